@@ -1,0 +1,187 @@
+"""Runs the analysis: parse each file once, build prompt layouts, run the rules, dedupe.
+
+`lint_files` is the whole pipeline for a list of files; it never raises for bad input: a file
+that cannot be read or parsed becomes a PRM001 diagnostic and the run goes on.
+"""
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
+from .prefix import static_prefix_tokens, static_tokens
+from .python.project import ParseError, Project, display_name, read_source
+from .rules import ALL_RULES
+from .rules.base import Rule
+
+# A Python file is analysed for prompts only when its text mentions an LLM API or a prompt
+# constant: parsing every file of a large tree with libcst is the slow part of a run. Files
+# imported by an analysed file are parsed on demand whatever their text.
+_TRIGGER = re.compile(
+    r"completions\.|messages\.(create|stream)|responses\.(create|parse|stream)|generate_content|litellm|"
+    r"ChatPromptTemplate|SystemMessage|create_react_agent|create_agent|GenerativeModel|\.a?invoke\(|"
+    r"SemanticCache|set_llm_cache|gptcache|semantic|system_prompt|\.instructions|"
+    r"(?i:prompt|system|instruction)\w*\s*=\s*(f|rf|fr)?[\"']|\.render\(|get_template|bind_tools")
+PARALLEL_MIN_FILES = 40
+
+
+def _syntax_error(filename: str, exc: ParseError) -> Diagnostic:
+    pos = Position(exc.row, exc.column)
+    return Diagnostic(code="PRM001", name="syntax-error", severity=Severity.ERROR,
+                      message=f"Cannot analyse this file: {exc}", span=Span(filename, pos, pos))
+
+
+class Linter:
+    """Analyses files with one Project (module cache) and one Evaluator."""
+
+    def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None):
+        from .python.evaluator import Evaluator
+        from .python import links
+        self.rules = rules if rules is not None else [r() for r in ALL_RULES]
+        self.project = Project(roots)
+        self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
+
+    def lint_file(self, path: Path, kind: str, force: bool = False) -> Report:
+        report = Report(files=1)
+        filename = display_name(path)
+        if kind == "python":
+            self._python(path, filename, force, report)
+        else:
+            self._text_file(path, filename, kind, report)
+        for layout in report.prompts:
+            self._layout(layout, report)
+        return report
+
+    def _python(self, path: Path, filename: str, force: bool, report: Report) -> None:
+        from .python.callsites import CallSiteFinder
+        try:
+            source = read_source(path)
+        except ParseError as exc:
+            report.diagnostics.append(_syntax_error(filename, exc))
+            return
+        if not force and not _TRIGGER.search(source):
+            return
+        try:
+            module = self.project.load(path)
+        except ParseError as exc:
+            report.diagnostics.append(_syntax_error(filename, exc))
+            return
+        finder = CallSiteFinder(module, self.evaluator)
+        try:
+            module.tree.visit(finder)
+        except RecursionError:  # pragma: no cover - pathological nesting
+            report.errors.append(f"{filename}: too deeply nested to analyse")
+        report.prompts.extend(finder.layouts)
+        for rule in self.rules:
+            report.diagnostics.extend(rule.check_module(module))
+
+    def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
+        try:
+            from . import templates
+        except ImportError:  # pragma: no cover
+            return
+        try:
+            text = read_source(path)
+        except ParseError as exc:
+            report.diagnostics.append(_syntax_error(filename, exc))
+            return
+        layouts_for_file = getattr(templates, "layouts_for_file", None)
+        if layouts_for_file is None:  # pragma: no cover - templates package being built
+            return
+        try:
+            layouts = layouts_for_file(path, filename, text)
+        except Exception as exc:  # a template the parser rejects is reported, never a crash
+            report.diagnostics.append(_syntax_error(filename, ParseError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
+                                                                         getattr(exc, "lineno", None) or getattr(exc, "row", None) or 1)))
+            return
+        report.prompts.extend(layouts)
+
+    def _layout(self, layout: PromptLayout, report: Report) -> None:
+        layout.static_prefix_tokens = static_prefix_tokens(layout)
+        layout.static_tokens = static_tokens(layout)
+        for rule in self.rules:
+            report.diagnostics.extend(rule.check_layout(layout))
+
+
+def _worker(args) -> Report:
+    paths, roots, force = args
+    linter = Linter(roots=roots)
+    out = Report()
+    for path, kind in paths:
+        part = linter.lint_file(path, kind, force)
+        out.diagnostics.extend(part.diagnostics)
+        out.prompts.extend(part.prompts)
+        out.errors.extend(part.errors)
+        out.files += part.files
+    return out
+
+
+def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, jobs: int | None = None,
+               force: bool = False, progress=None) -> Report:
+    """Lint `files` ([(path, kind)]) and return one Report, deduplicated and sorted.
+
+    Runs in `jobs` processes (default: the CPU count) when there are many files. `force` analyses
+    every Python file, not only those that mention an LLM API. `progress(n)` is called as files
+    complete.
+    """
+    jobs = jobs or os.cpu_count() or 1
+    report = Report()
+    if jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
+        chunks = [files[i::jobs * 4] for i in range(jobs * 4)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for part, chunk in zip(pool.map(_worker, [(c, roots, force) for c in chunks]), chunks):
+                _merge(report, part)
+                if progress:
+                    progress(len(chunk))
+    else:
+        linter = Linter(roots=roots)
+        for path, kind in files:
+            _merge(report, linter.lint_file(path, kind, force))
+            if progress:
+                progress(1)
+    report.diagnostics = dedupe(report.diagnostics)
+    report.prompts = _unique_layouts(report.prompts)
+    return report
+
+
+def _merge(report: Report, part: Report) -> None:
+    report.diagnostics.extend(part.diagnostics)
+    report.prompts.extend(part.prompts)
+    report.errors.extend(part.errors)
+    report.files += part.files
+
+
+# The most specific rule wins for one place (DESIGN.md Policy 8).
+_SPECIFICITY = {"PRM102": 0, "PRM103": 0, "PRM203": 0, "PRM201": 1, "PRM202": 1, "PRM104": 2, "PRM101": 3}
+
+
+def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per root cause: per place, the most specific prefix rule; per (rule, place)
+    the most severe finding; sorted by file, position and code."""
+    best: dict[tuple, Diagnostic] = {}
+    for d in diagnostics:
+        key = (d.code, d.span.filename, d.span.start)
+        old = best.get(key)
+        if old is None or d.severity.rank > old.severity.rank:
+            best[key] = d
+    by_place: dict[tuple, list[Diagnostic]] = {}
+    for d in best.values():
+        by_place.setdefault((d.span.filename, d.span.start), []).append(d)
+    out = []
+    for group in by_place.values():
+        prefix = [d for d in group if d.code in _SPECIFICITY]
+        if prefix:
+            keep = min(prefix, key=lambda d: _SPECIFICITY[d.code])
+            out.extend(d for d in group if d.code not in _SPECIFICITY or d is keep)
+        else:
+            out.extend(group)
+    return sorted(out, key=lambda d: d.sort_key)
+
+
+def _unique_layouts(layouts: list[PromptLayout]) -> list[PromptLayout]:
+    seen: dict[str, PromptLayout] = {}
+    for layout in layouts:
+        seen.setdefault(layout.id + (layout.api or ""), layout)
+    return sorted(seen.values(), key=lambda lt: (lt.site.filename, lt.site.start))

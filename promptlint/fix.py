@@ -1,0 +1,287 @@
+"""The fix engine: apply text edits, loop lint -> fix -> re-parse to a fixpoint, write atomically.
+
+Pure functions over text; no CLI, no printing. The loop follows ruff (STYLE.md section 3,
+`ruff:crates/ruff_linter/src/fix/mod.rs:apply_fixes` and `linter.rs:lint_fix`): fixes are
+filtered by applicability, sorted by their first edit, a fix that overlaps (or touches) an
+already applied one is skipped and picked up on the next pass, identical edits are applied once;
+after each pass the text must still parse, or the file's fixes are dropped.
+
+Positions are the model's: 1-based rows, 1-based columns counted in characters, end exclusive.
+Rows are split on "\\n" only; a "\\r" before it stays part of its row, so CRLF files keep their
+line endings and libcst's columns (which never count the "\\r") still match.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from .model import Applicability, Diagnostic, Edit, Fix, Position
+
+MAX_ITERATIONS = 20
+SYNTAX_ERROR = "fix introduced a syntax error"
+
+
+class EditError(ValueError):
+    """An edit lies outside the text, or the edits of one call overlap."""
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets where each row starts (row 1 at index 0); rows are split on "\\n" only."""
+    starts = [0]
+    index = text.find("\n")
+    while index != -1:
+        starts.append(index + 1)
+        index = text.find("\n", index + 1)
+    return starts
+
+
+def _offset(starts: list[int], text: str, position: Position) -> int:
+    """The string index of a 1-based (row, column) position. Raises EditError when the
+    position is outside the text (past its row's newline, or past the last row)."""
+    row, column = position.row, position.column
+    if row < 1 or row > len(starts) or column < 1:
+        raise EditError(f"position {row}:{column} is outside the text")
+    offset = starts[row - 1] + column - 1
+    row_end = starts[row] - 1 if row < len(starts) else len(text)  # index of the row's "\n"
+    if offset > row_end:
+        raise EditError(f"position {row}:{column} is past the end of row {row}")
+    return offset
+
+
+def line_ending(text: str) -> str:
+    """The text's line ending, judged by its first line break: "\\r\\n" or "\\n"."""
+    index = text.find("\n")
+    return "\r\n" if index > 0 and text[index - 1] == "\r" else "\n"
+
+
+def _with_line_ending(content: str, ending: str) -> str:
+    """`content` with each bare "\\n" written as `ending` (existing "\\r\\n" untouched)."""
+    if ending == "\n" or "\n" not in content:
+        return content
+    return content.replace("\r\n", "\n").replace("\n", ending)
+
+
+def apply_edits(text: str, edits: Iterable[Edit]) -> str:
+    """Apply edits (any order; sorted here) to `text` and return the new text.
+
+    Edits may touch but not overlap; two insertions at one place are applied in the given
+    order. New line breaks inside an edit's content follow the text's line ending (a CRLF file
+    gets "\\r\\n"). Raises EditError for a position outside the text or overlapping edits.
+    """
+    starts = _line_starts(text)
+    ending = line_ending(text)
+    spans = []
+    for order, edit in enumerate(edits):
+        start, end = _offset(starts, text, edit.start), _offset(starts, text, edit.end)
+        if end < start:
+            raise EditError(f"edit ends before it starts at {edit.start.row}:{edit.start.column}")
+        spans.append((start, end, order, _with_line_ending(edit.content, ending)))
+    spans.sort()
+    out, last = [], 0
+    for start, end, _, content in spans:
+        if start < last:
+            raise EditError(f"overlapping edits at offset {start}")
+        out.append(text[last:start])
+        out.append(content)
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def is_applicable(fix: Fix | None, unsafe: bool) -> bool:
+    """True when `fix` has edits and its applicability allows applying it: safe always,
+    unsafe only when `unsafe`, display-only never."""
+    if fix is None or not fix.edits:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
+def _sorted_edits(fix: Fix) -> list[Edit]:
+    return sorted(fix.edits, key=lambda e: (e.start, e.end))
+
+
+def apply_fixes(text: str, diagnostics: Iterable[Diagnostic], unsafe: bool
+                ) -> tuple[str, list[Diagnostic]]:
+    """Apply the applicable fixes of `diagnostics` to `text` in one pass.
+
+    Returns (new text, the diagnostics whose fix was applied). Fixes are sorted by their first
+    edit (then code); a fix whose new edits start at or before the end of an edit already
+    applied is skipped (the next pass of `fix_file` picks it up); an edit identical to one
+    already applied is applied once (a fix made only of such edits counts as applied). A fix
+    whose own edits overlap, or that lies outside the text, is skipped.
+    """
+    candidates = [d for d in diagnostics if is_applicable(d.fix, unsafe)]
+    candidates.sort(key=lambda d: (_sorted_edits(d.fix)[0].start, _sorted_edits(d.fix)[0].end,
+                                   d.code, d.span.start))
+    starts = _line_starts(text)
+    applied_edits: set[tuple] = set()
+    chosen: list[tuple[int, int, str]] = []
+    applied: list[Diagnostic] = []
+    last_end = -1
+    for diag in candidates:
+        try:
+            spans = [(_offset(starts, text, e.start), _offset(starts, text, e.end), e.content)
+                     for e in _sorted_edits(diag.fix)]
+        except EditError:
+            continue
+        if any(end < start for start, end, _ in spans) or any(
+                spans[i + 1][0] < spans[i][1] for i in range(len(spans) - 1)):
+            continue  # a malformed fix: its own edits overlap
+        new = [s for s in spans if s not in applied_edits]
+        if new and new[0][0] <= last_end:
+            continue
+        for span in new:
+            chosen.append(span)
+            applied_edits.add(span)
+            last_end = span[1]
+        applied.append(diag)
+    if not chosen:
+        return text, applied
+    ending = line_ending(text)
+    out, last = [], 0
+    for start, end, content in chosen:
+        out.append(text[last:start])
+        out.append(_with_line_ending(content, ending))
+        last = end
+    out.append(text[last:])
+    return "".join(out), applied
+
+
+@dataclass
+class FixResult:
+    """The outcome of fixing one file.
+
+    `new_text` is the text to write (the original when nothing applied or on error);
+    `fixed_count` the number of diagnostics whose fix was applied over all passes (0 when the
+    fixes were dropped); `remaining` the diagnostics of `new_text`; `error` a one-line message
+    ("fix introduced a syntax error", "fixes did not converge after 20 iterations") or None;
+    `applied` the applied diagnostics in order; `original` the text before fixing.
+    """
+
+    new_text: str
+    fixed_count: int
+    remaining: list[Diagnostic]
+    error: str | None = None
+    applied: list[Diagnostic] = field(default_factory=list)
+    original: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return self.new_text != self.original
+
+
+def read_text(path: str | os.PathLike) -> str:
+    """A UTF-8 file's text (a BOM dropped, line endings kept). Raises OSError/UnicodeDecodeError."""
+    return Path(path).read_bytes().decode("utf-8-sig")
+
+
+def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], unsafe: bool,
+             parse_check: Callable[[str], bool], max_iterations: int = MAX_ITERATIONS,
+             text: str | None = None) -> FixResult:
+    """Fix one file to a fixpoint (ruff's loop); writes nothing.
+
+    `lint(text)` returns this file's diagnostics for the given text (the caller binds the path);
+    `parse_check(text)` says whether a text still parses (libcst for Python, jinja2 for
+    templates). Each pass lints, applies non-overlapping fixes, and re-parses: if the result
+    does not parse, all of this file's fixes are dropped and `error` is "fix introduced a syntax
+    error". The loop stops when no fix applies or after `max_iterations` passes (then `error`
+    reports the non-convergence and the text of the last pass, which parses, is kept, as ruff
+    does). `text` overrides reading `path` (UTF-8). Unreadable files give `error` and no change.
+    """
+    if text is None:
+        try:
+            text = read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            return FixResult("", 0, [], error=f"cannot read file: {exc}")
+    original = current = text
+    applied_all: list[Diagnostic] = []
+    diagnostics = lint(current)
+    for _ in range(max_iterations):
+        new_text, applied = apply_fixes(current, diagnostics, unsafe)
+        if not applied or new_text == current:
+            return FixResult(current, len(applied_all), diagnostics, None, applied_all, original)
+        if not parse_check(new_text):
+            error = SYNTAX_ERROR if parse_check(current) else "file does not parse; nothing fixed"
+            return FixResult(original, 0, lint(original) if applied_all else diagnostics,
+                             error, [], original)
+        applied_all.extend(applied)
+        current = new_text
+        diagnostics = lint(current)
+    return FixResult(current, len(applied_all), diagnostics,
+                     f"fixes did not converge after {max_iterations} iterations",
+                     applied_all, original)
+
+
+def write_atomic(path: str | os.PathLike, text: str) -> None:
+    """Replace the file at `path` with `text` (UTF-8) atomically: a temp file in the same
+    directory, then os.replace. The file's mode, a UTF-8 BOM and CRLF line endings are kept: if
+    the file used CRLF throughout, bare "\\n" in `text` are written as "\\r\\n". A symlink is
+    followed (its target is replaced). Raises OSError; the temp file is removed on failure.
+    """
+    target = Path(os.path.realpath(path))
+    mode = None
+    old = b""
+    if target.exists():
+        mode = stat.S_IMODE(target.stat().st_mode)
+        old = target.read_bytes()
+    bom = old.startswith(b"\xef\xbb\xbf")
+    old_lf = old.count(b"\n")
+    if old_lf and old.count(b"\r\n") == old_lf:  # CRLF throughout
+        text = _with_line_ending(text, "\r\n")
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _diff_lines(text: str) -> list[str]:
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    if not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def unified_diff(path_display: str, old: str, new: str) -> str:
+    """A unified diff (3 lines of context) from `old` to `new`, headed `--- path` / `+++ path`;
+    "" when equal. Lines are split on "\\n" only; a last line without a newline is marked
+    "\\ No newline at end of file" as in diff(1)."""
+    if old == new:
+        return ""
+    out = []
+    for line in difflib.unified_diff(_diff_lines(old), _diff_lines(new), fromfile=path_display,
+                                     tofile=path_display):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def hidden_unsafe(diagnostics: Iterable[Diagnostic]) -> int:
+    """How many diagnostics have an unsafe fix (applied only with --unsafe-fixes)."""
+    return sum(1 for d in diagnostics
+               if d.fix is not None and d.fix.edits and d.fix.applicability is Applicability.UNSAFE)
+
+
+def summary(fixed: int, remaining: int, hidden_unsafe: int = 0) -> str:
+    """The one-line fix summary: "N fixed, M remaining (K more with --unsafe-fixes)"; the
+    parenthesis is left out when K is 0."""
+    text = f"{fixed} fixed, {remaining} remaining"
+    if hidden_unsafe:
+        text += f" ({hidden_unsafe} more with --unsafe-fixes)"
+    return text

@@ -1,0 +1,253 @@
+"""The data model: prompt layouts, diagnostics, fixes and the report. Depends on nothing.
+
+Positions are 1-based rows and 1-based columns counted in characters, as in the JSON output
+contract (DESIGN.md "Output contract").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(str, Enum):
+    """How serious a diagnostic is; ordered info < warning < error."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return {"info": 0, "warning": 1, "error": 2}[self.value]
+
+
+class Kind(str, Enum):
+    """What a dynamic segment is (DESIGN.md "PromptLayout")."""
+
+    TIMESTAMP = "timestamp"
+    UNIQUE_ID = "unique-id"
+    SERIALIZED = "serialized"
+    UNORDERED_ITERATION = "unordered-iteration"
+    CONDITIONAL = "conditional"
+    USER_INPUT = "user-input"
+    TEMPLATE_VARIABLE = "template-variable"
+    HISTORY = "history"
+    UNKNOWN = "unknown"
+
+
+class Volatility(str, Enum):
+    """How often a dynamic segment's bytes change."""
+
+    PER_REQUEST = "per-request"
+    PER_CONVERSATION = "per-conversation"
+    PER_DAY = "per-day"
+    PER_PROCESS = "per-process"
+    STABLE = "stable"
+    UNKNOWN = "unknown"
+
+
+class Precision(str, Enum):
+    """Granularity of a timestamp: how often its text changes."""
+
+    SUB_DAY = "sub-day"
+    DAY = "day"
+    MONTH = "month"
+    YEAR = "year"
+
+
+class Applicability(str, Enum):
+    """Fix safety (DESIGN.md "Fix safety")."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """A place in a file: 1-based row, 1-based column in characters."""
+
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Span:
+    """A range in one file; `filename` is the path as given to the checker."""
+
+    filename: str
+    start: Position
+    end: Position
+
+    @property
+    def row(self) -> int:
+        return self.start.row
+
+    def __str__(self) -> str:
+        return f"{self.filename}:{self.start.row}:{self.start.column}"
+
+
+@dataclass
+class Segment:
+    """A run of prompt text: static (`kind is None`, `text` set) or dynamic (`kind` set).
+
+    `span` is where the text enters the prompt (the literal, the interpolation, the template
+    placeholder); `origin` is where a dynamic value is produced when that is elsewhere (a helper,
+    a `render(...)` argument). `evidence` says in words why the segment was classified as it was
+    ("call to `datetime.now()`", "name `request_id`"). `precision` is set for timestamps, `ordered`
+    for serialized data.
+    """
+
+    text: str = ""
+    span: Span | None = None
+    kind: Kind | None = None
+    volatility: Volatility = Volatility.STABLE
+    expr: str = ""
+    evidence: str = ""
+    precision: Precision | None = None
+    ordered: bool | None = None
+    name_only: bool = False
+    origin: Span | None = None
+    origin_note: str = ""
+    fix: "Fix | None" = None
+
+    @property
+    def is_static(self) -> bool:
+        return self.kind is None
+
+    def position_at(self, offset: int) -> Position | None:
+        """Where character `offset` of this segment's text sits in its file, assuming the text
+        is written verbatim from `span.start` (exact for files and raw-ish literals)."""
+        if self.span is None:
+            return None
+        before = self.text[:offset]
+        newlines = before.count("\n")
+        if newlines == 0:
+            return Position(self.span.start.row, self.span.start.column + offset)
+        return Position(self.span.start.row + newlines, offset - before.rfind("\n"))
+
+    @property
+    def is_volatile(self) -> bool:
+        """True when the segment's text may differ between requests sharing this prompt."""
+        return self.kind is not None and self.volatility is not Volatility.STABLE
+
+
+@dataclass
+class Breakpoint:
+    """A cache breakpoint placed after segment `after` (an index into the part's segments,
+    -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None."""
+
+    after: int
+    span: Span | None = None
+    ttl: str | None = None
+
+
+@dataclass
+class Part:
+    """One request part in the provider's cache order: tools, system, developer, user,
+    assistant, tool, or `history` (the replayed conversation, append-only)."""
+
+    role: str
+    segments: list[Segment] = field(default_factory=list)
+    breakpoints: list[Breakpoint] = field(default_factory=list)
+    span: Span | None = None
+
+    @property
+    def is_history(self) -> bool:
+        return self.role == "history"
+
+
+@dataclass
+class PromptLayout:
+    """A prompt as the provider receives it, in request order (DESIGN.md "PromptLayout").
+
+    `source` is python-call, python-constant, template, prompt-text or config-string.
+    `parts` follow the provider's cache order. `newest_user` is the index of the part that holds
+    the newest user message (the end of the prefix), or None. `options` keeps request options that
+    rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
+    automatic `cache_control`.
+    """
+
+    id: str
+    site: Span
+    source: str
+    provider: str | None = None
+    api: str | None = None
+    model: str | None = None
+    parts: list[Part] = field(default_factory=list)
+    templates: list[str] = field(default_factory=list)
+    newest_user: int | None = None
+    options: dict[str, Segment] = field(default_factory=dict)
+    auto_cache: Span | None = None
+    static_prefix_tokens: int = 0
+    static_tokens: int = 0
+    estimates: list[dict] = field(default_factory=list)
+
+    def segments(self):
+        """Yield (part index, segment index, part, segment) in request order."""
+        for pi, part in enumerate(self.parts):
+            for si, seg in enumerate(part.segments):
+                yield pi, si, part, seg
+
+    @property
+    def has_history(self) -> bool:
+        return any(p.is_history for p in self.parts)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between `start` and `end` (1-based, end exclusive) of one file."""
+
+    content: str
+    start: Position
+    end: Position
+
+
+@dataclass
+class Fix:
+    """A change that resolves a diagnostic: text edits of one file with an applicability."""
+
+    applicability: Applicability
+    message: str
+    edits: list[Edit] = field(default_factory=list)
+
+
+@dataclass
+class Related:
+    """Another place that explains a diagnostic (e.g. where the volatile value is produced)."""
+
+    span: Span
+    message: str
+
+
+@dataclass
+class Diagnostic:
+    """One finding of one rule at one place."""
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    span: Span
+    fix: Fix | None = None
+    prompt: str | None = None
+    related: list[Related] = field(default_factory=list)
+    advice: str | None = None
+
+    @property
+    def sort_key(self):
+        return (self.span.filename, self.span.start, self.code)
+
+
+@dataclass
+class Report:
+    """The result of one run: diagnostics, the prompts found and the files that failed.
+
+    `errors` are one-line messages about the run itself (not findings); unreadable or unparsable
+    input is a PRM001 diagnostic instead.
+    """
+
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    prompts: list[PromptLayout] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    files: int = 0

@@ -1,0 +1,82 @@
+"""Where each dynamic segment sits relative to the cacheable prefix of its request.
+
+The prefix of a request is everything before the newest user message (DESIGN.md Policy 3); the
+replayed conversation (history) is part of it. For each dynamic segment in the prefix this module
+counts the static tokens before and after it (o200k_base, exact) and tells whether history
+follows: the cost of the segment is what comes after it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import tokens
+from .model import Part, PromptLayout, Segment
+
+_ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tools": "tool definitions",
+               "user": "user message", "assistant": "assistant message", "tool": "tool result",
+               "history": "conversation history"}
+
+
+@dataclass
+class Placed:
+    """A dynamic segment of the prefix with its surroundings; token counts are o200k tokens."""
+
+    part_index: int
+    seg_index: int
+    part: Part
+    seg: Segment
+    static_before: int
+    static_after: int
+    history_after: bool
+
+    @property
+    def where(self) -> str:
+        return _ROLE_NAMES.get(self.part.role, self.part.role)
+
+
+def prefix_parts(layout: PromptLayout) -> list[Part]:
+    """The parts that form the cacheable prefix: all parts before the newest user message."""
+    end = layout.newest_user if layout.newest_user is not None else len(layout.parts)
+    return layout.parts[:end]
+
+
+def placed_segments(layout: PromptLayout) -> list[Placed]:
+    """Every dynamic segment of the prefix, in request order, with static tokens around it."""
+    parts = prefix_parts(layout)
+    flat = [(pi, si, part, seg) for pi, part in enumerate(parts) for si, seg in enumerate(part.segments)]
+    counts = [tokens.count(seg.text) if seg.is_static else 0 for _, _, _, seg in flat]
+    total = sum(counts)
+    out: list[Placed] = []
+    before = 0
+    for i, (pi, si, part, seg) in enumerate(flat):
+        if not seg.is_static:
+            history_after = any(p.is_history for p in parts[pi + 1:])
+            out.append(Placed(pi, si, part, seg, before, total - before - counts[i], history_after))
+        before += counts[i]
+    return out
+
+
+def static_prefix_tokens(layout: PromptLayout) -> int:
+    """o200k tokens of the static text in request order up to the first segment that is not
+    stable (chat-format tokens such as role markers are not counted)."""
+    n = 0
+    for _, _, _, seg in layout.segments():
+        if not seg.is_static:
+            break
+        n += tokens.count(seg.text)
+    return n
+
+
+def static_tokens(layout: PromptLayout) -> int:
+    """o200k tokens of all static text of the request."""
+    return sum(tokens.count(seg.text) for _, _, _, seg in layout.segments() if seg.is_static)
+
+
+def what_is_lost(p: Placed) -> str:
+    """'the 1,830 static tokens and the conversation history after it' and the like."""
+    bits = []
+    if p.static_after:
+        bits.append(f"the {p.static_after:,} static tokens")
+    if p.history_after:
+        bits.append("the conversation history")
+    return " and ".join(bits) + " after it" if bits else "nothing after it"

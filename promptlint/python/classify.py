@@ -1,0 +1,138 @@
+"""Classification of dynamic values: what a call, a name or a strftime format means for caching.
+
+Facts only about Python's standard library and common SDKs; DESIGN.md "PromptLayout" and Policy 1
+give the precision rules (strftime directives, `date` vs `datetime`, `time.time()`).
+"""
+from __future__ import annotations
+
+import re
+
+from ..model import Kind, Precision, Volatility
+
+# strftime directives by the precision they carry (DESIGN.md Policy 1). %Z %z carry no time at all.
+_SUB_DAY = set("HIMSfpXcTsrRk") | {"l"}
+_DAY = set("djaAxDFuwe")
+_MONTH = set("mbBh")
+_YEAR = set("YyGC")
+
+_ORDER = [Precision.SUB_DAY, Precision.DAY, Precision.MONTH, Precision.YEAR]
+
+
+def strftime_precision(fmt: str) -> Precision | None:
+    """The finest precision a strftime format carries, or None when it has no time directive
+    (e.g. "%Z"). "%Y-%m-%d %H:%M" -> SUB_DAY, "%A, %d %B %Y" -> DAY, "%Y" -> YEAR."""
+    found = None
+    for directive in re.findall(r"%[-#0^_]?([A-Za-z])", fmt):
+        for prec, letters in ((Precision.SUB_DAY, _SUB_DAY), (Precision.DAY, _DAY),
+                              (Precision.MONTH, _MONTH), (Precision.YEAR, _YEAR)):
+            if directive in letters:
+                if found is None or _ORDER.index(prec) < _ORDER.index(found):
+                    found = prec
+                break
+    return found
+
+
+# Calls that read the clock: qualified name -> precision of the value they return.
+TIMESTAMP_CALLS: dict[str, Precision] = {
+    "datetime.datetime.now": Precision.SUB_DAY,
+    "datetime.datetime.utcnow": Precision.SUB_DAY,
+    "datetime.datetime.today": Precision.SUB_DAY,
+    "datetime.date.today": Precision.DAY,
+    "time.time": Precision.SUB_DAY,
+    "time.time_ns": Precision.SUB_DAY,
+    "time.localtime": Precision.SUB_DAY,
+    "time.gmtime": Precision.SUB_DAY,
+    "time.ctime": Precision.SUB_DAY,
+    "time.asctime": Precision.SUB_DAY,
+    "pendulum.now": Precision.SUB_DAY,
+    "pendulum.today": Precision.DAY,
+    "arrow.now": Precision.SUB_DAY,
+    "arrow.utcnow": Precision.SUB_DAY,
+    "django.utils.timezone.now": Precision.SUB_DAY,
+    "pandas.Timestamp.now": Precision.SUB_DAY,
+}
+
+# Methods of a timestamp value and what they keep: None keeps the precision.
+TIMESTAMP_METHODS: dict[str, Precision | None] = {
+    "isoformat": None, "astimezone": None, "replace": None, "ctime": Precision.SUB_DAY,
+    "timestamp": Precision.SUB_DAY, "time": Precision.SUB_DAY, "date": Precision.DAY,
+    "isocalendar": Precision.DAY, "weekday": Precision.DAY, "isoweekday": Precision.DAY,
+    "to_iso8601_string": None, "format": None, "__str__": None,
+}
+TIMESTAMP_ATTRS: dict[str, Precision] = {
+    "year": Precision.YEAR, "month": Precision.MONTH, "day": Precision.DAY,
+    "hour": Precision.SUB_DAY, "minute": Precision.SUB_DAY, "second": Precision.SUB_DAY,
+    "microsecond": Precision.SUB_DAY,
+}
+
+# Calls whose result is new on every call (unique ids, randomness).
+UNIQUE_ID_CALLS = {
+    "uuid.uuid1", "uuid.uuid4", "uuid.uuid6", "uuid.uuid7", "os.urandom", "secrets.token_hex",
+    "secrets.token_urlsafe", "secrets.token_bytes", "secrets.choice", "secrets.randbelow",
+    "random.random", "random.randint", "random.choice", "random.choices", "random.sample",
+    "random.randrange", "random.getrandbits", "random.uniform", "shortuuid.uuid", "nanoid.generate",
+    "ulid.new", "ulid.ULID", "uuid6.uuid7", "bson.ObjectId", "bson.objectid.ObjectId",
+}
+
+# Calls that describe the host or the configuration: stable for the life of the process.
+STABLE_CALL_PREFIXES = (
+    "platform.", "os.getenv", "os.environ", "sys.", "socket.gethostname", "getpass.getuser",
+    "os.getcwd", "os.cpu_count", "locale.", "shutil.which", "os.path.", "importlib.metadata.version",
+)
+
+# Unordered sources (PRM202): calls whose iteration order is not deterministic.
+UNORDERED_CALLS = {
+    "os.listdir": "directory listing order", "os.scandir": "directory listing order",
+    "glob.glob": "directory listing order", "glob.iglob": "directory listing order",
+    "os.walk": "directory listing order", "asyncio.as_completed": "completion order",
+    "concurrent.futures.as_completed": "completion order", "set": "set iteration order",
+    "frozenset": "set iteration order",
+}
+UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory listing order",
+                     "rglob": "directory listing order"}
+
+_USER_INPUT_NAMES = {
+    "user_input", "user_message", "user_msg", "user_text", "user_prompt", "user_query",
+    "user_request", "user_content", "question", "query", "input_text", "utterance", "user_question",
+    "human_input", "human_message", "latest_message", "last_message", "new_message",
+}
+HISTORY_NAMES = {
+    "history", "chat_history", "messages", "conversation", "transcript", "past_messages",
+    "message_history", "prior_messages", "context_messages", "turns", "dialog", "dialogue",
+    "chat_messages", "conversation_history", "msgs", "all_messages", "previous_messages",
+}
+_PER_CONVERSATION_IDS = {
+    "conversation_id", "session_id", "thread_id", "chat_id", "runtime_id", "sandbox_id", "run_id",
+    "conv_id", "sid", "workspace_id", "container_id", "instance_id", "agent_id",
+}
+_PER_REQUEST_IDS = {
+    "request_id", "trace_id", "span_id", "correlation_id", "nonce", "idempotency_key", "req_id",
+    "uuid", "guid", "random_id",
+}
+_TIME_NAMES = re.compile(
+    r"^(now|utc_?now|current_?(date_?)?time|current_?date(_?time)?|timestamp|ts|today|date_?str|"
+    r"time_?str|today_?str|now_?str|current_timestamp|datetime_?str|local_?time|date_?time)$", re.I)
+
+
+def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] | None:
+    """Classify a variable or attribute by its name alone (a hint, not proof: Policy 7).
+
+    Returns (kind, volatility, precision, evidence) or None when the name says nothing.
+    """
+    low = name.lower()
+    if low in _PER_REQUEST_IDS:
+        return Kind.UNIQUE_ID, Volatility.PER_REQUEST, None, f"the name `{name}` (an id that is new per request)"
+    if low in _PER_CONVERSATION_IDS:
+        return (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION, None,
+                f"the name `{name}` (an id that differs per conversation)")
+    if _TIME_NAMES.match(low):
+        prec = Precision.DAY if ("date" in low or "today" in low) and "time" not in low else Precision.SUB_DAY
+        return Kind.TIMESTAMP, Volatility.PER_REQUEST, prec, f"the name `{name}` (a current date or time)"
+    if low in _USER_INPUT_NAMES:
+        return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (the user's message)"
+    return None
+
+
+def is_stable_call(qualname: str) -> bool:
+    """True for calls that describe the host or configuration (`platform.system()`, `os.getenv`)."""
+    return qualname.startswith(STABLE_CALL_PREFIXES)

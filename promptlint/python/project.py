@@ -1,0 +1,239 @@
+"""Parsed Python modules of the analysed tree, loaded lazily from disk and cached.
+
+A `Module` is one parsed file: its libcst tree, positions, imports and top-level definitions.
+`Project` finds and parses modules by path or dotted name, so a value imported from another
+module of the tree is read from disk even when only one file was passed (pre-commit passes only
+changed files).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ..model import Position, Span
+
+
+class ParseError(Exception):
+    """A file could not be read or parsed; `row`/`column` are 1-based where known."""
+
+    def __init__(self, message: str, row: int = 1, column: int = 1):
+        super().__init__(message)
+        self.row, self.column = row, column
+
+
+def display_name(path: Path) -> str:
+    """The path relative to the current directory when it is under it, else absolute (posix)."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_posix()
+
+
+def read_source(path: Path) -> str:
+    """The text of a UTF-8 file. Raises ParseError for unreadable, binary or non-UTF-8 files."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}") from exc
+    if b"\0" in data[:8192]:
+        raise ParseError("binary file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        prefix = data[: exc.start]
+        raise ParseError(f"not valid UTF-8 (byte {exc.start})", prefix.count(b"\n") + 1) from exc
+
+
+@dataclass
+class Module:
+    """One parsed Python file.
+
+    `imports` maps a local name to the dotted name it stands for (`dt` -> `datetime.datetime`,
+    `np` -> `numpy`, relative imports made absolute when the package is known). `functions` and
+    `classes` hold the top-level definitions by name; `assigns` the top-level assignments
+    (name -> list of assigned value nodes, in source order).
+    """
+
+    path: Path
+    filename: str
+    dotted: str | None
+    source: str
+    tree: cst.Module
+    positions: dict = field(repr=False, default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    classes: dict[str, cst.ClassDef] = field(default_factory=dict)
+    assigns: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+
+    def span(self, node: cst.CSTNode) -> Span:
+        """The node's span (1-based rows and columns); row 1 col 1 when unknown."""
+        rng = self.positions.get(node)
+        if rng is None:
+            return Span(self.filename, Position(1, 1), Position(1, 1))
+        return Span(self.filename, Position(rng.start.line, rng.start.column + 1),
+                    Position(rng.end.line, rng.end.column + 1))
+
+    def code(self, node: cst.CSTNode) -> str:
+        """Source text of a node, on one line when short."""
+        return self.tree.code_for_node(node).strip()
+
+    def qualified_name(self, expr: cst.BaseExpression) -> str | None:
+        """The dotted name an expression stands for through the imports (`dt.now` ->
+        `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
+        parts: list[str] = []
+        node = expr
+        while isinstance(node, cst.Attribute):
+            parts.append(node.attr.value)
+            node = node.value
+        if not isinstance(node, cst.Name):
+            return None
+        head = self.imports.get(node.value, node.value)
+        return ".".join([head, *reversed(parts)])
+
+
+def _dotted_for(path: Path) -> tuple[str | None, Path]:
+    """The module's dotted name and the directory its top package lives in."""
+    parts = [path.stem] if path.stem != "__init__" else []
+    folder = path.parent
+    while (folder / "__init__.py").exists() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return (".".join(parts) or None), folder
+
+
+class _Indexer(cst.CSTVisitor):
+    def __init__(self, module: Module, package: str):
+        self.m = module
+        self.package = package
+        self.depth = 0
+
+    def visit_FunctionDef(self, node):
+        if self.depth == 0:
+            self.m.functions[node.name.value] = node
+        self.depth += 1
+
+    def leave_FunctionDef(self, node):
+        self.depth -= 1
+
+    def visit_ClassDef(self, node):
+        if self.depth == 0:
+            self.m.classes[node.name.value] = node
+        self.depth += 1
+
+    def leave_ClassDef(self, node):
+        self.depth -= 1
+
+    def visit_Assign(self, node):
+        if self.depth == 0:
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.m.assigns.setdefault(target.target.value, []).append(node.value)
+
+    def visit_AnnAssign(self, node):
+        if self.depth == 0 and isinstance(node.target, cst.Name) and node.value is not None:
+            self.m.assigns.setdefault(node.target.value, []).append(node.value)
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            full = self.m.tree.code_for_node(alias.name)
+            if alias.asname and isinstance(alias.asname.name, cst.Name):
+                self.m.imports[alias.asname.name.value] = full
+            else:
+                head = full.split(".")[0]
+                self.m.imports.setdefault(head, head)
+
+    def visit_ImportFrom(self, node):
+        base = self.m.tree.code_for_node(node.module) if node.module else ""
+        if node.relative:
+            levels = len(node.relative)
+            pkg = self.package.split(".") if self.package else []
+            pkg = pkg[: len(pkg) - (levels - 1)] if levels > 1 else pkg
+            base = ".".join([*pkg, base] if base else pkg)
+        if isinstance(node.names, cst.ImportStar):
+            return
+        for alias in node.names:
+            name = self.m.tree.code_for_node(alias.name)
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            self.m.imports[local] = f"{base}.{name}" if base else name
+
+
+class Project:
+    """All modules seen in one run, parsed on first use and cached by resolved path.
+
+    `roots` are directories searched for dotted module names, in order; the directory above each
+    analysed file's top package is added as files are loaded.
+    """
+
+    def __init__(self, roots: list[Path] | None = None):
+        self.roots: list[Path] = [r.resolve() for r in (roots or [])]
+        self._modules: dict[Path, Module | ParseError] = {}
+
+    def load(self, path: Path) -> Module:
+        """The parsed module at `path`. Raises ParseError (cached) when it cannot be parsed."""
+        key = path.resolve()
+        cached = self._modules.get(key)
+        if cached is None:
+            try:
+                cached = self._parse(key)
+            except ParseError as exc:
+                cached = exc
+            self._modules[key] = cached
+        if isinstance(cached, ParseError):
+            raise cached
+        return cached
+
+    def _parse(self, path: Path) -> Module:
+        source = read_source(path)
+        try:
+            tree = cst.parse_module(source)
+        except cst.ParserSyntaxError as exc:
+            raise ParseError(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from exc
+        except (RecursionError, ValueError) as exc:  # pragma: no cover - pathological input
+            raise ParseError(f"cannot parse: {exc}") from exc
+        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+        dotted, root = _dotted_for(path)
+        if root not in self.roots:
+            self.roots.append(root)
+        module = Module(path=path, filename=display_name(path), dotted=dotted, source=source,
+                        tree=tree, positions=positions)
+        package = dotted if path.stem == "__init__" else (dotted.rpartition(".")[0] if dotted else "")
+        tree.visit(_Indexer(module, package or ""))
+        return module
+
+    def find(self, dotted: str) -> Module | None:
+        """The module of the analysed tree with this dotted name, or None (also when it fails to
+        parse: the caller treats its values as unknown)."""
+        rel = Path(*dotted.split("."))
+        for root in self.roots:
+            for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
+                if candidate.is_file():
+                    try:
+                        return self.load(candidate)
+                    except ParseError:
+                        return None
+        return None
+
+    def resolve_symbol(self, dotted: str) -> tuple[Module, str] | None:
+        """Split `pkg.mod.NAME` into the module of the tree that defines it and the name."""
+        head, _, name = dotted.rpartition(".")
+        while head:
+            module = self.find(head)
+            if module is not None:
+                return module, name
+            head, _, rest = head.rpartition(".")
+            name = f"{rest}.{name}"
+        return None
+
+
+def is_under(path: Path, folder: Path) -> bool:
+    """True when `path` is inside `folder` (both resolved)."""
+    try:
+        os.path.commonpath([path, folder])
+        return path.resolve().is_relative_to(folder.resolve())
+    except ValueError:
+        return False

@@ -1,0 +1,1 @@
+"""Renderers: pure functions from a Report to text, one module per output format."""

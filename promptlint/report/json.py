@@ -1,0 +1,55 @@
+"""The JSON output contract (DESIGN.md "Output contract")."""
+from __future__ import annotations
+
+import json
+
+from .. import __version__
+from ..model import Diagnostic, Edit, Fix, PromptLayout, Report, Span
+
+
+def _loc(pos) -> dict:
+    return {"row": pos.row, "column": pos.column}
+
+
+def _edit(e: Edit) -> dict:
+    return {"content": e.content, "location": _loc(e.start), "end_location": _loc(e.end)}
+
+
+def fix_dict(fix: Fix | None) -> dict | None:
+    if fix is None:
+        return None
+    return {"applicability": fix.applicability.value, "message": fix.message, "edits": [_edit(e) for e in fix.edits]}
+
+
+def diagnostic_dict(d: Diagnostic) -> dict:
+    return {
+        "code": d.code, "name": d.name, "severity": d.severity.value, "message": d.message,
+        "filename": d.span.filename, "location": _loc(d.span.start), "end_location": _loc(d.span.end),
+        "fix": fix_dict(d.fix), "prompt": d.prompt,
+        "related": [{"filename": r.span.filename, "location": _loc(r.span.start), "message": r.message}
+                    for r in d.related],
+    }
+
+
+def prompt_dict(p: PromptLayout) -> dict:
+    return {
+        "id": p.id, "filename": p.site.filename, "location": _loc(p.site.start), "source": p.source,
+        "provider": p.provider, "api": p.api, "model": p.model, "templates": list(p.templates),
+        "static_prefix_tokens": p.static_prefix_tokens, "static_tokens": p.static_tokens,
+        "estimates": list(p.estimates),
+    }
+
+
+def report_dict(report: Report) -> dict:
+    """The report as the JSON contract's object."""
+    return {
+        "version": __version__,
+        "diagnostics": [diagnostic_dict(d) for d in report.diagnostics],
+        "prompts": [prompt_dict(p) for p in report.prompts],
+        "errors": list(report.errors),
+    }
+
+
+def render(report: Report) -> str:
+    """One JSON object, indented, with a trailing newline."""
+    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"

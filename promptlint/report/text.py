@@ -1,0 +1,91 @@
+"""The human report: each diagnostic with its place, a code frame, related places and advice,
+then a summary. Rendered with rich into a string (pure: the caller prints it); honours NO_COLOR
+through rich's Console.
+"""
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from ..model import Diagnostic, Report
+
+_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+
+
+def _frame(d: Diagnostic, read_line) -> list[str]:
+    row = d.span.start.row
+    lines = []
+    for r in (row - 1, row):
+        if r < 1:
+            continue
+        text = read_line(d.span.filename, r)
+        if text is None:
+            continue
+        lines.append(f"{r:>5} | {text.rstrip()}")
+    if lines:
+        lines.append(" " * 6 + "| " + " " * max(d.span.start.column - 1, 0) + "^")
+    return lines
+
+
+def _reader():
+    cache: dict[str, list[str] | None] = {}
+
+    def read_line(filename: str, row: int) -> str | None:
+        if filename not in cache:
+            try:
+                cache[filename] = Path(filename).read_text(encoding="utf-8", errors="replace").splitlines()
+            except OSError:
+                cache[filename] = None
+        lines = cache[filename]
+        if lines is None or row > len(lines):
+            return None
+        return lines[row - 1]
+    return read_line
+
+
+def render(report: Report, color: bool = False, width: int = 100, show_frames: bool = True) -> str:
+    """The text report. `color` emits ANSI styles; NO_COLOR is handled by the caller's choice."""
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False,
+                      soft_wrap=False)
+    read_line = _reader()
+    for d in report.diagnostics:
+        head = Text()
+        head.append(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}", style="bold")
+        head.append(": ")
+        head.append(d.code, style=_STYLE[d.severity.value])
+        head.append(f" [{d.severity.value}] ", style=_STYLE[d.severity.value])
+        head.append(d.message)
+        console.print(head)
+        if show_frames:
+            for line in _frame(d, read_line):
+                console.print(Text(line, style="dim"))
+        for r in d.related:
+            console.print(f"      [dim]= related:[/] {escape(str(r.span))}: {escape(r.message)}")
+        if d.fix is not None:
+            console.print(f"      [green]= fix ({d.fix.applicability.value}):[/] {escape(d.fix.message)}")
+        elif d.advice:
+            console.print(f"      [green]= help:[/] {escape(d.advice)}")
+        console.print()
+    console.print(summary(report))
+    return buf.getvalue()
+
+
+def summary(report: Report) -> str:
+    """'Found 3 findings (2 warnings, 1 info) in 12 files; 5 prompts analysed.'"""
+    counts = Counter(d.severity.value for d in report.diagnostics)
+    n = len(report.diagnostics)
+    if not n:
+        head = "No findings"
+    else:
+        detail = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}"
+                           for s in ("error", "warning", "info") if counts[s])
+        head = f"Found {n} finding{'s' if n != 1 else ''} ({detail})"
+    tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {len(report.prompts)} prompt{'s' if len(report.prompts) != 1 else ''} analysed."
+    errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
+    return head + tail + errors

@@ -1,0 +1,45 @@
+"""The rule registry: the one place a rule is listed, in code order (STYLE.md section 1)."""
+from __future__ import annotations
+
+from .base import Rule
+
+ALL_RULES: list[type[Rule]] = []
+
+
+def _register() -> None:
+    from .prm001_syntax_error import SyntaxErrorRule
+    from .prm101_dynamic_before_static import DynamicBeforeStaticRule
+    from .prm102_timestamp_in_prefix import TimestampInPrefixRule
+    from .prm103_unique_id_in_prefix import UniqueIdInPrefixRule
+    from .prm104_conditional_prefix import ConditionalPrefixRule
+
+    ALL_RULES.extend([
+        SyntaxErrorRule,
+        DynamicBeforeStaticRule,
+        TimestampInPrefixRule,
+        UniqueIdInPrefixRule,
+        ConditionalPrefixRule,
+        # further rules are registered below, in code order
+    ])
+    from .prm301_prefix_below_minimum import PrefixBelowMinimumRule
+    from .prm302_missing_cache_breakpoint import MissingCacheBreakpointRule
+    from .prm303_breakpoint_below_minimum import BreakpointBelowMinimumRule
+    from .prm304_too_many_breakpoints import TooManyBreakpointsRule
+    from .prm305_breakpoint_after_dynamic_content import BreakpointAfterDynamicContentRule
+    from .prm306_unstable_cache_key import UnstableCacheKeyRule
+    ALL_RULES.extend([PrefixBelowMinimumRule, MissingCacheBreakpointRule, BreakpointBelowMinimumRule,
+                      TooManyBreakpointsRule, BreakpointAfterDynamicContentRule, UnstableCacheKeyRule])
+    from .prm901_unused_suppression import UnusedSuppressionRule
+    ALL_RULES.append(UnusedSuppressionRule)
+    ALL_RULES.sort(key=lambda r: r.code)
+
+
+def rule_by_code(code: str) -> type[Rule] | None:
+    """The rule class with this code (`PRM102`) or name (`timestamp-in-prefix`), or None."""
+    for rule in ALL_RULES:
+        if code.upper() == rule.code or code == rule.name:
+            return rule
+    return None
+
+
+_register()

@@ -1,0 +1,39 @@
+"""Shared reporting for the prefix rules PRM101-PRM104: message text and related locations."""
+from __future__ import annotations
+
+from ..model import Precision, Related, Segment
+from ..prefix import Placed, what_is_lost
+
+_PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
+              Precision.MONTH: "month precision", Precision.YEAR: "year precision"}
+
+
+def describe(seg: Segment) -> str:
+    """'`datetime.now()` (sub-day precision)'; adds that a name is the only evidence."""
+    expr = " ".join(seg.expr.split())
+    if len(expr) > 60:
+        expr = expr[:57] + "..."
+    text = f"`{expr}`"
+    if seg.precision is not None:
+        text += f" ({_PRECISION[seg.precision]})"
+    return text
+
+
+def evidence(seg: Segment) -> str:
+    if seg.name_only:
+        return f"; only {seg.evidence} suggests it" if seg.evidence else ""
+    return ""
+
+
+def position(p: Placed) -> str:
+    return f"at token {p.static_before:,} of the request, in the {p.where}"
+
+
+def related(seg: Segment) -> list[Related]:
+    if seg.origin is not None and seg.origin != seg.span:
+        return [Related(seg.origin, "value produced here")]
+    return []
+
+
+def lost(p: Placed) -> str:
+    return what_is_lost(p)

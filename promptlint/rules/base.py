@@ -1,0 +1,61 @@
+"""The rule base class: declarative metadata plus one or two check hooks.
+
+A rule is a small class (STYLE.md section 1): `code`, kebab-case `name` derived from the class
+name, default `severity`, `fix_availability`, `fix_title`, and a docstring with the fixed sections
+What it does / Why is this bad? / Example / Fix safety. Prefix rules implement `check_layout`
+(they read PromptLayout only); API rules implement `check_module` (they read the libcst module).
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from typing import TYPE_CHECKING, ClassVar, Iterable
+
+from ..model import Diagnostic, Fix, PromptLayout, Related, Severity, Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..python.project import Module
+
+
+class Rule:
+    """Base class of every rule. Subclasses set the class attributes and override a hook."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.WARNING
+    fix_availability: ClassVar[str] = "none"  # none | sometimes | always
+    fix_title: ClassVar[str | None] = None
+    since: ClassVar[str] = "0.1.0"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "name" not in cls.__dict__:
+            words = re.findall(r"[A-Z][a-z0-9]*", cls.__name__.removesuffix("Rule"))
+            cls.name = "-".join(w.lower() for w in words)
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the docstring's "What it does" section."""
+        doc = cls.doc()
+        m = re.search(r"## What it does\n(.+?)(\n\n|$)", doc, re.S)
+        return " ".join((m.group(1) if m else doc.split("\n")[0]).split())
+
+    @classmethod
+    def doc(cls) -> str:
+        return textwrap.dedent(cls.__doc__ or "").strip()
+
+    def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """Findings for one prompt layout."""
+        return ()
+
+    def check_module(self, module: "Module") -> Iterable[Diagnostic]:
+        """Findings for one parsed Python module (API-specific rules)."""
+        return ()
+
+    def diagnostic(self, message: str, span: Span, *, severity: Severity | None = None,
+                   fix: Fix | None = None, prompt: str | None = None,
+                   related: list[Related] | None = None, advice: str | None = None) -> Diagnostic:
+        """A Diagnostic of this rule; severity defaults to the rule's and never exceeds error."""
+        return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity,
+                          message=message, span=span, fix=fix, prompt=prompt,
+                          related=related or [], advice=advice if advice is not None else self.fix_title)

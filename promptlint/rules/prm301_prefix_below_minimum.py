@@ -1,0 +1,75 @@
+"""PRM301 prefix-below-minimum: automatic caching that can never start for this prompt."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
+from ..model import Diagnostic, PromptLayout, Severity, Volatility
+from . import _cache_rule as h
+from .base import Rule
+
+# Request options that ask for caching explicitly on automatic-caching APIs.
+_EXPLICIT_OPTIONS = ("prompt_cache_key", "prompt_cache_retention", "prompt_cache_options")
+
+
+class PrefixBelowMinimumRule(Rule):
+    """## What it does
+    Reports a prompt on an automatic-caching API (OpenAI, Gemini, ...) whose static prefix is
+    shorter than the model's minimum cacheable length, when what follows the prefix changes on
+    every request (or nothing follows), so the prefix can never grow past the minimum. Only sizes
+    known statically are reported. Info by default; a warning when the call asks for caching
+    explicitly (Anthropic's top-level `cache_control`, OpenAI `prompt_cache_key`).
+
+    ## Why is this bad?
+    Providers cache nothing below the minimum (OpenAI 1,024 tokens, Gemini 2.5 2,048, Gemini 3.x
+    4,096; PROVIDERS.md) and say nothing about it: `cached_tokens` just stays 0. That is fine for a
+    short prompt nobody expects to cache; it matters when caching is part of the cost plan.
+
+    ## Example
+    ```python
+    client.chat.completions.create(
+        model="gpt-4.1",
+        messages=[{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": question}],
+        prompt_cache_key="faq",
+    )
+    ```
+    Use instead: share a longer static prefix (instructions, reference material, examples)
+    across requests, or drop the caching options.
+
+    ## Fix safety
+    No fix: only the author can decide whether the prompt should be longer.
+    """
+
+    code = "PRM301"
+    severity = Severity.INFO
+    fix_availability = "none"
+
+    def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        if not layout.provider or breakpoint_cuts(layout):
+            return
+        profiles, label = size_profiles(layout)
+        explicit = layout.auto_cache is not None or any(k in layout.options for k in _EXPLICIT_OPTIONS)
+        if not profiles or not all(p.automatic or explicit for p in profiles):
+            return
+        stop = prefix_stop(layout)
+        if stop == Cut(0, 0) or not _prefix_is_final(layout, stop):
+            return
+        found = h.below_all(layout, stop, profiles)
+        if found is None:
+            return
+        low, high, minimum = found
+        target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
+        message = (f"Static prefix of {h.tokens_text(low, high)} is below the {minimum:,}-token minimum of "
+                   f"{target}: nothing of this prompt is cached")
+        yield self.diagnostic(message, layout.site, prompt=layout.id,
+                              severity=Severity.WARNING if explicit else Severity.INFO)
+
+
+def _prefix_is_final(layout: PromptLayout, stop: Cut) -> bool:
+    """True when the cacheable prefix cannot extend past `stop`: the request ends there or the
+    segment there changes on every request. Stable, per-conversation, per-day or unknown content
+    may repeat between requests, so the cached prefix could be longer than its static part."""
+    if stop.part >= len(layout.parts):
+        return True
+    seg = layout.parts[stop.part].segments[stop.count]
+    return seg.volatility is Volatility.PER_REQUEST

@@ -1,0 +1,52 @@
+"""PRM306 unstable-cache-key: a cache-routing key that changes on every request."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..model import Diagnostic, PromptLayout, Related, Severity, Volatility
+from . import _cache_rule as h
+from .base import Rule
+
+# Request options that route requests to a cache (PROVIDERS.md 1.1, 4.5, 4.6): OpenAI, xAI and
+# Mistral `prompt_cache_key`, xAI's `x-grok-conv-id` header.
+CACHE_KEY_OPTIONS = ("prompt_cache_key", "x-grok-conv-id")
+
+
+class UnstableCacheKeyRule(Rule):
+    """## What it does
+    Finds a cache-routing key (OpenAI `prompt_cache_key`, xAI's `x-grok-conv-id` header) whose
+    value changes on every request: a fresh `uuid4()`, a random number, a timestamp. A key derived
+    from a conversation, user or account id is fine.
+
+    ## Why is this bad?
+    The key is combined with a hash of the prompt's start to pick the machine that holds the
+    cache (PROVIDERS.md 1.1). A new key per request sends identical prefixes to different machines,
+    so hits become rare although the prompt bytes never change.
+
+    ## Example
+    ```python
+    client.responses.create(model="gpt-5-mini", instructions=INSTRUCTIONS, input=items,
+                            prompt_cache_key=str(uuid.uuid4()))
+    ```
+    Use instead: a key that is stable for the traffic that shares a prefix, such as a hash of the
+    account id and model, or the conversation id.
+
+    ## Fix safety
+    No fix: the right granularity of the key is a design choice.
+    """
+
+    code = "PRM306"
+    severity = Severity.ERROR
+    fix_availability = "none"
+
+    def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        for key in CACHE_KEY_OPTIONS:
+            seg = layout.options.get(key)
+            if seg is None or seg.is_static or seg.volatility is not Volatility.PER_REQUEST:
+                continue
+            evidence = f"; only {seg.evidence} suggests it" if seg.name_only and seg.evidence else ""
+            message = (f"`{key}` is `{h.expr_of(seg)}`, new on every request: requests that share a prefix "
+                       f"never share a cache{evidence}")
+            related = [Related(seg.origin, "value produced here")] if seg.origin and seg.origin != seg.span else []
+            yield self.diagnostic(message, h.span_or(seg.span, layout.site), prompt=layout.id, related=related,
+                                  severity=Severity.WARNING if seg.name_only else None)

@@ -1,0 +1,118 @@
+"""Prompt text files -> segments: `.prompt` files anywhere, and text files under a folder whose name
+contains "prompt" (`prompts/`, `preprompts/`, `prompt_templates/`), with any extension or none.
+
+Placeholders: `{var}` (str.format / LangChain f-string), `{{var}}` (mustache), `${var}` and `$var`
+(string.Template; `$var` only with a lower-case first letter, so `$HOME` stays text). Text with
+Jinja statements or expressions is parsed by `jinja.template_segments` instead (never rendered).
+Placeholders are classified by name only (DESIGN.md Policy 7: the name is a hint).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from ..model import Kind, Position, Segment, Span, Volatility
+from .jinja import classify_template_name, has_jinja_syntax, normalize_newlines, template_segments
+
+_PLACEHOLDER = re.compile(
+    r"(?<![{$\\])\{\{\s*(?P<mustache>[A-Za-z_][\w.]*)\s*\}\}(?!\})"
+    r"|(?<![{$\\])\{(?P<fmt>[A-Za-z_][\w.]*(?:\[[^\]{}]*\])*)(?:![rsa])?(?::[^{}\n]*)?\}(?!\})"
+    r"|(?<![$\\])\$\{(?P<braced>[A-Za-z_]\w*)\}"
+    r"|(?<![$\\\w])\$(?P<dollar>[a-z_]\w*)")
+
+# Extensions that are never prompt text, even under a prompts/ folder.
+_NOT_TEXT = {
+    ".py", ".pyi", ".pyc", ".pyo", ".so", ".dll", ".json", ".jsonl", ".yaml", ".yml", ".toml",
+    ".ini", ".cfg", ".lock", ".csv", ".tsv", ".parquet", ".pkl", ".npy", ".png", ".jpg", ".jpeg",
+    ".gif", ".svg", ".ico", ".webp", ".pdf", ".zip", ".gz", ".tar", ".whl", ".js", ".ts", ".tsx",
+    ".jsx", ".css", ".html", ".htm", ".sh", ".bat", ".ps1", ".ipynb", ".j2", ".jinja", ".jinja2",
+    ".rs", ".go", ".java", ".c", ".h", ".cpp", ".rb", ".php", ".sql", ".db", ".sqlite", ".bin",
+    ".pt", ".onnx", ".mo", ".po", ".wav", ".mp3", ".mp4", ".ttf", ".woff", ".woff2",
+}
+_NOT_PROMPT_NAMES = re.compile(r"^(readme|license|licence|changelog|contributing|notice|authors|"
+                               r"makefile|dockerfile|__init__)(\..*)?$", re.I)
+_FOLDER_DEPTH = 3
+
+
+def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
+    """True for a `.prompt` file, a path matching one of `globs` (gitignore-style patterns matched
+    against the posix path), or a text file whose folder, or one of its 3 nearest ancestor
+    folders, has "prompt" in its name (any extension or none; code, data, config, binary and
+    README/LICENSE files excluded)."""
+    posix = PurePosixPath(Path(path).as_posix())
+    if globs and _matches(posix, globs):
+        return True
+    if posix.suffix.lower() == ".prompt":
+        return True
+    name = posix.name
+    if name.startswith(".") or _NOT_PROMPT_NAMES.match(name) or posix.suffix.lower() in _NOT_TEXT:
+        return False
+    return any("prompt" in folder.lower() for folder in posix.parent.parts[-_FOLDER_DEPTH:])
+
+
+def _matches(posix: PurePosixPath, globs: list[str]) -> bool:
+    import pathspec
+
+    spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    text = str(posix)
+    return spec.match_file(text) or spec.match_file(text.lstrip("/")) or any(
+        spec.match_file("/".join(posix.parts[i:])) for i in range(1, len(posix.parts)))
+
+
+def prompt_text_segments(path: Path, filename: str, text: str) -> list[Segment]:
+    """Segments of a prompt text file, in order: static text (verbatim from `span.start`) and one
+    dynamic segment per placeholder, at the placeholder's span (1-based rows and columns, end
+    exclusive). Text with Jinja syntax that jinja2 parses is analysed as a template; when it
+    does not parse, the placeholders are read as plain ones."""
+    if has_jinja_syntax(text):
+        result = template_segments(path, filename, text)
+        if not result.errors:
+            return result.segments
+    return placeholder_segments(normalize_newlines(text), filename)
+
+
+def placeholder_segments(text: str, filename: str, start: Position = Position(1, 1)) -> list[Segment]:
+    """Split `text` (written verbatim in `filename` from `start`) into static text and
+    `{var}` / `{{var}}` / `${var}` / `$var` placeholders classified by name."""
+    out: list[Segment] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(text):
+        if m.start() > pos:
+            out.append(Segment(text=text[pos:m.start()], span=_span(text, filename, start, pos, m.start())))
+        name = next(g for g in m.groups() if g is not None)
+        out.append(placeholder_segment(name, m.group(0), _span(text, filename, start, m.start(), m.end())))
+        pos = m.end()
+    if pos < len(text):
+        out.append(Segment(text=text[pos:], span=_span(text, filename, start, pos, len(text))))
+    return out
+
+
+def placeholder_segment(name: str, source: str, span: Span) -> Segment:
+    """One placeholder classified by its name (the last dotted part, `agent.id` -> `id` of an
+    agent): timestamp, unique-id or user-input when the name says so (`name_only=True`), else a
+    template-variable of unknown volatility."""
+    base = re.sub(r"\[.*$", "", name)
+    last = base.rsplit(".", 1)[-1]
+    found = classify_template_name(last)
+    if found is None and last == "id" and "." in base:
+        owner = base.rsplit(".", 2)[-2].lower()
+        if owner in ("agent", "actor", "session", "conversation", "thread", "run", "request", "trace", "chat"):
+            found = (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION, None, f"the name `{base}` (the id of a {owner})")
+    if found is None:
+        return Segment(span=span, kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr=source,
+                       evidence=f"placeholder `{source}`")
+    kind, vol, prec, evidence = found
+    return Segment(span=span, kind=kind, volatility=vol, precision=prec, expr=source, name_only=True,
+                   evidence=evidence.replace(f"`{last}`", f"`{base}`", 1) + " (the name is the only evidence)")
+
+
+def _span(text: str, filename: str, start: Position, a: int, b: int) -> Span:
+    return Span(filename, _advance(text, start, a), _advance(text, start, b))
+
+
+def _advance(text: str, start: Position, offset: int) -> Position:
+    before = text[:offset]
+    newlines = before.count("\n")
+    if newlines == 0:
+        return Position(start.row, start.column + offset)
+    return Position(start.row + newlines, offset - before.rfind("\n"))

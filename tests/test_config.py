@@ -1,0 +1,237 @@
+"""Configuration: discovery, keys, rule selection (ruff's resolution) and per-file-ignores."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from promptlint.config import (ConfigError, Settings, expand_selectors, find_config,
+                               load_settings)
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- discovery ---------------------------------------------------------------------------------
+
+def test_find_config_takes_nearest_pyproject_with_table(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.promptlint]\nselect = ['PRM1']\n")
+    write(tmp_path / "pkg" / "pyproject.toml", "[tool.black]\nline-length = 100\n")
+    app = write(tmp_path / "pkg" / "app" / "chat.py", "x = 1\n")
+    assert find_config([app]) == tmp_path / "pyproject.toml"
+
+
+def test_find_config_prefers_promptlint_toml_in_same_directory(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.promptlint]\n")
+    write(tmp_path / "promptlint.toml", "select = ['ALL']\n")
+    assert find_config([tmp_path]) == tmp_path / "promptlint.toml"
+
+
+def test_find_config_nearer_directory_wins(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.promptlint]\n")
+    sub = tmp_path / "svc"
+    write(sub / "promptlint.toml", "")
+    chat = write(sub / "chat.py", "")
+    assert find_config([chat]) == sub / "promptlint.toml"
+
+
+def test_find_config_uses_common_ancestor_of_all_paths(tmp_path):
+    write(tmp_path / "pyproject.toml", "[tool.promptlint]\n")
+    write(tmp_path / "a" / "promptlint.toml", "")
+    a = write(tmp_path / "a" / "x.py", "")
+    b = write(tmp_path / "b" / "y.py", "")
+    assert find_config([a, b]) == tmp_path / "pyproject.toml"
+
+
+def test_find_config_none_when_absent(tmp_path):
+    chat = write(tmp_path / "deep" / "chat.py", "")
+    found = find_config([chat])
+    assert found is None or not str(found).startswith(str(tmp_path))
+
+
+# --- loading -----------------------------------------------------------------------------------
+
+def test_load_pyproject_table_kebab_keys(tmp_path):
+    cfg = write(tmp_path / "pyproject.toml", """
+[tool.promptlint]
+select = ["PRM1"]
+extend-select = ["PRM901"]
+ignore = ["PRM104"]
+fail-on = "error"
+output-format = "sarif"
+unsafe-fixes = true
+targets = ["openai:gpt-4o", "anthropic:claude-sonnet-4"]
+template-globs = ["prompts/**/*.md"]
+prompt-globs = ["prompts/**/*.txt"]
+extend-exclude = ["legacy/"]
+
+[tool.promptlint.per-file-ignores]
+"tests/**" = ["PRM102"]
+
+[[tool.promptlint.profiles]]
+provider = "openai"
+models = ["my-finetune-*"]
+""")
+    s = load_settings(cfg)
+    assert s.select == ["PRM1"]
+    assert s.extend_select == ["PRM901"]
+    assert s.ignore == ["PRM104"]
+    assert s.fail_on == "error"
+    assert s.output_format == "sarif"
+    assert s.unsafe_fixes is True
+    assert s.targets == ["openai:gpt-4o", "anthropic:claude-sonnet-4"]
+    assert s.template_globs == ["prompts/**/*.md"]
+    assert s.prompt_globs == ["prompts/**/*.txt"]
+    assert s.per_file_ignores == {"tests/**": ["PRM102"]}
+    assert s.profiles == [{"provider": "openai", "models": ["my-finetune-*"]}]
+    assert s.root == tmp_path
+    assert s.enabled_codes == {"PRM101", "PRM102", "PRM103", "PRM901"}
+
+
+def test_defaults_enable_every_rule_and_fail_on_warning():
+    from promptlint.rules import ALL_RULES
+
+    s = load_settings(None)
+    assert s.enabled_codes == {r.code for r in ALL_RULES}
+    assert s.fail_on == "warning"
+    assert s.output_format == "text"
+    assert ".git" in s.exclude
+
+
+def test_promptlint_toml_has_keys_at_top_level(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", 'ignore = ["timestamp-in-prefix"]\n')
+    s = load_settings(cfg)
+    assert "PRM102" not in s.enabled_codes
+    assert "PRM103" in s.enabled_codes
+
+
+def test_unknown_key_names_it_and_suggests(tmp_path):
+    cfg = write(tmp_path / "pyproject.toml", "[tool.promptlint]\nextend-selct = ['PRM1']\n")
+    with pytest.raises(ConfigError) as err:
+        load_settings(cfg)
+    message = str(err.value)
+    assert "`extend-selct`" in message
+    assert "did you mean `extend-select`?" in message
+    assert "\n" not in message
+
+
+def test_unknown_rule_selector_suggests_nearest(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", "select = ['PRM1O2']\n")
+    with pytest.raises(ConfigError, match=r"Unknown rule selector `PRM1O2`.*did you mean `PRM102`"):
+        load_settings(cfg)
+
+
+def test_unknown_rule_name_suggests_nearest_name(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", "ignore = ['timestamp-in-prefx']\n")
+    with pytest.raises(ConfigError, match="did you mean `timestamp-in-prefix`"):
+        load_settings(cfg)
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("select = 'PRM1'\n", "must be a list of strings"),
+    ("unsafe-fixes = 'yes'\n", "must be true or false"),
+    ("fail-on = 'warn'\n", "Invalid value `warn`"),
+    ("output-format = 'sarf'\n", "did you mean `sarif`"),
+    ("targets = ['gpt-4o']\n", "expected PROVIDER:MODEL"),
+    ("[per-file-ignores]\n'x/*' = ['PRM9999']\n", "Unknown rule selector `PRM9999`"),
+    ("select = [\n", "Invalid TOML"),
+])
+def test_bad_values_are_config_errors(tmp_path, text, fragment):
+    cfg = write(tmp_path / "promptlint.toml", text)
+    with pytest.raises(ConfigError, match=fragment.replace("(", r"\(")):
+        load_settings(cfg)
+
+
+def test_isolated_ignores_the_file(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", "select = ['PRM102']\nnot-a-key = 1\n")
+    s = load_settings(cfg, isolated=True)
+    assert "PRM101" in s.enabled_codes
+    assert s.config_path is None
+
+
+def test_cli_select_replaces_config_select(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", "select = ['PRM1']\n")
+    s = load_settings(cfg, cli_overrides={"select": ["PRM901"], "fail_on": "info"})
+    assert s.enabled_codes == {"PRM901"}
+    assert s.fail_on == "info"
+
+
+def test_cli_extend_select_and_ignore_layer_on_config(tmp_path):
+    cfg = write(tmp_path / "promptlint.toml", "select = ['PRM102']\nignore = ['PRM901']\n")
+    s = load_settings(cfg, cli_overrides={"extend_select": ("PRM103",), "ignore": ["PRM102"],
+                                          "select": None})
+    assert s.enabled_codes == {"PRM103"}
+
+
+def test_cli_unknown_selector_is_config_error():
+    with pytest.raises(ConfigError, match=r"`--extend-select`.*did you mean `PRM104`"):
+        load_settings(None, cli_overrides={"extend_select": ["PRM14"]})
+
+
+# --- selection -----------------------------------------------------------------------------------
+
+def test_selectors_expand_codes_prefixes_names_and_all():
+    assert expand_selectors(["PRM10"]) == {"PRM101", "PRM102", "PRM103", "PRM104"}
+    assert expand_selectors(["unused-suppression", "PRM001"]) == {"PRM901", "PRM001"}
+    assert "PRM101" in expand_selectors(["ALL"])
+
+
+def test_more_specific_ignore_beats_prefix_select():
+    s = Settings(select=["PRM1"], ignore=["PRM102"])
+    assert s.enabled_codes == {"PRM101", "PRM103", "PRM104"}
+
+
+def test_more_specific_select_beats_prefix_ignore():
+    s = Settings(select=["PRM102"], ignore=["PRM1"])
+    assert s.enabled_codes == {"PRM102"}
+
+
+def test_select_all_then_ignore_prefix():
+    s = Settings(select=["ALL"], ignore=["PRM1", "PRM001"])
+    assert not any(c.startswith("PRM1") for c in s.enabled_codes)
+    assert "PRM001" not in s.enabled_codes
+    assert "PRM901" in s.enabled_codes
+
+
+def test_per_file_ignores_with_globs_and_negation(tmp_path):
+    s = Settings(root=tmp_path, per_file_ignores={
+        "tests/**": ["PRM102"],
+        "*.j2": ["conditional-prefix"],
+        "!app/**": ["PRM103"],
+    })
+    assert not s.is_enabled("PRM102", tmp_path / "tests" / "unit" / "test_chat.py")
+    assert s.is_enabled("PRM102", tmp_path / "app" / "chat.py")
+    assert not s.is_enabled("PRM104", tmp_path / "prompts" / "system.j2")
+    assert s.is_enabled("PRM104", tmp_path / "prompts" / "system.md")
+    # "!app/**": ignored everywhere except under app/
+    assert s.is_enabled("PRM103", tmp_path / "app" / "chat.py")
+    assert not s.is_enabled("PRM103", tmp_path / "scripts" / "batch.py")
+
+
+def test_per_file_ignores_relative_to_config_root(tmp_path, monkeypatch):
+    cfg = write(tmp_path / "promptlint.toml", "[per-file-ignores]\n'legacy/*.py' = ['PRM1']\n")
+    s = load_settings(cfg)
+    monkeypatch.chdir(tmp_path)
+    assert not s.is_enabled("PRM101", "legacy/old.py")
+    assert s.is_enabled("PRM101", "new/old.py")
+    assert s.is_enabled("PRM901", "legacy/old.py")
+
+
+def test_disabled_rule_is_disabled_for_every_file(tmp_path):
+    s = Settings(root=tmp_path, ignore=["PRM104"])
+    assert not s.is_enabled("PRM104", tmp_path / "x.py")
+    assert not s.is_enabled("PRM104")
+
+
+def test_exclude_and_extend_exclude(tmp_path):
+    s = Settings(root=tmp_path, extend_exclude=["generated/", "*.snap.md"])
+    assert s.is_excluded(tmp_path / ".venv")
+    assert s.is_excluded(tmp_path / "generated")
+    assert s.is_excluded(tmp_path / "prompts" / "a.snap.md")
+    assert not s.is_excluded(tmp_path / "prompts" / "a.md")
+    replaced = Settings(root=tmp_path, exclude=["only/"])
+    assert not replaced.is_excluded(tmp_path / ".venv")
+    assert replaced.is_excluded(tmp_path / "only")
