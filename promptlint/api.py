@@ -22,10 +22,28 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     roots = [Path(p) for p in paths] or [Path(".")]
     files = [f for f in discover(roots) if not settings.is_excluded(f)]
     kinds = [(f, file_kind(f) or "python") for f in files]
-    report = lint_files(kinds, roots=None, jobs=jobs, force=False, progress=progress)
+    report = lint_files(kinds, roots=None, jobs=jobs, force=False, progress=progress,
+                        targets=settings.targets, profiles=settings.profiles)
     report.files = len(files)
-    report.diagnostics = [d for d in report.diagnostics if settings.is_enabled(d.code, d.span.filename)]
+    enabled = [d for d in report.diagnostics if settings.is_enabled(d.code, d.span.filename)]
+    report.diagnostics = _suppress(enabled, kinds, settings)
     return report
+
+
+def _suppress(diagnostics, kinds, settings: Settings):
+    """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
+    from .baseline import read_source
+    from .python.project import display_name
+    from .suppress import file_kind as comment_kind, suppress
+
+    def comment_syntax(path: Path, kind: str) -> str | None:
+        if kind == "prompt-text" or path.suffix == ".prompt":  # no comments: all of it is prompt
+            return None
+        return {"python": "python", "template": "jinja"}.get(kind) or comment_kind(path.name)
+
+    by_name = {display_name(f): comment_syntax(f, k) for f, k in kinds}
+    return suppress(diagnostics, list(by_name), read_source, settings.is_enabled,
+                    lambda name: by_name[name] if name in by_name else comment_kind(name))
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

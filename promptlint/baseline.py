@@ -32,7 +32,10 @@ class BaselineError(Exception):
 
 
 def read_source(filename: str) -> str | None:
-    """The text of `filename`, or None when it cannot be read (utf-8, undecodable bytes replaced)."""
+    """The text of `filename`, or None when unreadable (utf-8, undecodable bytes replaced)."""
+    from .python.project import overlay_text
+    if (text := overlay_text(Path(filename))) is not None:
+        return text
     try:
         return Path(filename).read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -56,14 +59,12 @@ def fingerprint(path: str, code: str, normalised_snippet: str) -> str:
 
 
 def _relative(filename: str, base: Path) -> str:
-    absolute = Path(os.path.normpath(Path.cwd() / filename))
+    """`filename` as a posix path relative to `base` (`..` allowed), absolute on another drive."""
+    absolute = os.path.normpath(Path.cwd() / filename)
     try:
-        return absolute.relative_to(base).as_posix()
+        return Path(os.path.relpath(absolute, base)).as_posix()
     except ValueError:
-        try:
-            return absolute.resolve().relative_to(base.resolve()).as_posix()
-        except ValueError:
-            return absolute.as_posix()
+        return Path(absolute).as_posix()
 
 
 def _keys(report: Report, base: Path, read_text) -> list[tuple[Diagnostic, tuple[str, str, str]]]:
@@ -157,7 +158,10 @@ def changed_lines(ref: str, paths: Iterable[str | os.PathLike] = ()) -> dict[str
     start = paths[0] if paths else Path.cwd()
     cwd = start if start.is_dir() else start.parent
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd).strip())
-    _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
+    try:
+        _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
+    except BaselineError:
+        raise BaselineError(f"Unknown git ref `{ref}` for --diff-base") from None
     specs = ["--", *(str(p) for p in paths)] if paths else []
     diff = _git(["-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff",
                  "--no-renames", ref, *specs], top)
@@ -183,7 +187,8 @@ def changed_lines(ref: str, paths: Iterable[str | os.PathLike] = ()) -> dict[str
 
 
 def filter_changed(report: Report, changed: dict[str, set[int]]) -> Report:
-    """A copy of `report` keeping diagnostics whose span, or a related span, touches a changed row."""
+    """A copy of `report` keeping the diagnostics whose span, or a related span, touches a
+    changed row of `changed` (from `changed_lines`)."""
 
     def touches(span) -> bool:
         rows = changed.get(str(Path(span.filename).resolve()))

@@ -212,7 +212,8 @@ def _read_table(path: Path) -> tuple[dict, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"Cannot read config file {path}: {exc}") from None
+        reason = getattr(exc, "strerror", None) or exc
+        raise ConfigError(f"Cannot read config file {path}: {reason}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

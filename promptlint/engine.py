@@ -11,7 +11,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
-from .prefix import static_prefix_tokens, static_tokens
+from . import estimates as _estimates
+from .profiles import apply_overrides, parse_target
 from .python.project import ParseError, Project, display_name, read_source
 from .rules import ALL_RULES
 from .rules.base import Rule
@@ -36,9 +37,13 @@ def _syntax_error(filename: str, exc: ParseError) -> Diagnostic:
 class Linter:
     """Analyses files with one Project (module cache) and one Evaluator."""
 
-    def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None):
+    def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None,
+                 targets: list[str] | None = None, profiles: list[dict] | None = None):
         from .python.evaluator import Evaluator
         from .python import links
+        if profiles:
+            apply_overrides(profiles)
+        self.targets = [parse_target(t) for t in targets or []]
         self.rules = rules if rules is not None else [r() for r in ALL_RULES]
         self.project = Project(roots)
         self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
@@ -99,15 +104,16 @@ class Linter:
         report.prompts.extend(layouts)
 
     def _layout(self, layout: PromptLayout, report: Report) -> None:
-        layout.static_prefix_tokens = static_prefix_tokens(layout)
-        layout.static_tokens = static_tokens(layout)
+        layout.static_prefix_tokens = _estimates.static_prefix_tokens(layout)
+        layout.static_tokens = _estimates.static_tokens(layout)
+        layout.estimates = _estimates.estimate(layout, _estimates.targets_for(layout, self.targets))
         for rule in self.rules:
             report.diagnostics.extend(rule.check_layout(layout))
 
 
 def _worker(args) -> Report:
-    paths, roots, force = args
-    linter = Linter(roots=roots)
+    paths, roots, force, targets, profiles = args
+    linter = Linter(roots=roots, targets=targets, profiles=profiles)
     out = Report()
     for path, kind in paths:
         part = linter.lint_file(path, kind, force)
@@ -119,24 +125,26 @@ def _worker(args) -> Report:
 
 
 def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, jobs: int | None = None,
-               force: bool = False, progress=None) -> Report:
+               force: bool = False, progress=None, targets: list[str] | None = None,
+               profiles: list[dict] | None = None) -> Report:
     """Lint `files` ([(path, kind)]) and return one Report, deduplicated and sorted.
 
     Runs in `jobs` processes (default: the CPU count) when there are many files. `force` analyses
     every Python file, not only those that mention an LLM API. `progress(n)` is called as files
-    complete.
+    complete. `targets` are PROVIDER:MODEL strings for prompts whose provider is not static;
+    `profiles` user provider-profile rows.
     """
     jobs = jobs or os.cpu_count() or 1
     report = Report()
     if jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
         chunks = [files[i::jobs * 4] for i in range(jobs * 4)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part, chunk in zip(pool.map(_worker, [(c, roots, force) for c in chunks]), chunks):
+            for part, chunk in zip(pool.map(_worker, [(c, roots, force, targets, profiles) for c in chunks]), chunks):
                 _merge(report, part)
                 if progress:
                     progress(len(chunk))
     else:
-        linter = Linter(roots=roots)
+        linter = Linter(roots=roots, targets=targets, profiles=profiles)
         for path, kind in files:
             _merge(report, linter.lint_file(path, kind, force))
             if progress:

@@ -2,8 +2,8 @@
 
 The static prefix of a layout is its static text in request order up to the first dynamic segment
 (volatile, or stable but of unknown text); chat-format tokens (role markers, message framing) are
-not counted. Text is counted per part, each part's segments joined, since a part is one message or
-block list. On APIs with explicit breakpoints the cached prefix ends at the last breakpoint that
+not counted. Text is counted per run of adjacent static segments of a part (a whole message or
+block list when it is all static). On APIs with explicit breakpoints the cached prefix ends at the last breakpoint that
 sits inside the static prefix. OpenAI tokenizers are exact (tiktoken, offline); Anthropic, Gemini
 and self-hosted models are estimated from the o200k count with the ratios in `RATIOS`.
 """
@@ -73,19 +73,24 @@ def prefix_stop(layout: PromptLayout) -> Cut:
 
 
 def texts_before(layout: PromptLayout, cut: Cut) -> list[str]:
-    """The static text of each part before `cut`, one string per part (empty parts dropped).
-    Dynamic segments before the cut are skipped (callers keep cuts inside the static prefix)."""
+    """The static text before `cut`: one string per run of adjacent static segments of a part
+    (a whole part when it is all static), empty runs dropped. Dynamic segments end a run."""
     texts = []
     for pi, part in enumerate(layout.parts[: cut.part + 1]):
         segs = part.segments if pi < cut.part else part.segments[: cut.count]
-        text = "".join(s.text for s in segs if s.is_static)
-        if text:
-            texts.append(text)
-    return texts
+        run: list[str] = []
+        for seg in [*segs, None]:
+            if seg is not None and seg.is_static:
+                run.append(seg.text)
+            elif run:
+                texts.append("".join(run))
+                run = []
+    return [t for t in texts if t]
 
 
 def tokens_before(layout: PromptLayout, cut: Cut, encoding: str = _BASE) -> int:
-    """Exact tokens (tiktoken `encoding`) of the static text before `cut`, per part."""
+    """Exact tokens (tiktoken `encoding`) of the static text before `cut`, summed over the runs of
+    `texts_before`."""
     return sum(tokens.count(t, encoding) for t in texts_before(layout, cut))
 
 
@@ -97,16 +102,7 @@ def static_prefix_tokens(layout: PromptLayout) -> int:
 def static_tokens(layout: PromptLayout) -> int:
     """o200k tokens of all static text of the layout, each run of adjacent static segments of a
     part counted as one text (DESIGN.md `static_tokens`)."""
-    total = 0
-    for part in layout.parts:
-        run: list[str] = []
-        for seg in [*part.segments, None]:
-            if seg is not None and seg.is_static:
-                run.append(seg.text)
-                continue
-            total += tokens.count("".join(run), _BASE)
-            run = []
-    return total
+    return tokens_before(layout, Cut(len(layout.parts), 0))
 
 
 def breakpoint_cuts(layout: PromptLayout) -> list[tuple[Cut, int, Breakpoint]]:

@@ -56,22 +56,6 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
     return out
 
 
-def static_prefix_tokens(layout: PromptLayout) -> int:
-    """o200k tokens of the static text in request order up to the first segment that is not
-    stable (chat-format tokens such as role markers are not counted)."""
-    n = 0
-    for _, _, _, seg in layout.segments():
-        if not seg.is_static:
-            break
-        n += tokens.count(seg.text)
-    return n
-
-
-def static_tokens(layout: PromptLayout) -> int:
-    """o200k tokens of all static text of the request."""
-    return sum(tokens.count(seg.text) for _, _, _, seg in layout.segments() if seg.is_static)
-
-
 def what_is_lost(p: Placed) -> str:
     """'the 1,830 static tokens and the conversation history after it' and the like."""
     bits = []

@@ -2,12 +2,13 @@
 
 Forms (STYLE.md section 4; ruff and flake8 conventions):
 
-| file type | line suppression | file suppression |
-|---|---|---|
-| Python | `# promptlint: ignore[PRM102]`, `# noqa: PRM102`, bare `# noqa` | `# promptlint: file-ignore[PRM102]` |
-| Jinja (`.j2`, `.jinja`, `.jinja2`) | `{# promptlint: ignore[PRM102] #}`, `{# noqa: PRM102 #}` | `{# promptlint: file-ignore[PRM102] #}` |
-| YAML, TOML | `# promptlint: ignore[PRM102]`, `# noqa: PRM102` | `# promptlint: file-ignore[PRM102]` |
-| plain prompt files (`.md`, `.txt`, ...) | none | none |
+- Python: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`, bare `# noqa`; for the whole file
+  `# promptlint: file-ignore[PRM102]`.
+- Jinja (`.j2`, `.jinja`, `.jinja2`): `{# promptlint: ignore[PRM102] #}`, `{# noqa: PRM102 #}`,
+  `{# promptlint: file-ignore[PRM102] #}`.
+- YAML, TOML: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`,
+  `# promptlint: file-ignore[PRM102]`.
+- Plain prompt files (`.md`, `.txt`, `.prompt`): none (see below).
 
 - A comment that shares its line with code covers that line; a comment alone on its line covers
   the next line that is neither blank nor another comment. A covered line that starts or ends a
@@ -36,7 +37,6 @@ from .model import Diagnostic, Position
 
 ALL = "*"  # the selector recorded for a suppression without codes
 
-_CODES = r"[A-Za-z][\w-]*(?:[,\s]+[A-Za-z][\w-]*)*"
 _HASH_PROMPTLINT = re.compile(
     r"#\s*promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]\n]*)\])?")
 _HASH_NOQA = re.compile(

@@ -235,3 +235,66 @@ def test_exclude_and_extend_exclude(tmp_path):
     replaced = Settings(root=tmp_path, exclude=["only/"])
     assert not replaced.is_excluded(tmp_path / ".venv")
     assert replaced.is_excluded(tmp_path / "only")
+
+
+# --- through the command line ------------------------------------------------------------------
+
+def cli(*args):
+    from click.testing import CliRunner
+
+    from promptlint.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+CHAT = 'import datetime\nfrom openai import OpenAI\nclient = OpenAI()\n' \
+       'def answer(q):\n    return client.chat.completions.create(model="gpt-4o", messages=[\n' \
+       '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Be brief."},\n' \
+       '        {"role": "user", "content": q}])\n'
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / "app" / "chat.py", CHAT)
+    return tmp_path
+
+
+def test_cli_unknown_key_is_exit_2_with_one_line(project):
+    write(project / "pyproject.toml", "[tool.promptlint]\nfail-onn = 'error'\n")
+    result = cli("check", "app")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == ("promptlint: Unknown key `fail-onn` in [tool.promptlint] of "
+                             f"{project / 'pyproject.toml'}; did you mean `fail-on`?\n")
+
+
+def test_cli_isolated_and_explicit_config(project):
+    write(project / "pyproject.toml", "[tool.promptlint]\nnot-a-key = 1\n")
+    assert cli("check", "app", "--isolated").exit_code == 1
+    other = write(project / "ci.toml", "ignore = ['PRM1', 'PRM3']\n")
+    assert cli("check", "app", "--config", str(other)).exit_code == 0
+    missing = cli("check", "app", "--config", "nope.toml")
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith("promptlint: Cannot read config file nope.toml")
+
+
+def test_cli_config_selection_and_output_format(project):
+    write(project / "promptlint.toml", "select = ['PRM301']\noutput-format = 'json'\n")
+    import json
+
+    result = cli("check", "app")
+    assert {d["code"] for d in json.loads(result.stdout)["diagnostics"]} <= {"PRM301"}
+    extended = json.loads(cli("check", "app", "--extend-select", "PRM102").stdout)
+    assert "PRM102" in {d["code"] for d in extended["diagnostics"]}
+    bad = cli("check", "app", "--extend-select", "PRM1O2")
+    assert bad.exit_code == 2
+    assert "did you mean `PRM102`" in bad.stderr
+
+
+def test_cli_per_file_ignores(project):
+    write(project / "promptlint.toml", "[per-file-ignores]\n'app/*.py' = ['timestamp-in-prefix']\n")
+    import json
+
+    result = cli("check", "app", "--output-format", "json")
+    assert "PRM102" not in {d["code"] for d in json.loads(result.stdout)["diagnostics"]}

@@ -205,7 +205,7 @@ def test_plain_prompt_files_have_no_suppressions(name):
     assert parse_suppressions(name, text) == []
 
 
-# --- PRM901 unused-suppression ---------------------------------------------------------------------
+# --- PRM901 unused-suppression ----------------------------------------------------------------
 
 def unused(files: dict[str, str], diagnostics, enabled=lambda code, filename: True):
     files = {name: textwrap.dedent(text) for name, text in files.items()}
@@ -314,3 +314,26 @@ def test_suppress_returns_sorted_kept_and_unused():
     found = suppress([diag("a.py", 1, "PRM101"), diag("b.py", 1, "PRM102")], list(files),
                      files.get)
     assert [(d.span.filename, d.code) for d in found] == [("a.py", "PRM101")]
+
+
+# --- through the API -----------------------------------------------------------------------------
+
+def test_check_applies_suppressions_and_reports_unused(tmp_path, monkeypatch):
+    from promptlint.api import check
+    from promptlint.config import Settings
+
+    monkeypatch.chdir(tmp_path)
+    line = '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Be brief."},'
+    source = ('import datetime\nfrom openai import OpenAI\nclient = OpenAI()\n'
+              'def answer(q):\n'
+              '    return client.chat.completions.create(model="gpt-4o", messages=[\n'
+              f'{line}  # noqa: PRM102\n'
+              '        {"role": "user", "content": q}])  # promptlint: ignore[PRM103]\n')
+    (tmp_path / "chat.py").write_text(source, encoding="utf-8")
+    report = check(["chat.py"], Settings(root=tmp_path))
+    found = [(d.code, d.span.start.row, d.message) for d in report.diagnostics]
+    assert ("PRM901", 7, "Unused suppression (unused: `PRM103`)") in found
+    assert not any(code == "PRM102" for code, _row, _m in found)
+    assert not any(code == "PRM901" and row == 6 for code, row, _m in found)  # the noqa was used
+    without = check(["chat.py"], Settings(root=tmp_path, ignore=["PRM901"]))
+    assert not any(d.code == "PRM901" for d in without.diagnostics)

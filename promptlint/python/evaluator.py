@@ -285,13 +285,16 @@ class Evaluator:
     def _param(self, frame: Frame, th: _Thunk) -> Value:
         name = th.name
         if name in frame.bindings:
-            return frame.bindings[name]
+            bound = frame.bindings[name]
+            if isinstance(bound, _Thunk):  # an argument, evaluated in the caller's frame on first use
+                return self.force(bound.value, bound)
+            return bound
         if name == "self" and frame.cls is not None:
             return frame.self_value or Obj(f"self:{frame.cls.name.value}", node=frame.cls)
         m = frame.module
         param: cst.Param = th.node
         ann = param.annotation.annotation if param.annotation is not None else None
-        if ann is not None:
+        if ann is not None and not _is_builtin_annotation(ann):
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:
                 return Obj(f"instance:{cls.node.name.value}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
@@ -989,7 +992,7 @@ class Evaluator:
             result = self.call_function(target, bound[0], bound[1], frame.depth + 1, span)
             if result is not None:
                 return result
-            return self._opaque_call(node, list(bound[0].values()), frame)
+            return self._opaque_call(node, self._forced(bound[0]), frame)
         if isinstance(target, ClassRef):
             return Obj(f"instance:{target.node.name.value}", node=target.node, args=[ClassRef(target.module, target.node)],
                        kwargs={k: self.eval(v, frame, env) for k, v in kwargs.items()}, span=span)
@@ -1024,10 +1027,13 @@ class Evaluator:
             names = names[1:]
         for i, a in enumerate(args):
             if i < len(names):
-                bound[names[i]] = self.eval(a.value, frame, env)
+                bound[names[i]] = _Thunk("expr", node=a.value, env=env, value=frame)
         for k, v in kwargs.items():
-            bound[k] = self.eval(v, frame, env)
+            bound[k] = _Thunk("expr", node=v, env=env, value=frame)
         return bound, {}
+
+    def _forced(self, bound: dict) -> list:
+        return [self.force(b.value, b) if isinstance(b, _Thunk) else b for b in bound.values()]
 
     def call_function(self, fn: Func, bindings: dict, _unused, depth: int, span) -> Value:
         """The return value of a function of the tree, with parameters bound to `bindings`."""
@@ -1097,7 +1103,7 @@ class Evaluator:
                 result = self.call_function(member, bound[0], {}, frame.depth + 1, span)
                 if result is not None:
                     return result
-                return self._opaque_call(node, list(bound[0].values()), frame)
+                return self._opaque_call(node, self._forced(bound[0]), frame)
         if isinstance(base, (Text, Alt)):
             return self._str_method(base, method, node, args, kwargs, frame, env)
         if isinstance(base, Config) and method == "get" and args:
@@ -1416,6 +1422,16 @@ def _decorator_name(d: cst.Decorator) -> str:
 
 def _is_static(fn: cst.FunctionDef) -> bool:
     return any(_decorator_name(d) == "staticmethod" for d in fn.decorators)
+
+
+_BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "Any", "object",
+                  "Optional", "List", "Dict", "Sequence", "Iterable", "Mapping", "Path", "Callable", "None"}
+
+
+def _is_builtin_annotation(ann) -> bool:
+    node = ann.value if isinstance(ann, cst.Subscript) else ann
+    return isinstance(node, cst.Name) and node.value in _BUILTIN_TYPES or isinstance(ann, cst.Subscript) \
+        or isinstance(ann, cst.BinaryOperation)
 
 
 def _is_none(v: Value) -> bool:

@@ -16,6 +16,7 @@ finding keeps a display-only suggestion. Builders are pure: they read the module
 from __future__ import annotations
 
 import ast
+import functools
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
@@ -48,7 +49,7 @@ class _NotSure(Exception):
 # --- positions and checks ----------------------------------------------------------------------
 
 def _pos(module: "Module", node: cst.CSTNode):
-    rng = module.positions.get(node) if hasattr(module.positions, "get") else None
+    rng = module.positions.get(node)
     if rng is None:
         raise _NotSure(f"no position for {type(node).__name__}")
     return rng
@@ -79,9 +80,10 @@ def _slice(module: "Module", start: Position, end: Position) -> str:
 
 
 def _source_of(module: "Module", node: cst.CSTNode) -> str:
-    """The node's source text (with its parentheses); checked against libcst's own rendering."""
+    """The node's source text (with its parentheses), checked against libcst's own rendering
+    up to whitespace (`code_for_node` drops the indentation of continuation lines in blocks)."""
     text = _slice(module, *_extent(module, node))
-    if text != module.tree.code_for_node(node):
+    if "".join(text.split()) != "".join(module.tree.code_for_node(node).split()):
         raise _NotSure("span does not match the node")
     return text
 
@@ -124,14 +126,13 @@ def _insert(content: str, at: Position) -> Edit:
 
 
 def _sure(build):
-    """Decorator: a builder that raises _NotSure (or meets an unknown node) returns None."""
+    """Decorator: a builder that raises _NotSure (or meets a node of another tree) returns None."""
+    @functools.wraps(build)
     def wrapper(*args, **kwargs):
         try:
             return build(*args, **kwargs)
         except (_NotSure, KeyError):
             return None
-    wrapper.__name__, wrapper.__doc__ = build.__name__, build.__doc__
-    wrapper.__wrapped__ = build
     return wrapper
 
 
@@ -173,11 +174,32 @@ def add_keyword_fix(module: "Module", call: cst.Call, keyword: str, value: str, 
                         applicability, message)
     last = call.args[-1].value
     start, end = _extent(module, last)
-    if isinstance(last, cst.GeneratorExp) and not last.lpar:
+    own_line = _own_line_insertion(module, call, pair)
+    if own_line is not None:
+        edits = [own_line]
+    elif isinstance(last, cst.GeneratorExp) and not last.lpar:
         edits = [_insert("(", start), _insert(f"), {pair}", end)]
     else:
         edits = [_insert(f", {pair}", end)]
     return _checked(module, call, edits, applicability, message)
+
+
+def _own_line_insertion(module: "Module", call: cst.Call, pair: str) -> Edit | None:
+    """For one-argument-per-line calls with a trailing comma (black's layout), an edit that adds
+    `pair,` on a new line after the last argument, with its indentation; None otherwise."""
+    arg = call.args[-1]
+    if not isinstance(arg.comma, cst.Comma):
+        return None
+    comma_row = _pos(module, arg.comma).start.line
+    if _pos(module, call).end.line <= comma_row:
+        return None  # ")" on the comma's row
+    first = _extent(module, arg)[0]
+    lines = module.source.split("\n")
+    indent = lines[first.row - 1][: first.column - 1]
+    if indent.strip():
+        return None  # the argument does not start its row
+    row = lines[comma_row - 1].removesuffix("\r")
+    return _insert(f"\n{indent}{pair},", Position(comma_row, len(row) + 1))
 
 
 def _orjson_option(module: "Module", call: cst.Call) -> str | None:
@@ -192,6 +214,19 @@ def _orjson_option(module: "Module", call: cst.Call) -> str | None:
         if dotted == "orjson.OPT_SORT_KEYS":
             return local
     return None
+
+
+def _names_sort_keys_flag(module: "Module", value: cst.CSTNode) -> bool:
+    """True when the expression mentions OPT_SORT_KEYS (directly or through an import alias)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            name = module.qualified_name(node) or ""
+            if name.endswith("OPT_SORT_KEYS"):
+                return True
+        stack.extend(node.children)
+    return False
 
 
 @_sure
@@ -211,8 +246,7 @@ def orjson_sort_keys_fix(module: "Module", call: cst.Call,
     if option is None:
         return add_keyword_fix(module, call, "option", flag, message)
     value = option.value
-    code = _source_of(module, value)
-    if "OPT_SORT_KEYS" in code:
+    if _names_sort_keys_flag(module, value):
         return None
     start, end = _extent(module, value)
     if isinstance(value, cst.Name) and value.value == "None":
@@ -245,8 +279,18 @@ def sort_keys_fix(module: "Module", call: cst.Call, message: str | None = None) 
 
 # --- PRM202 / PRM203: sorted iteration ---------------------------------------------------------
 
-def _is_sorted_call(module: "Module", node: cst.CSTNode) -> bool:
+def _is_sorted_call(module: "Module", node: cst.CSTNode | None) -> bool:
     return isinstance(node, cst.Call) and module.qualified_name(node.func) in {"sorted", "builtins.sorted"}
+
+
+def _already_sorted(module: "Module", expr: cst.CSTNode) -> bool:
+    """True for `sorted(...)` itself and for the first argument of a `sorted(...)` call."""
+    if _is_sorted_call(module, expr):
+        return True
+    parents = _parents(module)
+    arg = parents.get(expr)
+    return isinstance(arg, cst.Arg) and _is_sorted_call(module, parents.get(arg)) \
+        and parents[arg].args[0] is arg
 
 
 def _wrap(module: "Module", expr: cst.BaseExpression, key: str | None, message: str) -> Fix:
@@ -275,7 +319,7 @@ def wrap_sorted_fix(module: "Module", expr: cst.BaseExpression,
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
             and expr.func.attr.value == "join" and len(expr.args) == 1 and not expr.args[0].star:
         expr = expr.args[0].value
-    if _is_sorted_call(module, expr):
+    if _already_sorted(module, expr):
         return None
     if isinstance(expr, cst.Call):
         name = module.qualified_name(expr.func)
@@ -298,7 +342,7 @@ def sort_tools_fix(module: "Module", expr: cst.BaseExpression | cst.Return, nest
         if expr.value is None:
             return None
         expr = expr.value
-    if _is_sorted_call(module, expr):
+    if _already_sorted(module, expr):
         return None
     key = KEY_NESTED if nested else KEY_OBJECT if objects else KEY_FLAT
     return _wrap(module, expr, key, message)
@@ -363,7 +407,7 @@ def _fstring_lines(module: "Module", fstring: cst.FormattedString) -> list[_Line
     raw = "r" in fstring.prefix.lower()
     lines, line = [], _Line()
     for part in fstring.parts:
-        code = module.tree.code_for_node(part)
+        code = _source_of(module, part)
         if isinstance(part, cst.FormattedStringExpression):
             line.chunks.append(code)
             line.nodes.append(part)
@@ -486,8 +530,8 @@ def move_to_end_fix(module: "Module", node: cst.CSTNode, message: str | None = N
        `"a" "b"`), the operand holding the value moves to the end; operators, line breaks and
        indentation stay in place. Not when a comment sits between operands.
     A move happens only when a static line / operand (a str literal; `is_static(node)` decides
-    for operands when given) follows: the result converges and keeps the order of several
-    volatile values. None when no edit is sure (one-line f-string, `.format`, templates)."""
+    for operands when given) follows, so repeated fixes converge with all static text first
+    (static text keeps its order). None when no edit is sure (one-line f-string, `.format`, templates)."""
     message = message or f"Move `{_short(module.code(node))}` to the end of the prompt text"
     parents = _parents(module)
     field_node, current = None, node

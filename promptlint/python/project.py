@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -33,8 +34,20 @@ def display_name(path: Path) -> str:
         return path.resolve().as_posix()
 
 
+#: Unsaved texts that stand in for files (resolved path -> text) while `promptlint fix` re-lints
+#: its own output; set only through `promptlint.fixer`, read by `read_source` and `overlay_text`.
+OVERLAY: dict[Path, str] = {}
+
+
+def overlay_text(path: Path) -> str | None:
+    """The unsaved text standing in for `path` during a fix loop, or None."""
+    return OVERLAY.get(Path(path).resolve()) if OVERLAY else None
+
+
 def read_source(path: Path) -> str:
     """The text of a UTF-8 file. Raises ParseError for unreadable, binary or non-UTF-8 files."""
+    if (text := overlay_text(path)) is not None:
+        return text
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -63,11 +76,19 @@ class Module:
     dotted: str | None
     source: str
     tree: cst.Module
-    positions: dict = field(repr=False, default_factory=dict)
+    _positions: Any = field(repr=False, default=None)
     imports: dict[str, str] = field(default_factory=dict)
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     classes: dict[str, cst.ClassDef] = field(default_factory=dict)
     assigns: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+
+    @property
+    def positions(self):
+        """libcst CodeRange of every node, computed on first use (it is the slow part of a parse)."""
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        return self._positions
 
     def span(self, node: cst.CSTNode) -> Span:
         """The node's span (1-based rows and columns); row 1 col 1 when unknown."""
@@ -105,60 +126,63 @@ def _dotted_for(path: Path) -> tuple[str | None, Path]:
     return (".".join(parts) or None), folder
 
 
-class _Indexer(cst.CSTVisitor):
-    def __init__(self, module: Module, package: str):
-        self.m = module
-        self.package = package
-        self.depth = 0
+def _index(module: Module, package: str) -> None:
+    """Fill the module's top-level definitions and imports (also inside top-level `if` / `try`
+    blocks such as `if TYPE_CHECKING:`) without walking the whole tree."""
+    stack = list(module.tree.body)
+    while stack:
+        stmt = stack.pop(0)
+        if isinstance(stmt, cst.FunctionDef):
+            module.functions[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.ClassDef):
+            module.classes[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                _index_small(module, small, package)
+        elif isinstance(stmt, cst.If):
+            stack.extend(stmt.body.body)
+            orelse = stmt.orelse
+            while orelse is not None:
+                if isinstance(orelse, cst.If):
+                    stack.extend(orelse.body.body)
+                    orelse = orelse.orelse
+                else:
+                    stack.extend(orelse.body.body)
+                    orelse = None
+        elif isinstance(stmt, (cst.Try, getattr(cst, "TryStar", cst.Try))):
+            stack.extend(stmt.body.body)
+            for handler in stmt.handlers:
+                stack.extend(handler.body.body)
 
-    def visit_FunctionDef(self, node):
-        if self.depth == 0:
-            self.m.functions[node.name.value] = node
-        self.depth += 1
 
-    def leave_FunctionDef(self, node):
-        self.depth -= 1
-
-    def visit_ClassDef(self, node):
-        if self.depth == 0:
-            self.m.classes[node.name.value] = node
-        self.depth += 1
-
-    def leave_ClassDef(self, node):
-        self.depth -= 1
-
-    def visit_Assign(self, node):
-        if self.depth == 0:
-            for target in node.targets:
-                if isinstance(target.target, cst.Name):
-                    self.m.assigns.setdefault(target.target.value, []).append(node.value)
-
-    def visit_AnnAssign(self, node):
-        if self.depth == 0 and isinstance(node.target, cst.Name) and node.value is not None:
-            self.m.assigns.setdefault(node.target.value, []).append(node.value)
-
-    def visit_Import(self, node):
+def _index_small(module: Module, node, package: str) -> None:
+    if isinstance(node, cst.Assign):
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                module.assigns.setdefault(target.target.value, []).append(node.value)
+    elif isinstance(node, cst.AnnAssign) and isinstance(node.target, cst.Name) and node.value is not None:
+        module.assigns.setdefault(node.target.value, []).append(node.value)
+    elif isinstance(node, cst.Import):
         for alias in node.names:
-            full = self.m.tree.code_for_node(alias.name)
+            full = module.tree.code_for_node(alias.name)
             if alias.asname and isinstance(alias.asname.name, cst.Name):
-                self.m.imports[alias.asname.name.value] = full
+                module.imports[alias.asname.name.value] = full
             else:
                 head = full.split(".")[0]
-                self.m.imports.setdefault(head, head)
-
-    def visit_ImportFrom(self, node):
-        base = self.m.tree.code_for_node(node.module) if node.module else ""
+                module.imports.setdefault(head, head)
+    elif isinstance(node, cst.ImportFrom):
+        base = module.tree.code_for_node(node.module) if node.module else ""
         if node.relative:
             levels = len(node.relative)
-            pkg = self.package.split(".") if self.package else []
+            pkg = package.split(".") if package else []
             pkg = pkg[: len(pkg) - (levels - 1)] if levels > 1 else pkg
             base = ".".join([*pkg, base] if base else pkg)
         if isinstance(node.names, cst.ImportStar):
             return
         for alias in node.names:
-            name = self.m.tree.code_for_node(alias.name)
+            name = module.tree.code_for_node(alias.name)
             local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
-            self.m.imports[local] = f"{base}.{name}" if base else name
+            module.imports[local] = f"{base}.{name}" if base else name
 
 
 class Project:
@@ -194,15 +218,13 @@ class Project:
             raise ParseError(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from exc
         except (RecursionError, ValueError) as exc:  # pragma: no cover - pathological input
             raise ParseError(f"cannot parse: {exc}") from exc
-        wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
         dotted, root = _dotted_for(path)
         if root not in self.roots:
             self.roots.append(root)
         module = Module(path=path, filename=display_name(path), dotted=dotted, source=source,
-                        tree=tree, positions=positions)
+                        tree=tree)
         package = dotted if path.stem == "__init__" else (dotted.rpartition(".")[0] if dotted else "")
-        tree.visit(_Indexer(module, package or ""))
+        _index(module, package or "")
         return module
 
     def find(self, dotted: str) -> Module | None:

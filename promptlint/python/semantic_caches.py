@@ -18,6 +18,8 @@ import libcst as cst
 
 from .project import Module
 
+_EMPTY = cst.Module(body=[])  # renders any node to source text
+
 # ---------------------------------------------------------------------------------------------
 # The library table
 # ---------------------------------------------------------------------------------------------
@@ -100,8 +102,8 @@ COMMUNITY_REDIS = Library(
     names=("langchain_community.cache.RedisSemanticCache", "langchain.cache.RedisSemanticCache"),
     params=("redis_url", "embedding", "score_threshold"),
     ttl_check="absent",
-    fix="this class has no TTL option: switch to `langchain_redis.RedisSemanticCache(ttl=3600, ...)` "
-        "or wrap the cache so entries expire",
+    fix="switch to `langchain_redis.RedisSemanticCache(ttl=3600, ...)` or wrap the cache so entries "
+        "expire",
     threshold=Threshold("score_threshold", "distance", 0.2, _REDIS, "0-2"),
     source="langchain-ai/langchain libs/community/langchain_community/cache.py: "
            "__init__(redis_url, embedding, score_threshold=0.2), passed as distance_threshold; "
@@ -240,6 +242,7 @@ class Scope:
     parent: "Scope | None" = None
     bindings: dict[str, list[cst.BaseExpression | None]] = field(default_factory=dict)
     globals: set[str] = field(default_factory=set)
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted name
 
     def bind(self, name: str, value: cst.BaseExpression | None) -> None:
         self.bindings.setdefault(name, []).append(value)
@@ -404,22 +407,29 @@ class _ScopeBuilder(cst.CSTVisitor):
         for item in node.names:  # bound elsewhere: unknown here
             self.scope.bind(item.name.value, None)
 
+    def _import(self, local: cst.BaseExpression, dotted: str) -> None:
+        self._bind_target(local, None)
+        if isinstance(local, cst.Name):
+            self.scope.imports[local.value] = dotted
+
     def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
+            dotted = _EMPTY.code_for_node(alias.name)
             if alias.asname is not None:
-                self._bind_target(alias.asname.name, None)
+                self._import(alias.asname.name, dotted)
             else:
                 head = alias.name
                 while isinstance(head, cst.Attribute):
                     head = head.value
-                self._bind_target(head, None)
+                self._import(head, dotted.split(".")[0])
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
+        base = "." * len(node.relative) + (_EMPTY.code_for_node(node.module) if node.module else "")
         for alias in node.names:
             name = alias.asname.name if alias.asname is not None else alias.name
-            self._bind_target(name, None)
+            self._import(name, f"{base}.{_EMPTY.code_for_node(alias.name)}")
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append((node, self.scope))
@@ -451,19 +461,33 @@ class Site:
     receiver: str | None = None
 
 
-def _head_is_local(expr: cst.BaseExpression, scope: Scope) -> bool:
-    """True when the leftmost name of a dotted expression is bound in a function or class scope
-    (so an import of the same name does not apply)."""
-    while isinstance(expr, cst.Attribute):
-        expr = expr.value
-    if not isinstance(expr, cst.Name):
-        return False
+def qualify(module: Module, expr: cst.BaseExpression, scope: Scope) -> str | None:
+    """The dotted name `expr` stands for, as seen from `scope`: an import in an enclosing
+    function counts (`def f(): from redisvl... import SemanticCache`), any other local binding of
+    the head name hides the module's imports (None), else `Module.qualified_name`."""
+    parts: list[str] = []
+    head = expr
+    while isinstance(head, cst.Attribute):
+        parts.append(head.attr.value)
+        head = head.value
+    if not isinstance(head, cst.Name):
+        return None
     current: Scope | None = scope
-    while current is not None and current.kind != "module":
-        if expr.value in current.bindings and expr.value not in current.globals:
-            return True
-        current = current.parent
-    return False
+    innermost = True
+    while current is not None:
+        if current.kind == "class" and not innermost:
+            current = current.parent
+            continue
+        if head.value in current.globals:
+            current, innermost = current.module, False
+            continue
+        if head.value in current.bindings:
+            if current.kind == "module" and head.value in module.imports:
+                break
+            dotted = current.imports.get(head.value)
+            return ".".join([dotted, *reversed(parts)]) if dotted else None
+        current, innermost = current.parent, False
+    return module.qualified_name(expr)
 
 
 class _Finder:
@@ -475,9 +499,7 @@ class _Finder:
         self.init_funcs: set[int] = set()  # ids of functions passed to LangChain GPTCache(...)
 
     def qualified(self, expr: cst.BaseExpression, scope: Scope) -> str | None:
-        if _head_is_local(expr, scope):
-            return None
-        return self.module.qualified_name(expr)
+        return qualify(self.module, expr, scope)
 
     def receiver(self, call: cst.Call) -> str | None:
         target = self.builder.parent_assign.get(call)
@@ -593,7 +615,7 @@ class _Finder:
             return text if text in LITELLM else None
         found = follow(*value)
         if found is not None and isinstance(found[0], cst.Attribute):
-            dotted = self.module.qualified_name(found[0]) or ""
+            dotted = self.qualified(found[0], found[1]) or ""
             if dotted.rpartition(".")[0].endswith("LiteLLMCacheType"):
                 return _LITELLM_ENUM.get(found[0].attr.value)
         return None
@@ -623,7 +645,7 @@ class _Finder:
             if index == 0 and id(current.node) in self.init_funcs:
                 return True
             if param.annotation is not None:
-                annotation = self.module.qualified_name(param.annotation.annotation)
+                annotation = self.qualified(param.annotation.annotation, current)
                 return annotation in _GPTCACHE_CLASSES
         return False
 
@@ -651,10 +673,25 @@ class _Finder:
         return False
 
 
+# every site needs one of these words in the source (class names, `gptcache`, `litellm` imports)
+_MENTIONS = ("SemanticCache", "gptcache", "GPTCache", "litellm", "cache_params")
+_last: list = [None, []]  # (module, sites) of the last call: the two rules share one analysis
+
+
+def mentions_semantic_cache(module: Module) -> bool:
+    """Cheap pre-check: the source names one of the libraries or `cache_params`."""
+    return any(word in module.source for word in _MENTIONS)
+
+
 def find_sites(module: Module) -> list[Site]:
-    """Every semantic-cache site of a module, in source order of discovery (calls, then
-    `cache_params` dicts). Never raises on odd code: what cannot be read is left out."""
-    return _Finder(module).sites()
+    """Every semantic-cache site of a module, in order of discovery (calls, then `cache_params`
+    dicts). Never raises on odd code: what cannot be read is left out. The result for the most
+    recent module is reused (PRM401 and PRM402 read the same sites)."""
+    if _last[0] is module:
+        return _last[1]
+    sites = _Finder(module).sites() if mentions_semantic_cache(module) else []
+    _last[0], _last[1] = module, sites
+    return sites
 
 
 # ---------------------------------------------------------------------------------------------
@@ -732,7 +769,7 @@ def _ttl_in(module: Module, expr: cst.BaseExpression, scope: Scope, depth: int) 
         return state
     if not isinstance(node, cst.Call):
         return MISSING if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.Name)) else UNKNOWN
-    dotted = None if _head_is_local(node.func, scope) else module.qualified_name(node.func)
+    dotted = qualify(module, node.func, scope)
     if dotted is None or not dotted.startswith("gptcache."):
         return UNKNOWN
     state = MISSING
@@ -830,6 +867,10 @@ def ttl_message(site: Site, state: str) -> str:
     else:
         what = f"`{library.display}`"
     param = library.ttl_params[0]
-    how = f"`{param}=None`" if state == EXPLICIT_NONE else f"no `{param}`"
+    how = f"no `{param}`"
+    if state == EXPLICIT_NONE:
+        param = next(p for p in library.ttl_params if p in site.args)
+        written = _EMPTY.code_for_node(site.args[param][0]).strip()
+        how = f"`{param}=None`" if written == "None" else f"`{param}={written}`, which is None"
     return (f"{what} has {how}: cached answers never expire, so an answer that stops being true is "
             f"still served to similar questions; {library.fix}")

@@ -15,7 +15,8 @@ from urllib.parse import quote
 
 from ..model import Diagnostic, Position, Report, Severity
 
-SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+          "sarif-schema-2.1.0.json")
 INFORMATION_URI = "https://pypi.org/project/promptlint/"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
@@ -118,7 +119,8 @@ def render(report: Report, *, version: str | None = None) -> str:
         "invocations": [invocation],
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(d, index) for d in sorted(report.diagnostics, key=lambda d: d.sort_key)],
+        "results": [_result(d, index)
+                    for d in sorted(report.diagnostics, key=lambda d: d.sort_key)],
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

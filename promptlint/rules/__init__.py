@@ -29,6 +29,9 @@ def _register() -> None:
     from .prm306_unstable_cache_key import UnstableCacheKeyRule
     ALL_RULES.extend([PrefixBelowMinimumRule, MissingCacheBreakpointRule, BreakpointBelowMinimumRule,
                       TooManyBreakpointsRule, BreakpointAfterDynamicContentRule, UnstableCacheKeyRule])
+    from .prm401_semantic_cache_without_ttl import SemanticCacheWithoutTtlRule
+    from .prm402_semantic_threshold_too_loose import SemanticThresholdTooLooseRule
+    ALL_RULES.extend([SemanticCacheWithoutTtlRule, SemanticThresholdTooLooseRule])
     from .prm901_unused_suppression import UnusedSuppressionRule
     ALL_RULES.append(UnusedSuppressionRule)
     ALL_RULES.sort(key=lambda r: r.code)

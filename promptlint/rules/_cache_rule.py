@@ -1,7 +1,7 @@
 """Shared helpers of the cache-size and breakpoint rules PRM301-PRM306."""
 from __future__ import annotations
 
-from ..estimates import Cut, token_range
+from ..estimates import Cut, target_tokens, token_range
 from ..model import PromptLayout, Segment, Span
 from ..profiles import Profile
 
@@ -10,11 +10,11 @@ ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tool
               "history": "conversation history"}
 
 
-def tokens_text(low: int, high: int) -> str:
-    """'1,024 tokens' when exact, 'about 1,100 tokens' (the middle of the range) otherwise."""
-    if low == high:
-        return f"{low:,} tokens"
-    return f"about {(low + high) // 2:,} tokens"
+def tokens_text(layout: PromptLayout, cut: Cut, profile: Profile) -> str:
+    """'1,024 tokens' for an exact count, 'about 1,100 tokens' for an estimate (the point estimate
+    of `estimates.target_tokens`)."""
+    n, ratio = target_tokens(layout, cut, profile)
+    return f"{n:,} tokens" if ratio is None else f"about {n:,} tokens"
 
 
 def minimums(profiles: list[Profile]) -> list[Profile]:
@@ -22,37 +22,22 @@ def minimums(profiles: list[Profile]) -> list[Profile]:
     return [p for p in profiles if p.caching_supported and p.min_cacheable_tokens is not None]
 
 
-def below_all(layout: PromptLayout, cut: Cut, profiles: list[Profile]) -> tuple[int, int, int] | None:
-    """(low, high, minimum) when the static text before `cut` is certainly below the minimum of
-    every profile (the highest plausible count is below each minimum), else None. `minimum` is
-    the smallest minimum; low/high are for the profile with that minimum."""
+def below_all(layout: PromptLayout, cut: Cut, profiles: list[Profile]) -> Profile | None:
+    """The profile with the smallest minimum when the static text before `cut` is certainly below
+    the minimum of every profile (its highest plausible count is below each minimum), else None."""
     rows = minimums(profiles)
-    if not rows:
+    if not rows or any(token_range(layout, cut, p)[1] >= p.min_cacheable_tokens for p in rows):
         return None
-    result = None
-    for p in rows:
-        low, high = token_range(layout, cut, p)
-        if high >= p.min_cacheable_tokens:
-            return None
-        if result is None or p.min_cacheable_tokens < result[2]:
-            result = (low, high, p.min_cacheable_tokens)
-    return result
+    return min(rows, key=lambda p: p.min_cacheable_tokens)
 
 
-def at_or_above_all(layout: PromptLayout, cut: Cut, profiles: list[Profile]) -> tuple[int, int, int] | None:
-    """(low, high, minimum) when the static text before `cut` certainly reaches the minimum of
-    every profile (the lowest plausible count is at or above each minimum), else None."""
+def at_or_above_all(layout: PromptLayout, cut: Cut, profiles: list[Profile]) -> Profile | None:
+    """The profile with the largest minimum when the static text before `cut` certainly reaches
+    the minimum of every profile (its lowest plausible count is at or above each), else None."""
     rows = minimums(profiles)
-    if not rows:
+    if not rows or any(token_range(layout, cut, p)[0] < p.min_cacheable_tokens for p in rows):
         return None
-    result = None
-    for p in rows:
-        low, high = token_range(layout, cut, p)
-        if low < p.min_cacheable_tokens:
-            return None
-        if result is None or p.min_cacheable_tokens > result[2]:
-            result = (low, high, p.min_cacheable_tokens)
-    return result
+    return max(rows, key=lambda p: p.min_cacheable_tokens)
 
 
 def expr_of(seg: Segment) -> str:

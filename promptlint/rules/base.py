@@ -7,8 +7,8 @@ What it does / Why is this bad? / Example / Fix safety. Prefix rules implement `
 """
 from __future__ import annotations
 
+import inspect
 import re
-import textwrap
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
 from ..model import Diagnostic, Fix, PromptLayout, Related, Severity, Span
@@ -42,7 +42,7 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return textwrap.dedent(cls.__doc__ or "").strip()
+        return inspect.cleandoc(cls.__doc__ or "")  # also dedents `"""## What it does`
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """Findings for one prompt layout."""

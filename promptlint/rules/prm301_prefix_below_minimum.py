@@ -57,9 +57,9 @@ class PrefixBelowMinimumRule(Rule):
         found = h.below_all(layout, stop, profiles)
         if found is None:
             return
-        low, high, minimum = found
+        minimum = found.min_cacheable_tokens
         target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
-        message = (f"Static prefix of {h.tokens_text(low, high)} is below the {minimum:,}-token minimum of "
+        message = (f"Static prefix of {h.tokens_text(layout, stop, found)} is below the {minimum:,}-token minimum of "
                    f"{target}: nothing of this prompt is cached")
         yield self.diagnostic(message, layout.site, prompt=layout.id,
                               severity=Severity.WARNING if explicit else Severity.INFO)

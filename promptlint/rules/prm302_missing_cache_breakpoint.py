@@ -56,18 +56,19 @@ class MissingCacheBreakpointRule(Rule):
         found = h.at_or_above_all(layout, stop, profiles)
         if found is None:
             return
-        low, high, minimum = found
-        message = (f"Static prefix of {h.tokens_text(low, high)} reaches the {minimum:,}-token minimum of "
+        minimum = found.min_cacheable_tokens
+        message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
                    f"{label} but has no cache breakpoint: it is never cached")
         yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
 
 
 def _end_of_prefix(layout: PromptLayout, stop: Cut):
-    """The span of the last static segment before `stop` (where the breakpoint belongs)."""
+    """Where the breakpoint belongs: the argument or message holding the last static text before
+    `stop` (its part's span), else that text's own span, else the call."""
     last = None
     for pi, si, part, seg in layout.segments():
         if Cut(pi, si) >= stop:
             break
         if seg.text.strip():
-            last = seg.span or part.span or last
+            last = part.span or seg.span or last
     return last or layout.site

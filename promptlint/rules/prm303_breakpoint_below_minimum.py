@@ -52,9 +52,9 @@ class BreakpointBelowMinimumRule(Rule):
             found = h.below_all(layout, cut, profiles)
             if found is None:
                 continue
-            low, high, minimum = found
+            minimum = found.min_cacheable_tokens
             target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
             where = h.ROLE_NAMES.get(layout.parts[pi].role, layout.parts[pi].role)
-            message = (f"Cache breakpoint in the {where} closes {h.tokens_text(low, high)}, below the "
+            message = (f"Cache breakpoint in the {where} closes {h.tokens_text(layout, cut, found)}, below the "
                        f"{minimum:,}-token minimum of {target}: it never caches")
             yield self.diagnostic(message, h.span_or(bp.span, layout.parts[pi].span, layout.site), prompt=layout.id)

@@ -130,7 +130,7 @@ class _Source:
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self.var_tags: list[_Tag] = []
         self.block_tags: list[_Tag] = []
-        self.datas: list[tuple[int, str, int]] = []
+        self.datas: list[tuple[int, str]] = []  # (offset, text) of each data token
         self._locate_tokens()
 
     @classmethod
@@ -156,7 +156,7 @@ class _Source:
             cursor = off + len(value)
             if kind == "data":
                 if value:
-                    self.datas.append((off, value, lineno))
+                    self.datas.append((off, value))
             elif kind in ("variable_begin", "block_begin"):
                 open_tag = [kind, off, cursor, lineno, ""]
             elif kind == "name" and open_tag is not None and not open_tag[4]:
@@ -184,13 +184,14 @@ class _Walker:
     def __init__(self, ctx: _Context, source: _Source, path: Path, filename: str, stack: list[Path],
                  local_vars: dict | None = None, block_overrides: dict | None = None):
         self.ctx, self.src, self.path, self.filename, self.stack = ctx, source, path, filename, stack
-        self.vars: dict[str, list[Segment]] = dict(local_vars or {})
+        # name -> (segments, re-span): `{% set x = expr %}` values enter the prompt where `x` is
+        # output (re-span), `{% set x %}...{% endset %}` text stays where it is written
+        self.vars: dict[str, tuple[list[Segment], bool]] = dict(local_vars or {})
         self.opaque: set[str] = set()  # loop targets and macro parameters: never classified by name
         self.macros: dict[str, list[Segment]] = {}
         self.namespaces: dict[str, dict[str, list[Segment]]] = {}
         self.blocks: dict[str, list[Segment]] = {}
         self.overrides = block_overrides or {}
-        self.parent_blocks: dict[str, list[Segment]] = {}
         self.current_block: str | None = None
         self._vi = self._bi = self._di = 0
 
@@ -202,7 +203,7 @@ class _Walker:
         if extends is None:
             return segs
         overrides = {**self.overrides, **self.blocks}
-        parent = self._subtemplate(extends.template, overrides=overrides)
+        parent = self._subtemplate(extends.template, local_vars=self.vars, overrides=overrides)
         if parent is None:
             return segs + [self._unresolved(extends, "extends")]
         return parent
@@ -228,7 +229,7 @@ class _Walker:
     def _data(self, node: nodes.TemplateData) -> int | None:
         datas = self.src.datas
         for i in range(self._di, len(datas)):
-            off, value, lineno = datas[i]
+            off, value = datas[i]
             if value == node.data:
                 self._di = i + 1
                 return off
@@ -251,22 +252,21 @@ class _Walker:
         if isinstance(node, nodes.Output):
             return self._output(node)
         if isinstance(node, nodes.If):
-            return self._if(node, "if")
+            return self._if(node)
         if isinstance(node, nodes.For):
             return self._for(node)
         if isinstance(node, nodes.Assign):
             tag = self._block_tag(node, "set")
-            value = [replace(s, origin=s.span, origin_note=f"value set here (`{{% {s.expr} %}}`)")
-                     if s.kind is not None else s for s in self.expr(node.node, tag, node)]
+            value = _set_value(self.expr(node.node, tag, node))
             for name in _target_names(node.target):
-                self.vars[name] = value if isinstance(node.target, nodes.Name) else [
-                    _unknown(self._tag_span(tag, node), tag.inner if tag else name)]
+                self.vars[name] = (value if isinstance(node.target, nodes.Name) else [
+                    _unknown(self._tag_span(tag, node), tag.inner if tag else name)], True)
             return []
         if isinstance(node, nodes.AssignBlock):
             self._block_tag(node, "set")
             body = self.stmts(node.body)
             for name in _target_names(node.target):
-                self.vars[name] = body
+                self.vars[name] = (body, False)
             return []
         if isinstance(node, nodes.Macro):
             self._block_tag(node, "macro")
@@ -292,7 +292,7 @@ class _Walker:
             saved = dict(self.vars)
             for target, value in zip(node.targets, node.values):
                 for name in _target_names(target):
-                    self.vars[name] = self.expr(value, tag, node)
+                    self.vars[name] = (_set_value(self.expr(value, tag, node)), True)
             out = self.stmts(node.body)
             self.vars = saved
             return out
@@ -322,17 +322,15 @@ class _Walker:
                 out.extend(self.expr(child, self._var_tag(child), child))
         return out
 
-    def _if(self, node: nodes.If, keyword: str) -> list[Segment]:
-        tag = self._block_tag(node, keyword)
+    def _if(self, node: nodes.If) -> list[Segment]:
+        tag = self._block_tag(node, "if")
         span = self._tag_span(tag, node)
         test = tag.inner if tag else "if ..."
         test_segs = self.expr(node.test, tag, node)
         inner = self.stmts(node.body)
         for elif_ in node.elif_:
             inner += self._if_branch(elif_)
-        if node.else_:
-            self._block_tag(node.else_[0], "else")
-            inner += self.stmts(node.else_)
+        inner += self.stmts(node.else_)
         cond = Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN, expr=test,
                        evidence=f"`{{% {test} %}}`: the text inside is present or absent by a condition")
         return [cond] + [s for s in test_segs + inner if _keeps(s)]
@@ -347,9 +345,7 @@ class _Walker:
         loop_src = tag.inner if tag else "for ..."
         loop = self._loop_segment(node.iter, span, loop_src)
         body = self._scoped(node.body, _target_names(node.target) + ["loop"])
-        if node.else_:
-            self._block_tag(node.else_[0], "else")
-            body += self.stmts(node.else_)
+        body += self.stmts(node.else_)
         return [loop] + [s for s in body if _keeps(s)]
 
     def _loop_segment(self, iterable: nodes.Expr, span: Span, src: str) -> Segment:
@@ -364,12 +360,14 @@ class _Walker:
                            expr=src, evidence=f"iteration over `{_dotted(iterable.node)}(...)`: set order")
         bound = self.ctx.bindings.get(name) if name and name.split(".")[0] not in self.opaque else None
         if bound is not None:
-            kind = bound.kind if (bound.kind is Kind.UNORDERED_ITERATION and not ordered) else Kind.TEMPLATE_VARIABLE
+            unordered = bound.kind is Kind.UNORDERED_ITERATION and not ordered
+            kind = Kind.UNORDERED_ITERATION if unordered else Kind.TEMPLATE_VARIABLE
             vol = Volatility.STABLE if bound.kind is None else bound.volatility
             return Segment(span=span, kind=kind, volatility=vol, expr=src,
                            evidence=bound.evidence or evidence, origin=bound.span or bound.origin,
                            origin_note=bound.origin_note or f"value of `{name}` bound here")
-        if isinstance(iterable, (nodes.List, nodes.Tuple)) and all(isinstance(i, nodes.Const) for i in iterable.items):
+        if isinstance(iterable, (nodes.List, nodes.Tuple)) and all(
+                isinstance(i, nodes.Const) for i in iterable.items):
             return Segment(span=span, kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.STABLE, expr=src,
                            evidence="loop over a literal list")
         return Segment(span=span, kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr=src,
@@ -414,7 +412,7 @@ class _Walker:
         walker = self._sub_walker(node.template, definitions_only=True)
         if walker is None:
             return
-        exported = {**walker.macros, **{k: v for k, v in walker.vars.items()}}
+        exported = {**walker.macros, **{k: v[0] for k, v in walker.vars.items()}}
         if isinstance(node, nodes.Import):
             self.namespaces[node.target] = exported
             return
@@ -471,7 +469,8 @@ class _Walker:
     def _unresolved(self, node: nodes.Node, what: str, tag: _Tag | None = None) -> Segment:
         src = tag.inner if tag else what
         return Segment(span=self._tag_span(tag, node), kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN,
-                       expr=src, evidence=f"`{{% {src} %}}`: template not found in the search paths")
+                       expr=src,
+                       evidence=f"`{{% {src} %}}`: template not found in the search paths (or not parsable)")
 
     # ---- expressions
     def expr(self, node: nodes.Expr, tag: _Tag | None, at: nodes.Node) -> list[Segment]:
@@ -497,14 +496,16 @@ class _Walker:
             return [cond] + [s for s in branches if _keeps(s)]
         if isinstance(node, nodes.Name):
             if node.name in self.vars and node.name not in self.opaque:
-                return [replace(s, span=span, expr=src) if s.kind is not None and s.origin_note.startswith(
-                    "value set here") else replace(s) for s in self.vars[node.name]]
+                segments, respan = self.vars[node.name]
+                return [replace(s, span=span, expr=src) if respan and s.kind is not None else replace(s)
+                        for s in segments]
             return [self._named(node.name, span, src)]
         if isinstance(node, (nodes.Getattr, nodes.Getitem)):
             return [self._attribute(node, span, src)]
         if isinstance(node, nodes.Call):
             return self._call(node, span, src)
-        found = [s for child in node.iter_child_nodes() if isinstance(child, nodes.Expr)
+        children = [c.expr if isinstance(c, nodes.Operand) else c for c in node.iter_child_nodes()]
+        found = [s for child in children if isinstance(child, nodes.Expr)
                  for s in self._value(child, span, src) if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID)]
         if found:
             return [found[0]]
@@ -525,8 +526,8 @@ class _Walker:
                 out.append(replace(s, kind=Kind.SERIALIZED, ordered=True,
                                    evidence=f"`{node.name}` filter: serialized with sorted keys"))
             elif node.name in _ORDERING and s.kind in (Kind.UNORDERED_ITERATION, Kind.SERIALIZED):
-                out.append(replace(s, kind=Kind.TEMPLATE_VARIABLE if s.kind is Kind.UNORDERED_ITERATION else s.kind,
-                                   ordered=True))
+                kind = Kind.TEMPLATE_VARIABLE if s.kind is Kind.UNORDERED_ITERATION else s.kind
+                out.append(replace(s, kind=kind, ordered=True))
             else:
                 out.append(s)
         return out
@@ -536,7 +537,7 @@ class _Walker:
         args_volatile = [s for a in list(node.args) + [k.value for k in node.kwargs]
                          for s in self._value(a, span, src) if _keeps(s)]
         name = _dotted(callee) or ""
-        last = name.rsplit(".", 1)[-1]
+        last = callee.attr if isinstance(callee, nodes.Getattr) else name.rsplit(".", 1)[-1]
         if isinstance(callee, nodes.Name) and callee.name in self.macros and callee.name not in self.opaque:
             return [replace(s) for s in self.macros[callee.name]] + args_volatile
         if isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) \
@@ -548,6 +549,16 @@ class _Walker:
         root = name.split(".")[0]
         if root in self.opaque:
             return [_unknown(span, src)] + args_volatile
+        if last in _CLOCK_CALLS and name not in self.ctx.bindings:
+            prec = _CLOCK_CALLS[last]
+            if name.endswith("date.today"):
+                prec = Precision.DAY
+            elif name.endswith("datetime.today"):
+                prec = Precision.SUB_DAY
+            return [Segment(span=span, kind=Kind.TIMESTAMP, volatility=_time_volatility(prec), expr=src,
+                            precision=prec, name_only=True,
+                            evidence=f"call to `{name}()` (the name is the evidence: a template global "
+                                     f"that reads the clock)")]
         if isinstance(callee, nodes.Getattr):
             base = self._value(callee.node, span, src)
             if base and base[0].kind is Kind.TIMESTAMP:
@@ -560,14 +571,6 @@ class _Walker:
                 if last in ("date",):
                     return [_with_precision(base[0], Precision.DAY)]
                 return base[:1]
-        if last in _CLOCK_CALLS:
-            prec = _CLOCK_CALLS[last]
-            if name in ("date.today", "datetime.date.today"):
-                prec = Precision.DAY
-            return [Segment(span=span, kind=Kind.TIMESTAMP, volatility=_time_volatility(prec), expr=src,
-                            precision=prec, name_only=True,
-                            evidence=f"call to `{name}()` (the name is the evidence: a template global "
-                                     f"that reads the clock)")]
         if last in _ID_CALLS:
             return [Segment(span=span, kind=Kind.UNIQUE_ID, volatility=Volatility.PER_REQUEST, expr=src,
                             name_only=True, evidence=f"call to `{name}()` (the name is the evidence: "
@@ -592,53 +595,76 @@ class _Walker:
             return base[0]
         if root in self.ctx.bindings and self.ctx.bindings[root].kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID):
             return base[0]
-        if attr == "id":
-            owner = dotted.rsplit(".", 2)[-2].lower()
-            if owner in _ID_OWNERS:
-                return Segment(span=span, kind=Kind.UNIQUE_ID, volatility=Volatility.PER_CONVERSATION,
-                               expr=src, name_only=True,
-                               evidence=f"the name `{dotted}` (the name is the evidence: the id of "
-                                        f"a {owner}, different per instance)")
-        return _by_name(attr, dotted, span, src) or _unknown(span, src)
+        return _by_name(dotted, span, src) or _unknown(span, src)
 
     def _named(self, name: str, span: Span, src: str) -> Segment:
         if name in self.opaque:
             return _unknown(span, src)
         if name in self.ctx.bindings:
             return _bound(self.ctx.bindings[name], name, span, src)
-        return _by_name(name, name, span, src) or _unknown(span, src)
+        return _by_name(name, span, src) or _unknown(span, src)
 
 
 # --------------------------------------------------------------------------- helpers
-def classify_template_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] | None:
-    """Classify a template variable by its (last) name alone: the lead's Python name rules plus
-    the bare `time`, `date`, `datetime`. Returns (kind, volatility, precision, evidence) or None."""
+def classify_template_name(dotted: str) -> tuple[Kind, Volatility, Precision | None, str] | None:
+    """Classify a template variable by its name alone (a hint, not proof: Policy 7).
+
+    `dotted` is a name or attribute path ("current_date_time", "agent.id", "state.session_id").
+    The last part goes through the Python name rules (`classify.classify_name`), plus the bare
+    `time`, `date`, `datetime`; an `id` attribute of an agent, actor, session, conversation,
+    thread, run, request, trace, chat, span, runtime or sandbox is a unique id that differs per
+    instance. Returns (kind, volatility, precision, evidence) or None. Day, month and year
+    precision timestamps are PER_DAY, finer ones PER_REQUEST.
+    """
+    parts = dotted.split(".")
+    name = parts[-1]
     found = classify_name(name)
     if found is None and name.lower() in _TIME_WORDS:
         prec = _TIME_WORDS[name.lower()]
         found = (Kind.TIMESTAMP, _time_volatility(prec), prec, f"the name `{name}` (a current date or time)")
-    if found and found[0] is Kind.TIMESTAMP and found[2] in (Precision.DAY, Precision.MONTH, Precision.YEAR):
-        found = (found[0], Volatility.PER_DAY, found[2], found[3])
-    return found
-
-
-def _by_name(name: str, shown: str, span: Span, src: str) -> Segment | None:
-    found = classify_template_name(name)
+    if found is None and name == "id" and len(parts) > 1 and parts[-2].lower() in _ID_OWNERS:
+        found = (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION, None,
+                 f"the name `{name}` (the id of a {parts[-2].lower()}, different per instance)")
     if found is None:
         return None
     kind, vol, prec, evidence = found
-    evidence = evidence.replace(f"`{name}`", f"`{shown}`", 1) + " (the name is the only evidence)"
+    if kind is Kind.TIMESTAMP and prec in (Precision.DAY, Precision.MONTH, Precision.YEAR):
+        vol = Volatility.PER_DAY
+    evidence = evidence.replace(f"`{name}`", f"`{dotted}`", 1) + " (the name is the only evidence)"
+    return kind, vol, prec, evidence
+
+
+def _by_name(dotted: str, span: Span, src: str) -> Segment | None:
+    found = classify_template_name(dotted)
+    if found is None:
+        return None
+    kind, vol, prec, evidence = found
     return Segment(span=span, kind=kind, volatility=vol, expr=src, precision=prec, name_only=True,
                    evidence=evidence)
 
 
 def _bound(binding: Segment, name: str, span: Span, src: str) -> Segment:
-    """A placeholder takes the classification of the value bound to it from Python."""
+    """A placeholder takes the classification of the value bound to it from Python; a value of
+    unknown kind and volatility leaves the name as the only evidence (Policy 7)."""
     origin = binding.span or binding.origin
     note = binding.origin_note or f"value of `{name}` bound here"
     if binding.kind is None:
         return Segment(text=binding.text, span=span, origin=origin, origin_note=note)
+    if binding.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE) and binding.volatility is Volatility.UNKNOWN:
+        by_name = _by_name(name, span, src)
+        if by_name is not None:
+            return replace(by_name, origin=origin, origin_note=note)
     return replace(binding, span=span, expr=src, origin=origin, origin_note=note)
+
+
+_SET_NOTE = "value set here"
+
+
+def _set_value(segments: list[Segment]) -> list[Segment]:
+    """A `{% set x = ... %}` / `{% with %}` value: its dynamic parts enter the prompt where `x`
+    is output, and were produced at the tag (their origin)."""
+    return [replace(s, origin=s.origin or s.span, origin_note=s.origin_note or _SET_NOTE)
+            if s.kind is not None else s for s in segments]
 
 
 def _unknown(span: Span, src: str) -> Segment:
@@ -652,7 +678,8 @@ def _keeps(seg: Segment) -> bool:
 
 
 def _time_volatility(prec: Precision | None) -> Volatility:
-    return Volatility.PER_DAY if prec in (Precision.DAY, Precision.MONTH, Precision.YEAR) else Volatility.PER_REQUEST
+    coarse = prec in (Precision.DAY, Precision.MONTH, Precision.YEAR)
+    return Volatility.PER_DAY if coarse else Volatility.PER_REQUEST
 
 
 def _with_precision(seg: Segment, prec: Precision) -> Segment:

@@ -2,7 +2,8 @@
 contains "prompt" (`prompts/`, `preprompts/`, `prompt_templates/`), with any extension or none.
 
 Placeholders: `{var}` (str.format / LangChain f-string), `{{var}}` (mustache), `${var}` and `$var`
-(string.Template; `$var` only with a lower-case first letter, so `$HOME` stays text). Text with
+(string.Template; `$var` only with a lower-case first letter and not followed by `-` or `/`,
+so `$HOME` and `$skill-name` stay text). Text with
 Jinja statements or expressions is parsed by `jinja.template_segments` instead (never rendered).
 Placeholders are classified by name only (DESIGN.md Policy 7: the name is a hint).
 """
@@ -11,14 +12,15 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from ..model import Kind, Position, Segment, Span, Volatility
+from ..model import Kind, Position, Precision, Segment, Span, Volatility
+from ..python.classify import strftime_precision
 from .jinja import classify_template_name, has_jinja_syntax, normalize_newlines, template_segments
 
 _PLACEHOLDER = re.compile(
     r"(?<![{$\\])\{\{\s*(?P<mustache>[A-Za-z_][\w.]*)\s*\}\}(?!\})"
-    r"|(?<![{$\\])\{(?P<fmt>[A-Za-z_][\w.]*(?:\[[^\]{}]*\])*)(?:![rsa])?(?::[^{}\n]*)?\}(?!\})"
+    r"|(?<![{$\\])\{(?P<fmt>[A-Za-z_][\w.]*(?:\[[^\]{}]*\])*)(?:![rsa])?(?::(?P<spec>[^{}\n]*))?\}(?!\})"
     r"|(?<![$\\])\$\{(?P<braced>[A-Za-z_]\w*)\}"
-    r"|(?<![$\\\w])\$(?P<dollar>[a-z_]\w*)")
+    r"|(?<![$\\\w])\$(?P<dollar>[a-z_]\w*)(?![-/\w])")
 
 # Extensions that are never prompt text, even under a prompts/ folder.
 _NOT_TEXT = {
@@ -32,13 +34,16 @@ _NOT_TEXT = {
 _NOT_PROMPT_NAMES = re.compile(r"^(readme|license|licence|changelog|contributing|notice|authors|"
                                r"makefile|dockerfile|__init__)(\..*)?$", re.I)
 _FOLDER_DEPTH = 3
+# "prompts", "preprompts", "prompt_templates", "system-prompts"; not "promptlint" or "myprompts"
+_PROMPT_FOLDER = re.compile(r"(^|[^a-z])(pre)?prompts?([^a-z]|$)")
 
 
 def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     """True for a `.prompt` file, a path matching one of `globs` (gitignore-style patterns matched
     against the posix path), or a text file whose folder, or one of its 3 nearest ancestor
-    folders, has "prompt" in its name (any extension or none; code, data, config, binary and
-    README/LICENSE files excluded)."""
+    folders, is named for prompts: the word "prompt(s)" or "preprompt(s)" with non-letters
+    around it (`prompts/`, `preprompts/`, `prompt_templates/`, not `promptlint/`); any extension
+    or none; code, data, config, binary and README/LICENSE files excluded."""
     posix = PurePosixPath(Path(path).as_posix())
     if globs and _matches(posix, globs):
         return True
@@ -47,13 +52,20 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     name = posix.name
     if name.startswith(".") or _NOT_PROMPT_NAMES.match(name) or posix.suffix.lower() in _NOT_TEXT:
         return False
-    return any("prompt" in folder.lower() for folder in posix.parent.parts[-_FOLDER_DEPTH:])
+    return any(is_prompt_named(folder) for folder in posix.parent.parts[-_FOLDER_DEPTH:])
+
+
+def is_prompt_named(name: str) -> bool:
+    """True for a folder or file stem named for prompts ("prompts", "preprompts",
+    "prompt_templates", "code_agent_prompts"); False for "promptlint" or "myprompts"."""
+    return bool(_PROMPT_FOLDER.search(name.lower()))
 
 
 def _matches(posix: PurePosixPath, globs: list[str]) -> bool:
+    """True when a gitignore-style glob matches the path or one of its trailing sub-paths."""
     import pathspec
 
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", globs)
+    spec = pathspec.GitIgnoreSpec.from_lines(globs)
     text = str(posix)
     return spec.match_file(text) or spec.match_file(text.lstrip("/")) or any(
         spec.match_file("/".join(posix.parts[i:])) for i in range(1, len(posix.parts)))
@@ -80,7 +92,14 @@ def placeholder_segments(text: str, filename: str, start: Position = Position(1,
         if m.start() > pos:
             out.append(Segment(text=text[pos:m.start()], span=_span(text, filename, start, pos, m.start())))
         name = next(g for g in m.groups() if g is not None)
-        out.append(placeholder_segment(name, m.group(0), _span(text, filename, start, m.start(), m.end())))
+        seg = placeholder_segment(name, m.group(0), _span(text, filename, start, m.start(), m.end()))
+        spec = m.group("spec")
+        if seg.kind is Kind.TIMESTAMP and spec and "%" in spec:  # "{now:%Y-%m-%d}": the format decides
+            prec = strftime_precision(spec)
+            if prec is not None:
+                seg.precision = prec
+                seg.volatility = Volatility.PER_REQUEST if prec is Precision.SUB_DAY else Volatility.PER_DAY
+        out.append(seg)
         pos = m.end()
     if pos < len(text):
         out.append(Segment(text=text[pos:], span=_span(text, filename, start, pos, len(text))))
@@ -92,18 +111,13 @@ def placeholder_segment(name: str, source: str, span: Span) -> Segment:
     agent): timestamp, unique-id or user-input when the name says so (`name_only=True`), else a
     template-variable of unknown volatility."""
     base = re.sub(r"\[.*$", "", name)
-    last = base.rsplit(".", 1)[-1]
-    found = classify_template_name(last)
-    if found is None and last == "id" and "." in base:
-        owner = base.rsplit(".", 2)[-2].lower()
-        if owner in ("agent", "actor", "session", "conversation", "thread", "run", "request", "trace", "chat"):
-            found = (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION, None, f"the name `{base}` (the id of a {owner})")
+    found = classify_template_name(base)
     if found is None:
         return Segment(span=span, kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr=source,
                        evidence=f"placeholder `{source}`")
     kind, vol, prec, evidence = found
     return Segment(span=span, kind=kind, volatility=vol, precision=prec, expr=source, name_only=True,
-                   evidence=evidence.replace(f"`{last}`", f"`{base}`", 1) + " (the name is the only evidence)")
+                   evidence=evidence)
 
 
 def _span(text: str, filename: str, start: Position, a: int, b: int) -> Span:

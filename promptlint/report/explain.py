@@ -1,0 +1,255 @@
+"""`promptlint explain`: each prompt's layout drawn in the terminal, and the same data as JSON.
+
+Pure functions of the layouts (the caller prints): parts and segments in request order, static
+and dynamic segments in different styles, the cache breakpoints, where the static prefix ends,
+and a table of targets with prefix tokens, minimum, cached tokens and the share of the static
+input billed at the cached rate. Token estimates (no offline tokenizer) are shown with "~".
+"""
+from __future__ import annotations
+
+import io
+from typing import Iterable
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .. import tokens
+from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
+                         targets_for)
+from ..model import Kind, PromptLayout, Segment, Span, Volatility
+from ..profiles import Target
+
+_ROLE_WIDTH = 10
+_STYLES = {"static": "green", "volatile": "bold red", "dynamic": "yellow", "history": "magenta",
+           "breakpoint": "bold blue", "prefix": "bold cyan", "muted": "dim"}
+
+
+def _loc(span: Span | None) -> dict | None:
+    if span is None:
+        return None
+    return {"filename": span.filename, "row": span.start.row, "column": span.start.column}
+
+
+def _style(seg: Segment) -> str:
+    if seg.is_static:
+        return "static"
+    if seg.kind is Kind.HISTORY:
+        return "history"
+    return "volatile" if seg.is_volatile and seg.volatility is not Volatility.UNKNOWN else "dynamic"
+
+
+def _estimates(layout: PromptLayout, pair: tuple) -> list[dict]:
+    """Estimates for the explicit targets, else the layout's own (or its call site's target, or
+    the default targets when the call site names no known provider)."""
+    explicit, default = pair
+    if explicit:
+        return estimate(layout, explicit)
+    if layout.estimates:
+        return list(layout.estimates)
+    return estimate(layout, targets_for(layout, default))
+
+
+def _static_share(layout: PromptLayout, row: dict) -> float | None:
+    """cached_tokens / static tokens of the whole prompt in the row's units (o200k scaled the same
+    way as the row's prefix when the row is an estimate); None without static text."""
+    total = static_tokens(layout)
+    if not total:
+        return None
+    prefix_o200k = static_prefix_tokens(layout)
+    scale = row["prefix_tokens"] / prefix_o200k if prefix_o200k and row["prefix_tokens"] else 1.0
+    return min(1.0, row["cached_tokens"] / (total * scale)) if total * scale else None
+
+
+def explain_json(layouts: Iterable[PromptLayout], targets: Iterable[Target] | None = None,
+                 default_targets: Iterable[Target] | None = None) -> dict:
+    """The data `render_explain` draws, as a JSON-ready dict:
+    {"prompts": [{id, filename, location, source, provider, api, model, templates,
+    static_prefix_tokens, static_tokens, prefix_end: {part, segment} | null (null: all static),
+    parts: [{role, location, segments: [{static, text, kind, volatility, expr, evidence, location,
+    tokens}], breakpoints: [{after, ttl, location}]}], estimates: [...]}]}.
+    Segment `tokens` are o200k_base counts of static text (null for dynamic segments);
+    `estimates` are computed for `targets` when given, else the layout's own, else for its call
+    site's target (`default_targets`, or DEFAULT_TARGETS, when the call names no known provider)."""
+    pair = (list(targets or ()), list(default_targets or ()) or None)
+    prompts = []
+    for layout in layouts:
+        stop = prefix_stop(layout)
+        parts = []
+        for part in layout.parts:
+            segs = [{
+                "static": seg.is_static,
+                "text": seg.text if seg.is_static else None,
+                "kind": seg.kind.value if seg.kind else None,
+                "volatility": None if seg.is_static else seg.volatility.value,
+                "expr": seg.expr or None,
+                "evidence": seg.evidence or None,
+                "location": _loc(seg.span),
+                "tokens": tokens.count(seg.text) if seg.is_static else None,
+            } for seg in part.segments]
+            bps = [{"after": bp.after, "ttl": bp.ttl, "location": _loc(bp.span)} for bp in part.breakpoints]
+            parts.append({"role": part.role, "location": _loc(part.span), "segments": segs, "breakpoints": bps})
+        prompts.append({
+            "id": layout.id, "filename": layout.site.filename,
+            "location": {"row": layout.site.start.row, "column": layout.site.start.column},
+            "source": layout.source, "provider": layout.provider, "api": layout.api, "model": layout.model,
+            "templates": list(layout.templates),
+            "static_prefix_tokens": static_prefix_tokens(layout), "static_tokens": static_tokens(layout),
+            "prefix_end": None if stop.part >= len(layout.parts) else {"part": stop.part, "segment": stop.count},
+            "auto_cache": _loc(layout.auto_cache),
+            "parts": parts,
+            "estimates": _estimates(layout, pair),
+        })
+    return {"prompts": prompts}
+
+
+def _preview(seg: Segment, width: int) -> str:
+    if seg.is_static:
+        text = " ".join(seg.text.split())
+        text = f'"{text}"' if text else '""'
+    else:
+        text = "{" + " ".join((seg.expr or seg.evidence or "?").split()) + "}"
+    return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
+
+
+def _label(seg: Segment) -> str:
+    """'12 tok' for static text; 'timestamp, per-request' (kind, volatility) for dynamic content."""
+    if seg.is_static:
+        return f"{tokens.count(seg.text):,} tok"
+    kind = seg.kind.value if seg.kind else "dynamic"
+    if seg.volatility is Volatility.UNKNOWN and seg.kind in (Kind.UNKNOWN, Kind.HISTORY):
+        return kind
+    return f"{kind}, {seg.volatility.value}"
+
+
+def _print(console: Console, line: Text) -> None:
+    """One drawing line, cut with an ellipsis at the console width instead of wrapping."""
+    console.print(line, no_wrap=True, overflow="ellipsis", crop=True)
+
+
+def _marker(text: str, style: str, width: int) -> Text:
+    line = Text(" " * (_ROLE_WIDTH + 1))
+    body = f"-- {text} "
+    line.append(body + "-" * max(width - len(line) - len(body), 0), style=_STYLES[style])
+    return line
+
+
+def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple) -> None:
+    head = Text(f"{layout.id}", style="bold")
+    bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown"]
+    head.append("  " + " | ".join(b for b in bits if b), style=_STYLES["muted"])
+    console.print(head)
+    stop = prefix_stop(layout)
+    cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
+    if stop == Cut(0, 0):
+        _print(console, _marker("static prefix is empty: the prompt starts with dynamic content", "prefix", width))
+    for pi, part in enumerate(layout.parts):
+        if (pi, -1) in cuts:
+            _print(console, _breakpoint_line(cuts[(pi, -1)], width))
+        for si, seg in enumerate(part.segments):
+            line = Text(f"{(part.role if si == 0 else ''):<{_ROLE_WIDTH}} ", style="bold" if si == 0 else "")
+            style = _style(seg)
+            label = _label(seg)
+            line.append(_preview(seg, max(width - len(line) - len(label) - 2, 10)), style=_STYLES[style])
+            line.append(" " * max(width - len(line) - len(label), 1) + label,
+                        style=_STYLES["muted"] if seg.is_static else _STYLES[style])
+            _print(console, line)
+            if (pi, si) in cuts:
+                _print(console, _breakpoint_line(cuts[(pi, si)], width))
+            if Cut(pi, si + 1) == stop or (si == len(part.segments) - 1 and Cut(pi + 1, 0) == stop
+                                            and stop.part < len(layout.parts)):
+                _print(console, _marker(f"static prefix ends: {static_prefix_tokens(layout):,} tokens (o200k)",
+                                      "prefix", width))
+        if not part.segments:
+            console.print(Text(f"{part.role:<{_ROLE_WIDTH}} (empty)", style=_STYLES["muted"]))
+    if stop.part >= len(layout.parts) and layout.parts:
+        _print(console, _marker(f"all static: {static_prefix_tokens(layout):,} tokens (o200k)", "prefix", width))
+    if layout.auto_cache is not None:
+        _print(console, _marker(f"automatic cache_control (top level) {layout.auto_cache}", "breakpoint", width))
+    table, notes = _targets_table(layout, pair)
+    console.print(table)
+    for note in notes:
+        console.print(Text(note, style=_STYLES["muted"]))
+
+
+def _breakpoint_line(bp, width: int) -> Text:
+    ttl = f" (ttl {bp.ttl})" if bp.ttl else ""
+    where = f" at {bp.span}" if bp.span is not None else ""
+    return _marker(f"cache breakpoint{ttl}{where}", "breakpoint", width)
+
+
+def _num(value: int | None, exact: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,}" if exact else f"~{value:,}"
+
+
+def _mult(value: float | None) -> str:
+    return "-" if value is None else f"{value:g}x"
+
+
+def _targets_table(layout: PromptLayout, pair: tuple) -> tuple[Table, list[str]]:
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
+    for name, justify in (("target", "left"), ("tokenizer", "left"), ("prefix", "right"), ("min", "right"),
+                          ("cached", "right"), ("share", "right"), ("read", "right"), ("write", "right")):
+        table.add_column(name, justify=justify, no_wrap=True)
+    notes = []
+    for row in _estimates(layout, pair):
+        share = _static_share(layout, row)
+        target = f"{row['provider']}:{row['model']}" if row["model"] else row["provider"]
+        if row["note"]:
+            notes.append(f"{target}: {row['note']}")
+        table.add_row(target, row["tokenizer"], _num(row["prefix_tokens"], row["exact"]),
+                      _num(row["min_cacheable_tokens"], True), _num(row["cached_tokens"], row["exact"]),
+                      "-" if share is None else f"{share:.0%}", _mult(row["read_price_multiplier"]),
+                      _mult(row["write_price_multiplier"]))
+    return table, notes
+
+
+def render_explain(layouts: Iterable[PromptLayout], console_width: int = 100, *, color: bool = False,
+                   targets: Iterable[Target] | None = None, default_targets: Iterable[Target] | None = None,
+                   console: Console | None = None) -> str:
+    """Draw every layout; returns the drawing as text (with ANSI styles when `color`).
+
+    With `console` given, draws on it instead (its width is used) and returns "". In the targets
+    table, `prefix` and `cached` are tokens in the target's tokenizer ("~" marks estimates),
+    `share` is cached tokens over the prompt's static tokens (the share of the static input billed
+    at the cached rate; dynamic content is not counted), `read` / `write` are price multipliers.
+    Targets are chosen as in `explain_json`."""
+    buf = None
+    if console is None:
+        buf = io.StringIO()
+        console = Console(file=buf, width=console_width, force_terminal=color, no_color=not color,
+                          highlight=False, soft_wrap=False)
+    width = console.width
+    pair = (list(targets or ()), list(default_targets or ()) or None)
+    for i, layout in enumerate(layouts):
+        if i:
+            console.print()
+        _draw_layout(console, layout, width, pair)
+    return buf.getvalue() if buf is not None else ""
+
+
+def parse_location(text: str) -> tuple[str, int | None]:
+    """'app/chat.py:14' -> ('app/chat.py', 14); a path without a numeric suffix -> (path, None)."""
+    path, sep, line = text.rpartition(":")
+    if sep and path and line.isdigit() and int(line) > 0:
+        return path, int(line)
+    return text, None
+
+
+def select_layouts(layouts: Iterable[PromptLayout], line: int | None) -> list[PromptLayout]:
+    """The layouts of the prompt at 1-based `line`: those whose call spans the line, else those
+    with a part or segment on it; all layouts when `line` is None."""
+    layouts = list(layouts)
+    if line is None:
+        return layouts
+    at_call = [lay for lay in layouts if lay.site.start.row <= line <= lay.site.end.row]
+    if at_call:
+        return at_call
+
+    def touches(span: Span | None) -> bool:
+        return span is not None and span.start.row <= line <= span.end.row
+
+    return [lay for lay in layouts
+            if any(touches(p.span) or any(touches(s.span) for s in p.segments) for p in lay.parts)]

@@ -1,0 +1,118 @@
+"""Prompts kept outside Python: Jinja2 templates, prompt text files, YAML/TOML prompt strings.
+
+`file_kind(path)` tells discovery what a file is; `layouts_for_file(...)` turns one such file into
+standalone PromptLayouts (`source` "template", "prompt-text" or "config-string"). A Python call
+that renders a template or reads a config value links to the same segments through
+`jinja.template_segments` and `config_strings.locate_value` (DESIGN.md "The flow of data").
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from ..model import Part, Position, PromptLayout, Span
+from .config_strings import ConfigPrompt, LocatedValue, config_prompts, locate_value, located_segments
+from .jinja import TemplateResult, template_segments
+from .prompt_files import _matches, is_prompt_file, prompt_text_segments
+
+__all__ = [
+    "ConfigPrompt", "LocatedValue", "PromptFileError", "TemplateResult", "config_prompts", "file_kind",
+    "located_segments",
+    "is_prompt_file", "layouts_for_file", "locate_value", "prompt_text_segments", "template_segments",
+]
+
+_JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+# Inner extensions of templates that render code or configuration, not prompts.
+_NOT_PROMPT_TEMPLATES = {".html", ".htm", ".py", ".sh", ".yaml", ".yml", ".toml", ".json", ".xml",
+                         ".ini", ".cfg", ".conf", ".sql", ".js", ".ts", ".css", ".service", ".env",
+                         ".dockerfile", ".tf", ".hcl", ".nginx", ".rb", ".go", ".rs", ".java", ".c",
+                         ".h", ".cpp", ".ps1", ".bat", ".svg"}
+_NOT_PROMPT_STEMS = re.compile(r"^(dockerfile|makefile|containerfile|vagrantfile|jenkinsfile|nginx|"
+                               r"docker-compose|compose)\b", re.I)
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")
+
+
+class PromptFileError(Exception):
+    """A template or prompt file that jinja2 cannot parse: `row` (1-based) and `message`
+    (jinja2's). The caller reports it as PRM001."""
+
+    def __init__(self, filename: str, row: int, message: str):
+        super().__init__(f"{filename}:{row}: {message}")
+        self.filename, self.row, self.message = filename, row, message
+
+
+def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[str] | None = None
+              ) -> str | None:
+    """What a file is for discovery: "template" (`.j2`, `.jinja`, `.jinja2`, `x.md.j2`, not
+    templates of code or configuration such as `x.html.j2` or `Dockerfile.j2`; or a match of
+    `template_globs`), "config" (`.yaml`, `.yml`, `.toml`), "prompt-text" (`.prompt`, text files
+    under a folder named like "prompt", or a match of `globs`), or None. Globs are gitignore-style
+    patterns matched against the path and each of its trailing sub-paths."""
+    p = PurePosixPath(Path(path).as_posix())
+    name = p.name.lower()
+    if template_globs and _matches(p, template_globs):
+        return "template"
+    if name.endswith(_JINJA_SUFFIXES):
+        inner = PurePosixPath(p.stem).suffix.lower()
+        if inner in _NOT_PROMPT_TEMPLATES or _NOT_PROMPT_STEMS.match(name):
+            return None
+        return "template"
+    if name.endswith(_CONFIG_SUFFIXES):
+        return "config"
+    if is_prompt_file(Path(path), globs):
+        return "prompt-text"
+    return None
+
+
+def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[str] | None = None,
+                     template_globs: list[str] | None = None) -> list[PromptLayout]:
+    """Standalone PromptLayouts of one template, prompt text or config file (`settings_globs`:
+    the configured prompt-file globs, `template_globs`: the template globs; see `file_kind`).
+
+    Template and prompt text: one layout, `id` "filename:1", one Part whose role is "user" when
+    the file name says user/human (then `newest_user` is 0), "assistant" when it says assistant,
+    else "system"; `templates` lists the file and every template it includes. Config: one layout
+    per prompt string (`config_strings.config_prompts`), `id` "filename:row" of its key, roles
+    from the key or the messages. Files with no prompt text give []. Raises PromptFileError for
+    a template with a Jinja syntax error. Prompt text that jinja2 cannot parse is read with plain
+    placeholders (Handlebars `.prompt` files, a `{%` in prose), and config files that do not parse
+    give [] (they are not necessarily prompts): neither raises.
+    """
+    kind = file_kind(path, settings_globs, template_globs)
+    if kind == "config":
+        return [_config_layout(filename, cp) for cp in config_prompts(path, filename, text)]
+    if kind == "template":
+        result = template_segments(path, filename, text)
+        if result.errors:
+            row, message = result.errors[0]
+            raise PromptFileError(filename, row, message)
+        segments, templates, source = result.segments, result.templates, "template"
+    elif kind == "prompt-text":
+        segments, templates, source = prompt_text_segments(path, filename, text), [filename], "prompt-text"
+    else:
+        return []
+    if not any(s.kind is not None or s.text.strip() for s in segments):
+        return []
+    role = _role_from_name(Path(path).name)
+    site = Span(filename, Position(1, 1), Position(1, 1))
+    end = segments[-1].span.end if segments and segments[-1].span and segments[-1].span.filename == filename \
+        else Position(1, 1)
+    part = Part(role=role, segments=segments, span=Span(filename, Position(1, 1), end))
+    return [PromptLayout(id=f"{filename}:1", site=site, source=source, parts=[part], templates=templates,
+                         newest_user=0 if role == "user" else None)]
+
+
+def _config_layout(filename: str, cp: ConfigPrompt) -> PromptLayout:
+    row = cp.key_span.start.row
+    users = [i for i, part in enumerate(cp.parts) if part.role == "user"]
+    return PromptLayout(id=f"{filename}:{row}", site=cp.key_span, source="config-string", parts=cp.parts,
+                        templates=[filename], newest_user=users[-1] if users else None)
+
+
+def _role_from_name(name: str) -> str:
+    words = set(re.split(r"[^a-z]+", name.lower()))
+    if words & {"user", "human"}:
+        return "user"
+    if words & {"assistant", "ai"}:
+        return "assistant"
+    return "system"

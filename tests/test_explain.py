@@ -1,0 +1,135 @@
+"""`promptlint explain`: the drawing (rendered into a fixed-width rich console) and its JSON."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from rich.console import Console
+
+from promptlint import tokens
+from promptlint.model import Breakpoint, Kind, Part, Position, PromptLayout, Segment, Span, Volatility
+from promptlint.profiles import Target, apply_overrides
+from promptlint.report.explain import explain_json, parse_location, render_explain, select_layouts
+
+POLICY = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
+                   for i in range(1, 61))
+TOOLS = '[{"name": "lookup", "description": "Search the knowledge base."}]'
+
+
+def span(row: int, col: int = 1) -> Span:
+    return Span("chat.py", Position(row, col), Position(row, col + 10))
+
+
+def anthropic_layout() -> PromptLayout:
+    apply_overrides([])
+    return PromptLayout(
+        id="chat.py:30", site=Span("chat.py", Position(30, 16), Position(36, 6)), source="python-call",
+        provider="anthropic", api="messages.create", model="claude-sonnet-4-5",
+        parts=[
+            Part("tools", [Segment(text=TOOLS, span=span(31))]),
+            Part("system", [Segment(text=POLICY, span=span(32))], [Breakpoint(after=0, span=span(32, 40), ttl="1h")]),
+            Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="*self.sent")]),
+            Part("user", [Segment(text="[sent ", span=span(29)),
+                          Segment(kind=Kind.TIMESTAMP, volatility=Volatility.PER_REQUEST, expr="stamp", span=span(29, 20)),
+                          Segment(text="]\n", span=span(29)),
+                          Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr="text", span=span(29, 30))],
+                 [Breakpoint(after=3, span=span(30, 21))]),
+        ],
+        newest_user=3)
+
+
+def draw(layouts, width: int = 100, **kw) -> list[str]:
+    console = Console(file=io.StringIO(), width=width, no_color=True, highlight=False)
+    assert render_explain(layouts, console=console, **kw) == ""
+    return console.file.getvalue().splitlines()
+
+
+def test_drawing_shows_parts_breakpoints_prefix_end_and_targets():
+    lines = draw([anthropic_layout()])
+    prefix = tokens.count(TOOLS) + tokens.count(POLICY)
+    estimate = round(prefix * 1.16)
+    assert all(len(line) <= 100 for line in lines)
+    assert lines[0] == "chat.py:30  python-call | anthropic | messages.create | claude-sonnet-4-5"
+    assert lines[1].startswith('tools      "[{"name": "lookup", "description": "Search the knowledge base."}]"')
+    assert lines[1].endswith(f"{tokens.count(TOOLS)} tok")
+    assert lines[2].startswith('system     "1. Answer questions about order 1 politely,')
+    assert lines[2].endswith(f"{tokens.count(POLICY):,} tok")
+    assert lines[3] == "           -- cache breakpoint (ttl 1h) at chat.py:32:40 " + "-" * 43
+    assert lines[4].startswith(f"           -- static prefix ends: {prefix:,} tokens (o200k) --")
+    assert lines[5].startswith("history    {*self.sent}") and lines[5].endswith("history")
+    assert lines[6].startswith('user       "[sent"') and lines[6].endswith(f"{tokens.count('[sent ')} tok")
+    assert lines[7].startswith("           {stamp}") and lines[7].endswith("timestamp, per-request")
+    assert lines[9].endswith("user-input, per-request")
+    assert lines[10].startswith("           -- cache breakpoint at chat.py:30:21 --")
+    assert lines[11].split() == ["target", "tokenizer", "prefix", "min", "cached", "share", "read", "write"]
+    assert lines[12].split() == ["anthropic:claude-sonnet-4-5", "claude-legacy", f"~{estimate:,}", "1,024",
+                                 f"~{estimate:,}", "100%", "0.1x", "2x"]
+    assert lines[13] == "anthropic:claude-sonnet-4-5: estimated as 1.16 x the o200k count"
+    assert len(lines) == 14
+
+
+def test_render_returns_text_and_explicit_targets_replace_the_call_site_target():
+    text = render_explain([anthropic_layout()], 100, targets=[Target("openai", "gpt-4o")])
+    rows = [line.split() for line in text.splitlines() if line.startswith("openai:gpt-4o")]
+    prefix = tokens.count(TOOLS) + tokens.count(POLICY)
+    assert rows == [["openai:gpt-4o", "o200k_base", f"{prefix:,}", "1,024", f"{1024 + (prefix - 1024) // 128 * 128:,}",
+                     f"{(1024 + (prefix - 1024) // 128 * 128) / (prefix + 2):.0%}", "0.5x", "1x"]]
+
+
+def test_prompt_starting_with_dynamic_content_and_narrow_console():
+    lay = PromptLayout(id="t.j2:1", site=span(1), source="template",
+                       parts=[Part("system", [Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="intro"),
+                                              Segment(text="Static rules.")])])
+    lines = draw([lay], width=60)
+    assert lines[0] == "t.j2:1  template | provider unknown | model unknown"
+    assert lines[1] == "           -- static prefix is empty: the prompt starts wit…"  # cut at 60
+    assert all(len(line) <= 60 for line in lines[:4])
+    rows = [line for line in lines if line.startswith(("openai:", "anthropic:", "google:"))]
+    assert [row.split()[0][:18] for row in rows[:3]] == ["openai:gpt-4.1", "anthropic:claude-s", "google:gemini-2.5-"]
+    assert all(len(line) <= 60 for line in rows[:3])
+
+
+def test_explain_json_has_the_drawing_data():
+    data = explain_json([anthropic_layout()])
+    json.dumps(data)
+    [prompt] = data["prompts"]
+    assert (prompt["id"], prompt["provider"], prompt["model"]) == ("chat.py:30", "anthropic", "claude-sonnet-4-5")
+    assert prompt["prefix_end"] == {"part": 2, "segment": 0}
+    assert prompt["static_prefix_tokens"] == tokens.count(TOOLS) + tokens.count(POLICY)
+    assert [p["role"] for p in prompt["parts"]] == ["tools", "system", "history", "user"]
+    assert prompt["parts"][1]["breakpoints"] == [{"after": 0, "ttl": "1h",
+                                                  "location": {"filename": "chat.py", "row": 32, "column": 40}}]
+    stamp = prompt["parts"][3]["segments"][1]
+    assert (stamp["static"], stamp["kind"], stamp["volatility"], stamp["expr"], stamp["tokens"]) == (
+        False, "timestamp", "per-request", "stamp", None)
+    assert prompt["parts"][0]["segments"][0]["tokens"] == tokens.count(TOOLS)
+    assert [e["exact"] for e in prompt["estimates"]] == [False]
+
+
+def test_location_parsing_and_selection():
+    assert parse_location("app/chat.py:14") == ("app/chat.py", 14)
+    assert parse_location("app/chat.py") == ("app/chat.py", None)
+    assert parse_location("C:odd") == ("C:odd", None)
+    lay = anthropic_layout()
+    assert select_layouts([lay], 33) == [lay]   # inside the call
+    assert select_layouts([lay], 29) == [lay]   # a segment of the prompt
+    assert select_layouts([lay], 3) == []
+    assert select_layouts([lay], None) == [lay]
+
+
+def test_cli_explain_draws_the_case_fixture(monkeypatch):
+    from promptlint.cli import main
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "clean-breakpoint-on-static-system")
+    result = CliRunner().invoke(main, ["explain", "claude_chat.py:37"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "claude_chat.py:34  python-call | anthropic | messages.create | claude-sonnet-4-5"
+    assert any(line.startswith("           -- cache breakpoint (ttl 1h) at claude_chat.py:37:") for line in lines)
+    assert any(line.startswith("anthropic:claude-sonnet-4-5  claude-legacy") for line in lines)
+    result = CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--output-format", "json"])
+    assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
+    result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])
+    assert result.exit_code == 2 and "no prompt found at claude_chat.py:2" in result.stderr

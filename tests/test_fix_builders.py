@@ -1,0 +1,322 @@
+"""Fix builders: before/after for each shape, idempotence, and the result re-parses and compiles."""
+from __future__ import annotations
+
+import tempfile
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from promptlint.fix import apply_edits
+from promptlint.model import Applicability
+from promptlint.python import fixes
+from promptlint.python.project import Module, Project
+
+
+def module_from_source(source: str) -> Module:
+    """A Module for a source string, loaded by Project from a temporary file (bytes as given)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "example.py"
+        path.write_bytes(source.encode())
+        return Project().load(path)
+
+
+def nodes(module: Module, kind, where=lambda module, node: True) -> list:
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def on_visit(self, node):
+            if isinstance(node, kind) and where(module, node):
+                found.append(node)
+            return True
+
+    module.tree.visit(Finder())
+    return found
+
+
+def calls_to(*names):
+    return lambda m: nodes(m, cst.Call, lambda m, n: m.qualified_name(n.func) in names)
+
+
+def named(name):
+    return lambda m: [n for n in nodes(m, cst.Name) if n.value == name]
+
+
+def run(source: str, select, build, index: int = 0):
+    """Apply the fix built for the `index`-th selected node; return (fix, new source). The new
+    source must compile, and building again on the fixed code must give no fix (idempotence)."""
+    source = textwrap.dedent(source)
+    module = module_from_source(source)
+    fix = build(module, select(module)[index])
+    if fix is None:
+        return None, source
+    new = apply_edits(source, fix.edits)
+    compile(new, "example.py", "exec")
+    again = module_from_source(new)
+    assert build(again, select(again)[index]) is None, "the fix is not idempotent"
+    return fix, new
+
+
+def after(source, select, build, index=0):
+    return run(source, select, build, index)[1]
+
+
+dumps = calls_to("json.dumps", "simplejson.dumps", "orjson.dumps", "yaml.dump", "yaml.safe_dump")
+sort_keys = fixes.sort_keys_fix
+
+
+# --- PRM201 ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("before, expected", [
+    ("import json\nx = json.dumps(data)\n", "import json\nx = json.dumps(data, sort_keys=True)\n"),
+    ("import json\nx = json.dumps(data,)\n", "import json\nx = json.dumps(data, sort_keys=True,)\n"),
+    ("import json\nx = json.dumps(\n    data,\n    indent=2,\n)\n",
+     "import json\nx = json.dumps(\n    data,\n    indent=2,\n    sort_keys=True,\n)\n"),
+    ("import json\ndef f():\n    return json.dumps(\n        {\n            'a': 1,\n        },  # c\n    )\n",
+     "import json\ndef f():\n    return json.dumps(\n        {\n            'a': 1,\n        },  # c\n"
+     "        sort_keys=True,\n    )\n"),
+    ("import json\nx = json.dumps(\n    a, b,\n)\n", "import json\nx = json.dumps(\n    a, b, sort_keys=True,\n)\n"),
+    ("import json\nx = json.dumps(a,\n)\n", "import json\nx = json.dumps(a, sort_keys=True,\n)\n"),
+    ("import json\nx = json.dumps(  # why\n    data  # the payload\n)\n",
+     "import json\nx = json.dumps(  # why\n    data, sort_keys=True  # the payload\n)\n"),
+    ("import json\nx = json.dumps(data, **options)\n",
+     "import json\nx = json.dumps(data, sort_keys=True, **options)\n"),
+    ("import json\nx = json.dumps(row for row in rows)\n",
+     "import json\nx = json.dumps((row for row in rows), sort_keys=True)\n"),
+    ("import json\nx = (json.dumps((data)))\n", "import json\nx = (json.dumps((data), sort_keys=True))\n"),
+    ("import json\nx = json.dumps(f(a, b=1), cls=E)\n",
+     "import json\nx = json.dumps(f(a, b=1), cls=E, sort_keys=True)\n"),
+    ("import json\nx = json.dumps(data, sort_keys=False)\n",
+     "import json\nx = json.dumps(data, sort_keys=True)\n"),
+    ("import json as j\nx = j.dumps(data)\n", "import json as j\nx = j.dumps(data, sort_keys=True)\n"),
+    ("from json import dumps\nx = dumps(data)\n", "from json import dumps\nx = dumps(data, sort_keys=True)\n"),
+    ("import simplejson\nx = simplejson.dumps(data)\n",
+     "import simplejson\nx = simplejson.dumps(data, sort_keys=True)\n"),
+    ("import yaml\nx = yaml.safe_dump(data, sort_keys=False)\n",
+     "import yaml\nx = yaml.safe_dump(data, sort_keys=True)\n"),
+    ("import orjson\nx = orjson.dumps(data)\n",
+     "import orjson\nx = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)\n"),
+    ("import orjson as oj\nx = oj.dumps(data, option=oj.OPT_INDENT_2)\n",
+     "import orjson as oj\nx = oj.dumps(data, option=oj.OPT_INDENT_2 | oj.OPT_SORT_KEYS)\n"),
+    ("import orjson\nx = orjson.dumps(data, option=None)\n",
+     "import orjson\nx = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)\n"),
+    ("import orjson\nx = orjson.dumps(data, None, A if b else C)\n",
+     "import orjson\nx = orjson.dumps(data, None, (A if b else C) | orjson.OPT_SORT_KEYS)\n"),
+    ("from orjson import dumps, OPT_SORT_KEYS as SK\nx = dumps(data)\n",
+     "from orjson import dumps, OPT_SORT_KEYS as SK\nx = dumps(data, option=SK)\n"),
+    ("import json\r\nx = json.dumps(\r\n    data,\r\n)\r\n",
+     "import json\r\nx = json.dumps(\r\n    data,\r\n    sort_keys=True,\r\n)\r\n"),
+])
+def test_sort_keys_fix(before, expected):
+    fix, new = run(before, dumps, sort_keys)
+    assert new == expected
+    assert fix.applicability is (Applicability.UNSAFE if "**" in before else Applicability.SAFE)
+
+
+def test_sort_keys_fix_with_mapping_is_unsafe_and_says_why():
+    fix, _ = run("import json\nx = json.dumps(data, **options)\n", dumps, sort_keys)
+    assert fix.applicability is Applicability.UNSAFE
+    assert "`**options` may set it already" in fix.message
+
+
+def test_sort_keys_fix_in_the_tool_args_case():
+    source = ('"arguments": json.dumps(step["arguments"], ensure_ascii=False),\n')
+    source = "import json\nx = {\n    " + source + "}\n"
+    assert after(source, dumps, sort_keys) == (
+        'import json\nx = {\n    "arguments": json.dumps(step["arguments"], ensure_ascii=False, '
+        'sort_keys=True),\n}\n')
+
+
+def test_nested_dumps_calls_are_fixed_one_at_a_time():
+    source = "import json\nx = json.dumps({'a': json.dumps(b)})\n"
+    assert after(source, dumps, sort_keys, 0) == \
+        "import json\nx = json.dumps({'a': json.dumps(b)}, sort_keys=True)\n"
+    assert after(source, dumps, sort_keys, 1) == \
+        "import json\nx = json.dumps({'a': json.dumps(b, sort_keys=True)})\n"
+
+
+@pytest.mark.parametrize("source", [
+    "import json\nx = json.dumps(data, sort_keys=True)\n",   # already sorted
+    "import yaml\nx = yaml.dump(data)\n",                    # PyYAML sorts by default
+    "from orjson import dumps\nx = dumps(data)\n",           # no name for OPT_SORT_KEYS
+    "import orjson\nx = orjson.dumps(d, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)\n",
+    "import pickle\nx = pickle.dumps(data)\n",               # not a JSON/YAML serialiser
+])
+def test_sort_keys_fix_gives_nothing_when_nothing_is_sure(source):
+    module = module_from_source(source)
+    call = nodes(module, cst.Call)[0]
+    assert sort_keys(module, call) is None
+
+
+def test_add_keyword_fix_on_an_empty_call_and_after_star_args():
+    build = lambda m, c: fixes.add_keyword_fix(m, c, "k", "1", "Add `k=1`")
+    select = lambda m: nodes(m, cst.Call)
+    assert after("f()\n", select, build) == "f(k=1)\n"
+    assert after("f( )\n", select, build) == "f( k=1)\n"
+    assert after("f(*args)\n", select, build) == "f(*args, k=1)\n"
+    assert after("f(*a, **kw)\n", select, build) == "f(*a, k=1, **kw)\n"
+    assert after("f(\n    a\n    ,\n)\n", select, build) == "f(\n    a\n    ,\n    k=1,\n)\n"
+
+
+# --- PRM202 ------------------------------------------------------------------------------------
+
+wrap = fixes.wrap_sorted_fix
+
+
+@pytest.mark.parametrize("before, select, expected", [
+    ('x = ", ".join(tags)\n', named("tags"), 'x = ", ".join(sorted(tags))\n'),
+    ('x = ", ".join(tags)\n', lambda m: nodes(m, cst.Call), 'x = ", ".join(sorted(tags))\n'),
+    ('x = "\\n".join(t.upper() for t in tags)\n', lambda m: nodes(m, cst.GeneratorExp),
+     'x = "\\n".join(sorted(t.upper() for t in tags))\n'),
+    ('x = "".join((t for t in tags))\n', lambda m: nodes(m, cst.GeneratorExp),
+     'x = "".join(sorted((t for t in tags)))\n'),
+    ("for name in (set(a) | b):\n    pass\n", lambda m: nodes(m, cst.BinaryOperation),
+     "for name in sorted((set(a) | b)):\n    pass\n"),
+    ("import os\nlines = [f'- {n}' for n in os.listdir(root)]\n", calls_to("os.listdir"),
+     "import os\nlines = [f'- {n}' for n in sorted(os.listdir(root))]\n"),
+    ("import os\nnames = [e.name for e in os.scandir(root)]\n", calls_to("os.scandir"),
+     "import os\nnames = [e.name for e in sorted(os.scandir(root), key=lambda entry: entry.name)]\n"),
+    ("x = [*tags]\n", named("tags"), "x = [*sorted(tags)]\n"),
+    ("x = ', '.join(\n    tags  # unordered\n)\n", named("tags"),
+     "x = ', '.join(\n    sorted(tags)  # unordered\n)\n"),
+])
+def test_wrap_sorted_fix(before, select, expected):
+    fix, new = run(before, select, wrap)
+    assert new == expected
+    assert "joinsorted" not in new
+    assert fix.applicability is Applicability.SAFE
+
+
+def test_wrap_sorted_fix_refuses_completion_order_and_sorted_input():
+    for source, select in [("import asyncio\nfor f in asyncio.as_completed(fs):\n    pass\n",
+                            calls_to("asyncio.as_completed")),
+                           ("from concurrent.futures import as_completed\nx = list(as_completed(fs))\n",
+                            calls_to("concurrent.futures.as_completed")),
+                           ("x = ', '.join(sorted(tags))\n", named("sorted"))]:
+        module = module_from_source(source)
+        node = select(module)[0]
+        if isinstance(node, cst.Name):  # the sorted call itself
+            node = nodes(module, cst.Call, lambda m, n: m.code(n.func) == "sorted")[0]
+        assert wrap(module, node) is None
+
+
+# --- PRM203 ------------------------------------------------------------------------------------
+
+def test_sort_tools_fix_at_a_return_statement_nested_shape():
+    source = '''\
+    async def load_tools(servers):
+        collected = []
+        for finished in asyncio.as_completed([tools_from_server(p) for p in servers]):
+            collected.extend(await finished)
+        return collected
+    '''
+    build = lambda m, r: fixes.sort_tools_fix(m, r, nested=True)
+    fix, new = run(source, lambda m: nodes(m, cst.Return), build)
+    assert new.endswith('    return sorted(collected, key=lambda t: t["function"]["name"])\n')
+    assert fix.applicability is Applicability.SAFE
+
+
+@pytest.mark.parametrize("before, select, kwargs, expected", [
+    ("client.messages.create(tools=list(registry.values()))\n", lambda m: nodes(m, cst.Call)[1:2],
+     {}, 'client.messages.create(tools=sorted(list(registry.values()), key=lambda t: t["name"]))\n'),
+    ("async def f(s):\n    tools = (await s.list_tools()).tools\n", lambda m: nodes(m, cst.Attribute),
+     {"objects": True}, "async def f(s):\n    tools = sorted((await s.list_tools()).tools, key=lambda t: t.name)\n"),
+    ("llm.bind_tools(t for t in found)\n", lambda m: nodes(m, cst.GeneratorExp), {"objects": True},
+     "llm.bind_tools(sorted((t for t in found), key=lambda t: t.name))\n"),
+    ("c(tools=[\n    spec(t)\n    for t in reg\n])\n", lambda m: nodes(m, cst.ListComp), {"nested": True},
+     'c(tools=sorted([\n    spec(t)\n    for t in reg\n], key=lambda t: t["function"]["name"]))\n'),
+])
+def test_sort_tools_fix_shapes(before, select, kwargs, expected):
+    assert after(before, select, lambda m, n: fixes.sort_tools_fix(m, n, **kwargs)) == expected
+
+
+def test_sort_tools_fix_gives_nothing_for_sorted_or_bare_return():
+    module = module_from_source("def f():\n    return\n\ndef g(t):\n    return sorted(t, key=k)\n")
+    bare, done = nodes(module, cst.Return)
+    assert fixes.sort_tools_fix(module, bare) is None
+    assert fixes.sort_tools_fix(module, done) is None
+
+
+# --- PRM101-PRM103: move to the end (unsafe) ---------------------------------------------------
+
+move = fixes.move_to_end_fix
+
+
+@pytest.mark.parametrize("before, expected", [
+    ('p = f"""You are X.\nToday is {today}.\nRules: be nice.\n"""\n',
+     'p = f"""You are X.\nRules: be nice.\nToday is {today}.\n"""\n'),
+    ('def f():\n    p = f"""\n    You are X.\n    Today is {today}.\n    Rules.\n    """\n',
+     'def f():\n    p = f"""\n    You are X.\n    Rules.\n    Today is {today}.\n    """\n'),
+    ('p = f"""You are X.\nToday is {today}.\nRules."""\n',
+     'p = f"""You are X.\nRules.\nToday is {today}."""\n'),
+    ('p = f"You are X.\\nToday is {today}.\\nRules.\\n"\n',
+     'p = f"You are X.\\nRules.\\nToday is {today}.\\n"\n'),
+    ('p = f"""A\r\n{today}\r\nB\r\n"""\r\n', 'p = f"""A\r\nB\r\n{today}\r\n"""\r\n'),
+    ('p = "You are X. " + today + " Rules."\n', 'p = "You are X. " + " Rules." + today\n'),
+    ('p = (\n    "You are X.\\n"\n    + f"Today {today}\\n"\n    + "Rules\\n"\n)\n',
+     'p = (\n    "You are X.\\n"\n    + "Rules\\n"\n    + f"Today {today}\\n"\n)\n'),
+    ('p = ("You are X.\\n"\n     f"Today {today}\\n"\n     "Rules\\n")\n',
+     'p = ("You are X.\\n"\n     "Rules\\n"\n     f"Today {today}\\n")\n'),
+    ('p = "A " + str(today.date()) + " B"\n', 'p = "A " + " B" + str(today.date())\n'),
+    ('p = f"""{today:%Y-%m-%d} {{braces}}\nStatic\n"""\n', 'p = f"""Static\n{today:%Y-%m-%d} {{braces}}\n"""\n'),
+])
+def test_move_to_end_fix(before, expected):
+    fix, new = run(before, named("today"), move)
+    assert new == expected
+    assert fix.applicability is Applicability.UNSAFE
+    assert fix.message == "Move `today` to the end of the prompt text"
+
+
+@pytest.mark.parametrize("source", [
+    'p = f"Today is {today}. You are X."\n',                                  # one line
+    'p = f"""A\n{today} x\n{other}\n"""\n',                                   # nothing static after
+    'p = "x" + today\n',                                                      # already last
+    'p = base + [today] + ["x"]\n',                                           # a list, not text
+    'p = a + today + b\n',                                                    # not known to be str
+    'p = (\n    "A"  # why\n    + today\n    + "B"\n)\n',                     # comment between
+    'p = "Today {}. Rules".format(today)\n',                                  # str.format
+    'p = rf"A\\n{today}\\nB"\n',                                              # raw: \n is no break
+])
+def test_move_to_end_fix_gives_nothing_when_not_sure(source):
+    module = module_from_source(source)
+    assert move(module, named("today")(module)[0]) is None
+
+
+def test_move_to_end_fix_with_caller_defined_static_operands():
+    source = 'p = f"Today {today}. " + RULES\n'
+    module = module_from_source(source)
+    today = named("today")(module)[0]
+    assert move(module, today) is None
+    static = lambda node: isinstance(node, cst.Name) and node.value.isupper()
+    fix = move(module, today, is_static=static)
+    assert apply_edits(source, fix.edits) == 'p = RULES + f"Today {today}. "\n'
+
+
+def test_move_to_end_fix_converges_and_keeps_the_order_of_volatile_lines():
+    source = 'p = f"""{a}\n{b}\nStatic one.\nStatic two.\n"""\n'
+    for _ in range(5):
+        module = module_from_source(source)
+        fixes_found = [move(module, n) for n in named("a")(module) + named("b")(module)]
+        applicable = [f for f in fixes_found if f is not None]
+        if not applicable:
+            break
+        source = apply_edits(source, applicable[0].edits)
+        compile(source, "example.py", "exec")
+    assert source == 'p = f"""Static one.\nStatic two.\n{a}\n{b}\n"""\n'
+
+
+def test_move_to_end_fix_accepts_the_field_node():
+    source = 'p = f"""A {today}\nB\n"""\n'
+    fields = lambda m: nodes(m, cst.FormattedStringExpression)
+    assert after(source, fields, move) == 'p = f"""B\nA {today}\n"""\n'
+
+
+# --- shared guarantees -------------------------------------------------------------------------
+
+def test_edits_come_from_nodes_even_with_parenthesised_tuples():
+    # PositionProvider leaves a node's own parentheses out; the builder must put them back in
+    assert after("x = ', '.join((a, b))\n", lambda m: nodes(m, cst.Tuple), wrap) == \
+        "x = ', '.join(sorted((a, b)))\n"
+    assert after("x = ', '.join(( # c\n  s ))\n", named("s"), wrap) == \
+        "x = ', '.join(sorted(( # c\n  s )))\n"

@@ -1,0 +1,91 @@
+"""`promptlint fix`, `check --fix`, `--diff`: driven with click's CliRunner on a small tree.
+
+The fixable finding is PRM901 (an unused suppression comment, safe fix: remove it), the one rule
+whose fix does not depend on a prompt evaluator.
+"""
+from __future__ import annotations
+
+import json
+import stat
+
+import pytest
+from click.testing import CliRunner
+
+from promptlint.cli import main
+from promptlint.fixer import fix_paths
+
+APP = (
+    "from openai import OpenAI\r\n"
+    "client = OpenAI()\r\n"
+    'SYSTEM = "You are a helpful assistant."  # promptlint: ignore[PRM102]\r\n'
+    "\r\n"
+    "\r\n"
+    "def ask(q):\r\n"
+    '    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": q}]\r\n'
+    '    return client.chat.completions.create(model="gpt-4.1", messages=messages)\r\n'
+)
+FIXED = APP.replace("  # promptlint: ignore[PRM102]", "")
+
+
+@pytest.fixture
+def tree(tmp_path, monkeypatch):
+    (tmp_path / "app.py").write_bytes(APP.encode())
+    (tmp_path / "app.py").chmod(0o640)
+    (tmp_path / "clean.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_fix_diff_prints_a_diff_writes_nothing_and_exits_1(tree):
+    result = invoke("fix", "--diff", ".")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- app.py\n+++ app.py\n@@ -1,6 +1,6 @@\n")
+    raw = result.stdout_bytes.decode()  # `.stdout` turns "\r\n" into "\n"; the diff keeps them
+    assert '-SYSTEM = "You are a helpful assistant."  # promptlint: ignore[PRM102]\r\n' in raw
+    assert '+SYSTEM = "You are a helpful assistant."\r\n' in raw
+    assert "would change 1 file(s): 1 fixed, 0 remaining" in result.stderr
+    assert (tree / "app.py").read_bytes() == APP.encode()
+
+
+def test_fix_writes_keeps_crlf_and_mode_and_converges(tree):
+    result = invoke("fix", ".")
+    assert result.exit_code == 0
+    assert "1 fixed, 0 remaining" in result.stderr
+    assert (tree / "app.py").read_bytes() == FIXED.encode()
+    assert stat.S_IMODE((tree / "app.py").stat().st_mode) == 0o640
+    compile(FIXED, "app.py", "exec")
+    again = invoke("fix", ".")
+    assert again.exit_code == 0 and "0 fixed, 0 remaining" in again.stderr
+    assert (tree / "app.py").read_bytes() == FIXED.encode()
+    assert invoke("fix", "--diff", ".").exit_code == 0
+
+
+def test_check_fix_json_prints_only_the_remaining_report(tree):
+    result = invoke("check", "--fix", "--output-format", "json", ".")
+    payload = json.loads(result.stdout)
+    assert payload["diagnostics"] == []
+    assert result.exit_code == 0
+    assert (tree / "app.py").read_bytes() == FIXED.encode()
+
+
+def test_check_without_fix_writes_nothing(tree):
+    result = invoke("check", "--output-format", "json", ".")
+    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["PRM901"]
+    assert (tree / "app.py").read_bytes() == APP.encode()
+
+
+def test_fix_paths_api_without_writing(tree):
+    run = fix_paths(["."], write=False)
+    assert run.fixed == 1 and run.errors == []
+    assert [f.filename for f in run.changed] == ["app.py"]
+    assert run.changed[0].result.new_text == FIXED and not run.changed[0].written
+    assert (tree / "app.py").read_bytes() == APP.encode()
+
+
+def test_fix_missing_path_exits_2(tree):
+    result = invoke("fix", "missing.py")
+    assert result.exit_code == 2 and "missing.py" in result.stderr
