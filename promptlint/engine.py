@@ -172,7 +172,7 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     for d in diagnostics:
         key = (d.code, d.span.filename, d.span.start)
         old = best.get(key)
-        if old is None or d.severity.rank > old.severity.rank:
+        if old is None or _strength(d) > _strength(old):
             best[key] = d
     by_place: dict[tuple, list[Diagnostic]] = {}
     for d in best.values():
@@ -186,6 +186,13 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         else:
             out.extend(group)
     return sorted(out, key=lambda d: d.sort_key)
+
+
+def _strength(d: Diagnostic) -> tuple:
+    """Which of two findings of one rule at one place to keep: the more severe, then the one with
+    more evidence (a related location: the value's producer; not a name-only guess), then the
+    one that knows more of the request (the longer message)."""
+    return (d.severity.rank, len(d.related), "suggests it" not in d.message, len(d.message))
 
 
 def _unique_layouts(layouts: list[PromptLayout]) -> list[PromptLayout]:

@@ -289,7 +289,7 @@ NEEDS_TOOL_SCHEMAS = "the extractor does not yet render @tool functions into sta
 def _case_params() -> list:
     params = []
     for name in sorted(p.name for p in CASES.iterdir() if (p / "expected.toml").exists()):
-        marks = [pytest.mark.xfail(reason=NEEDS_TOOL_SCHEMAS, strict=True)] if name == "haiku-short-cached-system" else []
+        marks = []
         params.append(pytest.param(name, marks=marks, id=name))
     return params
 

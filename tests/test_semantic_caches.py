@@ -438,7 +438,7 @@ def test_threshold_rebound_name_is_not_judged(tmp_path):
 
 def test_modules_without_cache_libraries_are_skipped(tmp_path):
     path = tmp_path / "plain.py"
-    path.write_text("def SemanticCache(**kw):\n    return kw\nSemanticCache(ttl=None)\n", encoding="utf-8")
+    path.write_text("def Cache(**kw):\n    return kw\nCache(type='redis-semantic')\n", encoding="utf-8")
     module = Project().load(path)
     assert not mentions_semantic_cache(module)
     assert find_sites(module) == []

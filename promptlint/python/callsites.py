@@ -18,7 +18,7 @@ import libcst as cst
 from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .evaluator import Evaluator, Frame, _decorator_name
 from .project import Module
-from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
+from .values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
 
 _OPENAI_CHAT = re.compile(r"(^|\.)chat\.completions\.(create|parse|stream)$")
 _OPENAI_RESP = re.compile(r"(^|\.)responses\.(create|parse|stream)$")
@@ -139,6 +139,8 @@ class CallSiteFinder(cst.CSTVisitor):
             elif qual.endswith(".Agent") or qual == "Agent":
                 if qual.startswith("pydantic_ai") and ("system_prompt" in kwargs or "instructions" in kwargs):
                     self._pydantic_agent(node, kwargs)
+            elif isinstance(func, cst.Attribute) and func.attr.value == "bind_tools" and node.args:
+                self._bind_tools(node, func)
             elif isinstance(func, cst.Attribute) and func.attr.value in _LC_INVOKE and node.args:
                 self._lc_invoke(node, func)
             elif isinstance(func, cst.Attribute) and func.attr.value in ("completion", "acompletion") and "messages" in kwargs:
@@ -309,6 +311,10 @@ class CallSiteFinder(cst.CSTVisitor):
     def _lc_invoke(self, node, func):
         frame = self._frame()
         base = self.ev.eval(func.value, frame)
+        template, partials = _prompt_template(base)
+        if template is not None:
+            self._lc_chain(node, base, template, partials, frame)
+            return
         chat_model = _chat_model(base)
         if chat_model is None:
             return
@@ -322,14 +328,45 @@ class CallSiteFinder(cst.CSTVisitor):
             return
         self._add(node, "python-call", prov, "langchain.invoke", model, parts, newest)
 
+    def _bind_tools(self, node, func):
+        frame = self._frame()
+        model = _chat_model(self.ev.eval(func.value, frame))
+        if model is None:
+            return
+        prov, model_name = self._lc_model(model, frame)
+        parts = self._tools(node.args[0].value, frame)
+        self._add(node, "python-call", prov, "langchain.bind_tools", model_name, parts, None)
+
+    def _lc_chain(self, node, chain, template: Obj, partials: dict, frame):
+        """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound."""
+        value = self.ev.eval(node.args[0].value, frame)
+        bindings = dict(partials)
+        if isinstance(value, Mapping):
+            bindings.update(value.items)
+        messages = template.args[1] if len(template.args) > 1 else None
+        if messages is None:
+            return
+        self._bindings = bindings
+        try:
+            parts, newest = self.message_parts(messages, frame, template=True)
+        finally:
+            self._bindings = {}
+        model = _chat_model(chain.args[1]) if chain.qualname == "chain" and len(chain.args) > 1 else None
+        prov, model_name = self._lc_model(model, frame) if model is not None else (None, None)
+        self._add(node, "python-call", prov or "langchain", "langchain.invoke", model_name, parts, newest)
+
     # ------------------------------------------------------------------ parts
     def _tools(self, node, frame) -> list[Part]:
         if node is None:
             return []
         value = self.ev.eval(node, frame)
         span = self.m.span(node)
-        if isinstance(value, Seq) and not value.repeated and all(isinstance(i, Mapping) for i in value.items):
-            rendered = _static_json(value, self.ev, frame)
+        unordered = _find_unordered(value)
+        if unordered is not None:
+            return [Part("tools", [unordered], span=span)]
+        if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
+            rendered = _static_json(Seq([_tool_schema(i) if isinstance(i, Func) else i for i in value.items]),
+                                    self.ev, frame)
             if rendered is not None:
                 return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
         segs = self.ev.text_of(value, frame)
@@ -364,8 +401,9 @@ class CallSiteFinder(cst.CSTVisitor):
         return Part(role, segs, bps, span=span)
 
     def _text(self, value, frame, template: bool) -> list[Segment]:
-        if template and isinstance(value, Text) and all(s.is_static for s in value.segs):
-            return self.ev.format_text(value, [], {}, frame, None, keep_unbound=True).segs
+        if template:
+            text = Text(self.ev.text_of(value, frame))
+            return self.ev.format_text(text, [], getattr(self, "_bindings", {}), frame, None, keep_unbound=True).segs
         return self.ev.text_of(value, frame)
 
     def message_parts(self, value: Value, frame: Frame, template: bool = False) -> tuple[list[Part], int | None]:
@@ -474,6 +512,55 @@ class CallSiteFinder(cst.CSTVisitor):
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
         self.layouts.append(layout)
         return layout
+
+
+def _prompt_template(value) -> tuple[Obj | None, dict]:
+    """The ChatPromptTemplate at the head of a chain (`prompt | llm`, `prompt.partial(...)`)."""
+    partials: dict = {}
+    while isinstance(value, Obj):
+        if value.qualname.endswith(("ChatPromptTemplate.from_messages", "ChatPromptTemplate")):
+            if value.qualname.endswith("from_messages"):
+                return value, partials
+            return None, partials
+        if value.qualname == "chain" and value.args:
+            value = value.args[0]
+        elif value.qualname.endswith(".partial") and value.args:
+            partials.update(value.kwargs)
+            value = value.args[0]
+        else:
+            return None, partials
+    return None, partials
+
+
+def _find_unordered(value, depth: int = 0) -> Segment | None:
+    """An unordered-iteration segment anywhere in a (tools) value."""
+    if depth > 6:
+        return None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    if isinstance(value, Spread):
+        return _find_unordered(value.value, depth + 1)
+    if isinstance(value, Seq):
+        for item in value.items:
+            found = _find_unordered(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def _tool_schema(fn: Func) -> Mapping:
+    """The schema a `@tool` function (LangChain, pydantic-ai) is sent as: name, docstring and
+    parameters with their annotations. Approximate in formatting, exact in content."""
+    node = fn.node
+    doc = node.get_docstring() or ""
+    params = {}
+    for p in node.params.params:
+        if p.name.value in ("self", "cls"):
+            continue
+        ann = fn.module.code(p.annotation.annotation) if p.annotation is not None else "string"
+        params[p.name.value] = Text([Segment(text=ann)])
+    return Mapping({"name": Text([Segment(text=node.name.value)]), "description": Text([Segment(text=doc)]),
+                    "parameters": Mapping(params)})
 
 
 def _chat_model(value) -> Obj | None:

@@ -410,6 +410,8 @@ class Evaluator:
                 return v
             if node.value == "__file__":
                 return PathV(m.path)
+            if node.value in m.imports:
+                return Obj(m.imports[node.value], span=span, node=node)
             found = classify.classify_name(node.value)
             if found:
                 kind, vol, prec, why = found
@@ -516,6 +518,8 @@ class Evaluator:
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             kind = src.kind if src.kind is not Kind.USER_INPUT else Kind.USER_INPUT
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span)])
+        if src.kind is Kind.UNORDERED_ITERATION:
+            return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span)])
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
                        name_only=src.name_only)
@@ -530,7 +534,7 @@ class Evaluator:
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
-            return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"an element of `{m.code(node)}`")
+            return Text([self._unordered_at(src, node, frame)])
         if src is not None and src.kind is Kind.HISTORY:
             return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"a message of `{src.expr}`")
         if src is not None and src.volatility is not Volatility.STABLE:
@@ -540,18 +544,28 @@ class Evaluator:
             return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, "a key of a dict display")
         return dynamic(span, name, evidence=f"an element of `{m.code(node)}`")
 
+    def _unordered_at(self, src: Segment, iter_node, frame: Frame) -> Segment:
+        """The segment for iterating an unordered source at `iter_node`, with the safe fix that
+        wraps the iterable in `sorted(...)` (PRM202)."""
+        from . import fixes
+        m = frame.module
+        span = m.span(iter_node)
+        origin = src.origin or src.span
+        return replace(src, span=span, expr=m.code(iter_node), origin=None if origin == span else origin,
+                       fix=fixes.wrap_sorted_fix(m, iter_node))
+
     def _comprehension(self, node, frame: Frame, env: dict | None) -> Value:
         m = frame.module
         span = m.span(node)
         inner_env = dict(env) if env is not None else None
         comp = node.for_in
-        order_src = None
+        order_src = order_node = None
         while comp is not None:
             it = self.eval(comp.iter, frame, inner_env)
             segs = self.text_of(it, frame) if isinstance(it, (Text, Alt)) else []
             src = most_volatile(segs)
             if src is not None and src.kind is Kind.UNORDERED_ITERATION and order_src is None:
-                order_src = src
+                order_src, order_node = src, comp.iter
             item = self._item_of(it, comp.iter, frame, m.code(comp.target))
             if inner_env is None:
                 self._ensure(frame)
@@ -563,7 +577,7 @@ class Evaluator:
             comp = comp.inner_for_in
         elt = self.eval(node.elt, frame, inner_env)
         if order_src is not None:
-            return Text([replace(order_src, span=span, expr=m.code(node), origin=order_src.origin or order_src.span)])
+            return Text([self._unordered_at(order_src, order_node, frame)])
         return Seq([elt], span, repeated=True, node=node)
 
     def _fstring(self, node: cst.FormattedString, frame: Frame, env: dict | None) -> Text:
@@ -922,6 +936,9 @@ class Evaluator:
                                f"call to `{m.code(node)}`", precision=prec)
             if qual in classify.UNIQUE_ID_CALLS:
                 return dynamic(span, m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST, f"call to `{m.code(func)}()`")
+            if qual in classify.UNORDERED_CALLS:
+                return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
+                               classify.UNORDERED_CALLS[qual])
             if classify.is_stable_call(qual):
                 if qual in ("os.path.join", "os.path.dirname", "os.path.abspath", "os.path.realpath"):
                     return self._os_path(qual, args, frame, env)
@@ -1191,6 +1208,11 @@ class Evaluator:
                 out.extend(self.text_of(item, frame))
             return Text(out)
         segs = self.text_of(it, frame)
+        unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
+        if unordered is not None and isinstance(it, Text) and unordered.span == m.span(iterable_node):
+            return Text([self._unordered_at(unordered, iterable_node, frame)])
+        if unordered is not None:
+            return Text([unordered])
         src = most_volatile(segs)
         span = m.span(node)
         if src is None:
@@ -1290,12 +1312,8 @@ class Evaluator:
                       expr=m.code(node), ordered=ordered or literal,
                       evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
         if not seg.ordered:
-            try:
-                from . import fixes
-                seg.fix = fixes.add_keyword_fix(m, node, "sort_keys", "True", "Add `sort_keys=True`") \
-                    if not qual.startswith(("orjson", "yaml")) else None
-            except Exception:  # fixes module optional while it is being built
-                seg.fix = None
+            from . import fixes
+            seg.fix = fixes.sort_keys_fix(m, node)
         return Text([seg])
 
 

@@ -32,9 +32,8 @@ class Threshold:
     `kind` is "distance" (lower = stricter) or "similarity" (higher = stricter); `default` is the
     library default, or the value its documentation's examples use when `documented` is False;
     `unit` names the measure in words and `span` its range ("0-2"; "" when unbounded or not
-    documented). `unless` lists (parameter, accepted values): when that
-    parameter is passed with another value (another metric), the default does not apply and the
-    threshold is not judged.
+    documented). `unless` lists (parameter, accepted values): when that parameter is passed with
+    another value (another metric), the default does not apply and the threshold is not judged.
     """
 
     param: str
@@ -338,6 +337,7 @@ class _ScopeBuilder(cst.CSTVisitor):
         self.calls: list[tuple[cst.Call, Scope]] = []
         self.dicts: list[tuple[cst.Dict, Scope]] = []
         self.parent_assign: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.set_ttl: set[str] = set()  # receivers of `<x>.set_ttl(<not None>)` (redisvl)
 
     @property
     def scope(self) -> Scope:
@@ -433,6 +433,11 @@ class _ScopeBuilder(cst.CSTVisitor):
 
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append((node, self.scope))
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "set_ttl" and node.args:
+            first = node.args[0].value
+            if not (isinstance(first, cst.Name) and first.value == "None"):
+                self.set_ttl.add(_EMPTY.code_for_node(func.value).strip())
 
     def visit_Dict(self, node: cst.Dict) -> None:
         self.dicts.append((node, self.scope))
@@ -450,7 +455,8 @@ class Site:
     `node` is where it is reported (the call, or the `cache_params` dict); `args` maps parameter
     names to (value expression, scope) after mapping positional arguments and expanding `**dict`;
     `open` is True when some arguments cannot be seen (`*args`, `**unknown`, extra positionals).
-    `receiver` is the assignment target of the call (`cache`, `self.cache`) when there is one.
+    `receiver` is the assignment target of the call (`cache`, `self.cache`) when there is one;
+    `ttl_set_later` is True when the module calls `<receiver>.set_ttl(...)` with a value.
     """
 
     library: Library
@@ -459,6 +465,7 @@ class Site:
     open: bool
     scope: Scope
     receiver: str | None = None
+    ttl_set_later: bool = False
 
 
 def qualify(module: Module, expr: cst.BaseExpression, scope: Scope) -> str | None:
@@ -585,7 +592,9 @@ class _Finder:
         library = _BY_NAME.get(name) if name else None
         if library is not None:
             args, is_open = self.arguments(call, library.params, scope)
-            return Site(library, call, args, is_open, scope, self.receiver(call))
+            receiver = self.receiver(call)
+            return Site(library, call, args, is_open, scope, receiver,
+                        ttl_set_later=receiver is not None and receiver in self.builder.set_ttl)
         if name in LITELLM_CACHE_NAMES or name in LITELLM_ENABLE_NAMES:
             params = _LITELLM_CACHE_PARAMS if name in LITELLM_CACHE_NAMES else _LITELLM_ENABLE_PARAMS
             args, is_open = self.arguments(call, params, scope)
@@ -720,27 +729,9 @@ def ttl_state(site: Site, module: Module) -> str:
             explicit_none = True
     if site.open:
         return UNKNOWN
-    if library in (REDISVL, REDISVL_LEGACY) and site.receiver and _calls_set_ttl(module, site.receiver):
+    if site.ttl_set_later and library in (REDISVL, REDISVL_LEGACY):
         return SET
     return EXPLICIT_NONE if explicit_none else MISSING
-
-
-def _calls_set_ttl(module: Module, receiver: str) -> bool:
-    """True when the module calls `<receiver>.set_ttl(<not None>)` (redisvl's TTL setter)."""
-
-    class Visitor(cst.CSTVisitor):
-        found = False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            func = node.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == "set_ttl"
-                    and module.code(func.value) == receiver and node.args
-                    and not (isinstance(node.args[0].value, cst.Name)
-                             and node.args[0].value.value == "None")):
-                Visitor.found = True
-
-    module.tree.visit(Visitor())
-    return Visitor.found
 
 
 _GPTCACHE_TTL_CARRIERS = ("scalar_params", "eviction_params", "cache_base", "eviction_base")
@@ -755,20 +746,23 @@ def _gptcache_ttl(site: Site, module: Module) -> str:
 
 
 def _ttl_in(module: Module, expr: cst.BaseExpression, scope: Scope, depth: int) -> str:
+    """SET when a `ttl` with a value is visible in a GPTCache data-manager expression (in its
+    arguments, nested gptcache calls and dicts), MISSING when all of it is visible and none is,
+    UNKNOWN when a part that could carry one (a non-gptcache call, an unreadable name passed as
+    `eviction_params`, `scalar_params`, `cache_base`, `eviction_base`, `**kwargs`) is not."""
     found = follow(expr, scope)
     if found is None or depth == 0:
         return UNKNOWN
     node, scope = found
     if isinstance(node, cst.Dict):
-        state = MISSING
-        for element in node.elements:
-            if not isinstance(element, cst.DictElement):
-                return UNKNOWN
-            if string(element.key, scope) == "ttl" and not is_none(element.value, scope):
-                return SET
-        return state
+        if not all(isinstance(element, cst.DictElement) for element in node.elements):
+            return UNKNOWN
+        has_ttl = any(string(element.key, scope) == "ttl" and not is_none(element.value, scope)
+                      for element in node.elements)
+        return SET if has_ttl else MISSING
     if not isinstance(node, cst.Call):
-        return MISSING if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.Name)) else UNKNOWN
+        literal = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Name)
+        return MISSING if isinstance(node, literal) else UNKNOWN
     dotted = qualify(module, node.func, scope)
     if dotted is None or not dotted.startswith("gptcache."):
         return UNKNOWN
@@ -777,15 +771,18 @@ def _ttl_in(module: Module, expr: cst.BaseExpression, scope: Scope, depth: int) 
         if arg.star:
             return UNKNOWN
         keyword = arg.keyword.value if arg.keyword is not None else None
-        if keyword == "ttl" and not is_none(arg.value, scope):
-            return SET
-        carrier = keyword in _GPTCACHE_TTL_CARRIERS or (keyword is None and index in (0, 3))
-        if isinstance(arg.value, (cst.Dict, cst.Call, cst.Name)) and (carrier or not isinstance(arg.value, cst.Name)):
-            inner = _ttl_in(module, arg.value, scope, depth - 1)
-            if inner == SET:
+        if keyword == "ttl":
+            if not is_none(arg.value, scope):
                 return SET
-            if inner == UNKNOWN and carrier:
-                state = UNKNOWN
+            continue
+        carrier = keyword in _GPTCACHE_TTL_CARRIERS or (keyword is None and index in (0, 3))
+        if not carrier and not isinstance(arg.value, (cst.Dict, cst.Call)):
+            continue
+        inner = _ttl_in(module, arg.value, scope, depth - 1)
+        if inner == SET:
+            return SET
+        if inner == UNKNOWN and carrier:
+            state = UNKNOWN
     return state
 
 

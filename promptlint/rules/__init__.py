@@ -12,6 +12,9 @@ def _register() -> None:
     from .prm102_timestamp_in_prefix import TimestampInPrefixRule
     from .prm103_unique_id_in_prefix import UniqueIdInPrefixRule
     from .prm104_conditional_prefix import ConditionalPrefixRule
+    from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
+    from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
+    from .prm203_unstable_tool_order import UnstableToolOrderRule
 
     ALL_RULES.extend([
         SyntaxErrorRule,
@@ -19,6 +22,9 @@ def _register() -> None:
         TimestampInPrefixRule,
         UniqueIdInPrefixRule,
         ConditionalPrefixRule,
+        UnsortedJsonDumpsRule,
+        UnorderedIterationInPromptRule,
+        UnstableToolOrderRule,
         # further rules are registered below, in code order
     ])
     from .prm301_prefix_below_minimum import PrefixBelowMinimumRule

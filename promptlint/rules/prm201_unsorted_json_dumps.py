@@ -1,0 +1,45 @@
+"""PRM201 unsorted-json-dumps."""
+from __future__ import annotations
+
+from ..model import Kind, PromptLayout
+from ..prefix import placed_segments
+from . import _prefix_rule as text
+from .base import Rule
+
+
+class UnsortedJsonDumpsRule(Rule):
+    """## What it does
+    Finds `json.dumps` / `simplejson.dumps` / `orjson.dumps` without sorted keys (and
+    `yaml.dump(sort_keys=False)`) whose output is part of the cacheable prefix: the system prompt,
+    replayed tool calls and results, earlier turns.
+
+    ## Why is this bad?
+    The key order of a dict depends on how it was built: parsed from the model's output, read back
+    from a database (PostgreSQL JSONB reorders keys), merged from several sources. The same data
+    then serialises to different bytes on the next request and the prefix cache misses from that
+    point on. A dict written as a literal in the code keeps its order and is not reported.
+
+    ## Example
+    ```python
+    {"role": "tool", "content": json.dumps(row["result"])}
+    ```
+    Use instead: `json.dumps(row["result"], sort_keys=True)`.
+
+    ## Fix safety
+    Safe: the same data, with its keys in a fixed order.
+    """
+
+    code = "PRM201"
+    fix_availability = "sometimes"
+    fix_title = "Add `sort_keys=True`"
+
+    def check_layout(self, layout: PromptLayout):
+        for p in placed_segments(layout):
+            seg = p.seg
+            if seg.kind is not Kind.SERIALIZED or seg.ordered:
+                continue
+            message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: its bytes "
+                       "change when the same data arrives with another key order, and the prefix cache "
+                       "misses from there on")
+            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=seg.fix,
+                                  related=text.related(seg))

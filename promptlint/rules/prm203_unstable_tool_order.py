@@ -1,0 +1,46 @@
+"""PRM203 unstable-tool-order."""
+from __future__ import annotations
+
+from ..model import Kind, PromptLayout
+from . import _prefix_rule as text
+from .base import Rule
+
+
+class UnstableToolOrderRule(Rule):
+    """## What it does
+    Finds a `tools` / `functions` argument (or LangChain `bind_tools(...)`) whose list is built in
+    an unstable order: from a set, in completion order (`as_completed`), from a directory scan or
+    from a registry filled at run time, without sorting.
+
+    ## Why is this bad?
+    Tool definitions sit at the very front of the cached prefix (before the system prompt on
+    OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
+    history.
+
+    ## Example
+    ```python
+    for done in asyncio.as_completed(tasks):
+        tools.extend(await done)
+    client.chat.completions.create(..., tools=tools)
+    ```
+    Use instead: `tools=sorted(tools, key=lambda t: t["function"]["name"])`.
+
+    ## Fix safety
+    Safe when the tool shape is known: the same tools, sorted by name.
+    """
+
+    code = "PRM203"
+    fix_availability = "sometimes"
+    fix_title = "Sort the tools by name"
+
+    def check_layout(self, layout: PromptLayout):
+        for part in layout.parts:
+            if part.role != "tools":
+                continue
+            for seg in part.segments:
+                if seg.kind is not Kind.UNORDERED_ITERATION:
+                    continue
+                message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): "
+                           "a different order invalidates the whole cached prefix")
+                yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
+                                      fix=seg.fix, related=text.related(seg))
