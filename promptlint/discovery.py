@@ -42,7 +42,7 @@ def _gitignore(folder: Path) -> pathspec.PathSpec | None:
     if not f.is_file():
         return None
     try:
-        return pathspec.PathSpec.from_lines("gitignore", f.read_text(encoding="utf-8", errors="replace").splitlines())
+        return pathspec.GitIgnoreSpec.from_lines(f.read_text(encoding="utf-8", errors="replace").splitlines())
     except Exception:
         return None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .profiles import apply_overrides, parse_target
-from .python.project import ParseError, Project, display_name, read_source
+from .python.project import ParseError, Project, check_syntax, display_name, read_source
 from .rules import ALL_RULES
 from .rules.base import Rule
 
@@ -67,6 +67,9 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return
         if not force and not _TRIGGER.search(source):
+            error = check_syntax(source, path)
+            if error is not None:
+                report.diagnostics.append(_syntax_error(filename, error))
             return
         try:
             module = self.project.load(path)
@@ -111,9 +114,19 @@ class Linter:
             report.diagnostics.extend(rule.check_layout(layout))
 
 
+_WORKER: Linter | None = None
+
+
+def _init_worker(roots, targets, profiles) -> None:
+    global _WORKER
+    _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
+
+
 def _worker(args) -> Report:
-    paths, roots, force, targets, profiles = args
-    linter = Linter(roots=roots, targets=targets, profiles=profiles)
+    """Lint one chunk in a worker process; the worker's Linter (and its module cache) lives as
+    long as the process, so modules imported by several files are parsed once per process."""
+    paths, force = args
+    linter = _WORKER
     out = Report()
     for path, kind in paths:
         part = linter.lint_file(path, kind, force)
@@ -137,9 +150,12 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
     jobs = jobs or os.cpu_count() or 1
     report = Report()
     if jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
-        chunks = [files[i::jobs * 4] for i in range(jobs * 4)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for part, chunk in zip(pool.map(_worker, [(c, roots, force, targets, profiles) for c in chunks]), chunks):
+        # contiguous chunks keep a package's files (and the modules they import) together
+        size = max(8, len(files) // (jobs * 16))
+        chunks = [files[i:i + size] for i in range(0, len(files), size)]
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(roots, targets, profiles)) as pool:
+            for part, chunk in zip(pool.map(_worker, [(c, force) for c in chunks]), chunks):
                 _merge(report, part)
                 if progress:
                     progress(len(chunk))

@@ -87,6 +87,17 @@ class Span:
         return f"{self.filename}:{self.start.row}:{self.start.column}"
 
 
+@dataclass(frozen=True)
+class RawText:
+    """The source text of a literal whose decoded value differs from it (escapes): `offsets[i]`
+    is the index in `raw` of decoded character i (one extra entry for the end); `start` is where
+    `raw` begins in the file."""
+
+    raw: str
+    start: Position
+    offsets: tuple[int, ...]
+
+
 @dataclass
 class Segment:
     """A run of prompt text: static (`kind is None`, `text` set) or dynamic (`kind` set).
@@ -110,6 +121,8 @@ class Segment:
     origin: Span | None = None
     origin_note: str = ""
     fix: "Fix | None" = None
+    raw: RawText | None = None
+    raw_base: int = 0
 
     @property
     def is_static(self) -> bool:
@@ -120,6 +133,13 @@ class Segment:
         is written verbatim from `span.start` (exact for files and raw-ish literals)."""
         if self.span is None:
             return None
+        if self.raw is not None:
+            index = min(self.raw_base + offset, len(self.raw.offsets) - 1)
+            before = self.raw.raw[: self.raw.offsets[index]]
+            newlines = before.count("\n")
+            if newlines == 0:
+                return Position(self.raw.start.row, self.raw.start.column + len(before))
+            return Position(self.raw.start.row + newlines, len(before) - before.rfind("\n"))
         before = self.text[:offset]
         newlines = before.count("\n")
         if newlines == 0:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from . import tokens
 from .model import Part, PromptLayout, Segment
 
+MIN_STATIC_AFTER = 8  # tokens: less static text after a volatile value (closing tags, punctuation) costs little
+
 _ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tools": "tool definitions",
                "user": "user message", "assistant": "assistant message", "tool": "tool result",
                "history": "conversation history"}
@@ -28,6 +30,12 @@ class Placed:
     static_before: int
     static_after: int
     history_after: bool
+    breakpoint_after: bool = False
+
+    @property
+    def followed(self) -> bool:
+        """True when enough cacheable content follows for the segment to cost something."""
+        return self.history_after or self.static_after >= MIN_STATIC_AFTER
 
     @property
     def where(self) -> str:
@@ -51,7 +59,9 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
     for i, (pi, si, part, seg) in enumerate(flat):
         if not seg.is_static:
             history_after = any(p.is_history for p in parts[pi + 1:])
-            out.append(Placed(pi, si, part, seg, before, total - before - counts[i], history_after))
+            bp_after = any(b.after >= si for b in part.breakpoints) or any(p.breakpoints for p in parts[pi + 1:]) \
+                or any(p.breakpoints for p in layout.parts[len(parts):len(parts) + 1])
+            out.append(Placed(pi, si, part, seg, before, total - before - counts[i], history_after, bp_after))
         before += counts[i]
     return out
 
@@ -63,4 +73,6 @@ def what_is_lost(p: Placed) -> str:
         bits.append(f"the {p.static_after:,} static tokens")
     if p.history_after:
         bits.append("the conversation history")
+    if not bits and p.breakpoint_after:
+        bits.append("the cached block that ends after it")
     return " and ".join(bits) + " after it" if bits else "nothing after it"

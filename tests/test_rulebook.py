@@ -13,7 +13,7 @@ of it is prompt. Files are written verbatim, markers included (they are comments
 Each case: write the files into a temporary directory, run `check(["."])` there and compare the
 diagnostics of the spec's own code with the markers; check that each diagnostic's fix agrees
 with the rule's `fix_availability`, and that every applicable fix is shown in a `fixed` block.
-For `fixed` blocks: run `promptlint fix --select CODE .` (the CLI), compare the file, then fix
+For `fixed` blocks: run `promptlint fix .` (the CLI, every rule), compare the file, then fix
 again (nothing may change), re-parse the result (libcst, jinja2, PyYAML, tomllib) and re-check it
 (no diagnostic of the code with a fix of that applicability may remain).
 """
@@ -30,8 +30,10 @@ from click.testing import CliRunner
 from promptlint.api import check
 from promptlint.cli import main
 from promptlint.config import Settings, load_settings
-from promptlint.model import Applicability, Severity
+from promptlint.fix import is_applicable
+from promptlint.model import Applicability, Edit, Fix, Severity
 from promptlint.rules import ALL_RULES, rule_by_code
+from promptlint.rules.base import Rule
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 FILE_BLOCKS = {"py": "example.py", "jinja": "template.j2", "j2": "template.j2", "toml": "example.toml",
@@ -40,8 +42,10 @@ MARKED_BLOCKS = {"py", "jinja", "j2", "toml", "yaml", "yml"}  # blocks where mar
 CONFIG_BLOCK = "promptlint.toml"
 FIXED_BLOCKS = {"fixed": "safe", "fixed unsafe": "unsafe"}
 MARKER = re.compile(r"#\s*(error|info):\s*\[([A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)\]")
+ANY_MARKER = re.compile(r"\b(error|info):\s*\[[A-Z]+[0-9]+")  # also `<!-- error: [...] -->`
 NAME_LINE = re.compile(r"^`([^`]+)`:\s*$")
 FENCE = re.compile(r"^(`{3,}|~{3,})\s*(.*?)\s*$")
+SUMMARY = re.compile(r"^promptlint: \d+ fixed, \d+ remaining")  # `promptlint fix`'s last line
 
 
 class SpecError(Exception):
@@ -152,7 +156,7 @@ def parse_spec(path: Path) -> list[Case]:
                 if any(f.path == name for f in case.files):
                     raise SpecError(f"{path.name}:{line}: file `{name}` is defined twice in case `{title}`"
                                     " (name the blocks with a `` `path`: `` line)")
-                if info not in MARKED_BLOCKS and MARKER.search(content):
+                if info not in MARKED_BLOCKS and ANY_MARKER.search(content):
                     raise SpecError(f"{path.name}:{line}: markers are not supported in `{info}` blocks"
                                     " (all of a prompt file is prompt): put the case in a py/yaml/jinja block")
                 last_file = SpecFile(name, info, content, line)
@@ -174,7 +178,7 @@ def parse_spec(path: Path) -> list[Case]:
                 if pending:
                     raise SpecError(f"{path.name}:{pending[1]}: file name `{pending[0]}` is followed by a "
                                     f"`{info}` block, which is not a file (use one of {sorted(FILE_BLOCKS)})")
-                if MARKER.search(content):
+                if ANY_MARKER.search(content):
                     raise SpecError(f"{path.name}:{line}: a `{info}` block has markers but is not a file"
                                     f" (use one of {sorted(FILE_BLOCKS)})")
                 last_file = None
@@ -260,22 +264,28 @@ def _write_case(root: Path, case: Case) -> None:
 
 
 def _run_fix(case: Case, unsafe: bool) -> None:
-    args = ["fix", "--select", case.code, "--exit-zero"]
+    """`promptlint fix .` as a user runs it (every rule: PRM901 depends on the others)."""
+    args = ["fix", "--exit-zero"]
     args += ["--config", CONFIG_BLOCK] if case.config is not None else ["--isolated"]
     if unsafe:
         args.append("--unsafe-fixes")
     result = CliRunner().invoke(main, [*args, "."], catch_exceptions=False)
     assert result.exit_code == 0, f"`promptlint {' '.join(args)} .` exited {result.exit_code}:\n{result.output}"
+    problems = [line for line in result.stderr.splitlines()
+                if line.startswith("promptlint: ") and not SUMMARY.match(line)]
+    assert not problems, f"`promptlint {' '.join(args)} .` reported:\n" + "\n".join(problems)
 
 
-def _parses(path: Path, text: str) -> str | None:
-    """None when `text` parses as the kind of `path`, else the error."""
+def _parses(path: Path, text: str, strict: bool = True) -> str | None:
+    """None when `text` parses as the kind of `path`, else the error. For Python, libcst and
+    (when `strict`: the original compiled too) Python's own compiler, which is not run."""
     suffix = path.suffix
     try:
         if suffix == ".py":
             import libcst
             libcst.parse_module(text)
-            compile(text, str(path), "exec", dont_inherit=True)
+            if strict:
+                compile(text, str(path), "exec", dont_inherit=True)
         elif suffix in (".j2", ".jinja", ".jinja2"):
             import jinja2
             jinja2.Environment().parse(text)
@@ -296,12 +306,17 @@ def _parses(path: Path, text: str) -> str | None:
 @pytest.mark.parametrize(("case", "spec_error"), _all_cases())
 def test_rulebook_case(case: Case | None, spec_error: str | None, tmp_path: Path, monkeypatch) -> None:
     assert spec_error is None, spec_error
-    rule = rule_by_code(case.code)
-    assert rule is not None, f"{case.spec.name}: no registered rule {case.code}"
     root = tmp_path / "case"
     root.mkdir()
-    _write_case(root, case)
     monkeypatch.chdir(root)
+    run_case(case, root)
+
+
+def run_case(case: Case, root: Path) -> None:
+    """Run one case in `root`, the current directory (empty); fails the test on a mismatch."""
+    rule = rule_by_code(case.code)
+    assert rule is not None, f"{case.spec.name}: no registered rule {case.code}"
+    _write_case(root, case)
 
     report = check(["."], _settings(root, case))
     diags = _own(report, case.code)
@@ -345,7 +360,6 @@ def test_rulebook_case(case: Case | None, spec_error: str | None, tmp_path: Path
         if not fixed:
             continue
         unsafe = mode == "unsafe"
-        applicability = Applicability.SAFE if not unsafe else Applicability.UNSAFE
         _write_case(root, case)  # a fresh copy for each mode
         _run_fix(case, unsafe)
         results = {f.path: (root / f.path).read_text(encoding="utf-8") for f in case.files}
@@ -354,7 +368,7 @@ def test_rulebook_case(case: Case | None, spec_error: str | None, tmp_path: Path
                 f"{case.where(f.line)} `{case.title}`: `{f.path}` after `promptlint fix"
                 f"{' --unsafe-fixes' if unsafe else ''}` differs from the `fixed{' unsafe' if unsafe else ''}` block:\n"
                 f"--- got\n{results[f.path]}--- expected\n{f.fixed[mode]}")
-            problem = _parses(root / f.path, results[f.path])
+            problem = _parses(root / f.path, results[f.path], strict=_parses(root / f.path, f.content) is None)
             assert problem is None, f"{case.where(f.line)}: the fixed `{f.path}` does not parse: {problem}"
         _run_fix(case, unsafe)
         for f in case.files:
@@ -363,9 +377,9 @@ def test_rulebook_case(case: Case | None, spec_error: str | None, tmp_path: Path
                 f"{case.where(f.line)} `{case.title}`: fixing `{f.path}` a second time changed it (not idempotent):\n"
                 f"--- first\n{results[f.path]}--- second\n{again}")
         recheck = _own(check(["."], _settings(root, case)), case.code)
-        left = [d for d in recheck if d.fix is not None and d.fix.edits and d.fix.applicability is applicability]
+        left = [d for d in recheck if is_applicable(d.fix, unsafe)]
         assert not left, (f"{case.where(case.line)} `{case.title}`: after fixing, {case.code} still offers "
-                          f"{applicability.value} fixes:\n{_describe(left)}")
+                          f"fixes that `promptlint fix{' --unsafe-fixes' if unsafe else ''}` applies:\n{_describe(left)}")
 
 
 # --- the registry and the specs match one to one --------------------------------------------------
@@ -422,3 +436,107 @@ def test_parse_spec_rejects_malformed_specs(tmp_path: Path, body: str, message: 
     spec.write_text("# PRM999 made-up\n\n" + body, encoding="utf-8")
     with pytest.raises(SpecError, match=message):
         parse_spec(spec)
+
+
+# --- the harness itself, on a deliberately fake rule (ruff's RUF9xx test rules) --------------------
+
+class MadeUpRule(Rule):
+    """## What it does
+    Test-only: flags string literals that contain `TODO`; the safe fix writes `DONE`.
+    """
+
+    code = "PRM999"
+    fix_availability = "always"
+    fix_title = "Write DONE"
+
+    def check_module(self, module):
+        import libcst as cst
+        for node in _string_literals(module.tree, cst):
+            if "TODO" in node.value:
+                span = module.span(node)
+                content = node.value.replace("TODO", "DONE")
+                if "BROKEN" in content:
+                    content = content[:-1]  # drops the closing quote: a fix that breaks the file
+                fix = Fix(Applicability.SAFE, "Write DONE", [Edit(content, span.start, span.end)])
+                yield self.diagnostic("a TODO in a prompt", span, fix=fix)
+
+
+def _string_literals(tree, cst):
+    found = []
+
+    class Visitor(cst.CSTVisitor):
+        def visit_SimpleString(self, node):
+            found.append(node)
+
+    tree.visit(Visitor())
+    return found
+
+
+FAKE_SPEC = '''# PRM999 made-up
+
+## A TODO in a prompt
+
+```py
+system_prompt = "TODO: write the rules"  # error: [PRM999]
+```
+
+```fixed
+{fixed}```
+'''
+
+
+@pytest.fixture
+def made_up_rule():
+    ALL_RULES.append(MadeUpRule)
+    try:
+        yield MadeUpRule
+    finally:
+        ALL_RULES.remove(MadeUpRule)
+
+
+def _fake_case(tmp_path: Path, text: str) -> Case:
+    spec = tmp_path / "PRM999-made-up.md"
+    spec.write_text(text, encoding="utf-8")
+    (case,) = parse_spec(spec)
+    return case
+
+
+@pytest.fixture
+def case_dir(tmp_path: Path, monkeypatch) -> Path:
+    root = tmp_path / "case"
+    root.mkdir()
+    monkeypatch.chdir(root)
+    return root
+
+
+def test_harness_accepts_a_correct_fixed_block(made_up_rule, tmp_path, case_dir) -> None:
+    fixed = 'system_prompt = "DONE: write the rules"  # error: [PRM999]\n'
+    run_case(_fake_case(tmp_path, FAKE_SPEC.format(fixed=fixed)), case_dir)
+
+
+def test_harness_rejects_a_wrong_fixed_block(made_up_rule, tmp_path, case_dir) -> None:
+    fixed = 'system_prompt = "TODO: write the rules"  # error: [PRM999]\n'
+    with pytest.raises(AssertionError, match="differs from the `fixed` block"):
+        run_case(_fake_case(tmp_path, FAKE_SPEC.format(fixed=fixed)), case_dir)
+
+
+def test_harness_rejects_a_fix_that_breaks_the_file(made_up_rule, tmp_path, case_dir) -> None:
+    text = FAKE_SPEC.replace("TODO:", "TODO BROKEN:").format(fixed='system_prompt = "DONE BROKEN: write\n')
+    with pytest.raises(AssertionError, match="fix introduced a syntax error"):
+        run_case(_fake_case(tmp_path, text), case_dir)
+
+
+def test_harness_requires_a_fixed_block_for_an_applicable_fix(made_up_rule, tmp_path, case_dir) -> None:
+    text = FAKE_SPEC.split("```fixed")[0]
+    with pytest.raises(AssertionError, match="has a safe fix .* no `fixed` block"):
+        run_case(_fake_case(tmp_path, text), case_dir)
+
+
+def test_harness_reports_missing_and_unexpected_diagnostics(made_up_rule, tmp_path, case_dir) -> None:
+    text = ('# PRM999 made-up\n\n## Markers on the wrong line\n\n```py\n'
+            'system_prompt = "TODO: write the rules"\nother = 1  # error: [PRM999]\n```\n')
+    with pytest.raises(pytest.fail.Exception) as failure:
+        run_case(_fake_case(tmp_path, text), case_dir)
+    message = str(failure.value)
+    assert "expected but not reported:\n    example.py:2 error" in message
+    assert "reported but not expected:\n    example.py:1:17 warning a TODO in a prompt" in message

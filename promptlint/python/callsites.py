@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 import libcst as cst
 
@@ -506,6 +507,12 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _add(self, node, source, provider, api, model, parts, newest=None) -> PromptLayout:
         span = self.m.span(node)
+        if newest is not None:
+            # the newest user message is the request's input: what we cannot read in it is new per request
+            part = parts[newest]
+            part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
+                             if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
+                             else s for s in part.segments]
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api, model=model, parts=parts, newest_user=newest)
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments

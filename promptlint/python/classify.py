@@ -59,6 +59,8 @@ TIMESTAMP_METHODS: dict[str, Precision | None] = {
     "isocalendar": Precision.DAY, "weekday": Precision.DAY, "isoweekday": Precision.DAY,
     "to_iso8601_string": None, "format": None, "__str__": None,
 }
+# Parts of a timestamp that describe the time zone, not the time: stable per host.
+TIMESTAMP_ZONE = {"tzinfo", "tzname", "utcoffset", "dst", "tz", "timezone", "zone"}
 TIMESTAMP_ATTRS: dict[str, Precision] = {
     "year": Precision.YEAR, "month": Precision.MONTH, "day": Precision.DAY,
     "hour": Precision.SUB_DAY, "minute": Precision.SUB_DAY, "second": Precision.SUB_DAY,

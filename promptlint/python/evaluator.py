@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,6 +22,7 @@ import libcst as cst
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from . import classify
 from .project import Module, ParseError, Project
+from .literals import decode, literal_segment, slice_segment
 from .values import (Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value,
                      dynamic, most_volatile, static, vol_rank)
 
@@ -203,7 +205,7 @@ class Evaluator:
                                 env[el.value.value] = _Thunk("expr", node=vals[i].value, env=dict(env))
                             else:
                                 env[el.value.value] = _Thunk("unpack", node=small.value, env=dict(env),
-                                                             name=el.value.value)
+                                                             name=el.value.value, value=i)
         elif isinstance(small, cst.AnnAssign) and small.value is not None and isinstance(small.target, cst.Name):
             env[small.target.value] = _Thunk("expr", node=small.value, env=dict(env))
         elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
@@ -249,7 +251,10 @@ class Evaluator:
             return self.eval(th.node, frame, th.env)
         if th.kind == "unpack":
             src = self.eval(th.node, frame, th.env)
-            return self._derived(src, th.node, frame, f"{th.name} (unpacked from `{m.code(th.node)}`)")
+            picked = _element(src, th.value)
+            if picked is not None:
+                return picked
+            return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             return Alt([self.force(frame, o) for o in th.options])
         if th.kind == "iter":
@@ -264,7 +269,17 @@ class Evaluator:
                 return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False))
             segs = self.text_of(prev, frame) if prev is not None else []
             return Text(segs + self.text_of(add, frame))
+        if th.kind in ("append", "extend", "insert") and isinstance(prev, Alt) and all(isinstance(o, Seq) for o in prev.options):
+            # a list built differently in branches, then grown: grow every variant
+            return Alt([self._grow(th, o, frame) for o in prev.options], prev.span)
         if th.kind in ("append", "extend", "insert"):
+            return self._grow(th, prev, frame)
+        return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else "?")
+
+    def _grow(self, th: _Thunk, prev, frame: Frame) -> Value:
+        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""
+        m = frame.module
+        if True:
             args = th.node.args
             base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
             if th.kind == "append" and args:
@@ -280,7 +295,6 @@ class Evaluator:
             else:
                 items = base
             return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False))
-        return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else "?")
 
     def _param(self, frame: Frame, th: _Thunk) -> Value:
         name = th.name
@@ -392,7 +406,8 @@ class Evaluator:
             if isinstance(val, bytes):
                 val = val.decode("utf-8", "replace")
             if isinstance(node, cst.SimpleString):
-                return Text([Segment(text=val or "", span=_string_body_span(node, span))])
+                body = _string_body_span(node, span)
+                return Text([literal_segment(val or "", node.raw_value, "r" in node.prefix.lower(), body)])
             return Text(self.text_of(self.eval(node.left, frame, env), frame)
                         + self.text_of(self.eval(node.right, frame, env), frame))
         if isinstance(node, cst.ConcatenatedString):
@@ -506,8 +521,12 @@ class Evaluator:
                 if found:
                     kind, vol, prec, why = found
                     return dynamic(span, expr, kind, vol, why, precision=prec, name_only=True)
+                if attr.lower() in classify.HISTORY_NAMES:
+                    return dynamic(span, expr, Kind.HISTORY, Volatility.UNKNOWN, f"`{expr}`")
             return dynamic(span, expr, evidence=f"`{expr}` is not resolved")
         if src.kind is Kind.TIMESTAMP and attr is not None:
+            if attr in classify.TIMESTAMP_ZONE:
+                return dynamic(span, expr, Kind.UNKNOWN, Volatility.STABLE, "a time zone, not a time")
             if attr in classify.TIMESTAMP_ATTRS:
                 prec = classify.TIMESTAMP_ATTRS[attr]
                 return Text([replace(src, span=span, expr=expr, precision=prec, origin=src.origin or src.span)])
@@ -517,8 +536,6 @@ class Evaluator:
                            f"taken from the conversation `{src.expr}`", origin=src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             kind = src.kind if src.kind is not Kind.USER_INPUT else Kind.USER_INPUT
-            return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span)])
-        if src.kind is Kind.UNORDERED_ITERATION:
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span)])
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
@@ -585,12 +602,13 @@ class Evaluator:
         segs: list[Segment] = []
         for part in node.parts:
             if isinstance(part, cst.FormattedStringText):
-                text = part.value
+                raw = part.value.replace("{{", "{").replace("}}", "}") if "{{" in part.value or "}}" in part.value else part.value
+                is_raw = "r" in node.start.lower()
                 try:
-                    text = _unescape(text, node.start)
-                except Exception:  # pragma: no cover
-                    pass
-                segs.append(Segment(text=text, span=m.span(part)))
+                    text, _ = decode(raw, is_raw)
+                except (ValueError, KeyError, IndexError):
+                    text = raw
+                segs.append(literal_segment(text, raw, is_raw, m.span(part)))
             else:
                 val = self.eval(part.expression, frame, env)
                 inner = self.text_of(val, frame)
@@ -633,7 +651,7 @@ class Evaluator:
                 continue
             pos = 0
             for mt in re.finditer(r"%(\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrfix%]", seg.text):
-                out.append(replace(seg, text=seg.text[pos:mt.start()]))
+                out.append(slice_segment(seg, pos, mt.start()))
                 pos = mt.end()
                 if mt.group(0) == "%%":
                     out.append(replace(seg, text="%"))
@@ -647,7 +665,7 @@ class Evaluator:
                     val = None
                 inner = self.text_of(val, frame) if val is not None else [Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, span=m.span(node), expr=m.code(node))]
                 out.extend(_reenter(inner, m.span(node), _short(inner), None))
-            out.append(replace(seg, text=seg.text[pos:]))
+            out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 
     def format_text(self, tmpl: Text, args: list[Value], kwargs: dict[str, Value], frame: Frame,
@@ -665,10 +683,10 @@ class Evaluator:
             text = seg.text
             for mt in _FORMAT_FIELD.finditer(text):
                 if mt.group(0) in ("{{", "}}"):
-                    out.append(replace(seg, text=text[pos:mt.start()] + mt.group(0)[0], span=_sub_span(seg, pos)))
+                    out.append(slice_segment(seg, pos, mt.start() + 1))
                     pos = mt.end()
                     continue
-                out.append(replace(seg, text=text[pos:mt.start()], span=_sub_span(seg, pos)))
+                out.append(slice_segment(seg, pos, mt.start()))
                 pos = mt.end()
                 field_name = mt.group(1).strip()
                 head = re.split(r"[.\[]", field_name, 1)[0]
@@ -692,7 +710,7 @@ class Evaluator:
                     continue
                 inner = self.text_of(val, frame)
                 out.extend(_reenter(inner, where, mt.group(0), mt.group(3)))
-            out.append(replace(seg, text=text[pos:], span=_sub_span(seg, pos)))
+            out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 
     def text_of(self, value: Value | None, frame: Frame) -> list[Segment]:
@@ -736,22 +754,32 @@ class Evaluator:
         return [Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="?")]
 
     def _alt_text(self, value: Alt, frame: Frame) -> list[Segment]:
+        """Text that is one of several variants: the shared beginning and end stay as they are,
+        the part that differs becomes one conditional segment (or the variant's own volatile
+        segments when a variant holds a clock reading, an id or user input)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
-        volatile = [o for o in options if most_volatile(o) is not None
-                    and most_volatile(o).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)]
+        head, middles, tail = _align(options)
+        volatile = [mid for mid in middles if most_volatile(mid) is not None
+                    and most_volatile(mid).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)]
         if volatile:
-            return max(volatile, key=lambda o: vol_rank(most_volatile(o).volatility))
-        statics = [o for o in options if all(s.is_static or s.volatility is Volatility.STABLE for s in o)]
-        if len(statics) == len(options):
-            # e.g. `x or "default"` or a choice between constants: present in every variant
-            span = value.span or next((s.span for o in options for s in o if s.span), None)
-            return [Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN,
-                            expr=_short(options[0]), evidence="one of several constant texts")]
-        src = max((most_volatile(o) for o in options if most_volatile(o) is not None),
-                  key=lambda s: vol_rank(s.volatility))
-        return [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
+            middle = max(volatile, key=lambda o: vol_rank(most_volatile(o).volatility))
+        else:
+            span = value.span or next((s.span for mid in middles for s in mid if s.span is not None), None)
+            present = [mid for mid in middles if mid]
+            expr = next((s.expr for mid in present for s in mid if s.expr), "") or \
+                " ".join(next((s.text for mid in present for s in mid if s.text), "").split())[:50]
+            stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
+            src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
+                                          key=lambda seg: vol_rank(seg.volatility), default=None)
+            if src is not None and src.kind is not Kind.UNKNOWN:
+                middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
+            else:
+                middle = [Segment(span=span, kind=Kind.CONDITIONAL,
+                                  volatility=Volatility.UNKNOWN if src is None else src.volatility,
+                                  expr=expr, evidence="present or absent by a condition")]
+        return head + middle + tail
 
     def _config_text(self, value: Config) -> list[Segment]:
         data = value.data
@@ -812,18 +840,22 @@ class Evaluator:
                             val = self.eval(small.value, frame, {})
                             return self._field_default(val, small.value, cls_module, attr)
             assigns = self._self_assigns(c, attr)
+            if _grown(c, attr):
+                # a list kept on the instance and grown turn after turn: the replayed conversation
+                node = assigns[0][1] if assigns else c
+                return dynamic(module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
+                               f"`self.{attr}` grows across turns")
+            if len(assigns) > 1:
+                init = [a for a in assigns if a[0].name.value == "__init__"]
+                others = [a for a in assigns if a[0].name.value != "__init__"]
+                assigns = init[-1:] if init and not others else []
+                if not assigns:
+                    return None
             if len(assigns) == 1:
                 method, value_node = assigns[0]
                 frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1)
-                return self.eval(value_node, frame)
-            if len(assigns) > 1:
-                init = [a for a in assigns if a[0].name.value == "__init__"]
-                kinds = [a for a in assigns if a[0].name.value != "__init__"]
-                if init and not kinds:
-                    method, value_node = init[-1]
-                    frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1)
-                    return self.eval(value_node, frame)
-                return None
+                value = self.eval(value_node, frame)
+                return _per_instance(value) if method.name.value in ("__init__", "__post_init__", "setup") else value
         return None
 
     def _field_default(self, val: Value, node, module: Module, attr: str) -> Value:
@@ -1008,7 +1040,7 @@ class Evaluator:
             bound = self._bind(target, args, kwargs, frame, env)
             result = self.call_function(target, bound[0], bound[1], frame.depth + 1, span)
             if result is not None:
-                return result
+                return self._after_call(result, node, self._forced(bound[0]), frame)
             return self._opaque_call(node, self._forced(bound[0]), frame)
         if isinstance(target, ClassRef):
             return Obj(f"instance:{target.node.name.value}", node=target.node, args=[ClassRef(target.module, target.node)],
@@ -1025,16 +1057,34 @@ class Evaluator:
         """A call we cannot follow: its result changes as often as its most volatile input
         ("data fetched with the user's message" is per-request)."""
         m = frame.module
-        span = m.span(node)
-        segs = []
+        fetched = self._fetched(node, inputs, frame)
+        if fetched is not None:
+            return fetched
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"result of `{m.code(node.func)}(...)`")
+
+    def _fetched(self, node, inputs: list, frame: Frame) -> Text | None:
+        """The result of a call we cannot follow that takes the user's message (or the
+        conversation) as input: "data fetched with it", new on every request (Policy 7)."""
         for v in inputs:
-            if isinstance(v, (Text, Alt, Spread)):
-                segs.extend(self.text_of(v, frame))
-        src = most_volatile(segs)
-        if src is not None and src.volatility in (Volatility.PER_REQUEST,) and src.kind in (Kind.USER_INPUT, Kind.HISTORY):
-            return dynamic(span, m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST,
-                           f"data fetched with `{src.expr}`", origin=span)
-        return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"result of `{m.code(node.func)}(...)`")
+            if not isinstance(v, (Text, Alt, Spread)):
+                continue
+            for seg in self.text_of(v, frame):
+                if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
+                    m = frame.module
+                    return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
+                                   f"data fetched with `{seg.expr}`", origin=m.span(node))
+        return None
+
+    def _after_call(self, result, node, inputs: list, frame: Frame):
+        """A function of the tree whose result we could not read but which takes the user's
+        message: its result is fetched with it."""
+        if isinstance(result, Text):
+            src = most_volatile(result.segs)
+            if src is not None and src.volatility is Volatility.UNKNOWN and src.kind is Kind.UNKNOWN:
+                fetched = self._fetched(node, inputs, frame)
+                if fetched is not None:
+                    return fetched
+        return result
 
     def _bind(self, fn: Func, args, kwargs, frame: Frame, env):
         params = fn.node.params
@@ -1119,7 +1169,7 @@ class Evaluator:
                 bound = self._bind(member, args, kwargs, frame, env)
                 result = self.call_function(member, bound[0], {}, frame.depth + 1, span)
                 if result is not None:
-                    return result
+                    return self._after_call(result, node, self._forced(bound[0]), frame)
                 return self._opaque_call(node, self._forced(bound[0]), frame)
         if isinstance(base, (Text, Alt)):
             return self._str_method(base, method, node, args, kwargs, frame, env)
@@ -1148,6 +1198,9 @@ class Evaluator:
         if isinstance(base, Obj) and not base.qualname.startswith(("self:", "instance:")):
             kw_vals = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
             arg_vals = [self.eval(a.value, frame, env) for a in args]
+            fetched = None if method[:1].isupper() else self._fetched(node, arg_vals + list(kw_vals.values()), frame)
+            if fetched is not None:
+                return fetched
             return Obj(f"{base.qualname}.{method}", args=[base, *arg_vals], kwargs=kw_vals, span=span, node=node)
         inputs = [self.eval(a.value, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
         return self._opaque_call(node, inputs + ([base] if isinstance(base, (Text, Alt)) else []), frame)
@@ -1167,9 +1220,11 @@ class Evaluator:
             if method in ("strip", "lstrip", "rstrip") and not args:
                 out = [replace(s) for s in segs]
                 if method in ("strip", "lstrip") and out and out[0].is_static:
-                    out[0] = replace(out[0], text=out[0].text.lstrip())
+                    first = out[0]
+                    out[0] = slice_segment(first, len(first.text) - len(first.text.lstrip()))
                 if method in ("strip", "rstrip") and out and out[-1].is_static:
-                    out[-1] = replace(out[-1], text=out[-1].text.rstrip())
+                    last = out[-1]
+                    out[-1] = slice_segment(last, 0, len(last.text.rstrip()))
                 return Text(out)
             if method == "replace":
                 return Text(segs)
@@ -1177,6 +1232,8 @@ class Evaluator:
                 return Text([Segment(text=getattr("".join(s.text for s in segs), method)() if method not in ("removeprefix", "removesuffix", "replace") else "".join(s.text for s in segs), span=segs[0].span if segs else span)])
             return Text(segs)
         src = most_volatile(segs)
+        if src is not None and src.kind is Kind.TIMESTAMP and method in classify.TIMESTAMP_ZONE:
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a time zone, not a time")
         if src is not None and src.kind is Kind.TIMESTAMP:
             if method == "strftime":
                 fmt = _const_str(self.eval(args[0].value, frame, env), self, frame) if args else None
@@ -1193,6 +1250,12 @@ class Evaluator:
             return Text([replace(src, span=span, expr=m.code(node), origin=None)])
         if method in ("split", "splitlines", "encode", "decode", "count", "find", "startswith", "endswith", "hex"):
             return self._derived(Text(segs), node, frame, m.code(node))
+        if not hasattr(str, method):
+            # a method of an object we cannot see (a retriever, a store): fetched with its inputs?
+            inputs = [self.eval(a.value, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
+            fetched = self._fetched(node, inputs, frame)
+            if fetched is not None:
+                return fetched
         if src is None and segs and all(s.is_static for s in segs):
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
         return self._derived(Text(segs), node, frame, m.code(node))
@@ -1200,13 +1263,13 @@ class Evaluator:
     def _join(self, sep_segs, iterable_node, frame, env, node) -> Value:
         m = frame.module
         it = self.eval(iterable_node, frame, env)
-        if isinstance(it, Seq) and not it.repeated and all(not isinstance(i, Spread) for i in it.items):
-            out: list[Segment] = []
-            for i, item in enumerate(it.items):
-                if i:
-                    out.extend(sep_segs)
-                out.extend(self.text_of(item, frame))
-            return Text(out)
+        joined = self._join_seq(sep_segs, it, frame)
+        if joined is not None:
+            return joined
+        if isinstance(it, Alt):
+            options = [self._join_seq(sep_segs, o, frame) for o in it.options]
+            if all(o is not None for o in options):
+                return Alt(options, it.span)
         segs = self.text_of(it, frame)
         unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
         if unordered is not None and isinstance(it, Text) and unordered.span == m.span(iterable_node):
@@ -1219,11 +1282,21 @@ class Evaluator:
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "joined constants")
         return Text([replace(src, span=span, expr=m.code(node), origin=src.origin or src.span)])
 
+    def _join_seq(self, sep_segs, it, frame) -> Text | None:
+        if isinstance(it, Seq) and not it.repeated and all(not isinstance(i, Spread) for i in it.items):
+            out: list[Segment] = []
+            for i, item in enumerate(it.items):
+                if i:
+                    out.extend(sep_segs)
+                out.extend(self.text_of(item, frame))
+            return Text(out)
+        return None
+
     def _dedent(self, value: Value, frame: Frame) -> Value:
         import textwrap
         segs = self.text_of(value, frame)
         if all(s.is_static for s in segs) and segs:
-            return Text([replace(segs[0], text=textwrap.dedent("".join(s.text for s in segs)))])
+            return Text([replace(segs[0], text=textwrap.dedent("".join(s.text for s in segs)), raw=None, raw_base=0)])
         return Text(segs)
 
     def _os_path(self, qual, args, frame, env) -> Value:
@@ -1375,6 +1448,9 @@ def _reenter(inner: list[Segment], where: Span, expr: str, spec: str | None) -> 
         if s.is_static:
             out.append(s)
             continue
+        if s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION):
+            out.append(s)  # reported at the call or the iteration (Policy 8), where its fix edits
+            continue
         origin = s.origin or s.span
         if origin == where:
             origin = None
@@ -1393,6 +1469,40 @@ def _short(segs: list[Segment]) -> str:
     return ""
 
 
+def _seg_eq(a: Segment, b: Segment) -> bool:
+    if a.is_static and b.is_static:
+        return a.text == b.text
+    return (not a.is_static and not b.is_static and a.span == b.span and a.kind == b.kind)
+
+
+def _align(options: list[list[Segment]]):
+    """(shared head, the differing middle of each option, shared tail), segment by segment and
+    then character by character at the boundary of static text."""
+    n = min(len(o) for o in options)
+    i = 0
+    while i < n and all(_seg_eq(o[i], options[0][i]) for o in options[1:]):
+        i += 1
+    head = list(options[0][:i])
+    rest = [o[i:] for o in options]
+    m = min(len(o) for o in rest)
+    j = 0
+    while j < m and all(_seg_eq(o[len(o) - 1 - j], rest[0][len(rest[0]) - 1 - j]) for o in rest[1:]):
+        j += 1
+    tail = list(rest[0][len(rest[0]) - j:]) if j else []
+    middles = [o[:len(o) - j] if j else list(o) for o in rest]
+    # a shared ending of the last static segments (`"x" + POLICY` vs `POLICY`)
+    if all(mid and mid[-1].is_static for mid in middles) or any(not mid for mid in middles):
+        texts = [mid[-1].text if mid and mid[-1].is_static else "" for mid in middles]
+        if all(texts):
+            k = len(os.path.commonprefix([t[::-1] for t in texts]))
+            if k:
+                last = middles[0][-1]
+                tail = [slice_segment(last, len(last.text) - k)] + tail
+                middles = [mid[:-1] + ([slice_segment(mid[-1], 0, len(mid[-1].text) - k)] if len(mid[-1].text) > k else [])
+                           for mid in middles]
+    return head, middles, tail
+
+
 def _same(a: list[Segment], b: list[Segment]) -> bool:
     return len(a) == len(b) and all(x.is_static and y.is_static and x.text == y.text for x, y in zip(a, b))
 
@@ -1403,15 +1513,6 @@ def _const_str(value, ev: "Evaluator", frame) -> str | None:
     if isinstance(value, Text) and not value.segs:
         return ""
     return None
-
-
-def _unescape(text: str, start: str) -> str:
-    if "r" in start.lower():
-        return text
-    if "\\" not in text:
-        return text
-    import ast
-    return ast.literal_eval('"""' + text.replace('"""', '\\"\\"\\"') + '"""') if '"""' not in text else text
 
 
 def _target_names(target) -> list[str]:
@@ -1450,6 +1551,47 @@ def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, cst.Subscript) else ann
     return isinstance(node, cst.Name) and node.value in _BUILTIN_TYPES or isinstance(ann, cst.Subscript) \
         or isinstance(ann, cst.BinaryOperation)
+
+
+def _grown(cls: cst.ClassDef, attr: str) -> bool:
+    """True when a method appends to, extends or `+=` the list `self.attr`."""
+    for stmt in cls.body.body:
+        if not isinstance(stmt, cst.FunctionDef):
+            continue
+        for node in _walk_statements(stmt.body):
+            target = None
+            if isinstance(node, cst.AugAssign):
+                target = node.target
+            elif isinstance(node, cst.Expr) and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Attribute) \
+                    and node.value.func.attr.value in ("append", "extend", "insert"):
+                target = node.value.func.value
+            if (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self"
+                    and target.attr.value == attr):
+                return True
+    return False
+
+
+def _per_instance(value):
+    """A value computed once when an object is made: a uuid or a clock reading then identifies
+    the instance (a conversation, a session), it does not change per request."""
+    if isinstance(value, Text):
+        return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
+                             evidence=(s.evidence + " (set once per instance)") if s.evidence else "set once per instance")
+                     if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
+                     and not s.name_only else s for s in value.segs])
+    return value
+
+
+def _element(value, index: int):
+    """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
+    if isinstance(value, Seq) and not value.repeated and index < len(value.items) \
+            and not any(isinstance(i, Spread) for i in value.items):
+        return value.items[index]
+    if isinstance(value, Alt):
+        picked = [_element(o, index) for o in value.options]
+        if picked and all(p is not None for p in picked):
+            return Alt(picked, value.span)
+    return None
 
 
 def _is_none(v: Value) -> bool:

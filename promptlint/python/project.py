@@ -61,6 +61,41 @@ def read_source(path: Path) -> str:
         raise ParseError(f"not valid UTF-8 (byte {exc.start})", prefix.count(b"\n") + 1) from exc
 
 
+def syntax_error(source: str, path: Path, exc: Exception | None = None) -> ParseError:
+    """A ParseError placed where Python's own parser puts the error (libcst's positions are
+    off for tokenizer errors); falls back to libcst's position and message."""
+    import ast
+    try:
+        ast.parse(source, filename=str(path))
+    except SyntaxError as err:
+        return ParseError(f"syntax error: {err.msg}", err.lineno or 1, err.offset or 1)
+    except (ValueError, RecursionError, MemoryError):  # pragma: no cover - null bytes, deep nesting
+        pass
+    if isinstance(exc, cst.ParserSyntaxError):
+        return ParseError(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1)
+    return ParseError(f"syntax error: {exc}")
+
+
+def check_syntax(source: str, path: Path) -> ParseError | None:
+    """A cheap syntax check for files not analysed for prompts: Python's parser first (fast),
+    libcst to confirm (it knows newer syntax than the running Python)."""
+    import ast
+    try:
+        ast.parse(source, filename=str(path))
+        return None
+    except SyntaxError:
+        pass
+    except (ValueError, RecursionError, MemoryError):  # pragma: no cover
+        return None
+    try:
+        cst.parse_module(source)
+        return None
+    except cst.ParserSyntaxError as exc:
+        return syntax_error(source, path, exc)
+    except Exception:  # pragma: no cover
+        return None
+
+
 @dataclass
 class Module:
     """One parsed Python file.
@@ -215,7 +250,7 @@ class Project:
         try:
             tree = cst.parse_module(source)
         except cst.ParserSyntaxError as exc:
-            raise ParseError(f"syntax error: {exc.message}", exc.raw_line, exc.raw_column + 1) from exc
+            raise syntax_error(source, path, exc) from exc
         except (RecursionError, ValueError) as exc:  # pragma: no cover - pathological input
             raise ParseError(f"cannot parse: {exc}") from exc
         dotted, root = _dotted_for(path)

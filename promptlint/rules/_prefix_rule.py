@@ -9,8 +9,8 @@ _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precis
 
 
 def describe(seg: Segment) -> str:
-    """'`datetime.now()` (sub-day precision)'; adds that a name is the only evidence."""
-    expr = " ".join(seg.expr.split())
+    """'`datetime.now()` (sub-day precision)'."""
+    expr = " ".join(seg.expr.split()) or "(conditional text)"
     if len(expr) > 60:
         expr = expr[:57] + "..."
     text = f"`{expr}`"
@@ -20,8 +20,10 @@ def describe(seg: Segment) -> str:
 
 
 def evidence(seg: Segment) -> str:
-    if seg.name_only:
-        return f"; only {seg.evidence} suggests it" if seg.evidence else ""
+    """'; only the name `request_id` suggests it' for a finding whose evidence is a name."""
+    if seg.name_only and seg.evidence:
+        why = seg.evidence.split(" (")[0]
+        return f"; only {why} suggests it"
     return ""
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Severity, Volatility
-from ..prefix import placed_segments
+from ..prefix import MIN_STATIC_AFTER, placed_segments
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -47,11 +47,11 @@ class DynamicBeforeStaticRule(Rule):
             if p.part.is_history or p.part.role == "tools":
                 continue  # tool lists are PRM203's; replayed history is the prefix itself
             if seg.volatility is Volatility.PER_REQUEST:
-                if not (p.static_after or p.history_after):
+                if not p.followed:
                     continue
                 severity = Severity.WARNING
             elif seg.volatility is Volatility.PER_CONVERSATION:
-                if not p.static_after:
+                if p.static_after < MIN_STATIC_AFTER:
                     continue
                 severity = Severity.WARNING
             else:
@@ -60,8 +60,9 @@ class DynamicBeforeStaticRule(Rule):
                 severity = Severity.INFO
             what = "Per-request content" if seg.volatility is Volatility.PER_REQUEST else (
                 "Per-conversation content" if seg.volatility is Volatility.PER_CONVERSATION else "Content of unknown volatility")
-            why = f" ({seg.evidence})" if seg.evidence else ""
+            why = f" ({seg.evidence})" if seg.evidence and not seg.name_only else ""
             message = f"{what} {text.describe(seg)}{why} {text.position(p)}: {text.lost(p)} " + (
-                "are never cached" if severity is Severity.WARNING else "are not cached when it changes")
+                "cannot be read from the cache" if severity is Severity.WARNING else
+                "cannot be read from the cache whenever it changes") + text.evidence(seg)
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg))

@@ -8,6 +8,9 @@ from . import _prefix_rule as text
 from .base import Rule
 
 
+MIN_STATIC_AFTER_DAY = 64  # tokens: a date followed by less static text (and no history) costs little
+
+
 class TimestampInPrefixRule(Rule):
     """## What it does
     Finds a date or time (`datetime.now()`, `date.today()`, `time.time()`, `strftime`, Jinja
@@ -42,21 +45,24 @@ class TimestampInPrefixRule(Rule):
             seg = p.seg
             if seg.kind is not Kind.TIMESTAMP or seg.volatility is Volatility.STABLE:
                 continue
-            if not (p.static_after or p.history_after):
+            if not p.followed:
                 continue
             prec = seg.precision or Precision.SUB_DAY
             severity = Severity.WARNING
             if prec is Precision.YEAR:
                 continue
+            if prec is not Precision.SUB_DAY and not p.history_after and p.static_after < MIN_STATIC_AFTER_DAY:
+                continue  # a date followed by a few words: the cost is those few tokens once a day
             if prec is Precision.MONTH:
                 severity = Severity.INFO
-            elif prec is Precision.DAY and not p.static_after:
-                if p.static_before >= minimum:
-                    severity = Severity.INFO
-            message = (f"Timestamp {text.describe(seg)} {text.position(p)}: {text.lost(p)} "
-                       + ("can only be cached until the date changes" if severity is Severity.INFO and prec is not Precision.SUB_DAY
-                          else "are never cached" if seg.volatility is not Volatility.PER_PROCESS
-                          else "differ in every process")
-                       + text.evidence(seg))
+            elif prec is Precision.DAY and not p.static_after and p.static_before >= minimum:
+                severity = Severity.INFO
+            if seg.volatility is Volatility.PER_PROCESS:
+                effect = "cannot be shared between processes (or across restarts)"
+            elif prec is Precision.SUB_DAY:
+                effect = "cannot be read from the cache"
+            else:
+                effect = f"can be cached for one {prec.value} at a time only"
+            message = f"Timestamp {text.describe(seg)} {text.position(p)}: {text.lost(p)} {effect}" + text.evidence(seg)
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=seg.fix if False else None)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Volatility
-from ..prefix import placed_segments
+from ..prefix import MIN_STATIC_AFTER, placed_segments
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -38,13 +38,16 @@ class UniqueIdInPrefixRule(Rule):
             if seg.kind is not Kind.UNIQUE_ID or seg.volatility in (Volatility.STABLE, Volatility.UNKNOWN):
                 continue
             if seg.volatility is Volatility.PER_REQUEST:
-                if not (p.static_after or p.history_after):
+                if not p.followed:
                     continue
-            elif not p.static_after:
+            elif p.static_after < MIN_STATIC_AFTER and not p.breakpoint_after:
                 continue  # stable within a conversation: the history after it is still reused
             scope = {Volatility.PER_REQUEST: "changes on every request",
                      Volatility.PER_CONVERSATION: "differs per conversation",
                      Volatility.PER_PROCESS: "differs per process"}.get(seg.volatility, "changes")
             message = (f"Unique id {text.describe(seg)} {text.position(p)} {scope}: "
-                       f"{text.lost(p)} cannot be shared" + text.evidence(seg))
+                       f"{text.lost(p)} cannot be shared between "
+                       + ("requests" if seg.volatility is Volatility.PER_REQUEST else
+                          "conversations" if seg.volatility is Volatility.PER_CONVERSATION else "processes")
+                       + text.evidence(seg))
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, related=text.related(seg))
