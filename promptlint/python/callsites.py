@@ -354,7 +354,9 @@ class CallSiteFinder(cst.CSTVisitor):
             self._bindings = {}
         model = _chat_model(chain.args[1]) if chain.qualname == "chain" and len(chain.args) > 1 else None
         prov, model_name = self._lc_model(model, frame) if model is not None else (None, None)
-        self._add(node, "python-call", prov or "langchain", "langchain.invoke", model_name, parts, newest)
+        layout = self._add(node, "python-call", prov or "langchain", "langchain.invoke", model_name, parts, newest)
+        if template.span is not None and template.span.filename == self.m.filename:
+            layout.supersedes.append(f"{self.m.filename}:{template.span.start.row}")
 
     # ------------------------------------------------------------------ parts
     def _tools(self, node, frame) -> list[Part]:

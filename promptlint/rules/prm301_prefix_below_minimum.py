@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
-from ..model import Diagnostic, PromptLayout, Severity, Volatility
+from ..model import Diagnostic, Kind, PromptLayout, Severity, Volatility
 from . import _cache_rule as h
 from .base import Rule
 
@@ -72,4 +72,6 @@ def _prefix_is_final(layout: PromptLayout, stop: Cut) -> bool:
     if stop.part >= len(layout.parts):
         return True
     seg = layout.parts[stop.part].segments[stop.count]
+    if seg.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and stop.part != layout.newest_user:
+        return False  # the clock or id that ends the prefix early is the finding (PRM102 / PRM103)
     return seg.volatility is Volatility.PER_REQUEST
