@@ -55,10 +55,13 @@ class Linter:
         layouts supersede which."""
         report = Report(files=1)
         filename = display_name(path)
-        if kind == "python":
-            self._python(path, filename, force, report)
-        else:
-            self._text_file(path, filename, kind, report)
+        try:
+            if kind == "python":
+                self._python(path, filename, force, report)
+            else:
+                self._text_file(path, filename, kind, report)
+        except Exception as exc:  # a bug of ours must not end the run: say so and go on
+            report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}")
         for layout in report.prompts:
             self._estimate(layout)
         if layout_rules:

@@ -253,12 +253,13 @@ move = fixes.move_to_end_fix
     ('p = f"You are X.\\nToday is {today}.\\nRules.\\n"\n',
      'p = f"You are X.\\nRules.\\nToday is {today}.\\n"\n'),
     ('p = f"""A\r\n{today}\r\nB\r\n"""\r\n', 'p = f"""A\r\nB\r\n{today}\r\n"""\r\n'),
-    ('p = "You are X. " + today + " Rules."\n', 'p = "You are X. " + " Rules." + today\n'),
     ('p = (\n    "You are X.\\n"\n    + f"Today {today}\\n"\n    + "Rules\\n"\n)\n',
      'p = (\n    "You are X.\\n"\n    + "Rules\\n"\n    + f"Today {today}\\n"\n)\n'),
     ('p = ("You are X.\\n"\n     f"Today {today}\\n"\n     "Rules\\n")\n',
      'p = ("You are X.\\n"\n     "Rules\\n"\n     f"Today {today}\\n")\n'),
-    ('p = "A " + str(today.date()) + " B"\n', 'p = "A " + " B" + str(today.date())\n'),
+    ('p = f"""Intro\nToday {today}\n<rules>\nBe brief.\n</rules>\n"""\n',
+     'p = f"""Intro\n<rules>\nBe brief.\n</rules>\nToday {today}\n"""\n'),
+    ('p = ("Intro\\n" + f"Now {today}\\n"\n     + "Rules\\n")\n', 'p = ("Intro\\n" + "Rules\\n"\n     + f"Now {today}\\n")\n'),
     ('p = f"""{today:%Y-%m-%d} {{braces}}\nStatic\n"""\n', 'p = f"""Static\n{today:%Y-%m-%d} {{braces}}\n"""\n'),
 ])
 def test_move_to_end_fix(before, expected):
@@ -277,6 +278,15 @@ def test_move_to_end_fix(before, expected):
     'p = (\n    "A"  # why\n    + today\n    + "B"\n)\n',                     # comment between
     'p = "Today {}. Rules".format(today)\n',                                  # str.format
     'p = rf"A\\n{today}\\nB"\n',                                              # raw: \n is no break
+    'p = "You are X. " + today + " Rules."\n',                               # a fragment of a line
+    'p = "Tokens: " f"{today}\\n" "Rules\\n"\n',                               # label and value
+    'p = (f"Error: {today}\\n"\n     "Fix it!")\n',                              # would glue lines
+    'p = "A\\n" + str(today) + "\\n" + "B\\n"\n',                               # not a literal
+    'p = f"""<context>\nToday {today}\n</context>\nRules.\n"""\n',               # out of a tag block
+    'p = f"""```\n{today}\n```\nRules.\n"""\n',                                  # out of a code fence
+    'p = f"""  script:\n    set x to {today}\n  end\n"""\n',                      # to a shallower indent
+    'p = f"""# Date\n{today}\n# Rules\nBe brief.\n"""\n',                       # into another section
+    'p = f"""Goal:\n{today}\nRules.\n"""\n',                                    # the value of a label
 ])
 def test_move_to_end_fix_gives_nothing_when_not_sure(source):
     module = module_from_source(source)
@@ -284,13 +294,13 @@ def test_move_to_end_fix_gives_nothing_when_not_sure(source):
 
 
 def test_move_to_end_fix_with_caller_defined_static_operands():
-    source = 'p = f"Today {today}. " + RULES\n'
+    source = 'p = "Intro\\n" + f"Today {today}\\n" + RULES + "\\n"\n'
     module = module_from_source(source)
     today = named("today")(module)[0]
-    assert move(module, today) is None
+    assert move(module, today) is None  # a name is not known to be static
     static = lambda node: isinstance(node, cst.Name) and node.value.isupper()
     fix = move(module, today, is_static=static)
-    assert apply_edits(source, fix.edits) == 'p = RULES + f"Today {today}. "\n'
+    assert apply_edits(source, fix.edits) == 'p = "Intro\\n" + RULES + "\\n" + f"Today {today}\\n"\n'
 
 
 def test_move_to_end_fix_converges_and_keeps_the_order_of_volatile_lines():

@@ -158,7 +158,7 @@ def test_wrap_sorted_fix_means_sorted_of_the_same_iterable(iterable, context):
 
 # --- the unsafe move: same lines, new order ----------------------------------------------------
 
-LINE = st.one_of(st.sampled_from(["You are a helper.", "Rules: be brief.", "Tone: kind.", "  Indented line."]),
+LINE = st.one_of(st.sampled_from(["You are a helper.", "Rules: be brief.", "Tone: kind.", "- A list item."]),
                  st.sampled_from(["Now: {now}", "Id {uid}.", "{now} / {uid}"]))
 
 

@@ -27,6 +27,9 @@ _ANTHROPIC = re.compile(r"(^|\.)messages\.(create|stream)$")
 _GEMINI = re.compile(r"(^|\.)models\.(generate_content|generate_content_stream)$")
 _LITELLM = {"litellm.completion", "litellm.acompletion", "litellm.text_completion"}
 _LC_INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
+# a system message written in the code: the only functions whose returned lists are examined
+_SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""
+                             r"|SystemMessage\(|MessageRole\.SYSTEM|\(\s*[\"']system[\"']\s*,")
 _PROMPT_NAME = re.compile(r"(prompt|system|instruction|preamble|persona)", re.I)
 _ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 _MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -60,6 +63,8 @@ class CallSiteFinder(cst.CSTVisitor):
         self.ev = evaluator
         self.stack: list = []
         self.layouts: list[PromptLayout] = []
+        self._sites: list[Span] = []
+        self._has_system: bool | None = None
 
     # scopes
     def visit_ClassDef(self, node):
@@ -114,8 +119,54 @@ class CallSiteFinder(cst.CSTVisitor):
                     self._add(node, "python-call", "pydantic-ai", "agent." + name.rsplit(".", 1)[1], None,
                               [Part("system", segs, span=self.m.span(node))])
 
+    # message dicts and message lists built outside a recognised call (python-constant prompts)
+    def visit_Dict(self, node: cst.Dict):
+        keys = {el.key.evaluated_value: el.value for el in node.elements
+                if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)}
+        self._system_message(node, keys)
+
+    def _system_message(self, node, fields: dict) -> None:
+        role = fields.get("role")
+        if not (isinstance(role, cst.SimpleString) and role.evaluated_value in ("system", "developer")) or "content" not in fields:
+            return
+        if self._covered(node):
+            return
+        frame = self._frame()
+        part = self._part("system", self.ev.eval(fields["content"], frame), frame, self.m.span(fields["content"]))
+        if any(not s.is_static for s in part.segments):
+            self._add(node, "python-constant", None, None, None, [part])
+            self._sites.append(self.m.span(node))
+
+    def visit_Return(self, node: cst.Return):
+        if self._has_system is None:
+            self._has_system = bool(_SYSTEM_MESSAGE.search(self.m.source))
+        func = next((n for n in reversed(self.stack) if isinstance(n, cst.FunctionDef)), None)
+        if not self._has_system or func is None or node.value is None or self._covered(node):
+            return
+        span = self.m.span(func)
+        body = "\n".join(self.m.source.splitlines()[span.start.row - 1:span.end.row])
+        if not _SYSTEM_MESSAGE.search(body):
+            return
+        frame = self._frame()
+        value = self.ev.eval(node.value, frame)
+        for option in _variants(value):  # the variants a builder returns: the first that puts content before history
+            if not isinstance(option, Seq) or option.repeated:
+                continue
+            parts, newest = self.message_parts(option, frame)
+            if any(p.role in ("system", "developer") for p in parts) and any(p.is_history for p in parts) \
+                    and any(not s.is_static for p in parts if not p.is_history for s in p.segments):
+                self._add(node, "python-constant", None, None, None, parts, newest)
+                self._sites.append(self.m.span(node))
+                return
+
+    def _covered(self, node) -> bool:
+        span = self.m.span(node)
+        return any(s.start <= span.start and span.end <= s.end for s in self._sites)
+
     def visit_Call(self, node: cst.Call):
         func = node.func
+        if isinstance(func, cst.Name) and func.value == "dict" and not node.args[:0]:
+            self._system_message(node, {a.keyword.value: a.value for a in node.args if a.keyword is not None})
         chain = self.m.code(func) if isinstance(func, (cst.Attribute, cst.Name)) else ""
         chain = re.sub(r"\s+", "", chain)
         qual = self.m.qualified_name(func) or ""
@@ -480,11 +531,12 @@ class CallSiteFinder(cst.CSTVisitor):
             if role:
                 return _ROLE_ALIASES.get(role, role), item.items[1], item.span
         if isinstance(item, Obj):
-            cls = item.qualname.rsplit(".", 1)[-1]
+            cls = item.qualname.rsplit(".", 1)[-1].removeprefix("instance:")
             if cls.startswith(tuple(_MESSAGE_CLASSES)):
                 base_cls = next(c for c in _MESSAGE_CLASSES if cls.startswith(c))
                 role = _MESSAGE_CLASSES[base_cls]
-                content = item.kwargs.get("content") or item.kwargs.get("template") or item.kwargs.get("prompt") or (item.args[0] if item.args else None)
+                content = item.kwargs.get("content") or item.kwargs.get("blocks") or item.kwargs.get("template") \
+                    or item.kwargs.get("prompt") or (item.args[0] if item.args else None)
                 if role is None:
                     role = self._static_text(item.kwargs.get("role"), frame) or "unknown"
                 if item.qualname.endswith(".from_template") and len(item.args) > 1:
@@ -515,6 +567,8 @@ class CallSiteFinder(cst.CSTVisitor):
             part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
                              if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
                              else s for s in part.segments]
+        if source == "python-call":
+            self._sites.append(span)
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
                               provider=provider, api=api, model=model, parts=parts, newest_user=newest)
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
@@ -539,6 +593,16 @@ def _prompt_template(value) -> tuple[Obj | None, dict]:
         else:
             return None, partials
     return None, partials
+
+
+def _variants(value, depth: int = 0):
+    """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
+    if isinstance(value, Alt) and depth < 6:
+        out = []
+        for option in value.options:
+            out.extend(_variants(option, depth + 1))
+        return out[:16]
+    return [value]
 
 
 def _find_unordered(value, depth: int = 0) -> Segment | None:

@@ -103,6 +103,9 @@ HISTORY_NAMES = {
     "message_history", "prior_messages", "context_messages", "turns", "dialog", "dialogue",
     "chat_messages", "conversation_history", "msgs", "all_messages", "previous_messages",
 }
+# Content retrieved for the current turn (memories recalled, documents found): named so in code.
+_RETRIEVED = re.compile(r"^(memory_content|memories|recalled\w*|retrieved\w*|\w*search_results|relevant_(docs|documents|memories|context)|rag_context|retrieval_\w+|recalled_memories)$", re.I)
+
 _PER_CONVERSATION_IDS = {
     "conversation_id", "session_id", "thread_id", "chat_id", "runtime_id", "sandbox_id", "run_id",
     "conv_id", "sid", "workspace_id", "container_id", "instance_id", "agent_id",
@@ -132,7 +135,12 @@ def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] |
         return Kind.TIMESTAMP, Volatility.PER_REQUEST, prec, f"the name `{name}` (a current date or time)"
     if low in _USER_INPUT_NAMES:
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (the user's message)"
+    if _RETRIEVED.match(low):
+        return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (content retrieved for this turn)"
     return None
+
+
+PROMPT_ATTR = re.compile(r"(prompt|system|instruction|reminder|preamble)", re.I)
 
 
 def is_stable_call(qualname: str) -> bool:

@@ -262,7 +262,7 @@ class Evaluator:
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             add = self.eval(th.node, frame, th.env)
-            if th.name != "AddAssignment":
+            if th.name != "AddAssign":
                 return dynamic(m.span(th.node), m.code(th.node))
             if isinstance(prev, Seq) or isinstance(add, Seq):
                 items = (prev.items if isinstance(prev, Seq) else []) + (add.items if isinstance(add, Seq) else [Spread(add)])
@@ -361,6 +361,26 @@ class Evaluator:
             return Text(segs)
         return value
 
+    def by_name(self, name: str, near: Path, depth: int = 0) -> Value | None:
+        """The prompt text an attribute of an object we cannot resolve stands for, found by its
+        name: the class attributes and module constants of that name in the analysed tree that
+        are strings (one of them, when several: an Alt). None when there are none."""
+        key = ("by_name", name, near.parent)
+        if key in self._return_cache:
+            return self._return_cache[key]
+        self._return_cache[key] = None
+        values = []
+        for module, cls, node in self.project.definitions(name, near):
+            if isinstance(node, cst.Name) and node.value in ("None", "True", "False"):
+                continue
+            frame = Frame(module=module, cls=cls, module_level=True, depth=depth + 1)
+            value = self.eval(node, frame, {})
+            if isinstance(value, Text) and any(s.is_static and s.text.strip() for s in value.segs):
+                values.append(value)
+        result = None if not values else (values[0] if len(values) == 1 else Alt(values))
+        self._return_cache[key] = result
+        return result
+
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
         if depth > MAX_DEPTH:
             return None
@@ -422,6 +442,11 @@ class Evaluator:
                 return Text([Segment(text=node.value, span=span)])
             v = self._name(node.value, node, frame, env)
             if v is not None:
+                if (isinstance(v, Text) and len(v.segs) == 1 and not v.segs[0].is_static and v.segs[0].span is not None
+                        and v.segs[0].evidence.startswith(("the parameter", "the name")) and v.segs[0].span.row < span.row
+                        and v.segs[0].origin is None):
+                    # an unbound parameter: it enters the prompt here; the parameter is where it comes from
+                    return Text([replace(v.segs[0], span=span, origin=v.segs[0].span)])
                 return v
             if node.value == "__file__":
                 return PathV(m.path)
@@ -440,6 +465,10 @@ class Evaluator:
                 return v
             if qual in ("sys.platform", "os.name", "os.sep", "os.linesep"):
                 return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
+            if classify.PROMPT_ATTR.search(node.attr.value) and _unresolved(base):
+                found = self.by_name(node.attr.value, frame.module.path, frame.depth)
+                if found is not None:
+                    return found
             return self._derived(base, node, frame, m.code(node), attr=node.attr.value)
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             items: list[Value] = []
@@ -720,7 +749,10 @@ class Evaluator:
         if isinstance(value, Text):
             return value.segs
         if isinstance(value, Alt):
-            return self._alt_text(value, frame)
+            cached = value.__dict__.get("_segs")
+            if cached is None:  # variants share sub-values: compute each once
+                cached = value.__dict__["_segs"] = self._alt_text(value, frame)
+            return cached
         if isinstance(value, Spread):
             return self.text_of(value.value, frame)
         if isinstance(value, Seq):
@@ -1208,7 +1240,12 @@ class Evaluator:
     def _str_method(self, base, method, node, args, kwargs, frame, env) -> Value:
         m = frame.module
         span = m.span(node)
+        if method == "format" and isinstance(base, Alt):
+            # a template that is one of several: format each variant
+            return Alt([self._str_method(o, method, node, args, kwargs, frame, env) for o in base.options], base.span)
         segs = self.text_of(base, frame)
+        if method in ("copy",) and any(s.kind is Kind.HISTORY for s in segs):
+            return base
         if method == "format":
             return self.format_text(Text(segs), [self.eval(a.value, frame, env) for a in args],
                                     {k: self.eval(v, frame, env) for k, v in kwargs.items()}, frame, span)
@@ -1551,6 +1588,13 @@ def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, cst.Subscript) else ann
     return isinstance(node, cst.Name) and node.value in _BUILTIN_TYPES or isinstance(ann, cst.Subscript) \
         or isinstance(ann, cst.BinaryOperation)
+
+
+def _unresolved(value) -> bool:
+    """A receiver we know nothing about: an unresolved name or attribute, an external object."""
+    if isinstance(value, Text):
+        return len(value.segs) == 1 and value.segs[0].kind is Kind.UNKNOWN and value.segs[0].volatility is Volatility.UNKNOWN
+    return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
 
 
 def _grown(cls: cst.ClassDef, attr: str) -> bool:

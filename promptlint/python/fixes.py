@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
@@ -350,17 +351,30 @@ def sort_tools_fix(module: "Module", expr: cst.BaseExpression | cst.Return, nest
 
 # --- PRM101-PRM103: move a volatile value to the end (unsafe) ----------------------------------
 
+class _ParentCollector(cst.CSTVisitor):
+    """Maps each node to its parent in one walk of the tree."""
+
+    def __init__(self):
+        self.parents: dict = {}
+        self.stack: list = []
+
+    def on_visit(self, node) -> bool:
+        if self.stack:
+            self.parents[node] = self.stack[-1]
+        self.stack.append(node)
+        return True
+
+    def on_leave(self, original_node) -> None:
+        self.stack.pop()
+
+
 def _parents(module: "Module") -> dict:
+    """Node -> parent for the module's tree, computed once and kept on the module."""
     cache = module.__dict__.get("_fix_parents")
     if cache is None or cache[0] is not module.tree:
-        parents: dict = {}
-        stack = [module.tree]
-        while stack:
-            node = stack.pop()
-            for child in node.children:
-                parents[child] = node
-                stack.append(child)
-        cache = (module.tree, parents)
+        collector = _ParentCollector()
+        module.tree.visit(collector)
+        cache = (module.tree, collector.parents)
         module.__dict__["_fix_parents"] = cache
     return cache[1]
 
@@ -435,7 +449,11 @@ def _move_line(module: "Module", fstring: cst.FormattedString, target: cst.CSTNo
     if index is None or not any(ln.is_static for ln in lines[index + 1:]):
         return None
     moved, rest, tail = lines[index], lines[:index] + lines[index + 1:-1], lines[-1]
-    if not tail.nodes and not tail.text.strip():  # closing indentation or nothing
+    closing = not tail.nodes and not tail.text.strip()  # closing indentation or nothing
+    passed = lines[index + 1:-1] if closing else lines[index + 1:]
+    if _leaves_a_block(moved, passed, lines[index - 1] if index else None):
+        return None
+    if closing:
         text = "".join(ln.text for ln in rest) + moved.text + tail.text
     else:
         text = "".join(ln.text for ln in rest) + tail.text + moved.brk + moved.body
@@ -444,6 +462,73 @@ def _move_line(module: "Module", fstring: cst.FormattedString, target: cst.CSTNo
     if _slice(module, start, end) != "".join(ln.text for ln in lines):
         raise _NotSure("f-string content does not match its parts")
     return _checked(module, fstring, [Edit(text, start, end)], UNSAFE, message)
+
+
+_TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)[^<>]*?(/?)>")
+_FENCES = ("```", "~~~")
+
+
+def _indent(text: str) -> str:
+    return text[: len(text) - len(text.lstrip(" \t"))]
+
+
+def _leaves_a_block(moved: _Line, passed: list[_Line], before: _Line | None) -> bool:
+    """True when moving `moved` after the `passed` lines would take it out of its context: it
+    is the value of a label line before it (`Goal:`), or it would pass a Markdown heading, a
+    closing tag line (`</context>`) opened before it, an odd number of code fences, or land at
+    another indentation than the line it would follow."""
+    if before is not None and before.body.rstrip().endswith(":"):
+        return True
+    opened: list[str] = []
+    fences = 0
+    for line in passed:
+        body = line.body.strip()
+        if body.startswith("#"):
+            return True
+        fences += body.startswith(_FENCES)
+        tag = _TAG_LINE.fullmatch(body)
+        if tag and not tag.group(3):
+            if not tag.group(1):
+                opened.append(tag.group(2))
+            elif opened and opened[-1] == tag.group(2):
+                opened.pop()
+            else:
+                return True
+    last = next((ln for ln in reversed(passed) if ln.body.strip()), None)
+    return fences % 2 == 1 or (last is not None and _indent(last.body) != _indent(moved.body))
+
+
+def _string_content(node: cst.CSTNode) -> tuple[str, bool] | None:
+    """The source text between the quotes of a string literal's last piece, and whether it is
+    raw; None for anything else."""
+    while isinstance(node, cst.ConcatenatedString):
+        node = node.right
+    if isinstance(node, cst.SimpleString):
+        return node.raw_value, "r" in node.prefix.lower()
+    if isinstance(node, cst.FormattedString):
+        last = node.parts[-1] if node.parts else None
+        text = last.value if isinstance(last, cst.FormattedStringText) else ""
+        return text, "r" in node.prefix.lower()
+    return None
+
+
+def _ends_line(node: cst.CSTNode) -> bool:
+    """True for a string literal whose text ends with a line break (a newline or `\\n`)."""
+    content = _string_content(node)
+    if content is None or not content[0]:
+        return False
+    ends = _break_ends(*content)
+    return bool(ends) and ends[-1] == len(content[0])
+
+
+def _is_static_literal(node: cst.CSTNode) -> bool:
+    """A str literal without interpolation and with some visible text."""
+    if isinstance(node, cst.ConcatenatedString):
+        return _is_literal_text(node) and (_is_static_literal(node.left) or _is_static_literal(node.right))
+    if not _is_literal_text(node):
+        return False
+    text, _ = _string_content(node)
+    return bool(text.replace("\\n", "").strip())
 
 
 _NON_STRING = (cst.List, cst.Tuple, cst.Dict, cst.Set, cst.ListComp, cst.SetComp, cst.DictComp,
@@ -504,8 +589,12 @@ def _move_operand(module: "Module", node: cst.CSTNode, message: str,
         if any(isinstance(op, _NON_STRING) or (isinstance(op, cst.SimpleString)
                                                and "b" in op.prefix.lower()) for op in operands):
             return None
-    static = is_static or _is_literal_text
+    static = is_static or _is_static_literal
     if not any(static(op) for op in operands[index + 1:]):
+        return None
+    # Move whole lines only: the operand, the one before it and the new last one end lines.
+    if not (_ends_line(child) and _ends_line(operands[-1])
+            and (index == 0 or _ends_line(operands[index - 1]))):
         return None
     extents = [_extent(module, op) for op in operands]
     texts = [_source_of(module, op) for op in operands]
@@ -525,13 +614,20 @@ def move_to_end_fix(module: "Module", node: cst.CSTNode, message: str | None = N
     content is reordered). `node` is the volatile expression or its `{...}` field.
 
     1. Inside a multi-line f-string, the field's whole line (its text and line break, a real
-       newline or `\\n`) moves to the end of the f-string, before any closing indentation.
+       newline or `\\n`) moves to the end of the f-string, before any closing indentation;
+       not out of its context (the value of a `Label:` line, past a Markdown heading, past a
+       closing tag line such as `</context>` opened before it, across a code fence, or to
+       another indentation).
     2. Otherwise, in a string concatenation (`+` with a str literal operand, or implicit
-       `"a" "b"`), the operand holding the value moves to the end; operators, line breaks and
-       indentation stay in place. Not when a comment sits between operands.
-    A move happens only when a static line / operand (a str literal; `is_static(node)` decides
-    for operands when given) follows, so repeated fixes converge with all static text first
-    (static text keeps its order). None when no edit is sure (one-line f-string, `.format`, templates)."""
+       `"a" "b"`), the operand holding the value moves to the end when it is made of whole
+       lines (it, the operand before it and the last operand are literals ending with a line
+       break); operators, line breaks and indentation stay in place. Not when a comment sits
+       between operands.
+    A move happens only when a static line / operand (a str literal with visible text;
+    `is_static(node)` decides for operands when given) follows, so repeated fixes converge with
+    all static text first (static text keeps its order). None when no edit is sure (one-line
+    f-string, a fragment of a line, `.format`, templates).
+    """
     message = message or f"Move `{_short(module.code(node))}` to the end of the prompt text"
     parents = _parents(module)
     field_node, current = None, node

@@ -8,6 +8,8 @@ changed files).
 from __future__ import annotations
 
 import os
+import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +61,32 @@ def read_source(path: Path) -> str:
     except UnicodeDecodeError as exc:
         prefix = data[: exc.start]
         raise ParseError(f"not valid UTF-8 (byte {exc.start})", prefix.count(b"\n") + 1) from exc
+
+
+def _resolve_positions(tree: cst.Module):
+    """PositionProvider for a module, computed in a thread of its own: positions are asked for
+    deep inside the evaluator's recursion, and libcst's code generation recurses as deep as the
+    code nests, so a fresh stack keeps the two from adding up."""
+    result: list = []
+    errors: list = []
+
+    def work():
+        try:
+            result.append(MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider))
+        except BaseException as exc:  # pragma: no cover - reported to the caller
+            errors.append(exc)
+
+    old = threading.stack_size()
+    threading.stack_size(64 * 1024 * 1024)
+    try:
+        thread = threading.Thread(target=work)
+        thread.start()
+    finally:
+        threading.stack_size(old)
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
 
 
 def syntax_error(source: str, path: Path, exc: Exception | None = None) -> ParseError:
@@ -121,8 +149,7 @@ class Module:
     def positions(self):
         """libcst CodeRange of every node, computed on first use (it is the slow part of a parse)."""
         if self._positions is None:
-            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
+            self._positions = _resolve_positions(self.tree)
         return self._positions
 
     def span(self, node: cst.CSTNode) -> Span:
@@ -274,6 +301,58 @@ class Project:
                     except ParseError:
                         return None
         return None
+
+    def definitions(self, name: str, near: Path) -> list[tuple[Module, cst.ClassDef | None, cst.BaseExpression]]:
+        """Every module-level or class-level assignment of `name` in the Python files of the
+        package tree that holds `near`: (module, class or None, value node). The files are found
+        by a text search first, so only those that assign the name are parsed."""
+        pattern = re.compile(rf"^[ \t]*{re.escape(name)}\s*(:[^=\n]*)?=", re.M)
+        out = []
+        _, root = _dotted_for(near.resolve())
+        for path in self._python_files(root):
+            text = self._text(path)
+            if text is None:
+                continue
+            if not pattern.search(text):
+                continue
+            try:
+                module = self.load(path)
+            except ParseError:
+                continue
+            for node in module.assigns.get(name, []):
+                out.append((module, None, node))
+            for cls in module.classes.values():
+                for stmt in cls.body.body:
+                    if isinstance(stmt, cst.SimpleStatementLine):
+                        for small in stmt.body:
+                            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else (
+                                [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else [])
+                            if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+                                out.append((module, cls, small.value))
+        return out
+
+    def _python_files(self, root: Path) -> list[Path]:
+        """The .py files of one package tree (cached)."""
+        cache = self.__dict__.setdefault("_files", {})
+        if root not in cache:
+            files: list[Path] = []
+            for dirpath, dirnames, filenames in os.walk(root):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__", "venv")
+                               and not (Path(dirpath) / d / "pyvenv.cfg").exists()]
+                files.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
+                if len(files) > 20000:  # not a package tree: a home folder or a whole disk
+                    break
+            cache[root] = sorted(files)
+        return cache[root]
+
+    def _text(self, path: Path) -> str | None:
+        cache = self.__dict__.setdefault("_texts", {})
+        if path not in cache:
+            try:
+                cache[path] = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                cache[path] = None
+        return cache[path]
 
     def resolve_symbol(self, dotted: str) -> tuple[Module, str] | None:
         """Split `pkg.mod.NAME` into the module of the tree that defines it and the name."""
