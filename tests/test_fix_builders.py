@@ -259,6 +259,7 @@ move = fixes.move_to_end_fix
      'p = ("You are X.\\n"\n     "Rules\\n"\n     f"Today {today}\\n")\n'),
     ('p = f"""Intro\nToday {today}\n<rules>\nBe brief.\n</rules>\n"""\n',
      'p = f"""Intro\n<rules>\nBe brief.\n</rules>\nToday {today}\n"""\n'),
+    ('p = f"""\\\nToday {today}.\nRules.\n"""\n', 'p = f"""\\\nRules.\nToday {today}.\n"""\n'),
     ('p = ("Intro\\n" + f"Now {today}\\n"\n     + "Rules\\n")\n', 'p = ("Intro\\n" + "Rules\\n"\n     + f"Now {today}\\n")\n'),
     ('p = f"""{today:%Y-%m-%d} {{braces}}\nStatic\n"""\n', 'p = f"""Static\n{today:%Y-%m-%d} {{braces}}\n"""\n'),
 ])
@@ -287,6 +288,11 @@ def test_move_to_end_fix(before, expected):
     'p = f"""  script:\n    set x to {today}\n  end\n"""\n',                      # to a shallower indent
     'p = f"""# Date\n{today}\n# Rules\nBe brief.\n"""\n',                       # into another section
     'p = f"""Goal:\n{today}\nRules.\n"""\n',                                    # the value of a label
+    'p = f"""<Question>\n{today}\n<Answer>\nNone.\n"""\n',                       # under a header tag
+    'p = f"""Schema (\n  {today}\n)\nRules.\n"""\n',                             # out of brackets
+    'p = f"""run({{\n{today}\n}})\nRules.\n"""\n',                               # out of braces
+    'p = f"""x = \\"\n{today}\n\\"\nRules.\n"""\n',                                # out of a quote
+    'p = f"""Items ({today},\n  more).\nRules.\n"""\n',                          # opens a bracket
 ])
 def test_move_to_end_fix_gives_nothing_when_not_sure(source):
     module = module_from_source(source)

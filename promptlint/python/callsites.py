@@ -217,7 +217,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _openai_chat(self, node, kwargs, chain):
         frame = self._frame()
-        parts = self._tools(kwargs.get("tools") or kwargs.get("functions"), frame)
+        parts = self._tools(kwargs.get("tools") or kwargs.get("functions"), frame, "chat.completions")
         if "response_format" in kwargs:
             parts += self._schema_part(kwargs["response_format"], frame)
         msg_parts, newest = self.message_parts(self.ev.eval(kwargs["messages"], frame), frame) if "messages" in kwargs else ([], None)
@@ -230,7 +230,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _chat_like(self, node, kwargs, provider, api):
         frame = self._frame()
-        parts = self._tools(kwargs.get("tools") or kwargs.get("functions"), frame)
+        parts = self._tools(kwargs.get("tools") or kwargs.get("functions"), frame, api)
         msg_parts, newest = self.message_parts(self.ev.eval(kwargs["messages"], frame), frame) if "messages" in kwargs else ([], None)
         model = self._static_model(kwargs.get("model"), frame)
         prov, model = provider_for_model(model, provider)
@@ -240,7 +240,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _openai_responses(self, node, kwargs):
         frame = self._frame()
-        parts = self._tools(kwargs.get("tools"), frame)
+        parts = self._tools(kwargs.get("tools"), frame, "responses")
         if "instructions" in kwargs:
             parts.append(self._part("system", self.ev.eval(kwargs["instructions"], frame), frame,
                                     self.m.span(kwargs["instructions"])))
@@ -262,7 +262,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _anthropic(self, node, kwargs, chain):
         frame = self._frame()
-        parts = self._tools(kwargs.get("tools"), frame)
+        parts = self._tools(kwargs.get("tools"), frame, "messages")
         if "system" in kwargs:
             parts.append(self._part("system", self.ev.eval(kwargs["system"], frame), frame, self.m.span(kwargs["system"])))
         msg_parts, newest = self.message_parts(self.ev.eval(kwargs["messages"], frame), frame) if "messages" in kwargs else ([], None)
@@ -410,14 +410,29 @@ class CallSiteFinder(cst.CSTVisitor):
             layout.supersedes.append(f"{self.m.filename}:{template.span.start.row}")
 
     # ------------------------------------------------------------------ parts
-    def _tools(self, node, frame) -> list[Part]:
+    def _tools_fix(self, value, node, unordered: Segment, api: str | None):
+        """The safe fix for a tools list in unstable order: sort the listing it iterates when that
+        yields paths or names (sortable); else sort the tools by name, with the key the shape
+        needs (seen in the values, or required by the API: OpenAI chat nests `function.name`,
+        Anthropic and the Responses API use a flat `name`); None when neither is sure."""
+        from . import fixes
+        if unordered.fix is not None and unordered.evidence == "directory listing order":
+            return unordered.fix
+        if unordered.span is None or unordered.span.filename != self.m.filename:
+            return None
+        shape = _tool_shape(value) or {"chat": "nested", "flat": "flat"}.get(_api_tool_shape(api))
+        if shape is None:
+            return None
+        return fixes.sort_tools_fix(self.m, node, nested=shape == "nested", objects=shape == "object")
+
+    def _tools(self, node, frame, api: str | None = None) -> list[Part]:
         if node is None:
             return []
         value = self.ev.eval(node, frame)
         span = self.m.span(node)
         unordered = _find_unordered(value)
         if unordered is not None:
-            return [Part("tools", [unordered], span=span)]
+            return [Part("tools", [replace(unordered, fix=self._tools_fix(value, node, unordered, api))], span=span)]
         if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
             rendered = _static_json(Seq([_tool_schema(i) if isinstance(i, Func) else i for i in value.items]),
                                     self.ev, frame)
@@ -476,6 +491,11 @@ class CallSiteFinder(cst.CSTVisitor):
             newest = None
             if isinstance(item, Spread):
                 inner = item.value
+                variants = [v for v in _variants(inner) if isinstance(v, Seq)]
+                if isinstance(inner, Alt) and variants:
+                    merged = Seq([x for v in variants for x in v.items], item.span, repeated=True)
+                    parts.append(self._history_part(merged, frame, item.span))
+                    continue
                 if isinstance(inner, Seq) and inner.repeated:
                     parts.append(self._history_part(inner, frame, item.span))
                 elif isinstance(inner, Seq):
@@ -595,6 +615,43 @@ def _prompt_template(value) -> tuple[Obj | None, dict]:
     return None, partials
 
 
+def _api_tool_shape(api: str | None) -> str | None:
+    if not api:
+        return None
+    if api.startswith(("chat.completions", "litellm", "Router")):
+        return "chat"
+    if api.startswith(("messages", "beta.messages", "responses")):
+        return "flat"
+    return None
+
+
+def _tool_shape(value, depth: int = 0) -> str | None:
+    """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
+    `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"
+    (objects with a `.name`, e.g. `@tool` functions or MCP tools); None when not known."""
+    shapes: set[str] = set()
+
+    def walk(v, d):
+        if d > 6:
+            shapes.add("?")
+        elif isinstance(v, Mapping):
+            shapes.add("nested" if isinstance(v.items.get("function"), Mapping) else "flat" if "name" in v.items else "?")
+        elif isinstance(v, Func):
+            shapes.add("object")
+        elif isinstance(v, Seq):
+            for item in v.items:
+                walk(item, d + 1)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1)
+        elif isinstance(v, Alt):
+            for option in v.options:
+                walk(option, d + 1)
+        else:
+            shapes.add("?")
+    walk(value, depth)
+    return shapes.pop() if len(shapes) == 1 and "?" not in shapes else None
+
+
 def _variants(value, depth: int = 0):
     """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
     if isinstance(value, Alt) and depth < 6:
@@ -614,8 +671,17 @@ def _find_unordered(value, depth: int = 0) -> Segment | None:
     if isinstance(value, Spread):
         return _find_unordered(value.value, depth + 1)
     if isinstance(value, Seq):
+        if value.ordered:
+            return None
+        if value.unordered is not None:
+            return value.unordered
         for item in value.items:
             found = _find_unordered(item, depth + 1)
+            if found is not None:
+                return found
+    if isinstance(value, Alt):
+        for option in value.options:
+            found = _find_unordered(option, depth + 1)
             if found is not None:
                 return found
     return None

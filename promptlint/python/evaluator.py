@@ -43,6 +43,7 @@ class _Thunk:
     repeated: bool = False
     name: str = ""
     value: Any = None
+    loop: Any = None
     _cache: Any = None
 
 
@@ -91,7 +92,7 @@ class Evaluator:
     def _ensure(self, frame: Frame) -> None:
         if frame._snapshots is not None:
             return
-        frame._snapshots, frame._rows = [], []
+        frame._snapshots, frame._rows = {}, []
         body = frame.module.tree.body if frame.func is None else frame.func.body.body
         env: dict[str, _Thunk] = {}
         if frame.func is not None:
@@ -105,13 +106,13 @@ class Evaluator:
                     frame._param_names.add(p.name.value)
                     env[p.name.value] = _Thunk("param", node=p, name=p.name.value)
         self._interp(frame, body, env, False)
-        frame._snapshots.append((10 ** 9, dict(env)))
-        frame._rows.append(10 ** 9)
+        frame._snapshots[10 ** 9] = dict(env)
+        frame._rows = sorted(frame._snapshots)
 
     def _snap(self, frame: Frame, node: cst.CSTNode, env: dict) -> None:
-        row = frame.module.span(node).start.row
-        frame._rows.append(row)
-        frame._snapshots.append((row, dict(env)))
+        """Record the bindings before the statement at `node`'s row (a later pass over a loop
+        body replaces the first: it also sees what the previous iteration appended)."""
+        frame._snapshots[frame.module.span(node).start.row] = dict(env)
 
     def _interp(self, frame: Frame, stmts, env: dict, loop: bool) -> None:
         for stmt in stmts:
@@ -124,14 +125,19 @@ class Evaluator:
                 self._branches(frame, [stmt.body.body, self._else(stmt.orelse)], env, loop)
             elif isinstance(stmt, (cst.For, cst.While)):
                 self._snap(frame, stmt, env)
-                inner = dict(env)
-                if isinstance(stmt, cst.For):
-                    for name in _target_names(stmt.target):
+                targets = _target_names(stmt.target) if isinstance(stmt, cst.For) else []
+                outer = loop if isinstance(loop, tuple) else None
+                ctx = (stmt.iter, dict(env), outer) if isinstance(stmt, cst.For) else outer
+                for _pass in range(2):  # the second pass sees what the first appended (the back edge)
+                    frame.__dict__["_replay"] = _pass == 1 or frame.__dict__.get("_replay", False)
+                    inner = dict(env)
+                    for name in targets:
                         inner[name] = _Thunk("iter", node=stmt.iter, env=dict(env), name=name)
-                self._interp(frame, stmt.body.body, inner, True)
-                for name, th in inner.items():
-                    if env.get(name) is not th and not (isinstance(stmt, cst.For) and name in _target_names(stmt.target)):
-                        env[name] = th
+                    self._interp(frame, stmt.body.body, inner, ctx or True)
+                    for name, th in inner.items():
+                        if env.get(name) is not th and name not in targets:
+                            env[name] = th
+                frame.__dict__["_replay"] = False
                 if stmt.orelse is not None:
                     self._interp(frame, stmt.orelse.body.body, env, loop)
             elif isinstance(stmt, cst.With):
@@ -210,7 +216,7 @@ class Evaluator:
             env[small.target.value] = _Thunk("expr", node=small.value, env=dict(env))
         elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
             name = small.target.value
-            env[name] = _Thunk("aug", node=small.value, env=dict(env), prev=env.get(name), repeated=loop,
+            env[name] = _Thunk("aug", node=small.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                name=type(small.operator).__name__)
         elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
             call = small.value
@@ -218,8 +224,9 @@ class Evaluator:
             if (isinstance(f, cst.Attribute) and isinstance(f.value, cst.Name)
                     and f.attr.value in ("append", "extend", "insert") and f.value.value in env):
                 name = f.value.value
-                env[name] = _Thunk(f.attr.value, node=call, env=dict(env), prev=env.get(name), repeated=loop)
-        elif isinstance(small, cst.Return) and small.value is not None:
+                env[name] = _Thunk(f.attr.value, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                                   loop=loop if isinstance(loop, tuple) else None)
+        elif isinstance(small, cst.Return) and small.value is not None and not frame.__dict__.get("_replay"):
             frame.returns.append(_Thunk("expr", node=small.value, env=dict(env)))
 
     # ------------------------------------------------------------------ names
@@ -228,7 +235,7 @@ class Evaluator:
         self._ensure(frame)
         row = frame.module.span(at).start.row
         i = bisect.bisect_right(frame._rows, row) - 1
-        env = frame._snapshots[i][1] if i >= 0 else {}
+        env = frame._snapshots[frame._rows[i]] if i >= 0 else {}
         th = env.get(name)
         if th is None:
             return None
@@ -294,7 +301,24 @@ class Evaluator:
                 items = [item] + base if isinstance(idx, cst.Integer) and idx.value == "0" else base + [item]
             else:
                 items = base
-            return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False))
+            unordered = getattr(prev, "unordered", None) or self._loop_order(th, frame)
+            return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False),
+                       unordered=unordered)
+
+    def _loop_order(self, th: _Thunk, frame: Frame) -> Segment | None:
+        """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
+        ctx = th.loop
+        while ctx is not None:  # the innermost loop first, then the loops around it
+            node, env, outer = ctx
+            value = self.eval(node, frame, env)
+            if isinstance(value, Seq) and value.unordered is not None:
+                return value.unordered
+            segs = self.text_of(value, frame)
+            src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
+            if src is not None:
+                return self._unordered_at(src, node, frame)
+            ctx = outer
+        return None
 
     def _param(self, frame: Frame, th: _Thunk) -> Value:
         name = th.name
@@ -348,7 +372,7 @@ class Evaluator:
 
     def _module_value(self, frame: Frame, name: str) -> Value | None:
         self._ensure(frame)
-        th = frame._snapshots[-1][1].get(name)
+        th = frame._snapshots[10 ** 9].get(name)
         return self.force(frame, th) if th is not None else None
 
     @staticmethod
@@ -488,6 +512,7 @@ class Evaluator:
         if isinstance(node, cst.Dict):
             items_d: dict[str, Value] = {}
             spans: dict[str, Span] = {}
+            merged = False
             for el in node.elements:
                 if isinstance(el, cst.DictElement):
                     key = el.key
@@ -499,7 +524,9 @@ class Evaluator:
                     if isinstance(other, Mapping):
                         items_d.update(other.items)
                         spans.update(other.key_spans)
-            return Mapping(items_d, spans, span, node)
+                    else:
+                        merged = True  # keys of data we cannot see: the order is not the code's
+            return Mapping(items_d, spans, span, None if merged else node)
         if isinstance(node, cst.BinaryOperation):
             return self._binop(node, frame, env)
         if isinstance(node, cst.Call):
@@ -573,6 +600,10 @@ class Evaluator:
     def _item_of(self, iterable: Value, node, frame: Frame, name: str) -> Value:
         m = frame.module
         span = m.span(node)
+        if isinstance(iterable, Seq) and iterable.unordered is not None and iterable.items:
+            vals = [i for i in iterable.items if not isinstance(i, Spread)]
+            if vals:  # the elements are known, only their order is not
+                return vals[0] if len(vals) == 1 else Alt(vals, span)
         if isinstance(iterable, Seq) and iterable.items and not iterable.repeated:
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
             if vals and len(vals) == len(iterable.items):
@@ -588,6 +619,9 @@ class Evaluator:
                                  kind=src.kind if src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID) else Kind.UNKNOWN)])
         if isinstance(iterable, Mapping):
             return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, "a key of a dict display")
+        if segs and all(s.is_static or s.volatility is Volatility.STABLE for s in segs) or \
+                (isinstance(iterable, Seq) and iterable.ordered):
+            return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
         return dynamic(span, name, evidence=f"an element of `{m.code(node)}`")
 
     def _unordered_at(self, src: Segment, iter_node, frame: Frame) -> Segment:
@@ -603,6 +637,9 @@ class Evaluator:
     def _comprehension(self, node, frame: Frame, env: dict | None) -> Value:
         m = frame.module
         span = m.span(node)
+        if isinstance(node, cst.SetComp):
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                           "a set comprehension: iteration order depends on the hash seed")
         inner_env = dict(env) if env is not None else None
         comp = node.for_in
         order_src = order_node = None
@@ -617,7 +654,7 @@ class Evaluator:
                 self._ensure(frame)
                 row = m.span(node).start.row
                 i = bisect.bisect_right(frame._rows, row) - 1
-                inner_env = dict(frame._snapshots[i][1]) if i >= 0 else {}
+                inner_env = dict(frame._snapshots[frame._rows[i]]) if i >= 0 else {}
             for tname in _target_names(comp.target):
                 inner_env[tname] = _Thunk("value", value=item)
             comp = comp.inner_for_in
@@ -666,6 +703,11 @@ class Evaluator:
             if left.path is not None and name is not None:
                 return PathV(left.path / name)
             return PathV(None)
+        if isinstance(node.operator, (cst.BitOr, cst.BitAnd, cst.Subtract, cst.BitXor)):
+            for side in (left, right):
+                if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
+                    return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                                   "a set operation: iteration order depends on the hash seed")
         if isinstance(node.operator, cst.BitOr):
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self._derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
@@ -756,9 +798,16 @@ class Evaluator:
         if isinstance(value, Spread):
             return self.text_of(value.value, frame)
         if isinstance(value, Seq):
+            if value.unordered is not None and not value.ordered:
+                return [value.unordered]
             out: list[Segment] = []
             for it in value.items:
                 out.extend(self.text_of(it, frame))
+            if value.ordered:
+                out = [s for s in out if s.kind is not Kind.UNORDERED_ITERATION]
+            keep = next((s for s in out if s.kind in (Kind.UNORDERED_ITERATION, Kind.SERIALIZED)), None)
+            if keep is not None:
+                return [keep]  # reported where it happens (the iteration, the dumps call)
             if value.repeated or not all(s.is_static for s in out):
                 src = most_volatile(out)
                 if src is None:
@@ -1001,8 +1050,7 @@ class Evaluator:
             if qual in classify.UNIQUE_ID_CALLS:
                 return dynamic(span, m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST, f"call to `{m.code(func)}()`")
             if qual in classify.UNORDERED_CALLS:
-                return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
-                               classify.UNORDERED_CALLS[qual])
+                return self._unordered_call(node, qual, args, frame, env)
             if classify.is_stable_call(qual):
                 if qual in ("os.path.join", "os.path.dirname", "os.path.abspath", "os.path.realpath"):
                     return self._os_path(qual, args, frame, env)
@@ -1040,16 +1088,15 @@ class Evaluator:
             segs = self.text_of(inner, frame) if isinstance(inner, (Text, Alt)) else []
             src = most_volatile(segs)
             if isinstance(inner, Seq):
-                return Seq(inner.items, span, repeated=inner.repeated, node=node)
+                return Seq(inner.items, span, repeated=inner.repeated, node=node, ordered=True)
             if src is not None and src.kind is Kind.UNORDERED_ITERATION:
-                return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "sorted")
+                return Seq([], span, repeated=True, node=node, ordered=True)
             return self._derived(inner, node, frame, m.code(node)) if src is not None else dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "sorted")
         if name in ("set", "frozenset"):
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            f"`{name}(...)`: iteration order depends on the hash seed")
         if qual in classify.UNORDERED_CALLS or name in ("listdir", "scandir", "as_completed"):
-            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
-                           classify.UNORDERED_CALLS.get(qual, "unordered source"))
+            return self._unordered_call(node, qual, args, frame, env)
         if name in ("list", "tuple") and args:
             inner = self.eval(args[0].value, frame, env)
             return inner
@@ -1064,6 +1111,18 @@ class Evaluator:
             return Mapping(items, {}, span, node)
         target = self.eval(func, frame, env)
         return self._invoke(target, node, args, kwargs, frame, env, qual)
+
+    def _unordered_call(self, node, qual: str, args, frame: Frame, env) -> Value:
+        """A call whose results come in no fixed order. `as_completed(tasks)` keeps the tasks
+        (their results are the elements) with the order marked unstable."""
+        m = frame.module
+        seg = Segment(span=m.span(node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.UNKNOWN,
+                      expr=m.code(node), evidence=classify.UNORDERED_CALLS.get(qual, "unordered source"))
+        if qual.endswith("as_completed") and args:
+            tasks = self.eval(args[0].value, frame, env)
+            if isinstance(tasks, Seq) and tasks.items:
+                return Seq(tasks.items, m.span(node), repeated=True, node=node, unordered=seg)
+        return Text([seg])
 
     def _invoke(self, target, node, args, kwargs, frame: Frame, env, qual: str) -> Value:
         m = frame.module
@@ -1246,6 +1305,9 @@ class Evaluator:
         segs = self.text_of(base, frame)
         if method in ("copy",) and any(s.kind is Kind.HISTORY for s in segs):
             return base
+        if method in ("decode", "encode", "strip", "lstrip", "rstrip", "replace") and \
+                any(s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION) for s in segs):
+            return Text(segs)  # bytes to text and trimming keep the order problem
         if method == "format":
             return self.format_text(Text(segs), [self.eval(a.value, frame, env) for a in args],
                                     {k: self.eval(v, frame, env) for k, v in kwargs.items()}, frame, span)
@@ -1309,8 +1371,8 @@ class Evaluator:
                 return Alt(options, it.span)
         segs = self.text_of(it, frame)
         unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
-        if unordered is not None and isinstance(it, Text) and unordered.span == m.span(iterable_node):
-            return Text([self._unordered_at(unordered, iterable_node, frame)])
+        if unordered is not None and isinstance(it, Text) and unordered.fix is None:
+            return Text([self._unordered_at(unordered, iterable_node, frame)])  # iterated here: fix here
         if unordered is not None:
             return Text([unordered])
         src = most_volatile(segs)
@@ -1418,6 +1480,8 @@ class Evaluator:
         vol = src.volatility if src is not None else Volatility.UNKNOWN
         if isinstance(data, Seq) and not data.repeated:
             literal = all(isinstance(i, Mapping) and i.node is not None for i in data.items) or not data.items
+        if isinstance(data, Seq) and data.ordered:
+            literal = True  # `sorted(...)`: a list in a fixed order
         seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                       expr=m.code(node), ordered=ordered or literal,
                       evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")

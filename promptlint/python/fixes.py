@@ -401,6 +401,7 @@ class _Line:
 
     def __init__(self):
         self.chunks: list[str] = []
+        self.literal: list[str] = []  # the chunks outside `{...}` fields
         self.nodes: list[cst.CSTNode] = []
         self.brk = ""
 
@@ -416,6 +417,18 @@ class _Line:
     def is_static(self) -> bool:
         return not self.nodes and bool(self.body.strip())
 
+    def brackets(self) -> tuple[int, int]:
+        """(net bracket depth change, lowest depth reached) of the literal text; `{{` is `{`."""
+        text = "".join(self.literal).replace("{{", "{").replace("}}", "}")
+        depth = low = 0
+        for char in text:
+            depth += (char in "([{") - (char in ")]}")
+            low = min(low, depth)
+        return depth, low
+
+    def quotes(self) -> int:
+        return "".join(self.literal).count('"')
+
 
 def _fstring_lines(module: "Module", fstring: cst.FormattedString) -> list[_Line]:
     raw = "r" in fstring.prefix.lower()
@@ -430,6 +443,7 @@ def _fstring_lines(module: "Module", fstring: cst.FormattedString) -> list[_Line
         for end in _break_ends(code, raw):
             piece = code[last:end]
             line.chunks.append(piece)
+            line.literal.append(piece)
             if piece.endswith("\n"):
                 line.brk = "\r\n" if piece.endswith("\r\n") else "\n"
             else:  # the escape sequence
@@ -438,6 +452,7 @@ def _fstring_lines(module: "Module", fstring: cst.FormattedString) -> list[_Line
             line, last = _Line(), end
         if code[last:]:
             line.chunks.append(code[last:])
+            line.literal.append(code[last:])
     lines.append(line)  # the tail after the last break (maybe empty)
     return lines
 
@@ -445,6 +460,10 @@ def _fstring_lines(module: "Module", fstring: cst.FormattedString) -> list[_Line
 def _move_line(module: "Module", fstring: cst.FormattedString, target: cst.CSTNode,
                message: str) -> Fix | None:
     lines = _fstring_lines(module, fstring)
+    start = _extent(module, fstring.parts[0])[0]
+    end = _extent(module, fstring.parts[-1])[1]
+    if _slice(module, start, end) != "".join(ln.text for ln in lines):
+        raise _NotSure("f-string content does not match its parts")
     index = next((i for i, ln in enumerate(lines) if any(n is target for n in ln.nodes)), None)
     if index is None or not any(ln.is_static for ln in lines[index + 1:]):
         return None
@@ -453,14 +472,14 @@ def _move_line(module: "Module", fstring: cst.FormattedString, target: cst.CSTNo
     passed = lines[index + 1:-1] if closing else lines[index + 1:]
     if _leaves_a_block(moved, passed, lines[index - 1] if index else None):
         return None
+    lead = ""  # a line continuation right after the opening quotes stays there
+    if index == 0 and re.match(r"\\\r?\n", moved.text):
+        lead = moved.text[: moved.text.index("\n") + 1]
+        moved.chunks[0] = moved.chunks[0][len(lead):]
     if closing:
-        text = "".join(ln.text for ln in rest) + moved.text + tail.text
+        text = lead + "".join(ln.text for ln in rest) + moved.text + tail.text
     else:
-        text = "".join(ln.text for ln in rest) + tail.text + moved.brk + moved.body
-    start = _extent(module, fstring.parts[0])[0]
-    end = _extent(module, fstring.parts[-1])[1]
-    if _slice(module, start, end) != "".join(ln.text for ln in lines):
-        raise _NotSure("f-string content does not match its parts")
+        text = lead + "".join(ln.text for ln in rest) + tail.text + moved.brk + moved.body
     return _checked(module, fstring, [Edit(text, start, end)], UNSAFE, message)
 
 
@@ -472,20 +491,35 @@ def _indent(text: str) -> str:
     return text[: len(text) - len(text.lstrip(" \t"))]
 
 
+def _is_header(line: _Line) -> bool:
+    """A line that names what follows it: `Goal:`, `# Goal`, `<Goal>`."""
+    body = line.body.strip()
+    tag = _TAG_LINE.fullmatch(body)
+    return body.endswith(":") or body.startswith("#") or bool(tag and not tag.group(1) and not tag.group(3))
+
+
 def _leaves_a_block(moved: _Line, passed: list[_Line], before: _Line | None) -> bool:
-    """True when moving `moved` after the `passed` lines would take it out of its context: it
-    is the value of a label line before it (`Goal:`), or it would pass a Markdown heading, a
-    closing tag line (`</context>`) opened before it, an odd number of code fences, or land at
-    another indentation than the line it would follow."""
-    if before is not None and before.body.rstrip().endswith(":"):
+    """True when moving `moved` after the `passed` lines would take it out of its context.
+
+    That is when it is the value of a header line before it (`Goal:`, `# Goal`, `<Goal>`), opens
+    or closes brackets or quotes of its own, or would pass a Markdown heading, a tag line not
+    opened and closed within the passed lines, an odd number of code fences or of `"`, a bracket
+    closed that was opened before it, or land at another indentation than the line it follows."""
+    depth, low = moved.brackets()
+    if (before is not None and _is_header(before)) or depth or low or moved.quotes() % 2:
         return True
     opened: list[str] = []
-    fences = 0
+    fences = quotes = depth = 0
     for line in passed:
         body = line.body.strip()
         if body.startswith("#"):
             return True
         fences += body.startswith(_FENCES)
+        quotes += line.quotes()
+        change, low = line.brackets()
+        if depth + low < 0:
+            return True
+        depth += change
         tag = _TAG_LINE.fullmatch(body)
         if tag and not tag.group(3):
             if not tag.group(1):
@@ -494,8 +528,10 @@ def _leaves_a_block(moved: _Line, passed: list[_Line], before: _Line | None) -> 
                 opened.pop()
             else:
                 return True
+    if opened or fences % 2 or quotes % 2:
+        return True
     last = next((ln for ln in reversed(passed) if ln.body.strip()), None)
-    return fences % 2 == 1 or (last is not None and _indent(last.body) != _indent(moved.body))
+    return last is not None and _indent(last.body) != _indent(moved.body)
 
 
 def _string_content(node: cst.CSTNode) -> tuple[str, bool] | None:

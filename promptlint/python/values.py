@@ -23,11 +23,16 @@ class Text:
 
 @dataclass
 class Seq:
+    """A list or tuple. `repeated`: grown in a loop (its length is not known). `unordered`: built
+    by iterating an unordered source (its order differs between runs). `ordered`: the result of
+    `sorted(...)`."""
     items: list["Value"]
     span: Span | None = None
     repeated: bool = False
     is_tuple: bool = False
     node: cst.CSTNode | None = None
+    unordered: Segment | None = None
+    ordered: bool = False
 
 
 @dataclass

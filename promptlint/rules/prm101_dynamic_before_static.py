@@ -39,6 +39,7 @@ class DynamicBeforeStaticRule(Rule):
     fix_title = "Move the dynamic content after the static content (e.g. into the newest user message)"
 
     def check_layout(self, layout: PromptLayout):
+        info_given = False
         for p in placed_segments(layout):
             seg = p.seg
             if seg.kind in _OWN_RULE or seg.volatility in (Volatility.STABLE, Volatility.PER_PROCESS,
@@ -55,8 +56,9 @@ class DynamicBeforeStaticRule(Rule):
                     continue
                 severity = Severity.WARNING
             else:
-                if p.static_after < INFO_MIN_STATIC_AFTER and not p.history_after:
+                if info_given or (p.static_after < INFO_MIN_STATIC_AFTER and not p.history_after):
                     continue
+                info_given = True  # only the first: later unknowns sit after it, their cost is counted
                 severity = Severity.INFO
             what = "Per-request content" if seg.volatility is Volatility.PER_REQUEST else (
                 "Per-conversation content" if seg.volatility is Volatility.PER_CONVERSATION else "Content of unknown volatility")

@@ -40,3 +40,4 @@ class ConditionalPrefixRule(Rule):
             message = (f"Conditional content {text.describe(p.seg)} {text.position(p)}: each variant caches "
                        f"{text.lost(p)} separately")
             yield self.diagnostic(message, p.seg.span or layout.site, prompt=layout.id, related=text.related(p.seg))
+            return  # the first condition splits the prefix; later ones only split what it already split
