@@ -32,6 +32,8 @@ def tree(tmp_path, monkeypatch):
     (tmp_path / "app.py").write_bytes(APP.encode())
     (tmp_path / "app.py").chmod(0o640)
     (tmp_path / "clean.py").write_text("x = 1\n")
+    # the short one-shot prompt is below OpenAI's caching minimum (PRM301, info): not what these tests are about
+    (tmp_path / "promptlint.toml").write_text('ignore = ["PRM301"]\n')
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
