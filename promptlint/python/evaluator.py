@@ -682,7 +682,12 @@ class Evaluator:
                 spec = None
                 if part.format_spec:
                     spec = "".join(p.value for p in part.format_spec if isinstance(p, cst.FormattedStringText))
-                segs.extend(_reenter(inner, where, m.code(part.expression), spec))
+                entered = _reenter(inner, where, m.code(part.expression), spec)
+                if any(_movable(seg) for seg in entered):
+                    from . import fixes
+                    fix = fixes.move_to_end_fix(m, part)
+                    entered = [replace(seg, fix=fix) if _movable(seg) else seg for seg in entered]
+                segs.extend(entered)
         return Text(segs)
 
     def _binop(self, node: cst.BinaryOperation, frame: Frame, env) -> Value:
@@ -1652,6 +1657,12 @@ def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, cst.Subscript) else ann
     return isinstance(node, cst.Name) and node.value in _BUILTIN_TYPES or isinstance(ann, cst.Subscript) \
         or isinstance(ann, cst.BinaryOperation)
+
+
+def _movable(seg: Segment) -> bool:
+    """A volatile value that PRM101-103 may move after the static text (their unsafe fix)."""
+    return (seg.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)
+            and seg.volatility in (Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_PROCESS))
 
 
 def _unresolved(value) -> bool:

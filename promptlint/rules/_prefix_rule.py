@@ -1,7 +1,7 @@
 """Shared reporting for the prefix rules PRM101-PRM104: message text and related locations."""
 from __future__ import annotations
 
-from ..model import Precision, Related, Segment
+from ..model import Applicability, Precision, Related, Segment
 from ..prefix import Placed, what_is_lost
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
@@ -39,3 +39,12 @@ def related(seg: Segment) -> list[Related]:
 
 def lost(p: Placed) -> str:
     return what_is_lost(p)
+
+
+def move_fix(seg: Segment):
+    """The unsafe fix that moves the value after the static text of its f-string or
+    concatenation, when the evaluator found a sure edit in the diagnostic's own file."""
+    fix = seg.fix
+    if fix is None or fix.applicability is not Applicability.UNSAFE or seg.span is None:
+        return None
+    return fix

@@ -50,4 +50,5 @@ class UniqueIdInPrefixRule(Rule):
                        + ("requests" if seg.volatility is Volatility.PER_REQUEST else
                           "conversations" if seg.volatility is Volatility.PER_CONVERSATION else "processes")
                        + text.evidence(seg))
-            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, related=text.related(seg))
+            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, related=text.related(seg),
+                                  fix=text.move_fix(seg))
