@@ -115,6 +115,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     if statistics:
         from .report import statistics as stats
         output = stats.render(report, "json" if fmt == "json" else "text")
+        if fmt == "json":  # stdout keeps only the JSON payload; the per-target table goes to stderr
+            click.echo(stats.render_targets(report), err=True, nl=False)
     else:
         output = _render(report, fmt)
     if output_file:

@@ -128,7 +128,7 @@ def test_cli_explain_draws_the_case_fixture(monkeypatch):
     lines = result.stdout.splitlines()
     assert lines[0] == "claude_chat.py:34  python-call | anthropic | messages.create | claude-sonnet-4-5"
     assert any(line.startswith("           -- cache breakpoint (ttl 1h) at claude_chat.py:37:") for line in lines)
-    assert any(line.startswith("anthropic:claude-sonnet-4-5  claude-legacy") for line in lines)
+    assert any(line.startswith("anthropic:claude-sonnet-4-5 claude-legacy") for line in lines)
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--output-format", "json"])
     assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])

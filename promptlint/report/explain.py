@@ -189,10 +189,13 @@ def _mult(value: float | None) -> str:
 
 
 def _targets_table(layout: PromptLayout, pair: tuple) -> tuple[Table, list[str]]:
-    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    for name, justify in (("target", "left"), ("tokenizer", "left"), ("prefix", "right"), ("min", "right"),
-                          ("cached", "right"), ("share", "right"), ("read", "right"), ("write", "right")):
+    # one space between columns, so an 80-column terminal holds the whole row; numbers never shrink
+    table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold", collapse_padding=True,
+                  padding=(0, 1))
+    for name, justify in (("target", "left"), ("tokenizer", "left")):
         table.add_column(name, justify=justify, no_wrap=True)
+    for name in ("prefix", "min", "cached", "share", "read", "write"):
+        table.add_column(name, justify="right", no_wrap=True, min_width=len(name))
     notes = []
     for row in _estimates(layout, pair):
         share = _static_share(layout, row)

@@ -1,11 +1,20 @@
 """`--statistics`: the number of findings per rule, most frequent first (ruff's
-`printer.rs:write_statistics`, flake8's `--statistics`)."""
+`printer.rs:write_statistics`, flake8's `--statistics`), and per target the static tokens that
+are cached now and the tokens lost to findings (issue 5, item 6)."""
 from __future__ import annotations
 
 import json
 from collections import Counter
 
-from ..model import Report
+from ..estimates import RATIOS, Cut, tokens_before
+from ..model import PromptLayout, Report
+
+# Rules about the cacheable prefix: their findings cost the static tokens after the prefix end.
+# PRM301 (prefix-below-minimum) is left out: it reports a short prefix, it does not cut one.
+PREFIX_RULE_FAMILIES = ("PRM1", "PRM2", "PRM3")
+NOT_A_LOSS = frozenset({"PRM301"})
+# Exact tokenizers whose counts are the o200k counts the layout already holds (`static_tokens`).
+_O200K = frozenset({"o200k_base", "o200k_harmony"})
 
 
 def statistics(report: Report) -> list[dict]:
@@ -25,16 +34,91 @@ def statistics(report: Report) -> list[dict]:
             for c, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
+def is_prefix_loss(code: str) -> bool:
+    """True for codes whose findings cut the cacheable prefix (PRM1xx-PRM3xx but PRM301)."""
+    return code.startswith(PREFIX_RULE_FAMILIES) and code not in NOT_A_LOSS
+
+
+def _static_in_target(layout: PromptLayout, row: dict) -> int:
+    """The layout's static tokens in the row's tokenizer, counted as the row's `prefix_tokens` is
+    (estimates.target_tokens): exact tiktoken counts, else the o200k count times the tokenizer's
+    ratio (estimates.RATIOS; 1.0 for a tokenizer without one), rounded."""
+    tokenizer = row.get("tokenizer") or ""
+    if row.get("exact"):
+        if tokenizer in _O200K:
+            return layout.static_tokens
+        return tokens_before(layout, Cut(len(layout.parts), 0), tokenizer)
+    ratio = RATIOS.get(tokenizer)
+    return round(layout.static_tokens * (ratio.value if ratio else 1.0))
+
+
+def target_statistics(report: Report) -> list[dict]:
+    """Token totals per target over the report's prompts (one per `estimates` row), sorted by
+    provider then model:
+    [{"target": "provider:model" (the provider alone when the model is None), "provider",
+    "model", "exact" (all counts exact; False: estimated from o200k), "prompts",
+    "cached_tokens", "static_tokens", "lost_tokens"}].
+
+    Tokens are in the target's tokenizer. `cached_tokens` sums the estimates' `cached_tokens`
+    (billed at the cached rate now, after the provider's minimum and rounding); `static_tokens`
+    sums each prompt's static tokens; `lost_tokens` sums `static_tokens - prefix_tokens` (the
+    static tokens after the end of the cacheable prefix, never negative) over the prompts that a
+    prefix-rule finding names (`Diagnostic.prompt`, `is_prefix_loss`).
+    """
+    cut_by_findings = {d.prompt for d in report.diagnostics if d.prompt and is_prefix_loss(d.code)}
+    totals: dict[tuple[str, str], dict] = {}
+    for layout in report.prompts:
+        for row in layout.estimates:
+            key = (row["provider"], row.get("model") or "")
+            entry = totals.setdefault(key, {
+                "target": f"{key[0]}:{key[1]}" if key[1] else key[0],
+                "provider": row["provider"], "model": row.get("model"), "exact": True,
+                "prompts": 0, "cached_tokens": 0, "static_tokens": 0, "lost_tokens": 0})
+            static = _static_in_target(layout, row)
+            entry["exact"] = entry["exact"] and bool(row.get("exact"))
+            entry["prompts"] += 1
+            entry["cached_tokens"] += row.get("cached_tokens") or 0
+            entry["static_tokens"] += static
+            if layout.id in cut_by_findings:
+                entry["lost_tokens"] += max(static - (row.get("prefix_tokens") or 0), 0)
+    return [totals[key] for key in sorted(totals)]
+
+
+def render_targets(report: Report) -> str:
+    """The per-target table of `target_statistics` as text, "" without prompts:
+
+        Tokens per target (~: estimated, no offline tokenizer)
+        target               prompts  cached now  static  lost to findings
+        openai:gpt-4.1-mini        3       1,536   3,315             1,589
+    """
+    rows = target_statistics(report)
+    if not rows:
+        return ""
+    header = ("target", "prompts", "cached now", "static", "lost to findings")
+
+    def num(value: int, exact: bool) -> str:
+        return f"{value:,}" if exact else f"~{value:,}"
+
+    table = [header] + [(r["target"], str(r["prompts"]), num(r["cached_tokens"], r["exact"]),
+                         num(r["static_tokens"], r["exact"]), num(r["lost_tokens"], r["exact"]))
+                        for r in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    lines = ["  ".join([line[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(line[1:], widths[1:])])
+             for line in table]
+    return "Tokens per target (~: estimated, no offline tokenizer)\n" + "\n".join(lines) + "\n"
+
+
 def render(report: Report, fmt: str = "text") -> str:
-    """Text lines `  3  PRM102  timestamp-in-prefix  [*]` (`[*]` when some are fixable), or the
-    list of `statistics()` as JSON for `--output-format json`."""
+    """Text lines `  3  PRM102  timestamp-in-prefix  [*]` (`[*]` when some are fixable), then a
+    blank line and `render_targets`; or the list of `statistics()` as JSON for
+    `--output-format json` (the caller prints `render_targets` on stderr there)."""
     rows = statistics(report)
     if fmt == "json":
         return json.dumps(rows, indent=2) + "\n"
-    if not rows:
-        return ""
-    width = max(len(str(r["count"])) for r in rows)
-    name_width = max(len(r["name"]) for r in rows)
-    return "".join(
+    width = max((len(str(r["count"])) for r in rows), default=1)
+    name_width = max((len(r["name"]) for r in rows), default=0)
+    per_rule = "".join(
         f"{r['count']:>{width}}  {r['code']}  {r['name']:<{name_width}}"
         f"{'  [*]' if r['fixable'] else ''}".rstrip() + "\n" for r in rows)
+    targets = render_targets(report)
+    return per_rule + ("\n" if per_rule and targets else "") + targets
