@@ -13,7 +13,7 @@ from pathlib import Path
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .profiles import apply_overrides, parse_target
-from .python.project import ParseError, Project, check_syntax, display_name, read_source
+from .python.project import ParseError, Project, check_syntax, display_name, read_source, walk
 from .rules import ALL_RULES
 from .rules.base import Rule
 
@@ -87,7 +87,7 @@ class Linter:
             return
         finder = CallSiteFinder(module, self.evaluator)
         try:
-            module.tree.visit(finder)
+            walk(module.tree, finder)
         except RecursionError:  # pragma: no cover - pathological nesting
             report.errors.append(f"{filename}: too deeply nested to analyse")
         report.prompts.extend(finder.layouts)

@@ -96,6 +96,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     # module-level prompt constants
     def visit_Assign(self, node):
+        self.ev.reset_budget()
         if self.stack or len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
             return
         name = node.targets[0].target.value
@@ -108,6 +109,7 @@ class CallSiteFinder(cst.CSTVisitor):
         self._add(node, "python-constant", None, None, None, [Part("system", segs, span=self.m.span(node.value))])
 
     def _decorated_prompt(self, node: cst.FunctionDef):
+        self.ev.reset_budget()
         for d in node.decorators:
             name = _decorator_name(d)
             if name.endswith((".system_prompt", ".instructions")) and "." in name:
@@ -121,6 +123,7 @@ class CallSiteFinder(cst.CSTVisitor):
 
     # message dicts and message lists built outside a recognised call (python-constant prompts)
     def visit_Dict(self, node: cst.Dict):
+        self.ev.reset_budget()
         keys = {el.key.evaluated_value: el.value for el in node.elements
                 if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)}
         self._system_message(node, keys)
@@ -138,6 +141,7 @@ class CallSiteFinder(cst.CSTVisitor):
             self._sites.append(self.m.span(node))
 
     def visit_Return(self, node: cst.Return):
+        self.ev.reset_budget()
         if self._has_system is None:
             self._has_system = bool(_SYSTEM_MESSAGE.search(self.m.source))
         func = next((n for n in reversed(self.stack) if isinstance(n, cst.FunctionDef)), None)
@@ -164,6 +168,7 @@ class CallSiteFinder(cst.CSTVisitor):
         return any(s.start <= span.start and span.end <= s.end for s in self._sites)
 
     def visit_Call(self, node: cst.Call):
+        self.ev.reset_budget()
         func = node.func
         if isinstance(func, cst.Name) and func.value == "dict" and not node.args[:0]:
             self._system_message(node, {a.keyword.value: a.value for a in node.args if a.keyword is not None})

@@ -27,6 +27,8 @@ from .values import (Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spre
                      dynamic, most_volatile, static, vol_rank)
 
 MAX_DEPTH = 7
+EVAL_BUDGET = 60_000  # expression evaluations per prompt: a bound on the work, not a tuning knob
+MAX_BOUND_CALLS = 4  # a function evaluated with this many argument sets is then read unbound
 _FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 
 
@@ -75,6 +77,13 @@ class Evaluator:
         self._module_frames: dict[Path, Frame] = {}
         self._return_cache: dict[tuple, Value] = {}
         self._active: set = set()
+        self._bound_calls: dict[int, int] = {}
+        self.budget = EVAL_BUDGET
+
+    def reset_budget(self) -> None:
+        """Start the work budget of one prompt (the evaluations it may cost)."""
+        self.budget = EVAL_BUDGET
+        self._bound_calls.clear()
 
     # ------------------------------------------------------------------ frames
     def module_frame(self, module: Module) -> Frame:
@@ -128,8 +137,10 @@ class Evaluator:
                 targets = _target_names(stmt.target) if isinstance(stmt, cst.For) else []
                 outer = loop if isinstance(loop, tuple) else None
                 ctx = (stmt.iter, dict(env), outer) if isinstance(stmt, cst.For) else outer
-                for _pass in range(2):  # the second pass sees what the first appended (the back edge)
-                    frame.__dict__["_replay"] = _pass == 1 or frame.__dict__.get("_replay", False)
+                passes = 1 if frame.__dict__.get("_replay") else 2  # loops inside a replay run once
+                for _pass in range(passes):  # the second pass sees what the first appended (the back edge)
+                    outer_replay = frame.__dict__.get("_replay", False)
+                    frame.__dict__["_replay"] = _pass == 1 or outer_replay
                     inner = dict(env)
                     for name in targets:
                         inner[name] = _Thunk("iter", node=stmt.iter, env=dict(env), name=name)
@@ -137,7 +148,7 @@ class Evaluator:
                     for name, th in inner.items():
                         if env.get(name) is not th and name not in targets:
                             env[name] = th
-                frame.__dict__["_replay"] = False
+                    frame.__dict__["_replay"] = outer_replay
                 if stmt.orelse is not None:
                     self._interp(frame, stmt.orelse.body.body, env, loop)
             elif isinstance(stmt, cst.With):
@@ -423,6 +434,10 @@ class Evaluator:
     # ------------------------------------------------------------------ eval
     def eval(self, node: cst.BaseExpression, frame: Frame, env: dict | None = None) -> Value:
         """The Value of `node` in `frame` (env: bindings visible at that point, else looked up by row)."""
+        self.budget -= 1
+        if self.budget < 0:  # one prompt may not cost more than a bounded amount of work
+            m = frame.module
+            return dynamic(m.span(node), m.code(node), evidence="too complex to analyse within the budget")
         try:
             return self._eval(node, frame, env)
         except RecursionError:  # pragma: no cover - pathological nesting
@@ -1202,6 +1217,11 @@ class Evaluator:
         """The return value of a function of the tree, with parameters bound to `bindings`."""
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name.value + "()", evidence="call chain too deep to follow")
+        if bindings:
+            count = self._bound_calls.get(id(fn.node), 0) + 1
+            self._bound_calls[id(fn.node)] = count
+            if count > MAX_BOUND_CALLS:  # called from many places: read it once, parameters unknown
+                bindings = {}
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
         if key in self._return_cache:
             return self._return_cache[key]

@@ -351,30 +351,19 @@ def sort_tools_fix(module: "Module", expr: cst.BaseExpression | cst.Return, nest
 
 # --- PRM101-PRM103: move a volatile value to the end (unsafe) ----------------------------------
 
-class _ParentCollector(cst.CSTVisitor):
-    """Maps each node to its parent in one walk of the tree."""
-
-    def __init__(self):
-        self.parents: dict = {}
-        self.stack: list = []
-
-    def on_visit(self, node) -> bool:
-        if self.stack:
-            self.parents[node] = self.stack[-1]
-        self.stack.append(node)
-        return True
-
-    def on_leave(self, original_node) -> None:
-        self.stack.pop()
-
-
 def _parents(module: "Module") -> dict:
     """Node -> parent for the module's tree, computed once and kept on the module."""
+    from .project import iter_children
     cache = module.__dict__.get("_fix_parents")
     if cache is None or cache[0] is not module.tree:
-        collector = _ParentCollector()
-        module.tree.visit(collector)
-        cache = (module.tree, collector.parents)
+        parents: dict = {}
+        stack = [module.tree]
+        while stack:
+            node = stack.pop()
+            for child in iter_children(node):
+                parents[child] = node
+                stack.append(child)
+        cache = (module.tree, parents)
         module.__dict__["_fix_parents"] = cache
     return cache[1]
 

@@ -373,3 +373,51 @@ def is_under(path: Path, folder: Path) -> bool:
         return path.resolve().is_relative_to(folder.resolve())
     except ValueError:
         return False
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        import dataclasses
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELDS[cls] = names
+    return names
+
+
+def iter_children(node: cst.CSTNode):
+    """The child nodes of a libcst node, in source order, read from its fields (libcst's own
+    `children` and visitors rebuild every node, which dominates the cost of a run)."""
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def walk(tree: cst.CSTNode, visitor) -> None:
+    """Call `visitor.visit_<Type>(node)` before and `visitor.leave_<Type>(node)` after each
+    node's children, like a libcst CSTVisitor (a visit method returning False skips the
+    children), without rebuilding nodes."""
+    cache: dict[type, tuple] = {}
+    stack: list = [(tree, False)]
+    while stack:
+        node, leaving = stack.pop()
+        cls = type(node)
+        hooks = cache.get(cls)
+        if hooks is None:
+            hooks = cache[cls] = (getattr(visitor, "visit_" + cls.__name__, None),
+                                  getattr(visitor, "leave_" + cls.__name__, None))
+        if leaving:
+            hooks[1](node)
+            continue
+        if hooks[0] is not None and hooks[0](node) is False:
+            continue
+        if hooks[1] is not None:
+            stack.append((node, True))
+        stack.extend((child, False) for child in reversed(list(iter_children(node))))
