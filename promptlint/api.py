@@ -16,13 +16,15 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     """Lint files and folders. Raises FileNotFoundError for a path that does not exist.
 
     Diagnostics of rules not enabled for a file (select / ignore / per-file-ignores) are dropped;
-    suppression comments are applied.
+    suppression comments are applied. `progress(total_files)` may return a callback that is
+    called with the number of files done as they complete (the CLI draws a bar with it).
     """
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
     files = [f for f in discover(roots) if not settings.is_excluded(f)]
     kinds = [(f, file_kind(f) or "python") for f in files]
-    report = lint_files(kinds, roots=None, jobs=jobs, force=False, progress=progress,
+    report = lint_files(kinds, roots=None, jobs=jobs, force=False,
+                        progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles)
     report.files = len(files)
     enabled = [d for d in report.diagnostics if settings.is_enabled(d.code, d.span.filename)]

@@ -38,16 +38,28 @@ def _render(report, fmt: str) -> str:
     return text.render(report, color=color, width=shutil.get_terminal_size().columns if color else 100)
 
 
-def _progress_factory(total: int):
-    """A rich progress bar on stderr for long runs, only when stderr is a terminal."""
-    if not sys.stderr.isatty() or total < 200:
-        return None, None
-    from rich.console import Console
-    from rich.progress import Progress
-    progress = Progress(console=Console(stderr=True), transient=True)
-    task = progress.add_task("Checking", total=total)
-    progress.start()
-    return progress, (lambda n: progress.advance(task, n))
+class _ProgressBar:
+    """A transient rich progress bar on stderr for runs over many files, only when stderr is a
+    terminal (never in CI logs or when output is piped)."""
+
+    MIN_FILES = 100
+
+    def __init__(self):
+        self.bar = None
+
+    def __call__(self, total: int):
+        if not sys.stderr.isatty() or total < self.MIN_FILES:
+            return None
+        from rich.console import Console
+        from rich.progress import Progress
+        self.bar = Progress(console=Console(stderr=True), transient=True)
+        task = self.bar.add_task("Checking", total=total)
+        self.bar.start()
+        return lambda n: self.bar.advance(task, n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -100,7 +112,11 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     if fix or diff:
         sys.exit(_fix_mode(paths, settings, unsafe_fixes, diff, fmt, exit_zero, output_file))
     try:
-        report = run_check(paths, settings)
+        bar = _ProgressBar()
+        try:
+            report = run_check(paths, settings, progress=bar)
+        finally:
+            bar.close()
         if write_baseline:
             count = save_baseline(report, write_baseline)
             _echo_err(f"wrote {count} finding(s) to {write_baseline}")

@@ -109,8 +109,8 @@ def _remove_directive(s: Suppression) -> Edit:
     rest = s.line[end:].strip()
     if rest:
         if not s.line[:begin].rstrip().endswith("#") and rest.startswith("#"):
-            return Edit("", s.start, s.end)  # another comment follows: `# noqa: PRM1  # x`
-        return Edit("#", s.start, s.end)  # `# noqa: PRM102 reason` -> `# reason`
+            return Edit("", s.start, s.end)  # another comment follows the directive: keep it
+        return Edit("#", s.start, s.end)  # a reason written after the directive stays a comment
     before = s.line[:begin]
     if not before.strip():
         if s.has_next_line:
