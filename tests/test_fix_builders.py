@@ -1,9 +1,7 @@
 """Fix builders: before/after for each shape, idempotence, and the result re-parses and compiles."""
 from __future__ import annotations
 
-import tempfile
 import textwrap
-from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -11,28 +9,8 @@ import pytest
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
 from promptlint.python import fixes
-from promptlint.python.project import Module, Project
 
-
-def module_from_source(source: str) -> Module:
-    """A Module for a source string, loaded by Project from a temporary file (bytes as given)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "example.py"
-        path.write_bytes(source.encode())
-        return Project().load(path)
-
-
-def nodes(module: Module, kind, where=lambda module, node: True) -> list:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node):
-            if isinstance(node, kind) and where(module, node):
-                found.append(node)
-            return True
-
-    module.tree.visit(Finder())
-    return found
+from cst_support import module_from_source, nodes
 
 
 def calls_to(*names):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import tempfile
 from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,30 +19,10 @@ import yaml
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
 from promptlint.python import fixes
-from promptlint.python.project import Module, Project
+
+from cst_support import module_from_source, nodes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fix_equivalence"
-
-
-def module_from_source(source: str) -> Module:
-    """A Module for a source string, loaded by Project from a temporary file (bytes as given)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "example.py"
-        path.write_bytes(source.encode())
-        return Project().load(path)
-
-
-def nodes(module: Module, kind, where=lambda module, node: True) -> list:
-    found = []
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node):
-            if isinstance(node, kind) and where(module, node):
-                found.append(node)
-            return True
-
-    module.tree.visit(Finder())
-    return found
 
 
 def fixed(name: str, select, build, applicability=Applicability.SAFE) -> tuple[str, str]:

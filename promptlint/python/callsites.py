@@ -216,10 +216,6 @@ class CallSiteFinder(cst.CSTVisitor):
             return "".join(s.text for s in segs)
         return None
 
-    def _client_provider(self, chain: str, default: str, frame) -> str:
-        node = None
-        return default
-
     def _openai_chat(self, node, kwargs, chain):
         frame = self._frame()
         parts = self._tools(kwargs.get("tools") or kwargs.get("functions"), frame, "chat.completions")

@@ -21,10 +21,10 @@ import libcst as cst
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from . import classify
-from .project import Module, ParseError, Project
+from .project import Module, Project
 from .literals import decode, literal_segment, slice_segment
 from .values import (Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value,
-                     dynamic, most_volatile, static, vol_rank)
+                     dynamic, most_volatile, vol_rank)
 
 MAX_DEPTH = 7
 EVAL_BUDGET = 60_000  # expression evaluations per prompt: a bound on the work, not a tuning knob
@@ -297,7 +297,7 @@ class Evaluator:
     def _grow(self, th: _Thunk, prev, frame: Frame) -> Value:
         """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""
         m = frame.module
-        if True:
+        if th.node is not None:
             args = th.node.args
             base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
             if th.kind == "append" and args:
@@ -374,9 +374,7 @@ class Evaluator:
         if name in module.classes:
             return ClassRef(module, module.classes[name])
         if name in module.assigns:
-            frame = self.module_frame(module)
-            nodes = module.assigns[name]
-            return self._per_process(self.lookup(frame, name, nodes[-1]) if False else self._module_value(frame, name))
+            return self._per_process(self._module_value(self.module_frame(module), name))
         if name in module.imports:
             return self.resolve_dotted(module.imports[name], at_depth)
         return None
@@ -1161,7 +1159,7 @@ class Evaluator:
         arg_vals = [self.eval(a.value, frame, env) for a in args]
         short = qual.rsplit(".", 1)[-1] if qual else ""
         if short and short[:1].isupper():
-            return Obj(_class_qual(qual), args=arg_vals, kwargs=kw_vals, span=span, node=node)
+            return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self._opaque_call(node, arg_vals + list(kw_vals.values()), frame)
 
     def _opaque_call(self, node, inputs: list, frame: Frame) -> Value:
@@ -1248,8 +1246,6 @@ class Evaluator:
     def _method(self, base: Value, method: str, node: cst.Call, args, kwargs, frame: Frame, env) -> Value:
         m = frame.module
         span = m.span(node)
-        if isinstance(base, Func) or isinstance(base, ClassRef):
-            pass
         if isinstance(base, PathV):
             if method in ("read_text", "read_bytes", "open"):
                 return self._read_file(base.path, node, frame)
@@ -1274,12 +1270,7 @@ class Evaluator:
             path = _const_str(p, self, frame) if p is not None else None
             if path is not None:
                 return self._read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
-        if isinstance(base, Obj) and base.qualname.startswith("importlib.resources.files") or (
-                isinstance(base, Obj) and base.qualname.endswith(("resources.files",))):
-            pass
-        if isinstance(base, (Func,)):
-            pass
-        if isinstance(base, Func) is False and isinstance(base, (Obj, ClassRef)):
+        if isinstance(base, (Obj, ClassRef)):
             member = self._attr_of(base, method, node, frame)
             if isinstance(member, Func):
                 bound = self._bind(member, args, kwargs, frame, env)
@@ -1517,10 +1508,6 @@ class Evaluator:
 
 
 # ---------------------------------------------------------------------- module helpers
-def _class_qual(qual: str) -> str:
-    return qual
-
-
 def _display(path: Path) -> str:
     from .project import display_name
     return display_name(path)

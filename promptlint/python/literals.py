@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..model import Position, RawText, Segment, Span
+from ..model import RawText, Segment, Span
 
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
            "f": "\f", "v": "\v"}
@@ -69,6 +69,3 @@ def slice_segment(seg: Segment, start: int, end: int | None = None) -> Segment:
     b = seg.position_at(end) or a
     return replace(seg, text=seg.text[start:end], span=Span(seg.span.filename, a, b), raw_base=seg.raw_base + start)
 
-
-def position_of(start: Position) -> Position:
-    return start

@@ -366,15 +366,6 @@ class Project:
         return None
 
 
-def is_under(path: Path, folder: Path) -> bool:
-    """True when `path` is inside `folder` (both resolved)."""
-    try:
-        os.path.commonpath([path, folder])
-        return path.resolve().is_relative_to(folder.resolve())
-    except ValueError:
-        return False
-
-
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from .. import __version__
-from ..model import Diagnostic, Edit, Fix, PromptLayout, Report, Span
+from ..model import Diagnostic, Edit, Fix, PromptLayout, Report
 
 
 def _loc(pos) -> dict:
