@@ -103,7 +103,8 @@ class CallSiteFinder(cst.CSTVisitor):
         if not _PROMPT_NAME.search(name) or not _has_fstring_or_format(node.value):
             return
         frame = self.ev.module_frame(self.m)
-        segs = self.ev.text_of(self.ev.eval(node.value, frame), frame)
+        value = self.ev._per_process(self.ev.eval(node.value, frame))  # evaluated once, at import
+        segs = self.ev.text_of(value, frame)
         if not any(s.is_static and s.text.strip() for s in segs) or all(s.is_static for s in segs):
             return
         self._add(node, "python-constant", None, None, None, [Part("system", segs, span=self.m.span(node.value))])

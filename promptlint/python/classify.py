@@ -82,6 +82,11 @@ STABLE_CALL_PREFIXES = (
     "os.getcwd", "os.cpu_count", "locale.", "shutil.which", "os.path.", "importlib.metadata.version",
 )
 
+# Methods whose dict result has a fixed key order (the model's field order): serialising it
+# without sort_keys is deterministic.
+DETERMINISTIC_DICTS = {"model_json_schema", "schema", "json_schema", "model_dump", "dict", "asdict",
+                       "_asdict", "to_dict", "openai_schema"}
+
 # Unordered sources (PRM202): calls whose iteration order is not deterministic.
 UNORDERED_CALLS = {
     "os.listdir": "directory listing order", "os.scandir": "directory listing order",

@@ -387,6 +387,8 @@ class Evaluator:
     @staticmethod
     def _per_process(value: Value | None) -> Value | None:
         """Values computed at import are fixed per process: now() at module level is per-process."""
+        if isinstance(value, Alt):
+            return Alt([Evaluator._per_process(o) for o in value.options], value.span)
         if isinstance(value, Text):
             segs = [replace(s, volatility=Volatility.PER_PROCESS)
                     if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
@@ -1246,6 +1248,9 @@ class Evaluator:
     def _method(self, base: Value, method: str, node: cst.Call, args, kwargs, frame: Frame, env) -> Value:
         m = frame.module
         span = m.span(node)
+        if method in classify.DETERMINISTIC_DICTS and not args and not isinstance(base, (Mapping, Seq)):
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           "a dict in the model's field order", ordered=True)
         if isinstance(base, PathV):
             if method in ("read_text", "read_bytes", "open"):
                 return self._read_file(base.path, node, frame)
@@ -1489,8 +1494,11 @@ class Evaluator:
         else:
             ordered = sort is not None and not (isinstance(sort, cst.Name) and sort.value == "False")
         data = self.eval(args[0].value, frame, env) if args else None
-        literal = isinstance(data, Mapping) and data.node is not None and all(
-            not isinstance(v, Mapping) or v.node is not None for v in data.items.values())
+        if _deterministic_dict(args[0].value if args else None, m, data):
+            literal = True
+        else:
+            literal = isinstance(data, Mapping) and data.node is not None and all(
+                not isinstance(v, Mapping) or v.node is not None for v in data.items.values())
         segs = self.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
         src = most_volatile(segs)
         vol = src.volatility if src is not None else Volatility.UNKNOWN
@@ -1664,6 +1672,21 @@ def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, cst.Subscript) else ann
     return isinstance(node, cst.Name) and node.value in _BUILTIN_TYPES or isinstance(ann, cst.Subscript) \
         or isinstance(ann, cst.BinaryOperation)
+
+
+def _deterministic_dict(node, module, value) -> bool:
+    """`model.model_json_schema()`, `obj.model_dump()`, `dataclasses.asdict(obj)`: dicts whose keys
+    come in the model's field order, the same in every process."""
+    if isinstance(node, cst.Call):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        if name in classify.DETERMINISTIC_DICTS:
+            return True
+    if isinstance(value, Alt):  # a helper with a fallback: the model's schema, or a stand-in
+        return any(_deterministic_dict(None, module, o) for o in value.options)
+    if isinstance(value, Text) and value.segs and all(s.ordered for s in value.segs if not s.is_static):
+        return any(not s.is_static for s in value.segs)
+    return False
 
 
 def _movable(seg: Segment) -> bool:

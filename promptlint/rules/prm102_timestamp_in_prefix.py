@@ -53,8 +53,8 @@ class TimestampInPrefixRule(Rule):
                 continue
             if prec is not Precision.SUB_DAY and not p.history_after and p.static_after < MIN_STATIC_AFTER_DAY:
                 continue  # a date followed by a few words: the cost is those few tokens once a day
-            if prec is Precision.MONTH:
-                severity = Severity.INFO
+            if prec is Precision.MONTH or (seg.volatility is Volatility.PER_PROCESS and prec is not Precision.SUB_DAY):
+                severity = Severity.INFO  # a date fixed at import differs only between processes started on other days
             elif prec is Precision.DAY and not p.static_after and p.static_before >= minimum:
                 severity = Severity.INFO
             if seg.volatility is Volatility.PER_PROCESS:
