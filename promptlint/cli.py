@@ -38,6 +38,22 @@ def _render(report, fmt: str) -> str:
     return text.render(report, color=color, width=shutil.get_terminal_size().columns if color else 100)
 
 
+def _split(values) -> list[str] | None:
+    """Selectors given as repeated options and/or comma-separated lists (`--ignore PRM1,PRM3`)."""
+    out = [v.strip() for value in values for v in value.split(",") if v.strip()]
+    return out or None
+
+
+def _check_targets(targets) -> None:
+    """Raise ConfigError for a `targets` entry that is not PROVIDER:MODEL of a known provider."""
+    from .profiles import parse_target
+    for target in targets:
+        try:
+            parse_target(target)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+
+
 class _ProgressBar:
     """A transient rich progress bar on stderr for runs over many files, only when stderr is a
     terminal (never in CI logs or when output is piped)."""
@@ -91,9 +107,11 @@ def main() -> None:
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report what remains.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply unsafe fixes too.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
+@click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
+              help="Model to estimate for prompts whose model is not known statically (repeatable).")
 def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_select, config_file,
           isolated, output_file, statistics, baseline, write_baseline, diff_base, fix=False,
-          unsafe_fixes=False, diff=False):
+          unsafe_fixes=False, diff=False, targets=()):
     """Lint PATHS (files or folders; default: the current folder)."""
     from .baseline import BaselineError, changed_lines, filter_baseline, filter_changed
     from .baseline import write_baseline as save_baseline
@@ -101,12 +119,17 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     try:
         config = config_file or (None if isolated else find_config(paths))
         settings = load_settings(config, isolated=isolated, cli_overrides={
-            "select": list(select) or None, "ignore": list(ignore) or None,
-            "extend_select": list(extend_select) or None,
+            "select": _split(select), "ignore": _split(ignore),
+            "extend_select": _split(extend_select),
             "fail_on": fail_on, "output_format": output_format,
+            "targets": list(targets) or None,
         })
+        _check_targets(settings.targets)
     except ConfigError as exc:
         _echo_err(str(exc))
+        sys.exit(2)
+    if output_file is not None and not output_file.absolute().parent.is_dir():
+        _echo_err(f"--output-file {output_file}: the folder does not exist")
         sys.exit(2)
     fmt = settings.output_format
     if fix or diff:

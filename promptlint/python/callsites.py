@@ -448,6 +448,11 @@ class CallSiteFinder(cst.CSTVisitor):
 
     def _schema_part(self, node, frame) -> list[Part]:
         span = self.m.span(node)
+        value = self.ev.eval(node, frame)
+        if isinstance(value, Mapping):  # a literal schema: its text is static
+            rendered = _static_json(Seq([value]), self.ev, frame)
+            if rendered is not None:
+                return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
         return [Part("tools", [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE,
                                        expr=self.m.code(node), evidence="response schema")], span=span)]
 
@@ -486,6 +491,17 @@ class CallSiteFinder(cst.CSTVisitor):
                 return [self._part("user", value, frame, None, template)], 0
             span = getattr(value, "span", None)
             return [Part("history", [_history_seg(value, span, _expr_of(value))])], None
+        if value.repeated and value.head:
+            # messages written before a loop that appends to them: those first, then the history
+            head, _ = self.message_parts(Seq(value.items[:value.head], value.span), frame, template)
+            for part in head:  # the first turn is re-sent on every pass of the loop
+                if part.role in ("user", "assistant", "tool"):
+                    part.segments = [replace(s, volatility=Volatility.PER_CONVERSATION,
+                                             evidence="the first turn, re-sent on every pass of the loop")
+                                     if not s.is_static and s.volatility is Volatility.PER_REQUEST else s
+                                     for s in part.segments]
+            tail = Seq(value.items[value.head:], value.span, repeated=True)
+            return head + [self._history_part(tail, frame)], None
         if value.repeated:
             return [self._history_part(value, frame)], None
         newest = None

@@ -313,8 +313,13 @@ class Evaluator:
             else:
                 items = base
             unordered = getattr(prev, "unordered", None) or self._loop_order(th, frame)
-            return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False),
-                       unordered=unordered)
+            repeated = th.repeated or getattr(prev, "repeated", False)
+            if isinstance(prev, Seq):
+                head = prev.head if prev.repeated else len(prev.items)
+            else:
+                head = 0
+            return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
+                       head=head if repeated else 0)
 
     def _loop_order(self, th: _Thunk, frame: Frame) -> Segment | None:
         """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
@@ -1176,7 +1181,14 @@ class Evaluator:
     def _fetched(self, node, inputs: list, frame: Frame) -> Text | None:
         """The result of a call we cannot follow that takes the user's message (or the
         conversation) as input: "data fetched with it", new on every request (Policy 7)."""
-        for v in inputs:
+        flat = []
+        for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too
+            flat.append(v)
+            if isinstance(v, Seq) and not v.repeated:
+                flat.extend(v.items)
+            elif isinstance(v, Mapping):
+                flat.extend(v.items.values())
+        for v in flat:
             if not isinstance(v, (Text, Alt, Spread)):
                 continue
             for seg in self.text_of(v, frame):

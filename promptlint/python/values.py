@@ -25,7 +25,7 @@ class Text:
 class Seq:
     """A list or tuple. `repeated`: grown in a loop (its length is not known). `unordered`: built
     by iterating an unordered source (its order differs between runs). `ordered`: the result of
-    `sorted(...)`."""
+    `sorted(...)`. `head`: a list grown in a loop whose first items were written before it."""
     items: list["Value"]
     span: Span | None = None
     repeated: bool = False
@@ -33,6 +33,7 @@ class Seq:
     node: cst.CSTNode | None = None
     unordered: Segment | None = None
     ordered: bool = False
+    head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
 
 
 @dataclass

@@ -51,8 +51,9 @@ def _reader():
 def render(report: Report, color: bool = False, width: int = 100, show_frames: bool = True) -> str:
     """The text report. `color` emits ANSI styles; NO_COLOR is handled by the caller's choice."""
     buf = io.StringIO()
+    # emoji off: "file.py:100:4" must not become a 💯; soft wrap: long lines stay whole in CI logs
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False,
-                      soft_wrap=False)
+                      soft_wrap=True, emoji=False)
     read_line = _reader()
     for d in report.diagnostics:
         head = Text()

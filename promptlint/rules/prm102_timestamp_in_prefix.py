@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import Kind, Precision, PromptLayout, Severity, Volatility
-from ..prefix import placed_segments
+from ..prefix import MIN_STATIC_AFTER, placed_segments
 from ..profiles import min_cacheable_tokens
 from . import _prefix_rule as text
 from .base import Rule
@@ -55,7 +55,7 @@ class TimestampInPrefixRule(Rule):
                 continue  # a date followed by a few words: the cost is those few tokens once a day
             if prec is Precision.MONTH or (seg.volatility is Volatility.PER_PROCESS and prec is not Precision.SUB_DAY):
                 severity = Severity.INFO  # a date fixed at import differs only between processes started on other days
-            elif prec is Precision.DAY and not p.static_after and p.static_before >= minimum:
+            elif prec is Precision.DAY and p.static_after < MIN_STATIC_AFTER and p.static_before >= minimum:
                 severity = Severity.INFO
             if seg.volatility is Volatility.PER_PROCESS:
                 effect = "cannot be shared between processes (or across restarts)"
