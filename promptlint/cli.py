@@ -140,6 +140,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             report = run_check(paths, settings, progress=bar)
         finally:
             bar.close()
+        if report.files == 0:
+            _echo_err("warning: no Python, template, prompt or config file found to check")
         if write_baseline:
             count = save_baseline(report, write_baseline)
             _echo_err(f"wrote {count} finding(s) to {write_baseline}")

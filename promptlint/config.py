@@ -170,8 +170,13 @@ def find_config(paths: Iterable[str | os.PathLike] = ()) -> Path | None:
 
 def _has_promptlint_table(pyproject: Path) -> bool:
     try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        text = pyproject.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError):
+        return False
+    except tomllib.TOMLDecodeError as exc:
+        if "[tool.promptlint" in text:  # ours, but broken: say so rather than run with defaults
+            raise ConfigError(f"Invalid TOML in {pyproject}: {exc}") from None
         return False
     return isinstance(data.get("tool"), dict) and "promptlint" in data["tool"]
 

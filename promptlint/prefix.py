@@ -70,7 +70,7 @@ def what_is_lost(p: Placed) -> str:
     """'the 1,830 static tokens and the conversation history after it' and the like."""
     bits = []
     if p.static_after:
-        bits.append(f"the {p.static_after:,} static tokens")
+        bits.append(f"the {p.static_after:,} static token{'s' if p.static_after != 1 else ''}")
     if p.history_after:
         bits.append("the conversation history")
     if not bits and p.breakpoint_after:
