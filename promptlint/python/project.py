@@ -63,6 +63,18 @@ def read_source(path: Path) -> str:
         raise ParseError(f"not valid UTF-8 (byte {exc.start})", prefix.count(b"\n") + 1) from exc
 
 
+def dotted_parts(expr: cst.BaseExpression) -> tuple[str, list[str]] | None:
+    """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
+    attrs: list[str] = []
+    node = expr
+    while isinstance(node, cst.Attribute):
+        attrs.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    return node.value, attrs[::-1]
+
+
 def _resolve_positions(tree: cst.Module):
     """PositionProvider for a module, computed in a thread of its own: positions are asked for
     deep inside the evaluator's recursion, and libcst's code generation recurses as deep as the
@@ -167,15 +179,11 @@ class Module:
     def qualified_name(self, expr: cst.BaseExpression) -> str | None:
         """The dotted name an expression stands for through the imports (`dt.now` ->
         `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
-        parts: list[str] = []
-        node = expr
-        while isinstance(node, cst.Attribute):
-            parts.append(node.attr.value)
-            node = node.value
-        if not isinstance(node, cst.Name):
+        split = dotted_parts(expr)
+        if split is None:
             return None
-        head = self.imports.get(node.value, node.value)
-        return ".".join([head, *reversed(parts)])
+        name, attrs = split
+        return ".".join([self.imports.get(name, name), *attrs])
 
 
 def _dotted_for(path: Path) -> tuple[str | None, Path]:

@@ -16,7 +16,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from .project import Module
+from .project import Module, dotted_parts
 
 _EMPTY = cst.Module(body=[])  # renders any node to source text
 
@@ -472,27 +472,24 @@ def qualify(module: Module, expr: cst.BaseExpression, scope: Scope) -> str | Non
     """The dotted name `expr` stands for, as seen from `scope`: an import in an enclosing
     function counts (`def f(): from redisvl... import SemanticCache`), any other local binding of
     the head name hides the module's imports (None), else `Module.qualified_name`."""
-    parts: list[str] = []
-    head = expr
-    while isinstance(head, cst.Attribute):
-        parts.append(head.attr.value)
-        head = head.value
-    if not isinstance(head, cst.Name):
+    split = dotted_parts(expr)
+    if split is None:
         return None
+    name, attrs = split
     current: Scope | None = scope
     innermost = True
     while current is not None:
         if current.kind == "class" and not innermost:
             current = current.parent
             continue
-        if head.value in current.globals:
+        if name in current.globals:
             current, innermost = current.module, False
             continue
-        if head.value in current.bindings:
-            if current.kind == "module" and head.value in module.imports:
+        if name in current.bindings:
+            if current.kind == "module" and name in module.imports:
                 break
-            dotted = current.imports.get(head.value)
-            return ".".join([dotted, *reversed(parts)]) if dotted else None
+            dotted = current.imports.get(name)
+            return ".".join([dotted, *attrs]) if dotted else None
         current, innermost = current.parent, False
     return module.qualified_name(expr)
 
