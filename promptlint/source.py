@@ -1,0 +1,157 @@
+"""The one source reader: every file promptlint analyses is read here, with one decoding policy.
+
+- Only regular files are opened (a FIFO, a device or a socket is refused whatever its name, so a
+  run never blocks or reads forever); symlinks are followed, a loop is an error.
+- A file larger than `max_bytes` (default `DEFAULT_MAX_BYTES`) is refused, never read whole.
+- Python files are decoded as Python does (PEP 263 coding cookie, a UTF-8 BOM, UTF-8 by default:
+  `tokenize.detect_encoding`); every other file is UTF-8 with an optional BOM.
+- Line endings are kept as they are (CRLF, LF); a file with lone CR line endings is returned with
+  each lone CR turned into LF so that rows agree with Python's parser (same length, so character
+  offsets agree too).
+
+Errors are `SourceError` with a one-line message and the 1-based row where it is known; the caller
+turns them into a PRM001 diagnostic and goes on.
+"""
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import re
+import stat
+import tokenize
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024  # bytes: larger files are generated or vendored, not prompts
+
+#: Unsaved texts that stand in for files (resolved path -> text): `promptlint fix` re-lints its own
+#: output and the language server lints unsaved buffers. Set through `overlay()`.
+OVERLAY: dict[Path, str] = {}
+
+
+class SourceError(Exception):
+    """A file could not be read or decoded. `row`/`column` are 1-based where known; `too_large`
+    marks a file refused for its size (reported at info severity: it is skipped, not broken)."""
+
+    def __init__(self, message: str, row: int = 1, column: int = 1, too_large: bool = False):
+        super().__init__(message)
+        self.row, self.column, self.too_large = row, column, too_large
+
+
+def overlay_text(path: Path) -> str | None:
+    """The unsaved text standing in for `path`, or None."""
+    if not OVERLAY:
+        return None
+    try:
+        return OVERLAY.get(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return None
+
+
+def read_bytes(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> bytes:
+    """The bytes of a regular file, at most `max_bytes` (None: no limit).
+
+    Raises SourceError: "not a regular file", "symlink loop", "cannot read file: ...",
+    "file too large (N bytes, limit M)".
+    """
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        if exc.errno == 40:  # ELOOP
+            raise SourceError("cannot read file: symlink loop") from exc
+        raise SourceError(f"cannot read file: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise SourceError("not a regular file (a FIFO, device, socket or folder): skipped")
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise SourceError(f"file too large ({st.st_size:,} bytes, limit {max_bytes:,}): skipped", too_large=True)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror or exc}") from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between stat and open
+            raise SourceError("not a regular file (a FIFO, device, socket or folder): skipped")
+        chunks, total = [], 0
+        limit = (max_bytes + 1) if max_bytes is not None else None
+        while True:
+            chunk = os.read(fd, 1 << 20 if limit is None else min(1 << 20, limit - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if limit is not None and total >= limit:
+                raise SourceError(f"file too large (over {max_bytes:,} bytes): skipped", too_large=True)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+
+
+def _row_of(data: bytes, index: int) -> int:
+    return data.count(b"\n", 0, index) + 1
+
+
+def _normalise_newlines(text: str) -> str:
+    """Lone CR line breaks become LF (CRLF stays): same length, rows as Python counts them."""
+    if "\r" not in text:
+        return text
+    return re.sub(r"\r(?!\n)", "\n", text)
+
+
+def decode_python(data: bytes) -> str:
+    """Python source text from bytes, decoded as the interpreter does (PEP 263: a coding cookie on
+    line 1 or 2, a UTF-8 BOM, else UTF-8). Raises SourceError for binary data, an unknown
+    encoding or bytes invalid in the declared encoding."""
+    if b"\0" in data[:8192]:
+        raise SourceError("binary file")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"cannot decode: {exc.msg if hasattr(exc, 'msg') else exc}") from exc
+    try:
+        codecs.lookup(encoding)
+    except LookupError as exc:  # pragma: no cover - detect_encoding checks it already
+        raise SourceError(f"unknown encoding {encoding!r}") from exc
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not valid {encoding} (byte {exc.start})", _row_of(data, exc.start)) from exc
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _normalise_newlines(text)
+
+
+def decode_text(data: bytes) -> str:
+    """A prompt, template or config file's text: UTF-8 with an optional BOM. Raises SourceError
+    for binary or non-UTF-8 data."""
+    if b"\0" in data[:8192]:
+        raise SourceError("binary file")
+    try:
+        return _normalise_newlines(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not valid UTF-8 (byte {exc.start})", _row_of(data, exc.start)) from exc
+
+
+def read_python(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
+    """The decoded text of a Python file (an unsaved overlay first). Raises SourceError."""
+    text = overlay_text(path)
+    if text is not None:
+        return text
+    return decode_python(read_bytes(path, max_bytes))
+
+
+def read_text(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
+    """The decoded text of any other file (an unsaved overlay first). Raises SourceError."""
+    text = overlay_text(path)
+    if text is not None:
+        return text
+    return decode_text(read_bytes(path, max_bytes))
+
+
+def read_any(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
+    """`read_python` for `.py` / `.pyi` files, `read_text` for the rest."""
+    if Path(path).suffix.lower() in (".py", ".pyi"):
+        return read_python(path, max_bytes)
+    return read_text(path, max_bytes)
