@@ -12,13 +12,24 @@ __all__ = ["check", "exit_code", "Settings"]
 
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
-          progress=None) -> Report:
+          progress=None, overlays: dict[Path, str] | None = None) -> Report:
     """Lint files and folders. Raises FileNotFoundError for a path that does not exist.
 
     Diagnostics of rules not enabled for a file (select / ignore / per-file-ignores) are dropped;
     suppression comments are applied. `progress(total_files)` may return a callback that is
     called with the number of files done as they complete (the CLI draws a bar with it).
+    `overlays` maps paths to unsaved texts read instead of the files (an editor's buffers,
+    `--stdin-filename`); they stand in for the files only during this call.
     """
+    if overlays:
+        from . import source
+        keys = [Path(p).resolve() for p in overlays]
+        source.OVERLAY.update(zip(keys, overlays.values()))
+        try:
+            return check(paths, settings, jobs, progress)
+        finally:
+            for key in keys:
+                source.OVERLAY.pop(key, None)
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
     files = [f for f in discover(roots) if not settings.is_excluded(f)]

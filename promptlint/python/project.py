@@ -18,6 +18,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ..model import Position, Span
+from .. import source as _source
 
 
 class ParseError(Exception):
@@ -36,9 +37,9 @@ def display_name(path: Path) -> str:
         return path.resolve().as_posix()
 
 
-#: Unsaved texts that stand in for files (resolved path -> text) while `promptlint fix` re-lints
-#: its own output; set only through `promptlint.fixer`, read by `read_source` and `overlay_text`.
-OVERLAY: dict[Path, str] = {}
+#: Unsaved texts that stand in for files (resolved path -> text): the same dict as
+#: `promptlint.source.OVERLAY`, read by `read_source` and `overlay_text`.
+OVERLAY: dict[Path, str] = _source.OVERLAY
 
 
 def overlay_text(path: Path) -> str | None:
