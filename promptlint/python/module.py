@@ -97,6 +97,15 @@ class Module:
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
 
+    @property
+    def digest(self) -> str:
+        """sha256 (hex) of the source text: what anchors of fixes refer to."""
+        value = self._pieces.get("digest")
+        if value is None:
+            import hashlib
+            value = self._pieces["digest"] = hashlib.sha256(self.source.encode("utf-8", "surrogatepass")).hexdigest()
+        return value
+
     # ---------------------------------------------------------------- positions
     @property
     def line_starts(self) -> list[int]:
