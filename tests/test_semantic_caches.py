@@ -5,6 +5,7 @@ Each library's constructor is checked with and without a TTL (literal, variable,
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from promptlint.model import Severity
 from promptlint.python.module import load
 from promptlint.python.semantic import find_sites, mentions_semantic_cache
 from promptlint.rules.prm401_semantic_cache_without_ttl import SemanticCacheWithoutTtlRule
-from promptlint.rules.prm402_semantic_threshold_too_loose import SemanticThresholdTooLooseRule
+from promptlint.profiles.semantic_caches import table
+from promptlint.rules.prm402_semantic_threshold_too_loose import MARGIN, SemanticThresholdTooLooseRule, reference
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cases"
 
@@ -407,6 +409,57 @@ def test_cassandra_and_astradb_similarity_and_metric(tmp_path):
     found = loose(tmp_path, source)
     assert rows(found) == [2, 5, 7]
     assert "dot-product similarity 0.7 (default 0.85; higher is stricter)" in found[0].message
+
+
+# The margin (issue 12 item 6): a default is a starting point, not a limit. The reference is the
+# loosest default of the same measure; reported only past a quarter more accepted distance.
+MARGIN_CASES = {
+    "langchain_redis": ("from langchain_redis import RedisSemanticCache",
+                        "RedisSemanticCache(embeddings=emb, distance_threshold={v}, ttl=60)"),
+    "redisvl": ("from redisvl.extensions.cache.llm import SemanticCache",
+                'SemanticCache(name="faq", distance_threshold={v}, ttl=60)'),
+    "gptcache": ("from gptcache import Config", "Config(similarity_threshold={v})"),
+    "litellm": ("from litellm import Cache", 'Cache(type="redis-semantic", similarity_threshold={v}, ttl=60)'),
+    "cassandra": ("from langchain_community.cache import CassandraSemanticCache",
+                  "CassandraSemanticCache(None, None, emb, score_threshold={v}, ttl_seconds=60)"),
+}
+
+
+@pytest.mark.parametrize("library, value, reported", [
+    ("langchain_redis", 0.21, False),  # just looser than its default 0.2
+    ("langchain_redis", 0.25, False),  # the edge of the margin
+    ("langchain_redis", 0.26, True),
+    ("redisvl", 0.15, False),  # issue 12 item 6: was reported against 0.1
+    ("redisvl", 0.2, False),  # LangChain's default on the same Redis cosine distance
+    ("redisvl", 0.25, False),
+    ("redisvl", 0.3, True),
+    ("redisvl", 0.9, True),  # a similarity written as a distance
+    ("gptcache", 0.79, False),
+    ("gptcache", 0.75, False),
+    ("gptcache", 0.74, True),
+    ("litellm", 0.78, False),
+    ("litellm", 0.7, True),
+    ("cassandra", 0.84, False),
+    ("cassandra", 0.82, False),
+    ("cassandra", 0.8, True),
+])
+def test_threshold_margin(tmp_path, library, value, reported):
+    imports, constructor = MARGIN_CASES[library]
+    found = loose(tmp_path, f"{imports}\ncache = {constructor.format(v=value)}\n")
+    assert rows(found) == ([2] if reported else [])
+    if reported:
+        param = re.search(r"(\w+)=\{v\}", constructor).group(1)
+        assert found[0].message.startswith(f"`{param}={value:g}` accepts cached answers")
+
+
+def test_margin_reference_is_the_loosest_default_of_the_measure():
+    libraries = table().by_key
+    assert reference(libraries["redisvl.SemanticCache"].threshold) == 0.2
+    assert reference(libraries["langchain_redis.RedisSemanticCache"].threshold) == 0.2
+    assert reference(libraries["langchain_redis.LangCacheSemanticCache"].threshold) == 0.2  # its own measure
+    assert reference(libraries["langchain_community.CassandraSemanticCache"].threshold) == 0.85
+    assert reference(libraries["gptcache.Config"].threshold) == 0.8
+    assert MARGIN == 0.25
 
 
 def test_threshold_from_constants_and_configuration(tmp_path):

@@ -271,8 +271,8 @@ def _library(data: object, where: str) -> Library:
     return library
 
 
-def _litellm(data: object) -> LiteLlmSetup:
-    entry = _Entry(data, "[litellm]")
+def _litellm(data: object, origin: str) -> LiteLlmSetup:
+    entry = _Entry(data, f"{origin} [litellm]")
     setup = LiteLlmSetup(entry.names("cache_names"), entry.names("cache_params"), entry.names("enable_names"),
                          entry.names("enable_params"), entry.text("type_enum"), entry.text("params_key"),
                          entry.text("source"))
@@ -280,8 +280,8 @@ def _litellm(data: object) -> LiteLlmSetup:
     return setup
 
 
-def _gptcache(data: object) -> GptCacheSetup:
-    entry = _Entry(data, "[gptcache]")
+def _gptcache(data: object, origin: str) -> GptCacheSetup:
+    entry = _Entry(data, f"{origin} [gptcache]")
     setup = GptCacheSetup(entry.text("library"), entry.names("objects"), entry.names("classes"),
                           entry.names("init_params"), entry.names("similar_names"),
                           entry.names("similar_params"), entry.names("langchain_names"),
@@ -304,7 +304,8 @@ def parse_table(text: str, origin: str = "semantic_caches.toml") -> Table:
     if not isinstance(rows, list) or not rows:
         raise TableError(f"{origin}: `library` must be a list of [[library]] tables")
     libraries = tuple(_library(row, f"{origin} library {i + 1}") for i, row in enumerate(rows))
-    litellm, gptcache = _litellm(top._get("litellm", True)), _gptcache(top._get("gptcache", True))
+    litellm = _litellm(top._get("litellm", True), origin)
+    gptcache = _gptcache(top._get("gptcache", True), origin)
     top.done()
     found = Table(libraries, litellm, gptcache)
     for lib in libraries:
