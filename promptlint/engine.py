@@ -96,8 +96,7 @@ class Linter:
         if module_rules:  # API rules read the stdlib `ast` Module (promptlint.python.module)
             try:
                 ast_module = load_module(module.path, module.source)
-            except AstParseError as exc:
-                report.diagnostics.append(_syntax_error(filename, exc))
+            except AstParseError:  # libcst read it: syntax newer than this Python's `ast` knows
                 return
             for rule in module_rules:
                 report.diagnostics.extend(rule.check_module(ast_module))
