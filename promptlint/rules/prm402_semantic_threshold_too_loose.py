@@ -1,4 +1,4 @@
-"""PRM402 semantic-threshold-too-loose: a match threshold clearly looser than any shipped default."""
+"""PRM402 semantic-threshold-too-loose: a match threshold clearly looser than the defaults of its measure."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
@@ -25,8 +25,9 @@ def accepted_distance(kind: str, value: float) -> float:
 def reference(threshold: Threshold) -> float:
     """The loosest default among the libraries whose threshold measures the same thing (same kind
     and unit): redisvl's 0.1 and LangChain's 0.2 are both Redis cosine distances, so 0.2."""
+    measure = (threshold.kind, threshold.unit)
     same = [lib.threshold.default for lib in table().libraries
-            if lib.threshold is not None and (lib.threshold.kind, lib.threshold.unit) == (threshold.kind, threshold.unit)]
+            if lib.threshold is not None and (lib.threshold.kind, lib.threshold.unit) == measure]
     return max(same or [threshold.default], key=lambda d: accepted_distance(threshold.kind, d))
 
 
