@@ -13,6 +13,7 @@ from pathlib import Path
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .profiles import apply_overrides, parse_target
+from .python.module import ParseError as AstParseError, load as load_module
 from .python.project import ParseError, Project, check_syntax, display_name, read_source, walk
 from .rules import ALL_RULES
 from .rules.base import Rule
@@ -101,8 +102,14 @@ class Linter:
         except RecursionError:  # pragma: no cover - pathological nesting
             report.errors.append(f"{filename}: too deeply nested to analyse")
         report.prompts.extend(finder.layouts)
-        for rule in self.rules:
-            report.diagnostics.extend(rule.check_module(module))
+        module_rules = [rule for rule in self.rules if type(rule).check_module is not Rule.check_module]
+        if module_rules:  # API rules read the stdlib `ast` Module (promptlint.python.module)
+            try:
+                ast_module = load_module(module.path, module.source)
+            except AstParseError:  # libcst read it: syntax newer than this Python's `ast` knows
+                return
+            for rule in module_rules:
+                report.diagnostics.extend(rule.check_module(ast_module))
 
     def _python_ast(self, path: Path, filename: str, force: bool, report: Report) -> None:
         from .python.module import ParseError as AstParseError, parse
