@@ -106,11 +106,17 @@ def file_kind(filename: str) -> str | None:
             "toml": "toml"}.get(suffixes[-1])
 
 
+_NOQA_PRM = re.compile(r"noqa[ \t]{0,8}:[^\n]{0,200}?prm")
+
+
 def might_suppress(text: str) -> bool:
-    """False when `text` cannot hold a suppression comment (no `noqa`, no `promptlint`): such a
-    file is never tokenized (tokenizing every file was a tenth of a run's time)."""
+    """False when `text` cannot hold a suppression comment of promptlint (no `promptlint`, no
+    `noqa: PRM...`; a bare `# noqa` is another linter's): such a file is never tokenized
+    (tokenizing every file was a tenth of a run's time)."""
     lower = text.lower()
-    return "noqa" in lower or "promptlint" in lower
+    if "promptlint" in lower:
+        return True
+    return "noqa" in lower and _NOQA_PRM.search(lower) is not None
 
 
 def parse_suppressions(filename: str, text: str, kind: str | None = None) -> list[Suppression]:

@@ -124,19 +124,15 @@ class Table:
         """Method names that set a TTL after construction."""
         return frozenset(lib.ttl_setter for lib in self.libraries if lib.ttl_setter)
 
-    def mentions(self) -> tuple[str, ...]:
-        """Words one of which every configured cache's source text contains: the top-level package
-        of every name, reduced to the shortest (`langchain` covers `langchain_redis`), and the
-        LiteLLM `cache_params` key."""
+    def mentions(self) -> tuple[tuple[str, str], ...]:
+        """(package, name) pairs of which every configured cache's source text contains both: the
+        top-level package and the last part of each constructor or function name (`langchain`,
+        `RedisSemanticCache`); and ("", `cache_params`) for LiteLLM's key."""
         names = [n for lib in self.libraries for n in lib.names]
         names += [*self.litellm.cache_names, *self.litellm.enable_names, *self.gptcache.objects,
                   *self.gptcache.classes, *self.gptcache.similar_names, *self.gptcache.langchain_names]
-        roots = sorted({n.split(".")[0] for n in names}, key=len)
-        kept: list[str] = []
-        for root in roots:
-            if not any(k in root for k in kept):
-                kept.append(root)
-        return (*kept, self.litellm.params_key)
+        pairs = sorted({(n.split(".")[0], n.rsplit(".", 1)[-1]) for n in names if "." in n})
+        return (*pairs, ("", self.litellm.params_key))
 
 
 # ------------------------------------------------------------------------------- validation

@@ -1,6 +1,7 @@
 """Which Python files can hold a prompt: the text test every file passes before it is parsed.
 
-Built from the SDK registry (each SDK's import names and hints), the words of prompt-building code
+Built from the SDK registry (each SDK's hints, and its import names with the generic method
+names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
 (`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
 fails it is read once and never parsed. Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
@@ -29,4 +30,4 @@ _PATTERN = _pattern()
 
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code or a semantic cache."""
-    return _PATTERN.search(source) is not None
+    return _PATTERN.search(source) is not None or sdks.import_and_call(source)

@@ -45,31 +45,24 @@ class SiteFinder:
         self._has_system: bool | None = None
 
     def run(self) -> None:
-        todo: list = [(self.m.tree, False)]
+        visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
+                  ast.Assign: self._constant, ast.Dict: self._dict, ast.Return: self._return, ast.Call: self._call}
+        scopes = (*_FUNCS, ast.ClassDef)
+        todo: list = [self.m.tree]
+        leave = object()
         while todo:
-            node, leaving = todo.pop()
-            if leaving:
+            node = todo.pop()
+            if node is leave:
                 self.stack.pop()
                 continue
-            self.visit(node)
-            if isinstance(node, (*_FUNCS, ast.ClassDef)):
+            kind = type(node)
+            visit = visits.get(kind)
+            if visit is not None:
+                visit(node)
+            if kind in scopes:
                 self.stack.append(node)
-                todo.append((node, True))
-            todo.extend((child, False) for child in reversed(list(ast.iter_child_nodes(node))))
-
-    def visit(self, node) -> None:
-        kind = type(node)
-        if kind in _FUNCS:
-            self._decorated(node)
-        elif kind is ast.Assign:
-            self._constant(node)
-        elif kind is ast.Dict:
-            self.ev.reset_budget()
-            self._dict(node)
-        elif kind is ast.Return:
-            self._return(node)
-        elif kind is ast.Call:
-            self._call(node)
+                todo.append(leave)
+            todo.extend(reversed(children(node)))
 
     def frame(self):
         """The frame of the innermost function around the current node (or the module's)."""
@@ -108,6 +101,7 @@ class SiteFinder:
         self.b.add(node, "python-constant", None, None, None, [Part("system", segs, span=self.m.span(node.value))])
 
     def _dict(self, node: ast.Dict) -> None:
+        self.ev.reset_budget()
         fields = {k.value: v for k, v in zip(node.keys, node.values)
                   if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         self._system_message(node, fields)
@@ -132,11 +126,8 @@ class SiteFinder:
         if self._has_system is None:
             self._has_system = bool(_SYSTEM_MESSAGE.search(self.m.source))
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
-        if not self._has_system or func is None or node.value is None or self.b.covered(self.m.span(node)):
-            return
-        span = self.m.span(func)
-        body = "\n".join(self.m.source.splitlines()[span.start.row - 1:span.end.row])
-        if not _SYSTEM_MESSAGE.search(body):
+        if not self._has_system or func is None or node.value is None or not self._writes_system(func) \
+                or self.b.covered(self.m.span(node)):
             return
         frame = self.frame()
         value = self.ev.eval(node.value, frame)
@@ -149,6 +140,15 @@ class SiteFinder:
                 self.b.add(node, "python-constant", None, None, None, parts, newest)
                 self.b.sites.append(self.m.span(node))
                 return
+
+    def _writes_system(self, func) -> bool:
+        """True when the function's source writes a system message (computed once per function)."""
+        key = ("system", id(func))
+        found = self._frames.get(key)
+        if found is None:
+            a, b = self.m.offsets(func)
+            found = self._frames[key] = _SYSTEM_MESSAGE.search(self.m.source, a, b) is not None
+        return found
 
     def _call(self, node: ast.Call) -> None:
         self.ev.reset_budget()
@@ -178,3 +178,22 @@ def _builds_text(node) -> bool:
             return True
         return any(_builds_text(a) for a in node.args) or any(_builds_text(k.value) for k in node.keywords)
     return False
+
+
+_SKIP_FIELDS = {"ctx", "op", "ops", "type_ignores", "type_comment"}
+_CHILD_FIELDS: dict = {}
+
+
+def children(node) -> list:
+    """The child nodes of an `ast` node in field order (contexts and operators left out)."""
+    fields = _CHILD_FIELDS.get(type(node))
+    if fields is None:
+        fields = _CHILD_FIELDS[type(node)] = tuple(f for f in type(node)._fields if f not in _SKIP_FIELDS)
+    out = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, ast.AST))
+        elif isinstance(value, ast.AST):
+            out.append(value)
+    return out

@@ -25,14 +25,17 @@ def decorators():
 
 
 def hints() -> list[str]:
-    """Literal text whose presence in a file suggests a prompt is sent from it: every SDK's
-    import names (as `import X` / `from X`) and hints."""
-    out: list[str] = []
+    """Literal text whose presence in a file suggests a prompt is sent from it (every SDK's hints)."""
+    return sorted({h for sdk in SDKS for h in sdk.hints})
+
+
+def import_and_call(source: str) -> bool:
+    """True when the file imports an SDK whose calls have generic method names and calls one."""
     for sdk in SDKS:
-        for name in sdk.imports:
-            out += [f"import {name}", f"from {name}"]
-        out += list(sdk.hints)
-    return sorted(set(out))
+        if sdk.methods and any(f"import {n}" in source or f"from {n}" in source for n in sdk.imports) \
+                and any(f".{m}(" in source for m in sdk.methods):
+            return True
+    return False
 
 
 _ROUTES: dict[str, str] = {}

@@ -75,14 +75,17 @@ class Decorator:
 
 @dataclass(frozen=True)
 class Sdk:
-    """An SDK shape. `imports`: top-level module names (a file importing one may send prompts);
-    `hints`: literal text whose presence in a file suggests a call of it (for the pre-filter);
+    """An SDK shape. `imports`: module names a file imports to use it; `methods`: method names of
+    its calls too generic to be hints alone (`chat`): a file that imports the SDK and calls one of
+    them passes the pre-filter; `hints`: literal text whose presence in a file suggests a call of
+    it (also for the pre-filter);
     `shapes` and `decorators` in the order they are tried; `routes`: model-string prefixes
     (`openai/`, `anthropic:`) and the provider they name; `models`: model-name prefixes and their
     provider (`gpt-` -> openai); `tool_shape`: how its tools are written ("nested", "flat")."""
 
     name: str
     imports: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
     hints: tuple[str, ...] = ()
     shapes: tuple[Shape, ...] = ()
     decorators: tuple[Decorator, ...] = ()

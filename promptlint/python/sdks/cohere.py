@@ -24,6 +24,7 @@ def chat(b, call) -> None:
 SDK = Sdk(
     name="cohere",
     imports=("cohere",),
+    methods=("chat", "chat_stream"),
     hints=("ClientV2",),
     shapes=(Shape("chat", lambda c: c.method in ("chat", "chat_stream") and c.has("messages"), chat, final=False),),
     models=(("command-", "cohere"),),

@@ -243,8 +243,10 @@ _last: list = [None, []]  # (module, sites) of the last call: PRM401 and PRM402 
 
 
 def mentions_semantic_cache(module: Module) -> bool:
-    """Cheap pre-check: the source names a semantic-cache package or `cache_params`."""
-    return any(word in module.source for word in table().mentions())
+    """Cheap pre-check: the source names a semantic-cache package and one of its constructors
+    (or `cache_params`)."""
+    source = module.source
+    return any(package in source and name in source for package, name in table().mentions())
 
 
 def find_sites(module: Module) -> list[Site]:
