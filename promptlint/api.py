@@ -48,7 +48,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles)
     report.files = len(files) + sum(1 for p in problems if not p.is_dir)
-    report.errors[:0] = [f"{_name(p.path)}: {p.reason}" for p in problems if p.is_dir]
+    report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
     enabled = [d for d in report.diagnostics
                if settings.for_path(d.span.filename).is_enabled(d.code, d.span.filename)]
@@ -56,7 +56,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     return report
 
 
-def _name(path: Path) -> str:
+def display_path(path: str | os.PathLike) -> str:
     """A path as reports name files: relative to the current folder when under it (posix)."""
     absolute = os.path.abspath(path)
     relative = os.path.relpath(absolute)
@@ -67,7 +67,7 @@ def _unreadable(problem: Problem) -> Diagnostic:
     start = Position(1, 1)
     return Diagnostic(code="PRM001", name="syntax-error", severity=Severity.ERROR,
                       message=f"Cannot analyse this file: {problem.reason}",
-                      span=Span(_name(problem.path), start, start))
+                      span=Span(display_path(problem.path), start, start))
 
 
 def _suppress(diagnostics, kinds, settings: Settings):

@@ -354,17 +354,27 @@ def explain(location, output_format, targets):
 
     from .profiles import apply_overrides, parse_target
     from .report.explain import explain_json, parse_location, render_explain, select_layouts
+    from .api import display_path
+    from .discovery import file_kind
     path, line = parse_location(location)
+    target = Path(path)
+    if not target.exists():
+        _fail(f"{path}: no such file or directory")
+    # a template or prompt file: check the project around it too, to find the calls that render it
+    roots = [target]
+    if target.is_file() and file_kind(target) != "python":
+        cwd = Path.cwd().resolve()
+        roots = [Path(".")] if cwd in target.resolve().parents else [target.parent]
     try:
-        settings = load_settings(find_config([Path(path)]), cli_overrides={})
+        settings = load_settings(find_config([target]), cli_overrides={})
         apply_overrides(settings.profiles)
         chosen = [parse_target(t) for t in targets]
         defaults = [parse_target(t) for t in settings.targets]
-        report = run_check([Path(path)], settings)
+        report = run_check(roots, settings)
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         _echo_err(str(exc))
         sys.exit(2)
-    layouts = select_layouts(report.prompts, line)
+    layouts = select_layouts(report.prompts, line, display_path(target) if target.is_file() else None)
     if not layouts:
         _echo_err(f"no prompt found at {location}")
         sys.exit(2)
