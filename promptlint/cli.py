@@ -62,11 +62,12 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
     return text.render(report, color=color, width=width)
 
 
-def _emit(output: str, output_file: Path | None) -> None:
+def _emit(output: str, output_file: Path | None, color: bool = False) -> None:
     """Write a report to `output_file` (UTF-8, never ANSI: the caller renders without colour)
-    or stdout. An unwritable file is a message and exit 2."""
+    or stdout (`color`: keep ANSI styles even when stdout is no terminal, as `--color always`
+    asks). An unwritable file is a message and exit 2."""
     if output_file is None:
-        click.echo(output, nl=False)
+        click.echo(output, nl=False, color=color or None)
         return
     try:
         output_file.write_text(output, encoding="utf-8", errors="backslashreplace")
@@ -153,7 +154,8 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
     if stdin_filename is None:
         _fail("reading stdin (`-`) needs --stdin-filename NAME: the name gives its kind and config")
     name = Path(stdin_filename)
-    data = click.get_binary_stream("stdin").read()
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
     from .source import SourceError, decode_python, decode_text
     try:
         text = decode_python(data) if name.suffix.lower() in (".py", ".pyi") else decode_text(data)
@@ -269,7 +271,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             click.echo(_fix_hint(report.diagnostics), err=True, nl=False)
     if show_fixes:
         click.echo(_fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
-    _emit(output, output_file)
+    _emit(output, output_file, colored)
     for error in report.errors:
         _echo_err(f"error: {error}")
     if exit_zero and not report.errors:
@@ -307,7 +309,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         output = stats.render(run.report, "json" if fmt == "json" else "text")
     else:
         output = _render(run.report, fmt, colored, settings.docs_url)
-    _emit(output, output_file)
+    _emit(output, output_file, colored)
     _echo_err(counts)
     if run.report.errors:
         return 2
