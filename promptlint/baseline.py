@@ -32,13 +32,15 @@ class BaselineError(Exception):
 
 
 def read_source(filename: str) -> str | None:
-    """The text of `filename`, or None when unreadable (utf-8, undecodable bytes replaced)."""
-    from .python.project import overlay_text
+    """The text of `filename` for snippets, suppression comments and code frames, or None when
+    it cannot be read: only regular files of at most `source.DEFAULT_MAX_BYTES` are read (a
+    device or a FIFO would never end); utf-8, undecodable bytes replaced."""
+    from .source import SourceError, overlay_text, read_bytes
     if (text := overlay_text(Path(filename))) is not None:
         return text
     try:
-        return Path(filename).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_bytes(Path(filename)).decode("utf-8", errors="replace")
+    except SourceError:
         return None
 
 

@@ -162,7 +162,7 @@ def fingerprints(diagnostics: list[Diagnostic], relative: Callable[[str], str | 
     seen: Counter = Counter()
     out = []
     for d in diagnostics:
-        path = relative(d.span.filename) or d.span.filename.replace("\\", "/")
+        path = relative(d.span.filename) or d.span.filename.replace(os.sep, "/")
         line = snippet(d, read_text)
         key = fingerprint(path, d.code, line)
         seen[key] += 1
