@@ -34,14 +34,15 @@ class BaselineError(Exception):
 def read_source(filename: str) -> str | None:
     """The text of `filename` for snippets, suppression comments and code frames, or None when
     it cannot be read: only regular files of at most `source.DEFAULT_MAX_BYTES` are read (a
-    device or a FIFO would never end); utf-8, undecodable bytes replaced."""
+    device or a FIFO would never end); utf-8, undecodable bytes replaced, newlines as "\\n"."""
     from .source import SourceError, overlay_text, read_bytes
     if (text := overlay_text(Path(filename))) is not None:
         return text
     try:
-        return read_bytes(Path(filename)).decode("utf-8", errors="replace")
+        text = read_bytes(Path(filename)).decode("utf-8", errors="replace")
     except SourceError:
         return None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() reads
 
 
 def snippet(diagnostic: Diagnostic, read_text: Callable[[str], str | None] = read_source) -> str:

@@ -225,5 +225,10 @@ def test_an_unwritable_output_file_is_a_message_and_exit_2(tmp_path):
     proc = run(root, "check", ".", "--output-format", "json", "--output-file", "/dev/full")
     assert proc.returncode == 2
     assert proc.stderr.decode().startswith("promptlint: cannot write --output-file /dev/full: No space left")
-    fixed = run(root, "fix", ".", "--output-file", "/dev/full")
-    assert fixed.returncode == 2 and "cannot write --output-file" in fixed.stderr.decode()
+    from promptlint.cli import main
+    os.chdir(root)
+    try:
+        fixed = CliRunner().invoke(main, ["fix", ".", "--output-file", "/dev/full"])
+    finally:
+        os.chdir(tmp_path)
+    assert fixed.exit_code == 2 and "cannot write --output-file /dev/full" in fixed.stderr

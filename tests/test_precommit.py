@@ -46,8 +46,6 @@ def answer(question: str) -> str:
     return response.choices[0].message.content
 '''
 
-CLEAN = BROKEN.replace('f"Time: {datetime.datetime.now()}\\n{RULES}"', "RULES")
-
 
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
@@ -137,27 +135,3 @@ def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_pa
     assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr), passed.stdout + passed.stderr
     committed = _git(project, "show", "--name-only", "--format=", "HEAD").stdout.split()
     assert sorted(committed) == [".pre-commit-config.yaml", "README.md", "notes.txt"]
-
-
-def test_hook_fails_on_cache_breaking_file_and_passes_on_clean_one(tmp_path, home):
-    rev = _head()
-    command = _pre_commit()
-    project = _project(tmp_path, rev)
-    chat = project / "chat.py"
-    env = _env(home)
-
-    def run() -> subprocess.CompletedProcess:
-        _git(project, "add", ".")
-        return subprocess.run([*command, "run", "--files", "chat.py"], cwd=project, env=env,
-                              capture_output=True, text=True, timeout=900)
-
-    chat.write_text(BROKEN, encoding="utf-8")
-    broken = run()
-    assert broken.returncode == 1, broken.stdout + broken.stderr
-    assert "PRM102" in broken.stdout
-    assert "chat.py:16" in broken.stdout
-
-    chat.write_text(CLEAN, encoding="utf-8")
-    clean = run()
-    assert clean.returncode == 0, clean.stdout + clean.stderr
-    assert "promptlint" in clean.stdout and "Passed" in clean.stdout
