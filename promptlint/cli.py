@@ -211,9 +211,10 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     paths, overlays = _stdin_paths(list(paths), stdin_filename)
     paths = paths or [Path(".")]
     if fix or diff:
+        if overlays:
+            _fail("--stdin-filename cannot be combined with fixing: fix the file itself")
         refused = [name for name, value in (("--baseline", baseline), ("--diff-base", diff_base),
-                                            ("--write-baseline", write_baseline), ("--stdin-filename", overlays))
-                   if value]
+                                            ("--write-baseline", write_baseline)) if value]
         if refused:
             _fail(f"{', '.join(refused)} cannot be combined with fixing: fixes apply to every finding; "
                   "run `promptlint check` with it after fixing")
