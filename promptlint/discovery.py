@@ -7,9 +7,10 @@ excludes file (`core.excludesFile`, by default `$XDG_CONFIG_HOME/git/ignore`), w
 semantics (pathspec). It only lists regular files: FIFOs, devices, sockets and symlinks to them
 are skipped (reading one would block or never end); symlinked folders are not followed.
 
-Files given explicitly are always checked when their kind is known, wherever they are (exclusion
-applies to the walk, as ruff's `--force-exclude` is opt-in); a file that is neither Python, a
-template, a prompt file nor a config file (a README, notes.txt) is never checked.
+Files given explicitly are always checked when their kind is known, wherever they are, and a
+folder given explicitly is walked even when `exclude` matches it (exclusion applies to what the
+walk finds, as ruff's `--force-exclude` is opt-in); a file that is neither Python, a template, a
+prompt file nor a config file (a README, notes.txt) is never checked.
 
 Problems are collected, never raised (but a missing path): a folder the walk cannot enter, a
 file whose symlinks loop and a named file that is not a regular file are appended to `problems`
@@ -187,7 +188,12 @@ def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = 
                 continue
             add(root)
             continue
-        if force_exclude and excluded is not None and excluded(root, True):
+        if excluded is not None and excluded(root, True):
+            if force_exclude:
+                continue
+            # a named folder that `exclude` matches (build/) is walked as named: the pattern
+            # that matches the folder itself would otherwise exclude everything in it
+            _walk(root, None, problems, add)
             continue
         _walk(root, excluded, problems, add)
     return out

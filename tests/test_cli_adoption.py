@@ -186,9 +186,12 @@ def test_named_files_in_excluded_folders_are_checked_unless_force_exclude(app):
     assert {f for f, _ in codes(cli("check", ".", "--output-format", "json"))} == {"app/chat.py"}
     named = cli("check", "build/app.py", "--output-format", "json")
     assert named.exit_code == 1 and {f for f, _ in codes(named)} == {"build/app.py"}
+    folder = cli("check", "build", "--output-format", "json")  # a named folder too
+    assert {f for f, _ in codes(folder)} == {"build/app.py"}
     forced = cli("check", "build/app.py", "--force-exclude")
     assert forced.exit_code == 0
     assert "so are excluded ones, with --force-exclude" in forced.stderr
+    assert cli("check", "build", "--force-exclude").exit_code == 0
     (app / "promptlint.toml").write_text("force-exclude = true\n", encoding="utf-8")
     assert cli("check", "build/app.py").exit_code == 0
 
