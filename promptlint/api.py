@@ -73,7 +73,7 @@ def _unreadable(problem: Problem) -> Diagnostic:
 def _suppress(diagnostics, kinds, settings: Settings):
     """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
     from .baseline import read_source
-    from .python.project import display_name
+    from .paths import display_name
     from .suppress import file_kind as comment_kind, suppress
 
     def comment_syntax(path: Path, kind: str) -> str | None:

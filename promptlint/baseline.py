@@ -32,17 +32,14 @@ class BaselineError(Exception):
 
 
 def read_source(filename: str) -> str | None:
-    """The text of `filename` for snippets, suppression comments and code frames, or None when
-    it cannot be read: only regular files of at most `source.DEFAULT_MAX_BYTES` are read (a
-    device or a FIFO would never end); utf-8, undecodable bytes replaced, newlines as "\\n"."""
-    from .source import SourceError, overlay_text, read_bytes
-    if (text := overlay_text(Path(filename))) is not None:
-        return text
+    """The text of `filename` as the analysis reads it (`promptlint.source`: unsaved overlays,
+    PEP 263 for Python) with universal newlines ("\r\n" read as "\n": rows and columns are
+    unchanged), or None when it cannot be read."""
+    from .source import SourceError, read_any
     try:
-        text = read_bytes(Path(filename)).decode("utf-8", errors="replace")
+        return read_any(Path(filename)).replace("\r\n", "\n")
     except SourceError:
         return None
-    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as open() reads
 
 
 def snippet(diagnostic: Diagnostic, read_text: Callable[[str], str | None] = read_source) -> str:

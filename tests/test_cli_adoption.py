@@ -54,17 +54,21 @@ def test_a_prompt_markdown_file_named_explicitly_is_still_checked(app):
 # --- analysis errors --------------------------------------------------------------------------------
 
 def test_an_analysis_error_exits_2_and_names_the_file_unless_excluded(app, monkeypatch):
+    """An error of the analysis itself (not a finding about the file: those are PRM001) is listed
+    under `errors` with the file and the reason, and the run exits 2."""
     import promptlint.engine as engine
 
-    def too_deep(tree, visitor):
-        raise RecursionError("maximum recursion depth exceeded")
+    def broken(self, path, filename, force, report):
+        raise RuntimeError("analysis failed")
 
-    monkeypatch.setattr(engine, "walk", too_deep)
+    monkeypatch.setattr(engine.Linter, "_python", broken)
     result = cli("check", ".", "--output-format", "json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["errors"] == ["app/chat.py: too deeply nested to analyse"]
-    assert "promptlint: error: app/chat.py: too deeply nested to analyse" in result.stderr
+    assert json.loads(result.stdout)["errors"] == ["app/chat.py: internal error: RuntimeError: analysis failed"]
+    assert "promptlint: error: app/chat.py: internal error: RuntimeError: analysis failed" in result.stderr
     assert cli("check", ".", "--exit-zero").exit_code == 2  # --exit-zero is about findings only
+    sarif = json.loads(cli("check", ".", "--output-format", "sarif").stdout)
+    assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
     (app / "promptlint.toml").write_text('extend-exclude = ["app/chat.py"]\n', encoding="utf-8")
     assert cli("check", ".").exit_code == 0
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-import libcst as cst
+import ast
 
-from ..model import Kind, Segment, Span, Volatility
+from ...model import Kind, Segment, Span, Volatility
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Seq:
     span: Span | None = None
     repeated: bool = False
     is_tuple: bool = False
-    node: cst.CSTNode | None = None
+    node: ast.AST | None = None
     unordered: Segment | None = None
     ordered: bool = False
     head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
@@ -48,7 +48,7 @@ class Mapping:
     items: dict[str, "Value"]
     key_spans: dict[str, Span] = field(default_factory=dict)
     span: Span | None = None
-    node: cst.CSTNode | None = None
+    node: ast.AST | None = None
 
 
 @dataclass
@@ -57,12 +57,16 @@ class Obj:
     args: list["Value"] = field(default_factory=list)
     kwargs: dict[str, "Value"] = field(default_factory=dict)
     span: Span | None = None
-    node: cst.CSTNode | None = None
+    node: ast.AST | None = None
 
 
 @dataclass
 class PathV:
+    """A file path: `path` when it is known statically; `volatile` the segment that makes it
+    change (a uuid or a time in one of its parts), which survives joins and use as text."""
+
     path: Path | None
+    volatile: Segment | None = None
 
 
 @dataclass
@@ -76,15 +80,15 @@ class Config:
 @dataclass
 class Func:
     module: Any
-    node: cst.FunctionDef
-    cls: cst.ClassDef | None = None
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    cls: ast.ClassDef | None = None
     self_value: "Value | None" = None
 
 
 @dataclass
 class ClassRef:
     module: Any
-    node: cst.ClassDef
+    node: ast.ClassDef
 
 
 @dataclass
