@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..model import Diagnostic, PromptLayout, Severity, Volatility
-from .diverge import Point
+from .diverge import Point, common_prefix
 from .model import Divergence, Example, Request, SourceRef
 from .sourcemap import Located
 
@@ -27,8 +27,10 @@ def example(prev: Request, cur: Request, point: Point, show_text: bool) -> Examp
     b = cur.units[point.unit].text if point.unit < len(cur.units) else ""
     shown = (lambda s: s) if show_text else redact
     start = max(0, point.offset - CONTEXT)
+    tail = min(common_prefix(a[::-1], b[::-1]), len(a) - point.offset, len(b) - point.offset)
     return Example(cur.line, prev.line, shown(a[start:point.offset]),
-                   shown(a[point.offset:point.offset + CONTEXT]), shown(b[point.offset:point.offset + CONTEXT]))
+                   shown(a[point.offset:point.offset + CONTEXT]), shown(b[point.offset:point.offset + CONTEXT]),
+                   len(a) - point.offset - tail, len(b) - point.offset - tail)
 
 
 def source_ref(located: Located, layout: PromptLayout) -> SourceRef | None:
@@ -78,6 +80,10 @@ def missed_reason(located: Located | None, finding: tuple[str, str] | None) -> s
     return f"the static analysis {said}, and did not report it"
 
 
+_AGAINST = (("conversation", "against the previous turn of their conversation"),
+            ("across conversations", "against the shared head of another conversation"))
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
@@ -85,7 +91,7 @@ def _plural(n: int, word: str) -> str:
 def describe(d: Divergence, group_requests: int) -> str:
     """The one-line message of a finding."""
     approx = "" if d.tokens_exact else "~"
-    against = " and ".join(f"{n:,} {kind}" for kind, n in sorted(d.comparisons.items()))
+    against = ", ".join(f"{d.comparisons[kind]:,} {words}" for kind, words in _AGAINST if kind in d.comparisons)
     head = (f"{_plural(d.requests, 'request')} of {group_requests:,} diverge ({against}) in `{d.part}` ({d.role}) at "
             f"token {approx}{d.token_offset:,} (character {d.char_offset:,})")
     ref = d.source

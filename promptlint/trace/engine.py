@@ -32,7 +32,7 @@ from .model import Divergence, Group, Request, TraceReport, digest
 from .reader import BadLine, read_requests
 from .sourcemap import Matcher
 
-__all__ = ["TraceOptions", "trace", "trace_requests"]
+__all__ = ["TraceOptions", "Tracer", "trace", "trace_requests"]
 
 _MASK = re.compile(r"[0-9a-fA-F]{8,}|[0-9a-fA-F-]{36}|\d+")
 
@@ -64,7 +64,10 @@ class _GroupState:
     open: list = field(default_factory=list)  # conversation ids, most recent last
 
 
-class _Tracer:
+class Tracer:
+    """The state of one trace: groups, open conversations, aggregated divergences. Feed it
+    requests in time order with `add`, then call `finish` to fill the report."""
+
     def __init__(self, layouts: list[PromptLayout], diagnostics: list[Diagnostic], options: TraceOptions,
                  report: TraceReport):
         self.options = options
@@ -230,7 +233,7 @@ def trace_requests(requests, layouts: list[PromptLayout], diagnostics: list[Diag
     """Trace an iterable of Request / BadLine items (as `read_requests` yields them)."""
     options = options or TraceOptions()
     report = report or TraceReport("")
-    tracer = _Tracer(layouts, diagnostics, options, report)
+    tracer = Tracer(layouts, diagnostics, options, report)
     window: list = []
     order = count()
     last_time = float("-inf")

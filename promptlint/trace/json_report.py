@@ -34,7 +34,8 @@ def divergence_dict(d: Divergence) -> dict:
         "missed_by_static_analysis": d.missed, "static_finding": d.static_finding,
         "explanation": d.explanation or None,
         "example": {"line": d.example.line, "previous_line": d.example.previous_line, "before": d.example.before,
-                    "previous": d.example.previous, "current": d.example.current},
+                    "previous": d.example.previous, "current": d.example.current,
+                    "previous_changed": d.example.previous_changed, "current_changed": d.example.current_changed},
     }
 
 

@@ -94,13 +94,16 @@ class SourceRef:
 class Example:
     """One pair of requests that shows a divergence: the lines of both, and the text around
     the divergence (redacted unless --show-text): `before` (shared), `previous` and `current`
-    (from the divergence on)."""
+    (from the divergence on). `previous_changed` / `current_changed` count the characters that
+    differ before the two texts agree again (to the end of the unit when they never do)."""
 
     line: int
     previous_line: int
     before: str
     previous: str
     current: str
+    previous_changed: int = 0
+    current_changed: int = 0
 
 
 @dataclass(slots=True)

@@ -64,6 +64,8 @@ def render(report: TraceReport, color: bool = False, width: int = 100, show_fram
         console.print(f"      [dim]= before:[/]   {escape(_quote(ex.before))}")
         console.print(f"      [dim]= previous:[/] {escape(_quote(ex.previous))}")
         console.print(f"      [dim]= current:[/]  {escape(_quote(ex.current))}")
+        console.print(f"      [dim]= changed:[/]  {ex.previous_changed:,} character(s) in the previous request, "
+                      f"{ex.current_changed:,} in this one, before the texts agree again")
         console.print()
     for line, message in report.errors:
         console.print(f"{escape(name)}:{line}: [bold red]skipped[/]: {escape(message)}")
