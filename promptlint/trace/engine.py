@@ -191,8 +191,8 @@ class Tracer:
                   comparison: str) -> None:
         profile, tok = self._profile(req)
         spent = cost(prev, point, region, tok, profile)
-        located = (self.matcher.locate(state.layout, req, point.unit, point.offset)
-                   if state.layout is not None else None)
+        located = (self.matcher.locate(state.layout, prev, point.unit, point.offset)
+                   if state.layout is not None else None)  # prev: its text up to the point is the shared one
         unit = prev.units[point.unit] if point.unit < len(prev.units) else req.units[point.unit]
         part = re.sub(r"\[\d+\]", "[]", unit.label) if unit.kind == "tools" else unit.label
         where = ("segment", id(located.segment)) if located is not None else ("part", part)
