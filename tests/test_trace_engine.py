@@ -207,3 +207,21 @@ def test_skipped_lines_are_counted_and_listed():
     report = _run([lines[0], BadLine(2, "not valid JSON"), lines[1]], max_errors=5)
     assert report.errors == [(2, "not valid JSON")] and report.skipped == 1 and report.requests == 2
     assert report.divergences == []
+
+
+def test_an_explicit_conversation_id_links_turns_whatever_their_messages():
+    lines = [dict(_chat(f"Now {t}\n{POLICY}", "same question", time=t), conversation="c1") for t in range(2)]
+    [d] = _run(lines).divergences
+    assert d.comparisons == {"conversation": 1}
+    for line in lines:
+        del line["conversation"]
+    [d] = _run(lines).divergences
+    assert d.comparisons == {"across conversations": 1}
+
+
+def test_causes_past_the_itemised_limit_are_summed_not_listed():
+    lines = _turns(lambda t: f"Now 0{t}\n{POLICY}") + [
+        dict(line, body=dict(line["body"], model="gpt-4o")) for line in _turns(lambda t: f"Now 0{t}\n{POLICY}", time0=10)]
+    report = _run(lines, max_findings=1)
+    assert sorted(d.group.startswith("(other causes") for d in report.divergences) == [False, True]
+    assert [d.requests for d in report.divergences] == [2, 2]

@@ -46,6 +46,7 @@ class TraceOptions:
     max_conversations: int = 1024   # open conversations kept (least recently used dropped)
     max_groups: int = 1024          # groups kept with their state
     max_errors: int = 1000          # skipped lines listed (all are counted)
+    max_findings: int = 10000       # causes itemised; later ones are summed per part kind
     max_group_summaries: int = 10000
 
 
@@ -53,6 +54,7 @@ class TraceOptions:
 class _Conversation:
     last: Request
     group: str
+    explicit: tuple[str, str] | None = None  # (group id, the record's conversation id)
 
 
 @dataclass
@@ -150,13 +152,16 @@ class Tracer:
 
     def _open(self, state: _GroupState, req: Request) -> int:
         cid = next(self.ids)
-        self.conversations[cid] = _Conversation(req, state.info.id)
+        explicit = (state.info.id, req.conversation) if req.conversation is not None else None
+        self.conversations[cid] = _Conversation(req, state.info.id, explicit)
         state.open.append(cid)
         state.info.conversations += 1
-        if req.conversation is not None:
-            self.explicit[(state.info.id, req.conversation)] = cid
+        if explicit is not None:
+            self.explicit[explicit] = cid
         while len(self.conversations) > self.options.max_conversations:
             old, conv = self.conversations.popitem(last=False)
+            if conv.explicit is not None:
+                self.explicit.pop(conv.explicit, None)
             owner = self.groups.get(conv.group)
             if owner is not None and old in owner.open:
                 owner.open.remove(old)
@@ -197,13 +202,18 @@ class Tracer:
         part = re.sub(r"\[\d+\]", "[]", unit.label) if unit.kind == "tools" else unit.label
         where = ("segment", id(located.segment)) if located is not None else ("part", part)
         key = (state.info.id, where)
+        if key not in self.found and len(self.found) >= self.options.max_findings:
+            key = ("", ("overflow", unit.kind))  # one more cause past the cap: counted, not itemised
         found = self.found.get(key)
         if found is None:
+            if not key[0]:
+                located = None
             ref = source_ref(located, state.layout) if located is not None else None
             finding = static_finding(located, self.diagnostics) if located is not None else None
             text = prev.units[point.unit].text if point.unit < len(prev.units) else ""
             found = self.found[key] = Divergence(
-                severity=Severity.INFO.value, group=state.info.id, provider=req.provider, model=req.model,
+                severity=Severity.INFO.value, group=key[0] or "(other causes, past the itemised limit)",
+                provider=req.provider, model=req.model,
                 api=req.api, comparisons={}, part=unit.label, role=unit.role, char_offset=point.offset,
                 byte_offset=len(text[:point.offset].encode("utf-8", "surrogatepass")),
                 token_offset=tok.scale(spent.offset), tokens_exact=tok.exact,

@@ -134,7 +134,7 @@ def _chat(body: dict) -> list[Unit]:
         if not isinstance(message, dict):
             raise FormatError(f"`messages[{i}]` must be an object")
         role = str(message.get("role", "user"))
-        leading = role in ("system", "developer") and index == 0 and not any(u.kind == "message" for u in units)
+        leading = role in ("system", "developer") and index == 0  # before any conversation message
         kind, number = ("system", None) if leading else ("message", index)
         rest = {k: v for k, v in message.items() if k not in ("role", "content")}
         found = _content_units(f"messages[{i}]", kind, role, message.get("content"), number)

@@ -183,4 +183,3 @@ class TraceReport:
     requests: int = 0
     skipped: int = 0
     prompts: int = 0
-    notes: list[str] = field(default_factory=list)
