@@ -52,7 +52,8 @@ def test_each_divergence_is_reported_at_its_source_line_with_the_tokens_lost(tra
     code, report = traced
     assert code == 1
     by_file = {d["source"]["filename"]: d for d in report["divergences"]}
-    assert set(by_file) == {f"{APP}/support_chat.py", f"{APP}/order_agent.py", f"{APP}/summarizer.py"}
+    assert set(by_file) == {f"{APP}/support_chat.py", f"{APP}/order_agent.py", f"{APP}/summarizer.py",
+                            f"{APP}/ticket_router.py"}
     expected = {  # file: (text at the place, kind, rule, cached tokens lost per request)
         "support_chat.py": ("{now}", "timestamp", "PRM102", 1152),
         "order_agent.py": ("ENABLED_TOOLS]", "unordered-iteration", "PRM203", 1864),
@@ -78,13 +79,24 @@ def test_each_divergence_is_reported_at_its_source_line_with_the_tokens_lost(tra
     assert report["errors"] == []
 
 
+def test_a_value_the_static_analysis_called_stable_is_reported_as_missed(traced):
+    _, report = traced
+    [router] = [d for d in report["divergences"] if d["source"]["filename"] == f"{APP}/ticket_router.py"]
+    assert (router["source"]["row"], router["source"]["column"]) == _row_of("ticket_router.py", "{platform.node()}")
+    assert router["source"]["expr"] == "platform.node()" and router["source"]["volatility"] == "stable"
+    assert router["missed_by_static_analysis"] is True and router["static_finding"] is None
+    assert router["explanation"] == "the static analysis called the value stable, and did not report it"
+    assert router["message"].endswith("a finding the static analysis missed")
+    assert router["comparisons"] == {"across conversations": 3} and router["cached_tokens_lost_per_request"] == 1152
+
+
 def test_nothing_is_reported_for_the_clean_conversation(traced):
     _, report = traced
     assert not any("tutor" in d["source"]["filename"] or "tutor" in d["group"] for d in report["divergences"])
     [tutor] = [g for g in report["groups"] if g["prompt"] == f"{APP}/tutor.py:19"]
     assert (tutor["api"], tutor["requests"], tutor["conversations"]) == ("responses", 5, 2)
-    assert len(report["groups"]) == 4 and all(g["prompt"] for g in report["groups"])
-    assert report["summary"]["requests"] == 27
+    assert len(report["groups"]) == 5 and all(g["prompt"] for g in report["groups"])
+    assert report["summary"]["requests"] == 31
 
 
 def test_fail_on_and_the_text_report():
@@ -95,7 +107,7 @@ def test_fail_on_and_the_text_report():
     assert f"{APP}/support_chat.py:{row}:{column}: [warning] 9 requests of 10 diverge" in result.stdout
     assert "reported by the static analysis as PRM102" in result.stdout
     assert "Current time: {now}" in result.stdout  # the code frame
-    assert result.stdout.rstrip().endswith("3 prefix divergences, 3 costing cached tokens: 22,380 cached tokens lost.")
+    assert result.stdout.rstrip().endswith("4 prefix divergences, 4 costing cached tokens: 25,836 cached tokens lost.")
 
 
 def test_sarif_validates_against_the_oasis_schema():
@@ -104,7 +116,8 @@ def test_sarif_validates_against_the_oasis_schema():
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     [run] = log["runs"]
     uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"])
-    assert uris == [f"{APP}/order_agent.py", f"{APP}/summarizer.py", f"{APP}/support_chat.py"]
+    assert uris == [f"{APP}/order_agent.py", f"{APP}/summarizer.py", f"{APP}/support_chat.py",
+                    f"{APP}/ticket_router.py"]
     assert {r["level"] for r in run["results"]} == {"warning"}
 
 
@@ -116,7 +129,7 @@ def test_malformed_lines_are_reported_with_their_number_and_skipped(traced, tmp_
     result = _invoke(str(log), APP, "--output-format", "json")
     report = json.loads(result.stdout)
     assert [e["line"] for e in report["errors"]] == [1, 11, len(broken)]
-    assert report["summary"]["skipped"] == 3 and report["summary"]["requests"] == 27
+    assert report["summary"]["skipped"] == 3 and report["summary"]["requests"] == 31
     assert f"{log}:1: skipped: not valid JSON" in result.stderr
     keep = ("source", "requests", "cached_tokens_lost", "part")
     assert [{k: d[k] for k in keep} for d in report["divergences"]] == \
@@ -127,7 +140,7 @@ def test_malformed_lines_are_reported_with_their_number_and_skipped(traced, tmp_
 def test_standard_input_and_redaction():
     text = (ROOT / LOG).read_text(encoding="utf-8")
     report = json.loads(_invoke("-", APP, "--output-format", "json", input=text).stdout)
-    assert report["requests_file"] == "<stdin>" and len(report["divergences"]) == 3
+    assert report["requests_file"] == "<stdin>" and len(report["divergences"]) == 4
     examples = json.dumps([d["example"] for d in report["divergences"]])
     assert "Harborline" not in examples and "Current time" not in examples  # redacted by default
     shown = json.loads(_invoke(LOG, APP, "--output-format", "json", "--show-text").stdout)
