@@ -154,8 +154,9 @@ def test_state_stays_bounded():
              "Pia", "Quin", "Ray", "Sol", "Tom"]
     for n in range(300):
         system = f"Assistant {names[n % 20]} of the help desk.\n{SHORT}"
-        tracer.add(parse_line(n + 1, json.dumps(_chat(system, f"question {n}")).encode()))
-        assert len(tracer.conversations) <= 8 and len(tracer.groups) <= 4
+        line = dict(_chat(system, f"question {n}"), conversation=f"c{n}" if n % 2 else None)
+        tracer.add(parse_line(n + 1, json.dumps(line).encode()))
+        assert len(tracer.conversations) <= 8 and len(tracer.groups) <= 4 and len(tracer.explicit) <= 8
     tracer.finish()
     assert report.requests == 300 and len(report.groups) == 20
 

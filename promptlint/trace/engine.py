@@ -92,8 +92,7 @@ class Tracer:
         texts = [_MASK.sub("#", u.text[:256]) for u in head if u.kind != "tools"]
         return digest(req.api, req.provider or "", req.model or "", *tools, "|", *texts)
 
-    def _layout(self, req: Request) -> PromptLayout | None:
-        key = self._signature(req)
+    def _layout(self, req: Request, key: bytes) -> PromptLayout | None:
         if key in self.signatures:
             self.signatures.move_to_end(key)
             return self.signatures[key]
@@ -104,11 +103,12 @@ class Tracer:
         return layout
 
     def _group(self, req: Request) -> _GroupState:
-        layout = self._layout(req)
+        signature = self._signature(req)
+        layout = self._layout(req, signature)
         if layout is not None:
             gid = f"{layout.id} {req.provider or '?'}:{req.model or '?'}"
         else:
-            gid = f"{req.api} {req.provider or '?'}:{req.model or '?'} #{self._signature(req).hex()[:8]}"
+            gid = f"{req.api} {req.provider or '?'}:{req.model or '?'} #{signature.hex()[:8]}"
         state = self.groups.get(gid)
         if state is None:
             info = self.summaries.get(gid) or Group(gid, req.provider, req.model, req.api,
@@ -119,7 +119,7 @@ class Tracer:
             if len(self.groups) > self.options.max_groups:
                 _, dropped = self.groups.popitem(last=False)
                 for cid in dropped.open:
-                    self.conversations.pop(cid, None)
+                    self._drop(cid)
         self.groups.move_to_end(gid)
         state.info.requests += 1
         return state
@@ -159,15 +159,19 @@ class Tracer:
         if explicit is not None:
             self.explicit[explicit] = cid
         while len(self.conversations) > self.options.max_conversations:
-            old, conv = self.conversations.popitem(last=False)
-            if conv.explicit is not None:
-                self.explicit.pop(conv.explicit, None)
-            owner = self.groups.get(conv.group)
+            old = next(iter(self.conversations))
+            owner = self.groups.get(self.conversations[old].group)
+            self._drop(old)
             if owner is not None and old in owner.open:
                 owner.open.remove(old)
         if len(state.open) > 4 * 64:
             state.open = [c for c in state.open if c in self.conversations][-64:]
         return cid
+
+    def _drop(self, cid: int) -> None:
+        conv = self.conversations.pop(cid, None)
+        if conv is not None and conv.explicit is not None:
+            self.explicit.pop(conv.explicit, None)
 
     # ------------------------------------------------------------------ one request
     def add(self, req: Request) -> None:
