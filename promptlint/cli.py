@@ -415,5 +415,10 @@ def rules_command(output_format):
     click.echo(render_rules(ALL_RULES, output_format), nl=False)
 
 
+from .trace.command import trace_command  # noqa: E402 - the command lives with its package
+
+main.add_command(trace_command)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
