@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from urllib.parse import quote
 
-from ..report.sarif import INFORMATION_URI, SCHEMA, tool_version
+from ..report.sarif import SCHEMA, tool_version
 from .model import Divergence, TraceReport
 
 __all__ = ["RULE", "render"]
@@ -72,8 +72,7 @@ def render(report: TraceReport, *, version: str | None = None) -> str:
             {"level": "warning", "message": {"text": f"line skipped: {message}"},
              "locations": [_location(name, line)] if line else []} for line, message in report.errors]
     run = {
-        "tool": {"driver": {"name": "promptlint", "version": version or tool_version(),
-                            "informationUri": INFORMATION_URI, "rules": [RULE]}},
+        "tool": {"driver": {"name": "promptlint", "version": version or tool_version(), "rules": [RULE]}},
         "invocations": [invocation],
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
