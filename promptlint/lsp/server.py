@@ -58,6 +58,7 @@ class Debouncer:
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task | None = None
         self._again = False
+        self._waiters: list[asyncio.Future] = []
 
     def trigger(self, delay: float | None = None) -> None:
         """Schedule a run after `delay` seconds (default: the debounce delay), replacing a
@@ -68,6 +69,10 @@ class Debouncer:
 
     def _fire(self) -> None:
         self._timer = None
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        self._waiters.clear()
         if self._task is not None and not self._task.done():
             self._again = True
             return
@@ -84,12 +89,16 @@ class Debouncer:
                 return
 
     async def idle(self) -> None:
-        """Wait until no run is scheduled or running."""
-        while self._timer is not None or (self._task is not None and not self._task.done()):
+        """Return once no run is scheduled or running."""
+        while True:
             if self._task is not None and not self._task.done():
                 await asyncio.shield(self._task)
+            elif self._timer is not None:
+                waiter = asyncio.get_running_loop().create_future()
+                self._waiters.append(waiter)
+                await waiter
             else:
-                await asyncio.sleep(0)
+                return
 
 
 class PromptlintServer(LanguageServer):
