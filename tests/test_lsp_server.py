@@ -48,6 +48,9 @@ def test_timestamp_diagnostic_safe_fix_and_edit_clear_it(tmp_path):
     (tmp_path / "chat.py").write_text(CHAT, encoding="utf-8")
 
     async def scenario(s):
+        caps = s.server_capabilities
+        assert caps.hover_provider and caps.text_document_sync.change == types.TextDocumentSyncKind.Incremental
+        assert set(caps.code_action_provider.code_action_kinds) == {"quickfix", "source.fixAll.promptlint"}
         uri = s.open(tmp_path / "chat.py")
         first = await s.diagnostics(uri, 1)
         stamp = by_code(first, "PRM102")
@@ -78,10 +81,13 @@ def test_timestamp_diagnostic_safe_fix_and_edit_clear_it(tmp_path):
 
 
 def test_unsafe_fix_suppression_and_hover(tmp_path):
+    tmp_path = tmp_path / "my project"  # URIs with an escaped space
+    tmp_path.mkdir()
     (tmp_path / "chat.py").write_text(CHAT, encoding="utf-8")
 
     async def scenario(s):
         uri = s.open(tmp_path / "chat.py")
+        assert "my%20project" in uri
         stamp = by_code(await s.diagnostics(uri, 1), "PRM102")
         actions = {a.title: a for a in await s.code_actions(uri, stamp.range)}
         unsafe = [a for t, a in actions.items() if t.endswith("(unsafe: changes the prompt) (PRM102)")]
@@ -181,6 +187,13 @@ def test_cross_file_findings_refresh_when_the_other_file_changes(tmp_path):
         s.open(tmp_path / "prompts.py", text=PROMPTS)
         again = await s.wait_for(lambda: next((p for p in s.published[prompts_uri][count + 1:] if p.diagnostics), None))
         assert [d.code for d in again.diagnostics] == ["PRM102"] and again.version == 1
+
+        # saving checks again (the file on disk is what other tools see)
+        count = len(s.published[prompts_uri])
+        s.client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=prompts_uri)))
+        saved = await s.wait_for(lambda: s.published[prompts_uri][-1] if len(s.published[prompts_uri]) > count else None)
+        assert [d.code for d in saved.diagnostics] == ["PRM102"]
 
     run(scenario, tmp_path)
 

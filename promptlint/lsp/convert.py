@@ -28,7 +28,7 @@ def utf16_units(text: str) -> int:
 
 
 class LineIndex:
-    """The rows of one file's text, to convert positions both ways."""
+    """The rows of one file's text, to convert promptlint positions to LSP ones."""
 
     def __init__(self, text: str, units: Units = utf16_units):
         self.lines = text.split("\n")
@@ -43,16 +43,6 @@ class LineIndex:
             return types.Position(line=len(self.lines) - 1, character=self.units(self.lines[-1]))
         text = self.lines[max(line, 0)]
         return types.Position(line=max(line, 0), character=self.units(text[: max(pos.column - 1, 0)]))
-
-    def from_lsp(self, pos: types.Position) -> Position:
-        """An LSP position as a promptlint one (a character inside a surrogate pair rounds up)."""
-        if pos.line >= len(self.lines):
-            return Position(len(self.lines), len(self.lines[-1]) + 1)
-        text, units, column = self.lines[pos.line], 0, 0
-        while column < len(text) and units < pos.character:
-            units += self.units(text[column])
-            column += 1
-        return Position(pos.line + 1, column + 1)
 
     def range(self, start: Position, end: Position) -> types.Range:
         return types.Range(start=self.to_lsp(start), end=self.to_lsp(end))

@@ -109,6 +109,7 @@ class PromptlintServer(LanguageServer):
         self.analyzer = analyzer or Analyzer()
         self.analysis = Analysis()
         self.published: set[str] = set()
+        self.client_uris: dict[Path, str] = {}  # open documents' URIs as the client wrote them
         self.shown_errors: set[str] = set()
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="promptlint-check")
         self.scheduler = Debouncer(self.run_analysis, debounce)
@@ -138,10 +139,7 @@ class PromptlintServer(LanguageServer):
         self.publish(self.analysis)
 
     def uri_of(self, path: Path) -> str:
-        for uri in self.workspace.text_documents:
-            if uri_path(uri) == path:
-                return uri
-        return from_fs_path(str(path)) or path.as_uri()
+        return self.client_uris.get(path) or from_fs_path(str(path)) or path.as_uri()
 
     def index_of(self, path: Path, analysis: Analysis) -> convert.LineIndex:
         units = self.workspace.position_codec.client_num_units
@@ -191,8 +189,8 @@ class PromptlintServer(LanguageServer):
         if path is None:
             return None
         doc = self.analysis.documents.get(path)
-        live = self.workspace.text_documents.get(uri)
-        if doc is None or live is None or live.version != doc.version:
+        live = self.workspace.get_text_document(uri)  # (a closed one has no version)
+        if doc is None or live.version is None or live.version != doc.version:
             return None
         return path, doc, self.analysis.diagnostics.get(path, [])
 
@@ -277,6 +275,9 @@ def build_server(debounce: float = 0.25, analyzer: Analyzer | None = None) -> Pr
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: PromptlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        path = uri_path(params.text_document.uri)
+        if path is not None:
+            ls.client_uris[path] = params.text_document.uri
         ls.scheduler.trigger(0)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -292,6 +293,9 @@ def build_server(debounce: float = 0.25, analyzer: Analyzer | None = None) -> Pr
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: PromptlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        path = uri_path(params.text_document.uri)
+        if path is not None:
+            ls.client_uris.pop(path, None)
         ls.scheduler.trigger(0)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
