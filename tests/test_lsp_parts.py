@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from promptlint.config import Settings
 from promptlint.fix import apply_edits
 from promptlint.lsp.analysis import Analyzer, Document
 from promptlint.lsp.convert import LineIndex, overlaps, text_edits

@@ -39,7 +39,7 @@ def suppression_edit(text: str, diagnostic: Diagnostic, kind: str | None) -> Edi
     comment can cover it without changing the file's meaning."""
     if kind is None:
         return None
-    code, row = diagnostic.code, diagnostic.span.start.row
+    row = diagnostic.span.start.row
     lines = text.split("\n")
     if not 1 <= row <= len(lines):
         return None
