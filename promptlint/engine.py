@@ -13,6 +13,7 @@ from pathlib import Path
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .profiles import apply_overrides, parse_target
+from .python.module import ParseError as AstParseError, load as load_module
 from .python.project import ParseError, Project, check_syntax, display_name, read_source, walk
 from .rules import ALL_RULES
 from .rules.base import Rule
@@ -26,6 +27,7 @@ _TRIGGER = re.compile(
     r"SemanticCache|set_llm_cache|gptcache|semantic|system_prompt|\.instructions|"
     r"(?i:prompt|system|instruction)\w*\s*=\s*(f|rf|fr)?[\"']|\.render\(|get_template|bind_tools")
 PARALLEL_MIN_FILES = 40
+LEGACY = bool(os.environ.get("PROMPTLINT_LEGACY"))  # the libcst analysis, kept for differential tests until removed
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
 
@@ -40,14 +42,21 @@ class Linter:
 
     def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None,
                  targets: list[str] | None = None, profiles: list[dict] | None = None):
-        from .python.evaluator import Evaluator
-        from .python import links
         if profiles:
             apply_overrides(profiles)
         self.targets = [parse_target(t) for t in targets or []]
         self.rules = rules if rules is not None else [r() for r in ALL_RULES]
-        self.project = Project(roots)
-        self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
+        if LEGACY:
+            from .python.evaluator import Evaluator
+            from .python import links
+            self.project = Project(roots)
+            self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
+        else:
+            from .python.flow import Evaluator
+            from .python import linking
+            from .python.tree import Project as AstProject
+            self.project = AstProject(roots)
+            self.evaluator = Evaluator(self.project, template_hook=linking.template_hook, config_hook=linking.config_hook)
 
     def lint_file(self, path: Path, kind: str, force: bool = False, layout_rules: bool = True) -> Report:
         """One file's report. With `layout_rules` the prefix rules run on its layouts here; a run
@@ -69,6 +78,8 @@ class Linter:
         return report
 
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> None:
+        if not LEGACY:
+            return self._python_ast(path, filename, force, report)
         from .python.callsites import CallSiteFinder
         try:
             source = read_source(path)
@@ -91,8 +102,84 @@ class Linter:
         except RecursionError:  # pragma: no cover - pathological nesting
             report.errors.append(f"{filename}: too deeply nested to analyse")
         report.prompts.extend(finder.layouts)
+        module_rules = [rule for rule in self.rules if type(rule).check_module is not Rule.check_module]
+        if module_rules:  # API rules read the stdlib `ast` Module (promptlint.python.module)
+            try:
+                ast_module = load_module(module.path, module.source)
+            except AstParseError:  # libcst read it: syntax newer than this Python's `ast` knows
+                return
+            for rule in module_rules:
+                report.diagnostics.extend(rule.check_module(ast_module))
+
+    def _python_ast(self, path: Path, filename: str, force: bool, report: Report) -> None:
+        from .python.module import ParseError as AstParseError, parse
+        from .python.sites import find_layouts
+        from .source import SourceError, read_python
+        try:
+            source = read_python(path)
+        except SourceError as exc:
+            report.diagnostics.append(_syntax_error(filename, ParseError(str(exc), exc.row, exc.column)))
+            return
+        if not force and not _TRIGGER.search(source):
+            try:
+                parse(source, str(path))
+            except AstParseError as exc:
+                report.diagnostics.append(_syntax_error(filename, ParseError(str(exc), exc.row, exc.column)))
+            return
+        try:
+            module = self.project.load(path, source)
+        except AstParseError as exc:
+            report.diagnostics.append(_syntax_error(filename, ParseError(str(exc), exc.row, exc.column)))
+            return
+        try:
+            layouts = find_layouts(module, self.evaluator)
+        except RecursionError:
+            layouts = []
+            report.errors.append(f"{filename}: too deeply nested to analyse")
+        self._bridge_fixes(layouts)
+        report.prompts.extend(layouts)
         for rule in self.rules:
-            report.diagnostics.extend(rule.check_module(module))
+            if type(rule).check_module is not Rule.check_module:
+                report.diagnostics.extend(rule.check_module(self._legacy_module(path, module)))
+
+    def _bridge_fixes(self, layouts) -> None:
+        """Until the rules build fixes from anchors (promptlint.codemod), build them here with the
+        libcst builders of python/fixes.py."""
+        import libcst as cst
+        from .python import fixes
+        from .python.project import ParseError as CstError, Project as CstProject
+        cache = self.__dict__.setdefault("_cst", CstProject())
+        for layout in layouts:
+            for _, _, _, seg in layout.segments():
+                a = seg.anchor
+                if a is None or seg.fix is not None:
+                    continue
+                try:
+                    mod = cache.load(Path(a.span.filename))
+                except (CstError, OSError):
+                    continue
+                want = (a.span.start.row, a.span.start.column - 1, a.span.end.row, a.span.end.column - 1)
+                types = {"iterable": cst.BaseExpression, "serialize-call": cst.Call, "tools": cst.BaseExpression,
+                         "fstring-field": cst.FormattedStringExpression}[a.place]
+                node = next((n for n, r in mod.positions.items() if isinstance(n, types)
+                             and (r.start.line, r.start.column, r.end.line, r.end.column) == want), None)
+                if node is None:
+                    continue
+                if a.place == "iterable":
+                    seg.fix = fixes.wrap_sorted_fix(mod, node)
+                elif a.place == "serialize-call":
+                    seg.fix = fixes.sort_keys_fix(mod, node)
+                elif a.place == "tools":
+                    shape = a.get("shape")
+                    seg.fix = fixes.sort_tools_fix(mod, node, nested=shape == "nested", objects=shape == "object")
+                else:
+                    seg.fix = fixes.move_to_end_fix(mod, node)
+
+    def _legacy_module(self, path: Path, module):
+        """The libcst module the API rules (PRM401/402) still read, until they move to `ast`."""
+        from .python.project import Project as CstProject
+        cache = self.__dict__.setdefault("_cst", CstProject())
+        return cache.load(path)
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
         try:

@@ -98,13 +98,41 @@ class RawText:
     offsets: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """Where a fix for a segment would edit, stated as a fact by the extraction (the codemod layer,
+    `promptlint.codemod`, builds the edit lazily, only for what is reported).
+
+    `span` is the extent of the source node (1-based rows, character columns, end exclusive, its
+    own parentheses excluded); `place` says what the node is:
+    - "iterable": an expression iterated in an unstable order (sort it: PRM202);
+    - "serialize-call": a `json.dumps` / `yaml.dump` / `orjson.dumps` call (sort its keys: PRM201);
+    - "tools": the expression passed as a request's tools (sort by name: PRM203);
+    - "fstring-field": an f-string replacement field `{...}` holding a volatile value (move it to
+      the end: PRM101-PRM103);
+    - "concat-operand": an operand of a `+` string concatenation holding a volatile value.
+    `detail` holds (key, value) pairs a builder needs (e.g. ("shape", "nested") for tools,
+    ("qualname", "json.dumps")); `digest` is the sha256 (hex) of the file text the span refers to,
+    so an edit is never applied to another text.
+    """
+
+    span: "Span"
+    place: str
+    detail: tuple = ()
+    digest: str = ""
+
+    def get(self, key: str, default=None):
+        """The value of `key` in `detail`, or `default`."""
+        return next((v for k, v in self.detail if k == key), default)
+
+
 @dataclass
 class Segment:
     """A run of prompt text: static (`kind is None`, `text` set) or dynamic (`kind` set).
 
     `span` is where the text enters the prompt (the literal, the interpolation, the template
     placeholder); `origin` is where a dynamic value is produced when that is elsewhere (a helper,
-    a `render(...)` argument). `evidence` says in words why the segment was classified as it was
+    a `render(...)` argument). `anchor` is the source node a fix would edit (see `Anchor`). `evidence` says in words why the segment was classified as it was
     ("call to `datetime.now()`", "name `request_id`"). `precision` is set for timestamps, `ordered`
     for serialized data.
     """
@@ -121,6 +149,7 @@ class Segment:
     origin: Span | None = None
     origin_note: str = ""
     fix: "Fix | None" = None
+    anchor: Anchor | None = None
     raw: RawText | None = None
     raw_base: int = 0
 

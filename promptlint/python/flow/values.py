@@ -1,0 +1,127 @@
+"""Symbolic values of the evaluator: what an expression is known to be, statically.
+
+`Text` is prompt text as segments; `Seq` a list or tuple display (possibly grown in a loop:
+`repeated`); `Mapping` a dict display with static keys; `Obj` an instance of a known class (an SDK
+client, a chat model, a message); `PathV` a file path; `Config` parsed configuration data; `Func`
+a function or bound method of the analysed tree; `Alt` one of several values (branches).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import ast
+
+from ...model import Kind, Segment, Span, Volatility
+
+
+@dataclass
+class Text:
+    segs: list[Segment]
+
+
+@dataclass
+class Seq:
+    """A list or tuple. `repeated`: grown in a loop (its length is not known). `unordered`: built
+    by iterating an unordered source (its order differs between runs). `ordered`: the result of
+    `sorted(...)`. `head`: a list grown in a loop whose first items were written before it."""
+    items: list["Value"]
+    span: Span | None = None
+    repeated: bool = False
+    is_tuple: bool = False
+    node: ast.AST | None = None
+    unordered: Segment | None = None
+    ordered: bool = False
+    head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
+
+
+@dataclass
+class Spread:
+    value: "Value"
+    span: Span | None = None
+    expr: str = ""
+
+
+@dataclass
+class Mapping:
+    items: dict[str, "Value"]
+    key_spans: dict[str, Span] = field(default_factory=dict)
+    span: Span | None = None
+    node: ast.AST | None = None
+
+
+@dataclass
+class Obj:
+    qualname: str
+    args: list["Value"] = field(default_factory=list)
+    kwargs: dict[str, "Value"] = field(default_factory=dict)
+    span: Span | None = None
+    node: ast.AST | None = None
+
+
+@dataclass
+class PathV:
+    """A file path: `path` when it is known statically; `volatile` the segment that makes it
+    change (a uuid or a time in one of its parts), which survives joins and use as text."""
+
+    path: Path | None
+    volatile: Segment | None = None
+
+
+@dataclass
+class Config:
+    path: Path
+    text: str
+    keys: list[Any]
+    data: Any
+
+
+@dataclass
+class Func:
+    module: Any
+    node: ast.FunctionDef | ast.AsyncFunctionDef
+    cls: ast.ClassDef | None = None
+    self_value: "Value | None" = None
+
+
+@dataclass
+class ClassRef:
+    module: Any
+    node: ast.ClassDef
+
+
+@dataclass
+class Alt:
+    options: list["Value"]
+    span: Span | None = None
+
+
+Value = Union[Text, Seq, Spread, Mapping, Obj, PathV, Config, Func, ClassRef, Alt]
+
+
+def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
+            volatility: Volatility = Volatility.UNKNOWN, evidence: str = "", **extra) -> Text:
+    """A Text of one dynamic segment."""
+    return Text([Segment(span=span, kind=kind, volatility=volatility, expr=expr, evidence=evidence, **extra)])
+
+
+def static(text: str, span: Span | None) -> Text:
+    return Text([Segment(text=text, span=span)])
+
+
+_VOL_RANK = {Volatility.STABLE: 0, Volatility.UNKNOWN: 1, Volatility.PER_PROCESS: 2,
+             Volatility.PER_DAY: 3, Volatility.PER_CONVERSATION: 4, Volatility.PER_REQUEST: 5}
+
+
+def most_volatile(segs) -> Segment | None:
+    """The dynamic segment that changes most often, or None when all are static."""
+    best = None
+    for s in segs:
+        if s.kind is not None and (best is None or _VOL_RANK[s.volatility] > _VOL_RANK[best.volatility]):
+            best = s
+    return best
+
+
+def vol_rank(v: Volatility) -> int:
+    return _VOL_RANK[v]

@@ -1,0 +1,120 @@
+"""Links between Python (on the `ast` analysis) and the files it reads: rendered templates and config strings.
+
+Hooks the evaluator calls: `template_hook` for `.render(...)` of a Jinja template
+(`Environment(loader=FileSystemLoader(...)).get_template("x.j2")`, `jinja2.Template("...")`,
+`env.from_string(...)`) and `config_hook` to place a config string at its line in the YAML / TOML /
+JSON file. The template is parsed, never rendered: its placeholders take the classification of
+the values passed to `render(...)` (DESIGN.md Policy 8: the finding goes on the placeholder, the
+binding is its related location).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model import Segment, Volatility
+from .flow.values import Mapping, Obj, PathV, Text, most_volatile
+
+_TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
+
+
+def config_hook(path, text, keys):
+    """(value text, Position of its first character, verbatim) of a config value, or None."""
+    try:
+        from ..templates.config_strings import locate_value
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        return locate_value(path, text, keys)
+    except Exception:
+        return None
+
+
+def _binding(evaluator, value, frame) -> Segment | None:
+    segs = evaluator.text_of(value, frame)
+    src = most_volatile(segs)
+    if src is not None:
+        return src
+    if segs and all(s.is_static for s in segs):
+        return Segment(text="".join(s.text for s in segs), span=segs[0].span)
+    return None
+
+
+def _search_paths(env_obj, evaluator, frame) -> list[Path]:
+    """The static folders of an Environment's FileSystemLoader (or PackageLoader is unknown)."""
+    if not isinstance(env_obj, Obj):
+        return []
+    loader = env_obj.kwargs.get("loader") or (env_obj.args[0] if env_obj.args else None)
+    if not isinstance(loader, Obj) or not loader.qualname.endswith("FileSystemLoader"):
+        return []
+    arg = loader.kwargs.get("searchpath") or (loader.args[0] if loader.args else None)
+    items = arg.items if hasattr(arg, "items") and isinstance(getattr(arg, "items"), list) else [arg]
+    out = []
+    for item in items:
+        if isinstance(item, PathV) and item.path is not None:
+            out.append(item.path)
+        elif isinstance(item, Text) and item.segs and all(s.is_static for s in item.segs):
+            p = Path("".join(s.text for s in item.segs))
+            out.append(p if p.is_absolute() else frame.module.path.parent / p)
+    return out
+
+
+def template_hook(evaluator, base, node, args, kwargs, frame, env):
+    """The segments of a rendered template (Text), or None when it is not known statically."""
+    from ..templates.jinja import template_segments
+    from .module import display_name
+    if not isinstance(base, Obj) or node.func.attr != "render":
+        return None
+    name = base.qualname.rsplit(".", 1)[-1]
+    path = text = None
+    search: list[Path] = []
+    if name == "get_template" and len(base.args) >= 2:
+        env_obj, tmpl = base.args[0], base.args[1]
+        tname = _const(tmpl)
+        search = _search_paths(env_obj, evaluator, frame)
+        if tname is None:
+            return None
+        for folder in search:
+            if (folder / tname).is_file():
+                path = folder / tname
+                break
+    elif (base.qualname.endswith(_TEMPLATE_CTORS) or name == "from_string") and base.args:
+        src = base.args[-1] if name == "from_string" else base.args[0]
+        if isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
+            text = "".join(s.text for s in src.segs)
+            span = src.segs[0].span
+            path = Path(span.filename) if span is not None else frame.module.path
+    if path is None:
+        return None
+    bindings: dict[str, Segment] = {}
+    values = {k: evaluator.eval(v, frame, env) for k, v in kwargs.items()}
+    if args:
+        first = evaluator.eval(args[0], frame, env)
+        if isinstance(first, Mapping):
+            values = {**first.items, **values}
+    for key, value in values.items():
+        seg = _binding(evaluator, value, frame)
+        if seg is not None:
+            if seg.span is None or seg.kind is not None and seg.volatility is not Volatility.STABLE:
+                seg = _with_binding_span(seg, frame.module, kwargs.get(key))
+            bindings[key] = seg
+    try:
+        result = template_segments(path, display_name(path) if text is None else frame.module.filename,
+                                   text=text, bindings=bindings, search_paths=search)
+    except OSError:
+        return None
+    if result.errors:
+        return None
+    return Text(result.segments)
+
+
+def _with_binding_span(seg: Segment, module, node) -> Segment:
+    from dataclasses import replace
+    if node is None:
+        return seg
+    return replace(seg, span=module.span(node), origin=seg.origin or seg.span)
+
+
+def _const(value) -> str | None:
+    if isinstance(value, Text) and value.segs and all(s.is_static for s in value.segs):
+        return "".join(s.text for s in value.segs)
+    return None

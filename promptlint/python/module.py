@@ -1,0 +1,316 @@
+"""One parsed Python file: its `ast` tree, positions in characters, imports and top-level names.
+
+`ast` gives every node a position for free, but its columns are UTF-8 byte offsets: `Module`
+turns them into the 1-based character columns of the JSON contract. String literals are read
+from the source by `strings.scan` (exact places inside implicit concatenations and f-strings, on
+every Python version).
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import Position, Span
+from . import strings
+
+#: Recursion the parser and the walkers may use; deeper code is "too deeply nested to analyse".
+RECURSION_LIMIT = 6000
+
+
+class ParseError(Exception):
+    """A file could not be read or parsed; `row`/`column` are 1-based where known; `too_large`
+    marks a file skipped for its size (an info finding, not an error)."""
+
+    def __init__(self, message: str, row: int = 1, column: int = 1, too_large: bool = False):
+        super().__init__(message)
+        self.row, self.column, self.too_large = row, column, too_large
+
+
+def display_name(path: Path) -> str:
+    """The path relative to the current directory when it is under it, else absolute (posix)."""
+    try:
+        resolved = Path(path).resolve()
+    except (OSError, RuntimeError):
+        resolved = Path(path).absolute()
+    try:
+        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """The `ast` tree of a source text. Raises ParseError: a syntax error at Python's own position,
+    or "too deeply nested to analyse" when the parser runs out of recursion or memory."""
+    old = sys.getrecursionlimit()
+    if old < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
+    try:
+        return ast.parse(source, filename=filename)
+    except SyntaxError as err:
+        msg = err.msg if getattr(err, "msg", None) else str(err)
+        if "too many nested" in msg:
+            raise ParseError(f"too deeply nested to analyse ({msg})", err.lineno or 1, err.offset or 1) from None
+        raise ParseError(f"syntax error: {msg}", err.lineno or 1, err.offset or 1) from None
+    except (RecursionError, MemoryError):
+        raise ParseError("too deeply nested to analyse") from None
+    except ValueError as err:  # null bytes
+        raise ParseError(f"cannot parse: {err}") from None
+    finally:
+        if old < RECURSION_LIMIT:
+            sys.setrecursionlimit(old)
+
+
+def dotted_parts(expr: ast.AST) -> tuple[str, list[str]] | None:
+    """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
+    attrs: list[str] = []
+    node = expr
+    while isinstance(node, ast.Attribute):
+        attrs.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return node.id, attrs[::-1]
+
+
+@dataclass(eq=False)
+class Module:
+    """One parsed Python file.
+
+    `imports` maps a local name to the dotted name it stands for (`dt` -> `datetime.datetime`,
+    relative imports made absolute when the package is known). `functions` and `classes` hold
+    the top-level definitions by name; `assigns` the top-level assignments (name -> assigned value
+    nodes, in source order). Positions: `span(node)` is 1-based rows and 1-based character columns.
+    """
+
+    path: Path
+    filename: str
+    dotted: str | None
+    source: str
+    tree: ast.Module
+    imports: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
+    _starts: list[int] | None = field(default=None, repr=False)
+    _pieces: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def digest(self) -> str:
+        """sha256 (hex) of the source text: what anchors of fixes refer to."""
+        value = self._pieces.get("digest")
+        if value is None:
+            import hashlib
+            value = self._pieces["digest"] = hashlib.sha256(self.source.encode("utf-8", "surrogatepass")).hexdigest()
+        return value
+
+    # ---------------------------------------------------------------- positions
+    @property
+    def line_starts(self) -> list[int]:
+        """Character offset where each row starts (row 1 at index 0); rows split on "\\n" only."""
+        if self._starts is None:
+            starts = [0]
+            src = self.source
+            i = src.find("\n")
+            while i != -1:
+                starts.append(i + 1)
+                i = src.find("\n", i + 1)
+            self._starts = starts
+        return self._starts
+
+    def line(self, row: int) -> str:
+        """The text of 1-based `row`, without its line break."""
+        starts = self.line_starts
+        if row < 1 or row > len(starts):
+            return ""
+        end = starts[row] - 1 if row < len(starts) else len(self.source)
+        return self.source[starts[row - 1]:end]
+
+    def char_col(self, row: int, byte_col: int) -> int:
+        """The 0-based character column of a 0-based UTF-8 byte column on 1-based `row`."""
+        text = self.line(row)
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+
+    def offset(self, row: int, byte_col: int) -> int:
+        """The 0-based character offset in `source` of an `ast` position."""
+        starts = self.line_starts
+        return starts[min(max(row, 1), len(starts)) - 1] + self.char_col(row, byte_col)
+
+    def position_at(self, offset: int) -> Position:
+        """The 1-based (row, column) of a 0-based character offset."""
+        starts = self.line_starts
+        i = bisect.bisect_right(starts, offset) - 1
+        return Position(i + 1, offset - starts[i] + 1)
+
+    def start(self, node: ast.AST) -> Position:
+        row = getattr(node, "lineno", 1) or 1
+        return Position(row, self.char_col(row, getattr(node, "col_offset", 0) or 0) + 1)
+
+    def span(self, node: ast.AST) -> Span:
+        """The node's span (1-based rows and character columns, end exclusive)."""
+        row = getattr(node, "lineno", None)
+        if row is None:
+            return Span(self.filename, Position(1, 1), Position(1, 1))
+        end_row = getattr(node, "end_lineno", None) or row
+        end_col = getattr(node, "end_col_offset", None)
+        start = Position(row, self.char_col(row, node.col_offset) + 1)
+        end = Position(end_row, self.char_col(end_row, end_col) + 1) if end_col is not None else start
+        return Span(self.filename, start, end)
+
+    def offsets(self, node: ast.AST) -> tuple[int, int]:
+        """0-based character offsets of the node's start and end in `source`."""
+        a = self.offset(node.lineno, node.col_offset)
+        b = self.offset(node.end_lineno or node.lineno, node.end_col_offset if node.end_col_offset is not None
+                        else node.col_offset)
+        return a, b
+
+    def span_of(self, start: int, end: int) -> Span:
+        """The span of 0-based character offsets `start`..`end`."""
+        return Span(self.filename, self.position_at(start), self.position_at(end))
+
+    def code(self, node: ast.AST) -> str:
+        """Source text of a node, stripped."""
+        if getattr(node, "lineno", None) is None:
+            return ""
+        a, b = self.offsets(node)
+        return self.source[a:b].strip()
+
+    def pieces(self, node: ast.Constant | ast.JoinedStr) -> list | None:
+        """The literal pieces and f-string fields of a string node (`strings.scan`), or None when
+        its source cannot be read as string tokens."""
+        key = id(node)
+        if key not in self._pieces:
+            try:
+                a, b = self.offsets(node)
+                self._pieces[key] = (node, strings.scan(self.source, a, b))
+            except (ValueError, IndexError):
+                self._pieces[key] = (node, None)
+        return self._pieces[key][1]
+
+    def field_expr(self, fld: strings.Field) -> ast.expr | None:
+        """The expression of an f-string field, parsed from its own text with positions in this
+        file (exact on every Python version), or None."""
+        key = ("field", fld.expr_start)
+        cached = self._pieces.get(key)
+        if cached is not None:
+            return cached[1]
+        text = self.source[fld.expr_start:fld.expr_end]
+        try:
+            expr = ast.parse("(" + text + "\n)", mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self._pieces[key] = (None, None)
+            return None
+        base = self.position_at(fld.expr_start)
+        base_starts = [0]
+        i = text.find("\n")
+        while i != -1:
+            base_starts.append(i + 1)
+            i = text.find("\n", i + 1)
+        for sub in ast.walk(expr):
+            if getattr(sub, "lineno", None) is None:
+                continue
+            sub.lineno, sub.col_offset = _shift(text, base_starts, base, sub.lineno, sub.col_offset, self)
+            if sub.end_lineno is not None:
+                sub.end_lineno, sub.end_col_offset = _shift(text, base_starts, base, sub.end_lineno,
+                                                            sub.end_col_offset, self)
+        self._pieces[key] = (expr, expr)
+        return expr
+
+    # ---------------------------------------------------------------- names
+    def qualified_name(self, expr: ast.AST) -> str | None:
+        """The dotted name an expression stands for through the imports (`dt.now` ->
+        `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
+        split = dotted_parts(expr)
+        if split is None:
+            return None
+        name, attrs = split
+        return ".".join([self.imports.get(name, name), *attrs])
+
+
+def _shift(text: str, starts: list[int], base: Position, row: int, col: int, module: Module) -> tuple[int, int]:
+    """Map a position inside "(" + text (row 1 col counted after the "(") to this file's `ast`
+    position (1-based row, 0-based UTF-8 byte column)."""
+    line_index = row - 1
+    line_start = starts[min(line_index, len(starts) - 1)]
+    line_text = text[line_start:]
+    nl = line_text.find("\n")
+    line_text = line_text if nl == -1 else line_text[:nl]
+    byte_col = col - (1 if line_index == 0 else 0)
+    char_col = len(line_text.encode("utf-8")[:max(byte_col, 0)].decode("utf-8", "replace"))
+    file_row = base.row + line_index
+    file_char = (base.column - 1 + char_col) if line_index == 0 else char_col
+    file_line = module.line(file_row)
+    return file_row, len(file_line[:file_char].encode("utf-8"))
+
+
+def package_of(path: Path) -> tuple[str | None, Path]:
+    """The module's dotted name and the directory its top package lives in."""
+    parts = [path.stem] if path.stem != "__init__" else []
+    folder = path.parent
+    while (folder / "__init__.py").exists() and folder.parent != folder:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return (".".join(parts) or None), folder
+
+
+def index(module: Module) -> None:
+    """Fill the module's top-level definitions and imports (also inside top-level `if` / `try`
+    blocks such as `if TYPE_CHECKING:`) without walking the whole tree."""
+    dotted = module.dotted
+    package = dotted if module.path.stem == "__init__" else (dotted.rpartition(".")[0] if dotted else "")
+    stack = list(module.tree.body)
+    while stack:
+        stmt = stack.pop(0)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            module.functions[stmt.name] = stmt
+        elif isinstance(stmt, ast.ClassDef):
+            module.classes[stmt.name] = stmt
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    module.assigns.setdefault(target.id, []).append(stmt.value)
+        elif isinstance(stmt, ast.AnnAssign):
+            if isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                module.assigns.setdefault(stmt.target.id, []).append(stmt.value)
+        elif isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    module.imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".")[0]
+                    module.imports.setdefault(head, head)
+        elif isinstance(stmt, ast.ImportFrom):
+            _import_from(module, stmt, package or "")
+        elif isinstance(stmt, ast.If):
+            stack.extend(stmt.body)
+            stack.extend(stmt.orelse)
+        elif isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+            stack.extend(stmt.body)
+            for handler in stmt.handlers:
+                stack.extend(handler.body)
+
+
+def _import_from(module: Module, node: ast.ImportFrom, package: str) -> None:
+    base = node.module or ""
+    if node.level:
+        pkg = package.split(".") if package else []
+        pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+        base = ".".join([*pkg, base] if base else pkg)
+    for alias in node.names:
+        if alias.name == "*":
+            continue
+        local = alias.asname or alias.name
+        module.imports[local] = f"{base}.{alias.name}" if base else alias.name
+
+
+def load(path: Path, source: str) -> Module:
+    """A Module for `source` read from `path`. Raises ParseError."""
+    tree = parse(source, str(path))
+    dotted, _ = package_of(path)
+    module = Module(path=path, filename=display_name(path), dotted=dotted, source=source, tree=tree)
+    index(module)
+    return module
