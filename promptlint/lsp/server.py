@@ -31,7 +31,7 @@ from ..model import Applicability, Position
 from ..rules import rule_by_code
 from ..source import SourceError, read_any
 from . import convert
-from .analysis import Analysis, Analyzer, Document
+from .analysis import Analysis, Analyzer, Document, absolute
 from .suppression import comment_syntax, suppression_edit
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,6 @@ class PromptlintServer(LanguageServer):
             return convert.LineIndex("", units)
 
     def lsp_diagnostics(self, path: Path, analysis: Analysis) -> list[types.Diagnostic]:
-        from .analysis import absolute
         index = self.index_of(path, analysis)
         indexes: dict[str, convert.LineIndex] = {}
 
