@@ -140,7 +140,7 @@ class Linter:
         report.prompts.extend(layouts)
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
-                report.diagnostics.extend(rule.check_module(self._legacy_module(path, module)))
+                report.diagnostics.extend(rule.check_module(module))
 
     def _bridge_fixes(self, layouts) -> None:
         """Until the rules build fixes from anchors (promptlint.codemod), build them here with the
@@ -174,12 +174,6 @@ class Linter:
                     seg.fix = fixes.sort_tools_fix(mod, node, nested=shape == "nested", objects=shape == "object")
                 else:
                     seg.fix = fixes.move_to_end_fix(mod, node)
-
-    def _legacy_module(self, path: Path, module):
-        """The libcst module the API rules (PRM401/402) still read, until they move to `ast`."""
-        from .python.project import Project as CstProject
-        cache = self.__dict__.setdefault("_cst", CstProject())
-        return cache.load(path)
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
         try:
