@@ -46,7 +46,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
 def _suppress(diagnostics, kinds, settings: Settings):
     """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
     from .baseline import read_source
-    from .python.project import display_name
+    from .paths import display_name
     from .suppress import file_kind as comment_kind, suppress
 
     def comment_syntax(path: Path, kind: str) -> str | None:

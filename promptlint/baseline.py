@@ -32,13 +32,13 @@ class BaselineError(Exception):
 
 
 def read_source(filename: str) -> str | None:
-    """The text of `filename`, or None when unreadable (utf-8, undecodable bytes replaced)."""
-    from .python.project import overlay_text
-    if (text := overlay_text(Path(filename))) is not None:
-        return text
+    """The text of `filename` as the analysis reads it (`promptlint.source`: unsaved overlays,
+    PEP 263 for Python) with universal newlines ("\r\n" read as "\n": rows and columns are
+    unchanged), or None when it cannot be read."""
+    from .source import SourceError, read_any
     try:
-        return Path(filename).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_any(Path(filename)).replace("\r\n", "\n")
+    except SourceError:
         return None
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
-from .. import classify
+from ... import classify
 from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
-from .. import classify
+from ... import classify
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
-from .. import classify
+from ... import classify
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 

@@ -12,7 +12,7 @@ import ast
 from dataclasses import replace
 
 from ...model import Kind, Volatility
-from .. import classify
+from ... import classify
 from .scopes import Frame, Thunk
 from .values import ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 
 from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
-from .. import classify
+from ... import classify
 from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
 
