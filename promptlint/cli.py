@@ -16,7 +16,7 @@ from . import __version__
 from .api import check as run_check, exit_code
 from .config import ConfigError, find_config, load_settings
 
-FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab"]
+FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab", "html"]
 
 
 def _echo_err(message: str) -> None:
@@ -54,7 +54,7 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
     if fmt == "sarif":
         from .report import sarif
         return sarif.render(report, docs_url=docs_url)
-    if fmt in ("github", "gitlab"):
+    if fmt in ("github", "gitlab", "html"):
         from importlib import import_module
         return import_module(f".report.{fmt}", __package__).render(report)
     from .report import text
@@ -413,6 +413,15 @@ def rules_command(output_format):
     from .report.rules import render_rules
     from .rules import ALL_RULES
     click.echo(render_rules(ALL_RULES, output_format), nl=False)
+
+
+@main.command("server")
+@click.option("--debounce-ms", type=click.IntRange(min=0), default=250, show_default=True,
+              help="Quiet time after a change before the unsaved buffers are checked again.")
+def server_command(debounce_ms):
+    """Run the language server on stdin/stdout (for editors; see docs/editors.md)."""
+    from .lsp import serve
+    serve(debounce_ms / 1000)
 
 
 from .trace.command import trace_command  # noqa: E402 - the command lives with its package

@@ -28,7 +28,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 FAIL_ON = ("info", "warning", "error")
-OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
+OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "html")
 CONFIG_FILES = ("promptlint.toml", "pyproject.toml")
 # Directories never worth linting; `exclude` replaces this list, `extend-exclude` adds to it.
 DEFAULT_EXCLUDE = (
