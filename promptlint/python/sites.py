@@ -151,12 +151,17 @@ class SiteFinder:
         return found
 
     def _call(self, node: ast.Call) -> None:
-        self.ev.reset_budget()
         func = node.func
-        if isinstance(func, ast.Name) and func.id == "dict":
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        if name == "dict":
+            self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
+        candidates = sdks.shapes_for(name) if name is not None else ()
+        if not candidates:
+            return
+        self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)
-        for _sdk, shape in sdks.shapes():
+        for shape in candidates:
             if shape.matches(call):
                 call.frame = self.frame()
                 try:

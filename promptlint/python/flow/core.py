@@ -44,6 +44,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active: set = set()
         self.budget = Budget()
 
+    def forget(self) -> None:
+        """Drop every cached value (frames, return values): called when the project's module cache
+        is emptied, so no value keeps a dropped module alive."""
+        self._module_frames.clear()
+        self._return_cache.clear()
+        self._active.clear()
+
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
