@@ -152,7 +152,12 @@ class SiteFinder:
 
     def _call(self, node: ast.Call) -> None:
         func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+        if isinstance(func, ast.Attribute):
+            name = func.attr
+        elif isinstance(func, ast.Name):  # an imported alias matches by the name it stands for
+            name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
+        else:
+            name = None
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
