@@ -44,7 +44,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
                      problems=problems, force_exclude=settings.force_exclude,
                      extra=lambda p: source.overlay_text(p) is not None)
     kinds = [(f, file_kind(f) or "python") for f in files]
-    report = lint_files(kinds, roots=None, jobs=jobs, force=False,
+    report = lint_files(kinds, roots=[r for r in roots if r.is_dir()], jobs=jobs, force=False,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles)
     report.files = len(files) + sum(1 for p in problems if not p.is_dir)

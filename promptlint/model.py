@@ -184,11 +184,13 @@ class Segment:
 @dataclass
 class Breakpoint:
     """A cache breakpoint placed after segment `after` (an index into the part's segments,
-    -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None."""
+    -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None. `repeated`: set
+    once per message by a loop over a growing conversation (one more on every turn)."""
 
     after: int
     span: Span | None = None
     ttl: str | None = None
+    repeated: bool = False
 
 
 @dataclass

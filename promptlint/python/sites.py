@@ -166,9 +166,12 @@ class SiteFinder:
             return
         self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)
+        if any(k.arg is None for k in node.keywords):
+            call.frame = self.frame()
+            self.b.expand(call, call.frame)
         for shape in candidates:
             if shape.matches(call):
-                call.frame = self.frame()
+                call.frame = call.frame or self.frame()
                 try:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed

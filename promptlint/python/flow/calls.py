@@ -9,6 +9,7 @@ user's message is new on every request (Policy 7).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from ...model import Kind, Volatility
 from . import library
@@ -108,6 +109,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                           self_value=fn.self_value, depth=depth)
             self.ensure(frame)
             rets = [r for r in (self.force(frame, t) for t in frame.returns) if not _is_none(r)]
+            if frame.markers:  # cache breakpoints set on the items of the list it returns
+                rets = [replace(r, markers=tuple(frame.markers)) if isinstance(r, Seq) else r for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
         finally:
             self._active.discard(key)

@@ -28,9 +28,9 @@ def generate_content(b, call) -> None:
             newest = None if n is None else len(parts) + n
             parts += mp
         elif is_param_like(value):
-            parts.append(Part("history", [history_seg(value, b.m.span(node), b.m.code(node))]))
+            parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            parts.append(b.part("user", value, frame, b.m.span(node)))
+            parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     b.add(call.node, "python-call", "google", "models.generate_content", b.static_model(kw.get("model"), frame),
           parts, newest)

@@ -72,7 +72,7 @@ def agent(b, call) -> None:
     if isinstance(value, Obj) and value.qualname.rsplit(".", 1)[-1] in MESSAGE_CLASSES:
         parts, _ = b.message_parts(Seq([value]), frame)
     else:
-        parts = [b.part("system", value, frame, b.m.span(node))]
+        parts = [b.part("system", value, frame, b.span_of(node))]
     tools = b.tools(call.kwargs.get("tools"), frame)
     prov, model = model_of(b, b.value(call.kwargs.get("model"), frame), frame)
     history = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="agent state messages",

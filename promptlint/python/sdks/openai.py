@@ -30,7 +30,7 @@ def responses(b, call) -> None:
     parts = b.tools(call.kwargs.get("tools"), frame, "flat")
     if "instructions" in call.kwargs:
         node = call.kwargs["instructions"]
-        parts.append(b.part("system", b.value(node, frame), frame, b.m.span(node)))
+        parts.append(b.part("system", b.value(node, frame), frame, b.span_of(node)))
     newest = None
     if "input" in call.kwargs:
         node = call.kwargs["input"]
@@ -40,9 +40,9 @@ def responses(b, call) -> None:
             newest = None if n is None else len(parts) + n
             parts += msg_parts
         elif is_param_like(value):
-            parts.append(Part("history", [history_seg(value, b.m.span(node), b.m.code(node))]))
+            parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            parts.append(b.part("user", value, frame, b.m.span(node)))
+            parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     layout = b.add(call.node, "python-call", "openai", "responses.create", b.static_model(call.kwargs.get("model"), frame),
                    parts, newest)
