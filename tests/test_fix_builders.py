@@ -345,6 +345,36 @@ def test_move_to_end_fix_gives_nothing_when_not_sure(source):
     assert move(module, named("today")(module)[0]) is None
 
 
+@pytest.mark.parametrize("before, expected", [
+    # a line shared with other sentences: only the value's sentence moves, with one space
+    ('p = f"""You are X. The time is {today}. Answer briefly.\nUse the documents.\n"""\n',
+     'p = f"""You are X. Answer briefly.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('p = f"""You are X. The time is {today}.\nUse the documents.\n"""\n',
+     'p = f"""You are X.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('p = f"""The time is {today}. You are X.\nUse the documents.\n"""\n',
+     'p = f"""You are X.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('def f():\n    p = f"""\n    Intro. Now {today}. Rest {x}.\n    Static.\n    """\n',
+     'def f():\n    p = f"""\n    Intro. Rest {x}.\n    Static.\n    Now {today}.\n    """\n'),
+    ('p = f"You are X. Now {today}.\\nRules.\\n"\n', 'p = f"You are X.\\nRules.\\nNow {today}.\\n"\n'),
+])
+def test_move_to_end_fix_takes_only_the_sentence_of_a_shared_line(before, expected):
+    fix, new = run(before, named("today"), move)
+    assert new == expected
+    words = lambda text: sorted(text.replace("\\n", " ").replace('"', " ").split())
+    assert words(new) == words(before)  # prompt text intact: the same words, none glued
+
+
+@pytest.mark.parametrize("source", [
+    'p = f"""You are X and the time is {today}, so answer\nwith the time in mind.\nRules.\n"""\n',
+    'p = f"""You are X, answer\nthe question at {today} with care.\nRules.\n"""\n',
+    'p = f"""A. B {today} C {other}. D.\nRules.\n"""\n',             # the sentence holds another field
+    'p = ("Intro\\n"\n     f"Now: {today}"\n     "Given a query, answer it.\\n")\n',  # would glue
+])
+def test_move_to_end_fix_never_splits_a_sentence_or_glues_text(source):
+    module = module_from_source(source)
+    assert move(module, named("today")(module)[0]) is None
+
+
 def test_move_to_end_fix_with_caller_defined_static_operands():
     source = 'p = "Intro\\n" + f"Today {today}\\n" + RULES + "\\n"\n'
     module = module_from_source(source)

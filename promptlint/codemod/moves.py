@@ -37,13 +37,26 @@ def _break_ends(text: str, raw: bool) -> list[int]:
 
 
 class _Line:
-    """One line of an f-string's content: source chunks, the expressions it holds, its break."""
+    """One line of an f-string's content: source chunks, the fields it holds, its break.
 
-    def __init__(self):
-        self.chunks: list[str] = []
+    `fields` are (start, end, node) of each `{...}` field, offsets in `text`."""
+
+    def __init__(self, text: str = "", brk: str = ""):
+        self.chunks: list[str] = [text] if text else []
         self.literal: list[str] = []  # the chunks outside `{...}` fields
         self.nodes: list[cst.CSTNode] = []
-        self.brk = ""
+        self.fields: list[tuple[int, int, cst.CSTNode]] = []
+        self.brk = brk
+
+    def add_field(self, code: str, node: cst.CSTNode) -> None:
+        at = len(self.text)
+        self.chunks.append(code)
+        self.nodes.append(node)
+        self.fields.append((at, at + len(code), node))
+
+    def add_literal(self, code: str) -> None:
+        self.chunks.append(code)
+        self.literal.append(code)
 
     @property
     def text(self) -> str:
@@ -69,6 +82,25 @@ class _Line:
     def quotes(self) -> int:
         return "".join(self.literal).count('"')
 
+    def part(self, start: int, end: int, prefix: str = "", brk: str | None = None) -> "_Line":
+        """A line made of `prefix` + text[start:end] (literal text and whole fields only)."""
+        line = _Line(brk=self.brk if brk is None else brk)
+        cursor = start
+        if prefix:
+            line.add_literal(prefix)
+        for a, b, node in self.fields:
+            if a < start or b > end:
+                continue
+            if a > cursor:
+                line.add_literal(self.text[cursor:a])
+            line.add_field(self.text[a:b], node)
+            cursor = b
+        if end > cursor:
+            line.add_literal(self.text[cursor:end])
+        if line.brk:
+            line.add_literal(line.brk)
+        return line
+
 
 def _fstring_lines(module, fstring: cst.FormattedString) -> list[_Line]:
     raw = "r" in fstring.prefix.lower()
@@ -76,14 +108,12 @@ def _fstring_lines(module, fstring: cst.FormattedString) -> list[_Line]:
     for part in fstring.parts:
         code = source_of(module, part)
         if isinstance(part, cst.FormattedStringExpression):
-            line.chunks.append(code)
-            line.nodes.append(part)
+            line.add_field(code, part)
             continue
         last = 0
         for end in _break_ends(code, raw):
             piece = code[last:end]
-            line.chunks.append(piece)
-            line.literal.append(piece)
+            line.add_literal(piece)
             if piece.endswith("\n"):
                 line.brk = "\r\n" if piece.endswith("\r\n") else "\n"
             else:  # the escape sequence
@@ -91,8 +121,7 @@ def _fstring_lines(module, fstring: cst.FormattedString) -> list[_Line]:
             lines.append(line)
             line, last = _Line(), end
         if code[last:]:
-            line.chunks.append(code[last:])
-            line.literal.append(code[last:])
+            line.add_literal(code[last:])
     lines.append(line)  # the tail after the last break (maybe empty)
     return lines
 
@@ -105,15 +134,20 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
     if text_slice(module, start, end) != "".join(ln.text for ln in lines):
         raise NotSure("f-string content does not match its parts")
     index = next((i for i, ln in enumerate(lines) if any(n is target for n in ln.nodes)), None)
-    if index is None or not any(ln.is_static for ln in lines[index + 1:]):
+    if index is None or not lines[index].brk or not any(ln.is_static for ln in lines[index + 1:]):
         return None
-    moved, rest, tail = lines[index], lines[:index] + lines[index + 1:-1], lines[-1]
+    unit = _unit(lines, index, target)
+    if unit is None:
+        return None
+    moved, stays = unit
+    rest = lines[:index] + ([stays] if stays is not None else []) + lines[index + 1:-1]
+    tail = lines[-1]
     closing = not tail.nodes and not tail.text.strip()  # closing indentation or nothing
     passed = lines[index + 1:-1] if closing else lines[index + 1:]
     if _leaves_a_block(moved, passed, lines[index - 1] if index else None):
         return None
     lead = ""  # a line continuation right after the opening quotes stays there
-    if index == 0 and re.match(r"\\\r?\n", moved.text):
+    if index == 0 and stays is None and re.match(r"\\\r?\n", moved.text):
         lead = moved.text[: moved.text.index("\n") + 1]
         moved.chunks[0] = moved.chunks[0][len(lead):]
     if closing:
@@ -121,6 +155,78 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
     else:
         text = lead + "".join(ln.text for ln in rest) + tail.text + moved.brk + moved.body
     return checked(module, fstring, [Edit(text, start, end)], UNSAFE, message)
+
+
+#: The end of a sentence inside a line: a terminator (closing quotes or brackets may follow it),
+#: spaces, then the start of the next sentence (not a lower-case letter: "e.g. this" goes on).
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*([ \t]+)(?=[^a-z \t])")
+_TERMINATED = re.compile(r"[.!?:;)\]}>\"'`*]$")
+
+
+def _unit(lines: list[_Line], index: int, target) -> tuple[_Line, _Line | None] | None:
+    """What moves for the field `target` on line `index`: (the moved line, the line that stays
+    in its place or None). The whole line when it is one sentence; else only the sentence that
+    holds the field, with one of the spaces around it (the rest of the line stays). None when
+    the sentence goes on across a line break (moving it would split it), or when the moved
+    sentence holds other fields."""
+    line = lines[index]
+    body = line.body
+    in_field = lambda i: any(a <= i < b for a, b, _ in line.fields)
+    cuts = [m for m in _SENTENCE_END.finditer(body) if not in_field(m.start()) and body[m.end():].strip()]
+    bounds, begin = [], 0
+    for m in cuts:
+        bounds.append((begin, m.start(1), m.end(1)))  # (sentence start, its end, next start)
+        begin = m.end(1)
+    bounds.append((begin, len(body), len(body)))
+    a, b = next(((s, e) for s, e, _ in bounds if any(n is target and s <= fa and fb <= e
+                                                     for fa, fb, n in line.fields)), (None, None))
+    if a is None:
+        return None
+    before = _neighbour(lines, index, -1)
+    after = _neighbour(lines, index, 1)
+    continues_from = a == 0 and before is not None and not _TERMINATED.search(before.body.rstrip()) \
+        and body.lstrip()[:1].islower()
+    continues_to = b == len(body) and after is not None and not _TERMINATED.search(body.rstrip()) \
+        and after.body.lstrip()[:1].islower()
+    if continues_from or continues_to:
+        return None
+    if len(bounds) == 1:
+        return line, None
+    if any(n is not target and a <= fa and fb <= b for fa, fb, n in line.fields):
+        return None
+    indent = _indent(body)
+    k = next(i for i, (s, _, _) in enumerate(bounds) if s == a)
+    if k == 0:
+        moved = line.part(0, b)
+        stays = line.part(bounds[1][0], len(body), prefix=indent)
+    else:
+        moved = line.part(a, b, prefix=indent)
+        stays = _join(line.part(0, bounds[k - 1][1], brk=""), line.part(b, len(body)))
+    return moved, stays
+
+
+def _join(first: _Line, second: _Line) -> _Line:
+    """One line: `first` (without a break) then `second`, fields kept as fields."""
+    line = _Line(brk=second.brk)
+    for piece in (first, second):
+        text, cursor = piece.text, 0
+        for fa, fb, node in piece.fields:
+            if fa > cursor:
+                line.add_literal(text[cursor:fa])
+            line.add_field(text[fa:fb], node)
+            cursor = fb
+        if len(text) > cursor:
+            line.add_literal(text[cursor:])
+    return line
+
+
+def _neighbour(lines: list[_Line], index: int, step: int) -> _Line | None:
+    """The line just before (step -1) or after (step 1) `index` when it has text, else None (a
+    blank line ends a paragraph)."""
+    i = index + step
+    if 0 <= i < len(lines) and lines[i].body.strip():
+        return lines[i]
+    return None
 
 
 _TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)[^<>]*?(/?)>")
