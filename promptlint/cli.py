@@ -170,7 +170,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
 
 
 def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file) -> int:
-    """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code."""
+    """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code: 2
+    when a fixed file or the report could not be written (each said in one line), else as check."""
     from .fix import summary
     from .fixer import fix_paths
     try:
@@ -178,7 +179,12 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     except FileNotFoundError as exc:
         _echo_err(str(exc))
         return 2
+    except OSError as exc:  # a folder the walk or the fixer cannot use: a message, never a traceback
+        _echo_err(f"promptlint: {exc.filename or ''}: {exc.strerror or exc}" if exc.filename else f"promptlint: {exc}")
+        return 2
     for error in run.errors:
+        _echo_err(error)
+    for error in run.write_errors:
         _echo_err(error)
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
     if diff:
@@ -187,10 +193,16 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         return 1 if run.changed else 0
     output = _render(run.report, fmt)
     if output_file:
-        output_file.write_text(output, encoding="utf-8")
+        try:
+            output_file.write_text(output, encoding="utf-8")
+        except OSError as exc:
+            _echo_err(f"--output-file {output_file}: cannot write: {exc.strerror or exc}")
+            return 2
     else:
         click.echo(output, nl=False)
     _echo_err(counts)
+    if run.write_errors:
+        return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
 
 
