@@ -147,7 +147,7 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         if not any(is_applicable(d.fix, unsafe) for d in diagnostics) and not _read_otherwise(path, diagnostics):
             remaining.extend(diagnostics)
             continue
-        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run)
+        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics)
         if item is None:
             remaining.extend(diagnostics)
             continue
@@ -173,9 +173,21 @@ def _read_otherwise(path: Path, diagnostics: list[Diagnostic]) -> bool:
     return b"\r" in data.replace(b"\r\n", b"")
 
 
+def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bool:
+    """True when every applicable fix of the check says it was computed from `text` (its
+    digest): the check's diagnostics can then serve as the first pass without linting again."""
+    from .codemod.module import digest
+    fixes = [d.fix for d in diagnostics if is_applicable(d.fix, unsafe)]
+    if not fixes or any(not f.digest for f in fixes):
+        return False
+    current = digest(text)
+    return all(f.digest == current for f in fixes)
+
+
 def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: bool, write: bool,
-             run: FixRun) -> FileFix | None:
-    """Read, fix and (when `write`) save one file; None when it cannot be read."""
+             run: FixRun, checked: list[Diagnostic]) -> FileFix | None:
+    """Read, fix and (when `write`) save one file; None when it cannot be read. `checked` are the
+    check's diagnostics of the file (the first pass when their fixes name the text read)."""
     for _ in range(MAX_ATTEMPTS):
         try:
             snapshot = read_snapshot(path, python=kind == "python")
@@ -184,7 +196,11 @@ def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: b
                               f"{filename}: cannot read file: {exc}")
             return None
 
+        first = checked if _computed_from(checked, snapshot.text, unsafe) else None
+
         def lint(text: str) -> list[Diagnostic]:
+            if first is not None and text == snapshot.text:
+                return first
             return _lint_text(path, filename, kind, text, settings)
 
         result = fix_file(path, lint, unsafe, parse_check_for(path, snapshot.text), text=snapshot.text)

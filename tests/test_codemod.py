@@ -60,6 +60,7 @@ def fix_with(tmp_path, text, select, place, detail=(), expected_applicability=Ap
     fix = codemod.build(Anchor(span, place, tuple(detail), digest(text)))
     assert fix is not None, "no fix built"
     assert fix.applicability is expected_applicability
+    assert fix.digest == digest(text)  # the text the edits were computed from
     new = apply_edits(text, fix.edits)
     compile(new, "app.py", "exec")
     path.write_text(new, encoding="utf-8")

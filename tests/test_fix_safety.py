@@ -302,3 +302,28 @@ def test_write_atomic_never_leaks_oserror(tmp_path):
     missing_folder = tmp_path / "gone" / "m.py"
     with pytest.raises(WriteError):
         write_atomic(missing_folder, "x\n")
+
+
+def test_the_check_serves_as_first_pass_only_when_its_fixes_name_the_text_read(tree, monkeypatch):
+    import hashlib
+
+    from promptlint.model import Report
+    row = APP.split("\n").index(next(line for line in APP.split("\n") if "json.dumps(profile)" in line)) + 1
+    col = APP.split("\n")[row - 1].index("json.dumps(profile)") + len("json.dumps(profile") + 1
+    calls = []
+    real = fixer._lint_text
+    monkeypatch.setattr(fixer, "_lint_text", lambda *a: calls.append(a[3]) or real(*a))
+
+    def report(digest):
+        fix = Fix(Applicability.SAFE, "Add `sort_keys=True`", [Edit(", sort_keys=True", Position(row, col), Position(row, col))],
+                  digest=digest)
+        return Report([Diagnostic("PRM201", "unsorted-json-dumps", Severity.WARNING, "x",
+                                  Span("app.py", Position(row, col - 18), Position(row, col + 1)), fix=fix)])
+
+    run = fix_paths(["."], report=report(hashlib.sha256(APP.encode()).hexdigest()), write=False)
+    assert run.changed[0].result.new_text == FIXED
+    assert calls == [FIXED]                 # the check's diagnostics were the first pass
+    calls.clear()
+    run = fix_paths(["."], report=report("0" * 64), write=False)   # computed from another text
+    assert run.changed[0].result.new_text == FIXED
+    assert calls == [APP, FIXED]            # the text read was linted again first

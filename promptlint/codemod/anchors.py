@@ -44,9 +44,12 @@ def build_fix(anchor: Anchor, message: str | None = None) -> Fix | None:
     if anchor.digest and anchor.digest != module.digest:
         return None
     try:
-        return _build(module, anchor, message)
+        fix = _build(module, anchor, message)
     except (NotSure, KeyError, IndexError, ValueError, TypeError, AttributeError, RecursionError):
         return None
+    if fix is not None:
+        fix.digest = module.digest
+    return fix
 
 
 def _build(module: _module.CstModule, anchor: Anchor, message: str | None) -> Fix | None:
