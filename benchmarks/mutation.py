@@ -70,6 +70,8 @@ APPENDED = {
 }
 TIME_LINE = "Current time: {_pl_dt.datetime.now():%H:%M:%S}\n"
 LITERAL = re.compile(r"(?i)(r?)(\"\"\"|''')")
+PROMPT_NAME = re.compile(r"(?i)prompt|system|instruction|template|message|context|persona|guideline")
+SUPPRESSION = re.compile(r"#\s*(noqa|promptlint:)")
 
 
 @dataclass
@@ -136,7 +138,9 @@ def find_hosts(src: Path, limit: int) -> list[Host]:
             end_line = text.split("\n")[value.end_lineno - 1]
             end = offsets[value.end_lineno - 1] + len(end_line.encode()[:value.end_col_offset].decode())
             literal = text[start:end]
-            if not LITERAL.match(literal) or "\\N{" in literal:
+            last_row = text.split("\n")[value.end_lineno - 1]
+            if not LITERAL.match(literal) or "\\N{" in literal or not PROMPT_NAME.search(stmt.targets[0].id) \
+                    or SUPPRESSION.search(last_row):
                 continue
             hosts.append(Host(path, path.relative_to(src).as_posix(), stmt.targets[0].id, stmt.lineno, start, end))
             break
@@ -156,7 +160,8 @@ def mutate(host: Host, defect: str, index: int) -> Mutant:
         body = literal[len(prefix) + 3:-3].replace("{", "{{").replace("}", "}}")
         lead = re.match(r"\\\n|\n", body)  # a line continuation or break right after the quotes
         cut = lead.end() if lead else 0
-        new_literal = f"{prefix}f{quote}{body[:cut]}{TIME_LINE}{body[cut:]}{quote}"
+        indent = re.match(r"[ \t]*", body[cut:]).group()  # the time line as indented as the text
+        new_literal = f"{prefix}f{quote}{body[:cut]}{indent}{TIME_LINE}{body[cut:]}{quote}"
         stmt_start = sum(len(line) + 1 for line in text.split("\n")[:host.row - 1])
         head = text[:stmt_start] + "import datetime as _pl_dt\n" + text[stmt_start:host.start] + new_literal
         regions.append((host.row, head.count("\n") + 1))  # the import line through the literal's end
