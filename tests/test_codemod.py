@@ -207,6 +207,8 @@ def test_a_changed_file_gives_no_fix(tmp_path):
     Anchor(Span("app.py", Position(2, 5), Position(1, 1)), "serialize-call"),
     Anchor(Span("app.py", Position(2, 5), Position(2, 20)), "no-such-place"),
     Anchor(Span("app.py", Position(2, 1), Position(2, 2)), "tools", (("shape", "weird"),)),
+    Anchor(Span("app.py", Position(2, 5), Position(2, 21)), "serialize-call", ("not pairs",)),
+    Anchor(Span(None, None, None), "iterable"),
 ])
 def test_bad_anchors_give_none_and_never_raise(tmp_path, monkeypatch, anchor):
     monkeypatch.chdir(tmp_path)

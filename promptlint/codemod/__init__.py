@@ -20,10 +20,13 @@ def build(anchor: Anchor | None, message: str | None = None) -> Fix | None:
     """The fix for an anchor, or None when no sure edit exists, the file cannot be read or
     parsed, or its text is no longer the one the anchor's digest names. Never raises for bad
     input. `message` overrides the builder's fix message."""
-    if anchor is None or anchor.place not in PLACES:
+    if anchor is None or getattr(anchor, "place", None) not in PLACES:
         return None
     from .anchors import build_fix
-    return build_fix(anchor, message)
+    try:
+        return build_fix(anchor, message)
+    except Exception:  # a fix is optional: malformed input (a span of the wrong type, a detail
+        return None    # that is not pairs) must never cost the finding itself
 
 
 def clear_cache() -> None:
