@@ -1,22 +1,28 @@
 """The programmatic API: `check(paths, settings) -> Report`. The CLI is a thin shell over it."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .config import Settings
-from .discovery import discover, file_kind
+from .discovery import Problem, discover, file_kind
 from .engine import lint_files
-from .model import Report, Severity
+from .model import Diagnostic, Position, Report, Severity, Span
 
 __all__ = ["check", "exit_code", "Settings"]
 
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
           progress=None, overlays: dict[Path, str] | None = None) -> Report:
-    """Lint files and folders. Raises FileNotFoundError for a path that does not exist.
+    """Lint files and folders. Raises FileNotFoundError for a path that does not exist (a path
+    of `overlays` need not exist) and ConfigError for a nested config file that cannot be used.
 
-    Diagnostics of rules not enabled for a file (select / ignore / per-file-ignores) are dropped;
-    suppression comments are applied. `progress(total_files)` may return a callback that is
+    Diagnostics of rules not enabled for a file (select / ignore / per-file-ignores, from the
+    settings that apply to that file: `Settings.for_path`) are dropped; suppression comments are
+    applied. A walked file or folder that the settings exclude is skipped, a named one too with
+    `settings.force_exclude`. A named file whose kind is unknown (a README) is not checked.
+    A folder that cannot be read is a line of `report.errors`; a file whose symlinks loop or that
+    is not a regular file is its PRM001. `progress(total_files)` may return a callback that is
     called with the number of files done as they complete (the CLI draws a bar with it).
     `overlays` maps paths to unsaved texts read instead of the files (an editor's buffers,
     `--stdin-filename`); they stand in for the files only during this call.
@@ -30,23 +36,44 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
         finally:
             for key in keys:
                 source.OVERLAY.pop(key, None)
+    from . import source
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
-    files = [f for f in discover(roots) if not settings.is_excluded(f)]
+    problems: list[Problem] = []
+    files = discover(roots, excluded=lambda p, _is_dir: settings.for_path(p).is_excluded(p),
+                     problems=problems, force_exclude=settings.force_exclude,
+                     extra=lambda p: source.overlay_text(p) is not None)
     kinds = [(f, file_kind(f) or "python") for f in files]
     report = lint_files(kinds, roots=None, jobs=jobs, force=False,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles)
-    report.files = len(files)
-    enabled = [d for d in report.diagnostics if settings.is_enabled(d.code, d.span.filename)]
-    report.diagnostics = _suppress(enabled, kinds, settings)
+    report.files = len(files) + sum(1 for p in problems if not p.is_dir)
+    report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
+    report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
+    enabled = [d for d in report.diagnostics
+               if settings.for_path(d.span.filename).is_enabled(d.code, d.span.filename)]
+    report.diagnostics = sorted(_suppress(enabled, kinds, settings), key=lambda d: d.sort_key)
     return report
+
+
+def display_path(path: str | os.PathLike) -> str:
+    """A path as reports name files: relative to the current folder when under it (posix)."""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute)
+    return Path(absolute if relative.startswith("..") else relative).as_posix()
+
+
+def _unreadable(problem: Problem) -> Diagnostic:
+    start = Position(1, 1)
+    return Diagnostic(code="PRM001", name="syntax-error", severity=Severity.ERROR,
+                      message=f"Cannot analyse this file: {problem.reason}",
+                      span=Span(display_path(problem.path), start, start))
 
 
 def _suppress(diagnostics, kinds, settings: Settings):
     """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
     from .baseline import read_source
-    from .python.project import display_name
+    from .paths import display_name
     from .suppress import file_kind as comment_kind, suppress
 
     def comment_syntax(path: Path, kind: str) -> str | None:
@@ -55,11 +82,18 @@ def _suppress(diagnostics, kinds, settings: Settings):
         return {"python": "python", "template": "jinja"}.get(kind) or comment_kind(path.name)
 
     by_name = {display_name(f): comment_syntax(f, k) for f, k in kinds}
-    return suppress(diagnostics, list(by_name), read_source, settings.is_enabled,
+
+    def is_enabled(code: str, filename: str | None = None) -> bool:
+        return settings.for_path(filename).is_enabled(code, filename) if filename else settings.is_enabled(code)
+
+    return suppress(diagnostics, list(by_name), read_source, is_enabled,
                     lambda name: by_name[name] if name in by_name else comment_kind(name))
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:
-    """0 when no finding at or above `fail_on` remains, 1 when one does."""
+    """0 when no finding at or above `fail_on` remains, 1 when one does, 2 when the run had an
+    error (`report.errors`: a file that could not be analysed, a folder that could not be read)."""
+    if report.errors:
+        return 2
     threshold = Severity(fail_on).rank
     return 1 if any(d.severity.rank >= threshold for d in report.diagnostics) else 0

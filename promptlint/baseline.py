@@ -7,8 +7,8 @@ moving code around or editing other lines does not resurrect old findings (STYLE
 ESLint RFC 119). A key seen more often than its count reports the extra occurrences, the
 last ones in file order.
 
-`--diff-base REF` keeps only findings on lines added or changed since a git ref
-(`git diff -U0 REF`, plus untracked files as wholly new).
+`--diff-base REF` keeps only findings on lines added or changed since the merge base of a git
+ref and HEAD (`git diff -U0 REF...`, plus untracked files as wholly new).
 """
 from __future__ import annotations
 
@@ -32,13 +32,13 @@ class BaselineError(Exception):
 
 
 def read_source(filename: str) -> str | None:
-    """The text of `filename`, or None when unreadable (utf-8, undecodable bytes replaced)."""
-    from .python.project import overlay_text
-    if (text := overlay_text(Path(filename))) is not None:
-        return text
+    """The text of `filename` as the analysis reads it (`promptlint.source`: unsaved overlays,
+    PEP 263 for Python) with universal newlines ("\r\n" read as "\n": rows and columns are
+    unchanged), or None when it cannot be read."""
+    from .source import SourceError, read_any
     try:
-        return Path(filename).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_any(Path(filename)).replace("\r\n", "\n")
+    except SourceError:
         return None
 
 
@@ -149,22 +149,40 @@ def _unquote(path: str) -> str:
 def changed_lines(ref: str, paths: Iterable[str | os.PathLike] = ()) -> dict[str, set[int]]:
     """Rows (1-based) added or changed since git `ref`, per file (resolved absolute path).
 
-    Runs `git diff -U0 REF -- PATHS` in the repository of the first path (or the current
-    directory) and counts untracked, unignored files as wholly new. Deleted lines mark nothing.
-    Raises BaselineError when git is missing, the directory is not a repository or `ref` is
-    unknown.
+    As `git diff REF...`: a plain `REF` is compared from the merge base of REF and HEAD to the
+    working tree, so that on a branch only the branch's own changes count, not what REF gained
+    since; `A...B` compares the merge base of A and B with B, `A..B` compares A with B. Runs in
+    the repository of the first path (or the current directory) and counts untracked,
+    unignored files as wholly new (unless B is given). Deleted lines mark nothing. Raises
+    BaselineError when git is missing, the directory is not a repository or a ref is unknown.
     """
     paths = [Path(p).absolute() for p in paths]
     start = paths[0] if paths else Path.cwd()
     cwd = start if start.is_dir() else start.parent
     top = Path(_git(["rev-parse", "--show-toplevel"], cwd).strip())
-    try:
-        _git(["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], top)
-    except BaselineError:
-        raise BaselineError(f"Unknown git ref `{ref}` for --diff-base") from None
+    if "..." in ref:
+        left, _, right = ref.partition("...")
+        left, right = left or "HEAD", right or "HEAD"
+    elif ".." in ref:
+        left, _, right = ref.partition("..")
+        left, right = left or "HEAD", right or "HEAD"
+    else:
+        left, right = ref, None
+    for name in (left, right):
+        if name is None:
+            continue
+        try:
+            _git(["rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], top)
+        except BaselineError:
+            raise BaselineError(f"Unknown git ref `{name}` for --diff-base") from None
+    if ".." in ref and "..." not in ref:
+        base = left
+    else:
+        base = _git(["merge-base", left, right or "HEAD"], top).strip()
+    targets = [base] + ([right] if right else [])
     specs = ["--", *(str(p) for p in paths)] if paths else []
     diff = _git(["-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff",
-                 "--no-renames", ref, *specs], top)
+                 "--no-renames", *targets, *specs], top)
     changed: dict[str, set[int]] = {}
     current: set[int] | None = None
     for line in diff.splitlines():
@@ -177,6 +195,8 @@ def changed_lines(ref: str, paths: Iterable[str | os.PathLike] = ()) -> dict[str
         elif current is not None and (m := _HUNK.match(line)):
             first, count = int(m.group(1)), int(m.group(2) or 1)
             current.update(range(first, first + count))
+    if right is not None:  # a commit range: the working tree does not count
+        return changed
     untracked = _git(["-c", "core.quotePath=false", "ls-files", "--others",
                       "--exclude-standard", "-z", *specs], top)
     for name in filter(None, untracked.split("\0")):

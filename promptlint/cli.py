@@ -16,26 +16,63 @@ from . import __version__
 from .api import check as run_check, exit_code
 from .config import ConfigError, find_config, load_settings
 
-FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab"]
+FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab", "html"]
 
 
 def _echo_err(message: str) -> None:
-    click.echo(f"promptlint: {message}", err=True)
+    from .report.names import escape
+    click.echo(f"promptlint: {escape(message)}", err=True)
 
 
-def _render(report, fmt: str) -> str:
+def _fail(message: str) -> None:
+    """A usage, configuration or write error: one line on stderr, exit 2."""
+    _echo_err(message)
+    sys.exit(2)
+
+
+def use_color(choice: str, isatty: bool, environ=os.environ) -> bool:
+    """Whether to emit ANSI styles: `always` / `never`, else (`auto`) NO_COLOR (set and not
+    empty) turns them off, FORCE_COLOR (set and not empty) on, otherwise only on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR"):
+        return True
+    return isatty
+
+
+def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) -> str:
+    from .report.names import printable
+    report = printable(report)
     if fmt == "json":
         from .report import json as renderer
         return renderer.render(report)
     if fmt == "concise":
         from .report import concise
         return concise.render(report)
-    if fmt in ("sarif", "github", "gitlab"):
+    if fmt == "sarif":
+        from .report import sarif
+        return sarif.render(report, docs_url=docs_url)
+    if fmt in ("github", "gitlab", "html"):
         from importlib import import_module
         return import_module(f".report.{fmt}", __package__).render(report)
     from .report import text
-    color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-    return text.render(report, color=color, width=shutil.get_terminal_size().columns if color else 100)
+    width = shutil.get_terminal_size().columns if color else 100
+    return text.render(report, color=color, width=width)
+
+
+def _emit(output: str, output_file: Path | None, color: bool = False) -> None:
+    """Write a report to `output_file` (UTF-8, never ANSI: the caller renders without colour)
+    or stdout (`color`: keep ANSI styles even when stdout is no terminal, as `--color always`
+    asks). An unwritable file is a message and exit 2."""
+    if output_file is None:
+        click.echo(output, nl=False, color=color or None)
+        return
+    try:
+        output_file.write_text(output, encoding="utf-8", errors="backslashreplace")
+    except OSError as exc:
+        _fail(f"cannot write --output-file {output_file}: {exc.strerror or exc}")
 
 
 def _split(values) -> list[str] | None:
@@ -52,6 +89,29 @@ def _check_targets(targets) -> None:
             parse_target(target)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+
+
+def _fix_hint(diagnostics) -> str:
+    """'N fixable with `promptlint fix` (M hidden fixes can be enabled with `--unsafe-fixes`).'
+    or "" when nothing can be fixed."""
+    from .fix import hidden_unsafe, is_applicable
+    safe = sum(1 for d in diagnostics if is_applicable(d.fix, unsafe=False))
+    unsafe = hidden_unsafe(diagnostics)
+    if not safe and not unsafe:
+        return ""
+    hidden = (f" ({unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with "
+              "`promptlint fix --unsafe-fixes`)") if unsafe else ""
+    return f"[*] {safe} fixable with `promptlint fix`{hidden}.\n"
+
+
+def _fix_list(diagnostics, title: str) -> str:
+    """`--show-fixes`: per file, each finding with an applicable fix and the fix's message."""
+    from .fix import is_applicable
+    from .report.names import escape
+    lines = [f"{escape(d.span.filename)}:{d.span.start.row}:{d.span.start.column}: {d.code} "
+             f"[{d.fix.applicability.value}] {d.fix.message}"
+             for d in diagnostics if is_applicable(d.fix, unsafe=True)]
+    return f"{title} ({len(lines)}):\n" + "".join(f"  {line}\n" for line in lines) if lines else ""
 
 
 class _ProgressBar:
@@ -84,124 +144,177 @@ def main() -> None:
     """Find what breaks LLM prompt caching in your code."""
 
 
+def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Path], dict | None]:
+    """Paths with `-` replaced by `--stdin-filename`, and the overlay holding stdin's text."""
+    reads_stdin = any(str(p) == "-" for p in paths) or (stdin_filename is not None and not paths)
+    if not reads_stdin:
+        if stdin_filename is not None:
+            _fail("--stdin-filename names the text read from stdin: pass `-` as the path")
+        return paths, None
+    if stdin_filename is None:
+        _fail("reading stdin (`-`) needs --stdin-filename NAME: the name gives its kind and config")
+    name = Path(stdin_filename)
+    stream = getattr(sys.stdin, "buffer", None)
+    data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
+    from .source import SourceError, decode_python, decode_text
+    try:
+        text = decode_python(data) if name.suffix.lower() in (".py", ".pyi") else decode_text(data)
+    except SourceError as exc:
+        _fail(f"stdin ({stdin_filename}): {exc}")
+    return [name if str(p) == "-" else p for p in paths] or [name], {name: text}
+
+
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format.")
+@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
+              help="Report format (also PROMPTLINT_OUTPUT_FORMAT).")
 @click.option("--select", multiple=True, help="Rules to check: codes, prefixes (PRM1), names or ALL.")
 @click.option("--ignore", multiple=True, help="Rules to skip: codes, prefixes or names.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), default=None,
               help="Lowest severity that makes the exit code 1 (default: warning).")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain (errors still exit 2).")
 @click.option("--extend-select", multiple=True, help="Rules to add to the selection.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Use this config file (promptlint.toml or pyproject.toml).")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to this file instead of stdout.")
+              help="Write the report to this file instead of stdout (never coloured).")
 @click.option("--statistics", is_flag=True, help="Show the number of findings per rule.")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Record the current findings in this baseline file and exit 0.")
-@click.option("--diff-base", metavar="REF", help="Report only findings on lines changed since git REF.")
+@click.option("--diff-base", metavar="REF",
+              help="Report only findings on lines changed since the merge base of git REF and HEAD "
+                   "(as `git diff REF...`); `A...B` and `A..B` work as in git diff.")
 @click.option("--fix", is_flag=True, help="Apply safe fixes, then report what remains.")
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply unsafe fixes too.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
 @click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
               help="Model to estimate for prompts whose model is not known statically (repeatable).")
+@click.option("--stdin-filename", metavar="PATH",
+              help="Lint the text read from stdin (path `-`) as if it were this file (editors' unsaved buffers).")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              help="Colour the text report: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, never.")
+@click.option("--show-fixes", is_flag=True, help="List the fixes: those applied with --fix, else those available.")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply `exclude` to files named on the command line too (pre-commit passes names).")
+@click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL",
+              help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there.")
 def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_select, config_file,
           isolated, output_file, statistics, baseline, write_baseline, diff_base, fix=False,
-          unsafe_fixes=False, diff=False, targets=()):
-    """Lint PATHS (files or folders; default: the current folder)."""
+          unsafe_fixes=False, diff=False, targets=(), stdin_filename=None, color="auto",
+          show_fixes=False, force_exclude=None, docs_url=None):
+    """Lint PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from .baseline import BaselineError, changed_lines, filter_baseline, filter_changed
     from .baseline import write_baseline as save_baseline
-    paths = list(paths) or [Path(".")]
+    paths, overlays = _stdin_paths(list(paths), stdin_filename)
+    paths = paths or [Path(".")]
+    if fix or diff:
+        if overlays:
+            _fail("--stdin-filename cannot be combined with fixing: fix the file itself")
+        refused = [name for name, value in (("--baseline", baseline), ("--diff-base", diff_base),
+                                            ("--write-baseline", write_baseline)) if value]
+        if refused:
+            _fail(f"{', '.join(refused)} cannot be combined with fixing: fixes apply to every finding; "
+                  "run `promptlint check` with it after fixing")
     try:
         config = config_file or (None if isolated else find_config(paths))
-        settings = load_settings(config, isolated=isolated, cli_overrides={
+        settings = load_settings(config, isolated=isolated, hierarchical=config_file is None, cli_overrides={
             "select": _split(select), "ignore": _split(ignore),
             "extend_select": _split(extend_select),
             "fail_on": fail_on, "output_format": output_format,
-            "targets": list(targets) or None,
+            "targets": list(targets) or None, "force_exclude": force_exclude, "docs_url": docs_url,
         })
         _check_targets(settings.targets)
     except ConfigError as exc:
-        _echo_err(str(exc))
-        sys.exit(2)
+        _fail(str(exc))
     if output_file is not None and not output_file.absolute().parent.is_dir():
-        _echo_err(f"--output-file {output_file}: the folder does not exist")
-        sys.exit(2)
+        _fail(f"--output-file {output_file}: the folder does not exist")
     fmt = settings.output_format
+    colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
     if fix or diff:
-        sys.exit(_fix_mode(paths, settings, unsafe_fixes, diff, fmt, exit_zero, output_file))
+        sys.exit(_fix_mode(paths, settings, unsafe_fixes, diff, fmt, exit_zero, output_file,
+                           statistics, show_fixes, colored))
     try:
         bar = _ProgressBar()
         try:
-            report = run_check(paths, settings, progress=bar)
+            report = run_check(paths, settings, progress=bar, overlays=overlays)
         finally:
             bar.close()
         if report.files == 0:
-            _echo_err("warning: no Python, template, prompt or config file found to check")
+            _echo_err("warning: no Python, template, prompt or config file found to check (named files "
+                      "of other kinds, such as a README, are skipped"
+                      + ("; so are excluded ones, with --force-exclude)" if settings.force_exclude else ")"))
         if write_baseline:
-            count = save_baseline(report, write_baseline)
+            try:
+                count = save_baseline(report, write_baseline)
+            except OSError as exc:
+                _fail(f"cannot write baseline {write_baseline}: {exc.strerror or exc}")
             _echo_err(f"wrote {count} finding(s) to {write_baseline}")
-            sys.exit(0)
+            sys.exit(2 if report.errors else 0)
         if baseline:
             report = filter_baseline(report, baseline)
         if diff_base:
             report = filter_changed(report, changed_lines(diff_base, paths))
-    except (FileNotFoundError, BaselineError) as exc:
-        _echo_err(str(exc))
-        sys.exit(2)
+    except (FileNotFoundError, BaselineError, ConfigError) as exc:
+        _fail(str(exc))
     if statistics:
         from .report import statistics as stats
         output = stats.render(report, "json" if fmt == "json" else "text")
         if fmt == "json":  # stdout keeps only the JSON payload; the per-target table goes to stderr
             click.echo(stats.render_targets(report), err=True, nl=False)
     else:
-        output = _render(report, fmt)
-    if output_file:
-        output_file.write_text(output, encoding="utf-8")
-    else:
-        click.echo(output, nl=False)
-    if exit_zero:
+        output = _render(report, fmt, colored, settings.docs_url)
+        if fmt == "text":
+            output += _fix_hint(report.diagnostics)
+        elif fmt == "concise":  # stdout keeps one line per finding
+            click.echo(_fix_hint(report.diagnostics), err=True, nl=False)
+    if show_fixes:
+        click.echo(_fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
+    _emit(output, output_file, colored)
+    for error in report.errors:
+        _echo_err(f"error: {error}")
+    if exit_zero and not report.errors:
         sys.exit(0)
     sys.exit(exit_code(report, settings.fail_on))
 
 
-def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file) -> int:
-    """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code: 2
-    when a fixed file or the report could not be written (each said in one line), else as check."""
+def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file,
+              statistics: bool = False, show_fixes: bool = False, colored: bool = False) -> int:
+    """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
+    A file or folder that cannot be written is a message and exit 2."""
     from .fix import summary
     from .fixer import fix_paths
     try:
         run = fix_paths(paths, settings, unsafe=unsafe, write=not diff)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ConfigError) as exc:
         _echo_err(str(exc))
         return 2
-    except OSError as exc:  # a folder the walk or the fixer cannot use: a message, never a traceback
-        _echo_err(f"promptlint: {exc.filename or ''}: {exc.strerror or exc}" if exc.filename else f"promptlint: {exc}")
+    except OSError as exc:
+        _echo_err(f"cannot write {exc.filename or 'a fixed file'}: {exc.strerror or exc}; "
+                  "the files written before it keep their fixes")
         return 2
     for error in run.errors:
         _echo_err(error)
     for error in run.write_errors:
         _echo_err(error)
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
+    if show_fixes:
+        applied = [d for f in run.files for d in f.result.applied]
+        click.echo(_fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)
     if diff:
-        click.echo("".join(f.diff for f in run.changed), nl=False)
+        _emit("".join(f.diff for f in run.changed), output_file)
         _echo_err(f"would change {len(run.changed)} file(s): {counts}")
-        return 1 if run.changed else 0
-    output = _render(run.report, fmt)
-    if output_file:
-        try:
-            output_file.write_text(output, encoding="utf-8")
-        except OSError as exc:
-            _echo_err(f"--output-file {output_file}: cannot write: {exc.strerror or exc}")
-            return 2
+        return 2 if run.report.errors else 1 if run.changed else 0
+    if statistics:
+        from .report import statistics as stats
+        output = stats.render(run.report, "json" if fmt == "json" else "text")
     else:
-        click.echo(output, nl=False)
+        output = _render(run.report, fmt, colored, settings.docs_url)
+    _emit(output, output_file, colored)
     _echo_err(counts)
-    if run.write_errors:
+    if run.report.errors or run.write_errors:
         return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
 
@@ -210,19 +323,30 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (they reorder prompt content).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, help="Report format.")
+@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
+              help="Report format (also PROMPTLINT_OUTPUT_FORMAT).")
 @click.option("--select", multiple=True, help="Rules to fix: codes, prefixes (PRM1), names or ALL.")
 @click.option("--ignore", multiple=True, help="Rules to skip: codes, prefixes or names.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Use this config file (promptlint.toml or pyproject.toml).")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
+@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the report (or the diff) to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Show the number of remaining findings per rule.")
+@click.option("--show-fixes", is_flag=True, help="List each fix applied.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              help="Colour the text report: auto, always, never.")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply `exclude` to files named on the command line too.")
 @click.pass_context
-def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero):
+def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero,
+                output_file, statistics, show_fixes, color, force_exclude):
     """Apply fixes to PATHS (= check --fix): safe ones, unsafe ones with --unsafe-fixes."""
     ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff,
                output_format=output_format, select=select, ignore=ignore, config_file=config_file,
-               isolated=isolated, exit_zero=exit_zero)
+               isolated=isolated, exit_zero=exit_zero, output_file=output_file, statistics=statistics,
+               show_fixes=show_fixes, color=color, force_exclude=force_exclude)
 
 
 @main.command()
@@ -235,17 +359,27 @@ def explain(location, output_format, targets):
 
     from .profiles import apply_overrides, parse_target
     from .report.explain import explain_json, parse_location, render_explain, select_layouts
+    from .api import display_path
+    from .discovery import file_kind
     path, line = parse_location(location)
+    target = Path(path)
+    if not target.exists():
+        _fail(f"{path}: no such file or directory")
+    # a template or prompt file: check the project around it too, to find the calls that render it
+    roots = [target]
+    if target.is_file() and file_kind(target) != "python":
+        cwd = Path.cwd().resolve()
+        roots = [Path(".")] if cwd in target.resolve().parents else [target.parent]
     try:
-        settings = load_settings(find_config([Path(path)]), cli_overrides={})
+        settings = load_settings(find_config([target]), cli_overrides={})
         apply_overrides(settings.profiles)
         chosen = [parse_target(t) for t in targets]
         defaults = [parse_target(t) for t in settings.targets]
-        report = run_check([Path(path)], settings)
+        report = run_check(roots, settings)
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         _echo_err(str(exc))
         sys.exit(2)
-    layouts = select_layouts(report.prompts, line)
+    layouts = select_layouts(report.prompts, line, display_path(target) if target.is_file() else None)
     if not layouts:
         _echo_err(f"no prompt found at {location}")
         sys.exit(2)
@@ -281,6 +415,20 @@ def rules_command(output_format):
     from .report.rules import render_rules
     from .rules import ALL_RULES
     click.echo(render_rules(ALL_RULES, output_format), nl=False)
+
+
+@main.command("server")
+@click.option("--debounce-ms", type=click.IntRange(min=0), default=250, show_default=True,
+              help="Quiet time after a change before the unsaved buffers are checked again.")
+def server_command(debounce_ms):
+    """Run the language server on stdin/stdout (for editors; see docs/editors.md)."""
+    from .lsp import serve
+    serve(debounce_ms / 1000)
+
+
+from .trace.command import trace_command  # noqa: E402 - the command lives with its package
+
+main.add_command(trace_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,7 +28,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 FAIL_ON = ("info", "warning", "error")
-OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
+OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "html")
 CONFIG_FILES = ("promptlint.toml", "pyproject.toml")
 # Directories never worth linting; `exclude` replaces this list, `extend-exclude` adds to it.
 DEFAULT_EXCLUDE = (
@@ -70,13 +70,52 @@ class Settings:
     cli_select: list[str] | None = None
     cli_extend_select: list[str] = field(default_factory=list)
     cli_ignore: list[str] = field(default_factory=list)
+    force_exclude: bool = False
+    docs_url: str | None = None
     root: Path = field(default_factory=Path.cwd)
     config_path: Path | None = None
+    cli_overrides: dict[str, Any] = field(default_factory=dict)
+    hierarchical: bool = False
 
     def __post_init__(self) -> None:
         self._enabled: set[str] | None = None
         self._pfi: list[tuple[pathspec.PathSpec, bool, set[str]]] | None = None
         self._excluded: pathspec.PathSpec | None = None
+        self._nearest: dict[Path, Path | None] = {}
+        self._loaded: dict[Path | None, Settings] = {}
+
+    def for_path(self, path: str | os.PathLike) -> "Settings":
+        """The settings that apply to `path` (a file or folder): those of the closest config file
+        above it when this run found its config by searching (`hierarchical`, ruff's nested
+        configs in a monorepo), else these. Selection, per-file-ignores and exclusion come from
+        the returned settings; the run-level keys (fail-on, output-format, targets, profiles,
+        docs-url) from the run's. The command line's options apply to every file. Raises
+        ConfigError for a nested config that cannot be used."""
+        if not self.hierarchical:
+            return self
+        absolute = Path(os.path.abspath(path))
+        directory = absolute if absolute.is_dir() else absolute.parent
+        config = self._closest(directory)
+        if config == self.config_path:
+            return self
+        if config not in self._loaded:
+            self._loaded[config] = load_settings(config, cli_overrides=self.cli_overrides)
+        return self._loaded[config]
+
+    def _closest(self, directory: Path) -> Path | None:
+        walked = []
+        found: Path | None = None
+        for d in (directory, *directory.parents):
+            if d in self._nearest:
+                found = self._nearest[d]
+                break
+            walked.append(d)
+            found = _config_in(d)
+            if found is not None:
+                break
+        for d in walked:
+            self._nearest[d] = found
+        return found
 
     @property
     def enabled_codes(self) -> set[str]:
@@ -143,7 +182,13 @@ _KEYS: dict[str, tuple[str, str]] = {
     "unsafe-fixes": ("unsafe_fixes", "bool"),
     "fail-on": ("fail_on", "str"),
     "output-format": ("output_format", "str"),
+    "force-exclude": ("force_exclude", "bool"),
+    "docs-url": ("docs_url", "str"),
+    "extend": ("", "str"),
 }
+
+
+_NOT_OPTIONS = ("root", "config_path", "cli_overrides", "hierarchical")
 
 
 def find_config(paths: Iterable[str | os.PathLike] = ()) -> Path | None:
@@ -159,12 +204,20 @@ def find_config(paths: Iterable[str | os.PathLike] = ()) -> Path | None:
         dirs.append(str(p if p.is_dir() else p.parent))
     start = Path(os.path.commonpath(dirs)) if dirs else Path.cwd()
     for directory in (start, *start.parents):
-        candidate = directory / "promptlint.toml"
-        if candidate.is_file():
-            return candidate
-        candidate = directory / "pyproject.toml"
-        if candidate.is_file() and _has_promptlint_table(candidate):
-            return candidate
+        found = _config_in(directory)
+        if found is not None:
+            return found
+    return None
+
+
+def _config_in(directory: Path) -> Path | None:
+    """`directory`'s config file: promptlint.toml, else a pyproject.toml with [tool.promptlint]."""
+    candidate = directory / "promptlint.toml"
+    if candidate.is_file():
+        return candidate
+    candidate = directory / "pyproject.toml"
+    if candidate.is_file() and _has_promptlint_table(candidate):
+        return candidate
     return None
 
 
@@ -178,33 +231,38 @@ def _has_promptlint_table(pyproject: Path) -> bool:
         if "[tool.promptlint" in text:  # ours, but broken: say so rather than run with defaults
             raise ConfigError(f"Invalid TOML in {pyproject}: {exc}") from None
         return False
-    return isinstance(data.get("tool"), dict) and "promptlint" in data["tool"]
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "promptlint" in tool
 
 
 def load_settings(config_path: str | os.PathLike | None = None, isolated: bool = False,
-                  cli_overrides: Mapping[str, Any] | None = None) -> Settings:
+                  cli_overrides: Mapping[str, Any] | None = None, hierarchical: bool = False) -> Settings:
     """Settings from `config_path` (None: no file) overlaid with `cli_overrides`.
 
     `cli_overrides` uses Settings field names; None values are ignored. `select`,
     `extend_select` and `ignore` given there form the command line's selection layer (a CLI
     `select` replaces the file's base, ruff's rule). With `isolated` the file is not read.
+    A config's `extend = "PATH"` (relative to its directory) reads that file first; the keys of
+    the extending file replace the extended file's. `hierarchical` makes `Settings.for_path`
+    look up the closest config of each file (set when the config was found by searching).
     Raises ConfigError for an unreadable file, invalid TOML, an unknown key, a value of the
-    wrong type or an unknown rule selector.
+    wrong type, an unknown rule selector or a loop of `extend`.
     """
-    settings = Settings()
+    settings = Settings(cli_overrides={k: v for k, v in (cli_overrides or {}).items() if v is not None},
+                        hierarchical=hierarchical and not isolated)
     if config_path is not None and not isolated:
         path = Path(config_path)
-        table, where = _read_table(path)
         settings.root = path.absolute().parent
         settings.config_path = path
-        _apply_table(settings, table, where)
+        for table, where in _extend_chain(path):
+            _apply_table(settings, table, where)
     cli_names = {"select": "cli_select", "extend_select": "cli_extend_select",
                  "ignore": "cli_ignore"}
     for name, value in (cli_overrides or {}).items():
         if value is None:
             continue
         target = cli_names.get(name, name)
-        if target not in {f.name for f in fields(Settings)} or target in ("root", "config_path"):
+        if target not in {f.name for f in fields(Settings)} or target in _NOT_OPTIONS:
             raise ConfigError(f"Unknown setting `{name}`")
         if isinstance(value, tuple):
             value = list(value)
@@ -224,9 +282,37 @@ def _read_table(path: Path) -> tuple[dict, str]:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Invalid TOML in {path}: {exc}") from None
     if path.name == "pyproject.toml":
-        table = data.get("tool", {}).get("promptlint", {})
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"`tool` in {path} must be a table")
+        table = tool.get("promptlint", {})
+        if not isinstance(table, dict):
+            shape = "an array of tables ([[tool.promptlint]])" if isinstance(table, list) else "a value"
+            raise ConfigError(f"`tool.promptlint` in {path} must be a table ([tool.promptlint]), "
+                              f"not {shape}")
         return table, f"[tool.promptlint] of {path}"
     return data, str(path)
+
+
+def _extend_chain(path: Path) -> list[tuple[dict, str]]:
+    """The tables of `path` and of the files it extends, the farthest first."""
+    chain: list[tuple[dict, str]] = []
+    seen: list[Path] = []
+    while True:
+        key = Path(os.path.abspath(path))
+        if key in seen:
+            raise ConfigError(f"`extend` loops: {' -> '.join(str(p) for p in [*seen, key])}")
+        seen.append(key)
+        table, where = _read_table(path)
+        chain.append((table, where))
+        parent = table.get("extend")
+        if parent is None:
+            return chain[::-1]
+        if not isinstance(parent, str):
+            raise ConfigError(f"`extend` in {where} must be a string (a path)")
+        path = key.parent / parent
+        if not path.is_file():
+            raise ConfigError(f"`extend` in {where}: {parent} is not a file")
 
 
 def _apply_table(settings: Settings, table: dict, where: str) -> None:
@@ -234,6 +320,8 @@ def _apply_table(settings: Settings, table: dict, where: str) -> None:
         if key not in _KEYS:
             raise ConfigError(f"Unknown key `{key}` in {where}{_suggest(key, _KEYS)}")
         attr, kind = _KEYS[key]
+        if not attr:  # `extend`: read by _extend_chain
+            continue
         if kind == "strs":
             ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
         elif kind == "globs":
@@ -267,6 +355,14 @@ def _check_value(attr: str, value: Any, where: str) -> None:
     if attr == "per_file_ignores":
         for selectors in value.values():
             expand_selectors(selectors, where)
+    if attr == "profiles":
+        from .profiles import apply_overrides
+        try:
+            apply_overrides(value)
+        except ValueError as exc:
+            raise ConfigError(f"Invalid `profiles` in {where}: {exc}") from None
+        finally:
+            apply_overrides([])
     if attr == "targets":
         for target in value:
             provider, _, model = target.partition(":")

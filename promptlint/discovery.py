@@ -1,12 +1,30 @@
 """Finds the files to check: Python, templates, prompt files and config files under the given paths.
 
-Skips `.git`, virtualenvs, `node_modules`, `__pycache__`, build output and what `.gitignore`
-files exclude (gitignore semantics by pathspec). Files given explicitly are always checked.
+A folder walk skips `.git`, virtualenvs, `node_modules`, `__pycache__`, build output, what the
+caller's `excluded` predicate rejects (the configuration's `exclude` / `extend-exclude`) and what
+git ignores: `.gitignore` files, the repository's `.git/info/exclude` and the user's global
+excludes file (`core.excludesFile`, by default `$XDG_CONFIG_HOME/git/ignore`), with gitignore
+semantics (pathspec). It only lists regular files: FIFOs, devices, sockets and symlinks to them
+are skipped (reading one would block or never end); symlinked folders are not followed.
+
+Files given explicitly are always checked when their kind is known, wherever they are, and a
+folder given explicitly is walked even when `exclude` matches it (exclusion applies to what the
+walk finds, as ruff's `--force-exclude` is opt-in); a file that is neither Python, a template, a
+prompt file nor a config file (a README, notes.txt) is never checked.
+
+Problems are collected, never raised (but a missing path): a folder the walk cannot enter, a
+file whose symlinks loop and a named file that is not a regular file are appended to `problems`
+as `Problem`s and skipped.
 """
 from __future__ import annotations
 
+import errno
 import os
+import stat
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pathspec
 
@@ -17,10 +35,22 @@ TEMPLATE_SUFFIXES = {".j2", ".jinja", ".jinja2", ".prompt"}
 CONFIG_SUFFIXES = {".yaml", ".yml", ".toml"}
 
 
+NOT_REGULAR = "not a regular file (a FIFO, device or socket): skipped"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A path discovery could not use: `is_dir` for a folder the walk could not enter (the run
+    reports it as an error), else a file (reported as that file's PRM001). `reason` is one line."""
+
+    path: Path
+    reason: str
+    is_dir: bool = False
+
+
 def file_kind(path: Path) -> str | None:
     """python | template | prompt-text | config | None (not checked)."""
-    suffix = path.suffix.lower()
-    if suffix in (".py", ".pyi") and suffix == ".py":
+    if path.suffix.lower() == ".py":
         return "python"
     try:
         from .templates import file_kind as template_kind
@@ -28,7 +58,7 @@ def file_kind(path: Path) -> str | None:
         template_kind = None
     if template_kind is not None:
         return template_kind(path)
-    if suffix in TEMPLATE_SUFFIXES:
+    if path.suffix.lower() in TEMPLATE_SUFFIXES:
         return "template"
     return None
 
@@ -37,72 +67,187 @@ def _is_venv(folder: Path) -> bool:
     return (folder / "pyvenv.cfg").exists()
 
 
-def _gitignore(folder: Path) -> pathspec.PathSpec | None:
-    f = folder / ".gitignore"
-    if not f.is_file():
-        return None
+def _spec(file: Path) -> pathspec.PathSpec | None:
     try:
-        return pathspec.GitIgnoreSpec.from_lines(f.read_text(encoding="utf-8", errors="replace").splitlines())
-    except Exception:
+        if not file.is_file():
+            return None
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
         return None
+    return pathspec.GitIgnoreSpec.from_lines(text.splitlines())
 
 
-def discover(paths: list[Path], exclude: pathspec.PathSpec | None = None) -> list[Path]:
-    """The files to check under `paths`, sorted, each once. Raises FileNotFoundError for a path
-    that does not exist."""
-    out: list[Path] = []
-    seen: set[Path] = set()
-    for root in paths:
-        if not root.exists():
-            raise FileNotFoundError(f"{root}: no such file or directory")
-        if root.is_file():
-            if root.resolve() not in seen:
-                seen.add(root.resolve())
-                out.append(root)
-            continue
-        ignores: list[tuple[Path, pathspec.PathSpec]] = []
-        parent = root.resolve()
-        for anc in [parent, *parent.parents]:
-            spec = _gitignore(anc)
-            if spec is not None:
-                ignores.append((anc, spec))
-            if (anc / ".git").exists():
-                break
-        inherited: dict[Path, list] = {root: ignores}
-        for dirpath, dirnames, filenames in os.walk(root):
-            here = Path(dirpath)
-            spec = _gitignore(here)
-            local = inherited.get(here, ignores) + ([(here.resolve(), spec)] if spec is not None and here != root else [])
-            keep = []
-            for d in sorted(dirnames):
-                sub = here / d
-                if d in SKIP_DIRS or d.endswith(".egg-info") or _is_venv(sub) or _ignored(sub, local, True, exclude):
-                    continue
-                keep.append(d)
-                inherited[sub] = local
-            dirnames[:] = keep
-            for name in sorted(filenames):
-                f = here / name
-                if file_kind(f) is None or _ignored(f, local, False, exclude):
-                    continue
-                r = f.resolve()
-                if r not in seen:
-                    seen.add(r)
-                    out.append(f)
+def _git_dir(repo: Path) -> Path | None:
+    """The common git directory of the repository at `repo` (`.git`, or where a worktree's or
+    submodule's `.git` file points, then its `commondir`)."""
+    dot = repo / ".git"
+    if dot.is_dir():
+        git_dir = dot
+    else:
+        try:
+            line = dot.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return None
+        if not line.startswith("gitdir:"):
+            return None
+        git_dir = (repo / line[len("gitdir:"):].strip()).resolve()
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+        return (git_dir / common).resolve()
+    except OSError:
+        return git_dir
+
+
+def global_excludes_file(repo: Path) -> Path | None:
+    """The user's global git excludes file: `core.excludesFile` (asked of git, when installed),
+    else git's default `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`)."""
+    try:
+        result = subprocess.run(["git", "config", "--path", "--get", "core.excludesFile"], cwd=repo,
+                                capture_output=True, text=True, timeout=30, check=False)
+        if result.returncode == 0 and result.stdout.strip():
+            return Path(result.stdout.strip()).expanduser()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "git" / "ignore"
+
+
+def _repo_ignores(repo: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    """The ignore specs that apply to a whole repository: info/exclude, then the global file."""
+    out = []
+    git_dir = _git_dir(repo)
+    for file in ((git_dir / "info" / "exclude") if git_dir else None, global_excludes_file(repo)):
+        spec = _spec(file) if file is not None else None
+        if spec is not None:
+            out.append((repo, spec))
     return out
 
 
-def _ignored(path: Path, specs, is_dir: bool, exclude) -> bool:
-    rp = path.resolve()
+def _exists(path: Path) -> bool:
+    """True when something (a file, a folder, a symlink, even a dangling or looping one) is there."""
+    try:
+        os.lstat(path)
+    except OSError:
+        return False
+    return True
+
+
+def _resolve(path: Path) -> Path:
+    """`path` resolved, or made absolute when its symlinks loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
+def _regular(path: Path) -> str | None:
+    """None when `path` (symlinks followed) is a regular file or dangles (the reader reports a
+    dangling link); "skip" for a FIFO, device, socket or folder; the reason for a symlink loop."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "cannot read file: symlink loop"
+        return None
+    return None if stat.S_ISREG(mode) else "skip"
+
+
+def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = None,
+             problems: list[Problem] | None = None, force_exclude: bool = False,
+             extra: Callable[[Path], bool] | None = None) -> list[Path]:
+    """The files to check under `paths`, each once, in the order found (folders sorted).
+
+    `excluded(path, is_dir)` rejects walked files and folders (and named files too with
+    `force_exclude`). `extra(path)` says that a path that does not exist on disk is still to be
+    checked (an unsaved buffer). Folders the walk cannot enter and files whose symlinks loop are
+    appended to `problems` and skipped. Raises FileNotFoundError for a path that does not exist.
+    """
+    problems = problems if problems is not None else []
+    out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(path: Path) -> None:
+        key = _resolve(path)
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+
+    for root in paths:
+        if not _exists(root):
+            if extra is not None and extra(root):
+                if file_kind(root) is not None:
+                    add(root)
+                continue
+            raise FileNotFoundError(f"{root}: no such file or directory")
+        if not root.is_dir():
+            if file_kind(root) is None or (force_exclude and excluded is not None and excluded(root, False)):
+                continue
+            reason = _regular(root)
+            if reason is not None:
+                problems.append(Problem(root, reason if reason != "skip" else NOT_REGULAR))
+                continue
+            add(root)
+            continue
+        if excluded is not None and excluded(root, True):
+            if force_exclude:
+                continue
+            # a named folder that `exclude` matches (build/) is walked as named: the pattern
+            # that matches the folder itself would otherwise exclude everything in it
+            _walk(root, None, problems, add)
+            continue
+        _walk(root, excluded, problems, add)
+    return out
+
+
+def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], None]) -> None:
+    ignores: list[tuple[Path, pathspec.PathSpec]] = []
+    parent = _resolve(root)
+    for anc in [parent, *parent.parents]:
+        spec = _spec(anc / ".gitignore")
+        if spec is not None:
+            ignores.append((anc, spec))
+        if (anc / ".git").exists():
+            ignores[:0] = _repo_ignores(anc)
+            break
+    inherited: dict[Path, list] = {root: ignores}
+
+    def on_error(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else root
+        problems.append(Problem(where, f"cannot read folder: {exc.strerror or exc}; skipped", True))
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=on_error):
+        here = Path(dirpath)
+        spec = _spec(here / ".gitignore") if here != root else None
+        local = inherited.get(here, ignores) + ([(_resolve(here), spec)] if spec is not None else [])
+        keep = []
+        for d in sorted(dirnames):
+            sub = here / d
+            if (d in SKIP_DIRS or d.endswith(".egg-info") or _is_venv(sub) or _ignored(sub, local, True)
+                    or (excluded is not None and excluded(sub, True))):
+                continue
+            keep.append(d)
+            inherited[sub] = local
+        dirnames[:] = keep
+        for name in sorted(filenames):
+            f = here / name
+            if file_kind(f) is None or _ignored(f, local, False) or (excluded is not None and excluded(f, False)):
+                continue
+            reason = _regular(f)
+            if reason == "skip":
+                continue
+            if reason is not None:
+                problems.append(Problem(f, reason))
+                continue
+            add(f)
+
+
+def _ignored(path: Path, specs, is_dir: bool) -> bool:
+    rp = _resolve(path) if not path.is_symlink() else _resolve(path.parent) / path.name
     for base, spec in specs:
         try:
             rel = rp.relative_to(base).as_posix()
         except ValueError:
             continue
         if spec.match_file(rel + ("/" if is_dir else "")):
-            return True
-    if exclude is not None:
-        rel = path.as_posix()
-        if exclude.match_file(rel + ("/" if is_dir else "")) or exclude.match_file(path.name + ("/" if is_dir else "")):
             return True
     return False

@@ -1,4 +1,4 @@
-"""Runs the analysis: parse each file once, build prompt layouts, run the rules, dedupe.
+"""Runs the analysis: read each file once, build prompt layouts, run the rules, dedupe.
 
 `lint_files` is the whole pipeline for a list of files; it never raises for bad input: a file
 that cannot be read or parsed becomes a PRM001 diagnostic and the run goes on.
@@ -6,32 +6,29 @@ that cannot be read or parsed becomes a PRM001 diagnostic and the run goes on.
 from __future__ import annotations
 
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
+from .paths import display_name
 from .profiles import apply_overrides, parse_target
-from .python.project import ParseError, Project, check_syntax, display_name, read_source, walk
+from .python.module import ParseError, parse
+from .python.prefilter import might_hold_prompt
 from .rules import ALL_RULES
 from .rules.base import Rule
+from .source import SourceError, read_python, read_text
 
-# A Python file is analysed for prompts only when its text mentions an LLM API or a prompt
-# constant: parsing every file of a large tree with libcst is the slow part of a run. Files
-# imported by an analysed file are parsed on demand whatever their text.
-_TRIGGER = re.compile(
-    r"completions\.|messages\.(create|stream)|responses\.(create|parse|stream)|generate_content|litellm|"
-    r"ChatPromptTemplate|SystemMessage|create_react_agent|create_agent|GenerativeModel|\.a?invoke\(|"
-    r"SemanticCache|set_llm_cache|gptcache|semantic|system_prompt|\.instructions|"
-    r"(?i:prompt|system|instruction)\w*\s*=\s*(f|rf|fr)?[\"']|\.render\(|get_template|bind_tools")
 PARALLEL_MIN_FILES = 40
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
 
-def _syntax_error(filename: str, exc: ParseError) -> Diagnostic:
-    pos = Position(exc.row, exc.column)
-    return Diagnostic(code="PRM001", name="syntax-error", severity=Severity.ERROR,
+def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
+    """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
+    row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1
+    severity = Severity.INFO if getattr(exc, "too_large", False) else Severity.ERROR
+    pos = Position(row, column)
+    return Diagnostic(code="PRM001", name="syntax-error", severity=severity,
                       message=f"Cannot analyse this file: {exc}", span=Span(filename, pos, pos))
 
 
@@ -40,14 +37,15 @@ class Linter:
 
     def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None,
                  targets: list[str] | None = None, profiles: list[dict] | None = None):
-        from .python.evaluator import Evaluator
-        from .python import links
         if profiles:
             apply_overrides(profiles)
         self.targets = [parse_target(t) for t in targets or []]
         self.rules = rules if rules is not None else [r() for r in ALL_RULES]
+        from .python.flow import Evaluator
+        from .python import linking
+        from .python.tree import Project
         self.project = Project(roots)
-        self.evaluator = Evaluator(self.project, template_hook=links.template_hook, config_hook=links.config_hook)
+        self.evaluator = Evaluator(self.project, template_hook=linking.template_hook, config_hook=linking.config_hook)
 
     def lint_file(self, path: Path, kind: str, force: bool = False, layout_rules: bool = True) -> Report:
         """One file's report. With `layout_rules` the prefix rules run on its layouts here; a run
@@ -69,30 +67,33 @@ class Linter:
         return report
 
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> None:
-        from .python.callsites import CallSiteFinder
+        """A Python file: parsed only when its text can hold a prompt (or `force`)."""
+        from .python.sites import find_layouts
         try:
-            source = read_source(path)
+            source = read_python(path)
+        except SourceError as exc:
+            report.diagnostics.append(_syntax_error(filename, exc))
+            return
+        if not force and not might_hold_prompt(source):
+            try:  # no prompt here: a syntax check only, the tree is not kept
+                parse(source, str(path))
+            except ParseError as exc:
+                report.diagnostics.append(_syntax_error(filename, exc))
+            return
+        try:
+            module = self.project.load(path, source)
         except ParseError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
             return
-        if not force and not _TRIGGER.search(source):
-            error = check_syntax(source, path)
-            if error is not None:
-                report.diagnostics.append(_syntax_error(filename, error))
-            return
         try:
-            module = self.project.load(path)
-        except ParseError as exc:
-            report.diagnostics.append(_syntax_error(filename, exc))
-            return
-        finder = CallSiteFinder(module, self.evaluator)
-        try:
-            walk(module.tree, finder)
-        except RecursionError:  # pragma: no cover - pathological nesting
-            report.errors.append(f"{filename}: too deeply nested to analyse")
-        report.prompts.extend(finder.layouts)
+            layouts = find_layouts(module, self.evaluator)
+        except RecursionError:
+            layouts = []
+            report.diagnostics.append(_syntax_error(filename, ParseError("too deeply nested to analyse")))
+        report.prompts.extend(layouts)
         for rule in self.rules:
-            report.diagnostics.extend(rule.check_module(module))
+            if type(rule).check_module is not Rule.check_module:
+                report.diagnostics.extend(rule.check_module(module))
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
         try:
@@ -100,8 +101,8 @@ class Linter:
         except ImportError:  # pragma: no cover
             return
         try:
-            text = read_source(path)
-        except ParseError as exc:
+            text = read_text(path)
+        except SourceError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
             return
         layouts_for_file = getattr(templates, "layouts_for_file", None)

@@ -112,17 +112,17 @@ def _no_error(action, error) -> bool:
 def _lint_text(path: Path, filename: str, kind: str, text: str, settings: Settings) -> list[Diagnostic]:
     """This file's diagnostics for unsaved `text`, with the check's selection and suppressions."""
     from .api import _suppress
+    from . import source
     from .engine import Linter, dedupe
-    from .python import project
     key = path.resolve()
-    project.OVERLAY[key] = text
+    source.OVERLAY[key] = text
     try:
         report = Linter().lint_file(path, kind)
         found = [d for d in dedupe(report.diagnostics)
                  if d.span.filename == filename and settings.is_enabled(d.code, filename)]
         return _suppress(found, [(path, kind)], settings)
     finally:
-        project.OVERLAY.pop(key, None)
+        source.OVERLAY.pop(key, None)
 
 
 def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe: bool = False,
@@ -216,12 +216,12 @@ def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: b
             run.errors[:] = [e for e in run.errors if not e.startswith(f"{filename}: ")]
             continue  # another program wrote the file: read it again and fix what it holds now
         except WriteError as exc:
-            run.write_errors.append(f"{filename}: {exc}")
+            run.write_errors.append(f"cannot write {filename}: {exc}")
             return FileFix(filename, path, FixResult(snapshot.text, 0, result.initial, None, [], snapshot.text,
                                                      result.initial))
         item.written = True
         return item
-    run.write_errors.append(f"{filename}: changed by another program each time it was fixed "
-                            f"({MAX_ATTEMPTS} times): not rewritten, run fix again")
+    run.write_errors.append(f"cannot write {filename}: another program changed it each time it was fixed "
+                            f"({MAX_ATTEMPTS} times); left as it is, run fix again")
     return FileFix(filename, path, FixResult(snapshot.text, 0, result.initial, None, [], snapshot.text,
                                              result.initial))

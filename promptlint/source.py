@@ -155,3 +155,55 @@ def read_any(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
     if Path(path).suffix.lower() in (".py", ".pyi"):
         return read_python(path, max_bytes)
     return read_text(path, max_bytes)
+
+
+def iter_lines(path: Path | str, max_line_bytes: int = 64 * 1024 * 1024):
+    """Stream the lines of a large log file (JSONL request logs): yields (1-based row, bytes of the
+    line without its line ending, or None when the line is longer than `max_line_bytes`, which is
+    skipped without being held in memory). `path` "-" reads standard input; a name ending in
+    `.gz` is decompressed as it is read. Only regular files are opened, as `read_bytes` does.
+
+    Raises SourceError when the file cannot be opened; never reads more than one line (at most
+    `max_line_bytes` + 64 KiB) into memory at a time.
+    """
+    import gzip
+    import sys
+    import zlib
+
+    raw = None
+    if str(path) == "-":
+        stream = sys.stdin.buffer
+    else:
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise SourceError(f"cannot read file: {exc.strerror or exc}") from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise SourceError("not a regular file (a FIFO, device, socket or folder): skipped")
+        try:
+            raw = stream = open(path, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise SourceError(f"cannot read file: {exc.strerror or exc}") from exc
+        if str(path).endswith(".gz"):
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")
+    try:
+        row = 0
+        while True:
+            try:
+                line = stream.readline(max_line_bytes + 1)
+            except (OSError, EOFError, zlib.error) as exc:
+                raise SourceError(f"cannot read file: {exc}", row + 1) from exc
+            if not line:
+                return
+            row += 1
+            if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                while line and not line.endswith(b"\n"):  # skip the rest of the line in chunks
+                    line = stream.readline(1 << 16)
+                yield row, None
+                continue
+            yield row, line.rstrip(b"\r\n")
+    finally:
+        if raw is not None:
+            if stream is not raw:
+                stream.close()
+            raw.close()

@@ -32,7 +32,8 @@ _BOM = b"\xef\xbb\xbf"
 
 
 class WriteError(Exception):
-    """A fixed file was not written; the message says why in one line. The file is unchanged."""
+    """A fixed file was not written; the message says why in one line (it reads after "cannot write
+    FILE: "). The file is unchanged."""
 
 
 class ChangedError(WriteError):
@@ -91,7 +92,7 @@ def encode(snapshot: Snapshot, text: str) -> bytes:
     if snapshot.cr_only:
         text = text.replace("\r\n", "\n").replace("\n", "\r")
     elif b"\r" in old.replace(b"\r\n", b""):
-        raise WriteError("mixes lone CR with other line endings: not rewritten")
+        raise WriteError("it mixes lone CR with other line endings; left as it is")
     else:
         lf = old.count(b"\n")
         if lf and old.count(b"\r\n") == lf:  # CRLF throughout: new lines too
@@ -99,7 +100,7 @@ def encode(snapshot: Snapshot, text: str) -> bytes:
     try:
         body = text.encode(snapshot.encoding)
     except (UnicodeEncodeError, LookupError) as exc:
-        raise WriteError(f"the fixed text cannot be written in {snapshot.encoding}: not rewritten") from exc
+        raise WriteError(f"the fixed text cannot be encoded in {snapshot.encoding}; left as it is") from exc
     return (_BOM if snapshot.bom else b"") + body
 
 
@@ -108,11 +109,11 @@ def check_writable(snapshot: Snapshot) -> None:
     user, or with several hard links."""
     mode = stat.S_IMODE(snapshot.st.st_mode)
     if not mode & 0o222:
-        raise WriteError(f"read-only (mode {mode:04o}): not rewritten")
+        raise WriteError(f"read-only (mode {mode:04o}); left as it is")
     if not os.access(snapshot.target, os.W_OK):
-        raise WriteError("not writable (permission denied): not rewritten")
+        raise WriteError("Permission denied; left as it is")
     if snapshot.st.st_nlink > 1:
-        raise WriteError(f"has {snapshot.st.st_nlink} hard links: not rewritten (replacing it would break them)")
+        raise WriteError(f"it has {snapshot.st.st_nlink} hard links (replacing it would break them); left as it is")
 
 
 @contextlib.contextmanager
@@ -173,7 +174,7 @@ def write_atomic(path: str | os.PathLike, text: str, expected: Snapshot | None =
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{snapshot.target.name}.", suffix=".promptlint.tmp")
     except OSError as exc:
-        raise WriteError(f"cannot write in {folder}: {exc.strerror or exc}") from exc
+        raise WriteError(f"{exc.strerror or exc} (a temporary file in {folder})") from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -182,13 +183,13 @@ def write_atomic(path: str | os.PathLike, text: str, expected: Snapshot | None =
         _keep_owner_and_mode(tmp, snapshot.st)
         with _folder_lock(folder):
             if not _unchanged(snapshot):
-                raise ChangedError("changed by another program since it was read: not rewritten")
+                raise ChangedError("it changed since it was read (another program wrote it); left as it is")
             os.replace(tmp, snapshot.target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+            raise WriteError(f"{exc.strerror or exc}") from exc
         raise
 
 
@@ -199,8 +200,8 @@ def _keep_owner_and_mode(tmp: str, st: os.stat_result) -> None:
         try:
             os.chown(tmp, st.st_uid, st.st_gid)
         except OSError as exc:
-            raise WriteError(f"owned by uid {st.st_uid} / gid {st.st_gid}: a rewritten file could not keep "
-                             "its owner, not rewritten") from exc
+            raise WriteError(f"owned by uid {st.st_uid} / gid {st.st_gid}, which a rewritten file could not "
+                             "keep; left as it is") from exc
     os.chmod(tmp, stat.S_IMODE(st.st_mode))
 
 
@@ -209,7 +210,7 @@ def _create(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".promptlint.tmp")
     except OSError as exc:
-        raise WriteError(f"cannot write in {path.parent}: {exc.strerror or exc}") from exc
+        raise WriteError(f"{exc.strerror or exc} (a temporary file in {path.parent})") from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
@@ -220,4 +221,4 @@ def _create(path: Path, text: str) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        raise WriteError(f"cannot write: {exc.strerror or exc}") from exc
+        raise WriteError(f"{exc.strerror or exc}") from exc

@@ -234,7 +234,8 @@ def test_text_report(faulty):
     assert re.fullmatch(r"\s+\| \s*\^", caret) and caret.index("^") - caret.index("|") - 2 == 50 - 1
     assert "= related: chat.py:26:51: value produced here" in out
     assert "= fix (safe): Add `sort_keys=True`" in out
-    assert out.rstrip().splitlines()[-1] == "Found 3 findings (2 warnings, 1 info) in 1 file; 2 prompts analysed."
+    assert out.rstrip().splitlines()[-2] == "Found 3 findings (2 warnings, 1 info) in 1 file; 2 prompts analysed."
+    assert out.rstrip().splitlines()[-1] == "[*] 1 fixable with `promptlint fix`."
 
 
 def _run_in_pty(args: list[str], cwd: Path, env: dict) -> str:

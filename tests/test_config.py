@@ -73,7 +73,8 @@ extend-exclude = ["legacy/"]
 
 [[tool.promptlint.profiles]]
 provider = "openai"
-models = ["my-finetune-*"]
+name = "my-finetunes"
+model_patterns = ["my-finetune-*"]
 """)
     s = load_settings(cfg)
     assert s.select == ["PRM1"]
@@ -86,7 +87,7 @@ models = ["my-finetune-*"]
     assert s.template_globs == ["prompts/**/*.md"]
     assert s.prompt_globs == ["prompts/**/*.txt"]
     assert s.per_file_ignores == {"tests/**": ["PRM102"]}
-    assert s.profiles == [{"provider": "openai", "models": ["my-finetune-*"]}]
+    assert s.profiles == [{"provider": "openai", "name": "my-finetunes", "model_patterns": ["my-finetune-*"]}]
     assert s.root == tmp_path
     assert s.enabled_codes == {"PRM101", "PRM102", "PRM103", "PRM901"}
 

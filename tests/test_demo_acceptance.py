@@ -265,7 +265,10 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         blocks = [b for b in result.stdout.split("\n\n") if b.startswith(prompt["id"] + "  ")]
         assert len(blocks) == 1, prompt["id"]
         lines = blocks[0].splitlines()
-        assert all(len(line) <= 100 for line in lines)
+        notes = [line for line in lines if line.startswith(tuple(f"{e['provider']}:" for e in prompt["estimates"]))
+                 and ": " in line]
+        # the drawing fits 100 columns; prose notes are whole lines, never hard-wrapped (issue 14)
+        assert all(len(line) <= 100 for line in lines if line not in notes)
         assert prompt["source"] in lines[0]
         # Parts in request order, each role at the start of its first line.
         roles = [line.split()[0] for line in lines[1:] if line and not line[0].isspace()

@@ -8,9 +8,8 @@ import pytest
 
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
-from promptlint.python import fixes
 
-from cst_support import module_from_source, nodes
+from cst_support import fixes, module_from_source, nodes
 
 
 def calls_to(*names):

@@ -18,9 +18,8 @@ import yaml
 
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
-from promptlint.python import fixes
 
-from cst_support import module_from_source, nodes
+from cst_support import fixes, module_from_source, nodes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fix_equivalence"
 

@@ -96,7 +96,7 @@ def test_a_file_that_keeps_changing_is_skipped_with_a_message_and_exit_2(tree, m
     monkeypatch.setattr(fixer, "fix_file", user_saves_every_time)
     result = invoke("fix", ".")
     assert result.exit_code == 2
-    assert "app.py: changed by another program each time it was fixed (3 times)" in result.stderr
+    assert "cannot write app.py: another program changed it each time it was fixed (3 times)" in result.stderr
     assert (tree / "app.py").read_text() == APP + "# edit 2\n"  # the user's last edit, untouched
 
 
@@ -178,7 +178,7 @@ def test_a_read_only_file_is_not_rewritten(tree):
     os.chmod(tree / "app.py", 0o444)
     result = invoke("fix", ".")
     assert result.exit_code == 2
-    assert "app.py: read-only (mode 0444): not rewritten" in result.stderr
+    assert "cannot write app.py: read-only (mode 0444); left as it is" in result.stderr
     assert (tree / "app.py").read_text() == APP
     assert stat.S_IMODE((tree / "app.py").stat().st_mode) == 0o444
     assert "Traceback" not in result.stderr
@@ -188,7 +188,7 @@ def test_a_hard_linked_file_is_not_rewritten(tree):
     os.link(tree / "app.py", tree / "other_name.txt")
     result = invoke("fix", "app.py")
     assert result.exit_code == 2
-    assert "app.py: has 2 hard links: not rewritten" in result.stderr
+    assert "cannot write app.py: it has 2 hard links" in result.stderr
     assert (tree / "app.py").read_text() == APP and (tree / "other_name.txt").read_text() == APP
     assert (tree / "app.py").stat().st_ino == (tree / "other_name.txt").stat().st_ino
 
@@ -225,7 +225,7 @@ def test_a_file_whose_owner_cannot_be_kept_is_skipped(tree, monkeypatch):
     monkeypatch.setattr(writer.os, "chown", chown)
     result = invoke("fix", ".")
     assert result.exit_code == 2
-    assert "a rewritten file could not keep its owner, not rewritten" in result.stderr
+    assert "which a rewritten file could not keep; left as it is" in result.stderr
     assert (tree / "app.py").read_text() == APP
     assert sorted(p.name for p in tree.iterdir()) == ["app.py", "promptlint.toml"]
 
@@ -254,7 +254,7 @@ def test_files_are_written_back_in_their_encoding_bom_and_line_endings(tmp_path,
 def test_text_the_encoding_cannot_hold_is_not_written(tmp_path):
     path = tmp_path / "m.py"
     path.write_bytes("# -*- coding: latin-1 -*-\nx = 1\n".encode("latin-1"))
-    with pytest.raises(WriteError, match="cannot be written in iso-8859-1"):
+    with pytest.raises(WriteError, match="cannot be encoded in iso-8859-1"):
         write_atomic(path, "# -*- coding: latin-1 -*-\nx = '€'\n", expected=read_snapshot(path))
     assert path.read_bytes() == b"# -*- coding: latin-1 -*-\nx = 1\n"
 
@@ -267,7 +267,7 @@ def test_write_failures_are_a_message_and_exit_2(tree, monkeypatch):
     monkeypatch.setattr(tempfile, "mkstemp", refuse)
     result = invoke("fix", ".")
     assert result.exit_code == 2
-    assert f"app.py: cannot write in {tree}: Permission denied" in result.stderr
+    assert f"cannot write app.py: Permission denied (a temporary file in {tree})" in result.stderr
     assert (tree / "app.py").read_text() == APP
     assert "Traceback" not in result.stderr
 
@@ -294,7 +294,7 @@ def test_an_unwritable_output_file_is_a_message_and_exit_2(tree, monkeypatch):
     monkeypatch.setattr(pathlib.Path, "write_text", refuse)
     result = invoke("check", "--fix", "--output-file", "report.json", ".")
     assert result.exit_code == 2
-    assert "--output-file report.json: cannot write: Permission denied" in result.stderr
+    assert "cannot write --output-file report.json: Permission denied" in result.stderr
     assert "Traceback" not in result.stderr
 
 

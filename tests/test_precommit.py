@@ -2,13 +2,16 @@
 
 pre-commit clones this repository at HEAD, builds a virtualenv and pip-installs promptlint with
 its dependencies from the package registry (the only network use in the test suite; CI reaches
-it). The test is skipped, with the reason, when this checkout has no commit yet or pre-commit is
-not installed.
+it), once for the module (one PRE_COMMIT_HOME). The tests are skipped, with the reason, when this
+checkout has no commit yet or pre-commit is not installed. The configuration is the one
+docs/ci.md documents, with this checkout as the repository and HEAD as the rev (the release tag
+may not exist in a checkout).
 """
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,8 +46,6 @@ def answer(question: str) -> str:
     return response.choices[0].message.content
 '''
 
-CLEAN = BROKEN.replace('f"Time: {datetime.datetime.now()}\\n{RULES}"', "RULES")
-
 
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
@@ -72,31 +73,65 @@ def _pre_commit() -> list[str]:
     return [exe]
 
 
-def test_hook_fails_on_cache_breaking_file_and_passes_on_clean_one(tmp_path):
-    rev = _head()
-    command = _pre_commit()
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    """One pre-commit cache for the module: the hook's environment is built once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _documented_config(rev: str) -> str:
+    """The .pre-commit-config.yaml of docs/ci.md with this checkout as REPO_URL and `rev`."""
+    docs = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```yaml\n(.*?)```", docs, re.S) if "repos:" in b)
+    assert "repo: REPO_URL" in block and re.search(r"rev: v\d+\.\d+\.\d+", block)
+    return re.sub(r"rev: v\d+\.\d+\.\d+", f"rev: {rev}", block.replace("REPO_URL", ROOT.as_posix()))
+
+
+def _project(tmp_path: Path, rev: str) -> Path:
     project = tmp_path / "project"
     project.mkdir()
     assert _git(project, "init", "-q").returncode == 0
-    (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {ROOT.as_posix()}\n    rev: {rev}\n"
-        "    hooks:\n      - id: promptlint\n", encoding="utf-8")
-    chat = project / "chat.py"
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
-           "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1"}
+    (project / ".pre-commit-config.yaml").write_text(_documented_config(rev), encoding="utf-8")
+    return project
 
-    def run() -> subprocess.CompletedProcess:
-        _git(project, "add", ".")
-        return subprocess.run([*command, "run", "--files", "chat.py"], cwd=project, env=env,
-                              capture_output=True, text=True, timeout=900)
 
-    chat.write_text(BROKEN, encoding="utf-8")
-    broken = run()
-    assert broken.returncode == 1, broken.stdout + broken.stderr
-    assert "PRM102" in broken.stdout
-    assert "chat.py:16" in broken.stdout
+def _env(home: Path) -> dict:
+    return {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1",
+            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
 
-    chat.write_text(CLEAN, encoding="utf-8")
-    clean = run()
-    assert clean.returncode == 0, clean.stdout + clean.stderr
-    assert "promptlint" in clean.stdout and "Passed" in clean.stdout
+
+def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_path, home):
+    """Issue 14: Markdown and text files that are not prompts never block a commit."""
+    rev = _head()
+    command = _pre_commit()
+    project = _project(tmp_path, rev)
+    env = _env(home)
+    installed = subprocess.run([*command, "install"], cwd=project, env=env, capture_output=True, text=True,
+                               timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    (project / "README.md").write_text("# My app\n\nSome docs.\n", encoding="utf-8")
+    (project / "notes.txt").write_text("Remember to update the changelog.\n", encoding="utf-8")
+    (project / "chat.py").write_text(BROKEN, encoding="utf-8")
+
+    def commit() -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "commit", "-m", "change"], cwd=project, env=env, capture_output=True,
+                              text=True, timeout=900)
+
+    subprocess.run(["git", "add", "README.md", "notes.txt", "chat.py", ".pre-commit-config.yaml"],
+                   cwd=project, env=env, check=True)
+    blocked = commit()
+    output = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0, output
+    assert "promptlint" in output and "Failed" in output
+    findings = [line for line in output.splitlines() if re.match(r"^\S+:\d+:\d+: PRM\d{3} ", line)]
+    assert findings and all(line.startswith("chat.py:16:") for line in findings), output
+    assert "README.md" not in output and "notes.txt" not in output and "PRM001" not in output
+    assert _git(project, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0  # nothing committed
+
+    subprocess.run(["git", "reset", "-q", "chat.py"], cwd=project, env=env, check=True)
+    passed = commit()
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr), passed.stdout + passed.stderr
+    committed = _git(project, "show", "--name-only", "--format=", "HEAD").stdout.split()
+    assert sorted(committed) == [".pre-commit-config.yaml", "README.md", "notes.txt"]

@@ -5,23 +5,28 @@ Each library's constructor is checked with and without a TTL (literal, variable,
 """
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from promptlint.model import Severity
-from promptlint.python.project import Project
-from promptlint.python.semantic_caches import find_sites, mentions_semantic_cache
+from promptlint.python.module import load
+from promptlint.python.semantic import find_sites, mentions_semantic_cache
 from promptlint.rules.prm401_semantic_cache_without_ttl import SemanticCacheWithoutTtlRule
-from promptlint.rules.prm402_semantic_threshold_too_loose import SemanticThresholdTooLooseRule
+from promptlint.profiles.semantic_caches import table
+from promptlint.rules.prm402_semantic_threshold_too_loose import MARGIN, SemanticThresholdTooLooseRule, reference
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "cases"
 
 
+def parse(path: Path):
+    return load(path, path.read_text(encoding="utf-8"))
+
+
 def run(rule, path: Path):
-    module = Project().load(path)
-    return list(rule.check_module(module))
+    return list(rule.check_module(parse(path)))
 
 
 def lint(tmp_path: Path, source: str, rule=None, name: str = "example.py"):
@@ -337,17 +342,20 @@ def test_langchain_redis_distance_threshold(tmp_path):
 
 
 def test_redisvl_distance_on_0_2_scale_and_similarity_mixup(tmp_path):
+    # Issue 12 item 6: 0.15 used to be reported against redisvl's 0.1 with no margin, although
+    # LangChain's RedisSemanticCache (a redisvl cache) ships 0.2 on the same measure.
     source = """
     from redisvl.extensions.llmcache import SemanticCache
     a = SemanticCache(name="a", distance_threshold=0.1)
     b = SemanticCache(name="b", distance_threshold=0.15)
     c = SemanticCache("c", 0.9)
+    d = SemanticCache(name="d", distance_threshold=0.3)
     """
     found = loose(tmp_path, source)
-    assert rows(found) == [3, 4]
-    assert "Redis cosine distance 0.15 (default 0.1 on a 0-2 scale" in found[0].message
-    assert "similarity" not in found[0].message.split(";")[-1]
-    assert found[1].message.endswith("to require similarity 0.9 pass 0.1")
+    assert rows(found) == [4, 5]
+    assert found[0].message.endswith("to require similarity 0.9 pass 0.1")
+    assert "Redis cosine distance 0.3 (default 0.1 on a 0-2 scale" in found[1].message
+    assert "similarity" not in found[1].message.split(";")[-1]
 
 
 def test_community_redis_score_threshold_is_a_distance(tmp_path):
@@ -403,6 +411,57 @@ def test_cassandra_and_astradb_similarity_and_metric(tmp_path):
     assert "dot-product similarity 0.7 (default 0.85; higher is stricter)" in found[0].message
 
 
+# The margin (issue 12 item 6): a default is a starting point, not a limit. The reference is the
+# loosest default of the same measure; reported only past a quarter more accepted distance.
+MARGIN_CASES = {
+    "langchain_redis": ("from langchain_redis import RedisSemanticCache",
+                        "RedisSemanticCache(embeddings=emb, distance_threshold={v}, ttl=60)"),
+    "redisvl": ("from redisvl.extensions.cache.llm import SemanticCache",
+                'SemanticCache(name="faq", distance_threshold={v}, ttl=60)'),
+    "gptcache": ("from gptcache import Config", "Config(similarity_threshold={v})"),
+    "litellm": ("from litellm import Cache", 'Cache(type="redis-semantic", similarity_threshold={v}, ttl=60)'),
+    "cassandra": ("from langchain_community.cache import CassandraSemanticCache",
+                  "CassandraSemanticCache(None, None, emb, score_threshold={v}, ttl_seconds=60)"),
+}
+
+
+@pytest.mark.parametrize("library, value, reported", [
+    ("langchain_redis", 0.21, False),  # just looser than its default 0.2
+    ("langchain_redis", 0.25, False),  # the edge of the margin
+    ("langchain_redis", 0.26, True),
+    ("redisvl", 0.15, False),  # issue 12 item 6: was reported against 0.1
+    ("redisvl", 0.2, False),  # LangChain's default on the same Redis cosine distance
+    ("redisvl", 0.25, False),
+    ("redisvl", 0.3, True),
+    ("redisvl", 0.9, True),  # a similarity written as a distance
+    ("gptcache", 0.79, False),
+    ("gptcache", 0.75, False),
+    ("gptcache", 0.74, True),
+    ("litellm", 0.78, False),
+    ("litellm", 0.7, True),
+    ("cassandra", 0.84, False),
+    ("cassandra", 0.82, False),
+    ("cassandra", 0.8, True),
+])
+def test_threshold_margin(tmp_path, library, value, reported):
+    imports, constructor = MARGIN_CASES[library]
+    found = loose(tmp_path, f"{imports}\ncache = {constructor.format(v=value)}\n")
+    assert rows(found) == ([2] if reported else [])
+    if reported:
+        param = re.search(r"(\w+)=\{v\}", constructor).group(1)
+        assert found[0].message.startswith(f"`{param}={value:g}` accepts cached answers")
+
+
+def test_margin_reference_is_the_loosest_default_of_the_measure():
+    libraries = table().by_key
+    assert reference(libraries["redisvl.SemanticCache"].threshold) == 0.2
+    assert reference(libraries["langchain_redis.RedisSemanticCache"].threshold) == 0.2
+    assert reference(libraries["langchain_redis.LangCacheSemanticCache"].threshold) == 0.2  # its own measure
+    assert reference(libraries["langchain_community.CassandraSemanticCache"].threshold) == 0.85
+    assert reference(libraries["gptcache.Config"].threshold) == 0.8
+    assert MARGIN == 0.25
+
+
 def test_threshold_from_constants_and_configuration(tmp_path):
     source = """
     import os
@@ -439,7 +498,7 @@ def test_threshold_rebound_name_is_not_judged(tmp_path):
 def test_modules_without_cache_libraries_are_skipped(tmp_path):
     path = tmp_path / "plain.py"
     path.write_text("def Cache(**kw):\n    return kw\nCache(type='redis-semantic')\n", encoding="utf-8")
-    module = Project().load(path)
+    module = parse(path)
     assert not mentions_semantic_cache(module)
     assert find_sites(module) == []
 
@@ -453,7 +512,7 @@ def test_one_site_per_constructor(tmp_path):
         x = Cache(**cache_params)
         y = RedisSemanticCache(embeddings=emb)
     """), encoding="utf-8")
-    sites = find_sites(Project().load(path))
+    sites = find_sites(parse(path))
     assert [(s.library.key, s.receiver) for s in sites] == [
         ("litellm.redis-semantic", "x"), ("langchain_redis.RedisSemanticCache", "y")]
 

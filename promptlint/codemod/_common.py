@@ -1,9 +1,8 @@
 """What every fix builder shares: node extents, source slices and the check of an edited node.
 
-A builder works on a parsed module: anything with `.tree` (libcst Module), `.source` (the text
-the positions refer to), `.positions` (libcst PositionProvider results), `.code(node)`,
-`.qualified_name(expr)` and `.imports` (`codemod.module.CstModule`, or the old analysis'
-`python.project.Module`). Every position comes from `module.positions`; PositionProvider leaves
+A builder works on a parsed module (`codemod.module.CstModule`): `.tree` (libcst Module),
+`.source` (the text the positions refer to), `.positions` (libcst PositionProvider results),
+`.code(node)`, `.qualified_name(expr)` and `.imports`. Every position comes from `module.positions`; PositionProvider leaves
 a node's own parentheses out, so `extent` widens a span to its first `lpar` and last `rpar`.
 Before returning, a builder applies its edits to the node's source and re-parses the result with
 `ast` and libcst; a builder that cannot make a sure edit returns None (`sure`).
@@ -17,7 +16,6 @@ import libcst as cst
 
 from ..fix import EditError, _line_starts, _offset, apply_edits
 from ..model import Applicability, Edit, Fix, Position
-from .module import iter_children
 
 SAFE, UNSAFE = Applicability.SAFE, Applicability.UNSAFE
 
@@ -114,21 +112,8 @@ def insert(content: str, at: Position) -> Edit:
 
 
 def parents(module) -> dict:
-    """Node -> parent for the module's tree, computed once and kept on the module."""
-    if hasattr(module, "parents") and callable(module.parents):
-        return module.parents()
-    cache = module.__dict__.get("_fix_parents")
-    if cache is None or cache[0] is not module.tree:
-        found: dict = {}
-        stack = [module.tree]
-        while stack:
-            node = stack.pop()
-            for child in iter_children(node):
-                found[child] = node
-                stack.append(child)
-        cache = (module.tree, found)
-        module.__dict__["_fix_parents"] = cache
-    return cache[1]
+    """Node -> parent for the module's tree (computed once, kept on the module)."""
+    return module.parents()
 
 
 def sure(build):

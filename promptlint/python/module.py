@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..model import Position, Span
+from ..paths import display_name
 from . import strings
 
 #: Recursion the parser and the walkers may use; deeper code is "too deeply nested to analyse".
@@ -27,18 +28,6 @@ class ParseError(Exception):
     def __init__(self, message: str, row: int = 1, column: int = 1, too_large: bool = False):
         super().__init__(message)
         self.row, self.column, self.too_large = row, column, too_large
-
-
-def display_name(path: Path) -> str:
-    """The path relative to the current directory when it is under it, else absolute (posix)."""
-    try:
-        resolved = Path(path).resolve()
-    except (OSError, RuntimeError):
-        resolved = Path(path).absolute()
-    try:
-        return resolved.relative_to(Path.cwd().resolve()).as_posix()
-    except ValueError:
-        return resolved.as_posix()
 
 
 def parse(source: str, filename: str = "<unknown>") -> ast.Module:
@@ -96,6 +85,15 @@ class Module:
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def digest(self) -> str:
+        """sha256 (hex) of the source text: what anchors of fixes refer to."""
+        value = self._pieces.get("digest")
+        if value is None:
+            import hashlib
+            value = self._pieces["digest"] = hashlib.sha256(self.source.encode("utf-8", "surrogatepass")).hexdigest()
+        return value
 
     # ---------------------------------------------------------------- positions
     @property

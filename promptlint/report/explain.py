@@ -168,8 +168,8 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
         _print(console, _marker(f"automatic cache_control (top level) {layout.auto_cache}", "breakpoint", width))
     table, notes = _targets_table(layout, pair)
     console.print(table)
-    for note in notes:
-        console.print(Text(note, style=_STYLES["muted"]))
+    for note in notes:  # prose: never hard-wrapped (a pipe or a file gets whole lines)
+        console.print(Text(note, style=_STYLES["muted"]), soft_wrap=True)
 
 
 def _breakpoint_line(bp, width: int) -> Text:
@@ -241,18 +241,30 @@ def parse_location(text: str) -> tuple[str, int | None]:
     return text, None
 
 
-def select_layouts(layouts: Iterable[PromptLayout], line: int | None) -> list[PromptLayout]:
-    """The layouts of the prompt at 1-based `line`: those whose call spans the line, else those
-    with a part or segment on it; all layouts when `line` is None."""
+def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
+                   filename: str | None = None) -> list[PromptLayout]:
+    """The layouts of the prompt at 1-based `line` of `filename` (None: any file, the caller
+    checked only that file): those whose call spans the line, else those with a part or segment
+    on that line of that file (a template line: the Python calls that render the template win
+    over the template's standalone layout). With `line` None, every layout of the file and every
+    call that renders it."""
     layouts = list(layouts)
+
+    def in_file(span: Span | None) -> bool:
+        return span is not None and (filename is None or span.filename == filename)
+
     if line is None:
-        return layouts
-    at_call = [lay for lay in layouts if lay.site.start.row <= line <= lay.site.end.row]
+        own = [lay for lay in layouts if in_file(lay.site)]
+        rendering = [lay for lay in layouts if lay not in own and filename in lay.templates]
+        return rendering + own if filename is not None else layouts
+    at_call = [lay for lay in layouts if in_file(lay.site) and lay.site.start.row <= line <= lay.site.end.row]
     if at_call:
         return at_call
 
     def touches(span: Span | None) -> bool:
-        return span is not None and span.start.row <= line <= span.end.row
+        return in_file(span) and span.start.row <= line <= span.end.row
 
-    return [lay for lay in layouts
-            if any(touches(p.span) or any(touches(s.span) for s in p.segments) for p in lay.parts)]
+    found = [lay for lay in layouts
+             if any(touches(p.span) or any(touches(s.span) for s in p.segments) for p in lay.parts)]
+    calls = [lay for lay in found if lay.source == "python-call"]
+    return calls or found

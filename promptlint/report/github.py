@@ -8,6 +8,7 @@ runner's rules (actions/toolkit `command.ts`): in the message `%`, CR and LF; in
 """
 from __future__ import annotations
 
+import os
 from ..model import Report, Severity
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -28,7 +29,7 @@ def render(report: Report) -> str:
     lines = []
     for d in sorted(report.diagnostics, key=lambda d: d.sort_key):
         start, end = d.span.start, d.span.end
-        props = [("file", d.span.filename.replace("\\", "/")), ("line", str(start.row))]
+        props = [("file", d.span.filename.replace(os.sep, "/")), ("line", str(start.row))]
         if start.row == end.row:
             props.append(("col", str(start.column)))
         props.append(("endLine", str(end.row)))

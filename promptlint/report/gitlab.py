@@ -9,6 +9,7 @@ error -> `critical` (GitLab's scale: info, minor, major, critical, blocker).
 """
 from __future__ import annotations
 
+import os
 import json
 from collections import Counter
 from typing import Callable
@@ -24,7 +25,7 @@ def render(report: Report, *, read_text: Callable[[str], str | None] = read_sour
     seen: Counter = Counter()
     issues = []
     for d in sorted(report.diagnostics, key=lambda d: d.sort_key):
-        path = d.span.filename.replace("\\", "/")
+        path = d.span.filename.replace(os.sep, "/")
         fp = fingerprint(path, d.code, snippet(d, read_text))
         seen[fp] += 1
         if seen[fp] > 1:

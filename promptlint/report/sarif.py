@@ -1,23 +1,39 @@
 """SARIF 2.1.0 output (OASIS), for GitHub code scanning and other SARIF viewers.
 
 One run: `tool.driver` lists every registered rule (id, name, short and full description, help
-text and markdown from the rule's docstring, default level); each diagnostic is a result with its
-level, message, location, related locations and fixes. Columns are Unicode code points
-(`columnKind: unicodeCodePoints`), 1-based, as in the JSON contract. Relative paths are given
-against `%SRCROOT%`, the directory promptlint ran in.
+text and markdown from the rule's docstring, default level, and `helpUri` when the docs URL is
+known); each diagnostic is a result with its level, message, location, related locations,
+`partialFingerprints` and, for safe fixes, `fixes`. Columns are Unicode code points
+(`columnKind: unicodeCodePoints`), 1-based, as in the JSON contract.
+
+Artifact URIs are relative to `%SRCROOT%`, the root of the git repository promptlint ran in (the
+current folder outside a repository), so that code scanning places them whatever folder the job
+ran in; `originalUriBaseIds` gives its absolute URI. The fingerprint
+(`partialFingerprints["promptlint/v1"]`) is the baseline's: sha256 of the path, the rule code
+and the whitespace-normalised source line (an occurrence number added for repeats), no line
+number, so a finding keeps its identity when lines are inserted above it.
+
+promptlint has no public home page yet: `informationUri` and each rule's `helpUri` (the rule's
+section of `docs/rules.md`) are given only when the caller knows where the team hosts the docs
+(`docs_url`: the `docs-url` setting, `--docs-url`, `PROMPTLINT_DOCS_URL`; the GitHub Action sets it).
 """
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections import Counter
 from pathlib import Path
+from typing import Callable
 from urllib.parse import quote
 
+from ..baseline import fingerprint, read_source, snippet
 from ..model import Diagnostic, Position, Report, Severity
 
 SCHEMA = ("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
           "sarif-schema-2.1.0.json")
-INFORMATION_URI = "https://pypi.org/project/promptlint/"
+AUTOMATION_ID = "promptlint/"
+FINGERPRINT_KEY = "promptlint/v1"
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
@@ -30,9 +46,9 @@ def tool_version() -> str:
         pass
     try:
         from importlib.metadata import version
-        return version("promptlint")
-    except Exception:  # PackageNotFoundError: running from a source tree
-        return "0.1.0"
+        return version("promptlint-cache")
+    except Exception:  # PackageNotFoundError: running from a source tree  # pragma: no cover
+        return "0+unknown"
 
 
 def _section(doc: str, title: str) -> str:
@@ -40,27 +56,61 @@ def _section(doc: str, title: str) -> str:
     return " ".join(m.group(1).split()) if m else ""
 
 
-def rule_descriptor(rule) -> dict:
-    """The SARIF reportingDescriptor of a rule class."""
+def help_uri(rule, docs_url: str) -> str:
+    """The rule's section of docs/rules.md at `docs_url` (GitHub's heading anchor)."""
+    return f"{docs_url.split('#')[0]}#{rule.code.lower()}-{rule.name}"
+
+
+def rule_descriptor(rule, docs_url: str | None = None) -> dict:
+    """The SARIF reportingDescriptor of a rule class; `helpUri` only with `docs_url`."""
     doc = rule.doc()
     full = " ".join(p for p in (_section(doc, "What it does"), _section(doc, "Why is this bad?"))
                     if p) or rule.summary()
-    return {
+    head = f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. Fix: {rule.fix_availability}.\n\n"
+    descriptor = {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary()},
         "fullDescription": {"text": full},
-        "help": {"text": doc, "markdown": doc},
+        "help": {"text": head + doc, "markdown": head + doc},
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"tags": ["prompt-caching"], "fixAvailability": rule.fix_availability},
     }
+    if docs_url:
+        descriptor["helpUri"] = help_uri(rule, docs_url)
+    return descriptor
 
 
-def _uri(filename: str) -> dict:
-    path = Path(filename)
-    if path.is_absolute():
-        return {"uri": path.as_uri()}
-    return {"uri": quote(path.as_posix()), "uriBaseId": "%SRCROOT%"}
+def repository_root(start: Path | None = None) -> Path:
+    """The closest folder at or above `start` (the current folder) holding `.git`, else `start`."""
+    start = (start or Path.cwd()).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+class _Uris:
+    """Artifact locations relative to `root` (`%SRCROOT%`); files outside it get a file URI."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def relative(self, filename: str) -> str | None:
+        absolute = Path(os.path.abspath(filename))
+        try:
+            return absolute.relative_to(self.root).as_posix()
+        except ValueError:
+            try:
+                return absolute.resolve().relative_to(self.root).as_posix()
+            except (ValueError, OSError, RuntimeError):
+                return None
+
+    def __call__(self, filename: str) -> dict:
+        rel = self.relative(filename)
+        if rel is None:
+            return {"uri": Path(os.path.abspath(filename)).as_uri()}
+        return {"uri": quote(rel), "uriBaseId": "%SRCROOT%"}
 
 
 def _region(start: Position, end: Position) -> dict:
@@ -68,8 +118,8 @@ def _region(start: Position, end: Position) -> dict:
             "endLine": end.row, "endColumn": end.column}
 
 
-def _location(span, message: str | None = None, ident: int | None = None) -> dict:
-    loc: dict = {"physicalLocation": {"artifactLocation": _uri(span.filename),
+def _location(span, uri, message: str | None = None, ident: int | None = None) -> dict:
+    loc: dict = {"physicalLocation": {"artifactLocation": uri(span.filename),
                                       "region": _region(span.start, span.end)}}
     if ident is not None:
         loc["id"] = ident
@@ -78,38 +128,63 @@ def _location(span, message: str | None = None, ident: int | None = None) -> dic
     return loc
 
 
-def _result(d: Diagnostic, rule_index: dict[str, int]) -> dict:
+def _result(d: Diagnostic, rule_index: dict[str, int], uri, fp: str) -> dict:
     result: dict = {"ruleId": d.code, "level": LEVELS[d.severity],
-                    "message": {"text": d.message}, "locations": [_location(d.span)]}
+                    "message": {"text": d.message}, "locations": [_location(d.span, uri)],
+                    "partialFingerprints": {FINGERPRINT_KEY: fp}}
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
     if d.related:
-        result["relatedLocations"] = [_location(r.span, r.message, i)
+        result["relatedLocations"] = [_location(r.span, uri, r.message, i)
                                       for i, r in enumerate(d.related)]
-    if d.fix is not None and d.fix.edits:
+    if d.fix is not None and d.fix.edits and d.fix.applicability.value == "safe":
         result["fixes"] = [{
             "description": {"text": d.fix.message},
             "artifactChanges": [{
-                "artifactLocation": _uri(d.span.filename),
+                "artifactLocation": uri(d.span.filename),
                 "replacements": [{"deletedRegion": _region(e.start, e.end),
                                   "insertedContent": {"text": e.content}}
                                  for e in d.fix.edits],
             }],
         }]
+    if d.fix is not None:
         result["properties"] = {"fixApplicability": d.fix.applicability.value}
     if d.prompt:
         result.setdefault("properties", {})["prompt"] = d.prompt
     return result
 
 
-def render(report: Report, *, version: str | None = None) -> str:
-    """The SARIF log of `report` as a JSON string (with a trailing newline)."""
+def fingerprints(diagnostics: list[Diagnostic], relative: Callable[[str], str | None],
+                 read_text: Callable[[str], str | None] = read_source) -> list[str]:
+    """One fingerprint per diagnostic (in the given order): the baseline's fingerprint of the
+    path relative to the repository root, the code and the normalised source line; the n-th
+    repeat of one key gets `\\0n` added to its snippet so that each stays unique."""
+    seen: Counter = Counter()
+    out = []
+    for d in diagnostics:
+        path = relative(d.span.filename) or d.span.filename.replace(os.sep, "/")
+        line = snippet(d, read_text)
+        key = fingerprint(path, d.code, line)
+        seen[key] += 1
+        out.append(key if seen[key] == 1 else fingerprint(path, d.code, f"{line}\0{seen[key]}"))
+    return out
+
+
+def render(report: Report, *, version: str | None = None, docs_url: str | None = None,
+           root: Path | None = None, read_text: Callable[[str], str | None] = read_source) -> str:
+    """The SARIF log of `report` as a JSON string (with a trailing newline). `root` is the
+    folder artifact URIs are relative to (default: `repository_root()`); `docs_url` the URL of
+    docs/rules.md where the team hosts it (None: no `informationUri`, no `helpUri`); `read_text`
+    supplies source lines for the fingerprints."""
     from ..rules import ALL_RULES
 
-    rules = [rule_descriptor(r) for r in ALL_RULES]
+    rules = [rule_descriptor(r, docs_url) for r in ALL_RULES]
     index = {r["id"]: i for i, r in enumerate(rules)}
-    driver = {"name": "promptlint", "version": version or tool_version(),
-              "informationUri": INFORMATION_URI, "rules": rules}
+    uri = _Uris(root.resolve() if root is not None else repository_root())
+    driver = {"name": "promptlint", "version": version or tool_version(), "rules": rules}
+    if docs_url:
+        driver["informationUri"] = docs_url.split("#")[0]
+    diagnostics = sorted(report.diagnostics, key=lambda d: d.sort_key)
     invocation = {"executionSuccessful": not report.errors}
     if report.errors:
         invocation["toolExecutionNotifications"] = [
@@ -117,10 +192,11 @@ def render(report: Report, *, version: str | None = None) -> str:
     run = {
         "tool": {"driver": driver},
         "invocations": [invocation],
-        "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+        "automationDetails": {"id": AUTOMATION_ID},
+        "originalUriBaseIds": {"%SRCROOT%": {"uri": uri.root.as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [_result(d, index)
-                    for d in sorted(report.diagnostics, key=lambda d: d.sort_key)],
+        "results": [_result(d, index, uri, fp) for d, fp in zip(diagnostics, fingerprints(diagnostics, uri.relative,
+                                                                                         read_text))],
     }
     log = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

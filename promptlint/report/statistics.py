@@ -18,19 +18,26 @@ _O200K = frozenset({"o200k_base", "o200k_harmony"})
 
 
 def statistics(report: Report) -> list[dict]:
-    """[{"code", "name", "count", "fixable"}] sorted by count (descending), then code.
+    """[{"code", "name", "count", "fixable", "unsafe_fixable"}] sorted by count (descending),
+    then code.
 
-    `fixable` counts findings with a safe or unsafe fix (display-only fixes are not applied).
+    `fixable` counts findings with a safe fix (`promptlint fix` applies it); `unsafe_fixable`
+    those whose fix is unsafe (applied only with `--unsafe-fixes`). Display-only fixes count in
+    neither.
     """
     counts: Counter = Counter()
-    fixable: Counter = Counter()
+    safe: Counter = Counter()
+    unsafe: Counter = Counter()
     names: dict[str, str] = {}
     for d in report.diagnostics:
         counts[d.code] += 1
         names[d.code] = d.name
-        if d.fix is not None and d.fix.edits and d.fix.applicability.value != "display-only":
-            fixable[d.code] += 1
-    return [{"code": c, "name": names[c], "count": n, "fixable": fixable[c]}
+        if d.fix is not None and d.fix.edits:
+            if d.fix.applicability.value == "safe":
+                safe[d.code] += 1
+            elif d.fix.applicability.value == "unsafe":
+                unsafe[d.code] += 1
+    return [{"code": c, "name": names[c], "count": n, "fixable": safe[c], "unsafe_fixable": unsafe[c]}
             for c, n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))]
 
 
@@ -109,16 +116,25 @@ def render_targets(report: Report) -> str:
 
 
 def render(report: Report, fmt: str = "text") -> str:
-    """Text lines `  3  PRM102  timestamp-in-prefix  [*]` (`[*]` when some are fixable), then a
-    blank line and `render_targets`; or the list of `statistics()` as JSON for
+    """Text lines `  3  PRM201  unsorted-json-dumps  [*]` (`[*]`: some have a safe fix; `[-]`:
+    only unsafe fixes, applied with `--unsafe-fixes`), then a legend, a blank line and
+    `render_targets`; or the list of `statistics()` as JSON for
     `--output-format json` (the caller prints `render_targets` on stderr there)."""
     rows = statistics(report)
     if fmt == "json":
         return json.dumps(rows, indent=2) + "\n"
     width = max((len(str(r["count"])) for r in rows), default=1)
     name_width = max((len(r["name"]) for r in rows), default=0)
+    def mark(row: dict) -> str:
+        return "  [*]" if row["fixable"] else "  [-]" if row["unsafe_fixable"] else ""
+
     per_rule = "".join(
-        f"{r['count']:>{width}}  {r['code']}  {r['name']:<{name_width}}"
-        f"{'  [*]' if r['fixable'] else ''}".rstrip() + "\n" for r in rows)
+        f"{r['count']:>{width}}  {r['code']}  {r['name']:<{name_width}}{mark(r)}".rstrip() + "\n" for r in rows)
+    legend = [text for flag, text in (
+        (any(r["fixable"] for r in rows), "[*] fixable with `promptlint fix`"),
+        (any(r["unsafe_fixable"] and not r["fixable"] for r in rows),
+         "[-] fixable with `promptlint fix --unsafe-fixes` only")) if flag]
+    if legend:
+        per_rule += "".join(f"{line}\n" for line in legend)
     targets = render_targets(report)
     return per_rule + ("\n" if per_rule and targets else "") + targets

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import io
 from collections import Counter
-from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from ..baseline import read_source
 from ..model import Diagnostic, Report
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -37,10 +37,8 @@ def _reader():
 
     def read_line(filename: str, row: int) -> str | None:
         if filename not in cache:
-            try:
-                cache[filename] = Path(filename).read_text(encoding="utf-8", errors="replace").splitlines()
-            except OSError:
-                cache[filename] = None
+            text = read_source(filename)  # regular files only, size-limited
+            cache[filename] = text.splitlines() if text is not None else None
         lines = cache[filename]
         if lines is None or row > len(lines):
             return None

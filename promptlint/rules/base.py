@@ -3,7 +3,8 @@
 A rule is a small class (STYLE.md section 1): `code`, kebab-case `name` derived from the class
 name, default `severity`, `fix_availability`, `fix_title`, and a docstring with the fixed sections
 What it does / Why is this bad? / Example / Fix safety. Prefix rules implement `check_layout`
-(they read PromptLayout only); API rules implement `check_module` (they read the libcst module).
+(they read PromptLayout only); API rules implement `check_module` (they read the file's stdlib `ast`
+tree: `promptlint.python.module.Module`).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar, Iterable
 from ..model import Diagnostic, Fix, PromptLayout, Related, Severity, Span
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..python.project import Module
+    from ..python.module import Module
 
 
 class Rule:
@@ -49,7 +50,8 @@ class Rule:
         return ()
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
-        """Findings for one parsed Python module (API-specific rules)."""
+        """Findings for one parsed Python module (API-specific rules): an `ast` Module with
+        1-based character columns (`module.span(node)`)."""
         return ()
 
     def diagnostic(self, message: str, span: Span, *, severity: Severity | None = None,

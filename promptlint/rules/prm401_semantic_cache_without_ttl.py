@@ -4,11 +4,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic
-from ..python.semantic_caches import EXPLICIT_NONE, MISSING, NO_OPTION, find_sites, ttl_message, ttl_state
+from ..profiles.semantic_caches import table
+from ..python.semantic import EXPLICIT_NONE, MISSING, NO_OPTION, Site, TtlSetting, find_sites, ttl_setting
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..python.project import Module
+    from ..python.module import Module
+
+_NEVER_EXPIRE = (MISSING, EXPLICIT_NONE, NO_OPTION)
 
 
 class SemanticCacheWithoutTtlRule(Rule):
@@ -24,7 +27,8 @@ class SemanticCacheWithoutTtlRule(Rule):
     A semantic cache returns a stored answer to any question close enough to an earlier one.
     Without a TTL the answer is served until the store runs out of space: once a price, a policy
     or a fact changes, every similar question keeps getting the old answer, and the store grows
-    without bound. These libraries default to no expiry (PROVIDERS.md section 5).
+    without bound. These libraries default to no expiry (each default and its public source is
+    listed in `promptlint/profiles/semantic_caches.toml`).
 
     ## Example
     ```python
@@ -50,6 +54,29 @@ class SemanticCacheWithoutTtlRule(Rule):
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
         for site in find_sites(module):
-            state = ttl_state(site, module)
-            if state in (MISSING, EXPLICIT_NONE, NO_OPTION):
-                yield self.diagnostic(ttl_message(site, state), module.span(site.node))
+            setting = ttl_setting(site, module)
+            if setting.state in _NEVER_EXPIRE:
+                yield self.diagnostic(self.message(site, setting, module), module.span(site.node))
+
+    @staticmethod
+    def message(site: Site, setting: TtlSetting, module: "Module") -> str:
+        """What never expires and why, then the library's proposed TTL."""
+        library = site.library
+        if library.ttl_check == "gptcache":
+            return (f"{library.project} is set up with a data manager that never expires entries "
+                    "(in-memory LRU or a store without a TTL): cached answers are served until evicted "
+                    f"for space; {library.fix}")
+        if setting.state == NO_OPTION:
+            return (f"`{library.display}` from {library.project} has no TTL option: cached answers never "
+                    f"expire; {library.fix}")
+        if site.is_params_dict:
+            what = f"{library.project} `{table().litellm.params_key}` ({library.litellm_type or library.key})"
+        else:
+            what = f"`{library.display}`"
+        how = f"no `{library.ttl_params[0]}`"
+        if setting.state == EXPLICIT_NONE and setting.value is not None:
+            written = module.code(setting.value)
+            how = (f"`{setting.param}=None`" if written == "None"
+                   else f"`{setting.param}={written}`, which is None")
+        return (f"{what} has {how}: cached answers never expire, so an answer that stops being true is "
+                f"still served to similar questions; {library.fix}")

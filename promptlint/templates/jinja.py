@@ -28,7 +28,7 @@ from jinja2 import Environment, nodes
 from jinja2.exceptions import TemplateSyntaxError
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
-from ..python.classify import TIMESTAMP_ATTRS, classify_name, strftime_precision
+from ..classify import TIMESTAMP_ATTRS, classify_name, strftime_precision
 
 _EXTENSIONS = ("jinja2.ext.loopcontrols", "jinja2.ext.do", "jinja2.ext.i18n")
 _MAX_DEPTH = 12
@@ -731,5 +731,5 @@ def _display(path: Path, root: Path | None) -> str:
             return path.resolve().relative_to(root).as_posix()
         except ValueError:
             pass
-    from ..python.project import display_name
+    from ..paths import display_name
     return display_name(path)

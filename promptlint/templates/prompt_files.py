@@ -13,7 +13,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
-from ..python.classify import strftime_precision
+from ..classify import strftime_precision
 from .jinja import classify_template_name, has_jinja_syntax, normalize_newlines, template_segments
 
 _PLACEHOLDER = re.compile(

@@ -13,7 +13,7 @@ from typing import Any, Union
 
 import ast
 
-from ..model import Kind, Segment, Span, Volatility
+from ...model import Kind, Segment, Span, Volatility
 
 
 @dataclass
@@ -62,7 +62,11 @@ class Obj:
 
 @dataclass
 class PathV:
+    """A file path: `path` when it is known statically; `volatile` the segment that makes it
+    change (a uuid or a time in one of its parts), which survives joins and use as text."""
+
     path: Path | None
+    volatile: Segment | None = None
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Links between Python and the files it reads: rendered templates and config strings.
+"""Links between Python (on the `ast` analysis) and the files it reads: rendered templates and config strings.
 
 Hooks the evaluator calls: `template_hook` for `.render(...)` of a Jinja template
 (`Environment(loader=FileSystemLoader(...)).get_template("x.j2")`, `jinja2.Template("...")`,
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..model import Segment, Volatility
-from .values import Mapping, Obj, PathV, Text, most_volatile
+from .flow.values import Mapping, Obj, PathV, Text, most_volatile
 
 _TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
 
@@ -61,8 +61,8 @@ def _search_paths(env_obj, evaluator, frame) -> list[Path]:
 def template_hook(evaluator, base, node, args, kwargs, frame, env):
     """The segments of a rendered template (Text), or None when it is not known statically."""
     from ..templates.jinja import template_segments
-    from .project import display_name
-    if not isinstance(base, Obj) or node.func.attr.value != "render":
+    from .module import display_name
+    if not isinstance(base, Obj) or node.func.attr != "render":
         return None
     name = base.qualname.rsplit(".", 1)[-1]
     path = text = None
@@ -88,7 +88,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     bindings: dict[str, Segment] = {}
     values = {k: evaluator.eval(v, frame, env) for k, v in kwargs.items()}
     if args:
-        first = evaluator.eval(args[0].value, frame, env)
+        first = evaluator.eval(args[0], frame, env)
         if isinstance(first, Mapping):
             values = {**first.items, **values}
     for key, value in values.items():

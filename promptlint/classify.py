@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Kind, Precision, Volatility
+from .model import Kind, Precision, Volatility
 
 # strftime directives by the precision they carry (DESIGN.md Policy 1). %Z %z carry no time at all.
 _SUB_DAY = set("HIMSfpXcTsrRk") | {"l"}

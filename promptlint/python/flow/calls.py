@@ -1,0 +1,159 @@
+"""Calls: known functions by qualified name, functions and methods of the analysed tree (with the
+call's arguments bound to their parameters), and calls we cannot follow.
+
+A known function is looked up in one table keyed by its qualified name (`library.KNOWN`), however
+it is imported: `yaml.safe_dump(x)` and `from yaml import safe_dump; safe_dump(x)` are the same
+call. A call we cannot follow changes as often as its most volatile input: data fetched with the
+user's message is new on every request (Policy 7).
+"""
+from __future__ import annotations
+
+import ast
+
+from ...model import Kind, Volatility
+from . import library
+from .budget import MAX_DEPTH
+from .methods import MethodsMixin
+from .objects import is_static_method
+from .scopes import Frame, Thunk
+from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, most_volatile
+
+
+class CallsMixin(MethodsMixin, library.LibraryMixin):
+    """Call evaluation of the Evaluator."""
+
+    def call(self, node: ast.Call, frame: Frame, env) -> Value:
+        m = frame.module
+        func = node.func
+        qual = m.qualified_name(func) or ""
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        kwargs = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        handler = library.KNOWN.get(qual) or library.known_prefix(qual)
+        if handler is not None:
+            return handler(self, node, qual, args, kwargs, frame, env)
+        if isinstance(func, ast.Attribute):
+            base = self.eval(func.value, frame, env)
+            return self.method(base, func.attr, node, args, kwargs, frame, env)
+        name = func.id if isinstance(func, ast.Name) else None
+        builtin = library.BUILTINS.get(name) if name is not None and not self._shadowed(name, node, frame, env) else None
+        if builtin is not None:
+            result = builtin(self, node, qual, args, kwargs, frame, env)
+            if result is not None:
+                return result
+        target = self.eval(func, frame, env)
+        return self.invoke(target, node, args, kwargs, frame, env, qual)
+
+    def _shadowed(self, name: str, node, frame: Frame, env) -> bool:
+        """True when a builtin's name is bound to a function or class of the tree here."""
+        if env is not None:
+            th = env.get(name)
+        else:
+            th = self.env_at(frame, node).get(name) if not frame.module_level else None
+        if th is not None and th.kind == "value" and isinstance(th.value, (Func, ClassRef)):
+            return True
+        return name in frame.module.functions or name in frame.module.classes
+
+    def invoke(self, target, node, args, kwargs, frame: Frame, env, qual: str) -> Value:
+        """Call `target` (a function or class of the tree, or an unknown callable)."""
+        m = frame.module
+        span = m.span(node)
+        if isinstance(target, Func):
+            bound = self.bind(target, args, kwargs, frame, env)
+            result = self.call_function(target, bound, frame.depth + 1, span)
+            if result is not None:
+                return self.after_call(result, node, self.forced(bound), frame)
+            return self.opaque_call(node, self.forced(bound), frame)
+        if isinstance(target, ClassRef):
+            return Obj(f"instance:{target.node.name}", node=target.node, args=[ClassRef(target.module, target.node)],
+                       kwargs={k: self.eval(v, frame, env) for k, v in kwargs.items()}, span=span)
+        # an unknown callable: an SDK class, a library function
+        kw_vals = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
+        arg_vals = [self.eval(a, frame, env) for a in args]
+        short = qual.rsplit(".", 1)[-1] if qual else ""
+        if short and short[:1].isupper():
+            return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
+        return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
+
+    def bind(self, fn: Func, args, kwargs, frame: Frame, env) -> dict:
+        """The call's arguments bound to the function's parameters (lazily, in the caller's frame)."""
+        a = fn.node.args
+        names = [p.arg for p in [*a.posonlyargs, *a.args]]
+        if fn.cls is not None and names and names[0] in ("self", "cls") and not is_static_method(fn.node):
+            names = names[1:]
+        bound: dict = {}
+        for i, arg in enumerate(args):
+            if i < len(names):
+                bound[names[i]] = Thunk("expr", node=arg, env=env, value=frame)
+        for k, v in kwargs.items():
+            bound[k] = Thunk("expr", node=v, env=env, value=frame)
+        return bound
+
+    def forced(self, bound: dict) -> list:
+        return [self.force(b.value, b) if isinstance(b, Thunk) else b for b in bound.values()]
+
+    def call_function(self, fn: Func, bindings: dict, depth: int, span) -> Value | None:
+        """The return value of a function of the tree, with parameters bound to `bindings`."""
+        if depth > MAX_DEPTH:
+            return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
+        if bindings and not self.budget.bound_call(id(fn.node)):
+            bindings = {}  # called from many places: read it once, parameters unknown
+        key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
+        if key in self._return_cache:
+            return self._return_cache[key]
+        if key in self._active:
+            return dynamic(span, fn.node.name + "()", evidence="recursive call")
+        self._active.add(key)
+        try:
+            frame = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings,
+                          self_value=fn.self_value, depth=depth)
+            self.ensure(frame)
+            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not _is_none(r)]
+            result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
+        finally:
+            self._active.discard(key)
+        self._return_cache[key] = result
+        return result
+
+    def opaque_call(self, node, inputs: list, frame: Frame) -> Value:
+        """A call we cannot follow: its result changes as often as its most volatile input
+        ("data fetched with the user's message" is per-request)."""
+        m = frame.module
+        fetched = self.fetched(node, inputs, frame)
+        if fetched is not None:
+            return fetched
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"result of `{m.code(node.func)}(...)`")
+
+    def fetched(self, node, inputs: list, frame: Frame) -> Text | None:
+        """The result of a call we cannot follow that takes the user's message (or the
+        conversation) as input: "data fetched with it", new on every request (Policy 7)."""
+        flat = []
+        for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too
+            flat.append(v)
+            if isinstance(v, Seq) and not v.repeated:
+                flat.extend(v.items)
+            elif isinstance(v, Mapping):
+                flat.extend(v.items.values())
+        for v in flat:
+            if not isinstance(v, (Text, Alt, Spread)):
+                continue
+            for seg in self.text_of(v, frame):
+                if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
+                    m = frame.module
+                    return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
+                                   f"data fetched with `{seg.expr}`", origin=m.span(node))
+        return None
+
+    def after_call(self, result, node, inputs: list, frame: Frame):
+        """A function of the tree whose result we could not read but which takes the user's
+        message: its result is fetched with it."""
+        if isinstance(result, Text):
+            src = most_volatile(result.segs)
+            if src is not None and src.volatility is Volatility.UNKNOWN and src.kind is Kind.UNKNOWN:
+                fetched = self.fetched(node, inputs, frame)
+                if fetched is not None:
+                    return fetched
+        return result
+
+
+def _is_none(v: Value) -> bool:
+    return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"

@@ -1,0 +1,238 @@
+"""Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists,
+paths, and iteration. Volatility and order survive them: a list built by iterating a set stays
+unordered, an element of a list of user messages stays per-request, a path with a uuid in one of
+its parts stays volatile (DESIGN.md Policy 9).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+from ...model import Anchor, Kind, Segment, Volatility
+from .scopes import Thunk, target_names
+from .text import const_str
+from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+
+
+class ContainersMixin:
+    """Container operations of the Evaluator."""
+
+    def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
+        m = frame.module
+        span = m.span(node)
+        items: list[Value] = []
+        for el in node.elts:
+            if isinstance(el, ast.Starred):
+                inner = self.eval(el.value, frame, env)
+                if isinstance(inner, Seq) and not inner.repeated:
+                    items.extend(inner.items)
+                else:
+                    items.append(Spread(inner, m.span(el), m.code(el.value)))
+            else:
+                items.append(self.eval(el, frame, env))
+        if isinstance(node, ast.Set):
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                           "a set display: iteration order depends on the hash seed")
+        return Seq(items, span, is_tuple=isinstance(node, ast.Tuple), node=node)
+
+    def mapping(self, node: ast.Dict, frame, env) -> Value:
+        m = frame.module
+        items: dict[str, Value] = {}
+        spans = {}
+        merged = False
+        for key, value in zip(node.keys, node.values):
+            if key is None:  # **other
+                other = self.eval(value, frame, env)
+                if isinstance(other, Mapping):
+                    items.update(other.items)
+                    spans.update(other.key_spans)
+                else:
+                    merged = True  # keys of data we cannot see: the order is not the code's
+            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+                items[key.value] = self.eval(value, frame, env)
+                spans[key.value] = m.span(key)
+        return Mapping(items, spans, m.span(node), None if merged else node)
+
+    def subscript(self, node: ast.Subscript, frame, env) -> Value:
+        m = frame.module
+        base = self.eval(node.value, frame, env)
+        key = self._key(node.slice, frame, env)
+        if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
+            return base.items[key]
+        if isinstance(base, Config) and key is not None:
+            try:
+                sub = base.data[key]
+            except (KeyError, IndexError, TypeError):
+                return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration value")
+            return Config(base.path, base.text, [*base.keys, key], sub)
+        if isinstance(base, Seq) and isinstance(key, int) and not base.repeated:
+            try:
+                return base.items[key]
+            except IndexError:
+                pass
+        if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
+        return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
+
+    def _key(self, kv: ast.AST, frame, env):
+        """A subscript key known statically: a str, an int (negative too), or None."""
+        if isinstance(kv, ast.Constant) and isinstance(kv.value, (str, int)) and not isinstance(kv.value, bool):
+            return kv.value
+        if isinstance(kv, ast.UnaryOp) and isinstance(kv.op, ast.USub) and isinstance(kv.operand, ast.Constant) \
+                and isinstance(kv.operand.value, int):
+            return -kv.operand.value
+        if isinstance(kv, ast.Slice):
+            return None
+        kval = self.eval(kv, frame, env)
+        if isinstance(kval, Text) and len(kval.segs) == 1 and kval.segs[0].is_static:
+            return kval.segs[0].text
+        return None
+
+    # ---------------------------------------------------------------- iteration
+    def item_of(self, iterable: Value, node, frame, name: str) -> Value:
+        """The value of one element of `iterable` (the loop or comprehension variable)."""
+        m = frame.module
+        span = m.span(node)
+        if isinstance(iterable, Seq) and iterable.items:
+            vals = [i for i in iterable.items if not isinstance(i, Spread)]
+            if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
+                return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
+        segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
+        src = most_volatile(segs)
+        if src is not None and src.kind is Kind.UNORDERED_ITERATION:
+            return Text([self.unordered_at(src, node, frame)])
+        if src is not None and src.kind is Kind.HISTORY:
+            return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"a message of `{src.expr}`")
+        if src is not None and src.volatility is not Volatility.STABLE:
+            return Text([replace(src, span=span, expr=name, origin=src.origin or src.span, anchor=None,
+                                 kind=src.kind if src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID) else Kind.UNKNOWN)])
+        if isinstance(iterable, Mapping):
+            return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, "a key of a dict display")
+        if segs and all(s.is_static or s.volatility is Volatility.STABLE for s in segs) or \
+                (isinstance(iterable, Seq) and iterable.ordered):
+            return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
+        return dynamic(span, name, evidence=f"an element of `{m.code(node)}`")
+
+    def unordered_at(self, src: Segment, iter_node, frame) -> Segment:
+        """The segment for iterating an unordered source at `iter_node`, anchored there for the
+        safe fix that wraps the iterable in `sorted(...)` (PRM202)."""
+        m = frame.module
+        span = m.span(iter_node)
+        origin = src.origin or src.span
+        return replace(src, span=span, expr=m.code(iter_node), origin=None if origin == span else origin,
+                       anchor=Anchor(span, "iterable", (("source", src.evidence),), m.digest), fix=None)
+
+    def comprehension(self, node, frame, env) -> Value:
+        m = frame.module
+        span = m.span(node)
+        if isinstance(node, ast.SetComp):
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                           "a set comprehension: iteration order depends on the hash seed")
+        inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
+        order_src = order_node = None
+        for comp in node.generators:
+            it = self.eval(comp.iter, frame, inner_env)
+            segs = self.text_of(it, frame) if isinstance(it, (Text, Alt)) else []
+            src = most_volatile(segs)
+            if src is not None and src.kind is Kind.UNORDERED_ITERATION and order_src is None:
+                order_src, order_node = src, comp.iter
+            item = self.item_of(it, comp.iter, frame, m.code(comp.target))
+            for tname in target_names(comp.target):
+                inner_env[tname] = Thunk("value", value=item)
+        elt = self.eval(node.elt, frame, inner_env)
+        if order_src is not None:
+            return Text([self.unordered_at(order_src, order_node, frame)])
+        return Seq([elt], span, repeated=True, node=node)
+
+    # ---------------------------------------------------------------- growing lists
+    def augment(self, th: Thunk, prev, frame) -> Value:
+        """`name += value` (other operators: unknown)."""
+        m = frame.module
+        add = self.eval(th.node, frame, th.env)
+        if th.name != "Add":
+            return dynamic(m.span(th.node), m.code(th.node))
+        if isinstance(prev, Seq) or isinstance(add, Seq):
+            items = (prev.items if isinstance(prev, Seq) else []) + (add.items if isinstance(add, Seq) else [Spread(add)])
+            return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False))
+        segs = self.text_of(prev, frame) if prev is not None else []
+        return Text(segs + self.text_of(add, frame))
+
+    def grow(self, th: Thunk, prev, frame) -> Value:
+        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""
+        m = frame.module
+        args = th.node.args
+        base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
+        if th.kind == "append" and args:
+            items = base + [self.eval(args[0], frame, th.env)]
+        elif th.kind == "extend" and args:
+            ext = self.eval(args[0], frame, th.env)
+            items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
+                            else [Spread(ext, m.span(args[0]), m.code(args[0]))])
+        elif th.kind == "insert" and len(args) == 2:
+            item = self.eval(args[1], frame, th.env)
+            idx = args[0]
+            at_start = isinstance(idx, ast.Constant) and idx.value == 0
+            items = [item] + base if at_start else base + [item]
+        else:
+            items = base
+        unordered = getattr(prev, "unordered", None) or self._loop_order(th, frame)
+        repeated = th.repeated or getattr(prev, "repeated", False)
+        head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
+        return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
+                   head=head if repeated else 0)
+
+    def _loop_order(self, th: Thunk, frame) -> Segment | None:
+        """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
+        ctx = th.loop
+        while ctx is not None:  # the innermost loop first, then the loops around it
+            node, env, outer = ctx
+            value = self.eval(node, frame, env)
+            if isinstance(value, Seq) and value.unordered is not None:
+                return value.unordered
+            segs = self.text_of(value, frame)
+            src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
+            if src is not None:
+                return self.unordered_at(src, node, frame)
+            ctx = outer
+        return None
+
+    # ---------------------------------------------------------------- paths
+    def path_join(self, base: PathV, parts: list[Value], frame) -> PathV:
+        """`base / part / ...`: static when every part is; a volatile part is kept."""
+        volatile = base.volatile
+        names = []
+        for part in parts:
+            if isinstance(part, PathV):
+                names.append(None if part.path is None else str(part.path))
+                volatile = volatile or part.volatile
+                continue
+            text = const_str(part)
+            if text is None and volatile is None:
+                volatile = _volatile(self.text_of(part, frame))
+            names.append(text)
+        if base.path is None or any(n is None for n in names):
+            return PathV(None, volatile)
+        return PathV(base.path.joinpath(*names), volatile)
+
+    def path_ctor(self, args: list, frame, env) -> Value:
+        if not args:
+            return PathV(None)
+        vals = [self.eval(a, frame, env) for a in args]
+        first = vals[0]
+        if isinstance(first, PathV):
+            return self.path_join(first, vals[1:], frame)
+        s = const_str(first)
+        if s is None or not Path(s).is_absolute():  # relative to the working directory: not static
+            volatile = _volatile(self.text_of(first, frame)) if s is None else None
+            return self.path_join(PathV(None, volatile), vals[1:], frame)
+        return self.path_join(PathV(Path(s)), vals[1:], frame)
+
+
+def _volatile(segs: list[Segment]) -> Segment | None:
+    """The segment that makes a path part change (a clock, an id, user input), or None."""
+    src = most_volatile(segs)
+    if src is not None and (src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT) or src.volatility in (
+            Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_DAY)):
+        return src
+    return None

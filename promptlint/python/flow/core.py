@@ -1,0 +1,353 @@
+"""The evaluator: an `ast` expression in a frame to a symbolic `Value` (DESIGN.md "PromptLayout").
+
+It understands literals, f-strings, `+`, `str.format`, `%`, `join`, `textwrap.dedent`, names bound
+in the same function or module (scopes.py), names imported from other modules of the tree, files
+read with a static path, config values with static keys, and return values of functions and
+methods of the analysed tree with the call's arguments bound to the parameters (calls.py). What it
+cannot resolve is a dynamic segment of kind `unknown`, never a guess.
+
+The Evaluator is one class made of mixins, one module each: scopes (bindings), text, calls,
+objects (attributes and classes), containers; this module holds the dispatch on node types.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+from ...model import Kind, Segment, Volatility
+from ... import classify
+from ..module import display_name
+from .budget import MAX_DEPTH, Budget
+from .calls import CallsMixin
+from .containers import ContainersMixin
+from .objects import ObjectsMixin
+from .scopes import END, Frame, ScopesMixin, Thunk
+from .text import TextMixin, const_str
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+
+
+class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin):
+    """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
+
+    `template_hook(evaluator, base, node, args, kwargs, frame, env)` renders a template object's
+    `.render(...)` (None when unknown); `config_hook(path, text, keys)` places a config value at its
+    line in its file.
+    """
+
+    def __init__(self, project, template_hook=None, config_hook=None):
+        self.project = project
+        self.template_hook = template_hook
+        self.config_hook = config_hook
+        self._module_frames: dict[Path, Frame] = {}
+        self._return_cache: dict = {}
+        self._active: set = set()
+        self.budget = Budget()
+
+    def reset_budget(self) -> None:
+        """Start the work budget of one prompt."""
+        self.budget.reset()
+
+    @staticmethod
+    def display(path: Path) -> str:
+        return display_name(path)
+
+    # ---------------------------------------------------------------- frames
+    def module_frame(self, module) -> Frame:
+        frame = self._module_frames.get(module.path)
+        if frame is None:
+            frame = Frame(module=module, module_level=True)
+            self._module_frames[module.path] = frame
+        return frame
+
+    @staticmethod
+    def function_frame(module, func, cls=None, bindings=None, self_value=None, depth: int = 0) -> Frame:
+        return Frame(module=module, func=func, cls=cls, bindings=bindings or {}, self_value=self_value, depth=depth)
+
+    def force(self, frame: Frame, th: Thunk) -> Value:
+        """The value of a binding (computed once; a recursive definition is unknown)."""
+        if th.cache is not None:
+            return th.cache
+        th.cache = dynamic(None, th.name or "a name", evidence="recursive definition")
+        th.cache = self._force(frame, th)
+        return th.cache
+
+    def _force(self, frame: Frame, th: Thunk) -> Value:
+        m = frame.module
+        if th.kind == "value":
+            return th.value
+        if th.kind == "param":
+            return self.param(frame, th)
+        if th.kind == "expr":
+            return self.eval(th.node, frame, th.env)
+        if th.kind == "unpack":
+            picked = _element(self.eval(th.node, frame, th.env), th.value)
+            if picked is not None:
+                return picked
+            return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
+        if th.kind == "alt":
+            return Alt([self.force(frame, o) for o in th.options])
+        if th.kind == "iter":
+            return self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+        prev = self.force(frame, th.prev) if th.prev is not None else None
+        if th.kind == "aug":
+            return self.augment(th, prev, frame)
+        if th.kind in ("append", "extend", "insert"):
+            if isinstance(prev, Alt) and all(isinstance(o, Seq) for o in prev.options):
+                return Alt([self.grow(th, o, frame) for o in prev.options], prev.span)
+            return self.grow(th, prev, frame)
+        return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    # ---------------------------------------------------------------- names
+    def resolve_global(self, module, name: str, at_depth: int = 0) -> Value | None:
+        """A module-level name: a def, a class, an assignment or an import of the tree."""
+        if name in module.functions:
+            return Func(module, module.functions[name])
+        if name in module.classes:
+            return ClassRef(module, module.classes[name])
+        if name in module.assigns:
+            frame = self.module_frame(module)
+            self.ensure(frame)
+            th = frame.snapshots[END].get(name)
+            return per_process(self.force(frame, th)) if th is not None else None
+        if name in module.imports:
+            return self.resolve_dotted(module.imports[name], at_depth)
+        return None
+
+    def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
+        """The value a dotted name of the analysed tree stands for (`pkg.mod.NAME.attr`)."""
+        if depth > MAX_DEPTH:
+            return None
+        found = self.project.resolve_symbol(dotted)
+        if found is None:
+            return None
+        module, name = found
+        if "." in name:
+            head, _, rest = name.partition(".")
+            base = self.resolve_global(module, head, depth + 1)
+            for attr in rest.split("."):
+                base = self.attr_of(base, attr, None, self.module_frame(module)) if base is not None else None
+            return base
+        return self.resolve_global(module, name, depth + 1)
+
+    def _name(self, name: str, node, frame: Frame, env: dict | None) -> Value | None:
+        if env is not None and name in env:
+            return self.force(frame, env[name])
+        if env is None:
+            v = self.lookup(frame, name, node)
+            if v is not None:
+                return per_process(v) if frame.module_level else v
+        return self.resolve_global(frame.module, name, frame.depth)
+
+    # ---------------------------------------------------------------- eval
+    def eval(self, node: ast.AST, frame: Frame, env: dict | None = None) -> Value:
+        """The Value of `node` in `frame` (env: bindings visible at that point, else looked up by row)."""
+        if not self.budget.spend():  # one prompt may not cost more than a bounded amount of work
+            m = frame.module
+            return dynamic(m.span(node), m.code(node), evidence="too complex to analyse within the budget")
+        try:
+            return self._eval(node, frame, env)
+        except RecursionError:
+            m = frame.module
+            return dynamic(m.span(node), m.code(node)[:200], evidence="too deeply nested to analyse")
+
+    def _eval(self, node, frame: Frame, env: dict | None) -> Value:
+        m = frame.module
+        handler = _DISPATCH.get(type(node))
+        if handler is not None:
+            return handler(self, node, frame, env)
+        return dynamic(m.span(node), m.code(node), evidence="expression not analysed")
+
+    def _constant(self, node: ast.Constant, frame: Frame, env) -> Value:
+        m = frame.module
+        if isinstance(node.value, (str, bytes)):
+            return self.string(node, frame)
+        if node.value is Ellipsis:
+            return dynamic(m.span(node), "...", evidence="expression not analysed")
+        if isinstance(node.value, (bool, type(None))):
+            return Text([Segment(text=str(node.value), span=m.span(node))])
+        return Text([Segment(text=m.code(node), span=m.span(node))])
+
+    def _name_node(self, node: ast.Name, frame: Frame, env) -> Value:
+        m = frame.module
+        span = m.span(node)
+        v = self._name(node.id, node, frame, env)
+        if v is not None:
+            if (isinstance(v, Text) and len(v.segs) == 1 and not v.segs[0].is_static and v.segs[0].span is not None
+                    and v.segs[0].evidence.startswith(("the parameter", "the name")) and v.segs[0].span.row < span.row
+                    and v.segs[0].origin is None):
+                # an unbound parameter: it enters the prompt here; the parameter is where it comes from
+                return Text([replace(v.segs[0], span=span, origin=v.segs[0].span)])
+            return v
+        if node.id == "__file__":
+            return PathV(m.path)
+        if node.id in m.imports:
+            return Obj(m.imports[node.id], span=span, node=node)
+        found = classify.classify_name(node.id)
+        if found:
+            kind, vol, prec, why = found
+            return dynamic(span, node.id, kind, vol, why, precision=prec, name_only=True)
+        return dynamic(span, node.id, evidence=f"`{node.id}` is not resolved")
+
+    def _attribute(self, node: ast.Attribute, frame: Frame, env) -> Value:
+        m = frame.module
+        qual = m.qualified_name(node)
+        base = self.eval(node.value, frame, env)
+        v = self.attr_of(base, node.attr, node, frame)
+        if v is not None:
+            return v
+        if qual in ("sys.platform", "os.name", "os.sep", "os.linesep"):
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
+        if classify.PROMPT_ATTR.search(node.attr) and unresolved(base):
+            found = self.by_name(node.attr, frame.module.path, frame.depth)
+            if found is not None:
+                return found
+        return self.derived(base, node, frame, m.code(node), attr=node.attr)
+
+    def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
+        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node))
+
+    def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
+        left = self.eval(node.values[0], frame, env)
+        for right_node in node.values[1:]:
+            right = self.eval(right_node, frame, env)
+            if isinstance(node.op, ast.Or):
+                lt = self.text_of(left, frame)
+                if lt and all(s.is_static or s.volatility is Volatility.STABLE for s in lt):
+                    continue
+                left = Alt([left, right], frame.module.span(node))
+            else:
+                left = right
+        return left
+
+    def _binop(self, node: ast.BinOp, frame: Frame, env) -> Value:
+        m = frame.module
+        left = self.eval(node.left, frame, env)
+        right = self.eval(node.right, frame, env)
+        op = node.op
+        if isinstance(op, ast.Add):
+            if isinstance(left, Seq) or isinstance(right, Seq):
+                items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
+                items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
+                return Seq(items, m.span(node), repeated=getattr(left, "repeated", False) or getattr(right, "repeated", False))
+            return Text(self.text_of(left, frame) + self.text_of(right, frame))
+        if isinstance(op, ast.Mod) and isinstance(left, Text):
+            args = right.items if isinstance(right, Seq) else [right]
+            return self.percent(left, args, right if isinstance(right, Mapping) else None, node, frame)
+        if isinstance(op, ast.Div) and isinstance(left, PathV):
+            return self.path_join(left, [right], frame)
+        if isinstance(op, (ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor)):
+            for side in (left, right):
+                if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
+                    return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                                   "a set operation: iteration order depends on the hash seed")
+        if isinstance(op, ast.BitOr):
+            return Obj("chain", args=[left, right], span=m.span(node), node=node)
+        return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
+
+    def _await(self, node, frame, env) -> Value:
+        return self.eval(node.value, frame, env)
+
+    def _lambda(self, node, frame, env) -> Value:
+        m = frame.module
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a function")
+
+    # ---------------------------------------------------------------- derived values
+    def derived(self, base: Value, node, frame: Frame, expr: str, attr: str | None = None) -> Value:
+        """A value computed from `base` that we cannot compute: it changes as often as `base`."""
+        m = frame.module
+        span = m.span(node)
+        segs = self.text_of(base, frame) if isinstance(base, (Text, Alt)) else []
+        src = most_volatile(segs)
+        if attr is not None and isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
+            found = classify.classify_name(attr)
+            if found:
+                kind, vol, prec, why = found
+                return dynamic(span, expr, kind, vol, why, precision=prec, name_only=True)
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN, f"attribute `{expr}`")
+        if src is None:
+            return self._derived_unknown(segs, span, expr, attr)
+        if src.kind is Kind.TIMESTAMP and attr is not None:
+            if attr in classify.TIMESTAMP_ZONE:
+                return dynamic(span, expr, Kind.UNKNOWN, Volatility.STABLE, "a time zone, not a time")
+            if attr in classify.TIMESTAMP_ATTRS:
+                return Text([replace(src, span=span, expr=expr, precision=classify.TIMESTAMP_ATTRS[attr],
+                                     origin=src.origin or src.span, anchor=None)])
+        if src.kind is Kind.HISTORY:
+            # an element of the conversation: the newest message changes every request
+            return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
+                           f"taken from the conversation `{src.expr}`", origin=src.span)
+        if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
+            return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
+        return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
+                       src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
+                       name_only=src.name_only)
+
+    @staticmethod
+    def _derived_unknown(segs, span, expr: str, attr: str | None) -> Text:
+        if segs and all(s.is_static for s in segs):
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
+        if attr is not None:
+            found = classify.classify_name(attr)
+            if found:
+                kind, vol, prec, why = found
+                return dynamic(span, expr, kind, vol, why, precision=prec, name_only=True)
+            if attr.lower() in classify.HISTORY_NAMES:
+                return dynamic(span, expr, Kind.HISTORY, Volatility.UNKNOWN, f"`{expr}`")
+        return dynamic(span, expr, evidence=f"`{expr}` is not resolved")
+
+
+_DISPATCH = {
+    ast.Constant: Evaluator._constant,
+    ast.JoinedStr: lambda ev, node, frame, env: ev.fstring(node, frame, env),
+    ast.Name: Evaluator._name_node,
+    ast.Attribute: Evaluator._attribute,
+    ast.List: lambda ev, node, frame, env: ev.display(node, frame, env) if False else ev.sequence(node, frame, env),
+    ast.Tuple: lambda ev, node, frame, env: ev.sequence(node, frame, env),
+    ast.Set: lambda ev, node, frame, env: ev.sequence(node, frame, env),
+    ast.Dict: lambda ev, node, frame, env: ev.mapping(node, frame, env),
+    ast.BinOp: Evaluator._binop,
+    ast.Call: lambda ev, node, frame, env: ev.call(node, frame, env),
+    ast.Subscript: lambda ev, node, frame, env: ev.subscript(node, frame, env),
+    ast.IfExp: Evaluator._ifexp,
+    ast.BoolOp: Evaluator._boolop,
+    ast.GeneratorExp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
+    ast.ListComp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
+    ast.SetComp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
+    ast.Await: Evaluator._await,
+    ast.NamedExpr: lambda ev, node, frame, env: ev.eval(node.value, frame, env),
+    ast.Lambda: Evaluator._lambda,
+}
+
+
+def per_process(value: Value | None) -> Value | None:
+    """Values computed at import are fixed per process: now() at module level is per-process."""
+    if isinstance(value, Alt):
+        return Alt([per_process(o) for o in value.options], value.span)
+    if isinstance(value, Text):
+        return Text([replace(s, volatility=Volatility.PER_PROCESS)
+                     if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
+                     and not s.name_only else s for s in value.segs])
+    return value
+
+
+def unresolved(value) -> bool:
+    """A receiver we know nothing about: an unresolved name or attribute, an external object."""
+    if isinstance(value, Text):
+        return len(value.segs) == 1 and value.segs[0].kind is Kind.UNKNOWN and value.segs[0].volatility is Volatility.UNKNOWN
+    return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
+
+
+def _element(value, index: int):
+    """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
+    if isinstance(value, Seq) and not value.repeated and index < len(value.items) \
+            and not any(isinstance(i, Spread) for i in value.items):
+        return value.items[index]
+    if isinstance(value, Alt):
+        picked = [_element(o, index) for o in value.options]
+        if picked and all(p is not None for p in picked):
+            return Alt(picked, value.span)
+    return None
+
+
+__all__ = ["Evaluator", "Frame", "const_str", "per_process", "unresolved"]

@@ -1,0 +1,282 @@
+"""Known functions of the standard library and common packages, one table keyed by qualified name.
+
+`KNOWN[qualname](evaluator, node, qualname, args, kwargs, frame, env) -> Value` evaluates a call
+of that function; `known_prefix(qualname)` covers families (`platform.*`); `BUILTINS[name]` are the
+builtins by plain name (None from a handler: not handled, evaluate as a normal call). The facts
+about clocks, ids and ordering are in `classify` (DESIGN.md Policy 1).
+"""
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
+from ... import classify
+from .text import const_str
+from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
+
+_SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
+                "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
+_LOADERS = ("json.loads", "json.load", "tomllib.loads", "tomllib.load", "tomli.loads", "tomli.load", "toml.loads",
+            "toml.load", "yaml.safe_load", "yaml.load", "yaml.full_load")
+
+
+def _timestamp(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    return dynamic(m.span(node), m.code(node), Kind.TIMESTAMP, Volatility.PER_REQUEST,
+                   f"call to `{m.code(node.func)}()`", precision=classify.TIMESTAMP_CALLS[qual])
+
+
+def _strftime(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    span = m.span(node)
+    fmt = const_str(ev.eval(args[0], frame, env)) if args else None
+    prec = classify.strftime_precision(fmt) if fmt is not None else Precision.SUB_DAY
+    if prec is None:
+        return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a time-zone name, not a time")
+    return dynamic(span, m.code(node), Kind.TIMESTAMP, Volatility.PER_REQUEST, f"call to `{m.code(node)}`", precision=prec)
+
+
+def _unique_id(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    return dynamic(m.span(node), m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST, f"call to `{m.code(node.func)}()`")
+
+
+def _unordered(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """A call whose results come in no fixed order. `as_completed(tasks)` keeps the tasks
+    (their results are the elements) with the order marked unstable."""
+    m = frame.module
+    seg = Segment(span=m.span(node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.UNKNOWN,
+                  expr=m.code(node), evidence=classify.UNORDERED_CALLS.get(qual, "unordered source"))
+    if qual.endswith("as_completed") and args:
+        tasks = ev.eval(args[0], frame, env)
+        if isinstance(tasks, Seq) and tasks.items:
+            return Seq(tasks.items, m.span(node), repeated=True, node=node, unordered=seg)
+    return Text([seg])
+
+
+def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    name = qual.rsplit(".", 1)[-1]
+    return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                   f"`{name}(...)`: iteration order depends on the hash seed")
+
+
+def _stable(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "describes the host or configuration")
+
+
+def _os_path(ev, node, qual, args, kwargs, frame, env) -> Value:
+    vals = [ev.eval(a, frame, env) for a in args]
+    if qual == "os.path.join":
+        if vals and isinstance(vals[0], PathV):
+            return ev.path_join(vals[0], vals[1:], frame)
+        return PathV(None)
+    if vals and isinstance(vals[0], PathV) and vals[0].path is not None:
+        return PathV(vals[0].path.parent if qual == "os.path.dirname" else vals[0].path, vals[0].volatile)
+    return PathV(None)
+
+
+def _dedent(ev, node, qual, args, kwargs, frame, env) -> Value:
+    import textwrap
+    from dataclasses import replace
+    m = frame.module
+    if not args:
+        return dynamic(m.span(node), m.code(node))
+    segs = ev.text_of(ev.eval(args[0], frame, env), frame)
+    if segs and all(s.is_static for s in segs):
+        return Text([replace(segs[0], text=textwrap.dedent("".join(s.text for s in segs)), raw=None, raw_base=0)])
+    return Text(segs)
+
+
+def _path(ev, node, qual, args, kwargs, frame, env) -> Value:
+    return ev.path_ctor(args, frame, env)
+
+
+def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    src_node = args[0] if args else next(iter(kwargs.values()), None)
+    if src_node is None:
+        return dynamic(m.span(node), m.code(node))
+    src = ev.eval(src_node, frame, env)
+    if isinstance(src, Obj) and src.qualname == "file" and src.args and isinstance(src.args[0], PathV):
+        src = ev.read_file(src.args[0].path, node, frame)
+    if isinstance(src, Text) and len(src.segs) == 1 and src.segs[0].is_static and src.segs[0].span is not None:
+        seg = src.segs[0]
+        path = Path(seg.span.filename)
+        if not path.is_absolute():
+            path = Path.cwd() / path
+        if path.suffix in (".toml", ".yaml", ".yml", ".json") and path.is_file():
+            data = parse_config(path, seg.text)
+            if data is not None:
+                return Config(path, seg.text, [], data)
+    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data")
+
+
+def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`json.dumps(data)` and friends: text whose key order is the data's unless keys are sorted."""
+    m = frame.module
+    span = m.span(node)
+    sort = kwargs.get("sort_keys")
+    is_false = isinstance(sort, ast.Constant) and sort.value is False
+    if qual.startswith("orjson"):
+        opt = kwargs.get("option")
+        ordered = opt is not None and "OPT_SORT_KEYS" in m.code(opt)
+    elif qual.startswith("yaml"):
+        ordered = not is_false  # PyYAML sorts keys unless told not to
+    else:
+        ordered = sort is not None and not is_false
+    data_node = args[0] if args else None
+    data = ev.eval(data_node, frame, env) if data_node is not None else None
+    literal = _deterministic_dict(data_node, data) or (
+        isinstance(data, Mapping) and data.node is not None
+        and all(not isinstance(v, Mapping) or v.node is not None for v in data.items.values()))
+    segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
+    src = most_volatile(segs)
+    vol = src.volatility if src is not None else Volatility.UNKNOWN
+    if isinstance(data, Seq) and not data.repeated:
+        literal = all(isinstance(i, Mapping) and i.node is not None for i in data.items) or not data.items
+    if isinstance(data, Seq) and data.ordered:
+        literal = True  # `sorted(...)`: a list in a fixed order
+    seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
+                  expr=m.code(node), ordered=ordered or literal,
+                  evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
+    if not seg.ordered:
+        seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
+    return Text([seg])
+
+
+def _deterministic_dict(node, value) -> bool:
+    """`model.model_json_schema()`, `obj.model_dump()`, `dataclasses.asdict(obj)`: dicts whose keys
+    come in the model's field order, the same in every process."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name in classify.DETERMINISTIC_DICTS:
+            return True
+    if isinstance(value, Alt):  # a helper with a fallback: the model's schema, or a stand-in
+        return any(_deterministic_dict(None, o) for o in value.options)
+    if isinstance(value, Text) and value.segs and all(s.ordered for s in value.segs if not s.is_static):
+        return any(not s.is_static for s in value.segs)
+    return False
+
+
+def parse_config(path: Path, text: str):
+    """The data of a TOML / YAML / JSON text, or None when it does not parse (YAML: aliases and
+    size bounded, see `promptlint.templates.safe_yaml`)."""
+    try:
+        if path.suffix == ".toml":
+            try:
+                import tomllib
+            except ModuleNotFoundError:  # pragma: no cover - Python < 3.11
+                import tomli as tomllib
+            return tomllib.loads(text)
+        if path.suffix in (".yaml", ".yml"):
+            import yaml
+            return yaml.safe_load(text)
+        return json.loads(text)
+    except Exception:
+        return None
+
+
+# ------------------------------------------------------------------------ builtins by plain name
+def _str(ev, node, qual, args, kwargs, frame, env):
+    return ev.eval(args[0], frame, env) if args else None
+
+
+def _open(ev, node, qual, args, kwargs, frame, env):
+    if not args:
+        return None
+    return Obj("file", args=[ev.eval(args[0], frame, env)], span=frame.module.span(node), node=node)
+
+
+def _sorted(ev, node, qual, args, kwargs, frame, env):
+    if not args:
+        return None
+    m = frame.module
+    span = m.span(node)
+    inner = ev.eval(args[0], frame, env)
+    segs = ev.text_of(inner, frame) if isinstance(inner, (Text, Alt)) else []
+    src = most_volatile(segs)
+    if isinstance(inner, Seq):
+        return Seq(inner.items, span, repeated=inner.repeated, node=node, ordered=True)
+    if src is not None and src.kind is Kind.UNORDERED_ITERATION:
+        return Seq([], span, repeated=True, node=node, ordered=True)
+    if src is not None:
+        return ev.derived(inner, node, frame, m.code(node))
+    return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "sorted")
+
+
+def _list(ev, node, qual, args, kwargs, frame, env):
+    return ev.eval(args[0], frame, env) if args else None
+
+
+def _number(ev, node, qual, args, kwargs, frame, env):
+    m = frame.module
+    inner = ev.eval(args[0], frame, env) if args else None
+    if inner is None:
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE)
+    return ev.derived(inner, node, frame, m.code(node))
+
+
+def _dict(ev, node, qual, args, kwargs, frame, env):
+    kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
+    base = ev.eval(args[0], frame, env) if args else None
+    items = dict(base.items) if isinstance(base, Mapping) else {}
+    items.update(kw)
+    return Mapping(items, {}, frame.module.span(node), node)
+
+
+KNOWN: dict = {}
+for _q in classify.TIMESTAMP_CALLS:
+    KNOWN[_q] = _timestamp
+for _q in ("time.strftime", "time.strptime"):
+    KNOWN[_q] = _strftime
+for _q in classify.UNIQUE_ID_CALLS:
+    KNOWN[_q] = _unique_id
+for _q in classify.UNORDERED_CALLS:
+    KNOWN[_q] = _unordered_set if _q in ("set", "frozenset") else _unordered
+for _q in ("listdir", "scandir", "as_completed"):
+    KNOWN[_q] = _unordered
+for _q in ("os.path.join", "os.path.dirname", "os.path.abspath", "os.path.realpath"):
+    KNOWN[_q] = _os_path
+for _q in ("textwrap.dedent", "inspect.cleandoc", "dedent", "cleandoc"):
+    KNOWN[_q] = _dedent
+for _q in (*_SERIALIZERS, "dumps"):
+    KNOWN[_q] = _serialize
+for _q in _LOADERS:
+    KNOWN[_q] = _config_load
+for _q in ("pathlib.Path", "pathlib.PurePath", "Path"):
+    KNOWN[_q] = _path
+
+BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
+            "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
+            "dict": _dict}
+
+
+def known_prefix(qual: str):
+    """The handler of a family of calls by prefix (host and configuration: stable), or None."""
+    if qual and classify.is_stable_call(qual):
+        return _stable
+    return None
+
+
+class LibraryMixin:
+    """File reading shared by the known functions and the method calls."""
+
+    def read_file(self, path: Path | None, node, frame) -> Value:
+        """The text of a file read with a static path: static text located in that file."""
+        from ...model import Position
+        from ...source import SourceError, read_text
+        m = frame.module
+        span = m.span(node)
+        if path is None or not path.is_file():
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE,
+                           "text read from a file that is not found statically")
+        try:
+            text = read_text(path)
+        except SourceError:
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "unreadable file")
+        return Text([Segment(text=text, span=Span(self.display(path), Position(1, 1), Position(1, 1)))])

@@ -1,0 +1,212 @@
+"""Method calls: methods of paths, files, config data, dicts and lists, `str` methods (`format`,
+`join`, `strip`, `strftime` of a timestamp...), methods of objects of the tree (bound and
+followed), rendered templates, and methods of objects we cannot see."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from pathlib import Path
+
+from ...model import Kind, Segment, Volatility
+from ... import classify
+from .text import const_str, slice_segment
+from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+
+_TRIM = ("strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize", "replace", "removeprefix",
+         "removesuffix", "expandtabs", "casefold")
+
+
+class MethodsMixin:
+    """Method calls of the Evaluator."""
+
+    def method(self, base: Value, method: str, node: ast.Call, args, kwargs, frame, env) -> Value:
+        m = frame.module
+        span = m.span(node)
+        if method in classify.DETERMINISTIC_DICTS and not args and not isinstance(base, (Mapping, Seq)):
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           "a dict in the model's field order", ordered=True)
+        if isinstance(base, PathV):
+            found = self._path_method(base, method, node, args, frame, env)
+            if found is not None:
+                return found
+        if isinstance(base, Obj) and base.qualname == "file" and method == "read":
+            p = base.args[0] if base.args else None
+            if isinstance(p, PathV):
+                return self.read_file(p.path, node, frame)
+            path = const_str(p) if p is not None else None
+            if path is not None:
+                return self.read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
+        if isinstance(base, (Obj, ClassRef)):
+            member = self.attr_of(base, method, node, frame)
+            if isinstance(member, Func):
+                bound = self.bind(member, args, kwargs, frame, env)
+                result = self.call_function(member, bound, frame.depth + 1, span)
+                if result is not None:
+                    return self.after_call(result, node, self.forced(bound), frame)
+                return self.opaque_call(node, self.forced(bound), frame)
+        if isinstance(base, (Text, Alt)):
+            return self.str_method(base, method, node, args, kwargs, frame, env)
+        found = self._container_method(base, method, args, frame, env)
+        if found is not None:
+            return found
+        if method in classify.UNORDERED_METHODS and not isinstance(base, (Text, Seq)):
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
+                           classify.UNORDERED_METHODS[method])
+        if self.template_hook is not None and (method == "render" or isinstance(base, Obj) and base.qualname.endswith(
+                ("Template", "get_template", "from_string"))):
+            rendered = self.template_hook(self, base, node, args, kwargs, frame, env)
+            if rendered is not None:
+                return rendered
+        if isinstance(base, Obj) and not base.qualname.startswith(("self:", "instance:")):
+            kw_vals = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
+            arg_vals = [self.eval(a, frame, env) for a in args]
+            fetched = None if method[:1].isupper() else self.fetched(node, arg_vals + list(kw_vals.values()), frame)
+            if fetched is not None:
+                return fetched
+            return Obj(f"{base.qualname}.{method}", args=[base, *arg_vals], kwargs=kw_vals, span=span, node=node)
+        inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
+        return self.opaque_call(node, inputs + ([base] if isinstance(base, (Text, Alt)) else []), frame)
+
+    def _path_method(self, base: PathV, method: str, node, args, frame, env) -> Value | None:
+        m = frame.module
+        if method in ("read_text", "read_bytes", "open"):
+            return self.read_file(base.path, node, frame)
+        if method in ("with_name", "joinpath", "with_suffix"):
+            vals = [self.eval(a, frame, env) for a in args]
+            if method == "joinpath":
+                return self.path_join(base, vals, frame)
+            names = [const_str(v) for v in vals]
+            if base.path is None or not names or any(n is None for n in names):
+                return PathV(None, base.volatile)
+            if method == "with_name":
+                return PathV(base.path.with_name(names[0]), base.volatile)
+            return PathV(base.path.with_suffix(names[0]), base.volatile)
+        if method in ("resolve", "absolute", "expanduser"):
+            return base
+        if method in classify.UNORDERED_METHODS:
+            return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
+                           classify.UNORDERED_METHODS[method])
+        return None
+
+    def _container_method(self, base, method: str, args, frame, env) -> Value | None:
+        if isinstance(base, Config) and method == "get" and args:
+            key = const_str(self.eval(args[0], frame, env))
+            if key is not None and isinstance(base.data, dict) and key in base.data:
+                return Config(base.path, base.text, [*base.keys, key], base.data[key])
+        if isinstance(base, Mapping) and method == "get" and args:
+            key = const_str(self.eval(args[0], frame, env))
+            if key in base.items:
+                return base.items[key]
+        if isinstance(base, Seq) and method == "copy":
+            return base
+        return None
+
+    def str_method(self, base, method: str, node, args, kwargs, frame, env) -> Value:
+        m = frame.module
+        span = m.span(node)
+        if method == "format" and isinstance(base, Alt):
+            # a template that is one of several: format each variant
+            return Alt([self.str_method(o, method, node, args, kwargs, frame, env) for o in base.options], base.span)
+        segs = self.text_of(base, frame)
+        if method == "copy" and any(s.kind is Kind.HISTORY for s in segs):
+            return base
+        if method in ("decode", "encode", "strip", "lstrip", "rstrip", "replace") and \
+                any(s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION) for s in segs):
+            return Text(segs)  # bytes to text and trimming keep the order problem
+        if method == "format":
+            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args],
+                                    {k: self.eval(v, frame, env) for k, v in kwargs.items()}, frame, span)
+        if method == "join" and args:
+            return self.join(segs, args[0], frame, env, node)
+        if method in _TRIM:
+            return self._trim(segs, method, args, span)
+        src = most_volatile(segs)
+        if src is not None and src.kind is Kind.TIMESTAMP:
+            found = self._time_method(src, method, node, args, frame, env)
+            if found is not None:
+                return found
+        if src is not None and src.kind is Kind.UNIQUE_ID:
+            return Text([replace(src, span=span, expr=m.code(node), origin=None, anchor=None)])
+        if method in ("split", "splitlines", "encode", "decode", "count", "find", "startswith", "endswith", "hex"):
+            return self.derived(Text(segs), node, frame, m.code(node))
+        if not hasattr(str, method):
+            # a method of an object we cannot see (a retriever, a store): fetched with its inputs?
+            inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
+            fetched = self.fetched(node, inputs, frame)
+            if fetched is not None:
+                return fetched
+        if src is None and segs and all(s.is_static for s in segs):
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
+        return self.derived(Text(segs), node, frame, m.code(node))
+
+    @staticmethod
+    def _trim(segs: list[Segment], method: str, args, span) -> Value:
+        src = most_volatile(segs)
+        if method in ("strip", "lstrip", "rstrip") and not args:
+            out = [replace(s) for s in segs]
+            if method in ("strip", "lstrip") and out and out[0].is_static:
+                first = out[0]
+                out[0] = slice_segment(first, len(first.text) - len(first.text.lstrip()))
+            if method in ("strip", "rstrip") and out and out[-1].is_static:
+                last = out[-1]
+                out[-1] = slice_segment(last, 0, len(last.text.rstrip()))
+            return Text(out)
+        if method == "replace":
+            return Text(segs)
+        if src is None:
+            joined = "".join(s.text for s in segs)
+            text = joined if method in ("removeprefix", "removesuffix") else getattr(joined, method)()
+            return Text([Segment(text=text, span=segs[0].span if segs else span)])
+        return Text(segs)
+
+    def _time_method(self, src: Segment, method: str, node, args, frame, env) -> Value | None:
+        m = frame.module
+        span = m.span(node)
+        if method in classify.TIMESTAMP_ZONE:
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a time zone, not a time")
+        if method == "strftime":
+            fmt = const_str(self.eval(args[0], frame, env)) if args else None
+            prec = classify.strftime_precision(fmt) if fmt is not None else src.precision
+            if fmt is not None and prec is None:
+                return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a time-zone name, not a time")
+            return Text([replace(src, span=span, expr=m.code(node), precision=prec or src.precision,
+                                 evidence=f"`{m.code(node)}`", origin=None, anchor=None)])
+        if method in classify.TIMESTAMP_METHODS:
+            prec = classify.TIMESTAMP_METHODS[method] or src.precision
+            return Text([replace(src, span=span, expr=m.code(node), precision=prec, origin=None,
+                                 evidence=f"`{m.code(node)}`", anchor=None)])
+        return None
+
+    def join(self, sep_segs, iterable_node, frame, env, node) -> Value:
+        """`sep.join(iterable)`: the elements' text when the list is known, else its volatility
+        (an unordered source is reported where it is iterated)."""
+        m = frame.module
+        it = self.eval(iterable_node, frame, env)
+        joined = self._join_seq(sep_segs, it, frame)
+        if joined is not None:
+            return joined
+        if isinstance(it, Alt):
+            options = [self._join_seq(sep_segs, o, frame) for o in it.options]
+            if all(o is not None for o in options):
+                return Alt(options, it.span)
+        segs = self.text_of(it, frame)
+        unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
+        if unordered is not None and isinstance(it, Text) and unordered.anchor is None and unordered.fix is None:
+            return Text([self.unordered_at(unordered, iterable_node, frame)])  # iterated here: fix here
+        if unordered is not None:
+            return Text([unordered])
+        src = most_volatile(segs)
+        span = m.span(node)
+        if src is None:
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "joined constants")
+        return Text([replace(src, span=span, expr=m.code(node), origin=src.origin or src.span, anchor=None)])
+
+    def _join_seq(self, sep_segs, it, frame) -> Text | None:
+        if isinstance(it, Seq) and not it.repeated and all(not isinstance(i, Spread) for i in it.items):
+            out: list[Segment] = []
+            for i, item in enumerate(it.items):
+                if i:
+                    out.extend(sep_segs)
+                out.extend(self.text_of(item, frame))
+            return Text(out)
+        return None

@@ -1,0 +1,271 @@
+"""Objects: attributes of instances and classes of the analysed tree, parameters, and prompt
+attributes found by name.
+
+`obj.attr` for an instance of a class of the tree is its method, a property's return value, a class
+attribute, or the value assigned to `self.attr` in its methods (in `__init__`: set once per
+instance). A list on the instance grown turn after turn (`self.messages.append(...)`) is the
+replayed conversation.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ...model import Kind, Volatility
+from ... import classify
+from .scopes import Frame, Thunk
+from .values import ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
+
+_PROPERTY = ("property", "cached_property", "functools.cached_property")
+_INIT_METHODS = ("__init__", "__post_init__", "setup")
+_BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "Any", "object",
+                  "Optional", "List", "Dict", "Sequence", "Iterable", "Mapping", "Path", "Callable", "None"}
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def decorator_name(d: ast.AST) -> str:
+    """The dotted name of a decorator (`@app.route(...)` -> "app.route")."""
+    node = d.func if isinstance(d, ast.Call) else d
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def is_static_method(fn) -> bool:
+    return any(decorator_name(d) == "staticmethod" for d in fn.decorator_list)
+
+
+def walk_statements(body):
+    """The statements of a block, recursively, without entering nested defs and classes."""
+    stack = list(body)
+    while stack:
+        stmt = stack.pop(0)
+        if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            continue
+        yield stmt
+        for attr in ("body", "orelse", "finalbody"):
+            sub = getattr(stmt, attr, None)
+            if isinstance(sub, list):
+                stack.extend(sub)
+        for handler in getattr(stmt, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            stack.extend(case.body)
+
+
+def _is_self_attr(target, attr: str) -> bool:
+    return (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+            and target.attr == attr)
+
+
+def self_assigns(cls: ast.ClassDef, attr: str) -> list:
+    """(method, value node) of every `self.attr = value` in the class's methods."""
+    found = []
+    for stmt in cls.body:
+        if not isinstance(stmt, _FUNCS):
+            continue
+        for node in walk_statements(stmt.body):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                targets = [node.target]
+            if any(_is_self_attr(t, attr) for t in targets):
+                found.append((stmt, node.value))
+    return found
+
+
+def grown(cls: ast.ClassDef, attr: str) -> bool:
+    """True when a method appends to, extends or `+=` the list `self.attr`."""
+    for stmt in cls.body:
+        if not isinstance(stmt, _FUNCS):
+            continue
+        for node in walk_statements(stmt.body):
+            target = None
+            if isinstance(node, ast.AugAssign):
+                target = node.target
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                    and node.value.func.attr in ("append", "extend", "insert"):
+                target = node.value.func.value
+            if _is_self_attr(target, attr):
+                return True
+    return False
+
+
+def per_instance(value):
+    """A value computed once when an object is made: a uuid or a clock reading then identifies
+    the instance (a conversation, a session), it does not change per request."""
+    if isinstance(value, Text):
+        return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
+                             evidence=(s.evidence + " (set once per instance)") if s.evidence else "set once per instance")
+                     if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
+                     and not s.name_only else s for s in value.segs])
+    return value
+
+
+def _is_builtin_annotation(ann) -> bool:
+    node = ann.value if isinstance(ann, ast.Subscript) else ann
+    return isinstance(node, ast.Name) and node.id in _BUILTIN_TYPES or isinstance(ann, (ast.Subscript, ast.BinOp))
+
+
+class ObjectsMixin:
+    """Attribute and parameter resolution of the Evaluator."""
+
+    def attr_of(self, base: Value | None, attr: str, node, frame: Frame) -> Value | None:
+        if isinstance(base, PathV):
+            if attr == "parent":
+                return PathV(base.path.parent if base.path else None, base.volatile)
+            if attr in ("stem", "name", "suffix"):
+                if base.path is None and base.volatile is not None:
+                    return Text([base.volatile])
+                return Text([self._static(str(getattr(base.path, attr)) if base.path else "")])
+            return None
+        if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
+            module = frame.module
+            if base.args and isinstance(base.args[0], ClassRef):
+                module = base.args[0].module
+            return self.member(module, base.node, attr, base, frame.depth)
+        if isinstance(base, ClassRef):
+            return self.member(base.module, base.node, attr, None, frame.depth)
+        if isinstance(base, Obj) and attr in base.kwargs:
+            return base.kwargs[attr]
+        return None
+
+    @staticmethod
+    def _static(text: str):
+        from ...model import Segment
+        return Segment(text=text)
+
+    def member(self, module, cls: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
+        """`obj.attr` for an instance of a class of the tree (see the module docstring)."""
+        for cls_module, c in self.mro(module, cls):
+            found = self._class_member(cls_module, c, attr, self_value, depth)
+            if found is not None:
+                return found
+            assigns = self_assigns(c, attr)
+            if grown(c, attr):
+                node = assigns[0][1] if assigns else c
+                return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
+                               f"`self.{attr}` grows across turns")
+            if len(assigns) > 1:
+                init = [a for a in assigns if a[0].name == "__init__"]
+                others = [a for a in assigns if a[0].name != "__init__"]
+                assigns = init[-1:] if init and not others else []
+                if not assigns:
+                    return None
+            if len(assigns) == 1:
+                method, value_node = assigns[0]
+                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1)
+                value = self.eval(value_node, frame)
+                return per_instance(value) if method.name in _INIT_METHODS else value
+        return None
+
+    def _class_member(self, module, c: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
+        for stmt in c.body:
+            if isinstance(stmt, _FUNCS) and stmt.name == attr:
+                fn = Func(module, stmt, c, self_value)
+                if any(decorator_name(d) in _PROPERTY for d in stmt.decorator_list):
+                    return self.call_function(fn, {}, depth + 1, None)
+                return fn
+            targets, value = [], None
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+                frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
+                return self._field_default(self.eval(value, frame, {}))
+        return None
+
+    def _field_default(self, val: Value) -> Value:
+        """A dataclass / pydantic field: `Field(default_factory=...)` makes a value per instance."""
+        if isinstance(val, Obj) and val.qualname.rsplit(".", 1)[-1] in ("Field", "field"):
+            factory = val.kwargs.get("default_factory")
+            if factory is not None:
+                segs = self.text_of(factory, None) if not isinstance(factory, Func) else []
+                src = most_volatile(segs)
+                if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
+                    return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
+                                         evidence=src.evidence + " (default of each new instance)")])
+            default = val.kwargs.get("default")
+            if default is not None:
+                return default
+        return val
+
+    def mro(self, module, cls: ast.ClassDef, seen=None):
+        """(module, class) of `cls` and its bases of the analysed tree, depth first."""
+        seen = seen or set()
+        if id(cls) in seen or len(seen) > 8:
+            return
+        seen.add(id(cls))
+        yield module, cls
+        for base in cls.bases:
+            v = self.eval(base, self.module_frame(module), {}) if isinstance(base, (ast.Name, ast.Attribute)) else None
+            if isinstance(v, ClassRef):
+                yield from self.mro(v.module, v.node, seen)
+
+    # ---------------------------------------------------------------- parameters
+    def param(self, frame: Frame, th: Thunk) -> Value:
+        """The value of a parameter: the caller's argument when bound, else what its annotation
+        or name says (a hint: Policy 7)."""
+        name = th.name
+        if name in frame.bindings:
+            bound = frame.bindings[name]
+            if isinstance(bound, Thunk):  # an argument, evaluated in the caller's frame on first use
+                return self.force(bound.value, bound)
+            return bound
+        if name == "self" and frame.cls is not None:
+            return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)
+        m = frame.module
+        param: ast.arg = th.node
+        ann = param.annotation
+        if ann is not None and not _is_builtin_annotation(ann):
+            cls = self._class_for_annotation(frame, ann)
+            if cls is not None:
+                return Obj(f"instance:{cls.node.name}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
+        found = classify.classify_name(name)
+        span = m.span(param)
+        if found:
+            kind, vol, prec, why = found
+            return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
+        if name.lower() in classify.HISTORY_NAMES:
+            return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
+        return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+
+    def _class_for_annotation(self, frame: Frame, ann) -> ClassRef | None:
+        if isinstance(ann, (ast.Name, ast.Attribute)):
+            v = self.eval(ann, frame)
+            if isinstance(v, ClassRef):
+                return v
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value in frame.module.classes:
+            return ClassRef(frame.module, frame.module.classes[ann.value])
+        return None
+
+    # ---------------------------------------------------------------- by name
+    def by_name(self, name: str, near, depth: int = 0) -> Value | None:
+        """The prompt text an attribute of an object we cannot resolve stands for, found by its
+        name: the class attributes and module constants of that name in the analysed tree that
+        are strings (one of them, when several: an Alt). None when there are none."""
+        from .values import Alt
+        key = ("by_name", name, near.parent)
+        if key in self._return_cache:
+            return self._return_cache[key]
+        self._return_cache[key] = None
+        values = []
+        for module, cls, node in self.project.definitions(name, near):
+            if isinstance(node, ast.Constant) and node.value in (None, True, False):
+                continue
+            frame = Frame(module=module, cls=cls, module_level=True, depth=depth + 1)
+            value = self.eval(node, frame, {})
+            if isinstance(value, Text) and any(s.is_static and s.text.strip() for s in value.segs):
+                values.append(value)
+        result = None if not values else (values[0] if len(values) == 1 else Alt(values))
+        self._return_cache[key] = result
+        return result
+
+
+__all__ = ["ObjectsMixin", "decorator_name", "is_static_method", "walk_statements", "Mapping"]

@@ -1,0 +1,229 @@
+"""Bindings and scopes: what each name holds at each statement of a function or module.
+
+A function body (or a module) is read once, straight through, branches merged: each assignment
+binds a lazy `Thunk`, and a snapshot of the bindings is taken before each statement, keyed by its
+row. `lookup(frame, name, at)` is the value of `name` as seen at node `at`. Loops are read twice
+(the second pass sees what the first appended: the back edge); branches merge into alternatives.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+from dataclasses import dataclass, field
+from typing import Any
+
+from .values import ClassRef, Func, Value
+
+#: The key of the snapshot taken after the last statement (the bindings at the end).
+END = 10 ** 9
+
+
+@dataclass(eq=False)
+class Thunk:
+    """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
+    param | unpack | value. `env` is the bindings visible where it was made; `prev` the binding it
+    grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
+
+    kind: str
+    node: Any = None
+    env: dict | None = None
+    prev: "Thunk | None" = None
+    options: list = field(default_factory=list)
+    repeated: bool = False
+    name: str = ""
+    value: Any = None
+    loop: Any = None
+    cache: Any = None
+
+
+@dataclass(eq=False)
+class Frame:
+    """Where an expression is evaluated: a module, an optional function (with its class) and the
+    values bound to its parameters by the caller. `depth` counts the calls followed to get here."""
+
+    module: Any
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None
+    cls: ast.ClassDef | None = None
+    bindings: dict = field(default_factory=dict)
+    self_value: Value | None = None
+    depth: int = 0
+    module_level: bool = False
+    snapshots: dict | None = None
+    rows: list | None = None
+    returns: list = field(default_factory=list)
+    param_names: set | None = None
+    replay: bool = False
+
+
+def target_names(target: ast.AST) -> list[str]:
+    """The names bound by an assignment or loop target (`a`, `a, (b, c)`)."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        out: list[str] = []
+        for el in target.elts:
+            out.extend(target_names(el.value if isinstance(el, ast.Starred) else el))
+        return out
+    return []
+
+
+def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
+    """Every parameter of a function, in order (positional-only, regular, *args, keyword-only,
+    **kwargs)."""
+    a = func.args
+    out = [*a.posonlyargs, *a.args]
+    if a.vararg is not None:
+        out.append(a.vararg)
+    out.extend(a.kwonlyargs)
+    if a.kwarg is not None:
+        out.append(a.kwarg)
+    return out
+
+
+_TRY = (ast.Try,) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+_MATCH = (ast.Match,) if hasattr(ast, "Match") else ()
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class ScopesMixin:
+    """The statement reader of the Evaluator (see the module docstring)."""
+
+    def ensure(self, frame: Frame) -> None:
+        """Read the frame's body once: snapshots of the bindings before each statement."""
+        if frame.snapshots is not None:
+            return
+        frame.snapshots, frame.rows = {}, []
+        body = frame.module.tree.body if frame.func is None else frame.func.body
+        env: dict[str, Thunk] = {}
+        if frame.func is not None:
+            frame.param_names = set()
+            for p in params_of(frame.func):
+                frame.param_names.add(p.arg)
+                env[p.arg] = Thunk("param", node=p, name=p.arg)
+        self._interp(frame, body, env, False)
+        frame.snapshots[END] = dict(env)
+        frame.rows = sorted(frame.snapshots)
+
+    def _snap(self, frame: Frame, node: ast.AST, env: dict) -> None:
+        """Record the bindings before the statement at `node`'s row (a later pass over a loop
+        body replaces the first: it also sees what the previous iteration appended)."""
+        frame.snapshots[node.lineno] = dict(env)
+
+    def _interp(self, frame: Frame, stmts, env: dict, loop) -> None:
+        for stmt in stmts:
+            self._snap(frame, stmt, env)
+            if isinstance(stmt, ast.If):
+                self._branches(frame, [stmt.body, stmt.orelse], env, loop)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+                self._loop(frame, stmt, env, loop)
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                for item in stmt.items:
+                    if isinstance(item.optional_vars, ast.Name):
+                        env[item.optional_vars.id] = Thunk("expr", node=item.context_expr, env=dict(env))
+                self._interp(frame, stmt.body, env, loop)
+            elif isinstance(stmt, _TRY):
+                self._interp(frame, stmt.body, env, loop)
+                for handler in stmt.handlers:  # run only on failure: read, bindings not kept
+                    self._interp(frame, handler.body, dict(env), loop)
+                self._interp(frame, stmt.orelse, env, loop)
+                self._interp(frame, stmt.finalbody, env, loop)
+            elif isinstance(stmt, _FUNCS):
+                env[stmt.name] = Thunk("value", value=Func(frame.module, stmt, None))
+            elif isinstance(stmt, ast.ClassDef):
+                env[stmt.name] = Thunk("value", value=ClassRef(frame.module, stmt))
+            elif _MATCH and isinstance(stmt, _MATCH):
+                self._branches(frame, [c.body for c in stmt.cases], env, loop)
+            else:
+                self._small(frame, stmt, env, loop)
+
+    def _loop(self, frame: Frame, stmt, env: dict, loop) -> None:
+        is_for = isinstance(stmt, (ast.For, ast.AsyncFor))
+        targets = target_names(stmt.target) if is_for else []
+        outer = loop if isinstance(loop, tuple) else None
+        ctx = (stmt.iter, dict(env), outer) if is_for else outer
+        passes = 1 if frame.replay else 2  # loops inside a replay run once
+        for number in range(passes):  # the second pass sees what the first appended (the back edge)
+            outer_replay = frame.replay
+            frame.replay = number == 1 or outer_replay
+            inner = dict(env)
+            for name in targets:
+                inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
+            self._interp(frame, stmt.body, inner, ctx or True)
+            for name, th in inner.items():
+                if env.get(name) is not th and name not in targets:
+                    env[name] = th
+            frame.replay = outer_replay
+        self._interp(frame, stmt.orelse, env, loop)
+
+    def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
+        envs = []
+        for body in bodies:
+            e = dict(env)
+            self._interp(frame, body, e, loop)
+            envs.append(e)
+        names = set().union(*envs) if envs else set()
+        for name in names:
+            ths = [e.get(name) for e in envs]
+            distinct: list = []
+            for th in ths:
+                if th is not None and all(th is not d for d in distinct):
+                    distinct.append(th)
+            if len(distinct) == 1 and None not in ths:
+                env[name] = distinct[0]
+            elif distinct:
+                before = env.get(name)
+                opts = list(distinct)
+                if before is not None and any(t is None or t is before for t in ths) and all(o is not before for o in opts):
+                    opts.append(before)
+                env[name] = Thunk("alt", options=opts)
+
+    def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                self._assign(target, stmt.value, env)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None and isinstance(stmt.target, ast.Name):
+                env[stmt.target.id] = Thunk("expr", node=stmt.value, env=dict(env))
+        elif isinstance(stmt, ast.AugAssign):
+            if isinstance(stmt.target, ast.Name):
+                name = stmt.target.id
+                env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                                  name=type(stmt.op).__name__)
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            f = call.func
+            if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+                    and f.attr in ("append", "extend", "insert") and f.value.id in env):
+                name = f.value.id
+                env[name] = Thunk(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                                  loop=loop if isinstance(loop, tuple) else None)
+        elif isinstance(stmt, ast.Return) and stmt.value is not None and not frame.replay:
+            frame.returns.append(Thunk("expr", node=stmt.value, env=dict(env)))
+
+    @staticmethod
+    def _assign(target, value, env: dict) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = Thunk("expr", node=value, env=dict(env))
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            for i, el in enumerate(target.elts):
+                if isinstance(el, ast.Name):
+                    if vals is not None and i < len(vals) and not isinstance(vals[i], ast.Starred):
+                        env[el.id] = Thunk("expr", node=vals[i], env=dict(env))
+                    else:
+                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=i)
+
+    def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
+        """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""
+        env = self.env_at(frame, at)
+        th = env.get(name)
+        if th is None:
+            return None
+        return self.force(frame, th)
+
+    def env_at(self, frame: Frame, at: ast.AST) -> dict:
+        """The bindings before the statement that holds `at`."""
+        self.ensure(frame)
+        row = getattr(at, "lineno", END)
+        i = bisect.bisect_right(frame.rows, row) - 1
+        return frame.snapshots[frame.rows[i]] if i >= 0 else {}

@@ -1,0 +1,355 @@
+"""Values as prompt text: literals, f-strings, `str.format`, `%`, and the text of any value.
+
+`text_of(value)` is the segments a value becomes when used as text (`str(value)`); `Alt` values
+(one of several variants) keep their shared beginning and end and turn the part that differs into
+one conditional segment. Dynamic segments that enter text at an interpolation are reported there
+(`reenter`), with the place the value was produced as their origin (DESIGN.md Policy 8).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from dataclasses import replace
+
+from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
+from ... import classify
+from ..strings import Field, Piece
+from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
+
+FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
+
+
+def piece_segment(module, piece: Piece) -> Segment:
+    """A static segment for a literal piece, placed at its characters in the file."""
+    start = module.position_at(piece.start)
+    end = module.position_at(piece.start + len(piece.raw))
+    span = Span(module.filename, start, end)
+    if piece.raw == piece.text:
+        return Segment(text=piece.text, span=span)
+    return Segment(text=piece.text, span=span, raw=RawText(piece.raw, start, piece.offsets))
+
+
+def slice_segment(seg: Segment, start: int, end: int | None = None) -> Segment:
+    """The static segment for `seg.text[start:end]`, with its own span and source mapping."""
+    end = len(seg.text) if end is None else end
+    if seg.span is None:
+        return replace(seg, text=seg.text[start:end])
+    a = seg.position_at(start)
+    b = seg.position_at(end) or a
+    return replace(seg, text=seg.text[start:end], span=Span(seg.span.filename, a, b), raw_base=seg.raw_base + start)
+
+
+def sub_span(seg: Segment, start: int, end: int | None = None) -> Span | None:
+    if seg.span is None:
+        return None
+    a = seg.position_at(start)
+    b = seg.position_at(end) if end is not None else seg.span.end
+    return Span(seg.span.filename, a, b or a)
+
+
+def reenter(inner: list[Segment], where: Span, expr: str, spec: str | None) -> list[Segment]:
+    """Segments of a value interpolated at `where`: dynamic ones are reported at the
+    interpolation, with the place the value was produced as origin."""
+    out = []
+    for s in inner:
+        if s.is_static:
+            out.append(s)
+            continue
+        if s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION):
+            out.append(s)  # reported at the call or the iteration (Policy 8), where its fix edits
+            continue
+        origin = s.origin or s.span
+        if origin == where:
+            origin = None
+        prec = s.precision
+        if spec and s.kind is Kind.TIMESTAMP:
+            prec = classify.strftime_precision(spec) or prec
+        out.append(replace(s, span=where, origin=origin, precision=prec, expr=s.expr if s.expr else expr,
+                           anchor=None))
+    return out
+
+
+def short(segs: list[Segment]) -> str:
+    for s in segs:
+        if s.expr:
+            return s.expr
+    return ""
+
+
+def const_str(value) -> str | None:
+    """The text of a value made only of static text, else None."""
+    if isinstance(value, Text) and value.segs and all(s.is_static for s in value.segs):
+        return "".join(s.text for s in value.segs)
+    if isinstance(value, Text) and not value.segs:
+        return ""
+    return None
+
+
+def movable(seg: Segment) -> bool:
+    """A volatile value that PRM101-103 may move after the static text (their unsafe fix)."""
+    return (seg.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)
+            and seg.volatility in (Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_PROCESS))
+
+
+def _seg_eq(a: Segment, b: Segment) -> bool:
+    if a.is_static and b.is_static:
+        return a.text == b.text
+    return not a.is_static and not b.is_static and a.span == b.span and a.kind == b.kind
+
+
+def align(options: list[list[Segment]]):
+    """(shared head, the differing middle of each option, shared tail), segment by segment and
+    then character by character at the boundary of static text."""
+    n = min(len(o) for o in options)
+    i = 0
+    while i < n and all(_seg_eq(o[i], options[0][i]) for o in options[1:]):
+        i += 1
+    head = list(options[0][:i])
+    rest = [o[i:] for o in options]
+    m = min(len(o) for o in rest)
+    j = 0
+    while j < m and all(_seg_eq(o[len(o) - 1 - j], rest[0][len(rest[0]) - 1 - j]) for o in rest[1:]):
+        j += 1
+    tail = list(rest[0][len(rest[0]) - j:]) if j else []
+    middles = [o[:len(o) - j] if j else list(o) for o in rest]
+    if all(mid and mid[-1].is_static for mid in middles) or any(not mid for mid in middles):
+        texts = [mid[-1].text if mid and mid[-1].is_static else "" for mid in middles]
+        if all(texts):
+            k = len(os.path.commonprefix([t[::-1] for t in texts]))
+            if k:
+                last = middles[0][-1]
+                tail = [slice_segment(last, len(last.text) - k)] + tail
+                middles = [mid[:-1] + ([slice_segment(mid[-1], 0, len(mid[-1].text) - k)] if len(mid[-1].text) > k else [])
+                           for mid in middles]
+    return head, middles, tail
+
+
+def _same(a: list[Segment], b: list[Segment]) -> bool:
+    return len(a) == len(b) and all(x.is_static and y.is_static and x.text == y.text for x, y in zip(a, b))
+
+
+class TextMixin:
+    """Text operations of the Evaluator."""
+
+    def text_of(self, value: Value | None, frame) -> list[Segment]:
+        """The segments of a value used as text (str(value))."""
+        if value is None:
+            return []
+        if isinstance(value, Text):
+            return value.segs
+        if isinstance(value, Alt):
+            cached = value.__dict__.get("_segs")
+            if cached is None:  # variants share sub-values: compute each once
+                cached = value.__dict__["_segs"] = self._alt_text(value, frame)
+            return cached
+        if isinstance(value, Spread):
+            return self.text_of(value.value, frame)
+        if isinstance(value, Seq):
+            return self._seq_text(value, frame)
+        if isinstance(value, Mapping):
+            out: list[Segment] = []
+            for v in value.items.values():
+                out.extend(self.text_of(v, frame))
+            src = most_volatile(out)
+            if src is None:
+                return [Segment(span=value.span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="dict")]
+            return [replace(src, span=value.span or src.span)]
+        if isinstance(value, PathV):
+            if value.path:
+                return [Segment(text=str(value.path), span=None)]
+            if value.volatile is not None:
+                return [value.volatile]
+            return [Segment(kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="path")]
+        if isinstance(value, Config):
+            return self._config_text(value)
+        if isinstance(value, Obj):
+            if value.qualname.startswith("message:"):
+                content = value.kwargs.get("content") or (value.args[0] if value.args else None)
+                return self.text_of(content, frame)
+            return [Segment(span=value.span, kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr=value.qualname,
+                            evidence="an object")]
+        return [Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="an unknown value")]
+
+    def _seq_text(self, value: Seq, frame) -> list[Segment]:
+        if value.unordered is not None and not value.ordered:
+            return [value.unordered]
+        out: list[Segment] = []
+        for it in value.items:
+            out.extend(self.text_of(it, frame))
+        if value.ordered:
+            out = [s for s in out if s.kind is not Kind.UNORDERED_ITERATION]
+        keep = next((s for s in out if s.kind in (Kind.UNORDERED_ITERATION, Kind.SERIALIZED)), None)
+        if keep is not None:
+            return [keep]  # reported where it happens (the iteration, the dumps call)
+        if value.repeated or not all(s.is_static for s in out):
+            src = most_volatile(out)
+            if src is None:
+                return [Segment(span=value.span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="list")]
+            return [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
+        return [Segment(text=str([s.text for s in out]), span=value.span)]
+
+    def _alt_text(self, value: Alt, frame) -> list[Segment]:
+        """Text that is one of several variants: the shared beginning and end stay as they are,
+        the part that differs becomes one conditional segment (or the variant's own volatile
+        segments when a variant holds a clock reading, an id or user input)."""
+        options = [self.text_of(o, frame) for o in value.options]
+        if all(_same(o, options[0]) for o in options[1:]):
+            return options[0]
+        head, middles, tail = align(options)
+        volatile = [mid for mid in middles if most_volatile(mid) is not None
+                    and most_volatile(mid).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)]
+        if volatile:
+            middle = max(volatile, key=lambda o: vol_rank(most_volatile(o).volatility))
+        else:
+            span = value.span or next((s.span for mid in middles for s in mid if s.span is not None), None)
+            present = [mid for mid in middles if mid]
+            expr = next((s.expr for mid in present for s in mid if s.expr), "") or \
+                " ".join(next((s.text for mid in present for s in mid if s.text), "").split())[:50]
+            stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
+            src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
+                                          key=lambda seg: vol_rank(seg.volatility), default=None)
+            if src is not None and src.kind is not Kind.UNKNOWN:
+                middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
+            else:
+                middle = [Segment(span=span, kind=Kind.CONDITIONAL,
+                                  volatility=Volatility.UNKNOWN if src is None else src.volatility,
+                                  expr=expr, evidence="present or absent by a condition")]
+        return head + middle + tail
+
+    def _config_text(self, value: Config) -> list[Segment]:
+        from ...model import Position
+        data = value.data
+        where = Span(self.display(value.path), Position(1, 1), Position(1, 1))
+        if isinstance(data, str):
+            if self.config_hook is not None:
+                loc = self.config_hook(value.path, value.text, value.keys)
+                if loc is not None:
+                    text, pos, _ = loc
+                    return [Segment(text=text, span=Span(where.filename, pos, pos))]
+            return [Segment(text=data, span=where)]
+        return [Segment(kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="configuration data", span=where)]
+
+    # ---------------------------------------------------------------- literals
+    def string(self, node: ast.Constant, frame) -> Text:
+        """A str or bytes literal (implicit concatenations: one segment per token)."""
+        m = frame.module
+        pieces = m.pieces(node)
+        value = node.value.decode("utf-8", "replace") if isinstance(node.value, bytes) else node.value
+        if pieces is None or any(isinstance(p, Field) for p in pieces):
+            return Text([Segment(text=value, span=m.span(node))])
+        return Text([piece_segment(m, p) for p in pieces if p.text or len(pieces) == 1])
+
+    def fstring(self, node: ast.JoinedStr, frame, env) -> Text:
+        m = frame.module
+        pieces = m.pieces(node)
+        if pieces is None:
+            return self._fstring_ast(node, frame, env)
+        segs: list[Segment] = []
+        for p in pieces:
+            if isinstance(p, Piece):
+                if p.text:
+                    segs.append(piece_segment(m, p))
+                continue
+            where = m.span_of(p.start, p.end)
+            expr_text = " ".join(m.source[p.expr_start:p.expr_end].split())
+            if p.debug:
+                segs.append(Segment(text=m.source[p.expr_start:p.end - 1].split("!")[0].split(":")[0], span=where))
+            expr = m.field_expr(p)
+            if expr is None:
+                segs.append(Segment(span=where, kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr=expr_text,
+                                    evidence="expression not analysed"))
+                continue
+            inner = self.text_of(self.eval(expr, frame, env), frame)
+            entered = reenter(inner, where, expr_text, p.spec_text())
+            if any(movable(seg) for seg in entered):
+                anchor = Anchor(where, "fstring-field", digest=m.digest)
+                entered = [replace(seg, anchor=anchor) if movable(seg) else seg for seg in entered]
+            segs.extend(entered)
+        return Text(segs)
+
+    def _fstring_ast(self, node: ast.JoinedStr, frame, env) -> Text:
+        """An f-string whose source cannot be scanned: its parts as `ast` gives them."""
+        m = frame.module
+        segs: list[Segment] = []
+        where = m.span(node)
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                segs.append(Segment(text=str(part.value), span=where))
+            elif isinstance(part, ast.FormattedValue):
+                inner = self.text_of(self.eval(part.value, frame, env), frame)
+                segs.extend(reenter(inner, where, m.code(part.value), None))
+        return Text(segs)
+
+    def percent(self, tmpl: Text, args: list, mapping, node, frame) -> Text:
+        """`tmpl % args` (or `% mapping`): each directive becomes the value's segments."""
+        out: list[Segment] = []
+        ai = 0
+        m = frame.module
+        for seg in tmpl.segs:
+            if not seg.is_static:
+                out.append(seg)
+                continue
+            pos = 0
+            for mt in re.finditer(r"%(\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrfix%]", seg.text):
+                out.append(slice_segment(seg, pos, mt.start()))
+                pos = mt.end()
+                if mt.group(0) == "%%":
+                    out.append(replace(seg, text="%"))
+                    continue
+                if mt.group(1) and mapping is not None:
+                    val = mapping.items.get(mt.group(1)[1:-1])
+                elif ai < len(args):
+                    val = args[ai]
+                    ai += 1
+                else:
+                    val = None
+                inner = self.text_of(val, frame) if val is not None else [
+                    Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, span=m.span(node), expr=m.code(node))]
+                out.extend(reenter(inner, m.span(node), short(inner), None))
+            out.append(slice_segment(seg, pos))
+        return Text([s for s in out if not (s.is_static and not s.text)])
+
+    def format_text(self, tmpl: Text, args: list, kwargs: dict, frame, call_span: Span | None,
+                    keep_unbound: bool = False) -> Text:
+        """`tmpl.format(*args, **kwargs)`: each `{field}` of the static text becomes the bound
+        value's segments, reported at the placeholder (origin: the bound value's span). Unbound
+        fields stay template variables when `keep_unbound`, else unknown."""
+        out: list[Segment] = []
+        auto = 0
+        for seg in tmpl.segs:
+            if not seg.is_static:
+                out.append(seg)
+                continue
+            pos = 0
+            for mt in FORMAT_FIELD.finditer(seg.text):
+                if mt.group(0) in ("{{", "}}"):
+                    out.append(slice_segment(seg, pos, mt.start() + 1))
+                    pos = mt.end()
+                    continue
+                out.append(slice_segment(seg, pos, mt.start()))
+                pos = mt.end()
+                field_name = mt.group(1).strip()
+                head = re.split(r"[.\[]", field_name, maxsplit=1)[0]
+                where = sub_span(seg, mt.start(), mt.end())
+                if head == "" or head.isdigit():
+                    idx = auto if head == "" else int(head)
+                    auto += head == ""
+                    val = args[idx] if idx < len(args) else None
+                else:
+                    val = kwargs.get(head)
+                if val is None:
+                    out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
+                    continue
+                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), mt.group(3)))
+            out.append(slice_segment(seg, pos))
+        return Text([s for s in out if not (s.is_static and not s.text)])
+
+    @staticmethod
+    def _unbound_field(head: str, expr: str, where, keep_unbound: bool) -> Segment:
+        found = classify.classify_name(head.rsplit(".", 1)[-1]) if head else None
+        if found:
+            kind, vol, prec, why = found
+            return Segment(span=where, kind=kind, volatility=vol, precision=prec, expr=expr, evidence=why, name_only=True)
+        return Segment(span=where, kind=Kind.TEMPLATE_VARIABLE if keep_unbound else Kind.UNKNOWN,
+                       volatility=Volatility.UNKNOWN, expr=expr, evidence=f"template variable `{head}`")

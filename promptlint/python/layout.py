@@ -1,0 +1,402 @@
+"""From evaluated request arguments to a PromptLayout: message lists, content blocks with cache
+breakpoints, tool lists and request options. Shared by every SDK module (python/sdks/).
+
+A message list becomes request parts in order: a message written in the code is a part of its
+role; a list spread into it, a list grown in a loop or a list we cannot read is the replayed
+conversation (`history`). The newest user message (the last item, when it is a user message
+written at the call) ends the cacheable prefix (DESIGN.md Policy 3).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
+from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
+
+ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
+MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
+                   "ToolMessage": "tool", "ChatMessage": None, "SystemMessagePromptTemplate": "system",
+                   "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
+
+
+class LayoutBuilder:
+    """Builds the layouts of one module's prompts; `layouts` collects them in order."""
+
+    def __init__(self, module, evaluator):
+        self.m = module
+        self.ev = evaluator
+        self.layouts: list[PromptLayout] = []
+        self.sites: list[Span] = []
+        self.bindings: dict = {}
+
+    # ---------------------------------------------------------------- values
+    def value(self, node, frame) -> Value | None:
+        return self.ev.eval(node, frame) if node is not None else None
+
+    def static_text(self, value, frame) -> str | None:
+        """The text of a value made only of static text, else None."""
+        if value is None:
+            return None
+        segs = self.ev.text_of(value, frame)
+        if segs and all(s.is_static for s in segs):
+            return "".join(s.text for s in segs)
+        return None
+
+    def static_model(self, node, frame) -> str | None:
+        return self.static_text(self.value(node, frame), frame) if node is not None else None
+
+    # ---------------------------------------------------------------- parts
+    def text(self, value, frame, template: bool) -> list[Segment]:
+        if template:
+            text = Text(self.ev.text_of(value, frame))
+            return self.ev.format_text(text, [], self.bindings, frame, None, keep_unbound=True).segs
+        return self.ev.text_of(value, frame)
+
+    def part(self, role: str, value: Value, frame, span: Span | None, template: bool = False) -> Part:
+        """One request part; a list of content blocks keeps its cache breakpoints."""
+        segs: list[Segment] = []
+        bps: list[Breakpoint] = []
+        if isinstance(value, Seq) and not value.repeated and value.items and all(isinstance(i, Mapping) for i in value.items):
+            for block in value.items:
+                content = block.items.get("text")
+                if content is None:
+                    content = block.items.get("content")
+                if content is not None:
+                    segs.extend(self.text(content, frame, template))
+                if "cache_control" in block.items:
+                    ttl = None
+                    cc = block.items["cache_control"]
+                    if isinstance(cc, Mapping) and "ttl" in cc.items:
+                        ttl = self.static_text(cc.items["ttl"], frame)
+                    bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cache_control"), ttl=ttl))
+        else:
+            segs = self.text(value, frame, template)
+        return Part(role, segs, bps, span=span)
+
+    def message_parts(self, value: Value, frame, template: bool = False) -> tuple[list[Part], int | None]:
+        """Request parts of a message list, in order, and the index of the newest user message
+        (the last item when it is a user message written at the call, not replayed history)."""
+        if not isinstance(value, Seq):
+            if isinstance(value, Text) and template:
+                return [self.part("user", value, frame, None, template)], 0
+            return [Part("history", [history_seg(value, getattr(value, "span", None), expr_of(value))])], None
+        if value.repeated and value.head:
+            return self._looped(value, frame, template), None
+        if value.repeated:
+            return [self.history_part(value, frame)], None
+        parts: list[Part] = []
+        newest = None
+        for item in value.items:
+            newest = None
+            if isinstance(item, Spread):
+                parts.extend(self._spread(item, frame, template))
+                continue
+            role, content, span = self.message(item, frame)
+            if role is None:
+                parts.append(self._unreadable(item))
+                continue
+            if role == "history":
+                parts.append(Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
+                                                      expr=expr_of(content), span=span)], span=span))
+                continue
+            parts.append(self.part(role, content, frame, span, template))
+            if role == "user":
+                newest = len(parts) - 1
+        return parts, newest
+
+    def _looped(self, value: Seq, frame, template: bool) -> list[Part]:
+        """Messages written before a loop that appends to them: those first, then the history;
+        the first turn is re-sent on every pass of the loop."""
+        head, _ = self.message_parts(Seq(value.items[:value.head], value.span), frame, template)
+        for part in head:
+            if part.role in ("user", "assistant", "tool"):
+                part.segments = [replace(s, volatility=Volatility.PER_CONVERSATION,
+                                         evidence="the first turn, re-sent on every pass of the loop")
+                                 if not s.is_static and s.volatility is Volatility.PER_REQUEST else s
+                                 for s in part.segments]
+        tail = Seq(value.items[value.head:], value.span, repeated=True)
+        return head + [self.history_part(tail, frame)]
+
+    def _spread(self, item: Spread, frame, template: bool) -> list[Part]:
+        inner = item.value
+        variants = [v for v in variants_of(inner) if isinstance(v, Seq)]
+        if isinstance(inner, Alt) and variants:
+            merged = Seq([x for v in variants for x in v.items], item.span, repeated=True)
+            return [self.history_part(merged, frame, item.span)]
+        if isinstance(inner, Seq) and inner.repeated:
+            return [self.history_part(inner, frame, item.span)]
+        if isinstance(inner, Seq):
+            return self.message_parts(inner, frame, template)[0]
+        return [Part("history", [history_seg(inner, item.span, item.expr)], span=item.span)]
+
+    @staticmethod
+    def _unreadable(item) -> Part:
+        if isinstance(item, Obj) and item.qualname.endswith("MessagesPlaceholder"):
+            return Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
+                                            expr="MessagesPlaceholder", span=item.span)], span=item.span)
+        return Part("history", [history_seg(item, getattr(item, "span", None), expr_of(item))])
+
+    def history_part(self, seq: Seq, frame, span=None) -> Part:
+        """The replayed conversation; serialized data in its messages (tool-call arguments) is kept
+        so the serialization rules see it."""
+        segs: list[Segment] = [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="conversation history",
+                                       span=span or seq.span)]
+        for item in seq.items:
+            role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
+            if role is not None and content is not None:
+                segs.extend(s for s in self.part(role, content, frame, None).segments if s.kind is Kind.SERIALIZED)
+            if isinstance(item, Mapping):
+                segs.extend(self._tool_call_args(item, frame))
+        return Part("history", segs, span=span or seq.span)
+
+    def _tool_call_args(self, message: Mapping, frame) -> list[Segment]:
+        out = []
+        for v in message.items.values():
+            if not isinstance(v, Seq):
+                continue
+            for call in v.items:
+                if not isinstance(call, Mapping):
+                    continue
+                for fv in call.items.values():
+                    if isinstance(fv, Mapping):
+                        for x in fv.items.values():
+                            out.extend(s for s in self.ev.text_of(x, frame) if s.kind is Kind.SERIALIZED)
+        return out
+
+    def message(self, item, frame) -> tuple[str | None, Value | None, Span | None]:
+        """(role, content, span) of one message value, or (None, None, None)."""
+        if isinstance(item, Mapping) and "role" in item.items:
+            role = self.static_text(item.items["role"], frame)
+            content = item.items.get("content") or item.items.get("parts")
+            if content is None:
+                content = Text([])
+            return ROLE_ALIASES.get(role, role) if role else "unknown", content, item.span
+        if isinstance(item, Seq) and item.is_tuple and len(item.items) == 2:
+            role = self.static_text(item.items[0], frame)
+            if role:
+                return ROLE_ALIASES.get(role, role), item.items[1], item.span
+        if isinstance(item, Obj):
+            return self._message_object(item, frame)
+        return None, None, None
+
+    def _message_object(self, item: Obj, frame):
+        cls = item.qualname.rsplit(".", 1)[-1].removeprefix("instance:")
+        if cls.startswith(tuple(MESSAGE_CLASSES)):
+            base_cls = next(c for c in MESSAGE_CLASSES if cls.startswith(c))
+            role = MESSAGE_CLASSES[base_cls]
+            content = item.kwargs.get("content") or item.kwargs.get("blocks") or item.kwargs.get("template") \
+                or item.kwargs.get("prompt") or (item.args[0] if item.args else None)
+            if role is None:
+                role = self.static_text(item.kwargs.get("role"), frame) or "unknown"
+            if item.qualname.endswith(".from_template") and len(item.args) > 1:
+                content = item.args[1]
+            return role, content if content is not None else Text([]), item.span
+        if ".from_template" in item.qualname:
+            owner = item.qualname.rsplit(".", 2)[-2]
+            role = MESSAGE_CLASSES.get(owner)
+            if role:
+                return role, item.args[1] if len(item.args) > 1 else Text([]), item.span
+        return None, None, None
+
+    # ---------------------------------------------------------------- tools and options
+    def tools(self, node, frame, api_shape: str | None = None) -> list[Part]:
+        """The tools part of a request (empty when there are none). `api_shape` is the tool shape
+        the API requires ("nested" for OpenAI chat, "flat" for Anthropic and Responses)."""
+        if node is None:
+            return []
+        value = self.ev.eval(node, frame)
+        span = self.m.span(node)
+        unordered = find_unordered(value)
+        if unordered is not None:
+            return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, unordered, api_shape))],
+                         span=span)]
+        if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
+            rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
+            if rendered is not None:
+                return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
+        src = most_volatile(self.ev.text_of(value, frame))
+        seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
+                      volatility=Volatility.UNKNOWN, expr=self.m.code(node), evidence="tool definitions not known statically")
+        return [Part("tools", [seg], span=span)]
+
+    def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
+        """Where the safe fix for a tools list in unstable order edits: the listing it iterates
+        when that yields paths or names (sortable); else the tools expression, sorted by name with
+        the key the tool shape needs (seen in the values, or required by the API); None when
+        neither is sure."""
+        if unordered.anchor is not None and unordered.evidence == "directory listing order":
+            return unordered.anchor
+        if unordered.span is None or unordered.span.filename != self.m.filename:
+            return None
+        shape = tool_shape(value) or api_shape
+        if shape is None:
+            return None
+        return Anchor(span, "tools", (("shape", shape),), self.m.digest)
+
+    def schema_part(self, node, frame) -> list[Part]:
+        """A structured-output schema (`response_format`): static when written as a literal."""
+        span = self.m.span(node)
+        value = self.ev.eval(node, frame)
+        if isinstance(value, Mapping):
+            rendered = static_json(Seq([value]))
+            if rendered is not None:
+                return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
+        return [Part("tools", [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE,
+                                       expr=self.m.code(node), evidence="response schema")], span=span)]
+
+    def options(self, layout: PromptLayout, kwargs: dict, frame) -> None:
+        """Request options the rules read (`prompt_cache_key`), also inside `extra_body`."""
+        for key in ("prompt_cache_key",):
+            if key in kwargs:
+                layout.options[key] = self.option(kwargs[key], frame)
+
+    def option(self, node, frame) -> Segment:
+        segs = self.ev.text_of(self.ev.eval(node, frame), frame)
+        src = most_volatile(segs)
+        span = self.m.span(node)
+        if src is None:
+            return Segment(text="".join(s.text for s in segs), span=span)
+        return Segment(span=span, kind=src.kind, volatility=src.volatility, expr=self.m.code(node),
+                       evidence=src.evidence, origin=src.origin)
+
+    # ---------------------------------------------------------------- layouts
+    def add(self, node, source: str, provider, api, model, parts: list[Part], newest: int | None = None,
+            span: Span | None = None) -> PromptLayout:
+        """Record a layout for the prompt at `node` (its site)."""
+        span = span or self.m.span(node)
+        if newest is not None:
+            # the newest user message is the request's input: what we cannot read in it is new per request
+            part = parts[newest]
+            part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
+                             if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
+                             else s for s in part.segments]
+        if source == "python-call":
+            self.sites.append(span)
+        layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
+                              provider=provider, api=api, model=model, parts=parts, newest_user=newest)
+        layout.templates = sorted({s.span.filename for p in parts for s in p.segments
+                                   if s.span is not None and s.span.filename != self.m.filename and s.is_static})
+        self.layouts.append(layout)
+        return layout
+
+    def covered(self, span: Span) -> bool:
+        """True when `span` lies inside a prompt already recorded (its site)."""
+        return any(s.start <= span.start and span.end <= s.end for s in self.sites)
+
+
+# ------------------------------------------------------------------------ value helpers
+def variants_of(value, depth: int = 0):
+    """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
+    if isinstance(value, Alt) and depth < 6:
+        out = []
+        for option in value.options:
+            out.extend(variants_of(option, depth + 1))
+        return out[:16]
+    return [value]
+
+
+def find_unordered(value, depth: int = 0) -> Segment | None:
+    """An unordered-iteration segment anywhere in a (tools) value."""
+    if depth > 6:
+        return None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    if isinstance(value, Spread):
+        return find_unordered(value.value, depth + 1)
+    if isinstance(value, Seq):
+        if value.ordered:
+            return None
+        if value.unordered is not None:
+            return value.unordered
+        return next((f for f in (find_unordered(i, depth + 1) for i in value.items) if f is not None), None)
+    if isinstance(value, Alt):
+        return next((f for f in (find_unordered(o, depth + 1) for o in value.options) if f is not None), None)
+    return None
+
+
+def tool_shape(value, depth: int = 0) -> str | None:
+    """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
+    `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"
+    (objects with a `.name`, e.g. `@tool` functions or MCP tools); None when not known."""
+    shapes: set[str] = set()
+
+    def walk(v, d):
+        if d > 6:
+            shapes.add("?")
+        elif isinstance(v, Mapping):
+            shapes.add("nested" if isinstance(v.items.get("function"), Mapping) else "flat" if "name" in v.items else "?")
+        elif isinstance(v, Func):
+            shapes.add("object")
+        elif isinstance(v, Seq):
+            for item in v.items:
+                walk(item, d + 1)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1)
+        elif isinstance(v, Alt):
+            for option in v.options:
+                walk(option, d + 1)
+        else:
+            shapes.add("?")
+    walk(value, depth)
+    return shapes.pop() if len(shapes) == 1 and "?" not in shapes else None
+
+
+def tool_schema(fn: Func) -> Mapping:
+    """The schema a `@tool` function (LangChain, pydantic-ai) is sent as: name, docstring and
+    parameters with their annotations. Approximate in formatting, exact in content."""
+    import ast
+    node = fn.node
+    doc = ast.get_docstring(node) or ""
+    params = {}
+    for p in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+        if p.arg in ("self", "cls"):
+            continue
+        ann = fn.module.code(p.annotation) if p.annotation is not None else "string"
+        params[p.arg] = Text([Segment(text=ann)])
+    return Mapping({"name": Text([Segment(text=node.name)]), "description": Text([Segment(text=doc)]),
+                    "parameters": Mapping(params)})
+
+
+def static_json(seq: Seq) -> str | None:
+    """The JSON text of a list of dicts written with static values only, else None."""
+    missing = object()
+
+    def py(v):
+        if isinstance(v, Mapping):
+            out = {}
+            for k, x in v.items.items():
+                r = py(x)
+                if r is missing:
+                    return missing
+                out[k] = r
+            return out
+        if isinstance(v, Seq):
+            out = [py(x) for x in v.items]
+            return missing if any(x is missing for x in out) else out
+        if isinstance(v, Text) and all(s.is_static for s in v.segs):
+            return "".join(s.text for s in v.segs)
+        return missing
+    data = py(seq)
+    if data is missing:
+        return None
+    return json.dumps(data, indent=None, ensure_ascii=False)
+
+
+def is_param_like(value) -> bool:
+    """A value that is one unknown or history segment (a parameter, an attribute)."""
+    return isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static and \
+        value.segs[0].kind in (Kind.HISTORY, Kind.UNKNOWN)
+
+
+def history_seg(value, span, expr) -> Segment:
+    return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
+                   evidence="replayed conversation")
+
+
+def expr_of(value) -> str:
+    if isinstance(value, Text):
+        for s in value.segs:
+            if s.expr:
+                return s.expr
+    return getattr(value, "qualname", "") or "messages"

@@ -1,0 +1,33 @@
+"""Which Python files can hold a prompt: the text test every file passes before it is parsed.
+
+Built from the SDK registry (each SDK's hints, and its import names with the generic method
+names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
+(`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
+fails it is read once and never parsed. Every pattern is a literal or has bounded repetition, so
+the test is linear in the file's length (no catastrophic backtracking).
+"""
+from __future__ import annotations
+
+import re
+
+from . import sdks
+
+#: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
+PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate")
+#: Words of semantic response caches (PRM401/402).
+CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
+#: `system_prompt = f"...`, `PROMPT = """...`: a prompt assigned literal text (bounded: linear).
+_ASSIGNED = r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}=[ \t]{0,8}(?:[rRfFbBuU]{1,2})?[\"']"
+
+
+def _pattern() -> re.Pattern:
+    words = sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True)
+    return re.compile("|".join([*map(re.escape, words), _ASSIGNED]))
+
+
+_PATTERN = _pattern()
+
+
+def might_hold_prompt(source: str) -> bool:
+    """True when the text mentions an LLM API, prompt-building code or a semantic cache."""
+    return _PATTERN.search(source) is not None or sdks.import_and_call(source)

@@ -1,0 +1,65 @@
+"""The SDK registry: the one list of SDK modules, in the order their call shapes are tried.
+
+Adding an SDK is one new module in this folder (declaring an `SDK = Sdk(...)`: see base.py) and one
+entry in `SDKS`. The pre-filter of the engine, the call matching of the site finder and the model
+to provider mapping are all built from these declarations.
+"""
+from __future__ import annotations
+
+import re
+
+from . import anthropic, cohere, google, langchain, litellm, mistral, openai, pydantic_ai
+from .base import Call, Sdk, Shape
+
+SDKS: list[Sdk] = [openai.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, pydantic_ai.SDK,
+                   mistral.SDK, cohere.SDK]
+
+
+def shapes() -> list[tuple[Sdk, Shape]]:
+    """Every call shape, in the order they are tried."""
+    return [(sdk, shape) for sdk in SDKS for shape in sdk.shapes]
+
+
+def decorators():
+    return [d for sdk in SDKS for d in sdk.decorators]
+
+
+def hints() -> list[str]:
+    """Literal text whose presence in a file suggests a prompt is sent from it (every SDK's hints)."""
+    return sorted({h for sdk in SDKS for h in sdk.hints})
+
+
+def import_and_call(source: str) -> bool:
+    """True when the file imports an SDK whose calls have generic method names and calls one."""
+    for sdk in SDKS:
+        if sdk.methods and any(f"import {n}" in source or f"from {n}" in source for n in sdk.imports) \
+                and any(f".{m}(" in source for m in sdk.methods):
+            return True
+    return False
+
+
+_ROUTES: dict[str, str] = {}
+for _sdk in SDKS:
+    _ROUTES.update(_sdk.routes)
+_ROUTE = re.compile(r"^(" + "|".join(sorted(map(re.escape, _ROUTES), key=len, reverse=True)) + r")[/:](.+)$")
+_MODELS = [(prefix, provider) for sdk in SDKS for prefix, provider in sdk.models]
+
+
+def provider_for_model(model: str | None, default: str | None) -> tuple[str | None, str | None]:
+    """(provider, model) from a model string such as `openai/gpt-4.1`, `anthropic:claude-3-5-haiku`
+    or `gpt-4o`; `default` when the string names no provider."""
+    if not model:
+        return default, model
+    m = _ROUTE.match(model)
+    if m:
+        return _ROUTES[m.group(1)], m.group(2)
+    low = model.lower()
+    for prefix, provider in _MODELS:
+        if provider == "anthropic" and prefix in low:  # Claude names come with many prefixes
+            return ("anthropic" if default != "bedrock" else default), model
+        if low.startswith(prefix):
+            return provider, model
+    return default, model
+
+
+__all__ = ["SDKS", "Call", "Sdk", "Shape", "shapes", "decorators", "hints", "provider_for_model"]

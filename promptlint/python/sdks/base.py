@@ -1,0 +1,93 @@
+"""What an SDK module declares: the calls that send a prompt and how their arguments map to a
+layout. One module per SDK shape (openai.py, anthropic.py, ...); the registry (`sdks/__init__.py`)
+lists them, builds the pre-filter from their import names and hints, and maps model names to
+providers from their declarations.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Call:
+    """One call being matched. `chain` is the callee's source text without whitespace
+    (`self.client.chat.completions.create`); `qual` its import-resolved dotted name
+    (`openai.OpenAI.chat...` is not resolved: receivers are objects); `method` the last attribute
+    name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones."""
+
+    node: ast.Call
+    chain: str
+    qual: str
+    method: str | None
+    kwargs: dict[str, ast.expr]
+    args: list[ast.expr]
+    frame: object = None
+
+    @staticmethod
+    def of(module, node: ast.Call) -> "Call":
+        func = node.func
+        chain = re.sub(r"\s+", "", module.code(func)) if isinstance(func, (ast.Attribute, ast.Name)) else ""
+        return Call(node=node, chain=chain, qual=module.qualified_name(func) or "",
+                    method=func.attr if isinstance(func, ast.Attribute) else None,
+                    kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
+                    args=[a for a in node.args if not isinstance(a, ast.Starred)])
+
+    def has(self, *names: str) -> bool:
+        """True when any of these keyword arguments is passed."""
+        return any(n in self.kwargs for n in names)
+
+    def arg(self, index: int, name: str | None = None) -> ast.expr | None:
+        """The argument passed by keyword `name`, else the positional argument `index`."""
+        if name is not None and name in self.kwargs:
+            return self.kwargs[name]
+        return self.args[index] if index < len(self.args) else None
+
+
+def chain_is(pattern: str) -> Callable[[Call], bool]:
+    """A matcher on the end of the callee's method chain (a regular expression)."""
+    rx = re.compile(rf"(^|\.)(?:{pattern})$")
+    return lambda call: bool(call.chain) and rx.search(call.chain) is not None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One way an SDK sends a prompt: `matches(call)` recognises it, `build(builder, call)` adds its
+    layout (see python/layout.py). `final`: when it matches, no later shape is tried even if
+    `build` adds nothing."""
+
+    name: str
+    matches: Callable[[Call], bool]
+    build: Callable
+    final: bool = True
+
+
+@dataclass(frozen=True)
+class Decorator:
+    """A function whose return value is prompt text because of its decorator
+    (`@agent.system_prompt`): `matches(dotted_name)`, `build(builder, func_node, name)`."""
+
+    matches: Callable[[str], bool]
+    build: Callable
+
+
+@dataclass(frozen=True)
+class Sdk:
+    """An SDK shape. `imports`: module names a file imports to use it; `methods`: method names of
+    its calls too generic to be hints alone (`chat`): a file that imports the SDK and calls one of
+    them passes the pre-filter; `hints`: literal text whose presence in a file suggests a call of
+    it (also for the pre-filter);
+    `shapes` and `decorators` in the order they are tried; `routes`: model-string prefixes
+    (`openai/`, `anthropic:`) and the provider they name; `models`: model-name prefixes and their
+    provider (`gpt-` -> openai); `tool_shape`: how its tools are written ("nested", "flat")."""
+
+    name: str
+    imports: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+    shapes: tuple[Shape, ...] = ()
+    decorators: tuple[Decorator, ...] = ()
+    routes: dict = field(default_factory=dict)
+    models: tuple[tuple[str, str], ...] = ()

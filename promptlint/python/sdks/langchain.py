@@ -1,0 +1,149 @@
+"""LangChain and LangGraph: `ChatPromptTemplate.from_messages` / `from_template`, chains
+(`prompt | llm`, `.partial(...)`) invoked with values, chat models invoked with messages,
+`bind_tools`, and agents built with `create_react_agent` / `create_agent`."""
+from __future__ import annotations
+
+from ...model import Kind, Part, Segment, Volatility
+from ..flow.values import Obj, Seq, Text
+from ..layout import MESSAGE_CLASSES
+from .base import Sdk, Shape
+
+_INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
+_CHAT_PROVIDERS = {"ChatOpenAI": "openai", "AzureChatOpenAI": "azure-openai", "ChatAnthropic": "anthropic",
+                   "ChatGoogleGenerativeAI": "google", "ChatVertexAI": "google", "ChatBedrock": "bedrock",
+                   "ChatBedrockConverse": "bedrock", "ChatLiteLLM": "litellm"}
+
+
+def chat_model(value) -> Obj | None:
+    """The chat model object a value stands for (through `.bind_tools(...)` and the like)."""
+    if isinstance(value, Obj):
+        cls = value.qualname.rsplit(".", 1)[-1]
+        if cls.startswith(("Chat", "AzureChat")) or cls == "init_chat_model":
+            return value
+        if value.qualname.endswith((".bind_tools", ".with_structured_output", ".bind", ".with_config")) and value.args:
+            return chat_model(value.args[0])
+    return None
+
+
+def model_of(b, value, frame) -> tuple[str | None, str | None]:
+    """(provider, model) of a chat model object or a model string."""
+    from . import provider_for_model
+    if isinstance(value, Obj):
+        if value.qualname.endswith(".bind_tools") and value.args:
+            return model_of(b, value.args[0], frame)
+        cls = value.qualname.rsplit(".", 1)[-1]
+        model = b.static_text(value.kwargs.get("model") or value.kwargs.get("model_name")
+                              or (value.args[0] if value.args else None), frame)
+        return provider_for_model(model, _CHAT_PROVIDERS.get(cls))
+    if isinstance(value, Text):
+        return provider_for_model(b.static_text(value, frame), None)
+    return None, None
+
+
+def prompt_template(value) -> tuple[Obj | None, dict]:
+    """The ChatPromptTemplate at the head of a chain (`prompt | llm`, `prompt.partial(...)`)."""
+    partials: dict = {}
+    while isinstance(value, Obj):
+        if value.qualname.endswith(("ChatPromptTemplate.from_messages", "ChatPromptTemplate")):
+            return (value if value.qualname.endswith("from_messages") else None), partials
+        if value.qualname == "chain" and value.args:
+            value = value.args[0]
+        elif value.qualname.endswith(".partial") and value.args:
+            partials.update(value.kwargs)
+            value = value.args[0]
+        else:
+            return None, partials
+    return None, partials
+
+
+def from_messages(b, call) -> None:
+    node = call.arg(0, "messages" if call.method == "from_messages" else "template")
+    if node is None:
+        return
+    frame = call.frame
+    parts, newest = b.message_parts(b.value(node, frame), frame, template=True)
+    b.add(call.node, "python-call", "langchain", "ChatPromptTemplate", None, parts, newest)
+
+
+def agent(b, call) -> None:
+    frame = call.frame
+    node = call.kwargs.get("prompt") or call.kwargs.get("system_prompt")
+    value = b.value(node, frame)
+    if isinstance(value, Obj) and value.qualname.rsplit(".", 1)[-1] in MESSAGE_CLASSES:
+        parts, _ = b.message_parts(Seq([value]), frame)
+    else:
+        parts = [b.part("system", value, frame, b.m.span(node))]
+    tools = b.tools(call.kwargs.get("tools"), frame)
+    prov, model = model_of(b, b.value(call.kwargs.get("model"), frame), frame)
+    history = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="agent state messages",
+                                       span=b.m.span(call.node))])
+    b.add(call.node, "python-call", prov, "langgraph.create_react_agent", model, tools + parts + [history], None)
+
+
+def bind_tools(b, call) -> None:
+    frame = call.frame
+    model = chat_model(b.value(call.node.func.value, frame))
+    if model is None:
+        return
+    prov, name = model_of(b, model, frame)
+    b.add(call.node, "python-call", prov, "langchain.bind_tools", name, b.tools(call.args[0], frame), None)
+
+
+def invoke(b, call) -> None:
+    frame = call.frame
+    base = b.value(call.node.func.value, frame)
+    template, partials = prompt_template(base)
+    if template is not None:
+        _chain(b, call, base, template, partials)
+        return
+    model = chat_model(base)
+    if model is None:
+        return
+    value = b.value(call.args[0], frame)
+    prov, name = model_of(b, model, frame)
+    if isinstance(value, Seq):
+        parts, newest = b.message_parts(value, frame)
+    elif isinstance(value, Text):
+        parts, newest = [b.part("user", value, frame, b.m.span(call.args[0]))], 0
+    else:
+        return
+    b.add(call.node, "python-call", prov, "langchain.invoke", name, parts, newest)
+
+
+def _chain(b, call, chain, template: Obj, partials: dict) -> None:
+    """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound."""
+    from ..flow.values import Mapping
+    frame = call.frame
+    value = b.value(call.args[0], frame)
+    bindings = dict(partials)
+    if isinstance(value, Mapping):
+        bindings.update(value.items)
+    messages = template.args[1] if len(template.args) > 1 else None
+    if messages is None:
+        return
+    b.bindings = bindings
+    try:
+        parts, newest = b.message_parts(messages, frame, template=True)
+    finally:
+        b.bindings = {}
+    model = chat_model(chain.args[1]) if chain.qualname == "chain" and len(chain.args) > 1 else None
+    prov, name = model_of(b, model, frame) if model is not None else (None, None)
+    layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name, parts, newest)
+    if template.span is not None and template.span.filename == b.m.filename:
+        layout.supersedes.append(f"{b.m.filename}:{template.span.start.row}")
+
+
+SDK = Sdk(
+    name="langchain",
+    imports=("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph"),
+    hints=("ChatPromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
+           "bind_tools"),
+    shapes=(
+        Shape("ChatPromptTemplate", lambda c: c.qual.endswith(("ChatPromptTemplate.from_messages",
+                                                                "ChatPromptTemplate.from_template")), from_messages),
+        Shape("create_react_agent", lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
+              and c.has("prompt", "system_prompt"), agent),
+        Shape("bind_tools", lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
+        Shape("invoke", lambda c: c.method in _INVOKE and bool(c.args), invoke),
+    ),
+)

@@ -1,0 +1,63 @@
+"""OpenAI: chat completions and the Responses API (sync, async, Azure clients).
+
+Chat completions: tools (nested `{"type": "function", "function": {...}}`), a response schema,
+then the messages. Responses: tools, `instructions` (a system part), then `input`: a string is the
+newest user message, a list is messages (DESIGN.md Policy 3).
+"""
+from __future__ import annotations
+
+from ...model import Part
+from ..flow.values import Seq
+from ..layout import history_seg, is_param_like
+from .base import Sdk, Shape, chain_is
+
+
+def chat(b, call) -> None:
+    frame = call.frame
+    parts = b.tools(call.kwargs.get("tools") or call.kwargs.get("functions"), frame, "nested")
+    if "response_format" in call.kwargs:
+        parts += b.schema_part(call.kwargs["response_format"], frame)
+    msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
+    from . import provider_for_model
+    prov, model = provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
+    layout = b.add(call.node, "python-call", prov or "openai", "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
+                   parts + msg_parts, None if newest is None else len(parts) + newest)
+    b.options(layout, call.kwargs, frame)
+
+
+def responses(b, call) -> None:
+    frame = call.frame
+    parts = b.tools(call.kwargs.get("tools"), frame, "flat")
+    if "instructions" in call.kwargs:
+        node = call.kwargs["instructions"]
+        parts.append(b.part("system", b.value(node, frame), frame, b.m.span(node)))
+    newest = None
+    if "input" in call.kwargs:
+        node = call.kwargs["input"]
+        value = b.value(node, frame)
+        if isinstance(value, Seq):
+            msg_parts, n = b.message_parts(value, frame)
+            newest = None if n is None else len(parts) + n
+            parts += msg_parts
+        elif is_param_like(value):
+            parts.append(Part("history", [history_seg(value, b.m.span(node), b.m.code(node))]))
+        else:
+            parts.append(b.part("user", value, frame, b.m.span(node)))
+            newest = len(parts) - 1
+    layout = b.add(call.node, "python-call", "openai", "responses.create", b.static_model(call.kwargs.get("model"), frame),
+                   parts, newest)
+    b.options(layout, call.kwargs, frame)
+
+
+SDK = Sdk(
+    name="openai",
+    imports=("openai",),
+    hints=("completions.", "responses.create", "responses.parse", "responses.stream"),
+    shapes=(
+        Shape("chat.completions", chain_is(r"chat\.completions\.(create|parse|stream)"), chat),
+        Shape("responses", lambda c: chain_is(r"responses\.(create|parse|stream)")(c) and c.has("input", "instructions"),
+              responses),
+    ),
+    routes={"openai": "openai", "azure": "azure-openai"},
+    models=(("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"), ("o4", "openai"), ("chatgpt", "openai")),
+)

@@ -1,0 +1,76 @@
+"""The distribution as documented (issue 14): `promptlint-cache`, installed from a git URL at the
+release tag, gives the `promptlint` module and command at the version the docs pin.
+
+The install test clones this checkout, tags the clone `v<version>` when it is not tagged yet
+(the real tag is made on release), and runs the README's pip command with that clone as REPO_URL.
+pip builds the wheel in an isolated environment, fetching setuptools from the package registry
+(network: the registry only); `--no-deps --target` keeps it quick and away from this environment.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from ci_support import ROOT, git
+from promptlint import __version__
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_distribution_name_and_version_are_single_sourced():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["name"] == "promptlint-cache"  # `promptlint` on the index is another project
+    assert project["project"]["dynamic"] == ["version"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "promptlint.__version__"}
+    assert project["project"]["scripts"] == {"promptlint": "promptlint.cli:main"}
+    assert "pip install promptlint\n" not in README and "pip install promptlint " not in README
+    assert "not on PyPI yet" in README
+
+
+@pytest.mark.network
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_documented_git_install_gives_the_pinned_version(tmp_path):
+    if git(ROOT, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0:
+        pytest.skip("this checkout has no commit yet")
+    command = re.search(r'python -m pip install "promptlint-cache @ git\+REPO_URL@v([\d.]+)"', README)
+    assert command and command.group(1) == __version__
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(ROOT), str(clone))
+    if git(clone, "rev-parse", "--verify", "--quiet", f"refs/tags/v{__version__}", check=False).returncode:
+        git(clone, "tag", f"v{__version__}")
+    requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
+    target = tmp_path / "site"
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
+                           requirement], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert (target / f"promptlint_cache-{__version__}.dist-info").is_dir()
+    assert (target / "promptlint" / "profiles" / "providers.toml").is_file()
+    version = subprocess.run([sys.executable, "-m", "promptlint", "--version"], capture_output=True, text=True,
+                             timeout=120, cwd=tmp_path, env={**env, "PYTHONPATH": str(target)})
+    assert version.returncode == 0, version.stderr
+    assert version.stdout.strip() == f"promptlint, version {__version__}"
+    metadata = (target / f"promptlint_cache-{__version__}.dist-info" / "METADATA").read_text(encoding="utf-8")
+    assert "Name: promptlint-cache" in metadata and f"Version: {__version__}" in metadata
+
+
+def test_python_dash_m_does_not_import_the_current_folders_modules(tmp_path):
+    """`python -m promptlint` in a project holding click.py or libcst.py uses the real ones."""
+    for name in ("click", "libcst", "rich"):
+        (tmp_path / f"{name}.py").write_text(f'raise SystemExit("imported the project\'s {name}.py")\n')
+    (tmp_path / "chat.py").write_text("x = 1\n")
+    proc = subprocess.run([sys.executable, "-m", "promptlint", "check", "chat.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "imported the project" not in proc.stdout + proc.stderr
+    assert "No findings in 1 file" in proc.stdout

@@ -1,0 +1,234 @@
+"""Hostile and odd input (issue 17): each row is a small tree checked by a real subprocess
+(`python -m promptlint check . --output-format json`) with a generous timeout as a deadlock guard
+(not a speed assertion). Every row: the exit code as documented (0 clean, 1 findings, 2 usage,
+configuration or run errors), a complete JSON report on stdout (strict UTF-8), no traceback, and
+the good file of the tree still analysed with its finding reported.
+
+These rows are the configuration, discovery and command-line ones; the analysis-core rows are
+added by the analysis-core work.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ci_support import CHAT_PY, TIMESTAMP_ROW
+
+TIMEOUT = 180  # seconds: a hang guard only
+GOOD = ("good.py", "PRM102", TIMESTAMP_ROW)
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+# Root reads and writes through any mode bits: there, a denied folder is simulated at the one
+# system call that meets it, in the promptlint process itself.
+DENY_SCANDIR = """
+import os, sys
+_scandir = os.scandir
+def scandir(path="."):
+    if os.path.basename(os.fspath(path)) == "locked":
+        raise PermissionError(13, "Permission denied", os.fspath(path))
+    return _scandir(path)
+os.scandir = scandir
+"""
+DENY_MKSTEMP = """
+import os, sys, tempfile
+_mkstemp = tempfile.mkstemp
+def mkstemp(*args, dir=None, **kwargs):
+    if dir is not None and os.path.basename(os.fspath(dir)) == "readonly":
+        raise PermissionError(13, "Permission denied", os.fspath(dir))
+    return _mkstemp(*args, dir=dir, **kwargs)
+tempfile.mkstemp = mkstemp
+"""
+
+
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / GOOD[0]).write_text(CHAT_PY, encoding="utf-8")
+    return root
+
+
+def run(root: Path, *args: str, prelude: str | None = None) -> subprocess.CompletedProcess:
+    argv = list(args) or ["check", ".", "--output-format", "json"]
+    if prelude is None:
+        command = [sys.executable, "-m", "promptlint", *argv]
+    else:
+        command = [sys.executable, "-c", prelude + f"\nsys.argv = ['promptlint', *{argv!r}]\n"
+                   "from promptlint.cli import main\nmain()\n"]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROMPTLINT_")}
+    proc = subprocess.run(command, cwd=root, capture_output=True, timeout=TIMEOUT, env=env)
+    assert b"Traceback" not in proc.stderr, proc.stderr.decode("utf-8", "replace")
+    return proc
+
+
+def report(proc: subprocess.CompletedProcess, exit_code: int) -> dict:
+    assert proc.returncode == exit_code, proc.stderr.decode("utf-8", "replace")
+    data = json.loads(proc.stdout.decode("utf-8"))  # strict: invalid UTF-8 fails here
+    assert set(data) == {"version", "diagnostics", "prompts", "errors"}
+    found = {(d["filename"], d["code"], d["location"]["row"]) for d in data["diagnostics"]}
+    assert GOOD in found, found
+    return data
+
+
+def others(data: dict) -> list[tuple[str, str]]:
+    return sorted((d["filename"], d["code"]) for d in data["diagnostics"] if d["filename"] != GOOD[0])
+
+
+# --- discovery ---------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifos_named_like_sources_are_skipped(tmp_path):
+    root = tree(tmp_path)
+    for name in ("x.py", "x.j2", "x.yaml"):
+        os.mkfifo(root / name)
+    data = report(run(root), 1)
+    assert others(data) == [] and data["errors"] == []
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_symlinks_to_devices_are_skipped(tmp_path):
+    root = tree(tmp_path)
+    (root / "zero.py").symlink_to("/dev/zero")
+    (root / "random.j2").symlink_to("/dev/urandom")
+    (root / "prompts").mkdir()
+    (root / "prompts" / "null.md").symlink_to("/dev/null")
+    data = report(run(root), 1)
+    assert others(data) == [] and data["errors"] == []
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero")
+def test_a_named_device_is_a_prm001_not_a_hang(tmp_path):
+    root = tree(tmp_path)
+    (root / "zero.py").symlink_to("/dev/zero")
+    os.mkfifo(root / "pipe.py")
+    data = report(run(root, "check", "good.py", "zero.py", "pipe.py", "--output-format", "json"), 1)
+    messages = {d["filename"]: d["message"] for d in data["diagnostics"] if d["code"] == "PRM001"}
+    assert set(messages) == {"zero.py", "pipe.py"}
+    assert all("not a regular file" in m for m in messages.values())
+
+
+def test_symlink_loops_are_prm001_and_the_run_goes_on(tmp_path):
+    root = tree(tmp_path)
+    (root / "a.py").symlink_to("b.py")
+    (root / "b.py").symlink_to("a.py")
+    (root / "self.py").symlink_to("self.py")
+    (root / "sub").mkdir()
+    (root / "sub" / "up").symlink_to("..")  # a folder link back up is not followed
+    data = report(run(root), 1)
+    assert others(data) == [("a.py", "PRM001"), ("b.py", "PRM001"), ("self.py", "PRM001")]
+    assert all("symlink loop" in d["message"] for d in data["diagnostics"] if d["code"] == "PRM001")
+
+
+def test_an_unreadable_folder_is_reported_skipped_and_the_run_goes_on(tmp_path):
+    root = tree(tmp_path)
+    locked = root / "locked"
+    locked.mkdir()
+    (locked / "chat.py").write_text(CHAT_PY, encoding="utf-8")
+    locked.chmod(0)
+    try:
+        data = report(run(root, prelude=DENY_SCANDIR if IS_ROOT else None), 2)
+    finally:
+        locked.chmod(0o755)
+    assert others(data) == []
+    assert data["errors"] == ["locked: cannot read folder: Permission denied; skipped"]
+
+
+def test_named_files_under_build_dist_venv_are_checked(tmp_path):
+    root = tree(tmp_path)
+    folders = ("build", "dist", "venv")
+    for folder in folders:
+        (root / folder).mkdir()
+        (root / folder / "app.py").write_text(CHAT_PY, encoding="utf-8")
+    walked = report(run(root), 1)
+    assert others(walked) == []  # a walk skips them
+    named = run(root, "check", *(f"{folder}/app.py" for folder in folders), "good.py", "--output-format", "json")
+    assert {f for f, code in others(report(named, 1)) if code == "PRM102"} == {f"{d}/app.py" for d in folders}
+
+
+# --- configuration -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("pyproject", "message"), [
+    ('[[tool.promptlint]]\nselect = ["PRM1"]\n',
+     "`tool.promptlint` in {} must be a table ([tool.promptlint]), not an array of tables"),
+    ("[tool]\npromptlint = 5\n", "`tool.promptlint` in {} must be a table ([tool.promptlint]), not a value"),
+    ('[[tool.promptlint.profiles]]\nname = "openai-gpt-4o"\nmin_tokens = 5\n',
+     "Invalid `profiles` in `profiles` in [tool.promptlint] of {}: profile override 1: unknown key `min_tokens`"),
+    ('[[tool.promptlint.profiles]]\nname = "openai-gpt-4o"\nmin_cacheable_tokens = "many"\n',
+     "min_cacheable_tokens"),
+    ("[tool.promptlint]\nprofiles = 3\n", "`profiles` in [tool.promptlint] of {} must be an array of tables"),
+])
+def test_bad_tool_promptlint_shapes_exit_2_naming_the_key(tmp_path, pyproject, message):
+    root = tree(tmp_path)
+    (root / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    proc = run(root)
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    err = proc.stderr.decode()
+    assert err.startswith("promptlint: ") and err.count("\n") == 1, err
+    assert message.format(root / "pyproject.toml") in err, err
+
+
+# --- names, imports, writes ---------------------------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS file systems refuse non-UTF-8 names")
+def test_non_utf8_file_names_are_escaped_in_every_format(tmp_path, monkeypatch):
+    root = tree(tmp_path)
+    name = os.fsdecode(b"bad\xff.py")
+    (root / name).write_text(CHAT_PY, encoding="utf-8")
+    data = report(run(root), 1)
+    assert ("bad\\xff.py", "PRM102") in others(data)
+    from promptlint.cli import main
+    monkeypatch.chdir(root)
+    for fmt in ("text", "concise", "sarif", "github", "gitlab"):
+        result = CliRunner().invoke(main, ["check", ".", "--output-format", fmt])
+        assert result.exit_code == 1, (fmt, result.exception)
+        text = result.stdout_bytes.decode("utf-8")  # strict
+        expected = {"sarif": "bad%5Cxff.py", "gitlab": "bad\\\\xff.py"}.get(fmt, "bad\\xff.py")  # JSON escapes \\
+        assert expected in text, fmt
+        out = root.parent / f"report.{fmt}"
+        written = CliRunner().invoke(main, ["check", ".", "--output-format", fmt, "--output-file", str(out)])
+        assert written.exit_code == 1 and out.read_bytes().decode("utf-8") == text, fmt
+
+
+def test_python_dash_m_ignores_modules_in_the_current_folder(tmp_path):
+    root = tree(tmp_path)
+    for module in ("click", "libcst", "yaml"):
+        (root / f"{module}.py").write_text(f"raise SystemExit('the project\\'s {module}.py was imported')\n")
+    data = report(run(root), 1)
+    assert others(data) == []
+
+
+def test_fix_in_a_read_only_folder_is_a_message_and_exit_2(tmp_path):
+    root = tree(tmp_path)
+    folder = root / "readonly"
+    folder.mkdir()
+    (folder / "chat.py").write_text(CHAT_PY, encoding="utf-8")  # PRM201 has a safe fix
+    folder.chmod(0o555)
+    try:
+        proc = run(root, "fix", "readonly", prelude=DENY_MKSTEMP if IS_ROOT else None)
+    finally:
+        folder.chmod(0o755)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert "promptlint: cannot write" in err and "Permission denied" in err, err
+    assert (folder / "chat.py").read_text(encoding="utf-8") == CHAT_PY
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+def test_an_unwritable_output_file_is_a_message_and_exit_2(tmp_path):
+    root = tree(tmp_path)
+    proc = run(root, "check", ".", "--output-format", "json", "--output-file", "/dev/full")
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("promptlint: cannot write --output-file /dev/full: No space left")
+    from promptlint.cli import main
+    os.chdir(root)
+    try:
+        fixed = CliRunner().invoke(main, ["fix", ".", "--output-file", "/dev/full"])
+    finally:
+        os.chdir(tmp_path)
+    assert fixed.exit_code == 2 and "cannot write --output-file /dev/full" in fixed.stderr
