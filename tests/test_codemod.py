@@ -353,3 +353,11 @@ def test_move_fix_is_not_offered_when_history_follows(tmp_path):
     [alone] = TimestampInPrefixRule().check_layout(one_shot)
     [with_history] = TimestampInPrefixRule().check_layout(chat)
     assert alone.fix is not None and with_history.fix is None
+
+
+def test_anchors_inside_classes_and_functions(tmp_path):
+    """Class and function definitions have an `lpar` that is not a list of parentheses."""
+    text = ("class Agent(Base):\n    def ask(self, client):\n"
+            "        return client.x(tools=[t.schema() for t in self.tools])\n")
+    _, new = fix_with(tmp_path, text, lambda t: first(t, ast.ListComp), "tools", detail=[("shape", "nested")])
+    assert 'tools=sorted([t.schema() for t in self.tools], key=lambda t: (t.get("function", {})' in new

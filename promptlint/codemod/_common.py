@@ -33,8 +33,9 @@ def pos(module, node: cst.CSTNode):
 
 def extent(module, node: cst.CSTNode) -> tuple[Position, Position]:
     """The node's 1-based (start, end), end exclusive, including its own parentheses."""
-    first = node.lpar[0] if getattr(node, "lpar", None) else node
-    last = node.rpar[-1] if getattr(node, "rpar", None) else node
+    lpar, rpar = getattr(node, "lpar", None), getattr(node, "rpar", None)
+    first = lpar[0] if isinstance(lpar, (list, tuple)) and lpar else node
+    last = rpar[-1] if isinstance(rpar, (list, tuple)) and rpar else node
     start, end = pos(module, first).start, pos(module, last).end
     return Position(start.line, start.column + 1), Position(end.line, end.column + 1)
 

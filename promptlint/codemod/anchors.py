@@ -89,11 +89,18 @@ def _extents(module, node: cst.CSTNode) -> list[tuple[Position, Position]]:
     parentheses, and for a generator that is a call's only argument, with the call's."""
     start, end = bare_extent(module, node)
     out = [(start, end)]
-    lpar, rpar = list(getattr(node, "lpar", ()) or ()), list(getattr(node, "rpar", ()) or ())
+    lpar, rpar = _parens(node, "lpar"), _parens(node, "rpar")
     for depth in range(1, min(len(lpar), len(rpar)) + 1):
         first, last = pos(module, lpar[-depth]).start, pos(module, rpar[depth - 1]).end
         out.append((Position(first.line, first.column + 1), Position(last.line, last.column + 1)))
     return out
+
+
+def _parens(node, name: str) -> list:
+    """An expression's own parentheses (`lpar` / `rpar`); none for other nodes (a class
+    definition's `lpar` is one optional token, not a list)."""
+    value = getattr(node, name, None)
+    return list(value) if isinstance(value, (list, tuple)) else []
 
 
 def find(module, start: Position, end: Position, kinds) -> cst.CSTNode | None:
