@@ -144,7 +144,7 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
     remaining: list[Diagnostic] = []
     for filename, diagnostics in by_file.items():
         path = Path(filename)
-        if not any(is_applicable(d.fix, unsafe) for d in diagnostics) and not _read_otherwise(path, diagnostics):
+        if not any(is_applicable(d.fix, unsafe) for d in diagnostics):
             remaining.extend(diagnostics)
             continue
         item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics)
@@ -155,22 +155,6 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         remaining.extend(item.result.remaining)
     run.report.diagnostics = sorted(remaining, key=lambda d: d.sort_key)
     return run
-
-
-def _read_otherwise(path: Path, diagnostics: list[Diagnostic]) -> bool:
-    """True when a finding of a fixable rule has no fix and the file has lone CR line endings:
-    an analysis that read the raw text could not place its edits; the fixer reads the file as
-    `promptlint.source` does (lone CR as LF) and may find the fix."""
-    from .rules import rule_by_code
-    if not any(d.fix is None and getattr(rule_by_code(d.code), "fix_availability", "none") != "none"
-               for d in diagnostics):
-        return False
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(1 << 16)
-    except OSError:
-        return False
-    return b"\r" in data.replace(b"\r\n", b"")
 
 
 def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bool:
