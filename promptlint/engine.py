@@ -13,7 +13,7 @@ from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .paths import display_name
 from .profiles import apply_overrides, parse_target
-from .python.module import ParseError, parse
+from .python.module import ParseError
 from .python.prefilter import might_hold_prompt
 from .rules import ALL_RULES
 from .rules.base import Rule
@@ -75,11 +75,7 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return
         if not force and not might_hold_prompt(source):
-            try:  # no prompt here: a syntax check only, the tree is not kept
-                parse(source, str(path))
-            except ParseError as exc:
-                report.diagnostics.append(_syntax_error(filename, exc))
-            return
+            return  # no prompt can be here: never parsed
         try:
             module = self.project.load(path, source)
         except ParseError as exc:
@@ -94,6 +90,9 @@ class Linter:
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
                 report.diagnostics.extend(rule.check_module(module))
+        if self.project.full:  # bounded memory: start over with the next file
+            self.project.clear()
+            self.evaluator.forget()
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
         try:

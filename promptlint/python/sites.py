@@ -151,12 +151,22 @@ class SiteFinder:
         return found
 
     def _call(self, node: ast.Call) -> None:
-        self.ev.reset_budget()
         func = node.func
-        if isinstance(func, ast.Name) and func.id == "dict":
+        if isinstance(func, ast.Attribute):
+            name = func.attr
+        elif isinstance(func, ast.Name):  # an imported alias matches by the name it stands for
+            name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
+        else:
+            name = None
+        if name == "dict":
+            self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
+        candidates = sdks.shapes_for(name) if name is not None else ()
+        if not candidates:
+            return
+        self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)
-        for _sdk, shape in sdks.shapes():
+        for shape in candidates:
             if shape.matches(call):
                 call.frame = self.frame()
                 try:

@@ -15,6 +15,9 @@ from .. import source
 from .module import Module, ParseError, load, package_of
 
 MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree (a home, a disk)
+#: Characters of source whose parsed modules are kept; past it the cache is emptied (a tree takes
+#: about 40 times the memory of its source, so this bounds a process's memory on any tree).
+MAX_CACHED_CHARS = 3_000_000
 _SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
 
 
@@ -30,7 +33,20 @@ class Project:
         self._modules: dict[Path, Module | ParseError] = {}
         self._files: dict[Path, list[Path]] = {}
         self._texts: dict[Path, str | None] = {}
+        self._found: dict[str, Path | None] = {}
+        self.cached_chars = 0
         self.read: set[Path] = set()
+
+    @property
+    def full(self) -> bool:
+        """True when the cached modules hold more than `MAX_CACHED_CHARS` of source."""
+        return self.cached_chars > MAX_CACHED_CHARS
+
+    def clear(self) -> None:
+        """Forget every parsed module and read text (the file lookups stay)."""
+        self._modules.clear()
+        self._texts.clear()
+        self.cached_chars = 0
 
     def load(self, path: Path, text: str | None = None) -> Module:
         """The parsed module at `path` (`text`: its source, when already read). Raises ParseError
@@ -42,6 +58,8 @@ class Project:
                 cached = self._parse(key, text)
             except ParseError as exc:
                 cached = exc
+            else:
+                self.cached_chars += len(cached.source)
             self._modules[key] = cached
         if isinstance(cached, ParseError):
             raise cached
@@ -58,19 +76,28 @@ class Project:
         _, root = package_of(path)
         if root not in self.roots:
             self.roots.append(root)
+            self._found = {k: v for k, v in self._found.items() if v is not None}  # a new root may hold them
         return module
 
     def find(self, dotted: str) -> Module | None:
         """The module of the analysed tree with this dotted name, or None (also when it fails to
         parse: the caller treats its values as unknown)."""
+        if dotted not in self._found:
+            self._found[dotted] = self._locate(dotted)
+        path = self._found[dotted]
+        if path is None:
+            return None
+        try:
+            return self.load(path)
+        except ParseError:
+            return None
+
+    def _locate(self, dotted: str) -> Path | None:
         rel = Path(*dotted.split("."))
         for root in self.roots:
             for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
                 if candidate.is_file():
-                    try:
-                        return self.load(candidate)
-                    except ParseError:
-                        return None
+                    return candidate
         return None
 
     def resolve_symbol(self, dotted: str) -> tuple[Module, str] | None:
@@ -130,6 +157,7 @@ class Project:
             self.read.add(path)
             try:
                 self._texts[path] = source.read_python(path)
+                self.cached_chars += len(self._texts[path])
             except source.SourceError:
                 self._texts[path] = None
         return self._texts[path]

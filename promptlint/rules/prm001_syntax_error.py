@@ -7,8 +7,10 @@ from .base import Rule
 
 class SyntaxErrorRule(Rule):
     """## What it does
-    Reports a file that could not be read or parsed (Python, Jinja, YAML, TOML, prompt files).
-    The run goes on with the other files.
+    Reports a file that could not be read or parsed (Python, Jinja, YAML, TOML, prompt files), or
+    analysed (too deeply nested, over the size limit: info). The run goes on with the other files.
+    A Python file whose text mentions no LLM API, prompt or semantic cache is never parsed, so a
+    syntax error there is left to Python's own tools.
 
     ## Why is this bad?
     promptlint cannot see the prompts in a file it cannot parse, so a cache-breaking change there

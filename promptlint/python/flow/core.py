@@ -44,6 +44,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active: set = set()
         self.budget = Budget()
 
+    def forget(self) -> None:
+        """Drop every cached value (frames, return values): called when the project's module cache
+        is emptied, so no value keeps a dropped module alive."""
+        self._module_frames.clear()
+        self._return_cache.clear()
+        self._active.clear()
+
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
@@ -89,6 +96,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return Alt([self.force(frame, o) for o in th.options])
         if th.kind == "iter":
             return self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+        if th.kind == "counter":
+            return dynamic(m.span(th.node), th.name, Kind.UNKNOWN, Volatility.STABLE, "a loop counter")
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             return self.augment(th, prev, frame)

@@ -67,6 +67,16 @@ def target_names(target: ast.AST) -> list[str]:
     return []
 
 
+def _enumerated(stmt) -> ast.expr | None:
+    """The iterable of `for i, x in enumerate(xs)` (two plain names), else None."""
+    it, target = stmt.iter, stmt.target
+    if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args
+            and isinstance(target, ast.Tuple) and len(target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in target.elts)):
+        return it.args[0]
+    return None
+
+
 def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
     """Every parameter of a function, in order (positional-only, regular, *args, keyword-only,
     **kwargs)."""
@@ -146,8 +156,13 @@ class ScopesMixin:
             outer_replay = frame.replay
             frame.replay = number == 1 or outer_replay
             inner = dict(env)
-            for name in targets:
-                inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
+            counted = _enumerated(stmt) if is_for else None
+            for i, name in enumerate(targets):
+                if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
+                    inner[name] = (Thunk("counter", node=stmt.target, name=name) if i == 0
+                                   else Thunk("iter", node=counted, env=dict(env), name=name))
+                else:
+                    inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
             self._interp(frame, stmt.body, inner, ctx or True)
             for name, th in inner.items():
                 if env.get(name) is not th and name not in targets:

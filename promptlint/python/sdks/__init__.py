@@ -20,6 +20,11 @@ def shapes() -> list[tuple[Sdk, Shape]]:
     return [(sdk, shape) for sdk in SDKS for shape in sdk.shapes]
 
 
+def shapes_for(name: str) -> list[Shape]:
+    """The call shapes that can match a callee whose last name is `name`, in order."""
+    return _BY_NAME.get(name, [])
+
+
 def decorators():
     return [d for sdk in SDKS for d in sdk.decorators]
 
@@ -37,6 +42,12 @@ def import_and_call(source: str) -> bool:
             return True
     return False
 
+
+_BY_NAME: dict[str, list[Shape]] = {}
+for _sdk in SDKS:
+    for _shape in _sdk.shapes:
+        for _name in _shape.names:
+            _BY_NAME.setdefault(_name, []).append(_shape)
 
 _ROUTES: dict[str, str] = {}
 for _sdk in SDKS:

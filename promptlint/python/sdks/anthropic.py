@@ -29,7 +29,7 @@ SDK = Sdk(
     name="anthropic",
     imports=("anthropic",),
     hints=("messages.create", "messages.stream"),
-    shapes=(Shape("messages", lambda c: chain_is(r"messages\.(create|stream)")(c) and c.has("messages", "system"),
+    shapes=(Shape("messages", ("create", "stream"), chain_is(r"messages\.(create|stream)", "messages", "system"),
                   messages),),
     routes={"anthropic": "anthropic", "bedrock": "bedrock"},
     models=(("claude", "anthropic"),),

@@ -46,19 +46,24 @@ class Call:
         return self.args[index] if index < len(self.args) else None
 
 
-def chain_is(pattern: str) -> Callable[[Call], bool]:
-    """A matcher on the end of the callee's method chain (a regular expression)."""
+def chain_is(pattern: str, *keywords: str) -> Callable[[Call], bool]:
+    """A matcher on the end of the callee's method chain (a regular expression) and, when given,
+    on one of these keyword arguments being passed."""
     rx = re.compile(rf"(^|\.)(?:{pattern})$")
+    if keywords:
+        return lambda call: bool(call.chain) and rx.search(call.chain) is not None and call.has(*keywords)
     return lambda call: bool(call.chain) and rx.search(call.chain) is not None
 
 
 @dataclass(frozen=True)
 class Shape:
-    """One way an SDK sends a prompt: `matches(call)` recognises it, `build(builder, call)` adds its
-    layout (see python/layout.py). `final`: when it matches, no later shape is tried even if
-    `build` adds nothing."""
+    """One way an SDK sends a prompt: `names` are the callee's last names it can match (the method
+    or function name: a call whose name is in no shape's `names` is never examined further);
+    `matches(call)` recognises it, `build(builder, call)` adds its layout (see python/layout.py).
+    `final`: when it matches, no later shape is tried even if `build` adds nothing."""
 
     name: str
+    names: tuple[str, ...]
     matches: Callable[[Call], bool]
     build: Callable
     final: bool = True

@@ -26,6 +26,6 @@ SDK = Sdk(
     imports=("cohere",),
     methods=("chat", "chat_stream"),
     hints=("ClientV2",),
-    shapes=(Shape("chat", lambda c: c.method in ("chat", "chat_stream") and c.has("messages"), chat, final=False),),
+    shapes=(Shape("chat", ("chat", "chat_stream"), lambda c: c.method in ("chat", "chat_stream") and c.has("messages"), chat, final=False),),
     models=(("command-", "cohere"),),
 )

@@ -48,8 +48,8 @@ SDK = Sdk(
     imports=("google.genai", "google.generativeai", "vertexai"),
     hints=("generate_content", "GenerativeModel"),
     shapes=(
-        Shape("models.generate_content", chain_is(r"models\.(generate_content|generate_content_stream)"), generate_content),
-        Shape("GenerativeModel", lambda c: c.qual.endswith("GenerativeModel") and c.has("system_instruction"),
+        Shape("models.generate_content", ("generate_content", "generate_content_stream"), chain_is(r"models\.(generate_content|generate_content_stream)"), generate_content),
+        Shape("GenerativeModel", ("GenerativeModel",), lambda c: c.qual.endswith("GenerativeModel") and c.has("system_instruction"),
               generative_model),
     ),
     routes={"gemini": "google", "google": "google", "vertex_ai": "google"},

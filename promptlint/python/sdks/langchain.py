@@ -139,11 +139,11 @@ SDK = Sdk(
     hints=("ChatPromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
            "bind_tools"),
     shapes=(
-        Shape("ChatPromptTemplate", lambda c: c.qual.endswith(("ChatPromptTemplate.from_messages",
+        Shape("ChatPromptTemplate", ("from_messages", "from_template"), lambda c: c.qual.endswith(("ChatPromptTemplate.from_messages",
                                                                 "ChatPromptTemplate.from_template")), from_messages),
-        Shape("create_react_agent", lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
+        Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
               and c.has("prompt", "system_prompt"), agent),
-        Shape("bind_tools", lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
-        Shape("invoke", lambda c: c.method in _INVOKE and bool(c.args), invoke),
+        Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
+        Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args), invoke),
     ),
 )

@@ -40,8 +40,8 @@ SDK = Sdk(
     imports=("litellm",),
     hints=("litellm",),
     shapes=(
-        Shape("completion", _is_completion, completion),
-        Shape("Router.completion", lambda c: c.method in ("completion", "acompletion") and c.has("messages"), router),
+        Shape("completion", ("completion", "acompletion", "text_completion"), _is_completion, completion),
+        Shape("Router.completion", ("completion", "acompletion"), lambda c: c.method in ("completion", "acompletion") and c.has("messages"), router),
     ),
     routes={"vertex_ai": "google", "deepseek": "deepseek", "xai": "xai", "mistral": "mistral", "groq": "groq"},
 )

@@ -21,8 +21,8 @@ SDK = Sdk(
     name="mistral",
     imports=("mistralai",),
     hints=("chat.complete", "chat.stream"),
-    shapes=(Shape("chat.complete", lambda c: chain_is(r"chat\.(complete|stream|complete_async|stream_async)")(c)
-                  and c.has("messages"), chat),),
+    shapes=(Shape("chat.complete", ("complete", "stream", "complete_async", "stream_async"),
+                  chain_is(r"chat\.(complete|stream|complete_async|stream_async)", "messages"), chat),),
     routes={"mistral": "mistral"},
     models=(("mistral-", "mistral"), ("magistral-", "mistral"), ("codestral-", "mistral"), ("devstral-", "mistral"),
             ("ministral-", "mistral"), ("pixtral-", "mistral")),

@@ -54,8 +54,8 @@ SDK = Sdk(
     imports=("openai",),
     hints=("completions.", "responses.create", "responses.parse", "responses.stream"),
     shapes=(
-        Shape("chat.completions", chain_is(r"chat\.completions\.(create|parse|stream)"), chat),
-        Shape("responses", lambda c: chain_is(r"responses\.(create|parse|stream)")(c) and c.has("input", "instructions"),
+        Shape("chat.completions", ("create", "parse", "stream"), chain_is(r"chat\.completions\.(create|parse|stream)"), chat),
+        Shape("responses", ("create", "parse", "stream"), chain_is(r"responses\.(create|parse|stream)", "input", "instructions"),
               responses),
     ),
     routes={"openai": "openai", "azure": "azure-openai"},

@@ -35,6 +35,6 @@ SDK = Sdk(
     name="pydantic_ai",
     imports=("pydantic_ai",),
     hints=("system_prompt", ".instructions"),
-    shapes=(Shape("Agent", lambda c: c.qual.endswith(".Agent") or c.qual == "Agent", agent),),
+    shapes=(Shape("Agent", ("Agent",), lambda c: c.qual.endswith(".Agent") or c.qual == "Agent", agent),),
     decorators=(Decorator(lambda n: "." in n and n.endswith((".system_prompt", ".instructions")), decorated),),
 )
