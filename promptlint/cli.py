@@ -297,6 +297,8 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         return 2
     for error in run.errors:
         _echo_err(error)
+    for error in run.write_errors:
+        _echo_err(error)
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
     if show_fixes:
         applied = [d for f in run.files for d in f.result.applied]
@@ -312,7 +314,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         output = _render(run.report, fmt, colored, settings.docs_url)
     _emit(output, output_file, colored)
     _echo_err(counts)
-    if run.report.errors:
+    if run.report.errors or run.write_errors:
         return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
 

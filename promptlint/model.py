@@ -258,11 +258,14 @@ class Edit:
 
 @dataclass
 class Fix:
-    """A change that resolves a diagnostic: text edits of one file with an applicability."""
+    """A change that resolves a diagnostic: text edits of one file with an applicability.
+    `digest` is the sha256 (hex) of the decoded file text the edits were computed from ("" when
+    not known): `promptlint fix` applies them to that text only."""
 
     applicability: Applicability
     message: str
     edits: list[Edit] = field(default_factory=list)
+    digest: str = ""
 
 
 @dataclass

@@ -148,7 +148,7 @@ def parse_suppressions(filename: str, text: str, kind: str | None = None) -> lis
 
     result: list[Suppression] = []
     for row, col, own_line, comment in comments:
-        line = lines[row - 1] if row - 1 < len(lines) else ""
+        line = (lines[row - 1] if row - 1 < len(lines) else "").removesuffix("\r")  # CRLF: not part of the row
         for found in _directives(kind, comment):
             d_start, d_end, directive, codes, c_start, c_end, listed = found
             if own_line:

@@ -67,4 +67,4 @@ class DynamicBeforeStaticRule(Rule):
                 "cannot be read from the cache" if severity is Severity.WARNING else
                 "cannot be read from the cache whenever it changes") + text.evidence(seg)
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg))
+                                  related=text.related(seg), fix=text.move_fix(seg, p))

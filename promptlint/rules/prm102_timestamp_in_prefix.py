@@ -65,4 +65,4 @@ class TimestampInPrefixRule(Rule):
                 effect = f"can be cached for one {prec.value} at a time only"
             message = f"Timestamp {text.describe(seg)} {text.position(p)}: {text.lost(p)} {effect}" + text.evidence(seg)
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg))
+                                  related=text.related(seg), fix=text.move_fix(seg, p))

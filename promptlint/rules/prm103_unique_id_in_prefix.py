@@ -51,4 +51,4 @@ class UniqueIdInPrefixRule(Rule):
                           "conversations" if seg.volatility is Volatility.PER_CONVERSATION else "processes")
                        + text.evidence(seg))
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, related=text.related(seg),
-                                  fix=text.move_fix(seg))
+                                  fix=text.move_fix(seg, p))
