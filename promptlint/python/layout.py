@@ -242,6 +242,11 @@ class LayoutBuilder:
             role = MESSAGE_CLASSES.get(owner)
             if role:
                 return role, item.args[1] if len(item.args) > 1 else Text([]), item.span
+        if "role" in item.kwargs:  # a message class of the application (`Message(role=..., content=...)`)
+            role = self.static_text(item.kwargs["role"], frame)
+            content = item.kwargs.get("content") or item.kwargs.get("text") or Text([])
+            if role:
+                return ROLE_ALIASES.get(role, role), content, item.span
         return None, None, None
 
     # ---------------------------------------------------------------- tools and options

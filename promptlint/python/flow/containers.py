@@ -78,6 +78,9 @@ class ContainersMixin:
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and key == -1:
             return newest_message(m.span(node), m.code(node), conversation)
+        if conversation is not None and isinstance(key, int) and key >= 0:
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
     def _key(self, kv: ast.AST, frame, env):
