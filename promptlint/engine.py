@@ -126,13 +126,26 @@ class Linter:
         LangChain prompt template whose `invoke(...)` values are known."""
         linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
         covered = {c for lt in layouts for c in lt.supersedes}
+        sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
+        reached = {}
+        for lt in layouts:
+            for span in lt.reaches:
+                reached.setdefault(span.filename, []).append(span)
         out: list[Diagnostic] = []
         for layout in layouts:
             if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
                 continue
+            if layout.source == "python-constant" and (any(s.span in sent for _, _, _, s in layout.segments())
+                                                       or _inside(layout.site, reached)):
+                continue  # a prompt candidate whose text reaches a send site: judged there (Policy 9)
             for rule in self.rules:
                 out.extend(rule.check_layout(layout))
         return out
+
+
+def _inside(site, reached: dict) -> bool:
+    """True when `site` lies inside one of the function spans of its file in `reached`."""
+    return any(f.start <= site.start and site.end <= f.end for f in reached.get(site.filename, ()))
 
 
 _WORKER: Linter | None = None

@@ -217,7 +217,8 @@ class PromptLayout:
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`. `supersedes` lists ids of layouts this one makes redundant (the
-    unbound prompt template it fills in).
+    unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
+    read to build it (a prompt candidate inside one of them is part of this request).
     """
 
     id: str
@@ -235,6 +236,7 @@ class PromptLayout:
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
+    reaches: list[Span] = field(default_factory=list)
 
     def segments(self):
         """Yield (part index, segment index, part, segment) in request order."""

@@ -38,6 +38,25 @@ def prompt_named(name: str, functions: bool = False) -> bool:
     return bool(words(name) & (_FUNC_WORDS if functions else _PROMPT_WORDS))
 
 
+_TOOL_WORDS = {"tool", "tools"}
+
+
+def tools_named(name: str) -> bool:
+    """True when a word of the name says tools (`tools`, `self._tools`, `build_tool_specs`)."""
+    return bool(words(name) & _TOOL_WORDS)
+
+
+def tools_layout(finder, node, value, span) -> bool:
+    """A tools list (or registry) built in an unstable order, outside a send call: a candidate
+    with one tools part, reported where the order is lost (PRM203). True when one was added."""
+    from .layout import find_unordered
+    unordered = find_unordered(value)
+    if unordered is None or unordered.anchor is None:
+        return False  # an unordered value never iterated into a list (a set for membership tests)
+    finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
+    return True
+
+
 def static_chars(segs: list[Segment]) -> int:
     return sum(len(s.text.strip()) for s in segs if s.is_static)
 
@@ -76,7 +95,11 @@ def text_layout(finder, node, segs: list[Segment], span) -> None:
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
-    """A prompt constant at module or class level (`SYSTEM_PROMPT = f"..."`, a template)."""
+    """A prompt constant at module or class level (`SYSTEM_PROMPT = f"..."`, a template), or a
+    tools list built there."""
+    if tools_named(name):
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+        return
     template = is_template(value_node)
     if not (builds_text(value_node) or template):
         return
@@ -96,6 +119,9 @@ def attribute(finder, node: ast.Assign, frame) -> None:
     target = node.targets[0] if len(node.targets) == 1 else None
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
         return
+    if tools_named(target.attr):
+        tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+        return
     if not prompt_named(target.attr) or not (builds_text(node.value) or is_template(node.value)):
         return
     value = finder.ev.eval(node.value, frame)
@@ -107,6 +133,8 @@ def attribute(finder, node: ast.Assign, frame) -> None:
 def returned(finder, node: ast.Return, func, frame) -> bool:
     """A function returning prompt text or a message list. Returns True when a layout was added."""
     value_node = node.value
+    if tools_named(func.name):
+        return tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
     named = prompt_named(func.name, functions=True)
     if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False

@@ -334,6 +334,8 @@ class LayoutBuilder:
                               provider=provider, api=api, model=model, parts=parts, newest_user=newest)
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
+        if source == "python-call":
+            layout.reaches = list(dict.fromkeys(self.ev.reached))
         self.layouts.append(layout)
         return layout
 
@@ -361,6 +363,8 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
         return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if isinstance(value, Spread):
         return find_unordered(value.value, depth + 1)
+    if isinstance(value, Mapping):  # a registry dict: its order is its values' order
+        return value.unordered
     if isinstance(value, Seq):
         if value.ordered:
             return None
@@ -444,6 +448,13 @@ def is_param_like(value) -> bool:
     """A value that is one unknown or history segment (a parameter, an attribute)."""
     return isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static and \
         value.segs[0].kind in (Kind.HISTORY, Kind.UNKNOWN)
+
+
+def is_history_like(value) -> bool:
+    """A value that is one history segment (a parameter named `messages`, a list grown across
+    turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
+    anything else is the newest user message (DESIGN.md Policy 3)."""
+    return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
 
 
 def history_seg(value, span, expr) -> Segment:

@@ -96,6 +96,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         """The return value of a function of the tree, with parameters bound to `bindings`."""
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
+        self.reached.append(fn.module.span(fn.node))
         if bindings and not self.budget.bound_call(id(fn.node)):
             bindings = {}  # called from many places: read it once, parameters unknown
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))

@@ -160,6 +160,11 @@ class ContainersMixin:
         """The unordered-iteration segment that makes iterating `it` unstable, or None."""
         if isinstance(it, (Seq, Mapping)) and it.unordered is not None and not getattr(it, "ordered", False):
             return it.unordered
+        if isinstance(it, Alt):  # one of several lists: the one built in an unstable order
+            found = next((o.unordered for o in it.options if isinstance(o, (Seq, Mapping)) and o.unordered is not None
+                          and not getattr(o, "ordered", False)), None)
+            if found is not None:
+                return found
         segs = self.text_of(it, frame) if isinstance(it, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
@@ -214,13 +219,9 @@ class ContainersMixin:
         ctx = th.loop
         while ctx is not None:  # the innermost loop first, then the loops around it
             node, env, outer = ctx
-            value = self.eval(node, frame, env)
-            if isinstance(value, Seq) and value.unordered is not None:
-                return value.unordered
-            segs = self.text_of(value, frame)
-            src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
-            if src is not None:
-                return self.unordered_at(src, node, frame)
+            found = self._order_of(self.eval(node, frame, env), node, frame)
+            if found is not None:
+                return found
             ctx = outer
         return None
 

@@ -43,6 +43,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._return_cache: dict = {}
         self._active: set = set()
         self.budget = Budget()
+        self.reached: list = []  # spans of the functions read for the current prompt
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -54,6 +55,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
+        self.reached = []
 
     @staticmethod
     def display(path: Path) -> str:
@@ -207,6 +209,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return v
         if qual in ("sys.platform", "os.name", "os.sep", "os.linesep"):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
+        if qual == "sys.stdin":
+            return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
         if classify.PROMPT_ATTR.search(node.attr) and unresolved(base):
             found = self.by_name(node.attr, frame.module.path, frame.depth)
             if found is not None:
@@ -282,6 +286,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             if attr in classify.TIMESTAMP_ATTRS:
                 return Text([replace(src, span=span, expr=expr, precision=classify.TIMESTAMP_ATTRS[attr],
                                      origin=src.origin or src.span, anchor=None)])
+        if src.kind is Kind.UNORDERED_ITERATION and attr is not None:
+            return Text([src])  # a part of an unordered listing (`result.tools`) keeps its order problem
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,

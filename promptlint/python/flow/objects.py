@@ -108,6 +108,11 @@ def per_instance(value):
     return value
 
 
+def _unknown(segs) -> bool:
+    src = most_volatile(segs)
+    return src is not None and src.kind is Kind.UNKNOWN and src.volatility is Volatility.UNKNOWN
+
+
 def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, ast.Subscript) else ann
     return isinstance(node, ast.Name) and node.id in _BUILTIN_TYPES or isinstance(ann, (ast.Subscript, ast.BinOp))
@@ -230,6 +235,11 @@ class ObjectsMixin:
             return bound
         if name == "self" and frame.cls is not None:
             return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)
+        if frame.depth == 0 and name not in ("self", "cls"):  # the prompt's own frame: ask its callers
+            from .callers import caller_arguments
+            found = caller_arguments(self, frame, name)
+            if found is not None and not (_unknown(self.text_of(found, frame)) and classify.classify_name(name)):
+                return found  # (a caller's value we cannot read says less than the parameter's name)
         m = frame.module
         param: ast.arg = th.node
         ann = param.annotation

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...model import Part
 from ..flow.values import Seq
-from ..layout import history_seg, is_param_like
+from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
 
 
@@ -39,7 +39,7 @@ def responses(b, call) -> None:
             msg_parts, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += msg_parts
-        elif is_param_like(value):
+        elif is_history_like(value):
             parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
             parts.append(b.part("user", value, frame, b.span_of(node)))
