@@ -127,17 +127,19 @@ class Linter:
         linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
         covered = {c for lt in layouts for c in lt.supersedes}
         sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
-        reached = {}
+        reached: dict = {}  # functions read to build a send site's tools
         for lt in layouts:
-            for span in lt.reaches:
-                reached.setdefault(span.filename, []).append(span)
+            if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
+                for span in lt.reaches:
+                    reached.setdefault(span.filename, []).append(span)
         out: list[Diagnostic] = []
         for layout in layouts:
             if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
                 continue
-            if layout.source == "python-constant" and (any(s.span in sent for _, _, _, s in layout.segments())
-                                                       or _inside(layout.site, reached)):
-                continue  # a prompt candidate whose text reaches a send site: judged there (Policy 9)
+            if layout.source == "python-constant" and (
+                    any(s.span in sent for _, _, _, s in layout.segments())
+                    or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+                continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
             for rule in self.rules:
                 out.extend(rule.check_layout(layout))
         return out

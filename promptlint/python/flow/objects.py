@@ -109,8 +109,10 @@ def per_instance(value):
 
 
 def _unknown(segs) -> bool:
+    """True when nothing in the text says how often it changes (its most volatile part is of
+    unknown volatility)."""
     src = most_volatile(segs)
-    return src is not None and src.kind is Kind.UNKNOWN and src.volatility is Volatility.UNKNOWN
+    return src is not None and src.volatility is Volatility.UNKNOWN and src.kind is not Kind.HISTORY
 
 
 def _is_builtin_annotation(ann) -> bool:
