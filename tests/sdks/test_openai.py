@@ -1,0 +1,170 @@
+"""promptlint/python/sdks/openai.py: chat completions (create / parse / stream, sync and async,
+Azure) and the Responses API, each with positives and look-alikes that must not be recognised."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, one_call, parts, pos, sent
+
+from promptlint.model import Kind, Position, Volatility
+from promptlint.python.prefilter import might_hold_prompt
+
+CHAT = """
+    import uuid
+    from openai import OpenAI
+
+    client = OpenAI()
+
+    SYSTEM = "You are a support agent for Acme. Answer briefly."
+    TOOLS = [{"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}]
+
+
+    def answer(question: str, history: list) -> str:
+        options = {"model": "gpt-4o-mini", "temperature": 0, "prompt_cache_key": f"user-{uuid.uuid4()}"}
+        response = client.chat.completions.create(
+            tools=TOOLS,
+            messages=[{"role": "system", "content": SYSTEM}, *history, {"role": "user", "content": question}],
+            **options,
+        )
+        return response.choices[0].message.content
+"""
+
+
+def test_chat_completions_parts_in_cache_order_with_options_from_a_dict(tmp_path):
+    assert might_hold_prompt(code(CHAT))
+    layout = one_call(tmp_path, CHAT)
+    assert (layout.provider, layout.api, layout.model) == ("openai", "chat.completions.create", "gpt-4o-mini")
+    assert layout.site.start == pos(CHAT, "client.chat.completions.create(")
+    assert parts(layout) == [
+        ("tools", [("text", '[{"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}]')]),
+        ("system", [("text", "You are a support agent for Acme. Answer briefly.")]),
+        ("history", [("history", "unknown", "history")]),
+        ("user", [("user-input", "per-request", "question")]),
+    ]
+    assert layout.newest_user == 3
+    system = layout.parts[1].segments[0]
+    assert system.span.start == pos(CHAT, "You are a support")  # the literal's characters, in the constant
+    # `prompt_cache_key` from the `**options` dict: a uuid, placed at its key in the dict
+    key = layout.options["prompt_cache_key"]
+    assert (key.kind, key.volatility, key.expr) == (Kind.UNIQUE_ID, Volatility.PER_REQUEST, "uuid.uuid4()")
+    assert key.span.start == pos(CHAT, '"prompt_cache_key"')
+
+
+PARSE = """
+    from openai import AsyncOpenAI
+
+
+    async def classify(ticket):
+        aclient = AsyncOpenAI()
+        return await aclient.beta.chat.completions.parse(
+            model="azure/gpt-4o",
+            response_format={"type": "json_schema", "json_schema": {"name": "Label"}},
+            messages=[{"role": "developer", "content": "Classify the ticket."}, {"role": "user", "content": ticket}],
+            extra_body={"prompt_cache_key": "tickets-v1"},
+        )
+"""
+
+
+def test_parse_on_an_async_azure_client_with_a_schema_and_extra_body(tmp_path):
+    layout = one_call(tmp_path, PARSE)
+    assert (layout.provider, layout.api, layout.model) == ("azure-openai", "chat.completions.parse", "gpt-4o")
+    assert parts(layout) == [
+        ("tools", [("text", '[{"type": "json_schema", "json_schema": {"name": "Label"}}]')]),
+        ("developer", [("text", "Classify the ticket.")]),
+        ("user", [("unknown", "per-request", "ticket")]),  # the newest user message: new per request
+    ]
+    assert layout.newest_user == 2
+    key = layout.options["prompt_cache_key"]
+    assert key.is_static and key.text == "tickets-v1"
+    assert key.span.start == pos(PARSE, '"prompt_cache_key"')
+
+
+def test_stream_of_a_conversation_grown_in_a_loop(tmp_path):
+    layout = one_call(tmp_path, """
+        import openai
+
+        client = openai.OpenAI()
+
+
+        def chat_loop():
+            messages = [{"role": "system", "content": "You are terse."}]
+            while True:
+                messages.append({"role": "user", "content": input("> ")})
+                with client.chat.completions.stream(model="o3-mini", messages=messages) as stream:
+                    reply = stream.get_final_completion()
+                messages.append({"role": "assistant", "content": reply})
+    """)
+    assert (layout.provider, layout.api, layout.model) == ("openai", "chat.completions.stream", "o3-mini")
+    # the system message written before the loop, then the conversation the loop grows
+    assert [p.role for p in layout.parts] == ["system", "history"]
+    assert parts(layout)[0] == ("system", [("text", "You are terse.")])
+    assert layout.parts[1].segments[0].kind is Kind.HISTORY
+    assert layout.newest_user is None
+
+
+RESPONSES = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    INSTRUCTIONS = "You are a careful reviewer."
+
+
+    def review(diff: str, messages: list):
+        first = client.responses.create(
+            model="gpt-4.1",
+            instructions=INSTRUCTIONS,
+            tools=[{"type": "function", "name": "comment", "parameters": {}}],
+            input=f"Review this diff:\\n{diff}",
+            prompt_cache_key="reviews",
+        )
+        second = client.responses.create(model="gpt-4.1", instructions=INSTRUCTIONS, input=messages)
+        third = client.responses.create(
+            model="gpt-4.1",
+            input=[{"role": "system", "content": INSTRUCTIONS}, {"role": "user", "content": diff}],
+        )
+        return first, second, third
+"""
+
+
+def test_responses_string_input_is_the_newest_user_message(tmp_path):
+    assert might_hold_prompt(code(RESPONSES))
+    first, second, third = sent(layouts(tmp_path, RESPONSES))
+    assert (first.provider, first.api, first.model) == ("openai", "responses.create", "gpt-4.1")
+    assert parts(first) == [
+        ("tools", [("text", '[{"type": "function", "name": "comment", "parameters": {}}]')]),
+        ("system", [("text", "You are a careful reviewer.")]),
+        ("user", [("text", "Review this diff:\n"), ("unknown", "per-request", "diff")]),
+    ]
+    assert first.newest_user == 2
+    field = first.parts[2].segments[1]
+    assert field.span.start == pos(RESPONSES, "{diff}")  # reported where it enters the text
+    assert first.options["prompt_cache_key"].text == "reviews"
+
+
+def test_responses_history_and_message_list_inputs(tmp_path):
+    _, second, third = sent(layouts(tmp_path, RESPONSES))
+    # a parameter named `messages` is the replayed conversation, not the newest message
+    assert parts(second) == [("system", [("text", "You are a careful reviewer.")]),
+                             ("history", [("history", "unknown", "messages")])]
+    assert second.newest_user is None
+    assert parts(third) == [("system", [("text", "You are a careful reviewer.")]),
+                            ("user", [("unknown", "per-request", "diff")])]
+    assert third.newest_user == 1
+    assert third.site.start == pos(RESPONSES, "client.responses.create(", 2)
+
+
+def test_look_alikes_are_not_openai_prompts(tmp_path):
+    found = layouts(tmp_path, """
+        import stripe
+        from openai import OpenAI
+
+        client = OpenAI()
+
+
+        def other(rid, prompt_text, question):
+            client.responses.create(model="gpt-4.1", previous_response_id=rid)  # no input, no instructions
+            client.responses.retrieve(rid)
+            client.completions.create(model="gpt-3.5-turbo-instruct", prompt=prompt_text)  # legacy, not chat
+            client.chat.completions.list()
+            stripe.Customer.create(email="a@example.com", description=question)
+            client.chat.completions_create(messages=[{"role": "user", "content": question}])
+    """)
+    assert sent(found) == []
