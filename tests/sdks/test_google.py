@@ -1,0 +1,101 @@
+"""promptlint/python/sdks/google.py: google-genai `models.generate_content[_stream]` (system
+instruction and tools in `config`, `contents` a string, a message list or the conversation) and
+google-generativeai `GenerativeModel(system_instruction=...)`; calls that are not these."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, pos, sent
+
+from promptlint.python.prefilter import might_hold_prompt
+
+GENAI = """
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client()
+    PERSONA = "You are a travel planner."
+
+
+    def plan(request_text, history):
+        one = client.models.generate_content(
+            model="gemini-2.5-flash",
+            config=types.GenerateContentConfig(system_instruction=PERSONA, tools=[lookup_tool]),
+            contents=f"Plan a trip: {request_text}",
+        )
+        two = client.models.generate_content_stream(
+            model="gemini-2.5-pro",
+            config={"system_instruction": PERSONA},
+            contents=history,
+        )
+        three = client.aio.models.generate_content(
+            model="gemini-2.0-flash",
+            contents=[{"role": "user", "parts": [{"text": request_text}]}],
+        )
+        return one, two, three
+"""
+
+
+def test_generate_content_with_a_config_object_and_a_string_input(tmp_path):
+    assert might_hold_prompt(code(GENAI))
+    one = sent(layouts(tmp_path, GENAI))[0]
+    assert (one.provider, one.api, one.model) == ("google", "models.generate_content", "gemini-2.5-flash")
+    # Gemini's cache order: system instruction, tools, contents
+    assert parts(one) == [
+        ("system", [("text", "You are a travel planner.")]),
+        ("tools", [("unknown", "unknown", "lookup_tool")]),
+        ("user", [("text", "Plan a trip: "), ("unknown", "per-request", "request_text")]),
+    ]
+    assert one.newest_user == 2  # a string `contents` is the newest user message
+    assert one.parts[2].segments[1].span.start == pos(GENAI, "{request_text}")
+    assert one.site.start == pos(GENAI, "client.models.generate_content(")
+
+
+def test_stream_with_a_dict_config_and_the_conversation_as_contents(tmp_path):
+    two = sent(layouts(tmp_path, GENAI))[1]
+    assert (two.provider, two.model) == ("google", "gemini-2.5-pro")
+    assert parts(two) == [("system", [("text", "You are a travel planner.")]),
+                          ("history", [("history", "unknown", "history")])]
+    assert two.newest_user is None
+    assert two.parts[1].segments[0].span.start == pos(GENAI, "history,")
+
+
+def test_async_client_with_a_message_list_of_parts(tmp_path):
+    three = sent(layouts(tmp_path, GENAI))[2]
+    assert (three.provider, three.model) == ("google", "gemini-2.0-flash")
+    assert parts(three) == [("user", [("unknown", "per-request", "request_text")])]
+    assert three.newest_user == 0
+
+
+LEGACY = """
+    import google.generativeai as genai
+
+    PERSONA = "You are a travel planner."
+    model = genai.GenerativeModel("gemini-1.5-pro", system_instruction=PERSONA)
+    plain = genai.GenerativeModel(model_name="gemini-1.5-flash")
+"""
+
+
+def test_generative_model_with_a_system_instruction(tmp_path):
+    found = sent(layouts(tmp_path, LEGACY))
+    assert len(found) == 1  # the model without a system instruction sends no prompt of its own
+    layout, = found
+    assert (layout.provider, layout.api, layout.model) == ("google", "GenerativeModel", "gemini-1.5-pro")
+    assert parts(layout) == [("system", [("text", "You are a travel planner.")])]
+    assert layout.site.start == pos(LEGACY, "genai.GenerativeModel(")
+
+
+def test_look_alikes_are_not_gemini_prompts(tmp_path):
+    found = layouts(tmp_path, """
+        from google import genai
+        from vertexai.preview import GenerativeModel as VertexModel
+
+        client = genai.Client()
+
+
+        def other(text, store):
+            client.models.list()
+            client.models.count_tokens(model="gemini-2.5-flash", contents=text)
+            client.models.embed_content(model="text-embedding-004", contents=text)
+            store.generate_content(contents=text)  # not a models endpoint
+            VertexModel("gemini-1.5-pro")
+    """)
+    assert sent(found) == []

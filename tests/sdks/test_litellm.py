@@ -1,0 +1,78 @@
+"""promptlint/python/sdks/litellm.py: `litellm.completion` / `acompletion` (however imported) and
+`Router(...).completion`: OpenAI's chat shape, the provider named by the model string; and
+`completion` methods of other objects."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, pos, sent
+
+from promptlint.model import Kind, Volatility
+from promptlint.python.prefilter import might_hold_prompt
+
+LITELLM = """
+    import litellm
+    from litellm import Router, acompletion, completion
+
+    SYSTEM = "You route support tickets."
+    router = Router(model_list=[{"model_name": "fast", "litellm_params": {"model": "groq/llama-3.1-8b-instant"}}])
+
+
+    def route(ticket, history, session_id):
+        a = litellm.completion(
+            model="anthropic/claude-3-5-sonnet-20241022",
+            messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": ticket}],
+            tools=[{"type": "function", "function": {"name": "assign"}}],
+            prompt_cache_key=session_id,
+        )
+        b = completion(model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *history])
+        c = acompletion(model="mistral/mistral-large-latest", messages=[{"role": "user", "content": ticket}])
+        d = router.completion(model="fast", messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": ticket}])
+        return a, b, c, d
+"""
+
+
+def test_completion_names_the_provider_in_the_model_string(tmp_path):
+    assert might_hold_prompt(code(LITELLM))
+    a = sent(layouts(tmp_path, LITELLM))[0]
+    assert (a.provider, a.api, a.model) == ("anthropic", "litellm.completion", "claude-3-5-sonnet-20241022")
+    assert parts(a) == [
+        ("tools", [("text", '[{"type": "function", "function": {"name": "assign"}}]')]),
+        ("system", [("text", "You route support tickets.")]),
+        ("user", [("unknown", "per-request", "ticket")]),
+    ]
+    assert a.newest_user == 2
+    key = a.options["prompt_cache_key"]
+    assert (key.kind, key.volatility, key.expr) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION, "session_id")
+    assert key.span.start == pos(LITELLM, "session_id,")
+
+
+def test_imported_functions_and_the_router(tmp_path):
+    _, b, c, d = sent(layouts(tmp_path, LITELLM))
+    assert (b.provider, b.api, b.model) == ("openai", "litellm.completion", "gpt-4o")  # a bare OpenAI model name
+    assert parts(b) == [("system", [("text", "You route support tickets.")]),
+                        ("history", [("history", "unknown", "history")])]
+    assert b.newest_user is None
+    assert (c.provider, c.api, c.model) == ("mistral", "litellm.acompletion", "mistral-large-latest")
+    assert parts(c) == [("user", [("unknown", "per-request", "ticket")])]
+    # a Router's model is a deployment alias: the provider is not known from it
+    assert (d.provider, d.api, d.model) == ("litellm", "Router.completion", "fast")
+    assert parts(d) == [("system", [("text", "You route support tickets.")]),
+                        ("user", [("unknown", "per-request", "ticket")])]
+    assert d.site.start == pos(LITELLM, "router.completion(")
+
+
+def test_look_alikes_are_not_litellm_prompts(tmp_path):
+    found = layouts(tmp_path, """
+        import litellm
+
+
+        class Helper:
+            def completion(self, **kw):
+                return kw
+
+
+        def other(helper: Helper, client, ticket):
+            helper.completion(model="gpt-4o", messages=[{"role": "user", "content": ticket}])
+            client.completion(model="gpt-4o", messages=[{"role": "user", "content": ticket}])
+            litellm.embedding(model="text-embedding-3-small", input=[ticket])
+    """)
+    assert sent(found) == []
