@@ -1,0 +1,159 @@
+"""promptlint/python/sdks/langchain.py: `ChatPromptTemplate.from_messages` / `from_template`,
+chains invoked with values (`prompt | llm`, `.partial`), chat models invoked with messages,
+`bind_tools`, LangGraph / LangChain agents; and `invoke` / `bind_tools` / agents that send no
+prompt of their own."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, pos, sent
+
+from promptlint.model import Kind
+from promptlint.python.prefilter import might_hold_prompt
+
+CHAIN = """
+    from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+    from langchain_openai import ChatOpenAI
+
+    llm = ChatOpenAI(model="gpt-4o-mini", temperature=0)
+
+    prompt = ChatPromptTemplate.from_messages([
+        ("system", "You answer questions about {product}."),
+        MessagesPlaceholder("history"),
+        ("human", "{question}"),
+    ])
+    chain = prompt | llm
+
+
+    def ask(question, history):
+        return chain.invoke({"product": "Acme CRM", "question": question, "history": history})
+"""
+
+
+def test_prompt_template_messages_with_template_variables(tmp_path):
+    assert might_hold_prompt(code(CHAIN))
+    template = sent(layouts(tmp_path, CHAIN))[0]
+    assert (template.provider, template.api, template.model) == ("langchain", "ChatPromptTemplate", None)
+    assert parts(template) == [
+        ("system", [("text", "You answer questions about "), ("template-variable", "unknown", "{product}"),
+                    ("text", ".")]),
+        ("history", [("history", "unknown", "MessagesPlaceholder")]),
+        ("user", [("user-input", "per-request", "{question}")]),
+    ]
+    assert template.newest_user == 2
+    assert template.parts[0].segments[1].span.start == pos(CHAIN, "{product}")
+
+
+def test_chain_invoked_with_values_binds_the_template_and_supersedes_it(tmp_path):
+    template, invoked = sent(layouts(tmp_path, CHAIN))
+    assert (invoked.provider, invoked.api, invoked.model) == ("openai", "langchain.invoke", "gpt-4o-mini")
+    assert parts(invoked) == [
+        ("system", [("text", "You answer questions about "), ("text", "Acme CRM"), ("text", ".")]),
+        ("history", [("history", "unknown", "MessagesPlaceholder")]),
+        ("user", [("user-input", "per-request", "question")]),
+    ]
+    assert invoked.parts[0].segments[1].span.start == pos(CHAIN, "Acme CRM")  # the bound value, where written
+    assert invoked.newest_user == 2
+    assert invoked.supersedes == [template.id]
+
+
+def test_partial_values_and_stream_through_a_chain(tmp_path):
+    layout = sent(layouts(tmp_path, """
+        from langchain_anthropic import ChatAnthropic
+        from langchain_core.prompts import ChatPromptTemplate
+
+        prompt = ChatPromptTemplate.from_messages([("system", "Style: {style}."), ("user", "{text}")])
+
+
+        def rewrite(text):
+            chain = prompt.partial(style="formal") | ChatAnthropic(model="claude-3-5-haiku-latest")
+            return chain.stream({"text": text})
+    """))[1]
+    assert (layout.provider, layout.api, layout.model) == ("anthropic", "langchain.invoke", "claude-3-5-haiku-latest")
+    assert parts(layout) == [("system", [("text", "Style: "), ("text", "formal"), ("text", ".")]),
+                             ("user", [("unknown", "per-request", "text")])]
+
+
+MODELS = """
+    from langchain_anthropic import ChatAnthropic
+    from langchain_core.messages import HumanMessage, SystemMessage
+    from langchain_openai import ChatOpenAI
+
+    llm = ChatOpenAI(model="gpt-4o-mini")
+
+
+    def direct(question):
+        return llm.invoke([SystemMessage(content="You are terse."), HumanMessage(content=question)])
+
+
+    def tools_bound(search_tool):
+        model = ChatAnthropic(model="claude-3-5-haiku-latest").bind_tools([search_tool])
+        return model.invoke("What is new?")
+"""
+
+
+def test_chat_model_invoked_with_messages_or_a_string(tmp_path):
+    direct, bound, invoked = sent(layouts(tmp_path, MODELS))
+    assert (direct.provider, direct.api, direct.model) == ("openai", "langchain.invoke", "gpt-4o-mini")
+    assert parts(direct) == [("system", [("text", "You are terse.")]),
+                             ("user", [("user-input", "per-request", "question")])]
+    assert direct.newest_user == 1
+    assert (invoked.provider, invoked.model) == ("anthropic", "claude-3-5-haiku-latest")  # through bind_tools
+    assert parts(invoked) == [("user", [("text", "What is new?")])]
+    assert invoked.newest_user == 0
+
+
+def test_bind_tools_records_the_tools_of_the_chat_model(tmp_path):
+    _, bound, _ = sent(layouts(tmp_path, MODELS))
+    assert (bound.provider, bound.api, bound.model) == ("anthropic", "langchain.bind_tools", "claude-3-5-haiku-latest")
+    assert [p.role for p in bound.parts] == ["tools"]
+    seg, = bound.parts[0].segments
+    assert (seg.kind, seg.expr, seg.evidence) == (Kind.UNKNOWN, "[search_tool]", "tool definitions not known statically")
+    assert bound.site.start == pos(MODELS, "ChatAnthropic(")
+
+
+AGENTS = """
+    from datetime import datetime
+
+    from langchain.agents import create_agent
+    from langchain_anthropic import ChatAnthropic
+    from langgraph.prebuilt import create_react_agent
+
+
+    def lookup(city: str) -> str:
+        \"\"\"Weather of a city.\"\"\"
+        return city
+
+
+    graph = create_react_agent(model=ChatAnthropic(model="claude-sonnet-4-5"), tools=[lookup],
+                               prompt=f"You help on {datetime.now():%A}.")
+    positional = create_react_agent(ChatAnthropic(model="claude-sonnet-4-5"), [lookup], prompt="You help.")
+    v1 = create_agent("openai:gpt-4.1", [lookup], system_prompt="You plan trips.")
+"""
+
+
+def test_agent_prompt_then_the_agent_state_messages(tmp_path):
+    graph = sent(layouts(tmp_path, AGENTS))[0]
+    assert (graph.provider, graph.api, graph.model) == ("anthropic", "langgraph.create_react_agent", "claude-sonnet-4-5")
+    assert [p.role for p in graph.parts] == ["tools", "system", "history"]
+    assert parts(graph)[1:] == [
+        ("system", [("text", "You help on "), ("timestamp", "per-request", "datetime.now()"), ("text", ".")]),
+        ("history", [("history", "unknown", "agent state messages")]),
+    ]
+    assert graph.parts[1].segments[1].precision.value == "day"  # `%A`: the day of the week
+    assert '"name": "lookup"' in graph.parts[0].segments[0].text  # a tool function's schema
+
+
+def test_look_alikes_are_not_langchain_prompts(tmp_path):
+    found = layouts(tmp_path, """
+        from langchain_openai import ChatOpenAI
+        from langgraph.prebuilt import create_react_agent
+
+        llm = ChatOpenAI(model="gpt-4o")
+
+
+        def other(retriever, question, tools, registry):
+            retriever.invoke(question)  # not a chat model
+            create_react_agent(llm, tools)  # no prompt of its own
+            registry.bind_tools(tools)  # not a chat model
+            llm.invoke  # not called
+    """)
+    assert sent(found) == []
