@@ -142,6 +142,17 @@ def test_agent_prompt_then_the_agent_state_messages(tmp_path):
     assert '"name": "lookup"' in graph.parts[0].segments[0].text  # a tool function's schema
 
 
+def test_agent_with_the_model_and_tools_passed_by_position(tmp_path):
+    _, positional, v1 = sent(layouts(tmp_path, AGENTS))
+    # `create_react_agent(model, tools, prompt=...)`: the model and tools are positional parameters
+    assert (positional.provider, positional.model) == ("anthropic", "claude-sonnet-4-5")
+    assert [p.role for p in positional.parts] == ["tools", "system", "history"]
+    assert '"name": "lookup"' in positional.parts[0].segments[0].text
+    assert (v1.provider, v1.model) == ("openai", "gpt-4.1")
+    assert [p.role for p in v1.parts] == ["tools", "system", "history"]
+    assert parts(v1)[1] == ("system", [("text", "You plan trips.")])
+
+
 def test_look_alikes_are_not_langchain_prompts(tmp_path):
     found = layouts(tmp_path, """
         from langchain_openai import ChatOpenAI

@@ -73,8 +73,8 @@ def agent(b, call) -> None:
         parts, _ = b.message_parts(Seq([value]), frame)
     else:
         parts = [b.part("system", value, frame, b.span_of(node))]
-    tools = b.tools(call.kwargs.get("tools"), frame)
-    prov, model = model_of(b, b.value(call.kwargs.get("model"), frame), frame)
+    tools = b.tools(call.arg(1, "tools"), frame)  # `create_react_agent(model, tools, *, prompt=...)`
+    prov, model = model_of(b, b.value(call.arg(0, "model"), frame), frame)
     history = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="agent state messages",
                                        span=b.m.span(call.node))])
     b.add(call.node, "python-call", prov, "langgraph.create_react_agent", model, tools + parts + [history], None)
