@@ -1,0 +1,158 @@
+"""The evaluator on text operations: `+`, `%` (positional and by name), `str.format` (positional,
+automatic, named; unbound fields), `join` (a known list, an unordered source, an unknown list),
+`textwrap.dedent`, `strip`, and text that is one of several variants (Alt)."""
+from __future__ import annotations
+
+from analysis_support import end, pos, probe
+
+from promptlint.model import Kind, Volatility
+
+OPS = """
+    import textwrap
+    import uuid
+
+    NAME = "Ada"
+    TEMPLATE = "Hi {name}, today is {day}."
+
+
+    def f(topic, items):
+        probe("Topic: " + topic + "!")
+        probe("%s has %d items" % (NAME, 3))
+        probe("%(who)s asks about %(what)s" % {"who": NAME, "what": topic})
+        probe("A {0} and {1} and {who}".format(NAME, topic, who=uuid.uuid4()))
+        probe("{} then {}".format("one", NAME))
+        probe(TEMPLATE.format(name=NAME))
+        probe(", ".join(["a", NAME, topic]))
+        probe(", ".join({"a", "b"}))
+        probe("\\n".join(items))
+        probe("  padded  ".strip() + "|")
+        probe("{{literal}} {x}".format(x=1))
+"""
+
+
+def test_plus_keeps_each_operand_in_order(tmp_path):
+    p = probe(tmp_path, OPS, index=0)
+    assert p.described == [("text", "Topic: "), ("unknown", "unknown", "topic"), ("text", "!")]
+    assert p.segs[1].span.start == pos(OPS, "topic + ")  # where it enters the text
+    assert p.segs[1].origin.start == pos(OPS, "topic, items")  # the parameter
+
+
+def test_percent_positional_and_by_name(tmp_path):
+    assert probe(tmp_path, OPS, index=1).described == [("text", "Ada"), ("text", " has "), ("text", "3"),
+                                                        ("text", " items")]
+    p = probe(tmp_path, OPS, index=2)
+    assert p.described == [("text", "Ada"), ("text", " asks about "), ("unknown", "unknown", "topic")]
+    assert p.segs[1].span.start == pos(OPS, " asks about ")
+    assert p.segs[0].span.start == pos(OPS, 'Ada"')  # the bound constant, where it is written
+
+
+def test_format_positional_named_and_automatic(tmp_path):
+    p = probe(tmp_path, OPS, index=3)
+    assert p.described == [("text", "A "), ("text", "Ada"), ("text", " and "), ("unknown", "unknown", "topic"),
+                           ("text", " and "), ("unique-id", "per-request", "uuid.uuid4()")]
+    topic, uid = p.segs[3], p.segs[5]
+    assert (topic.span.start, topic.span.end) == (pos(OPS, "{1}"), end(OPS, "{1}"))  # at the placeholder
+    assert uid.span.start == pos(OPS, "{who}")
+    assert uid.origin.start == pos(OPS, "uuid.uuid4()")  # the bound value
+    assert probe(tmp_path, OPS, index=4).described == [("text", "one"), ("text", " then "), ("text", "Ada")]
+
+
+def test_format_leaves_unbound_fields_unknown(tmp_path):
+    p = probe(tmp_path, OPS, index=5)
+    assert p.described == [("text", "Hi "), ("text", "Ada"), ("text", ", today is "),
+                           ("unknown", "unknown", "{day}"), ("text", ".")]
+    day = p.segs[3]
+    assert day.evidence == "template variable `day`"
+    assert day.span.start == pos(OPS, "{day}")  # in the template constant
+
+
+def test_unbound_fields_are_template_variables_when_kept(tmp_path):
+    p = probe(tmp_path, """
+        TEMPLATE = "Answer about {subject} as of {today}."
+        probe(TEMPLATE)
+    """)
+    filled = p.ev.format_text(p.value, [], {}, p.frame, None, keep_unbound=True)
+    described = [("text", s.text) if s.is_static else (s.kind.value, s.volatility.value, s.expr) for s in filled.segs]
+    # a field's name is a hint of what it holds (Policy 7): `today` is a date
+    assert described == [("text", "Answer about "), ("template-variable", "unknown", "{subject}"),
+                         ("text", " as of "), ("timestamp", "per-request", "{today}"), ("text", ".")]
+    assert filled.segs[3].name_only
+
+
+def test_join_of_a_known_list_an_unordered_source_and_an_unknown_list(tmp_path):
+    assert probe(tmp_path, OPS, index=6).described == [("text", "a"), ("text", ", "), ("text", "Ada"),
+                                                        ("text", ", "), ("unknown", "unknown", "topic")]
+    unordered = probe(tmp_path, OPS, index=7)
+    seg, = unordered.segs
+    assert (seg.kind, seg.volatility) == (Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS)
+    assert seg.span.start == pos(OPS, '{"a", "b"}')
+    unknown = probe(tmp_path, OPS, index=8)
+    seg, = unknown.segs
+    assert (seg.kind, seg.volatility, seg.evidence) == (Kind.UNKNOWN, Volatility.UNKNOWN, "the parameter `items`")
+
+
+def test_strip_trims_the_static_ends(tmp_path):
+    p = probe(tmp_path, OPS, index=9)
+    assert p.described == [("text", "padded"), ("text", "|")]
+    assert p.segs[0].span.start == pos(OPS, "padded")
+
+
+def test_doubled_braces_are_literal_braces(tmp_path):
+    p = probe(tmp_path, OPS, index=10)
+    assert "".join(s.text for s in p.segs) == "{literal} 1"
+    assert all(s.is_static for s in p.segs)
+
+
+def test_dedent_of_static_text_and_of_text_with_fields(tmp_path):
+    src = '''
+        import textwrap
+        from datetime import datetime
+
+
+        def f():
+            probe(textwrap.dedent("""
+                Line one
+                  Line two
+            """))
+            probe(textwrap.dedent(f"""
+                Now {datetime.now()}
+            """))
+    '''
+    static = probe(tmp_path, src, index=0)
+    assert static.described == [("text", "\nLine one\n  Line two\n")]
+    assert static.segs[0].span.start == end(src, 'textwrap.dedent("""')
+    # with a field the common indentation is not known (the value may hold line breaks): kept as written
+    dynamic = probe(tmp_path, src, index=1)
+    assert [s.kind for s in dynamic.segs] == [None, Kind.TIMESTAMP, None]
+    assert dynamic.segs[0].text.endswith("Now ")
+
+
+BRANCHES = """
+    def f(flag, name):
+        if flag:
+            intro = "Formal intro."
+        else:
+            intro = "Casual intro."
+        probe(intro)
+        text = "Start."
+        if flag:
+            text += " Extra."
+        probe(text)
+        probe("Hello " + (name if flag else "guest") + ", welcome.")
+"""
+
+
+def test_variants_keep_their_shared_text_and_differ_in_one_conditional_segment(tmp_path):
+    p = probe(tmp_path, BRANCHES, index=0)
+    assert p.described == [("conditional", "unknown", "Form"), ("text", "al intro.")]
+    assert p.segs[1].span.start == pos(BRANCHES, "al intro.")
+    added = probe(tmp_path, BRANCHES, index=1)
+    assert added.described == [("text", "Start."), ("conditional", "unknown", "Extra.")]
+    assert added.segs[1].span.start == pos(BRANCHES, ' Extra."')
+    assert added.segs[1].evidence == "present or absent by a condition"
+
+
+def test_a_variant_of_unknown_volatility_in_the_middle_of_text(tmp_path):
+    p = probe(tmp_path, BRANCHES, index=2)
+    assert p.described == [("text", "Hello "), ("conditional", "unknown", "name"), ("text", ", welcome.")]
+    assert p.segs[1].span.start == pos(BRANCHES, "name if flag")  # the conditional expression
