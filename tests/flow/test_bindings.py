@@ -1,0 +1,200 @@
+"""The evaluator on names: bindings in branches (alternatives), loops (read twice: the back edge),
+`+=`, `.append` / `.extend` / `.insert`, tuple unpacking, names imported from other modules of the
+tree (absolute and relative), and module-level values fixed when the module is imported."""
+from __future__ import annotations
+
+from analysis_support import pos, probe
+
+from promptlint.model import Kind, Volatility
+from promptlint.python.flow.values import Alt, Seq, Text
+
+
+def test_a_name_bound_in_both_branches_is_one_of_two_values(tmp_path):
+    p = probe(tmp_path, """
+        def f(flag):
+            if flag:
+                tone = "formal"
+            else:
+                tone = "casual"
+            probe(tone)
+    """)
+    assert isinstance(p.value, Alt)
+    assert [o.segs[0].text for o in p.value.options] == ["formal", "casual"]
+
+
+def test_a_name_bound_in_one_branch_keeps_the_value_before_it(tmp_path):
+    p = probe(tmp_path, """
+        def f(flag):
+            tone = "casual"
+            if flag:
+                tone = "formal"
+            probe(tone)
+    """)
+    assert isinstance(p.value, Alt)
+    assert sorted(o.segs[0].text for o in p.value.options) == ["casual", "formal"]
+
+
+def test_the_value_seen_is_the_one_bound_before_the_statement(tmp_path):
+    src = """
+        def f():
+            text = "first"
+            probe(text)
+            text = "second"
+            probe(text)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "first")]
+    assert probe(tmp_path, src, index=1).described == [("text", "second")]
+
+
+LISTS = """
+    def f(rows, extra):
+        parts = ["Rules:"]
+        for row in rows:
+            parts.append(f"- {row}")
+        probe(parts)
+        items = ["x"]
+        items.extend(["y", "z"])
+        items.insert(0, "w")
+        items.append("end")
+        probe(items)
+        more = ["a"]
+        more.extend(extra)
+        probe(more)
+        more += ["b"]
+        probe(more)
+"""
+
+
+def test_a_list_appended_in_a_loop_is_repeated_after_its_head(tmp_path):
+    p = probe(tmp_path, LISTS, index=0)
+    assert isinstance(p.value, Seq) and p.value.repeated
+    assert p.value.head == 1  # "Rules:" was written before the loop
+    assert p.value.items[0].segs[0].text == "Rules:"
+    row = p.value.items[1].segs[1]
+    assert (row.kind, row.expr) == (Kind.UNKNOWN, "row")
+
+
+def test_extend_insert_and_append_outside_loops_give_a_known_list(tmp_path):
+    p = probe(tmp_path, LISTS, index=1)
+    assert isinstance(p.value, Seq) and not p.value.repeated
+    assert [i.segs[0].text for i in p.value.items] == ["w", "x", "y", "z", "end"]
+    assert p.described == [("text", "['w', 'x', 'y', 'z', 'end']")]
+
+
+def test_extend_with_an_unknown_list_and_plus_equals(tmp_path):
+    p = probe(tmp_path, LISTS, index=2)
+    assert [type(i).__name__ for i in p.value.items] == ["Text", "Spread"]
+    assert p.value.items[1].expr == "extra"
+    grown = probe(tmp_path, LISTS, index=3)
+    assert [type(i).__name__ for i in grown.value.items] == ["Text", "Spread", "Text"]
+    assert grown.value.items[2].segs[0].text == "b"
+
+
+def test_plus_equals_on_text_and_in_a_loop(tmp_path):
+    src = """
+        def f(rows):
+            text = "Header."
+            text += " Body."
+            probe(text)
+            log = ""
+            for row in rows:
+                log += row
+            probe(log)
+    """
+    p = probe(tmp_path, src, index=0)
+    assert p.described == [("text", "Header."), ("text", " Body.")]
+    assert p.segs[1].span.start == pos(src, " Body.")
+    looped = probe(tmp_path, src, index=1)
+    # read twice: the second pass sees what the first added (the loop's back edge)
+    assert [s.expr for s in looped.segs if not s.is_static] == ["row", "row"]
+
+
+def test_tuple_unpacking(tmp_path):
+    src = """
+        def pair():
+            return "left", "right"
+
+
+        def f():
+            a, b = "one", "two"
+            probe(b)
+            c, d = pair()
+            probe(d)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "two")]
+    assert probe(tmp_path, src, index=1).described == [("text", "right")]
+
+
+IMPORTS = {
+    "prompts/__init__.py": "",
+    "prompts/system.py": """
+        from .parts import RULES
+
+        SYSTEM = "You are a support bot. " + RULES
+
+
+        def render(topic):
+            return f"{SYSTEM} Topic: {topic}."
+    """,
+    "prompts/parts.py": 'RULES = "Be brief."\n',
+}
+
+
+def test_names_imported_from_other_modules_of_the_tree(tmp_path):
+    src = """
+        from prompts.system import SYSTEM, render
+        from prompts.system import SYSTEM as ALIAS
+
+
+        def f(topic):
+            probe(SYSTEM)
+            probe(render("billing"))
+            probe(ALIAS)
+    """
+    p = probe(tmp_path, src, IMPORTS, index=0)
+    assert p.described == [("text", "You are a support bot. "), ("text", "Be brief.")]
+    assert p.segs[1].span.filename.endswith("prompts/parts.py")  # through a relative import
+    assert p.segs[0].span.filename.endswith("prompts/system.py")
+    rendered = probe(tmp_path, src, IMPORTS, index=1)
+    assert "".join(s.text for s in rendered.segs) == "You are a support bot. Be brief. Topic: billing."
+    assert probe(tmp_path, src, IMPORTS, index=2).described == p.described
+
+
+def test_an_import_missing_from_the_tree_is_unknown(tmp_path):
+    p = probe(tmp_path, """
+        from somewhere_else import SYSTEM
+        probe(SYSTEM)
+    """)
+    seg, = p.segs
+    assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+
+
+def test_module_level_clock_readings_are_fixed_per_process(tmp_path):
+    src = """
+        import uuid
+        from datetime import datetime
+
+        STARTED = f"Started {datetime.now():%H:%M}."
+        RUN = uuid.uuid4()
+
+
+        def f():
+            probe(STARTED)
+            probe(RUN)
+            probe(datetime.now())
+    """
+    started = probe(tmp_path, src, index=0)
+    assert started.described == [("text", "Started "), ("timestamp", "per-process", "datetime.now()"), ("text", ".")]
+    assert probe(tmp_path, src, index=1).described == [("unique-id", "per-process", "uuid.uuid4()")]
+    # inside a function the same call is new on every request
+    assert probe(tmp_path, src, index=2).described == [("timestamp", "per-request", "datetime.now()")]
+
+
+def test_module_level_names_probed_at_module_level(tmp_path):
+    p = probe(tmp_path, """
+        import time
+        STAMP = time.time()
+        probe(STAMP)
+    """)
+    assert isinstance(p.value, Text)
+    assert p.described == [("timestamp", "per-process", "time.time()")]
