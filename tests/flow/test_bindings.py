@@ -198,3 +198,23 @@ def test_module_level_names_probed_at_module_level(tmp_path):
     """)
     assert isinstance(p.value, Text)
     assert p.described == [("timestamp", "per-process", "time.time()")]
+
+
+def test_attributes_of_an_imported_module_of_the_tree(tmp_path):
+    src = """
+        import prompts.parts
+        import prompts.system as system_module
+        from prompts import system
+
+
+        def f():
+            probe(system.SYSTEM)
+            probe(system_module.render("billing"))
+            probe(prompts.parts.RULES)
+    """
+    p = probe(tmp_path, src, IMPORTS, index=0)
+    assert p.described == [("text", "You are a support bot. "), ("text", "Be brief.")]
+    assert p.segs[0].span.filename.endswith("prompts/system.py")
+    rendered = probe(tmp_path, src, IMPORTS, index=1)
+    assert "".join(s.text for s in rendered.segs) == "You are a support bot. Be brief. Topic: billing."
+    assert probe(tmp_path, src, IMPORTS, index=2).described == [("text", "Be brief.")]

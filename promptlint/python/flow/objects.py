@@ -141,6 +141,12 @@ class ObjectsMixin:
             return self.member(base.module, base.node, attr, None, frame.depth)
         if isinstance(base, Obj) and attr in base.kwargs:
             return base.kwargs[attr]
+        if isinstance(base, Obj) and isinstance(base.node, ast.Name):  # an imported module: `prompts.SYSTEM`
+            dotted = f"{base.qualname}.{attr}"
+            found = self.resolve_dotted(dotted, frame.depth)
+            if found is None and self.project.find(dotted) is not None:  # a submodule: `pkg.mod.NAME`
+                found = Obj(dotted, span=base.span, node=base.node)
+            return found
         return None
 
     @staticmethod
