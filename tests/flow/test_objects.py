@@ -1,0 +1,162 @@
+"""The evaluator on objects of the analysed tree: class attributes, `self.x` assigned in
+`__init__` (fixed per instance) and in several methods (alternatives), properties, methods,
+subclasses overriding class attributes, dataclass fields, lists grown on the instance across turns,
+and prompt attributes of objects we cannot see, found by name."""
+from __future__ import annotations
+
+from analysis_support import pos, probe
+
+from promptlint.model import Kind, Precision, Volatility
+from promptlint.python.flow.values import Alt, Func, Obj
+
+CLASSES = """
+    import uuid
+    from datetime import datetime
+
+
+    class Base:
+        PERSONA = "You are a helpful bot."
+
+        def __init__(self, name):
+            self.name = name
+            self.session = str(uuid.uuid4())
+            self.started = datetime.now()
+            self.mode = "short"
+
+        def set_long(self):
+            self.mode = "long"
+
+        @property
+        def header(self):
+            return f"{self.PERSONA} Mode: {self.mode}."
+
+        def system(self):
+            return self.header + " Session " + self.session
+
+
+    class Child(Base):
+        PERSONA = "You are a child bot."
+
+
+    def f():
+        b = Base("x")
+        probe(b.PERSONA)
+        probe(b.header)
+        probe(b.system())
+        c = Child("y")
+        probe(c.PERSONA)
+        probe(c.header)
+        probe(b.started)
+        probe(b.set_long)
+        probe(Base.PERSONA)
+"""
+
+
+def test_class_attributes_and_subclasses(tmp_path):
+    assert probe(tmp_path, CLASSES, index=0).described == [("text", "You are a helpful bot.")]
+    child = probe(tmp_path, CLASSES, index=3)
+    assert child.described == [("text", "You are a child bot.")]  # the subclass overrides it
+    assert child.segs[0].span.start == pos(CLASSES, "You are a child bot.")
+    assert probe(tmp_path, CLASSES, index=7).described == [("text", "You are a helpful bot.")]  # on the class
+
+
+def test_a_property_and_an_attribute_assigned_in_several_methods(tmp_path):
+    p = probe(tmp_path, CLASSES, index=1)
+    # `self.mode` is "short" (in __init__) or "long" (in set_long): one of two values
+    assert p.described == [("text", "You are a helpful bot."), ("text", " Mode: "),
+                           ("conditional", "unknown", "short"), ("text", ".")]
+    mode = p.segs[2]
+    assert mode.span.start == pos(CLASSES, "{self.mode}")
+    assert mode.origin.start == pos(CLASSES, '"short"')
+    # in a subclass the property reads the subclass's class attribute
+    assert probe(tmp_path, CLASSES, index=4).segs[0].text == "You are a child bot."
+
+
+def test_values_set_once_in_init_identify_the_instance(tmp_path):
+    p = probe(tmp_path, CLASSES, index=2)
+    uid = p.segs[-1]
+    assert (uid.kind, uid.volatility) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION)
+    assert uid.evidence == "call to `uuid.uuid4()` (set once per instance)"
+    assert uid.span.start == pos(CLASSES, "uuid.uuid4()")
+    started = probe(tmp_path, CLASSES, index=5)
+    seg, = started.segs
+    assert (seg.kind, seg.volatility, seg.precision) == (Kind.TIMESTAMP, Volatility.PER_CONVERSATION, Precision.SUB_DAY)
+
+
+def test_a_method_is_a_function_bound_to_the_instance(tmp_path):
+    p = probe(tmp_path, CLASSES, index=6)
+    assert isinstance(p.value, Func)
+    assert p.value.node.name == "set_long"
+    assert isinstance(p.value.self_value, Obj) and p.value.self_value.qualname == "instance:Base"
+
+
+def test_pydantic_field_default(tmp_path):
+    src = """
+        from pydantic import BaseModel, Field
+
+
+        class Settings(BaseModel):
+            tone: str = Field(default="friendly", description="how to answer")
+
+
+        def f(settings: Settings):
+            probe(settings.tone)
+    """
+    assert probe(tmp_path, src).described == [("text", "friendly")]  # the parameter's annotation
+
+
+def test_a_list_grown_on_the_instance_is_the_conversation(tmp_path):
+    src = """
+        class Chat:
+            def __init__(self):
+                self.history = []
+
+            def turn(self, msg):
+                self.history.append({"role": "user", "content": msg})
+                probe(self.history)
+                probe(self.unknown_attr)
+                probe(self.request_id)
+    """
+    p = probe(tmp_path, src, index=0)
+    assert p.described == [("history", "unknown", "self.history")]
+    assert p.segs[0].evidence == "`self.history` grows across turns"
+    unknown = probe(tmp_path, src, index=1)
+    assert unknown.described == [("unknown", "unknown", "self.unknown_attr")]
+    named = probe(tmp_path, src, index=2)  # not assigned anywhere: its name is the only evidence
+    assert named.described == [("unique-id", "per-request", "self.request_id")]
+    assert named.segs[0].name_only
+
+
+def test_a_prompt_attribute_of_an_unknown_object_is_found_by_name(tmp_path):
+    src = """
+        def f(config):
+            probe(config.system_prompt)
+    """
+    files = {"settings.py": """
+        class Settings:
+            system_prompt = "You are the configured assistant."
+    """}
+    p = probe(tmp_path, src, files)
+    assert p.described == [("text", "You are the configured assistant.")]
+    assert p.segs[0].span.filename.endswith("settings.py")
+
+
+def test_attributes_assigned_in_many_places_stay_partly_unknown(tmp_path):
+    src = """
+        class Bot:
+            def a(self): self.tone = "1"
+            def b(self): self.tone = "2"
+            def c(self): self.tone = "3"
+            def d(self): self.tone = "4"
+            def e(self): self.tone = "5"
+            def g(self): self.tone = "6"
+            def h(self): self.tone = "7"
+
+            def run(self):
+                probe(self.tone)
+    """
+    p = probe(tmp_path, src)
+    assert isinstance(p.value, Alt)
+    assert len(p.value.options) == 7  # six read (MAX_ASSIGNS), one for the rest
+    last = p.value.options[-1].segs[0]
+    assert last.evidence == "`self.tone` is assigned in many places"
