@@ -105,6 +105,37 @@ def test_pydantic_field_default(tmp_path):
     assert probe(tmp_path, src).described == [("text", "friendly")]  # the parameter's annotation
 
 
+def test_dataclass_fields_default_and_default_factory(tmp_path):
+    src = """
+        import uuid
+        from dataclasses import dataclass, field
+        from datetime import datetime
+
+
+        @dataclass
+        class Conversation:
+            cid: str = field(default_factory=lambda: str(uuid.uuid4()))
+            opened: datetime = field(default_factory=datetime.now)
+            tag: str = field(default="general")
+            notes: list = field(default_factory=list)
+
+            def header(self):
+                probe(self.tag)
+                probe(f"Conversation {self.cid}")
+                probe(self.opened)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "general")]
+    cid = probe(tmp_path, src, index=1).segs[1]
+    # made by the factory once for each new instance: it identifies the conversation
+    assert (cid.kind, cid.volatility) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION)
+    assert cid.evidence == "call to `uuid.uuid4()` (default of each new instance)"
+    assert cid.origin.start == pos(src, "uuid.uuid4()")
+    opened, = probe(tmp_path, src, index=2).segs
+    assert (opened.kind, opened.volatility, opened.precision) == (Kind.TIMESTAMP, Volatility.PER_CONVERSATION,
+                                                                  Precision.SUB_DAY)
+    assert opened.span.start == pos(src, "datetime.now)")
+
+
 def test_a_list_grown_on_the_instance_is_the_conversation(tmp_path):
     src = """
         class Chat:

@@ -201,23 +201,27 @@ class ObjectsMixin:
                 targets, value = [stmt.target], stmt.value
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                 frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
-                return self._field_default(self.eval(value, frame, {}))
+                return self._field_default(value, frame)
         return None
 
-    def _field_default(self, val: Value) -> Value:
-        """A dataclass / pydantic field: `Field(default_factory=...)` makes a value per instance."""
-        if isinstance(val, Obj) and val.qualname.rsplit(".", 1)[-1] in ("Field", "field"):
-            factory = val.kwargs.get("default_factory")
-            if factory is not None:
-                segs = self.text_of(factory, None) if not isinstance(factory, Func) else []
-                src = most_volatile(segs)
-                if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
-                    return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
-                                         evidence=src.evidence + " (default of each new instance)")])
-            default = val.kwargs.get("default")
-            if default is not None:
-                return default
-        return val
+    def _field_default(self, node, frame: Frame) -> Value:
+        """A class attribute's value; of a dataclass / pydantic field (`field(default=...)`,
+        `Field(default_factory=...)`), its default, and a uuid or clock reading its factory makes
+        for each new instance identifies that instance (per conversation)."""
+        name = (frame.module.qualified_name(node.func) or "") if isinstance(node, ast.Call) else ""
+        if name.rsplit(".", 1)[-1] not in ("Field", "field"):
+            return self.eval(node, frame, {})
+        kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        factory = kw.get("default_factory")
+        if factory is not None:  # what calling the factory gives: a lambda's body, or a call of it
+            made = factory.body if isinstance(factory, ast.Lambda) else ast.copy_location(ast.Call(factory, [], []), factory)
+            src = most_volatile(self.text_of(self.eval(made, frame, {}), frame))
+            if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
+                return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
+                                     evidence=src.evidence + " (default of each new instance)")])
+        if "default" in kw:
+            return self.eval(kw["default"], frame, {})
+        return self.eval(node, frame, {})
 
     def mro(self, module, cls: ast.ClassDef, seen=None):
         """(module, class) of `cls` and its bases of the analysed tree, depth first."""
