@@ -1,0 +1,166 @@
+"""The evaluator on calls: arguments bound to parameters (by position and keyword), return values
+(several returns: alternatives), methods, recursion, the bound-call limit (MAX_BOUND_CALLS) and the
+depth limit (MAX_DEPTH), parameters bound from the callers in the module (callers.py), calls we
+cannot follow, and the work budget of one prompt."""
+from __future__ import annotations
+
+from analysis_support import evaluator, layouts, pos, probe, sent
+
+from promptlint.model import Kind, Volatility
+from promptlint.python.flow.budget import MAX_BOUND_CALLS, MAX_DEPTH, Budget
+from promptlint.python.flow.callers import MAX_CALLERS
+from promptlint.python.flow.values import Alt
+
+CALLS = """
+    def greet(name, punct):
+        return f"Hello {name}{punct}"
+
+
+    def pick(flag):
+        if flag:
+            return "yes"
+        return "no"
+
+
+    def rec(n):
+        return rec(n - 1) + "x"
+
+
+    class Formatter:
+        def __init__(self):
+            self.prefix = "> "
+
+        def wrap(self, text):
+            return self.prefix + text
+
+
+    def f(topic):
+        probe(greet("Ada", "!"))
+        probe(greet(punct="?", name=topic))
+        probe(pick(topic))
+        probe(rec(3))
+        probe(Formatter().wrap("quoted"))
+"""
+
+
+def test_arguments_are_bound_by_position_and_keyword(tmp_path):
+    p = probe(tmp_path, CALLS, index=0)
+    assert p.described == [("text", "Hello "), ("text", "Ada"), ("text", "!")]
+    assert p.segs[1].span.start == pos(CALLS, 'Ada"')  # the argument, where the caller wrote it
+    kw = probe(tmp_path, CALLS, index=1)
+    assert kw.described == [("text", "Hello "), ("unknown", "unknown", "topic"), ("text", "?")]
+    assert kw.segs[1].span.start == pos(CALLS, "{name}")  # enters the text in the callee
+    assert kw.segs[1].origin.start == pos(CALLS, "topic):")  # the caller's parameter
+
+
+def test_several_returns_are_alternatives(tmp_path):
+    p = probe(tmp_path, CALLS, index=2)
+    assert isinstance(p.value, Alt)
+    assert [o.segs[0].text for o in p.value.options] == ["yes", "no"]
+
+
+def test_recursion_ends(tmp_path):
+    p = probe(tmp_path, CALLS, index=3)
+    first = p.segs[0]
+    assert (first.kind, first.evidence) == (Kind.UNKNOWN, "recursive call")
+    # bound calls until the limit, then one unbound read whose own recursive call is detected
+    assert [s.text for s in p.segs[1:]] == ["x"] * (MAX_BOUND_CALLS + 1)
+
+
+def test_a_method_of_an_instance_made_in_the_function(tmp_path):
+    p = probe(tmp_path, CALLS, index=4)
+    assert p.described == [("text", "> "), ("text", "quoted")]
+
+
+def test_a_call_chain_deeper_than_the_limit_is_not_followed(tmp_path):
+    chain = "\n".join(f"def d{i}(x):\n    return d{i + 1}(x)\n" for i in range(1, MAX_DEPTH + 1))
+    src = chain + f'\ndef d{MAX_DEPTH + 1}(x):\n    return f"deep {{x}}"\n\n\ndef f():\n    probe(d1("v"))\n'
+    p = probe(tmp_path, src)
+    seg, = p.segs
+    assert (seg.expr, seg.evidence) == (f"d{MAX_DEPTH + 1}()", "call chain too deep to follow")
+    shallow = probe(tmp_path, src.replace("probe(d1(", f"probe(d2("))  # one call less: followed to the end
+    assert shallow.described == [("text", "deep "), ("text", "v")]
+
+
+CALLERS = """
+    from datetime import datetime
+
+
+    def helper(system_prompt, note):
+        probe(system_prompt)
+        probe(note)
+
+
+    def caller1():
+        helper("You are A.", "n1")
+
+
+    def caller2():
+        helper(system_prompt="You are B.", note=f"{datetime.now()}")
+"""
+
+
+def test_a_parameter_takes_the_arguments_of_the_callers_in_the_module(tmp_path):
+    p = probe(tmp_path, CALLERS, index=0)
+    assert isinstance(p.value, Alt)
+    assert sorted(o.segs[0].text for o in p.value.options) == ["You are A.", "You are B."]
+    note = probe(tmp_path, CALLERS, index=1)
+    # one caller passes a clock reading: the parameter can hold it
+    seg, = note.segs
+    assert (seg.kind, seg.volatility) == (Kind.TIMESTAMP, Volatility.PER_REQUEST)
+    assert seg.span.start == pos(CALLERS, '{datetime.now()}')
+
+
+def test_a_parameter_with_too_many_callers_stays_a_parameter(tmp_path):
+    calls = "\n".join(f"def c{i}():\n    helper(\"v{i}\")\n" for i in range(MAX_CALLERS + 1))
+    src = f"def helper(text):\n    probe(text)\n\n\n{calls}"
+    seg, = probe(tmp_path, src).segs
+    assert (seg.kind, seg.volatility, seg.evidence) == (Kind.UNKNOWN, Volatility.UNKNOWN, "the parameter `text`")
+    fewer = "\n".join(f"def c{i}():\n    helper(\"v{i}\")\n" for i in range(MAX_CALLERS))
+    within = probe(tmp_path, f"def helper(text):\n    probe(text)\n\n\n{fewer}")
+    assert sorted(o.segs[0].text for o in within.value.options) == [f"v{i}" for i in range(MAX_CALLERS)]
+
+
+def test_a_call_we_cannot_follow(tmp_path):
+    src = """
+        import requests
+
+
+        def f(question, doc_id):
+            probe(requests.get(doc_id).text)
+            probe(search_index(question))
+    """
+    seg, = probe(tmp_path, src, index=0).segs
+    assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+    fetched, = probe(tmp_path, src, index=1).segs
+    # a call that takes the user's message: data fetched with it, new on every request (Policy 7)
+    assert (fetched.kind, fetched.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    assert fetched.evidence == "data fetched with `question`"
+    assert fetched.span.start == pos(src, "search_index(question)")
+
+
+def test_the_work_budget_bounds_one_prompt(tmp_path):
+    src = """
+        from openai import OpenAI
+
+        client = OpenAI()
+        PARTS = ["a", "b", "c", "d", "e", "f", "g", "h"]
+
+
+        def ask(question):
+            system = "Intro. " + " ".join(PARTS) + " Outro."
+            return client.chat.completions.create(
+                model="gpt-4o",
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": question}],
+            )
+    """
+    assert sent(layouts(tmp_path, src))[0].parts[0].segments[-1].text == " Outro."
+    ev = evaluator(tmp_path)
+    ev.budget = Budget(limit=12)  # a prompt may cost 12 evaluations: this one costs more
+    from promptlint.python.sites import find_layouts
+    layout, = sent(find_layouts(ev.project.load(tmp_path / "app.py"), ev))
+    exhausted = [s for s in layout.parts[0].segments if s.evidence == "too complex to analyse within the budget"]
+    assert exhausted and all((s.kind, s.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN) for s in exhausted)
+    # each prompt has its own budget: the next one starts afresh
+    ev.reset_budget()
+    assert ev.budget.left == 12
