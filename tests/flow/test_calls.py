@@ -72,6 +72,29 @@ def test_a_method_of_an_instance_made_in_the_function(tmp_path):
     assert p.described == [("text", "> "), ("text", "quoted")]
 
 
+def test_a_function_called_with_many_argument_sets_is_read_once_unbound(tmp_path):
+    src = """
+        from datetime import datetime
+
+
+        def wrap(s):
+            return "[" + s + "]"
+
+
+        def f():
+            probe(wrap("a") + wrap("b") + wrap("c") + wrap("d") + wrap(f"{datetime.now()}"))
+            probe(wrap("e") + wrap("f") + wrap("g") + wrap("h"))
+    """
+    p = probe(tmp_path, src)
+    inner = [s for s in p.segs if s.text not in ("[", "]")]
+    assert [s.text for s in inner[:MAX_BOUND_CALLS]] == ["a", "b", "c", "d"]
+    fifth = inner[MAX_BOUND_CALLS]
+    assert (fifth.kind, fifth.expr, fifth.evidence) == (Kind.UNKNOWN, "s", "the parameter `s`")
+    # each call is read with its own arguments (a result is never taken for another call's)
+    again = probe(tmp_path, src, index=1)
+    assert [s.text for s in again.segs if s.text not in ("[", "]")] == ["e", "f", "g", "h"]
+
+
 def test_a_call_chain_deeper_than_the_limit_is_not_followed(tmp_path):
     chain = "\n".join(f"def d{i}(x):\n    return d{i + 1}(x)\n" for i in range(1, MAX_DEPTH + 1))
     src = chain + f'\ndef d{MAX_DEPTH + 1}(x):\n    return f"deep {{x}}"\n\n\ndef f():\n    probe(d1("v"))\n'

@@ -100,8 +100,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if bindings and not self.budget.bound_call(id(fn.node)):
             bindings = {}  # called from many places: read it once, parameters unknown
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
-        if key in self._return_cache:
-            return self._return_cache[key]
+        if not bindings and key in self._return_cache:  # a bound call's argument thunks are new every time:
+            return self._return_cache[key]  # caching it would only match a later call reusing their ids
         if key in self._active:
             return dynamic(span, fn.node.name + "()", evidence="recursive call")
         self._active.add(key)
@@ -115,7 +115,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
         finally:
             self._active.discard(key)
-        self._return_cache[key] = result
+        if not bindings:
+            self._return_cache[key] = result
+            self._return_cache[("self", key)] = fn.self_value  # keeps id(self_value) unique while cached
         return result
 
     def opaque_call(self, node, inputs: list, frame: Frame) -> Value:
