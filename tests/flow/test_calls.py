@@ -187,3 +187,28 @@ def test_the_work_budget_bounds_one_prompt(tmp_path):
     # each prompt has its own budget: the next one starts afresh
     ev.reset_budget()
     assert ev.budget.left == 12
+
+
+def test_a_parameter_not_passed_takes_its_default(tmp_path):
+    src = """
+        STYLE = "concise"
+
+
+        def build(question, style=STYLE, *, lang="English", extra=None):
+            return f"Answer {style}ly in {lang}{extra}: {question}"
+
+
+        def f(opts, question):
+            probe(build("What is new?"))
+            probe(build("Why?", "verbose", lang="French", extra="!"))
+            probe(build(question, **opts))
+    """
+    p = probe(tmp_path, src, index=0)
+    assert p.described == [("text", "Answer "), ("text", "concise"), ("text", "ly in "), ("text", "English"),
+                           ("text", "None"), ("text", ": "), ("text", "What is new?")]
+    assert p.segs[1].span.start == pos(src, 'concise"')  # the default, where it is written
+    passed = probe(tmp_path, src, index=1)
+    assert "".join(s.text for s in passed.segs) == "Answer verbosely in French!: Why?"
+    # with `**opts` the call may pass any of them: not known
+    splat = probe(tmp_path, src, index=2)
+    assert [s.expr for s in splat.segs if not s.is_static][:3] == ["style", "lang", "extra"]

@@ -59,7 +59,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         m = frame.module
         span = m.span(node)
         if isinstance(target, Func):
-            bound = self.bind(target, args, kwargs, frame, env)
+            bound = self.bind(target, args, kwargs, frame, env, node)
             result = self.call_function(target, bound, frame.depth + 1, span)
             if result is not None:
                 return self.after_call(result, node, self.forced(bound), frame)
@@ -75,10 +75,13 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
 
-    def bind(self, fn: Func, args, kwargs, frame: Frame, env) -> dict:
-        """The call's arguments bound to the function's parameters (lazily, in the caller's frame)."""
+    def bind(self, fn: Func, args, kwargs, frame: Frame, env, node: ast.Call | None = None) -> dict:
+        """The call's arguments bound to the function's parameters (lazily, in the caller's frame);
+        with the call `node` written without `*args` / `**kwargs`, the parameters it does not pass
+        take their defaults."""
         a = fn.node.args
         names = [p.arg for p in [*a.posonlyargs, *a.args]]
+        defaults = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
         if fn.cls is not None and names and names[0] in ("self", "cls") and not is_static_method(fn.node):
             names = names[1:]
         bound: dict = {}
@@ -87,7 +90,19 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 bound[names[i]] = Thunk("expr", node=arg, env=env, value=frame)
         for k, v in kwargs.items():
             bound[k] = Thunk("expr", node=v, env=env, value=frame)
+        if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
+            for name, default in defaults:
+                if default is not None and name not in bound:
+                    bound[name] = self._default(fn, default)
         return bound
+
+    def _default(self, fn: Func, default: ast.expr) -> Thunk:
+        """A parameter's default, evaluated once in its module (at import: per process)."""
+        key = ("default", id(default))
+        th = self._return_cache.get(key)
+        if th is None:
+            th = self._return_cache[key] = Thunk("default", node=default, env={}, value=self.module_frame(fn.module))
+        return th
 
     def forced(self, bound: dict) -> list:
         return [self.force(b.value, b) if isinstance(b, Thunk) else b for b in bound.values()]
@@ -97,10 +112,11 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
         self.reached.append(fn.module.span(fn.node))
-        if bindings and not self.budget.bound_call(id(fn.node)):
-            bindings = {}  # called from many places: read it once, parameters unknown
+        explicit = any(not isinstance(v, Thunk) or v.kind != "default" for v in bindings.values())
+        if explicit and not self.budget.bound_call(id(fn.node)):
+            bindings, explicit = {}, False  # called from many places: read it once, parameters unknown
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
-        if not bindings and key in self._return_cache:  # a bound call's argument thunks are new every time:
+        if not explicit and key in self._return_cache:  # a bound call's argument thunks are new every time:
             return self._return_cache[key]  # caching it would only match a later call reusing their ids
         if key in self._active:
             return dynamic(span, fn.node.name + "()", evidence="recursive call")
@@ -115,7 +131,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
         finally:
             self._active.discard(key)
-        if not bindings:
+        if not explicit:
             self._return_cache[key] = result
             self._return_cache[("self", key)] = fn.self_value  # keeps id(self_value) unique while cached
         return result

@@ -89,6 +89,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.param(frame, th)
         if th.kind == "expr":
             return self.eval(th.node, frame, th.env)
+        if th.kind == "default":  # a parameter's default: evaluated when the function is defined
+            return per_process(self.eval(th.node, frame, th.env))
         if th.kind == "unpack":
             picked = _element(self.eval(th.node, frame, th.env), th.value)
             if picked is not None:

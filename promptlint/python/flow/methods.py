@@ -39,7 +39,7 @@ class MethodsMixin:
         if isinstance(base, (Obj, ClassRef)):
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func):
-                bound = self.bind(member, args, kwargs, frame, env)
+                bound = self.bind(member, args, kwargs, frame, env, node)
                 result = self.call_function(member, bound, frame.depth + 1, span)
                 if result is not None:
                     return self.after_call(result, node, self.forced(bound), frame)

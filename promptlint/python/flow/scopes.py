@@ -21,7 +21,7 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value. `env` is the bindings visible where it was made; `prev` the binding it
+    param | unpack | value | default. `env` is the bindings visible where it was made; `prev` the binding it
     grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
 
     kind: str
