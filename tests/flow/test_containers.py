@@ -1,0 +1,163 @@
+"""The evaluator on containers: dict / list / tuple / set displays, `**` merges, comprehensions
+(list, set, dict; over a known list, a set, `.values()`), subscripts (static keys, negative
+indexes, conversation slices `messages[:-1]`, the newest message `messages[-1]`), `sorted`, and
+starred items."""
+from __future__ import annotations
+
+from analysis_support import pos, probe
+
+from promptlint.model import Kind, Volatility
+from promptlint.python.flow.values import Alt, Mapping, Seq, Spread, Text
+
+CONTAINERS = """
+    TOOLS = {"search": {"name": "search"}, "fetch": {"name": "fetch"}}
+    NAMES = {"b", "a"}
+
+
+    def f(messages, rows):
+        probe({"role": "system", "content": "Hi"})
+        probe(["a", "b"][1])
+        probe(("x", "y"))
+        probe({"a", "b"})
+        probe({**TOOLS, "extra": {"name": "x"}})
+        probe(TOOLS["search"]["name"])
+        probe(TOOLS.get("fetch"))
+        probe([*rows, "tail"])
+        probe(["a", *["b", "c"]])
+"""
+
+
+def test_displays(tmp_path):
+    d = probe(tmp_path, CONTAINERS, index=0).value
+    assert isinstance(d, Mapping) and list(d.items) == ["role", "content"]
+    assert d.items["content"].segs[0].text == "Hi"
+    assert d.key_spans["content"].start == pos(CONTAINERS, '"content"')
+    assert d.node is not None  # written in the code: its key order is the code's
+    assert probe(tmp_path, CONTAINERS, index=1).described == [("text", "b")]
+    t = probe(tmp_path, CONTAINERS, index=2)
+    assert isinstance(t.value, Seq) and t.value.is_tuple
+    assert t.described == [("text", "['x', 'y']")]
+    s, = probe(tmp_path, CONTAINERS, index=3).segs  # a set has no order
+    assert (s.kind, s.volatility) == (Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS)
+    assert s.evidence == "a set display: iteration order depends on the hash seed"
+
+
+def test_merges_and_static_keys(tmp_path):
+    merged = probe(tmp_path, CONTAINERS, index=4).value
+    assert list(merged.items) == ["search", "fetch", "extra"]
+    assert probe(tmp_path, CONTAINERS, index=5).described == [("text", "search")]
+    got = probe(tmp_path, CONTAINERS, index=6).value
+    assert isinstance(got, Mapping) and got.items["name"].segs[0].text == "fetch"
+
+
+def test_starred_items(tmp_path):
+    spread = probe(tmp_path, CONTAINERS, index=7).value
+    assert [type(i) for i in spread.items] == [Spread, Text]
+    assert spread.items[0].expr == "rows"
+    flat = probe(tmp_path, CONTAINERS, index=8).value  # a known list spread into a display
+    assert [i.segs[0].text for i in flat.items] == ["a", "b", "c"]
+
+
+COMPREHENSIONS = """
+    TOOLS = {"search": {"name": "search"}, "fetch": {"name": "fetch"}}
+    NAMES = {"b", "a"}
+
+
+    def f(rows):
+        probe([r.upper() for r in rows])
+        probe([n for n in NAMES])
+        probe({k: v for k, v in TOOLS.items()})
+        probe({n: 1 for n in NAMES})
+        probe({n for n in rows})
+        probe(list(TOOLS.values()))
+        probe([t for t in TOOLS.values()])
+        probe(sorted(NAMES))
+        probe([n for n in sorted(NAMES)])
+"""
+
+
+def test_list_comprehensions_keep_their_source_order(tmp_path):
+    p = probe(tmp_path, COMPREHENSIONS, index=0)
+    assert isinstance(p.value, Seq) and p.value.repeated and p.value.unordered is None
+    seg, = p.segs
+    assert (seg.kind, seg.volatility, seg.evidence) == (Kind.UNKNOWN, Volatility.UNKNOWN, "the parameter `rows`")
+    over_set = probe(tmp_path, COMPREHENSIONS, index=1)
+    # iterating a set: reported where it is iterated, with a fix that sorts it there
+    assert over_set.value.unordered is not None
+    seg, = over_set.segs
+    assert seg.kind is Kind.UNORDERED_ITERATION
+    assert seg.span.start == pos(COMPREHENSIONS, "NAMES])")
+    assert seg.anchor.place == "iterable"
+    assert seg.origin.start == pos(COMPREHENSIONS, '{"b", "a"}')
+
+
+def test_dict_and_set_comprehensions(tmp_path):
+    d = probe(tmp_path, COMPREHENSIONS, index=2).value
+    assert isinstance(d, Mapping) and d.repeated and d.unordered is None  # a dict display's order
+    from_set = probe(tmp_path, COMPREHENSIONS, index=3).value
+    assert isinstance(from_set, Mapping) and from_set.unordered.kind is Kind.UNORDERED_ITERATION
+    seg, = probe(tmp_path, COMPREHENSIONS, index=4).segs
+    assert (seg.kind, seg.evidence) == (Kind.UNORDERED_ITERATION,
+                                        "a set comprehension: iteration order depends on the hash seed")
+
+
+def test_dict_views_are_lists_in_the_dict_order(tmp_path):
+    values = probe(tmp_path, COMPREHENSIONS, index=5).value
+    assert isinstance(values, Seq) and not values.repeated
+    assert [v.items["name"].segs[0].text for v in values.items] == ["search", "fetch"]
+    names = probe(tmp_path, COMPREHENSIONS, index=6).value
+    assert names.repeated and names.unordered is None
+    element = names.items[0]  # one element: one of the dict's values
+    assert isinstance(element, Alt)
+    assert [o.items["name"].segs[0].text for o in element.options] == ["search", "fetch"]
+
+
+def test_sorted_gives_a_fixed_order(tmp_path):
+    ordered = probe(tmp_path, COMPREHENSIONS, index=7).value
+    assert isinstance(ordered, Seq) and ordered.ordered
+    seg, = probe(tmp_path, COMPREHENSIONS, index=7).segs
+    assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
+    over_sorted = probe(tmp_path, COMPREHENSIONS, index=8).value
+    assert over_sorted.unordered is None
+
+
+CONVERSATION = """
+    def f(messages):
+        probe(messages[:-1])
+        probe(messages[-1])
+        probe(messages[-1]["content"])
+        probe(messages[0])
+        probe(messages[1:])
+"""
+
+
+def test_conversation_slices_and_the_newest_message(tmp_path):
+    earlier = probe(tmp_path, CONVERSATION, index=0)
+    assert earlier.described == [("history", "unknown", "messages")]  # still the replayed conversation
+    newest = probe(tmp_path, CONVERSATION, index=1).value
+    assert isinstance(newest, Mapping) and newest.items["role"].segs[0].text == "user"
+    content, = newest.items["content"].segs
+    assert (content.kind, content.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    assert content.evidence == "the newest message of the conversation `messages`"
+    assert content.origin.start == pos(CONVERSATION, "messages[-1])")  # the conversation it is taken from
+    text, = probe(tmp_path, CONVERSATION, index=2).segs
+    assert (text.kind, text.volatility, text.expr) == (Kind.USER_INPUT, Volatility.PER_REQUEST, "messages[-1]")
+    first, = probe(tmp_path, CONVERSATION, index=3).segs
+    assert (first.kind, first.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+    assert first.evidence.startswith("an early message of the conversation")
+    assert probe(tmp_path, CONVERSATION, index=4).described == [("history", "unknown", "messages")]
+
+
+def test_subscripts_of_unknown_values_and_out_of_range(tmp_path):
+    src = """
+        def f(data):
+            probe(["a"][3])
+            probe(data["system"])
+            probe("abc"[1:])
+    """
+    out_of_range, = probe(tmp_path, src, index=0).segs
+    assert out_of_range.kind is Kind.UNKNOWN
+    key, = probe(tmp_path, src, index=1).segs
+    assert (key.kind, key.expr) == (Kind.UNKNOWN, 'data["system"]')
+    sliced, = probe(tmp_path, src, index=2).segs
+    assert (sliced.volatility, sliced.evidence) == (Volatility.STABLE, "a slice of constant text")

@@ -1,0 +1,124 @@
+"""The evaluator on paths, files and configuration: `Path(__file__).parent / "x.md"`,
+`with_name`, `os.path.join(os.path.dirname(__file__), ...)`, `open(...).read()`, files that are not
+found, a uuid in a path part, and prompt strings loaded from JSON / YAML / TOML with static keys
+(placed at their line in the config file)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis_support import pos, probe
+
+from promptlint.model import Kind, Position, Volatility
+from promptlint.python.flow.values import Config, PathV
+
+FILES = {
+    "system.md": "You are the system.\nLine two.\n",
+    "prompts.yaml": 'assistant:\n  system: "You are from YAML."\n',
+    "p.json": '{"system": "You are from JSON."}\n',
+    "p.toml": '[agent]\ninstructions = "You are from TOML."\n',
+}
+
+PATHS = """
+    import os
+    import uuid
+    from pathlib import Path
+
+    HERE = Path(__file__).parent
+
+
+    def f(name):
+        probe((HERE / "system.md").read_text())
+        probe(Path(__file__).with_name("system.md").read_text(encoding="utf-8"))
+        probe(open(os.path.join(os.path.dirname(__file__), "system.md")).read())
+        probe((HERE / "missing.md").read_text())
+        probe(Path("relative.md").read_text())
+        probe(HERE / f"run-{uuid.uuid4()}" / "out.md")
+        probe(HERE / "system.md")
+        probe((HERE / name).read_text())
+"""
+
+
+def test_files_read_with_a_static_path_are_static_text_in_that_file(tmp_path):
+    for index in range(3):
+        p = probe(tmp_path, PATHS, FILES, index=index)
+        assert p.described == [("text", "You are the system.\nLine two.\n")]
+        seg, = p.segs
+        assert Path(seg.span.filename).name == "system.md"
+        assert seg.span.start == Position(1, 1)
+
+
+def test_files_not_found_statically(tmp_path):
+    for index in (3, 4, 7):  # missing; relative to the working directory; named by a parameter
+        seg, = probe(tmp_path, PATHS, FILES, index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
+        assert seg.evidence == "text read from a file that is not found statically"
+
+
+def test_paths_keep_a_volatile_part(tmp_path):
+    p = probe(tmp_path, PATHS, FILES, index=5)
+    assert isinstance(p.value, PathV) and p.value.path is None
+    seg, = p.segs
+    assert (seg.kind, seg.volatility, seg.expr) == (Kind.UNIQUE_ID, Volatility.PER_REQUEST, "uuid.uuid4()")
+    static = probe(tmp_path, PATHS, FILES, index=6).value
+    assert static.path == (tmp_path / "system.md").resolve() and static.volatile is None
+
+
+CONFIG = """
+    import json
+    import tomllib
+    from pathlib import Path
+
+    import yaml
+
+    HERE = Path(__file__).parent
+    CONFIG = yaml.safe_load((HERE / "prompts.yaml").read_text())
+
+
+    def f(name):
+        probe(CONFIG["assistant"]["system"])
+        probe(CONFIG.get("assistant").get("system"))
+        probe(json.loads((HERE / "p.json").read_text())["system"])
+        probe(tomllib.loads((HERE / "p.toml").read_text())["agent"]["instructions"])
+        with open(HERE / "p.json") as fh:
+            data = json.load(fh)
+        probe(data["system"])
+        probe(CONFIG["missing"])
+        probe(CONFIG["assistant"])
+"""
+
+
+def test_config_strings_with_static_keys_are_placed_in_the_config_file(tmp_path):
+    expected = [("prompts.yaml", "You are from YAML.", Position(2, 12)),
+                ("prompts.yaml", "You are from YAML.", Position(2, 12)),
+                ("p.json", "You are from JSON.", Position(1, 13)),
+                ("p.toml", "You are from TOML.", Position(2, 17)),
+                ("p.json", "You are from JSON.", Position(1, 13))]
+    for index, (name, text, at) in enumerate(expected):
+        p = probe(tmp_path, CONFIG, FILES, index=index)
+        assert isinstance(p.value, Config)
+        assert p.described == [("text", text)]
+        assert Path(p.segs[0].span.filename).name == name
+        assert p.segs[0].span.start == at
+
+
+def test_config_keys_that_are_missing_or_not_text(tmp_path):
+    missing, = probe(tmp_path, CONFIG, FILES, index=5).segs
+    assert (missing.kind, missing.volatility, missing.evidence) == (Kind.UNKNOWN, Volatility.STABLE,
+                                                                    "configuration value")
+    table = probe(tmp_path, CONFIG, FILES, index=6)
+    assert isinstance(table.value, Config) and table.value.keys == ["assistant"]
+    seg, = table.segs
+    assert (seg.kind, seg.volatility, seg.expr) == (Kind.UNKNOWN, Volatility.STABLE, "configuration data")
+
+
+def test_a_config_file_that_does_not_parse(tmp_path):
+    src = """
+        import json
+        from pathlib import Path
+
+        DATA = json.loads((Path(__file__).parent / "broken.json").read_text())
+        probe(DATA["system"])
+    """
+    seg, = probe(tmp_path, src, {"broken.json": "{not json"}).segs
+    assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
+    assert seg.span.start == pos(src, 'DATA["system"]')
