@@ -156,3 +156,23 @@ def test_a_variant_of_unknown_volatility_in_the_middle_of_text(tmp_path):
     p = probe(tmp_path, BRANCHES, index=2)
     assert p.described == [("text", "Hello "), ("conditional", "unknown", "name"), ("text", ", welcome.")]
     assert p.segs[1].span.start == pos(BRANCHES, "name if flag")  # the conditional expression
+
+
+def test_variants_that_share_their_first_characters_keep_them_as_static_text(tmp_path):
+    src = """
+        def build(name):
+            if name:
+                return f"You are talking to {name}. Be kind."
+            return "You are talking to a guest. Be kind."
+
+
+        def f(user_name):
+            probe(build(user_name))
+    """
+    p = probe(tmp_path, src)
+    # the shared beginning is part of the cacheable prefix: only what differs is conditional
+    assert p.described[0] == ("text", "You are talking to ")
+    assert p.segs[0].span.start == pos(src, "You are talking to {name}")
+    assert p.described[-1] == ("text", ". Be kind.")
+    middle = p.segs[1:-1]
+    assert len(middle) == 1 and middle[0].kind is Kind.CONDITIONAL

@@ -107,6 +107,11 @@ def align(options: list[list[Segment]]):
         i += 1
     head = list(options[0][:i])
     rest = [o[i:] for o in options]
+    firsts = [o[0].text if o and o[0].is_static else "" for o in rest]
+    k = len(os.path.commonprefix(firsts)) if all(firsts) else 0
+    if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
+        head.append(slice_segment(rest[0][0], 0, k))
+        rest = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in rest]
     m = min(len(o) for o in rest)
     j = 0
     while j < m and all(_seg_eq(o[len(o) - 1 - j], rest[0][len(rest[0]) - 1 - j]) for o in rest[1:]):
