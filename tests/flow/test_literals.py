@@ -86,6 +86,15 @@ def test_debug_field_writes_the_expression_text_then_the_value(tmp_path):
     assert p.segs[0].span.start == pos(src, "{user_name=}")
 
 
+def test_debug_text_is_the_expression_as_written(tmp_path):
+    src = """
+        def f(a, b, d):
+            probe(f"{a!=b=} {d[':']=} {a = :>3}")
+    """
+    texts = [s.text for s in probe(tmp_path, src).segs if s.is_static]
+    assert texts == ["a!=b=", " ", "d[':']=", " ", "a = "]  # as Python writes them
+
+
 def test_nested_fields_in_a_format_spec(tmp_path):
     src = """
         def f(label, width):

@@ -258,8 +258,11 @@ class TextMixin:
                 continue
             where = m.span_of(p.start, p.end)
             expr_text = " ".join(m.source[p.expr_start:p.expr_end].split())
-            if p.debug:
-                segs.append(Segment(text=m.source[p.expr_start:p.end - 1].split("!")[0].split(":")[0], span=where))
+            if p.debug:  # `{x = }` writes "x = " (the expression as written, the "=" and the spaces after it)
+                after = p.expr_end + 1
+                while m.source[after] in " \t\r\n":
+                    after += 1
+                segs.append(Segment(text=m.source[p.expr_start:after], span=where))
             expr = m.field_expr(p)
             if expr is None:
                 segs.append(Segment(span=where, kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr=expr_text,
