@@ -176,3 +176,15 @@ def test_variants_that_share_their_first_characters_keep_them_as_static_text(tmp
     assert p.described[-1] == ("text", ". Be kind.")
     middle = p.segs[1:-1]
     assert len(middle) == 1 and middle[0].kind is Kind.CONDITIONAL
+
+
+def test_a_doubled_percent_is_one_percent_sign_at_its_place(tmp_path):
+    src = """
+        def f(rate):
+            probe("Growth: %s%% this year" % rate)
+    """
+    p = probe(tmp_path, src)
+    assert p.described == [("text", "Growth: "), ("unknown", "unknown", "rate"), ("text", "%"),
+                           ("text", " this year")]
+    percent = p.segs[2]
+    assert (percent.span.start, percent.span.end) == (pos(src, "%%"), end(src, "%", 1))

@@ -303,7 +303,7 @@ class TextMixin:
                 out.append(slice_segment(seg, pos, mt.start()))
                 pos = mt.end()
                 if mt.group(0) == "%%":
-                    out.append(replace(seg, text="%"))
+                    out.append(slice_segment(seg, mt.start(), mt.start() + 1))  # "%", at the first of the two
                     continue
                 if mt.group(1) and mapping is not None:
                     val = mapping.items.get(mt.group(1)[1:-1])
