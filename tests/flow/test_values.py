@@ -1,0 +1,80 @@
+"""Each kind of value of the lattice (values.py) used as text and through the operations that
+combine them: Alt through `.format` and `join`, Seq through `+`, Mapping, PathV, Obj, Func and
+ClassRef as text (what they cannot tell is unknown, never a guess)."""
+from __future__ import annotations
+
+from analysis_support import probe
+
+from promptlint.model import Kind, Volatility
+from promptlint.python.flow.values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread
+
+VALUES = """
+    from pathlib import Path
+
+
+    class Helper:
+        pass
+
+
+    def f(flag, history, topic):
+        tmpl = "Hi {name}, welcome." if flag else "Hello {name}, welcome."
+        probe(tmpl.format(name="Ada"))
+        sep = ", " if flag else "; "
+        probe(sep.join(["a", "b"]))
+        probe(["x"] + ["y"])
+        probe(["x"] + history)
+        probe({"k": "v", "n": topic})
+        probe({"k": "v"})
+        probe(Path("/etc") / "prompts" / "system.md")
+        probe(Helper)
+        probe(Helper())
+        probe(f)
+"""
+
+
+def test_an_alternative_template_is_formatted_variant_by_variant(tmp_path):
+    p = probe(tmp_path, VALUES, index=0)
+    assert isinstance(p.value, Alt)
+    assert ["".join(s.text for s in o.segs) for o in p.value.options] == ["Hi Ada, welcome.", "Hello Ada, welcome."]
+    # as text: the shared start and end, the difference between them conditional
+    assert p.described == [("text", "H"), ("conditional", "unknown", "i"), ("text", " "), ("text", "Ada"),
+                           ("text", ", welcome.")]  # "Hi" / "Hello": only "i" / "ello" differ
+
+
+def test_an_alternative_separator(tmp_path):
+    p = probe(tmp_path, VALUES, index=1)
+    assert p.described == [("text", "a"), ("conditional", "unknown", ","), ("text", " "), ("text", "b")]
+
+
+def test_lists_through_plus(tmp_path):
+    known = probe(tmp_path, VALUES, index=2)
+    assert isinstance(known.value, Seq) and [i.segs[0].text for i in known.value.items] == ["x", "y"]
+    grown = probe(tmp_path, VALUES, index=3).value
+    assert isinstance(grown.items[1], Spread) and grown.items[1].expr == "history"
+
+
+def test_a_dict_as_text_changes_as_its_most_volatile_value(tmp_path):
+    seg, = probe(tmp_path, VALUES, index=4).segs
+    assert (seg.kind, seg.volatility, seg.expr) == (Kind.UNKNOWN, Volatility.UNKNOWN, "topic")
+    static = probe(tmp_path, VALUES, index=5)
+    assert isinstance(static.value, Mapping)
+    seg, = static.segs
+    assert (seg.kind, seg.volatility, seg.expr) == (Kind.UNKNOWN, Volatility.STABLE, "dict")
+
+
+def test_a_static_path_is_its_text(tmp_path):
+    p = probe(tmp_path, VALUES, index=6)
+    assert isinstance(p.value, PathV)
+    assert p.described == [("text", "/etc/prompts/system.md")]
+
+
+def test_classes_instances_and_functions_as_text_are_unknown(tmp_path):
+    cls = probe(tmp_path, VALUES, index=7)
+    assert isinstance(cls.value, ClassRef) and cls.value.node.name == "Helper"
+    instance = probe(tmp_path, VALUES, index=8)
+    assert isinstance(instance.value, Obj) and instance.value.qualname == "instance:Helper"
+    func = probe(tmp_path, VALUES, index=9)
+    assert isinstance(func.value, Func) and func.value.node.name == "f"
+    for p in (cls, instance, func):
+        seg, = p.segs
+        assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
