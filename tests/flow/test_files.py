@@ -122,3 +122,24 @@ def test_a_config_file_that_does_not_parse(tmp_path):
     seg, = probe(tmp_path, src, {"broken.json": "{not json"}).segs
     assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
     assert seg.span.start == pos(src, 'DATA["system"]')
+
+
+def test_a_file_named_by_a_volatile_value_changes_as_often(tmp_path):
+    src = """
+        import uuid
+        from pathlib import Path
+
+        HERE = Path(__file__).parent
+
+
+        def f(question):
+            probe((HERE / f"{uuid.uuid4()}.txt").read_text())
+            probe((HERE / "answers" / question).read_text())
+    """
+    by_id, = probe(tmp_path, src, index=0).segs
+    # a new file on every request: what it holds is not stable text
+    assert (by_id.kind, by_id.volatility) == (Kind.UNKNOWN, Volatility.PER_REQUEST)
+    assert by_id.span.start == pos(src, "(HERE / f")
+    assert by_id.origin.start == pos(src, "{uuid.uuid4()}")
+    by_question, = probe(tmp_path, src, index=1).segs
+    assert by_question.volatility is Volatility.PER_REQUEST

@@ -273,12 +273,17 @@ def known_prefix(qual: str):
 class LibraryMixin:
     """File reading shared by the known functions and the method calls."""
 
-    def read_file(self, path: Path | None, node, frame) -> Value:
-        """The text of a file read with a static path: static text located in that file."""
+    def read_file(self, path: Path | None, node, frame, volatile: Segment | None = None) -> Value:
+        """The text of a file read with a static path: static text located in that file. A file
+        named by a volatile value (`volatile`: a uuid, a date, the user's message in the path)
+        changes as often as that value."""
         from ...model import Position
         from ...source import SourceError, read_text
         m = frame.module
         span = m.span(node)
+        if path is None and volatile is not None:
+            return dynamic(span, m.code(node), Kind.UNKNOWN, volatile.volatility,
+                           f"text read from a file named with `{volatile.expr}`", origin=volatile.span)
         if path is None or not path.is_file():
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE,
                            "text read from a file that is not found statically")

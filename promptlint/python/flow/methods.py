@@ -32,7 +32,7 @@ class MethodsMixin:
         if isinstance(base, Obj) and base.qualname == "file" and method == "read":
             p = base.args[0] if base.args else None
             if isinstance(p, PathV):
-                return self.read_file(p.path, node, frame)
+                return self.read_file(p.path, node, frame, p.volatile)
             path = const_str(p) if p is not None else None
             if path is not None:
                 return self.read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
@@ -70,7 +70,7 @@ class MethodsMixin:
     def _path_method(self, base: PathV, method: str, node, args, frame, env) -> Value | None:
         m = frame.module
         if method in ("read_text", "read_bytes", "open"):
-            return self.read_file(base.path, node, frame)
+            return self.read_file(base.path, node, frame, base.volatile)
         if method in ("with_name", "joinpath", "with_suffix"):
             vals = [self.eval(a, frame, env) for a in args]
             if method == "joinpath":
