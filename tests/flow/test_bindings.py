@@ -218,3 +218,21 @@ def test_attributes_of_an_imported_module_of_the_tree(tmp_path):
     rendered = probe(tmp_path, src, IMPORTS, index=1)
     assert "".join(s.text for s in rendered.segs) == "You are a support bot. Be brief. Topic: billing."
     assert probe(tmp_path, src, IMPORTS, index=2).described == [("text", "Be brief.")]
+
+
+def test_a_module_level_list_appended_in_a_function_grows_across_calls(tmp_path):
+    src = """
+        messages = [{"role": "system", "content": "You are terse."}]
+
+
+        def turn(text):
+            messages.append({"role": "user", "content": text})
+            probe(messages)
+    """
+    p = probe(tmp_path, src)
+    # each call appends to the same list: what the earlier calls appended is the conversation
+    assert isinstance(p.value, Seq) and p.value.repeated
+    assert p.value.head == 1  # the system message written at import
+    system, user = p.value.items
+    assert system.items["content"].segs[0].text == "You are terse."
+    assert user.items["content"].segs[0].expr == "text"

@@ -100,6 +100,25 @@ def test_stream_of_a_conversation_grown_in_a_loop(tmp_path):
     assert layout.newest_user is None
 
 
+def test_a_module_level_conversation_appended_to_by_the_sending_function(tmp_path):
+    layout = one_call(tmp_path, """
+        import openai
+
+        client = openai.OpenAI()
+        messages = [{"role": "system", "content": "You are terse."}]
+
+
+        def turn(text):
+            messages.append({"role": "user", "content": text})
+            stream = client.chat.completions.stream(model="o3-mini", messages=messages)
+            messages.append({"role": "assistant", "content": stream.get_final_completion()})
+    """)
+    # the system message written at import, then the conversation every call adds to
+    assert [p.role for p in layout.parts] == ["system", "history"]
+    assert parts(layout)[0] == ("system", [("text", "You are terse.")])
+    assert layout.newest_user is None
+
+
 RESPONSES = """
     from openai import OpenAI
 

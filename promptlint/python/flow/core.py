@@ -100,6 +100,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return Alt([self.force(frame, o) for o in th.options])
         if th.kind == "iter":
             return self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+        if th.kind == "global":
+            found = self.resolve_global(m, th.name, frame.depth)
+            return found if found is not None else dynamic(None, th.name, evidence=f"`{th.name}` is not resolved")
         if th.kind == "counter":
             return dynamic(m.span(th.node), th.name, Kind.UNKNOWN, Volatility.STABLE, "a loop counter")
         prev = self.force(frame, th.prev) if th.prev is not None else None

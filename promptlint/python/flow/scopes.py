@@ -21,7 +21,7 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default. `env` is the bindings visible where it was made; `prev` the binding it
+    param | unpack | value | default | global (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
     grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
 
     kind: str
@@ -220,6 +220,12 @@ class ScopesMixin:
                     and f.attr in ("append", "extend", "insert") and f.value.id in env):
                 name = f.value.id
                 env[name] = Thunk(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                                  loop=loop if isinstance(loop, tuple) else None)
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and frame.func is not None
+                    and f.attr in ("append", "extend", "insert") and f.value.id in frame.module.assigns):
+                # a module-level list grown by a function: each call adds to what the earlier ones added
+                name = f.value.id
+                env[name] = Thunk(f.attr, node=call, env=dict(env), prev=Thunk("global", name=name), repeated=True,
                                   loop=loop if isinstance(loop, tuple) else None)
         elif isinstance(stmt, ast.Return) and stmt.value is not None and not frame.replay:
             frame.returns.append(Thunk("expr", node=stmt.value, env=dict(env)))
