@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from analysis_support import code, layouts, one_call, parts, pos, sent
 
-from promptlint.model import Kind, Position, Volatility
+from promptlint.model import Kind, Volatility
 from promptlint.python.prefilter import might_hold_prompt
 
 CHAT = """
