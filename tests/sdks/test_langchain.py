@@ -155,8 +155,11 @@ def test_agent_with_the_model_and_tools_passed_by_position(tmp_path):
 
 def test_look_alikes_are_not_langchain_prompts(tmp_path):
     found = layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
         from langchain_openai import ChatOpenAI
         from langgraph.prebuilt import create_react_agent
+
+        from .forms import Templates
 
         llm = ChatOpenAI(model="gpt-4o")
 
@@ -166,5 +169,7 @@ def test_look_alikes_are_not_langchain_prompts(tmp_path):
             create_react_agent(llm, tools)  # no prompt of its own
             registry.bind_tools(tools)  # not a chat model
             llm.invoke  # not called
+            Templates.from_messages([("system", "Not LangChain.")])
+            PromptTemplate.from_template("Not a chat template: {x}")
     """)
     assert sent(found) == []
