@@ -74,7 +74,9 @@ def _suppress(diagnostics, kinds, settings: Settings):
     """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
     from .baseline import read_source
     from .paths import display_name
-    from .suppress import file_kind as comment_kind, suppress
+    from .rules import ALL_RULES
+    from .rules.prm901_unused_suppression import suppress
+    from .suppress import file_kind as comment_kind
 
     def comment_syntax(path: Path, kind: str) -> str | None:
         if kind == "prompt-text" or path.suffix == ".prompt":  # no comments: all of it is prompt
@@ -87,7 +89,7 @@ def _suppress(diagnostics, kinds, settings: Settings):
         return settings.for_path(filename).is_enabled(code, filename) if filename else settings.is_enabled(code)
 
     return suppress(diagnostics, list(by_name), read_source, is_enabled,
-                    lambda name: by_name[name] if name in by_name else comment_kind(name))
+                    lambda name: by_name[name] if name in by_name else comment_kind(name), ALL_RULES)
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

@@ -33,9 +33,12 @@ class Evaluated:
 class LayoutBuilder:
     """Builds the layouts of one module's prompts; `layouts` collects them in order."""
 
-    def __init__(self, module, evaluator):
+    def __init__(self, module, evaluator, provider_for_model=None):
         self.m = module
         self.ev = evaluator
+        #: (model string, default provider) -> (provider, model): the SDK registry's mapping,
+        #: passed in so that the SDK modules do not import the registry that lists them
+        self.provider_for_model = provider_for_model or (lambda model, default: (default, model))
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
         self.bindings: dict = {}
