@@ -53,7 +53,8 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
         return concise.render(report)
     if fmt == "sarif":
         from .report import sarif
-        return sarif.render(report, docs_url=docs_url)
+        from .rules import ALL_RULES
+        return sarif.render(report, rules=ALL_RULES, docs_url=docs_url)
     if fmt in ("github", "gitlab", "html"):
         from importlib import import_module
         return import_module(f".report.{fmt}", __package__).render(report)
