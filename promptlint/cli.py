@@ -234,8 +234,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         _fail(f"--output-file {output_file}: the folder does not exist")
     fmt = settings.output_format
     colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
-    if fix or diff:
-        sys.exit(_fix_mode(paths, settings, unsafe_fixes, diff, fmt, exit_zero, output_file,
+    if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
+        sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
                            statistics, show_fixes, colored))
     try:
         bar = _ProgressBar()
