@@ -9,7 +9,7 @@ from .discovery import Problem, discover, file_kind
 from .engine import lint_files
 from .model import Diagnostic, Position, Report, Severity, Span
 
-__all__ = ["check", "exit_code", "Settings"]
+__all__ = ["check", "fix", "exit_code", "Settings"]
 
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
@@ -90,6 +90,17 @@ def _suppress(diagnostics, kinds, settings: Settings):
 
     return suppress(diagnostics, list(by_name), read_source, is_enabled,
                     lambda name: by_name[name] if name in by_name else comment_kind(name), ALL_RULES)
+
+
+def fix(paths: list[str | Path], settings: Settings | None = None, unsafe: bool | None = None,
+        write: bool = True):
+    """Apply fixes to the files under `paths` (safe ones; unsafe ones too with `unsafe`, default:
+    `settings.unsafe_fixes`) and return the `promptlint.fixer.FixRun`: its `report` holds the
+    findings that remain, as `check` reports them; nothing is written when `write` is false.
+    Raises FileNotFoundError as `check` does."""
+    from .fixer import fix_paths
+    settings = settings or Settings()
+    return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write)
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

@@ -110,19 +110,11 @@ def _no_error(action, error) -> bool:
 
 
 def _lint_text(path: Path, filename: str, kind: str, text: str, settings: Settings) -> list[Diagnostic]:
-    """This file's diagnostics for unsaved `text`, with the check's selection and suppressions."""
-    from .api import _suppress
-    from . import source
-    from .engine import Linter, dedupe
-    key = path.resolve()
-    source.OVERLAY[key] = text
-    try:
-        report = Linter().lint_file(path, kind)
-        found = [d for d in dedupe(report.diagnostics)
-                 if d.span.filename == filename and settings.is_enabled(d.code, filename)]
-        return _suppress(found, [(path, kind)], settings)
-    finally:
-        source.OVERLAY.pop(key, None)
+    """This file's diagnostics for unsaved `text`: `api.check` of the file with the text as an
+    overlay, so the findings left after a fix are the ones `check` reports (one pipeline)."""
+    from .api import check
+    report = check([path], settings, jobs=1, overlays={path: text})
+    return [d for d in report.diagnostics if d.span.filename == filename]
 
 
 def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe: bool = False,

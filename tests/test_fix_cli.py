@@ -117,3 +117,17 @@ def test_unsafe_fixes_setting_in_the_config_is_honoured(tmp_path, monkeypatch, c
     text = (tmp_path / "chat.py").read_text(encoding="utf-8")
     first_line = text.split("system = (\n", 1)[1].splitlines()[0]
     assert ("datetime.now()" not in first_line) is moved
+
+
+def test_api_fix_leaves_what_check_reports(tmp_path, monkeypatch):
+    """`api.fix` (no click) and `api.check` share one pipeline: the findings left after the fix
+    are exactly those a check of the fixed files reports."""
+    from promptlint import api
+    (tmp_path / "chat.py").write_text(UNSAFE_APP + "\nimport json\nREPORT = json.dumps({'b': 1, 'a': 2})\n",
+                                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    run = api.fix(["."], api.Settings(), unsafe=True)
+    assert run.fixed >= 1
+    left = sorted((d.code, d.span.start.row) for d in run.report.diagnostics)
+    again = sorted((d.code, d.span.start.row) for d in api.check(["."], api.Settings()).diagnostics)
+    assert left == again
