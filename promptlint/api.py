@@ -93,14 +93,15 @@ def _suppress(diagnostics, kinds, settings: Settings):
 
 
 def fix(paths: list[str | Path], settings: Settings | None = None, unsafe: bool | None = None,
-        write: bool = True):
+        write: bool = True, report: Report | None = None):
     """Apply fixes to the files under `paths` (safe ones; unsafe ones too with `unsafe`, default:
     `settings.unsafe_fixes`) and return the `promptlint.fixer.FixRun`: its `report` holds the
     findings that remain, as `check` reports them; nothing is written when `write` is false.
-    Raises FileNotFoundError as `check` does."""
+    `report`: a check already run over `paths`. Raises FileNotFoundError as `check` does."""
     from .fixer import fix_paths
     settings = settings or Settings()
-    return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write)
+    return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write,
+                     report=report, check=check)
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

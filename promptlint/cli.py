@@ -286,9 +286,9 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
     A file or folder that cannot be written is a message and exit 2."""
     from .fix import summary
-    from .fixer import fix_paths
+    from .api import fix as run_fix
     try:
-        run = fix_paths(paths, settings, unsafe=unsafe, write=not diff)
+        run = run_fix(paths, settings, unsafe=unsafe, write=not diff)
     except (FileNotFoundError, ConfigError) as exc:
         _echo_err(str(exc))
         return 2

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from promptlint.cli import main
+from promptlint.api import check
 from promptlint.fixer import fix_paths
 
 APP = (
@@ -81,7 +82,7 @@ def test_check_without_fix_writes_nothing(tree):
 
 
 def test_fix_paths_api_without_writing(tree):
-    run = fix_paths(["."], write=False)
+    run = fix_paths(["."], write=False, check=check)
     assert run.fixed == 1 and run.errors == []
     assert [f.filename for f in run.changed] == ["app.py"]
     assert run.changed[0].result.new_text == FIXED and not run.changed[0].written
