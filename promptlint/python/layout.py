@@ -104,6 +104,8 @@ class LayoutBuilder:
                     content = block.items.get("content")
                 if content is not None:
                     segs.extend(self.text(content, frame, template))
+                if "cachePoint" in block.items:  # Bedrock Converse: a marker block after the others
+                    bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cachePoint")))
                 if "cache_control" in block.items:
                     ttl = None
                     cc = block.items["cache_control"]
@@ -267,8 +269,9 @@ class LayoutBuilder:
         if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
             rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
             if rendered is not None:
-                bps = [Breakpoint(after=0, span=i.key_spans.get("cache_control"))
-                       for i in value.items if isinstance(i, Mapping) and "cache_control" in i.items]
+                bps = [Breakpoint(after=0, span=i.key_spans.get(key))
+                       for i in value.items if isinstance(i, Mapping)
+                       for key in ("cache_control", "cachePoint") if key in i.items]
                 return [Part("tools", [Segment(text=rendered, span=span)], bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
