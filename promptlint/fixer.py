@@ -109,31 +109,23 @@ def _no_error(action, error) -> bool:
     return True
 
 
-def _lint_text(path: Path, filename: str, kind: str, text: str, settings: Settings) -> list[Diagnostic]:
-    """This file's diagnostics for unsaved `text`, with the check's selection and suppressions."""
-    from .api import _suppress
-    from . import source
-    from .engine import Linter, dedupe
-    key = path.resolve()
-    source.OVERLAY[key] = text
-    try:
-        report = Linter().lint_file(path, kind)
-        found = [d for d in dedupe(report.diagnostics)
-                 if d.span.filename == filename and settings.is_enabled(d.code, filename)]
-        return _suppress(found, [(path, kind)], settings)
-    finally:
-        source.OVERLAY.pop(key, None)
+def _lint_text(path: Path, filename: str, text: str, settings: Settings, check) -> list[Diagnostic]:
+    """This file's diagnostics for unsaved `text`: `check` (`api.check`) of the file with the
+    text as an overlay, so the findings left after a fix are the ones a check reports."""
+    report = check([path], settings, jobs=1, overlays={path: text})
+    return [d for d in report.diagnostics if d.span.filename == filename]
 
 
 def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe: bool = False,
-              write: bool = True, report: Report | None = None) -> FixRun:
+              write: bool = True, report: Report | None = None, *, check) -> FixRun:
     """Fix the files under `paths` (safe fixes; unsafe ones too when `unsafe`) to a fixpoint.
 
-    `report` is a check already run over `paths` (else `api.check` runs one); it says which
-    files have applicable fixes. Files are written atomically when `write` and their fixes
-    applied cleanly (module docstring). Raises FileNotFoundError as `api.check` does.
+    `check` is the check pipeline (`api.check(paths, settings, jobs=, overlays=)`: passed in, the
+    fixer does not import the API that calls it); `report` a check already run over `paths` (else
+    `check` runs one): it says which files have applicable fixes. Files are written atomically
+    when `write` and their fixes applied cleanly (module docstring). Raises FileNotFoundError as
+    `api.check` does.
     """
-    from .api import check
     from .discovery import file_kind
     settings = settings or Settings()
     report = report if report is not None else check(paths, settings)
@@ -147,7 +139,8 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         if not any(is_applicable(d.fix, unsafe) for d in diagnostics):
             remaining.extend(diagnostics)
             continue
-        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics)
+        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics,
+                        check)
         if item is None:
             remaining.extend(diagnostics)
             continue
@@ -169,7 +162,7 @@ def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bo
 
 
 def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: bool, write: bool,
-             run: FixRun, checked: list[Diagnostic]) -> FileFix | None:
+             run: FixRun, checked: list[Diagnostic], check) -> FileFix | None:
     """Read, fix and (when `write`) save one file; None when it cannot be read. `checked` are the
     check's diagnostics of the file (the first pass when their fixes name the text read)."""
     for _ in range(MAX_ATTEMPTS):
@@ -185,7 +178,7 @@ def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: b
         def lint(text: str) -> list[Diagnostic]:
             if first is not None and text == snapshot.text:
                 return first
-            return _lint_text(path, filename, kind, text, settings)
+            return _lint_text(path, filename, text, settings, check)
 
         result = fix_file(path, lint, unsafe, parse_check_for(path, snapshot.text), text=snapshot.text)
         item = FileFix(filename, path, result)

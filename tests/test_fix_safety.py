@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from promptlint import fixer
 from promptlint.cli import main
 from promptlint.fix import SYNTAX_ERROR, fix_file
+from promptlint.api import check
 from promptlint.fixer import fix_paths, parse_check_for
 from promptlint.model import Applicability, Diagnostic, Edit, Fix, Position, Severity, Span
 from promptlint.writer import ChangedError, WriteError, read_snapshot, write_atomic
@@ -60,7 +61,7 @@ def test_edits_are_computed_from_the_text_that_is_fixed_not_the_one_checked(tree
     assert any(d.code == "PRM201" for d in report.diagnostics)
     edited = FIXED.replace("Answer briefly", "Answer very briefly")
     (tree / "app.py").write_text(edited)
-    run = fix_paths(["."], report=report)
+    run = fix_paths(["."], report=report, check=check)
     assert (tree / "app.py").read_text() == edited
     assert run.write_errors == [] and run.fixed == 0
 
@@ -79,7 +80,7 @@ def test_a_file_changed_between_reading_and_writing_is_fixed_again(tree, monkeyp
         return result
 
     monkeypatch.setattr(fixer, "fix_file", fix_then_user_saves)
-    run = fix_paths(["."])
+    run = fix_paths(["."], check=check)
     assert len(calls) == 2 and run.write_errors == []
     assert (tree / "app.py").read_text() == FIXED.replace("support assistant", "help-desk assistant")
 
@@ -312,7 +313,7 @@ def test_the_check_serves_as_first_pass_only_when_its_fixes_name_the_text_read(t
     col = APP.split("\n")[row - 1].index("json.dumps(profile)") + len("json.dumps(profile") + 1
     calls = []
     real = fixer._lint_text
-    monkeypatch.setattr(fixer, "_lint_text", lambda *a: calls.append(a[3]) or real(*a))
+    monkeypatch.setattr(fixer, "_lint_text", lambda *a: calls.append(a[2]) or real(*a))
 
     def report(digest):
         fix = Fix(Applicability.SAFE, "Add `sort_keys=True`", [Edit(", sort_keys=True", Position(row, col), Position(row, col))],
@@ -320,10 +321,10 @@ def test_the_check_serves_as_first_pass_only_when_its_fixes_name_the_text_read(t
         return Report([Diagnostic("PRM201", "unsorted-json-dumps", Severity.WARNING, "x",
                                   Span("app.py", Position(row, col - 18), Position(row, col + 1)), fix=fix)])
 
-    run = fix_paths(["."], report=report(hashlib.sha256(APP.encode()).hexdigest()), write=False)
+    run = fix_paths(["."], report=report(hashlib.sha256(APP.encode()).hexdigest()), write=False, check=check)
     assert run.changed[0].result.new_text == FIXED
     assert calls == [FIXED]                 # the check's diagnostics were the first pass
     calls.clear()
-    run = fix_paths(["."], report=report("0" * 64), write=False)   # computed from another text
+    run = fix_paths(["."], report=report("0" * 64), write=False, check=check)   # computed from another text
     assert run.changed[0].result.new_text == FIXED
     assert calls == [APP, FIXED]            # the text read was linted again first

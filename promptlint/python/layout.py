@@ -33,9 +33,12 @@ class Evaluated:
 class LayoutBuilder:
     """Builds the layouts of one module's prompts; `layouts` collects them in order."""
 
-    def __init__(self, module, evaluator):
+    def __init__(self, module, evaluator, provider_for_model=None):
         self.m = module
         self.ev = evaluator
+        #: (model string, default provider) -> (provider, model): the SDK registry's mapping,
+        #: passed in so that the SDK modules do not import the registry that lists them
+        self.provider_for_model = provider_for_model or (lambda model, default: (default, model))
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
         self.bindings: dict = {}
@@ -101,6 +104,8 @@ class LayoutBuilder:
                     content = block.items.get("content")
                 if content is not None:
                     segs.extend(self.text(content, frame, template))
+                if "cachePoint" in block.items:  # Bedrock Converse: a marker block after the others
+                    bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cachePoint")))
                 if "cache_control" in block.items:
                     ttl = None
                     cc = block.items["cache_control"]
@@ -264,8 +269,9 @@ class LayoutBuilder:
         if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
             rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
             if rendered is not None:
-                bps = [Breakpoint(after=0, span=i.key_spans.get("cache_control"))
-                       for i in value.items if isinstance(i, Mapping) and "cache_control" in i.items]
+                bps = [Breakpoint(after=0, span=i.key_spans.get(key))
+                       for i in value.items if isinstance(i, Mapping)
+                       for key in ("cache_control", "cachePoint") if key in i.items]
                 return [Part("tools", [Segment(text=rendered, span=span)], bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,

@@ -36,7 +36,7 @@ class SiteFinder:
     def __init__(self, module, evaluator):
         self.m = module
         self.ev = evaluator
-        self.b = LayoutBuilder(module, evaluator)
+        self.b = LayoutBuilder(module, evaluator, sdks.provider_for_model)
         self.stack: list = []
         self._frames: dict = {}
 

@@ -122,6 +122,15 @@ def _label(seg: Segment) -> str:
     return f"{kind}, {seg.volatility.value}"
 
 
+def _why_unknown(seg: Segment) -> str:
+    """For content the analysis could not read: why ("`x` is not resolved", "the parameter
+    `p`"), so a user sees what it would need to know. Empty for static or understood content."""
+    if seg.is_static or seg.volatility is not Volatility.UNKNOWN or seg.kind in (Kind.HISTORY, Kind.SERIALIZED):
+        return ""
+    reason = " ".join(seg.evidence.split()) if seg.evidence else "not known statically"
+    return f"^ unknown: {reason}"
+
+
 def _print(console: Console, line: Text) -> None:
     """One drawing line, cut with an ellipsis at the console width instead of wrapping."""
     console.print(line, no_wrap=True, overflow="ellipsis", crop=True)
@@ -154,6 +163,9 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             line.append(" " * max(width - len(line) - len(label), 1) + label,
                         style=_STYLES["muted"] if seg.is_static else _STYLES[style])
             _print(console, line)
+            why = _why_unknown(seg)
+            if why:
+                _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
             if (pi, si) in cuts:
                 _print(console, _breakpoint_line(cuts[(pi, si)], width))
             if Cut(pi, si + 1) == stop or (si == len(part.segments) - 1 and Cut(pi + 1, 0) == stop

@@ -251,7 +251,10 @@ class ContainersMixin:
         if isinstance(first, PathV):
             return self.path_join(first, vals[1:], frame)
         s = const_str(first)
-        if s is None or not Path(s).is_absolute():  # relative to the working directory: not static
+        if s is not None and not Path(s).is_absolute() and s and (Path.cwd() / s).exists():
+            # relative to the working folder: an application run from its root reads it there
+            return self.path_join(PathV(Path.cwd() / s), vals[1:], frame)
+        if s is None or not Path(s).is_absolute():  # relative to an unknown working folder: not static
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)

@@ -249,6 +249,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
                 return Seq(items, m.span(node), repeated=getattr(left, "repeated", False) or getattr(right, "repeated", False))
             return Text(self.text_of(left, frame) + self.text_of(right, frame))
+        if isinstance(op, ast.Mult):
+            repeated = _repeat(left, right) or _repeat(right, left)
+            if repeated is not None:
+                return repeated
         if isinstance(op, ast.Mod) and isinstance(left, Text):
             args = right.items if isinstance(right, Seq) else [right]
             return self.percent(left, args, right if isinstance(right, Mapping) else None, node, frame)
@@ -357,6 +361,19 @@ def unresolved(value) -> bool:
     if isinstance(value, Text):
         return len(value.segs) == 1 and value.segs[0].kind is Kind.UNKNOWN and value.segs[0].volatility is Volatility.UNKNOWN
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
+
+
+def _repeat(text, count) -> Text | None:
+    """`"text" * n` with static text and a static count (a bounded result), else None."""
+    if not (isinstance(text, Text) and isinstance(count, Text) and len(count.segs) == 1 and count.segs[0].is_static):
+        return None
+    if not text.segs or not all(s.is_static for s in text.segs) or not count.segs[0].text.isdigit():
+        return None
+    n = int(count.segs[0].text)
+    body = "".join(s.text for s in text.segs)
+    if n * len(body) > 1_000_000:
+        return None
+    return Text([Segment(text=body * n, span=text.segs[0].span)])
 
 
 def _element(value, index: int):

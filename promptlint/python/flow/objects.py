@@ -179,7 +179,9 @@ class ObjectsMixin:
                 continue
             values = []
             for method, value_node in assigns[:MAX_ASSIGNS]:
-                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1)
+                bindings = dict(self_value.kwargs) if method.name == "__init__" and isinstance(self_value, Obj) else {}
+                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1,
+                              bindings=bindings)
                 value = self.eval(value_node, frame)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
             if len(assigns) > MAX_ASSIGNS:

@@ -18,8 +18,7 @@ def chat(b, call) -> None:
     if "response_format" in call.kwargs:
         parts += b.schema_part(call.kwargs["response_format"], frame)
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
-    from . import provider_for_model
-    prov, model = provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
+    prov, model = b.provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
     layout = b.add(call.node, "python-call", prov or "openai", "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
