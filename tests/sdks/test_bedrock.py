@@ -54,3 +54,23 @@ def test_converse_stream_with_the_model_from_an_options_dict(tmp_path):
     assert (layout.provider, layout.api, layout.model) == ("bedrock", "converse_stream", "amazon.nova-pro-v1:0")
     assert parts(layout) == [("user", [("user-input", "per-request", "question")])]
     assert layout.newest_user == 0
+
+
+def test_look_alikes_are_not_bedrock_prompts(tmp_path):
+    found = layouts(tmp_path, """
+        import boto3
+
+        client = boto3.client("bedrock-runtime")
+
+
+        class Tutor:
+            def converse(self, messages):
+                return messages
+
+
+        def other(tutor: Tutor, question):
+            tutor.converse(messages=[{"role": "user", "content": question}])  # no modelId: not the Converse API
+            client.invoke_model(modelId="anthropic.claude-3-haiku", body="{}")
+            client.converse  # not called
+    """)
+    assert sent(found) == []

@@ -29,5 +29,6 @@ SDK = Sdk(
     name="bedrock",
     imports=("boto3", "aioboto3"),
     hints=("converse(", "converse_stream("),
-    shapes=(Shape("converse", ("converse", "converse_stream"), lambda c: c.has("modelId", "messages"), converse),),
+    # `modelId` is a required parameter of the Converse API: a `.converse(messages=...)` without it is another API
+    shapes=(Shape("converse", ("converse", "converse_stream"), lambda c: c.has("modelId"), converse),),
 )
