@@ -191,3 +191,22 @@ def test_attributes_assigned_in_many_places_stay_partly_unknown(tmp_path):
     assert len(p.value.options) == 7  # six read (MAX_ASSIGNS), one for the rest
     last = p.value.options[-1].segs[0]
     assert last.evidence == "`self.tone` is assigned in many places"
+
+
+def test_constructor_arguments_reach_init(tmp_path):
+    src = """
+        class Formatter:
+            def __init__(self, prefix, suffix="."):
+                self.prefix = prefix
+                self.suffix = suffix
+
+            def wrap(self, text):
+                return self.prefix + text + self.suffix
+
+
+        def f():
+            probe(Formatter("> ").wrap("a") + Formatter(prefix="# ", suffix="!").wrap("b"))
+    """
+    p = probe(tmp_path, src)
+    assert [s.text for s in p.segs] == ["> ", "a", ".", "# ", "b", "!"]
+    assert p.segs[0].span.start == pos(src, '> "')  # the argument, where the caller wrote it

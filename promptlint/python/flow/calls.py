@@ -71,6 +71,10 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 names = [p.arg for p in [*init.node.args.posonlyargs, *init.node.args.args]][1:]
                 for name, arg in zip(names, args):
                     values.setdefault(name, self.eval(arg, frame, env))
+                if len(args) == len(node.args) and len(kwargs) == len(node.keywords):  # no *args / **kwargs
+                    for name, th in self.defaults(init).items():
+                        if name not in values:
+                            values[name] = self.force(th.value, th)
             return Obj(f"instance:{target.node.name}", node=target.node, args=[ClassRef(target.module, target.node)],
                        kwargs=values, span=span)
         # an unknown callable: an SDK class, a library function
@@ -95,7 +99,6 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         take their defaults."""
         a = fn.node.args
         names = [p.arg for p in [*a.posonlyargs, *a.args]]
-        defaults = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
         if fn.cls is not None and names and names[0] in ("self", "cls") and not is_static_method(fn.node):
             names = names[1:]
         bound: dict = {}
@@ -112,18 +115,26 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if a.kwarg is not None:  # `**kw`: the other keywords, as a dict
             bound[a.kwarg.arg] = Mapping(extra)
         if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
-            for name, default in defaults:
-                if default is not None and name not in bound:
-                    bound[name] = self._default(fn, default)
+            for name, th in self.defaults(fn).items():
+                bound.setdefault(name, th)
         return bound
 
-    def _default(self, fn: Func, default: ast.expr) -> Thunk:
-        """A parameter's default, evaluated once in its module (at import: per process)."""
-        key = ("default", id(default))
-        th = self._return_cache.get(key)
-        if th is None:
-            th = self._return_cache[key] = Thunk("default", node=default, env={}, value=self.module_frame(fn.module))
-        return th
+    def defaults(self, fn: Func) -> dict:
+        """The parameters of `fn` that have a default, each with its default as a thunk evaluated
+        once in the function's module (at import: per process)."""
+        a = fn.node.args
+        names = [p.arg for p in [*a.posonlyargs, *a.args]]
+        pairs = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
+        out = {}
+        for name, default in pairs:
+            if default is None:
+                continue
+            key = ("default", id(default))
+            th = self._return_cache.get(key)
+            if th is None:
+                th = self._return_cache[key] = Thunk("default", node=default, env={}, value=self.module_frame(fn.module))
+            out[name] = th
+        return out
 
     def forced(self, bound: dict) -> list:
         return [self.force(b.value, b) if isinstance(b, Thunk) else b for b in bound.values()]
