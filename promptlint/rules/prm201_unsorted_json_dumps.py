@@ -30,12 +30,15 @@ class UnsortedJsonDumpsRule(Rule):
     """
 
     code = "PRM201"
+    specificity = 1
     fix_availability = "sometimes"
     fix_title = "Add `sort_keys=True`"
 
     def check_layout(self, layout: PromptLayout):
         for p in placed_segments(layout):
             seg = p.seg
+            if p.in_newest:
+                continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.SERIALIZED or seg.ordered:
                 continue
             message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: its bytes "

@@ -30,6 +30,7 @@ class UnstableToolOrderRule(Rule):
     """
 
     code = "PRM203"
+    specificity = 0
     fix_availability = "sometimes"
     fix_title = "Sort the tools by name"
 
