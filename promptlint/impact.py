@@ -28,7 +28,7 @@ from enum import Enum
 
 from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, tokens_before
 from .model import Kind, Precision, PromptLayout, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
 
 # A loss below this many target tokens, or below SMALL_SHARE of what would be cached, is small:
@@ -128,15 +128,21 @@ class TargetLoss:
         return self.lost >= max(SMALL_LOSS, SMALL_SHARE * self.fixed)
 
     def amount(self, n: int) -> str:
-        return f"{n:,}" if self.exact else f"about {n:,}"
+        """'1,408' for an exact count, 'about 1,630' for an estimate."""
+        return f"{n:,}" if self.exact or n == 0 else f"about {n:,}"
+
+    def cached(self, n: int) -> str:
+        """'1,408 cached tokens', '1 cached token', 'about 1,630 cached tokens'."""
+        return f"{self.amount(n)} cached token{'' if n == 1 else 's'}"
 
 
 @dataclass
 class Impact:
     """What one dynamic segment costs (see the module docstring). `static_after` (o200k tokens)
     and `history_after` count what follows it up to the next segment that changes more often;
-    `complete` is True when the whole request is known (a Python call that sends it), False for a
-    fragment (a template, a prompt file or constant) whose request may add more after it, so its
+    `complete` is True when the whole request is known (`is_complete`), False for a fragment (a
+    template, a prompt file or constant, a system prompt a framework sends) whose request may add
+    more after it (the history of a chat, more instructions), so its
     sizes are lower bounds and minimums cannot excuse it (Policy 5). `before_lost` (o200k tokens)
     is the static text before the segment that an explicit breakpoint after it ties to it (no
     breakpoint closes it earlier): it is lost with the segment."""
@@ -287,12 +293,23 @@ def impacts(layout: PromptLayout) -> list[Impact]:
     return result
 
 
+_REQUEST_ROLES = ("user", "history", "assistant", "tool")
+
+
+def is_complete(layout: PromptLayout) -> bool:
+    """True when the layout is a whole request: a call that sends its messages (a user message or
+    a history, not only a system prompt that a framework completes at run time, such as a
+    pydantic-ai `@agent.system_prompt`). Templates, prompt files, config strings and prompt
+    constants are fragments."""
+    return layout.source == "python-call" and any(p.role in _REQUEST_ROLES for p in layout.parts)
+
+
 def _impacts(layout: PromptLayout) -> list[Impact]:
     placed = [p for p in placed_segments(layout) if p.part.role != "tools" and not p.part.is_history]
     rates = [rate_of(p.seg) for p in placed]
     geo = _Geometry(layout)
     targets = _targets(layout)
-    complete = layout.source == "python-call"
+    complete = is_complete(layout)
     out = []
     for i, p in enumerate(placed):
         rate = rates[i]
@@ -328,19 +345,19 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
 
 def summary(imp: Impact) -> str:
     """One line for `promptlint explain`: 'changes on every request: 1,415 static tokens and the
-    history after it; openai:gpt-4.1 caches 0 tokens per request instead of 1,408' (the figures the
+    history after it; openai:gpt-4.1: 0 cached tokens per request instead of 1,408' (the figures the
     rules' messages give)."""
     bits = []
     if imp.before_lost:
-        bits.append(f"{imp.before_lost:,} static tokens before it (no breakpoint closes them)")
+        bits.append(f"{tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)")
     if imp.static_after:
-        bits.append(f"{imp.static_after:,} static tokens")
+        bits.append(tokens(imp.static_after, 'static token'))
     if imp.history_after:
         bits.append("the history")
     text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" if bits else "nothing after it")
     t = imp.worst
     if t is not None and imp.complete:
-        text += f"; {t.target} caches {t.amount(t.now)} tokens per request instead of {t.amount(t.fixed)}"
+        text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
         if t.dormant:
             text += f" once caching is on ({t.dormant})"
     return text

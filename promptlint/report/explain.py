@@ -18,6 +18,7 @@ from .. import tokens
 from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
                          targets_for)
 from ..impact import impacts, summary
+from ..prefix import tokens as plural
 from ..model import Kind, PromptLayout, Segment, Span, Volatility
 from ..profiles import Target
 
@@ -180,12 +181,12 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
                 _print(console, _breakpoint_line(cuts[(pi, si)], width))
             if Cut(pi, si + 1) == stop or (si == len(part.segments) - 1 and Cut(pi + 1, 0) == stop
                                             and stop.part < len(layout.parts)):
-                _print(console, _marker(f"static prefix ends: {static_prefix_tokens(layout):,} tokens (o200k)",
+                _print(console, _marker(f"static prefix ends: {plural(static_prefix_tokens(layout))} (o200k)",
                                       "prefix", width))
         if not part.segments:
             console.print(Text(f"{part.role:<{_ROLE_WIDTH}} (empty)", style=_STYLES["muted"]))
     if stop.part >= len(layout.parts) and layout.parts:
-        _print(console, _marker(f"all static: {static_prefix_tokens(layout):,} tokens (o200k)", "prefix", width))
+        _print(console, _marker(f"all static: {plural(static_prefix_tokens(layout))} (o200k)", "prefix", width))
     if layout.auto_cache is not None:
         _print(console, _marker(f"automatic cache_control (top level) {layout.auto_cache}", "breakpoint", width))
     table, notes = _targets_table(layout, pair)

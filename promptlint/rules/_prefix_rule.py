@@ -74,7 +74,7 @@ def lost(p: Placed) -> str:
 def follows(imp: Impact) -> str:
     """'the 1,415 static tokens and the conversation history after it' (static text up to the
     next value that changes more often); in the newest user message, 'the 55 static tokens after
-    it in the same message'."""
+    it in the same message'; for a fragment, a lower bound and what the request may add."""
     bits = []
     if imp.static_after:
         bits.append(f"the {tokens(imp.static_after, 'static token')}")
@@ -88,12 +88,19 @@ def follows(imp: Impact) -> str:
     if imp.before_lost:
         before = f"the {tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)"
         text = f"{before} and {text}" if text else before
-    return text if imp.complete else "at least " + text
+    if imp.complete:
+        return text
+    if imp.history_after:
+        return "at least " + text
+    if imp.rate is Rate.CONVERSATION:
+        return f"{text}, and any static text the request adds after this prompt,"
+    return f"{text}, and whatever the request adds after this prompt (in a chat, the history),"
 
 
 def _are(imp: Impact) -> str:
     """'are' or 'is', agreeing with `follows(imp)`."""
-    return "is" if imp.history_after and not imp.static_after and not imp.before_lost else "are"
+    alone = imp.history_after and not imp.static_after and not imp.before_lost
+    return "is" if alone else "are"
 
 
 def _figure(imp: Impact) -> str:
@@ -102,11 +109,10 @@ def _figure(imp: Impact) -> str:
     if t is None or not imp.complete or (t.lost == 0 and not imp.history_after):
         return ""
     if imp.rate is Rate.CONVERSATION:
-        return (f" ({t.target}: the first request of each conversation reads {t.amount(t.now)} cached tokens "
+        return (f" ({t.target}: the first request of each conversation reads {t.cached(t.now)} "
                 f"instead of {t.amount(t.fixed)})")
     more = " plus the history" if imp.history_after else ""
-    return (f" ({t.target}: {t.amount(t.now)} cached tokens per request instead of "
-            f"{t.amount(t.fixed)}{more})")
+    return f" ({t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}{more})"
 
 
 def cost(imp: Impact) -> str:
