@@ -9,7 +9,7 @@ from .discovery import Problem, discover, file_kind
 from .engine import lint_files
 from .model import Diagnostic, Position, Report, Severity, Span
 
-__all__ = ["check", "exit_code", "Settings"]
+__all__ = ["check", "fix", "exit_code", "Settings"]
 
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
@@ -44,7 +44,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
                      problems=problems, force_exclude=settings.force_exclude,
                      extra=lambda p: source.overlay_text(p) is not None)
     kinds = [(f, file_kind(f) or "python") for f in files]
-    report = lint_files(kinds, roots=None, jobs=jobs, force=False,
+    report = lint_files(kinds, roots=[r for r in roots if r.is_dir()], jobs=jobs, force=False,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles)
     report.files = len(files) + sum(1 for p in problems if not p.is_dir)
@@ -74,7 +74,9 @@ def _suppress(diagnostics, kinds, settings: Settings):
     """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
     from .baseline import read_source
     from .paths import display_name
-    from .suppress import file_kind as comment_kind, suppress
+    from .rules import ALL_RULES
+    from .rules.prm901_unused_suppression import suppress
+    from .suppress import file_kind as comment_kind
 
     def comment_syntax(path: Path, kind: str) -> str | None:
         if kind == "prompt-text" or path.suffix == ".prompt":  # no comments: all of it is prompt
@@ -87,7 +89,19 @@ def _suppress(diagnostics, kinds, settings: Settings):
         return settings.for_path(filename).is_enabled(code, filename) if filename else settings.is_enabled(code)
 
     return suppress(diagnostics, list(by_name), read_source, is_enabled,
-                    lambda name: by_name[name] if name in by_name else comment_kind(name))
+                    lambda name: by_name[name] if name in by_name else comment_kind(name), ALL_RULES)
+
+
+def fix(paths: list[str | Path], settings: Settings | None = None, unsafe: bool | None = None,
+        write: bool = True, report: Report | None = None):
+    """Apply fixes to the files under `paths` (safe ones; unsafe ones too with `unsafe`, default:
+    `settings.unsafe_fixes`) and return the `promptlint.fixer.FixRun`: its `report` holds the
+    findings that remain, as `check` reports them; nothing is written when `write` is false.
+    `report`: a check already run over `paths`. Raises FileNotFoundError as `check` does."""
+    from .fixer import fix_paths
+    settings = settings or Settings()
+    return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write,
+                     report=report, check=check)
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

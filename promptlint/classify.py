@@ -96,7 +96,9 @@ UNORDERED_CALLS = {
     "frozenset": "set iteration order",
 }
 UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory listing order",
-                     "rglob": "directory listing order"}
+                     "rglob": "directory listing order",
+                     # an MCP server lists its tools in its own order (DESIGN.md rule catalogue, PRM203)
+                     "list_tools": "an MCP server's listing order"}
 
 _USER_INPUT_NAMES = {
     "user_input", "user_message", "user_msg", "user_text", "user_prompt", "user_query",

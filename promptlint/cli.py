@@ -53,7 +53,8 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
         return concise.render(report)
     if fmt == "sarif":
         from .report import sarif
-        return sarif.render(report, docs_url=docs_url)
+        from .rules import ALL_RULES
+        return sarif.render(report, rules=ALL_RULES, docs_url=docs_url)
     if fmt in ("github", "gitlab", "html"):
         from importlib import import_module
         return import_module(f".report.{fmt}", __package__).render(report)
@@ -233,8 +234,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         _fail(f"--output-file {output_file}: the folder does not exist")
     fmt = settings.output_format
     colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
-    if fix or diff:
-        sys.exit(_fix_mode(paths, settings, unsafe_fixes, diff, fmt, exit_zero, output_file,
+    if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
+        sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
                            statistics, show_fixes, colored))
     try:
         bar = _ProgressBar()
@@ -285,9 +286,9 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
     A file or folder that cannot be written is a message and exit 2."""
     from .fix import summary
-    from .fixer import fix_paths
+    from .api import fix as run_fix
     try:
-        run = fix_paths(paths, settings, unsafe=unsafe, write=not diff)
+        run = run_fix(paths, settings, unsafe=unsafe, write=not diff)
     except (FileNotFoundError, ConfigError) as exc:
         _echo_err(str(exc))
         return 2
@@ -296,6 +297,8 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
                   "the files written before it keep their fixes")
         return 2
     for error in run.errors:
+        _echo_err(error)
+    for error in run.write_errors:
         _echo_err(error)
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
     if show_fixes:
@@ -312,7 +315,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         output = _render(run.report, fmt, colored, settings.docs_url)
     _emit(output, output_file, colored)
     _echo_err(counts)
-    if run.report.errors:
+    if run.report.errors or run.write_errors:
         return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
 

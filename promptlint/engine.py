@@ -87,7 +87,6 @@ class Linter:
         except RecursionError:
             layouts = []
             report.diagnostics.append(_syntax_error(filename, ParseError("too deeply nested to analyse")))
-        self._bridge_fixes(layouts)
         report.prompts.extend(layouts)
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
@@ -95,39 +94,6 @@ class Linter:
         if self.project.full:  # bounded memory: start over with the next file
             self.project.clear()
             self.evaluator.forget()
-
-    def _bridge_fixes(self, layouts) -> None:
-        """Until the rules build fixes from anchors (promptlint.codemod), build them here with the
-        libcst builders of python/fixes.py."""
-        import libcst as cst
-        from .python import fixes
-        from .python.project import ParseError as CstError, Project as CstProject
-        cache = self.__dict__.setdefault("_cst", CstProject())
-        for layout in layouts:
-            for _, _, _, seg in layout.segments():
-                a = seg.anchor
-                if a is None or seg.fix is not None:
-                    continue
-                try:
-                    mod = cache.load(Path(a.span.filename))
-                except (CstError, OSError):
-                    continue
-                want = (a.span.start.row, a.span.start.column - 1, a.span.end.row, a.span.end.column - 1)
-                types = {"iterable": cst.BaseExpression, "serialize-call": cst.Call, "tools": cst.BaseExpression,
-                         "fstring-field": cst.FormattedStringExpression}[a.place]
-                node = next((n for n, r in mod.positions.items() if isinstance(n, types)
-                             and (r.start.line, r.start.column, r.end.line, r.end.column) == want), None)
-                if node is None:
-                    continue
-                if a.place == "iterable":
-                    seg.fix = fixes.wrap_sorted_fix(mod, node)
-                elif a.place == "serialize-call":
-                    seg.fix = fixes.sort_keys_fix(mod, node)
-                elif a.place == "tools":
-                    shape = a.get("shape")
-                    seg.fix = fixes.sort_tools_fix(mod, node, nested=shape == "nested", objects=shape == "object")
-                else:
-                    seg.fix = fixes.move_to_end_fix(mod, node)
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
         try:
@@ -161,13 +127,28 @@ class Linter:
         LangChain prompt template whose `invoke(...)` values are known."""
         linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
         covered = {c for lt in layouts for c in lt.supersedes}
+        sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
+        reached: dict = {}  # functions read to build a send site's tools
+        for lt in layouts:
+            if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
+                for span in lt.reaches:
+                    reached.setdefault(span.filename, []).append(span)
         out: list[Diagnostic] = []
         for layout in layouts:
             if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
                 continue
+            if layout.source == "python-constant" and (
+                    any(s.span in sent for _, _, _, s in layout.segments())
+                    or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+                continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
             for rule in self.rules:
                 out.extend(rule.check_layout(layout))
         return out
+
+
+def _inside(site, reached: dict) -> bool:
+    """True when `site` lies inside one of the function spans of its file in `reached`."""
+    return any(f.start <= site.start and site.end <= f.end for f in reached.get(site.filename, ()))
 
 
 _WORKER: Linter | None = None

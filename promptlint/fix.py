@@ -4,7 +4,9 @@ Pure functions over text; no CLI, no printing. The loop follows ruff (STYLE.md s
 `ruff:crates/ruff_linter/src/fix/mod.rs:apply_fixes` and `linter.rs:lint_fix`): fixes are
 filtered by applicability, sorted by their first edit, a fix that overlaps (or touches) an
 already applied one is skipped and picked up on the next pass, identical edits are applied once;
-after each pass the text must still parse, or the file's fixes are dropped.
+after each pass the text must still parse and compile, or the file's fixes are dropped; at the
+fixpoint, a fix whose finding is still there is withheld and the file is fixed again without it.
+Files are written by `promptlint.writer`.
 
 Positions are the model's: 1-based rows, 1-based columns counted in characters, end exclusive.
 Rows are split on "\\n" only; a "\\r" before it stays part of its row, so CRLF files keep their
@@ -14,13 +16,11 @@ from __future__ import annotations
 
 import difflib
 import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Iterable
 
 from .model import Applicability, Diagnostic, Edit, Fix, Position
+from .source import SourceError
 
 MAX_ITERATIONS = 20
 SYNTAX_ERROR = "fix introduced a syntax error"
@@ -162,7 +162,9 @@ class FixResult:
     `fixed_count` the number of diagnostics whose fix was applied over all passes (0 when the
     fixes were dropped); `remaining` the diagnostics of `new_text`; `error` a one-line message
     ("fix introduced a syntax error", "fixes did not converge after 20 iterations") or None;
-    `applied` the applied diagnostics in order; `original` the text before fixing.
+    `applied` the applied diagnostics in order; `original` the text before fixing; `initial`
+    the diagnostics of the original text; `withheld` one line per fix left out because its
+    finding stayed after it ("PRM102 at 3:12: ...").
     """
 
     new_text: str
@@ -171,6 +173,8 @@ class FixResult:
     error: str | None = None
     applied: list[Diagnostic] = field(default_factory=list)
     original: str = ""
+    initial: list[Diagnostic] = field(default_factory=list)
+    withheld: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -178,8 +182,29 @@ class FixResult:
 
 
 def read_text(path: str | os.PathLike) -> str:
-    """A UTF-8 file's text (a BOM dropped, line endings kept). Raises OSError/UnicodeDecodeError."""
-    return Path(path).read_bytes().decode("utf-8-sig")
+    """A file's text decoded as the analysis reads it (`writer.read_snapshot`). Raises
+    `promptlint.source.SourceError`."""
+    from .writer import read_snapshot
+    return read_snapshot(path).text
+
+
+def finding_key(diagnostic: Diagnostic, text: str) -> tuple[str, str]:
+    """What identifies a finding across fix passes: its code and the source text at its span
+    (whitespace left out), which moves with the code when other lines change."""
+    starts = _line_starts(text)
+    try:
+        snippet = text[_offset(starts, text, diagnostic.span.start):_offset(starts, text, diagnostic.span.end)]
+    except EditError:
+        snippet = ""
+    return diagnostic.code, "".join(snippet.split())
+
+
+def _read_error(exc: Exception) -> str:
+    text = str(exc)
+    return text if text.startswith("cannot read") else f"cannot read file: {text}"
+
+
+MAX_ROUNDS = 4  # fix loops per file: each round withholds the fixes whose findings stayed
 
 
 def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], unsafe: bool,
@@ -188,67 +213,82 @@ def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], u
     """Fix one file to a fixpoint (ruff's loop); writes nothing.
 
     `lint(text)` returns this file's diagnostics for the given text (the caller binds the path);
-    `parse_check(text)` says whether a text still parses (libcst for Python, jinja2 for
-    templates). Each pass lints, applies non-overlapping fixes, and re-parses: if the result
-    does not parse, all of this file's fixes are dropped and `error` is "fix introduced a syntax
-    error". The loop stops when no fix applies or after `max_iterations` passes (then `error`
-    reports the non-convergence and the text of the last pass, which parses, is kept, as ruff
-    does). `text` overrides reading `path` (UTF-8). Unreadable files give `error` and no change.
+    `parse_check(text)` says whether a text is still valid (Python: parsed and compiled). Each
+    pass lints, applies non-overlapping fixes, and checks the result: if it is not valid, all of
+    this file's fixes are dropped and `error` is "fix introduced a syntax error". The loop stops
+    when no fix applies or after `max_iterations` passes (then `error` reports the
+    non-convergence and the text of the last pass, which is valid, is kept, as ruff does).
+
+    After every fix the finding must be gone: when the fixpoint still has a finding (same code,
+    same source text) whose fix was applied, that fix is withheld and the loop starts again from
+    the original text (at most MAX_ROUNDS rounds); `withheld` says which. `text` overrides
+    reading `path`. Unreadable files give `error` and no change.
     """
     if text is None:
         try:
             text = read_text(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            return FixResult("", 0, [], error=f"cannot read file: {exc}")
+        except (OSError, SourceError) as exc:  # a one-line message, no change
+            return FixResult("", 0, [], error=_read_error(exc))
+    initial = lint(text)
+    withheld: set[tuple[str, str]] = set()
+    notes: list[str] = []
+    result = None
+    for _ in range(MAX_ROUNDS):
+        result = _fix_round(text, initial, lint, unsafe, parse_check, max_iterations, withheld)
+        if result.error is not None or not result.applied:
+            break
+        stayed = {finding_key(d, result.new_text) for d in result.remaining}
+        applied = {key for key, _ in result.applied_keys}
+        kept = stayed & applied
+        if not kept:
+            break
+        for key, diag in result.applied_keys:
+            if key in kept and key not in withheld:
+                notes.append(f"{diag.code} at {diag.span.start.row}:{diag.span.start.column}: fix not applied, "
+                             "the finding would stay after it")
+        withheld |= kept
+    else:
+        result = FixResult(text, 0, initial, f"fixes left findings behind after {MAX_ROUNDS} rounds; nothing fixed",
+                           [], text)
+    return FixResult(result.new_text, result.fixed_count, result.remaining, result.error, result.applied,
+                     text, initial, notes)
+
+
+@dataclass
+class _Round(FixResult):
+    applied_keys: list[tuple[tuple[str, str], Diagnostic]] = field(default_factory=list)
+
+
+def _fix_round(text: str, initial: list[Diagnostic], lint, unsafe: bool, parse_check, max_iterations: int,
+               withheld: set) -> _Round:
+    """One fixpoint loop from `text`, leaving out the fixes of findings in `withheld`."""
     original = current = text
     applied_all: list[Diagnostic] = []
-    diagnostics = lint(current)
+    keys: list = []
+    diagnostics = initial
     for _ in range(max_iterations):
-        new_text, applied = apply_fixes(current, diagnostics, unsafe)
+        candidates = [d for d in diagnostics if finding_key(d, current) not in withheld]
+        new_text, applied = apply_fixes(current, candidates, unsafe)
         if not applied or new_text == current:
-            return FixResult(current, len(applied_all), diagnostics, None, applied_all, original)
+            return _Round(current, len(applied_all), diagnostics, None, applied_all, original, applied_keys=keys)
         if not parse_check(new_text):
             error = SYNTAX_ERROR if parse_check(current) else "file does not parse; nothing fixed"
-            return FixResult(original, 0, lint(original) if applied_all else diagnostics,
-                             error, [], original)
+            return _Round(original, 0, initial, error, [], original)
+        keys.extend((finding_key(d, current), d) for d in applied)
         applied_all.extend(applied)
         current = new_text
         diagnostics = lint(current)
-    return FixResult(current, len(applied_all), diagnostics,
-                     f"fixes did not converge after {max_iterations} iterations",
-                     applied_all, original)
+    return _Round(current, len(applied_all), diagnostics,
+                  f"fixes did not converge after {max_iterations} iterations", applied_all, original,
+                  applied_keys=keys)
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Replace the file at `path` with `text` (UTF-8) atomically: a temp file in the same
-    directory, then os.replace. The file's mode, a UTF-8 BOM and CRLF line endings are kept: if
-    the file used CRLF throughout, bare "\\n" in `text` are written as "\\r\\n". A symlink is
-    followed (its target is replaced). Raises OSError; the temp file is removed on failure.
-    """
-    target = Path(os.path.realpath(path))
-    mode = None
-    old = b""
-    if target.exists():
-        mode = stat.S_IMODE(target.stat().st_mode)
-        old = target.read_bytes()
-    bom = old.startswith(b"\xef\xbb\xbf")
-    old_lf = old.count(b"\n")
-    if old_lf and old.count(b"\r\n") == old_lf:  # CRLF throughout
-        text = _with_line_ending(text, "\r\n")
-    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_atomic(path: str | os.PathLike, text: str, expected=None) -> None:
+    """`promptlint.writer.write_atomic`: replace a file atomically, keeping its encoding, line
+    endings, mode, owner and hard links, only over the text it was computed from. Raises
+    `writer.WriteError`."""
+    from .writer import write_atomic as write
+    write(path, text, expected)
 
 
 def _diff_lines(text: str) -> list[str]:

@@ -1,19 +1,28 @@
 """`promptlint fix`: run the fix engine (`promptlint.fix`) over the files of a check.
 
-One full check finds the diagnostics of every file; each file with an applicable fix then goes
-through `fix.fix_file`: its first pass uses those diagnostics, later passes re-lint the unsaved
-text of that file alone (through `project.OVERLAY`, so imports, suppressions and templates are
-read as in a normal run). Nothing is written when `write` is false (`--diff`).
+One full check finds the files with an applicable fix. Each of them is then read once
+(`writer.read_snapshot`) and fixed from that exact text: every pass, the first included, lints
+that unsaved text alone (through the overlay of `promptlint.source`, so imports, suppressions and
+templates are read as in a normal run), so no edit is ever applied to another text than the one
+it was computed from. The result must parse and compile. It is written only if the file still
+holds the text that was read (`writer.write_atomic`); a file another program changed meanwhile is
+read and fixed again (up to MAX_ATTEMPTS times), so a user's edit is never reverted. A file that
+cannot be written (read-only, hard links, owner, permissions) is left as it is with a message in
+`write_errors`. Nothing is written when `write` is false (`--diff`).
 """
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Settings
-from .fix import FixResult, fix_file, hidden_unsafe, is_applicable, unified_diff, write_atomic
+from .fix import FixResult, fix_file, hidden_unsafe, is_applicable, unified_diff
 from .model import Diagnostic, Report
+from .source import SourceError
+from .writer import ChangedError, WriteError, read_snapshot, write_atomic
+
+#: Times a file is read and fixed again when another program changes it while it is fixed.
+MAX_ATTEMPTS = 3
 
 
 @dataclass
@@ -35,11 +44,13 @@ class FileFix:
 class FixRun:
     """The outcome of `fix_paths`: `report` holds the diagnostics that remain in every file;
     `files` the files that had applicable fixes; `errors` one line per file whose fixes were
-    dropped or did not converge."""
+    dropped, withheld or did not converge; `write_errors` one line per file whose fixes could
+    not be written (the CLI exits 2 for them)."""
 
     report: Report
     files: list[FileFix] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    write_errors: list[str] = field(default_factory=list)
 
     @property
     def fixed(self) -> int:
@@ -55,9 +66,11 @@ class FixRun:
 
 
 def parse_check_for(path: Path, original: str):
-    """A `parse_check(text) -> bool` for the file's kind: libcst and Python's own parser for
-    Python (the latter only when it accepts the original: newer syntax is left to libcst), jinja2
-    for templates, PyYAML / tomllib for config files, always True for plain prompt text."""
+    """A `parse_check(text) -> bool` for the file's kind: for Python, libcst parses it and, when
+    the original compiles with the running Python, `compile()` too (a parse alone misses errors
+    such as `return` outside a function or a duplicate argument; newer syntax than the running
+    Python is left to libcst); jinja2 for templates, PyYAML / tomllib for config files, always
+    True for plain prompt text."""
     suffix = path.suffix.lower()
     if suffix in (".py", ".pyi"):
         import libcst as cst
@@ -66,8 +79,8 @@ def parse_check_for(path: Path, original: str):
             try:
                 cst.parse_module(text)
                 if strict:
-                    ast.parse(text)
-            except (SyntaxError, ValueError, RecursionError, cst.ParserSyntaxError):
+                    compile(text, str(path), "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError, cst.ParserSyntaxError):
                 return False
             return True
 
@@ -96,31 +109,23 @@ def _no_error(action, error) -> bool:
     return True
 
 
-def _lint_text(path: Path, filename: str, kind: str, text: str, settings: Settings) -> list[Diagnostic]:
-    """This file's diagnostics for unsaved `text`, with the check's selection and suppressions."""
-    from .api import _suppress
-    from .engine import Linter, dedupe
-    from .python import project
-    key = path.resolve()
-    project.OVERLAY[key] = text
-    try:
-        report = Linter().lint_file(path, kind)
-        found = [d for d in dedupe(report.diagnostics)
-                 if d.span.filename == filename and settings.is_enabled(d.code, filename)]
-        return _suppress(found, [(path, kind)], settings)
-    finally:
-        project.OVERLAY.pop(key, None)
+def _lint_text(path: Path, filename: str, text: str, settings: Settings, check) -> list[Diagnostic]:
+    """This file's diagnostics for unsaved `text`: `check` (`api.check`) of the file with the
+    text as an overlay, so the findings left after a fix are the ones a check reports."""
+    report = check([path], settings, jobs=1, overlays={path: text})
+    return [d for d in report.diagnostics if d.span.filename == filename]
 
 
 def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe: bool = False,
-              write: bool = True, report: Report | None = None) -> FixRun:
+              write: bool = True, report: Report | None = None, *, check) -> FixRun:
     """Fix the files under `paths` (safe fixes; unsafe ones too when `unsafe`) to a fixpoint.
 
-    `report` is a check already run over `paths` (else `api.check` runs one). Files are written
-    atomically when `write` and their fixes applied cleanly. Raises FileNotFoundError as
+    `check` is the check pipeline (`api.check(paths, settings, jobs=, overlays=)`: passed in, the
+    fixer does not import the API that calls it); `report` a check already run over `paths` (else
+    `check` runs one): it says which files have applicable fixes. Files are written atomically
+    when `write` and their fixes applied cleanly (module docstring). Raises FileNotFoundError as
     `api.check` does.
     """
-    from .api import check
     from .discovery import file_kind
     settings = settings or Settings()
     report = report if report is not None else check(paths, settings)
@@ -130,32 +135,70 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
     run = FixRun(Report(prompts=report.prompts, errors=list(report.errors), files=report.files))
     remaining: list[Diagnostic] = []
     for filename, diagnostics in by_file.items():
+        path = Path(filename)
         if not any(is_applicable(d.fix, unsafe) for d in diagnostics):
             remaining.extend(diagnostics)
             continue
-        path = Path(filename)
-        kind = file_kind(path) or "python"
-        try:
-            original = path.read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            run.errors.append(f"{filename}: cannot read file: {exc}")
+        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics,
+                        check)
+        if item is None:
             remaining.extend(diagnostics)
             continue
-
-        def lint(text: str, _path=path, _name=filename, _kind=kind, _first=diagnostics,
-                 _original=original) -> list[Diagnostic]:
-            if text == _original:
-                return _first
-            return _lint_text(_path, _name, _kind, text, settings)
-
-        result = fix_file(path, lint, unsafe, parse_check_for(path, original), text=original)
-        item = FileFix(filename, path, result)
         run.files.append(item)
-        remaining.extend(result.remaining)
-        if result.error:
-            run.errors.append(f"{filename}: {result.error}")
-        if write and result.changed:
-            write_atomic(path, result.new_text)
-            item.written = True
+        remaining.extend(item.result.remaining)
     run.report.diagnostics = sorted(remaining, key=lambda d: d.sort_key)
     return run
+
+
+def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bool:
+    """True when every applicable fix of the check says it was computed from `text` (its
+    digest): the check's diagnostics can then serve as the first pass without linting again."""
+    from .codemod.module import digest
+    fixes = [d.fix for d in diagnostics if is_applicable(d.fix, unsafe)]
+    if not fixes or any(not f.digest for f in fixes):
+        return False
+    current = digest(text)
+    return all(f.digest == current for f in fixes)
+
+
+def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: bool, write: bool,
+             run: FixRun, checked: list[Diagnostic], check) -> FileFix | None:
+    """Read, fix and (when `write`) save one file; None when it cannot be read. `checked` are the
+    check's diagnostics of the file (the first pass when their fixes name the text read)."""
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            snapshot = read_snapshot(path, python=kind == "python")
+        except (SourceError, OSError) as exc:
+            run.errors.append(f"{filename}: {exc}" if str(exc).startswith("cannot read") else
+                              f"{filename}: cannot read file: {exc}")
+            return None
+
+        first = checked if _computed_from(checked, snapshot.text, unsafe) else None
+
+        def lint(text: str) -> list[Diagnostic]:
+            if first is not None and text == snapshot.text:
+                return first
+            return _lint_text(path, filename, text, settings, check)
+
+        result = fix_file(path, lint, unsafe, parse_check_for(path, snapshot.text), text=snapshot.text)
+        item = FileFix(filename, path, result)
+        run.errors.extend(f"{filename}: {note}" for note in result.withheld)
+        if result.error:
+            run.errors.append(f"{filename}: {result.error}")
+        if not write or not result.changed:
+            return item
+        try:
+            write_atomic(path, result.new_text, expected=snapshot)
+        except ChangedError:
+            run.errors[:] = [e for e in run.errors if not e.startswith(f"{filename}: ")]
+            continue  # another program wrote the file: read it again and fix what it holds now
+        except WriteError as exc:
+            run.write_errors.append(f"cannot write {filename}: {exc}")
+            return FileFix(filename, path, FixResult(snapshot.text, 0, result.initial, None, [], snapshot.text,
+                                                     result.initial))
+        item.written = True
+        return item
+    run.write_errors.append(f"cannot write {filename}: another program changed it each time it was fixed "
+                            f"({MAX_ATTEMPTS} times); left as it is, run fix again")
+    return FileFix(filename, path, FixResult(snapshot.text, 0, result.initial, None, [], snapshot.text,
+                                             result.initial))

@@ -184,11 +184,13 @@ class Segment:
 @dataclass
 class Breakpoint:
     """A cache breakpoint placed after segment `after` (an index into the part's segments,
-    -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None."""
+    -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None. `repeated`: set
+    once per message by a loop over a growing conversation (one more on every turn)."""
 
     after: int
     span: Span | None = None
     ttl: str | None = None
+    repeated: bool = False
 
 
 @dataclass
@@ -215,7 +217,8 @@ class PromptLayout:
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`. `supersedes` lists ids of layouts this one makes redundant (the
-    unbound prompt template it fills in).
+    unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
+    read to build it (a prompt candidate inside one of them is part of this request).
     """
 
     id: str
@@ -233,6 +236,7 @@ class PromptLayout:
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
+    reaches: list[Span] = field(default_factory=list)
 
     def segments(self):
         """Yield (part index, segment index, part, segment) in request order."""
@@ -256,11 +260,14 @@ class Edit:
 
 @dataclass
 class Fix:
-    """A change that resolves a diagnostic: text edits of one file with an applicability."""
+    """A change that resolves a diagnostic: text edits of one file with an applicability.
+    `digest` is the sha256 (hex) of the decoded file text the edits were computed from ("" when
+    not known): `promptlint fix` applies them to that text only."""
 
     applicability: Applicability
     message: str
     edits: list[Edit] = field(default_factory=list)
+    digest: str = ""
 
 
 @dataclass

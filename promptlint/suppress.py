@@ -148,7 +148,7 @@ def parse_suppressions(filename: str, text: str, kind: str | None = None) -> lis
 
     result: list[Suppression] = []
     for row, col, own_line, comment in comments:
-        line = lines[row - 1] if row - 1 < len(lines) else ""
+        line = (lines[row - 1] if row - 1 < len(lines) else "").removesuffix("\r")  # CRLF: not part of the row
         for found in _directives(kind, comment):
             d_start, d_end, directive, codes, c_start, c_end, listed = found
             if own_line:
@@ -339,32 +339,3 @@ def apply_suppressions(
         if not hit:
             kept.append(diagnostic)
     return kept, used
-
-
-def suppress(
-    diagnostics: Iterable[Diagnostic],
-    files: Iterable[str],
-    read_text: Callable[[str], str | None],
-    is_enabled: Callable[[str, str], bool] = lambda code, filename: True,
-    kind_of: Callable[[str], str | None] = file_kind,
-) -> list[Diagnostic]:
-    """Apply suppressions and add PRM901 for the unused ones in `files`.
-
-    `files` are the checked files (display names, as in the diagnostics); `is_enabled(code,
-    filename)` is `Settings.is_enabled`. The result is sorted by `Diagnostic.sort_key`.
-    """
-    from .rules.prm901_unused_suppression import UnusedSuppressionRule
-
-    diagnostics = list(diagnostics)
-    kept, used = apply_suppressions(diagnostics, read_text, kind_of)
-    rule = UnusedSuppressionRule()
-    for filename in dict.fromkeys([*files, *(d.span.filename for d in diagnostics)]):
-        if not is_enabled(rule.code, filename):
-            continue
-        text = read_text(filename)
-        if text is None:
-            continue
-        suppressions = parse_suppressions(filename, text, kind_of(filename))
-        kept.extend(rule.check_suppressions(suppressions, used,
-                                            lambda code, f=filename: is_enabled(code, f)))
-    return sorted(kept, key=lambda d: d.sort_key)

@@ -133,3 +133,22 @@ def test_cli_explain_draws_the_case_fixture(monkeypatch):
     assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])
     assert result.exit_code == 2 and "no prompt found at claude_chat.py:2" in result.stderr
+
+
+def test_explain_says_why_content_is_unknown(tmp_path, monkeypatch):
+    """Where the analysis gives up, explain says why (issue "Recall": what to teach it next)."""
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    (tmp_path / "chat.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n\n\n"
+        "def ask(question):\n"
+        "    notes = load_notes()\n"
+        "    return client.chat.completions.create(model='gpt-4.1', messages=[\n"
+        "        {'role': 'system', 'content': f'Notes: {notes}. ' + 'Answer briefly. ' * 40},\n"
+        "        {'role': 'user', 'content': question}])\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = CliRunner().invoke(main, ["explain", "chat.py"]).output
+    lines = out.splitlines()
+    notes = next(i for i, line in enumerate(lines) if "{load_notes()}" in line)
+    assert lines[notes + 1].strip() == "^ unknown: result of `load_notes(...)`"
+    assert not any("Answer briefly" in line and "unknown" in line for line in lines)  # `"..." * 40` is text

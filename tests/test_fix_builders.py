@@ -8,9 +8,8 @@ import pytest
 
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
-from promptlint.python import fixes
 
-from cst_support import module_from_source, nodes
+from cst_support import fixes, module_from_source, nodes
 
 
 def calls_to(*names):
@@ -149,13 +148,13 @@ wrap = fixes.wrap_sorted_fix
      'x = "\\n".join(sorted(t.upper() for t in tags))\n'),
     ('x = "".join((t for t in tags))\n', lambda m: nodes(m, cst.GeneratorExp),
      'x = "".join(sorted((t for t in tags)))\n'),
-    ("for name in (set(a) | b):\n    pass\n", lambda m: nodes(m, cst.BinaryOperation),
-     "for name in sorted((set(a) | b)):\n    pass\n"),
+    ("def f(a: list[str]):\n    for name in (set(a) | {'x'}):\n        pass\n", lambda m: nodes(m, cst.BinaryOperation),
+     "def f(a: list[str]):\n    for name in sorted((set(a) | {'x'})):\n        pass\n"),
     ("import os\nlines = [f'- {n}' for n in os.listdir(root)]\n", calls_to("os.listdir"),
      "import os\nlines = [f'- {n}' for n in sorted(os.listdir(root))]\n"),
     ("import os\nnames = [e.name for e in os.scandir(root)]\n", calls_to("os.scandir"),
      "import os\nnames = [e.name for e in sorted(os.scandir(root), key=lambda entry: entry.name)]\n"),
-    ("x = [*tags]\n", named("tags"), "x = [*sorted(tags)]\n"),
+    ("tags = {'a', 'b'}\nx = [*tags]\n", lambda m: named("tags")(m)[1:], "tags = {'a', 'b'}\nx = [*sorted(tags)]\n"),
     ("x = ', '.join(\n    tags  # unordered\n)\n", named("tags"),
      "x = ', '.join(\n    sorted(tags)  # unordered\n)\n"),
 ])
@@ -163,6 +162,44 @@ def test_wrap_sorted_fix(before, select, expected):
     fix, new = run(before, select, wrap)
     assert new == expected
     assert "joinsorted" not in new
+    assert fix.applicability is Applicability.SAFE
+
+
+@pytest.mark.parametrize("source, select", [
+    ("for name in (set(a) | b):\n    pass\n", lambda m: nodes(m, cst.BinaryOperation)),   # items unknown
+    ("x = [*tags]\n", named("tags")),
+    ("def f(tools):\n    names = {t for t in tools}\n    return [n for n in names]\n",
+     lambda m: named("names")(m)[1:]),                                                      # objects
+    ("s = {'a'}\ns.add(obj)\nx = [*s]\n", lambda m: named("s")(m)[2:]),                     # mutated
+    ("def f(a: list):\n    return [x for x in set(a)]\n", lambda m: nodes(m, cst.Call)[-1:]),
+])
+def test_wrap_sorted_fix_is_unsafe_when_the_items_may_lack_less_than(source, select):
+    """`sorted` raises TypeError for items without `<` (objects, mixed kinds): not safe."""
+    fix, new = run(source, select, wrap)
+    assert fix.applicability is Applicability.UNSAFE
+    assert "not known to support `<`" in fix.message
+    assert "sorted(" in new
+
+
+@pytest.mark.parametrize("source, select", [
+    ("import os\ndef f(d):\n    names = os.listdir(d)\n    names += ['x']\n    return [n for n in names]\n",
+     lambda m: named("names")(m)[2:]),
+    ("from pathlib import Path\ndef f(d: Path):\n    return [p for p in d.iterdir()]\n", calls_to("d.iterdir")),
+    ("TOPICS = {'a', 'b'}\ndef f():\n    return [t for t in TOPICS]\n", lambda m: named("TOPICS")(m)[1:]),
+    ("def f(a: 'list[str]', b: set[str]):\n    return [t for t in b | {'x'}]\n",
+     lambda m: nodes(m, cst.BinaryOperation)),
+    ("def f(text):\n    return [w for w in set(text.split())]\n", calls_to("set")),
+    ("def f(items):\n    s = set()\n    for i in items:\n        s.add(f'{i}')\n    return [x for x in s]\n",
+     lambda m: named("s")(m)[2:]),
+])
+def test_wrap_sorted_fix_is_safe_when_the_items_are_known_orderable(source, select):
+    fix, _ = run(source, select, wrap)
+    assert fix.applicability is Applicability.SAFE
+
+
+def test_wrap_sorted_fix_trusts_the_item_kind_the_caller_knows():
+    module = module_from_source("x = [*tags]\n")
+    fix = wrap(module, named("tags")(module)[0], items="str")
     assert fix.applicability is Applicability.SAFE
 
 
@@ -191,22 +228,52 @@ def test_sort_tools_fix_at_a_return_statement_nested_shape():
     '''
     build = lambda m, r: fixes.sort_tools_fix(m, r, nested=True)
     fix, new = run(source, lambda m: nodes(m, cst.Return), build)
-    assert new.endswith('    return sorted(collected, key=lambda t: t["function"]["name"])\n')
+    assert new.endswith('    return sorted(collected, key=lambda t: (t.get("function", {}).get("name", ""), '
+                        't.get("type", "")))\n')
     assert fix.applicability is Applicability.SAFE
 
 
 @pytest.mark.parametrize("before, select, kwargs, expected", [
     ("client.messages.create(tools=list(registry.values()))\n", lambda m: nodes(m, cst.Call)[1:2],
-     {}, 'client.messages.create(tools=sorted(list(registry.values()), key=lambda t: t["name"]))\n'),
+     {}, 'client.messages.create(tools=sorted(list(registry.values()), '
+         'key=lambda t: (t.get("name", ""), t.get("type", ""))))\n'),
     ("async def f(s):\n    tools = (await s.list_tools()).tools\n", lambda m: nodes(m, cst.Attribute),
-     {"objects": True}, "async def f(s):\n    tools = sorted((await s.list_tools()).tools, key=lambda t: t.name)\n"),
+     {"objects": True}, "async def f(s):\n    tools = sorted((await s.list_tools()).tools, "
+                        "key=lambda t: str(getattr(t, \"name\", None) or getattr(t, \"__name__\", \"\")))\n"),
     ("llm.bind_tools(t for t in found)\n", lambda m: nodes(m, cst.GeneratorExp), {"objects": True},
-     "llm.bind_tools(sorted((t for t in found), key=lambda t: t.name))\n"),
+     "llm.bind_tools(sorted((t for t in found), "
+     "key=lambda t: str(getattr(t, \"name\", None) or getattr(t, \"__name__\", \"\"))))\n"),
     ("c(tools=[\n    spec(t)\n    for t in reg\n])\n", lambda m: nodes(m, cst.ListComp), {"nested": True},
-     'c(tools=sorted([\n    spec(t)\n    for t in reg\n], key=lambda t: t["function"]["name"]))\n'),
+     'c(tools=sorted([\n    spec(t)\n    for t in reg\n], '
+     'key=lambda t: (t.get("function", {}).get("name", ""), t.get("type", ""))))\n'),
 ])
 def test_sort_tools_fix_shapes(before, select, kwargs, expected):
     assert after(before, select, lambda m, n: fixes.sort_tools_fix(m, n, **kwargs)) == expected
+
+
+@pytest.mark.parametrize("shape, tools, expected", [
+    ("flat", [{"name": "b"}, {"type": "web_search_preview"}, {"type": "mcp", "server_label": "x"}, {"name": "a"}],
+     [{"type": "mcp", "server_label": "x"}, {"type": "web_search_preview"}, {"name": "a"}, {"name": "b"}]),
+    ("nested", [{"type": "function", "function": {"name": "b"}}, {"type": "custom", "custom": {"name": "c"}},
+                {"type": "function", "function": {"name": "a"}}],
+     [{"type": "custom", "custom": {"name": "c"}}, {"type": "function", "function": {"name": "a"}},
+      {"type": "function", "function": {"name": "b"}}]),
+])
+def test_tool_keys_handle_every_element_shape(shape, tools, expected):
+    """Hosted tools have no name (Responses API `{"type": "web_search_preview"}`): no KeyError."""
+    key = eval(fixes.KEY_FLAT if shape == "flat" else fixes.KEY_NESTED)  # our own constant
+    assert sorted(tools, key=key) == expected
+    assert sorted(reversed(tools), key=key) == expected
+
+
+def test_object_tool_key_handles_functions_and_named_objects():
+    from types import SimpleNamespace
+
+    def lookup():
+        pass
+    key = eval(fixes.KEY_OBJECT)  # our own constant
+    items = [SimpleNamespace(name="zeta"), lookup, SimpleNamespace(other=1), SimpleNamespace(name="alpha")]
+    assert [key(i) for i in sorted(items, key=key)] == ["", "alpha", "lookup", "zeta"]
 
 
 def test_sort_tools_fix_gives_nothing_for_sorted_or_bare_return():
@@ -273,6 +340,36 @@ def test_move_to_end_fix(before, expected):
     'p = f"""Items ({today},\n  more).\nRules.\n"""\n',                          # opens a bracket
 ])
 def test_move_to_end_fix_gives_nothing_when_not_sure(source):
+    module = module_from_source(source)
+    assert move(module, named("today")(module)[0]) is None
+
+
+@pytest.mark.parametrize("before, expected", [
+    # a line shared with other sentences: only the value's sentence moves, with one space
+    ('p = f"""You are X. The time is {today}. Answer briefly.\nUse the documents.\n"""\n',
+     'p = f"""You are X. Answer briefly.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('p = f"""You are X. The time is {today}.\nUse the documents.\n"""\n',
+     'p = f"""You are X.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('p = f"""The time is {today}. You are X.\nUse the documents.\n"""\n',
+     'p = f"""You are X.\nUse the documents.\nThe time is {today}.\n"""\n'),
+    ('def f():\n    p = f"""\n    Intro. Now {today}. Rest {x}.\n    Static.\n    """\n',
+     'def f():\n    p = f"""\n    Intro. Rest {x}.\n    Static.\n    Now {today}.\n    """\n'),
+    ('p = f"You are X. Now {today}.\\nRules.\\n"\n', 'p = f"You are X.\\nRules.\\nNow {today}.\\n"\n'),
+])
+def test_move_to_end_fix_takes_only_the_sentence_of_a_shared_line(before, expected):
+    fix, new = run(before, named("today"), move)
+    assert new == expected
+    words = lambda text: sorted(text.replace("\\n", " ").replace('"', " ").split())
+    assert words(new) == words(before)  # prompt text intact: the same words, none glued
+
+
+@pytest.mark.parametrize("source", [
+    'p = f"""You are X and the time is {today}, so answer\nwith the time in mind.\nRules.\n"""\n',
+    'p = f"""You are X, answer\nthe question at {today} with care.\nRules.\n"""\n',
+    'p = f"""A. B {today} C {other}. D.\nRules.\n"""\n',             # the sentence holds another field
+    'p = ("Intro\\n"\n     f"Now: {today}"\n     "Given a query, answer it.\\n")\n',  # would glue
+])
+def test_move_to_end_fix_never_splits_a_sentence_or_glues_text(source):
     module = module_from_source(source)
     assert move(module, named("today")(module)[0]) is None
 

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from promptlint.cli import main
+from promptlint.api import check
 from promptlint.fixer import fix_paths
 
 APP = (
@@ -81,7 +82,7 @@ def test_check_without_fix_writes_nothing(tree):
 
 
 def test_fix_paths_api_without_writing(tree):
-    run = fix_paths(["."], write=False)
+    run = fix_paths(["."], write=False, check=check)
     assert run.fixed == 1 and run.errors == []
     assert [f.filename for f in run.changed] == ["app.py"]
     assert run.changed[0].result.new_text == FIXED and not run.changed[0].written
@@ -91,3 +92,43 @@ def test_fix_paths_api_without_writing(tree):
 def test_fix_missing_path_exits_2(tree):
     result = invoke("fix", "missing.py")
     assert result.exit_code == 2 and "missing.py" in result.stderr
+
+
+UNSAFE_APP = (
+    "from datetime import datetime\n"
+    "from openai import OpenAI\n\n"
+    "client = OpenAI()\n\n\n"
+    "def ask(question):\n"
+    "    system = (\n"
+    "        f\"Now: {datetime.now():%H:%M}\\n\"\n"
+    + "".join(f"        \"Rule {i}: answer politely and cite the help-desk article you used.\\n\"\n" for i in range(40))
+    + "    )\n"
+    "    return client.chat.completions.create(model=\"gpt-4.1\", messages=[\n"
+    "        {\"role\": \"system\", \"content\": system}, {\"role\": \"user\", \"content\": question}])\n"
+)
+
+
+@pytest.mark.parametrize("config, moved", [("", False), ("unsafe-fixes = true\n", True)])
+def test_unsafe_fixes_setting_in_the_config_is_honoured(tmp_path, monkeypatch, config, moved):
+    """`unsafe-fixes = true` in [tool.promptlint] / promptlint.toml applies unsafe fixes as the flag does."""
+    (tmp_path / "chat.py").write_text(UNSAFE_APP, encoding="utf-8")
+    (tmp_path / "promptlint.toml").write_text(config, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    CliRunner().invoke(main, ["fix", "."])
+    text = (tmp_path / "chat.py").read_text(encoding="utf-8")
+    first_line = text.split("system = (\n", 1)[1].splitlines()[0]
+    assert ("datetime.now()" not in first_line) is moved
+
+
+def test_api_fix_leaves_what_check_reports(tmp_path, monkeypatch):
+    """`api.fix` (no click) and `api.check` share one pipeline: the findings left after the fix
+    are exactly those a check of the fixed files reports."""
+    from promptlint import api
+    (tmp_path / "chat.py").write_text(UNSAFE_APP + "\nimport json\nREPORT = json.dumps({'b': 1, 'a': 2})\n",
+                                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    run = api.fix(["."], api.Settings(), unsafe=True)
+    assert run.fixed >= 1
+    left = sorted((d.code, d.span.start.row) for d in run.report.diagnostics)
+    again = sorted((d.code, d.span.start.row) for d in api.check(["."], api.Settings()).diagnostics)
+    assert left == again

@@ -18,9 +18,8 @@ import yaml
 
 from promptlint.fix import apply_edits
 from promptlint.model import Applicability
-from promptlint.python import fixes
 
-from cst_support import module_from_source, nodes
+from cst_support import fixes, module_from_source, nodes
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "fix_equivalence"
 
@@ -109,7 +108,7 @@ def test_prm203_sorted_openai_tools_same_tools_same_order():
     returned = lambda m: nodes(m, cst.Return)[0]
     build = lambda m, r: fixes.sort_tools_fix(m, r, nested=True)
     source, new = fixed("tool_registry.py", returned, build)
-    assert 'return sorted(collected, key=lambda t: t["function"]["name"])' in new
+    assert 'return sorted(collected, key=lambda t: (t.get("function", {}).get("name", ""), t.get("type", "")))' in new
     before, after = load(source, "build_tools"), load(new, "build_tools")
     registry = {"search": "Search the web", "add": "Add numbers", "lookup": "Find a customer"}
     canonical = lambda tools: Counter(json.dumps(t, sort_keys=True) for t in tools)

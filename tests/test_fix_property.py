@@ -6,31 +6,21 @@ from __future__ import annotations
 import ast
 import copy
 import os
-import tempfile
 from collections import Counter
-from pathlib import Path
 
 import libcst as cst
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from promptlint.fix import apply_edits
-from promptlint.python import fixes
-from promptlint.python.project import Module, Project
+
+from cst_support import fixes, module_from_source
 
 # PROMPTLINT_FIX_EXAMPLES=3000 for a longer local run
 PROFILE = settings(max_examples=int(os.environ.get("PROMPTLINT_FIX_EXAMPLES", "150")), deadline=None)
 
 
-def module_from_source(source: str) -> Module:
-    """A Module for a source string, loaded by Project from a temporary file (bytes as given)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "example.py"
-        path.write_bytes(source.encode())
-        return Project().load(path)
-
-
-def cst_nodes(module: Module, kind) -> list:
+def cst_nodes(module, kind) -> list:
     found = []
 
     class Finder(cst.CSTVisitor):

@@ -56,19 +56,19 @@ def read(name):
 # --- SARIF ---------------------------------------------------------------------------------------
 
 def test_sarif_validates_against_the_oasis_schema():
-    log = json.loads(sarif.render(make_report(), version="0.1.0"))
+    log = json.loads(sarif.render(make_report(), rules=ALL_RULES, version="0.1.0"))
     jsonschema.Draft4Validator(SCHEMA).validate(log)
 
 
 def test_sarif_empty_report_validates():
-    log = json.loads(sarif.render(Report(), version="0.1.0"))
+    log = json.loads(sarif.render(Report(), rules=ALL_RULES, version="0.1.0"))
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     assert log["runs"][0]["results"] == []
     assert log["runs"][0]["invocations"] == [{"executionSuccessful": True}]
 
 
 def test_sarif_driver_lists_every_rule_with_docs():
-    log = json.loads(sarif.render(Report(), version="9.9.9"))
+    log = json.loads(sarif.render(Report(), rules=ALL_RULES, version="9.9.9"))
     driver = log["runs"][0]["tool"]["driver"]
     assert (driver["name"], driver["version"]) == ("promptlint", "9.9.9")
     assert "informationUri" not in driver  # no public home page: given only with a docs URL
@@ -86,7 +86,7 @@ def test_sarif_driver_lists_every_rule_with_docs():
 
 
 def test_sarif_results():
-    log = json.loads(sarif.render(make_report(), version="0.1.0"))
+    log = json.loads(sarif.render(make_report(), rules=ALL_RULES, version="0.1.0"))
     run = log["runs"][0]
     assert run["columnKind"] == "unicodeCodePoints"
     results = run["results"]
@@ -111,7 +111,7 @@ def test_sarif_results():
 
 
 def test_sarif_reports_run_errors_as_notifications():
-    invocation = json.loads(sarif.render(make_report(), version="0.1.0"))["runs"][0][
+    invocation = json.loads(sarif.render(make_report(), rules=ALL_RULES, version="0.1.0"))["runs"][0][
         "invocations"][0]
     assert invocation["executionSuccessful"] is False
     assert invocation["toolExecutionNotifications"] == [
@@ -121,7 +121,7 @@ def test_sarif_reports_run_errors_as_notifications():
 def test_sarif_absolute_path_is_a_file_uri(tmp_path):
     d = Diagnostic("PRM104", "conditional-prefix", Severity.INFO, "m",
                    span(str(tmp_path / "a.py"), 1, 1, 1, 2))
-    log = json.loads(sarif.render(Report(diagnostics=[d]), version="0.1.0"))
+    log = json.loads(sarif.render(Report(diagnostics=[d]), rules=ALL_RULES, version="0.1.0"))
     location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"] == {"uri": (tmp_path / "a.py").as_uri()}
     jsonschema.Draft4Validator(SCHEMA).validate(log)

@@ -6,7 +6,9 @@ import textwrap
 import pytest
 
 from promptlint.model import Applicability, Diagnostic, Edit, Position, Severity, Span
-from promptlint.suppress import apply_suppressions, file_kind, parse_suppressions, suppress
+from promptlint.rules import ALL_RULES
+from promptlint.rules.prm901_unused_suppression import suppress
+from promptlint.suppress import apply_suppressions, file_kind, parse_suppressions
 
 NAMES = {"PRM101": "dynamic-before-static", "PRM102": "timestamp-in-prefix",
          "PRM103": "unique-id-in-prefix", "PRM104": "conditional-prefix"}
@@ -209,7 +211,7 @@ def test_plain_prompt_files_have_no_suppressions(name):
 
 def unused(files: dict[str, str], diagnostics, enabled=lambda code, filename: True):
     files = {name: textwrap.dedent(text) for name, text in files.items()}
-    out = suppress(diagnostics, list(files), files.get, enabled)
+    out = suppress(diagnostics, list(files), files.get, enabled, rules=ALL_RULES)
     return [d for d in out if d.code == "PRM901"], files
 
 
@@ -312,7 +314,7 @@ def test_fix_is_idempotent_and_leaves_nothing_unused():
 def test_suppress_returns_sorted_kept_and_unused():
     files = {"b.py": "x = 1  # noqa: PRM102\n", "a.py": "y = 2\n"}
     found = suppress([diag("a.py", 1, "PRM101"), diag("b.py", 1, "PRM102")], list(files),
-                     files.get)
+                     files.get, rules=ALL_RULES)
     assert [(d.span.filename, d.code) for d in found] == [("a.py", "PRM101")]
 
 

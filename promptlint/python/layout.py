@@ -9,7 +9,7 @@ written at the call) ends the cacheable prefix (DESIGN.md Policy 3).
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
@@ -20,19 +20,59 @@ MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage
                    "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
 
 
+@dataclass
+class Evaluated:
+    """A request argument known only as a value (a `**options` dict's entry): where it was
+    written (`span`) and its source text (`code`)."""
+
+    value: Value
+    span: Span | None
+    code: str
+
+
 class LayoutBuilder:
     """Builds the layouts of one module's prompts; `layouts` collects them in order."""
 
-    def __init__(self, module, evaluator):
+    def __init__(self, module, evaluator, provider_for_model=None):
         self.m = module
         self.ev = evaluator
+        #: (model string, default provider) -> (provider, model): the SDK registry's mapping,
+        #: passed in so that the SDK modules do not import the registry that lists them
+        self.provider_for_model = provider_for_model or (lambda model, default: (default, model))
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
         self.bindings: dict = {}
 
     # ---------------------------------------------------------------- values
     def value(self, node, frame) -> Value | None:
-        return self.ev.eval(node, frame) if node is not None else None
+        """The value of a request argument (an `ast` node or an `Evaluated`)."""
+        if node is None:
+            return None
+        if isinstance(node, Evaluated):
+            return node.value
+        return self.ev.eval(node, frame)
+
+    def span_of(self, node) -> Span | None:
+        return node.span if isinstance(node, Evaluated) else self.m.span(node)
+
+    def code_of(self, node) -> str:
+        return node.code if isinstance(node, Evaluated) else self.m.code(node)
+
+    def expand(self, call, frame) -> None:
+        """Add the entries of `**options` dicts with static keys to the call's keyword arguments
+        (keywords written at the call win)."""
+        import ast
+        for kw in call.node.keywords:
+            if kw.arg is not None:
+                continue
+            value = self.ev.eval(kw.value, frame)
+            if not isinstance(value, Mapping):
+                continue
+            for key, item in value.items.items():
+                if key not in call.kwargs:
+                    span = value.key_spans.get(key) or self.m.span(kw.value)
+                    call.kwargs[key] = Evaluated(item, span, f"{self.m.code(kw.value)}[{key!r}]")
+        del ast
 
     def static_text(self, value, frame) -> str | None:
         """The text of a value made only of static text, else None."""
@@ -64,6 +104,8 @@ class LayoutBuilder:
                     content = block.items.get("content")
                 if content is not None:
                     segs.extend(self.text(content, frame, template))
+                if "cachePoint" in block.items:  # Bedrock Converse: a marker block after the others
+                    bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cachePoint")))
                 if "cache_control" in block.items:
                     ttl = None
                     cc = block.items["cache_control"]
@@ -85,6 +127,13 @@ class LayoutBuilder:
             return self._looped(value, frame, template), None
         if value.repeated:
             return [self.history_part(value, frame)], None
+        if value.markers:
+            parts, newest = self.message_parts(replace(value, markers=()), frame, template)
+            target = next((p for p in parts if p.is_history), parts[-1] if parts else None)
+            if target is not None:
+                target.breakpoints.extend(Breakpoint(after=len(target.segments) - 1, span=span, repeated=repeated)
+                                          for span, repeated in value.markers)
+            return parts, newest
         parts: list[Part] = []
         newest = None
         for item in value.items:
@@ -142,13 +191,14 @@ class LayoutBuilder:
         so the serialization rules see it."""
         segs: list[Segment] = [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="conversation history",
                                        span=span or seq.span)]
+        bps = [Breakpoint(after=0, span=where, repeated=repeated) for where, repeated in seq.markers]
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
             if role is not None and content is not None:
                 segs.extend(s for s in self.part(role, content, frame, None).segments if s.kind is Kind.SERIALIZED)
             if isinstance(item, Mapping):
                 segs.extend(self._tool_call_args(item, frame))
-        return Part("history", segs, span=span or seq.span)
+        return Part("history", segs, bps, span=span or seq.span)
 
     def _tool_call_args(self, message: Mapping, frame) -> list[Segment]:
         out = []
@@ -197,6 +247,11 @@ class LayoutBuilder:
             role = MESSAGE_CLASSES.get(owner)
             if role:
                 return role, item.args[1] if len(item.args) > 1 else Text([]), item.span
+        if "role" in item.kwargs:  # a message class of the application (`Message(role=..., content=...)`)
+            role = self.static_text(item.kwargs["role"], frame)
+            content = item.kwargs.get("content") or item.kwargs.get("text") or Text([])
+            if role:
+                return ROLE_ALIASES.get(role, role), content, item.span
         return None, None, None
 
     # ---------------------------------------------------------------- tools and options
@@ -205,8 +260,8 @@ class LayoutBuilder:
         the API requires ("nested" for OpenAI chat, "flat" for Anthropic and Responses)."""
         if node is None:
             return []
-        value = self.ev.eval(node, frame)
-        span = self.m.span(node)
+        value = self.value(node, frame)
+        span = self.span_of(node)
         unordered = find_unordered(value)
         if unordered is not None:
             return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, unordered, api_shape))],
@@ -214,10 +269,13 @@ class LayoutBuilder:
         if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
             rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
             if rendered is not None:
-                return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
+                bps = [Breakpoint(after=0, span=i.key_spans.get(key))
+                       for i in value.items if isinstance(i, Mapping)
+                       for key in ("cache_control", "cachePoint") if key in i.items]
+                return [Part("tools", [Segment(text=rendered, span=span)], bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
-                      volatility=Volatility.UNKNOWN, expr=self.m.code(node), evidence="tool definitions not known statically")
+                      volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]
 
     def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
@@ -243,22 +301,27 @@ class LayoutBuilder:
             if rendered is not None:
                 return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
         return [Part("tools", [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE,
-                                       expr=self.m.code(node), evidence="response schema")], span=span)]
+                                       expr=self.code_of(node), evidence="response schema")], span=span)]
 
     def options(self, layout: PromptLayout, kwargs: dict, frame) -> None:
         """Request options the rules read (`prompt_cache_key`), also inside `extra_body`."""
+        extra = self.value(kwargs.get("extra_body"), frame)
         for key in ("prompt_cache_key",):
             if key in kwargs:
                 layout.options[key] = self.option(kwargs[key], frame)
+            elif isinstance(extra, Mapping) and key in extra.items:
+                span = extra.key_spans.get(key) or self.span_of(kwargs["extra_body"])
+                layout.options[key] = self.option(Evaluated(extra.items[key], span, f"extra_body[{key!r}]"), frame)
 
     def option(self, node, frame) -> Segment:
-        segs = self.ev.text_of(self.ev.eval(node, frame), frame)
+        segs = self.ev.text_of(self.value(node, frame), frame)
         src = most_volatile(segs)
-        span = self.m.span(node)
+        span = self.span_of(node)
         if src is None:
             return Segment(text="".join(s.text for s in segs), span=span)
-        return Segment(span=span, kind=src.kind, volatility=src.volatility, expr=self.m.code(node),
-                       evidence=src.evidence, origin=src.origin)
+        expr = (src.expr or node.code) if isinstance(node, Evaluated) else self.code_of(node)
+        return Segment(span=span, kind=src.kind, volatility=src.volatility, expr=expr,
+                       evidence=src.evidence, origin=src.origin if src.origin != span else None)
 
     # ---------------------------------------------------------------- layouts
     def add(self, node, source: str, provider, api, model, parts: list[Part], newest: int | None = None,
@@ -277,6 +340,8 @@ class LayoutBuilder:
                               provider=provider, api=api, model=model, parts=parts, newest_user=newest)
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
+        if source == "python-call":
+            layout.reaches = list(dict.fromkeys(self.ev.reached))
         self.layouts.append(layout)
         return layout
 
@@ -304,6 +369,8 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
         return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if isinstance(value, Spread):
         return find_unordered(value.value, depth + 1)
+    if isinstance(value, Mapping):  # a registry dict: its order is its values' order
+        return value.unordered
     if isinstance(value, Seq):
         if value.ordered:
             return None
@@ -387,6 +454,13 @@ def is_param_like(value) -> bool:
     """A value that is one unknown or history segment (a parameter, an attribute)."""
     return isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static and \
         value.segs[0].kind in (Kind.HISTORY, Kind.UNKNOWN)
+
+
+def is_history_like(value) -> bool:
+    """A value that is one history segment (a parameter named `messages`, a list grown across
+    turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
+    anything else is the newest user message (DESIGN.md Policy 3)."""
+    return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
 
 
 def history_seg(value, span, expr) -> Segment:

@@ -78,15 +78,24 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
                 path = folder / tname
                 break
     elif (base.qualname.endswith(_TEMPLATE_CTORS) or name == "from_string") and base.args:
-        src = base.args[-1] if name == "from_string" else base.args[0]
+        # `jinja2.Template(text)` keeps the module object as its first argument: take the text
+        texts = [a for a in base.args if isinstance(a, Text)]
+        src = base.args[-1] if name == "from_string" else (texts[0] if texts else base.args[0])
         if isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
             text = "".join(s.text for s in src.segs)
             span = src.segs[0].span
             path = Path(span.filename) if span is not None else frame.module.path
+            if span is not None and span.filename != frame.module.filename and span.start.row == span.start.column == 1:
+                text = None  # the whole text of a file: read the template as that file
     if path is None:
         return None
     bindings: dict[str, Segment] = {}
     values = {k: evaluator.eval(v, frame, env) for k, v in kwargs.items()}
+    for kw in node.keywords:  # `render(**kw)`: the keywords passed along
+        if kw.arg is None:
+            forwarded = evaluator.eval(kw.value, frame, env)
+            if isinstance(forwarded, Mapping):
+                values = {**forwarded.items, **values}
     if args:
         first = evaluator.eval(args[0], frame, env)
         if isinstance(first, Mapping):

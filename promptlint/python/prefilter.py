@@ -28,6 +28,14 @@ def _pattern() -> re.Pattern:
 _PATTERN = _pattern()
 
 
+#: Sources of an unstable order: a file naming tools and one of these may build a tools list in it.
+UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterdir(", "as_completed(",
+                   "list_tools(", "walk(")
+
+
 def might_hold_prompt(source: str) -> bool:
-    """True when the text mentions an LLM API, prompt-building code or a semantic cache."""
-    return _PATTERN.search(source) is not None or sdks.import_and_call(source)
+    """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
+    tools next to a source of an unstable order (a tools list built from a set, a listing)."""
+    if _PATTERN.search(source) is not None or sdks.import_and_call(source):
+        return True
+    return "tool" in source and any(h in source for h in UNORDERED_HINTS)

@@ -13,14 +13,11 @@ import ast
 import re
 
 from ..model import Part
-from . import sdks
+from . import candidates, sdks
 from .flow.objects import decorator_name
-from .flow.core import per_process
-from .layout import LayoutBuilder, variants_of
-from .flow.values import Seq
+from .layout import LayoutBuilder
 
-_PROMPT_NAME = re.compile(r"(prompt|system|instruction|preamble|persona)", re.I)
-# a system message written in the code: the only functions whose returned lists are examined
+# a system message written in the code: a function building one may return a prompt
 _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""
                              r"|SystemMessage\(|MessageRole\.SYSTEM|\(\s*[\"']system[\"']\s*,")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -39,14 +36,14 @@ class SiteFinder:
     def __init__(self, module, evaluator):
         self.m = module
         self.ev = evaluator
-        self.b = LayoutBuilder(module, evaluator)
+        self.b = LayoutBuilder(module, evaluator, sdks.provider_for_model)
         self.stack: list = []
         self._frames: dict = {}
-        self._has_system: bool | None = None
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
-                  ast.Assign: self._constant, ast.Dict: self._dict, ast.Return: self._return, ast.Call: self._call}
+                  ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
+                  ast.Return: self._return, ast.Call: self._call}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -86,19 +83,23 @@ class SiteFinder:
                     shape.build(self.b, node, name)
                     return
 
-    def _constant(self, node: ast.Assign) -> None:
-        """A module-level prompt constant built with an f-string or `.format` (python-constant)."""
+    def _constant(self, node) -> None:
+        """A prompt constant (module or class level) or a prompt attribute set in a method."""
         self.ev.reset_budget()
-        if self.stack or len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) != 1 or node.value is None:
             return
-        if not _PROMPT_NAME.search(node.targets[0].id) or not _builds_text(node.value):
-            return
-        frame = self.ev.module_frame(self.m)
-        value = per_process(self.ev.eval(node.value, frame))  # evaluated once, at import
-        segs = self.ev.text_of(value, frame)
-        if not any(s.is_static and s.text.strip() for s in segs) or all(s.is_static for s in segs):
-            return
-        self.b.add(node, "python-constant", None, None, None, [Part("system", segs, span=self.m.span(node.value))])
+        target = targets[0]
+        scope = self.stack[-1] if self.stack else None
+        if isinstance(target, ast.Name) and (scope is None or isinstance(scope, ast.ClassDef)):
+            frame = self.ev.module_frame(self.m) if scope is None else self._class_frame(scope)
+            candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
+        elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
+            candidates.attribute(self, node, self.frame())
+
+    def _class_frame(self, cls):
+        from .flow.scopes import Frame
+        return Frame(module=self.m, cls=cls, module_level=True)
 
     def _dict(self, node: ast.Dict) -> None:
         self.ev.reset_budget()
@@ -121,27 +122,15 @@ class SiteFinder:
             self.b.sites.append(span)
 
     def _return(self, node: ast.Return) -> None:
-        """A function returning a message list: a system message with dynamic content, then history."""
+        """A function returning prompt text or a message list (a prompt candidate)."""
         self.ev.reset_budget()
-        if self._has_system is None:
-            self._has_system = bool(_SYSTEM_MESSAGE.search(self.m.source))
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
-        if not self._has_system or func is None or node.value is None or not self._writes_system(func) \
-                or self.b.covered(self.m.span(node)):
+        if func is None or node.value is None or self.b.covered(self.m.span(node)):
             return
-        frame = self.frame()
-        value = self.ev.eval(node.value, frame)
-        for option in variants_of(value):  # the first variant that puts content before history
-            if not isinstance(option, Seq) or option.repeated:
-                continue
-            parts, newest = self.b.message_parts(option, frame)
-            if any(p.role in ("system", "developer") for p in parts) and any(p.is_history for p in parts) \
-                    and any(not s.is_static for p in parts if not p.is_history for s in p.segments):
-                self.b.add(node, "python-constant", None, None, None, parts, newest)
-                self.b.sites.append(self.m.span(node))
-                return
+        if candidates.returned(self, node, func, self.frame()):
+            self.b.sites.append(self.m.span(node))
 
-    def _writes_system(self, func) -> bool:
+    def writes_system(self, func) -> bool:
         """True when the function's source writes a system message (computed once per function)."""
         key = ("system", id(func))
         found = self._frames.get(key)
@@ -166,28 +155,18 @@ class SiteFinder:
             return
         self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)
+        if any(k.arg is None for k in node.keywords):
+            call.frame = self.frame()
+            self.b.expand(call, call.frame)
         for shape in candidates:
             if shape.matches(call):
-                call.frame = self.frame()
+                call.frame = call.frame or self.frame()
                 try:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed
                     pass
                 if shape.final:
                     return
-
-
-def _builds_text(node) -> bool:
-    """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` call."""
-    if isinstance(node, ast.JoinedStr):
-        return True
-    if isinstance(node, ast.BinOp):
-        return isinstance(node.op, ast.Mod) or _builds_text(node.left) or _builds_text(node.right)
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "dedent"):
-            return True
-        return any(_builds_text(a) for a in node.args) or any(_builds_text(k.value) for k in node.keywords)
-    return False
 
 
 _SKIP_FIELDS = {"ctx", "op", "ops", "type_ignores", "type_comment"}

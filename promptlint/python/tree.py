@@ -24,12 +24,15 @@ _SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
 class Project:
     """All modules seen in one run, parsed on first use and cached by resolved path.
 
-    `roots` are directories searched for dotted module names, in order; the directory above each
-    analysed file's top package is added as files are loaded.
+    `roots` are directories searched for dotted module names, in order (the checked folders); the
+    directory above each analysed file's top package is added as files are loaded, and the
+    current folder is searched last (an application without `__init__.py` files, run from its
+    root, imports its modules from there).
     """
 
     def __init__(self, roots: list[Path] | None = None):
         self.roots: list[Path] = [r.resolve() for r in (roots or [])]
+        self.fallback = Path.cwd().resolve()  # apps without __init__.py run from their root
         self._modules: dict[Path, Module | ParseError] = {}
         self._files: dict[Path, list[Path]] = {}
         self._texts: dict[Path, str | None] = {}
@@ -94,7 +97,7 @@ class Project:
 
     def _locate(self, dotted: str) -> Path | None:
         rel = Path(*dotted.split("."))
-        for root in self.roots:
+        for root in [*self.roots, self.fallback]:
             for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
                 if candidate.is_file():
                     return candidate

@@ -141,6 +141,15 @@ def _label(seg: Segment) -> str:
     return f"{kind}, {seg.volatility.value}"
 
 
+def _why_unknown(seg: Segment) -> str:
+    """For content the analysis could not read: why ("`x` is not resolved", "the parameter
+    `p`"), so a user sees what it would need to know. Empty for static or understood content."""
+    if seg.is_static or seg.volatility is not Volatility.UNKNOWN or seg.kind in (Kind.HISTORY, Kind.SERIALIZED):
+        return ""
+    reason = " ".join(seg.evidence.split()) if seg.evidence else "not known statically"
+    return f"^ unknown: {reason}"
+
+
 def _print(console: Console, line: Text) -> None:
     """One drawing line, cut with an ellipsis at the console width instead of wrapping."""
     console.print(line, no_wrap=True, overflow="ellipsis", crop=True)
@@ -174,6 +183,9 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             line.append(" " * max(width - len(line) - len(label), 1) + label,
                         style=_STYLES["muted"] if seg.is_static else _STYLES[style])
             _print(console, line)
+            why = _why_unknown(seg)
+            if why:
+                _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
             if (pi, si) in found:  # what the finding costs: prose, a whole line, never cut or wrapped
                 console.print(Text(" " * (_ROLE_WIDTH + 1) + "-- cost: " + summary(found[(pi, si)]),
                                    style=_STYLES["volatile"]), soft_wrap=True)

@@ -24,7 +24,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 from urllib.parse import quote
 
 from ..baseline import fingerprint, read_source, snippet
@@ -170,15 +170,14 @@ def fingerprints(diagnostics: list[Diagnostic], relative: Callable[[str], str | 
     return out
 
 
-def render(report: Report, *, version: str | None = None, docs_url: str | None = None,
+def render(report: Report, *, rules: Sequence = (), version: str | None = None, docs_url: str | None = None,
            root: Path | None = None, read_text: Callable[[str], str | None] = read_source) -> str:
     """The SARIF log of `report` as a JSON string (with a trailing newline). `root` is the
     folder artifact URIs are relative to (default: `repository_root()`); `docs_url` the URL of
     docs/rules.md where the team hosts it (None: no `informationUri`, no `helpUri`); `read_text`
-    supplies source lines for the fingerprints."""
-    from ..rules import ALL_RULES
-
-    rules = [rule_descriptor(r, docs_url) for r in ALL_RULES]
+    supplies source lines for the fingerprints; `rules` the rule classes to describe (the caller
+    passes the registry: renderers import no rule)."""
+    rules = [rule_descriptor(r, docs_url) for r in rules]
     index = {r["id"]: i for i, r in enumerate(rules)}
     uri = _Uris(root.resolve() if root is not None else repository_root())
     driver = {"name": "promptlint", "version": version or tool_version(), "rules": rules}

@@ -111,6 +111,8 @@ def _figure(imp: Impact) -> str:
     if imp.rate is Rate.CONVERSATION:
         return (f" ({t.target}: the first request of each conversation reads {t.cached(t.now)} "
                 f"instead of {t.amount(t.fixed)})")
+    if t.lost == 0:  # only the history is at stake
+        return f" ({t.target}: {t.cached(t.now)} per request, and none of the history)"
     more = " plus the history" if imp.history_after else ""
     return f" ({t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}{more})"
 
@@ -147,10 +149,31 @@ def cost(imp: Impact) -> str:
     return f"whenever it changes, {what} {_are(imp)} processed uncached{_figure(imp)}"
 
 
-def move_fix(seg: Segment):
+def fix_of(seg: Segment):
+    """The segment's fix: the one the old analysis built (`seg.fix`), else the one the codemod
+    layer builds from the segment's anchor (parsing the file with libcst only now, when the
+    finding is reported), else None."""
+    if seg.fix is not None:
+        return seg.fix
+    if seg.anchor is None:
+        return None
+    from .. import codemod
+    return codemod.build(seg.anchor)
+
+
+_MOVE_PLACES = ("fstring-field", "concat-operand")
+
+
+def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
     """The unsafe fix that moves the value after the static text of its f-string or
-    concatenation, when the evaluator found a sure edit in the diagnostic's own file."""
-    fix = seg.fix
-    if fix is None or fix.applicability is not Applicability.UNSAFE or seg.span is None:
+    concatenation, when a sure edit exists in the diagnostic's own file. None when the
+    conversation history follows the value (`placed.history_after`): a move inside the string
+    cannot take it past the history, so the finding would stay."""
+    if seg.span is None or (placed is not None and placed.history_after):
+        return None
+    if seg.fix is None and (seg.anchor is None or seg.anchor.place not in _MOVE_PLACES):
+        return None
+    fix = fix_of(seg)
+    if fix is None or fix.applicability is not Applicability.UNSAFE:
         return None
     return fix

@@ -55,4 +55,4 @@ class DynamicBeforeStaticRule(Rule):
             message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

@@ -48,4 +48,4 @@ class TimestampInPrefixRule(Rule):
             message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
                        f"{text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

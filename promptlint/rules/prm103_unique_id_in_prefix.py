@@ -48,4 +48,4 @@ class UniqueIdInPrefixRule(Rule):
             message = (f"Unique id {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

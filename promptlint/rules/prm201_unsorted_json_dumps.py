@@ -44,5 +44,5 @@ class UnsortedJsonDumpsRule(Rule):
             message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: its bytes "
                        "change when the same data arrives with another key order, and the prefix cache "
                        "misses from there on")
-            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=seg.fix,
+            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
                                   related=text.related(seg))

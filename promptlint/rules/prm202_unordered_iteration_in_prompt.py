@@ -42,5 +42,5 @@ class UnorderedIterationInPromptRule(Rule):
                 continue
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
-            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=seg.fix,
+            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
                                   related=text.related(seg))

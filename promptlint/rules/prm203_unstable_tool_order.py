@@ -44,4 +44,4 @@ class UnstableToolOrderRule(Rule):
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): "
                            "a different order invalidates the whole cached prefix")
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
-                                      fix=seg.fix, related=text.related(seg))
+                                      fix=text.fix_of(seg), related=text.related(seg))

@@ -46,12 +46,14 @@ class BreakpointBelowMinimumRule(Rule):
             return
         profiles, label = size_profiles(layout)
         stop = prefix_stop(layout)
-        for cut, pi, bp in cuts:
+        for i, (cut, pi, bp) in enumerate(cuts):
             if cut > stop:
                 break  # dynamic content before this breakpoint: its size is not known statically
             found = h.below_all(layout, cut, profiles)
             if found is None:
                 continue
+            if any(h.at_or_above_all(layout, later, profiles) for later, _, _ in cuts[i + 1:] if later <= stop):
+                continue  # a later breakpoint caches this prefix anyway: no cached token is lost
             minimum = found.min_cacheable_tokens
             target = label if len(profiles) == 1 else f"{label} (smallest minimum)"
             where = h.ROLE_NAMES.get(layout.parts[pi].role, layout.parts[pi].role)

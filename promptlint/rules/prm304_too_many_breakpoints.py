@@ -50,6 +50,15 @@ class TooManyBreakpointsRule(Rule):
         if not limits or len(limits) != len(profiles):
             return
         limit = max(limits)
+        looped = next((bp for part in layout.parts for bp in part.breakpoints if bp.repeated), None)
+        if looped is not None:
+            fixed = len(slots) - 1
+            turn = max(1, limit - fixed + 1)
+            message = (f"A cache breakpoint set on every message of the conversation in a loop: with the "
+                       f"{fixed} other breakpoint{'s' if fixed != 1 else ''} of the request, {label} allows {limit}, "
+                       f"so from message {turn} of a conversation on the API rejects the request")
+            yield self.diagnostic(message, h.span_or(looped.span, layout.site), prompt=layout.id)
+            return
         if len(slots) <= limit:
             return
         span = slots[limit]

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Iterator
 
 from ..model import Applicability, Diagnostic, Edit, Fix, Position, Severity, Span
-from ..suppress import Suppression
+from ..suppress import Suppression, apply_suppressions, file_kind, parse_suppressions
 from .base import Rule
 
 
@@ -48,14 +48,15 @@ class UnusedSuppressionRule(Rule):
         suppressions: Iterable[Suppression],
         used: dict[Suppression, set[str]],
         is_enabled: Callable[[str], bool],
+        rules: Iterable[type[Rule]],
     ) -> Iterator[Diagnostic]:
         """Diagnostics for the unused parts of `suppressions` of one file.
 
         `used` maps each suppression that suppressed something to the selectors that matched
-        (from `apply_suppressions`); `is_enabled(code)` tells whether a rule ran on this file.
+        (from `apply_suppressions`); `is_enabled(code)` tells whether a rule ran on this file;
+        `rules` are the rules that exist (a selector naming none of them is unknown).
         """
-        from . import ALL_RULES
-
+        rules = list(rules)
         for s in suppressions:
             matched = used.get(s, set())
             if s.codes is None:
@@ -67,11 +68,10 @@ class UnusedSuppressionRule(Rule):
             for selector in s.codes:
                 if selector in matched:
                     continue
-                rules = [r for r in ALL_RULES
-                         if selector == r.name or r.code.startswith(selector.upper())]
-                if not rules:
+                named = [r for r in rules if selector == r.name or r.code.startswith(selector.upper())]
+                if not named:
                     unknown.append(selector)
-                elif any(is_enabled(r.code) for r in rules):
+                elif any(is_enabled(r.code) for r in named):
                     unused.append(selector)
             if not unused and not unknown:
                 continue
@@ -117,3 +117,33 @@ def _remove_directive(s: Suppression) -> Edit:
             return Edit("", Position(s.row, 1), Position(s.row + 1, 1))
         return Edit("", Position(s.row, 1), Position(s.row, len(s.line) + 1))
     return Edit("", Position(s.row, len(before.rstrip()) + 1), Position(s.row, len(s.line) + 1))
+
+
+def suppress(
+    diagnostics: Iterable[Diagnostic],
+    files: Iterable[str],
+    read_text: Callable[[str], str | None],
+    is_enabled: Callable[[str, str], bool] = lambda code, filename: True,
+    kind_of: Callable[[str], str | None] = file_kind,
+    rules: Iterable[type[Rule]] = (),
+) -> list[Diagnostic]:
+    """Apply suppressions and add PRM901 for the unused ones in `files`.
+
+    `files` are the checked files (display names, as in the diagnostics); `is_enabled(code,
+    filename)` is `Settings.is_enabled`; `rules` the rules that exist (the registry,
+    `promptlint.rules.ALL_RULES`: passed in, so this module does not import the registry that
+    lists it). The result is sorted by `Diagnostic.sort_key`.
+    """
+    diagnostics = list(diagnostics)
+    kept, used = apply_suppressions(diagnostics, read_text, kind_of)
+    rule = UnusedSuppressionRule()
+    for filename in dict.fromkeys([*files, *(d.span.filename for d in diagnostics)]):
+        if not is_enabled(rule.code, filename):
+            continue
+        text = read_text(filename)
+        if text is None:
+            continue
+        suppressions = parse_suppressions(filename, text, kind_of(filename))
+        kept.extend(rule.check_suppressions(suppressions, used,
+                                            lambda code, f=filename: is_enabled(code, f), rules))
+    return sorted(kept, key=lambda d: d.sort_key)

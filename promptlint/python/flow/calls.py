@@ -9,6 +9,7 @@ user's message is new on every request (Policy 7).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from ...model import Kind, Volatility
 from . import library
@@ -64,8 +65,14 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 return self.after_call(result, node, self.forced(bound), frame)
             return self.opaque_call(node, self.forced(bound), frame)
         if isinstance(target, ClassRef):
+            values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
+            init = self.init_of(target)
+            if init is not None:  # positional arguments by the names of `__init__`'s parameters
+                names = [p.arg for p in [*init.node.args.posonlyargs, *init.node.args.args]][1:]
+                for name, arg in zip(names, args):
+                    values.setdefault(name, self.eval(arg, frame, env))
             return Obj(f"instance:{target.node.name}", node=target.node, args=[ClassRef(target.module, target.node)],
-                       kwargs={k: self.eval(v, frame, env) for k, v in kwargs.items()}, span=span)
+                       kwargs=values, span=span)
         # an unknown callable: an SDK class, a library function
         kw_vals = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
         arg_vals = [self.eval(a, frame, env) for a in args]
@@ -73,6 +80,14 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if short and short[:1].isupper():
             return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
+
+    def init_of(self, cls: ClassRef) -> Func | None:
+        """The `__init__` of a class of the tree (or of its bases), or None."""
+        for module, c in self.mro(cls.module, cls.node):
+            for stmt in c.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
+                    return Func(module, stmt, c)
+        return None
 
     def bind(self, fn: Func, args, kwargs, frame: Frame, env) -> dict:
         """The call's arguments bound to the function's parameters (lazily, in the caller's frame)."""
@@ -84,8 +99,15 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         for i, arg in enumerate(args):
             if i < len(names):
                 bound[names[i]] = Thunk("expr", node=arg, env=env, value=frame)
+        accepted = set(names) | {p.arg for p in a.kwonlyargs}
+        extra: dict = {}
         for k, v in kwargs.items():
-            bound[k] = Thunk("expr", node=v, env=env, value=frame)
+            if k in accepted or a.kwarg is None:
+                bound[k] = Thunk("expr", node=v, env=env, value=frame)
+            else:
+                extra[k] = self.eval(v, frame, env)
+        if a.kwarg is not None:  # `**kw`: the other keywords, as a dict
+            bound[a.kwarg.arg] = Mapping(extra)
         return bound
 
     def forced(self, bound: dict) -> list:
@@ -95,6 +117,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         """The return value of a function of the tree, with parameters bound to `bindings`."""
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
+        self.reached.append(fn.module.span(fn.node))
         if bindings and not self.budget.bound_call(id(fn.node)):
             bindings = {}  # called from many places: read it once, parameters unknown
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
@@ -108,6 +131,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                           self_value=fn.self_value, depth=depth)
             self.ensure(frame)
             rets = [r for r in (self.force(frame, t) for t in frame.returns) if not _is_none(r)]
+            if frame.markers:  # cache breakpoints set on the items of the list it returns
+                rets = [replace(r, markers=tuple(frame.markers)) if isinstance(r, Seq) else r for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
         finally:
             self._active.discard(key)

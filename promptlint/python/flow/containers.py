@@ -73,6 +73,14 @@ class ContainersMixin:
                 pass
         if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
+        conversation = _history(base)
+        if conversation is not None and isinstance(node.slice, ast.Slice):
+            return base  # a part of the conversation is still the replayed conversation
+        if conversation is not None and key == -1:
+            return newest_message(m.span(node), m.code(node), conversation)
+        if conversation is not None and isinstance(key, int) and key >= 0:
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
     def _key(self, kv: ast.AST, frame, env):
@@ -124,26 +132,50 @@ class ContainersMixin:
                        anchor=Anchor(span, "iterable", (("source", src.evidence),), m.digest), fix=None)
 
     def comprehension(self, node, frame, env) -> Value:
+        """A list / generator / dict comprehension: one element (or entry) per iteration, in the
+        order of its source; a set comprehension has no order. An unordered raw source (a set,
+        a listing) is reported where it is iterated; a container already built in an unordered
+        order keeps the segment of the iteration that made it so (the root cause, Policy 8)."""
         m = frame.module
         span = m.span(node)
         if isinstance(node, ast.SetComp):
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            "a set comprehension: iteration order depends on the hash seed")
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
-        order_src = order_node = None
+        order = None
         for comp in node.generators:
             it = self.eval(comp.iter, frame, inner_env)
-            segs = self.text_of(it, frame) if isinstance(it, (Text, Alt)) else []
-            src = most_volatile(segs)
-            if src is not None and src.kind is Kind.UNORDERED_ITERATION and order_src is None:
-                order_src, order_node = src, comp.iter
+            if order is None:
+                order = self._order_of(it, comp.iter, frame)
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
             for tname in target_names(comp.target):
                 inner_env[tname] = Thunk("value", value=item)
+        if isinstance(node, ast.DictComp):
+            value = self.eval(node.value, frame, inner_env)
+            return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)
         elt = self.eval(node.elt, frame, inner_env)
-        if order_src is not None:
-            return Text([self.unordered_at(order_src, order_node, frame)])
-        return Seq([elt], span, repeated=True, node=node)
+        return Seq([elt], span, repeated=True, node=node, unordered=order)
+
+    def _order_of(self, it: Value, iter_node, frame) -> Segment | None:
+        """The unordered-iteration segment that makes iterating `it` unstable, or None."""
+        if isinstance(it, (Seq, Mapping)) and it.unordered is not None and not getattr(it, "ordered", False):
+            return it.unordered
+        if isinstance(it, Alt):  # one of several lists: the one built in an unstable order
+            found = next((o.unordered for o in it.options if isinstance(o, (Seq, Mapping)) and o.unordered is not None
+                          and not getattr(o, "ordered", False)), None)
+            if found is not None:
+                return found
+        segs = self.text_of(it, frame) if isinstance(it, (Text, Alt)) else []
+        src = most_volatile(segs)
+        if src is not None and src.kind is Kind.UNORDERED_ITERATION:
+            if src.anchor is not None and src.span != self.module_span(frame, iter_node):
+                return src  # already reported where it was iterated
+            return self.unordered_at(src, iter_node, frame)
+        return None
+
+    @staticmethod
+    def module_span(frame, node):
+        return frame.module.span(node)
 
     # ---------------------------------------------------------------- growing lists
     def augment(self, th: Thunk, prev, frame) -> Value:
@@ -187,13 +219,9 @@ class ContainersMixin:
         ctx = th.loop
         while ctx is not None:  # the innermost loop first, then the loops around it
             node, env, outer = ctx
-            value = self.eval(node, frame, env)
-            if isinstance(value, Seq) and value.unordered is not None:
-                return value.unordered
-            segs = self.text_of(value, frame)
-            src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
-            if src is not None:
-                return self.unordered_at(src, node, frame)
+            found = self._order_of(self.eval(node, frame, env), node, frame)
+            if found is not None:
+                return found
             ctx = outer
         return None
 
@@ -223,7 +251,10 @@ class ContainersMixin:
         if isinstance(first, PathV):
             return self.path_join(first, vals[1:], frame)
         s = const_str(first)
-        if s is None or not Path(s).is_absolute():  # relative to the working directory: not static
+        if s is not None and not Path(s).is_absolute() and s and (Path.cwd() / s).exists():
+            # relative to the working folder: an application run from its root reads it there
+            return self.path_join(PathV(Path.cwd() / s), vals[1:], frame)
+        if s is None or not Path(s).is_absolute():  # relative to an unknown working folder: not static
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
@@ -236,3 +267,17 @@ def _volatile(segs: list[Segment]) -> Segment | None:
             Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_DAY)):
         return src
     return None
+
+
+def _history(value) -> Segment | None:
+    """The segment of a value that is the replayed conversation (one history segment), or None."""
+    if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
+        return value.segs[0]
+    return None
+
+
+def newest_message(span, expr: str, conversation: Segment) -> Mapping:
+    """`messages[-1]` of a conversation: the newest user message, new on every request."""
+    content = dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
+                      f"the newest message of the conversation `{conversation.expr}`", origin=conversation.span)
+    return Mapping({"role": Text([Segment(text="user", span=span)]), "content": content}, span=span)

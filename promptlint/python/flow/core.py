@@ -43,6 +43,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._return_cache: dict = {}
         self._active: set = set()
         self.budget = Budget()
+        self.reached: list = []  # spans of the functions read for the current prompt
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -54,6 +55,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
+        self.reached = []
 
     @staticmethod
     def display(path: Path) -> str:
@@ -207,6 +209,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return v
         if qual in ("sys.platform", "os.name", "os.sep", "os.linesep"):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
+        if qual == "sys.stdin":
+            return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
         if classify.PROMPT_ATTR.search(node.attr) and unresolved(base):
             found = self.by_name(node.attr, frame.module.path, frame.depth)
             if found is not None:
@@ -240,6 +244,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
                 return Seq(items, m.span(node), repeated=getattr(left, "repeated", False) or getattr(right, "repeated", False))
             return Text(self.text_of(left, frame) + self.text_of(right, frame))
+        if isinstance(op, ast.Mult):
+            repeated = _repeat(left, right) or _repeat(right, left)
+            if repeated is not None:
+                return repeated
         if isinstance(op, ast.Mod) and isinstance(left, Text):
             args = right.items if isinstance(right, Seq) else [right]
             return self.percent(left, args, right if isinstance(right, Mapping) else None, node, frame)
@@ -282,6 +290,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             if attr in classify.TIMESTAMP_ATTRS:
                 return Text([replace(src, span=span, expr=expr, precision=classify.TIMESTAMP_ATTRS[attr],
                                      origin=src.origin or src.span, anchor=None)])
+        if src.kind is Kind.UNORDERED_ITERATION and attr is not None:
+            return Text([src])  # a part of an unordered listing (`result.tools`) keeps its order problem
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
@@ -311,7 +321,7 @@ _DISPATCH = {
     ast.JoinedStr: lambda ev, node, frame, env: ev.fstring(node, frame, env),
     ast.Name: Evaluator._name_node,
     ast.Attribute: Evaluator._attribute,
-    ast.List: lambda ev, node, frame, env: ev.display(node, frame, env) if False else ev.sequence(node, frame, env),
+    ast.List: lambda ev, node, frame, env: ev.sequence(node, frame, env),
     ast.Tuple: lambda ev, node, frame, env: ev.sequence(node, frame, env),
     ast.Set: lambda ev, node, frame, env: ev.sequence(node, frame, env),
     ast.Dict: lambda ev, node, frame, env: ev.mapping(node, frame, env),
@@ -323,6 +333,7 @@ _DISPATCH = {
     ast.GeneratorExp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
     ast.ListComp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
     ast.SetComp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
+    ast.DictComp: lambda ev, node, frame, env: ev.comprehension(node, frame, env),
     ast.Await: Evaluator._await,
     ast.NamedExpr: lambda ev, node, frame, env: ev.eval(node.value, frame, env),
     ast.Lambda: Evaluator._lambda,
@@ -345,6 +356,19 @@ def unresolved(value) -> bool:
     if isinstance(value, Text):
         return len(value.segs) == 1 and value.segs[0].kind is Kind.UNKNOWN and value.segs[0].volatility is Volatility.UNKNOWN
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
+
+
+def _repeat(text, count) -> Text | None:
+    """`"text" * n` with static text and a static count (a bounded result), else None."""
+    if not (isinstance(text, Text) and isinstance(count, Text) and len(count.segs) == 1 and count.segs[0].is_static):
+        return None
+    if not text.segs or not all(s.is_static for s in text.segs) or not count.segs[0].text.isdigit():
+        return None
+    n = int(count.segs[0].text)
+    body = "".join(s.text for s in text.segs)
+    if n * len(body) > 1_000_000:
+        return None
+    return Text([Segment(text=body * n, span=text.segs[0].span)])
 
 
 def _element(value, index: int):

@@ -63,6 +63,18 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
                    f"`{name}(...)`: iteration order depends on the hash seed")
 
 
+def _user_input(ev, node, qual, args, kwargs, frame, env) -> Value:
+    m = frame.module
+    return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
+
+
+def _passthrough(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`asyncio.wait_for(coro, ...)`, `asyncio.run(coro)`: the value of the awaited argument."""
+    if not args:
+        return dynamic(frame.module.span(node), frame.module.code(node))
+    return ev.eval(args[0], frame, env)
+
+
 def _stable(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
     return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "describes the host or configuration")
@@ -250,6 +262,11 @@ for _q in _LOADERS:
     KNOWN[_q] = _config_load
 for _q in ("pathlib.Path", "pathlib.PurePath", "Path"):
     KNOWN[_q] = _path
+for _q in ("input", "sys.stdin.readline", "sys.stdin.read", "sys.stdin.readlines"):
+    KNOWN[_q] = _user_input
+for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_future", "asyncio.create_task",
+           "anyio.run", "asgiref.sync.async_to_sync", "copy.copy", "copy.deepcopy"):
+    KNOWN[_q] = _passthrough
 
 BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,

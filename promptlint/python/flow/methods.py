@@ -97,6 +97,8 @@ class MethodsMixin:
             key = const_str(self.eval(args[0], frame, env))
             if key in base.items:
                 return base.items[key]
+        if isinstance(base, Mapping) and method in ("values", "keys", "items") and not args:
+            return _view(base, method)
         if isinstance(base, Seq) and method == "copy":
             return base
         return None
@@ -210,3 +212,19 @@ class MethodsMixin:
                 out.extend(self.text_of(item, frame))
             return Text(out)
         return None
+
+
+def _view(mapping: Mapping, method: str) -> Seq:
+    """`d.values()` / `d.keys()` / `d.items()` as a list in the dict's order (unordered when the
+    dict was built by iterating an unordered source)."""
+    if mapping.repeated:
+        key = Text([Segment(kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="key", span=mapping.span)])
+        value = mapping.value if mapping.value is not None else Text([])
+        item = {"values": value, "keys": key, "items": Seq([key, value], mapping.span, is_tuple=True)}[method]
+        return Seq([item], mapping.span, repeated=True, unordered=mapping.unordered)
+    keys = [Text([Segment(text=k, span=mapping.key_spans.get(k))]) for k in mapping.items]
+    if method == "keys":
+        return Seq(keys, mapping.span)
+    if method == "values":
+        return Seq(list(mapping.items.values()), mapping.span)
+    return Seq([Seq([k, v], mapping.span, is_tuple=True) for k, v in zip(keys, mapping.items.values())], mapping.span)

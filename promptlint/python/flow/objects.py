@@ -14,10 +14,11 @@ from dataclasses import replace
 from ...model import Kind, Volatility
 from ... import classify
 from .scopes import Frame, Thunk
-from .values import ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
 _PROPERTY = ("property", "cached_property", "functools.cached_property")
 _INIT_METHODS = ("__init__", "__post_init__", "setup")
+MAX_ASSIGNS = 6  # `self.attr = ...` statements read for one attribute (more: one of them unknown)
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "Any", "object",
                   "Optional", "List", "Dict", "Sequence", "Iterable", "Mapping", "Path", "Callable", "None"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -107,6 +108,13 @@ def per_instance(value):
     return value
 
 
+def _unknown(segs) -> bool:
+    """True when nothing in the text says how often it changes (its most volatile part is of
+    unknown volatility)."""
+    src = most_volatile(segs)
+    return src is not None and src.volatility is Volatility.UNKNOWN and src.kind is not Kind.HISTORY
+
+
 def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, ast.Subscript) else ann
     return isinstance(node, ast.Name) and node.id in _BUILTIN_TYPES or isinstance(ann, (ast.Subscript, ast.BinOp))
@@ -141,7 +149,17 @@ class ObjectsMixin:
         return Segment(text=text)
 
     def member(self, module, cls: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
-        """`obj.attr` for an instance of a class of the tree (see the module docstring)."""
+        """`obj.attr` for an instance of a class of the tree (see the module docstring); cached,
+        and unknown while it is being computed (an attribute defined from itself)."""
+        key = ("member", id(cls), attr, id(self_value))
+        if key in self._return_cache:
+            return self._return_cache[key]
+        self._return_cache[key] = dynamic(None, f"self.{attr}", evidence="defined from itself")
+        found = self._member(module, cls, attr, self_value, depth)
+        self._return_cache[key] = found
+        return found
+
+    def _member(self, module, cls: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
         for cls_module, c in self.mro(module, cls):
             found = self._class_member(cls_module, c, attr, self_value, depth)
             if found is not None:
@@ -151,17 +169,18 @@ class ObjectsMixin:
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
                                f"`self.{attr}` grows across turns")
-            if len(assigns) > 1:
-                init = [a for a in assigns if a[0].name == "__init__"]
-                others = [a for a in assigns if a[0].name != "__init__"]
-                assigns = init[-1:] if init and not others else []
-                if not assigns:
-                    return None
-            if len(assigns) == 1:
-                method, value_node = assigns[0]
-                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1)
+            if not assigns:
+                continue
+            values = []
+            for method, value_node in assigns[:MAX_ASSIGNS]:
+                bindings = dict(self_value.kwargs) if method.name == "__init__" and isinstance(self_value, Obj) else {}
+                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1,
+                              bindings=bindings)
                 value = self.eval(value_node, frame)
-                return per_instance(value) if method.name in _INIT_METHODS else value
+                values.append(per_instance(value) if method.name in _INIT_METHODS else value)
+            if len(assigns) > MAX_ASSIGNS:
+                values.append(dynamic(cls_module.span(c), f"self.{attr}", evidence=f"`self.{attr}` is assigned in many places"))
+            return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return None
 
     def _class_member(self, module, c: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
@@ -220,6 +239,11 @@ class ObjectsMixin:
             return bound
         if name == "self" and frame.cls is not None:
             return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)
+        if frame.depth == 0 and name not in ("self", "cls"):  # the prompt's own frame: ask its callers
+            from .callers import caller_arguments
+            found = caller_arguments(self, frame, name)
+            if found is not None and not (_unknown(self.text_of(found, frame)) and classify.classify_name(name)):
+                return found  # (a caller's value we cannot read says less than the parameter's name)
         m = frame.module
         param: ast.arg = th.node
         ann = param.annotation

@@ -53,6 +53,7 @@ class Frame:
     returns: list = field(default_factory=list)
     param_names: set | None = None
     replay: bool = False
+    markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
 
 
 def target_names(target: ast.AST) -> list[str]:
@@ -65,6 +66,12 @@ def target_names(target: ast.AST) -> list[str]:
             out.extend(target_names(el.value if isinstance(el, ast.Starred) else el))
         return out
     return []
+
+
+def _sets_cache_marker(target) -> bool:
+    """`block["cache_control"] = ...` (on any subscript chain): a cache breakpoint set by a statement."""
+    return (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "cache_control")
 
 
 def _enumerated(stmt) -> ast.expr | None:
@@ -196,6 +203,8 @@ class ScopesMixin:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
+                if _sets_cache_marker(target) and not frame.replay:
+                    frame.markers.append((frame.module.span(target), bool(loop)))
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
                 env[stmt.target.id] = Thunk("expr", node=stmt.value, env=dict(env))

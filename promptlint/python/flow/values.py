@@ -34,6 +34,7 @@ class Seq:
     unordered: Segment | None = None
     ordered: bool = False
     head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
+    markers: tuple = ()  # cache breakpoints set on its items by statements: (Span, once per item)
 
 
 @dataclass
@@ -45,10 +46,18 @@ class Spread:
 
 @dataclass
 class Mapping:
+    """A dict. `items` by static key; `node` the dict display when every key order is the code's
+    (None when merged from data we cannot see). A dict built in a loop or a comprehension is
+    `repeated` (its keys are not known) with `value` one of its values, and `unordered` when the
+    loop iterates an unordered source (its key order differs between runs)."""
+
     items: dict[str, "Value"]
     key_spans: dict[str, Span] = field(default_factory=dict)
     span: Span | None = None
     node: ast.AST | None = None
+    repeated: bool = False
+    value: "Value | None" = None
+    unordered: Segment | None = None
 
 
 @dataclass

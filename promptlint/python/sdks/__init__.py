@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from . import anthropic, cohere, google, langchain, litellm, mistral, openai, pydantic_ai
+from . import anthropic, bedrock, cohere, google, langchain, litellm, mistral, openai, pydantic_ai
 from .base import Call, Sdk, Shape
 
 SDKS: list[Sdk] = [openai.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, pydantic_ai.SDK,
-                   mistral.SDK, cohere.SDK]
+                   mistral.SDK, cohere.SDK, bedrock.SDK]
 
 
 def shapes() -> list[tuple[Sdk, Shape]]:

@@ -13,7 +13,7 @@ def messages(b, call) -> None:
     kw = call.kwargs
     parts = b.tools(kw.get("tools"), frame, "flat")
     if "system" in kw:
-        parts.append(b.part("system", b.value(kw["system"], frame), frame, b.m.span(kw["system"])))
+        parts.append(b.part("system", b.value(kw["system"], frame), frame, b.span_of(kw["system"])))
     msg_parts, newest = b.message_parts(b.value(kw["messages"], frame), frame) if "messages" in kw else ([], None)
     model = b.static_model(kw.get("model"), frame)
     provider = "bedrock" if model and model.startswith(_BEDROCK) else "anthropic"
@@ -21,7 +21,7 @@ def messages(b, call) -> None:
     layout = b.add(call.node, "python-call", provider, api, model, parts + msg_parts,
                    None if newest is None else len(parts) + newest)
     if "cache_control" in kw:
-        layout.auto_cache = b.m.span(kw["cache_control"])
+        layout.auto_cache = b.span_of(kw["cache_control"])
     b.options(layout, kw, frame)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Part
 from ..flow.values import Mapping, Obj, Seq
-from ..layout import history_seg, is_param_like
+from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
 
 
@@ -27,10 +27,10 @@ def generate_content(b, call) -> None:
             mp, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += mp
-        elif is_param_like(value):
-            parts.append(Part("history", [history_seg(value, b.m.span(node), b.m.code(node))]))
+        elif is_history_like(value):
+            parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            parts.append(b.part("user", value, frame, b.m.span(node)))
+            parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     b.add(call.node, "python-call", "google", "models.generate_content", b.static_model(kw.get("model"), frame),
           parts, newest)

@@ -27,16 +27,15 @@ def chat_model(value) -> Obj | None:
 
 def model_of(b, value, frame) -> tuple[str | None, str | None]:
     """(provider, model) of a chat model object or a model string."""
-    from . import provider_for_model
     if isinstance(value, Obj):
         if value.qualname.endswith(".bind_tools") and value.args:
             return model_of(b, value.args[0], frame)
         cls = value.qualname.rsplit(".", 1)[-1]
         model = b.static_text(value.kwargs.get("model") or value.kwargs.get("model_name")
                               or (value.args[0] if value.args else None), frame)
-        return provider_for_model(model, _CHAT_PROVIDERS.get(cls))
+        return b.provider_for_model(model, _CHAT_PROVIDERS.get(cls))
     if isinstance(value, Text):
-        return provider_for_model(b.static_text(value, frame), None)
+        return b.provider_for_model(b.static_text(value, frame), None)
     return None, None
 
 
@@ -72,7 +71,7 @@ def agent(b, call) -> None:
     if isinstance(value, Obj) and value.qualname.rsplit(".", 1)[-1] in MESSAGE_CLASSES:
         parts, _ = b.message_parts(Seq([value]), frame)
     else:
-        parts = [b.part("system", value, frame, b.m.span(node))]
+        parts = [b.part("system", value, frame, b.span_of(node))]
     tools = b.tools(call.kwargs.get("tools"), frame)
     prov, model = model_of(b, b.value(call.kwargs.get("model"), frame), frame)
     history = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="agent state messages",

@@ -13,8 +13,7 @@ def chat_like(b, call, api: str) -> None:
     kw = call.kwargs
     parts = b.tools(kw.get("tools") or kw.get("functions"), frame, "nested")
     msg_parts, newest = b.message_parts(b.value(kw["messages"], frame), frame) if "messages" in kw else ([], None)
-    from . import provider_for_model
-    prov, model = provider_for_model(b.static_model(kw.get("model"), frame), "litellm")
+    prov, model = b.provider_for_model(b.static_model(kw.get("model"), frame), "litellm")
     layout = b.add(call.node, "python-call", prov, api, model, parts + msg_parts,
                    None if newest is None else len(parts) + newest)
     b.options(layout, kw, frame)

@@ -11,8 +11,7 @@ def chat(b, call) -> None:
     kw = call.kwargs
     parts = b.tools(kw.get("tools"), frame, "nested")
     msg_parts, newest = b.message_parts(b.value(kw["messages"], frame), frame) if "messages" in kw else ([], None)
-    from . import provider_for_model
-    prov, model = provider_for_model(b.static_model(kw.get("model"), frame), "mistral")
+    prov, model = b.provider_for_model(b.static_model(kw.get("model"), frame), "mistral")
     b.add(call.node, "python-call", prov or "mistral", "chat." + call.method, model, parts + msg_parts,
           None if newest is None else len(parts) + newest)
 

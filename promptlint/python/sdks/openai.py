@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...model import Part
 from ..flow.values import Seq
-from ..layout import history_seg, is_param_like
+from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
 
 
@@ -18,8 +18,7 @@ def chat(b, call) -> None:
     if "response_format" in call.kwargs:
         parts += b.schema_part(call.kwargs["response_format"], frame)
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
-    from . import provider_for_model
-    prov, model = provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
+    prov, model = b.provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
     layout = b.add(call.node, "python-call", prov or "openai", "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
@@ -30,7 +29,7 @@ def responses(b, call) -> None:
     parts = b.tools(call.kwargs.get("tools"), frame, "flat")
     if "instructions" in call.kwargs:
         node = call.kwargs["instructions"]
-        parts.append(b.part("system", b.value(node, frame), frame, b.m.span(node)))
+        parts.append(b.part("system", b.value(node, frame), frame, b.span_of(node)))
     newest = None
     if "input" in call.kwargs:
         node = call.kwargs["input"]
@@ -39,10 +38,10 @@ def responses(b, call) -> None:
             msg_parts, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += msg_parts
-        elif is_param_like(value):
-            parts.append(Part("history", [history_seg(value, b.m.span(node), b.m.code(node))]))
+        elif is_history_like(value):
+            parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            parts.append(b.part("user", value, frame, b.m.span(node)))
+            parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     layout = b.add(call.node, "python-call", "openai", "responses.create", b.static_model(call.kwargs.get("model"), frame),
                    parts, newest)

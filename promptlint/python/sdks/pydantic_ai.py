@@ -15,8 +15,7 @@ def agent(b, call) -> None:
     frame = call.frame
     parts = [b.part("system", b.value(call.kwargs[key], frame), frame, None)
              for key in ("system_prompt", "instructions") if key in call.kwargs]
-    from . import provider_for_model
-    prov, model = provider_for_model(b.static_model(call.arg(0, "model"), frame), None)
+    prov, model = b.provider_for_model(b.static_model(call.arg(0, "model"), frame), None)
     b.add(call.node, "python-call", prov or "pydantic-ai", "Agent", model, parts, None)
 
 

@@ -1,0 +1,253 @@
+"""A Python file parsed with libcst for building fixes: its tree, positions and imports.
+
+The analysis reads `ast` trees; libcst parses a file only here, when a fix is built for it, so
+that edits come from CST nodes (STYLE.md section 3). `load(path)` reads the text through
+`promptlint.source.read_python` (unsaved overlays first, PEP 263 decoding, lone CR read as LF)
+and keeps the parsed modules in a small cache keyed by (resolved path, sha256 of the text).
+
+Positions are libcst's (`positions[node].start.line` 1-based, `.column` 0-based in characters);
+`CstModule` also has what the fix builders need of a module: `code(node)`, `qualified_name(expr)`
+through the file's imports, and a parent map.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .. import source as _source
+
+#: Parsed modules kept at once (each holds a whole libcst tree and its positions).
+CACHE_SIZE = 8
+#: Texts larger than this are not parsed for fixes (characters).
+MAX_CHARACTERS = _source.DEFAULT_MAX_BYTES
+_STACK = 64 * 1024 * 1024  # bytes of stack for the thread that parses and resolves positions
+
+
+class NotParsable(Exception):
+    """A text libcst cannot parse (or that is too large or too deeply nested to try)."""
+
+
+def digest(text: str) -> str:
+    """The sha256 (hex) of a decoded text, as `Anchor.digest` states it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def iter_children(node: cst.CSTNode):
+    """The child nodes of a libcst node in source order, read from its fields (libcst's own
+    `children` rebuilds nothing either, but this avoids its per-call overhead)."""
+    names = _FIELDS.get(type(node))
+    if names is None:
+        import dataclasses
+        names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(type(node)))
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def _dotted(expr) -> tuple[str, list[str]] | None:
+    attrs: list[str] = []
+    node = expr
+    while isinstance(node, cst.Attribute):
+        attrs.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    return node.value, attrs[::-1]
+
+
+@dataclass(eq=False)
+class CstModule:
+    """One file parsed with libcst. `source` is the text the positions refer to; `imports` maps
+    a local name to the dotted name it stands for (`dt` -> `datetime.datetime`; relative imports
+    stay relative, with their leading dots)."""
+
+    path: Path
+    source: str
+    tree: cst.Module
+    positions: Any
+    imports: dict[str, str] = field(default_factory=dict)
+    digest: str = ""
+
+    def code(self, node: cst.CSTNode) -> str:
+        """Source text of a node, stripped."""
+        return self.tree.code_for_node(node).strip()
+
+    def qualified_name(self, expr) -> str | None:
+        """The dotted name an expression stands for through the imports (`dt.now` ->
+        `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
+        split = _dotted(expr)
+        if split is None:
+            return None
+        name, attrs = split
+        return ".".join([self.imports.get(name, name), *attrs])
+
+    def parents(self) -> dict:
+        """Node -> parent for the whole tree, computed once."""
+        cache = self.__dict__.get("_fix_parents")
+        if cache is None or cache[0] is not self.tree:
+            parents: dict = {}
+            stack = [self.tree]
+            while stack:
+                node = stack.pop()
+                for child in iter_children(node):
+                    parents[child] = node
+                    stack.append(child)
+            cache = (self.tree, parents)
+            self.__dict__["_fix_parents"] = cache
+        return cache[1]
+
+
+def _index_imports(tree: cst.Module) -> dict[str, str]:
+    """Local name -> dotted name for the imports of a module (at any depth: a function-level
+    `import json` names json as well)."""
+    imports: dict[str, str] = {}
+    stack: list = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                full = tree.code_for_node(alias.name)
+                if alias.asname and isinstance(alias.asname.name, cst.Name):
+                    imports[alias.asname.name.value] = full
+                else:
+                    head = full.split(".")[0]
+                    imports.setdefault(head, head)
+        elif isinstance(node, cst.ImportFrom):
+            if isinstance(node.names, cst.ImportStar):
+                continue
+            base = "." * len(node.relative) + (tree.code_for_node(node.module) if node.module else "")
+            for alias in node.names:
+                name = tree.code_for_node(alias.name)
+                local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+                imports[local] = f"{base}.{name}" if base and not base.endswith(".") else base + name
+        elif isinstance(node, (cst.BaseExpression, cst.Decorator)):
+            continue  # imports are statements
+        else:
+            stack.extend(iter_children(node))
+    return imports
+
+
+def _in_thread(work):
+    """Run `work()` in a thread with a large stack (libcst's code generation and position
+    resolution recurse as deep as the code nests) and return its result or raise its error."""
+    result: list = []
+    errors: list = []
+
+    def run():
+        try:
+            result.append(work())
+        except BaseException as exc:  # reported to the caller
+            errors.append(exc)
+
+    old = threading.stack_size()
+    threading.stack_size(_STACK)
+    try:
+        thread = threading.Thread(target=run, name="promptlint-codemod")
+        thread.start()
+    finally:
+        threading.stack_size(old)
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+def parse(path: Path, text: str, text_digest: str | None = None) -> CstModule:
+    """A CstModule for `text`. Raises NotParsable for text Python's own parser rejects (libcst
+    is only asked about code `ast` accepts, which bounds its nesting), text libcst rejects, and
+    text over `MAX_CHARACTERS`."""
+    if len(text) > MAX_CHARACTERS:
+        raise NotParsable("file too large to build a fix")
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise NotParsable(f"not valid Python: {exc}") from None
+
+    def work():
+        tree = cst.parse_module(text)
+        positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+        return tree, positions
+
+    try:
+        tree, positions = _in_thread(work)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError, TypeError) as exc:
+        raise NotParsable(f"libcst cannot parse it: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    return CstModule(Path(path), text, tree, positions, _index_imports(tree), text_digest or digest(text))
+
+
+class _Cache:
+    """A small LRU of parsed modules keyed by (resolved path, text digest); thread-safe."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[tuple[str, str], CstModule] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            module = self.items.get(key)
+            if module is not None:
+                self.items.move_to_end(key)
+            return module
+
+    def put(self, key, module: CstModule) -> None:
+        with self.lock:
+            self.items[key] = module
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_CACHE = _Cache(CACHE_SIZE)
+
+
+def _key_path(path: Path) -> str:
+    try:
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return str(Path(path).absolute())
+
+
+def read(path: Path) -> str:
+    """The decoded text of a Python file as the analysis reads it. Raises SourceError."""
+    return _source.read_python(Path(path))
+
+
+def load(path: Path, text: str | None = None) -> CstModule:
+    """The parsed module of the file at `path` (its current text, or `text` when given), from
+    the cache when that text was parsed already. Raises `promptlint.source.SourceError` when the
+    file cannot be read and NotParsable when it cannot be parsed."""
+    if text is None:
+        text = read(path)
+    text_digest = digest(text)
+    key = (_key_path(path), text_digest)
+    module = _CACHE.get(key)
+    if module is None:
+        module = parse(path, text, text_digest)
+        _CACHE.put(key, module)
+    return module
+
+
+def clear_cache() -> None:
+    """Forget every parsed module."""
+    _CACHE.clear()

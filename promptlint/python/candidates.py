@@ -1,0 +1,181 @@
+"""Prompt candidates: places that build prompt text outside a recognised send call (DESIGN.md
+Policy 9). Each becomes a `python-constant` layout judged on its own text; a candidate whose text
+reaches a send site of the analysed tree is superseded there (engine: the send site knows the
+request around it).
+
+- module-level and class-level prompt constants: f-strings, `.format` / `%` / `+` of text, and
+  string templates with `{placeholder}` fields filled by `.format(...)` elsewhere;
+- attributes assigned prompt text in a method (`self.instructions = f"..."`);
+- functions and methods that return prompt text or a message list (`build_system_prompt(self)`).
+
+What makes text a prompt is its evidence: a word of its name (prompt, system, instruction, ...)
+or a message list with roles; short texts (log lines, error messages) are not candidates, and long
+texts with placeholders named otherwise are not either (HTML, unit files, code templates).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from ..model import Kind, Part, Segment
+from .flow.core import per_process
+from .flow.values import Mapping, Obj, Seq, Text
+
+_PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
+_FUNC_WORDS = _PROMPT_WORDS | {"messages"}
+_FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_]\w*|\[[^\]{}]*\])*(![rsa])?(:[^{}]*)?\}")
+MIN_STATIC_CHARS = 200  # characters of static text a candidate needs (a sentence or two, not a log line)
+
+
+def words(name: str) -> set[str]:
+    """The lower-case words of an identifier (`buildSystemPrompt`, `SYSTEM_PROMPT` -> system, prompt)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
+
+
+def prompt_named(name: str, functions: bool = False) -> bool:
+    """True when a word of the name says prompt text (`system_prompt`, `INSTRUCTIONS`; not `systemd`)."""
+    return bool(words(name) & (_FUNC_WORDS if functions else _PROMPT_WORDS))
+
+
+_TOOL_WORDS = {"tool", "tools"}
+
+
+def tools_named(name: str) -> bool:
+    """True when a word of the name says tools (`tools`, `self._tools`, `build_tool_specs`)."""
+    return bool(words(name) & _TOOL_WORDS)
+
+
+def tools_layout(finder, node, value, span) -> bool:
+    """A tools list (or registry) built in an unstable order, outside a send call: a candidate
+    with one tools part, reported where the order is lost (PRM203). True when one was added."""
+    from .layout import find_unordered
+    unordered = find_unordered(value)
+    if unordered is None or unordered.anchor is None:
+        return False  # an unordered value never iterated into a list (a set for membership tests)
+    finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
+    return True
+
+
+def static_chars(segs: list[Segment]) -> int:
+    return sum(len(s.text.strip()) for s in segs if s.is_static)
+
+
+def builds_text(node) -> bool:
+    """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` / `join` call."""
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return isinstance(node.op, ast.Mod) or builds_text(node.left) or builds_text(node.right)
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "dedent", "join", "format_map"):
+            return True
+        return any(builds_text(a) for a in node.args) or any(builds_text(k.value) for k in node.keywords)
+    return False
+
+
+def is_template(node) -> bool:
+    """A string literal with `{name}` placeholders (a template filled elsewhere)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
+
+
+def template_text(finder, value: Text, frame) -> Text:
+    """The text of a template constant with its placeholders as template variables."""
+    return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True)
+
+
+def text_layout(finder, node, segs: list[Segment], span) -> None:
+    """Record a standalone candidate: one part holding the text, when it has both static text
+    and content that can change."""
+    if static_chars(segs) < MIN_STATIC_CHARS or all(s.is_static for s in segs):
+        return
+    if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
+        return
+    finder.b.add(node, "python-constant", None, None, None, [Part("system", segs, span=span)])
+
+
+def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
+    """A prompt constant at module or class level (`SYSTEM_PROMPT = f"..."`, a template), or a
+    tools list built there."""
+    if tools_named(name):
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+        return
+    template = is_template(value_node)
+    if not (builds_text(value_node) or template):
+        return
+    if not prompt_named(name):
+        return
+    value = finder.ev.eval(value_node, frame)
+    if module_level:
+        value = per_process(value)  # evaluated once, at import
+    if template and isinstance(value, Text):
+        value = template_text(finder, value, frame)
+    segs = finder.ev.text_of(value, frame)
+    text_layout(finder, node, segs, finder.m.span(value_node))
+
+
+def attribute(finder, node: ast.Assign, frame) -> None:
+    """`self.<prompt name> = <text>` in a method: prompt text kept on the instance."""
+    target = node.targets[0] if len(node.targets) == 1 else None
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+        return
+    if tools_named(target.attr):
+        tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+        return
+    if not prompt_named(target.attr) or not (builds_text(node.value) or is_template(node.value)):
+        return
+    value = finder.ev.eval(node.value, frame)
+    if is_template(node.value) and isinstance(value, Text):
+        value = template_text(finder, value, frame)
+    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(node.value))
+
+
+def returned(finder, node: ast.Return, func, frame) -> bool:
+    """A function returning prompt text or a message list. Returns True when a layout was added."""
+    value_node = node.value
+    if tools_named(func.name):
+        return tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+    named = prompt_named(func.name, functions=True)
+    if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
+        return False
+    value = finder.ev.eval(value_node, frame)
+    for option in _options(value):
+        if isinstance(option, Seq) and not option.repeated and _has_messages(option):
+            parts, newest = finder.b.message_parts(option, frame)
+            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+                finder.b.add(node, "python-constant", None, None, None, parts, newest)
+                return True
+        elif isinstance(option, Text) and named:
+            before = len(finder.b.layouts)
+            text_layout(finder, node, option.segs, finder.m.span(value_node))
+            if len(finder.b.layouts) > before:
+                return True
+    return False
+
+
+def _options(value):
+    from .layout import variants_of
+    return variants_of(value)
+
+
+def _has_messages(seq: Seq) -> bool:
+    """True when the list holds a message with a role (a dict, a message object, a tuple)."""
+    for item in seq.items:
+        if isinstance(item, Mapping) and "role" in item.items:
+            return True
+        if isinstance(item, Obj) and ("role" in item.kwargs or item.qualname.rsplit(".", 1)[-1].endswith("Message")):
+            return True
+    return False
+
+
+def _builds_messages(node) -> bool:
+    """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return False
+    for el in node.elts:
+        if isinstance(el, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "role" for k in el.keys):
+            return True
+        if isinstance(el, ast.Call) and any(k.arg == "role" for k in el.keywords):
+            return True
+    return False

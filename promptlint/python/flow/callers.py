@@ -1,0 +1,89 @@
+"""Callers of a function in its own module: what a parameter holds when the prompt is built in a
+helper (`def _call_model(self, system_prompt, messages): client.messages.create(system=...)`).
+
+A parameter that no caller binds (the prompt's own frame) takes the arguments of the function's
+call sites in its module, when there are few of them (context-sensitive for helpers with few
+callers, issue "Recall"); with more callers, or none, it stays a parameter of unknown volatility.
+"""
+from __future__ import annotations
+
+import ast
+
+from .scopes import Frame
+
+MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]]:
+    """Call sites of the module by callee: `name` for `name(...)`, `self.name` for
+    `self.name(...)` / `cls.name(...)`; each with its enclosing function and class (or None)."""
+    cached = module._pieces.get("calls")
+    if cached is not None:
+        return cached[1]
+    index: dict[str, list] = {}
+    todo: list = [(module.tree, None, None)]
+    while todo:
+        node, func, cls = todo.pop()
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                index.setdefault(f.id, []).append((node, func, cls))
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+                index.setdefault("self." + f.attr, []).append((node, func, cls))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _FUNCS):
+                todo.append((child, child, cls))
+            elif isinstance(child, ast.ClassDef):
+                todo.append((child, None, child))
+            else:
+                todo.append((child, func, cls))
+    module._pieces["calls"] = (None, index)
+    return index
+
+
+def caller_arguments(evaluator, frame: Frame, name: str):
+    """The values the call sites of `frame.func` in its module pass for parameter `name` (an
+    Alt of them), or None when there are none, too many, or a site does not pass it."""
+    func = frame.func
+    if func is None:
+        return None
+    key = ("callers", id(func), name)
+    if key in evaluator._return_cache:
+        return evaluator._return_cache[key]
+    evaluator._return_cache[key] = None  # while computing: a recursive helper stays unknown
+    callee = ("self." + func.name) if frame.cls is not None else func.name
+    sites = call_index(frame.module).get(callee, [])
+    if not sites or len(sites) > MAX_CALLERS:
+        return None
+    values = []
+    for call, caller, cls in sites:
+        arg = _argument(func, call, name, method=frame.cls is not None)
+        if arg is None:
+            return None
+        if caller is None:
+            caller_frame = evaluator.module_frame(frame.module)
+        else:
+            caller_frame = Frame(module=frame.module, func=caller, cls=cls, depth=frame.depth + 1)
+        values.append(evaluator.eval(arg, caller_frame))
+    from .values import Alt
+    result = values[0] if len(values) == 1 else Alt(values)
+    evaluator._return_cache[key] = result
+    return result
+
+
+def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
+    """The argument node a call passes for parameter `name` (by keyword or position), or None."""
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    positional = [p.arg for p in [*func.args.posonlyargs, *func.args.args]]
+    if method and positional and positional[0] in ("self", "cls"):
+        positional = positional[1:]
+    if name not in positional:
+        return None
+    index = positional.index(name)
+    args = [a for a in call.args if not isinstance(a, ast.Starred)]
+    if len(args) != len(call.args):
+        return None  # *args: positions are not known
+    return args[index] if index < len(args) else None
