@@ -145,7 +145,12 @@ class Impact:
     more after it (the history of a chat, more instructions), so its
     sizes are lower bounds and minimums cannot excuse it (Policy 5). `before_lost` (o200k tokens)
     is the static text before the segment that an explicit breakpoint after it ties to it (no
-    breakpoint closes it earlier): it is lost with the segment."""
+    breakpoint closes it earlier): it is lost with the segment. `sized` is True when the known text
+    is what the severity is judged on, minimums included (Policy 4): a whole request, or a prompt
+    string built in Python with no call found, which may be any part of a request (a template
+    filled by `.format` elsewhere, a message list); False for a prompt file, template or config
+    string, or a system prompt a framework sends, which a conversation of unknown size follows
+    (Policy 5: that size is not guessed)."""
 
     placed: Placed
     rate: Rate
@@ -156,6 +161,7 @@ class Impact:
     targets: list[TargetLoss] = field(default_factory=list)
     part_has_static: bool = False
     before_lost: int = 0
+    sized: bool = True
 
     @property
     def seg(self):
@@ -187,8 +193,16 @@ class Impact:
             return None
         some = self.static_after >= MIN_STATIC_AFTER
         note = self.static_after >= INFO_STATIC_AFTER
-        if not self.complete:
+        if not self.sized:
             return self._fragment_severity(some)
+        judged = self._sized_severity(some, note)
+        if self.complete or judged is Severity.WARNING:
+            return judged
+        # a prompt string with no call found: a warning needs the known text to prove the loss,
+        # but what the request may add after it is worth a note (at most info)
+        return Severity.INFO if self._fragment_severity(some) is not None else judged
+
+    def _sized_severity(self, some: bool, note: bool) -> Severity | None:
         if not self.targets:
             return None
         if self.dormant:
@@ -310,6 +324,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     geo = _Geometry(layout)
     targets = _targets(layout)
     complete = is_complete(layout)
+    sized = complete or layout.source == "python-constant"
     out = []
     for i, p in enumerate(placed):
         rate = rates[i]
@@ -339,7 +354,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         after = tokens_before(layout, end) - tokens_before(layout, p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
-                          losses, part_static, before_lost))
+                          losses, part_static, before_lost, sized))
     return out
 
 

@@ -142,12 +142,16 @@ def test_one_root_cause_per_prompt_and_unknown_values():
     assert one(persona).severity is Severity.INFO
 
 
-@pytest.mark.parametrize("source", ["template", "python-constant"])
-def test_fragments_are_not_excused_by_minimums(source):
+@pytest.mark.parametrize(("source", "severity"), [("template", Severity.WARNING), ("prompt-text", Severity.WARNING),
+                                                  ("python-constant", Severity.INFO)])
+def test_fragments_followed_by_a_conversation_are_not_excused_by_minimums(source, severity):
+    """A prompt file is a system prompt that a conversation of unknown size follows (Policy 5); a
+    prompt string built in Python with no call found may be any part of a request, so it is judged
+    on its known text (Policy 4)."""
     lay = layout([Part("system", [value("now()", kind=Kind.TIMESTAMP), text(SHORT)])], provider=None, model=None,
                  source=source)
     imp = one(lay)
-    assert not imp.complete and imp.severity is Severity.WARNING
+    assert not imp.complete and imp.severity is severity
 
 
 CHAT = '''from datetime import datetime

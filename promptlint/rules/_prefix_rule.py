@@ -120,17 +120,18 @@ def _figure(imp: Impact) -> str:
 def cost(imp: Impact) -> str:
     """What the segment costs, after the colon of a message."""
     what = follows(imp)
-    if imp.dormant and imp.complete:
+    if imp.dormant and imp.sized:
         reason = imp.targets[0].dormant
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
     history = imp.history_after and imp.rate is Rate.REQUEST
-    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.complete and imp.below_minimum and not history:
+    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history:
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
+        until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"
         return (f"{what} {_are(imp)} not cached, but with it moved after them the static text would still be "
-                f"below {minimum}: nothing is lost until the prompt grows")
+                f"below {minimum}: nothing is lost {until}")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "
