@@ -208,3 +208,20 @@ def test_messages_state_the_figures_of_explain(tmp_path, monkeypatch):
     stamp = next(d for d in found if d.code == "PRM102")
     assert stamp.message.endswith("plus the history)")
     assert explained[stamp.prompt]["static_prefix_tokens"] == explained[stamp.prompt]["impacts"][0]["static_before"]
+
+
+def test_size_is_blamed_only_when_size_is_the_cause():
+    """PRM301 says "nothing of this prompt is cached" only when the whole static text is below the
+    minimum; not when a per-request value with static text after it cuts the prefix short (that
+    value is the finding, PRM101), nor when a part's content is not known (an empty part)."""
+    from promptlint.rules.prm301_prefix_below_minimum import PrefixBelowMinimumRule
+
+    rule = PrefixBelowMinimumRule()
+    small = layout([Part("system", [text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
+    (d,) = rule.check_layout(small)
+    assert d.severity is Severity.INFO and "1 tokens" not in d.message
+    cut_short = layout([Part("system", [text("Hi."), value(), text(SHORT)]), Part("user", [value(row=3)])],
+                       newest_user=1)
+    assert list(rule.check_layout(cut_short)) == []
+    unknown = layout([Part("user", [])], provider="google", model=None, newest_user=0)
+    assert list(rule.check_layout(unknown)) == []

@@ -14,7 +14,7 @@ def tokens_text(layout: PromptLayout, cut: Cut, profile: Profile) -> str:
     """'1,024 tokens' for an exact count, 'about 1,100 tokens' for an estimate (the point estimate
     of `estimates.target_tokens`)."""
     n, ratio = target_tokens(layout, cut, profile)
-    return tokens(n) if ratio is None else f"about {tokens(n)}"
+    return tokens(n) if ratio is None or n == 0 else f"about {tokens(n)}"
 
 
 def minimums(profiles: list[Profile]) -> list[Profile]:

@@ -71,10 +71,11 @@ def lost(p: Placed) -> str:
     return what_is_lost(p)
 
 
-def follows(imp: Impact) -> str:
+def follows(imp: Impact, bound: bool = True) -> str:
     """'the 1,415 static tokens and the conversation history after it' (static text up to the
     next value that changes more often); in the newest user message, 'the 55 static tokens after
-    it in the same message'; for a fragment, a lower bound and what the request may add."""
+    it in the same message'; for a fragment, a lower bound and what the request may add (unless
+    not `bound`: the caller says it in its own words)."""
     bits = []
     if imp.static_after:
         bits.append(f"the {tokens(imp.static_after, 'static token')}")
@@ -88,7 +89,7 @@ def follows(imp: Impact) -> str:
     if imp.before_lost:
         before = f"the {tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)"
         text = f"{before} and {text}" if text else before
-    if imp.complete:
+    if imp.complete or not bound:
         return text
     if imp.history_after:
         return "at least " + text
@@ -130,8 +131,8 @@ def cost(imp: Impact) -> str:
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
         until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"
-        return (f"{what} {_are(imp)} not cached, but with it moved after them the static text would still be "
-                f"below {minimum}: nothing is lost {until}")
+        return (f"{follows(imp, bound=False)} {_are(imp)} not cached, but with it moved after them the static "
+                f"text would still be below {minimum}: nothing is lost {until}")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "

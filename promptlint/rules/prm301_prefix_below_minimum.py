@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
+from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles, tokens_before
 from ..impact import Rate, rate_of
 from ..model import Diagnostic, PromptLayout, Severity
 from ..prefix import placed_segments, prefix_end
@@ -56,6 +56,8 @@ class PrefixBelowMinimumRule(Rule):
         stop = prefix_stop(layout)
         if stop == Cut(0, 0) or not _prefix_is_final(layout, stop):
             return
+        if any(not part.segments for part in layout.parts) or not tokens_before(layout, stop):
+            return  # a part whose content is not known (an empty part), or no static text: size unknown
         found = h.below_all(layout, stop, profiles)
         if found is None:
             return
