@@ -13,9 +13,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import stat
 from functools import lru_cache
 from pathlib import Path
+
+from ..source import SourceError, read_python
 
 _LITERAL = re.compile(r"""(?:'([^'"\\\s]{1,200})'|"([^'"\\\s]{1,200})")""")
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -57,13 +58,9 @@ def names_in_code(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
             count += 1
             if count > MAX_FILES:
                 return frozenset(names), tuple(sorted(globs))
-            path = Path(folder) / name
-            try:
-                info = path.stat()
-                if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
-                    continue  # a FIFO or device named like a source would block or never end
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
+            try:  # the one source reader: regular files only (a FIFO or device never blocks), bounded
+                text = read_python(Path(folder) / name, MAX_BYTES)
+            except SourceError:
                 continue
             for m in _LITERAL.finditer(text):
                 literal = m.group(1) or m.group(2)
