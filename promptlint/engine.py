@@ -9,6 +9,7 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .dedupe import dedupe
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from . import estimates as _estimates
 from .paths import display_name
@@ -212,40 +213,6 @@ def _merge(report: Report, part: Report) -> None:
     report.prompts.extend(part.prompts)
     report.errors.extend(part.errors)
     report.files += part.files
-
-
-# The most specific rule wins for one place (DESIGN.md Policy 8).
-_SPECIFICITY = {"PRM102": 0, "PRM103": 0, "PRM203": 0, "PRM201": 1, "PRM202": 1, "PRM104": 2, "PRM101": 3}
-
-
-def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """One diagnostic per root cause: per place, the most specific prefix rule; per (rule, place)
-    the most severe finding; sorted by file, position and code."""
-    best: dict[tuple, Diagnostic] = {}
-    for d in diagnostics:
-        key = (d.code, d.span.filename, d.span.start)
-        old = best.get(key)
-        if old is None or _strength(d) > _strength(old):
-            best[key] = d
-    by_place: dict[tuple, list[Diagnostic]] = {}
-    for d in best.values():
-        by_place.setdefault((d.span.filename, d.span.start), []).append(d)
-    out = []
-    for group in by_place.values():
-        prefix = [d for d in group if d.code in _SPECIFICITY]
-        if prefix:
-            keep = min(prefix, key=lambda d: _SPECIFICITY[d.code])
-            out.extend(d for d in group if d.code not in _SPECIFICITY or d is keep)
-        else:
-            out.extend(group)
-    return sorted(out, key=lambda d: d.sort_key)
-
-
-def _strength(d: Diagnostic) -> tuple:
-    """Which of two findings of one rule at one place to keep: the more severe, then the one with
-    more evidence (a related location: the value's producer; not a name-only guess), then the
-    one that knows more of the request (the longer message)."""
-    return (d.severity.rank, len(d.related), "suggests it" not in d.message, len(d.message))
 
 
 def _unique_layouts(layouts: list[PromptLayout]) -> list[PromptLayout]:

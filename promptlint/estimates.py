@@ -19,7 +19,7 @@ from .profiles import (DEFAULT_TARGETS, Profile, Target, UnknownTargetError, can
                        parse_target, profiles_of)
 
 __all__ = [
-    "RATIOS", "Cut", "Ratio", "breakpoint_cuts", "cached_tokens", "estimate", "prefix_stop",
+    "RATIOS", "Cut", "Ratio", "breakpoint_cuts", "cached_tokens", "estimate", "is_exact", "prefix_stop",
     "size_profiles", "static_prefix_tokens", "static_tokens", "target_tokens", "targets_for",
     "texts_before", "token_range", "tokens_before",
 ]
@@ -109,6 +109,11 @@ def breakpoint_cuts(layout: PromptLayout) -> list[tuple[Cut, int, Breakpoint]]:
     """Every explicit breakpoint as (cut just after it, part index, breakpoint), in request order."""
     found = [(Cut(pi, bp.after + 1), pi, bp) for pi, part in enumerate(layout.parts) for bp in part.breakpoints]
     return sorted(found, key=lambda item: item[0])
+
+
+def is_exact(profile: Profile) -> bool:
+    """True when the profile's tokenizer is counted exactly (tiktoken), False for an estimate."""
+    return profile.tokenizer in _EXACT
 
 
 def _ratio(profile: Profile) -> Ratio:

@@ -280,7 +280,8 @@ class Related:
 
 @dataclass
 class Diagnostic:
-    """One finding of one rule at one place."""
+    """One finding of one rule at one place. `name_only` is True when the finding's only evidence
+    is a name (`request_id`, `now`: DESIGN.md Policy 7); deduplication prefers other evidence."""
 
     code: str
     name: str
@@ -291,6 +292,7 @@ class Diagnostic:
     prompt: str | None = None
     related: list[Related] = field(default_factory=list)
     advice: str | None = None
+    name_only: bool = False
 
     @property
     def sort_key(self):

@@ -1,27 +1,37 @@
-"""Where each dynamic segment sits relative to the cacheable prefix of its request.
+"""Where each dynamic segment sits in its request, relative to the prefix a later request can share.
 
-The prefix of a request is everything before the newest user message (DESIGN.md Policy 3); the
-replayed conversation (history) is part of it. For each dynamic segment in the prefix this module
-counts the static tokens before and after it (o200k_base, exact) and tells whether history
-follows: the cost of the segment is what comes after it.
+A later request can reuse the part of this request that it sends again byte for byte (DESIGN.md
+Policies 2-3): in a conversation (a layout with history) everything before the newest user
+message, the replayed history included; in a one-shot request (no history) the whole request up
+to the end of the newest user message, since static text at its start is sent again by the next
+call. Token counts are o200k_base counts of static text, counted per run of adjacent static
+segments of a part exactly as `estimates.tokens_before` counts them, so that the figures of a
+message equal those of `promptlint explain` (its "static prefix ends" marker and its prompt list).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import tokens
-from .model import Part, PromptLayout, Segment
+from .estimates import Cut, tokens_before
+from .model import Kind, Part, PromptLayout, Segment
 
 MIN_STATIC_AFTER = 8  # tokens: less static text after a volatile value (closing tags, punctuation) costs little
 
-_ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tools": "tool definitions",
-               "user": "user message", "assistant": "assistant message", "tool": "tool result",
-               "history": "conversation history"}
+ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tools": "tool definitions",
+              "user": "user message", "assistant": "assistant message", "tool": "tool result",
+              "history": "conversation history"}
 
 
 @dataclass
 class Placed:
-    """A dynamic segment of the prefix with its surroundings; token counts are o200k tokens."""
+    """A dynamic segment of the shareable prefix with its surroundings; token counts are o200k
+    tokens of static text (runs counted as `estimates.tokens_before` counts them).
+
+    `static_before`: static text of the request before the segment; `static_after`: static text
+    after it up to the end of the shareable prefix; `history_after`: a replayed history follows
+    in that prefix; `breakpoint_after`: an explicit cache breakpoint follows (in the prefix or on
+    the newest user message); `in_newest`: the segment is in the newest user message of a one-shot
+    request (then only that message's own static text follows it)."""
 
     part_index: int
     seg_index: int
@@ -31,6 +41,11 @@ class Placed:
     static_after: int
     history_after: bool
     breakpoint_after: bool = False
+    in_newest: bool = False
+
+    @property
+    def cut(self) -> Cut:
+        return Cut(self.part_index, self.seg_index)
 
     @property
     def followed(self) -> bool:
@@ -39,38 +54,62 @@ class Placed:
 
     @property
     def where(self) -> str:
-        return _ROLE_NAMES.get(self.part.role, self.part.role)
+        if self.in_newest:
+            return "newest user message"
+        return ROLE_NAMES.get(self.part.role, self.part.role)
+
+
+def prefix_end(layout: PromptLayout) -> Cut:
+    """The end of the prefix a later request can share: just before the newest user message in a
+    conversation (Policy 3), after it in a one-shot request, or the end of the request when no
+    newest user message is known."""
+    if layout.newest_user is None:
+        return Cut(len(layout.parts), 0)
+    if layout.has_history:
+        return Cut(layout.newest_user, 0)
+    return Cut(layout.newest_user + 1, 0)
 
 
 def prefix_parts(layout: PromptLayout) -> list[Part]:
-    """The parts that form the cacheable prefix: all parts before the newest user message."""
-    end = layout.newest_user if layout.newest_user is not None else len(layout.parts)
-    return layout.parts[:end]
+    """The parts that a later request can share (see `prefix_end`)."""
+    return layout.parts[: prefix_end(layout).part]
+
+
+def history_between(layout: PromptLayout, start: Cut, end: Cut) -> bool:
+    """True when a history part starts after `start` and before `end`."""
+    return any(part.is_history and start < Cut(pi, 0) < end for pi, part in enumerate(layout.parts))
 
 
 def placed_segments(layout: PromptLayout) -> list[Placed]:
-    """Every dynamic segment of the prefix, in request order, with static tokens around it."""
-    parts = prefix_parts(layout)
-    flat = [(pi, si, part, seg) for pi, part in enumerate(parts) for si, seg in enumerate(part.segments)]
-    counts = [tokens.count(seg.text) if seg.is_static else 0 for _, _, _, seg in flat]
-    total = sum(counts)
+    """Every dynamic segment of the shareable prefix, in request order, with static tokens around
+    it (segments inside a history part too: a replayed tool result is part of the prefix)."""
+    end = prefix_end(layout)
+    total = tokens_before(layout, end)
+    bp_cuts = sorted(Cut(pi, bp.after + 1) for pi, part in enumerate(layout.parts) for bp in part.breakpoints)
+    newest = layout.newest_user if not layout.has_history else None
     out: list[Placed] = []
-    before = 0
-    for i, (pi, si, part, seg) in enumerate(flat):
-        if not seg.is_static:
-            history_after = any(p.is_history for p in parts[pi + 1:])
-            bp_after = any(b.after >= si for b in part.breakpoints) or any(p.breakpoints for p in parts[pi + 1:]) \
-                or any(p.breakpoints for p in layout.parts[len(parts):len(parts) + 1])
-            out.append(Placed(pi, si, part, seg, before, total - before - counts[i], history_after, bp_after))
-        before += counts[i]
+    for pi, si, part, seg in layout.segments():
+        cut = Cut(pi, si)
+        if cut >= end:
+            break
+        if seg.is_static or seg.kind is Kind.HISTORY:
+            continue
+        before = tokens_before(layout, cut)
+        out.append(Placed(pi, si, part, seg, before, total - before, history_between(layout, cut, end),
+                          any(c > cut for c in bp_cuts), in_newest=pi == newest))
     return out
+
+
+def tokens(n: int, what: str = "token") -> str:
+    """'1 token', '1,830 tokens': a count with its noun in the right number."""
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def what_is_lost(p: Placed) -> str:
     """'the 1,830 static tokens and the conversation history after it' and the like."""
     bits = []
     if p.static_after:
-        bits.append(f"the {p.static_after:,} static token{'s' if p.static_after != 1 else ''}")
+        bits.append(f"the {tokens(p.static_after, 'static token')}")
     if p.history_after:
         bits.append("the conversation history")
     if not bits and p.breakpoint_after:

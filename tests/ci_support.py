@@ -25,13 +25,13 @@ client = OpenAI()
 SYSTEM = "You are a support assistant for Acme Corp. Answer briefly and politely, in English."
 
 
-def stamped(question: str, profile: dict) -> str:
+def stamped(question: str, profile: dict, history: list) -> str:
     response = client.chat.completions.create(
         model="gpt-4o",
         messages=[
             {"role": "system", "content": f"Now: {datetime.now()}. " + SYSTEM},
             {"role": "system", "content": "Profile: " + json.dumps(profile)},
-            {"role": "user", "content": question},
+            *history, {"role": "user", "content": question},
         ],
     )
     return response.choices[0].message.content

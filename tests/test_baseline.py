@@ -249,12 +249,14 @@ def test_cli_baseline_reports_only_the_new_line(project):
     assert "wrote 1 finding(s) to baseline.json" in written.stderr
     assert cli("check", "app", "--baseline", "baseline.json").exit_code == 0
 
-    new_line = '        + f"Request: {uuid.uuid4()}\\n"\n'
-    chat.write_text(DEMO.replace("        + RULES\n", new_line + "        + RULES\n"))
+    # A request id before the time: the new first cause of the broken prefix (the time after it
+    # is the same cause, DESIGN.md Policy 8).
+    new_line = '        f"Request: {uuid.uuid4()}\\n"\n        + '
+    chat.write_text(DEMO.replace('        f"Time: ', new_line + 'f"Time: '))
     result = cli("check", "app", "--baseline", "baseline.json", "--output-format", "json")
     assert result.exit_code == 1
     found = json.loads(result.stdout)["diagnostics"]
-    new_row = DEMO[:DEMO.index("        + RULES")].count("\n") + 1
+    new_row = DEMO[:DEMO.index('        f"Time: ')].count("\n") + 1
     assert [(d["code"], d["location"]["row"]) for d in found] == [("PRM103", new_row)]
 
 
@@ -285,8 +287,7 @@ def test_cli_diff_base(repo):
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "demo")
     assert cli("check", "app", "--diff-base", "HEAD").exit_code == 0
-    chat.write_text(DEMO.replace("        + RULES\n",
-                                 '        + f"Request: {uuid.uuid4()}\\n"\n        + RULES\n'))
+    chat.write_text(DEMO.replace('        f"Time: ', '        f"Request: {uuid.uuid4()}\\n"\n        + f"Time: '))
     result = cli("check", "app", "--diff-base", "HEAD", "--output-format", "json")
     assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["PRM103"]
     assert result.exit_code == 1

@@ -71,7 +71,8 @@ def test_every_case_is_present():
     assert len(CASES) >= 15, CASES
     assert {"clock-section-in-identity", "recalled-memory-in-system", "sandbox-host-in-cached-system",
             "clean-breakpoint-on-static-system", "clean-date-tail-of-system", "clean-json-sort-keys",
-            "clean-time-in-last-user-turn"} <= set(CASES)
+            "clean-time-in-last-user-turn", "clean-day-date-and-small-prompt", "clean-prompts-folder-docs",
+            "clean-responses-instructions-time-tail"} <= set(CASES)
 
 
 @pytest.mark.parametrize("case", CASES)

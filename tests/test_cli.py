@@ -19,7 +19,7 @@ from promptlint.cli import main
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
-# A warning (PRM102, with a related location), a safe-fixable warning (PRM201) and an info (PRM301;
+# A warning (PRM102, with a related location), a safe-fixable info (PRM201) and an info (PRM301;
 # not on the prompt whose prefix the timestamp cuts short: that is PRM102's finding).
 CHAT_PY = '''\
 import json
@@ -43,13 +43,13 @@ def answer(question: str) -> str:
     return response.choices[0].message.content
 
 
-def stamped(question: str, profile: dict) -> str:
+def stamped(question: str, profile: dict, history: list) -> str:
     response = client.chat.completions.create(
         model="gpt-4o",
         messages=[
             {"role": "system", "content": f"Now: {datetime.now()}. " + SYSTEM},
             {"role": "system", "content": "Profile: " + json.dumps(profile)},
-            {"role": "user", "content": question},
+            *history, {"role": "user", "content": question},
         ],
     )
     return response.choices[0].message.content
@@ -234,7 +234,7 @@ def test_text_report(faulty):
     assert re.fullmatch(r"\s+\| \s*\^", caret) and caret.index("^") - caret.index("|") - 2 == 50 - 1
     assert "= related: chat.py:26:51: value produced here" in out
     assert "= fix (safe): Add `sort_keys=True`" in out
-    assert out.rstrip().splitlines()[-2] == "Found 3 findings (2 warnings, 1 info) in 1 file; 2 prompts analysed."
+    assert out.rstrip().splitlines()[-2] == "Found 3 findings (1 warning, 2 info) in 1 file; 2 prompts analysed."
     assert out.rstrip().splitlines()[-1] == "[*] 1 fixable with `promptlint fix`."
 
 

@@ -249,9 +249,9 @@ def cli(*args):
 
 
 CHAT = 'import datetime\nfrom openai import OpenAI\nclient = OpenAI()\n' \
-       'def answer(q):\n    return client.chat.completions.create(model="gpt-4o", messages=[\n' \
+       'def answer(q, history):\n    return client.chat.completions.create(model="gpt-4o", messages=[\n' \
        '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Answer briefly, cite the policy section you rely on, and ask before any refund."},\n' \
-       '        {"role": "user", "content": q}])\n'
+       '        *history, {"role": "user", "content": q}])\n'
 
 
 @pytest.fixture

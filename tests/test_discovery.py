@@ -18,13 +18,13 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def ask(question: str):
+def ask(question: str, history: list):
     return client.chat.completions.create(
         model="gpt-4o",
         messages=[
             {"role": "system", "content": f"Time: {datetime.now()}. You are a careful assistant for the Acme help desk. "
                                           "Answer in English, briefly and politely, and cite the policy."},
-            {"role": "user", "content": question},
+            *history, {"role": "user", "content": question},
         ],
     )
 '''

@@ -149,10 +149,12 @@ def test_a_fix_whose_finding_stays_is_withheld(tmp_path):
 
 def test_an_unsafe_move_that_cannot_clear_the_finding_is_not_applied(tree):
     app = '''from datetime import datetime
+from pathlib import Path
 
 from openai import OpenAI
 
 client = OpenAI()
+RULES = Path(__file__).with_name("rules.md").read_text()
 
 
 def ask(question):
@@ -160,15 +162,15 @@ def ask(question):
         f"Current time: {datetime.now().isoformat()}\\n"
         "You are the support assistant of Acme. Answer from the documents and cite them.\\n"
     )
-    rules = """Never invent facts. Say so when the documents do not cover the question.
-Keep a friendly tone, answer in the user's language and keep answers short.
-"""
     return client.chat.completions.create(
-        model="gpt-4o", messages=[{"role": "system", "content": header + rules}, {"role": "user", "content": question}])
+        model="gpt-4o", messages=[{"role": "system", "content": header + RULES}, {"role": "user", "content": question}])
 '''
     (tree / "app.py").write_text(app)
+    # enough static text after the time to be cached (a warning): over 1,024 tokens
+    (tree / "rules.md").write_text("".join(f"{i}. Never invent facts about order {i}; cite the document you use.\n"
+                                           for i in range(1, 100)))
     result = invoke("fix", "--unsafe-fixes", ".")
-    assert (tree / "app.py").read_text() == app  # the move would leave the time before `rules`
+    assert (tree / "app.py").read_text() == app  # the move would leave the time before `RULES`
     assert "fix not applied, the finding would stay after it" in result.stderr
     assert result.exit_code == 1
 

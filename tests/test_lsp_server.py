@@ -119,7 +119,7 @@ def test_unsafe_fix_suppression_and_hover(tmp_path):
         hover = await s.hover(uri, dumps.range.start)
         assert hover.contents.kind == types.MarkupKind.Markdown
         text = hover.contents.value
-        assert text.startswith("**PRM201** `unsorted-json-dumps` (warning)")
+        assert text.startswith("**PRM201** `unsorted-json-dumps` (info)")
         assert "## What it does" in text and "## Why is this bad?" in text
         assert await s.hover(uri, types.Position(line=0, character=0)) is None
 

@@ -35,12 +35,12 @@ shipping, returns and warranty. Be brief, be polite, and never invent order numb
 """
 
 
-def answer(question: str) -> str:
+def answer(question: str, history: list) -> str:
     response = client.chat.completions.create(
         model="gpt-4o",
         messages=[
             {"role": "system", "content": f"Time: {datetime.datetime.now()}\\n{RULES}"},
-            {"role": "user", "content": question},
+            *history, {"role": "user", "content": question},
         ],
     )
     return response.choices[0].message.content

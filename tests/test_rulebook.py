@@ -397,6 +397,17 @@ def test_every_rule_has_one_spec_and_every_spec_a_rule() -> None:
         f"codes with several specs: {twice}")
 
 
+def test_every_policy_has_a_case() -> None:
+    """Each of the nine Policies of DESIGN.md is shown by at least one rulebook case, named in the
+    case's title as `(Policy N)` (or `(Policies N, M)`)."""
+    shown: set[int] = set()
+    for spec in _spec_files():
+        for case in parse_spec(spec):
+            for group in re.findall(r"\(Polic(?:y|ies) ([0-9, ]+)\)", case.title):
+                shown.update(int(n) for n in re.findall(r"[0-9]+", group))
+    assert shown >= set(range(1, 10)), f"policies without a rulebook case: {sorted(set(range(1, 10)) - shown)}"
+
+
 def test_every_fixable_rule_has_a_fix_title() -> None:
     untitled = [rule.code for rule in ALL_RULES if rule.fix_availability != "none" and not rule.fix_title]
     assert not untitled, f"rules with fixes but no fix_title: {untitled}"

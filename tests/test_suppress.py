@@ -327,10 +327,10 @@ def test_check_applies_suppressions_and_reports_unused(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     line = '        {"role": "system", "content": f"Time: {datetime.datetime.now()}. Answer briefly, cite the policy section you rely on, and ask before any refund."},'
     source = ('import datetime\nfrom openai import OpenAI\nclient = OpenAI()\n'
-              'def answer(q):\n'
+              'def answer(q, history):\n'
               '    return client.chat.completions.create(model="gpt-4o", messages=[\n'
               f'{line}  # noqa: PRM102\n'
-              '        {"role": "user", "content": q}])  # promptlint: ignore[PRM103]\n')
+              '        *history, {"role": "user", "content": q}])  # promptlint: ignore[PRM103]\n')
     (tmp_path / "chat.py").write_text(source, encoding="utf-8")
     report = check(["chat.py"], Settings(root=tmp_path))
     found = [(d.code, d.span.start.row, d.message) for d in report.diagnostics]

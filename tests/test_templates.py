@@ -237,9 +237,20 @@ def test_positions_are_exact(pieces, tail):
 
 
 # ----------------------------------------------------------------------------- prompt files
-def test_is_prompt_file_and_file_kind():
-    assert is_prompt_file(Path("app/preprompts/generate"))
-    assert is_prompt_file(Path("pkg/prompt_templates/agents/system.md"))
+def test_is_prompt_file_and_file_kind(tmp_path):
+    """A text file in a prompts folder is a prompt when the project's code names it (Policy 7)."""
+    for rel in ("app/preprompts/generate", "pkg/prompt_templates/agents/system.md", "pkg/prompts/notes.md",
+                "pkg/prompts/docs/guide.md", "pkg/prompts/tone.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("You are helpful.\n", encoding="utf-8")
+    (tmp_path / "app" / "steps.py").write_text('ROADMAP = db["generate"]\n', encoding="utf-8")
+    (tmp_path / "pkg" / "load.py").write_text(
+        'SYSTEM = read("agents/system.md")\nTONES = sorted(PROMPTS.glob("*.txt"))\n', encoding="utf-8")
+    assert is_prompt_file(tmp_path / "app/preprompts/generate")  # named by its key
+    assert is_prompt_file(tmp_path / "pkg/prompt_templates/agents/system.md")  # named by its path
+    assert is_prompt_file(tmp_path / "pkg/prompts/tone.txt")  # matched by a glob of its folder
+    assert not is_prompt_file(tmp_path / "pkg/prompts/notes.md")  # no code names it
+    assert not is_prompt_file(tmp_path / "pkg/prompts/docs/guide.md")  # documentation next to the prompts
     assert is_prompt_file(Path("anywhere/ask.prompt"))
     assert not is_prompt_file(Path("prompts/helpers.py"))
     assert not is_prompt_file(Path("prompts/README.md"))
@@ -252,7 +263,8 @@ def test_is_prompt_file_and_file_kind():
     assert file_kind(Path("viz/page.html.j2")) is None
     assert file_kind(Path("conf/assistant.toml")) == "config"
     assert file_kind(Path("prompts/code_agent.yaml")) == "config"
-    assert file_kind(Path("preprompts/clarify")) == "prompt-text"
+    assert file_kind(tmp_path / "app/preprompts/generate") == "prompt-text"
+    assert file_kind(tmp_path / "pkg/prompts/docs/guide.md") is None
     assert file_kind(Path("src/module.py")) is None
     assert file_kind(Path("/home/u/promptlint/profiles/notes.txt")) is None  # "promptlint" is no prompt folder
     assert config_prompts(Path("promptlint/data.toml"), "data.toml", 'note = "three words here"\n') == []

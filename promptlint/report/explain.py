@@ -17,6 +17,8 @@ from rich.text import Text
 from .. import tokens
 from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
                          targets_for)
+from ..impact import impacts, summary
+from ..prefix import tokens as plural
 from ..model import Kind, PromptLayout, Segment, Span, Volatility
 from ..profiles import Target
 
@@ -67,7 +69,10 @@ def explain_json(layouts: Iterable[PromptLayout], targets: Iterable[Target] | No
     {"prompts": [{id, filename, location, source, provider, api, model, templates,
     static_prefix_tokens, static_tokens, prefix_end: {part, segment} | null (null: all static),
     parts: [{role, location, segments: [{static, text, kind, volatility, expr, evidence, location,
-    tokens}], breakpoints: [{after, ttl, location}]}], estimates: [...]}]}.
+    tokens}], breakpoints: [{after, ttl, location}]}], estimates: [...], impacts: [{part, segment,
+    changes, severity, static_before, static_after, history_after, targets: [{target, exact,
+    cached_now, cached_fixed, dormant}]}]}]}. `impacts` are the dynamic segments the prefix rules
+    report, with the figures of their messages (`promptlint.impact`).
     Segment `tokens` are o200k_base counts of static text (null for dynamic segments);
     `estimates` are computed for `targets` when given, else the layout's own, else for its call
     site's target (`default_targets`, or DEFAULT_TARGETS, when the call names no known provider)."""
@@ -99,8 +104,22 @@ def explain_json(layouts: Iterable[PromptLayout], targets: Iterable[Target] | No
             "auto_cache": _loc(layout.auto_cache),
             "parts": parts,
             "estimates": _estimates(layout, pair),
+            "impacts": [_impact_json(imp) for imp in _findings(layout)],
         })
     return {"prompts": prompts}
+
+
+def _findings(layout: PromptLayout) -> list:
+    """The impacts (`promptlint.impact`) that the prefix rules report for this layout."""
+    return [imp for imp in impacts(layout) if imp.severity is not None]
+
+
+def _impact_json(imp) -> dict:
+    return {"part": imp.placed.part_index, "segment": imp.placed.seg_index, "changes": imp.rate.value,
+            "severity": imp.severity.value, "static_before": imp.placed.static_before,
+            "static_after": imp.static_after, "history_after": imp.history_after,
+            "targets": [{"target": t.target, "exact": t.exact, "cached_now": t.now, "cached_fixed": t.fixed,
+                         "dormant": t.dormant or None} for t in imp.targets]}
 
 
 def _preview(seg: Segment, width: int) -> str:
@@ -150,6 +169,7 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
     console.print(head)
     stop = prefix_stop(layout)
     cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
+    found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}
     if stop == Cut(0, 0):
         _print(console, _marker("static prefix is empty: the prompt starts with dynamic content", "prefix", width))
     for pi, part in enumerate(layout.parts):
@@ -166,16 +186,19 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             why = _why_unknown(seg)
             if why:
                 _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
+            if (pi, si) in found:  # what the finding costs: prose, a whole line, never cut or wrapped
+                console.print(Text(" " * (_ROLE_WIDTH + 1) + "-- cost: " + summary(found[(pi, si)]),
+                                   style=_STYLES["volatile"]), soft_wrap=True)
             if (pi, si) in cuts:
                 _print(console, _breakpoint_line(cuts[(pi, si)], width))
             if Cut(pi, si + 1) == stop or (si == len(part.segments) - 1 and Cut(pi + 1, 0) == stop
                                             and stop.part < len(layout.parts)):
-                _print(console, _marker(f"static prefix ends: {static_prefix_tokens(layout):,} tokens (o200k)",
+                _print(console, _marker(f"static prefix ends: {plural(static_prefix_tokens(layout))} (o200k)",
                                       "prefix", width))
         if not part.segments:
             console.print(Text(f"{part.role:<{_ROLE_WIDTH}} (empty)", style=_STYLES["muted"]))
     if stop.part >= len(layout.parts) and layout.parts:
-        _print(console, _marker(f"all static: {static_prefix_tokens(layout):,} tokens (o200k)", "prefix", width))
+        _print(console, _marker(f"all static: {plural(static_prefix_tokens(layout))} (o200k)", "prefix", width))
     if layout.auto_cache is not None:
         _print(console, _marker(f"automatic cache_control (top level) {layout.auto_cache}", "breakpoint", width))
     table, notes = _targets_table(layout, pair)

@@ -3,18 +3,18 @@ from __future__ import annotations
 
 from ..estimates import Cut, target_tokens, token_range
 from ..model import PromptLayout, Segment, Span
+from ..prefix import ROLE_NAMES, tokens
 from ..profiles import Profile
+from ._prefix_rule import describe
 
-ROLE_NAMES = {"system": "system prompt", "developer": "developer message", "tools": "tool definitions",
-              "user": "user message", "assistant": "assistant message", "tool": "tool result",
-              "history": "conversation history"}
+__all__ = ["ROLE_NAMES", "at_or_above_all", "below_all", "expr_of", "minimums", "span_or", "tokens_text"]
 
 
 def tokens_text(layout: PromptLayout, cut: Cut, profile: Profile) -> str:
     """'1,024 tokens' for an exact count, 'about 1,100 tokens' for an estimate (the point estimate
     of `estimates.target_tokens`)."""
     n, ratio = target_tokens(layout, cut, profile)
-    return f"{n:,} tokens" if ratio is None else f"about {n:,} tokens"
+    return tokens(n) if ratio is None or n == 0 else f"about {tokens(n)}"
 
 
 def minimums(profiles: list[Profile]) -> list[Profile]:
@@ -41,13 +41,12 @@ def at_or_above_all(layout: PromptLayout, cut: Cut, profiles: list[Profile]) -> 
 
 
 def expr_of(seg: Segment) -> str:
-    """The segment's source expression, shortened to 60 characters, for messages."""
+    """The segment for messages: its source expression in backticks, shortened to 60 characters,
+    or words for a value the extraction has no source text for ("a value")."""
     if seg.is_static:
-        raw = seg.text
-    else:
-        raw = seg.expr or seg.evidence or seg.kind.value
-    expr = " ".join(raw.split())
-    return expr if len(expr) <= 60 else expr[:57] + "..."
+        expr = " ".join(seg.text.split())
+        return f"`{expr if len(expr) <= 60 else expr[:57] + '...'}`"
+    return describe(seg)
 
 
 def span_or(*spans: Span | None) -> Span:

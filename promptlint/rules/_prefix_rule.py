@@ -1,19 +1,39 @@
-"""Shared reporting for the prefix rules PRM101-PRM104: message text and related locations."""
+"""Shared wording of the prefix rules PRM101-PRM104 and PRM201-PRM202: what a segment is, where it
+sits and what it costs, in words a user can check against their bill and against `promptlint
+explain` (the same o200k counts and the same per-target cached tokens)."""
 from __future__ import annotations
 
+import re
+
+from ..impact import Impact, Rate
 from ..model import Applicability, Precision, Related, Segment
-from ..prefix import Placed, what_is_lost
+from ..prefix import Placed, tokens, what_is_lost
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
               Precision.MONTH: "month precision", Precision.YEAR: "year precision"}
+_INTERNAL = re.compile(r"^(instance|self|message|module|class):(?P<name>.*)$")
+_NOT_SOURCE = {"", "?", "an unknown value", "dict", "list", "path", "configuration data"}
+
+
+def source_text(seg: Segment, limit: int = 60) -> str | None:
+    """The segment's source expression on one line, cut to `limit` characters, or None when the
+    extraction has no source text for it (an internal placeholder is never shown to a user)."""
+    expr = " ".join(seg.expr.split())
+    if expr in _NOT_SOURCE or _INTERNAL.match(expr):
+        return None
+    return expr if len(expr) <= limit else expr[: limit - 3] + "..."
 
 
 def describe(seg: Segment) -> str:
-    """'`datetime.now()` (sub-day precision)'."""
-    expr = " ".join(seg.expr.split()) or "(conditional text)"
-    if len(expr) > 60:
-        expr = expr[:57] + "..."
-    text = f"`{expr}`"
+    """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'."""
+    expr = source_text(seg)
+    if expr is not None:
+        text = f"`{expr}`"
+    else:
+        m = _INTERNAL.match(" ".join(seg.expr.split()))
+        name = m.group("name").rsplit(".", 1)[-1] if m else ""
+        text = f"a `{name}` object" if m and m.group(1) == "instance" and name else (
+            "a conditional section" if seg.kind is not None and seg.kind.value == "conditional" else "a value")
     if seg.precision is not None:
         text += f" ({_PRECISION[seg.precision]})"
     return text
@@ -27,8 +47,18 @@ def evidence(seg: Segment) -> str:
     return ""
 
 
-def position(p: Placed) -> str:
-    return f"at token {p.static_before:,} of the request, in the {p.where}"
+def why(seg: Segment) -> str:
+    """' (call to `memory.search(...)`)': the extraction's evidence, unless it is only a name."""
+    if not seg.evidence or seg.name_only or seg.evidence in ("an object",):
+        return ""
+    return f" ({seg.evidence})"
+
+
+def position(p: Placed, complete: bool = True) -> str:
+    """'at token 22 of the request, in the system prompt' (o200k tokens of static text before it,
+    the "static prefix ends" figure of `promptlint explain` when it is the first dynamic value)."""
+    of = "the request" if complete else "this prompt"
+    return f"at token {p.static_before:,} of {of}, in the {p.where}"
 
 
 def related(seg: Segment) -> list[Related]:
@@ -39,6 +69,86 @@ def related(seg: Segment) -> list[Related]:
 
 def lost(p: Placed) -> str:
     return what_is_lost(p)
+
+
+def follows(imp: Impact, bound: bool = True) -> str:
+    """'the 1,415 static tokens and the conversation history after it' (static text up to the
+    next value that changes more often); in the newest user message, 'the 55 static tokens after
+    it in the same message'; for a fragment, a lower bound and what the request may add (unless
+    not `bound`: the caller says it in its own words)."""
+    bits = []
+    if imp.static_after:
+        bits.append(f"the {tokens(imp.static_after, 'static token')}")
+    if imp.history_after:
+        bits.append("the conversation history")
+    if not bits and not imp.before_lost:
+        return "the cached block after it"
+    text = " and ".join(bits) + " after it" if bits else ""
+    if imp.placed.in_newest:
+        text += " in the same message"
+    if imp.before_lost:
+        before = f"the {tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)"
+        text = f"{before} and {text}" if text else before
+    if imp.complete or not bound:
+        return text
+    if imp.history_after:
+        return "at least " + text
+    if imp.rate is Rate.CONVERSATION:
+        return f"{text}, and any static text the request adds after this prompt,"
+    return f"{text}, and whatever the request adds after this prompt (in a chat, the history),"
+
+
+def _are(imp: Impact) -> str:
+    """'are' or 'is', agreeing with `follows(imp)`."""
+    alone = imp.history_after and not imp.static_after and not imp.before_lost
+    return "is" if alone else "are"
+
+
+def _figure(imp: Impact) -> str:
+    """' (gpt-4.1: 0 cached tokens per request instead of 1,408)' for the target that loses most."""
+    t = imp.worst
+    if t is None or not imp.complete or (t.lost == 0 and not imp.history_after):
+        return ""
+    if imp.rate is Rate.CONVERSATION:
+        return (f" ({t.target}: the first request of each conversation reads {t.cached(t.now)} "
+                f"instead of {t.amount(t.fixed)})")
+    if t.lost == 0:  # only the history is at stake
+        return f" ({t.target}: {t.cached(t.now)} per request, and none of the history)"
+    more = " plus the history" if imp.history_after else ""
+    return f" ({t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}{more})"
+
+
+def cost(imp: Impact) -> str:
+    """What the segment costs, after the colon of a message."""
+    what = follows(imp)
+    if imp.dormant and imp.sized:
+        reason = imp.targets[0].dormant
+        when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
+                f"processed uncached {when}")
+    history = imp.history_after and imp.rate is Rate.REQUEST
+    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history:
+        t = min(imp.targets, key=lambda x: x.minimum or 0)
+        minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
+        until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"
+        return (f"{follows(imp, bound=False)} {_are(imp)} not cached, but with it moved after them the static "
+                f"text would still be below {minimum}: nothing is lost {until}")
+    if imp.rate is Rate.REQUEST:
+        if imp.placed.in_newest:
+            return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "
+                    f"cached{_figure(imp)}")
+        return f"{what} {_are(imp)} processed uncached on every request{_figure(imp)}"
+    if imp.rate is Rate.CONVERSATION:
+        return f"{what} {_are(imp)} cached once per conversation instead of once for all conversations{_figure(imp)}"
+    if imp.rate is Rate.DAY:
+        return (f"{what} {_are(imp)} written to the cache again once a day at most, while cached prefixes "
+                "expire within minutes to an hour anyway")
+    if imp.rate is Rate.MONTH:
+        return f"{what} {_are(imp)} written to the cache again once a month at most"
+    if imp.rate is Rate.PROCESS:
+        return (f"it is fixed when its module is imported, so {what} {_are(imp)} cached separately by each "
+                "process (and again after a restart)")
+    return f"whenever it changes, {what} {_are(imp)} processed uncached{_figure(imp)}"
 
 
 def fix_of(seg: Segment):
@@ -56,7 +166,7 @@ def fix_of(seg: Segment):
 _MOVE_PLACES = ("fstring-field", "concat-operand")
 
 
-def move_fix(seg: Segment, placed: Placed | None = None):
+def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
     """The unsafe fix that moves the value after the static text of its f-string or
     concatenation, when a sure edit exists in the diagnostic's own file. None when the
     conversation history follows the value (`placed.history_after`): a move inside the string

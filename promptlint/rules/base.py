@@ -27,6 +27,9 @@ class Rule:
     fix_availability: ClassVar[str] = "none"  # none | sometimes | always
     fix_title: ClassVar[str | None] = None
     since: ClassVar[str] = "0.1.0"
+    # Rules that report the cause of a broken prefix at the place a value enters the prompt: at one
+    # place the lowest number wins (DESIGN.md Policy 8; `promptlint.dedupe`). None: not such a rule.
+    specificity: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -56,8 +59,11 @@ class Rule:
 
     def diagnostic(self, message: str, span: Span, *, severity: Severity | None = None,
                    fix: Fix | None = None, prompt: str | None = None,
-                   related: list[Related] | None = None, advice: str | None = None) -> Diagnostic:
-        """A Diagnostic of this rule; severity defaults to the rule's and never exceeds error."""
+                   related: list[Related] | None = None, advice: str | None = None,
+                   name_only: bool = False) -> Diagnostic:
+        """A Diagnostic of this rule; severity defaults to the rule's and never exceeds error.
+        `name_only`: the only evidence is a name (DESIGN.md Policy 7)."""
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity,
                           message=message, span=span, fix=fix, prompt=prompt,
-                          related=related or [], advice=advice if advice is not None else self.fix_title)
+                          related=related or [], advice=advice if advice is not None else self.fix_title,
+                          name_only=name_only)

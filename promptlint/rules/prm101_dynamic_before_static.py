@@ -1,27 +1,32 @@
 """PRM101 dynamic-before-static."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Severity, Volatility
-from ..prefix import MIN_STATIC_AFTER, placed_segments
+from ..impact import Rate, impacts
+from ..model import Kind, PromptLayout
 from . import _prefix_rule as text
 from .base import Rule
 
 _OWN_RULE = {Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.CONDITIONAL, Kind.HISTORY, Kind.SERIALIZED,
              Kind.UNORDERED_ITERATION}
-INFO_MIN_STATIC_AFTER = 256  # tokens: below this an unknown value costs little even if it changes
+_WHAT = {Rate.REQUEST: "Per-request content", Rate.CONVERSATION: "Per-conversation content",
+         Rate.UNKNOWN: "Content of unknown volatility"}
 
 
 class DynamicBeforeStaticRule(Rule):
     """## What it does
     Finds per-request or per-user content (the user's message, data fetched with it such as
     retrieved memories or documents) placed before static content or before the conversation
-    history.
+    history, and static instructions placed after the per-request content of a one-shot prompt's
+    newest user message.
 
     ## Why is this bad?
     Everything after the first changed byte is a cache miss. Per-request content at the end of the
     system prompt still sits before the history, so the largest part of a long conversation is
-    re-processed on every turn. Content whose volatility is unknown (a parameter, an attribute) is
-    reported as info only.
+    re-processed on every turn. In a one-shot prompt, instructions after the user's text are never
+    cached; placed before it they would be. The severity follows what the provider would cache:
+    a warning when cached tokens are lost on most requests; info when the loss is small, when even
+    the reordered static text stays below the model's minimum, or when the content's volatility is
+    unknown (a parameter, an attribute); nothing when nothing cacheable follows.
 
     ## Example
     ```python
@@ -35,36 +40,19 @@ class DynamicBeforeStaticRule(Rule):
     """
 
     code = "PRM101"
+    specificity = 3
     fix_availability = "sometimes"
     fix_title = "Move the dynamic content after the static content (e.g. into the newest user message)"
 
     def check_layout(self, layout: PromptLayout):
-        info_given = False
-        for p in placed_segments(layout):
-            seg = p.seg
-            if seg.kind in _OWN_RULE or seg.volatility in (Volatility.STABLE, Volatility.PER_PROCESS,
-                                                           Volatility.PER_DAY):
+        for imp in impacts(layout):
+            seg = imp.seg
+            if seg.kind in _OWN_RULE or imp.rate not in _WHAT:
                 continue
-            if p.part.is_history or p.part.role == "tools":
-                continue  # tool lists are PRM203's; replayed history is the prefix itself
-            if seg.volatility is Volatility.PER_REQUEST:
-                if not p.followed:
-                    continue
-                severity = Severity.WARNING
-            elif seg.volatility is Volatility.PER_CONVERSATION:
-                if p.static_after < MIN_STATIC_AFTER:
-                    continue
-                severity = Severity.WARNING
-            else:
-                if info_given or (p.static_after < INFO_MIN_STATIC_AFTER and not p.history_after):
-                    continue
-                info_given = True  # only the first: later unknowns sit after it, their cost is counted
-                severity = Severity.INFO
-            what = "Per-request content" if seg.volatility is Volatility.PER_REQUEST else (
-                "Per-conversation content" if seg.volatility is Volatility.PER_CONVERSATION else "Content of unknown volatility")
-            why = f" ({seg.evidence})" if seg.evidence and not seg.name_only else ""
-            message = f"{what} {text.describe(seg)}{why} {text.position(p)}: {text.lost(p)} " + (
-                "cannot be read from the cache" if severity is Severity.WARNING else
-                "cannot be read from the cache whenever it changes") + text.evidence(seg)
+            severity = imp.severity
+            if severity is None:
+                continue
+            message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
+                       f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, p))
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

@@ -1,14 +1,10 @@
 """PRM102 timestamp-in-prefix."""
 from __future__ import annotations
 
-from ..model import Kind, Precision, PromptLayout, Severity, Volatility
-from ..prefix import MIN_STATIC_AFTER, placed_segments
-from ..profiles import min_cacheable_tokens
+from ..impact import impacts
+from ..model import Kind, PromptLayout
 from . import _prefix_rule as text
 from .base import Rule
-
-
-MIN_STATIC_AFTER_DAY = 64  # tokens: a date followed by less static text (and no history) costs little
 
 
 class TimestampInPrefixRule(Rule):
@@ -20,49 +16,36 @@ class TimestampInPrefixRule(Rule):
     ## Why is this bad?
     Provider prompt caches match the prefix byte for byte. A time with minute precision near the
     top of a system prompt makes every request a new prefix: nothing after it is ever read from the
-    cache. A date (day precision) at the very end of the system prompt, after at least the model's
-    minimum of static tokens, costs only one re-read per conversation per day and is reported as
-    info.
+    cache. The precision decides the cost (DESIGN.md Policy 1): a date (or a time fixed when the
+    module is imported) changes at most once a day, which costs one cache write a day while caches
+    expire after minutes anyway, so it is info wherever it sits; a year never matters. Where
+    nothing the provider caches follows the time (after the last Anthropic breakpoint, at the end
+    of a one-shot prompt, in a prompt far below every minimum), it costs nothing or little.
 
     ## Example
     ```python
     system = f"Now: {datetime.now():%H:%M}\\n{GUIDE}"
     ```
-    Use instead: put the time in the newest user message, or coarsen it to a date at the end of
-    the system prompt.
+    Use instead: put the time in the newest user message, or coarsen it to a date.
 
     ## Fix safety
     Moving the time changes what the model sees where: unsafe.
     """
 
     code = "PRM102"
+    specificity = 0
     fix_availability = "sometimes"
-    fix_title = "Move the time to the newest user message, or coarsen it to a date at the end of the prompt"
+    fix_title = "Move the time to the newest user message, or coarsen it to a date"
 
     def check_layout(self, layout: PromptLayout):
-        minimum = min_cacheable_tokens(layout.provider, layout.model)
-        for p in placed_segments(layout):
-            seg = p.seg
-            if seg.kind is not Kind.TIMESTAMP or seg.volatility is Volatility.STABLE:
+        for imp in impacts(layout):
+            seg = imp.seg
+            if seg.kind is not Kind.TIMESTAMP:
                 continue
-            if not p.followed:
+            severity = imp.severity
+            if severity is None:
                 continue
-            prec = seg.precision or Precision.SUB_DAY
-            severity = Severity.WARNING
-            if prec is Precision.YEAR:
-                continue
-            if prec is not Precision.SUB_DAY and not p.history_after and p.static_after < MIN_STATIC_AFTER_DAY:
-                continue  # a date followed by a few words: the cost is those few tokens once a day
-            if prec is Precision.MONTH or (seg.volatility is Volatility.PER_PROCESS and prec is not Precision.SUB_DAY):
-                severity = Severity.INFO  # a date fixed at import differs only between processes started on other days
-            elif prec is Precision.DAY and p.static_after < MIN_STATIC_AFTER and p.static_before >= minimum:
-                severity = Severity.INFO
-            if seg.volatility is Volatility.PER_PROCESS:
-                effect = "cannot be shared between processes (or across restarts)"
-            elif prec is Precision.SUB_DAY:
-                effect = "cannot be read from the cache"
-            else:
-                effect = f"can be cached for one {prec.value} at a time only"
-            message = f"Timestamp {text.describe(seg)} {text.position(p)}: {text.lost(p)} {effect}" + text.evidence(seg)
+            message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
+                       f"{text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, p))
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

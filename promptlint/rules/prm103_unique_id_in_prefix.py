@@ -1,10 +1,13 @@
 """PRM103 unique-id-in-prefix."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Volatility
-from ..prefix import MIN_STATIC_AFTER, placed_segments
+from ..impact import Rate, impacts
+from ..model import Kind, PromptLayout
 from . import _prefix_rule as text
 from .base import Rule
+
+_SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per conversation",
+          Rate.PROCESS: "fixed per process"}
 
 
 class UniqueIdInPrefixRule(Rule):
@@ -14,9 +17,10 @@ class UniqueIdInPrefixRule(Rule):
 
     ## Why is this bad?
     An id that is new per request makes every request a new prefix. An id that is stable within a
-    conversation but differs between conversations (a session or runtime id) keeps two
-    conversations from sharing the static text after it, and with an explicit breakpoint after it
-    every conversation pays a cache write.
+    conversation but differs between conversations (a session or runtime id) keeps conversations
+    from sharing the static text after it; with an explicit breakpoint after it every conversation
+    pays a cache write. An id that only the history follows is fine when it is stable within the
+    conversation, and an id fixed per process costs one cache write per process (info).
 
     ## Example
     ```python
@@ -29,26 +33,19 @@ class UniqueIdInPrefixRule(Rule):
     """
 
     code = "PRM103"
+    specificity = 0
     fix_availability = "sometimes"
     fix_title = "Move the id after the static content, or out of the prompt"
 
     def check_layout(self, layout: PromptLayout):
-        for p in placed_segments(layout):
-            seg = p.seg
-            if seg.kind is not Kind.UNIQUE_ID or seg.volatility in (Volatility.STABLE, Volatility.UNKNOWN):
+        for imp in impacts(layout):
+            seg = imp.seg
+            if seg.kind is not Kind.UNIQUE_ID or imp.rate not in _SCOPE:
                 continue
-            if seg.volatility is Volatility.PER_REQUEST:
-                if not p.followed:
-                    continue
-            elif p.static_after < MIN_STATIC_AFTER and not p.breakpoint_after:
-                continue  # stable within a conversation: the history after it is still reused
-            scope = {Volatility.PER_REQUEST: "changes on every request",
-                     Volatility.PER_CONVERSATION: "differs per conversation",
-                     Volatility.PER_PROCESS: "differs per process"}.get(seg.volatility, "changes")
-            message = (f"Unique id {text.describe(seg)} {text.position(p)} {scope}: "
-                       f"{text.lost(p)} cannot be shared between "
-                       + ("requests" if seg.volatility is Volatility.PER_REQUEST else
-                          "conversations" if seg.volatility is Volatility.PER_CONVERSATION else "processes")
-                       + text.evidence(seg))
-            yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, related=text.related(seg),
-                                  fix=text.move_fix(seg, p))
+            severity = imp.severity
+            if severity is None:
+                continue
+            message = (f"Unique id {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
+                       f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}")
+            yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

@@ -1,19 +1,17 @@
 """PRM104 conditional-prefix."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout
-from ..prefix import placed_segments
+from ..impact import Rate, impacts
+from ..model import PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
-from ..model import Severity
-
-MIN_STATIC_AFTER = 256  # tokens of static text after the condition that make the variants matter
 
 
 class ConditionalPrefixRule(Rule):
     """## What it does
     Finds content that is present or absent by a condition early in the prefix (an `if` in a
-    prompt builder, a `{% if %}` in a template), with a long static part after it.
+    prompt builder, a `{% if %}` in a template), with a long static part after it that the
+    provider would cache.
 
     ## Why is this bad?
     Each variant is a different prefix: the static text after the condition is cached once per
@@ -30,14 +28,14 @@ class ConditionalPrefixRule(Rule):
     """
 
     code = "PRM104"
+    specificity = 2
     severity = Severity.INFO
     fix_title = "Move the conditional part after the shared static text"
 
     def check_layout(self, layout: PromptLayout):
-        for p in placed_segments(layout):
-            if p.seg.kind is not Kind.CONDITIONAL or p.static_after < MIN_STATIC_AFTER:
+        for imp in impacts(layout):
+            if imp.rate is not Rate.CONDITION or imp.severity is None:
                 continue
-            message = (f"Conditional content {text.describe(p.seg)} {text.position(p)}: each variant caches "
-                       f"{text.lost(p)} separately")
-            yield self.diagnostic(message, p.seg.span or layout.site, prompt=layout.id, related=text.related(p.seg))
-            return  # the first condition splits the prefix; later ones only split what it already split
+            message = (f"Conditional content {text.describe(imp.seg)} {text.position(imp.placed, imp.complete)}: "
+                       f"each variant caches {text.follows(imp)} separately")
+            yield self.diagnostic(message, imp.seg.span or layout.site, prompt=layout.id, related=text.related(imp.seg))

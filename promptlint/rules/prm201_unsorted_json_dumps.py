@@ -1,7 +1,7 @@
 """PRM201 unsorted-json-dumps."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout
+from ..model import Kind, PromptLayout, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
@@ -19,6 +19,11 @@ class UnsortedJsonDumpsRule(Rule):
     then serialises to different bytes on the next request and the prefix cache misses from that
     point on. A dict written as a literal in the code keeps its order and is not reported.
 
+    The evidence that the order changes is where the data is: tool calls and results replayed in
+    the conversation history are serialised again on every turn from what was stored or parsed
+    (a warning). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    the same source in the same order, so without more evidence it is info (DESIGN.md Policy 7).
+
     ## Example
     ```python
     {"role": "tool", "content": json.dumps(row["result"])}
@@ -30,16 +35,23 @@ class UnsortedJsonDumpsRule(Rule):
     """
 
     code = "PRM201"
+    specificity = 1
     fix_availability = "sometimes"
     fix_title = "Add `sort_keys=True`"
 
     def check_layout(self, layout: PromptLayout):
         for p in placed_segments(layout):
             seg = p.seg
+            if p.in_newest:
+                continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.SERIALIZED or seg.ordered:
                 continue
-            message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: its bytes "
-                       "change when the same data arrives with another key order, and the prefix cache "
-                       "misses from there on")
+            replayed = p.part.is_history
+            message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: " + (
+                "replayed turns are serialised again on every request, so when the stored or parsed data "
+                "comes back with another key order its bytes change and the prefix cache misses from there on"
+                if replayed else
+                "if the same data can arrive with another key order (parsed model output, a database row, "
+                "merged dicts), its bytes change and the prefix cache misses from there on"))
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                  related=text.related(seg))
+                                  related=text.related(seg), severity=None if replayed else Severity.INFO)

@@ -29,12 +29,15 @@ class UnorderedIterationInPromptRule(Rule):
     """
 
     code = "PRM202"
+    specificity = 1
     fix_availability = "sometimes"
     fix_title = "Wrap the iterable in `sorted(...)`"
 
     def check_layout(self, layout: PromptLayout):
         for p in placed_segments(layout):
             seg = p.seg
+            if p.in_newest:
+                continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.UNORDERED_ITERATION or p.part.role == "tools":
                 continue
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "

@@ -1,7 +1,7 @@
 """PRM203 unstable-tool-order."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout
+from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -15,7 +15,8 @@ class UnstableToolOrderRule(Rule):
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
-    history.
+    history. A list found only by its name (a function or variable named for tools, with no call
+    seen sending it as `tools`) is reported as info (DESIGN.md Policy 7: names are hints).
 
     ## Example
     ```python
@@ -30,6 +31,7 @@ class UnstableToolOrderRule(Rule):
     """
 
     code = "PRM203"
+    specificity = 0
     fix_availability = "sometimes"
     fix_title = "Sort the tools by name"
 
@@ -40,7 +42,11 @@ class UnstableToolOrderRule(Rule):
             for seg in part.segments:
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
-                message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): "
-                           "a different order invalidates the whole cached prefix")
+                sent = layout.source == "python-call"
+                message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
+                    "a different order invalidates the whole cached prefix" if sent else
+                    "if it is sent as a request's tools, a different order invalidates the whole cached prefix; "
+                    "only its name says it is a tool list (no call sending it was found)"))
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
-                                      fix=text.fix_of(seg), related=text.related(seg))
+                                      fix=text.fix_of(seg), related=text.related(seg),
+                                      severity=None if sent else Severity.INFO, name_only=not sent)

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
-from ..model import Diagnostic, Kind, PromptLayout, Severity, Volatility
+from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles, tokens_before
+from ..impact import Rate, rate_of
+from ..model import Diagnostic, PromptLayout, Severity
+from ..prefix import placed_segments, prefix_end
 from . import _cache_rule as h
 from .base import Rule
 
@@ -54,6 +56,8 @@ class PrefixBelowMinimumRule(Rule):
         stop = prefix_stop(layout)
         if stop == Cut(0, 0) or not _prefix_is_final(layout, stop):
             return
+        if any(not part.segments for part in layout.parts) or not tokens_before(layout, stop):
+            return  # a part whose content is not known (an empty part), or no static text: size unknown
         found = h.below_all(layout, stop, profiles)
         if found is None:
             return
@@ -66,12 +70,15 @@ class PrefixBelowMinimumRule(Rule):
 
 
 def _prefix_is_final(layout: PromptLayout, stop: Cut) -> bool:
-    """True when the cacheable prefix cannot extend past `stop`: the request ends there or the
-    segment there changes on every request. Stable, per-conversation, per-day or unknown content
-    may repeat between requests, so the cached prefix could be longer than its static part."""
-    if stop.part >= len(layout.parts):
+    """True when the cacheable prefix cannot extend past `stop`, so that size alone is the cause:
+    the request ends there, or the value there changes on every request and nothing worth caching
+    (static text, the history) follows it in the prefix a later request shares. Stable,
+    per-conversation, per-day or unknown content may repeat between requests; a value followed by
+    static text is the cause itself (PRM101-PRM103 report it, with what it costs)."""
+    if stop >= prefix_end(layout):
         return True
     seg = layout.parts[stop.part].segments[stop.count]
-    if seg.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and stop.part != layout.newest_user:
-        return False  # the clock or id that ends the prefix early is the finding (PRM102 / PRM103)
-    return seg.volatility is Volatility.PER_REQUEST
+    if rate_of(seg) is not Rate.REQUEST:
+        return False
+    placed = next((p for p in placed_segments(layout) if p.cut == stop), None)
+    return placed is not None and not placed.followed

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..estimates import Cut, breakpoint_cuts, tokens_before
-from ..model import Diagnostic, PromptLayout, Related, Segment, Volatility
+from ..impact import Rate, rate_of
+from ..model import Diagnostic, PromptLayout, Related, Segment
+from ..prefix import tokens
 from . import _cache_rule as h
 from .base import Rule
 
@@ -60,13 +62,13 @@ class BreakpointAfterDynamicContentRule(Rule):
             return
         _cut, pi, bp = after[0]
         where = h.ROLE_NAMES.get(role, role)
-        if seg.volatility is Volatility.PER_REQUEST:
+        if rate_of(seg) is Rate.REQUEST:
             kind, cost = "per-request", "every request writes a new cache entry and none is read"
             where += "" if layout.has_history else " of a one-shot request"
         else:
             kind, cost = "per-conversation", "every new conversation writes the whole prefix again"
-        message = (f"Cache breakpoint follows {kind} content `{h.expr_of(seg)}` in the {where}: {cost}; "
-                   f"the {static:,} static tokens before it are never shared")
+        message = (f"Cache breakpoint follows {kind} content {h.expr_of(seg)} in the {where}: {cost}; "
+                   f"the {tokens(static, 'static token')} before it are never shared")
         related = [Related(seg.span, "dynamic content here")] if seg.span is not None else []
         yield self.diagnostic(message, h.span_or(bp.span, layout.parts[pi].span, layout.site),
                               prompt=layout.id, related=related)
@@ -75,15 +77,17 @@ class BreakpointAfterDynamicContentRule(Rule):
 def _first_dynamic(layout: PromptLayout) -> tuple[Cut, Segment, str] | None:
     """The first segment whose change makes a later breakpoint useless: per-request content in a
     one-shot request (no history part) or before the history, per-conversation content in the
-    tools / system / developer parts before the history. Unknown volatility is not evidence."""
+    tools / system / developer parts before the history. Unknown volatility is not evidence, nor
+    is a date (it changes once a day: one write a day, DESIGN.md Policy 1)."""
     history = next((i for i, p in enumerate(layout.parts) if p.is_history), None)
     for pi, si, part, seg in layout.segments():
         if history is not None and pi >= history:
             return None
         if seg.is_static:
             continue
-        if seg.volatility is Volatility.PER_REQUEST:
+        rate = rate_of(seg)
+        if rate is Rate.REQUEST:
             return Cut(pi, si), seg, part.role
-        if seg.volatility is Volatility.PER_CONVERSATION and part.role in _PREFIX_ROLES:
+        if rate is Rate.CONVERSATION and part.role in _PREFIX_ROLES:
             return Cut(pi, si), seg, part.role
     return None

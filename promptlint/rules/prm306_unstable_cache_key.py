@@ -45,8 +45,8 @@ class UnstableCacheKeyRule(Rule):
             if seg is None or seg.is_static or seg.volatility is not Volatility.PER_REQUEST:
                 continue
             evidence = f"; only {seg.evidence} suggests it" if seg.name_only and seg.evidence else ""
-            message = (f"`{key}` is `{h.expr_of(seg)}`, new on every request: requests that share a prefix "
+            message = (f"`{key}` is {h.expr_of(seg)}, new on every request: requests that share a prefix "
                        f"never share a cache{evidence}")
             related = [Related(seg.origin, "value produced here")] if seg.origin and seg.origin != seg.span else []
             yield self.diagnostic(message, h.span_or(seg.span, layout.site), prompt=layout.id, related=related,
-                                  severity=Severity.WARNING if seg.name_only else None)
+                                  severity=Severity.WARNING if seg.name_only else None, name_only=seg.name_only)

@@ -1,5 +1,7 @@
-"""Prompt text files -> segments: `.prompt` files anywhere, and text files under a folder whose name
-contains "prompt" (`prompts/`, `preprompts/`, `prompt_templates/`), with any extension or none.
+"""Prompt text files -> segments: `.prompt` files anywhere, files matching the configured prompt
+globs, and text files under a folder named for prompts (`prompts/`, `preprompts/`,
+`prompt_templates/`), with any extension or none, that the project's code names (DESIGN.md Policy
+7: a README or a guide kept next to the prompts is documentation, not a prompt; see `references`).
 
 Placeholders: `{var}` (str.format / LangChain f-string), `{{var}}` (mustache), `${var}` and `$var`
 (string.Template; `$var` only with a lower-case first letter and not followed by `-` or `/`,
@@ -15,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import strftime_precision
 from .jinja import classify_template_name, has_jinja_syntax, normalize_newlines, template_segments
+from .references import named_by_code
 
 _PLACEHOLDER = re.compile(
     r"(?<![{$\\])\{\{\s*(?P<mustache>[A-Za-z_][\w.]*)\s*\}\}(?!\})"
@@ -40,10 +43,12 @@ _PROMPT_FOLDER = re.compile(r"(^|[^a-z])(pre)?prompts?([^a-z]|$)")
 
 def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     """True for a `.prompt` file, a path matching one of `globs` (gitignore-style patterns matched
-    against the posix path), or a text file whose folder, or one of its 3 nearest ancestor
-    folders, is named for prompts: the word "prompt(s)" or "preprompt(s)" with non-letters
-    around it (`prompts/`, `preprompts/`, `prompt_templates/`, not `promptlint/`); any extension
-    or none; code, data, config, binary and README/LICENSE files excluded."""
+    against the posix path), or a text file (any extension or none; code, data, config, binary and
+    README/LICENSE files excluded) whose folder, or one of its 3 nearest ancestor folders, is named
+    for prompts (the word "prompt(s)" or "preprompt(s)" with non-letters around it: `prompts/`,
+    `preprompts/`, `prompt_templates/`, not `promptlint/`) and whose name or stem the project's
+    Python code names (`references.named_by_code`): a file the code loads is a prompt, a guide
+    kept next to the prompts is not."""
     posix = PurePosixPath(Path(path).as_posix())
     if globs and _matches(posix, globs):
         return True
@@ -52,7 +57,13 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     name = posix.name
     if name.startswith(".") or _NOT_PROMPT_NAMES.match(name) or posix.suffix.lower() in _NOT_TEXT:
         return False
-    return any(is_prompt_named(folder) for folder in posix.parent.parts[-_FOLDER_DEPTH:])
+    parts = Path(path).parts
+    for depth in range(1, _FOLDER_DEPTH + 1):
+        if len(parts) <= depth:
+            break
+        if is_prompt_named(parts[-1 - depth]):
+            return named_by_code(Path(path), Path(*parts[:-depth]))
+    return False
 
 
 def is_prompt_named(name: str) -> bool:

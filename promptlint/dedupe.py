@@ -1,0 +1,44 @@
+"""One diagnostic per root cause (DESIGN.md Policy 8).
+
+Two rules can report one place: a value that is both a timestamp and per-request content, a tools
+list that is both unordered iteration and an unstable tool order, or one template placeholder
+reached through several prompts. At one place the most specific rule wins: the lowest
+`Rule.specificity` among the rules that have one (PRM102 / PRM103 / PRM203 over PRM201 / PRM202,
+over PRM104, over PRM101). For one rule at one place the strongest finding is kept: the more severe,
+then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
+then the one that knows more of the request (the longer message).
+"""
+from __future__ import annotations
+
+from .model import Diagnostic
+
+
+def _specificity() -> dict[str, int]:
+    from .rules import ALL_RULES
+    return {rule.code: rule.specificity for rule in ALL_RULES if rule.specificity is not None}
+
+
+def strength(d: Diagnostic) -> tuple:
+    """Which of two findings of one rule at one place to keep (the larger wins)."""
+    return (d.severity.rank, len(d.related), not d.name_only, len(d.message))
+
+
+def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per root cause: per (rule, place) the strongest finding; per place the most
+    specific prefix rule; sorted by file, position and code."""
+    best: dict[tuple, Diagnostic] = {}
+    for d in diagnostics:
+        key = (d.code, d.span.filename, d.span.start)
+        old = best.get(key)
+        if old is None or strength(d) > strength(old):
+            best[key] = d
+    specific = _specificity()
+    by_place: dict[tuple, list[Diagnostic]] = {}
+    for d in best.values():
+        by_place.setdefault((d.span.filename, d.span.start), []).append(d)
+    out = []
+    for group in by_place.values():
+        ranked = [d for d in group if d.code in specific]
+        keep = min(ranked, key=lambda d: specific[d.code]) if ranked else None
+        out.extend(d for d in group if d.code not in specific or d is keep)
+    return sorted(out, key=lambda d: d.sort_key)

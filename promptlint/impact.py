@@ -1,0 +1,384 @@
+"""The cache-impact model: what a dynamic segment costs a user, per request and per target model.
+
+For each dynamic segment of a prompt's shareable prefix (`prefix.placed_segments`) and each target
+of the prompt (its call's provider and model, else the configured or default targets; the same
+targets as the prompt's `estimates` and `promptlint explain`), the model states:
+
+- how often the segment's text changes (`Rate`): per request, per conversation, once a day, once
+  per process (a value fixed at import), once a month, unknown, or by a condition. A timestamp's
+  precision decides (DESIGN.md Policy 1): a date changes once a day whatever its volatility says.
+- which part of the request the provider can cache: the prefix a later request shares, cut at the
+  last explicit breakpoint on opt-in APIs (Anthropic: nothing after it is cached), nothing at all on
+  an opt-in API without a breakpoint or on a model without prompt caching (the loss is then
+  dormant: it starts when caching does), rounded to the minimum and increments of the target.
+- the cached tokens per request now and with the segment's content moved after the cacheable text
+  (`TargetLoss.now`, `.fixed`), in the target's tokenizer (an estimate for Claude and Gemini).
+- the severity that follows (Policy 4, 7): a warning when cached tokens are lost on most requests,
+  info when the loss is rare (a date, a value fixed per process), small, or the value's volatility
+  is unknown, nothing when nothing cacheable follows.
+
+One root cause is one impact (Policy 8): a segment is `first` only when no earlier segment of the
+prompt changes at least as often; the static text after the first one counts up to the next segment
+that changes more often (`static_after`), not only up to the next placeholder.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, tokens_before
+from .model import Kind, Precision, PromptLayout, Severity, Volatility
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
+from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
+
+# A loss below this many target tokens, or below SMALL_SHARE of what would be cached, is small:
+# OpenAI caches in 128-token increments (PROVIDERS.md 1.1), so a smaller difference is within the
+# rounding of the most common automatic cache.
+SMALL_LOSS = 128
+SMALL_SHARE = 0.10
+# A fragment (a template or prompt file, a prompt constant) whose request is not known: a date or an
+# unknown value is worth a note only before this much static text.
+FRAGMENT_DAY_STATIC_AFTER = 64
+UNKNOWN_STATIC_AFTER = 256
+# Per-request content before less static text than this (labels, tags) is not worth a note when
+# the loss is small or nothing is cached either way.
+INFO_STATIC_AFTER = 32
+
+
+class Rate(Enum):
+    """How often a segment's text changes, in words a message can use."""
+
+    REQUEST = "changes on every request"
+    CONVERSATION = "differs per conversation"
+    DAY = "changes once a day"
+    PROCESS = "is fixed when its module is imported"
+    MONTH = "changes once a month"
+    UNKNOWN = "of unknown volatility"
+    CONDITION = "present or absent by a condition"
+
+
+_RANK = {Rate.REQUEST: 4, Rate.CONVERSATION: 3, Rate.DAY: 2, Rate.PROCESS: 2, Rate.MONTH: 1}
+_RARE = (Rate.DAY, Rate.PROCESS, Rate.MONTH)
+_OWN_KINDS = (Kind.SERIALIZED, Kind.UNORDERED_ITERATION)  # PRM201 / PRM202: their rate is not about the text
+
+
+def rate_of(seg) -> Rate | None:
+    """How often `seg`'s text changes; None for static text, stable values, the history and
+    year-precision timestamps (they never cost a cache write worth a finding)."""
+    if seg.is_static or seg.kind is Kind.HISTORY or seg.volatility is Volatility.STABLE:
+        return None
+    if seg.kind is Kind.CONDITIONAL:
+        return Rate.CONDITION
+    if seg.volatility is Volatility.PER_PROCESS:
+        return Rate.PROCESS
+    if seg.kind is Kind.TIMESTAMP:
+        if seg.precision is Precision.YEAR:
+            return None
+        if seg.precision is Precision.MONTH:
+            return Rate.MONTH
+        if seg.precision is Precision.DAY:
+            return Rate.DAY
+    return {Volatility.PER_REQUEST: Rate.REQUEST, Volatility.PER_CONVERSATION: Rate.CONVERSATION,
+            Volatility.PER_DAY: Rate.DAY}.get(seg.volatility, Rate.UNKNOWN)
+
+
+def _blocks(earlier: Rate | None, rate: Rate) -> bool:
+    """True when an earlier segment of rate `earlier` already causes what a segment of `rate` would
+    (the same root cause, Policy 8)."""
+    if earlier is None:
+        return False
+    if rate is Rate.UNKNOWN:
+        return earlier in (Rate.REQUEST, Rate.UNKNOWN)
+    if rate is Rate.CONDITION:
+        return earlier in (Rate.REQUEST, Rate.CONDITION)
+    return earlier in _RANK and _RANK[earlier] >= _RANK[rate]
+
+
+def _stops(later: Rate | None, rate: Rate) -> bool:
+    """True when a later segment of rate `later` ends what moving a segment of `rate` would gain."""
+    if later is None or later not in _RANK:
+        return False
+    if rate in _RANK:
+        return _RANK[later] > _RANK[rate]
+    return _RANK[later] >= _RANK[Rate.CONVERSATION] if rate is Rate.CONDITION else later is Rate.REQUEST
+
+
+@dataclass
+class TargetLoss:
+    """Cached tokens per request on one target, in its tokenizer: `now` with the segment where it
+    is, `fixed` with its content moved after the cacheable text. `dormant` is set when nothing of
+    the request is cached on this target today (an opt-in API without a breakpoint, a model without
+    prompt caching): the figures then say what caching would give once it is on. `minimum` is the
+    target's minimum cacheable prefix (None: not documented)."""
+
+    target: str
+    exact: bool
+    minimum: int | None
+    now: int
+    fixed: int
+    dormant: str = ""
+
+    @property
+    def lost(self) -> int:
+        return max(self.fixed - self.now, 0)
+
+    @property
+    def big(self) -> bool:
+        """True when the loss is neither zero nor small (SMALL_LOSS, SMALL_SHARE)."""
+        return self.lost >= max(SMALL_LOSS, SMALL_SHARE * self.fixed)
+
+    def amount(self, n: int) -> str:
+        """'1,408' for an exact count, 'about 1,630' for an estimate."""
+        return f"{n:,}" if self.exact or n == 0 else f"about {n:,}"
+
+    def cached(self, n: int) -> str:
+        """'1,408 cached tokens', '1 cached token', 'about 1,630 cached tokens'."""
+        return f"{self.amount(n)} cached token{'' if n == 1 else 's'}"
+
+
+@dataclass
+class Impact:
+    """What one dynamic segment costs (see the module docstring). `static_after` (o200k tokens)
+    and `history_after` count what follows it up to the next segment that changes more often;
+    `complete` is True when the whole request is known (`is_complete`), False for a fragment (a
+    template, a prompt file or constant, a system prompt a framework sends) whose request may add
+    more after it (the history of a chat, more instructions), so its
+    sizes are lower bounds and minimums cannot excuse it (Policy 5). `before_lost` (o200k tokens)
+    is the static text before the segment that an explicit breakpoint after it ties to it (no
+    breakpoint closes it earlier): it is lost with the segment. `sized` is True when the known text
+    is what the severity is judged on, minimums included (Policy 4): a whole request, or a prompt
+    string built in Python with no call found, which may be any part of a request (a template
+    filled by `.format` elsewhere, a message list); False for a prompt file, template or config
+    string, or a system prompt a framework sends, which a conversation of unknown size follows
+    (Policy 5: that size is not guessed)."""
+
+    placed: Placed
+    rate: Rate
+    first: bool
+    static_after: int
+    history_after: bool
+    complete: bool
+    targets: list[TargetLoss] = field(default_factory=list)
+    part_has_static: bool = False
+    before_lost: int = 0
+    sized: bool = True
+
+    @property
+    def seg(self):
+        return self.placed.seg
+
+    @property
+    def worst(self) -> TargetLoss | None:
+        """The target that loses the most (the first one on a tie), or None without targets."""
+        return max(self.targets, key=lambda t: t.lost, default=None)
+
+    @property
+    def live(self) -> list[TargetLoss]:
+        return [t for t in self.targets if not t.dormant]
+
+    @property
+    def dormant(self) -> bool:
+        """True when nothing of the request is cached on any target today."""
+        return bool(self.targets) and not self.live
+
+    @property
+    def below_minimum(self) -> bool:
+        """True when even with the segment moved, the static text stays below every minimum."""
+        return bool(self.targets) and all(t.fixed == 0 for t in self.targets)
+
+    @property
+    def severity(self) -> Severity | None:
+        """The finding's severity from the figures (None: no finding); see the module docstring."""
+        if not self.first:
+            return None
+        some = self.static_after >= MIN_STATIC_AFTER
+        note = self.static_after >= INFO_STATIC_AFTER
+        if not self.sized:
+            return self._fragment_severity(some)
+        judged = self._sized_severity(some, note)
+        if self.complete or judged is Severity.WARNING:
+            return judged
+        # a prompt string with no call found: a warning needs the known text to prove the loss,
+        # but what the request may add after it is worth a note (at most info)
+        return Severity.INFO if self._fragment_severity(some) is not None else judged
+
+    def _sized_severity(self, some: bool, note: bool) -> Severity | None:
+        if not self.targets:
+            return None
+        if self.dormant:
+            potential = any(t.big for t in self.targets) or (self.history_after and self.rate is Rate.REQUEST)
+            return Severity.INFO if potential and self.rate in (Rate.REQUEST, Rate.CONVERSATION) else None
+        live = self.live
+        big = any(t.big for t in live)
+        history = self.history_after
+        if self.rate is Rate.REQUEST:
+            return Severity.WARNING if history or big else Severity.INFO if note else None
+        if self.rate is Rate.CONVERSATION:
+            return Severity.WARNING if big else Severity.INFO if any(t.lost for t in live) else None
+        if self.rate in _RARE:
+            return Severity.INFO if history or any(t.lost for t in live) else None
+        if self.rate is Rate.UNKNOWN:
+            return Severity.INFO if (history and self.part_has_static) or big else None
+        return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER and (big or history) else None
+
+    def _fragment_severity(self, some: bool) -> Severity | None:
+        if self.rate is Rate.REQUEST:
+            return Severity.WARNING if some or self.history_after else None
+        if self.rate is Rate.CONVERSATION:
+            return Severity.WARNING if some else None
+        if self.rate in _RARE:
+            return Severity.INFO if self.history_after or self.static_after >= FRAGMENT_DAY_STATIC_AFTER else None
+        if self.rate is Rate.UNKNOWN:
+            return Severity.INFO if (self.history_after and self.part_has_static) \
+                or self.static_after >= UNKNOWN_STATIC_AFTER else None
+        return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER else None
+
+
+def _targets(layout: PromptLayout) -> list[tuple[str, Profile, bool]]:
+    """(label as in `explain`, profile, True when it is the call's own provider) per target: the
+    targets of the layout's estimates, else `estimates.targets_for`."""
+    pairs = [(e["provider"], e["model"]) for e in layout.estimates] or \
+        [(t.provider, t.model) for t in targets_for(layout)]
+    own = canonical_provider(layout.provider)
+    out = []
+    for provider, model in pairs:
+        try:
+            profile, _ = lookup(provider, model)
+        except UnknownTargetError:
+            continue
+        label = f"{profile.provider}:{model}" if model else profile.provider
+        out.append((label, profile, own is not None and own == profile.provider))
+    return out
+
+
+class _Geometry:
+    """Cut points of one layout: the shareable prefix end and the explicit breakpoints."""
+
+    def __init__(self, layout: PromptLayout):
+        self.layout = layout
+        self.end = prefix_end(layout)
+        self.breakpoints = sorted(Cut(pi, bp.after + 1) for pi, part in enumerate(layout.parts)
+                                  for bp in part.breakpoints)
+
+    def region(self, profile: Profile, own: bool) -> tuple[Cut, str, bool]:
+        """(end of what this target caches, why nothing is cached today or "", explicit): the
+        shareable prefix, cut at the last breakpoint inside it on an opt-in API."""
+        lay = self.layout
+        if not profile.caching_supported:
+            return self.end, "this model has no prompt caching", False
+        if profile.opt_in and own and lay.auto_cache is None:
+            if not self.breakpoints:
+                return self.end, "no `cache_control` breakpoint", False
+            return min(self.breakpoints[-1], self.end), "", True
+        return self.end, "", False
+
+    def cached(self, cut: Cut, profile: Profile, explicit: bool, placed: bool) -> int:
+        """Tokens cached per request when the prefix is shared up to `cut`. With explicit
+        breakpoints (`explicit`) the cache ends at the last breakpoint at or before `cut` when
+        `placed`, else where it serves best (exactly at `cut`); nothing below the minimum."""
+        if explicit and placed:
+            marks = [c for c in self.breakpoints if c <= cut]
+            if not marks:
+                return 0
+            cut = marks[-1]
+        n = target_tokens(self.layout, cut, profile)[0]
+        if explicit or not profile.caching_supported:
+            return n if n >= (profile.min_cacheable_tokens or 0) else 0
+        return cached_tokens(profile, n)
+
+    def unclosed(self, cut: Cut) -> int:
+        """o200k tokens of static text before `cut` that no breakpoint before it closes."""
+        marks = [c for c in self.breakpoints if c <= cut]
+        return tokens_before(self.layout, cut) - (tokens_before(self.layout, marks[-1]) if marks else 0)
+
+
+_MEMO: tuple[PromptLayout, list[Impact]] | None = None
+
+
+def impacts(layout: PromptLayout) -> list[Impact]:
+    """The impact of every dynamic segment of the layout's shareable prefix, in request order
+    (segments of tools parts and of PRM201 / PRM202's kinds are left out, but they still end what
+    a move gains). The last layout's result is remembered: every prefix rule asks for it."""
+    global _MEMO
+    if _MEMO is not None and _MEMO[0] is layout:
+        return _MEMO[1]
+    result = _impacts(layout)
+    _MEMO = (layout, result)
+    return result
+
+
+_REQUEST_ROLES = ("user", "history", "assistant", "tool")
+
+
+def is_complete(layout: PromptLayout) -> bool:
+    """True when the layout is a whole request: a call that sends its messages (a user message or
+    a history, not only a system prompt that a framework completes at run time, such as a
+    pydantic-ai `@agent.system_prompt`). Templates, prompt files, config strings and prompt
+    constants are fragments."""
+    return layout.source == "python-call" and any(p.role in _REQUEST_ROLES for p in layout.parts)
+
+
+def _impacts(layout: PromptLayout) -> list[Impact]:
+    placed = [p for p in placed_segments(layout) if p.part.role != "tools" and not p.part.is_history]
+    rates = [rate_of(p.seg) for p in placed]
+    geo = _Geometry(layout)
+    targets = _targets(layout)
+    complete = is_complete(layout)
+    sized = complete or layout.source == "python-constant"
+    out = []
+    for i, p in enumerate(placed):
+        rate = rates[i]
+        if rate is None or p.seg.kind in _OWN_KINDS:
+            continue
+        first = not any(_blocks(r, rate) for r in rates[:i])
+        stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)), geo.end)
+        losses = []
+        before_lost = 0
+        for label, profile, own in targets:
+            region, dormant, explicit = geo.region(profile, own)
+            if p.cut >= region:
+                continue  # nothing this target caches follows the segment (Policy 4)
+            end = min(stop, region)
+            # In the newest user message only the message's own static text is at stake (Policy 3);
+            # a breakpoint placed after a value in the prefix makes its cache entry change with it.
+            placed_bp = not p.in_newest
+            if explicit and placed_bp:
+                before_lost = max(before_lost, geo.unclosed(p.cut))
+            losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens,
+                                     geo.cached(p.cut, profile, explicit, placed_bp),
+                                     geo.cached(end, profile, explicit, placed_bp), dormant))
+        if targets and not losses:
+            continue
+        region_end = max((geo.region(pr, own)[0] for _, pr, own in targets), default=geo.end)
+        end = min(stop, region_end)
+        after = tokens_before(layout, end) - tokens_before(layout, p.cut)
+        part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
+        out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
+                          losses, part_static, before_lost, sized))
+    return out
+
+
+def summary(imp: Impact) -> str:
+    """One line for `promptlint explain`: 'changes on every request: 1,415 static tokens and the
+    history after it; openai:gpt-4.1: 0 cached tokens per request instead of 1,408' (the figures the
+    rules' messages give)."""
+    bits = []
+    if imp.before_lost:
+        bits.append(f"{tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)")
+    if imp.static_after:
+        bits.append(tokens(imp.static_after, 'static token'))
+    if imp.history_after:
+        bits.append("the history")
+    text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" if bits else "nothing after it")
+    t = imp.worst
+    if t is not None and imp.complete:
+        text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
+        if t.dormant:
+            text += f" once caching is on ({t.dormant})"
+    return text
+
+
+def impact_at(layout: PromptLayout, part_index: int, seg_index: int) -> Impact | None:
+    """The impact of the segment at (part_index, seg_index), or None."""
+    return next((i for i in impacts(layout) if (i.placed.part_index, i.placed.seg_index) == (part_index, seg_index)),
+                None)

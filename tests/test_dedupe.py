@@ -1,0 +1,31 @@
+"""One diagnostic per root cause (promptlint/dedupe.py, DESIGN.md Policy 8): typed fields decide,
+never the wording of a message."""
+from __future__ import annotations
+
+from promptlint.dedupe import dedupe
+from promptlint.model import Diagnostic, Position, Related, Severity, Span
+from promptlint.rules import rule_by_code
+
+
+def diag(code: str, row: int = 3, severity: Severity = Severity.WARNING, message: str = "m",
+         name_only: bool = False, related: int = 0) -> Diagnostic:
+    at = Span("a.py", Position(row, 5), Position(row, 9))
+    return Diagnostic(code=code, name=rule_by_code(code).name, severity=severity, message=message, span=at,
+                      name_only=name_only, related=[Related(at, "value produced here")] * related)
+
+
+def test_specificity_is_a_rule_attribute_and_the_most_specific_rule_wins():
+    assert [rule_by_code(c).specificity for c in ("PRM102", "PRM103", "PRM203", "PRM201", "PRM104", "PRM101")] == \
+        [0, 0, 0, 1, 2, 3]
+    assert rule_by_code("PRM305").specificity is None
+    kept = dedupe([diag("PRM101"), diag("PRM102"), diag("PRM305"), diag("PRM101", row=9)])
+    assert [(d.code, d.span.start.row) for d in kept] == [("PRM102", 3), ("PRM305", 3), ("PRM101", 9)]
+
+
+def test_for_one_rule_at_one_place_evidence_beats_a_name_whatever_the_messages_say():
+    guess = diag("PRM102", message="a much longer message that does not say where its evidence came from",
+                 name_only=True)
+    fact = diag("PRM102", message="only the name `now` suggests it")  # wording is not evidence
+    assert dedupe([guess, fact]) == [fact]
+    assert dedupe([diag("PRM102", severity=Severity.INFO), diag("PRM102", message="w")])[0].message == "w"
+    assert dedupe([diag("PRM102"), diag("PRM102", related=1)])[0].related

@@ -1,0 +1,227 @@
+"""The cache-impact model (promptlint/impact.py): rates, what each target caches, the cached tokens
+lost per request, and the severity that follows (DESIGN.md Policies 1-4, 7, 8)."""
+from __future__ import annotations
+
+import pytest
+
+from promptlint import tokens
+from promptlint.estimates import estimate
+from promptlint.impact import Rate, impacts, rate_of
+from promptlint.model import Breakpoint, Kind, Part, Position, Precision, PromptLayout, Segment, Severity, Span, Volatility
+from promptlint.profiles import apply_overrides
+
+LONG = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
+                 for i in range(1, 81))  # about 1,600 o200k tokens
+SHORT = ("Classify the message above as billing (invoices, refunds, fees), cards (lost, stolen or declined "
+         "cards) or access (sign-in, passwords, new phones). Reply with one lowercase word only, no punctuation.")
+
+
+def span(row: int) -> Span:
+    return Span("app.py", Position(row, 1), Position(row, 10))
+
+
+def text(t: str, row: int = 1) -> Segment:
+    return Segment(text=t, span=span(row))
+
+
+def value(expr: str = "question", vol: Volatility = Volatility.PER_REQUEST, kind: Kind = Kind.USER_INPUT,
+          precision: Precision | None = None, row: int = 2) -> Segment:
+    return Segment(kind=kind, volatility=vol, expr=expr, span=span(row), precision=precision)
+
+
+def history() -> Part:
+    return Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="*history")])
+
+
+def layout(parts, provider="openai", model="gpt-4.1", newest_user=None, source="python-call") -> PromptLayout:
+    apply_overrides([])
+    lay = PromptLayout(id="app.py:1", site=span(1), source=source, provider=provider, model=model, parts=parts,
+                       newest_user=newest_user)
+    lay.estimates = estimate(lay)
+    return lay
+
+
+def one(lay: PromptLayout):
+    found = [i for i in impacts(lay) if i.first]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_rates_follow_precision_and_volatility():
+    assert rate_of(value()) is Rate.REQUEST
+    assert rate_of(value(kind=Kind.TIMESTAMP, precision=Precision.DAY)) is Rate.DAY  # volatility says per-request
+    assert rate_of(value(kind=Kind.TIMESTAMP, precision=Precision.MONTH)) is Rate.MONTH
+    assert rate_of(value(kind=Kind.TIMESTAMP, precision=Precision.YEAR)) is None
+    assert rate_of(value(kind=Kind.TIMESTAMP, vol=Volatility.PER_PROCESS, precision=Precision.SUB_DAY)) is Rate.PROCESS
+    assert rate_of(value(vol=Volatility.PER_CONVERSATION, kind=Kind.UNIQUE_ID)) is Rate.CONVERSATION
+    assert rate_of(value(vol=Volatility.UNKNOWN, kind=Kind.TEMPLATE_VARIABLE)) is Rate.UNKNOWN
+    assert rate_of(value(vol=Volatility.STABLE)) is None
+    assert rate_of(text("static")) is None
+
+
+def test_per_request_value_before_enough_static_text_is_a_warning_with_its_figures():
+    lay = layout([Part("system", [value(), text(LONG)]), Part("user", [value(row=3)])], newest_user=1)
+    imp = one(lay)
+    n = tokens.count(LONG)
+    assert (imp.placed.static_before, imp.static_after, imp.history_after) == (0, n, False)
+    (t,) = imp.targets
+    assert (t.target, t.now, t.fixed) == ("openai:gpt-4.1", 0, 1024 + (n - 1024) // 128 * 128)
+    assert imp.severity is Severity.WARNING
+
+
+def test_below_every_minimum_is_info_and_a_few_tokens_are_nothing():
+    small = layout([Part("system", [value(), text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
+    imp = one(small)
+    assert imp.below_minimum and imp.targets[0].lost == 0 and imp.severity is Severity.INFO
+    tiny = layout([Part("system", [value(), text(".</q>")]), Part("user", [value(row=3)])], newest_user=1)
+    assert one(tiny).severity is None
+
+
+def test_history_after_makes_it_a_warning_whatever_the_static_size():
+    lay = layout([Part("system", [text("Be brief."), value()]), history(), Part("user", [value(row=3)])],
+                 newest_user=2)
+    imp = one(lay)
+    assert imp.history_after and imp.static_after == 0 and imp.severity is Severity.WARNING
+
+
+def test_a_date_or_a_value_fixed_at_import_is_info_or_nothing():
+    date = value("date.today()", kind=Kind.TIMESTAMP, precision=Precision.DAY)
+    assert one(layout([Part("system", [date, text(LONG)]), history()])).severity is Severity.INFO
+    first = impacts(layout([Part("system", [date, text(SHORT)]), Part("user", [value(row=3)])], newest_user=1))[0]
+    assert first.rate is Rate.DAY and first.severity is None  # nothing cacheable, even once a day
+    fixed = value("datetime.now()", vol=Volatility.PER_PROCESS, kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY)
+    assert one(layout([Part("system", [fixed, text(LONG)]), history()])).severity is Severity.INFO
+
+
+def test_per_conversation_value_costs_the_static_text_shared_across_conversations():
+    sid = value("session_id", vol=Volatility.PER_CONVERSATION, kind=Kind.UNIQUE_ID)
+    assert one(layout([Part("system", [sid, text(LONG)]), history()])).severity is Severity.WARNING
+    assert one(layout([Part("system", [sid, text(SHORT)]), history()])).severity is None  # below the minimum
+    assert one(layout([Part("system", [text(LONG), sid]), history()])).severity is None  # only the history follows
+
+
+def test_anthropic_breakpoints_bound_what_is_lost():
+    bp = Breakpoint(after=0, span=span(5))
+    after_last = layout([Part("system", [text(LONG), value()], [bp]), history()],
+                        provider="anthropic", model="claude-sonnet-4-5")
+    assert impacts(after_last) == []  # nothing after the last breakpoint is cached (Policy 4)
+    none = layout([Part("system", [value(), text(LONG)]), Part("user", [value(row=3)])], newest_user=1,
+                  provider="anthropic", model="claude-sonnet-4-5")
+    imp = one(none)
+    assert imp.dormant and imp.targets[0].dormant == "no `cache_control` breakpoint"
+    assert imp.severity is Severity.INFO
+    tied = layout([Part("system", [text(LONG), value("conv_id", Volatility.PER_CONVERSATION, Kind.UNIQUE_ID),
+                                   text("\n")], [Breakpoint(after=2)]), history()],
+                  provider="anthropic", model="claude-sonnet-4-5")
+    imp = one(tied)
+    assert imp.before_lost == tokens.count(LONG) and imp.targets[0].now == 0
+    assert imp.severity is Severity.WARNING
+
+
+def test_instructions_after_the_message_in_a_one_shot_prompt():
+    reach = layout([Part("user", [value(), text(LONG)])], newest_user=0)
+    imp = one(reach)
+    assert imp.placed.in_newest and imp.severity is Severity.WARNING
+    small = layout([Part("user", [value(), text(SHORT)])], newest_user=0)
+    assert one(small).severity is Severity.INFO
+    conversation = layout([Part("system", [text("Be brief.")]), history(), Part("user", [value(), text(LONG)])],
+                          newest_user=2)
+    assert impacts(conversation) == []  # the newest message of a conversation ends the prefix (Policy 3)
+
+
+def test_one_root_cause_per_prompt_and_unknown_values():
+    second = layout([Part("system", [value(), text(LONG), value(row=4), text(LONG)]), history()])
+    first, later = impacts(second)
+    assert first.first and not later.first and later.severity is None
+    assert first.static_after == tokens.count(LONG) * 2  # the second value is the same cause: counted, not a stop
+    whole = layout([Part("system", [value("system", Volatility.UNKNOWN, Kind.UNKNOWN)]), history(),
+                    Part("user", [value(row=3)])], newest_user=2)
+    assert one(whole).severity is None  # the system prompt passed in whole (Policy 7)
+    persona = layout([Part("system", [value("persona", Volatility.UNKNOWN, Kind.UNKNOWN), text("Be brief.")]),
+                      history()])
+    assert one(persona).severity is Severity.INFO
+
+
+@pytest.mark.parametrize(("source", "severity"), [("template", Severity.WARNING), ("prompt-text", Severity.WARNING),
+                                                  ("python-constant", Severity.INFO)])
+def test_fragments_followed_by_a_conversation_are_not_excused_by_minimums(source, severity):
+    """A prompt file is a system prompt that a conversation of unknown size follows (Policy 5); a
+    prompt string built in Python with no call found may be any part of a request, so it is judged
+    on its known text (Policy 4)."""
+    lay = layout([Part("system", [value("now()", kind=Kind.TIMESTAMP), text(SHORT)])], provider=None, model=None,
+                 source=source)
+    imp = one(lay)
+    assert not imp.complete and imp.severity is severity
+
+
+CHAT = '''from datetime import datetime
+from pathlib import Path
+
+import anthropic
+from openai import OpenAI
+
+POLICY = Path(__file__).with_name("policy.md").read_text()
+client = OpenAI()
+claude = anthropic.Anthropic()
+
+
+def answer(question: str, history: list):
+    return client.chat.completions.create(
+        model="gpt-4.1",
+        messages=[{"role": "system", "content": f"Now: {datetime.now():%H:%M}\\n{POLICY}"}, *history,
+                  {"role": "user", "content": question}],
+    )
+
+
+def route(message: str):
+    return claude.messages.create(
+        model="claude-sonnet-4-5", max_tokens=10,
+        messages=[{"role": "user", "content": [
+            {"type": "text", "text": f"{message}\\n\\n{POLICY}", "cache_control": {"type": "ephemeral"}}]}],
+    )
+'''
+
+
+def test_messages_state_the_figures_of_explain(tmp_path, monkeypatch):
+    """The token counts of a message are those of `promptlint explain` for the same prompt; no
+    internal placeholder and no "1 tokens" in any message."""
+    from promptlint.api import check
+    from promptlint.config import Settings
+    from promptlint.report.explain import explain_json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "policy.md").write_text(LONG, encoding="utf-8")
+    (tmp_path / "chat.py").write_text(CHAT, encoding="utf-8")
+    report = check(["."], Settings(root=tmp_path))
+    explained = {p["id"]: p for p in explain_json(report.prompts)["prompts"]}
+    found = [d for d in report.diagnostics if d.code in ("PRM101", "PRM102")]
+    assert [(d.code, d.severity) for d in found] == [("PRM102", Severity.WARNING), ("PRM101", Severity.WARNING)]
+    for d in found:
+        (imp,) = explained[d.prompt]["impacts"]
+        (t,) = imp["targets"]
+        now = f"{t['cached_now']:,}" if t["exact"] or not t["cached_now"] else f"about {t['cached_now']:,}"
+        fixed = f"{t['cached_fixed']:,}" if t["exact"] else f"about {t['cached_fixed']:,}"
+        assert f"at token {imp['static_before']:,} of the request" in d.message
+        assert f"the {imp['static_after']:,} static tokens" in d.message
+        assert f"{t['target']}: {now} cached tokens per request instead of {fixed}" in d.message
+        assert "1 tokens" not in d.message and "instance:" not in d.message
+    stamp = next(d for d in found if d.code == "PRM102")
+    assert stamp.message.endswith("plus the history)")
+    assert explained[stamp.prompt]["static_prefix_tokens"] == explained[stamp.prompt]["impacts"][0]["static_before"]
+
+
+def test_size_is_blamed_only_when_size_is_the_cause():
+    """PRM301 says "nothing of this prompt is cached" only when the whole static text is below the
+    minimum; not when a per-request value with static text after it cuts the prefix short (that
+    value is the finding, PRM101), nor when a part's content is not known (an empty part)."""
+    from promptlint.rules.prm301_prefix_below_minimum import PrefixBelowMinimumRule
+
+    rule = PrefixBelowMinimumRule()
+    small = layout([Part("system", [text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
+    (d,) = rule.check_layout(small)
+    assert d.severity is Severity.INFO and "1 tokens" not in d.message
+    cut_short = layout([Part("system", [text("Hi."), value(), text(SHORT)]), Part("user", [value(row=3)])],
+                       newest_user=1)
+    assert list(rule.check_layout(cut_short)) == []
+    unknown = layout([Part("user", [])], provider="google", model=None, newest_user=0)
+    assert list(rule.check_layout(unknown)) == []
