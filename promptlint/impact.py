@@ -222,6 +222,13 @@ class Impact:
         return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER and (big or history) else None
 
     def _fragment_severity(self, some: bool) -> Severity | None:
+        if self.rate is Rate.REQUEST and self.seg.name_only and self.seg.kind is Kind.USER_INPUT:
+            # only a name (`{{ question }}`) says it is the user's text, in a fragment whose request
+            # is not known (often the user message itself): a warning needs the loss to be more
+            # than a few words or to hold history
+            if self.history_after or self.static_after >= SMALL_LOSS:
+                return Severity.WARNING
+            return Severity.INFO if some else None
         if self.rate is Rate.REQUEST:
             return Severity.WARNING if some or self.history_after else None
         if self.rate is Rate.CONVERSATION:
