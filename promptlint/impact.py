@@ -40,6 +40,9 @@ SMALL_SHARE = 0.10
 # unknown value is worth a note only before this much static text.
 FRAGMENT_DAY_STATIC_AFTER = 64
 UNKNOWN_STATIC_AFTER = 256
+# The smallest minimum of the automatic caches (OpenAI, 1,024 tokens: PROVIDERS.md 1.1): a fragment
+# whose whole static text stays below it loses cached tokens only in a request that adds more.
+FRAGMENT_MINIMUM = 1024
 # Per-request content before less static text than this (labels, tags) is not worth a note when
 # the loss is small or nothing is cached either way.
 INFO_STATIC_AFTER = 32
@@ -226,7 +229,8 @@ class Impact:
             # only a name (`{{ question }}`) says it is the user's text, in a fragment whose request
             # is not known (often the user message itself): a warning needs the loss to be more
             # than a few words or to hold history
-            if self.history_after or self.static_after >= SMALL_LOSS:
+            whole = self.placed.static_before + self.static_after
+            if self.history_after or (self.static_after >= SMALL_LOSS and whole >= FRAGMENT_MINIMUM):
                 return Severity.WARNING
             return Severity.INFO if some else None
         if self.rate is Rate.REQUEST:
