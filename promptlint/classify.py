@@ -99,6 +99,8 @@ UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory li
                      "rglob": "directory listing order",
                      # an MCP server lists its tools in its own order (DESIGN.md rule catalogue, PRM203)
                      "list_tools": "an MCP server's listing order"}
+#: The evidence of a tools listing (its elements are tools, whatever the names around them).
+MCP_LISTING = UNORDERED_METHODS["list_tools"]
 
 _USER_INPUT_NAMES = {
     "user_input", "user_message", "user_msg", "user_text", "user_prompt", "user_query",

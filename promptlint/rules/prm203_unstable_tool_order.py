@@ -1,6 +1,7 @@
 """PRM203 unstable-tool-order."""
 from __future__ import annotations
 
+from ..classify import MCP_LISTING
 from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
@@ -16,7 +17,8 @@ class UnstableToolOrderRule(Rule):
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
     history. A list found only by its name (a function or variable named for tools, with no call
-    seen sending it as `tools`) is reported as info (DESIGN.md Policy 7: names are hints).
+    seen sending it as `tools`) is reported as info (DESIGN.md Policy 7: names are hints); a list
+    built from an MCP server's `list_tools()` is a tools list whatever its name.
 
     ## Example
     ```python
@@ -43,10 +45,14 @@ class UnstableToolOrderRule(Rule):
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
                 sent = layout.source == "python-call"
+                listed = seg.evidence == MCP_LISTING  # the listing proves its elements are tools
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
                     "a different order invalidates the whole cached prefix" if sent else
+                    "when these tools are sent with a request, a different order invalidates the whole "
+                    "cached prefix" if listed else
                     "if it is sent as a request's tools, a different order invalidates the whole cached prefix; "
                     "only its name says it is a tool list (no call sending it was found)"))
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
                                       fix=text.fix_of(seg), related=text.related(seg),
-                                      severity=None if sent else Severity.INFO, name_only=not sent)
+                                      severity=None if sent or listed else Severity.INFO,
+                                      name_only=not (sent or listed))
