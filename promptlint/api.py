@@ -13,7 +13,8 @@ __all__ = ["check", "fix", "exit_code", "Settings"]
 
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
-          progress=None, overlays: dict[Path, str] | None = None) -> Report:
+          progress=None, overlays: dict[Path, str] | None = None, cache_dir: str | Path | None = None,
+          project: bool = False, warn=None) -> Report:
     """Lint files and folders. Raises FileNotFoundError for a path that does not exist (a path
     of `overlays` need not exist) and ConfigError for a nested config file that cannot be used.
 
@@ -26,34 +27,71 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     called with the number of files done as they complete (the CLI draws a bar with it).
     `overlays` maps paths to unsaved texts read instead of the files (an editor's buffers,
     `--stdin-filename`); they stand in for the files only during this call.
+
+    `jobs`: worker processes (default: the CPUs this process may use). `cache_dir`: the
+    persistent cache folder (`promptlint.cache`; None: no cache). `project`: when every path is
+    a file (pre-commit passes the changed files), analyse the project they belong to
+    (`promptlint.scope`) and report the findings that concern them (their location, a related
+    location or their prompt's site is in one of them), so a change that breaks a prompt in
+    another file is reported. `warn(message)` receives one-line warnings (a cache folder that
+    cannot be used: the run goes on without it).
     """
     if overlays:
         from . import source
         keys = [Path(p).resolve() for p in overlays]
         source.OVERLAY.update(zip(keys, overlays.values()))
         try:
-            return check(paths, settings, jobs, progress)
+            return check(paths, settings, jobs, progress, cache_dir=cache_dir, project=project, warn=warn)
         finally:
             for key in keys:
                 source.OVERLAY.pop(key, None)
-    from . import source
+    from . import scope, source
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
+    base = scope.project_root(roots) if project else None
     problems: list[Problem] = []
-    files = discover(roots, excluded=lambda p, _is_dir: settings.for_path(p).is_excluded(p),
-                     problems=problems, force_exclude=settings.force_exclude,
-                     extra=lambda p: source.overlay_text(p) is not None)
+
+    def found(where: list[Path], named_problems: list[Problem]) -> list[Path]:
+        return discover(where, excluded=lambda p, is_dir: settings.for_path(p, is_dir).is_excluded(p),
+                        problems=named_problems, force_exclude=settings.force_exclude,
+                        extra=lambda p: source.overlay_text(p) is not None)
+
+    files = found(roots, problems)
+    named = files
+    if base is not None:
+        files = scope.merge(files, found([base], []))
+        roots = [base]
     kinds = [(f, file_kind(f) or "python") for f in files]
-    report = lint_files(kinds, roots=[r for r in roots if r.is_dir()], jobs=jobs, force=False,
+    dirs = [r for r in roots if r.is_dir()]
+    cache = _open_cache(cache_dir, settings, dirs, warn) if cache_dir is not None else None
+    quiet: set[Path] = set()
+    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False,
                         progress=progress(len(kinds)) if progress is not None else None,
-                        targets=settings.targets, profiles=settings.profiles)
-    report.files = len(files) + sum(1 for p in problems if not p.is_dir)
+                        targets=settings.targets, profiles=settings.profiles, cache=cache, quiet=quiet)
+    if base is not None:
+        report = scope.concerning(report, named)
+        kinds = [(f, file_kind(f) or "python") for f in named]
+    report.files = len(named) + sum(1 for p in problems if not p.is_dir)
     report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
     enabled = [d for d in report.diagnostics
                if settings.for_path(d.span.filename).is_enabled(d.code, d.span.filename)]
-    report.diagnostics = sorted(_suppress(enabled, kinds, settings), key=lambda d: d.sort_key)
+    report.diagnostics = sorted(_suppress(enabled, kinds, settings, quiet), key=lambda d: d.sort_key)
     return report
+
+
+def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn):
+    """The persistent cache for this run's settings, or None (with a warning) when its folder
+    cannot be used."""
+    from .cache import Cache, fingerprint
+    facts = {"targets": settings.targets, "profiles": settings.profiles, "force": False,
+             "roots": [os.path.abspath(r) for r in roots]}
+    try:
+        return Cache.open(Path(cache_dir), fingerprint(facts))
+    except OSError as exc:
+        if warn is not None:
+            warn(f"warning: cannot use the cache folder {cache_dir}: {exc.strerror or exc}; running without a cache")
+        return None
 
 
 def display_path(path: str | os.PathLike) -> str:
@@ -70,8 +108,10 @@ def _unreadable(problem: Problem) -> Diagnostic:
                       span=Span(display_path(problem.path), start, start))
 
 
-def _suppress(diagnostics, kinds, settings: Settings):
-    """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress)."""
+def _suppress(diagnostics, kinds, settings: Settings, quiet: set[Path] = frozenset()):
+    """Apply suppression comments and add PRM901 for unused ones (promptlint.suppress). The
+    files of `kinds` in `quiet` cannot hold a suppression comment: they are not read (unless
+    a diagnostic is in one)."""
     from .baseline import read_source
     from .paths import display_name
     from .rules import ALL_RULES
@@ -83,7 +123,7 @@ def _suppress(diagnostics, kinds, settings: Settings):
             return None
         return {"python": "python", "template": "jinja"}.get(kind) or comment_kind(path.name)
 
-    by_name = {display_name(f): comment_syntax(f, k) for f, k in kinds}
+    by_name = {display_name(f): comment_syntax(f, k) for f, k in kinds if f not in quiet}
 
     def is_enabled(code: str, filename: str | None = None) -> bool:
         return settings.for_path(filename).is_enabled(code, filename) if filename else settings.is_enabled(code)

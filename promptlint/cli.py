@@ -139,7 +139,20 @@ class _ProgressBar:
             self.bar.stop()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; `trace` (and what it imports) is loaded only when it runs or is listed."""
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), "trace"})
+
+    def get_command(self, ctx, name):
+        if name == "trace" and name not in self.commands:
+            from .trace.command import trace_command
+            self.add_command(trace_command)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="promptlint")
 def main() -> None:
     """Find what breaks LLM prompt caching in your code."""
@@ -202,10 +215,15 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
               help="Apply `exclude` to files named on the command line too (pre-commit passes names).")
 @click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL",
               help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there.")
+@click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+              help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: the CPUs this process may use).")
 def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_select, config_file,
           isolated, output_file, statistics, baseline, write_baseline, diff_base, fix=False,
           unsafe_fixes=False, diff=False, targets=(), stdin_filename=None, color="auto",
-          show_fixes=False, force_exclude=None, docs_url=None):
+          show_fixes=False, force_exclude=None, docs_url=None, no_cache=False, cache_dir=None, jobs=None):
     """Lint PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from .baseline import BaselineError, changed_lines, filter_baseline, filter_changed
     from .baseline import write_baseline as save_baseline
@@ -240,7 +258,10 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     try:
         bar = _ProgressBar()
         try:
-            report = run_check(paths, settings, progress=bar, overlays=overlays)
+            from .cache import default_dir
+            cache = None if no_cache else (cache_dir or default_dir(settings.config_path))
+            report = run_check(paths, settings, jobs=jobs, progress=bar, overlays=overlays, cache_dir=cache,
+                               project=True, warn=_echo_err)
         finally:
             bar.close()
         if report.files == 0:
@@ -425,11 +446,6 @@ def server_command(debounce_ms):
     """Run the language server on stdin/stdout (for editors; see docs/editors.md)."""
     from .lsp import serve
     serve(debounce_ms / 1000)
-
-
-from .trace.command import trace_command  # noqa: E402 - the command lives with its package
-
-main.add_command(trace_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

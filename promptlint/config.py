@@ -81,21 +81,23 @@ class Settings:
         self._enabled: set[str] | None = None
         self._pfi: list[tuple[pathspec.PathSpec, bool, set[str]]] | None = None
         self._excluded: pathspec.PathSpec | None = None
-        self._nearest: dict[Path, Path | None] = {}
+        self._nearest: dict[Path | str, Path | None] = {}  # folder (Path, or its str) -> config
         self._loaded: dict[Path | None, Settings] = {}
 
-    def for_path(self, path: str | os.PathLike) -> "Settings":
+    def for_path(self, path: str | os.PathLike, is_dir: bool | None = None) -> "Settings":
         """The settings that apply to `path` (a file or folder): those of the closest config file
         above it when this run found its config by searching (`hierarchical`, ruff's nested
         configs in a monorepo), else these. Selection, per-file-ignores and exclusion come from
         the returned settings; the run-level keys (fail-on, output-format, targets, profiles,
         docs-url) from the run's. The command line's options apply to every file. Raises
-        ConfigError for a nested config that cannot be used."""
+        ConfigError for a nested config that cannot be used. `is_dir` says whether `path` is a
+        folder, when the caller knows (else the file system is asked)."""
         if not self.hierarchical:
             return self
-        absolute = Path(os.path.abspath(path))
-        directory = absolute if absolute.is_dir() else absolute.parent
-        config = self._closest(directory)
+        absolute = os.path.abspath(path)
+        folder = os.path.isdir(absolute) if is_dir is None else is_dir
+        directory = absolute if folder else os.path.dirname(absolute)
+        config = self._nearest[directory] if directory in self._nearest else self._closest(Path(directory))
         if config == self.config_path:
             return self
         if config not in self._loaded:
@@ -114,7 +116,7 @@ class Settings:
             if found is not None:
                 break
         for d in walked:
-            self._nearest[d] = found
+            self._nearest[d] = self._nearest[str(d)] = found
         return found
 
     @property
@@ -150,21 +152,52 @@ class Settings:
         if self._excluded is None:
             self._excluded = pathspec.GitIgnoreSpec.from_lines(
                 [*self.exclude, *self.extend_exclude])
+            self.__dict__["_excluded_any"] = _any_pattern(self._excluded)
         rel = self.relative(path)
+        fast = self.__dict__.get("_excluded_any")
+        if fast is not None:  # no negated pattern: excluded when any pattern matches
+            return fast.match(rel) is not None or fast.match(rel + "/") is not None
         return self._excluded.match_file(rel) or self._excluded.match_file(rel + "/")
 
     def relative(self, path: str | os.PathLike) -> str:
         """`path` as a posix path relative to `root` when under it, else absolute."""
-        p = Path(path)
-        absolute = p if p.is_absolute() else Path.cwd() / p
-        absolute = Path(os.path.normpath(absolute))
-        try:
-            return absolute.relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            try:
-                return absolute.resolve().relative_to(self.root.resolve()).as_posix()
-            except ValueError:
-                return absolute.as_posix()
+        absolute = os.path.normpath(os.path.join(os.getcwd(), path))
+        root = self.__dict__.get("_real_root")
+        if root is None:
+            root = self.__dict__["_real_root"] = str(self.root.resolve())
+        relative = _under(absolute, root)
+        if relative is None:
+            relative = _under(os.path.realpath(absolute), root)
+        return relative if relative is not None else Path(absolute).as_posix()
+
+
+def _any_pattern(spec: pathspec.PathSpec):
+    """One regular expression that matches what any pattern of `spec` matches, or None when a
+    pattern negates (`!keep`: then the order of the patterns matters) or has no expression.
+    Each pattern is a gitignore glob anchored at the start, so their union is linear too."""
+    import re
+    parts = []
+    for pattern in spec.patterns:
+        regex = getattr(pattern, "regex", None)
+        if pattern.include is None:
+            continue  # a blank line or a comment
+        if not pattern.include or regex is None:
+            return None
+        parts.append(re.sub(r"\(\?P<\w+>", "(?:", regex.pattern))
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in parts)) if parts else re.compile(r"(?!)")
+    except re.error:
+        return None
+
+
+def _under(absolute: str, root: str) -> str | None:
+    """`absolute` relative to `root` (posix) when it is under it (or is it: "."), else None."""
+    if absolute == root:
+        return "."
+    prefix = root if root.endswith(os.sep) else root + os.sep
+    if not absolute.startswith(prefix):
+        return None
+    return absolute[len(prefix):].replace(os.sep, "/")
 
 
 # Each TOML key, its Settings field and the value's type ("strs": list of strings).
@@ -221,15 +254,19 @@ def _config_in(directory: Path) -> Path | None:
     return None
 
 
+def _toml_error(exc: Exception) -> str:
+    return "nested too deeply to read" if isinstance(exc, RecursionError) else str(exc)
+
+
 def _has_promptlint_table(pyproject: Path) -> bool:
     try:
         text = pyproject.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError):
         return False
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
         if "[tool.promptlint" in text:  # ours, but broken: say so rather than run with defaults
-            raise ConfigError(f"Invalid TOML in {pyproject}: {exc}") from None
+            raise ConfigError(f"Invalid TOML in {pyproject}: {_toml_error(exc)}") from None
         return False
     tool = data.get("tool")
     return isinstance(tool, dict) and "promptlint" in tool
@@ -279,8 +316,8 @@ def _read_table(path: Path) -> tuple[dict, str]:
         raise ConfigError(f"Cannot read config file {path}: {reason}") from None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"Invalid TOML in {path}: {exc}") from None
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise ConfigError(f"Invalid TOML in {path}: {_toml_error(exc)}") from None
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         if not isinstance(tool, dict):

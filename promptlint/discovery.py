@@ -29,7 +29,7 @@ from typing import Callable
 import pathspec
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox",
-             ".mypy_cache", ".pytest_cache", ".ruff_cache", "build", "dist", ".eggs", "site-packages",
+             ".mypy_cache", ".pytest_cache", ".ruff_cache", ".promptlint_cache", "build", "dist", ".eggs", "site-packages",
              ".hypothesis", ".idea", ".vscode"}
 TEMPLATE_SUFFIXES = {".j2", ".jinja", ".jinja2", ".prompt"}
 CONFIG_SUFFIXES = {".yaml", ".yml", ".toml"}
@@ -166,8 +166,8 @@ def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = 
     out: list[Path] = []
     seen: set[Path] = set()
 
-    def add(path: Path) -> None:
-        key = _resolve(path)
+    def add(path: Path, key: Path | None = None) -> None:
+        key = key if key is not None else _resolve(path)
         if key not in seen:
             seen.add(key)
             out.append(path)
@@ -215,34 +215,63 @@ def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], N
         where = Path(exc.filename) if exc.filename else root
         problems.append(Problem(where, f"cannot read folder: {exc.strerror or exc}; skipped", True))
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=on_error):
-        here = Path(dirpath)
+    # A depth-first walk in os.walk's order (a folder's files, then its sub-folders, sorted),
+    # on os.scandir: an entry's type comes with the listing, so a regular file costs no stat.
+    stack: list[Path] = [root]
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            on_error(exc)
+            continue
+        real = _resolve(here)  # once per folder: a child's real path is real / name (links are not walked into)
         spec = _spec(here / ".gitignore") if here != root else None
-        local = inherited.get(here, ignores) + ([(_resolve(here), spec)] if spec is not None else [])
+        local = inherited.get(here, ignores) + ([(real, spec)] if spec is not None else [])
         keep = []
-        for d in sorted(dirnames):
-            sub = here / d
-            if (d in SKIP_DIRS or d.endswith(".egg-info") or _is_venv(sub) or _ignored(sub, local, True)
+        for entry in entries:
+            name = entry.name
+            if not _is_dir(entry):
+                continue
+            sub = here / name
+            if (name in SKIP_DIRS or name.endswith(".egg-info") or _is_venv(sub) or _ignored(real / name, local, True)
                     or (excluded is not None and excluded(sub, True))):
                 continue
-            keep.append(d)
+            if not entry.is_symlink():  # a link to a folder is listed, never walked (as os.walk)
+                keep.append(sub)
             inherited[sub] = local
-        dirnames[:] = keep
-        for name in sorted(filenames):
+        for entry in entries:
+            name = entry.name
+            if _is_dir(entry):
+                continue
             f = here / name
-            if file_kind(f) is None or _ignored(f, local, False) or (excluded is not None and excluded(f, False)):
+            if file_kind(f) is None or _ignored(real / name, local, False) or (excluded is not None and excluded(f, False)):
                 continue
-            reason = _regular(f)
-            if reason == "skip":
-                continue
-            if reason is not None:
-                problems.append(Problem(f, reason))
-                continue
-            add(f)
+            if entry.is_symlink():
+                reason = _regular(f)
+                if reason == "skip":
+                    continue
+                if reason is not None:
+                    problems.append(Problem(f, reason))
+                    continue
+                add(f, _resolve(f))
+            elif entry.is_file(follow_symlinks=False):
+                add(f, real / name)
+        stack.extend(reversed(keep))
 
 
-def _ignored(path: Path, specs, is_dir: bool) -> bool:
-    rp = _resolve(path) if not path.is_symlink() else _resolve(path.parent) / path.name
+def _is_dir(entry: os.DirEntry) -> bool:
+    """A folder, or a link to one (as os.walk lists them)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _ignored(rp: Path, specs, is_dir: bool) -> bool:
+    """Whether the gitignore `specs` ignore the path whose folder is resolved (`rp`: the real
+    folder, then the entry's own name, a symlink or not)."""
     for base, spec in specs:
         try:
             rel = rp.relative_to(base).as_posix()

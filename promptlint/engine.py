@@ -1,26 +1,53 @@
 """Runs the analysis: read each file once, build prompt layouts, run the rules, dedupe.
 
 `lint_files` is the whole pipeline for a list of files; it never raises for bad input: a file
-that cannot be read or parsed becomes a PRM001 diagnostic and the run goes on.
+that cannot be read or parsed becomes a PRM001 diagnostic and the run goes on, and so does a
+file whose analysis crashed its worker process (`promptlint.workers`). With a persistent cache
+(`promptlint.cache`) only the files whose result is not cached are analysed; the prefix rules,
+the deduplication and the suppressions always run on every layout, cached or not.
+
+Every file is analysed from the same state (the evaluator forgets its values after each file;
+parsed modules are shared but their reads are recorded on every use), so a file's result
+depends only on the files its analysis read, whatever ran before it in the same process.
 """
 from __future__ import annotations
 
+import gc
 import os
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from . import reads
+from .cache import Result
 from .dedupe import dedupe
 from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
-from . import estimates as _estimates
 from .paths import display_name
-from .profiles import apply_overrides, parse_target
-from .python.module import ParseError
-from .python.prefilter import might_hold_prompt
-from .rules import ALL_RULES
-from .rules.base import Rule
 from .source import SourceError, read_python, read_text
+from .suppress import might_suppress
 
-PARALLEL_MIN_FILES = 40
+if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached run needs none of it)
+    from .rules.base import Rule
+
+PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
+#: Garbage collection while analysing: syntax trees are millions of young objects that live as
+#: long as their module, so frequent young-generation collections and full ones over the module
+#: cache cost a fifth of the time for nothing; collections run 50 times less often.
+GC_THRESHOLD = (50_000, 50, 1000)
+
+
+@contextmanager
+def tuned_gc():
+    """Collect garbage rarely in the block, and never look at the objects that exist when it
+    starts (the imported modules: `gc.freeze`); the previous settings come back after."""
+    old = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
+        gc.unfreeze()
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
 
@@ -33,11 +60,22 @@ def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
                       message=f"Cannot analyse this file: {exc}", span=Span(filename, pos, pos))
 
 
+class _Failure(Exception):
+    """Why an analysis failed as a whole (the message of its PRM001)."""
+
+
+def _failure(path: Path, reason: str) -> Report:
+    """The report of a file whose analysis failed as a whole (its worker crashed)."""
+    return Report(diagnostics=[_syntax_error(display_name(path), _Failure(reason))], files=1)
+
+
 class Linter:
     """Analyses files with one Project (module cache) and one Evaluator."""
 
     def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None,
                  targets: list[str] | None = None, profiles: list[dict] | None = None):
+        from .profiles import apply_overrides, parse_target
+        from .rules import ALL_RULES
         if profiles:
             apply_overrides(profiles)
         self.targets = [parse_target(t) for t in targets or []]
@@ -52,36 +90,68 @@ class Linter:
         """One file's report. With `layout_rules` the prefix rules run on its layouts here; a run
         over many files runs them once at the end instead (`check_layouts`), where it knows which
         layouts supersede which."""
-        report = Report(files=1)
-        filename = display_name(path)
-        try:
-            if kind == "python":
-                self._python(path, filename, force, report)
-            else:
-                self._text_file(path, filename, kind, report)
-        except Exception as exc:  # a bug of ours must not end the run: say so and go on
-            report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}")
-        for layout in report.prompts:
-            self._estimate(layout)
+        report = self.analyse(path, kind, force).report
         if layout_rules:
             report.diagnostics.extend(self.check_layouts(report.prompts))
         return report
 
-    def _python(self, path: Path, filename: str, force: bool, report: Report) -> None:
-        """A Python file: parsed only when its text can hold a prompt (or `force`)."""
+    def analyse(self, path: Path, kind: str, force: bool = False) -> Result:
+        """One file's analysis (layouts with estimates, module diagnostics, PRM001) and what it
+        read (`promptlint.reads`), as the cache stores it. Never raises: an internal error is a
+        line of `report.errors` (not cacheable), running out of memory or recursion a PRM001."""
+        report = Report(files=1)
+        filename = display_name(path)
+        result = Result(report)
+        self.project.start()
+        with reads.tracking() as seen:
+            try:
+                if kind == "python":
+                    text = self._python(path, filename, force, report)
+                else:
+                    text = self._text_file(path, filename, kind, report)
+                result.quiet = text is None or not might_suppress(text)
+                for layout in report.prompts:
+                    self._estimate(layout)
+            except MemoryError:
+                report.prompts.clear()
+                report.diagnostics.append(_syntax_error(filename, _Failure("the analysis ran out of memory")))
+                result.cacheable, result.restart = False, True
+            except RecursionError:
+                report.prompts.clear()
+                report.diagnostics.append(_syntax_error(filename, _Failure("too deeply nested to analyse")))
+            except Exception as exc:  # a bug of ours must not end the run: say so and go on
+                message = str(exc).splitlines()[0][:200] if str(exc) else ""
+                report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
+                result.cacheable = False
+            finally:
+                self.evaluator.forget()  # the next file starts from the same state
+                if self.project.full:  # bounded memory: start over with the next file
+                    self.project.clear()
+        result.deps = dict(seen)
+        result.state = result.deps.pop(reads.key_of(path), None)
+        if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
+            result.cacheable = False  # unreadable, or an unsaved text: nothing to key it by
+        return result
+
+    def _python(self, path: Path, filename: str, force: bool, report: Report) -> str | None:
+        """A Python file: parsed only when its text can hold a prompt (or `force`). Returns its
+        text (None when it cannot be read)."""
+        from .python.module import ParseError
+        from .python.prefilter import might_hold_prompt
         from .python.sites import find_layouts
+        from .rules.base import Rule
         try:
             source = read_python(path)
         except SourceError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
-            return
+            return None
         if not force and not might_hold_prompt(source):
-            return  # no prompt can be here: never parsed
+            return source  # no prompt can be here: never parsed
         try:
             module = self.project.load(path, source)
         except ParseError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
-            return
+            return source
         try:
             layouts = find_layouts(module, self.evaluator)
         except RecursionError:
@@ -91,59 +161,77 @@ class Linter:
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
                 report.diagnostics.extend(rule.check_module(module))
-        if self.project.full:  # bounded memory: start over with the next file
-            self.project.clear()
-            self.evaluator.forget()
+        return source
 
-    def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> None:
-        try:
-            from . import templates
-        except ImportError:  # pragma: no cover
-            return
+    def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> str | None:
+        """A template, prompt or config file. Returns its text (None when it cannot be read)."""
+        from . import templates
+        from .python.module import ParseError
         try:
             text = read_text(path)
         except SourceError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
-            return
-        layouts_for_file = getattr(templates, "layouts_for_file", None)
-        if layouts_for_file is None:  # pragma: no cover - templates package being built
-            return
+            return None
         try:
-            layouts = layouts_for_file(path, filename, text)
+            layouts = templates.layouts_for_file(path, filename, text)
+        except (MemoryError, RecursionError):
+            raise
         except Exception as exc:  # a template the parser rejects is reported, never a crash
             report.diagnostics.append(_syntax_error(filename, ParseError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__,
                                                                          getattr(exc, "lineno", None) or getattr(exc, "row", None) or 1)))
-            return
+            return text
         report.prompts.extend(layouts)
+        return text
 
     def _estimate(self, layout: PromptLayout) -> None:
+        from . import estimates as _estimates
         layout.static_prefix_tokens = _estimates.static_prefix_tokens(layout)
         layout.static_tokens = _estimates.static_tokens(layout)
         layout.estimates = _estimates.estimate(layout, _estimates.targets_for(layout, self.targets))
 
     def check_layouts(self, layouts: list[PromptLayout]) -> list[Diagnostic]:
-        """Run the prefix rules on every layout of the run except those another layout
-        supersedes: a template or config prompt that Python renders with known values, a
-        LangChain prompt template whose `invoke(...)` values are known."""
-        linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
-        covered = {c for lt in layouts for c in lt.supersedes}
-        sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
-        reached: dict = {}  # functions read to build a send site's tools
-        for lt in layouts:
-            if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
-                for span in lt.reaches:
-                    reached.setdefault(span.filename, []).append(span)
-        out: list[Diagnostic] = []
-        for layout in layouts:
-            if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
-                continue
-            if layout.source == "python-constant" and (
-                    any(s.span in sent for _, _, _, s in layout.segments())
-                    or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
-                continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
-            for rule in self.rules:
-                out.extend(rule.check_layout(layout))
-        return out
+        """The prefix rules' findings on `layouts` (see `check_layouts`)."""
+        return check_layouts(layouts, self.rules)
+
+
+def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, cache=None,
+                  keys: dict[int, str] | None = None) -> list[Diagnostic]:
+    """Run the prefix rules (`rules`, default every rule) on every layout of the run except those
+    another layout supersedes: a template or config prompt that Python renders with known
+    values, a LangChain prompt template whose `invoke(...)` values are known, a prompt candidate
+    whose text (or tools list) reaches a send site (judged there: Policy 9). With a `cache` (and
+    the default rules), the findings of a layout seen before are read from it: they depend on
+    nothing but the layout (and the run's fingerprint); `keys` maps `id(layout)` to its key when
+    the cache entry it came from knows it."""
+    if rules is not None:
+        cache = None
+    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
+    covered = {c for lt in layouts for c in lt.supersedes}
+    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
+    reached: dict = {}  # functions read to build a send site's tools
+    for lt in layouts:
+        if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
+            for span in lt.reaches:
+                reached.setdefault(span.filename, []).append(span)
+    out: list[Diagnostic] = []
+    for layout in layouts:
+        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
+            continue
+        if layout.source == "python-constant" and (
+                any(s.span in sent for _, _, _, s in layout.segments())
+                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+            continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
+        key = (keys or {}).get(id(layout))
+        found = cache.findings(layout, key) if cache is not None else None
+        if found is None:
+            if rules is None:
+                from .rules import ALL_RULES
+                rules = [r() for r in ALL_RULES]
+            found = [d for rule in rules for d in rule.check_layout(layout)]
+            if cache is not None:
+                cache.store_findings(layout, found, key)
+        out.extend(found)
+    return out
 
 
 def _inside(site, reached: dict) -> bool:
@@ -152,67 +240,152 @@ def _inside(site, reached: dict) -> bool:
 
 
 _WORKER: Linter | None = None
+_WORKER_OPTIONS: dict = {}
 
 
-def _init_worker(roots, targets, profiles) -> None:
+def _init_worker(roots, targets, profiles, force, cache_args) -> None:
     global _WORKER
+    gc.freeze()  # a fresh process that lives for the run: never unfrozen
+    gc.set_threshold(*GC_THRESHOLD)
     _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
+    _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
+    from . import tokens
+    if _WORKER_OPTIONS["cache"] is not None and tokens.MEMO is None:  # not inherited (spawn)
+        _WORKER_OPTIONS["cache"].load_token_counts()
 
 
-def _worker(args) -> Report:
-    """Lint one chunk in a worker process; the worker's Linter (and its module cache) lives as
-    long as the process, so modules imported by several files are parsed once per process."""
-    paths, force = args
-    linter = _WORKER
-    out = Report()
-    for path, kind in paths:
-        part = linter.lint_file(path, kind, force, layout_rules=False)
-        out.diagnostics.extend(part.diagnostics)
-        out.prompts.extend(part.prompts)
-        out.errors.extend(part.errors)
-        out.files += part.files
-    return out
+def _work(path: Path, kind: str) -> Result:
+    """Analyse one file in a worker process (its Linter and module cache live as long as the
+    process) and store the result in the cache from there; the token counts it learned go to
+    the parent with the result."""
+    result = _WORKER.analyse(path, kind, _WORKER_OPTIONS["force"])
+    cache = _WORKER_OPTIONS.get("cache")
+    if cache is not None:
+        from . import tokens
+        cache.store(path, kind, result)
+        result.tokens = tokens.take_new()
+    return result
+
+
+def _open_cache(cache_args):
+    if cache_args is None:
+        return None
+    from .cache import Cache
+    return Cache(*cache_args)
 
 
 def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, jobs: int | None = None,
                force: bool = False, progress=None, targets: list[str] | None = None,
-               profiles: list[dict] | None = None) -> Report:
+               profiles: list[dict] | None = None, cache=None, quiet: set[Path] | None = None) -> Report:
     """Lint `files` ([(path, kind)]) and return one Report, deduplicated and sorted.
 
-    Runs in `jobs` processes (default: the CPU count) when there are many files. `force` analyses
+    Files whose result `cache` (a `promptlint.cache.Cache`, or None) holds are not analysed
+    again; the others are, in `jobs` worker processes (default `available_cpus()`) when there
+    are at least `PARALLEL_MIN_FILES` of them, and their results are stored. `force` analyses
     every Python file, not only those that mention an LLM API. `progress(n)` is called as files
     complete. `targets` are PROVIDER:MODEL strings for prompts whose provider is not static;
-    `profiles` user provider-profile rows.
+    `profiles` user provider-profile rows. `quiet`, when given, receives the paths (as in
+    `files`) whose text cannot hold a suppression comment (the suppression pass skips them).
     """
-    jobs = jobs or os.cpu_count() or 1
-    report = Report()
-    if jobs > 1 and len(files) >= PARALLEL_MIN_FILES:
-        # contiguous chunks keep a package's files (and the modules they import) together
-        size = max(8, len(files) // (jobs * 16))
-        chunks = [files[i:i + size] for i in range(0, len(files), size)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(roots, targets, profiles)) as pool:
-            for part, chunk in zip(pool.map(_worker, [(c, force) for c in chunks]), chunks):
-                _merge(report, part)
-                if progress:
-                    progress(len(chunk))
-    else:
+    jobs = jobs or available_cpus()
+    if cache is not None:
+        cache.load_token_counts()
+    results: list[Result | None] = [None] * len(files)
+    todo: list[tuple[int, Path, str]] = []
+    for i, (path, kind) in enumerate(files):
+        hit = cache.lookup(path, kind) if cache is not None else None
+        if hit is None:
+            todo.append((i, path, kind))
+            continue
+        results[i] = hit
+        if progress:
+            progress(1)
+
+    def done(index: int, result: Result) -> None:
+        results[index] = result
+        if cache is not None:
+            cache.remember(files[index][0], files[index][1], result)
+            if result.tokens:
+                cache.learn_token_counts(result.tokens)
+        if progress:
+            progress(1)
+
+    if jobs > 1 and len(todo) >= PARALLEL_MIN_FILES:
+        from . import workers
+        cache_args = (cache.root, cache.fingerprint) if cache is not None else None
+        workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args), _work, done,
+                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)))
+    elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
-        for path, kind in files:
-            _merge(report, linter.lint_file(path, kind, force, layout_rules=False))
-            if progress:
-                progress(1)
+        with tuned_gc():
+            for index, path, kind in todo:
+                result = linter.analyse(path, kind, force)
+                if cache is not None:
+                    cache.store(path, kind, result)
+                done(index, result)
+    report = Report()
+    keys: dict[int, str] = {}
+    for (path, _), result in zip(files, results):
+        part = result.report
+        keys.update(zip(map(id, part.prompts), result.layout_keys))
+        report.diagnostics.extend(part.diagnostics)
+        report.prompts.extend(part.prompts)
+        report.errors.extend(part.errors)
+        report.files += part.files
+        if quiet is not None and result.quiet:
+            quiet.add(path)
+    if profiles:
+        from .profiles import apply_overrides
+        apply_overrides(profiles)
     report.prompts = _unique_layouts(report.prompts)
-    report.diagnostics.extend(Linter(roots=roots, targets=targets, profiles=profiles).check_layouts(report.prompts))
+    report.diagnostics.extend(check_layouts(report.prompts, cache=cache, keys=keys))
     report.diagnostics = dedupe(report.diagnostics)
+    if cache is not None:
+        cache.save_token_counts()
+        cache.save_index()
     return report
 
 
-def _merge(report: Report, part: Report) -> None:
-    report.diagnostics.extend(part.diagnostics)
-    report.prompts.extend(part.prompts)
-    report.errors.extend(part.errors)
-    report.files += part.files
+def available_cpus() -> int:
+    """The CPUs this process may use: its affinity mask (`os.sched_getaffinity`), bounded by the
+    cgroup's CPU quota (`cpu.max` of cgroup v2, `cpu.cfs_quota_us` / `cpu.cfs_period_us` of v1:
+    a container limited to 2 CPUs on a 64-CPU host gets 2), at least 1."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        cpus = min(cpus, max(1, int(quota + 0.5)))
+    return max(1, cpus)
+
+
+def _cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
+    """CPUs allowed by the cgroup quota of this process, or None when unlimited or unknown."""
+    candidates = [(root / "cpu.max", None)]
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, where = line.split(":", 2)
+            if controllers == "":
+                candidates.insert(0, (root / where.lstrip("/") / "cpu.max", None))
+            elif "cpu" in controllers.split(","):
+                for base in (root / "cpu", root / "cpu,cpuacct"):
+                    candidates.append((base / where.lstrip("/") / "cpu.cfs_quota_us", base / where.lstrip("/") / "cpu.cfs_period_us"))
+                    candidates.append((base / "cpu.cfs_quota_us", base / "cpu.cfs_period_us"))
+    except (OSError, ValueError):
+        pass
+    for quota_file, period_file in candidates:
+        try:
+            if period_file is None:
+                quota, period = quota_file.read_text().split()[:2]
+            else:
+                quota, period = quota_file.read_text().strip(), period_file.read_text().strip()
+            if quota in ("max", "-1"):
+                return None
+            return int(quota) / int(period)
+        except (OSError, ValueError):
+            continue
+    return None
 
 
 def _unique_layouts(layouts: list[PromptLayout]) -> list[PromptLayout]:

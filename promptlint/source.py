@@ -10,7 +10,8 @@
   offsets agree too).
 
 Errors are `SourceError` with a one-line message and the 1-based row where it is known; the caller
-turns them into a PRM001 diagnostic and goes on.
+turns them into a PRM001 diagnostic and goes on. Every read (and every failed one) is recorded as
+a dependency of the analysis that made it (`promptlint.reads`).
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ import re
 import stat
 import tokenize
 from pathlib import Path
+
+from . import reads
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024  # bytes: larger files are generated or vendored, not prompts
 
@@ -48,12 +51,25 @@ def overlay_text(path: Path) -> str | None:
         return None
 
 
-def read_bytes(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> bytes:
-    """The bytes of a regular file, at most `max_bytes` (None: no limit).
+def read_bytes(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES, record: bool = True) -> bytes:
+    """The bytes of a regular file, at most `max_bytes` (None: no limit), recorded as a dependency
+    of the running analysis (`promptlint.reads`) unless `record` is False.
 
     Raises SourceError: "not a regular file", "symlink loop", "cannot read file: ...",
     "file too large (N bytes, limit M)".
     """
+    try:
+        data = _read_bytes(path, max_bytes)
+    except SourceError:
+        if record:
+            reads.note_missing(path)
+        raise
+    if record:
+        reads.note_bytes(path, data)
+    return data
+
+
+def _read_bytes(path: Path, max_bytes: int | None) -> bytes:
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -138,6 +154,7 @@ def read_python(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
     """The decoded text of a Python file (an unsaved overlay first). Raises SourceError."""
     text = overlay_text(path)
     if text is not None:
+        reads.note_text(path, text)
         return text
     return decode_python(read_bytes(path, max_bytes))
 
@@ -146,6 +163,7 @@ def read_text(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:
     """The decoded text of any other file (an unsaved overlay first). Raises SourceError."""
     text = overlay_text(path)
     if text is not None:
+        reads.note_text(path, text)
         return text
     return decode_text(read_bytes(path, max_bytes))
 
@@ -207,3 +225,35 @@ def iter_lines(path: Path | str, max_line_bytes: int = 64 * 1024 * 1024):
             if stream is not raw:
                 stream.close()
             raw.close()
+
+
+# ---------------------------------------------------------------- dependencies (promptlint.reads)
+def is_file(path: str | os.PathLike) -> bool:
+    """Whether `path` is a regular file (symlinks followed) or has an unsaved text, recorded as a
+    dependency of the running analysis: an analysis that looked for a file and did not find it
+    depends on its absence."""
+    found = overlay_text(path) is not None or _regular(path)
+    if reads.active():
+        reads.note(reads.key_of(path), reads.EXISTS if found else None)
+    return found
+
+
+def _regular(path: str | os.PathLike) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def current_state(key: str, wanted: str | None = None) -> str | None:
+    """The state of path `key` now (`promptlint.reads`), to compare with a recorded one. With
+    `wanted` == `reads.EXISTS` only the existence is tested (the text is not read)."""
+    text = overlay_text(key)
+    if text is not None:
+        return reads.EXISTS if wanted == reads.EXISTS else reads.overlay_digest(text)
+    if wanted == reads.EXISTS:
+        return reads.EXISTS if _regular(key) else None
+    try:
+        return reads.digest(read_bytes(key, record=False))
+    except SourceError:
+        return None

@@ -37,14 +37,16 @@ from .model import Diagnostic, Position
 
 ALL = "*"  # the selector recorded for a suppression without codes
 
+# Linear time on any text (issue 17): every repetition that could scan far is bounded or cannot
+# overlap with what follows it; Jinja comments are found with str.find, not a lazy `.*?`.
 _HASH_PROMPTLINT = re.compile(
-    r"#\s*promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]\n]*)\])?")
+    r"#\s*promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]\n]{0,2000})\])?")
 _HASH_NOQA = re.compile(
     r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?(?![\w:])", re.I)
-_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+# The head of a Jinja directive comment; the rest up to its `#}` must hold no other `#`.
 _JINJA_DIRECTIVE = re.compile(
-    r"\{#-?\s*(?:promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]]*)\])?"
-    r"|noqa(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)[^#]*?-?#\}", re.S | re.I)
+    r"\{#-?\s*(?:promptlint:\s*(?P<kind>file-ignore|ignore)\b(?:\[(?P<codes>[^\]]{0,2000})\])?"
+    r"|noqa(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?)", re.S | re.I)
 
 
 @dataclass(frozen=True)
@@ -140,11 +142,26 @@ def parse_suppressions(filename: str, text: str, kind: str | None = None) -> lis
         raise
     lines = text.split("\n")
     comment_rows = {row for row, _col, own, _t in comments if own}
-    extent: dict[int, set[int]] = {}
+    extent: dict[int, list[tuple[int, int]]] = {}  # an edge row -> the multi-line strings it ends
     for first, last in multiline:
-        rows = set(range(first, last + 1))
         for edge in (first, last):
-            extent.setdefault(edge, set()).update(rows)
+            extent.setdefault(edge, []).append((first, last))
+    next_code: list[int] = []  # row r -> the first row from r on that is neither blank nor a comment
+    following = len(lines) + 1
+    for r in range(len(lines), 0, -1):
+        if lines[r - 1].strip() and r not in comment_rows:
+            following = r
+        next_code.append(following)
+    next_code.reverse()
+    covers: dict[int, frozenset[int]] = {}  # shared by the directives that cover the same row
+
+    def covering(row: int) -> frozenset[int]:
+        if row not in covers:
+            rows = {row}
+            for first, last in extent.get(row, ()):
+                rows.update(range(first, last + 1))
+            covers[row] = frozenset(rows)
+        return covers[row]
 
     result: list[Suppression] = []
     for row, col, own_line, comment in comments:
@@ -153,19 +170,15 @@ def parse_suppressions(filename: str, text: str, kind: str | None = None) -> lis
             d_start, d_end, directive, codes, c_start, c_end, listed = found
             if own_line:
                 target = row + comment[:d_end].count("\n") + 1
-                while target <= len(lines) and (not lines[target - 1].strip()
-                                                or target in comment_rows):
-                    target += 1
-                covered = {target}
+                target = next_code[target - 1] if target <= len(lines) else target
+                covered = covering(target)
             else:
-                covered = {row}
-            for r in list(covered):
-                covered |= extent.get(r, set())
+                covered = covering(row)
             result.append(Suppression(
                 filename=filename, row=row,
                 start=_pos(row, col, comment, d_start), end=_pos(row, col, comment, d_end),
                 codes=codes, directive=directive,
-                rows=frozenset() if directive == "file" else frozenset(covered),
+                rows=frozenset() if directive == "file" else covered,
                 own_line=own_line, kind=kind, line=line,
                 codes_start=_pos(row, col, comment, c_start) if c_start is not None else None,
                 codes_end=_pos(row, col, comment, c_end) if c_end is not None else None,
@@ -188,15 +201,18 @@ def _split(codes: str) -> tuple[str, ...]:
 def _directives(kind: str, comment: str) -> Iterator[tuple]:
     """(start, end, directive, codes, codes_start, codes_end, listed) in one comment's text."""
     if kind == "jinja":
-        m = _JINJA_DIRECTIVE.fullmatch(comment)
-        if not m:
+        m = _JINJA_DIRECTIVE.match(comment)
+        rest = comment[m.end():] if m else ""
+        if not m or not rest.endswith("#}") or "#" in rest[:-2]:
             return
         if m.group("kind"):
             group = "codes"
             directive = "file" if m.group("kind") == "file-ignore" else "promptlint"
         else:
             group, directive = "noqa", "noqa"
-        yield _directive(m, group, directive)
+        found = _directive(m, group, directive)
+        if found is not None:
+            yield (found[0], len(comment), *found[2:])  # the directive is the whole comment
         return
     for m in _HASH_PROMPTLINT.finditer(comment):
         yield _directive(m, "codes", "file" if m.group("kind") == "file-ignore" else "promptlint")
@@ -252,16 +268,41 @@ def _scan_yaml(text: str):
             if last > first:
                 multiline.append((first, last))
     comments, commented_rows = [], set()
+    rows = _Rows(text)
+    scalar = 0  # scalars are in text order: the first that does not end before the `#`
     for m in re.finditer(r"(?:(?<=\s)|^)#", text, re.M):
-        row = text.count("\n", 0, m.start()) + 1
-        if row in commented_rows or any(a <= m.start() < b for a, b in scalars):
+        at = m.start()
+        row = rows.row(at)
+        while scalar < len(scalars) and scalars[scalar][1] <= at:
+            scalar += 1
+        if row in commented_rows or (scalar < len(scalars) and scalars[scalar][0] <= at):
             continue
         commented_rows.add(row)
-        end = text.find("\n", m.start())
-        col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
-        own = not text[m.start() - col:m.start()].strip()
-        comments.append((row, col, own, text[m.start():len(text) if end < 0 else end]))
+        end = text.find("\n", at)
+        col = at - rows.start(row)
+        own = not text[at - col:at].strip()
+        comments.append((row, col, own, text[at:len(text) if end < 0 else end]))
     return comments, multiline
+
+
+class _Rows:
+    """1-based rows of character offsets, for offsets asked in increasing order (linear)."""
+
+    def __init__(self, text: str):
+        self.text, self.offset, self.current, self.line_start = text, 0, 1, 0
+
+    def row(self, offset: int) -> int:
+        while True:
+            nl = self.text.find("\n", self.offset, offset)
+            if nl < 0:
+                break
+            self.current, self.line_start, self.offset = self.current + 1, nl + 1, nl + 1
+        self.offset = max(self.offset, offset)
+        return self.current
+
+    def start(self, row: int) -> int:
+        """The offset where the row last returned by `row` starts."""
+        return self.line_start
 
 
 def _scan_toml(text: str):
@@ -300,13 +341,21 @@ def _scan_toml(text: str):
 
 def _scan_jinja(text: str):
     comments = []
-    for m in _JINJA_COMMENT.finditer(text):
-        row = text.count("\n", 0, m.start()) + 1
-        col = m.start() - (text.rfind("\n", 0, m.start()) + 1)
-        end_of_line = text.find("\n", m.end())
-        after = text[m.end():len(text) if end_of_line < 0 else end_of_line]
-        own = not text[m.start() - col:m.start()].strip() and not after.strip()
-        comments.append((row, col, own, m.group()))
+    rows = _Rows(text)
+    start = text.find("{#")
+    while start >= 0:
+        close = text.find("#}", start + 2)
+        if close < 0:
+            break  # an unclosed comment: nothing after it is a comment either
+        end = close + 2
+        row = rows.row(start)
+        col = start - rows.start(row)
+        end_of_line = text.find("\n", end)
+        after = text[end:len(text) if end_of_line < 0 else end_of_line]
+        own = not text[start - col:start].strip() and not after.strip()
+        comments.append((row, col, own, text[start:end]))
+        rows.row(end)
+        start = text.find("{#", end)
     return comments, []
 
 

@@ -13,8 +13,10 @@ import gzip
 import hashlib
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-import tiktoken
+if TYPE_CHECKING:  # imported by `encoding`: a run whose counts are all known loads no tokenizer
+    import tiktoken
 
 # sha256 of the decompressed .tiktoken files, as in tiktoken_ext/openai_public.py (tiktoken 0.14.0)
 _EXPECTED_SHA256 = {
@@ -40,6 +42,24 @@ _SPECIAL = {
                     "<|fim_suffix|>": 100260, "<|endofprompt|>": 100276},
 }
 ENCODINGS = tuple(_EXPECTED_SHA256)
+
+
+#: Token counts known without the tokenizer, "name:digest of the text" -> count: None unless a run
+#: uses the persistent cache (`promptlint.cache` loads the counts of earlier runs here and saves
+#: the new ones, `NEW`), so a run whose texts were all counted before never loads a tokenizer.
+MEMO: dict[str, int] | None = None
+NEW: dict[str, int] = {}
+
+
+def memo_key(text: str, name: str) -> str:
+    return f"{name}:{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
+
+
+def take_new() -> dict[str, int]:
+    """The counts added to `MEMO` since the last call (a worker sends them to the parent)."""
+    new = dict(NEW)
+    NEW.clear()
+    return new
 
 
 class TokenizerDataError(RuntimeError):
@@ -72,6 +92,7 @@ def encoding(name: str = "o200k_base") -> tiktoken.Encoding:
 
     Raises KeyError for an unknown name and TokenizerDataError when the data is missing or corrupt.
     """
+    import tiktoken
     return tiktoken.Encoding(name=name, pat_str=_PATTERNS[name], mergeable_ranks=_load_ranks(name),
                              special_tokens=_SPECIAL[name])
 
@@ -81,4 +102,11 @@ def count(text: str, name: str = "o200k_base") -> int:
     """Exact number of tokens of `text` in encoding `name`; special-token text counts as text."""
     if not text:
         return 0
-    return len(encoding(name).encode_ordinary(text))
+    memo = MEMO
+    if memo is None:
+        return len(encoding(name).encode_ordinary(text))
+    key = memo_key(text, name)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = NEW[key] = len(encoding(name).encode_ordinary(text))
+    return found

@@ -4,8 +4,9 @@
 configuration or run errors), a complete JSON report on stdout (strict UTF-8), no traceback, and
 the good file of the tree still analysed with its finding reported.
 
-These rows are the configuration, discovery and command-line ones; the analysis-core rows are
-added by the analysis-core work.
+Rows: configuration, discovery and command line; deep nesting, long chains and huge
+concatenations; text that makes regular expressions backtrack; YAML bombs; a large tree; worker
+processes that crash, run out of memory or hang.
 """
 from __future__ import annotations
 
@@ -161,6 +162,7 @@ def test_named_files_under_build_dist_venv_are_checked(tmp_path):
     ('[[tool.promptlint.profiles]]\nname = "openai-gpt-4o"\nmin_cacheable_tokens = "many"\n',
      "min_cacheable_tokens"),
     ("[tool.promptlint]\nprofiles = 3\n", "`profiles` in [tool.promptlint] of {} must be an array of tables"),
+    ("[tool.promptlint]\nx = " + "[" * 3000 + "]" * 3000 + "\n", "Invalid TOML in {}: nested too deeply to read"),
 ])
 def test_bad_tool_promptlint_shapes_exit_2_naming_the_key(tmp_path, pyproject, message):
     root = tree(tmp_path)
@@ -232,3 +234,139 @@ def test_an_unwritable_output_file_is_a_message_and_exit_2(tmp_path):
     finally:
         os.chdir(tmp_path)
     assert fixed.exit_code == 2 and "cannot write --output-file /dev/full" in fixed.stderr
+
+
+# --- analysis: depth, size, backtracking, bombs, crashes ------------------------------------------
+
+SENDS = "\nclient.chat.completions.create(model='gpt-4o', messages=[{'role': 'system', 'content': system_prompt}])\n"
+HEAD = "from openai import OpenAI\n\nclient = OpenAI()\n"
+
+
+def _only_prm001_or_nothing(data: dict, names: set[str], reason: str | None = None) -> None:
+    for d in data["diagnostics"]:
+        if d["filename"] in names:
+            assert d["code"] == "PRM001", d
+            assert reason is None or reason in d["message"], d
+
+
+def test_deep_nesting_long_chains_and_huge_concatenations(tmp_path):
+    """10,000-deep brackets, parentheses and unary operators, 10,000 names joined with `+`, a
+    100,000-term string concatenation, 10,000-deep attribute and call chains: each file is
+    analysed or is its PRM001 ("too deeply nested"), never a crash or a hang."""
+    root = tree(tmp_path)
+    n = 10_000
+    bodies = {
+        "brackets.py": "system_prompt = " + "[" * n + "]" * n,
+        "parens.py": "system_prompt = " + "(" * n + "'x'" + ")" * n,
+        "unary.py": "system_prompt = " + "-" * n + "1",
+        "names.py": "system_prompt = " + " + ".join(f"n{i}" for i in range(n)) + SENDS,
+        "concat.py": "system_prompt = " + " + ".join(f"'t{i} '" for i in range(100_000)) + SENDS,
+        "attributes.py": "system_prompt = settings" + ".a" * n + SENDS,
+        "calls.py": "system_prompt = build" + "()" * n + SENDS,
+        "methods.py": "system_prompt = text" + ".strip()" * n + SENDS,
+    }
+    for name, body in bodies.items():
+        (root / name).write_text(HEAD + body + "\n", encoding="utf-8")
+    data = report(run(root), 1)
+    _only_prm001_or_nothing(data, set(bodies), "too deeply nested")
+    assert data["errors"] == []
+
+
+def test_text_that_makes_regular_expressions_backtrack(tmp_path):
+    """Long runs that almost match each pattern run over file text (pre-filter, suppression
+    comments, format strings, Jinja comments, YAML comments, prompt placeholders, the sentence
+    and tag scanners of unsafe moves): a quadratic scan would run for hours on these."""
+    root = tree(tmp_path)
+    n = 100_000
+    (root / "prompts").mkdir()
+    files = {
+        "prefilter.py": "system" + "_" * n + "\n" + "prompt_x  =" * (n // 12) + "\n",
+        "comments.py": HEAD + "x = 1  " + "# promptlint: ignore[" * (n // 21) + "\n" + "# noqa: PRM1 " + "A1 " * (n // 3)
+                       + "x\n" + "# promptlint: ignore[PRM102]\n" * 5_000 + "y = 2\n",
+        "formats.py": HEAD + 'system_prompt = "%' + "0" * n + '" % 3\n' + 'other_prompt = "{a:' + "b" * n
+                      + '".format(a=1)\n',
+        "tags.py": HEAD + "from datetime import datetime\n\nsystem_prompt = f\"\"\"<" + "a" * n + "\n" + "... " * 1000
+                   + "Now {datetime.now()}. " + ".\"" * 10_000 + "x\nYou are helpful.\n\"\"\"" + SENDS,
+        "comments.j2": "promptlint {# noqa: PRM1 " + "A1 # " * 2000 + " #}\n" + "{#" * (n // 2) + "\n",
+        "comments.yaml": "system_prompt: hi  # promptlint: ignore[PRM1]\n" + "# c\n" * (n // 4) + "k: 'x'\n" * 2000,
+        "prompts/placeholders.md": "{a:" + "b" * n + "\n" + "$a" * 2000 + "-\n" + "{" * n + "\n",
+    }
+    for name, text in files.items():
+        (root / name).write_text(text, encoding="utf-8")
+    data = report(run(root), 1)
+    assert data["errors"] == []
+
+
+LAUGHS = "\n".join(["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+                   + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 10)]
+                   + ["system_prompt: *a9"]) + "\n"
+MERGES = "\n".join(["m0: &m0 {k0: v}"] + [f"m{i}: &m{i} {{<<: [*m{i - 1}, *m{i - 1}], k{i}: v}}" for i in range(1, 30)]
+                   + ["prompts:", "  system: *m29"]) + "\n"
+
+
+def test_yaml_alias_and_merge_key_bombs_are_prm001(tmp_path):
+    """A billion laughs and a chain of merge keys: PRM001 in well under a second each, in
+    bounded memory; Python that loads the bomb with a static path is analysed as usual."""
+    root = tree(tmp_path)
+    (root / "laughs.yaml").write_text(LAUGHS, encoding="utf-8")
+    (root / "merges.yml").write_text(MERGES, encoding="utf-8")
+    (root / "loader.py").write_text(HEAD + "import yaml\n\nsystem_prompt = yaml.safe_load(open('laughs.yaml'))"
+                                    "['system_prompt']" + SENDS, encoding="utf-8")
+    data = report(run(root), 1)
+    bombs = {d["filename"]: d["message"] for d in data["diagnostics"] if d["code"] == "PRM001"}
+    assert set(bombs) == {"laughs.yaml", "merges.yml"}, data["diagnostics"]
+    assert all("aliases are expanded" in message for message in bombs.values())
+
+
+def test_a_large_tree_is_analysed_in_worker_processes_and_cached(tmp_path):
+    """Enough files for the worker pool: every file's finding is reported, and a second run (from
+    the cache) gives the same report."""
+    root = tree(tmp_path)
+    for i in range(45):
+        package = root / f"package_{i}"
+        package.mkdir()
+        (package / "__init__.py").write_text("", encoding="utf-8")
+        (package / "chat.py").write_text(CHAT_PY, encoding="utf-8")
+    first = run(root, "check", ".", "--output-format", "json", "--jobs", "2")
+    data = report(first, 1)
+    assert sum(1 for d in data["diagnostics"] if d["code"] == "PRM102") == 46
+    assert run(root, "check", ".", "--output-format", "json", "--jobs", "2").stdout == first.stdout
+
+
+CRASHES = """
+import os, signal, sys
+from pathlib import Path
+import promptlint.engine as engine, promptlint.workers as workers
+engine.PARALLEL_MIN_FILES = 1
+_analyse = engine.Linter.analyse
+def analyse(self, path, kind, force=False):
+    name = Path(path).name
+    if name == "segfault.py":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if name == "oom.py":
+        raise MemoryError
+    if name == "exits.py":
+        os._exit(7)
+    return _analyse(self, path, kind, force)
+engine.Linter.analyse = analyse
+"""
+
+
+def test_a_worker_that_crashes_or_runs_out_of_memory_is_replaced(tmp_path):
+    """Each such file is its PRM001, its worker is replaced, every other file is analysed and
+    the run ends normally: never a broken pool (a worker that hangs: tests/test_workers.py)."""
+    root = tree(tmp_path)
+    failing = {"segfault.py": "killed by SIGSEGV", "oom.py": "ran out of memory",
+               "exits.py": "stopped (exit status 7)"}
+    for i in range(4):
+        (root / f"chat_{i}.py").write_text(CHAT_PY, encoding="utf-8")
+    for name in failing:
+        (root / name).write_text(CHAT_PY, encoding="utf-8")
+    data = report(run(root, "check", ".", "--output-format", "json", "--jobs", "2", "--no-cache",
+                      prelude=CRASHES), 1)
+    found = {d["filename"]: d for d in data["diagnostics"] if d["code"] == "PRM001"}
+    assert set(found) == set(failing)
+    for name, reason in failing.items():
+        assert reason in found[name]["message"], found[name]
+    assert {d["filename"] for d in data["diagnostics"] if d["code"] == "PRM102"} == \
+        {GOOD[0], *(f"chat_{i}.py" for i in range(4))}

@@ -135,3 +135,75 @@ def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_pa
     assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr), passed.stdout + passed.stderr
     committed = _git(project, "show", "--name-only", "--format=", "HEAD").stdout.split()
     assert sorted(committed) == [".pre-commit-config.yaml", "README.md", "notes.txt"]
+
+
+TOOLS_SORTED = '''\
+NAMES = {"search", "weather", "calendar"}
+
+
+def tools() -> list[dict]:
+    out = []
+    for name in sorted(NAMES):
+        out.append({"type": "function", "function": {"name": name, "parameters": {"type": "object"}}})
+    return out
+'''
+TOOLS_SET_ORDER = TOOLS_SORTED.replace("sorted(NAMES)", "NAMES")  # PRM203 at pkg/tools.py:6
+CHAT_WITHOUT_TOOLS = '''\
+from openai import OpenAI
+
+from pkg.tools import tools
+
+client = OpenAI()
+
+SYSTEM = "You are the support assistant of Acme Tools. Answer questions about orders and returns."
+
+
+def answer(question: str) -> str:
+    response = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}],
+    )
+    return response.choices[0].message.content
+'''
+CHAT_WITH_TOOLS = CHAT_WITHOUT_TOOLS.replace('        model="gpt-4o",\n', '        model="gpt-4o",\n        tools=tools(),\n')
+
+
+def test_the_hook_reports_a_finding_caused_in_another_file(tmp_path, home):
+    """Issue 13: pre-commit passes only the changed files, yet a change that breaks a prompt in
+    another file is reported: the hook checks the project (with the cache) and reports the
+    findings that concern the changed files (located in one, or in a prompt built in one)."""
+    rev = _head()
+    command = _pre_commit()
+    project = _project(tmp_path, rev)
+    env = _env(home)
+    installed = subprocess.run([*command, "install"], cwd=project, env=env, capture_output=True, text=True,
+                               timeout=300)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "pkg" / "tools.py").write_text(TOOLS_SET_ORDER, encoding="utf-8")
+    (project / "pkg" / "chat.py").write_text(CHAT_WITHOUT_TOOLS, encoding="utf-8")
+
+    def commit(*files: str) -> subprocess.CompletedProcess:
+        subprocess.run(["git", "add", *files], cwd=project, env=env, check=True)
+        return subprocess.run(["git", "commit", "-m", "change"], cwd=project, env=env, capture_output=True,
+                              text=True, timeout=900)
+
+    first = commit(".pre-commit-config.yaml", "pkg")  # the tools list is sent nowhere yet: clean
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    # chat.py starts sending the tools: the finding is in tools.py, which the hook is not given
+    (project / "pkg" / "chat.py").write_text(CHAT_WITH_TOOLS, encoding="utf-8")
+    blocked = commit("pkg/chat.py")
+    output = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0, output
+    findings = [line for line in output.splitlines() if re.match(r"^\S+:\d+:\d+: PRM\d{3} ", line)]
+    assert [f.split(" ")[1] for f in findings] == ["PRM203"] and findings[0].startswith("pkg/tools.py:6:"), output
+
+    # the fix is in tools.py, the file given this time
+    (project / "pkg" / "tools.py").write_text(TOOLS_SORTED, encoding="utf-8")
+    passed = commit("pkg/chat.py", "pkg/tools.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr)
+    assert (project / ".promptlint_cache" / "CACHEDIR.TAG").is_file()  # and git never sees it
+    assert _git(project, "status", "--porcelain").stdout.strip() == ""

@@ -10,6 +10,7 @@ leave) there is no fix.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable
 
@@ -43,19 +44,22 @@ class _Line:
 
     def __init__(self, text: str = "", brk: str = ""):
         self.chunks: list[str] = [text] if text else []
+        self.length = len(text)  # of `text` as chunks are added (linear: no join per field)
         self.literal: list[str] = []  # the chunks outside `{...}` fields
         self.nodes: list[cst.CSTNode] = []
         self.fields: list[tuple[int, int, cst.CSTNode]] = []
         self.brk = brk
 
     def add_field(self, code: str, node: cst.CSTNode) -> None:
-        at = len(self.text)
+        at = self.length
         self.chunks.append(code)
+        self.length += len(code)
         self.nodes.append(node)
         self.fields.append((at, at + len(code), node))
 
     def add_literal(self, code: str) -> None:
         self.chunks.append(code)
+        self.length += len(code)
         self.literal.append(code)
 
     @property
@@ -85,18 +89,18 @@ class _Line:
     def part(self, start: int, end: int, prefix: str = "", brk: str | None = None) -> "_Line":
         """A line made of `prefix` + text[start:end] (literal text and whole fields only)."""
         line = _Line(brk=self.brk if brk is None else brk)
-        cursor = start
+        cursor, text = start, self.text
         if prefix:
             line.add_literal(prefix)
         for a, b, node in self.fields:
             if a < start or b > end:
                 continue
             if a > cursor:
-                line.add_literal(self.text[cursor:a])
-            line.add_field(self.text[a:b], node)
+                line.add_literal(text[cursor:a])
+            line.add_field(text[a:b], node)
             cursor = b
         if end > cursor:
-            line.add_literal(self.text[cursor:end])
+            line.add_literal(text[cursor:end])
         if line.brk:
             line.add_literal(line.brk)
         return line
@@ -150,6 +154,7 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
     if index == 0 and stays is None and re.match(r"\\\r?\n", moved.text):
         lead = moved.text[: moved.text.index("\n") + 1]
         moved.chunks[0] = moved.chunks[0][len(lead):]
+        moved.length -= len(lead)
     if closing:
         text = lead + "".join(ln.text for ln in rest) + moved.text + tail.text
     else:
@@ -159,7 +164,9 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
 
 #: The end of a sentence inside a line: a terminator (closing quotes or brackets may follow it),
 #: spaces, then the start of the next sentence (not a lower-case letter: "e.g. this" goes on).
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*([ \t]+)(?=[^a-z \t])")
+# Linear time (issue 17): a run of stops and closing quotes is taken whole (a lookahead group and
+# its backreference: no backtracking into the run), and only from its first character.
+_SENTENCE_END = re.compile(r"(?<![.!?])(?=(?P<stop>[.!?]+[\"')\]]*))(?P=stop)(?P<space>[ \t]+)(?=[^a-z \t])")
 _TERMINATED = re.compile(r"[.!?:;)\]}>\"'`*]$")
 
 
@@ -171,15 +178,17 @@ def _unit(lines: list[_Line], index: int, target) -> tuple[_Line, _Line | None] 
     sentence holds other fields."""
     line = lines[index]
     body = line.body
-    in_field = lambda i: any(a <= i < b for a, b, _ in line.fields)
-    cuts = [m for m in _SENTENCE_END.finditer(body) if not in_field(m.start()) and body[m.end():].strip()]
+    starts = [fa for fa, _, _ in line.fields]  # in text order, not overlapping: bisect (linear overall)
+    in_field = lambda i: (k := bisect.bisect_right(starts, i) - 1) >= 0 and i < line.fields[k][1]
+    text_end = len(body.rstrip())
+    cuts = [m for m in _SENTENCE_END.finditer(body) if not in_field(m.start()) and m.end() < text_end]
     bounds, begin = [], 0
     for m in cuts:
-        bounds.append((begin, m.start(1), m.end(1)))  # (sentence start, its end, next start)
-        begin = m.end(1)
+        bounds.append((begin, m.start("space"), m.end("space")))  # (sentence start, its end, next start)
+        begin = m.end("space")
     bounds.append((begin, len(body), len(body)))
-    a, b = next(((s, e) for s, e, _ in bounds if any(n is target and s <= fa and fb <= e
-                                                     for fa, fb, n in line.fields)), (None, None))
+    spans = [(fa, fb) for fa, fb, n in line.fields if n is target]
+    a, b = next(((s, e) for s, e, _ in bounds if any(s <= fa and fb <= e for fa, fb in spans)), (None, None))
     if a is None:
         return None
     before = _neighbour(lines, index, -1)
@@ -229,7 +238,7 @@ def _neighbour(lines: list[_Line], index: int, step: int) -> _Line | None:
     return None
 
 
-_TAG_LINE = re.compile(r"<(/?)([A-Za-z][\w.:-]*)[^<>]*?(/?)>")
+_TAG_LINE = re.compile(r"<(/?)(?=([A-Za-z][\w.:-]*))\2[^<>]*?(/?)>")  # the name taken whole: linear
 _FENCES = ("```", "~~~")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import source
 from ..model import Segment, Volatility
 from .flow.values import Mapping, Obj, PathV, Text, most_volatile
 
@@ -74,7 +75,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         if tname is None:
             return None
         for folder in search:
-            if (folder / tname).is_file():
+            if source.is_file(folder / tname):  # a dependency of the analysis, found or not
                 path = folder / tname
                 break
     elif (base.qualname.endswith(_TEMPLATE_CTORS) or name == "from_string") and base.args:

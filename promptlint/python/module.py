@@ -118,11 +118,16 @@ class Module:
         return self.source[starts[row - 1]:end]
 
     def char_col(self, row: int, byte_col: int) -> int:
-        """The 0-based character column of a 0-based UTF-8 byte column on 1-based `row`."""
-        text = self.line(row)
-        if text.isascii():
+        """The 0-based character column of a 0-based UTF-8 byte column on 1-based `row`
+        (constant time after the first call for a row: a long line with many nodes stays linear)."""
+        key = ("cols", row)
+        cols = self._pieces.get(key)
+        if cols is None:
+            text = self.line(row)
+            cols = self._pieces[key] = True if text.isascii() else _char_columns(text)
+        if cols is True:
             return byte_col
-        return len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+        return cols[min(max(byte_col, 0), len(cols) - 1)]
 
     def offset(self, row: int, byte_col: int) -> int:
         """The 0-based character offset in `source` of an `ast` position."""
@@ -218,6 +223,20 @@ class Module:
             return None
         name, attrs = split
         return ".".join([self.imports.get(name, name), *attrs])
+
+
+def _char_columns(text: str):
+    """For each UTF-8 byte offset of `text` (and its end), the number of characters before it,
+    as `len(text.encode()[:offset].decode("utf-8", "replace"))` counts them (a cut inside a
+    character counts that character)."""
+    from array import array
+    cols = array("I")
+    for i, char in enumerate(text):
+        width = len(char.encode("utf-8", "surrogatepass"))
+        cols.append(i)
+        cols.extend([i + 1] * (width - 1))
+    cols.append(len(text))
+    return cols
 
 
 def _shift(text: str, starts: list[int], base: Position, row: int, col: int, module: Module) -> tuple[int, int]:

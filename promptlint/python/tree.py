@@ -1,24 +1,27 @@
 """The analysed tree: Python modules loaded lazily from disk by path or dotted name, and cached.
 
 A value imported from another module of the tree is read from disk even when only one file was
-passed (pre-commit passes only changed files). Every file read here is recorded in `read`, so a
-persistent cache can tell which files a result depends on.
+passed (pre-commit passes only changed files). Every lookup is recorded as a dependency of the
+running analysis (`promptlint.reads`), whether it reads the disk or a cache of this Project: the
+text of each module used, the candidate paths of each dotted name (found or not), the
+`__init__.py` files that make a module's dotted name, and each text search over a package
+(`definitions`, recorded as one "search:" key: `promptlint.python.packages`). So the persistent
+cache knows every file a result depends on.
 """
 from __future__ import annotations
 
 import ast
-import os
-import re
 from pathlib import Path
 
-from .. import source
+from .. import reads, source
 from .module import Module, ParseError, load, package_of
+from .packages import Package, digest_paths, search_key
 
-MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree (a home, a disk)
 #: Characters of source whose parsed modules are kept; past it the cache is emptied (a tree takes
 #: about 40 times the memory of its source, so this bounds a process's memory on any tree).
-MAX_CACHED_CHARS = 3_000_000
-_SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
+MAX_CACHED_CHARS = 2_000_000
+#: Package indexes (`definitions`) kept at once; the least recently built goes first.
+MAX_PACKAGES = 8
 
 
 class Project:
@@ -32,62 +35,96 @@ class Project:
 
     def __init__(self, roots: list[Path] | None = None):
         self.roots: list[Path] = [r.resolve() for r in (roots or [])]
+        self._given = list(self.roots)
         self.fallback = Path.cwd().resolve()  # apps without __init__.py run from their root
         self._modules: dict[Path, Module | ParseError] = {}
-        self._files: dict[Path, list[Path]] = {}
-        self._texts: dict[Path, str | None] = {}
-        self._found: dict[str, Path | None] = {}
+        self._roots: dict[Path, Path] = {}  # module -> the folder above its top package
+        self._seen: dict[Path, list[tuple[str, str | None]]] = {}  # module -> its recorded states
+        # (module roots, dotted name) -> (its path or None, the candidates probed and their states)
+        self._found: dict[tuple, tuple[Path | None, list[tuple[str, str | None]]]] = {}
+        self._resolved: dict[Path, Path] = {}
+        self._packages: dict[Path, Package] = {}
         self.cached_chars = 0
-        self.read: set[Path] = set()
 
     @property
     def full(self) -> bool:
         """True when the cached modules hold more than `MAX_CACHED_CHARS` of source."""
         return self.cached_chars > MAX_CACHED_CHARS
 
+    def start(self) -> None:
+        """Start the analysis of another file: the module roots are the given ones again (plus
+        those of the modules this analysis loads), so what a file's imports resolve to never
+        depends on the files analysed before it in this process."""
+        self.roots = list(self._given)
+
     def clear(self) -> None:
-        """Forget every parsed module and read text (the file lookups stay)."""
+        """Forget every parsed module, package index and lookup (bounded memory)."""
         self._modules.clear()
-        self._texts.clear()
+        self._seen.clear()
+        self._roots.clear()
+        self._found.clear()
+        self._resolved.clear()
+        self._packages.clear()
         self.cached_chars = 0
 
     def load(self, path: Path, text: str | None = None) -> Module:
-        """The parsed module at `path` (`text`: its source, when already read). Raises ParseError
-        (cached) when it cannot be read or parsed."""
-        key = path.resolve()
+        """The parsed module at `path` (`text`: its source, when already read: the read is then
+        the caller's, recorded by `promptlint.source`). Raises ParseError (cached) when it
+        cannot be read or parsed."""
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = path.resolve()
         cached = self._modules.get(key)
         if cached is None:
             try:
-                cached = self._parse(key, text)
+                cached = self._parse(key, text, path)
             except ParseError as exc:
                 cached = exc
             else:
                 self.cached_chars += len(cached.source)
             self._modules[key] = cached
+        else:
+            for dep, state in self._seen.get(key, ()):
+                reads.note(dep, state)
+            self._add_root(self._roots.get(key))
         if isinstance(cached, ParseError):
             raise cached
         return cached
 
-    def _parse(self, path: Path, text: str | None) -> Module:
-        self.read.add(path)
+    def _parse(self, path: Path, text: str | None, given: Path) -> Module:
+        seen: list[tuple[str, str | None]] = []
+        self._seen[path] = seen
         if text is None:
             try:
                 text = source.read_python(path)
             except source.SourceError as exc:
+                seen.append((reads.key_of(path), None))
                 raise ParseError(str(exc), exc.row, exc.column, too_large=exc.too_large) from None
+        state = reads.noted(reads.key_of(path)) or reads.noted(reads.key_of(given))
+        seen.append((reads.key_of(path), state))
+        seen.extend(_note_package(path))
         module = load(path, text)
         _, root = package_of(path)
-        if root not in self.roots:
-            self.roots.append(root)
-            self._found = {k: v for k, v in self._found.items() if v is not None}  # a new root may hold them
+        self._roots[path] = root
+        self._add_root(root)
         return module
+
+    def _add_root(self, root: Path | None) -> None:
+        if root is not None and root not in self.roots:
+            self.roots.append(root)  # lookups are keyed by the roots: a new root may hold them
 
     def find(self, dotted: str) -> Module | None:
         """The module of the analysed tree with this dotted name, or None (also when it fails to
         parse: the caller treats its values as unknown)."""
-        if dotted not in self._found:
-            self._found[dotted] = self._locate(dotted)
-        path = self._found[dotted]
+        key = (tuple(self.roots), dotted)
+        found = self._found.get(key)
+        if found is None:
+            probes: list[tuple[str, str | None]] = []
+            found = self._found[key] = (self._locate(dotted, probes), probes)
+        else:
+            for dep, state in found[1]:
+                reads.note(dep, state)
+        path = found[0]
         if path is None:
             return None
         try:
@@ -95,11 +132,13 @@ class Project:
         except ParseError:
             return None
 
-    def _locate(self, dotted: str) -> Path | None:
+    def _locate(self, dotted: str, probes: list) -> Path | None:
         rel = Path(*dotted.split("."))
         for root in [*self.roots, self.fallback]:
             for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
-                if candidate.is_file():
+                found = source.is_file(candidate)
+                probes.append((reads.key_of(candidate), reads.EXISTS if found else None))
+                if found:
                     return candidate
         return None
 
@@ -117,16 +156,18 @@ class Project:
     def definitions(self, name: str, near: Path) -> list[tuple[Module, ast.ClassDef | None, ast.expr]]:
         """Every module-level or class-level assignment of `name` in the Python files of the
         package tree that holds `near`: (module, class or None, value node). The files are found
-        by a text search first, so only those that assign the name are parsed."""
-        pattern = re.compile(rf"^[ \t]*{re.escape(name)}\s*(:[^=\n]*)?=", re.M)
-        out = []
+        through an index of the names each file assigns at the start of a line (one text scan
+        per package), so only those that assign the name are parsed. The search is recorded as
+        one dependency ("search:ROOT NAME", see `search_state`): a change to a file of the
+        package that does not change which files assign the name leaves it valid."""
         _, root = package_of(near.resolve())
-        for path in self._python_files(root):
-            text = self._text(path)
-            if text is None or name not in text or not pattern.search(text):
-                continue
+        package = self._package(root)
+        matches = package.matching(name)
+        reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
+        out = []
+        for path in matches:
             try:
-                module = self.load(path, text)
+                module = self.load(path)
             except ParseError:
                 continue
             for node in module.assigns.get(name, []):
@@ -142,25 +183,27 @@ class Project:
                         out.append((module, cls, value))
         return out
 
-    def _python_files(self, root: Path) -> list[Path]:
-        """The .py files of one package tree (cached)."""
-        if root not in self._files:
-            files: list[Path] = []
-            for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: None):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in _SKIP
-                               and not (Path(dirpath) / d / "pyvenv.cfg").exists()]
-                files.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
-                if len(files) > MAX_TREE_FILES:
-                    break
-            self._files[root] = sorted(files)
-        return self._files[root]
+    def _package(self, root: Path) -> Package:
+        package = self._packages.get(root)
+        if package is None:
+            if len(self._packages) >= MAX_PACKAGES:
+                del self._packages[next(iter(self._packages))]
+            package = self._packages[root] = Package.scan(root)
+        return package
 
-    def _text(self, path: Path) -> str | None:
-        if path not in self._texts:
-            self.read.add(path)
-            try:
-                self._texts[path] = source.read_python(path)
-                self.cached_chars += len(self._texts[path])
-            except source.SourceError:
-                self._texts[path] = None
-        return self._texts[path]
+
+def _note_package(path: Path) -> list[tuple[str, str | None]]:
+    """Record the `__init__.py` files that make the dotted name of the module at `path` (the
+    folders of its package have one, the folder above the top package has none); returns them."""
+    out: list[tuple[str, str | None]] = []
+    folder = path.parent
+    while True:
+        init = folder / "__init__.py"
+        found = folder.parent != folder and init.exists()
+        out.append((reads.key_of(init), reads.EXISTS if found else None))
+        if not found:
+            break
+        folder = folder.parent
+    for dep, state in out:
+        reads.note(dep, state)
+    return out

@@ -11,9 +11,22 @@ import re
 from pathlib import Path, PurePosixPath
 
 from ..model import Part, Position, PromptLayout, Span
-from .config_strings import ConfigPrompt, LocatedValue, config_prompts, locate_value, located_segments
-from .jinja import TemplateResult, template_segments
-from .prompt_files import _matches, is_prompt_file, prompt_text_segments
+from .prompt_files import _matches, is_prompt_file
+
+#: Names imported when first used (PEP 562): discovery needs only `file_kind`, and a run whose
+#: results are all cached never loads the parsers (jinja2, PyYAML).
+_LAZY = {"ConfigPrompt": "config_strings", "LocatedValue": "config_strings", "config_prompts": "config_strings",
+         "locate_value": "config_strings", "located_segments": "config_strings", "TemplateResult": "jinja",
+         "template_segments": "jinja", "prompt_text_segments": "prompt_files"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+    return getattr(import_module(f".{module}", __name__), name)
+
 
 __all__ = [
     "ConfigPrompt", "LocatedValue", "PromptFileError", "TemplateResult", "config_prompts", "file_kind",
@@ -78,6 +91,9 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     placeholders (Handlebars `.prompt` files, a `{%` in prose), and config files that do not parse
     give [] (they are not necessarily prompts): neither raises.
     """
+    from .config_strings import config_prompts
+    from .jinja import template_segments
+    from .prompt_files import prompt_text_segments
     kind = file_kind(path, settings_globs, template_globs)
     if kind == "config":
         return [_config_layout(filename, cp) for cp in config_prompts(path, filename, text)]

@@ -295,7 +295,9 @@ class _Lines:
 
 def located_tree(path: Path, text: str) -> tuple[Any, dict[tuple, int]] | None:
     """(data with every string replaced by a `_Str`, {key path: offset of its key}) for a TOML,
-    YAML or JSON file, chosen by suffix; None when it does not parse."""
+    YAML or JSON file, chosen by suffix; None when it does not parse. Raises
+    `safe_yaml.YamlBombError` for YAML whose aliases expand past the limits."""
+    from .safe_yaml import YamlBombError
     suffix = Path(path).suffix.lower()
     try:
         if suffix == ".toml":
@@ -304,6 +306,8 @@ def located_tree(path: Path, text: str) -> tuple[Any, dict[tuple, int]] | None:
             return _yaml_tree(text)
         if suffix == ".json":
             return _json_tree(text)
+    except YamlBombError:
+        raise
     except (ValueError, RecursionError):
         return None
     return None
@@ -313,9 +317,9 @@ def located_tree(path: Path, text: str) -> tuple[Any, dict[tuple, int]] | None:
 def _yaml_tree(text: str):
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # same marks (character offsets), faster
+    from .safe_yaml import compose_all
     try:
-        docs = list(yaml.compose_all(text, Loader=loader))
+        docs = compose_all(text)  # aliases bounded: a bomb raises YamlBombError (the file's PRM001)
     except yaml.YAMLError as exc:
         raise ValueError(str(exc)) from exc
     key_offsets: dict[tuple, int] = {}

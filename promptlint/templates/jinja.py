@@ -27,6 +27,7 @@ from pathlib import Path
 from jinja2 import Environment, nodes
 from jinja2.exceptions import TemplateSyntaxError
 
+from .. import source
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import TIMESTAMP_ATTRS, classify_name, strftime_precision
 
@@ -82,6 +83,17 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def _read(path: Path) -> str:
+    """A template's text as `Path.read_text(encoding="utf-8")` gives it (universal newlines), read
+    by `promptlint.source` (regular files only, size-limited, recorded as a dependency of the
+    analysis). Raises OSError (UnicodeDecodeError for bytes that are not UTF-8)."""
+    try:
+        data = source.read_bytes(path)
+    except source.SourceError as exc:
+        raise OSError(str(exc)) from None
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def template_segments(path: Path, filename: str, text: str | None = None,
                       bindings: dict[str, Segment] | None = None,
                       search_paths: list[Path] | None = None) -> TemplateResult:
@@ -97,7 +109,7 @@ def template_segments(path: Path, filename: str, text: str | None = None,
     Raises OSError when `text` is None and the file cannot be read.
     """
     if text is None:
-        text = Path(path).read_text(encoding="utf-8")
+        text = _read(Path(path))
     root = _display_root(Path(path), filename)
     ctx = _Context(bindings or {}, [Path(p) for p in search_paths or []], root)
     ctx.templates.append(filename)
@@ -454,14 +466,14 @@ class _Walker:
         roots = list(self.ctx.search_paths) + [here] + list(here.parents)[:4]
         for root in roots:
             candidate = Path(root).joinpath(*parts)
-            if candidate.is_file():
+            if source.is_file(candidate):  # a dependency of the analysis, found or not
                 return candidate.resolve()
         return None
 
     def _load(self, path: Path) -> _Source | None:
         if path not in self.ctx.parsed:
             try:
-                self.ctx.parsed[path] = _Source.parse(path.read_text(encoding="utf-8"))
+                self.ctx.parsed[path] = _Source.parse(_read(path))
             except (OSError, UnicodeDecodeError, TemplateSyntaxError):
                 self.ctx.parsed[path] = None
         return self.ctx.parsed[path]

@@ -16,7 +16,6 @@ from pathlib import Path, PurePosixPath
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import strftime_precision
-from .jinja import classify_template_name, has_jinja_syntax, normalize_newlines, template_segments
 from .references import named_by_code
 
 _PLACEHOLDER = re.compile(
@@ -87,6 +86,7 @@ def prompt_text_segments(path: Path, filename: str, text: str) -> list[Segment]:
     dynamic segment per placeholder, at the placeholder's span (1-based rows and columns, end
     exclusive). Text with Jinja syntax that jinja2 parses is analysed as a template; when it
     does not parse, the placeholders are read as plain ones."""
+    from .jinja import has_jinja_syntax, normalize_newlines, template_segments  # jinja2 only when needed
     if has_jinja_syntax(text):
         result = template_segments(path, filename, text)
         if not result.errors:
@@ -122,6 +122,7 @@ def placeholder_segment(name: str, source: str, span: Span) -> Segment:
     agent): timestamp, unique-id or user-input when the name says so (`name_only=True`), else a
     template-variable of unknown volatility."""
     base = re.sub(r"\[.*$", "", name)
+    from .jinja import classify_template_name
     found = classify_template_name(base)
     if found is None:
         return Segment(span=span, kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr=source,

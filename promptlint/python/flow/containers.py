@@ -9,6 +9,7 @@ import ast
 from dataclasses import replace
 from pathlib import Path
 
+from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
 from .scopes import Thunk, target_names
 from .text import const_str
@@ -251,7 +252,8 @@ class ContainersMixin:
         if isinstance(first, PathV):
             return self.path_join(first, vals[1:], frame)
         s = const_str(first)
-        if s is not None and not Path(s).is_absolute() and s and (Path.cwd() / s).exists():
+        if s is not None and not Path(s).is_absolute() and s and (source.is_file(Path.cwd() / s)
+                                                                  or (Path.cwd() / s).is_dir()):
             # relative to the working folder: an application run from its root reads it there
             return self.path_join(PathV(Path.cwd() / s), vals[1:], frame)
         if s is None or not Path(s).is_absolute():  # relative to an unknown working folder: not static

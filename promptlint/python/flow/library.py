@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
-from ... import classify
+from ... import classify, source
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 
@@ -120,7 +120,7 @@ def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
         path = Path(seg.span.filename)
         if not path.is_absolute():
             path = Path.cwd() / path
-        if path.suffix in (".toml", ".yaml", ".yml", ".json") and path.is_file():
+        if path.suffix in (".toml", ".yaml", ".yml", ".json") and source.is_file(path):
             data = parse_config(path, seg.text)
             if data is not None:
                 return Config(path, seg.text, [], data)
@@ -186,8 +186,8 @@ def parse_config(path: Path, text: str):
                 import tomli as tomllib
             return tomllib.loads(text)
         if path.suffix in (".yaml", ".yml"):
-            import yaml
-            return yaml.safe_load(text)
+            from ...templates.safe_yaml import safe_load
+            return safe_load(text)
         return json.loads(text)
     except Exception:
         return None
@@ -294,7 +294,7 @@ class LibraryMixin:
         if path is None and volatile is not None:
             return dynamic(span, m.code(node), Kind.UNKNOWN, volatile.volatility,
                            f"text read from a file named with `{volatile.expr}`", origin=volatile.span)
-        if path is None or not path.is_file():
+        if path is None or not source.is_file(path):  # a dependency of the analysis, found or not
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE,
                            "text read from a file that is not found statically")
         try:

@@ -299,7 +299,7 @@ class TextMixin:
                 out.append(seg)
                 continue
             pos = 0
-            for mt in re.finditer(r"%(\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[sdrfix%]", seg.text):
+            for mt in re.finditer(r"%(\(\w+\))?[-#0 +]*(?:[1-9]\d*)?(?:\.\d+)?[sdrfix%]", seg.text):
                 out.append(slice_segment(seg, pos, mt.start()))
                 pos = mt.end()
                 if mt.group(0) == "%%":

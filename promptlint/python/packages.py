@@ -1,0 +1,107 @@
+"""The Python files of one package tree and the names each assigns: the text search behind
+`Project.definitions`, and its dependency for the persistent cache.
+
+A search for the files that assign NAME is recorded as one dependency, "search:ROOT\0NAME" (see
+`promptlint.reads`), whose state is "SNAPSHOT:MATCHES": SNAPSHOT the digest of every file of the
+package and its state, MATCHES the digest of the files that assign the name. `search_valid`
+checks it again without scanning the package when no file of it changed. Kept apart from the
+parser so that the cache checks it without importing the analysis.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from .. import reads, source
+
+MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree (a home, a disk)
+_SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
+#: A line that assigns a name at its start (`NAME = ...`, `NAME: T = ...`): linear (one line each).
+_ASSIGNED_NAME = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=", re.M)
+SEARCH = "search:"
+
+
+class Package:
+    """The `.py` files of one package tree (`python_files`), the state of each (`reads`) and an
+    index of the names each assigns at the start of a line."""
+
+    def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int]]):
+        self.files, self.states, self.names = files, states, names
+        self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
+
+    @classmethod
+    def scan(cls, root: Path) -> "Package":
+        """Read every file of the package under `root` (not recorded one by one as dependencies:
+        the search is, as a whole)."""
+        files = python_files(root)
+        states: list[str | None] = []
+        names: dict[str, list[int]] = {}
+        for i, path in enumerate(files):
+            text, state = _read_unrecorded(path)
+            states.append(state)
+            if text is None:
+                continue
+            for name in dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer(text)):
+                names.setdefault(name, []).append(i)
+        return cls(files, states, names)
+
+    def matching(self, name: str) -> list[Path]:
+        return [self.files[i] for i in self.names.get(name, ())]
+
+
+def python_files(root: Path) -> list[Path]:
+    """The .py files of one package tree, sorted (at most about `MAX_TREE_FILES`): hidden
+    folders, virtualenvs, `node_modules`, `__pycache__` and `site-packages` are skipped."""
+    files: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: None):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP
+                             and not os.path.exists(os.path.join(dirpath, d, "pyvenv.cfg")))
+        files.extend(Path(dirpath) / f for f in filenames if f.endswith(".py"))
+        if len(files) > MAX_TREE_FILES:
+            break
+    return sorted(files)
+
+
+def search_key(root: Path, name: str) -> str:
+    """The dependency key of a `definitions` search for `name` in the package tree at `root`."""
+    return f"{SEARCH}{reads.key_of(root)}\0{name}"
+
+
+def search_valid(key: str, recorded: str, state_of, snapshots: dict | None = None) -> bool:
+    """Whether a "search:" dependency recorded as `recorded` still holds: `state_of(path key)`
+    gives a file's current state (`source.current_state`, memoised by the caller), `snapshots` memoises
+    the snapshot digest of each package. The package is scanned again only when one of its
+    files changed (its snapshot differs); the search holds when the same files assign the name
+    (their texts are dependencies of their own)."""
+    root, _, name = key[len(SEARCH):].partition("\0")
+    snapshot, _, matches = recorded.partition(":")
+    snapshots = snapshots if snapshots is not None else {}
+    if root not in snapshots:
+        snapshots[root] = digest_paths(f"{f}\0{state_of(reads.key_of(f))}" for f in python_files(Path(root)))
+    if snapshots[root] == snapshot:
+        return True
+    return digest_paths(Package.scan(Path(root)).matching(name)) == matches
+
+
+def _read_unrecorded(path: Path) -> tuple[str | None, str | None]:
+    text = source.overlay_text(path)
+    if text is not None:
+        return text, reads.overlay_digest(text)
+    try:
+        data = source.read_bytes(path, record=False)
+    except source.SourceError:
+        return None, None
+    try:
+        return source.decode_python(data), reads.digest(data)
+    except source.SourceError:
+        return None, reads.digest(data)
+
+
+def digest_paths(items) -> str:
+    h = hashlib.sha256()
+    for item in items:
+        h.update(str(item).encode("utf-8", "surrogatepass"))
+        h.update(b"\n")
+    return h.hexdigest()[:32]

@@ -1,0 +1,68 @@
+"""Checking named files within their project (pre-commit passes only the changed files).
+
+A finding often sits in another file than the one whose change causes it: a tools list in
+`pkg/tools.py` becomes unstable when `pkg/chat.py` starts sending it, a template's placeholder
+becomes a timestamp when the Python that renders it changes. So when only files are named, the
+run analyses the whole project they belong to (with the persistent cache, only what changed is
+analysed again) and keeps the findings that concern the named files: those located in one, with
+a related location in one, or in a prompt whose request is built in one.
+
+The project is the closest folder above the named files that holds a `.git` (a work tree or a
+submodule) or a configuration file (`pyproject.toml`, `promptlint.toml`); without one (a loose
+file in a temporary folder), only the named files are checked.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .model import Report
+from .paths import display_name
+
+MARKERS = (".git", "pyproject.toml", "promptlint.toml")
+
+
+def project_root(paths: list[Path]) -> Path | None:
+    """The project folder of `paths` when every path is a file (or an unsaved buffer) and they
+    share one, else None."""
+    if not paths or any(p.is_dir() for p in paths):
+        return None
+    found = {_root_of(Path(os.path.abspath(p)).parent) for p in paths}
+    if len(found) != 1:
+        return None
+    root = found.pop()
+    if root is None:
+        return None
+    cwd = Path.cwd()
+    try:  # the current folder's way of naming it, so display names stay the same
+        return Path(os.path.relpath(root, cwd)) if root == cwd or cwd in root.parents else root
+    except ValueError:  # another drive (Windows)
+        return root
+
+
+def _root_of(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
+        if any(os.path.lexists(candidate / marker) for marker in MARKERS):
+            return candidate
+    return None
+
+
+def merge(named: list[Path], walked: list[Path]) -> list[Path]:
+    """The walked files and the named ones (named files are checked even where the walk does
+    not go: an excluded folder), each once, in walk order."""
+    seen = {os.path.abspath(p) for p in walked}
+    return walked + [p for p in named if os.path.abspath(p) not in seen]
+
+
+def concerning(report: Report, named: list[Path]) -> Report:
+    """The part of `report` that concerns the files `named`: diagnostics located in one, with a
+    related location in one, or in a prompt whose site is in one; the prompts built in one or
+    using one (a template it includes); run errors about one."""
+    names = {display_name(p) for p in named}
+    sites = {layout.id: layout.site.filename for layout in report.prompts}
+    diagnostics = [d for d in report.diagnostics
+                   if d.span.filename in names or any(r.span.filename in names for r in d.related)
+                   or (d.prompt is not None and sites.get(d.prompt) in names)]
+    prompts = [lt for lt in report.prompts if lt.site.filename in names or names.intersection(lt.templates)]
+    errors = [e for e in report.errors if any(e.startswith(f"{n}: ") for n in names)]
+    return Report(diagnostics=diagnostics, prompts=prompts, errors=errors, files=len(named))

@@ -1,0 +1,225 @@
+"""Worker processes that analyse files, isolated: a file that kills its worker is that file's
+PRM001 and the run goes on.
+
+Each worker gets small batches of consecutive files (a package's files stay together, so the
+modules they import are parsed once per worker) and sends one result per file as soon as it has
+it. The parent keeps every worker busy and watches them:
+- a worker that dies (a signal such as SIGSEGV or SIGKILL from the out-of-memory killer, or an
+  exit after a MemoryError) is replaced; the file it was analysing gets a PRM001 "the analysis
+  crashed ..." and the rest of its batch is analysed again by the others;
+- a file that takes longer than `FILE_TIMEOUT` seconds (counted from when its worker is set up
+  and free for it) has its worker killed and gets a PRM001 "analysis budget exceeded" (a guard
+  against a hang the analysis' own bounds miss);
+- a worker whose memory (resident set) passed `RECYCLE_BYTES` after a file exits and is
+  replaced (the rest of its batch goes to another), so memory stays bounded on any tree; on Linux a worker's data segment is also
+  limited to `MEMORY_LIMIT_BYTES`, so a runaway allocation is a MemoryError in that worker rather
+  than the machine swapping.
+
+Nothing here is cached: a crash or a timeout may depend on the machine, so the file is analysed
+again by the next run.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from pathlib import Path
+from typing import Callable
+
+FILE_TIMEOUT = 300.0  # seconds for one file: a deadlock guard, far above any real file's time
+RECYCLE_BYTES = 250 * 1024 * 1024  # resident memory after which a worker is replaced
+MEMORY_LIMIT_BYTES = 3 * 1024 * 1024 * 1024  # a worker's data segment (Linux RLIMIT_DATA)
+BATCH = 8  # files sent at once (fewer near the end of the run)
+EXIT_AFTER_MEMORY_ERROR = 3  # the file's result (a PRM001) was sent, then the worker left
+EXIT_OUT_OF_MEMORY = 4  # a MemoryError before the file's result could be sent
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: object
+    pending: list = field(default_factory=list)  # tasks sent, not answered yet, in order
+    since: float | None = None  # when its current file started (monotonic seconds; None: setting up)
+
+
+def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_args: tuple,
+        analyse: Callable, on_result: Callable[[int, object], None],
+        on_failure: Callable[[int, Path, str], None]) -> None:
+    """Analyse `tasks` ([(index, path, kind)]) in `jobs` worker processes.
+
+    In each worker `setup(*setup_args)` runs once, then `analyse(path, kind)` per file (it
+    returns a picklable result; it should catch MemoryError itself, returning a result with
+    `restart` set true, after which the worker exits). The parent calls `on_result(index,
+    result)` per file as results arrive, and `on_failure(index, path, reason)` for a file
+    whose worker died or timed out. Returns when every task was answered one way or the other.
+    """
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    queue = list(reversed(tasks))  # pop() takes the next one
+    workers: list[_Worker] = []
+    size = max(1, min(BATCH, len(tasks) // (jobs * 4) or 1))
+
+    def start() -> None:
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_main, args=(child, setup, setup_args, analyse), daemon=True)
+        proc.start()
+        child.close()
+        workers.append(_Worker(proc, parent))
+
+    def feed(w: _Worker) -> None:
+        batch = [queue.pop() for _ in range(min(size, len(queue)))]
+        if not batch:
+            return
+        try:
+            w.conn.send([(i, str(p), k) for i, p, k in batch])
+        except OSError:  # it died meanwhile: its sentinel tells, and the batch goes back
+            queue.extend(reversed(batch))
+            return
+        if not w.pending and w.since is not None:
+            w.since = time.monotonic()
+        w.pending.extend(batch)
+
+    for _ in range(min(jobs, len(tasks))):
+        start()
+    for w in workers:
+        feed(w)
+    try:
+        while workers:
+            ready = wait([w.conn for w in workers] + [w.process.sentinel for w in workers],
+                         timeout=min(5.0, FILE_TIMEOUT))
+            for w in list(workers):
+                if w.conn in ready:
+                    if not _receive(w, on_result):
+                        _retire(w, workers, queue, on_failure)
+                        continue
+                elif w.process.sentinel in ready:
+                    while _receive(w, on_result, block=False):
+                        pass
+                    _retire(w, workers, queue, on_failure)
+                elif w.pending and w.since is not None and time.monotonic() - w.since > FILE_TIMEOUT:
+                    w.process.kill()
+                    _retire(w, workers, queue, on_failure,
+                            f"analysis budget exceeded (more than {FILE_TIMEOUT:.0f} s)")
+            for w in list(workers):
+                if len(w.pending) <= 1 and queue:
+                    feed(w)  # the next batch waits in the pipe: no idle round trip
+                elif not w.pending:
+                    _stop(w, workers)
+            while queue and len(workers) < min(jobs, len(queue) + len(workers)):
+                start()
+                feed(workers[-1])
+    finally:
+        for w in workers:
+            w.process.kill()
+            w.process.join()
+
+
+def _receive(w: _Worker, on_result, block: bool = True) -> bool:
+    """Read one message of `w`; False when its pipe is closed."""
+    try:
+        if not block and not w.conn.poll():
+            return False
+        index, result = w.conn.recv()
+    except (EOFError, OSError):
+        return False
+    if index is None:  # set up: the clock of its first file starts now
+        w.since = time.monotonic()
+        return True
+    if w.pending and w.pending[0][0] == index:
+        w.pending.pop(0)
+    w.since = time.monotonic()
+    on_result(index, result)
+    return True
+
+
+def _retire(w: _Worker, workers: list, queue: list, on_failure, reason: str | None = None) -> None:
+    """A worker that ended: its current file failed (when it had one: `reason`, else what its
+    exit status says), the rest of its files go back to the queue."""
+    w.process.join()
+    workers.remove(w)
+    w.conn.close()
+    if not w.pending:
+        return
+    code = w.process.exitcode
+    if reason is None and code in (0, EXIT_AFTER_MEMORY_ERROR):
+        # it left on its own after answering its file (memory recycled, or a MemoryError that
+        # is in that file's result): whatever was sent after is analysed by another worker
+        queue.extend(reversed(w.pending))
+        w.pending.clear()
+        return
+    index, path, _ = w.pending.pop(0)
+    if reason is None and code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        reason = f"the analysis crashed (killed by {name}" + (", probably out of memory)" if -code == signal.SIGKILL else ")")
+    elif reason is None and code == EXIT_OUT_OF_MEMORY:
+        reason = "the analysis ran out of memory"
+    elif reason is None:
+        reason = f"the analysis stopped (exit status {code})"
+    on_failure(index, path, reason)
+    queue.extend(reversed(w.pending))
+    w.pending.clear()
+
+
+def _stop(w: _Worker, workers: list) -> None:
+    try:
+        w.conn.send(None)
+    except OSError:
+        pass
+    w.process.join()
+    workers.remove(w)
+    w.conn.close()
+
+
+def _main(conn, setup, setup_args, analyse) -> None:
+    """A worker: set up, then analyse batches until told to stop (None) or its memory is high."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    import faulthandler
+    faulthandler.disable()  # a crash is reported by the parent, as the file's PRM001
+    _limit_memory()
+    setup(*setup_args)
+    conn.send((None, None))  # ready
+    while True:
+        try:
+            batch = conn.recv()
+        except (EOFError, OSError):
+            return
+        if batch is None:
+            return
+        for index, path, kind in batch:
+            try:
+                result = analyse(Path(path), kind)
+                conn.send((index, result))
+            except MemoryError:
+                os._exit(EXIT_OUT_OF_MEMORY)
+            if getattr(result, "restart", False):
+                conn.close()
+                os._exit(EXIT_AFTER_MEMORY_ERROR)
+            if _resident_bytes() > RECYCLE_BYTES:
+                conn.close()  # a fresh worker takes over (the rest of the batch goes back): memory stays bounded
+                os._exit(0)
+
+
+def _limit_memory() -> None:
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        limit = MEMORY_LIMIT_BYTES if hard == resource.RLIM_INFINITY else min(MEMORY_LIMIT_BYTES, hard)
+        if soft == resource.RLIM_INFINITY or soft > limit:
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
+    except (ImportError, ValueError, OSError, AttributeError):
+        pass
+
+
+def _resident_bytes() -> int:
+    """This process's resident set size now (bytes; 0 where unknown)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0

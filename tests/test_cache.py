@@ -1,0 +1,269 @@
+"""The persistent analysis cache (issue 13): a warm run gives the cold run's report without
+analysing anything; a change to a file re-analyses the files that read it (imports, templates,
+files that were looked for and missing, text searches over a package); entries are JSON, a
+corrupt one is ignored and rewritten; the folder is tagged; options and environment choose it.
+
+Runs go through `promptlint.api.check` with a cache folder; "nothing analysed" is checked by
+making the analysis raise.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from promptlint import engine
+from promptlint.api import check
+from promptlint.cache import Cache, fingerprint
+from promptlint.cache.codec import CodecError, decode, encode
+from promptlint.model import Diagnostic, PromptLayout
+from promptlint.report import json as json_report
+
+from ci_support import CHAT_PY, cli
+
+CALL = '''\
+from openai import OpenAI
+
+from prompts import system_prompt
+
+client = OpenAI()
+
+
+def answer(question: str, history: list) -> str:
+    response = client.chat.completions.create(
+        model="gpt-4o",
+        messages=[
+            {"role": "system", "content": system_prompt()},
+            *history,  # the replayed turns are the prefix that a stamp in front of them breaks
+            {"role": "user", "content": question},
+        ],
+    )
+    return response.choices[0].message.content
+'''
+STATIC = ('def system_prompt():\n'
+          '    return "You are the support assistant of Acme Tools. Answer about orders and returns."\n')
+# The time is read on every call (a module-level f-string would be evaluated once per process).
+STAMPED = ('from datetime import datetime\n\n\n'
+           'def system_prompt():\n'
+           '    return f"Now: {datetime.now()}. You are the support assistant of Acme Tools."\n')
+STAMPED_ROW = 5
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "chat.py").write_text(CALL, encoding="utf-8")
+    (root / "prompts.py").write_text(STATIC, encoding="utf-8")
+    monkeypatch.chdir(root)
+    return root
+
+
+def run(cache_dir) -> dict:
+    return json.loads(json_report.render(check([Path(".")], cache_dir=cache_dir)))
+
+
+def codes(report: dict) -> list[tuple[str, str, int]]:
+    return sorted((d["filename"], d["code"], d["location"]["row"]) for d in report["diagnostics"])
+
+
+@pytest.fixture
+def no_analysis(monkeypatch):
+    """Make any analysis fail the test: the run must take everything from the cache."""
+    def forbidden(self, path, kind, force=False):
+        raise AssertionError(f"{path} was analysed again")
+
+    def start():
+        monkeypatch.setattr(engine.Linter, "analyse", forbidden)
+    return start
+
+
+def test_a_warm_run_analyses_nothing_and_reports_the_same(app, tmp_path, no_analysis):
+    cache_dir = tmp_path / "cache"
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    cold = run(cache_dir)
+    assert ("prompts.py", "PRM102", STAMPED_ROW) in codes(cold)
+    no_analysis()
+    assert run(cache_dir) == cold
+
+
+def test_a_changed_import_re_analyses_the_file_that_reads_it(app, tmp_path):
+    cache_dir = tmp_path / "cache"
+    assert not [c for c in codes(run(cache_dir)) if c[1] == "PRM102"]
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")  # chat.py itself is unchanged
+    assert ("prompts.py", "PRM102", STAMPED_ROW) in codes(run(cache_dir))
+    (app / "prompts.py").write_text(STATIC, encoding="utf-8")
+    assert not [c for c in codes(run(cache_dir)) if c[1] == "PRM102"]
+
+
+def test_a_module_that_appears_re_analyses_the_file_that_looked_for_it(app, tmp_path):
+    cache_dir = tmp_path / "cache"
+    (app / "prompts.py").unlink()
+    assert not [c for c in codes(run(cache_dir)) if c[1] == "PRM102"]  # system_prompt() is unknown
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    assert ("prompts.py", "PRM102", STAMPED_ROW) in codes(run(cache_dir))
+
+
+def test_a_changed_template_re_analyses_the_code_that_renders_it(tmp_path, monkeypatch):
+    root = tmp_path / "app"
+    (root / "templates").mkdir(parents=True)
+    (root / "chat.py").write_text('''\
+from jinja2 import Environment, FileSystemLoader
+from openai import OpenAI
+
+env = Environment(loader=FileSystemLoader("templates"))
+client = OpenAI()
+
+
+def answer(question: str, now: str) -> str:
+    system = env.get_template("system.txt.j2").render(now=now)
+    return client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": question}],
+    )
+''', encoding="utf-8")
+    template = root / "templates" / "system.txt.j2"
+    template.write_text("You are a helpful assistant of Acme Tools. Answer about orders.\n", encoding="utf-8")
+    monkeypatch.chdir(root)
+    cache_dir = tmp_path / "cache"
+    first = run(cache_dir)
+    template.write_text("Time: {{ now }}\nYou are a helpful assistant of Acme Tools. Answer about orders.\n",
+                        encoding="utf-8")
+    second = run(cache_dir)
+    assert second != first
+    assert second == run(None)  # the same as a run without a cache
+
+
+def test_a_text_search_over_the_package_is_a_dependency(tmp_path, monkeypatch):
+    """An attribute of an object the analysis cannot resolve is looked up by name in the package
+    (`Project.definitions`): a new file that assigns that name changes the prompt."""
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "__init__.py").write_text("", encoding="utf-8")
+    (root / "chat.py").write_text('''\
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def answer(settings, question: str) -> str:
+    return client.chat.completions.create(
+        model="gpt-4o",
+        messages=[{"role": "system", "content": settings.persona_prompt}, {"role": "user", "content": question}],
+    )
+''', encoding="utf-8")
+    (root / "settings.py").write_text(
+        'class Settings:\n    persona_prompt = "You are the support assistant of Acme Tools."\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    cache_dir = tmp_path / "cache"
+    first = run(cache_dir)
+    (root / "other.py").write_text(
+        'import uuid\n\n\nclass Other:\n    persona_prompt = f"Session {uuid.uuid4()}: you are the support assistant."\n',
+        encoding="utf-8")
+    second = run(cache_dir)
+    assert second == run(None)
+    assert second != first
+
+
+def test_a_corrupt_entry_is_ignored_and_rewritten(app, tmp_path):
+    cache_dir = tmp_path / "cache"
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    cold = run(cache_dir)
+    entries = [p for p in cache_dir.rglob("*.json")]
+    assert entries
+    for entry in entries:
+        entry.write_bytes(b'{"schema": 1, "truncated')
+    assert run(cache_dir) == cold
+    for entry in entries:
+        json.loads(entry.read_bytes())  # rewritten whole
+
+
+def test_an_entry_of_the_wrong_shape_is_a_codec_error_not_code():
+    with pytest.raises(CodecError):
+        decode(PromptLayout, {"id": "x", "site": ["a.py", 1, 1, 1, 1], "source": "template", "parts": "__import__('os')"})
+    with pytest.raises(CodecError):
+        decode(Diagnostic, {"code": "PRM101", "__class__": "os.system"})
+
+
+def test_the_model_round_trips_through_json():
+    layouts = check([Path(__file__).resolve().parents[1] / "fixtures" / "demo"]).prompts
+    assert layouts
+    for layout in layouts:
+        assert decode(PromptLayout, json.loads(json.dumps(encode(layout)))) == layout
+
+
+def test_the_cache_folder_is_tagged_and_ignored_by_git(app, tmp_path):
+    cache_dir = tmp_path / "cache"
+    run(cache_dir)
+    assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (cache_dir / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_cli_cache_location_options(app, tmp_path):
+    assert cli("check", ".", "--output-format", "json").exit_code == 0
+    assert (app / ".promptlint_cache" / "CACHEDIR.TAG").is_file()  # the project root (no config: here)
+    chosen = tmp_path / "chosen"
+    assert cli("check", ".", "--cache-dir", str(chosen)).exit_code == 0
+    assert (chosen / "CACHEDIR.TAG").is_file()
+    from_env = tmp_path / "from-env"
+    assert cli("check", ".", env={"PROMPTLINT_CACHE_DIR": str(from_env)}).exit_code == 0
+    assert (from_env / "CACHEDIR.TAG").is_file()
+    never = tmp_path / "never"
+    assert cli("check", ".", "--no-cache", env={"PROMPTLINT_CACHE_DIR": str(never)}).exit_code == 0
+    assert not never.exists()
+
+
+def test_the_cache_lives_beside_the_configuration(tmp_path, monkeypatch):
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[tool.promptlint]\n", encoding="utf-8")
+    (root / "src" / "chat.py").write_text(CHAT_PY, encoding="utf-8")
+    monkeypatch.chdir(root / "src")
+    assert cli("check", ".").exit_code == 1
+    assert (root / ".promptlint_cache").is_dir() and not (root / "src" / ".promptlint_cache").exists()
+
+
+def test_an_unusable_cache_folder_is_a_warning_and_the_run_goes_on(app, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    result = cli("check", ".", "--cache-dir", str(blocked / "cache"))
+    assert result.exit_code == 0
+    assert "warning: cannot use the cache folder" in result.stderr
+
+
+def test_the_fingerprint_follows_the_settings_that_change_facts():
+    base = {"targets": [], "profiles": [], "force": False, "roots": ["/x"]}
+    assert fingerprint(base) == fingerprint(dict(base))
+    assert fingerprint(base) != fingerprint({**base, "targets": ["openai:gpt-4o"]})
+    assert fingerprint(base) != fingerprint({**base, "roots": ["/y"]})
+
+
+def test_selection_changes_need_no_new_analysis(app, tmp_path, no_analysis):
+    from promptlint.config import Settings
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    cache_dir = tmp_path / "cache"
+    assert any(d.code == "PRM102" for d in check([Path(".")], cache_dir=cache_dir).diagnostics)
+    no_analysis()
+    ignored = check([Path(".")], Settings(ignore=["PRM102"]), cache_dir=cache_dir)
+    assert not any(d.code == "PRM102" for d in ignored.diagnostics)
+
+
+def test_two_runs_at_once_share_the_cache_safely(app, tmp_path):
+    (app / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    for i in range(12):  # enough files for the two runs to overlap
+        (app / f"module_{i}.py").write_text(CHAT_PY.replace("stamped", f"stamped_{i}"), encoding="utf-8")
+    env = {**os.environ, "PROMPTLINT_CACHE_DIR": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "promptlint", "check", ".", "--output-format", "json"]
+    runs = [subprocess.Popen(command, cwd=app, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(2)]
+    outputs = [proc.communicate(timeout=300) for proc in runs]
+    assert [proc.returncode for proc in runs] == [1, 1], [err for _, err in outputs]
+    assert outputs[0][0] == outputs[1][0]
+    again = subprocess.run(command, cwd=app, env=env, capture_output=True, timeout=300)
+    assert again.stdout == outputs[0][0]
+    cache = Cache(tmp_path / "cache", "x")
+    assert not list((tmp_path / "cache").rglob(".tmp-*")) and cache.root.is_dir()

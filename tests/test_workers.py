@@ -1,0 +1,94 @@
+"""The isolated worker pool (issue 17) and the CPU count (issue 13).
+
+`promptlint.workers.run` with trivial analyses: a worker that crashes, runs out of memory, exits
+or hangs costs only its file (reported through `on_failure`), is replaced, and every other file
+is analysed; memory recycling replaces workers without losing files. Workers are forked: these
+functions need not be importable by name.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from promptlint import engine, workers
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork-based tests")
+
+
+@dataclass
+class Done:
+    name: str
+    restart: bool = False
+
+
+def _setup() -> None:
+    pass
+
+
+def _analyse(path: Path, kind: str) -> Done:
+    name = path.name
+    if name == "segfault":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    if name == "oom":
+        raise MemoryError
+    if name == "answered-oom":
+        return Done(name, restart=True)
+    if name == "hangs":
+        threading.Event().wait()
+    return Done(name)
+
+
+def _run(names: list[str], jobs: int = 2) -> tuple[dict[int, str], dict[int, str]]:
+    results: dict[int, str] = {}
+    failures: dict[int, str] = {}
+    tasks = [(i, Path(name), "python") for i, name in enumerate(names)]
+    workers.run(tasks, jobs, _setup, (), _analyse, lambda i, r: results.__setitem__(i, r.name),
+                lambda i, path, reason: failures.__setitem__(i, reason))
+    return results, failures
+
+
+def test_every_file_is_answered_once():
+    names = [f"f{i}" for i in range(50)]
+    results, failures = _run(names)
+    assert failures == {} and results == dict(enumerate(names))
+
+
+def test_crashes_and_memory_errors_cost_only_their_file(monkeypatch):
+    names = [f"f{i}" for i in range(30)]
+    names[3], names[11], names[20] = "segfault", "oom", "answered-oom"
+    results, failures = _run(names)
+    assert failures == {3: "the analysis crashed (killed by SIGSEGV)", 11: "the analysis ran out of memory"}
+    assert results == {i: n for i, n in enumerate(names) if i not in (3, 11)}
+
+
+def test_a_file_that_hangs_is_stopped_after_the_timeout(monkeypatch):
+    monkeypatch.setattr(workers, "FILE_TIMEOUT", 3.0)
+    names = ["f0", "hangs", "f2", "f3"]
+    results, failures = _run(names, jobs=1)
+    assert failures == {1: "analysis budget exceeded (more than 3 s)"}
+    assert results == {0: "f0", 2: "f2", 3: "f3"}
+
+
+def test_workers_over_the_memory_bound_are_replaced_without_losing_files(monkeypatch):
+    monkeypatch.setattr(workers, "RECYCLE_BYTES", 0)  # every worker leaves after each batch
+    names = [f"f{i}" for i in range(40)]
+    results, failures = _run(names)
+    assert failures == {} and results == dict(enumerate(names))
+
+
+@pytest.mark.parametrize(("content", "expected"), [("200000 100000\n", 2.0), ("max 100000\n", None),
+                                                    ("150000 100000\n", 1.5)])
+def test_the_cgroup_quota_bounds_the_cpus(tmp_path, content, expected):
+    (tmp_path / "cpu.max").write_text(content, encoding="ascii")
+    assert engine._cgroup_quota(tmp_path) == expected
+
+
+def test_available_cpus_respects_the_affinity_mask():
+    cpus = engine.available_cpus()
+    assert 1 <= cpus <= len(os.sched_getaffinity(0))
