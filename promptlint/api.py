@@ -51,17 +51,19 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     base = scope.project_root(roots) if project else None
     problems: list[Problem] = []
 
+    kind_of = kind_function(settings)
+
     def found(where: list[Path], named_problems: list[Problem]) -> list[Path]:
         return discover(where, excluded=lambda p, is_dir: settings.for_path(p, is_dir).is_excluded(p),
                         problems=named_problems, force_exclude=settings.force_exclude,
-                        extra=lambda p: source.overlay_text(p) is not None)
+                        extra=lambda p: source.overlay_text(p) is not None, kind_of=kind_of)
 
     files = found(roots, problems)
     named = files
     if base is not None:
         files = scope.merge(files, found([base], []))
         roots = [base]
-    kinds = [(f, file_kind(f) or "python") for f in files]
+    kinds = [(f, kind_of(f) or "python") for f in files]
     dirs = [r for r in roots if r.is_dir()]
     cache = _open_cache(cache_dir, settings, dirs, warn) if cache_dir is not None else None
     quiet: set[Path] = set()
@@ -70,7 +72,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
                         targets=settings.targets, profiles=settings.profiles, cache=cache, quiet=quiet)
     if base is not None:
         report = scope.concerning(report, named)
-        kinds = [(f, file_kind(f) or "python") for f in named]
+        kinds = [(f, kind_of(f) or "python") for f in named]
     report.files = len(named) + sum(1 for p in problems if not p.is_dir)
     report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
@@ -78,6 +80,15 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
                if settings.for_path(d.span.filename).is_enabled(d.code, d.span.filename)]
     report.diagnostics = sorted(_suppress(enabled, kinds, settings, quiet), key=lambda d: d.sort_key)
     return report
+
+
+def kind_function(settings: Settings):
+    """`kind_of(path)`: what a file is (`promptlint.discovery.file_kind`) under the settings that
+    apply to it (its template-globs and prompt-globs)."""
+    def kind_of(path: Path) -> str | None:
+        applied = settings.for_path(path, False)
+        return file_kind(path, applied.template_globs, applied.prompt_globs)
+    return kind_of
 
 
 def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn):

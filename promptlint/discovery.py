@@ -48,19 +48,15 @@ class Problem:
     is_dir: bool = False
 
 
-def file_kind(path: Path) -> str | None:
-    """python | template | prompt-text | config | None (not checked)."""
+def file_kind(path: Path, template_globs: list[str] | None = None, prompt_globs: list[str] | None = None
+              ) -> str | None:
+    """python | template | prompt-text | config | None (not checked). `template_globs` and
+    `prompt_globs` (`[tool.promptlint]` template-globs / prompt-globs: gitignore-style patterns)
+    add files of any name as templates or prompt text."""
     if path.suffix.lower() == ".py":
         return "python"
-    try:
-        from .templates import file_kind as template_kind
-    except ImportError:  # pragma: no cover - templates package being built
-        template_kind = None
-    if template_kind is not None:
-        return template_kind(path)
-    if path.suffix.lower() in TEMPLATE_SUFFIXES:
-        return "template"
-    return None
+    from .templates import file_kind as template_kind
+    return template_kind(path, prompt_globs, template_globs)
 
 
 def _is_venv(folder: Path) -> bool:
@@ -154,13 +150,15 @@ def _regular(path: Path) -> str | None:
 
 def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = None,
              problems: list[Problem] | None = None, force_exclude: bool = False,
-             extra: Callable[[Path], bool] | None = None) -> list[Path]:
+             extra: Callable[[Path], bool] | None = None,
+             kind_of: Callable[[Path], str | None] = file_kind) -> list[Path]:
     """The files to check under `paths`, each once, in the order found (folders sorted).
 
     `excluded(path, is_dir)` rejects walked files and folders (and named files too with
     `force_exclude`). `extra(path)` says that a path that does not exist on disk is still to be
     checked (an unsaved buffer). Folders the walk cannot enter and files whose symlinks loop are
-    appended to `problems` and skipped. Raises FileNotFoundError for a path that does not exist.
+    appended to `problems` and skipped. `kind_of(path)` says what a file is (None: not checked;
+    default `file_kind`). Raises FileNotFoundError for a path that does not exist.
     """
     problems = problems if problems is not None else []
     out: list[Path] = []
@@ -175,12 +173,12 @@ def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = 
     for root in paths:
         if not _exists(root):
             if extra is not None and extra(root):
-                if file_kind(root) is not None:
+                if kind_of(root) is not None:
                     add(root)
                 continue
             raise FileNotFoundError(f"{root}: no such file or directory")
         if not root.is_dir():
-            if file_kind(root) is None or (force_exclude and excluded is not None and excluded(root, False)):
+            if kind_of(root) is None or (force_exclude and excluded is not None and excluded(root, False)):
                 continue
             reason = _regular(root)
             if reason is not None:
@@ -193,13 +191,14 @@ def discover(paths: list[Path], excluded: Callable[[Path, bool], bool] | None = 
                 continue
             # a named folder that `exclude` matches (build/) is walked as named: the pattern
             # that matches the folder itself would otherwise exclude everything in it
-            _walk(root, None, problems, add)
+            _walk(root, None, problems, add, kind_of)
             continue
-        _walk(root, excluded, problems, add)
+        _walk(root, excluded, problems, add, kind_of)
     return out
 
 
-def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], None]) -> None:
+def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], None],
+          kind_of: Callable[[Path], str | None] = file_kind) -> None:
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     parent = _resolve(root)
     for anc in [parent, *parent.parents]:
@@ -246,7 +245,7 @@ def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], N
             if _is_dir(entry):
                 continue
             f = here / name
-            if file_kind(f) is None or _ignored(real / name, local, False) or (excluded is not None and excluded(f, False)):
+            if kind_of(f) is None or _ignored(real / name, local, False) or (excluded is not None and excluded(f, False)):
                 continue
             if entry.is_symlink():
                 reason = _regular(f)

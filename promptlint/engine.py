@@ -63,10 +63,24 @@ def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
 class _Failure(Exception):
     """Why an analysis failed as a whole (the message of its PRM001)."""
 
+    limit = True
+
+
+def _failed(report: Report, filename: str, exc: Exception) -> None:
+    """Record that a file could not be read, parsed or analysed: its PRM001 and, when the
+    analysis itself gave up on the file (too deeply nested, out of memory, a worker that died or
+    ran over its budget: `exc.limit`), a line of `report.errors` too, so the run exits 2 (the file
+    was not checked; excluding it is the way out), as a syntax error of the code does not."""
+    report.diagnostics.append(_syntax_error(filename, exc))
+    if getattr(exc, "limit", False):
+        report.errors.append(f"{filename}: cannot analyse: {exc}")
+
 
 def _failure(path: Path, reason: str) -> Report:
     """The report of a file whose analysis failed as a whole (its worker crashed)."""
-    return Report(diagnostics=[_syntax_error(display_name(path), _Failure(reason))], files=1)
+    report = Report(files=1)
+    _failed(report, display_name(path), _Failure(reason))
+    return report
 
 
 class Linter:
@@ -114,11 +128,11 @@ class Linter:
                     self._estimate(layout)
             except MemoryError:
                 report.prompts.clear()
-                report.diagnostics.append(_syntax_error(filename, _Failure("the analysis ran out of memory")))
+                _failed(report, filename, _Failure("the analysis ran out of memory"))
                 result.cacheable, result.restart = False, True
             except RecursionError:
                 report.prompts.clear()
-                report.diagnostics.append(_syntax_error(filename, _Failure("too deeply nested to analyse")))
+                _failed(report, filename, _Failure("too deeply nested to analyse"))
             except Exception as exc:  # a bug of ours must not end the run: say so and go on
                 message = str(exc).splitlines()[0][:200] if str(exc) else ""
                 report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
@@ -150,13 +164,13 @@ class Linter:
         try:
             module = self.project.load(path, source)
         except ParseError as exc:
-            report.diagnostics.append(_syntax_error(filename, exc))
+            _failed(report, filename, exc)
             return source
         try:
             layouts = find_layouts(module, self.evaluator)
         except RecursionError:
             layouts = []
-            report.diagnostics.append(_syntax_error(filename, ParseError("too deeply nested to analyse")))
+            _failed(report, filename, ParseError("too deeply nested to analyse", limit=True))
         report.prompts.extend(layouts)
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
@@ -173,7 +187,7 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return None
         try:
-            layouts = templates.layouts_for_file(path, filename, text)
+            layouts = templates.layouts_for_file(path, filename, text, kind=kind)
         except (MemoryError, RecursionError):
             raise
         except Exception as exc:  # a template the parser rejects is reported, never a crash

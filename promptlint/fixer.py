@@ -139,8 +139,9 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         if not any(is_applicable(d.fix, unsafe) for d in diagnostics):
             remaining.extend(diagnostics)
             continue
-        item = _fix_one(path, filename, file_kind(path) or "python", settings, unsafe, write, run, diagnostics,
-                        check)
+        applied = settings.for_path(path, False)
+        kind = file_kind(path, applied.template_globs, applied.prompt_globs) or "python"
+        item = _fix_one(path, filename, kind, settings, unsafe, write, run, diagnostics, check)
         if item is None:
             remaining.extend(diagnostics)
             continue

@@ -267,3 +267,16 @@ def test_two_runs_at_once_share_the_cache_safely(app, tmp_path):
     assert again.stdout == outputs[0][0]
     cache = Cache(tmp_path / "cache", "x")
     assert not list((tmp_path / "cache").rglob(".tmp-*")) and cache.root.is_dir()
+
+
+def test_a_file_the_analysis_gave_up_on_is_an_error_warm_as_cold(app, tmp_path, no_analysis):
+    """Issue 14: a file too deeply nested to analyse is its PRM001 and a line of `errors` (exit
+    2); the cached result keeps the error, so a warm run exits 2 too."""
+    cache_dir = tmp_path / "cache"
+    (app / "deep.py").write_text('from openai import OpenAI\nsystem_prompt = ' + "(" * 5000 + "'x'" + ")" * 5000 + "\n",
+                                 encoding="utf-8")
+    cold = run(cache_dir)
+    assert [e.split(": ")[:2] for e in cold["errors"]] == [["deep.py", "cannot analyse"]]
+    assert [(d["filename"], d["code"]) for d in cold["diagnostics"]] == [("deep.py", "PRM001")]
+    no_analysis()
+    assert run(cache_dir) == cold

@@ -299,3 +299,41 @@ def test_cli_per_file_ignores(project):
 
     result = cli("check", "app", "--output-format", "json")
     assert "PRM102" not in {d["code"] for d in json.loads(result.stdout)["diagnostics"]}
+
+
+# --- template-globs and prompt-globs choose files of any name (issue 10) ------------------------
+
+def _globs_project(tmp_path, config: str):
+    from promptlint.api import check
+    tmp_path = tmp_path / "x" / "app"  # pytest's folder name holds "prompt": keep it 3 folders up
+    tmp_path.mkdir(parents=True)
+    (tmp_path / "pyproject.toml").write_text("[tool.promptlint]\n" + config, encoding="utf-8")
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "system.tmpl").write_text("Today is {{ today }}.\nYou are careful.\n", encoding="utf-8")
+    (tmp_path / "agent" / "broken.tmpl").write_text("Hello {{ name }}\n{% if x %}\n", encoding="utf-8")
+    (tmp_path / "instructions").mkdir()
+    (tmp_path / "instructions" / "agent.txt").write_text("Date: {date}\nYou answer about invoices.\n",
+                                                          encoding="utf-8")
+    settings = load_settings(tmp_path / "pyproject.toml")
+    report = check([tmp_path], settings)
+    prompts = sorted((Path(p.id).as_posix().split(str(tmp_path.as_posix()) + "/")[-1], p.source)
+                     for p in report.prompts)
+    errors = sorted((Path(d.span.filename).name, d.code) for d in report.diagnostics)
+    return prompts, errors, report.files
+
+
+def test_template_globs_make_matching_files_templates(tmp_path):
+    prompts, errors, files = _globs_project(tmp_path, 'template-globs = ["agent/*.tmpl"]\n')
+    assert prompts == [("agent/system.tmpl:1", "template")]
+    assert errors == [("broken.tmpl", "PRM001")]  # parsed as Jinja: its syntax error is reported
+    assert files == 3  # and pyproject.toml
+
+
+def test_prompt_globs_make_matching_files_prompt_text(tmp_path):
+    prompts, errors, files = _globs_project(tmp_path, 'prompt-globs = ["instructions/*.txt"]\n')
+    assert prompts == [("instructions/agent.txt:1", "prompt-text")]
+    assert errors == [] and files == 2
+
+
+def test_without_globs_such_files_are_not_checked(tmp_path):
+    assert _globs_project(tmp_path, "") == ([], [], 1)

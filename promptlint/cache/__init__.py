@@ -228,9 +228,13 @@ class Cache:
             return None
         if not all(self.holds(k, v) for k, v in deps.items()):
             return None
+        errors = data.get("errors", [])
+        if not (isinstance(errors, list) and all(isinstance(e, str) for e in errors)):
+            return None
         try:
             report = Report(diagnostics=decode(list[Diagnostic], data.get("diagnostics", [])),
-                            prompts=decode(list[PromptLayout], data.get("prompts", [])), files=1)
+                            prompts=decode(list[PromptLayout], data.get("prompts", [])), errors=errors,
+                            files=1)
         except CodecError:
             return None
         keys = data.get("layout_keys", [])
@@ -287,6 +291,8 @@ class Cache:
                  "state": result.state, "deps": result.deps, "quiet": result.quiet}
         if result.report.diagnostics:
             entry["diagnostics"] = encode(result.report.diagnostics)
+        if result.report.errors:  # a file the analysis gave up on (the same next time)
+            entry["errors"] = list(result.report.errors)
         try:
             if result.report.prompts:
                 entry["prompts"] = encode(result.report.prompts)

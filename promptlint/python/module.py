@@ -23,11 +23,13 @@ RECURSION_LIMIT = 6000
 
 class ParseError(Exception):
     """A file could not be read or parsed; `row`/`column` are 1-based where known; `too_large`
-    marks a file skipped for its size (an info finding, not an error)."""
+    marks a file skipped for its size (an info finding, not an error); `limit` marks valid code
+    beyond what the analysis can handle (too deeply nested): an error of the run, not of the code."""
 
-    def __init__(self, message: str, row: int = 1, column: int = 1, too_large: bool = False):
+    def __init__(self, message: str, row: int = 1, column: int = 1, too_large: bool = False,
+                 limit: bool = False):
         super().__init__(message)
-        self.row, self.column, self.too_large = row, column, too_large
+        self.row, self.column, self.too_large, self.limit = row, column, too_large, limit
 
 
 def parse(source: str, filename: str = "<unknown>") -> ast.Module:
@@ -41,10 +43,11 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
     except SyntaxError as err:
         msg = err.msg if getattr(err, "msg", None) else str(err)
         if "too many nested" in msg:
-            raise ParseError(f"too deeply nested to analyse ({msg})", err.lineno or 1, err.offset or 1) from None
+            raise ParseError(f"too deeply nested to analyse ({msg})", err.lineno or 1, err.offset or 1,
+                             limit=True) from None
         raise ParseError(f"syntax error: {msg}", err.lineno or 1, err.offset or 1) from None
     except (RecursionError, MemoryError):
-        raise ParseError("too deeply nested to analyse") from None
+        raise ParseError("too deeply nested to analyse", limit=True) from None
     except ValueError as err:  # null bytes
         raise ParseError(f"cannot parse: {err}") from None
     finally:

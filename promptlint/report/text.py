@@ -17,8 +17,16 @@ from ..model import Diagnostic, Report
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
 
+#: Characters of source shown per frame line; a longer line (minified or generated code) is cut
+#: to a window of this width around the finding's column, with "…" where text was cut.
+FRAME_WIDTH = 120
+
+
 def _frame(d: Diagnostic, read_line) -> list[str]:
-    row = d.span.start.row
+    """The source lines of a finding (the one before and its own) and a caret under its column
+    (1-based characters); lines longer than FRAME_WIDTH are cut to a window around the column."""
+    row, column = d.span.start.row, max(d.span.start.column - 1, 0)
+    start = 0 if column < FRAME_WIDTH - 20 else column - FRAME_WIDTH // 2
     lines = []
     for r in (row - 1, row):
         if r < 1:
@@ -26,9 +34,17 @@ def _frame(d: Diagnostic, read_line) -> list[str]:
         text = read_line(d.span.filename, r)
         if text is None:
             continue
-        lines.append(f"{r:>5} | {text.rstrip()}")
+        text = text.rstrip()
+        shown = text[start:start + FRAME_WIDTH]
+        if start and not shown:
+            continue  # the line before ends left of the window
+        if start:
+            shown = "…" + shown
+        if len(text) > start + FRAME_WIDTH:
+            shown += "…"
+        lines.append(f"{r:>5} | {shown}")
     if lines:
-        lines.append(" " * 6 + "| " + " " * max(d.span.start.column - 1, 0) + "^")
+        lines.append(" " * 6 + "| " + " " * (column - start + (1 if start else 0)) + "^")
     return lines
 
 

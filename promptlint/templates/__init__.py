@@ -78,9 +78,10 @@ def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[s
 
 
 def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[str] | None = None,
-                     template_globs: list[str] | None = None) -> list[PromptLayout]:
-    """Standalone PromptLayouts of one template, prompt text or config file (`settings_globs`:
-    the configured prompt-file globs, `template_globs`: the template globs; see `file_kind`).
+                     template_globs: list[str] | None = None, kind: str | None = None) -> list[PromptLayout]:
+    """Standalone PromptLayouts of one template, prompt text or config file (`kind`: what
+    discovery found it to be, else `file_kind` with `settings_globs`, the configured prompt-file
+    globs, and `template_globs`, the template globs).
 
     Template and prompt text: one layout, `id` "filename:1", one Part whose role is "user" when
     the file name says user/human (then `newest_user` is 0), "assistant" when it says assistant,
@@ -94,7 +95,7 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     from .config_strings import config_prompts
     from .jinja import template_segments
     from .prompt_files import prompt_text_segments
-    kind = file_kind(path, settings_globs, template_globs)
+    kind = kind or file_kind(path, settings_globs, template_globs)
     if kind == "config":
         return [_config_layout(filename, cp) for cp in config_prompts(path, filename, text)]
     if kind == "template":
