@@ -101,15 +101,21 @@ def _env(home: Path) -> dict:
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
 
 
-def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_path, home):
-    """Issue 14: Markdown and text files that are not prompts never block a commit."""
-    rev = _head()
+def _installed(tmp_path: Path, home: Path) -> tuple[list[str], Path, dict]:
+    """A fresh git repository whose pre-commit config uses this checkout's HEAD as the hook
+    source, with the hook installed: (the pre-commit command, the repository, its environment)."""
     command = _pre_commit()
-    project = _project(tmp_path, rev)
+    project = _project(tmp_path, _head())
     env = _env(home)
     installed = subprocess.run([*command, "install"], cwd=project, env=env, capture_output=True, text=True,
                                timeout=300)
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    return command, project, env
+
+
+def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_path, home):
+    """Issue 14: Markdown and text files that are not prompts never block a commit."""
+    command, project, env = _installed(tmp_path, home)
     (project / "README.md").write_text("# My app\n\nSome docs.\n", encoding="utf-8")
     (project / "notes.txt").write_text("Remember to update the changelog.\n", encoding="utf-8")
     (project / "chat.py").write_text(BROKEN, encoding="utf-8")
@@ -172,13 +178,7 @@ def test_the_hook_reports_a_finding_caused_in_another_file(tmp_path, home):
     """Issue 13: pre-commit passes only the changed files, yet a change that breaks a prompt in
     another file is reported: the hook checks the project (with the cache) and reports the
     findings that concern the changed files (located in one, or in a prompt built in one)."""
-    rev = _head()
-    command = _pre_commit()
-    project = _project(tmp_path, rev)
-    env = _env(home)
-    installed = subprocess.run([*command, "install"], cwd=project, env=env, capture_output=True, text=True,
-                               timeout=300)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    command, project, env = _installed(tmp_path, home)
     (project / "pkg").mkdir()
     (project / "pkg" / "__init__.py").write_text("", encoding="utf-8")
     (project / "pkg" / "tools.py").write_text(TOOLS_SET_ORDER, encoding="utf-8")
