@@ -37,6 +37,23 @@ def test_distribution_name_and_version_are_single_sourced():
     assert "not on PyPI yet" in README
 
 
+def test_every_documented_pip_install_names_this_distribution():
+    """`pip install promptlint` would install another project from the index: every install line
+    of the README and docs/ installs `promptlint-cache`, a checkout (`.`) or test extras."""
+    lines = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "pip install" in line:
+                lines.append((path.name, number, line))
+    assert len(lines) >= 5
+    for name, number, line in lines:
+        target = line.split("pip install", 1)[1].split("#")[0].split("&&")[0].split()
+        target = [word for word in target if not word.startswith("-")]
+        assert target, (name, number, line)
+        assert target[0].strip("'\"`") in {".", ".[dev]", "promptlint-cache"}, (
+            name, number, line)
+
+
 @pytest.mark.network
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_documented_git_install_gives_the_pinned_version(tmp_path):
