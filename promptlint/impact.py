@@ -63,6 +63,7 @@ class Rate(Enum):
 _RANK = {Rate.REQUEST: 4, Rate.CONVERSATION: 3, Rate.DAY: 2, Rate.PROCESS: 2, Rate.MONTH: 1}
 _RARE = (Rate.DAY, Rate.PROCESS, Rate.MONTH)
 _OWN_KINDS = (Kind.SERIALIZED, Kind.UNORDERED_ITERATION)  # PRM201 / PRM202: their rate is not about the text
+_OWN_CAUSE = (Kind.TIMESTAMP, Kind.UNIQUE_ID)  # PRM102 / PRM103: reported even behind another value
 
 
 def rate_of(seg) -> Rate | None:
@@ -153,7 +154,9 @@ class Impact:
     string built in Python with no call found, which may be any part of a request (a template
     filled by `.format` elsewhere, a message list); False for a prompt file, template or config
     string, or a system prompt a framework sends, which a conversation of unknown size follows
-    (Policy 5: that size is not guessed)."""
+    (Policy 5: that size is not guessed). `behind` is, for a timestamp or an id (its own root cause,
+    with its own fix), the earlier value of another kind that changes at least as often: both must be
+    fixed for the cache to come back."""
 
     placed: Placed
     rate: Rate
@@ -165,6 +168,7 @@ class Impact:
     part_has_static: bool = False
     before_lost: int = 0
     sized: bool = True
+    behind: Placed | None = None
 
     @property
     def seg(self):
@@ -341,7 +345,16 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         rate = rates[i]
         if rate is None or p.seg.kind in _OWN_KINDS:
             continue
-        first = not any(_blocks(r, rate) for r in rates[:i])
+        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate)]
+        behind = None
+        if p.seg.kind in _OWN_CAUSE:
+            # a timestamp or an id is its own root cause, with its own fix: an earlier value of
+            # another kind does not hide it (fixing that one alone would not give the cache back)
+            behind = blocking[0] if blocking else None
+            blocking = [q for q in blocking if q.seg.kind is p.seg.kind]
+        first = not blocking
+        if not first:
+            behind = None
         stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)), geo.end)
         losses = []
         before_lost = 0
@@ -365,7 +378,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         after = tokens_before(layout, end) - tokens_before(layout, p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
-                          losses, part_static, before_lost, sized))
+                          losses, part_static, before_lost, sized, behind))
     return out
 
 

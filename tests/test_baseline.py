@@ -249,15 +249,15 @@ def test_cli_baseline_reports_only_the_new_line(project):
     assert "wrote 1 finding(s) to baseline.json" in written.stderr
     assert cli("check", "app", "--baseline", "baseline.json").exit_code == 0
 
-    # A request id before the time: the new first cause of the broken prefix (the time after it
-    # is the same cause, DESIGN.md Policy 8).
+    # A request id before the time: a new cause of the broken prefix; the time's line now starts
+    # with `+ `, so its snippet (and fingerprint) changed: an edited line is new to the baseline.
     new_line = '        f"Request: {uuid.uuid4()}\\n"\n        + '
     chat.write_text(DEMO.replace('        f"Time: ', new_line + 'f"Time: '))
     result = cli("check", "app", "--baseline", "baseline.json", "--output-format", "json")
     assert result.exit_code == 1
     found = json.loads(result.stdout)["diagnostics"]
     new_row = DEMO[:DEMO.index('        f"Time: ')].count("\n") + 1
-    assert [(d["code"], d["location"]["row"]) for d in found] == [("PRM103", new_row)]
+    assert [(d["code"], d["location"]["row"]) for d in found] == [("PRM103", new_row), ("PRM102", new_row + 1)]
 
 
 def test_cli_baseline_survives_moving_code(project):
@@ -289,7 +289,8 @@ def test_cli_diff_base(repo):
     assert cli("check", "app", "--diff-base", "HEAD").exit_code == 0
     chat.write_text(DEMO.replace('        f"Time: ', '        f"Request: {uuid.uuid4()}\\n"\n        + f"Time: '))
     result = cli("check", "app", "--diff-base", "HEAD", "--output-format", "json")
-    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["PRM103"]
+    # both changed lines: the new id, and the time's line (now `+ f"Time: ...`), its own cause
+    assert [d["code"] for d in json.loads(result.stdout)["diagnostics"]] == ["PRM103", "PRM102"]
     assert result.exit_code == 1
     bad = cli("check", "app", "--diff-base", "no-such-ref")
     assert (bad.exit_code, bad.stderr) == (

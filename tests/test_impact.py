@@ -2,6 +2,8 @@
 lost per request, and the severity that follows (DESIGN.md Policies 1-4, 7, 8)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from promptlint import tokens
@@ -127,6 +129,21 @@ def test_instructions_after_the_message_in_a_one_shot_prompt():
     conversation = layout([Part("system", [text("Be brief.")]), history(), Part("user", [value(), text(LONG)])],
                           newest_user=2)
     assert impacts(conversation) == []  # the newest message of a conversation ends the prefix (Policy 3)
+
+
+def test_a_timestamp_or_an_id_behind_another_value_is_its_own_cause():
+    stamp = value("datetime.now()", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY, row=3)
+    uid = value("uuid.uuid4()", kind=Kind.UNIQUE_ID, row=4)
+    lay = layout([Part("system", [value(), text("Session "), uid, text(" at "), stamp, text(LONG)]), history()])
+    user, rid, now = impacts(lay)
+    assert user.first and user.behind is None and user.severity is Severity.WARNING
+    # each needs its own fix: fixing the user's text alone gives nothing back, so both are reported
+    assert rid.first and rid.behind is user.placed and rid.severity is Severity.WARNING
+    assert now.first and now.behind is user.placed and now.severity is Severity.WARNING
+    # a second timestamp after the first is the same cause (one fix: coarsen or move the time)
+    two = layout([Part("system", [stamp, text(" and "), replace(stamp, span=span(5)), text(LONG)]), history()])
+    first, later = impacts(two)
+    assert first.first and not later.first and later.severity is None
 
 
 def test_one_root_cause_per_prompt_and_unknown_values():

@@ -61,6 +61,16 @@ def position(p: Placed, complete: bool = True) -> str:
     return f"at token {p.static_before:,} of {of}, in the {p.where}"
 
 
+def behind(imp: Impact) -> str:
+    """'; `uuid4()` at token 3 breaks the prefix before it: both must go' when an earlier value of
+    another kind also changes on every request (the finding stands, but fixing it alone gives nothing
+    back); '' otherwise."""
+    if imp.behind is None:
+        return ""
+    return (f"; {describe(imp.behind.seg)} at token {imp.behind.static_before:,} breaks the prefix before it: "
+            "both must go")
+
+
 def related(seg: Segment) -> list[Related]:
     if seg.origin is not None and seg.origin != seg.span:
         return [Related(seg.origin, "value produced here")]

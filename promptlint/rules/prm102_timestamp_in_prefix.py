@@ -46,6 +46,6 @@ class TimestampInPrefixRule(Rule):
             if severity is None:
                 continue
             message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
-                       f"{text.cost(imp)}{text.evidence(seg)}")
+                       f"{text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)

@@ -46,6 +46,6 @@ class UniqueIdInPrefixRule(Rule):
             if severity is None:
                 continue
             message = (f"Unique id {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
-                       f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}")
+                       f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
