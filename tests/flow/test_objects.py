@@ -105,6 +105,40 @@ def test_pydantic_field_default(tmp_path):
     assert probe(tmp_path, src).described == [("text", "friendly")]  # the parameter's annotation
 
 
+def test_a_field_whose_default_is_none_is_set_per_instance(tmp_path):
+    src = """
+        from typing import Optional
+        from pydantic import BaseModel, Field
+
+
+        class EnvState(BaseModel):
+            url: Optional[str] = None
+            title: str | None = Field(default=None)
+            tone: str = "plain"
+
+
+        class Agent:
+            page = None
+
+            def visit(self, page):
+                self.page = page
+
+
+        def f(state: EnvState, agent: Agent):
+            probe(f"The current URL is {state.url}.")
+            probe(state.title)
+            probe(state.tone)
+            probe(agent.page)
+    """
+    # None is a placeholder each instance fills in: the value is not known, never the text "None"
+    url = probe(tmp_path, src, index=0).described
+    assert url[0] == ("text", "The current URL is ") and url[1][:2] == ("unknown", "unknown")
+    assert probe(tmp_path, src, index=1).described[0][:2] == ("unknown", "unknown")
+    assert probe(tmp_path, src, index=2).described == [("text", "plain")]  # a real default stays
+    page, = probe(tmp_path, src, index=3).segs  # the method's assignment, not the class's None
+    assert not page.is_static and page.text != "None"
+
+
 def test_dataclass_fields_default_and_default_factory(tmp_path):
     src = """
         import uuid

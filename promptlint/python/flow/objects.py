@@ -115,6 +115,21 @@ def _unknown(segs) -> bool:
     return src is not None and src.volatility is Volatility.UNKNOWN and src.kind is not Kind.HISTORY
 
 
+def _none_default(node) -> bool:
+    """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
+    `x: str = Field(default=None)` / `field(default=None)`): a placeholder each instance or a method
+    fills in, not a value of the class."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if name in ("Field", "field"):
+            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+            default = kw.get("default", node.args[0] if node.args else None)
+            return "default_factory" not in kw and isinstance(default, ast.Constant) and default.value is None
+    return False
+
+
 def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, ast.Subscript) else ann
     return isinstance(node, ast.Name) and node.id in _BUILTIN_TYPES or isinstance(ann, (ast.Subscript, ast.BinOp))
@@ -202,6 +217,8 @@ class ObjectsMixin:
             elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                 targets, value = [stmt.target], stmt.value
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+                if _none_default(value):
+                    return None  # `url: str | None = None`: each instance sets it (or the methods do)
                 frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
                 return self._field_default(value, frame)
         return None
@@ -249,7 +266,8 @@ class ObjectsMixin:
             return bound
         if name == "self" and frame.cls is not None:
             return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)
-        if frame.depth == 0 and name not in ("self", "cls"):  # the prompt's own frame: ask its callers
+        if (frame.depth == 0 or frame.hops is not None) and name not in ("self", "cls"):
+            # the prompt's own frame, or a wrapper's caller that passes its own parameter: ask its callers
             from .callers import caller_arguments
             found = caller_arguments(self, frame, name)
             if found is not None and not (_unknown(self.text_of(found, frame)) and classify.classify_name(name)):
