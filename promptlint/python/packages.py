@@ -20,15 +20,21 @@ MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree
 _SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
 #: A line that assigns a name at its start (`NAME = ...`, `NAME: T = ...`): linear (one line each).
 _ASSIGNED_NAME = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=", re.M)
+#: A call of a name (`name(`, `mod.name(`): the files that may call a function of another module.
+_CALLED_NAME = re.compile(r"(?<![\w.])(?:[^\W\d]\w*\.)?([^\W\d]\w*)[ \t]*\(")
 SEARCH = "search:"
+CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
 
 
 class Package:
-    """The `.py` files of one package tree (`python_files`), the state of each (`reads`) and an
-    index of the names each assigns at the start of a line."""
+    """The `.py` files of one package tree (`python_files`), the state of each (`reads`), an
+    index of the names each assigns at the start of a line and one of the names each calls
+    (`name(...)` or `module.name(...)`)."""
 
-    def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int]]):
+    def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int]],
+                 calls: dict[str, list[int]] | None = None):
         self.files, self.states, self.names = files, states, names
+        self.calls = calls or {}
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
     @classmethod
@@ -38,6 +44,7 @@ class Package:
         files = python_files(root)
         states: list[str | None] = []
         names: dict[str, list[int]] = {}
+        calls: dict[str, list[int]] = {}
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
             states.append(state)
@@ -45,9 +52,14 @@ class Package:
                 continue
             for name in dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer(text)):
                 names.setdefault(name, []).append(i)
-        return cls(files, states, names)
+            for name in dict.fromkeys(m.group(1) for m in _CALLED_NAME.finditer(text)):
+                calls.setdefault(name, []).append(i)
+        return cls(files, states, names, calls)
 
     def matching(self, name: str) -> list[Path]:
+        """The files that assign `name`, or for "call:NAME" the files that call NAME."""
+        if name.startswith(CALLS):
+            return [self.files[i] for i in self.calls.get(name[len(CALLS):], ())]
         return [self.files[i] for i in self.names.get(name, ())]
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import reads, source
 from .module import Module, ParseError, load, package_of
-from .packages import Package, digest_paths, search_key
+from .packages import CALLS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept; past it the cache is emptied (a tree takes
 #: about 40 times the memory of its source, so this bounds a process's memory on any tree).
@@ -181,6 +181,27 @@ class Project:
                         targets, value = [stmt.target], stmt.value
                     if any(isinstance(t, ast.Name) and t.id == name for t in targets):
                         out.append((module, cls, value))
+        return out
+
+    def callers_of(self, name: str, near: Path, limit: int) -> list[Module]:
+        """The modules of the package tree that holds `near`, other than `near` itself, whose text
+        calls `name` (`name(...)` or `x.name(...)`), parsed; at most `limit` of them (None past it:
+        a function called from that many places is not followed). Recorded as one dependency
+        ("search:ROOT call:NAME")."""
+        near = near.resolve()
+        _, root = package_of(near)
+        package = self._package(root)
+        key = CALLS + name
+        matches = [p for p in package.matching(key) if p != near]
+        reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(package.matching(key))}")
+        if len(matches) > limit:
+            return None
+        out = []
+        for path in matches:
+            try:
+                out.append(self.load(path))
+            except ParseError:
+                continue
         return out
 
     def _package(self, root: Path) -> Package:

@@ -212,3 +212,90 @@ def test_a_parameter_not_passed_takes_its_default(tmp_path):
     # with `**opts` the call may pass any of them: not known
     splat = probe(tmp_path, src, index=2)
     assert [s.expr for s in splat.segs if not s.is_static][:3] == ["style", "lang", "extra"]
+
+
+WRAPPER = """
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def complete(messages, model_name):
+        return client.chat.completions.create(model=model_name, messages=messages)
+"""
+
+
+def test_a_wrapper_takes_the_arguments_of_its_callers_in_other_modules(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/llm.py": WRAPPER,
+        "pkg/chat.py": """
+            from datetime import datetime
+
+            from pkg.llm import complete
+
+
+            def answer(question):
+                system = f"Time: {datetime.now()}. Answer briefly."
+                return complete([{"role": "system", "content": system},
+                                 {"role": "user", "content": question}], "gpt-4o")
+        """,
+    }
+    from analysis_support import write
+    from promptlint.python.sites import find_layouts
+    write(tmp_path, files)
+    ev = evaluator(tmp_path)
+    layout, = [lt for lt in find_layouts(ev.project.load(tmp_path / "pkg" / "llm.py"), ev)
+               if lt.source == "python-call"]
+    assert layout.model == "gpt-4o"
+    assert [p.role for p in layout.parts] == ["system", "user"]
+    stamp, = [s for s in layout.parts[0].segments if not s.is_static]
+    assert (stamp.kind, stamp.volatility) == (Kind.TIMESTAMP, Volatility.PER_REQUEST)
+    assert stamp.span.filename.endswith("chat.py")
+    # through a module alias (`llm.complete(...)`), from a second wrapper that passes its own
+    # parameter on: still the outermost caller's messages
+    files["pkg/chat.py"] = """
+        from datetime import datetime
+
+        from pkg import llm
+
+
+        def relay(messages, model):
+            return llm.complete(messages, model)
+
+
+        def answer(question):
+            system = f"Time: {datetime.now()}. Answer briefly."
+            return relay([{"role": "system", "content": system}, {"role": "user", "content": question}], "gpt-4o")
+    """
+    write(tmp_path, files)
+    ev = evaluator(tmp_path)
+    layout, = [lt for lt in find_layouts(ev.project.load(tmp_path / "pkg" / "llm.py"), ev)
+               if lt.source == "python-call"]
+    assert [p.role for p in layout.parts] == ["system", "user"] and layout.model == "gpt-4o"
+
+
+def test_a_wrapper_called_from_a_function_of_the_same_name_elsewhere_is_not_bound(tmp_path):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/llm.py": WRAPPER,
+        "pkg/chat.py": """
+            from datetime import datetime
+
+
+            def complete(messages, model_name):  # another function of the same name
+                return messages
+
+
+            def answer():
+                return complete(f"Time: {datetime.now()}", "gpt-4o")
+        """,
+    }
+    from analysis_support import write
+    from promptlint.python.sites import find_layouts
+    write(tmp_path, files)
+    ev = evaluator(tmp_path)
+    layout, = [lt for lt in find_layouts(ev.project.load(tmp_path / "pkg" / "llm.py"), ev)
+               if lt.source == "python-call"]
+    assert layout.model is None
+    assert not any(s.kind is Kind.TIMESTAMP for p in layout.parts for s in p.segments)

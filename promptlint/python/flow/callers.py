@@ -1,9 +1,14 @@
-"""Callers of a function in its own module: what a parameter holds when the prompt is built in a
-helper (`def _call_model(self, system_prompt, messages): client.messages.create(system=...)`).
+"""Callers of a function: what a parameter holds when the prompt is built in a helper
+(`def _call_model(self, system_prompt, messages): client.messages.create(system=...)`) or sent by
+a wrapper another module calls (`llm.py: def chat(messages): client.chat.completions.create(...)`).
 
 A parameter that no caller binds (the prompt's own frame) takes the arguments of the function's
-call sites in its module, when there are few of them (context-sensitive for helpers with few
-callers, issue "Recall"); with more callers, or none, it stays a parameter of unknown volatility.
+call sites, when there are few of them (context-sensitive for helpers with few callers, issue
+"Recall"): the call sites in its module, and for a module-level function the calls of it in the
+other modules of its package tree (found by a text search, kept when the callee they name is this
+function); with more callers, or none, it stays a parameter of unknown volatility. A caller's
+argument that is itself a parameter of a module-level function asks that function's callers in
+turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -> the SDK call).
 """
 from __future__ import annotations
 
@@ -12,12 +17,14 @@ import ast
 from .scopes import Frame
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
+MAX_HOPS = 3  # wrappers followed outwards from the prompt's own frame
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]]:
     """Call sites of the module by callee: `name` for `name(...)`, `self.name` for
-    `self.name(...)` / `cls.name(...)`; each with its enclosing function and class (or None)."""
+    `self.name(...)` / `cls.name(...)`, `.name` for `other.name(...)`; each with its enclosing
+    function and class (or None)."""
     cached = module._pieces.get("calls")
     if cached is not None:
         return cached[1]
@@ -31,6 +38,8 @@ def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.Cla
                 index.setdefault(f.id, []).append((node, func, cls))
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
                 index.setdefault("self." + f.attr, []).append((node, func, cls))
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                index.setdefault("." + f.attr, []).append((node, func, cls))
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _FUNCS):
                 todo.append((child, child, cls))
@@ -53,23 +62,51 @@ def caller_arguments(evaluator, frame: Frame, name: str):
         return evaluator._return_cache[key]
     evaluator._return_cache[key] = None  # while computing: a recursive helper stays unknown
     callee = ("self." + func.name) if frame.cls is not None else func.name
-    sites = call_index(frame.module).get(callee, [])
+    sites = [(frame.module, call, caller, cls) for call, caller, cls in call_index(frame.module).get(callee, [])]
+    if frame.cls is None:
+        foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
+        if foreign is None:
+            return None
+        sites += foreign
     if not sites or len(sites) > MAX_CALLERS:
         return None
     values = []
-    for call, caller, cls in sites:
+    for module, call, caller, cls in sites:
         arg = _argument(func, call, name, method=frame.cls is not None)
         if arg is None:
             return None
         if caller is None:
-            caller_frame = evaluator.module_frame(frame.module)
+            caller_frame = evaluator.module_frame(module)
         else:
-            caller_frame = Frame(module=frame.module, func=caller, cls=cls, depth=frame.depth + 1)
+            hops = (frame.hops or 0) + 1
+            caller_frame = Frame(module=module, func=caller, cls=cls, depth=frame.depth + 1,
+                                 hops=hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
         values.append(evaluator.eval(arg, caller_frame))
     from .values import Alt
     result = values[0] if len(values) == 1 else Alt(values)
     evaluator._return_cache[key] = result
     return result
+
+
+def _foreign_sites(evaluator, module, func, room: int) -> list | None:
+    """(module, call, enclosing function, class) of the calls of the module-level function `func`
+    in the other modules of its package tree, or None when there are more than `room` modules
+    that may call it. A call counts when the callee it names (`func(...)`, `mod.func(...)`)
+    evaluates, in its module, to this very function."""
+    from .values import Func
+    if room <= 0 or getattr(module, "path", None) is None:
+        return [] if room >= 0 else None
+    modules = evaluator.project.callers_of(func.name, module.path, room)
+    if modules is None:
+        return None
+    sites = []
+    for other in modules:
+        index = call_index(other)
+        for call, caller, cls in [*index.get(func.name, []), *index.get("." + func.name, [])]:
+            target = evaluator.eval(call.func, evaluator.module_frame(other))
+            if isinstance(target, Func) and target.node is func:
+                sites.append((other, call, caller, cls))
+    return sites
 
 
 def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:

@@ -54,6 +54,7 @@ class Frame:
     param_names: set | None = None
     replay: bool = False
     markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
+    hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
 
 
 def target_names(target: ast.AST) -> list[str]:
