@@ -134,7 +134,8 @@ class Segment:
     placeholder); `origin` is where a dynamic value is produced when that is elsewhere (a helper,
     a `render(...)` argument). `anchor` is the source node a fix would edit (see `Anchor`). `evidence` says in words why the segment was classified as it was
     ("call to `datetime.now()`", "name `request_id`"). `precision` is set for timestamps, `ordered`
-    for serialized data.
+    for serialized data. `window`, on the conversation history, is where it is cut to its newest
+    messages (a sliding window such as `history[-10:]`).
     """
 
     text: str = ""
@@ -152,6 +153,7 @@ class Segment:
     anchor: Anchor | None = None
     raw: RawText | None = None
     raw_base: int = 0
+    window: Span | None = None  # the conversation history cut to its newest messages here (`history[-10:]`)
 
     @property
     def is_static(self) -> bool:

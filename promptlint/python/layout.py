@@ -464,8 +464,10 @@ def is_history_like(value) -> bool:
 
 
 def history_seg(value, span, expr) -> Segment:
+    """The segment of a replayed conversation; `window` kept when it is cut to its newest messages."""
+    window = next((s.window for s in value.segs if s.window is not None), None) if isinstance(value, Text) else None
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
-                   evidence="replayed conversation")
+                   evidence="replayed conversation", window=window)
 
 
 def expr_of(value) -> str:

@@ -12,6 +12,7 @@ def _register() -> None:
     from .prm102_timestamp_in_prefix import TimestampInPrefixRule
     from .prm103_unique_id_in_prefix import UniqueIdInPrefixRule
     from .prm104_conditional_prefix import ConditionalPrefixRule
+    from .prm105_history_window import HistoryWindowRule
     from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
@@ -22,6 +23,7 @@ def _register() -> None:
         TimestampInPrefixRule,
         UniqueIdInPrefixRule,
         ConditionalPrefixRule,
+        HistoryWindowRule,
         UnsortedJsonDumpsRule,
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,

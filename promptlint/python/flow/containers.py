@@ -76,6 +76,8 @@ class ContainersMixin:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
         conversation = _history(base)
         if conversation is not None and isinstance(node.slice, ast.Slice):
+            if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
+                return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and key == -1:
             return newest_message(m.span(node), m.code(node), conversation)
@@ -269,6 +271,17 @@ def _volatile(segs: list[Segment]) -> Segment | None:
             Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_DAY)):
         return src
     return None
+
+
+def _slides(lower) -> bool:
+    """True for the lower bound of a slice that keeps the newest items of a growing list: negative
+    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`)."""
+    if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
+        return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
+        left = lower.left
+        return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+    return False
 
 
 def _history(value) -> Segment | None:

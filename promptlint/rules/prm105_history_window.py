@@ -1,0 +1,49 @@
+"""PRM105 history-window."""
+from __future__ import annotations
+
+from ..model import PromptLayout, Severity
+from .base import Rule
+
+_OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
+
+
+class HistoryWindowRule(Rule):
+    """## What it does
+    Finds a conversation history sent as a sliding window of its newest messages
+    (`history[-10:]`, `messages[len(messages) - k:]`).
+
+    ## Why is this bad?
+    Once a conversation is longer than the window, the oldest message drops out on every turn:
+    the messages after the system prompt are different on every request, so none of the history
+    is ever read from the cache, and every turn pays for the whole window again. A window that is
+    cut in steps (summarise or drop the oldest half once the history passes a limit, then append
+    until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
+    of the history today (an opt-in API with no cache breakpoint on or after the history).
+
+    ## Example
+    ```python
+    messages = [{"role": "system", "content": RULES}, *history[-20:], {"role": "user", "content": question}]
+    ```
+    Use instead: send the whole history, or cut it in steps so that it only changes at a cut.
+
+    ## Fix safety
+    Display-only: how to shorten a conversation is the application's choice.
+    """
+
+    code = "PRM105"
+    fix_title = "Send the whole history, or cut it in steps (compact the oldest half at a limit)"
+
+    def check_layout(self, layout: PromptLayout):
+        for index, part in enumerate(layout.parts):
+            for seg in part.segments:
+                if seg.window is None:
+                    continue
+                cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
+                    p.breakpoints for p in layout.parts[index:])
+                severity = Severity.WARNING if cached and layout.source == "python-call" else Severity.INFO
+                today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
+                message = (f"The conversation history is cut to its newest messages (`{seg.expr}`){today}: once "
+                           "a conversation is longer, the oldest message drops out on every turn, so the "
+                           "history after the system prompt changes on every request and is never read "
+                           "from the cache; send it whole, or cut it in steps so it only changes at a cut")
+                yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)
