@@ -18,8 +18,7 @@ class UnstableToolOrderRule(Rule):
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
-    Policy 7); a list
-    built from an MCP server's `list_tools()` is a tools list whatever its name.
+    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name.
 
     ## Example
     ```python
