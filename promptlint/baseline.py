@@ -3,7 +3,7 @@
 A baseline records today's findings so that a run fails only on new ones. Its key is the file's
 path (posix, relative to the baseline file's directory), the rule code and a fingerprint of the
 diagnostic's source line with whitespace normalised, with a count per key; never line numbers, so
-moving code around or editing other lines does not resurrect old findings (STYLE.md section 4,
+moving code around or editing other lines does not resurrect old findings (as in
 ESLint RFC 119). A key seen more often than its count reports the extra occurrences, the
 last ones in file order.
 

@@ -1,7 +1,7 @@
 """Classification of dynamic values: what a call, a name or a strftime format means for caching.
 
-Facts only about Python's standard library and common SDKs; DESIGN.md "PromptLayout" and Policy 1
-give the precision rules (strftime directives, `date` vs `datetime`, `time.time()`).
+Facts only about Python's standard library and common SDKs; docs/policies.md, Policy 1, gives
+the precision rules (strftime directives, `date` vs `datetime`, `time.time()`).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 
 from .model import Kind, Precision, Volatility
 
-# strftime directives by the precision they carry (DESIGN.md Policy 1). %Z %z carry no time at all.
+# strftime directives by the precision they carry (docs/policies.md, Policy 1). %Z %z carry no time at all.
 _SUB_DAY = set("HIMSfpXcTsrRk") | {"l"}
 _DAY = set("djaAxDFuwe")
 _MONTH = set("mbBh")
@@ -97,7 +97,7 @@ UNORDERED_CALLS = {
 }
 UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory listing order",
                      "rglob": "directory listing order",
-                     # an MCP server lists its tools in its own order (DESIGN.md rule catalogue, PRM203)
+                     # an MCP server lists its tools in its own order (PRM203 in docs/rules.md)
                      "list_tools": "an MCP server's listing order"}
 #: The evidence of a tools listing (its elements are tools, whatever the names around them).
 MCP_LISTING = UNORDERED_METHODS["list_tools"]

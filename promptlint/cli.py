@@ -1,6 +1,6 @@
 """The command line: a thin click shell over `promptlint.api`.
 
-Exit codes (DESIGN.md "Command line"): 0 when no finding at or above `--fail-on` remains, 1 when
+Exit codes (README "Usage"): 0 when no finding at or above `--fail-on` remains, 1 when
 one does, 2 for usage, configuration or internal errors.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Configuration: find the config file, read `[tool.promptlint]`, resolve rule selection.
 
-Where the settings come from (STYLE.md section 4, ruff's model):
+Where the settings come from (ruff's model):
 - the nearest `promptlint.toml` (keys at top level) or `pyproject.toml` with a `[tool.promptlint]`
   table, searched from the checked paths upward; in one directory `promptlint.toml` wins;
 - `--config PATH` names the file instead; `--isolated` ignores every file;

@@ -1,4 +1,4 @@
-"""One diagnostic per root cause (DESIGN.md Policy 8).
+"""One diagnostic per root cause (docs/policies.md, Policy 8).
 
 Two rules can report one place: a value that is both a timestamp and per-request content, a tools
 list that is both unordered iteration and an unstable tool order, or one template placeholder

@@ -1,4 +1,4 @@
-"""Cacheable-prefix sizes and per-target estimates (DESIGN.md "Tokens and providers").
+"""Cacheable-prefix sizes and per-target estimates: tokens per provider and model.
 
 The static prefix of a layout is its static text in request order up to the first dynamic segment
 (volatile, or stable but of unknown text); chat-format tokens (role markers, message framing) are
@@ -37,17 +37,24 @@ class Ratio:
 
 # Target tokens per o200k_base token. No offline tokenizer exists for these families.
 RATIOS: dict[str, Ratio] = {
-    # PROVIDERS.md 2.6: Claude 3.5 Sonnet vs GPT-4o used +16% tokens on English, +21% on math, +30%
-    # on Python (VentureBeat, May 2025, secondary); "typically within 5-15%" (techcompare.app).
-    "claude-legacy": Ratio(1.16, 1.05, 1.30, "Claude vs o200k +16% English, up to +30% code (PROVIDERS.md 2.6)"),
-    # PROVIDERS.md 2.6: the newer tokenizer gives "approximately 30 percent more tokens than on earlier
-    # models" (platform.claude.com token-counting, primary); Opus 4.7 coverage 1.0-1.35x (secondary).
+    # Claude 3.5 Sonnet vs GPT-4o used +16% tokens on English, +21% on math, +30% on Python
+    # (VentureBeat, May 2025, secondary); "typically within 5-15%" (techcompare.app, secondary).
+    # Anthropic publishes no tokenizer; the supported count is
+    # https://platform.claude.com/docs/en/build-with-claude/token-counting
+    "claude-legacy": Ratio(1.16, 1.05, 1.30, "Claude vs o200k +16% English, up to +30% code "
+                           "(VentureBeat, May 2025; secondary)"),
+    # The newer tokenizer gives "approximately 30 percent more tokens than on earlier models"
+    # (https://platform.claude.com/docs/en/build-with-claude/token-counting, primary);
+    # Opus 4.7 coverage 1.0-1.35x (secondary).
     # Combined with the legacy ratio this is an inference, UNCERTAIN.
-    "claude-2026": Ratio(1.5, 1.05, 1.76, "legacy Claude ratio x1.3 for the newer tokenizer (PROVIDERS.md 2.6)"),
-    # PROVIDERS.md 3: "a token is equivalent to about 4 characters" (ai.google.dev tokens page), close
-    # to o200k on English prose. Inference, UNCERTAIN.
-    "gemma3": Ratio(1.0, 0.9, 1.2, "about 4 characters per token, as o200k (PROVIDERS.md 3)"),
-    "gemma4": Ratio(1.0, 0.9, 1.2, "about 4 characters per token, as o200k (PROVIDERS.md 3)"),
+    "claude-2026": Ratio(1.5, 1.05, 1.76, "legacy Claude ratio x1.3 for the newer tokenizer "
+                         "(https://platform.claude.com/docs/en/build-with-claude/token-counting)"),
+    # "a token is equivalent to about 4 characters" (https://ai.google.dev/gemini-api/docs/tokens),
+    # close to o200k on English prose. Inference, UNCERTAIN.
+    "gemma3": Ratio(1.0, 0.9, 1.2, "about 4 characters per token, as o200k "
+                    "(https://ai.google.dev/gemini-api/docs/tokens)"),
+    "gemma4": Ratio(1.0, 0.9, 1.2, "about 4 characters per token, as o200k "
+                    "(https://ai.google.dev/gemini-api/docs/tokens)"),
 }
 _UNKNOWN_RATIO = Ratio(1.0, 0.8, 1.25, "tokenizer unknown: o200k count used as is")
 # Tokenizers counted exactly, mapped to the encoding that counts them (o200k_harmony is o200k_base
@@ -95,13 +102,13 @@ def tokens_before(layout: PromptLayout, cut: Cut, encoding: str = _BASE) -> int:
 
 
 def static_prefix_tokens(layout: PromptLayout) -> int:
-    """o200k tokens of the static prefix (DESIGN.md `static_prefix_tokens`)."""
+    """o200k tokens of the static prefix (the JSON report's `static_prefix_tokens`)."""
     return tokens_before(layout, prefix_stop(layout))
 
 
 def static_tokens(layout: PromptLayout) -> int:
     """o200k tokens of all static text of the layout, each run of adjacent static segments of a
-    part counted as one text (DESIGN.md `static_tokens`)."""
+    part counted as one text (the JSON report's `static_tokens`)."""
     return tokens_before(layout, Cut(len(layout.parts), 0))
 
 
@@ -147,7 +154,11 @@ def cached_tokens(profile: Profile, prefix: int) -> int:
 
     Below the minimum nothing is cached. With an increment, OpenAI-style steps count from the
     minimum (1024, 1152, ...) and block engines keep full blocks only (vLLM: 16-token blocks);
-    increment 0 or 1 caches exactly up to the breakpoint (PROVIDERS.md 1.1, 1.2, 4.1).
+    increment 0 or 1 caches exactly up to the breakpoint. Sources: OpenAI before GPT-5.6, 128-token
+    increments (https://github.com/openai/openai-cookbook/blob/main/examples/Prompt_Caching_201.ipynb §1.1);
+    GPT-5.6 and later, exact breakpoints "not rounded to a token block"
+    (https://github.com/openai/openai-python/blob/main/src/openai/types/responses/response_input_text_param.py);
+    vLLM, full 16-token blocks (https://github.com/vllm-project/vllm/blob/main/docs/design/prefix_caching.md).
     """
     if not profile.caching_supported or prefix <= 0:
         return 0
@@ -241,7 +252,7 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
 
 
 def estimate(layout: PromptLayout, targets: Iterable[Target | str] | None = None) -> list[dict]:
-    """One estimate per target, each with exactly the fields of DESIGN.md "Output contract":
+    """One estimate per target, each with exactly the fields of the JSON report's `estimates`:
     provider, model, tokenizer, exact, prefix_tokens, min_cacheable_tokens, cached_tokens (tokens
     billed at the cached rate after the provider's rounding), read_price_multiplier,
     write_price_multiplier (for the TTL of the breakpoint that closes the prefix), note.

@@ -1,6 +1,6 @@
 """The fix engine: apply text edits, loop lint -> fix -> re-parse to a fixpoint, write atomically.
 
-Pure functions over text; no CLI, no printing. The loop follows ruff (STYLE.md section 3,
+Pure functions over text; no CLI, no printing. The loop follows ruff's fix loop (
 `ruff:crates/ruff_linter/src/fix/mod.rs:apply_fixes` and `linter.rs:lint_fix`): fixes are
 filtered by applicability, sorted by their first edit, a fix that overlaps (or touches) an
 already applied one is skipped and picked up on the next pass, identical edits are applied once;

@@ -6,7 +6,8 @@ targets as the prompt's `estimates` and `promptlint explain`), the model states:
 
 - how often the segment's text changes (`Rate`): per request, per conversation, once a day, once
   per process (a value fixed at import), once a month, unknown, or by a condition. A timestamp's
-  precision decides (DESIGN.md Policy 1): a date changes once a day whatever its volatility says.
+  precision decides (docs/policies.md, Policy 1): a date changes once a day whatever its
+  volatility says.
 - which part of the request the provider can cache: the prefix a later request shares, cut at the
   last explicit breakpoint on opt-in APIs (Anthropic: nothing after it is cached), nothing at all on
   an opt-in API without a breakpoint or on a model without prompt caching (the loss is then
@@ -32,16 +33,18 @@ from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, 
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
 
 # A loss below this many target tokens, or below SMALL_SHARE of what would be cached, is small:
-# OpenAI caches in 128-token increments (PROVIDERS.md 1.1), so a smaller difference is within the
-# rounding of the most common automatic cache.
+# OpenAI caches in 128-token increments (models before GPT-5.6, §1.1 of
+# https://github.com/openai/openai-cookbook/blob/main/examples/Prompt_Caching_201.ipynb), so a
+# smaller difference is within the rounding of the most common automatic cache.
 SMALL_LOSS = 128
 SMALL_SHARE = 0.10
 # A fragment (a template or prompt file, a prompt constant) whose request is not known: a date or an
 # unknown value is worth a note only before this much static text.
 FRAGMENT_DAY_STATIC_AFTER = 64
 UNKNOWN_STATIC_AFTER = 256
-# The smallest minimum of the automatic caches (OpenAI, 1,024 tokens: PROVIDERS.md 1.1): a fragment
-# whose whole static text stays below it loses cached tokens only in a request that adds more.
+# The smallest minimum of the automatic caches (OpenAI, 1,024 tokens:
+# https://developers.openai.com/api/docs/guides/prompt-caching): a fragment whose whole static text
+# stays below it loses cached tokens only in a request that adds more.
 FRAGMENT_MINIMUM = 1024
 # Per-request content before less static text than this (labels, tags) is not worth a note when
 # the loss is small or nothing is cached either way.

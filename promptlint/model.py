@@ -1,7 +1,7 @@
 """The data model: prompt layouts, diagnostics, fixes and the report. Depends on nothing.
 
 Positions are 1-based rows and 1-based columns counted in characters, as in the JSON output
-contract (DESIGN.md "Output contract").
+contract (`promptlint.report.json`).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Severity(str, Enum):
 
 
 class Kind(str, Enum):
-    """What a dynamic segment is (DESIGN.md "PromptLayout")."""
+    """What a dynamic segment is (a part of a `PromptLayout`)."""
 
     TIMESTAMP = "timestamp"
     UNIQUE_ID = "unique-id"
@@ -56,7 +56,7 @@ class Precision(str, Enum):
 
 
 class Applicability(str, Enum):
-    """Fix safety (DESIGN.md "Fix safety")."""
+    """Fix safety (docs/policies.md "Fix safety")."""
 
     SAFE = "safe"
     UNSAFE = "unsafe"
@@ -212,7 +212,7 @@ class Part:
 
 @dataclass
 class PromptLayout:
-    """A prompt as the provider receives it, in request order (DESIGN.md "PromptLayout").
+    """A prompt as the provider receives it, in request order (docs/architecture.md "The flow of data").
 
     `source` is python-call, python-constant, template, prompt-text or config-string.
     `parts` follow the provider's cache order. `newest_user` is the index of the part that holds
@@ -283,7 +283,7 @@ class Related:
 @dataclass
 class Diagnostic:
     """One finding of one rule at one place. `name_only` is True when the finding's only evidence
-    is a name (`request_id`, `now`: DESIGN.md Policy 7); deduplication prefers other evidence."""
+    is a name (`request_id`, `now`: docs/policies.md, Policy 7); deduplication prefers other evidence."""
 
     code: str
     name: str

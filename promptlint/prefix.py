@@ -1,7 +1,7 @@
 """Where each dynamic segment sits in its request, relative to the prefix a later request can share.
 
-A later request can reuse the part of this request that it sends again byte for byte (DESIGN.md
-Policies 2-3): in a conversation (a layout with history) everything before the newest user
+A later request can reuse the part of this request that it sends again byte for byte
+(docs/policies.md, Policies 2-3): in a conversation (a layout with history) everything before the newest user
 message, the replayed history included; in a one-shot request (no history) the whole request up
 to the end of the newest user message, since static text at its start is sent again by the next
 call. Token counts are o200k_base counts of static text, counted per run of adjacent static

@@ -1,6 +1,6 @@
 """Suppression comments: find them in each file type and drop the diagnostics they cover.
 
-Forms (STYLE.md section 4; ruff and flake8 conventions):
+Forms (ruff and flake8 conventions):
 
 - Python: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`, bare `# noqa`; for the whole file
   `# promptlint: file-ignore[PRM102]`.

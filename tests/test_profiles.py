@@ -131,7 +131,7 @@ def test_overrides_replace_fields_and_add_rows():
          "cached_input_price_multiplier": 0.25, "source": "our invoices 2026-11"},
     ])
     sonnet, _ = lookup("anthropic", "claude-sonnet-4-6")
-    assert (sonnet.min_cacheable_tokens, sonnet.max_breakpoints, sonnet.source.startswith("anthropics/skills")) == (2048, 4, True)
+    assert (sonnet.min_cacheable_tokens, sonnet.max_breakpoints, sonnet.source.startswith("https://github.com/anthropics/skills/")) == (2048, 4, True)
     mine, note = lookup("openai", "ft:gpt-4.1-mini:acme:v2")
     assert (mine.name, mine.read_price_multiplier, mine.automatic, note) == ("my-finetune", 0.25, True, None)
     apply_overrides([])

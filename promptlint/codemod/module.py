@@ -1,7 +1,7 @@
 """A Python file parsed with libcst for building fixes: its tree, positions and imports.
 
 The analysis reads `ast` trees; libcst parses a file only here, when a fix is built for it, so
-that edits come from CST nodes (STYLE.md section 3). `load(path)` reads the text through
+that edits come from CST nodes (ruff's model: a fix edits syntax, not text patterns). `load(path)` reads the text through
 `promptlint.source.read_python` (unsaved overlays first, PEP 263 decoding, lone CR read as LF)
 and keeps the parsed modules in a small cache keyed by (resolved path, sha256 of the text).
 

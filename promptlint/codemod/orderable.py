@@ -1,6 +1,6 @@
 """Whether the items of an iterable are known to support `<` among themselves, read from code.
 
-A safe `sorted(...)` fix must not raise (DESIGN.md "Fix safety"): `sorted` compares items with
+A safe `sorted(...)` fix must not raise (docs/policies.md "Fix safety"): `sorted` compares items with
 `<`, which strings, paths and numbers support among their own kind and most objects do not. This
 module reads a libcst expression and says what kind every item it yields is: "str", "path",
 "number", "bytes", "empty" (yields nothing), or None (not known). It knows:

@@ -1,6 +1,6 @@
 """PRM202 / PRM203 fixes: wrap an iterable in `sorted(...)`, sort a tools list by tool name.
 
-A safe fix must not raise at run time (DESIGN.md "Fix safety"): `sorted(x)` is safe only where
+A safe fix must not raise at run time (docs/policies.md "Fix safety"): `sorted(x)` is safe only where
 the items are known to support `<` among themselves (`orderable`); `os.scandir` entries get a key;
 elsewhere the same edit is offered as unsafe. Tool keys handle every element shape of their API:
 hosted tools without a name (`{"type": "web_search_preview"}`) sort by their type, objects

@@ -1,9 +1,10 @@
 """Provider profiles: prompt-caching facts per model family, shipped as package data.
 
 The rows live in `providers.toml` next to this file (loaded with importlib.resources); every
-number there carries its source and date from PROVIDERS.md. `lookup(provider, model)` picks the
-row of a target; users add or override rows with `apply_overrides(rows)` (the list of tables
-`[[tool.promptlint.profiles]]` in the same shape as the packaged rows).
+number there carries the https URL of its public source and the date that was visible.
+`lookup(provider, model)` picks the row of a target; users add or override rows with
+`apply_overrides(rows)` (the list of tables `[[tool.promptlint.profiles]]` in the same shape as
+the packaged rows).
 """
 from __future__ import annotations
 
@@ -93,7 +94,7 @@ _INT_FIELDS = {"min_cacheable_tokens", "increment_tokens", "max_breakpoints"}
 _FLOAT_FIELDS = {"read_price_multiplier", "write_price_multiplier", "long_ttl_write_price_multiplier"}
 _BOOL_FIELDS = {"automatic", "caching_supported", "default"}
 _STR_FIELDS = {"provider", "name", "tokenizer", "long_ttl", "default_ttl", "source", "notes"}
-_KEY_ALIASES = {  # the draft names of PROVIDERS.md section 7
+_KEY_ALIASES = {  # older names of the two price fields, still accepted in user overrides
     "cached_input_price_multiplier": "read_price_multiplier",
     "cache_write_price_multiplier": "write_price_multiplier",
 }

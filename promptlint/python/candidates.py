@@ -1,5 +1,5 @@
-"""Prompt candidates: places that build prompt text outside a recognised send call (DESIGN.md
-Policy 9). Each becomes a `python-constant` layout judged on its own text; a candidate whose text
+"""Prompt candidates: places that build prompt text outside a recognised send call
+(docs/policies.md, Policy 9). Each becomes a `python-constant` layout judged on its own text; a candidate whose text
 reaches a send site of the analysed tree is superseded there (engine: the send site knows the
 request around it).
 

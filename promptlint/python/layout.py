@@ -4,7 +4,7 @@ breakpoints, tool lists and request options. Shared by every SDK module (python/
 A message list becomes request parts in order: a message written in the code is a part of its
 role; a list spread into it, a list grown in a loop or a list we cannot read is the replayed
 conversation (`history`). The newest user message (the last item, when it is a user message
-written at the call) ends the cacheable prefix (DESIGN.md Policy 3).
+written at the call) ends the cacheable prefix (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
@@ -459,7 +459,7 @@ def is_param_like(value) -> bool:
 def is_history_like(value) -> bool:
     """A value that is one history segment (a parameter named `messages`, a list grown across
     turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
-    anything else is the newest user message (DESIGN.md Policy 3)."""
+    anything else is the newest user message (docs/policies.md, Policy 3)."""
     return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
 
 

@@ -4,7 +4,7 @@ Hooks the evaluator calls: `template_hook` for `.render(...)` of a Jinja templat
 (`Environment(loader=FileSystemLoader(...)).get_template("x.j2")`, `jinja2.Template("...")`,
 `env.from_string(...)`) and `config_hook` to place a config string at its line in the YAML / TOML /
 JSON file. The template is parsed, never rendered: its placeholders take the classification of
-the values passed to `render(...)` (DESIGN.md Policy 8: the finding goes on the placeholder, the
+the values passed to `render(...)` (docs/policies.md, Policy 8: the finding goes on the placeholder, the
 binding is its related location).
 """
 from __future__ import annotations

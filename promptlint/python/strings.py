@@ -2,8 +2,8 @@
 
 `ast` merges implicitly concatenated literals into one node and, before Python 3.12, gives no
 positions inside f-strings. This scanner reads the literal tokens of such a node from the source
-itself, so each piece of text and each replacement field has its true place (DESIGN.md: report
-where the value enters the prompt text).
+itself, so each piece of text and each replacement field has its true place (a finding is
+reported where the value enters the prompt text: docs/policies.md, Policy 8).
 
 `scan(source, start, end)` reads the string tokens between two character offsets of `source`
 (whitespace, comments and line continuations between tokens are skipped) and returns a list of

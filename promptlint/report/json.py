@@ -1,4 +1,4 @@
-"""The JSON output contract (DESIGN.md "Output contract")."""
+"""The JSON output contract: the fields `--output-format json` writes (tests/test_json_contract.py)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The rule registry: the one place a rule is listed, in code order (STYLE.md section 1)."""
+"""The rule registry: the one place a rule is listed, in code order (docs/architecture.md "Where to add things")."""
 from __future__ import annotations
 
 from .base import Rule

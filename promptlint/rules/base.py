@@ -1,6 +1,6 @@
 """The rule base class: declarative metadata plus one or two check hooks.
 
-A rule is a small class (STYLE.md section 1): `code`, kebab-case `name` derived from the class
+A rule is a small class (docs/architecture.md "Where to add things"): `code`, kebab-case `name` derived from the class
 name, default `severity`, `fix_availability`, `fix_title`, and a docstring with the fixed sections
 What it does / Why is this bad? / Example / Fix safety. Prefix rules implement `check_layout`
 (they read PromptLayout only); API rules implement `check_module` (they read the file's stdlib `ast`
@@ -28,7 +28,7 @@ class Rule:
     fix_title: ClassVar[str | None] = None
     since: ClassVar[str] = "0.1.0"
     # Rules that report the cause of a broken prefix at the place a value enters the prompt: at one
-    # place the lowest number wins (DESIGN.md Policy 8; `promptlint.dedupe`). None: not such a rule.
+    # place the lowest number wins (docs/policies.md, Policy 8; `promptlint.dedupe`). None: not such a rule.
     specificity: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs):
@@ -62,7 +62,7 @@ class Rule:
                    related: list[Related] | None = None, advice: str | None = None,
                    name_only: bool = False) -> Diagnostic:
         """A Diagnostic of this rule; severity defaults to the rule's and never exceeds error.
-        `name_only`: the only evidence is a name (DESIGN.md Policy 7)."""
+        `name_only`: the only evidence is a name (docs/policies.md, Policy 7)."""
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity,
                           message=message, span=span, fix=fix, prompt=prompt,
                           related=related or [], advice=advice if advice is not None else self.fix_title,

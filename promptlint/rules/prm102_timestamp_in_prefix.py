@@ -16,7 +16,7 @@ class TimestampInPrefixRule(Rule):
     ## Why is this bad?
     Provider prompt caches match the prefix byte for byte. A time with minute precision near the
     top of a system prompt makes every request a new prefix: nothing after it is ever read from the
-    cache. The precision decides the cost (DESIGN.md Policy 1): a date (or a time fixed when the
+    cache. The precision decides the cost (docs/policies.md, Policy 1): a date (or a time fixed when the
     module is imported) changes at most once a day, which costs one cache write a day while caches
     expire after minutes anyway, so it is info wherever it sits; a year never matters. Where
     nothing the provider caches follows the time (after the last Anthropic breakpoint, at the end

@@ -17,8 +17,8 @@ class UnstableToolOrderRule(Rule):
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
     history. A list found only by its name (a function or variable named for tools, with no call
-    seen sending it as `tools`) is reported as info (DESIGN.md Policy 7: names are hints); a list
-    built from an MCP server's `list_tools()` is a tools list whatever its name.
+    seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
+    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name.
 
     ## Example
     ```python

@@ -24,7 +24,8 @@ class PrefixBelowMinimumRule(Rule):
 
     ## Why is this bad?
     Providers cache nothing below the minimum (OpenAI 1,024 tokens, Gemini 2.5 2,048, Gemini 3.x
-    4,096; PROVIDERS.md) and say nothing about it: `cached_tokens` just stays 0. That is fine for a
+    4,096; sources: https://developers.openai.com/api/docs/guides/prompt-caching,
+    https://ai.google.dev/gemini-api/docs/caching) and say nothing about it: `cached_tokens` just stays 0. That is fine for a
     short prompt nobody expects to cache; it matters when caching is part of the cost plan.
 
     ## Example

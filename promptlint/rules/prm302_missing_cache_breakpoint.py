@@ -19,7 +19,8 @@ class MissingCacheBreakpointRule(Rule):
     ## Why is this bad?
     On these APIs nothing is cached without a breakpoint. Every request pays the full input price
     for the same static text; a breakpoint at its end makes later requests read it at about a
-    tenth of the price (writes cost 1.25x once per TTL; PROVIDERS.md 2.4).
+    tenth of the price (writes cost 1.25x once per TTL; source:
+    https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
 
     ## Example
     ```python

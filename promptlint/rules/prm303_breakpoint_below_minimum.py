@@ -19,8 +19,9 @@ class BreakpointBelowMinimumRule(Rule):
     ## Why is this bad?
     Below the minimum the provider silently skips the write: no error, just
     `cache_creation_input_tokens: 0` on every request. Minimums differ per model: Claude Sonnet 4.5
-    1,024 tokens, Claude Haiku 3.5 2,048, Claude Haiku 4.5 4,096 (PROVIDERS.md 2.3), so a marker
-    that works on one model does nothing on another.
+    1,024 tokens, Claude Haiku 3.5 2,048, Claude Haiku 4.5 4,096 (source: Anthropic's claude-api
+    skill, https://github.com/anthropics/skills/blob/fc9191c88d37ca81ae89ce74c6b4fe3e6396f9f2/skills/claude-api/shared/prompt-caching.md),
+    so a marker that works on one model does nothing on another.
 
     ## Example
     ```python

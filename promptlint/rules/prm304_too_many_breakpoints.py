@@ -13,7 +13,8 @@ class TooManyBreakpointsRule(Rule):
     """## What it does
     Counts the cache breakpoints of one request, on tools, system blocks and messages, plus the
     slot that Anthropic's top-level automatic `cache_control` uses, and reports the first one past
-    the provider's limit (4 on Anthropic and Bedrock; PROVIDERS.md 2.1, 4.3).
+    the provider's limit (4 on Anthropic and Bedrock; sources: https://platform.claude.com/docs/en/build-with-claude/prompt-caching,
+    https://docs.aws.amazon.com/bedrock/latest/userguide/prompt-caching.html).
 
     ## Why is this bad?
     The API rejects the request with a 400 error. Breakpoints carried along in a replayed

@@ -20,8 +20,9 @@ class BreakpointAfterDynamicContentRule(Rule):
     content that changes: per-request content (the document of this call, a timestamp) in a
     one-shot request, or per-conversation content (a runtime or session id) appended to the
     system prompt or tools. A breakpoint on the newest user message of a conversation that is
-    re-sent next turn is right and is not reported (DESIGN.md Policy 4), nor is a later
-    breakpoint when an earlier one already closes the static part.
+    re-sent next turn is right and is not reported (it becomes history, which the next request
+    reads: docs/policies.md, Policy 4), nor is a later breakpoint when an earlier one already
+    closes the static part.
 
     ## Why is this bad?
     The cache entry is keyed on everything before the breakpoint. If that includes per-call
@@ -78,7 +79,7 @@ def _first_dynamic(layout: PromptLayout) -> tuple[Cut, Segment, str] | None:
     """The first segment whose change makes a later breakpoint useless: per-request content in a
     one-shot request (no history part) or before the history, per-conversation content in the
     tools / system / developer parts before the history. Unknown volatility is not evidence, nor
-    is a date (it changes once a day: one write a day, DESIGN.md Policy 1)."""
+    is a date (it changes once a day: one write a day, docs/policies.md, Policy 1)."""
     history = next((i for i, p in enumerate(layout.parts) if p.is_history), None)
     for pi, si, part, seg in layout.segments():
         if history is not None and pi >= history:

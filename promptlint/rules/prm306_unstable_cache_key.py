@@ -7,8 +7,10 @@ from ..model import Diagnostic, PromptLayout, Related, Severity, Volatility
 from . import _cache_rule as h
 from .base import Rule
 
-# Request options that route requests to a cache (PROVIDERS.md 1.1, 4.5, 4.6): OpenAI, xAI and
-# Mistral `prompt_cache_key`, xAI's `x-grok-conv-id` header.
+# Request options that route requests to a cache: OpenAI, xAI and Mistral `prompt_cache_key`, xAI's
+# `x-grok-conv-id` header. Sources: https://developers.openai.com/api/docs/guides/prompt-caching,
+# https://docs.x.ai/developers/advanced-api-usage/prompt-caching/maximizing-cache-hits,
+# https://docs.mistral.ai/studio-api/conversations/advanced/prompt-caching.
 CACHE_KEY_OPTIONS = ("prompt_cache_key", "x-grok-conv-id")
 
 
@@ -20,7 +22,8 @@ class UnstableCacheKeyRule(Rule):
 
     ## Why is this bad?
     The key is combined with a hash of the prompt's start to pick the machine that holds the
-    cache (PROVIDERS.md 1.1). A new key per request sends identical prefixes to different machines,
+    cache (source: https://developers.openai.com/api/docs/guides/prompt-caching).
+    A new key per request sends identical prefixes to different machines,
     so hits become rare although the prompt bytes never change.
 
     ## Example

@@ -3,7 +3,7 @@
 `file_kind(path)` tells discovery what a file is; `layouts_for_file(...)` turns one such file into
 standalone PromptLayouts (`source` "template", "prompt-text" or "config-string"). A Python call
 that renders a template or reads a config value links to the same segments through
-`jinja.template_segments` and `config_strings.locate_value` (DESIGN.md "The flow of data").
+`jinja.template_segments` and `config_strings.locate_value` (docs/architecture.md "The flow of data").
 """
 from __future__ import annotations
 

@@ -6,11 +6,11 @@ source text (each token's value is a verbatim slice of the source, whitespace co
 and the nodes, visited in source order, are matched to their tokens: `{{ ... }}` tags to expression
 nodes, `{% kw ... %}` tags to statements, `data` tokens to `TemplateData`.
 
-What comes out, in output order (DESIGN.md "PromptLayout"):
+What comes out, in output order (the segments of a `PromptLayout`):
 - literal text: a static Segment whose `text` is written verbatim from `span.start`;
 - `{{ expr }}`: dynamic Segments at the placeholder's span (from `{{` to after `}}`), classified by
   the value bound from Python (`bindings`), else by what the expression calls and by its name
-  (a hint, `name_only=True`: DESIGN.md Policy 7);
+  (a hint, `name_only=True`: docs/policies.md, Policy 7);
 - `{% if %}`: one CONDITIONAL segment at the tag, plus the volatile segments of its branches;
 - `{% for %}`: one segment for the loop's output at the tag (template-variable, or
   unordered-iteration over `set(...)`), plus the volatile segments of its body;

@@ -1,13 +1,13 @@
 """Prompt text files -> segments: `.prompt` files anywhere, files matching the configured prompt
 globs, and text files under a folder named for prompts (`prompts/`, `preprompts/`,
-`prompt_templates/`), with any extension or none, that the project's code names (DESIGN.md Policy
-7: a README or a guide kept next to the prompts is documentation, not a prompt; see `references`).
+`prompt_templates/`), with any extension or none, that the project's code names (docs/policies.md,
+Policy 7: a README or a guide kept next to the prompts is documentation, not a prompt; see `references`).
 
 Placeholders: `{var}` (str.format / LangChain f-string), `{{var}}` (mustache), `${var}` and `$var`
 (string.Template; `$var` only with a lower-case first letter and not followed by `-` or `/`,
 so `$HOME` and `$skill-name` stay text). Text with
 Jinja statements or expressions is parsed by `jinja.template_segments` instead (never rendered).
-Placeholders are classified by name only (DESIGN.md Policy 7: the name is a hint).
+Placeholders are classified by name only (docs/policies.md, Policy 7: the name is a hint).
 """
 from __future__ import annotations
 

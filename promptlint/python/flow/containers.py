@@ -1,7 +1,7 @@
 """Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists,
 paths, and iteration. Volatility and order survive them: a list built by iterating a set stays
 unordered, an element of a list of user messages stays per-request, a path with a uuid in one of
-its parts stays volatile (DESIGN.md Policy 9).
+its parts stays volatile (docs/policies.md, Policy 9).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The evaluator: an `ast` expression in a frame to a symbolic `Value` (DESIGN.md "PromptLayout").
+"""The evaluator: an `ast` expression in a frame to a symbolic `Value` (docs/architecture.md "The flow of data").
 
 It understands literals, f-strings, `+`, `str.format`, `%`, `join`, `textwrap.dedent`, names bound
 in the same function or module (scopes.py), names imported from other modules of the tree, files

@@ -3,7 +3,7 @@
 `KNOWN[qualname](evaluator, node, qualname, args, kwargs, frame, env) -> Value` evaluates a call
 of that function; `known_prefix(qualname)` covers families (`platform.*`); `BUILTINS[name]` are the
 builtins by plain name (None from a handler: not handled, evaluate as a normal call). The facts
-about clocks, ids and ordering are in `classify` (DESIGN.md Policy 1).
+about clocks, ids and ordering are in `classify` (docs/policies.md, Policy 1).
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 `text_of(value)` is the segments a value becomes when used as text (`str(value)`); `Alt` values
 (one of several variants) keep their shared beginning and end and turn the part that differs into
 one conditional segment. Dynamic segments that enter text at an interpolation are reported there
-(`reenter`), with the place the value was produced as their origin (DESIGN.md Policy 8).
+(`reenter`), with the place the value was produced as their origin (docs/policies.md, Policy 8).
 """
 from __future__ import annotations
 

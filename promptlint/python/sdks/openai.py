@@ -2,7 +2,7 @@
 
 Chat completions: tools (nested `{"type": "function", "function": {...}}`), a response schema,
 then the messages. Responses: tools, `instructions` (a system part), then `input`: a string is the
-newest user message, a list is messages (DESIGN.md Policy 3).
+newest user message, a list is messages (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
