@@ -5,7 +5,7 @@ import ast
 
 import pytest
 
-from promptlint.python.flow.hashing import seed_free_set
+from promptlint.python.flow.hashing import element_type, seed_free_set
 
 
 @pytest.mark.parametrize("code", [
@@ -27,3 +27,12 @@ def test_sets_of_numbers_are_seed_free(code):
 ])
 def test_sets_that_may_hold_strings_are_not(code):
     assert not seed_free_set(ast.parse(code, mode="eval").body)
+
+
+@pytest.mark.parametrize("code, kind", [
+    ('{"search", "calc"}', "str"), ('set(["a", "b"])', "str"), ("{f'tool_{n}' for n in ('a', 'b')}", "str"),
+    ("{str(i) for i in range(3)}", "str"), ('{s.strip() for s in "a b".split()}', "str"),
+    ("{1, 2}", "number"), ('{"a", 1}', None), ("set(names)", None), ("{t for t in tools}", None),
+])
+def test_element_type_of_a_set(code, kind):
+    assert element_type(ast.parse(code, mode="eval").body) == kind

@@ -1,4 +1,5 @@
-"""Whether a set's iteration order is the same in every process, read from its syntax alone.
+"""What a set holds, read from its syntax alone: numbers (their order is the same in every
+process) or strings (their order depends on the hash seed, and they sort without a key).
 
 A set iterates in the order of its elements' hashes (and of their insertions). `str` and `bytes`
 hash with a per-process seed (PYTHONHASHSEED), so a set of strings comes in a different order in
@@ -6,18 +7,24 @@ each worker; an `int` or `bool` hashes to its value, a `float` to a value derive
 tuple of such values to a combination of theirs: a set of only those iterates in the same order in
 every process. `None` is left out: before Python 3.12 its hash is its address, which address-space
 randomisation changes per process. Anything whose type is not known from the syntax (a name, an
-attribute, a call other than the few below) may be a string: not seed-free.
+attribute, a call other than the few below) is of unknown type.
 
-`seed_free_set(node)` answers for a set display, a set comprehension and `set(...)` /
-`frozenset(...)` calls; it never evaluates anything.
+`element_type(node)` answers for a set display, a set comprehension and `set(...)` /
+`frozenset(...)` calls; `seed_free_set(node)` is its "number" case. Nothing is evaluated; a module
+that rebinds the builtins named here (`str`, `len`, `range`...) is not looked for.
 """
 from __future__ import annotations
 
 import ast
+from typing import Iterable
 
-# Builtins whose result is always an int or a bool (or that raise); a module that rebinds these
-# names is not looked for.
-_INT_CALLS = frozenset({"len", "ord", "int", "bool"})
+NUMBER, STR = "number", "str"
+# Builtins whose result is always an int or a bool (or that raise), and always a str.
+_NUMBER_CALLS = frozenset({"len", "ord", "int", "bool"})
+_STR_CALLS = frozenset({"str", "repr", "ascii", "chr", "format"})
+# str methods that return a str (on a receiver known to be a str).
+_STR_METHODS = frozenset({"lower", "upper", "strip", "lstrip", "rstrip", "title", "casefold", "capitalize",
+                          "replace", "format", "removeprefix", "removesuffix", "zfill", "center", "ljust", "rjust"})
 
 
 def seed_free_set(node: ast.AST) -> bool:
@@ -25,62 +32,99 @@ def seed_free_set(node: ast.AST) -> bool:
     a set display (`{1, 2, (3, 4)}`), a set comprehension over `range(...)` or over such a
     display (`{i * 2 for i in range(5)}`), or `set(...)` / `frozenset(...)` of `range(...)`, of
     such a display or of such a comprehension (`set()` too). False for anything else."""
+    return element_type(node) == NUMBER
+
+
+def element_type(node: ast.AST) -> str | None:
+    """"number" (ints, bools, floats, complex, tuples of them), "str", or None (unknown or mixed)
+    for the elements of the set that `node` builds: a set display, a set comprehension, or
+    `set(...)` / `frozenset(...)` of an iterable whose elements are known (an empty `set()` is
+    "number": it iterates nothing, in every process alike). None for any other node."""
     if isinstance(node, ast.Set):
-        return all(_seed_free(e, frozenset()) for e in node.elts)
+        return _common(_kind(e, {}) for e in node.elts)
     if isinstance(node, ast.SetComp):
         return _comprehension(node)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset"):
         if node.keywords or len(node.args) > 1:
-            return False
-        return not node.args or _seed_free_iterable(node.args[0])
-    return False
+            return None
+        return NUMBER if not node.args else _iterable(node.args[0], {})
+    return None
 
 
-def _seed_free_iterable(node: ast.AST) -> bool:
-    """True when iterating `node` yields only seed-free values."""
-    if _is_range(node):
-        return True
+def _common(kinds: Iterable[str | None]) -> str | None:
+    """The one kind all of `kinds` share, else None (also for no kinds at all)."""
+    found = set(kinds)
+    return found.pop() if len(found) == 1 else None
+
+
+def _iterable(node: ast.AST, names: dict[str, str]) -> str | None:
+    """The kind of the elements that iterating `node` yields."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+        return NUMBER
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return all(not isinstance(e, ast.Starred) and _seed_free(e, frozenset()) for e in node.elts)
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return None
+        return _common(_kind(e, names) for e in node.elts)
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
-        return _comprehension(node)
-    return False
+        return _comprehension(node, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+            and node.func.attr in ("split", "splitlines", "rsplit") and _kind(node.func.value, names) == STR:
+        return STR
+    return None
 
 
-def _is_range(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
-
-
-def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp) -> bool:
-    """True when every generator iterates seed-free values into plain names and the element is
-    seed-free given those names."""
-    names: set[str] = set()
+def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, outer: dict | None = None) -> str | None:
+    """The element kind when every generator iterates known elements into plain names."""
+    names = dict(outer or {})
     for comp in node.generators:
-        if not isinstance(comp.target, ast.Name) or not _seed_free_iterable(comp.iter):
-            return False
-        names.add(comp.target.id)
-    return _seed_free(node.elt, frozenset(names))
+        kind = _iterable(comp.iter, names)
+        if not isinstance(comp.target, ast.Name) or kind is None:
+            return None
+        names[comp.target.id] = kind
+    return _kind(node.elt, names)
 
 
-def _seed_free(node: ast.AST, names: frozenset[str]) -> bool:
-    """True when the expression's value is known to be an int, bool, float or complex, or a tuple
-    of such values (`names`: loop variables known to hold such values)."""
+def _kind(node: ast.AST, names: dict[str, str]) -> str | None:
+    """"number", "str" or None for one expression (`names`: loop variables of known kind)."""
     if isinstance(node, ast.Constant):
-        return isinstance(node.value, (bool, int, float, complex))
+        if isinstance(node.value, str):
+            return STR
+        return NUMBER if isinstance(node.value, (bool, int, float, complex)) else None
+    if isinstance(node, ast.JoinedStr):
+        return STR
     if isinstance(node, ast.Name):
-        return node.id in names
+        return names.get(node.id)
     if isinstance(node, ast.UnaryOp):
-        return _seed_free(node.operand, names)
+        return NUMBER if _kind(node.operand, names) == NUMBER else None
     if isinstance(node, ast.BinOp):
-        return _seed_free(node.left, names) and _seed_free(node.right, names)
-    if isinstance(node, ast.BoolOp):
-        return all(_seed_free(v, names) for v in node.values)
+        left, right = _kind(node.left, names), _kind(node.right, names)
+        if left == STR and (isinstance(node.op, ast.Mod) or (isinstance(node.op, ast.Add) and right == STR)):
+            return STR
+        return NUMBER if left == right == NUMBER else None
+    if isinstance(node, (ast.BoolOp, ast.IfExp)):
+        values = node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse]
+        return _common(_kind(v, names) for v in values)
     if isinstance(node, ast.Compare):
-        return all(_seed_free(v, names) for v in (node.left, *node.comparators))
-    if isinstance(node, ast.IfExp):
-        return _seed_free(node.body, names) and _seed_free(node.orelse, names)
+        return NUMBER if all(_kind(v, names) == NUMBER for v in (node.left, *node.comparators)) else None
     if isinstance(node, ast.Tuple):
-        return all(_seed_free(e, names) for e in node.elts)
+        return NUMBER if node.elts and all(_kind(e, names) == NUMBER for e in node.elts) else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in _INT_CALLS  # whatever the argument: an int or a bool, or an exception
-    return False
+        # whatever the argument: an int or a bool (a str), or an exception
+        return NUMBER if node.func.id in _NUMBER_CALLS else STR if node.func.id in _STR_CALLS else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        receiver = _kind(node.func.value, names)
+        if receiver == STR and (node.func.attr in _STR_METHODS or node.func.attr == "join"):
+            return STR
+    return None
+
+
+def node_at(tree: ast.AST, span_of, span) -> ast.AST | None:
+    """The outermost node of `tree` whose `span_of(node)` equals `span`, or None."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.expr):
+            try:
+                if span_of(node) == span:
+                    return node
+            except (ValueError, IndexError):
+                continue
+    return None
