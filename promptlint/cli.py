@@ -83,13 +83,19 @@ def _split(values) -> list[str] | None:
 
 
 def _check_targets(targets) -> None:
-    """Raise ConfigError for a `targets` entry that is not PROVIDER:MODEL of a known provider."""
-    from .profiles import parse_target
+    """Raise ConfigError (one line, naming `promptlint models`) for a `targets` entry that is not
+    PROVIDER:MODEL of a known provider, or whose model matches no row of that provider (packaged
+    or added in the configuration): a typo would otherwise be estimated silently with the
+    provider's default row."""
+    from .profiles import lookup, parse_target
     for target in targets:
         try:
-            parse_target(target)
+            parsed = parse_target(target)
         except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+            raise ConfigError(f"{exc}; `promptlint models` lists the known models") from None
+        if parsed.model and lookup(parsed.provider, parsed.model)[1] is not None:
+            raise ConfigError(f"target `{target}`: unknown {parsed.provider} model `{parsed.model}`; "
+                              f"`promptlint models {parsed.provider}` lists the known models")
 
 
 def _fix_hint(diagnostics) -> str:
@@ -276,7 +282,9 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             _echo_err(f"wrote {count} finding(s) to {write_baseline}")
             sys.exit(2 if report.errors else 0)
         if baseline:
+            found = len(report.diagnostics)
             report = filter_baseline(report, baseline)
+            _echo_err(f"{found - len(report.diagnostics)} finding(s) baselined by {baseline}")
         if diff_base:
             report = filter_changed(report, changed_lines(diff_base, paths))
     except (FileNotFoundError, BaselineError, ConfigError) as exc:
@@ -288,10 +296,9 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             click.echo(stats.render_targets(report), err=True, nl=False)
     else:
         output = _render(report, fmt, colored, settings.docs_url)
-        if fmt == "text":
-            output += _fix_hint(report.diagnostics)
-        elif fmt == "concise":  # stdout keeps one line per finding
-            click.echo(_fix_hint(report.diagnostics), err=True, nl=False)
+        if fmt in ("text", "concise"):  # as ruff: the hint ends the report, on stdout
+            hint = _fix_hint(report.diagnostics)
+            output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:
         click.echo(_fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
     _emit(output, output_file, colored)
@@ -437,6 +444,21 @@ def rules_command(output_format):
     from .report.rules import render_rules
     from .rules import ALL_RULES
     click.echo(render_rules(ALL_RULES, output_format), nl=False)
+
+
+@main.command("models")
+@click.argument("provider", required=False)
+def models_command(provider):
+    """List the known models (for --target PROVIDER:MODEL): per provider, each profile row with
+    its model-name patterns and minimum cacheable tokens."""
+    from .profiles import active_profiles, canonical_provider
+    wanted = canonical_provider(provider) if provider else None
+    rows = [p for p in active_profiles() if wanted is None or p.provider == wanted]
+    if not rows:
+        _fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
+    for row in rows:
+        minimum = f"{row.min_cacheable_tokens:,}" if row.min_cacheable_tokens else "-"
+        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  (minimum {minimum} tokens; row {row.name})")
 
 
 @main.command("server")

@@ -209,7 +209,8 @@ MAX_ROUNDS = 4  # fix loops per file: each round withholds the fixes whose findi
 
 def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], unsafe: bool,
              parse_check: Callable[[str], bool], max_iterations: int = MAX_ITERATIONS,
-             text: str | None = None) -> FixResult:
+             text: str | None = None, cacheable: Callable[[str], dict[str, dict[str, int]]] | None = None
+             ) -> FixResult:
     """Fix one file to a fixpoint (ruff's loop); writes nothing.
 
     `lint(text)` returns this file's diagnostics for the given text (the caller binds the path);
@@ -221,8 +222,12 @@ def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], u
 
     After every fix the finding must be gone: when the fixpoint still has a finding (same code,
     same source text) whose fix was applied, that fix is withheld and the loop starts again from
-    the original text (at most MAX_ROUNDS rounds); `withheld` says which. `text` overrides
-    reading `path`. Unreadable files give `error` and no change.
+    the original text (at most MAX_ROUNDS rounds); `withheld` says which. Likewise a fix that
+    moves prompt content (`Fix.moves`) must gain something: `cacheable(text)` gives, per prompt id,
+    the tokens each target would cache (`impact.cacheable`); when no target of the fix's prompt
+    caches more at the fixpoint than in the original text, the move is withheld (without
+    `cacheable`, moves are judged by their finding only). `text` overrides reading `path`.
+    Unreadable files give `error` and no change.
     """
     if text is None:
         try:
@@ -240,18 +245,36 @@ def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], u
         stayed = {finding_key(d, result.new_text) for d in result.remaining}
         applied = {key for key, _ in result.applied_keys}
         kept = stayed & applied
-        if not kept:
+        idle = _idle_moves(result.applied_keys, text, result.new_text, cacheable) - kept
+        if not kept and not idle:
             break
         for key, diag in result.applied_keys:
-            if key in kept and key not in withheld:
-                notes.append(f"{diag.code} at {diag.span.start.row}:{diag.span.start.column}: fix not applied, "
-                             "the finding would stay after it")
-        withheld |= kept
+            if (key in kept or key in idle) and key not in withheld:
+                why = "the finding would stay after it" if key in kept else "it would cache nothing more of its prompt"
+                notes.append(f"{diag.code} at {diag.span.start.row}:{diag.span.start.column}: fix not applied, {why}")
+                withheld.add(key)
     else:
         result = FixResult(text, 0, initial, f"fixes left findings behind after {MAX_ROUNDS} rounds; nothing fixed",
                            [], text)
     return FixResult(result.new_text, result.fixed_count, result.remaining, result.error, result.applied,
                      text, initial, notes)
+
+
+def _idle_moves(applied_keys: list, original: str, new_text: str, cacheable) -> set[tuple[str, str]]:
+    """The keys of applied moves (`Fix.moves`) whose prompt caches no more tokens on any target in
+    `new_text` than in `original` (a prompt not found in both texts is not judged)."""
+    moves = [(key, d) for key, d in applied_keys if d.fix is not None and d.fix.moves and d.prompt]
+    if cacheable is None or not moves:
+        return set()
+    before, after = cacheable(original), cacheable(new_text)
+    idle = set()
+    for key, diag in moves:
+        was, now = before.get(diag.prompt), after.get(diag.prompt)
+        if was is None or now is None:
+            continue
+        if not any(n > was.get(label, 0) for label, n in now.items()):
+            idle.add(key)
+    return idle
 
 
 @dataclass

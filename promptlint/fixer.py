@@ -109,11 +109,21 @@ def _no_error(action, error) -> bool:
     return True
 
 
-def _lint_text(path: Path, filename: str, text: str, settings: Settings, check) -> list[Diagnostic]:
-    """This file's diagnostics for unsaved `text`: `check` (`api.check`) of the file with the
-    text as an overlay, so the findings left after a fix are the ones a check reports."""
-    report = check([path], settings, jobs=1, overlays={path: text})
+def _lint_text(path: Path, filename: str, text: str, settings: Settings, check) -> Report:
+    """The check (`api.check`) of the file with unsaved `text` as an overlay, so the findings left
+    after a fix are the ones a check reports; its diagnostics of this file are those of
+    `_mine(report, filename)`."""
+    return check([path], settings, jobs=1, overlays={path: text})
+
+
+def _mine(report: Report, filename: str) -> list[Diagnostic]:
     return [d for d in report.diagnostics if d.span.filename == filename]
+
+
+def _cacheable(report: Report) -> dict[str, dict[str, int]]:
+    """Prompt id -> target -> tokens cached per request (`impact.cacheable`) of a report."""
+    from .impact import cacheable
+    return {layout.id: cacheable(layout) for layout in report.prompts}
 
 
 def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe: bool = False,
@@ -141,7 +151,7 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
             continue
         applied = settings.for_path(path, False)
         kind = file_kind(path, applied.template_globs, applied.prompt_globs) or "python"
-        item = _fix_one(path, filename, kind, settings, unsafe, write, run, diagnostics, check)
+        item = _fix_one(path, filename, kind, settings, unsafe, write, run, diagnostics, check, report.prompts)
         if item is None:
             remaining.extend(diagnostics)
             continue
@@ -163,9 +173,10 @@ def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bo
 
 
 def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: bool, write: bool,
-             run: FixRun, checked: list[Diagnostic], check) -> FileFix | None:
+             run: FixRun, checked: list[Diagnostic], check, prompts: list | None = None) -> FileFix | None:
     """Read, fix and (when `write`) save one file; None when it cannot be read. `checked` are the
-    check's diagnostics of the file (the first pass when their fixes name the text read)."""
+    check's diagnostics of the file (the first pass when their fixes name the text read), `prompts`
+    the check's prompt layouts (what the first pass caches)."""
     for _ in range(MAX_ATTEMPTS):
         try:
             snapshot = read_snapshot(path, python=kind == "python")
@@ -175,13 +186,22 @@ def _fix_one(path: Path, filename: str, kind: str, settings: Settings, unsafe: b
             return None
 
         first = checked if _computed_from(checked, snapshot.text, unsafe) else None
+        reports: dict[str, Report] = {}
+        if first is not None and prompts is not None:
+            reports[snapshot.text] = Report(prompts=prompts)
+
+        def report_of(text: str) -> Report:
+            if text not in reports:
+                reports[text] = _lint_text(path, filename, text, settings, check)
+            return reports[text]
 
         def lint(text: str) -> list[Diagnostic]:
             if first is not None and text == snapshot.text:
                 return first
-            return _lint_text(path, filename, text, settings, check)
+            return _mine(report_of(text), filename)
 
-        result = fix_file(path, lint, unsafe, parse_check_for(path, snapshot.text), text=snapshot.text)
+        result = fix_file(path, lint, unsafe, parse_check_for(path, snapshot.text), text=snapshot.text,
+                          cacheable=lambda text: _cacheable(report_of(text)))
         item = FileFix(filename, path, result)
         run.errors.extend(f"{filename}: {note}" for note in result.withheld)
         if result.error:

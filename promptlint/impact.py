@@ -385,6 +385,30 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     return out
 
 
+def _changes(seg) -> bool:
+    """True when `seg`'s text may differ between two requests of the prompt (it ends the part a
+    later request shares byte for byte): any rate, or an unsorted serialization / iteration."""
+    if seg.is_static or seg.kind is Kind.HISTORY:
+        return False
+    return rate_of(seg) is not None or (seg.kind in _OWN_KINDS and seg.volatility is not Volatility.STABLE)
+
+
+def cacheable(layout: PromptLayout) -> dict[str, int]:
+    """Tokens per request each target would cache of this prompt, label -> tokens in the target's
+    tokenizer: the static text before the first segment that changes between requests, cut at the
+    end of the shareable prefix and at the last explicit breakpoint on opt-in APIs, rounded to the
+    target's minimum and increments. Dormant caching (an opt-in API without a breakpoint) counts as
+    if it were on, so a move that prepares the prefix counts. `promptlint fix` compares these
+    before and after a fix that moves content: a move that caches nothing more is not applied."""
+    geo = _Geometry(layout)
+    stop = next((Cut(pi, si) for pi, si, _part, seg in layout.segments() if _changes(seg)), geo.end)
+    out = {}
+    for label, profile, own in _targets(layout):
+        region, _dormant, explicit = geo.region(profile, own)
+        out[label] = geo.cached(min(stop, region), profile, explicit, True)
+    return out
+
+
 def summary(imp: Impact) -> str:
     """One line for `promptlint explain`: 'changes on every request: 1,415 static tokens and the
     history after it; openai:gpt-4.1: 0 cached tokens per request instead of 1,408' (the figures the

@@ -264,12 +264,15 @@ class Edit:
 class Fix:
     """A change that resolves a diagnostic: text edits of one file with an applicability.
     `digest` is the sha256 (hex) of the decoded file text the edits were computed from ("" when
-    not known): `promptlint fix` applies them to that text only."""
+    not known): `promptlint fix` applies them to that text only. `moves` is True for a fix that
+    moves prompt content to lengthen the cached prefix: `promptlint fix` keeps it only when the
+    fixed text caches more of its prompt (`impact.cacheable`)."""
 
     applicability: Applicability
     message: str
     edits: list[Edit] = field(default_factory=list)
     digest: str = ""
+    moves: bool = False
 
 
 @dataclass

@@ -251,6 +251,26 @@ def test_sort_tools_fix_shapes(before, select, kwargs, expected):
     assert after(before, select, lambda m, n: fixes.sort_tools_fix(m, n, **kwargs)) == expected
 
 
+@pytest.mark.parametrize("before, select, expected", [
+    ("c(tools=list(names))\n", lambda m: nodes(m, cst.Call)[1:2], "c(tools=sorted(names))\n"),
+    ("c(tools=ts)\n", lambda m: [n for n in nodes(m, cst.Name) if n.value == "ts"], "c(tools=sorted(ts))\n"),
+    ("c(tools=[n for n in s])\n", lambda m: nodes(m, cst.ListComp), "c(tools=sorted([n for n in s]))\n"),
+])
+def test_sort_tools_fix_of_tool_names_sorts_them_without_a_key(before, select, expected):
+    """Tool names are strings: no key (a dict key such as `t.get("name")` raises on a str)."""
+    fix, new = run(before, select, lambda m, n: fixes.sort_tools_fix(m, n, shape="str"))
+    assert new == expected and fix.applicability is Applicability.SAFE
+    with pytest.raises(AttributeError):  # what a key for tool dicts does to tool names
+        sorted(["search", "calc"], key=lambda t: (t.get("name", ""), t.get("type", "")))
+
+
+def test_sort_tools_fix_with_an_assumed_shape_is_display_only():
+    fix, _ = run("c(tools=list(x))\n", lambda m: nodes(m, cst.Call)[1:2],
+                 lambda m, n: fixes.sort_tools_fix(m, n, shape="nested", display="not seen"))
+    assert fix.applicability is Applicability.DISPLAY_ONLY
+    assert fix.message.startswith("Sort the tools by name (display-only: not seen;")
+
+
 @pytest.mark.parametrize("shape, tools, expected", [
     ("flat", [{"name": "b"}, {"type": "web_search_preview"}, {"type": "mcp", "server_label": "x"}, {"name": "a"}],
      [{"type": "mcp", "server_label": "x"}, {"type": "web_search_preview"}, {"name": "a"}, {"name": "b"}]),

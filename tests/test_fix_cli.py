@@ -94,6 +94,8 @@ def test_fix_missing_path_exits_2(tree):
     assert result.exit_code == 2 and "missing.py" in result.stderr
 
 
+# 90 rules: over OpenAI's 1,024-token minimum, so moving the time gains cached tokens (below it a
+# move gains nothing and is not offered)
 UNSAFE_APP = (
     "from datetime import datetime\n"
     "from openai import OpenAI\n\n"
@@ -101,7 +103,7 @@ UNSAFE_APP = (
     "def ask(question):\n"
     "    system = (\n"
     "        f\"Now: {datetime.now():%H:%M}\\n\"\n"
-    + "".join(f"        \"Rule {i}: answer politely and cite the help-desk article you used.\\n\"\n" for i in range(40))
+    + "".join(f"        \"Rule {i}: answer politely and cite the help-desk article you used.\\n\"\n" for i in range(90))
     + "    )\n"
     "    return client.chat.completions.create(model=\"gpt-4.1\", messages=[\n"
     "        {\"role\": \"system\", \"content\": system}, {\"role\": \"user\", \"content\": question}])\n"

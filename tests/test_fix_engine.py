@@ -166,6 +166,30 @@ def test_fix_file_reaches_a_fixpoint_over_several_passes(tmp_path):
     assert path.read_text() == "x = aaaa\n"  # fix_file never writes
 
 
+@pytest.mark.parametrize("cached_after, applied", [(0, False), (1024, True)])
+def test_a_move_is_kept_only_when_its_prompt_caches_more(tmp_path, cached_after, applied):
+    """A fix marked `moves` whose finding is gone after it is still withheld when the prompt
+    caches no more tokens on any target than before (`cacheable`); a real gain keeps it."""
+    before, after = "a = now\nb = 1\n", "b = 1\na = now\n"
+
+    def lint(text):
+        if text != before:
+            return []
+        move = Fix(UNSAFE, "move", [Edit("", P(1, 1), P(2, 1)), Edit("a = now\n", P(3, 1), P(3, 1))], moves=True)
+        return [Diagnostic("PRM900", "fake", Severity.WARNING, "fake", Span("m.py", P(1, 5), P(1, 8)),
+                           fix=move, prompt="m.py:1")]
+
+    def cacheable(text):
+        return {"m.py:1": {"openai:gpt-4o": 0 if text == before else cached_after}}
+
+    result = fix_file(tmp_path / "m.py", lint, True, parses, text=before, cacheable=cacheable)
+    assert result.new_text == (after if applied else before)
+    assert result.withheld == ([] if applied else
+                               ["PRM900 at 1:5: fix not applied, it would cache nothing more of its prompt"])
+    again = fix_file(tmp_path / "m.py", lint, True, parses, text=result.new_text, cacheable=cacheable)
+    assert again.new_text == result.new_text  # idempotent
+
+
 def test_fix_file_skips_unsafe_fixes_unless_asked(tmp_path):
     lint = word_lint("old", "new", UNSAFE)
     safe_only = fix_file(tmp_path / "none.py", lint, unsafe=False, parse_check=parses, text="old = 1\n")

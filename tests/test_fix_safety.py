@@ -175,6 +175,82 @@ def ask(question):
     assert result.exit_code == 1
 
 
+RULES_TEXT = "".join(f"{i}. Never invent facts about order {i}; cite the document you use.\n" for i in range(1, 100))
+MOVE_APP = """from datetime import datetime
+from pathlib import Path
+
+from openai import OpenAI
+
+client = OpenAI()
+RULES = Path(__file__).with_name("rules.md").read_text()
+
+
+def ask(question, order):
+    system = (
+        f"Current time: {datetime.now():%H:%M}\\n"
+{tail}
+    )
+    return client.chat.completions.create(
+        model="gpt-4o", messages=[{"role": "system", "content": system}, {"role": "user", "content": question}])
+"""
+
+
+def _fix_twice(tree, app):
+    """`fix --unsafe-fixes` on app.py, then again: (first result, text after it, second result)."""
+    (tree / "app.py").write_text(app)
+    (tree / "rules.md").write_text(RULES_TEXT)
+    first = invoke("fix", "--unsafe-fixes", ".")
+    after = (tree / "app.py").read_text()
+    second = invoke("fix", "--unsafe-fixes", ".")
+    assert (tree / "app.py").read_text() == after  # idempotent
+    return first, after, second
+
+
+def test_a_move_that_caches_nothing_more_is_not_applied(tree):
+    """The time sits before a small static tail and the user's question (per-request content)
+    before the long rules: moving it to the end of its string takes it past two words and the
+    question, so the prompt caches nothing more (the question still breaks the prefix), and the
+    PRM102 finding would become a PRM101 one, at another place (so the finding itself does not
+    "stay"). Nothing is gained: the move is withheld, the file left as it is."""
+    app = MOVE_APP.replace("{tail}", '        "Be brief.\\n"\n        f"Question: {question}\\n"\n        + RULES')
+    (tree / "app.py").write_text(app)
+    (tree / "rules.md").write_text(RULES_TEXT)
+    before = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
+    assert len(before) == 1 and before[0].fix is not None and before[0].fix.moves  # offered: the rule cannot see where it lands
+    first, after, second = _fix_twice(tree, app)
+    assert after == app
+    assert "PRM102 at 12:25: fix not applied, it would cache nothing more of its prompt" in first.stderr
+    assert first.exit_code == 1 and second.exit_code == 1
+
+
+def test_a_move_that_caches_more_is_applied(tree):
+    """The same time before the long rules, the order after them: the move takes the time past
+    the rules, which are then cached on every request."""
+    app = MOVE_APP.replace("{tail}", '        + RULES\n        + "Be brief.\\n"\n        + f"Order: {order}\\n"')
+    first, after, second = _fix_twice(tree, app)
+    assert after == app.replace('        f"Current time: {datetime.now():%H:%M}\\n"\n        + RULES\n',
+                                "        RULES\n").replace('        + f"Order: {order}\\n"\n',
+                                                            '        + f"Order: {order}\\n"\n'
+                                                            '        + f"Current time: {datetime.now():%H:%M}\\n"\n')
+    assert "fix not applied" not in first.stderr and first.exit_code == 0
+    assert "0 fixed, 0 remaining" in second.stderr
+    assert [d.code for d in check(["."]).diagnostics] == []
+
+
+def test_a_finding_whose_loss_is_zero_offers_no_move(tree):
+    """Below the model's minimum whether the time moves or not: the finding is info and says
+    nothing is lost; it offers no fix, and `fix --unsafe-fixes` changes nothing."""
+    app = MOVE_APP.replace("{tail}", '        "You are the support assistant of Acme. Answer from the documents and cite them.\\n"\n'
+                                     '        "Never invent facts. Always cite the document you use. Ask for the order number.\\n"')
+    (tree / "app.py").write_text(app)
+    (tree / "rules.md").write_text("")
+    found = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
+    assert len(found) == 1 and found[0].severity is Severity.INFO
+    assert "nothing is lost until the prompt grows" in found[0].message and found[0].fix is None
+    first, after, _ = _fix_twice(tree, app)
+    assert after == app and "0 fixed, 1 remaining" in first.stderr
+
+
 # --- what the file is: permissions, owner, links, encodings --------------------------------------
 
 def test_a_read_only_file_is_not_rewritten(tree):

@@ -11,7 +11,7 @@ or all of its own parentheses, and a lone generator argument also with its call'
 |------------------|---------------------------------------------------|----------------------------------|
 | "iterable"       | the iterated expression, or a `sep.join(x)` call  | wrap in `sorted(...)`; ("items", kind), ("key", expr) |
 | "serialize-call" | the `json.dumps(...)` / `yaml.dump` / `orjson` call | sorted keys; ("qualname", "json.dumps") |
-| "tools"          | the tools expression, or a `return` of it         | sort by name; ("shape", "nested" / "flat" / "object"), ("api", "chat.completions.create") |
+| "tools"          | the tools expression, or a `return` of it         | sort by name; ("shape", "nested" / "flat" / "object" / "str"), ("api", "chat.completions.create"), ("display", why the shape is assumed) |
 | "fstring-field"  | the `{...}` field (braces included), or its expression | move to the end (unsafe)    |
 | "concat-operand" | an operand of `+` / implicit concatenation, or an expression inside it | move to the end (unsafe) |
 
@@ -68,7 +68,7 @@ def _build(module: _module.CstModule, anchor: Anchor, message: str | None) -> Fi
         shape = anchor.get("shape") or api_shape(anchor.get("api"))
         if node is None or shape not in sorting.KEYS:
             return None
-        return sorting.sort_tools_fix(module, node, shape=shape, **kwargs)
+        return sorting.sort_tools_fix(module, node, shape=shape, display=anchor.get("display"), **kwargs)
     if place in ("fstring-field", "concat-operand"):
         node = find(module, anchor.span.start, anchor.span.end,
                     (cst.FormattedStringExpression, cst.BaseExpression))

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ..model import Fix
+from ..model import Applicability, Edit, Fix
 from ._common import SAFE, UNSAFE, checked, extent, insert, parents, sure
 from .orderable import orderable
+
+DISPLAY = Applicability.DISPLAY_ONLY
 
 #: Tool-name keys for `sort_tools_fix`: OpenAI chat's nested shape, flat dicts (Anthropic, the
 #: Responses API), objects (MCP `Tool`, LangChain tools, plain functions).
 KEY_NESTED = 'lambda t: (t.get("function", {}).get("name", ""), t.get("type", ""))'
 KEY_FLAT = 'lambda t: (t.get("name", ""), t.get("type", ""))'
 KEY_OBJECT = 'lambda t: str(getattr(t, "name", None) or getattr(t, "__name__", ""))'
-KEYS = {"nested": KEY_NESTED, "flat": KEY_FLAT, "object": KEY_OBJECT}
+KEYS = {"nested": KEY_NESTED, "flat": KEY_FLAT, "object": KEY_OBJECT, "str": None}
 
 #: Iterables whose items do not support `<`: sorted() needs a key, or cannot help at all.
 SORT_KEYS = {"os.scandir": "lambda entry: entry.name"}
@@ -97,17 +99,19 @@ def wrap_sorted_fix(module, expr: cst.BaseExpression, message: str = "Wrap the i
 @sure
 def sort_tools_fix(module, expr: cst.BaseExpression | cst.Return, nested: bool = False,
                    *, objects: bool = False, message: str = "Sort the tools by name",
-                   shape: str | None = None) -> Fix | None:
+                   shape: str | None = None, display: str | None = None) -> Fix | None:
     """Sort a tools list by tool name: `tools` -> `sorted(tools, key=...)`. The key follows the
     tool shape (`shape`, or the flags `nested` / `objects`): OpenAI chat's nested
     `{"type": "function", "function": {"name": ...}}` ("nested"), flat dicts with `name`
     (Anthropic, the Responses API: "flat"), objects with `.name` (MCP `Tool`, LangChain tools:
-    "object"). Each key handles the other shapes of its API without raising: a hosted tool with
-    no name sorts by its `type`, an object without `.name` by its `__name__`. Given a
-    `return collected` statement, the returned value is sorted. None when already sorted or
-    nothing is returned.
+    "object"), tool names ("str": no key; `list(s)` becomes `sorted(s)`). Each key handles the
+    other shapes of its API without raising: a hosted tool with no name sorts by its `type`, an
+    object without `.name` by its `__name__`. Given a `return collected` statement, the returned
+    value is sorted. None when already sorted or nothing is returned.
 
-    Safe: the same tools, in name order (ties keep their order)."""
+    Safe: the same tools, in name order (ties keep their order). Display-only when `display`
+    says why the shape is only assumed (the elements were not seen: a key for dicts would raise
+    on strings or objects)."""
     if isinstance(expr, cst.Return):
         if expr.value is None:
             return None
@@ -115,4 +119,18 @@ def sort_tools_fix(module, expr: cst.BaseExpression | cst.Return, nested: bool =
     if _already_sorted(module, expr):
         return None
     shape = shape or ("nested" if nested else "object" if objects else "flat")
-    return _wrap(module, expr, KEYS[shape], message, SAFE)
+    applicability = DISPLAY if display else SAFE
+    if display:
+        message = f"{message} (display-only: {display}; this key assumes the {shape} shape its API requires)"
+    if shape == "str":
+        return _sorted_names(module, expr, message, applicability)
+    return _wrap(module, expr, KEYS[shape], message, applicability)
+
+
+def _sorted_names(module, expr: cst.BaseExpression, message: str, applicability) -> Fix:
+    """Tool names (strings) sort by themselves: `list(s)` -> `sorted(s)`, else `x` -> `sorted(x)`."""
+    if isinstance(expr, cst.Call) and module.qualified_name(expr.func) in {"list", "builtins.list"} \
+            and len(expr.args) == 1 and expr.args[0].keyword is None and not expr.args[0].star:
+        start, end = extent(module, expr.func)
+        return checked(module, expr, [Edit("sorted", start, end)], applicability, message)
+    return _wrap(module, expr, None, message, applicability)

@@ -279,18 +279,31 @@ class LayoutBuilder:
         return [Part("tools", [seg], span=span)]
 
     def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
-        """Where the safe fix for a tools list in unstable order edits: the listing it iterates
-        when that yields paths or names (sortable); else the tools expression, sorted by name with
-        the key the tool shape needs (seen in the values, or required by the API); None when
-        neither is sure."""
+        """Where the fix for a tools list in unstable order edits: the listing it iterates when
+        that yields paths or names (sortable); else the tools expression, sorted with the key the
+        elements' shape needs, as seen in the code: tool dicts or objects by name, strings (tool
+        names) by themselves ("str": `sorted(x)`). When the elements are not seen, the shape the
+        API requires gives a display-only fix ("display" detail): a key that assumes a shape would
+        raise on elements of another (`t.get` on a str). None without either."""
         if unordered.anchor is not None and unordered.evidence == "directory listing order":
             return unordered.anchor
         if unordered.span is None or unordered.span.filename != self.m.filename:
             return None
-        shape = tool_shape(value) or api_shape
-        if shape is None:
+        shape = tool_shape(value) or self._set_elements(unordered)
+        if shape is not None:
+            return Anchor(span, "tools", (("shape", shape),), self.m.digest)
+        if api_shape is None:
             return None
-        return Anchor(span, "tools", (("shape", shape),), self.m.digest)
+        return Anchor(span, "tools", (("shape", api_shape), ("display", "the tools' shape is not seen in the code")), self.m.digest)
+
+    def _set_elements(self, unordered: Segment) -> str | None:
+        """"str" when the set that orders the tools is seen to hold strings (`hashing`)."""
+        from .flow.hashing import STR, element_type, node_at
+        where = unordered.origin or unordered.span
+        if where is None or where.filename != self.m.filename:
+            return None
+        node = node_at(self.m.tree, self.m.span, where)
+        return STR if node is not None and element_type(node) == STR else None
 
     def schema_part(self, node, frame) -> list[Part]:
         """A structured-output schema (`response_format`): static when written as a literal."""
@@ -385,7 +398,8 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
 def tool_shape(value, depth: int = 0) -> str | None:
     """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
     `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"
-    (objects with a `.name`, e.g. `@tool` functions or MCP tools); None when not known."""
+    (objects with a `.name`, e.g. `@tool` functions or MCP tools), "str" (tool names written as
+    string literals); None when not known."""
     shapes: set[str] = set()
 
     def walk(v, d):
@@ -395,6 +409,8 @@ def tool_shape(value, depth: int = 0) -> str | None:
             shapes.add("nested" if isinstance(v.items.get("function"), Mapping) else "flat" if "name" in v.items else "?")
         elif isinstance(v, Func):
             shapes.add("object")
+        elif isinstance(v, Text) and v.segs and all(seg.is_static for seg in v.segs):
+            shapes.add("str")  # a tool name
         elif isinstance(v, Seq):
             for item in v.items:
                 walk(item, d + 1)

@@ -3,6 +3,7 @@ sits and what it costs, in words a user can check against their bill and against
 explain` (the same o200k counts and the same per-target cached tokens)."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from ..impact import Impact, Rate
@@ -176,16 +177,27 @@ def fix_of(seg: Segment):
 _MOVE_PLACES = ("fstring-field", "concat-operand")
 
 
+def nothing_lost(imp: Impact) -> bool:
+    """True when the impact's estimated loss is zero: a whole request whose every target would
+    cache as much with the value moved as now (below the minimum either way), with no history or
+    breakpoint-closed text at stake. A move then gains nothing (the message says so)."""
+    return (imp.complete and bool(imp.targets) and not imp.history_after and not imp.before_lost
+            and all(t.lost == 0 for t in imp.targets))
+
+
 def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
     """The unsafe fix that moves the value after the static text of its f-string or
-    concatenation, when a sure edit exists in the diagnostic's own file. None when the
-    conversation history follows the value (`placed.history_after`): a move inside the string
-    cannot take it past the history, so the finding would stay."""
+    concatenation, when a sure edit exists in the diagnostic's own file, marked `moves` (the
+    fixer applies it only when the fixed text caches more). None when the conversation history
+    follows the value (`placed.history_after`): a move inside the string cannot take it past the
+    history, so the finding would stay; None when the estimated loss is zero (`nothing_lost`)."""
     if seg.span is None or (placed is not None and placed.history_after):
+        return None
+    if isinstance(placed, Impact) and nothing_lost(placed):
         return None
     if seg.fix is None and (seg.anchor is None or seg.anchor.place not in _MOVE_PLACES):
         return None
     fix = fix_of(seg)
     if fix is None or fix.applicability is not Applicability.UNSAFE:
         return None
-    return fix
+    return dataclasses.replace(fix, moves=True)

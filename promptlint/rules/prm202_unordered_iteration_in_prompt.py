@@ -14,7 +14,9 @@ class UnorderedIterationInPromptRule(Rule):
     cacheable prefix.
 
     ## Why is this bad?
-    Set iteration order depends on the hash seed, which differs per process for strings; directory
+    Set iteration order depends on the hash seed, which differs per process for strings (a set
+    known to hold only ints, bools, floats or tuples of them, such as `{1, 2}` or
+    `set(range(n))`, iterates in the same order everywhere and is not reported); directory
     listings come in file-system order; `as_completed` yields in completion order. Two workers (or
     two requests) then send the same content in a different order: different bytes, no cache hit.
 

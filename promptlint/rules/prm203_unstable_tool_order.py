@@ -29,7 +29,10 @@ class UnstableToolOrderRule(Rule):
     Use instead: `tools=sorted(tools, key=lambda t: t["function"]["name"])`.
 
     ## Fix safety
-    Safe when the tool shape is known: the same tools, sorted by name.
+    Safe when the elements' shape is seen in the code: the same tools, sorted by name (tool
+    dicts and objects by their name, tool names by themselves: `list(names)` becomes
+    `sorted(names)`). When only the API says what shape the tools have, the fix is display-only:
+    a key that assumes a shape raises on elements of another.
     """
 
     code = "PRM203"

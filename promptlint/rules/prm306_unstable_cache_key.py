@@ -1,9 +1,10 @@
 """PRM306 unstable-cache-key: a cache-routing key that changes on every request."""
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
-from ..model import Diagnostic, PromptLayout, Related, Severity, Volatility
+from ..model import Diagnostic, Kind, PromptLayout, Related, Severity, Volatility
 from . import _cache_rule as h
 from .base import Rule
 
@@ -12,6 +13,23 @@ from .base import Rule
 # https://docs.x.ai/developers/advanced-api-usage/prompt-caching/maximizing-cache-hits,
 # https://docs.mistral.ai/studio-api/conversations/advanced/prompt-caching.
 CACHE_KEY_OPTIONS = ("prompt_cache_key", "x-grok-conv-id")
+
+
+_SLICE = re.compile(r"\[[^\[\]]*:[^\[\]]*\]$")
+
+
+def _how_it_changes(seg) -> str:
+    """What makes the key change, in the words of its source: a slice or a value of the user's
+    message changes with each message (requests that start alike still share a key), a time with
+    the clock, anything else (a uuid, a random number) on every request."""
+    if seg.kind is Kind.USER_INPUT:
+        what = "a truncation of" if _SLICE.search(seg.expr.strip()) else "taken from"
+        noun = "question" if "question" in seg.expr.lower() else "message"
+        return (f"{what} the user's {noun}: it changes with each {noun}, so requests that share a prefix "
+                "seldom share a cache")
+    if seg.kind is Kind.TIMESTAMP:
+        return "a time: it changes with the clock, so requests that share a prefix seldom share a cache"
+    return "new on every request: requests that share a prefix never share a cache"
 
 
 class UnstableCacheKeyRule(Rule):
@@ -48,8 +66,7 @@ class UnstableCacheKeyRule(Rule):
             if seg is None or seg.is_static or seg.volatility is not Volatility.PER_REQUEST:
                 continue
             evidence = f"; only {seg.evidence} suggests it" if seg.name_only and seg.evidence else ""
-            message = (f"`{key}` is {h.expr_of(seg)}, new on every request: requests that share a prefix "
-                       f"never share a cache{evidence}")
+            message = f"`{key}` is {h.expr_of(seg)}, {_how_it_changes(seg)}{evidence}"
             related = [Related(seg.origin, "value produced here")] if seg.origin and seg.origin != seg.span else []
             yield self.diagnostic(message, h.span_or(seg.span, layout.site), prompt=layout.id, related=related,
                                   severity=Severity.WARNING if seg.name_only else None, name_only=seg.name_only)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
+from .hashing import seed_free_set
 from .scopes import Thunk, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -32,6 +33,8 @@ class ContainersMixin:
                     items.append(Spread(inner, m.span(el), m.code(el.value)))
             else:
                 items.append(self.eval(el, frame, env))
+        if isinstance(node, ast.Set) and seed_free_set(node):
+            return Seq(items, span, node=node)  # ints, bools, floats: the same order in every process
         if isinstance(node, ast.Set):
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            "a set display: iteration order depends on the hash seed")
@@ -136,12 +139,13 @@ class ContainersMixin:
 
     def comprehension(self, node, frame, env) -> Value:
         """A list / generator / dict comprehension: one element (or entry) per iteration, in the
-        order of its source; a set comprehension has no order. An unordered raw source (a set,
+        order of its source; a set comprehension has no order (unless its elements hash without
+        the hash seed, `hashing.seed_free_set`: then it is read as a list). An unordered raw source (a set,
         a listing) is reported where it is iterated; a container already built in an unordered
         order keeps the segment of the iteration that made it so (the root cause, Policy 8)."""
         m = frame.module
         span = m.span(node)
-        if isinstance(node, ast.SetComp):
+        if isinstance(node, ast.SetComp) and not seed_free_set(node):
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            "a set comprehension: iteration order depends on the hash seed")
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
+from .hashing import seed_free_set
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 
@@ -57,7 +58,11 @@ def _unordered(ev, node, qual, args, kwargs, frame, env) -> Value:
 
 
 def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`set(...)` / `frozenset(...)`: unordered, unless its elements hash without the hash seed
+    (`hashing.seed_free_set`: `set(range(n))`), which is then read as the list it is built from."""
     m = frame.module
+    if seed_free_set(node):
+        return ev.eval(args[0], frame, env) if args else Seq([], m.span(node))
     name = qual.rsplit(".", 1)[-1]
     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                    f"`{name}(...)`: iteration order depends on the hash seed")

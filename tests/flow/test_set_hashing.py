@@ -1,0 +1,38 @@
+"""`hashing.seed_free_set`: which sets iterate in the same order in every process (PRM202)."""
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from promptlint.python.flow.hashing import element_type, seed_free_set
+
+
+@pytest.mark.parametrize("code", [
+    "{3, 1, 2}", "{True, False}", "{1.5, -2, 3j}", "{(1, 2), (3, 4)}", "set()", "frozenset()",
+    "set(range(10))", "frozenset(range(1, 6))", "set([1, 2, 3])", "set((1, 2))",
+    "{i * 2 for i in range(10)}", "{(i, j) for i in range(3) for j in range(3)}",
+    "{n for n in (1, 2, 3) if n > 1}", "set(i + 1 for i in range(4))", "{len(x) for x in range(3)}",
+    "{int(s) for s in range(3)}", "{-1, ~2, 1 if True else 2}",
+])
+def test_sets_of_numbers_are_seed_free(code):
+    assert seed_free_set(ast.parse(code, mode="eval").body)
+
+
+@pytest.mark.parametrize("code", [
+    '{"a", "b"}', "{b'a'}", "{1, None}", "{1, x}", "{(1, 'a')}", "set(names)", "set(range(3), x)",
+    "{str(i) for i in range(3)}", "{x for x in items}", "{x.y for x in range(3)}", "set(x for x in y)",
+    "{*a, 1}", "set(['a'])", "{f(i) for i in range(3)}", "{a for a, b in zip(range(2), range(2))}",
+    "set({i: 1 for i in range(3)})", "builtins.set(range(3))",
+])
+def test_sets_that_may_hold_strings_are_not(code):
+    assert not seed_free_set(ast.parse(code, mode="eval").body)
+
+
+@pytest.mark.parametrize("code, kind", [
+    ('{"search", "calc"}', "str"), ('set(["a", "b"])', "str"), ("{f'tool_{n}' for n in ('a', 'b')}", "str"),
+    ("{str(i) for i in range(3)}", "str"), ('{s.strip() for s in "a b".split()}', "str"),
+    ("{1, 2}", "number"), ('{"a", 1}', None), ("set(names)", None), ("{t for t in tools}", None),
+])
+def test_element_type_of_a_set(code, kind):
+    assert element_type(ast.parse(code, mode="eval").body) == kind
