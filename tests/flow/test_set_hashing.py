@@ -9,7 +9,7 @@ from promptlint.python.flow.hashing import element_type, seed_free_set
 
 
 @pytest.mark.parametrize("code", [
-    "{3, 1, 2}", "{True, False}", "{1.5, -2, 3j}", "{(1, 2), (3, 4)}", "set()", "frozenset()",
+    "{3, 1, 2}", "{True, False}", "{1.5, -2, 3j}", "{(1, 2), (3, 4)}",
     "set(range(10))", "frozenset(range(1, 6))", "set([1, 2, 3])", "set((1, 2))",
     "{i * 2 for i in range(10)}", "{(i, j) for i in range(3) for j in range(3)}",
     "{n for n in (1, 2, 3) if n > 1}", "set(i + 1 for i in range(4))", "{len(x) for x in range(3)}",
@@ -24,6 +24,7 @@ def test_sets_of_numbers_are_seed_free(code):
     "{str(i) for i in range(3)}", "{x for x in items}", "{x.y for x in range(3)}", "set(x for x in y)",
     "{*a, 1}", "set(['a'])", "{f(i) for i in range(3)}", "{a for a, b in zip(range(2), range(2))}",
     "set({i: 1 for i in range(3)})", "builtins.set(range(3))",
+    "set()", "frozenset()",  # empty now, filled later by `.add(task)` / `.update(names)`: not known
 ])
 def test_sets_that_may_hold_strings_are_not(code):
     assert not seed_free_set(ast.parse(code, mode="eval").body)
@@ -36,3 +37,21 @@ def test_sets_that_may_hold_strings_are_not(code):
 ])
 def test_element_type_of_a_set(code, kind):
     assert element_type(ast.parse(code, mode="eval").body) == kind
+
+
+def test_a_set_filled_later_is_still_reported(tmp_path, monkeypatch):
+    from promptlint.api import check
+    (tmp_path / "app.py").write_text(
+        "from openai import OpenAI\n\nclient = OpenAI()\n\n\n"
+        "def run(tasks, history):\n"
+        "    pending = set()\n"
+        "    for task in tasks:\n"
+        "        pending.add(task)\n"
+        "    tools = []\n"
+        "    for task in pending:\n"
+        "        tools.extend(task.tools)\n"
+        "    return client.chat.completions.create(model='gpt-4.1', messages=history, tools=tools)\n",
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = [(d.code, d.span.start.row) for d in check(["."]).diagnostics]
+    assert found == [("PRM203", 11)]

@@ -31,7 +31,7 @@ def seed_free_set(node: ast.AST) -> bool:
     """True when the set that `node` builds holds only values whose hash ignores the hash seed:
     a set display (`{1, 2, (3, 4)}`), a set comprehension over `range(...)` or over such a
     display (`{i * 2 for i in range(5)}`), or `set(...)` / `frozenset(...)` of `range(...)`, of
-    such a display or of such a comprehension (`set()` too). False for anything else."""
+    such a display or of such a comprehension. False for anything else (an empty `set()` too)."""
     return element_type(node) == NUMBER
 
 
@@ -39,7 +39,7 @@ def element_type(node: ast.AST) -> str | None:
     """"number" (ints, bools, floats, complex, tuples of them), "str", or None (unknown or mixed)
     for the elements of the set that `node` builds: a set display, a set comprehension, or
     `set(...)` / `frozenset(...)` of an iterable whose elements are known (an empty `set()` is
-    "number": it iterates nothing, in every process alike). None for any other node."""
+    unknown: what `.add` / `.update` put in it later is not read here). None for any other node."""
     if isinstance(node, ast.Set):
         return _common(_kind(e, {}) for e in node.elts)
     if isinstance(node, ast.SetComp):
@@ -47,7 +47,7 @@ def element_type(node: ast.AST) -> str | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("set", "frozenset"):
         if node.keywords or len(node.args) > 1:
             return None
-        return NUMBER if not node.args else _iterable(node.args[0], {})
+        return None if not node.args else _iterable(node.args[0], {})  # `set()`: filled later by `.add`
     return None
 
 
