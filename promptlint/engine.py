@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from . import reads
 from .cache import Result
 from .dedupe import dedupe
-from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
+from .model import Diagnostic, Position, PromptLayout, Related, Report, Severity, Span
 from .paths import display_name
 from .source import SourceError, read_python, read_text
 from .suppress import might_suppress
@@ -150,7 +150,7 @@ class Linter:
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> str | None:
         """A Python file: parsed only when its text can hold a prompt (or `force`). Returns its
         text (None when it cannot be read)."""
-        from .python.module import ParseError
+        from .python.module import ParseError, syntax_error
         from .python.prefilter import might_hold_prompt
         from .python.sites import find_layouts
         from .rules.base import Rule
@@ -160,7 +160,10 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return None
         if not force and not might_hold_prompt(source):
-            return source  # no prompt can be here: never parsed
+            problem = syntax_error(source, str(path))  # no prompt can be here: only checked for syntax,
+            if problem is not None:  # as ruff reports a syntax error in every file it checks
+                report.diagnostics.append(_syntax_error(filename, problem))
+            return source
         try:
             module = self.project.load(path, source)
         except ParseError as exc:
@@ -175,7 +178,25 @@ class Linter:
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
                 report.diagnostics.extend(rule.check_module(module))
+        report.diagnostics.extend(self._imported_failures(module))
         return source
+
+    def _imported_failures(self, module) -> list[Diagnostic]:
+        """PRM001 of each module of the tree that this analysis imported and that cannot be read
+        or parsed (its values were unknown here), with the import statement of `module` that
+        names it as a related location (none when it is imported through another module)."""
+        from .python.module import import_of
+        out = []
+        own = module.path.resolve()
+        for dotted, (path, exc) in sorted(self.project.failed.items()):
+            if path.resolve() == own:
+                continue
+            diagnostic = _syntax_error(display_name(path), exc)
+            node = import_of(module, dotted)
+            if node is not None:
+                diagnostic.related.append(Related(module.span(node), "imported here: its values are unknown to this analysis"))
+            out.append(diagnostic)
+        return out
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> str | None:
         """A template, prompt or config file. Returns its text (None when it cannot be read)."""
