@@ -48,7 +48,6 @@ def tuned_gc():
     finally:
         gc.set_threshold(*old)
         gc.unfreeze()
-_STANDALONE = {"template", "prompt-text", "config-string"}
 
 
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
@@ -238,24 +237,11 @@ def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, 
     the default rules), the findings of a layout seen before are read from it: they depend on
     nothing but the layout (and the run's fingerprint); `keys` maps `id(layout)` to its key when
     the cache entry it came from knows it."""
+    from .judged import judged
     if rules is not None:
         cache = None
-    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
-    covered = {c for lt in layouts for c in lt.supersedes}
-    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
-    reached: dict = {}  # functions read to build a send site's tools
-    for lt in layouts:
-        if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
-            for span in lt.reaches:
-                reached.setdefault(span.filename, []).append(span)
     out: list[Diagnostic] = []
-    for layout in layouts:
-        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
-            continue
-        if layout.source == "python-constant" and (
-                any(s.span in sent for _, _, _, s in layout.segments())
-                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
-            continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
+    for layout in judged(layouts):  # a layout another supersedes is judged there (Policy 9)
         key = (keys or {}).get(id(layout))
         found = cache.findings(layout, key) if cache is not None else None
         if found is None:
@@ -267,11 +253,6 @@ def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, 
                 cache.store_findings(layout, found, key)
         out.extend(found)
     return out
-
-
-def _inside(site, reached: dict) -> bool:
-    """True when `site` lies inside one of the function spans of its file in `reached`."""
-    return any(f.start <= site.start and site.end <= f.end for f in reached.get(site.filename, ()))
 
 
 _WORKER: Linter | None = None
