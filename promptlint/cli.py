@@ -383,7 +383,7 @@ def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, c
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", help="Drawing or JSON.")
 @click.option("--target", "targets", multiple=True, help="PROVIDER:MODEL to estimate for (repeatable).")
 def explain(location, output_format, targets):
-    """Draw each prompt of PATH (or the one at PATH:LINE): segments, breakpoints, cacheable prefix, tokens."""
+    """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there): segments, breakpoints, cacheable prefix, tokens."""
     import json
 
     from .profiles import apply_overrides, parse_target
@@ -397,8 +397,7 @@ def explain(location, output_format, targets):
     # a template or prompt file: check the project around it too, to find the calls that render it
     roots = [target]
     if target.is_file() and file_kind(target) != "python":
-        cwd = Path.cwd().resolve()
-        roots = [Path(".")] if cwd in target.resolve().parents else [target.parent]
+        roots = [_surroundings(target)]
     try:
         settings = load_settings(find_config([target]), cli_overrides={})
         apply_overrides(settings.profiles)
@@ -408,7 +407,18 @@ def explain(location, output_format, targets):
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         _echo_err(str(exc))
         sys.exit(2)
-    layouts = select_layouts(report.prompts, line, display_path(target) if target.is_file() else None)
+    filename = display_path(target) if target.is_file() else None
+    layouts = select_layouts(report.prompts, line, filename, report.diagnostics)
+    if line is not None and roots == [target] and file_kind(target) == "python" and \
+            not any(lay.source == "python-call" for lay in layouts):
+        # a line of prompt text built here and sent elsewhere (a helper): the findings located on
+        # it name their prompt, which the files around this one may send
+        try:
+            wider = run_check([_surroundings(target)], settings)
+        except (ConfigError, ValueError, FileNotFoundError) as exc:
+            _echo_err(str(exc))
+            sys.exit(2)
+        layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
     if not layouts:
         _echo_err(f"no prompt found at {location}")
         sys.exit(2)
@@ -419,6 +429,18 @@ def explain(location, output_format, targets):
     click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
                               default_targets=defaults),
                nl=False)
+
+
+def _surroundings(target: Path) -> Path:
+    """The folder whose files may use `target` (render a template, send prompt text built in a
+    helper): its project (`promptlint.scope`), else the current folder when it holds the file,
+    else the file's folder."""
+    from .scope import project_root
+    root = project_root([target])
+    if root is not None:
+        return root
+    cwd = Path.cwd().resolve()
+    return Path(".") if cwd in target.resolve().parents else target.parent
 
 
 @main.command("rule")

@@ -6,9 +6,13 @@ reached through several prompts. At one place the most specific rule wins: the l
 `Rule.specificity` among the rules that have one (PRM102 / PRM103 / PRM203 over PRM201 / PRM202,
 over PRM104, over PRM101). For one rule at one place the strongest finding is kept: the more severe,
 then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
-then the one that knows more of the request (the longer message).
+then the one that knows more of the request (the longer message). A file's PRM001 found by its
+own analysis and by the analyses of the files that import it is one finding whose related
+locations are every importer's.
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from .model import Diagnostic
 
@@ -30,7 +34,9 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     for d in diagnostics:
         key = (d.code, d.span.filename, d.span.start)
         old = best.get(key)
-        if old is None or strength(d) > strength(old):
+        if old is not None and d.code == "PRM001":
+            best[key] = _merged(old, d)
+        elif old is None or strength(d) > strength(old):
             best[key] = d
     specific = _specificity()
     by_place: dict[tuple, list[Diagnostic]] = {}
@@ -42,3 +48,11 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         keep = min(ranked, key=lambda d: specific[d.code]) if ranked else None
         out.extend(d for d in group if d.code not in specific or d is keep)
     return sorted(out, key=lambda d: d.sort_key)
+
+
+def _merged(a: Diagnostic, b: Diagnostic) -> Diagnostic:
+    """One PRM001 of a file from two reports of it: the stronger, with the related locations of
+    both (each once, in file order)."""
+    keep = b if strength(b) > strength(a) else a
+    related = {(r.span.filename, r.span.start.row, r.span.start.column, r.message): r for r in [*a.related, *b.related]}
+    return replace(keep, related=[related[k] for k in sorted(related)])

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from . import reads
 from .cache import Result
 from .dedupe import dedupe
-from .model import Diagnostic, Position, PromptLayout, Report, Severity, Span
+from .model import Diagnostic, Position, PromptLayout, Related, Report, Severity, Span
 from .paths import display_name
 from .source import SourceError, read_python, read_text
 from .suppress import might_suppress
@@ -48,7 +48,6 @@ def tuned_gc():
     finally:
         gc.set_threshold(*old)
         gc.unfreeze()
-_STANDALONE = {"template", "prompt-text", "config-string"}
 
 
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
@@ -150,7 +149,7 @@ class Linter:
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> str | None:
         """A Python file: parsed only when its text can hold a prompt (or `force`). Returns its
         text (None when it cannot be read)."""
-        from .python.module import ParseError
+        from .python.module import ParseError, syntax_error
         from .python.prefilter import might_hold_prompt
         from .python.sites import find_layouts
         from .rules.base import Rule
@@ -160,7 +159,10 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return None
         if not force and not might_hold_prompt(source):
-            return source  # no prompt can be here: never parsed
+            problem = syntax_error(source, str(path))  # no prompt can be here: only checked for syntax,
+            if problem is not None:  # as ruff reports a syntax error in every file it checks
+                report.diagnostics.append(_syntax_error(filename, problem))
+            return source
         try:
             module = self.project.load(path, source)
         except ParseError as exc:
@@ -175,7 +177,25 @@ class Linter:
         for rule in self.rules:
             if type(rule).check_module is not Rule.check_module:
                 report.diagnostics.extend(rule.check_module(module))
+        report.diagnostics.extend(self._imported_failures(module))
         return source
+
+    def _imported_failures(self, module) -> list[Diagnostic]:
+        """PRM001 of each module of the tree that this analysis imported and that cannot be read
+        or parsed (its values were unknown here), with the import statement of `module` that
+        names it as a related location (none when it is imported through another module)."""
+        from .python.module import import_of
+        out = []
+        own = module.path.resolve()
+        for dotted, (path, exc) in sorted(self.project.failed.items()):
+            if path.resolve() == own:
+                continue
+            diagnostic = _syntax_error(display_name(path), exc)
+            node = import_of(module, dotted)
+            if node is not None:
+                diagnostic.related.append(Related(module.span(node), "imported here: its values are unknown to this analysis"))
+            out.append(diagnostic)
+        return out
 
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> str | None:
         """A template, prompt or config file. Returns its text (None when it cannot be read)."""
@@ -217,24 +237,11 @@ def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, 
     the default rules), the findings of a layout seen before are read from it: they depend on
     nothing but the layout (and the run's fingerprint); `keys` maps `id(layout)` to its key when
     the cache entry it came from knows it."""
+    from .judged import judged
     if rules is not None:
         cache = None
-    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
-    covered = {c for lt in layouts for c in lt.supersedes}
-    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
-    reached: dict = {}  # functions read to build a send site's tools
-    for lt in layouts:
-        if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
-            for span in lt.reaches:
-                reached.setdefault(span.filename, []).append(span)
     out: list[Diagnostic] = []
-    for layout in layouts:
-        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
-            continue
-        if layout.source == "python-constant" and (
-                any(s.span in sent for _, _, _, s in layout.segments())
-                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
-            continue  # a prompt candidate whose text (or tools list) reaches a send site: judged there (Policy 9)
+    for layout in judged(layouts):  # a layout another supersedes is judged there (Policy 9)
         key = (keys or {}).get(id(layout))
         found = cache.findings(layout, key) if cache is not None else None
         if found is None:
@@ -246,11 +253,6 @@ def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, 
                 cache.store_findings(layout, found, key)
         out.extend(found)
     return out
-
-
-def _inside(site, reached: dict) -> bool:
-    """True when `site` lies inside one of the function spans of its file in `reached`."""
-    return any(f.start <= site.start and site.end <= f.end for f in reached.get(site.filename, ()))
 
 
 _WORKER: Linter | None = None

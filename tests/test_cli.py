@@ -310,11 +310,12 @@ def test_unreadable_files_are_prm001_and_the_run_goes_on(faulty):
     assert "blob.py:1:1: PRM001" in text.stdout and "chat.py:26:50: PRM102" in text.stdout
 
 
-def test_syntax_error_is_prm001_in_files_that_can_hold_a_prompt(clean):
-    """PRM001's own example (`def broken(:`) is reported in a file that can hold a prompt; a file
-    that mentions no LLM API, prompt or semantic cache is never parsed (issue "Speed")."""
+def test_syntax_error_is_prm001_in_every_python_file(clean):
+    """PRM001's own example (`def broken(:`) is reported in a file that can hold a prompt and in
+    one that mentions no LLM API, prompt or semantic cache (not analysed, but parsed: as ruff
+    reports a syntax error in every file it checks)."""
     (clean / "broken.py").write_text("def broken(:\n    pass\n", encoding="utf-8")
     (clean / "chat.py").write_text("import openai\nSYSTEM_PROMPT = f'x {y'\n", encoding="utf-8")
     report = json_report(".")
-    assert [(d["code"], d["filename"]) for d in report["diagnostics"]] == [("PRM001", "chat.py")]
+    assert [(d["code"], d["filename"]) for d in report["diagnostics"]] == [("PRM001", "broken.py"), ("PRM001", "chat.py")]
     assert run("check", ".").exit_code == 1

@@ -83,16 +83,16 @@ def test_is_prefix_loss():
 
 def test_target_statistics_totals():
     rows = stats.target_statistics(make_report())
-    assert [r["target"] for r in rows] == ["anthropic:claude-sonnet-4-5", "openai", "openai:gpt-4o"]
+    assert [r["target"] for r in rows] == ["anthropic:claude-sonnet-4-5", "openai (default: openai-gpt-5-to-5.4)", "openai:gpt-4o"]
     by = {r["target"]: r for r in rows}
     assert by["openai:gpt-4o"] == {
-        "target": "openai:gpt-4o", "provider": "openai", "model": "gpt-4o", "exact": True,
+        "target": "openai:gpt-4o", "provider": "openai", "model": "gpt-4o", "default_model": False, "exact": True,
         "prompts": 3, "cached_tokens": 1280, "static_tokens": 1500 + 1300 + 60,
         "lost_tokens": 1500 - 4}
     # Claude: the o200k count times the claude-legacy ratio (1.16), as the estimate's prefix is.
     assert by["anthropic:claude-sonnet-4-5"] == {
         "target": "anthropic:claude-sonnet-4-5", "provider": "anthropic", "model": "claude-sonnet-4-5",
-        "exact": False, "prompts": 1, "cached_tokens": 0, "static_tokens": 1160, "lost_tokens": 1160}
+        "default_model": False, "exact": False, "prompts": 1, "cached_tokens": 0, "static_tokens": 1160, "lost_tokens": 1160}
 
 
 def test_exact_tokenizer_other_than_o200k_is_recounted_from_the_parts():
@@ -100,8 +100,9 @@ def test_exact_tokenizer_other_than_o200k_is_recounted_from_the_parts():
     by = {r["target"]: r for r in stats.target_statistics(make_report())}
     expected = tokens.count(CL100K_TEXT, "cl100k_base")
     assert expected > 0
-    assert by["openai"]["model"] is None
-    assert (by["openai"]["static_tokens"], by["openai"]["lost_tokens"]) == (expected, expected)
+    default = by["openai (default: openai-gpt-5-to-5.4)"]  # no model known: the provider's default row, named
+    assert (default["model"], default["default_model"]) == ("openai-gpt-5-to-5.4", True)
+    assert (default["static_tokens"], default["lost_tokens"]) == (expected, expected)
 
 
 def test_lost_tokens_never_negative():
@@ -167,6 +168,12 @@ def _table(text: str) -> dict[str, list[str]]:
     return {line.split()[0]: line.split()[1:] for line in lines[1:]}
 
 
+def _judged_demo():
+    from promptlint.api import check
+    from promptlint.judged import judged
+    return judged(check([str(DEMO)]).prompts)
+
+
 def test_cli_statistics_per_target_on_the_demo(demo_runs):
     text, _as_json, report = demo_runs
     assert text.exit_code == 1
@@ -181,7 +188,10 @@ def test_cli_statistics_per_target_on_the_demo(demo_runs):
     cut = {d["prompt"] for d in report["diagnostics"]
            if d["prompt"] and d["code"][:4] in ("PRM1", "PRM2", "PRM3") and d["code"] != "PRM301"}
     sums: dict[str, list[int]] = {}
-    for p in report["prompts"]:
+    judged = {lt.id.rsplit("demo/", 1)[1] for lt in _judged_demo()}  # each prompt once: a candidate a call
+    for p in report["prompts"]:                                         # sends is part of the call's prompt
+        if p["id"].rsplit("demo/", 1)[1] not in judged:
+            continue
         for e in p["estimates"]:
             if e["tokenizer"] != "o200k_base":
                 continue

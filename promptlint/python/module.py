@@ -55,6 +55,33 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
             sys.setrecursionlimit(old)
 
 
+def syntax_error(source: str, filename: str = "<unknown>") -> ParseError | None:
+    """The syntax error of a file that is not analysed (no prompt can be in it), or None: exactly
+    what `parse` rejects, found faster in the common case. `compile()` to bytecode parses into C
+    structures only (`ast.parse` builds a Python object per node, which the garbage collector then
+    walks): about a fifth less CPU (1.5 ms per file on the corpus' 2,104 files without a prompt,
+    10 MB). Only when it fails is `parse` asked, so an error only the bytecode compiler sees (`return` outside a
+    function) is none here either, as in an analysed file. The parser's own limits (too deeply
+    nested) are None too: nothing in the file is analysed. Compiler warnings are silenced."""
+    import warnings
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, filename, "exec", dont_inherit=True)
+        return None
+    except (SyntaxError, ValueError):
+        pass
+    except (RecursionError, MemoryError, OverflowError):
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parse(source, filename)
+    except ParseError as exc:
+        return None if exc.limit else exc
+    return None
+
+
 def dotted_parts(expr: ast.AST) -> tuple[str, list[str]] | None:
     """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
     attrs: list[str] = []
@@ -271,8 +298,7 @@ def package_of(path: Path) -> tuple[str | None, Path]:
 def index(module: Module) -> None:
     """Fill the module's top-level definitions and imports (also inside top-level `if` / `try`
     blocks such as `if TYPE_CHECKING:`) without walking the whole tree."""
-    dotted = module.dotted
-    package = dotted if module.path.stem == "__init__" else (dotted.rpartition(".")[0] if dotted else "")
+    package = _package(module)
     stack = list(module.tree.body)
     while stack:
         stmt = stack.pop(0)
@@ -305,12 +331,47 @@ def index(module: Module) -> None:
                 stack.extend(handler.body)
 
 
-def _import_from(module: Module, node: ast.ImportFrom, package: str) -> None:
+def _package(module: Module) -> str:
+    """The dotted name of the package a module's relative imports start from ("" for none)."""
+    dotted = module.dotted
+    return dotted if module.path.stem == "__init__" else (dotted.rpartition(".")[0] if dotted else "")
+
+
+def _from_base(node: ast.ImportFrom, package: str) -> str:
+    """The absolute module name of `from BASE import ...` (relative levels resolved in `package`)."""
     base = node.module or ""
     if node.level:
         pkg = package.split(".") if package else []
         pkg = pkg[: len(pkg) - (node.level - 1)] if node.level > 1 else pkg
         base = ".".join([*pkg, base] if base else pkg)
+    return base
+
+
+def import_of(module: Module, dotted: str) -> ast.stmt | None:
+    """The first import statement of `module` (anywhere in it) that names the module `dotted`:
+    `import dotted` (or a package or submodule of it), `from dotted import x`, `from pkg import
+    mod` for `pkg.mod`; None when no statement of this module names it (it is imported through
+    another module)."""
+    def related(name: str) -> bool:
+        return name == dotted or name.startswith(dotted + ".") or dotted.startswith(name + ".")
+
+    package = _package(module)
+    found = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Import):
+            hit = any(related(alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = _from_base(node, package)
+            hit = base == dotted or (bool(base) and any(f"{base}.{a.name}" == dotted for a in node.names))
+        else:
+            continue
+        if hit:
+            found.append(node)
+    return min(found, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _import_from(module: Module, node: ast.ImportFrom, package: str) -> None:
+    base = _from_base(node, package)
     for alias in node.names:
         if alias.name == "*":
             continue

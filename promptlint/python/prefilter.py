@@ -3,7 +3,8 @@
 Built from the SDK registry (each SDK's hints, and its import names with the generic method
 names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
 (`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
-fails it is read once and never parsed. Every pattern is a literal or has bounded repetition, so
+fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
+Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
 """
 from __future__ import annotations

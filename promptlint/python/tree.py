@@ -45,6 +45,9 @@ class Project:
         self._resolved: dict[Path, Path] = {}
         self._packages: dict[Path, Package] = {}
         self.cached_chars = 0
+        #: Modules that a dotted name of this analysis (an import) named and that cannot be read
+        #: or parsed: dotted name -> (path, error). Reset by `start`.
+        self.failed: dict[str, tuple[Path, ParseError]] = {}
 
     @property
     def full(self) -> bool:
@@ -56,6 +59,7 @@ class Project:
         those of the modules this analysis loads), so what a file's imports resolve to never
         depends on the files analysed before it in this process."""
         self.roots = list(self._given)
+        self.failed = {}
 
     def clear(self) -> None:
         """Forget every parsed module, package index and lookup (bounded memory)."""
@@ -115,7 +119,7 @@ class Project:
 
     def find(self, dotted: str) -> Module | None:
         """The module of the analysed tree with this dotted name, or None (also when it fails to
-        parse: the caller treats its values as unknown)."""
+        parse: the caller treats its values as unknown, and the failure is kept in `failed`)."""
         key = (tuple(self.roots), dotted)
         found = self._found.get(key)
         if found is None:
@@ -129,7 +133,8 @@ class Project:
             return None
         try:
             return self.load(path)
-        except ParseError:
+        except ParseError as exc:
+            self.failed.setdefault(dotted, (path, exc))
             return None
 
     def _locate(self, dotted: str, probes: list) -> Path | None:

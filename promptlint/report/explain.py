@@ -19,7 +19,7 @@ from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_pre
                          targets_for)
 from ..impact import impacts, summary
 from ..prefix import tokens as plural
-from ..model import Kind, PromptLayout, Segment, Span, Volatility
+from ..model import Diagnostic, Kind, PromptLayout, Segment, Span, Volatility
 from ..profiles import Target
 
 _ROLE_WIDTH = 10
@@ -277,12 +277,16 @@ def parse_location(text: str) -> tuple[str, int | None]:
 
 
 def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
-                   filename: str | None = None) -> list[PromptLayout]:
+                   filename: str | None = None, diagnostics: Iterable[Diagnostic] = ()) -> list[PromptLayout]:
     """The layouts of the prompt at 1-based `line` of `filename` (None: any file, the caller
-    checked only that file): those whose call spans the line, else those with a part or segment
-    on that line of that file (a template line: the Python calls that render the template win
-    over the template's standalone layout). With `line` None, every layout of the file and every
-    call that renders it."""
+    checked only that file): those whose call spans the line, else the prompts of the findings
+    (`diagnostics`) located on that line, wherever the prompt is built or sent (a timestamp
+    placed in helpers.py, sent in app.py), else those with a part or segment on that line of
+    that file (a template line: the Python calls that render the template win over the
+    template's standalone layout; a prompt candidate spanning the line comes after the prompts of
+    the findings and before those).
+    With `line` None, every layout of the file and every call
+    that renders it."""
     layouts = list(layouts)
 
     def in_file(span: Span | None) -> bool:
@@ -293,8 +297,15 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
         rendering = [lay for lay in layouts if lay not in own and filename in lay.templates]
         return rendering + own if filename is not None else layouts
     at_call = [lay for lay in layouts if in_file(lay.site) and lay.site.start.row <= line <= lay.site.end.row]
-    if at_call:
-        return at_call
+    calls = [lay for lay in at_call if lay.source == "python-call"]
+    if calls:
+        return calls
+    ids = {d.prompt for d in diagnostics if d.prompt and in_file(d.span) and d.span.start.row <= line <= d.span.end.row}
+    of_findings = [lay for lay in layouts if lay.id in ids]
+    of_findings = [lay for lay in of_findings if lay.source == "python-call"] or of_findings
+    if of_findings or at_call:  # the prompt candidates on the line after the prompts they are part of
+        shown = {lay.id for lay in of_findings}
+        return of_findings + [lay for lay in at_call if lay.id not in shown]
 
     def touches(span: Span | None) -> bool:
         return in_file(span) and span.start.row <= line <= span.end.row

@@ -24,7 +24,9 @@ import jinja2
 from .. import __version__, tokens
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, target_tokens
 from ..model import Diagnostic, Kind, PromptLayout, Report, Segment, Span, Volatility
+from ..judged import judged
 from ..profiles import UnknownTargetError, lookup
+from .statistics import target_name
 
 TEXT_LIMIT = 2000  # characters of a segment's text shown in the segment list
 PREVIEW = 160  # characters of a segment's text in its tooltip
@@ -92,7 +94,7 @@ def _preview(text: str, limit: int) -> str:
 
 
 def _target_name(row: dict) -> str:
-    return f"{row['provider']}:{row['model']}" if row.get("model") else row["provider"]
+    return target_name(row)
 
 
 def _target_cuts(layout: PromptLayout) -> dict[Cut, list[dict]]:
@@ -240,12 +242,13 @@ def _targets(prompts: list[PromptLayout]) -> list[dict]:
 def context(report: Report, read_text: ReadText | None = None) -> dict:
     """The data the template draws (also handy in tests)."""
     lines = _Lines(read_text or _read_text)
-    ids = {p.id for p in report.prompts}
+    shown = judged(report.prompts)  # each prompt once: a candidate a call sends is part of the call's
+    ids = {p.id for p in shown}
     by_prompt: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in report.diagnostics:
         by_prompt[d.prompt if d.prompt in ids else ""].append(d)
     prompts = []
-    for n, layout in enumerate(report.prompts, 1):
+    for n, layout in enumerate(shown, 1):
         prompts.append({
             "anchor": f"prompt-{n}", "id": layout.id, "where": _where(layout.site), "source": layout.source,
             "provider": layout.provider, "api": layout.api, "model": layout.model,
@@ -262,7 +265,7 @@ def context(report: Report, read_text: ReadText | None = None) -> dict:
     return {
         "version": __version__, "files": report.files, "prompts": prompts,
         "findings": len(report.diagnostics), "severities": [(s, severities[s]) for s in ("error", "warning", "info")],
-        "rules": sorted(rules.values(), key=lambda r: r["code"]), "targets": _targets(report.prompts),
+        "rules": sorted(rules.values(), key=lambda r: r["code"]), "targets": _targets(shown),
         "other_findings": [_finding(d, lines) for d in by_prompt.get("", [])], "errors": list(report.errors),
         "with_findings": sum(1 for p in prompts if p["findings"]),
     }

@@ -7,7 +7,9 @@ import json
 from collections import Counter
 
 from ..estimates import RATIOS, Cut, tokens_before
+from ..judged import judged
 from ..model import PromptLayout, Report
+from ..profiles import UnknownTargetError, lookup
 
 # Rules about the cacheable prefix: their findings cost the static tokens after the prefix end.
 # PRM301 (prefix-below-minimum) is left out: it reports a short prefix, it does not cut one.
@@ -59,12 +61,35 @@ def _static_in_target(layout: PromptLayout, row: dict) -> int:
     return round(layout.static_tokens * (ratio.value if ratio else 1.0))
 
 
+def target_model(row: dict) -> tuple[str | None, bool]:
+    """The model of an `estimates` row and whether it is the provider's default: a row without a
+    model (the call names none statically) is estimated with the provider's default profile row,
+    whose name is returned with True; (None, False) when the provider is unknown."""
+    if row.get("model"):
+        return row["model"], False
+    try:
+        profile, _ = lookup(row["provider"], None)
+    except UnknownTargetError:
+        return None, False
+    return profile.name, True
+
+
+def target_name(row: dict) -> str:
+    """'openai:gpt-4.1' for an `estimates` row; 'openai (default: openai-gpt-5-to-5.4)' for a row
+    estimated with the provider's default profile row (no model known statically)."""
+    model, default = target_model(row)
+    if model is None:
+        return row["provider"]
+    return f"{row['provider']} (default: {model})" if default else f"{row['provider']}:{model}"
+
+
 def target_statistics(report: Report) -> list[dict]:
     """Token totals per target over the report's prompts (one per `estimates` row), sorted by
-    provider then model:
-    [{"target": "provider:model" (the provider alone when the model is None), "provider",
-    "model", "exact" (all counts exact; False: estimated from o200k), "prompts",
-    "cached_tokens", "static_tokens", "lost_tokens"}].
+    provider then target name (the provider's default row first); each prompt counted once (a prompt candidate whose text a call sends is
+    part of that call's prompt: `promptlint.judged`):
+    [{"target": `target_name`, "provider", "model" (the default profile row's name when the call
+    names no model), "default_model" (True then), "exact" (all counts exact; False: estimated
+    from o200k), "prompts", "cached_tokens", "static_tokens", "lost_tokens"}].
 
     Tokens are in the target's tokenizer. `cached_tokens` sums the estimates' `cached_tokens`
     (billed at the cached rate now, after the provider's minimum and rounding); `static_tokens`
@@ -74,12 +99,13 @@ def target_statistics(report: Report) -> list[dict]:
     """
     cut_by_findings = {d.prompt for d in report.diagnostics if d.prompt and is_prefix_loss(d.code)}
     totals: dict[tuple[str, str], dict] = {}
-    for layout in report.prompts:
+    for layout in judged(report.prompts):
         for row in layout.estimates:
-            key = (row["provider"], row.get("model") or "")
+            model, default = target_model(row)
+            key = (row["provider"], model or "", default)
             entry = totals.setdefault(key, {
-                "target": f"{key[0]}:{key[1]}" if key[1] else key[0],
-                "provider": row["provider"], "model": row.get("model"), "exact": True,
+                "target": target_name(row), "provider": row["provider"], "model": model,
+                "default_model": default, "exact": True,
                 "prompts": 0, "cached_tokens": 0, "static_tokens": 0, "lost_tokens": 0})
             static = _static_in_target(layout, row)
             entry["exact"] = entry["exact"] and bool(row.get("exact"))
@@ -88,7 +114,7 @@ def target_statistics(report: Report) -> list[dict]:
             entry["static_tokens"] += static
             if layout.id in cut_by_findings:
                 entry["lost_tokens"] += max(static - (row.get("prefix_tokens") or 0), 0)
-    return [totals[key] for key in sorted(totals)]
+    return sorted(totals.values(), key=lambda entry: (entry["provider"], entry["target"]))
 
 
 def render_targets(report: Report) -> str:

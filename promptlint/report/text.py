@@ -69,6 +69,7 @@ def render(report: Report, color: bool = False, width: int = 100, show_frames: b
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False,
                       soft_wrap=True, emoji=False)
     read_line = _reader()
+    sites = {layout.id: layout for layout in report.prompts}
     for d in report.diagnostics:
         head = Text()
         head.append(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}", style="bold")
@@ -82,6 +83,9 @@ def render(report: Report, color: bool = False, width: int = 100, show_frames: b
                 console.print(Text(line, style="dim"))
         for r in d.related:
             console.print(f"      [dim]= related:[/] {escape(str(r.span))}: {escape(r.message)}")
+        prompt = _elsewhere(d, sites)
+        if prompt is not None:
+            console.print(f"      [dim]= prompt:[/] {escape(prompt)}")
         if d.fix is not None:
             console.print(f"      [green]= fix ({d.fix.applicability.value}):[/] {escape(d.fix.message)}")
         elif d.advice:
@@ -89,6 +93,21 @@ def render(report: Report, color: bool = False, width: int = 100, show_frames: b
         console.print()
     console.print(summary(report))
     return buf.getvalue()
+
+
+def _elsewhere(d: Diagnostic, sites: dict) -> str | None:
+    """'app.py:8:12: sent here' for a finding located in another file than its prompt (prompt
+    text built in a helper, sent in app.py); None when the prompt is in the finding's file."""
+    if d.prompt is None:
+        return None
+    layout = sites.get(d.prompt)
+    if layout is None:
+        filename = d.prompt.rpartition(":")[0]
+        return f"{d.prompt}: the prompt of this finding" if filename and filename != d.span.filename else None
+    if layout.site.filename == d.span.filename:
+        return None
+    what = "sent here" if layout.source == "python-call" else "the prompt of this finding"
+    return f"{layout.site}: {what}"
 
 
 def summary(report: Report) -> str:

@@ -7,10 +7,14 @@ from .base import Rule
 
 class SyntaxErrorRule(Rule):
     """## What it does
-    Reports a file that could not be read or parsed (Python, Jinja, YAML, TOML, prompt files), or
-    analysed (too deeply nested, over the size limit: info). The run goes on with the other files.
-    A Python file whose text mentions no LLM API, prompt or semantic cache is never parsed, so a
-    syntax error there is left to Python's own tools.
+    Reports a file that could not be read or parsed (Python, Jinja, prompt files), or analysed
+    (too deeply nested, over the size limit: info). The run goes on with the other files. Every
+    checked Python file is parsed, as ruff reports a syntax error in every file it checks, also
+    one whose text mentions no LLM API, prompt or semantic cache (it is not analysed further); so
+    is a module of the tree that an analysed file imports a value from for a prompt, checked or
+    not, with the import as a related location: the value is unknown to the importer. YAML and TOML files
+    that do not parse are not reported: most are not prompts (a Helm template is not YAML until
+    it is rendered).
 
     ## Why is this bad?
     promptlint cannot see the prompts in a file it cannot parse, so a cache-breaking change there

@@ -1,0 +1,47 @@
+"""Which prompt layouts of a run are prompts of their own, and which are part of another.
+
+A run finds some prompt text twice: a template or config prompt that Python renders with known
+values, a LangChain prompt template whose `invoke(...)` values are known, a prompt candidate (a
+function returning prompt text, a module-level prompt, a tools list) whose text reaches a call
+that sends it. The other layout supersedes it: the prefix rules judge the prompt there (DESIGN.md
+Policy 9), and statistics count it once, there. Pure functions of the layouts (no analysis).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .model import PromptLayout, Span
+
+_STANDALONE = {"template", "prompt-text", "config-string"}
+
+
+def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
+    """The layouts that no other layout of `layouts` supersedes, in their order: every layout
+    except a template or config prompt that a Python call renders (it is among the call's
+    `templates`), a layout another names in `supersedes`, and a `python-constant` candidate whose
+    text reaches a send site (a static segment of it is in a `python-call` layout) or, for a
+    tools list, that lies in a function read to build a send site's tools."""
+    layouts = list(layouts)
+    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
+    covered = {c for lt in layouts for c in lt.supersedes}
+    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
+    reached: dict = {}  # functions read to build a send site's tools
+    for lt in layouts:
+        if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
+            for span in lt.reaches:
+                reached.setdefault(span.filename, []).append(span)
+    out = []
+    for layout in layouts:
+        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
+            continue
+        if layout.source == "python-constant" and (
+                any(s.span in sent for _, _, _, s in layout.segments())
+                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+            continue
+        out.append(layout)
+    return out
+
+
+def _inside(site: Span, reached: dict) -> bool:
+    """True when `site` lies inside one of the function spans of its file in `reached`."""
+    return any(f.start <= site.start and site.end <= f.end for f in reached.get(site.filename, ()))
