@@ -3,8 +3,8 @@
 A run finds some prompt text twice: a template or config prompt that Python renders with known
 values, a LangChain prompt template whose `invoke(...)` values are known, a prompt candidate (a
 function returning prompt text, a module-level prompt, a tools list) whose text reaches a call
-that sends it. The other layout supersedes it: the prefix rules judge the prompt there (DESIGN.md
-Policy 9), and statistics count it once, there. Pure functions of the layouts (no analysis).
+that sends it. The other layout supersedes it: the prefix rules judge the prompt there
+(docs/policies.md, policy 9), and statistics count it once, there. Pure functions of the layouts (no analysis).
 """
 from __future__ import annotations
 

@@ -210,8 +210,8 @@ def test_a_move_that_caches_nothing_more_is_not_applied(tree):
     """The time sits before a small static tail and the user's question (per-request content)
     before the long rules: moving it to the end of its string takes it past two words and the
     question, so the prompt caches nothing more (the question still breaks the prefix), and the
-    PRM102 finding would become a PRM101 one, at another place (so the finding itself does not
-    "stay"). Nothing is gained: the move is withheld, the file left as it is."""
+    time, still before the rules behind the question, keeps its own PRM102 finding (a cause of its
+    own). Nothing is gained: the move is withheld, the file left as it is."""
     app = MOVE_APP.replace("{tail}", '        "Be brief.\\n"\n        f"Question: {question}\\n"\n        + RULES')
     (tree / "app.py").write_text(app)
     (tree / "rules.md").write_text(RULES_TEXT)
@@ -219,7 +219,7 @@ def test_a_move_that_caches_nothing_more_is_not_applied(tree):
     assert len(before) == 1 and before[0].fix is not None and before[0].fix.moves  # offered: the rule cannot see where it lands
     first, after, second = _fix_twice(tree, app)
     assert after == app
-    assert "PRM102 at 12:25: fix not applied, it would cache nothing more of its prompt" in first.stderr
+    assert "PRM102 at 12:25: fix not applied, the finding would stay after it" in first.stderr
     assert first.exit_code == 1 and second.exit_code == 1
 
 
