@@ -411,7 +411,7 @@ def _assert_positions(src: str, value: str, located) -> None:
 @settings(max_examples=80, deadline=None)
 @given(_VALUES, st.sampled_from(["basic", "multi-line", "literal", "multi-line literal"]))
 def test_toml_values_are_located_exactly(value, kind):
-    from promptlint.templates.config_strings import tomllib
+    from promptlint.templates.config_strings.toml_tree import tomllib
     if kind == "basic":
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         encoded = '"' + escaped.replace("\n", "\\n").replace("\t", "\\t") + '"'
