@@ -138,8 +138,8 @@ class Linter:
                 result.cacheable = False
             finally:
                 self.evaluator.forget()  # the next file starts from the same state
-                if self.project.full:  # bounded memory: start over with the next file
-                    self.project.clear()
+                if self.project.full:  # bounded memory: drop the least recently used modules
+                    self.project.trim()
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):

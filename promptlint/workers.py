@@ -1,8 +1,9 @@
 """Worker processes that analyse files, isolated: a file that kills its worker is that file's
 PRM001 and the run goes on.
 
-Each worker gets small batches of consecutive files (a package's files stay together, so the
-modules they import are parsed once per worker) and sends one result per file as soon as it has
+Each worker gets batches of consecutive files, long ones first and shorter near the end (a
+package's files stay together, so the modules they import are parsed once per worker, and the
+workers finish together), and sends one result per file as soon as it has
 it. The parent keeps every worker busy and watches them:
 - a worker that dies (a signal such as SIGSEGV or SIGKILL from the out-of-memory killer, or an
   exit after a MemoryError) is replaced; the file it was analysing gets a PRM001 "the analysis
@@ -33,7 +34,12 @@ from typing import Callable
 FILE_TIMEOUT = 300.0  # seconds for one file: a deadlock guard, far above any real file's time
 RECYCLE_BYTES = 250 * 1024 * 1024  # resident memory after which a worker is replaced
 MEMORY_LIMIT_BYTES = 3 * 1024 * 1024 * 1024  # a worker's data segment (Linux RLIMIT_DATA)
-BATCH = 8  # files sent at once (fewer near the end of the run)
+#: Files sent at once: a share of what is left (guided scheduling: `GUIDED` batches per worker),
+#: at most `BATCH`. Long runs of consecutive files keep a package's files in one worker, so the
+#: modules they import are parsed by one worker, not by each; batches shrink near the end so
+#: the workers finish together.
+BATCH = 128
+GUIDED = 4
 EXIT_AFTER_MEMORY_ERROR = 3  # the file's result (a PRM001) was sent, then the worker left
 EXIT_OUT_OF_MEMORY = 4  # a MemoryError before the file's result could be sent
 
@@ -60,7 +66,6 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
     queue = list(reversed(tasks))  # pop() takes the next one
     workers: list[_Worker] = []
-    size = max(1, min(BATCH, len(tasks) // (jobs * 4) or 1))
 
     def start() -> None:
         parent, child = ctx.Pipe()
@@ -70,6 +75,7 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
         workers.append(_Worker(proc, parent))
 
     def feed(w: _Worker) -> None:
+        size = max(1, min(BATCH, len(queue) // (jobs * GUIDED)))
         batch = [queue.pop() for _ in range(min(size, len(queue)))]
         if not batch:
             return

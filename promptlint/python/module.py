@@ -175,7 +175,12 @@ class Module:
         return Position(row, self.char_col(row, getattr(node, "col_offset", 0) or 0) + 1)
 
     def span(self, node: ast.AST) -> Span:
-        """The node's span (1-based rows and character columns, end exclusive)."""
+        """The node's span (1-based rows and character columns, end exclusive); computed once
+        per node (kept on the node with the source text and file name it was computed for: no
+        reference from the tree back to its Module, so a dropped module is freed at once)."""
+        memo = getattr(node, "_promptlint_span", None)
+        if memo is not None and memo[0] is self.source and memo[1] is self.filename:
+            return memo[2]
         row = getattr(node, "lineno", None)
         if row is None:
             return Span(self.filename, Position(1, 1), Position(1, 1))
@@ -183,7 +188,9 @@ class Module:
         end_col = getattr(node, "end_col_offset", None)
         start = Position(row, self.char_col(row, node.col_offset) + 1)
         end = Position(end_row, self.char_col(end_row, end_col) + 1) if end_col is not None else start
-        return Span(self.filename, start, end)
+        span = Span(self.filename, start, end)
+        node._promptlint_span = (self.source, self.filename, span)
+        return span
 
     def offsets(self, node: ast.AST) -> tuple[int, int]:
         """0-based character offsets of the node's start and end in `source`."""

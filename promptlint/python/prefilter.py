@@ -21,12 +21,28 @@ CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_
 _ASSIGNED = r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}=[ \t]{0,8}(?:[rRfFbBuU]{1,2})?[\"']"
 
 
-def _pattern() -> re.Pattern:
-    words = sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True)
-    return re.compile("|".join([*map(re.escape, words), _ASSIGNED]))
+_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
+_ASSIGNED_RE = re.compile(_ASSIGNED)
+_ASSIGNED_HEADS = ("prompt", "system", "instruction")
 
 
-_PATTERN = _pattern()
+def _assigned(source: str) -> bool:
+    """True when `_ASSIGNED` matches somewhere in the text. In ASCII text a match can only start
+    where the lower-case text has one of its head words, so the pattern is tried there only (a
+    scan of the whole text with a case-insensitive pattern costs several times more); other text
+    is searched as a whole (case-insensitive matching also pairs some non-ASCII letters with
+    ASCII ones)."""
+    if not source.isascii():
+        return _ASSIGNED_RE.search(source) is not None
+    low = source.lower()
+    match = _ASSIGNED_RE.match
+    for head in _ASSIGNED_HEADS:
+        at = low.find(head)
+        while at != -1:
+            if match(source, at) is not None:
+                return True
+            at = low.find(head, at + 1)
+    return False
 
 
 #: Sources of an unstable order: a file naming tools and one of these may build a tools list in it.
@@ -37,6 +53,6 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
     tools next to a source of an unstable order (a tools list built from a set, a listing)."""
-    if _PATTERN.search(source) is not None or sdks.import_and_call(source):
+    if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     return "tool" in source and any(h in source for h in UNORDERED_HINTS)

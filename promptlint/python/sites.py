@@ -16,6 +16,7 @@ from ..model import Part
 from . import candidates, sdks
 from .flow.objects import decorator_name
 from .layout import LayoutBuilder
+from .walk import children
 
 # a system message written in the code: a function building one may return a prompt
 _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""
@@ -167,22 +168,3 @@ class SiteFinder:
                     pass
                 if shape.final:
                     return
-
-
-_SKIP_FIELDS = {"ctx", "op", "ops", "type_ignores", "type_comment"}
-_CHILD_FIELDS: dict = {}
-
-
-def children(node) -> list:
-    """The child nodes of an `ast` node in field order (contexts and operators left out)."""
-    fields = _CHILD_FIELDS.get(type(node))
-    if fields is None:
-        fields = _CHILD_FIELDS[type(node)] = tuple(f for f in type(node)._fields if f not in _SKIP_FIELDS)
-    out = []
-    for name in fields:
-        value = getattr(node, name, None)
-        if isinstance(value, list):
-            out.extend(v for v in value if isinstance(v, ast.AST))
-        elif isinstance(value, ast.AST):
-            out.append(value)
-    return out

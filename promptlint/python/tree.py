@@ -61,6 +61,19 @@ class Project:
         self.roots = list(self._given)
         self.failed = {}
 
+    def trim(self) -> None:
+        """Forget the least recently used parsed modules until those kept hold at most half of
+        `MAX_CACHED_CHARS` (bounded memory; the modules a package's files share stay parsed).
+        Lookups and package indexes are kept: they hold paths, not trees."""
+        for key in list(self._modules):
+            if self.cached_chars <= MAX_CACHED_CHARS // 2:
+                break
+            module = self._modules.pop(key)
+            self._seen.pop(key, None)
+            self._roots.pop(key, None)
+            if not isinstance(module, ParseError):
+                self.cached_chars -= len(module.source)
+
     def clear(self) -> None:
         """Forget every parsed module, package index and lookup (bounded memory)."""
         self._modules.clear()
@@ -88,6 +101,7 @@ class Project:
                 self.cached_chars += len(cached.source)
             self._modules[key] = cached
         else:
+            self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
             for dep, state in self._seen.get(key, ()):
                 reads.note(dep, state)
             self._add_root(self._roots.get(key))

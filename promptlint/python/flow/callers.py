@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from ..walk import children
 from .scopes import Frame
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
@@ -40,10 +41,11 @@ def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.Cla
                 index.setdefault("self." + f.attr, []).append((node, func, cls))
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
                 index.setdefault("." + f.attr, []).append((node, func, cls))
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, _FUNCS):
+        for child in children(node):
+            kind = type(child)
+            if kind in _FUNCS:
                 todo.append((child, child, cls))
-            elif isinstance(child, ast.ClassDef):
+            elif kind is ast.ClassDef:
                 todo.append((child, None, child))
             else:
                 todo.append((child, func, cls))

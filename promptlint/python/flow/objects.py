@@ -9,6 +9,7 @@ replayed conversation.
 from __future__ import annotations
 
 import ast
+from collections import deque
 from dataclasses import replace
 
 from ...model import Kind, Volatility
@@ -41,10 +42,11 @@ def is_static_method(fn) -> bool:
 
 
 def walk_statements(body):
-    """The statements of a block, recursively, without entering nested defs and classes."""
-    stack = list(body)
+    """The statements of a block, recursively, without entering nested defs and classes (breadth
+    first: a block's statements, then those nested in them)."""
+    stack = deque(body)
     while stack:
-        stmt = stack.pop(0)
+        stmt = stack.popleft()
         if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
             continue
         yield stmt
@@ -58,43 +60,51 @@ def walk_statements(body):
             stack.extend(case.body)
 
 
-def _is_self_attr(target, attr: str) -> bool:
-    return (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
-            and target.attr == attr)
+def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
+    """The `self.ATTR` writes of a class's methods, read once per class (a syntactic fact of the
+    tree, cached on the class node): ATTR -> [(method, value node)] of its assignments in method
+    and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
+    (`grown`)."""
+    cached = getattr(cls, "_promptlint_self_index", None)
+    if cached is not None:
+        return cached
+    assigns: dict[str, list] = {}
+    grows: set[str] = set()
+    for stmt in cls.body:
+        if not isinstance(stmt, _FUNCS):
+            continue
+        for node in walk_statements(stmt.body):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if _is_self(t):
+                        entries = assigns.setdefault(t.attr, [])
+                        if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
+                            entries.append((stmt, node.value))
+            elif isinstance(node, ast.AnnAssign):
+                if node.value is not None and _is_self(node.target):
+                    assigns.setdefault(node.target.attr, []).append((stmt, node.value))
+            elif isinstance(node, ast.AugAssign):
+                if _is_self(node.target):
+                    grows.add(node.target.attr)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                    and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
+                grows.add(node.value.func.value.attr)
+    cls._promptlint_self_index = (assigns, grows)
+    return assigns, grows
+
+
+def _is_self(target) -> bool:
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
 
 
 def self_assigns(cls: ast.ClassDef, attr: str) -> list:
     """(method, value node) of every `self.attr = value` in the class's methods."""
-    found = []
-    for stmt in cls.body:
-        if not isinstance(stmt, _FUNCS):
-            continue
-        for node in walk_statements(stmt.body):
-            targets = []
-            if isinstance(node, ast.Assign):
-                targets = node.targets
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                targets = [node.target]
-            if any(_is_self_attr(t, attr) for t in targets):
-                found.append((stmt, node.value))
-    return found
+    return _class_index(cls)[0].get(attr, [])
 
 
 def grown(cls: ast.ClassDef, attr: str) -> bool:
     """True when a method appends to, extends or `+=` the list `self.attr`."""
-    for stmt in cls.body:
-        if not isinstance(stmt, _FUNCS):
-            continue
-        for node in walk_statements(stmt.body):
-            target = None
-            if isinstance(node, ast.AugAssign):
-                target = node.target
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-                    and node.value.func.attr in ("append", "extend", "insert"):
-                target = node.value.func.value
-            if _is_self_attr(target, attr):
-                return True
-    return False
+    return attr in _class_index(cls)[1]
 
 
 def per_instance(value):

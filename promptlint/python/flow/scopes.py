@@ -181,10 +181,15 @@ class ScopesMixin:
     def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
         envs = []
         for body in bodies:
-            e = dict(env)
-            self._interp(frame, body, e, loop)
+            if body:
+                e = dict(env)
+                self._interp(frame, body, e, loop)
+            else:
+                e = env  # an empty branch binds nothing (its bindings are those before it)
             envs.append(e)
-        names = set().union(*envs) if envs else set()
+        # only the names a branch rebound can change (a branch never unbinds a name); for the
+        # others every branch holds the binding from before, which stays
+        names = {name for e in envs if e is not env for name, th in e.items() if env.get(name) is not th}
         for name in names:
             ths = [e.get(name) for e in envs]
             distinct: list = []
