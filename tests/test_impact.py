@@ -242,3 +242,17 @@ def test_size_is_blamed_only_when_size_is_the_cause():
     assert list(rule.check_layout(cut_short)) == []
     unknown = layout([Part("user", [])], provider="google", model=None, newest_user=0)
     assert list(rule.check_layout(unknown)) == []
+
+
+def test_reordered_text_in_a_fragment_with_a_small_tail_is_info():
+    from promptlint.rules.prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
+    unordered = value("fnames", kind=Kind.UNORDERED_ITERATION, vol=Volatility.PER_PROCESS)
+    rule = UnorderedIterationInPromptRule()
+    small = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(small)] == [Severity.INFO]
+    big = layout([Part("user", [unordered, text(LONG)])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(big)] == [Severity.WARNING]
+    replayed = layout([Part("system", [unordered, text("Be brief.")]), history()], source="python-constant")
+    assert [d.severity for d in rule.check_layout(replayed)] == [Severity.WARNING]
+    request = layout([Part("system", [unordered, text("Be brief.")]), Part("user", [value(row=3)])], newest_user=1)
+    assert [d.severity for d in rule.check_layout(request)] == [Severity.WARNING]

@@ -1,10 +1,13 @@
 """PRM202 unordered-iteration-in-prompt."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout
+from ..impact import SMALL_LOSS, is_complete
+from ..model import Kind, PromptLayout, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
+
+SMALL_TAIL = SMALL_LOSS  # tokens: less static text after the reordered text is a small loss (info)
 
 
 class UnorderedIterationInPromptRule(Rule):
@@ -19,6 +22,8 @@ class UnorderedIterationInPromptRule(Rule):
     `set(range(n))`, iterates in the same order everywhere and is not reported); directory
     listings come in file-system order; `as_completed` yields in completion order. Two workers (or
     two requests) then send the same content in a different order: different bytes, no cache hit.
+    A warning when the history, more than a few words of static text, or a whole request is known
+    to follow; info in a fragment (a helper's message list) with only a short tail after it.
 
     ## Example
     ```python
@@ -45,4 +50,14 @@ class UnorderedIterationInPromptRule(Rule):
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                  related=text.related(seg))
+                                  related=text.related(seg), severity=_severity(layout, p))
+
+
+def _severity(layout: PromptLayout, p) -> Severity:
+    """A warning when something cacheable is known to follow the reordered text (the history, or
+    more than a few words of static text) or the prompt is a whole request; info in a fragment
+    (a function's message list, a template) with only a few static tokens after it, whose
+    request is not known: the loss is then that small tail, once per order."""
+    if p.history_after or p.static_after >= SMALL_TAIL or is_complete(layout):
+        return Severity.WARNING
+    return Severity.INFO
