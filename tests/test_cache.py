@@ -280,3 +280,27 @@ def test_a_file_the_analysis_gave_up_on_is_an_error_warm_as_cold(app, tmp_path, 
     assert [(d["filename"], d["code"]) for d in cold["diagnostics"]] == [("deep.py", "PRM001")]
     no_analysis()
     assert run(cache_dir) == cold
+
+
+def test_a_changed_package_is_scanned_once_for_all_its_searches(tmp_path, monkeypatch):
+    from promptlint.python import packages
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    (root / "a.py").write_text("PROMPT = 'x'\n\ndef chat(messages):\n    return messages\n")
+    (root / "b.py").write_text("from pkg.a import chat\n\nchat([])\n")
+    package = packages.Package.scan(root)
+    recorded = {name: f"{package.snapshot}:{packages.digest_paths(package.matching(name))}"
+                for name in ("PROMPT", "call:chat", "call:other")}
+    (root / "c.py").write_text("# a new file: the package's snapshot changes\n")
+    scans = []
+    real = packages.Package.scan
+    monkeypatch.setattr(packages.Package, "scan", classmethod(lambda cls, r: scans.append(r) or real(r)))
+    snapshots: dict = {}
+    state = lambda key: str(Path(key).stat().st_mtime_ns) if Path(key).exists() else None
+    valid = {name: packages.search_valid(packages.search_key(root, name), value, state, snapshots)
+             for name, value in recorded.items()}
+    assert valid == {"PROMPT": True, "call:chat": True, "call:other": True}  # same files match
+    assert len(scans) == 1
+    (root / "c.py").write_text("from pkg.a import chat\nchat([1])\n")  # now c.py calls chat too
+    assert not packages.search_valid(packages.search_key(root, "call:chat"), recorded["call:chat"], state, {})

@@ -84,7 +84,7 @@ def search_key(root: Path, name: str) -> str:
 def search_valid(key: str, recorded: str, state_of, snapshots: dict | None = None) -> bool:
     """Whether a "search:" dependency recorded as `recorded` still holds: `state_of(path key)`
     gives a file's current state (`source.current_state`, memoised by the caller), `snapshots` memoises
-    the snapshot digest of each package. The package is scanned again only when one of its
+    the snapshot digest of each package (and the scan of a changed one). The package is scanned again only when one of its
     files changed (its snapshot differs); the search holds when the same files assign the name
     (their texts are dependencies of their own)."""
     root, _, name = key[len(SEARCH):].partition("\0")
@@ -94,7 +94,10 @@ def search_valid(key: str, recorded: str, state_of, snapshots: dict | None = Non
         snapshots[root] = digest_paths(f"{f}\0{state_of(reads.key_of(f))}" for f in python_files(Path(root)))
     if snapshots[root] == snapshot:
         return True
-    return digest_paths(Package.scan(Path(root)).matching(name)) == matches
+    scanned = snapshots.get((SEARCH, root))
+    if scanned is None:  # one scan of a changed package for all the searches recorded over it
+        scanned = snapshots[(SEARCH, root)] = Package.scan(Path(root))
+    return digest_paths(scanned.matching(name)) == matches
 
 
 def _read_unrecorded(path: Path) -> tuple[str | None, str | None]:
