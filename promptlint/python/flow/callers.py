@@ -96,9 +96,9 @@ def _foreign_sites(evaluator, module, func, room: int) -> list | None:
     that may call it. A call counts when the callee it names (`func(...)`, `mod.func(...)`)
     evaluates, in its module, to this very function."""
     from .values import Func
-    if room <= 0 or getattr(module, "path", None) is None:
-        return [] if room >= 0 else None
-    modules = evaluator.project.callers_of(func.name, module.path, room)
+    if getattr(module, "path", None) is None:
+        return []
+    modules = evaluator.project.callers_of(func.name, module.path, max(room, 0))
     if modules is None:
         return None
     sites = []
