@@ -114,6 +114,16 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     text_layout(finder, node, segs, finder.m.span(value_node))
 
 
+def local(finder, node, name: str, value_node, frame) -> None:
+    """A prompt built in a function and kept in a local name (`system_prompt = TEMPLATE.format(...)`):
+    a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
+    callers, an SDK it does not know); superseded where it does."""
+    if not prompt_named(name) or not builds_text(value_node):
+        return
+    value = finder.ev.eval(value_node, frame)
+    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(value_node))
+
+
 def attribute(finder, node: ast.Assign, frame) -> None:
     """`self.<prompt name> = <text>` in a method: prompt text kept on the instance."""
     target = node.targets[0] if len(node.targets) == 1 else None

@@ -97,6 +97,8 @@ class SiteFinder:
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
+        elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
+            candidates.local(self, node, target.id, node.value, self.frame())
 
     def _class_frame(self, cls):
         from .flow.scopes import Frame

@@ -10,7 +10,9 @@ _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint
 class HistoryWindowRule(Rule):
     """## What it does
     Finds a conversation history sent as a sliding window of its newest messages
-    (`history[-10:]`, `messages[len(messages) - k:]`).
+    (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
+    loop until it fits, LangChain's `trim_messages(...)` with its default `strategy="last"`, the
+    Responses API's `truncation="auto"`).
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -42,7 +44,7 @@ class HistoryWindowRule(Rule):
                     p.breakpoints for p in layout.parts[index:])
                 severity = Severity.WARNING if cached and layout.source == "python-call" else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
-                message = (f"The conversation history is cut to its newest messages (`{seg.expr}`){today}: once "
+                message = (f"The conversation history `{seg.expr}` is cut to its newest messages here{today}: once "
                            "a conversation is longer, the oldest message drops out on every turn, so the "
                            "history after the system prompt changes on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")

@@ -161,3 +161,81 @@ def test_subscripts_of_unknown_values_and_out_of_range(tmp_path):
     assert (key.kind, key.expr) == (Kind.UNKNOWN, 'data["system"]')
     sliced, = probe(tmp_path, src, index=2).segs
     assert (sliced.volatility, sliced.evidence) == (Volatility.STABLE, "a slice of constant text")
+
+
+GROWN_IN_BRANCHES = """
+    def f(repo, diff, flag, strict, extra):
+        lines = [f"Review of {repo}", "Rules."]
+        if flag:
+            lines += ["Be strict."]
+        lines += ["Format.", diff]
+        probe(lines)
+        if strict:
+            lines.append("Twice.")
+        lines += ["End."]
+        probe(lines)
+        extra += ["tail"]
+        probe(extra)
+"""
+
+
+def test_a_list_grown_in_a_branch_keeps_what_it_held_before(tmp_path):
+    grown = probe(tmp_path, GROWN_IN_BRANCHES, index=0).value
+    assert isinstance(grown, Alt) and len(grown.options) == 2
+    texts = [[i.segs[0].text if i.segs[0].is_static else i.segs[0].expr for i in o.items[1:]]
+             for o in grown.options]
+    assert texts == [["Rules.", "Be strict.", "Format.", "diff"], ["Rules.", "Format.", "diff"]]
+    assert all(o.items[0].segs[1].expr == "repo" for o in grown.options)
+
+
+def test_variants_multiply_through_later_branches_and_growth(tmp_path):
+    twice = probe(tmp_path, GROWN_IN_BRANCHES, index=1).value
+    assert isinstance(twice, Alt) and len(twice.options) == 4
+    assert {len(o.items) for o in twice.options} == {5, 6, 7}
+    assert all(o.items[0].segs[0].text == "Review of " and o.items[-1].segs[0].text == "End."
+               for o in twice.options)
+
+
+def test_growing_a_parameter_keeps_the_parameter(tmp_path):
+    grown = probe(tmp_path, GROWN_IN_BRANCHES, index=2).value
+    assert isinstance(grown, Seq) and [type(i) for i in grown.items] == [Spread, Text]
+    assert grown.items[1].segs[0].text == "tail"
+
+
+WINDOWS = """
+    from langchain_core.messages import trim_messages
+
+
+    def f(messages, history, rows, llm):
+        while len(messages) > 20:
+            messages.pop(0)
+        probe(messages)
+        chat = [{"role": "system", "content": "Rules."}, *history]
+        while len(chat) > 20:
+            del chat[1]
+        probe(chat)
+        probe(trim_messages(history, max_tokens=100, token_counter=llm))
+        probe(trim_messages(history, max_tokens=100, token_counter=llm, strategy="first"))
+        rows.pop(0)
+        probe(rows)
+"""
+
+
+def test_dropping_the_oldest_messages_in_a_loop_is_a_sliding_window(tmp_path):
+    popped, = probe(tmp_path, WINDOWS, index=0).segs
+    assert popped.kind is Kind.HISTORY and popped.window.start == pos(WINDOWS, "messages.pop(0)")
+    chat = probe(tmp_path, WINDOWS, index=1).value
+    assert isinstance(chat, Seq) and chat.items[1].value.segs[0].window.start == pos(WINDOWS, "del chat[1]")
+    assert chat.items[0].items["content"].segs[0].text == "Rules."
+
+
+def test_trim_messages_keeps_the_newest_unless_told_the_oldest(tmp_path):
+    last, = probe(tmp_path, WINDOWS, index=2).segs
+    assert last.kind is Kind.HISTORY and last.window.start == pos(WINDOWS, "trim_messages(history, max_tokens=100, token")
+    first, = probe(tmp_path, WINDOWS, index=3).segs
+    assert first.kind is Kind.HISTORY and first.window is None
+
+
+def test_a_single_pop_outside_a_loop_is_not_a_window(tmp_path):
+    rows, = probe(tmp_path, WINDOWS, index=4).segs
+    assert rows.window is None

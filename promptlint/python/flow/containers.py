@@ -17,6 +17,31 @@ from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 
+#: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
+MAX_VARIANTS = 8
+
+
+def list_variants(value) -> list | None:
+    """The lists an Alt stands for (nested Alts flattened), or None when a variant is not a list or
+    there are more than MAX_VARIANTS of them."""
+    if not isinstance(value, Alt):
+        return None
+    out: list = []
+    stack = list(reversed(value.options))
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Alt):
+            stack.extend(reversed(v.options))
+        elif isinstance(v, Seq):
+            if all(v is not o for o in out):
+                out.append(v)
+        else:
+            return None
+        if len(out) > MAX_VARIANTS:
+            return None
+    return out
+
+
 class ContainersMixin:
     """Container operations of the Evaluator."""
 
@@ -88,6 +113,20 @@ class ContainersMixin:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
+
+    @staticmethod
+    def windowed(value, node, frame) -> Value:
+        """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
+        `trim_messages`): the replayed conversation in it becomes a sliding window there."""
+        m = frame.module
+        conversation = _history(value)
+        if conversation is not None:
+            return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
+        if isinstance(value, Seq):
+            items = [Spread(Text([replace(h, window=m.span(node), expr=m.code(node))]), i.span, i.expr)
+                     if isinstance(i, Spread) and (h := _history(i.value)) is not None else i for i in value.items]
+            return replace(value, items=items)
+        return value
 
     def _key(self, kv: ast.AST, frame, env):
         """A subscript key known statically: a str, an int (negative too), or None."""
@@ -186,16 +225,30 @@ class ContainersMixin:
 
     # ---------------------------------------------------------------- growing lists
     def augment(self, th: Thunk, prev, frame) -> Value:
-        """`name += value` (other operators: unknown)."""
+        """`name += value` (other operators: unknown). A list that is one of several (an Alt of
+        lists, after an `if` that grew it) grows in each variant."""
         m = frame.module
         add = self.eval(th.node, frame, th.env)
         if th.name != "Add":
             return dynamic(m.span(th.node), m.code(th.node))
+        variants = list_variants(prev)
+        if variants is not None and isinstance(add, Seq):
+            return Alt([self._added(th, v, add) for v in variants], prev.span)
         if isinstance(prev, Seq) or isinstance(add, Seq):
-            items = (prev.items if isinstance(prev, Seq) else []) + (add.items if isinstance(add, Seq) else [Spread(add)])
-            return Seq(items, getattr(prev, "span", None), repeated=th.repeated or getattr(prev, "repeated", False))
+            return self._added(th, prev, add)
         segs = self.text_of(prev, frame) if prev is not None else []
         return Text(segs + self.text_of(add, frame))
+
+    @staticmethod
+    def _added(th: Thunk, prev, add) -> Seq:
+        """The list `prev + add` (a value that is not a known list is kept as one spread item)."""
+        base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
+        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add)])
+        repeated = th.repeated or getattr(prev, "repeated", False)
+        head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
+        return Seq(items, getattr(prev, "span", None), repeated=repeated,
+                   unordered=getattr(prev, "unordered", None) or getattr(add, "unordered", None),
+                   head=head if repeated else 0)
 
     def grow(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""

@@ -20,10 +20,10 @@ from ... import classify
 from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
-from .containers import ContainersMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
+from .containers import ContainersMixin, list_variants
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 
@@ -108,9 +108,12 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             return self.augment(th, prev, frame)
+        if th.kind == "window":
+            return self.windowed(prev, th.node, frame)
         if th.kind in ("append", "extend", "insert"):
-            if isinstance(prev, Alt) and all(isinstance(o, Seq) for o in prev.options):
-                return Alt([self.grow(th, o, frame) for o in prev.options], prev.span)
+            variants = list_variants(prev)
+            if variants is not None:
+                return Alt([self.grow(th, o, frame) for o in variants], prev.span)
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
 

@@ -180,6 +180,34 @@ def _deterministic_dict(node, value) -> bool:
     return False
 
 
+def _string_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """LangChain's `PromptTemplate.from_template(text)` / `PromptTemplate(template=text, ...)`: a
+    str.format template (its `.format(**values)` fills it as `str.format` does). None (a normal
+    call) for another template format (jinja2, mustache) or a template not given as text."""
+    fmt = kwargs.get("template_format")
+    if fmt is not None and const_str(ev.eval(fmt, frame, env)) not in ("f-string", None):
+        return None
+    text = args[0] if args else kwargs.get("template")
+    if text is None:
+        return None
+    value = ev.eval(text, frame, env)
+    return value if isinstance(value, (Text, Alt)) else None
+
+
+def _trim_messages(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """LangChain's `trim_messages(messages, max_tokens=..., strategy="last")`: the newest messages
+    that fit (a sliding window of the conversation); `strategy="first"` keeps the oldest (a
+    stable prefix: the messages as they are). None when the messages are not given."""
+    messages = args[0] if args else kwargs.get("messages")
+    if messages is None:
+        return None
+    value = ev.eval(messages, frame, env)
+    strategy = kwargs.get("strategy")
+    if strategy is not None and const_str(ev.eval(strategy, frame, env)) == "first":
+        return value
+    return ev.windowed(value, node, frame)
+
+
 def parse_config(path: Path, text: str):
     """The data of a TOML / YAML / JSON text, or None when it does not parse (YAML: aliases and
     size bounded, see `promptlint.templates.safe_yaml`)."""
@@ -272,6 +300,13 @@ for _q in ("input", "sys.stdin.readline", "sys.stdin.read", "sys.stdin.readlines
 for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_future", "asyncio.create_task",
            "anyio.run", "asgiref.sync.async_to_sync", "copy.copy", "copy.deepcopy"):
     KNOWN[_q] = _passthrough
+
+for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain.prompts", "langchain.prompts.prompt",
+           "langchain"):
+    KNOWN[f"{_m}.PromptTemplate.from_template"] = KNOWN[f"{_m}.PromptTemplate"] = _string_template
+
+for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
+    KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
 BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,

@@ -21,7 +21,7 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default | global (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
+    param | unpack | value | default | global | window (oldest messages dropped in a loop) (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
     grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
 
     kind: str
@@ -82,6 +82,24 @@ def _enumerated(stmt) -> ast.expr | None:
             and isinstance(target, ast.Tuple) and len(target.elts) == 2
             and all(isinstance(e, ast.Name) for e in target.elts)):
         return it.args[0]
+    return None
+
+
+def _drops_oldest(stmt) -> str | None:
+    """The name of the list `name.pop(0)` / `name.pop(1)` / `del name[0]` / `del name[1]` removes
+    one of the first messages from (the first after a system message), else None."""
+    if isinstance(stmt, ast.Expr):
+        call = stmt.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1
+                and isinstance(call.args[0], ast.Constant) and call.args[0].value in (0, 1)):
+            return call.func.value.id
+        return None
+    if len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Constant)
+                and t.slice.value in (0, 1)):
+            return t.value.id
     return None
 
 
@@ -219,6 +237,10 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and _drops_oldest(stmt) in env:
+            # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
+            name = _drops_oldest(stmt)
+            env[name] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[name])
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func

@@ -6,7 +6,10 @@ newest user message, a list is messages (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
-from ...model import Part
+from dataclasses import replace
+
+from ...model import Kind, Part
+from ..flow.text import const_str
 from ..flow.values import Seq
 from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
@@ -43,6 +46,12 @@ def responses(b, call) -> None:
         else:
             parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
+    truncation = call.kwargs.get("truncation")
+    if truncation is not None and const_str(b.value(truncation, frame)) == "auto":
+        # the API drops the oldest input items once the conversation outgrows the context window
+        parts = [replace(p, segments=[replace(s, window=b.span_of(truncation), expr='truncation="auto"')
+                                      if s.kind is Kind.HISTORY else s for s in p.segments]) if p.is_history else p
+                 for p in parts]
     layout = b.add(call.node, "python-call", "openai", "responses.create", b.static_model(call.kwargs.get("model"), frame),
                    parts, newest)
     b.options(layout, call.kwargs, frame)

@@ -1,0 +1,125 @@
+"""Prompt text built in a function and kept in a local name is a prompt candidate of its own
+(docs/policies.md, Policy 9): judged on its own text when it reaches no send site the analysis
+follows (a wrapper with too many callers to follow, an SDK it does not know), superseded where it
+reaches one. LangChain's `PromptTemplate.from_template(text)` is a `str.format` template."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, write
+
+from promptlint import api
+
+TEMPLATES = """
+    from langchain_core.prompts import PromptTemplate
+
+    subqueries = PromptTemplate.from_template(
+        '''
+    You construct up to {max_queries} web search queries for the user's question.
+    Current date: {current_date}
+    Examples of good queries, with the chat history they were written for:
+    - History: "I use Hacker News for tech news." Query: "top posts on Hacker News today"
+    - History: "We are planning a trip to Lisbon in May." Query: "Lisbon weather in May"
+    - History: "My laptop is slow since the update." Query: "laptop slow after operating system update"
+    Chat history:
+    {chat_history}
+    Question: {query}
+    '''.strip()
+    )
+    jinja_style = PromptTemplate.from_template("Hello {{ name }}", template_format="jinja2")
+"""
+
+SENDER = """
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def send(query, system_message=""):
+        messages = [{"role": "system", "content": system_message}, {"role": "user", "content": query}]
+        return client.chat.completions.create(model="gpt-4.1", messages=messages)
+"""
+
+CALLERS = {f"c{i}.py": f"""
+    from llm import send
+
+
+    def ask{i}(text):
+        return send("question {i}: " + text)
+""" for i in range(6)}
+
+HELPERS = """
+    from datetime import datetime
+
+    import prompts
+    from llm import send
+
+
+    def subqueries(q, history):
+        today = datetime.now().strftime("%Y-%m-%d %H:%M")
+        queries_prompt = prompts.subqueries.format(query=q, chat_history=history, max_queries=3, current_date=today)
+        return send(queries_prompt)
+
+
+    def direct(q):
+        direct_prompt = f"Answer the question in one sentence, in plain words, without lists. {q}" + " Be kind." * 40
+        status = f"{q} " + "x" * 300
+        return direct_prompt, status
+"""
+
+
+def test_a_template_object_formatted_in_a_function_is_a_prompt(tmp_path):
+    found = layouts(tmp_path, HELPERS, {"prompts.py": TEMPLATES, "llm.py": SENDER, **CALLERS}, name="helpers.py")
+    local = [lt for lt in found if lt.source == "python-constant"]
+    assert [lt.site.start.row for lt in local] == [9, 14]
+    (role, described), = parts(local[0])
+    assert role == "system"
+    first = next(i for i, d in enumerate(described) if d[0] != "text")
+    assert "".join(d[1] for d in described[:first]) == \
+        "You construct up to 3 web search queries for the user's question.\nCurrent date: "
+    assert described[first] == ("timestamp", "per-request", 'datetime.now().strftime("%Y-%m-%d %H:%M")')
+    assert described[first + 1][1].startswith("\nExamples of good queries")
+    assert [d[0] for d in parts(local[1])[0][1]] == ["text", "unknown", "text"]  # the parameter `q`
+
+
+def test_a_local_prompt_is_reported_where_the_value_enters_its_text(tmp_path):
+    write(tmp_path, {"prompts.py": TEMPLATES, "llm.py": SENDER, "helpers.py": HELPERS, **CALLERS})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = sorted((d.code, d.span.filename.rsplit("/", 1)[-1], d.span.start.row) for d in report.diagnostics)
+    assert ("PRM102", "prompts.py", 6) in got  # the `{current_date}` placeholder of the template
+    stamp = next(d for d in report.diagnostics if d.code == "PRM102")
+    assert [r.span.start.row for r in stamp.related] == [8]  # datetime.now() in helpers.py
+    assert not any(name == "helpers.py" and row == 15 for _, name, row in got)  # `status` is not prompt-named
+
+
+def test_a_local_prompt_that_reaches_a_send_site_is_judged_there_once(tmp_path):
+    source = """
+        from datetime import datetime
+        from openai import OpenAI
+
+        client = OpenAI()
+        RULES = "Follow the house style. " * 300
+
+
+        def ask(question):
+            system_prompt = f"Now: {datetime.now():%H:%M}. " + RULES
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system_prompt},
+                                           {"role": "user", "content": question}])
+    """
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.span.start.row, d.severity.value) for d in report.diagnostics] == [("PRM102", 9, "warning")]
+    assert sum(1 for lt in layouts(tmp_path, source) if lt.source == "python-constant") == 1  # superseded in the run
+
+
+def test_a_jinja2_prompt_template_is_not_read_as_str_format(tmp_path):
+    write(tmp_path, {"prompts.py": TEMPLATES})
+    probe_src = code("""
+        import prompts
+
+        def f(name):
+            greeting_prompt = prompts.jinja_style.format(name=name) + " Be brief." * 40
+            return greeting_prompt
+    """)
+    found = layouts(tmp_path, probe_src, name="g.py")
+    texts = [d for lt in found for _, ds in parts(lt) for d in ds]
+    assert not any(d[0] == "text" and "Hello" in d[1] for d in texts)
