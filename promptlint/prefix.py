@@ -76,8 +76,16 @@ def prefix_parts(layout: PromptLayout) -> list[Part]:
 
 
 def history_between(layout: PromptLayout, start: Cut, end: Cut) -> bool:
-    """True when a history part starts after `start` and before `end`."""
-    return any(part.is_history and start < Cut(pi, 0) < end for pi, part in enumerate(layout.parts))
+    """True when a history part starts after `start` and before `end`, or a conversation history
+    flattened into prompt text (a `{history}` placeholder filled with the chat so far) lies there."""
+    for pi, part in enumerate(layout.parts):
+        if part.is_history:
+            if start < Cut(pi, 0) < end:
+                return True
+            continue
+        if any(s.kind is Kind.HISTORY and start < Cut(pi, si) < end for si, s in enumerate(part.segments)):
+            return True
+    return False
 
 
 def placed_segments(layout: PromptLayout) -> list[Placed]:

@@ -123,3 +123,28 @@ def test_a_jinja2_prompt_template_is_not_read_as_str_format(tmp_path):
     found = layouts(tmp_path, probe_src, name="g.py")
     texts = [d for lt in found for _, ds in parts(lt) for d in ds]
     assert not any(d[0] == "text" and "Hello" in d[1] for d in texts)
+
+
+def test_a_flattened_history_after_retrieved_context_counts_as_history_after_it(tmp_path):
+    source = '''
+        from string import Template
+
+        QA_PROMPT = Template("""You answer questions from the context provided for each query and never mention it.
+        Refrain from phrases such as 'According to the context provided' or 'Based on the context'; be concise.
+        Context information:
+        $context
+        Conversation history:
+        $history
+        Query: $query
+        """)
+
+
+        def answer(retriever, chat_history, input_query):
+            context = "\\n".join(retriever.search(input_query))
+            qa_prompt = QA_PROMPT.substitute(context=context, query=input_query, history=chat_history)
+            return qa_prompt
+    '''
+    write(tmp_path, {"app.py": source})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.span.start.row, d.severity.value) for d in found] == [("PRM101", 6, "info")]
+    assert "and the conversation history after it" in found[0].message

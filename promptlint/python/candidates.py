@@ -62,13 +62,15 @@ def static_chars(segs: list[Segment]) -> int:
 
 
 def builds_text(node) -> bool:
-    """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` / `join` call."""
+    """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` / `join` /
+    `.substitute` (string.Template) call."""
     if isinstance(node, ast.JoinedStr):
         return True
     if isinstance(node, ast.BinOp):
         return isinstance(node.op, ast.Mod) or builds_text(node.left) or builds_text(node.right)
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "dedent", "join", "format_map"):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "dedent", "join", "format_map", "substitute",
+                                                                     "safe_substitute"):
             return True
         return any(builds_text(a) for a in node.args) or any(builds_text(k.value) for k in node.keywords)
     return False

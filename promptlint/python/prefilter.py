@@ -14,7 +14,8 @@ import re
 from . import sdks
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
-PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate")
+PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
+                "import Template")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
 #: `system_prompt = f"...`, `PROMPT = """...`: a prompt assigned literal text (bounded: linear).

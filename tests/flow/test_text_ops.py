@@ -188,3 +188,31 @@ def test_a_doubled_percent_is_one_percent_sign_at_its_place(tmp_path):
                            ("text", " this year")]
     percent = p.segs[2]
     assert (percent.span.start, percent.span.end) == (pos(src, "%%"), end(src, "%", 1))
+
+
+DOLLAR = """
+    import string
+    from string import Template
+
+    GREETING = Template("Hi $name, costs $$5. ${topic}s today: $missing.")
+
+
+    def f(user, topic):
+        probe(GREETING.substitute(name=user, topic=topic))
+        probe(GREETING.safe_substitute({"name": "Ann"}, topic="cat"))
+        probe(string.Template("Plain $who").substitute(who="me"))
+"""
+
+
+def test_string_template_substitute_fills_dollar_placeholders(tmp_path):
+    got = probe(tmp_path, DOLLAR, index=0)
+    assert got.described == [("text", "Hi "), ("unknown", "unknown", "user"), ("text", ", costs $"),
+                             ("text", "5. "), ("unknown", "unknown", "topic"), ("text", "s today: "),
+                             ("unknown", "unknown", "$missing"), ("text", ".")]
+    name = got.segs[1]  # reported at the placeholder, produced by the parameter
+    assert name.span.start == pos(DOLLAR, "$name") and name.origin.start == pos(DOLLAR, "user, topic")
+
+
+def test_a_mapping_argument_and_keywords_both_bind(tmp_path):
+    assert probe(tmp_path, DOLLAR, index=1).text == "Hi Ann, costs $5. cats today: ."
+    assert probe(tmp_path, DOLLAR, index=2).text == "Plain me"

@@ -194,6 +194,15 @@ def _string_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     return value if isinstance(value, (Text, Alt)) else None
 
 
+def _dollar_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`string.Template(text)`: an object whose `substitute` / `safe_substitute` fill `$name`
+    placeholders (methods.py). None when the text is not given."""
+    text = args[0] if args else kwargs.get("template")
+    if text is None:
+        return None
+    return Obj("string.Template", args=[ev.eval(text, frame, env)], span=frame.module.span(node), node=node)
+
+
 def _trim_messages(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     """LangChain's `trim_messages(messages, max_tokens=..., strategy="last")`: the newest messages
     that fit (a sliding window of the conversation); `strategy="first"` keeps the oldest (a
@@ -305,6 +314,7 @@ for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain
            "langchain"):
     KNOWN[f"{_m}.PromptTemplate.from_template"] = KNOWN[f"{_m}.PromptTemplate"] = _string_template
 
+KNOWN["string.Template"] = _dollar_template
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 

@@ -36,6 +36,13 @@ class MethodsMixin:
             path = const_str(p) if p is not None else None
             if path is not None:
                 return self.read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
+        if isinstance(base, Obj) and base.qualname == "string.Template" and method in ("substitute", "safe_substitute"):
+            values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
+            given = self.eval(args[0], frame, env) if args else None
+            if isinstance(given, Mapping):
+                values = {**given.items, **values}
+            if base.args and isinstance(base.args[0], (Text, Alt)):
+                return self.dollar_text(Text(self.text_of(base.args[0], frame)), values, frame)
         if isinstance(base, (Obj, ClassRef)):
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func):

@@ -18,6 +18,8 @@ from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
 
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
+#: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
+DOLLAR_FIELD = re.compile(r"\$\$|\$\{((?a:[_a-z][_a-z0-9]*))\}|\$((?a:[_a-z][_a-z0-9]*))", re.IGNORECASE)
 
 
 def piece_segment(module, piece: Piece) -> Segment:
@@ -350,6 +352,31 @@ class TextMixin:
                     out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
                     continue
                 out.extend(reenter(self.text_of(val, frame), where, mt.group(0), mt.group(3)))
+            out.append(slice_segment(seg, pos))
+        return Text([s for s in out if not (s.is_static and not s.text)])
+
+    def dollar_text(self, tmpl: Text, kwargs: dict, frame, keep_unbound: bool = False) -> Text:
+        """`string.Template(tmpl).substitute(**kwargs)`: each `$name` / `${name}` of the static
+        text becomes the bound value's segments, reported at the placeholder; `$$` is a `$`.
+        Unbound names stay template variables when `keep_unbound`, else unknown."""
+        out: list[Segment] = []
+        for seg in tmpl.segs:
+            if not seg.is_static:
+                out.append(seg)
+                continue
+            pos = 0
+            for mt in DOLLAR_FIELD.finditer(seg.text):
+                out.append(slice_segment(seg, pos, mt.start() + (mt.group(0) == "$$")))
+                pos = mt.end()
+                if mt.group(0) == "$$":
+                    continue
+                head = mt.group(1) or mt.group(2)
+                where = sub_span(seg, mt.start(), mt.end())
+                val = kwargs.get(head)
+                if val is None:
+                    out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
+                    continue
+                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), None))
             out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 
