@@ -108,6 +108,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             return self.augment(th, prev, frame)
+        if th.kind == "shuffle":
+            return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):
             if isinstance(prev, Alt) and all(isinstance(o, Seq) for o in prev.options):
                 return Alt([self.grow(th, o, frame) for o in prev.options], prev.span)

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
+from .hashing import annotated_set
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
@@ -109,13 +110,24 @@ def grown(cls: ast.ClassDef, attr: str) -> bool:
 
 def per_instance(value):
     """A value computed once when an object is made: a uuid or a clock reading then identifies
-    the instance (a conversation, a session), it does not change per request."""
+    the instance (a conversation, a session), it does not change per request (in each branch:
+    `name or random.choice(NAMES)`)."""
+    if isinstance(value, Alt):
+        return Alt([per_instance(o) for o in value.options], value.span)
     if isinstance(value, Text):
         return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
                              evidence=(s.evidence + " (set once per instance)") if s.evidence else "set once per instance")
                      if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
                      and not s.name_only else s for s in value.segs])
     return value
+
+
+def annotated_unordered(module, ann: ast.AST, what: str) -> Text:
+    """The value of something annotated as a set (`hashing.annotated_set`): a source whose
+    iteration order differs between processes, produced at the annotation `ann`; `what` names
+    it for the evidence ("the parameter `tags`", "`Task.depends_on`")."""
+    return dynamic(module.span(ann), what.strip("`"), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                   f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed")
 
 
 def _unknown(segs) -> bool:
@@ -224,8 +236,12 @@ class ObjectsMixin:
             targets, value = [], None
             if isinstance(stmt, ast.Assign):
                 targets, value = stmt.targets, stmt.value
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-                targets, value = [stmt.target], stmt.value
+            elif isinstance(stmt, ast.AnnAssign):
+                if isinstance(stmt.target, ast.Name) and stmt.target.id == attr and annotated_set(stmt.annotation):
+                    # a field typed as a set: whatever each instance holds, it iterates in hash order
+                    return annotated_unordered(module, stmt.annotation, f"`{c.name}.{attr}`")
+                if stmt.value is not None:
+                    targets, value = [stmt.target], stmt.value
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                 if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
@@ -236,7 +252,8 @@ class ObjectsMixin:
     def _field_default(self, node, frame: Frame) -> Value:
         """A class attribute's value; of a dataclass / pydantic field (`field(default=...)`,
         `Field(default_factory=...)`), its default, and a uuid or clock reading its factory makes
-        for each new instance identifies that instance (per conversation)."""
+        for each new instance identifies that instance (per conversation); a factory that makes a
+        set (`default_factory=set`) gives a value in hash order."""
         name = (frame.module.qualified_name(node.func) or "") if isinstance(node, ast.Call) else ""
         if name.rsplit(".", 1)[-1] not in ("Field", "field"):
             return self.eval(node, frame, {})
@@ -248,6 +265,8 @@ class ObjectsMixin:
             if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
                 return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
                                      evidence=src.evidence + " (default of each new instance)")])
+            if src is not None and src.kind is Kind.UNORDERED_ITERATION:  # `default_factory=set`
+                return Text([src])
         if "default" in kw:
             return self.eval(kw["default"], frame, {})
         return self.eval(node, frame, {})
@@ -285,6 +304,8 @@ class ObjectsMixin:
         m = frame.module
         param: ast.arg = th.node
         ann = param.annotation
+        if annotated_set(ann):
+            return annotated_unordered(m, param, f"the parameter `{name}`")
         if ann is not None and not _is_builtin_annotation(ann):
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:

@@ -14,6 +14,8 @@ from typing import Any
 
 from .values import ClassRef, Func, Value
 
+#: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
+SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
 #: The key of the snapshot taken after the last statement (the bindings at the end).
 END = 10 ** 9
 
@@ -21,7 +23,7 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default | global (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
+    param | unpack | value | default | shuffle | global (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
     grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
 
     kind: str
@@ -227,6 +229,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = Thunk(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
+                    and frame.module.qualified_name(f) in SHUFFLES):
+                name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order
+                env[name] = Thunk("shuffle", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and frame.func is not None
                     and f.attr in ("append", "extend", "insert") and f.value.id in frame.module.assigns):
                 # a module-level list grown by a function: each call adds to what the earlier ones added
