@@ -130,19 +130,29 @@ def annotated_set(ann: ast.AST | None) -> bool:
     `typing` or `collections.abc`, quoted, in `Optional[...]` or `... | None`), with any element
     type but `int`, `float`, `bool`, `complex` and tuples of them (`set[int]` iterates in the same
     order in every process). False for every other annotation and for None."""
+    return set_annotation(ann) == STR_OR_OBJECT
+
+
+STR_OR_OBJECT = "other"
+
+
+def set_annotation(ann: ast.AST | None) -> str | None:
+    """"number" for an annotation of a set of numbers (`set[int]`, `frozenset[tuple[int, int]]`),
+    "other" for a set of anything else or of unknown elements (`set[str]`, `set["Task"]`, `set`),
+    None when `ann` is not a set annotation (see `annotated_set`)."""
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         try:
             ann = ast.parse(ann.value, mode="eval").body
         except SyntaxError:
-            return False
+            return None
     if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # `set[str] | None`
         sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
-        return len(sides) == 1 and annotated_set(sides[0])
+        return set_annotation(sides[0]) if len(sides) == 1 else None
     if isinstance(ann, ast.Subscript) and _type_name(ann.value) == "Optional":
-        return annotated_set(ann.slice)
+        return set_annotation(ann.slice)
     if _type_name(ann.value if isinstance(ann, ast.Subscript) else ann) not in _SET_TYPES:
-        return False
-    return not (isinstance(ann, ast.Subscript) and _number_type(ann.slice))
+        return None
+    return NUMBER if isinstance(ann, ast.Subscript) and _number_type(ann.slice) else STR_OR_OBJECT
 
 
 def _type_name(node: ast.AST | None) -> str | None:

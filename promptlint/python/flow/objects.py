@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
-from .hashing import annotated_set
+from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
@@ -242,6 +242,10 @@ class ObjectsMixin:
                     return annotated_unordered(module, stmt.annotation, f"`{c.name}.{attr}`")
                 if stmt.value is not None:
                     targets, value = [stmt.target], stmt.value
+                    if set_annotation(stmt.annotation) == NUMBER and isinstance(stmt.target, ast.Name) \
+                            and stmt.target.id == attr:  # `ids: set[int] = field(default_factory=set)`
+                        return dynamic(module.span(stmt.annotation), attr, evidence=(
+                            f"a set of numbers (`{module.code(stmt.annotation)}`): the same order in every process"))
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                 if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
