@@ -173,3 +173,38 @@ PER_INSTANCE = """
 def test_a_default_chosen_in_init_is_per_instance_in_each_branch(tmp_path):
     seg = next(s for s in probe(tmp_path, PER_INSTANCE).segs if s.kind is Kind.UNIQUE_ID)
     assert seg.volatility is Volatility.PER_CONVERSATION
+
+
+WALKED = """
+    class Task:
+        def __init__(self, name):
+            self.name = name
+            self.depends_on: set["Task"] = set()
+
+
+    def walk(task, seen=None):
+        seen = seen or set()
+        out = []
+        for dep in task.depends_on:
+            if dep in seen:
+                continue
+            seen.add(dep)
+            out.extend(walk(dep, seen))
+            out.append(dep)
+        return out
+
+
+    def f(root: Task, names: list[str]):
+        steps = walk(root)
+        probe("\\n".join(f"{i}. {t.name}" for i, t in enumerate(steps)))
+        probe("\\n".join(f"{i}. {n}" for i, n in enumerate(names)))
+"""
+
+
+def test_a_depth_first_walk_over_a_set_attribute_keeps_its_order_problem(tmp_path):
+    seg, = unordered(probe(tmp_path, WALKED, index=0))  # through `enumerate` in a comprehension
+    assert seg.span.start == pos(WALKED, "task.depends_on:")
+
+
+def test_enumerating_a_list_in_a_comprehension_is_ordered(tmp_path):
+    assert unordered(probe(tmp_path, WALKED, index=1)) == []

@@ -12,7 +12,7 @@ from pathlib import Path
 from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
-from .scopes import Thunk, target_names
+from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -174,9 +174,16 @@ class ContainersMixin:
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
         order = None
         for comp in node.generators:
-            it = self.eval(comp.iter, frame, inner_env)
+            counted = enumerated(comp)  # `for i, x in enumerate(xs)`: a counter, then an element of xs
+            source = counted if counted is not None else comp.iter
+            it = self.eval(source, frame, inner_env)
             if order is None:
-                order = self._order_of(it, comp.iter, frame)
+                order = self._order_of(it, source, frame)
+            if counted is not None:
+                counter, name = comp.target.elts
+                inner_env[counter.id] = Thunk("counter", node=counter, name=counter.id)
+                inner_env[name.id] = Thunk("value", value=self.item_of(it, source, frame, name.id))
+                continue
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
             for tname in target_names(comp.target):
                 inner_env[tname] = Thunk("value", value=item)

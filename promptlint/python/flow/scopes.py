@@ -77,8 +77,9 @@ def _sets_cache_marker(target) -> bool:
             and target.slice.value == "cache_control")
 
 
-def _enumerated(stmt) -> ast.expr | None:
-    """The iterable of `for i, x in enumerate(xs)` (two plain names), else None."""
+def enumerated(stmt) -> ast.expr | None:
+    """The iterable of `for i, x in enumerate(xs)` (two plain names; a `for` statement or a
+    comprehension's generator), else None."""
     it, target = stmt.iter, stmt.target
     if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args
             and isinstance(target, ast.Tuple) and len(target.elts) == 2
@@ -166,7 +167,7 @@ class ScopesMixin:
             outer_replay = frame.replay
             frame.replay = number == 1 or outer_replay
             inner = dict(env)
-            counted = _enumerated(stmt) if is_for else None
+            counted = enumerated(stmt) if is_for else None
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
                     inner[name] = (Thunk("counter", node=stmt.target, name=name) if i == 0
