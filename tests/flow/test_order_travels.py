@@ -208,3 +208,29 @@ def test_a_depth_first_walk_over_a_set_attribute_keeps_its_order_problem(tmp_pat
 
 def test_enumerating_a_list_in_a_comprehension_is_ordered(tmp_path):
     assert unordered(probe(tmp_path, WALKED, index=1)) == []
+
+
+SELF_TYPED = """
+    class Memory:
+        def __init__(self, store, names):
+            self.facts: set[str] = store.load()
+            self.names: set[str] = sorted(names)
+            self.ids: set[int] = store.ids()
+            self.rows: list[str] = store.rows()
+
+        def prompt(self):
+            probe(", ".join(self.facts))
+            probe(", ".join(self.names))
+            probe(", ".join(str(i) for i in self.ids))
+            probe(", ".join(self.rows))
+"""
+
+
+def test_an_instance_attribute_typed_as_a_set(tmp_path):
+    seg, = unordered(probe(tmp_path, SELF_TYPED, index=0))
+    assert seg.origin.start == pos(SELF_TYPED, "set[str] = store")
+
+
+@pytest.mark.parametrize("index", [1, 2, 3])  # sorted whatever its annotation, numbers, a list
+def test_instance_attributes_that_are_not_unordered_sets(tmp_path, index):
+    assert unordered(probe(tmp_path, SELF_TYPED, index=index)) == []

@@ -65,12 +65,13 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     """The `self.ATTR` writes of a class's methods, read once per class (a syntactic fact of the
     tree, cached on the class node): ATTR -> [(method, value node)] of its assignments in method
     and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
-    (`grown`)."""
+    (`grown`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
     cached = getattr(cls, "_promptlint_self_index", None)
     if cached is not None:
         return cached
     assigns: dict[str, list] = {}
     grows: set[str] = set()
+    annotations: dict[str, ast.AST] = {}
     for stmt in cls.body:
         if not isinstance(stmt, _FUNCS):
             continue
@@ -82,6 +83,8 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                         if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
                             entries.append((stmt, node.value))
             elif isinstance(node, ast.AnnAssign):
+                if _is_self(node.target):
+                    annotations.setdefault(node.target.attr, node.annotation)
                 if node.value is not None and _is_self(node.target):
                     assigns.setdefault(node.target.attr, []).append((stmt, node.value))
             elif isinstance(node, ast.AugAssign):
@@ -90,8 +93,8 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                     and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
                 grows.add(node.value.func.value.attr)
-    cls._promptlint_self_index = (assigns, grows)
-    return assigns, grows
+    cls._promptlint_self_index = (assigns, grows, annotations)
+    return cls._promptlint_self_index
 
 
 def _is_self(target) -> bool:
@@ -101,6 +104,11 @@ def _is_self(target) -> bool:
 def self_assigns(cls: ast.ClassDef, attr: str) -> list:
     """(method, value node) of every `self.attr = value` in the class's methods."""
     return _class_index(cls)[0].get(attr, [])
+
+
+def self_annotation(cls: ast.ClassDef, attr: str) -> ast.AST | None:
+    """The annotation of the first `self.attr: T = ...` in the class's methods, or None."""
+    return _class_index(cls)[2].get(attr)
 
 
 def grown(cls: ast.ClassDef, attr: str) -> bool:
@@ -128,6 +136,11 @@ def annotated_unordered(module, ann: ast.AST, what: str) -> Text:
     it for the evidence ("the parameter `tags`", "`Task.depends_on`")."""
     return dynamic(module.span(ann), what.strip("`"), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                    f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed")
+
+
+def _sorted_call(node) -> bool:
+    """True for `sorted(...)`: a list in a fixed order, whatever the annotation says."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted"
 
 
 def _unknown(segs) -> bool:
@@ -221,6 +234,11 @@ class ObjectsMixin:
                               bindings=bindings)
                 value = self.eval(value_node, frame)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
+            ann = self_annotation(c, attr)
+            if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \
+                    and not any(_sorted_call(v) for _, v in assigns):
+                # `self.memories: set[str] = store.load()`: the type says what the value does not
+                return annotated_unordered(cls_module, ann, f"`self.{attr}`")
             if len(assigns) > MAX_ASSIGNS:
                 values.append(dynamic(cls_module.span(c), f"self.{attr}", evidence=f"`self.{attr}` is assigned in many places"))
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
