@@ -337,7 +337,8 @@ def is_complete(layout: PromptLayout) -> bool:
 
 
 def _impacts(layout: PromptLayout) -> list[Impact]:
-    placed = [p for p in placed_segments(layout) if p.part.role != "tools" and not p.part.is_history]
+    placed = [p for p in placed_segments(layout) if (p.part.role != "tools" or p.seg.kind in _OWN_CAUSE)
+              and not p.part.is_history]
     rates = [rate_of(p.seg) for p in placed]
     geo = _Geometry(layout)
     targets = _targets(layout)

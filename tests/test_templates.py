@@ -442,3 +442,13 @@ def test_yaml_values_are_located_exactly(value, style):
     located = locate_value(Path("a.yaml"), src, ["top", "key"])
     assert located.text == real
     _assert_positions(src, real, located)
+
+
+def test_attribute_paths_of_the_passed_objects():
+    from promptlint.templates import jinja
+    text = ("{{ task.title }} {% for t in task.depends_on | sort %}{{ t.name }}{% endfor %}"
+            "{{ agent.profile.name.first.last }} {{ other.x }} {{ task['key'] }}")
+    assert jinja.attribute_paths(text, ["task", "agent"]) == [
+        "agent.profile", "task.depends_on", "task.title", "agent.profile.name", "agent.profile.name.first"]
+    assert jinja.attribute_paths(text, []) == []
+    assert jinja.attribute_paths("{% for x in %}", ["task"]) == []  # does not parse: nothing read

@@ -274,6 +274,9 @@ class LayoutBuilder:
                        for key in ("cache_control", "cachePoint") if key in i.items]
                 return [Part("tools", [Segment(text=rendered, span=span)], bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
+        if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
+                and src.volatility is not Volatility.UNKNOWN:
+            return [Part("tools", [src], span=span)]  # an id or a time in a tool's name or description
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]

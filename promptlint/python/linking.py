@@ -9,10 +9,11 @@ binding is its related location).
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from .. import source
-from ..model import Segment, Volatility
+from ..model import Kind, Segment, Volatility
 from .flow.values import Mapping, Obj, PathV, Text, most_volatile
 
 _TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
@@ -107,6 +108,8 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
             if seg.span is None or seg.kind is not None and seg.volatility is not Volatility.STABLE:
                 seg = _with_binding_span(seg, frame.module, kwargs.get(key))
             bindings[key] = seg
+    for dotted, seg in _attribute_bindings(evaluator, values, frame, path, text).items():
+        bindings.setdefault(dotted, seg)
     try:
         result = template_segments(path, display_name(path) if text is None else frame.module.filename,
                                    text=text, bindings=bindings, search_paths=search)
@@ -117,8 +120,38 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     return Text(result.segments)
 
 
+def _attribute_bindings(evaluator, values: dict, frame, path, text) -> dict[str, Segment]:
+    """Segments for the attribute paths a template reads of the objects passed to it
+    (`task.depends_on` of `render(task=task)` with `task` an instance of a class of the tree):
+    only those whose order or value is known to vary (a set, a listing; a uuid or a clock
+    reading that is not only a name). Their span is where Python makes the value (the field's
+    annotation, the `set()` in `__init__`): the template's tag is where it enters the prompt."""
+    from ..templates.jinja import attribute_paths, read_template
+    roots = [k for k, v in values.items() if isinstance(v, Obj) and v.qualname.startswith(("instance:", "self:"))]
+    if not roots:
+        return {}
+    if text is None:
+        text = read_template(path)
+    out: dict[str, Segment] = {}
+    for dotted in attribute_paths(text or "", roots):
+        head, *attrs = dotted.split(".")
+        value = values[head]
+        for attr in attrs:
+            value = evaluator.attr_of(value, attr, None, frame) if value is not None else None
+        seg = _binding(evaluator, value, frame) if value is not None else None
+        if seg is not None and _varies(seg):
+            out[dotted] = replace(seg, origin_note=f"value of `{dotted}` made here")
+    return out
+
+
+def _varies(seg: Segment) -> bool:
+    """True for a segment whose order or value is known to vary between requests or processes."""
+    if seg.kind is Kind.UNORDERED_ITERATION:
+        return True
+    return seg.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not seg.name_only and seg.volatility is not Volatility.UNKNOWN
+
+
 def _with_binding_span(seg: Segment, module, node) -> Segment:
-    from dataclasses import replace
     if node is None:
         return seg
     return replace(seg, span=module.span(node), origin=seg.origin or seg.span)

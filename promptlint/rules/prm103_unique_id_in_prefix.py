@@ -13,7 +13,8 @@ _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per 
 class UniqueIdInPrefixRule(Rule):
     """## What it does
     Finds a unique id (`uuid4()`, `random`, `secrets`, request / session / conversation / trace /
-    runtime ids) inside the cacheable prefix, with static text or history after it.
+    runtime ids) inside the cacheable prefix, with static text or history after it, including an
+    id in the tool definitions (an instance id in a tool's name), which come first of all.
 
     ## Why is this bad?
     An id that is new per request makes every request a new prefix. An id that is stable within a

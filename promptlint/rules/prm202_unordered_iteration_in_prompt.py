@@ -14,7 +14,10 @@ class UnorderedIterationInPromptRule(Rule):
     """## What it does
     Finds prompt text built by iterating a `set` / `frozenset`, `os.listdir`, `glob`,
     `Path.iterdir`, `os.scandir` or `as_completed` results without `sorted()`, inside the
-    cacheable prefix.
+    cacheable prefix. The order is followed through variables, helpers' return values, attributes
+    and templates: a set known from its type (a parameter, a field or a return value annotated
+    `set[str]`, a field made by `default_factory=set`), a cut `[:n]` of such a list (which items
+    it keeps depends on the order too), and a list shuffled with `random.shuffle`.
 
     ## Why is this bad?
     Set iteration order depends on the hash seed, which differs per process for strings (a set
@@ -22,6 +25,7 @@ class UnorderedIterationInPromptRule(Rule):
     `set(range(n))`, iterates in the same order everywhere and is not reported); directory
     listings come in file-system order; `as_completed` yields in completion order. Two workers (or
     two requests) then send the same content in a different order: different bytes, no cache hit.
+    Sets of objects hashed by identity iterate in address order, which differs per run as well.
     A warning when the history, more than a few words of static text, or a whole request is known
     to follow; info in a fragment (a helper's message list) with only a short tail after it.
 
@@ -32,7 +36,9 @@ class UnorderedIterationInPromptRule(Rule):
     Use instead: `for s in sorted(skills_set)`.
 
     ## Fix safety
-    Safe: the same items in a fixed order (the items must be comparable, e.g. strings or paths).
+    Safe: the same items in a fixed order (the items must be comparable, e.g. strings or paths);
+    a cut is sorted before it is taken (`sorted(tags)[:10]`). A `random.shuffle` has no fix:
+    sorting would undo it.
     """
 
     code = "PRM202"

@@ -31,12 +31,20 @@ from jinja2.exceptions import TemplateSyntaxError
 
 from ..model import Kind, Position, Segment, Span, Volatility
 from .jinja_includes import _Context, _display_root, _Includes
-from .jinja_source import _read, _Source, _Tag, environment, has_jinja_syntax, normalize_newlines
+from .jinja_source import _read, _Source, _Tag, attribute_paths, environment, has_jinja_syntax, normalize_newlines
 from .jinja_values import (_ORDERING, _SUPER, _Values, _dotted, _keeps, _set_value, _unknown,
                            classify_template_name)
 
-__all__ = ["TemplateResult", "classify_template_name", "environment", "has_jinja_syntax",
-           "normalize_newlines", "template_segments"]
+__all__ = ["TemplateResult", "attribute_paths", "classify_template_name", "environment", "has_jinja_syntax",
+           "normalize_newlines", "read_template", "template_segments"]
+
+
+def read_template(path: Path) -> str | None:
+    """A template file's text (as `template_segments` reads it), or None when it cannot be read."""
+    try:
+        return _read(Path(path))
+    except (OSError, ValueError):
+        return None
 
 
 @dataclass

@@ -37,6 +37,38 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+MAX_PATHS = 40  # attribute paths read from one template (more: the rest is left unknown)
+
+
+def attribute_paths(text: str, roots, depth: int = 3) -> list[str]:
+    """The dotted attribute paths of `roots` that a template reads (`task.depends_on` for
+    `{% for t in task.depends_on %}`, `{{ a.b.c }}` gives "a.b" and "a.b.c"), at most `depth`
+    attributes deep and `MAX_PATHS` in all, in source order; [] when it does not parse. A
+    variable rebound in the template (`{% set task = ... %}`, a loop target) is read the same:
+    the caller only uses what Python binds."""
+    roots = set(roots)
+    if not roots:
+        return []
+    try:
+        tree = environment().parse(normalize_newlines(text))
+    except Exception:  # a syntax error is reported when the template itself is read
+        return []
+    found: dict[str, None] = {}
+    for node in tree.find_all(nodes.Getattr):
+        chain, inner = [node.attr], node.node
+        while isinstance(inner, nodes.Getattr):
+            chain.append(inner.attr)
+            inner = inner.node
+        if not isinstance(inner, nodes.Name) or inner.name not in roots or len(chain) > depth:
+            continue
+        chain.reverse()
+        for i in range(1, len(chain) + 1):
+            found.setdefault(".".join([inner.name, *chain[:i]]))
+        if len(found) >= MAX_PATHS:
+            break
+    return sorted(found, key=lambda d: (d.count("."), d))[:MAX_PATHS]
+
+
 def _read(path: Path) -> str:
     """A template's text as `Path.read_text(encoding="utf-8")` gives it (universal newlines), read
     by `promptlint.source` (regular files only, size-limited, recorded as a dependency of the

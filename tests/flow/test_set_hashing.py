@@ -1,11 +1,12 @@
-"""`hashing.seed_free_set`: which sets iterate in the same order in every process (PRM202)."""
+"""`hashing.seed_free_set`: which sets iterate in the same order in every process (PRM202);
+`hashing.set_annotation`: what a type annotation says about it."""
 from __future__ import annotations
 
 import ast
 
 import pytest
 
-from promptlint.python.flow.hashing import element_type, seed_free_set
+from promptlint.python.flow.hashing import annotated_set, element_type, seed_free_set, set_annotation
 
 
 @pytest.mark.parametrize("code", [
@@ -55,3 +56,22 @@ def test_a_set_filled_later_is_still_reported(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     found = [(d.code, d.span.start.row) for d in check(["."]).diagnostics]
     assert found == [("PRM203", 11)]
+
+
+@pytest.mark.parametrize("code, kind", [
+    ("set[str]", "other"), ("set", "other"), ("frozenset['Task']", "other"), ("typing.AbstractSet[Path]", "other"),
+    ("Optional[Set[str]]", "other"), ("set[str] | None", "other"), ("'set[Task]'", "other"),
+    ("MutableSet[tuple[str, int]]", "other"),
+    ("set[int]", "number"), ("frozenset[tuple[int, int]]", "number"), ("Set[float] | None", "number"),
+    ("set[tuple[int, ...]]", "number"),
+    ("list[str]", None), ("dict[str, set[str]]", None), ("Iterable[str]", None), ("str", None),
+    ("set[str] | list[str]", None), ("'not valid ('", None),
+])
+def test_what_an_annotation_says_about_a_set(code, kind):
+    node = ast.parse(code, mode="eval").body
+    assert set_annotation(node) == kind
+    assert annotated_set(node) is (kind == "other")
+
+
+def test_no_annotation_is_no_set():
+    assert set_annotation(None) is None and not annotated_set(None)

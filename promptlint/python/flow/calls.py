@@ -15,7 +15,8 @@ from ...model import Kind, Volatility
 from . import library
 from .budget import MAX_DEPTH
 from .methods import MethodsMixin
-from .objects import is_static_method
+from .hashing import annotated_set
+from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -161,12 +162,27 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             if frame.markers:  # cache breakpoints set on the items of the list it returns
                 rets = [replace(r, markers=tuple(frame.markers)) if isinstance(r, Seq) else r for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
+            if annotated_set(fn.node.returns) and self._unread_order(result, frame):
+                result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
         finally:
             self._active.discard(key)
         if not explicit:
             self._return_cache[key] = result
             self._return_cache[("self", key)] = fn.self_value  # keeps id(self_value) unique while cached
         return result
+
+    def _unread_order(self, result: Value | None, frame: Frame) -> bool:
+        """True when a function's return value says nothing about its order or how often it
+        changes (unknown, or stable text of unknown order): its return annotation (a set) then
+        tells more. False for a list or dict we read, and for a value already unordered or
+        known to change (a fetched result keeps its own cause)."""
+        if result is None:
+            return True
+        if isinstance(result, (Seq, Mapping)):
+            return False
+        src = most_volatile(self.text_of(result, frame))
+        return src is not None and src.kind is not Kind.UNORDERED_ITERATION and \
+            src.volatility in (Volatility.UNKNOWN, Volatility.STABLE)
 
     def opaque_call(self, node, inputs: list, frame: Frame) -> Value:
         """A call we cannot follow: its result changes as often as its most volatile input

@@ -12,7 +12,7 @@ from pathlib import Path
 from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
-from .scopes import Thunk, target_names
+from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -102,6 +102,10 @@ class ContainersMixin:
                 pass
         if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
+        if isinstance(node.slice, ast.Slice):
+            cut = self._unordered_slice(base, node, frame)
+            if cut is not None:
+                return cut
         conversation = _history(base)
         if conversation is not None and isinstance(node.slice, ast.Slice):
             if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
@@ -127,6 +131,22 @@ class ContainersMixin:
                      if isinstance(i, Spread) and (h := _history(i.value)) is not None else i for i in value.items]
             return replace(value, items=items)
         return value
+
+    def _unordered_slice(self, base: Value, node: ast.Subscript, frame) -> Value | None:
+        """`xs[:n]` of a list in an order that differs between runs (`list(set(x))`, a list built
+        by iterating a set), or None for any other base. The slice takes its items by that order:
+        which items, and in what order, differ too. A source not yet placed is placed at the sliced
+        expression (`xs`: the fix sorts it before the cut, `sorted(xs)[:n]`)."""
+        if isinstance(base, Seq) and base.unordered is not None and not base.ordered:
+            return Seq(base.items, frame.module.span(node), repeated=True, node=node, unordered=base.unordered)
+        if not isinstance(base, Text):
+            return None
+        src = most_volatile(base.segs)
+        if src is None or src.kind is not Kind.UNORDERED_ITERATION:
+            return None
+        if src.anchor is not None or src.fix is not None:
+            return Text([src])  # already placed where it was iterated
+        return Text([self.unordered_at(src, node.value, frame)])
 
     def _key(self, kv: ast.AST, frame, env):
         """A subscript key known statically: a str, an int (negative too), or None."""
@@ -169,7 +189,10 @@ class ContainersMixin:
 
     def unordered_at(self, src: Segment, iter_node, frame) -> Segment:
         """The segment for iterating an unordered source at `iter_node`, anchored there for the
-        safe fix that wraps the iterable in `sorted(...)` (PRM202)."""
+        safe fix that wraps the iterable in `sorted(...)` (PRM202). An order made random on purpose
+        on every call (`random.shuffle`, per-request) stays where it is made: sorting would undo it."""
+        if src.volatility is Volatility.PER_REQUEST:
+            return src
         m = frame.module
         span = m.span(iter_node)
         origin = src.origin or src.span
@@ -190,9 +213,16 @@ class ContainersMixin:
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
         order = None
         for comp in node.generators:
-            it = self.eval(comp.iter, frame, inner_env)
+            counted = enumerated(comp)  # `for i, x in enumerate(xs)`: a counter, then an element of xs
+            source = counted if counted is not None else comp.iter
+            it = self.eval(source, frame, inner_env)
             if order is None:
-                order = self._order_of(it, comp.iter, frame)
+                order = self._order_of(it, source, frame)
+            if counted is not None:
+                counter, name = comp.target.elts
+                inner_env[counter.id] = Thunk("counter", node=counter, name=counter.id)
+                inner_env[name.id] = Thunk("value", value=self.item_of(it, source, frame, name.id))
+                continue
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
             for tname in target_names(comp.target):
                 inner_env[tname] = Thunk("value", value=item)
@@ -273,6 +303,16 @@ class ContainersMixin:
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
                    head=head if repeated else 0)
+
+    def shuffled(self, th: Thunk, prev, frame) -> Value:
+        """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random
+        order, new on every call (reported at the shuffle: sorting would undo it)."""
+        m = frame.module
+        seg = Segment(span=m.span(th.node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.PER_REQUEST,
+                      expr=m.code(th.node), evidence=f"`{m.code(th.node.func)}(...)`: a new random order on every call")
+        if isinstance(prev, Seq):
+            return replace(prev, repeated=True, unordered=seg, ordered=False, head=0)
+        return Text([seg])
 
     def _loop_order(self, th: Thunk, frame) -> Segment | None:
         """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""

@@ -110,6 +110,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.augment(th, prev, frame)
         if th.kind == "window":
             return self.windowed(prev, th.node, frame)
+        if th.kind == "shuffle":
+            return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):
             variants = list_variants(prev)
             if variants is not None:

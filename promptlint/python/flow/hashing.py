@@ -10,7 +10,9 @@ randomisation changes per process. Anything whose type is not known from the syn
 attribute, a call other than the few below) is of unknown type.
 
 `element_type(node)` answers for a set display, a set comprehension and `set(...)` /
-`frozenset(...)` calls; `seed_free_set(node)` is its "number" case. Nothing is evaluated; a module
+`frozenset(...)` calls; `seed_free_set(node)` is its "number" case; `annotated_set(annotation)`
+reads a type annotation (`set[str]`, `frozenset[Task]`: a set whose order is not the same in
+every process; `set[int]`: one whose order is). Nothing is evaluated; a module
 that rebinds the builtins named here (`str`, `len`, `range`...) is not looked for.
 """
 from __future__ import annotations
@@ -116,6 +118,58 @@ def _kind(node: ast.AST, names: dict[str, str]) -> str | None:
         if receiver == STR and (node.func.attr in _STR_METHODS or node.func.attr == "join"):
             return STR
     return None
+
+
+_SET_TYPES = frozenset({"set", "frozenset", "Set", "FrozenSet", "AbstractSet", "MutableSet"})
+_NUMBER_TYPES = frozenset({"int", "float", "bool", "complex"})
+
+
+def annotated_set(ann: ast.AST | None) -> bool:
+    """True when the annotation `ann` says the value is a set whose elements are not known to be
+    numbers: `set`, `frozenset`, `Set[...]`, `AbstractSet[...]`, `MutableSet[...]` (bare, from
+    `typing` or `collections.abc`, quoted, in `Optional[...]` or `... | None`), with any element
+    type but `int`, `float`, `bool`, `complex` and tuples of them (`set[int]` iterates in the same
+    order in every process). False for every other annotation and for None."""
+    return set_annotation(ann) == STR_OR_OBJECT
+
+
+STR_OR_OBJECT = "other"
+
+
+def set_annotation(ann: ast.AST | None) -> str | None:
+    """"number" for an annotation of a set of numbers (`set[int]`, `frozenset[tuple[int, int]]`),
+    "other" for a set of anything else or of unknown elements (`set[str]`, `set["Task"]`, `set`),
+    None when `ann` is not a set annotation (see `annotated_set`)."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # `set[str] | None`
+        sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+        return set_annotation(sides[0]) if len(sides) == 1 else None
+    if isinstance(ann, ast.Subscript) and _type_name(ann.value) == "Optional":
+        return set_annotation(ann.slice)
+    if _type_name(ann.value if isinstance(ann, ast.Subscript) else ann) not in _SET_TYPES:
+        return None
+    return NUMBER if isinstance(ann, ast.Subscript) and _number_type(ann.slice) else STR_OR_OBJECT
+
+
+def _type_name(node: ast.AST | None) -> str | None:
+    """The last name of a type expression (`typing.AbstractSet` -> "AbstractSet")."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _number_type(node: ast.AST) -> bool:
+    """True for `int`, `float`, `bool`, `complex` and tuples of them (`tuple[int, int]`)."""
+    if isinstance(node, ast.Subscript) and _type_name(node.value) in ("tuple", "Tuple"):
+        inner = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return bool(inner) and all(_number_type(e) or isinstance(e, ast.Constant) and e.value is Ellipsis for e in inner)
+    return _type_name(node) in _NUMBER_TYPES
 
 
 def node_at(tree: ast.AST, span_of, span) -> ast.AST | None:

@@ -12,6 +12,8 @@ from ... import classify
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
+#: Methods of a set that return a set (its order, too, depends on the hash seed).
+_SET_METHODS = ("union", "intersection", "difference", "symmetric_difference", "copy")
 _TRIM = ("strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize", "replace", "removeprefix",
          "removesuffix", "expandtabs", "casefold")
 
@@ -119,6 +121,9 @@ class MethodsMixin:
         segs = self.text_of(base, frame)
         if method == "copy" and any(s.kind is Kind.HISTORY for s in segs):
             return base
+        if method in _SET_METHODS and any(s.kind is Kind.UNORDERED_ITERATION for s in segs):
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                           f"`.{method}(...)` of a set: iteration order depends on the hash seed")
         if method in ("decode", "encode", "strip", "lstrip", "rstrip", "replace") and \
                 any(s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION) for s in segs):
             return Text(segs)  # bytes to text and trimming keep the order problem

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
+from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
@@ -64,12 +65,13 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     """The `self.ATTR` writes of a class's methods, read once per class (a syntactic fact of the
     tree, cached on the class node): ATTR -> [(method, value node)] of its assignments in method
     and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
-    (`grown`)."""
+    (`grown`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
     cached = getattr(cls, "_promptlint_self_index", None)
     if cached is not None:
         return cached
     assigns: dict[str, list] = {}
     grows: set[str] = set()
+    annotations: dict[str, ast.AST] = {}
     for stmt in cls.body:
         if not isinstance(stmt, _FUNCS):
             continue
@@ -81,6 +83,8 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                         if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
                             entries.append((stmt, node.value))
             elif isinstance(node, ast.AnnAssign):
+                if _is_self(node.target):
+                    annotations.setdefault(node.target.attr, node.annotation)
                 if node.value is not None and _is_self(node.target):
                     assigns.setdefault(node.target.attr, []).append((stmt, node.value))
             elif isinstance(node, ast.AugAssign):
@@ -89,8 +93,8 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                     and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
                 grows.add(node.value.func.value.attr)
-    cls._promptlint_self_index = (assigns, grows)
-    return assigns, grows
+    cls._promptlint_self_index = (assigns, grows, annotations)
+    return cls._promptlint_self_index
 
 
 def _is_self(target) -> bool:
@@ -102,6 +106,11 @@ def self_assigns(cls: ast.ClassDef, attr: str) -> list:
     return _class_index(cls)[0].get(attr, [])
 
 
+def self_annotation(cls: ast.ClassDef, attr: str) -> ast.AST | None:
+    """The annotation of the first `self.attr: T = ...` in the class's methods, or None."""
+    return _class_index(cls)[2].get(attr)
+
+
 def grown(cls: ast.ClassDef, attr: str) -> bool:
     """True when a method appends to, extends or `+=` the list `self.attr`."""
     return attr in _class_index(cls)[1]
@@ -109,13 +118,29 @@ def grown(cls: ast.ClassDef, attr: str) -> bool:
 
 def per_instance(value):
     """A value computed once when an object is made: a uuid or a clock reading then identifies
-    the instance (a conversation, a session), it does not change per request."""
+    the instance (a conversation, a session), it does not change per request (in each branch:
+    `name or random.choice(NAMES)`)."""
+    if isinstance(value, Alt):
+        return Alt([per_instance(o) for o in value.options], value.span)
     if isinstance(value, Text):
         return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
                              evidence=(s.evidence + " (set once per instance)") if s.evidence else "set once per instance")
                      if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
                      and not s.name_only else s for s in value.segs])
     return value
+
+
+def annotated_unordered(module, ann: ast.AST, what: str) -> Text:
+    """The value of something annotated as a set (`hashing.annotated_set`): a source whose
+    iteration order differs between processes, produced at the annotation `ann`; `what` names
+    it for the evidence ("the parameter `tags`", "`Task.depends_on`")."""
+    return dynamic(module.span(ann), what.strip("`"), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                   f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed")
+
+
+def _sorted_call(node) -> bool:
+    """True for `sorted(...)`: a list in a fixed order, whatever the annotation says."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted"
 
 
 def _unknown(segs) -> bool:
@@ -209,6 +234,11 @@ class ObjectsMixin:
                               bindings=bindings)
                 value = self.eval(value_node, frame)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
+            ann = self_annotation(c, attr)
+            if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \
+                    and not any(_sorted_call(v) for _, v in assigns):
+                # `self.memories: set[str] = store.load()`: the type says what the value does not
+                return annotated_unordered(cls_module, ann, f"`self.{attr}`")
             if len(assigns) > MAX_ASSIGNS:
                 values.append(dynamic(cls_module.span(c), f"self.{attr}", evidence=f"`self.{attr}` is assigned in many places"))
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
@@ -224,8 +254,16 @@ class ObjectsMixin:
             targets, value = [], None
             if isinstance(stmt, ast.Assign):
                 targets, value = stmt.targets, stmt.value
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-                targets, value = [stmt.target], stmt.value
+            elif isinstance(stmt, ast.AnnAssign):
+                if isinstance(stmt.target, ast.Name) and stmt.target.id == attr and annotated_set(stmt.annotation):
+                    # a field typed as a set: whatever each instance holds, it iterates in hash order
+                    return annotated_unordered(module, stmt.annotation, f"`{c.name}.{attr}`")
+                if stmt.value is not None:
+                    targets, value = [stmt.target], stmt.value
+                    if set_annotation(stmt.annotation) == NUMBER and isinstance(stmt.target, ast.Name) \
+                            and stmt.target.id == attr:  # `ids: set[int] = field(default_factory=set)`
+                        return dynamic(module.span(stmt.annotation), attr, evidence=(
+                            f"a set of numbers (`{module.code(stmt.annotation)}`): the same order in every process"))
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                 if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
@@ -236,7 +274,8 @@ class ObjectsMixin:
     def _field_default(self, node, frame: Frame) -> Value:
         """A class attribute's value; of a dataclass / pydantic field (`field(default=...)`,
         `Field(default_factory=...)`), its default, and a uuid or clock reading its factory makes
-        for each new instance identifies that instance (per conversation)."""
+        for each new instance identifies that instance (per conversation); a factory that makes a
+        set (`default_factory=set`) gives a value in hash order."""
         name = (frame.module.qualified_name(node.func) or "") if isinstance(node, ast.Call) else ""
         if name.rsplit(".", 1)[-1] not in ("Field", "field"):
             return self.eval(node, frame, {})
@@ -248,6 +287,8 @@ class ObjectsMixin:
             if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
                 return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
                                      evidence=src.evidence + " (default of each new instance)")])
+            if src is not None and src.kind is Kind.UNORDERED_ITERATION:  # `default_factory=set`
+                return Text([src])
         if "default" in kw:
             return self.eval(kw["default"], frame, {})
         return self.eval(node, frame, {})
@@ -285,6 +326,8 @@ class ObjectsMixin:
         m = frame.module
         param: ast.arg = th.node
         ann = param.annotation
+        if annotated_set(ann):
+            return annotated_unordered(m, param, f"the parameter `{name}`")
         if ann is not None and not _is_builtin_annotation(ann):
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:

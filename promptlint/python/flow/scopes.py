@@ -14,6 +14,8 @@ from typing import Any
 
 from .values import ClassRef, Func, Value
 
+#: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
+SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
 #: The key of the snapshot taken after the last statement (the bindings at the end).
 END = 10 ** 9
 
@@ -21,7 +23,8 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default | global | window (oldest messages dropped in a loop) (the module-level binding of `name`). `env` is the bindings visible where it was made; `prev` the binding it
+    param | unpack | value | default | shuffle | global (the module-level binding of `name`) | window
+    (the oldest messages dropped in a loop). `env` is the bindings visible where it was made; `prev` the binding it
     grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
 
     kind: str
@@ -75,8 +78,9 @@ def _sets_cache_marker(target) -> bool:
             and target.slice.value == "cache_control")
 
 
-def _enumerated(stmt) -> ast.expr | None:
-    """The iterable of `for i, x in enumerate(xs)` (two plain names), else None."""
+def enumerated(stmt) -> ast.expr | None:
+    """The iterable of `for i, x in enumerate(xs)` (two plain names; a `for` statement or a
+    comprehension's generator), else None."""
     it, target = stmt.iter, stmt.target
     if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args
             and isinstance(target, ast.Tuple) and len(target.elts) == 2
@@ -182,7 +186,7 @@ class ScopesMixin:
             outer_replay = frame.replay
             frame.replay = number == 1 or outer_replay
             inner = dict(env)
-            counted = _enumerated(stmt) if is_for else None
+            counted = enumerated(stmt) if is_for else None
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
                     inner[name] = (Thunk("counter", node=stmt.target, name=name) if i == 0
@@ -249,6 +253,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = Thunk(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
+                    and frame.module.qualified_name(f) in SHUFFLES):
+                name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order
+                env[name] = Thunk("shuffle", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and frame.func is not None
                     and f.attr in ("append", "extend", "insert") and f.value.id in frame.module.assigns):
                 # a module-level list grown by a function: each call adds to what the earlier ones added

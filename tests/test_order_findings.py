@@ -1,0 +1,231 @@
+"""End to end (issue 11): order and ids that vary per process or per instance, carried through
+returns, attributes, typed fields and templates, are reported where they enter the prompt, with
+the place they are made as the related location; the shapes that keep their order or never reach
+prompt text stay clean. Severity follows docs/policies.md (a warning with a cached prefix after
+it, info in a fragment with only a short tail)."""
+from __future__ import annotations
+
+from analysis_support import code, pos, write
+
+from promptlint.api import check
+
+RULES = '("You are a careful assistant. Follow every rule, cite sources and answer precisely. " * 80)'
+HEAD = f"""
+    from openai import OpenAI
+
+    client = OpenAI()
+    RULES = {RULES}
+"""
+
+
+def findings(root, monkeypatch, files: dict[str, str]) -> list[tuple]:
+    """(code, file, row, column, severity, related rows) of every finding of the project."""
+    write(root, files)
+    monkeypatch.chdir(root)
+    return [(d.code, d.span.filename, d.span.start.row, d.span.start.column, d.severity.value,
+             [r.span.start.row for r in d.related]) for d in check(["."]).diagnostics]
+
+
+def of(found, rule: str) -> list[tuple]:
+    return [f for f in found if f[0] == rule]
+
+
+DEDUPED = HEAD + """
+
+    def unique_tags(items):
+        return list(set(items))
+
+
+    def build(items, history):
+        tags = unique_tags(items)
+        system = RULES + "Tags: " + ", ".join(tags[:10]) + RULES
+        return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}, *history])
+"""
+
+
+def test_a_deduplicated_list_returned_and_cut_is_reported_where_it_is_joined(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": DEDUPED}), "PRM202")
+    at = pos(DEDUPED, "tags[:10]")
+    assert found == [("PRM202", "app.py", at.row, at.column, "warning", [pos(DEDUPED, "set(items)").row])]
+
+
+def test_sorted_dedupe_and_fromkeys_are_clean(tmp_path, monkeypatch):
+    source = DEDUPED.replace("list(set(items))", "sorted(set(items))")
+    assert of(findings(tmp_path, monkeypatch, {"app.py": source}), "PRM202") == []
+    source = DEDUPED.replace("list(set(items))", "list(dict.fromkeys(items))")
+    assert of(findings(tmp_path / "b", monkeypatch, {"app.py": source}), "PRM202") == []
+
+
+FRAGMENT = """
+    def tag_messages(items, question):
+        found = set().union(items, ["extra"])
+        system = "You tag documents. Known tags: " + ", ".join(list(found)[:5]) + "."
+        return [{"role": "system", "content": system}, {"role": "user", "content": question}]
+"""
+
+
+def test_a_short_fragment_is_info(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": FRAGMENT}), "PRM202")
+    assert [(f[2], f[4]) for f in found] == [(pos(FRAGMENT, "list(found)").row, "info")]
+
+
+TASKS = HEAD + """
+    from jinja2 import Template
+    from pydantic import BaseModel, Field
+
+    PLAN = Template(\"\"\"You plan tasks. Follow the plan rules below and answer precisely.
+    {% for t in task.depends_on %}- {{ t.title }}
+    {% endfor %}
+    Rules: be careful, be precise, never invent facts, cite every source you use.
+    \"\"\")
+
+
+    class Task(BaseModel):
+        title: str
+        depends_on: set["Task"] = Field(default_factory=set)
+
+
+    def plan(task: Task, history):
+        system = PLAN.render(task=task)
+        return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}, *history])
+"""
+
+
+def test_a_template_loop_over_a_set_field_of_a_passed_object(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": TASKS}), "PRM202")
+    # (an inline template's rows are counted in its own text: the loop tag is its second line)
+    assert found == [("PRM202", "app.py", 2, 1, "warning", [pos(TASKS, 'set["Task"]').row])]
+
+
+def test_a_list_field_or_a_sorted_loop_is_clean(tmp_path, monkeypatch):
+    as_list = TASKS.replace('set["Task"] = Field(default_factory=set)', 'list["Task"] = Field(default_factory=list)')
+    assert of(findings(tmp_path, monkeypatch, {"app.py": as_list}), "PRM202") == []
+    ordered = TASKS.replace("in task.depends_on %}", "in task.depends_on | sort(attribute='title') %}")
+    assert of(findings(tmp_path / "b", monkeypatch, {"app.py": ordered}), "PRM202") == []
+
+
+LOADED = HEAD + """
+    from dataclasses import dataclass, field
+    from pathlib import Path
+
+    from jinja2 import Environment, FileSystemLoader
+
+    ENV = Environment(loader=FileSystemLoader(Path(__file__).parent / "prompts"))
+
+
+    @dataclass
+    class Memory:
+        facts: set[str] = field(default_factory=set)
+
+
+    def answer(memory: Memory, history):
+        system = ENV.get_template("system.j2").render(memory=memory)
+        return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}, *history])
+"""
+LOADED_TEMPLATE = """
+    You answer questions about the user's notes. Be careful and precise.
+    Known facts:
+    {% for fact in memory.facts %}- {{ fact }}
+    {% endfor %}
+    Never invent facts. Cite the note each fact comes from.
+"""
+
+
+def test_a_template_file_reads_a_typed_field(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": LOADED, "prompts/system.j2": LOADED_TEMPLATE}), "PRM202")
+    at = pos(LOADED_TEMPLATE, "{% for fact")
+    assert [f[:5] for f in found] == [("PRM202", "prompts/system.j2", at.row, at.column, "warning")]
+
+
+def test_a_field_of_numbers_in_a_template_is_clean(tmp_path, monkeypatch):
+    source = LOADED.replace("facts: set[str]", "facts: set[int]")
+    assert of(findings(tmp_path, monkeypatch, {"app.py": source, "prompts/system.j2": LOADED_TEMPLATE}), "PRM202") == []
+
+
+NAMED = HEAD + """
+    import random
+    from jinja2 import Template
+    from pydantic import BaseModel, Field
+
+    NAMES = ["Ada", "Grace", "Edsger"]
+    INTRO = Template("Your name is {{ agent.name }}.\\n{{ rules }}")
+
+
+    class Agent(BaseModel):
+        name: str = Field(default_factory=lambda: random.choice(NAMES))
+
+        def run(self, history):
+            system = INTRO.render(agent=self, rules=RULES)
+            return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}, *history])
+"""
+
+
+def test_a_random_default_name_rendered_at_the_top(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": NAMED}), "PRM103")
+    column = len("Your name is ") + 1  # in the inline template's own text
+    assert [f[:5] for f in found] == [("PRM103", "app.py", 1, column, "warning")]
+    assert found[0][5] == [pos(NAMED, "random.choice(NAMES)").row]
+
+
+def test_a_fixed_default_name_is_clean(tmp_path, monkeypatch):
+    source = NAMED.replace("Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')
+    assert of(findings(tmp_path, monkeypatch, {"app.py": source}), "PRM103") == []
+
+
+TOOL_IDS = HEAD + """
+    import logging
+    from uuid import uuid4
+
+    log = logging.getLogger(__name__)
+
+
+    class Worker:
+        def __init__(self):
+            self.key = str(uuid4())[:8]
+
+        def tools(self):
+            return [{"type": "function", "function": {"name": f"ask_{self.key}", "parameters": {}}}]
+
+        def run(self, history):
+            return client.chat.completions.create(model="gpt-4.1", tools=self.tools(),
+                                                  messages=[{"role": "system", "content": RULES}, *history])
+"""
+
+
+def test_an_instance_id_in_a_tool_name(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": TOOL_IDS}), "PRM103")
+    assert [(f[2], f[4], f[5]) for f in found] == [
+        (pos(TOOL_IDS, '[{"type"').row, "warning", [pos(TOOL_IDS, "str(uuid4())").row])]
+
+
+REQUEST_IDS = HEAD + """
+    import logging
+    import uuid
+
+    log = logging.getLogger(__name__)
+
+
+    class Worker:
+        def __init__(self, skills: set[str]):
+            self.key = str(uuid.uuid4())[:8]
+            self.skills = skills
+
+        def run(self, history, items):
+            request_id = str(uuid.uuid4())
+            log.info("request %s", request_id)
+            known = sum(1 for i in items if i in self.skills)
+            system = RULES + f"You have {len(self.skills)} skills." + RULES
+            return client.chat.completions.create(
+                model="gpt-4.1", user=self.key, extra_headers={"X-Request-Id": request_id},
+                metadata={"run": str(uuid.uuid4()), "known": str(known)},
+                messages=[{"role": "system", "content": system}, *history])
+"""
+
+
+def test_ids_outside_the_prompt_and_sets_only_counted_are_clean(tmp_path, monkeypatch):
+    found = findings(tmp_path, monkeypatch, {"app.py": REQUEST_IDS})
+    assert of(found, "PRM103") == [] and of(found, "PRM202") == []
+
+
+def test_sources_are_written_as_given():
+    assert code(HEAD).startswith("from openai import OpenAI")
