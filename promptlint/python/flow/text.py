@@ -325,58 +325,55 @@ class TextMixin:
         """`tmpl.format(*args, **kwargs)`: each `{field}` of the static text becomes the bound
         value's segments, reported at the placeholder (origin: the bound value's span). Unbound
         fields stay template variables when `keep_unbound`, else unknown."""
-        out: list[Segment] = []
         auto = 0
-        for seg in tmpl.segs:
-            if not seg.is_static:
-                out.append(seg)
-                continue
-            pos = 0
-            for mt in FORMAT_FIELD.finditer(seg.text):
-                if mt.group(0) in ("{{", "}}"):
-                    out.append(slice_segment(seg, pos, mt.start() + 1))
-                    pos = mt.end()
-                    continue
-                out.append(slice_segment(seg, pos, mt.start()))
-                pos = mt.end()
-                field_name = mt.group(1).strip()
-                head = re.split(r"[.\[]", field_name, maxsplit=1)[0]
-                where = sub_span(seg, mt.start(), mt.end())
-                if head == "" or head.isdigit():
-                    idx = auto if head == "" else int(head)
-                    auto += head == ""
-                    val = args[idx] if idx < len(args) else None
-                else:
-                    val = kwargs.get(head)
-                if val is None:
-                    out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
-                    continue
-                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), mt.group(3)))
-            out.append(slice_segment(seg, pos))
-        return Text([s for s in out if not (s.is_static and not s.text)])
+
+        def field(mt):
+            nonlocal auto
+            if mt.group(0) in ("{{", "}}"):
+                return None
+            head = re.split(r"[.\[]", mt.group(1).strip(), maxsplit=1)[0]
+            if head == "" or head.isdigit():
+                idx = auto if head == "" else int(head)
+                auto += head == ""
+                return head, args[idx] if idx < len(args) else None, mt.group(3)
+            return head, kwargs.get(head), mt.group(3)
+
+        return self._fill(tmpl, FORMAT_FIELD, field, frame, keep_unbound)
 
     def dollar_text(self, tmpl: Text, kwargs: dict, frame, keep_unbound: bool = False) -> Text:
         """`string.Template(tmpl).substitute(**kwargs)`: each `$name` / `${name}` of the static
         text becomes the bound value's segments, reported at the placeholder; `$$` is a `$`.
         Unbound names stay template variables when `keep_unbound`, else unknown."""
+        def field(mt):
+            if mt.group(0) == "$$":
+                return None
+            head = mt.group(1) or mt.group(2)
+            return head, kwargs.get(head), None
+
+        return self._fill(tmpl, DOLLAR_FIELD, field, frame, keep_unbound)
+
+    def _fill(self, tmpl: Text, pattern, field, frame, keep_unbound: bool) -> Text:
+        """The placeholders `pattern` finds in the static text of `tmpl`, filled: `field(match)`
+        is None for an escape (`{{`, `$$`: its first character is kept), else (name, bound value
+        or None, format spec or None)."""
         out: list[Segment] = []
         for seg in tmpl.segs:
             if not seg.is_static:
                 out.append(seg)
                 continue
             pos = 0
-            for mt in DOLLAR_FIELD.finditer(seg.text):
-                out.append(slice_segment(seg, pos, mt.start() + (mt.group(0) == "$$")))
+            for mt in pattern.finditer(seg.text):
+                got = field(mt)
+                out.append(slice_segment(seg, pos, mt.start() + (got is None)))
                 pos = mt.end()
-                if mt.group(0) == "$$":
+                if got is None:
                     continue
-                head = mt.group(1) or mt.group(2)
+                head, val, spec = got
                 where = sub_span(seg, mt.start(), mt.end())
-                val = kwargs.get(head)
                 if val is None:
                     out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
                     continue
-                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), None))
+                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), spec))
             out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 
