@@ -187,3 +187,44 @@ def test_look_alikes_are_not_openai_prompts(tmp_path):
             client.chat.completions_create(messages=[{"role": "user", "content": question}])
     """)
     assert sent(found) == []
+
+
+ENDPOINTS = """
+    import os
+    from openai import OpenAI
+
+    pplx = OpenAI(base_url="https://api.perplexity.ai", api_key=os.environ["PPLX_KEY"])
+    deepseek = OpenAI(base_url="https://api.deepseek.com/v1")
+    gateway = OpenAI(base_url=os.environ["LLM_GATEWAY"])
+    plain = OpenAI()
+
+
+    class Router:
+        def __init__(self):
+            self.client = OpenAI(base_url="https://openrouter.ai/api/v1")
+
+        def ask(self, q):
+            return self.client.chat.completions.create(model="anthropic/claude-sonnet-4.5",
+                                                       messages=[{"role": "user", "content": q}])
+
+
+    def ask(q):
+        msgs = [{"role": "user", "content": q}]
+        pplx.chat.completions.create(model="sonar", messages=msgs)
+        deepseek.chat.completions.create(model="deepseek-chat", messages=msgs)
+        gateway.chat.completions.create(model="gpt-4.1", messages=msgs)
+        plain.chat.completions.create(model="gpt-4.1", messages=msgs)
+        pplx.responses.create(model="sonar", input=q)
+"""
+
+
+def test_the_base_url_of_the_client_names_the_provider(tmp_path):
+    found = {lt.site.start.row: (lt.provider, lt.model) for lt in sent(layouts(tmp_path, ENDPOINTS))}
+    assert found == {
+        15: ("anthropic", "claude-sonnet-4.5"),  # a router: the model's provider, by its name
+        21: (None, "sonar"),  # a host of unknown caching: provider unknown, not OpenAI
+        22: ("deepseek", "deepseek-chat"),
+        23: ("openai", "gpt-4.1"),  # a base URL not known statically: the client's own provider
+        24: ("openai", "gpt-4.1"),
+        25: (None, "sonar"),
+    }

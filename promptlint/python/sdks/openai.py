@@ -6,13 +6,57 @@ newest user message, a list is messages (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
+import ast
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 from ...model import Kind, Part
 from ..flow.text import const_str
-from ..flow.values import Seq
+from ..flow.values import Obj, Seq
 from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
+
+
+#: OpenAI-compatible endpoints (`OpenAI(base_url=...)`) by host: the provider whose caching the
+#: requests get. A host not listed here (a gateway, a router, a local server) is a provider
+#: unknown: its caching is not OpenAI's. Hosts as each provider documents its OpenAI-compatible
+#: API: https://api-docs.deepseek.com, https://docs.x.ai/docs/api-reference,
+#: https://docs.mistral.ai/api, https://ai.google.dev/gemini-api/docs/openai,
+#: https://docs.anthropic.com/en/api/openai-sdk, https://learn.microsoft.com/azure/ai-foundry/openai/reference.
+HOSTS = {"api.openai.com": "openai", "api.deepseek.com": "deepseek", "api.x.ai": "xai", "api.mistral.ai": "mistral",
+         "generativelanguage.googleapis.com": "google", "api.anthropic.com": "anthropic",
+         "openai.azure.com": "azure-openai"}
+UNKNOWN = "unknown"
+
+
+def endpoint_provider(b, call) -> str | None:
+    """The provider of the client's `base_url` (`OpenAI(base_url="https://api.deepseek.com")`,
+    the client bound to a name or an attribute): a provider of HOSTS, UNKNOWN for another host
+    known statically, None when no base URL is known (the client's own provider)."""
+    func = call.node.func
+    receiver = func.value if isinstance(func, ast.Attribute) else None
+    while isinstance(receiver, ast.Attribute) and receiver.attr in ("chat", "completions", "responses", "beta",
+                                                                     "with_raw_response", "with_streaming_response"):
+        receiver = receiver.value
+    if receiver is None:
+        return None
+    client = b.value(receiver, call.frame)
+    url = client.kwargs.get("base_url") if isinstance(client, Obj) else None
+    text = const_str(url) if url is not None else None
+    if not text:
+        return None
+    host = (urlsplit(text if "//" in text else "//" + text).hostname or "").lower()
+    for known, provider in HOSTS.items():
+        if host == known or host.endswith("." + known):
+            return provider
+    return UNKNOWN
+
+
+def _provider(b, call, model: str | None, default: str) -> tuple[str | None, str | None]:
+    """(provider, model): the model's provider when its name says it (`anthropic/claude-...` through
+    a router), else the endpoint's; unknown for an endpoint of unknown caching."""
+    endpoint = endpoint_provider(b, call)
+    return b.provider_for_model(model, None if endpoint == UNKNOWN else endpoint or default)
 
 
 def chat(b, call) -> None:
@@ -21,8 +65,8 @@ def chat(b, call) -> None:
     if "response_format" in call.kwargs:
         parts += b.schema_part(call.kwargs["response_format"], frame)
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
-    prov, model = b.provider_for_model(b.static_model(call.kwargs.get("model"), frame), "openai")
-    layout = b.add(call.node, "python-call", prov or "openai", "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
+    prov, model = _provider(b, call, b.static_model(call.kwargs.get("model"), frame), "openai")
+    layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
 
@@ -52,8 +96,9 @@ def responses(b, call) -> None:
         parts = [replace(p, segments=[replace(s, window=b.span_of(truncation), expr='truncation="auto"')
                                       if s.kind is Kind.HISTORY else s for s in p.segments]) if p.is_history else p
                  for p in parts]
-    layout = b.add(call.node, "python-call", "openai", "responses.create", b.static_model(call.kwargs.get("model"), frame),
-                   parts, newest)
+    endpoint = endpoint_provider(b, call)
+    layout = b.add(call.node, "python-call", None if endpoint == UNKNOWN else endpoint or "openai", "responses.create",
+                   b.static_model(call.kwargs.get("model"), frame), parts, newest)
     b.options(layout, call.kwargs, frame)
 
 
