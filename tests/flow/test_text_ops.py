@@ -216,3 +216,22 @@ def test_string_template_substitute_fills_dollar_placeholders(tmp_path):
 def test_a_mapping_argument_and_keywords_both_bind(tmp_path):
     assert probe(tmp_path, DOLLAR, index=1).text == "Hi Ann, costs $5. cats today: ."
     assert probe(tmp_path, DOLLAR, index=2).text == "Plain me"
+
+
+VARIANTS = """
+    def f(contexts, extra, flag):
+        joined = " | ".join(contexts)
+        if flag:
+            joined = f"Search results: {extra}"
+        probe("Context: " + joined + " End.")
+        note = "Be brief." if flag else ""
+        probe("Rules. " + note + " End.")
+"""
+
+
+def test_content_that_changes_in_every_variant_is_not_merely_conditional(tmp_path):
+    got = probe(tmp_path, VARIANTS, index=0).described
+    assert got[0] == ("text", "Context: ") and got[-1] == ("text", " End.")
+    assert [d[0] for d in got[1:-1]] == ["unknown"]  # dynamic whichever branch ran
+    cond = probe(tmp_path, VARIANTS, index=1).described
+    assert [d[0] for d in cond] == ["text", "conditional", "text"]  # static text present or absent

@@ -199,7 +199,8 @@ class TextMixin:
     def _alt_text(self, value: Alt, frame) -> list[Segment]:
         """Text that is one of several variants: the shared beginning and end stay as they are,
         the part that differs becomes one conditional segment (or the variant's own volatile
-        segments when a variant holds a clock reading, an id or user input)."""
+        segments when a variant holds a clock reading, an id or user input, or the most volatile
+        one when every variant holds content that can change)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
@@ -216,7 +217,10 @@ class TextMixin:
             stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
             src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
                                           key=lambda seg: vol_rank(seg.volatility), default=None)
-            if src is not None and src.kind is not Kind.UNKNOWN:
+            # every variant holds content that can change: it is there whatever the condition
+            everywhere = all(any(not s.is_static and s.volatility is not Volatility.STABLE for s in mid)
+                             for mid in middles)
+            if src is not None and (src.kind is not Kind.UNKNOWN or everywhere):
                 middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
             else:
                 middle = [Segment(span=span, kind=Kind.CONDITIONAL,
