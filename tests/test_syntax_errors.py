@@ -125,3 +125,14 @@ def test_the_cache_forgets_the_prm001_when_the_module_is_repaired(app, tmp_path)
     (app / "helpers.py").write_text(HELPERS.replace("def broken(:", "def broken():"), encoding="utf-8")
     fixed = check(["."], cache_dir=cache)
     assert [(d.code, d.span.filename) for d in fixed.diagnostics] == [("PRM102", "app.py")]
+
+
+def test_an_f_string_only_python_3_12_parses_says_which_python_would(tmp_path):
+    import sys
+    (tmp_path / "new_syntax.py").write_text("names = ['a', 'b']\nline = f'{\"\\n\".join(names)}'\n", encoding="utf-8")
+    found = [d for d in check([tmp_path]).diagnostics if d.code == "PRM001"]
+    if sys.version_info >= (3, 12):
+        assert found == []
+    else:
+        assert [d.span.start.row for d in found] == [2]
+        assert "run promptlint with Python 3.12 or newer" in found[0].message

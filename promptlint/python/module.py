@@ -45,6 +45,9 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
         if "too many nested" in msg:
             raise ParseError(f"too deeply nested to analyse ({msg})", err.lineno or 1, err.offset or 1,
                              limit=True) from None
+        if sys.version_info < (3, 12) and msg.startswith("f-string"):
+            msg += (f" (Python 3.12 accepts more f-strings, PEP 701; this is Python {sys.version_info[0]}."
+                    f"{sys.version_info[1]}: if the code needs 3.12, run promptlint with Python 3.12 or newer)")
         raise ParseError(f"syntax error: {msg}", err.lineno or 1, err.offset or 1) from None
     except (RecursionError, MemoryError):
         raise ParseError("too deeply nested to analyse", limit=True) from None
