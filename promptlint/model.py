@@ -266,13 +266,16 @@ class Fix:
     `digest` is the sha256 (hex) of the decoded file text the edits were computed from ("" when
     not known): `promptlint fix` applies them to that text only. `moves` is True for a fix that
     moves prompt content to lengthen the cached prefix: `promptlint fix` keeps it only when the
-    fixed text caches more of its prompt (`impact.cacheable`)."""
+    fixed text caches more of its prompt (`impact.cacheable`). `filename` is the file the edits
+    are for ("" when built for the diagnostic's own file): a diagnostic in another file carries no
+    such fix."""
 
     applicability: Applicability
     message: str
     edits: list[Edit] = field(default_factory=list)
     digest: str = ""
     moves: bool = False
+    filename: str = ""
 
 
 @dataclass

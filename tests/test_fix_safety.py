@@ -406,3 +406,18 @@ def test_the_check_serves_as_first_pass_only_when_its_fixes_name_the_text_read(t
     run = fix_paths(["."], report=report("0" * 64), write=False, check=check)   # computed from another text
     assert run.changed[0].result.new_text == FIXED
     assert calls == [APP, FIXED]            # the text read was linted again first
+
+
+def test_a_fix_built_for_another_file_is_never_attached_to_a_finding(tmp_path):
+    from promptlint.rules.prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
+    rule = UnorderedIterationInPromptRule()
+    edit = Edit("sorted(names)", Position(3, 12), Position(3, 17))
+    here = Span("app.py", Position(9, 5), Position(9, 10))
+    elsewhere = Fix(Applicability.UNSAFE, "Sort it", [edit], filename="helpers.py")
+    own = Fix(Applicability.UNSAFE, "Sort it", [edit], filename="app.py")
+    assert rule.diagnostic("m", here, fix=elsewhere).fix is None
+    assert rule.diagnostic("m", here, fix=own).fix is own
+    # the codemod layer names the file of the anchor it built the edits from
+    (tmp_path / "app.py").write_text(APP, encoding="utf-8")
+    fixed = [d for d in check([tmp_path]).diagnostics if d.fix is not None]
+    assert fixed and all(d.fix.filename == d.span.filename for d in fixed)

@@ -24,7 +24,10 @@ def build(anchor: Anchor | None, message: str | None = None) -> Fix | None:
         return None
     from .anchors import build_fix
     try:
-        return build_fix(anchor, message)
+        fix = build_fix(anchor, message)
+        if fix is not None:
+            fix.filename = anchor.span.filename
+        return fix
     except Exception:  # a fix is optional: malformed input (a span of the wrong type, a detail
         return None    # that is not pairs) must never cost the finding itself
 

@@ -62,7 +62,10 @@ class Rule:
                    related: list[Related] | None = None, advice: str | None = None,
                    name_only: bool = False) -> Diagnostic:
         """A Diagnostic of this rule; severity defaults to the rule's and never exceeds error.
-        `name_only`: the only evidence is a name (docs/policies.md, Policy 7)."""
+        `name_only`: the only evidence is a name (docs/policies.md, Policy 7). A fix whose edits
+        are for another file than `span`'s is dropped (a fix edits the diagnostic's own file)."""
+        if fix is not None and fix.filename and fix.filename != span.filename:
+            fix = None
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity,
                           message=message, span=span, fix=fix, prompt=prompt,
                           related=related or [], advice=advice if advice is not None else self.fix_title,

@@ -47,5 +47,8 @@ class TimestampInPrefixRule(Rule):
                 continue
             message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
                        f"{text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
+            advice = ("Move the time after the static text of the message (to its end), or coarsen it to a date"
+                      if imp.placed.in_newest else None)  # already in the newest user message
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only,
+                                  advice=advice)

@@ -1,0 +1,36 @@
+"""The help line of a finding fits where the value is: a timestamp already in the newest user
+message is not told to move to the newest user message."""
+from __future__ import annotations
+
+from analysis_support import write
+
+from promptlint import api
+
+APP = '''
+    from datetime import datetime
+
+    from openai import OpenAI
+
+    client = OpenAI()
+    RULES = "Follow the house style in every answer you give. " * 300
+
+
+    def ask(question):
+        prompt = f"Today is {datetime.now():%Y-%m-%d %H:%M}.\\n{RULES}\\nQuestion: {question}"
+        return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": prompt}])
+
+
+    def ask_system(question):
+        return client.chat.completions.create(model="gpt-4.1", messages=[
+            {"role": "system", "content": f"Today is {datetime.now():%H:%M}.\\n{RULES}"},
+            {"role": "user", "content": question}])
+'''
+
+
+def test_a_timestamp_in_the_newest_user_message_is_told_to_move_within_it(tmp_path):
+    write(tmp_path, {"app.py": APP})
+    found = sorted((d.span.start.row, d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics)
+    assert found == [
+        (10, "PRM102", "Move the time after the static text of the message (to its end), or coarsen it to a date"),
+        (16, "PRM102", "Move the time to the newest user message, or coarsen it to a date"),
+    ]
