@@ -99,8 +99,9 @@ def _check_targets(targets) -> None:
 
 
 def _fix_hint(diagnostics) -> str:
-    """'N fixable with `promptlint fix` (M hidden fixes can be enabled with `--unsafe-fixes`).'
-    or "" when nothing can be fixed."""
+    """'[*] N fixable with `promptlint fix` (M hidden fixes can be enabled with `--unsafe-fixes`).',
+    'No fixes available (M hidden fixes ...).' when only unsafe fixes exist, or "" when nothing can be
+    fixed."""
     from .fix import hidden_unsafe, is_applicable
     safe = sum(1 for d in diagnostics if is_applicable(d.fix, unsafe=False))
     unsafe = hidden_unsafe(diagnostics)
@@ -108,6 +109,8 @@ def _fix_hint(diagnostics) -> str:
         return ""
     hidden = (f" ({unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with "
               "`promptlint fix --unsafe-fixes`)") if unsafe else ""
+    if not safe:  # as ruff says it
+        return f"No fixes available{hidden}.\n"
     return f"[*] {safe} fixable with `promptlint fix`{hidden}.\n"
 
 

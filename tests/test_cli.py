@@ -319,3 +319,11 @@ def test_syntax_error_is_prm001_in_every_python_file(clean):
     report = json_report(".")
     assert [(d["code"], d["filename"]) for d in report["diagnostics"]] == [("PRM001", "broken.py"), ("PRM001", "chat.py")]
     assert run("check", ".").exit_code == 1
+
+
+def test_only_unsafe_fixes_say_no_fixes_available_as_ruff_does(tmp_path, monkeypatch):
+    from test_fix_cli import UNSAFE_APP  # a time before 90 static lines: only an unsafe move fixes it
+    (tmp_path / "chat.py").write_text(UNSAFE_APP, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = run("check", ".").stdout.rstrip().splitlines()
+    assert out[-1] == "No fixes available (1 hidden fix can be enabled with `promptlint fix --unsafe-fixes`)."
