@@ -14,6 +14,8 @@ import click
 
 from . import __version__
 from .api import check as run_check, exit_code
+from .report.fixes import fix_hint, fix_list
+from .source import line_count
 from .config import ConfigError, find_config, load_settings
 
 FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab", "html"]
@@ -96,32 +98,6 @@ def _check_targets(targets) -> None:
         if parsed.model and lookup(parsed.provider, parsed.model)[1] is not None:
             raise ConfigError(f"target `{target}`: unknown {parsed.provider} model `{parsed.model}`; "
                               f"`promptlint models {parsed.provider}` lists the known models")
-
-
-def _fix_hint(diagnostics) -> str:
-    """'[*] N fixable with `promptlint fix` (M hidden fixes can be enabled with `--unsafe-fixes`).',
-    'No fixes available (M hidden fixes ...).' when only unsafe fixes exist, or "" when nothing can be
-    fixed."""
-    from .fix import hidden_unsafe, is_applicable
-    safe = sum(1 for d in diagnostics if is_applicable(d.fix, unsafe=False))
-    unsafe = hidden_unsafe(diagnostics)
-    if not safe and not unsafe:
-        return ""
-    hidden = (f" ({unsafe} hidden fix{'es' if unsafe != 1 else ''} can be enabled with "
-              "`promptlint fix --unsafe-fixes`)") if unsafe else ""
-    if not safe:  # as ruff says it
-        return f"No fixes available{hidden}.\n"
-    return f"[*] {safe} fixable with `promptlint fix`{hidden}.\n"
-
-
-def _fix_list(diagnostics, title: str) -> str:
-    """`--show-fixes`: per file, each finding with an applicable fix and the fix's message."""
-    from .fix import is_applicable
-    from .report.names import escape
-    lines = [f"{escape(d.span.filename)}:{d.span.start.row}:{d.span.start.column}: {d.code} "
-             f"[{d.fix.applicability.value}] {d.fix.message}"
-             for d in diagnostics if is_applicable(d.fix, unsafe=True)]
-    return f"{title} ({len(lines)}):\n" + "".join(f"  {line}\n" for line in lines) if lines else ""
 
 
 class _ProgressBar:
@@ -300,10 +276,10 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     else:
         output = _render(report, fmt, colored, settings.docs_url)
         if fmt in ("text", "concise"):  # as ruff: the hint ends the report, on stdout
-            hint = _fix_hint(report.diagnostics)
+            hint = fix_hint(report.diagnostics)
             output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:
-        click.echo(_fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
+        click.echo(fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
     _emit(output, output_file, colored)
     for error in report.errors:
         _echo_err(f"error: {error}")
@@ -334,7 +310,7 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
     if show_fixes:
         applied = [d for f in run.files for d in f.result.applied]
-        click.echo(_fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)
+        click.echo(fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)
     if diff:
         _emit("".join(f.diff for f in run.changed), output_file)
         _echo_err(f"would change {len(run.changed)} file(s): {counts}")
@@ -385,7 +361,8 @@ def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, c
 @click.argument("location", metavar="PATH[:LINE]")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", help="Drawing or JSON.")
 @click.option("--target", "targets", multiple=True, help="PROVIDER:MODEL to estimate for (repeatable).")
-def explain(location, output_format, targets):
+@click.option("--no-cache", is_flag=True, help="Analyse without reading or writing the cache.")
+def explain(location, output_format, targets, no_cache):
     """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there): segments, breakpoints, cacheable prefix, tokens."""
     import json
 
@@ -406,7 +383,9 @@ def explain(location, output_format, targets):
         apply_overrides(settings.profiles)
         chosen = [parse_target(t) for t in targets]
         defaults = [parse_target(t) for t in settings.targets]
-        report = run_check(roots, settings)
+        from .cache import default_dir
+        cache = None if no_cache else default_dir(settings.config_path)  # as `check`: warm runs are fast
+        report = run_check(roots, settings, cache_dir=cache)
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         _echo_err(str(exc))
         sys.exit(2)
@@ -417,13 +396,17 @@ def explain(location, output_format, targets):
         # a line of prompt text built here and sent elsewhere (a helper): the findings located on
         # it name their prompt, which the files around this one may send
         try:
-            wider = run_check([_surroundings(target)], settings)
+            wider = run_check([_surroundings(target)], settings, cache_dir=cache)
         except (ConfigError, ValueError, FileNotFoundError) as exc:
             _echo_err(str(exc))
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
     if not layouts:
-        _echo_err(f"no prompt found at {location}")
+        rows = line_count(target) if line is not None and target.is_file() else None
+        if rows is not None and line > rows:
+            _echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
+        else:
+            _echo_err(f"no prompt found at {location}")
         sys.exit(2)
     if output_format == "json":
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))

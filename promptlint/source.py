@@ -257,3 +257,11 @@ def current_state(key: str, wanted: str | None = None) -> str | None:
         return reads.digest(read_bytes(key, record=False))
     except SourceError:
         return None
+
+
+def line_count(path: Path) -> int | None:
+    """The number of lines of a text file, or None when it cannot be read."""
+    try:
+        return len(read_text(path).splitlines())
+    except (SourceError, OSError):
+        return None

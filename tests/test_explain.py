@@ -152,3 +152,15 @@ def test_explain_says_why_content_is_unknown(tmp_path, monkeypatch):
     notes = next(i for i, line in enumerate(lines) if "{load_notes()}" in line)
     assert lines[notes + 1].strip() == "^ unknown: result of `load_notes(...)`"
     assert not any("Answer briefly" in line and "unknown" in line for line in lines)  # `"..." * 40` is text
+
+
+def test_explain_past_the_end_of_the_file_says_how_long_it_is(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    (tmp_path / "e.py").write_text("x = 1\ny = 2\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "e.py:500", "--no-cache"])
+    assert result.exit_code == 2 and "e.py:500: the file has 2 lines" in result.output
+    result = CliRunner().invoke(main, ["explain", "e.py:2", "--no-cache"])
+    assert result.exit_code == 2 and "no prompt found at e.py:2" in result.output
+    assert not (tmp_path / ".promptlint_cache").exists()
