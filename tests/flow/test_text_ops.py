@@ -235,3 +235,21 @@ def test_content_that_changes_in_every_variant_is_not_merely_conditional(tmp_pat
     assert [d[0] for d in got[1:-1]] == ["unknown"]  # dynamic whichever branch ran
     cond = probe(tmp_path, VARIANTS, index=1).described
     assert [d[0] for d in cond] == ["text", "conditional", "text"]  # static text present or absent
+
+
+JOINED_DUMPS = """
+    import json
+
+
+    def f(tools):
+        parts = []
+        for tool in tools:
+            parts.append(f"Tool: {json.dumps(tool)}")
+        probe("\\n".join(parts))
+"""
+
+
+def test_serialised_data_joined_from_a_loop_stays_at_its_dumps_call(tmp_path):
+    seg, = probe(tmp_path, JOINED_DUMPS, index=0).segs
+    assert seg.kind is Kind.SERIALIZED and seg.expr == "json.dumps(tool)"
+    assert seg.span.start == pos(JOINED_DUMPS, "json.dumps(tool)")

@@ -213,6 +213,8 @@ class MethodsMixin:
         span = m.span(node)
         if src is None:
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "joined constants")
+        if src.kind is Kind.SERIALIZED:
+            return Text([src])  # reported at the dumps call, where its fix (sort_keys=True) edits
         return Text([replace(src, span=span, expr=m.code(node), origin=src.origin or src.span, anchor=None)])
 
     def _join_seq(self, sep_segs, it, frame) -> Text | None:
