@@ -253,3 +253,24 @@ def test_serialised_data_joined_from_a_loop_stays_at_its_dumps_call(tmp_path):
     seg, = probe(tmp_path, JOINED_DUMPS, index=0).segs
     assert seg.kind is Kind.SERIALIZED and seg.expr == "json.dumps(tool)"
     assert seg.span.start == pos(JOINED_DUMPS, "json.dumps(tool)")
+
+
+KEYLESS = """
+    import json
+    import typing as t
+
+
+    def f(strings: t.List[str], rows: list[dict], pairs: tuple[str, ...], name: str, data):
+        probe(json.dumps(strings))
+        probe(json.dumps(rows))
+        probe(json.dumps(pairs))
+        probe(json.dumps(name))
+        probe(json.dumps(data))
+        strings = load()
+        probe(json.dumps(strings))
+"""
+
+
+def test_json_of_a_parameter_typed_as_text_or_numbers_has_no_keys_to_order(tmp_path):
+    ordered = [probe(tmp_path, KEYLESS, index=i).segs[0].ordered for i in range(6)]
+    assert ordered == [True, False, True, True, False, False]

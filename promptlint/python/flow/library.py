@@ -157,12 +157,42 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = all(isinstance(i, Mapping) and i.node is not None for i in data.items) or not data.items
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
+    literal = literal or _keyless_parameter(ev, data_node, frame)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
     if not seg.ordered:
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
     return Text([seg])
+
+
+_SCALARS = {"str", "int", "float", "bool"}
+_SEQUENCES = {"list", "List", "Sequence", "tuple", "Tuple", "Iterable", "MutableSequence"}
+
+
+def _keyless_parameter(ev, node, frame) -> bool:
+    """True for a parameter, not rebound, annotated as text, a number or a sequence of them
+    (`strings: list[str]`): its JSON has no keys to order."""
+    func = frame.func
+    if not isinstance(node, ast.Name) or func is None:
+        return False
+    th = ev.env_at(frame, node).get(node.id)
+    if th is None or th.kind != "param" or th.node is None:
+        return False
+    return _scalar_type(th.node.annotation, sequence_ok=True)
+
+
+def _scalar_type(ann, sequence_ok: bool = False) -> bool:
+    name = ann.attr if isinstance(ann, ast.Attribute) else ann.id if isinstance(ann, ast.Name) else None
+    if name in _SCALARS:
+        return True
+    if not (sequence_ok and isinstance(ann, ast.Subscript)):
+        return False
+    base = ann.value
+    base_name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else None
+    items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    return base_name in _SEQUENCES and all(
+        _scalar_type(i) or isinstance(i, ast.Constant) and i.value is Ellipsis for i in items)
 
 
 def _deterministic_dict(node, value) -> bool:
