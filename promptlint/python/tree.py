@@ -17,8 +17,9 @@ from .. import reads, source
 from .module import Module, ParseError, load, package_of
 from .packages import CALLS, Package, digest_paths, search_key
 
-#: Characters of source whose parsed modules are kept; past it the cache is emptied (a tree takes
-#: about 40 times the memory of its source, so this bounds a process's memory on any tree).
+#: Characters of source whose parsed modules are kept between two files; past it the least recently
+#: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
+#: process's memory on any tree).
 MAX_CACHED_CHARS = 2_000_000
 #: Package indexes (`definitions`) kept at once; the least recently built goes first.
 MAX_PACKAGES = 8
@@ -66,11 +67,12 @@ class Project:
         self.failed = {}
 
     def trim(self) -> None:
-        """Forget the least recently used parsed modules until those kept hold at most half of
-        `MAX_CACHED_CHARS` (bounded memory; the modules a package's files share stay parsed).
-        Lookups and package indexes are kept: they hold paths, not trees."""
+        """Forget the least recently used parsed modules until those kept hold at most
+        `MAX_CACHED_CHARS` (bounded memory; the modules a package's files share stay parsed:
+        trimming to half of it made the corpus parse 10 M characters more, for 4 MiB less peak
+        memory). Lookups and package indexes are kept: they hold paths, not trees."""
         for key in list(self._modules):
-            if self.cached_chars <= MAX_CACHED_CHARS // 2:
+            if self.cached_chars <= MAX_CACHED_CHARS:
                 break
             module = self._modules.pop(key)
             seen = self._seen.pop(key, None)
