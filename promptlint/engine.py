@@ -12,13 +12,11 @@ depends only on the files its analysis read, whatever ran before it in the same 
 """
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import reads
+from . import collect, reads
 from .cache import Result
 from .dedupe import dedupe
 from .model import Diagnostic, Position, PromptLayout, Related, Report, Severity, Span
@@ -30,26 +28,6 @@ if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached 
     from .rules.base import Rule
 
 PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
-#: Garbage collection while analysing: syntax trees are millions of young objects that live as
-#: long as their module, so frequent young-generation collections and full ones over the module
-#: cache cost a fifth of the time for nothing; collections run 50 times less often.
-GC_THRESHOLD = (50_000, 50, 1000)
-
-
-@contextmanager
-def tuned_gc():
-    """Collect garbage rarely in the block, and never look at the objects that exist when it
-    starts (the imported modules: `gc.freeze`); the previous settings come back after."""
-    old = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLD)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-        gc.unfreeze()
-
-
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
     """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
     row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1
@@ -261,8 +239,7 @@ _WORKER_OPTIONS: dict = {}
 
 def _init_worker(roots, targets, profiles, force, cache_args) -> None:
     global _WORKER
-    gc.freeze()  # a fresh process that lives for the run: never unfrozen
-    gc.set_threshold(*GC_THRESHOLD)
+    _WORKER_OPTIONS["gc"] = collect.start()  # a fresh process that lives for the run: never undone
     _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
     _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
     from . import tokens
@@ -275,6 +252,7 @@ def _work(path: Path, kind: str) -> Result:
     process) and store the result in the cache from there; the token counts it learned go to
     the parent with the result."""
     result = _WORKER.analyse(path, kind, _WORKER_OPTIONS["force"])
+    _WORKER_OPTIONS["gc"].tick()
     cache = _WORKER_OPTIONS.get("cache")
     if cache is not None:
         from . import tokens
@@ -333,9 +311,10 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
                     lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)))
     elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
-        with tuned_gc():
+        with collect.paced() as pacer:
             for index, path, kind in todo:
                 result = linter.analyse(path, kind, force)
+                pacer.tick()
                 if cache is not None:
                     cache.store(path, kind, result)
                 done(index, result)

@@ -19,9 +19,14 @@ from .. import reads, source
 MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree (a home, a disk)
 _SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
 #: A line that assigns a name at its start (`NAME = ...`, `NAME: T = ...`): linear (one line each).
-_ASSIGNED_NAME = re.compile(r"^[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=", re.M)
-#: A call of a name (`name(`, `mod.name(`): the files that may call a function of another module.
-_CALLED_NAME = re.compile(r"(?<![\w.])(?:[^\W\d]\w*\.)?([^\W\d]\w*)[ \t]*\(")
+#: Matched in "\n" + text, so that the pattern starts with a literal the engine looks for quickly
+#: (the same matches as `^...` with re.M, which is tried at every character: half again as slow).
+_ASSIGNED_NAME = re.compile(r"\n[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=")
+#: A call of a name (`name(`, `mod.name(`, not `a.b.name(`): the files that may call a function of
+#: another module. Matched in the reversed text, so that the pattern starts with the literal `(`:
+#: the same matches as `(?<![\w.])(?:[^\W\d]\w*\.)?([^\W\d]\w*)[ \t]*\(` on the text, whose
+#: look-behind is tried at every character (ten times as slow: 4 s for the corpus' 29 M characters).
+_CALLED_NAME_REVERSED = re.compile(r"\([ \t]*(\w*[^\W\d])(?:(?![\w.])|\.\w*[^\W\d](?![\w.]))")
 SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
 
@@ -50,9 +55,9 @@ class Package:
             states.append(state)
             if text is None:
                 continue
-            for name in dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer(text)):
+            for name in assigned_names(text):
                 names.setdefault(name, []).append(i)
-            for name in dict.fromkeys(m.group(1) for m in _CALLED_NAME.finditer(text)):
+            for name in called_names(text):
                 calls.setdefault(name, []).append(i)
         return cls(files, states, names, calls)
 
@@ -61,6 +66,18 @@ class Package:
         if name.startswith(CALLS):
             return [self.files[i] for i in self.calls.get(name[len(CALLS):], ())]
         return [self.files[i] for i in self.names.get(name, ())]
+
+
+def assigned_names(text: str) -> list[str]:
+    """The names assigned at the start of a line of `text`, each once, in order of appearance."""
+    return list(dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer("\n" + text)))
+
+
+def called_names(text: str) -> list[str]:
+    """The names called in `text` (`name(`, `mod.name(`), each once, in order of appearance."""
+    names = [m.group(1)[::-1] for m in _CALLED_NAME_REVERSED.finditer(text[::-1])]
+    names.reverse()
+    return list(dict.fromkeys(names))
 
 
 def python_files(root: Path) -> list[Path]:

@@ -21,6 +21,9 @@ from .walk import children
 # a system message written in the code: a function building one may return a prompt
 _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""
                              r"|SystemMessage\(|MessageRole\.SYSTEM|\(\s*[\"']system[\"']\s*,")
+#: One of these is in every match of `_SYSTEM_MESSAGE`: looked for first (a plain search is
+#: several times faster than the pattern, which has no literal start).
+_SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -139,7 +142,9 @@ class SiteFinder:
         found = self._frames.get(key)
         if found is None:
             a, b = self.m.offsets(func)
-            found = self._frames[key] = _SYSTEM_MESSAGE.search(self.m.source, a, b) is not None
+            src = self.m.source
+            found = self._frames[key] = (any(src.find(word, a, b) != -1 for word in _SYSTEM_WORDS)
+                                         and _SYSTEM_MESSAGE.search(src, a, b) is not None)
         return found
 
     def _call(self, node: ast.Call) -> None:

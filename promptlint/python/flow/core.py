@@ -27,6 +27,9 @@ from .containers import ContainersMixin, list_variants
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 
+_COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
+
+
 class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin):
     """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
 
@@ -74,10 +77,14 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         return Frame(module=module, func=func, cls=cls, bindings=bindings or {}, self_value=self_value, depth=depth)
 
     def force(self, frame: Frame, th: Thunk) -> Value:
-        """The value of a binding (computed once; a recursive definition is unknown)."""
-        if th.cache is not None:
-            return th.cache
-        th.cache = dynamic(None, th.name or "a name", evidence="recursive definition")
+        """The value of a binding (computed once; a recursive definition is unknown: the value
+        read while it is being computed, made on the first such read only)."""
+        cached = th.cache
+        if cached is not None:
+            if cached is _COMPUTING:
+                cached = th.cache = dynamic(None, th.name or "a name", evidence="recursive definition")
+            return cached
+        th.cache = _COMPUTING
         th.cache = self._force(frame, th)
         return th.cache
 
@@ -191,15 +198,16 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
 
     def _name_node(self, node: ast.Name, frame: Frame, env) -> Value:
         m = frame.module
-        span = m.span(node)
         v = self._name(node.id, node, frame, env)
         if v is not None:
             if (isinstance(v, Text) and len(v.segs) == 1 and not v.segs[0].is_static and v.segs[0].span is not None
-                    and v.segs[0].evidence.startswith(("the parameter", "the name")) and v.segs[0].span.row < span.row
-                    and v.segs[0].origin is None):
-                # an unbound parameter: it enters the prompt here; the parameter is where it comes from
-                return Text([replace(v.segs[0], span=span, origin=v.segs[0].span)])
+                    and v.segs[0].evidence.startswith(("the parameter", "the name"))):
+                span = m.span(node)
+                if v.segs[0].span.row < span.row and v.segs[0].origin is None:
+                    # an unbound parameter: it enters the prompt here; the parameter is where it comes from
+                    return Text([replace(v.segs[0], span=span, origin=v.segs[0].span)])
             return v
+        span = m.span(node)
         if node.id == "__file__":
             return PathV(m.path)
         if node.id in m.imports:
