@@ -71,7 +71,7 @@ def test_a_template_object_formatted_in_a_function_is_a_prompt(tmp_path):
     local = [lt for lt in found if lt.source == "python-constant"]
     assert [lt.site.start.row for lt in local] == [9, 14]
     (role, described), = parts(local[0])
-    assert role == "system"
+    assert role == "prompt"  # `queries_prompt`: where it goes in a request is not known
     first = next(i for i, d in enumerate(described) if d[0] != "text")
     assert "".join(d[1] for d in described[:first]) == \
         "You construct up to 3 web search queries for the user's question.\nCurrent date: "
@@ -148,3 +148,21 @@ def test_a_flattened_history_after_retrieved_context_counts_as_history_after_it(
     found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
     assert [(d.code, d.span.start.row, d.severity.value) for d in found] == [("PRM101", 6, "info")]
     assert "and the conversation history after it" in found[0].message
+
+
+def test_prompt_text_whose_place_is_not_known_is_not_called_a_system_prompt(tmp_path):
+    from promptlint.python.candidates import role_of
+    assert [role_of(n) for n in ("SYSTEM_PROMPT", "agent_instructions", "buildSysprompt", "query_prompt",
+                                 "PROMPTS")] == ["system", "system", "system", "prompt", "prompt"]
+    write(tmp_path, {"app.py": '''
+        from datetime import datetime
+
+        RULES = "Answer in the house style and cite the article you used for every claim. " * 10
+
+
+        def build_query_prompt(question):
+            query_prompt = f"Now: {datetime.now():%H:%M}. " + RULES + question
+            return query_prompt
+    '''})
+    found, = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert found.code == "PRM102" and "in the prompt text:" in found.message

@@ -86,14 +86,24 @@ def template_text(finder, value: Text, frame) -> Text:
     return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True)
 
 
-def text_layout(finder, node, segs: list[Segment], span) -> None:
-    """Record a standalone candidate: one part holding the text, when it has both static text
-    and content that can change."""
+#: Words of a name that say the text is a system prompt (else the role of the text is not known).
+_SYSTEM_WORDS = {"system", "sysprompt", "instruction", "instructions", "preamble", "persona"}
+
+
+def role_of(name: str) -> str:
+    """"system" for a name that says system prompt (`SYSTEM_PROMPT`, `instructions`), else "prompt"
+    (prompt text whose place in a request is not known: `query_prompt` may be a user message)."""
+    return "system" if words(name) & _SYSTEM_WORDS else "prompt"
+
+
+def text_layout(finder, node, segs: list[Segment], span, role: str = "system") -> None:
+    """Record a standalone candidate: one part (of `role`) holding the text, when it has both
+    static text and content that can change."""
     if static_chars(segs) < MIN_STATIC_CHARS or all(s.is_static for s in segs):
         return
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
         return
-    finder.b.add(node, "python-constant", None, None, None, [Part("system", segs, span=span)])
+    finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
@@ -113,7 +123,7 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if template and isinstance(value, Text):
         value = template_text(finder, value, frame)
     segs = finder.ev.text_of(value, frame)
-    text_layout(finder, node, segs, finder.m.span(value_node))
+    text_layout(finder, node, segs, finder.m.span(value_node), role_of(name))
 
 
 def local(finder, node, name: str, value_node, frame) -> None:
@@ -123,7 +133,7 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or not builds_text(value_node):
         return
     value = finder.ev.eval(value_node, frame)
-    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(value_node))
+    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(value_node), role_of(name))
 
 
 def attribute(finder, node: ast.Assign, frame) -> None:
@@ -139,7 +149,7 @@ def attribute(finder, node: ast.Assign, frame) -> None:
     value = finder.ev.eval(node.value, frame)
     if is_template(node.value) and isinstance(value, Text):
         value = template_text(finder, value, frame)
-    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(node.value))
+    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(node.value), role_of(target.attr))
 
 
 def returned(finder, node: ast.Return, func, frame) -> bool:
@@ -160,7 +170,7 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
                 return True
         elif isinstance(option, Text) and named:
             before = len(finder.b.layouts)
-            text_layout(finder, node, option.segs, finder.m.span(value_node))
+            text_layout(finder, node, option.segs, finder.m.span(value_node), role_of(func.name))
             if len(finder.b.layouts) > before:
                 return True
     return False
