@@ -273,7 +273,7 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         # Parts in request order, each role at the start of its first line.
         roles = [line.split()[0] for line in lines[1:] if line and not line[0].isspace()
                  and line.split()[0] in ("tools", "system", "developer", "user", "assistant", "tool",
-                                         "history")]
+                                         "history", "prompt")]
         assert roles == [part.role for part in layout.parts], prompt["id"]
         # One line per segment between the first part and the targets table; one prefix marker.
         start = next(i for i, line in enumerate(lines) if line.startswith(f"{layout.parts[0].role:<10} "))

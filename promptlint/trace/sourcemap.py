@@ -21,8 +21,9 @@ MIN_ANCHOR = 8     # characters: shorter static text ("\n\n", ", ") is found any
 MIN_MATCHED = 32   # characters of anchor text a match needs at least
 MIN_SHARE = 0.6    # fraction of a layout's anchor text a match needs at least
 _SEP = "\x00"      # joins unit texts: never inside an anchor
-_ROLES = {"tools": ("tools",), "schema": ("tools", "system", "schema"), "system": ("system", "developer"),
-          "message": ("user", "assistant", "tool", "history")}
+# "prompt": prompt text whose role in a request is not known (a candidate not named "system")
+_ROLES = {"tools": ("tools",), "schema": ("tools", "system", "schema"),
+          "system": ("system", "developer", "prompt"), "message": ("user", "assistant", "tool", "history", "prompt")}
 
 
 @dataclass
