@@ -18,8 +18,8 @@ from .model import Kind, Part, PromptLayout, Segment
 MIN_STATIC_AFTER = 8  # tokens: less static text after a volatile value (closing tags, punctuation) costs little
 
 ROLE_NAMES = {"system": "system prompt", "prompt": "prompt text", "developer": "developer message",
-              "tools": "tool definitions", "user": "user message", "assistant": "assistant message", "tool": "tool result",
-              "history": "conversation history"}
+              "tools": "tool definitions", "user": "user message", "assistant": "assistant message",
+              "tool": "tool result", "history": "conversation history"}
 
 
 @dataclass

@@ -61,6 +61,9 @@ def static_chars(segs: list[Segment]) -> int:
     return sum(len(s.text.strip()) for s in segs if s.is_static)
 
 
+_TEXT_METHODS = ("format", "dedent", "join", "format_map", "substitute", "safe_substitute")
+
+
 def builds_text(node) -> bool:
     """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` / `join` /
     `.substitute` (string.Template) call."""
@@ -69,8 +72,7 @@ def builds_text(node) -> bool:
     if isinstance(node, ast.BinOp):
         return isinstance(node.op, ast.Mod) or builds_text(node.left) or builds_text(node.right)
     if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "dedent", "join", "format_map", "substitute",
-                                                                     "safe_substitute"):
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS:
             return True
         return any(builds_text(a) for a in node.args) or any(builds_text(k.value) for k in node.keywords)
     return False
