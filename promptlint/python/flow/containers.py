@@ -109,7 +109,7 @@ class ContainersMixin:
         conversation = _history(base)
         if conversation is not None and isinstance(node.slice, ast.Slice):
             if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
-                return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
+                return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and key == -1:
             return newest_message(m.span(node), m.code(node), conversation)
@@ -126,10 +126,9 @@ class ContainersMixin:
         conversation = _history(value)
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
-        if isinstance(value, Seq):
-            items = [Spread(Text([replace(h, window=m.span(node), expr=m.code(node))]), i.span, i.expr)
-                     if isinstance(i, Spread) and (h := _history(i.value)) is not None else i for i in value.items]
-            return replace(value, items=items)
+        if isinstance(value, Seq):  # a message list: the conversation spread into it
+            return replace(value, items=[replace(i, value=ContainersMixin.windowed(i.value, node, frame))
+                                         if isinstance(i, Spread) else i for i in value.items])
         return value
 
     def _unordered_slice(self, base: Value, node: ast.Subscript, frame) -> Value | None:

@@ -20,10 +20,10 @@ from ... import classify
 from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
+from .containers import ContainersMixin, list_variants
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
-from .containers import ContainersMixin, list_variants
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 

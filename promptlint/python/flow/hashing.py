@@ -155,6 +155,21 @@ def set_annotation(ann: ast.AST | None) -> str | None:
     return NUMBER if isinstance(ann, ast.Subscript) and _number_type(ann.slice) else STR_OR_OBJECT
 
 
+_SCALAR_TYPES = _NUMBER_TYPES | {"str"}
+_SEQUENCE_TYPES = frozenset({"list", "List", "Sequence", "MutableSequence", "tuple", "Tuple", "Iterable"})
+
+
+def keyless_annotation(ann: ast.AST | None) -> bool:
+    """True when the annotation says text, a number or a sequence of them (`str`, `list[str]`,
+    `tuple[int, ...]`): JSON of such a value has no object keys whose order could change."""
+    if _type_name(ann) in _SCALAR_TYPES:
+        return True
+    if not (isinstance(ann, ast.Subscript) and _type_name(ann.value) in _SEQUENCE_TYPES):
+        return False
+    inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    return all(_type_name(e) in _SCALAR_TYPES or isinstance(e, ast.Constant) and e.value is Ellipsis for e in inner)
+
+
 def _type_name(node: ast.AST | None) -> str | None:
     """The last name of a type expression (`typing.AbstractSet` -> "AbstractSet")."""
     if isinstance(node, ast.Name):

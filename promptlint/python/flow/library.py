@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
-from .hashing import seed_free_set
+from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 
@@ -166,33 +166,13 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     return Text([seg])
 
 
-_SCALARS = {"str", "int", "float", "bool"}
-_SEQUENCES = {"list", "List", "Sequence", "tuple", "Tuple", "Iterable", "MutableSequence"}
-
-
 def _keyless_parameter(ev, node, frame) -> bool:
     """True for a parameter, not rebound, annotated as text, a number or a sequence of them
     (`strings: list[str]`): its JSON has no keys to order."""
-    func = frame.func
-    if not isinstance(node, ast.Name) or func is None:
+    if not isinstance(node, ast.Name) or frame.func is None:
         return False
     th = ev.env_at(frame, node).get(node.id)
-    if th is None or th.kind != "param" or th.node is None:
-        return False
-    return _scalar_type(th.node.annotation, sequence_ok=True)
-
-
-def _scalar_type(ann, sequence_ok: bool = False) -> bool:
-    name = ann.attr if isinstance(ann, ast.Attribute) else ann.id if isinstance(ann, ast.Name) else None
-    if name in _SCALARS:
-        return True
-    if not (sequence_ok and isinstance(ann, ast.Subscript)):
-        return False
-    base = ann.value
-    base_name = base.attr if isinstance(base, ast.Attribute) else base.id if isinstance(base, ast.Name) else None
-    items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-    return base_name in _SEQUENCES and all(
-        _scalar_type(i) or isinstance(i, ast.Constant) and i.value is Ellipsis for i in items)
+    return th is not None and th.kind == "param" and th.node is not None and keyless_annotation(th.node.annotation)
 
 
 def _deterministic_dict(node, value) -> bool:

@@ -23,9 +23,10 @@ END = 10 ** 9
 @dataclass(eq=False)
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default | shuffle | global (the module-level binding of `name`) | window
-    (the oldest messages dropped in a loop). `env` is the bindings visible where it was made; `prev` the binding it
-    grows (aug, append...); `loop` the enclosing `for` (iterable node, env, outer loop) or None."""
+    param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
+    window (the oldest messages dropped in a loop). `env` is the bindings visible where it was
+    made; `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node,
+    env, outer loop) or None."""
 
     kind: str
     node: Any = None
@@ -241,10 +242,9 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
-        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and _drops_oldest(stmt) in env:
+        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt)) in env:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
-            name = _drops_oldest(stmt)
-            env[name] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[name])
+            env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped])
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func

@@ -52,11 +52,11 @@ def endpoint_provider(b, call) -> str | None:
     return UNKNOWN
 
 
-def _provider(b, call, model: str | None, default: str) -> tuple[str | None, str | None]:
-    """(provider, model): the model's provider when its name says it (`anthropic/claude-...` through
-    a router), else the endpoint's; unknown for an endpoint of unknown caching."""
+def _client_provider(b, call) -> str | None:
+    """The provider the client sends to: its endpoint's, OpenAI when no base URL is known, None
+    (provider unknown) for an endpoint of unknown caching."""
     endpoint = endpoint_provider(b, call)
-    return b.provider_for_model(model, None if endpoint == UNKNOWN else endpoint or default)
+    return None if endpoint == UNKNOWN else endpoint or "openai"
 
 
 def chat(b, call) -> None:
@@ -65,7 +65,8 @@ def chat(b, call) -> None:
     if "response_format" in call.kwargs:
         parts += b.schema_part(call.kwargs["response_format"], frame)
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
-    prov, model = _provider(b, call, b.static_model(call.kwargs.get("model"), frame), "openai")
+    # the model's provider when its name says it (`anthropic/claude-...` through a router)
+    prov, model = b.provider_for_model(b.static_model(call.kwargs.get("model"), frame), _client_provider(b, call))
     layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
@@ -96,8 +97,7 @@ def responses(b, call) -> None:
         parts = [replace(p, segments=[replace(s, window=b.span_of(truncation), expr='truncation="auto"')
                                       if s.kind is Kind.HISTORY else s for s in p.segments]) if p.is_history else p
                  for p in parts]
-    endpoint = endpoint_provider(b, call)
-    layout = b.add(call.node, "python-call", None if endpoint == UNKNOWN else endpoint or "openai", "responses.create",
+    layout = b.add(call.node, "python-call", _client_provider(b, call), "responses.create",
                    b.static_model(call.kwargs.get("model"), frame), parts, newest)
     b.options(layout, call.kwargs, frame)
 
