@@ -236,3 +236,22 @@ def test_a_module_level_list_appended_in_a_function_grows_across_calls(tmp_path)
     system, user = p.value.items
     assert system.items["content"].segs[0].text == "You are terse."
     assert user.items["content"].segs[0].expr == "text"
+
+
+DEFAULTS = """
+    import datetime
+
+    STAMP = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+
+
+    def worker_prompt(current_time=STAMP, request_id=None):
+        probe(current_time)
+        probe(request_id)
+"""
+
+
+def test_a_default_known_from_the_code_says_more_than_the_parameter_name(tmp_path):
+    stamp, = probe(tmp_path, DEFAULTS, index=0).segs  # no caller: the default, fixed at import
+    assert (stamp.kind, stamp.volatility, stamp.name_only) == (Kind.TIMESTAMP, Volatility.PER_PROCESS, False)
+    rid, = probe(tmp_path, DEFAULTS, index=1).segs  # a default of None says nothing: the name is the hint
+    assert rid.name_only and rid.kind is Kind.UNIQUE_ID

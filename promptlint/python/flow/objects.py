@@ -336,10 +336,25 @@ class ObjectsMixin:
         span = m.span(param)
         if found:
             kind, vol, prec, why = found
+            known = self._known_default(frame, name, kind)
+            if known is not None:
+                return known  # `current_time=STAMP`: what the default holds says more than the name
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
         return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+
+    def _known_default(self, frame: Frame, name: str, kind: Kind) -> Value | None:
+        """The default of parameter `name` (evaluated at import: per process) when it is a value of
+        `kind` known from the code, not from a name (`current_time=TIME_AT_IMPORT`), else None."""
+        if frame.func is None:
+            return None
+        th = self.defaults(Func(frame.module, frame.func)).get(name)
+        if th is None:
+            return None
+        value = self.force(th.value, th)
+        segs = self.text_of(value, frame) if isinstance(value, (Text, Alt)) else []
+        return value if any(s.kind is kind and not s.name_only for s in segs) else None
 
     def _class_for_annotation(self, frame: Frame, ann) -> ClassRef | None:
         if isinstance(ann, (ast.Name, ast.Attribute)):
