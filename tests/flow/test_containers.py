@@ -239,3 +239,49 @@ def test_trim_messages_keeps_the_newest_unless_told_the_oldest(tmp_path):
 def test_a_single_pop_outside_a_loop_is_not_a_window(tmp_path):
     rows, = probe(tmp_path, WINDOWS, index=4).segs
     assert rows.window is None
+
+
+NEWEST_FIRST = """
+    def f(history, budget, rows):
+        kept = []
+        for message in reversed(history):
+            if len(message["content"]) > budget:
+                break
+            kept.append(message)
+        probe(list(reversed(kept)))
+        recent = []
+        for message in history[::-1]:
+            for part in message["parts"]:
+                if part is None:
+                    break
+            recent.append(message)
+        probe(recent)
+        last = []
+        for row in reversed(rows):
+            if row is None:
+                break
+            last.append(row)
+        probe(last)
+        probe(reversed(["a", "b"]))
+"""
+
+
+def test_a_newest_first_walk_that_stops_at_a_budget_is_a_sliding_window(tmp_path):
+    kept, = probe(tmp_path, NEWEST_FIRST, index=0).segs
+    assert kept.kind is Kind.HISTORY and kept.window.start == pos(NEWEST_FIRST, "reversed(history)")
+
+
+def test_a_newest_first_walk_without_its_own_break_keeps_everything(tmp_path):
+    recent = probe(tmp_path, NEWEST_FIRST, index=1).value  # the break ends the inner loop only
+    assert not any(getattr(s, "window", None) for s in getattr(recent, "segs", []))
+    assert isinstance(recent, Seq) and recent.repeated
+
+
+def test_a_newest_first_walk_over_what_is_not_a_conversation_is_left_as_it_is(tmp_path):
+    last = probe(tmp_path, NEWEST_FIRST, index=2).value
+    assert not (isinstance(last, Text) and any(s.window for s in last.segs))
+
+
+def test_reversed_turns_a_list_display_around(tmp_path):
+    turned = probe(tmp_path, NEWEST_FIRST, index=3).value
+    assert isinstance(turned, Seq) and [i.segs[0].text for i in turned.items] == ["b", "a"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
@@ -277,6 +278,17 @@ def _list(ev, node, qual, args, kwargs, frame, env):
     return ev.eval(args[0], frame, env) if args else None
 
 
+def _reversed(ev, node, qual, args, kwargs, frame, env):
+    """`reversed(xs)`: a list display's items in the other order; any other value as it was (a
+    conversation walked backwards is still that conversation)."""
+    if not args:
+        return None
+    inner = ev.eval(args[0], frame, env)
+    if isinstance(inner, Seq) and not inner.repeated:
+        return replace(inner, items=inner.items[::-1])
+    return inner
+
+
 def _number(ev, node, qual, args, kwargs, frame, env):
     m = frame.module
     inner = ev.eval(args[0], frame, env) if args else None
@@ -328,7 +340,7 @@ KNOWN["string.Template"] = _dollar_template
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
-BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
+BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list, "reversed": _reversed,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict}
 

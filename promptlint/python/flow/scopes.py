@@ -108,6 +108,48 @@ def _drops_oldest(stmt) -> str | None:
     return None
 
 
+def _newest_first(stmt) -> ast.expr | None:
+    """`xs` of a loop that walks `reversed(xs)` or `xs[::-1]` (newest item first) and can stop
+    early (a `break` of its own), else None: what it keeps is a window of xs's newest items."""
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
+        source = it.args[0]
+    elif (isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None
+            and it.slice.upper is None and isinstance(it.slice.step, ast.UnaryOp)
+            and isinstance(it.slice.step.op, ast.USub)):
+        source = it.value
+    else:
+        return None
+    return source if _breaks(stmt.body) else None
+
+
+def _breaks(stmts) -> bool:
+    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it)."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.Break):
+            return True
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            if _breaks(getattr(stmt, field, ()) or ()):
+                return True
+        if any(_breaks(h.body) for h in getattr(stmt, "handlers", ())):
+            return True
+    return False
+
+
+def _appended(stmts) -> set[str]:
+    """The names `name.append(...)` / `.insert` / `.extend` / `+=` grow in a loop body."""
+    names = set()
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
+            names.add(node.func.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
 def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
     """Every parameter of a function, in order (positional-only, regular, *args, keyword-only,
     **kwargs)."""
@@ -199,6 +241,12 @@ class ScopesMixin:
                 if env.get(name) is not th and name not in targets:
                     env[name] = th
             frame.replay = outer_replay
+        source = _newest_first(stmt) if is_for else None
+        if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
+            before = ctx[1]
+            for name in _appended(stmt.body):
+                if name in env and env[name] is not before.get(name):
+                    env[name] = Thunk("window", node=stmt.iter, prev=Thunk("expr", node=source, env=before))
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
