@@ -285,3 +285,30 @@ def test_a_newest_first_walk_over_what_is_not_a_conversation_is_left_as_it_is(tm
 def test_reversed_turns_a_list_display_around(tmp_path):
     turned = probe(tmp_path, NEWEST_FIRST, index=3).value
     assert isinstance(turned, Seq) and [i.segs[0].text for i in turned.items] == ["b", "a"]
+
+
+GROWN_THEN_CUT = """
+    def f(events):
+        messages = []
+        for event in events:
+            messages.extend(event.to_messages())
+        while len(messages) > 20:
+            messages.pop(0)
+        probe(messages)
+        rows = []
+        for event in events:
+            rows.append(event.text)
+        while len(rows) > 20:
+            rows.pop(0)
+        probe(rows)
+"""
+
+
+def test_a_message_list_grown_in_a_loop_then_cut_from_the_front_is_a_sliding_window(tmp_path):
+    cut, = probe(tmp_path, GROWN_THEN_CUT, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(GROWN_THEN_CUT, "messages.pop(0)")
+
+
+def test_a_list_not_named_as_a_conversation_is_not_one_when_cut(tmp_path):
+    rows = probe(tmp_path, GROWN_THEN_CUT, index=1).value
+    assert isinstance(rows, Seq) and rows.repeated

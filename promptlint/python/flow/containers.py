@@ -9,7 +9,7 @@ import ast
 from dataclasses import replace
 from pathlib import Path
 
-from ... import source
+from ... import classify, source
 from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
@@ -119,13 +119,18 @@ class ContainersMixin:
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
     @staticmethod
-    def windowed(value, node, frame) -> Value:
+    def windowed(value, node, frame, name: str = "") -> Value:
         """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
-        `trim_messages`): the replayed conversation in it becomes a sliding window there."""
+        `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
+        grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
+        name where it is cut) is one too."""
         m = frame.module
         conversation = _history(value)
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
+        if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
+            grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
+            return Text([replace(grown.segs[0], window=m.span(node))])
         if isinstance(value, Seq):  # a message list: the conversation spread into it
             return replace(value, items=[replace(i, value=ContainersMixin.windowed(i.value, node, frame))
                                          if isinstance(i, Spread) else i for i in value.items])

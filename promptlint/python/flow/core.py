@@ -116,7 +116,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "aug":
             return self.augment(th, prev, frame)
         if th.kind == "window":
-            return self.windowed(prev, th.node, frame)
+            return self.windowed(prev, th.node, frame, th.name)
         if th.kind == "shuffle":
             return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):

@@ -24,7 +24,7 @@ END = 10 ** 9
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    window (the oldest messages dropped in a loop). `env` is the bindings visible where it was
+    window (the oldest messages of the list named `name` dropped in a loop). `env` is the bindings visible where it was
     made; `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node,
     env, outer loop) or None."""
 
@@ -246,7 +246,8 @@ class ScopesMixin:
             before = ctx[1]
             for name in _appended(stmt.body):
                 if name in env and env[name] is not before.get(name):
-                    env[name] = Thunk("window", node=stmt.iter, prev=Thunk("expr", node=source, env=before))
+                    env[name] = Thunk("window", node=stmt.iter, prev=Thunk("expr", node=source, env=before),
+                                      name=source.id if isinstance(source, ast.Name) else "")
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
@@ -292,7 +293,8 @@ class ScopesMixin:
                                   name=type(stmt.op).__name__)
         elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt)) in env:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
-            env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped])
+            env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
+                                 name=dropped)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func
