@@ -106,10 +106,8 @@ def test_dict_views_are_lists_in_the_dict_order(tmp_path):
     assert isinstance(values, Seq) and not values.repeated
     assert [v.items["name"].segs[0].text for v in values.items] == ["search", "fetch"]
     names = probe(tmp_path, COMPREHENSIONS, index=6).value
-    assert names.repeated and names.unordered is None
-    element = names.items[0]  # one element: one of the dict's values
-    assert isinstance(element, Alt)
-    assert [o.items["name"].segs[0].text for o in element.options] == ["search", "fetch"]
+    assert not names.repeated and names.unordered is None  # mapped item by item, in the dict's order
+    assert [t.items["name"].segs[0].text for t in names.items] == ["search", "fetch"]
 
 
 def test_sorted_gives_a_fixed_order(tmp_path):
@@ -312,3 +310,33 @@ def test_a_message_list_grown_in_a_loop_then_cut_from_the_front_is_a_sliding_win
 def test_a_list_not_named_as_a_conversation_is_not_one_when_cut(tmp_path):
     rows = probe(tmp_path, GROWN_THEN_CUT, index=1).value
     assert isinstance(rows, Seq) and rows.repeated
+
+
+MAPPED = """
+    def convert(m):
+        return {"role": m["role"], "content": m["content"]}
+
+
+    def f(history, question, extra):
+        messages = [{"role": "system", "content": "Rules."}, *history, {"role": "user", "content": question}]
+        probe([{"role": m["role"], "content": m["content"]} for m in messages])
+        probe([convert(m) for m in messages])
+        probe([m for m in messages if m])
+        probe([m["content"] for m in history])
+"""
+
+
+def test_a_comprehension_over_a_message_list_display_converts_each_message_in_place(tmp_path):
+    for index in (0, 1):
+        converted = probe(tmp_path, MAPPED, index=index).value
+        assert isinstance(converted, Seq) and not converted.repeated and len(converted.items) == 3
+        system, spread, user = converted.items
+        assert system.items["content"].segs[0].text == "Rules." and system.items["role"].segs[0].text == "system"
+        assert isinstance(spread, Spread) and spread.value.repeated
+        assert user.items["content"].segs[0].kind is Kind.USER_INPUT
+
+
+def test_a_filtered_comprehension_or_one_over_an_unknown_list_is_one_repeated_element(tmp_path):
+    for index in (2, 3):
+        kept = probe(tmp_path, MAPPED, index=index).value
+        assert isinstance(kept, Seq) and kept.repeated and len(kept.items) == 1
