@@ -340,3 +340,39 @@ def test_a_filtered_comprehension_or_one_over_an_unknown_list_is_one_repeated_el
     for index in (2, 3):
         kept = probe(tmp_path, MAPPED, index=index).value
         assert isinstance(kept, Seq) and kept.repeated and len(kept.items) == 1
+
+
+MAP_LOOPS = """
+    def f(history, question, docs):
+        messages = [{"role": "system", "content": "Rules."}, *history, {"role": "user", "content": question}]
+        formatted = []
+        for m in messages:
+            role = m["role"]
+            formatted.append({"role": role, "content": m["content"]})
+        probe(formatted)
+        picked = []
+        for m in messages:
+            if m:
+                picked.append(m)
+        probe(picked)
+        lines = []
+        for d in docs:
+            lines.append(d)
+        probe(lines)
+"""
+
+
+def test_a_loop_that_appends_once_per_message_converts_each_message_in_place(tmp_path):
+    converted = probe(tmp_path, MAP_LOOPS, index=0).value
+    assert isinstance(converted, Seq) and not converted.repeated and len(converted.items) == 3
+    system, spread, user = converted.items
+    assert system.items["role"].segs[0].text == "system" and system.items["content"].segs[0].text == "Rules."
+    assert isinstance(spread, Spread) and spread.value.repeated
+    assert user.items["role"].segs[0].text == "user" and user.items["content"].segs[0].kind is Kind.USER_INPUT
+
+
+def test_a_conditional_append_or_an_unknown_source_stays_one_repeated_element(tmp_path):
+    picked = probe(tmp_path, MAP_LOOPS, index=1).value  # with or without each message: variants
+    assert not isinstance(picked, Seq) and all(isinstance(o, (Seq, Alt)) for o in picked.options)
+    lines = probe(tmp_path, MAP_LOOPS, index=2).value
+    assert isinstance(lines, Seq) and lines.repeated

@@ -215,7 +215,7 @@ class ContainersMixin:
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            "a set comprehension: iteration order depends on the hash seed")
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
-        mapped = self._mapped(node, frame, inner_env)
+        mapped = self.mapped_comprehension(node, frame, inner_env)
         if mapped is not None:
             return mapped
         order = None
@@ -238,34 +238,6 @@ class ContainersMixin:
             return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)
         elt = self.eval(node.elt, frame, inner_env)
         return Seq([elt], span, repeated=True, node=node, unordered=order)
-
-    def _mapped(self, node, frame, env: dict) -> Seq | None:
-        """`[f(m) for m in xs]` over a list display of at most `MAPPED_ITEMS` items (`[system,
-        *history, user]`): one element per item, in place, so a message converted for an SDK keeps
-        its role and content (a spread item maps to a spread of its converted elements). None for
-        any other comprehension (several `for`, a filter, a set or dict, an unknown source)."""
-        if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
-            return None
-        comp = node.generators[0]
-        if comp.ifs or not isinstance(comp.target, ast.Name):
-            return None
-        it = self.eval(comp.iter, frame, env)
-        if (not isinstance(it, Seq) or it.repeated or it.unordered is not None or not it.items
-                or len(it.items) > MAPPED_ITEMS or all(isinstance(i, Spread) for i in it.items)):
-            return None
-        m = frame.module
-        name = comp.target.id
-        out = []
-        for item in it.items:
-            inner = dict(env)
-            if isinstance(item, Spread):
-                inner[name] = Thunk("value", value=self.item_of(item.value, comp.iter, frame, name))
-                elt = Seq([self.eval(node.elt, frame, inner)], item.span, repeated=True)
-                out.append(Spread(elt, item.span, item.expr))
-            else:
-                inner[name] = Thunk("value", value=item)
-                out.append(self.eval(node.elt, frame, inner))
-        return Seq(out, m.span(node), node=node, ordered=it.ordered)
 
     def _order_of(self, it: Value, iter_node, frame) -> Segment | None:
         """The unordered-iteration segment that makes iterating `it` unstable, or None."""
@@ -394,9 +366,6 @@ class ContainersMixin:
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
-
-
-MAPPED_ITEMS = 16  # the longest list display a comprehension is mapped over item by item
 
 
 def _volatile(segs: list[Segment]) -> Segment | None:

@@ -21,6 +21,7 @@ from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
 from .containers import ContainersMixin, list_variants
+from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
@@ -30,7 +31,7 @@ from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text,
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
 
 
-class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin):
+class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin):
     """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
 
     `template_hook(evaluator, base, node, args, kwargs, frame, env)` renders a template object's
@@ -115,6 +116,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             return self.augment(th, prev, frame)
+        if th.kind == "map":
+            return self.mapped_loop(th, prev, frame)
         if th.kind == "window":
             return self.windowed(prev, th.node, frame, th.name)
         if th.kind == "shuffle":

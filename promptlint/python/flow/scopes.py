@@ -24,7 +24,8 @@ END = 10 ** 9
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    window (the oldest messages of the list named `name` dropped in a loop). `env` is the bindings visible where it was
+    window (the oldest messages of the list named `name` dropped in a loop) | map (a loop that
+    appends one element per item: `value` the append, `env` the bindings before the loop). `env` is the bindings visible where it was
     made; `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node,
     env, outer loop) or None."""
 
@@ -121,6 +122,30 @@ def _newest_first(stmt) -> ast.expr | None:
     else:
         return None
     return source if _breaks(stmt.body) else None
+
+
+def map_loop(stmt) -> str | None:
+    """The name `out` of a loop `for x in xs: ... out.append(expr) ...` that appends once per
+    item (one unconditional append in its body, no other change of `out`, no break, continue or
+    return, no else), else None."""
+    if not isinstance(stmt.target, ast.Name) or stmt.orelse:
+        return None
+    appends = [st.value.func.value.id for st in stmt.body
+               if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and len(st.value.args) == 1
+               and not st.value.keywords and isinstance(st.value.func, ast.Attribute)
+               and st.value.func.attr == "append" and isinstance(st.value.func.value, ast.Name)]
+    if len(appends) != 1 or appends[0] == stmt.target.id:
+        return None
+    out = appends[0]
+    seen = 0
+    for node in ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Name) and node.id == out:
+            seen += 1
+            if not isinstance(node.ctx, ast.Load):
+                return None
+    return out if seen == 1 else None
 
 
 def _breaks(stmts) -> bool:
@@ -241,6 +266,10 @@ class ScopesMixin:
                 if env.get(name) is not th and name not in targets:
                     env[name] = th
             frame.replay = outer_replay
+        out = map_loop(stmt) if is_for and not outer else None
+        if out is not None and out in ctx[1] and env.get(out) is not ctx[1][out]:
+            # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
+            env[out] = Thunk("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
         source = _newest_first(stmt) if is_for else None
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
             before = ctx[1]
