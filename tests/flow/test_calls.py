@@ -299,3 +299,38 @@ def test_a_wrapper_called_from_a_function_of_the_same_name_elsewhere_is_not_boun
                if lt.source == "python-call"]
     assert layout.model is None
     assert not any(s.kind is Kind.TIMESTAMP for p in layout.parts for s in p.segments)
+
+
+ROLE_HELPERS = """
+    from abc import abstractmethod
+
+
+    class Base:
+        @abstractmethod
+        def system_message(self, message):
+            pass
+
+        def user_message(self, message):
+            return {"role": "user", "content": message, "name": "known"}
+
+        def prompt(self, question):
+            probe(self.system_message("You are a SQL expert."))
+            probe(self.user_message(question))
+            probe(make_assistant_msg(content="Done."))
+            probe(self.systemd_message("x"))
+"""
+
+
+def test_a_helper_named_for_a_role_whose_body_is_unknown_makes_that_message(tmp_path):
+    system = probe(tmp_path, ROLE_HELPERS, index=0).value
+    assert system.items["role"].segs[0].text == "system"
+    assert system.items["content"].segs[0].text == "You are a SQL expert."
+    assistant = probe(tmp_path, ROLE_HELPERS, index=2).value
+    assert assistant.items["role"].segs[0].text == "assistant" and assistant.items["content"].segs[0].text == "Done."
+
+
+def test_a_role_helper_we_can_read_or_another_name_is_left_as_it_is(tmp_path):
+    user = probe(tmp_path, ROLE_HELPERS, index=1).value
+    assert user.items["name"].segs[0].text == "known"  # its own body, not the guess
+    other = probe(tmp_path, ROLE_HELPERS, index=3).value
+    assert not hasattr(other, "items")

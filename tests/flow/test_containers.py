@@ -7,6 +7,7 @@ from __future__ import annotations
 from analysis_support import pos, probe
 
 from promptlint.model import Kind, Volatility
+from promptlint.python.flow.containers import list_variants
 from promptlint.python.flow.values import Alt, Mapping, Seq, Spread, Text
 
 CONTAINERS = """
@@ -336,10 +337,66 @@ def test_a_comprehension_over_a_message_list_display_converts_each_message_in_pl
         assert user.items["content"].segs[0].kind is Kind.USER_INPUT
 
 
-def test_a_filtered_comprehension_or_one_over_an_unknown_list_is_one_repeated_element(tmp_path):
-    for index in (2, 3):
-        kept = probe(tmp_path, MAPPED, index=index).value
-        assert isinstance(kept, Seq) and kept.repeated and len(kept.items) == 1
+def test_a_filter_the_code_cannot_decide_keeps_each_message(tmp_path):
+    kept = probe(tmp_path, MAPPED, index=2).value  # `if m`: a message is a dict, kept
+    assert isinstance(kept, Seq) and not kept.repeated and len(kept.items) == 3
+
+
+def test_a_comprehension_over_an_unknown_list_is_one_repeated_element(tmp_path):
+    kept = probe(tmp_path, MAPPED, index=3).value
+    assert isinstance(kept, Seq) and kept.repeated and len(kept.items) == 1
+
+
+FILTERED = """
+    def f(extra, name):
+        parts = ["You are a careful assistant.", "", extra, "Answer briefly."]
+        probe([p for p in parts if p != ""])
+        probe([p for p in parts if p])
+        probe([p for p in parts if p is not None and p != "Answer briefly."])
+        probe("\\n".join(p for p in parts if p))
+"""
+
+
+def test_a_filter_on_static_text_drops_what_it_drops_and_keeps_the_rest(tmp_path):
+    for index in (0, 1):
+        kept = probe(tmp_path, FILTERED, index=index).value
+        assert [i.segs[0].text or i.segs[0].expr for i in kept.items] == ["You are a careful assistant.", "extra",
+                                                                           "Answer briefly."]
+    kept = probe(tmp_path, FILTERED, index=2).value
+    assert [i.segs[0].text or i.segs[0].expr for i in kept.items] == ["You are a careful assistant.", "", "extra"]
+
+
+def test_a_joined_filtered_generator_keeps_the_static_text_around_the_dynamic_part(tmp_path):
+    joined = probe(tmp_path, FILTERED, index=3).segs
+    assert [s.text for s in joined if s.is_static][0] == "You are a careful assistant."
+    assert any(not s.is_static and s.expr == "extra" for s in joined)
+    assert joined[-1].text.endswith("Answer briefly.")
+
+
+MANY_BRANCHES = """
+    def f(a, b, c, d, stamp):
+        parts = [f"Now: {stamp}", "Rules."]
+        if a:
+            parts.append("A")
+        if b:
+            parts.append("B")
+        if c:
+            parts.append("C")
+        if d:
+            parts.append("D")
+        probe(parts)
+"""
+
+
+def test_a_list_grown_in_many_branches_is_one_list_with_items_present_or_absent(tmp_path):
+    variants = list_variants(probe(tmp_path, MANY_BRANCHES).value)  # 16 variants: one list
+    assert len(variants) == 1
+    parts = variants[0]
+    assert isinstance(parts, Seq) and not parts.repeated and len(parts.items) == 6
+    assert parts.items[1].segs[0].text == "Rules."
+    maybe = parts.items[2:]
+    assert all(isinstance(i, Alt) and i.options[0].segs[0].text == w and i.options[1].segs[0].text == ""
+               for i, w in zip(maybe, "ABCD"))
 
 
 MAP_LOOPS = """

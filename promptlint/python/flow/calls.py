@@ -9,9 +9,10 @@ user's message is new on every request (Policy 7).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
-from ...model import Kind, Volatility
+from ...model import Kind, Segment, Volatility
 from . import library
 from .budget import MAX_DEPTH
 from .methods import MethodsMixin
@@ -25,6 +26,28 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
     """Call evaluation of the Evaluator."""
 
     def call(self, node: ast.Call, frame: Frame, env) -> Value:
+        result = self._call(node, frame, env)
+        if isinstance(result, Text):
+            return self.role_message(node, frame, env) or result
+        return result
+
+    def role_message(self, node: ast.Call, frame: Frame, env) -> Mapping | None:
+        """A message made by a helper whose body we cannot read but whose name says its role
+        (`self.system_message(text)`, `make_user_msg(text)`: an abstract method, a method of an SDK
+        adapter): the message `{"role": role, "content": text}`, else None."""
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        found = _ROLE_HELPER.match(name)
+        content = node.args[0] if len(node.args) == 1 and not node.keywords else \
+            next((k.value for k in node.keywords if k.arg in ("content", "message", "text")), None) if not node.args else None
+        if found is None or content is None or isinstance(content, ast.Starred):
+            return None
+        m = frame.module
+        role = _ROLE_WORDS.get(found.group(1).lower(), found.group(1).lower())
+        return Mapping({"role": Text([Segment(text=role, span=m.span(func))]),
+                        "content": self.eval(content, frame, env)}, span=m.span(node))
+
+    def _call(self, node: ast.Call, frame: Frame, env) -> Value:
         m = frame.module
         func = node.func
         qual = m.qualified_name(func) or ""
@@ -223,6 +246,12 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 if fetched is not None:
                     return fetched
         return result
+
+
+#: A helper named for the message it makes: `system_message`, `user_msg`, `create_assistant_message`.
+_ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|user|assistant|human|ai|developer)_?(?:message|msg)$",
+                          re.IGNORECASE)
+_ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 
 def _is_none(v: Value) -> bool:

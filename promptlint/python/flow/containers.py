@@ -22,8 +22,8 @@ MAX_VARIANTS = 8
 
 
 def list_variants(value) -> list | None:
-    """The lists an Alt stands for (nested Alts flattened), or None when a variant is not a list or
-    there are more than MAX_VARIANTS of them."""
+    """The lists an Alt stands for (nested Alts flattened), or None when a variant is not a list.
+    Past MAX_VARIANTS of them, one list that holds every item of any of them (`merged_list`)."""
     if not isinstance(value, Alt):
         return None
     out: list = []
@@ -37,9 +37,58 @@ def list_variants(value) -> list | None:
                 out.append(v)
         else:
             return None
-        if len(out) > MAX_VARIANTS:
-            return None
+    if len(out) > MAX_VARIANTS:
+        merged = merged_list(out)
+        return [merged] if merged is not None else None
     return out
+
+
+def merged_list(variants: list[Seq]) -> Seq | None:
+    """One list for many variants of a list grown in branches (`if c: parts.append(x)` six times
+    over): the items of all of them in their order, an item missing from some variant made
+    "present or absent" (an Alt of it and no text). Items are the same when made by the same code
+    (`_item_key`); a new item goes before the first later one made further down the code. None
+    when a variant is a repeated list or two variants order their common items differently."""
+    if any(v.repeated for v in variants):
+        return None
+    order: list = []  # (key, item, how many variants hold it)
+    for v in variants:
+        at = 0
+        for item in v.items:
+            key = _item_key(item)
+            found = next((i for i in range(len(order)) if order[i][0] == key), None)
+            if found is None:
+                while at < len(order) and _before(order[at][0], key):
+                    at += 1
+                order.insert(at, [key, item, 1])
+                at += 1
+            elif found < at:
+                return None
+            else:
+                order[found][2] += 1
+                at = found + 1
+    items = []
+    for _, item, count in order:
+        if count >= len(variants):
+            items.append(item)
+        else:
+            span = getattr(item, "span", None)
+            items.append(Alt([item, Text([Segment(text="", span=span)])], span))
+    first = variants[0]
+    return Seq(items, first.span, node=first.node, unordered=next((v.unordered for v in variants if v.unordered), None))
+
+
+def _item_key(item):
+    """Where an item was made in the code ((row, column) of its span, or its identity)."""
+    span = getattr(item, "span", None)
+    if span is None and isinstance(item, Text) and item.segs:
+        span = item.segs[0].span
+    return (span.start.row, span.start.column, span.end.row, span.end.column) if span is not None else ("id", id(item))
+
+
+def _before(a, b) -> bool:
+    """Whether the item made at `a` comes before the one made at `b` in the code (unknown: no)."""
+    return a[0] != "id" and b[0] != "id" and a < b
 
 
 class ContainersMixin:

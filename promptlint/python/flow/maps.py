@@ -8,54 +8,98 @@ from __future__ import annotations
 
 import ast
 
+from .containers import list_variants
 from .scopes import Thunk
-from .values import Seq, Spread, Value
+from .values import Alt, Seq, Spread, Text, Value
 
-MAPPED_ITEMS = 16  # the longest list display mapped item by item
+MAPPED_ITEMS = 256  # the longest list display mapped item by item
+_UNKNOWN = object()  # a value the code alone does not fix
 
 
 class MapsMixin:
     """Maps over known lists, for the Evaluator."""
 
-    def _known_items(self, iter_node, frame, env) -> Seq | None:
-        """The list `iter_node` evaluates to when it is a display of 1 to `MAPPED_ITEMS` items
-        in a fixed order with at least one item that is not a spread, else None."""
+    def _known_items(self, iter_node, frame, env) -> list[Seq] | None:
+        """The lists `iter_node` evaluates to (one, or each variant of a list grown in branches)
+        when each is a display of 1 to `MAPPED_ITEMS` items in a fixed order with at least one item
+        that is not a spread, else None."""
         it = self.eval(iter_node, frame, env)
-        if (not isinstance(it, Seq) or it.repeated or it.unordered is not None or not it.items
-                or len(it.items) > MAPPED_ITEMS or all(isinstance(i, Spread) for i in it.items)):
+        lists = list_variants(it) if isinstance(it, Alt) else [it]
+        if not lists or any(not _mappable(x) for x in lists):
             return None
-        return it
+        return lists
 
     def _each(self, it: Seq, iter_node, frame, name: str, element) -> list[Value]:
-        """`element(item_thunk)` for each item of `it`; a spread item gives a spread of one
-        repeated element made from an element of what it spreads."""
+        """`element(item_thunk)` for each item of `it` (None: the item is dropped); a spread item
+        gives a spread of one repeated element made from an element of what it spreads."""
         out: list[Value] = []
         for item in it.items:
             if isinstance(item, Spread):
                 one = Thunk("value", value=self.item_of(item.value, iter_node, frame, name))
                 out.append(Spread(Seq([element(one)], item.span, repeated=True), item.span, item.expr))
             else:
-                out.append(element(Thunk("value", value=item)))
+                made = element(Thunk("value", value=item))
+                if made is not None:
+                    out.append(made)
         return out
 
     def mapped_comprehension(self, node, frame, env: dict) -> Seq | None:
-        """`[f(m) for m in xs]` over a known list display (one `for`, no filter, a plain name):
-        one element per item, or None for any other comprehension."""
+        """`[f(m) for m in xs if cond]` over a known list display (one `for`, a plain name): one
+        element per item the filter keeps (`static_truth`), or None for any other comprehension."""
         if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
-        if comp.ifs or not isinstance(comp.target, ast.Name):
+        if not isinstance(comp.target, ast.Name):
             return None
-        it = self._known_items(comp.iter, frame, env)
-        if it is None:
+        lists = self._known_items(comp.iter, frame, env)
+        if lists is None:
             return None
         name = comp.target.id
 
-        def element(item: Thunk) -> Value:
-            return self.eval(node.elt, frame, {**env, name: item})
+        def element(item: Thunk) -> Value | None:
+            inner = {**env, name: item}
+            if any(self.static_truth(cond, frame, inner) is False for cond in comp.ifs):
+                return None  # a filter that drops this item whatever the request (`if part`, `!= ""`)
+            return self.eval(node.elt, frame, inner)
 
-        return Seq(self._each(it, comp.iter, frame, name, element), frame.module.span(node), node=node,
-                   ordered=it.ordered)
+        span = frame.module.span(node)
+        mapped = [Seq(self._each(it, comp.iter, frame, name, element), span, node=node, ordered=it.ordered)
+                  for it in lists]
+        return mapped[0] if len(mapped) == 1 else Alt(mapped, span)
+
+    def static_truth(self, cond: ast.expr, frame, env: dict) -> bool | None:
+        """Whether `cond` holds, when the code alone says so (a truth test, `==` / `!=` / `is` /
+        `is not` of static text, numbers or None, `not`, `and` / `or` of those), else None (kept:
+        a filter we cannot decide is read as keeping the item)."""
+        if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
+            inner = self.static_truth(cond.operand, frame, env)
+            return None if inner is None else not inner
+        if isinstance(cond, ast.BoolOp):
+            values = [self.static_truth(v, frame, env) for v in cond.values]
+            if isinstance(cond.op, ast.And):
+                return False if False in values else None if None in values else True
+            return True if True in values else None if None in values else False
+        if isinstance(cond, ast.Compare) and len(cond.ops) == 1:
+            left, right = self._fixed_value(cond.left, frame, env), self._fixed_value(cond.comparators[0], frame, env)
+            if left is _UNKNOWN or right is _UNKNOWN:
+                return None
+            op = cond.ops[0]
+            if isinstance(op, (ast.Eq, ast.Is)):
+                return left == right
+            if isinstance(op, (ast.NotEq, ast.IsNot)):
+                return left != right
+            return None
+        value = self._fixed_value(cond, frame, env)
+        return None if value is _UNKNOWN else bool(value)
+
+    def _fixed_value(self, node: ast.expr, frame, env: dict):
+        """The Python value of `node` when the code fixes it (a constant, static text), else _UNKNOWN."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        value = self.eval(node, frame, env)
+        if isinstance(value, Text) and all(s.is_static for s in value.segs):
+            return "".join(s.text for s in value.segs)
+        return _UNKNOWN
 
     def mapped_loop(self, th: Thunk, prev, frame) -> Value:
         """The list after a map loop (`th`: kind "map", `node` the `for`, `env` the bindings before
@@ -63,9 +107,10 @@ class MapsMixin:
         display, the list before it plus one appended element per item; otherwise what the
         append gives."""
         stmt = th.node
-        it = self._known_items(stmt.iter, frame, th.env)
-        if it is None or not isinstance(prev, Seq) or prev.repeated:
+        lists = self._known_items(stmt.iter, frame, th.env)
+        if lists is None or len(lists) != 1 or not isinstance(prev, Seq) or prev.repeated:
             return self.force(frame, th.value)
+        it = lists[0]
         name = stmt.target.id
         append: Thunk = th.value
         before = th.env
@@ -76,6 +121,11 @@ class MapsMixin:
 
         items = self._each(it, stmt.iter, frame, name, element)
         return Seq(prev.items + items, prev.span, node=prev.node, ordered=prev.ordered)
+
+
+def _mappable(it) -> bool:
+    return (isinstance(it, Seq) and not it.repeated and it.unordered is None and 0 < len(it.items) <= MAPPED_ITEMS
+            and not all(isinstance(i, Spread) for i in it.items))
 
 
 def _rebound(env: dict, before: dict, name: str, item: Thunk, memo: dict) -> dict:

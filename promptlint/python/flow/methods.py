@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
 from ... import classify
+from .containers import list_variants
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -199,8 +200,8 @@ class MethodsMixin:
         joined = self._join_seq(sep_segs, it, frame)
         if joined is not None:
             return joined
-        if isinstance(it, Alt):
-            options = [self._join_seq(sep_segs, o, frame) for o in it.options]
+        if isinstance(it, Alt):  # one of several lists (grown in branches): each joined
+            options = [self._join_seq(sep_segs, o, frame) for o in list_variants(it) or it.options]
             if all(o is not None for o in options):
                 return Alt(options, it.span)
         segs = self.text_of(it, frame)
