@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
+from .flow.containers import dict_variants, merged_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
@@ -65,8 +66,8 @@ class LayoutBuilder:
         for kw in call.node.keywords:
             if kw.arg is not None:
                 continue
-            value = self.ev.eval(kw.value, frame)
-            if not isinstance(value, Mapping):
+            value = _one_mapping(self.ev.eval(kw.value, frame))
+            if value is None:
                 continue
             for key, item in value.items.items():
                 if key not in call.kwargs:
@@ -480,6 +481,15 @@ def is_history_like(value) -> bool:
     turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
     anything else is the newest user message (docs/policies.md, Policy 3)."""
     return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
+
+
+def _one_mapping(value) -> Mapping | None:
+    """A dict, or one dict for the variants of a dict set in branches (`merged_dict`); None for
+    anything else."""
+    if isinstance(value, Mapping):
+        return value
+    variants = dict_variants(value) if isinstance(value, Alt) else None
+    return merged_dict(variants) if variants else None
 
 
 def history_seg(value, span, expr) -> Segment:

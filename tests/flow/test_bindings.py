@@ -255,3 +255,24 @@ def test_a_default_known_from_the_code_says_more_than_the_parameter_name(tmp_pat
     assert (stamp.kind, stamp.volatility, stamp.name_only) == (Kind.TIMESTAMP, Volatility.PER_PROCESS, False)
     rid, = probe(tmp_path, DEFAULTS, index=1).segs  # a default of None says nothing: the name is the hint
     assert rid.name_only and rid.kind is Kind.UNIQUE_ID
+
+
+def test_a_module_whose_reading_failed_is_read_again(tmp_path):
+    from analysis_support import evaluator, write
+    write(tmp_path, {"m.py": 'RULES = "Be brief."\n'})
+    ev = evaluator(tmp_path)
+    module = ev.project.load(tmp_path / "m.py")
+    frame = ev.module_frame(module)
+    real = ev._interp
+
+    def deep(*args):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    ev._interp = deep
+    try:
+        ev.resolve_global(module, "RULES")
+    except RecursionError:
+        pass
+    assert frame.snapshots is None  # not left half read
+    ev._interp = real
+    assert ev.resolve_global(module, "RULES").segs[0].text == "Be brief."

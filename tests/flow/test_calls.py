@@ -334,3 +334,21 @@ def test_a_role_helper_we_can_read_or_another_name_is_left_as_it_is(tmp_path):
     assert user.items["name"].segs[0].text == "known"  # its own body, not the guess
     other = probe(tmp_path, ROLE_HELPERS, index=3).value
     assert not hasattr(other, "items")
+
+
+RESHAPED = """
+    def f(messages, lookup, format_messages, summarize):
+        probe(format_messages(messages))
+        probe(lookup(messages))
+"""
+
+
+def test_a_call_named_for_reshaping_the_conversation_gives_the_conversation(tmp_path):
+    seg, = probe(tmp_path, RESHAPED, index=0).segs
+    assert seg.kind is Kind.HISTORY and seg.expr == "format_messages(messages)"
+
+
+def test_another_call_given_the_conversation_fetches_data_with_it(tmp_path):
+    seg, = probe(tmp_path, RESHAPED, index=1).segs
+    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    assert seg.evidence == "data fetched with `messages`"

@@ -433,3 +433,33 @@ def test_a_conditional_append_or_an_unknown_source_stays_one_repeated_element(tm
     assert not isinstance(picked, Seq) and all(isinstance(o, (Seq, Alt)) for o in picked.options)
     lines = probe(tmp_path, MAP_LOOPS, index=2).value
     assert isinstance(lines, Seq) and lines.repeated
+
+
+SET_ITEMS = """
+    def f(messages, tools, block):
+        payload = {"model": "m", "messages": messages}
+        payload["system"] = "Rules."
+        probe(payload)
+        if tools:
+            payload["tools"] = tools
+        probe(payload)
+        block["cache_control"] = {"type": "ephemeral"}
+        probe(block)
+"""
+
+
+def test_a_dict_set_key_by_key_holds_each_key(tmp_path):
+    payload = probe(tmp_path, SET_ITEMS, index=0).value
+    assert isinstance(payload, Mapping) and list(payload.items) == ["model", "messages", "system"]
+    assert payload.items["system"].segs[0].text == "Rules."
+    assert payload.key_spans["system"].start == pos(SET_ITEMS, '"Rules."')
+
+
+def test_a_key_set_in_a_branch_gives_both_dicts(tmp_path):
+    both = probe(tmp_path, SET_ITEMS, index=1).value
+    assert isinstance(both, Alt) and sorted(len(o.items) for o in both.options) == [3, 4]
+
+
+def test_a_cache_marker_set_by_subscript_is_left_to_the_marker_count(tmp_path):
+    block = probe(tmp_path, SET_ITEMS, index=2).value
+    assert not isinstance(block, Mapping)  # a parameter: unchanged (the breakpoint is a frame marker)

@@ -226,10 +226,14 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 flat.extend(v.items)
             elif isinstance(v, Mapping):
                 flat.extend(v.items.values())
+        converts = _CONVERTS.search(_callee(node)) is not None
         for v in flat:
             if not isinstance(v, (Text, Alt, Spread)):
                 continue
             for seg in self.text_of(v, frame):
+                if seg.kind is Kind.HISTORY and converts:  # `format_messages(history)`: the conversation, reshaped
+                    return Text([replace(seg, span=frame.module.span(node), expr=frame.module.code(node),
+                                         origin=seg.origin or seg.span)])
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
@@ -246,6 +250,17 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 if fetched is not None:
                     return fetched
         return result
+
+
+#: A function named for reshaping a conversation (`_format_messages`, `convert_history`): given the
+#: conversation, it gives the conversation in another form, not data fetched with it.
+_CONVERTS = re.compile(r"(format|convert|transform|prepare|normali[sz]e|adapt|map|to)_?\w*(messages|history|conversation)$",
+                       re.IGNORECASE)
+
+
+def _callee(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 #: A helper named for the message it makes: `system_message`, `user_msg`, `create_assistant_message`.

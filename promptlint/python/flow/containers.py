@@ -43,6 +43,39 @@ def list_variants(value) -> list | None:
     return out
 
 
+def dict_variants(value: Alt) -> list | None:
+    """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
+    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`)."""
+    out: list = []
+    stack = list(reversed(value.options))
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Alt):
+            stack.extend(reversed(v.options))
+        elif isinstance(v, Mapping) and not v.repeated:
+            if all(v is not o for o in out):
+                out.append(v)
+        else:
+            return None
+    return [merged_dict(out)] if len(out) > MAX_VARIANTS else out
+
+
+def merged_dict(variants: list[Mapping]) -> Mapping:
+    """One dict for the variants of a dict set in branches (`if tools: payload["tools"] = ...`):
+    every key any variant sets, with the value every variant that sets it gives (an Alt where
+    they differ)."""
+    items: dict = {}
+    spans: dict = {}
+    for option in variants:
+        for key, item in option.items.items():
+            seen = items.setdefault(key, [])
+            if all(item is not i for i in seen):
+                seen.append(item)
+            if key in option.key_spans:
+                spans.setdefault(key, option.key_spans[key])
+    return Mapping({k: v[0] if len(v) == 1 else Alt(v) for k, v in items.items()}, spans, variants[0].span)
+
+
 def merged_list(variants: list[Seq]) -> Seq | None:
     """One list for many variants of a list grown in branches (`if c: parts.append(x)` six times
     over): the items of all of them in their order, an item missing from some variant made
@@ -359,6 +392,21 @@ class ContainersMixin:
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
                    head=head if repeated else 0)
+
+    def set_item(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev[th.name] = th.node` (each variant of a dict set in
+        branches); any other value as it was."""
+        if isinstance(prev, Alt):
+            variants = dict_variants(prev)
+            if variants is None:
+                return prev
+            made = [self.set_item(th, o, frame) for o in variants]
+            return made[0] if len(made) == 1 else Alt(made, prev.span)
+        if not isinstance(prev, Mapping) or prev.repeated:
+            return prev
+        value = self.eval(th.node, frame, th.env)
+        return replace(prev, items={**prev.items, th.name: value},
+                       key_spans={**prev.key_spans, th.name: frame.module.span(th.node)})
 
     def shuffled(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random

@@ -116,6 +116,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         prev = self.force(frame, th.prev) if th.prev is not None else None
         if th.kind == "aug":
             return self.augment(th, prev, frame)
+        if th.kind == "setitem":
+            return self.set_item(th, prev, frame)
         if th.kind == "map":
             return self.mapped_loop(th, prev, frame)
         if th.kind == "window":

@@ -24,7 +24,8 @@ END = 10 ** 9
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    window (the oldest messages of the list named `name` dropped in a loop) | map (a loop that
+    window (the oldest messages of the list named `name` dropped in a loop) | setitem (key `name`
+    of the dict `prev` set to `node`) | map (a loop that
     appends one element per item: `value` the append, `env` the bindings before the loop). `env` is the bindings visible where it was
     made; `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node,
     env, outer loop) or None."""
@@ -208,7 +209,11 @@ class ScopesMixin:
             for p in params_of(frame.func):
                 frame.param_names.add(p.arg)
                 env[p.arg] = Thunk("param", node=p, name=p.arg)
-        self._interp(frame, body, env, False)
+        try:
+            self._interp(frame, body, env, False)
+        except BaseException:  # (a RecursionError deep in a chain of calls): read it again next time
+            frame.snapshots, frame.rows = None, []
+            raise
         frame.snapshots[END] = dict(env)
         frame.rows = sorted(frame.snapshots)
 
@@ -349,6 +354,12 @@ class ScopesMixin:
     def _assign(target, value, env: dict) -> None:
         if isinstance(target, ast.Name):
             env[target.id] = Thunk("expr", node=value, env=dict(env))
+        elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in env
+                and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
+                and target.slice.value != "cache_control"):  # (a breakpoint: counted as a marker)
+            # `payload["system"] = text`: the dict with that key set, as a request built key by key
+            name = target.value.id
+            env[name] = Thunk("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             for i, el in enumerate(target.elts):
