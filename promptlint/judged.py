@@ -19,7 +19,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     """The layouts that no other layout of `layouts` supersedes, in their order: every layout
     except a template or config prompt that a Python call renders (it is among the call's
     `templates`), a layout another names in `supersedes`, and a `python-constant` candidate whose
-    text reaches a send site (a static segment of it is in a `python-call` layout) or, for a
+    text reaches a send site (`_carried`) or, for a
     tools list, that lies in a function read to build a send site's tools."""
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
@@ -35,11 +35,22 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
             continue
         if layout.source == "python-constant" and (
-                any(s.span in sent for _, _, _, s in layout.segments())
-                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+                _carried(layout, sent) or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
             continue
         out.append(layout)
     return out
+
+
+def _carried(layout: PromptLayout, sent: set) -> bool:
+    """True when a send site carries the candidate's text: one of its segments is there, and so
+    is its first dynamic segment (the one its prefix breaks at). A send site that holds the static
+    text but lost what changes in it (read through a conversion the analysis does not follow)
+    does not judge it: the candidate is judged on its own."""
+    segs = [s for _, _, _, s in layout.segments()]
+    if not any(s.span in sent for s in segs):
+        return False
+    first = next((s for s in segs if not s.is_static and s.span is not None), None)
+    return first is None or first.span in sent
 
 
 def _inside(site: Span, reached: dict) -> bool:

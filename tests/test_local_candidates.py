@@ -166,3 +166,24 @@ def test_prompt_text_whose_place_is_not_known_is_not_called_a_system_prompt(tmp_
     '''})
     found, = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
     assert found.code == "PRM102" and "in the prompt text:" in found.message
+
+
+def test_a_local_prompt_whose_dynamic_part_a_send_site_lost_is_judged_on_its_own(tmp_path):
+    source = """
+        from datetime import datetime
+        from openai import OpenAI
+
+        client = OpenAI()
+        RULES = "Follow the house style. " * 300
+
+
+        def ask(question, convert):
+            system_prompt = f"Now: {datetime.now():%H:%M}. " + RULES
+            messages = convert([{"role": "system", "content": system_prompt}, {"role": "user", "content": question}])
+            messages.append({"role": "system", "content": RULES})
+            return client.chat.completions.create(model="gpt-4.1", messages=messages)
+    """
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    # the send site holds RULES (appended again) but not the time: the candidate is judged itself
+    assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM102", 9)]
