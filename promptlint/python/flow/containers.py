@@ -297,14 +297,15 @@ class ContainersMixin:
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            "a set comprehension: iteration order depends on the hash seed")
         inner_env = dict(env) if env is not None else dict(self.env_at(frame, node))
-        mapped = self.mapped_comprehension(node, frame, inner_env)
-        if mapped is not None:
-            return mapped
         order = None
-        for comp in node.generators:
+        for number, comp in enumerate(node.generators):
             counted = enumerated(comp)  # `for i, x in enumerate(xs)`: a counter, then an element of xs
             source = counted if counted is not None else comp.iter
             it = self.eval(source, frame, inner_env)
+            if number == 0 and counted is None:
+                mapped = self.mapped_comprehension(node, frame, inner_env, it)
+                if mapped is not None:
+                    return mapped
             if order is None:
                 order = self._order_of(it, source, frame)
             if counted is not None:

@@ -19,11 +19,12 @@ _UNKNOWN = object()  # a value the code alone does not fix
 class MapsMixin:
     """Maps over known lists, for the Evaluator."""
 
-    def _known_items(self, iter_node, frame, env) -> list[Seq] | None:
-        """The lists `iter_node` evaluates to (one, or each variant of a list grown in branches)
-        when each is a display of 1 to `MAPPED_ITEMS` items in a fixed order with at least one item
-        that is not a spread, else None."""
-        it = self.eval(iter_node, frame, env)
+    def _known_items(self, iter_node, frame, env, it=None) -> list[Seq] | None:
+        """The lists `iter_node` evaluates to (`it` when given: already evaluated; one list, or
+        each variant of a list grown in branches) when each is a display of 1 to `MAPPED_ITEMS`
+        items in a fixed order with at least one item that is not a spread, else None."""
+        if it is None:
+            it = self.eval(iter_node, frame, env)
         lists = list_variants(it) if isinstance(it, Alt) else [it]
         if not lists or any(not _mappable(x) for x in lists):
             return None
@@ -43,15 +44,16 @@ class MapsMixin:
                     out.append(made)
         return out
 
-    def mapped_comprehension(self, node, frame, env: dict) -> Seq | None:
+    def mapped_comprehension(self, node, frame, env: dict, it) -> Seq | None:
         """`[f(m) for m in xs if cond]` over a known list display (one `for`, a plain name): one
-        element per item the filter keeps (`static_truth`), or None for any other comprehension."""
+        element per item the filter keeps (`static_truth`), or None for any other comprehension.
+        `it`: the value of its source, evaluated by the caller."""
         if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
         if not isinstance(comp.target, ast.Name):
             return None
-        lists = self._known_items(comp.iter, frame, env)
+        lists = self._known_items(comp.iter, frame, env, it)
         if lists is None:
             return None
         name = comp.target.id
