@@ -24,40 +24,34 @@ MAX_VARIANTS = 8
 def list_variants(value) -> list | None:
     """The lists an Alt stands for (nested Alts flattened), or None when a variant is not a list.
     Past MAX_VARIANTS of them, one list that holds every item of any of them (`merged_list`)."""
-    if not isinstance(value, Alt):
-        return None
-    out: list = []
-    stack = list(reversed(value.options))
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Alt):
-            stack.extend(reversed(v.options))
-        elif isinstance(v, Seq):
-            if all(v is not o for o in out):
-                out.append(v)
-        else:
-            return None
-    if len(out) > MAX_VARIANTS:
-        merged = merged_list(out)
-        return [merged] if merged is not None else None
-    return out
+    out = _flat(value, lambda v: isinstance(v, Seq)) if isinstance(value, Alt) else None
+    if out is None or len(out) <= MAX_VARIANTS:
+        return out
+    merged = merged_list(out)
+    return [merged] if merged is not None else None
 
 
 def dict_variants(value: Alt) -> list | None:
     """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
     Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`)."""
+    out = _flat(value, lambda v: isinstance(v, Mapping) and not v.repeated)
+    return [merged_dict(out)] if out is not None and len(out) > MAX_VARIANTS else out
+
+
+def _flat(value: Alt, accepted) -> list | None:
+    """The distinct options of an Alt, nested Alts flattened, or None when one is not `accepted`."""
     out: list = []
     stack = list(reversed(value.options))
     while stack:
         v = stack.pop()
         if isinstance(v, Alt):
             stack.extend(reversed(v.options))
-        elif isinstance(v, Mapping) and not v.repeated:
+        elif accepted(v):
             if all(v is not o for o in out):
                 out.append(v)
         else:
             return None
-    return [merged_dict(out)] if len(out) > MAX_VARIANTS else out
+    return out
 
 
 def merged_dict(variants: list[Mapping]) -> Mapping:
