@@ -141,6 +141,8 @@ class _Commands(click.Group):
 @click.version_option(__version__, prog_name="promptlint")
 def main() -> None:
     """Find what breaks LLM prompt caching in your code."""
+    from .workers import limit_memory
+    limit_memory()  # the analysis in this process too (one file, `--jobs 1`): an out-of-memory file is a PRM001
 
 
 def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Path], dict | None]:

@@ -315,8 +315,8 @@ _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 
 def impacts(layout: PromptLayout) -> list[Impact]:
     """The impact of every dynamic segment of the layout's shareable prefix, in request order
-    (segments of tools parts and of PRM201 / PRM202's kinds are left out, but they still end what
-    a move gains). The last layout's result is remembered: every prefix rule asks for it."""
+    (segments of tools parts, but for a time, an id or a tool list chosen by a condition, and of
+    PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last layout's result is remembered: every prefix rule asks for it."""
     global _MEMO
     if _MEMO is not None and _MEMO[0] is layout:
         return _MEMO[1]
@@ -337,7 +337,8 @@ def is_complete(layout: PromptLayout) -> bool:
 
 
 def _impacts(layout: PromptLayout) -> list[Impact]:
-    placed = [p for p in placed_segments(layout) if (p.part.role != "tools" or p.seg.kind in _OWN_CAUSE)
+    placed = [p for p in placed_segments(layout)
+              if (p.part.role != "tools" or p.seg.kind in _OWN_CAUSE or p.seg.kind is Kind.CONDITIONAL)
               and not p.part.is_history]
     rates = [rate_of(p.seg) for p in placed]
     geo = _Geometry(layout)

@@ -187,7 +187,7 @@ def _main(conn, setup, setup_args, analyse) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import faulthandler
     faulthandler.disable()  # a crash is reported by the parent, as the file's PRM001
-    _limit_memory()
+    limit_memory()
     setup(*setup_args)
     conn.send((None, None))  # ready
     while True:
@@ -211,7 +211,11 @@ def _main(conn, setup, setup_args, analyse) -> None:
                 os._exit(0)
 
 
-def _limit_memory() -> None:
+def limit_memory() -> None:
+    """Limit this process's data segment to `MEMORY_LIMIT_BYTES` (Linux `RLIMIT_DATA`; a lower
+    limit already set stays): a runaway analysis is a MemoryError, which the engine reports as
+    that file's PRM001, not a process the kernel kills with the machine out of memory. A no-op
+    where the limit cannot be set."""
     try:
         import resource
         soft, hard = resource.getrlimit(resource.RLIMIT_DATA)

@@ -92,3 +92,13 @@ def test_the_cgroup_quota_bounds_the_cpus(tmp_path, content, expected):
 def test_available_cpus_respects_the_affinity_mask():
     cpus = engine.available_cpus()
     assert 1 <= cpus <= len(os.sched_getaffinity(0))
+
+
+def test_the_command_line_limits_its_own_memory_too():
+    import subprocess
+    import sys
+    from promptlint.workers import MEMORY_LIMIT_BYTES
+    script = ("import resource; from click.testing import CliRunner; from promptlint.cli import main; "
+              "CliRunner().invoke(main, ['rules']); print(resource.getrlimit(resource.RLIMIT_DATA)[0])")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert int(out.split()[-1]) <= MEMORY_LIMIT_BYTES

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import dict_variants, merged_dict
+from .flow.containers import dict_variants, list_variants, merged_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
@@ -267,13 +267,18 @@ class LayoutBuilder:
         if unordered is not None:
             return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, unordered, api_shape))],
                          span=span)]
-        if isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items):
-            rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
-            if rendered is not None:
-                bps = [Breakpoint(after=0, span=i.key_spans.get(key))
-                       for i in value.items if isinstance(i, Mapping)
-                       for key in ("cache_control", "cachePoint") if key in i.items]
-                return [Part("tools", [Segment(text=rendered, span=span)], bps, span=span)]
+        static = self._static_tools(value, span)
+        if static is not None:
+            return [static]
+        variants = list_variants(value) if isinstance(value, Alt) else None
+        known = [self._static_tools(v, span) for v in variants or ()]
+        if known and all(k is not None for k in known):
+            # one tool list or another by a condition (`DONE if last_step else TOOLS`): the text they
+            # share stays, where they differ is conditional (a request with the other list misses there)
+            segs = [replace(s, expr=self.code_of(node), evidence="one tool list or another by a condition")
+                    if s.kind is Kind.CONDITIONAL else s
+                    for s in self.ev.text_of(Alt([Text(k.segments) for k in known], span), frame)]
+            return [Part("tools", segs, [bp for k in known for bp in k.breakpoints], span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
         if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
                 and src.volatility is not Volatility.UNKNOWN:
@@ -281,6 +286,20 @@ class LayoutBuilder:
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]
+
+    @staticmethod
+    def _static_tools(value, span: Span) -> Part | None:
+        """The tools part of a list of tool dicts (or functions) written in the code, with the
+        cache breakpoints set on them, or None for any other value."""
+        if not (isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items)):
+            return None
+        rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
+        if rendered is None:
+            return None
+        bps = [Breakpoint(after=0, span=i.key_spans.get(key))
+               for i in value.items if isinstance(i, Mapping)
+               for key in ("cache_control", "cachePoint") if key in i.items]
+        return Part("tools", [Segment(text=rendered, span=span)], bps, span=span)
 
     def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
         """Where the fix for a tools list in unstable order edits: the listing it iterates when

@@ -463,3 +463,82 @@ def test_a_key_set_in_a_branch_gives_both_dicts(tmp_path):
 def test_a_cache_marker_set_by_subscript_is_left_to_the_marker_count(tmp_path):
     block = probe(tmp_path, SET_ITEMS, index=2).value
     assert not isinstance(block, Mapping)  # a parameter: unchanged (the breakpoint is a frame marker)
+
+
+
+MANY_KEYS = """
+    def f(schema, fresh, c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24, c25, c26, c27, c28, c29):
+        if fresh:
+            schema = {"type": "object"}
+        if c0:
+            schema["k0"] = 0
+        if c1:
+            schema["k1"] = 1
+        if c2:
+            schema["k2"] = 2
+        if c3:
+            schema["k3"] = 3
+        if c4:
+            schema["k4"] = 4
+        if c5:
+            schema["k5"] = 5
+        if c6:
+            schema["k6"] = 6
+        if c7:
+            schema["k7"] = 7
+        if c8:
+            schema["k8"] = 8
+        if c9:
+            schema["k9"] = 9
+        if c10:
+            schema["k10"] = 10
+        if c11:
+            schema["k11"] = 11
+        if c12:
+            schema["k12"] = 12
+        if c13:
+            schema["k13"] = 13
+        if c14:
+            schema["k14"] = 14
+        if c15:
+            schema["k15"] = 15
+        if c16:
+            schema["k16"] = 16
+        if c17:
+            schema["k17"] = 17
+        if c18:
+            schema["k18"] = 18
+        if c19:
+            schema["k19"] = 19
+        if c20:
+            schema["k20"] = 20
+        if c21:
+            schema["k21"] = 21
+        if c22:
+            schema["k22"] = 22
+        if c23:
+            schema["k23"] = 23
+        if c24:
+            schema["k24"] = 24
+        if c25:
+            schema["k25"] = 25
+        if c26:
+            schema["k26"] = 26
+        if c27:
+            schema["k27"] = 27
+        if c28:
+            schema["k28"] = 28
+        if c29:
+            schema["k29"] = 29
+        probe(schema)
+"""
+
+
+def _size(value) -> int:
+    """The options of an Alt, counted as a walk that does not remember what it saw would visit them."""
+    return 1 + sum(_size(o) for o in value.options) if isinstance(value, Alt) else 1
+
+
+def test_keys_set_in_many_branches_of_a_dict_or_a_parameter_stay_small(tmp_path):
+    schema = probe(tmp_path, MANY_KEYS).value  # a parameter or a dict: set thirty times, in branches
+    assert _size(schema) < 2_000  # not one variant more per key and branch (2 ** 30)

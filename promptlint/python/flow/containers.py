@@ -393,8 +393,9 @@ class ContainersMixin:
         branches); any other value as it was."""
         if isinstance(prev, Alt):
             variants = dict_variants(prev)
-            if variants is None:
-                return prev
+            if variants is None:  # not all dicts (a parameter in one branch): the same, flattened
+                options = _flat(prev, lambda v: True)
+                return options[0] if len(options) == 1 else Alt(options, prev.span)
             made = [self.set_item(th, o, frame) for o in variants]
             return made[0] if len(made) == 1 else Alt(made, prev.span)
         if not isinstance(prev, Mapping) or prev.repeated:
