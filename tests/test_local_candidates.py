@@ -187,3 +187,27 @@ def test_a_local_prompt_whose_dynamic_part_a_send_site_lost_is_judged_on_its_own
     report = api.check([tmp_path], api.Settings(), jobs=1)
     # the send site holds RULES (appended again) but not the time: the candidate is judged itself
     assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM102", 9)]
+
+
+def test_prompt_text_built_only_to_key_an_application_cache_is_not_a_prompt(tmp_path):
+    source = """
+        import hashlib
+        import json
+
+
+        def cached_call(llm, cache, history, question, rules):
+            _prompt = "\\\\n".join([question, rules, json.dumps(history)]) + " Answer in the house style. " * 20
+            key = hashlib.sha256(_prompt.encode()).hexdigest()
+            hit = cache.lookup(compute_args_hash(_prompt))
+            save_to_cache(cache, CacheData(prompt=_prompt, key=key))
+            return hit or llm(question)
+
+
+        def sent(llm, history, question):
+            user_prompt = f"{json.dumps(history)} Answer in the house style." + " Be brief and exact. " * 20
+            log_hash(user_prompt)
+            return llm(user_prompt)
+    """
+    write(tmp_path, {"app.py": source})
+    found = [(lt.site.start.row) for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
+    assert found == [14]  # `user_prompt` is also handed to `llm(...)`: still prompt text

@@ -132,10 +132,31 @@ def local(finder, node, name: str, value_node, frame) -> None:
     """A prompt built in a function and kept in a local name (`system_prompt = TEMPLATE.format(...)`):
     a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
     callers, an SDK it does not know); superseded where it does."""
-    if not prompt_named(name) or not builds_text(value_node):
+    if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
         return
     value = finder.ev.eval(value_node, frame)
     text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(value_node), role_of(name))
+
+
+_HASHING = re.compile(r"hash|digest|fingerprint|md5|sha\d|cache", re.IGNORECASE)
+
+
+def _only_hashed(func, name: str) -> bool:
+    """True when every read of the local `name` in `func` is an argument of a call that hashes it
+    or hands it to an application's own response cache (`compute_args_hash(_prompt)`,
+    `save_to_cache(CacheData(prompt=_prompt))`): text built to look a response up, never sent."""
+    if func is None:
+        return False
+    reads, hashed = set(), set()
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call):
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if _HASHING.search(callee):
+                hashed.update(id(n) for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)
+                              if isinstance(n, ast.Name) and n.id == name)
+        elif isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            reads.add(id(node))
+    return bool(reads) and reads <= hashed
 
 
 def attribute(finder, node: ast.Assign, frame) -> None:
