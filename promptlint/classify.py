@@ -146,7 +146,14 @@ def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] |
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (the user's message)"
     if _RETRIEVED.match(low):
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (content retrieved for this turn)"
+    if low in _CONFIG_NAMES:
+        return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (configuration, fixed for a run)"
     return None
+
+
+# A run's configuration, named so (not `config`: LangChain passes a RunnableConfig with each call).
+_CONFIG_NAMES = {"global_config", "settings", "cfg", "conf", "app_config", "configuration", "llm_config",
+                 "model_config", "agent_config", "project_config", "app_settings"}
 
 
 PROMPT_ATTR = re.compile(r"(prompt|system|instruction|reminder|preamble)", re.I)

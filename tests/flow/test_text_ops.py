@@ -274,3 +274,30 @@ KEYLESS = """
 def test_json_of_a_parameter_typed_as_text_or_numbers_has_no_keys_to_order(tmp_path):
     ordered = [probe(tmp_path, KEYLESS, index=i).segs[0].ordered for i in range(6)]
     assert ordered == [True, False, True, True, False, False]
+
+
+SPREAD_FORMAT = """
+    PROMPTS = {}
+    PROMPTS["DELIMITER"] = "<|#|>"
+    PROMPTS["system"] = "Fields are split by {delimiter}; answer in {language}."
+
+
+    def f(json_mode, global_config, language):
+        if json_mode:
+            base = dict(delimiter=PROMPTS["DELIMITER"], language=language)
+        else:
+            base = dict(delimiter=PROMPTS["DELIMITER"], language="English")
+        probe(PROMPTS["system"].format(**base))
+        probe(global_config["max_records"])
+"""
+
+
+def test_format_takes_the_entries_of_a_spread_dict_one_of_several_too(tmp_path):
+    segs = probe(tmp_path, SPREAD_FORMAT, index=0).segs
+    assert "".join(s.text for s in segs if s.is_static).startswith("Fields are split by <|#|>; answer in ")
+    assert not any(s.kind is Kind.TEMPLATE_VARIABLE for s in segs)  # every field bound
+
+
+def test_a_value_of_a_configuration_named_so_is_stable(tmp_path):
+    seg, = probe(tmp_path, SPREAD_FORMAT, index=1).segs
+    assert seg.volatility is Volatility.STABLE and seg.name_only

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
 from ... import classify
-from .containers import list_variants
+from .containers import dict_variants, list_variants, merged_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -129,8 +129,9 @@ class MethodsMixin:
                 any(s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION) for s in segs):
             return Text(segs)  # bytes to text and trimming keep the order problem
         if method == "format":
-            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args],
-                                    {k: self.eval(v, frame, env) for k, v in kwargs.items()}, frame, span)
+            values = self.spread_keywords(node, frame, env)
+            values.update({k: self.eval(v, frame, env) for k, v in kwargs.items()})
+            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span)
         if method == "join" and args:
             return self.join(segs, args[0], frame, env, node)
         if method in _TRIM:
@@ -191,6 +192,19 @@ class MethodsMixin:
             return Text([replace(src, span=span, expr=m.code(node), precision=prec, origin=None,
                                  evidence=f"`{m.code(node)}`", anchor=None)])
         return None
+
+    def spread_keywords(self, node: ast.Call, frame, env) -> dict:
+        """The entries of the call's `**mapping` arguments whose keys the code fixes (a dict
+        display, `dict(...)`, one of several such dicts: every key any of them sets)."""
+        out: dict = {}
+        for kw in node.keywords:
+            if kw.arg is not None:
+                continue
+            value = self.eval(kw.value, frame, env)
+            variants = dict_variants(value) if isinstance(value, Alt) else [value] if isinstance(value, Mapping) else None
+            if variants:
+                out.update(merged_dict(variants).items if len(variants) > 1 else variants[0].items)
+        return out
 
     def join(self, sep_segs, iterable_node, frame, env, node) -> Value:
         """`sep.join(iterable)`: the elements' text when the list is known, else its volatility
