@@ -452,3 +452,13 @@ def test_attribute_paths_of_the_passed_objects():
         "agent.profile", "task.depends_on", "task.title", "agent.profile.name", "agent.profile.name.first"]
     assert jinja.attribute_paths(text, []) == []
     assert jinja.attribute_paths("{% for x in %}", ["task"]) == []  # does not parse: nothing read
+
+
+def test_a_config_prompt_is_a_system_prompt_only_when_its_key_says_so():
+    text = ("agent:\n"
+            "  system_template: You are a careful software engineer. Work in small steps and run the tests.\n"
+            "  instance_template: Solve this issue now, then report what you changed in the repository.\n"
+            "  user_prompt: Please summarise the discussion above in three short sentences for me.\n")
+    prompts = {p.keys[-1]: p for p in config_prompts(Path("config/agent.yaml"), "agent.yaml", text)}
+    assert {k: p.parts[0].role for k, p in prompts.items()} == {
+        "system_template": "system", "instance_template": "prompt", "user_prompt": "user"}

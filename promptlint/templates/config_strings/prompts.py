@@ -25,6 +25,7 @@ _NOT_PROMPT_LEAF = {"model", "name", "role", "type", "id", "provider", "api_key"
 # prompt-like keys that are also ordinary config words: their strings must read like prose
 _WEAK_KEYS = {"user", "human", "assistant", "developer", "system", "content", "template", "templates",
               "message", "messages", "prompt", "prompts"}
+_SYSTEM_WORDS = {"system", "sysprompt", "instruction", "instructions", "preamble", "persona"}
 _ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant",
           "system": "system", "developer": "developer", "tool": "tool"}
 
@@ -35,8 +36,9 @@ class ConfigPrompt:
 
     `keys`: the key path in the parsed data (`["assistant", "system_prompt"]`, list indexes as
     ints). `span`: the value, from its first character. `key_span`: the key (or list item) that
-    holds it. `parts`: one Part per message (a single-string prompt has one Part, role "system"
-    unless the key says user/human/assistant/developer).
+    holds it. `parts`: one Part per message (a single-string prompt has one Part: role "system"
+    when the key says system prompt or instructions, user/assistant/developer when it says so,
+    else "prompt": text whose place in a request is not known).
     """
 
     keys: list[str | int]
@@ -141,7 +143,9 @@ def _role_of(keys: list) -> str:
                 return "assistant"
             if "developer" in words:
                 return "developer"
-            return "system"
+            # the key says system prompt (`system_prompt`, `instructions`), else its place in a
+            # request is not known (`instance_template` may be the first user message): "prompt"
+            return "system" if words & _SYSTEM_WORDS or len(keys) == 0 else "prompt"
     return "system"
 
 
