@@ -164,3 +164,11 @@ def test_explain_past_the_end_of_the_file_says_how_long_it_is(tmp_path, monkeypa
     result = CliRunner().invoke(main, ["explain", "e.py:2", "--no-cache"])
     assert result.exit_code == 2 and "no prompt found at e.py:2" in result.output
     assert not (tmp_path / ".promptlint_cache").exists()
+
+
+def test_a_format_field_is_drawn_as_written_once_in_braces():
+    from promptlint.model import Kind, Segment, Volatility
+    from promptlint.report.explain import _preview
+    field = Segment(kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr="{max_length}")
+    jinja = Segment(kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr="task")
+    assert (_preview(field, 40), _preview(jinja, 40)) == ("{max_length}", "{task}")

@@ -127,7 +127,8 @@ def _preview(seg: Segment, width: int) -> str:
         text = " ".join(seg.text.split())
         text = f'"{text}"' if text else '""'
     else:
-        text = "{" + " ".join((seg.expr or seg.evidence or "?").split()) + "}"
+        inner = " ".join((seg.expr or seg.evidence or "?").split())
+        text = inner if inner.startswith("{") and inner.endswith("}") else "{" + inner + "}"  # `{field}` as written
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
 
