@@ -211,3 +211,19 @@ def test_prompt_text_built_only_to_key_an_application_cache_is_not_a_prompt(tmp_
     write(tmp_path, {"app.py": source})
     found = [(lt.site.start.row) for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
     assert found == [14]  # `user_prompt` is also handed to `llm(...)`: still prompt text
+
+
+def test_a_prompt_that_an_unknown_override_may_replace_is_judged_on_its_default(tmp_path):
+    source = """
+        PROMPTS = {}
+        PROMPTS["answer"] = "Answer from the context only, cite every source you use. " * 20 + "Context: {context}"
+
+
+        def answer(result, system_prompt):
+            template = system_prompt if system_prompt else PROMPTS["answer"]
+            sys_prompt = template.format(context=result.context)
+            return sys_prompt
+    """
+    found = [lt for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
+    assert [lt.site.start.row for lt in found] == [7]
+    assert found[0].parts[0].segments[0].text.startswith("Answer from the context only")

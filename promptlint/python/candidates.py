@@ -135,7 +135,18 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
         return
     value = finder.ev.eval(value_node, frame)
-    text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(value_node), role_of(name))
+    text_layout(finder, node, _richest(finder, value, frame), finder.m.span(value_node), role_of(name))
+
+
+def _richest(finder, value, frame) -> list[Segment]:
+    """The text of `value`; of one of several texts whose shared part is too short to judge
+    (`(custom or PROMPTS["answer"]).format(...)`: an override we cannot read, or the default), the
+    variant with the most static text."""
+    segs = finder.ev.text_of(value, frame)
+    if static_chars(segs) >= MIN_STATIC_CHARS:
+        return segs
+    options = [finder.ev.text_of(o, frame) for o in _options(value)]
+    return max(options, key=static_chars, default=segs) if len(options) > 1 else segs
 
 
 _HASHING = re.compile(r"hash|digest|fingerprint|md5|sha\d|cache", re.IGNORECASE)

@@ -542,3 +542,29 @@ def _size(value) -> int:
 def test_keys_set_in_many_branches_of_a_dict_or_a_parameter_stay_small(tmp_path):
     schema = probe(tmp_path, MANY_KEYS).value  # a parameter or a dict: set thirty times, in branches
     assert _size(schema) < 2_000  # not one variant more per key and branch (2 ** 30)
+
+
+DICTS_GROWN = """
+    import json
+
+
+    def f(chunks):
+        out = []
+        for chunk in chunks:
+            entry = {"id": chunk["id"], "content": chunk["content"]}
+            if chunk.get("headings"):
+                entry["headings"] = chunk["headings"]
+            out.append(entry)
+        probe("\\\\n".join(json.dumps(t, ensure_ascii=False) for t in out))
+        rows = []
+        for chunk in chunks:
+            rows.append(chunk)
+        probe("\\\\n".join(json.dumps(r) for r in rows))
+"""
+
+
+def test_dicts_written_in_the_code_keep_their_key_order_through_a_list_grown_in_a_loop(tmp_path):
+    seg, = [s for s in probe(tmp_path, DICTS_GROWN, index=0).segs if s.kind is Kind.SERIALIZED]
+    assert seg.ordered and seg.evidence == "a dict written in the code keeps its order"
+    seg, = [s for s in probe(tmp_path, DICTS_GROWN, index=1).segs if s.kind is Kind.SERIALIZED]
+    assert not seg.ordered  # data from elsewhere: its key order is not the code's

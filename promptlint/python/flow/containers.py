@@ -251,6 +251,8 @@ class ContainersMixin:
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
+            if vals and len(vals) == len(iterable.items) and all(_dicts(v) for v in vals):
+                return Alt(vals, span)  # a list of dicts grown in a loop: an element is one of the dicts it appends
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
@@ -459,6 +461,11 @@ class ContainersMixin:
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
+
+
+def _dicts(value) -> bool:
+    """A dict, or one of several dicts."""
+    return isinstance(value, Mapping) or isinstance(value, Alt) and all(_dicts(o) for o in value.options)
 
 
 def _volatile(segs: list[Segment]) -> Segment | None:

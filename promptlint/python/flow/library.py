@@ -148,9 +148,7 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         ordered = sort is not None and not is_false
     data_node = args[0] if args else None
     data = ev.eval(data_node, frame, env) if data_node is not None else None
-    literal = _deterministic_dict(data_node, data) or (
-        isinstance(data, Mapping) and data.node is not None
-        and all(not isinstance(v, Mapping) or v.node is not None for v in data.items.values()))
+    literal = _deterministic_dict(data_node, data) or _written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
     vol = src.volatility if src is not None else Volatility.UNKNOWN
@@ -165,6 +163,15 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     if not seg.ordered:
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
     return Text([seg])
+
+
+def _written(data) -> bool:
+    """A dict whose keys the code writes in order (a display, keys set by statements), nested
+    dicts too; of one of several such dicts (keys set in a branch), each."""
+    if isinstance(data, Alt):
+        return bool(data.options) and all(_written(o) for o in data.options)
+    return (isinstance(data, Mapping) and data.node is not None
+            and all(not isinstance(v, Mapping) or v.node is not None for v in data.items.values()))
 
 
 def _keyless_parameter(ev, node, frame) -> bool:
