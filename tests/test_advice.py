@@ -34,3 +34,30 @@ def test_a_timestamp_in_the_newest_user_message_is_told_to_move_within_it(tmp_pa
         (10, "PRM102", "Move the time after the static text of the message (to its end), or coarsen it to a date"),
         (16, "PRM102", "Move the time to the newest user message, or coarsen it to a date"),
     ]
+
+
+def test_a_value_drawn_at_random_is_not_called_an_id(tmp_path):
+    source = """
+        import random
+        import uuid
+
+        from openai import OpenAI
+
+        client = OpenAI()
+        RULES = "Follow the house style in every answer you give. " * 300
+
+
+        def ask(question):
+            system = f"{random.choice(['Hi!', 'Hello!'])}\\n{RULES}"
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": question}])
+
+
+        def ask_again(question):
+            system = f"{uuid.uuid4()}\\n{RULES}"
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": question}])
+    """
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [d.message.split(" `")[0] for d in report.diagnostics if d.code == "PRM103"] == ["Random value", "Unique id"]

@@ -1,6 +1,8 @@
 """PRM103 unique-id-in-prefix."""
 from __future__ import annotations
 
+import re
+
 from ..impact import Rate, impacts
 from ..model import Kind, PromptLayout
 from . import _prefix_rule as text
@@ -8,6 +10,10 @@ from .base import Rule
 
 _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per conversation",
           Rate.PROCESS: "fixed per process"}
+
+
+#: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`): not an id, but new each time too.
+_RANDOM = re.compile(r"\b(random|secrets)\.(choice|choices|sample|random|randint|randrange|uniform|randbelow|getrandbits)\b")
 
 
 class UniqueIdInPrefixRule(Rule):
@@ -46,7 +52,8 @@ class UniqueIdInPrefixRule(Rule):
             severity = imp.severity
             if severity is None:
                 continue
-            message = (f"Unique id {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
+            what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
+            message = (f"{what} {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
