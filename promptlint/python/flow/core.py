@@ -376,8 +376,10 @@ def per_process(value: Value | None) -> Value | None:
 
 def unresolved(value) -> bool:
     """A receiver we know nothing about: an unresolved name or attribute, an external object."""
-    if isinstance(value, Text):
-        return len(value.segs) == 1 and value.segs[0].kind is Kind.UNKNOWN and value.segs[0].volatility is Volatility.UNKNOWN
+    if isinstance(value, Text):  # (a configuration known by its name only, `settings`, counts too)
+        seg = value.segs[0] if len(value.segs) == 1 else None
+        return seg is not None and seg.kind is Kind.UNKNOWN and (
+            seg.volatility is Volatility.UNKNOWN or seg.volatility is Volatility.STABLE and seg.name_only)
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
 
 
