@@ -91,10 +91,15 @@ def encoding(name: str = "o200k_base") -> tiktoken.Encoding:
     """The tiktoken encoding `name` (o200k_base or cl100k_base), built from packaged files.
 
     Raises KeyError for an unknown name and TokenizerDataError when the data is missing or corrupt.
+    Only its encoders and decoders are kept: the Python dict of ranks it was built from (about
+    25 MiB of a process's resident memory for o200k_base, a copy of what tiktoken's core holds,
+    read only to pickle the Encoding, which promptlint never does) is dropped.
     """
     import tiktoken
-    return tiktoken.Encoding(name=name, pat_str=_PATTERNS[name], mergeable_ranks=_load_ranks(name),
-                             special_tokens=_SPECIAL[name])
+    enc = tiktoken.Encoding(name=name, pat_str=_PATTERNS[name], mergeable_ranks=_load_ranks(name),
+                            special_tokens=_SPECIAL[name])
+    enc.__dict__.pop("_mergeable_ranks", None)
+    return enc
 
 
 @lru_cache(maxsize=65536)
