@@ -8,7 +8,7 @@ network connection.
 """
 from __future__ import annotations
 
-import base64
+import binascii
 import gzip
 import hashlib
 from functools import lru_cache
@@ -78,12 +78,10 @@ def _load_ranks(name: str) -> dict[bytes, int]:
     digest = hashlib.sha256(data).hexdigest()
     if digest != _EXPECTED_SHA256[name]:
         raise TokenizerDataError(f"{name}: sha256 {digest} does not match tiktoken's expected hash")
-    ranks: dict[bytes, int] = {}
-    for line in data.splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    fields = data.split()  # "TOKEN RANK" lines: tokens (base64) and ranks alternate
+    if len(fields) % 2:
+        raise TokenizerDataError(f"{name}: the packaged BPE file has a line that is not a token and a rank")
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
 @lru_cache(maxsize=None)
