@@ -320,6 +320,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
             # for fixes) now, as results arrive, instead of all of them after the last one
             rules[:] = rules or _default_rules()
             found.update((id(layout), layout_findings(layout, rules)) for layout in result.report.prompts)
+            from . import codemod
+            codemod.clear_cache()  # no libcst tree kept: workers forked later start from this memory
         if cache is not None:
             cache.remember(files[index][0], files[index][1], result)
             if result.tokens:
