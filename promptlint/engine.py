@@ -207,30 +207,45 @@ class Linter:
 
 
 def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, cache=None,
-                  keys: dict[int, str] | None = None) -> list[Diagnostic]:
+                  keys: dict[int, str] | None = None, found: dict[int, list] | None = None) -> list[Diagnostic]:
     """Run the prefix rules (`rules`, default every rule) on every layout of the run except those
     another layout supersedes: a template or config prompt that Python renders with known
     values, a LangChain prompt template whose `invoke(...)` values are known, a prompt candidate
     whose text (or tools list) reaches a send site (judged there: Policy 9). With a `cache` (and
     the default rules), the findings of a layout seen before are read from it: they depend on
     nothing but the layout (and the run's fingerprint); `keys` maps `id(layout)` to its key when
-    the cache entry it came from knows it."""
+    the cache entry it came from knows it. `found` maps `id(layout)` to the findings of the
+    default rules on it when they were computed already (`layout_findings`, while workers ran)."""
     from .judged import judged
     if rules is not None:
-        cache = None
+        cache, found = None, None
     out: list[Diagnostic] = []
     for layout in judged(layouts):  # a layout another supersedes is judged there (Policy 9)
         key = (keys or {}).get(id(layout))
-        found = cache.findings(layout, key) if cache is not None else None
-        if found is None:
-            if rules is None:
-                from .rules import ALL_RULES
-                rules = [r() for r in ALL_RULES]
-            found = [d for rule in rules for d in rule.check_layout(layout)]
+        got = cache.findings(layout, key) if cache is not None else None
+        if got is None:
+            got = (found or {}).get(id(layout))
+            if got is None:
+                if rules is None:
+                    rules = _default_rules()
+                got = layout_findings(layout, rules)
             if cache is not None:
-                cache.store_findings(layout, found, key)
-        out.extend(found)
+                cache.store_findings(layout, got, key)
+        out.extend(got)
     return out
+
+
+def _default_rules() -> list[Rule]:
+    from .rules import ALL_RULES
+    return [r() for r in ALL_RULES]
+
+
+def layout_findings(layout: PromptLayout, rules: list[Rule]) -> list[Diagnostic]:
+    """The prefix rules' findings on one layout (a list of Diagnostics): they depend on nothing
+    but the layout (and the file its fixes edit), so with worker processes the parent computes
+    them as each file's result arrives, while the workers analyse the next files (the libcst
+    parses that fixes need then overlap the analysis instead of following it)."""
+    return [d for rule in rules for d in rule.check_layout(layout)]
 
 
 _WORKER: Linter | None = None
@@ -295,8 +310,18 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         if progress:
             progress(1)
 
+    found: dict[int, list] = {}  # id(layout) -> the prefix rules' findings, computed meanwhile
+    rules: list = []
+
     def done(index: int, result: Result) -> None:
         results[index] = result
+        if parallel and result.report.prompts:
+            # the parent waits for the workers anyway: the findings of each layout (libcst parses
+            # for fixes) now, as results arrive, instead of all of them after the last one
+            rules[:] = rules or _default_rules()
+            found.update((id(layout), layout_findings(layout, rules)) for layout in result.report.prompts)
+            from . import codemod
+            codemod.clear_cache()  # no libcst tree kept: workers forked later start from this memory
         if cache is not None:
             cache.remember(files[index][0], files[index][1], result)
             if result.tokens:
@@ -304,6 +329,7 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         if progress:
             progress(1)
 
+    parallel = jobs > 1 and len(todo) >= PARALLEL_MIN_FILES and not profiles  # (profiles: set below)
     if jobs > 1 and len(todo) >= PARALLEL_MIN_FILES:
         from . import workers
         cache_args = (cache.root, cache.fingerprint) if cache is not None else None
@@ -333,7 +359,7 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         from .profiles import apply_overrides
         apply_overrides(profiles)
     report.prompts = _unique_layouts(report.prompts)
-    report.diagnostics.extend(check_layouts(report.prompts, cache=cache, keys=keys))
+    report.diagnostics.extend(check_layouts(report.prompts, cache=cache, keys=keys, found=found))
     report.diagnostics = dedupe(report.diagnostics)
     if cache is not None:
         cache.save_token_counts()

@@ -81,13 +81,25 @@ def caller_arguments(evaluator, frame: Frame, name: str):
             caller_frame = evaluator.module_frame(module)
         else:
             hops = (frame.hops or 0) + 1
-            caller_frame = Frame(module=module, func=caller, cls=cls, depth=frame.depth + 1,
-                                 hops=hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
+            caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
+                                         hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
         values.append(evaluator.eval(arg, caller_frame))
     from .values import Alt
     result = values[0] if len(values) == 1 else Alt(values)
     evaluator._return_cache[key] = result
     return result
+
+
+def _caller_frame(evaluator, module, caller, cls, depth: int, hops: int | None) -> Frame:
+    """The frame of a calling function, its parameters unbound: one per (function, class, depth,
+    hops) in the analysis of one file (the evaluator's caches are dropped after each file), so
+    that the arguments it passes to every parameter of every callee are read in one frame: its
+    body is read once, and a name it binds is evaluated once, not once per parameter."""
+    key = ("caller frame", id(caller), id(cls), depth, hops)
+    found = evaluator._return_cache.get(key)
+    if found is None or found.module is not module:
+        found = evaluator._return_cache[key] = Frame(module=module, func=caller, cls=cls, depth=depth, hops=hops)
+    return found
 
 
 def _foreign_sites(evaluator, module, func, room: int) -> list | None:

@@ -229,9 +229,7 @@ class ObjectsMixin:
                 continue
             values = []
             for method, value_node in assigns[:MAX_ASSIGNS]:
-                bindings = dict(self_value.kwargs) if method.name == "__init__" and isinstance(self_value, Obj) else {}
-                frame = Frame(module=cls_module, func=method, cls=c, self_value=self_value, depth=depth + 1,
-                              bindings=bindings)
+                frame = self._method_frame(cls_module, c, method, self_value, depth + 1)
                 value = self.eval(value_node, frame)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
             ann = self_annotation(c, attr)
@@ -243,6 +241,18 @@ class ObjectsMixin:
                 values.append(dynamic(cls_module.span(c), f"self.{attr}", evidence=f"`self.{attr}` is assigned in many places"))
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return None
+
+    def _method_frame(self, module, c: ast.ClassDef, method, self_value, depth: int) -> Frame:
+        """The frame of a method that assigns `self.ATTR` (`__init__` with the instance's keyword
+        arguments bound), one per (method, instance, depth) in the analysis of one file: a method
+        that sets ten attributes is read once, not once per attribute asked for."""
+        key = ("method frame", id(method), id(self_value), depth)
+        frame = self._return_cache.get(key)
+        if frame is None or frame.module is not module or frame.cls is not c:
+            bindings = dict(self_value.kwargs) if method.name == "__init__" and isinstance(self_value, Obj) else {}
+            frame = self._return_cache[key] = Frame(module=module, func=method, cls=c, self_value=self_value,
+                                                    depth=depth, bindings=bindings)
+        return frame
 
     def _class_member(self, module, c: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
         for stmt in c.body:
