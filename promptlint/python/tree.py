@@ -19,10 +19,10 @@ from .packages import CALLS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept between two files; past it the least recently
 #: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
-#: process's memory on any tree). 3 M since the tokenizer's ranks dict is dropped (`tokens.encoding`,
-#: 25 MiB less per process): on the corpus 35 M characters parsed instead of 47 M (22 M distinct),
-#: peak 256 MiB with 2 workers (2 M: 223 MiB).
-MAX_CACHED_CHARS = 3_000_000
+#: process's memory on any tree). 3 M parses 35 M characters of the corpus instead of 47 M but took
+#: the peak from 235 to 271 MiB with 2 workers on the corpus (close to the 300 MiB bound of issue
+#: 13, and past it with other trees): 2 M.
+MAX_CACHED_CHARS = 2_000_000
 #: Package indexes (`definitions`) kept at once; the least recently built goes first.
 MAX_PACKAGES = 8
 
