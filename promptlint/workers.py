@@ -11,7 +11,7 @@ it. The parent keeps every worker busy and watches them:
 - a file that takes longer than `FILE_TIMEOUT` seconds (counted from when its worker is set up
   and free for it) has its worker killed and gets a PRM001 "analysis budget exceeded" (a guard
   against a hang the analysis' own bounds miss);
-- a worker whose memory (resident set) passed `RECYCLE_BYTES` after a file exits and is
+- a worker whose own memory (private pages, `_own_bytes`) passed `RECYCLE_BYTES` after a file exits and is
   replaced (the rest of its batch goes to another), so memory stays bounded on any tree; on Linux a worker's data segment is also
   limited to `MEMORY_LIMIT_BYTES`, so a runaway allocation is a MemoryError in that worker rather
   than the machine swapping.
@@ -206,7 +206,7 @@ def _main(conn, setup, setup_args, analyse) -> None:
             if getattr(result, "restart", False):
                 conn.close()
                 os._exit(EXIT_AFTER_MEMORY_ERROR)
-            if _resident_bytes() > RECYCLE_BYTES:
+            if _own_bytes() > RECYCLE_BYTES:
                 conn.close()  # a fresh worker takes over (the rest of the batch goes back): memory stays bounded
                 os._exit(0)
 
@@ -224,6 +224,24 @@ def limit_memory() -> None:
             resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
     except (ImportError, ValueError, OSError, AttributeError):
         pass
+
+
+def _own_bytes() -> int:
+    """The memory this process holds on its own now (bytes): its private pages (Linux
+    `smaps_rollup`), not the pages it still shares with the parent it was forked from (a worker
+    forked from a parent of 450 MiB would otherwise pass `RECYCLE_BYTES` at once and be replaced
+    after every file); its resident set where that is not known."""
+    try:
+        with open("/proc/self/smaps_rollup", "rb") as f:
+            own = 0
+            for line in f:
+                if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
+                    own += int(line.split()[1]) * 1024
+            if own:
+                return own
+    except (OSError, ValueError, IndexError):
+        pass
+    return _resident_bytes()
 
 
 def _resident_bytes() -> int:
