@@ -148,7 +148,14 @@ def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] |
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (content retrieved for this turn)"
     if low in _CONFIG_NAMES:
         return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (configuration, fixed for a run)"
+    if _KNOB.match(low):
+        return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (a setting, fixed for a run)"
     return None
+
+
+# A bound or a separator, named so (`max_length`, `min_score`, `tuple_delimiter`): a knob of the
+# application, not something each request brings (`num_messages`, `history_length` may be).
+_KNOB = re.compile(r"^(\w+_)?(max|min)_\w+$|^\w+_(limit|delimiter|separator)$")
 
 
 # A run's configuration, named so (not `config`: LangChain passes a RunnableConfig with each call).

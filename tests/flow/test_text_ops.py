@@ -301,3 +301,19 @@ def test_format_takes_the_entries_of_a_spread_dict_one_of_several_too(tmp_path):
 def test_a_value_of_a_configuration_named_so_is_stable(tmp_path):
     seg, = probe(tmp_path, SPREAD_FORMAT, index=1).segs
     assert seg.volatility is Volatility.STABLE and seg.name_only
+
+
+KNOBS = """
+    TEMPLATE = "Write at most {max_length} words, fields split by {tuple_delimiter}, {history_length} turns so far."
+
+
+    def f():
+        probe(TEMPLATE.format())
+"""
+
+
+def test_a_bound_or_a_separator_named_so_is_a_setting(tmp_path):
+    fields = [s for s in probe(tmp_path, KNOBS).segs if not s.is_static]
+    assert [(s.expr, s.volatility) for s in fields] == [
+        ("{max_length}", Volatility.STABLE), ("{tuple_delimiter}", Volatility.STABLE),
+        ("{history_length}", Volatility.UNKNOWN)]  # a count of turns may change every turn
