@@ -316,7 +316,8 @@ _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 def impacts(layout: PromptLayout) -> list[Impact]:
     """The impact of every dynamic segment of the layout's shareable prefix, in request order
     (segments of tools parts, but for a time, an id or a tool list chosen by a condition, and of
-    PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last layout's result is remembered: every prefix rule asks for it."""
+    PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last
+    layout's result is remembered: every prefix rule asks for it."""
     global _MEMO
     if _MEMO is not None and _MEMO[0] is layout:
         return _MEMO[1]

@@ -18,6 +18,7 @@ import ast
 import re
 
 from ..model import Kind, Part, Segment
+from .module import callee_name
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Text
 
@@ -161,8 +162,7 @@ def _only_hashed(func, name: str) -> bool:
     reads, hashed = set(), set()
     for node in ast.walk(func):
         if isinstance(node, ast.Call):
-            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-            if _HASHING.search(callee):
+            if _HASHING.search(callee_name(node)):
                 hashed.update(id(n) for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)
                               if isinstance(n, ast.Name) and n.id == name)
         elif isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import dict_variants, list_variants, merged_dict
+from .flow.containers import list_variants, one_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
@@ -66,7 +66,7 @@ class LayoutBuilder:
         for kw in call.node.keywords:
             if kw.arg is not None:
                 continue
-            value = _one_mapping(self.ev.eval(kw.value, frame))
+            value = one_dict(self.ev.eval(kw.value, frame))
             if value is None:
                 continue
             for key, item in value.items.items():
@@ -278,7 +278,8 @@ class LayoutBuilder:
             segs = [replace(s, expr=self.code_of(node), evidence="one tool list or another by a condition")
                     if s.kind is Kind.CONDITIONAL else s
                     for s in self.ev.text_of(Alt([Text(k.segments) for k in known], span), frame)]
-            return [Part("tools", segs, [bp for k in known for bp in k.breakpoints], span=span)]
+            bps = list({bp.span or id(bp): bp for k in known for bp in k.breakpoints}.values())  # one per marker
+            return [Part("tools", segs, bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
         if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
                 and src.volatility is not Volatility.UNKNOWN:
@@ -500,15 +501,6 @@ def is_history_like(value) -> bool:
     turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
     anything else is the newest user message (docs/policies.md, Policy 3)."""
     return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
-
-
-def _one_mapping(value) -> Mapping | None:
-    """A dict, or one dict for the variants of a dict set in branches (`merged_dict`); None for
-    anything else."""
-    if isinstance(value, Mapping):
-        return value
-    variants = dict_variants(value) if isinstance(value, Alt) else None
-    return merged_dict(variants) if variants else None
 
 
 def history_seg(value, span, expr) -> Segment:

@@ -85,6 +85,12 @@ def syntax_error(source: str, filename: str = "<unknown>") -> ParseError | None:
     return None
 
 
+def callee_name(call: ast.Call) -> str:
+    """The last name of what a call calls (`obj.method(...)` -> "method", `f(...)` -> "f"), or ""."""
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
 def dotted_parts(expr: ast.AST) -> tuple[str, list[str]] | None:
     """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
     attrs: list[str] = []

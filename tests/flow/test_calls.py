@@ -337,9 +337,10 @@ def test_a_role_helper_we_can_read_or_another_name_is_left_as_it_is(tmp_path):
 
 
 RESHAPED = """
-    def f(messages, lookup, format_messages, summarize):
+    def f(messages, lookup, format_messages, tool_messages):
         probe(format_messages(messages))
         probe(lookup(messages))
+        probe(tool_messages(messages))
 """
 
 
@@ -349,6 +350,7 @@ def test_a_call_named_for_reshaping_the_conversation_gives_the_conversation(tmp_
 
 
 def test_another_call_given_the_conversation_fetches_data_with_it(tmp_path):
-    seg, = probe(tmp_path, RESHAPED, index=1).segs
-    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
-    assert seg.evidence == "data fetched with `messages`"
+    for index in (1, 2):  # `tool_messages`: not a verb of reshaping
+        seg, = probe(tmp_path, RESHAPED, index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+        assert seg.evidence == "data fetched with `messages`"

@@ -247,7 +247,9 @@ NEWEST_FIRST = """
             if len(message["content"]) > budget:
                 break
             kept.append(message)
+            budget -= len(message["content"])
         probe(list(reversed(kept)))
+        probe(budget)
         recent = []
         for message in history[::-1]:
             for part in message["parts"]:
@@ -270,19 +272,24 @@ def test_a_newest_first_walk_that_stops_at_a_budget_is_a_sliding_window(tmp_path
     assert kept.kind is Kind.HISTORY and kept.window.start == pos(NEWEST_FIRST, "reversed(history)")
 
 
+def test_a_counter_the_walk_decrements_is_not_the_window(tmp_path):
+    budget = probe(tmp_path, NEWEST_FIRST, index=1).segs
+    assert not any(s.window for s in budget)
+
+
 def test_a_newest_first_walk_without_its_own_break_keeps_everything(tmp_path):
-    recent = probe(tmp_path, NEWEST_FIRST, index=1).value  # the break ends the inner loop only
+    recent = probe(tmp_path, NEWEST_FIRST, index=2).value  # the break ends the inner loop only
     assert not any(getattr(s, "window", None) for s in getattr(recent, "segs", []))
     assert isinstance(recent, Seq) and recent.repeated
 
 
 def test_a_newest_first_walk_over_what_is_not_a_conversation_is_left_as_it_is(tmp_path):
-    last = probe(tmp_path, NEWEST_FIRST, index=2).value
+    last = probe(tmp_path, NEWEST_FIRST, index=3).value
     assert not (isinstance(last, Text) and any(s.window for s in last.segs))
 
 
 def test_reversed_turns_a_list_display_around(tmp_path):
-    turned = probe(tmp_path, NEWEST_FIRST, index=3).value
+    turned = probe(tmp_path, NEWEST_FIRST, index=4).value
     assert isinstance(turned, Seq) and [i.segs[0].text for i in turned.items] == ["b", "a"]
 
 

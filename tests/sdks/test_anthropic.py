@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from analysis_support import code, layouts, one_call, parts, pos, sent
 
+from promptlint.model import Kind
+
 from promptlint.python.prefilter import might_hold_prompt
 
 MESSAGES = """
@@ -114,3 +116,23 @@ def test_look_alikes_are_not_anthropic_prompts(tmp_path):
             client.messages.create  # not called
     """)
     assert sent(found) == []
+
+
+def test_a_tool_list_chosen_by_a_condition_counts_each_cache_marker_once(tmp_path):
+    source = """
+        import anthropic
+
+        client = anthropic.Anthropic()
+        SEARCH = {"name": "search", "description": "Search.", "input_schema": {"type": "object"},
+                  "cache_control": {"type": "ephemeral"}}
+        DONE = {"name": "done", "description": "Finish.", "input_schema": {"type": "object"}}
+
+
+        def step(messages, last):
+            tools = [SEARCH, DONE] if last else [SEARCH]
+            return client.messages.create(model="claude-sonnet-4-5", max_tokens=256, tools=tools, messages=messages)
+    """
+    layout, = sent(layouts(tmp_path, source))
+    tools, = [p for p in layout.parts if p.role == "tools"]
+    assert len(tools.breakpoints) == 1
+    assert any(s.kind is Kind.CONDITIONAL for s in tools.segments)

@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 
 from ...model import Kind, Segment, Volatility
+from ..module import callee_name
 from . import library
 from .budget import MAX_DEPTH
 from .methods import MethodsMixin
@@ -35,16 +36,18 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         """A message made by a helper whose body we cannot read but whose name says its role
         (`self.system_message(text)`, `make_user_msg(text)`: an abstract method, a method of an SDK
         adapter): the message `{"role": role, "content": text}`, else None."""
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        found = _ROLE_HELPER.match(name)
-        content = node.args[0] if len(node.args) == 1 and not node.keywords else \
-            next((k.value for k in node.keywords if k.arg in ("content", "message", "text")), None) if not node.args else None
-        if found is None or content is None or isinstance(content, ast.Starred):
+        found = _ROLE_HELPER.match(callee_name(node))
+        if found is None:
+            return None
+        if node.args:  # `system_message(text)`, or `system_message(content=text)`
+            content = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        else:
+            content = next((k.value for k in node.keywords if k.arg in ("content", "message", "text")), None)
+        if content is None or isinstance(content, ast.Starred):
             return None
         m = frame.module
         role = _ROLE_WORDS.get(found.group(1).lower(), found.group(1).lower())
-        return Mapping({"role": Text([Segment(text=role, span=m.span(func))]),
+        return Mapping({"role": Text([Segment(text=role, span=m.span(node.func))]),
                         "content": self.eval(content, frame, env)}, span=m.span(node))
 
     def _call(self, node: ast.Call, frame: Frame, env) -> Value:
@@ -226,12 +229,11 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 flat.extend(v.items)
             elif isinstance(v, Mapping):
                 flat.extend(v.items.values())
-        converts = _CONVERTS.search(_callee(node)) is not None
         for v in flat:
             if not isinstance(v, (Text, Alt, Spread)):
                 continue
             for seg in self.text_of(v, frame):
-                if seg.kind is Kind.HISTORY and converts:  # `format_messages(history)`: the conversation, reshaped
+                if seg.kind is Kind.HISTORY and _CONVERTS.match(callee_name(node)):  # reshaped, not fetched
                     return Text([replace(seg, span=frame.module.span(node), expr=frame.module.code(node),
                                          origin=seg.origin or seg.span)])
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
@@ -254,13 +256,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
 #: A function named for reshaping a conversation (`_format_messages`, `convert_history`): given the
 #: conversation, it gives the conversation in another form, not data fetched with it.
-_CONVERTS = re.compile(r"(format|convert|transform|prepare|normali[sz]e|adapt|map|to)_?\w*(messages|history|conversation)$",
+_CONVERTS = re.compile(r"^_*(format|convert|transform|prepare|normali[sz]e|adapt|map|to)(_\w+)?_(messages|history|conversation)$",
                        re.IGNORECASE)
-
-
-def _callee(node: ast.Call) -> str:
-    func = node.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 #: A helper named for the message it makes: `system_message`, `user_msg`, `create_assistant_message`.

@@ -54,6 +54,17 @@ def _flat(value: Alt, accepted) -> list | None:
     return out
 
 
+def one_dict(value) -> Mapping | None:
+    """A dict, or one dict for the variants of a dict set in branches (`merged_dict`); None for
+    anything else (`**value` of a call: the keys it passes)."""
+    if isinstance(value, Mapping):
+        return value
+    variants = dict_variants(value) if isinstance(value, Alt) else None
+    if not variants:
+        return None
+    return variants[0] if len(variants) == 1 else merged_dict(variants)
+
+
 def merged_dict(variants: list[Mapping]) -> Mapping:
     """One dict for the variants of a dict set in branches (`if tools: payload["tools"] = ...`):
     every key any variant sets, with the value every variant that sets it gives (an Alt where
@@ -392,19 +403,21 @@ class ContainersMixin:
 
     def set_item(self, th: Thunk, prev, frame) -> Value:
         """The dict `prev` after `prev[th.name] = th.node` (each variant of a dict set in
-        branches); any other value as it was."""
+        branches, the value evaluated once); any other value as it was."""
         if isinstance(prev, Alt):
             variants = dict_variants(prev)
             if variants is None:  # not all dicts (a parameter in one branch): the same, flattened
                 options = _flat(prev, lambda v: True)
                 return options[0] if len(options) == 1 else Alt(options, prev.span)
-            made = [self.set_item(th, o, frame) for o in variants]
-            return made[0] if len(made) == 1 else Alt(made, prev.span)
-        if not isinstance(prev, Mapping) or prev.repeated:
+        elif isinstance(prev, Mapping) and not prev.repeated:
+            variants = [prev]
+        else:
             return prev
         value = self.eval(th.node, frame, th.env)
-        return replace(prev, items={**prev.items, th.name: value},
-                       key_spans={**prev.key_spans, th.name: frame.module.span(th.node)})
+        span = frame.module.span(th.node)
+        made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
+                for v in variants]
+        return made[0] if len(made) == 1 else Alt(made, prev.span)
 
     def shuffled(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random

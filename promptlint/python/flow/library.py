@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
+from ..module import callee_name
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
@@ -187,9 +188,7 @@ def _deterministic_dict(node, value) -> bool:
     """`model.model_json_schema()`, `obj.model_dump()`, `dataclasses.asdict(obj)`: dicts whose keys
     come in the model's field order, the same in every process."""
     if isinstance(node, ast.Call):
-        func = node.func
-        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        if name in classify.DETERMINISTIC_DICTS:
+        if callee_name(node) in classify.DETERMINISTIC_DICTS:
             return True
     if isinstance(value, Alt):  # a helper with a fallback: the model's schema, or a stand-in
         return any(_deterministic_dict(None, o) for o in value.options)
@@ -347,7 +346,8 @@ KNOWN["string.Template"] = _dollar_template
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
-BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list, "reversed": _reversed,
+BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
+            "reversed": _reversed,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
 from ... import classify
-from .containers import dict_variants, list_variants, merged_dict
+from .containers import list_variants, one_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -200,10 +200,9 @@ class MethodsMixin:
         for kw in node.keywords:
             if kw.arg is not None:
                 continue
-            value = self.eval(kw.value, frame, env)
-            variants = dict_variants(value) if isinstance(value, Alt) else [value] if isinstance(value, Mapping) else None
-            if variants:
-                out.update(merged_dict(variants).items if len(variants) > 1 else variants[0].items)
+            found = one_dict(self.eval(kw.value, frame, env))
+            if found is not None:
+                out.update(found.items)
         return out
 
     def join(self, sep_segs, iterable_node, frame, env, node) -> Value:

@@ -25,10 +25,10 @@ class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
     window (the oldest messages of the list named `name` dropped in a loop) | setitem (key `name`
-    of the dict `prev` set to `node`) | map (a loop that
-    appends one element per item: `value` the append, `env` the bindings before the loop). `env` is the bindings visible where it was
-    made; `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node,
-    env, outer loop) or None."""
+    of the dict `prev` set to `node`) | map (a loop that appends one element per item: `value` the
+    append, `env` the bindings before the loop). `env` is the bindings visible where it was made;
+    `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
+    outer loop) or None."""
 
     kind: str
     node: Any = None
@@ -156,8 +156,8 @@ def _breaks(stmts) -> bool:
             return True
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
             continue
-        for field in ("body", "orelse", "finalbody"):
-            if _breaks(getattr(stmt, field, ()) or ()):
+        for body in ("body", "orelse", "finalbody"):
+            if _breaks(getattr(stmt, body, ()) or ()):
                 return True
         if any(_breaks(h.body) for h in getattr(stmt, "handlers", ())):
             return True
@@ -165,13 +165,14 @@ def _breaks(stmts) -> bool:
 
 
 def _appended(stmts) -> set[str]:
-    """The names `name.append(...)` / `.insert` / `.extend` / `+=` grow in a loop body."""
+    """The names `name.append(...)` / `.insert` / `.extend` / `name += ...` grow in a loop body
+    (not `budget -= n`: a counter is not what the loop keeps)."""
     names = set()
     for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
             names.add(node.func.value.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return names
 
