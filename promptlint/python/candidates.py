@@ -112,8 +112,8 @@ def text_layout(finder, node, segs: list[Segment], span, role: str = "system") -
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
     """A prompt constant at module or class level (`SYSTEM_PROMPT = f"..."`, a template), or a
     tools list built there."""
-    if tools_named(name):
-        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+    if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+                              or not prompt_named(name)):
         return
     template = is_template(value_node)
     if not (builds_text(value_node) or template):
@@ -175,8 +175,8 @@ def attribute(finder, node: ast.Assign, frame) -> None:
     target = node.targets[0] if len(node.targets) == 1 else None
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
         return
-    if tools_named(target.attr):
-        tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+    if tools_named(target.attr) and (tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+                                     or not prompt_named(target.attr)):
         return
     if not prompt_named(target.attr) or not (builds_text(node.value) or is_template(node.value)):
         return
@@ -190,8 +190,12 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     """A function returning prompt text or a message list. Returns True when a layout was added."""
     value_node = node.value
     if tools_named(func.name):
-        return tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
-    named = prompt_named(func.name, functions=True)
+        # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
+        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node)):
+            return True
+        if not prompt_named(func.name):
+            return False
+    named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
     if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     value = finder.ev.eval(value_node, frame)
@@ -208,6 +212,20 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             if len(finder.b.layouts) > before:
                 return True
     return False
+
+
+_CLASS_WORDS = {"prompt", "prompts"}
+
+
+def _in_prompt_class(finder, func) -> bool:
+    """True for a method (not a dunder) of a class whose name says it holds prompts (`class
+    PromptFamily`, `class Prompts`): each of its methods that returns text builds a prompt
+    (`PromptFamily.curate_sources(query, sources)`), whatever the method is called."""
+    if func.name.startswith("__") or func not in finder.stack:
+        return False
+    at = finder.stack.index(func)
+    cls = finder.stack[at - 1] if at > 0 else None
+    return isinstance(cls, ast.ClassDef) and bool(words(cls.name) & _CLASS_WORDS)
 
 
 def _options(value):
