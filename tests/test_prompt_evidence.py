@@ -1,5 +1,6 @@
 """What makes code a prompt builder (docs/policies.md, Policy 9): a file whose only prompt code is a
-template filled by `.format(...)` or text assigned over several lines is analysed (the pre-filter);
+template filled by `.format(...)`, text assigned over several lines, a function named for the
+prompt it returns or a system message is analysed (the pre-filter);
 a name that says both tools and prompt (`tool_selection_prompt`) builds prompt text when it returns
 text; a method of a class named for prompts (`class PromptFamily`) builds a prompt whatever the
 method is called."""
@@ -28,6 +29,21 @@ def test_the_prefilter_passes_a_prompt_filled_from_a_template_kept_elsewhere():
     assert might_hold_prompt("class ResearchPrompts:\n    pass\n")
     assert might_hold_prompt("class PromptFamily(Base):\n    pass\n")
     assert not might_hold_prompt("class ReportWriter:\n    pass\n# the prompt\n")
+    assert might_hold_prompt("def build_prompt(query):\n    return f'Answer {query}' + RULES\n")
+    assert might_hold_prompt("def make_instructions(user):\n    return 'Hi ' + user.name + RULES\n")
+    assert might_hold_prompt("def build(q):\n    return [{'role': 'system', 'content': f'Now {q}'}]\n")
+    assert might_hold_prompt("m = Message(role=\"developer\", content=c)\n")
+    assert not might_hold_prompt("def define(x):\n    role = 'admin'\n    return x\n")
+
+
+def test_a_module_whose_only_prompt_is_a_builder_function_is_analysed(tmp_path):
+    write(tmp_path, {"builders.py": f'''
+        def build_prompt(question):
+            return f"""Question: {{question}}
+        {RULES * 3}"""
+    '''})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM101", 2)]
 
 
 def test_a_module_whose_only_prompt_is_a_formatted_template_is_analysed(tmp_path):

@@ -27,8 +27,12 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
 
 _WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
-#: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them.
-_PROMPT_CLASS_RE = re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt)")
+#: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them;
+#: `def build_prompt(`, `def make_instructions(`: a function named for the prompt text it returns;
+#: `{"role": "system"`, `role="developer"`: a system message written outside a recognised call.
+_BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt)")),
+             ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona)")),
+             ("role", re.compile(r"role[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"'](?:system|developer)[\"']")))
 _ASSIGNED_HEADS = ("prompt", "system", "instruction")
 
 
@@ -57,11 +61,11 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
 
 
 def might_hold_prompt(source: str) -> bool:
-    """True when the text mentions an LLM API, prompt-building code (a class named for prompts
-    among it) or a semantic cache, or names
+    """True when the text mentions an LLM API, prompt-building code (a function or class named for
+    prompts, a system message among it) or a semantic cache, or names
     tools next to a source of an unstable order (a tools list built from a set, a listing)."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
-    if "class" in source and _PROMPT_CLASS_RE.search(source) is not None:
+    if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
     return "tool" in source and any(h in source for h in UNORDERED_HINTS)
