@@ -214,6 +214,40 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     return False
 
 
+def generated(finder, func, frame) -> bool:
+    """A generator function named for prompt text that yields messages (`def prompt_full(...)`:
+    `yield from prompt_gptme()`, `yield Message("system", ...)`): the list it yields, read as a
+    message list returned. The layout's site is its first `yield`. True when a layout was added."""
+    from .flow.scopes import YIELDED
+    if not prompt_named(func.name, functions=True) or tools_named(func.name):
+        return False
+    first = _first_yield(func)
+    th = finder.ev.env_at(frame, None).get(YIELDED) if first is not None else None
+    if th is None:
+        return False
+    value = finder.ev.force(frame, th)
+    for option in _options(value):
+        if isinstance(option, Seq) and not option.repeated and _has_messages(option):
+            parts, newest = finder.b.message_parts(option, frame)
+            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+                finder.b.add(first, "python-constant", None, None, None, parts, newest)
+                return True
+    return False
+
+
+def _first_yield(func):
+    """The first `yield` / `yield from` of `func`'s own body, in source order (None: not a generator)."""
+    found, todo = [], list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            found.append(node)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return min(found, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
 _CLASS_WORDS = {"prompt", "prompts"}
 
 
