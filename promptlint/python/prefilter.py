@@ -2,7 +2,8 @@
 
 Built from the SDK registry (each SDK's hints, and its import names with the generic method
 names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
-(`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
+(`system_prompt`, `.render(`, a `*prompt* = f"...` or `*prompt* = T.format(` assignment, a
+`def *prompt*(` or `class *Prompt*` builder, a `"role": "system"` message) and of semantic caches. A file that
 fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
