@@ -112,8 +112,8 @@ def text_layout(finder, node, segs: list[Segment], span, role: str = "system") -
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
     """A prompt constant at module or class level (`SYSTEM_PROMPT = f"..."`, a template), or a
     tools list built there."""
-    if tools_named(name):
-        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+    if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+                              or not prompt_named(name)):
         return
     template = is_template(value_node)
     if not (builds_text(value_node) or template):
@@ -175,8 +175,8 @@ def attribute(finder, node: ast.Assign, frame) -> None:
     target = node.targets[0] if len(node.targets) == 1 else None
     if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
         return
-    if tools_named(target.attr):
-        tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+    if tools_named(target.attr) and (tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
+                                     or not prompt_named(target.attr)):
         return
     if not prompt_named(target.attr) or not (builds_text(node.value) or is_template(node.value)):
         return
@@ -190,8 +190,12 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     """A function returning prompt text or a message list. Returns True when a layout was added."""
     value_node = node.value
     if tools_named(func.name):
-        return tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
-    named = prompt_named(func.name, functions=True)
+        # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
+        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node)):
+            return True
+        if not prompt_named(func.name):
+            return False
+    named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
     if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     value = finder.ev.eval(value_node, frame)
@@ -208,6 +212,54 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             if len(finder.b.layouts) > before:
                 return True
     return False
+
+
+def generated(finder, func, frame) -> bool:
+    """A generator function named for prompt text that yields messages (`def prompt_full(...)`:
+    `yield from prompt_gptme()`, `yield Message("system", ...)`): the list it yields, read as a
+    message list returned. The layout's site is its first `yield`. True when a layout was added."""
+    from .flow.scopes import YIELDED
+    if not prompt_named(func.name, functions=True) or tools_named(func.name):
+        return False
+    first = _first_yield(func)
+    th = finder.ev.env_at(frame, None).get(YIELDED) if first is not None else None
+    if th is None:
+        return False
+    value = finder.ev.force(frame, th)
+    for option in _options(value):
+        if isinstance(option, Seq) and not option.repeated and _has_messages(option):
+            parts, newest = finder.b.message_parts(option, frame)
+            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+                finder.b.add(first, "python-constant", None, None, None, parts, newest)
+                return True
+    return False
+
+
+def _first_yield(func):
+    """The first `yield` / `yield from` of `func`'s own body, in source order (None: not a generator)."""
+    found, todo = [], list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            found.append(node)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return min(found, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+_CLASS_WORDS = {"prompt", "prompts"}
+
+
+def _in_prompt_class(finder, func) -> bool:
+    """True for a method (not a dunder) of a class whose name says it holds prompts (`class
+    PromptFamily`, `class Prompts`): each of its methods that returns text builds a prompt
+    (`PromptFamily.curate_sources(query, sources)`), whatever the method is called."""
+    if func.name.startswith("__") or func not in finder.stack:
+        return False
+    at = finder.stack.index(func)
+    cls = finder.stack[at - 1] if at > 0 else None
+    return isinstance(cls, ast.ClassDef) and bool(words(cls.name) & _CLASS_WORDS)
 
 
 def _options(value):

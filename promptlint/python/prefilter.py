@@ -2,7 +2,8 @@
 
 Built from the SDK registry (each SDK's hints, and its import names with the generic method
 names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
-(`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
+(`system_prompt`, `.render(`, a `*prompt* = f"...` or `*prompt* = T.format(` assignment, a
+`def *prompt*(` or `class *Prompt*` builder, a `"role": "system"` message) and of semantic caches. A file that
 fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
@@ -18,12 +19,21 @@ PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "P
                 "import Template")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
-#: `system_prompt = f"...`, `PROMPT = """...`: a prompt assigned literal text (bounded: linear).
-_ASSIGNED = r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}=[ \t]{0,8}(?:[rRfFbBuU]{1,2})?[\"']"
+#: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
+#: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
+#: filled from a template kept elsewhere (bounded repetition: linear).
+_ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s{0,40}"
+             r"(?:(?:[rRfFbBuU]{1,2})?[\"']|[\w.\[\]\"']{1,200}\.(?:format|format_map|substitute|safe_substitute)\()")
 
 
 _WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
+#: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them;
+#: `def build_prompt(`, `def make_instructions(`: a function named for the prompt text it returns;
+#: `{"role": "system"`, `role="developer"`: a system message written outside a recognised call.
+_BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt)")),
+             ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona)")),
+             ("role", re.compile(r"role[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"'](?:system|developer)[\"']")))
 _ASSIGNED_HEADS = ("prompt", "system", "instruction")
 
 
@@ -52,8 +62,11 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
 
 
 def might_hold_prompt(source: str) -> bool:
-    """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
+    """True when the text mentions an LLM API, prompt-building code (a function or class named for
+    prompts, a system message among it) or a semantic cache, or names
     tools next to a source of an unstable order (a tools list built from a set, a listing)."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
+        return True
+    if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
     return "tool" in source and any(h in source for h in UNORDERED_HINTS)

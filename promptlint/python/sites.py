@@ -15,6 +15,7 @@ import re
 from ..model import Part
 from . import candidates, sdks
 from .flow.objects import decorator_name
+from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .walk import children
 
@@ -54,6 +55,8 @@ class SiteFinder:
         while todo:
             node = todo.pop()
             if node is leave:
+                if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1]):
+                    self._generator(self.stack[-1])
                 self.stack.pop()
                 continue
             kind = type(node)
@@ -135,6 +138,12 @@ class SiteFinder:
             return
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))
+
+    def _generator(self, func) -> None:
+        """A generator function that yields prompt messages (a prompt candidate); read after its
+        body, so the sites inside it are known."""
+        self.ev.reset_budget()
+        candidates.generated(self, func, self.frame())
 
     def writes_system(self, func) -> bool:
         """True when the function's source writes a system message (computed once per function)."""

@@ -102,6 +102,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                     for name, th in self.defaults(init).items():
                         if name not in values:
                             values[name] = self.force(th.value, th)
+            else:  # a dataclass or NamedTuple: positional arguments by its fields, in order
+                for name, arg in zip(self.fields_of(target), args):
+                    values.setdefault(name, self.eval(arg, frame, env))
             return Obj(f"instance:{target.node.name}", node=target.node, args=[ClassRef(target.module, target.node)],
                        kwargs=values, span=span)
         # an unknown callable: an SDK class, a library function
@@ -119,6 +122,20 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
                     return Func(module, stmt, c)
         return None
+
+    def fields_of(self, cls: ClassRef) -> list[str]:
+        """The fields of a dataclass or NamedTuple of the tree, in the order its generated
+        constructor takes them (bases first; `ClassVar`s are not fields); [] for another class."""
+        chain = list(self.mro(cls.module, cls.node))
+        if not any(_makes_fields(c) for _, c in chain):
+            return []
+        names: list[str] = []
+        for _, c in reversed(chain):
+            for stmt in c.body:
+                if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names):
+                    names.append(stmt.target.id)
+        return names
 
     def bind(self, fn: Func, args, kwargs, frame: Frame, env, node: ast.Call | None = None) -> dict:
         """The call's arguments bound to the function's parameters (lazily, in the caller's frame);
@@ -264,6 +281,17 @@ _CONVERTS = re.compile(r"^_*(format|convert|transform|prepare|normali[sz]e|adapt
 _ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|user|assistant|human|ai|developer)_?(?:message|msg)$",
                           re.IGNORECASE)
 _ROLE_WORDS = {"human": "user", "ai": "assistant"}
+
+
+def _makes_fields(cls: ast.ClassDef) -> bool:
+    """True for a class decorated `@dataclass` / `@dataclasses.dataclass(...)` and for
+    `class X(NamedTuple)`: its generated constructor takes its annotated fields in order."""
+    for d in cls.decorator_list:
+        node = d.func if isinstance(d, ast.Call) else d
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if name == "dataclass":
+            return True
+    return any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases)
 
 
 def _is_none(v: Value) -> bool:

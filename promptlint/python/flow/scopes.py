@@ -4,6 +4,9 @@ A function body (or a module) is read once, straight through, branches merged: e
 binds a lazy `Thunk`, and a snapshot of the bindings is taken before each statement, keyed by its
 row. `lookup(frame, name, at)` is the value of `name` as seen at node `at`. Loops are read twice
 (the second pass sees what the first appended: the back edge); branches merge into alternatives.
+A generator function returns the list of what it yields, in order (`yield x` appends x, `yield
+from xs` extends by xs: `list(prompt_full())`, `yield from prompt_tools()`), as the list that
+`list(gen())` would hold.
 """
 from __future__ import annotations
 
@@ -12,12 +15,14 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from .values import ClassRef, Func, Value
+from .values import ClassRef, Func, Seq, Value
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
 SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
 #: The key of the snapshot taken after the last statement (the bindings at the end).
 END = 10 ** 9
+#: The binding of what a generator function has yielded so far (a name no code can use).
+YIELDED = "<yielded>"
 
 
 @dataclass(eq=False)
@@ -177,6 +182,32 @@ def _appended(stmts) -> set[str]:
     return names
 
 
+def is_generator(func) -> bool:
+    """True when `func`'s own body holds a `yield` statement (not one of a nested function,
+    class or lambda); computed once per function node."""
+    known = getattr(func, "_promptlint_generator", None)
+    if known is None:
+        known, todo = False, list(func.body)
+        while todo and not known:
+            node = todo.pop()
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                known = True
+            elif not isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+                todo.extend(ast.iter_child_nodes(node))
+        func._promptlint_generator = known
+    return known
+
+
+def _as_growth(expr: ast.Yield | ast.YieldFrom) -> ast.Call:
+    """`yield v` as the call `<yielded>.append(v)` reads it (`yield from xs`: `.extend(xs)`), made
+    once per node at its place."""
+    call = getattr(expr, "_promptlint_growth", None)
+    if call is None:
+        call = ast.copy_location(ast.Call(func=ast.Name(YIELDED, ast.Load()), args=[expr.value], keywords=[]), expr)
+        expr._promptlint_growth = call
+    return call
+
+
 def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
     """Every parameter of a function, in order (positional-only, regular, *args, keyword-only,
     **kwargs)."""
@@ -210,11 +241,16 @@ class ScopesMixin:
             for p in params_of(frame.func):
                 frame.param_names.add(p.arg)
                 env[p.arg] = Thunk("param", node=p, name=p.arg)
+        generator = frame.func is not None and is_generator(frame.func)
+        if generator:
+            env[YIELDED] = Thunk("value", value=Seq([], None))
         try:
             self._interp(frame, body, env, False)
         except BaseException:  # (a RecursionError deep in a chain of calls): read it again next time
             frame.snapshots, frame.rows = None, []
             raise
+        if generator:  # what it yields, on the paths that reach its end
+            frame.returns.append(env[YIELDED])
         frame.snapshots[END] = dict(env)
         frame.rows = sorted(frame.snapshots)
 
@@ -326,6 +362,11 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+        elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom))
+              and stmt.value.value is not None and YIELDED in env):
+            kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
+            env[YIELDED] = Thunk(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
+                                 repeated=bool(loop), loop=loop if isinstance(loop, tuple) else None)
         elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt)) in env:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],

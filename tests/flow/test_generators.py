@@ -1,0 +1,155 @@
+"""The evaluator on generator functions and record classes: a generator returns the list of what it
+yields, in order (`yield x` appends, `yield from xs` extends; branches give variants, loops repeat),
+as `list(gen())` holds it; a dataclass or NamedTuple of the tree takes its positional arguments by
+its fields (`Message("system", text)` is a message with a role); a generator named for the prompt
+it yields is a prompt candidate (docs/policies.md, Policy 9)."""
+from __future__ import annotations
+
+from analysis_support import layouts, parts, probe, write
+
+from promptlint import api
+from promptlint.python.flow.values import Alt, Obj, Seq, Spread, Text
+
+GENERATORS = """
+    def intro():
+        yield "You are a coding assistant."
+
+
+    def full(flag, extra):
+        yield from intro()
+        if flag:
+            yield "Be terse."
+        yield "Answer in English."
+        for line in ["a", "b"]:
+            yield line
+        yield from extra
+
+
+    def early(items):
+        if not items:
+            return
+        yield "Items follow."
+
+
+    def not_a_generator():
+        def inner():
+            yield "x"
+        return "plain"
+
+
+    def f(flag, extra, items):
+        probe(list(full(flag, extra)))
+        probe(list(early(items)))
+        probe(not_a_generator())
+"""
+
+
+def _texts(seq):
+    return [i.segs[0].text if isinstance(i, Text) else type(i).__name__ for i in seq.items]
+
+
+def test_a_generator_returns_what_it_yields_in_order(tmp_path):
+    value = probe(tmp_path, GENERATORS).value
+    assert isinstance(value, Alt) and len(value.options) == 2  # with and without "Be terse."
+    longer, shorter = sorted(value.options, key=lambda s: -len(s.items))
+    assert _texts(longer)[:3] == ["You are a coding assistant.", "Be terse.", "Answer in English."]
+    assert _texts(shorter)[:2] == ["You are a coding assistant.", "Answer in English."]
+    assert longer.repeated and longer.head == 3  # the loop's items follow the three written before it
+    assert isinstance(longer.items[-1], Spread) and longer.items[-1].expr == "extra"
+
+
+def test_a_generator_that_returns_early_yields_what_its_end_holds(tmp_path):
+    value = probe(tmp_path, GENERATORS, index=1).value
+    assert isinstance(value, Seq) and _texts(value) == ["Items follow."]
+
+
+def test_a_nested_generator_does_not_make_its_function_one(tmp_path):
+    value = probe(tmp_path, GENERATORS, index=2).value
+    assert isinstance(value, Text) and value.segs[0].text == "plain"
+
+
+RECORDS = """
+    from dataclasses import dataclass, field
+    from typing import ClassVar, NamedTuple
+
+
+    @dataclass(frozen=True)
+    class Message:
+        kind: ClassVar[str] = "message"
+        role: str
+        content: str
+        files: list = field(default_factory=list)
+
+
+    class Pair(NamedTuple):
+        question: str
+        answer: str
+
+
+    class Plain:
+        role: str
+
+
+    def f(text):
+        probe(Message("system", text))
+        probe(Pair("q", "a"))
+        probe(Plain("system"))
+"""
+
+
+def test_a_dataclass_takes_its_positional_arguments_by_its_fields(tmp_path):
+    value = probe(tmp_path, RECORDS).value
+    assert isinstance(value, Obj) and sorted(value.kwargs) == ["content", "role"]
+    assert value.kwargs["role"].segs[0].text == "system"
+    pair = probe(tmp_path, RECORDS, index=1).value
+    assert [pair.kwargs[k].segs[0].text for k in ("question", "answer")] == ["q", "a"]
+    assert probe(tmp_path, RECORDS, index=2).value.kwargs == {}  # not a record class: unknown order
+
+
+PROMPT_GENERATOR = '''
+    from dataclasses import dataclass
+    from datetime import datetime
+
+    RULES = "Answer in the user's language, cite the files you read, never invent paths. " * 100
+
+
+    @dataclass
+    class Message:
+        role: str
+        content: str
+
+
+    def prompt_identity():
+        yield Message("system", "You are a coding assistant.")
+
+
+    def prompt_time():
+        yield Message("system", f"Now: {datetime.now():%Y-%m-%d %H:%M}")
+
+
+    def prompt_full():
+        yield from prompt_identity()
+        yield from prompt_time()
+        yield Message("system", RULES)
+
+
+    def stream_chunks(text):
+        for word in text.split():
+            yield {"role": "assistant", "content": word + " " + RULES}
+'''
+
+
+def test_a_generator_named_for_its_prompt_is_a_candidate(tmp_path):
+    found = [lt for lt in layouts(tmp_path, PROMPT_GENERATOR) if lt.source == "python-constant"]
+    # prompt_time and prompt_full, each at its first yield; never stream_chunks (not named for a prompt)
+    assert [lt.site.start.row for lt in found] == [18, 22]
+    described = parts(found[1])
+    assert [role for role, _ in described] == ["system", "system", "system"]
+    assert described[1][1][1] == ("timestamp", "per-request", "datetime.now()")
+
+
+def test_a_timestamp_a_prompt_generator_yields_before_static_text_is_reported(tmp_path):
+    write(tmp_path, {"app.py": PROMPT_GENERATOR})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.span.start.row, d.severity.value) for d in report.diagnostics]
+    assert got == [("PRM102", 18, "warning")]  # ~1,600 static tokens of RULES after it
