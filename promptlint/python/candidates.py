@@ -21,6 +21,7 @@ from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Text
+from .handoff import conversation_after
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -99,14 +100,14 @@ def role_of(name: str) -> str:
     return "system" if words(name) & _SYSTEM_WORDS else "prompt"
 
 
-def text_layout(finder, node, segs: list[Segment], span, role: str = "system") -> None:
+def text_layout(finder, node, segs: list[Segment], span, role: str = "system"):
     """Record a standalone candidate: one part (of `role`) holding the text, when it has both
-    static text and content that can change."""
+    static text and content that can change. Returns the layout added, else None."""
     if static_chars(segs) < MIN_STATIC_CHARS or all(s.is_static for s in segs):
-        return
+        return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
-        return
-    finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
+        return None
+    return finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
@@ -136,7 +137,13 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
         return
     value = finder.ev.eval(value_node, frame)
-    text_layout(finder, node, _richest(finder, value, frame), finder.m.span(value_node), role_of(name))
+    segs = _richest(finder, value, frame)
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name))
+    if layout is not None and layout.parts[0].role == "system":
+        # handed on with the conversation in the same function: the history follows it
+        history = conversation_after(finder, node, name, segs, frame)
+        if history is not None:
+            layout.parts.append(Part("history", [history], span=history.span))
 
 
 def _richest(finder, value, frame) -> list[Segment]:

@@ -1,0 +1,123 @@
+"""A system prompt built in a function and handed on, with the conversation, to a call the
+analysis does not follow to its send site (a message builder, a wrapper): the history follows it
+in the request (python/handoff.py; docs/policies.md, Policy 2)."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, write
+
+from promptlint import api
+
+PERSONA = "You are a careful assistant for a team of accountants. " * 8
+
+BUILDER = """
+    def build_messages(user_query, system_message, chat_history):
+        out = []
+        for chat in chat_history:
+            out.insert(0, {"role": chat.role, "content": chat.text})
+        out.insert(0, {"role": "user", "content": user_query})
+        out.append({"role": "system", "content": system_message})
+        return out[::-1]
+"""
+
+CHAT = f"""
+    from datetime import datetime
+
+    from builder import build_messages
+    from sender import send
+
+    PERSONA = "{PERSONA}"
+
+
+    def converse(user_query, chat_history, location=None):
+        today = datetime.now()
+        system_prompt = f"{{PERSONA}}\\nToday is {{today.strftime('%Y-%m-%d')}}."
+        if location:
+            system_prompt = f"{{system_prompt}}\\nThe user is in {{location}}."
+        messages = build_messages(user_query, system_prompt, chat_history)
+        return send(messages)
+
+
+    def one_shot(text):
+        today = datetime.now()
+        system_prompt = f"{{PERSONA}}\\nToday is {{today.strftime('%Y-%m-%d')}}."
+        return summarise(system_prompt, text)
+
+
+    def summarise(system_prompt, text):
+        return send([system_prompt, text])
+"""
+
+SENDER = """
+    def send(messages):
+        return messages
+"""
+
+
+def _project(tmp_path, chat=CHAT):
+    write(tmp_path, {"builder.py": BUILDER, "sender.py": SENDER})
+    return layouts(tmp_path, chat, name="chat.py")
+
+
+def test_a_system_prompt_handed_on_with_the_conversation_has_the_history_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in _project(tmp_path)}
+    # the assignment nearest the hand-off holds the whole text: the history follows it
+    (role, described), (after, history) = parts(found[13])
+    assert role == "system" and after == "history"
+    assert history == [("history", "unknown", "chat_history")]
+    assert any(d[0] == "timestamp" for d in described)
+    # an earlier assignment that a later one extends is judged as before, on its own text
+    assert [p.role for p in found[11].parts] == ["system"]
+
+
+def test_a_system_prompt_handed_on_without_a_conversation_has_nothing_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in _project(tmp_path)}
+    assert [p.role for p in found[20].parts] == ["system"]  # summarise(system_prompt, text): no history
+
+
+def test_a_date_at_the_end_of_a_handed_on_system_prompt_is_reported_before_the_history(tmp_path):
+    _project(tmp_path)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    dates = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.span.filename.endswith("chat.py")]
+    # at the text handed on (line 13): a day-precision date costs at most one write a day (Policy
+    # 1); the location, of unknown volatility, before the history is a note; the one-shot prompt
+    # (line 20) has nothing after its date
+    assert dates == [("PRM102", "info", 13), ("PRM101", "info", 13)]
+
+
+def test_per_request_content_at_the_end_of_a_handed_on_system_prompt_is_a_warning(tmp_path):
+    chat = f"""
+        from builder import build_messages
+        from sender import send
+
+        PERSONA = "{PERSONA}"
+
+
+        def converse(user_query, chat_history, store):
+            recalled = store.search(query=user_query)
+            system_prompt = f"{{PERSONA}}\\nRelevant notes:\\n{{recalled}}"
+            return send(build_messages(user_query, system_prompt, chat_history))
+    """
+    _project(tmp_path, chat)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.span.filename.endswith("chat.py")]
+    assert found == [("PRM101", "warning", 9)]
+
+
+def test_a_name_rebound_to_other_text_before_the_call_hands_on_that_text(tmp_path):
+    chat = f"""
+        from datetime import datetime
+
+        from builder import build_messages
+
+        PERSONA = "{PERSONA}"
+
+
+        def converse(user_query, chat_history):
+            system_prompt = f"{{PERSONA}}\\nToday is {{datetime.now().strftime('%Y-%m-%d')}}."
+            print(system_prompt)
+            system_prompt = PERSONA
+            return build_messages(user_query, system_prompt, chat_history)
+    """
+    found = {lt.site.start.row: lt for lt in _project(tmp_path, chat)}
+    assert [p.role for p in found[9].parts] == ["system"]
+    assert code(chat).splitlines()[8].lstrip().startswith("system_prompt = f")
