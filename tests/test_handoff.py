@@ -121,3 +121,48 @@ def test_a_name_rebound_to_other_text_before_the_call_hands_on_that_text(tmp_pat
     found = {lt.site.start.row: lt for lt in _project(tmp_path, chat)}
     assert [p.role for p in found[9].parts] == ["system"]
     assert code(chat).splitlines()[8].lstrip().startswith("system_prompt = f")
+
+
+AGENT = """
+    from builder import build_messages
+    from enhancer import MemoryEnhancer
+
+
+    class Agent:
+        def __init__(self, store, enhancer=None):
+            self.enhancer = enhancer or MemoryEnhancer(store)
+
+        async def turn(self, message, conversation, base_prompt):
+            system_prompt = await self.enhancer.enhance(base_prompt, message)
+            request = build_messages(message, system_prompt, conversation)
+            return request
+
+        async def summary(self, message, base_prompt):
+            system_prompt = await self.enhancer.enhance(base_prompt, message)
+            return build_messages(message, system_prompt, [])
+"""
+
+ENHANCER = """
+    class MemoryEnhancer:
+        def __init__(self, store):
+            self.store = store
+
+        async def enhance(self, system_prompt, user_message):
+            found = await self.store.search(query=user_message)
+            notes = "\\n## Relevant notes\\n"
+            for hit in found:
+                notes += f"- {hit.text}\\n"
+            return system_prompt + notes
+"""
+
+
+def test_a_system_prompt_returned_by_a_call_and_handed_on_with_the_conversation_is_judged(tmp_path):
+    write(tmp_path, {"enhancer.py": ENHANCER})
+    _project(tmp_path, AGENT)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row) for d in report.diagnostics]
+    # the notes fetched with the user's message sit at the end of the system prompt, before the
+    # whole conversation: a warning (Policy 2), reported where they enter the text
+    assert found == [("PRM101", "warning", "enhancer.py", 9)]
+    # `summary` hands on no conversation (an empty list): no candidate there
+    assert [lt.site.start.row for lt in layouts(tmp_path, AGENT, name="chat.py") if lt.source == "python-constant"] == [10]

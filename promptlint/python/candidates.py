@@ -21,7 +21,7 @@ from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Text
-from .handoff import conversation_after
+from .handoff import conversation_after, handed_on
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -100,10 +100,10 @@ def role_of(name: str) -> str:
     return "system" if words(name) & _SYSTEM_WORDS else "prompt"
 
 
-def text_layout(finder, node, segs: list[Segment], span, role: str = "system"):
+def text_layout(finder, node, segs: list[Segment], span, role: str = "system", least: int = MIN_STATIC_CHARS):
     """Record a standalone candidate: one part (of `role`) holding the text, when it has both
-    static text and content that can change. Returns the layout added, else None."""
-    if static_chars(segs) < MIN_STATIC_CHARS or all(s.is_static for s in segs):
+    static text (`least` characters) and content that can change. Returns the layout added, else None."""
+    if static_chars(segs) < least or all(s.is_static for s in segs):
         return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
         return None
@@ -133,17 +133,26 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
 def local(finder, node, name: str, value_node, frame) -> None:
     """A prompt built in a function and kept in a local name (`system_prompt = TEMPLATE.format(...)`):
     a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
-    callers, an SDK it does not know); superseded where it does."""
-    if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
+    callers, an SDK it does not know); superseded where it does. A system prompt that the function
+    hands on with the conversation (`build_messages(query, system_prompt, chat_history)`) has the
+    history after it (python/handoff.py); so has one returned by a call (`system_prompt = await
+    enhancer.enhance(system_prompt, message)`) and handed on so, whose text needs only some static
+    text: the name, the conversation beside it and what it holds say it is a system prompt."""
+    if not prompt_named(name) or _only_hashed(frame.func, name):
+        return
+    system = role_of(name) == "system"
+    built = builds_text(value_node)
+    if not built and not (system and handed_on(frame.func, node, name)):
         return
     value = finder.ev.eval(value_node, frame)
     segs = _richest(finder, value, frame)
-    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name))
-    if layout is not None and layout.parts[0].role == "system":
-        # handed on with the conversation in the same function: the history follows it
-        history = conversation_after(finder, node, name, segs, frame)
-        if history is not None:
-            layout.parts.append(Part("history", [history], span=history.span))
+    history = conversation_after(finder, node, name, segs, frame) if system else None
+    if not built and history is None:
+        return
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
+                         MIN_STATIC_CHARS if built else 1)
+    if layout is not None and history is not None:
+        layout.parts.append(Part("history", [history], span=history.span))
 
 
 def _richest(finder, value, frame) -> list[Segment]:

@@ -48,7 +48,7 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame) -> S
         start = (call.lineno, call.col_offset)
         if start < end or any(end < at < start for at in rebound):
             continue  # before the assignment, or a later one is nearer the call (judged there)
-        args = [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+        args = _args(call)
         mine = [a for a in args if isinstance(a, ast.Name) and a.id == name]
         if not mine:
             continue
@@ -62,6 +62,21 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame) -> S
         if any(s.kind is first.kind and s.expr == first.expr for s in carried):
             return history
     return None
+
+
+def handed_on(func, node, name: str) -> bool:
+    """True when a call after `node` in `func` (a value assigned by a call: `await x.f(...)`) takes
+    the local `name` and another argument: a hand-off worth evaluating."""
+    value = node.value.value if isinstance(node.value, ast.Await) else node.value
+    if func is None or not isinstance(value, ast.Call):
+        return False
+    end = (node.end_lineno, node.end_col_offset)
+    return any((call.lineno, call.col_offset) > end and len(_args(call)) > 1
+               and any(isinstance(a, ast.Name) and a.id == name for a in _args(call)) for call in _calls(func))
+
+
+def _args(call: ast.Call) -> list:
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
 
 
 def _nodes(func):
