@@ -166,3 +166,35 @@ def test_a_system_prompt_returned_by_a_call_and_handed_on_with_the_conversation_
     assert found == [("PRM101", "warning", "enhancer.py", 9)]
     # `summary` hands on no conversation (an empty list): no candidate there
     assert [lt.site.start.row for lt in layouts(tmp_path, AGENT, name="chat.py") if lt.source == "python-constant"] == [10]
+
+
+WRAPPER = """
+    class Agent:
+        def __init__(self, llm, store, system_prompt=""):
+            self.llm = llm
+            self.store = store
+            self.system_prompt = system_prompt
+
+        def call_llm(self, question, **kwargs):
+            notes = self.store.search(query=question)
+            if kwargs.get("messages") is not None:
+                kwargs["messages"] = [
+                    {"role": "system", "content": f"Notes for this question:\\n{notes}"},
+                    *kwargs["messages"],
+                ]
+            return self.llm.call(task=question, **kwargs)
+
+        def call_plain(self, **kwargs):
+            kwargs["messages"] = [{"role": "system", "content": "You are terse."}, *kwargs["messages"]]
+            return self.llm.call(**kwargs)
+"""
+
+
+def test_a_message_list_with_a_system_message_and_the_conversation_spread_into_it_is_a_prompt(tmp_path):
+    found = [lt for lt in layouts(tmp_path, WRAPPER) if lt.source == "python-constant"]
+    # the list handed to a wrapper we do not follow: the notes, then the whole conversation
+    (lt,) = found  # a static system message before the history is not a candidate
+    assert [(role, [d[0] for d in described]) for role, described in parts(lt)] == \
+        [("system", ["text", "user-input"]), ("history", ["history"])]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 11)]

@@ -208,21 +208,31 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     if tools_named(func.name):
         return tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
     named = prompt_named(func.name, functions=True)
-    if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
+    if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
-            parts, newest = finder.b.message_parts(option, frame)
-            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
-                finder.b.add(node, "python-constant", None, None, None, parts, newest)
+            if message_list(finder, node, option, frame):
                 return True
         elif isinstance(option, Text) and named:
             before = len(finder.b.layouts)
             text_layout(finder, node, option.segs, finder.m.span(value_node), role_of(func.name))
             if len(finder.b.layouts) > before:
                 return True
+    return False
+
+
+def message_list(finder, node, seq, frame) -> bool:
+    """Record a message list (a Seq of messages) as a candidate when something in a message
+    before the end can change and there is static text or a history to lose. True when added."""
+    if not isinstance(seq, Seq) or seq.repeated or not _has_messages(seq):
+        return False
+    parts, newest = finder.b.message_parts(seq, frame)
+    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+        finder.b.add(node, "python-constant", None, None, None, parts, newest)
+        return True
     return False
 
 
@@ -241,7 +251,7 @@ def _has_messages(seq: Seq) -> bool:
     return False
 
 
-def _builds_messages(node) -> bool:
+def builds_messages(node) -> bool:
     """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
     if not isinstance(node, (ast.List, ast.Tuple)):
         return False
