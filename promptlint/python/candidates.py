@@ -135,9 +135,9 @@ def local(finder, node, name: str, value_node, frame) -> None:
     a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
     callers, an SDK it does not know); superseded where it does. A system prompt that the function
     hands on with the conversation (`build_messages(query, system_prompt, chat_history)`) has the
-    history after it (python/handoff.py); so has one returned by a call (`system_prompt = await
-    enhancer.enhance(system_prompt, message)`) and handed on so, whose text needs only some static
-    text: the name, the conversation beside it and what it holds say it is a system prompt."""
+    history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
+    enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
+    text: the name and the conversation beside it say it is a system prompt."""
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
@@ -150,7 +150,7 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not built and history is None:
         return
     layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
-                         MIN_STATIC_CHARS if built else 1)
+                         MIN_STATIC_CHARS if history is None else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
 
