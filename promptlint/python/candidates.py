@@ -21,6 +21,7 @@ from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Text
+from .handoff import conversation_after, handed_on
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -99,14 +100,14 @@ def role_of(name: str) -> str:
     return "system" if words(name) & _SYSTEM_WORDS else "prompt"
 
 
-def text_layout(finder, node, segs: list[Segment], span, role: str = "system") -> None:
+def text_layout(finder, node, segs: list[Segment], span, role: str = "system", least: int = MIN_STATIC_CHARS):
     """Record a standalone candidate: one part (of `role`) holding the text, when it has both
-    static text and content that can change."""
-    if static_chars(segs) < MIN_STATIC_CHARS or all(s.is_static for s in segs):
-        return
+    static text (`least` characters) and content that can change. Returns the layout added, else None."""
+    if static_chars(segs) < least or all(s.is_static for s in segs):
+        return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
-        return
-    finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
+        return None
+    return finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
@@ -132,11 +133,26 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
 def local(finder, node, name: str, value_node, frame) -> None:
     """A prompt built in a function and kept in a local name (`system_prompt = TEMPLATE.format(...)`):
     a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
-    callers, an SDK it does not know); superseded where it does."""
-    if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
+    callers, an SDK it does not know); superseded where it does. A system prompt that the function
+    hands on with the conversation (`build_messages(query, system_prompt, chat_history)`) has the
+    history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
+    enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
+    text: the name and the conversation beside it say it is a system prompt."""
+    if not prompt_named(name) or _only_hashed(frame.func, name):
+        return
+    system = role_of(name) == "system"
+    built = builds_text(value_node)
+    if not built and not (system and handed_on(frame.func, node, name)):
         return
     value = finder.ev.eval(value_node, frame)
-    text_layout(finder, node, _richest(finder, value, frame), finder.m.span(value_node), role_of(name))
+    segs = _richest(finder, value, frame)
+    history = conversation_after(finder, node, name, segs, frame) if system else None
+    if not built and history is None:
+        return
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
+                         MIN_STATIC_CHARS if history is None else 1)
+    if layout is not None and history is not None:
+        layout.parts.append(Part("history", [history], span=history.span))
 
 
 def _richest(finder, value, frame) -> list[Segment]:
@@ -196,21 +212,31 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         if not prompt_named(func.name):
             return False
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
-    if not (named or _builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
+    if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
-            parts, newest = finder.b.message_parts(option, frame)
-            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
-                finder.b.add(node, "python-constant", None, None, None, parts, newest)
+            if message_list(finder, node, option, frame):
                 return True
         elif isinstance(option, Text) and named:
             before = len(finder.b.layouts)
             text_layout(finder, node, option.segs, finder.m.span(value_node), role_of(func.name))
             if len(finder.b.layouts) > before:
                 return True
+    return False
+
+
+def message_list(finder, node, seq, frame) -> bool:
+    """Record a message list (a Seq of messages) as a candidate when something in a message
+    before the end can change and there is static text or a history to lose. True when added."""
+    if not isinstance(seq, Seq) or seq.repeated or not _has_messages(seq):
+        return False
+    parts, newest = finder.b.message_parts(seq, frame)
+    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+        finder.b.add(node, "python-constant", None, None, None, parts, newest)
+        return True
     return False
 
 
@@ -226,14 +252,7 @@ def generated(finder, func, frame) -> bool:
     if th is None:
         return False
     value = finder.ev.force(frame, th)
-    for option in _options(value):
-        if isinstance(option, Seq) and not option.repeated and _has_messages(option):
-            parts, newest = finder.b.message_parts(option, frame)
-            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
-                finder.b.add(first, "python-constant", None, None, None, parts, newest)
-                return True
-    return False
+    return any(message_list(finder, first, option, frame) for option in _options(value))
 
 
 def _first_yield(func):
@@ -277,7 +296,7 @@ def _has_messages(seq: Seq) -> bool:
     return False
 
 
-def _builds_messages(node) -> bool:
+def builds_messages(node) -> bool:
     """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
     if not isinstance(node, (ast.List, ast.Tuple)):
         return False

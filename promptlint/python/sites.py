@@ -48,7 +48,7 @@ class SiteFinder:
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
-                  ast.Return: self._return, ast.Call: self._call}
+                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -128,6 +128,20 @@ class SiteFinder:
         part = self.b.part("system", self.ev.eval(fields["content"], frame), frame, self.m.span(fields["content"]))
         if any(not s.is_static for s in part.segments):
             self.b.add(node, "python-constant", None, None, None, [part])
+            self.b.sites.append(span)
+
+    def _list(self, node: ast.List) -> None:
+        """A message list written outside a recognised call and not returned, with a system message
+        and the conversation spread into it (`kwargs["messages"] = [{"role": "system", ...},
+        *kwargs["messages"]]`, handed to a wrapper): a prompt candidate of the whole list, so what
+        changes in the system message is judged with the history after it."""
+        if not any(isinstance(e, ast.Starred) for e in node.elts) or not candidates.builds_messages(node):
+            return
+        span = self.m.span(node)
+        if self.b.covered(span):
+            return
+        self.ev.reset_budget()
+        if candidates.message_list(self, node, self.ev.eval(node, self.frame()), self.frame()):
             self.b.sites.append(span)
 
     def _return(self, node: ast.Return) -> None:

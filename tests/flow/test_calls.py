@@ -354,3 +354,26 @@ def test_another_call_given_the_conversation_fetches_data_with_it(tmp_path):
         seg, = probe(tmp_path, RESHAPED, index=index).segs
         assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
         assert seg.evidence == "data fetched with `messages`"
+
+
+NAMED_INPUT = """
+    def ask(user_message):
+        return f"Question: {user_message}"
+
+
+    def f(msg, data):
+        probe(ask(msg))
+        probe(ask("What is the capital of France?"))
+        probe(ask(f"{msg} (asked in {data.city})"))
+"""
+
+
+def test_an_unread_argument_passed_as_the_users_message_is_the_users_message(tmp_path):
+    # `msg` is not read (a parameter of unknown volatility); the parameter it is passed to says
+    # what it is, as the prompt's own parameters' names do (a hint: Policy 7)
+    (kind, volatility, expr), = [d for d in probe(tmp_path, NAMED_INPUT).described if d[0] != "text"]
+    assert (kind, volatility, expr) == ("user-input", "per-request", "user_message")
+    # a value we read keeps what it is: a literal stays static text
+    assert probe(tmp_path, NAMED_INPUT, index=1).text == "Question: What is the capital of France?"
+    # text with static parts is not replaced by the name
+    assert "(asked in " in probe(tmp_path, NAMED_INPUT, index=2).text

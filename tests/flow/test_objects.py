@@ -244,3 +244,51 @@ def test_constructor_arguments_reach_init(tmp_path):
     p = probe(tmp_path, src)
     assert [s.text for s in p.segs] == ["> ", "a", ".", "# ", "b", "!"]
     assert p.segs[0].span.start == pos(src, '> "')  # the argument, where the caller wrote it
+
+
+ENHANCERS = """
+    class Enhancer:
+        async def enhance(self, system_prompt, user_message):
+            return system_prompt
+
+
+    class MemoryEnhancer(Enhancer):
+        def __init__(self, store):
+            self.store = store
+
+        async def enhance(self, system_prompt, user_message):
+            found = await self.store.search(query=user_message)
+            return system_prompt + "\\n## Notes\\n" + "".join(f"- {n.text}\\n" for n in found)
+
+
+    class Agent:
+        def __init__(self, store, enhancer=None):
+            if enhancer is None:
+                enhancer = MemoryEnhancer(store)
+            self.enhancer = enhancer
+
+        async def reply(self, message):
+            probe(await self.enhancer.enhance("You answer questions.", message))
+"""
+
+
+def test_a_method_of_an_attribute_set_to_one_of_several_objects_gives_what_each_gives(tmp_path):
+    # `self.enhancer` is the caller's object (not read) or the default MemoryEnhancer: the call
+    # gives the default's text (with the notes it fetched with the user's message) or an unknown
+    p = probe(tmp_path, ENHANCERS)
+    assert isinstance(p.value, Alt)
+    read = [o for o in p.value.options if "## Notes" in "".join(s.text for s in p.ev.text_of(o, p.frame))]
+    assert len(read) == 1
+    notes = [s for s in p.ev.text_of(read[0], p.frame) if not s.is_static]
+    # `message` is not read, but it is passed as `user_message`: the name says it (Policy 7)
+    assert [(s.kind, s.volatility) for s in notes] == [(Kind.USER_INPUT, Volatility.PER_REQUEST)]
+    assert notes[0].evidence.startswith("data fetched with `user_message`")
+
+
+def test_an_alternative_of_texts_keeps_its_string_methods(tmp_path):
+    p = probe(tmp_path, """
+        def f(flag):
+            text = "You answer questions. " if flag else "You answer briefly. "
+            probe(text.strip())
+    """)
+    assert p.text.startswith("You answer")

@@ -46,6 +46,10 @@ class MethodsMixin:
                 values = {**given.items, **values}
             if base.args and isinstance(base.args[0], (Text, Alt)):
                 return self.dollar_text(Text(self.text_of(base.args[0], frame)), values, frame)
+        if isinstance(base, Alt) and any(_instance(o) for o in base.options):
+            # an attribute set to one of several objects (`enhancer or DefaultEnhancer(memory)`):
+            # the call gives what the method of each gives, a default we cannot read included
+            return Alt([self.method(o, method, node, args, kwargs, frame, env) for o in base.options], span=span)
         if isinstance(base, (Obj, ClassRef)):
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func):
@@ -256,3 +260,8 @@ def _view(mapping: Mapping, method: str) -> Seq:
     if method == "values":
         return Seq(list(mapping.items.values()), mapping.span)
     return Seq([Seq([k, v], mapping.span, is_tuple=True) for k, v in zip(keys, mapping.items.values())], mapping.span)
+
+
+def _instance(value) -> bool:
+    """An instance of a class of the analysed tree (its methods can be read)."""
+    return isinstance(value, Obj) and value.node is not None and value.qualname.startswith("instance:")

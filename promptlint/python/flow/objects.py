@@ -150,6 +150,21 @@ def _unknown(segs) -> bool:
     return src is not None and src.volatility is Volatility.UNKNOWN and src.kind is not Kind.HISTORY
 
 
+def _named_input(value, segs, name: str):
+    """A caller's argument that we cannot read (`segs`, its text: only content of unknown kind and
+    volatility, such as its own parameter `message` or a hook's result) passed to a parameter
+    named as the user's message or content retrieved for this turn (`user_message`, `query`):
+    the name says more than the unread value (a hint, Policy 7), as it does for the prompt's own
+    parameters."""
+    if not segs or any(s.is_static or s.kind not in (Kind.UNKNOWN, Kind.CONDITIONAL) for s in segs) or not _unknown(segs):
+        return value
+    found = classify.classify_name(name)
+    if found is None or found[0] is not Kind.USER_INPUT:
+        return value
+    first = next(s for s in segs if s.kind is Kind.UNKNOWN) if any(s.kind is Kind.UNKNOWN for s in segs) else segs[0]
+    return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
+
+
 def _none_default(node) -> bool:
     """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
     `x: str = Field(default=None)` / `field(default=None)`): a placeholder each instance or a method
@@ -323,7 +338,8 @@ class ObjectsMixin:
         if name in frame.bindings:
             bound = frame.bindings[name]
             if isinstance(bound, Thunk):  # an argument, evaluated in the caller's frame on first use
-                return self.force(bound.value, bound)
+                value = self.force(bound.value, bound)
+                return _named_input(value, self.text_of(value, frame) if isinstance(value, (Text, Alt)) else [], name)
             return bound
         if name == "self" and frame.cls is not None:
             return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)

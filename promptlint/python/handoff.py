@@ -1,0 +1,142 @@
+"""A system prompt handed on with the conversation: what follows it in the request.
+
+A prompt candidate built in a function (`system_prompt = f"...{today}"`, Policy 9) is judged on
+its own text when the send site it reaches is not followed (a message builder that reverses a
+list, a wrapper with many callers). Its own text does not say what the request puts after it;
+the function that builds it often does: when it passes the system prompt to a call together with
+the conversation (`build_messages(query, system_prompt, chat_history)`), the request it builds
+holds both, and a system prompt goes before the conversation in every chat API (OpenAI and
+LiteLLM messages, Anthropic `system`, Gemini `system_instruction`, Responses `instructions`).
+Per-turn content at the end of such a system prompt sits before the whole history
+(docs/policies.md, Policy 2).
+
+Shapes (`name` assigned at `node`, read later in the same function):
+
+    system_prompt = f"{PERSONA}\nToday is {today}."
+    messages = build_messages(user_query, system_prompt, chat_history)   # history after it
+
+    system_prompt = PERSONA + recalled
+    return llm.chat(system=system_prompt, messages=[*history, user_msg])  # history after it
+
+Not a hand-off: a call that takes no conversation (`summarise(system_prompt, text)`), a call made
+before the assignment, a name rebound to other text before the call (the candidate's first
+changing segment must be in the value the call receives), the hashing of the prompt.
+"""
+from __future__ import annotations
+
+import ast
+
+from .. import classify
+from ..model import Kind, Segment, Volatility
+from .flow.values import Alt, Seq, Spread, Text
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def conversation_after(finder, node, name: str, segs: list[Segment], frame) -> Segment | None:
+    """The history segment of the conversation that a later call of the function around `node`
+    receives together with the system prompt `name` (whose text is `segs`), or None."""
+    func = frame.func
+    if func is None:
+        return None
+    first = next((s for s in segs if not s.is_static and s.kind is not Kind.HISTORY), None)
+    if first is None or first.span is None:
+        return None
+    end = (node.end_lineno, node.end_col_offset)
+    rebound = [(n.lineno, n.col_offset) for n in _nodes(func) if n is not node and _binds(n, name)]
+    for call in _calls(func):
+        start = (call.lineno, call.col_offset)
+        if start < end or any(end < at < start for at in rebound):
+            continue  # before the assignment, or a later one is nearer the call (judged there)
+        args = _args(call)
+        mine = [a for a in args if isinstance(a, ast.Name) and a.id == name]
+        if not mine:
+            continue
+        others = [a for a in args if not (isinstance(a, ast.Name) and a.id == name)]
+        history = next((h for h in (_conversation(finder, a, frame) for a in others) if h is not None), None)
+        if history is None:
+            continue
+        carried = finder.ev.text_of(finder.ev.eval(mine[0], frame), frame)
+        # the text read there still holds what changes in the candidate (an interpolation of the
+        # whole text, `f"{system_prompt}\n{extra}"`, places its segments at the interpolation)
+        if any(s.kind is first.kind and s.expr == first.expr for s in carried):
+            return history
+    return None
+
+
+def handed_on(func, node, name: str) -> bool:
+    """True when a call after `node` in `func` (a value assigned by a call: `await x.f(...)`) takes
+    the local `name` and another argument: a hand-off worth evaluating."""
+    value = node.value.value if isinstance(node.value, ast.Await) else node.value
+    if func is None or not isinstance(value, ast.Call):
+        return False
+    end = (node.end_lineno, node.end_col_offset)
+    return any((call.lineno, call.col_offset) > end and len(_args(call)) > 1
+               and any(isinstance(a, ast.Name) and a.id == name for a in _args(call)) for call in _calls(func))
+
+
+def _args(call: ast.Call) -> list:
+    return [a.value if isinstance(a, ast.Starred) else a for a in call.args] + [k.value for k in call.keywords]
+
+
+def _nodes(func):
+    """The nodes of `func`'s body, not of functions or classes nested in it."""
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _calls(func):
+    return (n for n in _nodes(func) if isinstance(n, ast.Call))
+
+
+def _binds(node, name: str) -> bool:
+    """True for an assignment to the local `name` (`=`, `+=`, annotated)."""
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    return False
+
+
+def _conversation(finder, arg, frame) -> Segment | None:
+    """The history segment of an argument that is the conversation (a list replayed across turns,
+    a parameter or attribute named `chat_history` / `messages`), else None."""
+    value = finder.ev.eval(arg, frame)
+    found = _history_in(value, 0)
+    if found is None and _named_conversation(arg) and not _static(finder, value, frame):
+        # the callers' value is not known as a conversation, but the name says what it is
+        found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
+    if found is not None:
+        return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=found.expr or finder.m.code(arg),
+                       span=finder.m.span(arg), evidence="the conversation handed on with the system prompt")
+    return None
+
+
+def _named_conversation(arg) -> bool:
+    """`chat_history`, `self.messages`: an argument named as the conversation."""
+    name = arg.id if isinstance(arg, ast.Name) else arg.attr if isinstance(arg, ast.Attribute) else ""
+    return name.lower() in classify.HISTORY_NAMES
+
+
+def _static(finder, value, frame) -> bool:
+    return isinstance(value, Text) and all(s.is_static for s in finder.ev.text_of(value, frame))
+
+
+def _history_in(value, depth: int) -> Segment | None:
+    if depth > 4:
+        return None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.HISTORY), None)
+    if isinstance(value, Alt):
+        return next((h for h in (_history_in(o, depth + 1) for o in value.options) if h is not None), None)
+    if isinstance(value, Spread):
+        return _history_in(value.value, depth + 1)
+    if isinstance(value, Seq):
+        return next((h for h in (_history_in(i, depth + 1) for i in value.items) if h is not None), None)
+    return None
+

@@ -1,0 +1,200 @@
+"""A system prompt built in a function and handed on, with the conversation, to a call the
+analysis does not follow to its send site (a message builder, a wrapper): the history follows it
+in the request (python/handoff.py; docs/policies.md, Policy 2)."""
+from __future__ import annotations
+
+from analysis_support import code, layouts, parts, write
+
+from promptlint import api
+
+PERSONA = "You are a careful assistant for a team of accountants. " * 8
+
+BUILDER = """
+    def build_messages(user_query, system_message, chat_history):
+        out = []
+        for chat in chat_history:
+            out.insert(0, {"role": chat.role, "content": chat.text})
+        out.insert(0, {"role": "user", "content": user_query})
+        out.append({"role": "system", "content": system_message})
+        return out[::-1]
+"""
+
+CHAT = f"""
+    from datetime import datetime
+
+    from builder import build_messages
+    from sender import send
+
+    PERSONA = "{PERSONA}"
+
+
+    def converse(user_query, chat_history, location=None):
+        today = datetime.now()
+        system_prompt = f"{{PERSONA}}\\nToday is {{today.strftime('%Y-%m-%d')}}."
+        if location:
+            system_prompt = f"{{system_prompt}}\\nThe user is in {{location}}."
+        messages = build_messages(user_query, system_prompt, chat_history)
+        return send(messages)
+
+
+    def one_shot(text):
+        today = datetime.now()
+        system_prompt = f"{{PERSONA}}\\nToday is {{today.strftime('%Y-%m-%d')}}."
+        return summarise(system_prompt, text)
+
+
+    def summarise(system_prompt, text):
+        return send([system_prompt, text])
+"""
+
+SENDER = """
+    def send(messages):
+        return messages
+"""
+
+
+def _project(tmp_path, chat=CHAT):
+    write(tmp_path, {"builder.py": BUILDER, "sender.py": SENDER})
+    return layouts(tmp_path, chat, name="chat.py")
+
+
+def test_a_system_prompt_handed_on_with_the_conversation_has_the_history_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in _project(tmp_path)}
+    # the assignment nearest the hand-off holds the whole text: the history follows it
+    (role, described), (after, history) = parts(found[13])
+    assert role == "system" and after == "history"
+    assert history == [("history", "unknown", "chat_history")]
+    assert any(d[0] == "timestamp" for d in described)
+    # an earlier assignment that a later one extends is judged as before, on its own text
+    assert [p.role for p in found[11].parts] == ["system"]
+
+
+def test_a_system_prompt_handed_on_without_a_conversation_has_nothing_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in _project(tmp_path)}
+    assert [p.role for p in found[20].parts] == ["system"]  # summarise(system_prompt, text): no history
+
+
+def test_a_date_at_the_end_of_a_handed_on_system_prompt_is_reported_before_the_history(tmp_path):
+    _project(tmp_path)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    dates = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.span.filename.endswith("chat.py")]
+    # at the text handed on (line 13): a day-precision date costs at most one write a day (Policy
+    # 1); the location, of unknown volatility, before the history is a note; the one-shot prompt
+    # (line 20) has nothing after its date
+    assert dates == [("PRM102", "info", 13), ("PRM101", "info", 13)]
+
+
+def test_per_request_content_at_the_end_of_a_handed_on_system_prompt_is_a_warning(tmp_path):
+    chat = f"""
+        from builder import build_messages
+        from sender import send
+
+        PERSONA = "{PERSONA}"
+
+
+        def converse(user_query, chat_history, store):
+            recalled = store.search(query=user_query)
+            system_prompt = f"{{PERSONA}}\\nRelevant notes:\\n{{recalled}}"
+            return send(build_messages(user_query, system_prompt, chat_history))
+    """
+    _project(tmp_path, chat)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.span.filename.endswith("chat.py")]
+    assert found == [("PRM101", "warning", 9)]
+
+
+def test_a_name_rebound_to_other_text_before_the_call_hands_on_that_text(tmp_path):
+    chat = f"""
+        from datetime import datetime
+
+        from builder import build_messages
+
+        PERSONA = "{PERSONA}"
+
+
+        def converse(user_query, chat_history):
+            system_prompt = f"{{PERSONA}}\\nToday is {{datetime.now().strftime('%Y-%m-%d')}}."
+            print(system_prompt)
+            system_prompt = PERSONA
+            return build_messages(user_query, system_prompt, chat_history)
+    """
+    found = {lt.site.start.row: lt for lt in _project(tmp_path, chat)}
+    assert [p.role for p in found[9].parts] == ["system"]
+    assert code(chat).splitlines()[8].lstrip().startswith("system_prompt = f")
+
+
+AGENT = """
+    from builder import build_messages
+    from enhancer import MemoryEnhancer
+
+
+    class Agent:
+        def __init__(self, store, enhancer=None):
+            self.enhancer = enhancer or MemoryEnhancer(store)
+
+        async def turn(self, message, conversation, base_prompt):
+            system_prompt = await self.enhancer.enhance(base_prompt, message)
+            request = build_messages(message, system_prompt, conversation)
+            return request
+
+        async def summary(self, message, base_prompt):
+            system_prompt = await self.enhancer.enhance(base_prompt, message)
+            return build_messages(message, system_prompt, [])
+"""
+
+ENHANCER = """
+    class MemoryEnhancer:
+        def __init__(self, store):
+            self.store = store
+
+        async def enhance(self, system_prompt, user_message):
+            found = await self.store.search(query=user_message)
+            notes = "\\n## Relevant notes\\n"
+            for hit in found:
+                notes += f"- {hit.text}\\n"
+            return system_prompt + notes
+"""
+
+
+def test_a_system_prompt_returned_by_a_call_and_handed_on_with_the_conversation_is_judged(tmp_path):
+    write(tmp_path, {"enhancer.py": ENHANCER})
+    _project(tmp_path, AGENT)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row) for d in report.diagnostics]
+    # the notes fetched with the user's message sit at the end of the system prompt, before the
+    # whole conversation: a warning (Policy 2), reported where they enter the text
+    assert found == [("PRM101", "warning", "enhancer.py", 9)]
+    # `summary` hands on no conversation (an empty list): no candidate there
+    assert [lt.site.start.row for lt in layouts(tmp_path, AGENT, name="chat.py") if lt.source == "python-constant"] == [10]
+
+
+WRAPPER = """
+    class Agent:
+        def __init__(self, llm, store, system_prompt=""):
+            self.llm = llm
+            self.store = store
+            self.system_prompt = system_prompt
+
+        def call_llm(self, question, **kwargs):
+            notes = self.store.search(query=question)
+            if kwargs.get("messages") is not None:
+                kwargs["messages"] = [
+                    {"role": "system", "content": f"Notes for this question:\\n{notes}"},
+                    *kwargs["messages"],
+                ]
+            return self.llm.call(task=question, **kwargs)
+
+        def call_plain(self, **kwargs):
+            kwargs["messages"] = [{"role": "system", "content": "You are terse."}, *kwargs["messages"]]
+            return self.llm.call(**kwargs)
+"""
+
+
+def test_a_message_list_with_a_system_message_and_the_conversation_spread_into_it_is_a_prompt(tmp_path):
+    found = [lt for lt in layouts(tmp_path, WRAPPER) if lt.source == "python-constant"]
+    # the list handed to a wrapper we do not follow: the notes, then the whole conversation
+    (lt,) = found  # a static system message before the history is not a candidate
+    assert [(role, [d[0] for d in described]) for role, described in parts(lt)] == \
+        [("system", ["text", "user-input"]), ("history", ["history"])]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 11)]
