@@ -51,9 +51,17 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(")
 
 
+#: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
+#: of these (a slice from the end, a newest-first walk, a pop, LangChain's trim_messages).
+CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]|\.pop\(|trim_messages")
+
+
 def might_hold_prompt(source: str) -> bool:
-    """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
-    tools next to a source of an unstable order (a tools list built from a set, a listing)."""
+    """True when the text mentions an LLM API, prompt-building code or a semantic cache, names
+    tools next to a source of an unstable order (a tools list built from a set, a listing), or
+    names messages or a history next to a shape that cuts a list."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
-    return "tool" in source and any(h in source for h in UNORDERED_HINTS)
+    if "tool" in source and any(h in source for h in UNORDERED_HINTS):
+        return True
+    return ("essage" in source or "istory" in source) and CUT_HINTS.search(source) is not None

@@ -92,15 +92,23 @@ def enumerated(stmt) -> ast.expr | None:
     return None
 
 
-def _drops_oldest(stmt) -> str | None:
+def _drops_oldest(stmt, loop=None) -> str | None:
     """The name of the list `name.pop(0)` / `name.pop(1)` / `del name[0]` / `del name[1]` removes
-    one of the first messages from (the first after a system message), else None."""
+    one of the first messages from (the first after a system message), or `name.pop(i)` at an index
+    at its middle (`len(name) // 2`) or in a `while` loop (`loop` True: not the item of a
+    `for` loop, which would be a filter) - a message of its middle; the popped message is thrown
+    away, not taken out to be used - else None."""
     if isinstance(stmt, ast.Expr):
         call = stmt.value
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
-                and isinstance(call.func.value, ast.Name) and len(call.args) == 1
-                and isinstance(call.args[0], ast.Constant) and call.args[0].value in (0, 1)):
-            return call.func.value.id
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+            index = call.args[0]
+            if isinstance(index, ast.Constant) and index.value in (0, 1):
+                return call.func.value.id
+            counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" for n in ast.walk(index))
+            if counted or isinstance(index, ast.Name) and loop is True:
+                return call.func.value.id  # not a constant: not the newest end (-1)
         return None
     if len(stmt.targets) == 1:
         t = stmt.targets[0]
@@ -326,7 +334,7 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
-        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt)) in env:
+        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt, loop)) in env:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
                                  name=dropped)
