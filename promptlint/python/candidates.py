@@ -272,7 +272,10 @@ def _conversation(seg: Segment) -> bool:
     instance appends to does: memories, events, logs): by its name, a parameter's name or
     annotation, or the messages with roles it holds."""
     from .flow.objects import GROWN
-    return not seg.evidence.endswith(GROWN) or bool(words(seg.expr) & _CONVERSATION_WORDS)
+    if not seg.evidence.endswith(GROWN):
+        return True
+    named = re.match(r"`([^`]+)`", seg.evidence)  # "`self.history` grows across turns"
+    return bool(words(f"{seg.expr} {named.group(1) if named else ''}") & _CONVERSATION_WORDS)
 
 
 def windows_in(value, depth: int = 0) -> list[Segment]:

@@ -115,3 +115,26 @@ def test_a_file_that_cuts_a_conversation_in_a_helper_is_read(tmp_path):
     assert might_hold_prompt("def fit(history):\n    for m in reversed(history):\n        break\n")
     assert not might_hold_prompt("def last(rows, n):\n    return rows[-n:]\n")
     assert not might_hold_prompt("def last(messages):\n    return messages[-1]\n")
+
+
+TURN = """
+    def f(messages, budget):
+        results = []
+        for msg in reversed(messages):
+            if msg.role == "assistant":
+                break
+            results.append(msg)
+        probe(results)
+        kept = []
+        for msg in reversed(messages):
+            if len(kept) >= budget:
+                break
+            kept.append(msg)
+        probe(kept)
+"""
+
+
+def test_a_newest_first_walk_that_stops_at_the_last_answer_keeps_the_newest_turn_not_a_window(tmp_path):
+    assert not windows_in(probe(tmp_path, TURN, index=0).value)
+    cut, = windows_in(probe(tmp_path, TURN, index=1).value)
+    assert cut.window.start == pos(TURN, "reversed(messages)", 1)

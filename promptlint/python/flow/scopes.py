@@ -157,19 +157,31 @@ def map_loop(stmt) -> str | None:
     return out if seen == 1 else None
 
 
-def _breaks(stmts) -> bool:
-    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it)."""
+def _breaks(stmts, bound: bool = False) -> bool:
+    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it) taken
+    when a bound is reached: under an `if` that compares sizes (`if tokens > budget:`, `if
+    len(kept) >= limit:`). A break on what an item is (`if msg.role == "assistant": break`: the
+    messages since the last answer) keeps the newest turn, not a window of a budget."""
     for stmt in stmts:
         if isinstance(stmt, ast.Break):
-            return True
+            if bound:
+                return True
+            continue
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
             continue
+        inner = bound or isinstance(stmt, ast.If) and _compares_sizes(stmt.test)
         for body in ("body", "orelse", "finalbody"):
-            if _breaks(getattr(stmt, body, ()) or ()):
+            if _breaks(getattr(stmt, body, ()) or (), inner):
                 return True
-        if any(_breaks(h.body) for h in getattr(stmt, "handlers", ())):
+        if any(_breaks(h.body, bound) for h in getattr(stmt, "handlers", ())):
             return True
     return False
+
+
+def _compares_sizes(test) -> bool:
+    """True for a condition that orders two values (`>`, `>=`, `<`, `<=`): a size against a bound."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
+               for n in ast.walk(test))
 
 
 def _appended(stmts) -> set[str]:
