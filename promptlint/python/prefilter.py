@@ -52,8 +52,11 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
 
 
 #: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
-#: of these (a slice from the end, a newest-first walk, a pop, LangChain's trim_messages).
-CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]|\.pop\(|trim_messages")
+#: of these (a slice from the end, a newest-first walk, a pop of the first items or at an index
+#: computed from the length, LangChain's trim_messages), or a `while` loop and a pop at a name.
+CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]"
+                       r"|\.pop\((?:0|1|len\()|trim_messages")
+_POP_AT = re.compile(r"\.pop\(\w{1,60}\)")
 
 
 def might_hold_prompt(source: str) -> bool:
@@ -64,4 +67,6 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if "tool" in source and any(h in source for h in UNORDERED_HINTS):
         return True
-    return ("essage" in source or "istory" in source) and CUT_HINTS.search(source) is not None
+    if "essage" not in source and "istory" not in source:
+        return False
+    return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -115,6 +115,8 @@ def test_a_file_that_cuts_a_conversation_in_a_helper_is_read(tmp_path):
     assert might_hold_prompt("def fit(history):\n    for m in reversed(history):\n        break\n")
     assert not might_hold_prompt("def last(rows, n):\n    return rows[-n:]\n")
     assert not might_hold_prompt("def last(messages):\n    return messages[-1]\n")
+    assert might_hold_prompt("def fit(messages):\n    while big(messages):\n        messages.pop(mid)\n")
+    assert not might_hold_prompt("def take(messages, key):\n    return messages.pop(key)\n")
 
 
 TURN = """
