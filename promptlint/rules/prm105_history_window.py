@@ -49,7 +49,8 @@ class HistoryWindowRule(Rule):
                     continue
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
-                known = layout.source == "python-call" and seg.kind is Kind.HISTORY  # a list not known as the conversation: info
+                # a cut with no send call linked, or of a list not known as the conversation: info
+                known = layout.source == "python-call" and seg.kind is Kind.HISTORY
                 severity = Severity.WARNING if cached and known else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
                 alone = "" if layout.source == "python-call" else (

@@ -404,9 +404,6 @@ class ObjectsMixin:
         return result
 
 
-__all__ = ["ObjectsMixin", "decorator_name", "is_static_method", "walk_statements", "Mapping"]
-
-
 _LISTS = ("list", "List", "Sequence", "Iterable", "MutableSequence")
 
 
@@ -424,3 +421,7 @@ def message_list(ann) -> bool:
     else:
         return False
     return outer in _LISTS and name.endswith("Message")
+
+
+__all__ = ["ObjectsMixin", "decorator_name", "is_static_method", "walk_statements", "Mapping"]
+

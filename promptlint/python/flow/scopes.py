@@ -106,7 +106,8 @@ def _drops_oldest(stmt, loop=None) -> str | None:
             if isinstance(index, ast.Constant) and index.value in (0, 1):
                 return call.func.value.id
             counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" for n in ast.walk(index))
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+                for n in ast.walk(index))
             if counted or isinstance(index, ast.Name) and loop is True:
                 return call.func.value.id  # not a constant: not the newest end (-1)
         return None

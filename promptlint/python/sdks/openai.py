@@ -101,18 +101,24 @@ def responses(b, call) -> None:
         parts = [replace(p, segments=[replace(s, window=cut, expr='truncation="auto"')
                                       if s.kind is Kind.HISTORY else s for s in p.segments]) if p.is_history else p
                  for p in parts]
-        if first_input is not None and first_input < len(parts) and not any(s.window for p in parts for s in p.segments) and not isinstance(
-                call.kwargs["input"], (ast.List, ast.Tuple, ast.Constant, ast.JoinedStr)):
+        written = isinstance(call.kwargs["input"], (ast.List, ast.Tuple, ast.Constant, ast.JoinedStr))
+        if first_input is not None and first_input < len(parts) and not written and not any(
+                s.window for p in parts for s in p.segments):
             # a list of input items built elsewhere (a trajectory the analysis reads as messages):
             # its oldest items are what the API drops; that it is the conversation is not known (info)
-            part = parts[first_input]
-            at = next((i for i, s in enumerate(part.segments) if not s.is_static), 0)
-            if part.segments:
-                seg = replace(part.segments[at], window=cut, expr='truncation="auto"')
-                parts[first_input] = replace(part, segments=[*part.segments[:at], seg, *part.segments[at + 1:]])
+            parts[first_input] = _cut_first(parts[first_input], cut)
     layout = b.add(call.node, "python-call", _client_provider(b, call), "responses.create",
                    b.static_model(call.kwargs.get("model"), frame), parts, newest)
     b.options(layout, call.kwargs, frame)
+
+
+def _cut_first(part: Part, cut) -> Part:
+    """`part` with its first dynamic segment (else its first) marked as cut at `cut`."""
+    if not part.segments:
+        return part
+    at = next((i for i, s in enumerate(part.segments) if not s.is_static), 0)
+    seg = replace(part.segments[at], window=cut, expr='truncation="auto"')
+    return replace(part, segments=[*part.segments[:at], seg, *part.segments[at + 1:]])
 
 
 SDK = Sdk(
