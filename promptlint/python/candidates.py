@@ -6,7 +6,10 @@ request around it).
 - module-level and class-level prompt constants: f-strings, `.format` / `%` / `+` of text, and
   string templates with `{placeholder}` fields filled by `.format(...)` elsewhere;
 - attributes assigned prompt text in a method (`self.instructions = f"..."`);
-- functions and methods that return prompt text or a message list (`build_system_prompt(self)`).
+- functions and methods that return prompt text or a message list (`build_system_prompt(self)`);
+- a conversation cut to its newest messages (or with messages of its middle removed) in a helper
+  that returns it or keeps it on its instance (`return messages[-20:]`): one history part, judged
+  by PRM105 where it is cut.
 
 What makes text a prompt is its evidence: a word of its name (prompt, system, instruction, ...)
 or a message list with roles; short texts (log lines, error messages) are not candidates, and long
