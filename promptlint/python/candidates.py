@@ -6,7 +6,10 @@ request around it).
 - module-level and class-level prompt constants: f-strings, `.format` / `%` / `+` of text, and
   string templates with `{placeholder}` fields filled by `.format(...)` elsewhere;
 - attributes assigned prompt text in a method (`self.instructions = f"..."`);
-- functions and methods that return prompt text or a message list (`build_system_prompt(self)`).
+- functions and methods that return prompt text or a message list (`build_system_prompt(self)`);
+- a conversation cut to its newest messages (or with messages of its middle removed) in a helper
+  that returns it or keeps it on its instance (`return messages[-20:]`): one history part, judged
+  by PRM105 where it is cut.
 
 What makes text a prompt is its evidence: a word of its name (prompt, system, instruction, ...)
 or a message list with roles; short texts (log lines, error messages) are not candidates, and long
@@ -306,3 +309,60 @@ def builds_messages(node) -> bool:
         if isinstance(el, ast.Call) and any(k.arg == "role" for k in el.keywords):
             return True
     return False
+
+
+#: Shapes of code that cut a list (a slice from the end, a newest-first walk, a pop or del in a
+#: loop, LangChain's trim_messages): a function without one is not read for a cut conversation.
+CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages")
+
+
+def window(finder, node, value_node, func) -> bool:
+    """A conversation cut to its newest messages (or with messages of its middle removed) that a
+    function returns or keeps on its instance (`return messages[-20:]`, `self.history =
+    trim(self.history)`), outside a send call the analysis links it to: a candidate with one
+    history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
+    f-string) is not one: where that text goes in a request is not known (the end of a one-shot
+    prompt loses nothing). True when one was added."""
+    if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func):
+        return False
+    found = []
+    for own in (True, False):  # its parameters as named, then as its callers bind them
+        finder.ev.reset_budget()
+        found = [s for s in windows_in(finder.ev.eval(value_node, finder.frame(own))) if _conversation(s)]
+        if found:
+            break
+    for seg in found:
+        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)])
+    return bool(found)
+
+
+#: Words of a name that say a list is the conversation.
+_CONVERSATION_WORDS = {"message", "messages", "msgs", "history", "conversation", "chat", "dialog", "dialogue",
+                       "transcript", "turns"}
+
+
+def _conversation(seg: Segment) -> bool:
+    """True when a cut list is the conversation by more than growing across calls (any list an
+    instance appends to does: memories, events, logs): by its name, a parameter's name or
+    annotation, or the messages with roles it holds."""
+    from .flow.objects import GROWN
+    if not seg.evidence.endswith(GROWN):
+        return True
+    named = re.match(r"`([^`]+)`", seg.evidence)  # "`self.history` grows across turns"
+    return bool(words(f"{seg.expr} {named.group(1) if named else ''}") & _CONVERSATION_WORDS)
+
+
+def windows_in(value, depth: int = 0) -> list[Segment]:
+    """The conversation segments of `value` that carry a cut (`window`), each cut once."""
+    from .flow.values import Alt, Spread
+    if depth > 4:
+        return []
+    if isinstance(value, Text):
+        found = [s for s in value.segs if s.kind is Kind.HISTORY and s.window is not None]
+    elif isinstance(value, Seq):
+        found = [w for i in value.items for w in windows_in(i.value if isinstance(i, Spread) else i, depth + 1)]
+    elif isinstance(value, Alt):
+        found = [w for o in value.options for w in windows_in(o, depth + 1)]
+    else:
+        return []
+    return list({s.window: s for s in found}.values())

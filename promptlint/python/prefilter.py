@@ -61,12 +61,25 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(")
 
 
+#: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
+#: of these (a slice from the end, a newest-first walk, a pop of the first items or at an index
+#: computed from the length, LangChain's trim_messages), or a `while` loop and a pop at a name.
+CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]"
+                       r"|\.pop\((?:0|1|len\()|trim_messages")
+_POP_AT = re.compile(r"\.pop\(\w{1,60}\)")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
-    prompts, a system message among it) or a semantic cache, or names
-    tools next to a source of an unstable order (a tools list built from a set, a listing)."""
+    prompts, a system message among it) or a semantic cache, names tools next to a source of an
+    unstable order (a tools list built from a set, a listing), or names messages or a history next
+    to a shape that cuts a list."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
-    return "tool" in source and any(h in source for h in UNORDERED_HINTS)
+    if "tool" in source and any(h in source for h in UNORDERED_HINTS):
+        return True
+    if "essage" not in source and "istory" not in source:
+        return False
+    return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -68,16 +68,19 @@ class SiteFinder:
                 todo.append(leave)
             todo.extend(reversed(children(node)))
 
-    def frame(self):
-        """The frame of the innermost function around the current node (or the module's)."""
+    def frame(self, own: bool = False):
+        """The frame of the innermost function around the current node (or the module's). `own`:
+        a frame whose parameters are read from their names and annotations, not from the
+        callers' arguments (the function judged by its own code)."""
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None:
             return self.ev.module_frame(self.m)
         idx = self.stack.index(func)
         cls = self.stack[idx - 1] if idx > 0 and isinstance(self.stack[idx - 1], ast.ClassDef) else None
-        frame = self._frames.get(id(func))
+        key = ("own", id(func)) if own else id(func)
+        frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[id(func)] = self.ev.function_frame(self.m, func, cls)
+            frame = self._frames[key] = self.ev.function_frame(self.m, func, cls, depth=1 if own else 0)
         return frame
 
     # ---------------------------------------------------------------- visits
@@ -103,6 +106,7 @@ class SiteFinder:
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
+            candidates.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
 
@@ -152,6 +156,8 @@ class SiteFinder:
             return
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))
+        elif candidates.window(self, node, node.value, func):
+            self.b.sites.append(self.m.span(node))
 
     def _generator(self, func) -> None:
         """A generator function that yields prompt messages (a prompt candidate); read after its
@@ -168,6 +174,15 @@ class SiteFinder:
             src = self.m.source
             found = self._frames[key] = (any(src.find(word, a, b) != -1 for word in _SYSTEM_WORDS)
                                          and _SYSTEM_MESSAGE.search(src, a, b) is not None)
+        return found
+
+    def cuts(self, func) -> bool:
+        """True when the function's source holds a shape that cuts a list (computed once)."""
+        key = ("cuts", id(func))
+        found = self._frames.get(key)
+        if found is None:
+            a, b = self.m.offsets(func)
+            found = self._frames[key] = candidates.CUTS.search(self.m.source, a, b) is not None
         return found
 
     def _call(self, node: ast.Call) -> None:

@@ -1,7 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import PromptLayout, Severity
+from ..model import Kind, PromptLayout, Severity
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -11,8 +11,13 @@ class HistoryWindowRule(Rule):
     """## What it does
     Finds a conversation history sent as a sliding window of its newest messages
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
-    loop until it fits, LangChain's `trim_messages(...)` with its default `strategy="last"`, the
-    Responses API's `truncation="auto"`).
+    loop until it fits, a newest-first walk that stops at a budget, LangChain's
+    `trim_messages(...)` with its default `strategy="last"`, the Responses API's
+    `truncation="auto"`), or with messages of its middle removed until it fits
+    (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A cut in a
+    helper of its own (a filter, a memory class) that returns the cut list or keeps it on the
+    instance is reported where it is cut, at info when no send call is linked to it; a cut
+    rendered into text is judged only where a request carries that text.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -20,7 +25,9 @@ class HistoryWindowRule(Rule):
     is ever read from the cache, and every turn pays for the whole window again. A window that is
     cut in steps (summarise or drop the oldest half once the history passes a limit, then append
     until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
-    of the history today (an opt-in API with no cache breakpoint on or after the history).
+    of the history today (an opt-in API with no cache breakpoint on or after the history), when
+    the request that sends it is not linked to the cut, or when what is cut is not known to be
+    the conversation (input items built elsewhere, cut by `truncation="auto"`).
 
     ## Example
     ```python
@@ -42,10 +49,15 @@ class HistoryWindowRule(Rule):
                     continue
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
-                severity = Severity.WARNING if cached and layout.source == "python-call" else Severity.INFO
+                # a cut with no send call linked, or of a list not known as the conversation: info
+                known = layout.source == "python-call" and seg.kind is Kind.HISTORY
+                severity = Severity.WARNING if cached and known else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
-                message = (f"The conversation history `{seg.expr}` is cut to its newest messages here{today}: once "
-                           "a conversation is longer, the oldest message drops out on every turn, so the "
-                           "history after the system prompt changes on every request and is never read "
-                           "from the cache; send it whole, or cut it in steps so it only changes at a cut")
+                alone = "" if layout.source == "python-call" else (
+                    " (the request that sends it is not linked here: how much it costs is not known)")
+                message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
+                           "is longer than the limit, messages drop out of it on every turn (the oldest, or "
+                           "some in its middle), so the history after the first one dropped changes on every "
+                           "request and is never read from the cache; send it whole, or cut it in steps so it "
+                           "only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)

@@ -228,3 +228,40 @@ def test_the_base_url_of_the_client_names_the_provider(tmp_path):
         24: ("openai", "gpt-4.1"),
         25: (None, "sonar"),
     }
+
+
+TRAJECTORY = """
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    class Operator:
+        def __init__(self, task: str):
+            self.steps = [{"role": "user", "content": task}]
+
+        def convert(self, steps):
+            out = []
+            for step in steps:
+                out.append({"role": step["role"], "content": step["content"]})
+            return out
+
+        def step(self, summary: bool):
+            items = self.convert(self.steps)
+            if summary:
+                items = [*items, {"role": "user", "content": "Summarise."}]
+            return client.responses.create(model="gpt-4.1", instructions="Operate the browser.", input=items,
+                                           truncation="auto")
+
+        def ask(self, question: str):
+            return client.responses.create(model="gpt-4.1", input=[{"role": "user", "content": question}],
+                                           truncation="auto")
+"""
+
+
+def test_truncation_auto_cuts_input_items_built_elsewhere_even_when_not_known_as_the_conversation(tmp_path):
+    step, ask = sent(layouts(tmp_path, TRAJECTORY))
+    cut = [s for p in step.parts for s in p.segments if s.window]
+    assert [(s.expr, s.window.start) for s in cut] == [('truncation="auto"', pos(TRAJECTORY, '"auto"'))]
+    assert cut[0].kind is not Kind.HISTORY  # the rule reports it at info: not known as the conversation
+    assert not any(s.window for p in ask.parts for s in p.segments)  # a list written at the call

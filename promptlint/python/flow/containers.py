@@ -194,6 +194,10 @@ class ContainersMixin:
             if cut is not None:
                 return cut
         conversation = _history(base)
+        if conversation is None and isinstance(node.slice, ast.Slice):
+            pieces = self._pieces_cut(base, node, frame)
+            if pieces is not None:
+                return pieces
         if conversation is not None and isinstance(node.slice, ast.Slice):
             if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
@@ -204,6 +208,20 @@ class ContainersMixin:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
+
+    def _pieces_cut(self, base, node: ast.Subscript, frame) -> Value | None:
+        """A slice of conversation pieces joined (`(head + tail)[:n]`; in each list a condition
+        made): still the conversation, cut again when the slice keeps the newest; None for any
+        other base."""
+        if isinstance(base, Alt) and any(_history(o) or _pieces(o) for o in base.options):
+            return Alt([self._pieces_cut(o, node, frame) or o for o in base.options], base.span)
+        if not (_pieces(base) or _history(base) and isinstance(base, Text)):
+            return None
+        if not _slides(node.slice.lower):
+            return base
+        segs = self.text_of(base, frame)
+        return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
+                             node, frame)
 
     @staticmethod
     def windowed(value, node, frame, name: str = "") -> Value:
@@ -313,6 +331,8 @@ class ContainersMixin:
                 mapped = self.mapped_comprehension(node, frame, inner_env, it)
                 if mapped is not None:
                     return mapped
+                if _selects(node, comp) and _history(it) is not None:
+                    return it  # `[m for m in messages if m.role != "system"]`: messages of the conversation
             if order is None:
                 order = self._order_of(it, source, frame)
             if counted is not None:
@@ -499,6 +519,20 @@ def _slides(lower) -> bool:
         left = lower.left
         return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
     return False
+
+
+def _selects(node, comp) -> bool:
+    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
+    return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
+            and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
+
+
+def _pieces(value) -> bool:
+    """True for the concatenation of several pieces of a conversation (`head + tail`), or a list
+    holding such pieces (`result.insert(k, messages[i])` after it)."""
+    if isinstance(value, Seq) and not value.repeated:
+        return any(isinstance(i, Spread) and (_history(i.value) or _pieces(i.value)) for i in value.items)
+    return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
 
 
 def _history(value) -> Segment | None:

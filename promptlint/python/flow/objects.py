@@ -18,6 +18,10 @@ from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
+#: The evidence of an instance list appended to in a method: it grows across the calls of a
+#: conversation (replayed as history where a send call reads it); by itself not proof that it is one.
+GROWN = "grows across turns"
+
 _PROPERTY = ("property", "cached_property", "functools.cached_property")
 _INIT_METHODS = ("__init__", "__post_init__", "setup")
 MAX_ASSIGNS = 6  # `self.attr = ...` statements read for one attribute (more: one of them unknown)
@@ -239,7 +243,7 @@ class ObjectsMixin:
             if grown(c, attr):
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
-                               f"`self.{attr}` grows across turns")
+                               f"`self.{attr}` {GROWN}")
             if not assigns:
                 continue
             values = []
@@ -354,6 +358,8 @@ class ObjectsMixin:
         ann = param.annotation
         if annotated_set(ann):
             return annotated_unordered(m, param, f"the parameter `{name}`")
+        if message_list(ann):  # `log: list[Message]`: the conversation, whatever its name
+            return dynamic(m.span(param), name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
         if ann is not None and not _is_builtin_annotation(ann):
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:
@@ -414,4 +420,24 @@ class ObjectsMixin:
         return result
 
 
+_LISTS = ("list", "List", "Sequence", "Iterable", "MutableSequence")
+
+
+def message_list(ann) -> bool:
+    """True for the annotation of a list of messages (`list[Message]`, `List["ChatMessage"]`,
+    `Sequence[BaseMessage]`): a class whose name ends in Message, in a list."""
+    if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+        return False
+    outer = ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr
+    inner = ann.slice
+    if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+        name = inner.value.rsplit(".", 1)[-1]
+    elif isinstance(inner, (ast.Name, ast.Attribute)):
+        name = inner.id if isinstance(inner, ast.Name) else inner.attr
+    else:
+        return False
+    return outer in _LISTS and name.endswith("Message")
+
+
 __all__ = ["ObjectsMixin", "decorator_name", "is_static_method", "walk_statements", "Mapping"]
+

@@ -97,15 +97,24 @@ def enumerated(stmt) -> ast.expr | None:
     return None
 
 
-def _drops_oldest(stmt) -> str | None:
+def _drops_oldest(stmt, loop=None) -> str | None:
     """The name of the list `name.pop(0)` / `name.pop(1)` / `del name[0]` / `del name[1]` removes
-    one of the first messages from (the first after a system message), else None."""
+    one of the first messages from (the first after a system message), or `name.pop(i)` at an index
+    at its middle (`len(name) // 2`) or in a `while` loop (`loop` True: not the item of a
+    `for` loop, which would be a filter) - a message of its middle; the popped message is thrown
+    away, not taken out to be used - else None."""
     if isinstance(stmt, ast.Expr):
         call = stmt.value
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
-                and isinstance(call.func.value, ast.Name) and len(call.args) == 1
-                and isinstance(call.args[0], ast.Constant) and call.args[0].value in (0, 1)):
-            return call.func.value.id
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+            index = call.args[0]
+            if isinstance(index, ast.Constant) and index.value in (0, 1):
+                return call.func.value.id
+            counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+                for n in ast.walk(index))
+            if counted or isinstance(index, ast.Name) and loop is True:
+                return call.func.value.id  # not a constant: not the newest end (-1)
         return None
     if len(stmt.targets) == 1:
         t = stmt.targets[0]
@@ -154,19 +163,31 @@ def map_loop(stmt) -> str | None:
     return out if seen == 1 else None
 
 
-def _breaks(stmts) -> bool:
-    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it)."""
+def _breaks(stmts, bound: bool = False) -> bool:
+    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it) taken
+    when a bound is reached: under an `if` that compares sizes (`if tokens > budget:`, `if
+    len(kept) >= limit:`). A break on what an item is (`if msg.role == "assistant": break`: the
+    messages since the last answer) keeps the newest turn, not a window of a budget."""
     for stmt in stmts:
         if isinstance(stmt, ast.Break):
-            return True
+            if bound:
+                return True
+            continue
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
             continue
+        inner = bound or isinstance(stmt, ast.If) and _compares_sizes(stmt.test)
         for body in ("body", "orelse", "finalbody"):
-            if _breaks(getattr(stmt, body, ()) or ()):
+            if _breaks(getattr(stmt, body, ()) or (), inner):
                 return True
-        if any(_breaks(h.body) for h in getattr(stmt, "handlers", ())):
+        if any(_breaks(h.body, bound) for h in getattr(stmt, "handlers", ())):
             return True
     return False
+
+
+def _compares_sizes(test) -> bool:
+    """True for a condition that orders two values (`>`, `>=`, `<`, `<=`): a size against a bound."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
+               for n in ast.walk(test))
 
 
 def _appended(stmts) -> set[str]:
@@ -367,7 +388,7 @@ class ScopesMixin:
             kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
             env[YIELDED] = Thunk(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
                                  repeated=bool(loop), loop=loop if isinstance(loop, tuple) else None)
-        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt)) in env:
+        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt, loop)) in env:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
                                  name=dropped)
