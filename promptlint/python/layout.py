@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
-from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
+from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -95,10 +95,15 @@ class LayoutBuilder:
         return self.ev.text_of(value, frame)
 
     def part(self, role: str, value: Value, frame, span: Span | None, template: bool = False) -> Part:
-        """One request part; a list of content blocks keeps its cache breakpoints."""
+        """One request part; a list of content blocks keeps its cache breakpoints (also when the
+        list is sent or None by a condition: `system=blocks if text else None`)."""
         segs: list[Segment] = []
         bps: list[Breakpoint] = []
-        if isinstance(value, Seq) and not value.repeated and value.items and all(isinstance(i, Mapping) for i in value.items):
+        if isinstance(value, Alt):
+            lists = [v for v in variants_of(value) if not is_none(v)]
+            if len(lists) == 1 and _blocks(lists[0]):
+                value = lists[0]
+        if _blocks(value):
             for block in value.items:
                 content = block.items.get("text")
                 if content is None:
@@ -388,6 +393,12 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
+def _blocks(value) -> bool:
+    """True for a list of content blocks written in the code (dicts)."""
+    return isinstance(value, Seq) and not value.repeated and bool(value.items) \
+        and all(isinstance(i, Mapping) for i in value.items)
+
+
 def variants_of(value, depth: int = 0):
     """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
     if isinstance(value, Alt) and depth < 6:

@@ -20,7 +20,7 @@ from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
-from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
 
 
 class CallsMixin(MethodsMixin, library.LibraryMixin):
@@ -184,9 +184,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             frame = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings,
                           self_value=fn.self_value, depth=depth)
             self.ensure(frame)
-            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not _is_none(r)]
+            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
-                rets = [replace(r, markers=tuple(frame.markers)) if isinstance(r, Seq) else r for r in rets]
+                rets = [_with_markers(r, tuple(frame.markers)) for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
             if annotated_set(fn.node.returns) and self._unread_order(result, frame):
                 result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
@@ -266,5 +266,13 @@ _ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|
 _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 
-def _is_none(v: Value) -> bool:
-    return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"
+def _with_markers(value: Value, markers: tuple) -> Value:
+    """A returned list with the cache breakpoints its function set on its items; in a returned
+    tuple (`return messages, system`), the lists it holds carry them (the tuple is unpacked by
+    the caller, and only a list of messages or blocks is sent)."""
+    if not isinstance(value, Seq):
+        return value
+    if value.is_tuple:
+        return replace(value, items=[replace(i, markers=markers) if isinstance(i, Seq) and not i.is_tuple else i
+                                     for i in value.items])
+    return replace(value, markers=markers)

@@ -25,6 +25,7 @@ from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
+from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 
@@ -107,7 +108,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "alt":
             return Alt([self.force(frame, o) for o in th.options])
         if th.kind == "iter":
-            return self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            if th.value is not None:  # narrowed by a test of its role (roles.py)
+                item = narrow(item, th.value, lambda v: self._static(v, frame))
+            return item
         if th.kind == "global":
             found = self.resolve_global(m, th.name, frame.depth)
             return found if found is not None else dynamic(None, th.name, evidence=f"`{th.name}` is not resolved")
@@ -130,6 +134,11 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return Alt([self.grow(th, o, frame) for o in variants], prev.span)
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    def _static(self, value: Value, frame: Frame) -> str | None:
+        """The text of a value made only of static text (a message's role), else None."""
+        segs = self.text_of(value, frame)
+        return "".join(s.text for s in segs) if segs and all(s.is_static for s in segs) else None
 
     # ---------------------------------------------------------------- names
     def resolve_global(self, module, name: str, at_depth: int = 0) -> Value | None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import ast
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .roles import role_test
 from .values import ClassRef, Func, Value
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
@@ -79,6 +80,16 @@ def _sets_cache_marker(target) -> bool:
     """`block["cache_control"] = ...` (on any subscript chain): a cache breakpoint set by a statement."""
     return (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
             and target.slice.value == "cache_control")
+
+
+def _narrowed(test: ast.expr, env: dict) -> dict | None:
+    """The loop variable of `if m.role == "system":` bound, in that branch, to the messages of that
+    role (roles.py): {name: Thunk} or None."""
+    found = role_test(test)
+    th = env.get(found[0]) if found else None
+    if th is None or th.kind != "iter":
+        return None
+    return {found[0]: replace(th, value=found[1], cache=None)}
 
 
 def enumerated(stmt) -> ast.expr | None:
@@ -227,7 +238,7 @@ class ScopesMixin:
         for stmt in stmts:
             self._snap(frame, stmt, env)
             if isinstance(stmt, ast.If):
-                self._branches(frame, [stmt.body, stmt.orelse], env, loop)
+                self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env))
             elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
                 self._loop(frame, stmt, env, loop)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -285,12 +296,18 @@ class ScopesMixin:
                                       name=source.id if isinstance(source, ast.Name) else "")
         self._interp(frame, stmt.orelse, env, loop)
 
-    def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
+    def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
+        """`first`: bindings only the first branch sees (a loop variable narrowed by its test)."""
         envs = []
-        for body in bodies:
+        for i, body in enumerate(bodies):
             if body:
                 e = dict(env)
+                if i == 0 and first:
+                    e.update(first)
                 self._interp(frame, body, e, loop)
+                for name, th in (first or {}).items() if i == 0 else ():
+                    if e.get(name) is th:  # narrowed in the branch only: after it, the variable it was
+                        e[name] = env[name]
             else:
                 e = env  # an empty branch binds nothing (its bindings are those before it)
             envs.append(e)

@@ -1,0 +1,88 @@
+"""A provider adapter: the function that turns the application's own messages into the SDK's
+shape. Cache breakpoints it sets survive a tuple return (`return messages, system`) and a system
+block list sent or None by a condition; a loop that picks the system messages by role
+(`if m.role == "system"`) reads only those (flow/roles.py)."""
+from __future__ import annotations
+
+from analysis_support import one_call, parts, pos
+
+ADAPTER = """
+    import anthropic
+
+    client = anthropic.Anthropic()
+
+
+    def convert(messages, system_prompt):
+        if system_prompt:
+            system = [{"type": "text", "text": system_prompt, "cache_control": {"type": "ephemeral"}}]
+        else:
+            system = None
+        out = [{"role": m.role, "content": [{"type": "text", "text": m.content}]} for m in messages]
+        if len(out) > 2:
+            out[-2]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+        return out, system
+
+
+    def send(messages, system_prompt):
+        formatted, system = convert(messages, system_prompt)
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=64, messages=formatted, system=system)
+"""
+
+
+def test_breakpoints_set_by_an_adapter_that_returns_a_tuple(tmp_path):
+    lt = one_call(tmp_path, ADAPTER)
+    by_role = {p.role: p for p in lt.parts}
+    assert [bp.span.start for bp in by_role["system"].breakpoints] == [pos(ADAPTER, '"cache_control"')]
+    assert [bp.span.start for bp in by_role["history"].breakpoints] == [pos(ADAPTER, 'out[-2]')]
+
+
+def test_a_system_sent_as_text_or_none_keeps_its_conditional_text(tmp_path):
+    source = ADAPTER.replace('[{"type": "text", "text": system_prompt, "cache_control": {"type": "ephemeral"}}]',
+                             "system_prompt")
+    lt = one_call(tmp_path, source)
+    assert parts(lt)[0][0] == "system" and lt.parts[0].breakpoints == []
+    assert parts(lt)[0][1][0][0] == "conditional"
+
+
+BY_ROLE = """
+    import anthropic
+
+    client = anthropic.Anthropic()
+
+
+    def send(question: str):
+        messages = load(question)
+        system = ""
+        for m in messages:
+            if m.role == "system":
+                system += m.content
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=64, messages=messages, system=system)
+"""
+
+
+def test_system_messages_of_an_unread_list_are_not_the_users_message(tmp_path):
+    system = parts(one_call(tmp_path, BY_ROLE))[0]
+    assert system[0] == "system"
+    assert [s[:2] for s in system[1] if s[0] != "text"] == [("conditional", "unknown")] * 2
+
+
+def test_the_user_messages_of_an_unread_list_stay_per_request(tmp_path):
+    system = parts(one_call(tmp_path, BY_ROLE.replace('"system"', '"user"')))[0]
+    assert [s[:2] for s in system[1] if s[0] != "text"] == [("user-input", "per-request")] * 2
+
+
+def test_a_known_list_narrowed_to_its_system_message(tmp_path):
+    source = BY_ROLE.replace("load(question)",
+                             '[{"role": "system", "content": "Be terse."}, {"role": "user", "content": question}]') \
+        .replace('m.role == "system"', 'm["role"] == "system"').replace("m.content", 'm["content"]')
+    system = parts(one_call(tmp_path, source))[0]
+    assert system[0] == "system"
+    assert {s[2] for s in system[1] if s[0] != "text"} == {"Be terse."}
+
+
+def test_after_the_branch_the_loop_variable_is_every_message_again(tmp_path):
+    source = BY_ROLE.replace("                system += m.content\n",
+                             "                system += m.content\n            last = m.content\n") \
+        .replace("system=system)", "system=last)")
+    system = parts(one_call(tmp_path, source))[0]
+    assert [s[:2] for s in system[1]] == [("user-input", "per-request")]
