@@ -86,3 +86,52 @@ def test_after_the_branch_the_loop_variable_is_every_message_again(tmp_path):
         .replace("system=system)", "system=last)")
     system = parts(one_call(tmp_path, source))[0]
     assert [s[:2] for s in system[1]] == [("user-input", "per-request")]
+
+
+SERVICE = """
+    import anthropic
+
+
+    class Service:
+        def __init__(self, model=None):
+            self.model = model or "claude-sonnet-4-5"
+            self._client = anthropic.Anthropic()
+
+        def send(self, request):
+            payload = self._build(request)
+            return self._client.messages.create(**payload)
+
+        def _build(self, request):
+            messages = []
+            for m in request.messages:
+                if m.role == "tool":
+                    messages.append({"role": "user", "content": [{"type": "tool_result", "content": m.content}]})
+                else:
+                    messages.append({"role": m.role, "content": [{"type": "text", "text": m.content}]})
+            payload = {"model": self.model, "messages": messages, "max_tokens": 512}
+            if request.tools:
+                payload["tools"] = [{"name": t.name, "input_schema": t.parameters} for t in request.tools]
+            return payload
+"""
+
+
+def test_a_history_converted_in_branches_is_read(tmp_path):
+    lt = one_call(tmp_path, SERVICE)
+    history = lt.parts[-1]
+    assert history.is_history and history.read and history.breakpoints == []
+    assert not lt.unread_options
+
+
+def test_breakpoints_on_the_converted_messages_are_kept(tmp_path):
+    source = SERVICE.replace('[{"type": "text", "text": m.content}]',
+                             '[{"type": "text", "text": m.content, "cache_control": {"type": "ephemeral"}}]')
+    history = one_call(tmp_path, source).parts[-1]
+    assert [bp.span.start for bp in history.breakpoints] == [pos(source, '"cache_control"')]
+    assert history.breakpoints[0].repeated
+
+
+def test_a_history_passed_through_is_not_read_nor_are_unknown_options(tmp_path):
+    source = SERVICE.replace("payload = self._build(request)", "payload = request.payload") \
+        .replace("self._client.messages.create(**payload)", "self._client.messages.create(messages=request.messages, **payload)")
+    lt = one_call(tmp_path, source)
+    assert lt.unread_options and not lt.parts[-1].read
