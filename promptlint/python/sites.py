@@ -169,9 +169,12 @@ class SiteFinder:
         for shape in candidates:
             if shape.matches(call):
                 call.frame = call.frame or self.frame()
+                before = len(self.b.layouts)
                 try:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed
                     pass
+                for added in self.b.layouts[before:]:  # `**options` of unknown keys may hold any option
+                    added.unread_options = added.unread_options or call.unread
                 if shape.final:
                     return

@@ -135,3 +135,10 @@ def test_a_history_passed_through_is_not_read_nor_are_unknown_options(tmp_path):
         .replace("self._client.messages.create(**payload)", "self._client.messages.create(messages=request.messages, **payload)")
     lt = one_call(tmp_path, source)
     assert lt.unread_options and not lt.parts[-1].read
+
+
+def test_a_tuple_of_two_lists_gives_its_markers_to_the_messages(tmp_path):
+    source = ADAPTER.replace("return out, system", 'return out, [{"type": "text", "text": "Be brief."}]')
+    lt = one_call(tmp_path, source)
+    assert sum(len(p.breakpoints) for p in lt.parts) == 1
+    assert lt.parts[-1].is_history and len(lt.parts[-1].breakpoints) == 1

@@ -268,11 +268,16 @@ _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 def _with_markers(value: Value, markers: tuple) -> Value:
     """A returned list with the cache breakpoints its function set on its items; in a returned
-    tuple (`return messages, system`), the lists it holds carry them (the tuple is unpacked by
-    the caller, and only a list of messages or blocks is sent)."""
+    tuple (`return messages, system`), the first list it holds carries them (the tuple is
+    unpacked by the caller; the markers are not tied to one name, so they go to one list only,
+    and counted once)."""
     if not isinstance(value, Seq):
         return value
     if value.is_tuple:
-        return replace(value, items=[replace(i, markers=markers) if isinstance(i, Seq) and not i.is_tuple else i
-                                     for i in value.items])
+        at = next((i for i, x in enumerate(value.items) if isinstance(x, Seq) and not x.is_tuple), None)
+        if at is None:
+            return value
+        items = list(value.items)
+        items[at] = replace(items[at], markers=markers)
+        return replace(value, items=items)
     return replace(value, markers=markers)

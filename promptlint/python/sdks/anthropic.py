@@ -22,7 +22,6 @@ def messages(b, call) -> None:
                    None if newest is None else len(parts) + newest)
     if "cache_control" in kw:
         layout.auto_cache = b.span_of(kw["cache_control"])
-    layout.unread_options = call.unread
     b.options(layout, kw, frame)
 
 
