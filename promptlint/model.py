@@ -223,7 +223,9 @@ class PromptLayout:
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
-    known (it may hold any option, `cache_control` included). `supersedes` lists ids of layouts this one makes redundant (the
+    known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
+    `cache_control` (in the sending function, a helper it calls or a function read to build the
+    request) on a block none of `parts`' breakpoints stands for. `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -240,6 +242,7 @@ class PromptLayout:
     options: dict[str, Segment] = field(default_factory=dict)
     auto_cache: Span | None = None
     unread_options: bool = False
+    unplaced_markers: bool = False
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)

@@ -232,6 +232,7 @@ def test_prm302_resent_history_silent_when_a_breakpoint_may_exist_or_no_tool_loo
     tools, system = unknown_tools(), Part("system", [static(SHORT)])
     assert run("PRM302", layout([tools, system, converted_history(read=False)])) == []  # a list passed through
     assert run("PRM302", layout([tools, system, converted_history()], unread_options=True)) == []  # **options
+    assert run("PRM302", layout([tools, system, converted_history()], unplaced_markers=True)) == []
     assert run("PRM302", layout([system, converted_history()])) == []  # no tools: may be a one-shot prompt
     assert run("PRM302", layout([tools, system, converted_history()], auto_cache=span(40))) == []
     marked = converted_history()

@@ -21,8 +21,10 @@ class MissingCacheBreakpointRule(Rule):
     info: a tool loop sends the tools, the system prompt and the growing history again on every
     step, so the loss is real but its size is not known statically (docs/policies.md, Policy 5).
     Not reported without tools (a converted message list may be a one-shot prompt), when the call
-    also passes a `**mapping` of unknown keys (it may hold the top-level `cache_control`), or when
-    the history is a list passed through (its messages may carry breakpoints set elsewhere).
+    also passes a `**mapping` of unknown keys (it may hold the top-level `cache_control`), when a
+    statement sets `cache_control` on a block we cannot place (in the sending function, a helper
+    it calls, a payload builder), or when the history is a list passed through (its messages may
+    carry breakpoints set elsewhere).
 
     ## Why is this bad?
     On these APIs nothing is cached without a breakpoint. Every request pays the full input price
@@ -73,7 +75,7 @@ class MissingCacheBreakpointRule(Rule):
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: tools and a history built by the code itself (Part.read), re-sent
         on every step of a tool loop, with no breakpoint and no `**options` of unknown keys."""
-        if layout.unread_options or not any(p.is_history and p.read for p in layout.parts) \
+        if layout.unread_options or layout.unplaced_markers or not any(p.is_history and p.read for p in layout.parts) \
                 or not any(p.role == "tools" and p.segments for p in layout.parts):
             return
         sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]

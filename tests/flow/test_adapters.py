@@ -142,3 +142,49 @@ def test_a_tuple_of_two_lists_gives_its_markers_to_the_messages(tmp_path):
     lt = one_call(tmp_path, source)
     assert sum(len(p.breakpoints) for p in lt.parts) == 1
     assert lt.parts[-1].is_history and len(lt.parts[-1].breakpoints) == 1
+
+
+LOOP = """
+    import anthropic
+
+    client = anthropic.Anthropic()
+
+
+    def mark(message):
+        message["content"][-1]["cache_control"] = {"type": "ephemeral"}
+
+
+    def send(request):
+        tools = [{"name": t.name, "input_schema": t.schema} for t in request.tools]
+        messages = []
+        for m in request.messages:
+            messages.append({"role": m.role, "content": [{"type": "text", "text": m.content}]})
+        # MARK
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=100, tools=tools, messages=messages)
+"""
+
+
+def test_no_marker_statement_around_the_send_site(tmp_path):
+    assert not one_call(tmp_path, LOOP).unplaced_markers
+
+
+def test_a_marker_set_in_the_sending_function_or_by_a_helper_is_known_unplaced(tmp_path):
+    for i, statement in enumerate(('tools[-1]["cache_control"] = {"type": "ephemeral"}',
+                                   'messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}',
+                                   "mark(messages[-1])")):
+        lt = one_call(tmp_path / str(i), LOOP.replace("# MARK", statement))
+        assert lt.unplaced_markers, statement
+
+
+def test_a_marker_set_by_a_payload_builder_is_known_unplaced(tmp_path):
+    source = SERVICE.replace("            return payload", '''            system = [{"type": "text", "text": request.system_prompt}]
+            system[-1]["cache_control"] = {"type": "ephemeral"}
+            payload["system"] = system
+            return payload''')
+    lt = one_call(tmp_path, source)
+    assert lt.unplaced_markers and not any(p.breakpoints for p in lt.parts)
+
+
+def test_a_marker_the_layout_places_is_not_unplaced(tmp_path):
+    lt = one_call(tmp_path, ADAPTER)
+    assert any(p.breakpoints for p in lt.parts) and not lt.unplaced_markers

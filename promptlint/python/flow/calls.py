@@ -171,6 +171,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
         self.reached.append(fn.module.span(fn.node))
+        self.marked.extend(self._marks.get(id(fn.node), ()))
         explicit = any(not isinstance(v, Thunk) or v.kind != "default" for v in bindings.values())
         if explicit and not self.budget.bound_call(id(fn.node)):
             bindings, explicit = {}, False  # called from many places: read it once, parameters unknown
@@ -184,6 +185,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             frame = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings,
                           self_value=fn.self_value, depth=depth)
             self.ensure(frame)
+            if frame.markers and id(fn.node) not in self._marks:
+                self._marks[id(fn.node)] = [span for span, _ in frame.markers]
+                self.marked.extend(self._marks[id(fn.node)])
             rets = [r for r in (self.force(frame, t) for t in frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
                 rets = [_with_markers(r, tuple(frame.markers)) for r in rets]

@@ -49,6 +49,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active: set = set()
         self.budget = Budget()
         self.reached: list = []  # spans of the functions read for the current prompt
+        self.marked: list = []  # spans of `cache_control` set by statements in those functions
+        self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -56,11 +58,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._module_frames.clear()
         self._return_cache.clear()
         self._active.clear()
+        self._marks.clear()
 
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
         self.reached = []
+        self.marked = []
 
     @staticmethod
     def display(path: Path) -> str:

@@ -12,6 +12,7 @@ import bisect
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..markers import sets_cache_marker
 from .roles import role_test
 from .values import ClassRef, Func, Value
 
@@ -74,12 +75,6 @@ def target_names(target: ast.AST) -> list[str]:
             out.extend(target_names(el.value if isinstance(el, ast.Starred) else el))
         return out
     return []
-
-
-def _sets_cache_marker(target) -> bool:
-    """`block["cache_control"] = ...` (on any subscript chain): a cache breakpoint set by a statement."""
-    return (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
-            and target.slice.value == "cache_control")
 
 
 def _narrowed(test: ast.expr, env: dict) -> dict | None:
@@ -333,7 +328,7 @@ class ScopesMixin:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
-                if _sets_cache_marker(target) and not frame.replay:
+                if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
