@@ -208,13 +208,14 @@ class LayoutBuilder:
         read = bool(seq.items)
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
-            read = read and isinstance(item, Mapping) and role is not None
+            read = read and role is not None and _whole(item)
             if role is not None and content is not None:
                 inner = self.part(role, content, frame, None)
                 segs.extend(s for s in inner.segments if s.kind is Kind.SERIALIZED)
                 # a breakpoint on the blocks of the messages it converts (repeated: one per message)
-                bps.extend(Breakpoint(after=0, span=b.span, ttl=b.ttl, repeated=seq.repeated) for b in inner.breakpoints
-                           if all(b.span != x.span for x in bps))
+                found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
+                bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=seq.repeated) for where, ttl in found
+                           if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
                 segs.extend(self._tool_call_args(item, frame))
         return Part("history", segs, bps, span=span or seq.span, read=read)
@@ -406,6 +407,39 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
+def _whole(value, depth: int = 0) -> bool:
+    """True when a message (or a block of it) is read whole: dict displays with every key seen
+    (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments."""
+    if depth > 6:
+        return False
+    if isinstance(value, Mapping):
+        return not value.repeated and value.node is not None and all(_whole(v, depth + 1) for v in value.items.values())
+    if isinstance(value, Seq):
+        return all(_whole(v, depth + 1) for v in value.items)
+    if isinstance(value, Alt):
+        return all(_whole(v, depth + 1) for v in value.options)
+    return not isinstance(value, Spread)
+
+
+def marker_keys(value, depth: int = 0) -> list:
+    """Where a `cache_control` key is set anywhere in a message's content that `part` does not
+    read as blocks: a block spread from a condition (`**({"cache_control": ...} if last else {})`),
+    an SDK block class (`TextBlockParam(..., cache_control=...)`). Spans (or None), one per key."""
+    if depth > 6:
+        return []
+    if isinstance(value, Mapping):
+        own = [value.key_spans.get("cache_control")] if "cache_control" in value.items else []
+        return own + [s for v in value.items.values() for s in marker_keys(v, depth + 1)]
+    if isinstance(value, Obj):
+        own = [value.span] if "cache_control" in value.kwargs else []
+        return own + [s for v in [*value.args, *value.kwargs.values()] for s in marker_keys(v, depth + 1)]
+    if isinstance(value, (Seq, Alt)):
+        return [s for v in (value.items if isinstance(value, Seq) else value.options) for s in marker_keys(v, depth + 1)]
+    if isinstance(value, Spread):
+        return marker_keys(value.value, depth + 1)
+    return []
+
+
 def _blocks(value) -> bool:
     """True for a list of content blocks written in the code (dicts)."""
     return isinstance(value, Seq) and not value.repeated and bool(value.items) \

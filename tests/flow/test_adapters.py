@@ -188,3 +188,19 @@ def test_a_marker_set_by_a_payload_builder_is_known_unplaced(tmp_path):
 def test_a_marker_the_layout_places_is_not_unplaced(tmp_path):
     lt = one_call(tmp_path, ADAPTER)
     assert any(p.breakpoints for p in lt.parts) and not lt.unplaced_markers
+
+
+def test_a_breakpoint_in_an_sdk_block_class_is_kept(tmp_path):
+    source = LOOP.replace('[{"type": "text", "text": m.content}]',
+                          '[TextBlockParam(type="text", text=m.content, cache_control={"type": "ephemeral"})]') \
+        .replace("    import anthropic\n", "    import anthropic\n    from anthropic.types import TextBlockParam\n")
+    history = one_call(tmp_path, source).parts[-1]
+    assert history.is_history and len(history.breakpoints) == 1 and history.breakpoints[0].repeated
+
+
+def test_a_block_spread_from_unread_data_makes_the_history_unread(tmp_path):
+    source = LOOP.replace('{"type": "text", "text": m.content}',
+                          '{"type": "text", "text": m.content, **({"cache_control": {"type": "ephemeral"}} if m.last else {})}')
+    history = one_call(tmp_path, source).parts[-1]
+    assert history.is_history and not history.read
+    assert one_call(tmp_path / "plain", LOOP).parts[-1].read
