@@ -43,6 +43,8 @@ class LayoutBuilder:
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
         self.bindings: dict = {}
+        #: spans of `cache_control` keys seen in request values no breakpoint stands for (sites.py)
+        self.unplaced: list = []
 
     # ---------------------------------------------------------------- values
     def value(self, node, frame) -> Value | None:
@@ -121,6 +123,7 @@ class LayoutBuilder:
                     bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cache_control"), ttl=ttl))
         else:
             segs = self.text(value, frame, template)
+            self.unplaced.extend(marker_keys(value))  # a breakpoint somewhere in a value read as text
         return Part(role, segs, bps, span=span)
 
     def message_parts(self, value: Value, frame, template: bool = False) -> tuple[list[Part], int | None]:
@@ -303,6 +306,7 @@ class LayoutBuilder:
         if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
                 and src.volatility is not Volatility.UNKNOWN:
             return [Part("tools", [src], span=span)]  # an id or a time in a tool's name or description
+        self.unplaced.extend(marker_keys(value))  # a breakpoint on tools built at run time
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]

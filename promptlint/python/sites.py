@@ -82,7 +82,7 @@ class SiteFinder:
         unknown keys, and `cache_control` set by a statement (in the sending function, a helper
         it calls, a function read to build the request) on no block the layout places."""
         frame = call.frame
-        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked)
+        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
         if frame is not None and frame.func is not None:
             spans += markers.helper_markers(self.m, frame.func, frame.cls)
         for layout in added:
@@ -183,6 +183,7 @@ class SiteFinder:
             if shape.matches(call):
                 call.frame = call.frame or self.frame()
                 before = len(self.b.layouts)
+                self.b.unplaced = []
                 try:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed

@@ -204,3 +204,41 @@ def test_a_block_spread_from_unread_data_makes_the_history_unread(tmp_path):
     history = one_call(tmp_path, source).parts[-1]
     assert history.is_history and not history.read
     assert one_call(tmp_path / "plain", LOOP).parts[-1].read
+
+
+CONVERTED = """
+    import anthropic
+
+    client = anthropic.Anthropic()
+
+
+    def convert(request):
+        messages = []
+        for m in request.messages:
+            messages.append({"role": m.role, "content": [{"type": "text", "text": m.content}]})
+        return messages
+
+
+    def send(request, short):
+        tools = [{"name": t.name, "input_schema": t.schema} for t in request.tools]
+        system = "Be brief."
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=100, tools=tools, system=system,
+                                      messages=convert(request))
+"""
+
+
+def test_cache_control_keys_in_values_read_as_text_are_known_unplaced(tmp_path):
+    assert not one_call(tmp_path / "plain", CONVERTED).unplaced_markers
+    on_tools = CONVERTED.replace('"input_schema": t.schema}', '"input_schema": t.schema, "cache_control": {"type": "ephemeral"}}')
+    assert one_call(tmp_path / "tools", on_tools).unplaced_markers
+    either = CONVERTED.replace('system = "Be brief."', 'system = [{"type": "text", "text": "a", "cache_control": {}}] '
+                               'if short else [{"type": "text", "text": "b"}, {"type": "text", "text": "c", "cache_control": {}}]')
+    assert one_call(tmp_path / "system", either).unplaced_markers
+
+
+def test_automatic_caching_sent_in_extra_body(tmp_path):
+    source = CONVERTED.replace("messages=convert(request))",
+                               'messages=convert(request), extra_body={"cache_control": {"type": "ephemeral"}})')
+    assert one_call(tmp_path / "known", source).auto_cache is not None
+    unread = CONVERTED.replace("messages=convert(request))", "messages=convert(request), extra_body=request.extra)")
+    assert one_call(tmp_path / "unread", unread).unread_options
