@@ -425,17 +425,20 @@ def _whole(value, depth: int = 0) -> bool:
     return not isinstance(value, Spread)
 
 
+_MARKER_KEYS = ("cache_control", "cachePoint")  # Anthropic's block marker, Bedrock Converse's marker block
+
+
 def marker_keys(value, depth: int = 0) -> list:
-    """Where a `cache_control` key is set anywhere in a message's content that `part` does not
+    """Where a `cache_control` (or Bedrock `cachePoint`) key is set anywhere in a message's content that `part` does not
     read as blocks: a block spread from a condition (`**({"cache_control": ...} if last else {})`),
     an SDK block class (`TextBlockParam(..., cache_control=...)`). Spans (or None), one per key."""
     if depth > 6:
         return []
     if isinstance(value, Mapping):
-        own = [value.key_spans.get("cache_control")] if "cache_control" in value.items else []
+        own = [value.key_spans.get(k) for k in _MARKER_KEYS if k in value.items]
         return own + [s for v in value.items.values() for s in marker_keys(v, depth + 1)]
     if isinstance(value, Obj):
-        own = [value.span] if "cache_control" in value.kwargs else []
+        own = [value.span] if any(k in value.kwargs for k in _MARKER_KEYS) else []
         return own + [s for v in [*value.args, *value.kwargs.values()] for s in marker_keys(v, depth + 1)]
     if isinstance(value, (Seq, Alt)):
         return [s for v in (value.items if isinstance(value, Seq) else value.options) for s in marker_keys(v, depth + 1)]
