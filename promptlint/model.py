@@ -198,12 +198,16 @@ class Breakpoint:
 @dataclass
 class Part:
     """One request part in the provider's cache order: tools, system, developer, user,
-    assistant, tool, or `history` (the replayed conversation, append-only)."""
+    assistant, tool, or `history` (the replayed conversation, append-only). `read`: every
+    message of a history part was read where it is built (dicts written in the code), so a cache
+    breakpoint in it would be among `breakpoints`; False for a list passed in or returned by
+    code we cannot read."""
 
     role: str
     segments: list[Segment] = field(default_factory=list)
     breakpoints: list[Breakpoint] = field(default_factory=list)
     span: Span | None = None
+    read: bool = False
 
     @property
     def is_history(self) -> bool:
@@ -218,7 +222,10 @@ class PromptLayout:
     `parts` follow the provider's cache order. `newest_user` is the index of the part that holds
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
-    automatic `cache_control`. `supersedes` lists ids of layouts this one makes redundant (the
+    automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
+    known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
+    `cache_control` (in the sending function, a helper it calls or a function read to build the
+    request) on a block none of `parts`' breakpoints stands for. `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -234,6 +241,8 @@ class PromptLayout:
     newest_user: int | None = None
     options: dict[str, Segment] = field(default_factory=dict)
     auto_cache: Span | None = None
+    unread_options: bool = False
+    unplaced_markers: bool = False
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)

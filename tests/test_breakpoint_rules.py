@@ -211,6 +211,36 @@ def test_prm302_silent_with_any_breakpoint_short_prefix_or_automatic_api():
     assert run("PRM302", layout([system, user], model=None)) == []  # not above every Claude minimum
 
 
+def converted_history(read: bool = True) -> Part:
+    return Part("history", [dyn("conversation history", Volatility.UNKNOWN, Kind.HISTORY, 30)], read=read)
+
+
+def unknown_tools() -> Part:
+    return Part("tools", [dyn("payload['tools']", Volatility.UNKNOWN, row=12)])
+
+
+def test_prm302_tool_loop_resending_a_converted_history_without_breakpoint_is_info():
+    lay = layout([unknown_tools(), Part("system", [dyn("request.system_prompt", Volatility.UNKNOWN)]),
+                  converted_history()], model=None)
+    assert run("PRM302", lay) == [(3, "info")]
+    assert messages("PRM302", lay)[0].startswith(
+        "Request re-sends the tool definitions, system prompt and the conversation history on every step with no "
+        "cache breakpoint: any anthropic model caches nothing without one")
+
+
+def test_prm302_resent_history_silent_when_a_breakpoint_may_exist_or_no_tool_loop():
+    tools, system = unknown_tools(), Part("system", [static(SHORT)])
+    assert run("PRM302", layout([tools, system, converted_history(read=False)])) == []  # a list passed through
+    assert run("PRM302", layout([tools, system, converted_history()], unread_options=True)) == []  # **options
+    assert run("PRM302", layout([tools, system, converted_history()], unplaced_markers=True)) == []
+    assert run("PRM302", layout([system, converted_history()])) == []  # no tools: may be a one-shot prompt
+    assert run("PRM302", layout([tools, system, converted_history()], auto_cache=span(40))) == []
+    marked = converted_history()
+    marked.breakpoints.append(bp(31))
+    assert run("PRM302", layout([tools, system, marked])) == []
+    assert run("PRM302", layout([tools, system, converted_history()], provider="openai", model="gpt-4o")) == []
+
+
 # --- PRM301 prefix-below-minimum -------------------------------------------------------------
 
 def openai_short(provider="openai", **kw) -> PromptLayout:

@@ -54,7 +54,7 @@ def tools_named(name: str) -> bool:
 def tools_layout(finder, node, value, span) -> bool:
     """A tools list (or registry) built in an unstable order, outside a send call: a candidate
     with one tools part, reported where the order is lost (PRM203). True when one was added."""
-    from .layout import find_unordered
+    from .tool_values import find_unordered
     unordered = find_unordered(value)
     if unordered is None or unordered.anchor is None:
         return False  # an unordered value never iterated into a list (a set for membership tests)

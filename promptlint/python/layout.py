@@ -8,12 +8,12 @@ written at the call) ends the cacheable prefix (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
-from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
+from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
+from .tool_values import find_unordered, static_json, tool_schema, tool_shape
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -43,6 +43,8 @@ class LayoutBuilder:
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
         self.bindings: dict = {}
+        #: spans of `cache_control` keys seen in request values no breakpoint stands for (sites.py)
+        self.unplaced: list = []
 
     # ---------------------------------------------------------------- values
     def value(self, node, frame) -> Value | None:
@@ -68,6 +70,7 @@ class LayoutBuilder:
                 continue
             value = one_dict(self.ev.eval(kw.value, frame))
             if value is None:
+                call.unread = True
                 continue
             for key, item in value.items.items():
                 if key not in call.kwargs:
@@ -95,10 +98,15 @@ class LayoutBuilder:
         return self.ev.text_of(value, frame)
 
     def part(self, role: str, value: Value, frame, span: Span | None, template: bool = False) -> Part:
-        """One request part; a list of content blocks keeps its cache breakpoints."""
+        """One request part; a list of content blocks keeps its cache breakpoints (also when the
+        list is sent or None by a condition: `system=blocks if text else None`)."""
         segs: list[Segment] = []
         bps: list[Breakpoint] = []
-        if isinstance(value, Seq) and not value.repeated and value.items and all(isinstance(i, Mapping) for i in value.items):
+        if isinstance(value, Alt):
+            lists = [v for v in variants_of(value) if not is_none(v)]
+            if len(lists) == 1 and _blocks(lists[0]):
+                value = lists[0]
+        if _blocks(value):
             for block in value.items:
                 content = block.items.get("text")
                 if content is None:
@@ -115,11 +123,18 @@ class LayoutBuilder:
                     bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cache_control"), ttl=ttl))
         else:
             segs = self.text(value, frame, template)
+            self.unplaced.extend(marker_keys(value))  # a breakpoint somewhere in a value read as text
         return Part(role, segs, bps, span=span)
 
     def message_parts(self, value: Value, frame, template: bool = False) -> tuple[list[Part], int | None]:
         """Request parts of a message list, in order, and the index of the newest user message
         (the last item when it is a user message written at the call, not replayed history)."""
+        grown = variants_of(value) if isinstance(value, Alt) else []
+        if grown and all(isinstance(v, Seq) for v in grown) and any(v.repeated for v in grown):
+            # a list grown in a loop by branches (`if m.role == "tool": out.append(...) else: ...`)
+            items = list({id(x): x for v in grown for x in v.items}.values())
+            marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
+            return [self.history_part(Seq(items, value.span, repeated=True, markers=marks), frame)], None
         if not isinstance(value, Seq):
             if isinstance(value, Text) and template:
                 return [self.part("user", value, frame, None, template)], 0
@@ -193,13 +208,20 @@ class LayoutBuilder:
         segs: list[Segment] = [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="conversation history",
                                        span=span or seq.span)]
         bps = [Breakpoint(after=0, span=where, repeated=repeated) for where, repeated in seq.markers]
+        read = bool(seq.items)
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
+            read = read and role is not None and _whole(item)
             if role is not None and content is not None:
-                segs.extend(s for s in self.part(role, content, frame, None).segments if s.kind is Kind.SERIALIZED)
+                inner = self.part(role, content, frame, None)
+                segs.extend(s for s in inner.segments if s.kind is Kind.SERIALIZED)
+                # a breakpoint on the blocks of the messages it converts (repeated: one per message)
+                found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
+                bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=seq.repeated) for where, ttl in found
+                           if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
                 segs.extend(self._tool_call_args(item, frame))
-        return Part("history", segs, bps, span=span or seq.span)
+        return Part("history", segs, bps, span=span or seq.span, read=read)
 
     def _tool_call_args(self, message: Mapping, frame) -> list[Segment]:
         out = []
@@ -284,6 +306,7 @@ class LayoutBuilder:
         if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
                 and src.volatility is not Volatility.UNKNOWN:
             return [Part("tools", [src], span=span)]  # an id or a time in a tool's name or description
+        self.unplaced.extend(marker_keys(value))  # a breakpoint on tools built at run time
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]
@@ -388,6 +411,48 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
+def _whole(value, depth: int = 0) -> bool:
+    """True when a message (or a block of it) is read whole: dict displays with every key seen
+    (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments."""
+    if depth > 6:
+        return False
+    if isinstance(value, Mapping):
+        return not value.repeated and value.node is not None and all(_whole(v, depth + 1) for v in value.items.values())
+    if isinstance(value, Seq):
+        return all(_whole(v, depth + 1) for v in value.items)
+    if isinstance(value, Alt):
+        return all(_whole(v, depth + 1) for v in value.options)
+    return not isinstance(value, Spread)
+
+
+_MARKER_KEYS = ("cache_control", "cachePoint")  # Anthropic's block marker, Bedrock Converse's marker block
+
+
+def marker_keys(value, depth: int = 0) -> list:
+    """Where a `cache_control` (or Bedrock `cachePoint`) key is set anywhere in a message's content that `part` does not
+    read as blocks: a block spread from a condition (`**({"cache_control": ...} if last else {})`),
+    an SDK block class (`TextBlockParam(..., cache_control=...)`). Spans (or None), one per key."""
+    if depth > 6:
+        return []
+    if isinstance(value, Mapping):
+        own = [value.key_spans.get(k) for k in _MARKER_KEYS if k in value.items]
+        return own + [s for v in value.items.values() for s in marker_keys(v, depth + 1)]
+    if isinstance(value, Obj):
+        own = [value.span] if any(k in value.kwargs for k in _MARKER_KEYS) else []
+        return own + [s for v in [*value.args, *value.kwargs.values()] for s in marker_keys(v, depth + 1)]
+    if isinstance(value, (Seq, Alt)):
+        return [s for v in (value.items if isinstance(value, Seq) else value.options) for s in marker_keys(v, depth + 1)]
+    if isinstance(value, Spread):
+        return marker_keys(value.value, depth + 1)
+    return []
+
+
+def _blocks(value) -> bool:
+    """True for a list of content blocks written in the code (dicts)."""
+    return isinstance(value, Seq) and not value.repeated and bool(value.items) \
+        and all(isinstance(i, Mapping) for i in value.items)
+
+
 def variants_of(value, depth: int = 0):
     """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
     if isinstance(value, Alt) and depth < 6:
@@ -396,98 +461,6 @@ def variants_of(value, depth: int = 0):
             out.extend(variants_of(option, depth + 1))
         return out[:16]
     return [value]
-
-
-def find_unordered(value, depth: int = 0) -> Segment | None:
-    """An unordered-iteration segment anywhere in a (tools) value."""
-    if depth > 6:
-        return None
-    if isinstance(value, Text):
-        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
-    if isinstance(value, Spread):
-        return find_unordered(value.value, depth + 1)
-    if isinstance(value, Mapping):  # a registry dict: its order is its values' order
-        return value.unordered
-    if isinstance(value, Seq):
-        if value.ordered:
-            return None
-        if value.unordered is not None:
-            return value.unordered
-        return next((f for f in (find_unordered(i, depth + 1) for i in value.items) if f is not None), None)
-    if isinstance(value, Alt):
-        return next((f for f in (find_unordered(o, depth + 1) for o in value.options) if f is not None), None)
-    return None
-
-
-def tool_shape(value, depth: int = 0) -> str | None:
-    """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
-    `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"
-    (objects with a `.name`, e.g. `@tool` functions or MCP tools), "str" (tool names written as
-    string literals); None when not known."""
-    shapes: set[str] = set()
-
-    def walk(v, d):
-        if d > 6:
-            shapes.add("?")
-        elif isinstance(v, Mapping):
-            shapes.add("nested" if isinstance(v.items.get("function"), Mapping) else "flat" if "name" in v.items else "?")
-        elif isinstance(v, Func):
-            shapes.add("object")
-        elif isinstance(v, Text) and v.segs and all(seg.is_static for seg in v.segs):
-            shapes.add("str")  # a tool name
-        elif isinstance(v, Seq):
-            for item in v.items:
-                walk(item, d + 1)
-        elif isinstance(v, Spread):
-            walk(v.value, d + 1)
-        elif isinstance(v, Alt):
-            for option in v.options:
-                walk(option, d + 1)
-        else:
-            shapes.add("?")
-    walk(value, depth)
-    return shapes.pop() if len(shapes) == 1 and "?" not in shapes else None
-
-
-def tool_schema(fn: Func) -> Mapping:
-    """The schema a `@tool` function (LangChain, pydantic-ai) is sent as: name, docstring and
-    parameters with their annotations. Approximate in formatting, exact in content."""
-    import ast
-    node = fn.node
-    doc = ast.get_docstring(node) or ""
-    params = {}
-    for p in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
-        if p.arg in ("self", "cls"):
-            continue
-        ann = fn.module.code(p.annotation) if p.annotation is not None else "string"
-        params[p.arg] = Text([Segment(text=ann)])
-    return Mapping({"name": Text([Segment(text=node.name)]), "description": Text([Segment(text=doc)]),
-                    "parameters": Mapping(params)})
-
-
-def static_json(seq: Seq) -> str | None:
-    """The JSON text of a list of dicts written with static values only, else None."""
-    missing = object()
-
-    def py(v):
-        if isinstance(v, Mapping):
-            out = {}
-            for k, x in v.items.items():
-                r = py(x)
-                if r is missing:
-                    return missing
-                out[k] = r
-            return out
-        if isinstance(v, Seq):
-            out = [py(x) for x in v.items]
-            return missing if any(x is missing for x in out) else out
-        if isinstance(v, Text) and all(s.is_static for s in v.segs):
-            return "".join(s.text for s in v.segs)
-        return missing
-    data = py(seq)
-    if data is missing:
-        return None
-    return json.dumps(data, indent=None, ensure_ascii=False)
 
 
 def is_param_like(value) -> bool:

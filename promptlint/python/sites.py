@@ -13,7 +13,7 @@ import ast
 import re
 
 from ..model import Part
-from . import candidates, sdks
+from . import candidates, markers, sdks
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -82,6 +82,19 @@ class SiteFinder:
         if frame is None:
             frame = self._frames[key] = self.ev.function_frame(self.m, func, cls, depth=1 if own else 0)
         return frame
+
+    def _unplaced(self, added, call) -> None:
+        """Facts of the layouts a send call added that its arguments do not show: `**options` of
+        unknown keys, and `cache_control` set by a statement (in the sending function, a helper
+        it calls, a function read to build the request) on no block the layout places."""
+        frame = call.frame
+        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
+        if frame is not None and frame.func is not None:
+            spans += markers.helper_markers(self.m, frame.func, frame.cls)
+        for layout in added:
+            layout.unread_options = layout.unread_options or call.unread
+            placed = {bp.span for p in layout.parts for bp in p.breakpoints}
+            layout.unplaced_markers = any(s not in placed for s in spans)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:
@@ -207,9 +220,13 @@ class SiteFinder:
         for shape in candidates:
             if shape.matches(call):
                 call.frame = call.frame or self.frame()
+                before = len(self.b.layouts)
+                self.b.unplaced = []
                 try:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed
                     pass
+                if len(self.b.layouts) > before:
+                    self._unplaced(self.b.layouts[before:], call)
                 if shape.final:
                     return

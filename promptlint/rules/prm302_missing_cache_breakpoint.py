@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
-from ..model import Diagnostic, PromptLayout
+from ..model import Diagnostic, PromptLayout, Severity
 from . import _cache_rule as h
 from .base import Rule
 
@@ -15,6 +15,16 @@ class MissingCacheBreakpointRule(Rule):
     and Nova on Bedrock) whose static prefix (tools, system prompt, ...) is known to reach the
     model's minimum cacheable length, with no cache breakpoint anywhere: no `cache_control` on a
     block and no top-level automatic `cache_control`.
+
+    A request with tools that re-sends a conversation history it builds itself (an adapter
+    that converts the application's messages for the SDK) with no breakpoint is reported too, as
+    info: a tool loop sends the tools, the system prompt and the growing history again on every
+    step, so the loss is real but its size is not known statically (docs/policies.md, Policy 5).
+    Not reported without tools (a converted message list may be a one-shot prompt), when the call
+    also passes a `**mapping` of unknown keys (it may hold the top-level `cache_control`), when a
+    statement sets `cache_control` on a block we cannot place (in the sending function, a helper
+    it calls, a payload builder), or when the history is a list passed through (its messages may
+    carry breakpoints set elsewhere).
 
     ## Why is this bad?
     On these APIs nothing is cached without a breakpoint. Every request pays the full input price
@@ -52,15 +62,28 @@ class MissingCacheBreakpointRule(Rule):
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
-        if stop == Cut(0, 0):
-            return
-        found = h.at_or_above_all(layout, stop, profiles)
+        found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) else None
         if found is None:
+            yield from self._resent_history(layout, label)
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
                    f"{label} but has no cache breakpoint: it is never cached")
         yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
+
+
+    def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: tools and a history built by the code itself (Part.read), re-sent
+        on every step of a tool loop, with no breakpoint and no `**options` of unknown keys."""
+        if layout.unread_options or layout.unplaced_markers or not any(p.is_history and p.read for p in layout.parts) \
+                or not any(p.role == "tools" and p.segments for p in layout.parts):
+            return
+        sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
+        message = (f"Request re-sends the {', '.join(dict.fromkeys(sent))} and the conversation history on every "
+                   f"step with no cache breakpoint: {label} caches nothing without one, so each step pays the full "
+                   "input price for all of it again; a top-level `cache_control` (automatic caching) or a "
+                   "breakpoint on the last message would cache it")
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 
 def _end_of_prefix(layout: PromptLayout, stop: Cut):

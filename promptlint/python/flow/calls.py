@@ -20,7 +20,7 @@ from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
-from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
 
 
 class CallsMixin(MethodsMixin, library.LibraryMixin):
@@ -188,6 +188,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
         self.reached.append(fn.module.span(fn.node))
+        self.marked.extend(self._marks.get(id(fn.node), ()))
         explicit = any(not isinstance(v, Thunk) or v.kind != "default" for v in bindings.values())
         if explicit and not self.budget.bound_call(id(fn.node)):
             bindings, explicit = {}, False  # called from many places: read it once, parameters unknown
@@ -201,9 +202,12 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             frame = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings,
                           self_value=fn.self_value, depth=depth)
             self.ensure(frame)
-            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not _is_none(r)]
+            if frame.markers and id(fn.node) not in self._marks:
+                self._marks[id(fn.node)] = [span for span, _ in frame.markers]
+                self.marked.extend(self._marks[id(fn.node)])
+            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
-                rets = [replace(r, markers=tuple(frame.markers)) if isinstance(r, Seq) else r for r in rets]
+                rets = [_with_markers(r, tuple(frame.markers)) for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
             if annotated_set(fn.node.returns) and self._unread_order(result, frame):
                 result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
@@ -296,3 +300,20 @@ def _makes_fields(cls: ast.ClassDef) -> bool:
 
 def _is_none(v: Value) -> bool:
     return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"
+
+
+def _with_markers(value: Value, markers: tuple) -> Value:
+    """A returned list with the cache breakpoints its function set on its items; in a returned
+    tuple (`return messages, system`), the first list it holds carries them (the tuple is
+    unpacked by the caller; the markers are not tied to one name, so they go to one list only,
+    and counted once)."""
+    if not isinstance(value, Seq):
+        return value
+    if value.is_tuple:
+        at = next((i for i, x in enumerate(value.items) if isinstance(x, Seq) and not x.is_tuple), None)
+        if at is None:
+            return value
+        items = list(value.items)
+        items[at] = replace(items[at], markers=markers)
+        return replace(value, items=items)
+    return replace(value, markers=markers)

@@ -25,6 +25,7 @@ from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
+from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 
@@ -48,6 +49,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active: set = set()
         self.budget = Budget()
         self.reached: list = []  # spans of the functions read for the current prompt
+        self.marked: list = []  # spans of `cache_control` set by statements in those functions
+        self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -55,11 +58,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._module_frames.clear()
         self._return_cache.clear()
         self._active.clear()
+        self._marks.clear()
 
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
         self.budget.reset()
         self.reached = []
+        self.marked = []
 
     @staticmethod
     def display(path: Path) -> str:
@@ -107,7 +112,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "alt":
             return Alt([self.force(frame, o) for o in th.options])
         if th.kind == "iter":
-            return self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            if th.value is not None:  # narrowed by a test of its role (roles.py)
+                item = narrow(item, th.value, lambda v: self._static(v, frame))
+            return item
         if th.kind == "global":
             found = self.resolve_global(m, th.name, frame.depth)
             return found if found is not None else dynamic(None, th.name, evidence=f"`{th.name}` is not resolved")
@@ -130,6 +138,11 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return Alt([self.grow(th, o, frame) for o in variants], prev.span)
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    def _static(self, value: Value, frame: Frame) -> str | None:
+        """The text of a value made only of static text (a message's role), else None."""
+        segs = self.text_of(value, frame)
+        return "".join(s.text for s in segs) if segs and all(s.is_static for s in segs) else None
 
     # ---------------------------------------------------------------- names
     def resolve_global(self, module, name: str, at_depth: int = 0) -> Value | None:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import ast
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..markers import sets_cache_marker
+from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
@@ -80,10 +82,14 @@ def target_names(target: ast.AST) -> list[str]:
     return []
 
 
-def _sets_cache_marker(target) -> bool:
-    """`block["cache_control"] = ...` (on any subscript chain): a cache breakpoint set by a statement."""
-    return (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
-            and target.slice.value == "cache_control")
+def _narrowed(test: ast.expr, env: dict) -> dict | None:
+    """The loop variable of `if m.role == "system":` bound, in that branch, to the messages of that
+    role (roles.py): {name: Thunk} or None."""
+    found = role_test(test)
+    th = env.get(found[0]) if found else None
+    if th is None or th.kind != "iter":
+        return None
+    return {found[0]: replace(th, value=found[1], cache=None)}
 
 
 def enumerated(stmt) -> ast.expr | None:
@@ -284,7 +290,7 @@ class ScopesMixin:
         for stmt in stmts:
             self._snap(frame, stmt, env)
             if isinstance(stmt, ast.If):
-                self._branches(frame, [stmt.body, stmt.orelse], env, loop)
+                self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env))
             elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
                 self._loop(frame, stmt, env, loop)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -342,12 +348,18 @@ class ScopesMixin:
                                       name=source.id if isinstance(source, ast.Name) else "")
         self._interp(frame, stmt.orelse, env, loop)
 
-    def _branches(self, frame: Frame, bodies, env: dict, loop) -> None:
+    def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
+        """`first`: bindings only the first branch sees (a loop variable narrowed by its test)."""
         envs = []
-        for body in bodies:
+        for i, body in enumerate(bodies):
             if body:
                 e = dict(env)
+                if i == 0 and first:
+                    e.update(first)
                 self._interp(frame, body, e, loop)
+                for name, th in (first or {}).items() if i == 0 else ():
+                    if e.get(name) is th:  # narrowed in the branch only: after it, the variable it was
+                        e[name] = env[name]
             else:
                 e = env  # an empty branch binds nothing (its bindings are those before it)
             envs.append(e)
@@ -373,7 +385,7 @@ class ScopesMixin:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
-                if _sets_cache_marker(target) and not frame.replay:
+                if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):

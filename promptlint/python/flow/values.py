@@ -115,6 +115,11 @@ def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
     return Text([Segment(span=span, kind=kind, volatility=volatility, expr=expr, evidence=evidence, **extra)])
 
 
+def is_none(v) -> bool:
+    """True for the value `None`."""
+    return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"
+
+
 def static(text: str, span: Span | None) -> Text:
     return Text([Segment(text=text, span=span)])
 

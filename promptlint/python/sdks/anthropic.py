@@ -3,6 +3,7 @@
 `cache_control` is Anthropic's automatic breakpoint."""
 from __future__ import annotations
 
+from ..flow.containers import one_dict
 from .base import Sdk, Shape, chain_is
 
 _BEDROCK = ("anthropic.", "us.anthropic", "eu.anthropic", "apac.anthropic", "global.anthropic")
@@ -22,6 +23,12 @@ def messages(b, call) -> None:
                    None if newest is None else len(parts) + newest)
     if "cache_control" in kw:
         layout.auto_cache = b.span_of(kw["cache_control"])
+    elif "extra_body" in kw:  # the top-level automatic breakpoint sent as an extra body field
+        extra = one_dict(b.value(kw["extra_body"], frame))
+        if extra is None:
+            layout.unread_options = True
+        elif "cache_control" in extra.items:
+            layout.auto_cache = extra.key_spans.get("cache_control") or b.span_of(kw["extra_body"])
     b.options(layout, kw, frame)
 
 

@@ -16,7 +16,8 @@ class Call:
     """One call being matched. `chain` is the callee's source text without whitespace
     (`self.client.chat.completions.create`); `qual` its import-resolved dotted name
     (`openai.OpenAI.chat...` is not resolved: receivers are objects); `method` the last attribute
-    name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones."""
+    name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones;
+    `unread`: a `**mapping` of keys not known statically is passed too."""
 
     node: ast.Call
     chain: str
@@ -25,6 +26,7 @@ class Call:
     kwargs: dict[str, ast.expr]
     args: list[ast.expr]
     frame: object = None
+    unread: bool = False  # a `**mapping` whose keys are not known is passed
 
     @staticmethod
     def of(module, node: ast.Call) -> "Call":

@@ -1,0 +1,64 @@
+"""Messages picked by their role: `for m in messages: if m.role == "system": ...` reads only the
+system messages of the list. The loop variable is narrowed in the branch: an element of a known
+list is one of its messages with that role (or of unknown role); an element of a list we cannot
+read keeps its source, but the volatility that list took from the user's message (`Volatility`
+of an opaque call is that of its most volatile input) no longer applies to a role other than
+the user's: what a system or assistant message of that list holds is unknown.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ...model import Kind, Volatility
+from .values import Alt, Mapping, Obj, Text, Value
+
+def role_test(test: ast.expr) -> tuple[str, str] | None:
+    """(name, role) of a branch test `name.role == "system"`, `name["role"] == "system"` or
+    `name.get("role") == "system"` (either side), else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return None
+    left, right = test.left, test.comparators[0]
+    if isinstance(left, ast.Constant):
+        left, right = right, left
+    if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+        return None
+    name = _role_owner(left)
+    return (name, right.value) if name is not None else None
+
+
+def _role_owner(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute) and node.attr == "role" and isinstance(node.value, ast.Name):
+        return node.value.id
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant)
+            and node.slice.value == "role"):
+        return node.value.id
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name) and node.args and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value == "role"):
+        return node.func.value.id
+    return None
+
+
+def narrow(value: Value, role: str, static_text) -> Value:
+    """The messages of `value` (an element of a list) whose role is `role`: options of another
+    known role are dropped; a message of a list we cannot read keeps its source but not a
+    per-request volatility the list took from the user's message, unless `role` is "user".
+    `static_text(value)` is the text of a static value or None."""
+    if isinstance(value, Alt):
+        kept = [o for o in value.options if _role(o, static_text) in (None, role)]
+        return Alt(kept, value.span) if len(kept) > 1 else kept[0] if kept else value
+    if isinstance(value, Text) and role != "user":
+        return Text([replace(s, volatility=Volatility.UNKNOWN, kind=Kind.UNKNOWN, name_only=False,
+                             evidence=f"a {role} message of a list not read statically")
+                     if not s.is_static and s.volatility is Volatility.PER_REQUEST and s.kind is Kind.USER_INPUT
+                     else s for s in value.segs])
+    return value
+
+
+def _role(item: Value, static_text) -> str | None:
+    if isinstance(item, Mapping) and "role" in item.items:
+        return static_text(item.items["role"])
+    if isinstance(item, Obj) and "role" in item.kwargs:
+        return static_text(item.kwargs["role"])
+    return None

@@ -1,0 +1,102 @@
+"""What a tool list is made of, read from its value: an unordered iteration anywhere in it, the
+shape of its tools (OpenAI nested, flat, objects, names), the schema a `@tool` function is sent
+as, and the JSON text of a list of static dicts. Used by layout.py for the tools part of a request.
+"""
+from __future__ import annotations
+
+import json
+
+from ..model import Kind, Segment
+from .flow.values import Alt, Func, Mapping, Seq, Spread, Text
+
+
+def find_unordered(value, depth: int = 0) -> Segment | None:
+    """An unordered-iteration segment anywhere in a (tools) value."""
+    if depth > 6:
+        return None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    if isinstance(value, Spread):
+        return find_unordered(value.value, depth + 1)
+    if isinstance(value, Mapping):  # a registry dict: its order is its values' order
+        return value.unordered
+    if isinstance(value, Seq):
+        if value.ordered:
+            return None
+        if value.unordered is not None:
+            return value.unordered
+        return next((f for f in (find_unordered(i, depth + 1) for i in value.items) if f is not None), None)
+    if isinstance(value, Alt):
+        return next((f for f in (find_unordered(o, depth + 1) for o in value.options) if f is not None), None)
+    return None
+
+
+def tool_shape(value, depth: int = 0) -> str | None:
+    """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
+    `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"
+    (objects with a `.name`, e.g. `@tool` functions or MCP tools), "str" (tool names written as
+    string literals); None when not known."""
+    shapes: set[str] = set()
+
+    def walk(v, d):
+        if d > 6:
+            shapes.add("?")
+        elif isinstance(v, Mapping):
+            shapes.add("nested" if isinstance(v.items.get("function"), Mapping) else "flat" if "name" in v.items else "?")
+        elif isinstance(v, Func):
+            shapes.add("object")
+        elif isinstance(v, Text) and v.segs and all(seg.is_static for seg in v.segs):
+            shapes.add("str")  # a tool name
+        elif isinstance(v, Seq):
+            for item in v.items:
+                walk(item, d + 1)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1)
+        elif isinstance(v, Alt):
+            for option in v.options:
+                walk(option, d + 1)
+        else:
+            shapes.add("?")
+    walk(value, depth)
+    return shapes.pop() if len(shapes) == 1 and "?" not in shapes else None
+
+
+def tool_schema(fn: Func) -> Mapping:
+    """The schema a `@tool` function (LangChain, pydantic-ai) is sent as: name, docstring and
+    parameters with their annotations. Approximate in formatting, exact in content."""
+    import ast
+    node = fn.node
+    doc = ast.get_docstring(node) or ""
+    params = {}
+    for p in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+        if p.arg in ("self", "cls"):
+            continue
+        ann = fn.module.code(p.annotation) if p.annotation is not None else "string"
+        params[p.arg] = Text([Segment(text=ann)])
+    return Mapping({"name": Text([Segment(text=node.name)]), "description": Text([Segment(text=doc)]),
+                    "parameters": Mapping(params)})
+
+
+def static_json(seq: Seq) -> str | None:
+    """The JSON text of a list of dicts written with static values only, else None."""
+    missing = object()
+
+    def py(v):
+        if isinstance(v, Mapping):
+            out = {}
+            for k, x in v.items.items():
+                r = py(x)
+                if r is missing:
+                    return missing
+                out[k] = r
+            return out
+        if isinstance(v, Seq):
+            out = [py(x) for x in v.items]
+            return missing if any(x is missing for x in out) else out
+        if isinstance(v, Text) and all(s.is_static for s in v.segs):
+            return "".join(s.text for s in v.segs)
+        return missing
+    data = py(seq)
+    if data is missing:
+        return None
+    return json.dumps(data, indent=None, ensure_ascii=False)
