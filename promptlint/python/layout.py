@@ -17,6 +17,7 @@ from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
+                   "UserMessage": "user", "AssistantMessage": "assistant",
                    "ToolMessage": "tool", "ChatMessage": None, "SystemMessagePromptTemplate": "system",
                    "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
 

@@ -13,6 +13,7 @@ def _register() -> None:
     from .prm103_unique_id_in_prefix import UniqueIdInPrefixRule
     from .prm104_conditional_prefix import ConditionalPrefixRule
     from .prm105_history_window import HistoryWindowRule
+    from .prm106_question_before_document import QuestionBeforeDocumentRule
     from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
@@ -24,6 +25,7 @@ def _register() -> None:
         UniqueIdInPrefixRule,
         ConditionalPrefixRule,
         HistoryWindowRule,
+        QuestionBeforeDocumentRule,
         UnsortedJsonDumpsRule,
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,

@@ -88,6 +88,21 @@ def bind_tools(b, call) -> None:
     b.add(call.node, "python-call", prov, "langchain.bind_tools", name, b.tools(call.args[0], frame), None)
 
 
+def _message_objects(value) -> bool:
+    """True for a list written as message objects (`[SystemMessage(content=...),
+    UserMessage(content=...)]`, one message class per item, a system or user message among them):
+    what a chat model is invoked with, whatever the model is."""
+    if not isinstance(value, Seq) or value.repeated or not value.items:
+        return False
+    roles = []
+    for item in value.items:
+        cls = item.qualname.rsplit(".", 1)[-1].removeprefix("instance:") if isinstance(item, Obj) else ""
+        if cls not in MESSAGE_CLASSES or cls.endswith("PromptTemplate"):
+            return False
+        roles.append(MESSAGE_CLASSES[cls])
+    return any(r in ("system", "user") for r in roles)
+
+
 def invoke(b, call) -> None:
     frame = call.frame
     base = b.value(call.node.func.value, frame)
@@ -96,9 +111,14 @@ def invoke(b, call) -> None:
         _chain(b, call, base, template, partials)
         return
     model = chat_model(base)
-    if model is None:
-        return
     value = b.value(call.args[0], frame)
+    if model is None:
+        if _message_objects(value):
+            # a model not known (a parameter, an application's own client) invoked with messages
+            # written as message objects at the call: the list is the evidence of a chat request
+            parts, newest = b.message_parts(value, frame)
+            b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
+        return
     prov, name = model_of(b, model, frame)
     if isinstance(value, Seq):
         parts, newest = b.message_parts(value, frame)
