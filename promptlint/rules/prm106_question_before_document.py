@@ -15,7 +15,8 @@ from .base import Rule
 # `question_str`, `<webpage_content>`, `PR code diff:`), compared whole.
 _QUESTION = {"query", "question", "questions"}
 _DOCUMENT = {"content", "contents", "document", "documents", "doc", "docs", "page", "webpage", "markdown",
-             "html", "diff", "patch", "article", "code", "file"}
+             "html", "diff", "patch", "article"}
+_SUFFIXES = {"str", "text", "string", "txt"}  # `question_str`, `page_text`: the type, not what it is
 _KEYWORDS = {"if", "not", "and", "or", "is", "none", "self", "in", "for"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
@@ -25,11 +26,21 @@ def _words(name: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(spaced.replace("_", " "))]
 
 
+_MEASURES = {"len", "bool", "int", "float", "hash", "id", "type", "repr"}
+_WRAPPED = re.compile(r"^[A-Za-z_]\w*\(\s*([A-Za-z_][\w.]*)\s*\)$")  # `sanitize(content)`: a function of one name
+
+
 def _name(seg: Segment) -> str:
     """The name a dynamic segment reads: the first name of its expression that is not a keyword,
     its last attribute (`{% if question_str %}` -> question_str, `page.markdown` -> markdown,
-    `diff|trim` -> diff)."""
-    expr = seg.expr.strip().strip("{}%").split("|")[0]
+    `diff|trim` -> diff), or the one name a plain function is applied to (`sanitize(content)` ->
+    content)."""
+    expr = seg.expr.strip().strip("{}%").split("|")[0].strip()
+    wrapped = _WRAPPED.match(expr)
+    if wrapped and expr.split("(", 1)[0] in _MEASURES:
+        return ""  # `len(content)` is a number, not the document
+    if wrapped:
+        return wrapped.group(1).rsplit(".", 1)[-1]
     for chain in re.findall(r"[A-Za-z_][\w.]*", expr):
         last = chain.rsplit(".", 1)[-1]
         if last.lower() not in _KEYWORDS:
@@ -37,19 +48,40 @@ def _name(seg: Segment) -> str:
     return ""
 
 
+_RULE = re.compile(r"^[\s=\-`*_#~]*$")  # a separator line (`======`, a code fence) between a label and its value
+_TAG = re.compile(r"^<\s*([A-Za-z][\w\- ]*)>$")  # `<query>`, `<webpage_content>`
+_HEADING = re.compile(r"^(#+\s*)?([A-Za-z][\w\- ]*):?$")  # `Question:`, `## Page content`, `The PR code diff:`
+
+
 def _label(segs: list[Segment], i: int) -> str:
-    """The last word of the static text just before segment `i` of a part (`<query>` -> query,
-    `The PR code diff:\\n======` -> diff), or '' when a value comes right before it."""
+    """The last word of the label written just before segment `i` of a part, or ''. A label is
+    the last line of the static text before the value (separator lines skipped): a tag (`<query>`
+    -> query), a heading or a short line ending with a colon (`The PR code diff:` -> diff); prose
+    (`Let's try again with a broader query.`) is no label."""
     if i == 0 or not segs[i - 1].is_static:
         return ""
-    words = _words(segs[i - 1].text[-80:])
+    lines = segs[i - 1].text.split("\n")
+    while lines and _RULE.match(lines[-1]):
+        lines.pop()
+    if not lines:
+        return ""
+    line = lines[-1].strip()
+    m = _TAG.match(line)
+    if m is None:
+        m = _HEADING.match(line)
+        if m is None or len(line.split()) > 5 or not (line.endswith(":") or m.group(1)):
+            return ""
+    words = _words(m.group(m.lastindex))
     return words[-1] if words else ""
 
 
 def _says(seg: Segment, segs: list[Segment], i: int, vocabulary: set[str]) -> str | None:
     """None when neither the segment's name nor the label before it is in `vocabulary`; else ''
-    when its name says it, or ' (after the label `query`)' when the label does."""
-    if set(_words(_name(seg))) & vocabulary:
+    when its name says it (any word for a question: `user_query`, `question_str`; the last word
+    for a document: `page_markdown`, not `content_stats`), or ' (after the label `query`)' when
+    the label does."""
+    words = [w for w in _words(_name(seg)) if w not in _SUFFIXES]
+    if set(words[-1:] if vocabulary is _DOCUMENT else words) & vocabulary:
         return ""
     label = _label(segs, i)
     return f" (after the label `{label}`)" if label in vocabulary else None
@@ -60,9 +92,10 @@ def _question(seg: Segment) -> bool:
 
 
 def _document(seg: Segment) -> bool:
-    """A value that may be the same in many requests: not the user's own text or content
-    retrieved for the turn (named so), which change with the question anyway."""
-    if seg.kind not in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE, Kind.SERIALIZED):
+    """A value that may be the same in many requests (a page cut in one of several ways is still
+    the page): not the user's own text or content retrieved for the turn (named so), which change
+    with the question anyway."""
+    if seg.kind not in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE, Kind.SERIALIZED, Kind.CONDITIONAL):
         return False
     named = classify_name(_name(seg))
     return named is None or named[0] is not Kind.USER_INPUT

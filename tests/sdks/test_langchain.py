@@ -134,6 +134,20 @@ def test_a_model_not_known_invoked_with_message_objects_sends_them(tmp_path):
     assert call.newest_user == 1
 
 
+def test_a_message_chosen_by_a_condition_is_one_message_of_its_role(tmp_path):
+    found = layouts(tmp_path, """
+        from app.messages import SystemMessage, UserMessage
+
+
+        async def extract(llm, query: str, image: str | None):
+            message = UserMessage(content=[query, image]) if image else UserMessage(content=query)
+            return await llm.ainvoke([SystemMessage(content="Answer the query."), message])
+    """, APP_MESSAGES)
+    call, = sent(found)
+    assert [p.role for p in call.parts] == ["system", "user"]
+    assert call.newest_user == 1
+
+
 def test_a_model_not_known_invoked_with_other_values_sends_nothing(tmp_path):
     found = layouts(tmp_path, """
         from app.messages import SystemMessage, UserMessage

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Text
-from ..layout import MESSAGE_CLASSES
+from ..layout import MESSAGE_CLASSES, variants_of
 from .base import Sdk, Shape
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
@@ -96,10 +96,11 @@ def _message_objects(value) -> bool:
         return False
     roles = []
     for item in value.items:
-        cls = item.qualname.rsplit(".", 1)[-1].removeprefix("instance:") if isinstance(item, Obj) else ""
-        if cls not in MESSAGE_CLASSES or cls.endswith("PromptTemplate"):
-            return False
-        roles.append(MESSAGE_CLASSES[cls])
+        for option in variants_of(item):  # a message chosen by a condition: each variant is one
+            cls = option.qualname.rsplit(".", 1)[-1].removeprefix("instance:") if isinstance(option, Obj) else ""
+            if cls not in MESSAGE_CLASSES or cls.endswith("PromptTemplate"):
+                return False
+            roles.append(MESSAGE_CLASSES[cls])
     return any(r in ("system", "user") for r in roles)
 
 
