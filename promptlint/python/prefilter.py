@@ -51,9 +51,20 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(")
 
 
+#: A tool set held on an object grown or replaced (`self._discovered_tools[name] = tool`,
+#: `agent.tools_list.append(...)`), or a call named for loading tools (`load_dynamic_tool_specs(`):
+#: PRM204's changes (bounded repetition: linear).
+_TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])?[ \t]{0,4}"
+                            r"(?:\.(?:append|extend|update|insert|setdefault)\(|\+=|=[^=])"
+                            r"|(?:load|add|extend|register)_\w{0,40}tool")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
-    tools next to a source of an unstable order (a tools list built from a set, a listing)."""
+    tools next to a source of an unstable order (a tools list built from a set, a listing), or
+    changes a tool set held on an object."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
-    return "tool" in source and any(h in source for h in UNORDERED_HINTS)
+    if "tool" in source and any(h in source for h in UNORDERED_HINTS):
+        return True
+    return ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None

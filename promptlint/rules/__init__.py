@@ -17,6 +17,7 @@ def _register() -> None:
     from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
+    from .prm204_tools_changed_mid_conversation import ToolsChangedMidConversationRule
 
     ALL_RULES.extend([
         SyntaxErrorRule,
@@ -29,6 +30,7 @@ def _register() -> None:
         UnsortedJsonDumpsRule,
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,
+        ToolsChangedMidConversationRule,
         # further rules are registered below, in code order
     ])
     from .prm301_prefix_below_minimum import PrefixBelowMinimumRule
