@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
-from ..python.toolsets import find_tool_changes
+from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -15,9 +15,12 @@ class ToolsChangedMidConversationRule(Rule):
     """## What it does
     Finds a tool set held beyond one call (an attribute such as `self._discovered_tools`, a
     module-level list) that is grown or replaced while a conversation runs: by a function that
-    returns text (a tool the model calls: tool search, loading an MCP server), or between two
+    returns text (a tool the model calls: tool search, loading an MCP server), between two
     requests of one function (a planning phase, then the execution phase with more tools; a tool
-    set updated on every step of a loop).
+    set updated on every step of a loop), or by a method that a loop of the class runs with the
+    request on every pass, when a call of the class passes the attribute as the request's tools or
+    response schema (`output_format=self.AgentOutput`: known by its use, whatever its name; an
+    action model filtered by the current page, a last step that keeps only the `done` action).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -48,9 +51,16 @@ class ToolsChangedMidConversationRule(Rule):
     fix_title = "Keep the tool definitions the same for the whole conversation"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
-        for change in find_tool_changes(module):
+        for change in [*find_tool_changes(module), *find_class_tool_changes(module)]:
             verb = "calls" if change.target.endswith("(...)") else "changes"
-            if change.shape == "tool-result":
+            if change.shape == "each-step":
+                message = (f"`{change.target}`, sent as a request's tools or response schema (line "
+                           f"{change.after.lineno}), is changed by `{change.function}`, which the loop at line "
+                           f"{change.before.lineno} runs on every pass with the request: when the value differs "
+                           "from one pass to the next, the tool definitions, which come before the system prompt "
+                           "and the history, change mid-conversation and the whole cached prefix is lost")
+                related = [Related(module.span(change.after), "sent here"), Related(module.span(change.before), "the loop")]
+            elif change.shape == "tool-result":
                 message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
                            f"`{change.target}`: the next request of the conversation is sent with other tool "
                            "definitions, which come before the system prompt and the history, so the whole "
