@@ -15,8 +15,8 @@ def diag(code: str, row: int = 3, severity: Severity = Severity.WARNING, message
 
 
 def test_specificity_is_a_rule_attribute_and_the_most_specific_rule_wins():
-    assert [rule_by_code(c).specificity for c in ("PRM102", "PRM103", "PRM203", "PRM201", "PRM104", "PRM101")] == \
-        [0, 0, 0, 1, 2, 3]
+    assert [rule_by_code(c).specificity for c in ("PRM102", "PRM103", "PRM203", "PRM201", "PRM104", "PRM106",
+                                                  "PRM101")] == [0, 0, 0, 1, 2, 3, 4]
     assert rule_by_code("PRM305").specificity is None
     kept = dedupe([diag("PRM101"), diag("PRM102"), diag("PRM305"), diag("PRM101", row=9)])
     assert [(d.code, d.span.start.row) for d in kept] == [("PRM102", 3), ("PRM305", 3), ("PRM101", 9)]

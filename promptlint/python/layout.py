@@ -17,6 +17,7 @@ from .tool_values import find_unordered, static_json, tool_schema, tool_shape
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
+                   "UserMessage": "user", "AssistantMessage": "assistant",
                    "ToolMessage": "tool", "ChatMessage": None, "SystemMessagePromptTemplate": "system",
                    "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
 
@@ -251,6 +252,14 @@ class LayoutBuilder:
                 return ROLE_ALIASES.get(role, role), item.items[1], item.span
         if isinstance(item, Obj):
             return self._message_object(item, frame)
+        if isinstance(item, Alt):
+            # a message chosen by a condition (`UserMessage(text)` or one with an image): one
+            # message of that role whose content is one of the variants' contents
+            found = [self.message(v, frame) for v in variants_of(item)]
+            roles = {role for role, _, _ in found}
+            if len(roles) == 1 and None not in roles:
+                contents = [content for _, content, _ in found]
+                return roles.pop(), contents[0] if len(contents) == 1 else Alt(contents, item.span), item.span
         return None, None, None
 
     def _message_object(self, item: Obj, frame):

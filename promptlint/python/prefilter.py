@@ -68,17 +68,26 @@ CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|rever
                        r"|\.pop\((?:0|1|len\()|trim_messages")
 _POP_AT = re.compile(r"\.pop\(\w{1,60}\)")
 
+#: A tool set held on an object grown or replaced (`self._discovered_tools[name] = tool`,
+#: `agent.tools_list.append(...)`), or a call named for loading tools (`load_dynamic_tool_specs(`):
+#: PRM204's changes (bounded repetition: linear).
+_TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])?[ \t]{0,4}"
+                            r"(?:\.(?:append|extend|update|insert|setdefault)\(|\+=|=[^=])"
+                            r"|(?:load|add|extend|register)_\w{0,40}tool")
+
 
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
-    unstable order (a tools list built from a set, a listing), or names messages or a history next
-    to a shape that cuts a list."""
+    unstable order (a tools list built from a set, a listing), changes a tool set held on an
+    object, or names messages or a history next to a shape that cuts a list."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
     if "tool" in source and any(h in source for h in UNORDERED_HINTS):
+        return True
+    if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True
     if "essage" not in source and "istory" not in source:
         return False

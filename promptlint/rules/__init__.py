@@ -13,9 +13,11 @@ def _register() -> None:
     from .prm103_unique_id_in_prefix import UniqueIdInPrefixRule
     from .prm104_conditional_prefix import ConditionalPrefixRule
     from .prm105_history_window import HistoryWindowRule
+    from .prm106_question_before_document import QuestionBeforeDocumentRule
     from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
+    from .prm204_tools_changed_mid_conversation import ToolsChangedMidConversationRule
 
     ALL_RULES.extend([
         SyntaxErrorRule,
@@ -24,9 +26,11 @@ def _register() -> None:
         UniqueIdInPrefixRule,
         ConditionalPrefixRule,
         HistoryWindowRule,
+        QuestionBeforeDocumentRule,
         UnsortedJsonDumpsRule,
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,
+        ToolsChangedMidConversationRule,
         # further rules are registered below, in code order
     ])
     from .prm301_prefix_below_minimum import PrefixBelowMinimumRule

@@ -40,7 +40,7 @@ class DynamicBeforeStaticRule(Rule):
     """
 
     code = "PRM101"
-    specificity = 3
+    specificity = 4
     fix_availability = "sometimes"
     fix_title = "Move the dynamic content after the static content (e.g. into the newest user message)"
 

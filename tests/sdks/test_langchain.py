@@ -101,6 +101,68 @@ def test_chat_model_invoked_with_messages_or_a_string(tmp_path):
     assert invoked.newest_user == 0
 
 
+APP_MESSAGES = {"app/messages.py": """
+    from pydantic import BaseModel
+
+
+    class SystemMessage(BaseModel):
+        content: str
+
+
+    class UserMessage(BaseModel):
+        content: str
+"""}
+
+
+def test_a_model_not_known_invoked_with_message_objects_sends_them(tmp_path):
+    # an application's own chat client (a parameter) invoked with a list of message objects of its
+    # own classes: the list written at the call is the evidence of a chat request
+    found = layouts(tmp_path, """
+        from app.messages import SystemMessage, UserMessage
+
+        RULES = "Extract what the query asks for."
+
+
+        async def extract(llm, query: str, page: str):
+            return await llm.ainvoke([SystemMessage(content=RULES), UserMessage(content=f"{query}: {page}")])
+    """, APP_MESSAGES)
+    call, = sent(found)
+    assert (call.provider, call.api, call.model) == (None, "chat.invoke", None)
+    assert parts(call) == [("system", [("text", "Extract what the query asks for.")]),
+                           ("user", [("user-input", "per-request", "query"), ("text", ": "),
+                                     ("unknown", "per-request", "page")])]
+    assert call.newest_user == 1
+
+
+def test_a_message_chosen_by_a_condition_is_one_message_of_its_role(tmp_path):
+    found = layouts(tmp_path, """
+        from app.messages import SystemMessage, UserMessage
+
+
+        async def extract(llm, query: str, image: str | None):
+            message = UserMessage(content=[query, image]) if image else UserMessage(content=query)
+            return await llm.ainvoke([SystemMessage(content="Answer the query."), message])
+    """, APP_MESSAGES)
+    call, = sent(found)
+    assert [p.role for p in call.parts] == ["system", "user"]
+    assert call.newest_user == 1
+
+
+def test_a_model_not_known_invoked_with_other_values_sends_nothing(tmp_path):
+    found = layouts(tmp_path, """
+        from app.messages import SystemMessage, UserMessage
+
+
+        def other(llm, retriever, question, rows, messages):
+            retriever.invoke(question)  # a string: any runnable takes one
+            retriever.invoke([question, "more"])  # not message objects
+            llm.invoke([SystemMessage(content="A."), question])  # one item is not a message object
+            llm.invoke(messages)  # a list not written at the call
+            llm.invoke([])
+    """, APP_MESSAGES)
+    assert sent(found) == []
+
+
 def test_bind_tools_records_the_tools_of_the_chat_model(tmp_path):
     _, bound, _ = sent(layouts(tmp_path, MODELS))
     assert (bound.provider, bound.api, bound.model) == ("anthropic", "langchain.bind_tools", "claude-3-5-haiku-latest")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Text
-from ..layout import MESSAGE_CLASSES
+from ..layout import MESSAGE_CLASSES, variants_of
 from .base import Sdk, Shape
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
@@ -88,6 +88,22 @@ def bind_tools(b, call) -> None:
     b.add(call.node, "python-call", prov, "langchain.bind_tools", name, b.tools(call.args[0], frame), None)
 
 
+def _message_objects(value) -> bool:
+    """True for a list written as message objects (`[SystemMessage(content=...),
+    UserMessage(content=...)]`, one message class per item, a system or user message among them):
+    what a chat model is invoked with, whatever the model is."""
+    if not isinstance(value, Seq) or value.repeated or not value.items:
+        return False
+    roles = []
+    for item in value.items:
+        for option in variants_of(item):  # a message chosen by a condition: each variant is one
+            cls = option.qualname.rsplit(".", 1)[-1].removeprefix("instance:") if isinstance(option, Obj) else ""
+            if cls not in MESSAGE_CLASSES or cls.endswith("PromptTemplate"):
+                return False
+            roles.append(MESSAGE_CLASSES[cls])
+    return any(r in ("system", "user") for r in roles)
+
+
 def invoke(b, call) -> None:
     frame = call.frame
     base = b.value(call.node.func.value, frame)
@@ -96,9 +112,14 @@ def invoke(b, call) -> None:
         _chain(b, call, base, template, partials)
         return
     model = chat_model(base)
-    if model is None:
-        return
     value = b.value(call.args[0], frame)
+    if model is None:
+        if _message_objects(value):
+            # a model not known (a parameter, an application's own client) invoked with messages
+            # written as message objects at the call: the list is the evidence of a chat request
+            parts, newest = b.message_parts(value, frame)
+            b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
+        return
     prov, name = model_of(b, model, frame)
     if isinstance(value, Seq):
         parts, newest = b.message_parts(value, frame)

@@ -1,0 +1,338 @@
+"""Tool sets changed while a conversation runs: facts for PRM204 (the rule judges them).
+
+A request's tool definitions come first in the cached prefix (before the system prompt and the
+history). A tool set held beyond one call (an attribute, `self._discovered_tools`,
+`agent.tools_list_dictionary`, or a module-level list) that code grows or replaces between two
+requests of one conversation changes that first block, and the whole prefix with it. Two shapes
+say from the code that the change happens between requests:
+
+- **a tool result**: the change is made by a function that returns text (`return f"Loaded {n}
+  tools"`): the shape of a tool the model calls, whose result is shown to it; the next request of
+  the same conversation goes out with the changed set (tool search, loading an MCP server).
+- **between requests**: in one function, a request is sent before the change and another after it
+  (a planning phase, then the execution phase with more tools), or the change and a request are in
+  one loop (a tool set updated on every step).
+- **on each step** (one class): an attribute that a call of the class passes as a request's tools
+  or response schema (`output_format=self.AgentOutput`, `{"tools": self.tools}`: known by its use,
+  whatever its name) is replaced or grown by a method (not `__init__`) that a loop of the class
+  reaches through `self.` calls, together with a method that passes it (a step filtering the
+  actions by the page, a last step that keeps only the `done` action).
+
+A change is a call of `append`, `extend`, `insert`, `update` or `setdefault` on the set, an item
+set (`tools[name] = tool`), an assignment (not of an empty value: `self.tools = []` makes a set)
+or `+=` to an attribute or a global named for tools, or a call named for loading tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`). A request is
+a call named for a model call (`call_llm`, `chat`, `completion`; not `_refresh_llm`) or `invoke` / `create` / `generate`
+on a receiver named for a model or client (`self.llm.invoke`, `client.chat.completions.create`).
+Names are the evidence (docs/policies.md, Policy 7): the rule reports these as info, once per
+function (its first change).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from .candidates import words
+from .module import Module, callee_name
+
+_TOOL_WORDS = {"tool", "tools"}
+_CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "spec", "specs", "schema", "schemas",
+                    "set", "cache", "definitions", "defs", "catalog", "by", "name"}
+_FLAG_WORDS = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "with", "no",
+               "num", "n", "max", "min", "count"}
+_GROW = {"append", "extend", "insert", "update", "setdefault"}
+_LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert"}
+_SEND_WORDS = {"completion", "acompletion", "chat", "achat"}
+_SEND_VERBS = {"call", "run", "ask", "query", "invoke", "send", "prompt"}  # `call_llm`, not `refresh_llm`
+_SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete"}
+_MODEL_WORDS = {"llm", "client", "model", "completions", "messages", "chat"}
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+
+@dataclass
+class ToolChange:
+    """A change of a tool set held beyond a call: `node` (the statement or call that changes it),
+    `target` (its source text: `self._discovered_tools`, or the loading call's name), `function`
+    (the function it is in), `shape` ("tool-result", "between-requests" or "each-step"),
+    `before` / `after` (the requests around it, for "between-requests", `after` None when they
+    share a loop; for "each-step", the loop and the place that passes the set as tools or schema)."""
+
+    node: ast.AST
+    target: str
+    function: str
+    shape: str
+    before: ast.AST | None = None
+    after: ast.AST | None = None
+
+
+def _tools_named(name: str) -> bool:
+    """True when the name says a set of tools: a tools word followed only by words of a container
+    (`_discovered_tools`, `tools_list_dictionary`, `tool_specs`; not `tool_calls`,
+    `tool_rounds_over`, nor a flag such as `use_native_tools`)."""
+    parts = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)) if w]
+    at = max((i for i, w in enumerate(parts) if w in _TOOL_WORDS), default=None)
+    if at is None or (parts[0] in _FLAG_WORDS):
+        return False
+    return set(parts[at + 1:]) <= _CONTAINER_WORDS
+
+
+def _own_nodes(func) -> list[ast.AST]:
+    """The nodes of a function's body, not those of functions or classes defined in it."""
+    out, stack = [], list(reversed(func.body))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return out
+
+
+def _held(expr: ast.AST, module: Module, local: set[str], declared: set[str], fresh: set[str]) -> str | None:
+    """The source text of `expr` when it is a tool set held beyond the call: an attribute named
+    for tools (not of an object made in the function: `fresh`), or a name named for tools that is
+    global (declared so, or set at module level and not a local of the function)."""
+    if isinstance(expr, ast.Subscript):
+        expr = expr.value
+    if isinstance(expr, ast.Attribute) and _tools_named(expr.attr):
+        base = expr.value
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if isinstance(base, ast.Name) and base.id in fresh:
+            return None  # an attribute of an object made in this call (a request's config)
+        return module.code(expr)
+    if isinstance(expr, ast.Name) and _tools_named(expr.id) and (
+            expr.id in declared or (expr.id in module.assigns and expr.id not in local)):
+        return expr.id
+    return None
+
+
+def _locals(func, nodes) -> tuple[set[str], set[str]]:
+    """(names bound in the function, names it declares global or nonlocal)."""
+    args = func.args
+    local = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    local |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    declared: set[str] = set()
+    for node in nodes:
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            local.add(node.id)
+    return local - declared, declared
+
+
+def _fresh(nodes) -> set[str]:
+    """Local names assigned a value made in the function (a call, a display), not an alias of a
+    held object (`agent = self.agent`)."""
+    out = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign) and not isinstance(node.value, (ast.Attribute, ast.Name)):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return out
+
+
+def _changes(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
+    local, declared = _locals(func, nodes)
+    fresh = _fresh(nodes)
+    out = []
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            name = callee_name(node)
+            if isinstance(node.func, ast.Attribute) and name in _GROW:
+                held = _held(node.func.value, module, local, declared, fresh)
+                if held is not None:
+                    out.append((node, held))
+            elif name and _tools_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
+                out.append((node, f"{name}(...)"))  # a call: the rule says it calls it
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            if isinstance(node, ast.Assign) and _empty(node.value):
+                continue  # `self.tools = []`: a set made (or emptied), not one that grows
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                held = _held(target, module, local, declared, fresh)
+                if held is not None:
+                    out.append((node, held))
+                    break
+    return out
+
+
+def _empty(value: ast.AST) -> bool:
+    """True for `[]`, `{}`, `None`, `list()`, `dict()` and the like, and for a constant (a flag, a
+    number, a string: no tool set)."""
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.Tuple)):
+        return not getattr(value, "elts", None) and not getattr(value, "keys", None)
+    if isinstance(value, ast.Constant):
+        return True
+    return isinstance(value, ast.Call) and not value.args and not value.keywords and \
+        isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set", "tuple", "OrderedDict")
+
+
+def _sends(nodes) -> list[ast.Call]:
+    out = []
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        name = callee_name(node)
+        named = [w.lower() for w in name.split("_") if w]
+        if (words(name) & _SEND_WORDS or ("llm" in named and named[0] in _SEND_VERBS)) and not _tools_named(name):
+            out.append(node)
+        elif name in _SEND_METHODS and isinstance(node.func, ast.Attribute) and \
+                words(ast.unparse(node.func.value)) & _MODEL_WORDS:
+            out.append(node)
+    return out
+
+
+def _returns_text(nodes) -> bool:
+    """True when the function returns text it writes (an f-string or a string literal)."""
+    for node in nodes:
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.JoinedStr):
+            return True
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) and \
+                isinstance(node.value.value, str) and node.value.value.strip():
+            return True
+    return False
+
+
+def _loops(func, nodes) -> list[set[int]]:
+    """The node ids of each loop of the function (its own nodes only)."""
+    out = []
+    for node in nodes:
+        if isinstance(node, _LOOPS):
+            out.append({id(n) for n in _own_nodes(node)} | {id(n) for n in ast.walk(node)
+                                                              if not isinstance(n, _FUNCS)})
+    return out
+
+
+def _key(node: ast.AST) -> tuple[int, int]:
+    return node.lineno, node.col_offset
+
+
+def find_tool_changes(module: Module) -> list[ToolChange]:
+    """Every change of a held tool set made by a tool result or between two requests."""
+    out = []
+    for func in ast.walk(module.tree):
+        if not isinstance(func, _FUNCS) or func.name.startswith("__"):
+            continue
+        nodes = _own_nodes(func)
+        changes = _changes(func, nodes, module)
+        if not changes:
+            continue
+        if _returns_text(nodes):
+            node, target = changes[0]  # one root cause per function: its first change
+            out.append(ToolChange(node, target, func.name, "tool-result"))
+            continue
+        sends = _sends(nodes)
+        if not sends:
+            continue
+        loops = _loops(func, nodes)
+        for node, target in changes:
+            before = [s for s in sends if _key(s) < _key(node)]
+            after = [s for s in sends if _key(s) > _key(node)]
+            shared = next((s for loop in loops if id(node) in loop for s in sends if id(s) in loop), None)
+            if before and after:
+                out.append(ToolChange(node, target, func.name, "between-requests", before[-1], after[0]))
+            elif shared is not None:
+                out.append(ToolChange(node, target, func.name, "between-requests", shared, None))
+            else:
+                continue
+            break  # one root cause per function: its first change between requests
+    return out
+
+
+# ------------------------------------------------------------------------ one class, on each step
+_SCHEMA_ARGS = {"tools", "functions", "response_format", "output_format", "text_format", "response_model",
+                "output_type", "output_schema"}
+
+
+def _self_attr(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _uses(nodes) -> dict[str, ast.AST]:
+    """attribute -> the first place it is passed as a request's tools or response schema."""
+    out: dict[str, ast.AST] = {}
+    for node in nodes:
+        pairs = []
+        if isinstance(node, ast.Call):
+            pairs = [(k.arg, k.value) for k in node.keywords]
+        elif isinstance(node, ast.Dict):
+            pairs = [(k.value, v) for k, v in zip(node.keys, node.values)
+                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        for key, value in pairs:
+            attr = _self_attr(value)
+            if key in _SCHEMA_ARGS and attr is not None:
+                out.setdefault(attr, node)
+    return out
+
+
+def _self_calls(nodes, methods) -> set[str]:
+    return {n.func.attr for n in nodes if isinstance(n, ast.Call) and _self_attr(n.func) in methods}
+
+
+def _class_changes(cls: ast.ClassDef) -> list[ToolChange]:
+    methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)}
+    own = {name: _own_nodes(func) for name, func in methods.items()}
+    uses_by = {name: _uses(nodes) for name, nodes in own.items()}
+    held = {}
+    for name in methods:
+        for attr, node in uses_by[name].items():
+            held.setdefault(attr, (name, node))
+    if not held:
+        return []
+    changed: dict[str, tuple[ast.AST, str]] = {}
+    for name, nodes in own.items():
+        if name.startswith("__"):
+            continue
+        for node in nodes:
+            target = None
+            if isinstance(node, ast.Assign) and not _empty(node.value):
+                target = next((_self_attr(t) for t in node.targets if _self_attr(t) in held), None)
+            elif isinstance(node, ast.AugAssign):
+                target = _self_attr(node.target)
+            elif isinstance(node, ast.Call) and callee_name(node) in _GROW and isinstance(node.func, ast.Attribute):
+                target = _self_attr(node.func.value)
+            if target in held:
+                changed[name] = (node, target)
+                break
+    if not changed:
+        return []
+    calls = {name: _self_calls(nodes, methods) for name, nodes in own.items()}
+    reach: dict[str, set[str]] = {}
+
+    def reached(start: set[str]) -> set[str]:
+        seen, stack = set(), list(start)
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            stack.extend(calls.get(name, ()))
+        return seen
+
+    out = []
+    for name, nodes in own.items():
+        for loop in (n for n in nodes if isinstance(n, _LOOPS)):
+            body = [n for n in ast.walk(loop) if not isinstance(n, _FUNCS)]
+            key = id(loop)
+            if key not in reach:
+                reach[key] = reached(_self_calls(body, methods))
+            hit = reach[key]
+            for changer, (node, attr) in list(changed.items()):
+                sender = held[attr][0]
+                if changer in hit and (sender in hit or any(_self_attr(n) == attr for n in _uses(body))):
+                    out.append(ToolChange(node, f"self.{attr}", changer, "each-step", loop, held[attr][1]))
+                    del changed[changer]
+    return out
+
+
+def find_class_tool_changes(module: Module) -> list[ToolChange]:
+    """Changes of a request's tools or response schema kept on `self`, made on each step of a loop
+    that also sends it (see the module docstring)."""
+    out = []
+    for cls in ast.walk(module.tree):
+        if isinstance(cls, ast.ClassDef):
+            out.extend(_class_changes(cls))
+    return out

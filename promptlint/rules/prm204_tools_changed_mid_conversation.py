@@ -1,0 +1,82 @@
+"""PRM204 tools-changed-mid-conversation."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from ..model import Diagnostic, Related, Severity
+from ..python.toolsets import find_class_tool_changes, find_tool_changes
+from .base import Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..python.module import Module
+
+
+class ToolsChangedMidConversationRule(Rule):
+    """## What it does
+    Finds a tool set held beyond one call (an attribute such as `self._discovered_tools`, a
+    module-level list) that is grown or replaced while a conversation runs: by a function that
+    returns text (a tool the model calls: tool search, loading an MCP server), between two
+    requests of one function (a planning phase, then the execution phase with more tools; a tool
+    set updated on every step of a loop), or by a method that a loop of the class runs with the
+    request on every pass, when a call of the class passes the attribute as the request's tools or
+    response schema (`output_format=self.AgentOutput`: known by its use, whatever its name; an
+    action model filtered by the current page, a last step that keeps only the `done` action).
+
+    ## Why is this bad?
+    Tool definitions come first in the cached prefix, before the system prompt and the
+    conversation history (OpenAI, Anthropic). When the tool set changes between two requests of
+    one conversation, the next request shares no prefix with the cached one: the tools, the
+    system prompt and every earlier turn are processed uncached again. Loading tools on demand is
+    often deliberate (it keeps the tool list short), and the names of the set and of the calls are
+    the evidence that it is a tool set sent with requests and that the change falls between them
+    (docs/policies.md, Policy 7), so the finding is info.
+
+    ## Example
+    ```python
+    def search_tools(self, keywords: str) -> str:
+        for tool in self.catalog.search(keywords):
+            self._discovered_tools[tool.name] = tool
+        return f"Loaded {len(self._discovered_tools)} tools"
+    ```
+    Use instead: send every tool the conversation may need from its first request (with a
+    stable order), or return what the search found as the tool result and let the model call a
+    generic tool that dispatches to it, so the tool definitions stay the same.
+
+    ## Fix safety
+    Display-only.
+    """
+
+    code = "PRM204"
+    severity = Severity.INFO
+    fix_title = "Keep the tool definitions the same for the whole conversation"
+
+    def check_module(self, module: "Module") -> Iterable[Diagnostic]:
+        for change in [*find_tool_changes(module), *find_class_tool_changes(module)]:
+            verb = "calls" if change.target.endswith("(...)") else "changes"
+            if change.shape == "each-step":
+                message = (f"`{change.target}`, sent as a request's tools or response schema (line "
+                           f"{change.after.lineno}), is changed by `{change.function}`, which the loop at line "
+                           f"{change.before.lineno} runs on every pass with the request: when the value differs "
+                           "from one pass to the next, the tool definitions, which come before the system prompt "
+                           "and the history, change mid-conversation and the whole cached prefix is lost")
+                related = [Related(module.span(change.after), "sent here"), Related(module.span(change.before), "the loop")]
+            elif change.shape == "tool-result":
+                message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
+                           f"`{change.target}`: the next request of the conversation is sent with other tool "
+                           "definitions, which come before the system prompt and the history, so the whole "
+                           "cached prefix is lost; only the names say that this is a tool set sent with requests")
+                related = []
+            else:
+                where = (f"a request at line {change.before.lineno} before it and another at line "
+                         f"{change.after.lineno} after it" if change.after is not None else
+                         f"in a loop that sends a request at line {change.before.lineno}")
+                what = f"`{change.target}` is called" if verb == "calls" else f"`{change.target}` changes"
+                message = (f"{what} between two requests of `{change.function}` ({where}): "
+                           "if these are the tools of the requests, the tool definitions, which come before "
+                           "the system prompt and the history, differ from one request to the next and the "
+                           "whole cached prefix is lost; only the names say that these are the tools and the "
+                           "requests")
+                related = [Related(module.span(change.before), "a request")]
+                if change.after is not None:
+                    related.append(Related(module.span(change.after), "the next request"))
+            yield self.diagnostic(message, module.span(change.node), related=related, name_only=True)

@@ -1,0 +1,145 @@
+"""promptlint/python/toolsets.py: changes of a tool set held beyond a call, made by a tool result
+or between two requests (PRM204's facts), and the pre-filter that lets such files be analysed."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis_support import code
+
+from promptlint.python.module import load
+from promptlint.python.prefilter import might_hold_prompt
+from promptlint.python.toolsets import find_class_tool_changes, find_tool_changes
+
+
+def changes(source: str) -> list[tuple[int, str, str, str]]:
+    module = load(Path("app.py"), code(source))
+    return [(c.node.lineno, c.target, c.function, c.shape) for c in find_tool_changes(module)]
+
+
+def test_a_function_that_returns_text_and_grows_a_held_tool_set_is_a_tool_result():
+    assert changes("""
+        TOOLS = []
+
+
+        def load_server(name):
+            TOOLS.extend(connect(name))
+            TOOLS.append(name)  # the same function: one root cause
+            return f"Loaded {name}"
+
+
+        def found(self, hits):
+            self.discovered_tools.update(hits)
+            return "ok"
+    """) == [(5, "TOOLS", "load_server", "tool-result"), (11, "self.discovered_tools", "found", "tool-result")]
+
+
+def test_a_change_between_two_requests_or_in_a_loop_that_sends():
+    assert changes("""
+        def run(self, task, extra):
+            plan = self.call_llm(task)
+            self.tools += extra
+            return self.call_llm(plan)
+
+
+        async def steps(self, urls):
+            for url in urls:
+                await self.client.chat.completions.create(tools=self.page_tools)
+                self.page_tools = self.registry.for_page(url)
+    """) == [(3, "self.tools", "run", "between-requests"), (10, "self.page_tools", "steps", "between-requests")]
+
+
+def test_what_is_not_a_change_of_a_held_tool_set_between_requests():
+    assert changes("""
+        TOOLS = []
+
+
+        def add_tool(self, tool):
+            self.tools.append(tool)  # configuration: no request, no text returned
+
+
+        def run(self, task):
+            tools = [make()]
+            tools.append(done)  # a local list
+            self.tools = []  # emptied, not grown
+            self.extra_tools.append(x)  # before any request
+            first = self.llm.invoke(task)
+            self.tool_names = ["a"]  # named for tools ...
+            self._refresh_llm()  # ... but no request follows: rebuilding a client is none
+            return first
+
+
+        def describe(tools_used):
+            tools_used.append("x")  # a parameter
+            return "text"
+
+
+        async def turn(self, params):
+            for i in range(3):
+                config = self.converter.to_config(params)
+                config.tools = await self.tools()  # a request's config made on each pass
+                await self.client.chat(config=config)
+
+
+        def shadow():
+            TOOLS = [1]
+            TOOLS.append(2)  # a local that shadows the module's name
+            return "text"
+    """) == []
+
+
+def test_the_prefilter_lets_a_file_that_changes_a_held_tool_set_through():
+    assert might_hold_prompt("def f(self, t):\n    self._discovered_tools[t.name] = t\n    return 'ok'\n")
+    assert might_hold_prompt("from .registry import load_dynamic_tool_specs\n")
+    assert might_hold_prompt("agent.tools_list_dictionary.append(tool)\n")
+    assert not might_hold_prompt("tools = []\nif tools == other:\n    pass\n")
+    assert not might_hold_prompt("self.toolbar.items = []\n")
+
+
+def class_changes(source: str) -> list[tuple[int, str, str]]:
+    module = load(Path("app.py"), code(source))
+    return [(c.node.lineno, c.target, c.function) for c in find_class_tool_changes(module)]
+
+
+AGENT = """
+    class Agent:
+        def __init__(self, llm):
+            self.llm = llm
+            self._setup_models()
+
+        def _setup_models(self):
+            self.AgentOutput = build_output(None)  # set up once, from __init__
+
+        def _for_page(self, url):
+            self.AgentOutput = build_output(url)
+
+        async def get_model_output(self, messages):
+            kwargs = {"output_format": self.AgentOutput}
+            return await self.llm.ainvoke(messages, **kwargs)
+
+        async def step(self, url, messages):
+            self._for_page(url)
+            return await self.get_model_output(messages)
+"""
+
+
+def test_a_schema_sent_by_the_class_changed_on_each_pass_of_a_loop_that_sends_it():
+    looped = AGENT + """
+        async def run(self, urls, messages):
+            for url in urls:
+                await self.step(url, messages)
+    """
+    assert class_changes(looped) == [(10, "self.AgentOutput", "_for_page")]
+
+
+def test_a_schema_changed_once_or_never_passed_by_the_class_is_not_a_change_on_each_step():
+    once = AGENT + """
+        async def run(self, url, messages):
+            return await self.step(url, messages)  # one step: no loop
+    """
+    assert class_changes(once) == []
+    unsent = AGENT.replace('{"output_format": self.AgentOutput}', '{"format": self.AgentOutput}') + """
+        async def run(self, urls, messages):
+            for url in urls:
+                await self.step(url, messages)
+    """
+    assert class_changes(unsent) == []
