@@ -133,6 +133,9 @@ def local(finder, node, name: str, value_node, frame) -> None:
     """A prompt built in a function and kept in a local name (`system_prompt = TEMPLATE.format(...)`):
     a candidate of its own when it reaches no send site the analysis follows (a wrapper with many
     callers, an SDK it does not know); superseded where it does."""
+    if _builds_messages(value_node):
+        message_list(finder, node, finder.ev.eval(value_node, frame), frame)
+        return
     if not prompt_named(name) or not builds_text(value_node) or _only_hashed(frame.func, name):
         return
     value = finder.ev.eval(value_node, frame)
@@ -197,16 +200,28 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
-            parts, newest = finder.b.message_parts(option, frame)
-            if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-                   for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
-                finder.b.add(node, "python-constant", None, None, None, parts, newest)
+            if message_list(finder, node, option, frame):
                 return True
         elif isinstance(option, Text) and named:
             before = len(finder.b.layouts)
             text_layout(finder, node, option.segs, finder.m.span(value_node), role_of(func.name))
             if len(finder.b.layouts) > before:
                 return True
+    return False
+
+
+def message_list(finder, node, value, frame) -> bool:
+    """A message list built outside a recognised send call (returned, or kept in a local name and
+    handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
+    a candidate when a message that is not history holds content that can change and there is
+    static text or history to lose. True when a layout was added."""
+    if not (isinstance(value, Seq) and not value.repeated and _has_messages(value)):
+        return False
+    parts, newest = finder.b.message_parts(value, frame)
+    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+        finder.b.add(node, "python-constant", None, None, None, parts, newest)
+        return True
     return False
 
 

@@ -2,7 +2,8 @@
 
 Built from the SDK registry (each SDK's hints, and its import names with the generic method
 names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
-(`system_prompt`, `.render(`, a `*prompt* = f"...` assignment) and of semantic caches. A file that
+(`system_prompt`, `.render(`, a `*prompt* = f"...` assignment, a system message
+written as a dict display: `{"role": "system", ...}`) and of semantic caches. A file that
 fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
@@ -15,7 +16,7 @@ from . import sdks
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
-                "import Template")
+                "import Template", '"role": "system"', "'role': 'system'")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
 #: `system_prompt = f"...`, `PROMPT = """...`: a prompt assigned literal text (bounded: linear).
