@@ -229,3 +229,56 @@ def test_ids_outside_the_prompt_and_sets_only_counted_are_clean(tmp_path, monkey
 
 def test_sources_are_written_as_given():
     assert code(HEAD).startswith("from openai import OpenAI")
+
+
+TOOL_OBJECTS = HEAD + """
+    from uuid import uuid4
+
+    from pydantic import BaseModel
+
+
+    class Tool(BaseModel):
+        name: str
+        description: str = ""
+
+
+    class Task(BaseModel):
+        id: str | None = None
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            if self.id is None:
+                self.id = str(uuid4())[:8]
+
+        def get_tools(self) -> list[Tool]:
+            tools = []
+            tools.append(Tool(name=f"mark_task_{self.id}_done", description="Mark the task as done."))
+            return tools
+"""
+
+
+def test_an_instance_id_in_a_tool_object_of_a_list_found_by_its_name(tmp_path, monkeypatch):
+    # no call sends the list: only the function's name says it is a tool list (info)
+    found = of(findings(tmp_path, monkeypatch, {"app.py": TOOL_OBJECTS}), "PRM103")
+    at = pos(TOOL_OBJECTS, "{self.id}")
+    assert found == [("PRM103", "app.py", at.row, at.column, "info", [pos(TOOL_OBJECTS, "uuid4()").row])]
+
+
+def test_a_tool_object_with_an_instance_id_sent_as_tools(tmp_path, monkeypatch):
+    source = TOOL_OBJECTS + """
+        def run(task: Task, history):
+            return client.responses.create(model="gpt-4.1", tools=task.get_tools(), instructions=RULES, input=history)
+    """
+    found = of(findings(tmp_path, monkeypatch, {"app.py": source}), "PRM103")
+    assert [(f[2], f[4]) for f in found] == [(pos(source, "{self.id}").row, "warning")]
+
+
+def test_a_tool_list_found_by_its_name_with_fixed_names_is_clean(tmp_path, monkeypatch):
+    source = TOOL_OBJECTS.replace('f"mark_task_{self.id}_done"', '"mark_task_done"')
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+def test_the_prefilter_admits_tools_next_to_an_id_or_a_clock():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("from uuid import uuid4\n\ndef get_tools(self):\n    return [Tool(name=f'x_{uuid4()}')]\n")
+    assert not might_hold_prompt("from uuid import uuid4\n\ndef make_key():\n    return str(uuid4())\n")

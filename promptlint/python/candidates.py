@@ -48,12 +48,17 @@ def tools_named(name: str) -> bool:
 
 
 def tools_layout(finder, node, value, span) -> bool:
-    """A tools list (or registry) built in an unstable order, outside a send call: a candidate
-    with one tools part, reported where the order is lost (PRM203). True when one was added."""
-    from .layout import find_unordered
+    """A tools list (or registry) built in an unstable order, or holding an id or a time in a
+    tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
+    candidate with one tools part, reported where the order is lost (PRM203) or where the value
+    enters the tool (PRM102, PRM103). True when one was added."""
+    from .layout import find_stamped, find_unordered
     unordered = find_unordered(value)
     if unordered is None or unordered.anchor is None:
-        return False  # an unordered value never iterated into a list (a set for membership tests)
+        # an unordered value never iterated into a list (a set for membership tests) is no order
+        unordered = find_stamped(value)
+        if unordered is None:
+            return False
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
 

@@ -281,9 +281,9 @@ class LayoutBuilder:
             bps = list({bp.span or id(bp): bp for k in known for bp in k.breakpoints}.values())  # one per marker
             return [Part("tools", segs, bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
-        if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
-                and src.volatility is not Volatility.UNKNOWN:
-            return [Part("tools", [src], span=span)]  # an id or a time in a tool's name or description
+        stamped = src if _stamp(src) else find_stamped(value)
+        if stamped is not None:
+            return [Part("tools", [stamped], span=span)]  # an id or a time in a tool's name or description
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]
@@ -417,6 +417,39 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
     if isinstance(value, Alt):
         return next((f for f in (find_unordered(o, depth + 1) for o in value.options) if f is not None), None)
     return None
+
+
+def _stamp(seg: Segment | None) -> bool:
+    """True for an id or a time whose source is known (not only its name)."""
+    return seg is not None and seg.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not seg.name_only \
+        and seg.volatility not in (Volatility.UNKNOWN, Volatility.STABLE)
+
+
+def find_stamped(value, depth: int = 0) -> Segment | None:
+    """The most volatile id or time anywhere in a (tools) value: in the text of a tool dict or of
+    the fields of a tool object built in the code (`Tool(name=f"finish_{self.id}")`, an
+    instance's `uuid4()` id in its name), or None."""
+    found: list[Segment] = []
+
+    def walk(v, d):
+        if d > 6:
+            return
+        if isinstance(v, Text):
+            found.extend(s for s in v.segs if _stamp(s))
+        elif isinstance(v, (Seq, Alt)):
+            for item in (v.items if isinstance(v, Seq) else v.options):
+                walk(item, d + 1)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1)
+        elif isinstance(v, Mapping):
+            for item in v.items.values():
+                walk(item, d + 1)
+        elif isinstance(v, Obj):
+            for item in [*v.args, *v.kwargs.values()]:
+                walk(item, d + 1)
+
+    walk(value, depth)
+    return most_volatile(found)
 
 
 def tool_shape(value, depth: int = 0) -> str | None:

@@ -52,9 +52,14 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(")
 
 
+#: Sources of ids and times: a file naming tools and one of these may put one in a tool's name.
+VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code or a semantic cache, or names
-    tools next to a source of an unstable order (a tools list built from a set, a listing)."""
+    tools next to a source of an unstable order (a tools list built from a set, a listing) or of
+    an id or a time (`Tool(name=f"done_{self.id}")` with `self.id = str(uuid4())`)."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
-    return "tool" in source and any(h in source for h in UNORDERED_HINTS)
+    return "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS)
