@@ -282,3 +282,116 @@ def test_the_prefilter_admits_tools_next_to_an_id_or_a_clock():
     from promptlint.python.prefilter import might_hold_prompt
     assert might_hold_prompt("from uuid import uuid4\n\ndef get_tools(self):\n    return [Tool(name=f'x_{uuid4()}')]\n")
     assert not might_hold_prompt("from uuid import uuid4\n\ndef make_key():\n    return str(uuid4())\n")
+
+
+WRAPPED = {
+    "app/__init__.py": "",
+    "app/jinja.py": """
+        from jinja2 import Environment, PackageLoader
+
+        prompt_env = Environment(loader=PackageLoader("app.orchestration", "prompt_templates"))
+    """,
+    "app/orchestration/__init__.py": "",
+    "app/orchestration/prompt_templates.py": """
+        from typing import Optional
+
+        from pydantic import BaseModel
+
+        from app.jinja import prompt_env
+
+
+        class Template(BaseModel):
+            template: Optional[str] = None
+            template_path: Optional[str] = None
+
+            def render(self, **kwargs) -> str:
+                render_kwargs = dict(self)
+                del render_kwargs["template"]
+                if self.template is not None:
+                    template = prompt_env.from_string(self.template)
+                else:
+                    template = prompt_env.get_template(self.template_path)
+                return template.render(**render_kwargs | kwargs)
+
+
+        class AgentTemplate(Template):
+            template_path: str = "agent.jinja"
+            agent: object
+
+
+        class MemoryTemplate(Template):
+            template_path: str = "memories.jinja"
+            memories: list
+
+            def render(self, **kwargs) -> str:
+                return super().render(heading="Memories", **kwargs)
+    """,
+    "app/orchestration/prompt_templates/agent.jinja": """
+        # Agent
+
+        Your name is {{ agent.name }}. You work in a team of agents on tasks a person gives you. Follow every
+        instruction, cite the source of each fact you use, never invent facts, and end each turn with a tool call.
+    """,
+    "app/orchestration/prompt_templates/memories.jinja": """
+        # {{ heading }}
+
+        {% for memory in memories %}- {{ memory.key }}
+        {% endfor %}
+        Read a memory before you answer from it; write new facts to the memory they belong to.
+    """,
+    "app/agent.py": """
+        import random
+        from typing import Optional
+
+        from pydantic import BaseModel, Field
+
+        NAMES = ["Ada", "Grace", "Edsger"]
+
+
+        class Agent(BaseModel):
+            name: str = Field(default_factory=lambda: random.choice(NAMES))
+            prompt: Optional[str] = None
+            memories: list = []
+
+            def get_prompt(self) -> str:
+                from app.orchestration import prompt_templates
+                return prompt_templates.AgentTemplate(template=self.prompt, agent=self).render()
+    """,
+    "app/orchestrator.py": """
+        from typing import Optional
+
+        from pydantic import BaseModel
+
+        from app.agent import Agent
+
+
+        class Orchestrator(BaseModel):
+            agent: Optional[Agent] = None
+
+            def next_turn(self, strategy):
+                self.agent = strategy.next_agent()
+
+            def get_memories(self):
+                memories = set()
+                memories.update(self.agent.memories)
+                return memories
+
+            def compile_prompt(self) -> str:
+                from app.orchestration.prompt_templates import MemoryTemplate
+                prompts = [self.agent.get_prompt(), MemoryTemplate(memories=self.get_memories()).render()]
+                return "\\n\\n".join([p for p in prompts if p])
+    """,
+}
+
+
+def test_templates_rendered_by_template_classes_through_a_base_class(tmp_path, monkeypatch):
+    # the order of a set and an instance's random default name reach the prompt through template
+    # objects (a file name as a class attribute, the instance's fields as the template's values)
+    found = findings(tmp_path, monkeypatch, WRAPPED)
+    assert [f[:3] + (f[4], f[5]) for f in found] == [
+        ("PRM103", "app/orchestration/prompt_templates/agent.jinja", 3, "info", [10]),
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "info", [15])]
+    assert [f[1:3] for f in findings(tmp_path / "b", monkeypatch, {
+        **WRAPPED, "app/agent.py": WRAPPED["app/agent.py"].replace(
+            "Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')})] == [
+        ("app/orchestration/prompt_templates/memories.jinja", 3)]

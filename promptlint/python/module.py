@@ -125,6 +125,29 @@ class Module:
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
 
+    def late_import(self, name: str) -> str | None:
+        """The dotted name `name` stands for through an import inside a function (`from pkg
+        import templates` in a method, as code does to avoid an import cycle), when every import
+        of the name in the module agrees; None otherwise. Read once per module, on first need."""
+        table = self._pieces.get("late imports")
+        if table is None:
+            table = {}
+            package = _package(self)
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Import):
+                    pairs = [(a.asname or a.name.split(".")[0], a.name if a.asname else a.name.split(".")[0])
+                             for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    base = _from_base(node, package)
+                    pairs = [(a.asname or a.name, f"{base}.{a.name}" if base else a.name)
+                             for a in node.names if a.name != "*"]
+                else:
+                    continue
+                for local, dotted in pairs:
+                    table[local] = dotted if table.get(local, dotted) == dotted else None
+            self._pieces["late imports"] = table
+        return table.get(name)
+
     @property
     def digest(self) -> str:
         """sha256 (hex) of the source text: what anchors of fixes refer to."""
@@ -263,12 +286,13 @@ class Module:
     # ---------------------------------------------------------------- names
     def qualified_name(self, expr: ast.AST) -> str | None:
         """The dotted name an expression stands for through the imports (`dt.now` ->
-        `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
+        `datetime.datetime.now`; also an import inside a function), the plain dotted text for
+        unimported names, None otherwise."""
         split = dotted_parts(expr)
         if split is None:
             return None
         name, attrs = split
-        return ".".join([self.imports.get(name, name), *attrs])
+        return ".".join([self.imports.get(name) or self.late_import(name) or name, *attrs])
 
 
 def _char_columns(text: str):

@@ -145,6 +145,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return per_process(self.force(frame, th)) if th is not None else None
         if name in module.imports:
             return self.resolve_dotted(module.imports[name], at_depth)
+        late = module.late_import(name)  # imported inside a function (`from pkg import mod` in a method)
+        if late is not None:
+            return self.resolve_dotted(late, at_depth)
         return None
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
@@ -217,6 +220,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return PathV(m.path)
         if node.id in m.imports:
             return Obj(m.imports[node.id], span=span, node=node)
+        late = m.late_import(node.id)
+        if late is not None:  # imported inside a function
+            return Obj(late, span=span, node=node)
         found = classify.classify_name(node.id)
         if found:
             kind, vol, prec, why = found
@@ -281,6 +287,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
                     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                                    "a set operation: iteration order depends on the hash seed")
+        if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
+                and not left.repeated and not right.repeated:
+            # `defaults | overrides`: one dict, the right side's keys win
+            return Mapping({**left.items, **right.items}, {**left.key_spans, **right.key_spans}, m.span(node))
         if isinstance(op, ast.BitOr):
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))

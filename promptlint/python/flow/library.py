@@ -17,7 +17,7 @@ from ... import classify, source
 from ..module import callee_name
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -306,9 +306,30 @@ def _number(ev, node, qual, args, kwargs, frame, env):
 def _dict(ev, node, qual, args, kwargs, frame, env):
     kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
     base = ev.eval(args[0], frame, env) if args else None
-    items = dict(base.items) if isinstance(base, Mapping) else {}
+    items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)
+
+
+def _fields(ev, obj, frame) -> dict:
+    """`dict(model)` of an instance of a class of the tree (a pydantic model iterates its
+    fields): its annotated class-level fields, name -> value (given to the constructor, else the
+    class default); {} for anything else."""
+    if not (isinstance(obj, Obj) and obj.qualname.startswith("instance:") and obj.args
+            and isinstance(obj.args[0], ClassRef)):
+        return {}
+    names: list[str] = []
+    for _module, cls in ev.mro(obj.args[0].module, obj.args[0].node):
+        names.extend(s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                     and s.target.id not in names)
+    out = {}
+    for name in names:
+        value = obj.kwargs.get(name)
+        if value is None:
+            value = ev.attr_of(obj, name, None, frame)
+        if value is not None:
+            out[name] = value
+    return out
 
 
 KNOWN: dict = {}
