@@ -395,3 +395,23 @@ def test_templates_rendered_by_template_classes_through_a_base_class(tmp_path, m
         **WRAPPED, "app/agent.py": WRAPPED["app/agent.py"].replace(
             "Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')})] == [
         ("app/orchestration/prompt_templates/memories.jinja", 3)]
+
+
+def test_a_tool_call_made_with_a_new_id_is_not_a_tool_definition(tmp_path, monkeypatch):
+    source = HEAD + """
+    import uuid
+
+
+    class ToolCall:
+        def __init__(self, id, type, function):
+            self.id, self.type, self.function = id, type, function
+
+
+    def parse_tool_call(name, arguments):
+        return ToolCall(id=str(uuid.uuid4()), type="function", function={"name": name, "arguments": arguments})
+
+
+    def generate_tool_call_id():
+        return f"call_{uuid.uuid4().hex}"
+    """
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []

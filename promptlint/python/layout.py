@@ -425,30 +425,34 @@ def _stamp(seg: Segment | None) -> bool:
         and seg.volatility not in (Volatility.UNKNOWN, Volatility.STABLE)
 
 
+#: Fields of a tool definition (its name, what the model reads about it); a tool *call* or run
+#: made in the code carries its ids in other fields (`id`, `tool_call_id`, `run_id`, `start_time`).
+_DEFINITION_FIELDS = {"name", "description", "parameters", "input_schema", "instructions", "title", "function"}
+
+
 def find_stamped(value, depth: int = 0) -> Segment | None:
-    """The most volatile id or time anywhere in a (tools) value: in the text of a tool dict or of
-    the fields of a tool object built in the code (`Tool(name=f"finish_{self.id}")`, an
-    instance's `uuid4()` id in its name), or None."""
+    """The most volatile id or time in the definition fields of a (tools) value: the name,
+    description or parameters of a tool dict or of a tool object built in the code
+    (`Tool(name=f"finish_{self.id}")`, an instance's `uuid4()` id in its name), or None."""
     found: list[Segment] = []
 
-    def walk(v, d):
+    def walk(v, d, field: bool):
         if d > 6:
             return
         if isinstance(v, Text):
-            found.extend(s for s in v.segs if _stamp(s))
+            if field:
+                found.extend(s for s in v.segs if _stamp(s))
         elif isinstance(v, (Seq, Alt)):
             for item in (v.items if isinstance(v, Seq) else v.options):
-                walk(item, d + 1)
+                walk(item, d + 1, field)
         elif isinstance(v, Spread):
-            walk(v.value, d + 1)
-        elif isinstance(v, Mapping):
-            for item in v.items.values():
-                walk(item, d + 1)
-        elif isinstance(v, Obj):
-            for item in [*v.args, *v.kwargs.values()]:
-                walk(item, d + 1)
+            walk(v.value, d + 1, field)
+        elif isinstance(v, (Mapping, Obj)):
+            fields = v.items if isinstance(v, Mapping) else v.kwargs
+            for key, item in fields.items():
+                walk(item, d + 1, field or key in _DEFINITION_FIELDS)
 
-    walk(value, depth)
+    walk(value, depth, False)
     return most_volatile(found)
 
 
