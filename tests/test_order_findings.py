@@ -415,3 +415,26 @@ def test_a_tool_call_made_with_a_new_id_is_not_a_tool_definition(tmp_path, monke
         return f"call_{uuid.uuid4().hex}"
     """
     assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+def test_the_text_a_tool_returns_is_not_a_tool_list(tmp_path, monkeypatch):
+    source = HEAD + """
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+
+    def handoff_task(handoffs, registry):
+        results = []
+        with ThreadPoolExecutor() as executor:
+            future_to_handoff = {}
+            for handoff in handoffs:
+                future_to_handoff[executor.submit(registry[handoff].run)] = handoff
+            for future in as_completed(future_to_handoff):
+                results.append(f"Agent: {future_to_handoff[future]}\\n{future.result()}")
+        return "\\n".join(results)
+
+
+    class Manager:
+        def handoff_task_tool(self, handoffs):
+            return handoff_task(handoffs, self.registry)
+    """
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
