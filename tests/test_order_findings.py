@@ -438,3 +438,21 @@ def test_the_text_a_tool_returns_is_not_a_tool_list(tmp_path, monkeypatch):
             return handoff_task(handoffs, self.registry)
     """
     assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+PICKED = HEAD + """
+
+    def review(exts, diff, history):
+        lang = max(set(exts), key=exts.count)
+        system = f"Main language: {lang}\\n" + RULES
+        return client.chat.completions.create(
+            model="gpt-4.1", messages=[{"role": "system", "content": system}, *history, {"role": "user", "content": diff}])
+"""
+
+
+def test_the_most_common_item_of_a_set_on_a_tie_is_reported_where_it_is_picked(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": PICKED}), "PRM202")
+    at = pos(PICKED, "max(set(exts)")
+    assert found == [("PRM202", "app.py", at.row, at.column, "warning", [at.row])]
+    fixed = PICKED.replace("max(set(exts), key=exts.count)", "max(sorted(set(exts)), key=exts.count)")
+    assert of(findings(tmp_path / "b", monkeypatch, {"app.py": fixed}), "PRM202") == []

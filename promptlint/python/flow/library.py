@@ -367,10 +367,39 @@ KNOWN["string.Template"] = _dollar_template
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
+def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`max(items, key=f)` / `min(...)` and `next(iter(items))` of an unordered value: which item
+    is picked depends on the iteration order (the first of the items with the best key wins:
+    `max(set(exts), key=exts.count)` on a tie; the first item of a set), so the pick varies as
+    the order does. None (the call's ordinary reading) for anything else, and for `max(items)`
+    without a key, which is the same whatever the order."""
+    if len(args) != 1 or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    source = args[0]
+    if qual == "next":
+        if not (isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "iter"
+                and len(source.args) == 1):
+            return None
+        source, how = source.args[0], "the first item"
+    elif "key" in kwargs:
+        how = f"which item `{qual}(..., key=...)` picks among equal keys"
+    else:
+        return None
+    value = ev.eval(source, frame, env)
+    seg = value.unordered if isinstance(value, Seq) else next(
+        (s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None) if isinstance(value, Text) else None
+    if seg is None:
+        return None
+    m = frame.module
+    why = seg.evidence.split(":")[0] if seg.evidence else "an unordered value"
+    return Text([replace(seg, span=m.span(node), expr=m.code(node), origin=seg.origin or seg.span,
+                         evidence=f"{how} depends on the order of {why}")])
+
+
 BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "reversed": _reversed,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
-            "dict": _dict}
+            "dict": _dict, "max": _pick, "min": _pick, "next": _pick}
 
 
 def known_prefix(qual: str):
