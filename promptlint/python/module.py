@@ -125,28 +125,35 @@ class Module:
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
 
-    def late_import(self, name: str) -> str | None:
-        """The dotted name `name` stands for through an import inside a function (`from pkg
-        import templates` in a method, as code does to avoid an import cycle), when every import
-        of the name in the module agrees; None otherwise. Read once per module, on first need."""
+    def late_import(self, name: str, at: ast.AST | None) -> str | None:
+        """The dotted name `name` stands for at node `at` through an import inside a function
+        around it (`from pkg import templates` in a method, as code does to avoid an import
+        cycle; the innermost such function), or None. Read once per module, on first need."""
+        line = getattr(at, "lineno", None)
+        if line is None:
+            return None
         table = self._pieces.get("late imports")
         if table is None:
-            table = {}
+            table = []
             package = _package(self)
-            for node in ast.walk(self.tree):
-                if isinstance(node, ast.Import):
-                    pairs = [(a.asname or a.name.split(".")[0], a.name if a.asname else a.name.split(".")[0])
-                             for a in node.names]
-                elif isinstance(node, ast.ImportFrom):
-                    base = _from_base(node, package)
-                    pairs = [(a.asname or a.name, f"{base}.{a.name}" if base else a.name)
-                             for a in node.names if a.name != "*"]
-                else:
+            for func in ast.walk(self.tree):
+                if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     continue
-                for local, dotted in pairs:
-                    table[local] = dotted if table.get(local, dotted) == dotted else None
+                names: dict[str, str] = {}
+                for node in ast.walk(func):
+                    if isinstance(node, ast.Import):
+                        for a in node.names:
+                            names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    elif isinstance(node, ast.ImportFrom):
+                        base = _from_base(node, package)
+                        for a in node.names:
+                            if a.name != "*":
+                                names[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+                if names:
+                    table.append((func.lineno, func.end_lineno or func.lineno, names))
             self._pieces["late imports"] = table
-        return table.get(name)
+        around = [(end - start, names) for start, end, names in table if start <= line <= end and name in names]
+        return min(around, key=lambda t: t[0])[1][name] if around else None
 
     @property
     def digest(self) -> str:
@@ -292,7 +299,7 @@ class Module:
         if split is None:
             return None
         name, attrs = split
-        return ".".join([self.imports.get(name) or self.late_import(name) or name, *attrs])
+        return ".".join([self.imports.get(name) or self.late_import(name, expr) or name, *attrs])
 
 
 def _char_columns(text: str):

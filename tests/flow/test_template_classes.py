@@ -47,6 +47,19 @@ def test_an_import_inside_a_function_is_resolved(tmp_path):
     assert p.text.endswith(" Ada")
 
 
+def test_an_import_inside_a_function_is_not_seen_in_another(tmp_path):
+    source = """
+        def make():
+            from uuid import uuid4
+            return uuid4()
+
+
+        def other():
+            return probe(f"{uuid4()}")
+    """
+    assert [d[0] for d in probe(tmp_path, source).described] == ["unknown"]
+
+
 def test_a_class_called_through_its_module_makes_an_instance(tmp_path):
     source = """
         def make():

@@ -145,9 +145,6 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return per_process(self.force(frame, th)) if th is not None else None
         if name in module.imports:
             return self.resolve_dotted(module.imports[name], at_depth)
-        late = module.late_import(name)  # imported inside a function (`from pkg import mod` in a method)
-        if late is not None:
-            return self.resolve_dotted(late, at_depth)
         return None
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
@@ -220,9 +217,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return PathV(m.path)
         if node.id in m.imports:
             return Obj(m.imports[node.id], span=span, node=node)
-        late = m.late_import(node.id)
-        if late is not None:  # imported inside a function
-            return Obj(late, span=span, node=node)
+        late = m.late_import(node.id, node)
+        if late is not None:  # imported inside the function (`from pkg import mod` in a method)
+            found = self.resolve_dotted(late, frame.depth)
+            return found if found is not None else Obj(late, span=span, node=node)
         found = classify.classify_name(node.id)
         if found:
             kind, vol, prec, why = found
