@@ -52,7 +52,8 @@ def tools_layout(finder, node, value, span) -> bool:
     tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
     candidate with one tools part, reported where the order is lost (PRM203) or where the value
     enters the tool (PRM102, PRM103). True when one was added."""
-    from .layout import find_stamped, find_unordered, variants_of
+    from .layout import find_unordered, variants_of
+    from .tool_defs import find_stamped
     if all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
     unordered = find_unordered(value)

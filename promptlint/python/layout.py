@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, most_volatile
+from .tool_defs import find_stamped, is_stamp
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -281,7 +282,7 @@ class LayoutBuilder:
             bps = list({bp.span or id(bp): bp for k in known for bp in k.breakpoints}.values())  # one per marker
             return [Part("tools", segs, bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
-        stamped = src if _stamp(src) else find_stamped(value)
+        stamped = src if is_stamp(src) else find_stamped(value)
         if stamped is not None:
             return [Part("tools", [stamped], span=span)]  # an id or a time in a tool's name or description
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
@@ -417,43 +418,6 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
     if isinstance(value, Alt):
         return next((f for f in (find_unordered(o, depth + 1) for o in value.options) if f is not None), None)
     return None
-
-
-def _stamp(seg: Segment | None) -> bool:
-    """True for an id or a time whose source is known (not only its name)."""
-    return seg is not None and seg.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not seg.name_only \
-        and seg.volatility not in (Volatility.UNKNOWN, Volatility.STABLE)
-
-
-#: Fields of a tool definition (its name, what the model reads about it); a tool *call* or run
-#: made in the code carries its ids in other fields (`id`, `tool_call_id`, `run_id`, `start_time`).
-_DEFINITION_FIELDS = {"name", "description", "parameters", "input_schema", "instructions", "title", "function"}
-
-
-def find_stamped(value, depth: int = 0) -> Segment | None:
-    """The most volatile id or time in the definition fields of a (tools) value: the name,
-    description or parameters of a tool dict or of a tool object built in the code
-    (`Tool(name=f"finish_{self.id}")`, an instance's `uuid4()` id in its name), or None."""
-    found: list[Segment] = []
-
-    def walk(v, d, field: bool):
-        if d > 6:
-            return
-        if isinstance(v, Text):
-            if field:
-                found.extend(s for s in v.segs if _stamp(s))
-        elif isinstance(v, (Seq, Alt)):
-            for item in (v.items if isinstance(v, Seq) else v.options):
-                walk(item, d + 1, field)
-        elif isinstance(v, Spread):
-            walk(v.value, d + 1, field)
-        elif isinstance(v, (Mapping, Obj)):
-            fields = v.items if isinstance(v, Mapping) else v.kwargs
-            for key, item in fields.items():
-                walk(item, d + 1, field or key in _DEFINITION_FIELDS)
-
-    walk(value, depth, False)
-    return most_volatile(found)
 
 
 def tool_shape(value, depth: int = 0) -> str | None:
