@@ -227,3 +227,45 @@ def test_a_prompt_that_an_unknown_override_may_replace_is_judged_on_its_default(
     found = [lt for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
     assert [lt.site.start.row for lt in found] == [7]
     assert found[0].parts[0].segments[0].text.startswith("Answer from the context only")
+
+
+def test_a_message_list_handed_to_a_wrapper_is_a_prompt_even_in_a_file_naming_no_sdk(tmp_path):
+    # No SDK import and no prompt-named assignment: the file passes the pre-filter by its system
+    # message written as a dict; the list kept in `messages` reaches only a wrapper not followed.
+    source = '''
+        from datetime import datetime
+
+        from .llm import create_chat_completion
+
+
+        async def plan(query, results):
+            current_time = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+            messages = [
+                {"role": "system", "content": "You are an expert researcher who plans the research."},
+                {"role": "user", "content": f"""Current time: {current_time}
+
+        Search results:
+        {results}
+
+        Based on these results, generate five questions that explore different aspects of the topic.
+        Format each question on a new line starting with 'Question: '. Write nothing else at all."""},
+            ]
+            return await create_chat_completion(messages=messages, temperature=0.4)
+
+
+        def status(done):
+            notes = [{"role": "system", "content": "Research finished."}, {"role": "user", "content": "ok"}]
+            return notes, done
+    '''
+    write(tmp_path, {"app.py": source})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.span.start.row, d.severity.value) for d in found] == [("PRM102", 10, "info")]
+    assert "in the newest user message" in found[0].message
+    assert [lt.site.start.row for lt in layouts(tmp_path, source) if lt.source == "python-constant"] == [8]
+
+
+def test_the_prefilter_admits_a_system_message_written_as_a_dict():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt('m = [{"role": "system", "content": rules}]\n')
+    assert might_hold_prompt("m = [{'role': 'system', 'content': rules}]\n")
+    assert not might_hold_prompt('row = {"role": "admin", "name": name}\n')

@@ -229,3 +229,230 @@ def test_ids_outside_the_prompt_and_sets_only_counted_are_clean(tmp_path, monkey
 
 def test_sources_are_written_as_given():
     assert code(HEAD).startswith("from openai import OpenAI")
+
+
+TOOL_OBJECTS = HEAD + """
+    from uuid import uuid4
+
+    from pydantic import BaseModel
+
+
+    class Tool(BaseModel):
+        name: str
+        description: str = ""
+
+
+    class Task(BaseModel):
+        id: str | None = None
+
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            if self.id is None:
+                self.id = str(uuid4())[:8]
+
+        def get_tools(self) -> list[Tool]:
+            tools = []
+            tools.append(Tool(name=f"mark_task_{self.id}_done", description="Mark the task as done."))
+            return tools
+"""
+
+
+def test_an_instance_id_in_a_tool_object_of_a_list_found_by_its_name(tmp_path, monkeypatch):
+    # no call sends the list: only the function's name says it is a tool list (info)
+    found = of(findings(tmp_path, monkeypatch, {"app.py": TOOL_OBJECTS}), "PRM103")
+    at = pos(TOOL_OBJECTS, "{self.id}")
+    assert found == [("PRM103", "app.py", at.row, at.column, "info", [pos(TOOL_OBJECTS, "uuid4()").row])]
+
+
+def test_a_tool_object_with_an_instance_id_sent_as_tools(tmp_path, monkeypatch):
+    source = TOOL_OBJECTS + """
+        def run(task: Task, history):
+            return client.responses.create(model="gpt-4.1", tools=task.get_tools(), instructions=RULES, input=history)
+    """
+    found = of(findings(tmp_path, monkeypatch, {"app.py": source}), "PRM103")
+    assert [(f[2], f[4]) for f in found] == [(pos(source, "{self.id}").row, "warning")]
+
+
+def test_a_tool_list_found_by_its_name_with_fixed_names_is_clean(tmp_path, monkeypatch):
+    source = TOOL_OBJECTS.replace('f"mark_task_{self.id}_done"', '"mark_task_done"')
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+def test_the_prefilter_admits_tools_next_to_an_id_or_a_clock():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("from uuid import uuid4\n\ndef get_tools(self):\n    return [Tool(name=f'x_{uuid4()}')]\n")
+    assert not might_hold_prompt("from uuid import uuid4\n\ndef make_key():\n    return str(uuid4())\n")
+
+
+WRAPPED = {
+    "app/__init__.py": "",
+    "app/jinja.py": """
+        from jinja2 import Environment, PackageLoader
+
+        prompt_env = Environment(loader=PackageLoader("app.orchestration", "prompt_templates"))
+    """,
+    "app/orchestration/__init__.py": "",
+    "app/orchestration/prompt_templates.py": """
+        from typing import Optional
+
+        from pydantic import BaseModel
+
+        from app.jinja import prompt_env
+
+
+        class Template(BaseModel):
+            template: Optional[str] = None
+            template_path: Optional[str] = None
+
+            def render(self, **kwargs) -> str:
+                render_kwargs = dict(self)
+                del render_kwargs["template"]
+                if self.template is not None:
+                    template = prompt_env.from_string(self.template)
+                else:
+                    template = prompt_env.get_template(self.template_path)
+                return template.render(**render_kwargs | kwargs)
+
+
+        class AgentTemplate(Template):
+            template_path: str = "agent.jinja"
+            agent: object
+
+
+        class MemoryTemplate(Template):
+            template_path: str = "memories.jinja"
+            memories: list
+
+            def render(self, **kwargs) -> str:
+                return super().render(heading="Memories", **kwargs)
+    """,
+    "app/orchestration/prompt_templates/agent.jinja": """
+        # Agent
+
+        Your name is {{ agent.name }}. You work in a team of agents on tasks a person gives you. Follow every
+        instruction, cite the source of each fact you use, never invent facts, and end each turn with a tool call.
+    """,
+    "app/orchestration/prompt_templates/memories.jinja": """
+        # {{ heading }}
+
+        {% for memory in memories %}- {{ memory.key }}
+        {% endfor %}
+        Read a memory before you answer from it; write new facts to the memory they belong to.
+    """,
+    "app/agent.py": """
+        import random
+        from typing import Optional
+
+        from pydantic import BaseModel, Field
+
+        NAMES = ["Ada", "Grace", "Edsger"]
+
+
+        class Agent(BaseModel):
+            name: str = Field(default_factory=lambda: random.choice(NAMES))
+            prompt: Optional[str] = None
+            memories: list = []
+
+            def get_prompt(self) -> str:
+                from app.orchestration import prompt_templates
+                return prompt_templates.AgentTemplate(template=self.prompt, agent=self).render()
+    """,
+    "app/orchestrator.py": """
+        from typing import Optional
+
+        from pydantic import BaseModel
+
+        from app.agent import Agent
+
+
+        class Orchestrator(BaseModel):
+            agent: Optional[Agent] = None
+
+            def next_turn(self, strategy):
+                self.agent = strategy.next_agent()
+
+            def get_memories(self):
+                memories = set()
+                memories.update(self.agent.memories)
+                return memories
+
+            def compile_prompt(self) -> str:
+                from app.orchestration.prompt_templates import MemoryTemplate
+                prompts = [self.agent.get_prompt(), MemoryTemplate(memories=self.get_memories()).render()]
+                return "\\n\\n".join([p for p in prompts if p])
+    """,
+}
+
+
+def test_templates_rendered_by_template_classes_through_a_base_class(tmp_path, monkeypatch):
+    # the order of a set and an instance's random default name reach the prompt through template
+    # objects (a file name as a class attribute, the instance's fields as the template's values)
+    found = findings(tmp_path, monkeypatch, WRAPPED)
+    assert [f[:3] + (f[4], f[5]) for f in found] == [
+        ("PRM103", "app/orchestration/prompt_templates/agent.jinja", 3, "info", [10]),
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "info", [15])]
+    assert [f[1:3] for f in findings(tmp_path / "b", monkeypatch, {
+        **WRAPPED, "app/agent.py": WRAPPED["app/agent.py"].replace(
+            "Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')})] == [
+        ("app/orchestration/prompt_templates/memories.jinja", 3)]
+
+
+def test_a_tool_call_made_with_a_new_id_is_not_a_tool_definition(tmp_path, monkeypatch):
+    source = HEAD + """
+    import uuid
+
+
+    class ToolCall:
+        def __init__(self, id, type, function):
+            self.id, self.type, self.function = id, type, function
+
+
+    def parse_tool_call(name, arguments):
+        return ToolCall(id=str(uuid.uuid4()), type="function", function={"name": name, "arguments": arguments})
+
+
+    def generate_tool_call_id():
+        return f"call_{uuid.uuid4().hex}"
+    """
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+def test_the_text_a_tool_returns_is_not_a_tool_list(tmp_path, monkeypatch):
+    source = HEAD + """
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+
+    def handoff_task(handoffs, registry):
+        results = []
+        with ThreadPoolExecutor() as executor:
+            future_to_handoff = {}
+            for handoff in handoffs:
+                future_to_handoff[executor.submit(registry[handoff].run)] = handoff
+            for future in as_completed(future_to_handoff):
+                results.append(f"Agent: {future_to_handoff[future]}\\n{future.result()}")
+        return "\\n".join(results)
+
+
+    class Manager:
+        def handoff_task_tool(self, handoffs):
+            return handoff_task(handoffs, self.registry)
+    """
+    assert findings(tmp_path, monkeypatch, {"app.py": source}) == []
+
+
+PICKED = HEAD + """
+
+    def review(exts, diff, history):
+        lang = max(set(exts), key=exts.count)
+        system = f"Main language: {lang}\\n" + RULES
+        return client.chat.completions.create(
+            model="gpt-4.1", messages=[{"role": "system", "content": system}, *history, {"role": "user", "content": diff}])
+"""
+
+
+def test_the_most_common_item_of_a_set_on_a_tie_is_reported_where_it_is_picked(tmp_path, monkeypatch):
+    found = of(findings(tmp_path, monkeypatch, {"app.py": PICKED}), "PRM202")
+    at = pos(PICKED, "max(set(exts)")
+    assert found == [("PRM202", "app.py", at.row, at.column, "warning", [at.row])]
+    fixed = PICKED.replace("max(set(exts), key=exts.count)", "max(sorted(set(exts)), key=exts.count)")
+    assert of(findings(tmp_path / "b", monkeypatch, {"app.py": fixed}), "PRM202") == []

@@ -52,12 +52,21 @@ def tools_named(name: str) -> bool:
 
 
 def tools_layout(finder, node, value, span) -> bool:
-    """A tools list (or registry) built in an unstable order, outside a send call: a candidate
-    with one tools part, reported where the order is lost (PRM203). True when one was added."""
+    """A tools list (or registry) built in an unstable order, or holding an id or a time in a
+    tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
+    candidate with one tools part, reported where the order is lost (PRM203) or where the value
+    enters the tool (PRM102, PRM103). True when one was added."""
+    from .layout import variants_of
+    from .tool_defs import find_stamped
     from .tool_values import find_unordered
+    if all(isinstance(v, Text) for v in variants_of(value)):
+        return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
     unordered = find_unordered(value)
     if unordered is None or unordered.anchor is None:
-        return False  # an unordered value never iterated into a list (a set for membership tests)
+        # an unordered value never iterated into a list (a set for membership tests) is no order
+        unordered = find_stamped(value)
+        if unordered is None:
+            return False
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
 
@@ -140,7 +149,11 @@ def local(finder, node, name: str, value_node, frame) -> None:
     hands on with the conversation (`build_messages(query, system_prompt, chat_history)`) has the
     history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
     enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
-    text: the name and the conversation beside it say it is a system prompt."""
+    text: the name and the conversation beside it say it is a system prompt. A message list kept in
+    a local name is recorded as one (`message_list`)."""
+    if builds_messages(value_node):
+        message_list(finder, node, finder.ev.eval(value_node, frame), frame)
+        return
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
@@ -230,12 +243,14 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     return False
 
 
-def message_list(finder, node, seq, frame) -> bool:
-    """Record a message list (a Seq of messages) as a candidate when something in a message
-    before the end can change and there is static text or a history to lose. True when added."""
-    if not isinstance(seq, Seq) or seq.repeated or not _has_messages(seq):
+def message_list(finder, node, value, frame) -> bool:
+    """A message list built outside a recognised send call (returned, or kept in a local name and
+    handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
+    a candidate when a message that is not history holds content that can change and there is
+    static text or history to lose. True when a layout was added."""
+    if not (isinstance(value, Seq) and not value.repeated and _has_messages(value)):
         return False
-    parts, newest = finder.b.message_parts(seq, frame)
+    parts, newest = finder.b.message_parts(value, frame)
     if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
            for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
         finder.b.add(node, "python-constant", None, None, None, parts, newest)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
+from .tool_defs import find_stamped, is_stamp
 from .tool_values import find_unordered, static_json, tool_schema, tool_shape
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
@@ -312,9 +313,9 @@ class LayoutBuilder:
             bps = list({bp.span or id(bp): bp for k in known for bp in k.breakpoints}.values())  # one per marker
             return [Part("tools", segs, bps, span=span)]
         src = most_volatile(self.ev.text_of(value, frame))
-        if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not src.name_only \
-                and src.volatility is not Volatility.UNKNOWN:
-            return [Part("tools", [src], span=span)]  # an id or a time in a tool's name or description
+        stamped = src if is_stamp(src) else find_stamped(value)
+        if stamped is not None:
+            return [Part("tools", [stamped], span=span)]  # an id or a time in a tool's name or description
         self.unplaced.extend(marker_keys(value))  # a breakpoint on tools built at run time
         seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
                       volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")

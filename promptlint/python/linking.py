@@ -42,10 +42,20 @@ def _binding(evaluator, value, frame) -> Segment | None:
 
 
 def _search_paths(env_obj, evaluator, frame) -> list[Path]:
-    """The static folders of an Environment's FileSystemLoader (or PackageLoader is unknown)."""
+    """The static folders of an Environment's FileSystemLoader, or of a PackageLoader of a
+    package of the analysed tree (`PackageLoader("app.orchestration", "prompt_templates")`: that
+    folder of the package; "templates" by default)."""
     if not isinstance(env_obj, Obj):
         return []
     loader = env_obj.kwargs.get("loader") or (env_obj.args[0] if env_obj.args else None)
+    if isinstance(loader, Obj) and loader.qualname.endswith("PackageLoader"):
+        package = _const(loader.kwargs.get("package_name") or (loader.args[0] if loader.args else None))
+        given = loader.kwargs.get("package_path") or (loader.args[1] if len(loader.args) > 1 else None)
+        folder = _const(given) if given is not None else "templates"
+        found = evaluator.project.find(package) if package and folder else None
+        if found is None or found.path.name != "__init__.py":
+            return []
+        return [found.path.parent / folder]
     if not isinstance(loader, Obj) or not loader.qualname.endswith("FileSystemLoader"):
         return []
     arg = loader.kwargs.get("searchpath") or (loader.args[0] if loader.args else None)

@@ -125,6 +125,36 @@ class Module:
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
 
+    def late_import(self, name: str, at: ast.AST | None) -> str | None:
+        """The dotted name `name` stands for at node `at` through an import inside a function
+        around it (`from pkg import templates` in a method, as code does to avoid an import
+        cycle; the innermost such function), or None. Read once per module, on first need."""
+        line = getattr(at, "lineno", None)
+        if line is None:
+            return None
+        table = self._pieces.get("late imports")
+        if table is None:
+            table = []
+            package = _package(self)
+            for func in ast.walk(self.tree):
+                if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                names: dict[str, str] = {}
+                for node in ast.walk(func):
+                    if isinstance(node, ast.Import):
+                        for a in node.names:
+                            names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                    elif isinstance(node, ast.ImportFrom):
+                        base = _from_base(node, package)
+                        for a in node.names:
+                            if a.name != "*":
+                                names[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+                if names:
+                    table.append((func.lineno, func.end_lineno or func.lineno, names))
+            self._pieces["late imports"] = table
+        around = [(end - start, names) for start, end, names in table if start <= line <= end and name in names]
+        return min(around, key=lambda t: t[0])[1][name] if around else None
+
     @property
     def digest(self) -> str:
         """sha256 (hex) of the source text: what anchors of fixes refer to."""
@@ -263,12 +293,13 @@ class Module:
     # ---------------------------------------------------------------- names
     def qualified_name(self, expr: ast.AST) -> str | None:
         """The dotted name an expression stands for through the imports (`dt.now` ->
-        `datetime.datetime.now`), the plain dotted text for unimported names, None otherwise."""
+        `datetime.datetime.now`; also an import inside a function), the plain dotted text for
+        unimported names, None otherwise."""
         split = dotted_parts(expr)
         if split is None:
             return None
         name, attrs = split
-        return ".".join([self.imports.get(name, name), *attrs])
+        return ".".join([self.imports.get(name) or self.late_import(name, expr) or name, *attrs])
 
 
 def _char_columns(text: str):

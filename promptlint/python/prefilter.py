@@ -3,7 +3,8 @@
 Built from the SDK registry (each SDK's hints, and its import names with the generic method
 names of its calls: `import cohere` and `.chat(`), the words of prompt-building code
 (`system_prompt`, `.render(`, a `*prompt* = f"...` or `*prompt* = T.format(` assignment, a
-`def *prompt*(` or `class *Prompt*` builder, a `"role": "system"` message) and of semantic caches. A file that
+`def *prompt*(` or `class *Prompt*` builder, a system message written as a dict display:
+`{"role": "system", ...}`) and of semantic caches. A file that
 fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
@@ -16,7 +17,7 @@ from . import sdks
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
-                "import Template")
+                "import Template", '"role": "system"', "'role': 'system'")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
@@ -61,6 +62,9 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(")
 
 
+#: Sources of ids and times: a file naming tools and one of these may put one in a tool's name.
+VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
+
 #: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
 #: of these (a slice from the end, a newest-first walk, a pop of the first items or at an index
 #: computed from the length, LangChain's trim_messages), or a `while` loop and a pop at a name.
@@ -79,13 +83,13 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
-    unstable order (a tools list built from a set, a listing), changes a tool set held on an
-    object, or names messages or a history next to a shape that cuts a list."""
+    unstable order (a tools list built from a set, a listing) or of an id or a time
+    (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a history next to a shape that cuts a list."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
-    if "tool" in source and any(h in source for h in UNORDERED_HINTS):
+    if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True

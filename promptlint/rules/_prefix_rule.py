@@ -201,3 +201,27 @@ def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
     if fix is None or fix.applicability is not Applicability.UNSAFE:
         return None
     return dataclasses.replace(fix, moves=True)
+
+
+_TOOL_SCOPE = {"per-request": "new on every request", "per-conversation": "differs per conversation (per instance)",
+               "per-process": "fixed per process", "per-day": "changes once a day"}
+
+
+def in_tool_list(layout, kind) -> list[tuple[Segment, str]]:
+    """(segment, message tail) for each value of `kind` (an id, a time) in a tool list found only
+    by its name (a function or attribute named for tools, with no call seen sending it): tool
+    definitions come first in a request, so the whole request after them depends on the value;
+    how much that costs is not known without the request (at most info, Policy 7)."""
+    if layout.source != "python-constant" or not layout.parts or any(p.role != "tools" for p in layout.parts):
+        return []
+    out = []
+    for part in layout.parts:
+        for seg in part.segments:
+            if seg.kind is kind and seg.volatility.value in _TOOL_SCOPE:
+                out.append((seg, f"{describe(seg)} in a tool definition, {_TOOL_SCOPE[seg.volatility.value]}: "
+                                 "tool definitions come first in a request, so if this list is sent as a "
+                                 "request's tools, the system prompt and history after it are cached only as "
+                                 "long as the value stays the same; only its name says it is a tool list (no "
+                                 "call sending it was found)"))
+    return out
+

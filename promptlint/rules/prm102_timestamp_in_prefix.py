@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import impacts
-from ..model import Kind, PromptLayout
+from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -52,3 +52,6 @@ class TimestampInPrefixRule(Rule):
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only,
                                   advice=advice)
+        for seg, tail in text.in_tool_list(layout, Kind.TIMESTAMP):
+            yield self.diagnostic(f"Timestamp {tail}", seg.span or layout.site, severity=Severity.INFO,
+                                  prompt=layout.id, related=text.related(seg), name_only=True)

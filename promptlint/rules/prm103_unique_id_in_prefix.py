@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..impact import Rate, impacts
-from ..model import Kind, PromptLayout
+from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -57,3 +57,7 @@ class UniqueIdInPrefixRule(Rule):
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+        for seg, tail in text.in_tool_list(layout, Kind.UNIQUE_ID):
+            what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
+            yield self.diagnostic(f"{what} {tail}", seg.span or layout.site, severity=Severity.INFO,
+                                  prompt=layout.id, related=text.related(seg), name_only=True)

@@ -18,7 +18,7 @@ class Budget:
     def __init__(self, limit: int = EVAL_BUDGET):
         self.limit = limit
         self.left = limit
-        self.calls: dict[int, int] = {}
+        self.calls: dict = {}
 
     def reset(self) -> None:
         """Start the budget of a new prompt."""
@@ -30,8 +30,9 @@ class Budget:
         self.left -= units
         return self.left >= 0
 
-    def bound_call(self, key: int) -> bool:
-        """Count one more bound call of function `key`; False when it has had its share."""
+    def bound_call(self, key) -> bool:
+        """Count one more bound call of function `key` (its node's id, and the class of the
+        instance a method is called on); False when it has had its share."""
         count = self.calls.get(key, 0) + 1
         self.calls[key] = count
         return count <= MAX_BOUND_CALLS

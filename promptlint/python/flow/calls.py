@@ -60,6 +60,13 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if handler is not None:
             return handler(self, node, qual, args, kwargs, frame, env)
         if isinstance(func, ast.Attribute):
+            inherited = self._super_method(func, frame)
+            if inherited is not None:  # `super().render(...)`: the base class's method, on this instance
+                bound = self.bind(inherited, args, kwargs, frame, env, node)
+                result = self.call_function(inherited, bound, frame.depth + 1, m.span(node))
+                if result is not None:
+                    return self.after_call(result, node, self.forced(bound), frame)
+                return self.opaque_call(node, self.forced(bound), frame)
             base = self.eval(func.value, frame, env)
             return self.method(base, func.attr, node, args, kwargs, frame, env)
         name = func.id if isinstance(func, ast.Name) else None
@@ -70,6 +77,21 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 return result
         target = self.eval(func, frame, env)
         return self.invoke(target, node, args, kwargs, frame, env, qual)
+
+    def _super_method(self, func: ast.Attribute, frame: Frame) -> Func | None:
+        """The method `super().NAME` calls in a method of a class of the tree (the first base of
+        the tree that defines it, bound to the same instance), or None."""
+        call = func.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "super"
+                and not call.args and frame.cls is not None):
+            return None
+        self_value = frame.self_value or Obj(f"self:{frame.cls.name}", args=[ClassRef(frame.module, frame.cls)],
+                                             node=frame.cls)
+        for module, cls in list(self.mro(frame.module, frame.cls))[1:]:
+            for stmt in cls.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == func.attr:
+                    return Func(module, stmt, cls, self_value)
+        return None
 
     def _shadowed(self, name: str, node, frame: Frame, env) -> bool:
         """True when a builtin's name is bound to a function or class of the tree here."""
@@ -190,7 +212,10 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         self.reached.append(fn.module.span(fn.node))
         self.marked.extend(self._marks.get(id(fn.node), ()))
         explicit = any(not isinstance(v, Thunk) or v.kind != "default" for v in bindings.values())
-        if explicit and not self.budget.bound_call(id(fn.node)):
+        # (a base class's method on instances of different classes counts once per class: each
+        # subclass brings its own attributes, as `Template.render` of each template class)
+        receiver = fn.self_value.qualname if isinstance(fn.self_value, Obj) else None
+        if explicit and not self.budget.bound_call((id(fn.node), receiver)):
             bindings, explicit = {}, False  # called from many places: read it once, parameters unknown
         key = (id(fn.node), id(fn.self_value), tuple(sorted((k, id(v)) for k, v in bindings.items())))
         if not explicit and key in self._return_cache:  # a bound call's argument thunks are new every time:

@@ -230,6 +230,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return PathV(m.path)
         if node.id in m.imports:
             return Obj(m.imports[node.id], span=span, node=node)
+        late = m.late_import(node.id, node)
+        if late is not None:  # imported inside the function (`from pkg import mod` in a method)
+            found = self.resolve_dotted(late, frame.depth)
+            return found if found is not None else Obj(late, span=span, node=node)
         found = classify.classify_name(node.id)
         if found:
             kind, vol, prec, why = found
@@ -294,6 +298,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
                     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                                    "a set operation: iteration order depends on the hash seed")
+        if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
+                and not left.repeated and not right.repeated:
+            # `defaults | overrides`: one dict, the right side's keys win
+            return Mapping({**left.items, **right.items}, {**left.key_spans, **right.key_spans}, m.span(node))
         if isinstance(op, ast.BitOr):
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))

@@ -17,7 +17,7 @@ from ... import classify, source
 from ..module import callee_name
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -306,9 +306,30 @@ def _number(ev, node, qual, args, kwargs, frame, env):
 def _dict(ev, node, qual, args, kwargs, frame, env):
     kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
     base = ev.eval(args[0], frame, env) if args else None
-    items = dict(base.items) if isinstance(base, Mapping) else {}
+    items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)
+
+
+def _fields(ev, obj, frame) -> dict:
+    """`dict(model)` of an instance of a class of the tree (a pydantic model iterates its
+    fields): its annotated class-level fields, name -> value (given to the constructor, else the
+    class default); {} for anything else."""
+    if not (isinstance(obj, Obj) and obj.qualname.startswith("instance:") and obj.args
+            and isinstance(obj.args[0], ClassRef)):
+        return {}
+    names: list[str] = []
+    for _module, cls in ev.mro(obj.args[0].module, obj.args[0].node):
+        names.extend(s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                     and s.target.id not in names)
+    out = {}
+    for name in names:
+        value = obj.kwargs.get(name)
+        if value is None:
+            value = ev.attr_of(obj, name, None, frame)
+        if value is not None:
+            out[name] = value
+    return out
 
 
 KNOWN: dict = {}
@@ -346,10 +367,39 @@ KNOWN["string.Template"] = _dollar_template
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
+def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`max(items, key=f)` / `min(...)` and `next(iter(items))` of an unordered value: which item
+    is picked depends on the iteration order (the first of the items with the best key wins:
+    `max(set(exts), key=exts.count)` on a tie; the first item of a set), so the pick varies as
+    the order does. None (the call's ordinary reading) for anything else, and for `max(items)`
+    without a key, which is the same whatever the order."""
+    if len(args) != 1 or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    source = args[0]
+    if qual == "next":
+        if not (isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "iter"
+                and len(source.args) == 1):
+            return None
+        source, how = source.args[0], "the first item"
+    elif "key" in kwargs:
+        how = f"which item `{qual}(..., key=...)` picks among equal keys"
+    else:
+        return None
+    value = ev.eval(source, frame, env)
+    seg = value.unordered if isinstance(value, Seq) else next(
+        (s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None) if isinstance(value, Text) else None
+    if seg is None:
+        return None
+    m = frame.module
+    why = seg.evidence.split(":")[0] if seg.evidence else "an unordered value"
+    return Text([replace(seg, span=m.span(node), expr=m.code(node), origin=seg.origin or seg.span,
+                         evidence=f"{how} depends on the order of {why}")])
+
+
 BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "reversed": _reversed,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
-            "dict": _dict}
+            "dict": _dict, "max": _pick, "min": _pick, "next": _pick}
 
 
 def known_prefix(qual: str):

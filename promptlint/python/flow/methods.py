@@ -58,6 +58,15 @@ class MethodsMixin:
                 if result is not None:
                     return self.after_call(result, node, self.forced(bound), frame)
                 return self.opaque_call(node, self.forced(bound), frame)
+            if isinstance(member, ClassRef) and isinstance(base, Obj):  # `module.Class(...)`: an instance
+                return self.invoke(member, node, args, kwargs, frame, env, m.qualified_name(node.func) or "")
+        if isinstance(base, Alt) and method == "render" and any(isinstance(o, Obj) for o in base.options):
+            # one template or another (`env.from_string(custom)` if given, else the packaged file),
+            # each rendered with the same values; an override we cannot read leaves the text read
+            # (as `candidates._richest` judges a prompt on its default)
+            rendered = [self.method(o, method, node, args, kwargs, frame, env) for o in base.options[:4]]
+            read = [r for r in rendered if isinstance(r, Text) and any(s.is_static and s.text.strip() for s in r.segs)]
+            return read[0] if len(read) == 1 else Alt(read or rendered, span)
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)

@@ -169,10 +169,29 @@ def _named_input(value, segs, name: str):
     return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
 
 
+def _declares(cls: ast.ClassDef, attr: str) -> bool:
+    """True when the class body annotates `attr` (a dataclass or pydantic field)."""
+    return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
+
+
+def _optional_of(ann):
+    """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+            and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
+        ann = ann.slice
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
+        ann = sides[0] if len(sides) == 1 else None
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
+        ann = ast.copy_location(ast.Name(ann.value, ast.Load()), ann)
+    return ann
+
+
 def _none_default(node) -> bool:
     """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
-    `x: str = Field(default=None)` / `field(default=None)`): a placeholder each instance or a method
-    fills in, not a value of the class."""
+    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
+    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
+    the class."""
     if isinstance(node, ast.Constant) and node.value is None:
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
@@ -180,7 +199,9 @@ def _none_default(node) -> bool:
         if name in ("Field", "field"):
             kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
             default = kw.get("default", node.args[0] if node.args else None)
-            return "default_factory" not in kw and isinstance(default, ast.Constant) and default.value is None
+            # (no default, or `...`: a required field, which each instance is given)
+            return "default_factory" not in kw and (default is None or isinstance(default, ast.Constant)
+                                                    and default.value in (None, Ellipsis))
     return False
 
 
@@ -245,6 +266,9 @@ class ObjectsMixin:
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
                                f"`self.{attr}` {GROWN}")
             if not assigns:
+                typed = self._annotated_instance(cls_module, c, attr, None) if _declares(c, attr) else None
+                if typed is not None:
+                    return typed  # `flow: "Flow" = Field(description=...)`: each instance is given a Flow
                 continue
             values = []
             for method, value_node in assigns[:MAX_ASSIGNS]:
@@ -258,8 +282,26 @@ class ObjectsMixin:
                 return annotated_unordered(cls_module, ann, f"`self.{attr}`")
             if len(assigns) > MAX_ASSIGNS:
                 values.append(dynamic(cls_module.span(c), f"self.{attr}", evidence=f"`self.{attr}` is assigned in many places"))
+            typed = self._annotated_instance(cls_module, c, attr, ann)
+            if typed is not None and all(_unknown(self.text_of(v, frame)) and not isinstance(v, Obj) for v in values):
+                return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return None
+
+    def _annotated_instance(self, module, c: ast.ClassDef, attr: str, ann) -> Obj | None:
+        """An instance of the class of the tree that the attribute's annotation names (the field
+        `agent: Optional[Agent] = None`, or `self.agent: Agent = ...`), its construction unknown
+        (so its fields read their class defaults, as for an annotated parameter), or None."""
+        if ann is None:
+            ann = next((s.annotation for s in c.body if isinstance(s, ast.AnnAssign)
+                        and isinstance(s.target, ast.Name) and s.target.id == attr), None)
+        ann = _optional_of(ann)
+        if ann is None or _is_builtin_annotation(ann):
+            return None
+        found = self._class_for_annotation(Frame(module=module, cls=c, module_level=True), ann)
+        if found is None:
+            return None
+        return Obj(f"instance:{found.node.name}", node=found.node, args=[ClassRef(found.module, found.node)])
 
     def _method_frame(self, module, c: ast.ClassDef, method, self_value, depth: int) -> Frame:
         """The frame of a method that assigns `self.ATTR` (`__init__` with the instance's keyword
@@ -346,7 +388,9 @@ class ObjectsMixin:
                 return _named_input(value, self.text_of(value, frame) if isinstance(value, (Text, Alt)) else [], name)
             return bound
         if name == "self" and frame.cls is not None:
-            return frame.self_value or Obj(f"self:{frame.cls.name}", node=frame.cls)
+            # (its class, with the module it is defined in: `self` handed to another module's code)
+            return frame.self_value or Obj(f"self:{frame.cls.name}", args=[ClassRef(frame.module, frame.cls)],
+                                           node=frame.cls)
         if (frame.depth == 0 or frame.hops is not None) and name not in ("self", "cls"):
             # the prompt's own frame, or a wrapper's caller that passes its own parameter: ask its callers
             from .callers import caller_arguments

@@ -199,14 +199,16 @@ class TextMixin:
     def _alt_text(self, value: Alt, frame) -> list[Segment]:
         """Text that is one of several variants: the shared beginning and end stay as they are,
         the part that differs becomes one conditional segment (or the variant's own volatile
-        segments when a variant holds a clock reading, an id or user input, or the most volatile
+        segments when a variant holds a clock reading, an id, user input or an iteration in an
+        unstable order: where it enters the text is the finding's place; or the most volatile
         one when every variant holds content that can change)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
         head, middles, tail = align(options)
         volatile = [mid for mid in middles if most_volatile(mid) is not None
-                    and most_volatile(mid).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)]
+                    and most_volatile(mid).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)
+                    or any(s.kind is Kind.UNORDERED_ITERATION for s in mid)]
         if volatile:
             middle = max(volatile, key=lambda o: vol_rank(most_volatile(o).volatility))
         else:

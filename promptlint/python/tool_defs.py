@@ -1,0 +1,45 @@
+"""Ids and times in tool definitions: a tool list whose definitions (a tool's name, description or
+parameters) hold a value that changes per request or per instance (`Tool(name=f"finish_{self.id}")`
+with `self.id = str(uuid4())`) changes the very front of every request that sends it. A tool
+*call* made in the code carries its ids in other fields (`id`, `tool_call_id`): not a definition."""
+from __future__ import annotations
+
+from ..model import Kind, Segment, Volatility
+from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, most_volatile
+
+
+def is_stamp(seg: Segment | None) -> bool:
+    """True for an id or a time whose source is known (not only its name)."""
+    return seg is not None and seg.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP) and not seg.name_only \
+        and seg.volatility not in (Volatility.UNKNOWN, Volatility.STABLE)
+
+
+#: Fields of a tool definition (its name, what the model reads about it); a tool *call* or run
+#: made in the code carries its ids in other fields (`id`, `tool_call_id`, `run_id`, `start_time`).
+_DEFINITION_FIELDS = {"name", "description", "parameters", "input_schema", "instructions", "title", "function"}
+
+
+def find_stamped(value, depth: int = 0) -> Segment | None:
+    """The most volatile id or time in the definition fields of a (tools) value: the name,
+    description or parameters of a tool dict or of a tool object built in the code
+    (`Tool(name=f"finish_{self.id}")`, an instance's `uuid4()` id in its name), or None."""
+    found: list[Segment] = []
+
+    def walk(v, d, field: bool):
+        if d > 6:
+            return
+        if isinstance(v, Text):
+            if field:
+                found.extend(s for s in v.segs if is_stamp(s))
+        elif isinstance(v, (Seq, Alt)):
+            for item in (v.items if isinstance(v, Seq) else v.options):
+                walk(item, d + 1, field)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1, field)
+        elif isinstance(v, (Mapping, Obj)):
+            fields = v.items if isinstance(v, Mapping) else v.kwargs
+            for key, item in fields.items():
+                walk(item, d + 1, field or key in _DEFINITION_FIELDS)
+
+    walk(value, depth, False)
+    return most_volatile(found)
