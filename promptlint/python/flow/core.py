@@ -114,7 +114,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
             if th.value is not None:  # narrowed by a test of its role (roles.py)
-                item = narrow(item, th.value, lambda v: self._static(v, frame))
+                item = narrow(item, th.value, lambda v: self.static_text(v, frame))
             return item
         if th.kind == "global":
             found = self.resolve_global(m, th.name, frame.depth)
@@ -139,7 +139,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
 
-    def _static(self, value: Value, frame: Frame) -> str | None:
+    def static_text(self, value: Value, frame: Frame) -> str | None:
         """The text of a value made only of static text (a message's role), else None."""
         segs = self.text_of(value, frame)
         return "".join(s.text for s in segs) if segs and all(s.is_static for s in segs) else None

@@ -220,7 +220,7 @@ class ObjectsMixin:
             if attr in ("stem", "name", "suffix"):
                 if base.path is None and base.volatile is not None:
                     return Text([base.volatile])
-                return Text([self._static(str(getattr(base.path, attr)) if base.path else "")])
+                return Text([self._static_segment(str(getattr(base.path, attr)) if base.path else "")])
             return None
         if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
             module = frame.module
@@ -240,7 +240,7 @@ class ObjectsMixin:
         return None
 
     @staticmethod
-    def _static(text: str):
+    def _static_segment(text: str):
         from ...model import Segment
         return Segment(text=text)
 
