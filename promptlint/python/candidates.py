@@ -150,7 +150,12 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
     enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
     text: the name and the conversation beside it say it is a system prompt. A message list kept in
-    a local name is recorded as one (`message_list`)."""
+    a local name is recorded as one (`message_list`). A tools list kept in a local name (`tools =
+    [spec(f) for f in self.usable]`, returned or handed to a call) is a tools candidate
+    (`tools_layout`): reported when built in an unstable order or with an id in a tool."""
+    if tools_named(name) and not prompt_named(name):
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
+        return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return
