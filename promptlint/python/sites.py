@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import re
 
-from ..model import Part
 from . import candidates, markers, sdks
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
