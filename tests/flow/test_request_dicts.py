@@ -49,3 +49,23 @@ def test_a_method_of_a_generic_base_class_is_read(tmp_path):
                 return client.messages.create(**self.prepare(base_args))
     """)
     assert [p.role for p in lt.parts] == ["system", "history"] and lt.model == "claude-sonnet-4-5"
+
+
+def test_a_method_whose_receiver_has_another_name_binds_its_arguments(tmp_path):
+    lt = one_call(tmp_path, """
+        import litellm
+
+
+        class Handler:
+            def add_callbacks(selfs, kwargs) -> dict:
+                kwargs["metadata"] = {"tags": ["review"]}
+                return kwargs
+
+            async def chat(self, model: str, system: str, user: str, callbacks: bool):
+                kwargs = {"model": model, "messages": [{"role": "system", "content": system},
+                                                       {"role": "user", "content": user}]}
+                if callbacks:
+                    kwargs = self.add_callbacks(kwargs)
+                return await litellm.acompletion(**kwargs)
+    """)
+    assert [p.role for p in lt.parts] == ["system", "user"] and not lt.unread_options
