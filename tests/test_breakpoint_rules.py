@@ -261,6 +261,21 @@ def test_prm302_a_named_conversation_needs_a_tree_without_markers_a_system_promp
                                 provider="openai", model="gpt-4o")) == []
 
 
+def test_prm302_a_model_checked_for_claude_without_breakpoint_is_info():
+    system = Part("system", [dyn("system", Volatility.UNKNOWN)])
+    user = Part("user", [dyn("user", Volatility.PER_REQUEST)])
+    lay = layout([system, user], provider="litellm", model=None, tree_markers=False, claude_checked=span(9))
+    assert run("PRM302", lay) == [(3, "info")]
+    assert messages("PRM302", lay)[0].startswith(
+        "The code checks for a Claude model (line 9), but sends its system prompt with no cache breakpoint")
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, tree_markers=False)) == []
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, claude_checked=span(9))) == []
+    assert run("PRM302", layout([user], provider="litellm", model=None, tree_markers=False,
+                                claude_checked=span(9))) == []
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, tree_markers=False,
+                                claude_checked=span(9), unread_options=True)) == []
+
+
 # --- PRM301 prefix-below-minimum -------------------------------------------------------------
 
 def openai_short(provider="openai", **kw) -> PromptLayout:

@@ -96,7 +96,8 @@ class SiteFinder:
             layout.unread_options = layout.unread_options or call.unread
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
-            if not placed and layout.auto_cache is None and any(p.is_history for p in layout.parts):
+            if not placed and layout.auto_cache is None and (layout.claude_checked is not None
+                                                             or any(p.is_history for p in layout.parts)):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(frame.func if frame is not None else None, call.node)
 

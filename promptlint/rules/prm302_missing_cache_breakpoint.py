@@ -25,6 +25,9 @@ class MissingCacheBreakpointRule(Rule):
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.
+    A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
+    that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
+    system prompt with no breakpoint and no file of the package names one.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
@@ -64,6 +67,9 @@ class MissingCacheBreakpointRule(Rule):
         if not layout.provider or breakpoint_cuts(layout) or layout.auto_cache is not None:
             return
         profiles, label = size_profiles(layout)
+        if not profiles and layout.claude_checked is not None:
+            yield from self._maybe_claude(layout)
+            return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
@@ -98,6 +104,21 @@ class MissingCacheBreakpointRule(Rule):
                    f"{unit} with no cache breakpoint: {label} caches nothing without one, so each {unit} pays the "
                    "full input price for all of it again; a top-level `cache_control` (automatic caching) or a "
                    "breakpoint on the last message would cache it")
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+    def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """Info at the call: a request of a model not known statically, which the sending function
+        tests for a Claude name (`claude_checked`), with a system prompt and no breakpoint in a
+        package where no file names one (`tree_markers`)."""
+        if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
+                or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
+            return
+        history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
+        message = (f"The code checks for a Claude model (line {layout.claude_checked.start.row}), but sends its system "
+                   f"prompt{history} with no cache breakpoint: for a Claude model, Anthropic caches nothing without "
+                   "one, so every request pays the full input price for it; a `cache_control` on the system "
+                   "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 
