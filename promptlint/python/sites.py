@@ -84,8 +84,9 @@ class SiteFinder:
 
     def _unplaced(self, added, call) -> None:
         """Facts of the layouts a send call added that its arguments do not show: `**options` of
-        unknown keys, and `cache_control` set by a statement (in the sending function, a helper
-        it calls, a function read to build the request) on no block the layout places."""
+        unknown keys, `cache_control` set by a statement (in the sending function, a helper it
+        calls, a function read to build the request) on no block the layout places, and, for a
+        conversation sent with no breakpoint, whether any file of the package tree names one."""
         frame = call.frame
         spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
         if frame is not None and frame.func is not None:
@@ -94,6 +95,10 @@ class SiteFinder:
             layout.unread_options = layout.unread_options or call.unread
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
+            if not placed and layout.auto_cache is None and (layout.claude_checked is not None
+                                                             or any(p.is_history for p in layout.parts)):
+                layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
+                layout.takes_conversation = markers.takes_conversation(frame.func if frame is not None else None, call.node)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:

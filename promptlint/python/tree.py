@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import reads, source
 from .module import Module, ParseError, load, package_of
-from .packages import CALLS, Package, digest_paths, search_key
+from .packages import CALLS, MARKERS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept between two files; past it the least recently
 #: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
@@ -251,6 +251,17 @@ class Project:
             except ParseError:
                 continue
         return out
+
+    def marker_files(self, near: Path) -> list[Path]:
+        """The Python files of the package tree that holds `near` whose text names a cache
+        breakpoint key (`cache_control`, `cachePoint`, `prompt_cache_breakpoint`), in a statement,
+        a dict, a comment or anywhere: none means no code of the tree can set a breakpoint.
+        Recorded as one dependency ("search:ROOT markers:")."""
+        _, root = package_of(near.resolve())
+        package = self._package(root)
+        matches = package.matching(MARKERS)
+        reads.note(search_key(root, MARKERS), f"{package.snapshot}:{digest_paths(matches)}")
+        return matches
 
     def _package(self, root: Path) -> Package:
         package = self._packages.get(root)

@@ -365,13 +365,16 @@ class ObjectsMixin:
         return self.eval(node, frame, {})
 
     def mro(self, module, cls: ast.ClassDef, seen=None):
-        """(module, class) of `cls` and its bases of the analysed tree, depth first."""
+        """(module, class) of `cls` and its bases of the analysed tree, depth first (a generic base
+        `Base[T]` is `Base`)."""
         seen = seen or set()
         if id(cls) in seen or len(seen) > 8:
             return
         seen.add(id(cls))
         yield module, cls
         for base in cls.bases:
+            if isinstance(base, ast.Subscript):  # a generic base: `AugmentedLLM[MessageParam, Message]`
+                base = base.value
             v = self.eval(base, self.module_frame(module), {}) if isinstance(base, (ast.Name, ast.Attribute)) else None
             if isinstance(v, ClassRef):
                 yield from self.mro(v.module, v.node, seen)
