@@ -116,8 +116,7 @@ class Linter:
                 result.cacheable = False
             finally:
                 self.evaluator.forget()  # the next file starts from the same state
-                if self.project.full:  # bounded memory: drop the least recently used modules
-                    self.project.trim()
+                self.project.finish()  # bounded memory: drop the least recently used modules
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
@@ -273,6 +272,7 @@ def _work(path: Path, kind: str) -> Result:
         from . import tokens
         cache.store(path, kind, result)
         result.tokens = tokens.take_new()
+    result.drop_deps()  # stored: the parent needs none of them
     return result
 
 
@@ -326,6 +326,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
             cache.remember(files[index][0], files[index][1], result)
             if result.tokens:
                 cache.learn_token_counts(result.tokens)
+        result.drop_deps()  # kept to the end: only what the report needs
+        result.tokens = {}
         if progress:
             progress(1)
 
