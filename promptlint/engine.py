@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached 
     from .rules.base import Rule
 
 PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
+#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis and the rules.
+WORKER_PRELOAD = ("promptlint.engine", "promptlint.python.flow", "promptlint.python.sites", "promptlint.rules",
+                  "promptlint.estimates", "promptlint.cache")
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
     """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
     row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1
@@ -336,7 +339,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         from . import workers
         cache_args = (cache.root, cache.fingerprint) if cache is not None else None
         workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args), _work, done,
-                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)))
+                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
+                    preload=WORKER_PRELOAD)
     elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
         with collect.paced() as pacer:

@@ -32,7 +32,7 @@ MAX_ANALYSIS_CHARS = 6_000_000
 #: Folders that hold installed distributions, each its own project: a package tree there is the
 #: top package's own folder (or module), not the whole folder (`search_root`).
 INSTALL_DIRS = ("site-packages", "dist-packages")
-#: Package indexes (`definitions`) kept at once; the least recently built goes first.
+#: Package indexes (`definitions`) kept at once; the least recently used goes first.
 MAX_PACKAGES = 8
 
 
@@ -322,11 +322,16 @@ class Project:
         return out
 
     def _package(self, root: Path) -> Package:
-        package = self._packages.get(root)
+        """The index of the package tree at `root`, scanned on first use; past `MAX_PACKAGES`
+        the least recently used goes (not the first scanned: in litellm, whose namespace folders
+        are trees of their own, the big tree scanned first was dropped and scanned again 22
+        times in 400 files)."""
+        package = self._packages.pop(root, None)
         if package is None:
             if len(self._packages) >= MAX_PACKAGES:
                 del self._packages[next(iter(self._packages))]
-            package = self._packages[root] = Package.scan(root)
+            package = Package.scan(root)
+        self._packages[root] = package  # the most recently used last
         return package
 
 

@@ -4,7 +4,6 @@ one analysis may use (`MAX_ANALYSIS_CHARS`), and which parsed modules may be dro
 runs (those it holds stay)."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from promptlint.model import Report
 from promptlint.python import tree
 from promptlint.python.sites import find_layouts
 from promptlint.python.tree import Project, search_root
-from promptlint.workers import _own_bytes, _resident_bytes
 
 CHAT = '''
 from openai import OpenAI
@@ -150,8 +148,22 @@ def test_a_result_sent_without_its_dependencies_stays_plain_or_not():
     assert reading.deps == {} and not is_plain(reading)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc")
-def test_private_memory_is_part_of_the_resident_set():
-    """The worker asks the cheap resident set first and the costly private pages only past the
-    bound: right only when the private pages never exceed the resident set."""
-    assert 0 < _own_bytes() <= _resident_bytes()
+def test_the_package_index_used_last_is_kept(tmp_path, monkeypatch):
+    """Past `MAX_PACKAGES` package indexes the least recently used goes, not the first built:
+    a big tree searched again and again between small ones is scanned once."""
+    from promptlint.python import packages
+    scans: list[str] = []
+    real = packages.Package.scan.__func__
+
+    def scan(cls, root):
+        scans.append(root.name)
+        return real(cls, root)
+
+    monkeypatch.setattr(packages.Package, "scan", classmethod(scan))
+    monkeypatch.setattr(tree, "MAX_PACKAGES", 2)
+    for name in "abc":
+        write(tmp_path / name, {"m.py": "X = 1\n"})
+    project = Project([tmp_path])
+    for name in "abacada":
+        project._package(tmp_path / name)
+    assert scans == ["a", "b", "c", "d"]
