@@ -205,6 +205,19 @@ def _context(preload: tuple[str, ...]):
     ctx = multiprocessing.get_context("forkserver")
     if preload:
         ctx.set_forkserver_preload(list(preload))  # ignored once the server runs
+    # The server is a new interpreter: it imports from this process's import path (made
+    # absolute: '' was the folder of then), not from wherever its own folder leads (before
+    # Python 3.13 the import path is not handed over).
+    from multiprocessing import forkserver
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path)
+    try:
+        forkserver.ensure_running()
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
     return ctx
 
 
