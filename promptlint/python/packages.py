@@ -94,7 +94,10 @@ def called_names(text: str) -> list[str]:
 
 def python_files(root: Path) -> list[Path]:
     """The .py files of one package tree, sorted (at most about `MAX_TREE_FILES`): hidden
-    folders, virtualenvs, `node_modules`, `__pycache__` and `site-packages` are skipped."""
+    folders, virtualenvs, `node_modules`, `__pycache__` and `site-packages` are skipped. A tree
+    that is one module (a top-level module of site-packages) is that file."""
+    if root.suffix == ".py" and os.path.isfile(root):
+        return [root]
     files: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: None):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP
