@@ -198,3 +198,55 @@ def test_a_message_list_with_a_system_message_and_the_conversation_spread_into_i
         [("system", ["text", "user-input"]), ("history", ["history"])]
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 11)]
+
+
+PLACED = f"""
+    import copy
+
+    from sender import send
+
+    REFERENCE = "# Reference material\\n{{ref_doc}}\\n\\n{PERSONA}"
+
+
+    class DocAgent:
+        def run(self, messages, store):
+            knowledge = store.search(messages)
+            messages = copy.deepcopy(messages)
+            system_prompt = REFERENCE.format(ref_doc=knowledge)
+            if messages and messages[0]["role"] == "system":
+                messages[0]["content"] += "\\n\\n" + system_prompt
+            else:
+                messages.insert(0, {{"role": "system", "content": system_prompt}})
+            return send(messages)
+
+        def prepend(self, messages, store):
+            knowledge_prompt = ""
+            found = store.search(messages)
+            if found:
+                knowledge_prompt = REFERENCE.format(ref_doc=found)
+            return send([{{"role": "system", "content": knowledge_prompt}}] + messages)
+
+        def last(self, messages, store):
+            found = store.search(messages)
+            question_prompt = REFERENCE.format(ref_doc=found)
+            messages[-1]["content"] += question_prompt
+            messages.append({{"role": "system", "content": question_prompt}})
+            return send(messages)
+"""
+
+
+def test_text_put_at_the_head_of_the_conversation_has_the_history_after_it(tmp_path):
+    write(tmp_path, {"sender.py": SENDER})
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, PLACED, name="agent.py") if lt.source == "python-constant"}
+    # added to the first (system) message, or a system message put first: the history follows
+    for row in (12, 23):
+        (role, described), (after, history) = parts(found[row])
+        assert (role, after) == ("system", "history") and history == [("history", "unknown", "messages")]
+        assert any(d[0] == "user-input" for d in described)
+    # added to the newest message, or appended after the conversation: nothing follows it
+    assert [p.role for p in found[28].parts] == ["prompt"]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
+           for d in report.diagnostics if d.span.filename.endswith("agent.py")]
+    # reported where the documents enter the text, with where the conversation is put after it
+    assert got == [("PRM101", "warning", 5, [(10, "value produced here"), (14, "the conversation placed after it here")])]

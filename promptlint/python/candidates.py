@@ -162,10 +162,10 @@ def local(finder, node, name: str, value_node, frame) -> None:
         return
     value = finder.ev.eval(value_node, frame)
     segs = _richest(finder, value, frame)
-    history = conversation_after(finder, node, name, segs, frame) if system else None
+    history = conversation_after(finder, node, name, segs, frame, calls=system) if system or built else None
     if not built and history is None:
         return
-    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
                          MIN_STATIC_CHARS if history is None else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
