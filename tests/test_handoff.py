@@ -250,3 +250,22 @@ def test_text_put_at_the_head_of_the_conversation_has_the_history_after_it(tmp_p
            for d in report.diagnostics if d.span.filename.endswith("agent.py")]
     # reported where the documents enter the text, with where the conversation is put after it
     assert got == [("PRM101", "warning", 5, [(10, "value produced here"), (14, "the conversation placed after it here")])]
+
+
+def test_a_text_that_renders_the_conversation_among_other_text_is_not_the_conversation(tmp_path):
+    chat = f"""
+        from sender import send
+
+        PERSONA = "{PERSONA}"
+
+
+        def evaluate(history, rules, store):
+            found = store.search(rules)
+            instructions = f"{{PERSONA}}\\n{{found}}"
+            query = f"Judge this conversation:\\n{{history}}\\nScore it from 0 to 10."
+            return send(text=query, instructions=instructions)
+    """
+    write(tmp_path, {"sender.py": SENDER})
+    found = [lt for lt in layouts(tmp_path, chat, name="chat.py") if lt.source == "python-constant"]
+    # a one-shot question that quotes the conversation: nothing of it follows the instructions
+    assert [[p.role for p in lt.parts] for lt in found] == [["system"]]

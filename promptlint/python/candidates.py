@@ -92,6 +92,27 @@ def builds_text(node) -> bool:
     return False
 
 
+def filled_template(node) -> str | None:
+    """The name of the prompt template a `.format(...)` / `.format_map(...)` / `.substitute(...)`
+    call fills (`TASK_PROMPT_TEMPLATE.format(task=t)`, `prompts.SYSTEM.format(...)`: a word of the
+    name or of the module or object it is read from says prompt), else None."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("format", "format_map", "substitute", "safe_substitute")):
+        return None
+    receiver = node.func.value
+    names = []
+    while isinstance(receiver, ast.Attribute):
+        names.append(receiver.attr)
+        receiver = receiver.value
+    if isinstance(receiver, ast.Name):
+        names.append(receiver.id)
+    if not names or names[-1] == "self" and len(names) == 1:
+        return None
+    return next((n for n in names if prompt_named(n)), None)
+
+
 def is_template(node) -> bool:
     """A string literal with `{name}` placeholders (a template filled elsewhere)."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
@@ -150,10 +171,15 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
     enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
     text: the name and the conversation beside it say it is a system prompt. A message list kept in
-    a local name is recorded as one (`message_list`)."""
+    a local name is recorded as one (`message_list`). Text kept in a name that does not say prompt
+    is one when it fills a template whose name does (`task_description =
+    TASK_PROMPT_TEMPLATE.format(objective=..., task=...)`): the template's name says what it is."""
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return
+    template = filled_template(value_node)
+    if template is not None and not prompt_named(name):
+        name = template  # judged as the template it fills
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"

@@ -199,7 +199,10 @@ def _history_in(value, depth: int) -> Segment | None:
     if depth > 4:
         return None
     if isinstance(value, Text):
-        return next((s for s in value.segs if s.kind is Kind.HISTORY), None)
+        # the conversation itself, not a text that renders it among other text (a one-shot prompt)
+        if value.segs and all(s.kind is Kind.HISTORY for s in value.segs):
+            return value.segs[0]
+        return None
     if isinstance(value, Alt):
         return next((h for h in (_history_in(o, depth + 1) for o in value.options) if h is not None), None)
     if isinstance(value, Spread):
