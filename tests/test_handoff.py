@@ -269,3 +269,70 @@ def test_a_text_that_renders_the_conversation_among_other_text_is_not_the_conver
     found = [lt for lt in layouts(tmp_path, chat, name="chat.py") if lt.source == "python-constant"]
     # a one-shot question that quotes the conversation: nothing of it follows the instructions
     assert [[p.role for p in lt.parts] for lt in found] == [["system"]]
+
+
+HEAD = f"""
+    from dataclasses import dataclass
+
+    SYSTEM = "system"
+    RULES = "{PERSONA}"
+
+
+    @dataclass
+    class Message:
+        role: str
+        content: str
+
+
+    class Agent:
+        def inserted(self, messages, store):
+            knowledge = store.search(messages)
+            messages.insert(0, Message(SYSTEM, knowledge + RULES))
+            return self.call_llm(messages=messages)
+
+        def extended(self, messages, store):
+            notes = store.search(messages)
+            messages[0].content += "\\n\\n" + RULES + notes
+            return self.call_llm(messages=messages)
+
+        def joined(self, messages, store):
+            found = store.search(messages)
+            messages = [Message(role=SYSTEM, content=found + RULES)] + messages
+            return self.call_llm(messages=messages)
+
+        def appended(self, messages, store):
+            found = store.search(messages)
+            messages.append(Message(SYSTEM, found + RULES))
+            messages[-1].content += found + RULES
+            rows = [found]
+            rows.insert(0, Message(SYSTEM, found + RULES))
+            return self.call_llm(messages=messages + rows)
+"""
+
+
+def test_a_message_put_at_the_head_of_the_conversation_is_judged_with_the_history_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, HEAD) if lt.source == "python-constant"}
+    # inserted first, added to the first message (after the text it holds: not judged), or
+    # joined before the conversation: the whole conversation follows it
+    assert sorted(found) == [16, 21, 26]
+    for row in (16, 21, 26):
+        assert [p.role for p in found[row].parts] == ["system", "history"]
+    # appended after the conversation, added to its newest message, put first in a list that is
+    # no conversation: nothing of the conversation follows it
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
+           for d in report.diagnostics]
+    # where the fetched text enters each message (its value made on the line before: at the
+    # value), with where the conversation is put after it
+    assert got == [("PRM101", "warning", 15, [(16, "the conversation placed after it here")]),
+                   ("PRM101", "warning", 20, [(21, "the conversation placed after it here")]),
+                   ("PRM101", "warning", 25, [])]
+
+
+def test_the_prefilter_admits_a_message_put_at_the_head_of_a_conversation():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("messages.insert(0, Message(SYSTEM, knowledge))\n")
+    assert might_hold_prompt('messages[0]["content"] += notes\n')
+    assert might_hold_prompt("messages[0].content += notes\n")
+    assert not might_hold_prompt("rows.insert(0, header)\n")
+    assert not might_hold_prompt("messages[1].content += notes\n")

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.core import per_process
-from .flow.values import Mapping, Obj, Seq, Text
+from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -341,7 +342,10 @@ def _has_messages(seq: Seq) -> bool:
 
 
 def builds_messages(node) -> bool:
-    """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
+    """A list display holding a dict with a "role" key or a call with a `role=` keyword, or such
+    a list joined to another (`[Message(role=SYSTEM, content=notes)] + messages`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return builds_messages(node.left) or builds_messages(node.right)
     if not isinstance(node, (ast.List, ast.Tuple)):
         return False
     for el in node.elts:
@@ -407,3 +411,35 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
     else:
         return []
     return list({s.window: s for s in found}.values())
+
+
+def placed_first(finder, node, frame) -> bool:
+    """A message put at the head of the conversation outside a send call, which the rest of the
+    conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
+    RULES))`) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
+    `messages[0].content += ...`: judged as a system message holding that text). A candidate of
+    the message and the conversation (`message_list`) when the list is the conversation (its
+    value, or its name). True when a layout was added."""
+    from .handoff import conversation_of, first_index, first_message_of
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "insert" and len(node.args) == 2
+                and first_index(node.args[0])):
+            return False
+        target = func.value
+        message = finder.ev.eval(node.args[1], frame)
+        if not _has_messages(Seq([message])):
+            return False
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        target = first_message_of(node.target)
+        if target is None:
+            return False
+        message = Mapping({"role": Text([Segment(text="system", span=finder.m.span(node.target))]),
+                           "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
+    else:
+        return False
+    history = conversation_of(finder, target, frame)
+    if history is None:
+        return False
+    history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
+    return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)

@@ -52,7 +52,7 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame, call
         start = (at.lineno, at.col_offset)
         if start < end or any(end < r < start for r in rebound):
             continue  # before the assignment, or a later one is nearer the hand-off (judged there)
-        history = next((h for h in (_conversation(finder, a, frame) for a in others) if h is not None), None)
+        history = next((h for h in (conversation_of(finder, a, frame) for a in others) if h is not None), None)
         if history is None:
             continue
         history = replace(history, origin=finder.m.span(at), origin_note="the conversation placed after it here")
@@ -84,12 +84,12 @@ def _hand_offs(func, name: str, calls: bool = True):
             if mine and calls:
                 yield n, mine[0], [a for a in args if not _is(a, name)]
             elif isinstance(n.func, ast.Attribute) and n.func.attr == "insert" and len(n.args) == 2 \
-                    and _first(n.args[0]):
+                    and first_index(n.args[0]):
                 read = _read(n.args[1], name)
                 if read is not None:
                     yield n, read, [n.func.value]
         elif isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add):
-            conversation = _first_message_of(n.target)
+            conversation = first_message_of(n.target)
             read = _read(n.value, name) if conversation is not None else None
             if read is not None:
                 yield n, read, [conversation]
@@ -104,7 +104,8 @@ def _is(node, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
 
-def _first(node) -> bool:
+def first_index(node) -> bool:
+    """True for the index 0 (the head of a list)."""
     return isinstance(node, ast.Constant) and node.value == 0
 
 
@@ -121,12 +122,12 @@ def _read(node, name: str):
     return None
 
 
-def _first_message_of(target):
+def first_message_of(target):
     """The conversation whose first message `target` is a field of (`messages[0]["content"]`,
     `messages[0].content`, `messages[0]`), else None."""
     node = target
     while isinstance(node, (ast.Subscript, ast.Attribute)):
-        if isinstance(node, ast.Subscript) and _first(node.slice):
+        if isinstance(node, ast.Subscript) and first_index(node.slice):
             return node.value if isinstance(node.value, (ast.Name, ast.Attribute)) else None
         node = node.value
     return None
@@ -171,7 +172,7 @@ def _binds(node, name: str) -> bool:
     return False
 
 
-def _conversation(finder, arg, frame) -> Segment | None:
+def conversation_of(finder, arg, frame) -> Segment | None:
     """The history segment of an argument that is the conversation (a list replayed across turns,
     a parameter or attribute named `chat_history` / `messages`), else None."""
     value = finder.ev.eval(arg, frame)
