@@ -126,7 +126,7 @@ class SiteFinder:
     def _placed(self, node) -> None:
         """A message put at the head of the conversation (`messages.insert(0, message)`,
         `messages[0]["content"] += text`) in a function."""
-        if self.stack and isinstance(self.stack[-1], _FUNCS) or any(isinstance(s, _FUNCS) for s in self.stack):
+        if any(isinstance(s, _FUNCS) for s in self.stack):
             self.ev.reset_budget()
             candidates.placed_first(self, node, self.frame())
 
