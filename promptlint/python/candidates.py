@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.core import per_process
-from .flow.values import Mapping, Obj, Seq, Text
+from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -92,6 +93,27 @@ def builds_text(node) -> bool:
     return False
 
 
+def filled_template(node) -> str | None:
+    """The name of the prompt template a `.format(...)` / `.format_map(...)` / `.substitute(...)`
+    call fills (`TASK_PROMPT_TEMPLATE.format(task=t)`, `prompts.SYSTEM.format(...)`: a word of the
+    name or of the module or object it is read from says prompt), else None."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("format", "format_map", "substitute", "safe_substitute")):
+        return None
+    receiver = node.func.value
+    names = []
+    while isinstance(receiver, ast.Attribute):
+        names.append(receiver.attr)
+        receiver = receiver.value
+    if isinstance(receiver, ast.Name):
+        names.append(receiver.id)
+    if not names or names[-1] == "self" and len(names) == 1:
+        return None
+    return next((n for n in names if prompt_named(n)), None)
+
+
 def is_template(node) -> bool:
     """A string literal with `{name}` placeholders (a template filled elsewhere)."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
@@ -150,10 +172,15 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
     enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
     text: the name and the conversation beside it say it is a system prompt. A message list kept in
-    a local name is recorded as one (`message_list`)."""
+    a local name is recorded as one (`message_list`). Text kept in a name that does not say prompt
+    is one when it fills a template whose name does (`task_description =
+    TASK_PROMPT_TEMPLATE.format(objective=..., task=...)`): the template's name says what it is."""
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return
+    template = filled_template(value_node)
+    if template is not None and not prompt_named(name):
+        name = template  # judged as the template it fills
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
@@ -162,10 +189,10 @@ def local(finder, node, name: str, value_node, frame) -> None:
         return
     value = finder.ev.eval(value_node, frame)
     segs = _richest(finder, value, frame)
-    history = conversation_after(finder, node, name, segs, frame) if system else None
+    history = conversation_after(finder, node, name, segs, frame, calls=system) if system or built else None
     if not built and history is None:
         return
-    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
                          MIN_STATIC_CHARS if history is None else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
@@ -315,7 +342,10 @@ def _has_messages(seq: Seq) -> bool:
 
 
 def builds_messages(node) -> bool:
-    """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
+    """A list display holding a dict with a "role" key or a call with a `role=` keyword, or such
+    a list joined to another (`[Message(role=SYSTEM, content=notes)] + messages`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return builds_messages(node.left) or builds_messages(node.right)
     if not isinstance(node, (ast.List, ast.Tuple)):
         return False
     for el in node.elts:
@@ -381,3 +411,35 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
     else:
         return []
     return list({s.window: s for s in found}.values())
+
+
+def placed_first(finder, node, frame) -> bool:
+    """A message put at the head of the conversation outside a send call, which the rest of the
+    conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
+    RULES))`) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
+    `messages[0].content += ...`: judged as a system message holding that text). A candidate of
+    the message and the conversation (`message_list`) when the list is the conversation (its
+    value, or its name). True when a layout was added."""
+    from .handoff import conversation_of, first_index, first_message_of
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "insert" and len(node.args) == 2
+                and first_index(node.args[0])):
+            return False
+        target = func.value
+        message = finder.ev.eval(node.args[1], frame)
+        if not _has_messages(Seq([message])):
+            return False
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        target = first_message_of(node.target)
+        if target is None:
+            return False
+        message = Mapping({"role": Text([Segment(text="system", span=finder.m.span(node.target))]),
+                           "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
+    else:
+        return False
+    history = conversation_of(finder, target, frame)
+    if history is None:
+        return False
+    history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
+    return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)

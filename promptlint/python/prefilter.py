@@ -80,11 +80,17 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
                             r"|(?:load|add|extend|register)_\w{0,40}tool")
 
 
+#: A message put at the head of a conversation (`messages.insert(0, ...)`) or text added to its
+#: first message (`messages[0]["content"] += ...`, `messages[0].content += ...`).
+_PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
     unstable order (a tools list built from a set, a listing) or of an id or a time
-    (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a history next to a shape that cuts a list."""
+    (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
+    history next to a shape that cuts a list or puts a message at its head."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
@@ -95,4 +101,6 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if "essage" not in source and "istory" not in source:
         return False
+    if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
+        return True
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -47,7 +47,7 @@ class SiteFinder:
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
-                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list}
+                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -126,6 +126,13 @@ class SiteFinder:
             candidates.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
+
+    def _placed(self, node) -> None:
+        """A message put at the head of the conversation (`messages.insert(0, message)`,
+        `messages[0]["content"] += text`) in a function."""
+        if any(isinstance(s, _FUNCS) for s in self.stack):
+            self.ev.reset_budget()
+            candidates.placed_first(self, node, self.frame())
 
     def _class_frame(self, cls):
         from .flow.scopes import Frame
@@ -210,6 +217,8 @@ class SiteFinder:
             name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
         else:
             name = None
+        if name == "insert":
+            self._placed(node)
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

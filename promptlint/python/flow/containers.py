@@ -176,6 +176,10 @@ class ContainersMixin:
         key = self._key(node.slice, frame, env)
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
+        if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
+            chosen = _one_of(base)
+            if chosen is not None:
+                return chosen
         if isinstance(base, Config) and key is not None:
             try:
                 sub = base.data[key]
@@ -547,3 +551,13 @@ def newest_message(span, expr: str, conversation: Segment) -> Mapping:
     content = dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
                       f"the newest message of the conversation `{conversation.expr}`", origin=conversation.span)
     return Mapping({"role": Text([Segment(text="user", span=span)]), "content": content}, span=span)
+
+
+def _one_of(table: Mapping) -> Value | None:
+    """A value picked from a table of texts by a key not known statically (`PROMPTS[lang]`,
+    `TEMPLATES[mode]`: one text per language or mode): one of its texts. None for a dict built in
+    a loop (its keys are not known), one holding other values than text, or a large one."""
+    values = list(table.items.values())
+    if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
+        return None
+    return values[0] if len(values) == 1 else Alt(values, table.span)

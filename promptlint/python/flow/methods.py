@@ -146,7 +146,11 @@ class MethodsMixin:
         if method == "format":
             values = self.spread_keywords(node, frame, env)
             values.update({k: self.eval(v, frame, env) for k, v in kwargs.items()})
-            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span)
+            # every argument written out: a field none of them names would make `str.format` raise,
+            # so the text is formatted by a safe formatter (a template class) that leaves it as written
+            written = not any(k.arg is None for k in node.keywords) and not any(isinstance(a, ast.Starred) for a in node.args)
+            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span,
+                                    literal_unbound=written and bool(kwargs))
         if method == "join" and args:
             return self.join(segs, args[0], frame, env, node)
         if method in _TRIM:

@@ -437,12 +437,15 @@ class ScopesMixin:
             env[name] = Thunk("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
             for i, el in enumerate(target.elts):
                 if isinstance(el, ast.Name):
-                    if vals is not None and i < len(vals) and not isinstance(vals[i], ast.Starred):
+                    # after a starred target (`*_, last = xs`) a name counts from the end
+                    at = i if star is None or i < star else i - len(target.elts)
+                    if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
                         env[el.id] = Thunk("expr", node=vals[i], env=dict(env))
                     else:
-                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=i)
+                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=at)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""
