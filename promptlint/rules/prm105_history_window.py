@@ -14,10 +14,13 @@ class HistoryWindowRule(Rule):
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
     `truncation="auto"`), or with messages of its middle removed until it fits
-    (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A cut in a
-    helper of its own (a filter, a memory class) that returns the cut list or keeps it on the
-    instance is reported where it is cut, at info when no send call is linked to it; a cut
-    rendered into text is judged only where a request carries that text.
+    (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
+    in a `while` loop that runs until a size fits, a `del messages[i]` over the first indices up
+    to a cut point and a walk by index from `len(messages) - 1` that stops at a count are cuts
+    too. A cut in a helper of its own (a filter, a memory class, a conversation manager) that
+    returns the cut list, keeps it on the instance or cuts the list it is handed in place is
+    reported where it is cut, at info when no send call is linked to it; a cut rendered into
+    text is judged only where a request carries that text.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:

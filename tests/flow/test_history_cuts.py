@@ -117,6 +117,10 @@ def test_a_file_that_cuts_a_conversation_in_a_helper_is_read(tmp_path):
     assert not might_hold_prompt("def last(messages):\n    return messages[-1]\n")
     assert might_hold_prompt("def fit(messages):\n    while big(messages):\n        messages.pop(mid)\n")
     assert not might_hold_prompt("def take(messages, key):\n    return messages.pop(key)\n")
+    assert might_hold_prompt("def trim(agent, cut):\n    messages = agent.messages\n    del messages[cut]\n")
+    assert might_hold_prompt("def keep(messages):\n    k = len(messages) - 1\n")
+    assert might_hold_prompt("def fit(messages):\n    while big(messages):\n        messages.pop()\n")
+    assert not might_hold_prompt("def fit(rows):\n    while big(rows):\n        rows.pop()\n")
 
 
 TURN = """
@@ -140,3 +144,119 @@ def test_a_newest_first_walk_that_stops_at_the_last_answer_keeps_the_newest_turn
     assert not windows_in(probe(tmp_path, TURN, index=0).value)
     cut, = windows_in(probe(tmp_path, TURN, index=1).value)
     assert cut.window.start == pos(TURN, "reversed(messages)", 1)
+
+
+FITTING = """
+    def f(messages, max_size, rows):
+        while count(messages) > max_size:
+            messages.pop()
+        probe(messages)
+        while rows:
+            rows.pop()
+        probe(rows)
+        for row in rows:
+            messages.pop()
+        probe(messages)
+"""
+
+
+def test_a_pop_in_a_loop_that_runs_until_a_size_fits_cuts_the_conversation(tmp_path):
+    cut, = probe(tmp_path, FITTING, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(FITTING, "messages.pop()")
+    assert not windows_in(probe(tmp_path, FITTING, index=1).value)
+
+
+def test_a_pop_in_a_for_loop_is_not_a_cut_until_it_fits(tmp_path):
+    after = probe(tmp_path, FITTING, index=2).value
+    assert [s.window.start for s in windows_in(after)] == [pos(FITTING, "messages.pop()")]
+
+
+FRONT = """
+    def f(messages, window, keep):
+        start = len(messages) - window
+        remove = [i for i in range(start) if keep(messages[i])]
+        for i in reversed(remove):
+            del messages[i]
+        probe(messages)
+
+
+    def g(messages, keep):
+        for i in reversed(range(len(messages))):
+            if not keep(messages[i]):
+                del messages[i]
+        probe(messages)
+"""
+
+
+def test_deleting_the_first_indices_up_to_a_cut_point_cuts_the_conversation(tmp_path):
+    cut, = probe(tmp_path, FRONT, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(FRONT, "del messages[i]")
+
+
+def test_deleting_items_over_every_index_is_a_filter(tmp_path):
+    assert not windows_in(probe(tmp_path, FRONT, index=1).value)
+
+
+WALK_BACK = """
+    def f(messages, budget):
+        kept = []
+        left = budget
+        k = len(messages) - 1
+        while k > -1:
+            msg = messages[k]
+            if left == 0:
+                break
+            left -= 1
+            kept = [msg] + kept
+            k -= 1
+        probe(kept)
+        every = []
+        k = len(messages) - 1
+        while k >= 0:
+            every = [messages[k]] + every
+            k -= 1
+        probe(every)
+"""
+
+
+def test_a_walk_by_index_from_the_end_that_stops_at_a_count_is_a_window(tmp_path):
+    cut, = windows_in(probe(tmp_path, WALK_BACK, index=0).value)
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(WALK_BACK, "k > -1")
+
+
+def test_a_walk_by_index_from_the_end_without_a_break_keeps_all(tmp_path):
+    assert not windows_in(probe(tmp_path, WALK_BACK, index=1).value)
+
+
+IN_PLACE = """
+    class Manager:
+        def __init__(self, window_size: int = 40) -> None:
+            self.window_size = window_size
+
+        def reduce(self, agent) -> None:
+            messages = agent.messages
+            start = len(messages) - self.window_size
+            for i in reversed([i for i in range(start) if messages[i] is not None]):
+                del messages[i]
+
+        def local(self, agent) -> None:
+            messages = list(agent.messages)
+            for i in range(len(messages) - self.window_size):
+                del messages[i]
+            self.send(messages)
+
+        def records(self, store) -> None:
+            rows = store.rows
+            for i in range(len(rows) - self.window_size):
+                del rows[i]
+"""
+
+
+def test_a_conversation_cut_in_place_in_a_helper_is_reported_where_it_is_cut(tmp_path):
+    from analysis_support import layouts
+    found = [lt for lt in layouts(tmp_path, IN_PLACE) if windows_in_layout(lt)]
+    assert [windows_in_layout(lt)[0].window.start for lt in found] == [pos(IN_PLACE, "del messages[i]")]
+
+
+def windows_in_layout(layout):
+    return [s for p in layout.parts for s in p.segments if s.window is not None]

@@ -230,7 +230,7 @@ class ContainersMixin:
         grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
         name where it is cut) is one too."""
         m = frame.module
-        conversation = _history(value)
+        conversation = _history(value) or _named_conversation(value)
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
         if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
@@ -533,6 +533,20 @@ def _pieces(value) -> bool:
     if isinstance(value, Seq) and not value.repeated:
         return any(isinstance(i, Spread) and (_history(i.value) or _pieces(i.value)) for i in value.items)
     return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
+
+
+def _named_conversation(value) -> Segment | None:
+    """The segment of a value we cannot read that is named as the conversation
+    (`agent.messages` of an object of a class not found), as the history it is cut from."""
+    if not (isinstance(value, Text) and len(value.segs) == 1):
+        return None
+    seg = value.segs[0]
+    if seg.is_static or seg.kind is not Kind.UNKNOWN or not seg.expr:
+        return None
+    last = seg.expr.rsplit(".", 1)[-1]
+    if last.lower() not in classify.HISTORY_NAMES:
+        return None
+    return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
 
 
 def _history(value) -> Segment | None:
