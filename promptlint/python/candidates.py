@@ -327,9 +327,10 @@ def builds_messages(node) -> bool:
 
 
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
-#: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages): a function without
-#: one is not read for a cut conversation.
-CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b")
+#: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
+#: that runs until a size fits): a function without one is not read for a cut conversation.
+CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+                  r"|\bwhile\b[^\n:]*[<>]")
 
 
 def window(finder, node, value_node, func, own_only: bool = False) -> bool:
@@ -347,9 +348,9 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
         found = [s for s in windows_in(finder.ev.eval(value_node, finder.frame(own))) if _conversation(s)]
         if found:
             break
-    for seg in found:  # beside a prompt recorded at `node`: a layout of its own, named by the cut
+    for seg in found:  # beside a prompt recorded at `node`, or one of several: a layout named by the cut
         finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
-                     span=seg.window if own_only else None)
+                     span=seg.window if own_only or len(found) > 1 else None)
     return bool(found)
 
 

@@ -70,7 +70,7 @@ VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
 #: computed from the length, LangChain's trim_messages, a deletion at an index, a walk by index
 #: from the end), or a `while` loop and a pop (`.pop()`: until it fits).
 CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]"
-                       r"|\.pop\((?:0|1|len\()|trim_messages|\bdel [\w.]{1,60}\[\w{1,60}\]"
+                       r"|\.pop\((?:0|1|len\()|trim_messages|\bdel [\w.]{1,60}\[[^\]\n]{1,60}\]"
                        r"|= len\([\w.]{1,60}\) - 1\b")
 _POP_AT = re.compile(r"\.pop\(\w{0,60}\)")
 

@@ -15,9 +15,10 @@ class HistoryWindowRule(Rule):
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
     `truncation="auto"`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
-    in a `while` loop that runs until a size fits, a `del messages[i]` over the first indices up
-    to a cut point and a walk by index from `len(messages) - 1` that stops at a count are cuts
-    too. A cut in a helper of its own (a filter, a memory class, a conversation manager) that
+    in a `while` loop that runs until a size fits (also a message shortened in place there,
+    `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
+    history), a `del messages[i]` over the first indices up to a cut point and a walk by index
+    from `len(messages) - 1` that stops at a count are cuts too. A cut in a helper of its own (a filter, a memory class, a conversation manager) that
     returns the cut list, keeps it on the instance or cuts the list it is handed in place is
     reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
@@ -59,8 +60,9 @@ class HistoryWindowRule(Rule):
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
-                           "is longer than the limit, messages drop out of it on every turn (the oldest, or "
-                           "some in its middle), so the history after the first one dropped changes on every "
+                           "is longer than the limit, messages drop out of it on every turn (the oldest, "
+                           "some in its middle, or shortened in place), so the history after the first one "
+                           "dropped changes on every "
                            "request and is never read from the cache; send it whole, or cut it in steps so it "
                            "only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)

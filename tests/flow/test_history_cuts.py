@@ -260,3 +260,51 @@ def test_a_conversation_cut_in_place_in_a_helper_is_reported_where_it_is_cut(tmp
 
 def windows_in_layout(layout):
     return [s for p in layout.parts for s in p.segments if s.window is not None]
+
+
+UNTIL_IT_FITS = """
+    class Agent:
+        def __init__(self):
+            self.message_history = []
+
+        def clear_history(self, start: int = -2, end: int = -1) -> None:
+            del self.message_history[start:end]
+
+        def add(self, message):
+            self.message_history.append(message)
+
+        def drop(self, limit):
+            hist = self.message_history
+            while self.tokens(hist) > limit:
+                self.clear_history(1, 2)
+            probe(hist)
+
+        def shorten(self, limit):
+            hist = self.message_history
+            idx = 1
+            while self.tokens(hist) > limit:
+                hist[idx] = self.shortened(hist[idx])
+                idx += 1
+            probe(hist)
+
+        def once(self, limit):
+            hist = self.message_history
+            if self.tokens(hist) > limit:
+                self.clear_history(1, 2)
+            hist[-1] = self.shortened(hist[-1])
+            probe(hist)
+"""
+
+
+def test_a_method_that_deletes_from_the_history_called_until_it_fits_cuts_it(tmp_path):
+    cut, = probe(tmp_path, UNTIL_IT_FITS, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(UNTIL_IT_FITS, "self.clear_history(1, 2)")
+
+
+def test_messages_shortened_in_place_until_it_fits_cut_the_history(tmp_path):
+    cut, = probe(tmp_path, UNTIL_IT_FITS, index=1).segs
+    assert cut.window.start == pos(UNTIL_IT_FITS, "hist[idx] = ")
+
+
+def test_the_same_changes_outside_a_loop_that_runs_until_it_fits_are_no_cut(tmp_path):
+    assert not windows_in(probe(tmp_path, UNTIL_IT_FITS, index=2).value)

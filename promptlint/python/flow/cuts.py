@@ -171,3 +171,35 @@ def appended(stmts, prepends: bool = False) -> set[str]:
         elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return names
+
+
+def method_cuts(cls, call) -> str | None:
+    """The attribute `A` that the method `self.m(...)` called by `call` removes items of (`del
+    self.A[start:end]`, `self.A.pop(i)` in its own body), for a method of the class `cls`
+    around the call; else None. Called in a loop that runs until a size fits, it cuts `self.A`."""
+    f = call.func if isinstance(call, ast.Call) else None
+    if cls is None or not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"):
+        return None
+    method = next((n for n in cls.body if isinstance(n, _FUNCS) and n.name == f.attr), None)
+    for node in ast.walk(method) if method is not None else ():
+        target = None
+        if isinstance(node, ast.Delete) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            target = node.targets[0].value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop"
+              and node.args):
+            target = node.func.value
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            return target.attr
+    return None
+
+
+def rewritten(stmt) -> str | None:
+    """The name of the list `xs[i] = shorter` replaces an item of at an index that is not a key
+    (`hist[k] = truncate(hist[k])`): in a loop that runs until a size fits, a message shortened
+    in place, a cut of the conversation; else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and not isinstance(t.slice, ast.Slice)
+                and not (isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str))):
+            return t.value.id
+    return None

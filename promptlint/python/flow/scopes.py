@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import sets_cache_marker
-from .cuts import appended, compares_sizes, drops_oldest, dropped_until, newest_first, walks_back
+from .cuts import (appended, compares_sizes, drops_oldest, dropped_until, method_cuts, newest_first, rewritten,
+                   walks_back)
 from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
@@ -313,6 +314,8 @@ class ScopesMixin:
                 self._assign(target, stmt.value, env)
                 if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
+            if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
+                env[name] = Thunk("window", node=stmt, prev=env[name], name=name)
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
                 env[stmt.target.id] = Thunk("expr", node=stmt.value, env=dict(env))
@@ -332,6 +335,12 @@ class ScopesMixin:
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
                                  name=dropped)
+        elif frame.fitting and isinstance(stmt, ast.Expr) and (attr := method_cuts(frame.cls, stmt.value)):
+            # `self.clear_history(i, j)` until it fits: a method that deletes from `self.history`
+            for name, th in list(env.items()):
+                if (th.kind == "expr" and isinstance(th.node, ast.Attribute) and th.node.attr == attr
+                        and isinstance(th.node.value, ast.Name) and th.node.value.id == "self"):
+                    env[name] = Thunk("window", node=stmt.value, prev=th, name=name)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func
