@@ -23,6 +23,10 @@ class HistoryWindowRule(Rule):
     reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
 
+    Messages older than the newest few rewritten (their content replaced by a placeholder: `if i <
+    len(messages) - keep: m["content"] = "(omitted)"`, or an older copy of what a newer message
+    shows again, found walking newest first) are a cut too: the boundary moves every turn.
+
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
     the messages after the system prompt are different on every request, so none of the history
@@ -60,9 +64,8 @@ class HistoryWindowRule(Rule):
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
-                           "is longer than the limit, messages drop out of it on every turn (the oldest, "
-                           "some in its middle, or shortened in place), so the history after the first one "
-                           "dropped changes on every "
-                           "request and is never read from the cache; send it whole, or cut it in steps so it "
-                           "only changes at a cut")
+                           "is longer than the limit, messages drop out of it or are rewritten on every turn "
+                           "(the oldest, some in its middle, or older ones shortened or replaced), so the "
+                           "history after the first one changed differs on every request and is never read "
+                           "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)

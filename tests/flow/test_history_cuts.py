@@ -308,3 +308,74 @@ def test_messages_shortened_in_place_until_it_fits_cut_the_history(tmp_path):
 
 def test_the_same_changes_outside_a_loop_that_runs_until_it_fits_are_no_cut(tmp_path):
     assert not windows_in(probe(tmp_path, UNTIL_IT_FITS, index=2).value)
+
+
+MASKED = """
+    def last_n(history, n):
+        out = []
+        total = len([e for e in history if e["role"] == "user"])
+        seen = 0
+        for entry in history:
+            data = entry.copy()
+            if data["role"] == "user":
+                seen += 1
+            if seen in range(total - n + 1, total + 1):
+                out.append(entry)
+            else:
+                data["content"] = "Old output omitted"
+                out.append(data)
+        probe(out)
+
+
+    def in_place(messages, keep):
+        for i, m in enumerate(messages):
+            if i < len(messages) - keep:
+                m["content"] = "(omitted)"
+        probe(messages)
+
+
+    def superseded(history):
+        out = []
+        shown = set()
+        for entry in reversed(history):
+            data = entry.copy()
+            key = entry["content"][:10]
+            if key in shown:
+                data["content"] = "Outdated window"
+            shown.add(key)
+            out.append(data)
+        probe(out)
+
+
+    def by_role(messages):
+        out = []
+        for m in messages:
+            data = dict(m)
+            if m["role"] == "tool":
+                data["content"] = str(m["content"])
+            out.append(data)
+        probe(out)
+
+
+    def first_seen(history):
+        out = []
+        shown = set()
+        for entry in history:
+            data = entry.copy()
+            if entry["content"] in shown:
+                data["content"] = "Repeated"
+            shown.add(entry["content"])
+            out.append(data)
+        probe(out)
+"""
+
+
+def test_older_messages_than_the_newest_few_rewritten_cut_the_history(tmp_path):
+    for index, at in ((0, 'data["content"] = "Old'), (1, 'm["content"] = "(omitted)"'), (2, 'data["content"] = "Outd')):
+        cut, = windows_in(probe(tmp_path, MASKED, index=index).value)
+        assert cut.kind is Kind.HISTORY and cut.window.start == pos(MASKED, at)
+
+
+def test_messages_rewritten_by_what_they_are_or_at_their_first_send_are_no_cut(tmp_path):
+    for index in (3, 4):
+        assert not windows_in(probe(tmp_path, MASKED, index=index).value)

@@ -83,9 +83,10 @@ def front_indices(loop: tuple, index: str, listed: str) -> bool:
                    and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == listed for n in ast.walk(bound))
 
 
-def newest_first(stmt) -> ast.expr | None:
+def newest_first(stmt, stops: bool = True) -> ast.expr | None:
     """`xs` of a loop that walks `reversed(xs)` or `xs[::-1]` (newest item first) and can stop
-    early (a `break` of its own), else None: what it keeps is a window of xs's newest items."""
+    early (a `break` of its own; `stops` False: whether or not), else None: what it keeps is a
+    window of xs's newest items."""
     it = stmt.iter
     if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
         source = it.args[0]
@@ -95,7 +96,7 @@ def newest_first(stmt) -> ast.expr | None:
         source = it.value
     else:
         return None
-    return source if breaks(stmt.body) else None
+    return source if not stops or breaks(stmt.body) else None
 
 
 def breaks(stmts, bound: bool = False) -> bool:
@@ -201,5 +202,58 @@ def rewritten(stmt) -> str | None:
         t = stmt.targets[0]
         if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and not isinstance(t.slice, ast.Slice)
                 and not (isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str))):
+            return t.value.id
+    return None
+
+
+def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
+    """A `for` loop over a list `xs` (`for m in xs`, `for i, m in enumerate(xs)`) that replaces
+    the content of the items outside its newest ones (`m["content"] = "(omitted)"`, `copy.content
+    = ...`) in a branch of a test of the item's place counted from the end (`if i < len(xs) -
+    keep:`, `if n in range(total - keep + 1, total + 1):`): each new item moves the boundary, so
+    one more old item is rewritten on every turn. (source `xs`, the rewriting statement, the name
+    of what it rewrites) or None."""
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+        it = it.args[0]
+    newest = newest_first(stmt, stops=False)
+    if newest is not None:
+        it = newest
+    if not isinstance(it, ast.Name):
+        return None
+    nodes = list(ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+    seen = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("add", "append") and isinstance(n.func.value, ast.Name)} if newest is not None else set()
+    for node in nodes:
+        if isinstance(node, ast.If) and (_from_end(node.test) or _superseded(node.test, seen)):
+            for branch in (node.body, node.orelse):
+                found = next((s for s in branch if _rewrites_content(s)), None)
+                if found is not None:
+                    return it, found, _rewrites_content(found)
+    return None
+
+
+def _superseded(test, seen: set) -> bool:
+    """True for `key in seen` where `seen` is what a newest-first walk has collected: an item
+    whose key a newer item has too (an older view of the same file, a repeated tool result)."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+            and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id in seen)
+
+
+def _from_end(test) -> bool:
+    """True for a test that places an item against a count minus a window (`len(xs) - keep`,
+    `total - n + 1`): a subtraction of a value that is not a constant."""
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and not isinstance(n.right, ast.Constant)
+               for n in ast.walk(test))
+
+
+def _rewrites_content(stmt) -> str | None:
+    """The name whose content a statement replaces (`m["content"] = ...`, `m.content = ...`)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Constant)
+                and t.slice.value in ("content", "text")):
+            return t.value.id
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.attr in ("content", "text"):
             return t.value.id
     return None

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import sets_cache_marker
-from .cuts import (appended, compares_sizes, drops_oldest, dropped_until, method_cuts, newest_first, rewritten,
-                   walks_back)
+from .cuts import (appended, compares_sizes, drops_oldest, dropped_until, masks_older, method_cuts, newest_first,
+                   rewritten, walks_back)
 from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
@@ -273,6 +273,12 @@ class ScopesMixin:
                 if name in env and env[name] is not before.get(name):
                     env[name] = Thunk("window", node=stmt.iter if is_for else stmt.test, prev=Thunk("expr", node=source, env=before),
                                       name=source.id if isinstance(source, ast.Name) else "")
+        masked = masks_older(stmt) if is_for else None
+        if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
+            source, rewrite, item = masked
+            grown = [n for n in appended(stmt.body) if n in env and env[n] is not ctx[1].get(n)]
+            for name in grown or ([source.id] if item in targets else []):
+                env[name] = Thunk("window", node=rewrite, prev=Thunk("expr", node=source, env=ctx[1]), name=source.id)
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
