@@ -379,3 +379,23 @@ def test_older_messages_than_the_newest_few_rewritten_cut_the_history(tmp_path):
 def test_messages_rewritten_by_what_they_are_or_at_their_first_send_are_no_cut(tmp_path):
     for index in (3, 4):
         assert not windows_in(probe(tmp_path, MASKED, index=index).value)
+
+
+KEPT = """
+    def f(messages, budget, pinned):
+        newest = []
+        for msg in reversed(messages):
+            newest.append(msg)
+            if tokens(newest) > budget:
+                break
+        kept = {id(m) for m in newest} | pinned
+        probe([m for m in messages if id(m) in kept])
+        every = {id(m) for m in messages}
+        probe([m for m in messages if id(m) in every])
+"""
+
+
+def test_messages_selected_by_membership_in_what_a_cut_kept_are_the_cut(tmp_path):
+    cut, = windows_in(probe(tmp_path, KEPT, index=0).value)
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(KEPT, "reversed(messages)")
+    assert not windows_in(probe(tmp_path, KEPT, index=1).value)

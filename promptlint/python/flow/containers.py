@@ -209,6 +209,23 @@ class ContainersMixin:
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
+    def _kept_by(self, comp, frame, env) -> Value | None:
+        """The cut conversation that a selection keeps the items of, by membership in a set built
+        from that cut (`kept = {id(m) for m in newest}`, then `if id(m) in kept`), or None."""
+        for test in comp.ifs:
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+                    and isinstance(test.comparators[0], ast.Name)):
+                continue
+            th = env.get(test.comparators[0].id)
+            if th is None or th.kind != "expr" or th.node is None:
+                continue
+            for sub in ast.walk(th.node):
+                if isinstance(sub, ast.comprehension) and isinstance(sub.iter, ast.Name):
+                    seg = _window_of(self.eval(sub.iter, frame, th.env))
+                    if seg is not None:
+                        return Text([seg])
+        return None
+
     def _pieces_cut(self, base, node: ast.Subscript, frame) -> Value | None:
         """A slice of conversation pieces joined (`(head + tail)[:n]`; in each list a condition
         made): still the conversation, cut again when the slice keeps the newest; None for any
@@ -332,7 +349,9 @@ class ContainersMixin:
                 if mapped is not None:
                     return mapped
                 if _selects(node, comp) and _history(it) is not None:
-                    return it  # `[m for m in messages if m.role != "system"]`: messages of the conversation
+                    # `[m for m in messages if m.role != "system"]`: messages of the conversation;
+                    # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
+                    return self._kept_by(comp, frame, inner_env) or it
             if order is None:
                 order = self._order_of(it, source, frame)
             if counted is not None:
@@ -519,6 +538,14 @@ def _slides(lower) -> bool:
         left = lower.left
         return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
     return False
+
+
+def _window_of(value) -> Segment | None:
+    """The cut conversation segment of a value (of one of its options), or None."""
+    if isinstance(value, Alt):
+        return next((w for o in value.options if (w := _window_of(o)) is not None), None)
+    seg = _history(value)
+    return seg if seg is not None and seg.window is not None else None
 
 
 def _selects(node, comp) -> bool:
