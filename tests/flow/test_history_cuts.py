@@ -399,3 +399,17 @@ def test_messages_selected_by_membership_in_what_a_cut_kept_are_the_cut(tmp_path
     cut, = windows_in(probe(tmp_path, KEPT, index=0).value)
     assert cut.kind is Kind.HISTORY and cut.window.start == pos(KEPT, "reversed(messages)")
     assert not windows_in(probe(tmp_path, KEPT, index=1).value)
+
+
+INDEXED = """
+    def f(messages):
+        i = 0
+        while i < len(messages):
+            messages[i] = normalise(messages[i])
+            i += 1
+        probe(messages)
+"""
+
+
+def test_a_while_loop_that_steps_the_index_of_its_test_is_a_walk_not_a_fit(tmp_path):
+    assert not windows_in(probe(tmp_path, INDEXED, index=0).value)

@@ -257,3 +257,14 @@ def _rewrites_content(stmt) -> str | None:
         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.attr in ("content", "text"):
             return t.value.id
     return None
+
+
+def runs_until_it_fits(stmt) -> bool:
+    """True for a `while` loop that runs until a size fits a bound (`while tokens(hist) > limit:`,
+    `while len(messages) > keep:`), not one that steps an index or counter of its test (`while i <
+    len(xs): ... i += 1`: a walk over every item)."""
+    if not isinstance(stmt, ast.While) or not compares_sizes(stmt.test):
+        return False
+    tested = {n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)}
+    return not any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in tested
+                   for n in ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))

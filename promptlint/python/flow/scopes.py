@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import sets_cache_marker
-from .cuts import (appended, compares_sizes, drops_oldest, dropped_until, masks_older, method_cuts, newest_first,
-                   rewritten, walks_back)
+from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
+                   runs_until_it_fits, walks_back)
 from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
@@ -252,7 +252,7 @@ class ScopesMixin:
                                    else Thunk("iter", node=counted, env=dict(env), name=name))
                 else:
                     inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
-            fitting = not is_for and compares_sizes(stmt.test)
+            fitting = runs_until_it_fits(stmt)
             frame.fitting += fitting
             try:
                 self._interp(frame, stmt.body, inner, ctx or True)
