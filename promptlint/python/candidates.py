@@ -328,10 +328,10 @@ def builds_messages(node) -> bool:
 
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
 #: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
-#: that runs until a size fits, a message's content replaced): a function without one is not read
+#: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
 #: for a cut conversation.
 CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
-                  r"|\bwhile\b[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
+                  r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 
 def window(finder, node, value_node, func, own_only: bool = False) -> bool:
