@@ -356,29 +356,82 @@ def builds_messages(node) -> bool:
     return False
 
 
-#: Shapes of code that cut a list (a slice from the end, a newest-first walk, a pop or del in a
-#: loop, LangChain's trim_messages): a function without one is not read for a cut conversation.
-CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages")
+#: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
+#: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
+#: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
+#: for a cut conversation.
+CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+                  r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 
-def window(finder, node, value_node, func) -> bool:
+def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     """A conversation cut to its newest messages (or with messages of its middle removed) that a
     function returns or keeps on its instance (`return messages[-20:]`, `self.history =
     trim(self.history)`), outside a send call the analysis links it to: a candidate with one
     history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
     f-string) is not one: where that text goes in a request is not known (the end of a one-shot
-    prompt loses nothing). True when one was added."""
+    prompt loses nothing). `own_only`: its parameters read as named only. True when one was added."""
     if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func):
         return False
     found = []
-    for own in (True, False):  # its parameters as named, then as its callers bind them
+    for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
         finder.ev.reset_budget()
         found = [s for s in windows_in(finder.ev.eval(value_node, finder.frame(own))) if _conversation(s)]
         if found:
             break
-    for seg in found:
-        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)])
+    for seg in found:  # beside a prompt recorded at `node`, or one of several: a layout named by the cut
+        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
+                     span=seg.window if own_only or len(found) > 1 else None)
     return bool(found)
+
+
+def cut_in_place(finder, func) -> bool:
+    """A conversation the function is handed (a parameter, or a list read from an attribute:
+    `messages = agent.messages`) and cuts in place without returning it (`del messages[i]` for the
+    first indices up to a cut, `messages.pop()` until it fits): the caller's list is cut, reported
+    where it is cut (PRM105), as `window` does for a returned cut. True when one was added."""
+    if not finder.cuts(func):
+        return False
+    handed = {p.arg for p in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    assigned: dict[str, bool] = {}
+    returned: set[str] = set()
+    cuts: dict[str, ast.stmt] = {}
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for t in getattr(node, "targets", None) or [node.target]:
+                if isinstance(t, ast.Name):  # read from an attribute: the list itself, not a copy
+                    assigned[t.id] = assigned.get(t.id, True) and isinstance(node.value, ast.Attribute)
+        elif isinstance(node, (ast.AugAssign, ast.For, ast.With)) and isinstance(
+                getattr(node, "target", None), ast.Name):
+            assigned[node.target.id] = False
+        elif isinstance(node, ast.Return) and node.value is not None:
+            returned |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        name = _removes_from(node)
+        if name is not None:
+            cuts.setdefault(name, node)
+        todo.extend(ast.iter_child_nodes(node))
+    added = False
+    for name, stmt in cuts.items():
+        if name in returned or not assigned.get(name, name in handed):
+            continue
+        added = window(finder, stmt, ast.Name(id=name, ctx=ast.Load()), func) or added
+    return added
+
+
+def _removes_from(node) -> str | None:
+    """The name of the list a statement removes an item of (`del xs[...]`, `xs.pop(...)`)."""
+    if isinstance(node, ast.Delete) and len(node.targets) == 1:
+        t = node.targets[0]
+        return t.value.id if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) else None
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        f = node.value.func
+        if isinstance(f, ast.Attribute) and f.attr == "pop" and isinstance(f.value, ast.Name):
+            return f.value.id
+    return None
 
 
 #: Words of a name that say a list is the conversation.

@@ -56,6 +56,9 @@ class SiteFinder:
             if node is leave:
                 if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1]):
                     self._generator(self.stack[-1])
+                if isinstance(self.stack[-1], _FUNCS):
+                    self.ev.reset_budget()
+                    candidates.cut_in_place(self, self.stack[-1])
                 self.stack.pop()
                 continue
             kind = type(node)
@@ -178,8 +181,13 @@ class SiteFinder:
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None or node.value is None or self.b.covered(self.m.span(node)):
             return
+        before = len(self.b.layouts)
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))
+            # a message list whose conversation the function cut as it was handed in (its own
+            # parameter), where its callers' list is no single history segment: the cut is its own
+            if not any(s.window for lay in self.b.layouts[before:] for p in lay.parts for s in p.segments):
+                candidates.window(self, node, node.value, func, own_only=True)
         elif candidates.window(self, node, node.value, func):
             self.b.sites.append(self.m.span(node))
 
