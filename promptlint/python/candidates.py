@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 
 from ..model import Kind, Part, Segment
-from .module import callee_name
+from .module import attribute_chain, callee_name
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on
@@ -102,13 +102,7 @@ def filled_template(node) -> str | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("format", "format_map", "substitute", "safe_substitute")):
         return None
-    receiver = node.func.value
-    names = []
-    while isinstance(receiver, ast.Attribute):
-        names.append(receiver.attr)
-        receiver = receiver.value
-    if isinstance(receiver, ast.Name):
-        names.append(receiver.id)
+    names = attribute_chain(node.func.value)[::-1]  # innermost attribute first, the root name last
     if not names or names[-1] == "self" and len(names) == 1:
         return None
     return next((n for n in names if prompt_named(n)), None)

@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
+from ..module import attribute_chain
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -32,14 +33,7 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 def decorator_name(d: ast.AST) -> str:
     """The dotted name of a decorator (`@app.route(...)` -> "app.route")."""
-    node = d.func if isinstance(d, ast.Call) else d
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+    return ".".join(attribute_chain(d.func if isinstance(d, ast.Call) else d))
 
 
 def is_static_method(fn) -> bool:
