@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached 
     from .rules.base import Rule
 
 PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
+#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis and the rules.
+WORKER_PRELOAD = ("promptlint.engine", "promptlint.python.flow", "promptlint.python.sites", "promptlint.rules",
+                  "promptlint.estimates", "promptlint.cache")
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
     """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
     row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1
@@ -116,8 +119,7 @@ class Linter:
                 result.cacheable = False
             finally:
                 self.evaluator.forget()  # the next file starts from the same state
-                if self.project.full:  # bounded memory: drop the least recently used modules
-                    self.project.trim()
+                self.project.finish()  # bounded memory: drop the least recently used modules
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
@@ -273,6 +275,7 @@ def _work(path: Path, kind: str) -> Result:
         from . import tokens
         cache.store(path, kind, result)
         result.tokens = tokens.take_new()
+    result.drop_deps()  # stored: the parent needs none of them
     return result
 
 
@@ -326,6 +329,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
             cache.remember(files[index][0], files[index][1], result)
             if result.tokens:
                 cache.learn_token_counts(result.tokens)
+        result.drop_deps()  # kept to the end: only what the report needs
+        result.tokens = {}
         if progress:
             progress(1)
 
@@ -334,7 +339,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         from . import workers
         cache_args = (cache.root, cache.fingerprint) if cache is not None else None
         workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args), _work, done,
-                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)))
+                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
+                    preload=WORKER_PRELOAD)
     elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
         with collect.paced() as pacer:

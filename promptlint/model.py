@@ -225,7 +225,13 @@ class PromptLayout:
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
     known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the
-    request) on a block none of `parts`' breakpoints stands for. `supersedes` lists ids of layouts this one makes redundant (the
+    request) on a block none of `parts`' breakpoints stands for; `tree_markers`: a file of the
+    package tree names a cache breakpoint key, so a breakpoint may be set where the layout does not
+    show it (True unless the site finder looked and found none); `takes_conversation`: the function
+    that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
+    `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
+    known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
+    one. `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -243,6 +249,9 @@ class PromptLayout:
     auto_cache: Span | None = None
     unread_options: bool = False
     unplaced_markers: bool = False
+    tree_markers: bool = True
+    takes_conversation: bool = False
+    claude_checked: Span | None = None
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)

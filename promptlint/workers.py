@@ -11,10 +11,20 @@ it. The parent keeps every worker busy and watches them:
 - a file that takes longer than `FILE_TIMEOUT` seconds (counted from when its worker is set up
   and free for it) has its worker killed and gets a PRM001 "analysis budget exceeded" (a guard
   against a hang the analysis' own bounds miss);
-- a worker whose own memory (private pages, `_own_bytes`) passed `RECYCLE_BYTES` after a file exits and is
-  replaced (the rest of its batch goes to another), so memory stays bounded on any tree; on Linux a worker's data segment is also
-  limited to `MEMORY_LIMIT_BYTES`, so a runaway allocation is a MemoryError in that worker rather
-  than the machine swapping.
+- a worker whose resident set passed `RECYCLE_BYTES` after a file exits and is replaced (the rest
+  of its batch goes to another), so memory stays bounded on any tree; on Linux a worker's data
+  segment is also limited to `MEMORY_LIMIT_BYTES`, so a runaway allocation is a MemoryError in that
+  worker rather than the machine swapping.
+
+On Linux workers are forked from a fork server started once (`multiprocessing`'s "forkserver",
+with the `preload` modules imported), not from the parent: a worker then starts small, whatever
+the parent holds by then (every result so far, the fixes' syntax trees), so its resident set is
+its own and a replaced worker does not copy the parent's pages. (Forked from a parent of 200 MiB,
+workers began at 200 MiB, passed 450 MiB on a 2.2 M-line tree, and telling their private pages
+from those shared with the parent took the kernel a walk of every page after every file.)
+Elsewhere workers are spawned. Either way a worker holds only what it is given: the setup
+arguments, and the current folder and the unsaved texts of the parent (`source.OVERLAY`), set
+anew in each worker.
 
 Nothing here is cached: a crash or a timeout may depend on the machine, so the file is analysed
 again by the next run.
@@ -54,22 +64,26 @@ class _Worker:
 
 def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_args: tuple,
         analyse: Callable, on_result: Callable[[int, object], None],
-        on_failure: Callable[[int, Path, str], None]) -> None:
+        on_failure: Callable[[int, Path, str], None], preload: tuple[str, ...] = ()) -> None:
     """Analyse `tasks` ([(index, path, kind)]) in `jobs` worker processes.
 
     In each worker `setup(*setup_args)` runs once, then `analyse(path, kind)` per file (it
     returns a picklable result; it should catch MemoryError itself, returning a result with
-    `restart` set true, after which the worker exits). The parent calls `on_result(index,
-    result)` per file as results arrive, and `on_failure(index, path, reason)` for a file
-    whose worker died or timed out. Returns when every task was answered one way or the other.
+    `restart` set true, after which the worker exits). `setup` and `analyse` are module-level
+    functions (workers import them by name); `preload` names modules the fork server imports
+    once for every worker. The parent calls `on_result(index, result)` per file as results
+    arrive, and `on_failure(index, path, reason)` for a file whose worker died or timed out.
+    Returns when every task was answered one way or the other.
     """
-    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    ctx = _context(preload)
     queue = list(reversed(tasks))  # pop() takes the next one
     workers: list[_Worker] = []
+    from . import source
+    state = (os.getcwd(), dict(source.OVERLAY), RECYCLE_BYTES)
 
     def start() -> None:
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_main, args=(child, setup, setup_args, analyse), daemon=True)
+        proc = ctx.Process(target=_main, args=(child, setup, setup_args, analyse, state), daemon=True)
         proc.start()
         child.close()
         workers.append(_Worker(proc, parent))
@@ -121,6 +135,7 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
         for w in workers:
             w.process.kill()
             w.process.join()
+        _stop_server(ctx)
 
 
 def _receive(w: _Worker, on_result, block: bool = True) -> bool:
@@ -182,11 +197,57 @@ def _stop(w: _Worker, workers: list) -> None:
     w.conn.close()
 
 
-def _main(conn, setup, setup_args, analyse) -> None:
-    """A worker: set up, then analyse batches until told to stop (None) or its memory is high."""
+def _context(preload: tuple[str, ...]):
+    """The multiprocessing context of the workers: a fork server on Linux (its preload set
+    before it starts; `_stop_server` ends it with the run), spawn elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    if preload:
+        ctx.set_forkserver_preload(list(preload))  # ignored once the server runs
+    # The server is a new interpreter: it imports from this process's import path (made
+    # absolute: '' was the folder of then), not from wherever its own folder leads (before
+    # Python 3.13 the import path is not handed over).
+    from multiprocessing import forkserver
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path)
+    try:
+        forkserver.ensure_running()
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+    return ctx
+
+
+def _stop_server(ctx) -> None:
+    """Stop the fork server and wait for it (it waited for the workers): the run's CPU time and
+    peak memory then count in this process's `RUSAGE_CHILDREN`, as forked workers' did, and the
+    next run starts a server from the state of then (folder, imported code). Uses the method
+    CPython's own tests use (`ForkServer._stop`); where it is missing, the server stays."""
+    if ctx.get_start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        try:
+            stop()
+        except OSError:
+            pass
+
+
+def _main(conn, setup, setup_args, analyse, state) -> None:
+    """A worker: set up, then analyse batches until told to stop (None) or its memory is high.
+    `state`: the parent's current folder, unsaved texts and memory bound."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     import faulthandler
     faulthandler.disable()  # a crash is reported by the parent, as the file's PRM001
+    from . import source
+    cwd, overlay, recycle = state
+    os.chdir(cwd)
+    source.OVERLAY.clear()
+    source.OVERLAY.update(overlay)
     limit_memory()
     setup(*setup_args)
     conn.send((None, None))  # ready
@@ -206,7 +267,7 @@ def _main(conn, setup, setup_args, analyse) -> None:
             if getattr(result, "restart", False):
                 conn.close()
                 os._exit(EXIT_AFTER_MEMORY_ERROR)
-            if _own_bytes() > RECYCLE_BYTES:
+            if _resident_bytes() > recycle:
                 conn.close()  # a fresh worker takes over (the rest of the batch goes back): memory stays bounded
                 os._exit(0)
 
@@ -224,24 +285,6 @@ def limit_memory() -> None:
             resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))
     except (ImportError, ValueError, OSError, AttributeError):
         pass
-
-
-def _own_bytes() -> int:
-    """The memory this process holds on its own now (bytes): its private pages (Linux
-    `smaps_rollup`), not the pages it still shares with the parent it was forked from (a worker
-    forked from a parent of 450 MiB would otherwise pass `RECYCLE_BYTES` at once and be replaced
-    after every file); its resident set where that is not known."""
-    try:
-        with open("/proc/self/smaps_rollup", "rb") as f:
-            own = 0
-            for line in f:
-                if line.startswith((b"Private_Clean:", b"Private_Dirty:")):
-                    own += int(line.split()[1]) * 1024
-            if own:
-                return own
-    except (OSError, ValueError, IndexError):
-        pass
-    return _resident_bytes()
 
 
 def _resident_bytes() -> int:

@@ -241,6 +241,41 @@ def test_prm302_resent_history_silent_when_a_breakpoint_may_exist_or_no_tool_loo
     assert run("PRM302", layout([tools, system, converted_history()], provider="openai", model="gpt-4o")) == []
 
 
+def test_prm302_a_named_conversation_in_a_tree_that_never_sets_a_breakpoint_is_info():
+    system = Part("system", [dyn("system_message", Volatility.UNKNOWN)])
+    lay = layout([system, converted_history(read=False)], model=None, tree_markers=False, takes_conversation=True)
+    assert run("PRM302", lay) == [(3, "info")]
+    assert messages("PRM302", lay)[0].startswith(
+        "Request re-sends the system prompt and the conversation history on every turn with no cache breakpoint")
+
+
+def test_prm302_a_named_conversation_needs_a_tree_without_markers_a_system_prompt_and_its_name():
+    system = Part("system", [dyn("system_message", Volatility.UNKNOWN)])
+    passed = converted_history(read=False)
+    assert run("PRM302", layout([system, passed], takes_conversation=True)) == []  # a file names cache_control
+    assert run("PRM302", layout([system, passed], tree_markers=False)) == []  # `messages` alone: maybe one-shot
+    assert run("PRM302", layout([passed], tree_markers=False, takes_conversation=True)) == []  # no system prompt
+    assert run("PRM302", layout([system, passed], tree_markers=False, takes_conversation=True,
+                                unread_options=True)) == []
+    assert run("PRM302", layout([system, passed], tree_markers=False, takes_conversation=True,
+                                provider="openai", model="gpt-4o")) == []
+
+
+def test_prm302_a_model_checked_for_claude_without_breakpoint_is_info():
+    system = Part("system", [dyn("system", Volatility.UNKNOWN)])
+    user = Part("user", [dyn("user", Volatility.PER_REQUEST)])
+    lay = layout([system, user], provider="litellm", model=None, tree_markers=False, claude_checked=span(9))
+    assert run("PRM302", lay) == [(3, "info")]
+    assert messages("PRM302", lay)[0].startswith(
+        "The code checks for a Claude model (line 9), but sends its system prompt with no cache breakpoint")
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, tree_markers=False)) == []
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, claude_checked=span(9))) == []
+    assert run("PRM302", layout([user], provider="litellm", model=None, tree_markers=False,
+                                claude_checked=span(9))) == []
+    assert run("PRM302", layout([system, user], provider="litellm", model=None, tree_markers=False,
+                                claude_checked=span(9), unread_options=True)) == []
+
+
 # --- PRM301 prefix-below-minimum -------------------------------------------------------------
 
 def openai_short(provider="openai", **kw) -> PromptLayout:

@@ -304,3 +304,21 @@ def test_a_changed_package_is_scanned_once_for_all_its_searches(tmp_path, monkey
     assert len(scans) == 1
     (root / "c.py").write_text("from pkg.a import chat\nchat([1])\n")  # now c.py calls chat too
     assert not packages.search_valid(packages.search_key(root, "call:chat"), recorded["call:chat"], state, {})
+
+
+def test_a_file_that_starts_naming_a_breakpoint_key_invalidates_the_markers_search(tmp_path):
+    from promptlint.python import packages
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    (root / "a.py").write_text("def send(history):\n    return history\n")
+    package = packages.Package.scan(root)
+    assert package.matching(packages.MARKERS) == []
+    recorded = f"{package.snapshot}:{packages.digest_paths(package.matching(packages.MARKERS))}"
+    state = lambda key: str(Path(key).stat().st_mtime_ns) if Path(key).exists() else None
+    key = packages.search_key(root, packages.MARKERS)
+    (root / "b.py").write_text("# unrelated\n")
+    assert packages.search_valid(key, recorded, state, {})  # the same files (none) name a breakpoint key
+    (root / "b.py").write_text('BLOCK = {"type": "text", "cache_control": {"type": "ephemeral"}}\n')
+    assert not packages.search_valid(key, recorded, state, {})
+    assert packages.Package.scan(root).matching(packages.MARKERS) == [root / "b.py"]

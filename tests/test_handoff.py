@@ -198,3 +198,141 @@ def test_a_message_list_with_a_system_message_and_the_conversation_spread_into_i
         [("system", ["text", "user-input"]), ("history", ["history"])]
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 11)]
+
+
+PLACED = f"""
+    import copy
+
+    from sender import send
+
+    REFERENCE = "# Reference material\\n{{ref_doc}}\\n\\n{PERSONA}"
+
+
+    class DocAgent:
+        def run(self, messages, store):
+            knowledge = store.search(messages)
+            messages = copy.deepcopy(messages)
+            system_prompt = REFERENCE.format(ref_doc=knowledge)
+            if messages and messages[0]["role"] == "system":
+                messages[0]["content"] += "\\n\\n" + system_prompt
+            else:
+                messages.insert(0, {{"role": "system", "content": system_prompt}})
+            return send(messages)
+
+        def prepend(self, messages, store):
+            knowledge_prompt = ""
+            found = store.search(messages)
+            if found:
+                knowledge_prompt = REFERENCE.format(ref_doc=found)
+            return send([{{"role": "system", "content": knowledge_prompt}}] + messages)
+
+        def last(self, messages, store):
+            found = store.search(messages)
+            question_prompt = REFERENCE.format(ref_doc=found)
+            messages[-1]["content"] += question_prompt
+            messages.append({{"role": "system", "content": question_prompt}})
+            return send(messages)
+"""
+
+
+def test_text_put_at_the_head_of_the_conversation_has_the_history_after_it(tmp_path):
+    write(tmp_path, {"sender.py": SENDER})
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, PLACED, name="agent.py") if lt.source == "python-constant"}
+    # added to the first (system) message, or a system message put first: the history follows
+    for row in (12, 23):
+        (role, described), (after, history) = parts(found[row])
+        assert (role, after) == ("system", "history") and history == [("history", "unknown", "messages")]
+        assert any(d[0] == "user-input" for d in described)
+    # added to the newest message, or appended after the conversation: nothing follows it
+    assert [p.role for p in found[28].parts] == ["prompt"]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
+           for d in report.diagnostics if d.span.filename.endswith("agent.py")]
+    # reported where the documents enter the text, with where the conversation is put after it
+    assert got == [("PRM101", "warning", 5, [(10, "value produced here"), (14, "the conversation placed after it here")])]
+
+
+def test_a_text_that_renders_the_conversation_among_other_text_is_not_the_conversation(tmp_path):
+    chat = f"""
+        from sender import send
+
+        PERSONA = "{PERSONA}"
+
+
+        def evaluate(history, rules, store):
+            found = store.search(rules)
+            instructions = f"{{PERSONA}}\\n{{found}}"
+            query = f"Judge this conversation:\\n{{history}}\\nScore it from 0 to 10."
+            return send(text=query, instructions=instructions)
+    """
+    write(tmp_path, {"sender.py": SENDER})
+    found = [lt for lt in layouts(tmp_path, chat, name="chat.py") if lt.source == "python-constant"]
+    # a one-shot question that quotes the conversation: nothing of it follows the instructions
+    assert [[p.role for p in lt.parts] for lt in found] == [["system"]]
+
+
+HEAD = f"""
+    from dataclasses import dataclass
+
+    SYSTEM = "system"
+    RULES = "{PERSONA}"
+
+
+    @dataclass
+    class Message:
+        role: str
+        content: str
+
+
+    class Agent:
+        def inserted(self, messages, store):
+            knowledge = store.search(messages)
+            messages.insert(0, Message(SYSTEM, knowledge + RULES))
+            return self.call_llm(messages=messages)
+
+        def extended(self, messages, store):
+            notes = store.search(messages)
+            messages[0].content += "\\n\\n" + RULES + notes
+            return self.call_llm(messages=messages)
+
+        def joined(self, messages, store):
+            found = store.search(messages)
+            messages = [Message(role=SYSTEM, content=found + RULES)] + messages
+            return self.call_llm(messages=messages)
+
+        def appended(self, messages, store):
+            found = store.search(messages)
+            messages.append(Message(SYSTEM, found + RULES))
+            messages[-1].content += found + RULES
+            rows = [found]
+            rows.insert(0, Message(SYSTEM, found + RULES))
+            return self.call_llm(messages=messages + rows)
+"""
+
+
+def test_a_message_put_at_the_head_of_the_conversation_is_judged_with_the_history_after_it(tmp_path):
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, HEAD) if lt.source == "python-constant"}
+    # inserted first, added to the first message (after the text it holds: not judged), or
+    # joined before the conversation: the whole conversation follows it
+    assert sorted(found) == [16, 21, 26]
+    for row in (16, 21, 26):
+        assert [p.role for p in found[row].parts] == ["system", "history"]
+    # appended after the conversation, added to its newest message, put first in a list that is
+    # no conversation: nothing of the conversation follows it
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
+           for d in report.diagnostics]
+    # where the fetched text enters each message (its value made on the line before: at the
+    # value), with where the conversation is put after it
+    assert got == [("PRM101", "warning", 15, [(16, "the conversation placed after it here")]),
+                   ("PRM101", "warning", 20, [(21, "the conversation placed after it here")]),
+                   ("PRM101", "warning", 25, [])]
+
+
+def test_the_prefilter_admits_a_message_put_at_the_head_of_a_conversation():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("messages.insert(0, Message(SYSTEM, knowledge))\n")
+    assert might_hold_prompt('messages[0]["content"] += notes\n')
+    assert might_hold_prompt("messages[0].content += notes\n")
+    assert not might_hold_prompt("rows.insert(0, header)\n")
+    assert not might_hold_prompt("messages[1].content += notes\n")

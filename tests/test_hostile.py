@@ -54,7 +54,10 @@ def tree(tmp_path: Path) -> Path:
     return root
 
 
-def run(root: Path, *args: str, prelude: str | None = None) -> subprocess.CompletedProcess:
+def run(root: Path, *args: str, prelude: str | None = None, startup: Path | None = None) -> subprocess.CompletedProcess:
+    """Run the command line in `root`. `prelude`: code run first in the main process only;
+    `startup`: a folder holding a `sitecustomize.py`, put on PYTHONPATH so that every interpreter
+    of the run runs it (the fork server the workers are forked from is a new interpreter)."""
     argv = list(args) or ["check", ".", "--output-format", "json"]
     if prelude is None:
         command = [sys.executable, "-m", "promptlint", *argv]
@@ -62,6 +65,8 @@ def run(root: Path, *args: str, prelude: str | None = None) -> subprocess.Comple
         command = [sys.executable, "-c", prelude + f"\nsys.argv = ['promptlint', *{argv!r}]\n"
                    "from promptlint.cli import main\nmain()\n"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROMPTLINT_")}
+    if startup is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(startup), *sys.path])
     proc = subprocess.run(command, cwd=root, capture_output=True, timeout=TIMEOUT, env=env)
     assert b"Traceback" not in proc.stderr, proc.stderr.decode("utf-8", "replace")
     return proc
@@ -366,8 +371,11 @@ def test_a_worker_that_crashes_or_runs_out_of_memory_is_replaced(tmp_path):
         (root / f"chat_{i}.py").write_text(CHAT_PY, encoding="utf-8")
     for name in failing:
         (root / name).write_text(CHAT_PY, encoding="utf-8")
+    startup = tmp_path / "startup"
+    startup.mkdir()
+    (startup / "sitecustomize.py").write_text(CRASHES, encoding="utf-8")
     data = report(run(root, "check", ".", "--output-format", "json", "--jobs", "2", "--no-cache",
-                      prelude=CRASHES), 2)  # three files were not checked: exit 2
+                      startup=startup), 2)  # three files were not checked: exit 2
     found = {d["filename"]: d for d in data["diagnostics"] if d["code"] == "PRM001"}
     assert set(found) == set(failing)
     for name, reason in failing.items():

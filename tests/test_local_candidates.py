@@ -269,3 +269,27 @@ def test_the_prefilter_admits_a_system_message_written_as_a_dict():
     assert might_hold_prompt('m = [{"role": "system", "content": rules}]\n')
     assert might_hold_prompt("m = [{'role': 'system', 'content': rules}]\n")
     assert not might_hold_prompt('row = {"role": "admin", "name": name}\n')
+
+
+def test_text_that_fills_a_prompt_template_is_a_candidate_whatever_its_name(tmp_path):
+    rules = "Do only the task above. Use the context from the previous steps to inform it. " * 4
+    src = f"""
+        from runner import run
+
+        TASK_PROMPT_TEMPLATE = "<task>\\n{{task}}\\n</task>\\n{rules}"
+        GREETING = "<task>\\n{{task}}\\n</task>\\n{rules}"
+
+
+        def step(plan, runner):
+            for task in plan.tasks:
+                task_description = TASK_PROMPT_TEMPLATE.format(task=task.description)
+                greeting = GREETING.format(task=task.description)
+                run(runner, task_description, greeting)
+    """
+    write(tmp_path, {"runner.py": "def run(*args):\n    return args\n"})
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, src) if lt.source == "python-constant"}
+    # the template's name says prompt: the text it fills is judged (the task before the rules),
+    # besides the template itself (line 3); a template named otherwise is not a prompt by its name
+    assert sorted(found) == [3, 9]
+    (role, described), = parts(found[9])
+    assert role == "prompt" and [d[0] for d in described] == ["text", "unknown", "text"]

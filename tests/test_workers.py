@@ -2,8 +2,8 @@
 
 `promptlint.workers.run` with trivial analyses: a worker that crashes, runs out of memory, exits
 or hangs costs only its file (reported through `on_failure`), is replaced, and every other file
-is analysed; memory recycling replaces workers without losing files. Workers are forked: these
-functions need not be importable by name.
+is analysed; memory recycling replaces workers without losing files. Workers are forked from a
+fork server: they import these functions by name.
 """
 from __future__ import annotations
 
@@ -77,9 +77,32 @@ def test_a_file_that_hangs_is_stopped_after_the_timeout(monkeypatch):
 
 def test_workers_over_the_memory_bound_are_replaced_without_losing_files(monkeypatch):
     monkeypatch.setattr(workers, "RECYCLE_BYTES", 0)  # every worker leaves after each batch
-    names = [f"f{i}" for i in range(40)]
+    names = [f"f{i}" for i in range(16)]  # a new worker for each file (each imports this module)
     results, failures = _run(names)
     assert failures == {} and results == dict(enumerate(names))
+
+
+def _state(path: Path, kind: str) -> Done:
+    from promptlint import source
+    return Done(f"{os.getcwd()}|{source.overlay_text(path)}|{workers._resident_bytes()}")
+
+
+def test_a_worker_starts_small_with_the_parents_folder_and_unsaved_texts(tmp_path, monkeypatch):
+    """Workers come from the fork server, not from the parent: a worker does not hold the
+    parent's memory (here 300 MiB), but it works in the parent's current folder and sees its
+    unsaved texts (`source.OVERLAY`)."""
+    from promptlint import source
+    monkeypatch.chdir(tmp_path)
+    unsaved = tmp_path / "app.py"
+    monkeypatch.setitem(source.OVERLAY, unsaved.resolve(), "PROMPT = 'unsaved'\n")
+    ballast = b"x" * (300 * 1024 * 1024)
+    got: dict[int, str] = {}
+    workers.run([(0, unsaved, "python")], 1, _setup, (), _state, lambda i, r: got.__setitem__(i, r.name),
+                lambda i, path, reason: got.__setitem__(i, reason))
+    cwd, text, resident = got[0].split("|")
+    assert (cwd, text) == (str(tmp_path), "PROMPT = 'unsaved'\n")
+    assert 0 < int(resident) < len(ballast)
+    del ballast
 
 
 @pytest.mark.parametrize(("content", "expected"), [("200000 100000\n", 2.0), ("max 100000\n", None),

@@ -65,7 +65,10 @@ class Result:
     suppression pass need not read it; `cacheable` is false for a result that must not be reused
     (an internal error); `restart` asks the worker to stop after it (a MemoryError); `tokens`
     are the token counts a worker computed for it (`promptlint.tokens.MEMO`); `layout_keys` the
-    digest of each of its layouts, where the findings of the prefix rules on it are cached."""
+    digest of each of its layouts, where the findings of the prefix rules on it are cached;
+    `plain` is `is_plain` of the result, set when `deps` was dropped (a worker stored the entry
+    and sends the parent no dependency: thousands per file, which the parent would hold to the
+    end of the run for nothing)."""
 
     report: Report
     state: str | None = None
@@ -75,6 +78,12 @@ class Result:
     restart: bool = False
     tokens: dict[str, int] = field(default_factory=dict)
     layout_keys: list[str] = field(default_factory=list)
+    plain: bool | None = None
+
+    def drop_deps(self) -> None:
+        """Forget `deps` (once stored), remembering whether the result is plain."""
+        self.plain = is_plain(self)
+        self.deps = {}
 
 
 def default_dir(config_path: Path | None) -> Path:
@@ -264,7 +273,7 @@ class Cache:
         """Keep `result` in the index of plain results when it is one (else drop the row)."""
         index = self._index()
         name = f"{reads.key_of(path)}\0{kind}"
-        if _plain(result):
+        if is_plain(result):
             index[name] = [result.state, result.quiet]
         else:
             index.pop(name, None)
@@ -284,7 +293,7 @@ class Cache:
         """Write `result` as the entry of `path` (atomically; `result.layout_keys` are set); a
         result that is not cacheable or whose file could not be read is not written. Write
         errors are ignored (the next run analyses the file again)."""
-        if not result.cacheable or result.state is None or _plain(result):
+        if not result.cacheable or result.state is None or is_plain(result):
             return  # plain results go to the index (`remember`)
         key = reads.key_of(path)
         entry = {"schema": SCHEMA, "fingerprint": self.fingerprint, "path": key, "kind": kind,
@@ -366,8 +375,10 @@ class Cache:
             pass
 
 
-def _plain(result: Result) -> bool:
+def is_plain(result: Result) -> bool:
     """A cacheable result with nothing in it and no dependency but the file itself."""
+    if result.plain is not None:
+        return result.plain
     report = result.report
     return (result.cacheable and result.state is not None and not result.deps and not report.prompts
             and not report.diagnostics and not report.errors)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from ..model import Kind, Part, Segment
-from .module import callee_name
+from .module import attribute_chain, callee_name
 from .flow.core import per_process
-from .flow.values import Mapping, Obj, Seq, Text
+from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -103,6 +104,21 @@ def builds_text(node) -> bool:
     return False
 
 
+def filled_template(node) -> str | None:
+    """The name of the prompt template a `.format(...)` / `.format_map(...)` / `.substitute(...)`
+    call fills (`TASK_PROMPT_TEMPLATE.format(task=t)`, `prompts.SYSTEM.format(...)`: a word of the
+    name or of the module or object it is read from says prompt), else None."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("format", "format_map", "substitute", "safe_substitute")):
+        return None
+    names = attribute_chain(node.func.value)[::-1]  # innermost attribute first, the root name last
+    if not names or names[-1] == "self" and len(names) == 1:
+        return None
+    return next((n for n in names if prompt_named(n)), None)
+
+
 def is_template(node) -> bool:
     """A string literal with `{name}` placeholders (a template filled elsewhere)."""
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
@@ -161,15 +177,21 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history after it (python/handoff.py), and so has one returned by a call (`system_prompt = await
     enhancer.enhance(system_prompt, message)`) and handed on so; their text needs only some static
     text: the name and the conversation beside it say it is a system prompt. A message list kept in
-    a local name is recorded as one (`message_list`). A tools list kept in a local name (`tools =
-    [spec(f) for f in self.usable]`, returned or handed to a call) is a tools candidate
-    (`tools_layout`): reported when built in an unstable order or with an id in a tool."""
+    a local name is recorded as one (`message_list`). Text kept in a name that does not say prompt
+    is one when it fills a template whose name does (`task_description =
+    TASK_PROMPT_TEMPLATE.format(objective=..., task=...)`): the template's name says what it is.
+    A tools list kept in a local name (`tools = [spec(f) for f in self.usable]`, returned or
+    handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
+    order or with an id in a tool."""
     if tools_named(name) and not prompt_named(name):
         tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True)
         return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return
+    template = filled_template(value_node)
+    if template is not None and not prompt_named(name):
+        name = template  # judged as the template it fills
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
@@ -178,10 +200,10 @@ def local(finder, node, name: str, value_node, frame) -> None:
         return
     value = finder.ev.eval(value_node, frame)
     segs = _richest(finder, value, frame)
-    history = conversation_after(finder, node, name, segs, frame) if system else None
+    history = conversation_after(finder, node, name, segs, frame, calls=system) if system or built else None
     if not built and history is None:
         return
-    layout = text_layout(finder, node, segs, finder.m.span(value_node), role_of(name),
+    layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
                          MIN_STATIC_CHARS if history is None else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
@@ -331,7 +353,10 @@ def _has_messages(seq: Seq) -> bool:
 
 
 def builds_messages(node) -> bool:
-    """A list display holding a dict with a "role" key or a call with a `role=` keyword."""
+    """A list display holding a dict with a "role" key or a call with a `role=` keyword, or such
+    a list joined to another (`[Message(role=SYSTEM, content=notes)] + messages`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return builds_messages(node.left) or builds_messages(node.right)
     if not isinstance(node, (ast.List, ast.Tuple)):
         return False
     for el in node.elts:
@@ -342,29 +367,82 @@ def builds_messages(node) -> bool:
     return False
 
 
-#: Shapes of code that cut a list (a slice from the end, a newest-first walk, a pop or del in a
-#: loop, LangChain's trim_messages): a function without one is not read for a cut conversation.
-CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages")
+#: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
+#: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
+#: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
+#: for a cut conversation.
+CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+                  r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 
-def window(finder, node, value_node, func) -> bool:
+def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     """A conversation cut to its newest messages (or with messages of its middle removed) that a
     function returns or keeps on its instance (`return messages[-20:]`, `self.history =
     trim(self.history)`), outside a send call the analysis links it to: a candidate with one
     history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
     f-string) is not one: where that text goes in a request is not known (the end of a one-shot
-    prompt loses nothing). True when one was added."""
+    prompt loses nothing). `own_only`: its parameters read as named only. True when one was added."""
     if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func):
         return False
     found = []
-    for own in (True, False):  # its parameters as named, then as its callers bind them
+    for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
         finder.ev.reset_budget()
         found = [s for s in windows_in(finder.ev.eval(value_node, finder.frame(own))) if _conversation(s)]
         if found:
             break
-    for seg in found:
-        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)])
+    for seg in found:  # beside a prompt recorded at `node`, or one of several: a layout named by the cut
+        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
+                     span=seg.window if own_only or len(found) > 1 else None)
     return bool(found)
+
+
+def cut_in_place(finder, func) -> bool:
+    """A conversation the function is handed (a parameter, or a list read from an attribute:
+    `messages = agent.messages`) and cuts in place without returning it (`del messages[i]` for the
+    first indices up to a cut, `messages.pop()` until it fits): the caller's list is cut, reported
+    where it is cut (PRM105), as `window` does for a returned cut. True when one was added."""
+    if not finder.cuts(func):
+        return False
+    handed = {p.arg for p in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    assigned: dict[str, bool] = {}
+    returned: set[str] = set()
+    cuts: dict[str, ast.stmt] = {}
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for t in getattr(node, "targets", None) or [node.target]:
+                if isinstance(t, ast.Name):  # read from an attribute: the list itself, not a copy
+                    assigned[t.id] = assigned.get(t.id, True) and isinstance(node.value, ast.Attribute)
+        elif isinstance(node, (ast.AugAssign, ast.For, ast.With)) and isinstance(
+                getattr(node, "target", None), ast.Name):
+            assigned[node.target.id] = False
+        elif isinstance(node, ast.Return) and node.value is not None:
+            returned |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        name = _removes_from(node)
+        if name is not None:
+            cuts.setdefault(name, node)
+        todo.extend(ast.iter_child_nodes(node))
+    added = False
+    for name, stmt in cuts.items():
+        if name in returned or not assigned.get(name, name in handed):
+            continue
+        added = window(finder, stmt, ast.Name(id=name, ctx=ast.Load()), func) or added
+    return added
+
+
+def _removes_from(node) -> str | None:
+    """The name of the list a statement removes an item of (`del xs[...]`, `xs.pop(...)`)."""
+    if isinstance(node, ast.Delete) and len(node.targets) == 1:
+        t = node.targets[0]
+        return t.value.id if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) else None
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        f = node.value.func
+        if isinstance(f, ast.Attribute) and f.attr == "pop" and isinstance(f.value, ast.Name):
+            return f.value.id
+    return None
 
 
 #: Words of a name that say a list is the conversation.
@@ -397,3 +475,35 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
     else:
         return []
     return list({s.window: s for s in found}.values())
+
+
+def placed_first(finder, node, frame) -> bool:
+    """A message put at the head of the conversation outside a send call, which the rest of the
+    conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
+    RULES))`) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
+    `messages[0].content += ...`: judged as a system message holding that text). A candidate of
+    the message and the conversation (`message_list`) when the list is the conversation (its
+    value, or its name). True when a layout was added."""
+    from .handoff import conversation_of, first_index, first_message_of
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "insert" and len(node.args) == 2
+                and first_index(node.args[0])):
+            return False
+        target = func.value
+        message = finder.ev.eval(node.args[1], frame)
+        if not _has_messages(Seq([message])):
+            return False
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        target = first_message_of(node.target)
+        if target is None:
+            return False
+        message = Mapping({"role": Text([Segment(text="system", span=finder.m.span(node.target))]),
+                           "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
+    else:
+        return False
+    history = conversation_of(finder, target, frame)
+    if history is None:
+        return False
+    history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
+    return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)

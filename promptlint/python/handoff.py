@@ -25,6 +25,7 @@ changing segment must be in the value the call receives), the hashing of the pro
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from .. import classify
 from ..model import Kind, Segment, Volatility
@@ -33,9 +34,12 @@ from .flow.values import Alt, Seq, Spread, Text
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def conversation_after(finder, node, name: str, segs: list[Segment], frame) -> Segment | None:
+def conversation_after(finder, node, name: str, segs: list[Segment], frame, calls: bool = True) -> Segment | None:
     """The history segment of the conversation that a later call of the function around `node`
-    receives together with the system prompt `name` (whose text is `segs`), or None."""
+    receives together with the system prompt `name` (whose text is `segs`), or that the function
+    puts `name` at the head of; None when neither. `calls`: a call taking both counts (the name
+    says system prompt); else only text put first in the conversation (which makes it the system
+    message, whatever its name) counts."""
     func = frame.func
     if func is None:
         return None
@@ -44,23 +48,88 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame) -> S
         return None
     end = (node.end_lineno, node.end_col_offset)
     rebound = [(n.lineno, n.col_offset) for n in _nodes(func) if n is not node and _binds(n, name)]
-    for call in _calls(func):
-        start = (call.lineno, call.col_offset)
-        if start < end or any(end < at < start for at in rebound):
-            continue  # before the assignment, or a later one is nearer the call (judged there)
-        args = _args(call)
-        mine = [a for a in args if isinstance(a, ast.Name) and a.id == name]
-        if not mine:
-            continue
-        others = [a for a in args if not (isinstance(a, ast.Name) and a.id == name)]
-        history = next((h for h in (_conversation(finder, a, frame) for a in others) if h is not None), None)
+    for at, mine, others in sorted(_hand_offs(func, name, calls), key=lambda h: (h[0].lineno, h[0].col_offset)):
+        start = (at.lineno, at.col_offset)
+        if start < end or any(end < r < start for r in rebound):
+            continue  # before the assignment, or a later one is nearer the hand-off (judged there)
+        history = next((h for h in (conversation_of(finder, a, frame) for a in others) if h is not None), None)
         if history is None:
             continue
-        carried = finder.ev.text_of(finder.ev.eval(mine[0], frame), frame)
+        history = replace(history, origin=finder.m.span(at), origin_note="the conversation placed after it here")
         # the text read there still holds what changes in the candidate (an interpolation of the
-        # whole text, `f"{system_prompt}\n{extra}"`, places its segments at the interpolation)
+        # whole text, `f"{system_prompt}\n{extra}"`, places its segments at the interpolation); of
+        # a text set by a condition (`prompt = ""`, then `if found: prompt = TEMPLATE.format(...)`),
+        # one of its variants does
+        from .layout import variants_of
+        carried = [s for v in variants_of(finder.ev.eval(mine, frame)) for s in finder.ev.text_of(v, frame)]
         if any(s.kind is first.kind and s.expr == first.expr for s in carried):
             return history
+    return None
+
+
+def _hand_offs(func, name: str, calls: bool = True):
+    """(node, the read of `name`, the nodes that may be the conversation) of each place in `func`
+    that puts the text `name` together with a conversation:
+
+    - a call taking it and other arguments (`build_messages(query, system_prompt, history)`);
+    - the conversation's first message extended by it (`messages[0]["content"] += "\n\n" +
+      system_prompt`, `messages[0].content += ...`): that message is the system message, the rest
+      of the conversation follows it;
+    - a message made of it put first in the conversation (`messages.insert(0, Message(SYSTEM,
+      system_prompt))`, `[Message(SYSTEM, system_prompt)] + messages`)."""
+    for n in _nodes(func):
+        if isinstance(n, ast.Call):
+            args = _args(n)
+            mine = [a for a in args if _is(a, name)]
+            if mine and calls:
+                yield n, mine[0], [a for a in args if not _is(a, name)]
+            elif isinstance(n.func, ast.Attribute) and n.func.attr == "insert" and len(n.args) == 2 \
+                    and first_index(n.args[0]):
+                read = _read(n.args[1], name)
+                if read is not None:
+                    yield n, read, [n.func.value]
+        elif isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add):
+            conversation = first_message_of(n.target)
+            read = _read(n.value, name) if conversation is not None else None
+            if read is not None:
+                yield n, read, [conversation]
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and isinstance(n.left, (ast.List, ast.Tuple)) \
+                and n.left.elts and not isinstance(n.right, (ast.List, ast.Tuple)):
+            read = _read(n.left.elts[0], name)
+            if read is not None:
+                yield n, read, [n.right]
+
+
+def _is(node, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def first_index(node) -> bool:
+    """True for the index 0 (the head of a list)."""
+    return isinstance(node, ast.Constant) and node.value == 0
+
+
+def _read(node, name: str):
+    """The read of the local `name` in the expression `node` (a message made of it, a text
+    joined to it), not inside a function or comprehension written there; None when not read."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if _is(n, name) and isinstance(n.ctx, ast.Load):
+            return n
+        if not isinstance(n, (*_SCOPES, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
+            todo.extend(ast.iter_child_nodes(n))
+    return None
+
+
+def first_message_of(target):
+    """The conversation whose first message `target` is a field of (`messages[0]["content"]`,
+    `messages[0].content`, `messages[0]`), else None."""
+    node = target
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        if isinstance(node, ast.Subscript) and first_index(node.slice):
+            return node.value if isinstance(node.value, (ast.Name, ast.Attribute)) else None
+        node = node.value
     return None
 
 
@@ -103,7 +172,7 @@ def _binds(node, name: str) -> bool:
     return False
 
 
-def _conversation(finder, arg, frame) -> Segment | None:
+def conversation_of(finder, arg, frame) -> Segment | None:
     """The history segment of an argument that is the conversation (a list replayed across turns,
     a parameter or attribute named `chat_history` / `messages`), else None."""
     value = finder.ev.eval(arg, frame)
@@ -131,7 +200,10 @@ def _history_in(value, depth: int) -> Segment | None:
     if depth > 4:
         return None
     if isinstance(value, Text):
-        return next((s for s in value.segs if s.kind is Kind.HISTORY), None)
+        # the conversation itself, not a text that renders it among other text (a one-shot prompt)
+        if value.segs and all(s.kind is Kind.HISTORY for s in value.segs):
+            return value.segs[0]
+        return None
     if isinstance(value, Alt):
         return next((h for h in (_history_in(o, depth + 1) for o in value.options) if h is not None), None)
     if isinstance(value, Spread):

@@ -488,9 +488,12 @@ def is_history_like(value) -> bool:
 
 def history_seg(value, span, expr) -> Segment:
     """The segment of a replayed conversation; `window` kept when it is cut to its newest messages."""
-    window = next((s.window for s in value.segs if s.window is not None), None) if isinstance(value, Text) else None
+    segs = value.segs if isinstance(value, Text) else []
+    window = next((s.window for s in segs if s.window is not None), None)
+    placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
-                   evidence="replayed conversation", window=window)
+                   evidence="replayed conversation", window=window, origin=placed and placed.origin,
+                   origin_note=placed.origin_note if placed else "")
 
 
 def expr_of(value) -> str:

@@ -2,13 +2,19 @@
 the request's layout may not place: in the function that sends, in a helper it calls with a
 message (`mark(messages[-1])`), or in a function read to build the request (a payload builder
 that returns a dict). A rule that reports a *missing* breakpoint stays silent when one of them
-exists (the breakpoint is there, we only do not know on which block).
+exists (the breakpoint is there, we only do not know on which block). Also: whether a sending
+function takes a list named as a conversation (`takes_conversation`).
 """
 from __future__ import annotations
 
 import ast
 
+from .. import classify
 from ..model import Span
+
+#: Names of a conversation that say more than a message list does (`messages` is also the name
+#: of a one-shot prompt's list).
+_GENERIC = frozenset({"messages", "msgs", "all_messages", "chat_messages"})
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -44,3 +50,45 @@ def helper_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> list[Span
         seen.add(id(callee))
         out.extend(module.span(t) for t in marker_targets(callee))
     return out
+
+
+def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
+    """True when the sending function takes or reads a list named as a conversation: a parameter
+    or a `self.` attribute named `history`, `chat_history`, `conversation`, ... (not the generic
+    `messages`: `def query(self, history): ... messages=self.convert(history)`), or when `call`
+    sits in a loop that grows a list the call sends (`while True: create(messages=messages) ...
+    messages.append(reply)`: each pass re-sends the conversation)."""
+    if not isinstance(func, _FUNCS):
+        return False
+    if grown_in_loop(func, call):
+        return True
+    names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    names.update(classify_word(n.attr) for n in ast.walk(func) if isinstance(n, ast.Attribute)
+                 and isinstance(n.value, ast.Name) and n.value.id == "self")
+    return any(n in classify.HISTORY_NAMES and n not in _GENERIC for n in names)
+
+
+def classify_word(name: str) -> str:
+    return name.lower().lstrip("_")
+
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_GROW = ("append", "extend", "insert")
+
+
+def grown_in_loop(func: ast.AST, call: ast.Call) -> bool:
+    """True when a loop of `func` holds `call` and grows (`x.append(...)`, `x.extend(...)`,
+    `x += ...`) a name that the call's arguments read."""
+    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(a) if isinstance(n, ast.Name)}
+    if not sent:
+        return False
+    for loop in ast.walk(func):
+        if not isinstance(loop, _LOOPS) or not any(n is call for n in ast.walk(loop)):
+            continue
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in sent:
+                return True
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id in sent:
+                return True
+    return False

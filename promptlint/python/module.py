@@ -91,6 +91,19 @@ def callee_name(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
+def attribute_chain(expr: ast.AST) -> list[str]:
+    """The names of a dotted expression, outermost first: `a.b.c` -> ["a", "b", "c"]; when its
+    root is not a name, its attributes only (`f().b.c` -> ["b", "c"])."""
+    names: list[str] = []
+    node = expr
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        names.append(node.id)
+    return names[::-1]
+
+
 def dotted_parts(expr: ast.AST) -> tuple[str, list[str]] | None:
     """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
     attrs: list[str] = []

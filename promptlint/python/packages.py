@@ -29,17 +29,23 @@ _ASSIGNED_NAME = re.compile(r"\n[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=")
 _CALLED_NAME_REVERSED = re.compile(r"\([ \t]*(\w*[^\W\d])(?:(?![\w.])|\.\w*[^\W\d](?![\w.]))")
 SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
+MARKERS = "markers:"  # a search for the files that name a cache breakpoint key (`MARKER_WORDS`)
+#: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
+#: `cache_control`, Bedrock Converse's `cachePoint` block, OpenAI's `prompt_cache_breakpoint`.
+MARKER_WORDS = ("cache_control", "cachePoint", "prompt_cache_breakpoint")
 
 
 class Package:
     """The `.py` files of one package tree (`python_files`), the state of each (`reads`), an
-    index of the names each assigns at the start of a line and one of the names each calls
-    (`name(...)` or `module.name(...)`)."""
+    index of the names each assigns at the start of a line, one of the names each calls
+    (`name(...)` or `module.name(...)`) and the files whose text names a cache breakpoint key
+    (`markers`: indexes into `files`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int]],
-                 calls: dict[str, list[int]] | None = None):
+                 calls: dict[str, list[int]] | None = None, markers: list[int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
+        self.markers = markers or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
     @classmethod
@@ -50,19 +56,25 @@ class Package:
         states: list[str | None] = []
         names: dict[str, list[int]] = {}
         calls: dict[str, list[int]] = {}
+        markers: list[int] = []
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
             states.append(state)
             if text is None:
                 continue
+            if any(word in text for word in MARKER_WORDS):
+                markers.append(i)
             for name in assigned_names(text):
                 names.setdefault(name, []).append(i)
             for name in called_names(text):
                 calls.setdefault(name, []).append(i)
-        return cls(files, states, names, calls)
+        return cls(files, states, names, calls, markers)
 
     def matching(self, name: str) -> list[Path]:
-        """The files that assign `name`, or for "call:NAME" the files that call NAME."""
+        """The files that assign `name`, for "call:NAME" the files that call NAME, for "markers:"
+        the files that name a cache breakpoint key."""
+        if name == MARKERS:
+            return [self.files[i] for i in self.markers]
         if name.startswith(CALLS):
             return [self.files[i] for i in self.calls.get(name[len(CALLS):], ())]
         return [self.files[i] for i in self.names.get(name, ())]
@@ -82,7 +94,10 @@ def called_names(text: str) -> list[str]:
 
 def python_files(root: Path) -> list[Path]:
     """The .py files of one package tree, sorted (at most about `MAX_TREE_FILES`): hidden
-    folders, virtualenvs, `node_modules`, `__pycache__` and `site-packages` are skipped."""
+    folders, virtualenvs, `node_modules`, `__pycache__` and `site-packages` are skipped. A tree
+    that is one module (a top-level module of site-packages) is that file."""
+    if root.suffix == ".py" and os.path.isfile(root):
+        return [root]
     files: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root, onerror=lambda exc: None):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in _SKIP

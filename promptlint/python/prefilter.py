@@ -67,10 +67,12 @@ VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
 
 #: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
 #: of these (a slice from the end, a newest-first walk, a pop of the first items or at an index
-#: computed from the length, LangChain's trim_messages), or a `while` loop and a pop at a name.
+#: computed from the length, LangChain's trim_messages, a deletion at an index, a walk by index
+#: from the end, a message's content replaced), or a `while` loop and a pop (`.pop()`: until it fits).
 CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]"
-                       r"|\.pop\((?:0|1|len\()|trim_messages")
-_POP_AT = re.compile(r"\.pop\(\w{1,60}\)")
+                       r"|\.pop\((?:0|1|len\()|trim_messages|\bdel [\w.]{1,60}\[[^\]\n]{1,60}\]"
+                       r"|= len\([\w.]{1,60}\) - 1\b|\[[\"']content[\"']\] = ")
+_POP_AT = re.compile(r"\.pop\(\w{0,60}\)")
 
 #: A tool set held on an object grown or replaced (`self._discovered_tools[name] = tool`,
 #: `agent.tools_list.append(...)`), or a call named for loading tools (`load_dynamic_tool_specs(`):
@@ -80,11 +82,17 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
                             r"|(?:load|add|extend|register)_\w{0,40}tool")
 
 
+#: A message put at the head of a conversation (`messages.insert(0, ...)`) or text added to its
+#: first message (`messages[0]["content"] += ...`, `messages[0].content += ...`).
+_PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
     unstable order (a tools list built from a set, a listing) or of an id or a time
-    (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a history next to a shape that cuts a list."""
+    (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
+    history next to a shape that cuts a list or puts a message at its head."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
@@ -95,4 +103,6 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if "essage" not in source and "istory" not in source:
         return False
+    if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
+        return True
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

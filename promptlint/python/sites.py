@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import re
 
-from ..model import Part
 from . import candidates, markers, sdks
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
@@ -48,7 +47,7 @@ class SiteFinder:
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
-                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list}
+                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -57,6 +56,9 @@ class SiteFinder:
             if node is leave:
                 if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1]):
                     self._generator(self.stack[-1])
+                if isinstance(self.stack[-1], _FUNCS):
+                    self.ev.reset_budget()
+                    candidates.cut_in_place(self, self.stack[-1])
                 self.stack.pop()
                 continue
             kind = type(node)
@@ -85,8 +87,9 @@ class SiteFinder:
 
     def _unplaced(self, added, call) -> None:
         """Facts of the layouts a send call added that its arguments do not show: `**options` of
-        unknown keys, and `cache_control` set by a statement (in the sending function, a helper
-        it calls, a function read to build the request) on no block the layout places."""
+        unknown keys, `cache_control` set by a statement (in the sending function, a helper it
+        calls, a function read to build the request) on no block the layout places, and, for a
+        conversation sent with no breakpoint, whether any file of the package tree names one."""
         frame = call.frame
         spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
         if frame is not None and frame.func is not None:
@@ -95,6 +98,10 @@ class SiteFinder:
             layout.unread_options = layout.unread_options or call.unread
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
+            if not placed and layout.auto_cache is None and (layout.claude_checked is not None
+                                                             or any(p.is_history for p in layout.parts)):
+                layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
+                layout.takes_conversation = markers.takes_conversation(frame.func if frame is not None else None, call.node)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:
@@ -122,6 +129,13 @@ class SiteFinder:
             candidates.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
+
+    def _placed(self, node) -> None:
+        """A message put at the head of the conversation (`messages.insert(0, message)`,
+        `messages[0]["content"] += text`) in a function."""
+        if any(isinstance(s, _FUNCS) for s in self.stack):
+            self.ev.reset_budget()
+            candidates.placed_first(self, node, self.frame())
 
     def _class_frame(self, cls):
         from .flow.scopes import Frame
@@ -167,8 +181,13 @@ class SiteFinder:
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None or node.value is None or self.b.covered(self.m.span(node)):
             return
+        before = len(self.b.layouts)
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))
+            # a message list whose conversation the function cut as it was handed in (its own
+            # parameter), where its callers' list is no single history segment: the cut is its own
+            if not any(s.window for lay in self.b.layouts[before:] for p in lay.parts for s in p.segments):
+                candidates.window(self, node, node.value, func, own_only=True)
         elif candidates.window(self, node, node.value, func):
             self.b.sites.append(self.m.span(node))
 
@@ -206,6 +225,8 @@ class SiteFinder:
             name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
         else:
             name = None
+        if name == "insert":
+            self._placed(node)
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import reads, source
 from .module import Module, ParseError, load, package_of
-from .packages import CALLS, Package, digest_paths, search_key
+from .packages import CALLS, MARKERS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept between two files; past it the least recently
 #: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
@@ -23,8 +23,21 @@ from .packages import CALLS, Package, digest_paths, search_key
 #: the peak from 235 to 271 MiB with 2 workers on the corpus (close to the 300 MiB bound of issue
 #: 13, and past it with other trees): 2 M.
 MAX_CACHED_CHARS = 2_000_000
-#: Package indexes (`definitions`) kept at once; the least recently built goes first.
+#: Characters of source the modules one file's analysis uses may hold (the file itself, its
+#: imports, the modules a name search or a caller search reads); once they hold this much, no
+#: other module is read and what it would have given is unknown. Bounds one analysis' memory and
+#: time on any tree: a search over a package of 10 M characters would otherwise parse it all
+#: (about 30 bytes of memory per character). The corpus' largest analysis uses 3.75 M.
+MAX_ANALYSIS_CHARS = 6_000_000
+#: Folders that hold installed distributions, each its own project: a package tree there is the
+#: top package's own folder (or module), not the whole folder (`search_root`).
+INSTALL_DIRS = ("site-packages", "dist-packages")
+#: Package indexes (`definitions`) kept at once; the least recently used goes first.
 MAX_PACKAGES = 8
+
+
+class OverBudget(Exception):
+    """The modules of this analysis hold `MAX_ANALYSIS_CHARS`: no other module is read."""
 
 
 class Project:
@@ -52,6 +65,13 @@ class Project:
         #: need not parse again a module that does not assign the name it looks for.
         self._dropped: dict[Path, tuple[frozenset, list, Path | None]] = {}
         self.cached_chars = 0
+        #: Modules used by the running analysis (path -> characters; `start` resets it) and the
+        #: characters they hold (`MAX_ANALYSIS_CHARS`). Those `_pinned` are never trimmed while
+        #: the analysis runs (its values may hold their nodes): all but those a name search
+        #: read and found nothing in.
+        self._used: dict[Path, int] = {}
+        self._pinned: set[Path] = set()
+        self.used_chars = 0
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
         #: or parsed: dotted name -> (path, error). Reset by `start`.
         self.failed: dict[str, tuple[Path, ParseError]] = {}
@@ -67,22 +87,43 @@ class Project:
         depends on the files analysed before it in this process."""
         self.roots = list(self._given)
         self.failed = {}
+        self._used = {}
+        self._pinned = set()
+        self.used_chars = 0
 
-    def trim(self) -> None:
-        """Forget the least recently used parsed modules until those kept hold at most
-        `MAX_CACHED_CHARS` (bounded memory; the modules a package's files share stay parsed:
-        trimming to half of it made the corpus parse 10 M characters more, for 4 MiB less peak
-        memory). Lookups and package indexes are kept: they hold paths, not trees."""
+    def finish(self) -> None:
+        """The analysis of a file is over: its modules may go too; trim when full."""
+        self._used = {}
+        self._pinned = set()
+        self.used_chars = 0
+        if self.full:
+            self.trim()
+
+    def trim(self, bound: int = MAX_CACHED_CHARS) -> None:
+        """Forget the least recently used parsed modules until those kept hold at most `bound`
+        characters (bounded memory; the modules a package's files share stay parsed: trimming to
+        half of it made the corpus parse 10 M characters more, for 4 MiB less peak memory).
+        Between two files the bound is `MAX_CACHED_CHARS`. While a file is analysed it is
+        `MAX_ANALYSIS_CHARS` and the modules the analysis holds (`_pinned`) stay: so a search
+        over a big package drops what it read and found nothing in, and the modules of earlier
+        files go only past that (trimming them at `MAX_CACHED_CHARS` dropped modules the same
+        analysis was about to use: 3 M characters more parsed in the corpus).
+        Lookups and package indexes are kept: they hold paths, not trees."""
         for key in list(self._modules):
-            if self.cached_chars <= MAX_CACHED_CHARS:
+            if self.cached_chars <= bound:
                 break
-            module = self._modules.pop(key)
-            seen = self._seen.pop(key, None)
-            root = self._roots.pop(key, None)
-            if not isinstance(module, ParseError):
-                self.cached_chars -= len(module.source)
-                if seen is not None:
-                    self._dropped[key] = (_defined_names(module), seen, root)
+            if key not in self._pinned:
+                self._drop(key)
+
+    def _drop(self, key: Path) -> None:
+        """Forget the parsed module at `key`, keeping what `definitions` needs to skip it."""
+        module = self._modules.pop(key)
+        seen = self._seen.pop(key, None)
+        root = self._roots.pop(key, None)
+        if not isinstance(module, ParseError):
+            self.cached_chars -= len(module.source)
+            if seen is not None:
+                self._dropped[key] = (_defined_names(module), seen, root)
 
     def clear(self) -> None:
         """Forget every parsed module, package index and lookup (bounded memory)."""
@@ -98,10 +139,17 @@ class Project:
     def load(self, path: Path, text: str | None = None) -> Module:
         """The parsed module at `path` (`text`: its source, when already read: the read is then
         the caller's, recorded by `promptlint.source`). Raises ParseError (cached) when it
-        cannot be read or parsed."""
+        cannot be read or parsed, OverBudget when it is not used by this analysis yet and those
+        it uses hold `MAX_ANALYSIS_CHARS` (a decision that depends only on what this analysis
+        read: its result does not depend on what the cache holds)."""
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = path.resolve()
+        if key not in self._used:
+            if self.used_chars >= MAX_ANALYSIS_CHARS:
+                raise OverBudget(str(key))
+            self._used[key] = 0
+        self._pinned.add(key)
         cached = self._modules.get(key)
         if cached is None:
             try:
@@ -110,12 +158,20 @@ class Project:
                 cached = exc
             else:
                 self.cached_chars += len(cached.source)
+                if not self._used[key]:
+                    self._used[key] = len(cached.source)
+                    self.used_chars += len(cached.source)
             self._modules[key] = cached
+            if self.cached_chars > MAX_ANALYSIS_CHARS:
+                self.trim(MAX_ANALYSIS_CHARS)  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
             for dep, state in self._seen.get(key, ()):
                 reads.note(dep, state)
             self._add_root(self._roots.get(key))
+            if not self._used[key] and not isinstance(cached, ParseError):
+                self._used[key] = len(cached.source)
+                self.used_chars += len(cached.source)
         if isinstance(cached, ParseError):
             raise cached
         return cached
@@ -161,6 +217,8 @@ class Project:
         except ParseError as exc:
             self.failed.setdefault(dotted, (path, exc))
             return None
+        except OverBudget:
+            return None  # not read: its values are unknown to this analysis
 
     def _locate(self, dotted: str, probes: list) -> Path | None:
         rel = Path(*dotted.split("."))
@@ -189,8 +247,11 @@ class Project:
         through an index of the names each file assigns at the start of a line (one text scan
         per package), so only those that assign the name are parsed. The search is recorded as
         one dependency ("search:ROOT NAME", see `search_state`): a change to a file of the
-        package that does not change which files assign the name leaves it valid."""
-        _, root = package_of(near.resolve())
+        package that does not change which files assign the name leaves it valid. A module
+        read only for this search that assigns no such name (the text scan also matches names
+        assigned in functions) may be trimmed while the analysis runs: its memory need not be
+        held to the end of it. The search stops at `MAX_ANALYSIS_CHARS`."""
+        root = search_root(near.resolve())
         package = self._package(root)
         matches = package.matching(name)
         reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
@@ -198,12 +259,15 @@ class Project:
         for path in matches:
             if self._defines_not(path, name):
                 continue
+            key = self._resolved.get(path) or path.resolve()
+            pinned = key in self._pinned
             try:
                 module = self.load(path)
             except ParseError:
                 continue
-            for node in module.assigns.get(name, []):
-                out.append((module, None, node))
+            except OverBudget:
+                break
+            found = [(module, None, node) for node in module.assigns.get(name, [])]
             for cls in module.classes.values():
                 for stmt in cls.body:
                     targets, value = [], None
@@ -212,7 +276,10 @@ class Project:
                     elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
                         targets, value = [stmt.target], stmt.value
                     if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                        out.append((module, cls, value))
+                        found.append((module, cls, value))
+            if not found and not pinned:
+                self._pinned.discard(key)  # nothing of it escapes: `trim` may drop it
+            out.extend(found)
         return out
 
     def _defines_not(self, path: Path, name: str) -> bool:
@@ -237,7 +304,7 @@ class Project:
         a function called from that many places is not followed). Recorded as one dependency
         ("search:ROOT call:NAME")."""
         near = near.resolve()
-        _, root = package_of(near)
+        root = search_root(near)
         package = self._package(root)
         key = CALLS + name
         matches = [p for p in package.matching(key) if p != near]
@@ -250,15 +317,45 @@ class Project:
                 out.append(self.load(path))
             except ParseError:
                 continue
+            except OverBudget:
+                return None  # not every caller can be read: not followed
         return out
 
+    def marker_files(self, near: Path) -> list[Path]:
+        """The Python files of the package tree that holds `near` whose text names a cache
+        breakpoint key (`cache_control`, `cachePoint`, `prompt_cache_breakpoint`), in a statement,
+        a dict, a comment or anywhere: none means no code of the tree can set a breakpoint.
+        Recorded as one dependency ("search:ROOT markers:")."""
+        _, root = package_of(near.resolve())
+        package = self._package(root)
+        matches = package.matching(MARKERS)
+        reads.note(search_key(root, MARKERS), f"{package.snapshot}:{digest_paths(matches)}")
+        return matches
+
     def _package(self, root: Path) -> Package:
-        package = self._packages.get(root)
+        """The index of the package tree at `root`, scanned on first use; past `MAX_PACKAGES`
+        the least recently used goes (not the first scanned: in litellm, whose namespace folders
+        are trees of their own, the big tree scanned first was dropped and scanned again 22
+        times in 400 files)."""
+        package = self._packages.pop(root, None)
         if package is None:
             if len(self._packages) >= MAX_PACKAGES:
                 del self._packages[next(iter(self._packages))]
-            package = self._packages[root] = Package.scan(root)
+            package = Package.scan(root)
+        self._packages[root] = package  # the most recently used last
         return package
+
+
+def search_root(path: Path) -> Path:
+    """The package tree that `definitions` and `callers_of` search for the module at `path`
+    (resolved): the folder above its top package (an application's packages, its tests and
+    scripts), except in a folder of installed distributions (`INSTALL_DIRS`), where each top
+    package or top-level module is a project of its own: there, its own folder or file."""
+    dotted, root = package_of(path)
+    if root.name not in INSTALL_DIRS or not dotted:
+        return root
+    top = dotted.split(".")[0]
+    return root / top if (root / top).is_dir() else root / f"{top}.py"
 
 
 def _defined_names(module: Module) -> frozenset:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import Rate, impacts
-from ..model import Kind, PromptLayout
+from ..model import Kind, PromptLayout, Related
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -55,4 +55,19 @@ class DynamicBeforeStaticRule(Rule):
             message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  related=text.related(seg) + _conversation_after(layout, seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+
+
+def _conversation_after(layout: PromptLayout, seg) -> list:
+    """Where the code puts the conversation after the system prompt that holds `seg`
+    (`messages[0]["content"] += prompt`, `build_messages(query, prompt, history)`), when the
+    analysis found it there (python/handoff.py: the history segment's origin and note)."""
+    parts = layout.parts
+    at = next((i for i, p in enumerate(parts) if any(s is seg or s == seg for s in p.segments)), None)
+    if at is None:
+        return []
+    for p in parts[at + 1:]:
+        for s in p.segments:
+            if s.kind is Kind.HISTORY and s.origin is not None and s.origin_note:
+                return [Related(s.origin, s.origin_note)]
+    return []

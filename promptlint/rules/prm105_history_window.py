@@ -14,10 +14,18 @@ class HistoryWindowRule(Rule):
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
     `truncation="auto"`), or with messages of its middle removed until it fits
-    (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A cut in a
-    helper of its own (a filter, a memory class) that returns the cut list or keeps it on the
-    instance is reported where it is cut, at info when no send call is linked to it; a cut
-    rendered into text is judged only where a request carries that text.
+    (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
+    in a `while` loop that runs until a size fits (also a message shortened in place there,
+    `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
+    history), a `del messages[i]` over the first indices up to a cut point and a walk by index
+    from `len(messages) - 1` that stops at a count are cuts too. A cut in a helper of its own (a filter, a memory class, a conversation manager) that
+    returns the cut list, keeps it on the instance or cuts the list it is handed in place is
+    reported where it is cut, at info when no send call is linked to it; a cut rendered into
+    text is judged only where a request carries that text.
+
+    Messages older than the newest few rewritten (their content replaced by a placeholder: `if i <
+    len(messages) - keep: m["content"] = "(omitted)"`, or an older copy of what a newer message
+    shows again, found walking newest first) are a cut too: the boundary moves every turn.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -56,8 +64,8 @@ class HistoryWindowRule(Rule):
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
-                           "is longer than the limit, messages drop out of it on every turn (the oldest, or "
-                           "some in its middle), so the history after the first one dropped changes on every "
-                           "request and is never read from the cache; send it whole, or cut it in steps so it "
-                           "only changes at a cut")
+                           "is longer than the limit, messages drop out of it or are rewritten on every turn "
+                           "(the oldest, some in its middle, or older ones shortened or replaced), so the "
+                           "history after the first one changed differs on every request and is never read "
+                           "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)

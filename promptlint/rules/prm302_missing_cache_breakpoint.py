@@ -20,11 +20,19 @@ class MissingCacheBreakpointRule(Rule):
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: a tool loop sends the tools, the system prompt and the growing history again on every
     step, so the loss is real but its size is not known statically (docs/policies.md, Policy 5).
-    Not reported without tools (a converted message list may be a one-shot prompt), when the call
-    also passes a `**mapping` of unknown keys (it may hold the top-level `cache_control`), when a
-    statement sets `cache_control` on a block we cannot place (in the sending function, a helper
-    it calls, a payload builder), or when the history is a list passed through (its messages may
-    carry breakpoints set elsewhere).
+    So is a request that sends a system prompt and a conversation history, in a function that
+    takes the conversation by its name (a parameter `history`, `self.chat_history`), when no
+    Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
+    of the history can carry one, so every turn pays for the system prompt and the whole
+    conversation again.
+    A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
+    that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
+    system prompt with no breakpoint and no file of the package names one.
+    Not reported for a history passed through (a list from elsewhere, whose messages may carry
+    breakpoints) in a package that names one, nor without a system prompt or tools (a converted
+    message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
+    keys (it may hold the top-level `cache_control`), or when a statement sets `cache_control` on
+    a block we cannot place (in the sending function, a helper it calls, a payload builder).
 
     ## Why is this bad?
     On these APIs nothing is cached without a breakpoint. Every request pays the full input price
@@ -59,6 +67,9 @@ class MissingCacheBreakpointRule(Rule):
         if not layout.provider or breakpoint_cuts(layout) or layout.auto_cache is not None:
             return
         profiles, label = size_profiles(layout)
+        if not profiles and layout.claude_checked is not None:
+            yield from self._maybe_claude(layout)
+            return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
@@ -73,16 +84,41 @@ class MissingCacheBreakpointRule(Rule):
 
 
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
-        """Info at the call: tools and a history built by the code itself (Part.read), re-sent
-        on every step of a tool loop, with no breakpoint and no `**options` of unknown keys."""
-        if layout.unread_options or layout.unplaced_markers or not any(p.is_history and p.read for p in layout.parts) \
-                or not any(p.role == "tools" and p.segments for p in layout.parts):
+        """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
+        unknown keys, known to be re-sent whole either as tools and a history built by the code
+        itself (Part.read: a tool loop), or as a system prompt and a history that the sending
+        function takes by a conversation's name (`takes_conversation`) in a package tree where
+        no file names a breakpoint key (`tree_markers`: no message can carry one)."""
+        if layout.unread_options or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
+            return
+        tools = any(p.role == "tools" and p.segments for p in layout.parts)
+        system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
+        if tools and any(p.is_history and p.read for p in layout.parts):
+            unit = "step"
+        elif system and not layout.tree_markers and layout.takes_conversation:
+            unit = "turn"
+        else:
             return
         sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
         message = (f"Request re-sends the {', '.join(dict.fromkeys(sent))} and the conversation history on every "
-                   f"step with no cache breakpoint: {label} caches nothing without one, so each step pays the full "
-                   "input price for all of it again; a top-level `cache_control` (automatic caching) or a "
+                   f"{unit} with no cache breakpoint: {label} caches nothing without one, so each {unit} pays the "
+                   "full input price for all of it again; a top-level `cache_control` (automatic caching) or a "
                    "breakpoint on the last message would cache it")
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+    def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """Info at the call: a request of a model not known statically, which the sending function
+        tests for a Claude name (`claude_checked`), with a system prompt and no breakpoint in a
+        package where no file names one (`tree_markers`)."""
+        if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
+                or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
+            return
+        history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
+        message = (f"The code checks for a Claude model (line {layout.claude_checked.start.row}), but sends its system "
+                   f"prompt{history} with no cache breakpoint: for a Claude model, Anthropic caches nothing without "
+                   "one, so every request pays the full input price for it; a `cache_control` on the system "
+                   "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from ..model import Part, Position, PromptLayout, Span
 from .prompt_files import _matches, is_prompt_file
+
+if TYPE_CHECKING:
+    from .config_strings import ConfigPrompt
 
 #: Names imported when first used (PEP 562): discovery needs only `file_kind`, and a run whose
 #: results are all cached never loads the parsers (jinja2, PyYAML).

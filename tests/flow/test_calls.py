@@ -101,7 +101,7 @@ def test_a_call_chain_deeper_than_the_limit_is_not_followed(tmp_path):
     p = probe(tmp_path, src)
     seg, = p.segs
     assert (seg.expr, seg.evidence) == (f"d{MAX_DEPTH + 1}()", "call chain too deep to follow")
-    shallow = probe(tmp_path, src.replace("probe(d1(", f"probe(d2("))  # one call less: followed to the end
+    shallow = probe(tmp_path, src.replace("probe(d1(", "probe(d2("))  # one call less: followed to the end
     assert shallow.described == [("text", "deep "), ("text", "v")]
 
 

@@ -575,3 +575,42 @@ def test_dicts_written_in_the_code_keep_their_key_order_through_a_list_grown_in_
     assert seg.ordered and seg.evidence == "a dict written in the code keeps its order"
     seg, = [s for s in probe(tmp_path, DICTS_GROWN, index=1).segs if s.kind is Kind.SERIALIZED]
     assert not seg.ordered  # data from elsewhere: its key order is not the code's
+
+
+def test_a_table_of_texts_read_by_a_key_not_known_is_one_of_its_texts(tmp_path):
+    src = """
+        PROMPTS = {"en": "Answer in English: {q}", "fr": "Answer in French: {q}"}
+        MIXED = {"en": "Answer: {q}", "n": {"role": "user"}}
+
+
+        def f(lang, key):
+            probe(PROMPTS[lang])
+            probe(PROMPTS[lang].format(q=key))
+            probe(MIXED[lang])
+            probe(PROMPTS[1:])
+    """
+    picked = probe(tmp_path, src, index=0).value
+    assert isinstance(picked, Alt) and [o.segs[0].text for o in picked.options] == \
+        ["Answer in English: {q}", "Answer in French: {q}"]
+    filled = probe(tmp_path, src, index=1).value  # each text filled in
+    assert isinstance(filled, Alt) and all(o.segs[-1].expr == "key" for o in filled.options)
+    # a dict holding other values than text stays unknown, and so does a slice
+    assert probe(tmp_path, src, index=2).described == [("unknown", "unknown", "MIXED[lang]")]
+    assert probe(tmp_path, src, index=3).segs[0].kind is Kind.UNKNOWN
+
+
+def test_names_after_a_starred_target_count_from_the_end(tmp_path):
+    src = """
+        def f(question, store):
+            *_, last = ("a", "b", "c")
+            first, *rest = ("a", "b", "c")
+            *_, found = store.search(question)
+            probe(last)
+            probe(first)
+            probe(found)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "c")]
+    assert probe(tmp_path, src, index=1).described == [("text", "a")]
+    # a part of data fetched with the user's question changes with it
+    (kind, volatility, expr), = probe(tmp_path, src, index=2).described
+    assert (kind, volatility, expr) == ("user-input", "per-request", "found")

@@ -117,6 +117,10 @@ def test_a_file_that_cuts_a_conversation_in_a_helper_is_read(tmp_path):
     assert not might_hold_prompt("def last(messages):\n    return messages[-1]\n")
     assert might_hold_prompt("def fit(messages):\n    while big(messages):\n        messages.pop(mid)\n")
     assert not might_hold_prompt("def take(messages, key):\n    return messages.pop(key)\n")
+    assert might_hold_prompt("def trim(agent, cut):\n    messages = agent.messages\n    del messages[cut]\n")
+    assert might_hold_prompt("def keep(messages):\n    k = len(messages) - 1\n")
+    assert might_hold_prompt("def fit(messages):\n    while big(messages):\n        messages.pop()\n")
+    assert not might_hold_prompt("def fit(rows):\n    while big(rows):\n        rows.pop()\n")
 
 
 TURN = """
@@ -140,3 +144,272 @@ def test_a_newest_first_walk_that_stops_at_the_last_answer_keeps_the_newest_turn
     assert not windows_in(probe(tmp_path, TURN, index=0).value)
     cut, = windows_in(probe(tmp_path, TURN, index=1).value)
     assert cut.window.start == pos(TURN, "reversed(messages)", 1)
+
+
+FITTING = """
+    def f(messages, max_size, rows):
+        while count(messages) > max_size:
+            messages.pop()
+        probe(messages)
+        while rows:
+            rows.pop()
+        probe(rows)
+        for row in rows:
+            messages.pop()
+        probe(messages)
+"""
+
+
+def test_a_pop_in_a_loop_that_runs_until_a_size_fits_cuts_the_conversation(tmp_path):
+    cut, = probe(tmp_path, FITTING, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(FITTING, "messages.pop()")
+    assert not windows_in(probe(tmp_path, FITTING, index=1).value)
+
+
+def test_a_pop_in_a_for_loop_is_not_a_cut_until_it_fits(tmp_path):
+    after = probe(tmp_path, FITTING, index=2).value
+    assert [s.window.start for s in windows_in(after)] == [pos(FITTING, "messages.pop()")]
+
+
+FRONT = """
+    def f(messages, window, keep):
+        start = len(messages) - window
+        remove = [i for i in range(start) if keep(messages[i])]
+        for i in reversed(remove):
+            del messages[i]
+        probe(messages)
+
+
+    def g(messages, keep):
+        for i in reversed(range(len(messages))):
+            if not keep(messages[i]):
+                del messages[i]
+        probe(messages)
+"""
+
+
+def test_deleting_the_first_indices_up_to_a_cut_point_cuts_the_conversation(tmp_path):
+    cut, = probe(tmp_path, FRONT, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(FRONT, "del messages[i]")
+
+
+def test_deleting_items_over_every_index_is_a_filter(tmp_path):
+    assert not windows_in(probe(tmp_path, FRONT, index=1).value)
+
+
+WALK_BACK = """
+    def f(messages, budget):
+        kept = []
+        left = budget
+        k = len(messages) - 1
+        while k > -1:
+            msg = messages[k]
+            if left == 0:
+                break
+            left -= 1
+            kept = [msg] + kept
+            k -= 1
+        probe(kept)
+        every = []
+        k = len(messages) - 1
+        while k >= 0:
+            every = [messages[k]] + every
+            k -= 1
+        probe(every)
+"""
+
+
+def test_a_walk_by_index_from_the_end_that_stops_at_a_count_is_a_window(tmp_path):
+    cut, = windows_in(probe(tmp_path, WALK_BACK, index=0).value)
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(WALK_BACK, "k > -1")
+
+
+def test_a_walk_by_index_from_the_end_without_a_break_keeps_all(tmp_path):
+    assert not windows_in(probe(tmp_path, WALK_BACK, index=1).value)
+
+
+IN_PLACE = """
+    class Manager:
+        def __init__(self, window_size: int = 40) -> None:
+            self.window_size = window_size
+
+        def reduce(self, agent) -> None:
+            messages = agent.messages
+            start = len(messages) - self.window_size
+            for i in reversed([i for i in range(start) if messages[i] is not None]):
+                del messages[i]
+
+        def local(self, agent) -> None:
+            messages = list(agent.messages)
+            for i in range(len(messages) - self.window_size):
+                del messages[i]
+            self.send(messages)
+
+        def records(self, store) -> None:
+            rows = store.rows
+            for i in range(len(rows) - self.window_size):
+                del rows[i]
+"""
+
+
+def test_a_conversation_cut_in_place_in_a_helper_is_reported_where_it_is_cut(tmp_path):
+    from analysis_support import layouts
+    found = [lt for lt in layouts(tmp_path, IN_PLACE) if windows_in_layout(lt)]
+    assert [windows_in_layout(lt)[0].window.start for lt in found] == [pos(IN_PLACE, "del messages[i]")]
+
+
+def windows_in_layout(layout):
+    return [s for p in layout.parts for s in p.segments if s.window is not None]
+
+
+UNTIL_IT_FITS = """
+    class Agent:
+        def __init__(self):
+            self.message_history = []
+
+        def clear_history(self, start: int = -2, end: int = -1) -> None:
+            del self.message_history[start:end]
+
+        def add(self, message):
+            self.message_history.append(message)
+
+        def drop(self, limit):
+            hist = self.message_history
+            while self.tokens(hist) > limit:
+                self.clear_history(1, 2)
+            probe(hist)
+
+        def shorten(self, limit):
+            hist = self.message_history
+            idx = 1
+            while self.tokens(hist) > limit:
+                hist[idx] = self.shortened(hist[idx])
+                idx += 1
+            probe(hist)
+
+        def once(self, limit):
+            hist = self.message_history
+            if self.tokens(hist) > limit:
+                self.clear_history(1, 2)
+            hist[-1] = self.shortened(hist[-1])
+            probe(hist)
+"""
+
+
+def test_a_method_that_deletes_from_the_history_called_until_it_fits_cuts_it(tmp_path):
+    cut, = probe(tmp_path, UNTIL_IT_FITS, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(UNTIL_IT_FITS, "self.clear_history(1, 2)")
+
+
+def test_messages_shortened_in_place_until_it_fits_cut_the_history(tmp_path):
+    cut, = probe(tmp_path, UNTIL_IT_FITS, index=1).segs
+    assert cut.window.start == pos(UNTIL_IT_FITS, "hist[idx] = ")
+
+
+def test_the_same_changes_outside_a_loop_that_runs_until_it_fits_are_no_cut(tmp_path):
+    assert not windows_in(probe(tmp_path, UNTIL_IT_FITS, index=2).value)
+
+
+MASKED = """
+    def last_n(history, n):
+        out = []
+        total = len([e for e in history if e["role"] == "user"])
+        seen = 0
+        for entry in history:
+            data = entry.copy()
+            if data["role"] == "user":
+                seen += 1
+            if seen in range(total - n + 1, total + 1):
+                out.append(entry)
+            else:
+                data["content"] = "Old output omitted"
+                out.append(data)
+        probe(out)
+
+
+    def in_place(messages, keep):
+        for i, m in enumerate(messages):
+            if i < len(messages) - keep:
+                m["content"] = "(omitted)"
+        probe(messages)
+
+
+    def superseded(history):
+        out = []
+        shown = set()
+        for entry in reversed(history):
+            data = entry.copy()
+            key = entry["content"][:10]
+            if key in shown:
+                data["content"] = "Outdated window"
+            shown.add(key)
+            out.append(data)
+        probe(out)
+
+
+    def by_role(messages):
+        out = []
+        for m in messages:
+            data = dict(m)
+            if m["role"] == "tool":
+                data["content"] = str(m["content"])
+            out.append(data)
+        probe(out)
+
+
+    def first_seen(history):
+        out = []
+        shown = set()
+        for entry in history:
+            data = entry.copy()
+            if entry["content"] in shown:
+                data["content"] = "Repeated"
+            shown.add(entry["content"])
+            out.append(data)
+        probe(out)
+"""
+
+
+def test_older_messages_than_the_newest_few_rewritten_cut_the_history(tmp_path):
+    for index, at in ((0, 'data["content"] = "Old'), (1, 'm["content"] = "(omitted)"'), (2, 'data["content"] = "Outd')):
+        cut, = windows_in(probe(tmp_path, MASKED, index=index).value)
+        assert cut.kind is Kind.HISTORY and cut.window.start == pos(MASKED, at)
+
+
+def test_messages_rewritten_by_what_they_are_or_at_their_first_send_are_no_cut(tmp_path):
+    for index in (3, 4):
+        assert not windows_in(probe(tmp_path, MASKED, index=index).value)
+
+
+KEPT = """
+    def f(messages, budget, pinned):
+        newest = []
+        for msg in reversed(messages):
+            newest.append(msg)
+            if tokens(newest) > budget:
+                break
+        kept = {id(m) for m in newest} | pinned
+        probe([m for m in messages if id(m) in kept])
+        every = {id(m) for m in messages}
+        probe([m for m in messages if id(m) in every])
+"""
+
+
+def test_messages_selected_by_membership_in_what_a_cut_kept_are_the_cut(tmp_path):
+    cut, = windows_in(probe(tmp_path, KEPT, index=0).value)
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(KEPT, "reversed(messages)")
+    assert not windows_in(probe(tmp_path, KEPT, index=1).value)
+
+
+INDEXED = """
+    def f(messages):
+        i = 0
+        while i < len(messages):
+            messages[i] = normalise(messages[i])
+            i += 1
+        probe(messages)
+"""
+
+
+def test_a_while_loop_that_steps_the_index_of_its_test_is_a_walk_not_a_fit(tmp_path):
+    assert not windows_in(probe(tmp_path, INDEXED, index=0).value)

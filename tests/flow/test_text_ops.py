@@ -58,12 +58,21 @@ def test_format_positional_named_and_automatic(tmp_path):
 
 
 def test_format_leaves_unbound_fields_unknown(tmp_path):
-    p = probe(tmp_path, OPS, index=5)
+    src = OPS.replace("probe(TEMPLATE.format(name=NAME))", "probe(TEMPLATE.format(name=NAME, **extra))")
+    p = probe(tmp_path, src.replace("def f(topic, items):", "def f(topic, items, extra):"), index=5)
     assert p.described == [("text", "Hi "), ("text", "Ada"), ("text", ", today is "),
                            ("unknown", "unknown", "{day}"), ("text", ".")]
     day = p.segs[3]
     assert day.evidence == "template variable `day`"
     assert day.span.start == pos(OPS, "{day}")  # in the template constant
+
+
+def test_a_field_no_written_argument_names_is_left_as_written(tmp_path):
+    # every argument written out by name: `str.format` would raise on `{day}`, so what fills the
+    # text is a safe formatter (a template class) that leaves the field as written
+    p = probe(tmp_path, OPS, index=5)
+    assert "".join(s.text for s in p.segs) == "Hi Ada, today is {day}."
+    assert all(s.is_static for s in p.segs)
 
 
 def test_unbound_fields_are_template_variables_when_kept(tmp_path):

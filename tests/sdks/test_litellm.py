@@ -76,3 +76,29 @@ def test_look_alikes_are_not_litellm_prompts(tmp_path):
             litellm.embedding(model="text-embedding-3-small", input=[ticket])
     """)
     assert sent(found) == []
+
+
+CHECKED = """
+    from litellm import acompletion
+
+
+    async def chat(model: str, system: str, user: str):
+        if "claude" in model and not system:
+            system = "\\n"
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+        return await acompletion(model=model, messages=messages)
+"""
+
+
+def test_a_model_tested_for_a_claude_name_is_noted(tmp_path):
+    (lt,) = sent(layouts(tmp_path, CHECKED))
+    assert lt.provider == "litellm" and lt.model is None
+    assert lt.claude_checked is not None and lt.claude_checked.start == pos(CHECKED, '"claude" in')
+    assert not lt.tree_markers
+
+
+def test_no_claude_check_without_a_test_of_the_model_or_with_a_known_model(tmp_path):
+    (lt,) = sent(layouts(tmp_path / "a", CHECKED.replace('"claude" in model', '"claude" in system')))
+    assert lt.claude_checked is None
+    (lt,) = sent(layouts(tmp_path / "b", CHECKED.replace("model=model", 'model="gpt-4.1"')))
+    assert lt.claude_checked is None

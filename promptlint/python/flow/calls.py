@@ -165,8 +165,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         take their defaults."""
         a = fn.node.args
         names = [p.arg for p in [*a.posonlyargs, *a.args]]
-        if fn.cls is not None and names and names[0] in ("self", "cls") and not is_static_method(fn.node):
-            names = names[1:]
+        if fn.cls is not None and names and not is_static_method(fn.node):
+            names = names[1:]  # the receiver, whatever its name (`def add_callbacks(selfs, kwargs)`)
         bound: dict = {}
         for i, arg in enumerate(args):
             if i < len(names):

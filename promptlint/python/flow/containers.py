@@ -9,12 +9,13 @@ import ast
 from dataclasses import replace
 from pathlib import Path
 
-from ... import classify, source
+from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+from .windows import WindowsMixin, _history, _selects, _slides
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -129,7 +130,7 @@ def _before(a, b) -> bool:
     return a[0] != "id" and b[0] != "id" and a < b
 
 
-class ContainersMixin:
+class ContainersMixin(WindowsMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -176,6 +177,10 @@ class ContainersMixin:
         key = self._key(node.slice, frame, env)
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
+        if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
+            chosen = _one_of(base)
+            if chosen is not None:
+                return chosen
         if isinstance(base, Config) and key is not None:
             try:
                 sub = base.data[key]
@@ -208,38 +213,6 @@ class ContainersMixin:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
-
-    def _pieces_cut(self, base, node: ast.Subscript, frame) -> Value | None:
-        """A slice of conversation pieces joined (`(head + tail)[:n]`; in each list a condition
-        made): still the conversation, cut again when the slice keeps the newest; None for any
-        other base."""
-        if isinstance(base, Alt) and any(_history(o) or _pieces(o) for o in base.options):
-            return Alt([self._pieces_cut(o, node, frame) or o for o in base.options], base.span)
-        if not (_pieces(base) or _history(base) and isinstance(base, Text)):
-            return None
-        if not _slides(node.slice.lower):
-            return base
-        segs = self.text_of(base, frame)
-        return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
-                             node, frame)
-
-    @staticmethod
-    def windowed(value, node, frame, name: str = "") -> Value:
-        """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
-        `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
-        grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
-        name where it is cut) is one too."""
-        m = frame.module
-        conversation = _history(value)
-        if conversation is not None:
-            return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
-        if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
-            grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
-            return Text([replace(grown.segs[0], window=m.span(node))])
-        if isinstance(value, Seq):  # a message list: the conversation spread into it
-            return replace(value, items=[replace(i, value=ContainersMixin.windowed(i.value, node, frame))
-                                         if isinstance(i, Spread) else i for i in value.items])
-        return value
 
     def _unordered_slice(self, base: Value, node: ast.Subscript, frame) -> Value | None:
         """`xs[:n]` of a list in an order that differs between runs (`list(set(x))`, a list built
@@ -332,7 +305,9 @@ class ContainersMixin:
                 if mapped is not None:
                     return mapped
                 if _selects(node, comp) and _history(it) is not None:
-                    return it  # `[m for m in messages if m.role != "system"]`: messages of the conversation
+                    # `[m for m in messages if m.role != "system"]`: messages of the conversation;
+                    # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
+                    return self._kept_by(comp, frame, inner_env) or it
             if order is None:
                 order = self._order_of(it, source, frame)
             if counted is not None:
@@ -510,40 +485,18 @@ def _volatile(segs: list[Segment]) -> Segment | None:
     return None
 
 
-def _slides(lower) -> bool:
-    """True for the lower bound of a slice that keeps the newest items of a growing list: negative
-    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`)."""
-    if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
-        return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
-    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
-        left = lower.left
-        return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
-    return False
-
-
-def _selects(node, comp) -> bool:
-    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
-    return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
-            and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
-
-
-def _pieces(value) -> bool:
-    """True for the concatenation of several pieces of a conversation (`head + tail`), or a list
-    holding such pieces (`result.insert(k, messages[i])` after it)."""
-    if isinstance(value, Seq) and not value.repeated:
-        return any(isinstance(i, Spread) and (_history(i.value) or _pieces(i.value)) for i in value.items)
-    return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
-
-
-def _history(value) -> Segment | None:
-    """The segment of a value that is the replayed conversation (one history segment), or None."""
-    if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
-        return value.segs[0]
-    return None
-
-
 def newest_message(span, expr: str, conversation: Segment) -> Mapping:
     """`messages[-1]` of a conversation: the newest user message, new on every request."""
     content = dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
                       f"the newest message of the conversation `{conversation.expr}`", origin=conversation.span)
     return Mapping({"role": Text([Segment(text="user", span=span)]), "content": content}, span=span)
+
+
+def _one_of(table: Mapping) -> Value | None:
+    """A value picked from a table of texts by a key not known statically (`PROMPTS[lang]`,
+    `TEMPLATES[mode]`: one text per language or mode): one of its texts. None for a dict built in
+    a loop (its keys are not known), one holding other values than text, or a large one."""
+    values = list(table.items.values())
+    if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
+        return None
+    return values[0] if len(values) == 1 else Alt(values, table.span)

@@ -105,9 +105,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "default":  # a parameter's default: evaluated when the function is defined
             return per_process(self.eval(th.node, frame, th.env))
         if th.kind == "unpack":
-            picked = _element(self.eval(th.node, frame, th.env), th.value)
+            whole = self.eval(th.node, frame, th.env)
+            picked = _element(whole, th.value)
             if picked is not None:
                 return picked
+            src = most_volatile(self.text_of(whole, frame)) if isinstance(whole, (Text, Alt)) else None
+            if src is not None and src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID):
+                return self.derived(whole, th.node, frame, th.name)  # a part of data fetched for this request
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             return Alt([self.force(frame, o) for o in th.options])
@@ -419,7 +423,7 @@ def _repeat(text, count) -> Text | None:
 
 def _element(value, index: int):
     """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
-    if isinstance(value, Seq) and not value.repeated and index < len(value.items) \
+    if isinstance(value, Seq) and not value.repeated and -len(value.items) <= index < len(value.items) \
             and not any(isinstance(i, Spread) for i in value.items):
         return value.items[index]
     if isinstance(value, Alt):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
 from ... import classify
-from .containers import list_variants, one_dict
+from .containers import dict_variants, list_variants, one_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -67,6 +67,8 @@ class MethodsMixin:
             rendered = [self.method(o, method, node, args, kwargs, frame, env) for o in base.options[:4]]
             read = [r for r in rendered if isinstance(r, Text) and any(s.is_static and s.text.strip() for s in r.segs)]
             return read[0] if len(read) == 1 else Alt(read or rendered, span)
+        if method == "copy" and not args and isinstance(base, Alt) and (dict_variants(base) or list_variants(base)):
+            return base  # a request dict completed by conditions (`base_args["system"] = [...]`), copied
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)
@@ -122,8 +124,8 @@ class MethodsMixin:
                 return base.items[key]
         if isinstance(base, Mapping) and method in ("values", "keys", "items") and not args:
             return _view(base, method)
-        if isinstance(base, Seq) and method == "copy":
-            return base
+        if isinstance(base, (Seq, Mapping)) and method == "copy" and not args:
+            return base  # `payload = base_args.copy()`: the same items (a write to one rebinds its name)
         return None
 
     def str_method(self, base, method: str, node, args, kwargs, frame, env) -> Value:
@@ -144,7 +146,11 @@ class MethodsMixin:
         if method == "format":
             values = self.spread_keywords(node, frame, env)
             values.update({k: self.eval(v, frame, env) for k, v in kwargs.items()})
-            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span)
+            # every argument written out: a field none of them names would make `str.format` raise,
+            # so the text is formatted by a safe formatter (a template class) that leaves it as written
+            written = not any(k.arg is None for k in node.keywords) and not any(isinstance(a, ast.Starred) for a in node.args)
+            return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span,
+                                    literal_unbound=written and bool(kwargs))
         if method == "join" and args:
             return self.join(segs, args[0], frame, env, node)
         if method in _TRIM:

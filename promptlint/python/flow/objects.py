@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
+from ..module import attribute_chain
 from .callers import field_arguments
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -33,14 +34,7 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 def decorator_name(d: ast.AST) -> str:
     """The dotted name of a decorator (`@app.route(...)` -> "app.route")."""
-    node = d.func if isinstance(d, ast.Call) else d
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return ".".join(reversed(parts))
+    return ".".join(attribute_chain(d.func if isinstance(d, ast.Call) else d))
 
 
 def is_static_method(fn) -> bool:
@@ -378,13 +372,16 @@ class ObjectsMixin:
         return self.eval(node, frame, {})
 
     def mro(self, module, cls: ast.ClassDef, seen=None):
-        """(module, class) of `cls` and its bases of the analysed tree, depth first."""
+        """(module, class) of `cls` and its bases of the analysed tree, depth first (a generic base
+        `Base[T]` is `Base`)."""
         seen = seen or set()
         if id(cls) in seen or len(seen) > 8:
             return
         seen.add(id(cls))
         yield module, cls
         for base in cls.bases:
+            if isinstance(base, ast.Subscript):  # a generic base: `AugmentedLLM[MessageParam, Message]`
+                base = base.value
             v = self.eval(base, self.module_frame(module), {}) if isinstance(base, (ast.Name, ast.Attribute)) else None
             if isinstance(v, ClassRef):
                 yield from self.mro(v.module, v.node, seen)

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import sets_cache_marker
+from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
+                   runs_until_it_fits, walks_back)
 from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
@@ -67,6 +69,7 @@ class Frame:
     param_names: set | None = None
     replay: bool = False
     markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
+    fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
 
 
@@ -103,48 +106,6 @@ def enumerated(stmt) -> ast.expr | None:
     return None
 
 
-def _drops_oldest(stmt, loop=None) -> str | None:
-    """The name of the list `name.pop(0)` / `name.pop(1)` / `del name[0]` / `del name[1]` removes
-    one of the first messages from (the first after a system message), or `name.pop(i)` at an index
-    at its middle (`len(name) // 2`) or in a `while` loop (`loop` True: not the item of a
-    `for` loop, which would be a filter) - a message of its middle; the popped message is thrown
-    away, not taken out to be used - else None."""
-    if isinstance(stmt, ast.Expr):
-        call = stmt.value
-        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
-                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
-            index = call.args[0]
-            if isinstance(index, ast.Constant) and index.value in (0, 1):
-                return call.func.value.id
-            counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
-                for n in ast.walk(index))
-            if counted or isinstance(index, ast.Name) and loop is True:
-                return call.func.value.id  # not a constant: not the newest end (-1)
-        return None
-    if len(stmt.targets) == 1:
-        t = stmt.targets[0]
-        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Constant)
-                and t.slice.value in (0, 1)):
-            return t.value.id
-    return None
-
-
-def _newest_first(stmt) -> ast.expr | None:
-    """`xs` of a loop that walks `reversed(xs)` or `xs[::-1]` (newest item first) and can stop
-    early (a `break` of its own), else None: what it keeps is a window of xs's newest items."""
-    it = stmt.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
-        source = it.args[0]
-    elif (isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None
-            and it.slice.upper is None and isinstance(it.slice.step, ast.UnaryOp)
-            and isinstance(it.slice.step.op, ast.USub)):
-        source = it.value
-    else:
-        return None
-    return source if _breaks(stmt.body) else None
-
-
 def map_loop(stmt) -> str | None:
     """The name `out` of a loop `for x in xs: ... out.append(expr) ...` that appends once per
     item (one unconditional append in its body, no other change of `out`, no break, continue or
@@ -167,46 +128,6 @@ def map_loop(stmt) -> str | None:
             if not isinstance(node.ctx, ast.Load):
                 return None
     return out if seen == 1 else None
-
-
-def _breaks(stmts, bound: bool = False) -> bool:
-    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it) taken
-    when a bound is reached: under an `if` that compares sizes (`if tokens > budget:`, `if
-    len(kept) >= limit:`). A break on what an item is (`if msg.role == "assistant": break`: the
-    messages since the last answer) keeps the newest turn, not a window of a budget."""
-    for stmt in stmts:
-        if isinstance(stmt, ast.Break):
-            if bound:
-                return True
-            continue
-        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
-            continue
-        inner = bound or isinstance(stmt, ast.If) and _compares_sizes(stmt.test)
-        for body in ("body", "orelse", "finalbody"):
-            if _breaks(getattr(stmt, body, ()) or (), inner):
-                return True
-        if any(_breaks(h.body, bound) for h in getattr(stmt, "handlers", ())):
-            return True
-    return False
-
-
-def _compares_sizes(test) -> bool:
-    """True for a condition that orders two values (`>`, `>=`, `<`, `<=`): a size against a bound."""
-    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
-               for n in ast.walk(test))
-
-
-def _appended(stmts) -> set[str]:
-    """The names `name.append(...)` / `.insert` / `.extend` / `name += ...` grow in a loop body
-    (not `budget -= n`: a counter is not what the loop keeps)."""
-    names = set()
-    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
-            names.add(node.func.value.id)
-        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return names
 
 
 def is_generator(func) -> bool:
@@ -316,6 +237,7 @@ class ScopesMixin:
     def _loop(self, frame: Frame, stmt, env: dict, loop) -> None:
         is_for = isinstance(stmt, (ast.For, ast.AsyncFor))
         targets = target_names(stmt.target) if is_for else []
+        start = dict(env)
         outer = loop if isinstance(loop, tuple) else None
         ctx = (stmt.iter, dict(env), outer) if is_for else outer
         passes = 1 if frame.replay else 2  # loops inside a replay run once
@@ -330,7 +252,12 @@ class ScopesMixin:
                                    else Thunk("iter", node=counted, env=dict(env), name=name))
                 else:
                     inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
-            self._interp(frame, stmt.body, inner, ctx or True)
+            fitting = runs_until_it_fits(stmt)
+            frame.fitting += fitting
+            try:
+                self._interp(frame, stmt.body, inner, ctx or True)
+            finally:
+                frame.fitting -= fitting
             for name, th in inner.items():
                 if env.get(name) is not th and name not in targets:
                     env[name] = th
@@ -339,13 +266,19 @@ class ScopesMixin:
         if out is not None and out in ctx[1] and env.get(out) is not ctx[1][out]:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
             env[out] = Thunk("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
-        source = _newest_first(stmt) if is_for else None
+        source = newest_first(stmt) if is_for else walks_back(stmt, start)
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
-            before = ctx[1]
-            for name in _appended(stmt.body):
+            before = ctx[1] if is_for else start
+            for name in appended(stmt.body, prepends=not is_for):
                 if name in env and env[name] is not before.get(name):
-                    env[name] = Thunk("window", node=stmt.iter, prev=Thunk("expr", node=source, env=before),
+                    env[name] = Thunk("window", node=stmt.iter if is_for else stmt.test, prev=Thunk("expr", node=source, env=before),
                                       name=source.id if isinstance(source, ast.Name) else "")
+        masked = masks_older(stmt) if is_for else None
+        if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
+            source, rewrite, item = masked
+            grown = [n for n in appended(stmt.body) if n in env and env[n] is not ctx[1].get(n)]
+            for name in grown or ([source.id] if item in targets else []):
+                env[name] = Thunk("window", node=rewrite, prev=Thunk("expr", node=source, env=ctx[1]), name=source.id)
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
@@ -387,6 +320,8 @@ class ScopesMixin:
                 self._assign(target, stmt.value, env)
                 if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
+            if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
+                env[name] = Thunk("window", node=stmt, prev=env[name], name=name)
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
                 env[stmt.target.id] = Thunk("expr", node=stmt.value, env=dict(env))
@@ -400,10 +335,18 @@ class ScopesMixin:
             kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
             env[YIELDED] = Thunk(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
                                  repeated=bool(loop), loop=loop if isinstance(loop, tuple) else None)
-        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (dropped := _drops_oldest(stmt, loop)) in env:
+        elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (
+                (dropped := drops_oldest(stmt, loop)) in env
+                or frame.fitting and (dropped := dropped_until(stmt)) in env):
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
                                  name=dropped)
+        elif frame.fitting and isinstance(stmt, ast.Expr) and (attr := method_cuts(frame.cls, stmt.value)):
+            # `self.clear_history(i, j)` until it fits: a method that deletes from `self.history`
+            for name, th in list(env.items()):
+                if (th.kind == "expr" and isinstance(th.node, ast.Attribute) and th.node.attr == attr
+                        and isinstance(th.node.value, ast.Name) and th.node.value.id == "self"):
+                    env[name] = Thunk("window", node=stmt.value, prev=th, name=name)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func
@@ -437,12 +380,15 @@ class ScopesMixin:
             env[name] = Thunk("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
             for i, el in enumerate(target.elts):
                 if isinstance(el, ast.Name):
-                    if vals is not None and i < len(vals) and not isinstance(vals[i], ast.Starred):
+                    # after a starred target (`*_, last = xs`) a name counts from the end
+                    at = i if star is None or i < star else i - len(target.elts)
+                    if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
                         env[el.id] = Thunk("expr", node=vals[i], env=dict(env))
                     else:
-                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=i)
+                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=at)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""

@@ -327,10 +327,13 @@ class TextMixin:
         return Text([s for s in out if not (s.is_static and not s.text)])
 
     def format_text(self, tmpl: Text, args: list, kwargs: dict, frame, call_span: Span | None,
-                    keep_unbound: bool = False) -> Text:
+                    keep_unbound: bool = False, literal_unbound: bool = False) -> Text:
         """`tmpl.format(*args, **kwargs)`: each `{field}` of the static text becomes the bound
         value's segments, reported at the placeholder (origin: the bound value's span). Unbound
-        fields stay template variables when `keep_unbound`, else unknown."""
+        fields stay template variables when `keep_unbound`, else unknown; with `literal_unbound`
+        (every argument written out by name: `str.format` would raise, so a safe formatter fills
+        the text and leaves a field no argument names as written, `{area:.2f}` in example code),
+        a named field no argument binds is static text."""
         auto = 0
 
         def field(mt):
@@ -342,6 +345,8 @@ class TextMixin:
                 idx = auto if head == "" else int(head)
                 auto += head == ""
                 return head, args[idx] if idx < len(args) else None, mt.group(3)
+            if literal_unbound and head not in kwargs:
+                return None, None, None  # left as written
             return head, kwargs.get(head), mt.group(3)
 
         return self._fill(tmpl, FORMAT_FIELD, field, frame, keep_unbound)
@@ -370,6 +375,8 @@ class TextMixin:
             pos = 0
             for mt in pattern.finditer(seg.text):
                 got = field(mt)
+                if got is not None and got[0] is None:
+                    continue  # a field left as written: part of the static text around it
                 out.append(slice_segment(seg, pos, mt.start() + (got is None)))
                 pos = mt.end()
                 if got is None:

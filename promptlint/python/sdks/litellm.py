@@ -2,6 +2,8 @@
 OpenAI's chat shape; the model string names the provider (`anthropic/claude-...`)."""
 from __future__ import annotations
 
+import ast
+
 from ..flow.values import Obj
 from .base import Sdk, Shape
 
@@ -16,7 +18,38 @@ def chat_like(b, call, api: str) -> None:
     prov, model = b.provider_for_model(b.static_model(kw.get("model"), frame), "litellm")
     layout = b.add(call.node, "python-call", prov, api, model, parts + msg_parts,
                    None if newest is None else len(parts) + newest)
+    if model is None and frame is not None and frame.func is not None:
+        check = claude_check(frame.func)
+        layout.claude_checked = frame.module.span(check) if check is not None else None
     b.options(layout, kw, frame)
+
+
+_CLAUDE = ("claude", "anthropic")
+
+
+def claude_check(func: ast.AST) -> ast.expr | None:
+    """The first test in `func` of a model name for a Claude model: `"claude" in model`,
+    `"anthropic" in model.lower()`, `model.startswith(("anthropic/", "claude"))` (the tested
+    name says `model`); None when there is none."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In) \
+                and _claude_text(node.left) and _names_model(node.comparators[0]):
+            return node
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
+                and node.args and _claude_text(node.args[0]) and _names_model(node.func.value):
+            return node
+    return None
+
+
+def _claude_text(node: ast.expr) -> bool:
+    items = node.elts if isinstance(node, ast.Tuple) else [node]
+    return any(isinstance(i, ast.Constant) and isinstance(i.value, str) and i.value.lower().startswith(_CLAUDE)
+               for i in items)
+
+
+def _names_model(node: ast.expr) -> bool:
+    return any((isinstance(n, ast.Name) and "model" in n.id.lower())
+               or (isinstance(n, ast.Attribute) and "model" in n.attr.lower()) for n in ast.walk(node))
 
 
 def _is_completion(call) -> bool:

@@ -1,0 +1,270 @@
+"""Shapes of code that cut a list (read by the statement reader, scopes.py): an item removed in
+a loop (`messages.pop(0)`, `del messages[i]` over the first indices, a pop in a `while` loop that
+runs until a size fits), a newest-first walk that stops at a bound (`for m in reversed(xs)`, a
+walk by index from `len(xs) - 1`). Each function reads syntax only and returns the name or node of
+the list it cuts, or None."""
+from __future__ import annotations
+
+import ast
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def drops_oldest(stmt, loop=None) -> str | None:
+    """The name of the list `name.pop(0)` / `name.pop(1)` / `del name[0]` / `del name[1]` removes
+    one of the first messages from (the first after a system message), or `name.pop(i)` at an index
+    at its middle (`len(name) // 2`) or in a `while` loop (`loop` True: not the item of a
+    `for` loop, which would be a filter) - a message of its middle; the popped message is thrown
+    away, not taken out to be used - else None."""
+    if isinstance(stmt, ast.Expr):
+        call = stmt.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
+                and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+            index = call.args[0]
+            if isinstance(index, ast.Constant) and index.value in (0, 1):
+                return call.func.value.id
+            counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+                for n in ast.walk(index))
+            if counted or isinstance(index, ast.Name) and loop is True:
+                return call.func.value.id  # not a constant: not the newest end (-1)
+        return None
+    if len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Constant)
+                and t.slice.value in (0, 1)):
+            return t.value.id
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Name)
+                and isinstance(loop, tuple) and front_indices(loop, t.slice.id, t.value.id)):
+            return t.value.id  # `for i in reversed(range(cut)): del messages[i]`: the first `cut` removed
+    return None
+
+
+def dropped_until(stmt) -> str | None:
+    """The name of the list `name.pop()` / `name.pop(i)` / `del name[...]` removes an item of
+    (the item thrown away), in a `while` loop that runs until a size fits: `while tokens >
+    budget: messages.pop()` drops messages until the conversation fits (from its oldest end in
+    a list kept newest first; no chat drops its newest messages to fit), else None."""
+    if isinstance(stmt, ast.Expr):
+        call = stmt.value
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
+                and isinstance(call.func.value, ast.Name) and len(call.args) <= 1 and not call.keywords):
+            return call.func.value.id
+        return None
+    if isinstance(stmt, ast.Delete) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+            return t.value.id
+    return None
+
+
+def front_indices(loop: tuple, index: str, listed: str) -> bool:
+    """True when the loop `loop` (iterable node, bindings before it, outer loop) walks as `index`
+    the first indices of a list up to a bound that is not its length: `range(cut)`,
+    `reversed(range(cut))`, or a list of indices picked from such a range (`[i for i in
+    range(cut) if ...]`); deleting them (`del listed[i]`) removes its oldest items. A walk over
+    `range(len(listed))` visits every item: a filter, not a cut."""
+    it, env = loop[0], loop[1]
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
+        it = it.args[0]
+    if isinstance(it, ast.Name):
+        th = env.get(it.id)
+        it = th.node if th is not None and th.kind == "expr" else None
+    if isinstance(it, (ast.ListComp, ast.GeneratorExp)) and len(it.generators) == 1:
+        it = it.generators[0].iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
+        return False
+    if len(it.args) > 1 and not (isinstance(it.args[0], ast.Constant) and it.args[0].value in (0, 1)):
+        return False
+    bound = it.args[1] if len(it.args) > 1 else it.args[0]
+    if isinstance(bound, ast.Constant):
+        return False
+    return not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+                   and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == listed for n in ast.walk(bound))
+
+
+def newest_first(stmt, stops: bool = True) -> ast.expr | None:
+    """`xs` of a loop that walks `reversed(xs)` or `xs[::-1]` (newest item first) and can stop
+    early (a `break` of its own; `stops` False: whether or not), else None: what it keeps is a
+    window of xs's newest items."""
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and len(it.args) == 1:
+        source = it.args[0]
+    elif (isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None
+            and it.slice.upper is None and isinstance(it.slice.step, ast.UnaryOp)
+            and isinstance(it.slice.step.op, ast.USub)):
+        source = it.value
+    else:
+        return None
+    return source if not stops or breaks(stmt.body) else None
+
+
+def breaks(stmts, bound: bool = False) -> bool:
+    """Whether a loop body holds a `break` of its own loop (not of a loop nested in it) taken
+    when a bound is reached: under an `if` that compares sizes (`if tokens > budget:`, `if
+    len(kept) >= limit:`). A break on what an item is (`if msg.role == "assistant": break`: the
+    messages since the last answer) keeps the newest turn, not a window of a budget."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.Break):
+            if bound:
+                return True
+            continue
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
+            continue
+        inner = bound or isinstance(stmt, ast.If) and compares_sizes(stmt.test)
+        for body in ("body", "orelse", "finalbody"):
+            if breaks(getattr(stmt, body, ()) or (), inner):
+                return True
+        if any(breaks(h.body, bound) for h in getattr(stmt, "handlers", ())):
+            return True
+    return False
+
+
+def compares_sizes(test) -> bool:
+    """True for a condition that orders two values (`>`, `>=`, `<`, `<=`): a size against a bound;
+    or that compares a value with a whole number (`if turns_left == 0:`, a countdown)."""
+    return any(isinstance(n, ast.Compare) and any(
+        isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) or isinstance(op, ast.Eq) and _count(right)
+        for op, right in zip(n.ops, n.comparators)) for n in ast.walk(test))
+
+
+def _count(node) -> bool:
+    """True for a whole number written in the code (`0`: a countdown reaching its end)."""
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def walks_back(stmt, env: dict) -> ast.expr | None:
+    """`xs` of a `while` loop that walks xs by an index from its end (`k = len(xs) - 1`, then
+    `while k >= 0: m = xs[k] ... k -= 1`) and can stop at a bound (a `break` under a size test):
+    what it keeps is a window of xs's newest items, as with `for m in reversed(xs)`; else None."""
+    if not isinstance(stmt, ast.While) or not isinstance(stmt.test, ast.Compare):
+        return None
+    index = next((n.id for n in [stmt.test.left, *stmt.test.comparators] if isinstance(n, ast.Name)), None)
+    th = env.get(index)
+    init = th.node if th is not None and th.kind == "expr" else None
+    if not (isinstance(init, ast.BinOp) and isinstance(init.op, ast.Sub) and isinstance(init.left, ast.Call)
+            and isinstance(init.left.func, ast.Name) and init.left.func.id == "len" and len(init.left.args) == 1
+            and isinstance(init.left.args[0], ast.Name)):
+        return None
+    source = init.left.args[0]
+    nodes = list(ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+    steps = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) and isinstance(n.target, ast.Name)
+                and n.target.id == index for n in nodes)
+    reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == source.id
+                and isinstance(n.slice, ast.Name) and n.slice.id == index for n in nodes)
+    return source if steps and reads and breaks(stmt.body) else None
+
+
+def appended(stmts, prepends: bool = False) -> set[str]:
+    """The names `name.append(...)` / `.insert` / `.extend` / `name += ...` grow in a loop body
+    (not `budget -= n`: a counter is not what the loop keeps); `prepends`: also `name = [x] +
+    name` (an item put before the others)."""
+    names = set()
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if (prepends and isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.BinOp)
+                and isinstance(node.value.op, ast.Add) and isinstance(node.value.right, ast.Name)
+                and node.value.right.id == node.targets[0].id):
+            names.add(node.targets[0].id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name):
+            names.add(node.func.value.id)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def method_cuts(cls, call) -> str | None:
+    """The attribute `A` that the method `self.m(...)` called by `call` removes items of (`del
+    self.A[start:end]`, `self.A.pop(i)` in its own body), for a method of the class `cls`
+    around the call; else None. Called in a loop that runs until a size fits, it cuts `self.A`."""
+    f = call.func if isinstance(call, ast.Call) else None
+    if cls is None or not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"):
+        return None
+    method = next((n for n in cls.body if isinstance(n, _FUNCS) and n.name == f.attr), None)
+    for node in ast.walk(method) if method is not None else ():
+        target = None
+        if isinstance(node, ast.Delete) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+            target = node.targets[0].value
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop"
+              and node.args):
+            target = node.func.value
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            return target.attr
+    return None
+
+
+def rewritten(stmt) -> str | None:
+    """The name of the list `xs[i] = shorter` replaces an item of at an index that is not a key
+    (`hist[k] = truncate(hist[k])`): in a loop that runs until a size fits, a message shortened
+    in place, a cut of the conversation; else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and not isinstance(t.slice, ast.Slice)
+                and not (isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str))):
+            return t.value.id
+    return None
+
+
+def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
+    """A `for` loop over a list `xs` (`for m in xs`, `for i, m in enumerate(xs)`) that replaces
+    the content of the items outside its newest ones (`m["content"] = "(omitted)"`, `copy.content
+    = ...`) in a branch of a test of the item's place counted from the end (`if i < len(xs) -
+    keep:`, `if n in range(total - keep + 1, total + 1):`): each new item moves the boundary, so
+    one more old item is rewritten on every turn. (source `xs`, the rewriting statement, the name
+    of what it rewrites) or None."""
+    it = stmt.iter
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args:
+        it = it.args[0]
+    newest = newest_first(stmt, stops=False)
+    if newest is not None:
+        it = newest
+    if not isinstance(it, ast.Name):
+        return None
+    nodes = list(ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+    seen = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in ("add", "append") and isinstance(n.func.value, ast.Name)} if newest is not None else set()
+    for node in nodes:
+        if isinstance(node, ast.If) and (_from_end(node.test) or _superseded(node.test, seen)):
+            for branch in (node.body, node.orelse):
+                found = next((s for s in branch if _rewrites_content(s)), None)
+                if found is not None:
+                    return it, found, _rewrites_content(found)
+    return None
+
+
+def _superseded(test, seen: set) -> bool:
+    """True for `key in seen` where `seen` is what a newest-first walk has collected: an item
+    whose key a newer item has too (an older view of the same file, a repeated tool result)."""
+    return (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+            and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id in seen)
+
+
+def _from_end(test) -> bool:
+    """True for a test that places an item against a count minus a window (`len(xs) - keep`,
+    `total - n + 1`): a subtraction of a value that is not a constant."""
+    return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and not isinstance(n.right, ast.Constant)
+               for n in ast.walk(test))
+
+
+def _rewrites_content(stmt) -> str | None:
+    """The name whose content a statement replaces (`m["content"] = ...`, `m.content = ...`)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        t = stmt.targets[0]
+        if (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and isinstance(t.slice, ast.Constant)
+                and t.slice.value in ("content", "text")):
+            return t.value.id
+        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.attr in ("content", "text"):
+            return t.value.id
+    return None
+
+
+def runs_until_it_fits(stmt) -> bool:
+    """True for a `while` loop that runs until a size fits a bound (`while tokens(hist) > limit:`,
+    `while len(messages) > keep:`), not one that steps an index or counter of its test (`while i <
+    len(xs): ... i += 1`: a walk over every item)."""
+    if not isinstance(stmt, ast.While) or not compares_sizes(stmt.test):
+        return False
+    tested = {n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)}
+    return not any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in tested
+                   for n in ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))

@@ -1,0 +1,118 @@
+"""Cut conversations (PRM105): a conversation cut to its newest messages by a slice, a loop or a
+call (`windowed`: the history segment marked with where it is cut), joined pieces of it sliced
+again, the messages a selection keeps by membership in what a cut kept."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ... import classify
+from ...model import Kind, Segment, Volatility
+from .values import Alt, Seq, Spread, Text, Value, dynamic
+
+
+class WindowsMixin:
+    """The Evaluator's reading of cut conversations (see the module docstring)."""
+
+    def _kept_by(self, comp, frame, env) -> Value | None:
+        """The cut conversation that a selection keeps the items of, by membership in a set built
+        from that cut (`kept = {id(m) for m in newest}`, then `if id(m) in kept`), or None."""
+        for test in comp.ifs:
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+                    and isinstance(test.comparators[0], ast.Name)):
+                continue
+            th = env.get(test.comparators[0].id)
+            if th is None or th.kind != "expr" or th.node is None:
+                continue
+            for sub in ast.walk(th.node):
+                if isinstance(sub, ast.comprehension) and isinstance(sub.iter, ast.Name):
+                    seg = _window_of(self.eval(sub.iter, frame, th.env))
+                    if seg is not None:
+                        return Text([seg])
+        return None
+
+    def _pieces_cut(self, base, node: ast.Subscript, frame) -> Value | None:
+        """A slice of conversation pieces joined (`(head + tail)[:n]`; in each list a condition
+        made): still the conversation, cut again when the slice keeps the newest; None for any
+        other base."""
+        if isinstance(base, Alt) and any(_history(o) or _pieces(o) for o in base.options):
+            return Alt([self._pieces_cut(o, node, frame) or o for o in base.options], base.span)
+        if not (_pieces(base) or _history(base) and isinstance(base, Text)):
+            return None
+        if not _slides(node.slice.lower):
+            return base
+        segs = self.text_of(base, frame)
+        return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
+                             node, frame)
+
+    @staticmethod
+    def windowed(value, node, frame, name: str = "") -> Value:
+        """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
+        `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
+        grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
+        name where it is cut) is one too."""
+        m = frame.module
+        conversation = _history(value) or _named_conversation(value)
+        if conversation is not None:
+            return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
+        if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
+            grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
+            return Text([replace(grown.segs[0], window=m.span(node))])
+        if isinstance(value, Seq):  # a message list: the conversation spread into it
+            return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame))
+                                         if isinstance(i, Spread) else i for i in value.items])
+        return value
+
+
+def _slides(lower) -> bool:
+    """True for the lower bound of a slice that keeps the newest items of a growing list: negative
+    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`)."""
+    if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
+        return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
+        left = lower.left
+        return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+    return False
+
+
+def _window_of(value) -> Segment | None:
+    """The cut conversation segment of a value (of one of its options), or None."""
+    if isinstance(value, Alt):
+        return next((w for o in value.options if (w := _window_of(o)) is not None), None)
+    seg = _history(value)
+    return seg if seg is not None and seg.window is not None else None
+
+
+def _selects(node, comp) -> bool:
+    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
+    return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
+            and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
+
+
+def _pieces(value) -> bool:
+    """True for the concatenation of several pieces of a conversation (`head + tail`), or a list
+    holding such pieces (`result.insert(k, messages[i])` after it)."""
+    if isinstance(value, Seq) and not value.repeated:
+        return any(isinstance(i, Spread) and (_history(i.value) or _pieces(i.value)) for i in value.items)
+    return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
+
+
+def _named_conversation(value) -> Segment | None:
+    """The segment of a value we cannot read that is named as the conversation
+    (`agent.messages` of an object of a class not found), as the history it is cut from."""
+    if not (isinstance(value, Text) and len(value.segs) == 1):
+        return None
+    seg = value.segs[0]
+    if seg.is_static or seg.kind is not Kind.UNKNOWN or not seg.expr:
+        return None
+    last = seg.expr.rsplit(".", 1)[-1]
+    if last.lower() not in classify.HISTORY_NAMES:
+        return None
+    return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
+
+
+def _history(value) -> Segment | None:
+    """The segment of a value that is the replayed conversation (one history segment), or None."""
+    if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
+        return value.segs[0]
+    return None
