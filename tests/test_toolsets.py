@@ -143,3 +143,64 @@ def test_a_schema_changed_once_or_never_passed_by_the_class_is_not_a_change_on_e
                 await self.step(url, messages)
     """
     assert class_changes(unsent) == []
+
+
+def test_a_refresh_that_removes_entries_and_inserts_them_again_changes_the_order():
+    assert changes("""
+        class Aggregator:
+            async def refresh_server(self, server, new_tools):
+                for old in self._server_tools.get(server, []):
+                    del self._tool_map[old.name]
+                self._server_tools[server] = []
+                for tool in new_tools:
+                    self._tool_map[f"{server}-{tool.name}"] = tool
+                    self._server_tools[server].append(tool)
+
+            def unregister(self, name):
+                self._tool_map.pop(name)  # removed only: no insertion after it
+
+            def reload(self, tools):
+                self._tool_map.clear()  # emptied and filled again: the same order
+                self._tool_map.update(tools)
+
+            def readd(self, tool):
+                self._tool_map[tool.name] = tool  # inserted before the removal
+                self.other_tools.pop(tool.name)
+    """) == [(7, "self._tool_map", "refresh_server", "reinserted")]
+
+
+def test_a_tool_a_class_adds_to_another_objects_tool_set_and_removes_is_temporary():
+    assert class_changes("""
+        class OutputContext:
+            def register_tool(self, registry):
+                if self.tool.name not in registry.dynamic_tools:
+                    registry.register_dynamic_tool(self.tool)
+
+            def cleanup(self, registry):
+                if self.tool.name in registry.dynamic_tools:
+                    del registry.dynamic_tools[self.tool.name]
+    """) == [(8, "registry.dynamic_tools", "cleanup")]
+
+
+def test_a_registrys_own_api_or_a_removal_alone_is_no_temporary_tool():
+    assert class_changes("""
+        class ToolRegistry:
+            def register_tool(self, tool):
+                self._tools[tool.name] = tool
+
+            def unregister_tool(self, name):
+                del self._tools[name]
+
+
+        class Pruner:
+            def prune(self, agent, name):
+                agent.tools.pop(name)  # nothing of the class adds to agent.tools
+
+
+        class Session:
+            def on_calls(self, state, calls):
+                state.pending_tools.update(c["id"] for c in calls)
+
+            def on_result(self, state, item):
+                state.pending_tools.discard(item["call_id"])  # ids of tool calls, not tools
+    """) == []

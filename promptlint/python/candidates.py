@@ -52,17 +52,21 @@ def tools_named(name: str) -> bool:
     return bool(words(name) & _TOOL_WORDS)
 
 
-def tools_layout(finder, node, value, span) -> bool:
+def tools_layout(finder, node, value, span, own: bool = False) -> bool:
     """A tools list (or registry) built in an unstable order, or holding an id or a time in a
     tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
     candidate with one tools part, reported where the order is lost (PRM203) or where the value
-    enters the tool (PRM102, PRM103). True when one was added."""
+    enters the tool (PRM102, PRM103). `own`: the order must be lost in the expression at `span`
+    itself (a local list's comprehension iterating a set), not by a loop around it whose items
+    the analysis may have mistaken. True when one was added."""
     from .layout import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered
     if all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
     unordered = find_unordered(value)
+    if unordered is not None and own and unordered.anchor is not None and not _inside(unordered.anchor.span, span):
+        unordered = None
     if unordered is None or unordered.anchor is None:
         # an unordered value never iterated into a list (a set for membership tests) is no order
         unordered = find_stamped(value)
@@ -70,6 +74,13 @@ def tools_layout(finder, node, value, span) -> bool:
             return False
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
+
+
+def _inside(inner, outer) -> bool:
+    """True when span `inner` lies within span `outer` (same file)."""
+    return (inner is not None and outer is not None and inner.filename == outer.filename
+            and (inner.start.row, inner.start.column) >= (outer.start.row, outer.start.column)
+            and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column))
 
 
 def static_chars(segs: list[Segment]) -> int:
@@ -168,7 +179,13 @@ def local(finder, node, name: str, value_node, frame) -> None:
     text: the name and the conversation beside it say it is a system prompt. A message list kept in
     a local name is recorded as one (`message_list`). Text kept in a name that does not say prompt
     is one when it fills a template whose name does (`task_description =
-    TASK_PROMPT_TEMPLATE.format(objective=..., task=...)`): the template's name says what it is."""
+    TASK_PROMPT_TEMPLATE.format(objective=..., task=...)`): the template's name says what it is.
+    A tools list kept in a local name (`tools = [spec(f) for f in self.usable]`, returned or
+    handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
+    order or with an id in a tool."""
+    if tools_named(name) and not prompt_named(name):
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True)
+        return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return

@@ -17,6 +17,13 @@ say from the code that the change happens between requests:
   whatever its name) is replaced or grown by a method (not `__init__`) that a loop of the class
   reaches through `self.` calls, together with a method that passes it (a step filtering the
   actions by the page, a last step that keeps only the `done` action).
+- **a refresh** (`reinserted`): one function removes entries of the set (`del tool_map[old]`,
+  `tools.pop(name)`) and inserts tools after it: they go to the end, so the order changes even
+  when the tools are the same (a server's tools reloaded on a list-changed notification).
+- **a temporary tool** (`temporary`, one class): a tool added to another object's tool set by one
+  method and removed by another (`registry.register_dynamic_tool(tool)`, `del
+  registry.dynamic_tools[name]`): a tool for some invocations only. A class's own set
+  (`self._tools`: a registry's API) is not one.
 
 A change is a call of `append`, `extend`, `insert`, `update` or `setdefault` on the set, an item
 set (`tools[name] = tool`), an assignment (not of an empty value: `self.tools = []` makes a set)
@@ -209,7 +216,8 @@ def _key(node: ast.AST) -> tuple[int, int]:
 
 
 def find_tool_changes(module: Module) -> list[ToolChange]:
-    """Every change of a held tool set made by a tool result or between two requests."""
+    """Every change of a held tool set made by a tool result, between two requests, or by a
+    refresh that removes entries and inserts them again (`reinserted`)."""
     out = []
     for func in ast.walk(module.tree):
         if not isinstance(func, _FUNCS) or func.name.startswith("__"):
@@ -218,26 +226,77 @@ def find_tool_changes(module: Module) -> list[ToolChange]:
         changes = _changes(func, nodes, module)
         if not changes:
             continue
-        if _returns_text(nodes):
-            node, target = changes[0]  # one root cause per function: its first change
-            out.append(ToolChange(node, target, func.name, "tool-result"))
-            continue
-        sends = _sends(nodes)
-        if not sends:
-            continue
-        loops = _loops(func, nodes)
-        for node, target in changes:
-            before = [s for s in sends if _key(s) < _key(node)]
-            after = [s for s in sends if _key(s) > _key(node)]
-            shared = next((s for loop in loops if id(node) in loop for s in sends if id(s) in loop), None)
-            if before and after:
-                out.append(ToolChange(node, target, func.name, "between-requests", before[-1], after[0]))
-            elif shared is not None:
-                out.append(ToolChange(node, target, func.name, "between-requests", shared, None))
-            else:
-                continue
-            break  # one root cause per function: its first change between requests
+        found = _between(func, nodes, changes)
+        if found is None:
+            found = _reinserted(func, nodes, module, changes)
+        if found is not None:
+            out.append(found)
     return out
+
+
+def _between(func, nodes, changes) -> ToolChange | None:
+    """The first change made by a tool result or between two requests of `func`, or None."""
+    if _returns_text(nodes):
+        node, target = changes[0]  # one root cause per function: its first change
+        return ToolChange(node, target, func.name, "tool-result")
+    sends = _sends(nodes)
+    if not sends:
+        return None
+    loops = _loops(func, nodes)
+    for node, target in changes:
+        before = [s for s in sends if _key(s) < _key(node)]
+        after = [s for s in sends if _key(s) > _key(node)]
+        shared = next((s for loop in loops if id(node) in loop for s in sends if id(s) in loop), None)
+        if before and after:
+            return ToolChange(node, target, func.name, "between-requests", before[-1], after[0])
+        if shared is not None:
+            return ToolChange(node, target, func.name, "between-requests", shared, None)
+    return None  # one root cause per function: its first change between requests
+
+
+_REMOVE = {"pop", "remove", "discard"}
+
+
+def _removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
+    """Entries removed from a held tool set by a tool or its name (`del self._tool_map[name]`,
+    `tools.pop(old.tool_name)`, `tools.remove(tool)`): (the statement or call, the set's source
+    text). Not `clear()`: a set emptied and filled again in the same order keeps its order; not a
+    key that is no tool (`pending_tools.discard(item["call_id"])`: ids of tool calls)."""
+    local, declared = _locals(func, nodes)
+    fresh = _fresh(nodes)
+    out = []
+    for node in nodes:
+        if isinstance(node, ast.Delete):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and _tool_key(target.slice, module):
+                    held = _held(target, module, local, declared, fresh)
+                    if held is not None:
+                        out.append((node, held))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                callee_name(node) in _REMOVE and node.args and _tool_key(node.args[0], module):
+            held = _held(node.func.value, module, local, declared, fresh)
+            if held is not None:
+                out.append((node, held))
+    return out
+
+
+def _tool_key(key: ast.AST, module: Module) -> bool:
+    """True when a removed key or item names a tool: a word `name` or `tool` in it and no `id`."""
+    named = words(module.code(key))
+    return bool(named & {"name", "names", "tool"}) and "id" not in named
+
+
+def _reinserted(func, nodes, module: Module, changes) -> ToolChange | None:
+    """A refresh of a held tool set (`del tool_map[old.name]` for a server's old tools, then
+    `tool_map[new.name] = tool`): the entries inserted after a removal go to the end of the map or
+    list, so the tool order (and the set, when it changed) differs from what earlier requests sent,
+    even when the refreshed tools are the same. Reported at the first insertion after a removal."""
+    removals = _removals(func, nodes, module)
+    for node, target in changes:
+        removed = next((r for r, t in removals if t == target and _key(r) < _key(node)), None)
+        if removed is not None:
+            return ToolChange(node, target, func.name, "reinserted", removed, None)
+    return None
 
 
 # ------------------------------------------------------------------------ one class, on each step
@@ -330,9 +389,50 @@ def _class_changes(cls: ast.ClassDef) -> list[ToolChange]:
 
 def find_class_tool_changes(module: Module) -> list[ToolChange]:
     """Changes of a request's tools or response schema kept on `self`, made on each step of a loop
-    that also sends it (see the module docstring)."""
+    that also sends it (see the module docstring), and tools a class adds to another object's tool
+    set and removes again (`temporary`)."""
     out = []
     for cls in ast.walk(module.tree):
         if isinstance(cls, ast.ClassDef):
             out.extend(_class_changes(cls))
+            found = _temporary(cls, module)
+            if found is not None:
+                out.append(found)
     return out
+
+
+def _owner(target: str) -> str | None:
+    """The object whose tool set `target` is (`registry` of `registry.dynamic_tools`,
+    `self.agent` of `self.agent.tools`), or None for the class's own (`self._tools`) or a global."""
+    owner = target.rpartition(".")[0]
+    return owner if owner and owner != "self" else None
+
+
+def _temporary(cls: ast.ClassDef, module: Module) -> ToolChange | None:
+    """A tool that a class adds to another object's tool set in one method and removes in another
+    (`registry.register_dynamic_tool(tool)` for one invocation, `del registry.dynamic_tools[name]`
+    after it): the requests sent while it is registered have other tool definitions than those
+    before and after, so a conversation that mixes both loses its cached prefix at each switch. A
+    registry's own methods (`self._tools`) are its API, not a temporary tool: not reported."""
+    methods = [n for n in cls.body if isinstance(n, _FUNCS) and not n.name.startswith("__")]
+    added: set[str] = set()
+    removed: list[tuple[ast.AST, str, str]] = []
+    for func in methods:
+        nodes = _own_nodes(func)
+        for node, target in _changes(func, nodes, module):
+            if target.endswith("(...)"):  # a loading call: its receiver's tool set grows
+                called = node.func.value if isinstance(node.func, ast.Attribute) else None
+                owner = module.code(called) if called is not None else None
+                owner = None if owner == "self" else owner
+            else:
+                owner = _owner(target)
+            if owner is not None:
+                added.add(owner)
+        for node, target in _removals(func, nodes, module):
+            owner = _owner(target)
+            if owner is not None:
+                removed.append((node, target, func.name))
+    for node, target, name in removed:
+        if _owner(target) in added:
+            return ToolChange(node, target, name, "temporary")
+    return None

@@ -20,7 +20,12 @@ class ToolsChangedMidConversationRule(Rule):
     set updated on every step of a loop), or by a method that a loop of the class runs with the
     request on every pass, when a call of the class passes the attribute as the request's tools or
     response schema (`output_format=self.AgentOutput`: known by its use, whatever its name; an
-    action model filtered by the current page, a last step that keeps only the `done` action).
+    action model filtered by the current page, a last step that keeps only the `done` action), or
+    refreshed by a function that removes entries and inserts tools again (`del tool_map[old]`,
+    then `tool_map[name] = tool`: a server's tools reloaded on a list-changed notification go to
+    the end, so the order changes even when the tools do not), or a tool that a class adds to
+    another object's tool set in one method and removes in another (a tool registered for one
+    invocation only: `registry.register_dynamic_tool(tool)`, then `del registry.dynamic_tools[name]`).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -60,6 +65,20 @@ class ToolsChangedMidConversationRule(Rule):
                            "from one pass to the next, the tool definitions, which come before the system prompt "
                            "and the history, change mid-conversation and the whole cached prefix is lost")
                 related = [Related(module.span(change.after), "sent here"), Related(module.span(change.before), "the loop")]
+            elif change.shape == "reinserted":
+                message = (f"`{change.function}` removes entries of `{change.target}` (line {change.before.lineno}) "
+                           "and inserts tools again: the inserted tools go to the end, so the tool definitions, "
+                           "which come before the system prompt and the history, change order (and content, when "
+                           "the tools changed) for every later request of a running conversation, and the whole "
+                           "cached prefix is lost; only the names say that this is a tool set sent with requests")
+                related = [Related(module.span(change.before), "entries removed here")]
+            elif change.shape == "temporary":
+                message = (f"`{change.function}` removes a tool from `{change.target}`, which a method of the same "
+                           "class adds it to: the requests sent while it is there have other tool definitions than "
+                           "those before and after, and the tools come before the system prompt and the history, "
+                           "so a conversation that switches loses the whole cached prefix at each switch; only the "
+                           "names say that this is a tool set sent with requests")
+                related = []
             elif change.shape == "tool-result":
                 message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
                            f"`{change.target}`: the next request of the conversation is sent with other tool "

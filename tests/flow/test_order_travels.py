@@ -258,3 +258,31 @@ def test_an_item_picked_from_a_set_by_a_key_or_first_depends_on_the_order(tmp_pa
     assert bool(found) is picked
     if picked:
         assert found[0].volatility is Volatility.PER_PROCESS and "depends on the order of" in found[0].evidence
+
+
+SERIALISED = """
+    import json
+
+
+    def f(cols: list, extra: dict):
+        fields = set(cols)
+        probe(json.dumps({x: {} for x in fields}))
+        schema = dict((x, {}) for x in fields)
+        for k, v in extra.items():
+            schema[k]["values"] = v
+        if cols:
+            schema = {k: v for k, v in schema.items() if k in cols}
+        probe(json.dumps(schema, indent=4))
+        probe(json.dumps(schema, sort_keys=True))
+        probe(json.dumps({x: {} for x in set(range(3))}))
+        probe(json.dumps(dict(extra)))
+"""
+
+
+@pytest.mark.parametrize("index,expected", [(0, ["fields"]), (1, ["fields"]), (2, []), (3, []), (4, [])])
+def test_a_dict_made_from_a_set_is_serialised_in_the_sets_order(tmp_path, index, expected):
+    """`json.dumps` of a dict whose keys were made by iterating a set (a comprehension,
+    `dict(<pairs>)`, then filled and filtered) writes them in hash order: the finding is the
+    iteration of the set; sorted keys, or a set of numbers, keep a fixed order."""
+    p = probe(tmp_path, SERIALISED, index=index)
+    assert [s.expr for s in unordered(p)] == expected

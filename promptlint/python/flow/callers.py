@@ -16,6 +16,7 @@ import ast
 
 from ..walk import children
 from .scopes import Frame
+from .values import ClassRef
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
 MAX_HOPS = 3  # wrappers followed outwards from the prompt's own frame
@@ -138,3 +139,46 @@ def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
     if len(args) != len(call.args):
         return None  # *args: positions are not known
     return args[index] if index < len(args) else None
+
+
+def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
+    """What the constructor calls of the record class `cls` (a pydantic model, a dataclass: its
+    fields annotated in the class body) pass for the field `attr`, read where the method of an
+    instance nobody built in the analysed code reads `self.attr` (`self.system_message.format(
+    doc_schema=self.doc_schema)`): the calls in its module and in the other modules of its package
+    tree (`PlannerConfig(doc_schema=agent.clean_schema())`), when there are few (`MAX_CALLERS`).
+    A call that does not pass it gives `default()` (the class default). None when there are no
+    calls, too many, or a call may pass it by position or by `**kwargs` (then the class default
+    is read, as before)."""
+    key = ("field callers", id(cls), attr)
+    if key in evaluator._return_cache:
+        return evaluator._return_cache[key]
+    evaluator._return_cache[key] = None  # while computing: a field built from itself stays as it is
+    sites = [(module, call, caller, c) for call, caller, c in call_index(module).get(cls.name, [])]
+    if getattr(module, "path", None) is not None:
+        others = evaluator.project.callers_of(cls.name, module.path, max(MAX_CALLERS - len(sites), 0))
+        if others is None:
+            return None
+        for other in others:
+            index = call_index(other)
+            for call, caller, c in [*index.get(cls.name, []), *index.get("." + cls.name, [])]:
+                target = evaluator.eval(call.func, evaluator.module_frame(other))
+                if isinstance(target, ClassRef) and target.node is cls:
+                    sites.append((other, call, caller, c))
+    if not sites or len(sites) > MAX_CALLERS:
+        return None
+    values = []
+    for site_module, call, caller, c in sites:
+        arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)
+        if arg is None:
+            if call.args or any(kw.arg is None for kw in call.keywords):
+                return None  # by position or in **kwargs: not known which
+            values.append(default())
+            continue
+        frame = evaluator.module_frame(site_module) if caller is None else \
+            _caller_frame(evaluator, site_module, caller, c, 1, None)
+        values.append(evaluator.eval(arg, frame))
+    from .values import Alt
+    result = values[0] if len(values) == 1 else Alt(values)
+    evaluator._return_cache[key] = result
+    return result

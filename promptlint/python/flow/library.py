@@ -149,6 +149,9 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         ordered = sort is not None and not is_false
     data_node = args[0] if args else None
     data = ev.eval(data_node, frame, env) if data_node is not None else None
+    order = None if ordered else _order_of(data)
+    if order is not None:
+        return Text([order])  # keys in the order of a set they were made from: reported at that iteration
     literal = _deterministic_dict(data_node, data) or _written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
@@ -164,6 +167,17 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     if not seg.ordered:
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
     return Text([seg])
+
+
+def _order_of(data):
+    """The unordered-iteration segment of a dict or list built by iterating an unordered source
+    (`{f: {} for f in fields_set}`, `dict((f, {}) for f in fields_set)`), of one of several such
+    values too, or None: its serialised text follows that order."""
+    if isinstance(data, Alt):
+        return next((o for o in map(_order_of, data.options) if o is not None), None)
+    if isinstance(data, (Mapping, Seq)) and data.unordered is not None and not getattr(data, "ordered", False):
+        return data.unordered
+    return None
 
 
 def _written(data) -> bool:
@@ -304,8 +318,15 @@ def _number(ev, node, qual, args, kwargs, frame, env):
 
 
 def _dict(ev, node, qual, args, kwargs, frame, env):
+    """`dict(...)`: of a dict or keywords, their items; of key-value pairs made by iterating an
+    unordered source (`dict((f, {}) for f in fields_set)`), a dict in that source's order."""
     kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
     base = ev.eval(args[0], frame, env) if args else None
+    if isinstance(base, Seq) and base.unordered is not None and not base.ordered and not kw:
+        pair = base.items[0] if len(base.items) == 1 else None
+        value = pair.items[1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
+        return Mapping({}, span=frame.module.span(node), node=None, repeated=True, value=value,
+                       unordered=base.unordered)
     items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)

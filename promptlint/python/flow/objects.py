@@ -15,6 +15,7 @@ from dataclasses import replace
 from ...model import Kind, Volatility
 from ... import classify
 from ..module import attribute_chain
+from .callers import field_arguments
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -181,6 +182,12 @@ def _optional_of(ann):
     return ann
 
 
+def _unbuilt(self_value) -> bool:
+    """True for the instance a method's own frame reads (`self:Cls`, or none): its construction
+    is not in view, so its fields hold what the class's constructor calls pass."""
+    return self_value is None or isinstance(self_value, Obj) and self_value.qualname.startswith("self:")
+
+
 def _none_default(node) -> bool:
     """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
     `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
@@ -330,9 +337,15 @@ class ObjectsMixin:
                         return dynamic(module.span(stmt.annotation), attr, evidence=(
                             f"a set of numbers (`{module.code(stmt.annotation)}`): the same order in every process"))
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
+                frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
+                if _unbuilt(self_value) and isinstance(stmt, ast.AnnAssign):  # an instance built elsewhere
+                    given = field_arguments(self, module, c, attr, lambda: (
+                        dynamic(module.span(stmt), f"self.{attr}") if _none_default(value)
+                        else self._field_default(value, frame)))
+                    if given is not None:
+                        return given  # `Config(doc_schema=agent.schema())`: what its constructors pass
                 if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
-                frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
                 return self._field_default(value, frame)
         return None
 
