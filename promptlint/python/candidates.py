@@ -382,7 +382,8 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
     f-string) is not one: where that text goes in a request is not known (the end of a one-shot
     prompt loses nothing). `own_only`: its parameters read as named only. True when one was added."""
-    if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func):
+    if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func) \
+            or not finder.says_conversation(func):
         return False
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them

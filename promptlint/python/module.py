@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,38 @@ def callee_name(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
+#: An import statement inside a block: only a module holding one has imports inside functions.
+_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+import|import)[ \t]", re.M)
+
+
+def _late_imports(module: "Module") -> list[tuple[int, int, dict[str, str]]]:
+    """Each function of `module` holding imports (in its body or a nested one): (first line, last
+    line, {local name: dotted name}). One walk of the tree."""
+    package = _package(module)
+    funcs, imports = [], []
+    for node in ast.walk(module.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            funcs.append(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)) and node.col_offset > 0:
+            imports.append(node)
+    table = []
+    for func in funcs:
+        names: dict[str, str] = {}
+        end = func.end_lineno or func.lineno
+        for node in sorted((i for i in imports if func.lineno <= i.lineno <= end), key=lambda i: (i.lineno, i.col_offset)):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+            else:
+                base = _from_base(node, package)
+                for a in node.names:
+                    if a.name != "*":
+                        names[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+        if names:
+            table.append((func.lineno, end, names))
+    return table
+
+
 def attribute_chain(expr: ast.AST) -> list[str]:
     """The names of a dotted expression, outermost first: `a.b.c` -> ["a", "b", "c"]; when its
     root is not a name, its attributes only (`f().b.c` -> ["b", "c"])."""
@@ -147,23 +180,7 @@ class Module:
             return None
         table = self._pieces.get("late imports")
         if table is None:
-            table = []
-            package = _package(self)
-            for func in ast.walk(self.tree):
-                if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                    continue
-                names: dict[str, str] = {}
-                for node in ast.walk(func):
-                    if isinstance(node, ast.Import):
-                        for a in node.names:
-                            names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-                    elif isinstance(node, ast.ImportFrom):
-                        base = _from_base(node, package)
-                        for a in node.names:
-                            if a.name != "*":
-                                names[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
-                if names:
-                    table.append((func.lineno, func.end_lineno or func.lineno, names))
+            table = _late_imports(self) if _INDENTED_IMPORT.search(self.source) else []
             self._pieces["late imports"] = table
         around = [(end - start, names) for start, end, names in table if start <= line <= end and name in names]
         return min(around, key=lambda t: t[0])[1][name] if around else None

@@ -18,6 +18,10 @@ from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .walk import children
 
+#: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates._CONVERSATION_WORDS)
+#: and of its messages' roles, in any case.
+_CONVERSATION_ROOTS = re.compile(r"(?i:messag|msg|histor|conversation|chat|dialog|transcript|turn|role)")
+
 # a system message written in the code: a function building one may return a prompt
 _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""
                              r"|SystemMessage\(|MessageRole\.SYSTEM|\(\s*[\"']system[\"']\s*,")
@@ -215,6 +219,18 @@ class SiteFinder:
         if found is None:
             a, b = self.m.offsets(func)
             found = self._frames[key] = candidates.CUTS.search(self.m.source, a, b) is not None
+        return found
+
+    def says_conversation(self, func) -> bool:
+        """True when the function's source names a conversation or its messages (`messages`,
+        `chat_history`, `msgs`, `turns`, a `role`): a list it cuts can be the conversation only
+        then (a cut list is one by its name, its annotation or the roles of its messages); the
+        evaluation of what every slicing function returns is spared. Computed once."""
+        key = ("conversation", id(func))
+        found = self._frames.get(key)
+        if found is None:
+            a, b = self.m.offsets(func)
+            found = self._frames[key] = _CONVERSATION_ROOTS.search(self.m.source, a, b) is not None
         return found
 
     def _call(self, node: ast.Call) -> None:

@@ -84,6 +84,18 @@ def _tools_named(name: str) -> bool:
     return set(parts[at + 1:]) <= _CONTAINER_WORDS
 
 
+def _mentions(text: str, words: tuple[str, ...]) -> bool:
+    """True when `text` holds one of `words` (lowercase), in any case."""
+    low = text.lower()
+    return any(w in low for w in words)
+
+
+def _mentions_in(lines: list[str], node: ast.AST, words: tuple[str, ...]) -> bool:
+    """`_mentions` over the source lines of `node` (1-based, inclusive): a cheap test that
+    spares walking a function or class that cannot hold what is looked for."""
+    return _mentions("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]), words)
+
+
 def _own_nodes(func) -> list[ast.AST]:
     """The nodes of a function's body, not those of functions or classes defined in it."""
     out, stack = [], list(reversed(func.body))
@@ -219,9 +231,12 @@ def find_tool_changes(module: Module) -> list[ToolChange]:
     """Every change of a held tool set made by a tool result, between two requests, or by a
     refresh that removes entries and inserts them again (`reinserted`)."""
     out = []
+    if not _mentions(module.source, ("tool",)):
+        return out
+    lines = module.source.splitlines()
     for func in ast.walk(module.tree):
-        if not isinstance(func, _FUNCS) or func.name.startswith("__"):
-            continue
+        if not isinstance(func, _FUNCS) or func.name.startswith("__") or not _mentions_in(lines, func, ("tool",)):
+            continue  # a change names a tool set or a tool-loading call: a function that never says "tool" has none
         nodes = _own_nodes(func)
         changes = _changes(func, nodes, module)
         if not changes:
@@ -392,8 +407,12 @@ def find_class_tool_changes(module: Module) -> list[ToolChange]:
     that also sends it (see the module docstring), and tools a class adds to another object's tool
     set and removes again (`temporary`)."""
     out = []
+    words = ("tool", *_SCHEMA_ARGS)
+    if not _mentions(module.source, words):
+        return out
+    lines = module.source.splitlines()
     for cls in ast.walk(module.tree):
-        if isinstance(cls, ast.ClassDef):
+        if isinstance(cls, ast.ClassDef) and _mentions_in(lines, cls, words):
             out.extend(_class_changes(cls))
             found = _temporary(cls, module)
             if found is not None:
