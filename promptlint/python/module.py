@@ -96,12 +96,30 @@ def callee_name(call: ast.Call) -> str:
 _INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+import|import)[ \t]", re.M)
 
 
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def statements(tree: ast.AST):
+    """Every statement of `tree` (in nested blocks, functions and classes too), depth first in
+    source order, without walking expressions: what defines a function or imports a name is a
+    statement."""
+    todo = [tree]
+    while todo:  # depth first, in source order
+        node = todo.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for name in reversed(_BLOCKS):
+            block = getattr(node, name, None)
+            if block:
+                todo.extend(reversed(block))
+
+
 def _late_imports(module: "Module") -> list[tuple[int, int, dict[str, str]]]:
     """Each function of `module` holding imports (in its body or a nested one): (first line, last
     line, {local name: dotted name}). One walk of the tree."""
     package = _package(module)
     funcs, imports = [], []
-    for node in ast.walk(module.tree):
+    for node in statements(module.tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             funcs.append(node)
         elif isinstance(node, (ast.Import, ast.ImportFrom)) and node.col_offset > 0:
@@ -434,7 +452,7 @@ def import_of(module: Module, dotted: str) -> ast.stmt | None:
 
     package = _package(module)
     found = []
-    for node in ast.walk(module.tree):
+    for node in statements(module.tree):
         if isinstance(node, ast.Import):
             hit = any(related(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

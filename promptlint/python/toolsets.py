@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 
 from .candidates import words
-from .module import Module, callee_name
+from .module import Module, callee_name, statements
 
 _TOOL_WORDS = {"tool", "tools"}
 _CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "spec", "specs", "schema", "schemas",
@@ -234,7 +234,7 @@ def find_tool_changes(module: Module) -> list[ToolChange]:
     if not _mentions(module.source, ("tool",)):
         return out
     lines = module.source.splitlines()
-    for func in ast.walk(module.tree):
+    for func in statements(module.tree):
         if not isinstance(func, _FUNCS) or func.name.startswith("__") or not _mentions_in(lines, func, ("tool",)):
             continue  # a change names a tool set or a tool-loading call: a function that never says "tool" has none
         nodes = _own_nodes(func)
@@ -411,7 +411,7 @@ def find_class_tool_changes(module: Module) -> list[ToolChange]:
     if not _mentions(module.source, words):
         return out
     lines = module.source.splitlines()
-    for cls in ast.walk(module.tree):
+    for cls in statements(module.tree):
         if isinstance(cls, ast.ClassDef) and _mentions_in(lines, cls, words):
             out.extend(_class_changes(cls))
             found = _temporary(cls, module)
