@@ -388,9 +388,10 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
         finder.ev.reset_budget()
-        found = [s for s in windows_in(finder.ev.eval(value_node, finder.frame(own))) if _conversation(s)]
-        if found:
-            break
+        cut = windows_in(finder.ev.eval(value_node, finder.frame(own)))
+        found = [s for s in cut if _conversation(s)]
+        if found or not cut:
+            break  # no list of it is cut whatever its parameters are named: its callers cannot make one
     for seg in found:  # beside a prompt recorded at `node`, or one of several: a layout named by the cut
         finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
                      span=seg.window if own_only or len(found) > 1 else None)
