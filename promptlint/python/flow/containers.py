@@ -42,13 +42,15 @@ def dict_variants(value: Alt) -> list | None:
 def _flat(value: Alt, accepted) -> list | None:
     """The distinct options of an Alt, nested Alts flattened, or None when one is not `accepted`."""
     out: list = []
+    seen: set[int] = set()  # ids of the options kept (distinct by identity; a set: linear)
     stack = list(reversed(value.options))
     while stack:
         v = stack.pop()
         if isinstance(v, Alt):
             stack.extend(reversed(v.options))
         elif accepted(v):
-            if all(v is not o for o in out):
+            if id(v) not in seen:
+                seen.add(id(v))
                 out.append(v)
         else:
             return None
