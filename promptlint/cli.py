@@ -241,7 +241,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
     if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
-                           statistics, show_fixes, colored))
+                           statistics, show_fixes, colored, jobs))
     try:
         bar = _ProgressBar()
         try:
@@ -291,13 +291,14 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
 
 
 def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file,
-              statistics: bool = False, show_fixes: bool = False, colored: bool = False) -> int:
+              statistics: bool = False, show_fixes: bool = False, colored: bool = False,
+              jobs: int | None = None) -> int:
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
     A file or folder that cannot be written is a message and exit 2."""
     from .fix import summary
     from .api import fix as run_fix
     try:
-        run = run_fix(paths, settings, unsafe=unsafe, write=not diff)
+        run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs)
     except (FileNotFoundError, ConfigError) as exc:
         _echo_err(str(exc))
         return 2
@@ -349,14 +350,16 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
               help="Colour the text report: auto, always, never.")
 @click.option("--force-exclude", is_flag=True, default=None,
               help="Apply `exclude` to files named on the command line too.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes of the check (default: the CPUs this process may use).")
 @click.pass_context
 def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero,
-                output_file, statistics, show_fixes, color, force_exclude):
+                output_file, statistics, show_fixes, color, force_exclude, jobs):
     """Apply fixes to PATHS (= check --fix): safe ones, unsafe ones with --unsafe-fixes."""
     ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff,
                output_format=output_format, select=select, ignore=ignore, config_file=config_file,
                isolated=isolated, exit_zero=exit_zero, output_file=output_file, statistics=statistics,
-               show_fixes=show_fixes, color=color, force_exclude=force_exclude)
+               show_fixes=show_fixes, color=color, force_exclude=force_exclude, jobs=jobs)
 
 
 @main.command()

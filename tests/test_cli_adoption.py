@@ -301,3 +301,20 @@ def test_explain_does_not_hard_wrap_when_piped(demo):
     out = cli("explain", "helpdesk/render.py").stdout
     notes = [line for line in out.splitlines() if "has no openai profile" in line]
     assert notes and all(line.rstrip().endswith("`") for line in notes)  # the whole note on one line
+
+
+def test_fix_takes_jobs_as_check_does(app, monkeypatch):
+    from promptlint import api
+    seen = []
+    real = api.check
+
+    def counting(*args, **kwargs):
+        seen.append(kwargs["jobs"] if "jobs" in kwargs else args[2] if len(args) > 2 else None)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(api, "check", counting)
+    result = cli("fix", ".", "--jobs", "1", "--diff")
+    assert result.exit_code == 1  # the PRM201 fix would change app/chat.py
+    assert seen and seen[0] == 1  # the check of the run used the jobs asked for
+    assert (app / "app" / "chat.py").read_text(encoding="utf-8") == CHAT_PY
+    assert cli("fix", ".", "--jobs", "0").exit_code == 2  # out of range: click says so
