@@ -155,6 +155,13 @@ def attribute_chain(expr: ast.AST) -> list[str]:
     return names[::-1]
 
 
+def is_static_method(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """True for a function decorated `@staticmethod`: as a method, its first parameter is not
+    the receiver."""
+    return any(attribute_chain(d.func if isinstance(d, ast.Call) else d)[-1:] == ["staticmethod"]
+               for d in fn.decorator_list)
+
+
 def dotted_parts(expr: ast.AST) -> tuple[str, list[str]] | None:
     """`a.b.c` -> ("a", ["b", "c"]); None when the expression is not a dotted name."""
     attrs: list[str] = []

@@ -11,6 +11,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..python.module import Module
 
 
+#: The phrases every PRM204 message shares: why a change of tools costs the whole prefix, and
+#: why the rule is info (Policy 7: names are part of the evidence).
+_FRONT = "the tool definitions, which come before the system prompt and the history,"
+_BY_NAME = "only the names say that this is a tool set sent with requests"
+
 class ToolsChangedMidConversationRule(Rule):
     """## What it does
     Finds a tool set held beyond one call (an attribute such as `self._discovered_tools`, a
@@ -62,28 +67,25 @@ class ToolsChangedMidConversationRule(Rule):
                 message = (f"`{change.target}`, sent as a request's tools or response schema (line "
                            f"{change.after.lineno}), is changed by `{change.function}`, which the loop at line "
                            f"{change.before.lineno} runs on every pass with the request: when the value differs "
-                           "from one pass to the next, the tool definitions, which come before the system prompt "
-                           "and the history, change mid-conversation and the whole cached prefix is lost")
+                           f"from one pass to the next, {_FRONT} change mid-conversation and the whole cached prefix is lost")
                 related = [Related(module.span(change.after), "sent here"), Related(module.span(change.before), "the loop")]
             elif change.shape == "reinserted":
                 message = (f"`{change.function}` removes entries of `{change.target}` (line {change.before.lineno}) "
-                           "and inserts tools again: the inserted tools go to the end, so the tool definitions, "
-                           "which come before the system prompt and the history, change order (and content, when "
+                           f"and inserts tools again: the inserted tools go to the end, so {_FRONT} change order (and content, when "
                            "the tools changed) for every later request of a running conversation, and the whole "
-                           "cached prefix is lost; only the names say that this is a tool set sent with requests")
+                           f"cached prefix is lost; {_BY_NAME}")
                 related = [Related(module.span(change.before), "entries removed here")]
             elif change.shape == "temporary":
                 message = (f"`{change.function}` removes a tool from `{change.target}`, which a method of the same "
                            "class adds it to: the requests sent while it is there have other tool definitions than "
                            "those before and after, and the tools come before the system prompt and the history, "
-                           "so a conversation that switches loses the whole cached prefix at each switch; only the "
-                           "names say that this is a tool set sent with requests")
+                           f"so a conversation that switches loses the whole cached prefix at each switch; {_BY_NAME}")
                 related = []
             elif change.shape == "tool-result":
                 message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
                            f"`{change.target}`: the next request of the conversation is sent with other tool "
                            "definitions, which come before the system prompt and the history, so the whole "
-                           "cached prefix is lost; only the names say that this is a tool set sent with requests")
+                           f"cached prefix is lost; {_BY_NAME}")
                 related = []
             else:
                 where = (f"a request at line {change.before.lineno} before it and another at line "
@@ -91,8 +93,7 @@ class ToolsChangedMidConversationRule(Rule):
                          f"in a loop that sends a request at line {change.before.lineno}")
                 what = f"`{change.target}` is called" if verb == "calls" else f"`{change.target}` changes"
                 message = (f"{what} between two requests of `{change.function}` ({where}): "
-                           "if these are the tools of the requests, the tool definitions, which come before "
-                           "the system prompt and the history, differ from one request to the next and the "
+                           f"if these are the tools of the requests, {_FRONT} differ from one request to the next and the "
                            "whole cached prefix is lost; only the names say that these are the tools and the "
                            "requests")
                 related = [Related(module.span(change.before), "a request")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from ..module import is_static_method
 from ..walk import children
 from .scopes import Frame
 from .values import ClassRef
@@ -114,12 +115,17 @@ def _foreign_sites(evaluator, module, func, room: int) -> list | None:
     modules = evaluator.project.callers_of(func.name, module.path, max(room, 0))
     if modules is None:
         return None
+    return _calls_in(evaluator, modules, func.name, lambda target: isinstance(target, Func) and target.node is func)
+
+
+def _calls_in(evaluator, modules, name: str, is_callee) -> list:
+    """(module, call, enclosing function, class) of the calls named `name` (`name(...)`,
+    `x.name(...)`) in `modules` whose callee, evaluated in its module, `is_callee`."""
     sites = []
     for other in modules:
         index = call_index(other)
-        for call, caller, cls in [*index.get(func.name, []), *index.get("." + func.name, [])]:
-            target = evaluator.eval(call.func, evaluator.module_frame(other))
-            if isinstance(target, Func) and target.node is func:
+        for call, caller, cls in [*index.get(name, []), *index.get("." + name, [])]:
+            if is_callee(evaluator.eval(call.func, evaluator.module_frame(other))):
                 sites.append((other, call, caller, cls))
     return sites
 
@@ -130,8 +136,8 @@ def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
         if kw.arg == name:
             return kw.value
     positional = [p.arg for p in [*func.args.posonlyargs, *func.args.args]]
-    if method and positional and positional[0] in ("self", "cls"):
-        positional = positional[1:]
+    if method and positional and not is_static_method(func):
+        positional = positional[1:]  # the receiver, whatever its name (as calls.py binds it)
     if name not in positional:
         return None
     index = positional.index(name)
@@ -159,12 +165,7 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
         others = evaluator.project.callers_of(cls.name, module.path, max(MAX_CALLERS - len(sites), 0))
         if others is None:
             return None
-        for other in others:
-            index = call_index(other)
-            for call, caller, c in [*index.get(cls.name, []), *index.get("." + cls.name, [])]:
-                target = evaluator.eval(call.func, evaluator.module_frame(other))
-                if isinstance(target, ClassRef) and target.node is cls:
-                    sites.append((other, call, caller, c))
+        sites += _calls_in(evaluator, others, cls.name, lambda target: isinstance(target, ClassRef) and target.node is cls)
     if not sites or len(sites) > MAX_CALLERS:
         return None
     values = []

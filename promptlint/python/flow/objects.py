@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Volatility
 from ... import classify
-from ..module import attribute_chain
+from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -35,10 +35,6 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 def decorator_name(d: ast.AST) -> str:
     """The dotted name of a decorator (`@app.route(...)` -> "app.route")."""
     return ".".join(attribute_chain(d.func if isinstance(d, ast.Call) else d))
-
-
-def is_static_method(fn) -> bool:
-    return any(decorator_name(d) == "staticmethod" for d in fn.decorator_list)
 
 
 def walk_statements(body):
