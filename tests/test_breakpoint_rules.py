@@ -276,6 +276,33 @@ def test_prm302_a_model_checked_for_claude_without_breakpoint_is_info():
                                 claude_checked=span(9), unread_options=True)) == []
 
 
+
+def test_prm302_a_prompt_passed_whole_to_an_adapter_in_a_tree_without_markers_is_info():
+    user = Part("user", [dyn("prompt", Volatility.PER_REQUEST)])
+    lay = layout([user], model=None, tree_markers=False, passes_prompt=True)
+    assert run("PRM302", lay) == [(3, "info")]
+    assert messages("PRM302", lay)[0].startswith(
+        "Every prompt passed to this function is sent as one user message with no cache breakpoint, and no file "
+        "of the package names one: any anthropic model caches nothing without one")
+    assert run("PRM302", layout([user], model=None, passes_prompt=True)) == []  # a file names cache_control
+    assert run("PRM302", layout([user], model=None, tree_markers=False)) == []  # not the caller's prompt
+    assert run("PRM302", layout([user], model=None, tree_markers=False, passes_prompt=True,
+                                unread_options=True)) == []
+    assert run("PRM302", layout([user], model=None, tree_markers=False, passes_prompt=True,
+                                auto_cache=span(40))) == []
+    assert run("PRM302", layout([user], provider="openai", model="gpt-4o", tree_markers=False,
+                                passes_prompt=True)) == []
+
+
+def test_prm302_a_resent_converse_conversation_is_fixed_with_cache_points():
+    lay = layout([unknown_tools(), Part("system", [dyn("system", Volatility.UNKNOWN)]), converted_history()],
+                 provider="bedrock", model=None)
+    lay.api = "converse"
+    assert messages("PRM302", lay)[0].endswith(
+        "a `cachePoint` block after the system prompt and one after the last message would cache it")
+    lay.api = "messages.create"
+    assert "a top-level `cache_control` (automatic caching)" in messages("PRM302", lay)[0]
+
 # --- PRM301 prefix-below-minimum -------------------------------------------------------------
 
 def openai_short(provider="openai", **kw) -> PromptLayout:

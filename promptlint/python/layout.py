@@ -423,8 +423,10 @@ class LayoutBuilder:
 # ------------------------------------------------------------------------ value helpers
 def _whole(value, depth: int = 0) -> bool:
     """True when a message (or a block of it) is read whole: dict displays with every key seen
-    (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments."""
-    if depth > 6:
+    (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments.
+    `depth` counts values and options alike: a tool result's blocks inside a message's list of
+    blocks, each a choice of converters, lie 9 deep."""
+    if depth > 12:
         return False
     if isinstance(value, Mapping):
         return not value.repeated and value.node is not None and all(_whole(v, depth + 1) for v in value.items.values())

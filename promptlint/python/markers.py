@@ -3,7 +3,8 @@ the request's layout may not place: in the function that sends, in a helper it c
 message (`mark(messages[-1])`), or in a function read to build the request (a payload builder
 that returns a dict). A rule that reports a *missing* breakpoint stays silent when one of them
 exists (the breakpoint is there, we only do not know on which block). Also: whether a sending
-function takes a list named as a conversation (`takes_conversation`).
+function takes a list named as a conversation (`takes_conversation`), and whether it sends a
+prompt its callers pass whole (`passes_prompt`).
 """
 from __future__ import annotations
 
@@ -66,6 +67,17 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     names.update(classify_word(n.attr) for n in ast.walk(func) if isinstance(n, ast.Attribute)
                  and isinstance(n.value, ast.Name) and n.value.id == "self")
     return any(n in classify.HISTORY_NAMES and n not in _GENERIC for n in names)
+
+
+def passes_prompt(func: ast.AST | None, parts) -> bool:
+    """True when the request's parts are one user message made of a single parameter of `func`
+    (the sending function), sent whole: `def request(self, prompt): ... messages=[{"role": "user",
+    "content": prompt}]`. Such a function is an adapter: the prompt text is its callers'."""
+    if not isinstance(func, _FUNCS) or len(parts) != 1 or parts[0].role != "user":
+        return False
+    segs = [s for s in parts[0].segments if not s.is_static or s.text.strip()]
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
 
 
 def classify_word(name: str) -> str:

@@ -102,10 +102,13 @@ class SiteFinder:
             layout.unread_options = layout.unread_options or call.unread
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
-            if not placed and layout.auto_cache is None and (layout.claude_checked is not None
-                                                             or any(p.is_history for p in layout.parts)):
+            if placed or layout.auto_cache is not None:
+                continue
+            func = frame.func if frame is not None else None
+            layout.passes_prompt = markers.passes_prompt(func, layout.parts)
+            if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
-                layout.takes_conversation = markers.takes_conversation(frame.func if frame is not None else None, call.node)
+                layout.takes_conversation = markers.takes_conversation(func, call.node)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:

@@ -25,6 +25,10 @@ class MissingCacheBreakpointRule(Rule):
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.
+    So is a request whose only message is a prompt that the sending function takes whole from its
+    callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`) in a
+    package where no file names a breakpoint key: every prompt of the package sent through it is
+    paid in full, however much of it the calls share.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
@@ -76,6 +80,7 @@ class MissingCacheBreakpointRule(Rule):
         found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) else None
         if found is None:
             yield from self._resent_history(layout, label)
+            yield from self._adapter(layout, label)
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
@@ -102,8 +107,22 @@ class MissingCacheBreakpointRule(Rule):
         sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
         message = (f"Request re-sends the {', '.join(dict.fromkeys(sent))} and the conversation history on every "
                    f"{unit} with no cache breakpoint: {label} caches nothing without one, so each {unit} pays the "
-                   "full input price for all of it again; a top-level `cache_control` (automatic caching) or a "
-                   "breakpoint on the last message would cache it")
+                   "full input price for all of it again; " + _fix_phrase(layout))
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+    def _adapter(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the request's only message is a prompt the sending function takes
+        whole from its callers (`passes_prompt`: an adapter every prompt of the package goes
+        through), with no `**options` of unknown keys, in a package tree where no file names a
+        breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
+        prompt sent through it is cached; how long their shared beginnings are is not known."""
+        if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
+            return
+        message = (f"Every prompt passed to this function is sent as one user message with no cache breakpoint, and "
+                   f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
+                   "share the same instructions pay the full input price for them each time; a top-level "
+                   "`cache_control` (automatic caching) would cache the longest shared beginning")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 
@@ -120,6 +139,14 @@ class MissingCacheBreakpointRule(Rule):
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+def _fix_phrase(layout: PromptLayout) -> str:
+    """How to cache a re-sent conversation on the layout's API: Bedrock Converse takes
+    `cachePoint` blocks (no top-level marker), the Messages API a top-level `cache_control`."""
+    if (layout.api or "").startswith("converse"):
+        return "a `cachePoint` block after the system prompt and one after the last message would cache it"
+    return "a top-level `cache_control` (automatic caching) or a breakpoint on the last message would cache it"
 
 
 def _end_of_prefix(layout: PromptLayout, stop: Cut):
