@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import candidates, markers, sdks
+from . import candidates, kept_turns, markers, sdks
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -63,6 +63,7 @@ class SiteFinder:
                 if isinstance(self.stack[-1], _FUNCS):
                     self.ev.reset_budget()
                     candidates.cut_in_place(self, self.stack[-1])
+                    kept_turns.cut_kept(self, self.stack[-1])
                 self.stack.pop()
                 continue
             kind = type(node)
