@@ -233,7 +233,10 @@ class PromptLayout:
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
     one; `passes_prompt`: the request's only message is a parameter of the function that sends it,
     sent whole (`def basic_request(self, prompt): ... messages=[{"role": "user", "content":
-    prompt}]`): an adapter every prompt of its callers goes through. `supersedes` lists ids of layouts this one makes redundant (the
+    prompt}]`): an adapter every prompt of its callers goes through; `clock_tests`: where a
+    function read to build a request that replays a conversation chooses what to send by comparing
+    the clock (`if time.time() < meta["expires_at"]:`), so a message is sent one way and later
+    another. `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -255,6 +258,7 @@ class PromptLayout:
     takes_conversation: bool = False
     claude_checked: Span | None = None
     passes_prompt: bool = False
+    clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)

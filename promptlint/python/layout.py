@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
+from .markers import clock_tests
 from .tool_defs import find_stamped, is_stamp
 from .tool_values import find_unordered, static_json, tool_schema, tool_shape
 
@@ -412,6 +413,8 @@ class LayoutBuilder:
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
         if source == "python-call":
             layout.reaches = list(dict.fromkeys(self.ev.reached))
+            if any(p.is_history for p in parts):
+                layout.clock_tests = clock_tests(self.ev.reached_funcs)
         self.layouts.append(layout)
         return layout
 

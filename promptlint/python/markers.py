@@ -4,7 +4,8 @@ message (`mark(messages[-1])`), or in a function read to build the request (a pa
 that returns a dict). A rule that reports a *missing* breakpoint stays silent when one of them
 exists (the breakpoint is there, we only do not know on which block). Also: whether a sending
 function takes a list named as a conversation (`takes_conversation`), and whether it sends a
-prompt its callers pass whole (`passes_prompt`).
+prompt its callers pass whole (`passes_prompt`), and where a function read to build a request
+chooses what to send by the clock (`clock_tests`).
 """
 from __future__ import annotations
 
@@ -78,6 +79,35 @@ def passes_prompt(func: ast.AST | None, parts) -> bool:
     segs = [s for s in parts[0].segments if not s.is_static or s.text.strip()]
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
+
+
+def clock_tests(funcs) -> list[Span]:
+    """Where the functions `funcs` ((module, node) pairs: those read to build a request) choose
+    what to build by comparing the clock: an `if` or a conditional expression whose test compares
+    a clock reading (`time.time() < meta["expires_at"]`, `datetime.now() >= expiry`) and whose
+    branch writes a dict display (a message or a block of it; not a timeout that returns or
+    raises). Each span once."""
+    out: dict = {}
+    for module, func in funcs:
+        for node in ast.walk(func):
+            if isinstance(node, (ast.If, ast.IfExp)) and _compares_clock(module, node.test) \
+                    and _builds(node):
+                out.setdefault(module.span(node.test), None)
+    return list(out)
+
+
+def _compares_clock(module, test) -> bool:
+    for cmp in ast.walk(test):
+        if isinstance(cmp, ast.Compare) and isinstance(cmp.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+            for side in (cmp.left, *cmp.comparators):
+                if isinstance(side, ast.Call) and module.qualified_name(side.func) in classify.TIMESTAMP_CALLS:
+                    return True
+    return False
+
+
+def _builds(node) -> bool:
+    body = [node.body] if isinstance(node, ast.IfExp) else node.body
+    return any(isinstance(n, ast.Dict) for stmt in body for n in ast.walk(stmt))
 
 
 def classify_word(name: str) -> str:

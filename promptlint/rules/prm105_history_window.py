@@ -1,7 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, PromptLayout, Related, Severity
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -22,6 +22,10 @@ class HistoryWindowRule(Rule):
     returns the cut list, keeps it on the instance or cuts the list it is handed in place is
     reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
+
+    A conversation converted for the request by a test of the clock (an assistant's audio sent by
+    its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
+    per such message when its time passes: info.
 
     Messages older than the newest few rewritten (their content replaced by a placeholder: `if i <
     len(messages) - keep: m["content"] = "(omitted)"`, or an older copy of what a newer message
@@ -51,6 +55,13 @@ class HistoryWindowRule(Rule):
     fix_title = "Send the whole history, or cut it in steps (compact the oldest half at a limit)"
 
     def check_layout(self, layout: PromptLayout):
+        if layout.clock_tests:  # one cause: the first test, the others as related places
+            first, *others = layout.clock_tests
+            message = ("A request that replays the conversation is built by a test of the clock here: a message "
+                       "sent one way while the time is before a limit is sent another way after it, so the "
+                       "history from that message on differs from what was cached (once per such message)")
+            yield self.diagnostic(message, first, severity=Severity.INFO, prompt=layout.id,
+                                  related=[Related(s, "also chosen by the clock here") for s in others])
         for index, part in enumerate(layout.parts):
             for seg in part.segments:
                 if seg.window is None:

@@ -210,6 +210,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if depth > MAX_DEPTH:
             return dynamic(span, fn.node.name + "()", evidence="call chain too deep to follow")
         self.reached.append(fn.module.span(fn.node))
+        self.reached_funcs.append((fn.module, fn.node))
         self.marked.extend(self._marks.get(id(fn.node), ()))
         explicit = any(not isinstance(v, Thunk) or v.kind != "default" for v in bindings.values())
         # (a base class's method on instances of different classes counts once per class: each

@@ -49,6 +49,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active: set = set()
         self.budget = Budget()
         self.reached: list = []  # spans of the functions read for the current prompt
+        self.reached_funcs: list = []  # (module, function node) of the same functions
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
 
@@ -64,6 +65,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         """Start the work budget of one prompt."""
         self.budget.reset()
         self.reached = []
+        self.reached_funcs = []
         self.marked = []
 
     @staticmethod
