@@ -1,6 +1,7 @@
 """A conversation kept on an instance and cut there (PRM105): a method that drops the oldest items
 of a list attribute once it passes a limit (`while len(self.runs) > self.max_runs:
-self.runs.pop(0)`, `if len(self.history) > k: del self.history[0]`), where the list is the
+self.runs.pop(0)`, `if len(self.history) > k: del self.history[0]`) or keeps the newest that fit
+(`n = len(self.runs)`, `n -= 1` in a loop until they fit a budget, then `self.runs[-n:]`), where the list is the
 conversation by its name (`self.messages`, `self.chat_history`) or by what the class does with
 its items: a method of the class, or of a subclass in the same folder, turns each item into a
 user message and an assistant message (`for run in self.runs[-n:]:
@@ -27,10 +28,16 @@ def cut_kept(finder, func) -> bool:
     under a test of the list's length, when that list is the conversation. True when one was added."""
     at = finder.stack.index(func) if func in finder.stack else -1
     cls = finder.stack[at - 1] if at > 0 and isinstance(finder.stack[at - 1], ast.ClassDef) else None
-    if cls is None or not finder.cuts(func):
+    if cls is None:
         return False
+    a, b = finder.m.offsets(func)
+    if finder.m.source.find("len(self.", a, b) == -1:
+        return False
+    found = _oldest_cuts(func) if finder.cuts(func) else []
+    if finder.m.source.find("-=", a, b) != -1:
+        found += _fitted_counts(finder, cls, func)
     added = False
-    for attr, stmt in _oldest_cuts(func):
+    for attr, stmt in found:
         evidence = _evidence(finder, cls, attr)
         if evidence is None:
             continue
@@ -57,6 +64,61 @@ def _oldest_cuts(func) -> list[tuple[str, ast.stmt]]:
             if attr is not None and attr in tested:
                 out.setdefault(attr, stmt)
     return list(out.items())
+
+
+def _fitted_counts(finder, cls, func) -> list[tuple[str, ast.stmt]]:
+    """(attribute, statement) for a count of the newest items that fit: `n = len(self.X)`, then
+    `n -= 1` in a `while` loop (until the rendering fits a budget), and the newest `n` items of
+    `self.X` taken (`self.X[-n:]` in `func`, or a method of the class family called with `n` that
+    slices `self.X[-last_n:]` by that parameter). The statement is the decrement."""
+    counts = {t.id: a for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+              and isinstance(n.value.func, ast.Name) and n.value.func.id == "len" and len(n.value.args) == 1
+              and (a := _self_attr(n.value.args[0])) is not None
+              for t in n.targets if isinstance(t, ast.Name)}
+    if not counts:
+        return []
+    out = []
+    for loop in ast.walk(func):
+        if not isinstance(loop, ast.While):
+            continue
+        for dec in ast.walk(loop):
+            if not (isinstance(dec, ast.AugAssign) and isinstance(dec.op, ast.Sub)
+                    and isinstance(dec.target, ast.Name) and dec.target.id in counts):
+                continue
+            name, attr = dec.target.id, counts[dec.target.id]
+            if _newest_taken(finder, cls, func, name, attr):
+                out.append((attr, dec))
+    return out
+
+
+def _newest_taken(finder, cls, func, name: str, attr: str) -> bool:
+    """True when `func` takes the newest `name` items of `self.<attr>`, itself or through a method
+    of the class family that it calls with `name`."""
+    if any(_slices_newest(n, attr, name) for n in ast.walk(func)):
+        return True
+    called = {(n.func.attr, i) for n in ast.walk(func) if isinstance(n, ast.Call) and _self_attr(n.func) is not None
+              for i, a in enumerate(n.args) if isinstance(a, ast.Name) and a.id == name}
+    if not called:
+        return False
+    for _, klass in _family(finder, cls):
+        for item in klass.body:
+            if not isinstance(item, _FUNCS):
+                continue
+            params = [a.arg for a in item.args.args[1:]]
+            for method, i in called:
+                if item.name == method and i < len(params) \
+                        and any(_slices_newest(n, attr, params[i]) for n in ast.walk(item)):
+                    return True
+    return False
+
+
+def _slices_newest(node, attr: str, name: str) -> bool:
+    """`self.<attr>[-name:]`."""
+    if not (isinstance(node, ast.Subscript) and _self_attr(node.value) == attr and isinstance(node.slice, ast.Slice)):
+        return False
+    low = node.slice.lower
+    return (isinstance(low, ast.UnaryOp) and isinstance(low.op, ast.USub) and isinstance(low.operand, ast.Name)
+            and low.operand.id == name and node.slice.upper is None)
 
 
 def _self_attr(node) -> str | None:
