@@ -47,6 +47,7 @@ class SiteFinder:
         self.b = LayoutBuilder(module, evaluator, sdks.provider_for_model)
         self.stack: list = []
         self._frames: dict = {}
+        self._called = sdks.called_for(module.imports.values())
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -237,6 +238,24 @@ class SiteFinder:
             found = self._frames[key] = _CONVERSATION_ROOTS.search(self.m.source, a, b) is not None
         return found
 
+    def _called_object(self, node: ast.Call) -> None:
+        """A call, by a name no shape matches, of an object an imported SDK made (`self.ask(topic=t)`
+        where `self.ask = dspy.Predict(Sig)`): each such SDK's `called` reads the callee's value."""
+        self.ev.reset_budget()
+        call = sdks.Call.of(self.m, node)
+        call.frame = self.frame()
+        value = self.ev.eval(node.func, call.frame)
+        for build in self._called:
+            before = len(self.b.layouts)
+            self.b.unplaced = []
+            try:
+                build(self.b, call, value)
+            except RecursionError:
+                pass
+            if len(self.b.layouts) > before:
+                self._unplaced(self.b.layouts[before:], call)
+                return
+
     def _call(self, node: ast.Call) -> None:
         func = node.func
         if isinstance(func, ast.Attribute):
@@ -252,6 +271,8 @@ class SiteFinder:
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
         candidates = sdks.shapes_for(name) if name is not None else ()
         if not candidates:
+            if name is not None and node.keywords and self._called:
+                self._called_object(node)
             return
         self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from . import anthropic, bedrock, cohere, google, langchain, litellm, mistral, openai, pydantic_ai
+from . import anthropic, bedrock, cohere, dspy, google, langchain, litellm, mistral, openai, pydantic_ai
 from .base import Call, Sdk, Shape
 
 SDKS: list[Sdk] = [openai.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, pydantic_ai.SDK,
-                   mistral.SDK, cohere.SDK, bedrock.SDK]
+                   mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK]
 
 
 def shapes() -> list[tuple[Sdk, Shape]]:
@@ -23,6 +23,12 @@ def shapes() -> list[tuple[Sdk, Shape]]:
 def shapes_for(name: str) -> list[Shape]:
     """The call shapes that can match a callee whose last name is `name`, in order."""
     return _BY_NAME.get(name, [])
+
+
+def called_for(imports) -> list:
+    """The `called` builders of the SDKs a module imports (`imports`: its imported dotted names)."""
+    roots = {name.split(".", 1)[0] for name in imports}
+    return [sdk.called for sdk in SDKS if sdk.called is not None and roots & set(sdk.imports)]
 
 
 def decorators():

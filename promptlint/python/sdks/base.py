@@ -88,7 +88,10 @@ class Sdk:
     it (also for the pre-filter);
     `shapes` and `decorators` in the order they are tried; `routes`: model-string prefixes
     (`openai/`, `anthropic:`) and the provider they name; `models`: model-name prefixes and their
-    provider (`gpt-` -> openai); `tool_shape`: how its tools are written ("nested", "flat")."""
+    provider (`gpt-` -> openai); `tool_shape`: how its tools are written ("nested", "flat");
+    `called(builder, call, value)`: adds the layout of a call of an object the SDK made, called by
+    whatever name it was given (a DSPy predictor), from the callee's `value`: tried in a file that
+    imports the SDK, for a call with keyword arguments whose name no shape matches."""
 
     name: str
     imports: tuple[str, ...] = ()
@@ -98,3 +101,4 @@ class Sdk:
     decorators: tuple[Decorator, ...] = ()
     routes: dict = field(default_factory=dict)
     models: tuple[tuple[str, str], ...] = ()
+    called: Callable | None = None
