@@ -29,7 +29,10 @@ class UnorderedIterationInPromptRule(Rule):
     two requests) then send the same content in a different order: different bytes, no cache hit.
     Sets of objects hashed by identity iterate in address order, which differs per run as well.
     A warning when the history, more than a few words of static text, or a whole request is known
-    to follow; info in a fragment (a helper's message list) with only a short tail after it.
+    to follow; info in a fragment (a helper's message list) with only a short tail after it, and
+    in the newest user message of a one-shot request when only static text follows it there (the
+    same request sent again by another process differs from there on; with per-request content
+    after it, not reported).
 
     ## Example
     ```python
@@ -51,9 +54,17 @@ class UnorderedIterationInPromptRule(Rule):
     def check_layout(self, layout: PromptLayout):
         for p in placed_segments(layout):
             seg = p.seg
-            if p.in_newest:
-                continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.UNORDERED_ITERATION or p.part.role == "tools":
+                continue
+            if p.in_newest:  # a one-shot request: only the same request sent again shares it
+                if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
+                    continue  # per-request content follows it: what the order costs is not known
+                message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
+                           "in the newest user message of a one-shot request: the same request sent again by "
+                           "another process gets its items in another order, so what it shares with the cached "
+                           "one ends there")
+                yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
+                                      related=text.related(seg), severity=Severity.INFO)
                 continue
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
