@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name
-from . import library
+from . import library, rewrites
 from .budget import MAX_DEPTH
 from .methods import MethodsMixin
 from .hashing import annotated_set
@@ -291,13 +291,19 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
     def after_call(self, result, node, inputs: list, frame: Frame):
         """A function of the tree whose result we could not read but which takes the user's
-        message: its result is fetched with it."""
+        message: its result is fetched with it. A text that an input marks as a conversation
+        written with its older turns apart (`rewrites.py`) keeps the mark through a function that
+        reshapes it (`limit_words(conv, 2500)`), and so does the result that replaces it."""
         if isinstance(result, Text):
+            marks = rewrites.marks_of(result.segs) or [m for v in inputs if isinstance(v, (Text, Alt))
+                                                        for m in rewrites.marks_of(self.text_of(v, frame))]
             src = most_volatile(result.segs)
             if src is not None and src.volatility is Volatility.UNKNOWN and src.kind is Kind.UNKNOWN:
                 fetched = self.fetched(node, inputs, frame)
                 if fetched is not None:
-                    return fetched
+                    result = fetched
+            if marks and src is not None and not rewrites.marks_of(result.segs):
+                return Text(marks + result.segs)
         return result
 
 

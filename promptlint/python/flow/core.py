@@ -52,6 +52,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self.reached_funcs: list = []  # (module, function node) of the same functions
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
+        self._apart: dict = {}  # (id(function node), list name) -> `rewrites.rendered_apart`
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -60,6 +61,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._return_cache.clear()
         self._active.clear()
         self._marks.clear()
+        self._apart.clear()
 
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""

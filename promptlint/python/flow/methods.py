@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility
 from ... import classify
+from . import rewrites
 from .containers import dict_variants, list_variants, one_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -152,7 +153,11 @@ class MethodsMixin:
             return self.format_text(Text(segs), [self.eval(a, frame, env) for a in args], values, frame, span,
                                     literal_unbound=written and bool(kwargs))
         if method == "join" and args:
-            return self.join(segs, args[0], frame, env, node)
+            joined = self.join(segs, args[0], frame, env, node)
+            apart = self.rendered_apart(frame.func, args[0])
+            if apart is None:
+                return joined
+            return Text(rewrites.mark(self.text_of(joined, frame), apart, m, node))
         if method in _TRIM:
             return self._trim(segs, method, args, span)
         src = most_volatile(segs)
@@ -223,6 +228,17 @@ class MethodsMixin:
             if found is not None:
                 out.update(found.items)
         return out
+
+    def rendered_apart(self, func, joined) -> tuple | None:
+        """`rewrites.rendered_apart` for a list joined by its name in `func`, once per function
+        and name (`_apart`, cleared with the other caches)."""
+        if func is None or not isinstance(joined, ast.Name):
+            return None
+        key = (id(func), joined.id)
+        cache = self._apart
+        if key not in cache:
+            cache[key] = rewrites.rendered_apart(func, joined.id)
+        return cache[key]
 
     def join(self, sep_segs, iterable_node, frame, env, node) -> Value:
         """`sep.join(iterable)`: the elements' text when the list is known, else its volatility

@@ -16,6 +16,7 @@ from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
 from ... import classify
 from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
+from . import rewrites
 
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 #: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
@@ -148,7 +149,11 @@ class TextMixin:
         if isinstance(value, Alt):
             cached = value.__dict__.get("_segs")
             if cached is None:  # variants share sub-values: compute each once
-                cached = value.__dict__["_segs"] = self._alt_text(value, frame)
+                cached = self._alt_text(value, frame)
+                if not rewrites.marks_of(cached):  # a conversation written with its older turns apart stays so
+                    marks = {m.window: m for o in value.options for m in rewrites.marks_of(self.text_of(o, frame))}
+                    cached = list(marks.values()) + cached
+                value.__dict__["_segs"] = cached
             return cached
         if isinstance(value, Spread):
             return self.text_of(value.value, frame)
