@@ -62,9 +62,10 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
     from .layout import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered
-    if all(isinstance(v, Text) for v in variants_of(value)):
+    unordered = _listed(finder, node, value)
+    if unordered is None and all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
-    unordered = find_unordered(value)
+    unordered = unordered or find_unordered(value)
     if unordered is not None and own and unordered.anchor is not None and not _inside(unordered.anchor.span, span):
         unordered = None
     if unordered is None or unordered.anchor is None:
@@ -74,6 +75,21 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
             return False
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
+
+
+def _listed(finder, node, value) -> Segment | None:
+    """The unordered segment of `xs`, placed there, when the assigned value is `list(xs)` /
+    `tuple(xs)` of an unordered source (the call iterates xs into a list: `self.tools =
+    list(set(names))`), else None."""
+    from .tool_values import find_unordered
+    call = getattr(node, "value", None)
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("list", "tuple")
+            and len(call.args) == 1 and isinstance(value, Text)):
+        return None
+    unordered = find_unordered(value)
+    if unordered is None or unordered.anchor is not None:
+        return unordered
+    return finder.ev.unordered_at(unordered, call.args[0], finder.frame())
 
 
 def _inside(inner, outer) -> bool:
@@ -241,9 +257,14 @@ def _only_hashed(func, name: str) -> bool:
 
 
 def attribute(finder, node: ast.Assign, frame) -> None:
-    """`self.<prompt name> = <text>` in a method: prompt text kept on the instance."""
+    """`self.<prompt name> = <text>` in a method: prompt text kept on the instance; a tools list
+    kept on any object (`self.tools = ...`, `config_copy.rag_tools = list(set(names))`)."""
     target = node.targets[0] if len(node.targets) == 1 else None
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return
+    if target.value.id != "self":
+        if tools_named(target.attr) and not prompt_named(target.attr):
+            tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value), own=True)
         return
     if tools_named(target.attr) and (tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
                                      or not prompt_named(target.attr)):

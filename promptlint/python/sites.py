@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import candidates, markers, sdks
+from . import candidates, markers, sdks, tool_loops
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -51,7 +51,8 @@ class SiteFinder:
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
-                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed}
+                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed,
+                  ast.For: self._loop, ast.AsyncFor: self._loop}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -140,6 +141,13 @@ class SiteFinder:
         if any(isinstance(s, _FUNCS) for s in self.stack):
             self.ev.reset_budget()
             candidates.placed_first(self, node, self.frame())
+
+    def _loop(self, node) -> None:
+        """A tools list grown in a loop over an unordered source (python/tool_loops.py)."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        if func is not None and not self.b.covered(self.m.span(node.iter)):
+            self.ev.reset_budget()
+            tool_loops.filled_in_loop(self, node, func, self.frame())
 
     def _class_frame(self, cls):
         from .flow.scopes import Frame
