@@ -211,7 +211,8 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
-    built = builds_text(value_node)
+    # `final_prompt = critique_prompt + conversation_text`: parts of a prompt joined (the name says prompt)
+    built = builds_text(value_node) or isinstance(value_node, ast.BinOp) and isinstance(value_node.op, ast.Add)
     if not built and not (system and handed_on(frame.func, node, name)):
         return
     value = finder.ev.eval(value_node, frame)
