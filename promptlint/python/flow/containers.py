@@ -161,8 +161,8 @@ class ContainersMixin(WindowsMixin):
         spans = {}
         merged = False
         for key, value in zip(node.keys, node.values):
-            if key is None:  # **other
-                other = self.eval(value, frame, env)
+            if key is None:  # **other (a dict set in branches: every key any variant sets)
+                other = one_dict(self.eval(value, frame, env))
                 if isinstance(other, Mapping):
                     items.update(other.items)
                     spans.update(other.key_spans)
