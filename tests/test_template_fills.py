@@ -53,3 +53,9 @@ def test_a_dict_with_other_keys_or_one_key_and_no_name_fills_nothing(tmp_path):
     assert _origins(tmp_path, other) == {"{date}": None, "{document_context}": None}
     one = SERVICE.replace('inputs={"date": date_str, "document_context": context}', 'inputs={"date": date_str}')
     assert _origins(tmp_path / "b", one) == {"{date}": None, "{document_context}": None}
+
+
+def test_a_name_assigned_the_templates_name_says_it_too(tmp_path):
+    service = SERVICE.replace('return await store.get_prompt(self.name, inputs={"date": date_str, "document_context": context})',
+                              'name = "research_agent"\n        return await store.get_prompt(name, inputs={"date": date_str})')
+    assert _origins(tmp_path, service) == {"{date}": ("service.py", 6), "{document_context}": None}

@@ -61,9 +61,11 @@ def _index(root: Path) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]
 
 
 @lru_cache(maxsize=64)
-def _tree(path: str) -> ast.AST | None:
+def _tree(path: str) -> tuple[ast.AST, list[str]] | None:
+    """The parsed module and its lines (columns of `ast` count UTF-8 bytes)."""
     try:
-        return ast.parse(read_python(Path(path), MAX_BYTES))
+        text = read_python(Path(path), MAX_BYTES)
+        return ast.parse(text), text.splitlines()
     except (SourceError, SyntaxError, ValueError):
         return None
 
@@ -84,10 +86,10 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
         named = any(n in literals for n in names)
         if not ((len(fields) >= 2 and fields <= keys) or (named and keys & fields)):
             continue
-        tree = _tree(py)
-        for func, call in _calls(tree) if tree is not None else ():
-            said = any(isinstance(a, ast.Constant) and a.value in names
-                       for a in [*call.args, *(k.value for k in call.keywords)])
+        parsed = _tree(py)
+        for func, call in _calls(parsed[0]) if parsed is not None else ():
+            said = any(isinstance(a, ast.Constant) and a.value in names  # a local name: its one assignment
+                       for a in (_producer(func, x) for x in [*call.args, *(k.value for k in call.keywords)]))
             for d in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(d, ast.Dict):
                     continue
@@ -98,7 +100,7 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
                     continue
                 for field, value in given.items():
                     if field not in found:
-                        found[field] = _span(py, _producer(func, value))
+                        found[field] = _span(py, parsed[1], _producer(func, value))
     return found
 
 
@@ -124,8 +126,12 @@ def _producer(func, value: ast.expr) -> ast.expr:
     return assigned[0].value if len(assigned) == 1 else value
 
 
-def _span(path: str, node: ast.expr) -> Span:
+def _span(path: str, lines: list[str], node: ast.expr) -> Span:
+    """The node's span, 1-based rows and character columns, end exclusive."""
+    def col(row: int, offset: int) -> int:
+        line = lines[row - 1] if 0 < row <= len(lines) else ""
+        return len(line.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1
     end_row = getattr(node, "end_lineno", None) or node.lineno
     end_col = getattr(node, "end_col_offset", None)
-    return Span(display_name(Path(path)), Position(node.lineno, node.col_offset + 1),
-                Position(end_row, (end_col if end_col is not None else node.col_offset) + 1))
+    return Span(display_name(Path(path)), Position(node.lineno, col(node.lineno, node.col_offset)),
+                Position(end_row, col(end_row, end_col if end_col is not None else node.col_offset)))
