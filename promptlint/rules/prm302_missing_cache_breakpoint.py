@@ -111,13 +111,14 @@ class MissingCacheBreakpointRule(Rule):
 
     def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """Info at the call: a request of a model not known statically, which the sending function
-        tests for a Claude name (`claude_checked`), with a system prompt and no breakpoint in a
+        tests for a Claude name or picks from a table of Claude names (`claude_checked`), with a system prompt and no breakpoint in a
         package where no file names one (`tree_markers`)."""
         if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
                 or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
             return
         history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
-        message = (f"The code checks for a Claude model (line {layout.claude_checked.start.row}), but sends its system "
+        said = "picks the model from Claude names" if layout.claude_picked else "checks for a Claude model"
+        message = (f"The code {said} (line {layout.claude_checked.start.row}), but sends its system "
                    f"prompt{history} with no cache breakpoint: for a Claude model, Anthropic caches nothing without "
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")

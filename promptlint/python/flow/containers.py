@@ -156,13 +156,33 @@ class ContainersMixin(WindowsMixin):
         return Seq(items, span, is_tuple=isinstance(node, ast.Tuple), node=node)
 
     def mapping(self, node: ast.Dict, frame, env) -> Value:
+        """A dict display. `**other` of a dict set in branches (`if system: base["system"] = ...`)
+        gives one dict per variant (an Alt): a key one branch sets stays conditional (a block's
+        `cache_control` set only on the last message is not on every message)."""
+        spreads = {}
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                other = self.eval(value, frame, env)
+                variants = dict_variants(other) if isinstance(other, Alt) else None
+                spreads[id(value)] = variants or other
+        branched = [v for v in spreads.values() if isinstance(v, list) and len(v) > 1]
+        if len(branched) == 1:  # one spread of several dicts: one display per variant
+            return Alt([self._display(node, frame, env, {k: (one if isinstance(v, list) and v is branched[0] else
+                                                             v[0] if isinstance(v, list) else v)
+                                                         for k, v in spreads.items()})
+                        for one in branched[0]], frame.module.span(node))
+        return self._display(node, frame, env, {k: one_dict(Alt(v)) if isinstance(v, list) else v
+                                                for k, v in spreads.items()})
+
+    def _display(self, node: ast.Dict, frame, env, spreads: dict) -> Mapping:
+        """The dict display with the value of each `**other` given (by the id of its node)."""
         m = frame.module
         items: dict[str, Value] = {}
         spans = {}
         merged = False
         for key, value in zip(node.keys, node.values):
-            if key is None:  # **other (a dict set in branches: every key any variant sets)
-                other = one_dict(self.eval(value, frame, env))
+            if key is None:  # **other
+                other = spreads.get(id(value))
                 if isinstance(other, Mapping):
                     items.update(other.items)
                     spans.update(other.key_spans)
