@@ -231,7 +231,9 @@ class PromptLayout:
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
     `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
-    one, or (`claude_picked`) the table of Claude names the model is picked from. `supersedes` lists ids of layouts this one makes redundant (the
+    one, or (`claude_picked`) the table of Claude names the model is picked from. `tool_turns`:
+    the module that sends converts the tool turns of a conversation (`tool_result` blocks, a
+    `tool_call_id`): the history it sends holds a tool loop's steps. `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -253,6 +255,7 @@ class PromptLayout:
     takes_conversation: bool = False
     claude_checked: Span | None = None
     claude_picked: bool = False
+    tool_turns: bool = False
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     estimates: list[dict] = field(default_factory=list)

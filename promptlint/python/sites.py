@@ -29,6 +29,8 @@ _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])
 #: several times faster than the pattern, which has no literal start).
 _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
+_TOOL_TURNS = ("tool_result", "tool_call_id")
 
 
 def find_layouts(module, evaluator) -> list:
@@ -107,6 +109,7 @@ class SiteFinder:
                                                              or any(p.is_history for p in layout.parts)):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(frame.func if frame is not None else None, call.node)
+                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:

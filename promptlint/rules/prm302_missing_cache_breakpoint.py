@@ -86,16 +86,18 @@ class MissingCacheBreakpointRule(Rule):
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
         unknown keys, known to be re-sent whole either as tools and a history built by the code
-        itself (Part.read: a tool loop) or passed through in a package tree where no file names a
-        breakpoint key, or as a system prompt and a history that the sending
+        itself (Part.read: a tool loop) or passed through by a module that converts its tool turns
+        (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
         if layout.unread_options or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
-        # a history passed through may carry breakpoints only in a package where a file names one
-        if tools and any(p.is_history and (p.read or not layout.tree_markers) for p in layout.parts):
+        # a history passed through: a tool loop's when the module converts its tool turns; it may
+        # carry breakpoints only in a package where a file names one
+        passed = layout.tool_turns and not layout.tree_markers
+        if tools and any(p.is_history and (p.read or passed) for p in layout.parts):
             unit = "step"
         elif system and not layout.tree_markers and layout.takes_conversation:
             unit = "turn"
