@@ -61,8 +61,8 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
     the analysis may have mistaken. True when one was added."""
     from .layout import variants_of
     from .tool_defs import find_stamped
-    from .tool_values import find_unordered
-    unordered = _listed(finder, node, value)
+    from .tool_values import find_unordered, listed_order
+    unordered = listed_order(finder.ev, node, value, finder.frame())
     if unordered is None and all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
     unordered = unordered or find_unordered(value)
@@ -75,21 +75,6 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
             return False
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
-
-
-def _listed(finder, node, value) -> Segment | None:
-    """The unordered segment of `xs`, placed there, when the assigned value is `list(xs)` /
-    `tuple(xs)` of an unordered source (the call iterates xs into a list: `self.tools =
-    list(set(names))`), else None."""
-    from .tool_values import find_unordered
-    call = getattr(node, "value", None)
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("list", "tuple")
-            and len(call.args) == 1 and isinstance(value, Text)):
-        return None
-    unordered = find_unordered(value)
-    if unordered is None or unordered.anchor is not None:
-        return unordered
-    return finder.ev.unordered_at(unordered, call.args[0], finder.frame())
 
 
 def _inside(inner, outer) -> bool:
