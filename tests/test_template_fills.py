@@ -59,3 +59,10 @@ def test_a_name_assigned_the_templates_name_says_it_too(tmp_path):
     service = SERVICE.replace('return await store.get_prompt(self.name, inputs={"date": date_str, "document_context": context})',
                               'name = "research_agent"\n        return await store.get_prompt(name, inputs={"date": date_str})')
     assert _origins(tmp_path, service) == {"{date}": ("service.py", 6), "{document_context}": None}
+
+
+def test_a_config_field_whose_default_names_the_template_says_it_too(tmp_path):
+    service = SERVICE.replace("class Service:\n", 'class Config:\n    agent_prompt: str = "research_agent"\n\n\nclass Service:\n') \
+        .replace('store.get_prompt(self.name, inputs={"date": date_str, "document_context": context})',
+                 'store.get_prompt(self.config.agent_prompt, inputs={"date": date_str})')
+    assert _origins(tmp_path, service) == {"{date}": ("service.py", 10), "{document_context}": None}

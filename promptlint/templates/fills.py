@@ -10,7 +10,8 @@ to a call, either
 - whose keys are exactly the template's placeholders, two or more of them (`task_inputs=
   {"document_summary": ..., "input": ...}`), or
 - next to a string literal that names the template (its key in the file, or the file's stem) in
-  the same call, with keys among the placeholders.
+  the same call (or a local name assigned it once, or a field of a class of the module whose text
+  default it is: `self.config.prompt_name`), with keys among the placeholders.
 
 The value bound to a placeholder is placed at the expression that produces it: a local name is
 followed to its one assignment in the function (`date_str = datetime.now().strftime(...)`).
@@ -87,8 +88,10 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
         if not ((len(fields) >= 2 and fields <= keys) or (named and keys & fields)):
             continue
         parsed = _tree(py)
+        fields_named = _defaults(parsed[0]) if parsed is not None else {}
         for func, call in _calls(parsed[0]) if parsed is not None else ():
             said = any(isinstance(a, ast.Constant) and a.value in names  # a local name: its one assignment
+                       or isinstance(a, ast.Attribute) and fields_named.get(a.attr) in names  # a field's default
                        for a in (_producer(func, x) for x in [*call.args, *(k.value for k in call.keywords)]))
             for d in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(d, ast.Dict):
@@ -102,6 +105,19 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
                     if field not in found:
                         found[field] = _span(py, parsed[1], _producer(func, value))
     return found
+
+
+def _defaults(tree) -> dict[str, str]:
+    """The text default of each class field written in the module (`prompt_name: str =
+    "static_agent"`): `self.config.prompt_name` names that text unless configured otherwise."""
+    out = {}
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for stmt in cls.body:
+            target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
+                stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                out[target.id] = stmt.value.value
+    return out
 
 
 def _calls(tree):
