@@ -15,7 +15,7 @@ from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
-from .windows import WindowsMixin, _history, _selects, _slides
+from .windows import WindowsMixin, _history, _selects, _slides, takes_newest
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -226,7 +226,7 @@ class ContainersMixin(WindowsMixin):
             if pieces is not None:
                 return pieces
         if conversation is not None and isinstance(node.slice, ast.Slice):
-            if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
+            if _slides(node.slice.lower) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and key == -1:
