@@ -158,38 +158,39 @@ class ContainersMixin(WindowsMixin):
     def mapping(self, node: ast.Dict, frame, env) -> Value:
         """A dict display. `**other` of a dict set in branches (`if system: base["system"] = ...`)
         gives one dict per variant (an Alt): a key one branch sets stays conditional (a block's
-        `cache_control` set only on the last message is not on every message)."""
-        spreads = {}
+        `cache_control` set only on the last message is not on every message). Each value is
+        evaluated once, in the order written."""
+        entries = []  # (key or None, value; for a spread of several dicts, their list)
         for key, value in zip(node.keys, node.values):
             if key is None:
                 other = self.eval(value, frame, env)
                 variants = dict_variants(other) if isinstance(other, Alt) else None
-                spreads[id(value)] = variants or other
-        branched = [v for v in spreads.values() if isinstance(v, list) and len(v) > 1]
+                entries.append((None, variants if variants and len(variants) > 1 else one_dict(other) or other))
+            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+                entries.append((key, self.eval(value, frame, env)))
+        branched = [v for k, v in entries if k is None and isinstance(v, list)]
         if len(branched) == 1:  # one spread of several dicts: one display per variant
-            return Alt([self._display(node, frame, env, {k: (one if isinstance(v, list) and v is branched[0] else
-                                                             v[0] if isinstance(v, list) else v)
-                                                         for k, v in spreads.items()})
+            return Alt([self._display(node, frame, [(k, one if v is branched[0] else v) for k, v in entries])
                         for one in branched[0]], frame.module.span(node))
-        return self._display(node, frame, env, {k: one_dict(Alt(v)) if isinstance(v, list) else v
-                                                for k, v in spreads.items()})
+        return self._display(node, frame, [(k, merged_dict(v) if isinstance(v, list) else v) for k, v in entries])
 
-    def _display(self, node: ast.Dict, frame, env, spreads: dict) -> Mapping:
-        """The dict display with the value of each `**other` given (by the id of its node)."""
+    @staticmethod
+    def _display(node: ast.Dict, frame, entries: list) -> Mapping:
+        """The dict of the evaluated entries of a display (a key node and its value; None and the
+        value of a `**other`)."""
         m = frame.module
         items: dict[str, Value] = {}
         spans = {}
         merged = False
-        for key, value in zip(node.keys, node.values):
+        for key, value in entries:
             if key is None:  # **other
-                other = spreads.get(id(value))
-                if isinstance(other, Mapping):
-                    items.update(other.items)
-                    spans.update(other.key_spans)
+                if isinstance(value, Mapping):
+                    items.update(value.items)
+                    spans.update(value.key_spans)
                 else:
                     merged = True  # keys of data we cannot see: the order is not the code's
-            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
-                items[key.value] = self.eval(value, frame, env)
+            else:
+                items[key.value] = value
                 spans[key.value] = m.span(key)
         return Mapping(items, spans, m.span(node), None if merged else node)
 
