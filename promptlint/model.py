@@ -231,12 +231,15 @@ class PromptLayout:
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
     `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
-    one; `passes_prompt`: the request's only message is a parameter of the function that sends it,
-    sent whole (`def basic_request(self, prompt): ... messages=[{"role": "user", "content":
-    prompt}]`): an adapter every prompt of its callers goes through; `clock_tests`: where a
-    function read to build a request that replays a conversation chooses what to send by comparing
-    the clock (`if time.time() < meta["expires_at"]:`), so a message is sent one way and later
-    another. `supersedes` lists ids of layouts this one makes redundant (the
+    one, or (`claude_picked`) the table of Claude names the model is picked from. `tool_turns`:
+    the module that sends converts the tool turns of a conversation (`tool_result` blocks, a
+    `tool_call_id`): the history it sends holds a tool loop's steps. `passes_prompt`: the
+    request's only message is a parameter of the function that sends it, sent whole (`def
+    basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
+    every prompt of its callers goes through; `clock_tests`: where a function read to build a
+    request that replays a conversation chooses what to send by comparing the clock (`if
+    time.time() < meta["expires_at"]:`), so a message is sent one way and later another.
+    `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
     """
@@ -257,6 +260,8 @@ class PromptLayout:
     tree_markers: bool = True
     takes_conversation: bool = False
     claude_checked: Span | None = None
+    claude_picked: bool = False
+    tool_turns: bool = False
     passes_prompt: bool = False
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0

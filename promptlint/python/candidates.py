@@ -61,10 +61,11 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
     the analysis may have mistaken. True when one was added."""
     from .layout import variants_of
     from .tool_defs import find_stamped
-    from .tool_values import find_unordered
-    if all(isinstance(v, Text) for v in variants_of(value)):
+    from .tool_values import find_unordered, listed_order
+    unordered = listed_order(finder.ev, node, value, finder.frame())
+    if unordered is None and all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
-    unordered = find_unordered(value)
+    unordered = unordered or find_unordered(value)
     if unordered is not None and own and unordered.anchor is not None and not _inside(unordered.anchor.span, span):
         unordered = None
     if unordered is None or unordered.anchor is None:
@@ -195,7 +196,8 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
-    built = builds_text(value_node)
+    # `final_prompt = critique_prompt + conversation_text`: parts of a prompt joined (the name says prompt)
+    built = builds_text(value_node) or isinstance(value_node, ast.BinOp) and isinstance(value_node.op, ast.Add)
     if not built and not (system and handed_on(frame.func, node, name)):
         return
     value = finder.ev.eval(value_node, frame)
@@ -241,9 +243,14 @@ def _only_hashed(func, name: str) -> bool:
 
 
 def attribute(finder, node: ast.Assign, frame) -> None:
-    """`self.<prompt name> = <text>` in a method: prompt text kept on the instance."""
+    """`self.<prompt name> = <text>` in a method: prompt text kept on the instance; a tools list
+    kept on any object (`self.tools = ...`, `config_copy.rag_tools = list(set(names))`)."""
     target = node.targets[0] if len(node.targets) == 1 else None
-    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"):
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return
+    if target.value.id != "self":
+        if tools_named(target.attr) and not prompt_named(target.attr):
+            tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value), own=True)
         return
     if tools_named(target.attr) and (tools_layout(finder, node, finder.ev.eval(node.value, frame), finder.m.span(node.value))
                                      or not prompt_named(target.attr)):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
-from .markers import clock_tests
+from .markers import clock_tests, conditional_marker
 from .tool_defs import find_stamped, is_stamp
 from .tool_values import find_unordered, static_json, tool_schema, tool_shape
 
@@ -220,7 +220,8 @@ class LayoutBuilder:
                 segs.extend(s for s in inner.segments if s.kind is Kind.SERIALIZED)
                 # a breakpoint on the blocks of the messages it converts (repeated: one per message)
                 found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
-                bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=seq.repeated) for where, ttl in found
+                every = seq.repeated and not conditional_marker(content)  # `if m.last`: not on every message
+                bps.extend(Breakpoint(after=0, span=where, ttl=ttl, repeated=every) for where, ttl in found
                            if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
                 segs.extend(self._tool_call_args(item, frame))

@@ -134,3 +134,35 @@ def grown_in_loop(func: ast.AST, call: ast.Call) -> bool:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id in sent:
                 return True
     return False
+
+
+_MARKER_KEYS = ("cache_control", "cachePoint")
+
+
+def conditional_marker(value, depth: int = 0) -> bool:
+    """True when a message's content sets a breakpoint key in some variants of a condition only
+    (`{..., "cache_control": ...} if m.last else {...}`, `**({"cache_control": ...} if last else
+    {})`): the breakpoint is on the messages the condition picks, not on every message."""
+    from .flow.values import Alt, Mapping, Seq
+    if depth > 6:
+        return False
+    if isinstance(value, Alt):
+        marked = [_marked(o, depth + 1) for o in value.options]
+        return any(marked) and not all(marked) or any(conditional_marker(o, depth + 1) for o in value.options)
+    if isinstance(value, Seq):
+        return any(conditional_marker(v, depth + 1) for v in value.items)
+    if isinstance(value, Mapping):
+        return any(conditional_marker(v, depth + 1) for v in value.items.values())
+    return False
+
+
+def _marked(value, depth: int) -> bool:
+    """True when a breakpoint key is set anywhere in the value (dicts, lists, alternatives)."""
+    from .flow.values import Alt, Mapping, Seq
+    if depth > 6:
+        return False
+    if isinstance(value, Mapping):
+        return any(k in value.items for k in _MARKER_KEYS) or any(_marked(v, depth + 1) for v in value.items.values())
+    if isinstance(value, (Seq, Alt)):
+        return any(_marked(v, depth + 1) for v in (value.items if isinstance(value, Seq) else value.options))
+    return False

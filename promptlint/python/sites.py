@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import candidates, kept_turns, markers, sdks
+from . import candidates, kept_turns, markers, sdks, tool_loops
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -29,6 +29,8 @@ _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])
 #: several times faster than the pattern, which has no literal start).
 _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
+_TOOL_TURNS = ("tool_result", "tool_call_id")
 
 
 def find_layouts(module, evaluator) -> list:
@@ -52,7 +54,8 @@ class SiteFinder:
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
-                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed}
+                  ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed,
+                  ast.For: self._loop, ast.AsyncFor: self._loop}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -111,6 +114,7 @@ class SiteFinder:
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
+                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:
@@ -145,6 +149,13 @@ class SiteFinder:
         if any(isinstance(s, _FUNCS) for s in self.stack):
             self.ev.reset_budget()
             candidates.placed_first(self, node, self.frame())
+
+    def _loop(self, node) -> None:
+        """A tools list grown in a loop over an unordered source (python/tool_loops.py)."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        if func is not None and not self.b.covered(self.m.span(node.iter)):
+            self.ev.reset_budget()
+            tool_loops.filled_in_loop(self, node, func, self.frame())
 
     def _class_frame(self, cls):
         from .flow.scopes import Frame

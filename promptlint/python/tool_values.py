@@ -31,6 +31,21 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
     return None
 
 
+def listed_order(ev, node, value, frame) -> Segment | None:
+    """The unordered segment of `xs`, placed there, when the value assigned by the statement
+    `node` is `list(xs)` / `tuple(xs)` of an unordered source (the call iterates xs into a list:
+    `self.tools = list(set(names))`), else None."""
+    import ast
+    call = getattr(node, "value", None)
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("list", "tuple")
+            and len(call.args) == 1 and isinstance(value, Text)):
+        return None
+    unordered = find_unordered(value)
+    if unordered is None or unordered.anchor is not None:
+        return unordered
+    return ev.unordered_at(unordered, call.args[0], frame)
+
+
 def tool_shape(value, depth: int = 0) -> str | None:
     """How the tools of a list are shaped, when every tool we can see agrees: "nested" (OpenAI
     `{"type": "function", "function": {"name": ...}}`), "flat" (`{"name": ...}`), "object"

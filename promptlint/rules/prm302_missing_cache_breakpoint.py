@@ -91,14 +91,18 @@ class MissingCacheBreakpointRule(Rule):
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
         unknown keys, known to be re-sent whole either as tools and a history built by the code
-        itself (Part.read: a tool loop), or as a system prompt and a history that the sending
+        itself (Part.read: a tool loop) or passed through by a module that converts its tool turns
+        (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
         if layout.unread_options or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
-        if tools and any(p.is_history and p.read for p in layout.parts):
+        # a history passed through: a tool loop's when the module converts its tool turns; it may
+        # carry breakpoints only in a package where a file names one
+        passed = layout.tool_turns and not layout.tree_markers
+        if tools and any(p.is_history and (p.read or passed) for p in layout.parts):
             unit = "step"
         elif system and not layout.tree_markers and layout.takes_conversation:
             unit = "turn"
@@ -128,13 +132,14 @@ class MissingCacheBreakpointRule(Rule):
 
     def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """Info at the call: a request of a model not known statically, which the sending function
-        tests for a Claude name (`claude_checked`), with a system prompt and no breakpoint in a
+        tests for a Claude name or picks from a table of Claude names (`claude_checked`), with a system prompt and no breakpoint in a
         package where no file names one (`tree_markers`)."""
         if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
                 or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
             return
         history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
-        message = (f"The code checks for a Claude model (line {layout.claude_checked.start.row}), but sends its system "
+        said = "picks the model from Claude names" if layout.claude_picked else "checks for a Claude model"
+        message = (f"The code {said} (line {layout.claude_checked.start.row}), but sends its system "
                    f"prompt{history} with no cache breakpoint: for a Claude model, Anthropic caches nothing without "
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")

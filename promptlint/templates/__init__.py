@@ -101,7 +101,10 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     from .prompt_files import prompt_text_segments
     kind = kind or file_kind(path, settings_globs, template_globs)
     if kind == "config":
-        return [_config_layout(filename, cp) for cp in config_prompts(path, filename, text)]
+        found = config_prompts(path, filename, text)
+        for cp in found:
+            _link_fills(path, [k for k in cp.keys if isinstance(k, str)], cp.segments)
+        return [_config_layout(filename, cp) for cp in found]
     if kind == "template":
         result = template_segments(path, filename, text)
         if result.errors:
@@ -110,6 +113,7 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
         segments, templates, source = result.segments, result.templates, "template"
     elif kind == "prompt-text":
         segments, templates, source = prompt_text_segments(path, filename, text), [filename], "prompt-text"
+        _link_fills(path, [], segments)
     else:
         return []
     if not any(s.kind is not None or s.text.strip() for s in segments):
@@ -121,6 +125,24 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     part = Part(role=role, segments=segments, span=Span(filename, Position(1, 1), end))
     return [PromptLayout(id=f"{filename}:1", site=site, source=source, parts=[part], templates=templates,
                          newest_user=0 if role == "user" else None)]
+
+
+def _link_fills(path, keys: list[str], segments) -> None:
+    """Give each placeholder the Python value that fills it as its origin (`fills`): the template
+    is named by its keys in the file (generic ones such as `template` left out) and the file's stem."""
+    from .fills import bindings, placeholder_name
+    fields = {placeholder_name(s.expr): s for s in segments if s.kind is not None and s.origin is None}
+    fields.pop(None, None)
+    if not fields:
+        return
+    names = tuple(dict.fromkeys([*(k for k in keys if k.lower() not in _GENERIC_KEYS), Path(path).name.split(".")[0]]))
+    for field, span in bindings(Path(path), names, frozenset(fields)).items():
+        for seg in segments:
+            if seg.kind is not None and seg.origin is None and placeholder_name(seg.expr) == field:
+                seg.origin = span
+
+
+_GENERIC_KEYS = {"template", "templates", "prompt", "prompts", "system", "user", "content", "messages", "message"}
 
 
 def _config_layout(filename: str, cp: ConfigPrompt) -> PromptLayout:

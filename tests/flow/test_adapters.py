@@ -199,11 +199,19 @@ def test_a_breakpoint_in_an_sdk_block_class_is_kept(tmp_path):
 
 
 def test_a_block_spread_from_unread_data_makes_the_history_unread(tmp_path):
-    source = LOOP.replace('{"type": "text", "text": m.content}',
-                          '{"type": "text", "text": m.content, **({"cache_control": {"type": "ephemeral"}} if m.last else {})}')
+    source = LOOP.replace('{"type": "text", "text": m.content}', '{"type": "text", "text": m.content, **m.options}')
     history = one_call(tmp_path, source).parts[-1]
     assert history.is_history and not history.read
     assert one_call(tmp_path / "plain", LOOP).parts[-1].read
+
+
+def test_a_breakpoint_spread_by_a_condition_is_on_the_messages_it_picks(tmp_path):
+    # `**({...} if m.last else {})` is read variant by variant: the breakpoint is not on every message
+    for i, block in enumerate(('{"type": "text", "text": m.content, **({"cache_control": {"type": "ephemeral"}} if m.last else {})}',
+                               '{"type": "text", "text": m.content, "cache_control": {"type": "ephemeral"}} if m.last '
+                               'else {"type": "text", "text": m.content}')):
+        history = one_call(tmp_path / str(i), LOOP.replace('{"type": "text", "text": m.content}', block)).parts[-1]
+        assert history.is_history and len(history.breakpoints) == 1 and not history.breakpoints[0].repeated
 
 
 CONVERTED = """

@@ -413,3 +413,20 @@ INDEXED = """
 
 def test_a_while_loop_that_steps_the_index_of_its_test_is_a_walk_not_a_fit(tmp_path):
     assert not windows_in(probe(tmp_path, INDEXED, index=0).value)
+
+
+NEWEST_FIRST = """
+    def f(messages, n):
+        probe(messages[::-1][:n][::-1])
+        probe(list(reversed(messages))[:10])
+        probe(messages[::-1][:0])
+        probe(messages[:10])
+"""
+
+
+def test_the_first_items_of_the_conversation_walked_newest_first_are_its_newest(tmp_path):
+    for index in (0, 1):
+        cut, = probe(tmp_path / str(index), NEWEST_FIRST, index=index).segs
+        assert cut.kind is Kind.HISTORY and cut.window is not None
+    for index in (2, 3):  # nothing kept; the oldest ten (a fixed head)
+        assert not any(s.window for s in probe(tmp_path / str(index), NEWEST_FIRST, index=index).segs)

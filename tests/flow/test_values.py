@@ -78,3 +78,47 @@ def test_classes_instances_and_functions_as_text_are_unknown(tmp_path):
     for p in (cls, instance, func):
         seg, = p.segs
         assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+
+
+TABLE_GET = """
+    NAMES = {"sonnet": "claude-3-5-sonnet", "haiku": "claude-3-haiku"}
+    LIMITS = {"sonnet": 10, "haiku": 20}
+
+
+    def f(name):
+        probe(NAMES.get(name, name))
+        probe(NAMES.get(name))
+        probe(NAMES.get("haiku", name))
+        probe(LIMITS.get(name, 5))
+"""
+
+
+def test_a_text_table_read_with_get_by_an_unknown_key_is_one_of_its_texts_or_the_default(tmp_path):
+    p = probe(tmp_path, TABLE_GET, index=0)
+    assert isinstance(p.value, Alt)
+    texts = ["".join(s.text for s in o.segs) if all(s.is_static for s in o.segs) else None for o in p.value.options]
+    assert texts == ["claude-3-5-sonnet", "claude-3-haiku", None]  # the default: the unknown name
+    assert not isinstance(probe(tmp_path, TABLE_GET, index=1).value, Alt)  # no default: unknown (None)
+    known = probe(tmp_path, TABLE_GET, index=2).value
+    assert "".join(s.text for s in known.segs) == "claude-3-haiku"
+    numbers = probe(tmp_path, TABLE_GET, index=3).value  # numbers are read as their text, as by NAMES[name]
+    assert ["".join(s.text for s in o.segs) for o in numbers.options] == ["10", "20", "5"]
+
+
+SPREAD = """
+    def f(system, extra):
+        base = {"model": "m"}
+        if system:
+            base["system"] = system
+        probe({**base, "max_tokens": 5})
+        probe({**base, **extra})
+"""
+
+
+def test_a_dict_set_in_branches_spread_into_a_display_gives_one_dict_per_branch(tmp_path):
+    both = probe(tmp_path, SPREAD, index=0).value
+    assert isinstance(both, Alt) and sorted(sorted(o.items) for o in both.options) == [
+        ["max_tokens", "model"], ["max_tokens", "model", "system"]]
+    merged = probe(tmp_path, SPREAD, index=1).value  # and keys of data we cannot see
+    assert isinstance(merged, Alt) and sorted(sorted(o.items) for o in merged.options) == [["model"], ["model", "system"]]
+    assert all(o.node is None for o in merged.options)

@@ -15,7 +15,7 @@ from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
-from .windows import WindowsMixin, _history, _selects, _slides
+from .windows import WindowsMixin, _history, _selects, _slides, takes_newest
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -156,20 +156,41 @@ class ContainersMixin(WindowsMixin):
         return Seq(items, span, is_tuple=isinstance(node, ast.Tuple), node=node)
 
     def mapping(self, node: ast.Dict, frame, env) -> Value:
+        """A dict display. `**other` of a dict set in branches (`if system: base["system"] = ...`)
+        gives one dict per variant (an Alt): a key one branch sets stays conditional (a block's
+        `cache_control` set only on the last message is not on every message). Each value is
+        evaluated once, in the order written."""
+        entries = []  # (key or None, value; for a spread of several dicts, their list)
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                other = self.eval(value, frame, env)
+                variants = dict_variants(other) if isinstance(other, Alt) else None
+                entries.append((None, variants if variants and len(variants) > 1 else one_dict(other) or other))
+            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
+                entries.append((key, self.eval(value, frame, env)))
+        branched = [v for k, v in entries if k is None and isinstance(v, list)]
+        if len(branched) == 1:  # one spread of several dicts: one display per variant
+            return Alt([self._display(node, frame, [(k, one if v is branched[0] else v) for k, v in entries])
+                        for one in branched[0]], frame.module.span(node))
+        return self._display(node, frame, [(k, merged_dict(v) if isinstance(v, list) else v) for k, v in entries])
+
+    @staticmethod
+    def _display(node: ast.Dict, frame, entries: list) -> Mapping:
+        """The dict of the evaluated entries of a display (a key node and its value; None and the
+        value of a `**other`)."""
         m = frame.module
         items: dict[str, Value] = {}
         spans = {}
         merged = False
-        for key, value in zip(node.keys, node.values):
+        for key, value in entries:
             if key is None:  # **other
-                other = self.eval(value, frame, env)
-                if isinstance(other, Mapping):
-                    items.update(other.items)
-                    spans.update(other.key_spans)
+                if isinstance(value, Mapping):
+                    items.update(value.items)
+                    spans.update(value.key_spans)
                 else:
                     merged = True  # keys of data we cannot see: the order is not the code's
-            elif isinstance(key, ast.Constant) and isinstance(key.value, str):
-                items[key.value] = self.eval(value, frame, env)
+            else:
+                items[key.value] = value
                 spans[key.value] = m.span(key)
         return Mapping(items, spans, m.span(node), None if merged else node)
 
@@ -206,7 +227,7 @@ class ContainersMixin(WindowsMixin):
             if pieces is not None:
                 return pieces
         if conversation is not None and isinstance(node.slice, ast.Slice):
-            if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
+            if _slides(node.slice.lower) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and key == -1:

@@ -10,7 +10,7 @@ from pathlib import Path
 from ...model import Kind, Segment, Volatility
 from ... import classify
 from . import rewrites
-from .containers import dict_variants, list_variants, one_dict
+from .containers import _one_of, dict_variants, list_variants, one_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -123,6 +123,13 @@ class MethodsMixin:
             key = const_str(self.eval(args[0], frame, env))
             if key in base.items:
                 return base.items[key]
+            if key is None and len(args) == 2:  # `TABLE.get(name, name)`: one of its texts, or the default
+                chosen = _one_of(base)
+                if chosen is not None:
+                    default = self.eval(args[1], frame, env)
+                    if default is None:
+                        default = dynamic(frame.module.span(args[1]), frame.module.code(args[1]))
+                    return Alt([*(chosen.options if isinstance(chosen, Alt) else [chosen]), default], base.span)
         if isinstance(base, Mapping) and method in ("values", "keys", "items") and not args:
             return _view(base, method)
         if isinstance(base, (Seq, Mapping)) and method == "copy" and not args:

@@ -75,6 +75,23 @@ def _slides(lower) -> bool:
     return False
 
 
+def takes_newest(node: ast.Subscript) -> bool:
+    """True for the first items of a list walked newest first (`xs[::-1][:n]`,
+    `list(reversed(xs))[:n]`): its newest n items, as `xs[-n:]` keeps (in the other order)."""
+    cut, base = node.slice, node.value
+    if not (isinstance(cut, ast.Slice) and cut.lower is None and cut.step is None and cut.upper is not None):
+        return False
+    if isinstance(cut.upper, ast.Constant) and cut.upper.value == 0:
+        return False
+    if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "list" and len(base.args) == 1:
+        base = base.args[0]
+    if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "reversed":
+        return True
+    step = base.slice.step if isinstance(base, ast.Subscript) and isinstance(base.slice, ast.Slice) else None
+    return (isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant)
+            and step.operand.value == 1 and base.slice.lower is None and base.slice.upper is None)
+
+
 def _window_of(value) -> Segment | None:
     """The cut conversation segment of a value (of one of its options), or None."""
     if isinstance(value, Alt):

@@ -20,7 +20,8 @@ def chat_like(b, call, api: str) -> None:
                    None if newest is None else len(parts) + newest)
     if model is None and frame is not None and frame.func is not None:
         check = claude_check(frame.func)
-        layout.claude_checked = frame.module.span(check) if check is not None else None
+        layout.claude_checked = frame.module.span(check) if check is not None else _claude_table(b, kw, frame)
+        layout.claude_picked = check is None and layout.claude_checked is not None
     b.options(layout, kw, frame)
 
 
@@ -39,6 +40,22 @@ def claude_check(func: ast.AST) -> ast.expr | None:
                 and node.args and _claude_text(node.args[0]) and _names_model(node.func.value):
             return node
     return None
+
+
+def _claude_table(b, kw, frame):
+    """The span of the table a model is picked from when its every name is a Claude model (or the
+    name is passed on as given: `self.SHORTCUTS.get(name, name)` with Claude names only): the code
+    knows the model is Claude; else None. A name the code writes for another provider, or none at
+    all, is no evidence."""
+    from ..layout import variants_of
+    if "model" not in kw:
+        return None
+    value = b.value(kw["model"], frame)
+    names = [b.static_text(v, frame) for v in variants_of(value)]
+    known = [n for n in names if n is not None]
+    if not known or not all(n.lower().split("/")[-1].startswith("claude") for n in known):
+        return None
+    return getattr(value, "span", None) or b.span_of(kw["model"])
 
 
 def _claude_text(node: ast.expr) -> bool:

@@ -1,0 +1,68 @@
+"""Tools lists filled by a loop over an unordered source, outside a send call: `for name in
+set(self.config.tools): self._tools.append(make(name))` (docs/policies.md, Policy 9: a tools
+list is judged where it is built). The list is grown in place (an attribute, or a local list
+handed on by a call the analysis does not follow), so no assignment of the list shows its order:
+the loop does. A candidate with one tools part, reported by PRM203 at the loop's iterable."""
+from __future__ import annotations
+
+import ast
+
+from ..model import Part
+from .candidates import _inside, tools_named
+from .module import attribute_chain
+
+_GROW = ("append", "extend", "insert")
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _grown(loop) -> set[str]:
+    """The dotted names of the tools lists the loop's body grows (`self._tools`, `tools`): a
+    `.append` / `.extend` / `.insert` on a name or attribute whose last name says tools, not
+    assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
+    found, fresh, todo = set(), set(), list(loop.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, ast.Assign):  # a list made anew per item keeps its own order
+            fresh.update(".".join(attribute_chain(t)) for t in node.targets if isinstance(t, (ast.Name, ast.Attribute)))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW
+                and isinstance(node.func.value, (ast.Name, ast.Attribute))):
+            chain = attribute_chain(node.func.value)
+            if chain and tools_named(chain[-1]):
+                found.add(".".join(chain))
+        todo.extend(ast.iter_child_nodes(node))
+    return found - fresh
+
+
+def _sorted_later(func, names: set[str]) -> bool:
+    """True when the function sorts one of the lists (`tools.sort(...)`, `sorted(self._tools)`):
+    its order is then made stable after the loop."""
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "sort":
+            target = node.func.value
+        elif isinstance(node.func, ast.Name) and node.func.id == "sorted" and node.args:
+            target = node.args[0]
+        else:
+            continue
+        if isinstance(target, (ast.Name, ast.Attribute)) and ".".join(attribute_chain(target)) in names:
+            return True
+    return False
+
+
+def filled_in_loop(finder, loop, func, frame) -> bool:
+    """A `for` loop in `func` whose own iterable is unordered (`set(...)`, a listing) and whose
+    body grows a tools list that the function never sorts: a tools candidate at the iterable.
+    True when one was added."""
+    names = _grown(loop)
+    if not names or _sorted_later(func, names):
+        return False
+    ev = finder.ev
+    span = finder.m.span(loop.iter)
+    seg = ev._order_of(ev.eval(loop.iter, frame), loop.iter, frame)
+    if seg is None or seg.anchor is None or not _inside(seg.anchor.span, span):
+        return False  # the order was lost elsewhere (reported there), or not at all
+    finder.b.add(loop, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
+    return True

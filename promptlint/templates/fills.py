@@ -1,0 +1,153 @@
+"""Where the Python code of a project fills the placeholders of a prompt file's template: the
+related location of a finding on a placeholder (docs/policies.md, Policy 8: the finding stays where
+the value enters the prompt text, the placeholder; where the value is produced is given with it).
+
+Templates kept in YAML / TOML or text files are often loaded by name through an application's
+own store (`get_cached_prompt("research_agent", inputs={"date": date_str})`) that the analysis
+does not follow, so the fill is found by what the code writes: a dict display of string keys passed
+to a call, either
+
+- whose keys are exactly the template's placeholders, two or more of them (`task_inputs=
+  {"document_summary": ..., "input": ...}`), or
+- next to a string literal that names the template (its key in the file, or the file's stem) in
+  the same call (or a local name assigned it once, or a field of a class of the module whose text
+  default it is: `self.config.prompt_name`), with keys among the placeholders.
+
+The value bound to a placeholder is placed at the expression that produces it: a local name is
+followed to its one assignment in the function (`date_str = datetime.now().strftime(...)`).
+Python files are read (never imported or run) once per project, as `references` does.
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ..model import Position, Span
+from ..paths import display_name
+from ..source import SourceError, read_python
+from .references import MAX_BYTES, MAX_FILES, _SKIP, project_root
+
+_KEY = re.compile(r"""["']([A-Za-z_]\w{0,80})["']\s*:""")
+_LITERAL = re.compile(r"""["']([A-Za-z_][\w.-]{0,120})["']""")
+_FIELD = re.compile(r"^\{\{?\s*([A-Za-z_]\w*)")
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+@lru_cache(maxsize=16)
+def _index(root: Path) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """(path, dict keys written as string literals, short literals) of each Python file under
+    `root` that writes a string-keyed dict."""
+    out = []
+    count = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            count += 1
+            if count > MAX_FILES:
+                return tuple(out)
+            path = os.path.join(folder, name)
+            try:
+                text = read_python(Path(path), MAX_BYTES)
+            except SourceError:
+                continue
+            keys = frozenset(_KEY.findall(text))
+            if keys:
+                out.append((path, keys, frozenset(_LITERAL.findall(text))))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _tree(path: str) -> tuple[ast.AST, list[str]] | None:
+    """The parsed module and its lines (columns of `ast` count UTF-8 bytes)."""
+    try:
+        text = read_python(Path(path), MAX_BYTES)
+        return ast.parse(text), text.splitlines()
+    except (SourceError, SyntaxError, ValueError):
+        return None
+
+
+def placeholder_name(expr: str) -> str | None:
+    """`date` of a placeholder written `{date}` / `{{ date }}`, else None."""
+    m = _FIELD.match(expr or "")
+    return m.group(1) if m else None
+
+
+def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict[str, Span]:
+    """For the placeholders `fields` of a template in the file `path`, named `names` (its key in
+    the file, the file's stem): placeholder -> span of the Python value that fills it."""
+    if not fields:
+        return {}
+    found: dict[str, Span] = {}
+    for py, keys, literals in _index(project_root(Path(path).resolve().parent)):
+        named = any(n in literals for n in names)
+        if not ((len(fields) >= 2 and fields <= keys) or (named and keys & fields)):
+            continue
+        parsed = _tree(py)
+        fields_named = _defaults(parsed[0]) if parsed is not None else {}
+        for func, call in _calls(parsed[0]) if parsed is not None else ():
+            said = any(isinstance(a, ast.Constant) and a.value in names  # a local name: its one assignment
+                       or isinstance(a, ast.Attribute) and fields_named.get(a.attr) in names  # a field's default
+                       for a in (_producer(func, x) for x in [*call.args, *(k.value for k in call.keywords)]))
+            for d in [*call.args, *(k.value for k in call.keywords)]:
+                if not isinstance(d, ast.Dict):
+                    continue
+                given = {k.value: v for k, v in zip(d.keys, d.values)
+                         if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                exact = len(fields) >= 2 and set(given) == fields
+                if not given or not (exact or said and set(given) <= fields):
+                    continue
+                for field, value in given.items():
+                    if field not in found:
+                        found[field] = _span(py, parsed[1], _producer(func, value))
+    return found
+
+
+def _defaults(tree) -> dict[str, str]:
+    """The text default of each class field written in the module (`prompt_name: str =
+    "static_agent"`): `self.config.prompt_name` names that text unless configured otherwise."""
+    out = {}
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for stmt in cls.body:
+            target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
+                stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+            if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                out[target.id] = stmt.value.value
+    return out
+
+
+def _calls(tree):
+    """(innermost function or None, call) for every call of a module."""
+    todo = [(tree, None)]
+    while todo:
+        node, func = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, _FUNCS) else func
+            if isinstance(child, ast.Call):
+                yield inner, child
+            todo.append((child, inner))
+
+
+def _producer(func, value: ast.expr) -> ast.expr:
+    """The expression that produces `value`: a local name's one assignment in `func` (a name
+    assigned twice or not at all is itself), else the value (`str(datetime.now())`)."""
+    if not isinstance(value, ast.Name) or func is None:
+        return value
+    assigned = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == value.id]
+    return assigned[0].value if len(assigned) == 1 else value
+
+
+def _span(path: str, lines: list[str], node: ast.expr) -> Span:
+    """The node's span, 1-based rows and character columns, end exclusive."""
+    def col(row: int, offset: int) -> int:
+        line = lines[row - 1] if 0 < row <= len(lines) else ""
+        return len(line.encode("utf-8")[:offset].decode("utf-8", "replace")) + 1
+    end_row = getattr(node, "end_lineno", None) or node.lineno
+    end_col = getattr(node, "end_col_offset", None)
+    return Span(display_name(Path(path)), Position(node.lineno, col(node.lineno, node.col_offset)),
+                Position(end_row, col(end_row, end_col if end_col is not None else node.col_offset)))
