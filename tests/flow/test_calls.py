@@ -377,3 +377,30 @@ def test_an_unread_argument_passed_as_the_users_message_is_the_users_message(tmp
     assert probe(tmp_path, NAMED_INPUT, index=1).text == "Question: What is the capital of France?"
     # text with static parts is not replaced by the name
     assert "(asked in " in probe(tmp_path, NAMED_INPUT, index=2).text
+
+
+SLICED = """
+    def f(messages, summarise, retrieve, cut, k):
+        probe(summarise(messages[:cut]))
+        probe(summarise(messages[:-4]))
+        probe(summarise(messages[-k:cut]))
+        probe(retrieve(messages[-5:]))
+        probe(retrieve(messages[2:]))
+        probe(retrieve(messages[:len(messages)]))
+        probe(retrieve(messages[:cut], messages[-1]))
+"""
+
+
+def test_a_call_given_the_older_part_of_the_conversation_is_not_per_request(tmp_path):
+    # a slice that leaves out the newest messages (what a compaction summarises): the result
+    # changes when that part is cut again, not with each new message
+    for index in (0, 1, 2):
+        seg, = probe(tmp_path, SLICED, index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+
+
+def test_a_call_given_the_newest_messages_is_per_request(tmp_path):
+    for index, given in ((3, "messages[-5:]"), (4, "messages"), (5, "messages"), (6, "messages[-1]")):
+        seg, = probe(tmp_path, SLICED, index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+        assert seg.evidence == f"data fetched with `{given}`"

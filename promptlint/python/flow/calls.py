@@ -268,7 +268,10 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
     def fetched(self, node, inputs: list, frame: Frame) -> Text | None:
         """The result of a call we cannot follow that takes the user's message (or the
-        conversation) as input: "data fetched with it", new on every request (Policy 7)."""
+        conversation) as input: "data fetched with it", new on every request (Policy 7). Given only
+        the older part of the conversation (`summarise(history[:cut])`: a slice that leaves out its
+        newest messages), it is not: it changes when that part is cut again, not with each message
+        (`retrieve(history[-5:])`, the newest messages, is per-request)."""
         flat = []
         for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too
             flat.append(v)
@@ -283,6 +286,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 if seg.kind is Kind.HISTORY and _CONVERTS.match(callee_name(node)):  # reshaped, not fetched
                     return Text([replace(seg, span=frame.module.span(node), expr=frame.module.code(node),
                                          origin=seg.origin or seg.span)])
+                if seg.kind is Kind.HISTORY and seg.older:
+                    continue  # older messages only (what a compaction summarises): not new with each message
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,

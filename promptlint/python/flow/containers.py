@@ -206,6 +206,8 @@ class ContainersMixin(WindowsMixin):
             if pieces is not None:
                 return pieces
         if conversation is not None and isinstance(node.slice, ast.Slice):
+            if _short_of_end(node.slice.upper):  # without its newest messages (`history[:cut]`)
+                base = Text([replace(conversation, older=True)])
             if _slides(node.slice.lower):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
@@ -502,3 +504,11 @@ def _one_of(table: Mapping) -> Value | None:
     if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
         return None
     return values[0] if len(values) == 1 else Alt(values, table.span)
+
+
+def _short_of_end(upper) -> bool:
+    """True for the upper bound of a slice that leaves out the newest items of a list: any bound
+    written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
+    if upper is None or isinstance(upper, ast.Constant) and upper.value is None:
+        return False
+    return not (isinstance(upper, ast.Call) and isinstance(upper.func, ast.Name) and upper.func.id == "len")
