@@ -413,3 +413,19 @@ INDEXED = """
 
 def test_a_while_loop_that_steps_the_index_of_its_test_is_a_walk_not_a_fit(tmp_path):
     assert not windows_in(probe(tmp_path, INDEXED, index=0).value)
+
+
+CUT_AGAIN = """
+    def f(messages, k):
+        recent = messages[-k:]
+        probe(recent[-2:])
+        probe(messages[-3:])
+"""
+
+
+def test_a_cut_of_a_cut_keeps_where_the_conversation_was_first_cut(tmp_path):
+    # `recent[-2:]` drops nothing that `messages[-k:]` had not made a window already: one root cause
+    again, = probe(tmp_path, CUT_AGAIN, index=0).segs
+    assert again.kind is Kind.HISTORY and again.window.start == pos(CUT_AGAIN, "messages[-k:]")
+    once, = probe(tmp_path, CUT_AGAIN, index=1).segs
+    assert once.window.start == pos(CUT_AGAIN, "messages[-3:]")

@@ -115,6 +115,16 @@ def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
     return Text([Segment(span=span, kind=kind, volatility=volatility, expr=expr, evidence=evidence, **extra)])
 
 
+def from_older(span: Span | None, expr: str, older: Segment) -> Text:
+    """Text made from the older part of the conversation (`older`: a history segment sliced short
+    of its newest messages, `history[:cut]`): a summary of what a compaction cuts, or one of those
+    messages. Its messages are written once; it changes only where the conversation is cut again,
+    which rewrites the history after that point anyway: per conversation, not per request."""
+    what = older.expr if older.kind is Kind.HISTORY else older.evidence.split("`")[1]
+    return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_CONVERSATION,
+                   f"made from the older part of the conversation `{what}`: changes where it is cut", older=True)
+
+
 def is_none(v) -> bool:
     """True for the value `None`."""
     return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"

@@ -53,6 +53,8 @@ class WindowsMixin:
         name where it is cut) is one too."""
         m = frame.module
         conversation = _history(value) or _named_conversation(value)
+        if conversation is not None and conversation.window is not None:
+            return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
         if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
