@@ -483,12 +483,15 @@ def _conversation(seg: Segment) -> bool:
 
 
 def windows_in(value, depth: int = 0) -> list[Segment]:
-    """The conversation segments of `value` that carry a cut (`window`), each cut once."""
+    """The conversation segments of `value` that carry a cut (`window`), each cut once; none in
+    text that renders the conversation among other text."""
     from .flow.values import Alt, Spread
     if depth > 4:
         return []
     if isinstance(value, Text):
-        found = [s for s in value.segs if s.kind is Kind.HISTORY and s.window is not None]
+        if any(s.kind is not Kind.HISTORY for s in value.segs):
+            return []  # rendered into text (`TEMPLATE.format(history=h[-5:])`): judged where a request carries it
+        found = [s for s in value.segs if s.window is not None]
     elif isinstance(value, Seq):
         found = [w for i in value.items for w in windows_in(i.value if isinstance(i, Spread) else i, depth + 1)]
     elif isinstance(value, Alt):
