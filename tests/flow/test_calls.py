@@ -396,7 +396,7 @@ def test_a_call_given_the_older_part_of_the_conversation_is_not_per_request(tmp_
     # changes when that part is cut again, not with each new message
     for index in (0, 1, 2):
         seg, = probe(tmp_path, SLICED, index=index).segs
-        assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.PER_CONVERSATION)
+        assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.UNKNOWN, True)
 
 
 def test_a_call_given_the_newest_messages_is_per_request(tmp_path):
@@ -421,11 +421,11 @@ SUMMARISED = """
 
 
 def test_text_made_from_the_older_part_of_the_conversation_changes_where_it_is_cut(tmp_path):
-    # its messages are written once: it changes when the conversation is cut again (per
-    # conversation), and a call given it (a summary) is not data fetched per request
+    # it does not hold the newest message: not per-request; how often its cut moves the slice
+    # does not say (unknown), and what is made of it (a summary) stays so
     for index in (0, 1, 2):
         seg, = [s for s in probe(tmp_path, SUMMARISED, index=index).segs if not s.is_static]
-        assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.PER_CONVERSATION, True)
+        assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.UNKNOWN, True)
         assert seg.evidence == "made from the older part of the conversation `messages`: changes where it is cut"
     newest, = probe(tmp_path, SUMMARISED, index=3).segs  # the newest message is still per-request
     assert (newest.kind, newest.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)

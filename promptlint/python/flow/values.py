@@ -118,10 +118,11 @@ def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
 def from_older(span: Span | None, expr: str, older: Segment) -> Text:
     """Text made from the older part of the conversation (`older`: a history segment sliced short
     of its newest messages, `history[:cut]`): a summary of what a compaction cuts, or one of those
-    messages. Its messages are written once; it changes only where the conversation is cut again,
-    which rewrites the history after that point anyway: per conversation, not per request."""
+    messages. It does not hold the newest message, so it is not new with each request; it changes
+    when the cut moves, and how often that is (each turn, or at a compaction) the slice does not
+    say: unknown volatility, marked `older` so that what is made of it stays so."""
     what = older.expr if older.kind is Kind.HISTORY else older.evidence.split("`")[1]
-    return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_CONVERSATION,
+    return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN,
                    f"made from the older part of the conversation `{what}`: changes where it is cut", older=True)
 
 
