@@ -15,7 +15,7 @@ from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
-from .windows import WindowsMixin, _history, _selects, _slides
+from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -508,11 +508,3 @@ def _one_of(table: Mapping) -> Value | None:
     if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
         return None
     return values[0] if len(values) == 1 else Alt(values, table.span)
-
-
-def _short_of_end(upper) -> bool:
-    """True for the upper bound of a slice that leaves out the newest items of a list: any bound
-    written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
-    if upper is None or isinstance(upper, ast.Constant) and upper.value is None:
-        return False
-    return not (isinstance(upper, ast.Call) and isinstance(upper.func, ast.Name) and upper.func.id == "len")

@@ -1,6 +1,7 @@
 """Cut conversations (PRM105): a conversation cut to its newest messages by a slice, a loop or a
 call (`windowed`: the history segment marked with where it is cut), joined pieces of it sliced
-again, the messages a selection keeps by membership in what a cut kept."""
+again, the messages a selection keeps by membership in what a cut kept; a slice that ends short
+of the newest messages (`_short_of_end`: `history[:cut]`) is the older part, marked `older`."""
 from __future__ import annotations
 
 import ast
@@ -75,6 +76,14 @@ def _slides(lower) -> bool:
         left = lower.left
         return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
     return False
+
+
+def _short_of_end(upper) -> bool:
+    """True for the upper bound of a slice that leaves out the newest items of a list: any bound
+    written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
+    if upper is None or isinstance(upper, ast.Constant) and upper.value is None:
+        return False
+    return not (isinstance(upper, ast.Call) and isinstance(upper.func, ast.Name) and upper.func.id == "len")
 
 
 def _window_of(value) -> Segment | None:
