@@ -456,3 +456,34 @@ def test_the_most_common_item_of_a_set_on_a_tie_is_reported_where_it_is_picked(t
     assert found == [("PRM202", "app.py", at.row, at.column, "warning", [at.row])]
     fixed = PICKED.replace("max(set(exts), key=exts.count)", "max(sorted(set(exts)), key=exts.count)")
     assert of(findings(tmp_path / "b", monkeypatch, {"app.py": fixed}), "PRM202") == []
+
+
+def test_a_named_record_returned_by_a_function_named_for_tools_is_not_a_tool_definition(tmp_path, monkeypatch):
+    source = HEAD + """
+    import uuid
+    from dataclasses import dataclass, field
+
+
+    @dataclass
+    class CheckResult:
+        eval_id: str = ""
+        name: str = ""
+        tool_results: list = field(default_factory=list)
+
+
+    class Checker:
+        def __init__(self, name=None):
+            self.eval_id = str(uuid.uuid4())[:8]
+            self.name = name or f"eval_{self.eval_id}"
+
+        def evaluate_tool_calls(self, actual_tools):
+            result = CheckResult(eval_id=self.eval_id, name=self.name)
+            for tool in actual_tools:
+                result.tool_results.append(tool)
+            return result
+    """
+    assert of(findings(tmp_path, monkeypatch, {"app.py": source}), "PRM103") == []
+    # the same record with a description is a tool: its name is a definition field
+    described = source.replace('name: str = ""', 'name: str = ""\n        description: str = ""').replace(
+        "name=self.name)", 'name=self.name, description="Checks the calls.")')
+    assert [f[4] for f in of(findings(tmp_path, monkeypatch, {"app.py": described}), "PRM103")] == ["info"]

@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from ..model import Kind, Part, Segment
 from .module import attribute_chain, callee_name
+from .flow.callers import called_anywhere
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on
@@ -388,10 +389,16 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     trim(self.history)`), outside a send call the analysis links it to: a candidate with one
     history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
     f-string) is not one: where that text goes in a request is not known (the end of a one-shot
-    prompt loses nothing). `own_only`: its parameters read as named only. True when one was added."""
+    prompt loses nothing), nor is a cut kept on the instance by a method that adds nothing to it
+    and that no code of the tree calls (`prune_history()`): it runs when the user asks, not on
+    every turn. `own_only`: its
+    parameters read as named only. True when one was added."""
     if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func) \
             or not finder.says_conversation(func):
         return False
+    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
+            and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):
+        return False  # kept on the instance by a method only the user's code calls: a prune when asked
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
         finder.ev.reset_budget()
@@ -403,6 +410,18 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
         finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
                      span=seg.window if own_only or len(found) > 1 else None)
     return bool(found)
+
+
+def _grows(func, attr: str) -> bool:
+    """True when `func` adds to `self.attr` (`.append`, `.extend`, `.insert`, `+=`): it cuts as it
+    adds, on every message."""
+    for n in ast.walk(func):
+        target = n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+            and n.func.attr in ("append", "extend", "insert") else n.target if isinstance(n, ast.AugAssign) else None
+        if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) \
+                and target.value.id == "self":
+            return True
+    return False
 
 
 def cut_in_place(finder, func) -> bool:
@@ -471,12 +490,15 @@ def _conversation(seg: Segment) -> bool:
 
 
 def windows_in(value, depth: int = 0) -> list[Segment]:
-    """The conversation segments of `value` that carry a cut (`window`), each cut once."""
+    """The conversation segments of `value` that carry a cut (`window`), each cut once; none in
+    text that renders the conversation among other text."""
     from .flow.values import Alt, Spread
     if depth > 4:
         return []
     if isinstance(value, Text):
-        found = [s for s in value.segs if s.kind is Kind.HISTORY and s.window is not None]
+        if any(s.kind is not Kind.HISTORY for s in value.segs):
+            return []  # rendered into text (`TEMPLATE.format(history=h[-5:])`): judged where a request carries it
+        found = [s for s in value.segs if s.window is not None]
     elif isinstance(value, Seq):
         found = [w for i in value.items for w in windows_in(i.value if isinstance(i, Spread) else i, depth + 1)]
     elif isinstance(value, Alt):

@@ -4,8 +4,9 @@ message (`mark(messages[-1])`), or in a function read to build the request (a pa
 that returns a dict). A rule that reports a *missing* breakpoint stays silent when one of them
 exists (the breakpoint is there, we only do not know on which block). Also: whether a sending
 function takes a list named as a conversation (`takes_conversation`), and whether it sends a
-prompt its callers pass whole (`passes_prompt`), and where a function read to build a request
-chooses what to send by the clock (`clock_tests`).
+prompt its callers pass whole (`passes_prompt`), where a function read to build a request
+chooses what to send by the clock (`clock_tests`), and whether serialised text was written once
+into the list a loop keeps sending (`written_once`).
 """
 from __future__ import annotations
 
@@ -166,3 +167,46 @@ def _marked(value, depth: int) -> bool:
     if isinstance(value, (Seq, Alt)):
         return any(_marked(v, depth + 1) for v in (value.items if isinstance(value, Seq) else value.options))
     return False
+
+
+def written_once(module, func: ast.AST | None, call: ast.Call, span: Span | None) -> bool:
+    """True when the text at `span` (a `json.dumps(...)`) is put into a list that `call` sends, by
+    a loop that holds the call and keeps that list from pass to pass (`while True:
+    create(messages=messages) ... messages.append({"role": "tool", "content": json.dumps(r)})`,
+    also through a name assigned in the loop or `+=`): it is serialised once, and every later
+    request of the loop re-sends the same bytes. A list assigned again in the loop is rebuilt
+    there (`messages = [...]`): not written once."""
+    if not isinstance(func, _FUNCS) or span is None or span.filename != module.span(call).filename:
+        return False
+    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(a) if isinstance(n, ast.Name)}
+    for loop in ast.walk(func):
+        if not isinstance(loop, _LOOPS) or not any(n is call for n in ast.walk(loop)):
+            continue
+        made: dict[str, list] = {}  # names assigned in the loop: their values
+        for node in ast.walk(loop):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                for t in getattr(node, "targets", None) or [node.target]:
+                    if isinstance(t, ast.Name):
+                        made.setdefault(t.id, []).append(node.value)
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
+                made.setdefault(node.target.id, []).append(None)
+        for node in ast.walk(loop):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
+                    and isinstance(node.func.value, ast.Name):
+                name, added = node.func.value.id, list(node.args)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                name, added = node.target.id, [node.value]
+            else:
+                continue
+            if name not in sent or name in made:
+                continue
+            for arg in added:  # the appended expression, or the value of a name made in the loop
+                exprs = [arg, *(v for v in made.get(arg.id, ()) if v is not None)] if isinstance(arg, ast.Name) else [arg]
+                if any(_within(module.span(e), span) for e in exprs):
+                    return True
+    return False
+
+
+def _within(outer: Span, inner: Span) -> bool:
+    return (outer.start.row, outer.start.column) <= (inner.start.row, inner.start.column) \
+        and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from . import candidates, kept_turns, markers, sdks, tool_loops
+from ..model import Kind
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -105,6 +107,7 @@ class SiteFinder:
             spans += markers.helper_markers(self.m, frame.func, frame.cls)
         for layout in added:
             layout.unread_options = layout.unread_options or call.unread
+            self._written_once(layout, call)
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
             if placed or layout.auto_cache is not None:
@@ -115,6 +118,19 @@ class SiteFinder:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
+
+    def _written_once(self, layout, call) -> None:
+        """Serialised data of the replayed conversation that the loop sending it wrote once into
+        the list it keeps re-sending (`markers.written_once`): the same bytes on every later
+        request, whatever the key order was."""
+        func = call.frame.func if call.frame is not None else None
+        for part in layout.parts:
+            if part.is_history:
+                part.segments = [replace(s, ordered=True, evidence="serialised once when appended to the list "
+                                         "the loop sends; re-sent as written")
+                                 if s.kind is Kind.SERIALIZED and not s.ordered
+                                 and markers.written_once(self.m, func, call.node, s.span) else s
+                                 for s in part.segments]
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:

@@ -19,10 +19,16 @@ def is_stamp(seg: Segment | None) -> bool:
 _DEFINITION_FIELDS = {"name", "description", "parameters", "input_schema", "instructions", "title", "function"}
 
 
+#: Fields that name a record of any kind (a result, a run); with no description, parameters or
+#: schema beside them the record is no tool definition (`Result(eval_id=..., name=f"eval_{id}")`).
+_NAMES = {"name", "title"}
+
+
 def find_stamped(value, depth: int = 0) -> Segment | None:
     """The most volatile id or time in the definition fields of a (tools) value: the name,
     description or parameters of a tool dict or of a tool object built in the code
-    (`Tool(name=f"finish_{self.id}")`, an instance's `uuid4()` id in its name), or None."""
+    (`Tool(name=f"finish_{self.id}", description=...)`, an instance's `uuid4()` id in its name), or
+    None. A record with a name and no description, parameters or schema is not a tool."""
     found: list[Segment] = []
 
     def walk(v, d, field: bool):
@@ -38,8 +44,9 @@ def find_stamped(value, depth: int = 0) -> Segment | None:
             walk(v.value, d + 1, field)
         elif isinstance(v, (Mapping, Obj)):
             fields = v.items if isinstance(v, Mapping) else v.kwargs
+            described = any(key in _DEFINITION_FIELDS and key not in _NAMES for key in fields)
             for key, item in fields.items():
-                walk(item, d + 1, field or key in _DEFINITION_FIELDS)
+                walk(item, d + 1, field or key in _DEFINITION_FIELDS and (described or key not in _NAMES))
 
     walk(value, depth, False)
     return most_volatile(found)

@@ -64,8 +64,8 @@ class HistoryWindowRule(Rule):
                                   related=[Related(s, "also chosen by the clock here") for s in others])
         for index, part in enumerate(layout.parts):
             for seg in part.segments:
-                if seg.window is None:
-                    continue
+                if seg.window is None or layout.source != "python-call" and not part.is_history:
+                    continue  # rendered into the text of a prompt no request is linked to: judged where one sends it
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
                 # a cut with no send call linked, or of a list not known as the conversation: info

@@ -21,7 +21,8 @@ class UnsortedJsonDumpsRule(Rule):
 
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed
-    (a warning). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    (a warning); a result that a loop appends once to the list it keeps sending is re-sent as
+    written, the same bytes every time (not reported). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
     docs/policies.md, Policy 7).
 

@@ -377,3 +377,55 @@ def test_an_unread_argument_passed_as_the_users_message_is_the_users_message(tmp
     assert probe(tmp_path, NAMED_INPUT, index=1).text == "Question: What is the capital of France?"
     # text with static parts is not replaced by the name
     assert "(asked in " in probe(tmp_path, NAMED_INPUT, index=2).text
+
+
+SLICED = """
+    def f(messages, summarise, retrieve, cut, k):
+        probe(summarise(messages[:cut]))
+        probe(summarise(messages[:-4]))
+        probe(summarise(messages[-k:cut]))
+        probe(retrieve(messages[-5:]))
+        probe(retrieve(messages[2:]))
+        probe(retrieve(messages[:len(messages)]))
+        probe(retrieve(messages[:cut], messages[-1]))
+"""
+
+
+def test_a_call_given_the_older_part_of_the_conversation_is_not_per_request(tmp_path):
+    # a slice that leaves out the newest messages (what a compaction summarises): the result
+    # changes when that part is cut again, not with each new message
+    for index in (0, 1, 2):
+        seg, = probe(tmp_path, SLICED, index=index).segs
+        assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.UNKNOWN, True)
+
+
+def test_a_call_given_the_newest_messages_is_per_request(tmp_path):
+    for index, given in ((3, "messages[-5:]"), (4, "messages"), (5, "messages"), (6, "messages[-1]")):
+        seg, = probe(tmp_path, SLICED, index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+        assert seg.evidence == f"data fetched with `{given}`"
+
+
+SUMMARISED = """
+    def f(messages, cut, llm):
+        older = messages[:cut]
+        parts = []
+        for m in older:
+            parts.append(m["content"])
+        probe("\\n".join(parts))
+        probe(older[-1])
+        text = "\\n".join(f"{m['role']}: {m['content']}" for m in older)
+        probe(llm(f"Summarise:\\n{text}"))
+        probe(messages[0]["content"] if False else messages[-1])
+"""
+
+
+def test_text_made_from_the_older_part_of_the_conversation_changes_where_it_is_cut(tmp_path):
+    # it does not hold the newest message: not per-request; how often its cut moves the slice
+    # does not say (unknown), and what is made of it (a summary) stays so
+    for index in (0, 1, 2):
+        seg, = [s for s in probe(tmp_path, SUMMARISED, index=index).segs if not s.is_static]
+        assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.UNKNOWN, True)
+        assert seg.evidence == "made from the older part of the conversation `messages`: changes where it is cut"
+    newest, = probe(tmp_path, SUMMARISED, index=3).segs  # the newest message is still per-request
+    assert (newest.kind, newest.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)

@@ -430,3 +430,19 @@ def test_the_first_items_of_the_conversation_walked_newest_first_are_its_newest(
         assert cut.kind is Kind.HISTORY and cut.window is not None
     for index in (2, 3):  # nothing kept; the oldest ten (a fixed head)
         assert not any(s.window for s in probe(tmp_path / str(index), NEWEST_FIRST, index=index).segs)
+
+
+CUT_AGAIN = """
+    def f(messages, k):
+        recent = messages[-k:]
+        probe(recent[-2:])
+        probe(messages[-3:])
+"""
+
+
+def test_a_cut_of_a_cut_keeps_where_the_conversation_was_first_cut(tmp_path):
+    # `recent[-2:]` drops nothing that `messages[-k:]` had not made a window already: one root cause
+    again, = probe(tmp_path, CUT_AGAIN, index=0).segs
+    assert again.kind is Kind.HISTORY and again.window.start == pos(CUT_AGAIN, "messages[-k:]")
+    once, = probe(tmp_path, CUT_AGAIN, index=1).segs
+    assert once.window.start == pos(CUT_AGAIN, "messages[-3:]")

@@ -192,6 +192,44 @@ def test_a_list_grown_on_the_instance_is_the_conversation(tmp_path):
     assert named.segs[0].name_only
 
 
+def test_a_list_of_records_of_a_class_without_a_role_is_not_the_conversation(tmp_path):
+    src = """
+        from dataclasses import dataclass
+        from typing import List
+
+
+        @dataclass
+        class Event:
+            type: str
+            data: dict
+
+
+        @dataclass
+        class Message:
+            role: str
+            content: str
+
+
+        class Bus:
+            def __init__(self):
+                self._event_history: List[Event] = []
+                self.chat_history: List[Message] = []
+                self.history: list[dict] = []
+
+            def publish(self, event: Event, msg: Message):
+                self._event_history.append(event)
+                self.chat_history.append(msg)
+                self.history.append({"role": "user", "content": msg.content})
+                probe(self._event_history)
+                probe(self.chat_history)
+                probe(self.history)
+    """
+    # events: the items are records of a class of the tree with no role, whatever the name says
+    assert all(s.kind is not Kind.HISTORY for s in probe(tmp_path, src, index=0).segs)
+    for index, name in ((1, "self.chat_history"), (2, "self.history")):  # messages, or items not known
+        assert probe(tmp_path, src, index=index).described == [("history", "unknown", name)]
+
+
 def test_a_prompt_attribute_of_an_unknown_object_is_found_by_name(tmp_path):
     src = """
         def f(config):

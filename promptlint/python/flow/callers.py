@@ -183,3 +183,17 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     result = values[0] if len(values) == 1 else Alt(values)
     evaluator._return_cache[key] = result
     return result
+
+
+def called_anywhere(evaluator, module, func) -> bool:
+    """True when some code of `func`'s package tree calls a function of its name (`name(...)`,
+    `self.name(...)`, `x.name(...)`: by name only, so a namesake counts too), or when that is not
+    known (no file, too many modules to read); False when no file of the tree calls it: only the
+    user's own code does (a public method such as `prune_history()`)."""
+    index = call_index(module)
+    if any(index.get(key) for key in (func.name, "self." + func.name, "." + func.name)):
+        return True
+    if getattr(module, "path", None) is None:
+        return True
+    modules = evaluator.project.callers_of(func.name, module.path, 0)
+    return modules is None or bool(modules)

@@ -20,7 +20,7 @@ from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
-from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, is_none, most_volatile
 
 
 class CallsMixin(MethodsMixin, library.LibraryMixin):
@@ -268,7 +268,10 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
     def fetched(self, node, inputs: list, frame: Frame) -> Text | None:
         """The result of a call we cannot follow that takes the user's message (or the
-        conversation) as input: "data fetched with it", new on every request (Policy 7)."""
+        conversation) as input: "data fetched with it", new on every request (Policy 7). Given only
+        the older part of the conversation (`summarise(history[:cut])`: a slice that leaves out its
+        newest messages), it is not: it changes when that part is cut again, not with each message
+        (`values.from_older`); `retrieve(history[-5:])`, the newest messages, is per-request."""
         flat = []
         for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too
             flat.append(v)
@@ -276,6 +279,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 flat.extend(v.items)
             elif isinstance(v, Mapping):
                 flat.extend(v.items.values())
+        older = None
         for v in flat:
             if not isinstance(v, (Text, Alt, Spread)):
                 continue
@@ -283,10 +287,16 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 if seg.kind is Kind.HISTORY and _CONVERTS.match(callee_name(node)):  # reshaped, not fetched
                     return Text([replace(seg, span=frame.module.span(node), expr=frame.module.code(node),
                                          origin=seg.origin or seg.span)])
+                if seg.older:  # older messages only (what a compaction summarises), or text made of them
+                    older = older or seg
+                    continue
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
                                    f"data fetched with `{seg.expr}`", origin=m.span(node))
+        if older is not None:
+            m = frame.module
+            return from_older(m.span(node), " ".join(m.code(node).split()), older)
         return None
 
     def after_call(self, result, node, inputs: list, frame: Frame):

@@ -14,8 +14,8 @@ from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
-from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
-from .windows import WindowsMixin, _history, _selects, _slides, takes_newest
+from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -227,9 +227,13 @@ class ContainersMixin(WindowsMixin):
             if pieces is not None:
                 return pieces
         if conversation is not None and isinstance(node.slice, ast.Slice):
+            if _short_of_end(node.slice.upper) and not takes_newest(node):  # without its newest messages (`history[:cut]`)
+                base = Text([replace(conversation, older=True)])
             if _slides(node.slice.lower) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
+        if conversation is not None and conversation.older and isinstance(key, int):
+            return from_older(m.span(node), m.code(node), conversation)  # `older[-1]`: not the newest message
         if conversation is not None and key == -1:
             return newest_message(m.span(node), m.code(node), conversation)
         if conversation is not None and isinstance(key, int) and key >= 0:
@@ -282,6 +286,8 @@ class ContainersMixin(WindowsMixin):
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
             return Text([self.unordered_at(src, node, frame)])
+        if src is not None and src.kind is Kind.HISTORY and src.older:
+            return from_older(span, name, src)
         if src is not None and src.kind is Kind.HISTORY:
             return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"a message of `{src.expr}`")
         if src is not None and src.volatility is not Volatility.STABLE:

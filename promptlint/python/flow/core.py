@@ -26,7 +26,7 @@ from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
 from .roles import narrow
-from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
 
 
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
@@ -344,6 +344,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                                      origin=src.origin or src.span, anchor=None)])
         if src.kind is Kind.UNORDERED_ITERATION and attr is not None:
             return Text([src])  # a part of an unordered listing (`result.tools`) keeps its order problem
+        if src.older:  # a message of the older part of the conversation, or text made of them
+            return from_older(span, expr, src)
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,

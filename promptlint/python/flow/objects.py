@@ -258,7 +258,7 @@ class ObjectsMixin:
             if found is not None:
                 return found
             assigns = self_assigns(c, attr)
-            if grown(c, attr):
+            if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)):
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
                                f"`self.{attr}` {GROWN}")
@@ -284,6 +284,20 @@ class ObjectsMixin:
                 return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return None
+
+    def _holds_records(self, module, ann) -> bool:
+        """True for the annotation of a list whose items are instances of a class of the tree
+        that has no `role` (`self.events: List[Event] = []`): records of something else, not
+        the messages of a conversation, whatever the list is named."""
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+            return False
+        item = _optional_of(ann.slice)
+        if not isinstance(item, (ast.Name, ast.Attribute)):
+            return False
+        ref = self.eval(item, self.module_frame(module), {})
+        if not isinstance(ref, ClassRef):
+            return False
+        return not any(_declares(c, "role") or self_assigns(c, "role") for _, c in self.mro(ref.module, ref.node))
 
     def _annotated_instance(self, module, c: ast.ClassDef, attr: str, ann) -> Obj | None:
         """An instance of the class of the tree that the attribute's annotation names (the field

@@ -115,6 +115,17 @@ def dynamic(span: Span | None, expr: str, kind: Kind = Kind.UNKNOWN,
     return Text([Segment(span=span, kind=kind, volatility=volatility, expr=expr, evidence=evidence, **extra)])
 
 
+def from_older(span: Span | None, expr: str, older: Segment) -> Text:
+    """Text made from the older part of the conversation (`older`: a history segment sliced short
+    of its newest messages, `history[:cut]`): a summary of what a compaction cuts, or one of those
+    messages. It does not hold the newest message, so it is not new with each request; it changes
+    when the cut moves, and how often that is (each turn, or at a compaction) the slice does not
+    say: unknown volatility, marked `older` so that what is made of it stays so."""
+    what = older.expr if older.kind is Kind.HISTORY else older.evidence.split("`")[1]
+    return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN,
+                   f"made from the older part of the conversation `{what}`: changes where it is cut", older=True)
+
+
 def is_none(v) -> bool:
     """True for the value `None`."""
     return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"

@@ -1,6 +1,7 @@
 """Cut conversations (PRM105): a conversation cut to its newest messages by a slice, a loop or a
 call (`windowed`: the history segment marked with where it is cut), joined pieces of it sliced
-again, the messages a selection keeps by membership in what a cut kept."""
+again, the messages a selection keeps by membership in what a cut kept; a slice that ends short
+of the newest messages (`_short_of_end`: `history[:cut]`) is the older part, marked `older`."""
 from __future__ import annotations
 
 import ast
@@ -53,6 +54,8 @@ class WindowsMixin:
         name where it is cut) is one too."""
         m = frame.module
         conversation = _history(value) or _named_conversation(value)
+        if conversation is not None and conversation.window is not None:
+            return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
         if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
@@ -90,6 +93,14 @@ def takes_newest(node: ast.Subscript) -> bool:
     step = base.slice.step if isinstance(base, ast.Subscript) and isinstance(base.slice, ast.Slice) else None
     return (isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant)
             and step.operand.value == 1 and base.slice.lower is None and base.slice.upper is None)
+
+
+def _short_of_end(upper) -> bool:
+    """True for the upper bound of a slice that leaves out the newest items of a list: any bound
+    written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
+    if upper is None or isinstance(upper, ast.Constant) and upper.value is None:
+        return False
+    return not (isinstance(upper, ast.Call) and isinstance(upper.func, ast.Name) and upper.func.id == "len")
 
 
 def _window_of(value) -> Segment | None:
