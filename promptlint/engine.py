@@ -77,6 +77,8 @@ class Linter:
         from .python.flow import Evaluator
         from .python import linking
         from .python.tree import Project
+        from .templates import forget_project_readings
+        forget_project_readings()
         self.project = Project(roots)
         self.evaluator = Evaluator(self.project, template_hook=linking.template_hook, config_hook=linking.config_hook)
 

@@ -12,9 +12,11 @@ A state is a short string, or None:
 - "o:" + the sha256 of the text, for an unsaved text that stood in for the file (an overlay);
 - `EXISTS` for a regular file whose existence was tested but whose text was not read;
 - None for a path that is not a regular file (missing, a folder, a FIFO) or cannot be read;
-- anything else for a key that is not a path (`Project.definitions`' text searches, "search:...").
+- anything else for a key that is not a path (`Project.definitions`' text searches, "search:...";
+  a prompt file's reading of a whole project's Python, "tree:ROOT", whose state is the digest of
+  every file of the tree and its state: `promptlint.templates.references.tree_state`).
 
-Keys are absolute paths (`os.path.abspath`, symlinks kept), or "search:..." keys.
+Keys are absolute paths (`os.path.abspath`, symlinks kept), "search:..." or "tree:..." keys.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 EXISTS = "f"
+TREE = "tree:"  # key prefix of a reading of every Python file of a project (see above)
 
 _ACTIVE: list[dict[str, str | None]] = []
 

@@ -322,3 +322,37 @@ def test_a_file_that_starts_naming_a_breakpoint_key_invalidates_the_markers_sear
     (root / "b.py").write_text('BLOCK = {"type": "text", "cache_control": {"type": "ephemeral"}}\n')
     assert not packages.search_valid(key, recorded, state, {})
     assert packages.Package.scan(root).matching(packages.MARKERS) == [root / "b.py"]
+
+
+def test_an_edit_of_the_python_that_fills_a_prompt_file_re_analyses_it(tmp_path, monkeypatch):
+    """A YAML template's placeholder takes the Python value that fills it as its origin
+    (templates/fills.py): the template's cached entry depends on the project's Python ("tree:")."""
+    root = tmp_path / "app"
+    (root / "prompts").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'app'\n", encoding="utf-8")
+    rules = "".join(f"    Rule {i}: answer with care and cite every source you use, with its identifier.\n" for i in range(60))
+    (root / "prompts" / "research.yaml").write_text(
+        "research_agent:\n  template: >\n    You are a research agent; the time is {date}. The documents of the user:"
+        " {document_context}.\n" + rules, encoding="utf-8")
+    service = '''\
+from datetime import datetime
+
+
+def system_prompt(store, documents):
+    date_str = datetime.now().isoformat()
+    return store.get_prompt("research_agent", inputs={"date": date_str, "document_context": documents})
+'''
+    (root / "service.py").write_text(service, encoding="utf-8")
+    monkeypatch.chdir(root)
+    cache_dir = tmp_path / "cache"
+
+    def origins(report):
+        return sorted((r["filename"], r["location"]["row"]) for d in report["diagnostics"]
+                      if d["filename"].endswith(".yaml") for r in d.get("related", []))
+
+    first = run(cache_dir)
+    assert ("service.py", 5) in origins(first)
+    (root / "service.py").write_text("# moved down\n\n" + service, encoding="utf-8")
+    second = run(cache_dir)
+    assert ("service.py", 7) in origins(second)
+    assert second == run(None)

@@ -197,6 +197,12 @@ class Cache:
 
     def holds(self, key: str, recorded: str | None) -> bool:
         """Whether a dependency recorded as `recorded` still holds."""
+        if key.startswith(reads.TREE):
+            memo = (key, "tree")
+            if memo not in self.states:
+                from ..templates.references import tree_state
+                self.states[memo] = tree_state(Path(key[len(reads.TREE):]))
+            return self.states[memo] == recorded
         if key.startswith("search:"):
             from ..python.packages import search_valid
             return recorded is not None and search_valid(key, recorded, self.state, self.snapshots)

@@ -127,6 +127,15 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
                          newest_user=0 if role == "user" else None)]
 
 
+def forget_project_readings() -> None:
+    """Drop what the prompt-file analysis kept of the projects' Python (`references.names_in_code`,
+    `fills`' index and trees, the tree states): called when a run starts, so a long-lived process
+    (the API, the language server) reads an edited project again."""
+    from . import fills, references
+    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree):
+        memo.cache_clear()
+
+
 def _link_fills(path, keys: list[str], segments) -> None:
     """Give each placeholder the Python value that fills it as its origin (`fills`): the template
     is named by its keys in the file (generic ones such as `template` left out) and the file's stem."""

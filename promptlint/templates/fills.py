@@ -20,7 +20,6 @@ Python files are read (never imported or run) once per project, as `references` 
 from __future__ import annotations
 
 import ast
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 from ..model import Position, Span
 from ..paths import display_name
 from ..source import SourceError, read_python
-from .references import MAX_BYTES, MAX_FILES, _SKIP, project_root
+from .references import MAX_BYTES, note_tree, project_root, python_tree
 
 _KEY = re.compile(r"""["']([A-Za-z_]\w{0,80})["']\s*:""")
 _LITERAL = re.compile(r"""["']([A-Za-z_][\w.-]{0,120})["']""")
@@ -41,23 +40,14 @@ def _index(root: Path) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]
     """(path, dict keys written as string literals, short literals) of each Python file under
     `root` that writes a string-keyed dict."""
     out = []
-    count = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            count += 1
-            if count > MAX_FILES:
-                return tuple(out)
-            path = os.path.join(folder, name)
-            try:
-                text = read_python(Path(path), MAX_BYTES)
-            except SourceError:
-                continue
-            keys = frozenset(_KEY.findall(text))
-            if keys:
-                out.append((path, keys, frozenset(_LITERAL.findall(text))))
+    for path in python_tree(root):
+        try:
+            text = read_python(path, MAX_BYTES)
+        except SourceError:
+            continue
+        keys = frozenset(_KEY.findall(text))
+        if keys:
+            out.append((str(path), keys, frozenset(_LITERAL.findall(text))))
     return tuple(out)
 
 
@@ -83,7 +73,9 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
     if not fields:
         return {}
     found: dict[str, Span] = {}
-    for py, keys, literals in _index(project_root(Path(path).resolve().parent)):
+    root = project_root(Path(path).resolve().parent)
+    note_tree(root)
+    for py, keys, literals in _index(root):
         named = any(n in literals for n in names)
         if not ((len(fields) >= 2 and fields <= keys) or (named and keys & fields)):
             continue

@@ -11,12 +11,14 @@ literal glob such as `"*.md"` matches its name. The code is never imported or ru
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
-from ..source import SourceError, read_python
+from .. import reads
+from ..source import SourceError, current_state, read_python
 
 _LITERAL = re.compile(r"""(?:'([^'"\\\s]{1,200})'|"([^'"\\\s]{1,200})")""")
 _PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -43,42 +45,72 @@ def project_root(folder: Path) -> Path:
     return root
 
 
+def python_tree(root: Path) -> list[Path]:
+    """The Python files of the project at `root` that prompt files are checked against, sorted
+    (folders in `_SKIP` and hidden folders left out; the first `MAX_FILES`)."""
+    out: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(".py"):
+                out.append(Path(folder) / name)
+                if len(out) >= MAX_FILES:
+                    return out
+    return out
+
+
+def tree_state(root: Path) -> str:
+    """The state of the dependency "tree:ROOT" (`promptlint.reads.TREE`) now: the sha256 of the
+    path and state (`source.current_state`) of every file of `python_tree(root)`. A prompt file's
+    analysis that read the project's Python (which names it, which values fill it) holds while it
+    is unchanged: an edited, added or removed Python file invalidates its cached entry."""
+    h = hashlib.sha256()
+    for path in python_tree(root):
+        h.update(f"{path}\0{current_state(reads.key_of(path))}\n".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=64)
+def _tree_state(root: Path) -> str:
+    return tree_state(root)
+
+
+def note_tree(root: Path) -> None:
+    """Record, for the persistent cache, that the running analysis read the project's Python."""
+    if reads.active():
+        reads.note(reads.TREE + reads.key_of(root), _tree_state(root))
+
+
 @lru_cache(maxsize=64)
 def names_in_code(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
     """(names, globs): the file-name-like string literals of the Python files under `root` and
     their path components and stems, and the literals that are globs ("*.md")."""
     names: set[str] = set()
     globs: set[str] = set()
-    count = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in _SKIP and not d.startswith(".")]
-        for name in files:
-            if not name.endswith(".py"):
-                continue
-            count += 1
-            if count > MAX_FILES:
-                return frozenset(names), tuple(sorted(globs))
-            try:  # the one source reader: regular files only (a FIFO or device never blocks), bounded
-                text = read_python(Path(folder) / name, MAX_BYTES)
-            except SourceError:
-                continue
-            for m in _LITERAL.finditer(text):
-                literal = m.group(1) or m.group(2)
-                if "*" in literal or "?" in literal:
-                    pattern = literal.replace("\\", "/").rsplit("/", 1)[-1]
-                    if re.search(r"[A-Za-z0-9]", pattern):  # "*.md", not a bare "*"
-                        globs.add(pattern)
-                for part in re.split(r"[/\\]", literal):
-                    if part:
-                        names.add(part)
-                        names.add(part.split(".", 1)[0])
+    for path in python_tree(root):
+        try:  # the one source reader: regular files only (a FIFO or device never blocks), bounded
+            text = read_python(path, MAX_BYTES)
+        except SourceError:
+            continue
+        for m in _LITERAL.finditer(text):
+            literal = m.group(1) or m.group(2)
+            if "*" in literal or "?" in literal:
+                pattern = literal.replace("\\", "/").rsplit("/", 1)[-1]
+                if re.search(r"[A-Za-z0-9]", pattern):  # "*.md", not a bare "*"
+                    globs.add(pattern)
+            for part in re.split(r"[/\\]", literal):
+                if part:
+                    names.add(part)
+                    names.add(part.split(".", 1)[0])
     return frozenset(names), tuple(sorted(globs))
 
 
 def named_by_code(path: Path, prompt_folder: Path) -> bool:
     """True when the Python code of the project that holds `prompt_folder` names `path` (a file
     inside that folder): by its name, its stem, or (directly in the folder) a matching glob."""
-    names, globs = names_in_code(project_root(prompt_folder.resolve()))
+    root = project_root(prompt_folder.resolve())
+    note_tree(root)
+    names, globs = names_in_code(root)
     name = path.name
     if name in names or name.split(".", 1)[0] in names:
         return True
