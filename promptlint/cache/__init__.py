@@ -201,7 +201,7 @@ class Cache:
             memo = (key, "tree")
             if memo not in self.states:
                 from ..templates.references import tree_state
-                self.states[memo] = tree_state(Path(key[len(reads.TREE):]))
+                self.states[memo] = tree_state(Path(key[len(reads.TREE):]), self.state)
             return self.states[memo] == recorded
         if key.startswith("search:"):
             from ..python.packages import search_valid

@@ -59,14 +59,15 @@ def python_tree(root: Path) -> list[Path]:
     return out
 
 
-def tree_state(root: Path) -> str:
+def tree_state(root: Path, state_of=current_state) -> str:
     """The state of the dependency "tree:ROOT" (`promptlint.reads.TREE`) now: the sha256 of the
     path and state (`source.current_state`) of every file of `python_tree(root)`. A prompt file's
     analysis that read the project's Python (which names it, which values fill it) holds while it
-    is unchanged: an edited, added or removed Python file invalidates its cached entry."""
+    is unchanged: an edited, added or removed Python file invalidates its cached entry. `state_of`
+    gives a file's state from its dependency key (the cache passes its memoised one)."""
     h = hashlib.sha256()
     for path in python_tree(root):
-        h.update(f"{path}\0{current_state(reads.key_of(path))}\n".encode("utf-8", "surrogatepass"))
+        h.update(f"{path}\0{state_of(reads.key_of(path))}\n".encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
