@@ -144,15 +144,19 @@ def _suppress(diagnostics, kinds, settings: Settings, quiet: set[Path] = frozens
 
 
 def fix(paths: list[str | Path], settings: Settings | None = None, unsafe: bool | None = None,
-        write: bool = True, report: Report | None = None, jobs: int | None = None):
+        write: bool = True, report: Report | None = None, jobs: int | None = None,
+        cache_dir: str | Path | None = None, warn=None):
     """Apply fixes to the files under `paths` (safe ones; unsafe ones too with `unsafe`, default:
     `settings.unsafe_fixes`) and return the `promptlint.fixer.FixRun`: its `report` holds the
     findings that remain, as `check` reports them; nothing is written when `write` is false.
-    `report`: a check already run over `paths`; `jobs`: worker processes of that check, as for
-    `check`. Raises FileNotFoundError as `check` does."""
+    `report`: a check already run over `paths`; `jobs`, `cache_dir` and `warn`: as for `check`,
+    for the check that finds what to fix (the files a fix changes are checked again without the
+    cache). Raises FileNotFoundError as `check` does."""
     from functools import partial
     from .fixer import fix_paths
     settings = settings or Settings()
+    if report is None and cache_dir is not None:
+        report = check(paths, settings, jobs, cache_dir=cache_dir, warn=warn)
     return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write,
                      report=report, check=check if jobs is None else partial(check, jobs=jobs))
 

@@ -240,8 +240,10 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     fmt = settings.output_format
     colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
     if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
+        from .cache import default_dir
+        cache = None if no_cache else (cache_dir or default_dir(settings.config_path))
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
-                           statistics, show_fixes, colored, jobs))
+                           statistics, show_fixes, colored, jobs, cache))
     try:
         bar = _ProgressBar()
         try:
@@ -292,13 +294,13 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
 
 def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file,
               statistics: bool = False, show_fixes: bool = False, colored: bool = False,
-              jobs: int | None = None) -> int:
+              jobs: int | None = None, cache_dir: Path | None = None) -> int:
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
     A file or folder that cannot be written is a message and exit 2."""
     from .fix import summary
     from .api import fix as run_fix
     try:
-        run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs)
+        run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs, cache_dir=cache_dir, warn=_echo_err)
     except (FileNotFoundError, ConfigError) as exc:
         _echo_err(str(exc))
         return 2
@@ -352,14 +354,18 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
               help="Apply `exclude` to files named on the command line too.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes of the check (default: the CPUs this process may use).")
+@click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache.")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+              help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
 @click.pass_context
 def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero,
-                output_file, statistics, show_fixes, color, force_exclude, jobs):
+                output_file, statistics, show_fixes, color, force_exclude, jobs, no_cache, cache_dir):
     """Apply fixes to PATHS (= check --fix): safe ones, unsafe ones with --unsafe-fixes."""
     ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff,
                output_format=output_format, select=select, ignore=ignore, config_file=config_file,
                isolated=isolated, exit_zero=exit_zero, output_file=output_file, statistics=statistics,
-               show_fixes=show_fixes, color=color, force_exclude=force_exclude, jobs=jobs)
+               show_fixes=show_fixes, color=color, force_exclude=force_exclude, jobs=jobs, no_cache=no_cache,
+               cache_dir=cache_dir)
 
 
 @main.command()

@@ -134,3 +134,25 @@ def test_api_fix_leaves_what_check_reports(tmp_path, monkeypatch):
     left = sorted((d.code, d.span.start.row) for d in run.report.diagnostics)
     again = sorted((d.code, d.span.start.row) for d in api.check(["."], api.Settings()).diagnostics)
     assert left == again
+
+
+def test_fix_reads_the_cache_of_the_check_and_re_analyses_only_what_it_changes(tree, monkeypatch):
+    """`fix` finds what to fix through the persistent cache, as `check` does: a file with no fix is
+    not analysed again on a warm cache; the file a fix changes is checked again (its new text);
+    `--no-cache` analyses everything."""
+    from promptlint import engine
+    (tree / "other.py").write_text(APP.replace("  # promptlint: ignore[PRM102]", "").replace("ask", "other"))
+    assert CliRunner().invoke(main, ["check", ".", "--cache-dir", "cache"]).exit_code in (0, 1)
+    analysed: list[str] = []
+    real = engine.Linter.analyse
+
+    def counting(self, path, kind, force=False):
+        analysed.append(path.name)
+        return real(self, path, kind, force)
+    monkeypatch.setattr(engine.Linter, "analyse", counting)
+    result = CliRunner().invoke(main, ["fix", ".", "--diff", "--cache-dir", "cache", "--jobs", "1"])
+    assert result.exit_code == 1 and "-SYSTEM = " in result.output
+    assert "other.py" not in analysed and "clean.py" not in analysed
+    analysed.clear()
+    CliRunner().invoke(main, ["fix", ".", "--diff", "--no-cache", "--jobs", "1"])
+    assert {"other.py", "app.py"} <= set(analysed)
