@@ -355,6 +355,9 @@ def _extend_chain(path: Path) -> list[tuple[dict, str]]:
 def _apply_table(settings: Settings, table: dict, where: str) -> None:
     for key, value in table.items():
         if key not in _KEYS:
+            if key == "tool" and isinstance(value, dict) and "promptlint" in value:
+                raise ConfigError(f"Unknown key `tool` in {where}: outside pyproject.toml the settings are written "
+                                  "without the [tool.promptlint] header (as top-level keys)")
             raise ConfigError(f"Unknown key `{key}` in {where}{_suggest(key, _KEYS)}")
         attr, kind = _KEYS[key]
         if not attr:  # `extend`: read by _extend_chain

@@ -270,6 +270,14 @@ def test_cli_unknown_key_is_exit_2_with_one_line(project):
                              f"{project / 'pyproject.toml'}; did you mean `fail-on`?\n")
 
 
+def test_the_pyproject_header_in_promptlint_toml_says_how_to_write_it(project):
+    write(project / "promptlint.toml", "[tool.promptlint]\nignore = ['PRM104']\n")
+    result = cli("check", "app")
+    assert result.exit_code == 2
+    assert result.stderr == (f"promptlint: Unknown key `tool` in {project / 'promptlint.toml'}: outside pyproject.toml "
+                             "the settings are written without the [tool.promptlint] header (as top-level keys)\n")
+
+
 def test_cli_isolated_and_explicit_config(project):
     write(project / "pyproject.toml", "[tool.promptlint]\nnot-a-key = 1\n")
     assert cli("check", "app", "--isolated").exit_code == 1
