@@ -208,6 +208,14 @@ CONCISE_LINE = re.compile(r"^(?P<file>[^:]+):(?P<row>\d+):(?P<col>\d+): (?P<code
                           r"\[(?P<severity>info|warning|error)\] (?P<message>.+)$")
 
 
+def test_concise_with_no_finding_says_so(tmp_path, monkeypatch):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    result = run("check", ".", "--output-format", "concise", "--no-cache")
+    assert result.exit_code == 0
+    assert result.stdout == "No findings in 1 file; 0 prompts analysed.\n"
+
+
 def test_concise_is_one_line_per_finding(faulty):
     report = json_report(".")
     result = run("check", ".", "--output-format", "concise")

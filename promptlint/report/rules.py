@@ -18,7 +18,7 @@ def render_rule(rule, fmt: str = "text") -> str:
     if fmt == "json":
         return json.dumps(rule_record(rule), indent=2, ensure_ascii=False) + "\n"
     head = (f"# {rule.code} {rule.name}\n\n"
-            f"Default severity: {rule.severity.value}. Fix: {_fix(rule)}.\n\n")
+            f"Default severity: {rule.severity.value}. Automatic fix: {_fix(rule)}.\n\n")
     return head + rule.doc() + "\n"
 
 

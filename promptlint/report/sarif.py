@@ -66,7 +66,7 @@ def rule_descriptor(rule, docs_url: str | None = None) -> dict:
     doc = rule.doc()
     full = " ".join(p for p in (_section(doc, "What it does"), _section(doc, "Why is this bad?"))
                     if p) or rule.summary()
-    head = f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. Fix: {rule.fix_availability}.\n\n"
+    head = f"# {rule.code} {rule.name}\n\nDefault severity: {rule.severity.value}. Automatic fix: {rule.fix_availability}.\n\n"
     descriptor = {
         "id": rule.code,
         "name": rule.name,
