@@ -293,12 +293,12 @@ class _Geometry:
         if not profile.caching_supported:
             return self.end, "this model has no prompt caching", False
         if profile.opt_in and own and lay.auto_cache is None:
-            if not self.breakpoints:
-                return self.end, "no `cache_control` breakpoint", False
             if lay.history_marker is not None:
                 # a statement marks a block that may be a message of the history after the last
-                # breakpoint placed: the cache may reach into the history
+                # breakpoint placed (if any): the cache may reach into the history
                 return self.end, "", True
+            if not self.breakpoints:
+                return self.end, "no `cache_control` breakpoint", False
             return min(self.breakpoints[-1], self.end), "", True
         return self.end, "", False
 
@@ -395,7 +395,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         end = min(stop, region_end)
         after = tokens_before(layout, end) - tokens_before(layout, p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
-        unsure = layout.history_marker is not None and bool(geo.breakpoints) and end > geo.breakpoints[-1]
+        unsure = layout.history_marker is not None and (not geo.breakpoints or end > geo.breakpoints[-1])
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
                           losses, part_static, before_lost, sized, behind, unsure))
     return out

@@ -4,7 +4,7 @@ breakpoint, so what changes in the system prompt before it is judged against the
 most info (the breakpoint's place is not known; docs/policies.md, Policies 4 and 7)."""
 from __future__ import annotations
 
-from analysis_support import code, layouts, sent, write
+from analysis_support import layouts, sent, write
 
 from promptlint import api
 
@@ -79,3 +79,15 @@ def test_without_a_breakpoint_on_a_message_nothing_after_the_system_prompt_is_ca
     assert _found(tmp_path, 'self.system_blocks[-1]["cache_control"] = {"type": "ephemeral"}') == []
     lay = sent(layouts(tmp_path, OPERATOR.replace("MARK", "pass")))[0]
     assert lay.history_marker is None
+
+
+def test_with_no_breakpoint_on_the_system_prompt_the_history_marker_still_closes_the_history(tmp_path):
+    # the request's only breakpoint is the tool result's: caching is on (not dormant), and what
+    # changes in the system prompt before the history is a note
+    source = OPERATOR.replace("MARK", RESULT_MARK).replace(
+        'system = [{"type": "text", "text": system_prompt, "cache_control": {"type": "ephemeral"}}]',
+        "system = system_prompt")
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [
+        ("PRM102", "info", 38), ("PRM101", "info", 39)]
