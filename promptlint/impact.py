@@ -159,7 +159,9 @@ class Impact:
     string, or a system prompt a framework sends, which a conversation of unknown size follows
     (Policy 5: that size is not guessed). `behind` is, for a timestamp or an id (its own root cause,
     with its own fix), the earlier value of another kind that changes at least as often: both must be
-    fixed for the cache to come back."""
+    fixed for the cache to come back. `unsure_end` is True when what follows the segment counts up
+    to a breakpoint whose place is not known (`PromptLayout.history_marker`: a statement marks a
+    block that may be in the history): the loss is uncertain, at most info (Policy 7)."""
 
     placed: Placed
     rate: Rate
@@ -172,6 +174,7 @@ class Impact:
     before_lost: int = 0
     sized: bool = True
     behind: Placed | None = None
+    unsure_end: bool = False
 
     @property
     def seg(self):
@@ -201,6 +204,11 @@ class Impact:
         """The finding's severity from the figures (None: no finding); see the module docstring."""
         if not self.first:
             return None
+        if self.unsure_end:
+            return Severity.INFO if self._severity() is not None else None
+        return self._severity()
+
+    def _severity(self) -> Severity | None:
         some = self.static_after >= MIN_STATIC_AFTER
         note = self.static_after >= INFO_STATIC_AFTER
         if not self.sized:
@@ -285,6 +293,10 @@ class _Geometry:
         if not profile.caching_supported:
             return self.end, "this model has no prompt caching", False
         if profile.opt_in and own and lay.auto_cache is None:
+            if lay.history_marker is not None:
+                # a statement marks a block that may be a message of the history after the last
+                # breakpoint placed (if any): the cache may reach into the history
+                return self.end, "", True
             if not self.breakpoints:
                 return self.end, "no `cache_control` breakpoint", False
             return min(self.breakpoints[-1], self.end), "", True
@@ -383,8 +395,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         end = min(stop, region_end)
         after = tokens_before(layout, end) - tokens_before(layout, p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
+        unsure = layout.history_marker is not None and (not geo.breakpoints or end > geo.breakpoints[-1])
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
-                          losses, part_static, before_lost, sized, behind))
+                          losses, part_static, before_lost, sized, behind, unsure))
     return out
 
 

@@ -228,7 +228,10 @@ class PromptLayout:
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
     known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the
-    request) on a block none of `parts`' breakpoints stands for; `tree_markers`: a file of the
+    request) on a block none of `parts`' breakpoints stands for; `history_marker`: where such a
+    statement, in the function that sends or another method of its class, marks a block that may be
+    a message of the conversation (not tools, not the system prompt), when no breakpoint the layout
+    places closes the history part: the history may end at a breakpoint there; `tree_markers`: a file of the
     package tree names a cache breakpoint key, so a breakpoint may be set where the layout does not
     show it (True unless the site finder looked and found none); `takes_conversation`: the function
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
@@ -260,6 +263,7 @@ class PromptLayout:
     auto_cache: Span | None = None
     unread_options: bool = False
     unplaced_markers: bool = False
+    history_marker: Span | None = None
     tree_markers: bool = True
     takes_conversation: bool = False
     claude_checked: Span | None = None

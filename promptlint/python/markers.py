@@ -55,6 +55,40 @@ def helper_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> list[Span
     return out
 
 
+#: Words of a marked target that say it is not a message of the conversation (`tools[-1]`,
+#: `system[0]`): a breakpoint there closes the tools or the system prompt.
+_NOT_CONVERSATION = frozenset({"tool", "tools", "function", "functions", "system", "instructions"})
+
+
+def conversation_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> list[Span]:
+    """`cache_control` set by a statement on a block that may be a message of the conversation,
+    in the function that sends (`func`), a helper it calls by name, or another method of its class
+    (`cls`): a class that keeps a conversation marks the newest tool result when it adds it
+    (`results[-1]["cache_control"] = {...}; self.messages += [...]`) and sends the list in
+    another method. A target whose names say tools or system (`tools[-1]["cache_control"]`) is
+    left out. The spans of those assignments, each once."""
+    funcs = {id(func): func}
+    funcs.update((id(n), n) for n in (cls.body if cls is not None else ()) if isinstance(n, _FUNCS))
+    funcs.update((id(f), f) for call in ast.walk(func) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                 and (f := module.functions.get(call.func.id)) is not None)
+    spans = {module.span(t): None for f in funcs.values() for t in marker_targets(f) if not _names_not_conversation(t)}
+    return list(spans)
+
+
+def _names_not_conversation(target: ast.Subscript) -> bool:
+    """True when a name or attribute of the subscript chain says tools or the system prompt."""
+    node = target.value
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
+        if isinstance(node, ast.Attribute) and words_of(node.attr) & _NOT_CONVERSATION:
+            return True
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return isinstance(node, ast.Name) and bool(words_of(node.id) & _NOT_CONVERSATION)
+
+
+def words_of(name: str) -> set[str]:
+    return {w for w in name.lower().split("_") if w}
+
+
 def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     """True when the sending function takes or reads a list named as a conversation: a parameter
     or a `self.` attribute named `history`, `chat_history`, `conversation`, ... (not the generic

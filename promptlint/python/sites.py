@@ -110,6 +110,9 @@ class SiteFinder:
             self._written_once(layout, call)
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
+            if frame is not None and frame.func is not None and _history_open(layout):
+                layout.history_marker = next((s for s in markers.conversation_markers(self.m, frame.func, frame.cls)
+                                              if s not in placed), None)
             if placed or layout.auto_cache is not None:
                 continue
             func = frame.func if frame is not None else None
@@ -319,3 +322,9 @@ class SiteFinder:
                     self._unplaced(self.b.layouts[before:], call)
                 if shape.final:
                     return
+
+
+def _history_open(layout) -> bool:
+    """True when the layout has a history part and no breakpoint it places is in or after it."""
+    last = max((pi for pi, p in enumerate(layout.parts) if p.breakpoints), default=-1)
+    return any(p.is_history and pi >= last and not p.breakpoints for pi, p in enumerate(layout.parts))
