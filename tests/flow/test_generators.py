@@ -186,3 +186,20 @@ def test_a_name_unpacked_from_a_looping_generator_given_the_conversation_is_fetc
     # given no message, it stays unknown
     seg, = probe(tmp_path, UNPACKED_RUN, index=2).segs
     assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+
+
+UNPACKED_KNOWN = """
+    def with_system(messages):
+        return [{"role": "system", "content": "You are a careful assistant."}] + messages
+
+
+    def f(messages):
+        first, *rest = with_system(messages)
+        probe(first["content"])
+"""
+
+
+def test_a_name_unpacked_from_a_result_holding_known_text_is_not_fetched(tmp_path):
+    # the result holds static text and the conversation: its items are not data fetched with it
+    segs = probe(tmp_path, UNPACKED_KNOWN).segs
+    assert not any(s.kind is Kind.USER_INPUT for s in segs)
