@@ -171,6 +171,11 @@ UNPACKED_RUN = """
         probe(older[-1]["content"])
         *_, other = mem.run([], store)
         probe(other[-1]["content"])
+
+
+    async def g(messages, store):
+        *_, last = await Memory().run(messages, store)
+        probe(last[-1]["content"])
 """
 
 
@@ -186,6 +191,9 @@ def test_a_name_unpacked_from_a_looping_generator_given_the_conversation_is_fetc
     # given no message, it stays unknown
     seg, = probe(tmp_path, UNPACKED_RUN, index=2).segs
     assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+    # awaited, the same
+    seg, = probe(tmp_path, UNPACKED_RUN, index=3).segs
+    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
 
 
 UNPACKED_KNOWN = """

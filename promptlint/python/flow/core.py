@@ -156,7 +156,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         element we can read and holds nothing known (a generator of the tree that loops over records
         we cannot read): data fetched with that message, as the result of a call we cannot follow is
         (`fetched`). None for another call, and for a result holding static text or the conversation
-        itself (`head, *rest = [system] + messages`: its first item is not fetched)."""
+        itself (`head, *rest = [system] + messages`: its first item is not fetched). An awaited call
+        (`*_, last = await agent.run(messages)`) counts as the call."""
+        if isinstance(node, ast.Await):
+            node = node.value
         if not isinstance(node, ast.Call):
             return None
         if any(s.text.strip() or s.kind not in (Kind.UNKNOWN, Kind.CONDITIONAL) or s.volatility is not Volatility.UNKNOWN
