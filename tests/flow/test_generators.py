@@ -8,6 +8,7 @@ from __future__ import annotations
 from analysis_support import layouts, parts, probe, write
 
 from promptlint import api
+from promptlint.model import Kind, Volatility
 from promptlint.python.flow.values import Alt, Obj, Seq, Spread, Text
 
 GENERATORS = """
@@ -153,3 +154,60 @@ def test_a_timestamp_a_prompt_generator_yields_before_static_text_is_reported(tm
     report = api.check([tmp_path], api.Settings(), jobs=1)
     got = [(d.code, d.span.start.row, d.severity.value) for d in report.diagnostics]
     assert got == [("PRM102", 18, "warning")]  # ~1,600 static tokens of RULES after it
+
+
+UNPACKED_RUN = """
+    class Memory:
+        def run(self, messages, store):
+            for chunk in store.search(self.topic):
+                yield [{"role": "assistant", "content": chunk}]
+
+
+    def f(messages, cut, store):
+        mem = Memory()
+        *_, last = mem.run(messages=messages, store=store)
+        probe(last[-1]["content"])
+        *_, older = mem.run(messages[:cut], store)
+        probe(older[-1]["content"])
+        *_, other = mem.run([], store)
+        probe(other[-1]["content"])
+
+
+    async def g(messages, store):
+        *_, last = await Memory().run(messages, store)
+        probe(last[-1]["content"])
+"""
+
+
+def test_a_name_unpacked_from_a_looping_generator_given_the_conversation_is_fetched_with_it(tmp_path):
+    # the last of what a generator of the tree yields in a loop is not an element we can read:
+    # given the conversation, it is data fetched with the user's message, as an opaque call's result
+    seg, = probe(tmp_path, UNPACKED_RUN, index=0).segs
+    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    assert seg.evidence == "data fetched with `messages`"
+    # given only the older part of the conversation it changes where that part is cut
+    seg, = probe(tmp_path, UNPACKED_RUN, index=1).segs
+    assert (seg.kind, seg.volatility, seg.older) == (Kind.UNKNOWN, Volatility.UNKNOWN, True)
+    # given no message, it stays unknown
+    seg, = probe(tmp_path, UNPACKED_RUN, index=2).segs
+    assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+    # awaited, the same
+    seg, = probe(tmp_path, UNPACKED_RUN, index=3).segs
+    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+
+
+UNPACKED_KNOWN = """
+    def with_system(messages):
+        return [{"role": "system", "content": "You are a careful assistant."}] + messages
+
+
+    def f(messages):
+        first, *rest = with_system(messages)
+        probe(first["content"])
+"""
+
+
+def test_a_name_unpacked_from_a_result_holding_known_text_is_not_fetched(tmp_path):
+    # the result holds static text and the conversation: its items are not data fetched with it
+    segs = probe(tmp_path, UNPACKED_KNOWN).segs
+    assert not any(s.kind is Kind.USER_INPUT for s in segs)

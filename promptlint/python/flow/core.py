@@ -116,6 +116,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             src = most_volatile(self.text_of(whole, frame)) if isinstance(whole, (Text, Alt)) else None
             if src is not None and src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID):
                 return self.derived(whole, th.node, frame, th.name)  # a part of data fetched for this request
+            fetched = self._unpacked_fetch(whole, th.node, frame, th.env)
+            if fetched is not None:
+                return self.derived(fetched, th.node, frame, th.name)
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             return Alt([self.force(frame, o) for o in th.options])
@@ -146,6 +149,25 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return Alt([self.grow(th, o, frame) for o in variants], prev.span)
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    def _unpacked_fetch(self, whole: Value, node, frame: Frame, env) -> Value | None:
+        """A name unpacked from the result of a call given the user's message or the conversation
+        (`*_, last = self.mem.run(messages=messages)`), where the call's result `whole` gives no
+        element we can read and holds nothing known (a generator of the tree that loops over records
+        we cannot read): data fetched with that message, as the result of a call we cannot follow is
+        (`fetched`). None for another call, and for a result holding static text or the conversation
+        itself (`head, *rest = [system] + messages`: its first item is not fetched). An awaited call
+        (`*_, last = await agent.run(messages)`) counts as the call."""
+        if isinstance(node, ast.Await):
+            node = node.value
+        if not isinstance(node, ast.Call):
+            return None
+        if any(s.text.strip() or s.kind not in (Kind.UNKNOWN, Kind.CONDITIONAL) or s.volatility is not Volatility.UNKNOWN
+               for s in self.text_of(whole, frame)):  # (an Alt's variants are told apart by a condition)
+            return None
+        inputs = [self.eval(a.value if isinstance(a, ast.Starred) else a, frame, env) for a in node.args]
+        inputs += [self.eval(k.value, frame, env) for k in node.keywords if k.arg is not None]
+        return self.fetched(node, inputs, frame)
 
     def static_text(self, value: Value, frame: Frame) -> str | None:
         """The text of a value made only of static text (a message's role), else None."""
