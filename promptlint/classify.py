@@ -79,7 +79,7 @@ UNIQUE_ID_CALLS = {
 # Calls that describe the host or the configuration: stable for the life of the process.
 STABLE_CALL_PREFIXES = (
     "platform.", "os.getenv", "os.environ", "sys.", "socket.gethostname", "getpass.getuser",
-    "os.getcwd", "os.cpu_count", "locale.", "shutil.which", "os.path.", "importlib.metadata.version",
+    "os.getcwd", "pathlib.Path.cwd", "pathlib.Path.home", "os.cpu_count", "locale.", "shutil.which", "os.path.", "importlib.metadata.version",
 )
 
 # Methods whose dict result has a fixed key order (the model's field order): serialising it

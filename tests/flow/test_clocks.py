@@ -74,6 +74,28 @@ def test_time_zones_are_no_time_at_all(tmp_path):
         assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
 
 
+def test_the_working_directory_is_fixed_for_the_process(tmp_path):
+    """`Path.cwd()` (as `os.getcwd()`) describes the host: stable, not an object of unknown
+    volatility; a value read from the clock beside it stays a timestamp."""
+    src = """
+        import os
+        from pathlib import Path
+        from datetime import datetime
+
+
+        def f():
+            probe(f"Working directory: {Path.cwd()}")
+            probe(f"Working directory: {os.getcwd()}")
+            probe(f"Home: {Path.home()}")
+            probe(f"Now: {datetime.now()}")
+    """
+    for index in range(3):
+        segs = [s for s in probe(tmp_path, src, index=index).segs if not s.is_static]
+        assert [(s.kind, s.volatility) for s in segs] == [(Kind.UNKNOWN, Volatility.STABLE)]
+    segs = [s for s in probe(tmp_path, src, index=3).segs if not s.is_static]
+    assert [s.kind for s in segs] == [Kind.TIMESTAMP]
+
+
 def test_unique_ids_and_random_values(tmp_path):
     src = """
         import random

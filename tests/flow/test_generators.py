@@ -211,3 +211,40 @@ def test_a_name_unpacked_from_a_result_holding_known_text_is_not_fetched(tmp_pat
     # the result holds static text and the conversation: its items are not data fetched with it
     segs = probe(tmp_path, UNPACKED_KNOWN).segs
     assert not any(s.kind is Kind.USER_INPUT for s in segs)
+
+
+BRANCHED = """
+    def intro():
+        yield "You are a coding assistant."
+
+
+    def project(fmt, name):
+        if fmt == "xml":
+            yield f"<project>{name}</project>"
+        else:
+            yield f"## Project: {name}"
+
+
+    def full(fmt, name, extra):
+        yield from intro()
+        yield from project(fmt, name)
+        yield "Answer in English."
+        yield from extra
+
+
+    def f(fmt, name, extra):
+        probe(list(full(fmt, name, extra)))
+"""
+
+
+def test_yield_from_a_generator_that_yields_in_branches_gives_one_list_per_branch(tmp_path):
+    """`yield from project()` where project yields in an if / else: one list per branch, each
+    with the branch's message in place (not one spread item that stands for any list, read as a
+    conversation history); a list of unknown items (`extra`) stays one spread."""
+    value = probe(tmp_path, BRANCHED).value
+    assert isinstance(value, Alt) and len(value.options) == 2
+    for option in value.options:
+        assert isinstance(option, Seq) and len(option.items) == 4
+        assert _texts(option)[0] == "You are a coding assistant." and _texts(option)[2] == "Answer in English."
+        assert isinstance(option.items[-1], Spread) and option.items[-1].expr == "extra"
+    assert sorted(o.items[1].segs[0].text for o in value.options) == ["## Project: ", "<project>"]

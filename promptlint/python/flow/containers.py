@@ -410,6 +410,12 @@ class ContainersMixin(WindowsMixin):
             items = base + [self.eval(args[0], frame, th.env)]
         elif th.kind == "extend" and args:
             ext = self.eval(args[0], frame, th.env)
+            options = list_variants(ext) if isinstance(ext, Alt) else None
+            if options and len(options) > 1 and all(not o.repeated for o in options):
+                # extended by one of several known lists (`yield from` a generator that yields in
+                # branches): one list per variant, not one item that stands for any list
+                return Alt([self._grown(th, prev, base + o.items, frame) for o in options],
+                           getattr(prev, "span", None))
             items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
                             else [Spread(ext, m.span(args[0]), m.code(args[0]))])
         elif th.kind == "insert" and len(args) == 2:
@@ -419,6 +425,10 @@ class ContainersMixin(WindowsMixin):
             items = [item] + base if at_start else base + [item]
         else:
             items = base
+        return self._grown(th, prev, items, frame)
+
+    def _grown(self, th: Thunk, prev, items: list, frame) -> Seq:
+        """The list `prev` grown by `th` to hold `items`."""
         unordered = getattr(prev, "unordered", None) or self._loop_order(th, frame)
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
