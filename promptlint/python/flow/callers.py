@@ -13,6 +13,8 @@ turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 
 from ..module import is_static_method
 from ..walk import children
@@ -53,6 +55,50 @@ def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.Cla
                 todo.append((child, func, cls))
     module._pieces["calls"] = (None, index)
     return index
+
+
+def calls_named(module, name: str) -> list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]:
+    """The entries `name` and then `.name` of `call_index(module)` (calls `name(...)`, `x.name(...)`),
+    in the same order, without indexing the module: the walk enters only the statements and
+    expressions whose rows hold the word `name` (a decorated definition from its first decorator's
+    row), so a module read for the calls of one function is not walked whole."""
+    cached = module._pieces.get("calls")
+    source = module.source
+    if cached is not None or "\r" in source:  # (rows counted on "\n" only below)
+        index = call_index(module)
+        return [*index.get(name, []), *index.get("." + name, [])]
+    starts = module.line_starts
+    rows = sorted({bisect.bisect_right(starts, m.start()) for m in re.finditer(rf"\b{re.escape(name)}\b", source)})
+    plain: list = []
+    dotted: list = []
+    todo: list = [(module.tree, None, None)]
+    while todo:
+        node, func, cls = todo.pop()
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                if f.id == name:
+                    plain.append((node, func, cls))
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == name
+                  and f.value.id not in ("self", "cls")):
+                dotted.append((node, func, cls))
+        for child in children(node):
+            first = getattr(child, "lineno", None)
+            if first is not None:
+                decorators = getattr(child, "decorator_list", None)
+                if decorators:
+                    first = min(first, decorators[0].lineno)
+                at = bisect.bisect_left(rows, first)
+                if at == len(rows) or rows[at] > (child.end_lineno or child.lineno):
+                    continue  # the word is on none of its rows: no call of `name` in it
+            kind = type(child)
+            if kind in _FUNCS:
+                todo.append((child, child, cls))
+            elif kind is ast.ClassDef:
+                todo.append((child, None, child))
+            else:
+                todo.append((child, func, cls))
+    return plain + dotted
 
 
 def caller_arguments(evaluator, frame: Frame, name: str):
@@ -123,8 +169,7 @@ def _calls_in(evaluator, modules, name: str, is_callee) -> list:
     `x.name(...)`) in `modules` whose callee, evaluated in its module, `is_callee`."""
     sites = []
     for other in modules:
-        index = call_index(other)
-        for call, caller, cls in [*index.get(name, []), *index.get("." + name, [])]:
+        for call, caller, cls in calls_named(other, name):
             if is_callee(evaluator.eval(call.func, evaluator.module_frame(other))):
                 sites.append((other, call, caller, cls))
     return sites
