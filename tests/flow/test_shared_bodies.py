@@ -91,9 +91,9 @@ def test_the_calls_of_one_name_are_those_of_the_whole_index(tmp_path):
     path.write_text(CALLERS)
     indexed = load(path, CALLERS)
     index = call_index(indexed)
-    for name in ("send", "receive", "range", "missing"):
-        found = calls_named(load(path, CALLERS), name)  # a module not indexed: the rows of the word only
-        expected = [*index.get(name, []), *index.get("." + name, [])]
+    for name, keys in [(n, ("", ".")) for n in ("send", "receive", "range", "missing")] + [("send", ("self.",))]:
+        found = calls_named(load(path, CALLERS), name, keys)  # a module not indexed: the rows of the word only
+        expected = [entry for key in keys for entry in index.get(key + name, [])]
         assert [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in found] == \
             [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in expected]
     sends = calls_named(load(path, CALLERS), "send")
