@@ -276,6 +276,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
     if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
+    if not named and isinstance(value_node, ast.JoinedStr):
+        return False  # text (an f-string is never a message list), from a function not named for a prompt
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):

@@ -96,16 +96,40 @@ def _mentions_in(lines: list[str], node: ast.AST, words: tuple[str, ...]) -> boo
     return _mentions("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]), words)
 
 
-def _own_nodes(func) -> list[ast.AST]:
-    """The nodes of a function's body, not those of functions or classes defined in it."""
+def _own_nodes(func, memo: dict | None = None) -> list[ast.AST]:
+    """The nodes of a function's body, not those of functions or classes defined in it, in
+    pre-order (expression contexts and operators left out: nothing here looks for them).
+    `memo`: id(func) -> (func, nodes) of the functions read before (one module's check)."""
+    if memo is not None:
+        known = memo.get(id(func))
+        if known is not None:
+            return known[1]
     out, stack = [], list(reversed(func.body))
+    skip = (*_FUNCS, ast.ClassDef, ast.Lambda)
+    AST = ast.AST
     while stack:
         node = stack.pop()
         out.append(node)
-        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, skip):
             continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        fields = _FIELDS.get(type(node))
+        if fields is None:
+            fields = _FIELDS[type(node)] = tuple(f for f in node._fields if f not in ("ctx", "op", "ops"))
+        kids = []
+        for name in fields:
+            value = getattr(node, name, None)
+            if type(value) is list:
+                kids.extend([v for v in value if isinstance(v, AST)])
+            elif isinstance(value, AST):
+                kids.append(value)
+        kids.reverse()
+        stack.extend(kids)
+    if memo is not None:
+        memo[id(func)] = (func, out)
     return out
+
+
+_FIELDS: dict = {}  # node type -> the fields that may hold child nodes (`_own_nodes`)
 
 
 def _held(expr: ast.AST, module: Module, local: set[str], declared: set[str], fresh: set[str]) -> str | None:
@@ -227,9 +251,10 @@ def _key(node: ast.AST) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
 
-def find_tool_changes(module: Module) -> list[ToolChange]:
+def find_tool_changes(module: Module, memo: dict | None = None) -> list[ToolChange]:
     """Every change of a held tool set made by a tool result, between two requests, or by a
-    refresh that removes entries and inserts them again (`reinserted`)."""
+    refresh that removes entries and inserts them again (`reinserted`). `memo`: the functions'
+    own nodes, shared with `find_class_tool_changes` of the same module (`_own_nodes`)."""
     out = []
     if not _mentions(module.source, ("tool",)):
         return out
@@ -237,7 +262,7 @@ def find_tool_changes(module: Module) -> list[ToolChange]:
     for func in statements(module.tree):
         if not isinstance(func, _FUNCS) or func.name.startswith("__") or not _mentions_in(lines, func, ("tool",)):
             continue  # a change names a tool set or a tool-loading call: a function that never says "tool" has none
-        nodes = _own_nodes(func)
+        nodes = _own_nodes(func, memo)
         changes = _changes(func, nodes, module)
         if not changes:
             continue
@@ -346,9 +371,9 @@ def _self_calls(nodes, methods) -> set[str]:
     return {n.func.attr for n in nodes if isinstance(n, ast.Call) and _self_attr(n.func) in methods}
 
 
-def _class_changes(cls: ast.ClassDef) -> list[ToolChange]:
+def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)}
-    own = {name: _own_nodes(func) for name, func in methods.items()}
+    own = {name: _own_nodes(func, memo) for name, func in methods.items()}
     uses_by = {name: _uses(nodes) for name, nodes in own.items()}
     held = {}
     for name in methods:
@@ -402,19 +427,20 @@ def _class_changes(cls: ast.ClassDef) -> list[ToolChange]:
     return out
 
 
-def find_class_tool_changes(module: Module) -> list[ToolChange]:
+def find_class_tool_changes(module: Module, memo: dict | None = None) -> list[ToolChange]:
     """Changes of a request's tools or response schema kept on `self`, made on each step of a loop
     that also sends it (see the module docstring), and tools a class adds to another object's tool
-    set and removes again (`temporary`)."""
+    set and removes again (`temporary`). `memo` as `find_tool_changes` takes it."""
     out = []
+    memo = {} if memo is None else memo
     words = ("tool", *_SCHEMA_ARGS)
     if not _mentions(module.source, words):
         return out
     lines = module.source.splitlines()
     for cls in statements(module.tree):
         if isinstance(cls, ast.ClassDef) and _mentions_in(lines, cls, words):
-            out.extend(_class_changes(cls))
-            found = _temporary(cls, module)
+            out.extend(_class_changes(cls, memo))
+            found = _temporary(cls, module, memo)
             if found is not None:
                 out.append(found)
     return out
@@ -427,7 +453,7 @@ def _owner(target: str) -> str | None:
     return owner if owner and owner != "self" else None
 
 
-def _temporary(cls: ast.ClassDef, module: Module) -> ToolChange | None:
+def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | None:
     """A tool that a class adds to another object's tool set in one method and removes in another
     (`registry.register_dynamic_tool(tool)` for one invocation, `del registry.dynamic_tools[name]`
     after it): the requests sent while it is registered have other tool definitions than those
@@ -437,7 +463,7 @@ def _temporary(cls: ast.ClassDef, module: Module) -> ToolChange | None:
     added: set[str] = set()
     removed: list[tuple[ast.AST, str, str]] = []
     for func in methods:
-        nodes = _own_nodes(func)
+        nodes = _own_nodes(func, memo)
         for node, target in _changes(func, nodes, module):
             if target.endswith("(...)"):  # a loading call: its receiver's tool set grows
                 called = node.func.value if isinstance(node.func, ast.Attribute) else None

@@ -61,7 +61,8 @@ class ToolsChangedMidConversationRule(Rule):
     fix_title = "Keep the tool definitions the same for the whole conversation"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
-        for change in [*find_tool_changes(module), *find_class_tool_changes(module)]:
+        memo: dict = {}  # the functions' own nodes, read once for both searches
+        for change in [*find_tool_changes(module, memo), *find_class_tool_changes(module, memo)]:
             verb = "calls" if change.target.endswith("(...)") else "changes"
             if change.shape == "each-step":
                 message = (f"`{change.target}`, sent as a request's tools or response schema (line "

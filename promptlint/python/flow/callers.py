@@ -13,6 +13,8 @@ turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -
 from __future__ import annotations
 
 import ast
+import bisect
+import re
 
 from ..module import is_static_method
 from ..walk import children
@@ -55,6 +57,55 @@ def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.Cla
     return index
 
 
+def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]:
+    """The entries `key + name` of `call_index(module)` for each of `keys`, one after the other
+    ("": `name(...)`, ".": `x.name(...)`, "self.": `self.name(...)` / `cls.name(...)`), in the
+    same order, without indexing the module: the walk enters only the statements and expressions
+    whose rows hold the word `name` (a decorated definition from its first decorator's row), so a
+    module read for the calls of one function is not walked whole."""
+    known = module._pieces.get(("calls of", name, keys))
+    if known is not None:
+        return known[1]
+    source = module.source
+    if module._pieces.get("calls") is not None or "\r" in source:  # (rows counted on "\n" only below)
+        index = call_index(module)
+        return [entry for key in keys for entry in index.get(key + name, [])]
+    starts = module.line_starts
+    rows = sorted({bisect.bisect_right(starts, m.start()) for m in re.finditer(rf"\b{re.escape(name)}\b", source)})
+    found: dict[str, list] = {key: [] for key in keys}
+    todo: list = [(module.tree, None, None)]
+    while todo:
+        node, func, cls = todo.pop()
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                if f.id == name and "" in found:
+                    found[""].append((node, func, cls))
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == name:
+                key = "self." if f.value.id in ("self", "cls") else "."
+                if key in found:
+                    found[key].append((node, func, cls))
+        for child in children(node):
+            first = getattr(child, "lineno", None)
+            if first is not None:
+                decorators = getattr(child, "decorator_list", None)
+                if decorators:
+                    first = min(first, decorators[0].lineno)
+                at = bisect.bisect_left(rows, first)
+                if at == len(rows) or rows[at] > (child.end_lineno or child.lineno):
+                    continue  # the word is on none of its rows: no call of `name` in it
+            kind = type(child)
+            if kind in _FUNCS:
+                todo.append((child, child, cls))
+            elif kind is ast.ClassDef:
+                todo.append((child, None, child))
+            else:
+                todo.append((child, func, cls))
+    out = [entry for key in keys for entry in found[key]]
+    module._pieces[("calls of", name, keys)] = (None, out)
+    return out
+
+
 def caller_arguments(evaluator, frame: Frame, name: str):
     """The values the call sites of `frame.func` in its module pass for parameter `name` (an
     Alt of them), or None when there are none, too many, or a site does not pass it."""
@@ -65,8 +116,8 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
     evaluator._return_cache[key] = None  # while computing: a recursive helper stays unknown
-    callee = ("self." + func.name) if frame.cls is not None else func.name
-    sites = [(frame.module, call, caller, cls) for call, caller, cls in call_index(frame.module).get(callee, [])]
+    keys = ("self.",) if frame.cls is not None else ("",)
+    sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
     if frame.cls is None:
         foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
         if foreign is None:
@@ -123,8 +174,7 @@ def _calls_in(evaluator, modules, name: str, is_callee) -> list:
     `x.name(...)`) in `modules` whose callee, evaluated in its module, `is_callee`."""
     sites = []
     for other in modules:
-        index = call_index(other)
-        for call, caller, cls in [*index.get(name, []), *index.get("." + name, [])]:
+        for call, caller, cls in calls_named(other, name):
             if is_callee(evaluator.eval(call.func, evaluator.module_frame(other))):
                 sites.append((other, call, caller, cls))
     return sites
@@ -160,7 +210,7 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
     evaluator._return_cache[key] = None  # while computing: a field built from itself stays as it is
-    sites = [(module, call, caller, c) for call, caller, c in call_index(module).get(cls.name, [])]
+    sites = [(module, call, caller, c) for call, caller, c in calls_named(module, cls.name, ("",))]
     if getattr(module, "path", None) is not None:
         others = evaluator.project.callers_of(cls.name, module.path, max(MAX_CALLERS - len(sites), 0))
         if others is None:

@@ -40,14 +40,18 @@ def dict_variants(value: Alt) -> list | None:
 
 
 def _flat(value: Alt, accepted) -> list | None:
-    """The distinct options of an Alt, nested Alts flattened, or None when one is not `accepted`."""
+    """The distinct options of an Alt, nested Alts flattened, or None when one is not `accepted`.
+    An Alt met again (values are shared: a list grown in branches holds the same Alt in each
+    variant) is skipped: its options, read depth first the first time, are all kept already."""
     out: list = []
-    seen: set[int] = set()  # ids of the options kept (distinct by identity; a set: linear)
+    seen: set[int] = set()  # ids of the options kept and of the Alts read (distinct by identity)
     stack = list(reversed(value.options))
     while stack:
         v = stack.pop()
         if isinstance(v, Alt):
-            stack.extend(reversed(v.options))
+            if id(v) not in seen:
+                seen.add(id(v))
+                stack.extend(reversed(v.options))
         elif accepted(v):
             if id(v) not in seen:
                 seen.add(id(v))

@@ -53,6 +53,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
         self._apart: dict = {}  # (id(function node), list name) -> `rewrites.rendered_apart`
+        self._bodies: dict = {}  # (id(function or module tree), id(class)) -> the Frame that read it (scopes.py)
 
     def forget(self) -> None:
         """Drop every cached value (frames, return values): called when the project's module cache
@@ -62,6 +63,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._active.clear()
         self._marks.clear()
         self._apart.clear()
+        self._bodies.clear()
 
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""
@@ -88,7 +90,18 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
 
     def force(self, frame: Frame, th: Thunk) -> Value:
         """The value of a binding (computed once; a recursive definition is unknown: the value
-        read while it is being computed, made on the first such read only)."""
+        read while it is being computed, made on the first such read only). A thunk of a body
+        reading (`th.shared`) has one value per frame."""
+        if th.shared:
+            values = frame.values
+            cached = values.get(th)
+            if cached is not None:
+                if cached is _COMPUTING:
+                    cached = values[th] = dynamic(None, th.name or "a name", evidence="recursive definition")
+                return cached
+            values[th] = _COMPUTING
+            cached = values[th] = self._force(frame, th)
+            return cached
         cached = th.cache
         if cached is not None:
             if cached is _COMPUTING:

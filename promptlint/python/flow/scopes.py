@@ -18,6 +18,7 @@ from typing import Any
 from ..markers import sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
+from ..walk import children
 from .roles import role_test
 from .values import ClassRef, Func, Seq, Value
 
@@ -49,6 +50,7 @@ class Thunk:
     value: Any = None
     loop: Any = None
     cache: Any = None
+    shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
 
 
 @dataclass(eq=False)
@@ -71,6 +73,12 @@ class Frame:
     markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
     fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
+    values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)
+
+
+def _shared(kind: str, **fields) -> Thunk:
+    """A thunk made by reading a body (`ScopesMixin.ensure`), shared by every frame of it."""
+    return Thunk(kind, shared=True, **fields)
 
 
 def target_names(target: ast.AST) -> list[str]:
@@ -141,7 +149,7 @@ def is_generator(func) -> bool:
             if isinstance(node, (ast.Yield, ast.YieldFrom)):
                 known = True
             elif not isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
-                todo.extend(ast.iter_child_nodes(node))
+                todo.extend(children(node))
         func._promptlint_generator = known
     return known
 
@@ -178,9 +186,24 @@ class ScopesMixin:
     """The statement reader of the Evaluator (see the module docstring)."""
 
     def ensure(self, frame: Frame) -> None:
-        """Read the frame's body once: snapshots of the bindings before each statement."""
+        """Read the frame's body once: snapshots of the bindings before each statement. A body is
+        read once per evaluator state (`_bodies`, dropped with its other caches): the reading
+        depends only on the code (module, function, class), not on what the parameters are bound
+        to, so every frame of the same function shares its thunks, each frame with its own values
+        (`Frame.values`, see `Evaluator.force`)."""
         if frame.snapshots is not None:
             return
+        key = (id(frame.func) if frame.func is not None else id(frame.module.tree), id(frame.cls))
+        body = self._bodies.get(key)
+        if body is None or body.module is not frame.module:  # (the body holds its nodes: ids stay unique)
+            body = Frame(module=frame.module, func=frame.func, cls=frame.cls)
+            self._read_body(body)
+            self._bodies[key] = body
+        frame.snapshots, frame.rows, frame.returns = body.snapshots, body.rows, body.returns
+        frame.markers, frame.param_names = body.markers, body.param_names
+
+    def _read_body(self, frame: Frame) -> None:
+        """Read the body of `frame` (a new frame): its snapshots, returns and markers."""
         frame.snapshots, frame.rows = {}, []
         body = frame.module.tree.body if frame.func is None else frame.func.body
         env: dict[str, Thunk] = {}
@@ -188,10 +211,10 @@ class ScopesMixin:
             frame.param_names = set()
             for p in params_of(frame.func):
                 frame.param_names.add(p.arg)
-                env[p.arg] = Thunk("param", node=p, name=p.arg)
+                env[p.arg] = _shared("param", node=p, name=p.arg)
         generator = frame.func is not None and is_generator(frame.func)
         if generator:
-            env[YIELDED] = Thunk("value", value=Seq([], None))
+            env[YIELDED] = _shared("value", value=Seq([], None))
         try:
             self._interp(frame, body, env, False)
         except BaseException:  # (a RecursionError deep in a chain of calls): read it again next time
@@ -217,7 +240,7 @@ class ScopesMixin:
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
                 for item in stmt.items:
                     if isinstance(item.optional_vars, ast.Name):
-                        env[item.optional_vars.id] = Thunk("expr", node=item.context_expr, env=dict(env))
+                        env[item.optional_vars.id] = _shared("expr", node=item.context_expr, env=dict(env))
                 self._interp(frame, stmt.body, env, loop)
             elif isinstance(stmt, _TRY):
                 self._interp(frame, stmt.body, env, loop)
@@ -226,9 +249,9 @@ class ScopesMixin:
                 self._interp(frame, stmt.orelse, env, loop)
                 self._interp(frame, stmt.finalbody, env, loop)
             elif isinstance(stmt, _FUNCS):
-                env[stmt.name] = Thunk("value", value=Func(frame.module, stmt, None))
+                env[stmt.name] = _shared("value", value=Func(frame.module, stmt, None))
             elif isinstance(stmt, ast.ClassDef):
-                env[stmt.name] = Thunk("value", value=ClassRef(frame.module, stmt))
+                env[stmt.name] = _shared("value", value=ClassRef(frame.module, stmt))
             elif _MATCH and isinstance(stmt, _MATCH):
                 self._branches(frame, [c.body for c in stmt.cases], env, loop)
             else:
@@ -248,10 +271,10 @@ class ScopesMixin:
             counted = enumerated(stmt) if is_for else None
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
-                    inner[name] = (Thunk("counter", node=stmt.target, name=name) if i == 0
-                                   else Thunk("iter", node=counted, env=dict(env), name=name))
+                    inner[name] = (_shared("counter", node=stmt.target, name=name) if i == 0
+                                   else _shared("iter", node=counted, env=dict(env), name=name))
                 else:
-                    inner[name] = Thunk("iter", node=stmt.iter, env=dict(env), name=name)
+                    inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name)
             fitting = runs_until_it_fits(stmt)
             frame.fitting += fitting
             try:
@@ -265,20 +288,21 @@ class ScopesMixin:
         out = map_loop(stmt) if is_for and not outer else None
         if out is not None and out in ctx[1] and env.get(out) is not ctx[1][out]:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
-            env[out] = Thunk("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
+            env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
         source = newest_first(stmt) if is_for else walks_back(stmt, start)
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
             before = ctx[1] if is_for else start
             for name in appended(stmt.body, prepends=not is_for):
                 if name in env and env[name] is not before.get(name):
-                    env[name] = Thunk("window", node=stmt.iter if is_for else stmt.test, prev=Thunk("expr", node=source, env=before),
-                                      name=source.id if isinstance(source, ast.Name) else "")
+                    env[name] = _shared("window", node=stmt.iter if is_for else stmt.test,
+                                        prev=_shared("expr", node=source, env=before),
+                                        name=source.id if isinstance(source, ast.Name) else "")
         masked = masks_older(stmt) if is_for else None
         if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
             source, rewrite, item = masked
             grown = [n for n in appended(stmt.body) if n in env and env[n] is not ctx[1].get(n)]
             for name in grown or ([source.id] if item in targets else []):
-                env[name] = Thunk("window", node=rewrite, prev=Thunk("expr", node=source, env=ctx[1]), name=source.id)
+                env[name] = _shared("window", node=rewrite, prev=_shared("expr", node=source, env=ctx[1]), name=source.id)
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
@@ -312,7 +336,7 @@ class ScopesMixin:
                 opts = list(distinct)
                 if before is not None and any(t is None or t is before for t in ths) and all(o is not before for o in opts):
                     opts.append(before)
-                env[name] = Thunk("alt", options=opts)
+                env[name] = _shared("alt", options=opts)
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
         if isinstance(stmt, ast.Assign):
@@ -321,63 +345,63 @@ class ScopesMixin:
                 if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
-                env[name] = Thunk("window", node=stmt, prev=env[name], name=name)
+                env[name] = _shared("window", node=stmt, prev=env[name], name=name)
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
-                env[stmt.target.id] = Thunk("expr", node=stmt.value, env=dict(env))
+                env[stmt.target.id] = _shared("expr", node=stmt.value, env=dict(env))
         elif isinstance(stmt, ast.AugAssign):
             if isinstance(stmt.target, ast.Name):
                 name = stmt.target.id
-                env[name] = Thunk("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
         elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom))
               and stmt.value.value is not None and YIELDED in env):
             kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
-            env[YIELDED] = Thunk(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
+            env[YIELDED] = _shared(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
                                  repeated=bool(loop), loop=loop if isinstance(loop, tuple) else None)
         elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (
                 (dropped := drops_oldest(stmt, loop)) in env
                 or frame.fitting and (dropped := dropped_until(stmt)) in env):
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
-            env[dropped] = Thunk("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
+            env[dropped] = _shared("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],
                                  name=dropped)
         elif frame.fitting and isinstance(stmt, ast.Expr) and (attr := method_cuts(frame.cls, stmt.value)):
             # `self.clear_history(i, j)` until it fits: a method that deletes from `self.history`
             for name, th in list(env.items()):
                 if (th.kind == "expr" and isinstance(th.node, ast.Attribute) and th.node.attr == attr
                         and isinstance(th.node.value, ast.Name) and th.node.value.id == "self"):
-                    env[name] = Thunk("window", node=stmt.value, prev=th, name=name)
+                    env[name] = _shared("window", node=stmt.value, prev=th, name=name)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             f = call.func
             if (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
                     and f.attr in ("append", "extend", "insert") and f.value.id in env):
                 name = f.value.id
-                env[name] = Thunk(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
+                env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
             elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
                     and frame.module.qualified_name(f) in SHUFFLES):
                 name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order
-                env[name] = Thunk("shuffle", node=call, env=dict(env), prev=env.get(name), name=name)
+                env[name] = _shared("shuffle", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and frame.func is not None
                     and f.attr in ("append", "extend", "insert") and f.value.id in frame.module.assigns):
                 # a module-level list grown by a function: each call adds to what the earlier ones added
                 name = f.value.id
-                env[name] = Thunk(f.attr, node=call, env=dict(env), prev=Thunk("global", name=name), repeated=True,
+                env[name] = _shared(f.attr, node=call, env=dict(env), prev=_shared("global", name=name), repeated=True,
                                   loop=loop if isinstance(loop, tuple) else None)
         elif isinstance(stmt, ast.Return) and stmt.value is not None and not frame.replay:
-            frame.returns.append(Thunk("expr", node=stmt.value, env=dict(env)))
+            frame.returns.append(_shared("expr", node=stmt.value, env=dict(env)))
 
     @staticmethod
     def _assign(target, value, env: dict) -> None:
         if isinstance(target, ast.Name):
-            env[target.id] = Thunk("expr", node=value, env=dict(env))
+            env[target.id] = _shared("expr", node=value, env=dict(env))
         elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in env
                 and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
                 and target.slice.value != "cache_control"):  # (a breakpoint: counted as a marker)
             # `payload["system"] = text`: the dict with that key set, as a request built key by key
             name = target.value.id
-            env[name] = Thunk("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
+            env[name] = _shared("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
@@ -386,9 +410,9 @@ class ScopesMixin:
                     # after a starred target (`*_, last = xs`) a name counts from the end
                     at = i if star is None or i < star else i - len(target.elts)
                     if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
-                        env[el.id] = Thunk("expr", node=vals[i], env=dict(env))
+                        env[el.id] = _shared("expr", node=vals[i], env=dict(env))
                     else:
-                        env[el.id] = Thunk("unpack", node=value, env=dict(env), name=el.id, value=at)
+                        env[el.id] = _shared("unpack", node=value, env=dict(env), name=el.id, value=at)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""

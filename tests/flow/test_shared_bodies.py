@@ -1,0 +1,100 @@
+"""What the evaluator shares to spare work, and that sharing changes no value: a function's body
+read once for every frame of it (each frame with its own values: scopes.ensure, Evaluator.force),
+nested alternatives flattened once per Alt met (containers._flat), and the calls of one function
+found in another module without indexing it whole (callers.calls_named)."""
+from __future__ import annotations
+
+import ast
+
+from analysis_support import code, probe
+
+from promptlint.python.flow.callers import call_index, calls_named
+from promptlint.python.flow.containers import list_variants
+from promptlint.python.flow.values import Alt, Seq, Text
+from promptlint.python.module import load
+from promptlint.model import Segment
+
+TWICE = code("""
+    def label(name):
+        shown = name + "!"
+        return shown
+
+
+    def f():
+        probe(label("Ada") + " and " + label("Bob"))
+""")
+
+
+def test_two_calls_of_one_function_keep_their_own_values(tmp_path):
+    p = probe(tmp_path, TWICE)
+    assert p.text == "Ada! and Bob!"  # `shown` is one binding of the body, one value per call
+    bodies = [key for key in p.ev._bodies if key[0] != id(p.module.tree)]
+    label = p.module.functions["label"]
+    assert (id(label), id(None)) in p.ev._bodies  # read once for both frames
+    assert len([k for k in bodies if k[0] == id(label)]) == 1
+
+
+LOOPED = code("""
+    def render(items, sep):
+        out = ""
+        for item in items:
+            out += item + sep
+        return out
+
+
+    def f():
+        probe(render(["a", "b"], ";") + render(["c"], ","))
+""")
+
+
+def test_a_loop_body_shared_by_two_frames_reads_each_frames_arguments(tmp_path):
+    p = probe(tmp_path, LOOPED)
+    assert "," in p.text and ";" in p.text
+    assert p.text.index(";") < p.text.index(",")
+
+
+def test_an_alt_met_twice_is_flattened_once_with_the_same_options():
+    a, b, c = (Seq([Text([Segment(text=t)])]) for t in "abc")
+    shared = Alt([a, b])
+    value = Alt([shared, Alt([shared, c]), shared])
+    assert list_variants(value) == [a, b, c]
+    assert list_variants(Alt([shared, Text([Segment(text="x")])])) is None  # a variant that is no list
+
+
+CALLERS = code("""
+    import helpers
+
+
+    @helpers.send(1)
+    def first():
+        return helpers.send(2)
+
+
+    class Agent:
+        def run(self):
+            self.send(3)
+            send(4)
+            return [helpers.send(x) for x in
+                    range(5)]
+
+
+    def other():
+        return helpers.receive(6)
+
+
+    send(7)
+""")
+
+
+def test_the_calls_of_one_name_are_those_of_the_whole_index(tmp_path):
+    path = tmp_path / "mod.py"
+    path.write_text(CALLERS)
+    indexed = load(path, CALLERS)
+    index = call_index(indexed)
+    for name, keys in [(n, ("", ".")) for n in ("send", "receive", "range", "missing")] + [("send", ("self.",))]:
+        found = calls_named(load(path, CALLERS), name, keys)  # a module not indexed: the rows of the word only
+        expected = [entry for key in keys for entry in index.get(key + name, [])]
+        assert [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in found] == \
+            [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in expected]
+    sends = calls_named(load(path, CALLERS), "send")
+    assert [c.args[0].value if isinstance(c.args[0], ast.Constant) else None for c, _, _ in sends] == [7, 4, None, 1, 2]  # (the order of call_index: a decorator's call too)
