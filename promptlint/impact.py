@@ -175,6 +175,7 @@ class Impact:
     sized: bool = True
     behind: Placed | None = None
     unsure_end: bool = False
+    between: int = 0  # other dynamic segments inside the `static_after` span: it is not one run
 
     @property
     def seg(self):
@@ -396,8 +397,10 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         after = tokens_before(layout, end) - tokens_before(layout, p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
         unsure = layout.history_marker is not None and (not geo.breakpoints or end > geo.breakpoints[-1])
+        # values inside the span with static text after them: the count is not one run
+        between = sum(1 for q in placed[i + 1:] if q.cut < end and tokens_before(layout, q.cut) < tokens_before(layout, end))
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
-                          losses, part_static, before_lost, sized, behind, unsure))
+                          losses, part_static, before_lost, sized, behind, unsure, between))
     return out
 
 
@@ -436,13 +439,21 @@ def summary(imp: Impact) -> str:
         bits.append(tokens(imp.static_after, 'static token'))
     if imp.history_after:
         bits.append("the history")
-    text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" if bits else "nothing after it")
+    text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" + interleaved(imp) if bits else "nothing after it")
     t = imp.worst
     if t is not None and imp.complete:
         text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
         if t.dormant:
             text += f" once caching is on ({t.dormant})"
     return text
+
+
+def interleaved(imp: Impact) -> str:
+    """' (in pieces, between 2 other values)' when the static tokens counted after the segment are
+    not one run (values that change no more often lie between them), else ''."""
+    if not imp.between or not imp.static_after:
+        return ""
+    return f" (in pieces, between {imp.between} other value{'' if imp.between == 1 else 's'})"
 
 
 def impact_at(layout: PromptLayout, part_index: int, seg_index: int) -> Impact | None:

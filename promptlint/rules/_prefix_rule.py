@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..impact import Impact, Rate
+from ..impact import Impact, Rate, interleaved
 from ..model import Applicability, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
 
@@ -94,7 +94,7 @@ def follows(imp: Impact, bound: bool = True) -> str:
         bits.append("the conversation history")
     if not bits and not imp.before_lost:
         return "the cached block after it"
-    text = " and ".join(bits) + " after it" if bits else ""
+    text = " and ".join(bits) + " after it" + interleaved(imp) if bits else ""
     if imp.placed.in_newest:
         text += " in the same message"
     if imp.before_lost:

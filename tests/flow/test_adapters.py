@@ -36,12 +36,14 @@ def test_breakpoints_set_by_an_adapter_that_returns_a_tuple(tmp_path):
     assert [bp.span.start for bp in by_role["history"].breakpoints] == [pos(ADAPTER, 'out[-2]')]
 
 
-def test_a_system_sent_as_text_or_none_keeps_its_conditional_text(tmp_path):
+def test_a_system_sent_as_text_or_none_keeps_its_text(tmp_path):
+    # the text sent when there is one is the parameter: its volatility, not a choice of fixed texts
     source = ADAPTER.replace('[{"type": "text", "text": system_prompt, "cache_control": {"type": "ephemeral"}}]',
                              "system_prompt")
     lt = one_call(tmp_path, source)
     assert parts(lt)[0][0] == "system" and lt.parts[0].breakpoints == []
-    assert parts(lt)[0][1][0][0] == "conditional"
+    assert parts(lt)[0][1][0][0] == "unknown"
+    assert lt.parts[0].segments[0].expr == "system_prompt"
 
 
 BY_ROLE = """
@@ -63,7 +65,7 @@ BY_ROLE = """
 def test_system_messages_of_an_unread_list_are_not_the_users_message(tmp_path):
     system = parts(one_call(tmp_path, BY_ROLE))[0]
     assert system[0] == "system"
-    assert [s[:2] for s in system[1] if s[0] != "text"] == [("conditional", "unknown")] * 2
+    assert [s[:2] for s in system[1] if s[0] != "text"] == [("unknown", "unknown")] * 2
 
 
 def test_the_user_messages_of_an_unread_list_stay_per_request(tmp_path):

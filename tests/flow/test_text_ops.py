@@ -163,7 +163,8 @@ def test_variants_keep_their_shared_text_and_differ_in_one_conditional_segment(t
 
 def test_a_variant_of_unknown_volatility_in_the_middle_of_text(tmp_path):
     p = probe(tmp_path, BRANCHES, index=2)
-    assert p.described == [("text", "Hello "), ("conditional", "unknown", "name"), ("text", ", welcome.")]
+    # a variant holds a parameter: the text changes as the parameter does (not one of two fixed texts)
+    assert p.described == [("text", "Hello "), ("unknown", "unknown", "name"), ("text", ", welcome.")]
     assert p.segs[1].span.start == pos(BRANCHES, "name if flag")  # the conditional expression
 
 
@@ -179,12 +180,13 @@ def test_variants_that_share_their_first_characters_keep_them_as_static_text(tmp
             probe(build(user_name))
     """
     p = probe(tmp_path, src)
-    # the shared beginning is part of the cacheable prefix: only what differs is conditional
+    # the shared beginning is part of the cacheable prefix: only what differs is dynamic (the name
+    # or a fixed word: of the name's volatility)
     assert p.described[0] == ("text", "You are talking to ")
     assert p.segs[0].span.start == pos(src, "You are talking to {name}")
     assert p.described[-1] == ("text", ". Be kind.")
     middle = p.segs[1:-1]
-    assert len(middle) == 1 and middle[0].kind is Kind.CONDITIONAL
+    assert len(middle) == 1 and middle[0].kind is Kind.UNKNOWN and middle[0].expr == "user_name"
 
 
 def test_a_doubled_percent_is_one_percent_sign_at_its_place(tmp_path):

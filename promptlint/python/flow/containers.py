@@ -69,10 +69,10 @@ def one_dict(value) -> Mapping | None:
     variants = dict_variants(value) if isinstance(value, Alt) else None
     if not variants:
         return None
-    return variants[0] if len(variants) == 1 else merged_dict(variants)
+    return variants[0] if len(variants) == 1 else merged_dict(variants, value.fallback)
 
 
-def merged_dict(variants: list[Mapping]) -> Mapping:
+def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
     """One dict for the variants of a dict set in branches (`if tools: payload["tools"] = ...`):
     every key any variant sets, with the value every variant that sets it gives (an Alt where
     they differ)."""
@@ -85,7 +85,8 @@ def merged_dict(variants: list[Mapping]) -> Mapping:
                 seen.append(item)
             if key in option.key_spans:
                 spans.setdefault(key, option.key_spans[key])
-    return Mapping({k: v[0] if len(v) == 1 else Alt(v) for k, v in items.items()}, spans, variants[0].span)
+    return Mapping({k: v[0] if len(v) == 1 else Alt(v, fallback=fallback) for k, v in items.items()}, spans,
+                   variants[0].span)
 
 
 def merged_list(variants: list[Seq]) -> Seq | None:

@@ -134,7 +134,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return self.derived(fetched, th.node, frame, th.name)
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
-            return Alt([self.force(frame, o) for o in th.options])
+            return Alt([self.force(frame, o) for o in th.options], fallback=th.fallback)
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
             if th.value is not None:  # narrowed by a test of its role (roles.py)
@@ -301,7 +301,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         return self.derived(base, node, frame, m.code(node), attr=node.attr)
 
     def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
-        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node))
+        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
+                   fallback=_defaulted(node))
 
     def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
         left = self.eval(node.values[0], frame, env)
@@ -311,7 +312,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 lt = self.text_of(left, frame)
                 if lt and all(s.is_static or s.volatility is Volatility.STABLE for s in lt):
                     continue
-                left = Alt([left, right], frame.module.span(node))
+                left = Alt([left, right], frame.module.span(node), fallback=True)  # `x or DEFAULT`
             else:
                 left = right
         return left
@@ -432,7 +433,7 @@ _DISPATCH = {
 def per_process(value: Value | None) -> Value | None:
     """Values computed at import are fixed per process: now() at module level is per-process."""
     if isinstance(value, Alt):
-        return Alt([per_process(o) for o in value.options], value.span)
+        return Alt([per_process(o) for o in value.options], value.span, value.fallback)
     if isinstance(value, Text):
         return Text([replace(s, volatility=Volatility.PER_PROCESS)
                      if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
@@ -475,3 +476,14 @@ def _element(value, index: int):
 
 
 __all__ = ["Evaluator", "Frame", "const_str", "per_process", "unresolved"]
+
+
+def _defaulted(node: ast.IfExp) -> bool:
+    """True for `x if x is not None else DEFAULT`, `x if x else DEFAULT`, `DEFAULT if x is None
+    else x` (values.Alt.fallback)."""
+    test, code = node.test, ast.dump
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse
+        return isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and code(kept) == code(test.left)
+    return code(node.body) == code(test)

@@ -141,7 +141,8 @@ class MethodsMixin:
         span = m.span(node)
         if method == "format" and isinstance(base, Alt):
             # a template that is one of several: format each variant
-            return Alt([self.str_method(o, method, node, args, kwargs, frame, env) for o in base.options], base.span)
+            return Alt([self.str_method(o, method, node, args, kwargs, frame, env) for o in base.options], base.span,
+                       base.fallback)
         segs = self.text_of(base, frame)
         if method == "copy" and any(s.kind is Kind.HISTORY for s in segs):
             return base

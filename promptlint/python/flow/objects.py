@@ -116,7 +116,7 @@ def per_instance(value):
     the instance (a conversation, a session), it does not change per request (in each branch:
     `name or random.choice(NAMES)`)."""
     if isinstance(value, Alt):
-        return Alt([per_instance(o) for o in value.options], value.span)
+        return Alt([per_instance(o) for o in value.options], value.span, value.fallback)
     if isinstance(value, Text):
         return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
                              evidence=(s.evidence + " (set once per instance)") if s.evidence else "set once per instance")

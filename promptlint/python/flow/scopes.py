@@ -20,7 +20,7 @@ from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cu
                    runs_until_it_fits, walks_back)
 from ..walk import children
 from .roles import role_test
-from .values import ClassRef, Func, Seq, Value
+from .values import ClassRef, Func, Seq, Value, dynamic
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
 SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
@@ -51,6 +51,7 @@ class Thunk:
     loop: Any = None
     cache: Any = None
     shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
+    fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
 
 
 @dataclass(eq=False)
@@ -101,6 +102,21 @@ def _narrowed(test: ast.expr, env: dict) -> dict | None:
     if th is None or th.kind != "iter":
         return None
     return {found[0]: replace(th, value=found[1], cache=None)}
+
+
+def fallback_name(test: ast.expr) -> str | None:
+    """The name `x` a test asks is missing (`x is None`, `x == None`, `not x`, `x is None or not x`),
+    else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+        return test.operand.id
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Is, ast.Eq)) and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None):
+        return test.left.id
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        names = {fallback_name(v) for v in test.values}
+        return names.pop() if len(names) == 1 else None
+    return None
 
 
 def enumerated(stmt) -> ast.expr | None:
@@ -234,7 +250,12 @@ class ScopesMixin:
         for stmt in stmts:
             self._snap(frame, stmt, env)
             if isinstance(stmt, ast.If):
+                name = fallback_name(stmt.test) if not stmt.orelse else None
+                before = env.get(name)
                 self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env))
+                # `if x is None: x = DEFAULT`: x, or its default when it is missing (values.Alt)
+                if name is not None and before is not None and env.get(name) is not before and env[name].kind == "alt":
+                    env[name].fallback = True
             elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
                 self._loop(frame, stmt, env, loop)
             elif isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -250,6 +271,8 @@ class ScopesMixin:
                 self._interp(frame, stmt.finalbody, env, loop)
             elif isinstance(stmt, _FUNCS):
                 env[stmt.name] = _shared("value", value=Func(frame.module, stmt, None))
+                if frame.func is not None:
+                    self._closure_grows(frame, stmt, env)
             elif isinstance(stmt, ast.ClassDef):
                 env[stmt.name] = _shared("value", value=ClassRef(frame.module, stmt))
             elif _MATCH and isinstance(stmt, _MATCH):
@@ -337,6 +360,27 @@ class ScopesMixin:
                 if before is not None and any(t is None or t is before for t in ths) and all(o is not before for o in opts):
                     opts.append(before)
                 env[name] = _shared("alt", options=opts)
+
+    @staticmethod
+    def _closure_grows(frame: Frame, func, env: dict) -> None:
+        """A nested function that appends to a list of the enclosing one (`def emit(t):
+        lines.append(t)`, called later in a loop): the list holds, after the def, what it held and
+        items the function appends, as many times as it is called (repeated); the function's own
+        names in them are of unknown value (never the enclosing function's names of the same
+        spelling)."""
+        own = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+        own |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
+        own |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for node in ast.walk(func):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id in env and node.func.value.id not in own and node.args):
+                unknown = {n: _shared("value", value=dynamic(frame.module.span(func), n,
+                                                            evidence=f"a value the nested function `{func.name}` appends"))
+                           for n in own}
+                name = node.func.value.id
+                env[name] = _shared(node.func.attr, node=node, env={**env, **unknown}, prev=env[name], name=name,
+                                    repeated=True)
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
         if isinstance(stmt, ast.Assign):

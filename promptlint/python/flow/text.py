@@ -206,7 +206,9 @@ class TextMixin:
         the part that differs becomes one conditional segment (or the variant's own volatile
         segments when a variant holds a clock reading, an id, user input or an iteration in an
         unstable order: where it enters the text is the finding's place; or the most volatile
-        one when every variant holds content that can change)."""
+        one when a variant holds content that can change: only variants of fixed text are a
+        choice between a few prefixes; `value.fallback`, a value or its default, is one value per
+        deployment or caller, not conditional)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
@@ -224,14 +226,16 @@ class TextMixin:
             stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
             src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
                                           key=lambda seg: vol_rank(seg.volatility), default=None)
-            # every variant holds content that can change: it is there whatever the condition
-            everywhere = all(any(not s.is_static and s.volatility is not Volatility.STABLE for s in mid)
-                             for mid in middles)
-            if src is not None and (src.kind is not Kind.UNKNOWN or everywhere):
+            # a variant holds content that can change (data of the request, a parameter): the text
+            # is not one of a few fixed variants, it changes as that content does
+            if src is not None:
                 middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
-            else:
-                middle = [Segment(span=span, kind=Kind.CONDITIONAL,
-                                  volatility=Volatility.UNKNOWN if src is None else src.volatility,
+            elif value.fallback:
+                # a value or its default: one per deployment or caller, not variants chosen per request
+                middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
+                                  evidence=f"`{expr}` or its default when it is not given")]
+            else:  # one of a few fixed texts
+                middle = [Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN,
                                   expr=expr, evidence="present or absent by a condition")]
         return head + middle + tail
 

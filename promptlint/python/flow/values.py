@@ -102,8 +102,13 @@ class ClassRef:
 
 @dataclass
 class Alt:
+    """One of several values. `fallback`: a value or the default that replaces it when it is
+    missing (`x or DEFAULT`, `if x is None: x = DEFAULT`, `x if x is not None else DEFAULT`):
+    which one is used depends on whether the caller or the configuration gives it, one value per
+    deployment or caller, not a choice between variants made per request."""
     options: list["Value"]
     span: Span | None = None
+    fallback: bool = False
 
 
 Value = Union[Text, Seq, Spread, Mapping, Obj, PathV, Config, Func, ClassRef, Alt]
