@@ -242,6 +242,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
         from .cache import default_dir
         cache = None if no_cache else (cache_dir or default_dir(settings.config_path))
+        if diff and cache is not None and not Path(cache).is_dir():
+            cache = None  # --diff writes nothing: it reads a cache that a check made, never starts one
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
                            statistics, show_fixes, colored, jobs, cache))
     try:

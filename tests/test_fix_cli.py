@@ -156,3 +156,12 @@ def test_fix_reads_the_cache_of_the_check_and_re_analyses_only_what_it_changes(t
     analysed.clear()
     CliRunner().invoke(main, ["fix", ".", "--diff", "--no-cache", "--jobs", "1"])
     assert {"other.py", "app.py"} <= set(analysed)
+
+
+def test_fix_diff_reads_a_cache_but_never_starts_one(tree):
+    """`--diff` writes nothing: with no cache folder it makes none; after a check made one, it reads it."""
+    assert CliRunner().invoke(main, ["fix", ".", "--diff"]).exit_code == 1
+    assert not (tree / ".promptlint_cache").exists()
+    CliRunner().invoke(main, ["check", "."])
+    assert (tree / ".promptlint_cache").is_dir()
+    assert "-SYSTEM = " in CliRunner().invoke(main, ["fix", ".", "--diff"]).output
