@@ -37,24 +37,32 @@ def call_index(module) -> dict[str, list[tuple[ast.Call, ast.AST | None, ast.Cla
     todo: list = [(module.tree, None, None)]
     while todo:
         node, func, cls = todo.pop()
-        if isinstance(node, ast.Call):
-            f = node.func
-            if isinstance(f, ast.Name):
-                index.setdefault(f.id, []).append((node, func, cls))
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
-                index.setdefault("self." + f.attr, []).append((node, func, cls))
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
-                index.setdefault("." + f.attr, []).append((node, func, cls))
+        if isinstance(node, ast.Call) and (key := _callee_key(node.func)) is not None:
+            index.setdefault(key, []).append((node, func, cls))
         for child in children(node):
-            kind = type(child)
-            if kind in _FUNCS:
-                todo.append((child, child, cls))
-            elif kind is ast.ClassDef:
-                todo.append((child, None, child))
-            else:
-                todo.append((child, func, cls))
+            todo.append(_scoped(child, func, cls))
     module._pieces["calls"] = (None, index)
     return index
+
+
+def _callee_key(f) -> str | None:
+    """The key of a callee in `call_index`: `name`, `self.name` (also `cls.name`), `.name`; None
+    for any other callee (`a.b.name`, `f()()`)."""
+    if isinstance(f, ast.Name):
+        return f.id
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+        return ("self." if f.value.id in ("self", "cls") else ".") + f.attr
+    return None
+
+
+def _scoped(child, func, cls) -> tuple:
+    """(node, innermost function, innermost class) for a child of a node inside `func` / `cls`."""
+    kind = type(child)
+    if kind in _FUNCS:
+        return child, child, cls
+    if kind is ast.ClassDef:
+        return child, None, child
+    return child, func, cls
 
 
 def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]:
@@ -76,15 +84,10 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
     todo: list = [(module.tree, None, None)]
     while todo:
         node, func, cls = todo.pop()
-        if isinstance(node, ast.Call):
-            f = node.func
-            if isinstance(f, ast.Name):
-                if f.id == name and "" in found:
-                    found[""].append((node, func, cls))
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == name:
-                key = "self." if f.value.id in ("self", "cls") else "."
-                if key in found:
-                    found[key].append((node, func, cls))
+        if isinstance(node, ast.Call) and (key := _callee_key(node.func)) is not None and key.endswith(name):
+            prefix = key[:-len(name)]
+            if prefix in found:
+                found[prefix].append((node, func, cls))
         for child in children(node):
             first = getattr(child, "lineno", None)
             if first is not None:
@@ -94,13 +97,7 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
                 at = bisect.bisect_left(rows, first)
                 if at == len(rows) or rows[at] > (child.end_lineno or child.lineno):
                     continue  # the word is on none of its rows: no call of `name` in it
-            kind = type(child)
-            if kind in _FUNCS:
-                todo.append((child, child, cls))
-            elif kind is ast.ClassDef:
-                todo.append((child, None, child))
-            else:
-                todo.append((child, func, cls))
+            todo.append(_scoped(child, func, cls))
     out = [entry for key in keys for entry in found[key]]
     module._pieces[("calls of", name, keys)] = (None, out)
     return out
