@@ -223,6 +223,11 @@ class ObjectsMixin:
             module = frame.module
             if base.args and isinstance(base.args[0], ClassRef):
                 module = base.args[0].module
+                if attr in base.kwargs and base.qualname.startswith("instance:") \
+                        and self.init_of(base.args[0]) is None and _declares(base.node, attr):
+                    # a record built with its fields (`Result(context=text, raw=data)`, a dataclass,
+                    # a pydantic model): the field holds what the constructor was given
+                    return base.kwargs[attr]
             return self.member(module, base.node, attr, base, frame.depth)
         if isinstance(base, ClassRef):
             return self.member(base.module, base.node, attr, None, frame.depth)
