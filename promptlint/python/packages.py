@@ -30,9 +30,10 @@ _CALLED_NAME_REVERSED = re.compile(r"\([ \t]*(\w*[^\W\d])(?:(?![\w.])|\.\w*[^\W\
 SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
 PARAMS = "param:"  # a search for the files that define a function with a parameter NAME
-#: The parameter list of a `def` (up to its first `)`: a pre-filter, the AST confirms) and the
+#: The parameter list of a `def` (up to its first `)`; no word boundary, which is tried at every
+#: character: a pre-filter, the AST confirms) and the
 #: names in it followed by `:`, `=`, `,` or its end.
-_DEF_PARAMS = re.compile(r"\bdef[ \t]+\w+[ \t]*\(([^)]*)\)")
+_DEF_PARAMS = re.compile(r"def[ \t]+\w+[ \t]*\(([^)]*)\)")
 _PARAM_NAME = re.compile(r"([^\W\d]\w*)[ \t]*(?=[:=,]|$)")
 MARKERS = "markers:"  # a search for the files that name a cache breakpoint key (`MARKER_WORDS`)
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
