@@ -336,3 +336,80 @@ def test_the_prefilter_admits_a_message_put_at_the_head_of_a_conversation():
     assert might_hold_prompt("messages[0].content += notes\n")
     assert not might_hold_prompt("rows.insert(0, header)\n")
     assert not might_hold_prompt("messages[1].content += notes\n")
+
+
+# A system prompt handed by keyword to a callable the analysis cannot follow (a model function
+# taken from configuration): the package's own functions that take that keyword decide.
+
+QUERY = """
+    TEMPLATE = '''You answer questions about the team's knowledge base, in clear paragraphs.
+    Use only the documents below; say so when they do not hold the answer. Cite each document you use.
+    Never invent a source, a figure or a name; when two documents disagree, say which says what.
+    ---Documents---
+    {documents}'''
+
+
+    async def answer(question, config, store, conversation):
+        model_func = config["llm_model_func"]
+        documents = await store.search(question)
+        sys_prompt = TEMPLATE.format(documents=documents)
+        return await model_func(question, system_prompt=sys_prompt, history_messages=conversation, stream=True)
+"""
+
+SYSTEM_BACKEND = """
+    async def complete(model, prompt, system_prompt=None, history_messages=None, **kwargs):
+        messages = []
+        if system_prompt:
+            messages.append({"role": "system", "content": system_prompt})
+        messages.extend(history_messages or [])
+        messages.append({"role": "user", "content": prompt})
+        return await client.chat.completions.create(model=model, messages=messages, **kwargs)
+
+
+    async def mini_complete(prompt, system_prompt=None, history_messages=None, **kwargs):
+        return await complete("mini", prompt, system_prompt=system_prompt, history_messages=history_messages, **kwargs)
+"""
+
+ANTHROPIC_BACKEND = """
+    async def complete(model, prompt, system_prompt=None, history_messages=None, stream=False):
+        messages = [*history_messages, {"role": "user", "content": prompt}]
+        return await client.messages.create(model=model, system=system_prompt, messages=messages, stream=stream)
+"""
+
+JOINING_BACKEND = """
+    async def complete(model, prompt, system_prompt=None, history_messages=None, **kwargs):
+        messages = list(history_messages or [])
+        messages.append({"role": "user", "content": system_prompt + "\\n\\n" + prompt})
+        return await client.chat.completions.create(model=model, messages=messages, **kwargs)
+"""
+
+
+def _roles(tmp_path, backends: dict) -> list[str]:
+    found = [lt for lt in layouts(tmp_path, QUERY, files=backends, name="query.py") if lt.source == "python-constant"]
+    assert len(found) == 1
+    return [p.role for p in found[0].parts]
+
+
+def test_a_system_prompt_given_by_keyword_to_a_configured_model_function_has_the_history_after_it(tmp_path):
+    # every function of the package that takes `system_prompt` puts it in the system part (a
+    # system message, Anthropic's `system`) or hands it on by the same keyword
+    assert _roles(tmp_path, {"llm/openai_backend.py": SYSTEM_BACKEND,
+                             "llm/anthropic_backend.py": ANTHROPIC_BACKEND}) == ["system", "history"]
+
+
+def test_the_keyword_alone_links_nothing(tmp_path):
+    # no function of the package takes `system_prompt`: the call's keyword is only a name
+    assert _roles(tmp_path, {}) == ["prompt"]
+
+
+def test_model_functions_that_disagree_on_the_place_of_the_system_prompt_link_nothing(tmp_path):
+    assert _roles(tmp_path, {"llm/openai_backend.py": SYSTEM_BACKEND,
+                             "llm/local_backend.py": JOINING_BACKEND}) == ["prompt"]
+    assert _roles(tmp_path / "joining", {"llm/local_backend.py": JOINING_BACKEND}) == ["prompt"]
+
+
+def test_param_names_lists_the_parameters_of_each_def():
+    from promptlint.python.packages import param_names
+    text = "async def f(model, prompt, system_prompt: str | None = None,\n    history=None, **kw):\n    pass\n"
+    assert {"model", "prompt", "system_prompt", "history", "kw"} <= set(param_names(text))
+    assert "pass" not in param_names(text)

@@ -26,7 +26,7 @@ from .module import attribute_chain, callee_name
 from .flow.callers import called_anywhere
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Spread, Text
-from .handoff import conversation_after, handed_on
+from .handoff import conversation_after, handed_on, system_keyword_calls
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -197,13 +197,16 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if not prompt_named(name) or _only_hashed(frame.func, name):
         return
     system = role_of(name) == "system"
+    # `sys_prompt` handed to a callback by `system_prompt=`, which the package's own send
+    # functions put in the system part (handoff.system_keyword_calls): those calls hand it on
+    via = [] if system else system_keyword_calls(finder, frame.func, node, name)
     # `final_prompt = critique_prompt + conversation_text`: parts of a prompt joined (the name says prompt)
     built = builds_text(value_node) or isinstance(value_node, ast.BinOp) and isinstance(value_node.op, ast.Add)
     if not built and not (system and handed_on(frame.func, node, name)):
         return
     value = finder.ev.eval(value_node, frame)
     segs = _richest(finder, value, frame)
-    history = conversation_after(finder, node, name, segs, frame, calls=system) if system or built else None
+    history = conversation_after(finder, node, name, segs, frame, calls=via or system) if system or built else None
     if not built and history is None:
         return
     layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),

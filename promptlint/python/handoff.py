@@ -18,6 +18,11 @@ Shapes (`name` assigned at `node`, read later in the same function):
     system_prompt = PERSONA + recalled
     return llm.chat(system=system_prompt, messages=[*history, user_msg])  # history after it
 
+    sys_prompt = TEMPLATE.format(context_data=documents)
+    await model_func(query, system_prompt=sys_prompt, history_messages=history)  # a callback:
+    # history after it when the package's own functions taking `system_prompt` agree that it is
+    # the system part of the request they send (`system_keyword_calls`)
+
 Not a hand-off: a call that takes no conversation (`summarise(system_prompt, text)`), a call made
 before the assignment, a name rebound to other text before the call (the candidate's first
 changing segment must be in the value the call receives), the hashing of the prompt.
@@ -34,12 +39,13 @@ from .flow.values import Alt, Seq, Spread, Text
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def conversation_after(finder, node, name: str, segs: list[Segment], frame, calls: bool = True) -> Segment | None:
+def conversation_after(finder, node, name: str, segs: list[Segment], frame, calls: bool | list = True) -> Segment | None:
     """The history segment of the conversation that a later call of the function around `node`
     receives together with the system prompt `name` (whose text is `segs`), or that the function
     puts `name` at the head of; None when neither. `calls`: a call taking both counts (the name
-    says system prompt); else only text put first in the conversation (which makes it the system
-    message, whatever its name) counts."""
+    says system prompt), a list of calls: those calls only (`system_keyword_calls`); else only
+    text put first in the conversation (which makes it the system message, whatever its name)
+    counts."""
     func = frame.func
     if func is None:
         return None
@@ -48,7 +54,9 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame, call
         return None
     end = (node.end_lineno, node.end_col_offset)
     rebound = [(n.lineno, n.col_offset) for n in _nodes(func) if n is not node and _binds(n, name)]
-    for at, mine, others in sorted(_hand_offs(func, name, calls), key=lambda h: (h[0].lineno, h[0].col_offset)):
+    for at, mine, others in sorted(_hand_offs(func, name, bool(calls)), key=lambda h: (h[0].lineno, h[0].col_offset)):
+        if isinstance(calls, list) and at not in calls:
+            continue
         start = (at.lineno, at.col_offset)
         if start < end or any(end < r < start for r in rebound):
             continue  # before the assignment, or a later one is nearer the hand-off (judged there)
@@ -212,3 +220,116 @@ def _history_in(value, depth: int) -> Segment | None:
         return next((h for h in (_history_in(i, depth + 1) for i in value.items) if h is not None), None)
     return None
 
+
+
+#: Words of a keyword that say the argument is a system prompt (`system_prompt=`, `instructions=`).
+_SYSTEM_WORDS = {"system", "sysprompt", "instruction", "instructions", "preamble"}
+#: Keywords of SDK calls that take the system part of a request (Anthropic `system`, Gemini
+#: `system_instruction`, Responses `instructions`).
+_SDK_SYSTEM = {"system", "system_instruction", "instructions"}
+MAX_IMPLEMENTATIONS = 32  # modules read for the functions a callback may be; past it: not linked
+
+
+def system_keyword_calls(finder, func, node, name: str) -> list:
+    """The calls after `node` in `func` that pass the local `name` by a keyword that names a
+    system prompt (`use_model_func(query, system_prompt=sys_prompt, history_messages=history)`)
+    to a callable the analysis cannot follow (a function taken from configuration, a parameter),
+    when the package's own functions that take that keyword agree that it is the system part of
+    a request: each such function that takes every keyword the call passes puts the parameter in a
+    system message (`{"role": "system", "content": system_prompt}`) or an SDK call's system
+    keyword, or hands it on by the same keyword, and reads the other keyword the call passes the
+    conversation by (`history_messages`); none puts it elsewhere (`implementations`). The
+    keyword's name alone links nothing (Policy 7)."""
+    if func is None:
+        return []
+    end = (node.end_lineno, node.end_col_offset)
+    out = []
+    for call in _calls(func):
+        if (call.lineno, call.col_offset) <= end:
+            continue
+        mine = next((k.arg for k in call.keywords if k.arg and _is(k.value, name)
+                     and _words(k.arg) & _SYSTEM_WORDS), None)
+        if mine is None or any(k.arg is None for k in call.keywords):
+            continue
+        others = [k.arg for k in call.keywords if k.arg != mine]
+        if implementations(finder, mine, others) == "system":
+            out.append(call)
+    return out
+
+
+def implementations(finder, keyword: str, others: list[str]) -> str | None:
+    """"system" when the functions of the package tree with a parameter `keyword` (and every
+    keyword of `others`, by name or through `**kwargs`) agree that it is the system part of the
+    request, and one of `others` is read where it is (the conversation); None otherwise: no such
+    function, one that puts it elsewhere, too many modules to read."""
+    path = getattr(finder.m, "path", None)
+    if path is None:
+        return None
+    modules = finder.ev.project.definers_of(keyword, path, MAX_IMPLEMENTATIONS)
+    if not modules:
+        return None
+    placed = set()
+    for module in modules:
+        for fn in _functions(module.tree):
+            a = fn.args
+            params = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+            if keyword not in params or not all(o in params or a.kwarg is not None for o in others):
+                continue
+            placed.add(_placement(fn, keyword, [o for o in others if o in params]))
+    placed.discard("forward")
+    return "system" if placed == {"system"} else None
+
+
+def _functions(tree):
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node
+        todo.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+
+
+def _placement(fn, keyword: str, others: list[str]) -> str:
+    """How `fn` uses its parameter `keyword`: "system" (in a message whose role is system, or an
+    SDK call's system keyword, with one of `others` read too: the conversation beside it),
+    "other" (in a message of another role, or joined to another parameter's text:
+    `f"{system_prompt}\n{prompt}"`), else "forward" (handed on, or not placed here)."""
+    a = fn.args
+    params = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]} - {keyword, "self", "cls"}
+    system = other = reads_other = False
+    for n in _nodes(fn):
+        if isinstance(n, ast.Dict):
+            pairs = {k.value: v for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)}
+            role, content = pairs.get("role"), pairs.get("content")
+            if content is not None and _read(content, keyword) is not None:
+                if isinstance(role, ast.Constant) and role.value in ("system", "developer"):
+                    system = True
+                else:
+                    other = True
+        elif isinstance(n, ast.Call):
+            if any(k.arg in _SDK_SYSTEM and _read(k.value, keyword) is not None for k in n.keywords):
+                system = True
+        elif _joined(n, keyword, params):
+            other = True
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in others:
+            reads_other = True
+    if other or system and not reads_other:
+        return "other"
+    return "system" if system else "forward"
+
+
+def _joined(n, keyword: str, params: set) -> bool:
+    """True for text that joins the parameter `keyword` to another parameter's text
+    (`system_prompt + prompt`, `f"{system_prompt}\n\n{prompt}"`)."""
+    if isinstance(n, ast.JoinedStr):
+        names = {v.value.id for v in n.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
+    elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+        names = {x.id for x in (n.left, n.right) if isinstance(x, ast.Name)}
+    else:
+        return False
+    return keyword in names and bool(names & params)
+
+
+def _words(name: str) -> set[str]:
+    import re
+    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", name) if w}

@@ -29,6 +29,12 @@ _ASSIGNED_NAME = re.compile(r"\n[ \t]*([^\W\d]\w*)[ \t]*(?::[^=\n]*)?=")
 _CALLED_NAME_REVERSED = re.compile(r"\([ \t]*(\w*[^\W\d])(?:(?![\w.])|\.\w*[^\W\d](?![\w.]))")
 SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
+PARAMS = "param:"  # a search for the files that define a function with a parameter NAME
+#: The parameter list of a `def` (up to its first `)`; no word boundary, which is tried at every
+#: character: a pre-filter, the AST confirms) and the
+#: names in it followed by `:`, `=`, `,` or its end.
+_DEF_PARAMS = re.compile(r"def[ \t]+\w+[ \t]*\(([^)]*)\)")
+_PARAM_NAME = re.compile(r"([^\W\d]\w*)[ \t]*(?=[:=,]|$)")
 MARKERS = "markers:"  # a search for the files that name a cache breakpoint key (`MARKER_WORDS`)
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
 #: `cache_control`, Bedrock Converse's `cachePoint` block, OpenAI's `prompt_cache_breakpoint`.
@@ -42,9 +48,11 @@ class Package:
     (`markers`: indexes into `files`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int]],
-                 calls: dict[str, list[int]] | None = None, markers: list[int] | None = None):
+                 calls: dict[str, list[int]] | None = None, markers: list[int] | None = None,
+                 params: dict[str, list[int]] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
+        self.params = params or {}
         self.markers = markers or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
@@ -56,6 +64,7 @@ class Package:
         states: list[str | None] = []
         names: dict[str, list[int]] = {}
         calls: dict[str, list[int]] = {}
+        params: dict[str, list[int]] = {}
         markers: list[int] = []
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
@@ -68,7 +77,10 @@ class Package:
                 names.setdefault(name, []).append(i)
             for name in called_names(text):
                 calls.setdefault(name, []).append(i)
-        return cls(files, states, names, calls, markers)
+            if "def" in text:
+                for name in param_names(text):
+                    params.setdefault(name, []).append(i)
+        return cls(files, states, names, calls, markers, params)
 
     def matching(self, name: str) -> list[Path]:
         """The files that assign `name`, for "call:NAME" the files that call NAME, for "markers:"
@@ -77,6 +89,8 @@ class Package:
             return [self.files[i] for i in self.markers]
         if name.startswith(CALLS):
             return [self.files[i] for i in self.calls.get(name[len(CALLS):], ())]
+        if name.startswith(PARAMS):
+            return [self.files[i] for i in self.params.get(name[len(PARAMS):], ())]
         return [self.files[i] for i in self.names.get(name, ())]
 
 
@@ -89,6 +103,13 @@ def called_names(text: str) -> list[str]:
     """The names called in `text` (`name(`, `mod.name(`), each once, in order of appearance."""
     names = [m.group(1)[::-1] for m in _CALLED_NAME_REVERSED.finditer(text[::-1])]
     names.reverse()
+    return list(dict.fromkeys(names))
+
+
+def param_names(text: str) -> list[str]:
+    """The names of the parameters of the functions defined in `text` (`def f(a, b: int = 1)`:
+    a, b), each once; a pre-filter (a default holding `)` ends the list early)."""
+    names = [m.group(1) for d in _DEF_PARAMS.finditer(text) for m in _PARAM_NAME.finditer(d.group(1))]
     return list(dict.fromkeys(names))
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import reads, source
 from .module import Module, ParseError, load, package_of
-from .packages import CALLS, MARKERS, Package, digest_paths, search_key
+from .packages import CALLS, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept between two files; past it the least recently
 #: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
@@ -319,6 +319,27 @@ class Project:
                 continue
             except OverBudget:
                 return None  # not every caller can be read: not followed
+        return out
+
+    def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
+        """The modules of the package tree that holds `near` whose text defines a function with a
+        parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
+        of them. Recorded as one dependency ("search:ROOT param:NAME")."""
+        root = search_root(near.resolve())
+        package = self._package(root)
+        key = PARAMS + param
+        matches = package.matching(key)
+        reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(matches)}")
+        if len(matches) > limit:
+            return None
+        out = []
+        for path in matches:
+            try:
+                out.append(self.load(path))
+            except ParseError:
+                continue
+            except OverBudget:
+                return None
         return out
 
     def marker_files(self, near: Path) -> list[Path]:

@@ -330,3 +330,76 @@ def test_an_alternative_of_texts_keeps_its_string_methods(tmp_path):
             probe(text.strip())
     """)
     assert p.text.startswith("You answer")
+
+
+def test_a_record_built_with_its_fields_holds_what_its_constructor_was_given(tmp_path):
+    src = """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class ContextResult:
+            context: str
+            source: str = "kb"
+
+
+        class Plain:
+            def __init__(self, context):
+                self.context = "fixed"
+
+
+        async def build_context(query, store):
+            if not query:
+                return None
+            hits = await store.search(query)
+            return ContextResult(context=render(hits), source="web")
+
+
+        async def answer(query, store):
+            result = await build_context(query, store)
+            probe(result.context)
+            probe(result.source)
+            probe(Plain(context=query).context)
+    """
+    # the field read of the record returned: what it was built with (found with the question)
+    context, = probe(tmp_path, src, index=0).segs
+    assert (context.kind, context.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    # the constructor's keyword, not the class default
+    assert probe(tmp_path, src, index=1).described == [("text", "web")]
+    # a class with its own __init__: the attribute is what __init__ assigns, not the keyword
+    assert probe(tmp_path, src, index=2).described == [("text", "fixed")]
+
+
+def test_a_record_field_its_methods_fill_is_not_what_the_constructor_was_given(tmp_path):
+    src = """
+        from pydantic import BaseModel
+
+
+        class PlanResult(BaseModel):
+            objective: str
+            steps: list
+            summary: str = ""
+
+            def add_step(self, step):
+                self.steps.append(step)
+
+            def close(self, text):
+                self.summary = text
+
+
+        class Batch(BaseModel):
+            items: list
+
+
+        def run(objective, results):
+            plan = PlanResult(objective=objective, steps=list(results), summary="none")
+            probe(plan.steps)
+            probe(plan.summary)
+            probe(", ".join(Batch(items=[]).items))
+    """
+    # grown by a method: the list on the instance, not the constructor's value
+    assert probe(tmp_path, src, index=0).described == [("history", "unknown", "self.steps")]
+    # set again by a method: read as the class reads it, not the constructor's "none"
+    assert probe(tmp_path, src, index=1).described != [("text", "none")]
+    # an empty list a record is built with to be filled afterwards is not its content
+    assert probe(tmp_path, src, index=2).described != []

@@ -165,6 +165,13 @@ def _declares(cls: ast.ClassDef, attr: str) -> bool:
     return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
 
 
+def _filled_later(value) -> bool:
+    """True for an empty list or dict display (`step_results=[]`): a container a record is built
+    with to be filled afterwards, not its content."""
+    from .values import Mapping, Seq
+    return isinstance(value, (Seq, Mapping)) and not value.items and not getattr(value, "repeated", False)
+
+
 def _optional_of(ann):
     """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
     if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
@@ -223,6 +230,15 @@ class ObjectsMixin:
             module = frame.module
             if base.args and isinstance(base.args[0], ClassRef):
                 module = base.args[0].module
+                if attr in base.kwargs and base.qualname.startswith("instance:") \
+                        and self.init_of(base.args[0]) is None and _declares(base.node, attr) \
+                        and not _filled_later(base.kwargs[attr]) \
+                        and not any(self_assigns(c, attr) or grown(c, attr) for _, c in self.mro(module, base.node)):
+                    # a record built with its fields (`Result(context=text, raw=data)`, a dataclass,
+                    # a pydantic model) that none of its methods sets again: the field holds what
+                    # the constructor was given (not an empty list it is built with to be filled:
+                    # `PlanResult(step_results=[])`)
+                    return base.kwargs[attr]
             return self.member(module, base.node, attr, base, frame.depth)
         if isinstance(base, ClassRef):
             return self.member(base.module, base.node, attr, None, frame.depth)
