@@ -19,7 +19,8 @@ MIN_STATIC_AFTER = 8  # tokens: less static text after a volatile value (closing
 
 ROLE_NAMES = {"system": "system prompt", "prompt": "prompt text", "developer": "developer message",
               "tools": "tool definitions", "user": "user message", "assistant": "assistant message",
-              "tool": "tool result", "history": "conversation history"}
+              "tool": "tool result", "history": "conversation history",
+              "unknown": "message of unknown role"}
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Placed:
     def where(self) -> str:
         if self.in_newest:
             return "newest user message"
-        return ROLE_NAMES.get(self.part.role, self.part.role)
+        return ROLE_NAMES.get(self.part.role, f"{self.part.role} message")
 
 
 def prefix_end(layout: PromptLayout) -> Cut:

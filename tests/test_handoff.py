@@ -307,6 +307,14 @@ HEAD = f"""
             rows = [found]
             rows.insert(0, Message(SYSTEM, found + RULES))
             return self.call_llm(messages=messages + rows)
+
+        def recorded(self, conversation, store):
+            message_history = []
+            for m in conversation.messages[::-1]:
+                role, content = m["role"], m.get("content")
+                if role == "user":
+                    message_history.insert(0, {{"role": role, "content": content}})
+            return store.save(message_history)
 """
 
 
@@ -318,7 +326,8 @@ def test_a_message_put_at_the_head_of_the_conversation_is_judged_with_the_histor
     for row in (16, 21, 26):
         assert [p.role for p in found[row].parts] == ["system", "history"]
     # appended after the conversation, added to its newest message, put first in a list that is
-    # no conversation: nothing of the conversation follows it
+    # no conversation, or a stored message (its role read from it) copied into a list rebuilt
+    # from the front: nothing of the conversation follows it
     report = api.check([tmp_path], api.Settings(), jobs=1)
     got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
            for d in report.diagnostics]

@@ -256,3 +256,12 @@ def test_reordered_text_in_a_fragment_with_a_small_tail_is_info():
     assert [d.severity for d in rule.check_layout(replayed)] == [Severity.WARNING]
     request = layout([Part("system", [unordered, text("Be brief.")]), Part("user", [value(row=3)])], newest_user=1)
     assert [d.severity for d in rule.check_layout(request)] == [Severity.WARNING]
+
+
+def test_a_segment_in_a_message_of_unknown_role_is_named_as_such():
+    from promptlint.model import Kind, Part, Segment, Volatility
+    from promptlint.prefix import Placed
+    seg = Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr="m.content")
+    where = [Placed(0, 0, Part(role=role, segments=[seg]), seg, 0, 0, True).where for role in ("unknown", "model", "system")]
+    # never "in the unknown": a role without a name of its own is called a message
+    assert where == ["message of unknown role", "model message", "system prompt"]

@@ -513,6 +513,19 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
     return list({s.window: s for s in found}.values())
 
 
+def _role_known(finder, message, frame) -> bool:
+    """True when the role of a message is static text (`{"role": "system", ...}`, a message
+    class): a message whose role is read from data (`{"role": m["role"], "content": text}`, a
+    stored message copied while a list is rebuilt, as `out.insert(0, ...)` in a loop over
+    `messages[::-1]` does) is not a new head placed before the conversation."""
+    role = message.items.get("role") if isinstance(message, Mapping) else \
+        message.kwargs.get("role") if isinstance(message, Obj) else None
+    if role is None:
+        return True
+    segs = finder.ev.text_of(role, frame)
+    return bool(segs) and all(s.is_static for s in segs)
+
+
 def placed_first(finder, node, frame) -> bool:
     """A message put at the head of the conversation outside a send call, which the rest of the
     conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
@@ -528,7 +541,7 @@ def placed_first(finder, node, frame) -> bool:
             return False
         target = func.value
         message = finder.ev.eval(node.args[1], frame)
-        if not _has_messages(Seq([message])):
+        if not _has_messages(Seq([message])) or not _role_known(finder, message, frame):
             return False
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
         target = first_message_of(node.target)
