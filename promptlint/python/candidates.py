@@ -384,7 +384,7 @@ def builds_messages(node) -> bool:
 #: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
 #: for a cut conversation.
-CUTS = re.compile(r"\[\s*(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
                   r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 

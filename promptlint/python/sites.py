@@ -33,6 +33,8 @@ _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
+#: Modules whose `dump`/`dumps` write a value to storage (read back by a later turn).
+_SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}
 
 
 def find_layouts(module, evaluator) -> list:
@@ -230,6 +232,19 @@ class SiteFinder:
         elif candidates.window(self, node, node.value, func):
             self.b.sites.append(self.m.span(node))
 
+    def _stored(self, node: ast.Call) -> None:
+        """A conversation cut and then written to storage by a serialiser (`json.dump(messages[:1]
+        + messages[-k:], file)`, `pickle.dumps(...)`) in a function: the next turn reads the cut
+        list back and sends it, so it is judged as a cut the function keeps (`window`)."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        owner = node.func.value if isinstance(node.func, ast.Attribute) else node.func
+        module = self.m.imports.get(owner.id, owner.id) if isinstance(owner, ast.Name) else ""
+        if func is None or module.split(".")[0] not in _SERIALISERS or self.b.covered(self.m.span(node)):
+            return
+        self.ev.reset_budget()
+        if candidates.window(self, node, node.args[0], func):
+            self.b.sites.append(self.m.span(node))
+
     def _generator(self, func) -> None:
         """A generator function that yields prompt messages (a prompt candidate); read after its
         body, so the sites inside it are known."""
@@ -296,6 +311,8 @@ class SiteFinder:
             name = None
         if name == "insert":
             self._placed(node)
+        if name in ("dump", "dumps") and node.args:
+            self._stored(node)
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

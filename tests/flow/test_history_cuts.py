@@ -446,3 +446,41 @@ def test_a_cut_of_a_cut_keeps_where_the_conversation_was_first_cut(tmp_path):
     assert again.kind is Kind.HISTORY and again.window.start == pos(CUT_AGAIN, "messages[-k:]")
     once, = probe(tmp_path, CUT_AGAIN, index=1).segs
     assert once.window.start == pos(CUT_AGAIN, "messages[-3:]")
+
+
+STORED = """
+    import json
+    from json import dump
+
+
+    class Session:
+        def write(self, messages, path):
+            kept = messages[:1] + messages[1 + max(0, len(messages) - self.length):]
+            json.dump(kept, path.open("w"))
+
+        def save(self, messages, path):
+            path.write_text(json.dumps(messages[max(0, len(messages) - 20):]))
+
+        def whole(self, messages, path):
+            dump(messages[:1] + messages[1:], path.open("w"))
+
+        def rows(self, rows, path):
+            dump(rows[1 + max(0, len(rows) - 5):], path.open("w"))
+"""
+
+
+def test_a_conversation_cut_and_written_to_storage_is_reported_where_it_is_cut(tmp_path):
+    from analysis_support import layouts
+    found = sorted(windows_in_layout(lt)[0].window.start for lt in layouts(tmp_path, STORED) if windows_in_layout(lt))
+    # clamped at 0 and shifted past the kept head message: its newest messages, read back by the
+    # next turn; written whole, or a list that is no conversation: no cut
+    assert found == [pos(STORED, "messages[1 + max"), pos(STORED, "messages[max(0")]
+
+
+def test_a_slice_from_a_clamped_or_shifted_length_keeps_the_newest_items():
+    import ast
+    from promptlint.python.flow.windows import _slides
+    lower = lambda src: ast.parse(f"xs[{src}:]").body[0].value.slice.lower
+    assert [_slides(lower(s)) for s in ("1 + max(0, len(xs) - k)", "max(0, len(xs) - k)", "len(xs) - k + 1",
+                                        "max(1, 2)", "1 + k", "max(0, len(xs) - k, 3)")] == \
+        [True, True, True, False, False, False]

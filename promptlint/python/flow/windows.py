@@ -69,7 +69,18 @@ class WindowsMixin:
 
 def _slides(lower) -> bool:
     """True for the lower bound of a slice that keeps the newest items of a growing list: negative
-    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`)."""
+    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`), also clamped at a
+    constant (`[max(0, len(h) - k):]`) or shifted by a constant past kept head messages
+    (`[1 + max(0, len(h) - k):]`, `[len(h) - k + 1:]`)."""
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add):
+        if isinstance(lower.left, ast.Constant) and isinstance(lower.left.value, int):
+            return _slides(lower.right)
+        if isinstance(lower.right, ast.Constant) and isinstance(lower.right.value, int):
+            return _slides(lower.left)
+    if isinstance(lower, ast.Call) and isinstance(lower.func, ast.Name) and lower.func.id == "max" \
+            and len(lower.args) == 2 and not lower.keywords:
+        consts = [a for a in lower.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
+        return len(consts) == 1 and _slides(next(a for a in lower.args if a is not consts[0]))
     if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
         return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
