@@ -614,3 +614,28 @@ def test_names_after_a_starred_target_count_from_the_end(tmp_path):
     # a part of data fetched with the user's question changes with it
     (kind, volatility, expr), = probe(tmp_path, src, index=2).described
     assert (kind, volatility, expr) == ("user-input", "per-request", "found")
+
+
+KEPT_OR_REBUILT = """
+    class Chat:
+        def __init__(self):
+            self._log = []
+
+        def add(self, message):
+            self._log.append(message)
+
+        def f(self, rows):
+            probe([Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m for m in self._log])
+            probe([m if m["role"] != "assistant" else strip(m) for m in self._log])
+            probe([Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else r for m in self._log])
+            probe([r if r else m for m in rows])
+"""
+
+
+def test_a_conversation_with_each_message_kept_or_rebuilt_from_itself_is_the_conversation(tmp_path):
+    for index in (0, 1):
+        segs = probe(tmp_path, KEPT_OR_REBUILT, index=index).segs
+        assert [s.kind for s in segs] == [Kind.HISTORY]
+    # the other branch is no message of it, or the source is no conversation: one element per item
+    for index in (2, 3):
+        assert isinstance(probe(tmp_path, KEPT_OR_REBUILT, index=index).value, Seq)

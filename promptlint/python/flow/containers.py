@@ -338,6 +338,10 @@ class ContainersMixin(WindowsMixin):
                 mapped = self.mapped_comprehension(node, frame, inner_env, it)
                 if mapped is not None:
                     return mapped
+                if _kept_or_rebuilt(node, comp) and _history(it) is not None:
+                    # `[Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m
+                    # for m in messages]`: each message kept, or rebuilt from its own fields
+                    return it
                 if _selects(node, comp) and _history(it) is not None:
                     # `[m for m in messages if m.role != "system"]`: messages of the conversation;
                     # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
@@ -544,3 +548,14 @@ def _one_of(table: Mapping) -> Value | None:
     if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
         return None
     return values[0] if len(values) == 1 else Alt(values, table.span)
+
+
+def _kept_or_rebuilt(node, comp) -> bool:
+    """True for a comprehension of one plain `for` (no filter) whose element is a conditional
+    expression with the item itself as one branch (`X if cond else m`, `m if cond else X`): each
+    item of the source is kept, or replaced by what the other branch makes of it."""
+    elt = getattr(node, "elt", None)
+    if not (isinstance(elt, ast.IfExp) and isinstance(comp.target, ast.Name) and not comp.ifs):
+        return False
+    name = comp.target.id
+    return any(isinstance(b, ast.Name) and b.id == name for b in (elt.body, elt.orelse))
