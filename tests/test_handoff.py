@@ -422,3 +422,37 @@ def test_param_names_lists_the_parameters_of_each_def():
     text = "async def f(model, prompt, system_prompt: str | None = None,\n    history=None, **kw):\n    pass\n"
     assert {"model", "prompt", "system_prompt", "history", "kw"} <= set(param_names(text))
     assert "pass" not in param_names(text)
+
+
+ROLES = f"""
+    from llama_index.core.llms import ChatMessage, MessageRole
+
+
+    class Agent:
+        def enum(self, messages, store):
+            knowledge = store.search(messages)
+            messages.insert(0, ChatMessage(role=MessageRole.SYSTEM, content=knowledge + "{PERSONA}"))
+            return self.llm.chat(messages)
+
+        def chosen(self, messages, store, strict):
+            knowledge = store.search(messages)
+            messages.insert(0, {{"role": "system" if strict else "developer", "content": knowledge + "{PERSONA}"}})
+            return self.llm.chat(messages)
+
+        def copied(self, messages, store):
+            out = []
+            for m in messages[::-1]:
+                out.insert(0, {{"role": m["role"], "content": store.search(m["content"])}})
+            return store.save(out)
+"""
+
+
+def test_a_message_put_first_has_a_role_written_in_the_code_not_one_read_from_a_message(tmp_path):
+    found = {lt.site.start.row: lt for lt in layouts(tmp_path, ROLES) if lt.source == "python-constant"}
+    # an enum member, one of two static roles: a head put before the conversation; a role read
+    # from each message of a list being copied: no head
+    assert sorted(found) == [7, 12]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert sorted((d.code, d.severity.value, d.span.start.row) for d in report.diagnostics) == \
+        [("PRM101", "warning", 6), ("PRM101", "warning", 11)]
+    assert all("in the message of unknown role" in d.message for d in report.diagnostics)

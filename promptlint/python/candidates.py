@@ -21,7 +21,7 @@ import ast
 import re
 from dataclasses import replace
 
-from ..model import Kind, Part, Segment
+from ..model import Kind, Part, Segment, Volatility
 from .module import attribute_chain, callee_name
 from .flow.callers import called_anywhere
 from .flow.core import per_process
@@ -514,16 +514,16 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
 
 
 def _role_known(finder, message, frame) -> bool:
-    """True when the role of a message is static text (`{"role": "system", ...}`, a message
-    class): a message whose role is read from data (`{"role": m["role"], "content": text}`, a
-    stored message copied while a list is rebuilt, as `out.insert(0, ...)` in a loop over
-    `messages[::-1]` does) is not a new head placed before the conversation."""
+    """False when the role of a message changes per request (read from data: `{"role": m["role"],
+    "content": text}`, a stored message copied while a list is rebuilt, as `out.insert(0, ...)` in
+    a loop over `messages[::-1]` does): such a message is no new head placed before the
+    conversation. A static role, one of static roles by a condition or an enum member not
+    resolved (`MessageRole.SYSTEM`) is a role written in the code."""
     role = message.items.get("role") if isinstance(message, Mapping) else \
         message.kwargs.get("role") if isinstance(message, Obj) else None
     if role is None:
         return True
-    segs = finder.ev.text_of(role, frame)
-    return bool(segs) and all(s.is_static for s in segs)
+    return not any(s.volatility is Volatility.PER_REQUEST for s in finder.ev.text_of(role, frame))
 
 
 def placed_first(finder, node, frame) -> bool:
