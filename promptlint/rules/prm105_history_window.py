@@ -18,9 +18,10 @@ class HistoryWindowRule(Rule):
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
     history), a `del messages[i]` over the first indices up to a cut point and a walk by index
-    from `len(messages) - 1` that stops at a count are cuts too. A cut in a helper of its own (a filter, a memory class, a conversation manager) that
-    returns the cut list, keeps it on the instance or cuts the list it is handed in place is
-    reported where it is cut, at info when no send call is linked to it; a cut rendered into
+    from `len(messages) - 1` that stops at a count are cuts too. A cut in a helper of its own (a
+    filter, a memory class, a conversation manager) that returns the cut list, keeps it on the
+    instance, writes it to storage for the next turn (`json.dump(messages[:1] + messages[1 +
+    max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
 
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
