@@ -429,3 +429,22 @@ def test_text_made_from_the_older_part_of_the_conversation_changes_where_it_is_c
         assert seg.evidence == "made from the older part of the conversation `messages`: changes where it is cut"
     newest, = probe(tmp_path, SUMMARISED, index=3).segs  # the newest message is still per-request
     assert (newest.kind, newest.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+
+
+LIST_OF_FETCHED = """
+    def f(question, store, names):
+        hits = search_index(question)
+        ids = [h["id"] for h in hits]
+        probe(store.get_many(ids))
+        probe(store.get_many([n.upper() for n in names]))
+"""
+
+
+def test_a_call_given_a_list_made_from_fetched_data_fetches_with_it(tmp_path):
+    # ids = [h["id"] for h in hits]: a list grown from data fetched with the question (its length
+    # unknown) is still that data; what the store returns for it is new on every request
+    seg, = probe(tmp_path, LIST_OF_FETCHED, index=0).segs
+    assert (seg.kind, seg.volatility) == (Kind.USER_INPUT, Volatility.PER_REQUEST)
+    assert seg.evidence.startswith("data fetched with")
+    other, = probe(tmp_path, LIST_OF_FETCHED, index=1).segs  # a list made from a parameter: unknown
+    assert (other.kind, other.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)

@@ -273,9 +273,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         newest messages), it is not: it changes when that part is cut again, not with each message
         (`values.from_older`); `retrieve(history[-5:])`, the newest messages, is per-request."""
         flat = []
-        for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too
-            flat.append(v)
-            if isinstance(v, Seq) and not v.repeated:
+        for v in inputs:  # a question wrapped in a list or a dict (`query_texts=[question]`) counts too,
+            flat.append(v)  # and so does a list made from it (`ids = [r["id"] for r in fetched]`)
+            if isinstance(v, Seq):
                 flat.extend(v.items)
             elif isinstance(v, Mapping):
                 flat.extend(v.items.values())
