@@ -1,0 +1,22 @@
+#!/bin/bash
+# Download and unpack every hand-labelled package version into DEST/<set>/<package>/{src,labels.toml},
+# the layout score.py is run in (see RESULTS.md). Usage: benchmarks/recall/fetch.sh DEST
+# Needs the package index (pip download); nothing here runs or imports the packages.
+set -e
+DEST=${1:?usage: fetch.sh DEST}
+HERE=$(cd "$(dirname "$0")" && pwd)
+fetch() { set_=$1; pkg=$2; ver=$3; d=$DEST/$set_/$pkg; mkdir -p "$d/dl" "$d/src"; cp "$HERE/$pkg.toml" "$d/labels.toml"
+  (cd "$d/dl" && pip download -q --no-deps --only-binary=:all: "$pkg==$ver" 2>/dev/null || pip download -q --no-deps "$pkg==$ver")
+  f=$(ls "$d"/dl/* | head -1); case $f in *.whl) python3 -m zipfile -e "$f" "$d/src";; *.tar.gz) tar xzf "$f" -C "$d/src";; esac; echo "ok $pkg"; }
+fetch setC controlflow 0.12.1; fetch setC gpt-researcher 0.15.1; fetch setC haystack-ai 2.31.0; fetch setC khoj 1.42.10
+fetch setD browser-use 0.13.14; fetch setD paper-qa 2026.8.12
+fetch setE embedchain 0.1.128; fetch setE pr-agent 0.2.4; fetch setE swarms 16.0.3
+fetch setF gptme 0.35.1; fetch setF vanna 2.0.2
+fetch setG sweagent 0.0.1; fetch setG langroid 0.69.16
+fetch setH fast-agent-mcp 0.2.36; fetch setH ragas 0.4.3
+fetch setI qwen-agent 0.0.34; fetch setI strands-agents 1.62.0
+fetch setJ devon-agent 0.1.25; fetch setJ r2r 3.6.6
+fetch setK griptape 1.13.0; fetch setK knowledge-storm 1.1.1
+fetch setL mentat 1.0.19; fetch setL shell-gpt 1.5.1
+fetch setM llm 0.36; fetch setM nano-graphrag 0.0.8.2
+fetch setN graphrag 3.3.0; fetch setN pandasai 3.0.0
