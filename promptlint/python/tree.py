@@ -309,17 +309,7 @@ class Project:
         key = CALLS + name
         matches = [p for p in package.matching(key) if p != near]
         reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(package.matching(key))}")
-        if len(matches) > limit:
-            return None
-        out = []
-        for path in matches:
-            try:
-                out.append(self.load(path))
-            except ParseError:
-                continue
-            except OverBudget:
-                return None  # not every caller can be read: not followed
-        return out
+        return self._load_all(matches, limit)
 
     def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` whose text defines a function with a
@@ -330,10 +320,15 @@ class Project:
         key = PARAMS + param
         matches = package.matching(key)
         reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(matches)}")
-        if len(matches) > limit:
+        return self._load_all(matches, limit)
+
+    def _load_all(self, paths: list[Path], limit: int) -> list[Module] | None:
+        """The modules at `paths` that parse; None past `limit` paths, or when one cannot be held
+        (`OverBudget`): not every one can be read, so none is followed."""
+        if len(paths) > limit:
             return None
         out = []
-        for path in matches:
+        for path in paths:
             try:
                 out.append(self.load(path))
             except ParseError:
