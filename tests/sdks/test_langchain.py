@@ -232,6 +232,70 @@ def test_look_alikes_are_not_langchain_prompts(tmp_path):
             registry.bind_tools(tools)  # not a chat model
             llm.invoke  # not called
             Templates.from_messages([("system", "Not LangChain.")])
-            PromptTemplate.from_template("Not a chat template: {x}")
+            Templates.from_template("Not LangChain either: {x}")
+            PromptTemplate.from_template("A jinja template: {{ x }}", template_format="jinja2")  # not read
     """)
     assert sent(found) == []
+
+
+RULES = "Answer in one short paragraph. Never invent facts that are not in the page. " * 3
+STRING_TEMPLATE = {"prompts.py": f"""
+TEMPLATE_ANALYSIS = \"\"\"
+Current code:
+{{generated_code}}
+
+Page:
+{{html_code}}
+
+{RULES}
+\"\"\"
+"""}
+
+
+def test_string_prompt_template_with_partial_variables_is_a_user_message(tmp_path):
+    # `PromptTemplate(template=..., input_variables=[...], partial_variables={...})` piped into a
+    # model: the template text from another module, its placeholders where they are written
+    layout = sent(layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
+        from .prompts import TEMPLATE_ANALYSIS
+
+
+        def analyse(state, llm):
+            prompt = PromptTemplate(
+                template=TEMPLATE_ANALYSIS,
+                input_variables=["generated_code"],
+                partial_variables={"html_code": state["html"]},
+            )
+            return (prompt | llm).invoke({"generated_code": state["code"]})
+    """, STRING_TEMPLATE))[0]
+    assert (layout.provider, layout.api) == ("langchain", "PromptTemplate")
+    (role, segments), = parts(layout)
+    assert role == "user"
+    dynamic = [s for s in segments if s[0] != "text"]
+    # the input variable is filled per call; the partial value is what the call was given
+    assert dynamic == [("template-variable", "per-request", "{generated_code}"),
+                       ("unknown", "per-request", 'state["html"]')]
+    first = layout.parts[0].segments[1]
+    assert first.span.filename.endswith("prompts.py") and first.span.start.row == 3
+
+
+def test_from_template_and_text_joined_before_the_template(tmp_path):
+    # `PromptTemplate.from_template(extra + TEMPLATE)`: the joined text keeps its own volatility
+    layout = sent(layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
+        from .prompts import TEMPLATE_ANALYSIS
+
+
+        class Node:
+            def __init__(self, node_config):
+                self.extra = node_config.get("extra")
+
+            def run(self, llm):
+                prompt = PromptTemplate.from_template(self.extra + TEMPLATE_ANALYSIS)
+                return (prompt | llm).invoke({})
+    """, STRING_TEMPLATE))[0]
+    (role, segments), = parts(layout)
+    assert [s for s in segments if s[0] != "text"] == [
+        ("unknown", "unknown", 'node_config.get("extra")'),
+        ("template-variable", "per-request", "{generated_code}"),
+        ("template-variable", "per-request", "{html_code}")]

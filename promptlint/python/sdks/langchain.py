@@ -64,6 +64,42 @@ def from_messages(b, call) -> None:
     b.add(call.node, "python-call", "langchain", "ChatPromptTemplate", None, parts, newest)
 
 
+def _is_string_template(qual: str) -> bool:
+    """`PromptTemplate(...)` / `PromptTemplate.from_template(...)` (a string prompt, not the chat
+    forms: those are `ChatPromptTemplate`)."""
+    head = qual.removesuffix(".from_template")
+    return head.rsplit(".", 1)[-1] == "PromptTemplate"
+
+
+def string_template(b, call) -> None:
+    """`PromptTemplate(template=TEXT, input_variables=[...], partial_variables={...})` and
+    `PromptTemplate.from_template(TEXT, partial_variables={...})`: a string prompt whose
+    `{placeholders}` are filled when the chain is invoked (`(prompt | llm).invoke({...})`); piped
+    into a chat model it is one user message. The partial variables are bound to their values;
+    the other placeholders are template variables filled per call. A template in another format
+    (`template_format="jinja2"` / `"mustache"`) is not read."""
+    node = call.arg(0, "template")
+    if node is None:
+        return
+    frame = call.frame
+    fmt = call.kwargs.get("template_format")
+    if fmt is not None and b.static_text(b.value(fmt, frame), frame) not in (None, "f-string"):
+        return
+    from dataclasses import replace
+    from ..flow.values import Mapping
+    partials = b.value(call.kwargs.get("partial_variables"), frame)
+    bindings = dict(partials.items) if isinstance(partials, Mapping) else {}
+    text = Text(b.ev.text_of(b.value(node, frame), frame))
+    own = {id(s) for s in text.segs if not s.is_static}  # text joined to the template (`prefix + TEMPLATE`)
+    segs = b.ev.format_text(text, [], bindings, frame, None, keep_unbound=True).segs
+    # what a placeholder receives is the call's input: new per call unless its value says otherwise;
+    # text joined to the template in the code keeps its own volatility
+    segs = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "filled when the prompt is invoked")
+            if id(s) not in own and not s.is_static and s.volatility is Volatility.UNKNOWN else s for s in segs]
+    part = Part("user", segs, span=b.span_of(node))
+    b.add(call.node, "python-call", "langchain", "PromptTemplate", None, [part], None)
+
+
 def agent(b, call) -> None:
     frame = call.frame
     node = call.kwargs.get("prompt") or call.kwargs.get("system_prompt")
@@ -156,11 +192,12 @@ def _chain(b, call, chain, template: Obj, partials: dict) -> None:
 SDK = Sdk(
     name="langchain",
     imports=("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph"),
-    hints=("ChatPromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
+    hints=("PromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
            "bind_tools"),
     shapes=(
         Shape("ChatPromptTemplate", ("from_messages", "from_template"), lambda c: c.qual.endswith(("ChatPromptTemplate.from_messages",
                                                                 "ChatPromptTemplate.from_template")), from_messages),
+        Shape("PromptTemplate", ("PromptTemplate", "from_template"), lambda c: _is_string_template(c.qual), string_template),
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
               and c.has("prompt", "system_prompt"), agent),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
