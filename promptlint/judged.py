@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .model import PromptLayout, Span
+from .model import Kind, PromptLayout, Span
 
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
@@ -24,7 +24,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
     covered = {c for lt in layouts for c in lt.supersedes}
-    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments() if s.span}
+    sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments()
+            if s.span and not _unfilled(s)}
     reached: dict = {}  # functions read to build a send site's tools
     for lt in layouts:
         if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
@@ -39,6 +40,14 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
             continue
         out.append(layout)
     return out
+
+
+def _unfilled(seg) -> bool:
+    """True for a placeholder a send site leaves as written (`{current_date}` of a LangChain
+    template filled where it is invoked, classified by its name or not at all): the site does not
+    carry the value a candidate that fills the same template knows."""
+    return (seg.kind is Kind.TEMPLATE_VARIABLE or seg.name_only) and seg.expr.startswith("{") \
+        and seg.expr.endswith("}")
 
 
 def _carried(layout: PromptLayout, sent: set) -> bool:

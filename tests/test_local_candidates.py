@@ -293,3 +293,41 @@ def test_text_that_fills_a_prompt_template_is_a_candidate_whatever_its_name(tmp_
     assert sorted(found) == [3, 9]
     (role, described), = parts(found[9])
     assert role == "prompt" and [d[0] for d in described] == ["text", "unknown", "text"]
+
+
+REVIEW_RULES = "Decide whether the action moved the task forward and answer with one word and one reason. " * 8
+
+
+def test_a_template_imported_from_a_prompts_module_and_filled_is_a_candidate(tmp_path):
+    # `from app.prompts.review import reflect_template`: the module it is read from says prompt
+    files = {"app/__init__.py": "", "app/prompts/__init__.py": "",
+             "app/prompts/review.py": f'reflect_template = """I took the action {{action}}.\n{REVIEW_RULES}"""\n',
+             "app/other.py": f'reflect_template = """I took the action {{action}}.\n{REVIEW_RULES}"""\n'}
+    source = """
+        from app.prompts.review import reflect_template
+
+
+        async def reflect(action, llm):
+            context = reflect_template.format(action=action)
+            return await llm.aask(context)
+    """
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt(code(source))
+    local = [lt for lt in layouts(tmp_path, source, files) if lt.source == "python-constant"]
+    (role, described), = parts(local[0])
+    assert described[1] == ("unknown", "unknown", "action")
+    assert local[0].parts[0].segments[1].span.filename.endswith("review.py")
+    # the same template read from a module not named for prompts is not one (its name says nothing)
+    other = source.replace("app.prompts.review", "app.other")
+    assert not might_hold_prompt(code(other))
+    assert not [lt for lt in layouts(tmp_path, other, files, name="b.py") if lt.source == "python-constant"]
+
+
+def test_a_placeholder_a_langchain_template_leaves_unfilled_does_not_hide_the_candidate_that_fills_it(tmp_path):
+    # `subqueries = PromptTemplate.from_template(...)` is a string prompt of its own, but its
+    # `{current_date}` left as written says nothing of the value `.format(current_date=...)` gives
+    write(tmp_path, {"prompts.py": TEMPLATES.replace("jinja_style", "# jinja_style"), "llm.py": SENDER,
+                     "helpers.py": HELPERS, **CALLERS})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.span.filename.rsplit("/", 1)[-1], d.span.start.row, d.severity.value)
+            for d in report.diagnostics if d.code == "PRM102"] == [("PRM102", "prompts.py", 6, "warning")]

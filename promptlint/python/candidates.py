@@ -106,10 +106,12 @@ def builds_text(node) -> bool:
     return False
 
 
-def filled_template(node) -> str | None:
+def filled_template(node, module=None) -> str | None:
     """The name of the prompt template a `.format(...)` / `.format_map(...)` / `.substitute(...)`
     call fills (`TASK_PROMPT_TEMPLATE.format(task=t)`, `prompts.SYSTEM.format(...)`: a word of the
-    name or of the module or object it is read from says prompt), else None."""
+    name or of the module or object it is read from says prompt; with `module`, also the module
+    an imported name comes from: `from app.prompts.review import reflect_template` then
+    `reflect_template.format(...)` is read as `prompts.review.reflect_template.format(...)`), else None."""
     if isinstance(node, ast.Await):
         node = node.value
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
@@ -118,7 +120,12 @@ def filled_template(node) -> str | None:
     names = attribute_chain(node.func.value)[::-1]  # innermost attribute first, the root name last
     if not names or names[-1] == "self" and len(names) == 1:
         return None
-    return next((n for n in names if prompt_named(n)), None)
+    found = next((n for n in names if prompt_named(n)), None)
+    if found is None and module is not None and isinstance(node.func.value, ast.Name):
+        qual = module.qualified_name(node.func.value) or ""
+        if "." in qual and qual != node.func.value.id:  # imported: the modules it is read from
+            found = next((n for n in reversed(qual.split(".")[:-1]) if prompt_named(n)), None)
+    return found
 
 
 def is_template(node) -> bool:
@@ -191,7 +198,7 @@ def local(finder, node, name: str, value_node, frame) -> None:
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
         return
-    template = filled_template(value_node)
+    template = filled_template(value_node, finder.m)
     if template is not None and not prompt_named(name):
         name = template  # judged as the template it fills
     if not prompt_named(name) or _only_hashed(frame.func, name):

@@ -87,15 +87,24 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
 _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
 
 
+#: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
+#: filled in this file (`reflect_template.format(...)`: candidates.filled_template).
+_FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
     unstable order (a tools list built from a set, a listing) or of an id or a time
     (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
-    history next to a shape that cuts a list or puts a message at its head."""
+    history next to a shape that cuts a list or puts a message at its head, or fills a name
+    imported from a module named for prompts."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
+        return True
+    if (".format(" in source or ".format_map(" in source) and "rompt" in source \
+            and _FROM_PROMPTS.search(source) is not None:
         return True
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
