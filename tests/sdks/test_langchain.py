@@ -299,3 +299,13 @@ def test_from_template_and_text_joined_before_the_template(tmp_path):
         ("unknown", "unknown", 'node_config.get("extra")'),
         ("template-variable", "per-request", "{generated_code}"),
         ("template-variable", "per-request", "{html_code}")]
+
+
+def test_a_string_template_kept_at_module_level_is_filled_where_it_is_used(tmp_path):
+    # `PERSONA = PromptTemplate.from_template(...)`: a template object, not one call's prompt
+    found = layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
+
+        PERSONA = PromptTemplate.from_template("You are {name}. " + "Be precise and kind in every answer. " * 30)
+    """)
+    assert [lt for lt in found if lt.api == "PromptTemplate"] == []

@@ -77,11 +77,13 @@ def string_template(b, call) -> None:
     `{placeholders}` are filled when the chain is invoked (`(prompt | llm).invoke({...})`); piped
     into a chat model it is one user message. The partial variables are bound to their values;
     the other placeholders are template variables filled per call. A template in another format
-    (`template_format="jinja2"` / `"mustache"`) is not read."""
+    (`template_format="jinja2"` / `"mustache"`) is not read, nor is a template built at module or
+    class level: a template object filled where it is used (`TEMPLATE.format(...)`, a prompt
+    candidate there), whose placeholders and role say nothing of one call."""
     node = call.arg(0, "template")
-    if node is None:
-        return
     frame = call.frame
+    if node is None or getattr(frame, "func", None) is None:
+        return  # a template object kept at module or class level: filled where it is used (candidates)
     fmt = call.kwargs.get("template_format")
     if fmt is not None and b.static_text(b.value(fmt, frame), frame) not in (None, "f-string"):
         return
