@@ -10,6 +10,7 @@ binding is its related location).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from .. import source
@@ -70,6 +71,36 @@ def _search_paths(env_obj, evaluator, frame) -> list[Path]:
     return out
 
 
+def _prompt_file_named(module_path: Path, name: str) -> Path | None:
+    """The only prompt file (templates/prompt_files.is_prompt_file: under a folder named for
+    prompts, named by the code) called `name` in the project of `module_path`; None when there is
+    none or several (which one a loader of an unknown folder reads is not known)."""
+    from ..templates.prompt_files import is_prompt_file
+    from ..templates.references import note_tree
+    if "/" in name or "\\" in name or not name:
+        return None
+    root = module_path.parent
+    while (root / "__init__.py").is_file() and root.parent != root:
+        root = root.parent
+    found = [p for p in _files_named(root).get(name, ()) if is_prompt_file(p)]
+    note_tree(root)
+    return found[0] if len(found) == 1 and source.is_file(found[0]) else None
+
+
+@lru_cache(maxsize=16)
+def _files_named(root: Path) -> dict[str, tuple[Path, ...]]:
+    """File name -> the files of that name under `root` (hidden and tool folders left out)."""
+    import os
+    from ..templates.references import _SKIP
+    out: dict[str, list[Path]] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP and not d.startswith("."))
+        for name in files:
+            if not name.endswith((".py", ".pyc")):
+                out.setdefault(name, []).append(Path(folder) / name)
+    return {k: tuple(v) for k, v in out.items()}
+
+
 def template_hook(evaluator, base, node, args, kwargs, frame, env):
     """The segments of a rendered template (Text), or None when it is not known statically."""
     from ..templates.jinja import template_segments
@@ -89,6 +120,10 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
             if source.is_file(folder / tname):  # a dependency of the analysis, found or not
                 path = folder / tname
                 break
+        if path is None and not search:
+            # a helper that takes a file name and builds its loader from a folder the analysis
+            # cannot read (`render_prompt("detect_pii.txt", ctx)`): the one prompt file of that name
+            path = _prompt_file_named(frame.module.path, tname)
     elif (base.qualname.endswith(_TEMPLATE_CTORS) or name == "from_string") and base.args:
         # `jinja2.Template(text)` keeps the module object as its first argument: take the text
         texts = [a for a in base.args if isinstance(a, Text)]
