@@ -309,3 +309,20 @@ def test_a_string_template_kept_at_module_level_is_filled_where_it_is_used(tmp_p
         PERSONA = PromptTemplate.from_template("You are {name}. " + "Be precise and kind in every answer. " * 30)
     """)
     assert [lt for lt in found if lt.api == "PromptTemplate"] == []
+
+
+def test_a_partial_value_kept_on_the_instance_is_not_per_call(tmp_path):
+    layout = sent(layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
+        from .prompts import TEMPLATE_ANALYSIS
+
+
+        class Node:
+            def run(self, state, llm):
+                prompt = PromptTemplate(template=TEMPLATE_ANALYSIS, input_variables=["generated_code"],
+                                        partial_variables={"html_code": self.library})
+                return (prompt | llm).invoke({"generated_code": state["code"]})
+    """, STRING_TEMPLATE))[0]
+    (role, segments), = parts(layout)
+    assert [s[:2] for s in segments if s[0] != "text"] == [("template-variable", "per-request"),
+                                                            ("unknown", "unknown")]

@@ -87,19 +87,35 @@ def string_template(b, call) -> None:
     fmt = call.kwargs.get("template_format")
     if fmt is not None and b.static_text(b.value(fmt, frame), frame) not in (None, "f-string"):
         return
-    from dataclasses import replace
     from ..flow.values import Mapping
     partials = b.value(call.kwargs.get("partial_variables"), frame)
-    bindings = dict(partials.items) if isinstance(partials, Mapping) else {}
+    kept = _instance_keys(call.kwargs.get("partial_variables"))
+    bindings = {key: value if key in kept else Text(_per_call(b.ev.text_of(value, frame)))
+                for key, value in (partials.items.items() if isinstance(partials, Mapping) else ())}
     text = Text(b.ev.text_of(b.value(node, frame), frame))
-    own = {id(s) for s in text.segs if not s.is_static}  # text joined to the template (`prefix + TEMPLATE`)
+    own = {id(s) for s in text.segs}  # text joined to the template (`prefix + TEMPLATE`) keeps its volatility
     segs = b.ev.format_text(text, [], bindings, frame, None, keep_unbound=True).segs
-    # what a placeholder receives is the call's input: new per call unless its value says otherwise;
-    # text joined to the template in the code keeps its own volatility
-    segs = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "filled when the prompt is invoked")
-            if id(s) not in own and not s.is_static and s.volatility is Volatility.UNKNOWN else s for s in segs]
+    segs = [_per_call([s])[0] if id(s) not in own and s.kind is Kind.TEMPLATE_VARIABLE else s for s in segs]
     part = Part("user", segs, span=b.span_of(node))
     b.add(call.node, "python-call", "langchain", "PromptTemplate", None, [part], None)
+
+
+def _per_call(segs: list) -> list:
+    """What a placeholder receives when the prompt is built or invoked for a call is that call's
+    input: new per call unless its value says otherwise."""
+    from dataclasses import replace
+    return [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "filled when the prompt is invoked")
+            if not s.is_static and s.volatility is Volatility.UNKNOWN else s for s in segs]
+
+
+def _instance_keys(node) -> set:
+    """The keys of a `partial_variables={...}` display bound to an attribute of the instance
+    (`"library": self.library`): set when the object was built, not per call."""
+    import ast
+    if not isinstance(node, ast.Dict):
+        return set()
+    return {k.value for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
+            and isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == "self"}
 
 
 def agent(b, call) -> None:
