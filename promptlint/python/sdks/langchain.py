@@ -1,6 +1,8 @@
-"""LangChain and LangGraph: `ChatPromptTemplate.from_messages` / `from_template`, chains
-(`prompt | llm`, `.partial(...)`) invoked with values, chat models invoked with messages,
-`bind_tools`, and agents built with `create_react_agent` / `create_agent`."""
+"""LangChain and LangGraph: `ChatPromptTemplate.from_messages` / `from_template`, string templates
+built in a function (`PromptTemplate(template=T, partial_variables={...})`,
+`PromptTemplate.from_template(T)`: one user message), chains (`prompt | llm`, `.partial(...)`)
+invoked with values, chat models invoked with messages, `bind_tools`, and agents built with
+`create_react_agent` / `create_agent`."""
 from __future__ import annotations
 
 from ...model import Kind, Part, Segment, Volatility
