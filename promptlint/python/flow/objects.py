@@ -454,7 +454,25 @@ class ObjectsMixin:
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
-        return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+        default = self._text_default(frame, name)
+        # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
+        # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
+        return unread if default is None else Alt([unread, default], fallback=True)
+
+    def _text_default(self, frame: Frame, name: str) -> Value | None:
+        """The default of parameter `name` of the frame's function when it is text with some
+        static text (`system_prompt: str = SYSTEM_PROMPT`, `sep: str = ", "`), else None (no
+        default, `None`, a list, an object)."""
+        if frame.func is None:
+            return None
+        th = self.defaults(Func(frame.module, frame.func)).get(name)
+        if th is None:
+            return None
+        value = self.force(th.value, th)
+        if not isinstance(value, Text) or not any(s.is_static and s.text for s in value.segs):
+            return None
+        return value
 
     def _known_default(self, frame: Frame, name: str, kind: Kind) -> Value | None:
         """The default of parameter `name` (evaluated at import: per process) when it is a value of
