@@ -285,8 +285,10 @@ class ContainersMixin(WindowsMixin):
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
-            if vals and len(vals) == len(iterable.items) and all(_dicts(v) for v in vals):
-                return Alt(vals, span)  # a list of dicts grown in a loop: an element is one of the dicts it appends
+            if vals and len(vals) == len(iterable.items) and all(_dicts(v) or isinstance(v, Text) for v in vals):
+                # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
+                # element is one of the items it appends
+                return Alt(vals, span)
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:

@@ -380,6 +380,37 @@ for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_
            "anyio.run", "asgiref.sync.async_to_sync", "copy.copy", "copy.deepcopy"):
     KNOWN[_q] = _passthrough
 
+
+
+def _cast(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`typing.cast(T, value)`: the value itself (a type checker's hint; nothing happens at run time)."""
+    if len(args) != 2:
+        return dynamic(frame.module.span(node), frame.module.code(node))
+    return ev.eval(args[1], frame, env)
+
+
+KNOWN["typing.cast"] = KNOWN["typing_extensions.cast"] = _cast
+
+
+def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`await asyncio.gather(a(), b())`, `asyncio.gather(*[answer(q, g) for g in groups])`: the
+    list of what each awaitable gives, in the order they are passed (not the order they finish:
+    that is `as_completed`); a spread we cannot read leaves the call unknown."""
+    items, repeated = [], False
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            spread = ev.eval(arg.value, frame, env)
+            if not isinstance(spread, Seq):
+                return ev.opaque_call(node, [], frame)
+            items.extend(spread.items)
+            repeated = repeated or spread.repeated
+        else:
+            items.append(ev.eval(arg, frame, env))
+    return Seq(items, frame.module.span(node), repeated=repeated, node=node)
+
+
+KNOWN["asyncio.gather"] = _gather
+
 for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain.prompts", "langchain.prompts.prompt",
            "langchain"):
     KNOWN[f"{_m}.PromptTemplate.from_template"] = KNOWN[f"{_m}.PromptTemplate"] = _string_template
