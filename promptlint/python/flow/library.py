@@ -17,7 +17,7 @@ from ... import classify, source
 from ..module import callee_name
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -131,6 +131,14 @@ def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
             data = parse_config(path, seg.text)
             if data is not None:
                 return Config(path, seg.text, [], data)
+    segs = ev.text_of(src, frame) if isinstance(src, (Text, Alt)) else []
+    changes = most_volatile(segs)
+    if changes is not None and vol_rank(changes.volatility) > vol_rank(Volatility.UNKNOWN):
+        # data parsed from text known to change (a model's answer, a request's body): not a
+        # configuration, it changes as that text does
+        return Text([replace(changes, span=m.span(node), expr=m.code(node), origin=changes.origin or changes.span,
+                             anchor=None, fix=None, kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
+                                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
     return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data")
 
 

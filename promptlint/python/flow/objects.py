@@ -160,6 +160,13 @@ def _named_input(value, segs, name: str):
     return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
 
 
+def _instances(value) -> bool:
+    """An instance of a class of the tree, or one of several of them."""
+    if isinstance(value, Alt):
+        return all(_instances(o) for o in value.options)
+    return isinstance(value, Obj) and value.qualname.startswith("instance:")
+
+
 def _declares(cls: ast.ClassDef, attr: str) -> bool:
     """True when the class body annotates `attr` (a dataclass or pydantic field)."""
     return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
@@ -218,6 +225,13 @@ class ObjectsMixin:
     """Attribute and parameter resolution of the Evaluator."""
 
     def attr_of(self, base: Value | None, attr: str, node, frame: Frame) -> Value | None:
+        if isinstance(base, Alt) and _instances(base):
+            # one of several instances of the tree's classes (an element of a list of results):
+            # the attribute of each
+            found = [self.attr_of(o, attr, node, frame) for o in base.options]
+            if not found or any(f is None for f in found):
+                return None
+            return found[0] if len(found) == 1 else Alt(found, base.span, base.fallback)
         if isinstance(base, PathV):
             if attr == "parent":
                 return PathV(base.path.parent if base.path else None, base.volatile)
