@@ -222,6 +222,19 @@ def local(finder, node, name: str, value_node, frame) -> None:
         layout.parts.append(Part("history", [history], span=history.span))
 
 
+def filled_argument(finder, call: ast.Call, frame) -> None:
+    """A template filled in an argument of a call no send shape matches (`await
+    model_func(query, sys_prompt_template.format(report_data=points))`, `llm(PROMPT.format(...))`):
+    a candidate of its own, judged on its text as the same text kept in a local name is (`local`);
+    the template's name says it is prompt text."""
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        name = filled_template(arg)
+        if name is None or _only_hashed(frame.func, name):
+            continue
+        segs = _richest(finder, finder.ev.eval(arg, frame), frame)
+        text_layout(finder, arg, segs, finder.m.span(arg), role_of(name))
+
+
 def _richest(finder, value, frame) -> list[Segment]:
     """The text of `value`; of one of several texts whose shared part is too short to judge
     (`(custom or PROMPTS["answer"]).format(...)`: an override we cannot read, or the default), the

@@ -14,6 +14,7 @@ import re
 from dataclasses import replace
 
 from . import candidates, kept_turns, markers, sdks, tool_loops
+from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
@@ -320,6 +321,10 @@ class SiteFinder:
         if not candidates:
             if name is not None and node.keywords and self._called:
                 self._called_object(node)
+            if any(filled_template(a) for a in [*node.args, *(k.value for k in node.keywords)]) \
+                    and not self.b.covered(self.m.span(node)):
+                self.ev.reset_budget()
+                filled_argument(self, node, self.frame())
             return
         self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)

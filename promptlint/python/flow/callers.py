@@ -126,7 +126,11 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     for module, call, caller, cls in sites:
         arg = _argument(func, call, name, method=frame.cls is not None)
         if arg is None:
-            return None
+            default = _omitted(evaluator, frame, call, name)
+            if default is None:
+                return None
+            values.append(default)  # the call leaves it out: the function's default
+            continue
         if caller is None:
             caller_frame = evaluator.module_frame(module)
         else:
@@ -138,6 +142,17 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     result = values[0] if len(values) == 1 else Alt(values)
     evaluator._return_cache[key] = result
     return result
+
+
+def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
+    """The default of parameter `name` for a call that does not pass it and cannot (no `*args`,
+    no `**kwargs`: `rate(query, text)` of `def rate(query, text, template=RATE_PROMPT)`), or None
+    (no default, or a call that may pass it unseen)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords):
+        return None
+    from .values import Func
+    th = evaluator.defaults(Func(frame.module, frame.func, frame.cls)).get(name)
+    return None if th is None else evaluator.force(th.value, th)
 
 
 def _caller_frame(evaluator, module, caller, cls, depth: int, hops: int | None) -> Frame:

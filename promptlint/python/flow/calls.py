@@ -277,6 +277,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             flat.append(v)  # and so does a list made from it (`ids = [r["id"] for r in fetched]`)
             if isinstance(v, Seq):
                 flat.extend(v.items)
+                for item in v.items:  # and a list of messages that holds it (`messages=[{"role": "user",
+                    if isinstance(item, Mapping):  # "content": query}]`: a model's answer to it)
+                        flat.extend(item.items.values())
             elif isinstance(v, Mapping):
                 flat.extend(v.items.values())
         older = None

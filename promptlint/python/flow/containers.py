@@ -14,7 +14,7 @@ from ...model import Anchor, Kind, Segment, Volatility
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
-from .values import Alt, Config, Mapping, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
 from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
 
 
@@ -285,8 +285,10 @@ class ContainersMixin(WindowsMixin):
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
-            if vals and len(vals) == len(iterable.items) and all(_dicts(v) for v in vals):
-                return Alt(vals, span)  # a list of dicts grown in a loop: an element is one of the dicts it appends
+            if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) for v in vals):
+                # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
+                # element is one of the items it appends
+                return Alt(vals, span)
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
@@ -517,6 +519,12 @@ class ContainersMixin(WindowsMixin):
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
+
+
+def _texts_or_objects(value) -> bool:
+    """A text or an instance, or one of several of them (a helper that returns a record in each
+    branch)."""
+    return isinstance(value, (Text, Obj)) or isinstance(value, Alt) and all(_texts_or_objects(o) for o in value.options)
 
 
 def _dicts(value) -> bool:

@@ -20,6 +20,7 @@ from ... import classify
 from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
+from .closures import closure_value
 from .containers import ContainersMixin, list_variants
 from .maps import MapsMixin
 from .objects import ObjectsMixin
@@ -226,6 +227,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             v = self.lookup(frame, name, node)
             if v is not None:
                 return per_process(v) if frame.module_level else v
+        if frame.func is not None and not frame.module_level:
+            v = closure_value(self, frame, name)  # a name of the function around a nested one
+            if v is not None:
+                return v
         return self.resolve_global(frame.module, name, frame.depth)
 
     # ---------------------------------------------------------------- eval

@@ -17,7 +17,7 @@ from ... import classify, source
 from ..module import callee_name
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -131,6 +131,14 @@ def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
             data = parse_config(path, seg.text)
             if data is not None:
                 return Config(path, seg.text, [], data)
+    segs = ev.text_of(src, frame) if isinstance(src, (Text, Alt)) else []
+    changes = most_volatile(segs)
+    if changes is not None and vol_rank(changes.volatility) > vol_rank(Volatility.UNKNOWN):
+        # data parsed from text known to change (a model's answer, a request's body): not a
+        # configuration, it changes as that text does
+        return Text([replace(changes, span=m.span(node), expr=m.code(node), origin=changes.origin or changes.span,
+                             anchor=None, fix=None, kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
+                                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
     return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data")
 
 
@@ -379,6 +387,37 @@ for _q in ("input", "sys.stdin.readline", "sys.stdin.read", "sys.stdin.readlines
 for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_future", "asyncio.create_task",
            "anyio.run", "asgiref.sync.async_to_sync", "copy.copy", "copy.deepcopy"):
     KNOWN[_q] = _passthrough
+
+
+
+def _cast(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`typing.cast(T, value)`: the value itself (a type checker's hint; nothing happens at run time)."""
+    if len(args) != 2:
+        return dynamic(frame.module.span(node), frame.module.code(node))
+    return ev.eval(args[1], frame, env)
+
+
+KNOWN["typing.cast"] = KNOWN["typing_extensions.cast"] = _cast
+
+
+def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`await asyncio.gather(a(), b())`, `asyncio.gather(*[answer(q, g) for g in groups])`: the
+    list of what each awaitable gives, in the order they are passed (not the order they finish:
+    that is `as_completed`); a spread we cannot read leaves the call unknown."""
+    items, repeated = [], False
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            spread = ev.eval(arg.value, frame, env)
+            if not isinstance(spread, Seq):
+                return ev.opaque_call(node, [], frame)
+            items.extend(spread.items)
+            repeated = repeated or spread.repeated
+        else:
+            items.append(ev.eval(arg, frame, env))
+    return Seq(items, frame.module.span(node), repeated=repeated, node=node)
+
+
+KNOWN["asyncio.gather"] = _gather
 
 for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain.prompts", "langchain.prompts.prompt",
            "langchain"):

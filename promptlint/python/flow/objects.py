@@ -160,6 +160,13 @@ def _named_input(value, segs, name: str):
     return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
 
 
+def _instances(value) -> bool:
+    """An instance of a class of the tree, or one of several of them."""
+    if isinstance(value, Alt):
+        return all(_instances(o) for o in value.options)
+    return isinstance(value, Obj) and value.qualname.startswith("instance:")
+
+
 def _declares(cls: ast.ClassDef, attr: str) -> bool:
     """True when the class body annotates `attr` (a dataclass or pydantic field)."""
     return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
@@ -218,6 +225,13 @@ class ObjectsMixin:
     """Attribute and parameter resolution of the Evaluator."""
 
     def attr_of(self, base: Value | None, attr: str, node, frame: Frame) -> Value | None:
+        if isinstance(base, Alt) and _instances(base):
+            # one of several instances of the tree's classes (an element of a list of results):
+            # the attribute of each
+            found = [self.attr_of(o, attr, node, frame) for o in base.options]
+            if not found or any(f is None for f in found):
+                return None
+            return found[0] if len(found) == 1 else Alt(found, base.span, base.fallback)
         if isinstance(base, PathV):
             if attr == "parent":
                 return PathV(base.path.parent if base.path else None, base.volatile)
@@ -454,7 +468,25 @@ class ObjectsMixin:
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
-        return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+        default = self._text_default(frame, name)
+        # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
+        # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
+        return unread if default is None else Alt([unread, default], fallback=True)
+
+    def _text_default(self, frame: Frame, name: str) -> Value | None:
+        """The default of parameter `name` of the frame's function when it is text with some
+        static text (`system_prompt: str = SYSTEM_PROMPT`, `sep: str = ", "`), else None (no
+        default, `None`, a list, an object)."""
+        if frame.func is None:
+            return None
+        th = self.defaults(Func(frame.module, frame.func)).get(name)
+        if th is None:
+            return None
+        value = self.force(th.value, th)
+        if not isinstance(value, Text) or not any(s.is_static and s.text for s in value.segs):
+            return None
+        return value
 
     def _known_default(self, frame: Frame, name: str, kind: Kind) -> Value | None:
         """The default of parameter `name` (evaluated at import: per process) when it is a value of
