@@ -20,6 +20,7 @@ from ... import classify
 from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
+from .configured import MARK
 from .containers import ContainersMixin, list_variants
 from .maps import MapsMixin
 from .objects import ObjectsMixin
@@ -310,8 +311,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             right = self.eval(right_node, frame, env)
             if isinstance(node.op, ast.Or):
                 lt = self.text_of(left, frame)
-                if lt and all(s.is_static or s.volatility is Volatility.STABLE for s in lt):
-                    continue
+                if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
+                    continue  # (a configured value may be None: its default is then used)
                 left = Alt([left, right], frame.module.span(node), fallback=True)  # `x or DEFAULT`
             else:
                 left = right
