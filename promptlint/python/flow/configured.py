@@ -37,6 +37,25 @@ def named_otherwise(attr: str) -> bool:
     return classify.classify_name(attr) is not None or attr.lower() in classify.HISTORY_NAMES
 
 
+def same_attribute(attr: str, value) -> bool:
+    """True for a value that is `self.attr` itself, or `cast(T, self.attr)` (typing's cast
+    returns its argument): `self.llm = cast(LLM, self.llm)` sets nothing new."""
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and len(value.args) == 2 \
+            and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) == "cast":
+        value = value.args[1]
+    return isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self" \
+        and value.attr == attr
+
+
+def own_instance(self_value) -> bool:
+    """True for the instance a class's own methods read (`self`), or one built at a call we read;
+    False for an instance handed in as a parameter or a field (`reply: Reply`): its maker is not
+    in view, and it may hold a record of this request."""
+    from .values import Obj
+    return self_value is None or isinstance(self_value, Obj) and (
+        self_value.qualname.startswith("self:") or self_value.span is not None)
+
+
 def none_field(cls: ast.ClassDef, attr: str) -> ast.stmt | None:
     """The class-body statement declaring `attr` with the default None (`attr = None`, `attr: T =
     None`, `attr: T = Field(default=None)` / `field(default=None)`), or None."""
@@ -118,3 +137,151 @@ def is_configured(segs) -> bool:
     (at least one): the same bytes on every request of a process."""
     return any(not s.is_static and MARK in s.evidence for s in segs) and \
         all(s.is_static or s.volatility is Volatility.STABLE for s in segs)
+
+
+def configured_test(ev, node: ast.expr, frame, env, depth: int = 0) -> bool:
+    """True when the condition `node` (of an `if`, or `a if node else b`) reads only what the
+    configuration chooses: constants, configuration fields of the instance, values the analysis
+    finds stable (a module constant, a setting, a loop counter), the presence or length of a list
+    whose items are present by such conditions (`len(instructions) > 0`), combined by `not`,
+    `and`, `or`, comparisons and `len` / `isinstance` / `callable`... A parameter of the method,
+    the user's message, data fetched for the request, an instance handed in: not."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return configured_test(ev, node.operand, frame, env, depth + 1)
+    if isinstance(node, ast.BoolOp):
+        return all(configured_test(ev, v, frame, env, depth + 1) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return all(configured_test(ev, v, frame, env, depth + 1) for v in (node.left, *node.comparators))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PURE_CALLS:
+        return not node.keywords and all(configured_test(ev, a, frame, env, depth + 1) for a in node.args
+                                         if not isinstance(a, ast.Starred))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+            and frame.cls is not None and ev._configured(frame.module, frame.cls, node.attr, frame.self_value) is not None:
+        return True  # `self.knowledge_base`: a field the instance is built with (whatever its type)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and frame.cls is not None:
+        found = _one_return(ev, frame, node.func.attr)
+        if found is not None:  # `self.is_part_of_team()`: `return self.team is not None and len(self.team) > 0`
+            method_frame, expr = found
+            return configured_test(ev, expr, method_frame, ev.env_at(method_frame, expr), depth + 1)
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+        return configured_value(ev, ev.eval(node, frame, env), frame)
+    return False
+
+
+def _one_return(ev, frame, name: str):
+    """(frame, expression) of a method `name` of the frame's class (or its bases) whose body is
+    one `return expression` (a docstring before it allowed), or None."""
+    for module, cls in ev.mro(frame.module, frame.cls):
+        method = next((s for s in cls.body if isinstance(s, _FUNCS) and s.name == name), None)
+        if method is None:
+            continue
+        body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None \
+                or len(method.args.args) != 1 or method.decorator_list:
+            return None
+        return ev.function_frame(module, method, cls, self_value=frame.self_value, depth=frame.depth + 1), body[0].value
+    return None
+
+
+def configured_value(ev, value, frame, depth: int = 0, memo: dict | None = None) -> bool:
+    """True when a value, its presence and its length are the same on every request: text made
+    of static text and stable values, a constant's container, an object the class builds itself,
+    one of several such values chosen by configuration (`Alt.configured`, or a value or its
+    default), a list whose items are present by configuration (their own text may change: a
+    clock reading's presence is what the length counts)."""
+    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    if depth > 40:  # (one level per `if` that grew the list)
+        return False
+    memo[id(value)] = False  # while computing
+    memo[id(value)] = found = _configured_value(ev, value, frame, depth, memo)
+    return found
+
+
+def _configured_value(ev, value, frame, depth: int, memo: dict) -> bool:
+    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
+    if isinstance(value, Text):
+        return all(s.is_static or s.volatility is Volatility.STABLE for s in value.segs)
+    if isinstance(value, Alt):
+        return (value.configured or value.fallback) and all(configured_value(ev, o, frame, depth + 1, memo)
+                                                             for o in value.options)
+    if isinstance(value, Seq):
+        if value.repeated:
+            return False
+        for item in value.items:
+            if isinstance(item, Spread) and not configured_value(ev, item.value, frame, depth + 1, memo):
+                return False
+            if isinstance(item, Alt) and not (item.configured or ev._present_by_configuration(item, frame)):
+                return False
+        return True
+    if isinstance(value, Mapping):
+        return not value.repeated
+    if isinstance(value, Obj):
+        return value.qualname.startswith("self:") or value.qualname.startswith("instance:") and value.span is not None
+    return isinstance(value, (ClassRef, Config, Func)) or isinstance(value, PathV) and value.path is not None
+
+
+def all_configured(value) -> bool:
+    """True when every choice nested in an Alt (of lists grown in branches) is made by
+    configuration (`Alt.configured`); False for a value that is no Alt."""
+    from .values import Alt
+    if not isinstance(value, Alt):
+        return False
+    seen, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if not (v.configured or v.fallback):
+            return False
+        stack.extend(o for o in v.options if isinstance(o, Alt))
+    return True
+
+
+def present_by_configuration(ev, span, frame) -> bool:
+    """True when the code at `span` (an item appended to a list, text added to a string) runs
+    under `if` statements of the frame's function whose conditions all read configuration only
+    (`configured_test`): it is present or absent per deployment, not per request. False outside
+    the frame's function, or under no `if` (then it is not present by a condition of its own)."""
+    func = frame.func
+    if func is None or span is None or span.filename != frame.module.filename:
+        return False
+    key = ("present by configuration", id(func), id(frame), span.start.row, span.start.column)
+    cached = ev._return_cache.get(key)
+    if cached is None:
+        tests = _enclosing_tests(func.body, span.start.row)
+        cached = ev._return_cache[key] = bool(tests) and all(
+            configured_test(ev, t, frame, ev.env_at(frame, t)) for t in tests)
+    return cached
+
+
+def _enclosing_tests(body, row: int) -> list | None:
+    """The conditions of the `if` statements around line `row` in `body` (nested defs left
+    out), outermost first; None when the line is not in `body`."""
+    for stmt in body:
+        if not (stmt.lineno <= row <= (stmt.end_lineno or stmt.lineno)) or isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.If):
+            for sub in (stmt.body, stmt.orelse):
+                inner = _enclosing_tests(sub, row)
+                if inner is not None:
+                    return [stmt.test, *inner]
+            return []  # the condition itself
+        for attr in ("body", "orelse", "finalbody"):
+            inner = _enclosing_tests(getattr(stmt, attr, None) or [], row)
+            if inner is not None:
+                return inner
+        for handler in getattr(stmt, "handlers", ()):
+            inner = _enclosing_tests(handler.body, row)
+            if inner is not None:
+                return inner
+        return []
+    return None

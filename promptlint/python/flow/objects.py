@@ -16,7 +16,7 @@ from ...model import Kind, Volatility
 from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
-from .configured import configured_field, init_parameter
+from .configured import configured_field, init_parameter, own_instance as _own, same_attribute as _same_attribute
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -91,23 +91,6 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                 grows.add(node.value.func.value.attr)
     cls._promptlint_self_index = (assigns, grows, annotations)
     return cls._promptlint_self_index
-
-
-def _same_attribute(attr: str, value) -> bool:
-    """True for a value that is `self.attr` itself, or `cast(T, self.attr)` (typing's cast
-    returns its argument): `self.llm = cast(LLM, self.llm)` sets nothing new."""
-    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and len(value.args) == 2 \
-            and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) == "cast":
-        value = value.args[1]
-    return _is_self(value) and value.attr == attr
-
-
-def _own(self_value) -> bool:
-    """True for the instance a class's own methods read (`self`), or one built at a call we read;
-    False for an instance handed in as a parameter or a field (`reply: Reply`): its maker is not
-    in view, and it may hold a record of this request."""
-    return self_value is None or isinstance(self_value, Obj) and (
-        self_value.qualname.startswith("self:") or self_value.span is not None)
 
 
 def _is_self(target) -> bool:
