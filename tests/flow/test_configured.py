@@ -149,3 +149,24 @@ CAST = """
 def test_cast_of_an_attribute_to_itself_sets_nothing_new(tmp_path):
     s = next(s for s in probe(tmp_path, CAST).segs if not s.is_static)
     assert (s.kind, s.volatility) == (Kind.UNKNOWN, Volatility.STABLE), s
+
+
+BUILT = """
+    class Prompt:
+        def __init__(self, context=None, style=None):
+            self.context = context
+            self.style = style
+
+        def text(self):
+            probe(f"{self.style} {self.context} Answer from the context.")
+
+
+    def handle(question, store):
+        return Prompt(context=store.search(question)).text()
+"""
+
+
+def test_an_init_parameter_the_constructor_calls_pass_is_what_they_pass(tmp_path):
+    got = [s for s in probe(tmp_path, BUILT).segs if not s.is_static]
+    assert got[0].volatility is Volatility.STABLE  # `style`: no call passes it
+    assert got[1].volatility is not Volatility.STABLE  # `context`: retrieved with the question

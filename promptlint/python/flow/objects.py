@@ -470,8 +470,10 @@ class ObjectsMixin:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
         if frame.func is not None and frame.func.name == "__init__" and _own(frame.self_value):
             configured = init_parameter(frame, param, self.defaults(Func(m, frame.func)).get(name) is not None)
-            if configured is not None:
-                return configured  # `def __init__(self, prompt=None)`: what the instance is built with
+            if configured is not None:  # `def __init__(self, prompt=None)`: what the instance is built with,
+                # unless the constructor calls of the tree pass it (`Prompt(context=docs)` per request)
+                given = field_arguments(self, m, frame.cls, name, lambda: configured)
+                return configured if given is None else given
         return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
 
     def _known_default(self, frame: Frame, name: str, kind: Kind) -> Value | None:
