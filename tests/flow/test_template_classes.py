@@ -79,7 +79,8 @@ def test_dict_of_a_model_holds_its_fields_and_a_merge_keeps_both(tmp_path):
             return probe(dict(agent) | {"extra": "x"})
     """
     p = probe(tmp_path, source, {"models.py": MODELS})
-    assert isinstance(p.value, Mapping) and list(p.value.items) == ["name", "role", "extra"]
+    # (`notes`, default None and never set again, is the configuration the instance was built with)
+    assert isinstance(p.value, Mapping) and list(p.value.items) == ["name", "role", "notes", "extra"]
     (name,) = p.ev.text_of(p.value.items["name"], p.frame)
     assert (name.kind, name.volatility) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION)
     assert p.ev.text_of(p.value.items["role"], p.frame)[0].text == "editor"

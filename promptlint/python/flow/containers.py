@@ -11,6 +11,8 @@ from pathlib import Path
 
 from ... import source
 from ...model import Anchor, Kind, Segment, Volatility
+from .configured import all_configured
+from .merged import merged_list
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
@@ -28,7 +30,7 @@ def list_variants(value) -> list | None:
     out = _flat(value, lambda v: isinstance(v, Seq)) if isinstance(value, Alt) else None
     if out is None or len(out) <= MAX_VARIANTS:
         return out
-    merged = merged_list(out)
+    merged = merged_list(out, all_configured(value))
     return [merged] if merged is not None else None
 
 
@@ -87,54 +89,6 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
                 spans.setdefault(key, option.key_spans[key])
     return Mapping({k: v[0] if len(v) == 1 else Alt(v, fallback=fallback) for k, v in items.items()}, spans,
                    variants[0].span)
-
-
-def merged_list(variants: list[Seq]) -> Seq | None:
-    """One list for many variants of a list grown in branches (`if c: parts.append(x)` six times
-    over): the items of all of them in their order, an item missing from some variant made
-    "present or absent" (an Alt of it and no text). Items are the same when made by the same code
-    (`_item_key`); a new item goes before the first later one made further down the code. None
-    when a variant is a repeated list or two variants order their common items differently."""
-    if any(v.repeated for v in variants):
-        return None
-    order: list = []  # (key, item, how many variants hold it)
-    for v in variants:
-        at = 0
-        for item in v.items:
-            key = _item_key(item)
-            found = next((i for i in range(len(order)) if order[i][0] == key), None)
-            if found is None:
-                while at < len(order) and _before(order[at][0], key):
-                    at += 1
-                order.insert(at, [key, item, 1])
-                at += 1
-            elif found < at:
-                return None
-            else:
-                order[found][2] += 1
-                at = found + 1
-    items = []
-    for _, item, count in order:
-        if count >= len(variants):
-            items.append(item)
-        else:
-            span = getattr(item, "span", None)
-            items.append(Alt([item, Text([Segment(text="", span=span)])], span))
-    first = variants[0]
-    return Seq(items, first.span, node=first.node, unordered=next((v.unordered for v in variants if v.unordered), None))
-
-
-def _item_key(item):
-    """Where an item was made in the code ((row, column) of its span, or its identity)."""
-    span = getattr(item, "span", None)
-    if span is None and isinstance(item, Text) and item.segs:
-        span = item.segs[0].span
-    return (span.start.row, span.start.column, span.end.row, span.end.column) if span is not None else ("id", id(item))
-
-
-def _before(a, b) -> bool:
-    """Whether the item made at `a` comes before the one made at `b` in the code (unknown: no)."""
-    return a[0] != "id" and b[0] != "id" and a < b
 
 
 class ContainersMixin(WindowsMixin):
@@ -395,7 +349,7 @@ class ContainersMixin(WindowsMixin):
             return dynamic(m.span(th.node), m.code(th.node))
         variants = list_variants(prev)
         if variants is not None and isinstance(add, Seq):
-            return Alt([self._added(th, v, add) for v in variants], prev.span)
+            return Alt([self._added(th, v, add) for v in variants], prev.span, configured=all_configured(prev))
         if isinstance(prev, Seq) or isinstance(add, Seq):
             return self._added(th, prev, add)
         segs = self.text_of(prev, frame) if prev is not None else []
@@ -418,7 +372,9 @@ class ContainersMixin(WindowsMixin):
         args = th.node.args
         base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
         if th.kind == "append" and args:
-            items = base + [self.eval(args[0], frame, th.env)]
+            item = self.eval(args[0], frame, th.env)
+            self._return_cache[("appended at", id(item))] = (item, m.span(th.node))
+            items = base + [item]
         elif th.kind == "extend" and args:
             ext = self.eval(args[0], frame, th.env)
             options = list_variants(ext) if isinstance(ext, Alt) else None
@@ -426,7 +382,7 @@ class ContainersMixin(WindowsMixin):
                 # extended by one of several known lists (`yield from` a generator that yields in
                 # branches): one list per variant, not one item that stands for any list
                 return Alt([self._grown(th, prev, base + o.items, frame) for o in options],
-                           getattr(prev, "span", None))
+                           getattr(prev, "span", None), configured=all_configured(ext))
             items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
                             else [Spread(ext, m.span(args[0]), m.code(args[0]))])
         elif th.kind == "insert" and len(args) == 2:

@@ -21,6 +21,7 @@ from ..module import display_name
 from .budget import MAX_DEPTH, Budget
 from .calls import CallsMixin
 from .closures import closure_value
+from .configured import MARK, all_configured, configured_test
 from .containers import ContainersMixin, list_variants
 from .maps import MapsMixin
 from .objects import ObjectsMixin
@@ -135,7 +136,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return self.derived(fetched, th.node, frame, th.name)
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
-            return Alt([self.force(frame, o) for o in th.options], fallback=th.fallback)
+            options = [self.force(frame, o) for o in th.options]
+            return Alt(options, fallback=th.fallback,
+                       configured=th.node is not None and configured_test(self, th.node, frame, th.env))
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
             if th.value is not None:  # narrowed by a test of its role (roles.py)
@@ -160,7 +163,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind in ("append", "extend", "insert"):
             variants = list_variants(prev)
             if variants is not None:
-                return Alt([self.grow(th, o, frame) for o in variants], prev.span)
+                return Alt([self.grow(th, o, frame) for o in variants], prev.span, configured=all_configured(prev))
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
 
@@ -307,7 +310,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
 
     def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
         return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
-                   fallback=_defaulted(node))
+                   fallback=_defaulted(node), configured=configured_test(self, node.test, frame, env))
 
     def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
         left = self.eval(node.values[0], frame, env)
@@ -315,8 +318,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             right = self.eval(right_node, frame, env)
             if isinstance(node.op, ast.Or):
                 lt = self.text_of(left, frame)
-                if lt and all(s.is_static or s.volatility is Volatility.STABLE for s in lt):
-                    continue
+                if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
+                    continue  # (a configured value may be None: its default is then used)
                 left = Alt([left, right], frame.module.span(node), fallback=True)  # `x or DEFAULT`
             else:
                 left = right

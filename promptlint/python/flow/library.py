@@ -15,6 +15,7 @@ from pathlib import Path
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
 from ..module import callee_name
+from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
 from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
@@ -168,7 +169,7 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = all(isinstance(i, Mapping) and i.node is not None for i in data.items) or not data.items
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
-    literal = literal or _keyless_parameter(ev, data_node, frame)
+    literal = literal or _keyless_parameter(ev, data_node, frame) or is_configured(segs)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")

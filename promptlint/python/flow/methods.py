@@ -10,6 +10,7 @@ from pathlib import Path
 from ...model import Kind, Segment, Volatility
 from ... import classify
 from . import rewrites
+from .configured import all_configured
 from .containers import _one_of, dict_variants, list_variants, one_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -253,13 +254,13 @@ class MethodsMixin:
         (an unordered source is reported where it is iterated)."""
         m = frame.module
         it = self.eval(iterable_node, frame, env)
-        joined = self._join_seq(sep_segs, it, frame)
+        joined = self._join_seq(sep_segs, it, frame, whole=True)
         if joined is not None:
             return joined
         if isinstance(it, Alt):  # one of several lists (grown in branches): each joined
             options = [self._join_seq(sep_segs, o, frame) for o in list_variants(it) or it.options]
             if all(o is not None for o in options):
-                return Alt(options, it.span)
+                return Alt(options, it.span, configured=all_configured(it))
         segs = self.text_of(it, frame)
         unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
         if unordered is not None and isinstance(it, Text) and unordered.anchor is None and unordered.fix is None:
@@ -274,15 +275,33 @@ class MethodsMixin:
             return Text([src])  # reported at the dumps call, where its fix (sort_keys=True) edits
         return Text([replace(src, span=span, expr=m.code(node), origin=src.origin or src.span, anchor=None)])
 
-    def _join_seq(self, sep_segs, it, frame) -> Text | None:
-        if isinstance(it, Seq) and not it.repeated and all(not isinstance(i, Spread) for i in it.items):
-            out: list[Segment] = []
-            for i, item in enumerate(it.items):
-                if i:
-                    out.extend(sep_segs)
-                out.extend(self.text_of(item, frame))
-            return Text(out)
-        return None
+    def _join_seq(self, sep_segs, it, frame, whole: bool = False) -> Text | None:
+        """The joined text of a known list. A list grown in a loop (`lines = [intro]; for x in xs:
+        lines.append(f"- {x}")`) is its `head` items, then each later item once: what the items
+        hold (a clock reading, an id) enters the text there, and the text before the loop stays the
+        static prefix; when those items are fixed text, a stable segment of unknown text where the
+        loop starts (how many it appends is not known). None for a list holding an unknown list spread into it, and for
+        one grown in a loop over an unordered source (reported where it is iterated) or, when it is
+        the `whole` list joined (not one variant of several), made of looped items only (no static
+        prefix to keep: its most volatile item, reported at its dumps call or cut)."""
+        if not isinstance(it, Seq) or any(isinstance(i, Spread) for i in it.items):
+            return None
+        if it.repeated and (it.unordered is not None and not it.ordered or whole and it.head == 0):
+            return None  # its order is the finding; or nothing precedes the loop (one segment, below)
+        out: list[Segment] = []
+        head = it.head if it.repeated else len(it.items)
+        for i, item in enumerate(it.items):
+            if i:
+                out.extend(sep_segs)
+            if i == head:
+                at = len(out)
+            out.extend(self.text_of(item, frame))
+        if it.repeated and all(s.is_static for s in out[at if head < len(it.items) else len(out):]):
+            # the looped items are fixed text: how many there are is what is not known
+            loop = Segment(span=it.span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE,
+                           expr="items appended in a loop", evidence="a list grown in a loop")
+            out.insert(at if head < len(it.items) else len(out), loop)
+        return Text(out)
 
 
 def _view(mapping: Mapping, method: str) -> Seq:

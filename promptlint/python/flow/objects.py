@@ -16,6 +16,7 @@ from ...model import Kind, Volatility
 from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
+from .configured import configured_field, init_parameter, own_instance as _own, same_attribute as _same_attribute
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -73,7 +74,7 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
         for node in walk_statements(stmt.body):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
-                    if _is_self(t):
+                    if _is_self(t) and not _same_attribute(t.attr, node.value):
                         entries = assigns.setdefault(t.attr, [])
                         if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
                             entries.append((stmt, node.value))
@@ -313,7 +314,19 @@ class ObjectsMixin:
             if typed is not None and all(_unknown(self.text_of(v, frame)) and not isinstance(v, Obj) for v in values):
                 return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
-        return None
+        return self._configured(module, cls, attr, self_value)
+
+    def _configured(self, module, cls: ast.ClassDef, attr: str, self_value) -> Value | None:
+        """`self.attr` as configuration (`configured.configured_field`) when no class of the MRO
+        assigns or grows it in a method, read by the class's own methods or of an instance built
+        at a call we read; else None (an instance handed in as a parameter, `reply: Reply`, holds
+        what its maker gave it: a message, a record of this request)."""
+        if not _own(self_value):
+            return None
+        mro = list(self.mro(module, cls))
+        if any(self_assigns(c, attr) or grown(c, attr) for _, c in mro):
+            return None
+        return next((f for f in (configured_field(m, c, attr) for m, c in mro) if f is not None), None)
 
     def _holds_records(self, module, ann) -> bool:
         """True for the annotation of a list whose items are instances of a class of the tree
@@ -380,7 +393,8 @@ class ObjectsMixin:
                 frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
                 if _unbuilt(self_value) and isinstance(stmt, ast.AnnAssign):  # an instance built elsewhere
                     given = field_arguments(self, module, c, attr, lambda: (
-                        dynamic(module.span(stmt), f"self.{attr}") if _none_default(value)
+                        (self._configured(module, c, attr, self_value) or dynamic(module.span(stmt), f"self.{attr}"))
+                        if _none_default(value)
                         else self._field_default(value, frame)))
                     if given is not None:
                         return given  # `Config(doc_schema=agent.schema())`: what its constructors pass
@@ -468,8 +482,16 @@ class ObjectsMixin:
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
-        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
         default = self._text_default(frame, name)
+        if frame.func is not None and frame.func.name == "__init__" and _own(frame.self_value):
+            configured = init_parameter(frame, param, self.defaults(Func(m, frame.func)).get(name) is not None)
+            if configured is not None:  # `def __init__(self, prompt=None)`: what the instance is built with,
+                # unless the constructor calls of the tree pass it (`Prompt(context=docs)` per request);
+                # a text default (`system_prompt: str = SYSTEM_PROMPT`) is one of the values it may take
+                built = configured if default is None else Alt([configured, default], fallback=True)
+                given = field_arguments(self, m, frame.cls, name, lambda: built if default is None else default)
+                return built if given is None else given
+        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
         # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)
@@ -481,7 +503,7 @@ class ObjectsMixin:
         if frame.func is None:
             return None
         th = self.defaults(Func(frame.module, frame.func)).get(name)
-        if th is None:
+        if th is None or isinstance(th.node, ast.Constant) and th.node.value is None:
             return None
         value = self.force(th.value, th)
         if not isinstance(value, Text) or not any(s.is_static and s.text for s in value.segs):
@@ -494,7 +516,7 @@ class ObjectsMixin:
         if frame.func is None:
             return None
         th = self.defaults(Func(frame.module, frame.func)).get(name)
-        if th is None:
+        if th is None or isinstance(th.node, ast.Constant) and th.node.value is None:
             return None
         value = self.force(th.value, th)
         segs = self.text_of(value, frame) if isinstance(value, (Text, Alt)) else []

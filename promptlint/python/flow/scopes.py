@@ -252,7 +252,7 @@ class ScopesMixin:
             if isinstance(stmt, ast.If):
                 name = fallback_name(stmt.test) if not stmt.orelse else None
                 before = env.get(name)
-                self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env))
+                self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env), stmt.test)
                 # `if x is None: x = DEFAULT`: x, or its default when it is missing (values.Alt)
                 if name is not None and before is not None and env.get(name) is not before and env[name].kind == "alt":
                     env[name].fallback = True
@@ -328,9 +328,11 @@ class ScopesMixin:
                 env[name] = _shared("window", node=rewrite, prev=_shared("expr", node=source, env=ctx[1]), name=source.id)
         self._interp(frame, stmt.orelse, env, loop)
 
-    def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None) -> None:
-        """`first`: bindings only the first branch sees (a loop variable narrowed by its test)."""
+    def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None, test=None) -> None:
+        """`first`: bindings only the first branch sees (a loop variable narrowed by its test);
+        `test`: the condition of an `if` (kept on the alternatives it makes: `Alt.configured`)."""
         envs = []
+        at = dict(env)
         for i, body in enumerate(bodies):
             if body:
                 e = dict(env)
@@ -359,7 +361,7 @@ class ScopesMixin:
                 opts = list(distinct)
                 if before is not None and any(t is None or t is before for t in ths) and all(o is not before for o in opts):
                     opts.append(before)
-                env[name] = _shared("alt", options=opts)
+                env[name] = _shared("alt", options=opts, node=test, env=at if test is not None else None)
 
     @staticmethod
     def _closure_grows(frame: Frame, func, env: dict) -> None:

@@ -208,7 +208,8 @@ class TextMixin:
         unstable order: where it enters the text is the finding's place; or the most volatile
         one when a variant holds content that can change: only variants of fixed text are a
         choice between a few prefixes; `value.fallback`, a value or its default, is one value per
-        deployment or caller, not conditional)."""
+        deployment or caller, not conditional; `value.configured`, variants chosen by
+        configuration, are fixed text for a deployment: the shortest present one)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
@@ -234,10 +235,32 @@ class TextMixin:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
                                   evidence=f"`{expr}` or its default when it is not given")]
+            elif value.configured or self._present_by_configuration(value, frame):
+                # one variant per deployment (`if self.markdown: lines.append(...)`): fixed text for
+                # a given configuration, the same on every request; the shortest present variant
+                # stands for it (what a deployment that has it sends at least)
+                shown = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]
+                middle = min(shown, key=lambda mid: sum(len(s.text) for s in mid)) if shown else []
             else:  # one of a few fixed texts
                 middle = [Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN,
                                   expr=expr, evidence="present or absent by a condition")]
         return head + middle + tail
+
+    def _present_by_configuration(self, value: Alt, frame) -> bool:
+        """An item present or absent (one option no text) made under conditions on configuration
+        only (`configured.present_by_configuration`): a list grown in branches of which some
+        read other data still has those items fixed per deployment."""
+        from .configured import present_by_configuration
+        empty = [o for o in value.options if isinstance(o, Text) and not any(s.text or not s.is_static for s in o.segs)]
+        if len(value.options) != 2 or len(empty) != 1:
+            return False
+        item = next(o for o in value.options if o is not empty[0])
+        while isinstance(item, Alt) and len(item.options) == 2 and any(  # present or absent again (a merge of merges)
+                isinstance(o, Text) and not any(s.text or not s.is_static for s in o.segs) for o in item.options):
+            item = next(o for o in item.options if not (isinstance(o, Text) and not any(
+                s.text or not s.is_static for s in o.segs)))
+        made = self._return_cache.get(("appended at", id(item)))  # where `lines.append(item)` is
+        return present_by_configuration(self, made[1] if made and made[0] is item else value.span, frame)
 
     def _config_text(self, value: Config) -> list[Segment]:
         from ...model import Position

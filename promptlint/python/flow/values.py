@@ -105,10 +105,13 @@ class Alt:
     """One of several values. `fallback`: a value or the default that replaces it when it is
     missing (`x or DEFAULT`, `if x is None: x = DEFAULT`, `x if x is not None else DEFAULT`):
     which one is used depends on whether the caller or the configuration gives it, one value per
-    deployment or caller, not a choice between variants made per request."""
+    deployment or caller, not a choice between variants made per request. `configured`: chosen
+    by a condition that reads only configuration (`if self.markdown:`): one variant per deployment,
+    the same on every request."""
     options: list["Value"]
     span: Span | None = None
     fallback: bool = False
+    configured: bool = False  # chosen by a condition on configuration (`configured.configured_test`)
 
 
 Value = Union[Text, Seq, Spread, Mapping, Obj, PathV, Config, Func, ClassRef, Alt]

@@ -1,0 +1,287 @@
+"""Values chosen by configuration: the same for every request a process serves (docs/policies.md,
+Policy 7), told from the code, not from names.
+
+- A field of a class of the tree declared in its body with the default None (`description:
+  Optional[str] = None`, `x: str = Field(default=None)`) that no method of the class or its bases
+  assigns or grows, and no statement of its module writes (`agent.description = ...`): each
+  instance is given it when it is built, or keeps the default (`configured_field`). A required
+  field (no default: `Field(...)`) is not: each caller gives it, as it likes.
+- A parameter of `__init__` with a default (`def __init__(self, prompt=None)`): the value an
+  instance is built with (`init_parameter`).
+- A condition of an `if` that reads only such values (`if self.markdown:`, `if not
+  self.add_datetime_to_instructions:`, `if self.task is not None and USE_TASKS:`): the text it
+  adds is fixed text for a given configuration (`configured_test`).
+
+A name that says more (`user_id`, `query`, `messages`) keeps what the name says: those values
+are not cleared here (Policy 7: the name is then the only evidence, and it is kept).
+"""
+from __future__ import annotations
+
+import ast
+
+from ... import classify
+from ...model import Kind, Volatility
+from .values import dynamic
+
+_INIT = ("__init__", "__post_init__", "model_post_init")
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The evidence of a value this module finds to be configuration ends with it.
+MARK = "(configuration)"
+# Calls whose result depends only on what they are given (a test of configuration stays one).
+_PURE_CALLS = {"len", "bool", "isinstance", "callable", "hasattr", "getattr", "str", "int", "any", "all"}
+
+
+def named_otherwise(attr: str) -> bool:
+    """True when the name alone says the value changes (an id, a time, the user's message,
+    retrieved content, the conversation): the name is kept as the evidence."""
+    return classify.classify_name(attr) is not None or attr.lower() in classify.HISTORY_NAMES
+
+
+def same_attribute(attr: str, value) -> bool:
+    """True for a value that is `self.attr` itself, or `cast(T, self.attr)` (typing's cast
+    returns its argument): `self.llm = cast(LLM, self.llm)` sets nothing new."""
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and len(value.args) == 2 \
+            and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) == "cast":
+        value = value.args[1]
+    return isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self" \
+        and value.attr == attr
+
+
+def own_instance(self_value) -> bool:
+    """True for the instance a class's own methods read (`self`), or one built at a call we read;
+    False for an instance handed in as a parameter or a field (`reply: Reply`): its maker is not
+    in view, and it may hold a record of this request."""
+    from .values import Obj
+    return self_value is None or isinstance(self_value, Obj) and (
+        self_value.qualname.startswith("self:") or self_value.span is not None)
+
+
+def none_field(cls: ast.ClassDef, attr: str) -> ast.stmt | None:
+    """The class-body statement declaring `attr` with the default None (`attr = None`, `attr: T =
+    None`, `attr: T = Field(default=None)` / `field(default=None)`), or None."""
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
+            value = stmt.value
+        elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in stmt.targets):
+            value = stmt.value
+        else:
+            continue
+        if isinstance(value, ast.Constant) and value.value is None:
+            return stmt
+        if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) \
+                and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) in ("Field", "field"):
+            kw = {k.arg: k.value for k in value.keywords if k.arg is not None}
+            default = kw.get("default", value.args[0] if value.args else None)
+            if isinstance(default, ast.Constant) and default.value is None:
+                return stmt
+        return None
+    return None
+
+
+def written_in_module(tree: ast.AST, attr: str) -> bool:
+    """True when a statement of the module, outside an `__init__`, assigns, augments or deletes
+    `X.attr` where X may be an instance handed in (`self.attr = ...` in a method, `agent.attr =
+    value` of a parameter or a global); an object the function makes itself (`fn =
+    Function(...); fn.description = ...`) is not one built elsewhere."""
+    index = getattr(tree, "_promptlint_attr_writes", None)
+    if index is None:
+        index = set()
+        _writes(tree, False, set(), index)
+        tree._promptlint_attr_writes = index
+    return attr in index
+
+
+def _writes(node, in_init: bool, local: set, out: set) -> None:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, _FUNCS):
+            made = {t.id for n in ast.walk(child) if isinstance(n, ast.Assign) for t in n.targets
+                    if isinstance(t, ast.Name)}
+            _writes(child, in_init or child.name in _INIT, made, out)
+            continue
+        if not in_init:
+            targets = child.targets if isinstance(child, (ast.Assign, ast.Delete)) else \
+                [child.target] if isinstance(child, ast.AugAssign) or \
+                isinstance(child, ast.AnnAssign) and child.value is not None else []
+            for t in targets:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, (ast.Store, ast.Del)) \
+                            and not (isinstance(sub.value, ast.Name) and sub.value.id in local):
+                        out.add(sub.attr)
+        _writes(child, in_init, local, out)
+
+
+def configured_field(module, cls: ast.ClassDef, attr: str):
+    """The value of `self.attr` when `attr` is a configuration field of `cls` (see the module
+    docstring: declared with the default None, never written after the instance is built), a
+    stable segment at its declaration; else None."""
+    stmt = none_field(cls, attr)
+    if stmt is None or named_otherwise(attr) or written_in_module(module.tree, attr):
+        return None
+    return dynamic(module.span(stmt), f"self.{attr}", Kind.UNKNOWN, Volatility.STABLE,
+                   f"`{cls.name}.{attr}`: a field with a default, set when the instance is built {MARK}")
+
+
+def init_parameter(frame, param: ast.arg, has_default: bool):
+    """The value of a parameter of `__init__` with a default that no caller we read binds: the
+    configuration the instance is built with (stable), or None for any other parameter."""
+    func = frame.func
+    if func is None or frame.cls is None or func.name != "__init__" or not has_default \
+            or named_otherwise(param.arg):
+        return None
+    return dynamic(frame.module.span(param), param.arg, Kind.UNKNOWN, Volatility.STABLE,
+                   f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`, with a default {MARK}")
+
+
+def is_configured(segs) -> bool:
+    """True for text made only of static text and values this module finds to be configuration
+    (at least one): the same bytes on every request of a process."""
+    return any(not s.is_static and MARK in s.evidence for s in segs) and \
+        all(s.is_static or s.volatility is Volatility.STABLE for s in segs)
+
+
+def configured_test(ev, node: ast.expr, frame, env, depth: int = 0) -> bool:
+    """True when the condition `node` (of an `if`, or `a if node else b`) reads only what the
+    configuration chooses: constants, configuration fields of the instance, values the analysis
+    finds stable (a module constant, a setting, a loop counter), the presence or length of a list
+    whose items are present by such conditions (`len(instructions) > 0`), combined by `not`,
+    `and`, `or`, comparisons and `len` / `isinstance` / `callable`... A parameter of the method,
+    the user's message, data fetched for the request, an instance handed in: not."""
+    if depth > 4:
+        return False
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return configured_test(ev, node.operand, frame, env, depth + 1)
+    if isinstance(node, ast.BoolOp):
+        return all(configured_test(ev, v, frame, env, depth + 1) for v in node.values)
+    if isinstance(node, ast.Compare):
+        return all(configured_test(ev, v, frame, env, depth + 1) for v in (node.left, *node.comparators))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _PURE_CALLS:
+        return not node.keywords and all(configured_test(ev, a, frame, env, depth + 1) for a in node.args
+                                         if not isinstance(a, ast.Starred))
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self" \
+            and frame.cls is not None and ev._configured(frame.module, frame.cls, node.attr, frame.self_value) is not None:
+        return True  # `self.knowledge_base`: a field the instance is built with (whatever its type)
+    if isinstance(node, ast.Call) and not node.args and not node.keywords and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and frame.cls is not None:
+        found = _one_return(ev, frame, node.func.attr)
+        if found is not None:  # `self.is_part_of_team()`: `return self.team is not None and len(self.team) > 0`
+            method_frame, expr = found
+            return configured_test(ev, expr, method_frame, ev.env_at(method_frame, expr), depth + 1)
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
+        return configured_value(ev, ev.eval(node, frame, env), frame)
+    return False
+
+
+def _one_return(ev, frame, name: str):
+    """(frame, expression) of a method `name` of the frame's class (or its bases) whose body is
+    one `return expression` (a docstring before it allowed), or None."""
+    for module, cls in ev.mro(frame.module, frame.cls):
+        method = next((s for s in cls.body if isinstance(s, _FUNCS) and s.name == name), None)
+        if method is None:
+            continue
+        body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None \
+                or len(method.args.args) != 1 or method.decorator_list:
+            return None
+        return ev.function_frame(module, method, cls, self_value=frame.self_value, depth=frame.depth + 1), body[0].value
+    return None
+
+
+def configured_value(ev, value, frame, depth: int = 0, memo: dict | None = None) -> bool:
+    """True when a value, its presence and its length are the same on every request: text made
+    of static text and stable values, a constant's container, an object the class builds itself,
+    one of several such values chosen by configuration (`Alt.configured`, or a value or its
+    default), a list whose items are present by configuration (their own text may change: a
+    clock reading's presence is what the length counts)."""
+    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    if depth > 40:  # (one level per `if` that grew the list)
+        return False
+    memo[id(value)] = False  # while computing
+    memo[id(value)] = found = _configured_value(ev, value, frame, depth, memo)
+    return found
+
+
+def _configured_value(ev, value, frame, depth: int, memo: dict) -> bool:
+    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
+    if isinstance(value, Text):
+        return all(s.is_static or s.volatility is Volatility.STABLE for s in value.segs)
+    if isinstance(value, Alt):
+        return (value.configured or value.fallback) and all(configured_value(ev, o, frame, depth + 1, memo)
+                                                             for o in value.options)
+    if isinstance(value, Seq):
+        if value.repeated:
+            return False
+        for item in value.items:
+            if isinstance(item, Spread) and not configured_value(ev, item.value, frame, depth + 1, memo):
+                return False
+            if isinstance(item, Alt) and not (item.configured or ev._present_by_configuration(item, frame)):
+                return False
+        return True
+    if isinstance(value, Mapping):
+        return not value.repeated
+    if isinstance(value, Obj):
+        return value.qualname.startswith("self:") or value.qualname.startswith("instance:") and value.span is not None
+    return isinstance(value, (ClassRef, Config, Func)) or isinstance(value, PathV) and value.path is not None
+
+
+def all_configured(value) -> bool:
+    """True when every choice nested in an Alt (of lists grown in branches) is made by
+    configuration (`Alt.configured`); False for a value that is no Alt."""
+    from .values import Alt
+    if not isinstance(value, Alt):
+        return False
+    seen, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if not (v.configured or v.fallback):
+            return False
+        stack.extend(o for o in v.options if isinstance(o, Alt))
+    return True
+
+
+def present_by_configuration(ev, span, frame) -> bool:
+    """True when the code at `span` (an item appended to a list, text added to a string) runs
+    under `if` statements of the frame's function whose conditions all read configuration only
+    (`configured_test`): it is present or absent per deployment, not per request. False outside
+    the frame's function, or under no `if` (then it is not present by a condition of its own)."""
+    func = frame.func
+    if func is None or span is None or span.filename != frame.module.filename:
+        return False
+    key = ("present by configuration", id(func), id(frame), span.start.row, span.start.column)
+    cached = ev._return_cache.get(key)
+    if cached is None:
+        tests = _enclosing_tests(func.body, span.start.row)
+        cached = ev._return_cache[key] = bool(tests) and all(
+            configured_test(ev, t, frame, ev.env_at(frame, t)) for t in tests)
+    return cached
+
+
+def _enclosing_tests(body, row: int) -> list | None:
+    """The conditions of the `if` statements around line `row` in `body` (nested defs left
+    out), outermost first; None when the line is not in `body`."""
+    for stmt in body:
+        if not (stmt.lineno <= row <= (stmt.end_lineno or stmt.lineno)) or isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.If):
+            for sub in (stmt.body, stmt.orelse):
+                inner = _enclosing_tests(sub, row)
+                if inner is not None:
+                    return [stmt.test, *inner]
+            return []  # the condition itself
+        for attr in ("body", "orelse", "finalbody"):
+            inner = _enclosing_tests(getattr(stmt, attr, None) or [], row)
+            if inner is not None:
+                return inner
+        for handler in getattr(stmt, "handlers", ()):
+            inner = _enclosing_tests(handler.body, row)
+            if inner is not None:
+                return inner
+        return []
+    return None
