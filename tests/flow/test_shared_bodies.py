@@ -8,7 +8,7 @@ import ast
 
 from analysis_support import code, probe
 
-from promptlint.python.flow.callers import call_index, calls_named
+from promptlint.python.flow.callers import call_index, calls_named, word_places
 from promptlint.python.flow.containers import list_variants
 from promptlint.python.flow.values import Alt, Seq, Text
 from promptlint.python.module import load
@@ -98,3 +98,15 @@ def test_the_calls_of_one_name_are_those_of_the_whole_index(tmp_path):
             [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in expected]
     sends = calls_named(load(path, CALLERS), "send")
     assert [c.args[0].value if isinstance(c.args[0], ast.Constant) else None for c, _, _ in sends] == [7, 4, None, 1, 2]  # (the order of call_index: a decorator's call too)
+
+
+def test_word_places_are_the_whole_word_matches_of_the_pattern():
+    import random
+    import re
+    text = "send(x); resend(y); send_all(z); _send(w); x.send(v); é_send; sendé; send\nsend"
+    assert word_places(text, "send") == [m.start() for m in re.finditer(r"\bsend\b", text)] == [0, 45, 69, 74]
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice("ab_ 1é²\n.(") for _ in range(24))
+        word = rng.choice(["a", "ab", "b_", "é", "a1"])
+        assert word_places(text, word) == [m.start() for m in re.finditer(rf"\b{re.escape(word)}\b", text)]
