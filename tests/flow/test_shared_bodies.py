@@ -110,3 +110,17 @@ def test_word_places_are_the_whole_word_matches_of_the_pattern():
         text = "".join(rng.choice("ab_ 1é²\n.(") for _ in range(24))
         word = rng.choice(["a", "ab", "b_", "é", "a1"])
         assert word_places(text, word) == [m.start() for m in re.finditer(rf"\b{re.escape(word)}\b", text)]
+
+
+def test_a_function_without_yield_in_its_text_is_no_generator(tmp_path):
+    from promptlint.python.flow.scopes import is_generator
+    path = tmp_path / "gen.py"
+    source = ("def plain(xs):\n    return [x for x in xs]\n\n"
+              "def outer():\n    def inner():\n        yield 1\n    return inner\n\n"
+              "def gen(xs):\n    for x in xs:\n        yield x\n")
+    path.write_text(source)
+    module = load(path, source)
+    funcs = {f.name: f for f in module.tree.body}
+    assert [is_generator(funcs[n], module) for n in ("plain", "outer", "gen")] == [False, False, True]
+    fresh = {f.name: f for f in load(path, source).tree.body}  # without the module: the body is walked
+    assert [is_generator(fresh[n]) for n in ("plain", "outer", "gen")] == [False, False, True]
