@@ -124,3 +124,13 @@ def test_a_function_without_yield_in_its_text_is_no_generator(tmp_path):
     assert [is_generator(funcs[n], module) for n in ("plain", "outer", "gen")] == [False, False, True]
     fresh = {f.name: f for f in load(path, source).tree.body}  # without the module: the body is walked
     assert [is_generator(fresh[n]) for n in ("plain", "outer", "gen")] == [False, False, True]
+
+
+def test_a_class_member_is_found_among_the_statements_that_name_it():
+    from promptlint.python.flow.objects import _members_named
+    cls = ast.parse("class C:\n    a = 1\n    b = a = 2\n    x, y = 1, 2\n    a: int\n    def a(self): pass\n"
+                    "    c: str = 'c'\n    self.d = 1\n    async def e(self): pass\n").body[0]
+    assert [s.lineno for s in _members_named(cls, "a")] == [2, 3, 5, 6]
+    assert [s.lineno for s in _members_named(cls, "c")] == [7]
+    assert [s.lineno for s in _members_named(cls, "e")] == [9]
+    assert list(_members_named(cls, "x")) == [] and list(_members_named(cls, "d")) == []
