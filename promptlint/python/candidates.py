@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from dataclasses import replace
 
 from ..model import Kind, Part, Segment, Volatility
@@ -34,10 +35,13 @@ _FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_]\w*|\[[^\]{}]*\])*(![r
 MIN_STATIC_CHARS = 200  # characters of static text a candidate needs (a sentence or two, not a log line)
 
 
-def words(name: str) -> set[str]:
-    """The lower-case words of an identifier (`buildSystemPrompt`, `SYSTEM_PROMPT` -> system, prompt)."""
+@lru_cache(maxsize=65536)
+def words(name: str) -> frozenset[str]:
+    """The lower-case words of an identifier (`buildSystemPrompt`, `SYSTEM_PROMPT` -> system, prompt).
+    Cached: the same names are asked again and again (152,619 calls on the corpus, 1 of 164
+    profiled seconds in the two patterns)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
+    return frozenset(w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w)
 
 
 def prompt_named(name: str, functions: bool = False) -> bool:

@@ -67,7 +67,7 @@ class SiteFinder:
         while todo:
             node = todo.pop()
             if node is leave:
-                if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1]):
+                if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1], self.m):
                     self._generator(self.stack[-1])
                 if isinstance(self.stack[-1], _FUNCS):
                     self.ev.reset_budget()

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 
 from .candidates import words
@@ -73,6 +74,7 @@ class ToolChange:
     after: ast.AST | None = None
 
 
+@lru_cache(maxsize=65536)
 def _tools_named(name: str) -> bool:
     """True when the name says a set of tools: a tools word followed only by words of a container
     (`_discovered_tools`, `tools_list_dictionary`, `tool_specs`; not `tool_calls`,

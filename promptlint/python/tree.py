@@ -17,12 +17,16 @@ from .. import reads, source
 from .module import Module, ParseError, load, package_of
 from .packages import CALLS, MARKERS, PARAMS, Package, digest_paths, search_key
 
-#: Characters of source whose parsed modules are kept between two files; past it the least recently
-#: used are dropped (a tree takes about 24 times the memory of its source, so this bounds a
-#: process's memory on any tree). 3 M parses 35 M characters of the corpus instead of 47 M but took
-#: the peak from 235 to 271 MiB with 2 workers on the corpus (close to the 300 MiB bound of issue
-#: 13, and past it with other trees): 2 M.
-MAX_CACHED_CHARS = 2_000_000
+#: Characters of source whose parsed modules are kept, between two files and while one is analysed
+#: (past it the least recently used that the running analysis does not hold are dropped: a tree
+#: takes about 22 times the memory of its source, so this bounds a process's memory on any tree).
+#: One bound for both: the peak of a run is the analysis that holds the most trees, whatever is
+#: kept between files. Measured on the corpus (a trace of its 67,000 loads, replayed): 2 M between
+#: files and 6 M while analysing parsed 87.8 M characters (3,462 parses of 1,628 modules: a
+#: package's files use more than 2 M, and the least recently used went just before it was needed
+#: again) with up to 6.0 M held; 5 M for both parses 44.6 M (2,230 parses) with up to 5.14 M held
+#: (the most one analysis of the corpus holds itself).
+MAX_CACHED_CHARS = 5_000_000
 #: Characters of source the modules one file's analysis uses may hold (the file itself, its
 #: imports, the modules a name search or a caller search reads); once they hold this much, no
 #: other module is read and what it would have given is unknown. Bounds one analysis' memory and
@@ -103,12 +107,9 @@ class Project:
         """Forget the least recently used parsed modules until those kept hold at most `bound`
         characters (bounded memory; the modules a package's files share stay parsed: trimming to
         half of it made the corpus parse 10 M characters more, for 4 MiB less peak memory).
-        Between two files the bound is `MAX_CACHED_CHARS`. While a file is analysed it is
-        `MAX_ANALYSIS_CHARS` and the modules the analysis holds (`_pinned`) stay: so a search
+        While a file is analysed the modules the analysis holds (`_pinned`) stay: so a search
         over a big package drops what it read and found nothing in, and the modules of earlier
-        files go only past that (trimming them at `MAX_CACHED_CHARS` dropped modules the same
-        analysis was about to use: 3 M characters more parsed in the corpus).
-        Lookups and package indexes are kept: they hold paths, not trees."""
+        files go first. Lookups and package indexes are kept: they hold paths, not trees."""
         for key in list(self._modules):
             if self.cached_chars <= bound:
                 break
@@ -162,8 +163,8 @@ class Project:
                     self._used[key] = len(cached.source)
                     self.used_chars += len(cached.source)
             self._modules[key] = cached
-            if self.cached_chars > MAX_ANALYSIS_CHARS:
-                self.trim(MAX_ANALYSIS_CHARS)  # while this analysis grows: what it does not hold
+            if self.cached_chars > MAX_CACHED_CHARS:
+                self.trim()  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
             for dep, state in self._seen.get(key, ()):

@@ -8,7 +8,7 @@ import ast
 
 from analysis_support import code, probe
 
-from promptlint.python.flow.callers import call_index, calls_named
+from promptlint.python.flow.callers import call_index, calls_named, word_places
 from promptlint.python.flow.containers import list_variants
 from promptlint.python.flow.values import Alt, Seq, Text
 from promptlint.python.module import load
@@ -98,3 +98,39 @@ def test_the_calls_of_one_name_are_those_of_the_whole_index(tmp_path):
             [(c.lineno, c.col_offset, getattr(f, "name", None), getattr(k, "name", None)) for c, f, k in expected]
     sends = calls_named(load(path, CALLERS), "send")
     assert [c.args[0].value if isinstance(c.args[0], ast.Constant) else None for c, _, _ in sends] == [7, 4, None, 1, 2]  # (the order of call_index: a decorator's call too)
+
+
+def test_word_places_are_the_whole_word_matches_of_the_pattern():
+    import random
+    import re
+    text = "send(x); resend(y); send_all(z); _send(w); x.send(v); é_send; sendé; send\nsend"
+    assert word_places(text, "send") == [m.start() for m in re.finditer(r"\bsend\b", text)] == [0, 45, 69, 74]
+    rng = random.Random(7)
+    for _ in range(2000):
+        text = "".join(rng.choice("ab_ 1é²\n.(") for _ in range(24))
+        word = rng.choice(["a", "ab", "b_", "é", "a1"])
+        assert word_places(text, word) == [m.start() for m in re.finditer(rf"\b{re.escape(word)}\b", text)]
+
+
+def test_a_function_without_yield_in_its_text_is_no_generator(tmp_path):
+    from promptlint.python.flow.scopes import is_generator
+    path = tmp_path / "gen.py"
+    source = ("def plain(xs):\n    return [x for x in xs]\n\n"
+              "def outer():\n    def inner():\n        yield 1\n    return inner\n\n"
+              "def gen(xs):\n    for x in xs:\n        yield x\n")
+    path.write_text(source)
+    module = load(path, source)
+    funcs = {f.name: f for f in module.tree.body}
+    assert [is_generator(funcs[n], module) for n in ("plain", "outer", "gen")] == [False, False, True]
+    fresh = {f.name: f for f in load(path, source).tree.body}  # without the module: the body is walked
+    assert [is_generator(fresh[n]) for n in ("plain", "outer", "gen")] == [False, False, True]
+
+
+def test_a_class_member_is_found_among_the_statements_that_name_it():
+    from promptlint.python.flow.objects import _members_named
+    cls = ast.parse("class C:\n    a = 1\n    b = a = 2\n    x, y = 1, 2\n    a: int\n    def a(self): pass\n"
+                    "    c: str = 'c'\n    self.d = 1\n    async def e(self): pass\n").body[0]
+    assert [s.lineno for s in _members_named(cls, "a")] == [2, 3, 5, 6]
+    assert [s.lineno for s in _members_named(cls, "c")] == [7]
+    assert [s.lineno for s in _members_named(cls, "e")] == [9]
+    assert list(_members_named(cls, "x")) == [] and list(_members_named(cls, "d")) == []

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 
 from ..module import is_static_method
 from ..walk import children
@@ -79,7 +78,7 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
         index = call_index(module)
         return [entry for key in keys for entry in index.get(key + name, [])]
     starts = module.line_starts
-    rows = sorted({bisect.bisect_right(starts, m.start()) for m in re.finditer(rf"\b{re.escape(name)}\b", source)})
+    rows = sorted({bisect.bisect_right(starts, at) for at in word_places(source, name)})
     found: dict[str, list] = {key: [] for key in keys}
     todo: list = [(module.tree, None, None)]
     while todo:
@@ -101,6 +100,24 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
     out = [entry for key in keys for entry in found[key]]
     module._pieces[("calls of", name, keys)] = (None, out)
     return out
+
+
+def word_places(source: str, word: str) -> list[int]:
+    """The offsets of `word` (an identifier) in `source` where it stands as a whole word: what
+    `re.finditer(rf"\\b{word}\\b")` finds, by `str.find` (a literal search, about a hundred times
+    faster than the pattern on a module of 270,000 characters: the pattern's leading `\\b` is
+    tried at every character). A word character is what `\\w` matches: `str.isalnum()` or `_`."""
+    out, n, at = [], len(word), source.find(word)
+    while at != -1:
+        end = at + n
+        if not (at and _word_char(source[at - 1])) and not (end < len(source) and _word_char(source[end])):
+            out.append(at)
+        at = source.find(word, at + 1)
+    return out
+
+
+def _word_char(ch: str) -> bool:
+    return ch == "_" or ch.isalnum()
 
 
 def caller_arguments(evaluator, frame: Frame, name: str):

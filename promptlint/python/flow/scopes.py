@@ -154,10 +154,16 @@ def map_loop(stmt) -> str | None:
     return out if seen == 1 else None
 
 
-def is_generator(func) -> bool:
+def is_generator(func, module=None) -> bool:
     """True when `func`'s own body holds a `yield` statement (not one of a nested function,
-    class or lambda); computed once per function node."""
+    class or lambda); computed once per function node. With the `module` that holds it, a
+    function whose source text has no `yield` is none without walking its body (most are not
+    generators: the walks cost 3.6 of 164 profiled seconds on the corpus)."""
     known = getattr(func, "_promptlint_generator", None)
+    if known is None and getattr(module, "source", None) is not None:
+        a, b = module.offsets(func)
+        if module.source.find("yield", a, b) == -1:
+            known = func._promptlint_generator = False
     if known is None:
         known, todo = False, list(func.body)
         while todo and not known:
@@ -228,7 +234,7 @@ class ScopesMixin:
             for p in params_of(frame.func):
                 frame.param_names.add(p.arg)
                 env[p.arg] = _shared("param", node=p, name=p.arg)
-        generator = frame.func is not None and is_generator(frame.func)
+        generator = frame.func is not None and is_generator(frame.func, frame.module)
         if generator:
             env[YIELDED] = _shared("value", value=Seq([], None))
         try:
