@@ -127,7 +127,7 @@ def test_a_function_without_yield_in_its_text_is_no_generator(tmp_path):
 
 
 def test_a_class_member_is_found_among_the_statements_that_name_it():
-    from promptlint.python.flow.objects import _members_named
+    from promptlint.python.flow.class_facts import members_named as _members_named
     cls = ast.parse("class C:\n    a = 1\n    b = a = 2\n    x, y = 1, 2\n    a: int\n    def a(self): pass\n"
                     "    c: str = 'c'\n    self.d = 1\n    async def e(self): pass\n").body[0]
     assert [s.lineno for s in _members_named(cls, "a")] == [2, 3, 5, 6]

@@ -21,7 +21,7 @@ import ast
 
 from ... import classify
 from ...model import Kind, Volatility
-from .values import dynamic
+from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic
 
 _INIT = ("__init__", "__post_init__", "model_post_init")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -51,7 +51,6 @@ def own_instance(self_value) -> bool:
     """True for the instance a class's own methods read (`self`), or one built at a call we read;
     False for an instance handed in as a parameter or a field (`reply: Reply`): its maker is not
     in view, and it may hold a record of this request."""
-    from .values import Obj
     return self_value is None or isinstance(self_value, Obj) and (
         self_value.qualname.startswith("self:") or self_value.span is not None)
 
@@ -194,7 +193,6 @@ def configured_value(ev, value, frame, depth: int = 0, memo: dict | None = None)
     one of several such values chosen by configuration (`Alt.configured`, or a value or its
     default), a list whose items are present by configuration (their own text may change: a
     clock reading's presence is what the length counts)."""
-    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
     memo = {} if memo is None else memo
     if id(value) in memo:
         return memo[id(value)]
@@ -206,7 +204,6 @@ def configured_value(ev, value, frame, depth: int = 0, memo: dict | None = None)
 
 
 def _configured_value(ev, value, frame, depth: int, memo: dict) -> bool:
-    from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text
     if isinstance(value, Text):
         return all(s.is_static or s.volatility is Volatility.STABLE for s in value.segs)
     if isinstance(value, Alt):
@@ -231,7 +228,6 @@ def _configured_value(ev, value, frame, depth: int, memo: dict) -> bool:
 def all_configured(value) -> bool:
     """True when every choice nested in an Alt (of lists grown in branches) is made by
     configuration (`Alt.configured`); False for a value that is no Alt."""
-    from .values import Alt
     if not isinstance(value, Alt):
         return False
     seen, stack = set(), [value]
