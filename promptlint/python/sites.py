@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import replace
 
-from . import candidates, kept_turns, markers, sdks, tool_loops
+from . import candidates, gated_markers, kept_turns, markers, sdks, tool_loops
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
@@ -41,7 +41,19 @@ def find_layouts(module, evaluator) -> list:
     """The PromptLayouts of one module, in the order their sites appear."""
     finder = SiteFinder(module, evaluator)
     finder.run()
+    _gates(module, evaluator)
     return finder.b.layouts
+
+
+def _gates(module, evaluator) -> None:
+    """Module facts for PRM302 (`gated_markers`): breakpoints only some models get, and explicit
+    cache modes in a package where no file names a breakpoint key."""
+    if "cache_control" in module.source or "cachePoint" in module.source:
+        module.facts["model_gates"] = gated_markers.model_gates(module)
+    if "prompt_cache_options" in module.source:
+        modes = gated_markers.explicit_modes(module)
+        if modes and not evaluator.project.marker_files(module.path):
+            module.facts["explicit_modes"] = modes
 
 
 class SiteFinder:
