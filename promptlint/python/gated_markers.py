@@ -12,6 +12,10 @@ Two shapes, read from one module's `ast` tree:
   narrower model than Claude (a version or a family: `claude-3-5` leaves out `claude-sonnet-4`,
   `claude-3-7-sonnet`, ...) or when the branch without one is the one the Claude name selects
   (`if "anthropic" in model: ... else: mark(messages)`): those requests carry no breakpoint.
+- **the head's breakpoint cleared** (`head_unmarks`): a function marks the first message of a
+  list (the system prompt) and a loop over the whole list deletes the breakpoints of the older
+  messages (`del m["cache_control"]`): it deletes the head's too, so the system prompt (and tools)
+  lose the breakpoint of their own; requests that share only them no longer read it.
 - **an explicit cache mode** (`explicit_modes`): a dict display `{"mode": "explicit"}` in a
   module that names OpenAI's `prompt_cache_options`. In explicit mode the API caches only at
   `prompt_cache_breakpoint` markers (no implicit breakpoint), so with none nothing is cached;
@@ -71,6 +75,53 @@ def explicit_modes(module) -> list[ast.Dict]:
     return [node for node in ast.walk(module.tree) if isinstance(node, ast.Dict)
             and any(isinstance(k, ast.Constant) and k.value == "mode" and isinstance(v, ast.Constant)
                     and v.value == "explicit" for k, v in zip(node.keys, node.values))]
+
+
+def head_unmarks(module) -> list[ast.Delete]:
+    """`del m["cache_control"]` (or `del m[...][-1]["cache_control"]`) in a loop over a whole
+    list `xs` (`for m in xs`, `for m in reversed(xs)`: no slice) of a function that also marks
+    its first item (`xs[0]["cache_control"] = ...`): the loop that clears the older messages'
+    breakpoints clears the head's too, once it gets there. The first such `del` of each loop."""
+    out: list[ast.Delete] = []
+    for _cls, func in _functions(module):
+        heads = {_root(t) for t in marker_targets(func) if _first_item(t)}
+        heads.discard(None)
+        if not heads:
+            continue
+        for loop in ast.walk(func):
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+                continue
+            source = loop.iter
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "reversed" \
+                    and len(source.args) == 1:
+                source = source.args[0]
+            if not (isinstance(source, ast.Name) and source.id in heads):
+                continue
+            dels = [node for node in ast.walk(loop) if isinstance(node, ast.Delete)
+                    and any(_is_marker_key(t) and _root(t) == loop.target.id for t in node.targets)]
+            if dels and not any(d in out for d in dels):
+                out.append(min(dels, key=lambda d: d.lineno))
+    return out
+
+
+def _is_marker_key(node) -> bool:
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in _KEYS
+
+
+def _root(node) -> str | None:
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _first_item(target: ast.Subscript) -> bool:
+    """`xs[0]["cache_control"]`, `xs[0]["content"][-1]["cache_control"]`: set on the list's first item."""
+    node = target.value
+    while isinstance(node, ast.Subscript):
+        if isinstance(node.value, ast.Name):
+            return isinstance(node.slice, ast.Constant) and node.slice.value == 0
+        node = node.value
+    return False
 
 
 def _functions(module):

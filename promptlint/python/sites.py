@@ -50,6 +50,7 @@ def _gates(module, evaluator) -> None:
     cache modes in a package where no file names a breakpoint key."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
+        module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
     if "prompt_cache_options" in module.source:
         modes = gated_markers.explicit_modes(module)
         if modes and not evaluator.project.marker_files(module.path):

@@ -105,6 +105,12 @@ class MissingCacheBreakpointRule(Rule):
                            "requests carry none, and Claude caches nothing without one (on Bedrock too), so they pay "
                            "the full input price for the same prefix each time")
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
+        for node in module.facts.get("head_unmarks", ()):
+            message = ("This loop deletes the cache breakpoints of every message past the newest ones, and the "
+                       "first message (the system prompt), marked by the same function, is one of them: once the "
+                       "conversation is long enough the system prompt and tools lose their own breakpoint, and "
+                       "requests that share only them (another conversation, a branch) no longer read them")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
         for node in module.facts.get("explicit_modes", ()):
             message = ("`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
                        "and no file of the package sets one: nothing of these requests is cached, so every request "
