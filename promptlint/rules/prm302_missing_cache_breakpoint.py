@@ -34,6 +34,13 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
+    Three shapes that leave requests without a breakpoint are reported as info where the code
+    makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
+    model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
+    mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
+    older messages from a whole list whose first message (the system prompt) the same function
+    marked; and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
+    `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
