@@ -21,6 +21,7 @@ import ast
 import re
 from dataclasses import replace
 
+from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment, Volatility
 from .module import attribute_chain, callee_name
 from .flow.callers import called_anywhere
@@ -53,13 +54,33 @@ def tools_named(name: str) -> bool:
     return bool(words(name) & _TOOL_WORDS)
 
 
-def tools_layout(finder, node, value, span, own: bool = False) -> bool:
+def _names_only(node) -> bool:
+    """A comprehension that keeps only each item's name (`[tool.name for tool in listed.tools]`,
+    `[t["name"] for t in tools]`): tool names, not the definitions a request sends."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return False
+    elt = node.elt
+    return (isinstance(elt, ast.Attribute) and elt.attr == "name") or (
+        isinstance(elt, ast.Subscript) and isinstance(elt.slice, ast.Constant) and elt.slice.value == "name")
+
+
+def _names_kept(func, node) -> bool:
+    """A name every assignment of which in `func` keeps only the tools' names (`_names_only`)."""
+    if not isinstance(node, ast.Name):
+        return False
+    values = [a.value for a in ast.walk(func) if isinstance(a, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+    return bool(values) and all(_names_only(v) for v in values)
+
+
+def tools_layout(finder, node, value, span, own: bool = False, names: bool = False) -> bool:
     """A tools list (or registry) built in an unstable order, or holding an id or a time in a
     tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
     candidate with one tools part, reported where the order is lost (PRM203) or where the value
     enters the tool (PRM102, PRM103). `own`: the order must be lost in the expression at `span`
     itself (a local list's comprehension iterating a set), not by a loop around it whose items
-    the analysis may have mistaken. True when one was added."""
+    the analysis may have mistaken. `names`: the list keeps only the tools' names, so an MCP
+    server's listing does not by itself prove it is a request's tools. True when one was added."""
     from .layout import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered, listed_order
@@ -74,6 +95,8 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
         unordered = find_stamped(value)
         if unordered is None:
             return False
+    if names and unordered.evidence == MCP_LISTING:
+        unordered = replace(unordered, evidence=f"{MCP_LISTING}, the tools' names only")
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
 
@@ -186,7 +209,8 @@ def local(finder, node, name: str, value_node, frame) -> None:
     handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
     order or with an id in a tool."""
     if tools_named(name) and not prompt_named(name):
-        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True)
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True,
+                     names=_names_only(value_node))
         return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
@@ -272,7 +296,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     value_node = node.value
     if tools_named(func.name):
         # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
-        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node)):
+        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node),
+                        names=_names_only(value_node) or _names_kept(func, value_node)):
             return True
         if not prompt_named(func.name):
             return False
