@@ -16,6 +16,10 @@ Two shapes, read from one module's `ast` tree:
   list (the system prompt) and a loop over the whole list deletes the breakpoints of the older
   messages (`del m["cache_control"]`): it deletes the head's too, so the system prompt (and tools)
   lose the breakpoint of their own; requests that share only them no longer read it.
+- **caching off by default** (`caching_off`): a module that sends to an opt-in cache API
+  (Anthropic, Bedrock) defaults a setting named for prompt caching to False
+  (`enable_prompt_caching=False`) in a package that can set breakpoints: whoever keeps the
+  default caches nothing.
 - **an explicit cache mode** (`explicit_modes`): a dict display `{"mode": "explicit"}` in a
   module that names OpenAI's `prompt_cache_options`. In explicit mode the API caches only at
   `prompt_cache_breakpoint` markers (no implicit breakpoint), so with none nothing is cached;
@@ -122,6 +126,37 @@ def _first_item(target: ast.Subscript) -> bool:
             return isinstance(node.slice, ast.Constant) and node.slice.value == 0
         node = node.value
     return False
+
+
+_OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
+
+
+def caching_off(module) -> list[ast.AST]:
+    """Where a module that sends to an opt-in cache API (it imports `anthropic`, or boto3 /
+    aiobotocore for Bedrock) turns prompt caching off by default: a parameter default, a class
+    field or a keyword argument `False` whose name says prompt caching (`enable_prompt_caching=
+    False`, `prompt_caching: bool = False`). The first one (the value node), or []."""
+    if not any(v.split(".")[0] in _OPT_IN for v in module.imports.values()):
+        return []
+    for node in ast.walk(module.tree):
+        pairs = []
+        if isinstance(node, ast.keyword) and node.arg:
+            pairs = [(node.arg, node.value)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            pairs = [(node.target.id, node.value)]
+        elif isinstance(node, ast.arguments):
+            positional = [*node.posonlyargs, *node.args]
+            pairs = list(zip([a.arg for a in positional[len(positional) - len(node.defaults):]], node.defaults))
+            pairs += [(a.arg, d) for a, d in zip(node.kwonlyargs, node.kw_defaults) if d is not None]
+        for name, value in pairs:
+            if isinstance(value, ast.Constant) and value.value is False and _says_prompt_caching(name):
+                return [value]
+    return []
+
+
+def _says_prompt_caching(name: str) -> bool:
+    words = set(name.lower().split("_"))
+    return "prompt" in words and bool(words & {"caching", "cache"})
 
 
 def _functions(module):

@@ -51,6 +51,10 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+    if "prompt_cach" in module.source:
+        off = gated_markers.caching_off(module)
+        if off and evaluator.project.marker_files(module.path):
+            module.facts["caching_off"] = off
     if "prompt_cache_options" in module.source:
         modes = gated_markers.explicit_modes(module)
         if modes and not evaluator.project.marker_files(module.path):

@@ -34,12 +34,14 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
-    Three shapes that leave requests without a breakpoint are reported as info where the code
+    Four shapes that leave requests without a breakpoint are reported as info where the code
     makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
-    marked; and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
+    marked; a setting named for prompt caching that is False by default (`enable_prompt_caching=
+    False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
+    and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
@@ -117,6 +119,11 @@ class MissingCacheBreakpointRule(Rule):
                        "first message (the system prompt), marked by the same function, is one of them: once the "
                        "conversation is long enough the system prompt and tools lose their own breakpoint, and "
                        "requests that share only them (another conversation, a branch) no longer read them")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+        for node in module.facts.get("caching_off", ()):
+            message = ("Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
+                       "breakpoint, so every request sent with the default pays the full input price for the same "
+                       "tools, system prompt and conversation each time; turn it on by default")
             yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
         for node in module.facts.get("explicit_modes", ()):
             message = ("`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
