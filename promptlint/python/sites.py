@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import replace
 
-from . import candidates, gated_markers, kept_turns, markers, sdks, tool_loops
+from . import candidates, gated_markers, history_loads, kept_turns, markers, sdks, tool_loops
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow.scopes import is_generator
@@ -46,11 +46,14 @@ def find_layouts(module, evaluator) -> list:
 
 
 def _gates(module, evaluator) -> None:
-    """Module facts for PRM302 (`gated_markers`): breakpoints only some models get, and explicit
-    cache modes in a package where no file names a breakpoint key."""
+    """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
+    get, caching off by default and explicit cache modes in a package where no file names a
+    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+    if "last_" in module.source or "n_last" in module.source:
+        module.facts["history_windows"] = history_loads.history_windows(module)
     if "prompt_cach" in module.source:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):
