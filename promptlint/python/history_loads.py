@@ -28,15 +28,17 @@ def history_windows(module) -> list[ast.keyword]:
     """The `last_n=...` keywords of calls that read a conversation (`get_session(...)`,
     `load_history(...)`: a read verb and a word of a conversation, not of a trace or a log), in
     source order. A window its own function takes as a parameter and hands on (`last_n=last_n`)
-    is chosen by the callers: left out, as is a constant of at most two turns."""
+    is chosen by the callers: left out, as is a constant of at most two turns and a call whose
+    result is dropped (`await store.get_session(..., last_n=0)` in a test that expects it to raise)."""
     out: list[ast.keyword] = []
+    discarded = {id(_unawaited(n.value)) for n in ast.walk(module.tree) if isinstance(n, ast.Expr)}
     todo: list = [(module.tree, frozenset())]
     while todo:
         node, params = todo.pop()
         if isinstance(node, _FUNCS):
             args = node.args
             params = frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-        if isinstance(node, ast.Call) and _reads_conversation(callee_name(node)):
+        if isinstance(node, ast.Call) and id(node) not in discarded and _reads_conversation(callee_name(node)):
             out.extend(kw for kw in node.keywords if kw.arg in _WINDOW_KEYWORDS and not _tiny(kw.value)
                        and not (isinstance(kw.value, ast.Name) and kw.value.id in params))
         todo.extend((child, params) for child in ast.iter_child_nodes(node))
@@ -46,6 +48,10 @@ def history_windows(module) -> list[ast.keyword]:
 def _reads_conversation(name: str) -> bool:
     words = set((name or "").lower().split("_"))
     return bool(words & _READS) and bool(words & _CONVERSATION) and not words & _NOT_CONVERSATION
+
+
+def _unawaited(node):
+    return node.value if isinstance(node, ast.Await) else node
 
 
 def _tiny(node) -> bool:
