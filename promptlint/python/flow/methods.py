@@ -311,9 +311,12 @@ def _instance(value) -> bool:
 
 
 def _mcp_session(base, module) -> bool:
-    """True for a receiver of `list_tools()` that may be an MCP client session, in a module that
-    imports the MCP client: every option of it (None left out: a session not opened yet) is an
-    object or a value not known statically (a parameter, an attribute), none is text."""
+    """True for a receiver of `list_tools()` that is an MCP client session built in the code and
+    kept where the value is not one object (`self._session = await
+    stack.enter_async_context(ClientSession(read, write))`, None until opened): an option of it is
+    an object of the `mcp` package (or wraps one), and every other option (None left out) is an
+    object or a value not known statically. An aggregator of the code's own (`self.aggregator`)
+    is not one: its order is the code's."""
     if not any(v == "mcp" or v.startswith("mcp.") for v in module.imports.values()):
         return False
     options, todo = [], [base]
@@ -324,5 +327,12 @@ def _mcp_session(base, module) -> bool:
         else:
             options.append(v)
     kept = [v for v in options if not (isinstance(v, Text) and all(s.is_static and s.text in ("None", "") for s in v.segs))]
-    return bool(kept) and all(isinstance(v, Obj) or (isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].kind is Kind.UNKNOWN)
-                              for v in kept)
+    return any(_mcp_object(v) for v in kept) and all(
+        isinstance(v, Obj) or (isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].kind is Kind.UNKNOWN) for v in kept)
+
+
+def _mcp_object(value, depth: int = 0) -> bool:
+    """An object of the `mcp` package, or one made from one (`enter_async_context(ClientSession(...))`)."""
+    if not isinstance(value, Obj) or depth > 2:
+        return False
+    return value.qualname.startswith("mcp.") or any(_mcp_object(a, depth + 1) for a in value.args)
