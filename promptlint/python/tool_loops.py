@@ -18,8 +18,9 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 def _grown(loop) -> set[str]:
     """The dotted names of the tools lists the loop's body grows (`self._tools`, `tools`): a
     `.append` / `.extend` / `.insert` on a name or attribute whose last name says tools, or an
-    item set on one (`self.builtin_tools[name] = schema`: a dict keeps insertion order), not
-    assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
+    item set on one (`self._adapter.builtin_tools[name] = schema`: a dict keeps insertion order;
+    not the class's own registry, `self._tools[name] = tool`, whose methods decide the order they
+    give), not assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
     found, fresh, todo = set(), set(), list(loop.body)
     while todo:
         node = todo.pop()
@@ -32,11 +33,12 @@ def _grown(loop) -> set[str]:
             chain = attribute_chain(node.func.value)
             if chain and tools_named(chain[-1]):
                 found.add(".".join(chain))
-        if isinstance(node, ast.Assign):  # a registry filled by key: `self.builtin_tools[name] = schema`
+        if isinstance(node, ast.Assign):  # a registry filled by key: `self._adapter.builtin_tools[name] = schema`
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.value, (ast.Name, ast.Attribute)):
                     chain = attribute_chain(t.value)
-                    if chain and tools_named(chain[-1]):
+                    own = len(chain) == 2 and chain[0] in ("self", "cls")  # its class's API decides the order
+                    if chain and tools_named(chain[-1]) and not own:
                         found.add(".".join(chain))
         todo.extend(ast.iter_child_nodes(node))
     return found - fresh
