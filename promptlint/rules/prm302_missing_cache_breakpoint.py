@@ -167,8 +167,8 @@ class MissingCacheBreakpointRule(Rule):
         prompt sent through it is cached; how long their shared beginnings are is not known."""
         if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
             return
-        how = "as the message list it is given" if layout.has_history else "as one user message"
-        message = (f"Every prompt passed to this function is sent {how}, with no cache breakpoint, and "
+        how = "whole as the message list its callers give" if layout.has_history else "as one user message"
+        message = (f"Every prompt passed to this function is sent {how} with no cache breakpoint, and "
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
                    "share the same instructions pay the full input price for them each time; a top-level "
                    "`cache_control` (automatic caching) would cache the longest shared beginning")
