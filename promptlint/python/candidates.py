@@ -22,9 +22,9 @@ import re
 from functools import lru_cache
 from dataclasses import replace
 
+from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment, Volatility
 from .module import attribute_chain, callee_name
-from .flow.callers import called_anywhere
 from .flow.core import per_process
 from .flow.values import Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on, system_keyword_calls
@@ -57,13 +57,33 @@ def tools_named(name: str) -> bool:
     return bool(words(name) & _TOOL_WORDS)
 
 
-def tools_layout(finder, node, value, span, own: bool = False) -> bool:
+def _names_only(node) -> bool:
+    """A comprehension that keeps only each item's name (`[tool.name for tool in listed.tools]`,
+    `[t["name"] for t in tools]`): tool names, not the definitions a request sends."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return False
+    elt = node.elt
+    return (isinstance(elt, ast.Attribute) and elt.attr == "name") or (
+        isinstance(elt, ast.Subscript) and isinstance(elt.slice, ast.Constant) and elt.slice.value == "name")
+
+
+def _names_kept(func, node) -> bool:
+    """A name every assignment of which in `func` keeps only the tools' names (`_names_only`)."""
+    if not isinstance(node, ast.Name):
+        return False
+    values = [a.value for a in ast.walk(func) if isinstance(a, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
+    return bool(values) and all(_names_only(v) for v in values)
+
+
+def tools_layout(finder, node, value, span, own: bool = False, names: bool = False) -> bool:
     """A tools list (or registry) built in an unstable order, or holding an id or a time in a
     tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
     candidate with one tools part, reported where the order is lost (PRM203) or where the value
     enters the tool (PRM102, PRM103). `own`: the order must be lost in the expression at `span`
     itself (a local list's comprehension iterating a set), not by a loop around it whose items
-    the analysis may have mistaken. True when one was added."""
+    the analysis may have mistaken. `names`: the list keeps only the tools' names, so an MCP
+    server's listing does not by itself prove it is a request's tools. True when one was added."""
     from .layout import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered, listed_order
@@ -78,6 +98,8 @@ def tools_layout(finder, node, value, span, own: bool = False) -> bool:
         unordered = find_stamped(value)
         if unordered is None:
             return False
+    if names and unordered.evidence == MCP_LISTING:
+        unordered = replace(unordered, evidence=f"{MCP_LISTING}, the tools' names only")
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [unordered], span=span)])
     return True
 
@@ -197,7 +219,8 @@ def local(finder, node, name: str, value_node, frame) -> None:
     handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
     order or with an id in a tool."""
     if tools_named(name) and not prompt_named(name):
-        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True)
+        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True,
+                     names=_names_only(value_node))
         return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
@@ -296,7 +319,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     value_node = node.value
     if tools_named(func.name):
         # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
-        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node)):
+        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node),
+                        names=_names_only(value_node) or _names_kept(func, value_node)):
             return True
         if not prompt_named(func.name):
             return False
@@ -402,139 +426,6 @@ def builds_messages(node) -> bool:
         if isinstance(el, ast.Call) and any(k.arg == "role" for k in el.keywords):
             return True
     return False
-
-
-#: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
-#: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
-#: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
-#: for a cut conversation.
-CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
-                  r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
-
-
-def window(finder, node, value_node, func, own_only: bool = False) -> bool:
-    """A conversation cut to its newest messages (or with messages of its middle removed) that a
-    function returns or keeps on its instance (`return messages[-20:]`, `self.history =
-    trim(self.history)`), outside a send call the analysis links it to: a candidate with one
-    history part, reported where it is cut (PRM105). A cut rendered into text (`"\\n".join(...)`, an
-    f-string) is not one: where that text goes in a request is not known (the end of a one-shot
-    prompt loses nothing), nor is a cut kept on the instance by a method that adds nothing to it
-    and that no code of the tree calls (`prune_history()`): it runs when the user asks, not on
-    every turn. `own_only`: its
-    parameters read as named only. True when one was added."""
-    if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func) \
-            or not finder.says_conversation(func):
-        return False
-    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
-            and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):
-        return False  # kept on the instance by a method only the user's code calls: a prune when asked
-    found = []
-    for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
-        finder.ev.reset_budget()
-        cut = windows_in(finder.ev.eval(value_node, finder.frame(own)))
-        found = [s for s in cut if _conversation(s)]
-        if found or not cut:
-            break  # no list of it is cut whatever its parameters are named: its callers cannot make one
-    for seg in found:  # beside a prompt recorded at `node`, or one of several: a layout named by the cut
-        finder.b.add(node, "python-constant", None, None, None, [Part("history", [seg], span=seg.span)],
-                     span=seg.window if own_only or len(found) > 1 else None)
-    return bool(found)
-
-
-def _grows(func, attr: str) -> bool:
-    """True when `func` adds to `self.attr` (`.append`, `.extend`, `.insert`, `+=`): it cuts as it
-    adds, on every message."""
-    for n in ast.walk(func):
-        target = n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-            and n.func.attr in ("append", "extend", "insert") else n.target if isinstance(n, ast.AugAssign) else None
-        if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) \
-                and target.value.id == "self":
-            return True
-    return False
-
-
-def cut_in_place(finder, func) -> bool:
-    """A conversation the function is handed (a parameter, or a list read from an attribute:
-    `messages = agent.messages`) and cuts in place without returning it (`del messages[i]` for the
-    first indices up to a cut, `messages.pop()` until it fits): the caller's list is cut, reported
-    where it is cut (PRM105), as `window` does for a returned cut. True when one was added."""
-    if not finder.cuts(func):
-        return False
-    handed = {p.arg for p in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
-    assigned: dict[str, bool] = {}
-    returned: set[str] = set()
-    cuts: dict[str, ast.stmt] = {}
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            for t in getattr(node, "targets", None) or [node.target]:
-                if isinstance(t, ast.Name):  # read from an attribute: the list itself, not a copy
-                    assigned[t.id] = assigned.get(t.id, True) and isinstance(node.value, ast.Attribute)
-        elif isinstance(node, (ast.AugAssign, ast.For, ast.With)) and isinstance(
-                getattr(node, "target", None), ast.Name):
-            assigned[node.target.id] = False
-        elif isinstance(node, ast.Return) and node.value is not None:
-            returned |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-        name = _removes_from(node)
-        if name is not None:
-            cuts.setdefault(name, node)
-        todo.extend(ast.iter_child_nodes(node))
-    added = False
-    for name, stmt in cuts.items():
-        if name in returned or not assigned.get(name, name in handed):
-            continue
-        added = window(finder, stmt, ast.Name(id=name, ctx=ast.Load()), func) or added
-    return added
-
-
-def _removes_from(node) -> str | None:
-    """The name of the list a statement removes an item of (`del xs[...]`, `xs.pop(...)`)."""
-    if isinstance(node, ast.Delete) and len(node.targets) == 1:
-        t = node.targets[0]
-        return t.value.id if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) else None
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        f = node.value.func
-        if isinstance(f, ast.Attribute) and f.attr == "pop" and isinstance(f.value, ast.Name):
-            return f.value.id
-    return None
-
-
-#: Words of a name that say a list is the conversation.
-_CONVERSATION_WORDS = {"message", "messages", "msgs", "history", "conversation", "chat", "dialog", "dialogue",
-                       "transcript", "turns"}
-
-
-def _conversation(seg: Segment) -> bool:
-    """True when a cut list is the conversation by more than growing across calls (any list an
-    instance appends to does: memories, events, logs): by its name, a parameter's name or
-    annotation, or the messages with roles it holds."""
-    from .flow.objects import GROWN
-    if not seg.evidence.endswith(GROWN):
-        return True
-    named = re.match(r"`([^`]+)`", seg.evidence)  # "`self.history` grows across turns"
-    return bool(words(f"{seg.expr} {named.group(1) if named else ''}") & _CONVERSATION_WORDS)
-
-
-def windows_in(value, depth: int = 0) -> list[Segment]:
-    """The conversation segments of `value` that carry a cut (`window`), each cut once; none in
-    text that renders the conversation among other text."""
-    from .flow.values import Alt, Spread
-    if depth > 4:
-        return []
-    if isinstance(value, Text):
-        if any(s.kind is not Kind.HISTORY for s in value.segs):
-            return []  # rendered into text (`TEMPLATE.format(history=h[-5:])`): judged where a request carries it
-        found = [s for s in value.segs if s.window is not None]
-    elif isinstance(value, Seq):
-        found = [w for i in value.items for w in windows_in(i.value if isinstance(i, Spread) else i, depth + 1)]
-    elif isinstance(value, Alt):
-        found = [w for o in value.options for w in windows_in(o, depth + 1)]
-    else:
-        return []
-    return list({s.window: s for s in found}.values())
 
 
 def _role_known(finder, message, frame) -> bool:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..model import Kind, Part, Segment, Volatility
 from ..source import SourceError, read_python
-from .candidates import _CONVERSATION_WORDS, words
+from .candidates import words
+from .history_cuts import CONVERSATION_WORDS
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ROLES = ("user", "assistant")
@@ -147,7 +148,7 @@ def _drops_oldest(stmt) -> str | None:
 
 def _evidence(finder, cls: ast.ClassDef, attr: str) -> str | None:
     """Why `self.<attr>` is the conversation, or None."""
-    if words(attr) & _CONVERSATION_WORDS:
+    if words(attr) & CONVERSATION_WORDS:
         return f"`self.{attr}`, named as the conversation"
     for module, klass in _family(finder, cls):
         for item in klass.body:

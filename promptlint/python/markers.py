@@ -108,12 +108,45 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
 def passes_prompt(func: ast.AST | None, parts) -> bool:
     """True when the request's parts are one user message made of a single parameter of `func`
     (the sending function), sent whole: `def request(self, prompt): ... messages=[{"role": "user",
-    "content": prompt}]`. Such a function is an adapter: the prompt text is its callers'."""
-    if not isinstance(func, _FUNCS) or len(parts) != 1 or parts[0].role != "user":
+    "content": prompt}]`, or when its messages are a message list `func` takes from its callers
+    (`passes_messages`). Such a function is an adapter: the prompt text is its callers'."""
+    if not isinstance(func, _FUNCS):
+        return False
+    if passes_messages(func, parts):
+        return True
+    if len(parts) != 1 or parts[0].role != "user":
         return False
     segs = [s for s in parts[0].segments if not s.is_static or s.text.strip()]
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
+
+
+def passes_messages(func: ast.AST, parts) -> bool:
+    """True when the request sends a message list that `func` (the sending function) takes from
+    its callers: a parameter named as a conversation (`messages` included) and a history part
+    the code does not build (`Part.read` False: the list, a slice or a conversion of it), with
+    no other message than a system prompt taken from that list or from a parameter (`def
+    _generate(self, messages): ... system=messages[0].content, messages=messages[1:]`), tools
+    allowed. Every prompt of the callers goes through it, one-shot or conversation."""
+    history = [p for p in parts if p.is_history]
+    if len(history) != 1 or history[0].read:
+        return False
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    if not any(classify_word(a) in classify.HISTORY_NAMES for a in params):
+        return False
+    for part in parts:
+        if part.role in ("tools", "history"):
+            continue
+        if part.role not in ("system", "developer"):
+            return False
+        for seg in part.segments:
+            if seg.is_static:
+                if seg.text.strip():
+                    return False
+            elif not (seg.expr.split("[")[0].split(".")[0] in params
+                      or seg.evidence.startswith("an early message of the conversation")):
+                return False
+    return True
 
 
 def clock_tests(funcs) -> list[Span]:

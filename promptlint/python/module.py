@@ -193,6 +193,7 @@ class Module:
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
+    facts: dict = field(default_factory=dict, repr=False)  # module facts the site finder states for module rules
     _starts: list[int] | None = field(default=None, repr=False)
     _pieces: dict = field(default_factory=dict, repr=False)
 

@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import replace
 
-from . import candidates, kept_turns, markers, sdks, tool_loops
+from . import candidates, gated_markers, history_cuts, history_loads, kept_turns, markers, sdks, tool_loops
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -21,7 +21,7 @@ from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .walk import children
 
-#: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates._CONVERSATION_WORDS)
+#: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates.CONVERSATION_WORDS)
 #: and of its messages' roles, in any case.
 _CONVERSATION_ROOTS = re.compile(r"(?i:messag|msg|histor|conversation|chat|dialog|transcript|turn|role)")
 
@@ -42,7 +42,27 @@ def find_layouts(module, evaluator) -> list:
     """The PromptLayouts of one module, in the order their sites appear."""
     finder = SiteFinder(module, evaluator)
     finder.run()
+    _gates(module, evaluator)
     return finder.b.layouts
+
+
+def _gates(module, evaluator) -> None:
+    """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
+    get, caching off by default and explicit cache modes in a package where no file names a
+    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns."""
+    if "cache_control" in module.source or "cachePoint" in module.source:
+        module.facts["model_gates"] = gated_markers.model_gates(module)
+        module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+    if "last_" in module.source or "n_last" in module.source:
+        module.facts["history_windows"] = history_loads.history_windows(module)
+    if "prompt_cach" in module.source:
+        off = gated_markers.caching_off(module)
+        if off and evaluator.project.marker_files(module.path):
+            module.facts["caching_off"] = off
+    if "prompt_cache_options" in module.source:
+        modes = gated_markers.explicit_modes(module)
+        if modes and not evaluator.project.marker_files(module.path):
+            module.facts["explicit_modes"] = modes
 
 
 class SiteFinder:
@@ -71,7 +91,7 @@ class SiteFinder:
                     self._generator(self.stack[-1])
                 if isinstance(self.stack[-1], _FUNCS):
                     self.ev.reset_budget()
-                    candidates.cut_in_place(self, self.stack[-1])
+                    history_cuts.cut_in_place(self, self.stack[-1])
                     kept_turns.cut_kept(self, self.stack[-1])
                 self.stack.pop()
                 continue
@@ -161,7 +181,7 @@ class SiteFinder:
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
-            candidates.window(self, node, node.value, scope)
+            history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
 
@@ -229,8 +249,8 @@ class SiteFinder:
             # a message list whose conversation the function cut as it was handed in (its own
             # parameter), where its callers' list is no single history segment: the cut is its own
             if not any(s.window for lay in self.b.layouts[before:] for p in lay.parts for s in p.segments):
-                candidates.window(self, node, node.value, func, own_only=True)
-        elif candidates.window(self, node, node.value, func):
+                history_cuts.window(self, node, node.value, func, own_only=True)
+        elif history_cuts.window(self, node, node.value, func):
             self.b.sites.append(self.m.span(node))
 
     def _stored(self, node: ast.Call) -> None:
@@ -243,7 +263,7 @@ class SiteFinder:
         if func is None or module.split(".")[0] not in _SERIALISERS or self.b.covered(self.m.span(node)):
             return
         self.ev.reset_budget()
-        if candidates.window(self, node, node.args[0], func):
+        if history_cuts.window(self, node, node.args[0], func):
             self.b.sites.append(self.m.span(node))
 
     def _generator(self, func) -> None:
@@ -269,7 +289,7 @@ class SiteFinder:
         found = self._frames.get(key)
         if found is None:
             a, b = self.m.offsets(func)
-            found = self._frames[key] = candidates.CUTS.search(self.m.source, a, b) is not None
+            found = self._frames[key] = history_cuts.CUTS.search(self.m.source, a, b) is not None
         return found
 
     def says_conversation(self, func) -> bool:

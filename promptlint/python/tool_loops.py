@@ -17,8 +17,10 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 def _grown(loop) -> set[str]:
     """The dotted names of the tools lists the loop's body grows (`self._tools`, `tools`): a
-    `.append` / `.extend` / `.insert` on a name or attribute whose last name says tools, not
-    assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
+    `.append` / `.extend` / `.insert` on a name or attribute whose last name says tools, or an
+    item set on one (`self._adapter.builtin_tools[name] = schema`: a dict keeps insertion order;
+    not the class's own registry, `self._tools[name] = tool`, whose methods decide the order they
+    give), not assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
     found, fresh, todo = set(), set(), list(loop.body)
     while todo:
         node = todo.pop()
@@ -31,6 +33,13 @@ def _grown(loop) -> set[str]:
             chain = attribute_chain(node.func.value)
             if chain and tools_named(chain[-1]):
                 found.add(".".join(chain))
+        if isinstance(node, ast.Assign):  # a registry filled by key: `self._adapter.builtin_tools[name] = schema`
+            for t in node.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, (ast.Name, ast.Attribute)):
+                    chain = attribute_chain(t.value)
+                    own = len(chain) == 2 and chain[0] in ("self", "cls")  # its class's API decides the order
+                    if chain and tools_named(chain[-1]) and not own:
+                        found.add(".".join(chain))
         todo.extend(ast.iter_child_nodes(node))
     return found - fresh
 
@@ -62,7 +71,14 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     ev = finder.ev
     span = finder.m.span(loop.iter)
     seg = ev._order_of(ev.eval(loop.iter, frame), loop.iter, frame)
-    if seg is None or seg.anchor is None or not _inside(seg.anchor.span, span):
+    if seg is None or seg.anchor is None:
         return False  # the order was lost elsewhere (reported there), or not at all
+    if not _inside(seg.anchor.span, span):
+        # lost before the loop: in this function (`wanted = {f(n): n for n in self._names()}`,
+        # `for k, v in wanted.items():`) the loop is what makes it the tools' order: reported
+        # where it was lost; elsewhere, reported there
+        if not _inside(seg.anchor.span, finder.m.span(func)):
+            return False
+        span = seg.anchor.span
     finder.b.add(loop, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
     return True

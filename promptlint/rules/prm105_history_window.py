@@ -24,6 +24,10 @@ class HistoryWindowRule(Rule):
     max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
 
+    A conversation loaded from storage as its newest turns (a call named for a session or a history
+    with `last_n=10`) is a window chosen there: info, where the keyword is (the loader's cut is not
+    read, and the request that sends it is not linked).
+
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
     per such message when its time passes: info.
@@ -54,6 +58,16 @@ class HistoryWindowRule(Rule):
 
     code = "PRM105"
     fix_title = "Send the whole history, or cut it in steps (compact the oldest half at a limit)"
+
+    def check_module(self, module):
+        """Info at a keyword that loads a conversation as its newest turns (`get_session(...,
+        last_n=10)`: `python/history_loads.py`)."""
+        for kw in module.facts.get("history_windows", ()):
+            message = (f"The conversation is loaded as its newest turns here (`{kw.arg}=`): once it is longer, the "
+                       "oldest turn drops out on every new turn, so the history sent after it never matches the "
+                       "prefix cached by the previous request (the request that sends it is not linked here: how "
+                       "much it costs is not known)")
+            yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places

@@ -26,12 +26,23 @@ class MissingCacheBreakpointRule(Rule):
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.
     So is a request whose only message is a prompt that the sending function takes whole from its
-    callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`) in a
-    package where no file names a breakpoint key: every prompt of the package sent through it is
+    callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
+    whose messages are a message list it takes from them (`def generate(self, messages): ...
+    system=messages[0]["content"], messages=messages[1:]`), in a package where no file names a
+    breakpoint key: every prompt of the package sent through it is
     paid in full, however much of it the calls share.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
+    Four shapes that leave requests without a breakpoint are reported as info where the code
+    makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
+    model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
+    mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
+    older messages from a whole list whose first message (the system prompt) the same function
+    marked; a setting named for prompt caching that is False by default (`enable_prompt_caching=
+    False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
+    and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
+    `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
@@ -88,6 +99,39 @@ class MissingCacheBreakpointRule(Rule):
         yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
 
 
+    def check_module(self, module) -> Iterable[Diagnostic]:
+        """Info where a breakpoint is chosen by the model name and Claude requests go through the
+        branch without one, and at an explicit cache mode in a package with no breakpoint key
+        (facts of `python/gated_markers.py`)."""
+        for gate in module.facts.get("model_gates", ()):
+            if gate.marked_when:
+                message = (f"Cache breakpoints are set only when the model name matches `{gate.name}`: every other "
+                           "Claude model sent from here gets none, and Anthropic caches nothing without one, so "
+                           "those requests pay the full input price for the same prefix each time; test for any "
+                           "Claude model (or the provider) instead")
+            else:
+                message = (f"Cache breakpoints are left out when the model name matches `{gate.name}`: those Claude "
+                           "requests carry none, and Claude caches nothing without one (on Bedrock too), so they pay "
+                           "the full input price for the same prefix each time")
+            yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
+        for node in module.facts.get("head_unmarks", ()):
+            message = ("This loop deletes the cache breakpoints of every message past the newest ones, and the "
+                       "first message (the system prompt), marked by the same function, is one of them: once the "
+                       "conversation is long enough the system prompt and tools lose their own breakpoint, and "
+                       "requests that share only them (another conversation, a branch) no longer read them")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+        for node in module.facts.get("caching_off", ()):
+            message = ("Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
+                       "breakpoint, so every request sent with the default pays the full input price for the same "
+                       "tools, system prompt and conversation each time; turn it on by default")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+        for node in module.facts.get("explicit_modes", ()):
+            message = ("`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
+                       "and no file of the package sets one: nothing of these requests is cached, so every request "
+                       "pays the full input price for its whole prompt; drop the explicit mode (implicit caching) "
+                       "or mark the end of the static prefix")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
         unknown keys, known to be re-sent whole either as tools and a history built by the code
@@ -123,7 +167,8 @@ class MissingCacheBreakpointRule(Rule):
         prompt sent through it is cached; how long their shared beginnings are is not known."""
         if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
             return
-        message = (f"Every prompt passed to this function is sent as one user message with no cache breakpoint, and "
+        how = "whole as the message list its callers give" if layout.has_history else "as one user message"
+        message = (f"Every prompt passed to this function is sent {how} with no cache breakpoint, and "
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
                    "share the same instructions pay the full input price for them each time; a top-level "
                    "`cache_control` (automatic caching) would cache the longest shared beginning")

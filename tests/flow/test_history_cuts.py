@@ -1,7 +1,7 @@
 """A conversation cut in a helper of its own: messages removed from its middle in a loop, halves
 of it joined, messages selected from it by a filter, a parameter annotated as a list of messages."""
 from promptlint.model import Kind
-from promptlint.python.candidates import windows_in
+from promptlint.python.history_cuts import windows_in
 from promptlint.python.flow.values import Seq, Text
 
 from analysis_support import pos, probe

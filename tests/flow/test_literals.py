@@ -128,3 +128,19 @@ def test_triple_quoted_text_spans_rows(tmp_path):
     seg, = p.segs
     assert (seg.span.start, seg.span.end) == (pos(src, "You are"), pos(src, '"""', 1))
     assert seg.position_at(len("You are a bot.\n")) == pos(src, "Be brief.")
+
+
+CAST = """
+    import typing
+    import uuid
+
+
+    def f():
+        probe(typing.cast(str, f"id {uuid.uuid4()} here"))
+"""
+
+
+def test_typing_cast_is_its_value(tmp_path):
+    p = probe(tmp_path, CAST)
+    assert isinstance(p.value, Text)
+    assert [s.kind for s in p.segs] == [None, Kind.UNIQUE_ID, None]

@@ -83,6 +83,13 @@ def _passthrough(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     return ev.eval(args[0], frame, env)
 
 
+def _cast(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`typing.cast(T, value)`: the value itself (a cast only tells the type checker)."""
+    if len(args) < 2:
+        return None
+    return ev.eval(args[1], frame, env)
+
+
 def _stable(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
     return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "describes the host or configuration")
@@ -388,6 +395,8 @@ for _q in ("input", "sys.stdin.readline", "sys.stdin.read", "sys.stdin.readlines
 for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_future", "asyncio.create_task",
            "anyio.run", "asgiref.sync.async_to_sync", "copy.copy", "copy.deepcopy"):
     KNOWN[_q] = _passthrough
+for _q in ("typing.cast", "typing_extensions.cast"):
+    KNOWN[_q] = _cast
 
 
 

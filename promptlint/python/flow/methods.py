@@ -71,6 +71,10 @@ class MethodsMixin:
             return read[0] if len(read) == 1 else Alt(read or rendered, span)
         if method == "copy" and not args and isinstance(base, Alt) and (dict_variants(base) or list_variants(base)):
             return base  # a request dict completed by conditions (`base_args["system"] = [...]`), copied
+        if method == "list_tools" and not args and _mcp_session(base, m):
+            # a session not known statically (handed in, kept in an attribute, None until opened)
+            # in a module that uses the MCP client: `async def load(self, session): await session.list_tools()`
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN, classify.MCP_LISTING)
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)
@@ -323,3 +327,31 @@ def _view(mapping: Mapping, method: str) -> Seq:
 def _instance(value) -> bool:
     """An instance of a class of the analysed tree (its methods can be read)."""
     return isinstance(value, Obj) and value.node is not None and value.qualname.startswith("instance:")
+
+
+def _mcp_session(base, module) -> bool:
+    """True for a receiver of `list_tools()` that is an MCP client session built in the code and
+    kept where the value is not one object (`self._session = await
+    stack.enter_async_context(ClientSession(read, write))`, None until opened): an option of it is
+    an object of the `mcp` package (or wraps one), and every other option (None left out) is an
+    object or a value not known statically. An aggregator of the code's own (`self.aggregator`)
+    is not one: its order is the code's."""
+    if not any(v == "mcp" or v.startswith("mcp.") for v in module.imports.values()):
+        return False
+    options, todo = [], [base]
+    while todo and len(options) < 16:
+        v = todo.pop()
+        if isinstance(v, Alt):
+            todo.extend(v.options)
+        else:
+            options.append(v)
+    kept = [v for v in options if not (isinstance(v, Text) and all(s.is_static and s.text in ("None", "") for s in v.segs))]
+    return any(_mcp_object(v) for v in kept) and all(
+        isinstance(v, Obj) or (isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].kind is Kind.UNKNOWN) for v in kept)
+
+
+def _mcp_object(value, depth: int = 0) -> bool:
+    """An object of the `mcp` package, or one made from one (`enter_async_context(ClientSession(...))`)."""
+    if not isinstance(value, Obj) or depth > 2:
+        return False
+    return value.qualname.startswith("mcp.") or any(_mcp_object(a, depth + 1) for a in value.args)

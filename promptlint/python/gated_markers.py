@@ -1,0 +1,247 @@
+"""Cache breakpoints that only some models get, and an explicit cache mode with none: facts for
+PRM302 (the rule judges them).
+
+Two shapes, read from one module's `ast` tree:
+
+- **a breakpoint chosen by the model name** (`model_gates`): an `if` whose test compares the
+  model name with a Claude name or provider (`if "claude-3-5" in self.model:`, `if "anthropic"
+  in model:`, `model.startswith("claude-3")`), where one branch sets a cache breakpoint (a
+  `["cache_control"] = ...` statement, a block written with a `cache_control` or `cachePoint`
+  key, or a call of a function of the module or a method of the class that does) and the other
+  does not. The branch without one still sends Claude requests when the marking branch names a
+  narrower model than Claude (a version or a family: `claude-3-5` leaves out `claude-sonnet-4`,
+  `claude-3-7-sonnet`, ...) or when the branch without one is the one the Claude name selects
+  (`if "anthropic" in model: ... else: mark(messages)`): those requests carry no breakpoint.
+- **the head's breakpoint cleared** (`head_unmarks`): a function marks the first message of a
+  list (the system prompt) and a loop over the whole list deletes the breakpoints of the older
+  messages (`del m["cache_control"]`): it deletes the head's too, so the system prompt (and tools)
+  lose the breakpoint of their own; requests that share only them no longer read it.
+- **caching off by default** (`caching_off`): a module that sends to an opt-in cache API
+  (Anthropic, Bedrock) defaults a setting named for prompt caching to False
+  (`enable_prompt_caching=False`) in a package that can set breakpoints: whoever keeps the
+  default caches nothing.
+- **an explicit cache mode** (`explicit_modes`): a dict display `{"mode": "explicit"}` in a
+  module that names OpenAI's `prompt_cache_options`. In explicit mode the API caches only at
+  `prompt_cache_breakpoint` markers (no implicit breakpoint), so with none nothing is cached;
+  the caller (the site finder) keeps it only when no file of the package names a breakpoint key.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from .markers import marker_targets
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_KEYS = ("cache_control", "cachePoint")
+#: A Claude name narrower than "claude": a version or a family after it (`claude-3-5`,
+#: `claude-3`, `claude-sonnet-4`, `claude-opus`).
+_NARROW = re.compile(r"claude[-_.]?(\d|opus|sonnet|haiku|instant)", re.I)
+_CLAUDE = re.compile(r"claude|anthropic", re.I)
+
+
+@dataclass(frozen=True)
+class ModelGate:
+    """`test`: the `if` test; `name`: the model name constant it compares with; `marked_when`:
+    True when the breakpoint is set on the branch the name selects, False on the other one."""
+
+    test: ast.expr
+    name: str
+    marked_when: bool
+
+
+def model_gates(module) -> list[ModelGate]:
+    """The `if` statements of `module` that set a cache breakpoint on one branch only, chosen by a
+    Claude model name, where Claude requests go through the branch with none (module docstring)."""
+    out: list[ModelGate] = []
+    for cls, func in _functions(module):
+        for node in ast.walk(func):
+            if not isinstance(node, ast.If):
+                continue
+            names, negated = _model_names(node.test)
+            if not names or not any(_CLAUDE.search(n) for n in names):
+                continue
+            body, orelse = _marks(module, cls, node.body), _marks(module, cls, node.orelse)
+            if body == orelse:
+                continue
+            marked_when = body != negated  # the breakpoint is on the branch the name selects
+            if marked_when and not all(_NARROW.search(n) for n in names):
+                continue  # every Claude name reaches the marking branch
+            out.append(ModelGate(node.test, names[0], marked_when))
+    return out
+
+
+def explicit_modes(module) -> list[ast.Dict]:
+    """Dict displays `{"mode": "explicit", ...}` in a module that names `prompt_cache_options`."""
+    if "prompt_cache_options" not in module.source:
+        return []
+    return [node for node in ast.walk(module.tree) if isinstance(node, ast.Dict)
+            and any(isinstance(k, ast.Constant) and k.value == "mode" and isinstance(v, ast.Constant)
+                    and v.value == "explicit" for k, v in zip(node.keys, node.values))]
+
+
+def head_unmarks(module) -> list[ast.Delete]:
+    """`del m["cache_control"]` (or `del m[...][-1]["cache_control"]`) in a loop over a whole
+    list `xs` (`for m in xs`, `for m in reversed(xs)`: no slice) of a function that also marks
+    its first item (`xs[0]["cache_control"] = ...`): the loop that clears the older messages'
+    breakpoints clears the head's too, once it gets there. The first such `del` of each loop."""
+    out: list[ast.Delete] = []
+    for _cls, func in _functions(module):
+        heads = {_root(t) for t in marker_targets(func) if _first_item(t)}
+        heads.discard(None)
+        if not heads:
+            continue
+        for loop in ast.walk(func):
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+                continue
+            source = loop.iter
+            if isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "reversed" \
+                    and len(source.args) == 1:
+                source = source.args[0]
+            if not (isinstance(source, ast.Name) and source.id in heads):
+                continue
+            dels = [node for node in ast.walk(loop) if isinstance(node, ast.Delete)
+                    and any(_is_marker_key(t) and _root(t) == loop.target.id for t in node.targets)]
+            if dels and not any(d in out for d in dels):
+                out.append(min(dels, key=lambda d: d.lineno))
+    return out
+
+
+def _is_marker_key(node) -> bool:
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in _KEYS
+
+
+def _root(node) -> str | None:
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _first_item(target: ast.Subscript) -> bool:
+    """`xs[0]["cache_control"]`, `xs[0]["content"][-1]["cache_control"]`: set on the list's first item."""
+    node = target.value
+    while isinstance(node, ast.Subscript):
+        if isinstance(node.value, ast.Name):
+            return isinstance(node.slice, ast.Constant) and node.slice.value == 0
+        node = node.value
+    return False
+
+
+_OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
+
+
+def caching_off(module) -> list[ast.AST]:
+    """Where a module that sends to an opt-in cache API (it imports `anthropic`, or boto3 /
+    aiobotocore for Bedrock) turns prompt caching off by default: a parameter default, a class
+    field or a keyword argument `False` whose name says prompt caching (`enable_prompt_caching=
+    False`, `prompt_caching: bool = False`). The first one (the value node), or []."""
+    if not any(v.split(".")[0] in _OPT_IN for v in module.imports.values()):
+        return []
+    for node in ast.walk(module.tree):
+        pairs = []
+        if isinstance(node, ast.keyword) and node.arg:
+            pairs = [(node.arg, node.value)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            pairs = [(node.target.id, node.value)]
+        elif isinstance(node, ast.arguments):
+            positional = [*node.posonlyargs, *node.args]
+            pairs = list(zip([a.arg for a in positional[len(positional) - len(node.defaults):]], node.defaults))
+            pairs += [(a.arg, d) for a, d in zip(node.kwonlyargs, node.kw_defaults) if d is not None]
+        for name, value in pairs:
+            if isinstance(value, ast.Constant) and value.value is False and _says_prompt_caching(name):
+                return [value]
+    return []
+
+
+def _says_prompt_caching(name: str) -> bool:
+    words = set(name.lower().split("_"))
+    return "prompt" in words and bool(words & {"caching", "cache"})
+
+
+def _functions(module):
+    """(class or None, function) for every function of the module, methods included."""
+    for node in module.tree.body:
+        if isinstance(node, _FUNCS):
+            yield None, node
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, _FUNCS):
+                    yield node, item
+
+
+def _model_names(test: ast.expr) -> tuple[list[str], bool]:
+    """The string constants a test compares a model name with, and whether the test is negated
+    (`not in`, `not x.startswith(...)`). ([], False) for any other test."""
+    negated = False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, True
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    names: list[str] = []
+    for part in parts:
+        found = _compared(part)
+        if found is None or (found[1] and len(parts) > 1):
+            return [], False
+        names.append(found[0])
+        if len(parts) == 1:
+            negated = negated != found[1]
+    return names, negated
+
+
+def _compared(node: ast.expr) -> tuple[str, bool] | None:
+    """(constant, negated) for `"c" in <model>`, `"c" not in <model>`, `<model>.startswith("c")`,
+    `<model> == "c"`, where <model> is code whose last name says model."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, op, right = node.left, node.ops[0], node.comparators[0]
+        if isinstance(op, (ast.In, ast.NotIn)) and _const(left) and _is_model(right):
+            return left.value, isinstance(op, ast.NotIn)
+        if isinstance(op, (ast.Eq, ast.NotEq)) and _is_model(left) and _const(right):
+            return right.value, isinstance(op, ast.NotEq)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "startswith" \
+            and len(node.args) == 1 and _const(node.args[0]) and _is_model(node.func.value):
+        return node.args[0].value, False
+    return None
+
+
+def _const(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _is_model(node) -> bool:
+    """`model`, `self.model`, `self.config.model_name`, `model.lower()`: a name about the model."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+        node = node.func.value
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return "model" in name.lower()
+
+
+def _marks(module, cls, stmts) -> bool:
+    """True when the statements set a cache breakpoint themselves or through a function of the
+    module or a method of `cls` they call (one level)."""
+    methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)} if cls is not None else {}
+    for stmt in stmts:
+        if _sets(stmt):
+            return True
+        for call in ast.walk(stmt):
+            if not isinstance(call, ast.Call):
+                continue
+            f, callee = call.func, None
+            if isinstance(f, ast.Name):
+                callee = module.functions.get(f.id)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+                callee = methods.get(f.attr)
+            if callee is not None and _sets(callee):
+                return True
+    return False
+
+
+def _sets(node: ast.AST) -> bool:
+    """A `["cache_control"] = ...` statement, or a dict display or keyword with a marker key."""
+    if marker_targets(node):
+        return True
+    for n in ast.walk(node):
+        if isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _KEYS for k in n.keys):
+            return True
+        if isinstance(n, ast.keyword) and n.arg in _KEYS:
+            return True
+    return False
