@@ -172,8 +172,11 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
     vol = src.volatility if src is not None else Volatility.UNKNOWN
-    if isinstance(data, Seq) and not data.repeated:
-        literal = all(isinstance(i, Mapping) and i.node is not None for i in data.items) or not data.items
+    if isinstance(data, Seq):
+        # a list display of dicts written in the code, or a comprehension whose element is one
+        # (`[{"id": c.id, "text": c.text} for c in conditions]`, `[t.model_dump() for t in turns]`):
+        # every item has the keys in the code's (or the model's) order
+        literal = all(_fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
     literal = literal or _keyless_parameter(ev, data_node, frame) or is_configured(segs)
@@ -203,6 +206,14 @@ def _written(data) -> bool:
         return bool(data.options) and all(_written(o) for o in data.options)
     return (isinstance(data, Mapping) and data.node is not None
             and all(not isinstance(v, Mapping) or v.node is not None for v in data.items.values()))
+
+
+def _fixed_keys(item) -> bool:
+    """A list item whose keys come in an order the code fixes: a dict display (`{"id": x}`, not a
+    `**` merge), or a model's dict (`obj.model_dump()`)."""
+    if isinstance(item, Mapping):
+        return item.node is not None
+    return _deterministic_dict(None, item)
 
 
 def _keyless_parameter(ev, node, frame) -> bool:
