@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
-from ..model import Diagnostic, PromptLayout, Severity
+from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
 from .base import Rule
 
@@ -172,7 +172,13 @@ class MissingCacheBreakpointRule(Rule):
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
                    "share the same instructions pay the full input price for them each time; a top-level "
                    "`cache_control` (automatic caching) would cache the longest shared beginning")
-        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+        built = _built_elsewhere(layout)
+        if built is None:
+            yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+        else:  # one finding at the helper that builds the request, whichever send calls use it
+            yield self.diagnostic(message.replace("passed to this function", "passed to the function that sends this "
+                                                  "message", 1), built, prompt=layout.id, severity=Severity.INFO,
+                                  related=[Related(layout.site, "sent here")])
 
 
     def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
@@ -189,6 +195,22 @@ class MissingCacheBreakpointRule(Rule):
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+def _built_elsewhere(layout: PromptLayout) -> Span | None:
+    """Where the only message of a one-message request is written, when a helper the send call
+    calls writes it (`client.messages.create(**self._create_kwargs(content))`, with `messages=[{"role":
+    "user", "content": content}]` in `_create_kwargs`: a function of `layout.reaches` that does
+    not hold the call): the place the request is built, one root cause for every send call that
+    uses it (a retry, an async twin). None when the sending function writes it itself."""
+    if len(layout.parts) != 1 or layout.parts[0].span is None:
+        return None
+    span = layout.parts[0].span
+    return span if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches) else None
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return inner.filename == outer.filename and outer.start <= inner.start and inner.end <= outer.end
 
 
 def _fix_phrase(layout: PromptLayout) -> str:
