@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
+from .flow.text import const_str
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .markers import clock_tests, conditional_marker
 from .tool_defs import find_stamped, is_stamp
@@ -365,9 +366,14 @@ class LayoutBuilder:
         return STR if node is not None and element_type(node) == STR else None
 
     def schema_part(self, node, frame) -> list[Part]:
-        """A structured-output schema (`response_format`): static when written as a literal."""
+        """A structured-output schema (`response_format`): static when written as a literal. JSON
+        mode or plain text (`{"type": "json_object"}`, `{"type": "text"}`) is a request option with
+        no schema: nothing of it is in the prompt (no part)."""
         span = self.m.span(node)
         value = self.ev.eval(node, frame)
+        if isinstance(value, Mapping) and list(value.items) == ["type"] and not value.repeated \
+                and const_str(value.items["type"]) in ("json_object", "text"):
+            return []
         if isinstance(value, Mapping):
             rendered = static_json(Seq([value]))
             if rendered is not None:

@@ -77,6 +77,23 @@ def test_parse_on_an_async_azure_client_with_a_schema_and_extra_body(tmp_path):
     assert key.span.start == pos(PARSE, '"prompt_cache_key"')
 
 
+def test_json_mode_is_a_request_option_not_a_schema_in_the_prompt(tmp_path):
+    found = layouts(tmp_path, """
+        from openai import OpenAI
+
+        client = OpenAI()
+
+
+        def judge(prompt, schema_mode):
+            client.chat.completions.create(model="gpt-4.1", response_format={"type": "json_object"},
+                                           messages=[{"role": "user", "content": prompt}])
+            client.chat.completions.create(model="gpt-4.1", response_format={"type": "json_schema", "json_schema": {"name": "V"}},
+                                           messages=[{"role": "user", "content": prompt}])
+    """)
+    by_row = {lt.site.start.row: [p.role for p in lt.parts] for lt in sent(found)}
+    assert by_row == {7: ["user"], 9: ["tools", "user"]}  # JSON mode puts no text before the messages
+
+
 def test_stream_of_a_conversation_grown_in_a_loop(tmp_path):
     layout = one_call(tmp_path, """
         import openai
