@@ -106,17 +106,18 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
 
 
 def passes_prompt(func: ast.AST | None, parts) -> bool:
-    """True when the request's parts are one user message made of a single parameter of `func`
-    (the sending function), sent whole: `def request(self, prompt): ... messages=[{"role": "user",
-    "content": prompt}]`, or when its messages are a message list `func` takes from its callers
+    """True when the request's messages are one user message made of a single parameter of `func`
+    (the sending function), sent whole (tools or a response schema may come before it): `def
+    request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`, or when its messages are a message list `func` takes from its callers
     (`passes_messages`). Such a function is an adapter: the prompt text is its callers'."""
     if not isinstance(func, _FUNCS):
         return False
     if passes_messages(func, parts):
         return True
-    if len(parts) != 1 or parts[0].role != "user":
+    messages = [p for p in parts if p.role != "tools"]  # tools and a response schema come before any message
+    if len(messages) != 1 or messages[0].role != "user":
         return False
-    segs = [s for s in parts[0].segments if not s.is_static or s.text.strip()]
+    segs = [s for s in messages[0].segments if not s.is_static or s.text.strip()]
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
 

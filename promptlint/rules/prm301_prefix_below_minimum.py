@@ -20,7 +20,11 @@ class PrefixBelowMinimumRule(Rule):
     shorter than the model's minimum cacheable length, when what follows the prefix changes on
     every request (or nothing follows), so the prefix can never grow past the minimum. Only sizes
     known statically are reported. Info by default; a warning when the call asks for caching
-    explicitly (Anthropic's top-level `cache_control`, OpenAI `prompt_cache_key`).
+    explicitly (Anthropic's top-level `cache_control`, OpenAI `prompt_cache_key`). Not reported
+    for an adapter that sends the prompt (or the message list) its callers pass whole (`def
+    generate(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): that parameter
+    carries its callers' prompts, long static templates included, so the few tokens before it
+    (a schema, tools) say nothing about what is cached.
 
     ## Why is this bad?
     Providers cache nothing below the minimum (OpenAI 1,024 tokens, Gemini 2.5 2,048, Gemini 3.x
@@ -54,6 +58,8 @@ class PrefixBelowMinimumRule(Rule):
         explicit = layout.auto_cache is not None or any(k in layout.options for k in _EXPLICIT_OPTIONS)
         if not profiles or not all(p.automatic or explicit for p in profiles):
             return
+        if layout.passes_prompt:
+            return  # an adapter: the prompt is its callers' (their templates), of unknown length
         stop = prefix_stop(layout)
         if stop == Cut(0, 0) or not _prefix_is_final(layout, stop):
             return

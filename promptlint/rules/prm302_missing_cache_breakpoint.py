@@ -203,9 +203,10 @@ def _built_elsewhere(layout: PromptLayout) -> Span | None:
     "user", "content": content}]` in `_create_kwargs`: a function of `layout.reaches` that does
     not hold the call): the place the request is built, one root cause for every send call that
     uses it (a retry, an async twin). None when the sending function writes it itself."""
-    if len(layout.parts) != 1 or layout.parts[0].span is None:
+    messages = [p for p in layout.parts if p.role != "tools"]
+    if len(messages) != 1 or messages[0].span is None:
         return None
-    span = layout.parts[0].span
+    span = messages[0].span
     return span if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches) else None
 
 
