@@ -282,3 +282,31 @@ def test_truncation_auto_cuts_input_items_built_elsewhere_even_when_not_known_as
     assert [(s.expr, s.window.start) for s in cut] == [('truncation="auto"', pos(TRAJECTORY, '"auto"'))]
     assert cut[0].kind is not Kind.HISTORY  # the rule reports it at info: not known as the conversation
     assert not any(s.window for p in ask.parts for s in p.segments)  # a list written at the call
+
+
+BUILT_CLIENTS = """
+    from openai import OpenAI
+
+
+    class Compatible:
+        def __init__(self, api_key: str, base_url: str):
+            self.api_key = api_key
+            self.base_url = {url}
+
+        def generate(self, prompt: str) -> str:
+            client = self._build_client(OpenAI)
+            return client.chat.completions.create(model="m", messages=[{{"role": "user", "content": prompt}}])
+
+        def _build_client(self, cls):
+            kw = dict(api_key=self.api_key, base_url=self.base_url)
+            return cls(**kw)
+"""
+
+
+def test_a_client_built_from_a_class_it_is_given_sends_to_the_base_url_of_its_class(tmp_path):
+    def provider(url: str, where: str) -> str | None:
+        (one,) = sent(layouts(tmp_path / where, BUILT_CLIENTS.format(url=url)))
+        return one.provider
+    assert provider('"https://api.deepseek.com"', "a") == "deepseek"
+    assert provider('"https://api.moonshot.cn/v1"', "b") is None  # a host of unknown caching: not OpenAI's
+    assert provider("base_url", "c") == "openai"  # not known statically: the client's own provider

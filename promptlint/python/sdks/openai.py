@@ -41,15 +41,36 @@ def endpoint_provider(b, call) -> str | None:
     if receiver is None:
         return None
     client = b.value(receiver, call.frame)
-    url = client.kwargs.get("base_url") if isinstance(client, Obj) else None
+    if not isinstance(client, Obj):
+        return _class_endpoint(b, call)
+    url = client.kwargs.get("base_url")
     text = const_str(url) if url is not None else None
-    if not text:
-        return None
-    host = (urlsplit(text if "//" in text else "//" + text).hostname or "").lower()
+    return _host_provider(text) if text else None
+
+
+def _host_provider(url: str) -> str:
+    host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
     for known, provider in HOSTS.items():
         if host == known or host.endswith("." + known):
             return provider
     return UNKNOWN
+
+
+def _class_endpoint(b, call) -> str | None:
+    """For a client we cannot follow (built by a helper from a class it is given, `cls(**kw)`):
+    the provider of the `base_url=` every call of the sending class passes (`dict(base_url=
+    self.base_url, ...)` with `self.base_url = "https://api.deepseek.com"`), when each is known
+    statically and all name one provider; None otherwise (the client's own provider)."""
+    cls = call.frame.cls if call.frame is not None else None
+    if cls is None:
+        return None
+    urls = [kw.value for node in ast.walk(cls) if isinstance(node, ast.Call)
+            for kw in node.keywords if kw.arg == "base_url"]
+    texts = [const_str(b.value(u, call.frame)) for u in urls]
+    if not texts or not all(texts):
+        return None
+    found = {_host_provider(t) for t in texts}
+    return found.pop() if len(found) == 1 else None
 
 
 def _client_provider(b, call) -> str | None:
