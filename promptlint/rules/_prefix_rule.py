@@ -129,13 +129,6 @@ def _figure(imp: Impact) -> str:
     return f" ({t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}{more})"
 
 
-def below_anyway(imp: Impact) -> bool:
-    """True when the static text would stay below every target's minimum with the segment moved
-    after it, and no history follows the segment: its place loses nothing today."""
-    history = imp.history_after and imp.rate is Rate.REQUEST
-    return imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history
-
-
 def cost(imp: Impact) -> str:
     """What the segment costs, after the colon of a message."""
     what = follows(imp)
@@ -144,7 +137,8 @@ def cost(imp: Impact) -> str:
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
-    if below_anyway(imp):
+    history = imp.history_after and imp.rate is Rate.REQUEST
+    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history:
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
         until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"

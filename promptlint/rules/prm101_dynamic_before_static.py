@@ -26,10 +26,7 @@ class DynamicBeforeStaticRule(Rule):
     cached; placed before it they would be. The severity follows what the provider would cache:
     a warning when cached tokens are lost on most requests; info when the loss is small, when even
     the reordered static text stays below the model's minimum, or when the content's volatility is
-    unknown (a parameter, an attribute); nothing when nothing cacheable follows, or when the whole
-    request is known (a send call) and its static text stays below every minimum with the content
-    moved after it (nothing is lost; a prompt with no send call found may still be followed by
-    more static text, so it stays info there).
+    unknown (a parameter, an attribute); nothing when nothing cacheable follows.
 
     ## Example
     ```python
@@ -53,8 +50,8 @@ class DynamicBeforeStaticRule(Rule):
             if seg.kind in _OWN_RULE or imp.rate not in _WHAT:
                 continue
             severity = imp.severity
-            if severity is None or (imp.complete and text.below_anyway(imp)):
-                continue  # a whole request whose static text stays below the minimum either way: nothing lost
+            if severity is None:
+                continue
             message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
