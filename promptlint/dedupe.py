@@ -8,8 +8,7 @@ over PRM104, over PRM106, over PRM101). For one rule at one place the strongest 
 then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
 then the one that knows more of the request (the longer message). A file's PRM001 found by its
 own analysis and by the analyses of the files that import it is one finding whose related
-locations are every importer's; so is one finding (same rule, place, message and severity) reached
-from several requests (a helper that builds the request for several send calls: each call related).
+locations are every importer's.
 """
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     for d in diagnostics:
         key = (d.code, d.span.filename, d.span.start)
         old = best.get(key)
-        if old is not None and (d.code == "PRM001" or (d.message == old.message and d.severity is old.severity
-                                                        and d.related and old.related)):
+        if old is not None and d.code == "PRM001":
             best[key] = _merged(old, d)
         elif old is None or strength(d) > strength(old):
             best[key] = d
@@ -53,8 +51,8 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _merged(a: Diagnostic, b: Diagnostic) -> Diagnostic:
-    """One finding from two reports of it (a file's PRM001, a helper reached from two send calls):
-    the stronger, with the related locations of both (each once, in file order)."""
+    """One PRM001 of a file from two reports of it: the stronger, with the related locations of
+    both (each once, in file order)."""
     keep = b if strength(b) > strength(a) else a
     related = {(r.span.filename, r.span.start.row, r.span.start.column, r.message): r for r in [*a.related, *b.related]}
     return replace(keep, related=[related[k] for k in sorted(related)])

