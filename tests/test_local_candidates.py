@@ -331,3 +331,20 @@ def test_a_placeholder_a_langchain_template_leaves_unfilled_does_not_hide_the_ca
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.span.filename.rsplit("/", 1)[-1], d.span.start.row, d.severity.value)
             for d in report.diagnostics if d.code == "PRM102"] == [("PRM102", "prompts.py", 6, "warning")]
+
+
+def test_text_only_returns_are_never_message_lists():
+    """A function not named for a prompt that returns such text returns no candidate; it is not
+    evaluated (candidates._text_only)."""
+    import ast
+    from promptlint.python.candidates import _text_only
+
+    def shape(src):
+        return ast.parse(src, mode="eval").body
+
+    for src in ('"\\n".join(lines)', '"Hi {x}".format(x=x)', '"%s!" % name', 'f"{a}"', '"x"',
+                'f"{a}".join(b)', '"a, b".replace(",", ";")'):
+        assert _text_only(shape(src)), src
+    for src in ("sep.join(lines)", "build(f'{a}')", "template.format(x=1)", "x % y", "[{'role': 'system'}]",
+                '"{}".split()'):
+        assert not _text_only(shape(src)), src

@@ -327,8 +327,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
     if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
-    if not named and isinstance(value_node, ast.JoinedStr):
-        return False  # text (an f-string is never a message list), from a function not named for a prompt
+    if not named and _text_only(value_node):
+        return False  # text (never a message list), from a function not named for a prompt
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
@@ -340,6 +340,19 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             if len(finder.b.layouts) > before:
                 return True
     return False
+
+
+def _text_only(node) -> bool:
+    """True for an expression that is text whatever its operands are, never a message list: an
+    f-string, a str method of a string literal (`"\\n".join(lines)`, `"...".format(x)`), `"..." % x`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        node = node.left
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS:
+        node = node.func.value
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+_STR_METHODS = {"join", "format", "format_map", "strip", "replace"}
 
 
 def message_list(finder, node, value, frame) -> bool:
