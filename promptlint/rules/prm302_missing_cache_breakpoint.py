@@ -9,6 +9,25 @@ from . import _cache_rule as h
 from .base import Rule
 
 
+#: Facts of a module's code that PRM302 reports where they are written, each with its message.
+_PACKAGE_FACTS = (
+    ("head_unmarks",
+     "This loop deletes the cache breakpoints of every message past the newest ones, and the "
+     "first message (the system prompt), marked by the same function, is one of them: once the "
+     "conversation is long enough the system prompt and tools lose their own breakpoint, and "
+     "requests that share only them (another conversation, a branch) no longer read them"),
+    ("caching_off",
+     "Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
+     "breakpoint, so every request sent with the default pays the full input price for the same "
+     "tools, system prompt and conversation each time; turn it on by default"),
+    ("explicit_modes",
+     "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
+     "and no file of the package sets one: nothing of these requests is cached, so every request "
+     "pays the full input price for its whole prompt; drop the explicit mode (implicit caching) "
+     "or mark the end of the static prefix"),
+)
+
+
 class MissingCacheBreakpointRule(Rule):
     """## What it does
     Finds a call to an API that caches only where the client asks (Anthropic Messages, Claude
@@ -114,23 +133,9 @@ class MissingCacheBreakpointRule(Rule):
                            "requests carry none, and Claude caches nothing without one (on Bedrock too), so they pay "
                            "the full input price for the same prefix each time")
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
-        for node in module.facts.get("head_unmarks", ()):
-            message = ("This loop deletes the cache breakpoints of every message past the newest ones, and the "
-                       "first message (the system prompt), marked by the same function, is one of them: once the "
-                       "conversation is long enough the system prompt and tools lose their own breakpoint, and "
-                       "requests that share only them (another conversation, a branch) no longer read them")
-            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
-        for node in module.facts.get("caching_off", ()):
-            message = ("Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
-                       "breakpoint, so every request sent with the default pays the full input price for the same "
-                       "tools, system prompt and conversation each time; turn it on by default")
-            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
-        for node in module.facts.get("explicit_modes", ()):
-            message = ("`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
-                       "and no file of the package sets one: nothing of these requests is cached, so every request "
-                       "pays the full input price for its whole prompt; drop the explicit mode (implicit caching) "
-                       "or mark the end of the static prefix")
-            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+        for fact, message in _PACKAGE_FACTS:
+            for node in module.facts.get(fact, ()):
+                yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
 
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of

@@ -422,16 +422,21 @@ class ObjectsMixin:
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)
 
-    def _text_default(self, frame: Frame, name: str) -> Value | None:
-        """The default of parameter `name` of the frame's function when it is text with some
-        static text (`system_prompt: str = SYSTEM_PROMPT`, `sep: str = ", "`), else None (no
-        default, `None`, a list, an object)."""
+    def _default_value(self, frame: Frame, name: str) -> Value | None:
+        """The value of the default of parameter `name` of the frame's function (evaluated once,
+        at import), or None when it has none or its default is `None`."""
         if frame.func is None:
             return None
         th = self.defaults(Func(frame.module, frame.func)).get(name)
         if th is None or isinstance(th.node, ast.Constant) and th.node.value is None:
             return None
-        value = self.force(th.value, th)
+        return self.force(th.value, th)
+
+    def _text_default(self, frame: Frame, name: str) -> Value | None:
+        """The default of parameter `name` of the frame's function when it is text with some
+        static text (`system_prompt: str = SYSTEM_PROMPT`, `sep: str = ", "`), else None (no
+        default, `None`, a list, an object)."""
+        value = self._default_value(frame, name)
         if not isinstance(value, Text) or not any(s.is_static and s.text for s in value.segs):
             return None
         return value
@@ -439,12 +444,9 @@ class ObjectsMixin:
     def _known_default(self, frame: Frame, name: str, kind: Kind) -> Value | None:
         """The default of parameter `name` (evaluated at import: per process) when it is a value of
         `kind` known from the code, not from a name (`current_time=TIME_AT_IMPORT`), else None."""
-        if frame.func is None:
+        value = self._default_value(frame, name)
+        if value is None:
             return None
-        th = self.defaults(Func(frame.module, frame.func)).get(name)
-        if th is None or isinstance(th.node, ast.Constant) and th.node.value is None:
-            return None
-        value = self.force(th.value, th)
         segs = self.text_of(value, frame) if isinstance(value, (Text, Alt)) else []
         return value if any(s.kind is kind and not s.name_only for s in segs) else None
 
