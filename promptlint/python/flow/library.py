@@ -411,16 +411,6 @@ for _q in ("typing.cast", "typing_extensions.cast"):
 
 
 
-def _cast(ev, node, qual, args, kwargs, frame, env) -> Value | None:
-    """`typing.cast(T, value)`: the value itself (a type checker's hint; nothing happens at run time)."""
-    if len(args) != 2:
-        return dynamic(frame.module.span(node), frame.module.code(node))
-    return ev.eval(args[1], frame, env)
-
-
-KNOWN["typing.cast"] = KNOWN["typing_extensions.cast"] = _cast
-
-
 def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     """`await asyncio.gather(a(), b())`, `asyncio.gather(*[answer(q, g) for g in groups])`: the
     list of what each awaitable gives, in the order they are passed (not the order they finish:
