@@ -50,11 +50,14 @@ class Project:
     `roots` are directories searched for dotted module names, in order (the checked folders); the
     directory above each analysed file's top package is added as files are loaded, and the
     current folder is searched last (an application without `__init__.py` files, run from its
-    root, imports its modules from there).
+    root, imports its modules from there). A checked folder that is itself a package (it holds
+    an `__init__.py`) is searched from the folder above its top package, as Python imports it:
+    its modules are `pkg.mod`, never a top-level `mod` (checking `site-packages/aiohttp` must not
+    make `import abc` read `aiohttp/abc.py`).
     """
 
     def __init__(self, roots: list[Path] | None = None):
-        self.roots: list[Path] = [r.resolve() for r in (roots or [])]
+        self.roots: list[Path] = list(dict.fromkeys(import_root(r.resolve()) for r in (roots or [])))
         self._given = list(self.roots)
         self.fallback = Path.cwd().resolve()  # apps without __init__.py run from their root
         self._modules: dict[Path, Module | ParseError] = {}
@@ -361,6 +364,14 @@ class Project:
             package = Package.scan(root)
         self._packages[root] = package  # the most recently used last
         return package
+
+
+def import_root(folder: Path) -> Path:
+    """The folder dotted names are searched from for a checked `folder`: itself, or for a package
+    (a folder with an `__init__.py`) the folder above its top package (`module.package_of`)."""
+    if not (folder / "__init__.py").is_file():
+        return folder
+    return package_of(folder / "__init__.py")[1]
 
 
 def search_root(path: Path) -> Path:

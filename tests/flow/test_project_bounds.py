@@ -167,3 +167,17 @@ def test_the_package_index_used_last_is_kept(tmp_path, monkeypatch):
     for name in "abacada":
         project._package(tmp_path / name)
     assert scans == ["a", "b", "c", "d"]
+
+
+def test_a_checked_package_folder_is_searched_from_the_folder_above_it(tmp_path):
+    """A checked folder that is a package (`site-packages/aiohttp`) is not a root of top-level
+    names: `import abc` there is the standard library's, not `aiohttp/abc.py`; its own modules
+    are found by their dotted names from the folder above it."""
+    write(tmp_path, {"aiohttp/__init__.py": "", "aiohttp/abc.py": "X = 1\n", "aiohttp/sub/__init__.py": "",
+                     "app/m.py": "Y = 2\n"})
+    project = Project([tmp_path / "aiohttp", tmp_path / "aiohttp" / "sub", tmp_path / "app"])
+    assert project.roots == [tmp_path.resolve(), (tmp_path / "app").resolve()]
+    project.start()
+    assert project.find("abc") is None
+    assert project.find("aiohttp.abc").path.name == "abc.py"
+    assert project.find("m").path.name == "m.py"
