@@ -448,3 +448,36 @@ def test_a_call_given_a_list_made_from_fetched_data_fetches_with_it(tmp_path):
     assert seg.evidence.startswith("data fetched with")
     other, = probe(tmp_path, LIST_OF_FETCHED, index=1).segs  # a list made from a parameter: unknown
     assert (other.kind, other.volatility) == (Kind.UNKNOWN, Volatility.UNKNOWN)
+
+
+def test_the_file_budget_bounds_followed_calls_and_callers(tmp_path):
+    """Evaluations inside followed functions (a call's body, the callers' arguments of a
+    parameter) spend from one budget per analysed file: once it is spent a call is not followed
+    and a parameter's callers are not read; the value is unknown and says why. The next file
+    starts afresh (`forget`)."""
+    from promptlint.python.flow.budget import SPENT
+    src = """
+        def persona(name):
+            return "You are " + name + ", the support assistant of Acme Tools."
+
+
+        def ask(topic):
+            probe(persona("Ada") + topic)
+
+
+        def run():
+            ask("billing")
+    """
+    full = probe(tmp_path, src)
+    assert full.described == [("text", "You are "), ("text", "Ada"), ("text", ", the support assistant of Acme Tools."),
+                              ("text", "billing")]
+    ev = evaluator(tmp_path)
+    ev.budget = Budget(file_limit=0)  # nothing left for followed functions
+    spent = probe(tmp_path, src, ev=ev)
+    assert [(s.kind, s.volatility, s.evidence) for s in spent.segs] == [
+        (Kind.UNKNOWN, Volatility.UNKNOWN, SPENT),
+        (Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `topic` (its callers {SPENT})")]
+    ev.forget()
+    assert ev.budget.file_left == ev.budget.file_limit == 0
+    ev.budget = Budget()
+    assert probe(tmp_path, src, ev=ev).described == full.described

@@ -129,7 +129,21 @@ def caller_arguments(evaluator, frame: Frame, name: str):
     key = ("callers", id(func), name)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
+    if not evaluator.budget.following:
+        return None  # (not cached: the parameter says why it is unknown, `objects.param`)
     evaluator._return_cache[key] = None  # while computing: a recursive helper stays unknown
+    evaluator.budget.inner += 1
+    try:
+        result = _caller_arguments(evaluator, frame, name)
+    finally:
+        evaluator.budget.inner -= 1
+    evaluator._return_cache[key] = result
+    return result
+
+
+def _caller_arguments(evaluator, frame: Frame, name: str):
+    """`caller_arguments` once its cache and the file's budget were asked."""
+    func = frame.func
     keys = ("self.",) if frame.cls is not None else ("",)
     sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
     if frame.cls is None:
@@ -156,9 +170,7 @@ def caller_arguments(evaluator, frame: Frame, name: str):
                                          hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
         values.append(evaluator.eval(arg, caller_frame))
     from .values import Alt
-    result = values[0] if len(values) == 1 else Alt(values)
-    evaluator._return_cache[key] = result
-    return result
+    return values[0] if len(values) == 1 else Alt(values)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
@@ -238,7 +250,20 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     key = ("field callers", id(cls), attr)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
+    if not evaluator.budget.following:
+        return None  # (the class default is read, as with too many calls)
     evaluator._return_cache[key] = None  # while computing: a field built from itself stays as it is
+    evaluator.budget.inner += 1
+    try:
+        result = _field_arguments(evaluator, module, cls, attr, default)
+    finally:
+        evaluator.budget.inner -= 1
+    evaluator._return_cache[key] = result
+    return result
+
+
+def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
+    """`field_arguments` once its cache and the file's budget were asked."""
     sites = [(module, call, caller, c) for call, caller, c in calls_named(module, cls.name, ("",))]
     if getattr(module, "path", None) is not None:
         others = evaluator.project.callers_of(cls.name, module.path, max(MAX_CALLERS - len(sites), 0))
@@ -259,9 +284,7 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
             _caller_frame(evaluator, site_module, caller, c, 1, None)
         values.append(evaluator.eval(arg, frame))
     from .values import Alt
-    result = values[0] if len(values) == 1 else Alt(values)
-    evaluator._return_cache[key] = result
-    return result
+    return values[0] if len(values) == 1 else Alt(values)
 
 
 def called_anywhere(evaluator, module, func) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name
 from . import library, rewrites
-from .budget import MAX_DEPTH
+from .budget import MAX_DEPTH, SPENT
 from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
@@ -223,7 +223,10 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             return self._return_cache[key]  # caching it would only match a later call reusing their ids
         if key in self._active:
             return dynamic(span, fn.node.name + "()", evidence="recursive call")
+        if not self.budget.following:
+            return dynamic(span, fn.node.name + "()", evidence=SPENT)
         self._active.add(key)
+        self.budget.inner += 1
         try:
             frame = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings,
                           self_value=fn.self_value, depth=depth)
@@ -239,6 +242,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
         finally:
             self._active.discard(key)
+            self.budget.inner -= 1
         if not explicit:
             self._return_cache[key] = result
             self._return_cache[("self", key)] = fn.self_value  # keeps id(self_value) unique while cached

@@ -66,6 +66,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._marks.clear()
         self._apart.clear()
         self._bodies.clear()
+        self.budget.start_file()
 
     def reset_budget(self) -> None:
         """Start the work budget of one prompt."""

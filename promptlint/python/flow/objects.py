@@ -15,6 +15,7 @@ from ...model import Kind, Volatility
 from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
+from .budget import SPENT
 from .class_facts import grown, members_named, message_list, self_annotation, self_assigns, walk_statements
 from .configured import configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
@@ -384,9 +385,12 @@ class ObjectsMixin:
         if (frame.depth == 0 or frame.hops is not None) and name not in ("self", "cls"):
             # the prompt's own frame, or a wrapper's caller that passes its own parameter: ask its callers
             from .callers import caller_arguments
+            spent = not self.budget.following
             found = caller_arguments(self, frame, name)
             if found is not None and not (_unknown(self.text_of(found, frame)) and classify.classify_name(name)):
                 return found  # (a caller's value we cannot read says less than the parameter's name)
+        else:
+            spent = False
         m = frame.module
         param: ast.arg = th.node
         ann = param.annotation
@@ -417,7 +421,8 @@ class ObjectsMixin:
                 built = configured if default is None else Alt([configured, default], fallback=True)
                 given = field_arguments(self, m, frame.cls, name, lambda: built if default is None else default)
                 return built if given is None else given
-        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"the parameter `{name}`")
+        unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN,
+                         f"the parameter `{name}` (its callers {SPENT})" if spent else f"the parameter `{name}`")
         # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)
