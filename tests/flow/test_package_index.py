@@ -27,3 +27,20 @@ def test_same_as_plain_patterns_on_random_text():
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
         assert assigned_names(text) == _plain(ASSIGNED, text), text
         assert called_names(text) == _plain(CALLED, text), text
+
+
+def test_the_index_finds_names_of_one_file_and_of_several(tmp_path):
+    """A name of one file is kept as that file's number, a name of several as a list: `matching`
+    gives the files in order either way, and one name string is shared by the three indexes."""
+    from promptlint.python.packages import CALLS, PARAMS, Package
+    (tmp_path / "a.py").write_text("PROMPT = 'a'\ndef run(prompt):\n    ask(prompt)\n")
+    (tmp_path / "b.py").write_text("PROMPT = 'b'\nOTHER = ask(1)\n")
+    (tmp_path / "c.py").write_text("def prompt(x):\n    return x\n")
+    package = Package.scan(tmp_path)
+    names = lambda key: [p.name for p in package.matching(key)]
+    assert names("PROMPT") == ["a.py", "b.py"] and names("OTHER") == ["b.py"] and names("missing") == []
+    assert names(CALLS + "ask") == ["a.py", "b.py"] and names(CALLS + "run") == ["a.py"]  # (a def reads as a call)
+    assert names(PARAMS + "prompt") == ["a.py"] and names(PARAMS + "x") == ["c.py"]
+    assert package.names["OTHER"] == 1 and package.names["PROMPT"] == [0, 1]
+    shared = [k for index in (package.names, package.calls, package.params) for k in index if k == "prompt"]
+    assert len(shared) == 2 and shared[0] is shared[1]  # `prompt(x)` of c.py, the parameter of a.py
