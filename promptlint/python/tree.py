@@ -31,8 +31,9 @@ MAX_CACHED_CHARS = 5_000_000
 #: imports, the modules a name search or a caller search reads); once they hold this much, no
 #: other module is read and what it would have given is unknown. Bounds one analysis' memory and
 #: time on any tree: a search over a package of 10 M characters would otherwise parse it all
-#: (about 30 bytes of memory per character). The corpus' largest analysis uses 3.75 M.
-MAX_ANALYSIS_CHARS = 6_000_000
+#: (about 30 bytes of memory per character). The corpus' largest analysis uses 3.75 M; 6 M let one
+#: litellm file (`main.py`) peak at 385 MiB in a fresh process, 4 M at 303 MiB.
+MAX_ANALYSIS_CHARS = 4_000_000
 #: Folders that hold installed distributions, each its own project: a package tree there is the
 #: top package's own folder (or module), not the whole folder (`search_root`).
 INSTALL_DIRS = ("site-packages", "dist-packages")
