@@ -256,10 +256,11 @@ _WORKER: Linter | None = None
 _WORKER_OPTIONS: dict = {}
 
 
-def _init_worker(roots, targets, profiles, force, cache_args) -> None:
+def _init_worker(roots, targets, profiles, force, cache_args, shared=None) -> None:
     global _WORKER
     _WORKER_OPTIONS["gc"] = collect.start()  # a fresh process that lives for the run: never undone
     _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
+    _WORKER.project.shared = shared  # package indexes one worker scanned, for those that replace it
     _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
     from . import tokens
     if _WORKER_OPTIONS["cache"] is not None and tokens.MEMO is None:  # not inherited (spawn)
@@ -340,9 +341,15 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
     if jobs > 1 and len(todo) >= PARALLEL_MIN_FILES:
         from . import workers
         cache_args = (cache.root, cache.fingerprint) if cache is not None else None
-        workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args), _work, done,
-                    lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
-                    preload=WORKER_PRELOAD)
+        import shutil
+        import tempfile
+        shared = Path(tempfile.mkdtemp(prefix="promptlint-indexes-"))
+        try:
+            workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args, shared), _work, done,
+                        lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
+                        preload=WORKER_PRELOAD)
+        finally:
+            shutil.rmtree(shared, ignore_errors=True)
     elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
         with collect.paced() as pacer:

@@ -83,6 +83,10 @@ class Project:
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
         #: or parsed: dotted name -> (path, error). Reset by `start`.
         self.failed: dict[str, tuple[Path, ParseError]] = {}
+        #: A folder where the package indexes scanned in this run are written and read back
+        #: (`_package`): the worker that replaces one past its memory bound loads them instead of
+        #: scanning again (litellm's index: 4 s of CPU to scan, 0.2 s to load; 37 workers in one run).
+        self.shared: Path | None = None
 
     @property
     def full(self) -> bool:
@@ -362,7 +366,7 @@ class Project:
         if package is None:
             if len(self._packages) >= MAX_PACKAGES:
                 del self._packages[next(iter(self._packages))]
-            package = Package.scan(root)
+            package = shared_scan(root, self.shared)
         self._packages[root] = package  # the most recently used last
         return package
 
@@ -373,6 +377,34 @@ def import_root(folder: Path) -> Path:
     if not (folder / "__init__.py").is_file():
         return folder
     return package_of(folder / "__init__.py")[1]
+
+
+def shared_scan(root: Path, shared: Path | None) -> Package:
+    """`Package.scan(root)`, read from the folder `shared` when a process of this run scanned it
+    already, else scanned and written there (atomically: a half-written file is never read; an
+    unreadable one is scanned again). The run's files do not change while it runs."""
+    if shared is None:
+        return Package.scan(root)
+    import hashlib
+    import os
+    import pickle
+    path = shared / (hashlib.sha256(str(root).encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".pickle")
+    try:
+        with open(path, "rb") as f:
+            package = pickle.load(f)
+        if isinstance(package, Package):
+            return package
+    except Exception:  # missing, or unreadable: scanned again
+        pass
+    package = Package.scan(root)
+    try:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump(package, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return package
 
 
 def search_root(path: Path) -> Path:

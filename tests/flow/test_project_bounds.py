@@ -181,3 +181,30 @@ def test_a_checked_package_folder_is_searched_from_the_folder_above_it(tmp_path)
     assert project.find("abc") is None
     assert project.find("aiohttp.abc").path.name == "abc.py"
     assert project.find("m").path.name == "m.py"
+
+
+def test_a_package_index_scanned_once_per_run_is_read_back_by_other_workers(tmp_path, monkeypatch):
+    """With a shared folder (the workers of one run), the first process that needs a package's
+    index scans it and writes it there; a worker that replaces it reads it back, the same index,
+    without scanning; an unreadable file is scanned again."""
+    from promptlint.python import packages
+    scans: list[str] = []
+    real = packages.Package.scan.__func__
+
+    def scan(cls, root):
+        scans.append(root.name)
+        return real(cls, root)
+
+    monkeypatch.setattr(packages.Package, "scan", classmethod(scan))
+    write(tmp_path / "src", {"app/__init__.py": "", "app/m.py": "PROMPT = 'x'\n"})
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    first = tree.shared_scan(tmp_path / "src", shared)
+    again = tree.shared_scan(tmp_path / "src", shared)
+    assert scans == ["src"]
+    assert again.names == first.names and again.snapshot == first.snapshot and again.files == first.files
+    for written in shared.iterdir():
+        written.write_bytes(b"not a pickle")
+    tree.shared_scan(tmp_path / "src", shared)
+    assert scans == ["src", "src"]
+    assert tree.shared_scan(tmp_path / "src", None).names == first.names and scans == ["src"] * 3
