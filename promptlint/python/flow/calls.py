@@ -311,6 +311,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         message: its result is fetched with it. A text that an input marks as a conversation
         written with its older turns apart (`rewrites.py`) keeps the mark through a function that
         reshapes it (`limit_words(conv, 2500)`), and so does the result that replaces it."""
+        if isinstance(result, Text) and len(result.segs) == 1 and result.segs[0].evidence == SPENT:
+            return result  # not followed for want of budget: unknown, not "fetched" by its inputs
         if isinstance(result, Text):
             marks = rewrites.marks_of(result.segs) or [m for v in inputs if isinstance(v, (Text, Alt))
                                                         for m in rewrites.marks_of(self.text_of(v, frame))]
