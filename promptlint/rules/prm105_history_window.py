@@ -13,7 +13,8 @@ class HistoryWindowRule(Rule):
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
-    `truncation="auto"`), or with messages of its middle removed until it fits
+    `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
+    module-level `history` that each call appends to), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
