@@ -69,3 +69,34 @@ def test_same_tools_unknown_tools_or_a_fresh_conversation_are_no_switch():
                 chain = a if i else b
                 chain.invoke(messages)
     """)
+
+
+def _filters(src: str):
+    from promptlint.python.tool_switches import find_forced_filters
+    return [(ast.unparse(c), f) for c, f in find_forced_filters(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+
+
+def test_a_tool_list_filtered_to_the_forced_tool_is_found():
+    assert _filters("""
+        def fmt(tools, tool_choice):
+            allowed = set(tool_choice.tools)
+            return [t for t in tools if t["function"]["name"] in allowed]
+
+        def retry(ctx):
+            forced_tool = ctx.tool_choice["tool"]["name"]
+            return [s for s in ctx.tool_specs if s.name == forced_tool]
+    """) == [("[t for t in tools if t['function']['name'] in allowed]", "fmt"),
+             ("[s for s in ctx.tool_specs if s.name == forced_tool]", "retry")]
+
+
+def test_a_configured_allow_list_or_a_lookup_of_the_forced_tool_is_not():
+    assert _filters("""
+        def configured(tools, agent):
+            return [t for t in tools if t["name"] in agent.allowed_tools]
+
+        def lookup(tools, tool_choice):
+            return [t for t in tools if t["name"] == tool_choice["name"]][0]["parameters"]
+
+        def other_lists(rows, tool_choice):
+            return [r for r in rows if r["name"] == tool_choice]
+    """) == []

@@ -198,3 +198,65 @@ def find_tool_switches(module) -> list[ToolSwitch]:
     # a loop nested in another is found once, by its outermost loop
     unique = {id(s.node): s for s in out}
     return sorted(unique.values(), key=lambda s: (s.node.lineno, s.node.col_offset))
+
+
+#: Words of the value a tool list is filtered by that say it is the tool a call forces.
+_FORCED_WORDS = ("tool_choice", "forced", "force_tool")
+
+
+def _tool_list_name(node) -> bool:
+    """True for the iterated value of a tool list: a name or attribute named for tools
+    (`tools`, `ctx.tool_specs`, `self.tool_schemas`)."""
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return name.lower().startswith("tool") or name.lower().endswith("tools")
+
+
+def _names_item(node, item: str) -> bool:
+    """True for the name of the item a comprehension visits: `t["name"]`, `t["function"]["name"]`,
+    `t.name`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "name":
+        base = node.value
+    elif isinstance(node, ast.Attribute) and node.attr == "name":
+        base = node.value
+    else:
+        return False
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return isinstance(base, ast.Name) and base.id == item
+
+
+def _forced(node, local: dict, depth: int = 0) -> bool:
+    """True for a value taken from the tool a call forces (`tool_choice.tools`, `forced_tool`),
+    also through a local name assigned once from one."""
+    text = ast.unparse(node)
+    if any(w in text for w in _FORCED_WORDS):
+        return True
+    if isinstance(node, ast.Name) and depth < 2 and len(local.get(node.id, ())) == 1 \
+            and not isinstance(local[node.id][0], tuple):
+        return _forced(local[node.id][0], local, depth + 1)
+    return False
+
+
+def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
+    """The comprehensions that keep, of a tool list, only the tool a call forces (`[t for t in
+    tools if t["name"] == forced_tool]`, `... if t["function"]["name"] in set(tool_choice.tools)`),
+    with the function they are in: that request is sent with other tool definitions than the
+    others of its conversation, instead of the whole list and a `tool_choice`."""
+    out = []
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
+        own = _own(func)
+        local = _locals(own)
+        looked_up = {id(n.value) for n in own if isinstance(n, ast.Subscript)}  # `[...][0]`: a lookup
+        for comp in (n for n in own if isinstance(n, ast.ListComp) and id(n) not in looked_up):
+            gen = comp.generators[0]
+            if len(comp.generators) != 1 or len(gen.ifs) != 1 or not isinstance(gen.target, ast.Name) \
+                    or not _tool_list_name(gen.iter):
+                continue
+            test = gen.ifs[0]
+            if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+                    and isinstance(test.ops[0], (ast.Eq, ast.In))):
+                continue
+            left, right = test.left, test.comparators[0]
+            if _names_item(left, gen.target.id) and _forced(right, local):
+                out.append((comp, func.name))
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))

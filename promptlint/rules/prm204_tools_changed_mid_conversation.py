@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
-from ..python.tool_switches import find_tool_switches
+from ..python.tool_switches import find_forced_filters, find_tool_switches
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -114,3 +114,9 @@ class ToolsChangedMidConversationRule(Rule):
                        "runnable and choose the tool with `tool_choice`")
             related = [Related(module.span(o), "another tool set chosen here") for o in switch.others]
             yield self.diagnostic(message, module.span(switch.node), severity=Severity.WARNING, related=related)
+        for comp, function in find_forced_filters(module):
+            message = (f"`{function}` sends only the tool the call forces, filtered out of the tool list here: "
+                       f"the requests that force a tool go out with other tool definitions than the others of the "
+                       f"conversation, and {_FRONT} differ, so those requests read none of the cached prefix; "
+                       "send the whole list and force the tool with `tool_choice` (or `allowed_tools`)")
+            yield self.diagnostic(message, module.span(comp))
