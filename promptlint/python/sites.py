@@ -49,12 +49,15 @@ def find_layouts(module, evaluator) -> list:
 def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
     get, caching off by default and explicit cache modes in a package where no file names a
-    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns."""
+    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns and a
+    token budget that an Assistants run truncates the thread to."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
     if "last_" in module.source or "n_last" in module.source:
         module.facts["history_windows"] = history_loads.history_windows(module)
+    if "max_prompt_tokens" in module.source:
+        module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
     if "prompt_cach" in module.source:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):

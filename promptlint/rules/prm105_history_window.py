@@ -27,7 +27,9 @@ class HistoryWindowRule(Rule):
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10`) is a window chosen there: info, where the keyword is (the loader's cut is not
-    read, and the request that sends it is not linked).
+    read, and the request that sends it is not linked). A token budget given to an OpenAI
+    Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
+    drops the thread's oldest messages on every run once it is longer: info, where the budget is.
 
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
@@ -69,6 +71,12 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for budget in module.facts.get("prompt_budgets", ()):
+            message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
+                       "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
+                       "on, so the thread sent after the instructions never matches the prefix cached by the previous "
+                       "run (how long the threads grow is not known here)")
+            yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places
