@@ -30,6 +30,9 @@ class HistoryWindowRule(Rule):
     read, and the request that sends it is not linked). A token budget given to an OpenAI
     Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
     drops the thread's oldest messages on every run once it is longer: info, where the budget is.
+    An adapter for the Responses API that moves every system message of the conversation,
+    wherever it is, into `instructions` (which precede all input items) rewrites the head of the
+    request when a later system message is added: info, where the text is moved.
 
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
@@ -71,6 +74,13 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for stmt, function in module.facts.get("system_hoists", ()):
+            message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
+                       "into the Responses API's `instructions`, which come before all input items: a system message "
+                       "added later in a conversation (a notice, per-turn context) changes the head of the request on "
+                       "the turn it is added, and the history after it is read uncached; keep later system messages "
+                       "in place among the input items and fold only the leading ones")
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
