@@ -57,3 +57,36 @@ def _unawaited(node):
 def _tiny(node) -> bool:
     """A constant window of at most two turns, or a value that is no window (None, 0)."""
     return isinstance(node, ast.Constant) and (node.value is None or isinstance(node.value, int) and node.value <= 2)
+
+
+def prompt_budgets(module) -> list[ast.AST]:
+    """The token budgets given to OpenAI Assistants runs (`max_prompt_tokens=25000` in a call, or
+    `kwargs["max_prompt_tokens"] = 25000`), in source order: once a thread is longer than the
+    budget, the run drops its oldest messages to fit (the default `truncation_strategy`, "auto"),
+    on every run from then on. A call that also disables truncation
+    (`truncation_strategy={"type": "disabled"}`) is left out, as is a budget that is no constant."""
+    out: list[ast.AST] = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Call):
+            kws = {kw.arg: kw.value for kw in node.keywords}
+            budget = kws.get("max_prompt_tokens")
+            if _int_constant(budget) and not _disabled(kws.get("truncation_strategy")):
+                out.append(budget)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and _int_constant(node.value):
+            t = node.targets[0]
+            if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) \
+                    and t.slice.value == "max_prompt_tokens":
+                out.append(node.value)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _int_constant(node) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool) \
+        and node.value > 0
+
+
+def _disabled(node) -> bool:
+    """True for `{"type": "disabled"}`: the run sends the whole thread (or fails)."""
+    return isinstance(node, ast.Dict) and any(
+        isinstance(k, ast.Constant) and k.value == "type" and isinstance(v, ast.Constant) and v.value == "disabled"
+        for k, v in zip(node.keys, node.values))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import list_variants, one_dict
 from .flow.text import const_str
+from .flow.windows import window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .markers import clock_tests, conditional_marker
 from .tool_defs import find_stamped, is_stamp
@@ -209,8 +210,10 @@ class LayoutBuilder:
     def history_part(self, seq: Seq, frame, span=None) -> Part:
         """The replayed conversation; serialized data in its messages (tool-call arguments) is kept
         so the serialization rules see it."""
-        segs: list[Segment] = [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="conversation history",
-                                       span=span or seq.span)]
+        # a conversation cut to its newest messages and grown after the cut keeps the cut
+        cut = next((w for i in seq.items if isinstance(i, Spread) and (w := window_of(i.value)) is not None), None)
+        segs: list[Segment] = [cut or Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
+                                              expr="conversation history", span=span or seq.span)]
         bps = [Breakpoint(after=0, span=where, repeated=repeated) for where, repeated in seq.markers]
         read = bool(seq.items)
         for item in seq.items:

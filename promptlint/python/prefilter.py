@@ -17,7 +17,8 @@ from . import sdks
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
-                "import Template", '"role": "system"', "'role': 'system'")
+                "import Template", '"role": "system"', "'role': 'system'",
+                "max_prompt_tokens")  # an Assistants run's budget: the thread is cut to it (PRM105)
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt

@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import replace
 
-from . import candidates, gated_markers, history_cuts, history_loads, kept_turns, markers, sdks, tool_loops
+from . import candidates, gated_markers, history_cuts, history_loads, kept_turns, markers, sdks, system_hoists, tool_loops
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -49,12 +49,18 @@ def find_layouts(module, evaluator) -> list:
 def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
     get, caching off by default and explicit cache modes in a package where no file names a
-    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns."""
+    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns and a
+    token budget that an Assistants run truncates the thread to, and system messages of anywhere
+    in a conversation moved into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
     if "last_" in module.source or "n_last" in module.source:
         module.facts["history_windows"] = history_loads.history_windows(module)
+    if "role" in module.source and "continue" in module.source and "system" in module.source:
+        module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if "max_prompt_tokens" in module.source:
+        module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
     if "prompt_cach" in module.source:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):

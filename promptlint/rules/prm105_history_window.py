@@ -13,7 +13,8 @@ class HistoryWindowRule(Rule):
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
-    `truncation="auto"`), or with messages of its middle removed until it fits
+    `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
+    module-level `history` that each call appends to), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
@@ -26,7 +27,12 @@ class HistoryWindowRule(Rule):
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10`) is a window chosen there: info, where the keyword is (the loader's cut is not
-    read, and the request that sends it is not linked).
+    read, and the request that sends it is not linked). A token budget given to an OpenAI
+    Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
+    drops the thread's oldest messages on every run once it is longer: info, where the budget is.
+    An adapter for the Responses API that moves every system message of the conversation,
+    wherever it is, into `instructions` (which precede all input items) rewrites the head of the
+    request when a later system message is added: info, where the text is moved.
 
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
@@ -68,6 +74,19 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for stmt, function in module.facts.get("system_hoists", ()):
+            message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
+                       "into the Responses API's `instructions`, which come before all input items: a system message "
+                       "added later in a conversation (a notice, per-turn context) changes the head of the request on "
+                       "the turn it is added, and the history after it is read uncached; keep later system messages "
+                       "in place among the input items and fold only the leading ones")
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+        for budget in module.facts.get("prompt_budgets", ()):
+            message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
+                       "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
+                       "on, so the thread sent after the instructions never matches the prefix cached by the previous "
+                       "run (how long the threads grow is not known here)")
+            yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places

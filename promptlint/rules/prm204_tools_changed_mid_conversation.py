@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
+from ..python.tool_switches import find_forced_filters, find_tool_switches
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -31,6 +32,10 @@ class ToolsChangedMidConversationRule(Rule):
     the end, so the order changes even when the tools do not), or a tool that a class adds to
     another object's tool set in one method and removes in another (a tool registered for one
     invocation only: `registry.register_dynamic_tool(tool)`, then `del registry.dynamic_tools[name]`).
+    A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
+    bound to different tool lists (`chain = self.final_chain` on the last step, each made with
+    `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
+    itself says the tools differ between two requests of one conversation.
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -101,3 +106,17 @@ class ToolsChangedMidConversationRule(Rule):
                 if change.after is not None:
                     related.append(Related(module.span(change.after), "the next request"))
             yield self.diagnostic(message, module.span(change.node), related=related, name_only=True)
+        for switch in find_tool_switches(module):
+            lists = " and ".join("[" + ", ".join(items) + "]" for items in switch.lists[:3])
+            message = (f"The loop of `{switch.function}` sends the conversation it grows through runnables bound to "
+                       f"different tools ({lists}): when it switches, {_FRONT} differ from the previous request's, "
+                       "so that request reads none of the conversation from the cache; bind every tool to one "
+                       "runnable and choose the tool with `tool_choice`")
+            related = [Related(module.span(o), "another tool set chosen here") for o in switch.others]
+            yield self.diagnostic(message, module.span(switch.node), severity=Severity.WARNING, related=related)
+        for comp, function in find_forced_filters(module):
+            message = (f"`{function}` sends only the tool the call forces, filtered out of the tool list here: "
+                       f"the requests that force a tool go out with other tool definitions than the others of the "
+                       f"conversation, and {_FRONT} differ, so those requests read none of the cached prefix; "
+                       "send the whole list and force the tool with `tool_choice` (or `allowed_tools`)")
+            yield self.diagnostic(message, module.span(comp))

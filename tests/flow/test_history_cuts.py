@@ -484,3 +484,32 @@ def test_a_slice_from_a_clamped_or_shifted_length_keeps_the_newest_items():
     assert [_slides(lower(s)) for s in ("1 + max(0, len(xs) - k)", "max(0, len(xs) - k)", "len(xs) - k + 1",
                                         "max(1, 2)", "1 + k", "max(0, len(xs) - k, 3)")] == \
         [True, True, True, False, False, False]
+
+
+GROWN = """
+    history = [{"role": "system", "content": "You write tools."}]
+
+    def f(message, rows):
+        history.append({"role": "user", "content": message})
+        probe(history[-6:])
+        messages = history.copy()
+        messages = messages[-6:]
+        probe(messages)
+        probe(history[1:])
+        log = [{"step": 0}]
+        for row in rows:
+            log.append({"step": row})
+        probe(log[-5:])
+"""
+
+
+def test_the_newest_items_of_a_module_level_conversation_grown_by_each_call_are_a_window(tmp_path):
+    cut, = probe(tmp_path, GROWN, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(GROWN, "history[-6:]")
+    again, = probe(tmp_path, GROWN, index=1).segs
+    assert again.window.start == pos(GROWN, "messages[-6:]")
+
+
+def test_a_fixed_head_dropped_or_a_grown_list_of_other_items_is_no_window(tmp_path):
+    assert not windows_in(probe(tmp_path, GROWN, index=2).value)
+    assert not windows_in(probe(tmp_path, GROWN, index=3).value)

@@ -185,6 +185,9 @@ class ContainersMixin(WindowsMixin):
             pieces = self._pieces_cut(base, node, frame)
             if pieces is not None:
                 return pieces
+            grown = self._grown_cut(base, node, frame)
+            if grown is not None:
+                return grown
         if conversation is not None and isinstance(node.slice, ast.Slice):
             if _short_of_end(node.slice.upper) and not takes_newest(node):  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ... import classify
 from ...model import Kind, Segment, Volatility
-from .values import Alt, Seq, Spread, Text, Value, dynamic
+from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
 
 
 class WindowsMixin:
@@ -27,7 +27,7 @@ class WindowsMixin:
                 continue
             for sub in ast.walk(th.node):
                 if isinstance(sub, ast.comprehension) and isinstance(sub.iter, ast.Name):
-                    seg = _window_of(self.eval(sub.iter, frame, th.env))
+                    seg = window_of(self.eval(sub.iter, frame, th.env))
                     if seg is not None:
                         return Text([seg])
         return None
@@ -45,6 +45,22 @@ class WindowsMixin:
         segs = self.text_of(base, frame)
         return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
                              node, frame)
+
+    def _grown_cut(self, base, node: ast.Subscript, frame) -> Value | None:
+        """The newest items of a list grown across calls or in a loop (`history.append(m)` in a
+        function, a module-level `history = [system]`), sliced to its newest (`history[-6:]`): a
+        window of the conversation when the list is named as one or holds messages (dicts with a
+        `role`); None for any other slice or list."""
+        if not (isinstance(base, Seq) and base.repeated and (_slides(node.slice.lower) or takes_newest(node))):
+            return None
+        target = node.value
+        name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+        if name.lower() not in classify.HISTORY_NAMES and not _holds_messages(base):
+            return None
+        m = frame.module
+        grown = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
+                        f"the newest messages of `{m.code(target)}`")
+        return Text([replace(grown.segs[0], window=m.span(node))])
 
     @staticmethod
     def windowed(value, node, frame, name: str = "") -> Value:
@@ -114,10 +130,10 @@ def _short_of_end(upper) -> bool:
     return not (isinstance(upper, ast.Call) and isinstance(upper.func, ast.Name) and upper.func.id == "len")
 
 
-def _window_of(value) -> Segment | None:
+def window_of(value) -> Segment | None:
     """The cut conversation segment of a value (of one of its options), or None."""
     if isinstance(value, Alt):
-        return next((w for o in value.options if (w := _window_of(o)) is not None), None)
+        return next((w for o in value.options if (w := window_of(o)) is not None), None)
     seg = _history(value)
     return seg if seg is not None and seg.window is not None else None
 
@@ -148,6 +164,11 @@ def _named_conversation(value) -> Segment | None:
     if last.lower() not in classify.HISTORY_NAMES:
         return None
     return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
+
+
+def _holds_messages(value: Seq) -> bool:
+    """True for a list with an item that is a message (a dict display with a `role` key)."""
+    return any(isinstance(i, Mapping) and "role" in i.items for i in value.items)
 
 
 def _history(value) -> Segment | None:
