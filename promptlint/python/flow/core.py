@@ -141,6 +141,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                        configured=th.node is not None and configured_test(self, th.node, frame, th.env))
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            if th.index is not None and self._holds_order(item, th.node, frame):
+                # `for field, values in out.items()` of a dict of texts in an unordered order: the value
+                item = _element(item, th.index) or item
             if th.value is not None:  # narrowed by a test of its role (roles.py)
                 item = narrow(item, th.value, lambda v: self.static_text(v, frame))
             return item
@@ -154,6 +157,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.augment(th, prev, frame)
         if th.kind == "setitem":
             return self.set_item(th, prev, frame)
+        if th.kind == "setkey":
+            return self.set_key(th, prev, frame)
         if th.kind == "map":
             return self.mapped_loop(th, prev, frame)
         if th.kind == "window":

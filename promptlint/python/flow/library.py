@@ -166,8 +166,11 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     data_node = args[0] if args else None
     data = ev.eval(data_node, frame, env) if data_node is not None else None
     order = None if ordered else _order_of(data)
-    if order is not None:
-        return Text([order])  # keys in the order of a set they were made from: reported at that iteration
+    inner = _value_order(data)
+    if order is not None or inner is not None:
+        # keys in the order of a set they were made from, values listed in such an order (which
+        # sorted keys do not change): each reported where it was iterated
+        return Text([s for s in (order, inner) if s is not None])
     literal = _deterministic_dict(data_node, data) or _written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
@@ -197,6 +200,25 @@ def _order_of(data):
     if isinstance(data, (Mapping, Seq)) and data.unordered is not None and not getattr(data, "ordered", False):
         return data.unordered
     return None
+
+
+def _value_order(data):
+    """The unordered-iteration segment of the values of a dict filled in a loop
+    (`out[f] = ", ".join(list(s)[:20])`): each value's text is in that order, sorted keys or not."""
+    if isinstance(data, Alt):
+        return next((o for o in map(_value_order, data.options) if o is not None), None)
+    if not isinstance(data, Mapping) or not data.repeated or data.value is None:
+        return None
+    return _held_order(data.value)
+
+
+def _held_order(held):
+    """The unordered-iteration segment in a value: its text's, a list's or dict's own, or its values'."""
+    if isinstance(held, Text):
+        return next((s for s in held.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    if isinstance(held, Alt):
+        return next((o for o in map(_held_order, held.options) if o is not None), None)
+    return _order_of(held) or _value_order(held)
 
 
 def _written(data) -> bool:
