@@ -16,7 +16,8 @@ from .merged import merged_list
 from .hashing import seed_free_set
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
-from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
+                     most_volatile)
 from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
 
 
@@ -271,7 +272,7 @@ class ContainersMixin(WindowsMixin):
     def _holds_order(self, value, node, frame) -> bool:
         """True for a tuple (a dict's entry) with a member in an unordered order."""
         return isinstance(value, Seq) and value.is_tuple and any(
-            self._order_of(v, node, frame) is not None for v in value.items if not isinstance(v, Spread))
+            held_order(v) is not None for v in value.items if not isinstance(v, Spread))
 
     def unordered_at(self, src: Segment, iter_node, frame) -> Segment:
         """The segment for iterating an unordered source at `iter_node`, anchored there for the
@@ -445,7 +446,7 @@ class ContainersMixin(WindowsMixin):
             return prev
         order = prev.unordered or self._loop_order(th, frame)
         value = self.eval(th.node, frame, th.env)
-        if order is None and self._order_of(value, th.node, frame) is None:
+        if order is None and held_order(value) is None:
             return prev
         if prev.value is not None and prev.value != value:  # several items set: one of them
             value = Alt([prev.value, value], prev.span)

@@ -18,7 +18,8 @@ from ..module import callee_name
 from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
+from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
+                     vol_rank)
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -209,16 +210,7 @@ def _value_order(data):
         return next((o for o in map(_value_order, data.options) if o is not None), None)
     if not isinstance(data, Mapping) or not data.repeated or data.value is None:
         return None
-    return _held_order(data.value)
-
-
-def _held_order(held):
-    """The unordered-iteration segment in a value: its text's, a list's or dict's own, or its values'."""
-    if isinstance(held, Text):
-        return next((s for s in held.segs if s.kind is Kind.UNORDERED_ITERATION), None)
-    if isinstance(held, Alt):
-        return next((o for o in map(_held_order, held.options) if o is not None), None)
-    return _order_of(held) or _value_order(held)
+    return held_order(data.value)
 
 
 def _written(data) -> bool:
