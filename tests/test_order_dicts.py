@@ -136,3 +136,30 @@ def test_a_path_parameter_listed_is_in_directory_order(tmp_path, monkeypatch):
 def test_a_path_parameter_listed_and_sorted_is_clean(tmp_path, monkeypatch):
     source = LISTED.replace("package_dir.iterdir()", "sorted(package_dir.iterdir())")
     assert order_findings(tmp_path, monkeypatch, source) == []
+
+
+GROUPED = HEAD + """
+    from collections import defaultdict
+
+
+    def communities(pairs):
+        levels = defaultdict(set)
+        for level, key in pairs:
+            levels[level].add(key)
+        return dict(levels)
+
+
+    def report(pairs, history):
+        subs = [c for c in communities(pairs)[1] if c]
+        return send("\\n".join(subs), history)
+"""
+
+
+def test_a_defaultdict_of_sets_read_back_is_in_the_sets_order(tmp_path, monkeypatch):
+    at = pos(GROUPED, "communities(pairs)[1]")
+    assert order_findings(tmp_path, monkeypatch, GROUPED) == [("PRM202", at.row, at.column, "warning")]
+
+
+def test_a_defaultdict_of_lists_keeps_the_order_appended(tmp_path, monkeypatch):
+    source = GROUPED.replace("defaultdict(set)", "defaultdict(list)").replace(".add(key)", ".append(key)")
+    assert order_findings(tmp_path, monkeypatch, source) == []

@@ -368,6 +368,8 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
         value = pair.items[1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
         return Mapping({}, span=frame.module.span(node), node=None, repeated=True, value=value,
                        unordered=base.unordered)
+    if isinstance(base, Mapping) and base.repeated and not kw:
+        return base  # `dict(results)` of a dict filled in a loop: the same keys, values and order
     items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)
@@ -422,6 +424,20 @@ for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_
     KNOWN[_q] = _passthrough
 for _q in ("typing.cast", "typing_extensions.cast"):
     KNOWN[_q] = _cast
+
+
+def _defaultdict(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`defaultdict(set)`: a dict of sets filled by key (`levels[level].add(key)`), each read back
+    in the order of its set; any other default: the call as any other."""
+    m = frame.module
+    if args and isinstance(args[0], ast.Name) and args[0].id in ("set", "frozenset") and not kwargs:
+        held = dynamic(m.span(args[0]), f"{args[0].id}()", Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                       f"`{args[0].id}(...)`: iteration order depends on the hash seed")
+        return Mapping({}, span=m.span(node), node=None, repeated=True, value=held)
+    return ev.invoke(ev.eval(node.func, frame, env), node, args, kwargs, frame, env, qual)
+
+
+KNOWN["collections.defaultdict"] = _defaultdict
 
 
 
