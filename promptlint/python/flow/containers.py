@@ -14,6 +14,7 @@ from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
 from .merged import merged_list
 from .hashing import seed_free_set
+from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
@@ -92,7 +93,7 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
                    variants[0].span)
 
 
-class ContainersMixin(WindowsMixin):
+class ContainersMixin(WindowsMixin, KeyedMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -164,10 +165,9 @@ class ContainersMixin(WindowsMixin):
             chosen = _one_of(base)
             if chosen is not None:
                 return chosen
-        filled = filled_dict(base) if not isinstance(node.slice, ast.Slice) else None
-        if (filled is not None and key not in filled.items
-                and self._order_of(filled.value, node, frame) is not None):
-            return filled.value  # `field_values[f]` of `{f: set() for f in fields}`: one of its sets
+        held = held_set(base, key) if not isinstance(node.slice, ast.Slice) else None
+        if held is not None:
+            return held  # `field_values[f]` of `{f: set() for f in fields}`: one of its sets
         if isinstance(base, Config) and key is not None:
             try:
                 sub = base.data[key]
@@ -248,7 +248,7 @@ class ContainersMixin(WindowsMixin):
                 # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
                 # element is one of the items it appends
                 return Alt(vals, span)
-            if len(vals) == len(iterable.items) and all(self._holds_order(v, node, frame) for v in vals):
+            if len(vals) == len(iterable.items) and all(holds_order(v) for v in vals):
                 # `for k, v in out.items()` of a dict filled with sets' texts: an entry holds that order
                 return vals[0] if len(vals) == 1 else Alt(vals, span)
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
@@ -268,11 +268,6 @@ class ContainersMixin(WindowsMixin):
                 (isinstance(iterable, Seq) and iterable.ordered):
             return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
         return dynamic(span, name, evidence=f"an element of `{m.code(node)}`")
-
-    def _holds_order(self, value, node, frame) -> bool:
-        """True for a tuple (a dict's entry) with a member in an unordered order."""
-        return isinstance(value, Seq) and value.is_tuple and any(
-            held_order(v) is not None for v in value.items if not isinstance(v, Spread))
 
     def unordered_at(self, src: Segment, iter_node, frame) -> Segment:
         """The segment for iterating an unordered source at `iter_node`, anchored there for the
@@ -323,10 +318,8 @@ class ContainersMixin(WindowsMixin):
                 inner_env[name.id] = Thunk("value", value=self.item_of(it, source, frame, name.id))
                 continue
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
-            picked = self._holds_order(item, comp.iter, frame) and isinstance(comp.target, ast.Tuple) \
-                and len(comp.target.elts) == len(item.items) and all(isinstance(e, ast.Name) for e in comp.target.elts)
             for i, tname in enumerate(target_names(comp.target)):
-                inner_env[tname] = Thunk("value", value=item.items[i] if picked else item)
+                inner_env[tname] = Thunk("value", value=entry_part(item, comp.target, i))
         if isinstance(node, ast.DictComp):
             value = self.eval(node.value, frame, inner_env)
             return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)
@@ -411,7 +404,8 @@ class ContainersMixin(WindowsMixin):
 
     def _grown(self, th: Thunk, prev, items: list, frame) -> Seq:
         """The list `prev` grown by `th` to hold `items`."""
-        unordered = getattr(prev, "unordered", None) or _text_order(prev) or self._loop_order(th, frame)
+        unordered = (getattr(prev, "unordered", None) or (held_order(prev) if isinstance(prev, Text) else None)
+                     or self._loop_order(th, frame))
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
@@ -434,23 +428,6 @@ class ContainersMixin(WindowsMixin):
         made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
                 for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
-
-    def set_key(self, th: Thunk, prev, frame) -> Value:
-        """The dict `prev` after `prev[key] = th.node` in a loop, with a key not known statically:
-        when the loop iterates an unordered source (`for edge in self.edges:` of a set), a dict
-        whose keys come in that order; when the value set is in such an order itself
-        (`values[f] = set()`, `out[f] = ", ".join(list(s)[:20])`), a dict holding such values. One
-        of its values is the one set. Any other dict as it was (its keys are not read)."""
-        prev = filled_dict(prev) or prev
-        if not isinstance(prev, Mapping):
-            return prev
-        order = prev.unordered or self._loop_order(th, frame)
-        value = self.eval(th.node, frame, th.env)
-        if order is None and held_order(value) is None:
-            return prev
-        if prev.value is not None and prev.value != value:  # several items set: one of them
-            value = Alt([prev.value, value], prev.span)
-        return replace(prev, repeated=True, value=value, unordered=order, node=None)
 
     def shuffled(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random
@@ -507,22 +484,6 @@ class ContainersMixin(WindowsMixin):
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
-
-
-def filled_dict(value) -> Mapping | None:
-    """Of a dict, or of one of several dicts (an `if` in a loop set a key of it, or not), the one
-    filled by key in a loop (`repeated`: one value for any of its items); None when there is none."""
-    options = _flat(value, lambda v: isinstance(v, Mapping)) if isinstance(value, Alt) else [value]
-    if not options or not all(isinstance(o, Mapping) for o in options):
-        return None
-    return next((o for o in options if o.repeated and o.value is not None), None)
-
-
-def _text_order(value) -> Segment | None:
-    """The order segment of a list read as text (`list(s)[:20]` of a set), or None."""
-    if isinstance(value, Text):
-        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
-    return None
 
 
 def _texts_or_objects(value) -> bool:

@@ -23,6 +23,7 @@ from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
 from .containers import ContainersMixin, list_variants
+from .keyed import holds_order
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
@@ -141,7 +142,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                        configured=th.node is not None and configured_test(self, th.node, frame, th.env))
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
-            if th.index is not None and self._holds_order(item, th.node, frame):
+            if th.index is not None and holds_order(item):
                 # `for field, values in out.items()` of a dict of texts in an unordered order: the value
                 item = _element(item, th.index) or item
             if th.value is not None:  # narrowed by a test of its role (roles.py)

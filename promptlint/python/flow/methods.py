@@ -11,7 +11,8 @@ from ...model import Kind, Segment, Volatility
 from ... import classify
 from . import rewrites
 from .configured import all_configured
-from .containers import _one_of, dict_variants, filled_dict, list_variants, one_dict
+from .containers import _one_of, dict_variants, list_variants, one_dict
+from .keyed import filled_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
