@@ -1,8 +1,8 @@
 """End to end: the order of dicts filled by key in a loop (`deps[edge.name] = result` over a set),
 of the sets a dict holds (`values[f] = set()`, read back as `list(values[f])[:20]`), of a dict's
-entries unpacked in a loop (`for field, text in out.items()`), and of a directory listed through a
-value we cannot read (`package_dir.iterdir()`), reported where the order is lost; the same code
-with the order fixed by `sorted(...)` stays clean."""
+entries unpacked in a loop (`for field, text in out.items()`), of a `defaultdict(set)`, and of a list sorted in place
+(`tools.sort()`), reported where the order is lost; the same code with the order fixed by
+`sorted(...)` stays clean."""
 from __future__ import annotations
 
 from analysis_support import pos, write
@@ -113,31 +113,6 @@ def test_a_dict_filled_by_key_in_a_fixed_order_is_clean(tmp_path, monkeypatch):
     assert order_findings(tmp_path, monkeypatch, source) == []
 
 
-LISTED = HEAD + """
-
-    def agents(package_dir: Path) -> list[str]:
-        names = []
-        for entry in package_dir.iterdir():
-            if entry.is_dir():
-                names.append(entry.name)
-        return names
-
-
-    def run(package_dir, history):
-        return send("Available agents: " + ", ".join(agents(package_dir)), history)
-"""
-
-
-def test_a_path_parameter_listed_is_in_directory_order(tmp_path, monkeypatch):
-    at = pos(LISTED, "package_dir.iterdir()")
-    assert order_findings(tmp_path, monkeypatch, LISTED) == [("PRM202", at.row, at.column, "warning")]
-
-
-def test_a_path_parameter_listed_and_sorted_is_clean(tmp_path, monkeypatch):
-    source = LISTED.replace("package_dir.iterdir()", "sorted(package_dir.iterdir())")
-    assert order_findings(tmp_path, monkeypatch, source) == []
-
-
 GROUPED = HEAD + """
     from collections import defaultdict
 
@@ -163,3 +138,31 @@ def test_a_defaultdict_of_sets_read_back_is_in_the_sets_order(tmp_path, monkeypa
 def test_a_defaultdict_of_lists_keeps_the_order_appended(tmp_path, monkeypatch):
     source = GROUPED.replace("defaultdict(set)", "defaultdict(list)").replace(".add(key)", ".append(key)")
     assert order_findings(tmp_path, monkeypatch, source) == []
+
+
+DISCOVERED = HEAD + """
+
+    PLUGINS = Path(__file__).parent / "plugins"
+
+
+    def discover():
+        found = []
+        for p in PLUGINS.glob("*.py"):
+            found.append({"type": "function", "function": {"name": p.stem, "description": "A plugin tool."}})
+        found.sort(key=lambda t: t["function"]["name"])
+        return found
+
+
+    def run(history):
+        return client.chat.completions.create(model="gpt-4.1", messages=history, tools=discover())
+"""
+
+
+def test_a_list_sorted_in_place_is_in_a_fixed_order(tmp_path, monkeypatch):
+    assert order_findings(tmp_path, monkeypatch, DISCOVERED) == []
+
+
+def test_the_same_list_left_unsorted_is_reported(tmp_path, monkeypatch):
+    source = DISCOVERED.replace('        found.sort(key=lambda t: t["function"]["name"])\n', "")
+    at = pos(source, 'PLUGINS.glob("*.py")')
+    assert order_findings(tmp_path, monkeypatch, source) == [("PRM203", at.row, at.column, "warning")]

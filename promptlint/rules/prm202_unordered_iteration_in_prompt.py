@@ -20,9 +20,9 @@ class UnorderedIterationInPromptRule(Rule):
     it keeps depends on the order too), a dict whose keys were made by iterating one (a
     comprehension, or `d[key] = ...` in a loop over it), serialised (`json.dumps({f: ... for f in
     fields_set})` without `sort_keys`), a dict holding sets or text in their order (`values[f] =
-    set()` read back as `list(values[f])[:20]`; `sort_keys` does not sort them), a directory listed
-    through a value the analysis cannot read (`package_dir.iterdir()` of a parameter), and a list
-    shuffled with `random.shuffle`.
+    set()` or `defaultdict(set)` read back as `list(values[f])[:20]`; `sort_keys` does not sort
+    them), and a list shuffled with `random.shuffle`. A list sorted in place (`tools.sort()`) is in
+    a fixed order.
 
     ## Why is this bad?
     Set iteration order depends on the hash seed, which differs per process for strings (a set

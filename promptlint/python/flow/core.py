@@ -23,7 +23,7 @@ from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
 from .containers import ContainersMixin, list_variants
-from .keyed import holds_order
+from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
@@ -160,6 +160,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.set_item(th, prev, frame)
         if th.kind == "setkey":
             return self.set_key(th, prev, frame)
+        if th.kind == "sort":
+            return sorted_in_place(prev)
         if th.kind == "map":
             return self.mapped_loop(th, prev, frame)
         if th.kind == "window":

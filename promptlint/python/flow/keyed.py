@@ -1,4 +1,4 @@
-"""Dicts filled by key in a loop, and the order they keep (PRM202).
+"""Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place.
 
 `deps[edge.name] = result` in a loop over a set fills the dict in the set's order: its items,
 values and JSON come in that order. `values[f] = set()` (or `defaultdict(set)`) fills it with
@@ -13,7 +13,8 @@ import ast
 from dataclasses import replace
 
 from .scopes import Thunk
-from .values import Alt, Mapping, Seq, Spread, Value, held_order
+from ...model import Kind
+from .values import Alt, Mapping, Seq, Spread, Text, Value, held_order
 
 
 class KeyedMixin:
@@ -60,9 +61,19 @@ def held_set(base, key) -> Value | None:
     """`values[f]` of a dict filled by key with values in an unordered order (`values[f] = set()`):
     one of those values; None for any other subscript (a key the dict was given statically too)."""
     filled = filled_dict(base)
-    if filled is None or key in filled.items or held_order(filled.value) is None:
+    if filled is None or key in filled.items:
+        return None
+    held = held_order(filled.value)
+    if held is None or filled.unordered is not None and _source(held) == _source(filled.unordered):
+        # `{name: alias(name) for name in names}[n]`: an element of the set the keys come from,
+        # one value looked up, not a list in that order
         return None
     return filled.value
+
+
+def _source(seg):
+    """Where an order was made (the set or listing it comes from)."""
+    return seg.origin or seg.span
 
 
 def holds_order(value) -> bool:
@@ -79,3 +90,15 @@ def entry_part(item, target: ast.AST, index: int) -> Value:
             and all(isinstance(e, ast.Name) for e in target.elts)):
         return item.items[index]
     return item
+
+
+def sorted_in_place(prev) -> Value:
+    """The list `prev` after `prev.sort(...)`: its items in a fixed order (as `sorted(prev)`); a
+    list read as text in an unordered order (`list(s)`), a sorted list of unknown items."""
+    if isinstance(prev, Alt):
+        return Alt([sorted_in_place(o) for o in prev.options], prev.span, prev.fallback, prev.configured)
+    if isinstance(prev, Seq):
+        return replace(prev, ordered=True, unordered=None)
+    if isinstance(prev, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in prev.segs):
+        return Seq([], None, repeated=True, ordered=True)
+    return prev

@@ -20,14 +20,6 @@ from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Sprea
 _SET_METHODS = ("union", "intersection", "difference", "symmetric_difference", "copy")
 _TRIM = ("strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize", "replace", "removeprefix",
          "removesuffix", "expandtabs", "casefold")
-#: Directory listings of a path object: no `str` method has these names.
-_LISTINGS = ("iterdir", "glob", "rglob")
-
-
-def _unknown_text(base) -> bool:
-    """True for text of a value we cannot read (no static segment): a parameter, an unknown call's
-    result; False for a string known in part (`"a, b".split(...)` is a `str`)."""
-    return isinstance(base, Text) and bool(base.segs) and not any(s.is_static for s in base.segs)
 
 
 class MethodsMixin:
@@ -86,11 +78,6 @@ class MethodsMixin:
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN, classify.MCP_LISTING)
         if method in ("values", "keys", "items") and not args and (filled := filled_dict(base)) is not None:
             return _view(filled, method)  # a dict filled by key in a loop, or left as it was by an `if`
-        if method in _LISTINGS and _unknown_text(base):
-            # `package_dir.iterdir()` of a value we cannot read (a parameter, `resources.files(pkg)`):
-            # no `str` has these methods, so it is a path (or a file system) listed in directory order
-            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
-                           classify.UNORDERED_METHODS[method])
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)

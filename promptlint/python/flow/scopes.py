@@ -40,7 +40,7 @@ class Thunk:
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None."""
 
-    kind: str
+    kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known)
     node: Any = None
     env: dict | None = None
     prev: "Thunk | None" = None
@@ -458,6 +458,9 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
+                name = f.value.id  # `tools.sort()`: the list is now in a fixed order
+                env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
                     and frame.module.qualified_name(f) in SHUFFLES):
                 name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order
