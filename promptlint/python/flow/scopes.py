@@ -97,6 +97,27 @@ def _keyed(target: ast.AST, env: dict) -> str | None:
     return inner.id if isinstance(inner, ast.Name) and inner.id in env else None
 
 
+_DICT_CALLS = ("dict", "defaultdict", "OrderedDict")
+
+
+def _dict_binding(th: Thunk, depth: int = 0) -> bool:
+    """True when the binding `th` is a dict the code makes (`{}`, a dict comprehension, `dict(...)`,
+    `defaultdict(...)`), or one set by key or made so in a branch: a list (`msgs[i] = ...`) or a
+    parameter keeps its own binding."""
+    if depth > 8 or th is None:
+        return False
+    if th.kind in ("setkey", "setitem"):
+        return True
+    if th.kind == "alt":
+        return any(_dict_binding(o, depth + 1) for o in th.options)
+    node = th.node if th.kind == "expr" else None
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return True
+    func = node.func if isinstance(node, ast.Call) else None
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return name in _DICT_CALLS
+
+
 def _position(target: ast.AST, i: int) -> int | None:
     """The place of the `i`-th name of a loop target made of plain names only (`k, v`), or None."""
     if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
@@ -417,7 +438,7 @@ class ScopesMixin:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
-                if loop and (name := _keyed(target, env)) is not None:
+                if loop and (name := _keyed(target, env)) is not None and _dict_binding(env[name]):
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
