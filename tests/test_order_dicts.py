@@ -166,3 +166,26 @@ def test_the_same_list_left_unsorted_is_reported(tmp_path, monkeypatch):
     source = DISCOVERED.replace('        found.sort(key=lambda t: t["function"]["name"])\n', "")
     at = pos(source, 'PLUGINS.glob("*.py")')
     assert order_findings(tmp_path, monkeypatch, source) == [("PRM203", at.row, at.column, "warning")]
+
+
+def test_a_list_rewritten_by_index_keeps_its_binding(tmp_path):
+    # `formatted[idx] = {...}` in a loop writes a list, not a dict filled by key: the name stays
+    # bound to the parameter (what reads a conversation parameter's binding still sees one)
+    import ast
+
+    from analysis_support import code, evaluator
+    source = code("""
+        def summary(formatted: list[dict], rows: list):
+            table = {}
+            for idx, msg in enumerate(formatted):
+                formatted[idx] = {"role": "user", "content": msg}
+                table[idx] = set(rows)
+            return formatted, table
+    """)
+    write(tmp_path, {"app.py": source})
+    ev = evaluator(tmp_path)
+    module = ev.project.load(tmp_path / "app.py")
+    func = module.tree.body[0]
+    frame = ev.function_frame(module, func, None)
+    env = ev.env_at(frame, func.body[-1])
+    assert (env["formatted"].kind, env["table"].kind) == ("param", "setkey")
