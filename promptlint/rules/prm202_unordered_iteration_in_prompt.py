@@ -17,9 +17,12 @@ class UnorderedIterationInPromptRule(Rule):
     cacheable prefix. The order is followed through variables, helpers' return values, attributes
     and templates: a set known from its type (a parameter, a field or a return value annotated
     `set[str]`, a field made by `default_factory=set`), a cut `[:n]` of such a list (which items
-    it keeps depends on the order too), a dict whose keys were made by iterating one, serialised
-    (`json.dumps({f: ... for f in fields_set})` without `sort_keys`), and a list shuffled with
-    `random.shuffle`.
+    it keeps depends on the order too), a dict whose keys were made by iterating one (a
+    comprehension, or `d[key] = ...` in a loop over it), serialised (`json.dumps({f: ... for f in
+    fields_set})` without `sort_keys`), a dict holding sets or text in their order (`values[f] =
+    set()` or `defaultdict(set)` read back as `list(values[f])[:20]`; `sort_keys` does not sort
+    them), and a list shuffled with `random.shuffle`. A list sorted in place (`tools.sort()`) is in
+    a fixed order.
 
     ## Why is this bad?
     Set iteration order depends on the hash seed, which differs per process for strings (a set

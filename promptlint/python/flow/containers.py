@@ -14,9 +14,11 @@ from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
 from .merged import merged_list
 from .hashing import seed_free_set
+from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
-from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
+                     most_volatile)
 from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
 
 
@@ -91,7 +93,7 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
                    variants[0].span)
 
 
-class ContainersMixin(WindowsMixin):
+class ContainersMixin(WindowsMixin, KeyedMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -163,6 +165,9 @@ class ContainersMixin(WindowsMixin):
             chosen = _one_of(base)
             if chosen is not None:
                 return chosen
+        held = held_set(base, key) if not isinstance(node.slice, ast.Slice) else None
+        if held is not None:
+            return held  # `field_values[f]` of `{f: set() for f in fields}`: one of its sets
         if isinstance(base, Config) and key is not None:
             try:
                 sub = base.data[key]
@@ -246,6 +251,9 @@ class ContainersMixin(WindowsMixin):
                 # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
                 # element is one of the items it appends
                 return Alt(vals, span)
+            if len(vals) == len(iterable.items) and all(holds_order(v) for v in vals):
+                # `for k, v in out.items()` of a dict filled with sets' texts: an entry holds that order
+                return vals[0] if len(vals) == 1 else Alt(vals, span)
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
@@ -313,8 +321,8 @@ class ContainersMixin(WindowsMixin):
                 inner_env[name.id] = Thunk("value", value=self.item_of(it, source, frame, name.id))
                 continue
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
-            for tname in target_names(comp.target):
-                inner_env[tname] = Thunk("value", value=item)
+            for i, tname in enumerate(target_names(comp.target)):
+                inner_env[tname] = Thunk("value", value=entry_part(item, comp.target, i))
         if isinstance(node, ast.DictComp):
             value = self.eval(node.value, frame, inner_env)
             return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)
@@ -399,7 +407,8 @@ class ContainersMixin(WindowsMixin):
 
     def _grown(self, th: Thunk, prev, items: list, frame) -> Seq:
         """The list `prev` grown by `th` to hold `items`."""
-        unordered = getattr(prev, "unordered", None) or self._loop_order(th, frame)
+        unordered = (getattr(prev, "unordered", None) or (held_order(prev) if isinstance(prev, Text) else None)
+                     or self._loop_order(th, frame))
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,

@@ -23,6 +23,7 @@ from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
 from .containers import ContainersMixin, list_variants
+from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
@@ -142,6 +143,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                        configured=th.node is not None and configured_test(self, th.node, frame, th.env))
         if th.kind == "iter":
             item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            if th.index is not None and holds_order(item):
+                # `for field, values in out.items()` of a dict of texts in an unordered order: the value
+                item = _element(item, th.index) or item
             if th.value is not None:  # narrowed by a test of its role (roles.py)
                 item = narrow(item, th.value, lambda v: self.static_text(v, frame))
             return item
@@ -155,6 +159,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.augment(th, prev, frame)
         if th.kind == "setitem":
             return self.set_item(th, prev, frame)
+        if th.kind == "setkey":
+            return self.set_key(th, prev, frame)
+        if th.kind == "sort":
+            return sorted_in_place(prev)
         if th.kind == "map":
             return self.mapped_loop(th, prev, frame)
         if th.kind == "window":

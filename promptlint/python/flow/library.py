@@ -18,7 +18,8 @@ from ..module import callee_name
 from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
 from .text import const_str
-from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
+from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
+                     vol_rank)
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -166,8 +167,11 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     data_node = args[0] if args else None
     data = ev.eval(data_node, frame, env) if data_node is not None else None
     order = None if ordered else _order_of(data)
-    if order is not None:
-        return Text([order])  # keys in the order of a set they were made from: reported at that iteration
+    inner = _value_order(data)
+    if order is not None or inner is not None:
+        # keys in the order of a set they were made from, values listed in such an order (which
+        # sorted keys do not change): each reported where it was iterated
+        return Text([s for s in (order, inner) if s is not None])
     literal = _deterministic_dict(data_node, data) or _written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
@@ -197,6 +201,16 @@ def _order_of(data):
     if isinstance(data, (Mapping, Seq)) and data.unordered is not None and not getattr(data, "ordered", False):
         return data.unordered
     return None
+
+
+def _value_order(data):
+    """The unordered-iteration segment of the values of a dict filled in a loop
+    (`out[f] = ", ".join(list(s)[:20])`): each value's text is in that order, sorted keys or not."""
+    if isinstance(data, Alt):
+        return next((o for o in map(_value_order, data.options) if o is not None), None)
+    if not isinstance(data, Mapping) or not data.repeated or data.value is None:
+        return None
+    return held_order(data.value)
 
 
 def _written(data) -> bool:
@@ -354,6 +368,8 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
         value = pair.items[1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
         return Mapping({}, span=frame.module.span(node), node=None, repeated=True, value=value,
                        unordered=base.unordered)
+    if isinstance(base, Mapping) and base.repeated and not kw:
+        return base  # `dict(results)` of a dict filled in a loop: the same keys, values and order
     items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)
@@ -408,6 +424,20 @@ for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_
     KNOWN[_q] = _passthrough
 for _q in ("typing.cast", "typing_extensions.cast"):
     KNOWN[_q] = _cast
+
+
+def _defaultdict(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`defaultdict(set)`: a dict of sets filled by key (`levels[level].add(key)`), each read back
+    in the order of its set; any other default: the call as any other."""
+    m = frame.module
+    if args and isinstance(args[0], ast.Name) and args[0].id in ("set", "frozenset") and not kwargs:
+        held = dynamic(m.span(args[0]), f"{args[0].id}()", Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                       f"`{args[0].id}(...)`: iteration order depends on the hash seed")
+        return Mapping({}, span=m.span(node), node=None, repeated=True, value=held)
+    return ev.invoke(ev.eval(node.func, frame, env), node, args, kwargs, frame, env, qual)
+
+
+KNOWN["collections.defaultdict"] = _defaultdict
 
 
 

@@ -12,6 +12,7 @@ from ... import classify
 from . import rewrites
 from .configured import all_configured
 from .containers import _one_of, dict_variants, list_variants, one_dict
+from .keyed import filled_dict
 from .text import const_str, slice_segment
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
@@ -75,6 +76,8 @@ class MethodsMixin:
             # a session not known statically (handed in, kept in an attribute, None until opened)
             # in a module that uses the MCP client: `async def load(self, session): await session.list_tools()`
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN, classify.MCP_LISTING)
+        if method in ("values", "keys", "items") and not args and (filled := filled_dict(base)) is not None:
+            return _view(filled, method)  # a dict filled by key in a loop, or left as it was by an `if`
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)

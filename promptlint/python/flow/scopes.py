@@ -40,7 +40,7 @@ class Thunk:
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None."""
 
-    kind: str
+    kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known)
     node: Any = None
     env: dict | None = None
     prev: "Thunk | None" = None
@@ -52,6 +52,7 @@ class Thunk:
     cache: Any = None
     shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
     fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
+    index: int | None = None  # an iter: the name's place in a flat tuple target (`for k, v in d.items()`)
 
 
 @dataclass(eq=False)
@@ -80,6 +81,48 @@ class Frame:
 def _shared(kind: str, **fields) -> Thunk:
     """A thunk made by reading a body (`ScopesMixin.ensure`), shared by every frame of it."""
     return Thunk(kind, shared=True, **fields)
+
+
+def _keyed(target: ast.AST, env: dict) -> str | None:
+    """The name of the dict that `target` sets an item of by a key not known statically
+    (`deps[edge.name] = ...`, not `payload["system"] = ...`), or of one of its values
+    (`schema[field]["values"] = ...`), or None."""
+    if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
+        return None
+    inner = target.value
+    if isinstance(inner, ast.Subscript) and not isinstance(inner.slice, (ast.Constant, ast.Slice)):
+        inner = inner.value  # an item of the value at a key not known statically
+    elif isinstance(target.slice, ast.Constant):
+        return None
+    return inner.id if isinstance(inner, ast.Name) and inner.id in env else None
+
+
+_DICT_CALLS = ("dict", "defaultdict", "OrderedDict")
+
+
+def _dict_binding(th: Thunk, depth: int = 0) -> bool:
+    """True when the binding `th` is a dict the code makes (`{}`, a dict comprehension, `dict(...)`,
+    `defaultdict(...)`), or one set by key or made so in a branch: a list (`msgs[i] = ...`) or a
+    parameter keeps its own binding."""
+    if depth > 8 or th is None:
+        return False
+    if th.kind in ("setkey", "setitem"):
+        return True
+    if th.kind == "alt":
+        return any(_dict_binding(o, depth + 1) for o in th.options)
+    node = th.node if th.kind == "expr" else None
+    if isinstance(node, (ast.Dict, ast.DictComp)):
+        return True
+    func = node.func if isinstance(node, ast.Call) else None
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    return name in _DICT_CALLS
+
+
+def _position(target: ast.AST, i: int) -> int | None:
+    """The place of the `i`-th name of a loop target made of plain names only (`k, v`), or None."""
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        return i
+    return None
 
 
 def target_names(target: ast.AST) -> list[str]:
@@ -303,7 +346,8 @@ class ScopesMixin:
                     inner[name] = (_shared("counter", node=stmt.target, name=name) if i == 0
                                    else _shared("iter", node=counted, env=dict(env), name=name))
                 else:
-                    inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name)
+                    inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
+                                          index=_position(stmt.target, i))
             fitting = runs_until_it_fits(stmt)
             frame.fitting += fitting
             try:
@@ -394,6 +438,10 @@ class ScopesMixin:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
+                if loop and (name := _keyed(target, env)) is not None and _dict_binding(env[name]):
+                    # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
+                    env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
+                                        loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:
                     frame.markers.append((frame.module.span(target), bool(loop)))
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
@@ -431,6 +479,9 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
+                name = f.value.id  # `tools.sort()`: the list is now in a fixed order
+                env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
             elif (len(call.args) == 1 and isinstance(call.args[0], ast.Name) and call.args[0].id in env
                     and frame.module.qualified_name(f) in SHUFFLES):
                 name = call.args[0].id  # `random.shuffle(xs)`: xs is now in a random order

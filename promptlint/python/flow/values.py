@@ -158,3 +158,26 @@ def most_volatile(segs) -> Segment | None:
 
 def vol_rank(v: Volatility) -> int:
     return _VOL_RANK[v]
+
+
+def held_order(value, depth: int = 0) -> Segment | None:
+    """The unordered-iteration segment a value holds anywhere in it (its text, a list's or dict's
+    own order, an item or value of it, nested up to 4 deep), or None: a dict whose values hold
+    one (`{"values": ", ".join(list(s)[:20])}`) renders them in that order."""
+    if depth > 4:
+        return None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    if isinstance(value, Spread):
+        return held_order(value.value, depth + 1)
+    if isinstance(value, (Seq, Mapping)) and value.unordered is not None and not getattr(value, "ordered", False):
+        return value.unordered
+    if isinstance(value, Seq):
+        items = value.items
+    elif isinstance(value, Mapping):
+        items = [*value.items.values(), *([value.value] if value.repeated and value.value is not None else [])]
+    elif isinstance(value, Alt):
+        items = value.options
+    else:
+        return None
+    return next((o for o in (held_order(i, depth + 1) for i in items[:16]) if o is not None), None)

@@ -1,0 +1,104 @@
+"""Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place.
+
+`deps[edge.name] = result` in a loop over a set fills the dict in the set's order: its items,
+values and JSON come in that order. `values[f] = set()` (or `defaultdict(set)`) fills it with
+sets: `values[f]` reads back one of them, iterated in its hash-seed order. Such a dict is a
+`Mapping` that is `repeated` (its keys are not known) with `value` one of its values and
+`unordered` the iteration that ordered its keys. A dict filled in a fixed order with values that
+hold no order is left as the evaluator read it before (its keys set by key are not read).
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from .scopes import Thunk
+from ...model import Kind
+from .values import Alt, Mapping, Seq, Spread, Text, Value, held_order
+
+
+class KeyedMixin:
+    """Item assignments by a key not known statically, of the Evaluator."""
+
+    def set_key(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev[key] = th.node` (or `prev[key][k] = th.node`) in a loop: when
+        the loop iterates an unordered source (`for edge in self.edges:` of a set), a dict whose
+        keys come in that order; when the value set holds such an order itself (`values[f] =
+        set()`, `out[f] = ", ".join(list(s)[:20])`), a dict holding such values. One of its values
+        is the one set. Any other dict as it was."""
+        prev = filled_dict(prev) or prev
+        if not isinstance(prev, Mapping):
+            return prev
+        order = prev.unordered or self._loop_order(th, frame)
+        value = self.eval(th.node, frame, th.env)
+        if order is None and held_order(value) is None:
+            return prev
+        if prev.value is not None and prev.value != value:  # several items set: one of them
+            value = Alt([prev.value, value], prev.span)
+        return replace(prev, repeated=True, value=value, unordered=order, node=None)
+
+
+def filled_dict(value) -> Mapping | None:
+    """Of a dict, or of one of several dicts (an `if` in a loop set a key of it, or not), the one
+    filled by key in a loop (`repeated`, with one value for any of its items); else None."""
+    options = _options(value, set())
+    if not options or not all(isinstance(o, Mapping) for o in options):
+        return None
+    return next((o for o in options if o.repeated and o.value is not None), None)
+
+
+def _options(value, seen: set) -> list:
+    """The values an Alt stands for, nested Alts flattened (each Alt read once)."""
+    if not isinstance(value, Alt):
+        return [value]
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    return [o for option in value.options for o in _options(option, seen)]
+
+
+def held_set(base, key) -> Value | None:
+    """`values[f]` of a dict filled by key with values in an unordered order (`values[f] = set()`):
+    one of those values; None for any other subscript (a key the dict was given statically too)."""
+    filled = filled_dict(base)
+    if filled is None or key in filled.items:
+        return None
+    held = held_order(filled.value)
+    if held is None or filled.unordered is not None and _source(held) == _source(filled.unordered):
+        # `{name: alias(name) for name in names}[n]`: an element of the set the keys come from,
+        # one value looked up, not a list in that order
+        return None
+    return filled.value
+
+
+def _source(seg):
+    """Where an order was made (the set or listing it comes from)."""
+    return seg.origin or seg.span
+
+
+def holds_order(value) -> bool:
+    """True for a tuple (a dict's entry, `(key, value)`) with a member in an unordered order."""
+    return isinstance(value, Seq) and value.is_tuple and any(
+        held_order(v) is not None for v in value.items if not isinstance(v, Spread))
+
+
+def entry_part(item, target: ast.AST, index: int) -> Value:
+    """The part of `item` that the `index`-th name of a loop target takes: of an entry that holds
+    an order unpacked into plain names (`for field, values in out.items()`), its member; else the
+    whole item, as before."""
+    if (holds_order(item) and isinstance(target, ast.Tuple) and len(target.elts) == len(item.items)
+            and all(isinstance(e, ast.Name) for e in target.elts)):
+        return item.items[index]
+    return item
+
+
+def sorted_in_place(prev) -> Value:
+    """The list `prev` after `prev.sort(...)`: its items in a fixed order (as `sorted(prev)`); a
+    list read as text in an unordered order (`list(s)`), a sorted list of unknown items."""
+    if isinstance(prev, Alt):
+        return Alt([sorted_in_place(o) for o in prev.options], prev.span, prev.fallback, prev.configured)
+    if isinstance(prev, Seq):
+        return replace(prev, ordered=True, unordered=None)
+    if isinstance(prev, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in prev.segs):
+        return Seq([], None, repeated=True, ordered=True)
+    return prev
