@@ -17,6 +17,7 @@ import bisect
 
 from ..module import is_static_method
 from ..walk import children
+from .per_call import per_element
 from .scopes import Frame
 from .values import ClassRef
 
@@ -168,7 +169,8 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             hops = (frame.hops or 0) + 1
             caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
                                          hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
-        values.append(evaluator.eval(arg, caller_frame))
+        value = evaluator.eval(arg, caller_frame)
+        values.append(per_element(module, caller, call, arg, func, value) or value)
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values)
 
