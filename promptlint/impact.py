@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, tokens_before
+from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, token_range, tokens_before
 from .model import Kind, Precision, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
@@ -124,6 +124,8 @@ class TargetLoss:
     now: int
     fixed: int
     dormant: str = ""
+    sure: bool = True  # False: `fixed` reaches the minimum only on the estimate, not on its lowest plausible count
+
 
     @property
     def lost(self) -> int:
@@ -131,8 +133,9 @@ class TargetLoss:
 
     @property
     def big(self) -> bool:
-        """True when the loss is neither zero nor small (SMALL_LOSS, SMALL_SHARE)."""
-        return self.lost >= max(SMALL_LOSS, SMALL_SHARE * self.fixed)
+        """True when the loss is neither zero nor small (SMALL_LOSS, SMALL_SHARE) and does not hang
+        on a tokenizer estimate (`sure`)."""
+        return self.sure and self.lost >= max(SMALL_LOSS, SMALL_SHARE * self.fixed)
 
     def amount(self, n: int) -> str:
         """'1,408' for an exact count, 'about 1,630' for an estimate."""
@@ -387,9 +390,11 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             placed_bp = not p.in_newest
             if explicit and placed_bp:
                 before_lost = max(before_lost, geo.unclosed(p.cut))
+            fixed = geo.cached(end, profile, explicit, placed_bp)
+            sure = not fixed or is_exact(profile) or \
+                token_range(layout, end, profile)[0] >= (profile.min_cacheable_tokens or 0)
             losses.append(TargetLoss(label, is_exact(profile), profile.min_cacheable_tokens,
-                                     geo.cached(p.cut, profile, explicit, placed_bp),
-                                     geo.cached(end, profile, explicit, placed_bp), dormant))
+                                     geo.cached(p.cut, profile, explicit, placed_bp), fixed, dormant, sure))
         if targets and not losses:
             continue
         region_end = max((geo.region(pr, own)[0] for _, pr, own in targets), default=geo.end)

@@ -265,3 +265,28 @@ def test_a_segment_in_a_message_of_unknown_role_is_named_as_such():
     where = [Placed(0, 0, Part(role=role, segments=[seg]), seg, 0, 0, True).where for role in ("unknown", "model", "system")]
     # never "in the unknown": a role without a name of its own is called a message
     assert where == ["message of unknown role", "model message", "system prompt"]
+
+
+def _lines(n_tokens: int) -> str:
+    """Static prose of about `n_tokens` o200k tokens (whole lines of LONG)."""
+    out = []
+    for line in LONG.splitlines():
+        if tokens.count("\n".join(out + [line])) > n_tokens:
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_a_loss_that_needs_the_tokenizer_estimate_to_reach_the_minimum_is_info():
+    # Claude is counted as about 1.16 x o200k (1.05-1.30): 900 o200k tokens are about 1,044 Claude
+    # tokens, over the 1,024 minimum only on the point estimate; 1,000 are over it on every count.
+    near, far = _lines(900), _lines(1000)
+    assert 1024 / 1.16 < tokens.count(near) < 1024 / 1.05 < tokens.count(far)
+    for static, severity in ((near, Severity.INFO), (far, Severity.WARNING)):
+        lay = layout([Part("system", [value(), text(static)]), Part("user", [value(row=3)])],
+                     provider="anthropic", model="claude-sonnet-4-5", newest_user=1)
+        lay.parts[0].breakpoints.append(Breakpoint(after=1))
+        imp = one(lay)
+        (t,) = imp.targets
+        assert t.fixed >= 1024 and t.sure is (severity is Severity.WARNING)
+        assert imp.severity is severity
