@@ -86,6 +86,13 @@ class Span:
     def __str__(self) -> str:
         return f"{self.filename}:{self.start.row}:{self.start.column}"
 
+    def contains(self, other: Span) -> bool:
+        """Whether `other` lies within this span (the same file), e.g. `datetime.now()` in the
+        f-string field `{datetime.now()}`."""
+        return (other.filename == self.filename
+                and (self.start.row, self.start.column) <= (other.start.row, other.start.column)
+                and (other.end.row, other.end.column) <= (self.end.row, self.end.column))
+
 
 @dataclass(frozen=True)
 class RawText:

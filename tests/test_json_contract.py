@@ -172,8 +172,7 @@ def test_contract_on_a_small_project(project):
     assert timestamp["filename"] == "chat.py"
     assert timestamp["location"] == {"row": 26, "column": 50}  # the f-string field `{datetime.now()}`
     assert timestamp["prompt"] == "chat.py:23"
-    assert [r["filename"] for r in timestamp["related"]] == ["chat.py"]
-    assert timestamp["related"][0]["location"]["row"] == 26
+    assert timestamp["related"] == []  # the value is made in the field itself: no "value produced here"
     unsorted = by_code["PRM201"]
     assert unsorted["fix"]["applicability"] == "safe"
     assert unsorted["fix"]["edits"][0]["content"] == ", sort_keys=True"

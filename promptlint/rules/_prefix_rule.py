@@ -73,7 +73,9 @@ def behind(imp: Impact) -> str:
 
 
 def related(seg: Segment) -> list[Related]:
-    if seg.origin is not None and seg.origin != seg.span:
+    """Where the value was made, unless that is within the finding's own place (the value made in
+    the f-string field the finding points at: `{datetime.now()}`)."""
+    if seg.origin is not None and (seg.span is None or not seg.span.contains(seg.origin)):
         return [Related(seg.origin, "value produced here")]
     return []
 

@@ -67,6 +67,7 @@ class UnstableCacheKeyRule(Rule):
                 continue
             evidence = f"; only {seg.evidence} suggests it" if seg.name_only and seg.evidence else ""
             message = f"`{key}` is {h.expr_of(seg)}, {_how_it_changes(seg)}{evidence}"
-            related = [Related(seg.origin, "value produced here")] if seg.origin and seg.origin != seg.span else []
+            related = [Related(seg.origin, "value produced here")] \
+                if seg.origin and (seg.span is None or not seg.span.contains(seg.origin)) else []
             yield self.diagnostic(message, h.span_or(seg.span, layout.site), prompt=layout.id, related=related,
                                   severity=Severity.WARNING if seg.name_only else None, name_only=seg.name_only)
