@@ -19,9 +19,9 @@ from .profiles import (DEFAULT_TARGETS, Profile, Target, UnknownTargetError, can
                        parse_target, profiles_of)
 
 __all__ = [
-    "RATIOS", "Cut", "Ratio", "breakpoint_cuts", "cached_tokens", "estimate", "is_exact", "prefix_stop",
+    "RATIOS", "TOKENIZER_NAMES", "Cut", "Ratio", "breakpoint_cuts", "cached_tokens", "estimate", "is_exact", "prefix_stop",
     "size_profiles", "static_prefix_tokens", "static_tokens", "target_tokens", "targets_for",
-    "texts_before", "token_range", "tokens_before",
+    "texts_before", "token_range", "tokenizer_name", "tokens_before",
 ]
 
 
@@ -56,6 +56,17 @@ RATIOS: dict[str, Ratio] = {
     "gemma4": Ratio(1.0, 0.9, 1.2, "about 4 characters per token, as o200k "
                     "(https://ai.google.dev/gemini-api/docs/tokens)"),
 }
+# The tokenizers in words, for the people reading a report (the JSON `tokenizer` keeps the key).
+TOKENIZER_NAMES = {"claude-legacy": "Claude 3-4.6", "claude-2026": "Claude 4.7+", "gemma3": "Gemma 3",
+                   "gemma4": "Gemma 4", "served-model": "the served model's"}
+
+
+def tokenizer_name(tokenizer: str | None) -> str:
+    """'Claude 3-4.6' for the key 'claude-legacy' (an estimate row's `tokenizer`); a tiktoken
+    encoding ('o200k_base') and any other key as they are."""
+    return TOKENIZER_NAMES.get(tokenizer or "", tokenizer or "unknown")
+
+
 _UNKNOWN_RATIO = Ratio(1.0, 0.8, 1.25, "tokenizer unknown: o200k count used as is")
 # Tokenizers counted exactly, mapped to the encoding that counts them (o200k_harmony is o200k_base
 # plus special tokens, which prompt text never contains as text).
@@ -200,7 +211,7 @@ def size_profiles(layout: PromptLayout) -> tuple[list[Profile], str]:
             return rows, "any Claude model"
         return [], ""
     if note is None:
-        return [profile], layout.model or profile.name
+        return [profile], layout.model or profile.models
     rows = [p for p in profiles_of(profile.provider) if p.caching_supported]
     return rows, f"any {profile.provider} model"
 
@@ -253,7 +264,8 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
 
 def estimate(layout: PromptLayout, targets: Iterable[Target | str] | None = None) -> list[dict]:
     """One estimate per target, each with exactly the fields of the JSON report's `estimates`:
-    provider, model, tokenizer, exact, prefix_tokens, min_cacheable_tokens, cached_tokens (tokens
+    provider, model, tokenizer (a key: a tiktoken encoding such as "o200k_base" when `exact`, else
+    "claude-legacy", "claude-2026", "gemma3", ...; `tokenizer_name` says it in words), exact, prefix_tokens, min_cacheable_tokens, cached_tokens (tokens
     billed at the cached rate after the provider's rounding), read_price_multiplier,
     write_price_multiplier (for the TTL of the breakpoint that closes the prefix), note.
 

@@ -242,7 +242,7 @@ def test_text_report(faulty):
     assert frame and 'f"Now: {datetime.now()}. " + SYSTEM' in frame[0]
     caret = out.splitlines()[out.splitlines().index(frame[0]) + 1]
     assert re.fullmatch(r"\s+\| \s*\^", caret) and caret.index("^") - caret.index("|") - 2 == 50 - 1
-    assert "= related: chat.py:26:51: value produced here" in out
+    assert "= related:" not in out  # `datetime.now()` is made in the field the caret points at (26:50)
     assert "= fix (safe): Add `sort_keys=True`" in out
     assert out.rstrip().splitlines()[-2] == "Found 3 findings (1 warning, 2 info) in 1 file; 2 prompts analysed."
     assert out.rstrip().splitlines()[-1] == "[*] 1 fixable with `promptlint fix`."

@@ -262,14 +262,15 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         layout = layouts[prompt["id"]]
         result = cli("explain", prompt["id"])
         assert result.exit_code == 0, (prompt["id"], result.stderr)
-        blocks = [b for b in result.stdout.split("\n\n") if b.startswith(prompt["id"] + "  ")]
+        # the header: the id and its facts on one line, or on two when one line would not fit
+        blocks = [b for b in result.stdout.split("\n\n") if b.startswith((prompt["id"] + "  ", prompt["id"] + "\n"))]
         assert len(blocks) == 1, prompt["id"]
         lines = blocks[0].splitlines()
         notes = [line for line in lines if line.startswith(tuple(f"{e['provider']}:" for e in prompt["estimates"]))
                  and ": " in line or line.lstrip().startswith("-- cost: ")]
         # the drawing fits 100 columns; prose notes are whole lines, never hard-wrapped (issue 14)
         assert all(len(line) <= 100 for line in lines if line not in notes)
-        assert prompt["source"] in lines[0]
+        assert prompt["source"] in (lines[0] if lines[0] != prompt["id"] else lines[1])
         # Parts in request order, each role at the start of its first line.
         roles = [line.split()[0] for line in lines[1:] if line and not line[0].isspace()
                  and line.split()[0] in ("tools", "system", "developer", "user", "assistant", "tool",
@@ -339,7 +340,7 @@ def test_explain_drawing_of_a_breakpoint_below_the_minimum(shared):
     assert lines[bp - 1].startswith("system ") and lines[bp - 1].endswith("47 tok")
     assert "-- static prefix ends: 47 tokens (o200k)" in lines[bp + 1]
     row = next(line for line in lines if line.startswith("anthropic:claude-haiku-4-5 "))
-    assert row.split()[2:5] == ["~55", "4,096", "~0"]
+    assert row.split()[1:6] == ["Claude", "3-4.6", "~55", "4,096", "~0"]
 
 
 # --- e. estimates in the JSON report -------------------------------------------------------------

@@ -64,7 +64,7 @@ def test_drawing_shows_parts_breakpoints_prefix_end_and_targets():
     assert lines[9].endswith("user-input, per-request")
     assert lines[10].startswith("           -- cache breakpoint at chat.py:30:21 --")
     assert lines[11].split() == ["target", "tokenizer", "prefix", "min", "cached", "share", "read", "write"]
-    assert lines[12].split() == ["anthropic:claude-sonnet-4-5", "claude-legacy", f"~{estimate:,}", "1,024",
+    assert lines[12].split() == ["anthropic:claude-sonnet-4-5", "Claude", "3-4.6", f"~{estimate:,}", "1,024",
                                  f"~{estimate:,}", "100%", "0.1x", "2x"]
     assert lines[13] == "anthropic:claude-sonnet-4-5: estimated as 1.16 x the o200k count"
     assert len(lines) == 14
@@ -128,7 +128,7 @@ def test_cli_explain_draws_the_case_fixture(monkeypatch):
     lines = result.stdout.splitlines()
     assert lines[0] == "claude_chat.py:34  python-call | anthropic | messages.create | claude-sonnet-4-5"
     assert any(line.startswith("           -- cache breakpoint (ttl 1h) at claude_chat.py:37:") for line in lines)
-    assert any(line.startswith("anthropic:claude-sonnet-4-5 claude-legacy") for line in lines)
+    assert any(line.startswith("anthropic:claude-sonnet-4-5 Claude 3-4.6") for line in lines)
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--output-format", "json"])
     assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])

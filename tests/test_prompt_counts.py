@@ -61,15 +61,16 @@ def report(tmp_path, monkeypatch):
 def test_statistics_count_each_prompt_once_and_name_the_default_model(report):
     rows = {r["target"]: (r["prompts"], r["model"], r["default_model"]) for r in target_statistics(report)}
     assert rows == {"openai:gpt-4.1": (1, "gpt-4.1", False),
-                    "openai (default: openai-gpt-5-to-5.4)": (1, "openai-gpt-5-to-5.4", True)}
+                    "openai (default: GPT-5 to GPT-5.4)": (1, "GPT-5 to GPT-5.4", True)}
     text = CliRunner().invoke(main, ["check", ".", "--statistics", "--no-cache"]).stdout
-    assert "openai:gpt-4.1                               1" in text
-    assert "openai (default: openai-gpt-5-to-5.4)        1" in text
+    assert "openai:gpt-4.1                            1" in text
+    assert "openai (default: GPT-5 to GPT-5.4)        1" in text
+    assert "openai-gpt-5-to-5.4" not in text  # the internal row name is never shown
 
 
 def test_the_html_report_draws_and_counts_each_prompt_once(report):
     page = html.context(report, read_text=lambda name: None)
     assert [p["id"] for p in page["prompts"]] == ["app.py:10", "app.py:18"]
     assert {t["target"]: t["prompts"] for t in page["targets"]} == {
-        "openai:gpt-4.1": 1, "openai (default: openai-gpt-5-to-5.4)": 1}
+        "openai:gpt-4.1": 1, "openai (default: GPT-5 to GPT-5.4)": 1}
     assert [f["code"] for p in page["prompts"] for f in p["findings"]] == ["PRM102"]

@@ -83,7 +83,7 @@ def test_is_prefix_loss():
 
 def test_target_statistics_totals():
     rows = stats.target_statistics(make_report())
-    assert [r["target"] for r in rows] == ["anthropic:claude-sonnet-4-5", "openai (default: openai-gpt-5-to-5.4)", "openai:gpt-4o"]
+    assert [r["target"] for r in rows] == ["anthropic:claude-sonnet-4-5", "openai (default: GPT-5 to GPT-5.4)", "openai:gpt-4o"]
     by = {r["target"]: r for r in rows}
     assert by["openai:gpt-4o"] == {
         "target": "openai:gpt-4o", "provider": "openai", "model": "gpt-4o", "default_model": False, "exact": True,
@@ -100,8 +100,8 @@ def test_exact_tokenizer_other_than_o200k_is_recounted_from_the_parts():
     by = {r["target"]: r for r in stats.target_statistics(make_report())}
     expected = tokens.count(CL100K_TEXT, "cl100k_base")
     assert expected > 0
-    default = by["openai (default: openai-gpt-5-to-5.4)"]  # no model known: the provider's default row, named
-    assert (default["model"], default["default_model"]) == ("openai-gpt-5-to-5.4", True)
+    default = by["openai (default: GPT-5 to GPT-5.4)"]  # no model known: the provider's default row's models
+    assert (default["model"], default["default_model"]) == ("GPT-5 to GPT-5.4", True)
     assert (default["static_tokens"], default["lost_tokens"]) == (expected, expected)
 
 

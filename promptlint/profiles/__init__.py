@@ -43,6 +43,7 @@ class Profile:
     provider: str
     name: str
     model_patterns: tuple[str, ...] = ()
+    family: str = ""
     tokenizer: str = "unknown"
     min_cacheable_tokens: int | None = None
     increment_tokens: int = 0
@@ -62,6 +63,12 @@ class Profile:
     def opt_in(self) -> bool:
         """True when nothing is cached without an explicit client breakpoint (Anthropic)."""
         return self.max_breakpoints > 0 and not self.automatic
+
+    @property
+    def models(self) -> str:
+        """The row's models in words for users: its `family` ("GPT-5 to GPT-5.4"), else its
+        patterns ("the models gpt-4o*, chatgpt-4o*"); never the internal row `name`."""
+        return self.family or "the models " + ", ".join(self.model_patterns)
 
     def write_multiplier(self, ttl: str | None = None) -> float | None:
         """Cache-write price multiplier for a breakpoint with `ttl` ("1h"...; None = default TTL)."""
@@ -93,7 +100,7 @@ DEFAULT_TARGETS: tuple[Target, ...] = (
 _INT_FIELDS = {"min_cacheable_tokens", "increment_tokens", "max_breakpoints"}
 _FLOAT_FIELDS = {"read_price_multiplier", "write_price_multiplier", "long_ttl_write_price_multiplier"}
 _BOOL_FIELDS = {"automatic", "caching_supported", "default"}
-_STR_FIELDS = {"provider", "name", "tokenizer", "long_ttl", "default_ttl", "source", "notes"}
+_STR_FIELDS = {"provider", "name", "family", "tokenizer", "long_ttl", "default_ttl", "source", "notes"}
 _KEY_ALIASES = {  # older names of the two price fields, still accepted in user overrides
     "cached_input_price_multiplier": "read_price_multiplier",
     "cache_write_price_multiplier": "write_price_multiplier",
@@ -293,9 +300,9 @@ def lookup(provider: str | None, model: str | None) -> tuple[Profile, str | None
     if fallback is None:  # pragma: no cover - every known provider has rows
         raise UnknownTargetError(f"no profile rows for provider {provider}")
     if model:
-        note = f"model `{model}` has no {provider} profile: using the provider default `{fallback.name}`"
+        note = f"model `{model}` has no {provider} profile: estimated as the {provider} default, {fallback.models}"
     else:
-        note = f"model not known statically: using the {provider} default `{fallback.name}`"
+        note = f"model not known statically: estimated as the {provider} default, {fallback.models}"
     return fallback, note
 
 

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from .. import tokens
 from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
-                         targets_for)
+                         targets_for, tokenizer_name)
 from ..impact import impacts, summary
 from ..prefix import tokens as plural
 from ..model import Diagnostic, Kind, PromptLayout, Segment, Span, Volatility
@@ -164,10 +164,15 @@ def _marker(text: str, style: str, width: int) -> Text:
 
 
 def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple) -> None:
-    head = Text(f"{layout.id}", style="bold")
     bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown"]
-    head.append("  " + " | ".join(b for b in bits if b), style=_STYLES["muted"])
-    console.print(head)
+    about = " | ".join(b for b in bits if b)
+    head = Text(f"{layout.id}", style="bold")
+    if len(layout.id) + 2 + len(about) <= width:  # one line when it fits, else the facts on the next
+        head.append("  " + about, style=_STYLES["muted"])
+        console.print(head)
+    else:
+        console.print(head, soft_wrap=True)  # a long path stays whole
+        _print(console, Text("  " + about, style=_STYLES["muted"]))
     stop = prefix_stop(layout)
     cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
     found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}
@@ -238,7 +243,7 @@ def _targets_table(layout: PromptLayout, pair: tuple) -> tuple[Table, list[str]]
         target = f"{row['provider']}:{row['model']}" if row["model"] else row["provider"]
         if row["note"]:
             notes.append(f"{target}: {row['note']}")
-        table.add_row(target, row["tokenizer"], _num(row["prefix_tokens"], row["exact"]),
+        table.add_row(target, tokenizer_name(row["tokenizer"]), _num(row["prefix_tokens"], row["exact"]),
                       _num(row["min_cacheable_tokens"], True), _num(row["cached_tokens"], row["exact"]),
                       "-" if share is None else f"{share:.0%}", _mult(row["read_price_multiplier"]),
                       _mult(row["write_price_multiplier"]))

@@ -22,7 +22,7 @@ from urllib.parse import quote
 import jinja2
 
 from .. import __version__, tokens
-from ..estimates import Cut, breakpoint_cuts, prefix_stop, target_tokens
+from ..estimates import Cut, breakpoint_cuts, prefix_stop, target_tokens, tokenizer_name
 from ..model import Diagnostic, Kind, PromptLayout, Report, Segment, Span, Volatility
 from ..judged import judged
 from ..profiles import UnknownTargetError, lookup
@@ -281,6 +281,7 @@ def _environment() -> jinja2.Environment:
                                   autoescape=True, undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True)
         _ENV.filters["thousands"] = _thousands
+        _ENV.filters["tokenizer_name"] = tokenizer_name
         _ENV.filters["approx"] = lambda n, exact: ("" if exact or not n else "~") + _thousands(n or 0)
     return _ENV
 

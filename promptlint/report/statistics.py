@@ -64,18 +64,19 @@ def _static_in_target(layout: PromptLayout, row: dict) -> int:
 def target_model(row: dict) -> tuple[str | None, bool]:
     """The model of an `estimates` row and whether it is the provider's default: a row without a
     model (the call names none statically) is estimated with the provider's default profile row,
-    whose name is returned with True; (None, False) when the provider is unknown."""
+    whose models in words are returned with True ("GPT-5 to GPT-5.4", `Profile.models`);
+    (None, False) when the provider is unknown."""
     if row.get("model"):
         return row["model"], False
     try:
         profile, _ = lookup(row["provider"], None)
     except UnknownTargetError:
         return None, False
-    return profile.name, True
+    return profile.models, True
 
 
 def target_name(row: dict) -> str:
-    """'openai:gpt-4.1' for an `estimates` row; 'openai (default: openai-gpt-5-to-5.4)' for a row
+    """'openai:gpt-4.1' for an `estimates` row; 'openai (default: GPT-5 to GPT-5.4)' for a row
     estimated with the provider's default profile row (no model known statically)."""
     model, default = target_model(row)
     if model is None:
@@ -87,8 +88,8 @@ def target_statistics(report: Report) -> list[dict]:
     """Token totals per target over the report's prompts (one per `estimates` row), sorted by
     provider then target name (the provider's default row first); each prompt counted once (a prompt candidate whose text a call sends is
     part of that call's prompt: `promptlint.judged`):
-    [{"target": `target_name`, "provider", "model" (the default profile row's name when the call
-    names no model), "default_model" (True then), "exact" (all counts exact; False: estimated
+    [{"target": `target_name`, "provider", "model" (the default profile row's models in words when
+    the call names no model), "default_model" (True then), "exact" (all counts exact; False: estimated
     from o200k), "prompts", "cached_tokens", "static_tokens", "lost_tokens"}].
 
     Tokens are in the target's tokenizer. `cached_tokens` sums the estimates' `cached_tokens`
