@@ -246,7 +246,9 @@ class PromptLayout:
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
     one, or (`claude_picked`) the table of Claude names the model is picked from. `tool_turns`:
     the module that sends converts the tool turns of a conversation (`tool_result` blocks, a
-    `tool_call_id`): the history it sends holds a tool loop's steps. `passes_prompt`: the
+    `tool_call_id`): the history it sends holds a tool loop's steps. `loop_sent`: the send call
+    sits in a loop of its function that grows a list the call sends (`markers.grown_in_loop`:
+    `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
     basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
     every prompt of its callers goes through; `clock_tests`: where a function read to build a
@@ -276,6 +278,7 @@ class PromptLayout:
     claude_checked: Span | None = None
     claude_picked: bool = False
     tool_turns: bool = False
+    loop_sent: bool = False
     passes_prompt: bool = False
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0

@@ -223,9 +223,14 @@ def test_prm302_tool_loop_resending_a_converted_history_without_breakpoint_is_in
     lay = layout([unknown_tools(), Part("system", [dyn("request.system_prompt", Volatility.UNKNOWN)]),
                   converted_history()], model=None)
     assert run("PRM302", lay) == [(3, "info")]
-    assert messages("PRM302", lay)[0].startswith(
-        "Request re-sends the tool definitions, system prompt and the conversation history on every step with no "
-        "cache breakpoint: any anthropic model caches nothing without one")
+    assert messages("PRM302", lay)[0].startswith(  # no loop and no tool turns seen: every request
+        "Request re-sends the tool definitions, system prompt and the conversation history on every request with no "
+        "cache breakpoint: any anthropic model caches nothing without one, so each request pays")
+    lay.tool_turns = True  # the module converts tool results: the history holds a tool loop's steps
+    assert "on every step of the tool loop with no cache breakpoint" in messages("PRM302", lay)[0]
+    lay.loop_sent = True  # the call sits in the loop that grows what it sends
+    assert "on every pass of the loop with no cache breakpoint: any anthropic model caches nothing without one, " \
+           "so each pass pays" in messages("PRM302", lay)[0]
 
 
 def test_prm302_resent_history_silent_when_a_breakpoint_may_exist_or_no_tool_loop():

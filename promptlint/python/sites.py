@@ -150,6 +150,7 @@ class SiteFinder:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
+                layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
 
     def _written_once(self, layout, call) -> None:
         """Serialised data of the replayed conversation that the loop sending it wrote once into

@@ -37,8 +37,11 @@ class MissingCacheBreakpointRule(Rule):
 
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
-    info: a tool loop sends the tools, the system prompt and the growing history again on every
-    step, so the loss is real but its size is not known statically (docs/policies.md, Policy 5).
+    info: every request sends the tools, the system prompt and the growing history again, so the
+    loss is real but its size is not known statically (docs/policies.md, Policy 5). The message
+    says how often as the code shows it: on every pass of the loop when the call sits in a loop
+    that grows the list it sends, on every step of the tool loop when the module converts tool
+    turns (`tool_result`, `tool_call_id`), else on every request.
     So is a request that sends a system prompt and a conversation history, in a function that
     takes the conversation by its name (a parameter `history`, `self.chat_history`), when no
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
@@ -152,15 +155,17 @@ class MissingCacheBreakpointRule(Rule):
         # carry breakpoints only in a package where a file names one
         passed = layout.tool_turns and not layout.tree_markers
         if tools and any(p.is_history and (p.read or passed) for p in layout.parts):
-            unit = "step"
+            unit = "step of the tool loop" if layout.tool_turns else "request"
         elif system and not layout.tree_markers and layout.takes_conversation:
             unit = "turn"
         else:
             return
+        if layout.loop_sent:  # the call itself sits in the loop that grows what it sends
+            unit = "pass of the loop"
         sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
         message = (f"Request re-sends the {', '.join(dict.fromkeys(sent))} and the conversation history on every "
-                   f"{unit} with no cache breakpoint: {label} caches nothing without one, so each {unit} pays the "
-                   "full input price for all of it again; " + _fix_phrase(layout))
+                   f"{unit} with no cache breakpoint: {label} caches nothing without one, so each "
+                   f"{unit.split(' ')[0]} pays the full input price for all of it again; " + _fix_phrase(layout))
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 
