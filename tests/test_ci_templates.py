@@ -131,9 +131,16 @@ def test_action_docs_url_from_the_action_path_when_the_context_is_empty(project,
 def test_gitlab_job_variables_install_and_report():
     job = GITLAB["promptlint"]
     assert set(job["variables"]) == {"PROMPTLINT_REPO_URL", "PROMPTLINT_VERSION", "PROMPTLINT_ARGS"}
-    assert job["variables"]["PROMPTLINT_VERSION"] == f"v{__version__}"
-    assert any('pip install --quiet "promptlint-cache @ git+${PROMPTLINT_REPO_URL}@${PROMPTLINT_VERSION}"' in line
-               for line in job["before_script"])
+    assert job["variables"]["PROMPTLINT_VERSION"] == ""  # no release is tagged yet: the default branch
+    install = next(line for line in job["before_script"] if "pip install" in line)
+    assert 'pip install --quiet "promptlint-cache @ git+${PROMPTLINT_REPO_URL}${PROMPTLINT_VERSION:+@$PROMPTLINT_VERSION}"' \
+        in install
+    echo = install.replace("/tmp/promptlint-venv/bin/python -m pip install --quiet", "echo")  # the requirement pip gets
+    url = {"PROMPTLINT_REPO_URL": "https://git.example/team/promptlint.git"}
+    assert bash(echo, ROOT, {**url, "PROMPTLINT_VERSION": ""}).stdout.strip() == \
+        "promptlint-cache @ git+https://git.example/team/promptlint.git"
+    assert bash(echo, ROOT, {**url, "PROMPTLINT_VERSION": "0a1b2c3"}).stdout.strip() == \
+        "promptlint-cache @ git+https://git.example/team/promptlint.git@0a1b2c3"
     assert job["artifacts"] == {"when": "always", "reports": {"codequality": "gl-code-quality-report.json"}}
     assert job["script"] == [
         "promptlint check --output-format gitlab --output-file gl-code-quality-report.json $PROMPTLINT_ARGS"]
@@ -172,7 +179,7 @@ def doc_commands() -> list[str]:
 
 def test_docs_commands_are_the_ones_expected():
     commands = doc_commands()
-    assert 'python -m pip install "promptlint-cache @ git+REPO_URL@v0.2.0"' in commands
+    assert 'python -m pip install "promptlint-cache @ git+REPO_URL@COMMIT"' in commands
     assert "promptlint --version" in commands
     assert sum(c.startswith("promptlint check") for c in commands) >= 6
 
@@ -212,22 +219,31 @@ def test_docs_workflows_use_the_action_and_template_as_they_are():
     workflow = yaml.safe_load(next(b for b in blocks("yaml") if "OWNER/REPO@" in b))
     steps = workflow["jobs"]["promptlint"]["steps"]
     action = next(s for s in steps if s.get("uses", "").startswith("OWNER/REPO@"))
-    assert action["uses"] == f"OWNER/REPO@v{__version__}"
+    assert action["uses"] == "OWNER/REPO@COMMIT"  # no release is tagged yet: a commit
     assert set(action["with"]) <= set(ACTION["inputs"])
     assert workflow["jobs"]["promptlint"]["permissions"]["security-events"] == "write"
     include = yaml.safe_load(next(b for b in blocks("yaml") if "include:" in b))
     assert include["include"][0]["file"] == "/ci/gitlab.yml" and (ROOT / "ci" / "gitlab.yml").is_file()
-    assert include["include"][0]["ref"] == f"v{__version__}"
+    assert include["include"][0]["ref"] == "COMMIT"
     assert set(include["promptlint"]["variables"]) <= set(GITLAB["promptlint"]["variables"])
-    precommit = yaml.safe_load(next(b for b in blocks("yaml") if "repos:" in b))
-    hook_ids = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert precommit["repos"][0]["rev"] == f"v{__version__}"
-    assert {h["id"] for h in precommit["repos"][0]["hooks"]} <= hook_ids
+    precommit = yaml.safe_load(next(b for b in blocks("yaml") if "repo: REPO_URL" in b))
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert precommit["repos"][0]["rev"] == "COMMIT"  # `pre-commit autoupdate` writes the newest commit
+    assert {h["id"] for h in precommit["repos"][0]["hooks"]} <= set(hooks)
+    # the local hook runs the installed promptlint on the same files as the published hook
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for text in (DOCS, readme):
+        local = yaml.safe_load(next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "repo: local" in b))
+        [hook] = local["repos"][0]["hooks"]
+        published = hooks[hook["id"]]
+        assert hook["entry"] == published["entry"] and hook["types_or"] == published["types_or"]
+        assert hook["require_serial"] is True and hook["language"] == "system"
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_docs_pins_and_readme_pins_match_the_version():
+def test_docs_and_readme_pin_no_release_tag_that_does_not_exist():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     pins = set(re.findall(r"@v(\d+\.\d+\.\d+)|rev: v(\d+\.\d+\.\d+)|ref: v(\d+\.\d+\.\d+)", DOCS + readme))
-    assert {v for pin in pins for v in pin if v} == {__version__}
+    tags = set(git(ROOT, "tag", "--list").stdout.split())
+    assert {f"v{v}" for pin in pins for v in pin if v} <= tags  # none until a release is tagged
     assert f"promptlint, version {__version__}" in DOCS

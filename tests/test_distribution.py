@@ -1,8 +1,8 @@
-"""The distribution as documented (issue 14): `promptlint-cache`, installed from a git URL at the
-release tag, gives the `promptlint` module and command at the version the docs pin.
+"""The distribution as documented (issue 14): `promptlint-cache`, installed from a git URL at a
+commit (no release is tagged yet), gives the `promptlint` module and command at this version.
 
-The install test clones this checkout, tags the clone `v<version>` when it is not tagged yet
-(the real tag is made on release), and runs the README's pip command with that clone as REPO_URL.
+The install test clones this checkout and runs the README's pip command with that clone as
+REPO_URL and its HEAD as COMMIT; no documented git ref names a tag that does not exist.
 pip builds the wheel in an isolated environment, fetching setuptools from the package registry
 (network: the registry only); `--no-deps --target` keeps it quick and away from this environment.
 """
@@ -59,13 +59,13 @@ def test_every_documented_pip_install_names_this_distribution():
 def test_documented_git_install_gives_the_pinned_version(tmp_path):
     if git(ROOT, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0:
         pytest.skip("this checkout has no commit yet")
-    command = re.search(r'python -m pip install "promptlint-cache @ git\+REPO_URL@v([\d.]+)"', README)
-    assert command and command.group(1) == __version__
+    command = re.search(r'python -m pip install "promptlint-cache @ git\+REPO_URL@COMMIT"', README)
+    assert command
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(ROOT), str(clone))
-    if git(clone, "rev-parse", "--verify", "--quiet", f"refs/tags/v{__version__}", check=False).returncode:
-        git(clone, "tag", f"v{__version__}")
+    head = git(clone, "rev-parse", "HEAD").stdout.strip()
     requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
+    requirement = requirement.replace("COMMIT", head)
     target = tmp_path / "site"
     env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
@@ -91,3 +91,22 @@ def test_python_dash_m_does_not_import_the_current_folders_modules(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "imported the project" not in proc.stdout + proc.stderr
     assert "No findings in 1 file" in proc.stdout
+
+
+#: A git ref in a copy-paste snippet: `@v0.2.0` in a pip URL or `uses:`, `rev: v0.2.0`, `ref: v0.2.0`.
+_TAG_REF = re.compile(r"(?:@|\b(?:rev|ref|PROMPTLINT_VERSION):\s*[\"']?)(v\d+\.\d+\.\d+)\b")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_every_documented_tag_exists():
+    """A new user copies the snippets as they are: a `rev:` or `@v...` naming a release tag that
+    the repository does not have fails (pre-commit, pip, GitHub and GitLab alike). Until a release
+    is tagged, the docs pin a commit (`COMMIT`)."""
+    if git(ROOT, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0:
+        pytest.skip("this checkout has no commit yet")
+    tags = set(git(ROOT, "tag", "--list").stdout.split())
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "action.yml", ROOT / "ci" / "gitlab.yml"]
+    named = {(path.relative_to(ROOT).as_posix(), m.group(1)) for path in files
+             for m in _TAG_REF.finditer(path.read_text(encoding="utf-8"))}
+    assert {(name, tag) for name, tag in named if tag not in tags} == set()
+    assert "rev: COMMIT" in README and "repo: local" in README

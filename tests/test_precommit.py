@@ -4,8 +4,9 @@ pre-commit clones this repository at HEAD, builds a virtualenv and pip-installs 
 its dependencies from the package registry (the only network use in the test suite; CI reaches
 it), once for the module (one PRE_COMMIT_HOME). The tests are skipped, with the reason, when this
 checkout has no commit yet or pre-commit is not installed. The configuration is the one
-docs/ci.md documents, with this checkout as the repository and HEAD as the rev (the release tag
-may not exist in a checkout).
+docs/ci.md documents, with this checkout as the repository and HEAD as the rev (`COMMIT` there:
+no release is tagged yet, and `pre-commit autoupdate` writes the newest commit, as tested here). The
+README's `repo: local` hook runs the promptlint of the environment, with nothing to fetch.
 """
 from __future__ import annotations
 
@@ -79,12 +80,17 @@ def home(tmp_path_factory):
     return tmp_path_factory.mktemp("pre-commit-home")
 
 
+def _documented_block(path: Path, marker: str) -> str:
+    """The .pre-commit-config.yaml block of `path` (README.md, docs/ci.md) holding `marker`."""
+    text = path.read_text(encoding="utf-8")
+    return next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "repos:" in b and marker in b)
+
+
 def _documented_config(rev: str) -> str:
     """The .pre-commit-config.yaml of docs/ci.md with this checkout as REPO_URL and `rev`."""
-    docs = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    block = next(b for b in re.findall(r"```yaml\n(.*?)```", docs, re.S) if "repos:" in b)
-    assert "repo: REPO_URL" in block and re.search(r"rev: v\d+\.\d+\.\d+", block)
-    return re.sub(r"rev: v\d+\.\d+\.\d+", f"rev: {rev}", block.replace("REPO_URL", ROOT.as_posix()))
+    block = _documented_block(ROOT / "docs" / "ci.md", "repo: REPO_URL")
+    assert re.search(r"^\s*rev: COMMIT\b", block, re.M)
+    return block.replace("REPO_URL", ROOT.as_posix()).replace("rev: COMMIT", f"rev: {rev}")
 
 
 def _project(tmp_path: Path, rev: str) -> Path:
@@ -207,3 +213,49 @@ def test_the_hook_reports_a_finding_caused_in_another_file(tmp_path, home):
     assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr)
     assert (project / ".promptlint_cache" / "CACHEDIR.TAG").is_file()  # and git never sees it
     assert _git(project, "status", "--porcelain").stdout.strip() == ""
+
+
+def test_autoupdate_pins_the_documented_placeholder_to_the_newest_commit(tmp_path, home):
+    """The docs' `rev: COMMIT`, copied as it is: `pre-commit autoupdate` replaces it with the
+    newest commit of the repository (no release tag exists to pick)."""
+    command, head = _pre_commit(), _head()
+    project = _project(tmp_path, "COMMIT")
+    proc = subprocess.run([*command, "autoupdate"], cwd=project, env=_env(home), capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    config = (project / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    tags = _git(ROOT, "tag", "--points-at", "HEAD").stdout.split()
+    assert re.search(rf"^\s*rev: {'(' + '|'.join(map(re.escape, tags)) + ')' if tags else head}\b", config, re.M), config
+
+
+def test_the_readme_local_hook_runs_the_installed_promptlint(tmp_path, home):
+    """README's `repo: local` hook, copied as it is: `promptlint` from PATH (here a wrapper that
+    runs this checkout), no repository to fetch and no rev."""
+    command = _pre_commit()
+    block = _documented_block(ROOT / "README.md", "repo: local")
+    assert "rev:" not in block
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "promptlint"
+    wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT.as_posix()} exec {sys.executable} -m promptlint \"$@\"\n",
+                       encoding="utf-8")
+    wrapper.chmod(0o755)
+    project = tmp_path / "project"
+    project.mkdir()
+    assert _git(project, "init", "-q").returncode == 0
+    (project / ".pre-commit-config.yaml").write_text(block, encoding="utf-8")
+    (project / "README.md").write_text("# My app\n", encoding="utf-8")
+    (project / "chat.py").write_text(BROKEN, encoding="utf-8")
+    env = {**_env(home), "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    assert subprocess.run([*command, "install"], cwd=project, env=env, capture_output=True, timeout=300).returncode == 0
+    subprocess.run(["git", "add", "."], cwd=project, env=env, check=True)
+    blocked = subprocess.run(["git", "commit", "-m", "change"], cwd=project, env=env, capture_output=True, text=True,
+                             timeout=600)
+    output = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0 and re.search(r"promptlint\.+Failed", output), output
+    findings = [line for line in output.splitlines() if re.match(r"^\S+:\d+:\d+: PRM\d{3} ", line)]
+    assert findings and all(line.startswith("chat.py:16:") for line in findings), output
+    subprocess.run(["git", "reset", "-q", "chat.py"], cwd=project, env=env, check=True)
+    passed = subprocess.run(["git", "commit", "-m", "docs"], cwd=project, env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert passed.returncode == 0 and re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr)
