@@ -201,6 +201,12 @@ def test_a_reported_segment_names_the_rule_and_is_not_missed():
     assert d.static_finding == "PRM102" and not d.missed and d.explanation == ""
     assert d.source.origin == "app/chat.py:11:15"
     assert "reported by the static analysis as PRM102" in d.message
+    # made in the f-string field itself (`{datetime.now()}` at 12:20, the call at 12:21): no origin, as in `check`
+    inside = Segment(kind=Kind.TIMESTAMP, volatility=Volatility.PER_REQUEST, expr="datetime.now()",
+                     span=_span("app/chat.py", 12, 20, 16), origin=_span("app/chat.py", 12, 21, 14))
+    layout = _layout(layout.parts[0].segments[0], inside, layout.parts[0].segments[2])
+    [d] = _run(lines, [layout], [warning]).divergences
+    assert d.static_finding == "PRM102" and d.source.origin is None
 
 
 def test_skipped_lines_are_counted_and_listed():

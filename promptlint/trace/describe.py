@@ -44,7 +44,8 @@ def source_ref(located: Located, layout: PromptLayout) -> SourceRef | None:
         return SourceRef(seg.span.filename, at.row, at.column, at.row, at.column, "static", layout.id)
     return SourceRef(seg.span.filename, seg.span.start.row, seg.span.start.column, seg.span.end.row,
                      seg.span.end.column, "dynamic", layout.id, seg.expr, seg.kind.value if seg.kind else None,
-                     seg.volatility.value, str(seg.origin) if seg.origin else None)
+                     seg.volatility.value,  # where the value is made, unless in the segment itself (`{datetime.now()}`)
+                     str(seg.origin) if seg.origin and not seg.span.contains(seg.origin) else None)
 
 
 def static_finding(located: Located | None, diagnostics: list[Diagnostic]) -> tuple[str, str] | None:
