@@ -177,4 +177,4 @@ def test_targets_for_and_string_targets():
 
 def test_unknown_model_note_is_passed_through():
     [row] = estimate(openai_layout(model="gpt-9"))
-    assert row["note"] == "model `gpt-9` has no openai profile: estimated as the openai default, GPT-5 to GPT-5.4"
+    assert row["note"] == "model `gpt-9` has no openai profile: taken as the openai default, GPT-5 to GPT-5.4"

@@ -73,10 +73,10 @@ def test_anthropic_is_opt_in_with_four_breakpoints_and_ttl_prices():
 def test_unknown_model_falls_back_to_provider_default_with_a_note():
     profile, note = lookup("openai", "gpt-9-turbo")
     assert profile.name == "openai-gpt-5-to-5.4"
-    assert note == "model `gpt-9-turbo` has no openai profile: estimated as the openai default, GPT-5 to GPT-5.4"
+    assert note == "model `gpt-9-turbo` has no openai profile: taken as the openai default, GPT-5 to GPT-5.4"
     profile, note = lookup("anthropic", None)
     assert profile.name == "claude-1024"
-    assert note == ("model not known statically: estimated as the anthropic default, "
+    assert note == ("model not known statically: taken as the anthropic default, "
                     "Claude Sonnet 3.5 to 4.6 and Opus 3 to 4.2")
 
 

@@ -49,16 +49,16 @@ def draw(layouts, width: int) -> list[str]:
 
 
 def test_default_rows_are_named_by_their_models_in_notes_and_statistics():
-    assert lookup("openai", None)[1] == "model not known statically: estimated as the openai default, GPT-5 to GPT-5.4"
-    assert lookup("openai", "gpt-9")[1] == "model `gpt-9` has no openai profile: estimated as the openai default, " \
+    assert lookup("openai", None)[1] == "model not known statically: taken as the openai default, GPT-5 to GPT-5.4"
+    assert lookup("openai", "gpt-9")[1] == "model `gpt-9` has no openai profile: taken as the openai default, " \
                                            "GPT-5 to GPT-5.4"
     for provider in {p.provider for p in active_profiles() if p.default}:
         profile, note = lookup(provider, None)
-        assert profile.family and note.endswith(f"the {provider} default, {profile.family}"), provider
+        assert profile.family and note.endswith(f"taken as the {provider} default, {profile.family}"), provider
         assert profile.name == provider or profile.name not in note, provider  # `deepseek` is also the provider
     lay = layout("openai", None)
     [row] = lay.estimates
-    assert row["note"] == "model not known statically: estimated as the openai default, GPT-5 to GPT-5.4"
+    assert row["note"] == "model not known statically: taken as the openai default, GPT-5 to GPT-5.4"
     table = render_targets(Report(prompts=[lay]))
     assert "openai (default: GPT-5 to GPT-5.4)" in table and "openai-gpt-5-to-5.4" not in table
 

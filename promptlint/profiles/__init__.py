@@ -300,9 +300,9 @@ def lookup(provider: str | None, model: str | None) -> tuple[Profile, str | None
     if fallback is None:  # pragma: no cover - every known provider has rows
         raise UnknownTargetError(f"no profile rows for provider {provider}")
     if model:
-        note = f"model `{model}` has no {provider} profile: estimated as the {provider} default, {fallback.models}"
+        note = f"model `{model}` has no {provider} profile: taken as the {provider} default, {fallback.models}"
     else:
-        note = f"model not known statically: estimated as the {provider} default, {fallback.models}"
+        note = f"model not known statically: taken as the {provider} default, {fallback.models}"
     return fallback, note
 
 
