@@ -300,7 +300,7 @@ def test_explain_a_template_line_finds_the_call_that_renders_it(demo):
 def test_explain_does_not_hard_wrap_when_piped(demo):
     out = cli("explain", "helpdesk/render.py").stdout
     notes = [line for line in out.splitlines() if "has no openai profile" in line]
-    assert notes and all(line.rstrip().endswith("`") for line in notes)  # the whole note on one line
+    assert notes and all(line.rstrip().endswith("GPT-5 to GPT-5.4") for line in notes)  # the whole note on one line
 
 
 def test_fix_takes_jobs_as_check_does(app, monkeypatch):
