@@ -365,8 +365,13 @@ CLASSIFIER = '''
     """
 
 
+    class Intent:
+        name: str
+        description: str
+
+
     class Classifier:
-        def __init__(self, llm, intents):
+        def __init__(self, llm: "LLM", intents: list[Intent]):
             self.llm = llm
             self.intents = {intent.name: intent for intent in intents}
 

@@ -17,8 +17,13 @@ CLASSIFIER = """
     Answer in JSON.'''
 
 
+    class Intent:
+        name: str
+        description: str
+
+
     class Classifier:
-        def __init__(self, llm, intents, session_id):
+        def __init__(self, llm: "LLM", intents: list[Intent], session_id: int):
             self.llm = llm
             self.intents = {intent.name: intent for intent in intents}
             self.session_id = session_id
@@ -53,7 +58,7 @@ def test_a_required_parameter_named_as_an_id_keeps_its_name(tmp_path):
 
 RECORD = """
     class Prompt:
-        def __init__(self, style, docs):
+        def __init__(self, style: Style, docs: list[Doc]):
             self.style = style
             self.docs = docs
 
@@ -69,7 +74,7 @@ def test_a_record_whose_methods_take_no_input_keeps_what_it_is_built_with_unknow
 
 BUILT = """
     class Answerer:
-        def __init__(self, docs):
+        def __init__(self, docs: list[Doc]):
             self.docs = docs
 
         def answer(self, question):
@@ -88,7 +93,7 @@ def test_what_the_constructor_calls_of_the_tree_pass_is_read_there(tmp_path):
 
 SUBCLASS = """
     class Base:
-        def __init__(self, agents):
+        def __init__(self, agents: list[Agent]):
             self.catalog = "\\n".join(f"- {agent.name}: {agent.instruction}" for agent in agents)
 
 
@@ -128,3 +133,24 @@ def test_a_counter_stepped_by_a_number_is_unknown_not_history(tmp_path):
 def test_a_list_grown_by_plus_equals_is_still_grown(tmp_path):
     s, = dynamic(probe(tmp_path, COUNTER, index=1).value)
     assert s.kind is Kind.HISTORY
+
+
+TEXT = """
+    class Navigator:
+        BASE = "You navigate phone menus to reach this goal: {goal}. " + "Press the key the menu names. " * 40
+
+        def __init__(self, llm: LLM, goal: str, persona):
+            self._prompt = self.BASE.format(goal=goal)
+            self.persona = persona
+
+        def step(self, frame):
+            probe(self._prompt)
+            probe(f"You are {self.persona}. Answer briefly.")
+"""
+
+
+def test_a_text_or_unannotated_constructor_parameter_keeps_its_reading(tmp_path):
+    # the caller's own prompt text for this instance (a navigator built per phone call with its goal)
+    for index in (0, 1):
+        got = dynamic(probe(tmp_path, TEXT, index=index).value)
+        assert [s.volatility for s in got] == [Volatility.UNKNOWN], (index, got)
