@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .model import Kind, PromptLayout, Span
+from .model import Kind, PromptLayout, Span, Volatility
 
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
@@ -32,7 +32,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
             for span in lt.reaches:
                 reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
-              if s.span and not _unfilled(s)}
+              if s.span and not s.is_static and s.volatility is Volatility.STABLE and not _unfilled(s)}
     out = []
     for layout in layouts:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
@@ -67,12 +67,13 @@ def _carried(layout: PromptLayout, sent: set) -> bool:
 
 def _template_filled(layout: PromptLayout, filled: set) -> bool:
     """True for a template constant (its first dynamic segment a placeholder left as written,
-    `{context}` of `TEMPLATE = "...{context}..."`) whose text another candidate holds with that
-    placeholder filled (`prompt = TEMPLATE.format(context=self._context(), request=request)`):
-    the fill says what the placeholder holds, the template alone only that it is unknown, so the
-    prompt is judged where it is filled (a finding on the template's first placeholder would
-    blame a value the fill may show to be stable). `filled`: the spans of the segments of
-    `python-constant` layouts other than placeholders left as written."""
+    `{context}` of `TEMPLATE = "...{context}..."`) whose text another candidate holds with a value
+    found stable in that placeholder (`prompt = TEMPLATE.format(context=self._context(),
+    request=request)`, the context made of what the instance is built with): the template alone
+    would blame a value that does not change, so the prompt is judged where it is filled. A fill
+    that knows no more than the placeholder (an unknown parameter for `{query}`) leaves the
+    template judged on its own too. `filled`: the spans of the stable values of `python-constant`
+    layouts."""
     first = next((s for _, _, _, s in layout.segments() if not s.is_static and s.span is not None), None)
     return first is not None and _unfilled(first) and first.span in filled
 
