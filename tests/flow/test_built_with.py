@@ -154,3 +154,27 @@ def test_a_text_or_unannotated_constructor_parameter_keeps_its_reading(tmp_path)
     for index in (0, 1):
         got = dynamic(probe(tmp_path, TEXT, index=index).value)
         assert [s.volatility for s in got] == [Volatility.UNKNOWN], (index, got)
+
+
+COUNTED = """
+    from typing import Set
+
+
+    class Queue:
+        def __init__(self):
+            self.done: Set[str] = set()
+
+        def finish(self, name):
+            self.done.add(name)
+
+        def report(self):
+            probe(f"{len(self.done)} tasks done. Answer briefly.")
+            probe(f"Done: {', '.join(self.done)}. Answer briefly.")
+"""
+
+
+def test_the_count_of_a_set_has_no_order(tmp_path):
+    s, = dynamic(probe(tmp_path, COUNTED).value)
+    assert s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN, s
+    joined, = dynamic(probe(tmp_path, COUNTED, index=1).value)
+    assert joined.kind is Kind.UNORDERED_ITERATION  # its text, not its count, depends on the hash seed
