@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .model import Kind, PromptLayout, Span
+from .model import Kind, PromptLayout, Span, Volatility
 
 _STANDALONE = {"template", "prompt-text", "config-string"}
 
@@ -31,12 +31,15 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
         if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
             for span in lt.reaches:
                 reached.setdefault(span.filename, []).append(span)
+    filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
+              if s.span and not s.is_static and s.volatility is Volatility.STABLE and not _unfilled(s)}
     out = []
     for layout in layouts:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
             continue
         if layout.source == "python-constant" and (
-                _carried(layout, sent) or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+                _carried(layout, sent) or _template_filled(layout, filled)
+                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
             continue
         out.append(layout)
     return out
@@ -60,6 +63,19 @@ def _carried(layout: PromptLayout, sent: set) -> bool:
         return False
     first = next((s for s in segs if not s.is_static and s.span is not None), None)
     return first is None or first.span in sent
+
+
+def _template_filled(layout: PromptLayout, filled: set) -> bool:
+    """True for a template constant (its first dynamic segment a placeholder left as written,
+    `{context}` of `TEMPLATE = "...{context}..."`) whose text another candidate holds with a value
+    found stable in that placeholder (`prompt = TEMPLATE.format(context=self._context(),
+    request=request)`, the context made of what the instance is built with): the template alone
+    would blame a value that does not change, so the prompt is judged where it is filled. A fill
+    that knows no more than the placeholder (an unknown parameter for `{query}`) leaves the
+    template judged on its own too. `filled`: the spans of the stable values of `python-constant`
+    layouts."""
+    first = next((s for _, _, _, s in layout.segments() if not s.is_static and s.span is not None), None)
+    return first is not None and _unfilled(first) and first.span in filled
 
 
 def _inside(site: Span, reached: dict) -> bool:

@@ -348,3 +348,55 @@ def test_text_only_returns_are_never_message_lists():
     for src in ("sep.join(lines)", "build(f'{a}')", "template.format(x=1)", "x % y", "[{'role': 'system'}]",
                 '"{}".split()'):
         assert not _text_only(shape(src)), src
+
+
+CLASSIFIER = '''
+    CLASSIFY_INSTRUCTION = """You are a precise intent classifier. Below are the intents you classify into, with examples:
+
+    {context}
+
+    Your task is to analyze the following request and determine the most likely intent. Consider how well
+    the request matches the intent descriptions and examples, which entities it names, and how sure you are.
+    Respond in JSON with the intent, a confidence, a score between 0 and 1 and a brief explanation.
+
+    Request: {request}
+
+    GUIDANCE
+    """
+
+
+    class Intent:
+        name: str
+        description: str
+
+
+    class Classifier:
+        def __init__(self, llm: "LLM", intents: list[Intent]):
+            self.llm = llm
+            self.intents = {intent.name: intent for intent in intents}
+
+        def _context(self):
+            return "\\n\\n".join(f"Intent: {i.name}\\nDescription: {i.description}" for i in self.intents.values())
+
+        async def classify(self, request):
+            prompt = CLASSIFY_INSTRUCTION.format(context=self._context(), request=request)
+            return await self.llm.generate(message=prompt)
+'''
+
+
+GUIDANCE = "\n    ".join(f"- Rule {i}: return only intents with reasonable confidence, and say why in one line." for i in range(30))
+
+
+def test_a_template_filled_in_the_tree_is_judged_at_its_fill_not_at_its_first_placeholder(tmp_path):
+    write(tmp_path, {"app.py": CLASSIFIER.replace("GUIDANCE", GUIDANCE)})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.span.start.row, d.message.split("`")[1]) for d in report.diagnostics]
+    # `{context}` (row 3) holds the intents the classifier is built with, the same on every call:
+    # the request (row 9) is what changes
+    assert got == [("PRM101", 9, "request")], got
+
+
+def test_an_unfilled_template_is_still_judged_on_its_own(tmp_path):
+    write(tmp_path, {"app.py": CLASSIFIER.replace("GUIDANCE", GUIDANCE).split("class Classifier")[0]})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM101", 3)]

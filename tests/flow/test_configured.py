@@ -116,8 +116,9 @@ def test_an_init_parameter_with_a_default_is_configuration(tmp_path):
     assert [(s.kind, s.volatility) for s in got] == [(Kind.UNKNOWN, Volatility.STABLE)] * 2
 
 
-def test_a_required_init_parameter_an_id_and_a_method_parameter_stay_as_they_were(tmp_path):
-    for index, kind in ((1, Kind.UNKNOWN), (2, Kind.UNIQUE_ID), (3, Kind.UNKNOWN)):
+def test_an_id_and_a_method_parameter_stay_as_they_were(tmp_path):
+    # (`self.llm`, a required parameter of a class whose methods take input: tests/flow/test_built_with.py)
+    for index, kind in ((2, Kind.UNIQUE_ID), (3, Kind.UNKNOWN)):
         s = next(s for s in probe(tmp_path, INIT, index=index).segs if not s.is_static)
         assert s.kind is kind and s.volatility is not Volatility.STABLE, (index, s)
 

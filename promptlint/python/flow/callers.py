@@ -172,7 +172,7 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         value = evaluator.eval(arg, caller_frame)
         values.append(per_element(module, caller, call, arg, func, value) or value)
     from .values import Alt
-    return values[0] if len(values) == 1 else Alt(values)
+    return values[0] if len(values) == 1 else Alt(values, per_caller=True)  # one value per caller
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):

@@ -35,12 +35,14 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     """The `self.ATTR` writes of a class's methods, read once per class (a syntactic fact of the
     tree, cached on the class node): ATTR -> [(method, value node)] of its assignments in method
     and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
-    (`grown`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
+    with something other than a number (`grown`), the ATTRs it steps as counters (`self.turn += 1`,
+    `-=`, `*=`: `stepped`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
     cached = getattr(cls, "_promptlint_self_index", None)
     if cached is not None:
         return cached
     assigns: dict[str, list] = {}
     grows: set[str] = set()
+    steps: set[str] = set()
     annotations: dict[str, ast.AST] = {}
     for stmt in cls.body:
         if not isinstance(stmt, _FUNCS):
@@ -58,13 +60,22 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                 if node.value is not None and _is_self(node.target):
                     assigns.setdefault(node.target.attr, []).append((stmt, node.value))
             elif isinstance(node, ast.AugAssign):
-                if _is_self(node.target):
+                if _is_self(node.target) and isinstance(node.op, ast.Add) and not _number(node.value):
                     grows.add(node.target.attr)
+                elif _is_self(node.target):
+                    steps.add(node.target.attr)  # `self.iteration += 1`: a counter, no list
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                     and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
                 grows.add(node.value.func.value.attr)
-    cls._promptlint_self_index = (assigns, grows, annotations)
+    cls._promptlint_self_index = (assigns, grows, annotations, steps)
     return cls._promptlint_self_index
+
+
+def _number(node) -> bool:
+    """True for a number literal (`1`, `0.5`, `-1`): what a counter is stepped by."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
 def _is_self(target) -> bool:
@@ -79,6 +90,12 @@ def self_assigns(cls: ast.ClassDef, attr: str) -> list:
 def self_annotation(cls: ast.ClassDef, attr: str) -> ast.AST | None:
     """The annotation of the first `self.attr: T = ...` in the class's methods, or None."""
     return _class_index(cls)[2].get(attr)
+
+
+def stepped(cls: ast.ClassDef, attr: str) -> bool:
+    """True when a method changes `self.attr` by an augmented assignment that grows no list: a
+    counter stepped by a number (`self.iteration += 1`), `-=`, `*=`..."""
+    return attr in _class_index(cls)[3]
 
 
 def grown(cls: ast.ClassDef, attr: str) -> bool:

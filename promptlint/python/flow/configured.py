@@ -7,7 +7,8 @@ Policy 7), told from the code, not from names.
   instance is given it when it is built, or keeps the default (`configured_field`). A required
   field (no default: `Field(...)`) is not: each caller gives it, as it likes.
 - A parameter of `__init__` with a default (`def __init__(self, prompt=None)`): the value an
-  instance is built with (`init_parameter`).
+  instance is built with (`init_parameter`); a required one likewise when the class's methods
+  take input of their own, so one instance serves many calls (`built_with`).
 - A condition of an `if` that reads only such values (`if self.markdown:`, `if not
   self.add_datetime_to_instructions:`, `if self.task is not None and USE_TASKS:`): the text it
   adds is fixed text for a given configuration (`configured_test`).
@@ -129,6 +130,59 @@ def init_parameter(frame, param: ast.arg, has_default: bool):
         return None
     return dynamic(frame.module.span(param), param.arg, Kind.UNKNOWN, Volatility.STABLE,
                    f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`, with a default {MARK}")
+
+
+def built_with(frame, param: ast.arg, serving: ast.ClassDef | None = None):
+    """The value of a required parameter of `__init__` (no default) that no constructor call we
+    read passes, in a class whose instances serve calls (`serves_calls`): what the instance is
+    built with (`LLMIntentClassifier(llm, intents)`: the intents it classifies into), the same on
+    every call of its methods (`classify(request)`), so stable across the requests made through
+    one instance, while the method's own parameters carry what each call brings. None for any
+    other parameter (a default: `init_parameter`; `*args`, `**kwargs`; a name that says it
+    changes: `query`, `session_id`; text or no annotation: `_structured`), and in a class none of
+    whose methods takes input of its own (a record built per request and rendered whole:
+    `Prompt(question, docs).text()`).
+    `serving`: the class of the instance read, when it is not the one defining `__init__` (a
+    subclass adds the methods)."""
+    func = frame.func
+    if func is None or frame.cls is None or func.name != "__init__" or named_otherwise(param.arg) \
+            or param is func.args.vararg or param is func.args.kwarg or not _structured(param.annotation):
+        return None
+    if not any(serves_calls(c) for c in (frame.cls, serving) if c is not None):
+        return None
+    return dynamic(frame.module.span(param), param.arg, Kind.UNKNOWN, Volatility.STABLE,
+                   f"the parameter `{param.arg}` of `{frame.cls.name}.__init__`: what the instance is built "
+                   f"with, the same on every call of its methods")
+
+
+def _structured(ann) -> bool:
+    """True for the annotation of something an instance is configured with (`List[Intent]`,
+    `dict[str, Agent]`, `AugmentedLLM`), False for text (`str`, `Optional[str]`, `str | None`) and
+    for no annotation: a text handed to the constructor is the caller's own prompt text for that
+    instance (`IVRNavigator(goal)`, built per phone call), as varied as the caller's uses."""
+    if ann is None:
+        return False
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+            and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
+        ann = ann.slice
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # `Intent | None`
+        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
+        return bool(sides) and all(_structured(x) for x in sides)
+    name = ann.value if isinstance(ann, ast.Constant) else ann.id if isinstance(ann, ast.Name) else None
+    return name not in ("str", "Any", "object")
+
+
+def serves_calls(cls: ast.ClassDef) -> bool:
+    """True when a method of `cls` other than a dunder takes input of its own (a parameter besides
+    `self` / `cls`): its instance is built once and called with new input (`classify(self,
+    request)`, `run(self, task)`), not a record whose methods only render what it was built with."""
+    for stmt in cls.body:
+        if isinstance(stmt, _FUNCS) and not (stmt.name.startswith("__") and stmt.name.endswith("__")):
+            args = stmt.args
+            own = [*args.posonlyargs, *args.args][1:] + list(args.kwonlyargs)
+            if own or args.vararg is not None:
+                return True
+    return False
 
 
 def is_configured(segs) -> bool:

@@ -351,10 +351,15 @@ def _reversed(ev, node, qual, args, kwargs, frame, env):
 
 
 def _number(ev, node, qual, args, kwargs, frame, env):
+    """`len(x)`, `int(x)`...: a number that changes as `x` does; of a collection in an unordered
+    order (`len(self.done)` of a `Set[str]`), as its contents do: a count has no order."""
     m = frame.module
     inner = ev.eval(args[0], frame, env) if args else None
     if inner is None:
         return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE)
+    segs = ev.text_of(inner, frame) if isinstance(inner, (Text, Alt)) else []
+    if any(s.kind is Kind.UNORDERED_ITERATION for s in segs):
+        return dynamic(m.span(node), m.code(node), evidence=f"a count of `{m.code(args[0])}` (its order does not matter)")
     return ev.derived(inner, node, frame, m.code(node))
 
 

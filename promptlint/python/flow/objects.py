@@ -16,8 +16,8 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import grown, members_named, message_list, self_annotation, self_assigns, walk_statements
-from .configured import configured_field, init_parameter, own_instance as _own
+from .class_facts import grown, members_named, message_list, self_annotation, self_assigns, stepped, walk_statements
+from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -144,6 +144,13 @@ def _none_default(node) -> bool:
     return False
 
 
+def _serving(self_value) -> ast.ClassDef | None:
+    """The class of the instance a method reads (`self:Cls`, an instance built at a call), or None."""
+    if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
+        return self_value.args[0].node
+    return None
+
+
 def _is_builtin_annotation(ann) -> bool:
     node = ann.value if isinstance(ann, ast.Subscript) else ann
     return isinstance(node, ast.Name) and node.id in _BUILTIN_TYPES or isinstance(ann, (ast.Subscript, ast.BinOp))
@@ -175,7 +182,8 @@ class ObjectsMixin:
                 if attr in base.kwargs and base.qualname.startswith("instance:") \
                         and self.init_of(base.args[0]) is None and _declares(base.node, attr) \
                         and not _filled_later(base.kwargs[attr]) \
-                        and not any(self_assigns(c, attr) or grown(c, attr) for _, c in self.mro(module, base.node)):
+                        and not any(self_assigns(c, attr) or grown(c, attr) or stepped(c, attr)
+                                    for _, c in self.mro(module, base.node)):
                     # a record built with its fields (`Result(context=text, raw=data)`, a dataclass,
                     # a pydantic model) that none of its methods sets again: the field holds what
                     # the constructor was given (not an empty list it is built with to be filled:
@@ -220,6 +228,10 @@ class ObjectsMixin:
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
                                f"`self.{attr}` {GROWN}")
+            if stepped(c, attr):  # `self.iteration += 1`: none of the values it is assigned, but a count
+                node = assigns[0][1] if assigns else c
+                return dynamic(cls_module.span(node), f"self.{attr}", Kind.UNKNOWN, Volatility.UNKNOWN,
+                               f"`self.{attr}`: a counter its methods step (`+=`)")
             if not assigns:
                 typed = self._annotated_instance(cls_module, c, attr, None) if _declares(c, attr) else None
                 if typed is not None:
@@ -251,7 +263,7 @@ class ObjectsMixin:
         if not _own(self_value):
             return None
         mro = list(self.mro(module, cls))
-        if any(self_assigns(c, attr) or grown(c, attr) for _, c in mro):
+        if any(self_assigns(c, attr) or grown(c, attr) or stepped(c, attr) for _, c in mro):
             return None
         return next((f for f in (configured_field(m, c, attr) for m, c in mro) if f is not None), None)
 
@@ -420,6 +432,12 @@ class ObjectsMixin:
                 # a text default (`system_prompt: str = SYSTEM_PROMPT`) is one of the values it may take
                 built = configured if default is None else Alt([configured, default], fallback=True)
                 given = field_arguments(self, m, frame.cls, name, lambda: built if default is None else default)
+                return built if given is None else given
+            built = None if self.defaults(Func(m, frame.func)).get(name) is not None else \
+                built_with(frame, param, _serving(frame.self_value))
+            if built is not None:  # `def __init__(self, llm, intents)` of a classifier: what it is built with,
+                # unless the constructor calls of the tree pass it
+                given = field_arguments(self, m, frame.cls, name, lambda: built)
                 return built if given is None else given
         unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN,
                          f"the parameter `{name}` (its callers {SPENT})" if spent else f"the parameter `{name}`")

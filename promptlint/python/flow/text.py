@@ -208,7 +208,8 @@ class TextMixin:
         unstable order: where it enters the text is the finding's place; or the most volatile
         one when a variant holds content that can change: only variants of fixed text are a
         choice between a few prefixes; `value.fallback`, a value or its default, is one value per
-        deployment or caller, not conditional; `value.configured`, variants chosen by
+        deployment or caller, not conditional, and so are `value.per_caller`, the fixed texts the
+        callers of a function pass; `value.configured`, variants chosen by
         configuration, are fixed text for a deployment: the shortest present one)."""
         options = [self.text_of(o, frame) for o in value.options]
         if all(_same(o, options[0]) for o in options[1:]):
@@ -235,10 +236,12 @@ class TextMixin:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
                                   evidence=f"`{expr}` or its default when it is not given")]
-            elif value.configured or self._present_by_configuration(value, frame):
+            elif value.per_caller or value.configured or self._present_by_configuration(value, frame):
                 # one variant per deployment (`if self.markdown: lines.append(...)`): fixed text for
-                # a given configuration, the same on every request; the shortest present variant
-                # stands for it (what a deployment that has it sends at least)
+                # a given configuration, the same on every request; or one per caller (the fixed
+                # texts the callers of a function pass, `llm_validator("The name must be ...")`: the
+                # requests of one caller share its text); the shortest present variant
+                # stands for it (what a deployment or caller that has it sends at least)
                 shown = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]
                 middle = min(shown, key=lambda mid: sum(len(s.text) for s in mid)) if shown else []
             else:  # one of a few fixed texts

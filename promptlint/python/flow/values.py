@@ -107,11 +107,14 @@ class Alt:
     which one is used depends on whether the caller or the configuration gives it, one value per
     deployment or caller, not a choice between variants made per request. `configured`: chosen
     by a condition that reads only configuration (`if self.markdown:`): one variant per deployment,
-    the same on every request."""
+    the same on every request. `per_caller`: the arguments the call sites of a function pass for
+    one parameter (or the constructor calls for one field): each caller passes its own, the same
+    on every call it makes."""
     options: list["Value"]
     span: Span | None = None
     fallback: bool = False
     configured: bool = False  # chosen by a condition on configuration (`configured.configured_test`)
+    per_caller: bool = False  # what each call site passes (`callers.caller_arguments`): one value per caller
 
 
 Value = Union[Text, Seq, Spread, Mapping, Obj, PathV, Config, Func, ClassRef, Alt]
