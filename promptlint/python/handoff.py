@@ -117,6 +117,34 @@ def first_index(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == 0
 
 
+def emptied_appends(node: ast.If) -> list[ast.Call]:
+    """The `X.append(message)` statements of the body of an `if` whose test says the list `X` is
+    empty (`if not messages:`, `if len(messages) == 0:`, `messages == []`, also as one operand of
+    an `and`): the message goes at the head of the list, whatever the code put in it before."""
+    tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+    empty = {ast.dump(t) for t in map(_emptied, tests) if t is not None}
+    return [stmt.value for stmt in node.body
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append"
+            and len(stmt.value.args) == 1 and ast.dump(stmt.value.func.value) in empty]
+
+
+def _emptied(test):
+    """The list a test says is empty (`not x`, `len(x) == 0`, `len(x) < 1`, `x == []`), else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand if isinstance(test.operand, (ast.Name, ast.Attribute)) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and len(left.args) == 1 \
+            and isinstance(right, ast.Constant) and (isinstance(op, ast.Eq) and right.value == 0
+                                                    or isinstance(op, ast.Lt) and right.value == 1):
+        return left.args[0]
+    if isinstance(op, ast.Eq) and isinstance(right, ast.List) and not right.elts:
+        return left
+    return None
+
+
 def _read(node, name: str):
     """The read of the local `name` in the expression `node` (a message made of it, a text
     joined to it), not inside a function or comprehension written there; None when not read."""

@@ -36,11 +36,12 @@ def list_variants(value) -> list | None:
     return [merged] if merged is not None else None
 
 
-def dict_variants(value: Alt) -> list | None:
+def dict_variants(value: Alt, merge: bool = True) -> list | None:
     """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
-    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`)."""
+    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`), unless
+    `merge` is False (every one of them)."""
     out = _flat(value, lambda v: isinstance(v, Mapping) and not v.repeated)
-    return [merged_dict(out)] if out is not None and len(out) > MAX_VARIANTS else out
+    return [merged_dict(out)] if merge and out is not None and len(out) > MAX_VARIANTS else out
 
 
 def _flat(value: Alt, accepted) -> list | None:

@@ -147,6 +147,19 @@ def _narrowed(test: ast.expr, env: dict) -> dict | None:
     return {found[0]: replace(th, value=found[1], cache=None)}
 
 
+def _walrus(test: ast.expr) -> list:
+    """The assignment expressions of a test (`x := value`) that bind a name in the function (not
+    those inside a lambda or a comprehension), in order."""
+    out, todo = [], [test]
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            out.append(n)
+        if not isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            todo.extend(ast.iter_child_nodes(n))
+    return out
+
+
 def fallback_name(test: ast.expr) -> str | None:
     """The name `x` a test asks is missing (`x is None`, `x == None`, `not x`, `x is None or not x`),
     else None."""
@@ -298,6 +311,9 @@ class ScopesMixin:
     def _interp(self, frame: Frame, stmts, env: dict, loop) -> None:
         for stmt in stmts:
             self._snap(frame, stmt, env)
+            if isinstance(stmt, (ast.If, ast.While)):
+                for named in _walrus(stmt.test):  # `if system := (self.instruction or default):`
+                    env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
             if isinstance(stmt, ast.If):
                 name = fallback_name(stmt.test) if not stmt.orelse else None
                 before = env.get(name)
