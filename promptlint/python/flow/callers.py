@@ -18,6 +18,7 @@ import bisect
 from ..module import is_static_method
 from ..walk import children
 from .per_call import per_element
+from .relays import RELAY_NAMES, relayed
 from .scopes import Frame
 from .values import ClassRef
 
@@ -104,6 +105,21 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
     return out
 
 
+def relayed_calls(module, name: str, keys: tuple[str, ...]) -> list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]:
+    """The calls of `key + name` that relays of the module make (`asyncio.to_thread(fn, x)`,
+    `loop.run_in_executor(None, partial(self.send, payload))` for "self.send"), each written out
+    as the call it makes (relays.py), with the relay's enclosing function and class."""
+    if name not in module.source:
+        return []
+    out = []
+    for relay in RELAY_NAMES:
+        for call, caller, cls in calls_named(module, relay, ("", ".")):
+            inner = relayed(module, call)
+            if inner is not None and _callee_key(inner.func) in {key + name for key in keys}:
+                out.append((inner, caller, cls))
+    return out
+
+
 def word_places(source: str, word: str) -> list[int]:
     """The offsets of `word` (an identifier) in `source` where it stands as a whole word: what
     `re.finditer(rf"\\b{word}\\b")` finds, by `str.find` (a literal search, about a hundred times
@@ -148,6 +164,7 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     func = frame.func
     keys = ("self.",) if frame.cls is not None else ("",)
     sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
+    sites += [(frame.module, call, caller, cls) for call, caller, cls in relayed_calls(frame.module, func.name, keys)]
     if frame.cls is None:
         foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
         if foreign is None:
