@@ -496,3 +496,17 @@ def test_a_message_appended_to_an_empty_conversation_is_its_head(tmp_path):
     # not when the test does not say the list is empty
     other = layouts(tmp_path / "other", EMPTIED.replace("if len(messages) == 0:", "if use_history:"))
     assert [[p.role for p in lt.parts] for lt in other if lt.source == "python-constant"] == [["system"]]
+
+
+def test_a_local_list_found_empty_is_not_the_conversation(tmp_path):
+    # a tool's observations, named `messages`, with a note when none was collected: no history follows
+    found = layouts(tmp_path, """
+        def observe(url, screenshot):
+            messages = []
+            if screenshot:
+                messages.append({"role": "user", "content": screenshot(url)})
+            if not messages:
+                messages.append({"role": "system", "content": f"observe({url!r}) failed: nothing was collected."})
+            return messages
+    """)
+    assert not any(p.is_history for lt in found for p in lt.parts)

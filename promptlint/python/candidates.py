@@ -502,7 +502,9 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
                            "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
     else:
         return False
-    history = conversation_of(finder, target, frame)
+    # (a list found empty is the conversation when it holds one where it is not empty: a local
+    # `messages = []` of a tool's output is not, whatever its name)
+    history = conversation_of(finder, target, frame, by_name=not emptied)
     if history is None:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")

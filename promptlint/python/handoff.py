@@ -30,6 +30,7 @@ changing segment must be in the value the call receives), the hashing of the pro
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from .. import classify
@@ -208,12 +209,14 @@ def _binds(node, name: str) -> bool:
     return False
 
 
-def conversation_of(finder, arg, frame) -> Segment | None:
+def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
     """The history segment of an argument that is the conversation (a list replayed across turns,
-    a parameter or attribute named `chat_history` / `messages`), else None."""
+    a parameter or attribute named `chat_history` / `messages`; when not `by_name`, a list that
+    holds the conversation or a list spread from a source named as one, `messages.extend(
+    self.history.get())`, whatever the list's own name), else None."""
     value = finder.ev.eval(arg, frame)
-    found = _history_in(value, 0)
-    if found is None and _named_conversation(arg) and not _static(finder, value, frame):
+    found = _history_in(value, 0) if by_name else _history_in(value, 0) or _named_spread(value, 0)
+    if found is None and by_name and _named_conversation(arg) and not _static(finder, value, frame):
         # the callers' value is not known as a conversation, but the name says what it is
         found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
     if found is not None:
@@ -230,6 +233,20 @@ def _named_conversation(arg) -> bool:
 
 def _static(finder, value, frame) -> bool:
     return isinstance(value, Text) and all(s.is_static for s in finder.ev.text_of(value, frame))
+
+
+def _named_spread(value, depth: int) -> Segment | None:
+    """A list spread into `value` (an item of it, or of one of its variants) whose source names a
+    conversation (`self.history.get()`, `load(chat_history)`): its history segment, else None."""
+    if depth > 4:
+        return None
+    if isinstance(value, Alt):
+        return next((h for h in (_named_spread(o, depth + 1) for o in value.options) if h is not None), None)
+    if isinstance(value, Seq):
+        return next((h for h in (_named_spread(i, depth + 1) for i in value.items) if h is not None), None)
+    if isinstance(value, Spread) and set(re.findall(r"\w+", value.expr.lower())) & classify.HISTORY_NAMES:
+        return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=value.expr, span=value.span)
+    return None
 
 
 def _history_in(value, depth: int) -> Segment | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import MAX_VARIANTS, list_variants
+from .flow.containers import list_variants
 from .flow.merged import merged_list
 from .flow.text import const_str
 from .flow.windows import window_of
@@ -127,19 +127,14 @@ class LayoutBuilder:
             head = merged_list([Seq(v.items[:v.head], v.span) for v in grown])
             if head is not None:
                 items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())
-                return self._looped(replace(head, items=head.items + items, repeated=True, head=len(head.items)),
+                written = [_sometimes(i) for i in head.items]
+                return self._looped(replace(head, items=written + items, repeated=True, head=len(written)),
                                     frame, template), None
         if grown and all(isinstance(v, Seq) for v in grown) and any(v.repeated for v in grown):
             # a list grown in a loop by branches (`if m.role == "tool": out.append(...) else: ...`)
             items = list({id(x): x for v in grown for x in v.items}.values())
             marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
             return [self.history_part(Seq(items, value.span, repeated=True, markers=marks), frame)], None
-        if grown and all(isinstance(v, Seq) for v in grown) and 1 < len(grown) <= MAX_VARIANTS:
-            # one list built in branches (`if not messages: messages.append(system)`): its items in
-            # order, those some branches leave out present or absent
-            merged = merged_list(grown)
-            if merged is not None:
-                return self.message_parts(merged, frame, template)
         if not isinstance(value, Seq):
             if isinstance(value, Text) and template:
                 return [self.part("user", value, frame, None, template)], 0
@@ -262,11 +257,7 @@ class LayoutBuilder:
         if isinstance(item, Alt):
             # a message chosen by a condition (`UserMessage(text)` or one with an image): one
             # message of that role whose content is one of the variants' contents
-            present = [v for v in variants_of(item) if not _absent(v)]
-            found = [self.message(v, frame) for v in present]
-            if len(present) < len(variants_of(item)):  # a message present or absent (a merged list's)
-                found = [(role, Alt([content, Text([Segment(text="", span=span)])], span), span)
-                         for role, content, span in found]
+            found = [self.message(v, frame) for v in variants_of(item)]
             roles = {role for role, _, _ in found}
             if len(roles) == 1 and None not in roles:
                 contents = [content for _, content, _ in found]
@@ -438,9 +429,20 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
-def _absent(value) -> bool:
-    """True for the "absent" option of an item present or absent (merged.merged_list): no text."""
-    return isinstance(value, Text) and all(s.is_static and not s.text for s in value.segs)
+def _sometimes(item):
+    """An item of merged branches that is a message or nothing (`Alt([message, ""])`): that message,
+    its content present or absent; another item as it is."""
+    if not isinstance(item, Alt) or len(item.options) != 2:
+        return item
+    message, absent = item.options
+    if not (isinstance(absent, Text) and all(s.is_static and not s.text for s in absent.segs)):
+        return item
+    blank = Text([Segment(text="", span=item.span)])
+    if isinstance(message, Mapping) and "content" in message.items:
+        return replace(message, items={**message.items, "content": Alt([message.items["content"], blank], item.span)})
+    if isinstance(message, Obj) and "content" in message.kwargs:
+        return replace(message, kwargs={**message.kwargs, "content": Alt([message.kwargs["content"], blank], item.span)})
+    return item
 
 
 def _whole(value, depth: int = 0) -> bool:
