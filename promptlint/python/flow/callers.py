@@ -164,7 +164,10 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     func = frame.func
     keys = ("self.",) if frame.cls is not None else ("",)
     sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
-    sites += [(frame.module, call, caller, cls) for call, caller, cls in relayed_calls(frame.module, func.name, keys)]
+    # (a relay in the function itself, `functools.partial(tool, name=name, **kwargs)` of a decorator
+    # used with or without arguments, passes its own parameters on: no caller)
+    sites += [(frame.module, call, caller, cls) for call, caller, cls in relayed_calls(frame.module, func.name, keys)
+              if caller is not func]
     if frame.cls is None:
         foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
         if foreign is None:

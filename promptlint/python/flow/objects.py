@@ -121,13 +121,18 @@ def _optional_of(ann):
 
 
 def _unbuilt(self_value) -> bool:
-    """True for the instance a method's own frame reads (`self:Cls`, or none), or an instance
-    handed in as a parameter annotated with its class (`request: CompletionRequest`: built by no
-    call we read): its construction is not in view, so its fields hold what the class's
-    constructor calls pass."""
-    return self_value is None or isinstance(self_value, Obj) and (
-        self_value.qualname.startswith("self:")
-        or self_value.qualname.startswith("instance:") and self_value.span is None and not self_value.kwargs)
+    """True for the instance a method's own frame reads (`self:Cls`, or none): its construction
+    is not in view, so its fields hold what the class's constructor calls pass."""
+    return self_value is None or isinstance(self_value, Obj) and self_value.qualname.startswith("self:")
+
+
+def _handed_in(self_value) -> bool:
+    """True for the instance a method's own frame reads, or an instance handed in as a parameter
+    annotated with its class (`request: CompletionRequest`: built by no call we read). A field
+    with a default keeps its default reading there (whoever built the instance may have left it
+    out); a required field can only hold what a constructor call passed."""
+    return _unbuilt(self_value) or isinstance(self_value, Obj) and self_value.qualname.startswith("instance:") \
+        and self_value.span is None and not self_value.kwargs
 
 
 def _required_field(stmt, attr: str) -> bool:
@@ -315,7 +320,7 @@ class ObjectsMixin:
                     return self.call_function(fn, {}, depth + 1, None)
                 return fn
             targets, value = [], None
-            if _required_field(stmt, attr) and _unbuilt(self_value) and self.init_of(ClassRef(module, c)) is None \
+            if _required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
                     and not any(self_assigns(k, attr) or grown(k, attr) for _, k in self.mro(module, c)):
                 # a required field of a record (`payload: dict` of a pydantic model or dataclass) of
                 # an instance built elsewhere: what its constructor calls pass (`Request(payload=args)`)
