@@ -227,3 +227,28 @@ def test_a_name_bound_in_an_if_test_is_read(tmp_path):
     """)
     assert parts(lt) == [("system", [("text", "You review pull requests.")]),
                          ("history", [("history", "unknown", "messages")])]
+
+
+def test_a_request_dict_completed_by_update_keeps_its_keys(tmp_path):
+    lt = one_call(tmp_path, """
+        from datetime import datetime
+
+        import anthropic
+
+
+        def send(messages):
+            payload = {"model": "claude-sonnet-4-5", "messages": messages}
+            payload.update({"system": f"Now {datetime.now()}. You are a reviewer."}, max_tokens=100)
+            return anthropic.Anthropic().messages.create(**payload)
+    """)
+    assert parts(lt)[0] == ("system", [("text", "Now "), ("timestamp", "per-request", "datetime.now()"),
+                                       ("text", ". You are a reviewer.")])
+    # an update with a dict of keys not known: the keys known so far, in an order not the code's
+    merged = probe(tmp_path / "unknown", """
+        def f(messages, extra):
+            payload = {"model": "claude-sonnet-4-5", "messages": messages}
+            payload.update(extra)
+            probe(payload)
+    """)
+    assert isinstance(merged.value, Mapping) and list(merged.value.items) == ["model", "messages"]
+    assert merged.value.node is None

@@ -433,6 +433,32 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                 for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
+    def updated(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev.update(other, key=value)` (`th.node`; each variant of a dict
+        set in branches): the entries of `other` (a dict with static keys) and the keywords added,
+        later ones winning; with `other` of keys not known, the entries known so far, in an order
+        that is not the code's. Any other value (a set, a hash) as it was."""
+        if isinstance(prev, Alt):
+            variants = dict_variants(prev)
+            if variants is None:
+                return prev
+        elif isinstance(prev, Mapping) and not prev.repeated:
+            variants = [prev]
+        else:
+            return prev
+        call, m = th.node, frame.module
+        other = one_dict(self.eval(call.args[0], frame, th.env)) if call.args else Mapping({})
+        items = dict(other.items) if other is not None else {}
+        spans = dict(other.key_spans) if other is not None else {}
+        for kw in call.keywords:
+            if kw.arg is not None:
+                items[kw.arg] = self.eval(kw.value, frame, th.env)
+                spans[kw.arg] = m.span(kw)
+        known = other is not None and all(kw.arg is not None for kw in call.keywords)
+        made = [replace(v, items={**v.items, **items}, key_spans={**v.key_spans, **spans},
+                        node=v.node if known else None) for v in variants]
+        return made[0] if len(made) == 1 else Alt(made, prev.span)
+
     def shuffled(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random
         order, new on every call (reported at the shuffle: sorting would undo it)."""

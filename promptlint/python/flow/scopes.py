@@ -108,6 +108,8 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
         return False
     if th.kind in ("setkey", "setitem"):
         return True
+    if th.kind == "update":
+        return _dict_binding(th.prev, depth + 1)
     if th.kind == "alt":
         return any(_dict_binding(o, depth + 1) for o in th.options)
     node = th.node if th.kind == "expr" else None
@@ -495,6 +497,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "update"
+                    and f.value.id in env and len(call.args) <= 1):
+                name = f.value.id  # `payload.update(system=text)`: a request dict completed later
+                env[name] = _shared("update", node=call, env=dict(env), prev=env.get(name), name=name)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
                 name = f.value.id  # `tools.sort()`: the list is now in a fixed order
                 env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
