@@ -19,7 +19,7 @@ from ..markers import sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
 from ..walk import children
-from .roles import role_test
+from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
@@ -139,10 +139,10 @@ def target_names(target: ast.AST) -> list[str]:
     return []
 
 
-def _narrowed(test: ast.expr, env: dict) -> dict | None:
+def _narrowed(test: ast.expr, env: dict, found=None) -> dict | None:
     """The loop variable of `if m.role == "system":` bound, in that branch, to the messages of that
-    role (roles.py): {name: Thunk} or None."""
-    found = role_test(test)
+    role (roles.py): {name: Thunk} or None. `found`: the (name, role) a guard clause gives."""
+    found = found or role_test(test)
     th = env.get(found[0]) if found else None
     if th is None or th.kind != "iter":
         return None
@@ -320,6 +320,9 @@ class ScopesMixin:
                 name = fallback_name(stmt.test) if not stmt.orelse else None
                 before = env.get(name)
                 self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env), stmt.test)
+                guard = guard_role(stmt)
+                if guard is not None:  # `if m.role != "system": continue`: the rest reads system messages
+                    env.update(_narrowed(stmt.test, env, guard) or {})
                 # `if x is None: x = DEFAULT`: x, or its default when it is missing (values.Alt)
                 if name is not None and before is not None and env.get(name) is not before and env[name].kind == "alt":
                     env[name].fallback = True
