@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from .. import classify
-from ..model import Kind, Span
+from ..model import Span
 
 #: Names of a conversation that say more than a message list does (`messages` is also the name
 #: of a one-shot prompt's list).
@@ -145,9 +145,7 @@ def passes_messages(func: ast.AST, parts) -> bool:
                 if seg.text.strip():
                     return False
             elif not (seg.expr.split("[")[0].split(".")[0] in params
-                      or seg.evidence.startswith("an early message of the conversation")
-                      or any(seg.evidence == f"a message of `{p}`" for p in params)  # picked from the list by role
-                      or seg.kind is Kind.CONDITIONAL and not seg.expr):  # (`system = ""` when it has none)
+                      or seg.evidence.startswith("an early message of the conversation")):
                 return False
     return True
 

@@ -252,31 +252,3 @@ def test_a_request_dict_completed_by_update_keeps_its_keys(tmp_path):
     """)
     assert isinstance(merged.value, Mapping) and list(merged.value.items) == ["model", "messages"]
     assert merged.value.node is None
-
-
-def test_an_adapter_that_splits_its_callers_system_message_out_passes_their_prompt(tmp_path):
-    # the system message picked from the callers' list by role, the rest filtered into `messages`,
-    # set on the request dict by `update`: every prompt of its callers goes through it whole
-    source = """
-        import anthropic
-
-
-        class AnthropicLLM:
-            def generate_response(self, messages, **kwargs):
-                system_message = ""
-                filtered_messages = []
-                for message in messages:
-                    if message["role"] == "system":
-                        system_message = message["content"]
-                    else:
-                        filtered_messages.append(message)
-                params = {"max_tokens": 1024}
-                params.update({"model": "claude-sonnet-4-5", "messages": filtered_messages, "system": system_message})
-                return anthropic.Anthropic().messages.create(**params)
-    """
-    lt = one_call(tmp_path, source)
-    assert [p.role for p in lt.parts] == ["system", "history"] and lt.passes_prompt
-    # a system prompt of its own is not its callers' prompt
-    own = one_call(tmp_path / "own", source.replace('system_message = ""', 'system_message = "You extract facts."')
-                   .replace('system_message = message["content"]', 'system_message += message["content"]'))
-    assert not own.passes_prompt
