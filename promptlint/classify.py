@@ -102,6 +102,16 @@ UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory li
 #: The evidence of a tools listing (its elements are tools, whatever the names around them).
 MCP_LISTING = UNORDERED_METHODS["list_tools"]
 
+#: Calls that call the function they are given with the other arguments they are given (at once,
+#: on a thread, or later), by qualified name: the position of that function among the positional
+#: arguments. `functools.partial(client.chat.completions.create, model=m, messages=msgs)`,
+#: `asyncio.to_thread(client.converse, **kwargs)`.
+RELAY_CALLS: dict[str, int] = {"functools.partial": 0, "asyncio.to_thread": 0, "anyio.to_thread.run_sync": 0,
+                               "starlette.concurrency.run_in_threadpool": 0, "fastapi.concurrency.run_in_threadpool": 0}
+#: The same, by method name, for receivers not resolved statically: `loop.run_in_executor(None,
+#: fn, *args)` (asyncio), `executor.submit(fn, *args, **kwargs)` (concurrent.futures).
+RELAY_METHODS: dict[str, int] = {"run_in_executor": 1, "submit": 0}
+
 _USER_INPUT_NAMES = {
     "user_input", "user_message", "user_msg", "user_text", "user_prompt", "user_query",
     "user_request", "user_content", "question", "query", "input_text", "utterance", "user_question",

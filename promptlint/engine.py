@@ -425,7 +425,7 @@ def _cgroup_quota(root: Path = Path("/sys/fs/cgroup")) -> float | None:
 
 
 def _unique_layouts(layouts: list[PromptLayout]) -> list[PromptLayout]:
-    seen: dict[str, PromptLayout] = {}
+    seen: dict[tuple, PromptLayout] = {}
     for layout in layouts:
-        seen.setdefault(layout.id + (layout.api or ""), layout)
+        seen.setdefault((layout.id, layout.api or "", layout.variant), layout)
     return sorted(seen.values(), key=lambda lt: (lt.site.filename, lt.site.start))

@@ -254,6 +254,8 @@ class PromptLayout:
     every prompt of its callers goes through; `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
     time.time() < meta["expires_at"]:`), so a message is sent one way and later another.
+    `variant`: which of several requests one send call makes is this one (a call sent with
+    `**payload` where the callers build different request dicts: one layout each, same `id`).
     `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
@@ -283,6 +285,7 @@ class PromptLayout:
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0
     static_tokens: int = 0
+    variant: int = 0
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
     reaches: list[Span] = field(default_factory=list)

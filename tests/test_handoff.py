@@ -456,3 +456,57 @@ def test_a_message_put_first_has_a_role_written_in_the_code_not_one_read_from_a_
     assert sorted((d.code, d.severity.value, d.span.start.row) for d in report.diagnostics) == \
         [("PRM101", "warning", 6), ("PRM101", "warning", 11)]
     assert all("in the message of unknown role" in d.message for d in report.diagnostics)
+
+
+EMPTIED = """
+    from datetime import datetime
+
+    import openai
+
+
+    class Agent:
+        instruction = "You are a support agent for the billing team. Answer with the policy that applies."
+
+        def generate(self, message, use_history=True):
+            messages = []
+            if use_history:
+                messages.extend(self.history.get())
+            if len(messages) == 0:
+                messages.append({"role": "system", "content": f"Current time: {datetime.now()}\\n{self.instruction}"})
+            messages.append({"role": "user", "content": message})
+            for _ in range(10):
+                response = openai.OpenAI().chat.completions.create(model="gpt-4o", messages=messages)
+                messages.append(response.choices[0].message)
+            self.history.set(messages)
+"""
+
+
+def test_a_message_appended_to_an_empty_conversation_is_its_head(tmp_path):
+    found = layouts(tmp_path, EMPTIED)
+    # the system message goes first whenever it is added (the list is empty then): it is written once
+    # per conversation, and the conversation follows it
+    placed = next(lt for lt in found if lt.source == "python-constant")
+    (role, system), (after, _) = parts(placed)
+    assert (role, after) == ("system", "history")
+    assert ("timestamp", "per-conversation", "datetime.now()") in system
+    # the send call: the messages written before the loop (the history and the system message
+    # present or absent) and then what the loop appends
+    call = next(lt for lt in found if lt.source == "python-call")
+    assert [p.role for p in call.parts] == ["history", "system", "user", "history"]
+    # not when the test does not say the list is empty
+    other = layouts(tmp_path / "other", EMPTIED.replace("if len(messages) == 0:", "if use_history:"))
+    assert [[p.role for p in lt.parts] for lt in other if lt.source == "python-constant"] == [["system"]]
+
+
+def test_a_local_list_found_empty_is_not_the_conversation(tmp_path):
+    # a tool's observations, named `messages`, with a note when none was collected: no history follows
+    found = layouts(tmp_path, """
+        def observe(url, screenshot):
+            messages = []
+            if screenshot:
+                messages.append({"role": "user", "content": screenshot(url)})
+            if not messages:
+                messages.append({"role": "system", "content": f"observe({url!r}) failed: nothing was collected."})
+            return messages
+    """)
+    assert not any(p.is_history for lt in found for p in lt.parts)

@@ -26,7 +26,7 @@ from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment, Volatility
 from .module import attribute_chain, callee_name
 from .flow.core import per_process
-from .flow.values import Mapping, Obj, Seq, Spread, Text
+from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on, system_keyword_calls
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -454,23 +454,46 @@ def _role_known(finder, message, frame) -> bool:
     return not any(s.volatility is Volatility.PER_REQUEST for s in finder.ev.text_of(role, frame))
 
 
-def placed_first(finder, node, frame) -> bool:
+def once_per_conversation(message):
+    """A message written once, when the conversation starts, and re-sent with it afterwards: a
+    clock reading or an id in its content (a dict's or a message object's) is the same on every
+    request of that conversation (per conversation, not per request)."""
+    def once(value):
+        if isinstance(value, Alt):
+            return Alt([once(o) for o in value.options], value.span, value.fallback)
+        if isinstance(value, Text):
+            return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
+                                 evidence=(s.evidence + "; " if s.evidence else "") + "written when the conversation starts")
+                         if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST else s
+                         for s in value.segs])
+        return value
+    if isinstance(message, Mapping) and "content" in message.items:
+        return replace(message, items={**message.items, "content": once(message.items["content"])})
+    if isinstance(message, Obj) and "content" in message.kwargs:
+        return replace(message, kwargs={**message.kwargs, "content": once(message.kwargs["content"])})
+    return message
+
+
+def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     """A message put at the head of the conversation outside a send call, which the rest of the
     conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
-    RULES))`) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
+    RULES))`), appended to the list when it is empty (`emptied`: `if not messages:
+    messages.append(system)`, made once per conversation) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
     `messages[0].content += ...`: judged as a system message holding that text). A candidate of
     the message and the conversation (`message_list`) when the list is the conversation (its
     value, or its name). True when a layout was added."""
     from .handoff import conversation_of, first_index, first_message_of
     if isinstance(node, ast.Call):
         func = node.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "insert" and len(node.args) == 2
-                and first_index(node.args[0])):
+        if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
+                                                     and first_index(node.args[0]) or emptied)):
             return False
         target = func.value
-        message = finder.ev.eval(node.args[1], frame)
+        message = finder.ev.eval(node.args[-1], frame)
         if not _has_messages(Seq([message])) or not _role_known(finder, message, frame):
             return False
+        if emptied:  # written when the conversation starts, then re-sent with it
+            message = once_per_conversation(message)
     elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
         target = first_message_of(node.target)
         if target is None:
@@ -479,7 +502,9 @@ def placed_first(finder, node, frame) -> bool:
                            "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
     else:
         return False
-    history = conversation_of(finder, target, frame)
+    # (a list found empty is the conversation when it holds one where it is not empty: a local
+    # `messages = []` of a tool's output is not, whatever its name)
+    history = conversation_of(finder, target, frame, by_name=not emptied)
     if history is None:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")

@@ -30,6 +30,7 @@ changing segment must be in the value the call receives), the hashing of the pro
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 
 from .. import classify
@@ -117,6 +118,34 @@ def first_index(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == 0
 
 
+def emptied_appends(node: ast.If) -> list[ast.Call]:
+    """The `X.append(message)` statements of the body of an `if` whose test says the list `X` is
+    empty (`if not messages:`, `if len(messages) == 0:`, `messages == []`, also as one operand of
+    an `and`): the message goes at the head of the list, whatever the code put in it before."""
+    tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
+    empty = {ast.dump(t) for t in map(_emptied, tests) if t is not None}
+    return [stmt.value for stmt in node.body
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append"
+            and len(stmt.value.args) == 1 and ast.dump(stmt.value.func.value) in empty]
+
+
+def _emptied(test):
+    """The list a test says is empty (`not x`, `len(x) == 0`, `len(x) < 1`, `x == []`), else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand if isinstance(test.operand, (ast.Name, ast.Attribute)) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len" and len(left.args) == 1 \
+            and isinstance(right, ast.Constant) and (isinstance(op, ast.Eq) and right.value == 0
+                                                    or isinstance(op, ast.Lt) and right.value == 1):
+        return left.args[0]
+    if isinstance(op, ast.Eq) and isinstance(right, ast.List) and not right.elts:
+        return left
+    return None
+
+
 def _read(node, name: str):
     """The read of the local `name` in the expression `node` (a message made of it, a text
     joined to it), not inside a function or comprehension written there; None when not read."""
@@ -180,12 +209,14 @@ def _binds(node, name: str) -> bool:
     return False
 
 
-def conversation_of(finder, arg, frame) -> Segment | None:
+def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
     """The history segment of an argument that is the conversation (a list replayed across turns,
-    a parameter or attribute named `chat_history` / `messages`), else None."""
+    a parameter or attribute named `chat_history` / `messages`; when not `by_name`, a list that
+    holds the conversation or a list spread from a source named as one, `messages.extend(
+    self.history.get())`, whatever the list's own name), else None."""
     value = finder.ev.eval(arg, frame)
-    found = _history_in(value, 0)
-    if found is None and _named_conversation(arg) and not _static(finder, value, frame):
+    found = _history_in(value, 0) if by_name else _history_in(value, 0) or _named_spread(value, 0)
+    if found is None and by_name and _named_conversation(arg) and not _static(finder, value, frame):
         # the callers' value is not known as a conversation, but the name says what it is
         found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
     if found is not None:
@@ -202,6 +233,20 @@ def _named_conversation(arg) -> bool:
 
 def _static(finder, value, frame) -> bool:
     return isinstance(value, Text) and all(s.is_static for s in finder.ev.text_of(value, frame))
+
+
+def _named_spread(value, depth: int) -> Segment | None:
+    """A list spread into `value` (an item of it, or of one of its variants) whose source names a
+    conversation (`self.history.get()`, `load(chat_history)`): its history segment, else None."""
+    if depth > 4:
+        return None
+    if isinstance(value, Alt):
+        return next((h for h in (_named_spread(o, depth + 1) for o in value.options) if h is not None), None)
+    if isinstance(value, Seq):
+        return next((h for h in (_named_spread(i, depth + 1) for i in value.items) if h is not None), None)
+    if isinstance(value, Spread) and set(re.findall(r"\w+", value.expr.lower())) & classify.HISTORY_NAMES:
+        return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=value.expr, span=value.span)
+    return None
 
 
 def _history_in(value, depth: int) -> Segment | None:

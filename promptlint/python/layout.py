@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import list_variants, one_dict
+from .flow.containers import list_variants
+from .flow.merged import merged_list
 from .flow.text import const_str
 from .flow.windows import window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
@@ -66,23 +67,6 @@ class LayoutBuilder:
     def code_of(self, node) -> str:
         return node.code if isinstance(node, Evaluated) else self.m.code(node)
 
-    def expand(self, call, frame) -> None:
-        """Add the entries of `**options` dicts with static keys to the call's keyword arguments
-        (keywords written at the call win)."""
-        import ast
-        for kw in call.node.keywords:
-            if kw.arg is not None:
-                continue
-            value = one_dict(self.ev.eval(kw.value, frame))
-            if value is None:
-                call.unread = True
-                continue
-            for key, item in value.items.items():
-                if key not in call.kwargs:
-                    span = value.key_spans.get(key) or self.m.span(kw.value)
-                    call.kwargs[key] = Evaluated(item, span, f"{self.m.code(kw.value)}[{key!r}]")
-        del ast
-
     def static_text(self, value, frame) -> str | None:
         """The text of a value made only of static text, else None."""
         if value is None:
@@ -135,6 +119,17 @@ class LayoutBuilder:
         """Request parts of a message list, in order, and the index of the newest user message
         (the last item when it is a user message written at the call, not replayed history)."""
         grown = variants_of(value) if isinstance(value, Alt) else []
+        if grown and all(isinstance(v, Seq) and v.repeated and v.head for v in grown):
+            # a list built in branches before the loop that grows it (`if use_history:
+            # messages.extend(history)`, `if not messages: messages.append(system)`): the messages
+            # written before the loop merged (those some branches leave out present or absent), then
+            # what the loop appends
+            head = merged_list([Seq(v.items[:v.head], v.span) for v in grown])
+            if head is not None:
+                items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())
+                written = [_sometimes(i) for i in head.items]
+                return self._looped(replace(head, items=written + items, repeated=True, head=len(written)),
+                                    frame, template), None
         if grown and all(isinstance(v, Seq) for v in grown) and any(v.repeated for v in grown):
             # a list grown in a loop by branches (`if m.role == "tool": out.append(...) else: ...`)
             items = list({id(x): x for v in grown for x in v.items}.values())
@@ -434,6 +429,22 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
+def _sometimes(item):
+    """An item of merged branches that is a message or nothing (`Alt([message, ""])`): that message,
+    its content present or absent; another item as it is."""
+    if not isinstance(item, Alt) or len(item.options) != 2:
+        return item
+    message, absent = item.options
+    if not (isinstance(absent, Text) and all(s.is_static and not s.text for s in absent.segs)):
+        return item
+    blank = Text([Segment(text="", span=item.span)])
+    if isinstance(message, Mapping) and "content" in message.items:
+        return replace(message, items={**message.items, "content": Alt([message.items["content"], blank], item.span)})
+    if isinstance(message, Obj) and "content" in message.kwargs:
+        return replace(message, kwargs={**message.kwargs, "content": Alt([message.kwargs["content"], blank], item.span)})
+    return item
+
+
 def _whole(value, depth: int = 0) -> bool:
     """True when a message (or a block of it) is read whole: dict displays with every key seen
     (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments.

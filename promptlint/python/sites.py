@@ -13,10 +13,12 @@ import ast
 import re
 from dataclasses import replace
 
-from . import candidates, gated_markers, history_cuts, history_loads, kept_turns, markers, sdks, system_hoists, tool_loops
+from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, request_dicts, sdks,
+               system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
+from .flow.relays import RELAY_NAMES, relayed
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .walk import children
@@ -86,7 +88,7 @@ class SiteFinder:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
                   ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed,
-                  ast.For: self._loop, ast.AsyncFor: self._loop}
+                  ast.For: self._loop, ast.AsyncFor: self._loop, ast.If: self._emptied}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -198,6 +200,15 @@ class SiteFinder:
         if any(isinstance(s, _FUNCS) for s in self.stack):
             self.ev.reset_budget()
             candidates.placed_first(self, node, self.frame())
+
+    def _emptied(self, node: ast.If) -> None:
+        """A message appended to a list the `if` test says is empty (`if not messages:
+        messages.append(system)`): put at the head of the conversation (`candidates.placed_first`)."""
+        if any(isinstance(s, _FUNCS) for s in self.stack):
+            for call in handoff.emptied_appends(node):
+                if not self.b.covered(self.m.span(call)):
+                    self.ev.reset_budget()
+                    candidates.placed_first(self, call, self.frame(), emptied=True)
 
     def _loop(self, node) -> None:
         """A tools list grown in a loop over an unordered source (python/tool_loops.py)."""
@@ -344,6 +355,8 @@ class SiteFinder:
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
+        if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
+            self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
         if not candidates:
             if name is not None and node.keywords and self._called:
@@ -355,9 +368,18 @@ class SiteFinder:
             return
         self.ev.reset_budget()
         call = sdks.Call.of(self.m, node)
+        calls = [call]
         if any(k.arg is None for k in node.keywords):
             call.frame = self.frame()
-            self.b.expand(call, call.frame)
+            calls = request_dicts.expansions(self.b, call, call.frame)
+        for variant, one in enumerate(calls):
+            if variant:
+                self.ev.reset_budget()
+            self._send(candidates, one, variant)
+
+    def _send(self, candidates, call, variant: int = 0) -> None:
+        """Build the layout of a call of an SDK shape (`variant`: which of the requests a call
+        sent with one of several request dicts is, `request_dicts.expansions`)."""
         for shape in candidates:
             if shape.matches(call):
                 call.frame = call.frame or self.frame()
@@ -368,6 +390,8 @@ class SiteFinder:
                 except RecursionError:  # pathological nesting: this prompt is not analysed
                     pass
                 if len(self.b.layouts) > before:
+                    for layout in self.b.layouts[before:]:
+                        layout.variant = variant
                     self._unplaced(self.b.layouts[before:], call)
                 if shape.final:
                     return

@@ -252,3 +252,38 @@ def test_automatic_caching_sent_in_extra_body(tmp_path):
     assert one_call(tmp_path / "known", source).auto_cache is not None
     unread = CONVERTED.replace("messages=convert(request))", "messages=convert(request), extra_body=request.extra)")
     assert one_call(tmp_path / "unread", unread).unread_options
+
+
+GUARDED = """
+    import boto3
+
+    from roles import AuthorRole
+
+
+    def system_blocks(chat_history):
+        out = []
+        for message in chat_history.messages:
+            if message.role != AuthorRole.SYSTEM:
+                continue
+            out.append({"text": convert(message)})
+        return out
+
+
+    def converse(chat_history):
+        client = boto3.client("bedrock-runtime")
+        return client.converse(modelId="anthropic.claude-3-5-sonnet", system=system_blocks(chat_history),
+                               messages=chat_history.messages)
+"""
+
+
+def test_a_loop_guarded_by_a_role_reads_the_messages_of_that_role(tmp_path):
+    # `if message.role != AuthorRole.SYSTEM: continue`: the rest of the body reads system messages,
+    # not the newest user message of the conversation
+    lt = one_call(tmp_path, GUARDED, files={"roles.py": "class AuthorRole:\n    SYSTEM = 'system'\n"})
+    system = parts(lt)[0]
+    assert system[0] == "system" and [s[:2] for s in system[1]] == [("unknown", "unknown")]
+    # without the guard, a message of the conversation is the user's, new on every request
+    unguarded = one_call(tmp_path / "plain", GUARDED.replace(
+        "if message.role != AuthorRole.SYSTEM:\n                continue\n", ""),
+        files={"roles.py": "class AuthorRole:\n    SYSTEM = 'system'\n"})
+    assert [s[:2] for s in parts(unguarded)[0][1]] == [("user-input", "per-request")]

@@ -18,10 +18,12 @@ import bisect
 from ..module import is_static_method
 from ..walk import children
 from .per_call import per_element
+from .relays import RELAY_NAMES, relayed
 from .scopes import Frame
 from .values import ClassRef
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
+MAX_NAMESAKES = 6  # modules read past MAX_CALLERS to set aside those that define a namesake of their own
 MAX_HOPS = 3  # wrappers followed outwards from the prompt's own frame
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -103,6 +105,21 @@ def calls_named(module, name: str, keys: tuple[str, ...] = ("", ".")) -> list[tu
     return out
 
 
+def relayed_calls(module, name: str, keys: tuple[str, ...]) -> list[tuple[ast.Call, ast.AST | None, ast.ClassDef | None]]:
+    """The calls of `key + name` that relays of the module make (`asyncio.to_thread(fn, x)`,
+    `loop.run_in_executor(None, partial(self.send, payload))` for "self.send"), each written out
+    as the call it makes (relays.py), with the relay's enclosing function and class."""
+    if name not in module.source:
+        return []
+    out = []
+    for relay in RELAY_NAMES:
+        for call, caller, cls in calls_named(module, relay, ("", ".")):
+            inner = relayed(module, call)
+            if inner is not None and _callee_key(inner.func) in {key + name for key in keys}:
+                out.append((inner, caller, cls))
+    return out
+
+
 def word_places(source: str, word: str) -> list[int]:
     """The offsets of `word` (an identifier) in `source` where it stands as a whole word: what
     `re.finditer(rf"\\b{word}\\b")` finds, by `str.find` (a literal search, about a hundred times
@@ -147,6 +164,10 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     func = frame.func
     keys = ("self.",) if frame.cls is not None else ("",)
     sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
+    # (a relay in the function itself, `functools.partial(tool, name=name, **kwargs)` of a decorator
+    # used with or without arguments, passes its own parameters on: no caller)
+    sites += [(frame.module, call, caller, cls) for call, caller, cls in relayed_calls(frame.module, func.name, keys)
+              if caller is not func]
     if frame.cls is None:
         foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
         if foreign is None:
@@ -155,8 +176,9 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     if not sites or len(sites) > MAX_CALLERS:
         return None
     values = []
+    gathered = func.args.kwarg is not None and func.args.kwarg.arg == name  # `def send(self, **params)`
     for module, call, caller, cls in sites:
-        arg = _argument(func, call, name, method=frame.cls is not None)
+        arg = call if gathered else _argument(func, call, name, method=frame.cls is not None)
         if arg is None:
             default = _omitted(evaluator, frame, call, name)
             if default is None:
@@ -169,10 +191,40 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             hops = (frame.hops or 0) + 1
             caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
                                          hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
+        if gathered:
+            values.append(_keywords(evaluator, func, call, caller_frame))
+            continue
         value = evaluator.eval(arg, caller_frame)
         values.append(per_element(module, caller, call, arg, func, value) or value)
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values, per_caller=True)  # one value per caller
+
+
+def _keywords(evaluator, func, call: ast.Call, frame: Frame):
+    """The dict a `**params` parameter of `func` holds for one call: the keyword arguments that
+    name no other parameter, those of a `**mapping` the call passes included (a mapping whose keys
+    are not known adds none: the dict's order is then not the code's)."""
+    from .containers import one_dict
+    from .values import Mapping
+    a = func.args
+    named = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+    m = frame.module
+    items, spans, unread = {}, {}, False
+    for kw in call.keywords:
+        if kw.arg is None:
+            spread = one_dict(evaluator.eval(kw.value, frame))
+            if spread is None:
+                unread = True
+                continue
+            for key, item in spread.items.items():
+                if key not in named:
+                    items[key] = item
+                    if key in spread.key_spans:
+                        spans[key] = spread.key_spans[key]
+        elif kw.arg not in named:
+            items[kw.arg] = evaluator.eval(kw.value, frame)
+            spans[kw.arg] = m.span(kw)
+    return Mapping(items, spans, m.span(call), None if unread else call)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
@@ -206,10 +258,28 @@ def _foreign_sites(evaluator, module, func, room: int) -> list | None:
     from .values import Func
     if getattr(module, "path", None) is None:
         return []
-    modules = evaluator.project.callers_of(func.name, module.path, max(room, 0))
+    modules = foreign_modules(evaluator, module, func.name, room)
     if modules is None:
         return None
     return _calls_in(evaluator, modules, func.name, lambda target: isinstance(target, Func) and target.node is func)
+
+
+def foreign_modules(evaluator, module, name: str, room: int) -> list | None:
+    """The other modules of `module`'s package tree that may call the function or class `name`
+    of `module`, or None when there are more than `room`. A module that defines a function or
+    class of that name itself and does not import it (each provider module of a package with its
+    own `RequestCompletionRequest`) calls its own: it is not counted (up to `MAX_NAMESAKES` such
+    modules are read to tell)."""
+    modules = evaluator.project.callers_of(name, module.path, max(room, 0) + MAX_NAMESAKES)
+    if modules is None:
+        return None
+    others = [m for m in modules if not _own_namesake(m, name)]
+    return None if len(others) > max(room, 0) else others
+
+
+def _own_namesake(module, name: str) -> bool:
+    """True when `module` defines `name` at its top level and imports no name `name`."""
+    return (name in module.classes or name in module.functions) and name not in module.imports
 
 
 def _calls_in(evaluator, modules, name: str, is_callee) -> list:
@@ -268,7 +338,7 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     """`field_arguments` once its cache and the file's budget were asked."""
     sites = [(module, call, caller, c) for call, caller, c in calls_named(module, cls.name, ("",))]
     if getattr(module, "path", None) is not None:
-        others = evaluator.project.callers_of(cls.name, module.path, max(MAX_CALLERS - len(sites), 0))
+        others = foreign_modules(evaluator, module, cls.name, MAX_CALLERS - len(sites))
         if others is None:
             return None
         sites += _calls_in(evaluator, others, cls.name, lambda target: isinstance(target, ClassRef) and target.node is cls)

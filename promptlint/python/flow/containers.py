@@ -36,11 +36,12 @@ def list_variants(value) -> list | None:
     return [merged] if merged is not None else None
 
 
-def dict_variants(value: Alt) -> list | None:
+def dict_variants(value: Alt, merge: bool = True) -> list | None:
     """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
-    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`)."""
+    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`), unless
+    `merge` is False (every one of them)."""
     out = _flat(value, lambda v: isinstance(v, Mapping) and not v.repeated)
-    return [merged_dict(out)] if out is not None and len(out) > MAX_VARIANTS else out
+    return [merged_dict(out)] if merge and out is not None and len(out) > MAX_VARIANTS else out
 
 
 def _flat(value: Alt, accepted) -> list | None:
@@ -430,6 +431,32 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         span = frame.module.span(th.node)
         made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
                 for v in variants]
+        return made[0] if len(made) == 1 else Alt(made, prev.span)
+
+    def updated(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev.update(other, key=value)` (`th.node`; each variant of a dict
+        set in branches): the entries of `other` (a dict with static keys) and the keywords added,
+        later ones winning; with `other` of keys not known, the entries known so far, in an order
+        that is not the code's. Any other value (a set, a hash) as it was."""
+        if isinstance(prev, Alt):
+            variants = dict_variants(prev)
+            if variants is None:
+                return prev
+        elif isinstance(prev, Mapping) and not prev.repeated:
+            variants = [prev]
+        else:
+            return prev
+        call, m = th.node, frame.module
+        other = one_dict(self.eval(call.args[0], frame, th.env)) if call.args else Mapping({})
+        items = dict(other.items) if other is not None else {}
+        spans = dict(other.key_spans) if other is not None else {}
+        for kw in call.keywords:
+            if kw.arg is not None:
+                items[kw.arg] = self.eval(kw.value, frame, th.env)
+                spans[kw.arg] = m.span(kw)
+        known = other is not None and all(kw.arg is not None for kw in call.keywords)
+        made = [replace(v, items={**v.items, **items}, key_spans={**v.key_spans, **spans},
+                        node=v.node if known else None) for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
     def shuffled(self, th: Thunk, prev, frame) -> Value:

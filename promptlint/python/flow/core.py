@@ -161,6 +161,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.set_item(th, prev, frame)
         if th.kind == "setkey":
             return self.set_key(th, prev, frame)
+        if th.kind == "update":
+            return self.updated(th, prev, frame)
         if th.kind == "sort":
             return sorted_in_place(prev)
         if th.kind == "map":

@@ -126,6 +126,22 @@ def _unbuilt(self_value) -> bool:
     return self_value is None or isinstance(self_value, Obj) and self_value.qualname.startswith("self:")
 
 
+def _handed_in(self_value) -> bool:
+    """True for the instance a method's own frame reads, or an instance handed in as a parameter
+    annotated with its class (`request: CompletionRequest`: built by no call we read). A field
+    with a default keeps its default reading there (whoever built the instance may have left it
+    out); a required field can only hold what a constructor call passed."""
+    return _unbuilt(self_value) or isinstance(self_value, Obj) and self_value.qualname.startswith("instance:") \
+        and self_value.span is None and not self_value.kwargs
+
+
+def _required_field(stmt, attr: str) -> bool:
+    """True for a field annotated without a value in a class body (`payload: dict`), not a
+    `ClassVar`."""
+    return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
+        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
+
+
 def _none_default(node) -> bool:
     """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
     `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
@@ -316,6 +332,13 @@ class ObjectsMixin:
                     return self.call_function(fn, {}, depth + 1, None)
                 return fn
             targets, value = [], None
+            if _required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
+                    and not any(self_assigns(k, attr) or grown(k, attr) for _, k in self.mro(module, c)):
+                # a required field of a record (`payload: dict` of a pydantic model or dataclass) of
+                # an instance built elsewhere: what its constructor calls pass (`Request(payload=args)`)
+                given = field_arguments(self, module, c, attr, lambda: dynamic(module.span(stmt), f"self.{attr}"))
+                if given is not None:
+                    return given
             if isinstance(stmt, ast.Assign):
                 targets, value = stmt.targets, stmt.value
             elif isinstance(stmt, ast.AnnAssign):

@@ -13,18 +13,43 @@ from dataclasses import replace
 from ...model import Kind, Volatility
 from .values import Alt, Mapping, Obj, Text, Value
 
-def role_test(test: ast.expr) -> tuple[str, str] | None:
+#: Roles a role enum's member names (`AuthorRole.SYSTEM`, `MessageRole.USER`), by member name.
+_ROLE_MEMBERS = {"SYSTEM": "system", "USER": "user", "ASSISTANT": "assistant", "TOOL": "tool",
+                 "DEVELOPER": "developer"}
+
+
+def role_test(test: ast.expr, negated: bool = False) -> tuple[str, str] | None:
     """(name, role) of a branch test `name.role == "system"`, `name["role"] == "system"` or
-    `name.get("role") == "system"` (either side), else None."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+    `name.get("role") == "system"` (either side; the role also as a role enum's member,
+    `AuthorRole.SYSTEM`), else None; with `negated`, of the test `name.role != "system"`."""
+    op = ast.NotEq if negated else ast.Eq
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], op)):
         return None
     left, right = test.left, test.comparators[0]
-    if isinstance(left, ast.Constant):
+    if _role_const(left) is not None:
         left, right = right, left
-    if not (isinstance(right, ast.Constant) and isinstance(right.value, str)):
+    role = _role_const(right)
+    if role is None:
         return None
     name = _role_owner(left)
-    return (name, right.value) if name is not None else None
+    return (name, role) if name is not None else None
+
+
+def guard_role(stmt: ast.If) -> tuple[str, str] | None:
+    """(name, role) of a loop's guard `if m.role != "system": continue` (nothing else in it): the
+    rest of the loop body reads only the messages of that role; else None."""
+    if stmt.orelse or len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.Continue):
+        return None
+    return role_test(stmt.test, negated=True)
+
+
+def _role_const(node) -> str | None:
+    """The role a constant names: a string, or a role enum's member (`AuthorRole.SYSTEM`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Attribute) and node.attr in _ROLE_MEMBERS:
+        return _ROLE_MEMBERS[node.attr]
+    return None
 
 
 def _role_owner(node: ast.expr) -> str | None:

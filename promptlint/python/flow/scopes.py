@@ -19,7 +19,7 @@ from ..markers import sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
 from ..walk import children
-from .roles import role_test
+from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
@@ -108,6 +108,8 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
         return False
     if th.kind in ("setkey", "setitem"):
         return True
+    if th.kind == "update":
+        return _dict_binding(th.prev, depth + 1)
     if th.kind == "alt":
         return any(_dict_binding(o, depth + 1) for o in th.options)
     node = th.node if th.kind == "expr" else None
@@ -137,14 +139,27 @@ def target_names(target: ast.AST) -> list[str]:
     return []
 
 
-def _narrowed(test: ast.expr, env: dict) -> dict | None:
+def _narrowed(test: ast.expr, env: dict, found=None) -> dict | None:
     """The loop variable of `if m.role == "system":` bound, in that branch, to the messages of that
-    role (roles.py): {name: Thunk} or None."""
-    found = role_test(test)
+    role (roles.py): {name: Thunk} or None. `found`: the (name, role) a guard clause gives."""
+    found = found or role_test(test)
     th = env.get(found[0]) if found else None
     if th is None or th.kind != "iter":
         return None
     return {found[0]: replace(th, value=found[1], cache=None)}
+
+
+def _walrus(test: ast.expr) -> list:
+    """The assignment expressions of a test (`x := value`) that bind a name in the function (not
+    those inside a lambda or a comprehension), in order."""
+    out, todo = [], [test]
+    while todo:
+        n = todo.pop(0)
+        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            out.append(n)
+        if not isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            todo.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def fallback_name(test: ast.expr) -> str | None:
@@ -298,10 +313,16 @@ class ScopesMixin:
     def _interp(self, frame: Frame, stmts, env: dict, loop) -> None:
         for stmt in stmts:
             self._snap(frame, stmt, env)
+            if isinstance(stmt, (ast.If, ast.While)):
+                for named in _walrus(stmt.test):  # `if system := (self.instruction or default):`
+                    env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
             if isinstance(stmt, ast.If):
                 name = fallback_name(stmt.test) if not stmt.orelse else None
                 before = env.get(name)
                 self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env), stmt.test)
+                guard = guard_role(stmt)
+                if guard is not None:  # `if m.role != "system": continue`: the rest reads system messages
+                    env.update(_narrowed(stmt.test, env, guard) or {})
                 # `if x is None: x = DEFAULT`: x, or its default when it is missing (values.Alt)
                 if name is not None and before is not None and env.get(name) is not before and env[name].kind == "alt":
                     env[name].fallback = True
@@ -479,6 +500,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "update"
+                    and f.value.id in env and len(call.args) <= 1):
+                name = f.value.id  # `payload.update(system=text)`: a request dict completed later
+                env[name] = _shared("update", node=call, env=dict(env), prev=env.get(name), name=name)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
                 name = f.value.id  # `tools.sort()`: the list is now in a fixed order
                 env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)

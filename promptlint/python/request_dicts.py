@@ -1,0 +1,70 @@
+"""A request sent by unpacking a dict (`client.messages.create(**payload)`, `**self._params(...)`):
+the keyword arguments the dict gives the call.
+
+A dict with static keys adds its entries to the call's keyword arguments (keywords written at
+the call win); a dict whose keys are not known marks the call (`Call.unread`: it may hold any
+option). A dict that is one of several the code builds with different messages (a wrapper
+`send(client, payload)` whose callers build two requests: a chat turn and a one-shot structured
+request) is several requests: one call per dict, each built into a layout of its own, instead of
+one dict whose messages are an unreadable choice between lists. A dict completed in branches
+(`if tools: payload["tools"] = tools`) keeps one message list and stays one request.
+"""
+from __future__ import annotations
+
+from copy import copy
+
+from .flow.containers import dict_variants, merged_dict, one_dict
+from .flow.values import Alt, Mapping
+from .layout import Evaluated
+
+#: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
+#: with one list there are one request, whatever system prompt or options each branch sets.
+MESSAGE_KEYS = ("messages", "input", "contents", "prompt", "inputs")
+MAX_REQUESTS = 4  # dicts read as requests of their own; past it, one dict of every key
+
+
+def expansions(builder, call, frame) -> list:
+    """The calls the `**mapping` arguments of `call` stand for: `[call]` with their entries added
+    to `call.kwargs`, or one copy of `call` per request dict (see the module docstring)."""
+    spread = [kw for kw in call.node.keywords if kw.arg is None]
+    values = [builder.ev.eval(kw.value, frame) for kw in spread]
+    if len(spread) == 1 and isinstance(values[0], Alt):
+        requests = _requests(dict_variants(values[0], merge=False) or [])
+        if 1 < len(requests) <= MAX_REQUESTS:
+            out = []
+            for dicts in requests:
+                one = copy(call)
+                one.kwargs = dict(call.kwargs)
+                _add(builder, one, spread[0], dicts[0] if len(dicts) == 1 else merged_dict(dicts, True))
+                out.append(one)
+            return out
+    for kw, value in zip(spread, values):
+        _add(builder, call, kw, one_dict(value))
+    return [call]
+
+
+def _requests(variants: list[Mapping]) -> list[list[Mapping]]:
+    """The dicts grouped by request: dicts that give the same values (by identity) to the
+    message keys every one of them sets are one request completed in branches (a system prompt
+    set one way or another: `base_args["system"] = [block]`); [] when no message key is set by
+    all."""
+    keys = [k for k in MESSAGE_KEYS if variants and all(k in v.items for v in variants)]
+    if not keys:
+        return []
+    groups: dict[tuple, list[Mapping]] = {}
+    for v in variants:
+        groups.setdefault(tuple(id(v.items[k]) for k in keys), []).append(v)
+    return list(groups.values())
+
+
+def _add(builder, call, kw, value: Mapping | None) -> None:
+    """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
+    arguments; None (keys not known) marks the call."""
+    if value is None:
+        call.unread = True
+        return
+    m = builder.m
+    for key, item in value.items.items():
+        if key not in call.kwargs:
+            span = value.key_spans.get(key) or m.span(kw.value)
+            call.kwargs[key] = Evaluated(item, span, f"{m.code(kw.value)}[{key!r}]")
