@@ -25,3 +25,6 @@ fetch setP cognee 1.6.5; fetch setP scrapegraphai 1.76.0
 fetch setQ metagpt 0.8.2; fetch setQ pipecat-ai 1.14.0
 fetch setR agentscope 2.0.11; fetch setR crawl4ai 0.9.5
 fetch setS agency-swarm 0.7.2; fetch setS langmem 0.0.30
+fetch setT magentic 0.41.1; fetch setT ell-ai 0.0.17
+fetch setU textgrad 0.1.8; fetch setU praisonaiagents 1.7.17
+fetch setV upsonic 0.77.3; fetch setV camel-ai 0.2.90
