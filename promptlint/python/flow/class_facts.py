@@ -103,6 +103,13 @@ def grown(cls: ast.ClassDef, attr: str) -> bool:
     return attr in _class_index(cls)[1]
 
 
+def changed_by_methods(cls: ast.ClassDef, attr: str) -> bool:
+    """True when a method of `cls` sets `self.attr` again, grows it as a list or steps it as a
+    counter (`self_assigns`, `grown`, `stepped`): the attribute does not keep what the instance
+    was built with."""
+    return bool(self_assigns(cls, attr)) or grown(cls, attr) or stepped(cls, attr)
+
+
 _LISTS = ("list", "List", "Sequence", "Iterable", "MutableSequence")
 
 

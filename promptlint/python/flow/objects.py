@@ -16,7 +16,8 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import grown, members_named, message_list, self_annotation, self_assigns, stepped, walk_statements
+from .class_facts import (changed_by_methods, grown, members_named, message_list, self_annotation, self_assigns, stepped,
+                          walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -198,8 +199,7 @@ class ObjectsMixin:
                 if attr in base.kwargs and base.qualname.startswith("instance:") \
                         and self.init_of(base.args[0]) is None and _declares(base.node, attr) \
                         and not _filled_later(base.kwargs[attr]) \
-                        and not any(self_assigns(c, attr) or grown(c, attr) or stepped(c, attr)
-                                    for _, c in self.mro(module, base.node)):
+                        and not any(changed_by_methods(c, attr) for _, c in self.mro(module, base.node)):
                     # a record built with its fields (`Result(context=text, raw=data)`, a dataclass,
                     # a pydantic model) that none of its methods sets again: the field holds what
                     # the constructor was given (not an empty list it is built with to be filled:
@@ -279,7 +279,7 @@ class ObjectsMixin:
         if not _own(self_value):
             return None
         mro = list(self.mro(module, cls))
-        if any(self_assigns(c, attr) or grown(c, attr) or stepped(c, attr) for _, c in mro):
+        if any(changed_by_methods(c, attr) for _, c in mro):
             return None
         return next((f for f in (configured_field(m, c, attr) for m, c in mro) if f is not None), None)
 
@@ -333,7 +333,7 @@ class ObjectsMixin:
                 return fn
             targets, value = [], None
             if _required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
-                    and not any(self_assigns(k, attr) or grown(k, attr) for _, k in self.mro(module, c)):
+                    and not any(changed_by_methods(k, attr) for _, k in self.mro(module, c)):
                 # a required field of a record (`payload: dict` of a pydantic model or dataclass) of
                 # an instance built elsewhere: what its constructor calls pass (`Request(payload=args)`)
                 given = field_arguments(self, module, c, attr, lambda: dynamic(module.span(stmt), f"self.{attr}"))
