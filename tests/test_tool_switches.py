@@ -2,13 +2,14 @@
 different tool lists (python/tool_switches.py)."""
 import ast
 import textwrap
-from types import SimpleNamespace
+from pathlib import Path
 
+from promptlint.python.module import load
 from promptlint.python.tool_switches import find_tool_switches
 
 
 def _switches(src: str):
-    return find_tool_switches(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))
+    return find_tool_switches(load(Path("m.py"), textwrap.dedent(src)))
 
 
 def test_a_runnable_chosen_per_step_with_other_tools_is_a_switch():
@@ -73,7 +74,7 @@ def test_same_tools_unknown_tools_or_a_fresh_conversation_are_no_switch():
 
 def _filters(src: str):
     from promptlint.python.tool_switches import find_forced_filters
-    return [(ast.unparse(c), f) for c, f in find_forced_filters(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+    return [(ast.unparse(c), f) for c, f in find_forced_filters(load(Path("m.py"), textwrap.dedent(src)))]
 
 
 def test_a_tool_list_filtered_to_the_forced_tool_is_found():

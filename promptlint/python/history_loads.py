@@ -14,10 +14,13 @@ for a check) and is left out.
 from __future__ import annotations
 
 import ast
+import re
 
 from .module import callee_name
 
 _WINDOW_KEYWORDS = frozenset({"last_n", "last_k", "n_last", "last_n_turns", "last_n_messages"})
+#: One of those keywords given a value in the source text: the cheap test before the module's walk.
+WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % "|".join(sorted(_WINDOW_KEYWORDS)))
 _READS = frozenset({"get", "load", "fetch", "read", "retrieve"})
 _CONVERSATION = frozenset({"session", "history", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 _NOT_CONVERSATION = frozenset({"trace", "traces", "log", "logs", "events", "feedback", "lessons"})

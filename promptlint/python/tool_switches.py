@@ -159,17 +159,26 @@ def _grown(body, name: str) -> bool:
         isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name for n in body)
 
 
+def _text_sends(module, func) -> bool:
+    """True when the source text of `func` names a runnable's request (`.invoke(`, ...): the
+    cheap test before its loops are read."""
+    a, b = module.offsets(func)
+    return any(module.source.find(f".{verb}(", a, b) != -1 for verb in _SENDS)
+
+
 def find_tool_switches(module) -> list[ToolSwitch]:
     """The loops of the module's functions that re-send a conversation through runnables bound
     to different tool lists (see the module docstring), one per loop, in source order."""
     out: list[ToolSwitch] = []
+    if not any(f".{verb}(" in module.source for verb in _SENDS):
+        return out  # no request of a runnable in the module's text
     todo: list = [(module.tree, None)]
     while todo:
         node, cls = todo.pop()
         for child in ast.iter_child_nodes(node):
             todo.append((child, child if isinstance(child, ast.ClassDef) else cls if not isinstance(child, _FUNCS)
                          else cls))
-        if not isinstance(node, _FUNCS):
+        if not isinstance(node, _FUNCS) or not _text_sends(module, node):
             continue
         info = None
         own = _own(node)
@@ -243,6 +252,8 @@ def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
     with the function they are in: that request is sent with other tool definitions than the
     others of its conversation, instead of the whole list and a `tool_choice`."""
     out = []
+    if not any(w in module.source for w in _FORCED_WORDS):
+        return out  # `_forced` needs one of these words in the filter or in what a name is assigned
     for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
         own = _own(func)
         local = _locals(own)
