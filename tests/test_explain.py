@@ -117,6 +117,14 @@ def test_location_parsing_and_selection():
     assert select_layouts([lay], 29) == [lay]   # a segment of the prompt
     assert select_layouts([lay], 3) == []
     assert select_layouts([lay], None) == [lay]
+    # a line a finding of the prompt names as related (the request that sends a prompt built here)
+    from promptlint.model import Diagnostic, Related, Severity
+    sent = Span("chat.py", Position(3, 5), Position(3, 40))
+    finding = Diagnostic("PRM204", "tools-changed-mid-conversation", Severity.INFO, "...",
+                         Span("chat.py", Position(33, 1), Position(33, 9)), prompt=lay.id,
+                         related=[Related(sent, "a request")])
+    assert select_layouts([lay], 3, "chat.py", [finding]) == [lay]
+    assert select_layouts([lay], 4, "chat.py", [finding]) == []
 
 
 def test_cli_explain_draws_the_case_fixture(monkeypatch):
