@@ -22,7 +22,8 @@ class UnsortedJsonDumpsRule(Rule):
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed
     (a warning); a result that a loop appends once to the list it keeps sending is re-sent as
-    written, the same bytes every time (not reported). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    written, the same bytes every time (not reported), nor is a list named for names, ids, paths
+    or urls (`artifact_names`: text, no keys to sort). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
     docs/policies.md, Policy 7).
 

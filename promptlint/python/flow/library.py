@@ -183,7 +183,7 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = all(_fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
-    literal = literal or _keyless_parameter(ev, data_node, frame) or is_configured(segs)
+    literal = literal or _keyless_parameter(ev, data_node, frame) or _named_keyless(data_node) or is_configured(segs)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
@@ -237,6 +237,18 @@ def _keyless_parameter(ev, node, frame) -> bool:
         return False
     th = ev.env_at(frame, node).get(node.id)
     return th is not None and th.kind == "param" and th.node is not None and keyless_annotation(th.node.annotation)
+
+
+#: Last words of a name that say it holds names or ids (text): `artifact_names`, `tool_ids`.
+_KEYLESS_WORDS = ("names", "ids", "paths", "filenames", "urls")
+
+
+def _named_keyless(node) -> bool:
+    """True for a name or attribute whose last word says it is a list of names, ids, paths or
+    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order (sorting the
+    keys of such a list changes nothing)."""
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS
 
 
 def _deterministic_dict(node, value) -> bool:
