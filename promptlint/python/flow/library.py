@@ -224,9 +224,12 @@ def _written(data) -> bool:
 
 def _fixed_keys(item) -> bool:
     """A list item whose keys come in an order the code fixes: a dict display (`{"id": x}`, not a
-    `**` merge), or a model's dict (`obj.model_dump()`)."""
+    `**` merge), or a model's dict (`obj.model_dump()`); one of several such dicts (a key set on
+    one branch: `d = {"id": x}; if t: d["type"] = t`, keys in the order they are set)."""
     if isinstance(item, Mapping):
         return item.node is not None
+    if isinstance(item, Alt) and item.options and all(_fixed_keys(o) for o in item.options):
+        return True
     return _deterministic_dict(None, item)
 
 
