@@ -140,7 +140,8 @@ def test_cli_explain_draws_the_case_fixture(monkeypatch):
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--output-format", "json"])
     assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])
-    assert result.exit_code == 2 and "no prompt found at claude_chat.py:2" in result.stderr
+    assert result.exit_code == 2
+    assert "no prompt found at claude_chat.py:2; the nearest prompt of this file is at line 34" in result.stderr
 
 
 def test_explain_says_why_content_is_unknown(tmp_path, monkeypatch):
