@@ -17,7 +17,8 @@ class UnsortedJsonDumpsRule(Rule):
     The key order of a dict depends on how it was built: parsed from the model's output, read back
     from a database (PostgreSQL JSONB reorders keys), merged from several sources. The same data
     then serialises to different bytes on the next request and the prefix cache misses from that
-    point on. A dict written as a literal in the code keeps its order and is not reported.
+    point on. A dict written as a literal in the code keeps its order and is not reported, nor is
+    data parsed from text (`json.dumps(json.loads(stored))`: its keys come in the text's order).
 
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed

@@ -146,9 +146,12 @@ def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
         # data parsed from text known to change (a model's answer, a request's body): not a
         # configuration, it changes as that text does
         return Text([replace(changes, span=m.span(node), expr=m.code(node), origin=changes.origin or changes.span,
-                             anchor=None, fix=None, kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
-                                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
-    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data")
+                             anchor=None, fix=None, ordered=True,
+                             kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
+                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
+    # parsed from text (`json.loads(row["result"])`): its keys come in the text's order, so the same
+    # text serialises to the same bytes again (`ordered`)
+    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data", ordered=True)
 
 
 def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
