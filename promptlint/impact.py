@@ -447,7 +447,10 @@ def summary(imp: Impact) -> str:
     text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" + interleaved(imp) if bits else "nothing after it")
     t = imp.worst
     if t is not None and imp.complete:
-        text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
+        if t.lost:
+            text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
+        else:  # nothing more would be cached with it moved (below the minimum, or only the history)
+            text += f"; {t.target}: {t.cached(t.now)} per request either way"
         if t.dormant:
             text += f" once caching is on ({t.dormant})"
     return text

@@ -199,7 +199,9 @@ def test_select_and_ignore_by_name(faulty):
 def test_select_prefix_with_exit_code(faulty):
     result = run("check", ".", "--select", "PRM3", "--output-format", "concise")
     assert result.exit_code == 0  # only infos remain
-    assert [line.split()[1] for line in result.stdout.splitlines()] == ["PRM301"]
+    *lines, last = result.stdout.splitlines()
+    assert [line.split()[1] for line in lines] == ["PRM301"]
+    assert last.startswith("Found 1 finding (1 info) in ")
 
 
 # --- reports -------------------------------------------------------------------------------------
@@ -223,6 +225,7 @@ def test_concise_is_one_line_per_finding(faulty):
     lines = result.stdout.splitlines()
     if lines and lines[-1].startswith("[*] "):  # the fix hint ends the report, as in ruff's concise output
         lines.pop()
+    assert lines.pop().startswith("Found 3 findings (")  # then the summary line, as ruff's 'Found 3 errors.'
     assert len(lines) == len(report["diagnostics"]) == 3
     parsed = [CONCISE_LINE.match(line) for line in lines]
     assert all(parsed), lines

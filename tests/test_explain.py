@@ -117,6 +117,14 @@ def test_location_parsing_and_selection():
     assert select_layouts([lay], 29) == [lay]   # a segment of the prompt
     assert select_layouts([lay], 3) == []
     assert select_layouts([lay], None) == [lay]
+    # a line a finding of the prompt names as related (the request that sends a prompt built here)
+    from promptlint.model import Diagnostic, Related, Severity
+    sent = Span("chat.py", Position(3, 5), Position(3, 40))
+    finding = Diagnostic("PRM204", "tools-changed-mid-conversation", Severity.INFO, "...",
+                         Span("chat.py", Position(33, 1), Position(33, 9)), prompt=lay.id,
+                         related=[Related(sent, "a request")])
+    assert select_layouts([lay], 3, "chat.py", [finding]) == [lay]
+    assert select_layouts([lay], 4, "chat.py", [finding]) == []
 
 
 def test_cli_explain_draws_the_case_fixture(monkeypatch):
@@ -132,7 +140,8 @@ def test_cli_explain_draws_the_case_fixture(monkeypatch):
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--output-format", "json"])
     assert json.loads(result.stdout)["prompts"][0]["estimates"][0]["min_cacheable_tokens"] == 1024
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:2"])
-    assert result.exit_code == 2 and "no prompt found at claude_chat.py:2" in result.stderr
+    assert result.exit_code == 2
+    assert "no prompt found at claude_chat.py:2; the nearest prompt of this file is at line 34" in result.stderr
 
 
 def test_explain_says_why_content_is_unknown(tmp_path, monkeypatch):

@@ -290,3 +290,18 @@ def test_a_loss_that_needs_the_tokenizer_estimate_to_reach_the_minimum_is_info()
         (t,) = imp.targets
         assert t.fixed >= 1024 and t.sure is (severity is Severity.WARNING)
         assert imp.severity is severity
+
+
+def test_explain_summary_says_either_way_when_nothing_more_would_be_cached():
+    """explain's one-line summary: a loss of zero tokens (below the minimum either way) is not
+    '0 cached tokens per request instead of 0'."""
+    from promptlint.impact import Impact, Placed, TargetLoss, summary
+    seg = Segment(kind=Kind.TIMESTAMP, volatility=Volatility.PER_REQUEST, expr="now",
+                  span=Span("app.py", Position(1, 1), Position(1, 4)))
+    placed = Placed(0, 0, Part("system", [seg]), seg, 0, 40, False)
+    none_lost = Impact(placed, Rate.REQUEST, True, 40, False, True,
+                       targets=[TargetLoss("openai:gpt-4.1", True, 1024, 0, 0)])
+    assert summary(none_lost) == ("changes on every request: 40 static tokens after it; openai:gpt-4.1: "
+                                  "0 cached tokens per request either way")
+    lost = replace(none_lost, targets=[TargetLoss("openai:gpt-4.1", True, 1024, 0, 1408)])
+    assert summary(lost).endswith("openai:gpt-4.1: 0 cached tokens per request instead of 1,408")

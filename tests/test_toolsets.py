@@ -203,4 +203,14 @@ def test_a_registrys_own_api_or_a_removal_alone_is_no_temporary_tool():
 
             def on_result(self, state, item):
                 state.pending_tools.discard(item["call_id"])  # ids of tool calls, not tools
+
+
+        class Adapter:
+            def add_tools(self, request):
+                request.tools_dict[self.tool.name] = self.tool
+
+            def adapt(self, request, name, adapt):
+                adapted = adapt(request.tools_dict[name])
+                request.tools_dict[adapted.name] = adapted  # a replacement, the same on every request
+                del request.tools_dict[name]
     """) == []

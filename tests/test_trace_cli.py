@@ -169,3 +169,15 @@ def test_capturing_again_gives_the_committed_requests(tmp_path):
         return found
 
     assert requests(out) == requests(ROOT / LOG)
+
+
+def test_the_static_analysis_uses_the_cache_options_of_check(traced, tmp_path):
+    """`--cache-dir` and `--no-cache` as in `check`: the analysis of PATHS is cached there, and the
+    divergences are the same with the cache, from it, and without it."""
+    cache = tmp_path / "cache"
+    keep = ("source", "requests", "cached_tokens_lost")
+    for args in (["--cache-dir", str(cache)], ["--cache-dir", str(cache)], ["--no-cache"]):
+        report = json.loads(_invoke(LOG, APP, "--output-format", "json", *args).stdout)
+        assert [{k: d[k] for k in keep} for d in report["divergences"]] == \
+            [{k: d[k] for k in keep} for d in traced[1]["divergences"]]
+    assert (cache / "CACHEDIR.TAG").is_file()

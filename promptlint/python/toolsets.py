@@ -460,9 +460,11 @@ def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | No
     (`registry.register_dynamic_tool(tool)` for one invocation, `del registry.dynamic_tools[name]`
     after it): the requests sent while it is registered have other tool definitions than those
     before and after, so a conversation that mixes both loses its cached prefix at each switch. A
-    registry's own methods (`self._tools`) are its API, not a temporary tool: not reported."""
+    registry's own methods (`self._tools`) are its API, not a temporary tool: not reported; nor is
+    a method that adds to the tool set it removes from (a replacement: `tools[new] = adapted; del
+    tools[old]`)."""
     methods = [n for n in cls.body if isinstance(n, _FUNCS) and not n.name.startswith("__")]
-    added: set[str] = set()
+    added: dict[str, set[str]] = {}  # owner -> the methods that add to its tool set
     removed: list[tuple[ast.AST, str, str]] = []
     for func in methods:
         nodes = _own_nodes(func, memo)
@@ -474,12 +476,15 @@ def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | No
             else:
                 owner = _owner(target)
             if owner is not None:
-                added.add(owner)
+                added.setdefault(owner, set()).add(func.name)
         for node, target in _removals(func, nodes, module):
             owner = _owner(target)
             if owner is not None:
                 removed.append((node, target, func.name))
     for node, target, name in removed:
-        if _owner(target) in added:
+        # a method that adds to the same tool set and removes from it replaces a tool (an adapted
+        # tool under a new name), the same on every call: no temporary tool
+        adders = added.get(_owner(target), set())
+        if adders and name not in adders:
             return ToolChange(node, target, name, "temporary")
     return None

@@ -1,6 +1,7 @@
-"""One line per diagnostic: `file:row:col: CODE [severity] message`; with none, the one summary
-line of the text report ('No findings in 3 files; 1 prompt analysed.'), as ruff's concise
-output says 'All checks passed!'."""
+"""One line per diagnostic: `file:row:col: CODE [severity] message`, then the one summary line of
+the text report ('Found 3 findings (1 warning, 2 info) in 12 files; 5 prompts analysed.', or 'No
+findings in 3 files; ...'), as ruff's concise output ends with 'Found 3 errors.' or says 'All
+checks passed!'."""
 from __future__ import annotations
 
 from ..model import Report
@@ -10,4 +11,4 @@ from .text import summary
 def render(report: Report) -> str:
     lines = [f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] {d.message}"
              for d in report.diagnostics]
-    return "\n".join(lines) + "\n" if lines else summary(report) + "\n"
+    return "".join(line + "\n" for line in lines) + summary(report) + "\n"

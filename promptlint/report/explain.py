@@ -290,7 +290,8 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
     placed in helpers.py, sent in app.py), else those with a part or segment on that line of
     that file (a template line: the Python calls that render the template win over the
     template's standalone layout; a prompt candidate spanning the line comes after the prompts of
-    the findings and before those).
+    the findings and before those), else the prompts of the findings that name that line as a
+    related location (the request that sends a prompt built elsewhere).
     With `line` None, every layout of the file and every call
     that renders it."""
     layouts = list(layouts)
@@ -319,4 +320,8 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
     found = [lay for lay in layouts
              if any(touches(p.span) or any(touches(s.span) for s in p.segments) for p in lay.parts)]
     calls = [lay for lay in found if lay.source == "python-call"]
-    return calls or found
+    if calls or found:
+        return calls or found
+    # a line a finding names as related (the request that sends it, where its value is produced)
+    ids = {d.prompt for d in diagnostics if d.prompt and any(touches(r.span) for r in d.related)}
+    return [lay for lay in layouts if lay.id in ids]

@@ -17,12 +17,14 @@ class UnsortedJsonDumpsRule(Rule):
     The key order of a dict depends on how it was built: parsed from the model's output, read back
     from a database (PostgreSQL JSONB reorders keys), merged from several sources. The same data
     then serialises to different bytes on the next request and the prefix cache misses from that
-    point on. A dict written as a literal in the code keeps its order and is not reported.
+    point on. A dict written as a literal in the code keeps its order and is not reported, nor is
+    data parsed from text (`json.dumps(json.loads(stored))`: its keys come in the text's order).
 
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed
     (a warning); a result that a loop appends once to the list it keeps sending is re-sent as
-    written, the same bytes every time (not reported). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    written, the same bytes every time (not reported), nor is a list named for names, ids, paths
+    or urls (`artifact_names`: text, no keys to sort). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
     docs/policies.md, Policy 7).
 

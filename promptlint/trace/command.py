@@ -56,7 +56,12 @@ def exit_code(report, fail_on: str) -> int:
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
               help="Use this config file for the static analysis of PATHS.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file.")
-def trace_command(requests, paths, output_format, fail_on, show_text, output_file, config_file, isolated):
+@click.option("--no-cache", is_flag=True, help="Analyse PATHS again; read and write no cache (as `check`).")
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+              help="The cache folder of the static analysis (also PROMPTLINT_CACHE_DIR; default: "
+                   ".promptlint_cache in the project root, as `check`).")
+def trace_command(requests, paths, output_format, fail_on, show_text, output_file, config_file, isolated,
+                  no_cache=False, cache_dir=None):
     """Trace logged request bodies (REQUESTS, JSONL; - for stdin) back to the code in PATHS.
 
     Groups the requests by prompt, finds where each one stops repeating the prefix it should
@@ -77,8 +82,9 @@ def trace_command(requests, paths, output_format, fail_on, show_text, output_fil
     if output_file is not None and not output_file.absolute().parent.is_dir():
         _echo_err(f"--output-file {output_file}: the folder does not exist")
         sys.exit(2)
+    from ..cache import default_dir
     try:
-        static = check(paths, settings)
+        static = check(paths, settings, cache_dir=None if no_cache else (cache_dir or default_dir(settings.config_path)))
     except FileNotFoundError as exc:
         _echo_err(str(exc))
         sys.exit(2)

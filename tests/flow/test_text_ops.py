@@ -88,6 +88,19 @@ def test_unbound_fields_are_template_variables_when_kept(tmp_path):
     assert filled.segs[3].name_only
 
 
+def test_json_written_in_a_template_is_text_not_a_field(tmp_path):
+    """`{ "bbox": [x1, y1] }` in a template filled another way (`.replace("{{page}}", ...)`): no
+    keyword can name such a field, so it is the text as written; `{today}` is still a field."""
+    p = probe(tmp_path, """
+        TEMPLATE = 'Blocks look like { "bbox": [x1, y1], "id": "/page/0" } as of {today}.'
+        probe(TEMPLATE)
+    """)
+    filled = p.ev.format_text(p.value, [], {}, p.frame, None, keep_unbound=True)
+    described = [("text", s.text) if s.is_static else (s.kind.value, s.expr) for s in filled.segs]
+    assert described == [("text", 'Blocks look like { "bbox": [x1, y1], "id": "/page/0" } as of '),
+                         ("timestamp", "{today}"), ("text", ".")]
+
+
 def test_join_of_a_known_list_an_unordered_source_and_an_unknown_list(tmp_path):
     assert probe(tmp_path, OPS, index=6).described == [("text", "a"), ("text", ", "), ("text", "Ada"),
                                                         ("text", ", "), ("unknown", "unknown", "topic")]

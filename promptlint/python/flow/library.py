@@ -146,9 +146,12 @@ def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
         # data parsed from text known to change (a model's answer, a request's body): not a
         # configuration, it changes as that text does
         return Text([replace(changes, span=m.span(node), expr=m.code(node), origin=changes.origin or changes.span,
-                             anchor=None, fix=None, kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
-                                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
-    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data")
+                             anchor=None, fix=None, ordered=True,
+                             kind=changes.kind if changes.kind in (Kind.USER_INPUT, Kind.TIMESTAMP,
+                                                                   Kind.UNIQUE_ID) else Kind.UNKNOWN)])
+    # parsed from text (`json.loads(row["result"])`): its keys come in the text's order, so the same
+    # text serialises to the same bytes again (`ordered`)
+    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration data", ordered=True)
 
 
 def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
@@ -183,7 +186,7 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = all(_fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
-    literal = literal or _keyless_parameter(ev, data_node, frame) or is_configured(segs)
+    literal = literal or _keyless_parameter(ev, data_node, frame) or _named_keyless(data_node) or is_configured(segs)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
@@ -224,9 +227,12 @@ def _written(data) -> bool:
 
 def _fixed_keys(item) -> bool:
     """A list item whose keys come in an order the code fixes: a dict display (`{"id": x}`, not a
-    `**` merge), or a model's dict (`obj.model_dump()`)."""
+    `**` merge), or a model's dict (`obj.model_dump()`); one of several such dicts (a key set on
+    one branch: `d = {"id": x}; if t: d["type"] = t`, keys in the order they are set)."""
     if isinstance(item, Mapping):
         return item.node is not None
+    if isinstance(item, Alt) and item.options and all(_fixed_keys(o) for o in item.options):
+        return True
     return _deterministic_dict(None, item)
 
 
@@ -237,6 +243,18 @@ def _keyless_parameter(ev, node, frame) -> bool:
         return False
     th = ev.env_at(frame, node).get(node.id)
     return th is not None and th.kind == "param" and th.node is not None and keyless_annotation(th.node.annotation)
+
+
+#: Last words of a name that say it holds names or ids (text): `artifact_names`, `tool_ids`.
+_KEYLESS_WORDS = ("names", "ids", "paths", "filenames", "urls")
+
+
+def _named_keyless(node) -> bool:
+    """True for a name or attribute whose last word says it is a list of names, ids, paths or
+    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order (sorting the
+    keys of such a list changes nothing)."""
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS
 
 
 def _deterministic_dict(node, value) -> bool:

@@ -382,6 +382,10 @@ class TextMixin:
                 return head, args[idx] if idx < len(args) else None, mt.group(3)
             if literal_unbound and head not in kwargs:
                 return None, None, None  # left as written
+            if not head.isidentifier() and head not in kwargs:
+                # `{ "bbox": [x1, y1] }`: JSON written in the text, not a field a keyword names
+                # (the text is filled another way, `.replace("{{page}}", ...)`): left as written
+                return None, None, None
             return head, kwargs.get(head), mt.group(3)
 
         return self._fill(tmpl, FORMAT_FIELD, field, frame, keep_unbound)
