@@ -150,6 +150,18 @@ def passes_messages(func: ast.AST, parts) -> bool:
     return True
 
 
+def names_any(funcs, words) -> bool:
+    """True when the source text of one of `funcs` ((module, function node) pairs: the functions
+    read to build a request) holds one of `words`: a converter in another module that turns the
+    conversation's tool turns into the SDK's (`{"type": "tool_result", ...}`) names them."""
+    for module, func in funcs:
+        rows = module.source.splitlines()[func.lineno - 1:getattr(func, "end_lineno", func.lineno)]
+        text = "\n".join(rows)
+        if any(word in text for word in words):
+            return True
+    return False
+
+
 def clock_tests(funcs) -> list[Span]:
     """Where the functions `funcs` ((module, node) pairs: those read to build a request) choose
     what to build by comparing the clock: an `if` or a conditional expression whose test compares

@@ -151,7 +151,8 @@ class SiteFinder:
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
-                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
+                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
+                    or markers.names_any(self.ev.reached_funcs, _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
 
     def _written_once(self, layout, call) -> None:
