@@ -13,8 +13,8 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, request_dicts, sdks,
-               system_hoists, tool_loops)
+from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, opt_in_markers,
+               request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -57,6 +57,7 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if "last_" in module.source or "n_last" in module.source:
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "role" in module.source and "continue" in module.source and "system" in module.source:
@@ -67,6 +68,7 @@ def _gates(module, evaluator) -> None:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):
             module.facts["caching_off"] = off
+            module.facts["opt_in_gates"] = []  # one finding: the default that turns caching off
     if "prompt_cache_options" in module.source:
         modes = gated_markers.explicit_modes(module)
         if modes and not evaluator.project.marker_files(module.path):

@@ -320,6 +320,18 @@ class Project:
         reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(package.matching(key))}")
         return self._load_all(matches, limit)
 
+    def assigners_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
+        """The modules of the package tree that holds `near`, other than `near` itself, whose text
+        assigns `name` at the start of a line (`name = ...`, `name: T = ...`, a keyword argument
+        `name=...` on a line of its own), parsed; None past `limit` of them. Recorded as the one
+        dependency of `definitions`."""
+        near = near.resolve()
+        root = search_root(near)
+        package = self._package(root)
+        matches = package.matching(name)
+        reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
+        return self._load_all([p for p in matches if p.resolve() != near], limit)
+
     def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` whose text defines a function with a
         parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
