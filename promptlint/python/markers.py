@@ -91,7 +91,7 @@ def words_of(name: str) -> set[str]:
 
 def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     """True when the sending function takes or reads a list named as a conversation: a parameter
-    or a `self.` attribute named `history`, `chat_history`, `conversation`, ... (not the generic
+    or a `self.` attribute named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
     `messages`: `def query(self, history): ... messages=self.convert(history)`), or when `call`
     sits in a loop that grows a list the call sends (`while True: create(messages=messages) ...
     messages.append(reply)`: each pass re-sends the conversation)."""
@@ -102,7 +102,20 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
     names.update(classify_word(n.attr) for n in ast.walk(func) if isinstance(n, ast.Attribute)
                  and isinstance(n.value, ast.Name) and n.value.id == "self")
-    return any(n in classify.HISTORY_NAMES and n not in _GENERIC for n in names)
+    return any((n in classify.HISTORY_NAMES and n not in _GENERIC) or names_conversation_list(n) for n in names)
+
+
+#: Words that name a conversation, and words that name a list of its items: `history_messages`,
+#: `conversation_turns` are a conversation; `max_history`, `history_limit` are not.
+_CONVERSATION_WORDS = frozenset({"history", "conversation", "dialog", "dialogue", "transcript"})
+_LIST_WORDS = frozenset({"messages", "msgs", "turns", "entries"})
+
+
+def names_conversation_list(name: str) -> bool:
+    """True when a name says a conversation's list of messages by two words (`history_messages`,
+    `chat_history_msgs`): a word of a conversation and a word of a list of its items."""
+    words = words_of(name)
+    return bool(words & _CONVERSATION_WORDS) and bool(words & _LIST_WORDS)
 
 
 def passes_prompt(func: ast.AST | None, parts) -> bool:
