@@ -120,7 +120,8 @@ def names_conversation_list(name: str) -> bool:
 
 def passes_prompt(func: ast.AST | None, parts) -> bool:
     """True when the request's messages are one user message made of a single parameter of `func`
-    (the sending function), sent whole (tools or a response schema may come before it): `def
+    (the sending function), sent whole (tools or a response schema may come before it, and a system
+    message made of another parameter: `def create(self, text, system_prompt)`): `def
     request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`, or when its messages are a message list `func` takes from its callers
     (`passes_messages`). Such a function is an adapter: the prompt text is its callers'."""
     if not isinstance(func, _FUNCS):
@@ -128,10 +129,19 @@ def passes_prompt(func: ast.AST | None, parts) -> bool:
     if passes_messages(func, parts):
         return True
     messages = [p for p in parts if p.role != "tools"]  # tools and a response schema come before any message
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    if len(messages) == 2 and messages[0].role in ("system", "developer"):  # the callers' system prompt too
+        if not _one_parameter(messages[0], params):
+            return False
+        messages = messages[1:]
     if len(messages) != 1 or messages[0].role != "user":
         return False
-    segs = [s for s in messages[0].segments if not s.is_static or s.text.strip()]
-    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    return _one_parameter(messages[0], params)
+
+
+def _one_parameter(part, params) -> bool:
+    """True when the part's text is one parameter of the sending function, whole."""
+    segs = [s for s in part.segments if not s.is_static or s.text.strip()]
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
 
 

@@ -28,6 +28,11 @@ _PACKAGE_FACTS = (
 )
 
 
+#: Who caches nothing without a breakpoint, for a LiteLLM request of a model from elsewhere in a
+#: package that writes Claude model names (`PromptLayout.claude_named`).
+_CLAUDE_LABEL = "when the model is Claude (the package names Claude models), Anthropic"
+
+
 class MissingCacheBreakpointRule(Rule):
     """## What it does
     Finds a call to an API that caches only where the client asks (Anthropic Messages, Claude
@@ -110,6 +115,10 @@ class MissingCacheBreakpointRule(Rule):
         if not profiles and layout.claude_checked is not None:
             yield from self._maybe_claude(layout)
             return
+        if not profiles and layout.claude_named:  # LiteLLM, a model from elsewhere, in a package that uses Claude
+            yield from self._resent_history(layout, _CLAUDE_LABEL)
+            yield from self._adapter(layout, _CLAUDE_LABEL)
+            return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
@@ -186,7 +195,9 @@ class MissingCacheBreakpointRule(Rule):
         prompt sent through it is cached; how long their shared beginnings are is not known."""
         if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
             return
-        how = "whole as the message list its callers give" if layout.has_history else "as one user message"
+        system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
+        how = "whole as the message list its callers give" if layout.has_history else \
+            "with the system prompt they give, as two messages" if system else "as one user message"
         message = (f"Every prompt passed to this function is sent {how} with no cache breakpoint, and "
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
                    "share the same instructions pay the full input price for them each time; a top-level "
