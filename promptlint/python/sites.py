@@ -153,7 +153,7 @@ class SiteFinder:
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
-                        and not layout.tree_markers:
+                        and not layout.tree_markers and not layout.other_models:
                     layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
