@@ -61,20 +61,22 @@ def _claude_table(b, kw, frame):
 
 def _other_models(b, kw, frame) -> bool:
     """True when the model names the code writes for this call (a table it is picked from, a
-    default) are known and none of them is a Claude model (`SHORTCUTS = {"gpt4": "gpt-4o", ...}`
+    default) name providers we know and none of them is a Claude model (`SHORTCUTS = {"gpt4": "gpt-4o", ...}`
     with `SHORTCUTS.get(name, name)`): the call is made for other providers' models; so it is when
     it names the server it sends to (`api_base="http://localhost:11434"`) and that is not Anthropic's."""
     from ..layout import variants_of
     for key in ("api_base", "base_url"):
         if key in kw:
             url = b.static_text(b.value(kw[key], frame), frame)
-            if url is not None and "anthropic" not in url.lower():
+            if url is not None and "://" in url and "anthropic" not in url.lower():  # a URL, not None
                 return True
     if "model" not in kw:
         return False
+    from . import provider_for_model
     names = [b.static_text(v, frame) for v in variants_of(b.value(kw["model"], frame))]
-    known = [n.lower() for n in names if n is not None]
-    return bool(known) and not any("claude" in n for n in known)
+    # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
+    known = [n for n in names if n and provider_for_model(n, None)[0] is not None]
+    return bool(known) and not any(provider_for_model(n, None)[0] in ("anthropic", "bedrock") for n in known)
 
 
 def _claude_text(node: ast.expr) -> bool:
