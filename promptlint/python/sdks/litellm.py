@@ -72,11 +72,11 @@ def _other_models(b, kw, frame) -> bool:
                 return True
     if "model" not in kw:
         return False
-    from . import provider_for_model
     names = [b.static_text(v, frame) for v in variants_of(b.value(kw["model"], frame))]
     # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
-    known = [n for n in names if n and provider_for_model(n, None)[0] is not None]
-    return bool(known) and not any(provider_for_model(n, None)[0] in ("anthropic", "bedrock") for n in known)
+    providers = [b.provider_for_model(n, None)[0] for n in names if n]
+    known = [p for p in providers if p is not None]
+    return bool(known) and not any(p in ("anthropic", "bedrock") for p in known)
 
 
 def _claude_text(node: ast.expr) -> bool:
