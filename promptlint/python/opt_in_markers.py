@@ -43,7 +43,7 @@ _BLOCK_KEYS = frozenset({"type", "text"})
 
 def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
     """(test, option) for each caching option of `module` that gates its breakpoints and is off by
-    default: the first gate test that reads it, and the option's name as written (`self.x`,
+    default: the gate test that reads it first in the source, and the option's name as written (`self.x`,
     `settings.get('k')`). `project` (a `tree.Project`) finds the other modules of the package that
     may set a key read with `get`; without it no such key is taken as off. Module docstring."""
     out: dict[str, ast.expr] = {}
@@ -53,8 +53,8 @@ def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
             if not _names_cache(test) or not _marks(module, cls, body):
                 continue
             option = _option(ctx, test)
-            if option is not None and option not in out:
-                out[option] = stmt.test
+            if option is not None and (option not in out or stmt.test.lineno < out[option].lineno):
+                out[option] = stmt.test  # the first gate in the source
     return [(test, name) for name, test in out.items()]
 
 
