@@ -244,9 +244,13 @@ class PromptLayout:
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
     `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
-    one, or (`claude_picked`) the table of Claude names the model is picked from. `tool_turns`:
-    the module that sends converts the tool turns of a conversation (`tool_result` blocks, a
-    `tool_call_id`): the history it sends holds a tool loop's steps. `loop_sent`: the send call
+    one, or (`claude_picked`) the table of Claude names the model is picked from; `claude_named`:
+    a LiteLLM request of a model not known statically in a package tree where a file writes a
+    Claude model name (it sends to Claude somewhere, maybe through this call), unless
+    `other_models`: the model names the code writes for the call are known and none is Claude's. `tool_turns`:
+    the module that sends, or a function read to build the request (a formatter of another
+    module), converts the tool turns of a conversation (`tool_result` blocks, a `tool_call_id`):
+    the history it sends holds a tool loop's steps. `loop_sent`: the send call
     sits in a loop of its function that grows a list the call sends (`markers.grown_in_loop`:
     `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
@@ -279,6 +283,8 @@ class PromptLayout:
     takes_conversation: bool = False
     claude_checked: Span | None = None
     claude_picked: bool = False
+    claude_named: bool = False
+    other_models: bool = False
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False

@@ -324,6 +324,24 @@ def test_a_file_that_starts_naming_a_breakpoint_key_invalidates_the_markers_sear
     assert packages.Package.scan(root).matching(packages.MARKERS) == [root / "b.py"]
 
 
+def test_the_claude_name_search_follows_the_files_that_write_one(tmp_path):
+    """The files of a package that write a Claude model name as a string ("claude:"), a search
+    recorded and checked again like the breakpoint key search."""
+    from promptlint.python import packages
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    (root / "a.py").write_text('MODEL = "gpt-4.1-mini"\n# claude-sonnet-4-5 works too\n')
+    package = packages.Package.scan(root)
+    assert package.matching(packages.CLAUDE) == []  # a comment writes no model name
+    recorded = f"{package.snapshot}:{packages.digest_paths(package.matching(packages.CLAUDE))}"
+    state = lambda key: str(Path(key).stat().st_mtime_ns) if Path(key).exists() else None
+    key = packages.search_key(root, packages.CLAUDE)
+    (root / "b.py").write_text('MODELS = ["bedrock/us.anthropic.claude-3-5-haiku-20241022-v1:0"]\n')
+    assert not packages.search_valid(key, recorded, state, {})
+    assert packages.Package.scan(root).matching(packages.CLAUDE) == [root / "b.py"]
+
+
 def test_an_edit_of_the_python_that_fills_a_prompt_file_re_analyses_it(tmp_path, monkeypatch):
     """A YAML template's placeholder takes the Python value that fills it as its origin
     (templates/fills.py): the template's cached entry depends on the project's Python ("tree:")."""

@@ -91,7 +91,7 @@ def words_of(name: str) -> set[str]:
 
 def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     """True when the sending function takes or reads a list named as a conversation: a parameter
-    or a `self.` attribute named `history`, `chat_history`, `conversation`, ... (not the generic
+    or a `self.` attribute named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
     `messages`: `def query(self, history): ... messages=self.convert(history)`), or when `call`
     sits in a loop that grows a list the call sends (`while True: create(messages=messages) ...
     messages.append(reply)`: each pass re-sends the conversation)."""
@@ -102,12 +102,26 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
     names.update(classify_word(n.attr) for n in ast.walk(func) if isinstance(n, ast.Attribute)
                  and isinstance(n.value, ast.Name) and n.value.id == "self")
-    return any(n in classify.HISTORY_NAMES and n not in _GENERIC for n in names)
+    return any((n in classify.HISTORY_NAMES and n not in _GENERIC) or names_conversation_list(n) for n in names)
+
+
+#: Words that name a conversation, and words that name a list of its items: `history_messages`,
+#: `conversation_turns` are a conversation; `max_history`, `history_limit` are not.
+_CONVERSATION_WORDS = frozenset({"history", "conversation", "dialog", "dialogue", "transcript"})
+_LIST_WORDS = frozenset({"messages", "msgs", "turns", "entries"})
+
+
+def names_conversation_list(name: str) -> bool:
+    """True when a name says a conversation's list of messages by two words (`history_messages`,
+    `chat_history_msgs`): a word of a conversation and a word of a list of its items."""
+    words = words_of(name)
+    return bool(words & _CONVERSATION_WORDS) and bool(words & _LIST_WORDS)
 
 
 def passes_prompt(func: ast.AST | None, parts) -> bool:
     """True when the request's messages are one user message made of a single parameter of `func`
-    (the sending function), sent whole (tools or a response schema may come before it): `def
+    (the sending function), sent whole (tools or a response schema may come before it, and a system
+    message made of another parameter: `def create(self, text, system_prompt)`): `def
     request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`, or when its messages are a message list `func` takes from its callers
     (`passes_messages`). Such a function is an adapter: the prompt text is its callers'."""
     if not isinstance(func, _FUNCS):
@@ -115,10 +129,19 @@ def passes_prompt(func: ast.AST | None, parts) -> bool:
     if passes_messages(func, parts):
         return True
     messages = [p for p in parts if p.role != "tools"]  # tools and a response schema come before any message
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    if len(messages) == 2 and messages[0].role in ("system", "developer"):  # the callers' system prompt too
+        if not _one_parameter(messages[0], params):
+            return False
+        messages = messages[1:]
     if len(messages) != 1 or messages[0].role != "user":
         return False
-    segs = [s for s in messages[0].segments if not s.is_static or s.text.strip()]
-    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    return _one_parameter(messages[0], params)
+
+
+def _one_parameter(part, params) -> bool:
+    """True when the part's text is one parameter of the sending function, whole."""
+    segs = [s for s in part.segments if not s.is_static or s.text.strip()]
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
 
 
@@ -148,6 +171,18 @@ def passes_messages(func: ast.AST, parts) -> bool:
                       or seg.evidence.startswith("an early message of the conversation")):
                 return False
     return True
+
+
+def names_any(funcs, words) -> bool:
+    """True when the source text of one of `funcs` ((module, function node) pairs: the functions
+    read to build a request) holds one of `words`: a converter in another module that turns the
+    conversation's tool turns into the SDK's (`{"type": "tool_result", ...}`) names them."""
+    for module, func in funcs:
+        rows = module.source.splitlines()[func.lineno - 1:getattr(func, "end_lineno", func.lineno)]
+        text = "\n".join(rows)
+        if any(word in text for word in words):
+            return True
+    return False
 
 
 def clock_tests(funcs) -> list[Span]:

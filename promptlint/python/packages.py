@@ -40,21 +40,26 @@ MARKERS = "markers:"  # a search for the files that name a cache breakpoint key 
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
 #: `cache_control`, Bedrock Converse's `cachePoint` block, OpenAI's `prompt_cache_breakpoint`.
 MARKER_WORDS = ("cache_control", "cachePoint", "prompt_cache_breakpoint")
+CLAUDE = "claude:"  # a search for the files that write a Claude model name (`_CLAUDE_NAME`)
+#: A string literal that is a Claude model name, with or without a provider's prefix:
+#: "claude-sonnet-4-5", "anthropic/claude-3-haiku", "bedrock/us.anthropic.claude-3-5-sonnet-v2:0".
+_CLAUDE_NAME = re.compile(r"""["'][\w./:@-]*claude-[\w.:@-]*["']""")
 
 
 class Package:
     """The `.py` files of one package tree (`python_files`), the state of each (`reads`), an
     index of the names each assigns at the start of a line, one of the names each calls
-    (`name(...)` or `module.name(...)`) and the files whose text names a cache breakpoint key
-    (`markers`: indexes into `files`)."""
+    (`name(...)` or `module.name(...)`), the files whose text names a cache breakpoint key
+    (`markers`: indexes into `files`) and those that write a Claude model name (`claude`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int] | int],
                  calls: dict[str, list[int] | int] | None = None, markers: list[int] | None = None,
-                 params: dict[str, list[int] | int] | None = None):
+                 params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
         self.params = params or {}
         self.markers = markers or []
+        self.claude = claude or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
     @classmethod
@@ -67,6 +72,7 @@ class Package:
         calls: dict[str, list[int]] = {}
         params: dict[str, list[int]] = {}
         markers: list[int] = []
+        claude: list[int] = []
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
             states.append(state)
@@ -74,6 +80,8 @@ class Package:
                 continue
             if any(word in text for word in MARKER_WORDS):
                 markers.append(i)
+            if "claude-" in text and _CLAUDE_NAME.search(text):
+                claude.append(i)
             for name in assigned_names(text):
                 _add(names, name, i)
             for name in called_names(text):
@@ -81,13 +89,15 @@ class Package:
             if "def" in text:
                 for name in param_names(text):
                     _add(params, name, i)
-        return cls(files, states, names, calls, markers, params)
+        return cls(files, states, names, calls, markers, params, claude)
 
     def matching(self, name: str) -> list[Path]:
         """The files that assign `name`, for "call:NAME" the files that call NAME, for "markers:"
-        the files that name a cache breakpoint key."""
+        the files that name a cache breakpoint key, for "claude:" those that write a Claude model name."""
         if name == MARKERS:
             return [self.files[i] for i in self.markers]
+        if name == CLAUDE:
+            return [self.files[i] for i in self.claude]
         if name.startswith(CALLS):
             found = self.calls.get(name[len(CALLS):], ())
         elif name.startswith(PARAMS):

@@ -13,8 +13,8 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, request_dicts, sdks,
-               system_hoists, tool_loops)
+from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, opt_in_markers,
+               request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -57,6 +57,7 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.WINDOW_TEXT.search(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
@@ -67,6 +68,7 @@ def _gates(module, evaluator) -> None:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):
             module.facts["caching_off"] = off
+            module.facts["opt_in_gates"] = []  # one finding: the default that turns caching off
     if "prompt_cache_options" in module.source:
         modes = gated_markers.explicit_modes(module)
         if modes and not evaluator.project.marker_files(module.path):
@@ -150,8 +152,12 @@ class SiteFinder:
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
+                if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
+                        and not layout.tree_markers and not layout.other_models:
+                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
-                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS)
+                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
+                    or markers.names_any(self.ev.reached_funcs, _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
 
     def _written_once(self, layout, call) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import reads, source
 from .module import Module, ParseError, load, package_of
-from .packages import CALLS, MARKERS, PARAMS, Package, digest_paths, search_key
+from .packages import CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept, between two files and while one is analysed
 #: (past it the least recently used that the running analysis does not hold are dropped: a tree
@@ -320,6 +320,18 @@ class Project:
         reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(package.matching(key))}")
         return self._load_all(matches, limit)
 
+    def assigners_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
+        """The modules of the package tree that holds `near`, other than `near` itself, whose text
+        assigns `name` at the start of a line (`name = ...`, `name: T = ...`, a keyword argument
+        `name=...` on a line of its own), parsed; None past `limit` of them. Recorded as the one
+        dependency of `definitions`."""
+        near = near.resolve()
+        root = search_root(near)
+        package = self._package(root)
+        matches = package.matching(name)
+        reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
+        return self._load_all([p for p in matches if p.resolve() != near], limit)
+
     def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` whose text defines a function with a
         parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
@@ -355,6 +367,16 @@ class Project:
         package = self._package(root)
         matches = package.matching(MARKERS)
         reads.note(search_key(root, MARKERS), f"{package.snapshot}:{digest_paths(matches)}")
+        return matches
+
+    def claude_files(self, near: Path) -> list[Path]:
+        """The Python files of the package tree that holds `near` that write a Claude model name
+        as a string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to
+        Claude somewhere. Recorded as one dependency ("search:ROOT claude:")."""
+        _, root = package_of(near.resolve())
+        package = self._package(root)
+        matches = package.matching(CLAUDE)
+        reads.note(search_key(root, CLAUDE), f"{package.snapshot}:{digest_paths(matches)}")
         return matches
 
     def _package(self, root: Path) -> Package:

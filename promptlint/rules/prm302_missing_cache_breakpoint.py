@@ -28,6 +28,11 @@ _PACKAGE_FACTS = (
 )
 
 
+#: Who caches nothing without a breakpoint, for a LiteLLM request of a model from elsewhere in a
+#: package that writes Claude model names (`PromptLayout.claude_named`).
+_CLAUDE_LABEL = "when the model is Claude (the package names Claude models), Anthropic"
+
+
 class MissingCacheBreakpointRule(Rule):
     """## What it does
     Finds a call to an API that caches only where the client asks (Anthropic Messages, Claude
@@ -56,13 +61,16 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
-    Four shapes that leave requests without a breakpoint are reported as info where the code
+    Five shapes that leave requests without a breakpoint are reported as info where the code
     makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
     marked; a setting named for prompt caching that is False by default (`enable_prompt_caching=
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
+    breakpoints set only when a caching option is on, where the option is off by default (`if
+    self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
+    settings.get("cache_messages"):`, `python/opt_in_markers.py`);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
@@ -107,6 +115,10 @@ class MissingCacheBreakpointRule(Rule):
         if not profiles and layout.claude_checked is not None:
             yield from self._maybe_claude(layout)
             return
+        if not profiles and layout.claude_named:  # LiteLLM, a model from elsewhere, in a package that uses Claude
+            yield from self._resent_history(layout, _CLAUDE_LABEL)
+            yield from self._adapter(layout, _CLAUDE_LABEL)
+            return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
@@ -136,6 +148,12 @@ class MissingCacheBreakpointRule(Rule):
                            "requests carry none, and Claude caches nothing without one (on Bedrock too), so they pay "
                            "the full input price for the same prefix each time")
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
+        for test, option in module.facts.get("opt_in_gates", ()):
+            message = (f"This cache breakpoint is set only when `{option}` is on, and it is off by default: "
+                       "requests sent with the default settings carry no breakpoint here, and Claude (Anthropic, "
+                       "Bedrock) caches nothing without one, so each pays the full input price again for the "
+                       "prefix it would close; turn it on by default")
+            yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
@@ -177,7 +195,9 @@ class MissingCacheBreakpointRule(Rule):
         prompt sent through it is cached; how long their shared beginnings are is not known."""
         if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
             return
-        how = "whole as the message list its callers give" if layout.has_history else "as one user message"
+        system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
+        how = "whole as the message list its callers give" if layout.has_history else \
+            "with the system prompt they give, as two messages" if system else "as one user message"
         message = (f"Every prompt passed to this function is sent {how} with no cache breakpoint, and "
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
                    "share the same instructions pay the full input price for them each time; a top-level "

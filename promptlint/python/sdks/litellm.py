@@ -22,6 +22,7 @@ def chat_like(b, call, api: str) -> None:
         check = claude_check(frame.func)
         layout.claude_checked = frame.module.span(check) if check is not None else _claude_table(b, kw, frame)
         layout.claude_picked = check is None and layout.claude_checked is not None
+        layout.other_models = check is None and _other_models(b, kw, frame)
     b.options(layout, kw, frame)
 
 
@@ -56,6 +57,26 @@ def _claude_table(b, kw, frame):
     if not known or not all(n.lower().split("/")[-1].startswith("claude") for n in known):
         return None
     return getattr(value, "span", None) or b.span_of(kw["model"])
+
+
+def _other_models(b, kw, frame) -> bool:
+    """True when the model names the code writes for this call (a table it is picked from, a
+    default) name providers we know and none of them is a Claude model (`SHORTCUTS = {"gpt4": "gpt-4o", ...}`
+    with `SHORTCUTS.get(name, name)`): the call is made for other providers' models; so it is when
+    it names the server it sends to (`api_base="http://localhost:11434"`) and that is not Anthropic's."""
+    from ..layout import variants_of
+    for key in ("api_base", "base_url"):
+        if key in kw:
+            url = b.static_text(b.value(kw[key], frame), frame)
+            if url is not None and "://" in url and "anthropic" not in url.lower():  # a URL, not None
+                return True
+    if "model" not in kw:
+        return False
+    names = [b.static_text(v, frame) for v in variants_of(b.value(kw["model"], frame))]
+    # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
+    providers = [b.provider_for_model(n, None)[0] for n in names if n]
+    known = [p for p in providers if p is not None]
+    return bool(known) and not any(p in ("anthropic", "bedrock") for p in known)
 
 
 def _claude_text(node: ast.expr) -> bool:
