@@ -57,7 +57,7 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
-    if "last_" in module.source or "n_last" in module.source:
+    if "last_" in module.source or "n_last" in module.source or "max_messages" in module.source:
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "role" in module.source and "continue" in module.source and "system" in module.source:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)

@@ -14,7 +14,8 @@ class HistoryWindowRule(Rule):
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
     `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
-    module-level `history` that each call appends to), or with messages of its middle removed until it fits
+    module-level `history` that each call appends to, the newest runs of a conversation grouped
+    into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
@@ -26,7 +27,7 @@ class HistoryWindowRule(Rule):
     text is judged only where a request carries that text.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
-    with `last_n=10`) is a window chosen there: info, where the keyword is (the loader's cut is not
+    with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
     Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
     drops the thread's oldest messages on every run once it is longer: info, where the budget is.

@@ -513,3 +513,32 @@ def test_the_newest_items_of_a_module_level_conversation_grown_by_each_call_are_
 def test_a_fixed_head_dropped_or_a_grown_list_of_other_items_is_no_window(tmp_path):
     assert not windows_in(probe(tmp_path, GROWN, index=2).value)
     assert not windows_in(probe(tmp_path, GROWN, index=3).value)
+
+
+RUNS = """
+    def f(message_history, rows, n):
+        runs = []
+        for i in range(0, len(message_history) - 1, 2):
+            if message_history[i].kind == "request":
+                runs.append((message_history[i], message_history[i + 1]))
+        kept = runs[-n:]
+        probe(kept)
+        probe([m for run in kept for m in run])
+        probe([m for run in kept for m in run if m.kind])
+        pairs = []
+        for i in range(0, len(rows) - 1, 2):
+            pairs.append((rows[i], rows[i + 1]))
+        probe(pairs[-n:])
+"""
+
+
+def test_the_newest_runs_of_a_conversation_grouped_in_runs_are_a_window(tmp_path):
+    cut, = probe(tmp_path, RUNS, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(RUNS, "runs[-n:]")
+    flat, = probe(tmp_path, RUNS, index=1).segs
+    assert flat.kind is Kind.HISTORY and flat.window == cut.window
+    assert not any(s.window for s in probe(tmp_path, RUNS, index=2).segs)  # filtered: not read here
+
+
+def test_pairs_of_other_rows_are_no_conversation(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, RUNS, index=3).segs)
