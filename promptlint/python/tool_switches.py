@@ -260,3 +260,55 @@ def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
             if _names_item(left, gen.target.id) and _forced(right, local):
                 out.append((comp, func.name))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+#: Keywords of a request that carry its tool definitions.
+_TOOL_KEYWORDS = ("tools", "functions")
+#: Keywords of a request that carry its conversation.
+_CONVERSATION_KEYWORDS = ("messages", "input", "contents")
+
+
+def _no_tools(value) -> bool:
+    """True for `None`, `[]` or `()`: a request sent without tool definitions."""
+    return isinstance(value, ast.Constant) and value.value is None or \
+        isinstance(value, (ast.List, ast.Tuple)) and not value.elts
+
+
+def _conversation_of(call: ast.Call) -> str | None:
+    """The local name of the message list a request sends: its first argument or its `messages=`
+    (`input=`, `contents=`) keyword, when that is a plain name."""
+    if call.args and isinstance(call.args[0], ast.Name):
+        return call.args[0].id
+    sent = next((k.value for k in call.keywords if k.arg in _CONVERSATION_KEYWORDS), None)
+    return sent.id if isinstance(sent, ast.Name) else None
+
+
+def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
+    """Requests that re-send a conversation without the tools an earlier request of the same
+    function sent it with (`self._chat_completion(messages, tools=tools)`, then after
+    `messages.append(reflection)`, `self._chat_completion(messages, tools=None)`): the same
+    callee, the same message list (a local name the function grows), one call passing a tool list
+    and a later one `None` or `[]`. The later request starts with other tool definitions than the
+    earlier ones of its conversation, so it reads none of their cached prefix. Each as (the empty
+    value, the earlier request, the function's name)."""
+    out = []
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
+        own = _own(func)
+        grown = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
+        if not grown:
+            continue
+        with_tools: dict[tuple[str, str], ast.Call] = {}
+        calls = sorted((n for n in own if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset))
+        for call in calls:
+            tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
+            sent = _conversation_of(call) if tools is not None else None
+            if sent is None or sent not in grown:
+                continue
+            key = (ast.unparse(call.func), sent)
+            if not _no_tools(tools):
+                with_tools.setdefault(key, call)
+            elif key in with_tools:
+                out.append((tools, with_tools[key], func.name))
+                break  # one root cause per function
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))

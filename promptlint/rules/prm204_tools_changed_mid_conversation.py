@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
-from ..python.tool_switches import find_forced_filters, find_tool_switches
+from ..python.tool_switches import find_dropped_tools, find_forced_filters, find_tool_switches
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -36,6 +36,10 @@ class ToolsChangedMidConversationRule(Rule):
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
     itself says the tools differ between two requests of one conversation.
+    A request that re-sends the message list a function grows without the tools an earlier
+    request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
+    `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
+    are left out.
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -120,3 +124,9 @@ class ToolsChangedMidConversationRule(Rule):
                        f"conversation, and {_FRONT} differ, so those requests read none of the cached prefix; "
                        "send the whole list and force the tool with `tool_choice` (or `allowed_tools`)")
             yield self.diagnostic(message, module.span(comp))
+        for value, earlier, function in find_dropped_tools(module):
+            message = (f"`{function}` re-sends the conversation here without the tools it sent it with at line "
+                       f"{earlier.lineno}: {_FRONT} differ from the earlier requests', so this request reads none "
+                       "of the conversation from the cache (and writes it again); send the same tools and "
+                       "choose with `tool_choice=\"none\"` that none is called")
+            yield self.diagnostic(message, module.span(value), related=[Related(module.span(earlier), "sent with tools here")])
