@@ -41,7 +41,10 @@ class HistoryWindowRule(Rule):
 
     Messages older than the newest few rewritten (their content replaced by a placeholder: `if i <
     len(messages) - keep: m["content"] = "(omitted)"`, or an older copy of what a newer message
-    shows again, found walking newest first) are a cut too: the boundary moves every turn.
+    shows again, found walking newest first) are a cut too: the boundary moves every turn; so is
+    content given to a copy of only the newest message of a kind (`if not done and m["role"] ==
+    "assistant": new = dict(m); new["reasoning"] = last; done = True`, walking newest first): the
+    next turn sends that message without it.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:

@@ -542,3 +542,34 @@ def test_the_newest_runs_of_a_conversation_grouped_in_runs_are_a_window(tmp_path
 
 def test_pairs_of_other_rows_are_no_conversation(tmp_path):
     assert not any(s.window for s in probe(tmp_path, RUNS, index=3).segs)
+
+
+NEWEST_ONCE = """
+    def f(messages, last, done=False):
+        out = []
+        for msg in reversed(messages):
+            if not done and msg["role"] == "assistant":
+                new = msg.copy()
+                new["reasoning"] = last
+                out.append(new)
+                done = True
+            else:
+                out.append(msg)
+        probe(out)
+        kept = []
+        for msg in reversed(messages):
+            if not done and msg["role"] == "assistant":
+                msg["reasoning"] = last
+                done = True
+            kept.append(msg)
+        probe(kept)
+"""
+
+
+def test_content_given_to_a_copy_of_the_newest_message_of_a_kind_moves_every_turn(tmp_path):
+    cut, = probe(tmp_path, NEWEST_ONCE, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(NEWEST_ONCE, 'new["reasoning"] = last')
+
+
+def test_content_written_into_the_kept_message_itself_stays_with_it(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, NEWEST_ONCE, index=1).segs)
