@@ -151,3 +151,34 @@ def test_a_file_that_sends_messages_without_tools_is_read():
     from promptlint.python.prefilter import might_hold_prompt
     assert might_hold_prompt("def reflect(self, messages):\n    return self.chat(messages, tools=None)\n")
     assert not might_hold_prompt("def build():\n    return Agent(tools=[])\n")
+
+
+def _emptied(src: str):
+    from promptlint.python.tool_switches import find_tools_emptied_at_limit
+    return [s.lineno for s in find_tools_emptied_at_limit(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+
+
+def test_a_tool_list_emptied_once_a_count_reaches_its_limit_is_found():
+    assert _emptied("""
+        def params(self, task):
+            if self._limit_reached:
+                tool_definitions = []
+            elif self.tool_call_limit and self._tool_call_count >= self.tool_call_limit:
+                tool_definitions = []
+                self._limit_reached = True
+            else:
+                tool_definitions = list(self.tool_manager.get_tool_definitions())
+            return tool_definitions
+
+        def nothing_to_send(self, tools):
+            if len(tools) == 0:
+                tool_specs = []
+            else:
+                tool_specs = [t.spec() for t in tools]
+            return tool_specs
+
+        def never_filled(self, n):
+            if n > 3:
+                tool_specs = []
+            return tool_specs
+    """) == [6]

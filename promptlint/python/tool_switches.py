@@ -312,3 +312,49 @@ def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
                 out.append((tools, with_tools[key], func.name))
                 break  # one root cause per function
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _chain(node: ast.If) -> tuple[list[tuple[ast.expr | None, list[ast.stmt]]], list[ast.If]]:
+    """The (test, body) of each branch of an if / elif / else chain (the else's test None), and its
+    `elif` nodes."""
+    out, elifs = [], []
+    while True:
+        out.append((node.test, node.body))
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            elifs.append(node)
+            continue
+        if node.orelse:
+            out.append((None, node.orelse))
+        return out, elifs
+
+
+def _reaches_limit(test) -> bool:
+    """True for a test that orders a value against a bound that is not a constant
+    (`self._tool_call_count >= self.tool_call_limit`): a count reaching its limit."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE))
+                                                  and not isinstance(right, ast.Constant)
+                                                  for op, right in zip(n.ops, n.comparators))
+               for n in ast.walk(test))
+
+
+def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
+    """A tool list emptied in a branch of an `if` chain whose test orders a count against a limit
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`) and filled in
+    another branch of it: the request built after the limit goes out with no tool definitions,
+    unlike the earlier requests of its conversation. The emptying statements."""
+    from .toolsets import _empty, _tools_named
+    out = []
+    inner: set[int] = set()
+    for node in ast.walk(module.tree):
+        if not isinstance(node, ast.If) or id(node) in inner:
+            continue
+        chain, elifs = _chain(node)
+        inner.update(id(n) for n in elifs)
+        assigned = [(test, s) for test, body in chain for s in body
+                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                    and _tools_named(s.targets[0].id)]
+        filled = {s.targets[0].id for _, s in assigned if not _empty(s.value)}
+        out.extend(next(([s] for test, s in assigned if test is not None and _reaches_limit(test)
+                         and _no_tools(s.value) and s.targets[0].id in filled), []))
+    return sorted(out, key=lambda s: (s.lineno, s.col_offset))

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
-from ..python.tool_switches import find_dropped_tools, find_forced_filters, find_tool_switches
+from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_tool_switches,
+                                    find_tools_emptied_at_limit)
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -39,7 +40,8 @@ class ToolsChangedMidConversationRule(Rule):
     A request that re-sends the message list a function grows without the tools an earlier
     request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
     `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
-    are left out.
+    are left out; so is a tool list emptied once a count reaches its limit and filled otherwise
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -130,3 +132,11 @@ class ToolsChangedMidConversationRule(Rule):
                        "of the conversation from the cache (and writes it again); send the same tools and "
                        "choose with `tool_choice=\"none\"` that none is called")
             yield self.diagnostic(message, module.span(value), related=[Related(module.span(earlier), "sent with tools here")])
+        for stmt in find_tools_emptied_at_limit(module):
+            name = stmt.targets[0].id
+            message = (f"`{name}` is emptied here once a count reaches its limit, and filled with the tools "
+                       f"otherwise: the request built after the limit goes out without them, and {_FRONT} "
+                       "differ from the earlier requests', so it reads none of the conversation from the cache "
+                       "(once per conversation that reaches the limit); keep the tools and send "
+                       "`tool_choice=\"none\"`")
+            yield self.diagnostic(message, module.span(stmt))
