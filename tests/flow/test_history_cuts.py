@@ -573,3 +573,22 @@ def test_content_given_to_a_copy_of_the_newest_message_of_a_kind_moves_every_tur
 
 def test_content_written_into_the_kept_message_itself_stays_with_it(tmp_path):
     assert not any(s.window for s in probe(tmp_path, NEWEST_ONCE, index=1).segs)
+
+
+TEXTS = """
+    def f(messages, n):
+        texts = []
+        for m in messages:
+            texts.append(m["content"])
+        probe(texts[-n:])
+        copied = []
+        for m in messages:
+            copied.append(m)
+        probe(copied[-n:])
+"""
+
+
+def test_the_texts_of_a_conversation_are_no_conversation_but_its_messages_are(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, TEXTS, index=0).segs)
+    cut, = probe(tmp_path, TEXTS, index=1).segs
+    assert cut.window.start == pos(TEXTS, "copied[-n:]")

@@ -11,8 +11,10 @@ from ... import classify
 from ...model import Kind, Segment, Volatility
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
 
-#: The evidence of a message read out of the conversation by index or by a loop (`history[i]`).
+#: The evidence of a message read out of the conversation by index (`history[i]`) or by a loop
+#: over it (`for m in history`).
 TAKEN = "taken from the conversation"
+MESSAGE_OF = "a message of `"
 
 
 class WindowsMixin:
@@ -205,14 +207,27 @@ def _lists(value, depth: int = 0) -> list[Seq]:
 
 
 def _regrouped(value: Seq) -> bool:
-    """True for a list grown in a loop whose every item is a message taken from the conversation,
-    or a tuple or list of such messages (`(history[i], history[i + 1])`): the conversation itself,
-    grouped into runs."""
+    """True for a list grown in a loop whose every item is a message taken from the conversation
+    (`copied.append(m)` in `for m in history`), or a tuple or list of such messages
+    (`(history[i], history[i + 1])`): the conversation itself, perhaps grouped into runs."""
     def taken(v) -> bool:
         if isinstance(v, Seq) and not v.repeated:
             return bool(v.items) and all(taken(i) for i in v.items)
-        return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].evidence.startswith(TAKEN)
+        return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].evidence.startswith((TAKEN, MESSAGE_OF)) \
+            and _whole_item(v.segs[0].expr)
     return bool(value.items) and all(taken(i) for i in value.items)
+
+
+def _whole_item(expr: str) -> bool:
+    """True for the source of a whole message (`m`, `history[i + 1]`), not of a part of one
+    (`m.content`, `m["content"]`: the texts of the conversation are no conversation)."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Subscript):
+        return not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str))
+    return isinstance(node, ast.Name)
 
 
 def _history(value) -> Segment | None:
