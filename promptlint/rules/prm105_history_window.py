@@ -114,7 +114,8 @@ class HistoryWindowRule(Rule):
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
                            "is longer than the limit, messages drop out of it or are rewritten on every turn "
-                           "(the oldest, some in its middle, or older ones shortened or replaced), so the "
+                           "(the oldest, some in its middle, older ones shortened or replaced, or the newest of a kind "
+                           "given content the kept conversation does not hold), so the "
                            "history after the first one changed differs on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)
