@@ -182,3 +182,27 @@ def test_a_tool_list_emptied_once_a_count_reaches_its_limit_is_found():
                 tool_specs = []
             return tool_specs
     """) == [6]
+
+
+def _pushed(src: str):
+    from promptlint.python.tool_switches import find_pushed_tool_changes
+    text = textwrap.dedent(src)
+    module = SimpleNamespace(tree=ast.parse(text), source=text, assigns={}, code=ast.unparse)
+    return [(n.lineno, t, u.lineno, f) for n, t, u, f in find_pushed_tool_changes(module)]
+
+
+def test_a_held_tool_set_grown_and_written_to_a_stored_assistant_is_found():
+    assert _pushed("""
+        def on_message(agent, client, attachments):
+            for a in attachments:
+                agent.tools.append(FileSearch)
+                client.beta.assistants.update(agent.id, tools=agent.get_oai_tools())
+
+        def set_up(self):
+            tools = [t.schema() for t in self.registry]
+            self.client.beta.assistants.update(self.id, tools=tools)
+
+        def grown_after(agent, client):
+            client.beta.assistants.update(agent.id, tools=agent.tools)
+            agent.tools.append(FileSearch)
+    """) == [(4, "agent.tools", 5, "on_message")]

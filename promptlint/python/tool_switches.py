@@ -358,3 +358,30 @@ def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
         out.extend(next(([s] for test, s in assigned if test is not None and _reaches_limit(test)
                          and _no_tools(s.value) and s.targets[0].id in filled), []))
     return sorted(out, key=lambda s: (s.lineno, s.col_offset))
+
+
+def find_pushed_tool_changes(module) -> list[tuple[ast.AST, str, ast.Call, str]]:
+    """A tool set held beyond the call (`agent.tools.append(FileSearch)`: `toolsets`' changes)
+    grown or replaced by a function that then writes it to an assistant the provider keeps
+    (`client.beta.assistants.update(agent.id, tools=agent.get_oai_tools())`): the runs of the
+    threads that assistant already answered start with other tool definitions from then on. Each
+    as (the first change, the set's source, the update call, the function's name); an assistant
+    set up without a change of a held set before its update (its tools computed) is not one."""
+    from .module import callee_name
+    from .toolsets import _changes, _own_nodes
+    out = []
+    if "assistants" not in module.source:
+        return out
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
+        own = _own_nodes(func)
+        updates = [n for n in own if isinstance(n, ast.Call) and callee_name(n) in ("update", "modify")
+                   and isinstance(n.func, ast.Attribute) and "assistants" in ast.unparse(n.func.value).split(".")
+                   and any(k.arg == "tools" for k in n.keywords)]
+        if not updates:
+            continue
+        for node, target in _changes(func, own, module):
+            update = next((u for u in updates if (u.lineno, u.col_offset) > (node.lineno, node.col_offset)), None)
+            if update is not None:
+                out.append((node, target, update, func.name))
+                break  # one root cause per function: its first change
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
