@@ -101,3 +101,109 @@ def test_a_configured_allow_list_or_a_lookup_of_the_forced_tool_is_not():
         def other_lists(rows, tool_choice):
             return [r for r in rows if r["name"] == tool_choice]
     """) == []
+
+
+def _dropped(src: str):
+    from promptlint.python.tool_switches import find_dropped_tools
+    return [(v.lineno, c.lineno, f) for v, c, f in find_dropped_tools(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+
+
+def test_a_conversation_re_sent_without_the_tools_it_was_sent_with_is_found():
+    assert _dropped("""
+        class Agent:
+            def chat(self, prompt, tools):
+                messages = [{"role": "user", "content": prompt}]
+                reply = self._chat_completion(messages, tools=tools, stream=True)
+                messages.append({"role": "assistant", "content": reply})
+                messages.append({"role": "user", "content": "Reflect."})
+                return self._chat_completion(messages=messages, tools=None)
+    """) == [(8, 5, "chat")]  # by position, then by keyword: the same list
+    assert _dropped("""
+        class Agent:
+            def chat(self, prompt, tools):
+                messages = [{"role": "user", "content": prompt}]
+                reply = self._chat_completion(messages, tools=tools)
+                messages.append({"role": "assistant", "content": reply})
+                for _ in range(3):
+                    messages.append({"role": "user", "content": "Reflect."})
+                    self._chat_completion(messages, tools=[])
+    """) == [(9, 5, "chat")]
+
+
+def test_requests_without_tools_first_or_of_other_lists_are_not():
+    assert _dropped("""
+        def first(llm, messages, tools):
+            plan = llm.create(messages, tools=None)
+            messages.append(plan)
+            return llm.create(messages, tools=tools)
+
+        def others(llm, messages, notes, tools):
+            llm.create(messages, tools=tools)
+            notes.append("Summarise.")
+            return llm.create(notes, tools=None)
+
+        def not_grown(llm, messages, tools):
+            llm.create(messages, tools=tools)
+            return llm.create(messages, tools=None)
+    """) == []
+
+
+def test_a_file_that_sends_messages_without_tools_is_read():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("def reflect(self, messages):\n    return self.chat(messages, tools=None)\n")
+    assert not might_hold_prompt("def build():\n    return Agent(tools=[])\n")
+
+
+def _emptied(src: str):
+    from promptlint.python.tool_switches import find_tools_emptied_at_limit
+    return [s.lineno for s in find_tools_emptied_at_limit(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+
+
+def test_a_tool_list_emptied_once_a_count_reaches_its_limit_is_found():
+    assert _emptied("""
+        def params(self, task):
+            if self._limit_reached:
+                tool_definitions = []
+            elif self.tool_call_limit and self._tool_call_count >= self.tool_call_limit:
+                tool_definitions = []
+                self._limit_reached = True
+            else:
+                tool_definitions = list(self.tool_manager.get_tool_definitions())
+            return tool_definitions
+
+        def nothing_to_send(self, tools):
+            if len(tools) == 0:
+                tool_specs = []
+            else:
+                tool_specs = [t.spec() for t in tools]
+            return tool_specs
+
+        def never_filled(self, n):
+            if n > 3:
+                tool_specs = []
+            return tool_specs
+    """) == [6]
+
+
+def _pushed(src: str):
+    from promptlint.python.tool_switches import find_pushed_tool_changes
+    text = textwrap.dedent(src)
+    module = SimpleNamespace(tree=ast.parse(text), source=text, assigns={}, code=ast.unparse)
+    return [(n.lineno, t, u.lineno, f) for n, t, u, f in find_pushed_tool_changes(module)]
+
+
+def test_a_held_tool_set_grown_and_written_to_a_stored_assistant_is_found():
+    assert _pushed("""
+        def on_message(agent, client, attachments):
+            for a in attachments:
+                agent.tools.append(FileSearch)
+                client.beta.assistants.update(agent.id, tools=agent.get_oai_tools())
+
+        def set_up(self):
+            tools = [t.schema() for t in self.registry]
+            self.client.beta.assistants.update(self.id, tools=tools)
+
+        def grown_after(agent, client):
+            client.beta.assistants.update(agent.id, tools=agent.tools)
+            agent.tools.append(FileSearch)
+    """) == [(4, "agent.tools", 5, "on_message")]

@@ -2,7 +2,8 @@
 
 A call that reads a conversation from storage (a session manager, a chat store: its name says
 session, history, conversation, chat or messages) with a keyword that keeps only the last turns
-(`last_n=10`, `last_k=settings.history_turns`) returns a sliding window: once the conversation is
+(`last_n=10`, `last_k=settings.history_turns`, `max_messages=self.history_limit`: a store keeps
+the newest messages up to its maximum) returns a sliding window: once the conversation is
 longer than that, its oldest turn drops out on every new turn, so the history text sent after
 it never matches the previous request's prefix. The cut is inside the loader (storage we do not
 read), so the keyword is where the window is chosen; the request that sends the history is not
@@ -18,7 +19,7 @@ import re
 
 from .module import callee_name
 
-_WINDOW_KEYWORDS = frozenset({"last_n", "last_k", "n_last", "last_n_turns", "last_n_messages"})
+_WINDOW_KEYWORDS = frozenset({"last_n", "last_k", "n_last", "last_n_turns", "last_n_messages", "max_messages"})
 #: One of those keywords given a value in the source text: the cheap test before the module's walk.
 WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % "|".join(sorted(_WINDOW_KEYWORDS)))
 _READS = frozenset({"get", "load", "fetch", "read", "retrieve"})

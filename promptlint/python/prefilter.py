@@ -88,6 +88,11 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
 _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
 
 
+#: A request sent without tool definitions (`tools=None`, `functions=[]`): PRM204 reads whether an
+#: earlier request sent the same conversation with them.
+_NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
+
+
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
 #: filled in this file (`reflect_template.format(...)`: candidates.filled_template).
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
@@ -98,7 +103,8 @@ def might_hold_prompt(source: str) -> bool:
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
     unstable order (a tools list built from a set, a listing) or of an id or a time
     (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
-    history next to a shape that cuts a list or puts a message at its head, or fills a name
+    history next to a shape that cuts a list or puts a message at its head or sends a request
+    without tools (`tools=None`), or fills a name
     imported from a module named for prompts."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
@@ -115,4 +121,6 @@ def might_hold_prompt(source: str) -> bool:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
         return True
+    if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
+        return True  # a conversation re-sent without its tools (PRM204)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -271,3 +271,128 @@ def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
             if _names_item(left, gen.target.id) and _forced(right, local):
                 out.append((comp, func.name))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+#: Keywords of a request that carry its tool definitions.
+_TOOL_KEYWORDS = ("tools", "functions")
+#: Keywords of a request that carry its conversation.
+_CONVERSATION_KEYWORDS = ("messages", "input", "contents")
+
+
+def _no_tools(value) -> bool:
+    """True for `None`, `[]` or `()`: a request sent without tool definitions."""
+    return isinstance(value, ast.Constant) and value.value is None or \
+        isinstance(value, (ast.List, ast.Tuple)) and not value.elts
+
+
+def _conversation_of(call: ast.Call) -> str | None:
+    """The local name of the message list a request sends: its first argument or its `messages=`
+    (`input=`, `contents=`) keyword, when that is a plain name."""
+    if call.args and isinstance(call.args[0], ast.Name):
+        return call.args[0].id
+    sent = next((k.value for k in call.keywords if k.arg in _CONVERSATION_KEYWORDS), None)
+    return sent.id if isinstance(sent, ast.Name) else None
+
+
+def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
+    """Requests that re-send a conversation without the tools an earlier request of the same
+    function sent it with (`self._chat_completion(messages, tools=tools)`, then after
+    `messages.append(reflection)`, `self._chat_completion(messages, tools=None)`): the same
+    callee, the same message list (a local name the function grows), one call passing a tool list
+    and a later one `None` or `[]`. The later request starts with other tool definitions than the
+    earlier ones of its conversation, so it reads none of their cached prefix. Each as (the empty
+    value, the earlier request, the function's name)."""
+    out = []
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
+        own = _own(func)
+        grown = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                 and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
+        if not grown:
+            continue
+        with_tools: dict[tuple[str, str], ast.Call] = {}
+        calls = sorted((n for n in own if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset))
+        for call in calls:
+            tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
+            sent = _conversation_of(call) if tools is not None else None
+            if sent is None or sent not in grown:
+                continue
+            key = (ast.unparse(call.func), sent)
+            if not _no_tools(tools):
+                with_tools.setdefault(key, call)
+            elif key in with_tools:
+                out.append((tools, with_tools[key], func.name))
+                break  # one root cause per function
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _chain(node: ast.If) -> tuple[list[tuple[ast.expr | None, list[ast.stmt]]], list[ast.If]]:
+    """The (test, body) of each branch of an if / elif / else chain (the else's test None), and its
+    `elif` nodes."""
+    out, elifs = [], []
+    while True:
+        out.append((node.test, node.body))
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            elifs.append(node)
+            continue
+        if node.orelse:
+            out.append((None, node.orelse))
+        return out, elifs
+
+
+def _reaches_limit(test) -> bool:
+    """True for a test that orders a value against a bound that is not a constant
+    (`self._tool_call_count >= self.tool_call_limit`): a count reaching its limit."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE))
+                                                  and not isinstance(right, ast.Constant)
+                                                  for op, right in zip(n.ops, n.comparators))
+               for n in ast.walk(test))
+
+
+def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
+    """A tool list emptied in a branch of an `if` chain whose test orders a count against a limit
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`) and filled in
+    another branch of it: the request built after the limit goes out with no tool definitions,
+    unlike the earlier requests of its conversation. The emptying statements."""
+    from .toolsets import _empty, _tools_named
+    out = []
+    inner: set[int] = set()
+    for node in ast.walk(module.tree):
+        if not isinstance(node, ast.If) or id(node) in inner:
+            continue
+        chain, elifs = _chain(node)
+        inner.update(id(n) for n in elifs)
+        assigned = [(test, s) for test, body in chain for s in body
+                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                    and _tools_named(s.targets[0].id)]
+        filled = {s.targets[0].id for _, s in assigned if not _empty(s.value)}
+        out.extend(next(([s] for test, s in assigned if test is not None and _reaches_limit(test)
+                         and _no_tools(s.value) and s.targets[0].id in filled), []))
+    return sorted(out, key=lambda s: (s.lineno, s.col_offset))
+
+
+def find_pushed_tool_changes(module) -> list[tuple[ast.AST, str, ast.Call, str]]:
+    """A tool set held beyond the call (`agent.tools.append(FileSearch)`: `toolsets`' changes)
+    grown or replaced by a function that then writes it to an assistant the provider keeps
+    (`client.beta.assistants.update(agent.id, tools=agent.get_oai_tools())`): the runs of the
+    threads that assistant already answered start with other tool definitions from then on. Each
+    as (the first change, the set's source, the update call, the function's name); an assistant
+    set up without a change of a held set before its update (its tools computed) is not one."""
+    from .module import callee_name
+    from .toolsets import _changes, _own_nodes
+    out = []
+    if "assistants" not in module.source:
+        return out
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
+        own = _own_nodes(func)
+        updates = [n for n in own if isinstance(n, ast.Call) and callee_name(n) in ("update", "modify")
+                   and isinstance(n.func, ast.Attribute) and "assistants" in ast.unparse(n.func.value).split(".")
+                   and any(k.arg == "tools" for k in n.keywords)]
+        if not updates:
+            continue
+        for node, target in _changes(func, own, module):
+            update = next((u for u in updates if (u.lineno, u.col_offset) > (node.lineno, node.col_offset)), None)
+            if update is not None:
+                out.append((node, target, update, func.name))
+                break  # one root cause per function: its first change
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))

@@ -14,7 +14,8 @@ class HistoryWindowRule(Rule):
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the Responses API's
     `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
-    module-level `history` that each call appends to), or with messages of its middle removed until it fits
+    module-level `history` that each call appends to, the newest runs of a conversation grouped
+    into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
@@ -26,7 +27,7 @@ class HistoryWindowRule(Rule):
     text is judged only where a request carries that text.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
-    with `last_n=10`) is a window chosen there: info, where the keyword is (the loader's cut is not
+    with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
     Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
     drops the thread's oldest messages on every run once it is longer: info, where the budget is.
@@ -40,7 +41,10 @@ class HistoryWindowRule(Rule):
 
     Messages older than the newest few rewritten (their content replaced by a placeholder: `if i <
     len(messages) - keep: m["content"] = "(omitted)"`, or an older copy of what a newer message
-    shows again, found walking newest first) are a cut too: the boundary moves every turn.
+    shows again, found walking newest first) are a cut too: the boundary moves every turn; so is
+    content given to a copy of only the newest message of a kind (`if not done and m["role"] ==
+    "assistant": new = dict(m); new["reasoning"] = last; done = True`, walking newest first): the
+    next turn sends that message without it.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -110,7 +114,8 @@ class HistoryWindowRule(Rule):
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
                            "is longer than the limit, messages drop out of it or are rewritten on every turn "
-                           "(the oldest, some in its middle, or older ones shortened or replaced), so the "
+                           "(the oldest, some in its middle, older ones shortened or replaced, or the newest of a kind "
+                           "given content the kept conversation does not hold), so the "
                            "history after the first one changed differs on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
-from ..python.tool_switches import find_forced_filters, find_tool_switches
+from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
+                                    find_tool_switches, find_tools_emptied_at_limit)
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -36,6 +37,13 @@ class ToolsChangedMidConversationRule(Rule):
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
     itself says the tools differ between two requests of one conversation.
+    A request that re-sends the message list a function grows without the tools an earlier
+    request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
+    `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
+    are left out; so is a tool list emptied once a count reaches its limit and filled otherwise
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), and a tool set
+    grown by a function that then writes it to an assistant the provider keeps
+    (`agent.tools.append(FileSearch)`, then `client.beta.assistants.update(agent.id, tools=...)`).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -120,3 +128,23 @@ class ToolsChangedMidConversationRule(Rule):
                        f"conversation, and {_FRONT} differ, so those requests read none of the cached prefix; "
                        "send the whole list and force the tool with `tool_choice` (or `allowed_tools`)")
             yield self.diagnostic(message, module.span(comp))
+        for value, earlier, function in find_dropped_tools(module):
+            message = (f"`{function}` re-sends the conversation here without the tools it sent it with at line "
+                       f"{earlier.lineno}: {_FRONT} differ from the earlier requests', so this request reads none "
+                       "of the conversation from the cache (and writes it again); send the same tools and "
+                       "choose with `tool_choice=\"none\"` that none is called")
+            yield self.diagnostic(message, module.span(value), related=[Related(module.span(earlier), "sent with tools here")])
+        for node, target, update, function in find_pushed_tool_changes(module):
+            message = (f"`{function}` changes `{target}` and writes the tools to the assistant the provider keeps "
+                       f"(line {update.lineno}): the runs of threads it already answered start with other tool "
+                       f"definitions from then on, and {_FRONT} no longer match what was cached, so the whole "
+                       f"prefix of those conversations is processed again; {_BY_NAME}")
+            yield self.diagnostic(message, module.span(node), related=[Related(module.span(update), "written here")])
+        for stmt in find_tools_emptied_at_limit(module):
+            name = stmt.targets[0].id
+            message = (f"`{name}` is emptied here once a count reaches its limit, and filled with the tools "
+                       f"otherwise: the request built after the limit goes out without them, and {_FRONT} "
+                       "differ from the earlier requests', so it reads none of the conversation from the cache "
+                       "(once per conversation that reaches the limit); keep the tools and send "
+                       "`tool_choice=\"none\"`")
+            yield self.diagnostic(message, module.span(stmt))

@@ -513,3 +513,82 @@ def test_the_newest_items_of_a_module_level_conversation_grown_by_each_call_are_
 def test_a_fixed_head_dropped_or_a_grown_list_of_other_items_is_no_window(tmp_path):
     assert not windows_in(probe(tmp_path, GROWN, index=2).value)
     assert not windows_in(probe(tmp_path, GROWN, index=3).value)
+
+
+RUNS = """
+    def f(message_history, rows, n):
+        runs = []
+        for i in range(0, len(message_history) - 1, 2):
+            if message_history[i].kind == "request":
+                runs.append((message_history[i], message_history[i + 1]))
+        kept = runs[-n:]
+        probe(kept)
+        probe([m for run in kept for m in run])
+        probe([m for run in kept for m in run if m.kind])
+        pairs = []
+        for i in range(0, len(rows) - 1, 2):
+            pairs.append((rows[i], rows[i + 1]))
+        probe(pairs[-n:])
+"""
+
+
+def test_the_newest_runs_of_a_conversation_grouped_in_runs_are_a_window(tmp_path):
+    cut, = probe(tmp_path, RUNS, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(RUNS, "runs[-n:]")
+    flat, = probe(tmp_path, RUNS, index=1).segs
+    assert flat.kind is Kind.HISTORY and flat.window == cut.window
+    assert not any(s.window for s in probe(tmp_path, RUNS, index=2).segs)  # filtered: not read here
+
+
+def test_pairs_of_other_rows_are_no_conversation(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, RUNS, index=3).segs)
+
+
+NEWEST_ONCE = """
+    def f(messages, last, done=False):
+        out = []
+        for msg in reversed(messages):
+            if not done and msg["role"] == "assistant":
+                new = msg.copy()
+                new["reasoning"] = last
+                out.append(new)
+                done = True
+            else:
+                out.append(msg)
+        probe(out)
+        kept = []
+        for msg in reversed(messages):
+            if not done and msg["role"] == "assistant":
+                msg["reasoning"] = last
+                done = True
+            kept.append(msg)
+        probe(kept)
+"""
+
+
+def test_content_given_to_a_copy_of_the_newest_message_of_a_kind_moves_every_turn(tmp_path):
+    cut, = probe(tmp_path, NEWEST_ONCE, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(NEWEST_ONCE, 'new["reasoning"] = last')
+
+
+def test_content_written_into_the_kept_message_itself_stays_with_it(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, NEWEST_ONCE, index=1).segs)
+
+
+TEXTS = """
+    def f(messages, n):
+        texts = []
+        for m in messages:
+            texts.append(m["content"])
+        probe(texts[-n:])
+        copied = []
+        for m in messages:
+            copied.append(m)
+        probe(copied[-n:])
+"""
+
+
+def test_the_texts_of_a_conversation_are_no_conversation_but_its_messages_are(tmp_path):
+    assert not any(s.window for s in probe(tmp_path, TEXTS, index=0).segs)
+    cut, = probe(tmp_path, TEXTS, index=1).segs
+    assert cut.window.start == pos(TEXTS, "copied[-n:]")

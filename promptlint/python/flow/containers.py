@@ -19,7 +19,7 @@ from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
-from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
+from .windows import MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, takes_newest
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -262,7 +262,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         if src is not None and src.kind is Kind.HISTORY and src.older:
             return from_older(span, name, src)
         if src is not None and src.kind is Kind.HISTORY:
-            return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"a message of `{src.expr}`")
+            return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"{MESSAGE_OF}{src.expr}`")
         if src is not None and src.volatility is not Volatility.STABLE:
             return Text([replace(src, span=span, expr=name, origin=src.origin or src.span, anchor=None,
                                  kind=src.kind if src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID) else Kind.UNKNOWN)])
@@ -309,6 +309,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                 if _kept_or_rebuilt(node, comp) and _history(it) is not None:
                     # `[Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m
                     # for m in messages]`: each message kept, or rebuilt from its own fields
+                    return it
+                if _flattens(node) and _history(it) is not None:
+                    # `[m for run in kept_runs for m in run]`: the conversation grouped in runs, flat again
                     return it
                 if _selects(node, comp) and _history(it) is not None:
                     # `[m for m in messages if m.role != "system"]`: messages of the conversation;
@@ -562,3 +565,4 @@ def _kept_or_rebuilt(node, comp) -> bool:
         return False
     name = comp.target.id
     return any(isinstance(b, ast.Name) and b.id == name for b in (elt.body, elt.orelse))
+

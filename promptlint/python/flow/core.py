@@ -30,6 +30,7 @@ from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .windows import TAKEN
 
 
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
@@ -404,7 +405,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
-                           f"taken from the conversation `{src.expr}`", origin=src.span)
+                           f"{TAKEN} `{src.expr}`", origin=src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,

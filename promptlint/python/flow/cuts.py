@@ -230,7 +230,56 @@ def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
                 found = next((s for s in branch if _rewrites_content(s)), None)
                 if found is not None:
                     return it, found, _rewrites_content(found)
+    if newest is not None and isinstance(stmt.target, ast.Name):
+        found = _newest_once(nodes, stmt.target.id)
+        if found is not None:
+            return it, found, found.targets[0].value.id
     return None
+
+
+def _newest_once(nodes, item: str) -> ast.Assign | None:
+    """In a newest-first walk over `item`, the statement that gives a copy of the first item a test
+    picks, once (a flag set after it), content of its own (`if not done and m["role"] ==
+    "assistant": new = dict(m); new["reasoning"] = last; done = True`): the copy is sent, the list
+    keeps the item as it was, so on the next turn a newer item is picked and this one goes out
+    without it. A cache breakpoint set so (`new["cache_control"] = ...`) is no content."""
+    for node in nodes:
+        if not isinstance(node, ast.If):
+            continue
+        tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) \
+            else [node.test]
+        unset = {t.operand.id for t in tests if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)
+                 and isinstance(t.operand, ast.Name)}
+        set_once = {s.targets[0].id for s in node.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                    and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Constant) and s.value.value is True}
+        if not unset & set_once:
+            continue
+        copies = {s.targets[0].id for s in node.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                  and isinstance(s.targets[0], ast.Name) and _copy_of(s.value, item)}
+        for s in node.body:
+            t = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else None
+            key = t.slice.value if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) else \
+                t.attr if isinstance(t, ast.Attribute) else ""
+            if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name) \
+                    and t.value.id in copies and key != "cache_control":
+                return s
+    return None
+
+
+def _copy_of(value, item: str) -> bool:
+    """True for a shallow or deep copy of the name `item` (`dict(m)`, `m.copy()`, `copy.copy(m)`,
+    `copy.deepcopy(m)`, `{**m}`)."""
+    if isinstance(value, ast.Dict):
+        return len(value.keys) >= 1 and value.keys[0] is None and isinstance(value.values[0], ast.Name) \
+            and value.values[0].id == item
+    if not isinstance(value, ast.Call):
+        return False
+    f = value.func
+    if isinstance(f, ast.Attribute) and f.attr == "copy" and not value.args:
+        return isinstance(f.value, ast.Name) and f.value.id == item
+    named = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return named in ("dict", "copy", "deepcopy") and len(value.args) == 1 and isinstance(value.args[0], ast.Name) \
+        and value.args[0].id == item
 
 
 def _superseded(test, seen: set) -> bool:

@@ -11,6 +11,11 @@ from ... import classify
 from ...model import Kind, Segment, Volatility
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
 
+#: The evidence of a message read out of the conversation by index (`history[i]`) or by a loop
+#: over it (`for m in history`).
+TAKEN = "taken from the conversation"
+MESSAGE_OF = "a message of `"
+
 
 class WindowsMixin:
     """The Evaluator's reading of cut conversations (see the module docstring)."""
@@ -49,13 +54,22 @@ class WindowsMixin:
     def _grown_cut(self, base, node: ast.Subscript, frame) -> Value | None:
         """The newest items of a list grown across calls or in a loop (`history.append(m)` in a
         function, a module-level `history = [system]`), sliced to its newest (`history[-6:]`): a
-        window of the conversation when the list is named as one or holds messages (dicts with a
-        `role`); None for any other slice or list."""
-        if not (isinstance(base, Seq) and base.repeated and (_slides(node.slice.lower) or takes_newest(node))):
+        window of the conversation when the list is named as one, holds messages (dicts with a
+        `role`) or is made of the conversation's own messages, regrouped (`runs.append((history[i],
+        history[i + 1]))` in a loop over it: its newest runs are its newest messages); None for any
+        other slice or list."""
+        if not (_slides(node.slice.lower) or takes_newest(node)):
             return None
         target = node.value
         name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
-        if name.lower() not in classify.HISTORY_NAMES and not _holds_messages(base):
+        if isinstance(base, Alt):  # grown in branches (items present or absent): every list of it regrouped
+            lists = _lists(base)
+            if not (lists and any(s.repeated for s in lists)
+                    and all(not s.items or s.repeated and _regrouped(s) for s in lists)):
+                return None
+        elif not (isinstance(base, Seq) and base.repeated):
+            return None
+        elif name.lower() not in classify.HISTORY_NAMES and not _holds_messages(base) and not _regrouped(base):
             return None
         m = frame.module
         grown = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
@@ -144,6 +158,17 @@ def _selects(node, comp) -> bool:
             and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
 
 
+def _flattens(node) -> bool:
+    """True for a list comprehension that flattens a list of groups, item by item as they are
+    (`[m for run in runs for m in run]`, no filter)."""
+    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 2:
+        return False
+    outer, inner = node.generators
+    return (isinstance(outer.target, ast.Name) and isinstance(inner.iter, ast.Name) and inner.iter.id == outer.target.id
+            and isinstance(inner.target, ast.Name) and isinstance(node.elt, ast.Name)
+            and node.elt.id == inner.target.id and not outer.ifs and not inner.ifs)
+
+
 def _pieces(value) -> bool:
     """True for the concatenation of several pieces of a conversation (`head + tail`), or a list
     holding such pieces (`result.insert(k, messages[i])` after it)."""
@@ -169,6 +194,40 @@ def _named_conversation(value) -> Segment | None:
 def _holds_messages(value: Seq) -> bool:
     """True for a list with an item that is a message (a dict display with a `role` key)."""
     return any(isinstance(i, Mapping) and "role" in i.items for i in value.items)
+
+
+def _lists(value, depth: int = 0) -> list[Seq]:
+    """The lists an Alt (of Alts) of lists may be; empty when an option is anything else."""
+    if isinstance(value, Seq):
+        return [value]
+    if isinstance(value, Alt) and depth < 4:
+        found = [_lists(o, depth + 1) for o in value.options]
+        return [s for f in found for s in f] if all(found) else []
+    return []
+
+
+def _regrouped(value: Seq) -> bool:
+    """True for a list grown in a loop whose every item is a message taken from the conversation
+    (`copied.append(m)` in `for m in history`), or a tuple or list of such messages
+    (`(history[i], history[i + 1])`): the conversation itself, perhaps grouped into runs."""
+    def taken(v) -> bool:
+        if isinstance(v, Seq) and not v.repeated:
+            return bool(v.items) and all(taken(i) for i in v.items)
+        return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].evidence.startswith((TAKEN, MESSAGE_OF)) \
+            and _whole_item(v.segs[0].expr)
+    return bool(value.items) and all(taken(i) for i in value.items)
+
+
+def _whole_item(expr: str) -> bool:
+    """True for the source of a whole message (`m`, `history[i + 1]`), not of a part of one
+    (`m.content`, `m["content"]`: the texts of the conversation are no conversation)."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Subscript):
+        return not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str))
+    return isinstance(node, ast.Name)
 
 
 def _history(value) -> Segment | None:
