@@ -3,6 +3,7 @@ different tool lists (python/tool_switches.py)."""
 import ast
 import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 from promptlint.python.module import load
 from promptlint.python.tool_switches import find_tool_switches
@@ -105,7 +106,7 @@ def test_a_configured_allow_list_or_a_lookup_of_the_forced_tool_is_not():
 
 def _dropped(src: str):
     from promptlint.python.tool_switches import find_dropped_tools
-    return [(v.lineno, c.lineno, f) for v, c, f in find_dropped_tools(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+    return [(v.lineno, c.lineno, f) for v, c, f in find_dropped_tools(load(Path("m.py"), textwrap.dedent(src)))]
 
 
 def test_a_conversation_re_sent_without_the_tools_it_was_sent_with_is_found():
@@ -156,7 +157,7 @@ def test_a_file_that_sends_messages_without_tools_is_read():
 
 def _emptied(src: str):
     from promptlint.python.tool_switches import find_tools_emptied_at_limit
-    return [s.lineno for s in find_tools_emptied_at_limit(SimpleNamespace(tree=ast.parse(textwrap.dedent(src))))]
+    return [s.lineno for s in find_tools_emptied_at_limit(load(Path("m.py"), textwrap.dedent(src)))]
 
 
 def test_a_tool_list_emptied_once_a_count_reaches_its_limit_is_found():
