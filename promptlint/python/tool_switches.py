@@ -21,6 +21,7 @@ there are left out; only two different known lists are a switch.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -279,6 +280,14 @@ _TOOL_KEYWORDS = ("tools", "functions")
 _CONVERSATION_KEYWORDS = ("messages", "input", "contents")
 
 
+#: A tools keyword given no tools in the source text (`tools=None`, `functions=[]`).
+_NO_TOOLS_TEXT = re.compile(r"\b(?:%s)\s*=\s*(?:None\b|\[\s*\]|\(\s*\))" % "|".join(_TOOL_KEYWORDS))
+
+
+#: A name with a tools word given no tools (`tool_definitions = []`, `toolsList = None`).
+_EMPTIED_TOOLS_TEXT = re.compile(r"(?i)tool\w*\s*=\s*(?:None\b|\[\s*\]|\(\s*\))")
+
+
 def _no_tools(value) -> bool:
     """True for `None`, `[]` or `()`: a request sent without tool definitions."""
     return isinstance(value, ast.Constant) and value.value is None or \
@@ -303,6 +312,8 @@ def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
     earlier ones of its conversation, so it reads none of their cached prefix. Each as (the empty
     value, the earlier request, the function's name)."""
     out = []
+    if not _NO_TOOLS_TEXT.search(module.source):
+        return out  # no request written without tools (`tools=None`, `tools=[]`): the cheap test first
     for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
         own = _own(func)
         grown = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
@@ -356,6 +367,8 @@ def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
     unlike the earlier requests of its conversation. The emptying statements."""
     from .toolsets import _empty, _tools_named
     out = []
+    if not _EMPTIED_TOOLS_TEXT.search(module.source):
+        return out  # no name of tools given no tools in the source text: the cheap test first
     inner: set[int] = set()
     for node in ast.walk(module.tree):
         if not isinstance(node, ast.If) or id(node) in inner:
