@@ -331,6 +331,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         return False  # text (never a message list), from a function not named for a prompt
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
+        if isinstance(option, Seq) and option.is_tuple and isinstance(value_node, ast.Tuple):
+            # `return messages, original_prompt`: the message list returned with other values
+            option = next((m for item in option.items for m in _options(item)
+                           if isinstance(m, Seq) and not m.repeated and _has_messages(m)), option)
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
             if message_list(finder, node, option, frame):
                 return True

@@ -1,0 +1,125 @@
+"""A message list built in branches that each write a message or not (`if system_prompt:
+messages.append(system)`, then the conversation): the system message keeps its place before the
+history, present or absent (python/layout.py `_present_or_absent`; docs/policies.md, Policy 2);
+and a message list returned with other values (`return messages, original_prompt`) is a prompt
+candidate as a list returned alone is (python/candidates.py `returned`)."""
+from __future__ import annotations
+
+from analysis_support import layouts, parts
+
+from promptlint import api
+
+RULES = "You are a support agent for the billing team. Answer with the policy that applies. " * 20
+
+SENT = f"""
+    from datetime import datetime
+
+    import openai
+
+
+    class Bot:
+        def __init__(self, system_prompt=None):
+            self.system_prompt = system_prompt
+            self.history = []
+
+        def ask(self, prompt):
+            messages = []
+            system_prompt = self.system_prompt
+            if system_prompt:
+                messages.append({{"role": "system", "content": f"Time: {{datetime.now()}}\\n{RULES}"}})
+            messages.extend(self.history)
+            messages.append({{"role": "user", "content": prompt}})
+            r = openai.OpenAI().chat.completions.create(model="gpt-4o", messages=messages)
+            self.history.append({{"role": "user", "content": prompt}})
+            return r
+"""
+
+
+def _check(root):
+    report = api.check([root], api.Settings(), jobs=1)
+    return sorted((d.code, d.severity.value, d.span.start.row) for d in report.diagnostics)
+
+
+def test_a_system_message_appended_under_a_condition_stays_before_the_history(tmp_path):
+    call = next(lt for lt in layouts(tmp_path, SENT) if lt.source == "python-call")
+    (role, system), (after, _), (last, _) = parts(call)
+    assert (role, after, last) == ("system", "history", "user")
+    assert any(s[0] == "timestamp" and s[1] == "per-request" for s in system)
+    # the timestamp sits before the static rules and the conversation: a warning
+    assert _check(tmp_path) == [("PRM102", "warning", 15)]
+
+
+OTHER_MESSAGES = f"""
+    from datetime import datetime
+
+    import openai
+
+
+    def ask(prompt, history, late=False):
+        messages = []
+        if late:
+            messages.extend(history)
+            messages.append({{"role": "system", "content": f"Time: {{datetime.now()}}"}})
+        else:
+            messages.append({{"role": "system", "content": "{RULES}"}})
+            messages.extend(history)
+        messages.append({{"role": "user", "content": prompt}})
+        return openai.OpenAI().chat.completions.create(model="gpt-4o", messages=messages)
+"""
+
+
+def test_branches_that_write_other_messages_stay_one_history_value(tmp_path):
+    # the time after the history in one branch, the rules before it in the other: no branch holds
+    # every message, so the time is not read as present or absent before the other's history
+    call = next(lt for lt in layouts(tmp_path, OTHER_MESSAGES) if lt.source == "python-call")
+    assert [p.role for p in call.parts] == ["history"]
+    assert not any(sev == "warning" for _, sev, _ in _check(tmp_path))
+
+
+RETURNED = f"""
+    class Agent:
+        def __init__(self, llm):
+            self.chat_history = []
+            self.llm = llm
+
+        def _build_system_prompt(self, recalled=""):
+            prompt = "{RULES}"
+            if recalled:
+                prompt += f"\\n## Recalled memories\\n{{recalled}}"
+            return prompt
+
+        def _build_messages(self, prompt, recalled=""):
+            messages = []
+            system_prompt = self._build_system_prompt(recalled=recalled)
+            if system_prompt:
+                messages.append({{"role": "system", "content": system_prompt}})
+            if self.chat_history:
+                messages.extend(self.chat_history)
+            messages.append({{"role": "user", "content": prompt}})
+            return messages, prompt
+
+        def chat(self, prompt):
+            recalled = self.memory.search(prompt)
+            messages, original = self._build_messages(prompt, recalled=recalled)
+            answer = self.llm.get_response(messages=messages)
+            self.chat_history.append({{"role": "user", "content": prompt}})
+            self.chat_history.append({{"role": "assistant", "content": answer}})
+            return answer
+"""
+
+
+def test_a_message_list_returned_with_other_values_is_a_prompt(tmp_path):
+    found = [lt for lt in layouts(tmp_path, RETURNED) if lt.source == "python-constant"]
+    returned = next(lt for lt in found if lt.site.start.row == 20)
+    assert [p.role for p in returned.parts] == ["system", "history", "user"]
+    # memories searched with the user's message, at the end of the system prompt: the history
+    # after them is re-sent uncached on every turn
+    assert ("PRM101", "warning", 9) in _check(tmp_path)
+
+
+def test_a_tuple_without_a_message_list_is_no_prompt(tmp_path):
+    source = RETURNED.replace("return messages, prompt", "return len(messages), prompt")
+    found = [lt for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
+    assert not any(lt.site.start.row == 20 for lt in found)
+    # the system prompt alone (no history known after it), below every minimum: no warning
+    assert not any(sev == "warning" for _, sev, _ in _check(tmp_path))
