@@ -243,8 +243,11 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history = conversation_after(finder, node, name, segs, frame, calls=via or system) if system or built else None
     if not built and history is None:
         return
+    # (the conversation written into the text, `"\n".join(str(m) for m in history)`, is what is
+    # re-sent after what changes before it: it needs no static text of its own either)
+    inside = any(s.kind is Kind.HISTORY for s in segs)
     layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
-                         MIN_STATIC_CHARS if history is None else 1)
+                         MIN_STATIC_CHARS if history is None and not inside else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
 

@@ -19,7 +19,7 @@ from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
-from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, takes_newest
+from .windows import WindowsMixin, _history, _selects, _short_of_end, _slides, renders_each, takes_newest
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -310,6 +310,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                     # `[Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m
                     # for m in messages]`: each message kept, or rebuilt from its own fields
                     return it
+                if renders_each(node, comp) and (held := _history(Text(self.text_of(it, frame)))) is not None:
+                    # `[str(m) for m in messages]`: each message written as text (joined: the history)
+                    return Seq([Text([held])], span, repeated=True, node=node)
                 if _selects(node, comp) and _history(it) is not None:
                     # `[m for m in messages if m.role != "system"]`: messages of the conversation;
                     # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
