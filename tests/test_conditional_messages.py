@@ -123,3 +123,41 @@ def test_a_tuple_without_a_message_list_is_no_prompt(tmp_path):
     assert not any(lt.site.start.row == 20 for lt in found)
     # the system prompt alone (no history known after it), below every minimum: no warning
     assert not any(sev == "warning" for _, sev, _ in _check(tmp_path))
+
+
+SHAPES = """
+    from datetime import datetime
+
+    import openai
+
+    client = openai.OpenAI()
+
+
+    def chosen(prompt, history, system_prompt=None):
+        messages = [{"role": "system", "content": f"{system_prompt}\\nNow: {datetime.now()}"}] if system_prompt else []
+        messages += history
+        messages.append({"role": "user", "content": prompt})
+        return client.chat.completions.create(model="gpt-4o", messages=messages)
+
+
+    def converted(prompt, chat_history, system_prompt=None, tools=None):
+        messages = []
+        if system_prompt:
+            messages.append({"role": "system", "content": f"{system_prompt}\\nNow: {datetime.now()}"})
+        if tools:
+            messages.append({"role": "system", "content": "You may call tools."})
+        for m in chat_history:
+            messages.append({"role": m["role"], "content": m["content"]})
+        messages.append({"role": "user", "content": prompt})
+        return client.chat.completions.create(model="gpt-4o", messages=messages)
+"""
+
+
+def test_a_system_message_chosen_or_appended_before_a_converted_history(tmp_path):
+    # a list chosen by a condition and then extended by the conversation (`+=`, a list we cannot
+    # read: one spread item in each variant); a loop that converts the conversation after messages
+    # that some branches leave out (one variant writes none before the loop)
+    found = [lt for lt in layouts(tmp_path, SHAPES) if lt.source == "python-call"]
+    assert [[p.role for p in lt.parts][:1] + [p.role for p in lt.parts if p.is_history][:1] for lt in found] == \
+        [["system", "history"], ["system", "history"]]
+    assert _check(tmp_path) == [("PRM102", "warning", 9), ("PRM102", "warning", 18)]

@@ -119,11 +119,12 @@ class LayoutBuilder:
         """Request parts of a message list, in order, and the index of the newest user message
         (the last item when it is a user message written at the call, not replayed history)."""
         grown = variants_of(value) if isinstance(value, Alt) else []
-        if grown and all(isinstance(v, Seq) and v.repeated and v.head for v in grown):
+        if grown and all(isinstance(v, Seq) and v.repeated for v in grown) and any(v.head for v in grown):
             # a list built in branches before the loop that grows it (`if use_history:
-            # messages.extend(history)`, `if not messages: messages.append(system)`): the messages
-            # written before the loop merged (those some branches leave out present or absent), then
-            # what the loop appends
+            # messages.extend(history)`, `if not messages: messages.append(system)`, `if
+            # system_prompt: messages.append(system)` with no message in the other branch): the
+            # messages written before the loop merged (those some branches leave out present or
+            # absent), then what the loop appends
             head = merged_list([Seq(v.items[:v.head], v.span) for v in grown])
             if head is not None:
                 items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())

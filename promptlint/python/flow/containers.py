@@ -363,18 +363,20 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         if th.name != "Add":
             return dynamic(m.span(th.node), m.code(th.node))
         variants = list_variants(prev)
-        if variants is not None and isinstance(add, Seq):
-            return Alt([self._added(th, v, add) for v in variants], prev.span, configured=all_configured(prev))
+        where = (m.span(th.node), m.code(th.node))  # (one spread item made here, the same in every variant)
+        if variants is not None:  # (a list we cannot read added to each: `messages += history`)
+            return Alt([self._added(th, v, add, where) for v in variants], prev.span, configured=all_configured(prev))
         if isinstance(prev, Seq) or isinstance(add, Seq):
-            return self._added(th, prev, add)
+            return self._added(th, prev, add, where)
         segs = self.text_of(prev, frame) if prev is not None else []
         return Text(segs + self.text_of(add, frame))
 
     @staticmethod
-    def _added(th: Thunk, prev, add) -> Seq:
-        """The list `prev + add` (a value that is not a known list is kept as one spread item)."""
+    def _added(th: Thunk, prev, add, where=(None, "")) -> Seq:
+        """The list `prev + add` (a value that is not a known list is kept as one spread item, made
+        at `where`: the span and code of the added expression)."""
         base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
-        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add)])
+        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add, *where)])
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated,
