@@ -2,7 +2,9 @@
 messages.append(system)`, then the conversation): the system message keeps its place before the
 history, present or absent (python/layout.py `_present_or_absent`; docs/policies.md, Policy 2);
 and a message list returned with other values (`return messages, original_prompt`) is a prompt
-candidate as a list returned alone is (python/candidates.py `returned`)."""
+candidate as a list returned alone is (python/candidates.py `returned`); a message inserted into
+the conversation at a position counted from its head (`insert(position, memories)`) has the rest
+of the conversation after it (python/handoff.py `head_index`)."""
 from __future__ import annotations
 
 from analysis_support import layouts, parts
@@ -161,3 +163,42 @@ def test_a_system_message_chosen_or_appended_before_a_converted_history(tmp_path
     assert [[p.role for p in lt.parts][:1] + [p.role for p in lt.parts if p.is_history][:1] for lt in found] == \
         [["system", "history"], ["system", "history"]]
     assert _check(tmp_path) == [("PRM102", "warning", 9), ("PRM102", "warning", 18)]
+
+
+POSITIONED = """
+    class Memory:
+        def __init__(self, client, position=1):
+            self.client = client
+            self.position = position
+
+        def enhance(self, context, query):
+            memories = self.client.search(query=query)
+            text = "Based on previous conversations, I recall:\\n"
+            for m in memories:
+                text += f"- {m}\\n"
+            messages = context.get_messages()
+            position = max(0, min(self.position, len(messages)))
+            messages.insert(position, {"role": "user", "content": text})
+            context.set_messages(messages)
+
+        def noted(self, context, query):
+            messages = context.get_messages()
+            messages.insert(len(messages) - 1, {"role": "user", "content": f"Note: {self.client.search(query=query)}"})
+            context.set_messages(messages)
+
+        def example(self, query):
+            parts = [{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": query}]
+            parts.insert(1, {"role": "user", "content": f"For example: {self.client.search(query=query)}"})
+            return self.client.complete(parts)
+"""
+
+
+def test_a_message_inserted_at_a_position_from_the_head_of_the_conversation(tmp_path):
+    # memories found for the newest message, inserted after the first message of the conversation
+    # the context keeps: every later message shifts on every turn
+    found = [lt for lt in layouts(tmp_path, POSITIONED) if lt.source == "python-constant"]
+    placed = [lt for lt in found if any(p.is_history for p in lt.parts)]
+    assert [lt.site.start.row for lt in placed] == [13]
+    assert [p.role for p in placed[0].parts] == ["user", "history"]
+    # before the newest message (counted from the end), or into a list written here: no history after it
+    assert _check(tmp_path) == [("PRM101", "warning", 10)]

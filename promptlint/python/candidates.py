@@ -489,11 +489,11 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     `messages[0].content += ...`: judged as a system message holding that text). A candidate of
     the message and the conversation (`message_list`) when the list is the conversation (its
     value, or its name). True when a layout was added."""
-    from .handoff import conversation_of, first_index, first_message_of
+    from .handoff import conversation_of, first_index, first_message_of, head_index
     if isinstance(node, ast.Call):
         func = node.func
         if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
-                                                     and first_index(node.args[0]) or emptied)):
+                                                     and head_index(node.args[0]) or emptied)):
             return False
         target = func.value
         message = finder.ev.eval(node.args[-1], frame)
@@ -510,8 +510,11 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     else:
         return False
     # (a list found empty is the conversation when it holds one where it is not empty: a local
-    # `messages = []` of a tool's output is not, whatever its name)
-    history = conversation_of(finder, target, frame, by_name=not emptied)
+    # `messages = []` of a tool's output is not, whatever its name; nor is a list written here that
+    # a message is inserted into after its first items, `parts.insert(1, example)`)
+    inside = isinstance(node, ast.Call) and not emptied and not first_index(node.args[0])
+    by_name = not emptied and not (inside and isinstance(finder.ev.eval(target, frame), Seq))
+    history = conversation_of(finder, target, frame, by_name=by_name)
     if history is None:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")

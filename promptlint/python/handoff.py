@@ -118,6 +118,28 @@ def first_index(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == 0
 
 
+def head_index(node) -> bool:
+    """True for an index counted from the head of a list, before the messages after it: a
+    non-negative number (`insert(1, note)`: after the system message), or a position read from
+    elsewhere, also clamped to the list's length (`max(0, min(self.position, len(messages)))`).
+    False for one counted from the end (`len(messages)`, `len(messages) - 1`, `-1`): a message put
+    there goes after the history, or just before the newest message."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 0
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+        return False
+    clamped: set[int] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "min":
+            clamped.update(id(a) for a in n.args)
+    for n in ast.walk(node):
+        if isinstance(n, (ast.UnaryOp, ast.BinOp)):
+            return False  # (`-1`, `len(x) - k`, `i + 1`: counted from somewhere else)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and id(n) not in clamped:
+            return False
+    return True
+
+
 def emptied_appends(node: ast.If) -> list[ast.Call]:
     """The `X.append(message)` statements of the body of an `if` whose test says the list `X` is
     empty (`if not messages:`, `if len(messages) == 0:`, `messages == []`, also as one operand of
