@@ -202,3 +202,16 @@ def test_a_message_inserted_at_a_position_from_the_head_of_the_conversation(tmp_
     assert [p.role for p in placed[0].parts] == ["user", "history"]
     # before the newest message (counted from the end), or into a list written here: no history after it
     assert _check(tmp_path) == [("PRM101", "warning", 10)]
+
+
+def test_a_message_of_either_role_inserted_into_the_conversation(tmp_path):
+    # the memories sent as a developer message or a user message, by a setting: either way they go
+    # before the rest of the conversation
+    source = POSITIONED.replace(
+        'messages.insert(position, {"role": "user", "content": text})',
+        'message = {"role": "developer", "content": text} if self.as_system else {"role": "user", "content": text}\n'
+        '            messages.insert(position, message)')
+    found = [lt for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
+    placed = [lt for lt in found if any(p.is_history for p in lt.parts)]
+    assert [[p.role for p in lt.parts] for lt in placed] == [["unknown", "history"]]
+    assert _check(tmp_path) == [("PRM101", "warning", 10)]

@@ -424,8 +424,11 @@ def _options(value):
 
 
 def _has_messages(seq: Seq) -> bool:
-    """True when the list holds a message with a role (a dict, a message object, a tuple)."""
+    """True when the list holds a message with a role (a dict, a message object, a tuple; or one of
+    several such messages chosen by a condition)."""
     for item in seq.items:
+        if isinstance(item, Alt) and item.options and all(_has_messages(Seq([o])) for o in item.options):
+            return True
         if isinstance(item, Mapping) and "role" in item.items:
             return True
         if isinstance(item, Obj) and ("role" in item.kwargs or item.qualname.rsplit(".", 1)[-1].endswith("Message")):
@@ -474,6 +477,8 @@ def once_per_conversation(message):
                          if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST else s
                          for s in value.segs])
         return value
+    if isinstance(message, Alt):  # a message chosen by a condition: each of them
+        return Alt([once_per_conversation(o) for o in message.options], message.span)
     if isinstance(message, Mapping) and "content" in message.items:
         return replace(message, items={**message.items, "content": once(message.items["content"])})
     if isinstance(message, Obj) and "content" in message.kwargs:
@@ -497,7 +502,10 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
             return False
         target = func.value
         message = finder.ev.eval(node.args[-1], frame)
-        if not _has_messages(Seq([message])) or not _role_known(finder, message, frame):
+        # (a message chosen by a condition, `{"role": "developer", ...} if as_system else {"role":
+        # "user", ...}`: each of them)
+        options = _options(message)
+        if not all(_has_messages(Seq([o])) and _role_known(finder, o, frame) for o in options):
             return False
         if emptied:  # written when the conversation starts, then re-sent with it
             message = once_per_conversation(message)

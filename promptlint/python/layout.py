@@ -266,6 +266,9 @@ class LayoutBuilder:
             if len(roles) == 1 and None not in roles:
                 contents = [content for _, content, _ in found]
                 return roles.pop(), contents[0] if len(contents) == 1 else Alt(contents, item.span), item.span
+            if None not in roles and found:  # (`{"role": "developer", ...} if as_system else {"role": "user", ...}`)
+                contents = list({id(c): c for _, c, _ in found}.values())
+                return "unknown", contents[0] if len(contents) == 1 else Alt(contents, item.span), item.span
         return None, None, None
 
     def _message_object(self, item: Obj, frame):
