@@ -215,3 +215,11 @@ def test_a_message_of_either_role_inserted_into_the_conversation(tmp_path):
     placed = [lt for lt in found if any(p.is_history for p in lt.parts)]
     assert [[p.role for p in lt.parts] for lt in placed] == [["unknown", "history"]]
     assert _check(tmp_path) == [("PRM101", "warning", 10)]
+
+
+def test_an_index_handed_in_is_no_position_from_the_head(tmp_path):
+    # `insert(at, marker)` with `at` a parameter: where it points is not known
+    source = POSITIONED.replace("def enhance(self, context, query):", "def enhance(self, context, query, at):")
+    source = source.replace("messages.insert(position, ", "messages.insert(at, ")
+    found = [lt for lt in layouts(tmp_path, source) if lt.source == "python-constant"]
+    assert not any(p.is_history for lt in found for p in lt.parts)

@@ -498,7 +498,7 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     if isinstance(node, ast.Call):
         func = node.func
         if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
-                                                     and head_index(node.args[0]) or emptied)):
+                                                     and head_index(node.args[0], frame.func) or emptied)):
             return False
         target = func.value
         message = finder.ev.eval(node.args[-1], frame)
