@@ -243,8 +243,11 @@ def local(finder, node, name: str, value_node, frame) -> None:
     history = conversation_after(finder, node, name, segs, frame, calls=via or system) if system or built else None
     if not built and history is None:
         return
+    # (the conversation written into the text, `"\n".join(str(m) for m in history)`, is what is
+    # re-sent after what changes before it: it needs no static text of its own either)
+    inside = any(s.kind is Kind.HISTORY for s in segs)
     layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
-                         MIN_STATIC_CHARS if history is None else 1)
+                         MIN_STATIC_CHARS if history is None and not inside else 1)
     if layout is not None and history is not None:
         layout.parts.append(Part("history", [history], span=history.span))
 
@@ -331,6 +334,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         return False  # text (never a message list), from a function not named for a prompt
     value = finder.ev.eval(value_node, frame)
     for option in _options(value):
+        if isinstance(option, Seq) and option.is_tuple and isinstance(value_node, ast.Tuple):
+            # `return messages, original_prompt`: the message list returned with other values
+            option = next((m for item in option.items for m in _options(item)
+                           if isinstance(m, Seq) and not m.repeated and _has_messages(m)), option)
         if isinstance(option, Seq) and not option.repeated and _has_messages(option):
             if message_list(finder, node, option, frame):
                 return True
@@ -417,8 +424,11 @@ def _options(value):
 
 
 def _has_messages(seq: Seq) -> bool:
-    """True when the list holds a message with a role (a dict, a message object, a tuple)."""
+    """True when the list holds a message with a role (a dict, a message object, a tuple; or one of
+    several such messages chosen by a condition)."""
     for item in seq.items:
+        if isinstance(item, Alt) and item.options and all(_has_messages(Seq([o])) for o in item.options):
+            return True
         if isinstance(item, Mapping) and "role" in item.items:
             return True
         if isinstance(item, Obj) and ("role" in item.kwargs or item.qualname.rsplit(".", 1)[-1].endswith("Message")):
@@ -467,6 +477,8 @@ def once_per_conversation(message):
                          if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST else s
                          for s in value.segs])
         return value
+    if isinstance(message, Alt):  # a message chosen by a condition: each of them
+        return Alt([once_per_conversation(o) for o in message.options], message.span)
     if isinstance(message, Mapping) and "content" in message.items:
         return replace(message, items={**message.items, "content": once(message.items["content"])})
     if isinstance(message, Obj) and "content" in message.kwargs:
@@ -482,15 +494,18 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     `messages[0].content += ...`: judged as a system message holding that text). A candidate of
     the message and the conversation (`message_list`) when the list is the conversation (its
     value, or its name). True when a layout was added."""
-    from .handoff import conversation_of, first_index, first_message_of
+    from .handoff import conversation_of, first_index, first_message_of, head_index
     if isinstance(node, ast.Call):
         func = node.func
         if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
-                                                     and first_index(node.args[0]) or emptied)):
+                                                     and head_index(node.args[0], frame.func) or emptied)):
             return False
         target = func.value
         message = finder.ev.eval(node.args[-1], frame)
-        if not _has_messages(Seq([message])) or not _role_known(finder, message, frame):
+        # (a message chosen by a condition, `{"role": "developer", ...} if as_system else {"role":
+        # "user", ...}`: each of them)
+        options = _options(message)
+        if not all(_has_messages(Seq([o])) and _role_known(finder, o, frame) for o in options):
             return False
         if emptied:  # written when the conversation starts, then re-sent with it
             message = once_per_conversation(message)
@@ -503,8 +518,11 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     else:
         return False
     # (a list found empty is the conversation when it holds one where it is not empty: a local
-    # `messages = []` of a tool's output is not, whatever its name)
-    history = conversation_of(finder, target, frame, by_name=not emptied)
+    # `messages = []` of a tool's output is not, whatever its name; nor is a list written here that
+    # a message is inserted into after its first items, `parts.insert(1, example)`)
+    inside = isinstance(node, ast.Call) and not emptied and not first_index(node.args[0])
+    by_name = not emptied and not (inside and isinstance(finder.ev.eval(target, frame), Seq))
+    history = conversation_of(finder, target, frame, by_name=by_name)
     if history is None:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")

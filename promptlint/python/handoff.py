@@ -118,6 +118,48 @@ def first_index(node) -> bool:
     return isinstance(node, ast.Constant) and node.value == 0
 
 
+def head_index(node, func=None) -> bool:
+    """True for an index counted from the head of a list, before the messages after it: a
+    non-negative number (`insert(1, note)`: after the system message), or a position kept on the
+    instance, also clamped to the list's length (`max(0, min(self.position, len(messages)))`), or
+    a local name assigned one of those once in `func`. False for one counted from the end
+    (`len(messages)`, `len(messages) - 1`, `-1`: a message put there goes after the history, or
+    just before the newest message) and for a parameter or a name assigned otherwise (where it
+    points is not known)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 0
+    if isinstance(node, ast.Name):
+        assigned = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and n.targets[0].id == node.id] if func is not None else []
+        return len(assigned) == 1 and not isinstance(assigned[0], ast.Name) and head_index(assigned[0])
+    if not isinstance(node, (ast.Attribute, ast.Call)):
+        return False
+    clamped: set[int] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "min":
+            clamped.update(id(a) for a in n.args)
+    for n in ast.walk(node):
+        if isinstance(n, (ast.UnaryOp, ast.BinOp)):
+            return False  # (`-1`, `len(x) - k`, `i + 1`: counted from somewhere else)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and id(n) not in clamped:
+            return False
+        if isinstance(n, ast.Name) and n is not node and not (isinstance(n.ctx, ast.Load) and _receiver_or_call(node, n)):
+            return False
+    return True
+
+
+def _receiver_or_call(root, name: ast.Name) -> bool:
+    """True when `name` in `root` is the object of an attribute (`self` of `self.position`), a
+    function called (`min`, `max`, `len`) or the list `len(...)` measures: not a free value."""
+    for n in ast.walk(root):
+        if isinstance(n, ast.Attribute) and n.value is name:
+            return True
+        if isinstance(n, ast.Call) and (n.func is name or isinstance(n.func, ast.Name) and n.func.id == "len"
+                                        and name in n.args):
+            return True
+    return False
+
+
 def emptied_appends(node: ast.If) -> list[ast.Call]:
     """The `X.append(message)` statements of the body of an `if` whose test says the list `X` is
     empty (`if not messages:`, `if len(messages) == 0:`, `messages == []`, also as one operand of

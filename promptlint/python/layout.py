@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import list_variants
+from .flow.containers import MAX_VARIANTS, list_variants
 from .flow.merged import merged_list
 from .flow.text import const_str
 from .flow.windows import window_of
@@ -119,11 +119,12 @@ class LayoutBuilder:
         """Request parts of a message list, in order, and the index of the newest user message
         (the last item when it is a user message written at the call, not replayed history)."""
         grown = variants_of(value) if isinstance(value, Alt) else []
-        if grown and all(isinstance(v, Seq) and v.repeated and v.head for v in grown):
+        if grown and all(isinstance(v, Seq) and v.repeated for v in grown) and any(v.head for v in grown):
             # a list built in branches before the loop that grows it (`if use_history:
-            # messages.extend(history)`, `if not messages: messages.append(system)`): the messages
-            # written before the loop merged (those some branches leave out present or absent), then
-            # what the loop appends
+            # messages.extend(history)`, `if not messages: messages.append(system)`, `if
+            # system_prompt: messages.append(system)` with no message in the other branch): the
+            # messages written before the loop merged (those some branches leave out present or
+            # absent), then what the loop appends
             head = merged_list([Seq(v.items[:v.head], v.span) for v in grown])
             if head is not None:
                 items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())
@@ -135,6 +136,9 @@ class LayoutBuilder:
             items = list({id(x): x for v in grown for x in v.items}.values())
             marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
             return [self.history_part(Seq(items, value.span, repeated=True, markers=marks), frame)], None
+        merged = _present_or_absent(grown)
+        if merged is not None:
+            return self.message_parts(merged, frame, template)
         if not isinstance(value, Seq):
             if isinstance(value, Text) and template:
                 return [self.part("user", value, frame, None, template)], 0
@@ -262,6 +266,9 @@ class LayoutBuilder:
             if len(roles) == 1 and None not in roles:
                 contents = [content for _, content, _ in found]
                 return roles.pop(), contents[0] if len(contents) == 1 else Alt(contents, item.span), item.span
+            if None not in roles and found:  # (`{"role": "developer", ...} if as_system else {"role": "user", ...}`)
+                contents = list({id(c): c for _, c, _ in found}.values())
+                return "unknown", contents[0] if len(contents) == 1 else Alt(contents, item.span), item.span
         return None, None, None
 
     def _message_object(self, item: Obj, frame):
@@ -429,6 +436,24 @@ class LayoutBuilder:
 
 
 # ------------------------------------------------------------------------ value helpers
+def _present_or_absent(grown: list) -> Seq | None:
+    """One message list for the few variants of a list built in branches that each write a message
+    or not (`if system_prompt: messages.append(system)`, then `messages.extend(history)`): the
+    messages of all of them in their order, one some variants leave out present or absent (its
+    content conditional, its role kept), so the system prompt keeps its place before the history.
+    None when there are not 2 to MAX_VARIANTS variants, all lists written once (not grown in a
+    loop), when two of them order their common messages differently (`merged.merged_list`), or
+    when no variant holds every message (`[*history, note]` in one branch, `[system, *history]` in
+    another: messages that go together with others, not a message left out)."""
+    if not 1 < len(grown) <= MAX_VARIANTS or not all(isinstance(v, Seq) and not v.repeated for v in grown):
+        return None
+    merged = merged_list(grown)
+    if merged is None or not any(len(v.items) == len(merged.items) for v in grown):
+        return None  # (no variant holds them all: branches that write other messages, not one left out)
+    marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
+    return replace(merged, items=[_sometimes(i) for i in merged.items], markers=marks)
+
+
 def _sometimes(item):
     """An item of merged branches that is a message or nothing (`Alt([message, ""])`): that message,
     its content present or absent; another item as it is."""

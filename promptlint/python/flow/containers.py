@@ -19,7 +19,8 @@ from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
-from .windows import MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, takes_newest
+from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
+                      takes_newest)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -313,6 +314,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                 if _flattens(node) and _history(it) is not None:
                     # `[m for run in kept_runs for m in run]`: the conversation grouped in runs, flat again
                     return it
+                if renders_each(node, comp) and (held := _history(Text(self.text_of(it, frame)))) is not None:
+                    # `[str(m) for m in messages]`: each message written as text (joined: the history)
+                    return Seq([Text([held])], span, repeated=True, node=node)
                 if _selects(node, comp) and _history(it) is not None:
                     # `[m for m in messages if m.role != "system"]`: messages of the conversation;
                     # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
@@ -363,18 +367,20 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         if th.name != "Add":
             return dynamic(m.span(th.node), m.code(th.node))
         variants = list_variants(prev)
-        if variants is not None and isinstance(add, Seq):
-            return Alt([self._added(th, v, add) for v in variants], prev.span, configured=all_configured(prev))
+        where = (m.span(th.node), m.code(th.node))  # (one spread item made here, the same in every variant)
+        if variants is not None:  # (a list we cannot read added to each: `messages += history`)
+            return Alt([self._added(th, v, add, where) for v in variants], prev.span, configured=all_configured(prev))
         if isinstance(prev, Seq) or isinstance(add, Seq):
-            return self._added(th, prev, add)
+            return self._added(th, prev, add, where)
         segs = self.text_of(prev, frame) if prev is not None else []
         return Text(segs + self.text_of(add, frame))
 
     @staticmethod
-    def _added(th: Thunk, prev, add) -> Seq:
-        """The list `prev + add` (a value that is not a known list is kept as one spread item)."""
+    def _added(th: Thunk, prev, add, where=(None, "")) -> Seq:
+        """The list `prev + add` (a value that is not a known list is kept as one spread item, made
+        at `where`: the span and code of the added expression)."""
         base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
-        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add)])
+        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add, *where)])
         repeated = th.repeated or getattr(prev, "repeated", False)
         head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
         return Seq(items, getattr(prev, "span", None), repeated=repeated,

@@ -314,6 +314,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
         if qual == "sys.stdin":
             return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
+        if isinstance(base, Mapping) and "role" in base.items and node.attr in base.items:
+            return base.items[node.attr]  # a message read as an object (`messages[-1].content`)
         if classify.PROMPT_ATTR.search(node.attr) and unresolved(base):
             found = self.by_name(node.attr, frame.module.path, frame.depth)
             if found is not None:

@@ -280,7 +280,8 @@ class MethodsMixin:
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "joined constants")
         if src.kind is Kind.SERIALIZED:
             return Text([src])  # reported at the dumps call, where its fix (sort_keys=True) edits
-        return Text([replace(src, span=span, expr=m.code(node), origin=src.origin or src.span, anchor=None)])
+        expr = src.expr if src.kind is Kind.HISTORY and src.older else m.code(node)  # (the part of which conversation)
+        return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
 
     def _join_seq(self, sep_segs, it, frame, whole: bool = False) -> Text | None:
         """The joined text of a known list. A list grown in a loop (`lines = [intro]; for x in xs:

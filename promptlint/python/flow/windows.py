@@ -235,3 +235,48 @@ def _history(value) -> Segment | None:
     if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
         return value.segs[0]
     return None
+
+
+_RENDERERS = {"str", "repr", "format"}  # builtins that write a value as text
+
+
+def renders_each(node, comp) -> bool:
+    """True for a comprehension of one plain `for` (no filter) whose element is text made from the
+    item alone: `str(m)`, `f"{m.role}: {m.content}"`, `m.content`, `m["content"]`, or their
+    concatenation. Over the conversation it is the conversation written one message per element
+    (joined, the history as text), not data taken from it. Other names than the item (a lookup, a
+    counter, a function of the tree that could fetch data), calls other than `str` / `repr` /
+    `format`, and an element that is no text (a message rebuilt as a dict, `m.to_dict()`) make it
+    something else."""
+    elt = getattr(node, "elt", None)
+    if elt is None or comp.ifs or not isinstance(comp.target, ast.Name) or not _text_of_item(elt):
+        return False
+    item = comp.target.id
+    for sub in ast.walk(elt):
+        if isinstance(sub, ast.Name) and sub.id != item and not (sub.id in _RENDERERS and _called(elt, sub)):
+            return False
+        if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Name) and sub.func.id in _RENDERERS):
+            return False
+        if isinstance(sub, (ast.Lambda, ast.NamedExpr, ast.Await)) or isinstance(sub, ast.Subscript) and not _keyed(sub):
+            return False
+    return True
+
+
+def _text_of_item(elt) -> bool:
+    """True for an element written as text: an f-string, `str(...)` / `repr(...)` / `format(...)`,
+    a field (`m.content`, `m["content"]`), or text joined with `+`."""
+    if isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add):
+        return _text_of_item(elt.left) and _text_of_item(elt.right)
+    if isinstance(elt, ast.Call):
+        return isinstance(elt.func, ast.Name) and elt.func.id in _RENDERERS
+    return isinstance(elt, (ast.JoinedStr, ast.Attribute, ast.Constant)) or _keyed(elt)
+
+
+def _called(elt, name: ast.Name) -> bool:
+    """True when `name` is the function of a call in `elt` (`str(m)`), not a value."""
+    return any(isinstance(c, ast.Call) and c.func is name for c in ast.walk(elt))
+
+
+def _keyed(node) -> bool:
+    """True for a subscript of the item by a string key (`m["content"]`): a field of the message."""
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
