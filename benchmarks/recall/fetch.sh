@@ -28,3 +28,5 @@ fetch setS agency-swarm 0.7.2; fetch setS langmem 0.0.30
 fetch setT magentic 0.41.1; fetch setT ell-ai 0.0.17
 fetch setU textgrad 0.1.8; fetch setU praisonaiagents 1.7.17
 fetch setV upsonic 0.77.3; fetch setV camel-ai 0.2.90
+fetch setW aisuite 0.2.0; fetch setW mle-agent 0.4.2; fetch setW atomic-agents 1.1.11
+fetch setX rigging 3.3.5; fetch setX marker-pdf 2.0.0
