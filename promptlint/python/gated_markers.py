@@ -55,7 +55,7 @@ def model_gates(module) -> list[ModelGate]:
     """The `if` statements of `module` that set a cache breakpoint on one branch only, chosen by a
     Claude model name, where Claude requests go through the branch with none (module docstring)."""
     out: list[ModelGate] = []
-    for cls, func in _functions(module):
+    for cls, func in module_functions(module):
         for node in ast.walk(func):
             if not isinstance(node, ast.If):
                 continue
@@ -87,7 +87,7 @@ def head_unmarks(module) -> list[ast.Delete]:
     its first item (`xs[0]["cache_control"] = ...`): the loop that clears the older messages'
     breakpoints clears the head's too, once it gets there. The first such `del` of each loop."""
     out: list[ast.Delete] = []
-    for _cls, func in _functions(module):
+    for _cls, func in module_functions(module):
         heads = {_root(t) for t in marker_targets(func) if _first_item(t)}
         heads.discard(None)
         if not heads:
@@ -159,7 +159,7 @@ def _says_prompt_caching(name: str) -> bool:
     return "prompt" in words and bool(words & {"caching", "cache"})
 
 
-def _functions(module):
+def module_functions(module):
     """(class or None, function) for every function of the module, methods included."""
     for node in module.tree.body:
         if isinstance(node, _FUNCS):

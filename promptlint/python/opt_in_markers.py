@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ast
 
-from .gated_markers import _marks
+from .gated_markers import _marks, module_functions
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6
@@ -47,7 +47,7 @@ def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
     `settings.get('k')`). `project` (a `tree.Project`) finds the other modules of the package that
     may set a key read with `get`; without it no such key is taken as off. Module docstring."""
     out: dict[str, ast.expr] = {}
-    for cls, func in _functions(module):
+    for cls, func in module_functions(module):
         ctx = _Context(module, cls, func, project)
         for stmt, test, body in _gates(func):
             if not _names_cache(test) or not _marks(module, cls, body):
@@ -303,14 +303,3 @@ def _guarded(ctx, func, node, depth: int) -> bool:
             return True
         child, parent = parent, parents.get(id(parent))
     return False
-
-
-def _functions(module):
-    """(class or None, function) for every function of the module, methods included."""
-    for node in module.tree.body:
-        if isinstance(node, _FUNCS):
-            yield None, node
-        elif isinstance(node, ast.ClassDef):
-            for item in node.body:
-                if isinstance(item, _FUNCS):
-                    yield node, item
