@@ -237,7 +237,13 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
             notes.append("no cache breakpoint closes static text: nothing is cached")
         elif own_call:
             cut = None
-            notes.append("no cache breakpoint: nothing is cached on this opt-in API")
+            if layout.unplaced_markers or layout.unread_options:
+                # the code may set one where the layout does not show it: say what is known
+                where = ("a statement sets `cache_control` on a block not placed here" if layout.unplaced_markers
+                         else "a `**mapping` of unknown keys may hold `cache_control`")
+                notes.append(f"no cache breakpoint placed ({where}): without one nothing is cached on this opt-in API")
+            else:
+                notes.append("no cache breakpoint: nothing is cached on this opt-in API")
         else:
             notes.append("assuming a cache breakpoint at the end of the static prefix")
     prefix = target_tokens(layout, cut, profile)[0] if cut is not None else 0

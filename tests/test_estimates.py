@@ -143,6 +143,12 @@ def test_anthropic_call_without_breakpoint_caches_nothing():
     [row] = estimate(anthropic_layout(breakpoint=False))
     assert (row["prefix_tokens"], row["cached_tokens"]) == (0, 0)
     assert row["note"].startswith("no cache breakpoint: nothing is cached on this opt-in API")
+    # a statement of the code sets `cache_control` on a block the layout does not place: said so
+    marked = anthropic_layout(breakpoint=False)
+    marked.unplaced_markers = True
+    [row] = estimate(marked)
+    assert row["note"].startswith("no cache breakpoint placed (a statement sets `cache_control` on a block not "
+                                  "placed here): without one nothing is cached on this opt-in API")
 
 
 def test_breakpoint_only_after_dynamic_content_caches_nothing():
