@@ -122,3 +122,26 @@ def test_a_dict_set_in_branches_spread_into_a_display_gives_one_dict_per_branch(
     merged = probe(tmp_path, SPREAD, index=1).value  # and keys of data we cannot see
     assert isinstance(merged, Alt) and sorted(sorted(o.items) for o in merged.options) == [["model"], ["model", "system"]]
     assert all(o.node is None for o in merged.options)
+
+
+def test_variants_that_differ_by_values_not_known_are_one_unknown_value(tmp_path):
+    """Text whose variants differ by values the analysis cannot read (two settings read from a
+    file) is one value of unknown text, not 'present or absent by a condition'; variants of fixed
+    text stay conditional."""
+    src = """
+        import json
+
+        SETTINGS = json.loads(open("settings.json").read())
+
+
+        def f(flag):
+            who = SETTINGS["name"] if flag else SETTINGS["title"] + " team"
+            probe(f"Project {who}: answer briefly.")
+            probe(f"Project {'alpha' if flag else 'beta'}: answer briefly.")
+    """
+    unknown = probe(tmp_path, src, index=0)
+    middle = [s for s in unknown.segs if not s.is_static]
+    assert [(s.kind, s.volatility) for s in middle] == [(Kind.UNKNOWN, Volatility.STABLE)]
+    assert "one of several values not known statically" in middle[0].evidence
+    fixed = probe(tmp_path, src, index=1)
+    assert [s.kind for s in fixed.segs if not s.is_static] == [Kind.CONDITIONAL]

@@ -244,6 +244,11 @@ class TextMixin:
                 # stands for it (what a deployment or caller that has it sends at least)
                 shown = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]
                 middle = min(shown, key=lambda mid: sum(len(s.text) for s in mid)) if shown else []
+            elif any(not s.is_static for mid in middles for s in mid):
+                # variants that differ by values not known here (`resolved.name` of paths that
+                # different branches make): one value whose text is not known, not a few fixed texts
+                middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
+                                  evidence=f"`{expr}`, one of several values not known statically")]
             else:  # one of a few fixed texts
                 middle = [Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN,
                                   expr=expr, evidence="present or absent by a condition")]
