@@ -145,3 +145,21 @@ def test_variants_that_differ_by_values_not_known_are_one_unknown_value(tmp_path
     assert "one of several values not known statically" in middle[0].evidence
     fixed = probe(tmp_path, src, index=1)
     assert [s.kind for s in fixed.segs if not s.is_static] == [Kind.CONDITIONAL]
+
+
+def test_a_part_of_a_path_not_known_is_unknown_not_empty(tmp_path):
+    """`.name` / `.stem` of a path built from data the analysis cannot read is unknown text, as the
+    path is (it was an empty static text); of a known path, its text."""
+    src = """
+        from pathlib import Path
+
+
+        def f(state):
+            root = Path(state["root"])
+            probe(f"Project {root.name}: answer briefly.")
+            probe(f"Project {Path('/srv/acme/app.py').stem}: answer briefly.")
+    """
+    unknown = probe(tmp_path, src, index=0)
+    assert [(s.kind, s.volatility, s.expr) for s in unknown.segs if not s.is_static] == [
+        (Kind.UNKNOWN, Volatility.STABLE, "root.name")]
+    assert "".join(s.text for s in probe(tmp_path, src, index=1).segs) == "Project app: answer briefly."

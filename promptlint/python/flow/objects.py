@@ -190,7 +190,11 @@ class ObjectsMixin:
             if attr in ("stem", "name", "suffix"):
                 if base.path is None and base.volatile is not None:
                     return Text([base.volatile])
-                return Text([self._static_segment(str(getattr(base.path, attr)) if base.path else "")])
+                if base.path is None:  # a part of a path not known statically: unknown, as the path is
+                    m = frame.module
+                    return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE,
+                                   "a part of a path not known statically")
+                return Text([self._static_segment(str(getattr(base.path, attr)))])
             return None
         if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
             module = frame.module
