@@ -380,7 +380,7 @@ def explain(location, output_format, targets, no_cache):
     import json
 
     from .profiles import apply_overrides, parse_target
-    from .report.explain import explain_json, parse_location, render_explain, select_layouts
+    from .report.explain import explain_json, nearby_prompts, parse_location, render_explain, select_layouts
     from .api import display_path
     from .discovery import file_kind
     path, line = parse_location(location)
@@ -419,7 +419,7 @@ def explain(location, output_format, targets, no_cache):
         if rows is not None and line > rows:
             _echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
         else:
-            _echo_err(f"no prompt found at {location}{_nearby_prompts(report.prompts, filename, line)}")
+            _echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
         sys.exit(2)
     if output_format == "json":
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))
@@ -428,18 +428,6 @@ def explain(location, output_format, targets, no_cache):
     click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
                               default_targets=defaults),
                nl=False)
-
-
-def _nearby_prompts(prompts, filename: str | None, line: int | None) -> str:
-    """'; the nearest prompts of this file are at lines 350 and 412' (the two whose line is
-    closest to `line`, in line order), or '' when the file has none or no line was asked for."""
-    rows = sorted({lay.site.start.row for lay in prompts if lay.site is not None and lay.site.filename == filename})
-    if line is None or not rows:
-        return ""
-    near = sorted(sorted(rows, key=lambda r: (abs(r - line), r))[:2])
-    at = " and ".join(str(r) for r in near)
-    return (f"; the nearest prompt{'s' if len(near) > 1 else ''} of this file {'are' if len(near) > 1 else 'is'} "
-            f"at line{'s' if len(near) > 1 else ''} {at}")
 
 
 def _surroundings(target: Path) -> Path:

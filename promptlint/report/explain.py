@@ -325,3 +325,15 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
     # a line a finding names as related (the request that sends it, where its value is produced)
     ids = {d.prompt for d in diagnostics if d.prompt and any(touches(r.span) for r in d.related)}
     return [lay for lay in layouts if lay.id in ids]
+
+
+def nearby_prompts(prompts, filename: str | None, line: int | None) -> str:
+    """'; the nearest prompts of this file are at lines 350 and 412' (the two whose line is
+    closest to `line`, in line order), or '' when the file has none or no line was asked for."""
+    rows = sorted({lay.site.start.row for lay in prompts if lay.site is not None and lay.site.filename == filename})
+    if line is None or not rows:
+        return ""
+    near = sorted(sorted(rows, key=lambda r: (abs(r - line), r))[:2])
+    at = " and ".join(str(r) for r in near)
+    return (f"; the nearest prompt{'s' if len(near) > 1 else ''} of this file {'are' if len(near) > 1 else 'is'} "
+            f"at line{'s' if len(near) > 1 else ''} {at}")
