@@ -171,7 +171,6 @@ def test_the_same_list_left_unsorted_is_reported(tmp_path, monkeypatch):
 def test_a_list_rewritten_by_index_keeps_its_binding(tmp_path):
     # `formatted[idx] = {...}` in a loop writes a list, not a dict filled by key: the name stays
     # bound to the parameter (what reads a conversation parameter's binding still sees one)
-    import ast
 
     from analysis_support import code, evaluator
     source = code("""

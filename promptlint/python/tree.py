@@ -260,10 +260,7 @@ class Project:
         read only for this search that assigns no such name (the text scan also matches names
         assigned in functions) may be trimmed while the analysis runs: its memory need not be
         held to the end of it. The search stops at `MAX_ANALYSIS_CHARS`."""
-        root = search_root(near.resolve())
-        package = self._package(root)
-        matches = package.matching(name)
-        reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
+        matches = self._search(search_root(near.resolve()), name)
         out = []
         for path in matches:
             if self._defines_not(path, name):
@@ -313,12 +310,7 @@ class Project:
         a function called from that many places is not followed). Recorded as one dependency
         ("search:ROOT call:NAME")."""
         near = near.resolve()
-        root = search_root(near)
-        package = self._package(root)
-        key = CALLS + name
-        matches = [p for p in package.matching(key) if p != near]
-        reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(package.matching(key))}")
-        return self._load_all(matches, limit)
+        return self._load_all([p for p in self._search(search_root(near), CALLS + name) if p != near], limit)
 
     def assigners_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near`, other than `near` itself, whose text
@@ -326,22 +318,13 @@ class Project:
         `name=...` on a line of its own), parsed; None past `limit` of them. Recorded as the one
         dependency of `definitions`."""
         near = near.resolve()
-        root = search_root(near)
-        package = self._package(root)
-        matches = package.matching(name)
-        reads.note(search_key(root, name), f"{package.snapshot}:{digest_paths(matches)}")
-        return self._load_all([p for p in matches if p.resolve() != near], limit)
+        return self._load_all([p for p in self._search(search_root(near), name) if p.resolve() != near], limit)
 
     def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` whose text defines a function with a
         parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
         of them. Recorded as one dependency ("search:ROOT param:NAME")."""
-        root = search_root(near.resolve())
-        package = self._package(root)
-        key = PARAMS + param
-        matches = package.matching(key)
-        reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(matches)}")
-        return self._load_all(matches, limit)
+        return self._load_all(self._search(search_root(near.resolve()), PARAMS + param), limit)
 
     def _load_all(self, paths: list[Path], limit: int) -> list[Module] | None:
         """The modules at `paths` that parse; None past `limit` paths, or when one cannot be held
@@ -363,20 +346,21 @@ class Project:
         breakpoint key (`cache_control`, `cachePoint`, `prompt_cache_breakpoint`), in a statement,
         a dict, a comment or anywhere: none means no code of the tree can set a breakpoint.
         Recorded as one dependency ("search:ROOT markers:")."""
-        _, root = package_of(near.resolve())
-        package = self._package(root)
-        matches = package.matching(MARKERS)
-        reads.note(search_key(root, MARKERS), f"{package.snapshot}:{digest_paths(matches)}")
-        return matches
+        return self._search(package_of(near.resolve())[1], MARKERS)
 
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the package tree that holds `near` that write a Claude model name
         as a string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to
         Claude somewhere. Recorded as one dependency ("search:ROOT claude:")."""
-        _, root = package_of(near.resolve())
+        return self._search(package_of(near.resolve())[1], CLAUDE)
+
+    def _search(self, root: Path, key: str) -> list[Path]:
+        """The files of the package tree at `root` that `key` matches (`Package.matching`: a name
+        assigned, "call:NAME", "param:NAME", "markers:", "claude:"), recorded as one dependency
+        ("search:ROOT KEY") with the package's state and the matches."""
         package = self._package(root)
-        matches = package.matching(CLAUDE)
-        reads.note(search_key(root, CLAUDE), f"{package.snapshot}:{digest_paths(matches)}")
+        matches = package.matching(key)
+        reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(matches)}")
         return matches
 
     def _package(self, root: Path) -> Package:
