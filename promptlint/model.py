@@ -133,6 +133,10 @@ class Anchor:
         return next((v for k, v in self.detail if k == key), default)
 
 
+#: How the evidence of an attachment segment begins (`Segment.is_attachment`).
+ATTACHMENT = "an attachment"
+
+
 @dataclass
 class Segment:
     """A run of prompt text: static (`kind is None`, `text` set) or dynamic (`kind` set).
@@ -168,6 +172,12 @@ class Segment:
     @property
     def is_static(self) -> bool:
         return self.kind is None
+
+    @property
+    def is_attachment(self) -> bool:
+        """An image, document, file or audio block of a message (python/attachments.py): content
+        that is not prompt text, in the prefix where it is written."""
+        return self.kind is not None and self.evidence.startswith(ATTACHMENT)
 
     def position_at(self, offset: int) -> Position | None:
         """Where character `offset` of this segment's text sits in its file, assuming the text

@@ -16,6 +16,7 @@ from .flow.merged import merged_list
 from .flow.text import const_str
 from .flow.windows import window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
+from .attachments import attachment, block_list, blocks_of, kind_of, spread_attachment
 from .markers import clock_tests, conditional_marker
 from .tool_defs import find_stamped, is_stamp
 from .tool_values import find_unordered, static_json, tool_schema, tool_shape
@@ -93,10 +94,17 @@ class LayoutBuilder:
         bps: list[Breakpoint] = []
         if isinstance(value, Alt):
             lists = [v for v in variants_of(value) if not is_none(v)]
-            if len(lists) == 1 and _blocks(lists[0]):
+            if len(lists) == 1 and block_list(lists[0]):
                 value = lists[0]
-        if _blocks(value):
-            for block in value.items:
+        if block_list(value):
+            for block, spread in blocks_of(value):
+                if isinstance(block, Spread):  # a list of blocks we cannot read (`*image_blocks`)
+                    segs.extend(spread_attachment(self.ev, block, frame))
+                    continue
+                kind = kind_of(block)
+                if kind is not None:  # an image, a document: in the prefix where it is written
+                    seg = attachment(self.ev, block, kind, frame, spread)
+                    segs.extend([seg] if seg is not None else [])
                 content = block.items.get("text")
                 if content is None:
                     content = block.items.get("content")
@@ -506,12 +514,6 @@ def marker_keys(value, depth: int = 0) -> list:
     if isinstance(value, Spread):
         return marker_keys(value.value, depth + 1)
     return []
-
-
-def _blocks(value) -> bool:
-    """True for a list of content blocks written in the code (dicts)."""
-    return isinstance(value, Seq) and not value.repeated and bool(value.items) \
-        and all(isinstance(i, Mapping) for i in value.items)
 
 
 def variants_of(value, depth: int = 0):

@@ -140,8 +140,9 @@ def passes_prompt(func: ast.AST | None, parts) -> bool:
 
 
 def _one_parameter(part, params) -> bool:
-    """True when the part's text is one parameter of the sending function, whole."""
-    segs = [s for s in part.segments if not s.is_static or s.text.strip()]
+    """True when the part's text is one parameter of the sending function, whole (images or
+    documents sent in the same message besides: `[*image_blocks, {"type": "text", "text": prompt}]`)."""
+    segs = [s for s in part.segments if (not s.is_static or s.text.strip()) and not s.is_attachment]
     return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
 
 

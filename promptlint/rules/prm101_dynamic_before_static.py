@@ -1,8 +1,8 @@
 """PRM101 dynamic-before-static."""
 from __future__ import annotations
 
-from ..impact import Rate, impacts
-from ..model import Kind, PromptLayout, Related
+from ..impact import Rate, impacts, rate_of
+from ..model import Kind, PromptLayout, Related, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -56,6 +56,34 @@ class DynamicBeforeStaticRule(Rule):
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _conversation_after(layout, seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+        yield from self._before_passed_prompt(layout)
+
+    def _before_passed_prompt(self, layout: PromptLayout):
+        """Info at an attachment (an image, a document) that changes per request or per
+        conversation, placed before the prompt text an adapter takes whole from its callers in
+        the same message (`passes_prompt`: `[*image_blocks, {"type": "text", "text": prompt}]`):
+        the callers' prompts (instructions, then the request's data) may share their beginning,
+        which the attachment before it keeps from being cached; how long it is is not known."""
+        if not layout.passes_prompt:
+            return
+        for part in layout.parts:
+            if part.role != "user":
+                continue
+            segs = [s for s in part.segments if not s.is_static or s.text.strip()]
+            text_at = next((i for i, s in enumerate(segs) if not s.is_attachment), None)
+            first = segs[0] if segs and text_at else None
+            if first is None or not first.is_attachment or rate_of(first) not in (Rate.REQUEST, Rate.CONVERSATION):
+                continue
+            prompt = segs[text_at]
+            how = "on every request" if rate_of(first) is Rate.REQUEST else "in each conversation"
+            message = (f"{_WHAT[rate_of(first)]} {text.describe(first)} ({first.evidence.split(', ', 1)[-1]}) comes "
+                       f"before the prompt text its callers pass (`{prompt.expr}`) in the same message: whatever "
+                       f"instructions their prompts share at their start are processed uncached {how}; with the "
+                       "text first and the attachment after it they could be cached (how much they share is not "
+                       "known here)")
+            related = [Related(prompt.span, "the prompt text")] if prompt.span is not None else []
+            yield self.diagnostic(message, first.span or layout.site, severity=Severity.INFO, prompt=layout.id,
+                                  related=related + text.related(first))
 
 
 def _conversation_after(layout: PromptLayout, seg) -> list:

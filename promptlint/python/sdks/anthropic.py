@@ -35,8 +35,9 @@ def messages(b, call) -> None:
 SDK = Sdk(
     name="anthropic",
     imports=("anthropic",),
-    hints=("messages.create", "messages.stream"),
-    shapes=(Shape("messages", ("create", "stream"), chain_is(r"messages\.(create|stream)", "messages", "system"),
+    hints=("messages.create", "messages.stream", "messages.parse"),
+    # `parse`: a request with structured output (`output_format=Schema`), sent as `create` is
+    shapes=(Shape("messages", ("create", "stream", "parse"), chain_is(r"messages\.(create|stream|parse)", "messages", "system"),
                   messages),),
     routes={"anthropic": "anthropic", "bedrock": "bedrock"},
     models=(("claude", "anthropic"),),
