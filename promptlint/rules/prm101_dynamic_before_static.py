@@ -17,7 +17,11 @@ class DynamicBeforeStaticRule(Rule):
     Finds per-request or per-user content (the user's message, data fetched with it such as
     retrieved memories or documents) placed before static content or before the conversation
     history, and static instructions placed after the per-request content of a one-shot prompt's
-    newest user message.
+    newest user message (an image or a document block counts as content where it is written).
+    An image or document that changes per request, put before the prompt text a function takes
+    whole from its callers and sends (`[*image_blocks, {"type": "text", "text": prompt}]`), is
+    info: the callers' prompts may share their instructions, which the image keeps from being
+    cached, but how much they share is not known there.
 
     ## Why is this bad?
     Everything after the first changed byte is a cache miss. Per-request content at the end of the

@@ -136,3 +136,28 @@ def test_a_tool_list_chosen_by_a_condition_counts_each_cache_marker_once(tmp_pat
     tools, = [p for p in layout.parts if p.role == "tools"]
     assert len(tools.breakpoints) == 1
     assert any(s.kind is Kind.CONDITIONAL for s in tools.segments)
+
+
+def test_messages_parse_is_a_request_with_structured_output(tmp_path):
+    """`messages.parse(..., output_format=Schema)` sends its system prompt and messages as
+    `create` does; `openai`'s `chat.completions.parse` is no Anthropic call."""
+    source = """
+        import anthropic
+        from openai import OpenAI
+
+        client = anthropic.Anthropic()
+        other = OpenAI()
+
+
+        def extract(page, schema):
+            client.messages.parse(model="claude-sonnet-4-5", max_tokens=512, system="Extract the tables.",
+                                  messages=[{"role": "user", "content": page}], output_format=schema)
+            other.chat.completions.parse(model="gpt-4o", messages=[{"role": "user", "content": page}],
+                                         response_format=schema)
+    """
+    assert might_hold_prompt(code(source))
+    found = sent(layouts(tmp_path, source))
+    assert [(lt.provider, lt.api) for lt in found] == [("anthropic", "messages.parse"),
+                                                      ("openai", "chat.completions.parse")]
+    assert parts(found[0]) == [("system", [("text", "Extract the tables.")]),
+                               ("user", [("unknown", "per-request", "page")])]
