@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..model import ATTACHMENT, Kind, Segment
 from .flow.text import const_str
-from .flow.values import Alt, Mapping, Seq, Spread, most_volatile
+from .flow.values import Alt, Mapping, Seq, Spread, Text, most_volatile
 
 #: Words of a block `type` that name content other than text (image, image_url, input_image,
 #: document, file, input_file, audio, input_audio, video_url).
@@ -104,3 +104,63 @@ def _texts(ev, value, frame, out: list, depth: int) -> None:
             _texts(ev, v.value if isinstance(v, Spread) else v, frame, out, depth + 1)
     elif value is not None:
         out.extend(ev.text_of(value, frame))
+
+
+#: Calls that make a Gemini content part of data that is not text (google-genai `types.Part`).
+_PART_CALLS = ("Part.from_bytes", "Part.from_uri", "Part.from_data", "Blob(", "FileData(")
+
+
+def gemini_turn(value) -> list | None:
+    """The items of a Gemini `contents` list that is one user turn of parts (`image_parts +
+    [prompt]`: google-genai joins strings and `types.Part`s into one user message), as (value,
+    kind) pairs in order: kind None for text, "Part" for a part made of data; None when an item
+    may be a message of its own (a dict, an object, a list not known), so the list is read as
+    messages instead."""
+    if not isinstance(value, Seq):  # (a list grown by a comprehension keeps its items in order too)
+        return None
+    out: list = []
+    for item in value.items:
+        if isinstance(item, Spread):
+            inner = item.value
+            variants = inner.options if isinstance(inner, Alt) else [inner]
+            if not all(isinstance(v, Seq) and all(_made_part(i) for i in v.items) for v in variants) \
+                    or not any(v.items for v in variants):
+                return None
+            out.append((item, "Part"))
+        elif _made_part(item):
+            out.append((item, "Part"))
+        elif isinstance(item, Text) and item.segs:
+            out.append((item, None))
+        else:
+            return None
+    return out if any(kind is None for _, kind in out) and any(kind for _, kind in out) else None
+
+
+def gemini_segments(ev, turn: list, frame, where=None) -> list[Segment]:
+    """The segments of a user turn of `gemini_turn`: text as it reads, a part of data as an
+    attachment segment (none when all of its data is written in the code), placed at its spread
+    or at the part's call, or at `where` (the `contents` argument) when that call is written
+    elsewhere (a helper that returns the parts)."""
+    segs: list[Segment] = []
+    for item, kind in turn:
+        if kind is None:
+            segs.extend(ev.text_of(item, frame))
+            continue
+        src = most_volatile(ev.text_of(item.value if isinstance(item, Spread) else item, frame))
+        if src is None:
+            continue
+        span = item.span if isinstance(item, Spread) and item.span is not None else src.span
+        if where is not None and (span is None or not where.contains(span)):
+            span = where
+        segs.append(Segment(span=span, kind=Kind.UNKNOWN, volatility=src.volatility,
+                            expr=item.expr if isinstance(item, Spread) and item.expr else src.expr,
+                            evidence=f"{ATTACHMENT}, a content part of data", origin=src.origin if src.origin != span else None,
+                            name_only=src.name_only))
+    return segs
+
+
+def _made_part(value) -> bool:
+    """A value the evaluator could not read that is a call making a part of data
+    (`types.Part.from_bytes(data=..., mime_type="image/webp")`)."""
+    return isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static \
+        and any(call in value.segs[0].expr for call in _PART_CALLS)

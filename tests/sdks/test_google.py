@@ -99,3 +99,38 @@ def test_look_alikes_are_not_gemini_prompts(tmp_path):
             VertexModel("gemini-1.5-pro")
     """)
     assert sent(found) == []
+
+
+def test_contents_of_strings_and_parts_of_data_are_one_user_message_in_their_order(tmp_path):
+    """google-genai joins the strings and `types.Part`s of a `contents` list into one user
+    message: an image part made per request is content where it is written (before the prompt
+    here); a list spread in that is not known to hold parts (it may be the conversation) keeps
+    the list read as messages."""
+    source = """
+        from google import genai
+        from google.genai import types
+
+        client = genai.Client()
+
+
+        def image_parts(images):
+            return [types.Part.from_bytes(data=to_bytes(img), mime_type="image/webp") for img in images]
+
+
+        def extract(prompt, images, history):
+            client.models.generate_content(model="gemini-2.5-flash", contents=image_parts(images) + [prompt])
+            client.models.generate_content(model="gemini-2.5-flash", contents=[
+                "Describe the logo.", types.Part.from_uri(file_uri="gs://bucket/logo.png", mime_type="image/png")])
+            client.models.generate_content(model="gemini-2.5-flash", contents=history + [prompt])
+    """
+    found = sent(layouts(tmp_path, source))
+    assert parts(found[0]) == [("user", [("unknown", "per-request", 'types.Part.from_bytes(data=to_bytes(img), mime_type="image/webp")'),
+                                         ("unknown", "per-request", "prompt")])]
+    image = found[0].parts[0].segments[0]
+    assert image.is_attachment and found[0].newest_user == 0
+    # where the order is written (the contents), made in the helper
+    assert image.span.start == pos(source, "image_parts(images) + [prompt]")
+    assert image.origin.start == pos(source, "types.Part.from_bytes")
+    # a part the analysis cannot read is content too (after the text here: it costs nothing)
+    assert [seg[0] for seg in parts(found[1])[0][1]] == ["text", "unknown"]
+    assert [p.role for p in found[2].parts] == ["history", "history"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...model import Part
 from ..flow.values import Mapping, Obj, Seq
+from ..attachments import gemini_segments, gemini_turn
 from ..layout import history_seg, is_history_like
 from .base import Sdk, Shape, chain_is
 
@@ -23,7 +24,11 @@ def generate_content(b, call) -> None:
     if "contents" in kw:
         node = kw["contents"]
         value = b.value(node, frame)
-        if isinstance(value, Seq):
+        turn = gemini_turn(value)
+        if turn is not None:  # strings and parts of data: one user message, in their order
+            parts.append(Part("user", gemini_segments(b.ev, turn, frame, b.span_of(node)), span=b.span_of(node)))
+            newest = len(parts) - 1
+        elif isinstance(value, Seq):
             mp, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += mp
