@@ -117,3 +117,23 @@ def test_static_instructions_after_a_per_request_image_are_judged_by_their_size(
                     {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": page_png}},''')
     assert first != source
     assert _found(tmp_path, first) == []
+
+
+def test_an_image_in_the_newest_message_of_a_conversation_costs_nothing(tmp_path):
+    """The newest user message of a conversation is re-sent next turn as history (Policy 3): the
+    text after its image is cached then."""
+    source = """
+        import anthropic
+
+        client = anthropic.Anthropic()
+        RULES = "Return every table of the page as HTML, one <table> per table, headers in <th>. " * 60
+
+
+        def tables(page_png, history):
+            return client.messages.create(model="claude-sonnet-4-5", max_tokens=2048, messages=[*history,
+                {"role": "user", "content": [
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": page_png}},
+                    {"type": "text", "text": RULES},
+                ]}])
+    """
+    assert _found(tmp_path, source) == []
