@@ -93,6 +93,9 @@ def test_an_image_after_the_prompt_or_with_a_prompt_built_here_is_not_that_info(
     # a short question written here after the image: nothing the callers share, nothing cacheable
     own = IMAGES.replace('"text": prompt}', '"text": "What is shown? " + prompt}')
     assert _found(tmp_path, own) == []
+    # the user's own question (by its name), not a prompt of the application
+    asked = IMAGES.replace("prompt", "question")
+    assert _found(tmp_path, asked) == []
 
 
 def test_static_instructions_after_a_per_request_image_are_judged_by_their_size(tmp_path):

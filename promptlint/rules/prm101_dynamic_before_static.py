@@ -79,6 +79,8 @@ class DynamicBeforeStaticRule(Rule):
             if first is None or not first.is_attachment or rate_of(first) not in (Rate.REQUEST, Rate.CONVERSATION):
                 continue
             prompt = segs[text_at]
+            if prompt.kind is Kind.USER_INPUT:  # the user's own question (`question`): no instructions to share
+                continue
             how = "on every request" if rate_of(first) is Rate.REQUEST else "in each conversation"
             message = (f"{_WHAT[rate_of(first)]} {text.describe(first)} ({first.evidence.split(', ', 1)[-1]}) comes "
                        f"before the prompt text its callers pass (`{prompt.expr}`) in the same message: whatever "
