@@ -86,7 +86,7 @@ class DynamicBeforeStaticRule(Rule):
                        f"before the prompt text its callers pass (`{prompt.expr}`) in the same message: whatever "
                        f"instructions their prompts share at their start are processed uncached {how}; with the "
                        "text first and the attachment after it they could be cached (how much they share is not "
-                       "known here)")
+                       "known here; some providers advise the image first for answer quality: weigh the two)")
             related = [Related(prompt.span, "the prompt text")] if prompt.span is not None else []
             yield self.diagnostic(message, first.span or layout.site, severity=Severity.INFO, prompt=layout.id,
                                   related=related + text.related(first))
