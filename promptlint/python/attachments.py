@@ -53,11 +53,18 @@ def blocks_of(value) -> list[tuple]:
     return out
 
 
+#: Keys of a Gemini part dict that carry data (`{"inline_data": {"mime_type": ..., "data": ...}}`).
+_DATA_KEYS = ("inline_data", "file_data", "inlineData", "fileData")
+
+
 def kind_of(block: Mapping) -> str | None:
-    """The block's `type` when it names an attachment (`image_url`, `document`), else None."""
-    kind = const_str(block.items["type"]) if "type" in block.items else None
-    if kind is None or "text" in block.items or "content" in block.items:
+    """The block's `type` when it names an attachment (`image_url`, `document`), or the key of a
+    Gemini part of data (`inline_data`), else None."""
+    if "text" in block.items or "content" in block.items:
         return None
+    kind = const_str(block.items["type"]) if "type" in block.items else None
+    if kind is None:
+        return next((k for k in _DATA_KEYS if k in block.items), None)
     return kind if any(w in kind.lower() for w in _WORDS) else None
 
 

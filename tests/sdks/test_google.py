@@ -134,3 +134,23 @@ def test_contents_of_strings_and_parts_of_data_are_one_user_message_in_their_ord
     # a part the analysis cannot read is content too (after the text here: it costs nothing)
     assert [seg[0] for seg in parts(found[1])[0][1]] == ["text", "unknown"]
     assert [p.role for p in found[2].parts] == ["history", "history"]
+
+
+def test_a_part_dict_of_inline_data_is_content_where_it_is_written(tmp_path):
+    source = """
+        from google import genai
+
+        client = genai.Client()
+
+
+        def read(page_bytes, prompt):
+            return client.models.generate_content(model="gemini-2.5-flash", contents=[{"role": "user", "parts": [
+                {"inline_data": {"mime_type": "image/png", "data": page_bytes}},
+                {"text": "Transcribe the page."},
+                {"text": prompt},
+            ]}])
+    """
+    found = sent(layouts(tmp_path, source))
+    assert parts(found[0]) == [("user", [("unknown", "per-request", "page_bytes"), ("text", "Transcribe the page."),
+                                         ("unknown", "per-request", "prompt")])]
+    assert found[0].parts[0].segments[0].evidence == "an attachment, an `inline_data` block"
