@@ -85,7 +85,7 @@ def attachment(ev, block: Mapping, kind: str, frame, spread: Spread | None = Non
                    origin=block.span if block.span != at else None, name_only=src.name_only)
 
 
-def spread_attachment(ev, item: Spread, frame) -> list[Segment]:
+def spread_blocks(ev, item: Spread, frame) -> list[Segment]:
     """The segments of a spread list of blocks not known (`*self.format_images(image)`): its text
     as the evaluator reads it, one dynamic value of unknown kind."""
     segs = ev.text_of(item.value, frame)

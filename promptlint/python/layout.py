@@ -16,7 +16,7 @@ from .flow.merged import merged_list
 from .flow.text import const_str
 from .flow.windows import window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
-from .attachments import attachment, block_list, blocks_of, kind_of, spread_attachment
+from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
 from .markers import clock_tests, conditional_marker
 from .tool_defs import find_stamped, is_stamp
 from .tool_values import find_unordered, static_json, tool_schema, tool_shape
@@ -99,7 +99,7 @@ class LayoutBuilder:
         if block_list(value):
             for block, spread in blocks_of(value):
                 if isinstance(block, Spread):  # a list of blocks we cannot read (`*image_blocks`)
-                    segs.extend(spread_attachment(self.ev, block, frame))
+                    segs.extend(spread_blocks(self.ev, block, frame))
                     continue
                 kind = kind_of(block)
                 if kind is not None:  # an image, a document: in the prefix where it is written
