@@ -28,6 +28,7 @@ from .module import attribute_chain, callee_name
 from .flow.core import per_process
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
 from .handoff import conversation_after, handed_on, system_keyword_calls
+from .walk import subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -71,7 +72,7 @@ def _names_kept(func, node) -> bool:
     """A name every assignment of which in `func` keeps only the tools' names (`_names_only`)."""
     if not isinstance(node, ast.Name):
         return False
-    values = [a.value for a in ast.walk(func) if isinstance(a, ast.Assign)
+    values = [a.value for a in subtree(func) if isinstance(a, ast.Assign)
               and any(isinstance(t, ast.Name) and t.id == node.id for t in a.targets)]
     return bool(values) and all(_names_only(v) for v in values)
 
@@ -286,10 +287,10 @@ def _only_hashed(func, name: str) -> bool:
     if func is None:
         return False
     reads, hashed = set(), set()
-    for node in ast.walk(func):
+    for node in subtree(func):
         if isinstance(node, ast.Call):
             if _HASHING.search(callee_name(node)):
-                hashed.update(id(n) for a in [*node.args, *(k.value for k in node.keywords)] for n in ast.walk(a)
+                hashed.update(id(n) for a in [*node.args, *(k.value for k in node.keywords)] for n in subtree(a)
                               if isinstance(n, ast.Name) and n.id == name)
         elif isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
             reads.add(id(node))

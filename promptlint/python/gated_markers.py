@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from .markers import marker_targets
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _KEYS = ("cache_control", "cachePoint")
@@ -56,7 +57,7 @@ def model_gates(module) -> list[ModelGate]:
     Claude model name, where Claude requests go through the branch with none (module docstring)."""
     out: list[ModelGate] = []
     for cls, func in module_functions(module):
-        for node in ast.walk(func):
+        for node in subtree(func):
             if not isinstance(node, ast.If):
                 continue
             names, negated = _model_names(node.test)
@@ -76,7 +77,7 @@ def explicit_modes(module) -> list[ast.Dict]:
     """Dict displays `{"mode": "explicit", ...}` in a module that names `prompt_cache_options`."""
     if "prompt_cache_options" not in module.source:
         return []
-    return [node for node in ast.walk(module.tree) if isinstance(node, ast.Dict)
+    return [node for node in subtree(module.tree) if isinstance(node, ast.Dict)
             and any(isinstance(k, ast.Constant) and k.value == "mode" and isinstance(v, ast.Constant)
                     and v.value == "explicit" for k, v in zip(node.keys, node.values))]
 
@@ -92,7 +93,7 @@ def head_unmarks(module) -> list[ast.Delete]:
         heads.discard(None)
         if not heads:
             continue
-        for loop in ast.walk(func):
+        for loop in subtree(func):
             if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
                 continue
             source = loop.iter
@@ -101,7 +102,7 @@ def head_unmarks(module) -> list[ast.Delete]:
                 source = source.args[0]
             if not (isinstance(source, ast.Name) and source.id in heads):
                 continue
-            dels = [node for node in ast.walk(loop) if isinstance(node, ast.Delete)
+            dels = [node for node in subtree(loop) if isinstance(node, ast.Delete)
                     and any(_is_marker_key(t) and _root(t) == loop.target.id for t in node.targets)]
             if dels and not any(d in out for d in dels):
                 out.append(min(dels, key=lambda d: d.lineno))
@@ -138,7 +139,7 @@ def caching_off(module) -> list[ast.AST]:
     False`, `prompt_caching: bool = False`). The first one (the value node), or []."""
     if not any(v.split(".")[0] in _OPT_IN for v in module.imports.values()):
         return []
-    for node in ast.walk(module.tree):
+    for node in subtree(module.tree):
         pairs = []
         if isinstance(node, ast.keyword) and node.arg:
             pairs = [(node.arg, node.value)]
@@ -222,7 +223,7 @@ def _marks(module, cls, stmts) -> bool:
     for stmt in stmts:
         if _sets(stmt):
             return True
-        for call in ast.walk(stmt):
+        for call in subtree(stmt):
             if not isinstance(call, ast.Call):
                 continue
             f, callee = call.func, None
@@ -239,7 +240,7 @@ def _sets(node: ast.AST) -> bool:
     """A `["cache_control"] = ...` statement, or a dict display or keyword with a marker key."""
     if marker_targets(node):
         return True
-    for n in ast.walk(node):
+    for n in subtree(node):
         if isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _KEYS for k in n.keys):
             return True
         if isinstance(n, ast.keyword) and n.arg in _KEYS:

@@ -36,6 +36,7 @@ from dataclasses import replace
 from .. import classify
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Seq, Spread, Text
+from .walk import subtree
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -129,16 +130,16 @@ def head_index(node, func=None) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 0
     if isinstance(node, ast.Name):
-        assigned = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+        assigned = [n.value for n in subtree(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == node.id] if func is not None else []
         return len(assigned) == 1 and not isinstance(assigned[0], ast.Name) and head_index(assigned[0])
     if not isinstance(node, (ast.Attribute, ast.Call)):
         return False
     clamped: set[int] = set()
-    for n in ast.walk(node):
+    for n in subtree(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "min":
             clamped.update(id(a) for a in n.args)
-    for n in ast.walk(node):
+    for n in subtree(node):
         if isinstance(n, (ast.UnaryOp, ast.BinOp)):
             return False  # (`-1`, `len(x) - k`, `i + 1`: counted from somewhere else)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and id(n) not in clamped:
@@ -151,7 +152,7 @@ def head_index(node, func=None) -> bool:
 def _receiver_or_call(root, name: ast.Name) -> bool:
     """True when `name` in `root` is the object of an attribute (`self` of `self.position`), a
     function called (`min`, `max`, `len`) or the list `len(...)` measures: not a free value."""
-    for n in ast.walk(root):
+    for n in subtree(root):
         if isinstance(n, ast.Attribute) and n.value is name:
             return True
         if isinstance(n, ast.Call) and (n.func is name or isinstance(n.func, ast.Name) and n.func.id == "len"

@@ -12,6 +12,7 @@ from ..model import Kind, Part, Segment
 from .candidates import builds_text, words
 from .flow.callers import called_anywhere
 from .flow.values import Seq, Text
+from .walk import subtree
 
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
 #: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
@@ -53,7 +54,7 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
 def _grows(func, attr: str) -> bool:
     """True when `func` adds to `self.attr` (`.append`, `.extend`, `.insert`, `+=`): it cuts as it
     adds, on every message."""
-    for n in ast.walk(func):
+    for n in subtree(func):
         target = n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
             and n.func.attr in ("append", "extend", "insert") else n.target if isinstance(n, ast.AugAssign) else None
         if isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name) \
@@ -86,7 +87,7 @@ def cut_in_place(finder, func) -> bool:
                 getattr(node, "target", None), ast.Name):
             assigned[node.target.id] = False
         elif isinstance(node, ast.Return) and node.value is not None:
-            returned |= {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            returned |= {n.id for n in subtree(node.value) if isinstance(n, ast.Name)}
         name = _removes_from(node)
         if name is not None:
             cuts.setdefault(name, node)

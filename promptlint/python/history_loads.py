@@ -18,6 +18,7 @@ import ast
 import re
 
 from .module import callee_name
+from .walk import subtree
 
 _WINDOW_KEYWORDS = frozenset({"last_n", "last_k", "n_last", "last_n_turns", "last_n_messages", "max_messages"})
 #: One of those keywords given a value in the source text: the cheap test before the module's walk.
@@ -35,7 +36,7 @@ def history_windows(module) -> list[ast.keyword]:
     is chosen by the callers: left out, as is a constant of at most two turns and a call whose
     result is dropped (`await store.get_session(..., last_n=0)` in a test that expects it to raise)."""
     out: list[ast.keyword] = []
-    discarded = {id(_unawaited(n.value)) for n in ast.walk(module.tree) if isinstance(n, ast.Expr)}
+    discarded = {id(_unawaited(n.value)) for n in subtree(module.tree) if isinstance(n, ast.Expr)}
     todo: list = [(module.tree, frozenset())]
     while todo:
         node, params = todo.pop()
@@ -70,7 +71,7 @@ def prompt_budgets(module) -> list[ast.AST]:
     on every run from then on. A call that also disables truncation
     (`truncation_strategy={"type": "disabled"}`) is left out, as is a budget that is no constant."""
     out: list[ast.AST] = []
-    for node in ast.walk(module.tree):
+    for node in subtree(module.tree):
         if isinstance(node, ast.Call):
             kws = {kw.arg: kw.value for kw in node.keywords}
             budget = kws.get("max_prompt_tokens")

@@ -17,6 +17,7 @@ from ..model import Kind, Part, Segment, Volatility
 from ..source import SourceError, read_python
 from .candidates import words
 from .history_cuts import CONVERSATION_WORDS
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _ROLES = ("user", "assistant")
@@ -54,10 +55,10 @@ def _oldest_cuts(func) -> list[tuple[str, ast.stmt]]:
     """(attribute, statement) for each `self.X.pop(0)` / `del self.X[0]` / `del self.X[:k]` in a
     `while` or `if` whose test reads `len(self.X)`: the oldest items dropped once it is too long."""
     out: dict[str, ast.stmt] = {}
-    for node in ast.walk(func):
+    for node in subtree(func):
         if not isinstance(node, (ast.While, ast.If)):
             continue
-        tested = {n.args[0].attr for n in ast.walk(node.test) if isinstance(n, ast.Call)
+        tested = {n.args[0].attr for n in subtree(node.test) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
                   and _self_attr(n.args[0]) is not None}
         for stmt in node.body:
@@ -72,17 +73,17 @@ def _fitted_counts(finder, cls, func) -> list[tuple[str, ast.stmt]]:
     `n -= 1` in a `while` loop (until the rendering fits a budget), and the newest `n` items of
     `self.X` taken (`self.X[-n:]` in `func`, or a method of the class family called with `n` that
     slices `self.X[-last_n:]` by that parameter). The statement is the decrement."""
-    counts = {t.id: a for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+    counts = {t.id: a for n in subtree(func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
               and isinstance(n.value.func, ast.Name) and n.value.func.id == "len" and len(n.value.args) == 1
               and (a := _self_attr(n.value.args[0])) is not None
               for t in n.targets if isinstance(t, ast.Name)}
     if not counts:
         return []
     out = []
-    for loop in ast.walk(func):
+    for loop in subtree(func):
         if not isinstance(loop, ast.While):
             continue
-        for dec in ast.walk(loop):
+        for dec in subtree(loop):
             if not (isinstance(dec, ast.AugAssign) and isinstance(dec.op, ast.Sub)
                     and isinstance(dec.target, ast.Name) and dec.target.id in counts):
                 continue
@@ -95,9 +96,9 @@ def _fitted_counts(finder, cls, func) -> list[tuple[str, ast.stmt]]:
 def _newest_taken(finder, cls, func, name: str, attr: str) -> bool:
     """True when `func` takes the newest `name` items of `self.<attr>`, itself or through a method
     of the class family that it calls with `name`."""
-    if any(_slices_newest(n, attr, name) for n in ast.walk(func)):
+    if any(_slices_newest(n, attr, name) for n in subtree(func)):
         return True
-    called = {(n.func.attr, i) for n in ast.walk(func) if isinstance(n, ast.Call) and _self_attr(n.func) is not None
+    called = {(n.func.attr, i) for n in subtree(func) if isinstance(n, ast.Call) and _self_attr(n.func) is not None
               for i, a in enumerate(n.args) if isinstance(a, ast.Name) and a.id == name}
     if not called:
         return False
@@ -108,7 +109,7 @@ def _newest_taken(finder, cls, func, name: str, attr: str) -> bool:
             params = [a.arg for a in item.args.args[1:]]
             for method, i in called:
                 if item.name == method and i < len(params) \
-                        and any(_slices_newest(n, attr, params[i]) for n in ast.walk(item)):
+                        and any(_slices_newest(n, attr, params[i]) for n in subtree(item)):
                     return True
     return False
 
@@ -195,9 +196,9 @@ def _renders_turns(func, attr: str) -> bool:
     """True when a loop of `func` walks `self.<attr>` (or a name assigned from an expression that
     reads it: `runs = self.runs[-n:] if n else self.runs`) and its body builds both a user and an
     assistant message."""
-    derived = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and _reads(n.value, attr)
+    derived = {t.id for n in subtree(func) if isinstance(n, ast.Assign) and _reads(n.value, attr)
                for t in n.targets if isinstance(t, ast.Name)}
-    for loop in ast.walk(func):
+    for loop in subtree(func):
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             continue
         it = loop.iter
@@ -212,14 +213,14 @@ def _renders_turns(func, attr: str) -> bool:
 
 
 def _reads(node, attr: str) -> bool:
-    return any(_self_attr(n) == attr for n in ast.walk(node))
+    return any(_self_attr(n) == attr for n in subtree(node))
 
 
 def _roles_built(node) -> set[str]:
     """The roles of the messages a statement builds: `{"role": "user", ...}`, `Message(role="user")`,
     `Message("assistant", ...)`, `stack.add_user_message(...)`."""
     found = set()
-    for n in ast.walk(node):
+    for n in subtree(node):
         if isinstance(n, ast.Dict):
             for k, v in zip(n.keys, n.values):
                 if isinstance(k, ast.Constant) and k.value == "role" and isinstance(v, ast.Constant) \

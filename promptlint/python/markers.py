@@ -14,6 +14,7 @@ import ast
 
 from .. import classify
 from ..model import Span
+from .walk import subtree
 
 #: Names of a conversation that say more than a message list does (`messages` is also the name
 #: of a one-shot prompt's list).
@@ -30,7 +31,7 @@ def sets_cache_marker(target: ast.AST) -> bool:
 
 def marker_targets(func: ast.AST) -> list[ast.Subscript]:
     """The `...["cache_control"]` targets assigned in `func`'s body (nested functions included)."""
-    return [t for node in ast.walk(func) if isinstance(node, ast.Assign) for t in node.targets if sets_cache_marker(t)]
+    return [t for node in subtree(func) if isinstance(node, ast.Assign) for t in node.targets if sets_cache_marker(t)]
 
 
 def helper_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> list[Span]:
@@ -39,7 +40,7 @@ def helper_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> list[Span
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)} if cls is not None else {}
     out: list[Span] = []
     seen: set[int] = set()
-    for call in ast.walk(func):
+    for call in subtree(func):
         if not isinstance(call, ast.Call):
             continue
         f = call.func
@@ -69,7 +70,7 @@ def conversation_markers(module, func: ast.AST, cls: ast.ClassDef | None) -> lis
     left out. The spans of those assignments, each once."""
     funcs = {id(func): func}
     funcs.update((id(n), n) for n in (cls.body if cls is not None else ()) if isinstance(n, _FUNCS))
-    funcs.update((id(f), f) for call in ast.walk(func) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+    funcs.update((id(f), f) for call in subtree(func) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
                  and (f := module.functions.get(call.func.id)) is not None)
     spans = {module.span(t): None for f in funcs.values() for t in marker_targets(f) if not _names_not_conversation(t)}
     return list(spans)
@@ -100,7 +101,7 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
     if grown_in_loop(func, call):
         return True
     names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
-    names.update(classify_word(n.attr) for n in ast.walk(func) if isinstance(n, ast.Attribute)
+    names.update(classify_word(n.attr) for n in subtree(func) if isinstance(n, ast.Attribute)
                  and isinstance(n.value, ast.Name) and n.value.id == "self")
     return any((n in classify.HISTORY_NAMES and n not in _GENERIC) or names_conversation_list(n) for n in names)
 
@@ -194,7 +195,7 @@ def clock_tests(funcs) -> list[Span]:
     raises). Each span once."""
     out: dict = {}
     for module, func in funcs:
-        for node in ast.walk(func):
+        for node in subtree(func):
             if isinstance(node, (ast.If, ast.IfExp)) and _compares_clock(module, node.test) \
                     and _builds(node):
                 out.setdefault(module.span(node.test), None)
@@ -202,7 +203,7 @@ def clock_tests(funcs) -> list[Span]:
 
 
 def _compares_clock(module, test) -> bool:
-    for cmp in ast.walk(test):
+    for cmp in subtree(test):
         if isinstance(cmp, ast.Compare) and isinstance(cmp.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
             for side in (cmp.left, *cmp.comparators):
                 if isinstance(side, ast.Call) and module.qualified_name(side.func) in classify.TIMESTAMP_CALLS:
@@ -212,7 +213,7 @@ def _compares_clock(module, test) -> bool:
 
 def _builds(node) -> bool:
     body = [node.body] if isinstance(node, ast.IfExp) else node.body
-    return any(isinstance(n, ast.Dict) for stmt in body for n in ast.walk(stmt))
+    return any(isinstance(n, ast.Dict) for stmt in body for n in subtree(stmt))
 
 
 def classify_word(name: str) -> str:
@@ -226,13 +227,13 @@ _GROW = ("append", "extend", "insert")
 def grown_in_loop(func: ast.AST, call: ast.Call) -> bool:
     """True when a loop of `func` holds `call` and grows (`x.append(...)`, `x.extend(...)`,
     `x += ...`) a name that the call's arguments read."""
-    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(a) if isinstance(n, ast.Name)}
+    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in subtree(a) if isinstance(n, ast.Name)}
     if not sent:
         return False
-    for loop in ast.walk(func):
-        if not isinstance(loop, _LOOPS) or not any(n is call for n in ast.walk(loop)):
+    for loop in subtree(func):
+        if not isinstance(loop, _LOOPS) or not any(n is call for n in subtree(loop)):
             continue
-        for node in ast.walk(loop):
+        for node in subtree(loop):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
                     and isinstance(node.func.value, ast.Name) and node.func.value.id in sent:
                 return True
@@ -282,19 +283,19 @@ def written_once(module, func: ast.AST | None, call: ast.Call, span: Span | None
     there (`messages = [...]`): not written once."""
     if not isinstance(func, _FUNCS) or span is None or span.filename != module.span(call).filename:
         return False
-    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(a) if isinstance(n, ast.Name)}
-    for loop in ast.walk(func):
-        if not isinstance(loop, _LOOPS) or not any(n is call for n in ast.walk(loop)):
+    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in subtree(a) if isinstance(n, ast.Name)}
+    for loop in subtree(func):
+        if not isinstance(loop, _LOOPS) or not any(n is call for n in subtree(loop)):
             continue
         made: dict[str, list] = {}  # names assigned in the loop: their values
-        for node in ast.walk(loop):
+        for node in subtree(loop):
             if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
                 for t in getattr(node, "targets", None) or [node.target]:
                     if isinstance(t, ast.Name):
                         made.setdefault(t.id, []).append(node.value)
             elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
                 made.setdefault(node.target.id, []).append(None)
-        for node in ast.walk(loop):
+        for node in subtree(loop):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
                     and isinstance(node.func.value, ast.Name):
                 name, added = node.func.value.id, list(node.args)

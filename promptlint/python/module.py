@@ -17,6 +17,7 @@ from pathlib import Path
 from ..model import Position, Span
 from ..paths import display_name
 from . import strings
+from .walk import subtree
 
 #: Recursion the parser and the walkers may use; deeper code is "too deeply nested to analyse".
 RECURSION_LIMIT = 6000
@@ -336,7 +337,7 @@ class Module:
         while i != -1:
             base_starts.append(i + 1)
             i = text.find("\n", i + 1)
-        for sub in ast.walk(expr):
+        for sub in subtree(expr):
             if getattr(sub, "lineno", None) is None:
                 continue
             sub.lineno, sub.col_offset = _shift(text, base_starts, base, sub.lineno, sub.col_offset, self)

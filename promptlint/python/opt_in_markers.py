@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import _marks, module_functions
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6
@@ -61,7 +62,7 @@ def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
 def _gates(func):
     """(node, test, statements run when the option is on): each `if` of `func` (its body), and each
     `if T: return ...` among the function's own statements (the statements after it)."""
-    for node in ast.walk(func):
+    for node in subtree(func):
         if isinstance(node, ast.If):
             yield node, node.test, node.body
     body = func.body
@@ -98,7 +99,7 @@ def _culprit(ctx, node, on: bool):
 def _name_of(test) -> str:
     """The part of the test that names caching (`self._cache_control_config`, `settings.get('k')`)."""
     for kind in (ast.Call, ast.Attribute, ast.Name):  # `settings.get('cache_x')` before the walrus target
-        for node in ast.walk(test):
+        for node in subtree(test):
             if isinstance(node, kind) and _names_cache(node, shallow=True):
                 return ast.unparse(node)
     return ast.unparse(test)
@@ -106,7 +107,7 @@ def _name_of(test) -> str:
 
 def _names_cache(node, shallow: bool = False) -> bool:
     """True when a name, attribute or string key of the expression says cache or caching."""
-    nodes = [node] if shallow and not isinstance(node, ast.Call) else list(ast.walk(node))
+    nodes = [node] if shallow and not isinstance(node, ast.Call) else list(subtree(node))
     if shallow and isinstance(node, ast.Call):
         nodes = [node.func, *node.args]
     for n in nodes:
@@ -128,7 +129,7 @@ class _Context:
     def parents(self, func) -> dict[int, ast.AST]:
         got = self._parents.get(id(func))
         if got is None:
-            got = self._parents[id(func)] = {id(c): n for n in ast.walk(func) for c in ast.iter_child_nodes(n)}
+            got = self._parents[id(func)] = {id(c): n for n in subtree(func) for c in ast.iter_child_nodes(n)}
         return got
 
     def methods(self) -> dict[str, ast.AST]:
@@ -141,7 +142,7 @@ class _Context:
         = ...` statement are left out."""
         if self._written is None:
             keys: set[str] = set()
-            for n in ast.walk(self.module.tree):
+            for n in subtree(self.module.tree):
                 if isinstance(n, ast.Dict):
                     names = {k.value for k in n.keys if isinstance(k, ast.Constant)}
                     keys.update(k.value for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)
@@ -213,7 +214,7 @@ def _off_call(ctx, node: ast.Call, depth: int) -> bool:
         method = ctx.methods().get(f.attr)
         if method is None:
             return False
-        returns = [r.value for r in ast.walk(method) if isinstance(r, ast.Return)]
+        returns = [r.value for r in subtree(method) if isinstance(r, ast.Return)]
         inner = _Context(ctx.module, ctx.cls, method, ctx.project)
         inner._written = ctx._written
         return bool(returns) and all(_off(inner, r, depth + 1) for r in returns)
@@ -230,13 +231,13 @@ def _set_elsewhere(ctx, key: str) -> bool:
     if modules is None:
         return True
     for module in modules:
-        fields = [*module.tree.body, *(s for c in ast.walk(module.tree) if isinstance(c, ast.ClassDef) for s in c.body)]
+        fields = [*module.tree.body, *(s for c in subtree(module.tree) if isinstance(c, ast.ClassDef) for s in c.body)]
         for n in fields:  # a field's or a module name's default (a local variable of a function is no setting)
             targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
             if any(isinstance(t, ast.Name) and t.id == key for t in targets) and n.value is not None \
                     and not _off_constant(n.value):
                 return True
-        if any(isinstance(n, ast.keyword) and n.arg == key and not _off_constant(n.value) for n in ast.walk(module.tree)):
+        if any(isinstance(n, ast.keyword) and n.arg == key and not _off_constant(n.value) for n in subtree(module.tree)):
             return True
     return False
 
@@ -245,7 +246,7 @@ def _off_name(ctx, name: str, depth: int) -> bool:
     """A local name of the function: every assignment off or guarded by an off test; with none, a
     parameter whose default is off."""
     values = []
-    for n in ast.walk(ctx.func):
+    for n in subtree(ctx.func):
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
             values.append((n, n.value))
         elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name) and n.target.id == name:
@@ -253,7 +254,7 @@ def _off_name(ctx, name: str, depth: int) -> bool:
         elif isinstance(n, ast.NamedExpr) and n.target.id == name:
             values.append((n, n.value))
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.comprehension)) \
-                and any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(getattr(n, "target", n))):
+                and any(isinstance(t, ast.Name) and t.id == name for t in subtree(getattr(n, "target", n))):
             return False
     if values:
         return all(_off(ctx, v, depth + 1) or _guarded(ctx, ctx.func, n, depth) for n, v in values)
@@ -283,7 +284,7 @@ def _off_attribute(ctx, attr: str, depth: int) -> bool:
             continue
         inner = _Context(ctx.module, ctx.cls, item, ctx.project)
         inner._written = ctx._written
-        for n in ast.walk(item):
+        for n in subtree(item):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []
             if not any(isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
                        and t.value.id == "self" for t in targets):

@@ -26,6 +26,7 @@ adapter for them must move system messages out: those are left out.
 from __future__ import annotations
 
 import ast
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -55,7 +56,7 @@ def _role_of(node, item: str) -> bool:
 def _field_written(body) -> ast.AST | None:
     """The call or assignment of a branch that adds text to the system field, or None."""
     for stmt in body:
-        for n in ast.walk(stmt):
+        for n in subtree(stmt):
             target = None
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend"):
                 target = n.func.value
@@ -78,11 +79,11 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
     """(the call or assignment that adds a system message's text to the field, the function's name) for
     each loop of the shape in the module docstring, in source order."""
     out = []
-    for func in (n for n in ast.walk(module.tree) if isinstance(n, _FUNCS)):
-        for loop in ast.walk(func):
+    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+        for loop in subtree(func):
             if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
                 continue
-            if any(isinstance(n, ast.Break) for n in ast.walk(loop)):
+            if any(isinstance(n, ast.Break) for n in subtree(loop)):
                 continue  # only the leading system messages, or a search
             item = loop.target.id
             for stmt in loop.body:

@@ -10,6 +10,7 @@ import ast
 from ..model import Part
 from .candidates import _inside, tools_named
 from .module import attribute_chain
+from .walk import subtree
 
 _GROW = ("append", "extend", "insert")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -47,7 +48,7 @@ def _grown(loop) -> set[str]:
 def _sorted_later(func, names: set[str]) -> bool:
     """True when the function sorts one of the lists (`tools.sort(...)`, `sorted(self._tools)`):
     its order is then made stable after the loop."""
-    for node in ast.walk(func):
+    for node in subtree(func):
         if not isinstance(node, ast.Call):
             continue
         if isinstance(node.func, ast.Attribute) and node.func.attr == "sort":

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 
 from .candidates import words
 from .module import Module, callee_name, statements
+from .walk import subtree
 
 _TOOL_WORDS = {"tool", "tools"}
 _CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "spec", "specs", "schema", "schemas",
@@ -244,7 +245,7 @@ def _loops(func, nodes) -> list[set[int]]:
     out = []
     for node in nodes:
         if isinstance(node, _LOOPS):
-            out.append({id(n) for n in _own_nodes(node)} | {id(n) for n in ast.walk(node)
+            out.append({id(n) for n in _own_nodes(node)} | {id(n) for n in subtree(node)
                                                               if not isinstance(n, _FUNCS)})
     return out
 
@@ -416,7 +417,7 @@ def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
     out = []
     for name, nodes in own.items():
         for loop in (n for n in nodes if isinstance(n, _LOOPS)):
-            body = [n for n in ast.walk(loop) if not isinstance(n, _FUNCS)]
+            body = [n for n in subtree(loop) if not isinstance(n, _FUNCS)]
             key = id(loop)
             if key not in reach:
                 reach[key] = reached(_self_calls(body, methods))

@@ -23,6 +23,7 @@ import ast
 from ... import classify
 from ...model import Kind, Volatility
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic
+from ..walk import subtree
 
 _INIT = ("__init__", "__post_init__", "model_post_init")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -94,7 +95,7 @@ def written_in_module(tree: ast.AST, attr: str) -> bool:
 def _writes(node, in_init: bool, local: set, out: set) -> None:
     for child in ast.iter_child_nodes(node):
         if isinstance(child, _FUNCS):
-            made = {t.id for n in ast.walk(child) if isinstance(n, ast.Assign) for t in n.targets
+            made = {t.id for n in subtree(child) if isinstance(n, ast.Assign) for t in n.targets
                     if isinstance(t, ast.Name)}
             _writes(child, in_init or child.name in _INIT, made, out)
             continue
@@ -103,7 +104,7 @@ def _writes(node, in_init: bool, local: set, out: set) -> None:
                 [child.target] if isinstance(child, ast.AugAssign) or \
                 isinstance(child, ast.AnnAssign) and child.value is not None else []
             for t in targets:
-                for sub in ast.walk(t):
+                for sub in subtree(t):
                     if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, (ast.Store, ast.Del)) \
                             and not (isinstance(sub.value, ast.Name) and sub.value.id in local):
                         out.add(sub.attr)

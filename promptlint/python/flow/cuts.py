@@ -6,6 +6,7 @@ the list it cuts, or None."""
 from __future__ import annotations
 
 import ast
+from ..walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -25,7 +26,7 @@ def drops_oldest(stmt, loop=None) -> str | None:
                 return call.func.value.id
             counted = isinstance(index, ast.BinOp) and isinstance(index.op, ast.FloorDiv) and any(
                 isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
-                for n in ast.walk(index))
+                for n in subtree(index))
             if counted or isinstance(index, ast.Name) and loop is True:
                 return call.func.value.id  # not a constant: not the newest end (-1)
         return None
@@ -80,7 +81,7 @@ def front_indices(loop: tuple, index: str, listed: str) -> bool:
     if isinstance(bound, ast.Constant):
         return False
     return not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
-                   and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == listed for n in ast.walk(bound))
+                   and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == listed for n in subtree(bound))
 
 
 def newest_first(stmt, stops: bool = True) -> ast.expr | None:
@@ -125,7 +126,7 @@ def compares_sizes(test) -> bool:
     or that compares a value with a whole number (`if turns_left == 0:`, a countdown)."""
     return any(isinstance(n, ast.Compare) and any(
         isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) or isinstance(op, ast.Eq) and _count(right)
-        for op, right in zip(n.ops, n.comparators)) for n in ast.walk(test))
+        for op, right in zip(n.ops, n.comparators)) for n in subtree(test))
 
 
 def _count(node) -> bool:
@@ -147,7 +148,7 @@ def walks_back(stmt, env: dict) -> ast.expr | None:
             and isinstance(init.left.args[0], ast.Name)):
         return None
     source = init.left.args[0]
-    nodes = list(ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+    nodes = list(subtree(ast.Module(body=list(stmt.body), type_ignores=[])))
     steps = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) and isinstance(n.target, ast.Name)
                 and n.target.id == index for n in nodes)
     reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == source.id
@@ -160,7 +161,7 @@ def appended(stmts, prepends: bool = False) -> set[str]:
     (not `budget -= n`: a counter is not what the loop keeps); `prepends`: also `name = [x] +
     name` (an item put before the others)."""
     names = set()
-    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+    for node in subtree(ast.Module(body=list(stmts), type_ignores=[])):
         if (prepends and isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.BinOp)
                 and isinstance(node.value.op, ast.Add) and isinstance(node.value.right, ast.Name)
@@ -182,7 +183,7 @@ def method_cuts(cls, call) -> str | None:
     if cls is None or not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self"):
         return None
     method = next((n for n in cls.body if isinstance(n, _FUNCS) and n.name == f.attr), None)
-    for node in ast.walk(method) if method is not None else ():
+    for node in subtree(method) if method is not None else ():
         target = None
         if isinstance(node, ast.Delete) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
             target = node.targets[0].value
@@ -221,7 +222,7 @@ def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
         it = newest
     if not isinstance(it, ast.Name):
         return None
-    nodes = list(ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+    nodes = list(subtree(ast.Module(body=list(stmt.body), type_ignores=[])))
     seen = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
             and n.func.attr in ("add", "append") and isinstance(n.func.value, ast.Name)} if newest is not None else set()
     for node in nodes:
@@ -293,7 +294,7 @@ def _from_end(test) -> bool:
     """True for a test that places an item against a count minus a window (`len(xs) - keep`,
     `total - n + 1`): a subtraction of a value that is not a constant."""
     return any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and not isinstance(n.right, ast.Constant)
-               for n in ast.walk(test))
+               for n in subtree(test))
 
 
 def _rewrites_content(stmt) -> str | None:
@@ -314,6 +315,6 @@ def runs_until_it_fits(stmt) -> bool:
     len(xs): ... i += 1`: a walk over every item)."""
     if not isinstance(stmt, ast.While) or not compares_sizes(stmt.test):
         return False
-    tested = {n.id for n in ast.walk(stmt.test) if isinstance(n, ast.Name)}
+    tested = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
     return not any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in tested
-                   for n in ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])))
+                   for n in subtree(ast.Module(body=list(stmt.body), type_ignores=[])))

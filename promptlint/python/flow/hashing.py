@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 from typing import Iterable
+from ..walk import subtree
 
 NUMBER, STR = "number", "str"
 # Builtins whose result is always an int or a bool (or that raise), and always a str.
@@ -189,7 +190,7 @@ def _number_type(node: ast.AST) -> bool:
 
 def node_at(tree: ast.AST, span_of, span) -> ast.AST | None:
     """The outermost node of `tree` whose `span_of(node)` equals `span`, or None."""
-    for node in ast.walk(tree):
+    for node in subtree(tree):
         if isinstance(node, ast.expr):
             try:
                 if span_of(node) == span:

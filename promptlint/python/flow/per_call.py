@@ -16,6 +16,7 @@ import ast
 
 from ...model import Kind, Volatility
 from .values import Text, dynamic
+from ..walk import subtree
 
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor)
@@ -33,7 +34,7 @@ def per_element(module, caller, call: ast.Call, arg: ast.expr, callee, value) ->
     if loop is None:
         return None
     names, iterable = loop
-    if not any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(arg)):
+    if not any(isinstance(n, ast.Name) and n.id in names for n in subtree(arg)):
         return None
     if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)) and all(isinstance(e, ast.Constant) for e in iterable.elts):
         return None  # `for kind in ["a", "b"]`: one of a few fixed texts, each cached on its own
@@ -65,7 +66,7 @@ def _element_loop(module, caller, call: ast.Call) -> tuple[set[str], ast.expr] |
 
 
 def _targets(target) -> list[str]:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+    return [n.id for n in subtree(target) if isinstance(n, ast.Name)]
 
 
 def _parents(module, root) -> dict:

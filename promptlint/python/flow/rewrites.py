@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from ...model import Kind, Segment, Volatility
+from ..walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -44,7 +45,7 @@ def rendered_apart(func, name: str) -> tuple[ast.AST, str] | None:
         return None
     older: dict[str, ast.For] = {}
     newer: dict[str, ast.For] = {}
-    for loop in ast.walk(func):
+    for loop in subtree(func):
         if not isinstance(loop, ast.For) or not _appends(loop.body, name):
             continue
         it = loop.iter
@@ -111,7 +112,7 @@ def _written(body, name: str) -> set[str]:
     """The source of what the statements append to `name` (`name.append(x)`), each once."""
     out = set()
     for stmt in body:
-        for n in ast.walk(stmt):
+        for n in subtree(stmt):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
                     and isinstance(n.func.value, ast.Name) and n.func.value.id == name and n.args:
                 out.add(ast.dump(n.args[0]))

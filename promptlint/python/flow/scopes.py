@@ -18,7 +18,7 @@ from typing import Any
 from ..markers import sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
-from ..walk import children
+from ..walk import children, subtree
 from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
 
@@ -202,7 +202,7 @@ def map_loop(stmt) -> str | None:
         return None
     out = appends[0]
     seen = 0
-    for node in ast.walk(ast.Module(body=list(stmt.body), type_ignores=[])):
+    for node in subtree(ast.Module(body=list(stmt.body), type_ignores=[])):
         if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
             return None
         if isinstance(node, ast.Name) and node.id == out:
@@ -443,8 +443,8 @@ class ScopesMixin:
         spelling)."""
         own = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
         own |= {a.arg for a in (func.args.vararg, func.args.kwarg) if a is not None}
-        own |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-        for node in ast.walk(func):
+        own |= {n.id for n in subtree(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        for node in subtree(func):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in ("append", "extend", "insert") and isinstance(node.func.value, ast.Name)
                     and node.func.value.id in env and node.func.value.id not in own and node.args):

@@ -10,6 +10,7 @@ from dataclasses import replace
 from ... import classify
 from ...model import Kind, Segment, Volatility
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
+from ..walk import subtree
 
 #: The evidence of a message read out of the conversation by index (`history[i]`) or by a loop
 #: over it (`for m in history`).
@@ -30,7 +31,7 @@ class WindowsMixin:
             th = env.get(test.comparators[0].id)
             if th is None or th.kind != "expr" or th.node is None:
                 continue
-            for sub in ast.walk(th.node):
+            for sub in subtree(th.node):
                 if isinstance(sub, ast.comprehension) and isinstance(sub.iter, ast.Name):
                     seg = window_of(self.eval(sub.iter, frame, th.env))
                     if seg is not None:
@@ -252,7 +253,7 @@ def renders_each(node, comp) -> bool:
     if elt is None or comp.ifs or not isinstance(comp.target, ast.Name) or not _text_of_item(elt):
         return False
     item = comp.target.id
-    for sub in ast.walk(elt):
+    for sub in subtree(elt):
         if isinstance(sub, ast.Name) and sub.id != item and not (sub.id in _RENDERERS and _called(elt, sub)):
             return False
         if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Name) and sub.func.id in _RENDERERS):
@@ -274,7 +275,7 @@ def _text_of_item(elt) -> bool:
 
 def _called(elt, name: ast.Name) -> bool:
     """True when `name` is the function of a call in `elt` (`str(m)`), not a value."""
-    return any(isinstance(c, ast.Call) and c.func is name for c in ast.walk(elt))
+    return any(isinstance(c, ast.Call) and c.func is name for c in subtree(elt))
 
 
 def _keyed(node) -> bool:

@@ -6,6 +6,7 @@ import ast
 
 from ..flow.values import Obj
 from .base import Sdk, Shape
+from ..walk import subtree
 
 _FUNCS = {"litellm.completion", "litellm.acompletion", "litellm.text_completion"}
 
@@ -33,7 +34,7 @@ def claude_check(func: ast.AST) -> ast.expr | None:
     """The first test in `func` of a model name for a Claude model: `"claude" in model`,
     `"anthropic" in model.lower()`, `model.startswith(("anthropic/", "claude"))` (the tested
     name says `model`); None when there is none."""
-    for node in ast.walk(func):
+    for node in subtree(func):
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], ast.In) \
                 and _claude_text(node.left) and _names_model(node.comparators[0]):
             return node
@@ -87,7 +88,7 @@ def _claude_text(node: ast.expr) -> bool:
 
 def _names_model(node: ast.expr) -> bool:
     return any((isinstance(n, ast.Name) and "model" in n.id.lower())
-               or (isinstance(n, ast.Attribute) and "model" in n.attr.lower()) for n in ast.walk(node))
+               or (isinstance(n, ast.Attribute) and "model" in n.attr.lower()) for n in subtree(node))
 
 
 def _is_completion(call) -> bool:

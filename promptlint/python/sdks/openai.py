@@ -15,6 +15,7 @@ from ..flow.text import const_str
 from ..flow.values import Alt, Obj, Seq
 from ..layout import history_seg, is_history_like, variants_of
 from .base import Sdk, Shape, chain_is
+from ..walk import subtree
 
 
 #: OpenAI-compatible endpoints (`OpenAI(base_url=...)`) by host: the provider whose caching the
@@ -64,7 +65,7 @@ def _class_endpoint(b, call) -> str | None:
     cls = call.frame.cls if call.frame is not None else None
     if cls is None:
         return None
-    urls = [kw.value for node in ast.walk(cls) if isinstance(node, ast.Call)
+    urls = [kw.value for node in subtree(cls) if isinstance(node, ast.Call)
             for kw in node.keywords if kw.arg == "base_url"]
     texts = [const_str(b.value(u, call.frame)) for u in urls]
     if not texts or not all(texts):
