@@ -248,6 +248,8 @@ def test_fix_hint_and_show_fixes(app):
     shown = cli("check", ".", "--show-fixes", "--output-format", "json")
     assert shown.stderr == "Fixes available (1):\n  app/chat.py:16:57: PRM201 [safe] Add `sort_keys=True`\n"
     json.loads(shown.stdout)  # the payload stays clean
+    (app / "app" / "chat.py").write_text("x = 1\n")
+    assert cli("check", ".", "--show-fixes", "--no-cache").stderr == "Fixes available: none.\n"
 
 
 def test_statistics_mark_unsafe_only_fixes_apart():

@@ -327,6 +327,10 @@ move = fixes.move_to_end_fix
     ('p = f"""\\\nToday {today}.\nRules.\n"""\n', 'p = f"""\\\nRules.\nToday {today}.\n"""\n'),
     ('p = ("Intro\\n" + f"Now {today}\\n"\n     + "Rules\\n")\n', 'p = ("Intro\\n" + "Rules\\n"\n     + f"Now {today}\\n")\n'),
     ('p = f"""{today:%Y-%m-%d} {{braces}}\nStatic\n"""\n', 'p = f"""Static\n{today:%Y-%m-%d} {{braces}}\n"""\n'),
+    # a line of constants only is static text (`{GUIDE}`): offered; the fixer keeps it only when
+    # the fixed prompt caches more (tests/test_fix_safety.py)
+    ('p = f"""A\n{today} x\n{GUIDE}\n"""\n', 'p = f"""A\n{GUIDE}\n{today} x\n"""\n'),
+    ('p = f"Time {today}\\n{GUIDE}"\n', 'p = f"{GUIDE}\\nTime {today}"\n'),
 ])
 def test_move_to_end_fix(before, expected):
     fix, new = run(before, named("today"), move)
@@ -337,7 +341,8 @@ def test_move_to_end_fix(before, expected):
 
 @pytest.mark.parametrize("source", [
     'p = f"Today is {today}. You are X."\n',                                  # one line
-    'p = f"""A\n{today} x\n{other}\n"""\n',                                   # nothing static after
+    'p = f"""A\n{today} x\n"""\n',                                             # nothing after
+    'p = f"""A\n{today} x\n{other}\n"""\n',                                   # nothing known static after
     'p = "x" + today\n',                                                      # already last
     'p = base + [today] + ["x"]\n',                                           # a list, not text
     'p = a + today + b\n',                                                    # not known to be str

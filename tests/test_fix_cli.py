@@ -165,3 +165,34 @@ def test_fix_diff_reads_a_cache_but_never_starts_one(tree):
     CliRunner().invoke(main, ["check", "."])
     assert (tree / ".promptlint_cache").is_dir()
     assert "-SYSTEM = " in CliRunner().invoke(main, ["fix", ".", "--diff"]).output
+
+
+CONSTANT_AFTER = (
+    "from datetime import datetime\n"
+    "from openai import OpenAI\n"
+    "\n"
+    'POLICY = "You are a careful assistant. " * 400\n'
+    "\n"
+    "\n"
+    "def answer(question: str) -> str:\n"
+    '    now = datetime.now().strftime("%H:%M:%S")\n'
+    "    return OpenAI().chat.completions.create(\n"
+    '        model="gpt-4.1",\n'
+    '        messages=[{"role": "system", "content": f"Time {now}\\n{POLICY}"}, {"role": "user", "content": question}],\n'
+    "    )\n"
+)
+
+
+def test_unsafe_fix_moves_a_time_after_a_constant_of_static_text(tmp_path, monkeypatch):
+    """`f"Time {now}\\n{POLICY}"`: the static text is a constant's field, not literal text; the
+    time moves after it (and a second run changes nothing)."""
+    (tmp_path / "app.py").write_text(CONSTANT_AFTER)
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert [d.code for d in check(["."]).diagnostics] == ["PRM102"]
+    first = runner.invoke(main, ["fix", "--unsafe-fixes", "--no-cache", "."])
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / "app.py").read_text() == CONSTANT_AFTER.replace('f"Time {now}\\n{POLICY}"', 'f"{POLICY}\\nTime {now}"')
+    assert check(["."]).diagnostics == []
+    runner.invoke(main, ["fix", "--unsafe-fixes", "--no-cache", "."])
+    assert (tmp_path / "app.py").read_text() == CONSTANT_AFTER.replace('f"Time {now}\\n{POLICY}"', 'f"{POLICY}\\nTime {now}"')

@@ -130,15 +130,31 @@ def _fstring_lines(module, fstring: cst.FormattedString) -> list[_Line]:
     return lines
 
 
+def _constant_fields(line: _Line, is_static: Callable[[cst.CSTNode], bool] | None) -> bool:
+    """True for a line of fields only, each of static text by `is_static` (by default a name
+    written as a constant, `{GUIDE}`, `{prompts.RULES}`): static text the value can move after
+    (the fixer keeps the move only when the fixed prompt caches more)."""
+    static = is_static or _constant_name
+    return bool(line.nodes) and not "".join(line.literal).replace(line.brk, "").strip() \
+        and all(static(n.expression) for n in line.nodes if isinstance(n, cst.FormattedStringExpression))
+
+
+def _constant_name(node: cst.CSTNode) -> bool:
+    """A name, or an attribute, written in capitals (`GUIDE`, `prompts.SYSTEM_RULES`)."""
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
+    return bool(name) and name.isupper()
+
+
 def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
-               message: str) -> Fix | None:
+               message: str, is_static: Callable[[cst.CSTNode], bool] | None = None) -> Fix | None:
     lines = _fstring_lines(module, fstring)
     start = extent(module, fstring.parts[0])[0]
     end = extent(module, fstring.parts[-1])[1]
     if text_slice(module, start, end) != "".join(ln.text for ln in lines):
         raise NotSure("f-string content does not match its parts")
     index = next((i for i, ln in enumerate(lines) if any(n is target for n in ln.nodes)), None)
-    if index is None or not lines[index].brk or not any(ln.is_static for ln in lines[index + 1:]):
+    if index is None or not lines[index].brk or not any(ln.is_static or _constant_fields(ln, is_static)
+                                                         for ln in lines[index + 1:]):
         return None
     unit = _unit(lines, index, target)
     if unit is None:
@@ -414,8 +430,9 @@ def move_to_end_fix(module, node: cst.CSTNode, message: str | None = None,
        lines (it, the operand before it and the last operand are literals ending with a line
        break); operators, line breaks and indentation stay in place. Not when a comment sits
        between operands.
-    A move happens only when a static line / operand (a str literal with visible text;
-    `is_static(node)` decides for operands when given) follows, so repeated fixes converge with
+    A move happens only when a static line / operand (a str literal with visible text, or a
+    line of fields whose expressions `is_static(node)` says are static, by default names
+    written in capitals; `is_static` decides for operands when given) follows, so repeated fixes converge with
     all static text first (static text keeps its order). None when no edit is sure (one-line
     f-string, a fragment of a line, `.format`, templates).
     """
@@ -429,7 +446,7 @@ def move_to_end_fix(module, node: cst.CSTNode, message: str | None = None,
             break
         current = parent
     if field_node is not None:
-        fix = _move_line(module, parent_of[field_node], field_node, message)
+        fix = _move_line(module, parent_of[field_node], field_node, message, is_static)
         if fix is not None:
             return fix
     return _move_operand(module, node, message, is_static)

@@ -22,8 +22,9 @@ def fix_hint(diagnostics) -> str:
 
 
 def fix_list(diagnostics, title: str) -> str:
-    """`--show-fixes`: per file, each finding with an applicable fix and the fix's message."""
+    """`--show-fixes`: per file, each finding with an applicable fix and the fix's message;
+    "<title>: none." when no finding has one (the flag always answers)."""
     lines = [f"{escape(d.span.filename)}:{d.span.start.row}:{d.span.start.column}: {d.code} "
              f"[{d.fix.applicability.value}] {d.fix.message}"
              for d in diagnostics if is_applicable(d.fix, unsafe=True)]
-    return f"{title} ({len(lines)}):\n" + "".join(f"  {line}\n" for line in lines) if lines else ""
+    return f"{title} ({len(lines)}):\n" + "".join(f"  {line}\n" for line in lines) if lines else f"{title}: none.\n"
