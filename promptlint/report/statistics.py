@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from ..estimates import RATIOS, Cut, tokens_before
+from ..estimates import RATIOS, Cut, cached_tokens, tokens_before
 from ..judged import judged
 from ..model import PromptLayout, Report
 from ..profiles import UnknownTargetError, lookup
@@ -61,6 +61,18 @@ def _static_in_target(layout: PromptLayout, row: dict) -> int:
     return round(layout.static_tokens * (ratio.value if ratio else 1.0))
 
 
+def _lost(row: dict, static: int) -> int:
+    """Tokens a prompt's findings cost in the row's target: the cached tokens it would have with
+    all its `static` tokens in the cacheable prefix, less those it has now (after the target's
+    minimum and rounding, as the findings' messages count them: static text that stays below the
+    minimum either way loses nothing). Without a profile, the static tokens after the prefix."""
+    try:
+        profile, _ = lookup(row["provider"], row.get("model"))
+    except UnknownTargetError:
+        return max(static - (row.get("prefix_tokens") or 0), 0)
+    return max(cached_tokens(profile, static) - (row.get("cached_tokens") or 0), 0)
+
+
 def target_model(row: dict) -> tuple[str | None, bool]:
     """The model of an `estimates` row and whether it is the provider's default: a row without a
     model (the call names none statically) is estimated with the provider's default profile row,
@@ -94,9 +106,10 @@ def target_statistics(report: Report) -> list[dict]:
 
     Tokens are in the target's tokenizer. `cached_tokens` sums the estimates' `cached_tokens`
     (billed at the cached rate now, after the provider's minimum and rounding); `static_tokens`
-    sums each prompt's static tokens; `lost_tokens` sums `static_tokens - prefix_tokens` (the
-    static tokens after the end of the cacheable prefix, never negative) over the prompts that a
-    prefix-rule finding names (`Diagnostic.prompt`, `is_prefix_loss`).
+    sums each prompt's static tokens; `lost_tokens` sums, over the prompts that a prefix-rule
+    finding names (`Diagnostic.prompt`, `is_prefix_loss`), the cached tokens the prompt would have
+    with all its static tokens in the prefix less those it has (`_lost`: nothing below the
+    target's minimum either way).
     """
     cut_by_findings = {d.prompt for d in report.diagnostics if d.prompt and is_prefix_loss(d.code)}
     totals: dict[tuple[str, str], dict] = {}
@@ -114,7 +127,7 @@ def target_statistics(report: Report) -> list[dict]:
             entry["cached_tokens"] += row.get("cached_tokens") or 0
             entry["static_tokens"] += static
             if layout.id in cut_by_findings:
-                entry["lost_tokens"] += max(static - (row.get("prefix_tokens") or 0), 0)
+                entry["lost_tokens"] += _lost(row, static)
     return sorted(totals.values(), key=lambda entry: (entry["provider"], entry["target"]))
 
 
