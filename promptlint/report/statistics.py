@@ -136,7 +136,7 @@ def render_targets(report: Report) -> str:
 
         Tokens per target (~: estimated, no offline tokenizer)
         target               prompts  cached now  static  lost to findings
-        openai:gpt-4.1-mini        3       1,536   3,315             1,589
+        openai:gpt-4.1-mini        3       1,536   3,315             1,536
     """
     rows = target_statistics(report)
     if not rows:
