@@ -232,6 +232,9 @@ ENDPOINTS = """
         gateway.chat.completions.create(model="gpt-4.1", messages=msgs)
         plain.chat.completions.create(model="gpt-4.1", messages=msgs)
         pplx.responses.create(model="sonar", input=q)
+        gateway.chat.completions.create(model="osunlp/UGround-V1-7B", messages=msgs)
+        gateway.responses.create(model="Qwen/Qwen2.5-7B-Instruct", input=q)
+        plain.chat.completions.create(model="Qwen/Qwen2.5-7B-Instruct", messages=msgs)
 """
 
 
@@ -244,6 +247,10 @@ def test_the_base_url_of_the_client_names_the_provider(tmp_path):
         23: ("openai", "gpt-4.1"),  # a base URL not known statically: the client's own provider
         24: ("openai", "gpt-4.1"),
         25: (None, "sonar"),
+        # a base URL not known statically and a model no provider names: a server of its own (vLLM, ...)
+        26: (None, "osunlp/UGround-V1-7B"),
+        27: (None, "Qwen/Qwen2.5-7B-Instruct"),
+        28: ("openai", "Qwen/Qwen2.5-7B-Instruct"),  # no base URL: OpenAI's API, whatever the name
     }
 
 

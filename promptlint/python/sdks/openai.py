@@ -28,12 +28,14 @@ HOSTS = {"api.openai.com": "openai", "api.deepseek.com": "deepseek", "api.x.ai":
          "generativelanguage.googleapis.com": "google", "api.anthropic.com": "anthropic",
          "openai.azure.com": "azure-openai"}
 UNKNOWN = "unknown"
+CONFIGURED = "configured"  # a base URL read at run time (`base_url=f"{url}/v1"`): its host is not known
 
 
 def endpoint_provider(b, call) -> str | None:
     """The provider of the client's `base_url` (`OpenAI(base_url="https://api.deepseek.com")`,
     the client bound to a name or an attribute): a provider of HOSTS, UNKNOWN for another host
-    known statically, None when no base URL is known (the client's own provider)."""
+    known statically, CONFIGURED for a base URL not known statically, None when the client is
+    given none (the client's own provider)."""
     func = call.node.func
     receiver = func.value if isinstance(func, ast.Attribute) else None
     while isinstance(receiver, ast.Attribute) and receiver.attr in ("chat", "completions", "responses", "beta",
@@ -45,8 +47,10 @@ def endpoint_provider(b, call) -> str | None:
     if not isinstance(client, Obj):
         return _class_endpoint(b, call)
     url = client.kwargs.get("base_url")
-    text = const_str(url) if url is not None else None
-    return _host_provider(text) if text else None
+    if url is None:
+        return None
+    text = const_str(url)
+    return _host_provider(text) if text else CONFIGURED
 
 
 def _host_provider(url: str) -> str:
@@ -74,10 +78,15 @@ def _class_endpoint(b, call) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _client_provider(b, call) -> str | None:
+def _client_provider(b, call, model: str | None = None) -> str | None:
     """The provider the client sends to: its endpoint's, OpenAI when no base URL is known, None
-    (provider unknown) for an endpoint of unknown caching."""
+    (provider unknown) for an endpoint of unknown caching. A base URL read at run time is
+    OpenAI's unless the request's `model` (known statically) names no provider's model
+    (`"osunlp/UGround-V1-7B"`, `"Qwen/Qwen2.5-7B"`): a server of its own, vLLM or another, whose
+    caching is not OpenAI's."""
     endpoint = endpoint_provider(b, call)
+    if endpoint == CONFIGURED:
+        return None if model and b.provider_for_model(model, None)[0] is None else "openai"
     return None if endpoint == UNKNOWN else endpoint or "openai"
 
 
@@ -88,7 +97,8 @@ def chat(b, call) -> None:
         parts += b.schema_part(call.kwargs["response_format"], frame)
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
     # the model's provider when its name says it (`anthropic/claude-...` through a router)
-    prov, model = b.provider_for_model(b.static_model(call.kwargs.get("model"), frame), _client_provider(b, call))
+    static = b.static_model(call.kwargs.get("model"), frame)
+    prov, model = b.provider_for_model(static, _client_provider(b, call, static))
     layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
@@ -129,8 +139,8 @@ def responses(b, call) -> None:
             # a list of input items built elsewhere (a trajectory the analysis reads as messages):
             # its oldest items are what the API drops; that it is the conversation is not known (info)
             parts[first_input] = _cut_first(parts[first_input], cut)
-    layout = b.add(call.node, "python-call", _client_provider(b, call), "responses.create",
-                   b.static_model(call.kwargs.get("model"), frame), parts, newest)
+    static = b.static_model(call.kwargs.get("model"), frame)
+    layout = b.add(call.node, "python-call", _client_provider(b, call, static), "responses.create", static, parts, newest)
     b.options(layout, call.kwargs, frame)
 
 
