@@ -338,3 +338,32 @@ def test_only_unsafe_fixes_say_no_fixes_available_as_ruff_does(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     out = run("check", ".").stdout.rstrip().splitlines()
     assert out[-1] == "No fixes available (1 hidden fix can be enabled with `promptlint fix --unsafe-fixes`)."
+
+
+ADAPTER = '''import anthropic
+
+client = anthropic.Anthropic()
+
+
+def send(system, messages):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=512, system=system, messages=messages)
+
+
+def ask(question):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=512, system="Be brief.",
+                                  messages=[{"role": "user", "content": question}])
+'''
+
+
+def test_summary_names_the_requests_whose_text_was_not_read(tmp_path, monkeypatch):
+    """A request whose every part is content of unknown origin (an adapter's parameters) is named
+    under the summary: a clean report does not vouch for its text; one with static text is not."""
+    (tmp_path / "adapter.py").write_text(ADAPTER)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "adapter.py", "--no-cache", "--ignore", "PRM302,PRM301"])
+    assert result.stdout.splitlines()[-1] == (
+        "1 of them holds no text promptlint could read (built where it does not follow), so findings in that "
+        "text may be missing (`promptlint explain` says why): adapter.py:7:12")
+    (tmp_path / "adapter.py").write_text(ADAPTER.split("\n\n\ndef send")[0] + "\n")
+    result = CliRunner().invoke(main, ["check", "adapter.py", "--no-cache"])
+    assert "promptlint could read" not in result.stdout

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..baseline import read_source
-from ..model import Diagnostic, Report
+from ..model import Diagnostic, Kind, Report, Volatility
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -122,4 +122,26 @@ def summary(report: Report) -> str:
         head = f"Found {n} finding{'s' if n != 1 else ''} ({detail})"
     tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {len(report.prompts)} prompt{'s' if len(report.prompts) != 1 else ''} analysed."
     errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
-    return head + tail + errors
+    return head + tail + _unread(report) + errors
+
+
+def _unread(report: Report, shown: int = 3) -> str:
+    """A line for the requests sent with no text the analysis could read ('' when none): calls
+    whose every part is content of unknown origin and volatility (a prompt built where the
+    analysis does not follow it, an adapter's parameter). Nothing can be said of their prefix, so
+    a clean report does not vouch for them; `explain` says why each part is unknown."""
+    unread = [lt for lt in report.prompts if lt.source == "python-call" and _reads_nothing(lt)]
+    if not unread:
+        return ""
+    where = ", ".join(str(lt.site) for lt in unread[:shown]) + (", ..." if len(unread) > shown else "")
+    return (f"\n{len(unread)} of them {'hold' if len(unread) != 1 else 'holds'} no text promptlint could read "
+            f"(built where it does not follow), so findings in that text may be missing "
+            f"(`promptlint explain` says why): {where}")
+
+
+def _reads_nothing(layout) -> bool:
+    """True when a layout holds no static text and at least one segment of unknown kind and
+    volatility."""
+    segs = [s for p in layout.parts for s in p.segments]
+    return not any(s.is_static and s.text.strip() for s in segs) and any(
+        s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN for s in segs)
