@@ -181,3 +181,12 @@ def test_the_static_analysis_uses_the_cache_options_of_check(traced, tmp_path):
         assert [{k: d[k] for k in keep} for d in report["divergences"]] == \
             [{k: d[k] for k in keep} for d in traced[1]["divergences"]]
     assert (cache / "CACHEDIR.TAG").is_file()
+
+
+def test_a_change_hidden_by_redaction_says_so():
+    """The clock's seconds change (`05` -> `07`): redacted, both read `00`; the report says the texts
+    are alike once redacted and how to see them, and says nothing of it with --show-text."""
+    hint = "(alike once redacted: --show-text shows the characters)"
+    chat = [line for line in _invoke(LOG, APP).stdout.splitlines() if "= changed:" in line]
+    assert sum(hint in line for line in chat) == 2  # the clock's seconds, the host name's last digit
+    assert hint not in _invoke(LOG, APP, "--show-text").stdout

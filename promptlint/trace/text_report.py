@@ -64,8 +64,10 @@ def render(report: TraceReport, color: bool = False, width: int = 100, show_fram
         console.print(f"      [dim]= before:[/]   {escape(_quote(ex.before))}")
         console.print(f"      [dim]= previous:[/] {escape(_quote(ex.previous))}")
         console.print(f"      [dim]= current:[/]  {escape(_quote(ex.current))}")
+        # (redacted, a changed digit or letter looks the same: `05` and `07` are both `00`)
+        alike = " (alike once redacted: --show-text shows the characters)" if ex.previous == ex.current else ""
         console.print(f"      [dim]= changed:[/]  {ex.previous_changed:,} character(s) in the previous request, "
-                      f"{ex.current_changed:,} in this one, before the texts agree again")
+                      f"{ex.current_changed:,} in this one, before the texts agree again{alike}")
         console.print()
     for line, message in report.errors:
         console.print(f"{escape(name)}:{line}: [bold red]skipped[/]: {escape(message)}")
