@@ -268,6 +268,7 @@ def context(report: Report, read_text: ReadText | None = None) -> dict:
         "rules": sorted(rules.values(), key=lambda r: r["code"]), "targets": _targets(shown),
         "other_findings": [_finding(d, lines) for d in by_prompt.get("", [])], "errors": list(report.errors),
         "with_findings": sum(1 for p in prompts if p["findings"]),
+        "drawn_within": len(report.prompts) - len(shown),  # prompt texts a call sends: part of its prompt
     }
 
 
