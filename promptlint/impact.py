@@ -179,6 +179,7 @@ class Impact:
     behind: Placed | None = None
     unsure_end: bool = False
     between: int = 0  # other dynamic segments inside the `static_after` span: it is not one run
+    merged_into: Placed | None = None  # not `first`: the earlier value whose finding stands for it (Policy 8)
 
     @property
     def seg(self):
@@ -377,6 +378,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         first = not blocking
         if not first:
             behind = None
+        merged_into = blocking[0] if blocking else None
         stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)), geo.end)
         losses = []
         before_lost = 0
@@ -405,7 +407,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         # values inside the span with static text after them: the count is not one run
         between = sum(1 for q in placed[i + 1:] if q.cut < end and tokens_before(layout, q.cut) < tokens_before(layout, end))
         out.append(Impact(p, rate, first, max(after, 0), history_between(layout, p.cut, end), complete,
-                          losses, part_static, before_lost, sized, behind, unsure, between))
+                          losses, part_static, before_lost, sized, behind, unsure, between, merged_into))
     return out
 
 

@@ -65,3 +65,79 @@ def test_text_report_shows_the_same_related_location_for_stdin_and_file(tmp_path
     assert as_file.stdout == piped.stdout
     related = [line.strip() for line in as_file.stdout.splitlines() if "= related:" in line]
     assert related == ["= related: chat.py:10:13: value produced here"]
+
+
+# Policy 8: one finding for the first value; the later values it stands for are named with it.
+MERGED = '''\
+REVIEW_PROMPT = """You are reviewing the performance of an AI assistant in a given interaction.
+The current prompt that was used for the session is provided below.
+<current_prompt>
+{prompt}
+</current_prompt>
+The developer gave these instructions about when and how to update the prompt:
+<update_instructions>
+{update_instructions}
+</update_instructions>
+Analyze the following trajectories and any user feedback attached to them:
+<trajectories>
+{trajectories}
+</trajectories>
+Say how well the assistant fulfilled the user's intent, where it deviated from what the user
+expected, and which areas (correctness, completeness, style, tone, alignment) need improvement.
+Recommend the smallest change that fixes each failure you find, and be concrete about it.
+Summarize the key successes and failures in the assistant's response, then name the failure
+modes that best describe the issues: style mismatch, unclear or incomplete instructions, flawed
+logic or reasoning, hallucination. For each failure mode, recommend the most suitable edit
+strategy: synthetic few-shot examples for style or for decision boundaries, explicit instruction
+updates for conditionals, rules or logic fixes, step-by-step reasoning guidelines for problems
+that take several steps. Then give detailed, concrete suggestions for how to update the prompt.
+The final updated prompt should only be changed when there is evidence of poor performance, and
+the recommendations should be minimally invasive: keep every instruction that worked as it is,
+keep the wording of the prompt where no failure points at it, and never add rules that no
+trajectory calls for. Answer with a JSON object with the keys "warrants_adjustment" (a boolean),
+"hypotheses" (a list of strings) and "recommendations" (a list of strings), and nothing else.
+"""
+
+
+def review(session: dict) -> str:
+    return REVIEW_PROMPT.format(**session)
+'''
+
+
+def test_a_finding_names_the_later_values_it_stands_for(tmp_path):
+    from analysis_support import write
+    from promptlint import api
+
+    write(tmp_path, {"review.py": MERGED})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row, [(r.span.start.row, r.message) for r in d.related])
+           for d in report.diagnostics]
+    unknown = "of unknown volatility: when it changes, it breaks the prefix as well"
+    assert got == [("PRM101", "info", 4, [(8, f"a later value, `{{update_instructions}}`, {unknown}"),
+                                          (12, f"a later value, `{{trajectories}}`, {unknown}")])]
+
+
+SECOND = '''\
+from openai import OpenAI
+
+client = OpenAI()
+POLICY = "You are the support assistant of Harbor Bank's mobile app. Answer briefly and politely. " * 30
+
+
+def answer(question: str):
+    system = (f"The customer asks: {question}\\n\\n"
+              f"{POLICY}\\n\\n"
+              f"Answer this question: {question}")
+    return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}])
+'''
+
+
+def test_a_later_value_of_the_same_rate_is_named_once(tmp_path):
+    from analysis_support import write
+    from promptlint import api
+
+    write(tmp_path, {"bank.py": SECOND})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.span.start.row, [(r.span.start.row, r.message) for r in d.related]) for d in report.diagnostics]
+    assert got == [("PRM101", 8, [(7, "value produced here"), (10, "a later value, `question`, changes on every request: the same cause, "
+                                       "it must move as well")])]

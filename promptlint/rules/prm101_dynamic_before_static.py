@@ -49,7 +49,8 @@ class DynamicBeforeStaticRule(Rule):
     fix_title = "Move the dynamic content after the static content (e.g. into the newest user message)"
 
     def check_layout(self, layout: PromptLayout):
-        for imp in impacts(layout):
+        every = impacts(layout)
+        for imp in every:
             seg = imp.seg
             if seg.kind in _OWN_RULE or imp.rate not in _WHAT:
                 continue
@@ -59,7 +60,8 @@ class DynamicBeforeStaticRule(Rule):
             message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg) + _conversation_after(layout, seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
+                                  fix=text.move_fix(seg, imp), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
 
     def _before_passed_prompt(self, layout: PromptLayout):
@@ -90,6 +92,37 @@ class DynamicBeforeStaticRule(Rule):
             related = [Related(prompt.span, "the prompt text")] if prompt.span is not None else []
             yield self.diagnostic(message, first.span or layout.site, severity=Severity.INFO, prompt=layout.id,
                                   related=related + text.related(first))
+
+
+MAX_MERGED = 5  # later values named with a finding: a few places to look at, not a listing
+
+
+def _merged(every, imp) -> list:
+    """The later values of the prompt that this finding stands for (Policy 8: they change at least
+    as often, so moving only the first one would not help; when its volatility is unknown, the
+    one that does change may be any of them): where each enters the prompt, on other lines than
+    the finding's, at most MAX_MERGED, each line once.
+
+    `f"{prompt}...{update_instructions}...{trajectories}..."` -> the finding on `{prompt}` names
+    `{update_instructions}` and `{trajectories}`."""
+    own = imp.seg.span
+    seen = {own.row} if own is not None else set()
+    out = []
+    for other in every:
+        if other.merged_into is not imp.placed or other.seg.kind in _OWN_RULE:
+            continue
+        span = other.seg.span
+        if span is None or span.row in seen or (own is not None and span.filename != own.filename):
+            continue
+        seen.add(span.row)
+        if other.rate is Rate.UNKNOWN:
+            note = "of unknown volatility: when it changes, it breaks the prefix as well"
+        else:
+            note = f"{other.rate.value}: the same cause, it must move as well"
+        out.append(Related(span, f"a later value, {text.describe(other.seg)}, {note}"))
+        if len(out) == MAX_MERGED:
+            break
+    return out
 
 
 def _conversation_after(layout: PromptLayout, seg) -> list:
