@@ -164,7 +164,9 @@ class Impact:
     with its own fix), the earlier value of another kind that changes at least as often: both must be
     fixed for the cache to come back. `unsure_end` is True when what follows the segment counts up
     to a breakpoint whose place is not known (`PromptLayout.history_marker`: a statement marks a
-    block that may be in the history): the loss is uncertain, at most info (Policy 7)."""
+    block that may be in the history): the loss is uncertain, at most info (Policy 7). `merged_into`
+    is, for a segment that is not `first`, the earliest value before it that already causes what it
+    would (its finding stands for this one and names it)."""
 
     placed: Placed
     rate: Rate
