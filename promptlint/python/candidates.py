@@ -160,6 +160,15 @@ def is_template(node) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
 
 
+def _wrapped(node):
+    """The one argument of a call of a class by name (`TextPrompt("...{task}...")`): a template
+    when the class is a plain subclass of `str` (the evaluator reads the call as its text)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
+            and not node.keywords:
+        return node.args[0]
+    return None
+
+
 def template_text(finder, value: Text, frame) -> Text:
     """The text of a template constant with its placeholders as template variables."""
     return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True)
@@ -191,7 +200,7 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
                               or not prompt_named(name)):
         return
-    template = is_template(value_node)
+    template = is_template(value_node) or is_template(_wrapped(value_node))
     if not (builds_text(value_node) or template):
         return
     if not prompt_named(name):

@@ -114,6 +114,11 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 return self.after_call(result, node, self.forced(bound), frame)
             return self.opaque_call(node, self.forced(bound), frame)
         if isinstance(target, ClassRef):
+            if len(args) == 1 and not kwargs and not isinstance(args[0], ast.Starred) and self.plain_str(target):
+                # `TextPrompt("...{task}...")` of `class TextPrompt(str)`: the text it is given
+                text = self.eval(args[0], frame, env)
+                if isinstance(text, Text):
+                    return text
             values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
             init = self.init_of(target)
             if init is not None:  # positional arguments by the names of `__init__`'s parameters
@@ -136,6 +141,18 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         if short and short[:1].isupper():
             return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
+
+    def plain_str(self, cls: ClassRef) -> bool:
+        """True for a class of the tree that subclasses `str` (itself or through bases of the tree)
+        and defines no `__new__` or `__init__` on the way: built from one text, it is that text
+        (`class TextPrompt(str)` adding methods); a `__new__` may change what it holds."""
+        for _module, c in self.mro(cls.module, cls.node):
+            if any(isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in ("__new__", "__init__")
+                   for stmt in c.body):
+                return False
+            if any(isinstance(b, ast.Name) and b.id == "str" for b in c.bases):
+                return True
+        return False
 
     def init_of(self, cls: ClassRef) -> Func | None:
         """The `__init__` of a class of the tree (or of its bases), or None."""
