@@ -141,3 +141,45 @@ def test_a_later_value_of_the_same_rate_is_named_once(tmp_path):
     got = [(d.code, d.span.start.row, [(r.span.start.row, r.message) for r in d.related]) for d in report.diagnostics]
     assert got == [("PRM101", 8, [(7, "value produced here"), (10, "a later value, `question`, changes on every request: the same cause, "
                                        "it must move as well")])]
+
+
+REPEATED = '''\
+CODE_PROMPT = """You solve tasks by writing code. Open each code block with {opening_tag}
+and close it with {closing_tag}. Here is an example:
+{opening_tag}
+print("hello")
+{closing_tag}
+Another example follows, in the same format.
+{opening_tag}
+print("goodbye")
+{closing_tag}
+Always think step by step before you write the code, explain what it does, and keep each block
+short: one step of the task per block, with the result printed at its end so that you can read it
+in the next turn. Never invent the output of a block; wait for it to be run. Use only the modules
+you were told are installed, and say which module you need when one is missing instead of writing
+code that imports it. When a block fails, read the error, say what went wrong in one sentence, and
+write a corrected block; never repeat a block that failed without changing it. When the task is
+done, write the final answer in plain text after the last block, with the figures it asks for,
+and nothing else. Keep variable names short and meaningful, and reuse the variables of earlier
+blocks instead of computing the same values again: every block runs in the same interpreter.
+Print intermediate results only when you need them for the next step, and keep printed output
+short: a few lines, or the first rows of a table, never a whole file. Handle files with care:
+read them once, keep their contents in a variable, and write new files only where the task says
+so. Dates, currencies and units must be printed the way the task writes them. If the task is
+ambiguous, state the reading you chose in one sentence before the first block, and stick to it.
+"""
+
+
+def render(tags: dict) -> str:
+    return CODE_PROMPT.format(**tags)
+'''
+
+
+def test_a_value_written_several_times_is_named_once(tmp_path):
+    from analysis_support import write
+    from promptlint import api
+
+    write(tmp_path, {"code.py": REPEATED})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.span.start.row, [r.span.start.row for r in d.related]) for d in report.diagnostics]
+    assert got == [(1, [2, 3])]  # {closing_tag} at 2, {opening_tag} again at 3; not lines 5, 7, 9

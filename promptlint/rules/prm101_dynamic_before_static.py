@@ -101,20 +101,24 @@ def _merged(every, imp) -> list:
     """The later values of the prompt that this finding stands for (Policy 8: they change at least
     as often, so moving only the first one would not help; when its volatility is unknown, the
     one that does change may be any of them): where each enters the prompt, on other lines than
-    the finding's, at most MAX_MERGED, each line once.
+    the finding's, at most MAX_MERGED, each line and each expression once (a value written three
+    times is named at its first later place).
 
     `f"{prompt}...{update_instructions}...{trajectories}..."` -> the finding on `{prompt}` names
     `{update_instructions}` and `{trajectories}`."""
     own = imp.seg.span
     seen = {own.row} if own is not None else set()
+    named = set()
     out = []
     for other in every:
         if other.merged_into is not imp.placed or other.seg.kind in _OWN_RULE:
             continue
         span = other.seg.span
-        if span is None or span.row in seen or (own is not None and span.filename != own.filename):
+        if span is None or span.row in seen or (own is not None and span.filename != own.filename) \
+                or other.seg.expr in named:
             continue
         seen.add(span.row)
+        named.add(other.seg.expr)
         if other.rate is Rate.UNKNOWN:
             note = "of unknown volatility: when it changes, it breaks the prefix as well"
         else:
