@@ -87,35 +87,3 @@ def test_the_request_of_a_mapped_coroutine_has_the_element_before_its_static_tex
     dynamic = [s for s in system.segments if not s.is_static]
     assert dynamic and dynamic[0].volatility is Volatility.PER_REQUEST
     assert sum(len(s.text) for s in system.segments if s.is_static) > 1000
-
-
-ROWS = '''
-import asyncio
-
-
-def to_csv(data):
-    return "\\n".join([",\\t".join([str(d) for d in row]) for row in data])
-
-
-async def process(group):
-    rows = [["id", "content", "rating"]]
-    for i, c in enumerate(group):
-        rows.append([i, c["report"], c["rating"]])
-    probe(to_csv(rows))
-    names = [["id", "name"]]
-    for i, n in enumerate(["alpha", "beta"]):
-        names.append([i, n])
-    probe(to_csv(names))
-
-
-async def run(groups):
-    await asyncio.gather(*[process(g) for g in groups])
-'''
-
-
-def test_a_table_grown_in_rows_from_the_element_keeps_its_volatility(tmp_path):
-    # each row a list display of the element's fields: iterating the table gives one of its rows,
-    # so the text a helper writes of it changes with the element (it was 'an element of `data`')
-    assert Volatility.PER_REQUEST in _volatility(probe(tmp_path, ROWS, index=0))
-    # rows of a literal list are the same on every request
-    assert Volatility.PER_REQUEST not in _volatility(probe(tmp_path, ROWS, index=1))

@@ -249,7 +249,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
-            if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) or _rows(v) for v in vals):
+            if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) for v in vals):
                 # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
                 # element is one of the items it appends
                 return Alt(vals, span)
@@ -529,15 +529,6 @@ def _texts_or_objects(value) -> bool:
     """A text or an instance, or one of several of them (a helper that returns a record in each
     branch)."""
     return isinstance(value, (Text, Obj)) or isinstance(value, Alt) and all(_texts_or_objects(o) for o in value.options)
-
-
-def _rows(value) -> bool:
-    """A list or tuple display of texts (a row of a table: `[i, c["report"], c["rating"]]`), or
-    one of several of them."""
-    if isinstance(value, Alt):
-        return all(_rows(o) for o in value.options)
-    return isinstance(value, Seq) and bool(value.items) and all(
-        isinstance(i, Text) for i in value.items)
 
 
 def _dicts(value) -> bool:
