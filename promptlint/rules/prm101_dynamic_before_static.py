@@ -119,11 +119,14 @@ def _merged(every, imp) -> list:
             continue
         seen.add(span.row)
         named.add(other.seg.expr)
-        if other.rate is Rate.UNKNOWN:
-            note = "of unknown volatility: when it changes, it breaks the prefix as well"
+        what = f"a later value, {text.describe(other.seg)}"
+        if other.seg.expr == imp.seg.expr:
+            note = "the same value again: it must move as well"
+        elif other.rate is Rate.UNKNOWN:
+            note = f"{what}, of unknown volatility: when it changes, it breaks the prefix as well"
         else:
-            note = f"{other.rate.value}: the same cause, it must move as well"
-        out.append(Related(span, f"a later value, {text.describe(other.seg)}, {note}"))
+            note = f"{what}, {other.rate.value}: the same cause, it must move as well"
+        out.append(Related(span, note))
         if len(out) == MAX_MERGED:
             break
     return out
