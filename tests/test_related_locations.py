@@ -127,7 +127,7 @@ POLICY = "You are the support assistant of Harbor Bank's mobile app. Answer brie
 def answer(question: str):
     system = (f"The customer asks: {question}\\n\\n"
               f"{POLICY}\\n\\n"
-              f"Answer this question: {question}")
+              f"Answer this question: {question}\\n\\nAnswer in two or three sentences, in the customer's language.")
     return client.chat.completions.create(model="gpt-4.1", messages=[{"role": "system", "content": system}])
 '''
 
@@ -183,3 +183,41 @@ def test_a_value_written_several_times_is_named_once(tmp_path):
     got = [(d.span.start.row, [r.span.start.row for r in d.related]) for d in report.diagnostics]
     assert got == [(1, [2, 3])]  # {closing_tag} at 2, {opening_tag} again at 3; not lines 5, 7, 9
     assert [r.message for r in report.diagnostics[0].related][1] == "the same value again: it must move as well"
+
+
+TAIL = '''\
+ANALYSIS_PROMPT = """You evaluate the result of a task done by a worker of a team. First check
+whether the result answers the task completely, then whether it is correct, then whether it is
+presented as the task asks. Give a quality score from 0 to 100.
+Select a recovery strategy from the enabled strategies below when the quality is insufficient:
+{available_strategies}
+Decision guidelines: retry when the failure looks transient (a timeout, a rate limit, a network
+error); replan when the task was understood wrongly; decompose when the task is too large for one
+worker; reassign when the worker lacks a tool the task needs. Never select a strategy that is not
+enabled. Explain your choice in one sentence. A quality score below 60 means the task failed and
+a recovery strategy must be selected; a score of 60 or more means no recovery strategy at all.
+Answer with a JSON object with the keys quality_score, reasoning, recovery_strategy and issues,
+and nothing else: no introduction, no closing remark, no markdown around the object. Keep the
+reasoning short and concrete, and list each issue you found as one short sentence. Do not repeat
+the task or the result in your answer. Do not guess at facts that the result does not state.
+When the result is empty, the score is 0 and the strategy is retry. When the result is a refusal,
+the score is 0 and the strategy is reassign. When the result answers part of the task, the score
+is at most 59 and the strategy is decompose, unless the missing part needs a tool the worker lacks,
+in which case the strategy is reassign. Report issues in the order they appear in the result.
+Task ID: {task_id}
+Task: {task_content}"""
+
+
+def analyse(values: dict) -> str:
+    return ANALYSIS_PROMPT.format(**values)
+'''
+
+
+def test_a_later_value_with_nothing_cacheable_after_it_is_not_named(tmp_path):
+    from analysis_support import write
+    from promptlint import api
+
+    write(tmp_path, {"analysis.py": TAIL})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.span.start.row, [r.span.start.row for r in d.related]) for d in report.diagnostics]
+    assert got == [(5, [])]  # `{task_id}` is followed by 2 static tokens, `{task_content}` by none

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..impact import Rate, impacts, rate_of
 from ..model import Kind, PromptLayout, Related, Severity
+from ..prefix import MIN_STATIC_AFTER
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -100,7 +101,8 @@ MAX_MERGED = 5  # later values named with a finding: a few places to look at, no
 def _merged(every, imp) -> list:
     """The later values of the prompt that this finding stands for (Policy 8: they change at least
     as often, so moving only the first one would not help; when its volatility is unknown, the
-    one that does change may be any of them): where each enters the prompt, on other lines than
+    one that does change may be any of them) and that have cacheable text after them (MIN_STATIC_AFTER
+    tokens, or the history): where each enters the prompt, on other lines than
     the finding's, at most MAX_MERGED, each line and each expression once (a value written three
     times is named at its first later place).
 
@@ -111,8 +113,9 @@ def _merged(every, imp) -> list:
     named = set()
     out = []
     for other in every:
-        if other.merged_into is not imp.placed or other.seg.kind in _OWN_RULE:
-            continue
+        if other.merged_into is not imp.placed or other.seg.kind in _OWN_RULE \
+                or not (other.history_after or other.static_after >= MIN_STATIC_AFTER):
+            continue  # nothing cacheable after it (the task id at the very end): it breaks nothing
         span = other.seg.span
         if span is None or span.row in seen or (own is not None and span.filename != own.filename) \
                 or other.seg.expr in named:
