@@ -24,7 +24,7 @@ def _specificity() -> dict[str, int]:
 
 def strength(d: Diagnostic) -> tuple:
     """Which of two findings of one rule at one place to keep (the larger wins)."""
-    return (d.severity.rank, len(d.related), not d.name_only, len(d.message))
+    return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message))
 
 
 def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

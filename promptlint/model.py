@@ -346,10 +346,13 @@ class Fix:
 
 @dataclass
 class Related:
-    """Another place that explains a diagnostic (e.g. where the volatile value is produced)."""
+    """Another place that explains a diagnostic (e.g. where the volatile value is produced).
+    `evidence` is False for a place the finding only names (a later value it stands for, PRM101):
+    it says nothing about the finding's own value, so deduplication does not count it."""
 
     span: Span
     message: str
+    evidence: bool = True
 
 
 @dataclass

@@ -31,6 +31,18 @@ def test_for_one_rule_at_one_place_evidence_beats_a_name_whatever_the_messages_s
     assert dedupe([diag("PRM102"), diag("PRM102", related=1)])[0].related
 
 
+def test_places_a_finding_only_names_are_no_evidence():
+    # a PRM101 finding names the later values it stands for (evidence=False): that is not more
+    # evidence about its own value than the other finding's `value produced here`
+    at = Span("a.py", Position(3, 5), Position(3, 9))
+    named = diag("PRM101", message="m")
+    named = Diagnostic(code="PRM101", name=named.name, severity=Severity.INFO, message="a longer message", span=at,
+                       related=[Related(Span("a.py", Position(r, 1), Position(r, 9)), "a later value", evidence=False)
+                                for r in (5, 7)])
+    made = Diagnostic(code="PRM101", name=named.name, severity=Severity.INFO, message="m", span=at,
+                      related=[Related(Span("a.py", Position(1, 1), Position(1, 9)), "value produced here")])
+    assert dedupe([named, made]) == [made] and dedupe([made, named]) == [made]
+
 
 def test_one_finding_reached_from_several_requests_is_reported_once():
     at = Span("a.py", Position(21, 5), Position(21, 9))

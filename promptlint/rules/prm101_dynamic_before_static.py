@@ -129,7 +129,7 @@ def _merged(every, imp) -> list:
             note = f"{what}, of unknown volatility: when it changes, it breaks the prefix as well"
         else:
             note = f"{what}, {other.rate.value}: the same cause, it must move as well"
-        out.append(Related(span, note))
+        out.append(Related(span, note, evidence=False))
         if len(out) == MAX_MERGED:
             break
     return out
