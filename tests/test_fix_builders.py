@@ -331,6 +331,9 @@ move = fixes.move_to_end_fix
     # the fixed prompt caches more (tests/test_fix_safety.py)
     ('p = f"""A\n{today} x\n{GUIDE}\n"""\n', 'p = f"""A\n{GUIDE}\n{today} x\n"""\n'),
     ('p = f"Time {today}\\n{GUIDE}"\n', 'p = f"{GUIDE}\\nTime {today}"\n'),
+    # a whole line takes the blank lines after it along: the paragraph break stays between the texts
+    ('p = f"Asks: {today}\\n\\n{GUIDE}"\n', 'p = f"{GUIDE}\\n\\nAsks: {today}"\n'),
+    ('p = f"""Intro\nToday {today}\n\nRules.\n"""\n', 'p = f"""Intro\nRules.\n\nToday {today}\n"""\n'),
 ])
 def test_move_to_end_fix(before, expected):
     fix, new = run(before, named("today"), move)

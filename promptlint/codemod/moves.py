@@ -160,7 +160,11 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
     if unit is None:
         return None
     moved, stays = unit
-    rest = lines[:index] + ([stays] if stays is not None else []) + lines[index + 1:-1]
+    after = index + 1  # a whole line moved takes the blank lines after it along (a paragraph break)
+    while stays is None and after < len(lines) - 1 and not lines[after].nodes and not lines[after].body.strip():
+        after += 1
+    blanks = "".join(ln.text for ln in lines[index + 1:after])
+    rest = lines[:index] + ([stays] if stays is not None else []) + lines[after:-1]
     tail = lines[-1]
     closing = not tail.nodes and not tail.text.strip()  # closing indentation or nothing
     passed = lines[index + 1:-1] if closing else lines[index + 1:]
@@ -172,9 +176,9 @@ def _move_line(module, fstring: cst.FormattedString, target: cst.CSTNode,
         moved.chunks[0] = moved.chunks[0][len(lead):]
         moved.length -= len(lead)
     if closing:
-        text = lead + "".join(ln.text for ln in rest) + moved.text + tail.text
+        text = lead + "".join(ln.text for ln in rest) + blanks + moved.text + tail.text
     else:
-        text = lead + "".join(ln.text for ln in rest) + tail.text + moved.brk + moved.body
+        text = lead + "".join(ln.text for ln in rest) + tail.text + moved.brk + blanks + moved.body
     return checked(module, fstring, [Edit(text, start, end)], UNSAFE, message)
 
 
