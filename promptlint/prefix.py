@@ -28,7 +28,8 @@ class Placed:
     """A dynamic segment of the shareable prefix with its surroundings; token counts are o200k
     tokens of static text (runs counted as `estimates.tokens_before` counts them).
 
-    `static_before`: static text of the request before the segment; `static_after`: static text
+    `static_before`: static text of the request before the segment (`values_before`: the dynamic
+    segments among it, their lengths not counted); `static_after`: static text
     after it up to the end of the shareable prefix; `history_after`: a replayed history follows
     in that prefix; `breakpoint_after`: an explicit cache breakpoint follows (in the prefix or on
     the newest user message); `in_newest`: the segment is in the newest user message of a one-shot
@@ -43,6 +44,7 @@ class Placed:
     history_after: bool
     breakpoint_after: bool = False
     in_newest: bool = False
+    values_before: int = 0  # dynamic segments before it in the request (of lengths not known here)
 
     @property
     def cut(self) -> Cut:
@@ -97,6 +99,7 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
     bp_cuts = sorted(Cut(pi, bp.after + 1) for pi, part in enumerate(layout.parts) for bp in part.breakpoints)
     newest = layout.newest_user if not layout.has_history else None
     out: list[Placed] = []
+    values = 0
     for pi, si, part, seg in layout.segments():
         cut = Cut(pi, si)
         if cut >= end:
@@ -105,7 +108,8 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
             continue
         before = tokens_before(layout, cut)
         out.append(Placed(pi, si, part, seg, before, total - before, history_between(layout, cut, end),
-                          any(c > cut for c in bp_cuts), in_newest=pi == newest))
+                          any(c > cut for c in bp_cuts), in_newest=pi == newest, values_before=values))
+        values += 1
     return out
 
 

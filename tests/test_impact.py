@@ -305,3 +305,17 @@ def test_explain_summary_says_either_way_when_nothing_more_would_be_cached():
                                   "0 cached tokens per request either way")
     lost = replace(none_lost, targets=[TargetLoss("openai:gpt-4.1", True, 1024, 0, 1408)])
     assert summary(lost).endswith("openai:gpt-4.1: 0 cached tokens per request instead of 1,408")
+
+
+def test_the_position_says_when_values_of_unknown_length_come_before():
+    """`"Read: " + context + "Answer: " + query + RULES`: the token count of the query's place is
+    of static text only; the message says a value of unknown length comes before it."""
+    from promptlint.prefix import placed_segments
+    from promptlint.rules import _prefix_rule
+    lay = layout([Part("user", [text("Read the following text: "), value("context", Volatility.STABLE, Kind.UNKNOWN),
+                                text("Answer the question: ", 3), value("query", row=4), text("x " * 2000, 5)])])
+    first, second = placed_segments(lay)
+    assert (first.values_before, second.values_before) == (0, 1)
+    assert _prefix_rule.position(first).endswith("of the request, in the user message")
+    assert "of the request (static text only: 1 value of unknown length comes before it), in the user message" \
+        in _prefix_rule.position(second)

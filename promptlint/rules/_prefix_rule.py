@@ -57,9 +57,13 @@ def why(seg: Segment) -> str:
 
 def position(p: Placed, complete: bool = True) -> str:
     """'at token 22 of the request, in the system prompt' (o200k tokens of static text before it,
-    the "static prefix ends" figure of `promptlint explain` when it is the first dynamic value)."""
+    the "static prefix ends" figure of `promptlint explain` when it is the first dynamic value;
+    when other values come first, it says the count leaves them out)."""
     of = "the request" if complete else "this prompt"
-    return f"at token {p.static_before:,} of {of}, in the {p.where}"
+    n = p.values_before
+    values = (f" (static text only: {n} value{'s' if n != 1 else ''} of unknown length "
+              f"come{'s' if n == 1 else ''} before it)") if n else ""
+    return f"at token {p.static_before:,} of {of}{values}, in the {p.where}"
 
 
 def behind(imp: Impact) -> str:
