@@ -400,3 +400,24 @@ def test_an_unfilled_template_is_still_judged_on_its_own(tmp_path):
     write(tmp_path, {"app.py": CLASSIFIER.replace("GUIDANCE", GUIDANCE).split("class Classifier")[0]})
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM101", 3)]
+
+
+def test_a_web_page_returned_by_a_function_named_for_prompts_is_no_prompt(tmp_path):
+    """`render_tape_with_prompts` returns a style sheet and HTML: no model is sent it. The same
+    function returning prompt text with a date is a candidate."""
+    page = """
+        STYLE = (
+            "<style>"
+            ".box { margin: 4px; padding: 2px; padding-left: 6px; background: #f0f0f0; border-radius: 3px; }"
+            ".prompt { margin: 4px; padding: 2px; padding-left: 6px; background: #e0e0ff; }"
+            ".row { display: flex; align-items: end; } .column { width: 50%; } .user { width: 25%; }"
+            "</style>"
+        )
+
+
+        def render_tape_with_prompts(tape):
+            return STYLE + tape.render()
+    """
+    assert [lt for lt in layouts(tmp_path, page) if lt.source == "python-constant"] == []
+    prose = page.replace('"<style>"', '"You summarise the tape for the reviewer. "').replace('"</style>"', '""')
+    assert [lt.site.start.row for lt in layouts(tmp_path, prose) if lt.source == "python-constant"] == [11]

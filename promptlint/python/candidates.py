@@ -191,7 +191,14 @@ def text_layout(finder, node, segs: list[Segment], span, role: str = "system", l
         return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
         return None
+    if _MARKUP_PAGE.match(next((s.text for s in segs if s.is_static and s.text.strip()), "")):
+        return None  # a web page or its style sheet (`renderer.style + render_tape(...)`), not prompt text
     return finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
+
+
+#: The start of an HTML page or of its style or script block: text a function named for prompts
+#: may well return (`render_tape_with_prompts`), which no model is sent.
+_MARKUP_PAGE = re.compile(r"\s*<(?:!doctype\b|html\b|head\b|body\b|style\b|script\b)", re.IGNORECASE)
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:
