@@ -310,7 +310,7 @@ def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
     return args[index] if index < len(args) else None
 
 
-def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
+def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, init=None):
     """What the constructor calls of the record class `cls` (a pydantic model, a dataclass: its
     fields annotated in the class body) pass for the field `attr`, read where the method of an
     instance nobody built in the analysed code reads `self.attr` (`self.system_message.format(
@@ -318,8 +318,11 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     tree (`PlannerConfig(doc_schema=agent.clean_schema())`), when there are few (`MAX_CALLERS`).
     A call that does not pass it gives `default()` (the class default). None when there are no
     calls, too many, or a call may pass it by position or by `**kwargs` (then the class default
-    is read, as before)."""
-    key = ("field callers", id(cls), attr)
+    is read, as before). With `init` (the class's own `__init__`, a plain class: `Prompt(messages,
+    tools=tools)`), `attr` is a parameter of it, passed by keyword or by position. Content of
+    unknown volatility in what a call passes says where: "`Prompt.messages` as `Prompt(...)` at
+    FILE:ROW passes it" (explain shows it)."""
+    key = ("field callers", id(cls), attr, init is not None)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
     if not evaluator.budget.following:
@@ -327,14 +330,14 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     evaluator._return_cache[key] = None  # while computing: a field built from itself stays as it is
     evaluator.budget.inner += 1
     try:
-        result = _field_arguments(evaluator, module, cls, attr, default)
+        result = _field_arguments(evaluator, module, cls, attr, default, init)
     finally:
         evaluator.budget.inner -= 1
     evaluator._return_cache[key] = result
     return result
 
 
-def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
+def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, init):
     """`field_arguments` once its cache and the file's budget were asked."""
     sites = [(module, call, caller, c) for call, caller, c in calls_named(module, cls.name, ("",))]
     if getattr(module, "path", None) is not None:
@@ -346,17 +349,45 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
         return None
     values = []
     for site_module, call, caller, c in sites:
-        arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)
+        if init is not None:
+            arg = _argument(init, call, attr, method=True)
+            hidden = any(isinstance(a, ast.Starred) for a in call.args)
+        else:
+            arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)
+            hidden = bool(call.args)
         if arg is None:
-            if call.args or any(kw.arg is None for kw in call.keywords):
+            if hidden or any(kw.arg is None for kw in call.keywords):
                 return None  # by position or in **kwargs: not known which
             values.append(default())
             continue
         frame = evaluator.module_frame(site_module) if caller is None else \
             _caller_frame(evaluator, site_module, caller, c, 1, None)
-        values.append(evaluator.eval(arg, frame))
+        values.append(_passed_at(evaluator.eval(arg, frame), f"`{cls.name}.{attr}` as `{cls.name}(...)` at "
+                                 f"{site_module.span(call)} passes it"))
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values)
+
+
+def _passed_at(value, note: str):
+    """`value` with `note` (where a constructor call passes it) added to the evidence of its
+    content of unknown volatility, in its texts, list items and dict values."""
+    from dataclasses import replace
+    from ...model import Volatility
+    from .values import Alt, Mapping, Seq, Spread, Text
+    if isinstance(value, Text):
+        return Text([replace(s, evidence=f"{s.evidence}; {note}" if s.evidence else note)
+                     if not s.is_static and s.volatility is Volatility.UNKNOWN and note not in s.evidence else s
+                     for s in value.segs])
+    if isinstance(value, Spread):
+        return replace(value, value=_passed_at(value.value, note))
+    if isinstance(value, Seq):
+        return replace(value, items=[_passed_at(i, note) for i in value.items])
+    if isinstance(value, Mapping):
+        return replace(value, items={k: _passed_at(v, note) for k, v in value.items.items()},
+                       value=None if value.value is None else _passed_at(value.value, note))
+    if isinstance(value, Alt):
+        return replace(value, options=[_passed_at(o, note) for o in value.options])
+    return value
 
 
 def called_anywhere(evaluator, module, func) -> bool:

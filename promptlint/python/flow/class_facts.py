@@ -151,3 +151,40 @@ def members_named(c: ast.ClassDef, attr: str) -> list[ast.stmt]:
                 index.setdefault(name, []).append(stmt)
         c._promptlint_members = index
     return index.get(attr, ())
+
+
+def required_field(stmt, attr: str) -> bool:
+    """True for a field annotated without a value in a class body (`payload: dict`), not a
+    `ClassVar`."""
+    return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
+        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
+
+
+def none_default(node) -> bool:
+    """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
+    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
+    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
+    the class."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if name in ("Field", "field"):
+            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+            default = kw.get("default", node.args[0] if node.args else None)
+            # (no default, or `...`: a required field, which each instance is given)
+            return "default_factory" not in kw and (default is None or isinstance(default, ast.Constant)
+                                                    and default.value in (None, Ellipsis))
+    return False
+
+
+def explicit_none(node) -> bool:
+    """True for a field default that is None itself (`x = None`, `Field(default=None)`,
+    `field(default=None)`), not a required field (`Field(...)`)."""
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.Call):
+        kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        default = kw.get("default", node.args[0] if node.args else None)
+        return isinstance(default, ast.Constant) and default.value is None
+    return False

@@ -20,7 +20,7 @@ from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
-                      takes_newest)
+                      takes_newest, without_head)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -184,7 +184,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
         if isinstance(node.slice, ast.Slice):
-            cut = self._unordered_slice(base, node, frame)
+            cut = self._unordered_slice(base, node, frame) or without_head(base, node.slice, m.span(node))
             if cut is not None:
                 return cut
         conversation = _history(base)
