@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import os
 
 from ..module import is_static_method
 from ..walk import children
@@ -320,8 +321,8 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, in
     calls, too many, or a call may pass it by position or by `**kwargs` (then the class default
     is read, as before). With `init` (the class's own `__init__`, a plain class: `Prompt(messages,
     tools=tools)`), `attr` is a parameter of it, passed by keyword or by position. Content of
-    unknown volatility in what a call passes says where: "`Prompt.messages` as `Prompt(...)` at
-    FILE:ROW passes it" (explain shows it)."""
+    unknown volatility in what a call passes says where: "passed as `Prompt.messages` at
+    nodes.py:9" (the file's name and row of the call; explain shows it)."""
     key = ("field callers", id(cls), attr, init is not None)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
@@ -362,8 +363,9 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, i
             continue
         frame = evaluator.module_frame(site_module) if caller is None else \
             _caller_frame(evaluator, site_module, caller, c, 1, None)
-        values.append(_passed_at(evaluator.eval(arg, frame), f"`{cls.name}.{attr}` as `{cls.name}(...)` at "
-                                 f"{site_module.span(call)} passes it"))
+        at = site_module.span(call)
+        values.append(_passed_at(evaluator.eval(arg, frame), f"passed as `{cls.name}.{attr}` at "
+                                 f"{os.path.basename(at.filename)}:{at.start.row}"))
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values)
 
