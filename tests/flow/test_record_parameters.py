@@ -9,6 +9,7 @@ from __future__ import annotations
 from analysis_support import one_call, parts, probe
 
 from promptlint.model import Kind, Volatility
+from promptlint.python.flow.values import Alt
 
 SYSTEM = "You are a careful assistant. " * 20
 
@@ -137,3 +138,41 @@ def test_a_slice_after_the_leading_messages_written_in_the_code(tmp_path):
     source = source.replace(', *history][1:]', '][1:]').replace('probe([', 'probe([*history, ')
     value = probe(tmp_path, source).value
     assert not (hasattr(value, "items") and len(value.items) == 2)
+
+
+def test_an_unannotated_parameter_whose_caller_hands_on_a_typed_one(tmp_path):
+    send = """
+        import anthropic
+        from app.core import Prompt
+
+
+        class Claude:
+            def generate(self, prompt: Prompt):
+                return self._generate(prompt)
+
+            def _generate(self, prompt):
+                return anthropic.Anthropic().messages.create(
+                    model="claude-sonnet-4-5", max_tokens=100,
+                    system=prompt.messages[0]["content"], messages=prompt.messages[1:])
+    """
+    layout = one_call(tmp_path, send, _tree(RECORD))
+    system = parts(layout)[0]
+    assert system[1][-1][:2] == ("timestamp", "per-request")
+
+
+def test_two_constructor_calls_are_one_value_each(tmp_path):
+    nodes = NODES + """
+        def summary_prompt(self, text):
+            return Prompt(messages=[{"role": "system", "content": "Summarise."}, {"role": "user", "content": text}])
+    """
+    send = """
+        from app.core import Prompt
+
+
+        def first_text(prompt: Prompt):
+            probe(prompt.messages[0]["content"])
+    """
+    found = probe(tmp_path, send, _tree(RECORD, nodes), name="app/send.py")
+    assert isinstance(found.value, Alt) and len(found.value.options) == 2
+    texts = sorted("".join(s.text for s in o.segs if s.is_static)[:10] for o in found.value.options)
+    assert texts == ["Summarise.", SYSTEM[:10]]

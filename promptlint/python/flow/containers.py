@@ -18,7 +18,7 @@ from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
-                     most_volatile)
+                     most_volatile, picked)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
                       takes_newest, without_head)
 
@@ -161,6 +161,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         m = frame.module
         base = self.eval(node.value, frame, env)
         key = self._key(node.slice, frame, env)
+        if isinstance(base, Alt) and (chosen := picked(base, key)) is not None:
+            return chosen  # `prompt.messages[0]` of the lists two constructor calls pass: each one's first
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
         if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
