@@ -372,13 +372,16 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, i
 
 def _passed_at(value, note: str):
     """`value` with `note` (where a constructor call passes it) added to the evidence of its
-    content of unknown volatility, in its texts, list items and dict values."""
+    content of unknown kind and volatility, in its texts, list items and dict values (not to a
+    name's hint, nor to evidence other code compares: the conversation, a spent budget)."""
     from dataclasses import replace
-    from ...model import Volatility
+    from ...model import Kind, Volatility
+    from .budget import SPENT
     from .values import Alt, Mapping, Seq, Spread, Text
     if isinstance(value, Text):
-        return Text([replace(s, evidence=f"{s.evidence}; {note}" if s.evidence else note)
-                     if not s.is_static and s.volatility is Volatility.UNKNOWN and note not in s.evidence else s
+        return Text([replace(s, evidence=f"{s.evidence}; {note}" if s.evidence and s.evidence != "an object" else note)
+                     if s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN and not s.name_only
+                     and s.evidence != SPENT and note not in s.evidence else s
                      for s in value.segs])
     if isinstance(value, Spread):
         return replace(value, value=_passed_at(value.value, note))
