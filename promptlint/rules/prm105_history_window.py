@@ -1,7 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Related, Severity
+from ..model import Kind, PromptLayout, Related, Severity, Volatility
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -102,7 +102,8 @@ class HistoryWindowRule(Rule):
                                   related=[Related(s, "also chosen by the clock here") for s in others])
         for index, part in enumerate(layout.parts):
             for seg in part.segments:
-                if seg.window is None or layout.source != "python-call" and not part.is_history:
+                if seg.window is None or layout.source != "python-call" and not part.is_history \
+                        and not (part.role != "prompt" and _apart(seg)):
                     continue  # rendered into the text of a prompt no request is linked to: judged where one sends it
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
@@ -119,3 +120,10 @@ class HistoryWindowRule(Rule):
                            "history after the first one changed differs on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)
+
+
+def _apart(seg) -> bool:
+    """True for the marker of a conversation written into a message with its older turns apart from
+    the newest (a stable segment of no text that carries where: `python/flow/rewrites.py`): in a
+    message list a function returns, it is sent as written."""
+    return not seg.text and seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.STABLE
