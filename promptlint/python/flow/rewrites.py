@@ -133,10 +133,13 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     flows = _flows(nodes, name)
     if not places or not flows:
         return None
+    item = {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index}
+    contents = {id(x) for n in nodes if _grows(n, name) or _target(n) in flows and _target(n) != name
+                for c in _contents(n) for x in subtree(c)}
     for node in nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
                                                                  index if newest_first == "index" else None):
-            if _differ(node, flows, name):
+            if _differ(node, flows, name, item, contents):
                 return node.test, ast.unparse(source)
     return None
 
@@ -151,9 +154,11 @@ def comp_apart(node, resolve) -> tuple[ast.AST, str] | None:
     source, index, newest_first = _walked(comp.iter, comp.target)
     if source is None or not index:
         return None
+    item = {x.id for x in subtree(comp.target) if isinstance(x, ast.Name)} - {index}
+    contents = {id(x) for c in _content_of(node.elt) for x in subtree(c)}
     for n in subtree(node.elt):
         if isinstance(n, ast.IfExp) and _placed_from_end(n.test, {index}, source, resolve, newest_first, index) \
-                and _reads(n.body) != _reads(n.orelse):
+                and _differ(n, set(), "", item, contents):
             return n.test, ast.unparse(source)
     return None
 
@@ -239,23 +244,50 @@ def _own(stmts):
 
 
 def _flows(nodes, name: str) -> set[str]:
-    """The names whose value reaches what the loop appends to `name` (read in `name.append(...)`,
-    `name += ...`, or assigned from such a name: `msg = {"content": view}`), with `name` itself."""
-    reads: set[str] = set()
-    for n in nodes:
-        if _grows(n, name):
-            value = n.value if isinstance(n, ast.AugAssign) else n
-            reads |= {x.id for a in (value.args if isinstance(value, ast.Call) else [value]) for x in subtree(a)
-                      if isinstance(x, ast.Name)}
+    """The names whose value reaches the content of what the loop appends to `name` (read in it,
+    `name += ...`, or assigned to such a name: `msg = {"content": view}`), with `name` itself; an
+    id or metadata given beside the content is not it (`UIMessage(id=message_id, parts=parts)`)."""
+    reads = {x.id for n in nodes if _grows(n, name) for c in _contents(n) for x in subtree(c) if isinstance(x, ast.Name)}
     if not reads:
         return set()
     flows = reads | {name}
     for _ in range(4):
         for n in nodes:
-            target = _target(n)
-            if target in flows and n.value is not None:
-                flows |= {x.id for x in subtree(n.value) if isinstance(x, ast.Name)}
+            if _target(n) in flows and _target(n) != name:
+                flows |= {x.id for c in _contents(n) for x in subtree(c) if isinstance(x, ast.Name)}
     return flows
+
+
+#: The keys (or keywords) of a message that hold what it says.
+_CONTENT = ("content", "text", "parts", "blocks")
+
+
+def _contents(n) -> list[ast.expr]:
+    """The expressions a statement gives as content: of an append (`name.append(x)`, `name += x`)
+    or an assignment (`view = x`), x itself, or only its content when x is a message written out
+    (a dict display or a call with a `content=` keyword); nothing for an item set by another key
+    (`msg["id"] = ...`)."""
+    if isinstance(n, ast.Call):
+        values = list(n.args)
+    elif isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and n.value is not None:
+        t = n.targets[0] if isinstance(n, ast.Assign) else n.target
+        if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value not in _CONTENT \
+                or isinstance(t, ast.Attribute) and t.attr not in _CONTENT:
+            return []
+        values = [n.value]
+    else:
+        return []
+    return [c for v in values for c in _content_of(v)]
+
+
+def _content_of(v) -> list[ast.expr]:
+    """The content of a message written out (the values of its content keys or keywords), or
+    the value itself."""
+    if isinstance(v, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _CONTENT for k in v.keys):
+        return [x for k, x in zip(v.keys, v.values) if isinstance(k, ast.Constant) and k.value in _CONTENT]
+    if isinstance(v, ast.Call) and any(k.arg in _CONTENT for k in v.keywords):
+        return [k.value for k in v.keywords if k.arg in _CONTENT]
+    return [v]
 
 
 def _grows(n, name: str) -> bool:
@@ -314,31 +346,36 @@ def _counts(node, source, resolve, depth: int) -> bool:
     return False
 
 
-def _differ(node, flows: set, name: str) -> bool:
-    """True when the branches of an `if` (or `a if test else b`) give what flows into the item
-    appended to `name` from different reads; an `if` with no `else` that gives such a value
-    from a read (`text = text[:100]`) differs from what it replaces."""
+def _differ(node, flows: set, name: str, item: set, contents: set) -> bool:
+    """True when the branches of an `if` (or of an `a if test else b` in the content, `contents`
+    the ids of its nodes) give the content of the item appended to `name` from different reads,
+    one of them reading the loop's item (`item`: its names); an `if` with no `else` that gives
+    it from the item (`text = m.text[:100]`) differs from what it replaces. A branch that adds a
+    message of its own (a fixed filler) or an id renders no item."""
     if isinstance(node, ast.IfExp):
-        return _reads(node.body) != _reads(node.orelse)
-    body, other = _rendered(node.body, flows, name), _rendered(node.orelse, flows, name)
-    if body is None and other is None:
-        return False
-    if not node.orelse:
-        return bool(body)
-    return (body or set()) != (other or set())
+        body, other = _reads(node.body), _reads(node.orelse)
+        if id(node) not in contents:
+            return False
+    else:
+        body, other = _rendered(node.body, flows, name), _rendered(node.orelse, flows, name)
+        if body is None and other is None:
+            return False
+        if not node.orelse:
+            other = set()
+    body, other = body or set(), other or set()
+    names = {ast.dump(ast.Name(id=i, ctx=ast.Load())) for i in item}
+    return body != other and bool((body | other) & names)
 
 
 def _rendered(stmts, flows: set, name: str) -> set[str] | None:
-    """The reads of what the statements give the appended item (assigned to a name that flows into
-    it, or appended), or None when they give it nothing."""
+    """The reads of what the statements give the content of the appended item (assigned to a name
+    that flows into it, or appended), or None when they give it nothing."""
     out, gives = set(), False
     for n in _own(stmts):
-        if _grows(n, name):
-            gives = True
-            out |= _reads(n.value if isinstance(n, ast.AugAssign) else ast.Tuple(elts=list(n.args), ctx=ast.Load()))
-        elif _target(n) in flows and getattr(n, "value", None) is not None and _target(n) != name:
-            gives = True
-            out |= _reads(n.value)
+        if _grows(n, name) or _target(n) in flows and _target(n) != name:
+            for c in _contents(n):
+                gives = True
+                out |= _reads(c)
     return out if gives else None
 
 
