@@ -44,7 +44,11 @@ class HistoryWindowRule(Rule):
     shows again, found walking newest first) are a cut too: the boundary moves every turn; so is
     content given to a copy of only the newest message of a kind (`if not done and m["role"] ==
     "assistant": new = dict(m); new["reasoning"] = last; done = True`, walking newest first): the
-    next turn sends that message without it.
+    next turn sends that message without it. So is a loop (or a comprehension) that builds the
+    messages rendering each item one way among the newest and another way older, by its index or
+    a counter compared with a value made from the list's length (`view = step.short_view() if n <
+    n_obs - keep else step.llm_view()`): info, where the items are told apart, also in the messages
+    a helper returns with no request linked to it.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:

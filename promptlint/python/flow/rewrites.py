@@ -402,8 +402,11 @@ def apart_in(func) -> bool:
 
 
 def marks_in(value, depth: int = 0) -> list[Segment]:
-    """The markers of `mark` in the messages of a list (their content, a text item) or a text."""
-    if depth > 4:
+    """The markers of `mark` in the messages of a list (their content, a text item) or a text,
+    each place once."""
+    if depth == 0:
+        return list({s.window: s for s in marks_in(value, 1)}.values())
+    if depth > 5:
         return []
     if isinstance(value, Text):
         return marks_of(value.segs)
