@@ -11,6 +11,13 @@
 On every new turn the turn that leaves the newest few is written again the other way: the text
 changes in its middle, and what a cache held of it ends there. `rendered_apart` finds the shape;
 `join` marks the joined text with it (a stable segment of no text whose `window` is the shape).
+
+The second shape in general (`older_apart`, `comp_apart`): any loop or comprehension that builds
+a list (of messages or of text) or a text, giving each item's content one of two renderings of
+the item by its place counted from the end (its index, or a counter it steps, compared with a
+value made from the list's length; any place in a newest-first walk). The statement reader marks
+the items it adds (`marked`: the content of each message), the layout keeps the mark in the
+history part, and a helper that returns the messages is read for it (`apart_in`, `marks_in`).
 """
 from __future__ import annotations
 
