@@ -138,6 +138,49 @@ BUILT = """
                 mid = make(role)
             out.append(Msg(id=mid, role=role, parts=parts))
         probe(out)
+
+
+    def kept_after(events, cut):
+        out = []
+        for index, event in enumerate(events):
+            if index > len(events) - cut:
+                out.append(event)
+        probe(out)
+
+
+    def running_total(rows, start):
+        text = ""
+        at = start
+        for count, row in enumerate(rows):
+            text += f"{at} -- {row.name}\\n"
+            if count < len(rows) - 1:
+                at += row.minutes
+        probe(text)
+
+
+    def tagged(other, keep, tag):
+        result = []
+        keep_start = max(0, len(other) - keep)
+        for i, msg in enumerate(other):
+            if i < keep_start:
+                copy = msg.copy()
+                copy["_parent"] = tag
+                result.append(copy)
+            else:
+                result.append(msg)
+        probe(result)
+
+
+    def shortened_copy(history, keep):
+        result = []
+        for i, msg in enumerate(history):
+            if i < len(history) - keep:
+                short = dict(msg)
+                short["content"] = msg["content"][:100]
+                result.append(short)
+            else:
+                result.append(msg)
+        probe(result)
 """
 
 
@@ -167,3 +210,13 @@ def test_a_comprehension_and_a_newest_first_walk_render_older_items_apart(tmp_pa
 def test_a_head_counted_from_the_start_a_separator_a_filler_message_or_an_id_is_no_rewrite(tmp_path):
     for index in (4, 5, 6, 7):
         assert _marks(probe(tmp_path, BUILT, index=index).value) == [], index
+
+
+def test_items_kept_by_place_a_running_total_or_a_tag_on_a_copy_are_no_rendering(tmp_path):
+    for index in (8, 9, 10):
+        assert _marks(probe(tmp_path, BUILT, index=index).value) == [], index
+
+
+def test_a_copy_of_an_older_message_given_shortened_content_is_rendered_apart(tmp_path):
+    mark, = _marks(probe(tmp_path, BUILT, index=11).value)
+    assert mark.window.start == pos(BUILT, "i < len(history) - keep")

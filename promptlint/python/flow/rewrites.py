@@ -143,10 +143,12 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     item = {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index}
     contents = {id(x) for n in nodes if _grows(n, name) or _target(n) in flows and _target(n) != name
                 for c in _contents(n) for x in subtree(c)}
+    fresh = frozenset(n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                      and isinstance(n.targets[0], ast.Name))
     for node in nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
                                                                  index if newest_first == "index" else None):
-            if _differ(node, flows, name, item, contents):
+            if _differ(node, flows, name, item, contents, fresh):
                 return node.test, ast.unparse(source)
     return None
 
@@ -254,7 +256,8 @@ def _flows(nodes, name: str) -> set[str]:
     """The names whose value reaches the content of what the loop appends to `name` (read in it,
     `name += ...`, or assigned to such a name: `msg = {"content": view}`), with `name` itself; an
     id or metadata given beside the content is not it (`UIMessage(id=message_id, parts=parts)`)."""
-    reads = {x.id for n in nodes if _grows(n, name) for c in _contents(n) for x in subtree(c) if isinstance(x, ast.Name)}
+    reads = {x.id for n in nodes if _grows(n, name) and not _counted(n) for c in _contents(n) for x in subtree(c)
+             if isinstance(x, ast.Name)}
     if not reads:
         return set()
     flows = reads | {name}
@@ -295,6 +298,12 @@ def _content_of(v) -> list[ast.expr]:
     if isinstance(v, ast.Call) and any(k.arg in _CONTENT for k in v.keywords):
         return [k.value for k in v.keywords if k.arg in _CONTENT]
     return [v]
+
+
+def _counted(n) -> bool:
+    """True for `total += len(view)`: a number summed, not text or an item added."""
+    v = n.value if isinstance(n, ast.AugAssign) else None
+    return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("len", "sum", "int", "float", "round")
 
 
 def _grows(n, name: str) -> bool:
@@ -353,41 +362,65 @@ def _counts(node, source, resolve, depth: int) -> bool:
     return False
 
 
-def _differ(node, flows: set, name: str, item: set, contents: set) -> bool:
+def _differ(node, flows: set, name: str, item: set, contents: set, fresh: frozenset = frozenset()) -> bool:
     """True when the branches of an `if` (or of an `a if test else b` in the content, `contents`
     the ids of its nodes) give the content of the item appended to `name` from different reads,
-    one of them reading the loop's item (`item`: its names); an `if` with no `else` that gives
-    it from the item (`text = m.text[:100]`) differs from what it replaces. A branch that adds a
-    message of its own (a fixed filler) or an id renders no item."""
+    one of them reading the loop's item (`item`: its names). An `if` with no `else` differs only
+    by a value it gives a name (`text = m.text[:100]`): one that only appends keeps or drops an
+    item (a filter, a window). A branch that adds a message of its own (a fixed filler), an id or
+    a tag beside a copy of the item renders no item apart. `fresh`: the names the loop assigns
+    on each item (a running total stepped in one branch, `t += step`, is no rendering)."""
     if isinstance(node, ast.IfExp):
-        body, other = _reads(node.body), _reads(node.orelse)
         if id(node) not in contents:
             return False
+        body, other = _reads(node.body, fresh), _reads(node.orelse, fresh)
     else:
-        body, other = _rendered(node.body, flows, name), _rendered(node.orelse, flows, name)
-        if body is None and other is None:
+        body = _rendered(node.body, flows, name, fresh, appends=bool(node.orelse))
+        other = _rendered(node.orelse, flows, name, fresh) if node.orelse else set()
+        if body is None or other is None:
             return False
-        if not node.orelse:
-            other = set()
-    body, other = body or set(), other or set()
     names = {ast.dump(ast.Name(id=i, ctx=ast.Load())) for i in item}
     return body != other and bool((body | other) & names)
 
 
-def _rendered(stmts, flows: set, name: str) -> set[str] | None:
+def _rendered(stmts, flows: set, name: str, fresh: frozenset, appends: bool = True) -> set[str] | None:
     """The reads of what the statements give the content of the appended item (assigned to a name
-    that flows into it, or appended), or None when they give it nothing."""
+    that flows into it and is assigned on each item, or appended: `appends`), or None when they
+    give it nothing."""
     out, gives = set(), False
     for n in _own(stmts):
-        if _grows(n, name) or _target(n) in flows and _target(n) != name:
+        target = _target(n)
+        if appends and _grows(n, name) or target in flows and target != name \
+                and (target in fresh or not isinstance(n, ast.AugAssign)):
             for c in _contents(n):
                 gives = True
-                out |= _reads(c)
+                out |= _reads(c, fresh)
     return out if gives else None
 
 
-def _reads(node) -> set[str]:
-    return {ast.dump(n) for n in subtree(node) if isinstance(n, _READS)}
+def _reads(node, skip: frozenset = frozenset()) -> set[str]:
+    """The values an expression reads (names, attributes, calls, subscripts; not its constants), a
+    copy of a value as the value (`m.copy()`, `dict(m)`), not the names in `skip` (what the
+    loop assigns: a copy made in it)."""
+    out, stack = set(), [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Call) and _is_copy(n):
+            stack.append(n.args[0] if n.args else n.func.value)
+            continue
+        if isinstance(n, _READS) and not (isinstance(n, ast.Name) and n.id in skip):
+            out.add(ast.dump(n))
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def _is_copy(call: ast.Call) -> bool:
+    """`x.copy()`, `dict(x)`, `copy.copy(x)`, `copy.deepcopy(x)`, `list(x)`."""
+    f = call.func
+    if isinstance(f, ast.Attribute) and f.attr == "copy" and not call.args and not call.keywords:
+        return True
+    named = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return named in ("dict", "copy", "deepcopy", "list") and len(call.args) == 1 and not call.keywords
 
 
 def apart_in(func) -> bool:
