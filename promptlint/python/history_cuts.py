@@ -11,6 +11,7 @@ import re
 from ..model import Kind, Part, Segment
 from .candidates import builds_text, words
 from .flow.callers import called_anywhere
+from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
 from .walk import subtree
 
@@ -32,7 +33,7 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     and that no code of the tree calls (`prune_history()`): it runs when the user asks, not on
     every turn. `own_only`: its
     parameters read as named only. True when one was added."""
-    if func is None or value_node is None or builds_text(value_node) or not finder.cuts(func) \
+    if func is None or value_node is None or builds_text(value_node) or not (finder.cuts(func) or finder.apart(func)) \
             or not finder.says_conversation(func):
         return False
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
@@ -131,7 +132,7 @@ def _conversation(seg: Segment) -> bool:
 def windows_in(value, depth: int = 0) -> list[Segment]:
     """The conversation segments of `value` that carry a cut (`window`), each cut once; none in
     text that renders the conversation among other text."""
-    from .flow.values import Alt, Spread
+    from .flow.values import Alt, Mapping, Obj, Spread
     if depth > 4:
         return []
     if isinstance(value, Text):
@@ -140,6 +141,7 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
         found = [s for s in value.segs if s.window is not None]
     elif isinstance(value, Seq):
         found = [w for i in value.items for w in windows_in(i.value if isinstance(i, Spread) else i, depth + 1)]
+        found += [w for i in value.items if isinstance(i, (Mapping, Obj)) for w in marks_in(i)]  # rendered apart by age
     elif isinstance(value, Alt):
         found = [w for o in value.options for w in windows_in(o, depth + 1)]
     else:

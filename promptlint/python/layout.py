@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import MAX_VARIANTS, list_variants
 from .flow.merged import merged_list
+from .flow.rewrites import marks_of
 from .flow.text import const_str
 from .flow.windows import window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
@@ -229,6 +230,8 @@ class LayoutBuilder:
             if role is not None and content is not None:
                 inner = self.part(role, content, frame, None)
                 segs.extend(s for s in inner.segments if s.kind is Kind.SERIALIZED)
+                # messages a loop renders one way among the newest, another older (rewrites.py): once
+                segs.extend(s for s in marks_of(inner.segments) if all(s.window != x.window for x in segs))
                 # a breakpoint on the blocks of the messages it converts (repeated: one per message)
                 found = [(b.span, b.ttl) for b in inner.breakpoints] or [(where, None) for where in marker_keys(content)]
                 every = seq.repeated and not conditional_marker(content)  # `if m.last`: not on every message

@@ -18,6 +18,7 @@ from . import (candidates, gated_markers, handoff, history_cuts, history_loads, 
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
+from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -314,6 +315,15 @@ class SiteFinder:
         if found is None:
             a, b = self.m.offsets(func)
             found = self._frames[key] = history_cuts.CUTS.search(self.m.source, a, b) is not None
+        return found
+
+    def apart(self, func) -> bool:
+        """True when a loop of the function renders the items it adds apart by their age
+        (`rewrites.apart_in`, computed once)."""
+        key = ("apart", id(func))
+        found = self._frames.get(key)
+        if found is None:
+            found = self._frames[key] = rewrites.apart_in(func)
         return found
 
     def says_conversation(self, func) -> bool:

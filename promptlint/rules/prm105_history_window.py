@@ -1,7 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Related, Severity
+from ..model import Kind, PromptLayout, Related, Severity, Volatility
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -44,7 +44,11 @@ class HistoryWindowRule(Rule):
     shows again, found walking newest first) are a cut too: the boundary moves every turn; so is
     content given to a copy of only the newest message of a kind (`if not done and m["role"] ==
     "assistant": new = dict(m); new["reasoning"] = last; done = True`, walking newest first): the
-    next turn sends that message without it.
+    next turn sends that message without it. So is a loop (or a comprehension) that builds the
+    messages rendering each item one way among the newest and another way older, by its index or
+    a counter compared with a value made from the list's length (`view = step.short_view() if n <
+    n_obs - keep else step.llm_view()`): info, where the items are told apart, also in the messages
+    a helper returns with no request linked to it.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -102,7 +106,8 @@ class HistoryWindowRule(Rule):
                                   related=[Related(s, "also chosen by the clock here") for s in others])
         for index, part in enumerate(layout.parts):
             for seg in part.segments:
-                if seg.window is None or layout.source != "python-call" and not part.is_history:
+                if seg.window is None or layout.source != "python-call" and not part.is_history \
+                        and not (part.role != "prompt" and _apart(seg)):
                     continue  # rendered into the text of a prompt no request is linked to: judged where one sends it
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
@@ -119,3 +124,10 @@ class HistoryWindowRule(Rule):
                            "history after the first one changed differs on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")
                 yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)
+
+
+def _apart(seg) -> bool:
+    """True for the marker of a conversation written into a message with its older turns apart from
+    the newest (a stable segment of no text that carries where: `python/flow/rewrites.py`): in a
+    message list a function returns, it is sent as written."""
+    return not seg.text and seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.STABLE

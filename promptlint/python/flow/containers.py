@@ -15,6 +15,7 @@ from .configured import all_configured
 from .merged import merged_list
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
+from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
@@ -337,7 +338,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
             value = self.eval(node.value, frame, inner_env)
             return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)
         elt = self.eval(node.elt, frame, inner_env)
-        return Seq([elt], span, repeated=True, node=node, unordered=order)
+        seq = Seq([elt], span, repeated=True, node=node, unordered=order)
+        apart = comp_apart(node, env_resolver(inner_env))  # `[m.short() if i < len(ms) - k else m.full() ...]`
+        return marked(seq, apart, m) if apart is not None else seq
 
     def _order_of(self, it: Value, iter_node, frame) -> Segment | None:
         """The unordered-iteration segment that makes iterating `it` unstable, or None."""

@@ -28,6 +28,7 @@ from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
+from . import rewrites
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
 from .windows import TAKEN
@@ -168,6 +169,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return sorted_in_place(prev)
         if th.kind == "map":
             return self.mapped_loop(th, prev, frame)
+        if th.kind == "apart":
+            return rewrites.marked(prev, th.node, frame.module)
         if th.kind == "window":
             return self.windowed(prev, th.node, frame, th.name)
         if th.kind == "shuffle":

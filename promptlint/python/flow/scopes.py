@@ -19,6 +19,7 @@ from ..markers import sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
 from ..walk import children, subtree
+from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
 
@@ -34,7 +35,9 @@ YIELDED = "<yielded>"
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    window (the oldest messages of the list named `name` dropped in a loop) | setitem (key `name`
+    window (the oldest messages of the list named `name` dropped in a loop) | apart (the items a
+    loop added to `prev` rendered one way among the newest, another older: `node` from
+    `rewrites.older_apart`) | setitem (key `name`
     of the dict `prev` set to `node`) | map (a loop that appends one element per item: `value` the
     append, `env` the bindings before the loop). `env` is the bindings visible where it was made;
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
@@ -397,6 +400,10 @@ class ScopesMixin:
             grown = [n for n in appended(stmt.body) if n in env and env[n] is not ctx[1].get(n)]
             for name in grown or ([source.id] if item in targets else []):
                 env[name] = _shared("window", node=rewrite, prev=_shared("expr", node=source, env=ctx[1]), name=source.id)
+        for name in appended(stmt.body) if is_for else ():  # items rendered apart by age (rewrites.older_apart)
+            found = older_apart(stmt, name, env_resolver(ctx[1])) if env.get(name) is not ctx[1].get(name) else None
+            if found is not None:
+                env[name] = _shared("apart", node=found, prev=env[name])
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None, test=None) -> None:
