@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import os
 
 from ..module import is_static_method
 from ..walk import children
@@ -311,7 +310,7 @@ def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
     return args[index] if index < len(args) else None
 
 
-def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, init=None):
+def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     """What the constructor calls of the record class `cls` (a pydantic model, a dataclass: its
     fields annotated in the class body) pass for the field `attr`, read where the method of an
     instance nobody built in the analysed code reads `self.attr` (`self.system_message.format(
@@ -319,11 +318,8 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, in
     tree (`PlannerConfig(doc_schema=agent.clean_schema())`), when there are few (`MAX_CALLERS`).
     A call that does not pass it gives `default()` (the class default). None when there are no
     calls, too many, or a call may pass it by position or by `**kwargs` (then the class default
-    is read, as before). With `init` (the class's own `__init__`, a plain class: `Prompt(messages,
-    tools=tools)`), `attr` is a parameter of it, passed by keyword or by position. Content of
-    unknown volatility in what a call passes says where: "passed as `Prompt.messages` at
-    nodes.py:9" (the file's name and row of the call; explain shows it)."""
-    key = ("field callers", id(cls), attr, init is not None)
+    is read, as before)."""
+    key = ("field callers", id(cls), attr)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
     if not evaluator.budget.following:
@@ -331,14 +327,14 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, in
     evaluator._return_cache[key] = None  # while computing: a field built from itself stays as it is
     evaluator.budget.inner += 1
     try:
-        result = _field_arguments(evaluator, module, cls, attr, default, init)
+        result = _field_arguments(evaluator, module, cls, attr, default)
     finally:
         evaluator.budget.inner -= 1
     evaluator._return_cache[key] = result
     return result
 
 
-def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, init):
+def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     """`field_arguments` once its cache and the file's budget were asked."""
     sites = [(module, call, caller, c) for call, caller, c in calls_named(module, cls.name, ("",))]
     if getattr(module, "path", None) is not None:
@@ -350,49 +346,17 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default, i
         return None
     values = []
     for site_module, call, caller, c in sites:
-        if init is not None:
-            arg = _argument(init, call, attr, method=True)
-            hidden = any(isinstance(a, ast.Starred) for a in call.args)
-        else:
-            arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)
-            hidden = bool(call.args)
+        arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)
         if arg is None:
-            if hidden or any(kw.arg is None for kw in call.keywords):
+            if call.args or any(kw.arg is None for kw in call.keywords):
                 return None  # by position or in **kwargs: not known which
             values.append(default())
             continue
         frame = evaluator.module_frame(site_module) if caller is None else \
             _caller_frame(evaluator, site_module, caller, c, 1, None)
-        at = site_module.span(call)
-        values.append(_passed_at(evaluator.eval(arg, frame), f"passed as `{cls.name}.{attr}` at "
-                                 f"{os.path.basename(at.filename)}:{at.start.row}"))
+        values.append(evaluator.eval(arg, frame))
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values)
-
-
-def _passed_at(value, note: str):
-    """`value` with `note` (where a constructor call passes it) added to the evidence of its
-    content of unknown kind and volatility, in its texts, list items and dict values (not to a
-    name's hint, nor to evidence other code compares: the conversation, a spent budget)."""
-    from dataclasses import replace
-    from ...model import Kind, Volatility
-    from .budget import SPENT
-    from .values import Alt, Mapping, Seq, Spread, Text
-    if isinstance(value, Text):
-        return Text([replace(s, evidence=f"{s.evidence}; {note}" if s.evidence and s.evidence != "an object" else note)
-                     if s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN and not s.name_only
-                     and s.evidence != SPENT and note not in s.evidence else s
-                     for s in value.segs])
-    if isinstance(value, Spread):
-        return replace(value, value=_passed_at(value.value, note))
-    if isinstance(value, Seq):
-        return replace(value, items=[_passed_at(i, note) for i in value.items])
-    if isinstance(value, Mapping):
-        return replace(value, items={k: _passed_at(v, note) for k, v in value.items.items()},
-                       value=None if value.value is None else _passed_at(value.value, note))
-    if isinstance(value, Alt):
-        return replace(value, options=[_passed_at(o, note) for o in value.options])
-    return value
 
 
 def called_anywhere(evaluator, module, func) -> bool:

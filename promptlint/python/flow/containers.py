@@ -19,9 +19,9 @@ from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
 from .text import const_str
 from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
-                     most_volatile, picked)
+                     most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
-                      takes_newest, without_head)
+                      takes_newest)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -162,8 +162,6 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         m = frame.module
         base = self.eval(node.value, frame, env)
         key = self._key(node.slice, frame, env)
-        if isinstance(base, Alt) and (chosen := picked(base, key)) is not None:
-            return chosen  # `prompt.messages[0]` of the lists two constructor calls pass: each one's first
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
         if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
@@ -187,7 +185,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
         if isinstance(node.slice, ast.Slice):
-            cut = self._unordered_slice(base, node, frame) or without_head(base, node.slice, m.span(node))
+            cut = self._unordered_slice(base, node, frame)
             if cut is not None:
                 return cut
         conversation = _history(base)

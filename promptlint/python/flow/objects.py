@@ -16,8 +16,8 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (changed_by_methods, explicit_none, grown, members_named, message_list, none_default,
-                          required_field, self_annotation, self_assigns, stepped, walk_statements)
+from .class_facts import (changed_by_methods, grown, members_named, message_list, self_annotation, self_assigns, stepped,
+                          walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -136,10 +136,29 @@ def _handed_in(self_value) -> bool:
         and self_value.span is None and not self_value.kwargs
 
 
+def _required_field(stmt, attr: str) -> bool:
+    """True for a field annotated without a value in a class body (`payload: dict`), not a
+    `ClassVar`."""
+    return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
+        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
 
 
-
-
+def _none_default(node) -> bool:
+    """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
+    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
+    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
+    the class."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if name in ("Field", "field"):
+            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+            default = kw.get("default", node.args[0] if node.args else None)
+            # (no default, or `...`: a required field, which each instance is given)
+            return "default_factory" not in kw and (default is None or isinstance(default, ast.Constant)
+                                                    and default.value in (None, Ellipsis))
+    return False
 
 
 def _serving(self_value) -> ast.ClassDef | None:
@@ -317,7 +336,8 @@ class ObjectsMixin:
                     return self.call_function(fn, {}, depth + 1, None)
                 return fn
             targets, value = [], None
-            if required_field(stmt, attr) and self._record_handed_in(module, c, attr, self_value):
+            if _required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
+                    and not any(changed_by_methods(k, attr) for _, k in self.mro(module, c)):
                 # a required field of a record (`payload: dict` of a pydantic model or dataclass) of
                 # an instance built elsewhere: what its constructor calls pass (`Request(payload=args)`)
                 given = field_arguments(self, module, c, attr, lambda: dynamic(module.span(stmt), f"self.{attr}"))
@@ -340,31 +360,14 @@ class ObjectsMixin:
                 if _unbuilt(self_value) and isinstance(stmt, ast.AnnAssign):  # an instance built elsewhere
                     given = field_arguments(self, module, c, attr, lambda: (
                         (self._configured(module, c, attr, self_value) or dynamic(module.span(stmt), f"self.{attr}"))
-                        if none_default(value)
+                        if _none_default(value)
                         else self._field_default(value, frame)))
                     if given is not None:
                         return given  # `Config(doc_schema=agent.schema())`: what its constructors pass
-                elif isinstance(stmt, ast.AnnAssign) and self._record_handed_in(module, c, attr, self_value):
-                    # a field with a default of a record handed in as a parameter (`prompt: Prompt`, the
-                    # field `messages: list[dict] = Field(default_factory=list)`): what the constructor
-                    # calls of the tree pass (`Prompt(messages=messages)` where the request is built),
-                    # its default where a call leaves it out
-                    given = field_arguments(self, module, c, attr, lambda: (
-                        dynamic(module.span(stmt), f"{c.name}.{attr}") if none_default(value) and not explicit_none(value)
-                        else self._field_default(value, frame)))
-                    if given is not None:
-                        return given
-                if none_default(value):
+                if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
                 return self._field_default(value, frame)
         return None
-
-    def _record_handed_in(self, module, c: ast.ClassDef, attr: str, self_value) -> bool:
-        """True when `self_value` is an instance of the record class `c` (no `__init__` of its own:
-        a pydantic model, a dataclass) built where we do not see it, and no method of `c` sets
-        `attr` again: the field holds what a constructor call passed."""
-        return _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
-            and not any(changed_by_methods(k, attr) for _, k in self.mro(module, c))
 
     def _field_default(self, node, frame: Frame) -> Value:
         """A class attribute's value; of a dataclass / pydantic field (`field(default=...)`,
@@ -418,9 +421,6 @@ class ObjectsMixin:
             # (its class, with the module it is defined in: `self` handed to another module's code)
             return frame.self_value or Obj(f"self:{frame.cls.name}", args=[ClassRef(frame.module, frame.cls)],
                                            node=frame.cls)
-        given = self._init_argument(frame, th)
-        if given is not None:
-            return given
         if (frame.depth == 0 or frame.hops is not None) and name not in ("self", "cls"):
             # the prompt's own frame, or a wrapper's caller that passes its own parameter: ask its callers
             from .callers import caller_arguments
@@ -471,24 +471,6 @@ class ObjectsMixin:
         # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)
-
-    def _init_argument(self, frame: Frame, th: Thunk) -> Value | None:
-        """A parameter of the `__init__` of a plain class read for an instance handed in as a
-        parameter (`def _generate(self, prompt: Prompt)` reads `prompt.messages`, which `__init__`
-        sets from its parameter `messages`): what the constructor calls of the class in its package
-        tree pass for it, by keyword or by position (its default where a call leaves it out), when
-        there are few; None otherwise (the parameter is read as before)."""
-        ref = _serving(frame.self_value)
-        if frame.func is None or frame.func.name != "__init__" or ref is None or _own(frame.self_value) \
-                or not _handed_in(frame.self_value):
-            return None
-        init = self.init_of(ClassRef(frame.self_value.args[0].module, ref))
-        if init is None or init.node is not frame.func:
-            return None  # (an `__init__` of a base that a subclass's own `__init__` calls: not its constructor calls)
-        m, name = frame.module, th.name
-        default = self.defaults(Func(m, frame.func)).get(name)
-        return field_arguments(self, frame.self_value.args[0].module, ref, name, lambda: (
-            dynamic(m.span(th.node), name) if default is None else self.force(default.value, default)), init=init.node)
 
     def _default_value(self, frame: Frame, name: str) -> Value | None:
         """The value of the default of parameter `name` of the frame's function (evaluated once,

@@ -184,20 +184,3 @@ def held_order(value, depth: int = 0) -> Segment | None:
     else:
         return None
     return next((o for o in (held_order(i, depth + 1) for i in items[:16]) if o is not None), None)
-
-
-def picked(base, key):
-    """`base[key]` for each option of an Alt of known lists (an int `key`: an item written in the
-    code, no spread before it) or dicts (a str `key` they hold): one value per option (the first
-    message of the list each constructor call passes); None when an option does not hold it."""
-    if isinstance(base, Alt):
-        found = [picked(o, key) for o in base.options]
-        return None if any(f is None for f in found) else Alt(found, base.span, base.fallback, base.configured,
-                                                              base.per_caller)
-    if isinstance(base, Seq) and type(key) is int and 0 <= key < len(base.items) and not base.repeated \
-            and not any(isinstance(i, Spread) for i in base.items[:key + 1]):
-        return base.items[key]
-    if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
-        return base.items[key]
-    return None
-

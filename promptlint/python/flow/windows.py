@@ -281,22 +281,3 @@ def _called(elt, name: ast.Name) -> bool:
 def _keyed(node) -> bool:
     """True for a subscript of the item by a string key (`m["content"]`): a field of the message."""
     return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
-
-
-def without_head(base: Value, cut: ast.AST, span) -> Seq | None:
-    """`xs[n:]` (n a constant) of a list whose first n items are written in the code (`[system,
-    *history][1:]`, the messages after the system message a request sends apart): the items after
-    them, in order; None for any other slice or list (a loop's list, a spread among the first n).
-    Of several lists (one per constructor call or branch), each is cut: None when one cannot be."""
-    if isinstance(base, Alt):
-        cuts = [without_head(o, cut, span) for o in base.options]
-        return None if any(c is None for c in cuts) else Alt(cuts, base.span, base.fallback)
-    if not (isinstance(cut, ast.Slice) and cut.upper is None and cut.step is None
-            and isinstance(cut.lower, ast.Constant) and type(cut.lower.value) is int and cut.lower.value >= 0):
-        return None
-    n = cut.lower.value
-    if not isinstance(base, Seq) or base.repeated or base.unordered is not None or len(base.items) < n \
-            or any(isinstance(item, Spread) for item in base.items[:n]):
-        return None
-    return Seq(base.items[n:], span, is_tuple=base.is_tuple, node=base.node, markers=base.markers)
-
