@@ -2,7 +2,7 @@
 the joined text carries a marker (a stable segment of no text whose `window` is where the turns
 are told apart), kept through `or`, a helper that reshapes the text and an f-string."""
 from promptlint.model import Kind, Volatility
-from promptlint.python.flow.rewrites import marks_of
+from promptlint.python.flow.rewrites import marks_in, marks_of
 
 from analysis_support import pos, probe
 
@@ -184,39 +184,34 @@ BUILT = """
 """
 
 
-def _marks(value) -> list:
-    from promptlint.python.flow.rewrites import marks_in
-    return marks_in(value)
-
-
 def test_a_loop_building_messages_renders_older_items_apart_by_a_counter_against_a_count_less_kept(tmp_path):
-    mark, = _marks(probe(tmp_path, BUILT, index=0).value)
+    mark, = marks_in(probe(tmp_path, BUILT, index=0).value)
     assert (mark.kind, mark.volatility, mark.text, mark.expr) == (Kind.UNKNOWN, Volatility.STABLE, "", "steps")
     assert mark.window.start == pos(BUILT, "seen < n_short")
 
 
 def test_the_newest_item_rendered_apart_in_a_text_built_by_parts(tmp_path):
-    mark, = _marks(probe(tmp_path, BUILT, index=1).value)
+    mark, = marks_in(probe(tmp_path, BUILT, index=1).value)
     assert mark.window.start == pos(BUILT, "node.summary and i < len(nodes) - 1")
 
 
 def test_a_comprehension_and_a_newest_first_walk_render_older_items_apart(tmp_path):
-    mark, = _marks(probe(tmp_path, BUILT, index=2).value)
+    mark, = marks_in(probe(tmp_path, BUILT, index=2).value)
     assert mark.window.start == pos(BUILT, "i < len(ms) - k")
-    mark, = _marks(probe(tmp_path, BUILT, index=3).value)
+    mark, = marks_in(probe(tmp_path, BUILT, index=3).value)
     assert mark.window.start == pos(BUILT, "i < 3 else")
 
 
 def test_a_head_counted_from_the_start_a_separator_a_filler_message_or_an_id_is_no_rewrite(tmp_path):
     for index in (4, 5, 6, 7):
-        assert _marks(probe(tmp_path, BUILT, index=index).value) == [], index
+        assert marks_in(probe(tmp_path, BUILT, index=index).value) == [], index
 
 
 def test_items_kept_by_place_a_running_total_or_a_tag_on_a_copy_are_no_rendering(tmp_path):
     for index in (8, 9, 10):
-        assert _marks(probe(tmp_path, BUILT, index=index).value) == [], index
+        assert marks_in(probe(tmp_path, BUILT, index=index).value) == [], index
 
 
 def test_a_copy_of_an_older_message_given_shortened_content_is_rendered_apart(tmp_path):
-    mark, = _marks(probe(tmp_path, BUILT, index=11).value)
+    mark, = marks_in(probe(tmp_path, BUILT, index=11).value)
     assert mark.window.start == pos(BUILT, "i < len(history) - keep")
