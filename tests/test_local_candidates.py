@@ -343,10 +343,12 @@ def test_text_only_returns_are_never_message_lists():
         return ast.parse(src, mode="eval").body
 
     for src in ('"\\n".join(lines)', '"Hi {x}".format(x=x)', '"%s!" % name', 'f"{a}"', '"x"',
-                'f"{a}".join(b)', '"a, b".replace(",", ";")'):
+                'f"{a}".join(b)', '"a, b".replace(",", ";")', "sep.join(lines)", "textwrap.dedent(text)",
+                "Template(t).substitute(task=task)", "template.format_map(values)"):
         assert _text_only(shape(src)), src
-    for src in ("sep.join(lines)", "build(f'{a}')", "template.format(x=1)", "x % y", "[{'role': 'system'}]",
-                '"{}".split()'):
+    # (`format` of an object: DSPy's adapters `format(signature, demos, inputs)` a message list)
+    for src in ("build(f'{a}')", "template.format(x=1)", "adapter.format(sig, demos, inputs)", "x % y",
+                "[{'role': 'system'}]", '"{}".split()'):
         assert not _text_only(shape(src)), src
 
 

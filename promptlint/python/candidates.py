@@ -51,11 +51,27 @@ def prompt_named(name: str, functions: bool = False) -> bool:
 
 
 _TOOL_WORDS = {"tool", "tools"}
+#: Words after the last tools word of a name that say it holds something of a tool's use, not the
+#: definitions a request sends (`tool_call_id`, `tool_results`, `tool_choice`, `first_tool_call`).
+_TOOL_USE_WORDS = {"call", "calls", "called", "result", "results", "choice", "id", "ids", "output", "outputs",
+                   "response", "responses", "message", "messages", "part", "parts", "return", "returns", "args",
+                   "arguments", "input", "inputs", "error", "errors", "event", "events", "round", "rounds", "use",
+                   "uses", "usage", "execution", "status"}
+#: First words of a name that make it a flag or a count (`use_tools`, `max_tool_rounds`), or a
+#: function that runs a tool and returns what it returned (`run_tool`, `execute_crew_tool`).
+_TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "no",
+                        "num", "n", "max", "min", "count", "run", "execute", "call", "invoke", "handle", "dispatch"}
 
 
+@lru_cache(maxsize=65536)
 def tools_named(name: str) -> bool:
-    """True when a word of the name says tools (`tools`, `self._tools`, `build_tool_specs`)."""
-    return bool(words(name) & _TOOL_WORDS)
+    """True when the name says a list (or registry) of tool definitions: a tools word not followed
+    by a word of a tool's use (`tools`, `self._tools`, `build_tool_specs`, `tools_param`; not
+    `tool_call_id`, `tool_results`, `use_tools`, `run_tool`)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    parts = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w]
+    at = max((i for i, w in enumerate(parts) if w in _TOOL_WORDS), default=None)
+    return at is not None and parts[0] not in _TOOL_NOT_LIST_FIRST and not set(parts[at + 1:]) & _TOOL_USE_WORDS
 
 
 def _names_only(node) -> bool:
@@ -236,8 +252,9 @@ def local(finder, node, name: str, value_node, frame) -> None:
     handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
     order or with an id in a tool."""
     if tools_named(name) and not prompt_named(name):
-        tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node), own=True,
-                     names=_names_only(value_node))
+        value = speculative(finder, value_node, frame)
+        if value is not None:
+            tools_layout(finder, node, value, finder.m.span(value_node), own=True, names=_names_only(value_node))
         return
     if builds_messages(value_node):
         message_list(finder, node, finder.ev.eval(value_node, frame), frame)
@@ -339,17 +356,22 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     value_node = node.value
     if tools_named(func.name):
         # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
-        if tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node),
-                        names=_names_only(value_node) or _names_kept(func, value_node)):
+        value = speculative(finder, value_node, frame)
+        if value is not None and tools_layout(finder, node, value, finder.m.span(value_node),
+                                              names=_names_only(value_node) or _names_kept(func, value_node)):
             return True
         if not prompt_named(func.name):
             return False
+        finder.ev.reset_budget()
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
     if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     if not named and _text_only(value_node):
         return False  # text (never a message list), from a function not named for a prompt
-    value = finder.ev.eval(value_node, frame)
+    # (of a function not named for prompts only a message list is a candidate: read in case it is one)
+    value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
+    if value is None:
+        return False
     for option in _options(value):
         if isinstance(option, Seq) and option.is_tuple and isinstance(value_node, ast.Tuple):
             # `return messages, original_prompt`: the message list returned with other values
@@ -368,15 +390,31 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
 
 def _text_only(node) -> bool:
     """True for an expression that is text whatever its operands are, never a message list: an
-    f-string, a str method of a string literal (`"\\n".join(lines)`, `"...".format(x)`), `"..." % x`."""
+    f-string, a str method of a string literal (`"\\n".join(lines)`, `"...".format(x)`), `"..." % x`,
+    a method whose result is text whatever it is called on (`sep.join(lines)`, `textwrap.dedent(s)`,
+    `string.Template(t).substitute(...)`; not `format`: DSPy's adapters `format` a message list)."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
         node = node.left
-    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS:
-        node = node.func.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in _TEXT_ONLY_METHODS:
+            return True
+        if node.func.attr in _STR_METHODS:
+            node = node.func.value
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 _STR_METHODS = {"join", "format", "format_map", "strip", "replace"}
+#: Methods whose result is text (or a path) whatever object has them: `str.join`, `os.path.join`,
+#: `str.format_map`, `textwrap.dedent`, string.Template's `substitute`.
+_TEXT_ONLY_METHODS = {"format_map", "join", "dedent", "substitute", "safe_substitute"}
+
+
+def speculative(finder, value_node, frame):
+    """The value of `value_node` read within the speculative budget (`reset_budget(speculative=True)`),
+    or None when that ran out: a candidate read only in case it is one is then dropped."""
+    finder.ev.reset_budget(speculative=True)
+    value = finder.ev.eval(value_node, frame)
+    return None if finder.ev.budget.exhausted else value
 
 
 def message_list(finder, node, value, frame) -> bool:

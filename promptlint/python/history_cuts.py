@@ -19,7 +19,7 @@ from .walk import subtree
 #: index from `len(xs) - 1`, a pop or del in a loop, LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
 #: for a cut conversation.
-CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(-|len\()|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\(|\bdel\b|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
                   r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 
@@ -41,8 +41,11 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
         return False  # kept on the instance by a method only the user's code calls: a prune when asked
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
-        finder.ev.reset_budget()
-        cut = windows_in(finder.ev.eval(value_node, finder.frame(own)))
+        finder.ev.reset_budget(speculative=True)  # (read in case it is a cut conversation)
+        value = finder.ev.eval(value_node, finder.frame(own))
+        if finder.ev.budget.exhausted:
+            return False
+        cut = windows_in(value)
         found = [s for s in cut if _conversation(s)]
         if found or not cut:
             break  # no list of it is cut whatever its parameters are named: its callers cannot make one

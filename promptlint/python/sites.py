@@ -26,7 +26,7 @@ from .walk import children
 
 #: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates.CONVERSATION_WORDS)
 #: and of its messages' roles, in any case.
-_CONVERSATION_ROOTS = re.compile(r"(?i:messag|msg|histor|conversation|chat|dialog|transcript|turn|role)")
+_CONVERSATION_ROOTS = re.compile(r"(?i:messag|msg|histor|conversation|chat|dialog|transcript|(?<!re)turn|role)")
 
 # a system message written in the code: a function building one may return a prompt
 _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])|(role\s*=\s*["'](system|developer)["'])"""

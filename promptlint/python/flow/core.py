@@ -18,7 +18,7 @@ from pathlib import Path
 from ...model import Kind, Segment, Volatility
 from ... import classify
 from ..module import display_name
-from .budget import MAX_DEPTH, Budget
+from .budget import MAX_DEPTH, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
@@ -71,9 +71,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._bodies.clear()
         self.budget.start_file()
 
-    def reset_budget(self) -> None:
-        """Start the work budget of one prompt."""
-        self.budget.reset()
+    def reset_budget(self, speculative: bool = False) -> None:
+        """Start the work budget of one prompt; `speculative`: of a candidate read only in case it
+        is one (`budget.SPECULATIVE_BUDGET`), dropped when `budget.exhausted` after its reading."""
+        self.budget.reset(SPECULATIVE_BUDGET if speculative else None)
         self.reached = []
         self.reached_funcs = []
         self.marked = []
