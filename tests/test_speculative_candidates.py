@@ -1,0 +1,77 @@
+"""Candidates read only in case they are prompts (a tools list kept in a local name or returned, a
+cut conversation where a function returns, the message list of a function not named for
+prompts): what the names and shapes admit, and the speculative budget past which such a
+candidate is dropped (python/flow/budget.py `SPECULATIVE_BUDGET`)."""
+from __future__ import annotations
+
+import pytest
+
+from analysis_support import layouts
+
+from promptlint.python import candidates
+from promptlint.python.flow import budget
+from promptlint.python.history_cuts import CUTS
+
+
+@pytest.mark.parametrize("name", ["tools", "_tools", "build_tool_specs", "tools_param", "tool_config", "get_tools",
+                                  "mcpTools", "tool_names", "toolDefs"])
+def test_names_of_tool_definitions_are_tools_named(name):
+    assert candidates.tools_named(name)
+
+
+@pytest.mark.parametrize("name", ["tool_call_id", "tool_calls", "tool_results", "first_tool_call", "tool_choice",
+                                  "use_native_tools", "max_tool_rounds", "run_tool", "execute_crew_tool",
+                                  "_execute_text_tool_with_events", "toolbox_ready", "prompt"])
+def test_names_of_a_tools_use_are_not_tools_named(name):
+    assert not candidates.tools_named(name)
+
+
+@pytest.mark.parametrize("text", ["history[-10:]", "msgs[len(msgs) - k:]", "h[max(0, len(h) - k):]",
+                                  "h[1 + max(0, len(h) - k):]", "turns[-self.window :]", "messages.pop(0)",
+                                  "del history[0]", "list(reversed(h))"])
+def test_slices_and_pops_are_cut_shapes(text):
+    assert CUTS.search(text)
+
+
+@pytest.mark.parametrize("text", ["messages[-1]", 'messages[-1]["role"]', "items[len(items) - 1]", "return x"])
+def test_an_index_from_the_end_is_no_cut_shape(text):
+    assert not CUTS.search(text)
+
+
+SHUFFLED_TOOLS = """
+    import json
+
+    def registry_tools(registry):
+        tools = [{"type": "function", "function": spec} for spec in set(registry.values())]
+        return tools
+"""
+
+
+def _tools_layouts(found):
+    return [lt for lt in found if any(p.role == "tools" for p in lt.parts)]
+
+
+def test_a_tools_list_in_set_order_is_a_candidate_within_the_speculative_budget(tmp_path):
+    found = _tools_layouts(layouts(tmp_path, SHUFFLED_TOOLS))
+    assert [lt.site.start.row for lt in found] == [4, 5]  # the local list, and the function returning it
+
+
+def test_a_tools_candidate_past_the_speculative_budget_is_dropped(tmp_path, monkeypatch):
+    monkeypatch.setattr("promptlint.python.flow.core.SPECULATIVE_BUDGET", 2)
+    assert budget.SPECULATIVE_BUDGET == 2_000  # (the module's own figure; the evaluator reads its copy)
+    assert _tools_layouts(layouts(tmp_path, SHUFFLED_TOOLS)) == []
+
+
+def test_a_function_not_named_for_prompts_returning_joined_text_is_not_read(tmp_path, monkeypatch):
+    read = []
+    original = candidates.speculative
+    monkeypatch.setattr(candidates, "speculative", lambda *a: read.append(a[1]) or original(*a))
+    layouts(tmp_path, """
+        import textwrap
+
+        def render(lines, body):
+            if lines:
+                return "\\n".join(lines)
+            return textwrap.dedent(body)
+    """)
+    assert read == []
