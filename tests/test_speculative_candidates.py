@@ -28,12 +28,14 @@ def test_names_of_a_tools_use_are_not_tools_named(name):
 
 @pytest.mark.parametrize("text", ["history[-10:]", "msgs[len(msgs) - k:]", "h[max(0, len(h) - k):]",
                                   "h[1 + max(0, len(h) - k):]", "turns[-self.window :]", "messages.pop(0)",
-                                  "del history[0]", "list(reversed(h))"])
+                                  "history.pop()", "del history[0]", "del self.messages[1:k]", "list(reversed(h))"])
 def test_slices_and_pops_are_cut_shapes(text):
     assert CUTS.search(text)
 
 
-@pytest.mark.parametrize("text", ["messages[-1]", 'messages[-1]["role"]', "items[len(items) - 1]", "return x"])
+@pytest.mark.parametrize("text", ["messages[-1]", 'messages[-1]["role"]', "items[len(items) - 1]", "return x",
+                                  'kwargs.pop("model", None)', "options.pop('stream')", 'del params["seed"]',
+                                  "del self.client"])
 def test_an_index_from_the_end_is_no_cut_shape(text):
     assert not CUTS.search(text)
 
