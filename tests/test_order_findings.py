@@ -476,7 +476,7 @@ def test_a_named_record_returned_by_a_function_named_for_tools_is_not_a_tool_def
             self.eval_id = str(uuid.uuid4())[:8]
             self.name = name or f"eval_{self.eval_id}"
 
-        def evaluate_tool_calls(self, actual_tools):
+        def evaluate_tools(self, actual_tools):
             result = CheckResult(eval_id=self.eval_id, name=self.name)
             for tool in actual_tools:
                 result.tool_results.append(tool)
@@ -487,3 +487,6 @@ def test_a_named_record_returned_by_a_function_named_for_tools_is_not_a_tool_def
     described = source.replace('name: str = ""', 'name: str = ""\n        description: str = ""').replace(
         "name=self.name)", 'name=self.name, description="Checks the calls.")')
     assert [f[4] for f in of(findings(tmp_path, monkeypatch, {"app.py": described}), "PRM103")] == ["info"]
+    # a function named for the tools' calls returns what they did, not tool definitions
+    called = described.replace("def evaluate_tools(", "def evaluate_tool_calls(")
+    assert of(findings(tmp_path, monkeypatch, {"app.py": called}), "PRM103") == []
