@@ -93,6 +93,12 @@ _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\
 _NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
 
 
+#: Options that leave the tools out merged into a request's options (`kwargs.update(self.no_tools_kwargs)`,
+#: `kwargs["include_functions"] = False`): PRM204 reads whether a loop sends its requests with them.
+_TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
+                        r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
+
+
 #: A model chosen per request from a list of models (PRM205): drawn at random, taken in turns by a
 #: counter, or from a cycle (`random.choice(self.models)`, `self.models[i]`, `cycle(MODEL_NAMES)`;
 #: bounded repetition: linear).
@@ -128,6 +134,8 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True
+    if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
+        return True  # tools turned off for later requests of a loop (PRM204)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
