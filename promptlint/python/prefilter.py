@@ -99,6 +99,12 @@ _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(
                         r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
 
 
+#: A function that takes one message (`def to_api(msg: ChatMessage)`, `def convert(self, message)`):
+#: with an id source in the file, it may give an old message a new id each time (PRM103).
+_CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4})?"
+                               r"(?:msg|message|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
+
+
 #: A model chosen per request from a list of models (PRM205): drawn at random, taken in turns by a
 #: counter, or from a cycle (`random.choice(self.models)`, `self.models[i]`, `cycle(MODEL_NAMES)`;
 #: bounded repetition: linear).
@@ -130,6 +136,8 @@ def might_hold_prompt(source: str) -> bool:
     if ("random" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
             and _MODEL_POOL.search(source) is not None:
         return True  # a model chosen per request (PRM205)
+    if ("uuid" in source or "random" in source) and "essage" in source and _CONVERTS_MESSAGE.search(source) is not None:
+        return True  # a message converted with a new id (PRM103)
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
