@@ -105,6 +105,12 @@ _CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,
                                r"(?:msg|message|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
 
 
+#: A bounded deque (`deque(maxlen=10)`): with a conversation named in the file, it may keep one as a
+#: sliding window (PRM105).
+_BOUNDED_DEQUE = re.compile(r"deque\([^)\n]{0,120}maxlen")
+_TURN_WORDS = ("istory", "essages", "ssistant", "User", "emory", "onversation", "turns", "ialog")
+
+
 #: A model chosen per request from a list of models (PRM205): drawn at random, taken in turns by a
 #: counter, or from a cycle (`random.choice(self.models)`, `self.models[i]`, `cycle(MODEL_NAMES)`;
 #: bounded repetition: linear).
@@ -138,6 +144,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a model chosen per request (PRM205)
     if ("uuid" in source or "random" in source) and "essage" in source and _CONVERTS_MESSAGE.search(source) is not None:
         return True  # a message converted with a new id (PRM103)
+    if "maxlen" in source and any(w in source for w in _TURN_WORDS) and _BOUNDED_DEQUE.search(source) is not None:
+        return True  # a conversation kept in a bounded deque (PRM105)
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
