@@ -24,12 +24,17 @@ _MESSAGE_NAMES = {"msg", "message", "chat_message", "m"}
 #: An annotation naming a message class (`ChatMessage`, `Message`, `BaseMessage`), not a provider's
 #: parameter type (`ChatCompletionMessageParam`).
 _MESSAGE_TYPE = re.compile(r"(?:^|\.)\w*Message$")
+#: The text of a function of one message (`def to_api(msg: ChatMessage)`, `def convert(self,
+#: message)`): a module without one is not walked (bounded repetition: linear).
+CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4})?"
+                              r"(?:msg|message|chat_message|m\b|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
 
 
 def find_fresh_ids(module) -> list[tuple[ast.Call, str, str]]:
     """Each id call made in a message converter's result (see the module docstring), as (the
     call, the function's name, the message parameter's name); one per function."""
-    if not any(head in module.source for head in ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId")):
+    if not any(head in module.source for head in ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId")) \
+            or CONVERTS_MESSAGE.search(module.source) is None:
         return []
     out = []
     for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):

@@ -60,9 +60,41 @@ def is_model_pool(expr: ast.AST) -> bool:
         words & {"names", "ids", "list", "pool", "choices", "options", "candidates"})
 
 
+#: The text of a draw or cycle over a list named for models, matched where such a call starts
+#: (bounded repetition: linear). A module without it, or without a pool indexed, is not walked.
+_POOL = r"(?:models|llms|engines|model_?(?:names|ids|list|pool|choices|options|candidates))"
+_TEXT = re.compile(rf"(?i)(?:choices?|sample|cycle)\([\w.]{{0,60}}{_POOL}\b")
+
+
+_POOL_WORDS = ("models", "llms", "engines", *(f"model{sep}{w}" for sep in ("_", "") for w in
+                                                  ("names", "ids", "list", "pool", "choices", "options", "candidates")))
+
+
+def _may_choose(source: str) -> bool:
+    """The cheap text test first (plain substring tests, then `_TEXT`): a pool of models indexed in a
+    text with a counter, or a draw or cycle in a text that names one."""
+    drawn, cycled, counted = "random" in source or "secrets" in source, "cycle(" in source, "+= 1" in source
+    if not (drawn or cycled or counted):
+        return False
+    low = source.lower()
+    if counted and "%" in source and any(f"{w}[" in low for w in _POOL_WORDS):
+        return True  # a pool indexed by a counter (`self.models[self.calls % n]`)
+    if not (drawn or cycled) or not any(w in low for w in _POOL_WORDS):
+        return False
+    for call in ("choice(", "choices(", "sample(", "cycle("):  # the text after each draw or cycle
+        at = low.find(call)
+        while at != -1:
+            if _TEXT.match(source, at, at + 100) is not None:
+                return True
+            at = low.find(call, at + 1)
+    return False
+
+
 def find_model_switches(module) -> list[ModelSwitch]:
     """Every model chosen per request in the module that then makes a request (see the module
     docstring), once per place it is chosen."""
+    if not _may_choose(module.source):
+        return []
     tree = module.tree
     counters = _counters(tree)
     cycles = _cycles(tree)

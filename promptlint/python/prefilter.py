@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import sdks
+from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
@@ -99,12 +100,6 @@ _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(
                         r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
 
 
-#: A function that takes one message (`def to_api(msg: ChatMessage)`, `def convert(self, message)`):
-#: with an id source in the file, it may give an old message a new id each time (PRM103).
-_CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4})?"
-                               r"(?:msg|message|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
-
-
 #: A bounded deque (`deque(maxlen=10)`): with a conversation named in the file, it may keep one as a
 #: sliding window (PRM105).
 _BOUNDED_DEQUE = re.compile(r"deque\([^)\n]{0,120}maxlen")
@@ -142,7 +137,7 @@ def might_hold_prompt(source: str) -> bool:
     if ("random" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
             and _MODEL_POOL.search(source) is not None:
         return True  # a model chosen per request (PRM205)
-    if ("uuid" in source or "random" in source) and "essage" in source and _CONVERTS_MESSAGE.search(source) is not None:
+    if ("uuid" in source or "random" in source) and "essage" in source and CONVERTS_MESSAGE.search(source) is not None:
         return True  # a message converted with a new id (PRM103)
     if "maxlen" in source and any(w in source for w in _TURN_WORDS) and _BOUNDED_DEQUE.search(source) is not None:
         return True  # a conversation kept in a bounded deque (PRM105)

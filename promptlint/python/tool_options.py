@@ -22,17 +22,28 @@ _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 #: `NO_TOOLS_OPTIONS`, `without_tools`); bounded repetition: linear.
 OFF_NAME = re.compile(r"(?i)(?:^|_)(?:disable|disabled|no|without|off)_\w{0,30}?(?:tool|function)"
                       r"|(?:tool|function)s?(?:_\w{0,30})?_(?:disabled|off)$")
+_KEYED_HINTS = ("tools\"]", "tools']", "functions\"]", "functions']", "update(tools=", "update(functions=",
+                "update(include_", "update(use_", "update(enable_", "update(with_")
 #: Keys of request options that turn the tools off when False (`include_functions=False`).
 _INCLUDE_KEYS = re.compile(r"(?i)^(?:include|use|enable|with)_(?:tools|functions)$")
 _TOOL_KEYS = ("tools", "functions")
+#: Text of a tools-off option set by key or keyword (`opts["tools"] = ...`, `opts.update(tools=...)`,
+#: `opts["include_functions"] = ...`); bounded repetition: linear.
+_KEYED_TEXT = re.compile(r"(?:\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=|\.update\((?:tools|functions)[ \t]{0,4}=)"
+                         r"[ \t]{0,4}(?:None\b|\[[ \t]{0,4}\]|\([ \t]{0,4}\))"
+                         r"|(?:\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}="
+                         r"|\.update\((?:include|use|enable|with)_(?:tools|functions)[ \t]{0,4}=)[ \t]{0,4}False\b")
 
 
 def find_tools_turned_off(module) -> list[tuple[ast.AST, ast.Call, str, str]]:
     """Each merge of tools-off options into the options a loop's request is sent with, as (the
     merge, the request, the options' name, the function's name); one per loop."""
     out = []
-    if "tool" not in module.source and "function" not in module.source:
-        return out  # no tools named: the cheap test first
+    src = module.source
+    low = src.lower()
+    named = ".update(" in src and any(w in low for w in ("disable", "no_", "without", "_off")) and _updates_off(src)
+    if not (named or any(k in src for k in _KEYED_HINTS) and _KEYED_TEXT.search(src) is not None):
+        return out  # no tools-off options written: the cheap tests first
     for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
         for loop in _own_loops(func):
             body = sorted((n for stmt in loop.body for n in _own(stmt) if hasattr(n, "lineno")),
@@ -48,6 +59,19 @@ def find_tools_turned_off(module) -> list[tuple[ast.AST, ast.Call, str, str]]:
             if merge is not None:
                 out.append((merge[0], sends[merge[1]], merge[1], func.name))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _updates_off(src: str) -> bool:
+    """True when the argument of some `.update(...)` in the text ends with a name that says tools
+    off (`kwargs.update(self.engine.disable_function_calling_kwargs)`): only those arguments are read."""
+    at = src.find(".update(")
+    while at != -1:
+        end = src.find(")", at + 8, at + 208)
+        arg = src[at + 8:end] if end != -1 else ""
+        if arg and OFF_NAME.search(arg.rsplit(".", 1)[-1].strip()) is not None:
+            return True
+        at = src.find(".update(", at + 8)
+    return False
 
 
 def _own_loops(func) -> list[ast.AST]:
@@ -68,7 +92,7 @@ def _own(node) -> list[ast.AST]:
 def _turns_off(n) -> str | None:
     """The name of the options dict a statement merges tools-off options into, else None:
     `opts.update(<a name that says tools off>)`, `opts.update(tools=None)`, `opts["tools"] = []`,
-    `opts["include_functions"] = False`."""
+    `opts["include_functions"] = False` (an `update` read by its first keyword)."""
     if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "update" \
             and isinstance(n.func.value, ast.Name):
         named = len(n.args) == 1 and not n.keywords and OFF_NAME.search(_last_name(n.args[0])) is not None

@@ -60,15 +60,17 @@ def property_chains(module) -> dict[str, str]:
     found = module.facts.get("property_chains")
     if found is None:
         found = module.facts["property_chains"] = {}
-        if "@property" in module.source:
-            for cls in (n for n in ast.walk(module.tree) if isinstance(n, ast.ClassDef)):
-                for item in cls.body:
-                    if isinstance(item, ast.FunctionDef) and len(item.body) >= 1 \
-                            and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list):
-                        ret = item.body[-1]
-                        if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Attribute) \
-                                and module.code(ret.value).startswith("self."):
-                            found.setdefault(item.name, re.sub(r"\s+", "", module.code(ret.value)))
+        classes = [n for n in module.tree.body if isinstance(n, ast.ClassDef)] if "@property" in module.source else []
+        while classes:  # the module's classes and the classes nested in them
+            cls = classes.pop()
+            classes.extend(n for n in cls.body if isinstance(n, ast.ClassDef))
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef) and item.body \
+                        and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list):
+                    ret = item.body[-1]
+                    if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Attribute) \
+                            and module.code(ret.value).startswith("self."):
+                        found.setdefault(item.name, re.sub(r"\s+", "", module.code(ret.value)))
     return found
 
 
