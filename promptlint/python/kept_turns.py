@@ -41,7 +41,7 @@ def cut_kept(finder, func) -> bool:
     added = False
     for attr, stmt in found:
         evidence = _evidence(finder, cls, attr)
-        if evidence is None:
+        if evidence is None or _cut_read(finder, func, attr):
             continue
         span = finder.m.span(stmt)
         seg = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=f"self.{attr}", span=span,
@@ -49,6 +49,19 @@ def cut_kept(finder, func) -> bool:
         finder.b.add(stmt, "python-constant", None, None, None, [Part("history", [seg], span=span)])
         added = True
     return added
+
+
+def _cut_read(finder, func, attr: str) -> bool:
+    """True when the evaluator already read a cut of `self.<attr>` in `func` (a layout of the
+    returned window, `return head + self.<attr>[-n:]`): one root cause, reported there."""
+    for lay in finder.b.layouts:
+        for part in lay.parts:
+            for s in part.segments:
+                w = s.window
+                if w is not None and s.expr.startswith(f"self.{attr}") and w.filename == finder.m.filename \
+                        and func.lineno <= w.start.row <= func.end_lineno:
+                    return True
+    return False
 
 
 def _oldest_cuts(func) -> list[tuple[str, ast.stmt]]:

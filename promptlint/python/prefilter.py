@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import sdks
+from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
@@ -93,6 +94,25 @@ _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\
 _NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
 
 
+#: Options that leave the tools out merged into a request's options (`kwargs.update(self.no_tools_kwargs)`,
+#: `kwargs["include_functions"] = False`): PRM204 reads whether a loop sends its requests with them.
+_TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
+                        r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
+
+
+#: A bounded deque (`deque(maxlen=10)`): with a conversation named in the file, it may keep one as a
+#: sliding window (PRM105).
+_BOUNDED_DEQUE = re.compile(r"deque\([^)\n]{0,120}maxlen")
+_TURN_WORDS = ("istory", "essages", "ssistant", "User", "emory", "onversation", "turns", "ialog")
+
+
+#: A model chosen per request from a list of models (PRM205): drawn at random, taken in turns by a
+#: counter, or from a cycle (`random.choice(self.models)`, `self.models[i]`, `cycle(MODEL_NAMES)`;
+#: bounded repetition: linear).
+_MODEL_POOL = re.compile(r"(?:choice|choices|sample|cycle)\([\w.]{0,60}(?i:models|llms|engines|model_names|model_ids)\b"
+                         r"|(?i:models|llms|engines)\[[^\]\n]{1,80}\]")
+
+
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
 #: filled in this file (`reflect_template.format(...)`: candidates.filled_template).
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
@@ -104,7 +124,8 @@ def might_hold_prompt(source: str) -> bool:
     unstable order (a tools list built from a set, a listing) or of an id or a time
     (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
     history next to a shape that cuts a list or puts a message at its head or sends a request
-    without tools (`tools=None`), or fills a name
+    without tools (`tools=None`), chooses a model from a list of models at random or in turns,
+    or fills a name
     imported from a module named for prompts."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
@@ -113,10 +134,19 @@ def might_hold_prompt(source: str) -> bool:
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \
             and _FROM_PROMPTS.search(source) is not None:
         return True
+    if ("random" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
+            and _MODEL_POOL.search(source) is not None:
+        return True  # a model chosen per request (PRM205)
+    if ("uuid" in source or "random" in source) and "essage" in source and CONVERTS_MESSAGE.search(source) is not None:
+        return True  # a message converted with a new id (PRM103)
+    if "maxlen" in source and any(w in source for w in _TURN_WORDS) and _BOUNDED_DEQUE.search(source) is not None:
+        return True  # a conversation kept in a bounded deque (PRM105)
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True
+    if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
+        return True  # tools turned off for later requests of a loop (PRM204)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

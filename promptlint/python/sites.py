@@ -13,8 +13,8 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers, opt_in_markers,
-               request_dicts, sdks, system_hoists, tool_loops)
+from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers,
+               opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -53,7 +53,8 @@ def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
     get, caching off by default and explicit cache modes in a package where no file names a
     breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns and a
-    token budget that an Assistants run truncates the thread to, and system messages of anywhere
+    token budget that an Assistants run truncates the thread to, a conversation kept in a
+    bounded deque (`deque_windows`), and system messages of anywhere
     in a conversation moved into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
@@ -63,6 +64,8 @@ def _gates(module, evaluator) -> None:
         module.facts["history_windows"] = history_loads.history_windows(module)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if "maxlen" in module.source and "deque" in module.source:
+        module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "max_prompt_tokens" in module.source:
         module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
     if "prompt_cach" in module.source:

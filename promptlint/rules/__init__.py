@@ -18,6 +18,7 @@ def _register() -> None:
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
     from .prm204_tools_changed_mid_conversation import ToolsChangedMidConversationRule
+    from .prm205_model_switched_mid_conversation import ModelSwitchedMidConversationRule
 
     ALL_RULES.extend([
         SyntaxErrorRule,
@@ -31,6 +32,7 @@ def _register() -> None:
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,
         ToolsChangedMidConversationRule,
+        ModelSwitchedMidConversationRule,
         # further rules are registered below, in code order
     ])
     from .prm301_prefix_below_minimum import PrefixBelowMinimumRule

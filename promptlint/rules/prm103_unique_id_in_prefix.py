@@ -5,6 +5,7 @@ import re
 
 from ..impact import Rate, impacts
 from ..model import Kind, PromptLayout, Severity
+from ..python.converted_ids import find_fresh_ids
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -28,6 +29,12 @@ class UniqueIdInPrefixRule(Rule):
     from sharing the static text after it; with an explicit breakpoint after it every conversation
     pays a cache write. An id that only the history follows is fine when it is stable within the
     conversation, and an id fixed per process costs one cache write per process (info).
+
+    A function that converts one message of the conversation for a request (`def to_api(msg:
+    ChatMessage) -> dict`) and puts a new id in what it returns (`{"id": str(uuid.uuid4())}`, also
+    as a default: `msg.extra.get("id", str(uuid.uuid4()))`) gives an old message another id each
+    time the history is converted again, on every request: info, where the id is made (the
+    request that sends it is not linked there). An id stored on the message is made once.
 
     ## Example
     ```python
@@ -61,3 +68,13 @@ class UniqueIdInPrefixRule(Rule):
             what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
             yield self.diagnostic(f"{what} {tail}", seg.span or layout.site, severity=Severity.INFO,
                                   prompt=layout.id, related=text.related(seg), name_only=True)
+
+    def check_module(self, module):
+        """Info at a new id made for a message each time it is converted (`python/converted_ids.py`)."""
+        for call, function, param in find_fresh_ids(module):
+            message = (f"A new id `{module.code(call)}` is made here each time `{function}` converts a message "
+                       f"(`{param}`) for a request: when the history is converted again on the next turn, an "
+                       "older message gets another id than the one the provider cached, and the prefix breaks "
+                       "at that message on every request (the request that sends it is not linked here); store "
+                       "the id on the message when it is first made, or derive it from the message")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)

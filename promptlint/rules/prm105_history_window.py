@@ -26,6 +26,10 @@ class HistoryWindowRule(Rule):
     max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
     text is judged only where a request carries that text.
 
+    A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
+    by its name or because a loop writes each item as a user turn and an assistant turn, is one
+    too: info, where the bound is.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -89,6 +93,12 @@ class HistoryWindowRule(Rule):
                        "the turn it is added, and the history after it is read uncached; keep later system messages "
                        "in place among the input items and fold only the leading ones")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+        for bound, held, why in module.facts.get("deque_windows", ()):
+            message = (f"The conversation is kept in a bounded deque `{held}` ({why}): once it is full, each new "
+                       "turn pushes the oldest one out, so the history sent from it never matches the prefix "
+                       "cached by the previous request (the request that sends it is not linked here: how much "
+                       "it costs is not known); keep the whole conversation, or drop its oldest half at a limit")
+            yield self.diagnostic(message, module.span(bound), severity=Severity.INFO)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic, Related, Severity
 from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
                                     find_tool_switches, find_tools_emptied_at_limit)
+from ..python.tool_options import find_tools_turned_off
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -41,7 +42,10 @@ class ToolsChangedMidConversationRule(Rule):
     request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
     `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
     are left out; so is a tool list emptied once a count reaches its limit and filled otherwise
-    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), and a tool set
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), options that
+    leave the tools out merged into the options a loop sends its requests with
+    (`kwargs.update(self.no_tools_kwargs)` once a limit of rounds is reached, `kwargs["tools"] =
+    None` after an error; not `tool_choice="none"`, which keeps the definitions), and a tool set
     grown by a function that then writes it to an assistant the provider keeps
     (`agent.tools.append(FileSearch)`, then `client.beta.assistants.update(agent.id, tools=...)`).
 
@@ -148,3 +152,10 @@ class ToolsChangedMidConversationRule(Rule):
                        "(once per conversation that reaches the limit); keep the tools and send "
                        "`tool_choice=\"none\"`")
             yield self.diagnostic(message, module.span(stmt))
+        for merge, request, options, function in find_tools_turned_off(module):
+            message = (f"Options that leave the tools out are merged into `{options}` here, in the loop of "
+                       f"`{function}` that sends its requests with `**{options}` (line {request.lineno}): the "
+                       f"requests after it go out without the tool definitions the earlier ones had, and {_FRONT} "
+                       "differ, so they read none of the conversation from the cache; keep the tools and send "
+                       "`tool_choice=\"none\"`")
+            yield self.diagnostic(message, module.span(merge), related=[Related(module.span(request), "sent here")])

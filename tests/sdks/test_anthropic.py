@@ -161,3 +161,33 @@ def test_messages_parse_is_a_request_with_structured_output(tmp_path):
                                                       ("openai", "chat.completions.parse")]
     assert parts(found[0]) == [("system", [("text", "Extract the tables.")]),
                                ("user", [("unknown", "per-request", "page")])]
+
+
+THROUGH_A_PROPERTY = """
+    from anthropic import AsyncAnthropic
+
+
+    class Engine:
+        def __init__(self):
+            self.client = AsyncAnthropic()
+
+        @property
+        def _api(self):
+            return self.client.messages
+
+        @property
+        def name(self):
+            return self.label
+
+        async def predict(self, messages: list[dict]):
+            reply = await self._api.create(model="claude-sonnet-4-5", max_tokens=512, messages=messages)
+            await self.name.create(messages=messages)
+            return reply
+"""
+
+
+def test_a_request_through_a_property_that_returns_the_messages_resource_is_a_send_site(tmp_path):
+    # `self._api.create` reads as `self.client.messages.create`; `self.name` returns no resource
+    lay = one_call(tmp_path, THROUGH_A_PROPERTY)
+    assert (lay.provider, lay.api, lay.site.start.row) == ("anthropic", "messages.create", 17)
+    assert [p.role for p in lay.parts] == ["history"]

@@ -38,6 +38,17 @@ def list_variants(value) -> list | None:
     return [merged] if merged is not None else None
 
 
+def variants_with_list(value) -> list | None:
+    """The variants of an Alt (nested Alts flattened, at most `MAX_VARIANTS`) when one of them is
+    a list (`x + y` with such a value is list concatenation), else None."""
+    if not isinstance(value, Alt):
+        return None
+    out = _flat(value, lambda v: True)
+    if not out or len(out) > MAX_VARIANTS or not any(isinstance(v, Seq) for v in out):
+        return None
+    return out
+
+
 def dict_variants(value: Alt, merge: bool = True) -> list | None:
     """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
     Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`), unless

@@ -22,7 +22,7 @@ from .budget import MAX_DEPTH, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
-from .containers import ContainersMixin, list_variants
+from .containers import MAX_VARIANTS, ContainersMixin, list_variants, variants_with_list
 from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
@@ -349,6 +349,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         right = self.eval(node.right, frame, env)
         op = node.op
         if isinstance(op, ast.Add):
+            joined = _lists_joined(left, right, node, m)
+            if joined is not None:
+                return joined
             if isinstance(left, Seq) or isinstance(right, Seq):
                 items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
                 items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
@@ -513,3 +516,27 @@ def _defaulted(node: ast.IfExp) -> bool:
         kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse
         return isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and code(kept) == code(test.left)
     return code(node.body) == code(test)
+
+
+def _lists_joined(left: Value, right: Value, node: ast.BinOp, m) -> Value | None:
+    """Two lists added (`head + history[-k:]`) where a side is a list written in variants
+    (`([system] if system_prompt else []) + (extra or [])`, an attribute a method may also set
+    from elsewhere): `+` with a list is list concatenation in every variant, so one joined list
+    per pair of variants (at most `MAX_VARIANTS`, else one list of both sides spread), the items
+    of a list variant and any other variant spread: a message list keeps its shape. None when no side is an Alt with a list among
+    its variants."""
+    lv, rv = variants_with_list(left), variants_with_list(right)
+    if lv is None and rv is None:
+        return None
+
+    def items(v, at):
+        return v.items if isinstance(v, Seq) else [Spread(v, m.span(at), m.code(at))]
+    lv, rv = lv or [left], rv or [right]
+    if len(lv) * len(rv) > MAX_VARIANTS:  # one list: each side spread whole
+        return Seq([Spread(left, m.span(node.left), m.code(node.left)),
+                    Spread(right, m.span(node.right), m.code(node.right))], m.span(node))
+    options = [Seq(items(a, node.left) + items(b, node.right), m.span(node),
+                   repeated=getattr(a, "repeated", False) or getattr(b, "repeated", False)) for a in lv for b in rv]
+    alts = [v for v in (left, right) if isinstance(v, Alt)]
+    return Alt(options, m.span(node), configured=all(a.configured for a in alts),
+               fallback=all(a.fallback for a in alts), per_caller=all(a.per_caller for a in alts))

@@ -32,6 +32,11 @@ class Call:
     def of(module, node: ast.Call) -> "Call":
         func = node.func
         chain = re.sub(r"\s+", "", module.code(func)) if isinstance(func, (ast.Attribute, ast.Name)) else ""
+        if chain.startswith("self.") and chain.count(".") >= 2:
+            head, _, rest = chain[5:].partition(".")
+            returned = property_chains(module).get(head)
+            if returned is not None:  # `self._messages_api.create`, the property returning `self.client.messages`
+                chain = f"{returned}.{rest}"
         return Call(node=node, chain=chain, qual=module.qualified_name(func) or "",
                     method=func.attr if isinstance(func, ast.Attribute) else None,
                     kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
@@ -46,6 +51,27 @@ class Call:
         if name is not None and name in self.kwargs:
             return self.kwargs[name]
         return self.args[index] if index < len(self.args) else None
+
+
+def property_chains(module) -> dict[str, str]:
+    """Properties of the module's classes that return an attribute chain of `self` (`@property def
+    _api(self): return self.client.messages`): name -> the returned chain's text (whitespace
+    removed), so a call through the property reads as the call it makes. Computed once per module."""
+    found = module.facts.get("property_chains")
+    if found is None:
+        found = module.facts["property_chains"] = {}
+        classes = [n for n in module.tree.body if isinstance(n, ast.ClassDef)] if "@property" in module.source else []
+        while classes:  # the module's classes and the classes nested in them
+            cls = classes.pop()
+            classes.extend(n for n in cls.body if isinstance(n, ast.ClassDef))
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef) and item.body \
+                        and any(isinstance(d, ast.Name) and d.id == "property" for d in item.decorator_list):
+                    ret = item.body[-1]
+                    if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Attribute) \
+                            and module.code(ret.value).startswith("self."):
+                        found.setdefault(item.name, re.sub(r"\s+", "", module.code(ret.value)))
+    return found
 
 
 def chain_is(pattern: str, *keywords: str) -> Callable[[Call], bool]:

@@ -1,0 +1,66 @@
+"""PRM205 model-switched-mid-conversation."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from ..model import Diagnostic, Related, Severity
+from ..python.model_switches import find_model_switches
+from .base import Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..python.module import Module
+
+
+class ModelSwitchedMidConversationRule(Rule):
+    """## What it does
+    Finds a model chosen anew for each request from a list of models: drawn at random
+    (`random.choice(self.models)`) or taken in turns by a counter kept across calls
+    (`self.models[self.calls % len(self.models)]`, `next(self.rotation)` of an
+    `itertools.cycle`), in a function that runs per request (not `__init__`), when the chosen
+    model then makes a request (a method called on it, or a call given it as `model=`), there or
+    in the function that calls the method returning it (`model = self.select_model()`, then
+    `model.query(...)`). The list is one of models by its name (`models`, `llms`, `model_names`).
+
+    ## Why is this bad?
+    Providers cache a prompt's prefix per model: a request sent to another model than the previous
+    request of the same conversation reads nothing from the cache, and every switch writes the
+    prefix again for the new model. With two models taken in turns, each request re-sends the
+    whole conversation to a model whose cache ends two turns earlier or has expired: the history
+    is processed uncached on most requests. A warning when the request passes a value named as
+    the conversation (`messages`, `history`); info when what the request carries is not known here
+    (a wrapper forwarding `*args`), since a one-shot request loses only its static prefix.
+
+    ## Example
+    ```python
+    def query(self, messages):
+        model = random.choice(self.models)
+        return model.complete(messages)
+    ```
+    Use instead: choose the model once per conversation (when it starts, or by a hash of its
+    id), so that every request of one conversation goes to the same model.
+
+    ## Fix safety
+    Display-only: which model answers is the application's choice.
+    """
+
+    code = "PRM205"
+    severity = Severity.WARNING
+    fix_title = "Choose the model once per conversation, not per request"
+
+    def check_module(self, module: "Module") -> Iterable[Diagnostic]:
+        for switch in find_model_switches(module):
+            chosen = (f"A model is chosen {switch.how} from `{switch.pool}` for each request (in "
+                      f"`{switch.function}`)")
+            if switch.conversation:
+                message = (f"{chosen}, and the request made with it (line {switch.request.lineno}) re-sends the "
+                           "conversation: providers cache a prefix per model, so a request to another model than "
+                           "the previous one of the conversation reads none of the history from the cache, and "
+                           "each switch writes it again for that model; choose the model once per conversation")
+            else:
+                message = (f"{chosen}, and a request is made with it (line {switch.request.lineno}): providers cache "
+                           "a prefix per model, so when it re-sends a conversation (what it carries is not known "
+                           "here), a request to another model than the previous one reads none of it from the "
+                           "cache; choose the model once per conversation")
+            severity = Severity.WARNING if switch.conversation else Severity.INFO
+            yield self.diagnostic(message, module.span(switch.node), severity=severity,
+                                  related=[Related(module.span(switch.request), "the request made with it")])
