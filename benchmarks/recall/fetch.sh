@@ -30,3 +30,6 @@ fetch setU textgrad 0.1.8; fetch setU praisonaiagents 1.7.17
 fetch setV upsonic 0.77.3; fetch setV camel-ai 0.2.90
 fetch setW aisuite 0.2.0; fetch setW mle-agent 0.4.2; fetch setW atomic-agents 1.1.11
 fetch setX rigging 3.3.5; fetch setX marker-pdf 2.0.0
+fetch setAA mini-swe-agent 2.4.6; fetch setAA kani 1.10.0
+fetch setAB agno 3.1.10; fetch setAB txtai 9.14.0
+fetch setAC pyautogen 0.2.35; fetch setAC chatlas 0.23.0
