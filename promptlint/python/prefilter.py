@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from . import sdks
+from .history_loads import WINDOW_TEXT
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
@@ -123,4 +124,6 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
         return True  # a conversation re-sent without its tools (PRM204)
+    if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):
+        return True  # a conversation loaded as its newest turns (PRM105)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None
