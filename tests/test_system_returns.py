@@ -133,3 +133,16 @@ def test_a_system_message_appended_after_other_messages_gets_no_history_from_its
     # `outgoing.append(...)` of a call (no name kept): not the head of the list; the time is judged
     # on the builder's own text
     assert _builder(tmp_path, caller) == [("PRM102", "info", "desk.py", 25)]
+
+
+def test_a_list_named_only_as_messages_after_the_returned_system_message_is_not_taken_as_history(tmp_path):
+    caller = """
+        from desk import Desk
+
+
+        def extract_facts(desk: Desk, profile, messages):
+            return [desk.compose_system_message(profile), *messages]
+    """
+    # `messages` may be the input of a one-shot call (the run's messages to extract facts from),
+    # never re-sent: judged on the builder's own text
+    assert _builder(tmp_path, caller) == [("PRM102", "info", "desk.py", 25)]

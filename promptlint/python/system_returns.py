@@ -17,7 +17,9 @@ those of the builder's own module (a method's calls through `self` or any receiv
 calls by its name); only when that module makes none, the modules of its package tree that call
 the name (at most `MAX_CALLER_MODULES`: a name called from more places is not followed). The list
 the history is added to must be the one the message was put in, and what is added must be named
-as the conversation (a word of its name: `history_copy`, `past_messages`). A hand-off in other
+as the conversation (`chat_history`, `past_messages`, a word of its name: `history_copy`,
+`stored_turns`); a list named only as messages (`messages`, `msgs`) may be the input of a
+one-shot call, never re-sent. A hand-off in other
 words (the message given to a call, kept on an attribute) links nothing.
 """
 from __future__ import annotations
@@ -30,6 +32,11 @@ from ..model import Kind, Segment, Volatility
 from .walk import subtree
 
 MAX_CALLER_MODULES = 8
+#: Names of any list of messages (the input of a one-shot call as well as a conversation): not
+#: enough to say that what follows the system message is re-sent on the next request.
+_ANY_MESSAGES = {"messages", "msgs", "all_messages"}
+#: Words of a name that say the conversation so far (`history_copy`, `past_turns`).
+_PAST_WORDS = {"history", "conversation", "transcript", "turns", "dialog", "dialogue"}
 
 
 def history_after(finder, func) -> Segment | None:
@@ -158,7 +165,8 @@ def _named(module, node) -> Segment | None:
     `self.past_messages`, `session.chat_history()`), else None."""
     base = node.func if isinstance(node, ast.Call) else node
     name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else ""
-    if not ({w.lower() for w in re.split(r"[^A-Za-z0-9]+", name) if w} & classify.HISTORY_NAMES):
+    if not (name.lower() in classify.HISTORY_NAMES - _ANY_MESSAGES
+            or {w.lower() for w in re.split(r"[^A-Za-z0-9]+", name) if w} & _PAST_WORDS):
         return None
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=module.code(node), span=module.span(node),
                    evidence="the conversation the caller puts after the system message")
