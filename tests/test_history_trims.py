@@ -107,3 +107,31 @@ def test_a_helper_given_a_constant_of_one_or_the_list_under_another_name_cuts_no
         .replace("return history", "return latest")
     found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": PRUNING, "weather/station.py": station})
     assert [f for f in found if f[2] == "station.py"] == []
+
+
+def test_a_helper_that_filters_by_membership_newest_first_is_no_cut_to_a_limit(tmp_path):
+    pruning = """
+        def drop_unknown_tools(entries, allowed):
+            seen = []
+            for e in reversed(entries):
+                if e["role"] == "tool" and e["name"] in allowed:
+                    seen.append(e["call"])
+            entries[:] = [e for e in entries if e["role"] != "tool" or e["call"] in seen]
+    """
+    station = """
+        from openai import OpenAI
+
+        from weather.pruning import drop_unknown_tools
+
+        client = OpenAI()
+
+
+        class Station:
+            def ask(self, history: list, question: str) -> str:
+                drop_unknown_tools(history, self.allowed_tools)
+                request = [{"role": "system", "content": "You read weather stations."}, *history,
+                           {"role": "user", "content": question}]
+                return client.chat.completions.create(model="gpt-4.1", messages=request).choices[0].message.content
+    """
+    found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": pruning, "weather/station.py": station})
+    assert found == []

@@ -141,8 +141,9 @@ def _newest_first(fn, conv: str, bounds: set[str]) -> bool:
                 walked = True  # `messages[::-1]`
             if isinstance(s.lower, ast.UnaryOp) and isinstance(s.lower.op, ast.USub) and _names(s.lower) & bounds:
                 return True  # `messages[-limit:]`
-        elif isinstance(node, ast.Compare) and _names(node) & bounds:
-            compared = True
+        elif isinstance(node, ast.Compare) and all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in node.ops) \
+                and _names(node) & bounds:
+            compared = True  # a count against the limit (`len(kept) < limit`), not a membership test
     return walked and compared
 
 
