@@ -146,3 +146,15 @@ def test_a_list_named_only_as_messages_after_the_returned_system_message_is_not_
     # `messages` may be the input of a one-shot call (the run's messages to extract facts from),
     # never re-sent: judged on the builder's own text
     assert _builder(tmp_path, caller) == [("PRM102", "info", "desk.py", 25)]
+
+
+def test_a_returned_system_message_kept_in_a_name_and_joined_to_the_history(tmp_path):
+    caller = """
+        from desk import Desk
+
+
+        def run_turn(desk: Desk, profile, conversation, question):
+            system = desk.compose_system_message(profile)
+            return [system] + conversation
+    """
+    assert _builder(tmp_path, caller) == [("PRM102", "warning", "desk.py", 25)]

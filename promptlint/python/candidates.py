@@ -364,10 +364,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             if len(finder.b.layouts) > before:
                 return True
         elif named and role_of(func.name) == "system":
-            content = _system_content(finder, option, frame)
+            from .system_returns import history_after, system_content
+            content = system_content(finder, option, frame)
             if content is None:
                 continue
-            from .system_returns import history_after
             history = history_after(finder, func)
             layout = text_layout(finder, node, finder.ev.text_of(content, frame), finder.m.span(value_node), "system",
                                  MIN_STATIC_CHARS if history is None else 1)
@@ -377,23 +377,6 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
                 return True
     return False
 
-
-def _system_content(finder, message, frame):
-    """The content of one system message a function named for the system prompt returns
-    (`return Message(role=self.system_role, content=text)`, `{"role": "system", "content": text}`):
-    its role written as "system" / "developer", or read from a value the analysis cannot resolve
-    (a field of the instance: the function's name says which message it builds), never a role
-    known to be another one. None for anything else."""
-    if isinstance(message, Mapping):
-        role, content = message.items.get("role"), message.items.get("content")
-    elif isinstance(message, Obj) and "role" in message.kwargs:
-        role, content = message.kwargs.get("role"), message.kwargs.get("content")
-    else:
-        return None
-    if content is None:
-        return None
-    written = finder.b.static_text(role, frame)
-    return content if written is None or written in ("system", "developer") else None
 
 
 def _text_only(node) -> bool:

@@ -12,7 +12,8 @@ puts that message first in a list and then adds the conversation (docs/policies.
 
     messages = [build_system_message(user), *history, user_message]
 
-Whatever changes in the builder's text then sits before the whole history. The callers read are
+Whatever changes in the builder's text then sits before the whole history (`system_content`:
+the returned message's text, when its role is the system's). The callers read are
 those of the builder's own module (a method's calls through `self` or any receiver, a function's
 calls by its name); only when that module makes none, the modules of its package tree that call
 the name (at most `MAX_CALLER_MODULES`: a name called from more places is not followed). The list
@@ -29,6 +30,7 @@ import re
 
 from .. import classify
 from ..model import Kind, Segment, Volatility
+from .flow.values import Mapping, Obj
 from .walk import subtree
 
 MAX_CALLER_MODULES = 8
@@ -37,6 +39,24 @@ MAX_CALLER_MODULES = 8
 _ANY_MESSAGES = {"messages", "msgs", "all_messages"}
 #: Words of a name that say the conversation so far (`history_copy`, `past_turns`).
 _PAST_WORDS = {"history", "conversation", "transcript", "turns", "dialog", "dialogue"}
+
+
+def system_content(finder, message, frame):
+    """The content of one system message a function named for the system prompt returns
+    (`return Message(role=self.system_role, content=text)`, `{"role": "system", "content": text}`):
+    its role written as "system" / "developer", or read from a value the analysis cannot resolve
+    (a field of the instance: the function's name says which message it builds), never a role
+    known to be another one. None for anything else."""
+    if isinstance(message, Mapping):
+        role, content = message.items.get("role"), message.items.get("content")
+    elif isinstance(message, Obj) and "role" in message.kwargs:
+        role, content = message.kwargs.get("role"), message.kwargs.get("content")
+    else:
+        return None
+    if content is None:
+        return None
+    written = finder.b.static_text(role, frame)
+    return content if written is None or written in ("system", "developer") else None
 
 
 def history_after(finder, func) -> Segment | None:
@@ -85,22 +105,17 @@ def _history_after_call(module, caller, call) -> Segment | None:
     """The conversation `caller` puts after the message `call` returns: in the same list display
     (`[call(...), *history]`, `[call(...)] + history`), or in the list the message (or the name
     it is kept in) is put at the head of, extended later (`L.append(system); ...; L += history`)."""
-    held = None
-    for node in subtree(caller):
-        if isinstance(node, (ast.List, ast.Tuple)) and node.elts and _unwrap(node.elts[0]) is call:
-            found = next((_named(module, e.value) for e in node.elts[1:] if isinstance(e, ast.Starred)), None)
-            if found is not None:
-                return found
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.List) \
-                and node.left.elts and _unwrap(node.left.elts[0]) is call:
-            found = _named(module, node.right)
-            if found is not None:
-                return found
-        if isinstance(node, ast.Assign) and _unwrap(node.value) is call and len(node.targets) == 1 \
-                and isinstance(node.targets[0], ast.Name):
-            held = node.targets[0].id
+    found = _displayed_before(module, caller, lambda first: _unwrap(first) is call)
+    if found is not None:
+        return found
+    held = next((node.targets[0].id for node in subtree(caller) if isinstance(node, ast.Assign)
+                 and _unwrap(node.value) is call and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)),
+                None)
     if held is None:
         return None
+    found = _displayed_before(module, caller, lambda first: _is(first, held))
+    if found is not None:
+        return found
     start = (call.lineno, call.col_offset)
     for node in subtree(caller):
         target = _head_of(node, held)
@@ -109,6 +124,22 @@ def _history_after_call(module, caller, call) -> Segment | None:
             if isinstance(node, ast.Call) and _grown_before(caller, target, at):
                 return None  # appended after other messages: not the head of the list
             return _extended_after(module, caller, target, at)
+    return None
+
+
+def _displayed_before(module, caller, is_message) -> Segment | None:
+    """The conversation a list display of `caller` puts after its first item, when `is_message`
+    says that item is the system message (`[system, *history]`, `[system] + history`)."""
+    for node in subtree(caller):
+        if isinstance(node, (ast.List, ast.Tuple)) and node.elts and is_message(node.elts[0]):
+            found = next((_named(module, e.value) for e in node.elts[1:] if isinstance(e, ast.Starred)), None)
+            if found is not None:
+                return found
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.List) \
+                and node.left.elts and is_message(node.left.elts[0]):
+            found = _named(module, node.right)
+            if found is not None:
+                return found
     return None
 
 
