@@ -16,7 +16,7 @@ middle of the history, so the history sent after it differs from the previous re
 that message on. The call is where the cut is chosen for this conversation (its limit), so it is
 reported there; the helper's write-back is its related place.
 
-The helper must (1) take the list as the parameter the call gives the conversation to, and
+The helper must (1) take the list as its first parameter, given the conversation by the call, and
 another parameter that the call gives a limit (not a constant of at most two, not None);
 (2) walk that list newest first (`reversed(messages)`, `messages[::-1]`) comparing a count with a
 parameter (`len(keep) < limit`, `count >= limit`), or slice it from the end by a parameter
@@ -37,29 +37,85 @@ from .walk import subtree
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+#: A call given a list named as the conversation as its first argument, and another one after it
+#: (`trim(history_copy, self.limit)`, `self._keep_recent(messages, n)`): the callee's name. The
+#: cheap test before the module's walk (bounded repetition: linear).
+_HANDED = re.compile(r"\([ \t]{0,8}(?:self\.)?[\w.]{0,60}?"
+                     r"(?i:history|conversation|transcript|turns|dialog|messages|msgs)\w{0,40}[ \t]{0,8},")
+_CALLEE = re.compile(r"([A-Za-z_]\w*)$")
+
+
+def _callees(source: str) -> dict[str, set[int]]:
+    """The names called as `_HANDED` says (the name just before each match's parenthesis), with
+    the 1-based lines of those calls."""
+    out: dict[str, set[int]] = {}
+    for match in _HANDED.finditer(source):
+        at = match.start()
+        name = _CALLEE.search(source, max(0, at - 80), at)
+        if name is not None:
+            out.setdefault(name.group(1), set()).add(source.count("\n", 0, at) + 1)
+    return out
+
+
 def history_trims(module, project) -> list[tuple[ast.Call, str, object]]:
     """(call, helper name, span of the helper's write-back) of each call in `module` that hands a
     conversation to a helper cutting it to its newest messages in place, in source order."""
+    callees = _callees(module.source)
+    if callees:
+        known = _defined_or_imported(module)
+        callees = {name: lines for name, lines in callees.items() if name in known}
+    if not callees:
+        return []
     out = []
-    assigned = {id(n.value): n.targets[0] for n in subtree(module.tree) if isinstance(n, ast.Assign)
-                and len(n.targets) == 1}
-    for call in subtree(module.tree):
-        if not (isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute))) or len(call.args) < 2:
+    for call, target in _calls_at(module.tree, callees):
+        if len(call.args) < 2 or not _conversation_named(call.args[0]) \
+                or any(isinstance(a, ast.Starred) for a in call.args):
             continue
-        at = next((i for i, a in enumerate(call.args) if _conversation_named(a)), None)
-        if at is None or any(isinstance(a, ast.Starred) for a in call.args):
-            continue
-        limits = [i for i, a in enumerate(call.args) if i != at and _a_limit(a)]
+        limits = [i for i, a in enumerate(call.args) if i and _a_limit(a)]
         if not limits:
             continue
         found = _helper(module, project, call.func)
         if found is None:
             continue
         helper_module, fn = found
-        back = _trims(fn, at, limits, returned=_reassigned(assigned.get(id(call)), call.args[at]))
+        back = _trims(fn, 0, limits, returned=_reassigned(target, call.args[0]))
         if back is not None:
             out.append((call, fn.name, helper_module.span(back)))
     return sorted(out, key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+def _calls_at(tree, callees: dict[str, set[int]]):
+    """(call, the node its result is assigned to or None) of each call of one of `callees` on one
+    of its lines, walking only the nodes that span those lines."""
+    lines = set().union(*callees.values())
+    todo = [(tree, None)]
+    while todo:
+        node, target = todo.pop()
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in callees and node.lineno in callees[name]:
+                yield node, target
+        for child in ast.iter_child_nodes(node):
+            start = getattr(child, "lineno", None)
+            if start is not None and not any(start <= line <= child.end_lineno for line in lines):
+                continue
+            assigned = isinstance(node, ast.Assign) and len(node.targets) == 1 and child is node.value
+            todo.append((child, node.targets[0] if assigned else None))
+
+
+_IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+\(?([^\n)]*)", re.MULTILINE)
+
+
+def _defined_or_imported(module) -> set[str]:
+    """The names a call in `module` may reach a helper of the tree by: its functions, the methods
+    of its classes, the names its import statements bind (also inside functions)."""
+    names = set(module.functions)
+    for cls in module.classes.values():
+        names.update(n.name for n in cls.body if isinstance(n, _FUNCS))
+    for match in _IMPORTED.finditer(module.source):
+        names.update(w for w in re.split(r"[^\w]+", match.group(1)) if w)
+    return names
 
 
 def _words(name: str) -> set[str]:
