@@ -385,7 +385,20 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             text_layout(finder, node, option.segs, finder.m.span(value_node), role_of(func.name))
             if len(finder.b.layouts) > before:
                 return True
+        elif named and role_of(func.name) == "system":
+            from .system_returns import history_after, system_content
+            content = system_content(finder, option, frame)
+            if content is None:
+                continue
+            history = history_after(finder, func)
+            layout = text_layout(finder, node, finder.ev.text_of(content, frame), finder.m.span(value_node), "system",
+                                 MIN_STATIC_CHARS if history is None else 1)
+            if layout is not None:
+                if history is not None:
+                    layout.parts.append(Part("history", [history], span=history.span))
+                return True
     return False
+
 
 
 def _text_only(node) -> bool:

@@ -20,9 +20,12 @@ import re
 from .module import callee_name
 from .walk import subtree
 
-_WINDOW_KEYWORDS = frozenset({"last_n", "last_k", "n_last", "last_n_turns", "last_n_messages", "max_messages"})
+#: Keywords that keep the newest N of a conversation: `last_n`, `last_k`, `n_last`, those with the
+#: unit counted (`last_n_turns`, `last_n_messages`, `last_n_runs`: a run is one turn, the user's
+#: message with the answers and tool calls it led to), and `max_messages` (a store keeps the newest).
+_WINDOW_KEYWORD = re.compile(r"(?:last_[nk]|n_last)(?:_(?:turns|messages|runs|rounds|exchanges|interactions))?|max_messages")
 #: One of those keywords given a value in the source text: the cheap test before the module's walk.
-WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % "|".join(sorted(_WINDOW_KEYWORDS)))
+WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % _WINDOW_KEYWORD.pattern)
 _READS = frozenset({"get", "load", "fetch", "read", "retrieve"})
 _CONVERSATION = frozenset({"session", "history", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 _NOT_CONVERSATION = frozenset({"trace", "traces", "log", "logs", "events", "feedback", "lessons"})
@@ -34,20 +37,60 @@ def history_windows(module) -> list[ast.keyword]:
     `load_history(...)`: a read verb and a word of a conversation, not of a trace or a log), in
     source order. A window its own function takes as a parameter and hands on (`last_n=last_n`)
     is chosen by the callers: left out, as is a constant of at most two turns and a call whose
-    result is dropped (`await store.get_session(..., last_n=0)` in a test that expects it to raise)."""
+    result is dropped (`await store.get_session(..., last_n=0)` in a test that expects it to raise).
+    A window handed on by a function of the module that only its own module calls by name (a
+    helper nested in the function that loads: `def fetch(n): return session.get_messages(
+    last_n_runs=n)`, then `fetch(self.history_runs)`) is chosen at those calls: each argument
+    given for it there is reported (as a keyword of the window's name)."""
     out: list[ast.keyword] = []
     discarded = {id(_unawaited(n.value)) for n in subtree(module.tree) if isinstance(n, ast.Expr)}
-    todo: list = [(module.tree, frozenset())]
+    todo: list = [(module.tree, None)]
     while todo:
-        node, params = todo.pop()
+        node, func = todo.pop()
         if isinstance(node, _FUNCS):
-            args = node.args
-            params = frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+            func = node
         if isinstance(node, ast.Call) and id(node) not in discarded and _reads_conversation(callee_name(node)):
-            out.extend(kw for kw in node.keywords if kw.arg in _WINDOW_KEYWORDS and not _tiny(kw.value)
-                       and not (isinstance(kw.value, ast.Name) and kw.value.id in params))
-        todo.extend((child, params) for child in ast.iter_child_nodes(node))
+            for kw in node.keywords:
+                if kw.arg is None or not _WINDOW_KEYWORD.fullmatch(kw.arg) or _tiny(kw.value):
+                    continue
+                if isinstance(kw.value, ast.Name) and kw.value.id in _params(func):
+                    out.extend(ast.keyword(arg=kw.arg, value=v) for v in _handed(module, func, kw.value.id))
+                else:
+                    out.append(kw)
+        todo.extend((child, func) for child in ast.iter_child_nodes(node))
     return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
+
+
+def _params(func) -> list[str]:
+    if func is None:
+        return []
+    args = func.args
+    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+
+
+def _handed(module, func, param: str) -> list:
+    """The arguments the calls of `func` by its bare name in `module` give for its parameter
+    `param` (by position or keyword), when `func` is private to the module (nested in another
+    function, or named with a leading underscore) and none of them is a parameter of the function
+    that makes the call (that one hands it on too: not followed), a value computed by a call, or a
+    tiny constant."""
+    nested = any(isinstance(n, _FUNCS) and func in n.body for n in subtree(module.tree) if n is not func)
+    if not (nested or func.name.startswith("_")):
+        return []
+    params = _params(func)
+    at = params.index(param)
+    offset = 1 if params and params[0] in ("self", "cls") else 0
+    out = []
+    for node in subtree(module.tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == func.name):
+            continue
+        given = next((k.value for k in node.keywords if k.arg == param), None)
+        if given is None and at - offset < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args):
+            given = node.args[at - offset]
+        if given is None or _tiny(given) or isinstance(given, (ast.Name, ast.Call, ast.Await)):
+            continue  # (a name or a call's result: a window chosen elsewhere, or computed; not followed)
+        out.append(given)
+    return out
 
 
 def _reads_conversation(name: str) -> bool:

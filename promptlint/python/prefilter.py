@@ -15,6 +15,7 @@ import re
 
 from . import sdks
 from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
+from .history_loads import WINDOW_TEXT
 
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
@@ -32,10 +33,11 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
 _WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
 #: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them;
-#: `def build_prompt(`, `def make_instructions(`: a function named for the prompt text it returns;
+#: `def build_prompt(`, `def make_instructions(`, `def get_system_message(`: a function named for the
+#: prompt text (or the system message) it returns;
 #: `{"role": "system"`, `role="developer"`: a system message written outside a recognised call.
 _BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt)")),
-             ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona)")),
+             ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona|system_?(?:message|msg))")),
              ("role", re.compile(r"role[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"'](?:system|developer)[\"']")))
 _ASSIGNED_HEADS = ("prompt", "system", "instruction")
 
@@ -153,4 +155,6 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
         return True  # a conversation re-sent without its tools (PRM204)
+    if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):
+        return True  # a conversation loaded as its newest turns (PRM105)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -13,8 +13,8 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, kept_turns, markers,
-               opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
+               kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -52,7 +52,8 @@ def find_layouts(module, evaluator) -> list:
 def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
     get, caching off by default and explicit cache modes in a package where no file names a
-    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns and a
+    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns, one
+    handed to a helper that keeps its newest messages and writes them back (`history_trims`), a
     token budget that an Assistants run truncates the thread to, a conversation kept in a
     bounded deque (`deque_windows`), and system messages of anywhere
     in a conversation moved into the Responses API's instructions (`system_hoists`)."""
@@ -62,6 +63,8 @@ def _gates(module, evaluator) -> None:
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.WINDOW_TEXT.search(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
+    if "istory" in module.source or "essages" in module.source:
+        module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if "maxlen" in module.source and "deque" in module.source:

@@ -86,6 +86,14 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for call, helper, back in module.facts.get("history_trims", ()):
+            message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
+                       "newest of a kind) up to the limit given here and writes what it keeps back: once the "
+                       "conversation holds more, every new message pushes an older one out of it, so the history "
+                       "sent after it differs from the previous request's from that message on (the request that "
+                       "sends it is not linked here: how much it costs is not known)")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
+                                  related=[Related(back, "the kept messages written back here")])
         for stmt, function in module.facts.get("system_hoists", ()):
             message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
                        "into the Responses API's `instructions`, which come before all input items: a system message "

@@ -1,0 +1,137 @@
+"""A conversation cut to its newest part by code the request builder calls: loaded with a window
+keyword that names its unit (`last_n_runs=`), a window a module-private helper hands on and its
+calls choose, and a helper that keeps the newest messages of a kind and writes them back into the
+caller's list (python/history_loads.py, python/history_trims.py; PRM105, info)."""
+from __future__ import annotations
+
+from analysis_support import write
+
+from promptlint import api
+
+
+def _found(tmp_path, files: dict[str, str]):
+    write(tmp_path, files)
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row) for d in report.diagnostics]
+
+
+LOADER = """
+    class Concierge:
+        rounds_replayed: int = 5
+
+        def replay(self, journal, thread: str):
+            def pull(window):
+                return journal.fetch_messages(thread, last_n_rounds=window)
+
+            first = pull(self.rounds_replayed)
+            everything = pull(None)
+            return first, everything
+
+        def latest(self, journal, thread: str):
+            return journal.get_history(thread, last_n_runs=self.rounds_replayed)
+
+        def previous_answer(self, journal, thread: str):
+            return journal.get_history(thread, last_n_runs=1)
+"""
+
+
+def test_a_window_keyword_with_its_unit_and_a_window_handed_on_by_a_nested_helper(tmp_path):
+    # reported where the window is chosen: the nested helper's call with a setting (line 8), not
+    # the call that asks for everything (None); the keyword given directly (line 13); one run is no window
+    assert _found(tmp_path, {"concierge.py": LOADER}) == [("PRM105", "info", "concierge.py", 8),
+                                                        ("PRM105", "info", "concierge.py", 13)]
+
+
+def test_a_window_handed_on_by_a_public_function_is_chosen_by_its_callers_elsewhere(tmp_path):
+    source = """
+        def load(journal, thread: str, last_n_runs=None):
+            return journal.get_history(thread, last_n_runs=last_n_runs)
+    """
+    assert _found(tmp_path, {"loader.py": source}) == []
+
+
+PRUNING = """
+    def keep_fresh_readings(entries, allowance):
+        kept = []
+        for e in reversed(entries):
+            if e["role"] == "tool" and len(kept) < allowance:
+                kept.append(e["call"])
+        entries[:] = [e for e in entries if e["role"] != "tool" or e["call"] in kept]
+
+
+    def over_allowance(entries, allowance):
+        return sum(1 for e in entries if e["role"] == "tool") > allowance
+
+
+    def newest(entries, allowance):
+        return entries[-allowance:]
+"""
+
+STATION = """
+    from openai import OpenAI
+
+    from weather.pruning import keep_fresh_readings, newest, over_allowance
+
+    client = OpenAI()
+
+
+    class Station:
+        reading_allowance: int = 4
+
+        def ask(self, prior_messages: list, question: str) -> str:
+            keep_fresh_readings(prior_messages, self.reading_allowance)
+            if over_allowance(prior_messages, self.reading_allowance):
+                question = question + " (short)"
+            request = [{"role": "system", "content": "You read weather stations."}, *prior_messages,
+                       {"role": "user", "content": question}]
+            return client.chat.completions.create(model="gpt-4.1", messages=request).choices[0].message.content
+
+        def look(self, history: list) -> list:
+            history = newest(history, self.reading_allowance)
+            return history
+"""
+
+
+def test_a_conversation_handed_to_a_helper_that_writes_back_its_newest_part(tmp_path):
+    found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": PRUNING, "weather/station.py": STATION})
+    # the in-place helper's call (line 12) and the returned cut assigned back to the name (line 20);
+    # the helper that only counts writes nothing back
+    assert [f for f in found if f[2] == "station.py"] == [("PRM105", "info", "station.py", 12),
+                                                          ("PRM105", "info", "station.py", 20)]
+
+
+def test_a_helper_given_a_constant_of_one_or_the_list_under_another_name_cuts_nothing_here(tmp_path):
+    station = STATION.replace("keep_fresh_readings(prior_messages, self.reading_allowance)",
+                              "keep_fresh_readings(prior_messages, 1)") \
+        .replace("history = newest(history, self.reading_allowance)", "latest = newest(history, self.reading_allowance)") \
+        .replace("return history", "return latest")
+    found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": PRUNING, "weather/station.py": station})
+    assert [f for f in found if f[2] == "station.py"] == []
+
+
+def test_a_helper_that_filters_by_membership_newest_first_is_no_cut_to_a_limit(tmp_path):
+    pruning = """
+        def drop_unknown_tools(entries, allowed):
+            seen = []
+            for e in reversed(entries):
+                if e["role"] == "tool" and e["name"] in allowed:
+                    seen.append(e["call"])
+            entries[:] = [e for e in entries if e["role"] != "tool" or e["call"] in seen]
+    """
+    station = """
+        from openai import OpenAI
+
+        from weather.pruning import drop_unknown_tools
+
+        client = OpenAI()
+
+
+        class Station:
+            def ask(self, history: list, question: str) -> str:
+                drop_unknown_tools(history, self.allowed_tools)
+                request = [{"role": "system", "content": "You read weather stations."}, *history,
+                           {"role": "user", "content": question}]
+                return client.chat.completions.create(model="gpt-4.1", messages=request).choices[0].message.content
+    """
+    found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": pruning, "weather/station.py": station})
+    assert found == []
