@@ -16,7 +16,7 @@ import ast
 import re
 
 from .. import classify
-from .walk import subtree
+from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Parameter names of one message.
@@ -69,15 +69,8 @@ def _message_param(func) -> str | None:
 
 
 def _own(func) -> list[ast.AST]:
-    """The nodes of a function's body, not those of functions nested in it."""
-    out, todo = [], list(func.body)
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (*_FUNCS, ast.Lambda, ast.ClassDef)):
-            continue
-        out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
-    return out
+    """The nodes of a function's body statements, not those of functions nested in it."""
+    return own_nodes(func, body_only=True)
 
 
 def _into_result(call, parents: dict, own: list, returned: set[str], param: str) -> bool:

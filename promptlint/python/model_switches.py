@@ -25,7 +25,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from .walk import subtree
+from .walk import subtree, own_nodes as _own
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Qualified names of calls that draw items at random.
@@ -127,17 +127,6 @@ def find_model_switches(module) -> list[ModelSwitch]:
     seen: set[int] = set()
     return [s for s in found if not (id(s.node) in seen or seen.add(id(s.node)))]
 
-
-def _own(func) -> list[ast.AST]:
-    """The nodes of a function's body, not those of functions nested in it."""
-    out, todo = [], list(ast.iter_child_nodes(func))
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (*_FUNCS, ast.Lambda, ast.ClassDef)):
-            continue
-        out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
-    return out
 
 
 def _assigned(own) -> dict[str, list[ast.expr]]:

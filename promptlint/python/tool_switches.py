@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
-from .walk import subtree
+from .walk import subtree, own_nodes as _own
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -43,17 +43,6 @@ class ToolSwitch:
     lists: list[tuple[str, ...]]
     function: str
 
-
-def _own(node) -> list[ast.AST]:
-    """The nodes of a function or loop body, not those of functions nested in it."""
-    out, todo = [], list(ast.iter_child_nodes(node))
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (*_FUNCS, ast.Lambda, ast.ClassDef)):
-            continue
-        out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
-    return out
 
 
 def _tools_of(call) -> tuple[str, ...] | None:

@@ -54,3 +54,20 @@ def subtree(node) -> list:
         oldest = next(iter(_LISTED))
         _listed_total -= len(_LISTED.pop(oldest)[1])
     return nodes
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def own_nodes(node, body_only: bool = False) -> list:
+    """The nodes inside `node` (a function, a loop), not those of functions or classes nested in
+    it (nor those nested scopes' own nodes); `body_only`: from its `body` statements only (not a
+    function's arguments, decorators and annotations). In no defined order."""
+    out, todo = [], list(node.body) if body_only else list(ast.iter_child_nodes(node))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _SCOPES):
+            continue
+        out.append(n)
+        todo.extend(ast.iter_child_nodes(n))
+    return out
