@@ -9,7 +9,7 @@ import ast
 import re
 
 from ..model import Kind, Part, Segment
-from .candidates import builds_text, words
+from .candidates import builds_text, speculative, words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
@@ -41,9 +41,8 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
         return False  # kept on the instance by a method only the user's code calls: a prune when asked
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
-        finder.ev.reset_budget(speculative=True)  # (read in case it is a cut conversation)
-        value = finder.ev.eval(value_node, finder.frame(own))
-        if finder.ev.budget.exhausted:
+        value = speculative(finder, value_node, finder.frame(own))  # (read in case it is a cut conversation)
+        if value is None:
             return False
         cut = windows_in(value)
         found = [s for s in cut if _conversation(s)]
