@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic, Related, Severity
 from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
                                     find_tool_switches, find_tools_emptied_at_limit)
+from ..python.option_tools import find_option_tools
 from ..python.tool_options import find_tools_turned_off
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
@@ -47,7 +48,10 @@ class ToolsChangedMidConversationRule(Rule):
     (`kwargs.update(self.no_tools_kwargs)` once a limit of rounds is reached, `kwargs["tools"] =
     None` after an error; not `tool_choice="none"`, which keeps the definitions), and a tool set
     grown by a function that then writes it to an assistant the provider keeps
-    (`agent.tools.append(FileSearch)`, then `client.beta.assistants.update(agent.id, tools=...)`).
+    (`agent.tools.append(FileSearch)`, then `client.beta.assistants.update(agent.id, tools=...)`),
+    and a conversation's request whose tool list gets a tool, or loses its tools, only when an
+    optional parameter is given (`if data_model is not None: tool_schemas.append(...)` or
+    `del kwargs["tools"]`: a structured answer asked for within a chat).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -159,3 +163,15 @@ class ToolsChangedMidConversationRule(Rule):
                        "differ, so they read none of the conversation from the cache; keep the tools and send "
                        "`tool_choice=\"none\"`")
             yield self.diagnostic(message, module.span(merge), related=[Related(module.span(request), "sent here")])
+        for change in find_option_tools(module):
+            what = (f"removes the tools from the request `{change.target}`" if change.removed
+                    else f"adds a tool to `{change.target}`")
+            message = (f"`{change.function}` {what} only when `{change.option}` is given: a request that passes it "
+                       f"(a structured answer asked for within a chat) goes out with other tool definitions than "
+                       f"the other requests of the conversation it sends, and {_FRONT} differ, so it reads none of "
+                       "the conversation from the cache, and the next request without it misses again; send the "
+                       "same tools on every request of a conversation (a response format instead of a tool, "
+                       "or the tool always present and chosen with `tool_choice`)")
+            related = [Related(module.span(change.test), f"`{change.option}` tested here"),
+                       Related(module.span(change.request), "the conversation's request")]
+            yield self.diagnostic(message, module.span(change.node), related=related)
