@@ -16,10 +16,10 @@ from .flow.values import Seq, Text
 from .walk import subtree
 
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
-#: index from `len(xs) - 1`, a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
+#: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
 #: for a cut conversation.
-CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|\bdel\s+[\w.]+\[(?!\s*[\"'])|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b"
+CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|\bdel\s+[\w.]+\[(?!\s*[\"'])|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
                   r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 

@@ -592,3 +592,32 @@ def test_the_texts_of_a_conversation_are_no_conversation_but_its_messages_are(tm
     assert not any(s.window for s in probe(tmp_path, TEXTS, index=0).segs)
     cut, = probe(tmp_path, TEXTS, index=1).segs
     assert cut.window.start == pos(TEXTS, "copied[-n:]")
+
+
+INDEX_DOWN = """
+    def f(messages, limit):
+        kept = []
+        remaining = limit
+        for i in range(len(messages) - 1, 0, -1):
+            kept.insert(0, messages[i])
+            remaining -= 1
+            if remaining == 0:
+                break
+        probe(kept)
+        every = []
+        for i in range(len(messages) - 1, -1, -1):
+            every.insert(0, messages[i])
+        probe(every)
+"""
+
+
+def test_a_walk_by_index_down_from_the_newest_that_stops_at_a_count_cuts_the_conversation(tmp_path):
+    cut, = probe(tmp_path, INDEX_DOWN, index=0).segs
+    assert cut.kind is Kind.HISTORY and cut.window.start == pos(INDEX_DOWN, "range(len(messages) - 1, 0, -1)")
+    assert not windows_in(probe(tmp_path, INDEX_DOWN, index=1).value)  # no stop: the whole list, reversed twice
+
+
+def test_a_file_that_walks_a_conversation_down_by_index_is_read():
+    from promptlint.python.prefilter import might_hold_prompt
+    assert might_hold_prompt("def keep(messages, n):\n    for i in range(len(messages) - 1, 0, -1):\n        break\n")
+    assert not might_hold_prompt("def keep(rows):\n    for i in range(len(rows)):\n        pass\n")

@@ -85,7 +85,8 @@ def front_indices(loop: tuple, index: str, listed: str) -> bool:
 
 
 def newest_first(stmt, stops: bool = True) -> ast.expr | None:
-    """`xs` of a loop that walks `reversed(xs)` or `xs[::-1]` (newest item first) and can stop
+    """`xs` of a loop that walks `reversed(xs)`, `xs[::-1]` or `range(len(xs) - 1, stop, -1)` over
+    `xs[i]` (newest item first) and can stop
     early (a `break` of its own; `stops` False: whether or not), else None: what it keeps is a
     window of xs's newest items."""
     it = stmt.iter
@@ -96,8 +97,31 @@ def newest_first(stmt, stops: bool = True) -> ast.expr | None:
             and isinstance(it.slice.step.op, ast.USub)):
         source = it.value
     else:
-        return None
+        source = _index_down(stmt)
+        if source is None:
+            return None
     return source if not stops or breaks(stmt.body) else None
+
+
+def _index_down(stmt) -> ast.expr | None:
+    """`xs` of `for i in range(len(xs) - 1, stop, -1)` whose body reads `xs[i]`: a walk by index
+    from the newest item down, as `for m in reversed(xs)`; else None."""
+    it = stmt.iter
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and len(it.args) == 3 and isinstance(stmt.target, ast.Name)):
+        return None
+    start, step = it.args[0], it.args[2]
+    if not (isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(step.operand, ast.Constant)
+            and step.operand.value == 1 and isinstance(start, ast.BinOp) and isinstance(start.op, ast.Sub)
+            and isinstance(start.right, ast.Constant) and start.right.value == 1 and isinstance(start.left, ast.Call)
+            and isinstance(start.left.func, ast.Name) and start.left.func.id == "len" and len(start.left.args) == 1
+            and isinstance(start.left.args[0], ast.Name)):
+        return None
+    source, index = start.left.args[0], stmt.target.id
+    reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == source.id
+                and isinstance(n.slice, ast.Name) and n.slice.id == index
+                for s in stmt.body for n in subtree(s))
+    return source if reads else None
 
 
 def breaks(stmts, bound: bool = False) -> bool:
