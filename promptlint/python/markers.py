@@ -315,3 +315,47 @@ def written_once(module, func: ast.AST | None, call: ast.Call, span: Span | None
 def _within(outer: Span, inner: Span) -> bool:
     return (outer.start.row, outer.start.column) <= (inner.start.row, inner.start.column) \
         and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column)
+
+
+def marks_last_only(func: ast.AST | None, target: ast.AST) -> bool:
+    """True when a marker assignment `target` in a loop of `func` runs only for the loop's last
+    item: under an `if` whose test (or a name the function assigns such a test to: `is_last =
+    i == len(turns) - 1`) compares with the last index or the last item (`i == len(xs) - 1`,
+    `m is xs[-1]`). The breakpoint is set on one message, not on every message the loop visits."""
+    if func is None:
+        return False
+    tests = {}
+    for n in subtree(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            tests.setdefault(n.targets[0].id, []).append(n.value)
+    for node in subtree(func):
+        if isinstance(node, ast.If) and any(t is target for s in node.body for t in subtree(s)) \
+                and _tests_last(node.test, tests):
+            return True
+    return False
+
+
+def _tests_last(test, assigned: dict, depth: int = 0) -> bool:
+    """True for a test that holds `x == len(xs) - 1` / `x is xs[-1]` (also in an `and`), or a name
+    assigned only such a test."""
+    for n in subtree(test):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.Is)) \
+                and any(_last(side) for side in (n.left, n.comparators[0])):
+            return True
+        if isinstance(n, ast.Name) and depth < 2 and n.id in assigned and len(assigned[n.id]) == 1 \
+                and _tests_last(assigned[n.id][0], assigned, depth + 1):
+            return True
+        if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.Or):
+            return False  # `a or last`: not only the last
+    return False
+
+
+def _last(node) -> bool:
+    """`len(xs) - 1` (the last index) or `xs[-1]` (the last item)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Constant) \
+            and node.right.value == 1 and isinstance(node.left, ast.Call) and isinstance(node.left.func, ast.Name) \
+            and node.left.func.id == "len":
+        return True
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.UnaryOp) \
+        and isinstance(node.slice.op, ast.USub) and isinstance(node.slice.operand, ast.Constant) \
+        and node.slice.operand.value == 1

@@ -15,7 +15,7 @@ import bisect
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..markers import sets_cache_marker
+from ..markers import marks_last_only, sets_cache_marker
 from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
 from ..walk import children, subtree
@@ -470,8 +470,8 @@ class ScopesMixin:
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
-                if sets_cache_marker(target) and not frame.replay:
-                    frame.markers.append((frame.module.span(target), bool(loop)))
+                if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
+                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)))
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
                 env[name] = _shared("window", node=stmt, prev=env[name], name=name)
         elif isinstance(stmt, ast.AnnAssign):

@@ -1,0 +1,58 @@
+"""A cache breakpoint set by a statement in a loop over the conversation: on every message, or
+only on the loop's last item (markers.marks_last_only), judged by PRM304."""
+import ast
+import textwrap
+
+from promptlint.api import check
+from promptlint.python.markers import marks_last_only
+
+SEND = """
+from anthropic import Anthropic
+
+client = Anthropic()
+
+
+def as_params(turns):
+    messages = []
+    for i, turn in enumerate(turns):
+        content = [{"type": "text", "text": turn.text}]
+        {guard}
+            content[-1]["cache_control"] = {"type": "ephemeral"}
+        messages.append({"role": turn.role, "content": content})
+    return messages
+
+
+def send(turns):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=as_params(turns))
+"""
+
+
+def _codes(tmp_path, guard: str):
+    (tmp_path / "app.py").write_text(SEND.replace("{guard}", guard))
+    report = check([str(tmp_path)])
+    return [(d.code, d.severity.value) for d in report.diagnostics if d.code == "PRM304"]
+
+
+def test_a_breakpoint_on_every_message_of_a_loop_is_too_many(tmp_path):
+    assert _codes(tmp_path, "if True:") == [("PRM304", "error")]
+
+
+def test_a_breakpoint_on_the_last_turn_only_is_one(tmp_path):
+    assert _codes(tmp_path, "if i == len(turns) - 1:") == []
+
+
+def test_the_last_item_tested_through_a_name_or_by_identity():
+    func = ast.parse(textwrap.dedent("""
+        def f(turns, flags):
+            for i, t in enumerate(turns):
+                is_last_turn = i == len(turns) - 1
+                if flags and is_last_turn:
+                    t["cache_control"] = 1
+                if t is turns[-1]:
+                    t["cache_control"] = 2
+                if i == 0 or is_last_turn:
+                    t["cache_control"] = 3
+                t["cache_control"] = 4
+    """)).body[0]
+    targets = [n.targets[0] for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)]
+    assert [marks_last_only(func, t) for t in sorted(targets, key=lambda t: t.lineno)] == [True, True, False, False]
