@@ -1,7 +1,7 @@
 """PRM203 unstable-tool-order."""
 from __future__ import annotations
 
-from ..classify import MCP_LISTING
+from ..classify import GATHERED_MCP, MCP_LISTING
 from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
@@ -48,7 +48,8 @@ class UnstableToolOrderRule(Rule):
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
                 sent = layout.source == "python-call"
-                listed = seg.evidence == MCP_LISTING  # the listing proves its elements are tools
+                # the listing proves its elements are tools (also a registry filled by concurrent listings)
+                listed = seg.evidence == MCP_LISTING or seg.evidence.startswith(GATHERED_MCP)
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
                     "a different order invalidates the whole cached prefix" if sent else
                     "when these tools are sent with a request, a different order invalidates the whole "
