@@ -10,15 +10,17 @@ from .base import Rule
 class UnstableToolOrderRule(Rule):
     """## What it does
     Finds a `tools` / `functions` argument (or LangChain `bind_tools(...)`) whose list is built in
-    an unstable order: from a set, in completion order (`as_completed`), from a directory scan or
-    from a registry filled at run time, without sorting.
+    an unstable order: from a set, in completion order (`as_completed`, or a registry that
+    coroutines run at once with `asyncio.gather` fill as each one's fetch completes), from a
+    directory scan or from a registry filled at run time, without sorting.
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
-    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name.
+    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name
+    (so is a registry filled by concurrent calls that list MCP servers' tools).
 
     ## Example
     ```python
