@@ -79,3 +79,20 @@ def test_what_keeps_the_order_of_a_registry_filled_concurrently(tmp_path):
 
 def test_the_prefilter_lets_a_file_naming_tools_and_gather_through():
     assert might_hold_prompt(code(LOADER).replace("list_tools", "fetch"))
+
+
+def test_the_other_ways_of_running_the_calls_at_once(tmp_path):
+    # the calls listed in a local name, then gathered
+    listed = LOADER.replace("await asyncio.gather(*(self.load_one(n) for n in self.servers))",
+                            "jobs = [self.load_one(n) for n in self.servers]\n"
+                            "            await asyncio.gather(*jobs)")
+    assert [f[:3] for f in _check(tmp_path / "a", listed)] == [("PRM203", "warning", 24)]
+    # a task per server in a TaskGroup
+    grouped = LOADER.replace("await asyncio.gather(*(self.load_one(n) for n in self.servers))",
+                             "async with asyncio.TaskGroup() as tg:\n"
+                             "                for n in self.servers:\n"
+                             "                    tg.create_task(self.load_one(n))")
+    assert [f[:3] for f in _check(tmp_path / "b", grouped)] == [("PRM203", "warning", 25)]
+    # a task made and awaited in turn: one after another
+    awaited = grouped.replace("tg.create_task(self.load_one(n))", "await asyncio.create_task(self.load_one(n))")
+    assert _check(tmp_path / "c", awaited) == []

@@ -1,5 +1,6 @@
 """Tools registries filled by coroutines run concurrently: `await asyncio.gather(*(self.load_server(n)
-for n in self.server_names))`, where `load_server` awaits a fetch and only then sets
+for n in self.server_names))` (or `tasks = [...]`, then `gather(*tasks)`; or `tg.create_task(
+self.load_server(n))` in a loop of a TaskGroup), where `load_server` awaits a fetch and only then sets
 `self._tool_map[f"{n}_{tool.name}"] = tool` (or appends to `self._tools`). Each call fills the
 registry when its own fetch completes, so the registry's order is the calls' completion order,
 which differs from one run to the next (docs/policies.md, Policy 9: a tools list is judged where
@@ -28,22 +29,51 @@ _VIEWS = ("items", "values", "keys")
 _LISTS = ("list", "tuple", "enumerate")
 
 
-def _spawned(call: ast.Call) -> ast.Call | None:
-    """The call made once per element in `gather(*(f(x) for x in xs))` / `gather(*[f(x) for x in
-    xs])` (also wrapped in `create_task(...)`), or None: one coroutine run for each element of a
-    list, all at once."""
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    if name not in _GATHERS or len(call.args) != 1 or not isinstance(call.args[0], ast.Starred):
-        return None
-    comp = call.args[0].value
-    if not isinstance(comp, (ast.GeneratorExp, ast.ListComp)) or not isinstance(comp.elt, ast.Call):
-        return None
-    inner = comp.elt
+def _unwrapped(inner: ast.Call) -> ast.Call:
+    """The coroutine call inside `asyncio.create_task(f(x))` / `ensure_future(f(x))`, else `inner`."""
     wrap = inner.func.attr if isinstance(inner.func, ast.Attribute) else getattr(inner.func, "id", None)
     if wrap in _WRAPS and len(inner.args) == 1 and isinstance(inner.args[0], ast.Call):
-        inner = inner.args[0]
+        return inner.args[0]
     return inner
+
+
+def _comprehension(node, func):
+    """The comprehension `node` is, or that the local name `node` is assigned once in `func`
+    (`tasks = [self.load(n) for n in names]`), else None."""
+    if isinstance(node, ast.Name) and func is not None:
+        values = [n.value for n in own_nodes(func, body_only=True) if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == node.id for t in n.targets)]
+        node = values[0] if len(values) == 1 else None
+    return node if isinstance(node, (ast.GeneratorExp, ast.ListComp)) else None
+
+
+def _in_loop(call: ast.Call, func):
+    """True when `call` is in the body of a `for` loop of `func` that awaits nothing itself (the
+    tasks it makes run at once: `async with TaskGroup() as tg: for n in names:
+    tg.create_task(self.load(n))`)."""
+    for loop in (n for n in own_nodes(func, body_only=True) if isinstance(n, (ast.For, ast.AsyncFor))):
+        body = [n for stmt in loop.body for n in subtree(stmt)]
+        if any(n is call for n in body):
+            return not any(isinstance(n, ast.Await) for n in body)
+    return False
+
+
+def _spawned(call: ast.Call, func) -> ast.Call | None:
+    """The call made once per element in `gather(*(f(x) for x in xs))` / `gather(*[f(x) for x in
+    xs])` / `gather(*tasks)` with `tasks` such a list (each also wrapped in `create_task(...)`), or
+    by `create_task(f(x))` in a loop that awaits nothing, or None: one coroutine run for each
+    element of a list, all at once."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+    if name in _WRAPS:
+        inner = _unwrapped(call)
+        return inner if inner is not call and func is not None and _in_loop(call, func) else None
+    if name not in _GATHERS or len(call.args) != 1 or not isinstance(call.args[0], ast.Starred):
+        return None
+    comp = _comprehension(call.args[0].value, func)
+    if comp is None or not isinstance(comp.elt, ast.Call):
+        return None
+    return _unwrapped(comp.elt)
 
 
 def _coroutine(finder, inner: ast.Call):
@@ -143,10 +173,11 @@ def _lists_mcp_tools(finder, func, depth: int = 3) -> bool:
 
 
 def gathered(finder, call: ast.Call) -> bool:
-    """A `gather` call that runs a coroutine of this module once per element of a list, the
-    coroutine filling a tools registry after an `await`, which the module iterates unsorted: a
-    tools candidate at the gather call (PRM203). True when one was added."""
-    inner = _spawned(call)
+    """A `gather` call (or a `create_task` in a loop) that runs a coroutine of this module once
+    per element of a list, the coroutine filling a tools registry after an `await`, which the
+    module iterates unsorted: a tools candidate at that call (PRM203). True when one was added."""
+    outer = next((n for n in reversed(finder.stack) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    inner = _spawned(call, outer)
     if inner is None:
         return False
     func = _coroutine(finder, inner)

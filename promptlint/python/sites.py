@@ -374,7 +374,7 @@ class SiteFinder:
             self._placed(node)
         if name in ("dump", "dumps") and node.args:
             self._stored(node)
-        if name == "gather" and node.args and not self.b.covered(self.m.span(node)):
+        if name in ("gather", "create_task", "ensure_future") and node.args and not self.b.covered(self.m.span(node)):
             concurrent_fills.gathered(self, node)  # a tools registry filled in completion order
         if name == "dict":
             self.ev.reset_budget()
