@@ -101,6 +101,11 @@ UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory li
                      "list_tools": "an MCP server's listing order"}
 #: The evidence of a tools listing (its elements are tools, whatever the names around them).
 MCP_LISTING = UNORDERED_METHODS["list_tools"]
+#: The evidence of a tools registry that coroutines run at once fill as each completes
+#: (python/concurrent_fills.py): the registry's order is their completion order.
+GATHERED_LISTING = "completion order of concurrent calls"
+#: ... when each call lists an MCP server's tools: its elements are tools, whatever its name.
+GATHERED_MCP = "completion order of concurrent MCP tool listings"
 
 #: Calls that call the function they are given with the other arguments they are given (at once,
 #: on a thread, or later), by qualified name: the position of that function among the positional

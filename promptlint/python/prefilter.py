@@ -63,7 +63,8 @@ def _assigned(source: str) -> bool:
 
 #: Sources of an unstable order: a file naming tools and one of these may build a tools list in it.
 UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterdir(", "as_completed(",
-                   "list_tools(", "walk(")
+                   "list_tools(", "walk(", "gather(",
+                   "create_task(")  # gather, create_task: a tools registry filled in completion order
 
 
 #: Sources of ids and times: a file naming tools and one of these may put one in a tool's name.

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
-               kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+               concurrent_fills, kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -374,6 +374,8 @@ class SiteFinder:
             self._placed(node)
         if name in ("dump", "dumps") and node.args:
             self._stored(node)
+        if name in ("gather", "create_task", "ensure_future") and node.args and not self.b.covered(self.m.span(node)):
+            concurrent_fills.gathered(self, node)  # a tools registry filled in completion order
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

@@ -1,7 +1,7 @@
 """PRM203 unstable-tool-order."""
 from __future__ import annotations
 
-from ..classify import MCP_LISTING
+from ..classify import GATHERED_MCP, MCP_LISTING
 from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
@@ -10,15 +10,17 @@ from .base import Rule
 class UnstableToolOrderRule(Rule):
     """## What it does
     Finds a `tools` / `functions` argument (or LangChain `bind_tools(...)`) whose list is built in
-    an unstable order: from a set, in completion order (`as_completed`), from a directory scan or
-    from a registry filled at run time, without sorting.
+    an unstable order: from a set, in completion order (`as_completed`, or a registry that
+    coroutines run at once with `asyncio.gather` fill as each one's fetch completes), from a
+    directory scan or from a registry filled at run time, without sorting.
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
     OpenAI and Anthropic). Any reorder invalidates the whole cache: tools, system prompt and
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
-    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name.
+    Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name
+    (so is a registry filled by concurrent calls that list MCP servers' tools).
 
     ## Example
     ```python
@@ -48,7 +50,8 @@ class UnstableToolOrderRule(Rule):
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
                 sent = layout.source == "python-call"
-                listed = seg.evidence == MCP_LISTING  # the listing proves its elements are tools
+                # the listing proves its elements are tools (also a registry filled by concurrent listings)
+                listed = seg.evidence == MCP_LISTING or seg.evidence.startswith(GATHERED_MCP)
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
                     "a different order invalidates the whole cached prefix" if sent else
                     "when these tools are sent with a request, a different order invalidates the whole "

@@ -1,6 +1,7 @@
 """PRM204 tools-changed-mid-conversation."""
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
@@ -8,6 +9,7 @@ from ..python.tool_switches import (find_dropped_tools, find_forced_filters, fin
                                     find_tool_switches, find_tools_emptied_at_limit)
 from ..python.option_tools import find_option_tools
 from ..python.tool_options import find_tools_turned_off
+from ..python.tool_handoffs import find_tool_handoffs
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -19,6 +21,12 @@ if TYPE_CHECKING:  # pragma: no cover
 #: why the rule is info (Policy 7: names are part of the evidence).
 _FRONT = "the tool definitions, which come before the system prompt and the history,"
 _BY_NAME = "only the names say that this is a tool set sent with requests"
+
+
+def ast_target(node) -> str:
+    """`self.instruction` for the assignment `self.instruction = ...`."""
+    return ast.unparse(node.targets[0])
+
 
 class ToolsChangedMidConversationRule(Rule):
     """## What it does
@@ -34,7 +42,10 @@ class ToolsChangedMidConversationRule(Rule):
     then `tool_map[name] = tool`: a server's tools reloaded on a list-changed notification go to
     the end, so the order changes even when the tools do not), or a tool that a class adds to
     another object's tool set in one method and removes in another (a tool registered for one
-    invocation only: `registry.register_dynamic_tool(tool)`, then `del registry.dynamic_tools[name]`).
+    invocation only: `registry.register_dynamic_tool(tool)`, then `del registry.dynamic_tools[name]`),
+    or the object a class lists its tools from (`self.agent.list_tools()`) replaced by a method
+    that runs after a tool call (`post_tool_call` -> `self.agent = agent`: a swarm's handoff, often
+    with a new system prompt).
     A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
@@ -83,7 +94,8 @@ class ToolsChangedMidConversationRule(Rule):
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
         memo: dict = {}  # the functions' own nodes, read once for both searches
-        for change in [*find_tool_changes(module, memo), *find_class_tool_changes(module, memo)]:
+        for change in [*find_tool_changes(module, memo), *find_class_tool_changes(module, memo),
+                       *find_tool_handoffs(module, memo)]:
             verb = "calls" if change.target.endswith("(...)") else "changes"
             if change.shape == "each-step":
                 message = (f"`{change.target}`, sent as a request's tools or response schema (line "
@@ -103,6 +115,18 @@ class ToolsChangedMidConversationRule(Rule):
                            "those before and after, and the tools come before the system prompt and the history, "
                            f"so a conversation that switches loses the whole cached prefix at each switch; {_BY_NAME}")
                 related = []
+            elif change.shape == "handoff":
+                prompt = (f" and the system prompt (`{ast_target(change.after)}`, line {change.after.lineno})"
+                          if change.after is not None else "")
+                message = (f"`{change.function}` runs after a tool call and replaces `{change.target}` (itself or "
+                           f"through a method it calls), an object whose tools the class lists (line "
+                           f"{change.before.lineno}): when these are the tools of its requests, the next request of the "
+                           f"same conversation has that object's tool definitions{prompt}, which come before the "
+                           "history, so the whole cached prefix is lost at each handoff; only the names say that the "
+                           "method runs between two requests of one conversation")
+                related = [Related(module.span(change.before), "tools listed here")]
+                if change.after is not None:
+                    related.append(Related(module.span(change.after), "system prompt set here"))
             elif change.shape == "tool-result":
                 message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
                            f"`{change.target}`: the next request of the conversation is sent with other tool "
