@@ -4,7 +4,9 @@ judged on its text as the same text kept in a local name is; a template whose na
 prompt, or a call the analysis sends through an SDK, adds none."""
 from __future__ import annotations
 
-from analysis_support import layouts, parts, pos
+from analysis_support import layouts, parts, pos, write
+
+from promptlint import api
 
 TEMPLATE = '''
 REDUCE_PROMPT = """---Role---
@@ -64,3 +66,64 @@ def reduce(query, store):
 def test_a_call_sent_through_an_sdk_is_judged_there_only(tmp_path):
     found = layouts(tmp_path, SENT)
     assert [lt.source for lt in found if lt.site.row == pos(SENT, "client.responses").row] == ["python-call"]
+
+
+SELECTION = '''
+SELECTION_PROMPT = """# Your goal
+Match each skill in the skill list to one expert of the expert pool.
+# Skills
+{skills}
+# Expert pool
+{expert_pool}
+# Answer format
+Answer with a JSON object that maps every skill to the name of the expert chosen for it, and nothing
+else: no prose before or after it, no comments inside it. Choose only experts listed in the pool, use
+each expert's name exactly as it is written there, and map a skill no expert fits to null.
+"""
+
+
+class Builder:
+    def __init__(self, wrapper):
+        self.wrapper = wrapper
+
+    def build(self, task, library):
+        picked = set()
+        for skill in task.split("\\n"):
+            picked = picked.union(set(library.query(skill)))
+        pool = [f"{p['name']}: {p['description']}" for p in picked]
+        return self.wrapper.create(
+            messages=[{"role": "user", "content": SELECTION_PROMPT.format(expert_pool=pool, skills=task)}]
+        )
+'''
+
+
+def test_a_message_list_written_into_a_wrappers_call_is_a_prompt(tmp_path):
+    # `create` is a name of SDK shapes; a call of a wrapper of the tree that no shape matches is
+    # judged as a message list kept in a local name is
+    found = [lt for lt in layouts(tmp_path, SELECTION) if lt.source == "python-constant"
+             and lt.site.row == pos(SELECTION, "messages=[").row]
+    assert len(found) == 1
+    (role, described), = parts(found[0])
+    assert role == "user"
+    assert described[0][0] == "text" and described[0][1].startswith("# Your goal")
+    assert [d[:2] for d in described[1::2]] == [("unknown", "per-request"), ("unordered-iteration", "per-process")]
+
+
+def test_the_set_order_of_a_message_list_in_a_wrappers_call_is_reported(tmp_path):
+    write(tmp_path, {"app.py": SELECTION})
+    codes = [(d.code, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert ("PRM202", pos(SELECTION, "for p in picked").row) in codes
+
+
+STATIC_ONLY = '''
+class Builder:
+    def __init__(self, wrapper):
+        self.wrapper = wrapper
+
+    def ping(self):
+        return self.wrapper.create(messages=[{"role": "user", "content": "Reply with the single word: pong."}])
+'''
+
+
+def test_a_message_list_of_static_text_in_a_wrappers_call_adds_none(tmp_path):
+    assert layouts(tmp_path, STATIC_ONLY) == []

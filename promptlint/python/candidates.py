@@ -23,11 +23,13 @@ from functools import lru_cache
 from dataclasses import replace
 
 from ..classify import MCP_LISTING
-from ..model import Kind, Part, Segment, Volatility
+from ..model import Kind, Part, Segment
 from .module import attribute_chain, callee_name
 from .flow.core import per_process
-from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
+from .flow.values import Seq, Text
 from .handoff import conversation_after, handed_on, system_keyword_calls
+from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
+                                 static_chars)
 from .walk import subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -128,10 +130,6 @@ def _inside(inner, outer) -> bool:
     return (inner is not None and outer is not None and inner.filename == outer.filename
             and (inner.start.row, inner.start.column) >= (outer.start.row, outer.start.column)
             and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column))
-
-
-def static_chars(segs: list[Segment]) -> int:
-    return sum(len(s.text.strip()) for s in segs if s.is_static)
 
 
 _TEXT_METHODS = ("format", "dedent", "join", "format_map", "substitute", "safe_substitute")
@@ -292,8 +290,13 @@ def filled_argument(finder, call: ast.Call, frame) -> None:
     """A template filled in an argument of a call no send shape matches (`await
     model_func(query, sys_prompt_template.format(report_data=points))`, `llm(PROMPT.format(...))`):
     a candidate of its own, judged on its text as the same text kept in a local name is (`local`);
-    the template's name says it is prompt text."""
+    the template's name says it is prompt text. A message list written into an argument
+    (`wrapper.create(messages=[{"role": "user", "content": PROMPT.format(...)}])`) is one as the
+    same list kept in a local name is (`message_list`)."""
     for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if builds_messages(arg):
+            message_list(finder, arg, finder.ev.eval(arg, frame), frame)
+            continue
         name = filled_template(arg)
         if name is None or _only_hashed(frame.func, name):
             continue
@@ -308,7 +311,7 @@ def _richest(finder, value, frame) -> list[Segment]:
     segs = finder.ev.text_of(value, frame)
     if static_chars(segs) >= MIN_STATIC_CHARS:
         return segs
-    options = [finder.ev.text_of(o, frame) for o in _options(value)]
+    options = [finder.ev.text_of(o, frame) for o in options_of(value)]
     return max(options, key=static_chars, default=segs) if len(options) > 1 else segs
 
 
@@ -374,12 +377,12 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
     if value is None:
         return False
-    for option in _options(value):
+    for option in options_of(value):
         if isinstance(option, Seq) and option.is_tuple and isinstance(value_node, ast.Tuple):
             # `return messages, original_prompt`: the message list returned with other values
-            option = next((m for item in option.items for m in _options(item)
-                           if isinstance(m, Seq) and not m.repeated and _has_messages(m)), option)
-        if isinstance(option, Seq) and not option.repeated and _has_messages(option):
+            option = next((m for item in option.items for m in options_of(item)
+                           if isinstance(m, Seq) and not m.repeated and has_messages(m)), option)
+        if isinstance(option, Seq) and not option.repeated and has_messages(option):
             if message_list(finder, node, option, frame):
                 return True
         elif isinstance(option, Text) and named:
@@ -432,21 +435,6 @@ def speculative(finder, value_node, frame):
     return None if finder.ev.budget.exhausted else value
 
 
-def message_list(finder, node, value, frame) -> bool:
-    """A message list built outside a recognised send call (returned, or kept in a local name and
-    handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
-    a candidate when a message that is not history holds content that can change and there is
-    static text or history to lose. True when a layout was added."""
-    if not (isinstance(value, Seq) and not value.repeated and _has_messages(value)):
-        return False
-    parts, newest = finder.b.message_parts(value, frame)
-    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
-           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
-        finder.b.add(node, "python-constant", None, None, None, parts, newest)
-        return True
-    return False
-
-
 def generated(finder, func, frame) -> bool:
     """A generator function named for prompt text that yields messages (`def prompt_full(...)`:
     `yield from prompt_gptme()`, `yield Message("system", ...)`): the list it yields, read as a
@@ -459,7 +447,7 @@ def generated(finder, func, frame) -> bool:
     if th is None:
         return False
     value = finder.ev.force(frame, th)
-    return any(message_list(finder, first, option, frame) for option in _options(value))
+    return any(message_list(finder, first, option, frame) for option in options_of(value))
 
 
 def _first_yield(func):
@@ -486,114 +474,3 @@ def _in_prompt_class(finder, func) -> bool:
     at = finder.stack.index(func)
     cls = finder.stack[at - 1] if at > 0 else None
     return isinstance(cls, ast.ClassDef) and bool(words(cls.name) & _CLASS_WORDS)
-
-
-def _options(value):
-    from .layout import variants_of
-    return variants_of(value)
-
-
-def _has_messages(seq: Seq) -> bool:
-    """True when the list holds a message with a role (a dict, a message object, a tuple; or one of
-    several such messages chosen by a condition)."""
-    for item in seq.items:
-        if isinstance(item, Alt) and item.options and all(_has_messages(Seq([o])) for o in item.options):
-            return True
-        if isinstance(item, Mapping) and "role" in item.items:
-            return True
-        if isinstance(item, Obj) and ("role" in item.kwargs or item.qualname.rsplit(".", 1)[-1].endswith("Message")):
-            return True
-    return False
-
-
-def builds_messages(node) -> bool:
-    """A list display holding a dict with a "role" key or a call with a `role=` keyword, or such
-    a list joined to another (`[Message(role=SYSTEM, content=notes)] + messages`)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return builds_messages(node.left) or builds_messages(node.right)
-    if not isinstance(node, (ast.List, ast.Tuple)):
-        return False
-    for el in node.elts:
-        if isinstance(el, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "role" for k in el.keys):
-            return True
-        if isinstance(el, ast.Call) and any(k.arg == "role" for k in el.keywords):
-            return True
-    return False
-
-
-def _role_known(finder, message, frame) -> bool:
-    """False when the role of a message changes per request (read from data: `{"role": m["role"],
-    "content": text}`, a stored message copied while a list is rebuilt, as `out.insert(0, ...)` in
-    a loop over `messages[::-1]` does): such a message is no new head placed before the
-    conversation. A static role, one of static roles by a condition or an enum member not
-    resolved (`MessageRole.SYSTEM`) is a role written in the code."""
-    role = message.items.get("role") if isinstance(message, Mapping) else \
-        message.kwargs.get("role") if isinstance(message, Obj) else None
-    if role is None:
-        return True
-    return not any(s.volatility is Volatility.PER_REQUEST for s in finder.ev.text_of(role, frame))
-
-
-def once_per_conversation(message):
-    """A message written once, when the conversation starts, and re-sent with it afterwards: a
-    clock reading or an id in its content (a dict's or a message object's) is the same on every
-    request of that conversation (per conversation, not per request)."""
-    def once(value):
-        if isinstance(value, Alt):
-            return Alt([once(o) for o in value.options], value.span, value.fallback)
-        if isinstance(value, Text):
-            return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
-                                 evidence=(s.evidence + "; " if s.evidence else "") + "written when the conversation starts")
-                         if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST else s
-                         for s in value.segs])
-        return value
-    if isinstance(message, Alt):  # a message chosen by a condition: each of them
-        return Alt([once_per_conversation(o) for o in message.options], message.span)
-    if isinstance(message, Mapping) and "content" in message.items:
-        return replace(message, items={**message.items, "content": once(message.items["content"])})
-    if isinstance(message, Obj) and "content" in message.kwargs:
-        return replace(message, kwargs={**message.kwargs, "content": once(message.kwargs["content"])})
-    return message
-
-
-def placed_first(finder, node, frame, emptied: bool = False) -> bool:
-    """A message put at the head of the conversation outside a send call, which the rest of the
-    conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
-    RULES))`), appended to the list when it is empty (`emptied`: `if not messages:
-    messages.append(system)`, made once per conversation) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
-    `messages[0].content += ...`: judged as a system message holding that text). A candidate of
-    the message and the conversation (`message_list`) when the list is the conversation (its
-    value, or its name). True when a layout was added."""
-    from .handoff import conversation_of, first_index, first_message_of, head_index
-    if isinstance(node, ast.Call):
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
-                                                     and head_index(node.args[0], frame.func) or emptied)):
-            return False
-        target = func.value
-        message = finder.ev.eval(node.args[-1], frame)
-        # (a message chosen by a condition, `{"role": "developer", ...} if as_system else {"role":
-        # "user", ...}`: each of them)
-        options = _options(message)
-        if not all(_has_messages(Seq([o])) and _role_known(finder, o, frame) for o in options):
-            return False
-        if emptied:  # written when the conversation starts, then re-sent with it
-            message = once_per_conversation(message)
-    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
-        target = first_message_of(node.target)
-        if target is None:
-            return False
-        message = Mapping({"role": Text([Segment(text="system", span=finder.m.span(node.target))]),
-                           "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
-    else:
-        return False
-    # (a list found empty is the conversation when it holds one where it is not empty: a local
-    # `messages = []` of a tool's output is not, whatever its name; nor is a list written here that
-    # a message is inserted into after its first items, `parts.insert(1, example)`)
-    inside = isinstance(node, ast.Call) and not emptied and not first_index(node.args[0])
-    by_name = not emptied and not (inside and isinstance(finder.ev.eval(target, frame), Seq))
-    history = conversation_of(finder, target, frame, by_name=by_name)
-    if history is None:
-        return False
-    history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
-    return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)

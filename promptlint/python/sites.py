@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
                concurrent_fills, kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
-from .candidates import filled_argument, filled_template
+from .candidates import builds_messages, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
@@ -382,30 +382,39 @@ class SiteFinder:
         if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
-        if not candidates:
-            if name is not None and node.keywords and self._called:
-                self._called_object(node)
-            if any(filled_template(a) for a in [*node.args, *(k.value for k in node.keywords)]) \
-                    and not self.b.covered(self.m.span(node)):
-                self.ev.reset_budget()
-                filled_argument(self, node, self.frame())
-            return
-        self.ev.reset_budget()
-        call = sdks.Call.of(self.m, node)
-        calls = [call]
-        if any(k.arg is None for k in node.keywords):
-            call.frame = self.frame()
-            calls = request_dicts.expansions(self.b, call, call.frame)
-        for variant, one in enumerate(calls):
-            if variant:
-                self.ev.reset_budget()
-            self._send(candidates, one, variant)
+        matched = False
+        if candidates:
+            self.ev.reset_budget()
+            call = sdks.Call.of(self.m, node)
+            calls = [call]
+            if any(k.arg is None for k in node.keywords):
+                call.frame = self.frame()
+                calls = request_dicts.expansions(self.b, call, call.frame)
+            for variant, one in enumerate(calls):
+                if variant:
+                    self.ev.reset_budget()
+                matched = self._send(candidates, one, variant) or matched
+        if not matched:  # no SDK's call (`self.client.create(...)` of a wrapper named as one is none either)
+            self._unmatched(node, name)
 
-    def _send(self, candidates, call, variant: int = 0) -> None:
+    def _unmatched(self, node: ast.Call, name: str | None) -> None:
+        """A call no send shape matches: an object it builds from the keywords of a called class,
+        and the prompt text or message list written into its arguments (`filled_argument`)."""
+        if name is not None and node.keywords and self._called:
+            self._called_object(node)
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if any(filled_template(a) or builds_messages(a) for a in args) and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()
+            filled_argument(self, node, self.frame())
+
+    def _send(self, candidates, call, variant: int = 0) -> bool:
         """Build the layout of a call of an SDK shape (`variant`: which of the requests a call
-        sent with one of several request dicts is, `request_dicts.expansions`)."""
+        sent with one of several request dicts is, `request_dicts.expansions`); True when a shape
+        matched."""
+        hit = False
         for shape in candidates:
             if shape.matches(call):
+                hit = True
                 call.frame = call.frame or self.frame()
                 before = len(self.b.layouts)
                 self.b.unplaced = []
@@ -418,7 +427,8 @@ class SiteFinder:
                         layout.variant = variant
                     self._unplaced(self.b.layouts[before:], call)
                 if shape.final:
-                    return
+                    break
+        return hit
 
 
 def _history_open(layout) -> bool:

@@ -1,0 +1,142 @@
+"""Message lists as prompt candidates: a list of messages with roles built outside a recognised
+send call (returned, kept in a local name, written into the arguments of a call the analysis does
+not follow, or the conversation with a message put at its head) judged on its own (docs/policies.md,
+Policy 9)."""
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from ..model import Kind, Segment, Volatility
+from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
+
+
+def static_chars(segs: list[Segment]) -> int:
+    """Characters of static text in `segs`, surrounding whitespace of each left out."""
+    return sum(len(s.text.strip()) for s in segs if s.is_static)
+
+
+def message_list(finder, node, value, frame) -> bool:
+    """A message list built outside a recognised send call (returned, or kept in a local name and
+    handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
+    a candidate when a message that is not history holds content that can change and there is
+    static text or history to lose. True when a layout was added."""
+    if not (isinstance(value, Seq) and not value.repeated and has_messages(value)):
+        return False
+    parts, newest = finder.b.message_parts(value, frame)
+    if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history
+           for s in p.segments) and any(p.is_history or static_chars(p.segments) for p in parts):
+        finder.b.add(node, "python-constant", None, None, None, parts, newest)
+        return True
+    return False
+
+
+def options_of(value):
+    from .layout import variants_of
+    return variants_of(value)
+
+
+def has_messages(seq: Seq) -> bool:
+    """True when the list holds a message with a role (a dict, a message object, a tuple; or one of
+    several such messages chosen by a condition)."""
+    for item in seq.items:
+        if isinstance(item, Alt) and item.options and all(has_messages(Seq([o])) for o in item.options):
+            return True
+        if isinstance(item, Mapping) and "role" in item.items:
+            return True
+        if isinstance(item, Obj) and ("role" in item.kwargs or item.qualname.rsplit(".", 1)[-1].endswith("Message")):
+            return True
+    return False
+
+
+def builds_messages(node) -> bool:
+    """A list display holding a dict with a "role" key or a call with a `role=` keyword, or such
+    a list joined to another (`[Message(role=SYSTEM, content=notes)] + messages`)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return builds_messages(node.left) or builds_messages(node.right)
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return False
+    for el in node.elts:
+        if isinstance(el, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "role" for k in el.keys):
+            return True
+        if isinstance(el, ast.Call) and any(k.arg == "role" for k in el.keywords):
+            return True
+    return False
+
+
+def _role_known(finder, message, frame) -> bool:
+    """False when the role of a message changes per request (read from data: `{"role": m["role"],
+    "content": text}`, a stored message copied while a list is rebuilt, as `out.insert(0, ...)` in
+    a loop over `messages[::-1]` does): such a message is no new head placed before the
+    conversation. A static role, one of static roles by a condition or an enum member not
+    resolved (`MessageRole.SYSTEM`) is a role written in the code."""
+    role = message.items.get("role") if isinstance(message, Mapping) else \
+        message.kwargs.get("role") if isinstance(message, Obj) else None
+    if role is None:
+        return True
+    return not any(s.volatility is Volatility.PER_REQUEST for s in finder.ev.text_of(role, frame))
+
+
+def once_per_conversation(message):
+    """A message written once, when the conversation starts, and re-sent with it afterwards: a
+    clock reading or an id in its content (a dict's or a message object's) is the same on every
+    request of that conversation (per conversation, not per request)."""
+    def once(value):
+        if isinstance(value, Alt):
+            return Alt([once(o) for o in value.options], value.span, value.fallback)
+        if isinstance(value, Text):
+            return Text([replace(s, volatility=Volatility.PER_CONVERSATION,
+                                 evidence=(s.evidence + "; " if s.evidence else "") + "written when the conversation starts")
+                         if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST else s
+                         for s in value.segs])
+        return value
+    if isinstance(message, Alt):  # a message chosen by a condition: each of them
+        return Alt([once_per_conversation(o) for o in message.options], message.span)
+    if isinstance(message, Mapping) and "content" in message.items:
+        return replace(message, items={**message.items, "content": once(message.items["content"])})
+    if isinstance(message, Obj) and "content" in message.kwargs:
+        return replace(message, kwargs={**message.kwargs, "content": once(message.kwargs["content"])})
+    return message
+
+
+def placed_first(finder, node, frame, emptied: bool = False) -> bool:
+    """A message put at the head of the conversation outside a send call, which the rest of the
+    conversation follows: a message inserted first (`messages.insert(0, Message(SYSTEM, knowledge +
+    RULES))`), appended to the list when it is empty (`emptied`: `if not messages:
+    messages.append(system)`, made once per conversation) or text added to the first message (`messages[0]["content"] += "\\n\\n" + notes`,
+    `messages[0].content += ...`: judged as a system message holding that text). A candidate of
+    the message and the conversation (`message_list`) when the list is the conversation (its
+    value, or its name). True when a layout was added."""
+    from .handoff import conversation_of, first_index, first_message_of, head_index
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
+                                                     and head_index(node.args[0], frame.func) or emptied)):
+            return False
+        target = func.value
+        message = finder.ev.eval(node.args[-1], frame)
+        # (a message chosen by a condition, `{"role": "developer", ...} if as_system else {"role":
+        # "user", ...}`: each of them)
+        options = options_of(message)
+        if not all(has_messages(Seq([o])) and _role_known(finder, o, frame) for o in options):
+            return False
+        if emptied:  # written when the conversation starts, then re-sent with it
+            message = once_per_conversation(message)
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        target = first_message_of(node.target)
+        if target is None:
+            return False
+        message = Mapping({"role": Text([Segment(text="system", span=finder.m.span(node.target))]),
+                           "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
+    else:
+        return False
+    # (a list found empty is the conversation when it holds one where it is not empty: a local
+    # `messages = []` of a tool's output is not, whatever its name; nor is a list written here that
+    # a message is inserted into after its first items, `parts.insert(1, example)`)
+    inside = isinstance(node, ast.Call) and not emptied and not first_index(node.args[0])
+    by_name = not emptied and not (inside and isinstance(finder.ev.eval(target, frame), Seq))
+    history = conversation_of(finder, target, frame, by_name=by_name)
+    if history is None:
+        return False
+    history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
+    return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)
