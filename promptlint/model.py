@@ -146,7 +146,8 @@ class Segment:
     a `render(...)` argument). `anchor` is the source node a fix would edit (see `Anchor`). `evidence` says in words why the segment was classified as it was
     ("call to `datetime.now()`", "name `request_id`"). `precision` is set for timestamps, `ordered`
     for serialized data. `window`, on the conversation history, is where it is cut to its newest
-    messages (a sliding window such as `history[-10:]`); `older`, that it is a slice ending before
+    messages (a sliding window such as `history[-10:]`), `window_stop` where a walk that cuts it
+    stops at its bound (the test before its `break`); `older`, that it is a slice ending before
     its newest messages (`history[:cut]`: what a compaction summarises), which a call given it
     does not see change with each new message.
     """
@@ -167,6 +168,7 @@ class Segment:
     raw: RawText | None = None
     raw_base: int = 0
     window: Span | None = None  # the conversation history cut to its newest messages here (`history[-10:]`)
+    window_stop: Span | None = None  # where a newest-first walk that cuts it stops at its bound (`if tokens > max:`)
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
 
     @property

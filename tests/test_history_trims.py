@@ -135,3 +135,31 @@ def test_a_helper_that_filters_by_membership_newest_first_is_no_cut_to_a_limit(t
     """
     found = _found(tmp_path, {"weather/__init__.py": "", "weather/pruning.py": pruning, "weather/station.py": station})
     assert found == []
+
+
+WALKED = """
+    class Limiter:
+        def __init__(self, max_tokens):
+            self.max_tokens = max_tokens
+
+        def apply(self, messages):
+            kept = []
+            used = 0
+            for msg in reversed(messages):
+                if used + count(msg) > self.max_tokens:
+                    msg["content"] = shorten(msg["content"], self.max_tokens - used)
+                    kept.insert(0, msg)
+                    break
+                used += count(msg)
+                kept.insert(0, msg)
+            return kept
+"""
+
+
+def test_a_newest_first_walk_is_reported_at_the_walk_with_its_bounded_stop_related(tmp_path):
+    write(tmp_path, {"app.py": WALKED})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found, = [d for d in report.diagnostics if d.code == "PRM105"]
+    assert (found.severity.value, found.span.start.row) == ("info", 8)  # `for msg in reversed(messages):`
+    assert [(r.span.start.row, r.message.split(":")[0]) for r in found.related] == [
+        (9, "the walk stops here at its bound")]

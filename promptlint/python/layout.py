@@ -545,10 +545,11 @@ def is_history_like(value) -> bool:
 def history_seg(value, span, expr) -> Segment:
     """The segment of a replayed conversation; `window` kept when it is cut to its newest messages."""
     segs = value.segs if isinstance(value, Text) else []
-    window = next((s.window for s in segs if s.window is not None), None)
+    cut = next((s for s in segs if s.window is not None), None)
     placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
-                   evidence="replayed conversation", window=window, origin=placed and placed.origin,
+                   evidence="replayed conversation", window=cut and cut.window,
+                   window_stop=cut and cut.window_stop, origin=placed and placed.origin,
                    origin_note=placed.origin_note if placed else "")
 
 

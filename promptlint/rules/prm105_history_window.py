@@ -20,7 +20,9 @@ class HistoryWindowRule(Rule):
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
     history), a `del messages[i]` over the first indices up to a cut point and a walk by index
-    from `len(messages) - 1` that stops at a count are cuts too. A cut in a helper of its own (a
+    from `len(messages) - 1` that stops at a count are cuts too (a walk is reported where it walks,
+    the test where it stops at its bound, `if used + n > max_tokens: ... break`, as a related
+    location). A cut in a helper of its own (a
     filter, a memory class, a conversation manager) that returns the cut list, keeps it on the
     instance, writes it to storage for the next turn (`json.dump(messages[:1] + messages[1 +
     max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
@@ -141,7 +143,9 @@ class HistoryWindowRule(Rule):
                            "given content the kept conversation does not hold), so the "
                            "history after the first one changed differs on every request and is never read "
                            "from the cache; send it whole, or cut it in steps so it only changes at a cut")
-                yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id)
+                stop = [Related(seg.window_stop, "the walk stops here at its bound: the messages older than "
+                                "the one reached here are left out")] if seg.window_stop else []
+                yield self.diagnostic(message, seg.window, severity=severity, prompt=layout.id, related=stop)
 
 
 def _apart(seg) -> bool:

@@ -8,6 +8,7 @@ from ..model import Diagnostic, Related, Severity
 from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
                                     find_tool_switches, find_tools_emptied_at_limit)
 from ..python.option_tools import find_option_tools
+from ..python.stored_requests import find_stored_requests
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_handoffs import find_tool_handoffs
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
@@ -62,7 +63,13 @@ class ToolsChangedMidConversationRule(Rule):
     (`agent.tools.append(FileSearch)`, then `client.beta.assistants.update(agent.id, tools=...)`),
     and a conversation's request whose tool list gets a tool, or loses its tools, only when an
     optional parameter is given (`if data_model is not None: tool_schemas.append(...)` or
-    `del kwargs["tools"]`: a structured answer asked for within a chat).
+    `del kwargs["tools"]`: a structured answer asked for within a chat), and a method of a class
+    that re-sends the conversation the instance keeps (`self.history`, written back by a method of
+    the class) with no tools or with a tool list written in place (one forced answer tool), while
+    another method sends it with the tools it fills (`generate` with the agent's tools, then
+    `generate_structured` with a response format only); where the method that keeps the
+    conversation stores the system message in it, putting it again before the kept conversation is
+    named too.
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -199,3 +206,21 @@ class ToolsChangedMidConversationRule(Rule):
             related = [Related(module.span(change.test), f"`{change.option}` tested here"),
                        Related(module.span(change.request), "the conversation's request")]
             yield self.diagnostic(message, module.span(change.node), related=related)
+        for req in find_stored_requests(module):
+            what = ("a tool list of its own written here" + (" and a forced `tool_choice`" if req.forced else "")
+                    if req.written else "no tools")
+            message = (f"`{req.function}` re-sends the conversation kept in `self.{req.stored}` with {what}, while "
+                       f"`{req.other_function}` sends it with the tools it fills (line {req.other.lineno}): "
+                       f"{_FRONT} differ from those of the conversation's requests, so this request reads none of "
+                       "the conversation from the cache and writes it again")
+            related = [Related(module.span(req.read), "the kept conversation read here"),
+                       Related(module.span(req.other), f"the tools `{req.other_function}` sends it with")]
+            if req.system_first is not None:
+                message += ("; it also puts the system message again before that conversation, which already "
+                            "holds it (the method that keeps the conversation writes it into the list it stores)")
+                related.insert(0, Related(module.span(req.system_first), "the system message put again here"))
+            if req.forced is not None and req.written:
+                related.append(Related(module.span(req.forced), "the tool forced here"))
+            message += ("; send the same tools on every request of the conversation (a response format instead "
+                        "of a tool, or the tool always present and chosen with `tool_choice`)")
+            yield self.diagnostic(message, module.span(req.node), related=related)

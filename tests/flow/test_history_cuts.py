@@ -621,3 +621,52 @@ def test_a_file_that_walks_a_conversation_down_by_index_is_read():
     from promptlint.python.prefilter import might_hold_prompt
     assert might_hold_prompt("def keep(messages, n):\n    for i in range(len(messages) - 1, 0, -1):\n        break\n")
     assert not might_hold_prompt("def keep(rows):\n    for i in range(len(rows)):\n        pass\n")
+
+
+STOPPED = """
+    def f(messages, max_tokens):
+        kept = []
+        used = 0
+        for msg in reversed(messages):
+            if not msg.get("content"):
+                kept.insert(0, msg)
+                continue
+            left = max_tokens - used - count(msg)
+            if left < 0:
+                msg["content"] = shorten(msg["content"], max_tokens - used)
+                kept.insert(0, msg)
+                break
+            used += count(msg)
+            kept.insert(0, msg)
+        probe(kept)
+        fitted = []
+        k = len(messages) - 1
+        while k >= 0:
+            m = messages[k]
+            if size(fitted) + size(m) > max_tokens:
+                if m.pinned:
+                    break
+                break
+            fitted.insert(0, m)
+            k -= 1
+        probe(fitted)
+        every = []
+        for msg in reversed(messages):
+            every.insert(0, msg)
+        probe(every)
+"""
+
+
+def test_a_newest_first_walk_keeps_where_it_stops_at_its_bound(tmp_path):
+    cut, = windows_in(probe(tmp_path, STOPPED, index=0).value)
+    assert cut.window.start == pos(STOPPED, "reversed(messages)")
+    assert cut.window_stop.start == pos(STOPPED, "left < 0")  # the bound's test, not the `continue` above it
+    back, = windows_in(probe(tmp_path, STOPPED, index=1).value)
+    assert back.window.start == pos(STOPPED, "k >= 0")
+    assert back.window_stop.start == pos(STOPPED, "size(fitted) + size(m) > max_tokens")  # the outer bound
+    assert not windows_in(probe(tmp_path, STOPPED, index=2).value)  # no stop: no cut, no stop
+
+
+def test_a_cut_that_is_no_walk_has_no_stop(tmp_path):
+    cut, = probe(tmp_path, MIDDLE, index=0).segs
+    assert cut.window is not None and cut.window_stop is None

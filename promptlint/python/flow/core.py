@@ -173,7 +173,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         if th.kind == "apart":
             return rewrites.marked(prev, th.node, frame.module)
         if th.kind == "window":
-            return self.windowed(prev, th.node, frame, th.name)
+            return self.windowed(prev, th.node, frame, th.name, th.value)
         if th.kind == "shuffle":
             return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):

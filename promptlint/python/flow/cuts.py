@@ -145,6 +145,27 @@ def breaks(stmts, bound: bool = False) -> bool:
     return False
 
 
+def bound_stop(stmts) -> ast.expr | None:
+    """The test of the `if` whose branch holds the `break` that `breaks(stmts)` finds (`if tokens
+    > budget: ... break`): where a newest-first walk stops at its bound (what is older is dropped,
+    the message there shortened when the branch does so); None when there is none."""
+    for stmt in stmts:
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.If) and compares_sizes(stmt.test) and breaks(stmt.body + stmt.orelse, True):
+            inner = bound_stop(stmt.body) or bound_stop(stmt.orelse)
+            return inner if inner is not None else stmt.test
+        for body in ("body", "orelse", "finalbody"):
+            found = bound_stop(getattr(stmt, body, ()) or ())
+            if found is not None:
+                return found
+        for h in getattr(stmt, "handlers", ()):
+            found = bound_stop(h.body)
+            if found is not None:
+                return found
+    return None
+
+
 def compares_sizes(test) -> bool:
     """True for a condition that orders two values (`>`, `>=`, `<`, `<=`): a size against a bound;
     or that compares a value with a whole number (`if turns_left == 0:`, a countdown)."""

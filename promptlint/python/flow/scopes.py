@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import marks_last_only, sets_cache_marker
-from .cuts import (appended, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
+from .cuts import (appended, bound_stop, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
 from ..walk import children, subtree
 from .rewrites import env_resolver, older_apart
@@ -35,7 +35,8 @@ YIELDED = "<yielded>"
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    window (the oldest messages of the list named `name` dropped in a loop) | apart (the items a
+    window (the oldest messages of the list named `name` dropped in a loop; `value` the test where
+    a newest-first walk stops at its bound, or None) | apart (the items a
     loop added to `prev` rendered one way among the newest, another older: `node` from
     `rewrites.older_apart`) | setitem (key `name`
     of the dict `prev` set to `node`) | map (a loop that appends one element per item: `value` the
@@ -392,7 +393,7 @@ class ScopesMixin:
             for name in appended(stmt.body, prepends=not is_for):
                 if name in env and env[name] is not before.get(name):
                     env[name] = _shared("window", node=stmt.iter if is_for else stmt.test,
-                                        prev=_shared("expr", node=source, env=before),
+                                        prev=_shared("expr", node=source, env=before), value=bound_stop(stmt.body),
                                         name=source.id if isinstance(source, ast.Name) else "")
         masked = masks_older(stmt) if is_for else None
         if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten

@@ -78,22 +78,24 @@ class WindowsMixin:
         return Text([replace(grown.segs[0], window=m.span(node))])
 
     @staticmethod
-    def windowed(value, node, frame, name: str = "") -> Value:
+    def windowed(value, node, frame, name: str = "", stop=None) -> Value:
         """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
         `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
         grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
-        name where it is cut) is one too."""
+        name where it is cut) is one too. `stop`: the test where a newest-first walk stops at its
+        bound (kept as the segment's `window_stop`), or None."""
         m = frame.module
+        at = m.span(stop) if stop is not None else None
         conversation = _history(value) or _named_conversation(value)
         if conversation is not None and conversation.window is not None:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
-            return Text([replace(conversation, window=m.span(node), expr=m.code(node))])
+            return Text([replace(conversation, window=m.span(node), expr=m.code(node), window_stop=at)])
         if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
-            return Text([replace(grown.segs[0], window=m.span(node))])
+            return Text([replace(grown.segs[0], window=m.span(node), window_stop=at)])
         if isinstance(value, Seq):  # a message list: the conversation spread into it
-            return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame))
+            return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame, stop=stop))
                                          if isinstance(i, Spread) else i for i in value.items])
         return value
 
