@@ -381,7 +381,10 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         if not first:
             behind = None
         merged_into = blocking[0] if blocking else None
-        stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)), geo.end)
+        # a later time or id of its own (its own finding, its own fix) does not end what moving
+        # this value gains: with it moved, this value is what breaks the prefix
+        stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)
+                     and (q.seg.kind not in _OWN_CAUSE or p.seg.kind in _OWN_CAUSE)), geo.end)
         losses = []
         before_lost = 0
         for label, profile, own in targets:

@@ -162,7 +162,10 @@ def test_a_system_message_chosen_or_appended_before_a_converted_history(tmp_path
     found = [lt for lt in layouts(tmp_path, SHAPES) if lt.source == "python-call"]
     assert [[p.role for p in lt.parts][:1] + [p.role for p in lt.parts if p.is_history][:1] for lt in found] == \
         [["system", "history"], ["system", "history"]]
-    assert _check(tmp_path) == [("PRM102", "warning", 9), ("PRM102", "warning", 18)]
+    # (the caller's system prompt before the time is judged as if the time were moved: of unknown
+    # volatility with the history after it, info; Policy 8)
+    assert _check(tmp_path) == [("PRM101", "info", 9), ("PRM101", "info", 18),
+                                ("PRM102", "warning", 9), ("PRM102", "warning", 18)]
 
 
 POSITIONED = """

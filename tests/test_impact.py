@@ -146,6 +146,22 @@ def test_a_timestamp_or_an_id_behind_another_value_is_its_own_cause():
     assert first.first and not later.first and later.severity is None
 
 
+def test_a_timestamp_after_a_value_does_not_end_what_moving_that_value_gains():
+    # the time is its own cause with its own fix: with it moved, the memories before it break the
+    # static text and the history after both (judged as if the time were gone)
+    stamp = value("datetime.now()", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY, row=4)
+    memories = value("memory.memory", Volatility.UNKNOWN, Kind.UNKNOWN, row=3)
+    lay = layout([Part("system", [text("Rules. "), memories, text("Now: "), stamp, text(LONG)]), history()])
+    kept, now = impacts(lay)
+    assert kept.first and kept.history_after and kept.static_after >= tokens.count(LONG)
+    assert kept.severity is Severity.INFO
+    assert now.first and now.severity is Severity.WARNING
+    # a later per-request value of another kind still ends it
+    asked = layout([Part("system", [text("Rules. "), memories, text("Asked: "), value(row=4), text(LONG)]),
+                    history()])
+    assert not impacts(asked)[0].history_after and impacts(asked)[0].severity is None
+
+
 def test_one_root_cause_per_prompt_and_unknown_values():
     second = layout([Part("system", [value(), text(LONG), value(row=4), text(LONG)]), history()])
     first, later = impacts(second)

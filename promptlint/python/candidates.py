@@ -26,6 +26,7 @@ from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment
 from .module import attribute_chain, callee_name
 from .flow.core import per_process
+from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
 from .handoff import conversation_after, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
@@ -202,8 +203,9 @@ def role_of(name: str) -> str:
 
 def text_layout(finder, node, segs: list[Segment], span, role: str = "system", least: int = MIN_STATIC_CHARS):
     """Record a standalone candidate: one part (of `role`) holding the text, when it has both
-    static text (`least` characters) and content that can change. Returns the layout added, else None."""
-    if static_chars(segs) < least or all(s.is_static for s in segs):
+    static text (`least` characters; none before a conversation it holds) and content that can change.
+    Returns the layout added, else None."""
+    if static_chars(segs) < (0 if history_behind(segs) else least) or all(s.is_static for s in segs):
         return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
         return None
@@ -403,7 +405,6 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
                     layout.parts.append(Part("history", [history], span=history.span))
                 return True
     return False
-
 
 
 def _text_only(node) -> bool:

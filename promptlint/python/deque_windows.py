@@ -11,15 +11,11 @@ message with a role. Reported at the bound, with no send call linked (info).
 from __future__ import annotations
 
 import ast
-import re
 
 from .candidates import words
+from .flow.turn_text import labels_turn
 from .history_cuts import CONVERSATION_WORDS
 from .walk import subtree
-
-#: Labels of the two sides of a turn written into text (`User:` / `Assistant:`, `Human:` / `AI:`).
-_USER = re.compile(r"(?i)\b(?:user|human|question|q)\s*:")
-_ASSISTANT = re.compile(r"(?i)\b(?:assistant|ai|bot|answer|model|a)\s*:")
 
 
 def deque_windows(module) -> list[tuple[ast.AST, str, str]]:
@@ -89,5 +85,4 @@ def _writes_turns(body) -> bool:
                 texts.append(n.value)
             elif isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "role" for k in n.keys):
                 return True
-    joined = "\n".join(texts)
-    return _USER.search(joined) is not None and _ASSISTANT.search(joined) is not None
+    return labels_turn("\n".join(texts))

@@ -9,13 +9,14 @@ binding is its related location).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from .. import source
-from ..model import Kind, Segment, Volatility
-from .flow.values import Mapping, Obj, PathV, Text, most_volatile
+from ..model import Kind, Position, Segment, Span, Volatility
+from .flow.values import Alt, Mapping, Obj, PathV, Text, most_volatile
 
 _TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
 
@@ -108,7 +109,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     if not isinstance(base, Obj) or node.func.attr != "render":
         return None
     name = base.qualname.rsplit(".", 1)[-1]
-    path = text = None
+    path = text = span = None
     search: list[Path] = []
     if name == "get_template" and len(base.args) >= 2:
         env_obj, tmpl = base.args[0], base.args[1]
@@ -127,7 +128,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     elif (base.qualname.endswith(_TEMPLATE_CTORS) or name == "from_string") and base.args:
         # `jinja2.Template(text)` keeps the module object as its first argument: take the text
         texts = [a for a in base.args if isinstance(a, Text)]
-        src = base.args[-1] if name == "from_string" else (texts[0] if texts else base.args[0])
+        src = _read_option(base.args[-1] if name == "from_string" else (texts[0] if texts else base.args[0]))
         if isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
             text = "".join(s.text for s in src.segs)
             span = src.segs[0].span
@@ -162,7 +163,43 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         return None
     if result.errors:
         return None
+    if text is not None and span is not None and span.filename == frame.module.filename:
+        return Text(_in_literal(result.segments, frame.module, span, text))
     return Text(result.segments)
+
+
+#: The opening quote of a string literal (with a prefix).
+_QUOTE = re.compile(r"[rRuU]?(\"\"\"|'''|\"|')")
+
+
+def _in_literal(segs: list[Segment], module, span, text: str) -> list[Segment]:
+    """The segments of a template written inline as one string literal (`from_string("...")`),
+    placed in the file where the literal writes them (the template's rows and columns count from
+    its own start; `span` starts at the literal's text or at its quote). Only when the literal
+    holds the text verbatim (no escapes, not joined from pieces); else the segments as they are."""
+    col = span.start.column - 1
+    quote = _QUOTE.match(module.line(span.start.row), col)
+    if quote is not None:
+        col = quote.end()
+    at = module.line_starts[span.start.row - 1] + col
+    if module.source[at:at + len(text)] != text:
+        return segs
+    row0, col0 = span.start.row, col + 1
+
+    def moved(p: Position) -> Position:
+        return Position(row0, col0 + p.column - 1) if p.row == 1 else Position(row0 + p.row - 1, p.column)
+    return [replace(s, span=Span(s.span.filename, moved(s.span.start), moved(s.span.end)))
+            if s.span is not None and s.span.filename == span.filename else s for s in segs]
+
+
+def _read_option(src):
+    """The template text of `from_string(custom if custom else DEFAULT)`: an override the analysis
+    cannot read (a parameter) leaves the one text it reads (as a rendered `Alt` of templates,
+    `methods.py`); the value itself when it is not such a choice."""
+    if not isinstance(src, Alt):
+        return src
+    read = [o for o in src.options if isinstance(o, Text) and o.segs and all(s.is_static for s in o.segs)]
+    return read[0] if len(read) == 1 else src
 
 
 def _attribute_bindings(evaluator, values: dict, frame, path, text) -> dict[str, Segment]:

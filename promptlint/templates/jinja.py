@@ -245,7 +245,7 @@ class _Walker(_Values, _Includes):
         inner += self.stmts(node.else_)
         cond = Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN, expr=test,
                        evidence=f"`{{% {test} %}}`: the text inside is present or absent by a condition")
-        return [cond] + [s for s in test_segs + inner if _keeps(s)]
+        return [cond] + [s for s in test_segs if _keeps(s) and s.kind is not Kind.HISTORY] + [s for s in inner if _keeps(s)]
 
     def _if_branch(self, node: nodes.If) -> list[Segment]:
         tag = self._block_tag(node, "elif")

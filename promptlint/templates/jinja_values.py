@@ -237,8 +237,9 @@ def _unknown(span: Span, src: str) -> Segment:
 
 
 def _keeps(seg: Segment) -> bool:
-    """Segments of a conditional or loop body that still matter: volatile values."""
-    return seg.kind is not None and (seg.volatility in _VOLATILE or seg.kind is Kind.UNORDERED_ITERATION)
+    """Segments of a conditional or loop body that still matter: volatile values, and the
+    conversation (its place decides what is cached before it)."""
+    return seg.kind is not None and (seg.volatility in _VOLATILE or seg.kind in (Kind.UNORDERED_ITERATION, Kind.HISTORY))
 
 
 def _time_volatility(prec: Precision | None) -> Volatility:

@@ -14,6 +14,7 @@ from .configured import all_configured
 from .containers import _one_of, dict_variants, list_variants, one_dict
 from .keyed import filled_dict
 from .text import const_str, slice_segment
+from .turn_text import writes_turn
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 
 #: Methods of a set that return a set (its order, too, depends on the hash seed).
@@ -192,6 +193,10 @@ class MethodsMixin:
             if fetched is not None:
                 return fetched
         if src is None and segs and all(s.is_static for s in segs):
+            if not hasattr(str, method):
+                # not a str method: the constant (a field's default None) stands in for an object
+                # set elsewhere (a store, a retriever), whose result is not known
+                return dynamic(span, m.code(node), evidence=f"result of `{m.code(node.func)}(...)`")
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
         return self.derived(Text(segs), node, frame, m.code(node))
 
@@ -268,6 +273,10 @@ class MethodsMixin:
             options = [self._join_seq(sep_segs, o, frame) for o in list_variants(it) or it.options]
             if all(o is not None for o in options):
                 return Alt(options, it.span, configured=all_configured(it))
+        if isinstance(it, Seq) and it.repeated and it.items and writes_turn(self.text_of(it.items[-1], frame)):
+            # one labelled turn per stored pair (`f"User: {q}\nAssistant: {a}"`): the conversation as text
+            return dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
+                           "the conversation written as text, a user and an assistant turn per item", origin=it.span)
         segs = self.text_of(it, frame)
         unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
         if unordered is not None and isinstance(it, Text) and unordered.anchor is None and unordered.fix is None:

@@ -21,6 +21,7 @@ from .class_facts import (changed_by_methods, grown, members_named, message_list
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
+from .stored_turns import stored_with_answer
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
 #: The evidence of an instance list appended to in a method: it grows across the calls of a
@@ -451,6 +452,9 @@ class ObjectsMixin:
             return dynamic(span, name, kind, vol, why, precision=prec, name_only=True)
         if name.lower() in classify.HISTORY_NAMES:
             return dynamic(span, name, Kind.HISTORY, Volatility.UNKNOWN, f"the parameter `{name}`")
+        if frame.func is not None and stored_with_answer(frame.func, name):
+            return dynamic(span, name, Kind.USER_INPUT, Volatility.PER_REQUEST,
+                           f"the parameter `{name}`, kept with the answer to it as the newest turn")
         default = self._text_default(frame, name)
         if frame.func is not None and frame.func.name == "__init__" and _own(frame.self_value):
             configured = init_parameter(frame, param, self.defaults(Func(m, frame.func)).get(name) is not None)
