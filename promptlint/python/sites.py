@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
-               kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+               kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, template_objects, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -201,6 +201,7 @@ class SiteFinder:
         if isinstance(target, ast.Name) and (scope is None or isinstance(scope, ast.ClassDef)):
             frame = self.ev.module_frame(self.m) if scope is None else self._class_frame(scope)
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
+            template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
             history_cuts.window(self, node, node.value, scope)
