@@ -107,6 +107,14 @@ class HistoryWindowRule(Rule):
                        "cached by the previous request (the request that sends it is not linked here: how much "
                        "it costs is not known); keep the whole conversation, or drop its oldest half at a limit")
             yield self.diagnostic(message, module.span(bound), severity=Severity.INFO)
+        for at, held, method, how in module.facts.get("memory_windows", ()):
+            what = ("once it is full, each message it adds pushes an older one out of it" if how == "slides" else
+                    "each time it adds a message, the whole conversation is replaced by a new list (a summary)")
+            message = (f"The conversation kept in `{held}` is cut here by `{method}`: {what}, so the history sent "
+                       "from it never matches the prefix cached by the previous request (the request that sends it "
+                       "is not linked here: how much it costs is not known); keep the whole conversation, or cut "
+                       "it in steps (compact the oldest half at a limit)")
+            yield self.diagnostic(message, module.span(at), severity=Severity.INFO)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
