@@ -28,7 +28,11 @@ class HistoryWindowRule(Rule):
 
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
-    too: info, where the bound is.
+    too: info, where the bound is. So is a conversation an instance keeps that the method adding
+    to it cuts (an older message removed under a size test, `if self._is_overflow():
+    self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
+    replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
+    info, where it is cut.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
