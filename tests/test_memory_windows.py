@@ -111,3 +111,24 @@ def test_the_rule_reports_the_cut_at_info(tmp_path):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [
         ("PRM105", "info", 9), ("PRM105", "info", 27), ("PRM105", "info", 39)]
+
+
+UNDONE = """
+    class Session:
+        def __init__(self):
+            self.turns = []
+
+        async def send(self, content):
+            turn = object()
+            self.turns.append(turn)
+            try:
+                await self._send(content)
+            except BaseException:
+                if turn in self.turns:
+                    self.turns.remove(turn)               # the item just added, taken back: no size test
+                raise
+"""
+
+
+def test_an_item_taken_back_under_a_test_of_no_size_is_not_a_window():
+    assert _found(UNDONE) == []

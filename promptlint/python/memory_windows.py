@@ -2,7 +2,8 @@
 a memory class whose add method
 
 - grows the list (`self._messages.insert(i, message)`, `.append`, `.extend`) and, under a test
-  (`if self._is_overflow():`, `while self.tokens_used > capacity:`), first removes an item of it
+  that compares a size with a bound (`while self.tokens_used > capacity:`, or a method of the
+  class that returns such a comparison: `if self._is_overflow():`), first removes an item of it
   (`self._messages.pop(i)`, `.remove(m)`, `del self._messages[i]`, or a call of a method of the
   same class that does: `await self.delete(oldest)`): once full, every add pushes an older
   message out, a sliding window;
@@ -65,11 +66,27 @@ def _removers(cls, attr: str) -> set[str]:
     return {f.name for f in cls.body if isinstance(f, _FUNCS) and any(_removal(n, attr) for n in subtree(f))}
 
 
-def _conditional_removal(func, attr: str, removers: set[str]):
-    """The first call or statement under an `if` / `while` of `func` that removes an item of
-    `self.attr` (directly or by a method of `removers`), else None."""
+def _orders(node) -> bool:
+    """True when an expression holds an ordering comparison (`len(self.m) > self.size`)."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
+               for n in subtree(node))
+
+
+def _size_test(test, cls) -> bool:
+    """True for a test that compares a size with a bound: an ordering comparison in it, or a call
+    of a method of the class that returns one (`self._is_overflow()`)."""
+    if _orders(test):
+        return True
+    called = {a for n in subtree(test) if isinstance(n, ast.Call) and (a := _self_attr(n.func)) is not None}
+    return any(isinstance(f, _FUNCS) and f.name in called and any(
+        isinstance(r, ast.Return) and r.value is not None and _orders(r.value) for r in subtree(f)) for f in cls.body)
+
+
+def _conditional_removal(func, cls, attr: str, removers: set[str]):
+    """The first call or statement under an `if` / `while` of `func` whose test compares a size
+    with a bound that removes an item of `self.attr` (directly or by a method of `removers`), else None."""
     for test in subtree(func):
-        if not isinstance(test, (ast.If, ast.While)):
+        if not isinstance(test, (ast.If, ast.While)) or not _size_test(test.test, cls):
             continue
         for stmt in test.body:
             for n in subtree(stmt):
@@ -112,7 +129,7 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
             if not isinstance(func, _FUNCS):
                 continue
             for attr in sorted(_grown(func)):
-                at = _conditional_removal(func, attr, _removers(cls, attr) - {func.name})
+                at = _conditional_removal(func, cls, attr, _removers(cls, attr) - {func.name})
                 if at is not None and (cls, attr, "slides") not in seen:
                     seen.add((cls, attr, "slides"))
                     out.append((at, f"self.{attr}", func.name, "slides"))
