@@ -79,3 +79,28 @@ def test_a_dict_of_plain_values_or_of_functions_no_placeholder_names_fills_nothi
     write(tmp_path, {"app.py": CLEAN})
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [d.code for d in report.diagnostics if d.code.startswith("PRM10")] == []
+
+
+PARTIAL = f'''
+from datetime import datetime
+from langchain_core.prompts import PromptTemplate
+
+
+def now():
+    return datetime.now().strftime("%H:%M")
+
+
+SYSTEM_PROMPT = PromptTemplate(
+    template="The time is {{clock}}. {STATIC} Question: {{question}}",
+    input_variables=["question"],
+    partial_variables={{"clock": now}},
+)
+'''
+
+
+def test_langchain_partial_variables_given_as_functions_fill_their_fields(tmp_path):
+    write(tmp_path, {"app.py": PARTIAL})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    got = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert got == [("PRM102", "info", 10)]
+    assert "`datetime.now().strftime(\"%H:%M\")`" in report.diagnostics[0].message
