@@ -33,3 +33,6 @@ fetch setX rigging 3.3.5; fetch setX marker-pdf 2.0.0
 fetch setAA mini-swe-agent 2.4.6; fetch setAA kani 1.10.0
 fetch setAB agno 3.1.10; fetch setAB txtai 9.14.0
 fetch setAC pyautogen 0.2.35; fetch setAC chatlas 0.23.0
+fetch setAD lightrag-hku 1.5.7; fetch setAD mcp-agent 0.2.6
+fetch setAE openai-agents 0.24.0; fetch setAE deepagents 0.7.32; fetch setAE lavague-core 0.2.35
+fetch setAF beeai-framework 0.1.85; fetch setAF skyvern 1.0.56

@@ -111,6 +111,18 @@ _BOUNDED_DEQUE = re.compile(r"deque\([^)\n]{0,120}maxlen")
 _TURN_WORDS = ("istory", "essages", "ssistant", "User", "emory", "onversation", "turns", "ialog")
 
 
+#: A conversation kept on an instance that a method cuts or replaces (`self._messages.pop(i)`,
+#: `del self.history[0]`, `self._messages = [SystemMessage(summary)]`): PRM105 (memory_windows).
+_MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|remove)\((?!\))|[ \t]{0,4}=[ \t]{0,4}\[[^\]\s])"
+                         r"|del self\.\w{0,40}(?:essages|istory)")
+
+
+#: A template object named for prompts built with a dict of the functions that fill its placeholders
+#: (`SYSTEM_PROMPT = Template(template="...", functions={"now": lambda data: ...})`): template_objects.
+_TEMPLATE_OBJECT = re.compile(r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}=[ \t]{0,8}[\w.]{1,80}\(")
+_FUNCTION_ENTRY = re.compile(r"[\"']\w{1,60}[\"'][ \t]{0,8}:[ \t]{0,8}(?:lambda\b|[A-Za-z_][\w.]{0,80}[ \t]{0,8}[,}])")
+
+
 #: A model chosen per request from a list of models (PRM205): drawn at random, taken in turns by a
 #: counter, or from a cycle (`random.choice(self.models)`, `self.models[i]`, `cycle(MODEL_NAMES)`;
 #: bounded repetition: linear).
@@ -139,6 +151,9 @@ def might_hold_prompt(source: str) -> bool:
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \
             and _FROM_PROMPTS.search(source) is not None:
         return True
+    if ("lambda" in source or "{" in source) and _TEMPLATE_OBJECT.search(source) is not None \
+            and _FUNCTION_ENTRY.search(source) is not None:
+        return True  # a prompt template object with the functions that fill it (template_objects)
     if ("random" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
             and _MODEL_POOL.search(source) is not None:
         return True  # a model chosen per request (PRM205)
@@ -156,6 +171,8 @@ def might_hold_prompt(source: str) -> bool:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
         return True
+    if "self." in source and _MEMORY_CUT.search(source) is not None:
+        return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
     if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
         return True  # a conversation re-sent without its tools (PRM204)
     if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):

@@ -14,7 +14,8 @@ import re
 from dataclasses import replace
 
 from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
-               concurrent_fills, kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+               concurrent_fills, kept_turns, markers, memory_windows, opt_in_markers, request_dicts, sdks,
+               system_hoists, template_objects, tool_loops)
 from .candidates import builds_messages, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -55,7 +56,8 @@ def _gates(module, evaluator) -> None:
     breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns, one
     handed to a helper that keeps its newest messages and writes them back (`history_trims`), a
     token budget that an Assistants run truncates the thread to, a conversation kept in a
-    bounded deque (`deque_windows`), and system messages of anywhere
+    bounded deque (`deque_windows`) or cut or rewritten by the method that adds to it
+    (`memory_windows`), and system messages of anywhere
     in a conversation moved into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
@@ -69,6 +71,8 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
+    if "class " in module.source and ("essages" in module.source or "istory" in module.source):
+        module.facts["memory_windows"] = memory_windows.memory_windows(module)
     if "max_prompt_tokens" in module.source:
         module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
     if "prompt_cach" in module.source:
@@ -201,6 +205,7 @@ class SiteFinder:
         if isinstance(target, ast.Name) and (scope is None or isinstance(scope, ast.ClassDef)):
             frame = self.ev.module_frame(self.m) if scope is None else self._class_frame(scope)
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
+            template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
             history_cuts.window(self, node, node.value, scope)

@@ -30,7 +30,11 @@ class HistoryWindowRule(Rule):
 
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
-    too: info, where the bound is.
+    too: info, where the bound is. So is a conversation an instance keeps that the method adding
+    to it cuts (an older message removed under a size test, `if self._is_overflow():
+    self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
+    replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
+    info, where it is cut.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
@@ -109,6 +113,14 @@ class HistoryWindowRule(Rule):
                        "cached by the previous request (the request that sends it is not linked here: how much "
                        "it costs is not known); keep the whole conversation, or drop its oldest half at a limit")
             yield self.diagnostic(message, module.span(bound), severity=Severity.INFO)
+        for at, held, method, how in module.facts.get("memory_windows", ()):
+            what = ("once it is full, each message it adds pushes an older one out of it" if how == "slides" else
+                    "each time it adds a message, the whole conversation is replaced by a new list (a summary)")
+            message = (f"The conversation kept in `{held}` is cut here by `{method}`: {what}, so the history sent "
+                       "from it never matches the prefix cached by the previous request (the request that sends it "
+                       "is not linked here: how much it costs is not known); keep the whole conversation, or cut "
+                       "it in steps (compact the oldest half at a limit)")
+            yield self.diagnostic(message, module.span(at), severity=Severity.INFO)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "

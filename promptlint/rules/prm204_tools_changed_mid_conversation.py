@@ -9,6 +9,7 @@ from ..python.tool_switches import (find_dropped_tools, find_forced_filters, fin
                                     find_tool_switches, find_tools_emptied_at_limit)
 from ..python.option_tools import find_option_tools
 from ..python.stored_requests import find_stored_requests
+from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_handoffs import find_tool_handoffs
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
@@ -55,7 +56,9 @@ class ToolsChangedMidConversationRule(Rule):
     request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
     `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
     are left out; so is a tool list emptied once a count reaches its limit and filled otherwise
-    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), options that
+    (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), a tool list that
+    a loop's requests of one conversation pass (`run(state.messages, tools=tools)`) rebound in the
+    loop to another list (`tools = [final_answer]` when an answer does not parse), options that
     leave the tools out merged into the options a loop sends its requests with
     (`kwargs.update(self.no_tools_kwargs)` once a limit of rounds is reached, `kwargs["tools"] =
     None` after an error; not `tool_choice="none"`, which keeps the definitions), and a tool set
@@ -187,6 +190,14 @@ class ToolsChangedMidConversationRule(Rule):
                        "(once per conversation that reaches the limit); keep the tools and send "
                        "`tool_choice=\"none\"`")
             yield self.diagnostic(message, module.span(stmt))
+        for stmt, request, function in find_tools_rebound_in_loop(module):
+            name = stmt.targets[0].id
+            message = (f"`{name}` is given another tool list here, in the loop of `{function}` whose requests send "
+                       f"one conversation with `{name}` (line {request.lineno}): the next request goes out with other "
+                       f"tool definitions than the earlier ones, and {_FRONT} differ, so it reads none of the "
+                       "conversation from the cache; send the same tools on every request and choose the tool "
+                       "with `tool_choice`")
+            yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
         for merge, request, options, function in find_tools_turned_off(module):
             message = (f"Options that leave the tools out are merged into `{options}` here, in the loop of "
                        f"`{function}` that sends its requests with `**{options}` (line {request.lineno}): the "

@@ -21,6 +21,9 @@ from . import rewrites
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 #: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
 DOLLAR_FIELD = re.compile(r"\$\$|\$\{((?a:[_a-z][_a-z0-9]*))\}|\$((?a:[_a-z][_a-z0-9]*))", re.IGNORECASE)
+#: A variable of a mustache (or jinja2) template: `{{name}}`, `{{ name }}`, `{{&name}}`, `{{{name}}}`;
+#: section tags (`{{#x}}`, `{{/x}}`, `{{^x}}`), `{{.}}` and filters are not matched.
+MUSTACHE_FIELD = re.compile(r"\{\{\{\s*([A-Za-z_][\w.]*)\s*\}\}\}|\{\{\s*&?\s*([A-Za-z_][\w.]*)\s*\}\}")
 
 
 def piece_segment(module, piece: Piece) -> Segment:
@@ -406,6 +409,15 @@ class TextMixin:
             return head, kwargs.get(head), None
 
         return self._fill(tmpl, DOLLAR_FIELD, field, frame, keep_unbound)
+
+    def mustache_text(self, tmpl: Text, kwargs: dict, frame, keep_unbound: bool = False) -> Text:
+        """A mustache template's `{{name}}` variables filled from `kwargs` (name -> value),
+        reported at the placeholder; section tags are left as written. Unbound names stay
+        template variables when `keep_unbound`, else unknown."""
+        def field(mt):
+            return mt.group(1) or mt.group(2), kwargs.get(mt.group(1) or mt.group(2)), None
+
+        return self._fill(tmpl, MUSTACHE_FIELD, field, frame, keep_unbound)
 
     def _fill(self, tmpl: Text, pattern, field, frame, keep_unbound: bool) -> Text:
         """The placeholders `pattern` finds in the static text of `tmpl`, filled: `field(match)`

@@ -1,0 +1,140 @@
+"""A conversation kept on an instance and cut or rewritten by the method that adds to it (PRM105):
+a memory class whose add method
+
+- grows the list (`self._messages.insert(i, message)`, `.append`, `.extend`) and, under a test
+  that compares a size with a bound (`while self.tokens_used > capacity:`, or a method of the
+  class that returns such a comparison: `if self._is_overflow():`), first removes an item of it
+  (`self._messages.pop(i)`, `.remove(m)`, `del self._messages[i]`, or a call of a method of the
+  same class that does: `await self.delete(oldest)`): once full, every add pushes an older
+  message out, a sliding window;
+- or replaces the list, on every call, with a new list display built after reading the old one
+  and not holding it (`self._messages = [SystemMessage(summary)]` where `summary` is made from
+  `[*self._messages, message]`): the conversation is rewritten on every add.
+
+The list is the conversation by its name (`_messages`, `history`: the words of
+`history_cuts.CONVERSATION_WORDS`). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
+(`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
+windows. Reported where the list is cut, with no send call linked (info).
+"""
+from __future__ import annotations
+
+import ast
+
+from .candidates import words
+from .history_cuts import CONVERSATION_WORDS
+from .walk import subtree
+
+_GROWS = ("append", "insert", "extend")
+_REMOVES = ("pop", "remove")
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _self_attr(node) -> str | None:
+    """"x" for `self.x`, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _conversation(attr: str) -> bool:
+    return bool(words(attr) & CONVERSATION_WORDS)
+
+
+def _grown(func) -> set[str]:
+    """The conversation attributes of `self` that `func` adds to."""
+    return {a for n in subtree(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr in _GROWS and (a := _self_attr(n.func.value)) is not None and _conversation(a)}
+
+
+def _removal(node, attr: str) -> bool:
+    """True for a statement's call or `del` that removes an item of `self.attr` other than the newest."""
+    if isinstance(node, ast.Delete):
+        return any(isinstance(t, ast.Subscript) and _self_attr(t.value) == attr for t in node.targets)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REMOVES \
+            and _self_attr(node.func.value) == attr:
+        if node.func.attr == "pop":
+            arg = node.args[0] if node.args else None
+            if arg is None or isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) \
+                    or isinstance(arg, ast.Constant) and not isinstance(arg.value, int):
+                return False  # the newest item, or a key
+        return True
+    return False
+
+
+def _removers(cls, attr: str) -> set[str]:
+    """The methods of `cls` that remove an item of `self.attr` (`delete(self, message)`)."""
+    return {f.name for f in cls.body if isinstance(f, _FUNCS) and any(_removal(n, attr) for n in subtree(f))}
+
+
+def _orders(node) -> bool:
+    """True when an expression holds an ordering comparison (`len(self.m) > self.size`)."""
+    return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
+               for n in subtree(node))
+
+
+def _size_test(test, cls) -> bool:
+    """True for a test that compares a size with a bound: an ordering comparison in it, or a call
+    of a method of the class that returns one (`self._is_overflow()`)."""
+    if _orders(test):
+        return True
+    called = {a for n in subtree(test) if isinstance(n, ast.Call) and (a := _self_attr(n.func)) is not None}
+    return any(isinstance(f, _FUNCS) and f.name in called and any(
+        isinstance(r, ast.Return) and r.value is not None and _orders(r.value) for r in subtree(f)) for f in cls.body)
+
+
+def _conditional_removal(func, cls, attr: str, removers: set[str]):
+    """The first call or statement under an `if` / `while` of `func` whose test compares a size
+    with a bound that removes an item of `self.attr` (directly or by a method of `removers`), else None."""
+    for test in subtree(func):
+        if not isinstance(test, (ast.If, ast.While)) or not _size_test(test.test, cls):
+            continue
+        for stmt in test.body:
+            for n in subtree(stmt):
+                if _removal(n, attr):
+                    return n
+                if isinstance(n, ast.Call) and _self_attr(n.func) in removers:
+                    return n
+    return None
+
+
+def _replaced(func) -> tuple[ast.AST, str] | None:
+    """(the assignment, the attribute) when a top-level statement of `func` replaces a conversation
+    attribute by a list display that does not hold it, after the method read it."""
+    params = [a for a in (*func.args.args, *func.args.kwonlyargs) if a.arg != "self"]
+    if not params:
+        return None
+    for stmt in func.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.List)
+                and stmt.value.elts):
+            continue
+        attr = _self_attr(stmt.targets[0])
+        if attr is None or not _conversation(attr):
+            continue
+        if any(_self_attr(n) == attr for n in subtree(stmt.value)):
+            continue  # the old list kept in the new one (`[summary, *self.messages[-4:]]`)
+        read = any(_self_attr(n) == attr for s in func.body if s.lineno < stmt.lineno for n in subtree(s))
+        if read:
+            return stmt, attr
+    return None
+
+
+def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
+    """(where, `self.attr`, method name, "slides" | "rewrites") for each conversation a method of
+    a class of the module cuts or rewrites as it adds to it."""
+    out, seen = [], set()
+    for cls in subtree(module.tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for func in cls.body:
+            if not isinstance(func, _FUNCS):
+                continue
+            for attr in sorted(_grown(func)):
+                at = _conditional_removal(func, cls, attr, _removers(cls, attr) - {func.name})
+                if at is not None and (cls, attr, "slides") not in seen:
+                    seen.add((cls, attr, "slides"))
+                    out.append((at, f"self.{attr}", func.name, "slides"))
+            replaced = _replaced(func)
+            if replaced is not None and (cls, replaced[1], "rewrites") not in seen:  # one cause per list
+                seen.add((cls, replaced[1], "rewrites"))
+                out.append((replaced[0], f"self.{replaced[1]}", func.name, "rewrites"))
+    return out

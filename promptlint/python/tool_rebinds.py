@@ -1,0 +1,89 @@
+"""A tool list a loop sends its requests with, rebound in the loop to another list: facts for PRM204.
+
+    tools = [*self._tools, final_answer]
+    while state.result is None:
+        response = await self._llm.run(state.memory.messages, tools=tools, ...)
+        ...
+        if not parsed:
+            tools = [final_answer]          # the next request of the conversation: other tools
+            continue
+
+The request passes a local name as its tools (`tools=tools`, `functions=`) and, as its
+conversation (first argument or `messages=` / `input=` / `contents=`), a list the loop does not
+build anew (an attribute such as `state.memory.messages`, or a name assigned outside the loop): the
+same conversation on every pass. A statement of the loop that binds the tools name to another
+non-empty list display than the one it had before the loop makes the next requests of that
+conversation start with other tool definitions. Emptying the list (`tools = []`, `tools=None`) is
+read by `tool_switches` (at a limit, or a later request without tools).
+"""
+from __future__ import annotations
+
+import ast
+
+from .walk import own_nodes, subtree
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_TOOL_KEYWORDS = ("tools", "functions")
+_CONVERSATION_KEYWORDS = ("messages", "input", "contents")
+
+
+def _assigned(nodes, name: str) -> list[ast.Assign]:
+    return [n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+
+
+def _conversation(call: ast.Call):
+    """The expression a request sends as its conversation, or None."""
+    if call.args:
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg in _CONVERSATION_KEYWORDS), None)
+
+
+def _same_each_pass(sent, loop_nodes) -> bool:
+    """True when the conversation expression is not built anew by the loop: an attribute chain
+    (`state.memory.messages`), or a name the loop does not assign."""
+    if isinstance(sent, ast.Attribute):
+        return all(isinstance(n, (ast.Attribute, ast.Name, ast.expr_context)) for n in subtree(sent))
+    if isinstance(sent, ast.Name):
+        return not _assigned(loop_nodes, sent.id) and not any(
+            isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(n.target, ast.Name)
+            and n.target.id == sent.id for n in loop_nodes)
+    return False
+
+
+def find_tools_rebound_in_loop(module) -> list[tuple[ast.Assign, ast.Call, str]]:
+    """(the rebinding statement, the request, the function's name) for each loop whose requests
+    send one conversation with a tool list that the loop rebinds to another list (see the module
+    docstring); one per function."""
+    out = []
+    if "tools=" not in module.source and "functions=" not in module.source:
+        return out
+    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+        own = own_nodes(func)
+        for loop in (n for n in own if isinstance(n, _LOOPS)):
+            inside = own_nodes(loop, body_only=True)
+            found = _rebound(func, own, loop, inside)
+            if found is not None:
+                out.append((*found, func.name))
+                break
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _rebound(func, own, loop, inside):
+    for call in sorted((n for n in inside if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset)):
+        tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
+        if not isinstance(tools, ast.Name):
+            continue
+        sent = _conversation(call)
+        if sent is None or not _same_each_pass(sent, inside):
+            continue
+        before = [a for a in _assigned(own, tools.id) if a.lineno < loop.lineno]
+        if not before:
+            continue
+        first = ast.unparse(before[-1].value)
+        for again in _assigned(inside, tools.id):
+            value = again.value
+            if isinstance(value, (ast.List, ast.Tuple)) and value.elts and ast.unparse(value) != first:
+                return again, call
+    return None

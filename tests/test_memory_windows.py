@@ -1,0 +1,134 @@
+"""PRM105 facts: a conversation kept on an instance that the method adding to it cuts (an older
+item removed under a size test, also by a method of the class) or replaces on every call by a
+new list (a summary of it)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.memory_windows import memory_windows
+from promptlint.python.module import load
+from promptlint.python.prefilter import might_hold_prompt
+
+from analysis_support import code, write
+
+
+def _found(source: str):
+    module = load(Path("app.py"), code(source))
+    return [(at.lineno, held, method, how) for at, held, method, how in memory_windows(module)]
+
+
+CUT = """
+    class WindowMemory:
+        def __init__(self, size, select=None):
+            self._history = []
+            self.size = size
+            self.select = select or (lambda items: items[0])
+
+        def add(self, message):
+            if len(self._history) >= self.size:
+                self._history.remove(self.select(self._history))
+            self._history.append(message)
+
+
+    class BudgetMemory:
+        def __init__(self, budget):
+            self.messages = []
+            self.budget = budget
+
+        def used(self):
+            return sum(len(m.text) for m in self.messages)
+
+        def forget(self, message):
+            i = self.messages.index(message)
+            del self.messages[i]
+
+        def add(self, message):
+            while self.messages and self.used() > self.budget:
+                self.forget(self.messages[0])
+            self.messages.insert(len(self.messages), message)
+
+
+    class DigestMemory:
+        def __init__(self, llm):
+            self.conversation = []
+            self.llm = llm
+
+        def add(self, message):
+            everything = [*self.conversation, message]
+            digest = self.llm.summarize(everything)
+            self.conversation = [{"role": "system", "content": digest}]
+"""
+
+
+def test_an_add_method_that_removes_an_older_message_or_replaces_the_list_is_a_window():
+    assert _found(CUT) == [
+        (9, "self._history", "add", "slides"),
+        (27, "self.messages", "add", "slides"),
+        (39, "self.conversation", "add", "rewrites"),
+    ]
+
+
+CLEAN = """
+    class Chat:
+        def __init__(self, limit):
+            self.messages = []
+            self.events = []
+            self.limit = limit
+
+        def add(self, message):
+            if len(self.messages) > self.limit:
+                self.messages.pop()                       # the newest one replaced, the prefix kept
+            self.messages.append(message)
+            if len(self.events) > 100:
+                self.events.pop(0)                        # not the conversation
+            self.events.append(message)
+
+        def reset(self, system):
+            self.messages = [system]                      # a new conversation: the old one is not read
+
+        def compact(self, summary):
+            if len(self.messages) > 50:
+                self.messages = [summary]                 # cut in steps, at a limit
+            self.messages.append(summary)
+
+        def undo(self):
+            self.messages.pop(0)                          # not where messages are added
+"""
+
+
+def test_a_newest_item_dropped_another_list_a_reset_or_a_cut_in_steps_is_not_a_window():
+    assert _found(CLEAN) == []
+
+
+def test_the_prefilter_lets_a_memory_class_that_cuts_its_messages_be_analysed():
+    assert might_hold_prompt(code(CUT))
+    assert not might_hold_prompt("class Q:\n    def add(self, x):\n        self.items.pop(0)\n")
+
+
+def test_the_rule_reports_the_cut_at_info(tmp_path):
+    write(tmp_path, {"app.py": CUT})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [
+        ("PRM105", "info", 9), ("PRM105", "info", 27), ("PRM105", "info", 39)]
+
+
+UNDONE = """
+    class Session:
+        def __init__(self):
+            self.turns = []
+
+        async def send(self, content):
+            turn = object()
+            self.turns.append(turn)
+            try:
+                await self._send(content)
+            except BaseException:
+                if turn in self.turns:
+                    self.turns.remove(turn)               # the item just added, taken back: no size test
+                raise
+"""
+
+
+def test_an_item_taken_back_under_a_test_of_no_size_is_not_a_window():
+    assert _found(UNDONE) == []
