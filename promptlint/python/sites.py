@@ -13,8 +13,8 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
-               kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+from . import (candidates, deque_windows, gated_markers, handed_windows, handoff, history_cuts, history_loads,
+               history_trims, kept_turns, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -46,6 +46,8 @@ def find_layouts(module, evaluator) -> list:
     finder = SiteFinder(module, evaluator)
     finder.run()
     _gates(module, evaluator)
+    if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
+        module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
     return finder.b.layouts
 
 

@@ -30,6 +30,9 @@ class HistoryWindowRule(Rule):
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
     too: info, where the bound is.
 
+    A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
+    to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -86,6 +89,13 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for cut in module.facts.get("handed_windows", ()):
+            message = ("The conversation is handed on here as its newest messages only (a slice from the end given "
+                       "for the callee's conversation): once it is longer, the oldest message drops out on every new "
+                       "turn, so the history the callee renders or sends from it never matches the prefix cached by "
+                       "the previous request (the request that sends it is not linked here: how much it costs is not "
+                       "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
+            yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "

@@ -1,0 +1,60 @@
+"""A conversation handed on as its newest messages: facts for PRM105 (the rule judges them).
+
+A call that takes the conversation by a keyword named for it (`chat_history=`, `history=`,
+`messages=`) and is given the newest messages of a list named for it (`chat_messages[-k:]`,
+also through one converting call: `chat_history=to_history(chat_messages[-LIMIT:])`) receives a
+sliding window: once the conversation is longer than `k`, its oldest message drops out on every
+new turn, so whatever the callee renders or sends from it never matches the previous request's
+prefix. The callee (an agent runner, a template, a wrapper) is not followed here; the names of the
+keyword and of the list are the evidence, so the rule reports it as info where it is cut
+(docs/policies.md, Policy 9). A window of one or two messages (the last answer looked up for a
+check) is left out, as is a call the analysis already reads as a request (judged there).
+"""
+from __future__ import annotations
+
+import ast
+
+from .candidates import words
+from .walk import subtree
+
+#: Words of a keyword or a list's name that say it holds the conversation ("chat" or "message"
+#: alone do not: `chat_request`, `message`).
+_HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
+#: The text test before the module's walk: a slice from the end written in a call's argument.
+TEXT = "[-"
+
+
+def handed_windows(module, covered) -> list[ast.Subscript]:
+    """The `xs[-k:]` slices given for a conversation keyword of a call (`covered(span)`: True for a
+    call already recorded as a request), in source order."""
+    out = []
+    for call in subtree(module.tree):
+        if not isinstance(call, ast.Call):
+            continue
+        for kw in call.keywords:
+            if kw.arg is None or not words(kw.arg) & _HISTORY:
+                continue
+            cut = _newest(kw.value)
+            if cut is not None and not covered(module.span(call)):
+                out.append(cut)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _newest(node, depth: int = 0) -> ast.Subscript | None:
+    """The slice `xs[-k:]` of a list named for the conversation that `node` is or converts (a call
+    of one argument: `to_history(xs[-k:])`, `list(xs[-k:])`), else None."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and depth < 2:
+        return _newest(node.args[0], depth + 1)
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+        return None
+    s = node.slice
+    if s.upper is not None or s.step is not None or not (isinstance(s.lower, ast.UnaryOp)
+                                                          and isinstance(s.lower.op, ast.USub)):
+        return None
+    k = s.lower.operand
+    if isinstance(k, ast.Constant) and not (isinstance(k.value, int) and k.value > 2):
+        return None
+    held = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
+    return node if held and words(held) & _HISTORY else None

@@ -1,0 +1,52 @@
+"""A conversation handed to a call as its newest messages by a keyword named for it (PRM105,
+python/handed_windows.py): info where it is cut, when the call is not read as a request."""
+from __future__ import annotations
+
+from analysis_support import write
+
+from promptlint import api
+
+ROUTE = """
+    from agent import run_agent
+
+    LIMIT = 10
+
+
+    async def turn(request, chat_messages: list):
+        return await run_agent(request=request, chat_history=to_history(chat_messages[{cut}]),
+                               prior_messages=to_history(chat_messages), last_answer=chat_messages[-1:])
+
+
+    def to_history(rows):
+        return [{{"role": r.sender, "content": r.text}} for r in rows]
+"""
+
+
+def _found(tmp_path, cut):
+    write(tmp_path, {"route.py": ROUTE.format(cut=cut), "agent.py": "async def run_agent(**kw):\n    pass\n"})
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
+            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+
+
+def test_the_newest_messages_handed_on_as_the_conversation_are_a_window(tmp_path):
+    assert _found(tmp_path, "-LIMIT:") == [("PRM105", "info", 7, 69)]
+
+
+def test_the_whole_conversation_or_its_last_answer_handed_on_is_no_window(tmp_path):
+    assert _found(tmp_path, ":") == []
+    assert _found(tmp_path, "-2:") == []
+
+
+def test_a_window_inside_a_request_is_judged_there_once(tmp_path):
+    write(tmp_path, {"app.py": '''
+        from openai import OpenAI
+
+        client = OpenAI()
+
+
+        def ask(history: list, question: str):
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[*history[-20:], {"role": "user", "content": question}])
+    '''})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.span.start.row) for d in found if d.code == "PRM105"] == [("PRM105", 8)]
