@@ -33,6 +33,11 @@ class HistoryWindowRule(Rule):
     A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
     to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
 
+    The oldest messages of a kind removed or stripped beyond a limit (`excess = count - MAX_IMAGES`,
+    then a walk of the conversation from its head that pops that many, `self.history.pop(i)`, or
+    counts `excess` down as it strips their images) keep only the newest of that kind: info, where
+    the excess is taken.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -96,6 +101,14 @@ class HistoryWindowRule(Rule):
                        "the previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
             yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
+        for excess, drop in module.facts.get("kind_windows", ()):
+            message = ("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
+                       "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
+                       "holds more every new one pushes an older one out and the conversation changes from that "
+                       "message on, on every turn (the request that sends it is not linked here: how much it costs "
+                       "is not known); drop them in steps (half of them at a limit) so it only changes at a cut")
+            yield self.diagnostic(message, module.span(excess), severity=Severity.INFO,
+                                  related=[Related(module.span(drop), "one of the oldest dropped here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "
