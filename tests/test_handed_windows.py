@@ -50,3 +50,39 @@ def test_a_window_inside_a_request_is_judged_there_once(tmp_path):
     '''})
     found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
     assert [(d.code, d.span.start.row) for d in found if d.code == "PRM105"] == [("PRM105", 8)]
+
+
+COMPACT = """
+    from agents import Agent
+    from context import compact_messages_for_llm
+
+    KEEP = 3
+
+
+    def _compact(items: list) -> list:
+        return compact_messages_for_llm(items, keep_recent_tool_outputs={keep}, max_chars=4000)
+
+
+    def compact_for(items: list, keep_recent_tool_outputs: int) -> list:
+        return compact_messages_for_llm(items, keep_recent_tool_outputs=keep_recent_tool_outputs)
+
+
+    def input_filter(data):
+        return _compact(list(data.model_data.input))
+"""
+
+
+def _compacted(tmp_path, keep):
+    write(tmp_path, {"app.py": COMPACT.format(keep=keep),
+                     "context.py": "def compact_messages_for_llm(items, **kw):\n    return items\n"})
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
+            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+
+
+def test_a_compaction_that_keeps_the_newest_few_whole_rewrites_the_older_ones(tmp_path):
+    """Reported where the window is chosen (a constant, a module name), not where a parameter hands it on."""
+    assert _compacted(tmp_path, "KEEP") == [("PRM105", "info", 8, 12)]
+
+
+def test_a_compaction_that_keeps_none_whole_is_no_window(tmp_path):
+    assert _compacted(tmp_path, "0") == []

@@ -9,10 +9,19 @@ prefix. The callee (an agent runner, a template, a wrapper) is not followed here
 keyword and of the list are the evidence, so the rule reports it as info where it is cut
 (docs/policies.md, Policy 9). A window of one or two messages (the last answer looked up for a
 check) is left out, as is a call the analysis already reads as a request (judged there).
+
+A call named for compacting the conversation (a verb such as compact, prune, trim, truncate or
+summarise, and a word of the conversation: `compact_messages_for_llm(items, keep_recent_tool_outputs=3)`)
+with a keyword that keeps the newest few whole (`keep_recent*`, `keep_last*`, `keep_latest*`,
+`keep_newest*`) rewrites the older ones on every call: the boundary moves every turn, so the message
+that just left the newest few changes. Info where the call is (the compaction it calls is not
+read); a keyword handed on from the function's own parameter (`keep_recent=keep_recent`) is chosen
+by its callers and left out, as is a window of none (`0`, `None`).
 """
 from __future__ import annotations
 
 import ast
+import re
 
 from .candidates import words
 from .walk import subtree
@@ -22,6 +31,12 @@ from .walk import subtree
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
 #: The text test before the module's walk: a slice from the end written in a call's argument.
 TEXT = "[-"
+#: The text test for a compaction that keeps the newest few whole.
+KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w*\s*=(?!=)")
+_KEEP = re.compile(r"keep_(?:recent|last|latest|newest)\w*")
+_COMPACTS = frozenset({"compact", "compacts", "compress", "prune", "trim", "truncate", "summarize", "summarise",
+                       "condense", "shrink"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def handed_windows(module, covered) -> list[ast.Subscript]:
@@ -58,3 +73,29 @@ def _newest(node, depth: int = 0) -> ast.Subscript | None:
         return None
     held = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
     return node if held and words(held) & _HISTORY else None
+
+
+def kept_recent(module) -> list[ast.Call]:
+    """The calls that compact the conversation keeping its newest few whole (`keep_recent_*=k`),
+    in source order."""
+    out = []
+    todo: list = [(module.tree, ())]
+    while todo:
+        node, params = todo.pop()
+        if isinstance(node, _FUNCS):
+            a = node.args
+            params = tuple(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            named = words(name)
+            if named & _COMPACTS and named & (_HISTORY | {"message", "messages", "items", "context"}) and any(
+                    kw.arg and _KEEP.fullmatch(kw.arg) and not _none(kw.value)
+                    and not (isinstance(kw.value, ast.Name) and kw.value.id in params) for kw in node.keywords):
+                out.append(node)
+        todo.extend((child, params) for child in ast.iter_child_nodes(node))
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _none(node) -> bool:
+    return isinstance(node, ast.Constant) and (node.value is None or node.value == 0)

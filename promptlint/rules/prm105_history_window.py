@@ -38,6 +38,10 @@ class HistoryWindowRule(Rule):
     counts `excess` down as it strips their images) keep only the newest of that kind: info, where
     the excess is taken.
 
+    A call named for compacting the conversation that keeps its newest few items whole
+    (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
+    info, where the call is.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -101,6 +105,13 @@ class HistoryWindowRule(Rule):
                        "the previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
             yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
+        for call in module.facts.get("kept_recent", ()):
+            message = ("The conversation is compacted here keeping only its newest few items whole: the older ones "
+                       "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
+                       "the newest few changes on every turn and the history after it never matches the prefix cached "
+                       "by the previous request (the compaction and the request are not linked here: how much it "
+                       "costs is not known); compact in steps, so the history only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
         for excess, drop in module.facts.get("kind_windows", ()):
             message = ("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                        "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
