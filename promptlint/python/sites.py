@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from . import (candidates, deque_windows, gated_markers, handed_windows, handoff, history_cuts, history_loads,
-               history_trims, kept_turns, kind_windows, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
+               history_trims, inplace_rewrites, kept_turns, kind_windows, markers, opt_in_markers, request_dicts, sdks, system_hoists, tool_loops)
 from .candidates import filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -71,6 +71,8 @@ def _gates(module, evaluator) -> None:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if inplace_rewrites.TEXT in module.source:
+        module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "maxlen" in module.source and "deque" in module.source:

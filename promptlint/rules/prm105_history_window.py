@@ -42,6 +42,10 @@ class HistoryWindowRule(Rule):
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
     info, where the call is.
 
+    An older message of a conversation a function is handed rewritten in place in a loop, picked by
+    a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
+    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -105,6 +109,14 @@ class HistoryWindowRule(Rule):
                        "the previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
             yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
+        for stmt, write in module.facts.get("inplace_rewrites", ()):
+            message = ("An older message of the conversation is rewritten in place here, picked by a test (a newer "
+                       "message of the same kind, or until a size fits): the history re-sent next differs from the "
+                       "previous request's from that message on, so everything after it is read uncached (the "
+                       "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
+                       "or leave sent messages as they are")
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
+                                  related=[Related(module.span(write), "the message's content written here")])
         for call in module.facts.get("kept_recent", ()):
             message = ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                        "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
