@@ -86,3 +86,29 @@ def test_a_compaction_that_keeps_the_newest_few_whole_rewrites_the_older_ones(tm
 
 def test_a_compaction_that_keeps_none_whole_is_no_window(tmp_path):
     assert _compacted(tmp_path, "0") == []
+
+
+TRIMMED = """
+    from openai import OpenAI
+    from navigator import estimate_size, trimmed_messages_to_fit
+
+    client = OpenAI()
+
+
+    def step(messages: list):
+        if estimate_size(messages) > 9_500_000:
+            {target} = trimmed_messages_to_fit(messages, max_bytes=9_500_000)
+        return client.chat.completions.create(model="gpt-4.1", messages=messages)
+"""
+
+
+def test_a_conversation_replaced_by_its_trim_to_fit_a_bound_is_a_window(tmp_path):
+    write(tmp_path, {"app.py": TRIMMED.format(target="messages, _, removed")})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in found
+            if d.code == "PRM105"] == [("PRM105", "info", 9, 32)]
+
+
+def test_a_trim_whose_result_does_not_replace_the_conversation_is_not_one(tmp_path):
+    write(tmp_path, {"app.py": TRIMMED.format(target="preview, _, removed")})
+    assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []

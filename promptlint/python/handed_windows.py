@@ -17,6 +17,12 @@ with a keyword that keeps the newest few whole (`keep_recent*`, `keep_last*`, `k
 that just left the newest few changes. Info where the call is (the compaction it calls is not
 read); a keyword handed on from the function's own parameter (`keep_recent=keep_recent`) is chosen
 by its callers and left out, as is a window of none (`0`, `None`).
+
+A call named for trimming the conversation to fit (`trim`, `trimmed`, `truncate`, `fit` and a word
+of the conversation: `messages, _, removed = trimmed_messages_to_fit(messages, max_bytes=LIMIT)`)
+that is handed the conversation and a bound (a `max_*` keyword) and whose result replaces it drops
+its oldest content on every call once it is larger: info where the call is. LangChain's
+`trim_messages` is read where the request is (`flow`), not here.
 """
 from __future__ import annotations
 
@@ -37,6 +43,7 @@ _KEEP = re.compile(r"keep_(?:recent|last|latest|newest)\w*")
 _COMPACTS = frozenset({"compact", "compacts", "compress", "prune", "trim", "truncate", "summarize", "summarise",
                        "condense", "shrink"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_TRIMS = frozenset({"trim", "trimmed", "truncate", "truncated", "fit"})
 
 
 def handed_windows(module, covered) -> list[ast.Subscript]:
@@ -99,3 +106,25 @@ def kept_recent(module) -> list[ast.Call]:
 
 def _none(node) -> bool:
     return isinstance(node, ast.Constant) and (node.value is None or node.value == 0)
+
+
+def trimmed_to_fit(module) -> list[ast.Call]:
+    """The calls that trim the conversation to fit a bound and replace it with the result
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), in source order."""
+    out = []
+    for node in subtree(module.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
+            continue
+        call = node.value
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        named = words(name)
+        first = call.args[0]
+        if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
+                or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
+                or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords):
+            continue
+        targets = [n.id for t in node.targets for n in subtree(t) if isinstance(n, ast.Name)]
+        if first.id in targets:
+            out.append(call)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))

@@ -48,6 +48,8 @@ def find_layouts(module, evaluator) -> list:
     _gates(module, evaluator)
     if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
         module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
+    if "_fit(" in module.source or "trim" in module.source:
+        module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
     return finder.b.layouts

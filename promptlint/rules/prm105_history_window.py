@@ -46,6 +46,9 @@ class HistoryWindowRule(Rule):
     a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
     `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
 
+    A conversation replaced by the result of a call named for trimming it to fit a bound
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`): info, where the call is.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -117,6 +120,13 @@ class HistoryWindowRule(Rule):
                        "or leave sent messages as they are")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
                                   related=[Related(module.span(write), "the message's content written here")])
+        for call in module.facts.get("trimmed_to_fit", ()):
+            message = ("The conversation is trimmed to fit a bound here and replaced by what is kept: once it is "
+                       "larger, its oldest content is dropped again on every call, so the history sent after it "
+                       "differs from the previous request's from the first dropped item on (the trimming is not "
+                       "read here: how much it costs is not known); drop old content in steps, well below the bound, "
+                       "so the history only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
         for call in module.facts.get("kept_recent", ()):
             message = ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                        "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
