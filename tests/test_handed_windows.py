@@ -112,3 +112,14 @@ def test_a_conversation_replaced_by_its_trim_to_fit_a_bound_is_a_window(tmp_path
 def test_a_trim_whose_result_does_not_replace_the_conversation_is_not_one(tmp_path):
     write(tmp_path, {"app.py": TRIMMED.format(target="preview, _, removed")})
     assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []
+
+
+def test_the_newest_messages_rendered_into_a_template_are_judged_where_a_request_carries_it(tmp_path):
+    write(tmp_path, {"app.py": '''
+        PROMPT = "Task: {task}\\nLatest steps: {history}\\nAnswer in JSON."
+
+
+        def observe(task, history: list):
+            return PROMPT.format(task=task, history=history[-5:])
+    '''})
+    assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []

@@ -8,7 +8,9 @@ new turn, so whatever the callee renders or sends from it never matches the prev
 prefix. The callee (an agent runner, a template, a wrapper) is not followed here; the names of the
 keyword and of the list are the evidence, so the rule reports it as info where it is cut
 (docs/policies.md, Policy 9). A window of one or two messages (the last answer looked up for a
-check) is left out, as is a call the analysis already reads as a request (judged there).
+check) is left out, as is a call the analysis already reads as a request (judged there) and a
+template filled with it (`TEMPLATE.format(history=h[-5:])`: the cut rendered into text is judged
+where a request carries that text).
 
 A call named for compacting the conversation (a verb such as compact, prune, trim, truncate or
 summarise, and a word of the conversation: `compact_messages_for_llm(items, keep_recent_tool_outputs=3)`)
@@ -43,6 +45,7 @@ _KEEP = re.compile(r"keep_(?:recent|last|latest|newest)\w*")
 _COMPACTS = frozenset({"compact", "compacts", "compress", "prune", "trim", "truncate", "summarize", "summarise",
                        "condense", "shrink"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FILLS = frozenset({"format", "format_map", "render", "render_async", "substitute", "safe_substitute"})
 _TRIMS = frozenset({"trim", "trimmed", "truncate", "truncated", "fit"})
 
 
@@ -51,8 +54,8 @@ def handed_windows(module, covered) -> list[ast.Subscript]:
     call already recorded as a request), in source order."""
     out = []
     for call in subtree(module.tree):
-        if not isinstance(call, ast.Call):
-            continue
+        if not isinstance(call, ast.Call) or isinstance(call.func, ast.Attribute) and call.func.attr in _FILLS:
+            continue  # (rendered into a template's text: judged where a request carries it, Policy 9)
         for kw in call.keywords:
             if kw.arg is None or not words(kw.arg) & _HISTORY:
                 continue
