@@ -423,3 +423,34 @@ def test_a_web_page_returned_by_a_function_named_for_prompts_is_no_prompt(tmp_pa
     assert [lt for lt in layouts(tmp_path, page) if lt.source == "python-constant"] == []
     prose = page.replace('"<style>"', '"You summarise the tape for the reviewer. "').replace('"</style>"', '""')
     assert [lt.site.start.row for lt in layouts(tmp_path, prose) if lt.source == "python-constant"] == [11]
+
+
+GROWN = """
+    from datetime import UTC, datetime
+
+    from loop import run_loop
+
+    RULES = "You operate a browser for the user. Follow the rules below and never guess a value. " * 20
+    URLS = "Some links are shown as opaque handles: pass them back exactly as given, never edit them. " * 5
+
+
+    async def run(goal: str, extra: str, llm):
+        system_prompt = RULES + extra
+        system_prompt += datetime.now(UTC).strftime("Today's date is %Y-%m-%d.")
+        {tail}
+        return await run_loop(llm=llm, system_prompt=system_prompt, user_prompt=goal)
+"""
+
+
+def test_a_local_prompt_grown_by_augmented_assignments_is_judged_on_its_whole_text(tmp_path):
+    """`system_prompt += date` and then `system_prompt += GUIDANCE`: the text handed on is the
+    grown one; the date (day precision) before the static guidance is info (Policy 1)."""
+    write(tmp_path, {"app.py": GROWN.replace("{tail}", "system_prompt += URLS"), "loop.py": "def run_loop(**kw):\n    pass\n"})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in found] == [
+        ("PRM102", "info", 11, 22)]
+
+
+def test_a_date_added_last_to_a_local_prompt_loses_nothing(tmp_path):
+    write(tmp_path, {"app.py": GROWN.replace("{tail}", "pass"), "loop.py": "def run_loop(**kw):\n    pass\n"})
+    assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []

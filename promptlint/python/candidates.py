@@ -28,7 +28,7 @@ from .module import attribute_chain, callee_name
 from .flow.core import per_process
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
-from .handoff import conversation_after, handed_on, system_keyword_calls
+from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
 from .walk import subtree
@@ -274,7 +274,7 @@ def local(finder, node, name: str, value_node, frame) -> None:
     built = builds_text(value_node) or isinstance(value_node, ast.BinOp) and isinstance(value_node.op, ast.Add)
     if not built and not (system and handed_on(frame.func, node, name)):
         return
-    value = finder.ev.eval(value_node, frame)
+    value = finder.ev.eval(grown_read(frame.func, node, name) or value_node, frame)  # with what `+=` adds
     segs = _richest(finder, value, frame)
     history = conversation_after(finder, node, name, segs, frame, calls=via or system) if system or built else None
     if not built and history is None:

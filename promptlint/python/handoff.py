@@ -421,3 +421,31 @@ def _joined(n, keyword: str, params: set) -> bool:
 def _words(name: str) -> set[str]:
     import re
     return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", name) if w}
+
+
+def grown_read(func, node, name: str):
+    """The read of the local `name` that takes its whole text, when the function extends the text
+    assigned at `node` with augmented assignments (`system_prompt += DATE_LINE`, `if masked:
+    system_prompt += GUIDANCE`) before reading it: the first read after the last of them, in a
+    call that hands it on (`run_loop(system_prompt=system_prompt)`), a return or an assignment;
+    else None (the text is judged as assigned). A name assigned again after `node` is left out."""
+    if func is None:
+        return None
+    start = (node.end_lineno, node.end_col_offset)
+    grown = last = None
+    for n in _nodes(func):
+        where = (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))
+        if where <= start:
+            continue
+        if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name) \
+                and n.target.id == name:
+            last = max(last or where, (n.end_lineno, n.end_col_offset))
+            grown = True
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(t, ast.Name) and t.id == name for t in getattr(n, "targets", None) or [n.target]):
+            return None
+    if not grown:
+        return None
+    reads = [n for n in _nodes(func) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+             and (n.lineno, n.col_offset) > last]
+    return min(reads, key=lambda n: (n.lineno, n.col_offset), default=None)

@@ -17,6 +17,8 @@ from . import sdks
 from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
 from .history_loads import WINDOW_TEXT
 
+_KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
+
 #: Words of prompt text built outside an SDK call (templates, builder methods, prompt attributes).
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
                 "import Template", '"role": "system"', "'role': 'system'",
@@ -177,4 +179,6 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a conversation re-sent without its tools (PRM204)
     if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):
         return True  # a conversation loaded as its newest turns (PRM105)
+    if "keep_" in source and _KEEP_TEXT.search(source):
+        return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

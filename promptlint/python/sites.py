@@ -13,9 +13,9 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, deque_windows, gated_markers, handoff, history_cuts, history_loads, history_trims,
-               concurrent_fills, kept_turns, markers, memory_windows, opt_in_markers, request_dicts, sdks,
-               system_hoists, template_objects, tool_loops)
+from . import (candidates, concurrent_fills, deque_windows, gated_markers, handed_windows, handoff, history_cuts,
+               history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers, memory_windows,
+               opt_in_markers, request_dicts, sdks, system_hoists, template_objects, tool_loops)
 from .candidates import builds_messages, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -47,6 +47,12 @@ def find_layouts(module, evaluator) -> list:
     finder = SiteFinder(module, evaluator)
     finder.run()
     _gates(module, evaluator)
+    if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
+        module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
+    if "_fit(" in module.source or "trim" in module.source:
+        module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
+    if handed_windows.KEEP_TEXT.search(module.source):
+        module.facts["kept_recent"] = handed_windows.kept_recent(module)
     return finder.b.layouts
 
 
@@ -69,6 +75,10 @@ def _gates(module, evaluator) -> None:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if inplace_rewrites.TEXT in module.source:
+        module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
+        module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "class " in module.source and ("essages" in module.source or "istory" in module.source):

@@ -36,6 +36,25 @@ class HistoryWindowRule(Rule):
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
     info, where it is cut.
 
+    A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
+    to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
+
+    The oldest messages of a kind removed or stripped beyond a limit (`excess = count - MAX_IMAGES`,
+    then a walk of the conversation from its head that pops that many, `self.history.pop(i)`, or
+    counts `excess` down as it strips their images) keep only the newest of that kind: info, where
+    the excess is taken.
+
+    A call named for compacting the conversation that keeps its newest few items whole
+    (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
+    info, where the call is.
+
+    An older message of a conversation a function is handed rewritten in place in a loop, picked by
+    a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
+    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
+
+    A conversation replaced by the result of a call named for trimming it to fit a bound
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`): info, where the call is.
+
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked). A token budget given to an OpenAI
@@ -92,6 +111,43 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
+        for cut in module.facts.get("handed_windows", ()):
+            message = ("The conversation is handed on here as its newest messages only (a slice from the end given "
+                       "for the callee's conversation): once it is longer, the oldest message drops out on every new "
+                       "turn, so the history the callee renders or sends from it never matches the prefix cached by "
+                       "the previous request (the request that sends it is not linked here: how much it costs is not "
+                       "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
+            yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
+        for stmt, write in module.facts.get("inplace_rewrites", ()):
+            message = ("An older message of the conversation is rewritten in place here, picked by a test (a newer "
+                       "message of the same kind, or until a size fits): the history re-sent next differs from the "
+                       "previous request's from that message on, so everything after it is read uncached (the "
+                       "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
+                       "or leave sent messages as they are")
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
+                                  related=[Related(module.span(write), "the message's content written here")])
+        for call in module.facts.get("trimmed_to_fit", ()):
+            message = ("The conversation is trimmed to fit a bound here and replaced by what is kept: once it is "
+                       "larger, its oldest content is dropped again on every call, so the history sent after it "
+                       "differs from the previous request's from the first dropped item on (the trimming is not "
+                       "read here: how much it costs is not known); drop old content in steps, well below the bound, "
+                       "so the history only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
+        for call in module.facts.get("kept_recent", ()):
+            message = ("The conversation is compacted here keeping only its newest few items whole: the older ones "
+                       "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
+                       "the newest few changes on every turn and the history after it never matches the prefix cached "
+                       "by the previous request (the compaction and the request are not linked here: how much it "
+                       "costs is not known); compact in steps, so the history only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
+        for excess, drop in module.facts.get("kind_windows", ()):
+            message = ("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
+                       "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
+                       "holds more every new one pushes an older one out and the conversation changes from that "
+                       "message on, on every turn (the request that sends it is not linked here: how much it costs "
+                       "is not known); drop them in steps (half of them at a limit) so it only changes at a cut")
+            yield self.diagnostic(message, module.span(excess), severity=Severity.INFO,
+                                  related=[Related(module.span(drop), "one of the oldest dropped here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "

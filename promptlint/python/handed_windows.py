@@ -1,0 +1,133 @@
+"""A conversation handed on as its newest messages: facts for PRM105 (the rule judges them).
+
+A call that takes the conversation by a keyword named for it (`chat_history=`, `history=`,
+`messages=`) and is given the newest messages of a list named for it (`chat_messages[-k:]`,
+also through one converting call: `chat_history=to_history(chat_messages[-LIMIT:])`) receives a
+sliding window: once the conversation is longer than `k`, its oldest message drops out on every
+new turn, so whatever the callee renders or sends from it never matches the previous request's
+prefix. The callee (an agent runner, a template, a wrapper) is not followed here; the names of the
+keyword and of the list are the evidence, so the rule reports it as info where it is cut
+(docs/policies.md, Policy 9). A window of one or two messages (the last answer looked up for a
+check) is left out, as is a call the analysis already reads as a request (judged there) and a
+template filled with it (`TEMPLATE.format(history=h[-5:])`: the cut rendered into text is judged
+where a request carries that text).
+
+A call named for compacting the conversation (a verb such as compact, prune, trim, truncate or
+summarise, and a word of the conversation: `compact_messages_for_llm(items, keep_recent_tool_outputs=3)`)
+with a keyword that keeps the newest few whole (`keep_recent*`, `keep_last*`, `keep_latest*`,
+`keep_newest*`) rewrites the older ones on every call: the boundary moves every turn, so the message
+that just left the newest few changes. Info where the call is (the compaction it calls is not
+read); a keyword handed on from the function's own parameter (`keep_recent=keep_recent`) is chosen
+by its callers and left out, as is a window of none (`0`, `None`).
+
+A call named for trimming the conversation to fit (`trim`, `trimmed`, `truncate`, `fit` and a word
+of the conversation: `messages, _, removed = trimmed_messages_to_fit(messages, max_bytes=LIMIT)`)
+that is handed the conversation and a bound (a `max_*` keyword) and whose result replaces it drops
+its oldest content on every call once it is larger: info where the call is. LangChain's
+`trim_messages` is read where the request is (`flow`), not here.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .candidates import words
+from .walk import subtree
+
+#: Words of a keyword or a list's name that say it holds the conversation ("chat" or "message"
+#: alone do not: `chat_request`, `message`).
+_HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
+#: The text test before the module's walk: a slice from the end written in a call's argument.
+TEXT = "[-"
+#: The text test for a compaction that keeps the newest few whole.
+KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w*\s*=(?!=)")
+_KEEP = re.compile(r"keep_(?:recent|last|latest|newest)\w*")
+_COMPACTS = frozenset({"compact", "compacts", "compress", "prune", "trim", "truncate", "summarize", "summarise",
+                       "condense", "shrink"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_FILLS = frozenset({"format", "format_map", "render", "render_async", "substitute", "safe_substitute"})
+_TRIMS = frozenset({"trim", "trimmed", "truncate", "truncated", "fit"})
+
+
+def handed_windows(module, covered) -> list[ast.Subscript]:
+    """The `xs[-k:]` slices given for a conversation keyword of a call (`covered(span)`: True for a
+    call already recorded as a request), in source order."""
+    out = []
+    for call in subtree(module.tree):
+        if not isinstance(call, ast.Call) or isinstance(call.func, ast.Attribute) and call.func.attr in _FILLS:
+            continue  # (rendered into a template's text: judged where a request carries it, Policy 9)
+        for kw in call.keywords:
+            if kw.arg is None or not words(kw.arg) & _HISTORY:
+                continue
+            cut = _newest(kw.value)
+            if cut is not None and not covered(module.span(call)):
+                out.append(cut)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _newest(node, depth: int = 0) -> ast.Subscript | None:
+    """The slice `xs[-k:]` of a list named for the conversation that `node` is or converts (a call
+    of one argument: `to_history(xs[-k:])`, `list(xs[-k:])`), else None."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and depth < 2:
+        return _newest(node.args[0], depth + 1)
+    if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+        return None
+    s = node.slice
+    if s.upper is not None or s.step is not None or not (isinstance(s.lower, ast.UnaryOp)
+                                                          and isinstance(s.lower.op, ast.USub)):
+        return None
+    k = s.lower.operand
+    if isinstance(k, ast.Constant) and not (isinstance(k.value, int) and k.value > 2):
+        return None
+    held = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
+    return node if held and words(held) & _HISTORY else None
+
+
+def kept_recent(module) -> list[ast.Call]:
+    """The calls that compact the conversation keeping its newest few whole (`keep_recent_*=k`),
+    in source order."""
+    out = []
+    todo: list = [(module.tree, ())]
+    while todo:
+        node, params = todo.pop()
+        if isinstance(node, _FUNCS):
+            a = node.args
+            params = tuple(p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            named = words(name)
+            if named & _COMPACTS and named & (_HISTORY | {"message", "messages", "items", "context"}) and any(
+                    kw.arg and _KEEP.fullmatch(kw.arg) and not _none(kw.value)
+                    and not (isinstance(kw.value, ast.Name) and kw.value.id in params) for kw in node.keywords):
+                out.append(node)
+        todo.extend((child, params) for child in ast.iter_child_nodes(node))
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _none(node) -> bool:
+    return isinstance(node, ast.Constant) and (node.value is None or node.value == 0)
+
+
+def trimmed_to_fit(module) -> list[ast.Call]:
+    """The calls that trim the conversation to fit a bound and replace it with the result
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), in source order."""
+    out = []
+    for node in subtree(module.tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
+            continue
+        call = node.value
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        named = words(name)
+        first = call.args[0]
+        if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
+                or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
+                or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords):
+            continue
+        targets = [n.id for t in node.targets for n in subtree(t) if isinstance(n, ast.Name)]
+        if first.id in targets:
+            out.append(call)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
