@@ -283,6 +283,16 @@ def test_prompt_text_placeholders():
     assert "".join(s.text or s.expr for s in segs) == path.read_text()  # $HOME, $5, JSON stay text
 
 
+def test_a_str_format_prompt_file_keeps_doubled_braces_as_text():
+    # `{max_actions}` is a field; `{{step}}` and `{{"url": ...}}` are str.format's escapes
+    text = 'Step <step_{{step}}> of at most {max_actions} actions.\nAnswer {{"url": "..."}} only.\n'
+    segs = prompt_text_segments(Path("prompts/system.md"), "prompts/system.md", text)
+    assert [(s.expr, at(s.span)) for s in dynamic(segs)] == [("{max_actions}", (1, 33))]
+    handlebars = "{{#if a}}Hello {{user_name}}{{/if}}, here is {topic}.\n"  # no escape: both are placeholders
+    segs = prompt_text_segments(Path("prompts/hello.md"), "prompts/hello.md", handlebars)
+    assert [s.expr for s in dynamic(segs)] == ["{{user_name}}", "{topic}"]
+
+
 def test_prompt_text_jinja_and_handlebars_fallback():
     summary = TPL / "prompt_dir/prompts/summary.md"
     segs = prompt_text_segments(summary, "prompts/summary.md", summary.read_text())

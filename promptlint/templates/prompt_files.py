@@ -94,12 +94,23 @@ def prompt_text_segments(path: Path, filename: str, text: str) -> list[Segment]:
     return placeholder_segments(normalize_newlines(text), filename)
 
 
+#: A doubled brace that opens no mustache tag (`{{` before a quote, a bracket or a line end, as in
+#: `{{"url": ...}}`): the escape of `str.format`, which renders it as one brace.
+_FORMAT_ESCAPE = re.compile(r"\{\{(?!\s*[A-Za-z_#/^!>&{}])")
+
+
 def placeholder_segments(text: str, filename: str, start: Position = Position(1, 1)) -> list[Segment]:
     """Split `text` (written verbatim in `filename` from `start`) into static text and
-    `{var}` / `{{var}}` / `${var}` / `$var` placeholders classified by name."""
+    `{var}` / `{{var}}` / `${var}` / `$var` placeholders classified by name. A text with `{var}`
+    fields and doubled braces that escape (`{{"key": ...}}`) is a `str.format` template: its
+    `{{var}}` renders as the literal `{var}` and stays text."""
     out: list[Segment] = []
     pos = 0
-    for m in _PLACEHOLDER.finditer(text):
+    matches = list(_PLACEHOLDER.finditer(text))
+    formatted = _FORMAT_ESCAPE.search(text) is not None and any(m.group("fmt") for m in matches)
+    for m in matches:
+        if formatted and m.group("mustache"):
+            continue
         if m.start() > pos:
             out.append(Segment(text=text[pos:m.start()], span=_span(text, filename, start, pos, m.start())))
         name = next(g for g in m.groups() if g is not None)
