@@ -414,10 +414,22 @@ def explain(location, output_format, targets, no_cache):
             _echo_err(str(exc))
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
+        report.diagnostics.extend(d for d in wider.diagnostics if d not in report.diagnostics)
     if not layouts:
         rows = line_count(target) if line is not None and target.is_file() else None
+        unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
+                   and d.span.filename == filename]
         if rows is not None and line > rows:
             _echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
+        elif unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
+            for d in unbound:
+                click.echo(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] "
+                           f"{d.message}")
+                for rel in d.related:
+                    click.echo(f"  = related: {rel.span.filename}:{rel.span.start.row}: {rel.message}")
+            click.echo("This finding is judged where the code changes the request, not on one prompt: "
+                       "there is no prompt layout to draw.")
+            return
         else:
             _echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
         sys.exit(2)

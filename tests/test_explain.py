@@ -175,6 +175,20 @@ def test_explain_past_the_end_of_the_file_says_how_long_it_is(tmp_path, monkeypa
     assert not (tmp_path / ".promptlint_cache").exists()
 
 
+def test_explain_on_a_finding_of_no_one_prompt_prints_the_finding(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    (tmp_path / "memory.py").write_text(
+        "from collections import deque\n\n\nclass Chat:\n    def __init__(self):\n"
+        "        self.history = deque(maxlen=20)\n\n    def add(self, role, text):\n"
+        "        self.history.append({\"role\": role, \"content\": text})\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "memory.py:6", "--no-cache"])
+    assert result.exit_code == 0
+    assert result.output.startswith("memory.py:6:37: PRM105 [info] The conversation is kept in a bounded deque")
+    assert "there is no prompt layout to draw" in result.output
+
+
 def test_a_format_field_is_drawn_as_written_once_in_braces():
     from promptlint.model import Kind, Segment, Volatility
     from promptlint.report.explain import _preview

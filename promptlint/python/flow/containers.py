@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ... import source
+from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
 from .merged import merged_list
@@ -295,8 +296,11 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         m = frame.module
         span = m.span(iter_node)
         origin = src.origin or src.span
+        detail = (("source", src.evidence),)
+        if src.evidence == MCP_LISTING:  # MCP `Tool` objects have no `<`: sorted by their name
+            detail += (("key", "lambda tool: tool.name"),)
         return replace(src, span=span, expr=m.code(iter_node), origin=None if origin == span else origin,
-                       anchor=Anchor(span, "iterable", (("source", src.evidence),), m.digest), fix=None)
+                       anchor=Anchor(span, "iterable", detail, m.digest), fix=None)
 
     def comprehension(self, node, frame, env) -> Value:
         """A list / generator / dict comprehension: one element (or entry) per iteration, in the
