@@ -66,10 +66,9 @@ def _found(tmp_path, source):
 
 
 def test_the_oldest_screenshots_popped_beyond_a_limit_are_a_window(tmp_path):
-    # one finding for the one cause: the instance's conversation popped under a size test in the
-    # method that grows it is also a memory class's window (python/memory_windows.py), reported
-    # where it is cut (Policy 9); the excess line's finding is the same cause and goes
-    assert _found(tmp_path, POPS) == [("PRM105", "info", 15, [])]
+    # one finding for the one cause: the pop is also what python/memory_windows.py finds (a memory
+    # class that cuts the conversation it grows), named here as the related place
+    assert _found(tmp_path, POPS) == [("PRM105", "info", 11, [15])]
 
 
 def test_the_oldest_images_stripped_beyond_a_limit_are_a_window(tmp_path):

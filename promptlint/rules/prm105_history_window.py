@@ -169,7 +169,10 @@ class HistoryWindowRule(Rule):
                        "cached by the previous request (the request that sends it is not linked here: how much "
                        "it costs is not known); keep the whole conversation, or drop its oldest half at a limit")
             yield self.diagnostic(message, module.span(bound), severity=Severity.INFO)
+        dropped = {module.span(drop) for _excess, drop in module.facts.get("kind_windows", ())}
         for at, held, method, how in module.facts.get("memory_windows", ()):
+            if module.span(at) in dropped:  # the same cut, reported where its excess is taken (one cause)
+                continue
             what = ("once it is full, each message it adds pushes an older one out of it" if how == "slides" else
                     "each time it adds a message, the whole conversation is replaced by a new list (a summary)")
             message = (f"The conversation kept in `{held}` is cut here by `{method}`: {what}, so the history sent "
