@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .module import statements
 from .. import classify
 from .walk import own_nodes, subtree
 
@@ -37,7 +38,7 @@ def find_fresh_ids(module) -> list[tuple[ast.Call, str, str]]:
             or CONVERTS_MESSAGE.search(module.source) is None:
         return []
     out = []
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         param = _message_param(func)
         if param is None:
             continue

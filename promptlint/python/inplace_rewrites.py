@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from .module import statements
 from .candidates import words
 from .walk import subtree
 
@@ -25,7 +26,7 @@ TEXT = '["content"] ='
 
 def inplace_rewrites(module) -> list[tuple[ast.AST, ast.AST]]:
     """(the statement that rewrites an older message in a loop, the write of its content), in source order."""
-    funcs = [f for f in subtree(module.tree) if isinstance(f, _FUNCS)]
+    funcs = [f for f in statements(module.tree) if isinstance(f, _FUNCS)]
     writers = {}  # name -> (index of the conversation parameter, index of the index parameter, the write)
     for f in funcs:
         w = _writer(f)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 
+from .module import statements
 from .candidates import words
 from .walk import subtree
 
@@ -30,9 +31,12 @@ def kind_windows(module) -> list[tuple[ast.Assign, ast.AST]]:
     `excess -= 1`) of functions that drop that many of the oldest messages of a kind from the
     conversation, in source order."""
     out = []
-    for func in subtree(module.tree):
+    src = module.source
+    for func in statements(module.tree):
         if isinstance(func, _FUNCS):
-            out.extend(_in(func))
+            a, b = module.offsets(func)  # (a drop needs a pop, a del or `excess -= 1` in its text)
+            if any(src.find(word, a, b) != -1 for word in ("pop(", "del ", "-=")):
+                out.extend(_in(func))
     return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from .module import statements
 from .candidates import words
 from .history_cuts import CONVERSATION_WORDS
 from .walk import subtree
@@ -122,7 +123,7 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
     """(where, `self.attr`, method name, "slides" | "rewrites") for each conversation a method of
     a class of the module cuts or rewrites as it adds to it."""
     out, seen = [], set()
-    for cls in subtree(module.tree):
+    for cls in statements(module.tree):
         if not isinstance(cls, ast.ClassDef):
             continue
         for func in cls.body:

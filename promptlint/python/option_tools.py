@@ -22,6 +22,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .module import statements
 from .toolsets import _empty, _tools_named
 from .walk import own_nodes, subtree
 
@@ -148,7 +149,7 @@ def find_option_tools(module) -> list[OptionTools]:
     out: list[OptionTools] = []
     if not _TEXT.search(module.source):
         return out
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         options = _optional_params(func)
         if not options:
             continue

@@ -35,9 +35,10 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .module import statements
 from .option_tools import _filled
 from .toolsets import _tools_named
-from .walk import own_nodes, subtree
+from .walk import own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Keys and keywords of a request that carry its conversation.
@@ -253,7 +254,7 @@ def find_stored_requests(module) -> list[StoredRequest]:
     out: list[StoredRequest] = []
     if not _TEXT.search(module.source) or "self." not in module.source:
         return out
-    for cls in (n for n in subtree(module.tree) if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):
         methods = [n for n in cls.body if isinstance(n, _FUNCS)]
         if len(methods) < 2:
             continue

@@ -26,6 +26,7 @@ adapter for them must move system messages out: those are left out.
 from __future__ import annotations
 
 import ast
+from .module import statements
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -79,7 +80,7 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
     """(the call or assignment that adds a system message's text to the field, the function's name) for
     each loop of the shape in the module docstring, in source order."""
     out = []
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         for loop in subtree(func):
             if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
                 continue

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .walk import subtree
+from .module import statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -44,7 +44,7 @@ def find_tools_turned_off(module) -> list[tuple[ast.AST, ast.Call, str, str]]:
     named = ".update(" in src and any(w in low for w in ("disable", "no_", "without", "_off")) and _updates_off(src)
     if not (named or any(k in src for k in _KEYED_HINTS) and _KEYED_TEXT.search(src) is not None):
         return out  # no tools-off options written: the cheap tests first
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         for loop in _own_loops(func):
             body = sorted((n for stmt in loop.body for n in _own(stmt) if hasattr(n, "lineno")),
                           key=lambda n: (n.lineno, n.col_offset))

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from .module import statements
 from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -59,7 +60,7 @@ def find_tools_rebound_in_loop(module) -> list[tuple[ast.Assign, ast.Call, str]]
     out = []
     if "tools=" not in module.source and "functions=" not in module.source:
         return out
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = own_nodes(func)
         for loop in (n for n in own if isinstance(n, _LOOPS)):
             inside = own_nodes(loop, body_only=True)

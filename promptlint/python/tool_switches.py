@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from .module import statements
 from .walk import subtree, own_nodes as _own
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -245,7 +246,7 @@ def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
     out = []
     if not any(w in module.source for w in _FORCED_WORDS):
         return out  # `_forced` needs one of these words in the filter or in what a name is assigned
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = _own(func)
         local = _locals(own)
         looked_up = {id(n.value) for n in own if isinstance(n, ast.Subscript)}  # `[...][0]`: a lookup
@@ -304,7 +305,7 @@ def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
     out = []
     if not _NO_TOOLS_TEXT.search(module.source):
         return out  # no request written without tools (`tools=None`, `tools=[]`): the cheap test first
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = _own(func)
         grown = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
@@ -386,7 +387,7 @@ def find_pushed_tool_changes(module) -> list[tuple[ast.AST, str, ast.Call, str]]
     out = []
     if "assistants" not in module.source:
         return out
-    for func in (n for n in subtree(module.tree) if isinstance(n, _FUNCS)):
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = _own_nodes(func)
         updates = [n for n in own if isinstance(n, ast.Call) and callee_name(n) in ("update", "modify")
                    and isinstance(n.func, ast.Attribute) and "assistants" in ast.unparse(n.func.value).split(".")
