@@ -7,6 +7,26 @@ from .base import Rule
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
 
 
+
+#: The message of each kind of cut found by a fact finder and reported at its node alone.
+_CUT_MESSAGES = {
+    "handed_windows": ("The conversation is handed on here as its newest messages only (a slice from the end given "
+                       "for the callee's conversation): once it is longer, the oldest message drops out on every new "
+                       "turn, so the history the callee renders or sends from it never matches the prefix cached by "
+                       "the previous request (the request that sends it is not linked here: how much it costs is not "
+                       "known); hand on the whole conversation, or cut it in steps so it only changes at a cut"),
+    "trimmed_to_fit": ("The conversation is trimmed to fit a bound here and replaced by what is kept: once it is "
+                       "larger, its oldest content is dropped again on every call, so the history sent after it "
+                       "differs from the previous request's from the first dropped item on (the trimming is not "
+                       "read here: how much it costs is not known); drop old content in steps, well below the bound, "
+                       "so the history only changes at a cut"),
+    "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
+                    "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
+                    "the newest few changes on every turn and the history after it never matches the prefix cached "
+                    "by the previous request (the compaction and the request are not linked here: how much it "
+                    "costs is not known); compact in steps, so the history only changes at a cut"),
+}
+
 class HistoryWindowRule(Rule):
     """## What it does
     Finds a conversation history sent as a sliding window of its newest messages
@@ -111,13 +131,9 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
-        for cut in module.facts.get("handed_windows", ()):
-            message = ("The conversation is handed on here as its newest messages only (a slice from the end given "
-                       "for the callee's conversation): once it is longer, the oldest message drops out on every new "
-                       "turn, so the history the callee renders or sends from it never matches the prefix cached by "
-                       "the previous request (the request that sends it is not linked here: how much it costs is not "
-                       "known); hand on the whole conversation, or cut it in steps so it only changes at a cut")
-            yield self.diagnostic(message, module.span(cut), severity=Severity.INFO)
+        for key, message in _CUT_MESSAGES.items():  # a cut reported where it is, nothing related
+            for node in module.facts.get(key, ()):
+                yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
         for stmt, write in module.facts.get("inplace_rewrites", ()):
             message = ("An older message of the conversation is rewritten in place here, picked by a test (a newer "
                        "message of the same kind, or until a size fits): the history re-sent next differs from the "
@@ -126,20 +142,6 @@ class HistoryWindowRule(Rule):
                        "or leave sent messages as they are")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
                                   related=[Related(module.span(write), "the message's content written here")])
-        for call in module.facts.get("trimmed_to_fit", ()):
-            message = ("The conversation is trimmed to fit a bound here and replaced by what is kept: once it is "
-                       "larger, its oldest content is dropped again on every call, so the history sent after it "
-                       "differs from the previous request's from the first dropped item on (the trimming is not "
-                       "read here: how much it costs is not known); drop old content in steps, well below the bound, "
-                       "so the history only changes at a cut")
-            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
-        for call in module.facts.get("kept_recent", ()):
-            message = ("The conversation is compacted here keeping only its newest few items whole: the older ones "
-                       "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
-                       "the newest few changes on every turn and the history after it never matches the prefix cached "
-                       "by the previous request (the compaction and the request are not linked here: how much it "
-                       "costs is not known); compact in steps, so the history only changes at a cut")
-            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
         for excess, drop in module.facts.get("kind_windows", ()):
             message = ("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                        "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
