@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from .module import self_attr
 from ..model import Kind, Part, Segment, Volatility
 from ..source import SourceError, read_python
 from .candidates import words
@@ -73,7 +74,7 @@ def _oldest_cuts(func) -> list[tuple[str, ast.stmt]]:
             continue
         tested = {n.args[0].attr for n in subtree(node.test) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
-                  and _self_attr(n.args[0]) is not None}
+                  and self_attr(n.args[0]) is not None}
         for stmt in node.body:
             attr = _drops_oldest(stmt)
             if attr is not None and attr in tested:
@@ -88,7 +89,7 @@ def _fitted_counts(finder, cls, func) -> list[tuple[str, ast.stmt]]:
     slices `self.X[-last_n:]` by that parameter). The statement is the decrement."""
     counts = {t.id: a for n in subtree(func) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
               and isinstance(n.value.func, ast.Name) and n.value.func.id == "len" and len(n.value.args) == 1
-              and (a := _self_attr(n.value.args[0])) is not None
+              and (a := self_attr(n.value.args[0])) is not None
               for t in n.targets if isinstance(t, ast.Name)}
     if not counts:
         return []
@@ -111,7 +112,7 @@ def _newest_taken(finder, cls, func, name: str, attr: str) -> bool:
     of the class family that it calls with `name`."""
     if any(_slices_newest(n, attr, name) for n in subtree(func)):
         return True
-    called = {(n.func.attr, i) for n in subtree(func) if isinstance(n, ast.Call) and _self_attr(n.func) is not None
+    called = {(n.func.attr, i) for n in subtree(func) if isinstance(n, ast.Call) and self_attr(n.func) is not None
               for i, a in enumerate(n.args) if isinstance(a, ast.Name) and a.id == name}
     if not called:
         return False
@@ -129,17 +130,11 @@ def _newest_taken(finder, cls, func, name: str, attr: str) -> bool:
 
 def _slices_newest(node, attr: str, name: str) -> bool:
     """`self.<attr>[-name:]`."""
-    if not (isinstance(node, ast.Subscript) and _self_attr(node.value) == attr and isinstance(node.slice, ast.Slice)):
+    if not (isinstance(node, ast.Subscript) and self_attr(node.value) == attr and isinstance(node.slice, ast.Slice)):
         return False
     low = node.slice.lower
     return (isinstance(low, ast.UnaryOp) and isinstance(low.op, ast.USub) and isinstance(low.operand, ast.Name)
             and low.operand.id == name and node.slice.upper is None)
-
-
-def _self_attr(node) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
 
 
 def _drops_oldest(stmt) -> str | None:
@@ -149,14 +144,14 @@ def _drops_oldest(stmt) -> str | None:
         call = stmt.value
         if isinstance(call.func, ast.Attribute) and call.func.attr == "pop" and len(call.args) == 1 \
                 and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0:
-            return _self_attr(call.func.value)
+            return self_attr(call.func.value)
     if isinstance(stmt, ast.Delete) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript):
         target = stmt.targets[0]
         sl = target.slice
         first = isinstance(sl, ast.Constant) and sl.value == 0
         head = isinstance(sl, ast.Slice) and sl.lower is None and sl.upper is not None and sl.step is None
         if first or head:
-            return _self_attr(target.value)
+            return self_attr(target.value)
     return None
 
 
@@ -226,7 +221,7 @@ def _renders_turns(func, attr: str) -> bool:
 
 
 def _reads(node, attr: str) -> bool:
-    return any(_self_attr(n) == attr for n in subtree(node))
+    return any(self_attr(n) == attr for n in subtree(node))
 
 
 def _roles_built(node) -> set[str]:

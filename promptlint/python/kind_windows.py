@@ -20,7 +20,7 @@ import ast
 
 from .module import statements
 from .candidates import words
-from .walk import subtree
+from .walk import own_nodes, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -40,18 +40,8 @@ def kind_windows(module) -> list[tuple[ast.Assign, ast.AST]]:
     return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
 
 
-def _own(func):
-    todo = list(func.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
-            continue
-        yield node
-        todo.extend(ast.iter_child_nodes(node))
-
-
 def _in(func) -> list[tuple[ast.Assign, ast.AST]]:
-    nodes = list(_own(func))
+    nodes = own_nodes(func, body_only=True)
     counts = {t.id for n in nodes if isinstance(n, ast.Assign) and _counted(n.value) for t in n.targets
               if isinstance(t, ast.Name)}
     counts |= {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from .module import self_attr
 from .module import statements
 from .candidates import words
 from .history_cuts import CONVERSATION_WORDS
@@ -30,13 +31,6 @@ _REMOVES = ("pop", "remove")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _self_attr(node) -> str | None:
-    """"x" for `self.x`, else None."""
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
-
-
 def _conversation(attr: str) -> bool:
     return bool(words(attr) & CONVERSATION_WORDS)
 
@@ -44,15 +38,15 @@ def _conversation(attr: str) -> bool:
 def _grown(func) -> set[str]:
     """The conversation attributes of `self` that `func` adds to."""
     return {a for n in subtree(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr in _GROWS and (a := _self_attr(n.func.value)) is not None and _conversation(a)}
+            and n.func.attr in _GROWS and (a := self_attr(n.func.value)) is not None and _conversation(a)}
 
 
 def _removal(node, attr: str) -> bool:
     """True for a statement's call or `del` that removes an item of `self.attr` other than the newest."""
     if isinstance(node, ast.Delete):
-        return any(isinstance(t, ast.Subscript) and _self_attr(t.value) == attr for t in node.targets)
+        return any(isinstance(t, ast.Subscript) and self_attr(t.value) == attr for t in node.targets)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REMOVES \
-            and _self_attr(node.func.value) == attr:
+            and self_attr(node.func.value) == attr:
         if node.func.attr == "pop":
             arg = node.args[0] if node.args else None
             if arg is None or isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub) \
@@ -78,7 +72,7 @@ def _size_test(test, cls) -> bool:
     of a method of the class that returns one (`self._is_overflow()`)."""
     if _orders(test):
         return True
-    called = {a for n in subtree(test) if isinstance(n, ast.Call) and (a := _self_attr(n.func)) is not None}
+    called = {a for n in subtree(test) if isinstance(n, ast.Call) and (a := self_attr(n.func)) is not None}
     return any(isinstance(f, _FUNCS) and f.name in called and any(
         isinstance(r, ast.Return) and r.value is not None and _orders(r.value) for r in subtree(f)) for f in cls.body)
 
@@ -93,7 +87,7 @@ def _conditional_removal(func, cls, attr: str, removers: set[str]):
             for n in subtree(stmt):
                 if _removal(n, attr):
                     return n
-                if isinstance(n, ast.Call) and _self_attr(n.func) in removers:
+                if isinstance(n, ast.Call) and self_attr(n.func) in removers:
                     return n
     return None
 
@@ -108,12 +102,12 @@ def _replaced(func) -> tuple[ast.AST, str] | None:
         if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, ast.List)
                 and stmt.value.elts):
             continue
-        attr = _self_attr(stmt.targets[0])
+        attr = self_attr(stmt.targets[0])
         if attr is None or not _conversation(attr):
             continue
-        if any(_self_attr(n) == attr for n in subtree(stmt.value)):
+        if any(self_attr(n) == attr for n in subtree(stmt.value)):
             continue  # the old list kept in the new one (`[summary, *self.messages[-4:]]`)
-        read = any(_self_attr(n) == attr for s in func.body if s.lineno < stmt.lineno for n in subtree(s))
+        read = any(self_attr(n) == attr for s in func.body if s.lineno < stmt.lineno for n in subtree(s))
         if read:
             return stmt, attr
     return None

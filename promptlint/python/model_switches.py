@@ -25,6 +25,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .module import self_attr
 from .walk import subtree, own_nodes as _own
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -140,16 +141,10 @@ def _assigned(own) -> dict[str, list[ast.expr]]:
     return out
 
 
-def _self_attr(node) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
-
-
 def _counters(tree) -> set[str]:
     """Attributes of `self` that a method increments (`self.calls += 1`): counters kept across calls."""
     return {a for n in subtree(tree) if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
-            and (a := _self_attr(n.target)) is not None}
+            and (a := self_attr(n.target)) is not None}
 
 
 def _cycles(tree) -> dict[str, ast.expr]:
@@ -160,7 +155,7 @@ def _cycles(tree) -> dict[str, ast.expr]:
             f = n.value.func
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
             for t in n.targets:
-                if name == "cycle" and (a := _self_attr(t)) is not None:
+                if name == "cycle" and (a := self_attr(t)) is not None:
                     out[a] = n.value.args[0]
     return out
 
@@ -171,7 +166,7 @@ def _choice(module, n, assigned, counters, cycles) -> tuple[ast.AST, str, str] |
         qual = module.qualified_name(n.func) or ""
         if qual in _RANDOM and is_model_pool(n.args[0]):
             return n, "at random", module.code(n.args[0])
-        if isinstance(n.func, ast.Name) and n.func.id == "next" and (a := _self_attr(n.args[0])) in cycles \
+        if isinstance(n.func, ast.Name) and n.func.id == "next" and (a := self_attr(n.args[0])) in cycles \
                 and is_model_pool(cycles[a]):
             return n, "in turns", module.code(cycles[a])
     if isinstance(n, ast.Subscript) and not isinstance(n.slice, ast.Slice) and is_model_pool(n.value):
@@ -180,7 +175,7 @@ def _choice(module, n, assigned, counters, cycles) -> tuple[ast.AST, str, str] |
             index += assigned.get(n.slice.id, [])
         for expr in index:
             mod = next((m for m in subtree(expr) if isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
-                        and any(_self_attr(c) in counters for c in subtree(m.left))), None)
+                        and any(self_attr(c) in counters for c in subtree(m.left))), None)
             if mod is not None:
                 return mod, "in turns", module.code(n.value)
     return None

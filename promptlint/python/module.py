@@ -143,6 +143,13 @@ def _late_imports(module: "Module") -> list[tuple[int, int, dict[str, str]]]:
     return table
 
 
+def self_attr(node) -> str | None:
+    """"x" for `self.x`, else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
 def attribute_chain(expr: ast.AST) -> list[str]:
     """The names of a dotted expression, outermost first: `a.b.c` -> ["a", "b", "c"]; when its
     root is not a name, its attributes only (`f().b.c` -> ["b", "c"])."""

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from .module import statements
-from .toolsets import _empty, _tools_named
+from .toolsets import no_tool_set, tool_set_named
 from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -58,7 +58,7 @@ def _optional_params(func) -> set[str]:
     pairs = list(zip(pos[len(pos) - len(a.defaults):], a.defaults)) + \
         [(p, d) for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None]
     return {p.arg for p, d in pairs if isinstance(d, ast.Constant) and d.value in (None, False)
-            and not _tools_named(p.arg)}
+            and not tool_set_named(p.arg)}
 
 
 def _reads_only(test, names: set[str]) -> str | None:
@@ -112,13 +112,13 @@ def _sent_as_tools(own) -> tuple[set[str], set[str]]:
     return lists, holders
 
 
-def _filled(own, name: str) -> bool:
+def filled_tool_list(own, name: str) -> bool:
     """True when the function assigns `name` a tool list that is not empty (a comprehension, a
     call, a display with items), or grows one it started empty in a loop."""
     values = [n.value for n in own if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
               and any(isinstance(t, ast.Name) and t.id == name for t in
                       (n.targets if isinstance(n, ast.Assign) else [n.target]))]
-    if any(not _empty(v) for v in values):
+    if any(not no_tool_set(v) for v in values):
         return True
     return any(isinstance(n, (ast.For, ast.AsyncFor)) and any(
         _change(c, {name}, set()) for c in subtree(n)) for n in own)
@@ -158,7 +158,7 @@ def find_option_tools(module) -> list[OptionTools]:
         if request is None:
             continue
         lists, holders = _sent_as_tools(own)
-        lists = {name for name in lists if _tools_named(name) and _filled(own, name)}
+        lists = {name for name in lists if tool_set_named(name) and filled_tool_list(own, name)}
         if not lists and not holders:
             continue
         found = None

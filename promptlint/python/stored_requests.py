@@ -36,8 +36,8 @@ import re
 from dataclasses import dataclass
 
 from .module import statements
-from .option_tools import _filled
-from .toolsets import _tools_named
+from .option_tools import filled_tool_list
+from .toolsets import tool_set_named
 from .walk import own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -197,7 +197,7 @@ def _filled_tools(func, value) -> bool:
     if isinstance(value, (ast.ListComp, ast.GeneratorExp, ast.Call)):
         return True
     own = own_nodes(func, body_only=True)
-    return isinstance(value, ast.Name) and _tools_named(value.id) and _filled(own, value.id) and not _written(func, value)
+    return isinstance(value, ast.Name) and tool_set_named(value.id) and filled_tool_list(own, value.id) and not _written(func, value)
 
 
 def _written(func, value) -> bool:

@@ -20,7 +20,8 @@ import ast
 
 from .candidates import prompt_named, words
 from .module import Module, statements
-from .toolsets import ToolChange, _empty as _no_tools, _own_nodes, _self_attr
+from .module import self_attr
+from .toolsets import ToolChange, no_tool_set, _own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _AFTER = {"post", "after", "on", "handle"}
@@ -39,7 +40,7 @@ def _sources(nodes) -> dict[str, ast.AST]:
     out: dict[str, ast.AST] = {}
     for n in nodes:
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _LISTS:
-            attr = _self_attr(n.func.value)
+            attr = self_attr(n.func.value)
             if attr is not None:
                 out.setdefault(attr, n)
     return out
@@ -69,15 +70,15 @@ def _class_handoffs(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
                 continue
             seen.add(name)
             nodes = own[name]
-            todo.extend(n.func.attr for n in nodes if isinstance(n, ast.Call) and _self_attr(n.func) in methods)
+            todo.extend(n.func.attr for n in nodes if isinstance(n, ast.Call) and self_attr(n.func) in methods)
             for n in nodes:
-                if not (isinstance(n, ast.Assign) and not _no_tools(n.value)):
+                if not (isinstance(n, ast.Assign) and not no_tool_set(n.value)):
                     continue
-                attr = next((_self_attr(t) for t in n.targets if _self_attr(t) in sources), None)
+                attr = next((self_attr(t) for t in n.targets if self_attr(t) in sources), None)
                 if attr is None:
                     continue
                 prompt = next((m for m in nodes if isinstance(m, ast.Assign) and not _empty(m.value) and any(
-                    (a := _self_attr(t)) is not None and prompt_named(a) for t in m.targets)), None)
+                    (a := self_attr(t)) is not None and prompt_named(a) for t in m.targets)), None)
                 out.append(ToolChange(n, f"self.{attr}", hook, "handoff", before=sources[attr],
                                       after=prompt))
                 break

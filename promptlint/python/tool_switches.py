@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from .module import self_attr
 from .module import statements
 from .walk import subtree, own_nodes as _own
 
@@ -64,12 +65,6 @@ def _tools_of(call) -> tuple[str, ...] | None:
     return None
 
 
-def _self_attr(node) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
-
-
 class _Class:
     """What the methods of one class bind: attribute -> tool list, method -> returned tool lists."""
 
@@ -85,7 +80,7 @@ class _Class:
                 if isinstance(n, ast.Assign):
                     tools = _tools_of(n.value)
                     for t in n.targets:
-                        attr = _self_attr(t)
+                        attr = self_attr(t)
                         if attr is not None and tools is not None:
                             self.attrs.setdefault(attr, tools)
                 if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple):
@@ -114,13 +109,13 @@ def _value_tools(value, local: dict, cls: _Class, depth: int = 0) -> tuple[str, 
         return None
     if isinstance(value, tuple):  # (a call returning a tuple, the index unpacked)
         call, i = value
-        name = _self_attr(call.func) if isinstance(call, ast.Call) else None
+        name = self_attr(call.func) if isinstance(call, ast.Call) else None
         found = cls.returns.get(name or "")
         return found[i] if found and i < len(found) else None
     tools = _tools_of(value)
     if tools is not None:
         return tools
-    attr = _self_attr(value)
+    attr = self_attr(value)
     if attr is not None:
         return cls.attrs.get(attr)
     if isinstance(value, ast.Name) and len(local.get(value.id, ())) == 1:
@@ -356,7 +351,7 @@ def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
     (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`) and filled in
     another branch of it: the request built after the limit goes out with no tool definitions,
     unlike the earlier requests of its conversation. The emptying statements."""
-    from .toolsets import _empty, _tools_named
+    from .toolsets import no_tool_set, tool_set_named
     out = []
     if not _EMPTIED_TOOLS_TEXT.search(module.source):
         return out  # no name of tools given no tools in the source text: the cheap test first
@@ -368,8 +363,8 @@ def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
         inner.update(id(n) for n in elifs)
         assigned = [(test, s) for test, body in chain for s in body
                     if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                    and _tools_named(s.targets[0].id)]
-        filled = {s.targets[0].id for _, s in assigned if not _empty(s.value)}
+                    and tool_set_named(s.targets[0].id)]
+        filled = {s.targets[0].id for _, s in assigned if not no_tool_set(s.value)}
         out.extend(next(([s] for test, s in assigned if test is not None and _reaches_limit(test)
                          and _no_tools(s.value) and s.targets[0].id in filled), []))
     return sorted(out, key=lambda s: (s.lineno, s.col_offset))

@@ -40,6 +40,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
+from .module import self_attr
 from .candidates import words
 from .module import Module, callee_name, statements
 from .walk import subtree
@@ -76,7 +77,7 @@ class ToolChange:
 
 
 @lru_cache(maxsize=65536)
-def _tools_named(name: str) -> bool:
+def tool_set_named(name: str) -> bool:
     """True when the name says a set of tools: a tools word followed only by words of a container
     (`_discovered_tools`, `tools_list_dictionary`, `tool_specs`; not `tool_calls`,
     `tool_rounds_over`, nor a flag such as `use_native_tools`)."""
@@ -141,14 +142,14 @@ def _held(expr: ast.AST, module: Module, local: set[str], declared: set[str], fr
     global (declared so, or set at module level and not a local of the function)."""
     if isinstance(expr, ast.Subscript):
         expr = expr.value
-    if isinstance(expr, ast.Attribute) and _tools_named(expr.attr):
+    if isinstance(expr, ast.Attribute) and tool_set_named(expr.attr):
         base = expr.value
         while isinstance(base, ast.Attribute):
             base = base.value
         if isinstance(base, ast.Name) and base.id in fresh:
             return None  # an attribute of an object made in this call (a request's config)
         return module.code(expr)
-    if isinstance(expr, ast.Name) and _tools_named(expr.id) and (
+    if isinstance(expr, ast.Name) and tool_set_named(expr.id) and (
             expr.id in declared or (expr.id in module.assigns and expr.id not in local)):
         return expr.id
     return None
@@ -189,10 +190,10 @@ def _changes(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
                 held = _held(node.func.value, module, local, declared, fresh)
                 if held is not None:
                     out.append((node, held))
-            elif name and _tools_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
+            elif name and tool_set_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
                 out.append((node, f"{name}(...)"))  # a call: the rule says it calls it
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
-            if isinstance(node, ast.Assign) and _empty(node.value):
+            if isinstance(node, ast.Assign) and no_tool_set(node.value):
                 continue  # `self.tools = []`: a set made (or emptied), not one that grows
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -203,7 +204,7 @@ def _changes(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
     return out
 
 
-def _empty(value: ast.AST) -> bool:
+def no_tool_set(value: ast.AST) -> bool:
     """True for `[]`, `{}`, `None`, `list()`, `dict()` and the like, and for a constant (a flag, a
     number, a string: no tool set)."""
     if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.Tuple)):
@@ -221,7 +222,7 @@ def _sends(nodes) -> list[ast.Call]:
             continue
         name = callee_name(node)
         named = [w.lower() for w in name.split("_") if w]
-        if (words(name) & _SEND_WORDS or ("llm" in named and named[0] in _SEND_VERBS)) and not _tools_named(name):
+        if (words(name) & _SEND_WORDS or ("llm" in named and named[0] in _SEND_VERBS)) and not tool_set_named(name):
             out.append(node)
         elif name in _SEND_METHODS and isinstance(node.func, ast.Attribute) and \
                 words(ast.unparse(node.func.value)) & _MODEL_WORDS:
@@ -347,12 +348,6 @@ _SCHEMA_ARGS = {"tools", "functions", "response_format", "output_format", "text_
                 "output_type", "output_schema"}
 
 
-def _self_attr(node: ast.AST) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return node.attr
-    return None
-
-
 def _uses(nodes) -> dict[str, ast.AST]:
     """attribute -> the first place it is passed as a request's tools or response schema."""
     out: dict[str, ast.AST] = {}
@@ -364,14 +359,14 @@ def _uses(nodes) -> dict[str, ast.AST]:
             pairs = [(k.value, v) for k, v in zip(node.keys, node.values)
                      if isinstance(k, ast.Constant) and isinstance(k.value, str)]
         for key, value in pairs:
-            attr = _self_attr(value)
+            attr = self_attr(value)
             if key in _SCHEMA_ARGS and attr is not None:
                 out.setdefault(attr, node)
     return out
 
 
 def _self_calls(nodes, methods) -> set[str]:
-    return {n.func.attr for n in nodes if isinstance(n, ast.Call) and _self_attr(n.func) in methods}
+    return {n.func.attr for n in nodes if isinstance(n, ast.Call) and self_attr(n.func) in methods}
 
 
 def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
@@ -390,12 +385,12 @@ def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
             continue
         for node in nodes:
             target = None
-            if isinstance(node, ast.Assign) and not _empty(node.value):
-                target = next((_self_attr(t) for t in node.targets if _self_attr(t) in held), None)
+            if isinstance(node, ast.Assign) and not no_tool_set(node.value):
+                target = next((self_attr(t) for t in node.targets if self_attr(t) in held), None)
             elif isinstance(node, ast.AugAssign):
-                target = _self_attr(node.target)
+                target = self_attr(node.target)
             elif isinstance(node, ast.Call) and callee_name(node) in _GROW and isinstance(node.func, ast.Attribute):
-                target = _self_attr(node.func.value)
+                target = self_attr(node.func.value)
             if target in held:
                 changed[name] = (node, target)
                 break
@@ -424,7 +419,7 @@ def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
             hit = reach[key]
             for changer, (node, attr) in list(changed.items()):
                 sender = held[attr][0]
-                if changer in hit and (sender in hit or any(_self_attr(n) == attr for n in _uses(body))):
+                if changer in hit and (sender in hit or any(self_attr(n) == attr for n in _uses(body))):
                     out.append(ToolChange(node, f"self.{attr}", changer, "each-step", loop, held[attr][1]))
                     del changed[changer]
     return out
