@@ -19,7 +19,7 @@ from .walk import subtree
 #: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
 #: for a cut conversation.
-CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|\bdel\s+[\w.]+\[(?!\s*[\"'])|trim_messages|=\s*len\([^()]*\)\s*-\s*1\b|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
+CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|\bdel\s+[\w.]+\[(?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
                   r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
 
 

@@ -205,13 +205,13 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
             pieces = self._pieces_cut(base, node, frame)
             if pieces is not None:
                 return pieces
-            grown = self._grown_cut(base, node, frame)
+            grown = self._grown_cut(base, node, frame, self.slice_start(node, frame, env))
             if grown is not None:
                 return grown
         if conversation is not None and isinstance(node.slice, ast.Slice):
             if _short_of_end(node.slice.upper) and not takes_newest(node):  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])
-            if _slides(node.slice.lower) or takes_newest(node):  # its newest messages: a window that moves every turn
+            if _slides(self.slice_start(node, frame, env)) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and conversation.older and isinstance(key, int):

@@ -52,14 +52,26 @@ class WindowsMixin:
         return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
                              node, frame)
 
-    def _grown_cut(self, base, node: ast.Subscript, frame) -> Value | None:
+    def slice_start(self, node: ast.Subscript, frame, env):
+        """The lower bound of a slice, as written or, for a local name bound once before it in
+        the function (`start = len(history) - keep` then `history[start:]`), the expression bound
+        to it; None for a subscript that is no slice."""
+        lower = node.slice.lower if isinstance(node.slice, ast.Slice) else None
+        if isinstance(lower, ast.Name) and frame.func is not None:
+            bindings = env if env is not None else self.env_at(frame, node)
+            th = bindings.get(lower.id)
+            if th is not None and th.kind == "expr" and th.prev is None and isinstance(th.node, ast.expr):
+                return th.node
+        return lower
+
+    def _grown_cut(self, base, node: ast.Subscript, frame, lower=None) -> Value | None:
         """The newest items of a list grown across calls or in a loop (`history.append(m)` in a
         function, a module-level `history = [system]`), sliced to its newest (`history[-6:]`): a
         window of the conversation when the list is named as one, holds messages (dicts with a
         `role`) or is made of the conversation's own messages, regrouped (`runs.append((history[i],
         history[i + 1]))` in a loop over it: its newest runs are its newest messages); None for any
         other slice or list."""
-        if not (_slides(node.slice.lower) or takes_newest(node)):
+        if not (_slides(lower if lower is not None else node.slice.lower) or takes_newest(node)):
             return None
         target = node.value
         name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
