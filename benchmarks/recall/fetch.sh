@@ -5,7 +5,9 @@
 set -e
 DEST=${1:?usage: fetch.sh DEST}
 HERE=$(cd "$(dirname "$0")" && pwd)
-fetch() { set_=$1; pkg=$2; ver=$3; d=$DEST/$set_/$pkg; mkdir -p "$d/dl" "$d/src"; cp "$HERE/$pkg.toml" "$d/labels.toml"
+# fetch SET PKG VER [LABELS]: LABELS names the label file (LABELS.toml) when a package was labelled again
+# in a later set (a second labeller, the same version); default PKG.
+fetch() { set_=$1; pkg=$2; ver=$3; d=$DEST/$set_/$pkg; mkdir -p "$d/dl" "$d/src"; cp "$HERE/${4:-$pkg}.toml" "$d/labels.toml"
   (cd "$d/dl" && pip download -q --no-deps --only-binary=:all: "$pkg==$ver" 2>/dev/null || pip download -q --no-deps "$pkg==$ver")
   f=$(ls "$d"/dl/* | head -1); case $f in *.whl) python3 -m zipfile -e "$f" "$d/src";; *.tar.gz) tar xzf "$f" -C "$d/src";; esac; echo "ok $pkg"; }
 fetch setC controlflow 0.12.1; fetch setC gpt-researcher 0.15.1; fetch setC haystack-ai 2.31.0; fetch setC khoj 1.42.10
@@ -36,3 +38,7 @@ fetch setAC pyautogen 0.2.35; fetch setAC chatlas 0.23.0
 fetch setAD lightrag-hku 1.5.7; fetch setAD mcp-agent 0.2.6
 fetch setAE openai-agents 0.24.0; fetch setAE deepagents 0.7.32; fetch setAE lavague-core 0.2.35
 fetch setAF beeai-framework 0.1.85; fetch setAF skyvern 1.0.56
+fetch setAG strands-agents 1.62.0 strands-agents.AG; fetch setAG langroid 0.69.16 langroid.AG; fetch setAG llm 0.36 llm.AG
+fetch setAH griptape 1.13.0 griptape.AH; fetch setAH agency-swarm 0.7.2 agency-swarm.AH; fetch setAH magentic 0.41.1 magentic.AH
+fetch setAI nemoguardrails 0.24.1; fetch setAI llmware 0.4.7; fetch setAI semantic-kernel 1.45.0
+fetch setAJ open-webui 0.12.4; fetch setAJ llama-stack 0.2.12; fetch setAJ quivr-core 0.0.26
