@@ -444,10 +444,11 @@ def explain(location, output_format, targets, no_cache):
 
 def _surroundings(target: Path) -> Path:
     """The folder whose files may use `target` (render a template, send prompt text built in a
-    helper): its project (`promptlint.scope`), else the current folder when it holds the file,
-    else the file's folder."""
-    from .scope import project_root
-    root = project_root([target])
+    helper): its project (`promptlint.scope`), else the outermost Python package that holds it
+    (`scope.package_root`: not the whole current folder, which may hold many unrelated trees),
+    else the current folder when it holds the file, else the file's folder."""
+    from .scope import package_root, project_root
+    root = project_root([target]) or package_root(target)
     if root is not None:
         return root
     cwd = Path.cwd().resolve()

@@ -40,6 +40,27 @@ def project_root(paths: list[Path]) -> Path | None:
         return root
 
 
+def package_root(path: Path) -> Path | None:
+    """The outermost folder of the chain of Python packages (folders with an `__init__.py`) that
+    holds `path` (a file or folder), named as the current folder names it (relative when under
+    it); None when `path`'s folder is no package."""
+    folder = Path(os.path.abspath(path))
+    if not folder.is_dir():
+        folder = folder.parent
+    found = None
+    for candidate in (folder, *folder.parents):
+        if not os.path.isfile(candidate / "__init__.py"):
+            break
+        found = candidate
+    if found is None:
+        return None
+    cwd = Path.cwd()
+    try:
+        return Path(os.path.relpath(found, cwd)) if found == cwd or cwd in found.parents else found
+    except ValueError:  # another drive (Windows)
+        return found
+
+
 def _root_of(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         if any(os.path.lexists(candidate / marker) for marker in MARKERS):

@@ -195,3 +195,21 @@ def test_a_format_field_is_drawn_as_written_once_in_braces():
     field = Segment(kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr="{max_length}")
     jinja = Segment(kind=Kind.TEMPLATE_VARIABLE, volatility=Volatility.UNKNOWN, expr="task")
     assert (_preview(field, 40), _preview(jinja, 40)) == ("{max_length}", "{task}")
+
+
+def test_explain_reads_the_package_around_a_file_not_the_whole_current_folder(tmp_path, monkeypatch):
+    """With no project marker, the files that may send a prompt built in a module are those of the
+    outermost package holding it, not every tree under the current folder."""
+    from promptlint.cli import _surroundings
+    from promptlint.scope import package_root
+    for folder in ("app", "app/agents", "unrelated"):
+        (tmp_path / folder).mkdir(exist_ok=True)
+    for init in ("app/__init__.py", "app/agents/__init__.py", "unrelated/__init__.py"):
+        (tmp_path / init).write_text("", encoding="utf-8")
+    (tmp_path / "app/agents/prompts.py").write_text("SYSTEM = 'Answer briefly.'\n", encoding="utf-8")
+    (tmp_path / "script.py").write_text("x = 1\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert package_root(Path("app/agents/prompts.py")) == Path("app")
+    assert _surroundings(Path("app/agents/prompts.py")) == Path("app")
+    assert package_root(Path("script.py")) is None
+    assert _surroundings(Path("script.py")) == Path(".")
