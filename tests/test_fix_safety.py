@@ -422,3 +422,27 @@ def test_a_fix_built_for_another_file_is_never_attached_to_a_finding(tmp_path):
     (tmp_path / "app.py").write_text(APP, encoding="utf-8")
     fixed = [d for d in check([tmp_path]).diagnostics if d.fix is not None]
     assert fixed and all(d.fix.filename == d.span.filename for d in fixed)
+
+
+def test_fix_never_writes_outside_the_paths_given(tmp_path, monkeypatch):
+    """A copy of a package checked beside the package it was copied from: its `from pkg.helper
+    import ...` is read from the original, whose finding concerns the copy's prompt; `fix` of the
+    copy rewrites the copy's own helper and leaves the original as it was."""
+    from promptlint import api
+    helper = "import json\n\n\ndef tool_specs(tools):\n    return [json.dumps(t) for t in set(tools)]\n"
+    app = ("from openai import OpenAI\n\nfrom pkg.helper import tool_specs\n\nclient = OpenAI()\n\n\n"
+           "def ask(question, tools):\n    specs = \"\\n\".join(tool_specs(tools))\n"
+           "    return client.chat.completions.create(model=\"gpt-4.1\", messages=[\n"
+           "        {\"role\": \"system\", \"content\": \"Tools:\\n\" + specs + \"\\nAnswer briefly. \" * 50},\n"
+           "        {\"role\": \"user\", \"content\": question}])\n")
+    for folder in ("pkg", "copy-pkg"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "__init__.py").write_text("", encoding="utf-8")
+        (tmp_path / folder / "helper.py").write_text(helper, encoding="utf-8")
+        (tmp_path / folder / "app.py").write_text(app, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    before = api.check(["copy-pkg"], jobs=1)
+    assert "pkg/helper.py" in {d.span.filename for d in before.diagnostics}  # read beside the copy
+    api.fix(["copy-pkg"], unsafe=True, jobs=1)
+    assert (tmp_path / "pkg" / "helper.py").read_text(encoding="utf-8") == helper
+    assert "sorted(set(tools))" in (tmp_path / "copy-pkg" / "helper.py").read_text(encoding="utf-8")
