@@ -90,3 +90,91 @@ def test_the_prefilter_lets_a_file_that_converts_messages_with_new_ids_be_analys
     from promptlint.python.prefilter import might_hold_prompt
     assert might_hold_prompt(code(CONVERTERS))
     assert not might_hold_prompt("import uuid\n\ndef new_row(table):\n    return {'id': uuid.uuid4()}\n")
+
+
+DISPATCHED = {
+    "pkg/__init__.py": "",
+    "pkg/ids.py": """
+        from uuid import uuid4
+
+
+        def new_call_id() -> str:
+            return uuid4().hex[-9:]
+
+
+        class ToolCall:
+            def __init__(self, name):
+                self.name = name
+                self.call_id = new_call_id()     # made once per object: stable when re-sent
+        """,
+    "pkg/adapter.py": """
+        from functools import singledispatch
+        from typing import Any
+
+        import openai
+
+        from pkg.ids import ToolCall, new_call_id
+        from pkg.types import AssistantMessage, Message, UserMessage
+
+
+        @singledispatch
+        def to_openai(message: Message[Any]) -> dict:
+            raise NotImplementedError(type(message))
+
+
+        @to_openai.register(UserMessage)
+        def _(message: UserMessage[Any]) -> dict:
+            return {"role": "user", "content": message.content}
+
+
+        @to_openai.register(AssistantMessage)
+        def _(message: AssistantMessage[Any]) -> dict:
+            if isinstance(message.content, ToolCall):
+                return {"role": "assistant", "tool_calls": [{"id": message.content.call_id}]}
+            return {"role": "assistant", "tool_calls": [{"id": new_call_id(), "function": repr(message.content)}]}
+
+
+        @singledispatch
+        async def ato_openai(message: Message[Any]) -> dict:
+            return to_openai(message)
+
+
+        class Model:
+            def __init__(self):
+                self.client = openai.AsyncOpenAI()
+
+            async def complete(self, messages):
+                return await self.client.chat.completions.create(
+                    model="gpt-4.1", messages=[await ato_openai(m) for m in messages])
+        """,
+    "pkg/types.py": "class Message: ...\nclass UserMessage(Message): ...\nclass AssistantMessage(Message): ...\n",
+}
+
+
+def test_an_id_helper_of_the_package_in_a_dispatched_converter_whose_conversion_is_sent_is_a_warning(tmp_path):
+    # the helper is imported from another module; the converter is registered with singledispatch
+    # and annotated `AssistantMessage[Any]`; the request converts `messages` through the async
+    # dispatcher that hands each message on to it
+    write(tmp_path, DISPATCHED)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    found = [(Path(d.span.filename).name, d.severity.value, d.span.start.row, d.span.start.column, [r.span.start.row for r in d.related])
+             for d in report.diagnostics if d.code == "PRM103"]
+    assert found == [("adapter.py", "warning", 24, 56, [38])]
+    d = next(d for d in report.diagnostics if d.code == "PRM103")
+    assert "each time `to_openai` converts a message (`message`)" in d.message
+    assert "`[await ato_openai(m) for m in messages]`" in d.message
+
+
+def test_a_dispatched_converter_without_a_send_of_the_conversation_is_info_and_a_stored_id_is_clean(tmp_path):
+    files = dict(DISPATCHED)
+    files["pkg/adapter.py"] = DISPATCHED["pkg/adapter.py"].replace(
+        "messages=[await ato_openai(m) for m in messages])", "messages=messages)\n\n"
+        "            async def convert(self, messages):\n                return [await ato_openai(m) for m in messages]")
+    write(tmp_path, files)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    assert [(d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM103"] == [("info", 24)]
+    stored = dict(DISPATCHED)
+    stored["pkg/adapter.py"] = DISPATCHED["pkg/adapter.py"].replace('"id": new_call_id(), ', "")
+    write(tmp_path, stored)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    assert [d for d in report.diagnostics if d.code == "PRM103"] == []
