@@ -53,7 +53,7 @@ def test_a_new_id_in_what_a_message_converter_returns_is_found_once_per_converte
 MADE_ONCE = """
     import uuid
 
-    from .types import ChatMessage, Completion
+    from .types import ChatMessage, Completion, LiveServerMessage
 
 
     def ensure_id(msg: ChatMessage) -> ChatMessage:
@@ -72,6 +72,14 @@ MADE_ONCE = """
     def log_message(msg: ChatMessage) -> None:
         trace = {"trace": str(uuid.uuid4())}
         print(trace, msg)
+
+
+    def new_id() -> str:
+        return uuid.uuid4().hex
+
+
+    def events_of(message: LiveServerMessage) -> list[dict]:   # a response turned into events: made once
+        return [{"type": "tool_call", "id": message.call_id or new_id()}]
 """
 
 

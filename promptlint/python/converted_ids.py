@@ -8,7 +8,8 @@ the default of a lookup: `part.extra.get("id", str(uuid.uuid4()))`) gives an old
 id every time the history is converted again, on every request: the prefix breaks at the first
 such message. An id stored on the message (`msg.id = msg.id or uuid4()`) is made once and is
 stable; a function that makes a message (its parameter is a response, not a message) makes it
-once too.
+once too, and so does a function of a message the provider sends back (annotated `LiveServerMessage`,
+`ChatCompletionMessage`: a response turned into messages or events).
 
 The id may come from a helper (`def _create_unique_id(): return uuid4().hex[-9:]`, in the module or
 imported from another module of the package tree) whose every return is built from such a call. A
@@ -35,6 +36,9 @@ _MESSAGE_NAMES = {"msg", "message", "chat_message", "m"}
 #: An annotation naming a message class (`ChatMessage`, `Message`, `BaseMessage`), not a provider's
 #: parameter type (`ChatCompletionMessageParam`).
 _MESSAGE_TYPE = re.compile(r"(?:^|\.)\w*Message$")
+#: A message class named as what the provider sends back (`LiveServerMessage`, `ChatCompletionMessage`,
+#: `StreamEventMessage`): a function of one turns a response into messages or events, made once.
+_INCOMING = re.compile(r"Server|Response|Completion|Chunk|Delta|Stream|Event")
 #: The text of a function of one message (`def to_api(msg: ChatMessage)`, `def convert(self,
 #: message)`): a module without one is not walked (bounded repetition: linear).
 CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4})?"
@@ -196,7 +200,8 @@ def _message_param(func) -> str | None:
     node = a.annotation.value if isinstance(a.annotation, ast.Subscript) else a.annotation  # `Message[Any]`
     ann = ast.unparse(node) if node is not None else ""
     if ann:
-        return a.arg if _MESSAGE_TYPE.search(ann.strip("'\"")) else None
+        ann = ann.strip("'\"")
+        return a.arg if _MESSAGE_TYPE.search(ann) and _INCOMING.search(ann) is None else None
     return a.arg if a.arg in _MESSAGE_NAMES else None
 
 

@@ -36,10 +36,13 @@ class UniqueIdInPrefixRule(Rule):
     conversation, and an id fixed per process costs one cache write per process (info).
 
     A function that converts one message of the conversation for a request (`def to_api(msg:
-    ChatMessage) -> dict`) and puts a new id in what it returns (`{"id": str(uuid.uuid4())}`, also
+    ChatMessage) -> dict`, also a `functools.singledispatch` registration) and puts a new id in
+    what it returns (`{"id": str(uuid.uuid4())}`, a helper of the package that returns one, also
     as a default: `msg.extra.get("id", str(uuid.uuid4()))`) gives an old message another id each
-    time the history is converted again, on every request: info, where the id is made (the
-    request that sends it is not linked there). An id stored on the message is made once.
+    time the history is converted again, on every request: reported where the id is made, a
+    warning when the module sends the conversation converted with it (`messages=[to_api(m) for m
+    in messages]`: everything after the first such message misses on every request), else info
+    (the request that sends it is not linked there). An id stored on the message is made once.
 
     ## Example
     ```python
