@@ -186,3 +186,44 @@ def test_a_dispatched_converter_without_a_send_of_the_conversation_is_info_and_a
     write(tmp_path, stored)
     report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
     assert [d for d in report.diagnostics if d.code == "PRM103"] == []
+
+
+STAMPED = """
+    from datetime import datetime
+
+    from anthropic import Anthropic
+
+    from .types import ChatMessage
+
+    client = Anthropic()
+
+
+    def to_anthropic(msg: ChatMessage) -> dict:
+        return {"role": msg.role, "content": f"[{datetime.now():%H:%M}] {msg.text}"}
+
+
+    def to_stored(msg: ChatMessage) -> dict:
+        return {"role": msg.role, "content": msg.text, "saved_at": datetime.now().isoformat()}
+
+
+    def reply(history: list[ChatMessage]):
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=512, system="Be brief.",
+                                      messages=[to_anthropic(m) for m in history])
+"""
+
+
+def _stamps(tmp_path, source):
+    write(tmp_path, {"app.py": source, "types.py": "class ChatMessage: ...\n"})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
+            for d in report.diagnostics if d.code == "PRM102"]
+
+
+def test_a_clock_read_by_a_converter_of_the_sent_history_is_a_warning_where_it_is_read(tmp_path):
+    # `to_stored` reads the clock too, but what it returns is not sent (the time a message is stored)
+    assert _stamps(tmp_path, STAMPED) == [("PRM102", "warning", 11, [20])]
+
+
+def test_a_date_is_info_and_a_converter_whose_result_is_not_sent_is_clean(tmp_path):
+    assert _stamps(tmp_path / "a", STAMPED.replace("%H:%M", "%Y-%m-%d")) == [("PRM102", "info", 11, [20])]
+    assert _stamps(tmp_path / "b", STAMPED.replace("[to_anthropic(m) for m in history]", "history")) == []

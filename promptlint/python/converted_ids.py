@@ -63,9 +63,62 @@ def fresh_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST 
     found = _converters(module, project)
     if not found or not sites:
         return [(c, n, p, None) for c, n, p, _ in found]
-    names = _handed_on({n for _, n, _, _ in found}, module)
-    sent = _sent_conversions(module, names, sites)
-    return [(c, n, p, sent[0] if sent else None) for c, n, p, _ in found]
+    sent = _sent_by_converter(module, {n for _, n, _, _ in found}, sites)
+    return [(c, n, p, sent.get(n)) for c, n, p, _ in found]
+
+
+def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object]]:
+    """The clock readings (`datetime.now()`, `time.time()`; `classify.TIMESTAMP_CALLS`) a message
+    converter puts in what it returns, where the module sends the conversation converted with it
+    (see `fresh_ids`): (the call, the converter's name, the message parameter, the conversion in
+    the send call, the reading's `model.Precision` as written: `.strftime("%Y-%m-%d")` a day).
+    The time of the conversion, not of the message: every older message is re-rendered with the
+    time of each request. Only those linked to a send (a clock in a converter whose result is
+    stored is the time the message was made)."""
+    if not sites or CONVERTS_MESSAGE.search(module.source) is None \
+            or not any(w in module.source for w in ("time", "now(", "today(")):
+        return []
+    found = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        param = _message_param(func)
+        if param is None:
+            continue
+        own = _own(func)
+        clocks = [n for n in own if isinstance(n, ast.Call) and module.qualified_name(n.func) in classify.TIMESTAMP_CALLS]
+        if not clocks:
+            continue
+        returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
+                    for n in subtree(r.value) if isinstance(n, ast.Name)}
+        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        for call in sorted(clocks, key=lambda c: (c.lineno, c.col_offset)):
+            if _into_result(call, parents, own, returned, param):
+                found.append((call, _dispatcher(func) or func.name, param,
+                              _precision(module, call, parents)))
+                break
+    if not found:
+        return []
+    sent = _sent_by_converter(module, {f[1] for f in found}, sites)
+    return [(c, n, p, sent[n], prec) for c, n, p, prec in found if prec is not None and n in sent]
+
+
+def _precision(module, call: ast.Call, parents: dict):
+    """The precision of the clock reading `call` as its expression keeps it (`.strftime(fmt)`,
+    `.date()`, `.isoformat()`, `.year`), or None when it keeps no time (`%Z`)."""
+    prec = classify.TIMESTAMP_CALLS[module.qualified_name(call.func)]
+    node = parents.get(id(call))
+    if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):  # f"{now():%H:%M}"
+        spec = "".join(v.value for v in node.format_spec.values if isinstance(v, ast.Constant))
+        return classify.strftime_precision(spec) if "%" in spec else prec
+    if isinstance(node, ast.Attribute):
+        outer = parents.get(id(node))
+        if node.attr == "strftime" and isinstance(outer, ast.Call) and outer.args \
+                and isinstance(outer.args[0], ast.Constant) and isinstance(outer.args[0].value, str):
+            return classify.strftime_precision(outer.args[0].value)
+        if node.attr in classify.TIMESTAMP_ATTRS:
+            return classify.TIMESTAMP_ATTRS[node.attr]
+        kept = classify.TIMESTAMP_METHODS.get(node.attr, prec)
+        return prec if kept is None else kept
+    return prec
 
 
 def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
@@ -124,6 +177,17 @@ def _id_helper(module, name: str, qual: str | None, project) -> bool:
     return bool(rets) and all(r.value is not None and any(
         isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS for n in subtree(r.value))
         for r in rets)
+
+
+def _sent_by_converter(module, names: set[str], sites) -> dict[str, ast.AST]:
+    """For each converter of `names`, the first conversion of the conversation with it (or a
+    function that hands its message on to it) inside a send call of the module."""
+    out = {}
+    for name in names:
+        sent = _sent_conversions(module, _handed_on({name}, module), sites)
+        if sent:
+            out[name] = sent[0]
+    return out
 
 
 def _dispatcher(func) -> str | None:

@@ -53,8 +53,9 @@ def find_layouts(module, evaluator) -> list:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
-    if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103: ids made per conversion)
+    if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
+        module.facts["fresh_times"] = converted_ids.fresh_times(module, finder.b.sites)
     return finder.b.layouts
 
 
