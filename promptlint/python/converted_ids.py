@@ -135,9 +135,6 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
             continue
         own = _own(func)
         calls = [n for n in own if isinstance(n, ast.Call)]
-        if not words and not any(isinstance(c.func, (ast.Name, ast.Attribute)) and _makes_id(module, c, project, helpers)
-                                 for c in calls):
-            continue
         returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
         parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
