@@ -53,7 +53,7 @@ def test_a_new_id_in_what_a_message_converter_returns_is_found_once_per_converte
 MADE_ONCE = """
     import uuid
 
-    from .types import ChatMessage, Completion
+    from .types import ChatMessage, Completion, LiveServerMessage
 
 
     def ensure_id(msg: ChatMessage) -> ChatMessage:
@@ -72,6 +72,14 @@ MADE_ONCE = """
     def log_message(msg: ChatMessage) -> None:
         trace = {"trace": str(uuid.uuid4())}
         print(trace, msg)
+
+
+    def new_id() -> str:
+        return uuid.uuid4().hex
+
+
+    def events_of(message: LiveServerMessage) -> list[dict]:   # a response turned into events: made once
+        return [{"type": "tool_call", "id": message.call_id or new_id()}]
 """
 
 
@@ -90,3 +98,132 @@ def test_the_prefilter_lets_a_file_that_converts_messages_with_new_ids_be_analys
     from promptlint.python.prefilter import might_hold_prompt
     assert might_hold_prompt(code(CONVERTERS))
     assert not might_hold_prompt("import uuid\n\ndef new_row(table):\n    return {'id': uuid.uuid4()}\n")
+
+
+DISPATCHED = {
+    "pkg/__init__.py": "",
+    "pkg/ids.py": """
+        from uuid import uuid4
+
+
+        def new_call_id() -> str:
+            return uuid4().hex[-9:]
+
+
+        class ToolCall:
+            def __init__(self, name):
+                self.name = name
+                self.call_id = new_call_id()     # made once per object: stable when re-sent
+        """,
+    "pkg/adapter.py": """
+        from functools import singledispatch
+        from typing import Any
+
+        import openai
+
+        from pkg.ids import ToolCall, new_call_id
+        from pkg.types import AssistantMessage, Message, UserMessage
+
+
+        @singledispatch
+        def to_openai(message: Message[Any]) -> dict:
+            raise NotImplementedError(type(message))
+
+
+        @to_openai.register(UserMessage)
+        def _(message: UserMessage[Any]) -> dict:
+            return {"role": "user", "content": message.content}
+
+
+        @to_openai.register(AssistantMessage)
+        def _(message: AssistantMessage[Any]) -> dict:
+            if isinstance(message.content, ToolCall):
+                return {"role": "assistant", "tool_calls": [{"id": message.content.call_id}]}
+            return {"role": "assistant", "tool_calls": [{"id": new_call_id(), "function": repr(message.content)}]}
+
+
+        @singledispatch
+        async def ato_openai(message: Message[Any]) -> dict:
+            return to_openai(message)
+
+
+        class Model:
+            def __init__(self):
+                self.client = openai.AsyncOpenAI()
+
+            async def complete(self, messages):
+                return await self.client.chat.completions.create(
+                    model="gpt-4.1", messages=[await ato_openai(m) for m in messages])
+        """,
+    "pkg/types.py": "class Message: ...\nclass UserMessage(Message): ...\nclass AssistantMessage(Message): ...\n",
+}
+
+
+def test_an_id_helper_of_the_package_in_a_dispatched_converter_whose_conversion_is_sent_is_a_warning(tmp_path):
+    # the helper is imported from another module; the converter is registered with singledispatch
+    # and annotated `AssistantMessage[Any]`; the request converts `messages` through the async
+    # dispatcher that hands each message on to it
+    write(tmp_path, DISPATCHED)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    found = [(Path(d.span.filename).name, d.severity.value, d.span.start.row, d.span.start.column, [r.span.start.row for r in d.related])
+             for d in report.diagnostics if d.code == "PRM103"]
+    assert found == [("adapter.py", "warning", 24, 56, [38])]
+    d = next(d for d in report.diagnostics if d.code == "PRM103")
+    assert "each time `to_openai` converts a message (`message`)" in d.message
+    assert "`[await ato_openai(m) for m in messages]`" in d.message
+
+
+def test_a_dispatched_converter_without_a_send_of_the_conversation_is_info_and_a_stored_id_is_clean(tmp_path):
+    files = dict(DISPATCHED)
+    files["pkg/adapter.py"] = DISPATCHED["pkg/adapter.py"].replace(
+        "messages=[await ato_openai(m) for m in messages])", "messages=messages)\n\n"
+        "            async def convert(self, messages):\n                return [await ato_openai(m) for m in messages]")
+    write(tmp_path, files)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    assert [(d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM103"] == [("info", 24)]
+    stored = dict(DISPATCHED)
+    stored["pkg/adapter.py"] = DISPATCHED["pkg/adapter.py"].replace('"id": new_call_id(), ', "")
+    write(tmp_path, stored)
+    report = api.check([tmp_path / "pkg"], api.Settings(), jobs=1)
+    assert [d for d in report.diagnostics if d.code == "PRM103"] == []
+
+
+STAMPED = """
+    from datetime import datetime
+
+    from anthropic import Anthropic
+
+    from .types import ChatMessage
+
+    client = Anthropic()
+
+
+    def to_anthropic(msg: ChatMessage) -> dict:
+        return {"role": msg.role, "content": f"[{datetime.now():%H:%M}] {msg.text}"}
+
+
+    def to_stored(msg: ChatMessage) -> dict:
+        return {"role": msg.role, "content": msg.text, "saved_at": datetime.now().isoformat()}
+
+
+    def reply(history: list[ChatMessage]):
+        return client.messages.create(model="claude-sonnet-4-5", max_tokens=512, system="Be brief.",
+                                      messages=[to_anthropic(m) for m in history])
+"""
+
+
+def _stamps(tmp_path, source):
+    write(tmp_path, {"app.py": source, "types.py": "class ChatMessage: ...\n"})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
+            for d in report.diagnostics if d.code == "PRM102"]
+
+
+def test_a_clock_read_by_a_converter_of_the_sent_history_is_a_warning_where_it_is_read(tmp_path):
+    # `to_stored` reads the clock too, but what it returns is not sent (the time a message is stored)
+    assert _stamps(tmp_path, STAMPED) == [("PRM102", "warning", 11, [20])]
+
+
+def test_a_date_is_info_and_a_converter_whose_result_is_not_sent_is_clean(tmp_path):
+    assert _stamps(tmp_path / "a", STAMPED.replace("%H:%M", "%Y-%m-%d")) == [("PRM102", "info", 11, [20])]
+    assert _stamps(tmp_path / "b", STAMPED.replace("[to_anthropic(m) for m in history]", "history")) == []

@@ -8,7 +8,16 @@ the default of a lookup: `part.extra.get("id", str(uuid.uuid4()))`) gives an old
 id every time the history is converted again, on every request: the prefix breaks at the first
 such message. An id stored on the message (`msg.id = msg.id or uuid4()`) is made once and is
 stable; a function that makes a message (its parameter is a response, not a message) makes it
-once too.
+once too, and so does a function of a message the provider sends back (annotated `LiveServerMessage`,
+`ChatCompletionMessage`: a response turned into messages or events).
+
+The id may come from a helper (`def _create_unique_id(): return uuid4().hex[-9:]`, in the module or
+imported from another module of the package tree) whose every return is built from such a call. A
+converter registered for a message class by `functools.singledispatch` (`@to_api.register(AssistantMessage)
+def _(message: AssistantMessage[Any])`) is named by its dispatcher. `fresh_ids` adds the request that
+sends the converted conversation: a comprehension or `map` that applies the converter (or a function
+that hands its message on to it) to each element of a list named as the conversation, written inside the
+arguments of a send call of the module (`messages=[to_api(m) for m in messages]`).
 """
 from __future__ import annotations
 
@@ -20,38 +29,224 @@ from .. import classify
 from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: A list named as the conversation (`messages`, `history`, `self.chat_history`).
+_CONVERSATION = re.compile(r"(?i:messag|histor|conversation|dialog|transcript|turns)")
 #: Parameter names of one message.
 _MESSAGE_NAMES = {"msg", "message", "chat_message", "m"}
 #: An annotation naming a message class (`ChatMessage`, `Message`, `BaseMessage`), not a provider's
 #: parameter type (`ChatCompletionMessageParam`).
 _MESSAGE_TYPE = re.compile(r"(?:^|\.)\w*Message$")
+#: A message class named as what the provider sends back (`LiveServerMessage`, `ChatCompletionMessage`,
+#: `StreamEventMessage`): a function of one turns a response into messages or events, made once.
+_INCOMING = re.compile(r"Server|Response|Completion|Chunk|Delta|Stream|Event")
 #: The text of a function of one message (`def to_api(msg: ChatMessage)`, `def convert(self,
 #: message)`): a module without one is not walked (bounded repetition: linear).
 CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4})?"
                               r"(?:msg|message|chat_message|m\b|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
 
 
-def find_fresh_ids(module) -> list[tuple[ast.Call, str, str]]:
+_ID_WORDS = ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId")
+
+
+def find_fresh_ids(module, project=None) -> list[tuple[ast.Call, str, str]]:
     """Each id call made in a message converter's result (see the module docstring), as (the
-    call, the function's name, the message parameter's name); one per function."""
-    if not any(head in module.source for head in ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId")) \
-            or CONVERTS_MESSAGE.search(module.source) is None:
+    call, the function's name (a singledispatch converter's: its dispatcher's), the message
+    parameter's name); one per function. `project` (a `tree.Project`) resolves id helpers
+    imported from other modules of the package tree; without it only the module's own are read."""
+    return [(call, name, param) for call, name, param, _ in _converters(module, project)]
+
+
+def fresh_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST | None]]:
+    """`find_fresh_ids` with, for each, the expression that converts the conversation with that
+    converter inside a send call of the module (its span within one of `sites`, the spans of the
+    module's send calls), or None when none is found here."""
+    found = _converters(module, project)
+    if not found or not sites:
+        return [(c, n, p, None) for c, n, p, _ in found]
+    sent = _sent_by_converter(module, {n for _, n, _, _ in found}, sites)
+    return [(c, n, p, sent.get(n)) for c, n, p, _ in found]
+
+
+def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object]]:
+    """The clock readings (`datetime.now()`, `time.time()`; `classify.TIMESTAMP_CALLS`) a message
+    converter puts in what it returns, where the module sends the conversation converted with it
+    (see `fresh_ids`): (the call, the converter's name, the message parameter, the conversion in
+    the send call, the reading's `model.Precision` as written: `.strftime("%Y-%m-%d")` a day).
+    The time of the conversion, not of the message: every older message is re-rendered with the
+    time of each request. Only those linked to a send (a clock in a converter whose result is
+    stored is the time the message was made)."""
+    if not sites or CONVERTS_MESSAGE.search(module.source) is None \
+            or not any(w in module.source for w in ("time", "now(", "today(")):
         return []
+    found = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        param = _message_param(func)
+        if param is None:
+            continue
+        own = _own(func)
+        clocks = [n for n in own if isinstance(n, ast.Call) and module.qualified_name(n.func) in classify.TIMESTAMP_CALLS]
+        if not clocks:
+            continue
+        returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
+                    for n in subtree(r.value) if isinstance(n, ast.Name)}
+        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        for call in sorted(clocks, key=lambda c: (c.lineno, c.col_offset)):
+            if _into_result(call, parents, own, returned, param):
+                found.append((call, _dispatcher(func) or func.name, param,
+                              _precision(module, call, parents)))
+                break
+    if not found:
+        return []
+    sent = _sent_by_converter(module, {f[1] for f in found}, sites)
+    return [(c, n, p, sent[n], prec) for c, n, p, prec in found if prec is not None and n in sent]
+
+
+def _precision(module, call: ast.Call, parents: dict):
+    """The precision of the clock reading `call` as its expression keeps it (`.strftime(fmt)`,
+    `.date()`, `.isoformat()`, `.year`), or None when it keeps no time (`%Z`)."""
+    prec = classify.TIMESTAMP_CALLS[module.qualified_name(call.func)]
+    node = parents.get(id(call))
+    if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):  # f"{now():%H:%M}"
+        spec = "".join(v.value for v in node.format_spec.values if isinstance(v, ast.Constant))
+        return classify.strftime_precision(spec) if "%" in spec else prec
+    if isinstance(node, ast.Attribute):
+        outer = parents.get(id(node))
+        if node.attr == "strftime" and isinstance(outer, ast.Call) and outer.args \
+                and isinstance(outer.args[0], ast.Constant) and isinstance(outer.args[0].value, str):
+            return classify.strftime_precision(outer.args[0].value)
+        if node.attr in classify.TIMESTAMP_ATTRS:
+            return classify.TIMESTAMP_ATTRS[node.attr]
+        kept = classify.TIMESTAMP_METHODS.get(node.attr, prec)
+        return prec if kept is None else kept
+    return prec
+
+
+def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
+    if CONVERTS_MESSAGE.search(module.source) is None:
+        return []
+    words = any(head in module.source for head in _ID_WORDS)
+    if not words and project is None:
+        return []
+    helpers: dict[str, bool] = {}
     out = []
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         param = _message_param(func)
         if param is None:
             continue
         own = _own(func)
+        calls = [n for n in own if isinstance(n, ast.Call)]
         returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
         parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
-        for call in sorted((n for n in own if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset)):
-            if module.qualified_name(call.func) not in classify.UNIQUE_ID_CALLS:
+        for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
+            if not _makes_id(module, call, project, helpers):
                 continue
             if _into_result(call, parents, own, returned, param):
-                out.append((call, func.name, param))
+                out.append((call, _dispatcher(func) or func.name, param, func))
                 break
+    return out
+
+
+def _makes_id(module, call: ast.Call, project, helpers: dict[str, bool]) -> bool:
+    """True when `call` makes a new id: a call of `classify.UNIQUE_ID_CALLS`, or of a function
+    without parameters of the module or (through `project`) of the package tree whose every
+    return is built from one (`return uuid4().hex[-9:]`). `helpers` caches the answers by name."""
+    qual = module.qualified_name(call.func)
+    if qual in classify.UNIQUE_ID_CALLS:
+        return True
+    if call.args or call.keywords or not isinstance(call.func, ast.Name):
+        return False
+    key = qual or call.func.id
+    if key not in helpers:
+        helpers[key] = _id_helper(module, call.func.id, qual, project)
+    return helpers[key]
+
+
+def _id_helper(module, name: str, qual: str | None, project) -> bool:
+    owner, func = module, module.functions.get(name)
+    if func is None and qual and project is not None and "." in qual:
+        found = project.resolve_symbol(qual)
+        if found is not None:
+            owner, func = found[0], found[0].functions.get(found[1])
+    if func is None or func.args.args or func.args.posonlyargs or func.args.kwonlyargs:
+        return False
+    rets = [r for r in own_nodes(func, body_only=True) if isinstance(r, ast.Return)]
+    return bool(rets) and all(r.value is not None and any(
+        isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS for n in subtree(r.value))
+        for r in rets)
+
+
+def _sent_by_converter(module, names: set[str], sites) -> dict[str, ast.AST]:
+    """For each converter of `names`, the first conversion of the conversation with it (or a
+    function that hands its message on to it) inside a send call of the module."""
+    out = {}
+    for name in names:
+        sent = _sent_conversions(module, _handed_on({name}, module), sites)
+        if sent:
+            out[name] = sent[0]
+    return out
+
+
+def _dispatcher(func) -> str | None:
+    """The name of the `functools.singledispatch` function `func` is registered with
+    (`@to_api.register` or `@to_api.register(T)`), or None."""
+    for dec in func.decorator_list:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        if isinstance(target, ast.Attribute) and target.attr == "register" and isinstance(target.value, ast.Name):
+            return target.value.id
+    return None
+
+
+def _handed_on(names: set[str], module) -> set[str]:
+    """`names` with the module's functions that return a converter of `names` applied to their
+    own message parameter (`async def _(message): return to_api(message)`), by their names or
+    their dispatchers' (to a fixed point)."""
+    funcs = [f for f in statements(module.tree) if isinstance(f, _FUNCS)]
+    while True:
+        more = set()
+        for func in funcs:
+            param = _message_param(func)
+            name = _dispatcher(func) or func.name
+            if param is None or name in names:
+                continue
+            if any(isinstance(r, ast.Return) and isinstance(r.value, ast.Call) and _applies(r.value, names, param)
+                   for r in own_nodes(func, body_only=True)):
+                more.add(name)
+        if not more:
+            return names
+        names = names | more
+
+
+def _applies(node, names: set[str], target: str) -> bool:
+    """True when `node` is `conv(target)` or `await conv(target)` for a converter of `names`."""
+    if isinstance(node, ast.Await):
+        node = node.value
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names \
+        and len(node.args) == 1 and not node.keywords and isinstance(node.args[0], ast.Name) \
+        and node.args[0].id == target
+
+
+def _sent_conversions(module, names: set[str], sites) -> list[ast.AST]:
+    """The expressions inside a send call (`sites`: spans) that convert a list named as the
+    conversation one element at a time with a converter of `names`: `[conv(m) for m in messages]`
+    (also with `await`, as a generator) or `map(conv, history)`, in source order."""
+    out = []
+    for node in subtree(module.tree):
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+            gen = node.generators[0]
+            if not (isinstance(gen.target, ast.Name) and _applies(node.elt, names, gen.target.id)):
+                continue
+            source = gen.iter
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "map" \
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id in names:
+            source = node.args[1]
+        else:
+            continue
+        if _CONVERSATION.search(module.code(source)) is None:
+            continue
+        span = module.span(node)
+        if any(s.start <= span.start and span.end <= s.end for s in sites):
+            out.append(node)
     return out
 
 
@@ -63,9 +258,11 @@ def _message_param(func) -> str | None:
     if len(args) != 1:
         return None
     a = args[0]
-    ann = ast.unparse(a.annotation) if a.annotation is not None else ""
+    node = a.annotation.value if isinstance(a.annotation, ast.Subscript) else a.annotation  # `Message[Any]`
+    ann = ast.unparse(node) if node is not None else ""
     if ann:
-        return a.arg if _MESSAGE_TYPE.search(ann.strip("'\"")) else None
+        ann = ann.strip("'\"")
+        return a.arg if _MESSAGE_TYPE.search(ann) and _INCOMING.search(ann) is None else None
     return a.arg if a.arg in _MESSAGE_NAMES else None
 
 

@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, concurrent_fills, deque_windows, gated_markers, handed_windows, handoff, history_cuts,
+from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff, history_cuts,
                history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers, memory_windows,
                opt_in_markers, request_dicts, sdks, system_hoists, template_objects, tool_loops)
 from .candidates import builds_messages, filled_argument, filled_template
@@ -53,6 +53,9 @@ def find_layouts(module, evaluator) -> list:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
+    if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
+        module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
+        module.facts["fresh_times"] = converted_ids.fresh_times(module, finder.b.sites)
     return finder.b.layouts
 
 

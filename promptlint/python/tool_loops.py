@@ -16,12 +16,35 @@ _GROW = ("append", "extend", "insert")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _grown(loop) -> set[str]:
+def _adders(cls) -> dict[str, str]:
+    """The methods of `cls` that add a tool by appending to a tools list of the instance
+    (`def add_tool(self, tool): ... self.tools.append(tool)`): method name -> the list's dotted
+    name (`self.tools`). None of them when a method of the class sorts that list (`sorted(self.tools)`,
+    `self.tools.sort()`): the class then decides the order it gives."""
+    if cls is None:
+        return {}
+    methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    out = {}
+    for method in methods:
+        for node in subtree(method):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
+                    and isinstance(node.func.value, ast.Attribute):
+                chain = attribute_chain(node.func.value)
+                if len(chain) == 2 and chain[0] == "self" and tools_named(chain[1]):
+                    out[method.name] = "self." + chain[1]
+                    break
+    sorted_lists = {name for name in set(out.values()) if any(_sorted_later(m, {name}) for m in methods)}
+    return {m: name for m, name in out.items() if name not in sorted_lists}
+
+
+def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
     """The dotted names of the tools lists the loop's body grows (`self._tools`, `tools`): a
     `.append` / `.extend` / `.insert` on a name or attribute whose last name says tools, or an
     item set on one (`self._adapter.builtin_tools[name] = schema`: a dict keeps insertion order;
     not the class's own registry, `self._tools[name] = tool`, whose methods decide the order they
-    give), not assigned in the body (`tools = []` per item: each item's list keeps its own order)."""
+    give), not assigned in the body (`tools = []` per item: each item's list keeps its own order);
+    also a call of a method of the class that appends to its tools list (`self.add_tool(tool)`:
+    `adders`, see `_adders`)."""
     found, fresh, todo = set(), set(), list(loop.body)
     while todo:
         node = todo.pop()
@@ -34,6 +57,9 @@ def _grown(loop) -> set[str]:
             chain = attribute_chain(node.func.value)
             if chain and tools_named(chain[-1]):
                 found.add(".".join(chain))
+        if adders and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and node.func.attr in adders:
+            found.add(adders[node.func.attr])
         if isinstance(node, ast.Assign):  # a registry filled by key: `self._adapter.builtin_tools[name] = schema`
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.value, (ast.Name, ast.Attribute)):
@@ -66,7 +92,8 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     """A `for` loop in `func` whose own iterable is unordered (`set(...)`, a listing) and whose
     body grows a tools list that the function never sorts: a tools candidate at the iterable.
     True when one was added."""
-    names = _grown(loop)
+    cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
+    names = _grown(loop, _adders(cls) if cls is not None and "self." in finder.m.code(loop) else None)
     if not names or _sorted_later(func, names):
         return False
     ev = finder.ev

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import impacts
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, Precision, PromptLayout, Related, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -22,6 +22,13 @@ class TimestampInPrefixRule(Rule):
     nothing the provider caches follows the time (after the last Anthropic breakpoint, at the end
     of a one-shot prompt, in a prompt far below every minimum), it costs nothing or little.
 
+    A function that converts one message of the conversation for a request and puts the time of
+    the conversion in what it returns (`{"role": m.role, "content": f"[{datetime.now():%H:%M}]
+    {m.text}"}`), where the module sends the conversation converted with it (`messages=[to_api(m)
+    for m in history]`), re-renders every older message with the time of each request: the prefix
+    breaks at the first message on every request (a warning; info when the time is a date). The
+    finding is where the clock is read.
+
     ## Example
     ```python
     system = f"Now: {datetime.now():%H:%M}\\n{GUIDE}"
@@ -36,6 +43,22 @@ class TimestampInPrefixRule(Rule):
     specificity = 0
     fix_availability = "sometimes"
     fix_title = "Move the time to the newest user message, or coarsen it to a date"
+
+    def check_module(self, module):
+        """A clock read each time a message is converted for the request that sends the history
+        (`python/converted_ids.fresh_times`)."""
+        for call, function, param, sent, precision in module.facts.get("fresh_times", ()):
+            if precision is Precision.YEAR or precision is Precision.MONTH:
+                continue
+            sub_day = precision is Precision.SUB_DAY
+            message = (f"Timestamp `{module.code(call)}` is read here each time `{function}` converts a message "
+                       f"(`{param}`), and the module sends the conversation converted with it (line {sent.lineno}): "
+                       "every older message is re-rendered with the time of each request, so the prefix breaks at "
+                       "the first message of the history " + ("on every request" if sub_day else "once a day")
+                       + "; store the time on the message when it is made")
+            yield self.diagnostic(message, module.span(call), severity=Severity.WARNING if sub_day else Severity.INFO,
+                                  related=[Related(module.span(sent), "the conversation converted for a request")],
+                                  advice="Store the time on the message when it is made, and render that")
 
     def check_layout(self, layout: PromptLayout):
         for imp in impacts(layout):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ..impact import Rate, impacts
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, PromptLayout, Related, Severity
 from ..python.converted_ids import find_fresh_ids
 from . import _prefix_rule as text
 from .base import Rule
@@ -15,6 +15,11 @@ _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per 
 
 #: A value drawn at random (`random.choice(...)`, `secrets.choice(...)`): not an id, but new each time too.
 _RANDOM = re.compile(r"\b(random|secrets)\.(choice|choices|sample|random|randint|randrange|uniform|randbelow|getrandbits)\b")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 class UniqueIdInPrefixRule(Rule):
@@ -31,10 +36,13 @@ class UniqueIdInPrefixRule(Rule):
     conversation, and an id fixed per process costs one cache write per process (info).
 
     A function that converts one message of the conversation for a request (`def to_api(msg:
-    ChatMessage) -> dict`) and puts a new id in what it returns (`{"id": str(uuid.uuid4())}`, also
+    ChatMessage) -> dict`, also a `functools.singledispatch` registration) and puts a new id in
+    what it returns (`{"id": str(uuid.uuid4())}`, a helper of the package that returns one, also
     as a default: `msg.extra.get("id", str(uuid.uuid4()))`) gives an old message another id each
-    time the history is converted again, on every request: info, where the id is made (the
-    request that sends it is not linked there). An id stored on the message is made once.
+    time the history is converted again, on every request: reported where the id is made, a
+    warning when the module sends the conversation converted with it (`messages=[to_api(m) for m
+    in messages]`: everything after the first such message misses on every request), else info
+    (the request that sends it is not linked there). An id stored on the message is made once.
 
     ## Example
     ```python
@@ -70,11 +78,21 @@ class UniqueIdInPrefixRule(Rule):
                                   prompt=layout.id, related=text.related(seg), name_only=True)
 
     def check_module(self, module):
-        """Info at a new id made for a message each time it is converted (`python/converted_ids.py`)."""
-        for call, function, param in find_fresh_ids(module):
+        """A new id made for a message each time it is converted (`python/converted_ids.py`): a
+        warning where the module sends the conversation converted with it, else info."""
+        found = module.facts.get("fresh_ids")
+        if found is None:
+            found = [(*f, None) for f in find_fresh_ids(module)]
+        for call, function, param, sent in found:
+            if sent is None:
+                where, severity, related = "(the request that sends it is not linked here)", Severity.INFO, []
+            else:
+                where = (f"(the conversation is converted with it for the request at line {sent.lineno}: "
+                         f"`{_short(module.code(sent))}`)")
+                severity, related = Severity.WARNING, [Related(module.span(sent), "the conversation converted for a request")]
             message = (f"A new id `{module.code(call)}` is made here each time `{function}` converts a message "
                        f"(`{param}`) for a request: when the history is converted again on the next turn, an "
                        "older message gets another id than the one the provider cached, and the prefix breaks "
-                       "at that message on every request (the request that sends it is not linked here); store "
+                       f"at that message on every request {where}; store "
                        "the id on the message when it is first made, or derive it from the message")
-            yield self.diagnostic(message, module.span(call), severity=Severity.INFO)
+            yield self.diagnostic(message, module.span(call), severity=severity, related=related)

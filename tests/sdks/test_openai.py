@@ -317,3 +317,49 @@ def test_a_client_built_from_a_class_it_is_given_sends_to_the_base_url_of_its_cl
     assert provider('"https://api.deepseek.com"', "a") == "deepseek"
     assert provider('"https://api.moonshot.cn/v1"', "b") is None  # a host of unknown caching: not OpenAI's
     assert provider("base_url", "c") == "openai"  # not known statically: the client's own provider
+
+
+ASSISTANTS_RUN = """
+    from datetime import datetime
+
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def run(thread_id, assistant_id):
+        return client.beta.threads.runs.create(
+            thread_id=thread_id, assistant_id=assistant_id,
+            additional_instructions=f"The time is {datetime.now():%H:%M}.")
+
+
+    def run_plain(thread_id, assistant_id):
+        return client.beta.threads.runs.create_and_poll(
+            thread_id=thread_id, assistant_id=assistant_id, additional_instructions="Answer briefly.")
+
+
+    def run_bare(thread_id, assistant_id):
+        return client.beta.threads.runs.create(thread_id=thread_id, assistant_id=assistant_id)
+"""
+
+
+def test_an_assistants_run_sends_its_additional_instructions_before_the_thread(tmp_path):
+    # the run's additional instructions are appended to the assistant's stored ones, before the
+    # thread's messages; a run that passes no instructions draws nothing the code writes
+    found = sent(layouts(tmp_path, ASSISTANTS_RUN))
+    assert [(lt.api, parts(lt)) for lt in found] == [
+        ("beta.threads.runs.create", [
+            ("system", [("text", "The time is "), ("timestamp", "per-request", "datetime.now()"), ("text", ".")]),
+            ("history", [("history", "unknown", "the messages of thread `thread_id`")])]),
+        ("beta.threads.runs.create", [
+            ("system", [("text", "Answer briefly.")]),
+            ("history", [("history", "unknown", "the messages of thread `thread_id`")])]),
+    ]
+
+
+def test_a_clock_in_an_assistants_runs_additional_instructions_is_a_warning(tmp_path):
+    from promptlint import api
+    (tmp_path / "app.py").write_text(code(ASSISTANTS_RUN), encoding="utf-8")
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics
+            if d.code.startswith("PRM1")] == [("PRM102", "warning", 11)]

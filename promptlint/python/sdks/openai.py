@@ -1,8 +1,10 @@
-"""OpenAI: chat completions and the Responses API (sync, async, Azure clients).
+"""OpenAI: chat completions, the Responses API and Assistants runs (sync, async, Azure clients).
 
 Chat completions: tools (nested `{"type": "function", "function": {...}}`), a response schema,
 then the messages. Responses: tools, `instructions` (a system part), then `input`: a string is the
-newest user message, a list is messages (docs/policies.md, Policy 3).
+newest user message, a list is messages (docs/policies.md, Policy 3). Assistants runs: the run's
+`instructions` / `additional_instructions` (a system part after the assistant's stored ones), then the
+thread's messages (the history).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import ast
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from ...model import Kind, Part
+from ...model import Kind, Part, Segment, Volatility
 from ..flow.text import const_str
 from ..flow.values import Alt, Obj, Seq
 from ..layout import history_seg, is_history_like, variants_of
@@ -144,6 +146,28 @@ def responses(b, call) -> None:
     b.options(layout, call.kwargs, frame)
 
 
+def assistants_run(b, call) -> None:
+    """An Assistants run (`beta.threads.runs.create(thread_id=..., assistant_id=...,
+    additional_instructions=...)`): the assistant's stored tools and instructions come first, then
+    the run's `instructions` (which replace them) or `additional_instructions` (which the API
+    appends to them), then the thread's messages: the conversation the thread keeps. Only what
+    the run passes is drawn: the system part, and the thread as the history after it."""
+    frame = call.frame
+    parts = b.tools(call.kwargs["tools"], frame, "nested") if "tools" in call.kwargs else []
+    for key in ("instructions", "additional_instructions"):
+        if key in call.kwargs:
+            node = call.kwargs[key]
+            parts.append(b.part("system", b.value(node, frame), frame, b.span_of(node)))
+    thread = call.kwargs.get("thread_id") or (call.args[0] if call.args else None)
+    expr = f"the messages of thread `{b.code_of(thread)}`" if thread is not None else "the thread's messages"
+    parts.append(Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr,
+                                          span=b.span_of(thread) if thread is not None else None,
+                                          evidence="the conversation an Assistants thread keeps")]))
+    static = b.static_model(call.kwargs.get("model"), frame)
+    layout = b.add(call.node, "python-call", _client_provider(b, call, static), "beta.threads.runs.create", static, parts)
+    b.options(layout, call.kwargs, frame)
+
+
 def _cut_first(part: Part, cut) -> Part:
     """`part` with its first dynamic segment (else its first) marked as cut at `cut`."""
     if not part.segments:
@@ -156,11 +180,14 @@ def _cut_first(part: Part, cut) -> Part:
 SDK = Sdk(
     name="openai",
     imports=("openai",),
-    hints=("completions.", "responses.create", "responses.parse", "responses.stream"),
+    hints=("completions.", "responses.create", "responses.parse", "responses.stream", "additional_instructions"),
     shapes=(
         Shape("chat.completions", ("create", "parse", "stream"), chain_is(r"chat\.completions\.(create|parse|stream)"), chat),
         Shape("responses", ("create", "parse", "stream"), chain_is(r"responses\.(create|parse|stream)", "input", "instructions"),
               responses),
+        Shape("assistants runs", ("create", "stream", "create_and_poll", "create_and_stream"),
+              chain_is(r"threads\.runs\.(create|stream|create_and_poll|create_and_stream)",
+                       "additional_instructions", "instructions"), assistants_run),
     ),
     routes={"openai": "openai", "azure": "azure-openai"},
     models=(("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"), ("o4", "openai"), ("chatgpt", "openai")),
