@@ -182,6 +182,16 @@ class HistoryWindowRule(Rule):
                        "is not linked here: how much it costs is not known); keep the whole conversation, or cut "
                        "it in steps (compact the oldest half at a limit)")
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO)
+        for at, held, head in module.facts.get("summary_heads", ()):
+            message = (f"The running summary `{held}` is rewritten here each time the kept conversation drops "
+                       "a turn into it (only its newest part is kept whole), and it is sent as a message before "
+                       "that conversation: so the history changes from its first message on, on every such turn, "
+                       "and nothing after the system prompt is read from the cache (the request that sends it is "
+                       "not linked here: how much it costs is not known); summarise in steps (the oldest half at "
+                       "a limit), or send the summary after the kept turns")
+            yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
+                                  related=[Related(module.span(head), "the summary sent at the head of the "
+                                                   "conversation here")])
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "

@@ -172,7 +172,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         for _, c in reversed(chain):
             for stmt in c.body:
                 if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names):
+                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names
+                        and not _keyword_only(stmt.value)):
                     names.append(stmt.target.id)
         return names
 
@@ -355,15 +356,27 @@ _ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|
 _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 
+#: Decorators of attrs whose generated constructor takes the annotated fields in order.
+_ATTRS_CLASSES = ("define", "frozen", "mutable", "attrs")
+
+
 def _makes_fields(cls: ast.ClassDef) -> bool:
-    """True for a class decorated `@dataclass` / `@dataclasses.dataclass(...)` and for
-    `class X(NamedTuple)`: its generated constructor takes its annotated fields in order."""
+    """True for a class decorated `@dataclass` / `@dataclasses.dataclass(...)`, attrs'
+    `@define` / `@frozen` / `@attr.s`, and for `class X(NamedTuple)`: its generated constructor
+    takes its annotated fields in order."""
     for d in cls.decorator_list:
         node = d.func if isinstance(d, ast.Call) else d
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-        if name == "dataclass":
+        if name == "dataclass" or name in _ATTRS_CLASSES or name == "s" and isinstance(node, ast.Attribute) \
+                and isinstance(node.value, ast.Name) and node.value.id == "attr":
             return True
     return any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases)
+
+
+def _keyword_only(value) -> bool:
+    """True for a field declared `field(kw_only=True)` / `attr.ib(kw_only=True)`: not positional."""
+    return isinstance(value, ast.Call) and any(
+        k.arg == "kw_only" and isinstance(k.value, ast.Constant) and k.value.value is True for k in value.keywords)
 
 
 def _is_none(v: Value) -> bool:
