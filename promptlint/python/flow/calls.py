@@ -196,7 +196,11 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 bound[k] = Thunk("expr", node=v, env=env, value=frame)
             else:
                 extra[k] = self.eval(v, frame, env)
-        if a.kwarg is not None:  # `**kw`: the other keywords, as a dict
+        if a.kwarg is not None:  # `**kw`: the other keywords, as a dict (with those a `**params` passes)
+            for kw in node.keywords if node is not None else ():
+                spread = _one_mapping(self.eval(kw.value, frame, env)) if kw.arg is None else None
+                if isinstance(spread, Mapping):
+                    extra = {**{k: v for k, v in spread.items.items() if k not in accepted}, **extra}
             bound[a.kwarg.arg] = Mapping(extra)
         if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
             for name, th in self.defaults(fn).items():
@@ -371,6 +375,23 @@ def _makes_fields(cls: ast.ClassDef) -> bool:
                 and isinstance(node.value, ast.Name) and node.value.id == "attr":
             return True
     return any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases)
+
+
+def _one_mapping(value, depth: int = 0) -> Mapping | None:
+    """A dict, or the dicts of the branches that build one (`params = {...}; if x: params["k"] = v`)
+    as one holding every key any of them has; None for another value."""
+    if isinstance(value, Mapping):
+        return value
+    if not isinstance(value, Alt) or depth > 3:
+        return None
+    items: dict = {}
+    for option in value.options:
+        found = _one_mapping(option, depth + 1)
+        if found is None:
+            return None
+        for k, v in found.items.items():
+            items.setdefault(k, v)
+    return Mapping(items)
 
 
 def _keyword_only(value) -> bool:

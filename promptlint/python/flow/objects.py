@@ -394,8 +394,9 @@ class ObjectsMixin:
             value = self.eval(made, frame, env)
             src = most_volatile(self.text_of(value, frame))
             if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
+                made = " (default of each new instance)"
                 return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
-                                     evidence=src.evidence + " (default of each new instance)")])
+                                     evidence=src.evidence if src.evidence.endswith(made) else src.evidence + made)])
             if src is not None and src.kind is Kind.UNORDERED_ITERATION:  # `default_factory=set`
                 return Text([src])
             if isinstance(value, Obj) and (value.args or value.kwargs) and short != "Field":
