@@ -84,6 +84,13 @@ class HistoryWindowRule(Rule):
     wherever it is, into `instructions` (which precede all input items) rewrites the head of the
     request when a later system message is added: info, where the text is moved.
 
+    A running summary an instance rewrites as its conversation keeps only its newest part (`self.summary =
+    self.summarize(self.summary, runs[: len(runs) - self.offset])`, or the messages popped from its head
+    in a `while` loop folded into it), sent as a message before that conversation by another method
+    of the class (`stack.add_user_message(self.summary)`, then a loop over the kept runs): the first
+    message of the history changes each time a turn is folded in: info, where the summary is
+    rewritten, the message made from it as a related location.
+
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
     per such message when its time passes: info.
