@@ -133,6 +133,10 @@ class Anchor:
         return next((v for k, v in self.detail if k == key), default)
 
 
+#: Words in the evidence of a per-process segment that is made once per instance of a class (a
+#: field's default id of an item built without it), not when its module is imported.
+PER_INSTANCE = "a new value for each instance"
+
 #: How the evidence of an attachment segment begins (`Segment.is_attachment`).
 ATTACHMENT = "an attachment"
 

@@ -60,3 +60,56 @@ def test_a_prompt_file_rendered_by_a_helper_that_takes_its_name_is_filled(tmp_pa
 def test_a_file_name_two_prompt_files_share_is_not_guessed(tmp_path):
     layout, = sent(layouts(tmp_path, SENDER.format(file="twice.txt"), FILES, name="app/send.py"))
     assert not any(seg[0] == "text" and seg[1].startswith(("A ", "B ")) for seg in parts(layout)[0][1])
+
+
+ATTRS_HELPER = """
+import os
+
+from attrs import Factory, define, field
+from jinja2 import Environment, FileSystemLoader
+
+
+def abs_path(path):
+    return os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, path))
+
+
+@define(frozen=True)
+class Tmpl:
+    template_name: str | None = field(default=None)
+    templates_dir: str = field(default=abs_path("templates"), kw_only=True)
+    environment: Environment = field(
+        default=Factory(lambda self: Environment(loader=FileSystemLoader(self.templates_dir)), takes_self=True),
+        kw_only=True,
+    )
+
+    def render(self, **kwargs):
+        return self.environment.get_template(self.template_name).render(kwargs).rstrip()
+"""
+
+ATTRS_SENDER = """
+from datetime import datetime
+
+from openai import OpenAI
+
+from app.utils.tmpl import Tmpl
+
+client = OpenAI()
+
+
+def review(text):
+    system = Tmpl("review.j2").render(stamp=datetime.now().isoformat())
+    return client.chat.completions.create(
+        model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": text}])
+"""
+
+
+def test_a_template_rendered_by_an_attrs_helper_class_is_filled(tmp_path):
+    # the template's name given positionally, its loader made by a field's factory from the
+    # instance, its folder one up from the helper's (`os.pardir`)
+    files = {"app/__init__.py": "", "app/utils/__init__.py": "", "app/utils/tmpl.py": ATTRS_HELPER,
+             "app/templates/review.j2": "You review at {{ stamp }}. " + RULES}
+    layout, = sent(layouts(tmp_path, ATTRS_SENDER, files, name="app/send.py"))
+    system = parts(layout)[0]
+    assert system[1][0] == ("text", "You review at ")
+    assert system[1][1][:2] == ("timestamp", "per-request")
+    assert layout.parts[0].segments[1].span.filename.endswith("review.j2")

@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import source
 from ..model import Kind, Position, Segment, Span, Volatility
 from .flow.values import Alt, Mapping, Obj, PathV, Text, most_volatile
+from .template_items import item_bindings
 
 _TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
 
@@ -155,6 +156,8 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
                 seg = _with_binding_span(seg, frame.module, kwargs.get(key))
             bindings[key] = seg
     for dotted, seg in _attribute_bindings(evaluator, values, frame, path, text).items():
+        bindings.setdefault(dotted, seg)
+    for dotted, seg in item_bindings(evaluator, values, kwargs, frame, path, text).items():
         bindings.setdefault(dotted, seg)
     try:
         result = template_segments(path, display_name(path) if text is None else frame.module.filename,

@@ -16,6 +16,7 @@ import re
 from . import sdks
 from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
 from .history_loads import WINDOW_TEXT
+from .summary_heads import REWRITTEN
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
 
@@ -175,6 +176,8 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if "self." in source and _MEMORY_CUT.search(source) is not None:
         return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
+    if "class " in source and REWRITTEN.search(source) is not None:
+        return True  # a running summary an instance rewrites, maybe sent at the head of its conversation (PRM105)
     if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
         return True  # a conversation re-sent without its tools (PRM204)
     if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff, history_cuts,
                history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers, memory_windows,
-               opt_in_markers, request_dicts, sdks, system_hoists, template_objects, tool_loops)
+               opt_in_markers, request_dicts, sdks, summary_heads, system_hoists, template_objects, tool_loops)
 from .candidates import builds_messages, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -66,7 +66,8 @@ def _gates(module, evaluator) -> None:
     handed to a helper that keeps its newest messages and writes them back (`history_trims`), a
     token budget that an Assistants run truncates the thread to, a conversation kept in a
     bounded deque (`deque_windows`) or cut or rewritten by the method that adds to it
-    (`memory_windows`), and system messages of anywhere
+    (`memory_windows`), a running summary rewritten as it grows and sent at its head
+    (`summary_heads`), and system messages of anywhere
     in a conversation moved into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
@@ -86,6 +87,8 @@ def _gates(module, evaluator) -> None:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "class " in module.source and ("essages" in module.source or "istory" in module.source):
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
+    if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:
+        module.facts["summary_heads"] = summary_heads.summary_heads(module)
     if "max_prompt_tokens" in module.source:
         module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
     if "prompt_cach" in module.source:

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from ..impact import Impact, Rate, interleaved
-from ..model import Applicability, Precision, Related, Segment
+from ..model import PER_INSTANCE, Applicability, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
@@ -162,6 +162,9 @@ def cost(imp: Impact) -> str:
                 "expire within minutes to an hour anyway")
     if imp.rate is Rate.MONTH:
         return f"{what} {_are(imp)} written to the cache again once a month at most"
+    if imp.rate is Rate.PROCESS and PER_INSTANCE in imp.seg.evidence:
+        return (f"it is made for each new instance that is not given one, so {what} {_are(imp)} cached "
+                "separately by each process that builds one (and again whenever it is rebuilt)")
     if imp.rate is Rate.PROCESS:
         return (f"it is fixed when its module is imported, so {what} {_are(imp)} cached separately by each "
                 "process (and again after a restart)")

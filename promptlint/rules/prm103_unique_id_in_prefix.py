@@ -33,7 +33,11 @@ class UniqueIdInPrefixRule(Rule):
     conversation but differs between conversations (a session or runtime id) keeps conversations
     from sharing the static text after it; with an explicit breakpoint after it every conversation
     pays a cache write. An id that only the history follows is fine when it is stable within the
-    conversation, and an id fixed per process costs one cache write per process (info).
+    conversation, and an id fixed per process costs one cache write per process (info). So does
+    a field a template reads of each item of a list it loops over (`{% for r in rulesets %}{{
+    r.name }}`) whose class default makes a new id for each instance (`name = field(default=
+    Factory(lambda self: self.id, takes_self=True))`, `id` a `uuid4().hex`), when some items are
+    built elsewhere and may leave it out: a new id whenever such an item is built (info).
 
     A function that converts one message of the conversation for a request (`def to_api(msg:
     ChatMessage) -> dict`, also a `functools.singledispatch` registration) and puts a new id in

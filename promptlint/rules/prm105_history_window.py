@@ -84,6 +84,13 @@ class HistoryWindowRule(Rule):
     wherever it is, into `instructions` (which precede all input items) rewrites the head of the
     request when a later system message is added: info, where the text is moved.
 
+    A running summary an instance rewrites as its conversation keeps only its newest part (`self.summary =
+    self.summarize(self.summary, runs[: len(runs) - self.offset])`, or the messages popped from its head
+    in a `while` loop folded into it), sent as a message before that conversation by another method
+    of the class (`stack.add_user_message(self.summary)`, then a loop over the kept runs): the first
+    message of the history changes each time a turn is folded in: info, where the summary is
+    rewritten, the message made from it as a related location.
+
     A conversation converted for the request by a test of the clock (an assistant's audio sent by
     its id until `time.time()` passes its expiry, then as its transcript) is rewritten too, once
     per such message when its time passes: info.
@@ -182,6 +189,16 @@ class HistoryWindowRule(Rule):
                        "is not linked here: how much it costs is not known); keep the whole conversation, or cut "
                        "it in steps (compact the oldest half at a limit)")
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO)
+        for at, held, head in module.facts.get("summary_heads", ()):
+            message = (f"The running summary `{held}` is rewritten here each time the kept conversation drops "
+                       "a turn into it (only its newest part is kept whole), and it is sent as a message before "
+                       "that conversation: so the history changes from its first message on, on every such turn, "
+                       "and nothing after the system prompt is read from the cache (the request that sends it is "
+                       "not linked here: how much it costs is not known); summarise in steps (the oldest half at "
+                       "a limit), or send the summary after the kept turns")
+            yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
+                                  related=[Related(module.span(head), "the summary sent at the head of the "
+                                                   "conversation here")])
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "

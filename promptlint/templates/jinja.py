@@ -31,12 +31,13 @@ from jinja2.exceptions import TemplateSyntaxError
 
 from ..model import Kind, Position, Segment, Span, Volatility
 from .jinja_includes import _Context, _display_root, _Includes
-from .jinja_source import _read, _Source, _Tag, attribute_paths, environment, has_jinja_syntax, normalize_newlines
+from .jinja_source import (_read, _Source, _Tag, attribute_paths, environment, has_jinja_syntax, item_paths,
+                           normalize_newlines)
 from .jinja_values import (_ORDERING, _SUPER, _Values, _dotted, _keeps, _set_value, _unknown,
                            classify_template_name)
 
 __all__ = ["TemplateResult", "attribute_paths", "classify_template_name", "environment", "has_jinja_syntax",
-           "normalize_newlines", "read_template", "template_segments"]
+           "item_paths", "normalize_newlines", "read_template", "template_segments"]
 
 
 def read_template(path: Path) -> str | None:
@@ -100,6 +101,7 @@ class _Walker(_Values, _Includes):
         # output (re-span), `{% set x %}...{% endset %}` text stays where it is written
         self.vars: dict[str, tuple[list[Segment], bool]] = dict(local_vars or {})
         self.opaque: set[str] = set()  # loop targets and macro parameters: never classified by name
+        self.items_of: dict[str, str] = {}  # a loop target -> the variable it iterates (`ruleset` -> `rulesets`)
         self.macros: dict[str, list[Segment]] = {}
         self.namespaces: dict[str, dict[str, list[Segment]]] = {}
         self.blocks: dict[str, list[Segment]] = {}
@@ -256,7 +258,17 @@ class _Walker(_Values, _Includes):
         span = self._tag_span(tag, node)
         loop_src = tag.inner if tag else "for ..."
         loop = self._loop_segment(node.iter, span, loop_src)
-        body = self._scoped(node.body, _target_names(node.target) + ["loop"])
+        saved = dict(self.items_of)
+        iterable = node.iter
+        while isinstance(iterable, nodes.Filter) and iterable.node is not None:
+            iterable = iterable.node
+        name = _dotted(iterable)
+        if isinstance(node.target, nodes.Name) and name is not None and name.split(".")[0] not in self.opaque:
+            self.items_of[node.target.name] = name  # `{% for r in rulesets %}`: `r.name` is `rulesets[].name`
+        try:
+            body = self._scoped(node.body, _target_names(node.target) + ["loop"])
+        finally:
+            self.items_of = saved
         body += self.stmts(node.else_)
         return [loop] + [s for s in body if _keeps(s)]
 

@@ -69,6 +69,33 @@ def attribute_paths(text: str, roots, depth: int = 3) -> list[str]:
     return sorted(found, key=lambda d: (d.count("."), d))[:MAX_PATHS]
 
 
+def item_paths(text: str, roots) -> list[tuple[str, list[str]]]:
+    """(root, attributes) for each attribute a template reads of the items of a list it loops
+    over (`{% for r in rulesets %}...{{ r.name }}` gives ("rulesets", ["name"])), one attribute
+    deep, at most `MAX_PATHS`, in source order; [] when it does not parse."""
+    roots = set(roots)
+    if not roots:
+        return []
+    try:
+        tree = environment().parse(normalize_newlines(text))
+    except Exception:  # a syntax error is reported when the template itself is read
+        return []
+    found: dict[tuple[str, str], None] = {}
+    for loop in tree.find_all(nodes.For):
+        iterable = loop.iter
+        while isinstance(iterable, nodes.Filter) and iterable.node is not None:
+            iterable = iterable.node
+        if not (isinstance(iterable, nodes.Name) and iterable.name in roots and isinstance(loop.target, nodes.Name)):
+            continue
+        for body in loop.body:
+            for node in body.find_all(nodes.Getattr):
+                if isinstance(node.node, nodes.Name) and node.node.name == loop.target.name:
+                    found.setdefault((iterable.name, node.attr))
+        if len(found) >= MAX_PATHS:
+            break
+    return [(root, [attr]) for root, attr in list(found)[:MAX_PATHS]]
+
+
 def _read(path: Path) -> str:
     """A template's text as `Path.read_text(encoding="utf-8")` gives it (universal newlines), read
     by `promptlint.source` (regular files only, size-limited, recorded as a dependency of the

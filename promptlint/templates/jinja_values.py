@@ -148,6 +148,9 @@ class _Values:
             return inner[0] if inner and inner[0].kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) else _unknown(span, src)
         root, attr = dotted.split(".")[0], dotted.rsplit(".", 1)[-1]
         if root in self.opaque:
+            item = f"{self.items_of[root]}[]{dotted[len(root):]}" if root in self.items_of else None
+            if item is not None and item in self.ctx.bindings:  # a field of each item of a list bound from Python
+                return _bound(self.ctx.bindings[item], dotted, span, src)
             return _unknown(span, src)
         if dotted in self.ctx.bindings:
             return _bound(self.ctx.bindings[dotted], dotted, span, src)

@@ -47,6 +47,22 @@ def test_files_read_with_a_static_path_are_static_text_in_that_file(tmp_path):
         assert seg.span.start == Position(1, 1)
 
 
+def test_a_path_up_a_folder_with_os_pardir_resolved_by_abspath(tmp_path):
+    src = """
+        import os
+
+
+        def f():
+            here = os.path.dirname(os.path.abspath(__file__))
+            probe(open(os.path.abspath(os.path.join(here, os.pardir, "app", "system.md"))).read())
+            probe(os.path.abspath(os.path.join(here, os.pardir, "app")))
+    """
+    p = probe(tmp_path, src, {"app/system.md": "You are the system.\n"}, name="app/x.py")
+    assert p.described == [("text", "You are the system.\n")]
+    path = probe(tmp_path, src, name="app/x.py", index=1).value
+    assert isinstance(path, PathV) and path.path == tmp_path / "app"   # `..` resolved
+
+
 def test_files_not_found_statically(tmp_path):
     for index in (3, 4, 7):  # missing; relative to the working directory; named by a parameter
         seg, = probe(tmp_path, PATHS, FILES, index=index).segs

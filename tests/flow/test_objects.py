@@ -170,6 +170,42 @@ def test_dataclass_fields_default_and_default_factory(tmp_path):
     assert opened.span.start == pos(src, "datetime.now)")
 
 
+def test_attrs_fields_factories_and_positional_arguments(tmp_path):
+    src = """
+        import uuid
+        from attrs import Factory, define, field
+
+
+        @define
+        class Loader:
+            folder: str
+            code: str = field(default=Factory(lambda: uuid.uuid4().hex), kw_only=True)
+            name: str = field(default=Factory(lambda self: self.code, takes_self=True))
+            env: dict = field(default=Factory(lambda self: Env(path=self.folder), takes_self=True), kw_only=True)
+            tags: list = field(factory=list)
+
+
+        class Env:
+            def __init__(self, path):
+                self.path = path
+
+
+        def build():
+            loader = Loader("prompts")
+            probe(loader.folder)
+            probe(f"Ruleset name: {loader.name}")
+            probe(loader.env.path)
+    """
+    # a positional argument of an attrs class binds its first field (`code` is keyword-only)
+    assert probe(tmp_path, src, index=0).described == [("text", "prompts")]
+    # `name` defaults, through the instance, to a uuid its factory makes for each new instance
+    name = probe(tmp_path, src, index=1).segs[1]
+    assert (name.kind, name.volatility) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION)
+    assert name.evidence.endswith("(default of each new instance)")
+    # an object the factory builds from the instance
+    assert probe(tmp_path, src, index=2).described == [("text", "prompts")]
+
+
 def test_a_list_grown_on_the_instance_is_the_conversation(tmp_path):
     src = """
         class Chat:

@@ -172,7 +172,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         for _, c in reversed(chain):
             for stmt in c.body:
                 if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names):
+                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names
+                        and not _keyword_only(stmt.value)):
                     names.append(stmt.target.id)
         return names
 
@@ -195,7 +196,11 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
                 bound[k] = Thunk("expr", node=v, env=env, value=frame)
             else:
                 extra[k] = self.eval(v, frame, env)
-        if a.kwarg is not None:  # `**kw`: the other keywords, as a dict
+        if a.kwarg is not None:  # `**kw`: the other keywords, as a dict (with those a `**params` passes)
+            for kw in node.keywords if node is not None else ():
+                spread = _one_mapping(self.eval(kw.value, frame, env)) if kw.arg is None else None
+                if isinstance(spread, Mapping):
+                    extra = {**{k: v for k, v in spread.items.items() if k not in accepted}, **extra}
             bound[a.kwarg.arg] = Mapping(extra)
         if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
             for name, th in self.defaults(fn).items():
@@ -355,15 +360,44 @@ _ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|
 _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 
+#: Decorators of attrs whose generated constructor takes the annotated fields in order.
+_ATTRS_CLASSES = ("define", "frozen", "mutable", "attrs")
+
+
 def _makes_fields(cls: ast.ClassDef) -> bool:
-    """True for a class decorated `@dataclass` / `@dataclasses.dataclass(...)` and for
-    `class X(NamedTuple)`: its generated constructor takes its annotated fields in order."""
+    """True for a class decorated `@dataclass` / `@dataclasses.dataclass(...)`, attrs'
+    `@define` / `@frozen` / `@attr.s`, and for `class X(NamedTuple)`: its generated constructor
+    takes its annotated fields in order."""
     for d in cls.decorator_list:
         node = d.func if isinstance(d, ast.Call) else d
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-        if name == "dataclass":
+        if name == "dataclass" or name in _ATTRS_CLASSES or name == "s" and isinstance(node, ast.Attribute) \
+                and isinstance(node.value, ast.Name) and node.value.id == "attr":
             return True
     return any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases)
+
+
+def _one_mapping(value, depth: int = 0) -> Mapping | None:
+    """A dict, or the dicts of the branches that build one (`params = {...}; if x: params["k"] = v`)
+    as one holding every key any of them has; None for another value."""
+    if isinstance(value, Mapping):
+        return value
+    if not isinstance(value, Alt) or depth > 3:
+        return None
+    items: dict = {}
+    for option in value.options:
+        found = _one_mapping(option, depth + 1)
+        if found is None:
+            return None
+        for k, v in found.items.items():
+            items.setdefault(k, v)
+    return Mapping(items)
+
+
+def _keyword_only(value) -> bool:
+    """True for a field declared `field(kw_only=True)` / `attr.ib(kw_only=True)`: not positional."""
+    return isinstance(value, ast.Call) and any(
+        k.arg == "kw_only" and isinstance(k.value, ast.Constant) and k.value.value is True for k in value.keywords)
 
 
 def _is_none(v: Value) -> bool:

@@ -151,3 +151,25 @@ def members_named(c: ast.ClassDef, attr: str) -> list[ast.stmt]:
                 index.setdefault(name, []).append(stmt)
         c._promptlint_members = index
     return index.get(attr, ())
+
+
+def attrs_factory(module, node) -> tuple[ast.AST | None, bool]:
+    """(the factory, whether it takes the instance) of an attrs field's default: `Factory(f,
+    takes_self=True)`, `field(default=Factory(f))`, `field(factory=f)` / `attr.ib(factory=f)`;
+    (None, False) for any other value."""
+    if not isinstance(node, ast.Call):
+        return None, False
+    short = (module.qualified_name(node.func) or "").rsplit(".", 1)[-1]
+    kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+    if short == "Factory":
+        made = node.args[0] if node.args else kw.get("factory")
+        takes = kw.get("takes_self")
+        if takes is None and len(node.args) > 1:
+            takes = node.args[1]
+        return made, isinstance(takes, ast.Constant) and takes.value is True
+    if short in ("field", "ib", "attrib"):
+        if "factory" in kw:
+            return kw["factory"], False
+        if "default" in kw:
+            return attrs_factory(module, kw["default"])
+    return None, False

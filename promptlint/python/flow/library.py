@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -96,14 +97,25 @@ def _stable(ev, node, qual, args, kwargs, frame, env) -> Value:
     return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "describes the host or configuration")
 
 
+#: The names of the standard library for parts of a path, by qualified name.
+_PATH_NAMES = {"os.pardir": "..", "os.curdir": ".", "os.path.pardir": "..", "os.path.curdir": "."}
+
+
 def _os_path(ev, node, qual, args, kwargs, frame, env) -> Value:
-    vals = [ev.eval(a, frame, env) for a in args]
+    """`os.path.join` / `dirname` / `abspath` / `realpath` of paths known statically (`os.pardir`
+    is `..`, resolved by `abspath`)."""
+    names = [_PATH_NAMES.get(frame.module.qualified_name(a) or "") for a in args]
+    vals = [Text([Segment(text=n)]) if n is not None else ev.eval(a, frame, env) for a, n in zip(args, names)]
     if qual == "os.path.join":
         if vals and isinstance(vals[0], PathV):
             return ev.path_join(vals[0], vals[1:], frame)
         return PathV(None)
     if vals and isinstance(vals[0], PathV) and vals[0].path is not None:
-        return PathV(vals[0].path.parent if qual == "os.path.dirname" else vals[0].path, vals[0].volatile)
+        if qual == "os.path.dirname":
+            return PathV(vals[0].path.parent, vals[0].volatile)
+        if qual in ("os.path.abspath", "os.path.realpath"):  # `..` resolved as the call does
+            return PathV(Path(os.path.normpath(vals[0].path)), vals[0].volatile)
+        return PathV(vals[0].path, vals[0].volatile)
     return PathV(None)
 
 

@@ -16,8 +16,8 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (changed_by_methods, grown, members_named, message_list, self_annotation, self_assigns, stepped,
-                          walk_statements)
+from .class_facts import (attrs_factory, changed_by_methods, grown, members_named, message_list, self_annotation,
+                          self_assigns, stepped, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -362,32 +362,45 @@ class ObjectsMixin:
                     given = field_arguments(self, module, c, attr, lambda: (
                         (self._configured(module, c, attr, self_value) or dynamic(module.span(stmt), f"self.{attr}"))
                         if _none_default(value)
-                        else self._field_default(value, frame)))
+                        else self._field_default(value, frame, self_value)))
                     if given is not None:
                         return given  # `Config(doc_schema=agent.schema())`: what its constructors pass
                 if _none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
-                return self._field_default(value, frame)
+                return self._field_default(value, frame, self_value)
         return None
 
-    def _field_default(self, node, frame: Frame) -> Value:
-        """A class attribute's value; of a dataclass / pydantic field (`field(default=...)`,
-        `Field(default_factory=...)`), its default, and a uuid or clock reading its factory makes
+    def _field_default(self, node, frame: Frame, self_value=None) -> Value:
+        """A class attribute's value; of a dataclass / pydantic / attrs field (`field(default=...)`,
+        `Field(default_factory=...)`, attrs' `field(factory=...)`, `field(default=Factory(f))`, or
+        `Factory(f)` itself), its default, and a uuid or clock reading its factory makes
         for each new instance identifies that instance (per conversation); a factory that makes a
-        set (`default_factory=set`) gives a value in hash order."""
+        set (`default_factory=set`) gives a value in hash order, and one that builds an object
+        (`Factory(lambda self: Environment(loader=...), takes_self=True)`: `self` is the instance),
+        that object."""
         name = (frame.module.qualified_name(node.func) or "") if isinstance(node, ast.Call) else ""
-        if name.rsplit(".", 1)[-1] not in ("Field", "field"):
+        short = name.rsplit(".", 1)[-1]
+        if short not in ("Field", "field", "ib", "attrib", "Factory"):
             return self.eval(node, frame, {})
         kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
-        factory = kw.get("default_factory")
+        factory, takes_self = attrs_factory(frame.module, node)
+        if factory is None:
+            factory = kw.get("default_factory")
         if factory is not None:  # what calling the factory gives: a lambda's body, or a call of it
             made = factory.body if isinstance(factory, ast.Lambda) else ast.copy_location(ast.Call(factory, [], []), factory)
-            src = most_volatile(self.text_of(self.eval(made, frame, {}), frame))
+            env = {}
+            if takes_self and isinstance(factory, ast.Lambda) and factory.args.args and self_value is not None:
+                env = {factory.args.args[0].arg: Thunk("value", value=self_value)}
+            value = self.eval(made, frame, env)
+            src = most_volatile(self.text_of(value, frame))
             if src is not None and src.kind in (Kind.UNIQUE_ID, Kind.TIMESTAMP):
+                made = " (default of each new instance)"
                 return Text([replace(src, volatility=Volatility.PER_CONVERSATION,
-                                     evidence=src.evidence + " (default of each new instance)")])
+                                     evidence=src.evidence if src.evidence.endswith(made) else src.evidence + made)])
             if src is not None and src.kind is Kind.UNORDERED_ITERATION:  # `default_factory=set`
                 return Text([src])
+            if isinstance(value, Obj) and (value.args or value.kwargs) and short != "Field":
+                return value  # an object the factory builds (`Environment(loader=...)`)
         if "default" in kw:
             return self.eval(kw["default"], frame, {})
         return self.eval(node, frame, {})
