@@ -25,6 +25,7 @@ from dataclasses import replace
 from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment
 from .module import attribute_chain, callee_name
+from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
@@ -375,6 +376,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         return False
     if not named and _text_only(value_node):
         return False  # text (never a message list), from a function not named for a prompt
+    if grown_or_empty(finder.ev, frame, value_node) and not finder.reads_cut(func, value_node):
+        # a name bound only to lists grown in a loop or empty: no message list of known length, no
+        # text, no system message; known from its bindings before its items are read
+        return False
     # (of a function not named for prompts only a message list is a candidate: read in case it is one)
     value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
     if value is None:

@@ -9,7 +9,7 @@ import ast
 import re
 
 from ..model import Kind, Part, Segment
-from .candidates import builds_text, speculative, words
+from .candidates import speculative, words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
@@ -33,8 +33,7 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     and that no code of the tree calls (`prune_history()`): it runs when the user asks, not on
     every turn. `own_only`: its
     parameters read as named only. True when one was added."""
-    if func is None or value_node is None or builds_text(value_node) or not (finder.cuts(func) or finder.apart(func)) \
-            or not finder.says_conversation(func):
+    if func is None or value_node is None or not finder.reads_cut(func, value_node):
         return False
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
             and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):

@@ -13,10 +13,11 @@ import ast
 import re
 from dataclasses import replace
 
-from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff, history_cuts,
-               history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers, memory_windows,
-               opt_in_markers, request_dicts, sdks, summary_heads, system_hoists, template_objects, tool_loops)
-from .candidates import builds_messages, filled_argument, filled_template
+from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
+               history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
+               memory_windows, opt_in_markers, request_dicts, sdks, summary_heads, system_hoists, template_objects,
+               tool_loops)
+from .candidates import builds_messages, builds_text, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
@@ -352,6 +353,12 @@ class SiteFinder:
         if found is None:
             found = self._frames[key] = rewrites.apart_in(func)
         return found
+
+    def reads_cut(self, func, value_node) -> bool:
+        """True when `history_cuts.window` reads `value_node` (what `func` returns or keeps) for a
+        cut conversation: not text it builds, in a function that cuts a list (or renders the items
+        it adds apart by age) and names a conversation."""
+        return not builds_text(value_node) and (self.cuts(func) or self.apart(func)) and self.says_conversation(func)
 
     def says_conversation(self, func) -> bool:
         """True when the function's source names a conversation or its messages (`messages`,
