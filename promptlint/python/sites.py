@@ -335,7 +335,7 @@ class SiteFinder:
         found = self._frames.get(key)
         if found is None:
             a, b = self.m.offsets(func)
-            found = self._frames[key] = history_cuts.CUTS.search(self.m.source, a, b) is not None
+            found = self._frames[key] = history_cuts.cuts_text(self.m.source, a, b)
         return found
 
     def apart(self, func) -> bool:
@@ -344,7 +344,12 @@ class SiteFinder:
         key = ("apart", id(func))
         found = self._frames.get(key)
         if found is None:
-            found = self._frames[key] = rewrites.apart_in(func)
+            a, b = self.m.offsets(func)  # (a loop or comprehension, counting by `enumerate` or a `+=` counter)
+            if func.decorator_list:  # (read too: a comprehension may be written in one)
+                a = min(a, self.m.offsets(func.decorator_list[0])[0])
+            src = self.m.source
+            found = self._frames[key] = src.find("for", a, b) != -1 and (
+                src.find("enumerate", a, b) != -1 or src.find("+=", a, b) != -1) and rewrites.apart_in(func)
         return found
 
     def says_conversation(self, func) -> bool:

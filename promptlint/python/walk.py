@@ -47,7 +47,7 @@ def subtree(node) -> list:
     found = _LISTED.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    nodes = list(ast.walk(node))
+    nodes = _walked(node)
     _LISTED[key] = (node, nodes)
     _listed_total += len(nodes)
     while _listed_total > _MAX_LISTED and len(_LISTED) > 1:
@@ -56,18 +56,81 @@ def subtree(node) -> list:
     return nodes
 
 
+#: Every field of a node type (`ast.iter_child_nodes` reads them all, contexts and operators too).
+_ALL_FIELDS: dict = {}
+
+
+def _walked(node) -> list:
+    """`list(ast.walk(node))`, the same nodes in the same order (breadth first, children in field
+    order), without its generators: the list is its own queue."""
+    out = [node]
+    AST, fields_of = ast.AST, _ALL_FIELDS
+    append, extend = out.append, out.extend
+    for n in out:
+        kind = type(n)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = kind._fields
+        for name in fields:
+            value = getattr(n, name, None)
+            if isinstance(value, AST):
+                append(value)
+            elif isinstance(value, list) and value:
+                extend([v for v in value if isinstance(v, AST)])
+    return out
+
+
+def child_nodes(node) -> list:
+    """`list(ast.iter_child_nodes(node))` (contexts and operators too), without its generators."""
+    kind = type(node)
+    fields = _ALL_FIELDS.get(kind)
+    if fields is None:
+        fields = _ALL_FIELDS[kind] = kind._fields
+    out = []
+    AST = ast.AST
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, AST):
+            out.append(value)
+        elif isinstance(value, list) and value:
+            out.extend([v for v in value if isinstance(v, AST)])
+    return out
+
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def own_nodes(node, body_only: bool = False) -> list:
     """The nodes inside `node` (a function, a loop), not those of functions or classes nested in
     it (nor those nested scopes' own nodes); `body_only`: from its `body` statements only (not a
-    function's arguments, decorators and annotations). In no defined order."""
-    out, todo = [], list(node.body) if body_only else list(ast.iter_child_nodes(node))
+    function's arguments, decorators and annotations). In no defined order (the same order on
+    every call: the lists of the nodes read lately are kept, as `subtree`'s; never change one)."""
+    global _listed_total
+    key = (id(node), body_only)
+    found = _LISTED.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    scopes, AST, fields_of = _SCOPES, ast.AST, _ALL_FIELDS
+    out, todo = [], list(node.body) if body_only else child_nodes(node)
+    append, pop, push, extend = out.append, todo.pop, todo.append, todo.extend
     while todo:
-        n = todo.pop()
-        if isinstance(n, _SCOPES):
+        n = pop()
+        if isinstance(n, scopes):
             continue
-        out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
+        append(n)
+        kind = type(n)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = kind._fields
+        for name in fields:  # (`child_nodes` inlined: its children pushed in field order)
+            value = getattr(n, name, None)
+            if isinstance(value, AST):
+                push(value)
+            elif isinstance(value, list) and value:
+                extend([v for v in value if isinstance(v, AST)])
+    _LISTED[key] = (node, out)
+    _listed_total += len(out)
+    while _listed_total > _MAX_LISTED and len(_LISTED) > 1:
+        oldest = next(iter(_LISTED))
+        _listed_total -= len(_LISTED.pop(oldest)[1])
     return out

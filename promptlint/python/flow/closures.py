@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import ast
 
-from ..walk import children
 from .scopes import END, Frame
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: The fields of a node that hold blocks of statements (module.statements reads the same).
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def enclosing(module, func) -> tuple | None:
@@ -30,9 +31,9 @@ def enclosing(module, func) -> tuple | None:
     if table is None:
         table = {}
         todo: list = [(module.tree, None, None)]
-        while todo:
+        while todo:  # (a function is defined by a statement: the blocks of statements are walked, not expressions)
             node, outer, cls = todo.pop()
-            for child in children(node):
+            for child in _statements_in(node):
                 if isinstance(child, _FUNCS):
                     if outer is not None:
                         table[id(child)] = (outer, cls)
@@ -45,6 +46,21 @@ def enclosing(module, func) -> tuple | None:
     else:
         table = table[1]
     return table.get(id(func))
+
+
+def _statements_in(node) -> list:
+    """The statements of the blocks of `node` (`body`, `orelse`, `finalbody`, the bodies of its
+    `except` handlers and `match` cases), in field order."""
+    out = []
+    for name in _BLOCKS:
+        block = getattr(node, name, None)
+        if block:
+            for child in block:
+                if isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                    out.extend(child.body)
+                else:
+                    out.append(child)
+    return out
 
 
 def closure_value(evaluator, frame: Frame, name: str):
