@@ -23,6 +23,7 @@ from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
+from .text_gates import holds_any
 from .walk import children
 
 #: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates.CONVERSATION_WORDS)
@@ -51,7 +52,7 @@ def find_layouts(module, evaluator) -> list:
         module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
     if "_fit(" in module.source or "trim" in module.source:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
-    if handed_windows.KEEP_TEXT.search(module.source):
+    if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
     return finder.b.layouts
 
@@ -69,7 +70,7 @@ def _gates(module, evaluator) -> None:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
-    if history_loads.WINDOW_TEXT.search(module.source):
+    if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
@@ -344,12 +345,9 @@ class SiteFinder:
         key = ("apart", id(func))
         found = self._frames.get(key)
         if found is None:
-            a, b = self.m.offsets(func)  # (a loop or comprehension, counting by `enumerate` or a `+=` counter)
-            if func.decorator_list:  # (read too: a comprehension may be written in one)
-                a = min(a, self.m.offsets(func.decorator_list[0])[0])
-            src = self.m.source
-            found = self._frames[key] = src.find("for", a, b) != -1 and (
-                src.find("enumerate", a, b) != -1 or src.find("+=", a, b) != -1) and rewrites.apart_in(func)
+            # (a loop or comprehension, counting by `enumerate` or by a `+=` counter)
+            found = self._frames[key] = holds_any(self.m, func, ("for",)) \
+                and holds_any(self.m, func, ("enumerate", "+=")) and rewrites.apart_in(func)
         return found
 
     def says_conversation(self, func) -> bool:

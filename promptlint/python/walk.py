@@ -37,17 +37,50 @@ _MAX_LISTED = 100_000
 _listed_total = 0
 
 
+#: The nodes of the module trees walked lately (`subtree` of an `ast.Module`): id -> (tree, its
+#: nodes). A module's walk is read by many fact finders, and one module is analysed at a time.
+_MODULES: dict = {}
+_MAX_MODULES = 2
+
+
 def subtree(node) -> list:
     """`node` and every node under it, in `ast.walk` order (breadth first), as a list; the lists of
-    the nodes walked lately are kept (`_LISTED`): the fact finders walk the same module and the
-    same functions again and again (60,000 walks on the corpus, 27,000 of them of a node walked
-    before), and the trees are never changed after parsing."""
-    global _listed_total
+    the nodes walked lately are kept (`_LISTED`; a module's in `_MODULES`): the fact finders walk
+    the same module and the same functions again and again (60,000 walks on the corpus, 27,000 of
+    them of a node walked before), and the trees are never changed after parsing. Never change
+    the list."""
     key = id(node)
+    if type(node) is ast.Module:
+        found = _MODULES.get(key)
+        if found is not None and found[0] is node:
+            return found[1]
+        nodes = _walked([node])
+        _MODULES[key] = (node, nodes)
+        while len(_MODULES) > _MAX_MODULES:
+            del _MODULES[next(iter(_MODULES))]
+        return nodes
     found = _LISTED.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    nodes = _walked(node)
+    return _keep(key, node, _walked([node]))
+
+
+def block_nodes(stmts: list) -> list:
+    """The statements of a block (a loop's `body`) and every node under them, in `ast.walk` order
+    (that of `subtree` of a module with that body, without the module), as a list kept as
+    `subtree`'s are (by the block's list: the interpreter reads a loop's body on every pass).
+    Never change the list."""
+    key = ("block", id(stmts))
+    found = _LISTED.get(key)
+    if found is not None and found[0] is stmts:
+        return found[1]
+    return _keep(key, stmts, _walked([s for s in stmts if isinstance(s, ast.AST)]))
+
+
+def _keep(key, node, nodes: list) -> list:
+    """Keep `nodes` in `_LISTED` under `key` (with `node`, so that its id is not reused while the
+    entry lives), the oldest entries dropped past `_MAX_LISTED` nodes; returns `nodes`."""
+    global _listed_total
     _LISTED[key] = (node, nodes)
     _listed_total += len(nodes)
     while _listed_total > _MAX_LISTED and len(_LISTED) > 1:
@@ -60,10 +93,10 @@ def subtree(node) -> list:
 _ALL_FIELDS: dict = {}
 
 
-def _walked(node) -> list:
-    """`list(ast.walk(node))`, the same nodes in the same order (breadth first, children in field
-    order), without its generators: the list is its own queue."""
-    out = [node]
+def _walked(out: list) -> list:
+    """`out` (a list of nodes, changed) with every node under them appended, breadth first,
+    children in field order: `list(ast.walk(node))` for `[node]`, without its generators (the
+    list is its own queue)."""
     AST, fields_of = ast.AST, _ALL_FIELDS
     append, extend = out.append, out.extend
     for n in out:
@@ -105,7 +138,6 @@ def own_nodes(node, body_only: bool = False) -> list:
     it (nor those nested scopes' own nodes); `body_only`: from its `body` statements only (not a
     function's arguments, decorators and annotations). In no defined order (the same order on
     every call: the lists of the nodes read lately are kept, as `subtree`'s; never change one)."""
-    global _listed_total
     key = (id(node), body_only)
     found = _LISTED.get(key)
     if found is not None and found[0] is node:
@@ -128,9 +160,28 @@ def own_nodes(node, body_only: bool = False) -> list:
                 push(value)
             elif isinstance(value, list) and value:
                 extend([v for v in value if isinstance(v, AST)])
-    _LISTED[key] = (node, out)
-    _listed_total += len(out)
-    while _listed_total > _MAX_LISTED and len(_LISTED) > 1:
-        oldest = next(iter(_LISTED))
-        _listed_total -= len(_LISTED.pop(oldest)[1])
+    return _keep(key, node, out)
+
+
+#: The fields of a node that hold blocks of statements (an `except` handler's or a `match`
+#: case's `body` too), per node type, in field order.
+_BLOCK_FIELDS: dict = {}
+_BLOCK_NAMES = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def block_statements(node) -> list:
+    """The statements of the blocks of `node` (`body`, `orelse`, `finalbody`, the bodies of its
+    `except` handlers and `match` cases), in field order: a walk that reads only statements
+    (what defines a function or a class, assigns, deletes) goes down these."""
+    kind = type(node)
+    fields = _BLOCK_FIELDS.get(kind)
+    if fields is None:
+        fields = _BLOCK_FIELDS[kind] = tuple(f for f in kind._fields if f in _BLOCK_NAMES)
+    out = []
+    for name in fields:
+        for child in getattr(node, name, None) or ():
+            if isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                out.extend(child.body)
+            else:
+                out.append(child)
     return out

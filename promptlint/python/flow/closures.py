@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import ast
 
+from ..walk import block_statements
 from .scopes import END, Frame
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: The fields of a node that hold blocks of statements (module.statements reads the same).
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def enclosing(module, func) -> tuple | None:
@@ -33,7 +32,7 @@ def enclosing(module, func) -> tuple | None:
         todo: list = [(module.tree, None, None)]
         while todo:  # (a function is defined by a statement: the blocks of statements are walked, not expressions)
             node, outer, cls = todo.pop()
-            for child in _statements_in(node):
+            for child in block_statements(node):
                 if isinstance(child, _FUNCS):
                     if outer is not None:
                         table[id(child)] = (outer, cls)
@@ -46,21 +45,6 @@ def enclosing(module, func) -> tuple | None:
     else:
         table = table[1]
     return table.get(id(func))
-
-
-def _statements_in(node) -> list:
-    """The statements of the blocks of `node` (`body`, `orelse`, `finalbody`, the bodies of its
-    `except` handlers and `match` cases), in field order."""
-    out = []
-    for name in _BLOCKS:
-        block = getattr(node, name, None)
-        if block:
-            for child in block:
-                if isinstance(child, (ast.ExceptHandler, ast.match_case)):
-                    out.extend(child.body)
-                else:
-                    out.append(child)
-    return out
 
 
 def closure_value(evaluator, frame: Frame, name: str):
