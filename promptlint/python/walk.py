@@ -185,3 +185,36 @@ def block_statements(node) -> list:
             else:
                 out.append(child)
     return out
+
+
+_STATEMENT_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+#: The statements of the module trees read lately: id -> (tree, its statements).
+_STATEMENTS: dict = {}
+
+
+def statements(tree: ast.AST):
+    """Every statement of `tree` (in nested blocks, functions and classes too), depth first in
+    source order, without walking expressions: what defines a function or imports a name is a
+    statement. An iterable; a module's list is kept (a dozen fact finders read it)."""
+    if type(tree) is not ast.Module:
+        return _statements(tree)
+    found = _STATEMENTS.get(id(tree))
+    if found is None or found[0] is not tree:
+        found = _STATEMENTS[id(tree)] = (tree, list(_statements(tree)))
+        while len(_STATEMENTS) > 2:
+            del _STATEMENTS[next(iter(_STATEMENTS))]
+    return found[1]
+
+
+def _statements(tree: ast.AST):
+    todo = [tree]
+    while todo:  # depth first, in source order
+        node = todo.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for name in reversed(_STATEMENT_BLOCKS):
+            block = getattr(node, name, None)
+            if block:
+                todo.extend(reversed(block))
