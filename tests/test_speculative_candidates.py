@@ -10,7 +10,7 @@ from analysis_support import layouts
 
 from promptlint.python import candidates
 from promptlint.python.flow import budget
-from promptlint.python.history_cuts import CUTS
+from promptlint.python.history_cuts import CUTS, cuts_text
 
 
 @pytest.mark.parametrize("name", ["tools", "_tools", "build_tool_specs", "tools_param", "tool_config", "get_tools",
@@ -31,6 +31,7 @@ def test_names_of_a_tools_use_are_not_tools_named(name):
                                   "history.pop()", "del history[0]", "del self.messages[1:k]", "list(reversed(h))"])
 def test_slices_and_pops_are_cut_shapes(text):
     assert CUTS.search(text)
+    assert cuts_text(f"x = 1\n{text}\n", 6, 6 + len(text))
 
 
 @pytest.mark.parametrize("text", ["messages[-1]", 'messages[-1]["role"]', "items[len(items) - 1]", "return x",
@@ -38,6 +39,7 @@ def test_slices_and_pops_are_cut_shapes(text):
                                   "del self.client"])
 def test_an_index_from_the_end_is_no_cut_shape(text):
     assert not CUTS.search(text)
+    assert not cuts_text(f"x = 1\n{text}\n", 6, 6 + len(text))
 
 
 SHUFFLED_TOOLS = """

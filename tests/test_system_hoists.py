@@ -2,14 +2,15 @@
 instructions (python/system_hoists.py)."""
 import ast
 import textwrap
-from types import SimpleNamespace
+from pathlib import Path
 
+from promptlint.python.module import load
 from promptlint.python.system_hoists import find_system_hoists
 
 
 def _hoists(src: str) -> list[tuple[str, str]]:
-    tree = ast.parse(textwrap.dedent(src))
-    return [(ast.unparse(n), f) for n, f in find_system_hoists(SimpleNamespace(tree=tree))]
+    module = load(Path("hoists.py"), textwrap.dedent(src))
+    return [(ast.unparse(n), f) for n, f in find_system_hoists(module)]
 
 
 def test_every_system_message_moved_into_instructions_is_found():

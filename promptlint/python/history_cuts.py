@@ -18,9 +18,23 @@ from .walk import subtree
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
 #: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
-#: for a cut conversation.
-CUTS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|\bdel\s+[\w.]+\[(?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
-                  r"|\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]|\[[\"']content[\"']\] = |\.content = ")
+#: for a cut conversation. Three patterns (`cuts_text` reads them): those that start with a
+#: character (searched fast), and the two that start at a word boundary, searched only when their
+#: word is in the text.
+_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
+                         r"|\[[\"']content[\"']\] = |\.content = ")
+_CUTS_DEL = re.compile(r"\bdel\s+[\w.]+\[(?!\s*[\"'])")
+_CUTS_WHILE = re.compile(r"\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]")
+#: The three as one pattern (a match of it is a match of one of them).
+CUTS = re.compile("|".join(p.pattern for p in (_CUTS_CHARS, _CUTS_DEL, _CUTS_WHILE)))
+
+
+def cuts_text(source: str, start: int, end: int) -> bool:
+    """True when `source[start:end]` (0-based character offsets) holds a shape that cuts a list
+    (the patterns above, searched in that window)."""
+    return _CUTS_CHARS.search(source, start, end) is not None \
+        or (source.find("del", start, end) != -1 and _CUTS_DEL.search(source, start, end) is not None) \
+        or (source.find("while", start, end) != -1 and _CUTS_WHILE.search(source, start, end) is not None)
 
 
 def window(finder, node, value_node, func, own_only: bool = False) -> bool:

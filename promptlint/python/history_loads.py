@@ -26,6 +26,11 @@ from .walk import subtree
 _WINDOW_KEYWORD = re.compile(r"(?:last_[nk]|n_last)(?:_(?:turns|messages|runs|rounds|exchanges|interactions))?|max_messages")
 #: One of those keywords given a value in the source text: the cheap test before the module's walk.
 WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % _WINDOW_KEYWORD.pattern)
+
+
+def window_text(source: str) -> bool:
+    """True when `WINDOW_TEXT` is in `source` (searched only when a keyword's word is)."""
+    return ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source) is not None
 _READS = frozenset({"get", "load", "fetch", "read", "retrieve"})
 _CONVERSATION = frozenset({"session", "history", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 _NOT_CONVERSATION = frozenset({"trace", "traces", "log", "logs", "events", "feedback", "lessons"})

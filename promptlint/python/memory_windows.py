@@ -22,6 +22,7 @@ import ast
 
 from .module import self_attr
 from .module import statements
+from .text_gates import holds_any
 from .candidates import words
 from .history_cuts import CONVERSATION_WORDS
 from .walk import subtree
@@ -123,7 +124,8 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
         for func in cls.body:
             if not isinstance(func, _FUNCS):
                 continue
-            for attr in sorted(_grown(func)):
+            # (a method that adds to a list names the adding method: the cheap test before its walk)
+            for attr in sorted(_grown(func)) if holds_any(module, func, _GROWS) else ():
                 at = _conditional_removal(func, cls, attr, _removers(cls, attr) - {func.name})
                 if at is not None and (cls, attr, "slides") not in seen:
                     seen.add((cls, attr, "slides"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..model import Position, Span
 from ..paths import display_name
 from . import strings
-from .walk import subtree
+from .walk import statements, subtree  # noqa: F401  (statements: read by the fact finders from here)
 
 #: Recursion the parser and the walkers may use; deeper code is "too deeply nested to analyse".
 RECURSION_LIMIT = 6000
@@ -95,24 +95,6 @@ def callee_name(call: ast.Call) -> str:
 
 #: An import statement inside a block: only a module holding one has imports inside functions.
 _INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+import|import)[ \t]", re.M)
-
-
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def statements(tree: ast.AST):
-    """Every statement of `tree` (in nested blocks, functions and classes too), depth first in
-    source order, without walking expressions: what defines a function or imports a name is a
-    statement."""
-    todo = [tree]
-    while todo:  # depth first, in source order
-        node = todo.pop()
-        if isinstance(node, ast.stmt):
-            yield node
-        for name in reversed(_BLOCKS):
-            block = getattr(node, name, None)
-            if block:
-                todo.extend(reversed(block))
 
 
 def _late_imports(module: "Module") -> list[tuple[int, int, dict[str, str]]]:

@@ -15,7 +15,7 @@ import re
 
 from . import sdks
 from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
-from .history_loads import WINDOW_TEXT
+from .history_loads import window_text
 from .summary_heads import REWRITTEN
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
@@ -180,7 +180,7 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a running summary an instance rewrites, maybe sent at the head of its conversation (PRM105)
     if ("tools=" in source or "functions=" in source) and _NO_TOOLS.search(source) is not None:
         return True  # a conversation re-sent without its tools (PRM204)
-    if ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source):
+    if window_text(source):
         return True  # a conversation loaded as its newest turns (PRM105)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)

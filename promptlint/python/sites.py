@@ -24,6 +24,7 @@ from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
+from .text_gates import holds_any
 from .walk import children
 
 #: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates.CONVERSATION_WORDS)
@@ -52,7 +53,7 @@ def find_layouts(module, evaluator) -> list:
         module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
     if "_fit(" in module.source or "trim" in module.source:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
-    if handed_windows.KEEP_TEXT.search(module.source):
+    if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
     if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
@@ -74,7 +75,7 @@ def _gates(module, evaluator) -> None:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
-    if history_loads.WINDOW_TEXT.search(module.source):
+    if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
@@ -342,7 +343,7 @@ class SiteFinder:
         found = self._frames.get(key)
         if found is None:
             a, b = self.m.offsets(func)
-            found = self._frames[key] = history_cuts.CUTS.search(self.m.source, a, b) is not None
+            found = self._frames[key] = history_cuts.cuts_text(self.m.source, a, b)
         return found
 
     def apart(self, func) -> bool:
@@ -351,7 +352,9 @@ class SiteFinder:
         key = ("apart", id(func))
         found = self._frames.get(key)
         if found is None:
-            found = self._frames[key] = rewrites.apart_in(func)
+            # (a loop or comprehension, counting by `enumerate` or by a `+=` counter)
+            found = self._frames[key] = holds_any(self.m, func, ("for",)) \
+                and holds_any(self.m, func, ("enumerate", "+=")) and rewrites.apart_in(func)
         return found
 
     def reads_cut(self, func, value_node) -> bool:

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 
 from .module import statements
+from .text_gates import holds_any
 from .option_tools import filled_tool_list
 from .toolsets import tool_set_named
 from .walk import own_nodes
@@ -43,8 +44,9 @@ from .walk import own_nodes
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Keys and keywords of a request that carry its conversation.
 _CONVERSATION_KEYS = ("messages", "contents", "input")
-#: The cheap test: the module sends tools and reads something of the instance.
-_TEXT = re.compile(r"[\"']tools[\"']|\btools\s*=")
+#: The cheap test: the module sends tools and reads something of the instance (`"tools"` quoted,
+#: or `tools =` at a word's start; written to start with the word: searched as fast as a substring).
+_TEXT = re.compile(r"tools(?:(?<=[\"']tools)[\"']|(?<=\btools)\s*=)")
 
 
 @dataclass
@@ -263,7 +265,8 @@ def find_stored_requests(module) -> list[StoredRequest]:
             a = func.args
             params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} | \
                 {p.arg for p in (a.vararg, a.kwarg) if p is not None}
-            found.extend((func, r) for r in _requests(func, params))
+            if holds_any(module, func, _CONVERSATION_KEYS):  # (a request's conversation key: the cheap test)
+                found.extend((func, r) for r in _requests(func, params))
         if len(found) < 2:
             continue
         with_tools = [(f, r) for f, r in found if r.tools is not None and _filled_tools(f, r.tools)]

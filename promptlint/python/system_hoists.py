@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 from .module import statements
+from .text_gates import holds_any
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -81,6 +82,8 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
     each loop of the shape in the module docstring, in source order."""
     out = []
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, ("for",)):
+            continue  # (a loop: the cheap test before the function's walk)
         for loop in subtree(func):
             if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
                 continue

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 
 from .module import statements
+from .text_gates import holds_any
 from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -61,6 +62,8 @@ def find_tools_rebound_in_loop(module) -> list[tuple[ast.Assign, ast.Call, str]]
     if "tools=" not in module.source and "functions=" not in module.source:
         return out
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, _TOOL_KEYWORDS) or not holds_any(module, func, ("for", "while")):
+            continue  # (a request's tools keyword in a loop: the cheap test before the walk)
         own = own_nodes(func)
         for loop in (n for n in own if isinstance(n, _LOOPS)):
             inside = own_nodes(loop, body_only=True)

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from .module import self_attr
 from .module import statements
+from .text_gates import holds_any
 from .walk import subtree, own_nodes as _own
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -242,6 +243,8 @@ def find_forced_filters(module) -> list[tuple[ast.ListComp, str]]:
     if not any(w in module.source for w in _FORCED_WORDS):
         return out  # `_forced` needs one of these words in the filter or in what a name is assigned
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, _FORCED_WORDS) or not holds_any(module, func, ("for",)):
+            continue  # (the words `_forced` needs, and a comprehension's `for`, in the function's text)
         own = _own(func)
         local = _locals(own)
         looked_up = {id(n.value) for n in own if isinstance(n, ast.Subscript)}  # `[...][0]`: a lookup
@@ -267,7 +270,8 @@ _CONVERSATION_KEYWORDS = ("messages", "input", "contents")
 
 
 #: A tools keyword given no tools in the source text (`tools=None`, `functions=[]`).
-_NO_TOOLS_TEXT = re.compile(r"\b(?:%s)\s*=\s*(?:None\b|\[\s*\]|\(\s*\))" % "|".join(_TOOL_KEYWORDS))
+_NO_TOOLS_TEXT = re.compile(r"(?:%s)\s*=\s*(?:None\b|\[\s*\]|\(\s*\))" % "|".join(
+    rf"{k}(?<=\b{k})" for k in _TOOL_KEYWORDS))  # (each keyword at a word's start: the pattern starts with its words)
 
 
 #: A name with a tools word given no tools (`tool_definitions = []`, `toolsList = None`).

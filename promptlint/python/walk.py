@@ -37,17 +37,50 @@ _MAX_LISTED = 100_000
 _listed_total = 0
 
 
+#: The nodes of the module trees walked lately (`subtree` of an `ast.Module`): id -> (tree, its
+#: nodes). A module's walk is read by many fact finders, and one module is analysed at a time.
+_MODULES: dict = {}
+_MAX_MODULES = 2
+
+
 def subtree(node) -> list:
     """`node` and every node under it, in `ast.walk` order (breadth first), as a list; the lists of
-    the nodes walked lately are kept (`_LISTED`): the fact finders walk the same module and the
-    same functions again and again (60,000 walks on the corpus, 27,000 of them of a node walked
-    before), and the trees are never changed after parsing."""
-    global _listed_total
+    the nodes walked lately are kept (`_LISTED`; a module's in `_MODULES`): the fact finders walk
+    the same module and the same functions again and again (60,000 walks on the corpus, 27,000 of
+    them of a node walked before), and the trees are never changed after parsing. Never change
+    the list."""
     key = id(node)
+    if type(node) is ast.Module:
+        found = _MODULES.get(key)
+        if found is not None and found[0] is node:
+            return found[1]
+        nodes = _walked([node])
+        _MODULES[key] = (node, nodes)
+        while len(_MODULES) > _MAX_MODULES:
+            del _MODULES[next(iter(_MODULES))]
+        return nodes
     found = _LISTED.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    nodes = list(ast.walk(node))
+    return _keep(key, node, _walked([node]))
+
+
+def block_nodes(stmts: list) -> list:
+    """The statements of a block (a loop's `body`) and every node under them, in `ast.walk` order
+    (that of `subtree` of a module with that body, without the module), as a list kept as
+    `subtree`'s are (by the block's list: the interpreter reads a loop's body on every pass).
+    Never change the list."""
+    key = ("block", id(stmts))
+    found = _LISTED.get(key)
+    if found is not None and found[0] is stmts:
+        return found[1]
+    return _keep(key, stmts, _walked([s for s in stmts if isinstance(s, ast.AST)]))
+
+
+def _keep(key, node, nodes: list) -> list:
+    """Keep `nodes` in `_LISTED` under `key` (with `node`, so that its id is not reused while the
+    entry lives), the oldest entries dropped past `_MAX_LISTED` nodes; returns `nodes`."""
+    global _listed_total
     _LISTED[key] = (node, nodes)
     _listed_total += len(nodes)
     while _listed_total > _MAX_LISTED and len(_LISTED) > 1:
@@ -56,18 +89,132 @@ def subtree(node) -> list:
     return nodes
 
 
+#: Every field of a node type (`ast.iter_child_nodes` reads them all, contexts and operators too).
+_ALL_FIELDS: dict = {}
+
+
+def _walked(out: list) -> list:
+    """`out` (a list of nodes, changed) with every node under them appended, breadth first,
+    children in field order: `list(ast.walk(node))` for `[node]`, without its generators (the
+    list is its own queue)."""
+    AST, fields_of = ast.AST, _ALL_FIELDS
+    append, extend = out.append, out.extend
+    for n in out:
+        kind = type(n)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = kind._fields
+        for name in fields:
+            value = getattr(n, name, None)
+            if isinstance(value, AST):
+                append(value)
+            elif isinstance(value, list) and value:
+                extend([v for v in value if isinstance(v, AST)])
+    return out
+
+
+def child_nodes(node) -> list:
+    """`list(ast.iter_child_nodes(node))` (contexts and operators too), without its generators."""
+    kind = type(node)
+    fields = _ALL_FIELDS.get(kind)
+    if fields is None:
+        fields = _ALL_FIELDS[kind] = kind._fields
+    out = []
+    AST = ast.AST
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, AST):
+            out.append(value)
+        elif isinstance(value, list) and value:
+            out.extend([v for v in value if isinstance(v, AST)])
+    return out
+
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def own_nodes(node, body_only: bool = False) -> list:
     """The nodes inside `node` (a function, a loop), not those of functions or classes nested in
     it (nor those nested scopes' own nodes); `body_only`: from its `body` statements only (not a
-    function's arguments, decorators and annotations). In no defined order."""
-    out, todo = [], list(node.body) if body_only else list(ast.iter_child_nodes(node))
+    function's arguments, decorators and annotations). In no defined order (the same order on
+    every call: the lists of the nodes read lately are kept, as `subtree`'s; never change one)."""
+    key = (id(node), body_only)
+    found = _LISTED.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    scopes, AST, fields_of = _SCOPES, ast.AST, _ALL_FIELDS
+    out, todo = [], list(node.body) if body_only else child_nodes(node)
+    append, pop, push, extend = out.append, todo.pop, todo.append, todo.extend
     while todo:
-        n = todo.pop()
-        if isinstance(n, _SCOPES):
+        n = pop()
+        if isinstance(n, scopes):
             continue
-        out.append(n)
-        todo.extend(ast.iter_child_nodes(n))
+        append(n)
+        kind = type(n)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = kind._fields
+        for name in fields:  # (`child_nodes` inlined: its children pushed in field order)
+            value = getattr(n, name, None)
+            if isinstance(value, AST):
+                push(value)
+            elif isinstance(value, list) and value:
+                extend([v for v in value if isinstance(v, AST)])
+    return _keep(key, node, out)
+
+
+#: The fields of a node that hold blocks of statements (an `except` handler's or a `match`
+#: case's `body` too), per node type, in field order.
+_BLOCK_FIELDS: dict = {}
+_BLOCK_NAMES = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def block_statements(node) -> list:
+    """The statements of the blocks of `node` (`body`, `orelse`, `finalbody`, the bodies of its
+    `except` handlers and `match` cases), in field order: a walk that reads only statements
+    (what defines a function or a class, assigns, deletes) goes down these."""
+    kind = type(node)
+    fields = _BLOCK_FIELDS.get(kind)
+    if fields is None:
+        fields = _BLOCK_FIELDS[kind] = tuple(f for f in kind._fields if f in _BLOCK_NAMES)
+    out = []
+    for name in fields:
+        for child in getattr(node, name, None) or ():
+            if isinstance(child, (ast.ExceptHandler, ast.match_case)):
+                out.extend(child.body)
+            else:
+                out.append(child)
     return out
+
+
+_STATEMENT_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+#: The statements of the module trees read lately: id -> (tree, its statements).
+_STATEMENTS: dict = {}
+
+
+def statements(tree: ast.AST):
+    """Every statement of `tree` (in nested blocks, functions and classes too), depth first in
+    source order, without walking expressions: what defines a function or imports a name is a
+    statement. An iterable; a module's list is kept (a dozen fact finders read it)."""
+    if type(tree) is not ast.Module:
+        return _statements(tree)
+    found = _STATEMENTS.get(id(tree))
+    if found is None or found[0] is not tree:
+        found = _STATEMENTS[id(tree)] = (tree, list(_statements(tree)))
+        while len(_STATEMENTS) > 2:
+            del _STATEMENTS[next(iter(_STATEMENTS))]
+    return found[1]
+
+
+def _statements(tree: ast.AST):
+    todo = [tree]
+    while todo:  # depth first, in source order
+        node = todo.pop()
+        if isinstance(node, ast.stmt):
+            yield node
+        for name in reversed(_STATEMENT_BLOCKS):
+            block = getattr(node, name, None)
+            if block:
+                todo.extend(reversed(block))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from ..walk import children
+from ..walk import block_statements
 from .scopes import END, Frame
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -30,9 +30,9 @@ def enclosing(module, func) -> tuple | None:
     if table is None:
         table = {}
         todo: list = [(module.tree, None, None)]
-        while todo:
+        while todo:  # (a function is defined by a statement: the blocks of statements are walked, not expressions)
             node, outer, cls = todo.pop()
-            for child in children(node):
+            for child in block_statements(node):
                 if isinstance(child, _FUNCS):
                     if outer is not None:
                         table[id(child)] = (outer, cls)

@@ -6,7 +6,7 @@ the list it cuts, or None."""
 from __future__ import annotations
 
 import ast
-from ..walk import subtree
+from ..walk import block_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -193,7 +193,7 @@ def walks_back(stmt, env: dict) -> ast.expr | None:
             and isinstance(init.left.args[0], ast.Name)):
         return None
     source = init.left.args[0]
-    nodes = list(subtree(ast.Module(body=list(stmt.body), type_ignores=[])))
+    nodes = block_nodes(stmt.body)
     steps = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Sub) and isinstance(n.target, ast.Name)
                 and n.target.id == index for n in nodes)
     reads = any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == source.id
@@ -206,7 +206,7 @@ def appended(stmts, prepends: bool = False) -> set[str]:
     (not `budget -= n`: a counter is not what the loop keeps); `prepends`: also `name = [x] +
     name` (an item put before the others)."""
     names = set()
-    for node in subtree(ast.Module(body=list(stmts), type_ignores=[])):
+    for node in block_nodes(stmts):
         if (prepends and isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.BinOp)
                 and isinstance(node.value.op, ast.Add) and isinstance(node.value.right, ast.Name)
@@ -267,7 +267,7 @@ def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
         it = newest
     if not isinstance(it, ast.Name):
         return None
-    nodes = list(subtree(ast.Module(body=list(stmt.body), type_ignores=[])))
+    nodes = block_nodes(stmt.body)
     seen = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
             and n.func.attr in ("add", "append") and isinstance(n.func.value, ast.Name)} if newest is not None else set()
     for node in nodes:
@@ -362,4 +362,4 @@ def runs_until_it_fits(stmt) -> bool:
         return False
     tested = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
     return not any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in tested
-                   for n in subtree(ast.Module(body=list(stmt.body), type_ignores=[])))
+                   for n in block_nodes(stmt.body))

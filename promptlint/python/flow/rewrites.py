@@ -425,7 +425,9 @@ def _is_copy(call: ast.Call) -> bool:
 
 def apart_in(func) -> bool:
     """True when a loop or comprehension of `func` renders the items it adds apart by their age
-    (`older_apart`, `comp_apart`): read for a conversation it returns so marked."""
+    (`older_apart`, `comp_apart`): read for a conversation it returns so marked. Only a function
+    whose text holds `for` and `enumerate` or `+=` can hold one (the place of an item is an
+    enumerate index or a counter it steps)."""
     resolve = func_resolver(func)
     for node in subtree(func):
         if isinstance(node, (ast.For, ast.AsyncFor)):

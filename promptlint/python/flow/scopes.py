@@ -18,7 +18,7 @@ from typing import Any
 from ..markers import marks_last_only, sets_cache_marker
 from .cuts import (appended, bound_stop, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
                    runs_until_it_fits, walks_back)
-from ..walk import children, subtree
+from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
@@ -206,7 +206,7 @@ def map_loop(stmt) -> str | None:
         return None
     out = appends[0]
     seen = 0
-    for node in subtree(ast.Module(body=list(stmt.body), type_ignores=[])):
+    for node in block_nodes(stmt.body):
         if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
             return None
         if isinstance(node, ast.Name) and node.id == out:

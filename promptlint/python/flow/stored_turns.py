@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 
+from ..walk import subtree
+
 _STORE_METHODS = ("append", "appendleft", "extend", "insert")
 
 
@@ -30,7 +32,7 @@ def stored_with_answer(func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) 
 def _stored(func) -> frozenset[str]:
     answers: dict[str, set[str]] = {}  # a name assigned a call's result -> the names its arguments hold
     stores: list[ast.AST] = []
-    for node in ast.walk(func):
+    for node in subtree(func):  # (ast.walk order; a list kept for the other walks of func)
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(_awaited(node.value), ast.Call):
             call = _awaited(node.value)
