@@ -40,6 +40,15 @@ def normalize_newlines(text: str) -> str:
 MAX_PATHS = 40  # attribute paths read from one template (more: the rest is left unknown)
 
 
+def _parsed(text: str):
+    """The template's jinja2 tree, or None when it does not parse (a syntax error is reported
+    when the template itself is read)."""
+    try:
+        return environment().parse(normalize_newlines(text))
+    except Exception:
+        return None
+
+
 def attribute_paths(text: str, roots, depth: int = 3) -> list[str]:
     """The dotted attribute paths of `roots` that a template reads (`task.depends_on` for
     `{% for t in task.depends_on %}`, `{{ a.b.c }}` gives "a.b" and "a.b.c"), at most `depth`
@@ -47,11 +56,8 @@ def attribute_paths(text: str, roots, depth: int = 3) -> list[str]:
     variable rebound in the template (`{% set task = ... %}`, a loop target) is read the same:
     the caller only uses what Python binds."""
     roots = set(roots)
-    if not roots:
-        return []
-    try:
-        tree = environment().parse(normalize_newlines(text))
-    except Exception:  # a syntax error is reported when the template itself is read
+    tree = _parsed(text) if roots else None
+    if tree is None:
         return []
     found: dict[str, None] = {}
     for node in tree.find_all(nodes.Getattr):
@@ -74,11 +80,8 @@ def item_paths(text: str, roots) -> list[tuple[str, list[str]]]:
     over (`{% for r in rulesets %}...{{ r.name }}` gives ("rulesets", ["name"])), one attribute
     deep, at most `MAX_PATHS`, in source order; [] when it does not parse."""
     roots = set(roots)
-    if not roots:
-        return []
-    try:
-        tree = environment().parse(normalize_newlines(text))
-    except Exception:  # a syntax error is reported when the template itself is read
+    tree = _parsed(text) if roots else None
+    if tree is None:
         return []
     found: dict[tuple[str, str], None] = {}
     for loop in tree.find_all(nodes.For):
