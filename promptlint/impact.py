@@ -365,6 +365,8 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     targets = _targets(layout)
     complete = is_complete(layout)
     sized = complete or layout.source == "python-constant"
+    windows = [Cut(pi, si) for pi, si, _part, seg in layout.segments()
+               if seg.kind is Kind.HISTORY and seg.window is not None]
     out = []
     for i, p in enumerate(placed):
         rate = rates[i]
@@ -385,6 +387,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         # this value gains: with it moved, this value is what breaks the prefix
         stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)
                      and (q.seg.kind not in _OWN_CAUSE or p.seg.kind in _OWN_CAUSE)), geo.end)
+        # a conversation cut to its newest messages (PRM105's window) changes from its start on
+        # every turn once it is full, wherever this value is: moving the value cannot gain it
+        stop = min(stop, next((c for c in windows if c > p.cut), geo.end))
         losses = []
         before_lost = 0
         for label, profile, own in targets:

@@ -86,6 +86,21 @@ def test_history_after_makes_it_a_warning_whatever_the_static_size():
     assert imp.history_after and imp.static_after == 0 and imp.severity is Severity.WARNING
 
 
+def test_a_window_of_the_conversation_after_the_value_ends_what_moving_it_gains():
+    """A conversation cut to its newest messages (PRM105's window) changes from its start on every
+    turn once full, wherever the value is: the value costs the static text before the window only
+    (a short one here: nothing), not the history."""
+    windowed = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="history[-5:]", span=span(4),
+                       window=span(4))
+    lay = layout([Part("system", [text("Be brief."), value()]), Part("history", [windowed]),
+                  Part("user", [value(row=3)])], newest_user=2)
+    imp = one(lay)
+    assert not imp.history_after and imp.static_after == 0 and imp.severity is None
+    whole = layout([Part("system", [text("Be brief."), value()]), history(), Part("user", [value(row=3)])],
+                   newest_user=2)
+    assert one(whole).history_after and one(whole).severity is Severity.WARNING
+
+
 def test_a_date_or_a_value_fixed_at_import_is_info_or_nothing():
     date = value("date.today()", kind=Kind.TIMESTAMP, precision=Precision.DAY)
     assert one(layout([Part("system", [date, text(LONG)]), history()])).severity is Severity.INFO
