@@ -22,6 +22,7 @@ from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
+from .picked import picked_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -413,6 +414,8 @@ class SiteFinder:
         if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
+        if not candidates and "getattr(" in self.m.source and self._picked(node):
+            return
         matched = False
         if candidates:
             self.ev.reset_budget()
@@ -427,6 +430,17 @@ class SiteFinder:
                 matched = self._send(candidates, one, variant) or matched
         if not matched:  # no SDK's call (`self.client.create(...)` of a wrapper named as one is none either)
             self._unmatched(node, name)
+
+    def _picked(self, node: ast.Call) -> bool:
+        """A call of an SDK method picked by `getattr` (python/picked.py), read as the method's
+        own call; True when one of them added a layout."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        for inner in picked_calls(node, func, sdks.method_names()):
+            before = len(self.b.layouts)
+            self._call(inner)
+            if len(self.b.layouts) > before:
+                return True
+        return False
 
     def _unmatched(self, node: ast.Call, name: str | None) -> None:
         """A call no send shape matches: an object it builds from the keywords of a called class,

@@ -25,6 +25,11 @@ def shapes_for(name: str) -> list[Shape]:
     return _BY_NAME.get(name, [])
 
 
+def method_names() -> list[str]:
+    """The last names of every call shape (`create`, `parse`, `generate_content`, ...), in order."""
+    return list(_BY_NAME)
+
+
 def called_for(imports) -> list:
     """The `called` builders of the SDKs a module imports (`imports`: its imported dotted names)."""
     roots = {name.split(".", 1)[0] for name in imports}

@@ -31,7 +31,10 @@ class Call:
     @staticmethod
     def of(module, node: ast.Call) -> "Call":
         func = node.func
-        chain = re.sub(r"\s+", "", module.code(func)) if isinstance(func, (ast.Attribute, ast.Name)) else ""
+        if isinstance(func, ast.Attribute):  # (a method picked by `getattr` has no text of its own: python/picked.py)
+            chain = re.sub(r"\s+", "", module.code(func.value)) + "." + func.attr
+        else:
+            chain = re.sub(r"\s+", "", module.code(func)) if isinstance(func, ast.Name) else ""
         if chain.startswith("self.") and chain.count(".") >= 2:
             head, _, rest = chain[5:].partition(".")
             returned = property_chains(module).get(head)

@@ -1,0 +1,57 @@
+"""SDK methods picked by name at run time: `method = getattr(self.client.chat.completions,
+endpoint)` then `method(**request)` (or `getattr(client.messages, "create")(...)` at once). The
+call is read as the resource's own method called with the same arguments (`picked_calls`), once
+for each method name the SDK shapes know for it when the name is not a constant: the site finder
+matches those against the SDK call shapes as it does a call written out.
+"""
+from __future__ import annotations
+
+import ast
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _getattr(node) -> tuple[ast.expr, ast.expr] | None:
+    """(object, name) of `getattr(object, name)` with two arguments, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+            and len(node.args) == 2 and not node.keywords and isinstance(node.args[0], (ast.Attribute, ast.Name)):
+        return node.args[0], node.args[1]
+    return None
+
+
+def _bound_in(func, name: str) -> list:
+    """The values assigned to the local `name` in `func`'s own statements (not nested functions)."""
+    out, todo = [], list(func.body)
+    while todo:
+        stmt = todo.pop()
+        if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            continue
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            out.append(stmt.value)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            todo.extend(getattr(stmt, field, []) or [])
+    return out
+
+
+def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:
+    """The calls `node` stands for when its callee is a method picked by `getattr` (in `node`
+    itself, or bound once to a local name of the enclosing function `func`): `object.m(args)`
+    for the constant name `m`, else for each name of `methods` (the method names the SDK shapes
+    know), located where `node` is; [] for any other call."""
+    picked = _getattr(node.func)
+    if picked is None and isinstance(node.func, ast.Name) and func is not None:
+        bound = _bound_in(func, node.func.id)
+        picked = _getattr(bound[0]) if len(bound) == 1 else None
+    if picked is None:
+        return []
+    target, name = picked
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        names = [name.value]
+    else:
+        names = list(methods)
+    out = []
+    for method in names:
+        attr = ast.copy_location(ast.Attribute(value=target, attr=method, ctx=ast.Load()), target)
+        attr.end_lineno, attr.end_col_offset = target.end_lineno, target.end_col_offset
+        out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
+    return out
