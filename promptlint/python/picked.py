@@ -12,9 +12,11 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _getattr(node) -> tuple[ast.expr, ast.expr] | None:
-    """(object, name) of `getattr(object, name)` with two arguments, else None."""
+    """(object, name) of `getattr(object, name)` with two arguments where the object is an
+    attribute (a resource of a client, `client.chat.completions`; not `self` or a module), else
+    None."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
-            and len(node.args) == 2 and not node.keywords and isinstance(node.args[0], (ast.Attribute, ast.Name)):
+            and len(node.args) == 2 and not node.keywords and isinstance(node.args[0], ast.Attribute):
         return node.args[0], node.args[1]
     return None
 
@@ -48,7 +50,7 @@ def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:
     if isinstance(name, ast.Constant) and isinstance(name.value, str):
         names = [name.value]
     else:
-        names = list(methods)
+        names = [m for m in methods if m[:1].islower()]  # methods, not classes a shape also names
     out = []
     for method in names:
         attr = ast.copy_location(ast.Attribute(value=target, attr=method, ctx=ast.Load()), target)
