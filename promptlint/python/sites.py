@@ -115,6 +115,7 @@ class SiteFinder:
         self.stack: list = []
         self._frames: dict = {}
         self._called = sdks.called_for(module.imports.values())
+        self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -414,7 +415,7 @@ class SiteFinder:
         if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
-        if not candidates and "getattr(" in self.m.source and self._picked(node):
+        if not candidates and self._picks and self._picked(node):
             return
         matched = False
         if candidates:

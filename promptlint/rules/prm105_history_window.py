@@ -8,6 +8,23 @@ _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint
 
 
 
+#: Facts of cuts reported where they are, each with the line that makes the cut: fact key ->
+#: (message, note of the related location).
+_CUT_WITH_RELATED = {
+    "inplace_rewrites": (("An older message of the conversation is rewritten in place here, picked by a test (a newer "
+                         "message of the same kind, or until a size fits): the history re-sent next differs from the "
+                         "previous request's from that message on, so everything after it is read uncached (the "
+                         "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
+                         "or leave sent messages as they are"),
+                         "the message's content written here"),
+    "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
+                     "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
+                     "holds more every new one pushes an older one out and the conversation changes from that "
+                     "message on, on every turn (the request that sends it is not linked here: how much it costs "
+                     "is not known); drop them in steps (half of them at a limit) so it only changes at a cut"),
+                     "one of the oldest dropped here"),
+}
+
 #: The message of each kind of cut found by a fact finder and reported at its node alone.
 _CUT_MESSAGES = {
     "handed_windows": ("The conversation is handed on here as its newest messages only (a slice from the end given "
@@ -141,22 +158,10 @@ class HistoryWindowRule(Rule):
         for key, message in _CUT_MESSAGES.items():  # a cut reported where it is, nothing related
             for node in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
-        for stmt, write in module.facts.get("inplace_rewrites", ()):
-            message = ("An older message of the conversation is rewritten in place here, picked by a test (a newer "
-                       "message of the same kind, or until a size fits): the history re-sent next differs from the "
-                       "previous request's from that message on, so everything after it is read uncached (the "
-                       "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
-                       "or leave sent messages as they are")
-            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
-                                  related=[Related(module.span(write), "the message's content written here")])
-        for excess, drop in module.facts.get("kind_windows", ()):
-            message = ("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
-                       "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
-                       "holds more every new one pushes an older one out and the conversation changes from that "
-                       "message on, on every turn (the request that sends it is not linked here: how much it costs "
-                       "is not known); drop them in steps (half of them at a limit) so it only changes at a cut")
-            yield self.diagnostic(message, module.span(excess), severity=Severity.INFO,
-                                  related=[Related(module.span(drop), "one of the oldest dropped here")])
+        for key, (message, note) in _CUT_WITH_RELATED.items():  # a cut and the line that makes it
+            for at, related in module.facts.get(key, ()):
+                yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
+                                      related=[Related(module.span(related), note)])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "
