@@ -361,3 +361,53 @@ def test_anchors_inside_classes_and_functions(tmp_path):
             "        return client.x(tools=[t.schema() for t in self.tools])\n")
     _, new = fix_with(tmp_path, text, lambda t: first(t, ast.ListComp), "tools", detail=[("shape", "nested")])
     assert 'tools=sorted([t.schema() for t in self.tools], key=lambda t: (t.get("function", {})' in new
+
+
+# --- the focused parse: only the definition a fix edits -----------------------------------------
+_MANY = '''\
+import json
+from os import listdir as ls
+TOOLS = {"b", "a"}
+
+
+def other(d):
+    import yaml as y
+    return json.dumps(d)
+
+
+@decorated
+class Agent:
+    def tools(self):
+        return [t for t in TOOLS]
+
+
+def last():
+    return ls(".")
+'''
+
+
+def test_a_fix_parses_only_the_definition_it_edits_and_the_module_statements():
+    tree = ast.parse(_MANY)
+    focused = cm._focused(tree, _MANY, (14, 14))
+    lines, kept = _MANY.split("\n"), focused.split("\n")
+    assert len(kept) == len(lines)  # rows and columns are the whole text's
+    assert kept[:5] == lines[:5] and kept[10:16] == lines[10:16]  # module statements, the class with its decorator
+    assert kept[5:8] == ["", "", ""] and kept[16:18] == ["", ""]  # the other definitions blanked
+    assert lines[5] == "def other(d):" and lines[16] == "def last():"
+    assert cm._focused(tree, _MANY, (3, 3)) == _MANY  # no definition holds the rows: the whole text
+    crlf = _MANY.replace("\n", "\r\n")
+    assert cm._focused(ast.parse(crlf), crlf, (14, 14)).split("\n")[5] == "\r"  # line breaks kept
+
+
+def test_a_focused_parse_still_knows_every_import_and_gives_the_whole_file_fix(tmp_path):
+    path = write(tmp_path, _MANY)
+    module = cm.load(path, rows=(14, 14))
+    assert module.imports == {"json": "json", "ls": "os.listdir", "y": "yaml"}  # the blanked function's import too
+    assert module.source == _MANY and module.digest == digest(_MANY)
+    node = first(ast.parse(_MANY), ast.Name, lambda n: n.id == "TOOLS" and n.lineno == 14)
+    focused = codemod.build(Anchor(ast_span(path, _MANY, node), "iterable", (), digest(_MANY)))
+    cm.clear_cache()
+    whole = anchors._build(cm.load(path), Anchor(ast_span(path, _MANY, node), "iterable", (), digest(_MANY)), None)
+    assert focused is not None and whole is not None
+    assert focused.edits == whole.edits
+    assert apply_edits(_MANY, focused.edits).split("\n")[13] == "        return [t for t in sorted(TOOLS)]"

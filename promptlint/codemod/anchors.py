@@ -38,7 +38,7 @@ _API_SHAPES = (("chat.completions", "nested"), ("litellm", "nested"), ("Router",
 def build_fix(anchor: Anchor, message: str | None = None) -> Fix | None:
     """The fix for `anchor` or None (see the module docstring); never raises for bad input."""
     try:
-        module = _module.load(Path(anchor.span.filename))
+        module = _module.load(Path(anchor.span.filename), rows=(anchor.span.start.row, anchor.span.end.row))
     except (_source.SourceError, _module.NotParsable, OSError, ValueError, RecursionError):
         return None
     if anchor.digest and anchor.digest != module.digest:

@@ -113,34 +113,62 @@ class CstModule:
         return cache[1]
 
 
-def _index_imports(tree: cst.Module) -> dict[str, str]:
+def _index_imports(tree: ast.Module) -> dict[str, str]:
     """Local name -> dotted name for the imports of a module (at any depth: a function-level
-    `import json` names json as well)."""
+    `import json` names json as well), read from its `ast` tree (libcst's isinstance checks on
+    its abstract node classes made this walk a third of a fix's parse). The statements are read
+    last first, depth first: of two imports of one local name, the first one written names it
+    (`import a.b` only when no `as` import names `a`)."""
     imports: dict[str, str] = {}
     stack: list = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Import):
+        if isinstance(node, ast.Import):
             for alias in node.names:
-                full = tree.code_for_node(alias.name)
-                if alias.asname and isinstance(alias.asname.name, cst.Name):
-                    imports[alias.asname.name.value] = full
+                if alias.asname:
+                    imports[alias.asname] = alias.name
                 else:
-                    head = full.split(".")[0]
+                    head = alias.name.split(".")[0]
                     imports.setdefault(head, head)
-        elif isinstance(node, cst.ImportFrom):
-            if isinstance(node.names, cst.ImportStar):
-                continue
-            base = "." * len(node.relative) + (tree.code_for_node(node.module) if node.module else "")
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
             for alias in node.names:
-                name = tree.code_for_node(alias.name)
-                local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
-                imports[local] = f"{base}.{name}" if base and not base.endswith(".") else base + name
-        elif isinstance(node, (cst.BaseExpression, cst.Decorator)):
+                if alias.name == "*":
+                    continue
+                local = alias.asname or alias.name
+                imports[local] = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
+        elif isinstance(node, (ast.expr, ast.arguments, ast.keyword)):
             continue  # imports are statements
         else:
-            stack.extend(iter_children(node))
+            stack.extend(ast.iter_child_nodes(node))
     return imports
+
+
+def _focused(tree: ast.Module, text: str, rows: tuple[int, int] | None) -> str:
+    """`text` with the lines of every top-level function and class blanked but the one holding
+    rows `rows` (1-based, inclusive): the text libcst parses for a fix there. Rows, columns and
+    line breaks stay those of `text`; what a builder reads outside the edited definition (the
+    module's own statements: its imports and constants) stays. `text` itself when `rows` is None
+    or no definition holds them."""
+    if rows is None:
+        return text
+    lines = text.split("\n")  # (the reader made every line break a LF or a CRLF)
+    blank = bytearray(len(lines) + 2)
+    kept = False
+    for stmt in tree.body:
+        if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        first = min([stmt.lineno, *(d.lineno for d in stmt.decorator_list)])
+        last = stmt.end_lineno or stmt.lineno
+        if first <= rows[0] and rows[1] <= last:
+            kept = True
+            continue
+        for row in range(first, last + 1):
+            blank[row] = 1
+    if not kept:
+        return text
+    return "\n".join("\r" if blank[i] and line.endswith("\r") else "" if blank[i] else line
+                     for i, line in enumerate(lines, 1))
 
 
 def _in_thread(work):
@@ -168,19 +196,23 @@ def _in_thread(work):
     return result[0]
 
 
-def parse(path: Path, text: str, text_digest: str | None = None) -> CstModule:
-    """A CstModule for `text`. Raises NotParsable for text Python's own parser rejects (libcst
-    is only asked about code `ast` accepts, which bounds its nesting), text libcst rejects, and
-    text over `MAX_CHARACTERS`."""
+def parse(path: Path, text: str, text_digest: str | None = None,
+          rows: tuple[int, int] | None = None) -> CstModule:
+    """A CstModule for `text`; with `rows` (1-based, inclusive: where a fix edits), its tree holds
+    only the top-level definition that holds them and the module's own statements (`_focused`),
+    the positions and `source` still those of the whole text. Raises NotParsable for text
+    Python's own parser rejects (libcst is only asked about code `ast` accepts, which bounds its
+    nesting), text libcst rejects, and text over `MAX_CHARACTERS`."""
     if len(text) > MAX_CHARACTERS:
         raise NotParsable("file too large to build a fix")
     try:
-        ast.parse(text)
+        ast_tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise NotParsable(f"not valid Python: {exc}") from None
+    parsed = _focused(ast_tree, text, rows)
 
     def work():
-        tree = cst.parse_module(text)
+        tree = cst.parse_module(parsed)
         positions = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
         return tree, positions
 
@@ -188,15 +220,15 @@ def parse(path: Path, text: str, text_digest: str | None = None) -> CstModule:
         tree, positions = _in_thread(work)
     except (cst.ParserSyntaxError, RecursionError, MemoryError, ValueError, TypeError) as exc:
         raise NotParsable(f"libcst cannot parse it: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
-    return CstModule(Path(path), text, tree, positions, _index_imports(tree), text_digest or digest(text))
+    return CstModule(Path(path), text, tree, positions, _index_imports(ast_tree), text_digest or digest(text))
 
 
 class _Cache:
-    """A small LRU of parsed modules keyed by (resolved path, text digest); thread-safe."""
+    """A small LRU of parsed modules keyed by (resolved path, text digest, rows parsed); thread-safe."""
 
     def __init__(self, size: int):
         self.size = size
-        self.items: OrderedDict[tuple[str, str], CstModule] = OrderedDict()
+        self.items: OrderedDict[tuple, CstModule] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, key):
@@ -233,17 +265,18 @@ def read(path: Path) -> str:
     return _source.read_python(Path(path))
 
 
-def load(path: Path, text: str | None = None) -> CstModule:
+def load(path: Path, text: str | None = None, rows: tuple[int, int] | None = None) -> CstModule:
     """The parsed module of the file at `path` (its current text, or `text` when given), from
-    the cache when that text was parsed already. Raises `promptlint.source.SourceError` when the
-    file cannot be read and NotParsable when it cannot be parsed."""
+    the cache when that text was parsed already; `rows`: only the top-level definition holding
+    them is parsed (see `parse`). Raises `promptlint.source.SourceError` when the file cannot be
+    read and NotParsable when it cannot be parsed."""
     if text is None:
         text = read(path)
     text_digest = digest(text)
-    key = (_key_path(path), text_digest)
+    key = (_key_path(path), text_digest, rows)
     module = _CACHE.get(key)
     if module is None:
-        module = parse(path, text, text_digest)
+        module = parse(path, text, text_digest, rows)
         _CACHE.put(key, module)
     return module
 

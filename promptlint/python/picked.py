@@ -22,17 +22,37 @@ def _getattr(node) -> tuple[ast.expr, ast.expr] | None:
 
 
 def _bound_in(func, name: str) -> list:
-    """The values assigned to the local `name` in `func`'s own statements (not nested functions)."""
-    out, todo = [], list(func.body)
+    """The values assigned to the local `name` in `func`'s own statements (not nested functions),
+    when one of them is a `getattr` call (else [], the only case the caller reads); the names so
+    bound are read once per function and kept on its node (`_picked_names`)."""
+    names = getattr(func, "_picked_names", None)
+    if names is None:
+        names = func._picked_names = _getattr_names(func)
+    if name not in names:
+        return []
+    return [value for target, value in _assignments(func) if target == name]
+
+
+def _getattr_names(func) -> frozenset:
+    """The local names `func`'s own statements assign a `getattr(...)` call to."""
+    return frozenset(target for target, value in _assignments(func)
+                     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "getattr")
+
+
+def _assignments(func):
+    """(name, value) of each `name = value` (one of the targets a plain name) in `func`'s own
+    statements (not nested functions or classes)."""
+    todo = list(func.body)
     while todo:
         stmt = todo.pop()
         if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
             continue
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-            out.append(stmt.value)
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
+                if isinstance(t, ast.Name):
+                    yield t.id, stmt.value
         for field in ("body", "orelse", "finalbody", "handlers"):
             todo.extend(getattr(stmt, field, []) or [])
-    return out
 
 
 def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:

@@ -20,9 +20,18 @@ def _adders(cls) -> dict[str, str]:
     """The methods of `cls` that add a tool by appending to a tools list of the instance
     (`def add_tool(self, tool): ... self.tools.append(tool)`): method name -> the list's dotted
     name (`self.tools`). None of them when a method of the class sorts that list (`sorted(self.tools)`,
-    `self.tools.sort()`): the class then decides the order it gives."""
+    `self.tools.sort()`): the class then decides the order it gives. Read once per class (kept on
+    its node, `_tool_adders`): every loop of its methods asks."""
     if cls is None:
         return {}
+    known = getattr(cls, "_tool_adders", None)
+    if known is None:
+        known = cls._tool_adders = _read_adders(cls)
+    return known
+
+
+def _read_adders(cls) -> dict[str, str]:
+    """`_adders` of a class, read from its methods."""
     methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     out = {}
     for method in methods:

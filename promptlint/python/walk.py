@@ -44,7 +44,8 @@ _MAX_MODULES = 2
 
 
 def subtree(node) -> list:
-    """`node` and every node under it, in `ast.walk` order (breadth first), as a list; the lists of
+    """`node` and every node under it, in `ast.walk` order (breadth first; contexts and operators
+    left out, `_walked`), as a list; the lists of
     the nodes walked lately are kept (`_LISTED`; a module's in `_MODULES`): the fact finders walk
     the same module and the same functions again and again (60,000 walks on the corpus, 27,000 of
     them of a node walked before), and the trees are never changed after parsing. Never change
@@ -91,19 +92,29 @@ def _keep(key, node, nodes: list) -> list:
 
 #: Every field of a node type (`ast.iter_child_nodes` reads them all, contexts and operators too).
 _ALL_FIELDS: dict = {}
+#: The fields of a node type the walks go down: all but a name's context and an operation's
+#: operator (`Load()`, `Add()`: a fifth of the nodes `ast.walk` gives, never looked for; a finder
+#: that needs one reads it from its node's field).
+_WALK_FIELDS: dict = {}
+_NOT_WALKED = frozenset({"ctx", "op", "ops"})
+
+
+def _walk_fields(kind) -> tuple:
+    fields = _WALK_FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_WALKED)
+    return fields
 
 
 def _walked(out: list) -> list:
     """`out` (a list of nodes, changed) with every node under them appended, breadth first,
-    children in field order: `list(ast.walk(node))` for `[node]`, without its generators (the
-    list is its own queue)."""
-    AST, fields_of = ast.AST, _ALL_FIELDS
+    children in field order: `list(ast.walk(node))` for `[node]` without contexts and operators
+    (`_NOT_WALKED`), without its generators (the list is its own queue)."""
+    AST, fields_of = ast.AST, _WALK_FIELDS
     append, extend = out.append, out.extend
     for n in out:
         kind = type(n)
         fields = fields_of.get(kind)
         if fields is None:
-            fields = fields_of[kind] = kind._fields
+            fields = _walk_fields(kind)
         for name in fields:
             value = getattr(n, name, None)
             if isinstance(value, AST):
@@ -142,7 +153,7 @@ def own_nodes(node, body_only: bool = False) -> list:
     found = _LISTED.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    scopes, AST, fields_of = _SCOPES, ast.AST, _ALL_FIELDS
+    scopes, AST, fields_of = _SCOPES, ast.AST, _WALK_FIELDS
     out, todo = [], list(node.body) if body_only else child_nodes(node)
     append, pop, push, extend = out.append, todo.pop, todo.append, todo.extend
     while todo:
@@ -153,7 +164,7 @@ def own_nodes(node, body_only: bool = False) -> list:
         kind = type(n)
         fields = fields_of.get(kind)
         if fields is None:
-            fields = fields_of[kind] = kind._fields
+            fields = _walk_fields(kind)
         for name in fields:  # (`child_nodes` inlined: its children pushed in field order)
             value = getattr(n, name, None)
             if isinstance(value, AST):
