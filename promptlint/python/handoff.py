@@ -36,7 +36,7 @@ from dataclasses import replace
 from .. import classify
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Seq, Spread, Text
-from .walk import subtree
+from .walk import node_key, subtree
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -166,11 +166,11 @@ def emptied_appends(node: ast.If) -> list[ast.Call]:
     empty (`if not messages:`, `if len(messages) == 0:`, `messages == []`, also as one operand of
     an `and`): the message goes at the head of the list, whatever the code put in it before."""
     tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) else [node.test]
-    empty = {ast.dump(t) for t in map(_emptied, tests) if t is not None}
+    empty = {node_key(t) for t in map(_emptied, tests) if t is not None}
     return [stmt.value for stmt in node.body
             if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
             and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append"
-            and len(stmt.value.args) == 1 and ast.dump(stmt.value.func.value) in empty]
+            and len(stmt.value.args) == 1 and node_key(stmt.value.func.value) in empty]
 
 
 def _emptied(test):

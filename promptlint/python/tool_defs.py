@@ -30,23 +30,21 @@ def find_stamped(value, depth: int = 0) -> Segment | None:
     (`Tool(name=f"finish_{self.id}", description=...)`, an instance's `uuid4()` id in its name), or
     None. A record with a name and no description, parameters or schema is not a tool."""
     found: list[Segment] = []
-
-    def walk(v, d, field: bool):
+    todo = [(value, depth, False)]  # (a loop, not a nested recursive function: no reference cycle)
+    while todo:
+        v, d, field = todo.pop()
         if d > 6:
-            return
+            continue
         if isinstance(v, Text):
             if field:
                 found.extend(s for s in v.segs if is_stamp(s))
         elif isinstance(v, (Seq, Alt)):
-            for item in (v.items if isinstance(v, Seq) else v.options):
-                walk(item, d + 1, field)
+            todo.extend((item, d + 1, field) for item in reversed(v.items if isinstance(v, Seq) else v.options))
         elif isinstance(v, Spread):
-            walk(v.value, d + 1, field)
+            todo.append((v.value, d + 1, field))
         elif isinstance(v, (Mapping, Obj)):
             fields = v.items if isinstance(v, Mapping) else v.kwargs
             described = any(key in _DEFINITION_FIELDS and key not in _NAMES for key in fields)
-            for key, item in fields.items():
-                walk(item, d + 1, field or key in _DEFINITION_FIELDS and (described or key not in _NAMES))
-
-    walk(value, depth, False)
+            todo.extend((item, d + 1, field or key in _DEFINITION_FIELDS and (described or key not in _NAMES))
+                        for key, item in reversed(list(fields.items())))
     return most_volatile(found)

@@ -32,6 +32,7 @@ from . import rewrites
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
 from .windows import TAKEN
+from ..walk import node_key
 
 
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
@@ -510,7 +511,7 @@ __all__ = ["Evaluator", "Frame", "const_str", "per_process", "unresolved"]
 def _defaulted(node: ast.IfExp) -> bool:
     """True for `x if x is not None else DEFAULT`, `x if x else DEFAULT`, `DEFAULT if x is None
     else x` (values.Alt.fallback)."""
-    test, code = node.test, ast.dump
+    test, code = node.test, node_key
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
             and test.comparators[0].value is None:
         kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse

@@ -26,7 +26,7 @@ import ast
 from dataclasses import replace
 
 from ...model import Kind, Segment, Volatility
-from ..walk import subtree
+from ..walk import node_key, subtree
 from .values import Alt, Mapping, Obj, Seq, Text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -62,7 +62,7 @@ def rendered_apart(func, name: str) -> tuple[ast.AST, str] | None:
             continue
         it = loop.iter
         if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.step is None:
-            key = ast.dump(it.value)
+            key = node_key(it.value)
             sl = it.slice
             if sl.lower is None and _from_end(sl.upper):
                 older.setdefault(key, loop)
@@ -105,7 +105,7 @@ def _written(body, name: str) -> set[str]:
         for n in subtree(stmt):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
                     and isinstance(n.func.value, ast.Name) and n.func.value.id == name and n.args:
-                out.add(ast.dump(n.args[0]))
+                out.add(node_key(n.args[0]))
     return out
 
 
@@ -350,10 +350,10 @@ def _placed_from_end(test, places: set, source, resolve, newest_first: str, inde
 def _counts(node, source, resolve, depth: int) -> bool:
     """True when `node` is made from the length of `source` (a `len(...)` or `sum(...)` that reads
     it), through names assigned so (`resolve`), up to three deep."""
-    key = ast.dump(source)
+    key = node_key(source)
     for n in subtree(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("len", "sum") \
-                and any(ast.dump(x) == key for a in n.args for x in subtree(a)):
+                and any(node_key(x) == key for a in n.args for x in subtree(a)):
             return True
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and depth < 3:
             found = resolve(n.id)
@@ -379,7 +379,7 @@ def _differ(node, flows: set, name: str, item: set, contents: set, fresh: frozen
         other = _rendered(node.orelse, flows, name, fresh) if node.orelse else set()
         if body is None or other is None:
             return False
-    names = {ast.dump(ast.Name(id=i, ctx=ast.Load())) for i in item}
+    names = {node_key(ast.Name(id=i, ctx=ast.Load())) for i in item}
     return body != other and bool((body | other) & names)
 
 
@@ -409,7 +409,7 @@ def _reads(node, skip: frozenset = frozenset()) -> set[str]:
             stack.append(n.args[0] if n.args else n.func.value)
             continue
         if isinstance(n, _READS) and not (isinstance(n, ast.Name) and n.id in skip):
-            out.add(ast.dump(n))
+            out.add(node_key(n))
         stack.extend(ast.iter_child_nodes(n))
     return out
 

@@ -1,0 +1,43 @@
+"""The shared walks of `promptlint.python.walk`: what they list, and keys that make no garbage."""
+from __future__ import annotations
+
+import ast
+import gc
+
+from promptlint.python.walk import node_key, own_nodes, subtree
+
+_CODE = "def f(a):\n    x = a + 1\n    return [x.y for x in a if x > 2]\n"
+
+
+def test_subtree_lists_every_node_but_contexts_and_operators():
+    tree = ast.parse(_CODE)
+    expected = [n for n in ast.walk(tree) if not isinstance(n, (ast.expr_context, ast.operator, ast.cmpop))]
+    assert subtree(tree) == expected
+    assert not any(isinstance(n, (ast.Load, ast.Store, ast.Add, ast.Gt)) for n in subtree(tree))
+    func = tree.body[0]
+    assert sorted(map(id, own_nodes(func, body_only=True))) == sorted(
+        map(id, [n for s in func.body for n in subtree(s)]))
+
+
+def test_node_key_is_equal_exactly_when_the_nodes_are():
+    a, b, c = (ast.parse(t, mode="eval").body for t in ("f(x, k=[1, 'a'])", "f( x ,k=[1,'a'] )", "f(x, k=[1, 'b'])"))
+    assert node_key(a) == node_key(b) != node_key(c)
+    assert node_key(ast.parse("x.y", mode="eval").body) != node_key(ast.parse("x.z", mode="eval").body)
+    assert (node_key(ast.Name(id="n", ctx=ast.Load())) == node_key(ast.parse("n", mode="eval").body))
+
+
+def test_node_key_makes_no_reference_cycle():
+    node = ast.parse(_CODE)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        for _ in range(50):
+            node_key(node)
+        assert gc.collect() == 0
+        for _ in range(50):
+            ast.dump(node)  # what it replaces: a cycle per call
+        assert gc.collect() > 0
+    finally:
+        if was:
+            gc.enable()
