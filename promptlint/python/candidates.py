@@ -368,7 +368,7 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         if value is not None and tools_layout(finder, node, value, finder.m.span(value_node),
                                               names=_names_only(value_node) or _names_kept(func, value_node)):
             return True
-        if not prompt_named(func.name):
+        if not prompt_named(func.name, functions=True):  # (`augment_messages_for_tools`: a message list)
             return False
         finder.ev.reset_budget()
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)

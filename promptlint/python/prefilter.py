@@ -97,6 +97,11 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
 _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
 
 
+#: A call of a helper named for the system message (`add_or_update_system_message(notes, messages)`):
+#: it may write its text at the head of the conversation (python/system_edits.py).
+_SYSTEM_HELPER = re.compile(r"(?i:system)_?(?i:message|msg|prompt)\w{0,40}\(")
+
+
 #: A request sent without tool definitions (`tools=None`, `functions=[]`): PRM204 reads whether an
 #: earlier request sent the same conversation with them.
 _NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
@@ -143,7 +148,8 @@ def might_hold_prompt(source: str) -> bool:
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
     unstable order (a tools list built from a set, a listing) or of an id or a time
     (`Tool(name=f"done_{self.id}")`), changes a tool set held on an object, or names messages or a
-    history next to a shape that cuts a list or puts a message at its head or sends a request
+    history next to a shape that cuts a list or puts a message at its head (or calls a helper named
+    for the system message) or sends a request
     without tools (`tools=None`), chooses a model from a list of models at random or in turns,
     or fills a name
     imported from a module named for prompts."""
@@ -174,6 +180,8 @@ def might_hold_prompt(source: str) -> bool:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
         return True
+    if "ystem" in source and _SYSTEM_HELPER.search(source) is not None:
+        return True  # a helper that writes text into the system message of a list (system_edits)
     if "self." in source and _MEMORY_CUT.search(source) is not None:
         return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
     if "class " in source and REWRITTEN.search(source) is not None:

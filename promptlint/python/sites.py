@@ -23,6 +23,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import picked_calls
+from . import system_edits
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -452,6 +453,11 @@ class SiteFinder:
         if any(filled_template(a) or builds_messages(a) for a in args) and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()
             filled_argument(self, node, self.frame())
+        if system_edits.might_edit(node) and any(isinstance(s, _FUNCS) for s in self.stack) \
+                and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()  # a helper that writes its text into the system message (python/system_edits.py)
+            if system_edits.edited_head(self, node, self.frame()):
+                self.b.sites.append(self.m.span(node))
 
     def _send(self, candidates, call, variant: int = 0) -> bool:
         """Build the layout of a call of an SDK shape (`variant`: which of the requests a call

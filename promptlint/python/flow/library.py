@@ -18,6 +18,7 @@ from ... import classify, source
 from ..module import callee_name
 from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
+from .replaced import sub_call
 from .text import const_str
 from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
                      vol_rank)
@@ -500,6 +501,7 @@ for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain
     KNOWN[f"{_m}.PromptTemplate.from_template"] = KNOWN[f"{_m}.PromptTemplate"] = _string_template
 
 KNOWN["string.Template"] = _dollar_template
+KNOWN["re.sub"] = sub_call  # a template filled by a pattern (flow/replaced.py)
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 

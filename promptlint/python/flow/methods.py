@@ -152,6 +152,8 @@ class MethodsMixin:
             # a template that is one of several: format each variant
             return Alt([self.str_method(o, method, node, args, kwargs, frame, env) for o in base.options], base.span,
                        base.fallback)
+        if method == "replace" and len(args) in (2, 3) and not kwargs:  # a placeholder filled (flow/replaced.py)
+            return self.replaced_text(base, node, args, frame, env)
         segs = self.text_of(base, frame)
         if method == "copy" and any(s.kind is Kind.HISTORY for s in segs):
             return base
@@ -199,6 +201,18 @@ class MethodsMixin:
                 return dynamic(span, m.code(node), evidence=f"result of `{m.code(node.func)}(...)`")
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "computed from constants")
         return self.derived(Text(segs), node, frame, m.code(node))
+
+    def replaced_text(self, base, node, args, frame, env) -> Value:
+        """`base.replace(old, new[, count])`: `replaced.replaced`, the placeholder a constant, a text made
+        at run time (found by its values) or not known (None)."""
+        from .replaced import replaced
+        count = const_str(self.eval(args[2], frame, env)) if len(args) == 3 else None
+        limit = int(count) if count is not None and count.isdigit() else -1
+        old = Text(self.text_of(self.eval(args[0], frame, env), frame))
+        placeholder = const_str(old)
+        if placeholder is None and any(not s.is_static for s in old.segs):
+            placeholder = old  # made at run time: found by the values it is made of
+        return replaced(self, base, placeholder, self.eval(args[1], frame, env), node, frame, limit)
 
     @staticmethod
     def _trim(segs: list[Segment], method: str, args, span) -> Value:

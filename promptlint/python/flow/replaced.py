@@ -1,0 +1,217 @@
+"""A template filled by replacing its placeholders: `text.replace(old, new)` and `re.sub(pattern,
+repl, text)` (a chain of them: `t = t.replace("{{CURRENT_DATE}}", today)`).
+
+The filled text keeps what the replacement brings: its volatility, kind and precision (a clock
+reading, the user's message), entered where the placeholder is when the placeholder is found in
+the known text (`"Today is {{CURRENT_DATE}}. ..."`: the date at that place, its value produced
+where the replacement was made), and after the text we cannot read when it is not (a template
+handed in as a parameter: the placeholder can only be in that text, so what the replacement
+brings is there, at the end of it; static replacements add nothing one could judge there).
+A placeholder found nowhere (no such text, nothing unknown) leaves the text as it was.
+
+Shapes (`segs`: the text's segments; the result: a `Text`, or an `Alt` of one per variant):
+
+    template.replace("{{CURRENT_TIME}}", now.strftime("%H:%M"))   # the time at the placeholder
+    re.sub(r"\\{\\{DATE\\}\\}", today, TEMPLATE)                   # the same with a pattern
+    re.sub(PATTERN, replacement_function, template)              # what the function returns
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ...model import Kind, Segment, Volatility
+from .text import const_str, reenter, slice_segment, sub_span
+from .values import Alt, Func, Text, Value
+
+MAX_MATCHES = 64  # placeholders replaced in one text; past it the rest stay as written
+MAX_SCANNED = 200_000  # characters of static text a pattern is run over
+
+
+def replaced(ev, base: Value, old, new: Value, node, frame, count: int = -1) -> Value:
+    """`base.replace(old, new)` (`old`: the placeholder's text) or, with `old` a compiled
+    pattern, `re.sub(old, new, base)`. `new`: the replacement's value (a `Func` for a function
+    `re.sub` calls per match). Each variant of `base` is filled on its own."""
+    if isinstance(base, Alt):
+        return replace(base, options=[replaced(ev, o, old, new, node, frame, count) for o in base.options])
+    m = frame.module
+    span, expr = m.span(node), m.code(node)
+    if isinstance(new, Func):
+        new = ev.call_function(new, {}, frame.depth + 1, span)  # (its match parameter not known)
+    new_segs = ev.text_of(new, frame) if new is not None else []
+    segs = ev.text_of(base, frame)
+    if old is None:
+        return _after_unknown(segs, new_segs, span, expr)
+    if isinstance(old, Text):
+        return _restored(segs, old.segs, new_segs, span, expr)
+    out: list[Segment] = []
+    found = 0
+    for s in segs:
+        if not s.is_static or (count >= 0 and found >= count):
+            out.append(s)
+            continue
+        at = 0
+        for a, b, text in _matches(s.text, old, new_segs):
+            if count >= 0 and found >= count:
+                break
+            found += 1
+            if a > at:
+                out.append(slice_segment(s, at, a))
+            out.extend(_entered(s, a, b, text, new_segs, expr))
+            at = b
+        out.append(s if at == 0 else slice_segment(s, at))
+    if found:
+        return Text([s for s in out if not s.is_static or s.text])
+    return _after_unknown(segs, new_segs, span, expr)
+
+
+def _restored(segs: list[Segment], old: list[Segment], new_segs: list[Segment], span, expr: str) -> Text:
+    """A placeholder made at run time (`key = "{{QUERY" + str(uuid4()) + "}}"`, put in the text by
+    an earlier replacement to keep it from being filled, then replaced back): the text's segments
+    made of the same values as the placeholder's changing parts (the same kind, produced at the
+    same place) are that placeholder, and the replacement takes their place; a placeholder none of
+    whose values is in the text can only be in a part we cannot read (`_after_unknown`)."""
+    keys = {_key(o) for o in old if not o.is_static}
+    out, found = [], False
+    for s in segs:
+        if not s.is_static and _key(s) in keys:
+            if not out or out[-1] is not _PLACED:
+                out.append(_PLACED)
+            found = True
+            continue
+        out.append(s)
+    if not found:  # (a value of the placeholder itself is not what replaces it: see below)
+        return _after_unknown(segs, [n for n in new_segs if n.is_static or _key(n) not in keys], span, expr)
+    if any(not n.is_static and _key(n) in keys for n in new_segs):
+        # the replacement reads as the placeholder itself: no code puts a placeholder back in its
+        # own place, so it is a pair whose items were read as one (`for key, original in kept:`);
+        # what restores the placeholder's original text is not known, but holds none of its values
+        new_segs = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
+                            evidence="the text a placeholder made at run time stood for")]
+    filled = []
+    for s in out:
+        if s is _PLACED:
+            filled.extend(n if n.is_static else reenter([n], span, expr, None)[0] for n in new_segs)
+        else:
+            filled.append(s)
+    return Text(filled)
+
+
+_PLACED = Segment(text="")  # (where a placeholder made at run time was)
+
+
+def _key(s: Segment) -> tuple:
+    """What identifies a value in a text, wherever it was entered: its kind and where it was produced."""
+    where = s.origin or s.span
+    return s.kind, (where.filename, where.start, where.end) if where is not None else s.expr
+
+
+def _matches(text: str, old, new_segs: list[Segment]):
+    """(start, end, the replacement's static text or None) of each place `old` matches `text`."""
+    if isinstance(old, str):
+        if not old:
+            return []
+        out, at = [], text.find(old)
+        while at != -1 and len(out) < MAX_MATCHES:
+            out.append((at, at + len(old), None))
+            at = text.find(old, at + len(old))
+        return out
+    if len(text) > MAX_SCANNED:
+        return []
+    static = const_str(Text(new_segs)) if new_segs and all(s.is_static for s in new_segs) else None
+    out = []
+    for found in old.finditer(text):
+        if found.end() == found.start():
+            continue
+        try:  # (group references of a replacement text: `\1`, `\g<name>`)
+            text_of = found.expand(static) if static is not None and "\\" in static else None
+        except (re.error, IndexError):
+            text_of = None
+        out.append((found.start(), found.end(), text_of))
+        if len(out) >= MAX_MATCHES:
+            break
+    return out
+
+
+def _entered(s: Segment, a: int, b: int, text: str | None, new_segs: list[Segment], expr: str) -> list[Segment]:
+    """The replacement's segments put where `s.text[a:b]` (the placeholder) was: static text as
+    written there, a changing value reported at the placeholder (its origin: where it was made)."""
+    where = sub_span(s, a, b)
+    if text is not None:
+        return [replace(slice_segment(s, a, b), text=text, raw=None, raw_base=0)]
+    out = []
+    for n in new_segs:
+        if n.is_static:
+            out.append(replace(slice_segment(s, a, b), text=n.text, raw=None, raw_base=0))
+        elif where is None:
+            out.append(n)
+        else:
+            out.extend(reenter([n], where, expr, None))
+    return out
+
+
+def _after_unknown(segs: list[Segment], new_segs: list[Segment], span, expr: str) -> Text:
+    """The placeholder is not in the text we can read: it can only be in a part we cannot (a
+    template handed in: a segment of unknown kind, not a value a replacement put there); what
+    changes in the replacement enters after the last such part. Text with no such part holds no
+    placeholder: it is left as it was."""
+    last = max((i for i, s in enumerate(segs) if not s.is_static and s.kind is Kind.UNKNOWN), default=None)
+    changing = [n for n in new_segs if not n.is_static and n.volatility is not Volatility.STABLE]
+    if last is None or not changing:
+        return Text(segs)
+    return Text([*segs[:last + 1], *reenter(changing, span, expr, None), *segs[last + 1:]])
+
+
+def pattern_of(value) -> re.Pattern | None:
+    """The compiled pattern of a constant pattern text (`re.sub(r"\\{\\{DATE\\}\\}", ...)`), else
+    None (a pattern built at run time, or one that does not compile)."""
+    text = const_str(value)
+    if text is None:
+        return None
+    try:
+        return re.compile(text)
+    except (re.error, RecursionError, OverflowError):
+        return None
+
+
+_FLAGS = {"I": re.I, "IGNORECASE": re.I, "M": re.M, "MULTILINE": re.M, "S": re.S, "DOTALL": re.S, "X": re.X,
+          "VERBOSE": re.X, "A": re.A, "ASCII": re.A}
+
+
+def sub_call(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`re.sub(pattern, repl, string, count=0, flags=0)` (a `KNOWN` handler of flow/library.py):
+    the string filled as `replaced` fills it; a pattern built at run time leaves where it matches
+    unknown. None (not handled: a normal call) for a call written with `*args` / `**kwargs`."""
+    names = ["pattern", "repl", "string", "count", "flags"]
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    if any(type(a).__name__ == "Starred" for a in args) or not all(k in given for k in names[:3]):
+        return None
+    flags = 0
+    if "flags" in given:
+        for part in _flag_names(given["flags"]):
+            flags |= _FLAGS.get(part, 0)
+    pattern = None
+    text = const_str(ev.eval(given["pattern"], frame, env))
+    if text is not None:
+        try:
+            pattern = re.compile(text, flags)
+        except (re.error, RecursionError, OverflowError):
+            pattern = None
+    count = ev.eval(given["count"], frame, env) if "count" in given else None
+    number = const_str(count) if count is not None else None
+    limit = int(number) if number is not None and number.isdigit() and int(number) > 0 else -1
+    return replaced(ev, ev.eval(given["string"], frame, env), pattern, ev.eval(given["repl"], frame, env), node,
+                    frame, limit)
+
+
+def _flag_names(node) -> list[str]:
+    """The names of `re` flags an argument writes (`re.I | re.MULTILINE`, `re.IGNORECASE`)."""
+    import ast
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _flag_names(node.left) + _flag_names(node.right)
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.Name):
+        return [node.id]
+    return []
