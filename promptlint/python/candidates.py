@@ -32,6 +32,7 @@ from .flow.values import Seq, Text
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
+from .return_types import never_prompt
 from .walk import subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -372,6 +373,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
             return False
         finder.ev.reset_budget()
     named = prompt_named(func.name, functions=True) or _in_prompt_class(finder, func)
+    if never_prompt(finder, func, named, role_of(func.name)):
+        return False  # annotated to return no prompt text and no message list (return_types.py)
     if not (named or builds_messages(value_node) or builds_text(value_node) or finder.writes_system(func)):
         return False
     if not named and _text_only(value_node):

@@ -239,6 +239,14 @@ class Project:
                     return candidate
         return None
 
+    def used(self, dotted: str) -> Module | None:
+        """The module of this dotted name when the running analysis already reads it, else None:
+        loads, parses and records nothing (a lookup that cannot change what the analysis reads)."""
+        found = self._found.get((tuple(self.roots), dotted))
+        key = found and found[0] and self._resolved.get(found[0])
+        module = self._modules.get(key) if key in self._used else None
+        return module if isinstance(module, Module) else None
+
     def resolve_symbol(self, dotted: str) -> tuple[Module, str] | None:
         """Split `pkg.mod.NAME` into the module of the tree that defines it and the name."""
         head, _, name = dotted.rpartition(".")
