@@ -371,12 +371,12 @@ def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, c
 
 
 @main.command()
-@click.argument("location", metavar="PATH[:LINE]")
+@click.argument("location", metavar="PATH[:LINE[:COLUMN]]")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", help="Drawing or JSON.")
 @click.option("--target", "targets", multiple=True, help="PROVIDER:MODEL to estimate for (repeatable).")
 @click.option("--no-cache", is_flag=True, help="Analyse without reading or writing the cache.")
 def explain(location, output_format, targets, no_cache):
-    """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there): segments, breakpoints, cacheable prefix, tokens."""
+    """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there; a finding's PATH:LINE:COLUMN as `check` prints it works too): segments, breakpoints, cacheable prefix, tokens."""
     import json
 
     from .profiles import apply_overrides, parse_target

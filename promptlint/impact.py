@@ -445,6 +445,15 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
     return out
 
 
+def uncached_today(layout: PromptLayout) -> str:
+    """Why no target caches anything of this request today ("no `cache_control` breakpoint": an
+    opt-in API with none, "this model has no prompt caching"), or "" when one does (or no target
+    is known)."""
+    geo = _Geometry(layout)
+    reasons = [geo.region(profile, own)[1] for _label, profile, own in _targets(layout)]
+    return reasons[0] if reasons and all(reasons) else ""
+
+
 def summary(imp: Impact) -> str:
     """One line for `promptlint explain`: 'changes on every request: 1,415 static tokens and the
     history after it; openai:gpt-4.1: 0 cached tokens per request instead of 1,408' (the figures the

@@ -111,6 +111,8 @@ def test_explain_json_has_the_drawing_data():
 def test_location_parsing_and_selection():
     assert parse_location("app/chat.py:14") == ("app/chat.py", 14)
     assert parse_location("app/chat.py") == ("app/chat.py", None)
+    assert parse_location("app/chat.py:14:9") == ("app/chat.py", 14)  # a finding's location as `check` prints it
+    assert parse_location("app/chat.py:x:9") == ("app/chat.py:x", 9)
     assert parse_location("C:odd") == ("C:odd", None)
     lay = anthropic_layout()
     assert select_layouts([lay], 33) == [lay]   # inside the call

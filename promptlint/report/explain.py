@@ -275,9 +275,14 @@ def render_explain(layouts: Iterable[PromptLayout], console_width: int = 100, *,
 
 
 def parse_location(text: str) -> tuple[str, int | None]:
-    """'app/chat.py:14' -> ('app/chat.py', 14); a path without a numeric suffix -> (path, None)."""
+    """'app/chat.py:14' -> ('app/chat.py', 14); 'app/chat.py:14:9' (a finding's location as
+    `check` prints it: the column is not needed to find its prompt) -> ('app/chat.py', 14); a path
+    without a numeric suffix -> (path, None)."""
     path, sep, line = text.rpartition(":")
     if sep and path and line.isdigit() and int(line) > 0:
+        head, sep2, row = path.rpartition(":")
+        if sep2 and head and row.isdigit() and int(row) > 0:
+            return head, int(row)
         return path, int(line)
     return text, None
 

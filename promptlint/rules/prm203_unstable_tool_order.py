@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..classify import GATHERED_MCP, MCP_LISTING
+from ..impact import uncached_today
 from ..model import Kind, PromptLayout, Severity
 from . import _prefix_rule as text
 from .base import Rule
@@ -20,7 +21,9 @@ class UnstableToolOrderRule(Rule):
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
     Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name
-    (so is a registry filled by concurrent calls that list MCP servers' tools).
+    (so is a registry filled by concurrent calls that list MCP servers' tools). A request that
+    nothing caches today (an opt-in API such as Anthropic's with no `cache_control` breakpoint)
+    loses nothing yet: info, as the other prefix rules report it (docs/policies.md, Policy 1).
 
     ## Example
     ```python
@@ -50,6 +53,7 @@ class UnstableToolOrderRule(Rule):
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
                 sent = layout.source == "python-call"
+                dormant = uncached_today(layout) if sent else ""
                 # the listing proves its elements are tools (also a registry filled by concurrent listings)
                 listed = seg.evidence == MCP_LISTING or seg.evidence.startswith(GATHERED_MCP)
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
@@ -58,7 +62,9 @@ class UnstableToolOrderRule(Rule):
                     "cached prefix" if listed else
                     "if it is sent as a request's tools, a different order invalidates the whole cached prefix; "
                     "only its name says it is a tool list (no call sending it was found)"))
+                if dormant:
+                    message += f"; nothing of this request is cached today ({dormant})"
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
                                       fix=text.fix_of(seg), related=text.related(seg),
-                                      severity=None if sent or listed else Severity.INFO,
+                                      severity=None if (sent or listed) and not dormant else Severity.INFO,
                                       name_only=not (sent or listed))

@@ -343,6 +343,14 @@ def _str(ev, node, qual, args, kwargs, frame, env):
     return ev.eval(args[0], frame, env) if args else None
 
 
+def _generator(ev, node, qual, args, kwargs, frame, env):
+    """`random.Random()` (no seed): an object whose methods give random values (methods.py); with
+    a seed, what any call we cannot follow gives (its sequence repeats on every run)."""
+    if args or kwargs:
+        return ev.opaque_call(node, [ev.eval(a, frame, env) for a in args], frame)
+    return Obj(qual, span=frame.module.span(node), node=node)
+
+
 def _open(ev, node, qual, args, kwargs, frame, env):
     if not args:
         return None
@@ -502,6 +510,8 @@ for _m in ("langchain_core.prompts", "langchain_core.prompts.prompt", "langchain
 
 KNOWN["string.Template"] = _dollar_template
 KNOWN["re.sub"] = sub_call  # a template filled by a pattern (flow/replaced.py)
+for _q in classify.RANDOM_GENERATORS:
+    KNOWN[_q] = _generator
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
