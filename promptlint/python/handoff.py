@@ -264,7 +264,8 @@ def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
         found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
     if found is not None:
         return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=found.expr or finder.m.code(arg),
-                       span=finder.m.span(arg), evidence="the conversation handed on with the system prompt")
+                       span=finder.m.span(arg), evidence="the conversation handed on with the system prompt",
+                       window=found.window, window_stop=found.window_stop)  # (a cut one stays a window)
     return None
 
 

@@ -200,7 +200,9 @@ class LayoutBuilder:
         inner = item.value
         variants = [v for v in variants_of(inner) if isinstance(v, Seq)]
         if isinstance(inner, Alt) and variants:
-            merged = Seq([x for v in variants for x in v.items], item.span, repeated=True)
+            cut = window_of(inner)  # the conversation cut in one branch, a list in another (`else []`)
+            merged = Seq([x for v in variants for x in v.items] + ([Spread(Text([cut]), item.span)] if cut else []),
+                         item.span, repeated=True)
             return [self.history_part(merged, frame, item.span)]
         if isinstance(inner, Seq) and inner.repeated:
             return [self.history_part(inner, frame, item.span)]
