@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import marks_last_only, sets_cache_marker
-from .cuts import (appended, bound_stop, drops_oldest, dropped_until, front_cut, masks_older, method_cuts, newest_first,
-                   rewritten, runs_until_it_fits, walks_back)
+from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
+                   newest_first, rewritten, runs_until_it_fits, walks_back)
+from .newest_iters import newest_by_method
 from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
@@ -389,6 +390,8 @@ class ScopesMixin:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
             env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
         source = newest_first(stmt) if is_for else walks_back(stmt, start)
+        if is_for and frame.func is not None and (source is not None or breaks(stmt.body)):
+            source = newest_by_method(self, frame, stmt, source)  # `for p in chat.iter_pairs():` (newest_iters)
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
             before = ctx[1] if is_for else start
             for name in appended(stmt.body, prepends=not is_for):

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ... import classify
 from ...model import Kind, Segment, Volatility
-from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
+from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, dynamic
 from ..walk import subtree
 
 #: The evidence of a message read out of the conversation by index (`history[i]`) or by a loop
@@ -104,7 +104,8 @@ class WindowsMixin:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node), window_stop=at)])
-        if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)):
+        if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)) \
+                or isinstance(value, Obj) and name.lower() in classify.HISTORY_NAMES:  # (an instance of a history class)
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
             return Text([replace(grown.segs[0], window=m.span(node), window_stop=at)])
         if isinstance(value, Alt):  # a list made in branches: each of them cut there
