@@ -82,3 +82,43 @@ def test_a_walk_newest_first_through_a_method_that_stops_at_a_budget_is_a_window
     # reported where each walk starts (no request linked: info); not the walk that keeps every
     # turn (`everything`), nor the one reversed to oldest first (`oldest`)
     assert found == [("PRM105", "info", "app.py", 10), ("PRM105", "info", "app.py", 21)]
+
+
+NOTE = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    SYSTEM = "You summarise conversations for the team, keeping decisions and open questions. " * 10
+
+
+    def count(m):
+        return len(m["content"]) // 4
+
+
+    def window(head, body, budget):
+        kept, used = [], 0
+        for msg in reversed(body):
+            if used + count(msg) > budget:
+                break
+            kept.append(msg)
+            used += count(msg)
+        dropped = len(body) - len(kept)
+        kept.reverse()
+        if dropped:
+            kept.insert(0, {"role": "system", "content": f"[{dropped} older messages omitted to fit the window]"})
+        return head + kept
+
+
+    def reply(history, question):
+        messages = window([{"role": "system", "content": SYSTEM}], history, 4000)
+        return client.chat.completions.create(model="gpt-4o", messages=[*messages, {"role": "user", "content": question}])
+"""
+
+
+def test_a_note_derived_from_a_cut_put_at_the_head_of_the_kept_list_costs_no_history(tmp_path):
+    # the count of dropped messages changes only when the window moves: no warning that it costs
+    # the history after it; the window itself is reported where the walk starts
+    write(tmp_path, {"app.py": NOTE})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert found == [("PRM105", "warning", 13), ("PRM101", "info", 21)]
