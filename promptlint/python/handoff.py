@@ -23,7 +23,9 @@ Shapes (`name` assigned at `node`, read later in the same function):
     # history after it when the package's own functions taking `system_prompt` agree that it is
     # the system part of the request they send (`system_keyword_calls`)
 
-Not a hand-off: a call that takes no conversation (`summarise(system_prompt, text)`), a call made
+Not a hand-off: a call that takes no conversation (`summarise(system_prompt, text)`), a message
+put at the head of a list the function then puts after other messages (`kept.insert(0, note)`,
+then `head + kept`: not the head of the request), a call made
 before the assignment, a name rebound to other text before the call (the candidate's first
 changing segment must be in the value the call receives), the hashing of the prompt.
 """
@@ -94,7 +96,7 @@ def _hand_offs(func, name: str, calls: bool = True):
             if mine and calls:
                 yield n, mine[0], [a for a in args if not _is(a, name)]
             elif isinstance(n.func, ast.Attribute) and n.func.attr == "insert" and len(n.args) == 2 \
-                    and first_index(n.args[0]):
+                    and first_index(n.args[0]) and not _put_after_others(func, n.func.value):
                 read = _read(n.args[1], name)
                 if read is not None:
                     yield n, read, [n.func.value]
@@ -108,6 +110,20 @@ def _hand_offs(func, name: str, calls: bool = True):
             read = _read(n.left.elts[0], name)
             if read is not None:
                 yield n, read, [n.right]
+
+
+def _put_after_others(func, listed) -> bool:
+    """True when `func` puts the list `listed` (a local name) after other messages (`head + kept`,
+    `[*head, *kept]`): an item inserted at its head is not at the head of the request (a note put
+    first in a cut of the conversation that follows the system messages)."""
+    if not isinstance(listed, ast.Name):
+        return False
+    for n in _nodes(func):
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add) and _is(n.right, listed.id):
+            return True
+        if isinstance(n, ast.List) and any(isinstance(e, ast.Starred) and _is(e.value, listed.id) for e in n.elts[1:]):
+            return True
+    return False
 
 
 def _is(node, name: str) -> bool:
@@ -264,7 +280,8 @@ def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
         found = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=finder.m.code(arg))
     if found is not None:
         return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=found.expr or finder.m.code(arg),
-                       span=finder.m.span(arg), evidence="the conversation handed on with the system prompt")
+                       span=finder.m.span(arg), evidence="the conversation handed on with the system prompt",
+                       window=found.window, window_stop=found.window_stop)  # (a cut one stays a window)
     return None
 
 

@@ -16,15 +16,16 @@ from .flow.values import Seq, Text
 from .walk import subtree
 
 #: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
+#: index, or kept newest first and put back in order (`kept.reverse()`), or by an
 #: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
-#: that runs until a size (tokens, a length, a count) fits, a message's content replaced): a function without one is not read
+#: that runs until a size (tokens, a length, a count) fits, on either side of the test, a message's content replaced): a function without one is not read
 #: for a cut conversation. Three patterns (`cuts_text` reads them): those that start with a
 #: character (searched fast), and the two that start at a word boundary, searched only when their
 #: word is in the text.
-_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
+_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.reverse\(\)|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
                          r"|\[[\"']content[\"']\] = |\.content = ")
 _CUTS_DEL = re.compile(r"\bdel\s+[\w.]+\[(?!\s*[\"'])")
-_CUTS_WHILE = re.compile(r"\bwhile\b[^\n:]*(?:tokens?\b|len\(|count\()[^\n:]*[<>]")
+_CUTS_WHILE = re.compile(r"\bwhile\b[^\n:]*(?:(?:tokens?\b|len\(|count\()[^\n:]*[<>]|[<>][^\n:]*(?:tokens?\b|len\(|count\())")
 #: The three as one pattern (a match of it is a match of one of them).
 CUTS = re.compile("|".join(p.pattern for p in (_CUTS_CHARS, _CUTS_DEL, _CUTS_WHILE)))
 
@@ -145,8 +146,9 @@ def _conversation(seg: Segment) -> bool:
 
 
 def windows_in(value, depth: int = 0) -> list[Segment]:
-    """The conversation segments of `value` that carry a cut (`window`), each cut once; none in
-    text that renders the conversation among other text."""
+    """The conversation segments of `value` (a list, or a dict of prompt inputs that holds it under
+    a key) that carry a cut (`window`), each cut once; none in text that renders the conversation
+    among other text."""
     from .flow.values import Alt, Mapping, Obj, Spread
     if depth > 4:
         return []
@@ -159,6 +161,8 @@ def windows_in(value, depth: int = 0) -> list[Segment]:
         found += [w for i in value.items if isinstance(i, (Mapping, Obj)) for w in marks_in(i)]  # rendered apart by age
     elif isinstance(value, Alt):
         found = [w for o in value.options for w in windows_in(o, depth + 1)]
+    elif isinstance(value, Mapping) and not value.repeated:  # prompt inputs: `{"chat_history": history[2:]}`
+        found = [w for v in value.items.values() for w in windows_in(v, depth + 1)]
     else:
         return []
     return list({s.window: s for s in found}.values())

@@ -17,6 +17,7 @@ from .module import self_attr
 from ..model import Kind, Part, Segment, Volatility
 from ..source import SourceError, read_python
 from .candidates import words
+from .flow.cuts import front_slice, runs_until_it_fits
 from .history_cuts import CONVERSATION_WORDS
 from .walk import subtree
 
@@ -34,7 +35,7 @@ def cut_kept(finder, func) -> bool:
     if cls is None:
         return False
     a, b = finder.m.offsets(func)
-    if finder.m.source.find("len(self.", a, b) == -1:
+    if finder.m.source.find("len(self.", a, b) == -1 and finder.m.source.find("while", a, b) == -1:
         return False
     found = _oldest_cuts(func) if finder.cuts(func) else []
     if finder.m.source.find("-=", a, b) != -1:
@@ -66,14 +67,17 @@ def _cut_read(finder, func, attr: str) -> bool:
 
 
 def _oldest_cuts(func) -> list[tuple[str, ast.stmt]]:
-    """(attribute, statement) for each `self.X.pop(0)` / `del self.X[0]` / `del self.X[:k]` in a
-    `while` or `if` whose test reads `len(self.X)`: the oldest items dropped once it is too long."""
+    """(attribute, statement) for each `self.X.pop(0)` / `del self.X[0]` / `del self.X[:k]` /
+    `self.X = self.X[k:]` in a `while` or `if` whose test reads `len(self.X)`, or in a `while`
+    loop that runs until a size of `self.X` fits (`while count_tokens(self.X) > limit:`): the
+    oldest items dropped once it is too long."""
     out: dict[str, ast.stmt] = {}
     for node in subtree(func):
         if not isinstance(node, (ast.While, ast.If)):
             continue
+        sized = runs_until_it_fits(node)  # any size of it: `count(self.X)`, `self.tokens(self.X)`
         tested = {n.args[0].attr for n in subtree(node.test) if isinstance(n, ast.Call)
-                  and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+                  and (sized or isinstance(n.func, ast.Name) and n.func.id == "len") and len(n.args) == 1
                   and self_attr(n.args[0]) is not None}
         for stmt in node.body:
             attr = _drops_oldest(stmt)
@@ -139,7 +143,11 @@ def _slices_newest(node, attr: str, name: str) -> bool:
 
 def _drops_oldest(stmt) -> str | None:
     """The attribute a statement drops the first item(s) of: `self.X.pop(0)`, `del self.X[0]`,
-    `del self.X[:k]`."""
+    `del self.X[:k]`, `self.X = self.X[k:]`."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and self_attr(stmt.targets[0]) is not None:
+        cut = stmt.value
+        if front_slice(cut) and self_attr(cut.value) == self_attr(stmt.targets[0]):
+            return self_attr(cut.value)
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         if isinstance(call.func, ast.Attribute) and call.func.attr == "pop" and len(call.args) == 1 \

@@ -200,7 +200,9 @@ class LayoutBuilder:
         inner = item.value
         variants = [v for v in variants_of(inner) if isinstance(v, Seq)]
         if isinstance(inner, Alt) and variants:
-            merged = Seq([x for v in variants for x in v.items], item.span, repeated=True)
+            cut = window_of(inner)  # the conversation cut in one branch, a list in another (`else []`)
+            merged = Seq([x for v in variants for x in v.items] + ([Spread(Text([cut]), item.span)] if cut else []),
+                         item.span, repeated=True)
             return [self.history_part(merged, frame, item.span)]
         if isinstance(inner, Seq) and inner.repeated:
             return [self.history_part(inner, frame, item.span)]
@@ -543,9 +545,10 @@ def is_history_like(value) -> bool:
 
 
 def history_seg(value, span, expr) -> Segment:
-    """The segment of a replayed conversation; `window` kept when it is cut to its newest messages."""
+    """The segment of a replayed conversation; `window` kept when it is cut to its newest messages
+    (in one of its variants too: a list cut in a branch)."""
     segs = value.segs if isinstance(value, Text) else []
-    cut = next((s for s in segs if s.window is not None), None)
+    cut = next((s for s in segs if s.window is not None), None) or (window_of(value) if isinstance(value, Alt) else None)
     placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
                    evidence="replayed conversation", window=cut and cut.window,

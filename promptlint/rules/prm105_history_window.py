@@ -56,8 +56,12 @@ class HistoryWindowRule(Rule):
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
-    history), a `del messages[i]` over the first indices up to a cut point and a walk by index
-    from `len(messages) - 1` that stops at a count are cuts too (a walk is reported where it walks,
+    history, or the list sliced from its front, `history = history[2:]`, also kept under a dict key,
+    `inputs["chat_history"] = chat_history[2:]`, or on the instance), a `del messages[i]` over the
+    first indices up to a cut point, a walk by index from `len(messages) - 1` that stops at a count
+    and a walk that stops at a bound through a method of the conversation's class that gives its
+    messages newest first (`for q, a in chat.iter_pairs():`, the method asking for them
+    `newest_first=True` or walking them reversed) are cuts too (a walk is reported where it walks,
     the test where it stops at its bound, `if used + n > max_tokens: ... break`, as a related
     location). A cut in a helper of its own (a
     filter, a memory class, a conversation manager) that returns the cut list, keeps it on the

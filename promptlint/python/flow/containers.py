@@ -452,9 +452,13 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                 return options[0] if len(options) == 1 else Alt(options, prev.span)
         elif isinstance(prev, Mapping) and not prev.repeated:
             variants = [prev]
+        elif th.value is not None:  # a dict handed in: known by the conversation cut under its key
+            variants = [Mapping({}, span=getattr(prev, "span", None))]
         else:
             return prev
         value = self.eval(th.node, frame, th.env)
+        if th.value is not None:  # `d[key] = d_key[2:]` until it fits: its oldest messages dropped (scopes)
+            value = self.windowed(value, th.value, frame, th.name)
         span = frame.module.span(th.node)
         made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
                 for v in variants]

@@ -41,6 +41,41 @@ def drops_oldest(stmt, loop=None) -> str | None:
     return None
 
 
+def front_cut(stmt, env: dict) -> ast.expr | None:
+    """The target of `t = xs[k:]` (a name, `d["key"]`) when it drops the first k items of the list
+    the target holds: `history = history[2:]`, or `xs` read from the target in the loop
+    (`chat_history = inputs["chat_history"]`, then `inputs["chat_history"] = chat_history[2:]`).
+    In a `while` loop that runs until a size fits, the oldest messages dropped until it fits; a
+    slice from the end (`xs[-k:]`) or to a bound (`xs[k:n]`) is no front cut; else None."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return None
+    target, value = stmt.targets[0], stmt.value
+    if not (front_slice(value) and isinstance(value.value, ast.Name)):
+        return None
+    if not (isinstance(target, ast.Name) or isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+        return None
+    held = ast.dump(target, annotate_fields=False).replace("Store()", "Load()")
+    base = value.value
+    if isinstance(target, ast.Name) and base.id == target.id:
+        return target
+    th = env.get(base.id)
+    read = th.node if th is not None and th.kind == "expr" else None
+    reads = [read.body, read.orelse] if isinstance(read, ast.IfExp) else [read]
+    return target if any(r is not None and ast.dump(r, annotate_fields=False) == held for r in reads) else None
+
+
+def front_slice(value) -> bool:
+    """True for `xs[k:]` with k a positive number or a count (`xs[start:]`): the list without its
+    first k items; not `xs[-k:]` (its newest), `xs[0:]`, nor a slice to a bound (`xs[k:n]`)."""
+    if not (isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice)):
+        return False
+    cut = value.slice
+    lower = cut.lower
+    return not (cut.upper is not None or cut.step is not None or lower is None or isinstance(lower, ast.UnaryOp)
+                or isinstance(lower, ast.Constant) and not (type(lower.value) is int and lower.value > 0))
+
+
 def dropped_until(stmt) -> str | None:
     """The name of the list `name.pop()` / `name.pop(i)` / `del name[...]` removes an item of
     (the item thrown away), in a `while` loop that runs until a size fits: `while tokens >

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import marks_last_only, sets_cache_marker
-from .cuts import (appended, bound_stop, drops_oldest, dropped_until, masks_older, method_cuts, newest_first, rewritten,
-                   runs_until_it_fits, walks_back)
+from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
+                   newest_first, rewritten, runs_until_it_fits, walks_back)
+from .newest_iters import newest_by_method
 from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
@@ -39,7 +40,8 @@ class Thunk:
     a newest-first walk stops at its bound, or None) | apart (the items a
     loop added to `prev` rendered one way among the newest, another older: `node` from
     `rewrites.older_apart`) | setitem (key `name`
-    of the dict `prev` set to `node`) | map (a loop that appends one element per item: `value` the
+    of the dict `prev` set to `node`; `value` the slice that drops its oldest items in a loop that
+    runs until a size fits, `d[key] = xs[2:]`, or None) | map (a loop that appends one element per item: `value` the
     append, `env` the bindings before the loop). `env` is the bindings visible where it was made;
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None."""
@@ -388,6 +390,8 @@ class ScopesMixin:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
             env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
         source = newest_first(stmt) if is_for else walks_back(stmt, start)
+        if is_for and frame.func is not None and (source is not None or breaks(stmt.body)):
+            source = newest_by_method(self, frame, stmt, source)  # `for p in chat.iter_pairs():` (newest_iters)
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
             before = ctx[1] if is_for else start
             for name in appended(stmt.body, prepends=not is_for):
@@ -465,6 +469,8 @@ class ScopesMixin:
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
         if isinstance(stmt, ast.Assign):
+            cut = front_cut(stmt, env) if frame.fitting else None  # `history = history[2:]` until it fits
+            held = env.get(cut.id) if isinstance(cut, ast.Name) else None  # the list before it is cut
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
                 if loop and (name := _keyed(target, env)) is not None and _dict_binding(env[name]):
@@ -475,6 +481,12 @@ class ScopesMixin:
                     frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)))
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
                 env[name] = _shared("window", node=stmt, prev=env[name], name=name)
+            elif cut is not None:
+                if held is not None:
+                    env[cut.id] = _shared("window", node=stmt.value, prev=held, name=cut.id)
+                elif isinstance(cut, ast.Subscript) and env.get(cut.value.id) is not None \
+                        and env[cut.value.id].kind == "setitem":
+                    env[cut.value.id].value = stmt.value  # `inputs["chat_history"] = chat_history[2:]`
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
                 env[stmt.target.id] = _shared("expr", node=stmt.value, env=dict(env))

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ... import classify
 from ...model import Kind, Segment, Volatility
-from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic
+from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, dynamic
 from ..walk import subtree
 
 #: The evidence of a message read out of the conversation by index (`history[i]`) or by a loop
@@ -94,18 +94,22 @@ class WindowsMixin:
         """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
         `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
         grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
-        name where it is cut) is one too. `stop`: the test where a newest-first walk stops at its
+        name where it is cut), or made of the conversation's own messages (`[clip(m) if big(m)
+        else m for m in msgs]`), is one too; so is each list an Alt may be. `stop`: the test where a newest-first walk stops at its
         bound (kept as the segment's `window_stop`), or None."""
         m = frame.module
         at = m.span(stop) if stop is not None else None
-        conversation = _history(value) or _named_conversation(value)
+        conversation = _history(value) or _named_conversation(value, name)
         if conversation is not None and conversation.window is not None:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
             return Text([replace(conversation, window=m.span(node), expr=m.code(node), window_stop=at)])
-        if isinstance(value, Seq) and value.repeated and name.lower() in classify.HISTORY_NAMES:
+        if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)) \
+                or isinstance(value, Obj) and name.lower() in classify.HISTORY_NAMES:  # (an instance of a history class)
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
             return Text([replace(grown.segs[0], window=m.span(node), window_stop=at)])
+        if isinstance(value, Alt):  # a list made in branches: each of them cut there
+            return replace(value, options=[WindowsMixin.windowed(o, node, frame, name, stop) for o in value.options])
         if isinstance(value, Seq):  # a message list: the conversation spread into it
             return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame, stop=stop))
                                          if isinstance(i, Spread) else i for i in value.items])
@@ -192,18 +196,31 @@ def _pieces(value) -> bool:
     return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
 
 
-def _named_conversation(value) -> Segment | None:
+def _named_conversation(value, name: str = "") -> Segment | None:
     """The segment of a value we cannot read that is named as the conversation
-    (`agent.messages` of an object of a class not found), as the history it is cut from."""
+    (`agent.messages` of an object of a class not found, `state["chat_history"]`), or kept under
+    such a name where it is cut (`name`: the key of
+    `inputs["chat_history"] = chat_history[2:]`), as the history it is cut from."""
     if not (isinstance(value, Text) and len(value.segs) == 1):
         return None
     seg = value.segs[0]
     if seg.is_static or seg.kind is not Kind.UNKNOWN or not seg.expr:
         return None
-    last = seg.expr.rsplit(".", 1)[-1]
-    if last.lower() not in classify.HISTORY_NAMES:
+    if _last_name(seg.expr).lower() not in classify.HISTORY_NAMES and name.lower() not in classify.HISTORY_NAMES:
         return None
     return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
+
+
+def _last_name(expr: str) -> str:
+    """The name an expression reads last: `a.messages` -> messages, `s["chat_history"]` ->
+    chat_history; else ""."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return expr.rsplit(".", 1)[-1]
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
 
 
 def _holds_messages(value: Seq) -> bool:
@@ -228,6 +245,8 @@ def _regrouped(value: Seq) -> bool:
     def taken(v) -> bool:
         if isinstance(v, Seq) and not v.repeated:
             return bool(v.items) and all(taken(i) for i in v.items)
+        if isinstance(v, Alt):  # (each message kept or rewritten by a condition)
+            return all(taken(o) for o in v.options)
         return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].evidence.startswith((TAKEN, MESSAGE_OF)) \
             and _whole_item(v.segs[0].expr)
     return bool(value.items) and all(taken(i) for i in value.items)
