@@ -359,10 +359,19 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
 @click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache.")
 @click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
               help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
+@click.option("--baseline", "refused_baseline", hidden=True, default=None)
+@click.option("--write-baseline", "refused_write_baseline", hidden=True, default=None)
+@click.option("--diff-base", "refused_diff_base", hidden=True, default=None)
 @click.pass_context
 def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero,
-                output_file, statistics, show_fixes, color, force_exclude, jobs, no_cache, cache_dir):
+                output_file, statistics, show_fixes, color, force_exclude, jobs, no_cache, cache_dir,
+                refused_baseline, refused_write_baseline, refused_diff_base):
     """Apply fixes to PATHS (= check --fix): safe ones, unsafe ones with --unsafe-fixes."""
+    for option, given in (("--baseline", refused_baseline), ("--write-baseline", refused_write_baseline),
+                          ("--diff-base", refused_diff_base)):
+        if given is not None:
+            _fail(f"{option} cannot be combined with fixing: `promptlint fix` applies to every finding "
+                  f"(fix first, then run `promptlint check {option} ...`)")
     ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff,
                output_format=output_format, select=select, ignore=ignore, config_file=config_file,
                isolated=isolated, exit_zero=exit_zero, output_file=output_file, statistics=statistics,
