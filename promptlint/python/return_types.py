@@ -11,10 +11,15 @@ no prompt, whatever its body computes: reading its value (the calls it makes, th
 callers pass) is work spent on no layout. On the benchmark corpus the functions named for prompts
 whose return became no layout spent 362,000 of the run's 1.12 million evaluations.
 
+A type alias assigned at the top level (`ModelMessage = Annotated[ModelRequest | ModelResponse,
+...]`) allows what its value allows (`-> list[ModelMessage]`: a list of plain objects); an alias
+named `...Message` that can be called builds objects named so, which may be messages.
+
 An annotation says nothing when it names text or any type (`str`, `Any`, no annotation), a type
-this module cannot see whole (a name imported from a module the analysis has not read, an alias,
-a class with a base outside the tree that may be `str` or `list`), or a list of items that may be
-messages (dicts, objects of a class named `...Message` or with a `role` field).
+this module cannot see whole (a name imported from a module the analysis has not read, an alias
+whose value is not a type expression, a class with a base outside the tree that may be `str` or
+`list`), or a list of items that may be messages (dicts, objects of a class named `...Message` or
+with a `role` field).
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ _LISTS = {"list", "List", "Sequence", "MutableSequence", "tuple", "Tuple", "set"
 _UNIONS = {"Optional", "Union"}
 #: Bases outside the tree that make a class no text, no list and no dict.
 _PLAIN_BASES = {"object", "BaseModel", "ABC", "Generic", "Protocol", "Exception", "BaseException"}
-_DEPTH = 4
+_DEPTH = 8  # nested annotations, aliases and bases read (an alias or a class may name itself)
 
 
 def never_prompt(finder, func, named: bool, role: str) -> bool:
@@ -47,7 +52,7 @@ def never_prompt(finder, func, named: bool, role: str) -> bool:
     key = (id(func), named, role)
     found = cache.get(key)
     if found is None:
-        found = cache[key] = not _may_be_prompt(_kinds(finder, func.returns, 0), named, role == "system")
+        found = cache[key] = not _may_be_prompt(_kinds(finder, finder.m, func.returns, 0), named, role == "system")
     return found
 
 
@@ -62,25 +67,25 @@ def _may_be_prompt(kinds: set, named: bool, system: bool) -> bool:
     return False
 
 
-def _kinds(finder, ann, depth: int) -> set:
-    """The kinds of value annotation `ann` allows (see the module's table)."""
+def _kinds(finder, module, ann, depth: int) -> set:
+    """The kinds of value annotation `ann`, written in `module`, allows (see the module's table)."""
     if depth > _DEPTH:
         return {"any"}
     if isinstance(ann, ast.Constant) and ann.value is None:
         return {"scalar"}
     if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-        return _kinds(finder, ann.left, depth + 1) | _kinds(finder, ann.right, depth + 1)
+        return _kinds(finder, module, ann.left, depth + 1) | _kinds(finder, module, ann.right, depth + 1)
     if isinstance(ann, ast.Subscript):
         base = _last(ann.value)
         args = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
         if base in _UNIONS:
-            kinds = {k for a in args for k in _kinds(finder, a, depth + 1)}
+            kinds = {k for a in args for k in _kinds(finder, module, a, depth + 1)}
             return kinds | {"scalar"} if base == "Optional" else kinds
         if base == "Annotated":
-            return _kinds(finder, args[0], depth + 1)
+            return _kinds(finder, module, args[0], depth + 1)
         if base in _LISTS:
             items = frozenset(k for a in args if not (isinstance(a, ast.Constant) and a.value is Ellipsis)
-                              for k in _kinds(finder, a, depth + 1))
+                              for k in _kinds(finder, module, a, depth + 1))
             return {("list", items)}
         if base in _MAPS:
             return {"map"}
@@ -96,13 +101,68 @@ def _kinds(finder, ann, depth: int) -> set:
         return {"map"}
     if name in _LISTS:
         return {("list", frozenset({"any"}))}
-    found = _class(finder, finder.m, ann)
-    if found is None or not _plain(finder, *found, depth + 1):
+    found = _class(finder, module, ann)
+    if found is None:
+        return _alias(finder, module, ann, depth + 1)
+    if not _plain(finder, *found, depth + 1):
         return {"any"}
     module, cls = found
     fields = {t.id for n in cls.body if isinstance(n, (ast.AnnAssign, ast.Assign))
               for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
     return {"msg"} if cls.name.endswith("Message") or "role" in fields else {"obj"}
+
+
+def _alias(finder, module, node, depth: int) -> set:
+    """The kinds of a type alias assigned at the top level of `module` or of a module it imports
+    the name from that the analysis already reads (`ModelMessage = Annotated[ModelRequest |
+    ModelResponse, Discriminator("kind")]`, `Messages: TypeAlias = list[Message]`): those of the
+    value of each of its assignments; {"any"} for a name that is no such alias. An alias named
+    `...Message` that can be called (`Message = Annotated[ChatMessage, ...]`: it builds its class)
+    makes objects the evaluator takes for messages by that name: "msg" too. A union cannot be
+    called: its name builds nothing."""
+    found = _assigned(finder, module, node)
+    if found is None:
+        return {"any"}
+    module, name, values = found
+    kinds: set = set()
+    for value in values:
+        kinds |= _kinds(finder, module, value, depth)
+        if name.endswith("Message") and _callable_type(value):
+            kinds.add("msg")
+    return kinds
+
+
+def _callable_type(node) -> bool:
+    """False for a type expression that cannot be called (a union: `A | B`, `Union[...]`,
+    `Optional[...]`, or one of them `Annotated`), True for any other."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return False
+    if isinstance(node, ast.Subscript):
+        base = _last(node.value)
+        if base in _UNIONS:
+            return False
+        if base == "Annotated":
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+            return _callable_type(first)
+    return True
+
+
+def _assigned(finder, module, node, hops: int = 0):
+    """(module, name, value nodes) of the top-level assignments of a name in `module` (none of its
+    functions or classes), or in the module of the tree it is imported from when the analysis
+    already reads that module; None when there are none."""
+    if isinstance(node, ast.Name) and node.id in module.assigns:
+        if node.id in module.imports or node.id in module.functions or node.id in module.classes:
+            return None  # (bound more than one way: not known which)
+        return module, node.id, module.assigns[node.id]
+    qual = module.qualified_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    if not qual or "." not in qual or hops > 2:
+        return None
+    head, _, name = qual.rpartition(".")
+    other = finder.ev.project.used(head)
+    if other is None:
+        return None
+    return _assigned(finder, other, ast.Name(id=name), hops + 1)
 
 
 def _last(node) -> str:
