@@ -42,3 +42,4 @@ fetch setAG strands-agents 1.62.0 strands-agents.AG; fetch setAG langroid 0.69.1
 fetch setAH griptape 1.13.0 griptape.AH; fetch setAH agency-swarm 0.7.2 agency-swarm.AH; fetch setAH magentic 0.41.1 magentic.AH
 fetch setAI nemoguardrails 0.24.1; fetch setAI llmware 0.4.7; fetch setAI semantic-kernel 1.45.0
 fetch setAJ open-webui 0.12.4; fetch setAJ llama-stack 0.2.12; fetch setAJ quivr-core 0.0.26
+fetch setAK agentdojo 0.1.35; fetch setAK deepeval 4.3.1; fetch setAK langgraph 1.2.24; fetch setAK jupyter-ai-magics 2.31.7
