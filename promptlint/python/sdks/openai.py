@@ -116,7 +116,9 @@ def responses(b, call) -> None:
     if "input" in call.kwargs:
         node = call.kwargs["input"]
         value = b.value(node, frame)
-        if isinstance(value, Seq):
+        if isinstance(value, Seq) or isinstance(value, Alt) and all(isinstance(o, Seq) for o in variants_of(value)):
+            # a list of input items, or one of several (`messages = [system] + messages` under an
+            # `if`): messages, read as a message list is read in every API
             first_input = len(parts)
             msg_parts, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
@@ -124,8 +126,6 @@ def responses(b, call) -> None:
         elif is_history_like(value):
             parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            if isinstance(value, Alt) and all(isinstance(o, Seq) for o in variants_of(value)):
-                first_input = len(parts)  # one of several lists of input items
             parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     truncation = call.kwargs.get("truncation")
