@@ -26,6 +26,10 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     covered = {c for lt in layouts for c in lt.supersedes}
     sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments()
             if s.span and not _unfilled(s)}
+    # where a send site's values were made when they enter its text elsewhere (a message present
+    # or absent by a condition: its content's segment placed at the message)
+    made = {(s.origin, s.kind, s.expr) for lt in layouts if lt.source == "python-call"
+            for _, _, _, s in lt.segments() if s.origin and not s.is_static and s.kind is not Kind.HISTORY}
     reached: dict = {}  # functions read to build a send site's tools
     for lt in layouts:
         if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
@@ -38,7 +42,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
             continue
         if layout.source == "python-constant" and (
-                _carried(layout, sent) or _template_filled(layout, filled)
+                _carried(layout, sent, made) or _template_filled(layout, filled)
                 or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
             continue
         out.append(layout)
@@ -53,15 +57,21 @@ def _unfilled(seg) -> bool:
         and seg.expr.endswith("}")
 
 
-def _carried(layout: PromptLayout, sent: set) -> bool:
+def _carried(layout: PromptLayout, sent: set, made: set = frozenset()) -> bool:
     """True when a send site carries the candidate's text: one of its segments is there, and so
     is its first dynamic segment (the one its prefix breaks at). A send site that holds the static
     text but lost what changes in it (read through a conversion the analysis does not follow)
-    does not judge it: the candidate is judged on its own."""
+    does not judge it: the candidate is judged on its own. `made`: where the send sites' dynamic
+    values were made, when they enter the text elsewhere (`origin`); a candidate with no static
+    text whose value (made at the same place, of the same kind; not a conversation, which a send
+    site may hold without the cut a candidate reports) a send site holds so (`[{"role": "system", "content": self.instructions}] +
+    messages` under an `if`) is carried too."""
     segs = [s for _, _, _, s in layout.segments()]
+    first = next((s for s in segs if not s.is_static and s.span is not None), None)
+    if first is not None and not any(s.is_static for s in segs) and (first.origin or first.span, first.kind, first.expr) in made:
+        return True
     if not any(s.span in sent for s in segs):
         return False
-    first = next((s for s in segs if not s.is_static and s.span is not None), None)
     return first is None or first.span in sent
 
 

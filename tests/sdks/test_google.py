@@ -154,3 +154,35 @@ def test_a_part_dict_of_inline_data_is_content_where_it_is_written(tmp_path):
     assert parts(found[0]) == [("user", [("unknown", "per-request", "page_bytes"), ("text", "Transcribe the page."),
                                          ("unknown", "per-request", "prompt")])]
     assert found[0].parts[0].segments[0].evidence == "an attachment, an `inline_data` block"
+
+
+PREPENDED = """
+    from google import genai
+
+    client = genai.Client()
+    INTRO = {"role": "user", "parts": [{"text": "You are a travel planner. Keep answers short."}]}
+
+
+    def ask(history, question, intro):
+        contents = list(history)
+        contents.append({"role": "user", "parts": [{"text": question}]})
+        if intro:
+            contents = [INTRO] + contents
+        return client.models.generate_content(model="gemini-2.5-flash", contents=contents)
+
+
+    def plain(question, formal):
+        contents = [question] if formal else [question, "Answer briefly."]
+        return client.models.generate_content(model="gemini-2.5-flash", contents=contents)
+"""
+
+
+def test_contents_chosen_by_a_condition_are_messages_in_their_order(tmp_path):
+    one, two = sent(layouts(tmp_path, PREPENDED))
+    # one of two message lists (an intro put first under an `if`): the intro's place, then the
+    # conversation, then the question as the newest user message (not all of it one user message)
+    assert [role for role, _ in parts(one)] == ["history", "history", "user"]
+    assert parts(one)[2] == ("user", [("user-input", "per-request", "question")])
+    assert one.newest_user == 2
+    # one of two lists of strings (no message of their own): one user turn, as before
+    assert [role for role, _ in parts(two)] == ["user"]

@@ -356,7 +356,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             if isinstance(left, Seq) or isinstance(right, Seq):
                 items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
                 items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
-                return Seq(items, m.span(node), repeated=getattr(left, "repeated", False) or getattr(right, "repeated", False))
+                return _joined(items, left, right, m.span(node))
             return Text(self.text_of(left, frame) + self.text_of(right, frame))
         if isinstance(op, ast.Mult):
             repeated = _repeat(left, right) or _repeat(right, left)
@@ -536,8 +536,18 @@ def _lists_joined(left: Value, right: Value, node: ast.BinOp, m) -> Value | None
     if len(lv) * len(rv) > MAX_VARIANTS:  # one list: each side spread whole
         return Seq([Spread(left, m.span(node.left), m.code(node.left)),
                     Spread(right, m.span(node.right), m.code(node.right))], m.span(node))
-    options = [Seq(items(a, node.left) + items(b, node.right), m.span(node),
-                   repeated=getattr(a, "repeated", False) or getattr(b, "repeated", False)) for a in lv for b in rv]
+    options = [_joined(items(a, node.left) + items(b, node.right), a, b, m.span(node)) for a in lv for b in rv]
     alts = [v for v in (left, right) if isinstance(v, Alt)]
     return Alt(options, m.span(node), configured=all(a.configured for a in alts),
                fallback=all(a.fallback for a in alts), per_caller=all(a.per_caller for a in alts))
+
+
+def _joined(items: list, left: Value, right: Value, span) -> Seq:
+    """The list `left + right` holding `items`. Grown in a loop when a side is; its `head` (the
+    items known before the loop) is what a written list on the left adds to the right's head
+    (`[system] + messages`: the system message, then the messages written before their loop)."""
+    repeated = getattr(left, "repeated", False) or getattr(right, "repeated", False)
+    head = 0
+    if repeated and isinstance(left, Seq):
+        head = left.head if left.repeated else len(left.items) + getattr(right, "head", 0)
+    return Seq(items, span, repeated=repeated, head=head)

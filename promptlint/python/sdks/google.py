@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from ...model import Part
-from ..flow.values import Mapping, Obj, Seq
+from ..flow.values import Alt, Mapping, Obj, Seq
 from ..attachments import gemini_segments, gemini_turn
-from ..layout import history_seg, is_history_like
+from ..layout import history_seg, is_history_like, variants_of
+from ..message_candidates import has_messages
 from .base import Sdk, Shape, chain_is
 
 
@@ -28,7 +29,10 @@ def generate_content(b, call) -> None:
         if turn is not None:  # strings and parts of data: one user message, in their order
             parts.append(Part("user", gemini_segments(b.ev, turn, frame, b.span_of(node)), span=b.span_of(node)))
             newest = len(parts) - 1
-        elif isinstance(value, Seq):
+        elif isinstance(value, Seq) or isinstance(value, Alt) and all(
+                isinstance(o, Seq) and gemini_turn(o) is None and has_messages(o) for o in variants_of(value)):
+            # a list of contents, or one of several lists of messages (`contents = [intro] +
+            # contents` under an `if`); of several lists of strings, one user turn (below)
             mp, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += mp

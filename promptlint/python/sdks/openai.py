@@ -116,7 +116,12 @@ def responses(b, call) -> None:
     if "input" in call.kwargs:
         node = call.kwargs["input"]
         value = b.value(node, frame)
-        if isinstance(value, Seq):
+        lists = isinstance(value, Alt) and all(isinstance(o, Seq) for o in variants_of(value))
+        truncated = "truncation" in call.kwargs and const_str(b.value(call.kwargs["truncation"], frame)) == "auto"
+        if isinstance(value, Seq) or lists and not truncated:
+            # a list of input items, or one of several (`messages = [system] + messages` under an
+            # `if`): messages, read as a message list is read in every API (one of several lists
+            # the API truncates: one value whose oldest items it drops, below)
             first_input = len(parts)
             msg_parts, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
@@ -124,7 +129,7 @@ def responses(b, call) -> None:
         elif is_history_like(value):
             parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            if isinstance(value, Alt) and all(isinstance(o, Seq) for o in variants_of(value)):
+            if lists:
                 first_input = len(parts)  # one of several lists of input items
             parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
