@@ -273,7 +273,10 @@ def load(path: Path, text: str | None = None, rows: tuple[int, int] | None = Non
     if text is None:
         text = read(path)
     text_digest = digest(text)
-    key = (_key_path(path), text_digest, rows)
+    key_path = _key_path(path)
+    if rows is not None:  # one parse per definition, however many fixes it holds
+        rows = _definition_holding(key_path, text_digest, text, rows)
+    key = (key_path, text_digest, rows)
     module = _CACHE.get(key)
     if module is None:
         module = parse(path, text, text_digest, rows)
@@ -281,6 +284,31 @@ def load(path: Path, text: str | None = None, rows: tuple[int, int] | None = Non
     return module
 
 
+#: (resolved path, text digest) -> the (first, last) rows of each top-level function and class.
+_RANGES: OrderedDict = OrderedDict()
+
+
+def _definition_holding(key_path: str, text_digest: str, text: str,
+                        rows: tuple[int, int]) -> tuple[int, int] | None:
+    """The (first, last) rows (1-based, decorators included) of the top-level function or class
+    that holds `rows`, or None (none holds them, or the text does not parse: `parse` says why)."""
+    key = (key_path, text_digest)
+    ranges = _RANGES.get(key)
+    if ranges is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        ranges = [(min([n.lineno, *(d.lineno for d in n.decorator_list)]), n.end_lineno or n.lineno)
+                  for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        with _CACHE.lock:  # (the language server builds fixes from several threads)
+            _RANGES[key] = ranges
+            while len(_RANGES) > 4 * CACHE_SIZE:
+                _RANGES.popitem(last=False)
+    return next(((a, b) for a, b in ranges if a <= rows[0] and rows[1] <= b), None)
+
+
 def clear_cache() -> None:
     """Forget every parsed module."""
     _CACHE.clear()
+    _RANGES.clear()
