@@ -155,14 +155,20 @@ def _assigned(finder, module, node, hops: int = 0):
         if node.id in module.imports or node.id in module.functions or node.id in module.classes:
             return None  # (bound more than one way: not known which)
         return module, node.id, module.assigns[node.id]
+    found = _imported(finder, module, node, hops)
+    return _assigned(finder, found[0], ast.Name(id=found[1]), hops + 1) if found is not None else None
+
+
+def _imported(finder, module, node, hops: int):
+    """(module, name) a name or dotted name of `module` is imported as, when the analysis already
+    reads that module (`Project.used`: nothing is loaded for this) and at most 2 hops were taken,
+    else None."""
     qual = module.qualified_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
     if not qual or "." not in qual or hops > 2:
         return None
     head, _, name = qual.rpartition(".")
     other = finder.ev.project.used(head)
-    if other is None:
-        return None
-    return _assigned(finder, other, ast.Name(id=name), hops + 1)
+    return (other, name) if other is not None else None
 
 
 def _last(node) -> str:
@@ -175,13 +181,10 @@ def _class(finder, module, node, hops: int = 0):
     module the analysis already reads (`Project.used`: nothing is loaded for this), else None."""
     if isinstance(node, ast.Name) and node.id in module.classes:
         return module, module.classes[node.id]
-    qual = module.qualified_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    if not qual or "." not in qual or hops > 2:
+    found = _imported(finder, module, node, hops)
+    if found is None:
         return None
-    head, _, name = qual.rpartition(".")
-    other = finder.ev.project.used(head)
-    if other is None:
-        return None
+    other, name = found
     if name in other.classes:
         return other, other.classes[name]
     if name in other.imports:  # re-exported (`from .messages import ModelResponse` in a package)
