@@ -76,12 +76,10 @@ UNIQUE_ID_CALLS = {
     "ulid.new", "ulid.ULID", "uuid6.uuid7", "bson.ObjectId", "bson.objectid.ObjectId",
 }
 
-#: Random number generators made without a seed (`random.Random()`): their methods give a new
-#: value on every call, as the module's functions do. One made with a seed (`random.Random(0)`)
-#: repeats its sequence on every run and is not one.
-RANDOM_GENERATORS = {"random.Random", "random.SystemRandom", "numpy.random.default_rng"}
-RANDOM_METHODS = {"random", "randint", "choice", "choices", "sample", "randrange", "getrandbits", "uniform",
-                  "integers", "bytes", "randbytes", "gauss", "normal"}
+#: Random number generators made without a seed (`random.Random()`): their methods named as the
+#: `random` module's functions of `UNIQUE_ID_CALLS` give a new value on every call, as those do.
+#: One made with a seed (`random.Random(0)`) repeats its sequence on every run and is not one.
+RANDOM_GENERATORS = {"random.Random", "random.SystemRandom"}
 
 # Calls that describe the host or the configuration: stable for the life of the process.
 STABLE_CALL_PREFIXES = (

@@ -13,6 +13,7 @@ from . import rewrites
 from .configured import all_configured
 from .containers import _one_of, dict_variants, list_variants, one_dict
 from .keyed import filled_dict
+from .library import KNOWN
 from .text import const_str, slice_segment
 from .turn_text import writes_turn
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -43,9 +44,10 @@ class MethodsMixin:
             path = const_str(p) if p is not None else None
             if path is not None:
                 return self.read_file((m.path.parent / path) if not Path(path).is_absolute() else Path(path), node, frame)
-        if isinstance(base, Obj) and base.qualname in classify.RANDOM_GENERATORS and method in classify.RANDOM_METHODS:
-            # `self.rand = random.Random()` then `self.rand.randint(0, 10**6)`: new on every call
-            return dynamic(span, m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST, f"call to `{m.code(node.func)}()`")
+        if isinstance(base, Obj) and base.qualname in classify.RANDOM_GENERATORS \
+                and f"random.{method}" in classify.UNIQUE_ID_CALLS:
+            # `self.rand = random.Random()` then `self.rand.randint(0, 10**6)`: as the module's function
+            return KNOWN[f"random.{method}"](self, node, f"random.{method}", args, kwargs, frame, env)
         if isinstance(base, Obj) and base.qualname == "string.Template" and method in ("substitute", "safe_substitute"):
             values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
             given = self.eval(args[0], frame, env) if args else None
