@@ -125,6 +125,45 @@ def test_tuple_unpacking(tmp_path):
     assert probe(tmp_path, src, index=1).described == [("text", "right")]
 
 
+def test_every_name_unpacked_reads_the_value_as_it_was_before_the_assignment(tmp_path):
+    # `name` is rebound by the statement itself: `copy` is what `pair` returns for the old `name`
+    # (Python evaluates the right side once, then binds the names), not for the new one
+    src = """
+        def pair(x):
+            return x + "!", x
+
+
+        def f():
+            name = "Ann"
+            name, copy = pair(name)
+            probe(copy)
+            a, b = "a", "b"
+            a, b = b, a
+            probe(b)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "Ann")]
+    assert probe(tmp_path, src, index=1).described == [("text", "a")]
+
+
+def test_a_value_unpacked_into_several_names_is_read_once(tmp_path):
+    # `a, b, c = build(...)`: one call of `build` (its work spent once), whichever names are read
+    src = """
+        def build(text):
+            head = text.upper()
+            return head, text, head + text
+
+
+        def f(topic):
+            a, b, c = build(f"About {topic}.")
+            probe([a, b, c])
+    """
+    p = probe(tmp_path, src)
+    once = 60_000 - p.ev.budget.left
+    p2 = probe(tmp_path, src.replace("probe([a, b, c])", "probe([a])"))
+    assert once < 2 * (60_000 - p2.ev.budget.left)
+    assert [i.segs[-1].text for i in p.value.items[1:]] == [".", "."]
+
+
 IMPORTS = {
     "prompts/__init__.py": "",
     "prompts/system.py": """

@@ -129,8 +129,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.eval(th.node, frame, th.env)
         if th.kind == "default":  # a parameter's default: evaluated when the function is defined
             return per_process(self.eval(th.node, frame, th.env))
-        if th.kind == "unpack":
-            whole = self.eval(th.node, frame, th.env)
+        if th.kind == "unpack":  # (`prev`: the whole value, read once for every name unpacked from it)
+            whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             picked = _element(whole, th.value)
             if picked is not None:
                 return picked

@@ -553,14 +553,17 @@ class ScopesMixin:
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
+            before = dict(env)  # (every name unpacked reads the value as it was before the assignment)
+            whole = None  # the unpacked value: read once for all the names (`a, b, kwargs = build(...)`)
             for i, el in enumerate(target.elts):
                 if isinstance(el, ast.Name):
                     # after a starred target (`*_, last = xs`) a name counts from the end
                     at = i if star is None or i < star else i - len(target.elts)
                     if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
-                        env[el.id] = _shared("expr", node=vals[i], env=dict(env))
+                        env[el.id] = _shared("expr", node=vals[i], env=before)
                     else:
-                        env[el.id] = _shared("unpack", node=value, env=dict(env), name=el.id, value=at)
+                        whole = whole or _shared("expr", node=value, env=before)
+                        env[el.id] = _shared("unpack", node=value, env=before, name=el.id, value=at, prev=whole)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""
