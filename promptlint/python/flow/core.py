@@ -96,6 +96,17 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
     def function_frame(module, func, cls=None, bindings=None, self_value=None, depth: int = 0) -> Frame:
         return Frame(module=module, func=func, cls=cls, bindings=bindings or {}, self_value=self_value, depth=depth)
 
+    def unbound_frame(self, module, func, cls=None, depth: int = 0, hops: int | None = None) -> Frame:
+        """The frame of `func` (a method of `cls`) with no argument bound and no instance given: one per
+        (function, class, depth, hops) in the analysis of one file, whoever asks for it (the site
+        finder reading the function, a caller read for the arguments it passes, the function around
+        a nested one), so its body is read, and each name it binds evaluated, once."""
+        key = ("unbound frame", id(func), id(cls), depth, hops)
+        found = self._return_cache.get(key)
+        if found is None or found.module is not module:
+            found = self._return_cache[key] = Frame(module=module, func=func, cls=cls, depth=depth, hops=hops)
+        return found
+
     def force(self, frame: Frame, th: Thunk) -> Value:
         """The value of a binding (computed once; a recursive definition is unknown: the value
         read while it is being computed, made on the first such read only). A thunk of a body
