@@ -1,5 +1,5 @@
-"""Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists,
-paths, and iteration. Volatility and order survive them: a list built by iterating a set stays
+"""Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists
+and iteration (paths: paths.py). Volatility and order survive them: a list built by iterating a set stays
 unordered, an element of a list of user messages stays per-request, a path with a uuid in one of
 its parts stays volatile (docs/policies.md, Policy 9).
 """
@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from pathlib import Path
-
-from ... import source
 from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
 from .merged import merged_list
+from .paths import PathsMixin
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
-from .text import const_str
-from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
+from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
                       takes_newest)
@@ -108,7 +105,7 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
                    variants[0].span)
 
 
-class ContainersMixin(WindowsMixin, KeyedMixin):
+class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -511,41 +508,6 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
             ctx = outer
         return None
 
-    # ---------------------------------------------------------------- paths
-    def path_join(self, base: PathV, parts: list[Value], frame) -> PathV:
-        """`base / part / ...`: static when every part is; a volatile part is kept."""
-        volatile = base.volatile
-        names = []
-        for part in parts:
-            if isinstance(part, PathV):
-                names.append(None if part.path is None else str(part.path))
-                volatile = volatile or part.volatile
-                continue
-            text = const_str(part)
-            if text is None and volatile is None:
-                volatile = _volatile(self.text_of(part, frame))
-            names.append(text)
-        if base.path is None or any(n is None for n in names):
-            return PathV(None, volatile)
-        return PathV(base.path.joinpath(*names), volatile)
-
-    def path_ctor(self, args: list, frame, env) -> Value:
-        if not args:
-            return PathV(None)
-        vals = [self.eval(a, frame, env) for a in args]
-        first = vals[0]
-        if isinstance(first, PathV):
-            return self.path_join(first, vals[1:], frame)
-        s = const_str(first)
-        if s is not None and not Path(s).is_absolute() and s and (source.is_file(Path.cwd() / s)
-                                                                  or (Path.cwd() / s).is_dir()):
-            # relative to the working folder: an application run from its root reads it there
-            return self.path_join(PathV(Path.cwd() / s), vals[1:], frame)
-        if s is None or not Path(s).is_absolute():  # relative to an unknown working folder: not static
-            volatile = _volatile(self.text_of(first, frame)) if s is None else None
-            return self.path_join(PathV(None, volatile), vals[1:], frame)
-        return self.path_join(PathV(Path(s)), vals[1:], frame)
-
 
 def _texts_or_objects(value) -> bool:
     """A text or an instance, or one of several of them (a helper that returns a record in each
@@ -556,15 +518,6 @@ def _texts_or_objects(value) -> bool:
 def _dicts(value) -> bool:
     """A dict, or one of several dicts."""
     return isinstance(value, Mapping) or isinstance(value, Alt) and all(_dicts(o) for o in value.options)
-
-
-def _volatile(segs: list[Segment]) -> Segment | None:
-    """The segment that makes a path part change (a clock, an id, user input), or None."""
-    src = most_volatile(segs)
-    if src is not None and (src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT) or src.volatility in (
-            Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_DAY)):
-        return src
-    return None
 
 
 def newest_message(span, expr: str, conversation: Segment) -> Mapping:
