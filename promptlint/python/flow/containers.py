@@ -402,17 +402,28 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
                    unordered=getattr(prev, "unordered", None) or getattr(add, "unordered", None),
                    head=head if repeated else 0)
 
-    def grow(self, th: Thunk, prev, frame) -> Value:
-        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""
+    def growth(self, th: Thunk, frame) -> Value | None:
+        """What `.append` / `.extend` / `.insert` (`th.node`) adds to its list: the value of its
+        argument (of the item inserted), or None when it adds nothing we read."""
+        args = th.node.args
+        if th.kind in ("append", "extend") and args:
+            return self.eval(args[0], frame, th.env)
+        if th.kind == "insert" and len(args) == 2:
+            return self.eval(args[1], frame, th.env)
+        return None
+
+    def grow(self, th: Thunk, prev, frame, added: Value | None = None) -> Value:
+        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`; `added`: what it
+        adds (`growth`), when already read (once for every variant of a list built in branches)."""
         m = frame.module
         args = th.node.args
         base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
         if th.kind == "append" and args:
-            item = self.eval(args[0], frame, th.env)
+            item = self.eval(args[0], frame, th.env) if added is None else added
             self._return_cache[("appended at", id(item))] = (item, m.span(th.node))
             items = base + [item]
         elif th.kind == "extend" and args:
-            ext = self.eval(args[0], frame, th.env)
+            ext = self.eval(args[0], frame, th.env) if added is None else added
             options = list_variants(ext) if isinstance(ext, Alt) else None
             if options and len(options) > 1 and all(not o.repeated for o in options):
                 # extended by one of several known lists (`yield from` a generator that yields in
@@ -422,7 +433,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
                             else [Spread(ext, m.span(args[0]), m.code(args[0]))])
         elif th.kind == "insert" and len(args) == 2:
-            item = self.eval(args[1], frame, th.env)
+            item = self.eval(args[1], frame, th.env) if added is None else added
             idx = args[0]
             at_start = isinstance(idx, ast.Constant) and idx.value == 0
             items = [item] + base if at_start else base + [item]

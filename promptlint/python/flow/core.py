@@ -190,8 +190,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):
             variants = list_variants(prev)
-            if variants is not None:
-                return Alt([self.grow(th, o, frame) for o in variants], prev.span, configured=all_configured(prev))
+            if variants is not None:  # (what it adds read once for all of them)
+                added = self.growth(th, frame) if variants else None
+                return Alt([self.grow(th, o, frame, added) for o in variants], prev.span, configured=all_configured(prev))
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
 
