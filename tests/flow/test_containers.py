@@ -220,6 +220,23 @@ def test_what_a_list_of_several_variants_is_grown_by_is_read_once(tmp_path):
     assert first.items[-1].items["content"].segs[0].text == "Q: "
 
 
+def test_the_order_of_a_loop_that_adds_several_items_is_read_once(tmp_path):
+    # every append of the loop asks whether its source is unordered: one reading of `set(names)`
+    src = """
+        def f(names):
+            out = ["Names:"]
+            for n in set(names):
+                out.append(f"a {n}")
+                out.append(f"b {n}")
+                out.append(f"c {n}")
+            probe(out)
+    """
+    p = probe(tmp_path, src)
+    assert isinstance(p.value, Seq) and p.value.unordered is not None
+    assert p.value.unordered.kind is Kind.UNORDERED_ITERATION
+    assert [found for _, found in p.frame.orders.values()] == [p.value.unordered]
+
+
 def test_growing_a_parameter_keeps_the_parameter(tmp_path):
     grown = probe(tmp_path, GROWN_IN_BRANCHES, index=2).value
     assert isinstance(grown, Seq) and [type(i) for i in grown.items] == [Spread, Text]

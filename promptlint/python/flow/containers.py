@@ -512,12 +512,23 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
         ctx = th.loop
         while ctx is not None:  # the innermost loop first, then the loops around it
-            node, env, outer = ctx
-            found = self._order_of(self.eval(node, frame, env), node, frame)
+            found = self._order_in(ctx, frame)
             if found is not None:
                 return found
-            ctx = outer
+            ctx = ctx[2]
         return None
+
+    def _order_in(self, ctx: tuple, frame) -> Segment | None:
+        """The unordered-iteration segment of the source of the loop `ctx` (its iterable node, the
+        bindings before it, the loop around it) in `frame`, or None: read once per frame, however
+        many of the items it adds (and variants of the lists they grow) ask."""
+        known = frame.orders.get(id(ctx))
+        if known is not None and known[0] is ctx:
+            return known[1]
+        node, env, _ = ctx
+        found = self._order_of(self.eval(node, frame, env), node, frame)
+        frame.orders[id(ctx)] = (ctx, found)
+        return found
 
 
 def _texts_or_objects(value) -> bool:
