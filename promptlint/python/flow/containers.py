@@ -527,7 +527,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             return known[1]
         node, env, _ = ctx
         found = self._order_of(self.eval(node, frame, env), node, frame)
-        frame.orders[id(ctx)] = (ctx, found)
+        if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
+            frame.orders[id(ctx)] = (ctx, found)
         return found
 
 
