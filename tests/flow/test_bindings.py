@@ -164,6 +164,36 @@ def test_a_value_unpacked_into_several_names_is_read_once(tmp_path):
     assert [i.segs[-1].text for i in p.value.items[1:]] == [".", "."]
 
 
+LOOPED_CALL = """
+    def pairs(xs):
+        return [(x.upper(), f"About {x}.") for x in xs]
+
+
+    def f(topics):
+        out = []
+        for head, body in pairs(topics):
+            out.append(head + body)
+        probe(out)
+"""
+
+
+def _calls_of(p, name: str) -> int:
+    return sum(1 for _, func in p.ev.reached_funcs if func is p.module.functions[name])
+
+
+def test_the_iterable_of_a_loop_is_read_once_for_its_names_and_its_two_passes(tmp_path):
+    # `for head, body in pairs(topics)`: `pairs(...)` read once for both names, and once for both
+    # passes of the loop (its back edge): the body rebinds nothing the iterable reads
+    p = probe(tmp_path, LOOPED_CALL)
+    assert _calls_of(p, "pairs") == 1
+    assert isinstance(p.value, Seq) and p.value.items
+
+
+def test_a_loop_whose_body_rebinds_what_its_iterable_reads_reads_it_again_on_the_second_pass(tmp_path):
+    p = probe(tmp_path, LOOPED_CALL.replace("out.append(head + body)", "out.append(head + body)\n            topics = out"))
+    assert _calls_of(p, "pairs") == 2
+
+
 IMPORTS = {
     "prompts/__init__.py": "",
     "prompts/system.py": """

@@ -525,8 +525,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         known = frame.orders.get(id(ctx))
         if known is not None and known[0] is ctx:
             return known[1]
-        node, env, _ = ctx
-        found = self._order_of(self.eval(node, frame, env), node, frame)
+        node, env, _, source = ctx  # (`source`: the loop's own reading of its iterable, when it is `node`)
+        found = self._order_of(self.force(frame, source) if source is not None else self.eval(node, frame, env), node,
+                               frame)
         if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
             frame.orders[id(ctx)] = (ctx, found)
         return found
