@@ -194,6 +194,30 @@ def test_a_loop_whose_body_rebinds_what_its_iterable_reads_reads_it_again_on_the
     assert _calls_of(p, "pairs") == 2
 
 
+def test_the_test_of_an_if_is_judged_once_for_all_the_names_its_branches_bind(tmp_path):
+    # whether `long_mode()` is configuration (Alt.configured) is asked by `a`, `b` and `c`: one reading
+    src = """
+        MODE = "long"
+
+
+        def long_mode():
+            return MODE == "long"
+
+
+        def f():
+            if long_mode():
+                a, b, c = "A", "B", "C"
+            else:
+                a, b, c = "x", "y", "z"
+            probe([a, b, c])
+    """
+    p = probe(tmp_path, src)
+    assert _calls_of(p, "long_mode") == 1
+    assert all(isinstance(item, Alt) for item in p.value.items)
+    assert [[o.segs[0].text for o in item.options] for item in p.value.items] == [["A", "x"], ["B", "y"], ["C", "z"]]
+    assert len({item.configured for item in p.value.items}) == 1  # (one answer for all three)
+
+
 IMPORTS = {
     "prompts/__init__.py": "",
     "prompts/system.py": """

@@ -234,7 +234,7 @@ def test_the_order_of_a_loop_that_adds_several_items_is_read_once(tmp_path):
     p = probe(tmp_path, src)
     assert isinstance(p.value, Seq) and p.value.unordered is not None
     assert p.value.unordered.kind is Kind.UNORDERED_ITERATION
-    assert [found for _, found in p.frame.orders.values()] == [p.value.unordered]
+    assert [found for _, found in p.frame.shared.values()] == [p.value.unordered]
 
 
 def test_growing_a_parameter_keeps_the_parameter(tmp_path):

@@ -522,14 +522,14 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         """The unordered-iteration segment of the source of the loop `ctx` (its iterable node, the
         bindings before it, the loop around it) in `frame`, or None: read once per frame, however
         many of the items it adds (and variants of the lists they grow) ask."""
-        known = frame.orders.get(id(ctx))
+        known = frame.shared.get(id(ctx))
         if known is not None and known[0] is ctx:
             return known[1]
         node, env, _, source = ctx  # (`source`: the loop's own reading of its iterable, when it is `node`)
         found = self._order_of(self.force(frame, source) if source is not None else self.eval(node, frame, env), node,
                                frame)
         if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
-            frame.orders[id(ctx)] = (ctx, found)
+            frame.shared[id(ctx)] = (ctx, found)
         return found
 
 

@@ -154,8 +154,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             options = [self.force(frame, o) for o in th.options]
-            return Alt(options, fallback=th.fallback,
-                       configured=th.node is not None and configured_test(self, th.node, frame, th.env))
+            return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             item = self.item_of(whole, th.node, frame, th.name)
@@ -196,6 +195,19 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return Alt([self.grow(th, o, frame, added) for o in variants], prev.span, configured=all_configured(prev))
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    def _branch_test(self, th: Thunk, frame: Frame) -> bool:
+        """`configured_test` of the `if` whose branches bound `th` one way or another: read once per
+        frame for all the names those branches bind (their alternatives share the test and the
+        bindings before it)."""
+        key = ("configured", id(th.node), id(th.env))
+        known = frame.shared.get(key)
+        if known is not None and known[0] is th.env:
+            return known[1]
+        found = configured_test(self, th.node, frame, th.env)
+        if not self.budget.exhausted:  # (a reading cut short by the budget is not kept)
+            frame.shared[key] = (th.env, found)  # (keeps the bindings whose id the key holds alive)
+        return found
 
     def _unpacked_fetch(self, whole: Value, node, frame: Frame, env) -> Value | None:
         """A name unpacked from the result of a call given the user's message or the conversation

@@ -83,7 +83,7 @@ class Frame:
     fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
     values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)
-    orders: dict = field(default_factory=dict)  # id(loop context) -> (it, its source's order) (ContainersMixin._order_in)
+    shared: dict = field(default_factory=dict)  # readings several bindings ask for (_order_in, _branch_test)
 
 
 def _shared(kind: str, **fields) -> Thunk:
