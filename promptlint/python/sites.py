@@ -158,7 +158,7 @@ class SiteFinder:
         key = ("own", id(func)) if own else id(func)
         frame = self._frames.get(key)
         if frame is None:
-            frame = self._frames[key] = self.ev.function_frame(self.m, func, cls, depth=1 if own else 0)
+            frame = self._frames[key] = self.ev.unbound_frame(self.m, func, cls, depth=1 if own else 0)
         return frame
 
     def _unplaced(self, added, call) -> None:

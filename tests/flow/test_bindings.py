@@ -125,6 +125,99 @@ def test_tuple_unpacking(tmp_path):
     assert probe(tmp_path, src, index=1).described == [("text", "right")]
 
 
+def test_every_name_unpacked_reads_the_value_as_it_was_before_the_assignment(tmp_path):
+    # `name` is rebound by the statement itself: `copy` is what `pair` returns for the old `name`
+    # (Python evaluates the right side once, then binds the names), not for the new one
+    src = """
+        def pair(x):
+            return x + "!", x
+
+
+        def f():
+            name = "Ann"
+            name, copy = pair(name)
+            probe(copy)
+            a, b = "a", "b"
+            a, b = b, a
+            probe(b)
+    """
+    assert probe(tmp_path, src, index=0).described == [("text", "Ann")]
+    assert probe(tmp_path, src, index=1).described == [("text", "a")]
+
+
+def test_a_value_unpacked_into_several_names_is_read_once(tmp_path):
+    # `a, b, c = build(...)`: one call of `build` (its work spent once), whichever names are read
+    src = """
+        def build(text):
+            head = text.upper()
+            return head, text, head + text
+
+
+        def f(topic):
+            a, b, c = build(f"About {topic}.")
+            probe([a, b, c])
+    """
+    p = probe(tmp_path, src)
+    once = 60_000 - p.ev.budget.left
+    p2 = probe(tmp_path, src.replace("probe([a, b, c])", "probe([a])"))
+    assert once < 2 * (60_000 - p2.ev.budget.left)
+    assert [i.segs[-1].text for i in p.value.items[1:]] == [".", "."]
+
+
+LOOPED_CALL = """
+    def pairs(xs):
+        return [(x.upper(), f"About {x}.") for x in xs]
+
+
+    def f(topics):
+        out = []
+        for head, body in pairs(topics):
+            out.append(head + body)
+        probe(out)
+"""
+
+
+def _calls_of(p, name: str) -> int:
+    return sum(1 for _, func in p.ev.reached_funcs if func is p.module.functions[name])
+
+
+def test_the_iterable_of_a_loop_is_read_once_for_its_names_and_its_two_passes(tmp_path):
+    # `for head, body in pairs(topics)`: `pairs(...)` read once for both names, and once for both
+    # passes of the loop (its back edge): the body rebinds nothing the iterable reads
+    p = probe(tmp_path, LOOPED_CALL)
+    assert _calls_of(p, "pairs") == 1
+    assert isinstance(p.value, Seq) and p.value.items
+
+
+def test_a_loop_whose_body_rebinds_what_its_iterable_reads_reads_it_again_on_the_second_pass(tmp_path):
+    p = probe(tmp_path, LOOPED_CALL.replace("out.append(head + body)", "out.append(head + body)\n            topics = out"))
+    assert _calls_of(p, "pairs") == 2
+
+
+def test_the_test_of_an_if_is_judged_once_for_all_the_names_its_branches_bind(tmp_path):
+    # whether `long_mode()` is configuration (Alt.configured) is asked by `a`, `b` and `c`: one reading
+    src = """
+        MODE = "long"
+
+
+        def long_mode():
+            return MODE == "long"
+
+
+        def f():
+            if long_mode():
+                a, b, c = "A", "B", "C"
+            else:
+                a, b, c = "x", "y", "z"
+            probe([a, b, c])
+    """
+    p = probe(tmp_path, src)
+    assert _calls_of(p, "long_mode") == 1
+    assert all(isinstance(item, Alt) for item in p.value.items)
+    assert [[o.segs[0].text for o in item.options] for item in p.value.items] == [["A", "x"], ["B", "y"], ["C", "z"]]
+    assert len({item.configured for item in p.value.items}) == 1  # (one answer for all three)
+
+
 IMPORTS = {
     "prompts/__init__.py": "",
     "prompts/system.py": """

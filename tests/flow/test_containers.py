@@ -195,6 +195,48 @@ def test_variants_multiply_through_later_branches_and_growth(tmp_path):
                for o in twice.options)
 
 
+def test_what_a_list_of_several_variants_is_grown_by_is_read_once(tmp_path):
+    # `msgs.append(...)` after an `if` that built `msgs` one of two ways: the appended message is
+    # one value (read once, its work spent once) at the end of both lists
+    src = """
+        def question(q):
+            return f"Q: {q.strip()}"
+
+
+        def f(flag, q):
+            if flag:
+                msgs = [{"role": "system", "content": "Short."}]
+            else:
+                msgs = [{"role": "system", "content": "Long."}]
+            msgs.append({"role": "user", "content": question(q)})
+            msgs.insert(0, {"role": "developer", "content": question("head")})
+            probe(msgs)
+    """
+    grown = probe(tmp_path, src).value
+    assert isinstance(grown, Alt) and len(grown.options) == 2
+    first, second = grown.options
+    assert first.items[-1] is second.items[-1] and first.items[0] is second.items[0]
+    assert [o.items[1].items["content"].segs[0].text for o in grown.options] == ["Short.", "Long."]
+    assert first.items[-1].items["content"].segs[0].text == "Q: "
+
+
+def test_the_order_of_a_loop_that_adds_several_items_is_read_once(tmp_path):
+    # every append of the loop asks whether its source is unordered: one reading of `set(names)`
+    src = """
+        def f(names):
+            out = ["Names:"]
+            for n in set(names):
+                out.append(f"a {n}")
+                out.append(f"b {n}")
+                out.append(f"c {n}")
+            probe(out)
+    """
+    p = probe(tmp_path, src)
+    assert isinstance(p.value, Seq) and p.value.unordered is not None
+    assert p.value.unordered.kind is Kind.UNORDERED_ITERATION
+    assert [found for _, found in p.frame.shared.values()] == [p.value.unordered]
+
+
 def test_growing_a_parameter_keeps_the_parameter(tmp_path):
     grown = probe(tmp_path, GROWN_IN_BRANCHES, index=2).value
     assert isinstance(grown, Seq) and [type(i) for i in grown.items] == [Spread, Text]

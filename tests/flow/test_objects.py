@@ -60,6 +60,19 @@ def test_class_attributes_and_subclasses(tmp_path):
     assert probe(tmp_path, CLASSES, index=7).described == [("text", "You are a helpful bot.")]  # on the class
 
 
+def test_a_base_class_is_read_once_however_often_its_members_are_looked_up(tmp_path):
+    # `c.header` and `c.system()` each walk Child's bases: `Base` is read once in the file's analysis
+    p = probe(tmp_path, CLASSES.replace("probe(c.header)", "probe(c.header + c.system() + c.header)"), index=4)
+    assert "You are a child bot." in [s.text for s in p.segs]
+    base = p.module.classes["Child"].bases[0]
+    cached = p.ev._return_cache[("base class", id(base))]
+    assert cached[0] is base and cached[1].node is p.module.classes["Base"]
+    spent = 60_000 - p.ev.budget.left
+    p.ev.reset_budget()
+    assert p.ev._base_class(p.module, base) is cached[1] and p.ev.budget.left == 60_000  # (no unit spent again)
+    assert spent > 0
+
+
 def test_a_property_and_an_attribute_assigned_in_several_methods(tmp_path):
     p = probe(tmp_path, CLASSES, index=1)
     # `self.mode` is "short" (in __init__) or "long" (in set_long): one of two values

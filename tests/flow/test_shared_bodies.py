@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import ast
 
-from analysis_support import code, probe
+from analysis_support import code, evaluator, layouts, probe, write
 
-from promptlint.python.flow.callers import call_index, calls_named, word_places
+from promptlint.python.flow.callers import _caller_frame, call_index, calls_named, word_places
 from promptlint.python.flow.containers import list_variants
 from promptlint.python.flow.values import Alt, Seq, Text
 from promptlint.python.module import load
@@ -134,3 +134,43 @@ def test_a_class_member_is_found_among_the_statements_that_name_it():
     assert [s.lineno for s in _members_named(cls, "c")] == [7]
     assert [s.lineno for s in _members_named(cls, "e")] == [9]
     assert list(_members_named(cls, "x")) == [] and list(_members_named(cls, "d")) == []
+
+
+CALLED = code("""
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def ask(system, question):
+        return client.chat.completions.create(model="gpt-4o", messages=[
+            {"role": "system", "content": system}, {"role": "user", "content": question}])
+
+
+    class Bot:
+        def answer(self, question):
+            rules = "Be brief. " * 3
+            return ask(rules, question)
+""")
+
+
+def test_a_function_read_by_the_site_finder_and_as_a_caller_is_one_frame(tmp_path):
+    # `Bot.answer` is read at depth 1 with its parameters unbound both by the site finder (judged by
+    # its own code) and as the caller of `ask` whose arguments are asked: one frame, one reading
+    write(tmp_path, {"app.py": CALLED})
+    ev = evaluator(tmp_path)
+    module = ev.project.load(tmp_path / "app.py")
+    cls = module.classes["Bot"]
+    answer = cls.body[0]
+    own = ev.unbound_frame(module, answer, cls, depth=1)
+    assert _caller_frame(ev, module, answer, cls, 1, None) is own
+    assert ev.unbound_frame(module, answer, cls, depth=0) is not own  # (depth 0: its callers are asked)
+    assert _caller_frame(ev, module, answer, cls, 1, 1) is not own  # (a wrapper's caller: its callers too)
+    ev.forget()
+    assert ev.unbound_frame(module, answer, cls, depth=1) is not own  # one file's analysis only
+
+
+def test_the_layout_is_the_same_whichever_reads_the_shared_frame_first(tmp_path):
+    found = [lay for lay in layouts(tmp_path, CALLED) if lay.parts]
+    texts = {"".join(s.text for p in lay.parts for s in p.segments if s.is_static) for lay in found}
+    assert any("Be brief. Be brief. Be brief. " in t for t in texts)

@@ -240,14 +240,11 @@ def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
 
 def _caller_frame(evaluator, module, caller, cls, depth: int, hops: int | None) -> Frame:
     """The frame of a calling function, its parameters unbound: one per (function, class, depth,
-    hops) in the analysis of one file (the evaluator's caches are dropped after each file), so
-    that the arguments it passes to every parameter of every callee are read in one frame: its
-    body is read once, and a name it binds is evaluated once, not once per parameter."""
-    key = ("caller frame", id(caller), id(cls), depth, hops)
-    found = evaluator._return_cache.get(key)
-    if found is None or found.module is not module:
-        found = evaluator._return_cache[key] = Frame(module=module, func=caller, cls=cls, depth=depth, hops=hops)
-    return found
+    hops) in the analysis of one file (`Evaluator.unbound_frame`; the evaluator's caches are
+    dropped after each file), so that the arguments it passes to every parameter of every callee
+    are read in one frame: its body is read once, and a name it binds is evaluated once, not once
+    per parameter (nor again when the site finder reads the same function at that depth)."""
+    return evaluator.unbound_frame(module, caller, cls, depth, hops)
 
 
 def _foreign_sites(evaluator, module, func, room: int) -> list | None:

@@ -114,5 +114,6 @@ def _outer_frame(evaluator, frame: Frame, outer, cls) -> Frame:
     found = evaluator._return_cache.get(key)
     if found is None or found.module is not frame.module:
         found = evaluator._return_cache[key] = Frame(module=frame.module, func=outer, cls=cls, depth=frame.depth,
-                                                     hops=frame.hops, self_value=frame.self_value)
+                                                     hops=frame.hops, self_value=frame.self_value) \
+            if frame.self_value is not None else evaluator.unbound_frame(frame.module, outer, cls, frame.depth, frame.hops)
     return found

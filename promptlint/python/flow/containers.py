@@ -1,5 +1,5 @@
-"""Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists,
-paths, and iteration. Volatility and order survive them: a list built by iterating a set stays
+"""Containers: list, tuple, set and dict displays, comprehensions, subscripts, growing lists
+and iteration (paths: paths.py). Volatility and order survive them: a list built by iterating a set stays
 unordered, an element of a list of user messages stays per-request, a path with a uuid in one of
 its parts stays volatile (docs/policies.md, Policy 9).
 """
@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
-from pathlib import Path
-
-from ... import source
 from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
 from .merged import merged_list
+from .paths import PathsMixin
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
-from .text import const_str
-from .values import (Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, held_order,
+from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
                       takes_newest)
@@ -108,7 +105,7 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
                    variants[0].span)
 
 
-class ContainersMixin(WindowsMixin, KeyedMixin):
+class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -405,17 +402,28 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
                    unordered=getattr(prev, "unordered", None) or getattr(add, "unordered", None),
                    head=head if repeated else 0)
 
-    def grow(self, th: Thunk, prev, frame) -> Value:
-        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`."""
+    def growth(self, th: Thunk, frame) -> Value | None:
+        """What `.append` / `.extend` / `.insert` (`th.node`) adds to its list: the value of its
+        argument (of the item inserted), or None when it adds nothing we read."""
+        args = th.node.args
+        if th.kind in ("append", "extend") and args:
+            return self.eval(args[0], frame, th.env)
+        if th.kind == "insert" and len(args) == 2:
+            return self.eval(args[1], frame, th.env)
+        return None
+
+    def grow(self, th: Thunk, prev, frame, added: Value | None = None) -> Value:
+        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`; `added`: what it
+        adds (`growth`), when already read (once for every variant of a list built in branches)."""
         m = frame.module
         args = th.node.args
         base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
         if th.kind == "append" and args:
-            item = self.eval(args[0], frame, th.env)
+            item = self.eval(args[0], frame, th.env) if added is None else added
             self._return_cache[("appended at", id(item))] = (item, m.span(th.node))
             items = base + [item]
         elif th.kind == "extend" and args:
-            ext = self.eval(args[0], frame, th.env)
+            ext = self.eval(args[0], frame, th.env) if added is None else added
             options = list_variants(ext) if isinstance(ext, Alt) else None
             if options and len(options) > 1 and all(not o.repeated for o in options):
                 # extended by one of several known lists (`yield from` a generator that yields in
@@ -425,7 +433,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
             items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
                             else [Spread(ext, m.span(args[0]), m.code(args[0]))])
         elif th.kind == "insert" and len(args) == 2:
-            item = self.eval(args[1], frame, th.env)
+            item = self.eval(args[1], frame, th.env) if added is None else added
             idx = args[0]
             at_start = isinstance(idx, ast.Constant) and idx.value == 0
             items = [item] + base if at_start else base + [item]
@@ -504,47 +512,25 @@ class ContainersMixin(WindowsMixin, KeyedMixin):
         """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
         ctx = th.loop
         while ctx is not None:  # the innermost loop first, then the loops around it
-            node, env, outer = ctx
-            found = self._order_of(self.eval(node, frame, env), node, frame)
+            found = self._order_in(ctx, frame)
             if found is not None:
                 return found
-            ctx = outer
+            ctx = ctx[2]
         return None
 
-    # ---------------------------------------------------------------- paths
-    def path_join(self, base: PathV, parts: list[Value], frame) -> PathV:
-        """`base / part / ...`: static when every part is; a volatile part is kept."""
-        volatile = base.volatile
-        names = []
-        for part in parts:
-            if isinstance(part, PathV):
-                names.append(None if part.path is None else str(part.path))
-                volatile = volatile or part.volatile
-                continue
-            text = const_str(part)
-            if text is None and volatile is None:
-                volatile = _volatile(self.text_of(part, frame))
-            names.append(text)
-        if base.path is None or any(n is None for n in names):
-            return PathV(None, volatile)
-        return PathV(base.path.joinpath(*names), volatile)
-
-    def path_ctor(self, args: list, frame, env) -> Value:
-        if not args:
-            return PathV(None)
-        vals = [self.eval(a, frame, env) for a in args]
-        first = vals[0]
-        if isinstance(first, PathV):
-            return self.path_join(first, vals[1:], frame)
-        s = const_str(first)
-        if s is not None and not Path(s).is_absolute() and s and (source.is_file(Path.cwd() / s)
-                                                                  or (Path.cwd() / s).is_dir()):
-            # relative to the working folder: an application run from its root reads it there
-            return self.path_join(PathV(Path.cwd() / s), vals[1:], frame)
-        if s is None or not Path(s).is_absolute():  # relative to an unknown working folder: not static
-            volatile = _volatile(self.text_of(first, frame)) if s is None else None
-            return self.path_join(PathV(None, volatile), vals[1:], frame)
-        return self.path_join(PathV(Path(s)), vals[1:], frame)
+    def _order_in(self, ctx: tuple, frame) -> Segment | None:
+        """The unordered-iteration segment of the source of the loop `ctx` (its iterable node, the
+        bindings before it, the loop around it) in `frame`, or None: read once per frame, however
+        many of the items it adds (and variants of the lists they grow) ask."""
+        known = frame.shared.get(id(ctx))
+        if known is not None and known[0] is ctx:
+            return known[1]
+        node, env, _, source = ctx  # (`source`: the loop's own reading of its iterable, when it is `node`)
+        found = self._order_of(self.force(frame, source) if source is not None else self.eval(node, frame, env), node,
+                               frame)
+        if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
+            frame.shared[id(ctx)] = (ctx, found)
+        return found
 
 
 def _texts_or_objects(value) -> bool:
@@ -556,15 +542,6 @@ def _texts_or_objects(value) -> bool:
 def _dicts(value) -> bool:
     """A dict, or one of several dicts."""
     return isinstance(value, Mapping) or isinstance(value, Alt) and all(_dicts(o) for o in value.options)
-
-
-def _volatile(segs: list[Segment]) -> Segment | None:
-    """The segment that makes a path part change (a clock, an id, user input), or None."""
-    src = most_volatile(segs)
-    if src is not None and (src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT) or src.volatility in (
-            Volatility.PER_REQUEST, Volatility.PER_CONVERSATION, Volatility.PER_DAY)):
-        return src
-    return None
 
 
 def newest_message(span, expr: str, conversation: Segment) -> Mapping:

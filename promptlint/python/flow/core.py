@@ -96,6 +96,17 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
     def function_frame(module, func, cls=None, bindings=None, self_value=None, depth: int = 0) -> Frame:
         return Frame(module=module, func=func, cls=cls, bindings=bindings or {}, self_value=self_value, depth=depth)
 
+    def unbound_frame(self, module, func, cls=None, depth: int = 0, hops: int | None = None) -> Frame:
+        """The frame of `func` (a method of `cls`) with no argument bound and no instance given: one per
+        (function, class, depth, hops) in the analysis of one file, whoever asks for it (the site
+        finder reading the function, a caller read for the arguments it passes, the function around
+        a nested one), so its body is read, and each name it binds evaluated, once."""
+        key = ("unbound frame", id(func), id(cls), depth, hops)
+        found = self._return_cache.get(key)
+        if found is None or found.module is not module:
+            found = self._return_cache[key] = Frame(module=module, func=func, cls=cls, depth=depth, hops=hops)
+        return found
+
     def force(self, frame: Frame, th: Thunk) -> Value:
         """The value of a binding (computed once; a recursive definition is unknown: the value
         read while it is being computed, made on the first such read only). A thunk of a body
@@ -129,8 +140,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.eval(th.node, frame, th.env)
         if th.kind == "default":  # a parameter's default: evaluated when the function is defined
             return per_process(self.eval(th.node, frame, th.env))
-        if th.kind == "unpack":
-            whole = self.eval(th.node, frame, th.env)
+        if th.kind == "unpack":  # (`prev`: the whole value, read once for every name unpacked from it)
+            whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             picked = _element(whole, th.value)
             if picked is not None:
                 return picked
@@ -143,10 +154,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             options = [self.force(frame, o) for o in th.options]
-            return Alt(options, fallback=th.fallback,
-                       configured=th.node is not None and configured_test(self, th.node, frame, th.env))
-        if th.kind == "iter":
-            item = self.item_of(self.eval(th.node, frame, th.env), th.node, frame, th.name)
+            return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
+        if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
+            whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
+            item = self.item_of(whole, th.node, frame, th.name)
             if th.index is not None and holds_order(item):
                 # `for field, values in out.items()` of a dict of texts in an unordered order: the value
                 item = _element(item, th.index) or item
@@ -179,10 +190,24 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.shuffled(th, prev, frame)
         if th.kind in ("append", "extend", "insert"):
             variants = list_variants(prev)
-            if variants is not None:
-                return Alt([self.grow(th, o, frame) for o in variants], prev.span, configured=all_configured(prev))
+            if variants is not None:  # (what it adds read once for all of them)
+                added = self.growth(th, frame) if variants else None
+                return Alt([self.grow(th, o, frame, added) for o in variants], prev.span, configured=all_configured(prev))
             return self.grow(th, prev, frame)
         return dynamic(m.span(th.node), m.code(th.node) if th.node is not None else th.name)
+
+    def _branch_test(self, th: Thunk, frame: Frame) -> bool:
+        """`configured_test` of the `if` whose branches bound `th` one way or another: read once per
+        frame for all the names those branches bind (their alternatives share the test and the
+        bindings before it)."""
+        key = ("configured", id(th.node), id(th.env))
+        known = frame.shared.get(key)
+        if known is not None and known[0] is th.env:
+            return known[1]
+        found = configured_test(self, th.node, frame, th.env)
+        if not self.budget.exhausted:  # (a reading cut short by the budget is not kept)
+            frame.shared[key] = (th.env, found)  # (keeps the bindings whose id the key holds alive)
+        return found
 
     def _unpacked_fetch(self, whole: Value, node, frame: Frame, env) -> Value | None:
         """A name unpacked from the result of a call given the user's message or the conversation

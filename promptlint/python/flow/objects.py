@@ -416,9 +416,23 @@ class ObjectsMixin:
         for base in cls.bases:
             if isinstance(base, ast.Subscript):  # a generic base: `AugmentedLLM[MessageParam, Message]`
                 base = base.value
-            v = self.eval(base, self.module_frame(module), {}) if isinstance(base, (ast.Name, ast.Attribute)) else None
-            if isinstance(v, ClassRef):
+            v = self._base_class(module, base)
+            if v is not None:
                 yield from self.mro(v.module, v.node, seen)
+
+    def _base_class(self, module, base: ast.expr) -> ClassRef | None:
+        """The class of the analysed tree that a base of a class statement names, or None: read
+        (in the module's frame, at import) once in the analysis of a file, not once per walk of
+        the bases (every attribute of an instance looked up walks them)."""
+        key = ("base class", id(base))
+        known = self._return_cache.get(key)
+        if known is not None and known[0] is base:
+            return known[1]
+        v = self.eval(base, self.module_frame(module), {}) if isinstance(base, (ast.Name, ast.Attribute)) else None
+        found = v if isinstance(v, ClassRef) else None
+        if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
+            self._return_cache[key] = (base, found)
+        return found
 
     # ---------------------------------------------------------------- parameters
     def param(self, frame: Frame, th: Thunk) -> Value:

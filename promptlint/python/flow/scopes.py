@@ -19,6 +19,7 @@ from ..markers import marks_last_only, sets_cache_marker
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
+from .readings import reading
 from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
@@ -82,6 +83,7 @@ class Frame:
     fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
     values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)
+    shared: dict = field(default_factory=dict)  # readings several bindings ask for (_order_in, _branch_test)
 
 
 def _shared(kind: str, **fields) -> Thunk:
@@ -361,20 +363,29 @@ class ScopesMixin:
         targets = target_names(stmt.target) if is_for else []
         start = dict(env)
         outer = loop if isinstance(loop, tuple) else None
-        ctx = (stmt.iter, dict(env), outer) if is_for else outer
+        counted = enumerated(stmt) if is_for else None
+        it = (counted or stmt.iter) if is_for else None
+        # the iterable, read once: for every name bound from it, for the order of what the loop adds
+        # (`ContainersMixin._loop_order`: (iterable, bindings before, loop around, this reading)) and
+        # for both passes when the first rebinds nothing it reads (`readings.reading`)
+        source = _shared("expr", node=it, env=start) if is_for else None
+        ctx = (stmt.iter, dict(env), outer, source if counted is None else None) if is_for else outer
         passes = 1 if frame.replay else 2  # loops inside a replay run once
         for number in range(passes):  # the second pass sees what the first appended (the back edge)
             outer_replay = frame.replay
             frame.replay = number == 1 or outer_replay
             inner = dict(env)
-            counted = enumerated(stmt) if is_for else None
+            if targets and number:
+                now = reading(it, env)
+                if now is None or now != reading(it, start):
+                    source = _shared("expr", node=it, env=dict(env))
             for i, name in enumerate(targets):
                 if counted is not None:  # `for i, x in enumerate(xs)`: a counter, then an element of xs
                     inner[name] = (_shared("counter", node=stmt.target, name=name) if i == 0
-                                   else _shared("iter", node=counted, env=dict(env), name=name))
+                                   else _shared("iter", node=counted, env=dict(env), name=name, prev=source))
                 else:
                     inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
-                                          index=_position(stmt.target, i))
+                                          index=_position(stmt.target, i), prev=source)
             fitting = runs_until_it_fits(stmt)
             frame.fitting += fitting
             try:
@@ -553,14 +564,17 @@ class ScopesMixin:
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
+            before = dict(env)  # (every name unpacked reads the value as it was before the assignment)
+            whole = None  # the unpacked value: read once for all the names (`a, b, kwargs = build(...)`)
             for i, el in enumerate(target.elts):
                 if isinstance(el, ast.Name):
                     # after a starred target (`*_, last = xs`) a name counts from the end
                     at = i if star is None or i < star else i - len(target.elts)
                     if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
-                        env[el.id] = _shared("expr", node=vals[i], env=dict(env))
+                        env[el.id] = _shared("expr", node=vals[i], env=before)
                     else:
-                        env[el.id] = _shared("unpack", node=value, env=dict(env), name=el.id, value=at)
+                        whole = whole or _shared("expr", node=value, env=before)
+                        env[el.id] = _shared("unpack", node=value, env=before, name=el.id, value=at, prev=whole)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""
