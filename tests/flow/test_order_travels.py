@@ -326,3 +326,29 @@ def test_a_text_annotated_with_metadata_is_still_an_unknown_parameter(tmp_path):
     p = probe(tmp_path, HANDED, index=2)
     assert p.described == [("unknown", "unknown", "plain")]
 
+
+LISTED_JSON = """
+    import json
+
+
+    def f(rows):
+        kinds = {r["kind"] for r in rows}
+        probe(json.dumps(list(kinds)))
+        probe(json.dumps(list(kinds), sort_keys=True))
+        probe(json.dumps(sorted(kinds)))
+"""
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_list_serialised_in_a_sets_order_keeps_that_order(tmp_path, index):
+    # sorted keys do not sort a list: the order is the set's, placed where it is listed
+    seg, = unordered(probe(tmp_path, LISTED_JSON, index=index))
+    assert seg.span.start == pos(LISTED_JSON, "list(kinds)", nth=index)
+    assert seg.anchor is not None and seg.anchor.place == "iterable"
+    assert [s for s in probe(tmp_path, LISTED_JSON, index=index).segs if s.kind is Kind.SERIALIZED] == []
+
+
+def test_a_sorted_list_serialised_is_in_a_fixed_order(tmp_path):
+    p = probe(tmp_path, LISTED_JSON, index=2)
+    assert unordered(p) == []
+    assert [s.kind for s in p.segs] == [Kind.SERIALIZED] and p.segs[0].ordered
