@@ -258,6 +258,7 @@ def test_what_keeps_a_tools_result_in_a_fixed_order(tmp_path):
     ("@server.tool()\ndef fetch_rates():\n    return 1\n", True),
     ("reply = {'role': 'tool', 'content': text}\n", True),
     ("tools = []\n", False),
+    ("tools = [self.registry[i] for i in wanted]\n", False),  # a comprehension names no tool
     ("def fetch_rates():\n    return 1\n", False),
 ])
 def test_the_prefilter_lets_files_that_name_tools_through(source, holds):

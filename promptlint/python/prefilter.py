@@ -96,13 +96,17 @@ _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])
 
 
 #: Tools whose results a model is sent (python/tool_results.py): a tools list display that names
-#: them (`TOOLS = [search, fetch]`, after a comment line too; `tools=[search]`, `bind_tools([`),
+#: them (`TOOLS = [search, fetch]`, after a comment line too; `tools=[search]`, `bind_tools([`; an
+#: element a name, a name wrapped in a call or a dict entry of one; not a comprehension),
 #: a function decorated as a tool (`@tool`, `@mcp.tool()`, `@agent.tool_plain`, ...) or a tool
 #: class (`class Palette(BaseTool):`); the order
 #: of what they return may be lost in another file (bounded repetition: linear).
+_TOOL_ELEMENT = (r"(?:[A-Za-z_][\w.]{0,80}(?:\([^()\n]{0,80}\))?"  # `search,` `make_function(search)]`
+                 r"|[\"'][^\"'\n]{1,60}[\"'][ \t]{0,4}:[ \t]{0,4}[A-Za-z_][\w.]{0,80})"  # `"search": search,`
+                 r"[ \t]{0,4}(?:[,\]\)\}]|\n)")
 _TOOLS_LISTED = re.compile(r"(?i:tools)\w{0,40}[ \t]{0,8}(?::[^=\n]{0,80})?=[ \t]{0,8}[\[\(\{]"
-                           r"(?:\s{0,40}#[^\n]{0,200})?\s{0,40}[A-Za-z_\"']"
-                           r"|\b(?:tools|functions)=[ \t]{0,4}\[\s{0,40}[A-Za-z_]|bind_tools\(\["
+                           r"(?:\s{0,40}#[^\n]{0,200})?\s{0,40}" + _TOOL_ELEMENT +
+                           r"|\b(?:tools|functions)=[ \t]{0,4}\[\s{0,40}" + _TOOL_ELEMENT + r"|bind_tools\(\["
                            r"|@[\w.]{0,60}(?:tool|tool_plain|function_tool|kernel_function|call_tool|register_for_llm)\b"
                            r"|class[ \t]{1,8}\w{1,60}\([\w.]{0,60}Tool\b")
 
