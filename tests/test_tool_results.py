@@ -148,7 +148,10 @@ def test_a_tool_listed_in_another_module_whose_record_holds_a_listing(tmp_path):
     found = _check(tmp_path, {"bank/__init__.py": "", "bank/ledger.py": LEDGER, "bank/catalogue.py": CATALOGUE})
     assert [f[:6] for f in found] == [("PRM202", "info", "ledger.py", *at(LEDGER, '(self.root / account).glob("*.csv")'),
                                        [("ledger.py", at(LEDGER, "def read_statement")[0])])]
-    assert found[0][6].related[0].message == "the tool whose result holds it"
+    d = found[0][6]
+    assert d.related[0].message == "the tool whose result holds it"
+    # only the name of the dict says its functions are tools (Policy 7)
+    assert d.name_only and d.message.endswith("only the name of the list that holds the function says it is a tool")
 
 
 AGENT = """
@@ -179,6 +182,7 @@ def test_the_tools_a_framework_is_given(tmp_path):
     # a count of a set, a sorted union and a function no tools list names are not reported
     found = _check(tmp_path, {"hiring.py": AGENT})
     assert [f[:5] for f in found] == [("PRM202", "info", "hiring.py", *at(AGENT, "set(a) & set(b)"))]
+    assert not found[0][6].name_only and "only the name" not in found[0][6].message
 
 
 MESSAGES = """

@@ -82,12 +82,14 @@ def assigned(finder, target, value_node, scope) -> None:
     `self.tools = {"fetch": fetch}`), at any level (`scope`: the def or class around it, or None)."""
     from .candidates import tools_named
     if isinstance(value_node, _DISPLAYS) and tools_named(getattr(target, "id", getattr(target, "attr", ""))):
-        listed(finder, value_node, finder.class_frame(scope) if isinstance(scope, ast.ClassDef) else finder.frame())
+        listed(finder, value_node, finder.class_frame(scope) if isinstance(scope, ast.ClassDef) else finder.frame(),
+               named=True)
 
 
-def listed(finder, value_node, frame) -> None:
+def listed(finder, value_node, frame, named: bool = False) -> None:
     """The functions of the tree a tools list display holds (`value_node`: a list, tuple, set or
-    dict display kept in a name that says tools, or given as a call's tools)."""
+    dict display kept in a name that says tools, `named`: only that name says they are tools; or
+    given as a call's tools)."""
     if isinstance(value_node, ast.Dict):
         elements = [v for v in value_node.values if v is not None]
     elif isinstance(value_node, (ast.List, ast.Tuple, ast.Set)):
@@ -97,7 +99,7 @@ def listed(finder, value_node, frame) -> None:
     for element in elements:
         fn = _function_of(finder, element, frame)
         if fn is not None:
-            _returned(finder, fn, element)
+            _returned(finder, fn, element, named)
 
 
 def called(finder, call: ast.Call, name: str | None) -> None:
@@ -163,10 +165,11 @@ def _message(finder, node, content) -> None:
         finder.b.add(node, "python-constant", None, None, None, [Part("tool", [seg], span=span)])
 
 
-def _returned(finder, fn: Func, site) -> None:
+def _returned(finder, fn: Func, site, named: bool = False) -> None:
     """A tool function's results (each `return` of its own body, read with its parameters from
     their annotations: the model gives them): a candidate at `site` for each unordered iteration
-    one of them holds. Each function is read once per analysed file."""
+    one of them holds (`named`: only the name of a list says it is a tool). Each function is read
+    once per analysed file."""
     seen = finder.tools_read
     if id(fn.node) in seen:
         return
@@ -182,7 +185,7 @@ def _returned(finder, fn: Func, site) -> None:
         if seg is None or seg.span in found:
             continue
         found.add(seg.span)
-        part = Part("tool", [seg], span=fn.module.span(fn.node))
+        part = Part("tool", [seg], span=fn.module.span(fn.node), name_only=named)
         finder.b.add(site, "python-constant", None, None, None, [part])
 
 

@@ -94,11 +94,14 @@ class UnorderedIterationInPromptRule(Rule):
                    "call returns its items in another order in another process, so a re-run of the conversation "
                    "(a replay, an evaluation run, a retry in another worker) stops sharing a cached prefix at this "
                    "result; within one process it is re-sent as it was first written")
+        if p.part.name_only:
+            message += "; only the name of the list that holds the function says it is a tool"
         related = text.related(seg)
         if p.part.span is not None and (seg.span is None or not p.part.span.contains(seg.span)):
             related.append(Related(p.part.span, "the tool whose result holds it"))
         return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
-                               fix=text.fix_of(seg), related=related, severity=Severity.INFO)
+                               fix=text.fix_of(seg), related=related, severity=Severity.INFO,
+                               name_only=p.part.name_only)
 
 
 def _severity(layout: PromptLayout, p) -> Severity:
