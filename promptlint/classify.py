@@ -112,6 +112,20 @@ GATHERED_LISTING = "completion order of concurrent calls"
 #: ... when each call lists an MCP server's tools: its elements are tools, whatever its name.
 GATHERED_MCP = "completion order of concurrent MCP tool listings"
 
+#: Decorators that make a function a tool the model calls, by their last name (`@tool`,
+#: `@tool("search")`, `@mcp.tool()`, `@agent.tool_plain`, `@function_tool`, `@kernel_function`, a
+#: low-level MCP server's `@server.call_tool()`, AutoGen's `@assistant.register_for_llm(...)`):
+#: what the function returns is sent to the model as a tool result (python/tool_results.py).
+TOOL_DECORATORS = {"tool", "tool_plain", "function_tool", "kernel_function", "call_tool", "register_for_llm",
+                   "register_for_execution"}
+#: A tool written as a class: a base class whose last name ends in `Tool` (`BaseTool`, `Tool`), and
+#: the methods whose return value is the tool's result (LangChain / CrewAI `_run`, smolagents
+#: `forward`, LlamaIndex `call`, AutoGen `run`).
+TOOL_METHODS = {"_run", "_arun", "forward", "call", "acall", "run", "arun", "__call__", "execute", "aexecute"}
+#: Classes of a message that carries a tool's result, by their last name; the keyword of its content.
+TOOL_MESSAGES = {"ToolMessage": "content", "FunctionMessage": "content", "ToolResultMessage": "content",
+                 "FunctionResponse": "response", "ToolReturnPart": "content"}
+
 #: Calls that call the function they are given with the other arguments they are given (at once,
 #: on a thread, or later), by qualified name: the position of that function among the positional
 #: arguments. `functools.partial(client.chat.completions.create, model=m, messages=msgs)`,

@@ -227,13 +227,15 @@ class Part:
     assistant, tool, or `history` (the replayed conversation, append-only). `read`: every
     message of a history part was read where it is built (dicts written in the code), so a cache
     breakpoint in it would be among `breakpoints`; False for a list passed in or returned by
-    code we cannot read."""
+    code we cannot read. `name_only`: only a name says the part has its role (a `tool` result of
+    a function listed in a list named for tools, `TOOLS = [search]`: a hint, Policy 7)."""
 
     role: str
     segments: list[Segment] = field(default_factory=list)
     breakpoints: list[Breakpoint] = field(default_factory=list)
     span: Span | None = None
     read: bool = False
+    name_only: bool = False
 
     @property
     def is_history(self) -> bool:

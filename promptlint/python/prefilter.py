@@ -24,6 +24,9 @@ _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?
 PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "PromptTemplate", ".substitute(",
                 "import Template", '"role": "system"', "'role': 'system'",
                 "max_prompt_tokens")  # an Assistants run's budget: the thread is cut to it (PRM105)
+#: Words of a tool's result written as a message (python/tool_results.py).
+RESULT_HINTS = ('"role": "tool"', "'role': 'tool'", 'role="tool"', '"type": "tool_result"', "'type': 'tool_result'",
+                '"function_call_output"', "'function_call_output'", "ToolMessage(", "FunctionMessage(")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
@@ -33,7 +36,7 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
              r"(?:(?:[rRfFbBuU]{1,2})?[\"']|[\w.\[\]\"']{1,200}\.(?:format|format_map|substitute|safe_substitute)\()")
 
 
-_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
+_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
 #: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them;
 #: `def build_prompt(`, `def make_instructions(`, `def get_system_message(`: a function named for the
@@ -90,6 +93,22 @@ _POP_AT = re.compile(r"\.pop\(\w{0,60}\)")
 _TOOLS_CHANGED = re.compile(r"\.\w{0,40}(?i:tools?)\w{0,40}(?:\[[^\]\n]{0,80}\])?[ \t]{0,4}"
                             r"(?:\.(?:append|extend|update|insert|setdefault)\(|\+=|=[^=])"
                             r"|(?:load|add|extend|register)_\w{0,40}tool")
+
+
+#: Tools whose results a model is sent (python/tool_results.py): a tools list display that names
+#: them (`TOOLS = [search, fetch]`, after a comment line too; `tools=[search]`, `bind_tools([`; an
+#: element a name, a name wrapped in a call or a dict entry of one; not a comprehension),
+#: a function decorated as a tool (`@tool`, `@mcp.tool()`, `@agent.tool_plain`, ...) or a tool
+#: class (`class Palette(BaseTool):`); the order
+#: of what they return may be lost in another file (bounded repetition: linear).
+_TOOL_ELEMENT = (r"(?:[A-Za-z_][\w.]{0,80}(?:\([^()\n]{0,80}\))?"  # `search,` `make_function(search)]`
+                 r"|[\"'][^\"'\n]{1,60}[\"'][ \t]{0,4}:[ \t]{0,4}[A-Za-z_][\w.]{0,80})"  # `"search": search,`
+                 r"[ \t]{0,4}(?:[,\]\)\}]|\n)")
+_TOOLS_LISTED = re.compile(r"(?i:tools)\w{0,40}[ \t]{0,8}(?::[^=\n]{0,80})?=[ \t]{0,8}[\[\(\{]"
+                           r"(?:\s{0,40}#[^\n]{0,200})?\s{0,40}" + _TOOL_ELEMENT +
+                           r"|\b(?:tools|functions)=[ \t]{0,4}\[\s{0,40}" + _TOOL_ELEMENT + r"|bind_tools\(\["
+                           r"|@[\w.]{0,60}(?:tool|tool_plain|function_tool|kernel_function|call_tool|register_for_llm)\b"
+                           r"|class[ \t]{1,8}\w{1,60}\([\w.]{0,60}Tool\b")
 
 
 #: A message put at the head of a conversation (`messages.insert(0, ...)`) or text added to its
@@ -174,6 +193,8 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True
+    if ("tool" in source or "TOOL" in source or "Tool" in source) and _TOOLS_LISTED.search(source) is not None:
+        return True  # tools whose results the model is sent (tool_results.py)
     if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "essage" not in source and "istory" not in source:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
                memory_windows, opt_in_markers, request_dicts, sdks, summary_heads, system_hoists, template_objects,
-               tool_loops)
+               tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -117,6 +117,7 @@ class SiteFinder:
         self._frames: dict = {}
         self._called = sdks.called_for(module.imports.values())
         self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
+        self.tools_read: set = set()  # the tool functions whose results were read (tool_results.py)
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -207,6 +208,7 @@ class SiteFinder:
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:
+        tool_results.decorated(self, node)  # a tool's results (what it returns to the model)
         self.ev.reset_budget()
         for d in node.decorator_list:
             name = decorator_name(d)
@@ -223,8 +225,9 @@ class SiteFinder:
             return
         target = targets[0]
         scope = self.stack[-1] if self.stack else None
+        tool_results.assigned(self, target, node.value, scope)  # `TOOLS = [search, fetch]`: those tools' results
         if isinstance(target, ast.Name) and (scope is None or isinstance(scope, ast.ClassDef)):
-            frame = self.ev.module_frame(self.m) if scope is None else self._class_frame(scope)
+            frame = self.ev.module_frame(self.m) if scope is None else self.class_frame(scope)
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
             template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
@@ -256,7 +259,7 @@ class SiteFinder:
             self.ev.reset_budget()
             tool_loops.filled_in_loop(self, node, func, self.frame())
 
-    def _class_frame(self, cls):
+    def class_frame(self, cls):
         from .flow.scopes import Frame
         return Frame(module=self.m, cls=cls, module_level=True)
 
@@ -265,6 +268,7 @@ class SiteFinder:
         fields = {k.value: v for k, v in zip(node.keys, node.values)
                   if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         self._system_message(node, fields)
+        tool_results.result_message(self, node, fields)
 
     def _system_message(self, node, fields: dict) -> None:
         """A system message written outside a recognised call, with dynamic content."""
@@ -410,6 +414,7 @@ class SiteFinder:
             self._stored(node)
         if name in ("gather", "create_task", "ensure_future") and node.args and not self.b.covered(self.m.span(node)):
             concurrent_fills.gathered(self, node)  # a tools registry filled in completion order
+        tool_results.called(self, node, name)  # `Agent(tools=[search])`, `ToolMessage(content=...)`
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import SMALL_LOSS, is_complete
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
@@ -22,7 +22,12 @@ class UnorderedIterationInPromptRule(Rule):
     fields_set})` without `sort_keys`), a dict holding sets or text in their order (`values[f] =
     set()` or `defaultdict(set)` read back as `list(values[f])[:20]`; `sort_keys` does not sort
     them), and a list shuffled with `random.shuffle`. A list sorted in place (`tools.sort()`) is in
-    a fixed order.
+    a fixed order. Also what a tool returns to the model: a function decorated as a tool (`@tool`,
+    `@mcp.tool()`, `@agent.tool_plain`, `@function_tool`), a tool class's `_run` / `forward`, a
+    function listed in a tools list (`TOOLS = [search, fetch]`, `tools=[...]`), or the content of a
+    tool-result message written in the code (`{"role": "tool", "content": ...}`), followed into
+    the fields of the objects it returns (`Event(participants=list(set(people)))`) and the methods
+    of an object handed to it (`store: Annotated[Store, Depends(...)]`).
 
     ## Why is this bad?
     Set iteration order depends on the hash seed, which differs per process for strings (a set
@@ -35,7 +40,10 @@ class UnorderedIterationInPromptRule(Rule):
     to follow; info in a fragment (a helper's message list) with only a short tail after it, and
     in the newest user message of a one-shot request when only static text follows it there (the
     same request sent again by another process differs from there on; with per-request content
-    after it, not reported).
+    after it, not reported). A tool's result is info: it is the newest content when it is added,
+    and later requests of the same process re-send it as it was first written; only a re-run of
+    the conversation in another process (a replay, an evaluation run, a retry in another worker)
+    stops sharing a cached prefix there.
 
     ## Example
     ```python
@@ -59,6 +67,9 @@ class UnorderedIterationInPromptRule(Rule):
             seg = p.seg
             if seg.kind is not Kind.UNORDERED_ITERATION or p.part.role == "tools":
                 continue
+            if p.part.role == "tool" and layout.source == "python-constant":
+                yield self._tool_result(layout, p)
+                continue
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
@@ -73,6 +84,24 @@ class UnorderedIterationInPromptRule(Rule):
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
                                   related=text.related(seg), severity=_severity(layout, p))
+
+
+    def _tool_result(self, layout: PromptLayout, p):
+        """A tool's result (python/tool_results.py) that holds an unordered iteration: info (see
+        the docstring's second section), at the iteration, with the tool as a related location."""
+        seg = p.seg
+        message = (f"Tool result ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): the same "
+                   "call returns its items in another order in another process, so a re-run of the conversation "
+                   "(a replay, an evaluation run, a retry in another worker) stops sharing a cached prefix at this "
+                   "result; within one process it is re-sent as it was first written")
+        if p.part.name_only:
+            message += "; only the name of the list that holds the function says it is a tool"
+        related = text.related(seg)
+        if p.part.span is not None and (seg.span is None or not p.part.span.contains(seg.span)):
+            related.append(Related(p.part.span, "the tool whose result holds it"))
+        return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
+                               fix=text.fix_of(seg), related=related, severity=Severity.INFO,
+                               name_only=p.part.name_only)
 
 
 def _severity(layout: PromptLayout, p) -> Severity:

@@ -286,3 +286,69 @@ def test_a_dict_made_from_a_set_is_serialised_in_the_sets_order(tmp_path, index,
     iteration of the set; sorted keys, or a set of numbers, keep a fixed order."""
     p = probe(tmp_path, SERIALISED, index=index)
     assert [s.expr for s in unordered(p)] == expected
+
+
+HANDED = """
+    from typing import Annotated
+
+    import typing_extensions
+
+
+    class Garage:
+        def __init__(self, bays):
+            self.bays = bays
+
+        def plates(self):
+            return ", ".join({car.plate for car in self.bays})
+
+
+    def Provide(key):
+        return key
+
+
+    def f(garage: Annotated[Garage, Provide("garage")], other: typing_extensions.Annotated["Garage", "meta"],
+          plain: Annotated[str, "note"]):
+        probe(garage.plates())
+        probe(other.plates())
+        probe(plain)
+"""
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_parameter_annotated_with_metadata_is_an_instance_of_its_type(tmp_path, index):
+    # `Annotated[T, ...]` is a `T` (the metadata is for a framework): its methods are read
+    seg, = unordered(probe(tmp_path, HANDED, index=index))
+    assert "set comprehension" in seg.evidence
+    assert seg.span.start == pos(HANDED, "{car.plate for car in self.bays}")
+
+
+def test_a_text_annotated_with_metadata_is_still_an_unknown_parameter(tmp_path):
+    p = probe(tmp_path, HANDED, index=2)
+    assert p.described == [("unknown", "unknown", "plain")]
+
+
+LISTED_JSON = """
+    import json
+
+
+    def f(rows):
+        kinds = {r["kind"] for r in rows}
+        probe(json.dumps(list(kinds)))
+        probe(json.dumps(list(kinds), sort_keys=True))
+        probe(json.dumps(sorted(kinds)))
+"""
+
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_list_serialised_in_a_sets_order_keeps_that_order(tmp_path, index):
+    # sorted keys do not sort a list: the order is the set's, placed where it is listed
+    seg, = unordered(probe(tmp_path, LISTED_JSON, index=index))
+    assert seg.span.start == pos(LISTED_JSON, "list(kinds)", nth=index)
+    assert seg.anchor is not None and seg.anchor.place == "iterable"
+    assert [s for s in probe(tmp_path, LISTED_JSON, index=index).segs if s.kind is Kind.SERIALIZED] == []
+
+
+def test_a_sorted_list_serialised_is_in_a_fixed_order(tmp_path):
+    p = probe(tmp_path, LISTED_JSON, index=2)
+    assert unordered(p) == []
+    assert [s.kind for s in p.segs] == [Kind.SERIALIZED] and p.segs[0].ordered

@@ -113,6 +113,17 @@ def changed_by_methods(cls: ast.ClassDef, attr: str) -> bool:
 _LISTS = ("list", "List", "Sequence", "Iterable", "MutableSequence")
 
 
+def unannotated(ann):
+    """The type an `Annotated[T, ...]` annotation (`typing` or `typing_extensions`) gives: `T`
+    (`Annotated[Calendar, Depends("calendar")]` -> `Calendar`: what follows it is metadata for a
+    framework, not the type); any other annotation (None too) as it is."""
+    if isinstance(ann, ast.Subscript) and (isinstance(ann.value, ast.Name) and ann.value.id == "Annotated"
+                                           or isinstance(ann.value, ast.Attribute) and ann.value.attr == "Annotated"):
+        inner = ann.slice
+        return inner.elts[0] if isinstance(inner, ast.Tuple) and inner.elts else inner
+    return ann
+
+
 def message_list(ann) -> bool:
     """True for the annotation of a list of messages (`list[Message]`, `List["ChatMessage"]`,
     `Sequence[BaseMessage]`): a class whose name ends in Message, in a list."""

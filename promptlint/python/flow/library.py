@@ -184,6 +184,9 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     data = ev.eval(data_node, frame, env) if data_node is not None else None
     order = None if ordered else _order_of(data)
     inner = _value_order(data)
+    if inner is None and isinstance(data, Text):  # `json.dumps(list(kinds))`: sorted keys do not sort a list
+        inner = next((ev.unordered_at(s, data_node, frame) if s.anchor is None and s.fix is None else s
+                      for s in data.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if order is not None or inner is not None:
         # keys in the order of a set they were made from, values listed in such an order (which
         # sorted keys do not change): each reported where it was iterated

@@ -17,7 +17,7 @@ from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
 from .class_facts import (attrs_factory, changed_by_methods, grown, members_named, message_list, self_annotation,
-                          self_assigns, stepped, walk_statements)
+                          self_assigns, stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -460,7 +460,7 @@ class ObjectsMixin:
             spent = False
         m = frame.module
         param: ast.arg = th.node
-        ann = param.annotation
+        ann = unannotated(param.annotation)  # (`Annotated[Calendar, Depends(...)]`: a `Calendar`)
         if annotated_set(ann):
             return annotated_unordered(m, param, f"the parameter `{name}`")
         if message_list(ann):  # `log: list[Message]`: the conversation, whatever its name

@@ -163,16 +163,19 @@ def vol_rank(v: Volatility) -> int:
     return _VOL_RANK[v]
 
 
-def held_order(value, depth: int = 0) -> Segment | None:
+def held_order(value, depth: int = 0, objects: bool = False) -> Segment | None:
     """The unordered-iteration segment a value holds anywhere in it (its text, a list's or dict's
     own order, an item or value of it, nested up to 4 deep), or None: a dict whose values hold
-    one (`{"values": ", ".join(list(s)[:20])}`) renders them in that order."""
+    one (`{"values": ", ".join(list(s)[:20])}`) renders them in that order. `objects`: also in
+    the arguments an instance of a class of the tree was built with (`Event(participants=list(set(p)))`:
+    a record whose fields are serialised as they are, a tool's result; not the keywords of a call
+    to code we cannot read, `adapter.dump(rows, exclude={"ctx"})`)."""
     if depth > 4:
         return None
     if isinstance(value, Text):
         return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if isinstance(value, Spread):
-        return held_order(value.value, depth + 1)
+        return held_order(value.value, depth + 1, objects)
     if isinstance(value, (Seq, Mapping)) and value.unordered is not None and not getattr(value, "ordered", False):
         return value.unordered
     if isinstance(value, Seq):
@@ -181,6 +184,8 @@ def held_order(value, depth: int = 0) -> Segment | None:
         items = [*value.items.values(), *([value.value] if value.repeated and value.value is not None else [])]
     elif isinstance(value, Alt):
         items = value.options
+    elif objects and isinstance(value, Obj) and value.qualname.startswith("instance:"):
+        items = [*value.args, *value.kwargs.values()]  # (a class of the tree: a record of what it is built with)
     else:
         return None
-    return next((o for o in (held_order(i, depth + 1) for i in items[:16]) if o is not None), None)
+    return next((o for o in (held_order(i, depth + 1, objects) for i in items[:16]) if o is not None), None)
