@@ -5,6 +5,8 @@ invoked with values, chat models invoked with messages, `bind_tools`, and agents
 `create_react_agent` / `create_agent`."""
 from __future__ import annotations
 
+import re
+
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Text
 from ..layout import MESSAGE_CLASSES, variants_of
@@ -114,7 +116,6 @@ def string_template(b, call) -> None:
 
 def _root(expr: str) -> str:
     """The first name of a Jinja placeholder's expression (`tools | join(", ")` -> tools)."""
-    import re
     m = re.match(r"\s*([A-Za-z_]\w*)", expr)
     return m.group(1) if m else ""
 
