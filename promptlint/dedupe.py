@@ -3,8 +3,8 @@
 Two rules can report one place: a value that is both a timestamp and per-request content, a tools
 list that is both unordered iteration and an unstable tool order, or one template placeholder
 reached through several prompts. At one place the most specific rule wins: the lowest
-`Rule.specificity` among the rules that have one (PRM102 / PRM103 / PRM203 over PRM201 / PRM202,
-over PRM104, over PRM106, over PRM101). For one rule at one place the strongest finding is kept: the more severe,
+`Rule.specificity` among the rules that have one (PRM102 / PRM103 / PRM203 over PRM201 / PRM202 /
+PRM107, over PRM104, over PRM106, over PRM101). For one rule at one place the strongest finding is kept: the more severe,
 then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
 then the one that knows more of the request (the longer message). A file's PRM001 found by its
 own analysis and by the analyses of the files that import it is one finding whose related

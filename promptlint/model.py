@@ -153,7 +153,9 @@ class Segment:
     messages (a sliding window such as `history[-10:]`), `window_stop` where a walk that cuts it
     stops at its bound (the test before its `break`); `older`, that it is a slice ending before
     its newest messages (`history[:cut]`: what a compaction summarises), which a call given it
-    does not see change with each new message.
+    does not see change with each new message. `inner`, on a template's conditional section or
+    loop, holds the placeholders of unknown value that its body outputs (in output order, at their
+    own spans): the section stands for them in the layout, and their names stay readable.
     """
 
     text: str = ""
@@ -174,6 +176,7 @@ class Segment:
     window: Span | None = None  # the conversation history cut to its newest messages here (`history[-10:]`)
     window_stop: Span | None = None  # where a newest-first walk that cuts it stops at its bound (`if tokens > max:`)
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
+    inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
 
     @property
     def is_static(self) -> bool:
@@ -281,6 +284,9 @@ class PromptLayout:
     `supersedes` lists ids of layouts this one makes redundant (the
     unbound prompt template it fills in); `reaches` the spans of the functions whose bodies were
     read to build it (a prompt candidate inside one of them is part of this request).
+    `set_retrieved`: the placeholder names of the prompts of its prompt set (the prompts of one
+    config file) that are named like content retrieved for the turn (`turn_names.turn_content`),
+    sorted: evidence that the set fills its few-shot `examples` per turn as well.
     """
 
     id: str
@@ -313,6 +319,7 @@ class PromptLayout:
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
     reaches: list[Span] = field(default_factory=list)
+    set_retrieved: list[str] = field(default_factory=list)
 
     def segments(self):
         """Yield (part index, segment index, part, segment) in request order."""

@@ -89,7 +89,7 @@ model_patterns = ["my-finetune-*"]
     assert s.per_file_ignores == {"tests/**": ["PRM102"]}
     assert s.profiles == [{"provider": "openai", "name": "my-finetunes", "model_patterns": ["my-finetune-*"]}]
     assert s.root == tmp_path
-    assert s.enabled_codes == {"PRM101", "PRM102", "PRM103", "PRM105", "PRM106", "PRM901"}
+    assert s.enabled_codes == {"PRM101", "PRM102", "PRM103", "PRM105", "PRM106", "PRM107", "PRM901"}
 
 
 def test_defaults_enable_every_rule_and_fail_on_warning():
@@ -175,14 +175,14 @@ def test_cli_unknown_selector_is_config_error():
 # --- selection -----------------------------------------------------------------------------------
 
 def test_selectors_expand_codes_prefixes_names_and_all():
-    assert expand_selectors(["PRM10"]) == {"PRM101", "PRM102", "PRM103", "PRM104", "PRM105", "PRM106"}
+    assert expand_selectors(["PRM10"]) == {"PRM101", "PRM102", "PRM103", "PRM104", "PRM105", "PRM106", "PRM107"}
     assert expand_selectors(["unused-suppression", "PRM001"]) == {"PRM901", "PRM001"}
     assert "PRM101" in expand_selectors(["ALL"])
 
 
 def test_more_specific_ignore_beats_prefix_select():
     s = Settings(select=["PRM1"], ignore=["PRM102"])
-    assert s.enabled_codes == {"PRM101", "PRM103", "PRM104", "PRM105", "PRM106"}
+    assert s.enabled_codes == {"PRM101", "PRM103", "PRM104", "PRM105", "PRM106", "PRM107"}
 
 
 def test_more_specific_select_beats_prefix_ignore():

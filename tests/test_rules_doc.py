@@ -16,4 +16,4 @@ def test_docs_rules_md_is_generated_from_the_rule_docstrings():
 def test_every_rule_has_a_section():
     text = PAGE.read_text(encoding="utf-8")
     assert all(f"{rule.code}" in text and rule.name in text for rule in ALL_RULES)
-    assert len(ALL_RULES) == 21
+    assert len(ALL_RULES) == 22

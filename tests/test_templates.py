@@ -356,6 +356,42 @@ def test_locate_value_yaml_json_and_non_verbatim():
     assert locate_value(TPL / "x.yaml", "a: [unclosed", ["a"]) is None
 
 
+def test_yaml_message_lists_with_type_keys_and_placeholder_items():
+    # `type: system` names a role as `role:` does; an item that is one placeholder expands to
+    # messages where it stands (role "unknown"); content blocks typed `text` are no roles
+    text = ('steps:\n'
+            '  - name: reply\n'
+            '    messages:\n'
+            '      - type: system\n'
+            '        content: "You answer ferry passengers. Timetable notes: {{ notes }}"\n'
+            '      - "{{ history | as_messages }}"\n'
+            '      - type: user\n'
+            '        content: "{{ question }}"\n'
+            '  - name: blocks\n'
+            '    messages:\n'
+            '      - type: text\n'
+            '        content: "Just a block of text with several words"\n'
+            '      - "{{ history }}"\n')
+    prompts = config_prompts(Path("ferry.yaml"), "ferry.yaml", text)
+    reply = next(p for p in prompts if p.keys == ["steps", 0, "messages"])
+    assert [p.role for p in reply.parts] == ["system", "unknown", "user"]
+    assert [(s.expr, at(s.span)) for s in dynamic(reply.parts[1].segments)] == [("history | as_messages", (6, 10))]
+    # the second list holds no message of a role: its strings stay prompts of their own, or nothing
+    assert not any(p.keys == ["steps", 1, "messages"] for p in prompts)
+
+
+def test_a_section_keeps_the_placeholders_of_its_body():
+    text = ("Help the Quayside ferry's passengers.\n"
+            "{% if notes %}Notes: {{ notes }}{% for stop in stops %} {{ stop.name }}{% endfor %}{% endif %}\n"
+            "{% for turn in history %}{{ turn.text }}{% endfor %}\n")
+    segs = template_segments(Path("ferry.j2"), "ferry.j2", text).segments
+    section, loop = dynamic(segs)
+    assert (section.kind, section.expr) == (Kind.CONDITIONAL, "if notes")
+    assert [(s.expr, at(s.span)) for s in section.inner] == [
+        ("notes", (2, 22)), ("for stop in stops", (2, 33)), ("stop.name", (2, 57))]
+    assert loop.expr == "for turn in history" and [s.expr for s in loop.inner] == ["turn.text"]
+
+
 def test_config_files_without_prompts_or_unparsable():
     assert config_prompts(Path("ci.yaml"), "ci.yaml", "name: build\nuser: admin\nsteps:\n  - run: make\n") == []
     assert config_prompts(Path("bad.yaml"), "bad.yaml", "a: {{ b }}\n  c: [") == []

@@ -191,8 +191,12 @@ def _in_literal(segs: list[Segment], module, span, text: str) -> list[Segment]:
 
     def moved(p: Position) -> Position:
         return Position(row0, col0 + p.column - 1) if p.row == 1 else Position(row0 + p.row - 1, p.column)
-    return [replace(s, span=Span(s.span.filename, moved(s.span.start), moved(s.span.end)))
-            if s.span is not None and s.span.filename == span.filename else s for s in segs]
+    def placed(s: Segment) -> Segment:
+        if s.span is None or s.span.filename != span.filename:
+            return s
+        return replace(s, span=Span(s.span.filename, moved(s.span.start), moved(s.span.end)),
+                       inner=tuple(placed(i) for i in s.inner))
+    return [placed(s) for s in segs]
 
 
 def _read_option(src):

@@ -14,6 +14,7 @@ def _register() -> None:
     from .prm104_conditional_prefix import ConditionalPrefixRule
     from .prm105_history_window import HistoryWindowRule
     from .prm106_question_before_document import QuestionBeforeDocumentRule
+    from .prm107_context_before_history import ContextBeforeHistoryRule
     from .prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
     from .prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     from .prm203_unstable_tool_order import UnstableToolOrderRule
@@ -28,6 +29,7 @@ def _register() -> None:
         ConditionalPrefixRule,
         HistoryWindowRule,
         QuestionBeforeDocumentRule,
+        ContextBeforeHistoryRule,
         UnsortedJsonDumpsRule,
         UnorderedIterationInPromptRule,
         UnstableToolOrderRule,

@@ -104,7 +104,11 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
         found = config_prompts(path, filename, text)
         for cp in found:
             _link_fills(path, [k for k in cp.keys if isinstance(k, str)], cp.segments)
-        return [_config_layout(filename, cp) for cp in found]
+        layouts = [_config_layout(filename, cp) for cp in found]
+        retrieved = _retrieved_names([s for cp in found for s in cp.segments])
+        for layout in layouts:
+            layout.set_retrieved = retrieved
+        return layouts
     if kind == "template":
         result = template_segments(path, filename, text)
         if result.errors:
@@ -149,6 +153,14 @@ def _link_fills(path, keys: list[str], segments) -> None:
         for seg in segments:
             if seg.kind is not None and seg.origin is None and placeholder_name(seg.expr) == field:
                 seg.origin = span
+
+
+def _retrieved_names(segments) -> list[str]:
+    """The placeholder names among `segments` (and the placeholders of their conditional sections
+    and loops) named like content retrieved for the turn, sorted."""
+    from ..turn_names import placeholder_name, turn_content
+    names = {placeholder_name(s.expr) for seg in segments for s in (seg, *seg.inner) if s.kind is not None}
+    return sorted(n for n in names if turn_content(n) == "retrieved")
 
 
 _GENERIC_KEYS = {"template", "templates", "prompt", "prompts", "system", "user", "content", "messages", "message"}

@@ -23,7 +23,7 @@ Here: the layout of a template (statements in output order). Reading and locatin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jinja2 import nodes
@@ -246,7 +246,8 @@ class _Walker(_Values, _Includes):
             inner += self._if_branch(elif_)
         inner += self.stmts(node.else_)
         cond = Segment(span=span, kind=Kind.CONDITIONAL, volatility=Volatility.UNKNOWN, expr=test,
-                       evidence=f"`{{% {test} %}}`: the text inside is present or absent by a condition")
+                       evidence=f"`{{% {test} %}}`: the text inside is present or absent by a condition",
+                       inner=_dropped(inner))
         return [cond] + [s for s in test_segs if _keeps(s) and s.kind is not Kind.HISTORY] + [s for s in inner if _keeps(s)]
 
     def _if_branch(self, node: nodes.If) -> list[Segment]:
@@ -270,6 +271,7 @@ class _Walker(_Values, _Includes):
         finally:
             self.items_of = saved
         body += self.stmts(node.else_)
+        loop.inner = _dropped(body)
         return [loop] + [s for s in body if _keeps(s)]
 
     def _loop_segment(self, iterable: nodes.Expr, span: Span, src: str) -> Segment:
@@ -320,6 +322,19 @@ class _Walker(_Values, _Includes):
                          for t in (own if s.evidence == _SUPER else [s])]
         self.blocks.setdefault(node.name, effective)
         return effective
+
+
+def _dropped(body: list[Segment]) -> tuple[Segment, ...]:
+    """The placeholders of a conditional section's or a loop's body that the layout leaves out
+    (values not known to change: the section stands for them), in output order, with those of
+    the sections nested in it (`Segment.inner`)."""
+    out: list[Segment] = []
+    for s in body:
+        if s.kind is None or _keeps(s):
+            continue
+        out.append(replace(s, inner=()) if s.inner else s)
+        out.extend(s.inner)
+    return tuple(out)
 
 
 def _target_names(target: nodes.Node) -> list[str]:

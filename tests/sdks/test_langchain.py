@@ -233,9 +233,30 @@ def test_look_alikes_are_not_langchain_prompts(tmp_path):
             llm.invoke  # not called
             Templates.from_messages([("system", "Not LangChain.")])
             Templates.from_template("Not LangChain either: {x}")
-            PromptTemplate.from_template("A jinja template: {{ x }}", template_format="jinja2")  # not read
+            PromptTemplate.from_template("A mustache template: {{ x }}", template_format="mustache")  # not read
     """)
     assert sent(found) == []
+
+
+def test_a_jinja_string_template_is_read_as_jinja(tmp_path):
+    # its placeholders are filled per call, but for a partial variable (its value is not known here);
+    # a section's placeholders stay readable on the section (`Segment.inner`)
+    (call,) = sent(layouts(tmp_path, """
+        from langchain_core.prompts import PromptTemplate
+
+
+        def build(tone):
+            return PromptTemplate.from_template(
+                "Answer in a {{ tone }} tone.{% if notes %} Notes: {{ notes }}{% endif %} Topic: {{ topic }}",
+                template_format="jinja2", partial_variables={"tone": tone})
+    """))
+    (role, segs), = parts(call)
+    assert role == "user"
+    assert segs == [("text", "Answer in a "), ("template-variable", "unknown", "tone"), ("text", " tone."),
+                    ("conditional", "unknown", "if notes"), ("text", " Topic: "),
+                    ("template-variable", "per-request", "topic")]
+    section = call.parts[0].segments[3]
+    assert [(s.expr, s.span.start.row) for s in section.inner] == [("notes", 6)]
 
 
 RULES = "Answer in one short paragraph. Never invent facts that are not in the page. " * 3

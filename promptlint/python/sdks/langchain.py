@@ -5,6 +5,8 @@ invoked with values, chat models invoked with messages, `bind_tools`, and agents
 `create_react_agent` / `create_agent`."""
 from __future__ import annotations
 
+import re
+
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Text
 from ..layout import MESSAGE_CLASSES, variants_of
@@ -78,8 +80,10 @@ def string_template(b, call) -> None:
     `PromptTemplate.from_template(TEXT, partial_variables={...})`: a string prompt whose
     `{placeholders}` are filled when the chain is invoked (`(prompt | llm).invoke({...})`); piped
     into a chat model it is one user message. The partial variables are bound to their values;
-    the other placeholders are template variables filled per call. A template in another format
-    (`template_format="jinja2"` / `"mustache"`) is not read, nor is a template built at module or
+    the other placeholders are template variables filled per call. A Jinja template
+    (`template_format="jinja2"`) is read as Jinja (`inline_jinja.jinja_text`: its `{% if %}`
+    sections and loops, its `{{ placeholders }}` filled per call but for the partial variables,
+    left of unknown value); a mustache one is not read, nor is a template built at module or
     class level: a template object filled where it is used (`TEMPLATE.format(...)`, a prompt
     candidate there), whose placeholders and role say nothing of one call."""
     node = call.arg(0, "template")
@@ -87,19 +91,33 @@ def string_template(b, call) -> None:
     if node is None or getattr(frame, "func", None) is None:
         return  # a template object kept at module or class level: filled where it is used (candidates)
     fmt = call.kwargs.get("template_format")
-    if fmt is not None and b.static_text(b.value(fmt, frame), frame) not in (None, "f-string"):
+    fmt = b.static_text(b.value(fmt, frame), frame) if fmt is not None else None
+    if fmt not in (None, "f-string", "jinja2"):
         return
     from ..flow.values import Mapping
     partials = b.value(call.kwargs.get("partial_variables"), frame)
     kept = _instance_keys(call.kwargs.get("partial_variables"))
-    bindings = {key: value if key in kept else Text(_per_call(b.ev.text_of(value, frame)))
-                for key, value in (partials.items.items() if isinstance(partials, Mapping) else ())}
     text = Text(b.ev.text_of(b.value(node, frame), frame))
     own = {id(s) for s in text.segs}  # text joined to the template (`prefix + TEMPLATE`) keeps its volatility
+    if fmt == "jinja2":
+        from ..inline_jinja import jinja_text
+        partial = set(partials.items) if isinstance(partials, Mapping) else set()
+        segs = [_per_call([s])[0] if id(s) not in own and s.kind is Kind.TEMPLATE_VARIABLE
+                and _root(s.expr) not in partial else s for s in jinja_text(text.segs)]
+        b.add(call.node, "python-call", "langchain", "PromptTemplate", None, [Part("user", segs, span=b.span_of(node))], None)
+        return
+    bindings = {key: value if key in kept else Text(_per_call(b.ev.text_of(value, frame)))
+                for key, value in (partials.items.items() if isinstance(partials, Mapping) else ())}
     segs = b.ev.format_text(text, [], bindings, frame, None, keep_unbound=True).segs
     segs = [_per_call([s])[0] if id(s) not in own and s.kind is Kind.TEMPLATE_VARIABLE else s for s in segs]
     part = Part("user", segs, span=b.span_of(node))
     b.add(call.node, "python-call", "langchain", "PromptTemplate", None, [part], None)
+
+
+def _root(expr: str) -> str:
+    """The first name of a Jinja placeholder's expression (`tools | join(", ")` -> tools)."""
+    m = re.match(r"\s*([A-Za-z_]\w*)", expr)
+    return m.group(1) if m else ""
 
 
 def _per_call(segs: list) -> list:

@@ -115,9 +115,18 @@ def _prompt(path, filename, text, lines, keys, messages, key_offsets) -> ConfigP
 
 
 def _messages(items: list) -> list[tuple[str, "_Str"]] | None:
-    """[(role, content)] for a list of {role, content} mappings or [role, content] pairs."""
+    """[(role, content)] for a list of {role, content} mappings (the role also written `type:
+    system`, a role's name), or of [role, content] pairs. A string item that is one Jinja
+    placeholder among such mappings (`- "{{ history | to_chat_messages }}"`) is a value that
+    expands to messages where it stands: role "unknown"."""
     out = []
     for item in items:
+        if isinstance(item, _Str) and _LONE_PLACEHOLDER.match(item.value):
+            out.append(("unknown", item))
+            continue
+        if isinstance(item, dict) and not isinstance(item.get("role"), _Str) and isinstance(item.get("type"), _Str) \
+                and item["type"].value.lower() in _ROLES and "content" in item:
+            item = {**item, "role": item["type"]}
         if isinstance(item, dict) and isinstance(item.get("role"), _Str):
             role, content = item["role"].value, item.get("content", item.get("text"))
             if isinstance(content, list):  # content blocks: the first text block
@@ -130,7 +139,11 @@ def _messages(items: list) -> list[tuple[str, "_Str"]] | None:
         if not isinstance(content, _Str):
             return None
         out.append((_ROLES.get(role.lower(), role.lower()), content))
-    return out or None
+    return out if any(role != "unknown" for role, _ in out) else None
+
+
+#: A string that is one Jinja placeholder and nothing else.
+_LONE_PLACEHOLDER = re.compile(r"^\s*\{\{[^{}]*\}\}\s*$")
 
 
 def _role_of(keys: list) -> str:

@@ -3,6 +3,7 @@ never rendered), else `{var}` / `{{var}}` / `$var` placeholders, with spans mapp
 value's characters in the config file."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ...model import Segment, Span
@@ -54,4 +55,6 @@ def value_segments(path: Path, filename: str, text: str, value: "_Str", lines: "
     for seg in segs:
         seg.span = remap(seg.span)
         seg.origin = remap(seg.origin)
+        if seg.inner:
+            seg.inner = tuple(replace(i, span=remap(i.span), origin=remap(i.origin)) for i in seg.inner)
     return segs

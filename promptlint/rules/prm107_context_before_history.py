@@ -1,0 +1,156 @@
+"""PRM107 context-before-history."""
+from __future__ import annotations
+
+from ..impact import Rate, impacts
+from ..model import Kind, Part, PromptLayout, Related, Segment, Severity, Volatility
+from ..prefix import ROLE_NAMES
+from ..turn_names import conversation_named, placeholder_name, turn_content
+from . import _prefix_rule as text
+from .base import Rule
+
+#: Kinds of a placeholder whose value the extraction does not know (or knows only by its name).
+_PLACEHOLDERS = (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN, Kind.USER_INPUT)
+#: What a value may be and still change with each turn: a value known to be fixed per
+#: conversation, per day or per process decides against its name.
+_PER_TURN = (Volatility.UNKNOWN, Volatility.PER_REQUEST)
+_WHAT = {"retrieved": "content retrieved for each turn", "user": "the user's message",
+         "examples": "examples picked for each turn", "few-shot": "few-shot examples"}
+_NAMES = ("only the names are the evidence: named like retrieved context, before the placeholder named like "
+          "the conversation history")
+_HISTORY_NAME = "only the name of the history placeholder says it holds the conversation"
+
+
+class ContextBeforeHistoryRule(Rule):
+    """## What it does
+    Finds a template placeholder named like content that changes with each turn (retrieved
+    context such as `context`, `relevant_chunks`, `documents`, `memories`, `knowledge`; the
+    user's message; examples picked for the turn) placed before a placeholder named like the
+    conversation history (`history`, `chat_history`, `{{ history | colang }}`, a loop over
+    `messages`), in Jinja templates, prompt files, prompt strings and message lists of YAML or
+    TOML files, and prompt templates written in Python. Few-shot `examples` count only when the
+    same prompt or its prompt set (the prompts of its file) also takes content named like
+    retrieved context: many prompts keep a fixed list of examples.
+
+    ## Why is this bad?
+    The history grows by appending, so a request that sends it again could reuse its cached
+    prefix, but only up to the first byte that changed. Content retrieved for the current turn,
+    placed before the history, changes on every request, so the whole history after it is
+    processed uncached every time, and a conversation grows longer than any instructions.
+    The names of the two placeholders and their order are the only evidence (nothing says what
+    fills them or how often it changes), so the finding is info. Where code fills the template
+    with a value whose volatility is known, the value decides: a value fixed per conversation, per
+    day or per process is no finding. One finding per prompt, at the first such placeholder.
+    Content that `PRM101` already reports as a warning is that rule's finding.
+
+    ## Example
+    ```jinja
+    Context:
+    {{ context }}
+
+    Current conversation:
+    {{ history }}
+    Human: {{ input }}
+    ```
+    Use instead: the history first, then the retrieved context with the newest message:
+    `Current conversation: {{ history }}` then `Context: {{ context }}` then `Human: {{ input }}`.
+
+    ## Fix safety
+    Display-only: moving content changes the prompt.
+    """
+
+    code = "PRM107"
+    specificity = 1
+    severity = Severity.INFO
+    fix_title = "Put the per-turn content after the conversation history, with the newest message"
+
+    def check_layout(self, layout: PromptLayout):
+        ordered = _ordered(layout)
+        at = next((i for i, (_p, seg, _s) in enumerate(ordered) if _names_conversation(seg)), None)
+        if at is None or at == 0:
+            return
+        history = ordered[at][1]
+        every = impacts(layout)
+        warned = {id(imp.seg) for imp in every if imp.severity is Severity.WARNING}
+        reported = {id(imp.seg) for imp in every if imp.severity is not None}
+        sections = {id(imp.seg) for imp in every if imp.rate is Rate.CONDITION and imp.severity is not None}
+        for part, seg, section in ordered[:at]:
+            found = _per_turn(seg, layout, ordered)
+            if found is None:
+                continue
+            if id(seg) in warned or (section is not None and id(section) in warned) \
+                    or (found[0] == "value" and id(seg) in reported):
+                return  # PRM101 reports it with its cost (a warning, or a value known to change): that finding stands
+            what, why = found
+            where = ROLE_NAMES.get(part.role, f"{part.role} message")
+            if what == "value":
+                head = f"{text.describe(seg)} changes on every request{text.why(seg)} and"
+                tail = _HISTORY_NAME
+            else:
+                head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
+                tail = _NAMES
+            cost = "so" if what == "value" else "if it changes with each turn,"
+            message = (f"{head} comes before {text.describe(history)}, named like the conversation history, in "
+                       f"the {where}: {cost} the whole history after it is processed uncached on every request; "
+                       f"placed after the history (with the newest message) it would leave the history cached "
+                       f"({tail})")
+            related = [Related(history.span, "the placeholder named like the conversation history")] \
+                if history.span is not None else []
+            span = seg.span
+            if section is not None and id(section) in sections and section.span is not None:
+                # the conditional section it is written in is reported too (PRM104): one finding, there
+                if seg.span is not None:
+                    related.insert(0, Related(seg.span, "the placeholder"))
+                span = section.span
+            yield self.diagnostic(message, span or layout.site, prompt=layout.id,
+                                  related=related + text.related(seg), name_only=what != "value")
+            return  # one finding per prompt (Policy 8: later per-turn values are the same cause)
+
+
+def _ordered(layout: PromptLayout) -> list[tuple[Part, Segment, Segment | None]]:
+    """The dynamic segments of the layout's parts in request order (tools left out), each
+    followed by the placeholders of its conditional section or loop body (`Segment.inner`):
+    (part, segment, the section it is written in or None)."""
+    out: list[tuple[Part, Segment, Segment | None]] = []
+    for part in layout.parts:
+        if part.role == "tools":
+            continue
+        for seg in part.segments:
+            if seg.is_static:
+                continue
+            out.append((part, seg, None))
+            out.extend((part, inner, seg) for inner in seg.inner)
+    return out
+
+
+def _names_conversation(seg: Segment) -> bool:
+    """A placeholder named like the conversation history whose value is not known to be
+    something else (a history the analysis knows is a `history` segment: PRM101 judges it)."""
+    return seg.kind in (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN) and seg.volatility in _PER_TURN \
+        and conversation_named(placeholder_name(seg.expr))
+
+
+def known_per_request(seg: Segment) -> bool:
+    """True when the code fills the placeholder with a value known to change on every request
+    (not only by a name, nor by the assumption that a template's placeholders are filled per
+    call): the value decides, whatever its name."""
+    return seg.volatility is Volatility.PER_REQUEST and not seg.name_only and seg.origin is not None
+
+
+def _per_turn(seg: Segment, layout: PromptLayout, ordered) -> tuple[str, str] | None:
+    """(what the value is, the words of further evidence) for a placeholder that changes with
+    each turn: by its value (`known_per_request`), else by its name; None otherwise."""
+    if seg.kind not in _PLACEHOLDERS or seg.volatility not in _PER_TURN:
+        return None
+    if known_per_request(seg):
+        return "value", ""
+    what = turn_content(placeholder_name(seg.expr))
+    if what is None:
+        return None
+    if what != "few-shot":
+        return what, ""
+    names = [placeholder_name(s.expr) for _p, s, _sec in ordered if s.kind is not None]
+    retrieved = sorted({n for n in names if turn_content(n) == "retrieved"} | set(layout.set_retrieved))
+    if not retrieved:
+        return None
+    shown = ", ".join(f"`{n}`" for n in retrieved[:3])
+    return what, f" (its prompt set also takes {shown}, named like content retrieved for each turn)"
