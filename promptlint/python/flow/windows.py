@@ -118,7 +118,8 @@ class WindowsMixin:
 
 def _slides(lower) -> bool:
     """True for the lower bound of a slice that keeps the newest items of a growing list: negative
-    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`), also clamped at a
+    (`[-10:]`, `[-self.window:]`, a negative count times a positive one: `[-2 * self.turns:]`) or
+    counted from its length (`[len(h) - k:]`), also clamped at a
     constant (`[max(0, len(h) - k):]`) or shifted by a constant past kept head messages
     (`[1 + max(0, len(h) - k):]`, `[len(h) - k + 1:]`)."""
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add):
@@ -132,6 +133,13 @@ def _slides(lower) -> bool:
         return len(consts) == 1 and _slides(next(a for a in lower.args if a is not consts[0]))
     if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
         return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Mult):
+        # a negative count times a positive one (`-2 * self.turns`: two messages per exchange)
+        sides = (lower.left, lower.right)
+        negative = [isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub) for side in sides]
+        return negative.count(True) == 1 and not any(
+            isinstance(side, ast.Constant) and side.value == 0 or isinstance(side, ast.UnaryOp)
+            and isinstance(side.operand, ast.Constant) and side.operand.value == 0 for side in sides)
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
         left = lower.left
         return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
