@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..classify import CONVERSATION_WORDS
 from ..model import Kind, Part, Segment
 from .candidates import speculative, words
 from .flow.callers import called_anywhere
@@ -129,9 +130,6 @@ def _removes_from(node) -> str | None:
     return None
 
 
-#: Words of a name that say a list is the conversation.
-CONVERSATION_WORDS = {"message", "messages", "msgs", "history", "conversation", "chat", "dialog", "dialogue",
-                       "transcript", "turns"}
 
 
 def _conversation(seg: Segment) -> bool:
@@ -139,8 +137,8 @@ def _conversation(seg: Segment) -> bool:
     instance appends to does: memories, events, logs): by its name, a parameter's name or
     annotation, or the messages with roles it holds."""
     from .flow.objects import GROWN
-    if not seg.evidence.endswith(GROWN):
-        return True
+    if not seg.evidence.endswith(GROWN) or not seg.unconfirmed:
+        return True  # (a list an instance grows with messages: python/flow/class_facts.holds_conversation)
     named = re.match(r"`([^`]+)`", seg.evidence)  # "`self.history` grows across turns"
     return bool(words(f"{seg.expr} {named.group(1) if named else ''}") & CONVERSATION_WORDS)
 

@@ -46,6 +46,7 @@ def test_generate_of_a_model_picked_at_run_time_sends_its_message_list(tmp_path)
     assert chat.newest_user == 1
     history, = chat.parts[0].segments
     assert history.window.start == pos(NOTEBOOK, "self.log[-2 * self.depth:]")
+    assert not history.unconfirmed  # messages are appended to it: the conversation
     assert chat.site.start == pos(NOTEBOOK, "engine.generate([[")
     assert (joined.api, [p.role for p in joined.parts]) == ("chat.generate", ["history", "user"])
     assert joined.parts[0].segments[0].window.start == pos(NOTEBOOK, "self.log[len(self.log) - 6:]")
