@@ -127,3 +127,27 @@ def test_stream_of_an_unknown_model_with_a_module_conversation_cut(tmp_path):
     """
     assert _found(tmp_path, source) == [("PRM105", "warning", *_at(source, "dialogue[-keep:]"))]
 
+
+REPLAY = """
+    from langchain_core.messages import HumanMessage, SystemMessage
+
+
+    def spans(turns, width):
+        for at in range(len(turns)):
+            yield turns[{cut}]
+
+
+    def grade_all(judge, turns):
+        for shown in spans(turns, 5):
+            judge.invoke([SystemMessage(content="Grade the newest reply."), *shown, HumanMessage(content="Score?")])
+"""
+
+
+def test_a_generator_of_windows_that_move_with_the_walk_is_a_window_where_it_slices(tmp_path):
+    source = REPLAY.format(cut="max(0, at - width + 1): at + 1")
+    assert _found(tmp_path, source) == [("PRM105", "warning", *_at(source, "turns[max"))]
+
+
+def test_a_walk_that_keeps_the_head_or_looks_at_the_last_exchange_has_no_window(tmp_path):
+    assert _found(tmp_path, REPLAY.format(cut=": at + 1")) == []  # everything so far: each request extends the last
+    assert _found(tmp_path, REPLAY.format(cut="at - 1: at + 1")) == []  # the last exchange only

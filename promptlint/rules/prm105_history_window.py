@@ -67,7 +67,9 @@ class HistoryWindowRule(Rule):
     filter, a memory class, a conversation manager) that returns the cut list, keeps it on the
     instance, writes it to storage for the next turn (`json.dump(messages[:1] + messages[1 +
     max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
-    text is judged only where a request carries that text. The newest items of a
+    text is judged only where a request carries that text. A slice that moves with a walk over the
+    conversation's indices (`turns[max(0, i - w + 1):i + 1]` for `i` in `range(len(turns))`, in a
+    generator that yields each slice to a loop sending it) is a window too. The newest items of a
     list an instance grows across turns that neither its name nor what is added to it says holds
     messages (`self.notes.append(note)`) are reported at info.
 
