@@ -151,11 +151,9 @@ def _bound(method, node):
     or its annotation's class called (a parameter `msg: HumanMessage`); else the node itself."""
     if not isinstance(node, ast.Name):
         return node
-    found = node
-    for stmt in walk_statements(method.body):
-        if isinstance(stmt, ast.Assign) and stmt.lineno < node.lineno and any(
-                isinstance(t, ast.Name) and t.id == node.id for t in stmt.targets):
-            found = stmt.value
+    binds = [stmt for stmt in walk_statements(method.body) if isinstance(stmt, ast.Assign)
+             and stmt.lineno < node.lineno and any(isinstance(t, ast.Name) and t.id == node.id for t in stmt.targets)]
+    found = max(binds, key=lambda stmt: stmt.lineno).value if binds else node
     if found is node:
         a = method.args
         ann = next((p.annotation for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if p.arg == node.id), None)
