@@ -151,3 +151,18 @@ def test_a_generator_of_windows_that_move_with_the_walk_is_a_window_where_it_sli
 def test_a_walk_that_keeps_the_head_or_looks_at_the_last_exchange_has_no_window(tmp_path):
     assert _found(tmp_path, REPLAY.format(cut=": at + 1")) == []  # everything so far: each request extends the last
     assert _found(tmp_path, REPLAY.format(cut="at - 1: at + 1")) == []  # the last exchange only
+
+
+def test_a_generator_of_windows_whose_windows_no_linked_call_sends_is_info_where_it_slices(tmp_path):
+    source = """
+        def recent_spans(turns, width):
+            for at in range(len(turns)):
+                yield turns[max(0, at - width + 1) : at + 1]
+
+
+        def moving_rows(rows, width):
+            for at in range(len(rows)):
+                yield rows[max(0, at - width + 1) : at + 1]
+    """
+    # the walk's windows of a list named as the conversation; rows of a table are none
+    assert _found(tmp_path, source, name="spans.py") == [("PRM105", "info", *_at(source, "turns[max"))]
