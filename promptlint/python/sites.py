@@ -325,14 +325,15 @@ class SiteFinder:
 
     def _generator(self, func) -> None:
         """A generator function that yields prompt messages (a prompt candidate), or that yields the
-        conversation cut (`yield turns[max(0, i - w + 1):i + 1]` as `i` walks it: a window the
+        conversation sliced (`yield turns[max(0, i - w + 1):i + 1]` as `i` walks it: a window the
         caller sends, judged as a returned cut, `history_cuts.window`); read after its body, so
         the sites inside it are known."""
         self.ev.reset_budget()
         if candidates.generated(self, func, self.frame()) or not self.cuts(func):
             return
-        for node in own_nodes(func, body_only=True):
-            if isinstance(node, ast.Yield) and node.value is not None and not self.b.covered(self.m.span(node)):
+        for node in own_nodes(func, body_only=True):  # (a slice yielded: not each chunk of a stream read)
+            if isinstance(node, ast.Yield) and isinstance(node.value, ast.Subscript) \
+                    and isinstance(node.value.slice, ast.Slice) and not self.b.covered(self.m.span(node)):
                 self.ev.reset_budget()
                 if history_cuts.window(self, node, node.value, func):
                     self.b.sites.append(self.m.span(node))
