@@ -141,6 +141,9 @@ _USER_INPUT_NAMES = {
     "user_request", "user_content", "question", "query", "input_text", "utterance", "user_question",
     "human_input", "human_message", "latest_message", "last_message", "new_message",
 }
+#: Words of a name that say a list is the conversation (`self.transcript`, `chat_log_messages`).
+CONVERSATION_WORDS = frozenset({"message", "messages", "msgs", "history", "conversation", "chat", "dialog", "dialogue",
+                                "transcript", "turns"})
 HISTORY_NAMES = {
     "history", "chat_history", "messages", "conversation", "transcript", "past_messages",
     "message_history", "prior_messages", "context_messages", "turns", "dialog", "dialogue",

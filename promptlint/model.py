@@ -153,9 +153,12 @@ class Segment:
     messages (a sliding window such as `history[-10:]`), `window_stop` where a walk that cuts it
     stops at its bound (the test before its `break`); `older`, that it is a slice ending before
     its newest messages (`history[:cut]`: what a compaction summarises), which a call given it
-    does not see change with each new message. `inner`, on a template's conditional section or
-    loop, holds the placeholders of unknown value that its body outputs (in output order, at their
-    own spans): the section stands for them in the layout, and their names stay readable.
+    does not see change with each new message; `unconfirmed`, on a history segment, that it is a
+    list an instance grows across turns that neither its name nor what is added to it says holds
+    the conversation's messages (`self.notes.append(note)`): a window of it is no proven cut of
+    the conversation. `inner`, on a template's conditional section or loop, holds the placeholders
+    of unknown value that its body outputs (in output order, at their own spans): the section
+    stands for them in the layout, and their names stay readable.
     """
 
     text: str = ""
@@ -176,6 +179,7 @@ class Segment:
     window: Span | None = None  # the conversation history cut to its newest messages here (`history[-10:]`)
     window_stop: Span | None = None  # where a newest-first walk that cuts it stops at its bound (`if tokens > max:`)
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
+    unconfirmed: bool = False  # a list grown across turns not known to hold the conversation's messages
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
 
     @property

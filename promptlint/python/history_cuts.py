@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..classify import CONVERSATION_WORDS
 from ..model import Kind, Part, Segment
 from .candidates import speculative, words
 from .flow.callers import called_anywhere
@@ -15,14 +16,15 @@ from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
 from .walk import subtree
 
-#: Shapes of code that cut a list (a slice from the end, a newest-first walk, by `reversed` or by an
+#: Shapes of code that cut a list (a slice from the end, a slice that moves with a walk's index
+#: (`xs[max(0, i - w + 1):i + 1]`), a newest-first walk, by `reversed` or by an
 #: index, or kept newest first and put back in order (`kept.reverse()`), or by an
 #: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, on either side of the test, a message's content replaced): a function without one is not read
 #: for a cut conversation. Three patterns (`cuts_text` reads them): those that start with a
 #: character (searched fast), and the two that start at a word boundary, searched only when their
 #: word is in the text.
-_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|reversed\(|\[::-1\]|\.reverse\(\)|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
+_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|\[\s*max\(\s*0\s*,\s*\w+\s*-[^\[\]\n]*:\s*\w+\s*(?:\+\s*1\s*)?\]|reversed\(|\[::-1\]|\.reverse\(\)|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
                          r"|\[[\"']content[\"']\] = |\.content = ")
 _CUTS_DEL = re.compile(r"\bdel\s+[\w.]+\[(?!\s*[\"'])")
 _CUTS_WHILE = re.compile(r"\bwhile\b[^\n:]*(?:(?:tokens?\b|len\(|count\()[^\n:]*[<>]|[<>][^\n:]*(?:tokens?\b|len\(|count\())")
@@ -129,9 +131,6 @@ def _removes_from(node) -> str | None:
     return None
 
 
-#: Words of a name that say a list is the conversation.
-CONVERSATION_WORDS = {"message", "messages", "msgs", "history", "conversation", "chat", "dialog", "dialogue",
-                       "transcript", "turns"}
 
 
 def _conversation(seg: Segment) -> bool:
@@ -139,8 +138,8 @@ def _conversation(seg: Segment) -> bool:
     instance appends to does: memories, events, logs): by its name, a parameter's name or
     annotation, or the messages with roles it holds."""
     from .flow.objects import GROWN
-    if not seg.evidence.endswith(GROWN):
-        return True
+    if not seg.evidence.endswith(GROWN) or not seg.unconfirmed:
+        return True  # (a list an instance grows with messages: python/flow/class_facts.holds_conversation)
     named = re.match(r"`([^`]+)`", seg.evidence)  # "`self.history` grows across turns"
     return bool(words(f"{seg.expr} {named.group(1) if named else ''}") & CONVERSATION_WORDS)
 

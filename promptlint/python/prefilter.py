@@ -86,6 +86,10 @@ CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|rever
                        r"|= len\([\w.]{1,60}\) - 1\b|range\(len\([\w.]{1,60}\) - 1, [^\n]{0,40}-1\)"
                        r"|\[[\"']content[\"']\] = ")
 _POP_AT = re.compile(r"\.pop\(\w{0,60}\)")
+#: A generator that yields a slice moving with its walk's index (`yield turns[max(0, i - w + 1):
+#: i + 1]`): windows of a list a caller may send one by one (PRM105; bounded repetition: linear).
+_YIELDED_WINDOW = re.compile(r"yield[ \t]{1,8}[\w.]{1,60}\[[ \t]{0,4}max\([ \t]{0,4}0[ \t]{0,4},[ \t]{0,4}\w{1,40}"
+                             r"[ \t]{0,4}-[^\]\n]{1,60}:[ \t]{0,4}\w{1,40}")
 
 #: A tool set held on an object grown or replaced (`self._discovered_tools[name] = tool`,
 #: `agent.tools_list.append(...)`), or a call named for loading tools (`load_dynamic_tool_specs(`):
@@ -197,6 +201,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # tools whose results the model is sent (tool_results.py)
     if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
         return True  # tools turned off for later requests of a loop (PRM204)
+    if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:
+        return True  # windows of a list yielded one by one (PRM105)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

@@ -27,7 +27,7 @@ from . import system_edits
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
-from .walk import children
+from .walk import children, own_nodes
 
 #: Roots of the names of a conversation (classify.HISTORY_NAMES, candidates.CONVERSATION_WORDS)
 #: and of its messages' roles, in any case.
@@ -328,10 +328,19 @@ class SiteFinder:
             self.b.sites.append(self.m.span(node))
 
     def _generator(self, func) -> None:
-        """A generator function that yields prompt messages (a prompt candidate); read after its
-        body, so the sites inside it are known."""
+        """A generator function that yields prompt messages (a prompt candidate), or that yields the
+        conversation sliced (`yield turns[max(0, i - w + 1):i + 1]` as `i` walks it: a window the
+        caller sends, judged as a returned cut, `history_cuts.window`); read after its body, so
+        the sites inside it are known."""
         self.ev.reset_budget()
-        candidates.generated(self, func, self.frame())
+        if candidates.generated(self, func, self.frame()) or not self.cuts(func):
+            return
+        for node in own_nodes(func, body_only=True):  # (a slice yielded: not each chunk of a stream read)
+            if isinstance(node, ast.Yield) and isinstance(node.value, ast.Subscript) \
+                    and isinstance(node.value.slice, ast.Slice) and not self.b.covered(self.m.span(node)):
+                self.ev.reset_budget()
+                if history_cuts.window(self, node, node.value, func):
+                    self.b.sites.append(self.m.span(node))
 
     def writes_system(self, func) -> bool:
         """True when the function's source writes a system message (computed once per function)."""

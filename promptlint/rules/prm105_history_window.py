@@ -67,7 +67,11 @@ class HistoryWindowRule(Rule):
     filter, a memory class, a conversation manager) that returns the cut list, keeps it on the
     instance, writes it to storage for the next turn (`json.dump(messages[:1] + messages[1 +
     max(0, len(messages) - k):], f)`) or cuts the list it is handed in place is reported where it is cut, at info when no send call is linked to it; a cut rendered into
-    text is judged only where a request carries that text.
+    text is judged only where a request carries that text. A slice that moves with a walk over the
+    conversation's indices (`turns[max(0, i - w + 1):i + 1]` for `i` in `range(len(turns))`, in a
+    generator that yields each slice to a loop sending it) is a window too. The newest items of a
+    list an instance grows across turns that neither its name nor what is added to it says holds
+    messages (`self.notes.append(note)`) are reported at info.
 
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
@@ -231,12 +235,17 @@ class HistoryWindowRule(Rule):
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
                 # a cut with no send call linked, or of a list not known as the conversation: info
-                known = layout.source == "python-call" and seg.kind is Kind.HISTORY
+                known = layout.source == "python-call" and seg.kind is Kind.HISTORY and not seg.unconfirmed
                 severity = Severity.WARNING if cached and known else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
-                message = (f"The conversation history `{seg.expr}` is cut here{today}{alone}: once a conversation "
+                if seg.unconfirmed:
+                    alone += (" (it grows across turns, but neither its name nor what is added to it says it holds "
+                              "the conversation's messages: how much it costs is not known)")
+                what = "The list `{}`" if seg.unconfirmed else \
+                    "The conversation history `{}`"
+                message = (f"{what.format(seg.expr)} is cut here{today}{alone}: once a conversation "
                            "is longer than the limit, messages drop out of it or are rewritten on every turn "
                            "(the oldest, some in its middle, older ones shortened or replaced, or the newest of a kind "
                            "given content the kept conversation does not hold), so the "

@@ -670,3 +670,11 @@ def test_a_newest_first_walk_keeps_where_it_stops_at_its_bound(tmp_path):
 def test_a_cut_that_is_no_walk_has_no_stop(tmp_path):
     cut, = probe(tmp_path, MIDDLE, index=0).segs
     assert cut.window is not None and cut.window_stop is None
+
+
+def test_a_negative_count_times_a_positive_one_keeps_the_newest_items():
+    import ast
+    from promptlint.python.flow.windows import _slides
+    lower = lambda src: ast.parse(f"xs[{src}:]").body[0].value.slice.lower
+    assert [_slides(lower(s)) for s in ("-2 * self.turns", "self.turns * -2", "-self.turns * 2", "2 * self.turns",
+                                        "-2 * -k", "-2 * 0")] == [True, True, True, False, False, False]

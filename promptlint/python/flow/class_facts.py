@@ -5,8 +5,10 @@ defines, and the annotation of a list of messages. No evaluation: the evaluator'
 from __future__ import annotations
 
 import ast
+import re
 from collections import deque
 
+from ...classify import CONVERSATION_WORDS
 from .configured import same_attribute as _same_attribute
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -35,13 +37,14 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     """The `self.ATTR` writes of a class's methods, read once per class (a syntactic fact of the
     tree, cached on the class node): ATTR -> [(method, value node)] of its assignments in method
     and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
-    with something other than a number (`grown`), the ATTRs it steps as counters (`self.turn += 1`,
+    with something other than a number (`grown`), each with [(method, node added, True when it
+    is a list of items: `extend`, `+=`)] (`added_to`), the ATTRs it steps as counters (`self.turn += 1`,
     `-=`, `*=`: `stepped`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
     cached = getattr(cls, "_promptlint_self_index", None)
     if cached is not None:
         return cached
     assigns: dict[str, list] = {}
-    grows: set[str] = set()
+    grows: dict[str, list] = {}  # ATTR -> the value nodes added to it
     steps: set[str] = set()
     annotations: dict[str, ast.AST] = {}
     for stmt in cls.body:
@@ -61,12 +64,14 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                     assigns.setdefault(node.target.attr, []).append((stmt, node.value))
             elif isinstance(node, ast.AugAssign):
                 if _is_self(node.target) and isinstance(node.op, ast.Add) and not _number(node.value):
-                    grows.add(node.target.attr)
+                    grows.setdefault(node.target.attr, []).append((stmt, node.value, True))
                 elif _is_self(node.target):
                     steps.add(node.target.attr)  # `self.iteration += 1`: a counter, no list
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
                     and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
-                grows.add(node.value.func.value.attr)
+                call = node.value
+                added = call.args[-1] if call.args else None
+                grows.setdefault(call.func.value.attr, []).append((stmt, added, call.func.attr == "extend"))
     cls._promptlint_self_index = (assigns, grows, annotations, steps)
     return cls._promptlint_self_index
 
@@ -101,6 +106,60 @@ def stepped(cls: ast.ClassDef, attr: str) -> bool:
 def grown(cls: ast.ClassDef, attr: str) -> bool:
     """True when a method appends to, extends or `+=` the list `self.attr`."""
     return attr in _class_index(cls)[1]
+
+
+def added_to(cls: ast.ClassDef, attr: str) -> list:
+    """(method, node added, True for a list of items) of every `self.attr.append(x)` /
+    `.insert(i, x)` (x), `.extend(xs)` / `+= xs` (xs) in the class's methods."""
+    return _class_index(cls)[1].get(attr, [])
+
+
+#: Roles a `(role, text)` pair names (LangChain takes such tuples as messages).
+_ROLES = frozenset({"system", "user", "human", "assistant", "ai", "model", "tool"})
+
+
+def holds_conversation(cls: ast.ClassDef, attr: str) -> bool:
+    """True when the list `self.attr` that the class grows is the conversation by more than its
+    growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`), or what
+    a method adds to it is a message (`message_node`), written there or bound to a name of that
+    method (`msg = HumanMessage(q)`, then `self.log.append(msg)`)."""
+    if set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower())) & CONVERSATION_WORDS:
+        return True
+    for method, node, many in added_to(cls, attr):
+        items = node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node]
+        if any(message_node(_bound(method, i)) for i in items):
+            return True
+    return False
+
+
+def message_node(node) -> bool:
+    """True for a message written in the code: a call of a message class (`HumanMessage(...)`,
+    `ChatMessage(role=..., ...)`: a name ending in Message, or a `role=` keyword), a dict display
+    with a "role" key, or a `("user", text)` pair."""
+    if isinstance(node, ast.Call):
+        f = node.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        return name.endswith("Message") or any(k.arg == "role" for k in node.keywords)
+    if isinstance(node, ast.Dict):
+        return any(isinstance(k, ast.Constant) and k.value == "role" for k in node.keys)
+    return isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant) \
+        and node.elts[0].value in _ROLES
+
+
+def _bound(method, node):
+    """The value a name is last bound to in `method` before it is used (`msg = HumanMessage(q)`),
+    or its annotation's class called (a parameter `msg: HumanMessage`); else the node itself."""
+    if not isinstance(node, ast.Name):
+        return node
+    binds = [stmt for stmt in walk_statements(method.body) if isinstance(stmt, ast.Assign)
+             and stmt.lineno < node.lineno and any(isinstance(t, ast.Name) and t.id == node.id for t in stmt.targets)]
+    found = max(binds, key=lambda stmt: stmt.lineno).value if binds else node
+    if found is node:
+        a = method.args
+        ann = next((p.annotation for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if p.arg == node.id), None)
+        if isinstance(ann, (ast.Name, ast.Attribute)):
+            return ast.Call(func=ann, args=[], keywords=[])
+    return found
 
 
 def changed_by_methods(cls: ast.ClassDef, attr: str) -> bool:

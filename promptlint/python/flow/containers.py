@@ -206,9 +206,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             if grown is not None:
                 return grown
         if conversation is not None and isinstance(node.slice, ast.Slice):
-            if _short_of_end(node.slice.upper) and not takes_newest(node):  # without its newest messages (`history[:cut]`)
+            walked = self.walked_window(node, frame, env)  # `xs[max(0, i - w + 1):i + 1]` as `i` walks xs
+            if _short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])
-            if _slides(self.slice_start(node, frame, env)) or takes_newest(node):  # its newest messages: a window that moves every turn
+            if walked or _slides(self.slice_start(node, frame, env)) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and conversation.older and isinstance(key, int):

@@ -16,8 +16,8 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (attrs_factory, changed_by_methods, grown, members_named, message_list, self_annotation,
-                          self_assigns, stepped, unannotated, walk_statements)
+from .class_facts import (attrs_factory, changed_by_methods, grown, holds_conversation, members_named, message_list,
+                          self_annotation, self_assigns, stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -248,7 +248,7 @@ class ObjectsMixin:
             if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)):
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
-                               f"`self.{attr}` {GROWN}")
+                               f"`self.{attr}` {GROWN}", unconfirmed=not holds_conversation(c, attr))
             if stepped(c, attr):  # `self.iteration += 1`: none of the values it is assigned, but a count
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.UNKNOWN, Volatility.UNKNOWN,

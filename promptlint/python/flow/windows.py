@@ -64,6 +64,32 @@ class WindowsMixin:
                 return th.node
         return lower
 
+    def walked_window(self, node: ast.Subscript, frame, env) -> bool:
+        """True for `xs[max(0, i - w + 1):i + 1]` (also `xs[i - w:i]`) where `i` walks the
+        indices of xs (`for i in range(len(xs))`, in a generator that yields each slice or a loop
+        that sends it): the items up to the walk's place, at most w of them, so once it passes w
+        the first item moves on every pass, as `xs[-w:]` moves on a list that grows a turn at a
+        time."""
+        cut = node.slice
+        index = _index_of(cut.upper)
+        lower = cut.lower
+        if index is None or lower is None or frame.func is None:
+            return False
+        if isinstance(lower, ast.Call) and isinstance(lower.func, ast.Name) and lower.func.id == "max" \
+                and len(lower.args) == 2 and isinstance(lower.args[0], ast.Constant):
+            lower = lower.args[1]  # clamped at the list's head: `max(0, i - w + 1)`
+        inner = list(subtree(lower))  # (a width of one or two, `xs[i - 1:i + 1]`: the last exchange looked at)
+        if not (any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and not (
+                isinstance(n.right, ast.Constant) and isinstance(n.right.value, int) and n.right.value <= 2) for n in inner)
+                and any(isinstance(n, ast.Name) and n.id == index for n in inner)):
+            return False
+        th = (env if env is not None else self.env_at(frame, node)).get(index)
+        walk = th.node if th is not None and th.kind == "iter" else None
+        sliced = ast.dump(node.value)
+        return isinstance(walk, ast.Call) and isinstance(walk.func, ast.Name) and walk.func.id == "range" and any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+            and ast.dump(n.args[0]) == sliced for n in walk.args)
+
     def _grown_cut(self, base, node: ast.Subscript, frame, lower=None) -> Value | None:
         """The newest items of a list grown across calls or in a loop (`history.append(m)` in a
         function, a module-level `history = [system]`), sliced to its newest (`history[-6:]`): a
@@ -118,7 +144,8 @@ class WindowsMixin:
 
 def _slides(lower) -> bool:
     """True for the lower bound of a slice that keeps the newest items of a growing list: negative
-    (`[-10:]`, `[-self.window:]`) or counted from its length (`[len(h) - k:]`), also clamped at a
+    (`[-10:]`, `[-self.window:]`, a negative count times a positive one: `[-2 * self.turns:]`) or
+    counted from its length (`[len(h) - k:]`), also clamped at a
     constant (`[max(0, len(h) - k):]`) or shifted by a constant past kept head messages
     (`[1 + max(0, len(h) - k):]`, `[len(h) - k + 1:]`)."""
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add):
@@ -132,10 +159,24 @@ def _slides(lower) -> bool:
         return len(consts) == 1 and _slides(next(a for a in lower.args if a is not consts[0]))
     if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
         return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Mult):
+        # a negative count times a positive one (`-2 * self.turns`: two messages per exchange)
+        sides = (lower.left, lower.right)
+        negative = [isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub) for side in sides]
+        return negative.count(True) == 1 and not any(
+            isinstance(side, ast.Constant) and side.value == 0 or isinstance(side, ast.UnaryOp)
+            and isinstance(side.operand, ast.Constant) and side.operand.value == 0 for side in sides)
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Sub):
         left = lower.left
         return isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
     return False
+
+
+def _index_of(upper) -> str | None:
+    """The name of `i` or `i + 1` (the upper bound of a slice that ends at a walk's place)."""
+    if isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add) and isinstance(upper.right, ast.Constant):
+        upper = upper.left
+    return upper.id if isinstance(upper, ast.Name) else None
 
 
 def takes_newest(node: ast.Subscript) -> bool:

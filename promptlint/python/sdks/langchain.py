@@ -1,18 +1,22 @@
 """LangChain and LangGraph: `ChatPromptTemplate.from_messages` / `from_template`, string templates
 built in a function (`PromptTemplate(template=T, partial_variables={...})`,
 `PromptTemplate.from_template(T)`: one user message), chains (`prompt | llm`, `.partial(...)`)
-invoked with values, chat models invoked with messages, `bind_tools`, and agents built with
-`create_react_agent` / `create_agent`."""
+invoked with values, chat models invoked with messages (also a model of a class not known, given
+a list written as message objects), the batch form `generate([[messages...]])` / `agenerate`
+(one request per message list), `bind_tools`, and agents built with `create_react_agent` /
+`create_agent`."""
 from __future__ import annotations
 
+import ast
 import re
 
 from ...model import Kind, Part, Segment, Volatility
-from ..flow.values import Obj, Seq, Text
+from ..flow.values import Obj, Seq, Spread, Text
 from ..layout import MESSAGE_CLASSES, variants_of
 from .base import Sdk, Shape
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
+_BATCH = {"generate", "agenerate", "batch", "abatch"}  # a list of message lists: one request each
 _CHAT_PROVIDERS = {"ChatOpenAI": "openai", "AzureChatOpenAI": "azure-openai", "ChatAnthropic": "anthropic",
                    "ChatGoogleGenerativeAI": "google", "ChatVertexAI": "google", "ChatBedrock": "bedrock",
                    "ChatBedrockConverse": "bedrock", "ChatLiteLLM": "litellm"}
@@ -165,11 +169,14 @@ def bind_tools(b, call) -> None:
 def _message_objects(value) -> bool:
     """True for a list written as message objects (`[SystemMessage(content=...),
     UserMessage(content=...)]`, one message class per item, a system or user message among them):
-    what a chat model is invoked with, whatever the model is."""
+    what a chat model is invoked with, whatever the model is. A list spread among them (`[*history,
+    HumanMessage(content=q)]`, `history + [HumanMessage(...)]`) is the replayed conversation."""
     if not isinstance(value, Seq) or value.repeated or not value.items:
         return False
     roles = []
     for item in value.items:
+        if isinstance(item, Spread):
+            continue
         for option in variants_of(item):  # a message chosen by a condition: each variant is one
             cls = option.qualname.rsplit(".", 1)[-1].removeprefix("instance:") if isinstance(option, Obj) else ""
             if cls not in MESSAGE_CLASSES or cls.endswith("PromptTemplate"):
@@ -180,6 +187,8 @@ def _message_objects(value) -> bool:
 
 def invoke(b, call) -> None:
     frame = call.frame
+    if call.method in _BATCH and batch(b, call):
+        return
     base = b.value(call.node.func.value, frame)
     template, partials = prompt_template(base)
     if template is not None:
@@ -202,6 +211,39 @@ def invoke(b, call) -> None:
     else:
         return
     b.add(call.node, "python-call", prov, "langchain.invoke", name, parts, newest)
+
+
+def batch(b, call) -> bool:
+    """`model.generate([[*history, HumanMessage(content=q)]])` (also `agenerate`, and `batch` /
+    `abatch` given message lists): LangChain's batch form, a list of message lists, each one
+    request. Of a model not known (a provider class picked at run time, a parameter), only a list
+    written as message objects at the call (`_message_objects`) is the evidence of a chat request;
+    a list of strings (a completion model's prompts) is none. One layout per request, at the call
+    (at its list when the call sends several). True when the value is a list of lists (read here,
+    whatever was found in it)."""
+    frame = call.frame
+    value = b.value(call.arg(0, "messages"), frame)
+    if not (isinstance(value, Seq) and not value.repeated and value.items
+            and all(isinstance(i, Seq) for i in value.items)):
+        return False
+    model = chat_model(b.value(call.node.func.value, frame))
+    prov, name = model_of(b, model, frame) if model is not None else (None, None)
+    api = f"{'langchain' if model is not None else 'chat'}.{call.method.removeprefix('a')}"
+    sent = [i for i in value.items if (model is not None and i.items) or _message_objects(i)]
+    for item in sent:
+        parts, newest = b.message_parts(item, frame)
+        b.add(call.node, "python-call", prov, api, name, parts, newest,
+              span=item.span if len(sent) > 1 and item.span is not None else None)
+    return True
+
+
+def _lists_display(node) -> bool:
+    """True for a list display whose items may each be a message list: list displays, joins
+    (`history + [HumanMessage(...)]`) or names (not strings, dicts or calls: prompts of a
+    completion model, or requests of another API)."""
+    return isinstance(node, ast.List) and bool(node.elts) and all(
+        isinstance(e, (ast.List, ast.Name, ast.Attribute)) or isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add)
+        for e in node.elts)
 
 
 def _chain(b, call, chain, template: Obj, partials: dict) -> None:
@@ -230,6 +272,7 @@ def _chain(b, call, chain, template: Obj, partials: dict) -> None:
 SDK = Sdk(
     name="langchain",
     imports=("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph"),
+    methods=("generate", "agenerate", "stream", "astream"),  # a model's batch form and streams, in a file importing it
     hints=("PromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
            "bind_tools"),
     shapes=(
@@ -240,5 +283,7 @@ SDK = Sdk(
               and c.has("prompt", "system_prompt"), agent),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args), invoke),
+        Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
+              and _lists_display(c.arg(0, "messages")), batch),
     ),
 )
