@@ -500,8 +500,21 @@ def models_command(provider):
     if not rows:
         _fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
     for row in rows:
-        minimum = f"{row.min_cacheable_tokens:,}" if row.min_cacheable_tokens else "-"
-        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  (minimum {minimum} tokens; row {row.name})")
+        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({_minimum_note(row)}; row {row.name})")
+
+
+def _minimum_note(row) -> str:
+    """What `models` says of a profile row's cacheable minimum: its token count, that the model
+    caches no prompt, or that its minimum is not published (the row's `source` says where from)."""
+    if not row.caching_supported:
+        return "no prompt caching"
+    if row.min_cacheable_tokens:
+        return f"minimum {row.min_cacheable_tokens:,} tokens"
+    if row.increment_tokens == 1:
+        return "no minimum"
+    if row.increment_tokens:
+        return f"cached in blocks of {row.increment_tokens:,} tokens"
+    return "minimum not published"
 
 
 @main.command("server")

@@ -72,6 +72,17 @@ def test_known_targets_are_accepted_and_listed(app):
     assert cli("models", "nosuch").exit_code == 2
 
 
+def test_models_says_what_each_row_caches():
+    """Every row states a minimum, a block size, no caching or an unpublished minimum: never a dash."""
+    listed = cli("models").stdout.splitlines()
+    assert listed and not [line for line in listed if "minimum -" in line]
+    by_row = {line.rsplit("row ", 1)[1].rstrip(")"): line for line in listed}
+    assert "(minimum 1,024 tokens;" in by_row["openai-gpt-4.1"]
+    assert "(no prompt caching;" in by_row["openai-legacy-cl100k"]
+    assert "(cached in blocks of 16 tokens;" in by_row["vllm-apc"]
+    assert "(no minimum;" in by_row["sglang-radix"]
+
+
 def test_json_examples_in_the_docs_show_the_current_version():
     found = {path.name: re.findall(r'"version": "([^"]+)"', path.read_text(encoding="utf-8"))
              for path in DOCS.glob("*.md")}

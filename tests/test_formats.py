@@ -77,7 +77,7 @@ def test_sarif_driver_lists_every_rule_with_docs():
     unused = by_id["PRM901"]
     assert unused["name"] == "unused-suppression"
     assert unused["defaultConfiguration"] == {"level": "note"}
-    assert unused["shortDescription"]["text"].startswith("Checks for suppression comments")
+    assert unused["shortDescription"]["text"] == "A suppression comment that suppresses nothing"
     assert "outlives the code" in unused["fullDescription"]["text"]
     assert unused["help"]["markdown"].startswith("# PRM901 unused-suppression\n\nDefault severity: info.")
     assert "## What it does" in unused["help"]["markdown"]
@@ -270,7 +270,9 @@ def test_cli_rules_and_rule_docs():
     assert listing.exit_code == 0
     assert [line.split()[0] for line in listing.stdout.splitlines()] == [r.code for r in ALL_RULES]
     assert "PRM901  unused-suppression" in listing.stdout
+    assert listing.stdout.splitlines()[-1].endswith("always     a suppression comment that suppresses nothing")
     rows = json.loads(cli("rules", "--output-format", "json").stdout)
+    assert rows[-1]["brief"] == "a suppression comment that suppresses nothing"
     assert [(r["code"], r["severity"]) for r in rows] == [(r.code, r.severity.value)
                                                           for r in ALL_RULES]
     doc = cli("rule", "PRM901")

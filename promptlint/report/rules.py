@@ -10,7 +10,7 @@ def rule_record(rule) -> dict:
     """A rule's metadata and docs as a JSON-ready dict."""
     return {"code": rule.code, "name": rule.name, "severity": rule.severity.value,
             "fix_availability": rule.fix_availability, "fix_title": rule.fix_title,
-            "since": rule.since, "summary": rule.summary(), "explanation": rule.doc()}
+            "since": rule.since, "brief": rule.brief, "summary": rule.summary(), "explanation": rule.doc()}
 
 
 def render_rule(rule, fmt: str = "text") -> str:
@@ -23,12 +23,12 @@ def render_rule(rule, fmt: str = "text") -> str:
 
 
 def render_rules(rules: Iterable, fmt: str = "text") -> str:
-    """The rule list: one aligned line per rule (code, name, severity, fix), or a JSON array."""
+    """The rule list: one aligned line per rule (code, name, severity, fix, brief), or a JSON array."""
     rules = list(rules)
     if fmt == "json":
         return json.dumps([rule_record(r) for r in rules], indent=2, ensure_ascii=False) + "\n"
     width = max((len(r.name) for r in rules), default=0)
-    return "".join(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {_fix(r)}\n"
+    return "".join(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {_fix(r):<9}  {r.brief}\n"
                    for r in rules)
 
 

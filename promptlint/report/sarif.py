@@ -70,7 +70,7 @@ def rule_descriptor(rule, docs_url: str | None = None) -> dict:
     descriptor = {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.summary()},
+        "shortDescription": {"text": rule.brief[:1].upper() + rule.brief[1:]},
         "fullDescription": {"text": full},
         "help": {"text": head + doc, "markdown": head + doc},
         "defaultConfiguration": {"level": LEVELS[rule.severity]},

@@ -24,6 +24,9 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity] = Severity.WARNING
+    #: One line (a noun phrase, lower case, no final stop): what the rule finds, as the README's
+    #: rule table, `promptlint rules` and SARIF's `shortDescription` say it.
+    brief: ClassVar[str]
     fix_availability: ClassVar[str] = "none"  # none | sometimes | always
     fix_title: ClassVar[str | None] = None
     since: ClassVar[str] = "0.1.0"

@@ -30,4 +30,5 @@ class SyntaxErrorRule(Rule):
     """
 
     code = "PRM001"
+    brief = "a file that cannot be read or parsed (the run goes on)"
     severity = Severity.ERROR

@@ -45,6 +45,7 @@ class DynamicBeforeStaticRule(Rule):
     """
 
     code = "PRM101"
+    brief = "per-request content (the user's message, data fetched with it) before static content or history"
     specificity = 4
     fix_availability = "sometimes"
     fix_title = "Move the dynamic content after the static content (e.g. into the newest user message)"

@@ -40,6 +40,7 @@ class TimestampInPrefixRule(Rule):
     """
 
     code = "PRM102"
+    brief = "a date or time inside the cacheable prefix"
     specificity = 0
     fix_availability = "sometimes"
     fix_title = "Move the time to the newest user message, or coarsen it to a date"

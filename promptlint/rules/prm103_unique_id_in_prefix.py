@@ -59,6 +59,7 @@ class UniqueIdInPrefixRule(Rule):
     """
 
     code = "PRM103"
+    brief = "uuids, random values, request / session ids inside the prefix"
     specificity = 0
     fix_availability = "sometimes"
     fix_title = "Move the id after the static content, or out of the prompt"

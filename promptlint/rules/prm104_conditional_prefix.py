@@ -28,6 +28,7 @@ class ConditionalPrefixRule(Rule):
     """
 
     code = "PRM104"
+    brief = "content present or absent by a condition early in the prefix (info)"
     specificity = 2
     severity = Severity.INFO
     fix_title = "Move the conditional part after the shared static text"

@@ -152,6 +152,7 @@ class HistoryWindowRule(Rule):
     """
 
     code = "PRM105"
+    brief = "a conversation history sent as a sliding window of its newest messages"
     fix_title = "Send the whole history, or cut it in steps (compact the oldest half at a limit)"
 
     def check_module(self, module):

@@ -137,6 +137,7 @@ class QuestionBeforeDocumentRule(Rule):
     """
 
     code = "PRM106"
+    brief = "the request's question placed before a document the request is about (a page, a diff; info)"
     specificity = 3
     severity = Severity.INFO
     fix_title = "Put the document first and the question after it"

@@ -59,6 +59,8 @@ class ContextBeforeHistoryRule(Rule):
     """
 
     code = "PRM107"
+    brief = ("a template placeholder named like per-turn content (retrieved context, the user's message) before "
+             "one named like the conversation history (info)")
     specificity = 1
     severity = Severity.INFO
     fix_title = "Put the per-turn content after the conversation history, with the newest message"

@@ -39,6 +39,7 @@ class UnsortedJsonDumpsRule(Rule):
     """
 
     code = "PRM201"
+    brief = "`json.dumps` without sorted keys in prompt content"
     specificity = 1
     fix_availability = "sometimes"
     fix_title = "Add `sort_keys=True`"

@@ -58,6 +58,7 @@ class UnorderedIterationInPromptRule(Rule):
     """
 
     code = "PRM202"
+    brief = "prompt text (or a tool's result) built by iterating a set, a directory listing, `as_completed`"
     specificity = 1
     fix_availability = "sometimes"
     fix_title = "Wrap the iterable in `sorted(...)`"

@@ -41,6 +41,7 @@ class UnstableToolOrderRule(Rule):
     """
 
     code = "PRM203"
+    brief = "a tools list built in an unstable order"
     specificity = 0
     fix_availability = "sometimes"
     fix_title = "Sort the tools by name"

@@ -99,6 +99,8 @@ class ToolsChangedMidConversationRule(Rule):
     """
 
     code = "PRM204"
+    brief = ("a tool set kept on an object grown or replaced while a conversation runs (by a tool, between "
+             "requests; info)")
     severity = Severity.INFO
     fix_title = "Keep the tool definitions the same for the whole conversation"
 

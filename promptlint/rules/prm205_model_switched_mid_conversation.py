@@ -44,6 +44,7 @@ class ModelSwitchedMidConversationRule(Rule):
     """
 
     code = "PRM205"
+    brief = "a model chosen anew for each request, at random or in turns, from a list of models"
     severity = Severity.WARNING
     fix_title = "Choose the model once per conversation, not per request"
 

@@ -48,6 +48,7 @@ class PrefixBelowMinimumRule(Rule):
     """
 
     code = "PRM301"
+    brief = "a static prefix shorter than the model's minimum cacheable length"
     severity = Severity.INFO
     fix_availability = "none"
 

@@ -105,6 +105,7 @@ class MissingCacheBreakpointRule(Rule):
     """
 
     code = "PRM302"
+    brief = "an opt-in caching API with a long static prefix and no breakpoint"
     fix_availability = "none"
     fix_title = "Add `cache_control` at the end of the static prefix"
 

@@ -39,6 +39,7 @@ class BreakpointBelowMinimumRule(Rule):
     """
 
     code = "PRM303"
+    brief = "a cache breakpoint that closes too few tokens to ever cache"
     fix_availability = "none"
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:

@@ -38,6 +38,7 @@ class TooManyBreakpointsRule(Rule):
     """
 
     code = "PRM304"
+    brief = "more breakpoints than the provider allows"
     severity = Severity.ERROR
     fix_availability = "none"
 

@@ -46,6 +46,7 @@ class BreakpointAfterDynamicContentRule(Rule):
     """
 
     code = "PRM305"
+    brief = "the breakpoint closes per-request or per-conversation content"
     fix_availability = "none"
     fix_title = "Close the static part with its own breakpoint and keep dynamic content after it"
 

@@ -57,6 +57,7 @@ class UnstableCacheKeyRule(Rule):
     """
 
     code = "PRM306"
+    brief = "a `prompt_cache_key` that changes on every request"
     severity = Severity.ERROR
     fix_availability = "none"
 

@@ -50,6 +50,7 @@ class SemanticCacheWithoutTtlRule(Rule):
     """
 
     code = "PRM401"
+    brief = "a semantic cache whose answers never expire"
     fix_availability = "none"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:

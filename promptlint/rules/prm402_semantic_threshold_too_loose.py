@@ -93,6 +93,7 @@ class SemanticThresholdTooLooseRule(Rule):
     """
 
     code = "PRM402"
+    brief = "a similarity threshold loose enough to answer a different question"
     fix_availability = "none"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:

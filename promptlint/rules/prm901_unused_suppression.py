@@ -39,6 +39,7 @@ class UnusedSuppressionRule(Rule):
     """
 
     code = "PRM901"
+    brief = "a suppression comment that suppresses nothing"
     severity = Severity.INFO
     fix_availability = "always"
     fix_title = "Remove unused suppression"

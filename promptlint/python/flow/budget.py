@@ -1,7 +1,7 @@
 """The work budget of one prompt: a bound on the evaluations it may cost, not a tuning knob.
 
 Each expression evaluated spends one unit; when a prompt has spent `EVAL_BUDGET`, what is left is
-"too complex to analyse within the budget" (a dynamic segment of unknown volatility), so a run over
+not analysed (`OUT_OF_STEPS`: a dynamic segment of unknown volatility), so a run over
 any code ends in bounded time. A function called with more than `MAX_BOUND_CALLS` argument sets in
 one prompt is then read once with its parameters unknown.
 
@@ -16,6 +16,8 @@ why (`SPENT`).
 from __future__ import annotations
 
 EVAL_BUDGET = 60_000  # expression evaluations per prompt
+#: Why a value is unknown once its prompt has spent its budget (`.format(limit)`; explain shows it).
+OUT_OF_STEPS = "not analysed: this prompt's analysis reached its limit of {:,} steps (the code it reads is too large)"
 #: Expression evaluations of a candidate read only in case it turns out to be a prompt (a tools list
 #: kept in a local name or returned, a conversation cut where any function returns, the message list
 #: of a function not named for prompts): past it the candidate is dropped, not judged on a value read

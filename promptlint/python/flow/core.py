@@ -18,7 +18,7 @@ from pathlib import Path
 from ...model import Kind, Segment, Volatility
 from ... import classify
 from ..module import display_name
-from .budget import MAX_DEPTH, SPECULATIVE_BUDGET, Budget
+from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
@@ -283,7 +283,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         """The Value of `node` in `frame` (env: bindings visible at that point, else looked up by row)."""
         if not self.budget.spend():  # one prompt may not cost more than a bounded amount of work
             m = frame.module
-            return dynamic(m.span(node), m.code(node), evidence="too complex to analyse within the budget")
+            return dynamic(m.span(node), m.code(node), evidence=OUT_OF_STEPS.format(self.budget.limit))
         try:
             return self._eval(node, frame, env)
         except RecursionError:
