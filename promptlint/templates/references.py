@@ -106,13 +106,14 @@ def names_in_code(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(names), tuple(sorted(globs))
 
 
-def named_by_code(path: Path, prompt_folder: Path) -> bool:
+def named_by_code(path: Path, prompt_folder: Path, by_stem: bool = True) -> bool:
     """True when the Python code of the project that holds `prompt_folder` names `path` (a file
-    inside that folder): by its name, its stem, or (directly in the folder) a matching glob."""
+    inside that folder): by its name, its stem (unless `by_stem` is False), or (directly in the
+    folder) a matching glob."""
     root = project_root(prompt_folder.resolve())
     note_tree(root)
     names, globs = names_in_code(root)
     name = path.name
-    if name in names or name.split(".", 1)[0] in names:
+    if name in names or (by_stem and name.split(".", 1)[0] in names):
         return True
     return path.parent.resolve() == prompt_folder.resolve() and any(fnmatch.fnmatch(name, g) for g in globs)
