@@ -1,6 +1,7 @@
-"""Which files the code of a project names: the evidence that a text file in a prompts folder is a
-prompt (docs/policies.md, Policy 7: a file is a prompt because code sends or renders it, not because its
-path says "prompt"; a README or a guide next to the prompts is documentation).
+"""Which files the code of a project names: the evidence that a text file in a prompts, templates
+or instructions folder (or named like `system_prompt.txt`) is a prompt (docs/policies.md, Policy 7:
+a file is a prompt because code sends or renders it, not because its path says "prompt"; a README
+or a guide next to the prompts is documentation).
 
 A project's Python files are scanned once (per process) for short string literals that look like
 file names or paths (no white space): `"returns_agent"`, `"prompts/system.md"`, `"*.txt"`. A file
