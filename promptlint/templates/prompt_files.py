@@ -96,7 +96,7 @@ _WEB_SUFFIXES = (".html", ".htm", ".xml", ".mjml", ".xhtml")
 # Flask's `url_for`): a text using them is rendered for a browser or a mail client
 _WEB_TAGS = re.compile(r"\{%-?\s*(load|url|trans|blocktrans|blocktranslate|translate|csrf_token|static)\b"
                        r"|\burl_for\(")
-_WEB_READ_LIMIT = 256 * 1024
+_WEB_READ_LIMIT = 1_000_000  # bytes: a larger text file is data, not a prompt
 
 
 def is_web_template(path: Path, templates_folder: Path, inner: tuple[str, ...] = ()) -> bool:
@@ -121,19 +121,16 @@ def _holds_web_files(folder: Path) -> bool:
 
 
 def _web_text(path: Path) -> bool:
-    """True when the file's text (its first 256 KiB; an unsaved buffer first) uses tags only web
-    template engines know. A file that is not a regular file, cannot be read or holds a NUL byte
-    (binary) counts as no prompt text either."""
-    import stat
-    from ..source import overlay_text
+    """True when the file's text (an unsaved buffer first) uses tags only web template engines
+    know. A file that is not a regular file, cannot be read, is over 1 MB or holds a NUL byte
+    (binary) counts as no prompt text either. The read is recorded as a dependency of the running
+    analysis (`promptlint.reads`), as every read of another file is."""
+    from ..source import SourceError, overlay_text, read_bytes
     text = overlay_text(path)
     if text is None:
         try:
-            if not stat.S_ISREG(os.stat(path).st_mode):
-                return True
-            with open(path, "rb") as f:
-                data = f.read(_WEB_READ_LIMIT)
-        except OSError:
+            data = read_bytes(path, _WEB_READ_LIMIT)
+        except SourceError:
             return True
         if b"\0" in data:
             return True
