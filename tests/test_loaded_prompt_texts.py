@@ -51,7 +51,8 @@ def test_unnamed_files_documentation_and_web_templates_stay_unchecked():
                 "grader/coach/prompt_format.md",  # named by the code, but a help page, not a prompt
                 "shop/templates/emails/welcome.txt",  # render_to_string("emails/welcome.txt"): an e-mail
                 "shop/templates/shop/receipt.txt",  # the text body beside receipt.html
-                "shop/templates/notify/reset.txt"):  # Django's {% load %} and {% url %}
+                "shop/templates/notify/reset.txt",  # Django's {% load %} and {% url %}
+                "grader/tests/templates/expected_score.txt"):  # a test's expected reply, test data
         assert file_kind(FIXTURE / rel) is None, rel
 
 

@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import strftime_precision
-from .references import named_by_code
+from .references import named_by_code, project_root
 
 _PLACEHOLDER = re.compile(
     r"(?<![{$\\])\{\{\s*(?P<mustache>[A-Za-z_][\w.]*)\s*\}\}(?!\})"
@@ -55,11 +55,13 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
       "prompt(s)" or "preprompt(s)" with non-letters around it: `prompts/`, `preprompts/`,
       `prompt_templates/`, not `promptlint/`);
     - or that folder is named for templates or instructions (`templates/`, `template/`,
-      `_instructions/`, `system-instructions/`) and the file is no web page or e-mail (Django
-      and Flask keep those in `templates/` too): not by its place (`is_web_template`), nor by its
-      text (Django's `{% load %}`, `{% url %}`, `{% trans %}`, Flask's `url_for(`);
-    - or its own stem is named for a prompt (`prompt.md`, `system_prompt.txt`, `judge-prompts.md`)
-      and the code names it with its extension (a bare "prompt" literal is too common).
+      `_instructions/`, `system-instructions/`), the file is no test data (`_test_data`) and no
+      web page or e-mail (Django and Flask keep those in `templates/` too): not by its place
+      (`is_web_template`), nor by its text (Django's `{% load %}`, `{% url %}`, `{% trans %}`,
+      Flask's `url_for(`);
+    - or its own stem is named for a prompt (`prompt.md`, `system_prompt.txt`, `judge-prompts.md`),
+      it is no test data, and the code names it with its extension (a bare "prompt" literal is
+      too common).
     The nearest such folder decides."""
     posix = PurePosixPath(Path(path).as_posix())
     if globs and _matches(posix, globs):
@@ -77,11 +79,30 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
         if is_prompt_named(folder):
             return named_by_code(Path(path), Path(*parts[:-depth]))
         if _TEMPLATE_FOLDER.search(folder.lower()):
-            return not is_web_template(Path(path), Path(*parts[:-depth]), parts[-depth:-1]) and named_by_code(
-                Path(path), Path(*parts[:-depth])) and not _web_text(Path(path))
+            templates = Path(*parts[:-depth])
+            return not is_web_template(Path(path), templates, parts[-depth:-1]) and not _test_data(
+                Path(path), templates) and named_by_code(Path(path), templates) and not _web_text(Path(path))
     if _PROMPT_STEM.search(name.split(".", 1)[0].lower()):
-        return named_by_code(Path(path), Path(path).parent, by_stem=False)
+        return not _test_data(Path(path), Path(path).parent) and named_by_code(
+            Path(path), Path(path).parent, by_stem=False)
     return False
+
+
+# folders of tests and their data: a text a test reads is an expected output or an input, not a prompt
+# the application sends
+_TEST_FOLDERS = {"tests", "test", "testing", "testdata", "test_data", "fixtures", "__fixtures__",
+                 "snapshots", "__snapshots__", "golden", "goldens"}
+
+
+def _test_data(path: Path, folder: Path) -> bool:
+    """True when a folder between the project root of `folder` (`references.project_root`) and
+    `path` is named for tests or test data (`tests/`, `testdata/`, `fixtures/`, `__snapshots__/`)."""
+    root = project_root(folder.resolve())
+    try:
+        inner = Path(path).resolve().relative_to(root).parts[:-1]
+    except ValueError:
+        inner = Path(path).parts[:-1]
+    return any(part.lower() in _TEST_FOLDERS for part in inner)
 
 
 # "templates", "prompt_templates", "_instructions", "system-instructions"; not "templated" or "instructional"
