@@ -62,9 +62,11 @@ def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[s
               ) -> str | None:
     """What a file is for discovery: "template" (`.j2`, `.jinja`, `.jinja2`, `x.md.j2`, not
     templates of code or configuration such as `x.html.j2` or `Dockerfile.j2`; or a match of
-    `template_globs`), "config" (`.yaml`, `.yml`, `.toml`), "prompt-text" (`.prompt`, text files
-    under a folder named like "prompt", or a match of `globs`), or None. Globs are gitignore-style
-    patterns matched against the path and each of its trailing sub-paths."""
+    `template_globs`), "config" (`.yaml`, `.yml`, `.toml`), "prompt-text" (`.prompt`, a match of
+    `globs`, or a text file the project's code names that is kept as a prompt: under a folder
+    named like "prompts", "templates" or "instructions", or named like `system_prompt.md`; see
+    `prompt_files.is_prompt_file`), or None. Globs are gitignore-style patterns matched against
+    the path and each of its trailing sub-paths."""
     p = PurePosixPath(Path(path).as_posix())
     name = p.name.lower()
     if template_globs and _matches(p, template_globs):
@@ -135,8 +137,9 @@ def forget_project_readings() -> None:
     """Drop what the prompt-file analysis kept of the projects' Python (`references.names_in_code`,
     `fills`' index and trees, the tree states): called when a run starts, so a long-lived process
     (the API, the language server) reads an edited project again."""
-    from . import fills, references
-    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree):
+    from . import fills, prompt_files, references
+    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree,
+                 prompt_files._holds_web_files):
         memo.cache_clear()
 
 

@@ -1,7 +1,10 @@
 """Prompt text files -> segments: `.prompt` files anywhere, files matching the configured prompt
-globs, and text files under a folder named for prompts (`prompts/`, `preprompts/`,
-`prompt_templates/`), with any extension or none, that the project's code names (docs/policies.md,
-Policy 7: a README or a guide kept next to the prompts is documentation, not a prompt; see `references`).
+globs, and text files (any extension or none) that the project's code names (docs/policies.md,
+Policy 7: a README or a guide kept next to the prompts is documentation, not a prompt; see
+`references`) and that are kept as prompts: under a folder named for prompts (`prompts/`,
+`preprompts/`, `prompt_templates/`), under a folder named for templates or instructions
+(`templates/`, `_instructions/`) unless they are web pages or e-mails, or named `prompt.md`,
+`system_prompt.txt` and named by the code with their extension.
 
 Placeholders: `{var}` (str.format / LangChain f-string), `{{var}}` (mustache), `${var}` and `$var`
 (string.Template; `$var` only with a lower-case first letter and not followed by `-` or `/`,
@@ -11,12 +14,14 @@ Placeholders are classified by name only (docs/policies.md, Policy 7: the name i
 """
 from __future__ import annotations
 
+import os
 import re
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import strftime_precision
-from .references import named_by_code
+from .references import named_by_code, project_root
 
 _PLACEHOLDER = re.compile(
     r"(?<![{$\\])\{\{\s*(?P<mustache>[A-Za-z_][\w.]*)\s*\}\}(?!\})"
@@ -43,11 +48,21 @@ _PROMPT_FOLDER = re.compile(r"(^|[^a-z])(pre)?prompts?([^a-z]|$)")
 def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     """True for a `.prompt` file, a path matching one of `globs` (gitignore-style patterns matched
     against the posix path), or a text file (any extension or none; code, data, config, binary and
-    README/LICENSE files excluded) whose folder, or one of its 3 nearest ancestor folders, is named
-    for prompts (the word "prompt(s)" or "preprompt(s)" with non-letters around it: `prompts/`,
-    `preprompts/`, `prompt_templates/`, not `promptlint/`) and whose name or stem the project's
-    Python code names (`references.named_by_code`): a file the code loads is a prompt, a guide
-    kept next to the prompts is not."""
+    README/LICENSE files excluded) whose name or stem the project's Python code names
+    (`references.named_by_code`: a file the code loads is a prompt, a guide kept next to the
+    prompts is not) and that is kept as a prompt:
+    - its folder, or one of its 3 nearest ancestor folders, is named for prompts (the word
+      "prompt(s)" or "preprompt(s)" with non-letters around it: `prompts/`, `preprompts/`,
+      `prompt_templates/`, not `promptlint/`);
+    - or that folder is named for templates or instructions (`templates/`, `template/`,
+      `_instructions/`, `system-instructions/`), the file is no test data (`_test_data`) and no
+      web page or e-mail (Django and Flask keep those in `templates/` too): not by its place
+      (`is_web_template`), nor by its text (Django's `{% load %}`, `{% url %}`, `{% trans %}`,
+      Flask's `url_for(`);
+    - or its own stem is named for a prompt (`prompt.md`, `system_prompt.txt`, `judge-prompts.md`),
+      it is no test data, and the code names it with its extension (a bare "prompt" literal is
+      too common).
+    The nearest such folder decides."""
     posix = PurePosixPath(Path(path).as_posix())
     if globs and _matches(posix, globs):
         return True
@@ -60,9 +75,88 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     for depth in range(1, _FOLDER_DEPTH + 1):
         if len(parts) <= depth:
             break
-        if is_prompt_named(parts[-1 - depth]):
+        folder = parts[-1 - depth]
+        if is_prompt_named(folder):
             return named_by_code(Path(path), Path(*parts[:-depth]))
+        if _TEMPLATE_FOLDER.search(folder.lower()):
+            templates = Path(*parts[:-depth])
+            return not is_web_template(Path(path), templates, parts[-depth:-1]) and not _test_data(
+                Path(path), templates) and named_by_code(Path(path), templates) and not _web_text(Path(path))
+    if _PROMPT_STEM.search(name.split(".", 1)[0].lower()):
+        return not _test_data(Path(path), Path(path).parent) and named_by_code(
+            Path(path), Path(path).parent, by_stem=False)
     return False
+
+
+# folders of tests and their data: a text a test reads is an expected output or an input, not a prompt
+# the application sends
+_TEST_FOLDERS = {"tests", "test", "testing", "testdata", "test_data", "fixtures", "__fixtures__",
+                 "snapshots", "__snapshots__", "golden", "goldens"}
+
+
+def _test_data(path: Path, folder: Path) -> bool:
+    """True when a folder between the project root of `folder` (`references.project_root`) and
+    `path` is named for tests or test data (`tests/`, `testdata/`, `fixtures/`, `__snapshots__/`)."""
+    root = project_root(folder.resolve())
+    try:
+        inner = Path(path).resolve().relative_to(root).parts[:-1]
+    except ValueError:
+        inner = Path(path).parts[:-1]
+    return any(part.lower() in _TEST_FOLDERS for part in inner)
+
+
+# "templates", "prompt_templates", "_instructions", "system-instructions"; not "templated" or "instructional"
+_TEMPLATE_FOLDER = re.compile(r"(^|[^a-z])(templates?|instructions?)([^a-z]|$)")
+# the stem of a file named for a prompt: "prompt", "system_prompt", "judge-prompts"; not "prompt_format"
+_PROMPT_STEM = re.compile(r"(^|[^a-z])prompts?$")
+# folders under `templates/` that hold web pages and e-mails (Django, Flask), not prompts
+_WEB_FOLDER = re.compile(r"(^|[^a-z])(e-?mails?|mail|mails|html|web|pages?|admin|registration|account|accounts|"
+                         r"layouts?|partials|includes|site)([^a-z]|$)")
+_WEB_SUFFIXES = (".html", ".htm", ".xml", ".mjml", ".xhtml")
+# tags and calls that only web template engines know (Django's `{% load %}`, `{% url %}`, `{% trans %}`,
+# Flask's `url_for`): a text using them is rendered for a browser or a mail client
+_WEB_TAGS = re.compile(r"\{%-?\s*(load|url|trans|blocktrans|blocktranslate|translate|csrf_token|static)\b"
+                       r"|\burl_for\(")
+_WEB_READ_LIMIT = 1_000_000  # bytes: a larger text file is data, not a prompt
+
+
+def is_web_template(path: Path, templates_folder: Path, inner: tuple[str, ...] = ()) -> bool:
+    """True when a text file under `templates_folder` is a web page or e-mail by its place: one of
+    the `inner` folders between the templates folder and the file is named for mail or pages
+    (`emails/`, `registration/`, `account/`, `partials/`), or the file's folder or the templates
+    folder holds HTML or XML files (`welcome.txt` beside `welcome.html`: the two bodies of one
+    e-mail; a Django app's `templates/shop/` of pages)."""
+    if any(_WEB_FOLDER.search(part.lower()) for part in inner):
+        return True
+    return _holds_web_files(path.parent) or (templates_folder != path.parent and _holds_web_files(templates_folder))
+
+
+@lru_cache(maxsize=1024)
+def _holds_web_files(folder: Path) -> bool:
+    """True when `folder` directly holds a file with an HTML or XML extension (one listing)."""
+    try:
+        with os.scandir(folder) as listing:
+            return any(entry.name.lower().endswith(_WEB_SUFFIXES) for entry in listing)
+    except OSError:
+        return False
+
+
+def _web_text(path: Path) -> bool:
+    """True when the file's text (an unsaved buffer first) uses tags only web template engines
+    know. A file that is not a regular file, cannot be read, is over 1 MB or holds a NUL byte
+    (binary) counts as no prompt text either. The read is recorded as a dependency of the running
+    analysis (`promptlint.reads`), as every read of another file is."""
+    from ..source import SourceError, overlay_text, read_bytes
+    text = overlay_text(path)
+    if text is None:
+        try:
+            data = read_bytes(path, _WEB_READ_LIMIT)
+        except SourceError:
+            return True
+        if b"\0" in data:
+            return True
+        text = data.decode("utf-8", errors="replace")
+    return _WEB_TAGS.search(text) is not None
 
 
 def is_prompt_named(name: str) -> bool:

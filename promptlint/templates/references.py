@@ -1,6 +1,7 @@
-"""Which files the code of a project names: the evidence that a text file in a prompts folder is a
-prompt (docs/policies.md, Policy 7: a file is a prompt because code sends or renders it, not because its
-path says "prompt"; a README or a guide next to the prompts is documentation).
+"""Which files the code of a project names: the evidence that a text file in a prompts, templates
+or instructions folder (or named like `system_prompt.txt`) is a prompt (docs/policies.md, Policy 7:
+a file is a prompt because code sends or renders it, not because its path says "prompt"; a README
+or a guide next to the prompts is documentation).
 
 A project's Python files are scanned once (per process) for short string literals that look like
 file names or paths (no white space): `"returns_agent"`, `"prompts/system.md"`, `"*.txt"`. A file
@@ -106,13 +107,14 @@ def names_in_code(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(names), tuple(sorted(globs))
 
 
-def named_by_code(path: Path, prompt_folder: Path) -> bool:
+def named_by_code(path: Path, prompt_folder: Path, by_stem: bool = True) -> bool:
     """True when the Python code of the project that holds `prompt_folder` names `path` (a file
-    inside that folder): by its name, its stem, or (directly in the folder) a matching glob."""
+    inside that folder): by its name, its stem (unless `by_stem` is False), or (directly in the
+    folder) a matching glob."""
     root = project_root(prompt_folder.resolve())
     note_tree(root)
     names, globs = names_in_code(root)
     name = path.name
-    if name in names or name.split(".", 1)[0] in names:
+    if name in names or (by_stem and name.split(".", 1)[0] in names):
         return True
     return path.parent.resolve() == prompt_folder.resolve() and any(fnmatch.fnmatch(name, g) for g in globs)
