@@ -133,7 +133,8 @@ def decode_python(data: bytes) -> str:
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise SourceError(f"not valid {encoding} (byte {exc.start})", _row_of(data, exc.start)) from exc
+        shown = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding  # as the prompt files' message says it
+        raise SourceError(f"not valid {shown} (byte {exc.start})", _row_of(data, exc.start)) from exc
     if text.startswith("\ufeff"):
         text = text[1:]
     return _normalise_newlines(text)

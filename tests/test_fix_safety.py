@@ -446,3 +446,27 @@ def test_fix_never_writes_outside_the_paths_given(tmp_path, monkeypatch):
     api.fix(["copy-pkg"], unsafe=True, jobs=1)
     assert (tmp_path / "pkg" / "helper.py").read_text(encoding="utf-8") == helper
     assert "sorted(set(tools))" in (tmp_path / "copy-pkg" / "helper.py").read_text(encoding="utf-8")
+
+
+TOOLS_FROM_NAMES = '''from openai import OpenAI
+
+client = OpenAI()
+NAMES = {"search", "lookup", "calc"}
+
+
+def answer(question, history):
+    tools = [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}} for n in NAMES]
+    return client.chat.completions.create(model="gpt-4.1", tools=tools,
+                                          messages=[*history, {"role": "user", "content": question}])
+'''
+
+
+def test_tools_ordered_by_a_set_of_names_are_sorted_once_where_the_order_enters(tmp_path, monkeypatch):
+    """The tool dicts built from a set of strings: the set is sorted in the comprehension that
+    iterates it (the finding's place), not the built list a second time at the send site."""
+    (tmp_path / "app.py").write_text(TOOLS_FROM_NAMES)
+    monkeypatch.chdir(tmp_path)
+    run = fix_paths(["app.py"], write=False, check=check)
+    [changed] = run.changed
+    assert changed.result.new_text == TOOLS_FROM_NAMES.replace("for n in NAMES]", "for n in sorted(NAMES)]")
+    assert run.fixed == 1 and changed.result.remaining == []
