@@ -15,7 +15,7 @@ the `if` or of the conditional expression, the comprehension's filter); the cond
   conversation differ (`proven`);
 - it reads a value the function awaited (a probe of the client's state, answered anew on every
   request), or a parameter whose name says the turn's request (`query`, `user_message`,
-  `toolgroups_for_turn`, `request`), in a function that sends a conversation: per turn by its
+  `toolgroups_for_turn`; not `request`), in a function that sends a conversation: per turn by its
   name or its source (not proven);
 - anything else (configuration, `self.` settings, the model's capability, a constant) is fixed for
   the conversation: no variant.
@@ -50,8 +50,9 @@ _SENDS = {"invoke", "ainvoke", "stream", "astream", "create", "acreate", "genera
 _REMOVE = {"pop", "remove", "discard", "clear", "append", "extend", "insert", "update", "__delitem__"}
 _GROW = {"append", "extend", "insert", "add_message", "add_messages", "add_user_message"}
 #: a parameter or local whose name says the turn's own request or message
+#: (not `request`: a request's parameters carry the configured tools, `model_request_parameters`)
 _PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user_message|user_msg|"
-                       r"user_query|request|req)(?:$|_)", re.I)
+                       r"user_query|user_text)(?:$|_)", re.I)
 #: words of an attribute chain that reads configuration (`request.app.state.config.X`)
 _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
 _CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
@@ -152,8 +153,13 @@ class _Func:
         awaited = {name for name, values in self.binds.items() if name not in self.params
                    and any(isinstance(s, ast.Await) for v in values for s in subtree(v))
                    and not any(tools_named(r) for v in values for r in _refs(v))}
-        self.awaited = awaited | {name for name, values in self.binds.items()
-                                  if name not in self.params and any(_refs(v) & awaited for v in values)}
+        self.inputs = {name: {r for v in self.binds[name] for r in _refs(v)} for name in awaited}
+        for name, values in self.binds.items():
+            if name not in self.params and name not in awaited:
+                seeds = {r for v in values for r in _refs(v)} & awaited
+                if seeds:
+                    self.inputs[name] = {r for s in seeds for r in self.inputs[s]}
+        self.awaited = set(self.inputs)
         self.per_turn = _closure({p for p in params if _PER_TURN.search(p)}, self.binds)
 
     def enclosing(self, node, kinds):
@@ -217,12 +223,23 @@ def _same_each_pass(sent, loop) -> bool:
 def _varying(loop) -> set[str]:
     """The names that change on each pass of `loop`: its own variable, the names it assigns."""
     names = set(_targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    later = []  # (targets, value): varying when the value reads a varying name
     for n in own_nodes(loop, body_only=True):
-        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
-            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]):
-                names.update(_targets(t))
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None:
+            targets = [x for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in _targets(t)]
+            if isinstance(n, ast.AugAssign) or any(isinstance(x, (ast.Call, ast.Await)) for x in subtree(n.value)):
+                names.update(targets)  # a counter, a reply
+            else:
+                later.append((targets, _refs(n.value)))
         elif isinstance(n, (ast.For, ast.AsyncFor)):
             names.update(_targets(n.target))
+    changed = True
+    while changed:  # `last = step == n - 1` varies; `use = config.use_tools` does not
+        changed = False
+        for targets, refs in later:
+            if refs & names and not set(targets) <= names:
+                names.update(targets)
+                changed = True
     return names
 
 
@@ -288,16 +305,18 @@ def _name_makers(fn: _Func, name: str, send, depth: int):
     return out
 
 
-def _judge(fn: _Func, conditions, varying: set[str]) -> tuple[bool, str, str] | None:
+def _judge(fn: _Func, conditions, varying: set[str], sources: set[str]) -> tuple[bool, str, str] | None:
     """(proven, evidence, the varying condition's text) for the first condition that varies
     between requests (`varying`: the names that change on each pass of the loop that sends one
-    conversation), or None when each is fixed for the conversation."""
+    conversation), or None when each is fixed for the conversation. An awaited value computed
+    from the tools' own `sources` (`hidden = await choose_deferred(catalog)`) is a function of
+    them, not a state of the turn."""
     for cond in conditions:
         expr, bound = (cond.expr, cond.bound) if isinstance(cond, _Without) else (cond, set())
         refs = _refs(expr) - bound
         if refs & varying:
             return True, "loop", ast.unparse(expr)
-        if refs & fn.awaited:
+        if any(not fn.inputs[r] & sources for r in refs & fn.awaited):
             return False, "awaited", ast.unparse(expr)
         if refs & fn.per_turn:
             return False, "name", ast.unparse(expr)
@@ -322,7 +341,7 @@ def find_tool_variants(module) -> list[ToolVariant]:
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         a, b = module.offsets(func)
         text = src[a:b]
-        if "tool" not in text and "functions=" not in text:
+        if "tool" not in text and "function" not in text:
             continue
         fn = None
         payloads = set(_PAYLOAD.findall(text))  # dicts given `["messages"]` in the function
@@ -336,10 +355,11 @@ def find_tool_variants(module) -> list[ToolVariant]:
             sent = _conversation(node, loop)
             same = loop is not None and sent is not None and _same_each_pass(sent, loop)
             varying = _varying(loop) if same else set()
+            sources = _refs(value) - fn.awaited  # the names the sent tools are made of
             best = None
             for maker, shape, conditions in _makers(fn, value, node):
                 per_pass = varying if shape != "computed" and same and _inside(maker, loop, fn) else set()
-                judged = _judge(fn, conditions, per_pass)
+                judged = _judge(fn, conditions, per_pass, sources)
                 if judged is None:
                     continue
                 proven, evidence, condition = judged
@@ -347,7 +367,8 @@ def find_tool_variants(module) -> list[ToolVariant]:
                     continue
                 if shape == "computed" and evidence != "name":
                     continue
-                rank = (not proven, _STRENGTH.index(evidence), -maker.lineno)  # the nearest of the strongest
+                # the strongest, then the nearest condition, then its first branch
+                rank = (not proven, _STRENGTH.index(evidence), -_condition_line(conditions, maker), maker.lineno)
                 if best is None or rank < best[0]:
                     best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
             if best is not None:
@@ -362,6 +383,11 @@ def find_tool_variants(module) -> list[ToolVariant]:
             seen.add(id(v.node))
             unique.append(v)
     return unique
+
+
+def _condition_line(conditions, maker) -> int:
+    first = conditions[0] if conditions else maker
+    return getattr(first.expr if isinstance(first, _Without) else first, "lineno", maker.lineno)
 
 
 def _own_sorted(func):

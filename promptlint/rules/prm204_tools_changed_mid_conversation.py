@@ -75,6 +75,21 @@ class ToolsChangedMidConversationRule(Rule):
     `generate_structured` with a response format only); where the method that keeps the
     conversation stores the system message in it, putting it again before the kept conversation is
     named too.
+    More generally, the tools a request sends (`tools=` / `functions=`, `bind_tools(X)`, a payload's
+    `["tools"]`) are traced back through the sending function (a conditional value, assignments in
+    the branches of an `if`, a comprehension's filter, entries removed or added under an `if`)
+    and each condition is judged: one that reads a name that changes on each pass of the loop
+    that sends one conversation (`tools=None if step == budget - 1 else TOOLS`) is a warning,
+    reported where the tools are chosen; one that reads a value awaited anew on every request (a
+    probe of the client's state) or a parameter named for the turn's message (`user_message`,
+    `query`, `question`) is info; one fixed for the conversation (a configuration flag, the model's
+    capability, a setting read once) or a loop that starts a new conversation per item is none.
+    The final request of a loop sent with the same options after a statement removes their tools
+    (`opts.tools = None`, or a method of the class that does) is a warning; after a method known
+    only by its name (`self._reset_function_choice_settings(settings)`), info. A method that
+    uses a turn's own tools instead of the configured ones (`groups_for_turn or
+    self.config.toolgroups`) is info there, and so is a method of the class that calls it without
+    them before running the same turn as one that passes them (a resumed turn).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
