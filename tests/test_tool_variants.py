@@ -70,8 +70,8 @@ BRANCHES = """
 
 
 def test_tools_chosen_by_a_counter_of_the_loop_in_the_branches_of_an_if_are_proven(tmp_path):
-    assert _found(BRANCHES) == [(17, 18, "branch", True, "loop")]
-    assert _checked(tmp_path, BRANCHES) == [(17, "warning")]
+    assert _found(BRANCHES) == [(15, 18, "branch", True, "loop")]
+    assert _checked(tmp_path, BRANCHES) == [(15, "warning")]
 
 
 PER_TURN = """

@@ -26,6 +26,7 @@ back to other tools than those the turn started with.
 from __future__ import annotations
 
 import ast
+import re
 
 from .candidates import tools_named
 from .module import attribute_chain, statements
@@ -33,6 +34,9 @@ from .tool_variants import _PER_TURN, ToolVariant
 from .walk import own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: a parameter named for the turn that defaults to None (`groups_for_turn=None`, `query: str | None = None`)
+_OPTIONAL_TEXT = re.compile(r"(?i:turn|query|question|utterance|user_input|user_message|user_msg|user_text)"
+                            r"\w{0,40}[ \t]{0,4}(?::[^=,()\n]{0,80})?=[ \t]{0,4}None")
 
 
 def _optional_params(func) -> list[tuple[int, str]]:
@@ -77,8 +81,9 @@ def _passes(call: ast.Call, position: int, name: str) -> bool:
 
 def find_fallbacks(module) -> list[ToolVariant]:
     """The `fallback` and `omitted` shapes (see the module docstring), by line."""
-    if "_turn" not in module.source and "request" not in module.source:
-        return []
+    src = module.source
+    if " or self." not in src or "None" not in src or _OPTIONAL_TEXT.search(src) is None:
+        return []  # (the cheap test on the module's text before any walk)
     out = []
     for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):
         methods = [m for m in cls.body if isinstance(m, _FUNCS)]

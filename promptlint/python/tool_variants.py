@@ -57,6 +57,13 @@ _PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user
 _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
 _CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
 _PAYLOAD = re.compile(r"(\w+)\[['\"]messages['\"]\]")
+#: a request's tools written in the text (`tools=`, `bind_tools(`, `payload["tools"] =`)
+_SITE_TEXT = re.compile(r"\b(?:tools|functions)[ \t]{0,4}=[^=]|bind_tools\(|\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]")
+#: the tools of a request's options removed, or a call named for it (the `reset` shape)
+_RESET_TEXT = re.compile(r"\.(?:tools|functions)[ \t]{0,4}=[ \t]{0,4}(?:None|\[\])"
+                         r"|\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}(?:None|\[\])"
+                         r"|del [\w.]{1,80}\[[\"'](?:tools|functions)[\"']\]|\.pop\([\"'](?:tools|functions)[\"']"
+                         r"|(?i:reset|clear|remove|disable|drop|strip|unset)_\w{0,40}(?i:tool|function)\w{0,40}\(")
 _STRENGTH = ("loop", "awaited", "name")
 _RESET = re.compile(r"(?:reset|clear|remove|disable|drop|strip|unset).*(?:tool|function)", re.I)
 
@@ -335,17 +342,18 @@ def find_tool_variants(module) -> list[ToolVariant]:
     conversation (see the module docstring), one per request; plus the `reset` and `fallback`
     shapes. Sorted by line."""
     src = module.source
-    if "tool" not in src and "functions" not in src:
+    if "tool" not in src and "function" not in src:
         return []
+    sites, resets = _SITE_TEXT.search(src) is not None, _RESET_TEXT.search(src) is not None
+    if not sites and not resets:
+        return []  # (the cheap test on the module's text before any walk)
     out: list[ToolVariant] = []
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         a, b = module.offsets(func)
         text = src[a:b]
-        if "tool" not in text and "function" not in text:
-            continue
         fn = None
         payloads = set(_PAYLOAD.findall(text))  # dicts given `["messages"]` in the function
-        for node in _own_sorted(func):
+        for node in _own_sorted(func) if sites and _SITE_TEXT.search(text) else ():
             value = _tools_value(node, payloads)
             if value is None:
                 continue
@@ -373,9 +381,8 @@ def find_tool_variants(module) -> list[ToolVariant]:
                     best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
             if best is not None:
                 out.append(best[1])
-        if fn is None and ("for " in text or "while " in text):
-            fn = _Func(func)
-        if fn is not None:
+        if resets and ("for " in text or "while " in text) and _RESET_TEXT.search(text) is not None:
+            fn = fn or _Func(func)
             out.extend(_resets(module, fn))
     seen, unique = set(), []
     for v in sorted(out, key=lambda v: (v.node.lineno, v.node.col_offset)):
