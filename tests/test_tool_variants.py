@@ -213,9 +213,23 @@ FIXED = """
             messages.append(client.chat.completions.create(model="gpt-4.1", messages=messages, tools=tools))
 
 
+    def per_item_filter(messages, catalog, steps: int):
+        for _ in range(steps):
+            tools = []
+            for spec in catalog:
+                if spec["kind"] == "search":                         # per item of the catalog
+                    tools.append(spec)
+            messages.append(client.chat.completions.create(model="gpt-4.1", messages=messages, tools=tools))
+
+
     class Agent:
         def __init__(self, config):
             self.config = config
+
+        def each_document(self, documents, steps: int):
+            for i, doc in enumerate(documents):
+                self.messages = [{"role": "user", "content": doc}]  # a new conversation per document
+                self.llm.invoke(self.messages, tools=TOOLS if i else None)
 
         def _tools(self, extra=None):
             return extra or self.config.tools                        # not the turn's by any name

@@ -213,7 +213,9 @@ def _same_each_pass(sent, loop) -> bool:
     such a name (`[system, *history]`)."""
     inside = own_nodes(loop, body_only=True)
     if isinstance(sent, ast.Attribute):
-        return all(isinstance(n, (ast.Attribute, ast.Name)) for n in subtree(sent))
+        text = ast.unparse(sent)  # not rebuilt by the loop (`self.messages = [...]` per item)
+        return all(isinstance(n, (ast.Attribute, ast.Name)) for n in subtree(sent)) and not any(
+            isinstance(n, ast.Assign) and any(ast.unparse(t) == text for t in n.targets) for n in inside)
     if isinstance(sent, ast.Name):
         for n in inside:
             if isinstance(n, ast.Assign) and sent.id in [x for t in n.targets for x in _targets(t)] \
@@ -231,15 +233,18 @@ def _varying(loop) -> set[str]:
     """The names that change on each pass of `loop`: its own variable, the names it assigns."""
     names = set(_targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
     later = []  # (targets, value): varying when the value reads a varying name
-    for n in own_nodes(loop, body_only=True):
+    inside = own_nodes(loop, body_only=True)
+    # what a nested loop binds changes per item of that loop, not per pass of this one
+    nested = {id(x) for n in inside if isinstance(n, _LOOPS) for x in own_nodes(n, body_only=True)}
+    for n in inside:
+        if id(n) in nested:
+            continue
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None:
             targets = [x for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in _targets(t)]
             if isinstance(n, ast.AugAssign) or any(isinstance(x, (ast.Call, ast.Await)) for x in subtree(n.value)):
                 names.update(targets)  # a counter, a reply
             else:
                 later.append((targets, _refs(n.value)))
-        elif isinstance(n, (ast.For, ast.AsyncFor)):
-            names.update(_targets(n.target))
     changed = True
     while changed:  # `last = step == n - 1` varies; `use = config.use_tools` does not
         changed = False
