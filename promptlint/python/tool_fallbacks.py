@@ -34,9 +34,22 @@ from .tool_variants import _PER_TURN, ToolVariant
 from .walk import own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: a parameter named for the turn that defaults to None (`groups_for_turn=None`, `query: str | None = None`)
+#: a parameter named for the turn that defaults to None (`groups_for_turn=None`, `query: str | None = None`),
+#: read on the text before each `None` default
 _OPTIONAL_TEXT = re.compile(r"(?i:turn|query|question|utterance|user_input|user_message|user_msg|user_text)"
-                            r"\w{0,40}[ \t]{0,4}(?::[^=,()\n]{0,80})?=[ \t]{0,4}None")
+                            r"\w{0,40}[ \t]{0,4}(?::[^=,()\n]{0,80})?=[ \t]{0,4}$")
+
+
+def _optional_text(src: str) -> bool:
+    """True when the text gives a parameter named for the turn a `None` default (`str.find` for
+    each `None`, the pattern on the 120 characters before it)."""
+    at = src.find("None")
+    while at != -1:
+        head = src[max(0, at - 120):at]
+        if head.rstrip(" \t").endswith("=") and _OPTIONAL_TEXT.search(head) is not None:
+            return True
+        at = src.find("None", at + 4)
+    return False
 
 
 def _optional_params(func) -> list[tuple[int, str]]:
@@ -82,7 +95,7 @@ def _passes(call: ast.Call, position: int, name: str) -> bool:
 def find_fallbacks(module) -> list[ToolVariant]:
     """The `fallback` and `omitted` shapes (see the module docstring), by line."""
     src = module.source
-    if " or self." not in src or "None" not in src or _OPTIONAL_TEXT.search(src) is None:
+    if " or self." not in src or not _optional_text(src):
         return []  # (the cheap test on the module's text before any walk)
     out = []
     for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from .candidates import tools_named
@@ -57,13 +58,6 @@ _PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user
 _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
 _CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
 _PAYLOAD = re.compile(r"(\w+)\[['\"]messages['\"]\]")
-#: a request's tools written in the text (`tools=`, `bind_tools(`, `payload["tools"] =`)
-_SITE_TEXT = re.compile(r"\b(?:tools|functions)[ \t]{0,4}=[^=]|bind_tools\(|\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]")
-#: the tools of a request's options removed, or a call named for it (the `reset` shape)
-_RESET_TEXT = re.compile(r"\.(?:tools|functions)[ \t]{0,4}=[ \t]{0,4}(?:None|\[\])"
-                         r"|\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}(?:None|\[\])"
-                         r"|del [\w.]{1,80}\[[\"'](?:tools|functions)[\"']\]|\.pop\([\"'](?:tools|functions)[\"']"
-                         r"|(?i:reset|clear|remove|disable|drop|strip|unset)_\w{0,40}(?i:tool|function)\w{0,40}\(")
 _STRENGTH = ("loop", "awaited", "name")
 _RESET = re.compile(r"(?:reset|clear|remove|disable|drop|strip|unset).*(?:tool|function)", re.I)
 
@@ -349,16 +343,17 @@ def find_tool_variants(module) -> list[ToolVariant]:
     src = module.source
     if "tool" not in src and "function" not in src:
         return []
-    sites, resets = _SITE_TEXT.search(src) is not None, _RESET_TEXT.search(src) is not None
+    sites, resets = _text_marks(src)
     if not sites and not resets:
         return []  # (the cheap test on the module's text before any walk)
     out: list[ToolVariant] = []
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         a, b = module.offsets(func)
-        text = src[a:b]
         fn = None
-        payloads = set(_PAYLOAD.findall(text))  # dicts given `["messages"]` in the function
-        for node in _own_sorted(func) if sites and _SITE_TEXT.search(text) else ():
+        has_site = bisect_left(sites, a) < bisect_left(sites, b)
+        text = src[a:b] if has_site else ""
+        payloads = set(_PAYLOAD.findall(text)) if "messages" in text else set()  # dicts given `["messages"]`
+        for node in _own_sorted(func) if has_site else ():
             value = _tools_value(node, payloads)
             if value is None:
                 continue
@@ -386,7 +381,7 @@ def find_tool_variants(module) -> list[ToolVariant]:
                     best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
             if best is not None:
                 out.append(best[1])
-        if resets and ("for " in text or "while " in text) and _RESET_TEXT.search(text) is not None:
+        if bisect_left(resets, a) < bisect_left(resets, b) and any(isinstance(n, _LOOPS) for n in own_nodes(func)):
             fn = fn or _Func(func)
             out.extend(_resets(module, fn))
     seen, unique = set(), []
@@ -400,6 +395,44 @@ def find_tool_variants(module) -> list[ToolVariant]:
 def _condition_line(conditions, maker) -> int:
     first = conditions[0] if conditions else maker
     return getattr(first.expr if isinstance(first, _Without) else first, "lineno", maker.lineno)
+
+
+_RESET_WORDS = ("reset_", "clear_", "remove_", "disable_", "drop_", "strip_", "unset_",
+                "Reset_", "Clear_", "Remove_", "Disable_", "Drop_", "Strip_", "Unset_")
+
+
+def _text_marks(src: str) -> tuple[list[int], list[int]]:
+    """Offsets in the module's text, ascending, where a request's tools are written (`tools=`,
+    `bind_tools(`, `payload["tools"] =`), and where they are removed (`opts.tools = None`,
+    `del opts["tools"]`, `.pop("tools")`) or a call is named for it (`_reset_function_settings(`).
+    Found with `str.find`: a regular expression over every module costs more than all the walks."""
+    sites, resets = [], []
+    for word in ("tools", "functions"):
+        at = src.find(word)
+        while at != -1:
+            end = at + len(word)
+            rest = src[end:end + 12]
+            quoted = rest[:2] in ('"]', "']")
+            tail = rest[2:].lstrip(" \t") if quoted else rest.lstrip(" \t")
+            if tail[:1] == "=" and tail[1:2] != "=":
+                sites.append(at)
+                if tail[1:].lstrip(" \t")[:4] in ("None", "[]"):
+                    resets.append(at)
+            elif word == "tools" and src.endswith("bind_", 0, at) and rest[:1] == "(":
+                sites.append(at)
+            if quoted and (src.endswith('.pop("', 0, at) or src.endswith(".pop('", 0, at)
+                           or src.rfind("del ", max(0, at - 80), at) != -1):
+                resets.append(at)
+            at = src.find(word, end)
+    for word in _RESET_WORDS:
+        at = src.find(word)
+        while at != -1:
+            name = src[at:at + 48]
+            cut = next((i for i, c in enumerate(name) if not (c.isalnum() or c == "_")), len(name))
+            if "tool" in name[:cut] or "function" in name[:cut]:
+                resets.append(at)
+            at = src.find(word, at + 1)
+    return sites, sorted(resets)
 
 
 def _own_sorted(func):
