@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from .candidates import tools_named
 from .module import attribute_chain, statements
-from .walk import own_nodes, subtree
+from .walk import children, own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -143,7 +143,7 @@ class _Func:
         self.binds = _bindings(self.own)
         self.parents: dict[int, ast.AST] = {}
         for n in [func, *self.own]:
-            for child in ast.iter_child_nodes(n):
+            for child in children(n):  # (leaves left out: never a maker nor a block)
                 self.parents[id(child)] = n
         args = func.args
         params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
@@ -347,11 +347,14 @@ def find_tool_variants(module) -> list[ToolVariant]:
     if not sites and not resets:
         return []  # (the cheap test on the module's text before any walk)
     out: list[ToolVariant] = []
+    starts = module.line_starts  # the marks' rows, compared with the functions' rows
+    sites = [bisect_right(starts, at) for at in sites]
+    resets = [bisect_right(starts, at) for at in resets]
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        a, b = module.offsets(func)
+        a, b = func.lineno, func.end_lineno + 1
         fn = None
         has_site = bisect_left(sites, a) < bisect_left(sites, b)
-        text = src[a:b] if has_site else ""
+        text = src[slice(*module.offsets(func))] if has_site else ""
         payloads = set(_PAYLOAD.findall(text)) if "messages" in text else set()  # dicts given `["messages"]`
         for node in _own_sorted(func) if has_site else ():
             value = _tools_value(node, payloads)
