@@ -7,6 +7,7 @@ from pathlib import Path
 from promptlint import api
 from promptlint.python.module import load
 from promptlint.python.tool_fallbacks import find_fallbacks
+from promptlint.python.tool_resets import find_tool_resets
 from promptlint.python.tool_variants import find_tool_variants
 
 from analysis_support import code, write
@@ -15,7 +16,7 @@ from analysis_support import code, write
 def _found(source: str):
     module = load(Path("app.py"), code(source))
     return [(v.node.lineno, v.send.lineno, v.shape, v.proven, v.evidence)
-            for v in [*find_tool_variants(module), *find_fallbacks(module)]]
+            for v in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]]
 
 
 def _checked(tmp_path, source: str):

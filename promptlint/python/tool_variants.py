@@ -20,17 +20,9 @@ the `if` or of the conditional expression, the comprehension's filter); the cond
 - anything else (configuration, `self.` settings, the model's capability, a constant) is fixed for
   the conversation: no variant.
 
-Two shapes that are not one send's value:
-
-- `reset`: a loop sends one conversation with one request, and the same request is sent again
-  after the loop (its `else`, or the statements after it) once a statement or a call removes the
-  tools from the options object both send (`settings.tools = None`, `del opts["tools"]`,
-  `self._reset_tool_settings(settings)`): the final request has no tools. Proven when the
-  removal is a statement of the function or of the class's method; by the method's name otherwise.
-- `fallback`: a method that takes the tools for a turn (`toolgroups_for_turn=None`) and uses them
-  instead of the configured ones (`toolgroups_for_turn or self.config.toolgroups`) when given;
-  where one method of the class calls it with them and another without (before running the same
-  turn runner), the omitting call is reported too (`omitted`).
+Two shapes that are not one send's value are read by their own modules, with `ToolVariant`:
+`tool_resets` (the tools removed from the options of a loop's request before its final request)
+and `tool_fallbacks` (a turn's tools replacing the configured ones, a resume that omits them).
 """
 from __future__ import annotations
 
@@ -59,7 +51,6 @@ _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "co
 _CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
 _PAYLOAD = re.compile(r"(\w+)\[['\"]messages['\"]\]")
 _STRENGTH = ("loop", "awaited", "name")
-_RESET = re.compile(r"(?:reset|clear|remove|disable|drop|strip|unset).*(?:tool|function)", re.I)
 
 
 @dataclass
@@ -338,18 +329,13 @@ def _conversational(module, fn: _Func, send) -> bool:
 
 def find_tool_variants(module) -> list[ToolVariant]:
     """Every variant maker of a request's tools that varies between the requests of one
-    conversation (see the module docstring), one per request; plus the `reset` and `fallback`
-    shapes. Sorted by line."""
+    conversation (see the module docstring), one per request, by line (the `reset` shape:
+    `tool_resets`; `fallback`: `tool_fallbacks`)."""
     src = module.source
-    if "tool" not in src and "function" not in src:
-        return []
-    sites, resets = _text_marks(src)
-    if not sites and not resets:
+    sites, _ = tool_marks(module)
+    if not sites:
         return []  # (the cheap test on the module's text before any walk)
     out: list[ToolVariant] = []
-    starts = module.line_starts  # the marks' rows, compared with the functions' rows
-    sites = [bisect_right(starts, at) for at in sites]
-    resets = [bisect_right(starts, at) for at in resets]
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         a, b = func.lineno, func.end_lineno + 1
         fn = None
@@ -384,9 +370,6 @@ def find_tool_variants(module) -> list[ToolVariant]:
                     best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
             if best is not None:
                 out.append(best[1])
-        if bisect_left(resets, a) < bisect_left(resets, b) and any(isinstance(n, _LOOPS) for n in own_nodes(func)):
-            fn = fn or _Func(func)
-            out.extend(_resets(module, fn))
     seen, unique = set(), []
     for v in sorted(out, key=lambda v: (v.node.lineno, v.node.col_offset)):
         if id(v.node) not in seen:
@@ -402,6 +385,24 @@ def _condition_line(conditions, maker) -> int:
 
 _RESET_WORDS = ("reset_", "clear_", "remove_", "disable_", "drop_", "strip_", "unset_",
                 "Reset_", "Clear_", "Remove_", "Disable_", "Drop_", "Strip_", "Unset_")
+
+
+#: The marks of the modules read lately: id -> (module, marks); the variants and the resets ask.
+_MARKS: dict = {}
+
+
+def tool_marks(module) -> tuple[list[int], list[int]]:
+    """`_text_marks` of the module's text as rows (1-based, ascending), kept for the next finder."""
+    found = _MARKS.get(id(module))
+    if found is not None and found[0] is module:
+        return found[1]
+    src = module.source
+    sites, resets = _text_marks(src) if "tool" in src or "function" in src else ([], [])
+    starts = module.line_starts
+    marks = ([bisect_right(starts, at) for at in sites], [bisect_right(starts, at) for at in resets])
+    _MARKS.clear()
+    _MARKS[id(module)] = (module, marks)
+    return marks
 
 
 def _text_marks(src: str) -> tuple[list[int], list[int]]:
@@ -445,94 +446,3 @@ def _own_sorted(func):
 
 def _inside(node, loop, fn: _Func) -> bool:
     return node is loop or any(a is loop for a in fn.enclosing(node, _LOOPS))
-
-
-def _strips_tools(stmt, names: set[str]) -> bool:
-    """True for a statement that removes the tools of one of the option objects `names`
-    (`settings.tools = None`, `opts["tools"] = []`, `del opts["tools"]`, `opts.pop("tools")`)."""
-    for n in subtree(stmt):
-        if isinstance(n, ast.Assign) and isinstance(n.value, (ast.Constant, ast.List)) \
-                and (n.value.value is None if isinstance(n.value, ast.Constant) else not n.value.elts):
-            for t in n.targets:
-                if _tools_of(t, names):
-                    return True
-        if isinstance(n, ast.Delete) and any(_tools_of(t, names) for t in n.targets):
-            return True
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop" and n.args \
-                and isinstance(n.func.value, ast.Name) and n.func.value.id in names \
-                and isinstance(n.args[0], ast.Constant) and n.args[0].value in _TOOL_KEYS:
-            return True
-    return False
-
-
-def _tools_of(target, names: set[str]) -> bool:
-    if isinstance(target, ast.Attribute) and target.attr in _TOOL_KEYS:
-        return isinstance(target.value, ast.Name) and (target.value.id in names or not names)
-    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value in _TOOL_KEYS:
-        return isinstance(target.value, ast.Name) and (target.value.id in names or not names)
-    return False
-
-
-def _resets(module, fn: _Func) -> list[ToolVariant]:
-    """The `reset` shape (see the module docstring) in one function."""
-    out = []
-    body_of = {id(s): blk for n in [fn.func, *fn.own] for blk in _blocks(n) for s in blk}
-    for loop in (n for n in fn.own if isinstance(n, _LOOPS)):
-        inside = own_nodes(loop, body_only=True)
-        grown = {n.func.value.id for n in inside if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
-        calls = {ast.unparse(n): n for n in inside if isinstance(n, ast.Call)
-                 and {a.id for a in n.args if isinstance(a, ast.Name)} & grown}
-        if not calls:
-            continue
-        after = list(loop.orelse)
-        block = body_of.get(id(loop))
-        if block is not None:
-            after += block[block.index(loop) + 1:]
-        for i, stmt in enumerate(after):
-            for call in (n for n in subtree(stmt) if isinstance(n, ast.Call)):
-                first = calls.get(ast.unparse(call))
-                if first is None:
-                    continue
-                names = {a.id for a in call.args if isinstance(a, ast.Name)} - grown
-                names |= {k.value.id for k in call.keywords if isinstance(k.value, ast.Name)}
-                found = _reset_before(module, fn, after[:i] + ([stmt] if stmt is not call else []), names, call)
-                if found is not None:
-                    maker, proven = found
-                    out.append(ToolVariant(maker, call, fn.func.name, "reset", proven,
-                                           "statement" if proven else "method name", ast.unparse(maker), [first]))
-                    return out
-    return out
-
-
-def _reset_before(module, fn: _Func, stmts, names: set[str], call):
-    for stmt in stmts:
-        for n in subtree(stmt):
-            if getattr(n, "lineno", call.lineno) >= call.lineno:
-                continue
-            if isinstance(n, (ast.Assign, ast.Delete, ast.Expr)) and _strips_tools(n, names):
-                return n, True
-            if isinstance(n, ast.Call) and isinstance(n.func, (ast.Attribute, ast.Name)) \
-                    and {a.id for a in n.args if isinstance(a, ast.Name)} & names:
-                callee = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id
-                if _RESET.search(callee):
-                    method = _method(module, fn.func, callee)
-                    return n, method is not None and _strips_tools(method, set())
-    return None
-
-
-def _method(module, func, name):
-    for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):
-        if func in cls.body:
-            return next((m for m in cls.body if isinstance(m, _FUNCS) and m.name == name), None)
-    return None
-
-
-def _blocks(node):
-    for name in ("body", "orelse", "finalbody"):
-        blk = getattr(node, name, None)
-        if isinstance(blk, list) and blk and isinstance(blk[0], ast.stmt):
-            yield blk
-    for h in getattr(node, "handlers", []) or []:
-        yield h.body
-

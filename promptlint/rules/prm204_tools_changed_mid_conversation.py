@@ -13,6 +13,7 @@ from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
+from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
@@ -124,7 +125,7 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
-        for variant in [*find_tool_variants(module), *find_fallbacks(module)]:
+        for variant in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]:
             span = module.span(variant.node)
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
