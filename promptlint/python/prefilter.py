@@ -130,6 +130,13 @@ _SYSTEM_HELPER = re.compile(r"(?i:system)_?(?i:message|msg|prompt)\w{0,40}\(")
 _NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
 
 
+#: Tools that may vary between the requests of one conversation (PRM204, tool_variants): a request
+#: payload's tools set (`payload["tools"] = ...`), a call named for removing the tools of a
+#: request's options (`self._reset_tool_settings(opts)`).
+_TOOL_VARIANTS = re.compile(r"\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]"
+                            r"|(?i:reset|clear|remove|disable|drop|strip|unset)_\w{0,40}(?i:tool|function)\w{0,40}\(")
+
+
 #: Options that leave the tools out merged into a request's options (`kwargs.update(self.no_tools_kwargs)`,
 #: `kwargs["include_functions"] = False`): PRM204 reads whether a loop sends its requests with them.
 _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
@@ -199,6 +206,8 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tool" in source or "TOOL" in source or "Tool" in source) and _TOOLS_LISTED.search(source) is not None:
         return True  # tools whose results the model is sent (tool_results.py)
+    if ("tool" in source or "function" in source) and _TOOL_VARIANTS.search(source) is not None:
+        return True  # tools that may vary between the requests of a conversation (PRM204)
     if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:

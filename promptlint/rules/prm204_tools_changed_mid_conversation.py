@@ -11,7 +11,10 @@ from ..python.option_tools import find_option_tools
 from ..python.stored_requests import find_stored_requests
 from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
+from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
+from ..python.tool_resets import find_tool_resets
+from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from .base import Rule
 
@@ -73,6 +76,21 @@ class ToolsChangedMidConversationRule(Rule):
     `generate_structured` with a response format only); where the method that keeps the
     conversation stores the system message in it, putting it again before the kept conversation is
     named too.
+    More generally, the tools a request sends (`tools=` / `functions=`, `bind_tools(X)`, a payload's
+    `["tools"]`) are traced back through the sending function (a conditional value, assignments in
+    the branches of an `if`, a comprehension's filter, entries removed or added under an `if`)
+    and each condition is judged: one that reads a name that changes on each pass of the loop
+    that sends one conversation (`tools=None if step == budget - 1 else TOOLS`) is a warning,
+    reported where the tools are chosen; one that reads a value awaited anew on every request (a
+    probe of the client's state) or a parameter named for the turn's message (`user_message`,
+    `query`, `question`) is info; one fixed for the conversation (a configuration flag, the model's
+    capability, a setting read once) or a loop that starts a new conversation per item is none.
+    The final request of a loop sent with the same options after a statement removes their tools
+    (`opts.tools = None`, or a method of the class that does) is a warning; after a method known
+    only by its name (`self._reset_function_choice_settings(settings)`), info. A method that
+    uses a turn's own tools instead of the configured ones (`groups_for_turn or
+    self.config.toolgroups`) is info there, and so is a method of the class that calls it without
+    them before running the same turn as one that passes them (a resumed turn).
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -105,6 +123,59 @@ class ToolsChangedMidConversationRule(Rule):
     fix_title = "Keep the tool definitions the same for the whole conversation"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
+        rows = set()
+        for diagnostic in self._shapes(module):
+            rows.add(diagnostic.span.start.row)
+            yield diagnostic
+        for variant in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]:
+            span = module.span(variant.node)
+            if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
+                rows.add(span.start.row)
+                yield self._variant(module, variant, span)
+
+    def _variant(self, module: "Module", v, span) -> Diagnostic:
+        """The diagnostic of one `tool_variants.ToolVariant`."""
+        sent = Related(module.span(v.send), "sent here")
+        related = [sent]
+        why = {"loop": f"`{v.condition}` changes from one pass of the loop to the next, and the loop sends the same "
+                       "conversation",
+               "awaited": f"`{v.condition}` reads a value awaited anew on every request",
+               "name": f"`{v.condition}` reads the turn's own request (only its name says so)"}.get(v.evidence, "")
+        if v.shape in ("branch", "filter", "mutation", "computed"):
+            what = {"branch": "The tools of the request (line {l}) are chosen here by a condition",
+                    "filter": "The tools of the request (line {l}) are filtered here by a condition",
+                    "mutation": "Tools are removed from or added to the request's tools (line {l}) here by a condition",
+                    "computed": "The tools of the request (line {l}) are computed here from a value"}[v.shape]
+            message = (what.format(l=v.send.lineno) + f" that varies between the requests of one "
+                       f"conversation: {why}. When they differ, {_FRONT} change, and the next request reads none "
+                       "of the conversation from the cache; send the same tools on every request and choose "
+                       "with `tool_choice` (or `allowed_tools`) which may be called")
+        elif v.shape == "reset":
+            how = ("" if v.proven else "; only the method's name says that it removes the tools")
+            message = (f"`{v.condition}` removes the tools before the final request of `{v.function}` (line "
+                       f"{v.send.lineno}), which re-sends the conversation its loop sent with tools: {_FRONT} "
+                       "differ from the earlier requests', so this request reads none of the conversation from "
+                       f"the cache{how}; keep the tools and send `tool_choice=\"none\"`")
+            related.append(Related(module.span(v.others[0]), "sent with tools here"))
+        elif v.shape == "fallback":
+            message = (f"`{v.condition}`, the tools of one turn, replaces the configured tools here when given: the "
+                       f"requests of such a turn start with other tool definitions than the turns before, and "
+                       f"{_FRONT} differ, so those requests read none of the conversation from the cache; "
+                       "only the name says that it is the turn's; add the turn's tools to the configured ones "
+                       "in a stable order, or keep one tool list for the conversation")
+            related = [Related(module.span(c), "a turn's tools passed here") for c in v.others]
+        else:  # omitted
+            message = (f"`{v.function}` sets up the tools here without `{v.condition}`, which another method "
+                       f"passes (line {v.send.lineno}) before running the same turn: the requests after this call "
+                       f"fall back to the configured tools, and {_FRONT} differ from those the turn started with, "
+                       "so they read none of the conversation from the cache; only the names say that both run "
+                       "one conversation")
+            related = [Related(module.span(v.send), "the turn's tools passed here"),
+                       Related(module.span(v.others[0]), "the fallback")]
+        severity = Severity.WARNING if v.proven else Severity.INFO
+        return self.diagnostic(message, span, severity=severity, related=related, name_only=v.evidence in ("name", "method name"))
+
+    def _shapes(self, module: "Module") -> Iterable[Diagnostic]:
         memo: dict = {}  # the functions' own nodes, read once for both searches
         for change in [*find_tool_changes(module, memo), *find_class_tool_changes(module, memo),
                        *find_tool_handoffs(module, memo)]:

@@ -1,0 +1,448 @@
+"""The tools a request sends taking other values between the requests of one conversation:
+facts for PRM204.
+
+A request's tools (`tools=` / `functions=` of a call, `llm.bind_tools(X)`, `payload["tools"] = X`)
+are traced back through the sending function: the value itself (`T if last else None`), the
+assignments of the name it sends (in the branches of an `if`, or a comprehension that filters
+with `if`), and, for a name, the calls that remove or add entries of it under an `if`
+(`tools.pop(name)`), also those of the list a comprehension over it reads
+(`[spec(t) for t in tool_map.values()]`). Each of these makers has a condition (the test of
+the `if` or of the conditional expression, the comprehension's filter); the condition decides:
+
+- it reads a name that changes on each pass of the loop that sends one conversation (the loop's
+  own variable, a name the loop assigns), the conversation being the same on every pass (an
+  attribute, a name the loop does not rebuild): proven, consecutive requests of that
+  conversation differ (`proven`);
+- it reads a value the function awaited (a probe of the client's state, answered anew on every
+  request), or a parameter whose name says the turn's request (`query`, `user_message`,
+  `toolgroups_for_turn`; not `request`), in a function that sends a conversation: per turn by its
+  name or its source (not proven);
+- anything else (configuration, `self.` settings, the model's capability, a constant) is fixed for
+  the conversation: no variant.
+
+Two shapes that are not one send's value are read by their own modules, with `ToolVariant`:
+`tool_resets` (the tools removed from the options of a loop's request before its final request)
+and `tool_fallbacks` (a turn's tools replacing the configured ones, a resume that omits them).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
+from .candidates import tools_named
+from .module import attribute_chain, statements
+from .walk import children, own_nodes, subtree
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_TOOL_KEYS = ("tools", "functions")
+_CONVERSATION_KEYS = ("messages", "input", "contents", "chat_history", "history")
+_SENDS = {"invoke", "ainvoke", "stream", "astream", "create", "acreate", "generate", "chat", "achat"}
+_REMOVE = {"pop", "remove", "discard", "clear", "append", "extend", "insert", "update", "__delitem__"}
+_GROW = {"append", "extend", "insert", "add_message", "add_messages", "add_user_message"}
+#: a parameter or local whose name says the turn's own request or message
+#: (not `request`: a request's parameters carry the configured tools, `model_request_parameters`)
+_PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user_message|user_msg|"
+                       r"user_query|user_text)(?:$|_)", re.I)
+#: words of an attribute chain that reads configuration (`request.app.state.config.X`)
+_CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
+_CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
+_PAYLOAD = re.compile(r"(\w+)\[['\"]messages['\"]\]")
+_STRENGTH = ("loop", "awaited", "name")
+
+
+@dataclass
+class ToolVariant:
+    """`node`: what makes the tools differ (reported); `send`: the request (or the tools site);
+    `function`: the sending function's name; `shape`: "branch" (a conditional value or an
+    assignment in a branch), "filter" (a comprehension's filter), "mutation" (entries removed or
+    added under a condition), "computed" (the value computed from the turn's request), "reset",
+    "fallback", "omitted"; `proven`: consecutive requests of one conversation differ (see the
+    module docstring); `evidence`: "loop" (the loop's pass), "awaited" (a value awaited per
+    request), "name" (a per-turn name), "statement" / "method name" (reset); `condition`: the
+    source text of what varies; `others`: more related nodes."""
+
+    node: ast.AST
+    send: ast.AST
+    function: str
+    shape: str
+    proven: bool
+    evidence: str
+    condition: str
+    others: list = field(default_factory=list)
+
+
+def _refs(expr) -> set[str]:
+    """Root names that `expr` reads, leaving out attribute chains through configuration."""
+    out, todo = set(), [expr]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Attribute):
+            chain = attribute_chain(node)
+            if chain and set(chain[1:]) & _CONFIG:
+                continue
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _targets(node) -> list[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [n for e in node.elts for n in _targets(e)]
+    if isinstance(node, ast.Starred):
+        return _targets(node.value)
+    return []
+
+
+def _bindings(own) -> dict[str, list[ast.expr]]:
+    """name -> the values assigned to it in the function (plain, annotated, augmented, walrus)."""
+    out: dict[str, list] = {}
+    for n in own:
+        if isinstance(n, ast.Assign):
+            for t in n.targets:
+                for name in _targets(t):
+                    out.setdefault(name, []).append(n.value)
+        elif isinstance(n, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and n.value is not None:
+            for name in _targets(n.target):
+                out.setdefault(name, []).append(n.value)
+    return out
+
+
+def _closure(seed: set[str], binds: dict) -> set[str]:
+    """`seed` and the locals whose assigned values read one of them."""
+    found, changed = set(seed), True
+    while changed:
+        changed = False
+        for name, values in binds.items():
+            if name not in found and any(_refs(v) & found for v in values):
+                found.add(name)
+                changed = True
+    return found
+
+
+class _Func:
+    """What one function's analysis reads more than once."""
+
+    def __init__(self, func):
+        self.func = func
+        self.own = own_nodes(func)
+        self.binds = _bindings(self.own)
+        self.parents: dict[int, ast.AST] = {}
+        for n in [func, *self.own]:
+            for child in children(n):  # (leaves left out: never a maker nor a block)
+                self.parents[id(child)] = n
+        args = func.args
+        params = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
+        self.params = set(params)
+        # a value awaited into a local (not a parameter passed on through a pipeline,
+        # `form_data = await f(form_data)`), and the locals computed from it in one step
+        # (not a function of the tools themselves: `deferred = await select(tools)`)
+        awaited = {name for name, values in self.binds.items() if name not in self.params
+                   and any(isinstance(s, ast.Await) for v in values for s in subtree(v))
+                   and not any(tools_named(r) for v in values for r in _refs(v))}
+        self.inputs = {name: {r for v in self.binds[name] for r in _refs(v)} for name in awaited}
+        for name, values in self.binds.items():
+            if name not in self.params and name not in awaited:
+                seeds = {r for v in values for r in _refs(v)} & awaited
+                if seeds:
+                    self.inputs[name] = {r for s in seeds for r in self.inputs[s]}
+        self.awaited = set(self.inputs)
+        self.per_turn = _closure({p for p in params if _PER_TURN.search(p)}, self.binds)
+
+    def enclosing(self, node, kinds):
+        """The innermost ancestors of `node` of `kinds`, innermost first, inside the function."""
+        out, at = [], self.parents.get(id(node))
+        while at is not None and at is not self.func:
+            if isinstance(at, kinds):
+                out.append(at)
+            at = self.parents.get(id(at))
+        return out
+
+
+def _tools_value(node, conversations=frozenset()):
+    """(the tools value, the call or statement that sends it) of a tools site, or None."""
+    if isinstance(node, ast.Call):
+        value = next((k.value for k in node.keywords if k.arg in _TOOL_KEYS), None)
+        if value is None and isinstance(node.func, ast.Attribute) and node.func.attr == "bind_tools" and node.args:
+            value = node.args[0]
+        return value
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+        key, payload = node.targets[0].slice, node.targets[0].value
+        if isinstance(key, ast.Constant) and key.value in _TOOL_KEYS and isinstance(payload, ast.Name) \
+                and payload.id in conversations:  # a request payload: it holds the messages too
+            return node.value
+    return None
+
+
+def _conversation(send, loop) -> ast.expr | None:
+    """The conversation a request sends: its first argument or `messages=` keyword; for
+    `bind_tools`, that of a runnable's request in the loop (`.invoke(messages)`)."""
+    if not isinstance(send, ast.Call):
+        return None
+    if isinstance(send.func, ast.Attribute) and send.func.attr == "bind_tools":
+        calls = [n for n in own_nodes(loop, body_only=True) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr in _SENDS and n.args] if loop else []
+        return calls[0].args[0] if calls else None
+    sent = next((k.value for k in send.keywords if k.arg in _CONVERSATION_KEYS), None)
+    return sent if sent is not None else (send.args[0] if send.args else None)
+
+
+def _same_each_pass(sent, loop) -> bool:
+    """True when the conversation is not built anew by the loop: an attribute chain, a name the
+    loop assigns only from itself (`messages = messages + [reply]`), a list display that spreads
+    such a name (`[system, *history]`)."""
+    inside = own_nodes(loop, body_only=True)
+    if isinstance(sent, ast.Attribute):
+        text = ast.unparse(sent)  # not rebuilt by the loop (`self.messages = [...]` per item)
+        return all(isinstance(n, (ast.Attribute, ast.Name)) for n in subtree(sent)) and not any(
+            isinstance(n, ast.Assign) and any(ast.unparse(t) == text for t in n.targets) for n in inside)
+    if isinstance(sent, ast.Name):
+        for n in inside:
+            if isinstance(n, ast.Assign) and sent.id in [x for t in n.targets for x in _targets(t)] \
+                    and sent.id not in _refs(n.value):
+                return False
+            if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and sent.id in _targets(n.target):
+                return False
+        return True
+    if isinstance(sent, (ast.List, ast.Tuple)):
+        return any(isinstance(e, ast.Starred) and _same_each_pass(e.value, loop) for e in sent.elts)
+    return False
+
+
+def _varying(loop) -> set[str]:
+    """The names that change on each pass of `loop`: its own variable, the names it assigns."""
+    names = set(_targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    later = []  # (targets, value): varying when the value reads a varying name
+    inside = own_nodes(loop, body_only=True)
+    # what a nested loop binds changes per item of that loop, not per pass of this one
+    nested = {id(x) for n in inside if isinstance(n, _LOOPS) for x in own_nodes(n, body_only=True)}
+    for n in inside:
+        if id(n) in nested:
+            continue
+        if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None:
+            targets = [x for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in _targets(t)]
+            if isinstance(n, ast.AugAssign) or any(isinstance(x, (ast.Call, ast.Await)) for x in subtree(n.value)):
+                names.update(targets)  # a counter, a reply
+            else:
+                later.append((targets, _refs(n.value)))
+    changed = True
+    while changed:  # `last = step == n - 1` varies; `use = config.use_tools` does not
+        changed = False
+        for targets, refs in later:
+            if refs & names and not set(targets) <= names:
+                names.update(targets)
+                changed = True
+    return names
+
+
+def _makers(fn: _Func, value, send, depth: int = 0) -> list[tuple[ast.AST, str, list[ast.expr]]]:
+    """(maker, shape, conditions) for each place in the function where the sent tools value may
+    take another variant (see the module docstring)."""
+    out = []
+    if isinstance(value, ast.IfExp) and ast.unparse(value.body) != ast.unparse(value.orelse):
+        out.append((value, "branch", [value.test]))
+    elif isinstance(value, (ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
+        ifs = [c for g in value.generators for c in g.ifs]
+        bound = {x for g in value.generators for x in _targets(g.target)}
+        if ifs:
+            out.append((value, "filter", [_Without(c, bound) for c in ifs]))
+        if depth < 2:
+            for g in value.generators:
+                root = g.iter.func.value if isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Attribute) \
+                    else g.iter
+                if isinstance(root, ast.Name):
+                    out.extend(_name_makers(fn, root.id, send, depth + 1))
+    elif isinstance(value, ast.Name) and depth < 3:
+        out.extend(_name_makers(fn, value.id, send, depth + 1))
+    elif isinstance(value, ast.Call) and depth == 0 and (value.args or value.keywords):
+        out.append((value, "computed", [*value.args, *(k.value for k in value.keywords)]))
+    return out
+
+
+class _Without:
+    """A condition read without the names bound by its comprehension (the item's own name)."""
+
+    def __init__(self, expr, bound: set[str]):
+        self.expr, self.bound = expr, bound
+
+
+def _name_makers(fn: _Func, name: str, send, depth: int):
+    out = []
+    line = send.lineno
+    assigns = [n for n in fn.own if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+               and name in [x for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in _targets(t)]]
+    texts = {ast.unparse(a.value) for a in assigns}
+    for a in assigns:
+        ifs = fn.enclosing(a, (ast.If,))
+        if ifs and len(texts) > 1:
+            out.append((a, "branch", [i.test for i in ifs[:1]]))
+        if not isinstance(a.value, ast.Name):
+            out.extend(_makers(fn, a.value, send, depth))
+        if isinstance(a.value, ast.Call) and a.lineno <= line:
+            args = [*a.value.args, *(k.value for k in a.value.keywords)]
+            if args:
+                out.append((a, "computed", args))
+    for n in fn.own:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _REMOVE \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == name and n.lineno <= line:
+            ifs = fn.enclosing(n, (ast.If,))
+            if ifs:
+                out.append((n, "mutation", [ifs[0].test]))
+        elif isinstance(n, ast.Delete) and n.lineno <= line:
+            for t in n.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name:
+                    ifs = fn.enclosing(n, (ast.If,))
+                    if ifs:
+                        out.append((n, "mutation", [ifs[0].test]))
+    return out
+
+
+def _judge(fn: _Func, conditions, varying: set[str], sources: set[str]) -> tuple[bool, str, str] | None:
+    """(proven, evidence, the varying condition's text) for the first condition that varies
+    between requests (`varying`: the names that change on each pass of the loop that sends one
+    conversation), or None when each is fixed for the conversation. An awaited value computed
+    from the tools' own `sources` (`hidden = await choose_deferred(catalog)`) is a function of
+    them, not a state of the turn."""
+    for cond in conditions:
+        expr, bound = (cond.expr, cond.bound) if isinstance(cond, _Without) else (cond, set())
+        refs = _refs(expr) - bound
+        if refs & varying:
+            return True, "loop", ast.unparse(expr)
+        if any(not fn.inputs[r] & sources for r in refs & fn.awaited):
+            return False, "awaited", ast.unparse(expr)
+        if refs & fn.per_turn:
+            return False, "name", ast.unparse(expr)
+    return None
+
+
+def _conversational(module, fn: _Func, send) -> bool:
+    """True when the function sends a conversation: its text names one (messages, history, ...)."""
+    a, b = module.offsets(fn.func)
+    text = module.source[a:b]
+    return any(w in text for w in _CONVERSATION_WORDS)
+
+
+def find_tool_variants(module) -> list[ToolVariant]:
+    """Every variant maker of a request's tools that varies between the requests of one
+    conversation (see the module docstring), one per request, by line (the `reset` shape:
+    `tool_resets`; `fallback`: `tool_fallbacks`)."""
+    src = module.source
+    sites, _ = tool_marks(module)
+    if not sites:
+        return []  # (the cheap test on the module's text before any walk)
+    out: list[ToolVariant] = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        a, b = func.lineno, func.end_lineno + 1
+        fn = None
+        has_site = bisect_left(sites, a) < bisect_left(sites, b)
+        text = src[slice(*module.offsets(func))] if has_site else ""
+        payloads = set(_PAYLOAD.findall(text)) if "messages" in text else set()  # dicts given `["messages"]`
+        for node in _own_sorted(func) if has_site else ():
+            value = _tools_value(node, payloads)
+            if value is None:
+                continue
+            fn = fn or _Func(func)
+            loops = fn.enclosing(node, _LOOPS)
+            loop = loops[0] if loops else None
+            sent = _conversation(node, loop)
+            same = loop is not None and sent is not None and _same_each_pass(sent, loop)
+            varying = _varying(loop) if same else set()
+            sources = _refs(value) - fn.awaited  # the names the sent tools are made of
+            best = None
+            for maker, shape, conditions in _makers(fn, value, node):
+                per_pass = varying if shape != "computed" and same and _inside(maker, loop, fn) else set()
+                judged = _judge(fn, conditions, per_pass, sources)
+                if judged is None:
+                    continue
+                proven, evidence, condition = judged
+                if not proven and not _conversational(module, fn, node):
+                    continue
+                if shape == "computed" and evidence != "name":
+                    continue
+                # the strongest, then the nearest condition, then its first branch
+                rank = (not proven, _STRENGTH.index(evidence), -_condition_line(conditions, maker), maker.lineno)
+                if best is None or rank < best[0]:
+                    best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
+            if best is not None:
+                out.append(best[1])
+    seen, unique = set(), []
+    for v in sorted(out, key=lambda v: (v.node.lineno, v.node.col_offset)):
+        if id(v.node) not in seen:
+            seen.add(id(v.node))
+            unique.append(v)
+    return unique
+
+
+def _condition_line(conditions, maker) -> int:
+    first = conditions[0] if conditions else maker
+    return getattr(first.expr if isinstance(first, _Without) else first, "lineno", maker.lineno)
+
+
+_RESET_WORDS = ("reset_", "clear_", "remove_", "disable_", "drop_", "strip_", "unset_",
+                "Reset_", "Clear_", "Remove_", "Disable_", "Drop_", "Strip_", "Unset_")
+
+
+#: The marks of the modules read lately: id -> (module, marks); the variants and the resets ask.
+_MARKS: dict = {}
+
+
+def tool_marks(module) -> tuple[list[int], list[int]]:
+    """`_text_marks` of the module's text as rows (1-based, ascending), kept for the next finder."""
+    found = _MARKS.get(id(module))
+    if found is not None and found[0] is module:
+        return found[1]
+    src = module.source
+    sites, resets = _text_marks(src) if "tool" in src or "function" in src else ([], [])
+    starts = module.line_starts
+    marks = ([bisect_right(starts, at) for at in sites], [bisect_right(starts, at) for at in resets])
+    _MARKS.clear()
+    _MARKS[id(module)] = (module, marks)
+    return marks
+
+
+def _text_marks(src: str) -> tuple[list[int], list[int]]:
+    """Offsets in the module's text, ascending, where a request's tools are written (`tools=`,
+    `bind_tools(`, `payload["tools"] =`), and where they are removed (`opts.tools = None`,
+    `del opts["tools"]`, `.pop("tools")`) or a call is named for it (`_reset_function_settings(`).
+    Found with `str.find`: a regular expression over every module costs more than all the walks."""
+    sites, resets = [], []
+    for word in ("tools", "functions"):
+        at = src.find(word)
+        while at != -1:
+            end = at + len(word)
+            rest = src[end:end + 12]
+            quoted = rest[:2] in ('"]', "']")
+            tail = rest[2:].lstrip(" \t") if quoted else rest.lstrip(" \t")
+            if tail[:1] == "=" and tail[1:2] != "=":
+                sites.append(at)
+                if tail[1:].lstrip(" \t")[:4] in ("None", "[]"):
+                    resets.append(at)
+            elif word == "tools" and src.endswith("bind_", 0, at) and rest[:1] == "(":
+                sites.append(at)
+            if quoted and (src.endswith('.pop("', 0, at) or src.endswith(".pop('", 0, at)
+                           or src.rfind("del ", max(0, at - 80), at) != -1):
+                resets.append(at)
+            at = src.find(word, end)
+    for word in _RESET_WORDS:
+        at = src.find(word)
+        while at != -1:
+            name = src[at:at + 48]
+            cut = next((i for i, c in enumerate(name) if not (c.isalnum() or c == "_")), len(name))
+            if "tool" in name[:cut] or "function" in name[:cut]:
+                resets.append(at)
+            at = src.find(word, at + 1)
+    return sites, sorted(resets)
+
+
+def _own_sorted(func):
+    return sorted((n for n in own_nodes(func) if isinstance(n, (ast.Call, ast.Assign))),
+                  key=lambda n: (n.lineno, n.col_offset))
+
+
+def _inside(node, loop, fn: _Func) -> bool:
+    return node is loop or any(a is loop for a in fn.enclosing(node, _LOOPS))
