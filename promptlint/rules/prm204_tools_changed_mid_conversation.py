@@ -117,8 +117,8 @@ class ToolsChangedMidConversationRule(Rule):
     """
 
     code = "PRM204"
-    brief = ("a tool set kept on an object grown or replaced while a conversation runs (by a tool, between "
-             "requests; info)")
+    brief = ("tools that change between the requests of one conversation (a kept tool set grown or replaced, "
+             "tools chosen per turn or per pass)")
     severity = Severity.INFO
     fix_title = "Keep the tool definitions the same for the whole conversation"
 
