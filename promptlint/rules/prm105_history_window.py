@@ -212,12 +212,46 @@ class HistoryWindowRule(Rule):
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                   related=[Related(module.span(head), "the summary sent at the head of the "
                                                    "conversation here")])
+        yield from self._stored_cuts(module)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
                        "on, so the thread sent after the instructions never matches the prefix cached by the previous "
                        "run (how long the threads grow is not known here)")
             yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
+
+    def _stored_cuts(self, module):
+        """A conversation cut or rewritten where it is kept (`python/stored_cuts.py`): a warning
+        when it slides on every request and a request of the module sends the same list as its
+        history; else info, saying the evidence."""
+        taken = {module.span(at) for at, *_ in module.facts.get("memory_windows", ())}
+        for cut in module.facts.get("stored_cuts", ()):
+            at = module.span(cut.at)
+            if at in taken:
+                continue  # the same cut, read as the memory's add method (one cause)
+            if cut.handed:
+                what = (f"The list `{cut.held}` this function is handed is cut from its head here, in a loop until "
+                        "the prompt rendered from it fits")
+            else:
+                what = (f"The {'conversation' if cut.named else 'list'} kept in `{cut.held}` is cut where it is kept: "
+                        + ("a new message (a summary) is put before its newer part here" if cut.summary else
+                           "its oldest items are dropped here"))
+            when = ("on every request once it is longer than the limit" if cut.cadence == "slides" else
+                    f"on every request once it is longer than the limit with the default `{cut.margin}` (0), "
+                    "in steps of that margin when it is set")
+            sent = ("the request that sends it is not linked here: how much it costs is not known" if cut.sent is None
+                    else "it is sent as the history of the request related here" if cut.sent[1] else
+                    "it is sent as the history of the request related here, with no cache breakpoint on or after "
+                    "it: nothing of it is cached today")
+            message = (f"{what}, {when}: its head changes on every turn, so the history after the system prompt "
+                       f"is never read from the cache ({cut.evidence}; {sent}); cut it in steps (drop or summarise "
+                       "the oldest half at a limit) so it only changes at a cut")
+            related = [Related(module.span(node), note) for node, note in cut.related]
+            if cut.sent is not None:
+                related.append(Related(cut.sent[0], "the request that sends it as its history"))
+            severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
+                else Severity.INFO
+            yield self.diagnostic(message, at, severity=severity, related=related)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places
