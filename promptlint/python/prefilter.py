@@ -149,11 +149,12 @@ _MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|r
 
 
 #: A kept conversation cut at its head where it is kept (`self.dialog = self.dialog[-k:]`, `turns =
-#: turns[1:]`, `self.transcript = [digest, *items[n:]]`, `chat.messages.pop(0)`, `del self.turns[:k]`):
+#: turns[1:]`, a list display holding a slice put in its place, `self.transcript = [digest, *items[n:]]`,
+#: `chat.messages.pop(0)`, `del self.turns[:k]`):
 #: PRM105 (stored_cuts).
 _WORDS_CUT = r"(?i:transcript|turns|dialog|chat|conversation|messages|history)"
-_STORED_CUT = re.compile(_WORDS_CUT + r"\w{0,30}(?:\[[^\[\]\n]{1,80}:\]|\.pop\(0\)|[ \t]{0,4}=[ \t]{0,4}[^=\n]{0,80}\[[^\[\]\n]{1,80}:\])"
-                         r"|\bdel [\w.]{0,80}" + _WORDS_CUT + r"\w{0,30}\[")
+_STORED_CUT = re.compile(_WORDS_CUT + r"\w{0,30}(?:\.pop\(0\)|[ \t]{0,4}=[ \t]{0,4}(?:[\w.]{0,60}" + _WORDS_CUT
+                         + r"\w{0,30}\[[^\[\]\n]{1,80}:\]|\[[^\]\n]{0,80}\[[^\[\]\n]{1,80}:\]))|\bdel [\w.]{0,80}" + _WORDS_CUT + r"\w{0,30}\[")
 
 
 #: A template object named for prompts built with a dict of the functions that fill its placeholders
