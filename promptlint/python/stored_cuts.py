@@ -28,6 +28,7 @@ from typing import NamedTuple
 from ..classify import CONVERSATION_WORDS
 from ..model import Kind
 from .candidates import words
+from .cut_defaults import Defaults
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -255,7 +256,6 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
     """(the cuts of kept conversations in `module` that run on every request once the limit is
     reached (or by default), each with its evidence; the lines of the cuts of kept lists made in
     steps) (see the module docstring)."""
-    from .cut_defaults import Defaults
     out: list[StoredCut] = []
     defaults = Defaults(module, project)
     steps: set[int] = set()

@@ -81,6 +81,22 @@ class HistoryWindowRule(Rule):
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
     info, where it is cut.
 
+    A conversation cut or rewritten where it is kept rather than where it is sent: a list held on
+    an object replaced by its newer part (`self.messages = self.messages[-self.target:]`, also
+    through names: `history = self.messages`, `kept = [system, *history[i:]]`, `self.messages =
+    kept`), with a new message made there put before that part (a summary rewritten at each cut),
+    its head deleted (`del chat.messages[:k]`, `chat.messages.pop(0)` in a loop until it fits a
+    budget), or a list a function is handed rebound to its newer part until the prompt rendered
+    from it fits (`while len(prompt) > max_length: events = events[1:]`). Reported where it is cut
+    when the cut runs on every request once the limit is reached (in a loop until it fits, with no
+    test by a method that adds to it, under a test whose bound is what it keeps, or by default: a
+    margin between the bound and what it keeps whose default is 0, `if len(h) <= self.target +
+    self.threshold: return`); a cut in steps (a block dropped at once, then the list grows again)
+    is not reported. The list is the conversation by its name, by a keyword named for one it is
+    handed on with (`events_history=state.last_events`) or, for a handed list, because the prompt
+    is rendered again from it; other lists are not reported. A warning when a request of the
+    module sends the same list as its history (related) and caches it; else info.
+
     A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
     to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
 
