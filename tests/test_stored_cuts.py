@@ -46,6 +46,7 @@ def test_a_bounded_deque_is_reported_once_where_it_is_bounded():
 
 
 def test_cuts_in_steps_and_lists_that_are_no_conversation_are_not_reported():
+    # (a call log named `history` that holds records, not messages, is one of them)
     assert _report("chunked.py", "not_conversation.py") == []
 
 
@@ -76,8 +77,8 @@ REDUCER = """
             note = self.llm.summarize(history[:-self.target])
             self.history = [note, *history[-self.target:]]
 
-        def window(self, m):
-            self.chat_log.append(m)
+        def window(self, message):
+            self.chat_log.append(message)
             del self.chat_log[0]
 """
 

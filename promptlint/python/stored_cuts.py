@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import ast
 import re
+from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from ..classify import CONVERSATION_WORDS
 from ..model import Kind
 from .candidates import words
 from .cut_defaults import Defaults
+from .flow.class_facts import message_node, walk_statements
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -68,10 +70,10 @@ def _chain(node) -> bool:
     return isinstance(node, ast.Name)
 
 
-def _bound_once(func) -> dict[str, ast.expr]:
-    """The local names `func` binds exactly once by a plain assignment, with their values."""
+def _bound_once(stmts) -> dict[str, ast.expr]:
+    """The local names statements bind exactly once by a plain assignment, with their values."""
     seen: dict[str, list] = {}
-    for n in ast.walk(func):
+    for n in stmts:
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             seen.setdefault(n.targets[0].id, []).append(n.value)
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(n.target, ast.Name):
@@ -84,7 +86,8 @@ class _Reader:
 
     def __init__(self, func):
         self.func = func
-        self.once = _bound_once(func)
+        self.stmts = list(walk_statements(func.body))  # (statements only, not in nested defs)
+        self.once = _bound_once(self.stmts)
         self.aliases = {k: v for k, v in self.once.items() if isinstance(v, ast.Attribute) and _chain(v)}
         self.derived: dict[str, tuple] = {}  # name -> (slice node, held, how, amount, summary)
 
@@ -163,7 +166,7 @@ class _Reader:
 
     def cuts(self):
         """(statement, held, how, amount, summary, slice node) of each cut of a kept list."""
-        nodes = sorted((n for n in ast.walk(self.func) if isinstance(n, (ast.Assign, ast.Delete, ast.Expr))),
+        nodes = sorted((n for n in self.stmts if isinstance(n, (ast.Assign, ast.Delete, ast.Expr))),
                        key=lambda n: (n.lineno, n.col_offset))
         for n in nodes:
             if isinstance(n, ast.Assign) and len(n.targets) == 1:
@@ -200,12 +203,12 @@ def _pops_oldest(call) -> bool:
         and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0
 
 
-def _fit_rebinds(func):
+def _fit_rebinds(func, stmts):
     """(statement, name, how, amount) for a handed list rebound to its newer part in a `while`
     loop that runs until a size fits, when the loop hands the list to a call again
     (`events = events[1:]`, then `prompt = render(..., events=events)`)."""
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
-    for loop in ast.walk(func):
+    for loop in stmts:
         if not isinstance(loop, ast.While):
             continue
         for stmt in loop.body:
@@ -221,6 +224,33 @@ def _fit_rebinds(func):
                 for later in loop.body if later.lineno > stmt.lineno for c in ast.walk(later))
             if rendered:
                 yield stmt, name, "drop", s.lower
+
+
+#: Words of a list's name that say it holds the conversation whatever is added to it; other
+#: conversation words (`history`, `chat`, `turns`) also name logs of calls (`lm.history`).
+_SPECIFIC = frozenset({"message", "messages", "msgs", "conversation", "dialog", "dialogue", "transcript"})
+#: Words of a name added to a list that say it is a message.
+_MESSAGE_ITEMS = frozenset({"message", "messages", "msg", "msgs", "turn", "turns", "reply", "response", "answer",
+                            "question", "prompt", "exchange", "utterance"})
+
+
+def _named(module, held: str) -> bool:
+    """True when the name of `held` says it is the conversation: a specific word, or a generic one
+    (`history`) when what the module adds to it is a message, or nothing is added to it here (the
+    dspy-style call log `owner.history.append(entry)` is not)."""
+    found = words(held.rsplit(".", 1)[-1])
+    if found & _SPECIFIC:
+        return True
+    if not found & CONVERSATION_WORDS:
+        return False
+    for n in ast.walk(module.tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                "append", "extend", "insert") and n.args and _is_expr(n.func.value, held):
+            item = n.args[-1]
+            name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
+            if not (message_node(item) or words(name) & _MESSAGE_ITEMS or isinstance(item, (ast.Tuple, ast.List))):
+                return False
+    return True
 
 
 def _handed_as(module, held: str):
@@ -252,6 +282,27 @@ def _sent(layouts, held: str):
     return None
 
 
+def _functions(module):
+    """(function, its class or None) of each function of the module whose lines hold a shape of
+    `TEXT` (innermost first: a nested function is read alone), found by a walk of statements only."""
+    rows = sorted({bisect_right(module.line_starts, m.start()) for m in TEXT.finditer(module.source)})
+    stack = [(stmt, None) for stmt in module.tree.body]
+    while stack:
+        stmt, cls = stack.pop()
+        i = bisect_left(rows, stmt.lineno)
+        if not (i < len(rows) and rows[i] <= (stmt.end_lineno or stmt.lineno)):
+            continue  # no shape in its lines: nothing under it is read
+        if isinstance(stmt, _FUNCS):
+            yield stmt, cls
+            stack.extend((s, None) for s in stmt.body)
+            continue
+        inner = stmt if isinstance(stmt, ast.ClassDef) else cls  # (a method: a function of a class body)
+        for attr in ("body", "orelse", "finalbody"):
+            stack.extend((s, inner) for s in getattr(stmt, attr, None) or () if isinstance(s, ast.stmt))
+        for handler in getattr(stmt, "handlers", ()):
+            stack.extend((s, cls) for s in handler.body)
+
+
 def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
     """(the cuts of kept conversations in `module` that run on every request once the limit is
     reached (or by default), each with its evidence; the lines of the cuts of kept lists made in
@@ -261,15 +312,11 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
     steps: set[int] = set()
     judged = {s.window.row for layout in layouts if layout.source == "python-call" for part in layout.parts
               for s in part.segments if s.window is not None}  # a cut in a request: judged there
-    classes = {f: c for c in ast.walk(module.tree) if isinstance(c, ast.ClassDef) for f in c.body
-               if isinstance(f, _FUNCS)}
-    for func in ast.walk(module.tree):
-        if not isinstance(func, _FUNCS):
-            continue
-        default_of = defaults.reader(classes.get(func))
+    for func, cls in _functions(module):
+        default_of = defaults.reader(cls)
         reader = _Reader(func)
         found = [(stmt, held, how, amount, summary, cut) for stmt, held, how, amount, summary, cut in reader.cuts()]
-        found += [(stmt, name, how, amount, False, stmt) for stmt, name, how, amount in _fit_rebinds(func)]
+        found += [(stmt, name, how, amount, False, stmt) for stmt, name, how, amount in _fit_rebinds(func, reader.stmts)]
         first: dict[str, StoredCut] = {}
         for stmt, held, how, amount, summary, cut in found:
             pace, margin = cadence(func, stmt, how, amount, default_of)
@@ -284,7 +331,7 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
                 continue
             related = [] if cut is stmt or cut.lineno == stmt.lineno else [(cut, "the kept part taken here")]
             handed = isinstance(stmt.targets[0] if isinstance(stmt, ast.Assign) else None, ast.Name)
-            named = bool(words(held.rsplit(".", 1)[-1]) & CONVERSATION_WORDS)
+            named = _named(module, held)
             if named:
                 evidence = f"`{held}` is named for the conversation"
             elif handed:
@@ -297,7 +344,7 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
             first[held] = StoredCut(stmt, held, handed, named, pace, margin, summary, evidence, related,
                                     _sent(layouts, held))
             out.append(first[held])
-    return out, steps
+    return sorted(out, key=lambda c: (c.at.lineno, c.at.col_offset)), steps
 
 
 def unclaimed(layouts, cuts: list[StoredCut], steps: set[int]) -> list:
