@@ -36,7 +36,7 @@ def test_a_kept_dialog_cut_every_turn_and_sent_by_the_class_is_a_warning_with_th
 def test_cuts_with_no_request_linked_are_info_whatever_their_shape():
     assert _report("agent_trimmer.py", "fit_render.py", "rolling_summary.py") == [
         ("agent_trimmer.py", "PRM105", "info", 15, []),       # popped in a loop until it fits a budget
-        ("fit_render.py", "PRM105", "info", 11, []),          # a handed list rebound until the render fits
+        ("fit_render.py", "PRM105", "info", 17, []),          # a handed list rebound until the render fits
         ("rolling_summary.py", "PRM105", "info", 18, []),     # a summary at the head, slack 0 by default
     ]
 

@@ -253,6 +253,21 @@ def _named(module, held: str) -> bool:
     return True
 
 
+def _described(func, name: str) -> str | None:
+    """The conversation word the docstring of `func` uses for its parameter `name` (`:param
+    events: The history of events so far.`, `events (list): the chat history`), or None."""
+    doc = ast.get_docstring(func) or ""
+    if name not in doc:
+        return None
+    pattern = re.compile(rf"(?::param\s+(?:[\w\[\], ]+\s+)?{re.escape(name)}\s*:|^\s*{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:)(.*)",
+                         re.M)
+    for m in pattern.finditer(doc):
+        found = sorted(words(m.group(1)) & CONVERSATION_WORDS)
+        if found:
+            return found[0]
+    return None
+
+
 def _handed_as(module, held: str):
     """(keyword, node) of a call of the module that hands `held` on under a keyword named for the
     conversation (`events_history=state.last_events`), or None."""
@@ -334,8 +349,9 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
             named = _named(module, held)
             if named:
                 evidence = f"`{held}` is named for the conversation"
-            elif handed:
-                evidence = f"the prompt is rendered again from `{held}` in the loop"
+            elif handed and (said := _described(func, held)) is not None:
+                evidence = (f"the prompt is rendered again from `{held}` in the loop, and the function's docstring "
+                            f"says it is the {said}: the words are the evidence")
             elif (passed := _handed_as(module, held)) is not None:
                 evidence = f"`{held}` is handed on as `{passed[0]}`"
                 related.append((passed[1], _HANDED))
