@@ -143,6 +143,10 @@ def test_the_rule_reads_a_base_class_default_in_another_module(tmp_path):
                     if len(history) <= self.keep + self.slack:
                         return
                     self.history = history[-self.keep:]
+
+                def add(self, message):
+                    self.history.append(message)
+                    self.reduce()
         """,
     })
     report = api.check([tmp_path], api.Settings(), jobs=1)

@@ -52,7 +52,7 @@ def find_layouts(module, evaluator) -> list:
     finder.run()
     _gates(module, evaluator)
     if stored_cuts.TEXT.search(module.source) is not None:  # (after the requests: one may send the kept list)
-        cuts, steps = stored_cuts.stored_cuts(module, evaluator.project, finder.b.layouts)
+        cuts, steps = stored_cuts.stored_cuts(module, evaluator, finder.b.layouts)
         module.facts["stored_cuts"] = cuts
         finder.b.layouts = stored_cuts.unclaimed(finder.b.layouts, cuts, steps)
         if steps and module.facts.get("memory_windows"):  # a memory cut in steps: cached between cuts

@@ -30,6 +30,7 @@ from ..classify import CONVERSATION_WORDS
 from ..model import Kind
 from .candidates import words
 from .cut_defaults import Defaults
+from .flow.callers import called_anywhere
 from .flow.class_facts import message_node, walk_statements
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
 
@@ -318,12 +319,12 @@ def _functions(module):
             stack.extend((s, cls) for s in handler.body)
 
 
-def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
+def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
     """(the cuts of kept conversations in `module` that run on every request once the limit is
     reached (or by default), each with its evidence; the lines of the cuts of kept lists made in
     steps) (see the module docstring)."""
     out: list[StoredCut] = []
-    defaults = Defaults(module, project)
+    defaults = Defaults(module, evaluator.project if evaluator is not None else None)
     steps: set[int] = set()
     judged = {s.window.row for layout in layouts if layout.source == "python-call" for part in layout.parts
               for s in part.segments if s.window is not None}  # a cut in a request: judged there
@@ -339,8 +340,10 @@ def stored_cuts(module, project, layouts) -> tuple[list[StoredCut], set[int]]:
                 steps |= {stmt.lineno, cut.lineno}
             if pace not in (SLIDES, DEFAULT) or {stmt.lineno, cut.lineno} & judged:
                 continue  # in steps or not known; or a cut a layout already carries (one cause)
-            if not guarded(func, stmt) and not reader.grows(held):
-                continue  # cut unconditionally by a function that adds nothing to it: a prune when asked
+            if not reader.grows(held) and (not guarded(func, stmt) or evaluator is not None
+                                           and not called_anywhere(evaluator, module, func)):
+                continue  # cut by a function that adds nothing to it, unconditionally or called by no code of
+                #          the tree (`prune_history()`): a prune when the user asks
             if held in first:  # the same list cut again in the function (another branch): one cause
                 first[held].related.append((stmt, "also cut here"))
                 continue
