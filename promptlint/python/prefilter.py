@@ -155,6 +155,15 @@ _MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|r
                          r"|del self\.\w{0,40}(?:essages|istory)")
 
 
+#: A kept conversation cut at its head where it is kept (`self.dialog = self.dialog[-k:]`, `turns =
+#: turns[1:]`, a list display holding a slice put in its place, `self.transcript = [digest, *items[n:]]`,
+#: `chat.messages.pop(0)`, `del self.turns[:k]`):
+#: PRM105 (stored_cuts).
+_WORDS_CUT = r"(?i:transcript|turns|dialog|chat|conversation|messages|history)"
+_STORED_CUT = re.compile(_WORDS_CUT + r"\w{0,30}(?:\.pop\(0\)|[ \t]{0,4}=[ \t]{0,4}(?:[\w.]{0,60}" + _WORDS_CUT
+                         + r"\w{0,30}\[[^\[\]\n]{1,80}:\]|\[[^\]\n]{0,80}\[[^\[\]\n]{1,80}:\]))|\bdel [\w.]{0,80}" + _WORDS_CUT + r"\w{0,30}\[")
+
+
 #: A template object named for prompts built with a dict of the functions that fill its placeholders
 #: (`SYSTEM_PROMPT = Template(template="...", functions={"now": lambda data: ...})`): template_objects.
 _TEMPLATE_OBJECT = re.compile(r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}=[ \t]{0,8}[\w.]{1,80}\(")
@@ -212,6 +221,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:
         return True  # windows of a list yielded one by one (PRM105)
+    if (":]" in source or "pop(0)" in source or "del " in source) and _STORED_CUT.search(source) is not None:
+        return True  # a kept conversation cut at its head (PRM105, stored_cuts)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

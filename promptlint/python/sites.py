@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
-               memory_windows, opt_in_markers, request_dicts, sdks, summary_heads, system_hoists, template_objects,
-               tool_loops, tool_results)
+               memory_windows, opt_in_markers, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
+               template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -51,6 +51,12 @@ def find_layouts(module, evaluator) -> list:
     finder = SiteFinder(module, evaluator)
     finder.run()
     _gates(module, evaluator)
+    if stored_cuts.TEXT.search(module.source) is not None:  # (after the requests: one may send the kept list)
+        cuts, steps = stored_cuts.stored_cuts(module, evaluator, finder.b.layouts)
+        module.facts["stored_cuts"] = cuts
+        finder.b.layouts = stored_cuts.unclaimed(finder.b.layouts, cuts, steps)
+        if steps and module.facts.get("memory_windows"):  # a memory cut in steps: cached between cuts
+            module.facts["memory_windows"] = [w for w in module.facts["memory_windows"] if w[0].lineno not in steps]
     if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
         module.facts["handed_windows"] = handed_windows.handed_windows(module, finder.b.covered)
     if "_fit(" in module.source or "trim" in module.source:

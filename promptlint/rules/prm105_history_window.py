@@ -81,6 +81,22 @@ class HistoryWindowRule(Rule):
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
     info, where it is cut.
 
+    A conversation cut or rewritten where it is kept rather than where it is sent: a list held on
+    an object replaced by its newer part (`self.messages = self.messages[-self.target:]`, also
+    through names: `history = self.messages`, `kept = [system, *history[i:]]`, `self.messages =
+    kept`), with a new message made there put before that part (a summary rewritten at each cut),
+    its head deleted (`del chat.messages[:k]`, `chat.messages.pop(0)` in a loop until it fits a
+    budget), or a list a function is handed rebound to its newer part until the prompt rendered
+    from it fits (`while len(prompt) > max_length: events = events[1:]`). Reported where it is cut
+    when the cut runs on every request once the limit is reached (in a loop until it fits, with no
+    test by a method that adds to it, under a test whose bound is what it keeps, or by default: a
+    margin between the bound and what it keeps whose default is 0, `if len(h) <= self.target +
+    self.threshold: return`); a cut in steps (a block dropped at once, then the list grows again)
+    is not reported. The list is the conversation by its name, by a keyword named for one it is
+    handed on with (`events_history=state.last_events`) or, for a handed list, because the prompt
+    is rendered again from it; other lists are not reported. A warning when a request of the
+    module sends the same list as its history (related) and caches it; else info.
+
     A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
     to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
 
@@ -213,12 +229,46 @@ class HistoryWindowRule(Rule):
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                   related=[Related(module.span(head), "the summary sent at the head of the "
                                                    "conversation here")])
+        yield from self._stored_cuts(module)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
                        "on, so the thread sent after the instructions never matches the prefix cached by the previous "
                        "run (how long the threads grow is not known here)")
             yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
+
+    def _stored_cuts(self, module):
+        """A conversation cut or rewritten where it is kept (`python/stored_cuts.py`): a warning
+        when it slides on every request and a request of the module sends the same list as its
+        history; else info, saying the evidence."""
+        taken = {module.span(at) for at, *_ in module.facts.get("memory_windows", ())}
+        for cut in module.facts.get("stored_cuts", ()):
+            at = module.span(cut.at)
+            if at in taken:
+                continue  # the same cut, read as the memory's add method (one cause)
+            if cut.handed:
+                what = (f"The list `{cut.held}` this function is handed is cut from its head here, in a loop until "
+                        "the prompt rendered from it fits")
+            else:
+                what = (f"The {'conversation' if cut.named else 'list'} kept in `{cut.held}` is cut where it is kept: "
+                        + ("a new message (a summary) is put before its newer part here" if cut.summary else
+                           "its oldest items are dropped here"))
+            when = ("on every request once it is longer than the limit" if cut.cadence == "slides" else
+                    f"on every request once it is longer than the limit with the default `{cut.margin}` (0), "
+                    "in steps of that margin when it is set")
+            sent = ("the request that sends it is not linked here: how much it costs is not known" if cut.sent is None
+                    else "it is sent as the history of the request related here" if cut.sent[1] else
+                    "it is sent as the history of the request related here, with no cache breakpoint on or after "
+                    "it: nothing of it is cached today")
+            message = (f"{what}, {when}: its head changes on every turn, so the history after the system prompt "
+                       f"is never read from the cache ({cut.evidence}; {sent}); cut it in steps (drop or summarise "
+                       "the oldest half at a limit) so it only changes at a cut")
+            related = [Related(module.span(node), note) for node, note in cut.related]
+            if cut.sent is not None:
+                related.append(Related(cut.sent[0], "the request that sends it as its history"))
+            severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
+                else Severity.INFO
+            yield self.diagnostic(message, at, severity=severity, related=related)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places

@@ -1,0 +1,379 @@
+"""Conversations cut or rewritten where they are kept, not where they are sent (PRM105): a
+list held on an object (`self.messages`, `state.last_events`, `chat.history`) that a method
+replaces by its newer part or deletes the head of, before the next request reads it:
+
+- `self.messages = self.messages[-self.target:]`, also through names (`history = self.messages`,
+  `kept = history[i:]`, `kept = [system, *kept]`, `self.messages = kept`);
+- the same with a new message made here put before the kept part (`[summary, *history[i:]]`,
+  `summary = await self._summarize(...)`): a summary rewritten at each cut;
+- `del self.history[:k]`, `del chat.messages[0]`, `chat.messages.pop(0)`;
+- a list a function is handed rebound to its newer part in a loop until the prompt rendered from
+  it fits (`while len(prompt) > max_length: events = events[1:]; prompt = render(events=events)`).
+
+How often the cut runs decides whether it is a finding (`flow/cut_margins.py`): on every request
+once the limit is reached, or by default (a margin whose default is 0); a cut in steps (a block
+dropped at once) keeps the prefix cached between cuts and is not reported. The list is the
+conversation by its name (`classify.CONVERSATION_WORDS`), by a keyword named for one that it is
+handed on with (`events_history=state.last_events`, a related location), or, for a handed list,
+because the prompt is rendered again from it in the loop; any other list is not reported. When a
+request of the module sends the same list as its history, that is given as related and the cut is
+proven to reach the request.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from bisect import bisect_left, bisect_right
+from typing import NamedTuple
+
+from ..classify import CONVERSATION_WORDS
+from ..model import Kind
+from .candidates import words
+from .cut_defaults import Defaults
+from .flow.callers import called_anywhere
+from .flow.class_facts import message_node, walk_statements
+from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: Text a module that cuts a kept list holds: a slice from the head or the end, a delete of items, a
+#: pop of the oldest (`stored_cuts` is not read otherwise).
+TEXT = re.compile(r"\[[^\[\]\n]{1,80}:\]|\bdel [\w.]{1,80}\[|\.pop\(0\)")
+
+
+_OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
+_HANDED = "handed on as the conversation here"
+
+
+class StoredCut(NamedTuple):
+    """One cut: `at` the statement that cuts, `held` the list's expression, `cadence` (SLIDES or
+    DEFAULT), `margin` the margin that makes it DEFAULT, `summary` True when a new message is put
+    before the kept part, `evidence` why the list is the conversation (words), `related`
+    [(node, note)], `sent` (the span of a request that sends it as its history, True when that
+    history is cached today) or None; `handed`
+    True for a list the function is handed, rebound in a loop until the prompt fits; `named` True
+    when the list's name says it is the conversation."""
+    at: ast.AST
+    held: str
+    handed: bool
+    named: bool
+    cadence: str
+    margin: str
+    summary: bool
+    evidence: str
+    related: list
+    sent: object
+
+
+def _chain(node) -> bool:
+    """True for a dotted attribute of a name (`self.messages`, `state.last_events`)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _bound_once(stmts) -> dict[str, ast.expr]:
+    """The local names statements bind exactly once by a plain assignment, with their values."""
+    seen: dict[str, list] = {}
+    for n in stmts:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            seen.setdefault(n.targets[0].id, []).append(n.value)
+        elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)) and isinstance(n.target, ast.Name):
+            seen.setdefault(n.target.id, []).extend([None, None])
+    return {k: v[0] for k, v in seen.items() if len(v) == 1}
+
+
+class _Reader:
+    """The cuts of one function (see the module docstring)."""
+
+    def __init__(self, func):
+        self.func = func
+        self.stmts = list(walk_statements(func.body))  # (statements only, not in nested defs)
+        self.once = _bound_once(self.stmts)
+        self.aliases = {k: v for k, v in self.once.items() if isinstance(v, ast.Attribute) and _chain(v)}
+        self.derived: dict[str, tuple] = {}  # name -> (slice node, held, how, amount, summary)
+
+    def held(self, node) -> str | None:
+        if isinstance(node, ast.Attribute) and _chain(node):
+            return ast.unparse(node)
+        if isinstance(node, ast.Name) and node.id in self.aliases:
+            return ast.unparse(self.aliases[node.id])
+        return None
+
+    def front(self, node):
+        """(slice node, held, how, amount, False) for a slice of a kept list that drops its head."""
+        if not (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)):
+            return None
+        s = node.slice
+        held = self.held(node.value)
+        if held is None or s.lower is None or s.upper is not None or s.step is not None:
+            return None
+        cut = self.amount(s.lower)
+        return None if cut is None else (node, held, *cut, False)
+
+    def amount(self, lower):
+        """("keep", N) | ("drop", k) | ("index", call) for the lower bound of a slice."""
+        if isinstance(lower, ast.Name) and isinstance(self.once.get(lower.id), ast.expr):
+            bound = self.once[lower.id]
+            if isinstance(bound, ast.Await):
+                bound = bound.value
+            if isinstance(bound, ast.Call) and not _len_minus(bound):
+                return "index", bound
+            lower = bound
+        if isinstance(lower, ast.Call) and isinstance(lower.func, ast.Name) and lower.func.id == "max" \
+                and len(lower.args) == 2:
+            lower = next((a for a in lower.args if not (isinstance(a, ast.Constant) and a.value == 0)), lower)
+        if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
+            return "keep", lower.operand
+        if _len_minus(lower):
+            return "keep", lower.right
+        if isinstance(lower, ast.Constant):
+            return ("drop", lower) if type(lower.value) is int and lower.value > 0 else None
+        return "drop", lower
+
+    def kept_in(self, value):
+        """The cut a value carries: a front slice, a name derived from one, or a list display that
+        holds one (summary True when a new message made here comes before it)."""
+        found = self.front(value)
+        if found is not None:
+            return found
+        if isinstance(value, ast.Name):
+            return self.derived.get(value.id)
+        if isinstance(value, ast.List):
+            made = False
+            for elt in value.elts:
+                item = elt.value if isinstance(elt, ast.Starred) else elt
+                inner = self.kept_in(item)
+                if inner is not None:
+                    return (*inner[:4], inner[4] or made)
+                made = made or self.made_here(item)
+        return None
+
+    def made_here(self, item) -> bool:
+        """True for a message made by a call in this function (`summary = await self._summarize(...)`)."""
+        if isinstance(item, ast.Name):
+            item = self.once.get(item.id)
+        if isinstance(item, ast.Await):
+            item = item.value
+        return isinstance(item, ast.Call)
+
+    def grows(self, held: str) -> bool:
+        """True when the function adds to the kept list (`.append`, `.extend`, `.insert`, `+=`)."""
+        for n in ast.walk(self.func):
+            target = n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in ("append", "extend", "insert") else n.target if isinstance(n, ast.AugAssign) else None
+            if target is not None and self.held(target) == held:
+                return True
+        return False
+
+    def cuts(self):
+        """(statement, held, how, amount, summary, slice node) of each cut of a kept list."""
+        nodes = sorted((n for n in self.stmts if isinstance(n, (ast.Assign, ast.Delete, ast.Expr))),
+                       key=lambda n: (n.lineno, n.col_offset))
+        for n in nodes:
+            if isinstance(n, ast.Assign) and len(n.targets) == 1:
+                target = n.targets[0]
+                kept = self.kept_in(n.value)
+                if kept is None:
+                    continue
+                if isinstance(target, ast.Name):
+                    self.derived[target.id] = kept
+                elif self.held(target) == kept[1] and isinstance(target, ast.Attribute):
+                    yield n, kept[1], kept[2], kept[3], kept[4], kept[0]
+            elif isinstance(n, ast.Delete) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript):
+                t = n.targets[0]
+                held = self.held(t.value)
+                if held is None:
+                    continue
+                if isinstance(t.slice, ast.Slice) and t.slice.lower is None and t.slice.upper is not None:
+                    yield n, held, "drop", t.slice.upper, False, t
+                elif isinstance(t.slice, ast.Constant) and t.slice.value == 0:
+                    yield n, held, "drop", ast.Constant(1), False, t
+            elif isinstance(n, ast.Expr) and _pops_oldest(n.value):
+                held = self.held(n.value.func.value)
+                if held is not None:
+                    yield n, held, "drop", ast.Constant(1), False, n
+
+
+def _len_minus(node) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.left, ast.Call) \
+        and isinstance(node.left.func, ast.Name) and node.left.func.id == "len"
+
+
+def _pops_oldest(call) -> bool:
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop" \
+        and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0
+
+
+def _fit_rebinds(func, stmts):
+    """(statement, name, how, amount) for a handed list rebound to its newer part in a `while`
+    loop that runs until a size fits, when the loop hands the list to a call again
+    (`events = events[1:]`, then `prompt = render(..., events=events)`)."""
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    for loop in stmts:
+        if not isinstance(loop, ast.While):
+            continue
+        for stmt in loop.body:
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and isinstance(stmt.value, ast.Subscript) and isinstance(stmt.value.value, ast.Name)):
+                continue
+            name, s = stmt.targets[0].id, stmt.value.slice
+            if stmt.value.value.id != name or name not in params or not isinstance(s, ast.Slice) \
+                    or s.lower is None or s.upper is not None:
+                continue
+            rendered = any(isinstance(c, ast.Call) and any(
+                isinstance(a, ast.Name) and a.id == name for a in (*c.args, *(k.value for k in c.keywords)))
+                for later in loop.body if later.lineno > stmt.lineno for c in ast.walk(later))
+            if rendered:
+                yield stmt, name, "drop", s.lower
+
+
+#: Words of a list's name that say it holds the conversation whatever is added to it; other
+#: conversation words (`history`, `chat`, `turns`) also name logs of calls (`lm.history`).
+_SPECIFIC = frozenset({"message", "messages", "msgs", "conversation", "dialog", "dialogue", "transcript"})
+#: Words of a name added to a list that say it is a message.
+_MESSAGE_ITEMS = frozenset({"message", "messages", "msg", "msgs", "turn", "turns", "reply", "response", "answer",
+                            "question", "prompt", "exchange", "utterance"})
+
+
+def _named(module, held: str) -> bool:
+    """True when the name of `held` says it is the conversation: a specific word, or a generic one
+    (`history`) when what the module adds to it is a message, or nothing is added to it here (the
+    dspy-style call log `owner.history.append(entry)` is not)."""
+    found = words(held.rsplit(".", 1)[-1])
+    if found & _SPECIFIC:
+        return True
+    if not found & CONVERSATION_WORDS:
+        return False
+    for n in ast.walk(module.tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                "append", "extend", "insert") and n.args and _is_expr(n.func.value, held):
+            item = n.args[-1]
+            name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
+            if not (message_node(item) or words(name) & _MESSAGE_ITEMS or isinstance(item, (ast.Tuple, ast.List))):
+                return False
+    return True
+
+
+def _described(func, name: str) -> str | None:
+    """The conversation word the docstring of `func` uses for its parameter `name` (`:param
+    events: The history of events so far.`, `events (list): the chat history`), or None."""
+    doc = ast.get_docstring(func) or ""
+    if name not in doc:
+        return None
+    pattern = re.compile(rf"(?::param\s+(?:[\w\[\], ]+\s+)?{re.escape(name)}\s*:|^\s*{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:)(.*)",
+                         re.M)
+    for m in pattern.finditer(doc):
+        found = sorted(words(m.group(1)) & CONVERSATION_WORDS)
+        if found:
+            return found[0]
+    return None
+
+
+def _handed_as(module, held: str):
+    """(keyword, node) of a call of the module that hands `held` on under a keyword named for the
+    conversation (`events_history=state.last_events`), or None."""
+    for n in ast.walk(module.tree):
+        if isinstance(n, ast.Call):
+            for k in n.keywords:
+                if k.arg and words(k.arg) & CONVERSATION_WORDS and _is_expr(k.value, held):
+                    return k.arg, k.value
+    return None
+
+
+def _is_expr(node, text: str) -> bool:
+    return isinstance(node, ast.Attribute) and ast.unparse(node) == text
+
+
+def _sent(layouts, held: str):
+    """(the site of a request of the module that sends `held` as its history, True when the
+    provider caches that history today: automatic caching, or a breakpoint on or after it), or None."""
+    for layout in layouts:
+        if layout.source != "python-call":
+            continue
+        for index, part in enumerate(layout.parts):
+            if part.is_history and any(s.kind is Kind.HISTORY and s.expr == held and not s.unconfirmed
+                                       for s in part.segments):
+                return layout.site, (layout.provider not in _OPT_IN or layout.auto_cache is not None
+                                     or any(p.breakpoints for p in layout.parts[index:]))
+    return None
+
+
+def _functions(module):
+    """(function, its class or None) of each function of the module whose lines hold a shape of
+    `TEXT` (innermost first: a nested function is read alone), found by a walk of statements only."""
+    rows = sorted({bisect_right(module.line_starts, m.start()) for m in TEXT.finditer(module.source)})
+    stack = [(stmt, None) for stmt in module.tree.body]
+    while stack:
+        stmt, cls = stack.pop()
+        i = bisect_left(rows, stmt.lineno)
+        if not (i < len(rows) and rows[i] <= (stmt.end_lineno or stmt.lineno)):
+            continue  # no shape in its lines: nothing under it is read
+        if isinstance(stmt, _FUNCS):
+            yield stmt, cls
+            stack.extend((s, None) for s in stmt.body)
+            continue
+        inner = stmt if isinstance(stmt, ast.ClassDef) else cls  # (a method: a function of a class body)
+        for attr in ("body", "orelse", "finalbody"):
+            stack.extend((s, inner) for s in getattr(stmt, attr, None) or () if isinstance(s, ast.stmt))
+        for handler in getattr(stmt, "handlers", ()):
+            stack.extend((s, cls) for s in handler.body)
+
+
+def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
+    """(the cuts of kept conversations in `module` that run on every request once the limit is
+    reached (or by default), each with its evidence; the lines of the cuts of kept lists made in
+    steps) (see the module docstring)."""
+    out: list[StoredCut] = []
+    defaults = Defaults(module, evaluator.project if evaluator is not None else None)
+    steps: set[int] = set()
+    judged = {s.window.row for layout in layouts if layout.source == "python-call" for part in layout.parts
+              for s in part.segments if s.window is not None}  # a cut in a request: judged there
+    for func, cls in _functions(module):
+        default_of = defaults.reader(cls)
+        reader = _Reader(func)
+        found = [(stmt, held, how, amount, summary, cut) for stmt, held, how, amount, summary, cut in reader.cuts()]
+        found += [(stmt, name, how, amount, False, stmt) for stmt, name, how, amount in _fit_rebinds(func, reader.stmts)]
+        first: dict[str, StoredCut] = {}
+        for stmt, held, how, amount, summary, cut in found:
+            pace, margin = cadence(func, stmt, how, amount, default_of)
+            if pace == STEPS:
+                steps |= {stmt.lineno, cut.lineno}
+            if pace not in (SLIDES, DEFAULT) or {stmt.lineno, cut.lineno} & judged:
+                continue  # in steps or not known; or a cut a layout already carries (one cause)
+            if not reader.grows(held) and (not guarded(func, stmt) or evaluator is not None
+                                           and not called_anywhere(evaluator, module, func)):
+                continue  # cut by a function that adds nothing to it, unconditionally or called by no code of
+                #          the tree (`prune_history()`): a prune when the user asks
+            if held in first:  # the same list cut again in the function (another branch): one cause
+                first[held].related.append((stmt, "also cut here"))
+                continue
+            related = [] if cut is stmt or cut.lineno == stmt.lineno else [(cut, "the kept part taken here")]
+            handed = isinstance(stmt.targets[0] if isinstance(stmt, ast.Assign) else None, ast.Name)
+            named = _named(module, held)
+            if named:
+                evidence = f"`{held}` is named for the conversation"
+            elif handed and (said := _described(func, held)) is not None:
+                evidence = (f"the prompt is rendered again from `{held}` in the loop, and the function's docstring "
+                            f"says it is the {said}: the words are the evidence")
+            elif (passed := _handed_as(module, held)) is not None:
+                evidence = f"`{held}` is handed on as `{passed[0]}`"
+                related.append((passed[1], _HANDED))
+            else:
+                continue  # a list not known to hold messages: a cache, a log
+            first[held] = StoredCut(stmt, held, handed, named, pace, margin, summary, evidence, related,
+                                    _sent(layouts, held))
+            out.append(first[held])
+    return sorted(out, key=lambda c: (c.at.lineno, c.at.col_offset)), steps
+
+
+def unclaimed(layouts, cuts: list[StoredCut], steps: set[int]) -> list:
+    """The layouts less those of a cut kept list (a history part alone, outside a request:
+    `python/history_cuts.window`) that a stored cut reports, or that is cut in steps (cached
+    between cuts: no finding)."""
+    rows = set(steps)
+    for cut in cuts:
+        rows |= {cut.at.lineno, *(n.lineno for n, note in cut.related if note != _HANDED)}
+    if not rows:
+        return layouts
+    return [l for l in layouts if l.source != "python-constant" or not all(p.is_history for p in l.parts)
+            or not all(s.window is not None and s.window.row in rows for p in l.parts for s in p.segments)]

@@ -1,0 +1,154 @@
+"""PRM105: conversations cut or rewritten where they are kept, not where they are sent
+(python/stored_cuts.py, python/flow/cut_margins.py, python/cut_defaults.py). The fixtures are
+under fixtures/stored_cuts/."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence
+from promptlint.python.module import load
+from promptlint.python.prefilter import might_hold_prompt
+from promptlint.python.stored_cuts import stored_cuts
+
+from analysis_support import code, write
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stored_cuts"
+
+
+def _report(*names):
+    report = api.check([FIXTURES / n for n in names], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row,
+             [r.span.start.row for r in d.related]) for d in report.diagnostics]
+
+
+def _cuts(source: str):
+    module = load(Path("app.py"), code(source))
+    cuts, steps = stored_cuts(module, None, [])
+    return [(c.at.lineno, c.held, c.cadence, c.summary) for c in cuts], steps
+
+
+def test_a_kept_dialog_cut_every_turn_and_sent_by_the_class_is_a_warning_with_the_request_related():
+    assert _report("sent_window.py") == [("sent_window.py", "PRM105", "warning", 23, [16])]
+
+
+def test_cuts_with_no_request_linked_are_info_whatever_their_shape():
+    assert _report("agent_trimmer.py", "fit_render.py", "rolling_summary.py") == [
+        ("agent_trimmer.py", "PRM105", "info", 15, []),       # popped in a loop until it fits a budget
+        ("fit_render.py", "PRM105", "info", 17, []),          # a handed list rebound until the render fits
+        ("rolling_summary.py", "PRM105", "info", 18, []),     # a summary at the head, slack 0 by default
+    ]
+
+
+def test_a_bounded_deque_is_reported_once_where_it_is_bounded():
+    assert _report("deque_memory.py") == [("deque_memory.py", "PRM105", "info", 9, [])]
+
+
+def test_cuts_in_steps_and_lists_that_are_no_conversation_are_not_reported():
+    # (a call log named `history` that holds records, not messages, is one of them)
+    assert _report("chunked.py", "not_conversation.py") == []
+
+
+def test_the_prefilter_lets_files_that_cut_a_kept_conversation_be_analysed():
+    for name in ("agent_trimmer.py", "fit_render.py", "rolling_summary.py", "sent_window.py", "chunked.py"):
+        assert might_hold_prompt((FIXTURES / name).read_text()), name
+
+
+REDUCER = """
+    class Reducer:
+        target: int = 8
+        threshold: int = 0
+
+        def reduce(self):
+            msgs = self.messages
+            if len(msgs) <= self.target + (self.threshold or 0):
+                return None
+            cut = find_cut(msgs, self.target, self.threshold)
+            kept = msgs[cut:]
+            if first not in kept:
+                kept = [first, *kept]
+            self.messages = kept
+
+        def summarize(self):
+            history = self.history
+            if len(history) <= self.target + self.threshold:
+                return
+            note = self.llm.summarize(history[:-self.target])
+            self.history = [note, *history[-self.target:]]
+
+        def window(self, message):
+            self.chat_log.append(message)
+            del self.chat_log[0]
+"""
+
+
+def test_a_reducer_through_names_a_summary_and_an_unconditional_delete_by_the_adding_method():
+    cuts, steps = _cuts(REDUCER)
+    assert cuts == [(13, "self.messages", DEFAULT, False), (20, "self.history", DEFAULT, True),
+                    (24, "self.chat_log", SLIDES, False)]
+    assert steps == set()
+
+
+STEPPED = """
+    class Stepped:
+        threshold: int = Field(default=4, ge=0)
+
+        def reduce(self):
+            msgs = self.messages
+            if len(msgs) <= self.target + self.threshold:
+                return None
+            self.messages = msgs[len(msgs) - self.target:]
+
+        def prune(self):
+            self.messages = self.messages[-10:]     # a method that adds nothing: run when asked
+"""
+
+
+def test_a_margin_whose_default_is_not_zero_is_in_steps_and_a_prune_when_asked_is_not_reported():
+    cuts, steps = _cuts(STEPPED)
+    assert cuts == [] and 8 in steps
+
+
+def _cadence(body: str, how: str, amount: str):
+    func = ast.parse(code(body)).body[0]
+    stmt = next(n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.Delete, ast.Expr)))
+    return cadence(func, stmt, how, ast.parse(amount, mode="eval").body)[0]
+
+
+def test_cadence_of_a_cut_from_its_test_and_what_it_keeps():
+    assert _cadence("def f(xs):\n    if len(xs) > 20:\n        xs.x = xs.x[-20:]\n", "keep", "20") == SLIDES
+    assert _cadence("def f(xs):\n    if len(xs) > 40:\n        xs.x = xs.x[-20:]\n", "keep", "20") == STEPS
+    assert _cadence("def f(xs):\n    while len(xs) > n:\n        del xs.x[:5]\n", "drop", "5") == SLIDES
+    assert _cadence("def f(xs):\n    if len(xs) > n:\n        del xs.x[:5]\n", "drop", "5") == STEPS
+    assert _cadence("def f(xs):\n    if len(xs) > n:\n        xs.x.pop(0)\n", "drop", "1") == SLIDES
+    assert _cadence("def f(xs):\n    if len(xs) > n:\n        xs.x = xs.x[-m:]\n", "keep", "m") is None
+
+
+def test_the_rule_reads_a_base_class_default_in_another_module(tmp_path):
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/base.py": """
+            class BaseReducer:
+                keep: int = 10
+                slack: int = 0
+        """,
+        "pkg/trunc.py": """
+            from pkg.base import BaseReducer
+
+
+            class Truncating(BaseReducer):
+                def reduce(self):
+                    history = self.history
+                    if len(history) <= self.keep + self.slack:
+                        return
+                    self.history = history[-self.keep:]
+
+                def add(self, message):
+                    self.history.append(message)
+                    self.reduce()
+        """,
+    })
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "info", 9)]
+    assert "default `self.slack` (0)" in report.diagnostics[0].message
