@@ -3,10 +3,16 @@ endpoint)` then `method(**request)` (or `getattr(client.messages, "create")(...)
 call is read as the resource's own method called with the same arguments (`picked_calls`), once
 for each method name the SDK shapes know for it when the name is not a constant: the site finder
 matches those against the SDK call shapes as it does a call written out.
+
+Also SDK methods bound to a name (`aliased_calls`): `completion = litellm.completion` in one branch
+and `completion = client.chat.completions.create` in the other (module level or in the calling
+function), then `completion(model=..., messages=...)`: the call is read once per method so bound.
 """
 from __future__ import annotations
 
 import ast
+import re
+from functools import lru_cache
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -77,3 +83,59 @@ def picked_calls(node: ast.Call, func, methods) -> list[ast.Call]:
         attr.end_lineno, attr.end_col_offset = target.end_lineno, target.end_col_offset
         out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
     return out
+
+
+def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.Call]:
+    """The calls `node` stands for when its callee is a plain name that the enclosing function
+    `func` (else, when the function binds it nowhere, the module `tree`'s own statements) binds to
+    an attribute ending in an SDK method name of `methods` (`client.chat.completions.create`,
+    `litellm.completion`): `that.attribute(args)` for each such binding, located where `node` is;
+    [] for any other call. Other bindings of the name (a placeholder lambda) are left out."""
+    if not isinstance(node.func, ast.Name):
+        return []
+    name = node.func.id
+    bound = [value for target, value in _assignments(func) if target == name] if func is not None else []
+    if not bound:
+        bound = [value for target, value in _module_assignments(tree) if target == name]
+    known = set(methods)
+    out = []
+    for value in bound:
+        if isinstance(value, ast.Attribute) and value.attr in known and isinstance(value.value, (ast.Attribute, ast.Name)):
+            attr = ast.copy_location(ast.Attribute(value=value.value, attr=value.attr, ctx=ast.Load()), node.func)
+            attr.end_lineno, attr.end_col_offset = node.func.end_lineno, node.func.end_col_offset
+            out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
+    return out
+
+
+def _module_assignments(tree: ast.Module):
+    """(name, value) of each `name = value` / `name: T = value` among the module's own statements
+    (also inside `if` / `try` blocks; not in functions or classes), read once per tree."""
+    found = getattr(tree, "_aliases", None)
+    if found is None:
+        found = []
+        todo = list(tree.body)
+        while todo:
+            stmt = todo.pop()
+            if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+                continue
+            if isinstance(stmt, ast.Assign):
+                found.extend((t.id, stmt.value) for t in stmt.targets if isinstance(t, ast.Name))
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+                found.append((stmt.target.id, stmt.value))
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                todo.extend(getattr(stmt, field, []) or [])
+        tree._aliases = found
+    return found
+
+
+@lru_cache(maxsize=4)
+def _alias_text(methods: tuple[str, ...]) -> re.Pattern:
+    """`name = a.b.method` at the end of a line, `method` one of `methods`: the text an alias
+    binding needs (the gate before any tree is read)."""
+    return re.compile(r"=[ \t]{0,8}[A-Za-z_][\w.]{0,200}\.(?:%s)[ \t]*(?:#[^\n]*)?$" % "|".join(map(re.escape, methods)),
+                      re.M)
+
+
+def may_alias(source: str, methods) -> bool:
+    """True when the module's text binds a name to an SDK method (`aliased_calls` may find one)."""
+    return _alias_text(tuple(methods)).search(source) is not None

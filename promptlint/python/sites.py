@@ -22,7 +22,7 @@ from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
-from .picked import picked_calls
+from .picked import aliased_calls, may_alias, picked_calls
 from . import system_edits
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
@@ -123,6 +123,7 @@ class SiteFinder:
         self._frames: dict = {}
         self._called = sdks.called_for(module.imports.values())
         self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
+        self._aliases = may_alias(module.source, sdks.method_names())  # `completion = client.chat.completions.create`
         self.tools_read: set = set()  # the tool functions whose results were read (tool_results.py)
 
     def run(self) -> None:
@@ -450,8 +451,22 @@ class SiteFinder:
                 if variant:
                     self.ev.reset_budget()
                 matched = self._send(candidates, one, variant) or matched
+        if not matched and self._aliases and isinstance(func, ast.Name) and func.id not in self.m.imports \
+                and self._aliased(node):
+            return
         if not matched:  # no SDK's call (`self.client.create(...)` of a wrapper named as one is none either)
             self._unmatched(node, name)
+
+    def _aliased(self, node: ast.Call) -> bool:
+        """A call of a name bound to an SDK method (python/picked.py `aliased_calls`), read as the
+        method's own call; True when one of them added a layout."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        added = False
+        for inner in aliased_calls(node, func, self.m.tree, sdks.method_names()):
+            before = len(self.b.layouts)
+            self._call(inner)
+            added = added or len(self.b.layouts) > before
+        return added
 
     def _picked(self, node: ast.Call) -> bool:
         """A call of an SDK method picked by `getattr` (python/picked.py), read as the method's
