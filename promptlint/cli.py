@@ -44,7 +44,7 @@ def use_color(choice: str, isatty: bool, environ=os.environ) -> bool:
     return isatty
 
 
-def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) -> str:
+def _render(report, fmt: str, color: bool = False, docs_url: str | None = None, quiet: bool = False) -> str:
     from .report.names import printable
     report = printable(report)
     if fmt == "json":
@@ -52,7 +52,7 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
         return renderer.render(report)
     if fmt == "concise":
         from .report import concise
-        return concise.render(report)
+        return concise.render(report, summary_line=not quiet)
     if fmt == "sarif":
         from .report import sarif
         from .rules import ALL_RULES
@@ -62,7 +62,7 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None) 
         return import_module(f".report.{fmt}", __package__).render(report)
     from .report import text
     width = shutil.get_terminal_size().columns if color else 100
-    return text.render(report, color=color, width=width)
+    return text.render(report, color=color, width=width, summary_line=not quiet)
 
 
 def _emit(output: str, output_file: Path | None, color: bool = False) -> None:
@@ -106,11 +106,12 @@ class _ProgressBar:
 
     MIN_FILES = 100
 
-    def __init__(self):
+    def __init__(self, enabled: bool = True):
         self.bar = None
+        self.enabled = enabled
 
     def __call__(self, total: int):
-        if not sys.stderr.isatty() or total < self.MIN_FILES:
+        if not self.enabled or not sys.stderr.isatty() or total < self.MIN_FILES:
             return None
         from rich.console import Console
         from rich.progress import Progress
@@ -207,10 +208,13 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
               help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: the CPUs this process may use).")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Print the findings only: no summary line, no fix hint, no progress bar.")
 def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_select, config_file,
           isolated, output_file, statistics, baseline, write_baseline, diff_base, fix=False,
           unsafe_fixes=False, diff=False, targets=(), stdin_filename=None, color="auto",
-          show_fixes=False, force_exclude=None, docs_url=None, no_cache=False, cache_dir=None, jobs=None):
+          show_fixes=False, force_exclude=None, docs_url=None, no_cache=False, cache_dir=None, jobs=None,
+          quiet=False):
     """Lint PATHS (files or folders; default: the current folder; `-` reads stdin)."""
     from .baseline import BaselineError, changed_lines, filter_baseline, filter_changed
     from .baseline import write_baseline as save_baseline
@@ -247,7 +251,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
                            statistics, show_fixes, colored, jobs, cache))
     try:
-        bar = _ProgressBar()
+        bar = _ProgressBar(enabled=not quiet)
         try:
             from .cache import default_dir
             cache = None if no_cache else (cache_dir or default_dir(settings.config_path))
@@ -280,8 +284,8 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         if fmt == "json":  # stdout keeps only the JSON payload; the per-target table goes to stderr
             click.echo(stats.render_targets(report), err=True, nl=False)
     else:
-        output = _render(report, fmt, colored, settings.docs_url)
-        if fmt in ("text", "concise"):  # as ruff: the hint ends the report, on stdout
+        output = _render(report, fmt, colored, settings.docs_url, quiet=quiet)
+        if fmt in ("text", "concise") and not quiet:  # as ruff: the hint ends the report, on stdout
             hint = fix_hint(report.diagnostics)
             output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:

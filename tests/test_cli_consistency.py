@@ -94,3 +94,12 @@ def test_prm306_names_a_slice_of_the_question_as_a_truncation(app):
     result = cli("check", ".", "--output-format", "concise", "--select", "PRM306")
     assert ("`prompt_cache_key` is `question[:20]`, a truncation of the user's question: it changes with each "
             "question, so requests that share a prefix seldom share a cache") in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise"])
+def test_quiet_prints_the_findings_only(app, fmt):
+    loud, quiet = cli("check", ".", "--output-format", fmt), cli("check", ".", "--output-format", fmt, "-q")
+    assert loud.exit_code == quiet.exit_code == 1
+    assert "Found " in loud.stdout and "fixable with" in loud.stdout
+    assert "Found " not in quiet.stdout and "fixable with" not in quiet.stdout
+    assert quiet.stdout and loud.stdout.startswith(quiet.stdout.rstrip("\n"))

@@ -8,7 +8,8 @@ from ..model import Report
 from .text import summary
 
 
-def render(report: Report) -> str:
+def render(report: Report, summary_line: bool = True) -> str:
+    """The lines, then the summary line unless `summary_line` is false (`check --quiet`)."""
     lines = [f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] {d.message}"
              for d in report.diagnostics]
-    return "".join(line + "\n" for line in lines) + summary(report) + "\n"
+    return "".join(line + "\n" for line in lines) + (summary(report) + "\n" if summary_line else "")

@@ -62,8 +62,10 @@ def _reader():
     return read_line
 
 
-def render(report: Report, color: bool = False, width: int = 100, show_frames: bool = True) -> str:
-    """The text report. `color` emits ANSI styles; NO_COLOR is handled by the caller's choice."""
+def render(report: Report, color: bool = False, width: int = 100, show_frames: bool = True,
+           summary_line: bool = True) -> str:
+    """The text report. `color` emits ANSI styles; NO_COLOR is handled by the caller's choice;
+    without `summary_line` (`check --quiet`) only the findings."""
     buf = io.StringIO()
     # emoji off: "file.py:100:4" must not become a 💯; soft wrap: long lines stay whole in CI logs
     console = Console(file=buf, width=width, force_terminal=color, no_color=not color, highlight=False,
@@ -91,7 +93,8 @@ def render(report: Report, color: bool = False, width: int = 100, show_frames: b
         elif d.advice:
             console.print(f"      [green]= help:[/] {escape(d.advice)}")
         console.print()
-    console.print(summary(report))
+    if summary_line:
+        console.print(summary(report))
     return buf.getvalue()
 
 
