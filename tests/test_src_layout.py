@@ -188,3 +188,36 @@ def test_a_checked_folder_that_is_a_namespace_part_is_searched_from_above_its_pa
     _write(tmp_path / "src/app/utils/llm.py")
     assert import_root(tmp_path / "src/app/utils") == tmp_path / "src"
     assert import_root(tmp_path / "src") == tmp_path / "src"
+
+
+def test_a_message_class_of_the_tree_with_a_default_content_given_blocks(tmp_path, monkeypatch):
+    """Resolving a package's own imports reads its message class: `ChatMessage(role=..., blocks=...)`
+    of a class whose `__init__(self, content=None, **data)` holds `content` bound to its default
+    None; the message's content is the `blocks` given, not that None (before, the prompt was lost
+    whenever the class could be read, and found only when its import failed)."""
+    _write(tmp_path / "src/kit/__init__.py")
+    _write(tmp_path / "src/kit/types.py", '''from typing import Any
+
+
+class ChatMessage:
+    role: str = "user"
+
+    def __init__(self, content: Any = None, **data: Any) -> None:
+        self.role = data.get("role", "user")
+        self.blocks = [content] if content is not None else data.get("blocks", [])
+''')
+    _write(tmp_path / "src/kit/prompts.py", '''from datetime import datetime
+
+from kit.types import ChatMessage
+
+SYSTEM = "You are the archivist of Acme. Answer from the catalogue only, in two sentences at most. " * 3
+
+
+def build_prompt_messages(history: list) -> list:
+    stamp = datetime.now().isoformat()
+    return [ChatMessage(role="system", blocks=f"Time: {stamp}\\n{SYSTEM}"), *history]
+''')
+    monkeypatch.chdir(tmp_path)
+    for args in (["."], ["src"], ["src/kit"]):
+        diagnostics, _ = _diagnostics(*args)
+        assert [(d[0], d[1], d[2], d[3]) for d in diagnostics] == [("src/kit/prompts.py", 10, "PRM102", "warning")], args
