@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .model import Report
 from .paths import display_name
+from .python.import_roots import package_folder
 
 MARKERS = (".git", "pyproject.toml", "promptlint.toml")
 
@@ -41,17 +42,11 @@ def project_root(paths: list[Path]) -> Path | None:
 
 
 def package_root(path: Path) -> Path | None:
-    """The outermost folder of the chain of Python packages (folders with an `__init__.py`) that
-    holds `path` (a file or folder), named as the current folder names it (relative when under
-    it); None when `path`'s folder is no package."""
-    folder = Path(os.path.abspath(path))
-    if not folder.is_dir():
-        folder = folder.parent
-    found = None
-    for candidate in (folder, *folder.parents):
-        if not os.path.isfile(candidate / "__init__.py"):
-            break
-        found = candidate
+    """The outermost folder of the chain of Python packages (folders with an `__init__.py`, and
+    namespace folders inside one: `python.import_roots`) that holds `path` (a file or folder),
+    named as the current folder names it (relative when under it); None when `path`'s folder
+    is no package."""
+    found = package_folder(Path(os.path.abspath(path)))
     if found is None:
         return None
     cwd = Path.cwd()

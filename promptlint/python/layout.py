@@ -29,6 +29,13 @@ MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage
                    "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
 
 
+def _given(kwargs: dict, *names: str) -> Value | None:
+    """The first of the keyword arguments `names` of a message object that holds a value: not a
+    default None (a message class of the tree whose `__init__(self, content=None, **data)` is
+    given `blocks=`: its instance holds both, `content` bound to its default)."""
+    return next((kwargs[n] for n in names if kwargs.get(n) and not is_none(kwargs[n])), None)
+
+
 @dataclass
 class Evaluated:
     """A request argument known only as a value (a `**options` dict's entry): where it was
@@ -289,8 +296,7 @@ class LayoutBuilder:
         if cls.startswith(tuple(MESSAGE_CLASSES)):
             base_cls = next(c for c in MESSAGE_CLASSES if cls.startswith(c))
             role = MESSAGE_CLASSES[base_cls]
-            content = item.kwargs.get("content") or item.kwargs.get("blocks") or item.kwargs.get("template") \
-                or item.kwargs.get("prompt") or (item.args[0] if item.args else None)
+            content = _given(item.kwargs, "content", "blocks", "template", "prompt") or (item.args[0] if item.args else None)
             if role is None:
                 role = self.static_text(item.kwargs.get("role"), frame) or "unknown"
             if item.qualname.endswith(".from_template") and len(item.args) > 1:
@@ -303,7 +309,7 @@ class LayoutBuilder:
                 return role, item.args[1] if len(item.args) > 1 else Text([]), item.span
         if "role" in item.kwargs:  # a message class of the application (`Message(role=..., content=...)`)
             role = self.static_text(item.kwargs["role"], frame)
-            content = item.kwargs.get("content") or item.kwargs.get("text") or Text([])
+            content = _given(item.kwargs, "content", "text") or Text([])
             if role:
                 return ROLE_ALIASES.get(role, role), content, item.span
         return None, None, None

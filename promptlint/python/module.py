@@ -17,6 +17,7 @@ from pathlib import Path
 from ..model import Position, Span
 from ..paths import display_name
 from . import strings
+from .import_roots import package_of  # noqa: F401  (read by the tree from here)
 from .walk import statements, subtree  # noqa: F401  (statements: read by the fact finders from here)
 
 #: Recursion the parser and the walkers may use; deeper code is "too deeply nested to analyse".
@@ -376,16 +377,6 @@ def _shift(text: str, starts: list[int], base: Position, row: int, col: int, mod
     file_char = (base.column - 1 + char_col) if line_index == 0 else char_col
     file_line = module.line(file_row)
     return file_row, len(file_line[:file_char].encode("utf-8"))
-
-
-def package_of(path: Path) -> tuple[str | None, Path]:
-    """The module's dotted name and the directory its top package lives in."""
-    parts = [path.stem] if path.stem != "__init__" else []
-    folder = path.parent
-    while (folder / "__init__.py").exists() and folder.parent != folder:
-        parts.insert(0, folder.name)
-        folder = folder.parent
-    return (".".join(parts) or None), folder
 
 
 def index(module: Module) -> None:

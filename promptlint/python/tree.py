@@ -14,7 +14,8 @@ import ast
 from pathlib import Path
 
 from .. import reads, source
-from .module import Module, ParseError, load, package_of
+from .import_roots import named_roots, package_chain, package_of
+from .module import Module, ParseError, load
 from .packages import CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept, between two files and while one is analysed
@@ -48,18 +49,23 @@ class OverBudget(Exception):
 class Project:
     """All modules seen in one run, parsed on first use and cached by resolved path.
 
-    `roots` are directories searched for dotted module names, in order (the checked folders); the
-    directory above each analysed file's top package is added as files are loaded, and the
-    current folder is searched last (an application without `__init__.py` files, run from its
-    root, imports its modules from there). A checked folder that is itself a package (it holds
-    an `__init__.py`) is searched from the folder above its top package, as Python imports it:
-    its modules are `pkg.mod`, never a top-level `mod` (checking `site-packages/aiohttp` must not
-    make `import abc` read `aiohttp/abc.py`).
+    Dotted module names are searched, in order, from `roots`: the folder above the top package
+    of each module the running analysis loaded (the analysed file's first: `import_roots`), as
+    Python imports them, whatever folder was checked; then from the folder above each of their
+    ancestors named as the dotted name's top package (`import_roots.named_roots`: a top-level
+    namespace package, an application run from the folder above it); then from the checked
+    folders (`given`: an application without `__init__.py` files importing a sibling folder);
+    the current folder last (an application run from its root). So a file's analysis does not
+    depend on which of its ancestor folders was checked, unless only the checked folder holds
+    a module it imports. A checked folder that is itself a package (it holds an `__init__.py`)
+    is searched from the folder above its top package, as Python imports it: its modules are
+    `pkg.mod`, never a top-level `mod` (checking `site-packages/aiohttp` must not make
+    `import abc` read `aiohttp/abc.py`).
     """
 
     def __init__(self, roots: list[Path] | None = None):
-        self.roots: list[Path] = list(dict.fromkeys(import_root(r.resolve()) for r in (roots or [])))
-        self._given = list(self.roots)
+        self._given: list[Path] = list(dict.fromkeys(import_root(r.resolve()) for r in (roots or [])))
+        self.roots: list[Path] = []  # the module roots of the running analysis (`start`)
         self.fallback = Path.cwd().resolve()  # apps without __init__.py run from their root
         self._modules: dict[Path, Module | ParseError] = {}
         self._roots: dict[Path, Path] = {}  # module -> the folder above its top package
@@ -94,10 +100,10 @@ class Project:
         return self.cached_chars > MAX_CACHED_CHARS
 
     def start(self) -> None:
-        """Start the analysis of another file: the module roots are the given ones again (plus
-        those of the modules this analysis loads), so what a file's imports resolve to never
-        depends on the files analysed before it in this process."""
-        self.roots = list(self._given)
+        """Start the analysis of another file: no module roots but those of the modules this
+        analysis loads, so what a file's imports resolve to never depends on the files analysed
+        before it in this process."""
+        self.roots = []
         self.failed = {}
         self._used = {}
         self._pinned = set()
@@ -196,9 +202,9 @@ class Project:
                 raise ParseError(str(exc), exc.row, exc.column, too_large=exc.too_large) from None
         state = reads.noted(reads.key_of(path)) or reads.noted(reads.key_of(given))
         seen.append((reads.key_of(path), state))
-        seen.extend(_note_package(path))
+        _, root, probes = package_chain(path)
+        seen.extend(_note_package(probes))
         module = load(path, text)
-        _, root = package_of(path)
         self._roots[path] = root
         self._add_root(root)
         return module
@@ -231,7 +237,8 @@ class Project:
 
     def _locate(self, dotted: str, probes: list) -> Path | None:
         rel = Path(*dotted.split("."))
-        for root in [*self.roots, self.fallback]:
+        order = [*self.roots, *named_roots(self.roots, rel.parts[0]), *self._given, self.fallback]
+        for root in dict.fromkeys(order):
             for candidate in (root / rel.with_suffix(".py"), root / rel / "__init__.py"):
                 found = source.is_file(candidate)
                 probes.append((reads.key_of(candidate), reads.EXISTS if found else None))
@@ -387,9 +394,8 @@ class Project:
 
 def import_root(folder: Path) -> Path:
     """The folder dotted names are searched from for a checked `folder`: itself, or for a package
-    (a folder with an `__init__.py`) the folder above its top package (`module.package_of`)."""
-    if not (folder / "__init__.py").is_file():
-        return folder
+    (a folder with an `__init__.py`, or a namespace part of one) the folder above its top
+    package (`import_roots.package_of`)."""
     return package_of(folder / "__init__.py")[1]
 
 
@@ -446,18 +452,11 @@ def _defined_names(module: Module) -> frozenset:
     return frozenset(names)
 
 
-def _note_package(path: Path) -> list[tuple[str, str | None]]:
-    """Record the `__init__.py` files that make the dotted name of the module at `path` (the
-    folders of its package have one, the folder above the top package has none); returns them."""
-    out: list[tuple[str, str | None]] = []
-    folder = path.parent
-    while True:
-        init = folder / "__init__.py"
-        found = folder.parent != folder and init.exists()
-        out.append((reads.key_of(init), reads.EXISTS if found else None))
-        if not found:
-            break
-        folder = folder.parent
+def _note_package(probes: list[tuple[Path, bool]]) -> list[tuple[str, str | None]]:
+    """Record the `__init__.py` files probed for the dotted name of a module
+    (`import_roots.package_chain`: those that make it, and those whose absence ends it or
+    makes a folder a namespace part); returns them."""
+    out = [(reads.key_of(init), reads.EXISTS if found else None) for init, found in probes]
     for dep, state in out:
         reads.note(dep, state)
     return out

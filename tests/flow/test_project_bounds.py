@@ -176,7 +176,7 @@ def test_a_checked_package_folder_is_searched_from_the_folder_above_it(tmp_path)
     write(tmp_path, {"aiohttp/__init__.py": "", "aiohttp/abc.py": "X = 1\n", "aiohttp/sub/__init__.py": "",
                      "app/m.py": "Y = 2\n"})
     project = Project([tmp_path / "aiohttp", tmp_path / "aiohttp" / "sub", tmp_path / "app"])
-    assert project.roots == [tmp_path.resolve(), (tmp_path / "app").resolve()]
+    assert project._given == [tmp_path.resolve(), (tmp_path / "app").resolve()]
     project.start()
     assert project.find("abc") is None
     assert project.find("aiohttp.abc").path.name == "abc.py"
