@@ -165,9 +165,11 @@ class MethodsMixin:
         if method in _SET_METHODS and any(s.kind is Kind.UNORDERED_ITERATION for s in segs):
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                            f"`.{method}(...)` of a set: iteration order depends on the hash seed")
-        if method in ("decode", "encode", "strip", "lstrip", "rstrip", "replace") and \
+        if method in ("decode", "encode"):
+            return Text(segs)  # the same text as bytes and back (`sanitize(text)`: its pieces keep their names)
+        if method in ("strip", "lstrip", "rstrip", "replace") and \
                 any(s.kind in (Kind.SERIALIZED, Kind.UNORDERED_ITERATION) for s in segs):
-            return Text(segs)  # bytes to text and trimming keep the order problem
+            return Text(segs)  # trimming keeps the order problem
         if method == "format":
             values = self.spread_keywords(node, frame, env)
             values.update({k: self.eval(v, frame, env) for k, v in kwargs.items()})
@@ -191,7 +193,7 @@ class MethodsMixin:
                 return found
         if src is not None and src.kind is Kind.UNIQUE_ID:
             return Text([replace(src, span=span, expr=m.code(node), origin=None, anchor=None)])
-        if method in ("split", "splitlines", "encode", "decode", "count", "find", "startswith", "endswith", "hex"):
+        if method in ("split", "splitlines", "count", "find", "startswith", "endswith", "hex"):
             return self.derived(Text(segs), node, frame, m.code(node))
         if not hasattr(str, method):
             # a method of an object we cannot see (a retriever, a store): fetched with its inputs?
