@@ -14,9 +14,11 @@ _PLACEHOLDERS = (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN, Kind.USER_INPUT)
 #: conversation, per day or per process decides against its name.
 _PER_TURN = (Volatility.UNKNOWN, Volatility.PER_REQUEST)
 _WHAT = {"retrieved": "content retrieved for each turn", "user": "the user's message",
-         "examples": "examples picked for each turn", "few-shot": "few-shot examples"}
+         "examples": "examples picked for each turn", "few-shot": "few-shot examples",
+         "instructions": "instructions given for each run"}
 _NAMES = ("only the names are the evidence: named like retrieved context, before the placeholder named like "
           "the conversation history")
+_VALUE_NAME = "only its name is the evidence: nothing known says what fills it or how often it changes"
 _HISTORY_NAME = "only the name of the history placeholder says it holds the conversation"
 
 
@@ -65,10 +67,12 @@ class ContextBeforeHistoryRule(Rule):
 
     def check_layout(self, layout: PromptLayout):
         ordered = _ordered(layout)
-        at = next((i for i, (_p, seg, _s) in enumerate(ordered) if _names_conversation(seg)), None)
+        at = next((i for i, (_p, seg, _s) in enumerate(ordered) if _names_conversation(seg) or _conversation(seg)),
+                  None)
         if at is None or at == 0:
             return
         history = ordered[at][1]
+        known = _conversation(history)  # the conversation the analysis knows (a message list), not a name
         every = impacts(layout)
         warned = {id(imp.seg) for imp in every if imp.severity is Severity.WARNING}
         reported = {id(imp.seg) for imp in every if imp.severity is not None}
@@ -77,7 +81,7 @@ class ContextBeforeHistoryRule(Rule):
             found = _per_turn(seg, layout, ordered)
             if found is None:
                 continue
-            if id(seg) in warned or (section is not None and id(section) in warned) \
+            if (id(seg) in warned and not _named_only(seg, found)) or (section is not None and id(section) in warned) \
                     or (found[0] == "value" and id(seg) in reported):
                 return  # PRM101 reports it with its cost (a warning, or a value known to change): that finding stands
             what, why = found
@@ -87,14 +91,19 @@ class ContextBeforeHistoryRule(Rule):
                 tail = _HISTORY_NAME
             else:
                 head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
-                tail = _NAMES
+                tail = _VALUE_NAME if known else _NAMES
+            if known:
+                place = "the conversation history " + (f"({history.expr})" if history.expr.startswith("the ")
+                                                         else text.describe(history))
+                note = "the conversation history placed after it"
+            else:
+                place = f"{text.describe(history)}, named like the conversation history,"
+                note = "the placeholder named like the conversation history"
             cost = "so" if what == "value" else "if it changes with each turn,"
-            message = (f"{head} comes before {text.describe(history)}, named like the conversation history, in "
-                       f"the {where}: {cost} the whole history after it is processed uncached on every request; "
-                       f"placed after the history (with the newest message) it would leave the history cached "
-                       f"({tail})")
-            related = [Related(history.span, "the placeholder named like the conversation history")] \
-                if history.span is not None else []
+            message = (f"{head} comes before {place} in the {where}: {cost} the whole history after it is "
+                       f"processed uncached on every request; placed after the history (with the newest message) "
+                       f"it would leave the history cached ({tail})")
+            related = [Related(history.span, note)] if history.span is not None else []
             span = seg.span
             if section is not None and id(section) in sections and section.span is not None:
                 # the conditional section it is written in is reported too (PRM104): one finding, there
@@ -127,6 +136,21 @@ def _names_conversation(seg: Segment) -> bool:
     something else (a history the analysis knows is a `history` segment: PRM101 judges it)."""
     return seg.kind in (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN) and seg.volatility in _PER_TURN \
         and conversation_named(placeholder_name(seg.expr))
+
+
+def _conversation(seg: Segment) -> bool:
+    """The conversation history as the analysis knows it from Python code (a `history` segment: a
+    list replayed and grown across turns, `*history`, `MessagesPlaceholder`), whole (not the
+    older part a compaction summarises) and known to hold the conversation's messages."""
+    return seg.kind is Kind.HISTORY and not seg.older and not seg.unconfirmed
+
+
+def _named_only(seg: Segment, found: tuple[str, str]) -> bool:
+    """True when a Python value's only evidence of changing with each turn is a name that says
+    retrieved content or examples (`relevant_docs` classified by its name): a hint, at most info
+    (Policy 7), which this rule reports in place of a warning that rests on the name. The user's
+    message by its name (a parameter that carries it) stays `PRM101`'s."""
+    return seg.name_only and found[0] in ("retrieved", "examples", "instructions")
 
 
 def known_per_request(seg: Segment) -> bool:
