@@ -62,6 +62,7 @@ class ContextBeforeHistoryRule(Rule):
 
     code = "PRM107"
     specificity = 1
+    merges_related = True  # a placeholder several prompts fill: each prompt's history is a related place
     severity = Severity.INFO
     fix_title = "Put the per-turn content after the conversation history, with the newest message"
 
@@ -103,7 +104,10 @@ class ContextBeforeHistoryRule(Rule):
             message = (f"{head} comes before {place} in the {where}: {cost} the whole history after it is "
                        f"processed uncached on every request; placed after the history (with the newest message) "
                        f"it would leave the history cached ({tail})")
-            related = [Related(history.span, note)] if history.span is not None else []
+            at_history = history.span or history.origin  # (a conversation handed to a helper: the call)
+            if at_history is None and seg.span is not None and layout.site.filename != seg.span.filename:
+                at_history, note = layout.site, "the prompt built here, with the conversation history after it"
+            related = [Related(at_history, note)] if at_history is not None else []
             span = seg.span
             if section is not None and id(section) in sections and section.span is not None:
                 # the conditional section it is written in is reported too (PRM104): one finding, there
