@@ -231,3 +231,33 @@ async def reply(backend, turns: list, pool: list):
     return client.chat.completions.create(model="gpt-4.1", messages=[system, *turns])
 '''}
     assert _found(tmp_path, files) == [("club.py", 27, "PRM101", "info")]
+
+
+def test_a_one_shot_text_with_a_value_named_history_in_another_variant_is_no_finding(tmp_path):
+    # one request, no conversation: `history` is terminal output written into the single user
+    # message; the question given on the command line comes before it in one variant
+    files = {"fix.py": '''
+import sys
+
+from openai import OpenAI
+
+client = OpenAI()
+SYSTEM = "You fix shell errors. Answer with the command to run in a code block."
+
+
+def main(terminal):
+    question = None
+    if len(sys.argv) > 1:
+        question = "fix " + " ".join(sys.argv[1:])
+    history = terminal.read_output()
+    if "fix" in history:
+        cut = history.rindex("fix")
+        history = history[:cut]
+    if question:
+        text = "Answer this question: " + question + "\\nMy terminal output:\\n" + history + "\\nAgain: " + question
+    else:
+        text = history.strip() + "\\n\\nHelp me fix the last error above."
+    messages = [{"role": "system", "content": SYSTEM.strip()}, {"role": "user", "content": text.strip()}]
+    return client.chat.completions.create(model="gpt-4.1", messages=messages)
+'''}
+    assert [f for f in _found(tmp_path, files) if f[2] == "PRM107"] == []

@@ -68,8 +68,9 @@ class ContextBeforeHistoryRule(Rule):
 
     def check_layout(self, layout: PromptLayout):
         ordered = _ordered(layout)
-        at = next((i for i, (_p, seg, _s) in enumerate(ordered) if _names_conversation(seg) or _conversation(seg)),
-                  None)
+        at = next((i for i, (_p, seg, sec) in enumerate(ordered)
+                   if _conversation(seg) or _names_conversation(seg) and (sec is None or sec.kind is Kind.CONDITIONAL)),
+                  None)  # (a value of another variant of a Python text is no placeholder of the conversation)
         if at is None or at == 0:
             return
         history = ordered[at][1]
@@ -94,8 +95,8 @@ class ContextBeforeHistoryRule(Rule):
                 head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
                 tail = _VALUE_NAME if known else _NAMES
             if known:
-                place = "the conversation history " + (f"({history.expr})" if history.expr.startswith("the ")
-                                                         else text.describe(history))
+                place = "the conversation history" + (f" ({history.expr})" if history.expr.startswith("the ") else
+                                                        "" if _prose(history.expr) else f" {text.describe(history)}")
                 note = "the conversation history placed after it"
             else:
                 place = f"{text.describe(history)}, named like the conversation history,"
@@ -140,6 +141,11 @@ def _names_conversation(seg: Segment) -> bool:
     something else (a history the analysis knows is a `history` segment: PRM101 judges it)."""
     return seg.kind in (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN) and seg.volatility in _PER_TURN \
         and conversation_named(placeholder_name(seg.expr))
+
+
+def _prose(expr: str) -> bool:
+    """An expression text that is words, not code (`conversation history`)."""
+    return " " in expr.strip() and not any(c in expr for c in "([.'\"`_")
 
 
 def _conversation(seg: Segment) -> bool:
