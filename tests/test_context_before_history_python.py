@@ -261,3 +261,17 @@ def main(terminal):
     return client.chat.completions.create(model="gpt-4.1", messages=messages)
 '''}
     assert [f for f in _found(tmp_path, files) if f[2] == "PRM107"] == []
+
+
+def test_a_message_of_a_role_of_its_own_is_not_judged_as_text_before_the_history(tmp_path):
+    # a framework's own message role (`context`: variables for its rails) is not known to be sent as
+    # text before the conversation; the same value in a system message is
+    source = '''
+async def check(rails, body):
+    messages = list(body.messages)
+    if body.extra.context:
+        messages.insert(0, {"role": "ROLE", "content": body.extra.context})
+    return await rails.generate_async(messages=messages)
+'''
+    assert _diagnostics(tmp_path / "own", {"api.py": source.replace("ROLE", "context")}) == []
+    assert [d.span.start.row for d in _diagnostics(tmp_path / "system", {"api.py": source.replace("ROLE", "system")})] == [4]

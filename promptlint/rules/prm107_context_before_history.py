@@ -80,6 +80,8 @@ class ContextBeforeHistoryRule(Rule):
         reported = {id(imp.seg) for imp in every if imp.severity is not None}
         sections = {id(imp.seg) for imp in every if imp.rate is Rate.CONDITION and imp.severity is not None}
         for part, seg, section in ordered[:at]:
+            if known and part.role not in ROLE_NAMES:
+                continue  # a message of a role of its own (`{"role": "context"}`): not known to be sent as text
             found = _per_turn(seg, layout, ordered)
             if found is None:
                 continue
