@@ -115,10 +115,8 @@ def test_a_message_list_returned_with_other_values_is_a_prompt(tmp_path):
     returned = next(lt for lt in found if lt.site.start.row == 20)
     assert [p.role for p in returned.parts] == ["system", "history", "user"]
     # memories searched with the user's message, at the end of the system prompt: the history
-    # after them is re-sent uncached on every turn. The analysis does not follow the search to the
-    # user's message (the value of `recalled` is known by its name only), so the finding is PRM107's
-    # info, which says so (Policy 7), not a warning resting on the name
-    assert ("PRM107", "info", 9) in _check(tmp_path)
+    # after them is re-sent uncached on every turn
+    assert ("PRM101", "warning", 9) in _check(tmp_path)
 
 
 def test_a_tuple_without_a_message_list_is_no_prompt(tmp_path):

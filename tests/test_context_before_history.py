@@ -328,20 +328,9 @@ def test_a_conditional_section_reported_by_prm104_is_one_finding_there(tmp_path)
     assert found == [("PRM107", 2, [4, 32])]
 
 
-def test_a_warning_resting_on_a_retrieved_name_is_this_rules_info(tmp_path):
-    # `memories` is classified per request by its name alone: a hint (Policy 7), so the finding is
-    # this rule's info, not a PRM101 warning that rests on the name
+def test_content_prm101_warns_about_is_left_to_it(tmp_path):
     rules = "\n".join(RULES.replace("Rule", "Note").splitlines() * 3)
     (tmp_path / "orchard.j2").write_text("You are the Orchard Co-op assistant.\nRecalled:\n{{ memories }}\n" + rules
-                                         + "\nConversation:\n{{ history }}\n")
-    report = api.check([tmp_path], api.Settings(), jobs=1)
-    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM107", "info", 3)]
-
-
-def test_content_prm101_warns_about_is_left_to_it(tmp_path):
-    # the user's message by its name (a parameter that carries it) stays PRM101's warning
-    rules = "\n".join(RULES.replace("Rule", "Note").splitlines() * 3)
-    (tmp_path / "orchard.j2").write_text("You are the Orchard Co-op assistant.\nQuestion:\n{{ user_message }}\n" + rules
                                          + "\nConversation:\n{{ history }}\n")
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 3)]

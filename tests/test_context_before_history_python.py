@@ -56,20 +56,22 @@ def answer(log: list, kb_chunks: str, text: str):
     assert rows == {(8, "the conversation history placed after it"), (7, "value produced here")}
 
 
-def test_a_name_only_warning_on_retrieved_content_is_this_rules_info(tmp_path):
-    # `relevant_docs` is classified per request by its name alone: the finding is info (Policy 7)
-    files = {"lc.py": f'''
+def test_langchain_messages_and_a_name_prm101_classifies(tmp_path):
+    # `kb_chunks` is known by its name only: info; `relevant_docs`, a name the classifier
+    # takes for content retrieved for this turn, stays PRM101's finding
+    source = f'''
 from langchain_core.messages import HumanMessage, SystemMessage
 
 GUIDE = "{GUIDE}"
 
 
-def reply(llm, earlier: list, relevant_docs: str, text: str):
-    messages = [SystemMessage(content=f"{{GUIDE}}\\nCourse notes:\\n{{relevant_docs}}"), *earlier,
+def reply(llm, earlier: list, NAME: str, text: str):
+    messages = [SystemMessage(content=f"{{GUIDE}}\\nCourse notes:\\n{{NAME}}"), *earlier,
                 HumanMessage(content=text)]
     return llm.invoke(messages)
-'''}
-    assert _found(tmp_path, files) == [("lc.py", 7, "PRM107", "info")]
+'''
+    assert _found(tmp_path / "a", {"lc.py": source.replace("NAME", "kb_chunks")}) == [("lc.py", 7, "PRM107", "info")]
+    assert _found(tmp_path / "b", {"lc.py": source.replace("NAME", "relevant_docs")}) == [("lc.py", 7, "PRM101", "warning")]
 
 
 def test_passages_fetched_with_the_newest_message_are_prm101s_warning_at_the_helper(tmp_path):

@@ -85,7 +85,7 @@ class ContextBeforeHistoryRule(Rule):
             found = _per_turn(seg, layout, ordered)
             if found is None:
                 continue
-            if (id(seg) in warned and not _named_only(seg, found)) or (section is not None and id(section) in warned) \
+            if id(seg) in warned or (section is not None and id(section) in warned) \
                     or (found[0] == "value" and id(seg) in reported):
                 return  # PRM101 reports it with its cost (a warning, or a value known to change): that finding stands
             what, why = found
@@ -155,14 +155,6 @@ def _conversation(seg: Segment) -> bool:
     list replayed and grown across turns, `*history`, `MessagesPlaceholder`), whole (not the
     older part a compaction summarises) and known to hold the conversation's messages."""
     return seg.kind is Kind.HISTORY and not seg.older and not seg.unconfirmed
-
-
-def _named_only(seg: Segment, found: tuple[str, str]) -> bool:
-    """True when a Python value's only evidence of changing with each turn is a name that says
-    retrieved content or examples (`relevant_docs` classified by its name): a hint, at most info
-    (Policy 7), which this rule reports in place of a warning that rests on the name. The user's
-    message by its name (a parameter that carries it) stays `PRM101`'s."""
-    return seg.name_only and found[0] in ("retrieved", "examples", "instructions")
 
 
 def known_per_request(seg: Segment) -> bool:
