@@ -31,7 +31,15 @@ class ContextBeforeHistoryRule(Rule):
     `messages`), in Jinja templates, prompt files, prompt strings and message lists of YAML or
     TOML files, and prompt templates written in Python. Few-shot `examples` count only when the
     same prompt or its prompt set (the prompts of its file) also takes content named like
-    retrieved context: many prompts keep a fixed list of examples.
+    retrieved context: many prompts keep a fixed list of examples. In prompts built in Python
+    (message dicts, LangChain message objects, a helper that returns or edits the system message,
+    an Assistants or Azure AI agent run on a thread), the history is the conversation the message
+    list replays, and a value named like such content (`kb_chunks`, `context`, `docs`,
+    `additional_instructions` of a run) before it, whose source is not known, is the finding; a
+    value known to be fixed (a file read once, a setting, an attribute set in `__init__`) is not,
+    nor a value after the history, nor a one-shot request (no history), nor a message of a role
+    of its own (a framework's `context` message). Content the code fetches with the newest user
+    message is `PRM101`'s warning.
 
     ## Why is this bad?
     The history grows by appending, so a request that sends it again could reuse its cached
