@@ -8,7 +8,8 @@ PRM107, over PRM104, over PRM106, over PRM101). For one rule at one place the st
 then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
 then the one that knows more of the request (the longer message). A file's PRM001 found by its
 own analysis and by the analyses of the files that import it is one finding whose related
-locations are every importer's.
+locations are every importer's; so is the finding of a rule that `merges_related` (`PRM107`) at one
+place that several prompts reach (a template placeholder): the related locations of each, once.
 """
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ def _specificity() -> dict[str, int]:
     return {rule.code: rule.specificity for rule in ALL_RULES if rule.specificity is not None}
 
 
+def _merging() -> set[str]:
+    from .rules import ALL_RULES
+    return {rule.code for rule in ALL_RULES if rule.merges_related}
+
+
 def strength(d: Diagnostic) -> tuple:
     """Which of two findings of one rule at one place to keep (the larger wins)."""
     return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message))
@@ -31,10 +37,11 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """One diagnostic per root cause: per (rule, place) the strongest finding; per place the most
     specific prefix rule; sorted by file, position and code."""
     best: dict[tuple, Diagnostic] = {}
+    merging = _merging()
     for d in diagnostics:
         key = (d.code, d.span.filename, d.span.start)
         old = best.get(key)
-        if old is not None and d.code == "PRM001":
+        if old is not None and (d.code == "PRM001" or d.code in merging and d.severity is old.severity):
             best[key] = _merged(old, d)
         elif old is None or strength(d) > strength(old):
             best[key] = d
@@ -51,8 +58,8 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def _merged(a: Diagnostic, b: Diagnostic) -> Diagnostic:
-    """One PRM001 of a file from two reports of it: the stronger, with the related locations of
-    both (each once, in file order)."""
+    """One finding from two reports of it at one place (a file's PRM001; a placeholder several prompts
+    reach): the stronger, with the related locations of both (each once, in file order)."""
     keep = b if strength(b) > strength(a) else a
     related = {(r.span.filename, r.span.start.row, r.span.start.column, r.message): r for r in [*a.related, *b.related]}
     return replace(keep, related=[related[k] for k in sorted(related)])

@@ -43,6 +43,10 @@ _RETRIEVING = {"relevant", "retrieved", "retrieval", "rag", "search", "kb", "rec
 #: (`relevant_examples`, `similar_examples`); otherwise a fixed list as often as not.
 _EXAMPLE_HEADS = {"examples", "example", "shots", "demos", "demonstrations"}
 _PICKED = _RETRIEVING | {"selected", "dynamic", "top", "related", "nearest", "closest"}
+#: Instructions given with one run of an agent on top of its own (`additional_instructions` of a
+#: run, `extra_instructions`, `turn_instructions`): the caller may change them with each run.
+_RUN_INSTRUCTION_HEADS = {"instructions", "instruction"}
+_PER_RUN = {"additional", "extra", "run", "turn", "dynamic", "per"}
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 _FOR = re.compile(r"^\s*for\s+.+?\s+in\s+(.+)$", re.S)
@@ -104,7 +108,8 @@ def conversation_named(name: str) -> bool:
 def turn_content(name: str) -> str | None:
     """What a name says a placeholder holds for the current turn: "retrieved" (content retrieved
     or recalled for it: `context`, `relevant_chunks`, `retrieved_docs`, `memories`, `knowledge`,
-    `search_results`), "user" (the user's message: `question`, `user_input`), "examples" (few-shot
+    `search_results`), "instructions" (instructions given with this run on top of the agent's own:
+    `additional_instructions`, `extra_instructions`), "user" (the user's message: `question`, `user_input`), "examples" (few-shot
     examples picked for it by their name: `relevant_examples`, `similar_examples`), "few-shot"
     (examples that may be fixed or picked: `examples`), or None (`system_context`, `tool_docs`,
     `domain_knowledge`, `sample_conversation`)."""
@@ -117,6 +122,8 @@ def turn_content(name: str) -> str | None:
     if not words:
         return None
     head, before = words[-1], words[:-1]
+    if head in _RUN_INSTRUCTION_HEADS:
+        return "instructions" if before and set(before) <= _PER_RUN else None
     if head in _EXAMPLE_HEADS:
         if set(before) & _PICKED:
             return "examples"

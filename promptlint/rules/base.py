@@ -33,6 +33,9 @@ class Rule:
     # Rules that report the cause of a broken prefix at the place a value enters the prompt: at one
     # place the lowest number wins (docs/policies.md, Policy 8; `promptlint.dedupe`). None: not such a rule.
     specificity: ClassVar[int | None] = None
+    # A rule whose finding at one place (a template placeholder) several prompts reach: the related
+    # locations of every such prompt's finding are kept on the one reported there (`promptlint.dedupe`).
+    merges_related: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -14,9 +14,11 @@ _PLACEHOLDERS = (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN, Kind.USER_INPUT)
 #: conversation, per day or per process decides against its name.
 _PER_TURN = (Volatility.UNKNOWN, Volatility.PER_REQUEST)
 _WHAT = {"retrieved": "content retrieved for each turn", "user": "the user's message",
-         "examples": "examples picked for each turn", "few-shot": "few-shot examples"}
+         "examples": "examples picked for each turn", "few-shot": "few-shot examples",
+         "instructions": "instructions given for each run"}
 _NAMES = ("only the names are the evidence: named like retrieved context, before the placeholder named like "
           "the conversation history")
+_VALUE_NAME = "only its name is the evidence: nothing known says what fills it or how often it changes"
 _HISTORY_NAME = "only the name of the history placeholder says it holds the conversation"
 
 
@@ -29,7 +31,15 @@ class ContextBeforeHistoryRule(Rule):
     `messages`), in Jinja templates, prompt files, prompt strings and message lists of YAML or
     TOML files, and prompt templates written in Python. Few-shot `examples` count only when the
     same prompt or its prompt set (the prompts of its file) also takes content named like
-    retrieved context: many prompts keep a fixed list of examples.
+    retrieved context: many prompts keep a fixed list of examples. In prompts built in Python
+    (message dicts, LangChain message objects, a helper that returns or edits the system message,
+    an Assistants or Azure AI agent run on a thread), the history is the conversation the message
+    list replays, and a value named like such content (`kb_chunks`, `context`, `docs`,
+    `additional_instructions` of a run) before it, whose source is not known, is the finding; a
+    value known to be fixed (a file read once, a setting, an attribute set in `__init__`) is not,
+    nor a value after the history, nor a one-shot request (no history), nor a message of a role
+    of its own (a framework's `context` message). Content the code fetches with the newest user
+    message is `PRM101`'s warning.
 
     ## Why is this bad?
     The history grows by appending, so a request that sends it again could reuse its cached
@@ -62,20 +72,26 @@ class ContextBeforeHistoryRule(Rule):
     brief = ("a template placeholder named like per-turn content (retrieved context, the user's message) before "
              "one named like the conversation history (info)")
     specificity = 1
+    merges_related = True  # a placeholder several prompts fill: each prompt's history is a related place
     severity = Severity.INFO
     fix_title = "Put the per-turn content after the conversation history, with the newest message"
 
     def check_layout(self, layout: PromptLayout):
         ordered = _ordered(layout)
-        at = next((i for i, (_p, seg, _s) in enumerate(ordered) if _names_conversation(seg)), None)
+        at = next((i for i, (_p, seg, sec) in enumerate(ordered)
+                   if _conversation(seg) or _names_conversation(seg) and (sec is None or sec.kind is Kind.CONDITIONAL)),
+                  None)  # (a value of another variant of a Python text is no placeholder of the conversation)
         if at is None or at == 0:
             return
         history = ordered[at][1]
+        known = _conversation(history)  # the conversation the analysis knows (a message list), not a name
         every = impacts(layout)
         warned = {id(imp.seg) for imp in every if imp.severity is Severity.WARNING}
         reported = {id(imp.seg) for imp in every if imp.severity is not None}
         sections = {id(imp.seg) for imp in every if imp.rate is Rate.CONDITION and imp.severity is not None}
         for part, seg, section in ordered[:at]:
+            if known and part.role not in ROLE_NAMES:
+                continue  # a message of a role of its own (`{"role": "context"}`): not known to be sent as text
             found = _per_turn(seg, layout, ordered)
             if found is None:
                 continue
@@ -89,14 +105,22 @@ class ContextBeforeHistoryRule(Rule):
                 tail = _HISTORY_NAME
             else:
                 head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
-                tail = _NAMES
+                tail = _VALUE_NAME if known else _NAMES
+            if known:
+                place = "the conversation history" + (f" ({history.expr})" if history.expr.startswith("the ") else
+                                                        "" if _prose(history.expr) else f" {text.describe(history)}")
+                note = "the conversation history placed after it"
+            else:
+                place = f"{text.describe(history)}, named like the conversation history,"
+                note = "the placeholder named like the conversation history"
             cost = "so" if what == "value" else "if it changes with each turn,"
-            message = (f"{head} comes before {text.describe(history)}, named like the conversation history, in "
-                       f"the {where}: {cost} the whole history after it is processed uncached on every request; "
-                       f"placed after the history (with the newest message) it would leave the history cached "
-                       f"({tail})")
-            related = [Related(history.span, "the placeholder named like the conversation history")] \
-                if history.span is not None else []
+            message = (f"{head} comes before {place} in the {where}: {cost} the whole history after it is "
+                       f"processed uncached on every request; placed after the history (with the newest message) "
+                       f"it would leave the history cached ({tail})")
+            at_history = history.span or history.origin  # (a conversation handed to a helper: the call)
+            if at_history is None and seg.span is not None and layout.site.filename != seg.span.filename:
+                at_history, note = layout.site, "the prompt built here, with the conversation history after it"
+            related = [Related(at_history, note)] if at_history is not None else []
             span = seg.span
             if section is not None and id(section) in sections and section.span is not None:
                 # the conditional section it is written in is reported too (PRM104): one finding, there
@@ -129,6 +153,18 @@ def _names_conversation(seg: Segment) -> bool:
     something else (a history the analysis knows is a `history` segment: PRM101 judges it)."""
     return seg.kind in (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN) and seg.volatility in _PER_TURN \
         and conversation_named(placeholder_name(seg.expr))
+
+
+def _prose(expr: str) -> bool:
+    """An expression text that is words, not code (`conversation history`)."""
+    return " " in expr.strip() and not any(c in expr for c in "([.'\"`_")
+
+
+def _conversation(seg: Segment) -> bool:
+    """The conversation history as the analysis knows it from Python code (a `history` segment: a
+    list replayed and grown across turns, `*history`, `MessagesPlaceholder`), whole (not the
+    older part a compaction summarises) and known to hold the conversation's messages."""
+    return seg.kind is Kind.HISTORY and not seg.older and not seg.unconfirmed
 
 
 def known_per_request(seg: Segment) -> bool:

@@ -173,6 +173,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         key = self._key(node.slice, frame, env)
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
+        if isinstance(key, (str, int)) and (item := self.item_of_variants(base, key, node, frame)) is not None:
+            return item
         if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
             chosen = _one_of(base)
             if chosen is not None:

@@ -415,6 +415,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
     # ---------------------------------------------------------------- derived values
     def derived(self, base: Value, node, frame: Frame, expr: str, attr: str | None = None) -> Value:
         """A value computed from `base` that we cannot compute: it changes as often as `base`."""
+        if attr is not None and isinstance(base, Alt):
+            item = self.item_of_variants(base, attr, node, frame)  # a dict's item, not its other items
+            if item is not None:
+                return item
         m = frame.module
         span = m.span(node)
         segs = self.text_of(base, frame) if isinstance(base, (Text, Alt)) else []

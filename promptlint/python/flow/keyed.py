@@ -1,4 +1,5 @@
-"""Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place.
+"""Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place; an item
+read by its key from one of several dicts.
 
 `deps[edge.name] = result` in a loop over a set fills the dict in the set's order: its items,
 values and JSON come in that order. `values[f] = set()` (or `defaultdict(set)`) fills it with
@@ -13,12 +14,37 @@ import ast
 from dataclasses import replace
 
 from .scopes import Thunk
-from ...model import Kind
-from .values import Alt, Mapping, Seq, Spread, Text, Value, held_order
+from ...model import Kind, Volatility
+from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
 
 
 class KeyedMixin:
     """Item assignments by a key not known statically, of the Evaluator."""
+
+    def item_of_variants(self, base: Value, key: str | int, node, frame) -> Value | None:
+        """`x["choices"]`, `x.get("choices")` or `x[0]` of a value that is one of several, some of them
+        dicts (`{**response, "picked_model": random.choice(pool)}` in one branch, the response
+        itself in another): the item of each dict that holds the key; from a dict that does not
+        (its other keys, or data of its `**spread` the analysis cannot see), a value not known
+        statically, never the text of its other items (a response's content is not the random
+        pick kept beside it). None when no variant is a dict."""
+        if not isinstance(base, Alt):
+            return None
+        flat = _flat_options(base)
+        if not any(isinstance(o, Mapping) and not o.repeated for o in flat):
+            return None
+        m = frame.module
+        options = []
+        for o in flat:
+            if isinstance(o, Mapping) and not o.repeated:
+                options.append(o.items[key] if key in o.items else dynamic(
+                    m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                    f"the item `{key}` of a dict not known statically"))
+            elif isinstance(o, Seq) and not o.repeated and isinstance(key, int) and -len(o.items) <= key < len(o.items):
+                options.append(o.items[key])
+            else:
+                options.append(self.derived(o, node, frame, m.code(node), attr=key if isinstance(key, str) else None))
+        return Alt(options, m.span(node), base.fallback, base.configured, base.per_caller)
 
     def set_key(self, th: Thunk, prev, frame) -> Value:
         """The dict `prev` after `prev[key] = th.node` (or `prev[key][k] = th.node`) in a loop: when
@@ -102,3 +128,20 @@ def sorted_in_place(prev) -> Value:
     if isinstance(prev, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in prev.segs):
         return Seq([], None, repeated=True, ordered=True)
     return prev
+
+
+MAX_FLAT = 32  # options of nested choices read for an item by key
+
+
+def _flat_options(alt: Alt) -> list[Value]:
+    """The options of a choice with the options of the choices among them (a value reassigned in
+    branches: `response = response[0]` under an `if`), up to MAX_FLAT."""
+    out: list[Value] = []
+    todo = list(alt.options)
+    while todo and len(out) < MAX_FLAT:
+        one = todo.pop(0)
+        if isinstance(one, Alt):
+            todo[:0] = one.options
+        else:
+            out.append(one)
+    return out

@@ -84,6 +84,11 @@ class MethodsMixin:
             return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN, classify.MCP_LISTING)
         if method in ("values", "keys", "items") and not args and (filled := filled_dict(base)) is not None:
             return _view(filled, method)  # a dict filled by key in a loop, or left as it was by an `if`
+        if method == "get" and args and isinstance(base, Alt):
+            key = const_str(self.eval(args[0], frame, env))
+            found = self.item_of_variants(base, key, node, frame) if key is not None else None
+            if found is not None:
+                return found
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)

@@ -234,7 +234,8 @@ class TextMixin:
             # a variant holds content that can change (data of the request, a parameter): the text
             # is not one of a few fixed variants, it changes as that content does
             if src is not None:
-                middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span)]
+                middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span,
+                                  inner=_other_values(middles, src))]
             elif value.fallback:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
@@ -454,3 +455,25 @@ class TextMixin:
             return Segment(span=where, kind=kind, volatility=vol, precision=prec, expr=expr, evidence=why, name_only=True)
         return Segment(span=where, kind=Kind.TEMPLATE_VARIABLE if keep_unbound else Kind.UNKNOWN,
                        volatility=Volatility.UNKNOWN, expr=expr, evidence=f"template variable `{head}`")
+
+
+#: Values of the other variants kept on the segment that stands for a choice (`Segment.inner`).
+MAX_INNER = 8
+
+
+def _other_values(middles: list[list[Segment]], src: Segment) -> tuple[Segment, ...]:
+    """The values of unknown source (or per request) that the variants other than `src` write where
+    they differ, at their own spans (`merged = f"{base}\n\n{additional_instructions}"` in one branch,
+    `override` in another): the segment that stands for the choice keeps them, so that their
+    names stay readable (`Segment.inner`)."""
+    out: list[Segment] = []
+    for mid in middles:
+        for seg in mid:
+            for one in (seg, *seg.inner):
+                if one is not src and one.span is not None and not one.is_static and one.kind in _NAMED_KINDS \
+                        and one.volatility in (Volatility.UNKNOWN, Volatility.PER_REQUEST) and one not in out:
+                    out.append(one)
+    return tuple(replace(s, inner=()) for s in out[:MAX_INNER])
+
+
+_NAMED_KINDS = (Kind.UNKNOWN, Kind.USER_INPUT, Kind.TEMPLATE_VARIABLE)

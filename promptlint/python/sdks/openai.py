@@ -9,6 +9,7 @@ thread's messages (the history).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -151,9 +152,20 @@ def responses(b, call) -> None:
     b.options(layout, call.kwargs, frame)
 
 
+def _agents_run(call) -> bool:
+    """A run of an Azure AI Foundry agent on a thread (`project.agents.runs.create(thread_id=...,
+    agent_id=..., instructions=...)`, the azure-ai-agents client): the Assistants API's shape."""
+    return bool(call.chain) and _AGENTS_RUN.search(call.chain) is not None and call.has("thread_id") \
+        and call.has("instructions", "additional_instructions")
+
+
+_AGENTS_RUN = re.compile(r"(^|\.)agents\.runs\.(create|stream|create_and_process)$")
+
+
 def assistants_run(b, call) -> None:
     """An Assistants run (`beta.threads.runs.create(thread_id=..., assistant_id=...,
-    additional_instructions=...)`): the assistant's stored tools and instructions come first, then
+    additional_instructions=...)`, or an Azure AI agent's `agents.runs.create(thread_id=...,
+    agent_id=...)`): the assistant's stored tools and instructions come first, then
     the run's `instructions` (which replace them) or `additional_instructions` (which the API
     appends to them), then the thread's messages: the conversation the thread keeps. Only what
     the run passes is drawn: the system part, and the thread as the history after it."""
@@ -169,7 +181,8 @@ def assistants_run(b, call) -> None:
                                           span=b.span_of(thread) if thread is not None else None,
                                           evidence="the conversation an Assistants thread keeps")]))
     static = b.static_model(call.kwargs.get("model"), frame)
-    layout = b.add(call.node, "python-call", _client_provider(b, call, static), "beta.threads.runs.create", static, parts)
+    api = "agents.runs.create" if _AGENTS_RUN.search(call.chain or "") else "beta.threads.runs.create"
+    layout = b.add(call.node, "python-call", _client_provider(b, call, static), api, static, parts)
     b.options(layout, call.kwargs, frame)
 
 
@@ -193,6 +206,7 @@ SDK = Sdk(
         Shape("assistants runs", ("create", "stream", "create_and_poll", "create_and_stream"),
               chain_is(r"threads\.runs\.(create|stream|create_and_poll|create_and_stream)",
                        "additional_instructions", "instructions"), assistants_run),
+        Shape("azure agents runs", ("create", "stream", "create_and_process"), _agents_run, assistants_run),
     ),
     routes={"openai": "openai", "azure": "azure-openai"},
     models=(("gpt-", "openai"), ("o1", "openai"), ("o3", "openai"), ("o4", "openai"), ("chatgpt", "openai")),
