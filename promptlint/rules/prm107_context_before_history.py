@@ -69,8 +69,8 @@ class ContextBeforeHistoryRule(Rule):
     """
 
     code = "PRM107"
-    brief = ("a template placeholder named like per-turn content (retrieved context, the user's message) before "
-             "one named like the conversation history (info)")
+    brief = ("a value named like per-turn content (retrieved context, the user's message, a run's extra instructions) "
+             "before the conversation history (info)")
     specificity = 1
     merges_related = True  # a placeholder several prompts fill: each prompt's history is a related place
     severity = Severity.INFO
