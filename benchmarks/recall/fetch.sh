@@ -43,3 +43,4 @@ fetch setAH griptape 1.13.0 griptape.AH; fetch setAH agency-swarm 0.7.2 agency-s
 fetch setAI nemoguardrails 0.24.1; fetch setAI llmware 0.4.7; fetch setAI semantic-kernel 1.45.0
 fetch setAJ open-webui 0.12.4; fetch setAJ llama-stack 0.2.12; fetch setAJ quivr-core 0.0.26
 fetch setAK agentdojo 0.1.35; fetch setAK deepeval 4.3.1; fetch setAK langgraph 1.2.24; fetch setAK jupyter-ai-magics 2.31.7
+fetch setAL aideml 0.2.2; fetch setAL elroy 0.3.0; fetch setAL gui-agents 0.3.2; fetch setAL openevals 0.2.2; fetch setAL vision-agent 1.1.20

@@ -45,10 +45,11 @@ def _getattr_names(func) -> frozenset:
                      if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "getattr")
 
 
-def _assignments(func):
-    """(name, value) of each `name = value` (one of the targets a plain name) in `func`'s own
-    statements (not nested functions or classes)."""
-    todo = list(func.body)
+def _assignments(owner):
+    """(name, value) of each `name = value` (one of the targets a plain name) or `name: T = value`
+    in the own statements of `owner`, a function or a module (also inside `if` / `try` / loop
+    blocks; not in nested functions or classes)."""
+    todo = list(owner.body)
     while todo:
         stmt = todo.pop()
         if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
@@ -57,6 +58,8 @@ def _assignments(func):
             for t in stmt.targets:
                 if isinstance(t, ast.Name):
                     yield t.id, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+            yield stmt.target.id, stmt.value
         for field in ("body", "orelse", "finalbody", "handlers"):
             todo.extend(getattr(stmt, field, []) or [])
 
@@ -107,24 +110,11 @@ def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.C
     return out
 
 
-def _module_assignments(tree: ast.Module):
-    """(name, value) of each `name = value` / `name: T = value` among the module's own statements
-    (also inside `if` / `try` blocks; not in functions or classes), read once per tree."""
+def _module_assignments(tree: ast.Module) -> list:
+    """`_assignments` of the module's own statements, read once per tree."""
     found = getattr(tree, "_aliases", None)
     if found is None:
-        found = []
-        todo = list(tree.body)
-        while todo:
-            stmt = todo.pop()
-            if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
-                continue
-            if isinstance(stmt, ast.Assign):
-                found.extend((t.id, stmt.value) for t in stmt.targets if isinstance(t, ast.Name))
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
-                found.append((stmt.target.id, stmt.value))
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                todo.extend(getattr(stmt, field, []) or [])
-        tree._aliases = found
+        found = tree._aliases = list(_assignments(tree))
     return found
 
 
