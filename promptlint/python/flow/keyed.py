@@ -161,7 +161,15 @@ def _flat_options(alt: Alt) -> tuple[list[Value], bool, bool]:
     """The distinct options of a choice with the options of the choices among them (a value
     reassigned in branches: `response = response[0]` under an `if`), each once, up to MAX_FLAT;
     whether some were left out; and whether one of them, read or left out, is a dict written in
-    the code (looked for up to MAX_VISITS values)."""
+    the code (looked for up to MAX_VISITS values). Kept on the choice: it is read again with
+    each item read from it."""
+    known = alt.__dict__.get("_flat")
+    if known is None:
+        known = alt.__dict__["_flat"] = _flatten(alt)
+    return known
+
+
+def _flatten(alt: Alt) -> tuple[list[Value], bool, bool]:
     out: list[Value] = []
     seen: set[int] = set()
     todo = list(alt.options)
