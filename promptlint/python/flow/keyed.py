@@ -1,5 +1,7 @@
 """Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place; an item
-read by its key from one of several dicts.
+read by its key from one of several values, some of them dicts, and a method no dict has called
+on such a value (a response among a wrapper's variants, one of them a dict keeping a random model
+pick beside it: what is read is the response's, never the text of the dict's other items).
 
 `deps[edge.name] = result` in a loop over a set fills the dict in the set's order: its items,
 values and JSON come in that order. `values[f] = set()` (or `defaultdict(set)`) fills it with
