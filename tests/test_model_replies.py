@@ -160,6 +160,37 @@ def answer(backend, turns: list, pool: list):
     assert _found(tmp_path, files) == [("relay.py", 55, "PRM101", "info")]
 
 
+def test_a_reply_to_a_request_sent_with_a_random_model_seed_and_request_id_is_not_random(tmp_path):
+    # the random values are the request's inputs (model, seed, a request id header), picked two
+    # calls up from the send; the reply read by attribute is the model's output
+    files = {"desk.py": f'''
+import random
+import uuid
+
+from openai import OpenAI
+
+client = OpenAI()
+
+
+def ask(model: str, text: str, seed: int, rid: str):
+    return client.chat.completions.create(model=model, seed=seed, extra_headers={{"X-Request-Id": rid}},
+                                          messages=[{{"role": "user", "content": text}}])
+
+
+def relay(text: str, pool: list):
+    return ask(random.choice(pool), text, random.randint(0, 9999), str(uuid.uuid4()))
+
+
+def answer(turns: list, pool: list):
+    reply = relay("List this week's outings.", pool)
+    notes = reply.choices[0].message.content
+    system = {{"role": "system", "content": f"{CLUB}\\nThis week: {{notes}}"}}
+    return client.chat.completions.create(model="gpt-4.1", messages=[system, *turns])
+'''}
+    assert [f for f in _found(tmp_path, files) if f[2] == "PRM103"] == []
+    assert [f[2:] for f in _found(tmp_path, files)] == [("PRM101", "info")]
+
+
 # ---------------------------------------------------------------------------- failing: still found
 def test_a_random_pick_written_into_the_prompt_stays_a_random_value(tmp_path):
     files = {"desk.py": f'''
