@@ -81,6 +81,14 @@ UNIQUE_ID_CALLS = {
 #: One made with a seed (`random.Random(0)`) repeats its sequence on every run and is not one.
 RANDOM_GENERATORS = {"random.Random", "random.SystemRandom"}
 
+#: Methods whose call sends a request to a model and returns its reply (`client.chat.completions.create`,
+#: `llm.invoke`, `model.generate_content`): what they return is the model's output, whatever picked
+#: the client or the model (`random.choice(clients)`), not that pick (python/flow/methods.py).
+MODEL_SENDS = frozenset({"create", "acreate", "invoke", "ainvoke", "stream", "astream", "batch", "abatch",
+                         "generate", "agenerate", "generate_content", "generate_content_async", "complete",
+                         "acomplete", "chat", "achat", "completion", "acompletion", "predict", "apredict",
+                         "send_message", "send_message_async", "run", "arun", "ask", "aask", "query", "aquery"})
+
 # Calls that describe the host or the configuration: stable for the life of the process.
 STABLE_CALL_PREFIXES = (
     "platform.", "os.getenv", "os.environ", "sys.", "socket.gethostname", "getpass.getuser",

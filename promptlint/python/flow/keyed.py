@@ -1,5 +1,7 @@
 """Dicts filled by key in a loop, and the order they keep (PRM202); lists sorted in place; an item
-read by its key from one of several dicts.
+read by its key from one of several values, some of them dicts, and a method no dict has called
+on such a value (a response among a wrapper's variants, one of them a dict keeping a random model
+pick beside it: what is read is the response's, never the text of the dict's other items).
 
 `deps[edge.name] = result` in a loop over a set fills the dict in the set's order: its items,
 values and JSON come in that order. `values[f] = set()` (or `defaultdict(set)`) fills it with
@@ -27,14 +29,20 @@ class KeyedMixin:
         itself in another): the item of each dict that holds the key; from a dict that does not
         (its other keys, or data of its `**spread` the analysis cannot see), a value not known
         statically, never the text of its other items (a response's content is not the random
-        pick kept beside it). None when no variant is a dict."""
+        pick kept beside it). None when no variant is a dict. The options of nested choices are
+        all read, each once (a wrapper whose branches return a response, the response of a
+        recursive call, a dict made of it: many variants sharing the same values); past
+        MAX_FLAT distinct ones, the rest is one value not known statically, never their text."""
         if not isinstance(base, Alt):
             return None
-        flat = _flat_options(base)
-        if not any(isinstance(o, Mapping) and not o.repeated for o in flat):
+        flat, cut, dicts = _flat_options(base)
+        if not dicts:
             return None
         m = frame.module
         options = []
+        if cut:
+            options.append(dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                                   f"the item `{key}` of one of many values"))
         for o in flat:
             if isinstance(o, Mapping) and not o.repeated:
                 options.append(o.items[key] if key in o.items else dynamic(
@@ -44,6 +52,23 @@ class KeyedMixin:
                 options.append(o.items[key])
             else:
                 options.append(self.derived(o, node, frame, m.code(node), attr=key if isinstance(key, str) else None))
+        return Alt(options, m.span(node), base.fallback, base.configured, base.per_caller)
+
+    def call_of_variants(self, base: Alt, method: str, node, args, kwargs, frame, env) -> Value | None:
+        """`x.json()` of a value that is one of several, some of them dicts written in the code
+        (`{**response, "picked_model": random.choice(pool)}` in one branch): a method no dict has
+        gives, on such a dict, nothing known statically (never the text of its items); on the
+        other variants, what it gives on them. None when no variant is a dict."""
+        flat, cut, dicts = _flat_options(base)
+        if not dicts:
+            return None
+        m = frame.module
+        others = [o for o in flat if not (isinstance(o, Mapping) and not o.repeated)]
+        options: list[Value] = [dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                                        f"`.{method}()` of one of several values, one of them a dict")]
+        if others:
+            options.append(self.method(Alt(others, base.span, base.fallback, base.configured, base.per_caller),
+                                       method, node, args, kwargs, frame, env))
         return Alt(options, m.span(node), base.fallback, base.configured, base.per_caller)
 
     def set_key(self, th: Thunk, prev, frame) -> Value:
@@ -130,18 +155,41 @@ def sorted_in_place(prev) -> Value:
     return prev
 
 
-MAX_FLAT = 32  # options of nested choices read for an item by key
+MAX_FLAT = 128  # distinct options of nested choices read for an item by key
+MAX_VISITS = 2048  # values visited to find them (choices share sub-values)
 
 
-def _flat_options(alt: Alt) -> list[Value]:
-    """The options of a choice with the options of the choices among them (a value reassigned in
-    branches: `response = response[0]` under an `if`), up to MAX_FLAT."""
+def _flat_options(alt: Alt) -> tuple[list[Value], bool, bool]:
+    """The distinct options of a choice with the options of the choices among them (a value
+    reassigned in branches: `response = response[0]` under an `if`), each once, up to MAX_FLAT;
+    whether some were left out; and whether one of them, read or left out, is a dict written in
+    the code (looked for up to MAX_VISITS values). Kept on the choice: it is read again with
+    each item read from it."""
+    known = alt.__dict__.get("_flat")
+    if known is None:
+        known = alt.__dict__["_flat"] = _flatten(alt)
+    return known
+
+
+def _flatten(alt: Alt) -> tuple[list[Value], bool, bool]:
     out: list[Value] = []
+    seen: set[int] = set()
     todo = list(alt.options)
-    while todo and len(out) < MAX_FLAT:
+    visits, cut, dicts = 0, False, False
+    while todo and visits < MAX_VISITS:
         one = todo.pop(0)
+        visits += 1
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
         if isinstance(one, Alt):
             todo[:0] = one.options
-        else:
+            continue
+        dicts = dicts or isinstance(one, Mapping) and not one.repeated
+        if len(out) < MAX_FLAT:
             out.append(one)
-    return out
+        else:
+            cut = True
+            if dicts:
+                break
+    return out, cut or bool(todo), dicts

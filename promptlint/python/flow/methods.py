@@ -89,6 +89,10 @@ class MethodsMixin:
             found = self.item_of_variants(base, key, node, frame) if key is not None else None
             if found is not None:
                 return found
+        if isinstance(base, Alt) and not any(hasattr(t, method) for t in (str, bytes, dict)):
+            found = self.call_of_variants(base, method, node, args, kwargs, frame, env)
+            if found is not None:
+                return found
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)
@@ -196,6 +200,12 @@ class MethodsMixin:
             found = self._time_method(src, method, node, args, frame, env)
             if found is not None:
                 return found
+        if src is not None and src.kind is Kind.UNIQUE_ID and method in classify.MODEL_SENDS:
+            # a request sent with a client or model picked at random (`random.choice(llms).invoke(...)`):
+            # the reply is the model's output, not the pick; data fetched with the user's message stays so
+            inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
+            return self.fetched(node, inputs, frame) or dynamic(
+                span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"the reply of a model to `{m.code(node.func)}(...)`")
         if src is not None and src.kind is Kind.UNIQUE_ID:
             return Text([replace(src, span=span, expr=m.code(node), origin=None, anchor=None)])
         if method in ("split", "splitlines", "count", "find", "startswith", "endswith", "hex"):
