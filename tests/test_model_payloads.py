@@ -37,6 +37,7 @@ def test_a_payload_spread_into_the_sdk_call_is_reported_where_the_model_is_chose
 def test_a_payload_given_to_a_call_named_as_a_request_or_handed_back_is_info():
     assert _report("rotation_post.py", "handed_back.py") == [
         ("handed_back.py", "PRM205", "info", 10, [10]),      # a parameter written in place and returned
+        # (`settings_for_run`: a dict of a model and no messages, returned: a configuration, silent)
         ("rotation_post.py", "PRM205", "info", 13, [14]),    # `.update(model=next(ROTATION))`, then `post(json=)`
     ]
 
@@ -71,13 +72,19 @@ def test_the_shapes_of_writes_and_sends():
         def rebuilt_is_not_a_send(form):
             form["model"] = random.choice(LLMS)
             form = await_completion_defaults(form)
+            form["messages"] = trim(form["messages"])
+
+
+        def configuration_only(cfg):
+            cfg["model"] = random.choice(LLMS)
+            cfg["retries"] = 2
     """
     assert _switches(source) == [
         (7, "at random", "LLMS", 10, "form", "wrapper", False),
         (14, "at random", "LLMS", 14, "dict(model=random.choice(LLMS), messages=history)", "wrapper", True),
         (18, "at random", "LLMS", 19, "opts", "spread", False),
         (23, "at random", "LLMS", 23, "form", "caller", False),  # a parameter: the caller's dict, written in place
-    ]
+    ]  # `configuration_only`: a parameter given a model and no messages: not a request shape, silent
 
 
 def test_two_draws_in_branches_for_one_request_dict_are_one_diagnostic():

@@ -15,7 +15,9 @@ The dict is then sent, after the write (by line), in the same function:
   result is assigned back to the dict (`form_data = await complete_tools(form_data)`) is a step
   that hands it back, not its send;
 - `"caller"`: not sent here, but handed back to the caller that sends it: the dict is a parameter
-  of the function (written in place) or returned. The write is then the place reported.
+  of the function (written in place) or returned, and the function uses it as a request (gives or
+  reads its messages key: a dict of a model alone may be a configuration read once). The write is
+  then the place related.
 
 `conversation`: the dict gives a key of the messages (`"messages"`, `"contents"`) a value named as
 the conversation (`history`, `chat_messages`), in a display or a subscript assignment of it.
@@ -75,7 +77,7 @@ def payload_send(module, func, own, name: str | None, value, is_conversation) ->
                         and any(same(a) for a in [*c.args, *(k.value for k in c.keywords)])), None)
         if wrapper is not None:
             return PayloadSend(wrapper, "wrapper", text, conversation)
-        if _handed_back(func, own, target, same):
+        if _handed_back(func, own, target, same) and _request_shaped(own, same, display):
             return PayloadSend(write, "caller", text, conversation)
     return None
 
@@ -104,6 +106,33 @@ def _writes(own, it):
                                 for a in n.args)):
                 out.append((n, f.value, None))
     return sorted(out, key=lambda w: (w[0].lineno, w[0].col_offset))
+
+
+def _request_shaped(own, same, display) -> bool:
+    """True when the function uses the dict as a request: gives or reads a messages key of it
+    (`form_data["messages"]`, `body.get("messages")`, a display with `"messages"`). A dict of a
+    model and nothing else handed back may be a configuration read once."""
+    if display is not None and (_keys(display) & _MESSAGE_KEYS):
+        return True
+    for n in own:
+        if isinstance(n, ast.Subscript) and same(n.value) and isinstance(n.slice, ast.Constant) \
+                and n.slice.value in _MESSAGE_KEYS:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and same(n.func.value) and n.args \
+                and isinstance(n.args[0], ast.Constant) and n.args[0].value in _MESSAGE_KEYS:
+            return True
+        if isinstance(n, ast.Assign) and any(same(t) for t in n.targets) and _keys(n.value) & _MESSAGE_KEYS:
+            return True
+    return False
+
+
+def _keys(display) -> set:
+    """The constant keys of a dict display or the keywords of `dict(...)`."""
+    if isinstance(display, ast.Dict):
+        return {k.value for k in display.keys if isinstance(k, ast.Constant)}
+    if isinstance(display, ast.Call) and isinstance(display.func, ast.Name) and display.func.id == "dict":
+        return {k.arg for k in display.keywords if k.arg}
+    return set()
 
 
 def _rebuilt_by(own, same) -> set[int]:

@@ -21,7 +21,8 @@ class ModelSwitchedMidConversationRule(Rule):
     in the function that calls the method returning it (`model = self.select_model()`, then
     `model.query(...)`), or written into a request dict under `"model"` (`payload = {**body,
     "model": pick}`, `form_data["model"] = pick`, `params.update(model=pick)`) that is then sent
-    (`create(**payload)`, given to a call named as a request, or handed back to the caller). The list
+    (`create(**payload)`, given to a call named as a request, or handed back to the caller that uses
+    it as a request: its messages read or written there). The list
     is one of models by its name (`models`, `llms`, `model_names`). A model chosen only in an `except`
     handler (a fallback after an error) is not reported.
 
