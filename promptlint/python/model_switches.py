@@ -25,6 +25,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .model_payloads import payload_send
 from .module import self_attr
 from .walk import subtree, own_nodes as _own
 
@@ -42,14 +43,18 @@ class ModelSwitch:
     """`node`: where the model is chosen (the random draw, or the counter's modulo); `how`: "at
     random" or "in turns"; `pool`: the source text of the list of models; `function`: the function
     that chooses; `request`: the call made with the chosen model; `conversation`: the request
-    passes a value named as the conversation."""
+    passes a value named as the conversation; `via`: the payload dict the model is written into when
+    it reaches the request that way (`form_data["model"] = pick`), and `sent`: how that dict is sent
+    ("spread", "wrapper" or "caller", see `model_payloads`; `request` is then the write)."""
 
     node: ast.AST
     how: str
     pool: str
     function: str
-    request: ast.Call
+    request: ast.AST
     conversation: bool
+    via: str = ""
+    sent: str = ""
 
 
 def is_model_pool(expr: ast.AST) -> bool:
@@ -105,17 +110,28 @@ def find_model_switches(module) -> list[ModelSwitch]:
     for func in funcs:
         own = _own(func)
         assigned = _assigned(own)
+        handled: set[int] | None = None
         for n in own:
             choice = _choice(module, n, assigned, counters, cycles)
             if choice is None:
+                continue
+            if handled is None:  # a model chosen only after an error (a fallback) is not chosen per request
+                handled = {id(m) for h in own if isinstance(h, ast.ExceptHandler) for m in subtree(h)}
+            if id(n) in handled:
                 continue
             node, how, pool = choice
             if any(isinstance(r, ast.Return) and r.value is n for r in own):
                 choosers.setdefault(func.name, []).append(choice)
                 continue
-            request = _request(own, _bound_to(own, n), n)
+            name = _bound_to(own, n)
+            request = _request(own, name, n)
             if request is not None:
                 found.append(ModelSwitch(node, how, pool, func.name, request[0], request[1]))
+                continue
+            sent = payload_send(module, func, own, name, n, _conversation)
+            if sent is not None:
+                found.append(ModelSwitch(node, how, pool, func.name, sent.request, sent.conversation,
+                                         sent.payload, sent.how))
     for func in funcs:
         own = _own(func)
         for n in own:
@@ -125,8 +141,10 @@ def find_model_switches(module) -> list[ModelSwitch]:
             request = _request(own, _bound_to(own, n), n)
             for node, how, pool in choosers[n.func.attr] if request is not None else ():
                 found.append(ModelSwitch(node, how, pool, n.func.attr, request[0], request[1]))
-    seen: set[int] = set()
-    return [s for s in found if not (id(s.node) in seen or seen.add(id(s.node)))]
+    found.sort(key=lambda s: (s.node.lineno, s.node.col_offset))
+    seen: set = set()  # once per place chosen; draws in branches for one request dict are one cause
+    return [s for s in found if not (id(s.node) in seen or seen.add(id(s.node))) and not (
+        s.via and ((key := (s.function, id(s.request))) in seen or seen.add(key)))]
 
 
 
@@ -148,15 +166,22 @@ def _counters(tree) -> set[str]:
 
 
 def _cycles(tree) -> dict[str, ast.expr]:
-    """Attributes of `self` assigned an `itertools.cycle(pool)` -> the pool."""
+    """Attributes of `self` assigned an `itertools.cycle(pool)`, and names assigned one at module
+    level (`ROTATION = itertools.cycle(MODELS)`), -> the pool. A cycle made in the function that
+    reads it starts again on every call: not a turn kept across calls."""
     out = {}
+    top = {id(n) for n in tree.body}
     for n in subtree(tree):
         if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and n.value.args:
             f = n.value.func
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
             for t in n.targets:
-                if name == "cycle" and (a := self_attr(t)) is not None:
+                if name != "cycle":
+                    continue
+                if (a := self_attr(t)) is not None:
                     out[a] = n.value.args[0]
+                elif isinstance(t, ast.Name) and id(n) in top:
+                    out["." + t.id] = n.value.args[0]
     return out
 
 
@@ -166,9 +191,11 @@ def _choice(module, n, assigned, counters, cycles) -> tuple[ast.AST, str, str] |
         qual = module.qualified_name(n.func) or ""
         if qual in _RANDOM and is_model_pool(n.args[0]):
             return n, "at random", module.code(n.args[0])
-        if isinstance(n.func, ast.Name) and n.func.id == "next" and (a := self_attr(n.args[0])) in cycles \
-                and is_model_pool(cycles[a]):
-            return n, "in turns", module.code(cycles[a])
+        if isinstance(n.func, ast.Name) and n.func.id == "next":
+            arg = n.args[0]
+            a = self_attr(arg) or ("." + arg.id if isinstance(arg, ast.Name) else None)
+            if a in cycles and is_model_pool(cycles[a]):
+                return n, "in turns", module.code(cycles[a])
     if isinstance(n, ast.Subscript) and not isinstance(n.slice, ast.Slice) and is_model_pool(n.value):
         index = [n.slice]
         if isinstance(n.slice, ast.Name):
@@ -197,6 +224,8 @@ def _request(own, name: str | None, value) -> tuple[ast.Call, bool] | None:
         f = n.func
         receiver = f.value if isinstance(f, ast.Attribute) else f
         on_it = receiver is value or name is not None and isinstance(receiver, ast.Name) and receiver.id == name
+        if isinstance(f, ast.Name) and f.id == "dict" or isinstance(f, ast.Attribute) and f.attr == "update":
+            continue  # a request dict built (`dict(model=...)`, `params.update(model=...)`): model_payloads
         given = any(kw.arg == "model" and (kw.value is value or name is not None and isinstance(kw.value, ast.Name)
                                            and kw.value.id == name) for kw in n.keywords)
         if on_it or given:

@@ -202,7 +202,7 @@ def might_hold_prompt(source: str) -> bool:
     if ("lambda" in source or "{" in source) and _TEMPLATE_OBJECT.search(source) is not None \
             and _FUNCTION_ENTRY.search(source) is not None:
         return True  # a prompt template object with the functions that fill it (template_objects)
-    if ("random" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
+    if ("random" in source or "secrets" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
             and _MODEL_POOL.search(source) is not None:
         return True  # a model chosen per request (PRM205)
     if ("uuid" in source or "random" in source) and "essage" in source and CONVERTS_MESSAGE.search(source) is not None:

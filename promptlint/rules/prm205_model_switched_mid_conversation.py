@@ -19,7 +19,12 @@ class ModelSwitchedMidConversationRule(Rule):
     `itertools.cycle`), in a function that runs per request (not `__init__`), when the chosen
     model then makes a request (a method called on it, or a call given it as `model=`), there or
     in the function that calls the method returning it (`model = self.select_model()`, then
-    `model.query(...)`). The list is one of models by its name (`models`, `llms`, `model_names`).
+    `model.query(...)`), or written into a request dict under `"model"` (`payload = {**body,
+    "model": pick}`, `form_data["model"] = pick`, `params.update(model=pick)`) that is then sent
+    (`create(**payload)`, given to a call named as a request, or handed back to the caller that uses
+    it as a request: its messages read or written there). The list
+    is one of models by its name (`models`, `llms`, `model_names`). A model chosen only in an `except`
+    handler (a fallback after an error) is not reported.
 
     ## Why is this bad?
     Providers cache a prompt's prefix per model: a request sent to another model than the previous
@@ -27,8 +32,10 @@ class ModelSwitchedMidConversationRule(Rule):
     prefix again for the new model. With two models taken in turns, each request re-sends the
     whole conversation to a model whose cache ends two turns earlier or has expired: the history
     is processed uncached on most requests. A warning when the request passes a value named as
-    the conversation (`messages`, `history`); info when what the request carries is not known here
-    (a wrapper forwarding `*args`), since a one-shot request loses only its static prefix.
+    the conversation (`messages`, `history`; for a request dict: unpacked into the call, with its
+    messages named so); info when what the request carries is not known here (a wrapper forwarding
+    `*args`, a dict of unknown messages or sent elsewhere), since a one-shot request loses only its
+    static prefix.
 
     ## Example
     ```python
@@ -52,6 +59,12 @@ class ModelSwitchedMidConversationRule(Rule):
         for switch in find_model_switches(module):
             chosen = (f"A model is chosen {switch.how} from `{switch.pool}` for each request (in "
                       f"`{switch.function}`)")
+            if switch.via:
+                message, related = self._payload(chosen, switch)
+                severity = Severity.WARNING if switch.conversation and switch.sent == "spread" else Severity.INFO
+                yield self.diagnostic(message, module.span(switch.node), severity=severity,
+                                      related=[Related(module.span(switch.request), related)])
+                continue
             if switch.conversation:
                 message = (f"{chosen}, and the request made with it (line {switch.request.lineno}) re-sends the "
                            "conversation: providers cache a prefix per model, so a request to another model than "
@@ -65,3 +78,20 @@ class ModelSwitchedMidConversationRule(Rule):
             severity = Severity.WARNING if switch.conversation else Severity.INFO
             yield self.diagnostic(message, module.span(switch.node), severity=severity,
                                   related=[Related(module.span(switch.request), "the request made with it")])
+
+    @staticmethod
+    def _payload(chosen: str, switch) -> tuple[str, str]:
+        """The message and the related location's label of a model written into a payload dict."""
+        line, via = switch.request.lineno, switch.via
+        cost = ("providers cache a prefix per model, so a request to another model than the previous one of "
+                "the conversation reads none of it from the cache; choose the model once per conversation")
+        if switch.sent == "spread":
+            what = ("re-sends the conversation" if switch.conversation
+                    else "is sent (whether it re-sends a conversation is not known here)")
+            return (f"{chosen} and written into `{via}`, which {what} at line {line}: {cost}",
+                    "the request sent with it")
+        if switch.sent == "wrapper":
+            return (f"{chosen} and written into `{via}`, which is given at line {line} to a call whose name says it "
+                    f"makes a request (the name is the evidence): {cost}", "the call given the request dict")
+        return (f"{chosen} and written into `{via}` (line {line}), which goes back to the caller that sends it "
+                f"(the send is not seen here): {cost}", "the model written into the request dict")
