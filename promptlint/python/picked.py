@@ -97,24 +97,30 @@ def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.C
     if not isinstance(node.func, ast.Name):
         return []
     name = node.func.id
-    bound = [value for target, value in _assignments(func) if target == name] if func is not None else []
-    if not bound:
-        bound = [value for target, value in _module_assignments(tree) if target == name]
-    known = set(methods)
+    bound = _method_bindings(func, methods).get(name) if func is not None else None
+    if bound is None:
+        bound = _method_bindings(tree, methods).get(name, ())
     out = []
     for value in bound:
-        if isinstance(value, ast.Attribute) and value.attr in known and isinstance(value.value, (ast.Attribute, ast.Name)):
-            attr = ast.copy_location(ast.Attribute(value=value.value, attr=value.attr, ctx=ast.Load()), node.func)
-            attr.end_lineno, attr.end_col_offset = node.func.end_lineno, node.func.end_col_offset
-            out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
+        attr = ast.copy_location(ast.Attribute(value=value.value, attr=value.attr, ctx=ast.Load()), node.func)
+        attr.end_lineno, attr.end_col_offset = node.func.end_lineno, node.func.end_col_offset
+        out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
     return out
 
 
-def _module_assignments(tree: ast.Module) -> list:
-    """`_assignments` of the module's own statements, read once per tree."""
-    found = getattr(tree, "_aliases", None)
+def _method_bindings(owner, methods) -> dict[str, list[ast.Attribute]]:
+    """Name -> the attributes ending in an SDK method name of `methods` that the own statements of
+    `owner` (a function or a module) bind it to; a name bound only to other values maps to [] (it
+    is bound here: the module's binding does not apply). Read once per owner node."""
+    found = getattr(owner, "_sdk_aliases", None)
     if found is None:
-        found = tree._aliases = list(_assignments(tree))
+        known = set(methods)
+        found = {}
+        for target, value in _assignments(owner):
+            kept = found.setdefault(target, [])
+            if isinstance(value, ast.Attribute) and value.attr in known and isinstance(value.value, (ast.Attribute, ast.Name)):
+                kept.append(value)
+        owner._sdk_aliases = found
     return found
 
 
