@@ -152,3 +152,25 @@ def test_the_rule_reads_a_base_class_default_in_another_module(tmp_path):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "info", 9)]
     assert "default `self.slack` (0)" in report.diagnostics[0].message
+
+
+PERIODIC = '''
+class Chat:
+    def __init__(self):
+        self.messages = []
+        self.turn = 0
+
+    def ask(self, text):
+        self.turn += 1
+        self.messages.append({"role": "user", "content": text})
+        if self.turn % 20 == 0:
+            self.messages = self.messages[-10:]
+        if self.messages:
+            self.messages = self.messages[-50:]
+'''
+
+
+def test_a_cut_under_a_condition_of_when_is_not_known_to_slide_and_a_presence_test_is_no_such_condition():
+    """`if self.turn % 20 == 0:` cuts every twentieth turn (cached between cuts): not reported as
+    sliding; `if self.messages:` holds on every turn once there is a conversation."""
+    assert _cuts(PERIODIC)[0] == [(12, "self.messages", SLIDES, False)]

@@ -70,20 +70,40 @@ def _parents(func) -> dict:
     return out
 
 
+#: The bound `_guard` gives a cut under a condition that is neither a size test nor a presence
+#: test (`if self.turn % 20 == 0:`, `if step == last:`): how often it runs is not known.
+OTHER = object()
+
+
+def _presence(test) -> bool:
+    """True for a test of whether something is there or on, not of when (`if xs:`, `if not
+    self.summary:`, `if x is not None and self.enabled:`): the cut runs each time it holds."""
+    if isinstance(test, ast.BoolOp):
+        return all(_presence(v) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _presence(test.operand)
+    if isinstance(test, ast.Compare):
+        return all(isinstance(op, (ast.Is, ast.IsNot)) for op in test.ops) and _presence(test.left)
+    return isinstance(test, (ast.Name, ast.Attribute))
+
+
 def _guard(func, stmt):
     """(the `while` that runs until a size fits, None) or (None, the bound of the size test that
     decides the cut: an enclosing `if`, or an earlier `if <size test>: return` of the function),
-    or (None, None) when the cut runs unconditionally."""
+    (None, OTHER) under another condition (not a presence test), or (None, None) when the cut
+    runs unconditionally."""
     parents = _parents(func)
     node = stmt
     while node in parents and node is not func:
         up = parents[node]
         if isinstance(up, ast.While) and size_bound(up.test) is not None and node in up.body:
             return up, None
-        if isinstance(up, ast.If) and node in up.body + up.orelse:
+        if isinstance(up, (ast.If, ast.While)) and node in up.body + up.orelse:
             bound = size_bound(up.test)
             if bound is not None:
                 return None, bound
+            if not _presence(up.test):
+                return None, OTHER  # `if self.turn % 20 == 0:`: when it runs is not known
         node = up
     for early in func.body:
         if early.lineno >= stmt.lineno:
@@ -136,6 +156,8 @@ def cadence(func, stmt, how: str, amount, default_of=lambda node: None) -> tuple
     loop, bound = _guard(func, stmt)
     if loop is not None:
         return SLIDES, ""  # dropped until it fits: exactly the excess, on every request past the limit
+    if bound is OTHER:
+        return None, ""
     if how == "drop":
         k = _int(amount)
         if bound is None:
