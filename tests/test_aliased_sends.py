@@ -74,3 +74,19 @@ def test_a_method_bound_in_the_function_is_its_sdk_call(tmp_path):
 def test_a_name_bound_to_a_method_of_no_sdk_is_no_send(tmp_path):
     report = _report(tmp_path, NOT_AN_SDK_METHOD)
     assert [p for p in report.prompts if p.source == "python-call"] == []
+
+
+PARAMETER_SHADOWS = '''from openai import OpenAI
+
+client = OpenAI()
+completion = client.chat.completions.create
+
+
+def log_it(completion, question):
+    return completion(model="gpt-4o", messages=[{"role": "user", "content": question}])
+'''
+
+
+def test_a_parameter_named_as_the_module_binding_is_the_callers_value(tmp_path):
+    report = _report(tmp_path, PARAMETER_SHADOWS)
+    assert [p.api for p in report.prompts if p.source == "python-call"] == []

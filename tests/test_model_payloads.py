@@ -130,3 +130,16 @@ def test_the_prefilter_lets_a_secrets_draw_of_models_be_analysed():
             body["model"] = secrets.choice(model_names)
             return body
     """))
+
+
+def test_a_payload_spread_into_a_call_that_makes_no_request_is_no_spread_send():
+    """`Trace(**payload)` records the dict: no SDK shape's method, no name of sending."""
+    found = _switches('''
+        import random
+        MODELS = ["gpt-4o", "gpt-4o-mini"]
+
+        def record(messages):
+            payload = {"model": random.choice(MODELS), "messages": messages}
+            return Trace(**payload)
+        ''')
+    assert "spread" not in [sent for _, _, _, _, _, sent, _ in found]

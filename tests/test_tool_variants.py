@@ -253,3 +253,32 @@ FIXED = """
 def test_a_switch_fixed_for_the_conversation_or_a_new_conversation_per_item_is_no_variant(tmp_path):
     assert _found(FIXED) == []
     assert _checked(tmp_path, FIXED) == []
+
+
+RELOADED_AND_RETRIED = """
+    from openai import OpenAI
+    client = OpenAI()
+    TOOLS = [{"type": "function", "function": {"name": "f"}}]
+
+    def run(messages):
+        for _ in range(5):
+            settings = load_settings()
+            reply = client.chat.completions.create(model="gpt-4o", messages=messages,
+                                                   tools=TOOLS if settings.enabled else None)
+            messages.append(reply.choices[0].message)
+
+    def ask(messages):
+        for attempt in range(3):
+            try:
+                return client.chat.completions.create(model="gpt-4o", messages=messages,
+                                                      tools=TOOLS if attempt == 0 else None)
+            except Exception:
+                continue
+"""
+
+
+def test_a_setting_read_again_each_pass_and_a_retry_loop_prove_no_per_pass_tools(tmp_path):
+    """`settings = load_settings()` in the loop is no proof that `settings.enabled` changes per
+    pass (only a counter or a model's reply is); a send returned from the loop is retried after a
+    failure, not sent again with a grown conversation: neither is a warning."""
+    assert [row for row, severity in _checked(tmp_path, RELOADED_AND_RETRIED) if severity == "warning"] == []

@@ -28,6 +28,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from . import sdks
+
 #: Words of a callee's last name that say it makes a request with what it is given.
 _SENDS = {"completion", "completions", "create", "acreate", "invoke", "ainvoke", "complete", "acomplete",
           "generate", "post", "send", "stream", "astream"}
@@ -59,7 +61,7 @@ def payload_send(module, func, own, name: str | None, value, is_conversation) ->
     for write, target, display in _writes(own, it):
         if target is None:  # a display given straight to a call: that call is the send
             call = next((c for c in calls if display in c.args or any(k.value is display for k in c.keywords)), None)
-            spread = call is not None and any(k.arg is None and k.value is display for k in call.keywords)
+            spread = call is not None and any(k.arg is None and k.value is display for k in call.keywords) and _requests(call)
             if call is not None and (spread or _sends(call)):
                 return PayloadSend(call, "spread" if spread else "wrapper", module.code(display),
                                    _carries(display, is_conversation))
@@ -68,7 +70,7 @@ def payload_send(module, func, own, name: str | None, value, is_conversation) ->
         same = lambda e: isinstance(e, (ast.Name, ast.Attribute)) and module.code(e) == text  # noqa: E731
         after = [c for c in calls if (c.lineno, c.col_offset) >= (write.lineno, write.col_offset)]
         conversation = _conversation_of(own, same, is_conversation)
-        spread = next((c for c in after if any(k.arg is None and same(k.value) for k in c.keywords)), None)
+        spread = next((c for c in after if any(k.arg is None and same(k.value) for k in c.keywords) and _requests(c)), None)
         if spread is not None:
             return PayloadSend(spread, "spread", text, conversation)
         rebuilt = _rebuilt_by(own, same)
@@ -158,6 +160,15 @@ def _sends(call: ast.Call) -> bool:
     f = call.func
     name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
     return bool(set(re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower())) & _SENDS)
+
+
+def _requests(call: ast.Call) -> bool:
+    """True when a call the payload is spread into is a request: an SDK call shape's method
+    (`client.chat.completions.create(**payload)`) or a callee named for sending (`_sends`);
+    `Trace(**payload)` is none."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return bool(sdks.shapes_for(name)) or _sends(call)
 
 
 def _carries(display, is_conversation) -> bool:

@@ -97,6 +97,9 @@ def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.C
     if not isinstance(node.func, ast.Name):
         return []
     name = node.func.id
+    if func is not None and name in {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs,
+                                                      func.args.vararg, func.args.kwarg) if a is not None}:
+        return []  # a parameter: the caller's value, not the module's binding
     bound = _method_bindings(func, methods).get(name) if func is not None else None
     if bound is None:
         bound = _method_bindings(tree, methods).get(name, ())

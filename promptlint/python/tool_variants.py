@@ -31,6 +31,7 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
+from ..classify import MODEL_SENDS
 from .candidates import tools_named
 from .module import attribute_chain, statements
 from .walk import children, own_nodes, subtree
@@ -214,6 +215,12 @@ def _same_each_pass(sent, loop) -> bool:
     return False
 
 
+def _reply(value) -> bool:
+    """True when `value` calls a model (a send method name of `classify.MODEL_SENDS`): its reply."""
+    return any(isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in MODEL_SENDS
+               for x in subtree(value))
+
+
 def _varying(loop) -> set[str]:
     """The names that change on each pass of `loop`: its own variable, the names it assigns."""
     names = set(_targets(loop.target)) if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
@@ -226,8 +233,8 @@ def _varying(loop) -> set[str]:
             continue
         if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)) and n.value is not None:
             targets = [x for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) for x in _targets(t)]
-            if isinstance(n, ast.AugAssign) or any(isinstance(x, (ast.Call, ast.Await)) for x in subtree(n.value)):
-                names.update(targets)  # a counter, a reply
+            if isinstance(n, ast.AugAssign) or _reply(n.value):
+                names.update(targets)  # a counter, a model's reply (`settings = load()` is not per pass by itself)
             else:
                 later.append((targets, _refs(n.value)))
     changed = True
@@ -350,7 +357,9 @@ def find_tool_variants(module) -> list[ToolVariant]:
             loops = fn.enclosing(node, _LOOPS)
             loop = loops[0] if loops else None
             sent = _conversation(node, loop)
-            same = loop is not None and sent is not None and _same_each_pass(sent, loop)
+            returned = loop is not None and bool(fn.enclosing(node, (ast.Return,)))
+            # a send returned from the loop (a retry): its next pass follows a failure, not a turn
+            same = loop is not None and sent is not None and not returned and _same_each_pass(sent, loop)
             varying = _varying(loop) if same else set()
             sources = _refs(value) - fn.awaited  # the names the sent tools are made of
             best = None

@@ -347,3 +347,23 @@ def test_a_partial_value_kept_on_the_instance_is_not_per_call(tmp_path):
     (role, segments), = parts(layout)
     assert [s[:2] for s in segments if s[0] != "text"] == [("template-variable", "per-request"),
                                                             ("unknown", "unknown")]
+
+
+JINJA_LOOP_OVER_A_PARTIAL = '''
+from langchain_core.prompts import PromptTemplate
+
+TOOLS = ["search", "fetch"]
+
+
+def answer(q):
+    prompt = PromptTemplate(template="Tools:{% for t in tools %} {{ t }}{% endfor %}. Question: {{ q }}",
+                            template_format="jinja2", partial_variables={"tools": TOOLS})
+    return prompt.format(q=q)
+'''
+
+
+def test_a_jinja_loop_over_a_partial_variable_is_not_new_on_each_call(tmp_path):
+    """`{% for t in tools %}` iterates `tools`, fixed when the template is built: not per call."""
+    [layout] = [lt for lt in layouts(tmp_path, JINJA_LOOP_OVER_A_PARTIAL) if lt.api == "PromptTemplate"]
+    loops = [s for p in layout.parts for s in p.segments if (s.expr or "").startswith("for t in tools")]
+    assert loops and all(s.volatility.value != "per-request" for s in loops)

@@ -119,8 +119,9 @@ def string_template(b, call) -> None:
 
 
 def _root(expr: str) -> str:
-    """The first name of a Jinja placeholder's expression (`tools | join(", ")` -> tools)."""
-    m = re.match(r"\s*([A-Za-z_]\w*)", expr)
+    """The first name of a Jinja placeholder's expression (`tools | join(", ")` -> tools; a loop
+    section's `for t in tools` -> tools)."""
+    m = re.match(r"\s*(?:for\s+[\w\s,()]+?\s+in\s+)?([A-Za-z_]\w*)", expr)  # a loop: what it iterates
     return m.group(1) if m else ""
 
 
