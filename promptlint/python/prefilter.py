@@ -139,6 +139,10 @@ _TOOL_VARIANTS = re.compile(r"\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]"
 
 #: Options that leave the tools out merged into a request's options (`kwargs.update(self.no_tools_kwargs)`,
 #: `kwargs["include_functions"] = False`): PRM204 reads whether a loop sends its requests with them.
+#: Where a line `_TOOL_VARIANTS` matches holds one of these (the payload key, or the tool word of a
+#: reset's name in any case).
+_VARIANT_ANCHORS = ("tools\"]", "tools']", "functions\"]", "functions']", "tool", "Tool", "TOOL", "function",
+                    "Function", "FUNCTION")
 _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
                         r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
 
@@ -182,6 +186,24 @@ _MODEL_POOL = re.compile(r"(?:choice|choices|sample|cycle)\([\w.]{0,60}(?i:model
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
 
 
+def _on_lines(source: str, anchors: tuple[str, ...], pattern: re.Pattern) -> bool:
+    """True when `pattern` (of one line's text) matches a line that holds one of `anchors`: the
+    pattern is tried on those lines only (a search of the whole text tries its case-insensitive
+    alternatives at every character)."""
+    seen = set()
+    for anchor in anchors:
+        at = source.find(anchor)
+        while at != -1:
+            start = source.rfind("\n", 0, at) + 1
+            if start not in seen:
+                seen.add(start)
+                end = source.find("\n", at)
+                if pattern.search(source, start, len(source) if end == -1 else end + 1) is not None:  # with its \n
+                    return True
+            at = source.find(anchor, at + len(anchor))
+    return False
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an
@@ -215,13 +237,13 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if ("tool" in source or "TOOL" in source or "Tool" in source) and _TOOLS_LISTED.search(source) is not None:
         return True  # tools whose results the model is sent (tool_results.py)
-    if ("tool" in source or "function" in source) and _TOOL_VARIANTS.search(source) is not None:
+    if ("tool" in source or "function" in source) and _on_lines(source, _VARIANT_ANCHORS, _TOOL_VARIANTS):
         return True  # tools that may vary between the requests of a conversation (PRM204)
     if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:
         return True  # windows of a list yielded one by one (PRM105)
-    if (":]" in source or "pop(0)" in source or "del " in source) and _STORED_CUT.search(source) is not None:
+    if _on_lines(source, (":]", "pop(0)", "del "), _STORED_CUT):
         return True  # a kept conversation cut at its head (PRM105, stored_cuts)
     if "essage" not in source and "istory" not in source:
         return False
