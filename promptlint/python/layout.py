@@ -373,10 +373,9 @@ class LayoutBuilder:
             return unordered.anchor
         if unordered.span is None or unordered.span.filename != self.m.filename:
             return None
-        strings = self._set_elements(unordered)
-        if strings is not None and unordered.anchor is not None and unordered.anchor.place == "iterable":
+        if unordered.anchor is not None and unordered.anchor.place == "iterable" and self._set_elements(unordered):
             return unordered.anchor  # `for name in sorted(NAMES)` where the order enters, not a second sort at the send
-        shape = tool_shape(value) or strings
+        shape = tool_shape(value) or self._set_elements(unordered)
         if shape is not None:
             return Anchor(span, "tools", (("shape", shape),), self.m.digest)
         if api_shape is None:

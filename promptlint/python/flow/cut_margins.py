@@ -63,10 +63,14 @@ def _measured(node) -> bool:
 
 
 def _parents(func) -> dict:
-    out = {}
-    for parent in ast.walk(func):
-        for child in ast.iter_child_nodes(parent):
-            out[child] = parent
+    """Child node -> parent node within `func`, built once per function (`cadence` and `guarded`
+    both read it for each cut)."""
+    out = getattr(func, "_cut_parents", None)
+    if out is None:
+        out = func._cut_parents = {}
+        for parent in ast.walk(func):
+            for child in ast.iter_child_nodes(parent):
+                out[child] = parent
     return out
 
 
