@@ -156,7 +156,10 @@ class Segment:
     does not see change with each new message; `unconfirmed`, on a history segment, that it is a
     list an instance grows across turns that neither its name nor what is added to it says holds
     the conversation's messages (`self.notes.append(note)`): a window of it is no proven cut of
-    the conversation. `inner`, on a template's conditional section or loop, holds the placeholders
+    the conversation. `written_once`, on a dynamic segment, that it is written into the
+    conversation once, when the conversation starts (a system message set on the first turn), and
+    re-sent unchanged with it afterwards: whatever it holds, the history that follows it is that same
+    conversation's, which a change of it never invalidates. `inner`, on a template's conditional section or loop, holds the placeholders
     of unknown value that its body outputs (in output order, at their own spans): the section
     stands for them in the layout, and their names stay readable.
     """
@@ -180,6 +183,7 @@ class Segment:
     window_stop: Span | None = None  # where a newest-first walk that cuts it stops at its bound (`if tokens > max:`)
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
     unconfirmed: bool = False  # a list grown across turns not known to hold the conversation's messages
+    written_once: bool = False  # written when the conversation starts, re-sent with it unchanged
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
 
     @property

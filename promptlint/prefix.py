@@ -107,7 +107,9 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
         if seg.is_static or seg.kind is Kind.HISTORY:
             continue
         before = tokens_before(layout, cut)
-        out.append(Placed(pi, si, part, seg, before, total - before, history_between(layout, cut, end),
+        # (a value written once when the conversation starts: the history after it is its own)
+        out.append(Placed(pi, si, part, seg, before, total - before,
+                          history_between(layout, cut, end) and not seg.written_once,
                           any(c > cut for c in bp_cuts), in_newest=pi == newest, values_before=values))
         values += 1
     return out

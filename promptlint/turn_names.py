@@ -113,8 +113,8 @@ def turn_content(name: str) -> str | None:
     examples picked for it by their name: `relevant_examples`, `similar_examples`), "few-shot"
     (examples that may be fixed or picked: `examples`), or None (`system_context`, `tool_docs`,
     `domain_knowledge`, `sample_conversation`)."""
-    if not name:
-        return None
+    if not name or name.startswith("__") and name.endswith("__"):
+        return None  # (`attr.__doc__`: Python's own attribute, a docstring fixed in the code)
     found = classify.classify_name(name)
     if found is not None and found[0] is Kind.USER_INPUT:
         return "user" if "user's message" in found[3] else "retrieved"

@@ -125,6 +125,13 @@ _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\
 _SYSTEM_HELPER = re.compile(r"(?i:system)_?(?i:message|msg|prompt)\w{0,40}\(")
 
 
+#: A method of another object named for the system text, or for removing the item at index 0 or 1
+#: (`self.planner.set_system_prompt(text)`, `self.planner.remove_message_at(1)`): it may be the head
+#: writer or the remover of a conversation that object keeps (python/kept_conversations.py: the
+#: words of `HEAD_WORDS` and `REMOVE_WORDS`).
+_KEEPER_CALL = re.compile(r"\.\w{0,40}(?i:system)\w{0,40}\(|\.\w{0,30}(?:remove|delete|drop|pop)\w{0,30}\([01]\)")
+
+
 #: A request sent without tool definitions (`tools=None`, `functions=[]`): PRM204 reads whether an
 #: earlier request sent the same conversation with them.
 _NO_TOOLS = re.compile(r"\b(?:tools|functions)=(?:None|\[\])")
@@ -251,6 +258,8 @@ def might_hold_prompt(source: str) -> bool:
         return True
     if "ystem" in source and _SYSTEM_HELPER.search(source) is not None:
         return True  # a helper that writes text into the system message of a list (system_edits)
+    if _on_lines(source, ("ystem", "YSTEM", "remove", "delete", "drop", "pop"), _KEEPER_CALL):
+        return True  # a method of an object that keeps a conversation (kept_conversations)
     if "self." in source and _MEMORY_CUT.search(source) is not None:
         return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
     if "class " in source and REWRITTEN.search(source) is not None:

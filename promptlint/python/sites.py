@@ -23,7 +23,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import system_edits
+from . import kept_conversations, system_edits
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -492,6 +492,11 @@ class SiteFinder:
                 and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()  # a helper that writes its text into the system message (python/system_edits.py)
             if system_edits.edited_head(self, node, self.frame()):
+                self.b.sites.append(self.m.span(node))
+        if kept_conversations.might_write_head(node) and any(isinstance(s, _FUNCS) for s in self.stack) \
+                and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()  # a keeper's head writer called from a holder (python/kept_conversations.py)
+            if kept_conversations.head_written(self, node, self.frame()):
                 self.b.sites.append(self.m.span(node))
 
     def _send(self, candidates, call, variant: int = 0) -> bool:

@@ -94,7 +94,7 @@ def head_writer(func) -> tuple[str, str] | None:
     for n, system_test in _own_nodes(func):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "insert" \
                 and len(n.args) == 2 and first_index(n.args[0]) and isinstance(n.func.value, ast.Name) \
-                and n.func.value.id in params and _system_message(n.args[1]):
+                and n.func.value.id in params and system_message(n.args[1]):
             text = _param_read(n.args[1], params, n.func.value.id)
             if text is not None:
                 return text, n.func.value.id
@@ -131,7 +131,7 @@ def _names_system(test) -> bool:
         isinstance(n, ast.Attribute) and n.attr.upper() == "SYSTEM" for n in ast.walk(test))
 
 
-def _system_message(node) -> bool:
+def system_message(node) -> bool:
     """A message written with a system role: a dict whose "role" is "system" / "developer", a
     call with such a `role=`, or a class named for system messages (`SystemMessage(content=x)`)."""
     if isinstance(node, ast.Dict):

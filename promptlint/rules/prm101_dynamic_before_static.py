@@ -19,6 +19,12 @@ class DynamicBeforeStaticRule(Rule):
     retrieved memories or documents) placed before static content or before the conversation
     history, and static instructions placed after the per-request content of a one-shot prompt's
     newest user message (an image or a document block counts as content where it is written).
+    Text that a method of an object writes into the system message of the conversation the object
+    keeps (`self.planner.set_system_prompt(self.planner.system_prompt.replace("TASK", task))`, the
+    method writing `self.messages[0]`) is judged as that system message followed by the
+    conversation; content written there on the first turn only (`if self.turn == 0:`) is re-sent
+    unchanged with the conversation, so the history after it is not lost to it (the static text
+    after it is).
     An image or document that changes per request, put before the prompt text a function takes
     whole from its callers and sends (`[*image_blocks, {"type": "text", "text": prompt}]`), is
     info: the callers' prompts may share their instructions, which the image keeps from being

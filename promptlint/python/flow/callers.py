@@ -290,6 +290,12 @@ def _calls_in(evaluator, modules, name: str, is_callee) -> list:
     return sites
 
 
+def argument_node(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
+    """The argument node `call` passes for parameter `name` of `func` (by keyword or position; a
+    method's receiver not counted when `method`), or None."""
+    return _argument(func, call, name, method)
+
+
 def _argument(func, call: ast.Call, name: str, method: bool) -> ast.expr | None:
     """The argument node a call passes for parameter `name` (by keyword or position), or None."""
     for kw in call.keywords:

@@ -108,6 +108,11 @@ def grown(cls: ast.ClassDef, attr: str) -> bool:
     return attr in _class_index(cls)[1]
 
 
+def grown_attrs(cls: ast.ClassDef) -> list[str]:
+    """The attributes a method of `cls` appends to, extends or `+=` (`grown`), sorted."""
+    return sorted(_class_index(cls)[1])
+
+
 def added_to(cls: ast.ClassDef, attr: str) -> list:
     """(method, node added, True for a list of items) of every `self.attr.append(x)` /
     `.insert(i, x)` (x), `.extend(xs)` / `+= xs` (xs) in the class's methods."""

@@ -239,6 +239,13 @@ class ObjectsMixin:
         self._return_cache[key] = found
         return found
 
+    def know_member(self, obj: Obj, attr: str, value: Value) -> None:
+        """Record what `obj.attr` holds for one instance of a class of the tree, known from where
+        the instance is set up rather than from the class (`kept_conversations.setup_text`: the
+        system text a keeper of a conversation was made with): `member` answers it for the rest
+        of the file's analysis."""
+        self._return_cache[("member", id(obj.node), attr, id(obj))] = value
+
     def _member(self, module, cls: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
         for cls_module, c in self.mro(module, cls):
             found = self._class_member(cls_module, c, attr, self_value, depth)

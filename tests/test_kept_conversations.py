@@ -1,0 +1,211 @@
+"""A conversation kept on an object and filled through its methods from other classes
+(python/kept_conversations.py): the system text a holder writes through the keeper's head writer
+(PRM101). The package is
+fixtures/kept_conversations/desk (its README says what each module shows)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.kept_conversations import keeper
+from promptlint.python.module import load
+from promptlint.python.prefilter import might_hold_prompt
+from promptlint.turn_names import turn_content
+
+from analysis_support import code, layouts, parts, write
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "kept_conversations"
+DESK = FIXTURES / "desk"
+
+
+def _report(*paths):
+    report = api.check(list(paths), api.Settings(), jobs=1)
+    return report, [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row,
+                     d.prompt and d.prompt.rsplit("/", 1)[-1], [(Path(r.span.filename).name, r.span.start.row)
+                                                                for r in d.related]) for d in report.diagnostics]
+
+
+def test_the_desk_package_reports_what_its_holders_do_to_the_kept_conversations():
+    _, found = _report(FIXTURES)
+    assert found == [
+        # (the engine sends whatever list its callers give with their `**kwargs`, which may hold a
+        # top-level `cache_control`: no PRM302 there, as for any adapter passing unknown options)
+        # the task in the first sentence of the planner's text, written by the head writer on the
+        # first turn: reported at the placeholder, the call that writes it is the prompt
+        ("texts.py", "PRM101", "info", 3, "planner.py:30", [("planner.py", 28), ("planner.py", 30)]),
+    ]
+
+
+def test_a_task_written_once_into_the_system_text_costs_the_static_text_after_it_not_the_history():
+    report, _ = _report(FIXTURES)
+    (finding,) = [d for d in report.diagnostics if d.code == "PRM101"]
+    assert "written into the system message on the first turn only (`self.turn == 0`)" in finding.message
+    assert finding.message.endswith(": whenever it changes, the 2,164 static tokens after it, and any "
+                                    "static text the request adds after this prompt, are processed uncached")
+
+
+def test_the_negative_holders_report_nothing():
+    # a static system text (reviewer), a conversation only grown with the newest message (reviewer),
+    # a cut in steps (reviewer), the game appended at the end of the text on the first turn (notes),
+    # a window no code of the package calls (pruning)
+    _, found = _report(DESK / "reviewer.py", DESK / "notes.py", DESK / "pruning.py")
+    assert found == []
+
+
+def test_the_keeper_facts_of_the_fixture_class():
+    module = load(DESK / "chat.py", (DESK / "chat.py").read_text())
+    k = keeper(module.classes["ChatKeeper"])
+    assert (k.attr, k.heads, k.stored, k.removers) == (
+        "messages", {"set_system_text": "text"}, {"set_system_text": "system_text"}, {"remove_at": "index"})
+
+
+KEEPERS = """
+    class Dialog:
+        def __init__(self, text):
+            self.turns = []
+            self.reset(text)
+
+        def reset(self, text):
+            self.turns = [{"role": "system", "content": text}]
+
+        def add(self, text):
+            self.turns.append({"role": "user", "content": text})
+
+
+    class Inserting:
+        def __init__(self):
+            self.msgs = []
+
+        def put_system(self, note):
+            self.msgs.insert(0, {"role": "system", "content": note})
+
+        def add(self, text, role):
+            self.msgs.append({"role": role, "content": text})
+
+
+    class OnlyKept:
+        def __init__(self):
+            self.messages = []
+
+        def set_system(self, text):
+            self.system = text
+
+        def add(self, text):
+            self.messages.append({"role": "user", "content": text})
+
+
+    class NumbersOnly:
+        def __init__(self):
+            self.values = []
+
+        def set_first(self, value):
+            self.values[0] = value
+
+        def add(self, value):
+            self.values.append(value)
+"""
+
+
+def test_head_writers_are_a_reset_to_one_system_message_or_an_insert_at_the_head():
+    module = load(Path("app.py"), code(KEEPERS))
+    assert keeper(module.classes["Dialog"])[:2] == ("turns", {"reset": "text"})
+    assert keeper(module.classes["Inserting"])[:2] == ("msgs", {"put_system": "note"})
+    # the text kept apart from the list, and a list of no messages: no keeper
+    assert keeper(module.classes["OnlyKept"]) is None
+    assert keeper(module.classes["NumbersOnly"]) is None
+
+
+KEEPER = """
+    class Keeper:
+        def __init__(self, text="You help."):
+            self.messages = []
+            self.set_system_prompt(text)
+
+        def set_system_prompt(self, text):
+            self.system_prompt = text
+            if self.messages:
+                self.messages[0] = {"role": "system", "content": text}
+            else:
+                self.messages.append({"role": "system", "content": text})
+
+        def add(self, text, role="user"):
+            self.messages.append({"role": role, "content": text})
+"""
+
+RULES = "Answer in two sentences, cite the page, never guess a number you did not read. " * 40
+
+
+def test_a_constructor_argument_is_the_text_a_holder_reads_back_and_rewrites(tmp_path):
+    source = f"""
+        from keeper import Keeper
+
+        TEXT = "You answer questions about {{TOPIC}}. {RULES}"
+
+
+        class Desk:
+            def __init__(self):
+                self.turn = 0
+                self.helper = Keeper(TEXT)
+
+            def ask(self, topic, question):
+                if self.turn == 0:
+                    self.helper.set_system_prompt(self.helper.system_prompt.replace("{{TOPIC}}", topic))
+                self.helper.add(question)
+                self.turn += 1
+        """
+    found = [lt for lt in layouts(tmp_path, source, {"keeper.py": KEEPER}) if lt.source == "python-constant"]
+    assert [parts(lt) for lt in found] == [[
+        ("system", [("text", "You answer questions about "), ("unknown", "unknown", "topic"),
+                    ("text", ". " + RULES)]),
+        ("history", [("history", "unknown", "self.helper.messages")]),
+    ]]
+    assert found[0].parts[0].segments[1].written_once
+
+
+def test_a_system_text_rewritten_every_turn_with_the_question_loses_the_history(tmp_path):
+    write(tmp_path, {"keeper.py": KEEPER, "desk.py": f"""
+        from keeper import Keeper
+
+
+        class Desk:
+            def __init__(self):
+                self.helper = Keeper()
+
+            def ask(self, question):
+                self.helper.set_system_prompt(f"The question: {{question}}\\n{RULES}")
+                self.helper.add(question)
+        """})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 9)]
+    assert "the conversation history after it" in report.diagnostics[0].message
+
+
+def test_a_fully_static_system_text_written_by_a_holder_is_no_finding(tmp_path):
+    write(tmp_path, {"keeper.py": KEEPER, "desk.py": f"""
+        from keeper import Keeper
+
+        RULES = "{RULES}"
+
+
+        class Desk:
+            def __init__(self):
+                self.helper = Keeper()
+                self.helper.set_system_prompt(RULES)
+
+            def restart(self):
+                self.helper.set_system_prompt(RULES)
+
+            def ask(self, question):
+                self.helper.add(question)
+        """})
+    assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []
+
+
+def test_the_prefilter_lets_holders_of_a_kept_conversation_be_analysed():
+    for name in ("planner.py", "notes.py", "pruning.py", "reviewer.py"):
+        assert might_hold_prompt((DESK / name).read_text()), name
+
+
+def test_a_docstring_attribute_is_no_content_retrieved_for_the_turn():
+    assert turn_content("__doc__") is None
+    assert turn_content("retrieved_docs") == "retrieved"
