@@ -1,18 +1,22 @@
 """A conversation kept on an object and filled through its methods from other classes
 (python/kept_conversations.py): the system text a holder writes through the keeper's head writer
-(PRM101). The package is
+(PRM101) and the keeper's list cut by a holder (PRM105: python/stored_cuts.py,
+python/kind_windows.py). The package is
 fixtures/kept_conversations/desk (its README says what each module shows)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from promptlint import api
+from promptlint.python.flow.callers import called_anywhere
 from promptlint.python.kept_conversations import keeper
+from promptlint.python.kind_windows import newest_kinds
 from promptlint.python.module import load
 from promptlint.python.prefilter import might_hold_prompt
+from promptlint.python.stored_cuts import stored_cuts
 from promptlint.turn_names import turn_content
 
-from analysis_support import code, layouts, parts, write
+from analysis_support import code, evaluator, layouts, parts, write
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "kept_conversations"
 DESK = FIXTURES / "desk"
@@ -30,6 +34,12 @@ def test_the_desk_package_reports_what_its_holders_do_to_the_kept_conversations(
     assert found == [
         # (the engine sends whatever list its callers give with their `**kwargs`, which may hold a
         # top-level `cache_control`: no PRM302 there, as for any adapter passing unknown options)
+        # `self.keeper.remove_at(1)` twice at a limit: the oldest turn after the system prompt
+        ("planner.py", "PRM105", "info", 16, None, [("planner.py", 17)]),
+        # images kept for the newest three only, walking newest first: the test, the removal related
+        ("planner.py", "PRM105", "info", 25, None, [("planner.py", 26)]),
+        # `self.keeper.messages.pop(1)` twice at a limit
+        ("planner.py", "PRM105", "info", 47, None, [("planner.py", 48)]),
         # the task in the first sentence of the planner's text, written by the head writer on the
         # first turn: reported at the placeholder, the call that writes it is the prompt
         ("texts.py", "PRM101", "info", 3, "planner.py:30", [("planner.py", 28), ("planner.py", 30)]),
@@ -199,6 +209,94 @@ def test_a_fully_static_system_text_written_by_a_holder_is_no_finding(tmp_path):
                 self.helper.add(question)
         """})
     assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []
+
+
+def test_newest_first_walks_that_remove_items_of_a_kind_past_a_limit():
+    module = load(Path("app.py"), code("""
+        def keep_images(messages, limit):
+            seen = 0
+            for i in range(len(messages) - 1, -1, -1):
+                if messages[i].get("image"):
+                    seen += 1
+                    if seen > limit:
+                        messages.pop(i)
+
+
+        def keep_shots(self):
+            count = 0
+            for m in reversed(self.history):
+                for part in m["content"]:
+                    count += 1
+                    if limit < count:
+                        del m["content"][0]
+
+
+        def collect_newest(messages, limit):
+            seen = 0
+            kept = []
+            for m in reversed(messages):
+                seen += 1
+                if seen > limit:
+                    break
+                kept.append(m)
+            return kept
+
+
+        def from_the_head(messages, limit):
+            seen = 0
+            for i in range(len(messages)):
+                seen += 1
+                if seen > limit:
+                    messages.pop(i)
+        """))
+    # (the second walks the list's messages by name `m`, not the list: not a removal from it)
+    assert [(test.lineno, drop.lineno) for test, drop in newest_kinds(module)] == [(6, 7)]
+
+
+def test_pop_of_the_item_after_a_kept_first_message_is_a_cut_and_other_indices_are_not():
+    module = load(Path("app.py"), code("""
+        class Agent:
+            def trim(self):
+                if len(self.chat.messages) > 2 * self.window + 1:
+                    self.chat.messages.pop(1)
+
+            def other(self):
+                if len(self.chat.messages) > self.window:
+                    self.chat.messages.pop(2)
+
+            def step(self):
+                self.trim()
+                self.other()
+        """))
+    cuts, _ = stored_cuts(module, None, [])
+    assert [(c.at.lineno, c.held, c.cadence) for c in cuts] == [(4, "self.chat.messages", "slides")]
+
+
+def test_a_method_counts_as_called_only_by_calls_that_may_be_its_own(tmp_path):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": """
+        class A:
+            def flush(self):
+                pass
+        """, "pkg/b.py": """
+        class B:
+            def flush(self):
+                pass
+
+            def run(self):
+                self.flush()
+        """, "pkg/c.py": """
+        class C:
+            def go(self, other):
+                other.flush()
+        """})
+    ev = evaluator(tmp_path)
+    a = ev.project.load(tmp_path / "pkg" / "a.py")
+    func = a.classes["A"].body[0]
+    assert called_anywhere(ev, a, func)  # `other.flush()` in c.py may be A's
+    (tmp_path / "pkg" / "c.py").write_text("x = 1\n")
+    ev = evaluator(tmp_path)
+    a = ev.project.load(tmp_path / "pkg" / "a.py")
+    assert not called_anywhere(ev, a, a.classes["A"].body[0])  # B's `self.flush()` is B's own
 
 
 def test_the_prefilter_lets_holders_of_a_kept_conversation_be_analysed():

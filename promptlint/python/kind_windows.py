@@ -13,6 +13,13 @@ count, or a name incremented in a loop: `A += 1`) and `B` a name, an attribute o
 constant; after it a loop that walks a list named for the conversation (`for m in messages`, `while
 i < len(self.message_history)`) and reads `E`, and either removes items of that list (`.pop(...)`,
 `del xs[...]`) or counts `E` down (`E -= 1`).
+
+The same window kept walking the conversation newest first (`for i in range(len(xs) - 1, -1, -1)`,
+`for m in reversed(xs)`, `xs[::-1]`): a name counted up in the walk (`seen += 1`) and, under a test
+that it passed a limit (`if seen > MAX_IMAGES:`), a removal from the walked conversation or from a
+message of it (`del xs[i]["content"][j]`, `xs.pop(i)`, `xs[i]["content"].pop(j)`): the items of the
+kind older than the newest `MAX_IMAGES` are removed, so each new one strips an older message. The
+fact is then (the test, the removal).
 """
 from __future__ import annotations
 
@@ -40,6 +47,19 @@ def kind_windows(module) -> list[tuple[ast.Assign, ast.AST]]:
     return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
 
 
+def newest_kinds(module) -> list[tuple[ast.expr, ast.AST]]:
+    """(the test `count > limit`, the removal under it) of functions that walk the conversation
+    newest first and remove the items of a kind past a limit (module docstring), in source order."""
+    out = []
+    src = module.source
+    for func in statements(module.tree):
+        if isinstance(func, _FUNCS):
+            a, b = module.offsets(func)
+            if any(src.find(word, a, b) != -1 for word in ("pop(", "del ")) and src.find("+=", a, b) != -1:
+                out.extend(_newest_kept(own_nodes(func, body_only=True)))
+    return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
+
+
 def _in(func) -> list[tuple[ast.Assign, ast.AST]]:
     nodes = own_nodes(func, body_only=True)
     counts = {t.id for n in nodes if isinstance(n, ast.Assign) and _counted(n.value) for t in n.targets
@@ -59,6 +79,76 @@ def _in(func) -> list[tuple[ast.Assign, ast.AST]]:
         if drop is not None:
             out.append((n, drop))
     return out
+
+
+def _newest_kept(nodes) -> list[tuple[ast.AST, ast.AST]]:
+    """(the test `count > limit`, the removal under it) of each newest-first walk of the
+    conversation that counts items up and removes those past the limit (module docstring)."""
+    out = []
+    for loop in nodes:
+        if not isinstance(loop, ast.For):
+            continue
+        held = _newest_first(loop.iter)
+        if held is None:
+            continue
+        counted = {n.target.id for n in subtree(loop) if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
+                   and isinstance(n.target, ast.Name) and isinstance(n.value, ast.Constant) and n.value.value == 1}
+        for n in subtree(loop):
+            if isinstance(n, ast.If) and _past_limit(n.test, counted):
+                drop = next((d for stmt in n.body for d in subtree(stmt) if _removes_from(d, held)), None)
+                if drop is not None:
+                    out.append((n.test, drop))
+                    break
+    return out
+
+
+def _newest_first(it) -> str | None:
+    """The conversation a loop's iterable walks from its newest item: `range(len(xs) - 1, -1, -1)`,
+    `reversed(xs)` (also of `enumerate(xs)` or `list(...)` of it), `xs[::-1]`; else None."""
+    if isinstance(it, ast.Call) and getattr(it.func, "id", None) == "range" and len(it.args) == 3:
+        start, step = it.args[0], it.args[2]
+        if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub) and isinstance(start, ast.BinOp) \
+                and isinstance(start.op, ast.Sub) and isinstance(start.left, ast.Call) \
+                and getattr(start.left.func, "id", None) == "len" and start.left.args:
+            return _conversation(start.left.args[0])
+        return None
+    if isinstance(it, ast.Call) and getattr(it.func, "id", None) == "reversed" and it.args:
+        inner = it.args[0]
+        while isinstance(inner, ast.Call) and getattr(inner.func, "id", None) in ("list", "enumerate") and inner.args:
+            inner = inner.args[0]
+        return _conversation(inner)
+    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None \
+            and it.slice.upper is None and isinstance(it.slice.step, ast.UnaryOp) and isinstance(it.slice.step.op, ast.USub):
+        return _conversation(it.value)
+    return None
+
+
+def _past_limit(test, counted: set[str]) -> bool:
+    """`count > limit` / `count >= limit` (or `limit < count`) for a name counted up in the walk."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Lt, ast.LtE)):
+        left, right = right, left
+    elif not isinstance(op, (ast.Gt, ast.GtE)):
+        return False
+    return isinstance(left, ast.Name) and left.id in counted and _limit(right)
+
+
+def _removes_from(node, held: str) -> bool:
+    """A `del` of an item of the conversation `held` or of a part of one of its messages
+    (`del xs[i]["content"][j]`), or a `.pop(...)` of either."""
+    if isinstance(node, ast.Delete):
+        return any(isinstance(t, ast.Subscript) and _root(t.value) == held for t in node.targets)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" \
+        and node.args and _root(node.func.value) == held
+
+
+def _root(node) -> str:
+    """The list a subscript chain reads from (`xs[i]["content"]` -> `xs`), as source text."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return ast.unparse(node)
 
 
 def _counted(value) -> bool:

@@ -171,7 +171,7 @@ _MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|r
 #: `chat.messages.pop(0)`, `del self.turns[:k]`):
 #: PRM105 (stored_cuts).
 _WORDS_CUT = r"(?i:transcript|turns|dialog|chat|conversation|messages|history)"
-_STORED_CUT = re.compile(_WORDS_CUT + r"\w{0,30}(?:\.pop\(0\)|[ \t]{0,4}=[ \t]{0,4}(?:[\w.]{0,60}" + _WORDS_CUT
+_STORED_CUT = re.compile(_WORDS_CUT + r"\w{0,30}(?:\.pop\([01]\)|[ \t]{0,4}=[ \t]{0,4}(?:[\w.]{0,60}" + _WORDS_CUT
                          + r"\w{0,30}\[[^\[\]\n]{1,80}:\]|\[[^\]\n]{0,80}\[[^\[\]\n]{1,80}:\]))|\bdel [\w.]{0,80}" + _WORDS_CUT + r"\w{0,30}\[")
 
 
@@ -250,7 +250,7 @@ def might_hold_prompt(source: str) -> bool:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:
         return True  # windows of a list yielded one by one (PRM105)
-    if _on_lines(source, (":]", "pop(0)", "del "), _STORED_CUT):
+    if _on_lines(source, (":]", "pop(0)", "pop(1)", "del "), _STORED_CUT):
         return True  # a kept conversation cut at its head (PRM105, stored_cuts)
     if "essage" not in source and "istory" not in source:
         return False

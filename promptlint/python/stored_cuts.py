@@ -6,7 +6,10 @@ replaces by its newer part or deletes the head of, before the next request reads
   `kept = history[i:]`, `kept = [system, *kept]`, `self.messages = kept`);
 - the same with a new message made here put before the kept part (`[summary, *history[i:]]`,
   `summary = await self._summarize(...)`): a summary rewritten at each cut;
-- `del self.history[:k]`, `del chat.messages[0]`, `chat.messages.pop(0)`;
+- `del self.history[:k]`, `del chat.messages[0]`, `chat.messages.pop(0)`, or `chat.messages.pop(1)`
+  (the oldest after a first message that is kept); also through a method of the object that keeps
+  the conversation and removes the item at the index it is given
+  (`self.planner.remove_message_at(1)`: `kept_conversations.removed_at`);
 - a list a function is handed rebound to its newer part in a loop until the prompt rendered from
   it fits (`while len(prompt) > max_length: events = events[1:]; prompt = render(events=events)`).
 
@@ -33,11 +36,13 @@ from .cut_defaults import Defaults
 from .flow.callers import called_anywhere
 from .flow.class_facts import message_node, walk_statements
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
+from .kept_conversations import removed_at, removed_shape
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: Text a module that cuts a kept list holds: a slice from the head or the end, a delete of items, a
-#: pop of the oldest (`stored_cuts` is not read otherwise).
-TEXT = re.compile(r"\[[^\[\]\n]{1,80}:\]|\bdel [\w.]{1,80}\[|\.pop\(0\)")
+#: pop of the oldest (or of the oldest after a kept first item), or a keeper's remover given the index
+#: 0 or 1 (`kept_conversations.REMOVE_WORDS`) (`stored_cuts` is not read otherwise).
+TEXT = re.compile(r"\[[^\[\]\n]{1,80}:\]|\bdel [\w.]{1,80}\[|\.\w{0,30}(?:remove|delete|drop|pop)\w{0,30}\([01]\)")
 
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -85,8 +90,9 @@ def _bound_once(stmts) -> dict[str, ast.expr]:
 class _Reader:
     """The cuts of one function (see the module docstring)."""
 
-    def __init__(self, func):
+    def __init__(self, func, removes=None):
         self.func = func
+        self.removes = removes  # call -> the kept list a keeper's method removes an item of, or None
         self.stmts = list(walk_statements(func.body))  # (statements only, not in nested defs)
         self.once = _bound_once(self.stmts)
         self.aliases = {k: v for k, v in self.once.items() if isinstance(v, ast.Attribute) and _chain(v)}
@@ -192,6 +198,9 @@ class _Reader:
                 held = self.held(n.value.func.value)
                 if held is not None:
                     yield n, held, "drop", ast.Constant(1), False, n
+            elif isinstance(n, ast.Expr) and self.removes is not None and isinstance(n.value, ast.Call) \
+                    and (held := self.removes(n.value)) is not None:
+                yield n, held, "drop", ast.Constant(1), False, n
 
 
 def _len_minus(node) -> bool:
@@ -200,8 +209,11 @@ def _len_minus(node) -> bool:
 
 
 def _pops_oldest(call) -> bool:
+    """`xs.pop(0)`, or `xs.pop(1)`: the oldest item, or the oldest after a first one that is kept
+    (a system message, the first turn)."""
     return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop" \
-        and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0
+        and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) and call.args[0].value in (0, 1) \
+        and type(call.args[0].value) is int
 
 
 def _fit_rebinds(func, stmts):
@@ -319,6 +331,17 @@ def _functions(module):
             stack.extend((s, cls) for s in handler.body)
 
 
+def _remover(evaluator, module, func, cls):
+    """The test `_Reader` asks of a call statement: the kept list (`self.planner.messages`) that a
+    keeper's method removes an item of (`self.planner.remove_message_at(1)`), read in the frame of
+    `func`; None for any other call."""
+    def removes(call):
+        if not removed_shape(call):
+            return None
+        return removed_at(evaluator, call, evaluator.unbound_frame(module, func, cls, 1))
+    return removes
+
+
 def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
     """(the cuts of kept conversations in `module` that run on every request once the limit is
     reached (or by default), each with its evidence; the lines of the cuts of kept lists made in
@@ -330,7 +353,7 @@ def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
               for s in part.segments if s.window is not None}  # a cut in a request: judged there
     for func, cls in _functions(module):
         default_of = defaults.reader(cls)
-        reader = _Reader(func)
+        reader = _Reader(func, None if evaluator is None else _remover(evaluator, module, func, cls))
         found = [(stmt, held, how, amount, summary, cut) for stmt, held, how, amount, summary, cut in reader.cuts()]
         found += [(stmt, name, how, amount, False, stmt) for stmt, name, how, amount in _fit_rebinds(func, reader.stmts)]
         first: dict[str, StoredCut] = {}

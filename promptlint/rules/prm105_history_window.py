@@ -23,6 +23,12 @@ _CUT_WITH_RELATED = {
                      "message on, on every turn (the request that sends it is not linked here: how much it costs "
                      "is not known); drop them in steps (half of them at a limit) so it only changes at a cut"),
                      "one of the oldest dropped here"),
+    "newest_kinds": (("The conversation keeps only the newest items of a kind here: walking it newest first, the items "
+                      "past a limit are removed from older messages, so once it holds more every new one strips an "
+                      "older message and the conversation changes from that message on, on every turn (the request "
+                      "that sends it is not linked here: how much it costs is not known); drop them in steps (half "
+                      "of them at a limit) so it only changes at a cut"),
+                     "an older one removed here"),
 }
 
 #: The message of each kind of cut found by a fact finder and reported at its node alone.
@@ -86,7 +92,10 @@ class HistoryWindowRule(Rule):
     through names: `history = self.messages`, `kept = [system, *history[i:]]`, `self.messages =
     kept`), with a new message made there put before that part (a summary rewritten at each cut),
     its head deleted (`del chat.messages[:k]`, `chat.messages.pop(0)` in a loop until it fits a
-    budget), or a list a function is handed rebound to its newer part until the prompt rendered
+    budget, `agent.messages.pop(1)` after a first message that is kept, or a method of the object
+    that keeps the conversation called to remove its oldest turn, `self.planner.remove_message_at(1)`
+    with `remove_message_at` popping the index from `self.messages`), or a list a function is handed
+    rebound to its newer part until the prompt rendered
     from it fits (`while len(prompt) > max_length: events = events[1:]`). Reported where it is cut
     when the cut runs on every request once the limit is reached (in a loop until it fits, with no
     test by a method that adds to it, under a test whose bound is what it keeps, or by default: a
@@ -103,7 +112,9 @@ class HistoryWindowRule(Rule):
     The oldest messages of a kind removed or stripped beyond a limit (`excess = count - MAX_IMAGES`,
     then a walk of the conversation from its head that pops that many, `self.history.pop(i)`, or
     counts `excess` down as it strips their images) keep only the newest of that kind: info, where
-    the excess is taken.
+    the excess is taken. So does a walk of the conversation newest first that counts the items of a
+    kind and removes those past a limit from older messages (`seen += 1`, then `if seen > MAX_IMAGES:
+    del msgs[i]["content"][j]`): info, where the limit is tested.
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:

@@ -364,7 +364,8 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
 
 def called_anywhere(evaluator, module, func) -> bool:
     """True when some code of `func`'s package tree calls a function of its name (`name(...)`,
-    `self.name(...)`, `x.name(...)`: by name only, so a namesake counts too), or when that is not
+    `self.name(...)`, `x.name(...)`: by name only, so a namesake counts too, except a
+    `self.name(...)` of another module's class that defines its own `name`), or when that is not
     known (no file, too many modules to read); False when no file of the tree calls it: only the
     user's own code does (a public method such as `prune_history()`)."""
     index = call_index(module)
@@ -372,5 +373,15 @@ def called_anywhere(evaluator, module, func) -> bool:
         return True
     if getattr(module, "path", None) is None:
         return True
-    modules = evaluator.project.callers_of(func.name, module.path, 0)
-    return modules is None or bool(modules)
+    modules = evaluator.project.callers_of(func.name, module.path, MAX_CALLERS)
+    if modules is None:
+        return True
+    return any(calls_named(other, func.name) or any(
+        not _own_method(cls, func.name) for _call, _caller, cls in calls_named(other, func.name, ("self.",)))
+        for other in modules)
+
+
+def _own_method(cls, name: str) -> bool:
+    """True when `cls` (the class around a `self.name(...)` call, or None) defines a method `name`
+    itself: the call is that method's, not a namesake's of another module."""
+    return cls is not None and any(isinstance(s, _FUNCS) and s.name == name for s in cls.body)
