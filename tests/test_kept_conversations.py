@@ -49,7 +49,7 @@ def test_the_desk_package_reports_what_its_holders_do_to_the_kept_conversations(
 def test_a_task_written_once_into_the_system_text_costs_the_static_text_after_it_not_the_history():
     report, _ = _report(FIXTURES)
     (finding,) = [d for d in report.diagnostics if d.code == "PRM101"]
-    assert "written into the system message on the first turn only (`self.turn == 0`)" in finding.message
+    assert "written into the system message when the conversation starts (`self.turn == 0`)" in finding.message
     assert finding.message.endswith(": whenever it changes, the 2,164 static tokens after it, and any "
                                     "static text the request adds after this prompt, are processed uncached")
 
@@ -140,6 +140,9 @@ KEEPER = """
 
         def add(self, text, role="user"):
             self.messages.append({"role": role, "content": text})
+
+        def reset(self):
+            self.messages = [{"role": "system", "content": self.system_prompt}]
 """
 
 RULES = "Answer in two sentences, cite the page, never guess a number you did not read. " * 40
@@ -188,6 +191,38 @@ def test_a_system_text_rewritten_every_turn_with_the_question_loses_the_history(
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "warning", 9)]
     assert "the conversation history after it" in report.diagnostics[0].message
+
+
+def test_a_system_text_written_when_the_conversation_starts_anew_keeps_its_history(tmp_path):
+    # after the keeper's reset, or on a keeper just made: the question is re-sent with the new
+    # conversation (per conversation, not per request)
+    write(tmp_path, {"keeper.py": KEEPER, "desk.py": f"""
+        from keeper import Keeper
+
+
+        class Desk:
+            def __init__(self):
+                self.helper = Keeper()
+
+            def start(self, question):
+                self.helper.reset()
+                self.helper.set_system_prompt(f"The question: {{question}}\\n{RULES}")
+
+            def fresh(self, question):
+                self.other = Keeper()
+                self.other.set_system_prompt(f"The question: {{question}}\\n{RULES}")
+                self.other.add("Begin.")
+        """})
+    found = [lt for lt in api.check([tmp_path], api.Settings(), jobs=1).prompts
+             if lt.source == "python-constant" and lt.site.filename.endswith("desk.py")]
+    assert [(lt.site.start.row, [s.volatility.value for s in lt.parts[0].segments if not s.is_static],
+             all(s.written_once for s in lt.parts[0].segments if not s.is_static)) for lt in found] == [
+        (10, ["per-conversation"], True), (14, ["per-conversation"], True)]
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    # (the static text after the question only: below the minimum, a note; the history is not lost)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM101", "info", 10),
+                                                                           ("PRM101", "info", 14)]
+    assert not any("history" in d.message for d in found)
 
 
 def test_a_fully_static_system_text_written_by_a_holder_is_no_finding(tmp_path):

@@ -64,11 +64,13 @@ MAX_ARGS = 3  # arguments of a head-writer call (the text, and options such as `
 class Keeper(NamedTuple):
     """The facts of a keeper class: `attr` its list attribute, `heads` head-writer method -> its
     text parameter, `stored` head-writer method -> the attribute it keeps the text in (or None),
-    `removers` method -> its index parameter."""
+    `removers` method -> its index parameter, `resets` the methods that start the list anew
+    (`self.messages = []`, `self.messages = [{"role": "system", ...}]`)."""
     attr: str
     heads: dict
     stored: dict
     removers: dict
+    resets: frozenset = frozenset()
 
 
 def _self_attr(node) -> str | None:
@@ -142,6 +144,13 @@ def _remover_of(method, lists: set[str]):
     return None
 
 
+def _restarts(method, attr: str) -> bool:
+    """True when `method` binds the list `self.<attr>` to a new list display (`self.messages = []`,
+    `self.messages = [{"role": "system", ...}]`): the conversation starts again."""
+    return any(isinstance(s, ast.Assign) and len(s.targets) == 1 and _self_attr(s.targets[0]) == attr
+               and isinstance(s.value, ast.List) for s in walk_statements(method.body))
+
+
 def keeper(cls: ast.ClassDef) -> Keeper | None:
     """The keeper facts of `cls` (its own methods; cached on the node), or None when no list
     attribute that its methods grow with messages has a head writer."""
@@ -160,8 +169,9 @@ def keeper(cls: ast.ClassDef) -> Keeper | None:
         if heads:
             attr = next(iter(heads.values()))[0]
             removers = {m.name: r[1] for m in methods if (r := _remover_of(m, {attr})) is not None}
+            resets = frozenset(m.name for m in methods if m.name != "__init__" and _restarts(m, attr))
             found = Keeper(attr, {n: h[1] for n, h in heads.items() if h[0] == attr},
-                           {n: h[2] for n, h in heads.items() if h[0] == attr}, removers)
+                           {n: h[2] for n, h in heads.items() if h[0] == attr}, removers, resets)
     cls._promptlint_keeper = found
     return found
 
@@ -215,7 +225,7 @@ def head_written(finder, node: ast.Call, frame) -> bool:
                       evidence=f"the conversation kept in `{held}`, grown by the methods of its class",
                       origin=span, origin_note="the conversation the instance keeps after its system message")
     text = finder.ev.eval(text_node, frame)
-    start = _at_start(node, frame)
+    start = _at_start(node, frame) or _restarted(node, frame, k)
     if start is not None:
         text = _written_once(text, finder.m.code(start))
     message = Mapping({"role": Text([Segment(text="system", span=span)]), "content": text}, span=span)
@@ -236,6 +246,27 @@ def _at_start(node: ast.Call, frame) -> ast.expr | None:
     return None
 
 
+def _restarted(node: ast.Call, frame, k: Keeper) -> ast.AST | None:
+    """The statement of the calling function before `node` that starts the conversation of the
+    same receiver anew: a call of one of the keeper's resets (`self.judge.reset()`), or a new
+    instance bound to it (`self.judge = Keeper(...)`, `agent = make_agent(...)`); else None."""
+    func = frame.func
+    if not isinstance(func, _FUNCS):
+        return None
+    receiver = ast.unparse(node.func.value)
+    found = None
+    for stmt in walk_statements(func.body):
+        if stmt.lineno >= node.lineno:
+            continue
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Attribute) \
+                and stmt.value.func.attr in k.resets and ast.unparse(stmt.value.func.value) == receiver:
+            found = stmt if found is None or stmt.lineno > found.lineno else found
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and ast.unparse(stmt.targets[0]) == receiver \
+                and isinstance(stmt.value, ast.Call):
+            found = stmt if found is None or stmt.lineno > found.lineno else found
+    return found
+
+
 def _counter_at_zero(test, cls: ast.ClassDef) -> bool:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _self_attr(test.operand) is not None and stepped(cls, _self_attr(test.operand))
@@ -249,14 +280,14 @@ def _counter_at_zero(test, cls: ast.ClassDef) -> bool:
     return False
 
 
-def _written_once(value, test: str):
+def _written_once(value, start: str):
     """`value` with its dynamic content marked `written_once` (per-request content made
-    per-conversation): written into the system message on the first turn only (`test`) and re-sent
-    unchanged with the conversation afterwards."""
+    per-conversation): written into the system message when the conversation starts (`start`: the
+    test of its first turn, or the statement that starts it anew) and re-sent unchanged with it."""
     if isinstance(value, Alt):
-        return Alt([_written_once(o, test) for o in value.options], value.span, value.fallback)
+        return Alt([_written_once(o, start) for o in value.options], value.span, value.fallback)
     if isinstance(value, Text):
-        note = f"written into the system message on the first turn only (`{test}`), then re-sent with it"
+        note = f"written into the system message when the conversation starts (`{start}`), then re-sent with it"
         return Text([s if s.is_static else replace(
             s, written_once=True, volatility=Volatility.PER_CONVERSATION if s.volatility is Volatility.PER_REQUEST
             else s.volatility, evidence=f"{s.evidence}; {note}" if s.evidence else note) for s in value.segs])
