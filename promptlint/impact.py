@@ -332,16 +332,18 @@ class _Geometry:
 _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 
 
-def impacts(layout: PromptLayout) -> list[Impact]:
+def impacts(layout: PromptLayout, remember: bool = True) -> list[Impact]:
     """The impact of every dynamic segment of the layout's shareable prefix, in request order
     (segments of tools parts, but for a time, an id or a tool list chosen by a condition, and of
     PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last
-    layout's result is remembered: every prefix rule asks for it."""
+    layout's result is remembered (every prefix rule asks for it), unless not `remember` (a layout
+    looked at once, such as one with a value moved: `gains.move_pays`)."""
     global _MEMO
     if _MEMO is not None and _MEMO[0] is layout:
         return _MEMO[1]
     result = _impacts(layout)
-    _MEMO = (layout, result)
+    if remember:
+        _MEMO = (layout, result)
     return result
 
 
@@ -435,7 +437,8 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
     end of the shareable prefix and at the last explicit breakpoint on opt-in APIs, rounded to the
     target's minimum and increments. Dormant caching (an opt-in API without a breakpoint) counts as
     if it were on, so a move that prepares the prefix counts. `promptlint fix` compares these
-    before and after a fix that moves content: a move that caches nothing more is not applied."""
+    before and after a fix that moves content, and `check` before it offers one (`gains`): a move
+    that caches nothing more is neither offered nor applied."""
     geo = _Geometry(layout)
     stop = next((Cut(pi, si) for pi, si, _part, seg in layout.segments() if _changes(seg)), geo.end)
     out = {}

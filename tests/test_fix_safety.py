@@ -169,9 +169,12 @@ def ask(question):
     # enough static text after the time to be cached (a warning): over 1,024 tokens
     (tree / "rules.md").write_text("".join(f"{i}. Never invent facts about order {i}; cite the document you use.\n"
                                            for i in range(1, 100)))
+    found = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
+    # the move would leave the time before `RULES`: the finding would stay, so none is offered
+    assert [(d.severity, d.fix) for d in found] == [(Severity.WARNING, None)]
     result = invoke("fix", "--unsafe-fixes", ".")
-    assert (tree / "app.py").read_text() == app  # the move would leave the time before `RULES`
-    assert "fix not applied, the finding would stay after it" in result.stderr
+    assert (tree / "app.py").read_text() == app
+    assert "fix not applied" not in result.stderr and "0 fixed, 1 remaining" in result.stderr
     assert result.exit_code == 1
 
 
@@ -216,10 +219,10 @@ def test_a_move_that_caches_nothing_more_is_not_applied(tree):
     (tree / "app.py").write_text(app)
     (tree / "rules.md").write_text(RULES_TEXT)
     before = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
-    assert len(before) == 1 and before[0].fix is not None and before[0].fix.moves  # offered: the rule cannot see where it lands
+    assert len(before) == 1 and before[0].fix is None  # not offered: the rule sees where it would land
     first, after, second = _fix_twice(tree, app)
     assert after == app
-    assert "PRM102 at 12:25: fix not applied, the finding would stay after it" in first.stderr
+    assert "fix not applied" not in first.stderr and "0 fixed" in first.stderr
     assert first.exit_code == 1 and second.exit_code == 1
 
 

@@ -186,28 +186,23 @@ def fix_of(seg: Segment):
 _MOVE_PLACES = ("fstring-field", "concat-operand")
 
 
-def nothing_lost(imp: Impact) -> bool:
-    """True when the impact's estimated loss is zero: a whole request whose every target would
-    cache as much with the value moved as now (below the minimum either way), with no history or
-    breakpoint-closed text at stake. A move then gains nothing (the message says so)."""
-    return (imp.complete and bool(imp.targets) and not imp.history_after and not imp.before_lost
-            and all(t.lost == 0 for t in imp.targets))
-
-
-def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
+def move_fix(seg: Segment, imp: Impact, layout):
     """The unsafe fix that moves the value after the static text of its f-string or
-    concatenation, when a sure edit exists in the diagnostic's own file, marked `moves` (the
-    fixer applies it only when the fixed text caches more). None when the conversation history
-    follows the value (`placed.history_after`): a move inside the string cannot take it past the
-    history, so the finding would stay; None when the estimated loss is zero (`nothing_lost`)."""
-    if seg.span is None or (placed is not None and placed.history_after):
-        return None
-    if isinstance(placed, Impact) and nothing_lost(placed):
+    concatenation, when a sure edit exists in the diagnostic's own file and the move pays
+    (`gains.move_pays`: with the value where the edit puts it, its finding is gone and the prompt
+    caches more, the test `promptlint fix` applies to the fixed text), marked `moves`. None
+    otherwise, so a finding offers only a fix that `fix --unsafe-fixes` applies; None at once when
+    the conversation history follows the value (a move inside the string cannot take it past the
+    history)."""
+    if seg.span is None or imp.history_after:
         return None
     if seg.fix is None and (seg.anchor is None or seg.anchor.place not in _MOVE_PLACES):
         return None
     fix = fix_of(seg)
     if fix is None or fix.applicability is not Applicability.UNSAFE:
+        return None
+    from ..gains import move_pays
+    if not move_pays(layout, imp, fix):
         return None
     return dataclasses.replace(fix, moves=True)
 

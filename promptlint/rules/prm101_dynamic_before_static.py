@@ -63,7 +63,7 @@ class DynamicBeforeStaticRule(Rule):
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
-                                  fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
 
     def _before_passed_prompt(self, layout: PromptLayout):

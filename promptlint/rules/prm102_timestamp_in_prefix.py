@@ -74,7 +74,7 @@ class TimestampInPrefixRule(Rule):
             advice = ("Move the time after the static text of the message (to its end), or coarsen it to a date"
                       if imp.placed.in_newest else None)  # already in the newest user message
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only,
+                                  related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
                                   advice=advice)
         for seg, tail in text.in_tool_list(layout, Kind.TIMESTAMP):
             yield self.diagnostic(f"Timestamp {tail}", seg.span or layout.site, severity=Severity.INFO,
