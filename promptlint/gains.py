@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .estimates import Cut
 from .impact import Impact, cacheable, impacts
-from .model import Fix, PromptLayout
+from .model import Applicability, Fix, PromptLayout
 
 
 def caches_more(before: dict[str, int], after: dict[str, int]) -> bool:
@@ -77,34 +77,65 @@ def _more_source(filename: str, start, end) -> bool:
     return bool(_NOT_TEXT.sub("", between))
 
 
-def moved(layout: PromptLayout, cut: Cut, to: int) -> PromptLayout:
-    """A copy of `layout` with the segment at `cut` moved just after segment `to` of its part
-    (`to` > `cut.count`). A breakpoint after a segment between the two keeps its place in the text
-    (its `after` index shifts with that segment); one after segment `to`, the end of the block,
-    stays there (the value is still inside the block). Segments are shared, not copied."""
+def moved(layout: PromptLayout, cut: Cut, to: int, also: tuple[int, ...] = ()) -> PromptLayout:
+    """A copy of `layout` with the segment at `cut` (and the segments of its part at the indexes
+    `also`, in their order) moved just after segment `to` of its part (`to` greater than each). A
+    breakpoint after a segment before `to` keeps its place in the text (its `after` index shifts
+    with that segment); one after segment `to`, the end of the block, stays there (the values are
+    still inside the block). Segments are shared, not copied."""
     part = layout.parts[cut.part]
-    segments = list(part.segments)
-    seg = segments.pop(cut.count)
-    segments.insert(to, seg)
-    marks = [dataclasses.replace(bp, after=bp.after - 1) if cut.count < bp.after < to else bp
-             for bp in part.breakpoints]
+    gone = sorted({cut.count, *also})
+    kept = [s for i, s in enumerate(part.segments) if i not in gone]
+    at = to - sum(1 for i in gone if i < to) + 1
+    segments = kept[:at] + [part.segments[i] for i in gone] + kept[at:]
+    marks = [dataclasses.replace(bp, after=bp.after - sum(1 for i in gone if i < bp.after))
+             if bp.after < to and bp.after not in gone else bp for bp in part.breakpoints]
     parts = list(layout.parts)
     parts[cut.part] = dataclasses.replace(part, segments=segments, breakpoints=marks)
     return dataclasses.replace(layout, parts=parts)
 
 
+_MOVES = ("fstring-field", "concat-operand")
+
+
+def with_moves(layout: PromptLayout, cut: Cut, fix: Fix, to: int, filename: str) -> PromptLayout:
+    """The layout as `fix --unsafe-fixes` leaves it when it applies the move `fix` of the value at
+    `cut` (landing after segment `to`) with the moves of the other values of the same string,
+    which it applies in the same run (each to the end of that string): a value whose move the
+    codemod builds for its anchor, that changes (`impact.rate_of`). A sort applied in the same run
+    (`sort_keys=True`, `sorted(...)`) is not counted: the sorted value's content may still change
+    (data of unknown volatility), so only the next pass, on the sorted text, judges a move after it."""
+    from . import codemod
+    from .impact import rate_of
+    edit = fix.edits[0]
+    also = []
+    for index, seg in enumerate(layout.parts[cut.part].segments):
+        span, anchor = seg.span, seg.anchor
+        if index == cut.count or index >= to or anchor is None or anchor.place not in _MOVES \
+                or rate_of(seg) is None or span is None or span.filename != filename \
+                or not (_at_or_after(span.start, edit.start) and _at_or_after(edit.end, span.end)):
+            continue
+        other = codemod.build(anchor)
+        if other is not None and other.edits and other.applicability is Applicability.UNSAFE:
+            also.append(index)
+    return moved(layout, cut, to, tuple(also))
+
+
 def move_pays(layout: PromptLayout, imp: Impact, fix: Fix) -> bool:
     """True when the move `fix` of the value of `imp` is worth offering: with the value where the
-    fix's edits put it (`landing`), some target caches more of the prompt (`caches_more`) and the
-    value has no finding there any more (its impact on the moved layout has no severity). False
-    when where it lands is not known."""
+    fix's edits put it (`landing`), with the other moves of its string (`with_moves`),
+    some target caches more of the prompt than now (`caches_more`) and the value has no finding
+    there any more (its impact on that layout has no severity). False when where it lands is not
+    known."""
     cut = imp.placed.cut
     seg = imp.seg
     filename = fix.filename or (seg.span.filename if seg.span is not None else "")
+    if len(fix.edits) != 1:
+        return False
     to = landing(layout, cut, fix, filename)
     if to is None:
         return False
-    after = moved(layout, cut, to)
+    after = with_moves(layout, cut, fix, to, filename)
     if not caches_more(cacheable(layout), cacheable(after)):
         return False
     there = next((i for i in impacts(after, remember=False) if i.seg is seg), None)

@@ -60,22 +60,31 @@ def test_every_fix_a_report_offers_is_applied(folder, monkeypatch):
 def test_the_moves_fix_would_withhold_are_not_offered(monkeypatch):
     """fixtures/fix_offers: a fragment below every minimum (the move caches nothing more of it), a
     time whose move lands before the rules behind the question (its finding would stay), a time
-    behind a persona of unknown volatility (nothing more is known to be cached): no fix offered;
-    a time before the rules in one f-string: offered, and applied."""
+    behind a persona or a profile of unknown volatility (nothing more is known to be cached): no
+    move offered; a time before the rules in one f-string, and an id and a time before them, each
+    with its own move applied in the same run: offered, and applied."""
     monkeypatch.chdir(FIXTURES / "fix_offers")
     report = check(["."], Settings())
-    fixes = {(d.code, d.span.filename): d.fix for d in report.diagnostics if d.code in ("PRM101", "PRM102")}
+    fixes = {(d.code, d.span.filename): d.fix for d in report.diagnostics}
     assert {k: (f.applicability, f.moves) if f else None for k, f in fixes.items()} == {
         ("PRM101", "memory_update.py"): None,
         ("PRM101", "persona_first.py"): None,
         ("PRM102", "persona_first.py"): None,
         ("PRM102", "question_first.py"): None,
+        ("PRM102", "sorted_with_it.py"): None,
+        ("PRM201", "sorted_with_it.py"): (Applicability.SAFE, False),
         ("PRM102", "clock_then_rules.py"): (Applicability.UNSAFE, True),
+        ("PRM102", "two_values.py"): (Applicability.UNSAFE, True),
+        ("PRM103", "two_values.py"): (Applicability.UNSAFE, True),
     }
     run = fix(["."], Settings(), unsafe=True, write=False, report=report)
-    assert [(f.filename, f.result.fixed_count) for f in run.files] == [("clock_then_rules.py", 1)]
+    assert [(f.filename, f.result.fixed_count) for f in run.files] == [
+        ("clock_then_rules.py", 1), ("sorted_with_it.py", 1), ("two_values.py", 2)]
     assert run.errors == []
-    assert 'system = f"{RULES}\\nCurrent time: {datetime.now():%H:%M}"' in run.files[0].result.new_text
+    new = {f.filename: f.result.new_text for f in run.files}
+    assert 'system = f"{RULES}\\nCurrent time: {datetime.now():%H:%M}"' in new["clock_then_rules.py"]
+    assert 'system = f"""{RULES}\nCurrent time: {datetime.now():%H:%M}\nRequest: {uuid.uuid4()}\n"""' \
+        in new["two_values.py"]
 
 
 def test_check_and_fix_agree_on_the_command_line(tmp_path, monkeypatch):
@@ -161,3 +170,60 @@ def test_moved_keeps_breakpoints_in_place():
     # the breakpoint after `a` follows it to index 0; the one closing the block stays at its end
     assert [bp.after for bp in after.parts[0].breakpoints] == [0, 3]
     assert [s.text or s.expr for s in layout.parts[0].segments] == ["now()", "a", "b", "c"]  # a copy
+
+
+def test_moved_takes_other_values_along():
+    a, b = Segment(text="a"), Segment(text="b")
+    first, second = _value(None), Segment(kind=Kind.UNIQUE_ID, volatility=Volatility.PER_REQUEST, expr="uid")
+    after = moved(_layout([second, first, a, b]), Cut(0, 1), 3, also=(0,))
+    assert [s.text or s.expr for s in after.parts[0].segments] == ["a", "b", "uid", "now()"]
+
+
+# --- a finding in a file outside the paths given ------------------------------------------------
+
+PROMPTS = '''import json
+from pathlib import Path
+
+RULES = Path(__file__).with_name("rules.md").read_text()
+
+
+def system_prompt(profile: dict) -> str:
+    return f"Profile: {json.dumps(profile)}\\n{RULES}"
+'''
+MAIN = '''from openai import OpenAI
+
+from app.prompts import system_prompt
+
+client = OpenAI()
+
+
+def ask(profile, question):
+    return client.chat.completions.create(
+        model="gpt-4o", messages=[{"role": "system", "content": system_prompt(profile)},
+                                  {"role": "user", "content": question}])
+'''
+
+
+def test_a_finding_in_a_file_fix_would_not_rewrite_offers_no_fix(tmp_path, monkeypatch):
+    """`check app/main.py` reports the finding of the prompt main.py sends, located in
+    app/prompts.py; `fix app/main.py` rewrites only main.py, so the report offers no fix there (its
+    message is advice naming the file) and the hint counts none. Given the folder, both agree the
+    other way."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "prompts.py").write_text(PROMPTS)
+    (tmp_path / "app" / "main.py").write_text(MAIN)
+    (tmp_path / "app" / "rules.md").write_text((FIXTURES / "fix_offers" / "rules.md").read_text())
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    named = runner.invoke(main, ["check", "--no-cache", "app/main.py"])
+    assert "app/prompts.py:8:24: PRM201" in named.stdout
+    assert ("= help: Add `sort_keys=True` (`promptlint fix` rewrites only the paths it is given, and they do "
+            "not hold app/prompts.py)") in named.stdout
+    assert "fixable" not in named.stdout and "= fix" not in named.stdout
+    fixed = runner.invoke(main, ["fix", "--no-cache", "app/main.py"])
+    assert "0 fixed, 1 remaining" in fixed.stderr and (tmp_path / "app" / "prompts.py").read_text() == PROMPTS
+    folder = runner.invoke(main, ["check", "--no-cache", "app"])
+    assert "[*] 1 fixable with `promptlint fix`." in folder.stdout
+    assert "1 fixed, 0 remaining" in runner.invoke(main, ["fix", "--no-cache", "app"]).stderr
+    assert "json.dumps(profile, sort_keys=True)" in (tmp_path / "app" / "prompts.py").read_text()
