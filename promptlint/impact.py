@@ -207,6 +207,16 @@ class Impact:
         return bool(self.targets) and all(t.fixed == 0 for t in self.targets)
 
     @property
+    def costs_nothing(self) -> bool:
+        """True when the figures show no loss: a prompt judged on its size (`sized`) whose static
+        text stays below every target's minimum even with the value moved (`below_minimum`), with
+        no history after a per-request value and no breakpoint-closed text at stake. A whole
+        request then loses nothing (no finding); a prompt string built apart from its request
+        loses its text after the value only in a request that sends more."""
+        return (self.sized and self.below_minimum and not self.before_lost
+                and not (self.history_after and self.rate is Rate.REQUEST))
+
+    @property
     def severity(self) -> Severity | None:
         """The finding's severity from the figures (None: no finding); see the module docstring."""
         if not self.first:
@@ -237,7 +247,7 @@ class Impact:
         big = any(t.big for t in live)
         history = self.history_after
         if self.rate is Rate.REQUEST:
-            return Severity.WARNING if history or big else Severity.INFO if note else None
+            return Severity.WARNING if history or big else Severity.INFO if note and not self.costs_nothing else None
         if self.rate is Rate.CONVERSATION:
             return Severity.WARNING if big else Severity.INFO if any(t.lost for t in live) else None
         if self.rate in _RARE:

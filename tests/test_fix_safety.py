@@ -240,18 +240,17 @@ def test_a_move_that_caches_more_is_applied(tree):
     assert [d.code for d in check(["."]).diagnostics] == []
 
 
-def test_a_finding_whose_loss_is_zero_offers_no_move(tree):
-    """Below the model's minimum whether the time moves or not: the finding is info and says
-    nothing is lost; it offers no fix, and `fix --unsafe-fixes` changes nothing."""
+def test_a_time_whose_loss_is_zero_is_no_finding(tree):
+    """A whole request below the model's minimum whether the time moves or not loses nothing: no
+    finding (it would say nothing is lost), no fix, and `fix --unsafe-fixes` changes nothing."""
     app = MOVE_APP.replace("{tail}", '        "You are the support assistant of Acme. Answer from the documents and cite them.\\n"\n'
                                      '        "Never invent facts. Always cite the document you use. Ask for the order number.\\n"')
     (tree / "app.py").write_text(app)
     (tree / "rules.md").write_text("")
     found = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
-    assert len(found) == 1 and found[0].severity is Severity.INFO
-    assert "nothing is lost until the prompt grows" in found[0].message and found[0].fix is None
+    assert found == []
     first, after, _ = _fix_twice(tree, app)
-    assert after == app and "0 fixed, 1 remaining" in first.stderr
+    assert after == app and "0 fixed" in first.stderr and "fix not applied" not in first.stderr
 
 
 # --- what the file is: permissions, owner, links, encodings --------------------------------------

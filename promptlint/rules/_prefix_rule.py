@@ -143,13 +143,15 @@ def cost(imp: Impact) -> str:
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
-    history = imp.history_after and imp.rate is Rate.REQUEST
-    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history:
+    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:
+        # (a whole request that loses nothing is no finding: `Impact.severity`) a prompt string
+        # built apart from its request: what it loses in a request that sends more than it
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
-        until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"
-        return (f"{follows(imp, bound=False)} {_are(imp)} not cached, but with it moved after them the static "
-                f"text would still be below {minimum}: nothing is lost {until}")
+        when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} that sends more than this "
+                f"prompt (static text before it, or a conversation after it); alone, this prompt stays below "
+                f"{minimum} even with it moved")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "

@@ -29,9 +29,11 @@ class DynamicBeforeStaticRule(Rule):
     system prompt still sits before the history, so the largest part of a long conversation is
     re-processed on every turn. In a one-shot prompt, instructions after the user's text are never
     cached; placed before it they would be. The severity follows what the provider would cache:
-    a warning when cached tokens are lost on most requests; info when the loss is small, when even
-    the reordered static text stays below the model's minimum, or when the content's volatility is
-    unknown (a parameter, an attribute); nothing when nothing cacheable follows.
+    a warning when cached tokens are lost on most requests; info when the loss is small, when the
+    content's volatility is unknown (a parameter, an attribute), or in prompt text built apart from
+    its request whose static text alone stays below the model's minimum even reordered (a request
+    that sends more with it loses that text); nothing when nothing cacheable follows, or when a
+    whole request's static text stays below every minimum even reordered (nothing is lost).
 
     ## Example
     ```python

@@ -20,7 +20,8 @@ class TimestampInPrefixRule(Rule):
     module is imported) changes at most once a day, which costs one cache write a day while caches
     expire after minutes anyway, so it is info wherever it sits; a year never matters. Where
     nothing the provider caches follows the time (after the last Anthropic breakpoint, at the end
-    of a one-shot prompt, in a prompt far below every minimum), it costs nothing or little.
+    of a one-shot prompt, in a whole request far below every minimum), it costs nothing: no
+    finding.
 
     A function that converts one message of the conversation for a request and puts the time of
     the conversion in what it returns (`{"role": m.role, "content": f"[{datetime.now():%H:%M}]
