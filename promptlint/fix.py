@@ -262,12 +262,12 @@ def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], u
 
 def _idle_moves(applied_keys: list, original: str, new_text: str, cacheable) -> set[tuple[str, str]]:
     """The keys of applied moves (`Fix.moves`) whose prompt caches no more tokens on any target in
-    `new_text` than in `original` (`gains.caches_more`; a prompt not found in both texts is not
+    `new_text` than in `original` (`impact.caches_more`; a prompt not found in both texts is not
     judged)."""
     moves = [(key, d) for key, d in applied_keys if d.fix is not None and d.fix.moves and d.prompt]
     if cacheable is None or not moves:
         return set()
-    from .gains import caches_more  # the test `check` applies before it offers the move
+    from .impact import caches_more  # the test `check` applies before it offers the move (gains)
     before, after = cacheable(original), cacheable(new_text)
     idle = set()
     for key, diag in moves:

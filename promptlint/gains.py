@@ -6,7 +6,7 @@ string, `codemod.moves`). It is worth applying only when, with the value there, 
 is gone and some target caches more tokens of the prompt (`impact.cacheable`; `caches_more`).
 `check` judges it on the prompt's layout with the value moved where the edit puts it
 (`move_pays`); `fix` applies it and judges the layout the analysis reads from the fixed text with
-the same `caches_more` (and the finding by linting that text): a fix `check` offers is one `fix`
+the same `impact.caches_more` (and the finding by linting that text): a fix `check` offers is one `fix`
 keeps, and a move `fix` would withhold is not offered (no fix marker, no unsafe-fix hint).
 """
 from __future__ import annotations
@@ -16,14 +16,8 @@ import re
 from pathlib import Path
 
 from .estimates import Cut
-from .impact import Impact, cacheable, impacts
+from .impact import Impact, cacheable, caches_more, impacts
 from .model import Applicability, Fix, PromptLayout
-
-
-def caches_more(before: dict[str, int], after: dict[str, int]) -> bool:
-    """True when some target caches more tokens per request `after` than `before` (target label
-    -> tokens, as `impact.cacheable` gives them; a target missing `before` cached 0)."""
-    return any(n > before.get(label, 0) for label, n in after.items())
 
 
 def landing(layout: PromptLayout, cut: Cut, fix: Fix, filename: str) -> int | None:

@@ -458,6 +458,13 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
     return out
 
 
+def caches_more(before: dict[str, int], after: dict[str, int]) -> bool:
+    """True when some target caches more tokens per request `after` than `before` (target label
+    -> tokens, as `cacheable` gives them; a target missing `before` cached 0): the test of a move,
+    for `check` before it offers one (`gains.move_pays`) and `fix` after it applies one."""
+    return any(n > before.get(label, 0) for label, n in after.items())
+
+
 def uncached_today(layout: PromptLayout) -> str:
     """Why no target caches anything of this request today ("no `cache_control` breakpoint": an
     opt-in API with none, "this model has no prompt caching"), or "" when one does (or no target

@@ -18,7 +18,8 @@ from promptlint.cli import main
 from promptlint.config import Settings
 from promptlint.estimates import Cut
 from promptlint.fix import is_applicable
-from promptlint.gains import caches_more, landing, moved
+from promptlint.gains import landing, moved
+from promptlint.impact import caches_more
 from promptlint.model import (Applicability, Breakpoint, Edit, Fix, Kind, Part, Position, PromptLayout,
                               Segment, Span, Volatility)
 
