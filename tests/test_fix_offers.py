@@ -28,7 +28,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 def _projects() -> list[Path]:
     """Every folder of fixtures/ that holds files (a case, the demo, a set of prompts)."""
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir()))
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir())
+                  and not any(part.startswith((".", "__")) for part in p.relative_to(FIXTURES).parts))
 
 
 def _key(d):

@@ -31,7 +31,8 @@ def answer(question: str) -> str:
 
 
 def _folders() -> list[Path]:
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir()))
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir())
+                  and not any(part.startswith((".", "__")) for part in p.relative_to(FIXTURES).parts))
 
 
 @pytest.mark.parametrize("folder", _folders(), ids=lambda p: p.relative_to(FIXTURES).as_posix())
