@@ -24,4 +24,4 @@ _drop_current_folder()
 
 from promptlint.cli import main  # noqa: E402
 
-main()
+main(prog_name="promptlint")  # as the installed command is named, in --help and usage errors

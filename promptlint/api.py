@@ -7,6 +7,7 @@ from pathlib import Path
 from .config import Settings
 from .discovery import Problem, discover, file_kind
 from .engine import lint_files
+from .fix import offer_fixes
 from .model import Diagnostic, Position, Report, Severity, Span
 
 __all__ = ["check", "fix", "exit_code", "Settings"]
@@ -78,7 +79,8 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
     enabled = [d for d in report.diagnostics
                if settings.for_path(d.span.filename).is_enabled(d.code, d.span.filename)]
-    report.diagnostics = sorted(_suppress(enabled, kinds, settings, quiet), key=lambda d: d.sort_key)
+    report.diagnostics = offer_fixes(sorted(_suppress(enabled, kinds, settings, quiet), key=lambda d: d.sort_key),
+                                     paths)
     return report
 
 

@@ -97,12 +97,12 @@ def load_baseline(path: str | os.PathLike) -> Counter:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
         if data.get("version") != BASELINE_VERSION:
-            raise BaselineError(f"Unsupported baseline version in {path}: {data.get('version')}")
+            raise BaselineError(f"unsupported baseline version in {path}: {data.get('version')}")
         return Counter({e["fingerprint"]: int(e["count"]) for e in data["entries"]})
     except OSError as exc:
-        raise BaselineError(f"Cannot read baseline {path}: {exc.strerror or exc}") from None
+        raise BaselineError(f"cannot read baseline {path}: {exc.strerror or exc}") from None
     except (ValueError, KeyError, TypeError, AttributeError):
-        raise BaselineError(f"Invalid baseline file {path}") from None
+        raise BaselineError(f"invalid baseline file {path}") from None
 
 
 def filter_baseline(report: Report, path: str | os.PathLike,
@@ -131,7 +131,7 @@ def _git(args: list[str], cwd: Path) -> str:
         result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
                                 encoding="utf-8", errors="replace", check=False)
     except OSError as exc:
-        raise BaselineError(f"Cannot run git: {exc.strerror or exc}") from None
+        raise BaselineError(f"cannot run git: {exc.strerror or exc}") from None
     if result.returncode != 0:
         message = (result.stderr.strip().splitlines() or ["failed"])[-1]
         raise BaselineError(f"git {args[0]} failed: {message}")
@@ -174,7 +174,7 @@ def changed_lines(ref: str, paths: Iterable[str | os.PathLike] = ()) -> dict[str
         try:
             _git(["rev-parse", "--verify", "--quiet", f"{name}^{{commit}}"], top)
         except BaselineError:
-            raise BaselineError(f"Unknown git ref `{name}` for --diff-base") from None
+            raise BaselineError(f"unknown git ref `{name}` for --diff-base") from None
     if ".." in ref and "..." not in ref:
         base = left
     else:

@@ -84,20 +84,21 @@ def _split(values) -> list[str] | None:
     return out or None
 
 
-def _check_targets(targets) -> None:
-    """Raise ConfigError (one line, naming `promptlint models`) for a `targets` entry that is not
-    PROVIDER:MODEL of a known provider, or whose model matches no row of that provider (packaged
-    or added in the configuration): a typo would otherwise be estimated silently with the
-    provider's default row."""
+def _check_targets(targets, origin: str = "--target") -> None:
+    """Raise ConfigError (one line, naming where the target was given, `origin`, and `promptlint
+    models`) for a `targets` entry that is not PROVIDER:MODEL of a known provider, or whose model
+    matches no row of that provider (packaged or added in the configuration): a typo would
+    otherwise be estimated silently with the provider's default row."""
     from .profiles import lookup, parse_target
     for target in targets:
         try:
             parsed = parse_target(target)
         except ValueError as exc:
-            raise ConfigError(f"{exc}; `promptlint models` lists the known models") from None
+            where = str(exc).replace(f"target `{target}`", f"target `{target}` (in {origin})", 1)
+            raise ConfigError(f"{where}; `promptlint models` lists the known models") from None
         if parsed.model and lookup(parsed.provider, parsed.model)[1] is not None:
-            raise ConfigError(f"target `{target}`: unknown {parsed.provider} model `{parsed.model}`; "
-                              f"`promptlint models {parsed.provider}` lists the known models")
+            raise ConfigError(f"target `{target}` (in {origin}): unknown {parsed.provider} model "
+                              f"`{parsed.model}`; `promptlint models {parsed.provider}` lists the known models")
 
 
 class _ProgressBar:
@@ -166,22 +167,61 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
     return [name if str(p) == "-" else p for p in paths] or [name], {name: text}
 
 
-@main.command()
+def _options(*decorators):
+    """One decorator applying click options in the order given (as they are listed in --help)."""
+    def apply(function):
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+    return apply
+
+
+_RULES_HELP = "codes, prefixes (PRM1), names or ALL; repeatable, or comma-separated"
+
+#: The options `check` and `fix` share, with the same meaning and help.
+_COMMON = _options(
+    click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
+                 help="Report format (also PROMPTLINT_OUTPUT_FORMAT)."),
+    click.option("--select", multiple=True, metavar="RULES", help=f"Rules to check: {_RULES_HELP}."),
+    click.option("--ignore", multiple=True, metavar="RULES", help=f"Rules to skip: {_RULES_HELP}."),
+    click.option("--extend-select", multiple=True, metavar="RULES",
+                 help="Rules to add to the selection (of the config file or --select)."),
+    click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), default=None,
+                 help="Lowest severity that makes the exit code 1 (default: warning)."),
+    click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain (errors still exit 2)."),
+    click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+                 help="Use this config file (promptlint.toml or pyproject.toml)."),
+    click.option("--isolated", is_flag=True, help="Ignore every config file."),
+    click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
+                 help="Model to estimate for prompts whose model is not known statically (repeatable)."),
+    click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False),
+                 help="Write the report (with --diff, the diff) to this file instead of stdout (never coloured)."),
+    click.option("--statistics", is_flag=True, help="Show the number of findings per rule (that remain, when fixing)."),
+    click.option("--show-fixes", is_flag=True, help="List the fixes: those applied when fixing, else those available."),
+    click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+                 help="Colour the text report: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, "
+                      "never."),
+    click.option("--force-exclude", is_flag=True, default=None,
+                 help="Apply `exclude` to files named on the command line too (pre-commit passes names)."),
+    click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL",
+                 help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there."),
+    click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache."),
+    click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+                 help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project "
+                      "root)."),
+    click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                 help="Worker processes (default: the CPUs this process may use)."),
+    click.option("--quiet", "-q", is_flag=True,
+                 help="Print the findings only: no summary line, no fix hint or count, no progress bar."),
+)
+
+
+@main.command(short_help="Lint files and folders (default: the current folder).")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
-              help="Report format (also PROMPTLINT_OUTPUT_FORMAT).")
-@click.option("--select", multiple=True, help="Rules to check: codes, prefixes (PRM1), names or ALL.")
-@click.option("--ignore", multiple=True, help="Rules to skip: codes, prefixes or names.")
-@click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), default=None,
-              help="Lowest severity that makes the exit code 1 (default: warning).")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain (errors still exit 2).")
-@click.option("--extend-select", multiple=True, help="Rules to add to the selection.")
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Use this config file (promptlint.toml or pyproject.toml).")
-@click.option("--isolated", is_flag=True, help="Ignore every config file.")
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report to this file instead of stdout (never coloured).")
-@click.option("--statistics", is_flag=True, help="Show the number of findings per rule.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what remains (as `promptlint fix`).")
+@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply unsafe fixes too.")
+@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
+@_COMMON
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Report only findings not recorded in this baseline file.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
@@ -189,27 +229,8 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
 @click.option("--diff-base", metavar="REF",
               help="Report only findings on lines changed since the merge base of git REF and HEAD "
                    "(as `git diff REF...`); `A...B` and `A..B` work as in git diff.")
-@click.option("--fix", is_flag=True, help="Apply safe fixes, then report what remains.")
-@click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff, apply unsafe fixes too.")
-@click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
-@click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
-              help="Model to estimate for prompts whose model is not known statically (repeatable).")
 @click.option("--stdin-filename", metavar="PATH",
               help="Lint the text read from stdin (path `-`) as if it were this file (editors' unsaved buffers).")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
-              help="Colour the text report: auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always, never.")
-@click.option("--show-fixes", is_flag=True, help="List the fixes: those applied with --fix, else those available.")
-@click.option("--force-exclude", is_flag=True, default=None,
-              help="Apply `exclude` to files named on the command line too (pre-commit passes names).")
-@click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL",
-              help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there.")
-@click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
-              help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: the CPUs this process may use).")
-@click.option("--quiet", "-q", is_flag=True,
-              help="Print the findings only: no summary line, no fix hint, no progress bar.")
 def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_select, config_file,
           isolated, output_file, statistics, baseline, write_baseline, diff_base, fix=False,
           unsafe_fixes=False, diff=False, targets=(), stdin_filename=None, color="auto",
@@ -236,7 +257,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             "fail_on": fail_on, "output_format": output_format,
             "targets": list(targets) or None, "force_exclude": force_exclude, "docs_url": docs_url,
         })
-        _check_targets(settings.targets)
+        _check_targets(settings.targets, "--target" if targets else f"`targets` in {_config_name(settings)}")
     except ConfigError as exc:
         _fail(str(exc))
     if output_file is not None and not output_file.absolute().parent.is_dir():
@@ -249,7 +270,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         if diff and cache is not None and not Path(cache).is_dir():
             cache = None  # --diff writes nothing: it reads a cache that a check made, never starts one
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
-                           statistics, show_fixes, colored, jobs, cache))
+                           statistics, show_fixes, colored, jobs, cache, quiet))
     try:
         bar = _ProgressBar(enabled=not quiet)
         try:
@@ -260,9 +281,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         finally:
             bar.close()
         if report.files == 0:
-            _echo_err("warning: no Python, template, prompt or config file found to check (named files "
-                      "of other kinds, such as a README, are skipped"
-                      + ("; so are excluded ones, with --force-exclude)" if settings.force_exclude else ")"))
+            _echo_err(_nothing_found(paths, settings.force_exclude))
         if write_baseline:
             try:
                 count = save_baseline(report, write_baseline)
@@ -298,11 +317,32 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     sys.exit(exit_code(report, settings.fail_on))
 
 
+def _nothing_found(paths: list[Path], force_exclude: bool) -> str:
+    """The warning of a run that found no file to check: what it looks for, and why a file named
+    on the command line may not count (only when one was named)."""
+    named = [p for p in paths if not p.is_dir()]
+    why = ""
+    if named:
+        why = (" (named files of other kinds, such as a README, are skipped"
+               + ("; so are excluded ones, with --force-exclude)" if force_exclude else ")"))
+    where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    return f"warning: no Python, template, prompt or config file found to check in {where}{why}"
+
+
+def _config_name(settings) -> str:
+    """The configuration file as messages name it ("the configuration" without one)."""
+    if settings.config_path is None:
+        return "the configuration"
+    from .paths import display_name
+    return display_name(settings.config_path)
+
+
 def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bool, output_file,
               statistics: bool = False, show_fixes: bool = False, colored: bool = False,
-              jobs: int | None = None, cache_dir: Path | None = None) -> int:
+              jobs: int | None = None, cache_dir: Path | None = None, quiet: bool = False) -> int:
     """`check --fix` / `--diff`: fix (or show the diff), report what remains; the exit code.
-    A file or folder that cannot be written is a message and exit 2."""
+    A file or folder that cannot be written is a message and exit 2. `quiet`: the findings (or
+    the diff) and errors only, no summary line and no count of fixes."""
     from .fix import summary
     from .api import fix as run_fix
     try:
@@ -324,69 +364,53 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
         click.echo(fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)
     if diff:
         _emit("".join(f.diff for f in run.changed), output_file)
-        _echo_err(f"would change {len(run.changed)} file(s): {counts}")
+        if not quiet:
+            _echo_err(f"would change {len(run.changed)} file(s): {counts}")
+        for error in run.report.errors:
+            _echo_err(f"error: {error}")
         return 2 if run.report.errors else 1 if run.changed else 0
     if statistics:
         from .report import statistics as stats
         output = stats.render(run.report, "json" if fmt == "json" else "text")
     else:
-        output = _render(run.report, fmt, colored, settings.docs_url)
+        output = _render(run.report, fmt, colored, settings.docs_url, quiet=quiet)
     _emit(output, output_file, colored)
-    _echo_err(counts)
+    if not quiet:
+        _echo_err(counts)
+    for error in run.report.errors:  # as `check` prints them
+        _echo_err(f"error: {error}")
     if run.report.errors or run.write_errors:
         return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
 
 
-@main.command("fix")
+@main.command("fix", short_help="Apply fixes (= check --fix); --unsafe-fixes for the unsafe ones.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--unsafe-fixes", is_flag=True, help="Apply unsafe fixes too (they reorder prompt content).")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
-@click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
-              help="Report format (also PROMPTLINT_OUTPUT_FORMAT).")
-@click.option("--select", multiple=True, help="Rules to fix: codes, prefixes (PRM1), names or ALL.")
-@click.option("--ignore", multiple=True, help="Rules to skip: codes, prefixes or names.")
-@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Use this config file (promptlint.toml or pyproject.toml).")
-@click.option("--isolated", is_flag=True, help="Ignore every config file.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
-@click.option("--output-file", type=click.Path(path_type=Path, dir_okay=False),
-              help="Write the report (or the diff) to this file instead of stdout.")
-@click.option("--statistics", is_flag=True, help="Show the number of remaining findings per rule.")
-@click.option("--show-fixes", is_flag=True, help="List each fix applied.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
-              help="Colour the text report: auto, always, never.")
-@click.option("--force-exclude", is_flag=True, default=None,
-              help="Apply `exclude` to files named on the command line too.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes of the check (default: the CPUs this process may use).")
-@click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache.")
-@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
-              help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project root).")
+@_COMMON
 @click.option("--baseline", "refused_baseline", hidden=True, default=None)
 @click.option("--write-baseline", "refused_write_baseline", hidden=True, default=None)
 @click.option("--diff-base", "refused_diff_base", hidden=True, default=None)
 @click.pass_context
-def fix_command(ctx, paths, unsafe_fixes, diff, output_format, select, ignore, config_file, isolated, exit_zero,
-                output_file, statistics, show_fixes, color, force_exclude, jobs, no_cache, cache_dir,
-                refused_baseline, refused_write_baseline, refused_diff_base):
-    """Apply fixes to PATHS (= check --fix): safe ones, unsafe ones with --unsafe-fixes."""
+def fix_command(ctx, paths, unsafe_fixes, diff, refused_baseline, refused_write_baseline, refused_diff_base,
+                **options):
+    """Apply fixes to PATHS (= check --fix): the safe ones, and the unsafe ones too with
+    --unsafe-fixes. The options are those of `check`, but for the ones that report only part of
+    the findings (--baseline, --write-baseline, --diff-base) or read stdin."""
     for option, given in (("--baseline", refused_baseline), ("--write-baseline", refused_write_baseline),
                           ("--diff-base", refused_diff_base)):
         if given is not None:
             _fail(f"{option} cannot be combined with fixing: `promptlint fix` applies to every finding "
                   f"(fix first, then run `promptlint check {option} ...`)")
-    ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff,
-               output_format=output_format, select=select, ignore=ignore, config_file=config_file,
-               isolated=isolated, exit_zero=exit_zero, output_file=output_file, statistics=statistics,
-               show_fixes=show_fixes, color=color, force_exclude=force_exclude, jobs=jobs, no_cache=no_cache,
-               cache_dir=cache_dir)
+    ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff, **options)
 
 
-@main.command()
+@main.command(short_help="Draw a prompt: segments, breakpoints, cached tokens.")
 @click.argument("location", metavar="PATH[:LINE[:COLUMN]]")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", help="Drawing or JSON.")
-@click.option("--target", "targets", multiple=True, help="PROVIDER:MODEL to estimate for (repeatable).")
+@click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
+              help="Model to estimate for, instead of the prompt's own (repeatable).")
 @click.option("--no-cache", is_flag=True, help="Analyse without reading or writing the cache.")
 def explain(location, output_format, targets, no_cache):
     """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there; a finding's PATH:LINE:COLUMN as `check` prints it works too): segments, breakpoints, cacheable prefix, tokens."""
@@ -468,9 +492,10 @@ def _surroundings(target: Path) -> Path:
     return Path(".") if cwd in target.resolve().parents else target.parent
 
 
-@main.command("rule")
+@main.command("rule", short_help="Show one rule's documentation (PRM102 or its name).")
 @click.argument("code")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Text or JSON.")
 def rule_command(code, output_format):
     """Show the documentation of rule CODE (a code such as PRM102 or a name)."""
     from .report.rules import render_rule
@@ -484,8 +509,9 @@ def rule_command(code, output_format):
     click.echo(render_rule(found, output_format), nl=False)
 
 
-@main.command("rules")
-@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@main.command("rules", short_help="List every rule: code, name, severity, fix.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="A table or JSON.")
 def rules_command(output_format):
     """List every rule: code, name, default severity and fix availability."""
     from .report.rules import render_rules
@@ -493,7 +519,7 @@ def rules_command(output_format):
     click.echo(render_rules(ALL_RULES, output_format), nl=False)
 
 
-@main.command("models")
+@main.command("models", short_help="List the models --target accepts.")
 @click.argument("provider", required=False)
 def models_command(provider):
     """List the known models (for --target PROVIDER:MODEL): per provider, each profile row with
@@ -521,7 +547,7 @@ def _minimum_note(row) -> str:
     return "minimum not published"
 
 
-@main.command("server")
+@main.command("server", short_help="Run the language server (for editors).")
 @click.option("--debounce-ms", type=click.IntRange(min=0), default=250, show_default=True,
               help="Quiet time after a change before the unsaved buffers are checked again.")
 def server_command(debounce_ms):

@@ -266,7 +266,7 @@ def _has_promptlint_table(pyproject: Path) -> bool:
         return False
     except (tomllib.TOMLDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
         if "[tool.promptlint" in text:  # ours, but broken: say so rather than run with defaults
-            raise ConfigError(f"Invalid TOML in {pyproject}: {_toml_error(exc)}") from None
+            raise ConfigError(f"invalid TOML in {_shown(pyproject)}: {_toml_error(exc)}") from None
         return False
     tool = data.get("tool")
     return isinstance(tool, dict) and "promptlint" in tool
@@ -300,12 +300,22 @@ def load_settings(config_path: str | os.PathLike | None = None, isolated: bool =
             continue
         target = cli_names.get(name, name)
         if target not in {f.name for f in fields(Settings)} or target in _NOT_OPTIONS:
-            raise ConfigError(f"Unknown setting `{name}`")
+            raise ConfigError(f"unknown setting `{name}`")
         if isinstance(value, tuple):
             value = list(value)
-        _check_value(name, value, f"`--{name.replace('_', '-')}`")
+        _check_value(name, value, f"`{_OPTION_NAMES.get(name, '--' + name.replace('_', '-'))}`")
         setattr(settings, target, value)
     return settings
+
+
+#: Command-line options whose name is not the setting's (`--target` sets `targets`).
+_OPTION_NAMES = {"targets": "--target"}
+
+
+def _shown(path: str | os.PathLike) -> str:
+    """A config file as messages name it: relative to the current folder when under it."""
+    from .paths import display_name
+    return display_name(Path(path))
 
 
 def _read_table(path: Path) -> tuple[dict, str]:
@@ -313,22 +323,22 @@ def _read_table(path: Path) -> tuple[dict, str]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc
-        raise ConfigError(f"Cannot read config file {path}: {reason}") from None
+        raise ConfigError(f"cannot read config file {_shown(path)}: {reason}") from None
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise ConfigError(f"Invalid TOML in {path}: {_toml_error(exc)}") from None
+        raise ConfigError(f"invalid TOML in {_shown(path)}: {_toml_error(exc)}") from None
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
         if not isinstance(tool, dict):
-            raise ConfigError(f"`tool` in {path} must be a table")
+            raise ConfigError(f"`tool` in {_shown(path)} must be a table")
         table = tool.get("promptlint", {})
         if not isinstance(table, dict):
             shape = "an array of tables ([[tool.promptlint]])" if isinstance(table, list) else "a value"
-            raise ConfigError(f"`tool.promptlint` in {path} must be a table ([tool.promptlint]), "
+            raise ConfigError(f"`tool.promptlint` in {_shown(path)} must be a table ([tool.promptlint]), "
                               f"not {shape}")
-        return table, f"[tool.promptlint] of {path}"
-    return data, str(path)
+        return table, f"[tool.promptlint] of {_shown(path)}"
+    return data, _shown(path)
 
 
 def _extend_chain(path: Path) -> list[tuple[dict, str]]:
@@ -338,7 +348,7 @@ def _extend_chain(path: Path) -> list[tuple[dict, str]]:
     while True:
         key = Path(os.path.abspath(path))
         if key in seen:
-            raise ConfigError(f"`extend` loops: {' -> '.join(str(p) for p in [*seen, key])}")
+            raise ConfigError(f"`extend` loops: {' -> '.join(_shown(p) for p in [*seen, key])}")
         seen.append(key)
         table, where = _read_table(path)
         chain.append((table, where))
@@ -356,9 +366,9 @@ def _apply_table(settings: Settings, table: dict, where: str) -> None:
     for key, value in table.items():
         if key not in _KEYS:
             if key == "tool" and isinstance(value, dict) and "promptlint" in value:
-                raise ConfigError(f"Unknown key `tool` in {where}: outside pyproject.toml the settings are written "
+                raise ConfigError(f"unknown key `tool` in {where}: outside pyproject.toml the settings are written "
                                   "without the [tool.promptlint] header (as top-level keys)")
-            raise ConfigError(f"Unknown key `{key}` in {where}{_suggest(key, _KEYS)}")
+            raise ConfigError(f"unknown key `{key}` in {where}{_suggest(key, _KEYS)}")
         attr, kind = _KEYS[key]
         if not attr:  # `extend`: read by _extend_chain
             continue
@@ -385,10 +395,10 @@ def _apply_table(settings: Settings, table: dict, where: str) -> None:
 def _check_value(attr: str, value: Any, where: str) -> None:
     """Validate one setting; `where` names it for the message ("`fail-on` in promptlint.toml")."""
     if attr == "fail_on" and value not in FAIL_ON:
-        raise ConfigError(f"Invalid value `{value}` for {where}: expected one of "
+        raise ConfigError(f"invalid value `{value}` for {where}: expected one of "
                           f"{', '.join(FAIL_ON)}{_suggest(str(value), FAIL_ON)}")
     if attr == "output_format" and value not in OUTPUT_FORMATS:
-        raise ConfigError(f"Invalid value `{value}` for {where}: expected one of "
+        raise ConfigError(f"invalid value `{value}` for {where}: expected one of "
                           f"{', '.join(OUTPUT_FORMATS)}{_suggest(str(value), OUTPUT_FORMATS)}")
     if attr in ("select", "extend_select", "ignore") and value is not None:
         expand_selectors(value, where)
@@ -400,14 +410,14 @@ def _check_value(attr: str, value: Any, where: str) -> None:
         try:
             apply_overrides(value)
         except ValueError as exc:
-            raise ConfigError(f"Invalid `profiles` in {where}: {exc}") from None
+            raise ConfigError(f"invalid `profiles` in {where}: {exc}") from None
         finally:
             apply_overrides([])
     if attr == "targets":
         for target in value:
             provider, _, model = target.partition(":")
             if not provider or not model:
-                raise ConfigError(f"Invalid target `{target}` for {where}: "
+                raise ConfigError(f"invalid target `{target}` for {where}: "
                                   "expected PROVIDER:MODEL, e.g. openai:gpt-4o")
 
 
@@ -446,8 +456,9 @@ def expand_selectors(selectors: Iterable[str], where: str = "the selection") -> 
                    or (selector and r.code.startswith(selector))}
         if not matched:
             names = ["ALL", *(r.code for r in rules), *(r.name for r in rules)]
-            raise ConfigError(f"Unknown rule selector `{selector}` in {where}"
-                              f"{_suggest(selector, names)}")
+            raise ConfigError(f"unknown rule selector `{selector}` in {where}{_suggest(selector, names)} "
+                              "(a code such as PRM102, a prefix such as PRM1, a name or ALL: `promptlint rules` "
+                              "lists them)")
         codes |= matched
     return codes
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from .model import Applicability, Diagnostic, Edit, Fix, Position
@@ -262,17 +262,19 @@ def fix_file(path: str | os.PathLike, lint: Callable[[str], list[Diagnostic]], u
 
 def _idle_moves(applied_keys: list, original: str, new_text: str, cacheable) -> set[tuple[str, str]]:
     """The keys of applied moves (`Fix.moves`) whose prompt caches no more tokens on any target in
-    `new_text` than in `original` (a prompt not found in both texts is not judged)."""
+    `new_text` than in `original` (`impact.caches_more`; a prompt not found in both texts is not
+    judged)."""
     moves = [(key, d) for key, d in applied_keys if d.fix is not None and d.fix.moves and d.prompt]
     if cacheable is None or not moves:
         return set()
+    from .impact import caches_more  # the test `check` applies before it offers the move (gains)
     before, after = cacheable(original), cacheable(new_text)
     idle = set()
     for key, diag in moves:
         was, now = before.get(diag.prompt), after.get(diag.prompt)
         if was is None or now is None:
             continue
-        if not any(n > was.get(label, 0) for label, n in now.items()):
+        if not caches_more(was, now):
             idle.add(key)
     return idle
 
@@ -333,6 +335,29 @@ def unified_diff(path_display: str, old: str, new: str) -> str:
                                      tofile=path_display):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def rewritable(filename: str, paths: Iterable[str | os.PathLike]) -> bool:
+    """True when `promptlint fix PATHS` may rewrite `filename`: it is one of `paths` (the current
+    folder when none) or inside one. A file the analysis read beside them (an imported module, a
+    package found next to them) concerns them but is not theirs to rewrite."""
+    given = [os.path.abspath(p) for p in paths] or [os.path.abspath(".")]
+    target = os.path.abspath(filename)
+    return any(target == g or target.startswith(g.rstrip(os.sep) + os.sep) for g in given)
+
+
+def offer_fixes(diagnostics: list[Diagnostic], paths: Iterable[str | os.PathLike]) -> list[Diagnostic]:
+    """The diagnostics with the fix of each finding `fix` would not rewrite (`rewritable`: its file
+    lies outside `paths`) turned into advice naming the file, so a report marks as fixable only
+    what `promptlint fix PATHS` fixes (a new list; the diagnostics changed are copies)."""
+    paths = list(paths)
+    out = []
+    for d in diagnostics:
+        if d.fix is not None and d.fix.edits and not rewritable(d.fix.filename or d.span.filename, paths):
+            d = replace(d, fix=None, advice=f"{d.fix.message} (`promptlint fix` rewrites only the "
+                                                        f"paths it is given, and they do not hold {d.span.filename})")
+        out.append(d)
+    return out
 
 
 def hidden_unsafe(diagnostics: Iterable[Diagnostic]) -> int:

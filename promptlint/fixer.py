@@ -12,12 +12,11 @@ cannot be written (read-only, hard links, owner, permissions) is left as it is w
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .config import Settings
-from .fix import FixResult, fix_file, hidden_unsafe, is_applicable, unified_diff
+from .fix import FixResult, fix_file, hidden_unsafe, is_applicable, rewritable, unified_diff
 from .model import Diagnostic, Report
 from .source import SourceError
 from .writer import ChangedError, WriteError, read_snapshot, write_atomic
@@ -145,12 +144,12 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         by_file.setdefault(diag.span.filename, []).append(diag)
     run = FixRun(Report(prompts=report.prompts, errors=list(report.errors), files=report.files))
     remaining: list[Diagnostic] = []
-    given = [os.path.abspath(p) for p in paths] or [os.path.abspath(".")]
     for filename, diagnostics in by_file.items():
         path = Path(filename)
-        if not _under(path, given) or not any(is_applicable(d.fix, unsafe) for d in diagnostics):
+        if not rewritable(filename, paths) or not any(is_applicable(d.fix, unsafe) for d in diagnostics):
             # (a finding in a module the analysis read outside the paths given, as an imported
-            # package found beside them, concerns them but is not theirs to rewrite)
+            # package found beside them, concerns them but is not theirs to rewrite: `check`
+            # offers no fix for it either, `fix.offer_fixes`)
             remaining.extend(diagnostics)
             continue
         applied = settings.for_path(path, False)
@@ -163,12 +162,6 @@ def fix_paths(paths: list[str | Path], settings: Settings | None = None, unsafe:
         remaining.extend(item.result.remaining)
     run.report.diagnostics = sorted(remaining, key=lambda d: d.sort_key)
     return run
-
-
-def _under(path: Path, given: list[str]) -> bool:
-    """True when `path` is one of the absolute paths `given` or inside one of them."""
-    target = os.path.abspath(path)
-    return any(target == g or target.startswith(g.rstrip(os.sep) + os.sep) for g in given)
 
 
 def _computed_from(diagnostics: list[Diagnostic], text: str, unsafe: bool) -> bool:

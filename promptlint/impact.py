@@ -207,6 +207,16 @@ class Impact:
         return bool(self.targets) and all(t.fixed == 0 for t in self.targets)
 
     @property
+    def costs_nothing(self) -> bool:
+        """True when the figures show no loss: a prompt judged on its size (`sized`) whose static
+        text stays below every target's minimum even with the value moved (`below_minimum`), with
+        no history after a per-request value and no breakpoint-closed text at stake. A whole
+        request then loses nothing (no finding); a prompt string built apart from its request
+        loses its text after the value only in a request that sends more."""
+        return (self.sized and self.below_minimum and not self.before_lost
+                and not (self.history_after and self.rate is Rate.REQUEST))
+
+    @property
     def severity(self) -> Severity | None:
         """The finding's severity from the figures (None: no finding); see the module docstring."""
         if not self.first:
@@ -237,7 +247,7 @@ class Impact:
         big = any(t.big for t in live)
         history = self.history_after
         if self.rate is Rate.REQUEST:
-            return Severity.WARNING if history or big else Severity.INFO if note else None
+            return Severity.WARNING if history or big else Severity.INFO if note and not self.costs_nothing else None
         if self.rate is Rate.CONVERSATION:
             return Severity.WARNING if big else Severity.INFO if any(t.lost for t in live) else None
         if self.rate in _RARE:
@@ -332,16 +342,18 @@ class _Geometry:
 _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 
 
-def impacts(layout: PromptLayout) -> list[Impact]:
+def impacts(layout: PromptLayout, remember: bool = True) -> list[Impact]:
     """The impact of every dynamic segment of the layout's shareable prefix, in request order
     (segments of tools parts, but for a time, an id or a tool list chosen by a condition, and of
     PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last
-    layout's result is remembered: every prefix rule asks for it."""
+    layout's result is remembered (every prefix rule asks for it), unless not `remember` (a layout
+    looked at once, such as one with a value moved: `gains.move_pays`)."""
     global _MEMO
     if _MEMO is not None and _MEMO[0] is layout:
         return _MEMO[1]
     result = _impacts(layout)
-    _MEMO = (layout, result)
+    if remember:
+        _MEMO = (layout, result)
     return result
 
 
@@ -436,7 +448,8 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
     end of the shareable prefix and at the last explicit breakpoint on opt-in APIs, rounded to the
     target's minimum and increments. Dormant caching (an opt-in API without a breakpoint) counts as
     if it were on, so a move that prepares the prefix counts. `promptlint fix` compares these
-    before and after a fix that moves content: a move that caches nothing more is not applied."""
+    before and after a fix that moves content, and `check` before it offers one (`gains`): a move
+    that caches nothing more is neither offered nor applied."""
     geo = _Geometry(layout)
     stop = next((Cut(pi, si) for pi, si, _part, seg in layout.segments() if _changes(seg)), geo.end)
     out = {}
@@ -444,6 +457,13 @@ def cacheable(layout: PromptLayout) -> dict[str, int]:
         region, _dormant, explicit = geo.region(profile, own)
         out[label] = geo.cached(min(stop, region), profile, explicit, True)
     return out
+
+
+def caches_more(before: dict[str, int], after: dict[str, int]) -> bool:
+    """True when some target caches more tokens per request `after` than `before` (target label
+    -> tokens, as `cacheable` gives them; a target missing `before` cached 0): the test of a move,
+    for `check` before it offers one (`gains.move_pays`) and `fix` after it applies one."""
+    return any(n > before.get(label, 0) for label, n in after.items())
 
 
 def uncached_today(layout: PromptLayout) -> str:

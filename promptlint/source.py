@@ -125,6 +125,10 @@ def decode_python(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
+        try:  # a byte invalid in UTF-8 on line 1 or 2, where no declaration names another encoding
+            data.decode("utf-8-sig")
+        except UnicodeDecodeError as bad:
+            raise SourceError(f"not valid UTF-8 (byte {bad.start})", _row_of(data, bad.start)) from exc
         raise SourceError(f"cannot decode: {exc.msg if hasattr(exc, 'msg') else exc}") from exc
     try:
         codecs.lookup(encoding)

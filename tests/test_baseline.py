@@ -116,9 +116,9 @@ def test_filter_keeps_other_report_fields(project):
 
 
 @pytest.mark.parametrize("content, message", [
-    (None, "Cannot read baseline"), ("{not json", "Invalid baseline file"),
-    ('{"version": 7, "entries": []}', "Unsupported baseline version"),
-    ('{"version": 1}', "Invalid baseline file"),
+    (None, "cannot read baseline"), ("{not json", "invalid baseline file"),
+    ('{"version": 7, "entries": []}', "unsupported baseline version"),
+    ('{"version": 1}', "invalid baseline file"),
 ])
 def test_bad_baseline_file(project, content, message):
     if content is not None:
@@ -185,7 +185,7 @@ def test_filter_changed_keeps_finding_whose_related_location_changed(repo):
 
 @needs_git
 def test_unknown_ref_is_an_error(repo):
-    with pytest.raises(BaselineError, match="Unknown git ref `no-such-ref`"):
+    with pytest.raises(BaselineError, match="unknown git ref `no-such-ref`"):
         changed_lines("no-such-ref", [repo])
 
 
@@ -277,7 +277,7 @@ def test_cli_baseline_survives_moving_code(project):
 def test_cli_bad_baseline_is_exit_2(project):
     result = cli("check", "app", "--baseline", "missing.json")
     assert result.exit_code == 2
-    assert result.stderr.startswith("promptlint: Cannot read baseline missing.json")
+    assert result.stderr.startswith("promptlint: cannot read baseline missing.json")
 
 
 @needs_git
@@ -294,4 +294,4 @@ def test_cli_diff_base(repo):
     assert result.exit_code == 1
     bad = cli("check", "app", "--diff-base", "no-such-ref")
     assert (bad.exit_code, bad.stderr) == (
-        2, "promptlint: Unknown git ref `no-such-ref` for --diff-base\n")
+        2, "promptlint: unknown git ref `no-such-ref` for --diff-base\n")

@@ -227,6 +227,23 @@ def test_the_cache_lives_beside_the_configuration(tmp_path, monkeypatch):
     assert (root / ".promptlint_cache").is_dir() and not (root / "src" / ".promptlint_cache").exists()
 
 
+def test_the_cache_folder_is_made_only_when_there_is_something_to_store(tmp_path, monkeypatch):
+    """An empty folder, or one with no file promptlint reads (a README, an image), leaves no
+    `.promptlint_cache`; the first file analysed makes it, tagged and ignored by git."""
+    monkeypatch.chdir(tmp_path)
+    assert cli("check").exit_code == 0
+    assert cli("check", ".", "--output-format", "json").exit_code == 0
+    (tmp_path / "README.md").write_text("# Notes\n", encoding="utf-8")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\r\n")
+    assert cli("check", ".").exit_code == 0
+    assert cli("fix", "--diff", ".").exit_code == 0 and cli("fix", ".").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md", "logo.png"]
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")
+    assert cli("check", ".").exit_code == 0
+    assert (tmp_path / ".promptlint_cache" / "CACHEDIR.TAG").is_file()
+    assert (tmp_path / ".promptlint_cache" / ".gitignore").is_file()
+
+
 def test_an_unusable_cache_folder_is_a_warning_and_the_run_goes_on(app, tmp_path):
     blocked = tmp_path / "file"
     blocked.write_text("not a folder", encoding="utf-8")

@@ -128,7 +128,7 @@ def test_diff_base_uses_the_merge_base(app):
     result = cli("check", ".", "--diff-base", "main..feature", "--output-format", "json")
     assert ("app/other.py", "PRM102") in codes(result)
     bad = cli("check", ".", "--diff-base", "main...nope")
-    assert (bad.exit_code, bad.stderr) == (2, "promptlint: Unknown git ref `nope` for --diff-base\n")
+    assert (bad.exit_code, bad.stderr) == (2, "promptlint: unknown git ref `nope` for --diff-base\n")
 
 
 # --- configuration: nested configs, extend, git excludes, named excluded files ----------------------

@@ -55,7 +55,7 @@ def test_baseline_says_how_many_findings_it_absorbed(app):
 
 
 @pytest.mark.parametrize("target, message", [
-    ("openai:gpt-99", "promptlint: target `openai:gpt-99`: unknown openai model `gpt-99`; "
+    ("openai:gpt-99", "promptlint: target `openai:gpt-99` (in --target): unknown openai model `gpt-99`; "
                       "`promptlint models openai` lists the known models\n"),
     ("nosuch:model", "`promptlint models` lists the known models\n"),
 ])

@@ -291,6 +291,7 @@ def _layout(path, parts, newest_user=None):
 
 
 STATIC = "You are the support assistant of Acme. Answer from the documents only and cite them. " * 3
+LONG = STATIC * 25  # over the 1,024-token minimum of gpt-4o: a move before it caches more
 
 
 def test_rules_build_fixes_from_anchors(tmp_path):
@@ -321,14 +322,17 @@ def test_rules_build_fixes_from_anchors(tmp_path):
 
     system = Part("system", [
         seg(Kind.TIMESTAMP, field, volatility=Volatility.PER_REQUEST, precision=Precision.SUB_DAY),
-        Segment(text=STATIC), seg(Kind.UNORDERED_ITERATION, listing),
+        Segment(text=LONG), seg(Kind.UNORDERED_ITERATION, listing),
         seg(Kind.SERIALIZED, dumps, volatility=Volatility.UNKNOWN, ordered=False), Segment(text=STATIC)])
     layout = _layout(path, [Part("tools", [seg(Kind.UNORDERED_ITERATION, tools)]), system])
     found = {}
-    for rule in (TimestampInPrefixRule(), UnsortedJsonDumpsRule(), UnorderedIterationInPromptRule(),
-                 UnstableToolOrderRule()):
+    for rule in (UnsortedJsonDumpsRule(), UnorderedIterationInPromptRule(), UnstableToolOrderRule()):
         for diag in rule.check_layout(layout):
             found[diag.code] = diag.fix
+    # the move pays only with the tools first in a stable order (else nothing before the time is
+    # cached either way): judged without them, as `fix` judges it once their sort is applied
+    [moved] = TimestampInPrefixRule().check_layout(_layout(path, [system]))
+    found[moved.code] = moved.fix
     assert set(found) == {"PRM102", "PRM201", "PRM202", "PRM203"}
     assert all(fix is not None for fix in found.values()), found
     combined = apply_edits(text, [e for code in found for e in found[code].edits])
@@ -348,8 +352,8 @@ def test_move_fix_is_not_offered_when_history_follows(tmp_path):
     field = Anchor(field_span(path, text, "datetime.now()"), "fstring-field", (), digest(text))
     stamp = Segment(span=field.span, kind=Kind.TIMESTAMP, volatility=Volatility.PER_REQUEST,
                     precision=Precision.SUB_DAY, expr="datetime.now()", anchor=field)
-    one_shot = _layout(path, [Part("system", [stamp, Segment(text=STATIC)])])
-    chat = _layout(path, [Part("system", [stamp, Segment(text=STATIC)]), Part("history", [])])
+    one_shot = _layout(path, [Part("system", [stamp, Segment(text=LONG)])])
+    chat = _layout(path, [Part("system", [stamp, Segment(text=LONG)]), Part("history", [])])
     [alone] = TimestampInPrefixRule().check_layout(one_shot)
     [with_history] = TimestampInPrefixRule().check_layout(chat)
     assert alone.fix is not None and with_history.fix is None

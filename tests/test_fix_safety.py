@@ -169,9 +169,12 @@ def ask(question):
     # enough static text after the time to be cached (a warning): over 1,024 tokens
     (tree / "rules.md").write_text("".join(f"{i}. Never invent facts about order {i}; cite the document you use.\n"
                                            for i in range(1, 100)))
+    found = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
+    # the move would leave the time before `RULES`: the finding would stay, so none is offered
+    assert [(d.severity, d.fix) for d in found] == [(Severity.WARNING, None)]
     result = invoke("fix", "--unsafe-fixes", ".")
-    assert (tree / "app.py").read_text() == app  # the move would leave the time before `RULES`
-    assert "fix not applied, the finding would stay after it" in result.stderr
+    assert (tree / "app.py").read_text() == app
+    assert "fix not applied" not in result.stderr and "0 fixed, 1 remaining" in result.stderr
     assert result.exit_code == 1
 
 
@@ -216,10 +219,10 @@ def test_a_move_that_caches_nothing_more_is_not_applied(tree):
     (tree / "app.py").write_text(app)
     (tree / "rules.md").write_text(RULES_TEXT)
     before = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
-    assert len(before) == 1 and before[0].fix is not None and before[0].fix.moves  # offered: the rule cannot see where it lands
+    assert len(before) == 1 and before[0].fix is None  # not offered: the rule sees where it would land
     first, after, second = _fix_twice(tree, app)
     assert after == app
-    assert "PRM102 at 12:25: fix not applied, the finding would stay after it" in first.stderr
+    assert "fix not applied" not in first.stderr and "0 fixed" in first.stderr
     assert first.exit_code == 1 and second.exit_code == 1
 
 
@@ -237,18 +240,17 @@ def test_a_move_that_caches_more_is_applied(tree):
     assert [d.code for d in check(["."]).diagnostics] == []
 
 
-def test_a_finding_whose_loss_is_zero_offers_no_move(tree):
-    """Below the model's minimum whether the time moves or not: the finding is info and says
-    nothing is lost; it offers no fix, and `fix --unsafe-fixes` changes nothing."""
+def test_a_time_whose_loss_is_zero_is_no_finding(tree):
+    """A whole request below the model's minimum whether the time moves or not loses nothing: no
+    finding (it would say nothing is lost), no fix, and `fix --unsafe-fixes` changes nothing."""
     app = MOVE_APP.replace("{tail}", '        "You are the support assistant of Acme. Answer from the documents and cite them.\\n"\n'
                                      '        "Never invent facts. Always cite the document you use. Ask for the order number.\\n"')
     (tree / "app.py").write_text(app)
     (tree / "rules.md").write_text("")
     found = [d for d in check(["."]).diagnostics if d.code == "PRM102"]
-    assert len(found) == 1 and found[0].severity is Severity.INFO
-    assert "nothing is lost until the prompt grows" in found[0].message and found[0].fix is None
+    assert found == []
     first, after, _ = _fix_twice(tree, app)
-    assert after == app and "0 fixed, 1 remaining" in first.stderr
+    assert after == app and "0 fixed" in first.stderr and "fix not applied" not in first.stderr
 
 
 # --- what the file is: permissions, owner, links, encodings --------------------------------------

@@ -71,12 +71,21 @@ def test_per_request_value_before_enough_static_text_is_a_warning_with_its_figur
     assert imp.severity is Severity.WARNING
 
 
-def test_below_every_minimum_is_info_and_a_few_tokens_are_nothing():
+def test_below_every_minimum_a_whole_request_loses_nothing_and_a_fragment_is_info():
+    """A whole request whose static text stays below every minimum with the value moved loses
+    nothing: no finding (its message would say so). The same text built apart from its request
+    (a prompt constant) loses it in a request that sends more: info."""
     small = layout([Part("system", [value(), text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
     imp = one(small)
-    assert imp.below_minimum and imp.targets[0].lost == 0 and imp.severity is Severity.INFO
+    assert imp.below_minimum and imp.targets[0].lost == 0 and imp.costs_nothing and imp.severity is None
+    fragment = layout([Part("system", [value(), text(SHORT)])], source="python-constant")
+    imp = one(fragment)
+    assert imp.costs_nothing and not imp.complete and imp.severity is Severity.INFO
     tiny = layout([Part("system", [value(), text(".</q>")]), Part("user", [value(row=3)])], newest_user=1)
     assert one(tiny).severity is None
+    # the history after a per-request value is lost whatever the static size
+    chat = layout([Part("system", [value(), text(SHORT)]), history(), Part("user", [value(row=3)])], newest_user=2)
+    assert not one(chat).costs_nothing and one(chat).severity is Severity.WARNING
 
 
 def test_history_after_makes_it_a_warning_whatever_the_static_size():
@@ -140,7 +149,7 @@ def test_instructions_after_the_message_in_a_one_shot_prompt():
     imp = one(reach)
     assert imp.placed.in_newest and imp.severity is Severity.WARNING
     small = layout([Part("user", [value(), text(SHORT)])], newest_user=0)
-    assert one(small).severity is Severity.INFO
+    assert one(small).costs_nothing and one(small).severity is None  # below every minimum either way
     conversation = layout([Part("system", [text("Be brief.")]), history(), Part("user", [value(), text(LONG)])],
                           newest_user=2)
     assert impacts(conversation) == []  # the newest message of a conversation ends the prefix (Policy 3)

@@ -162,5 +162,5 @@ def test_a_broken_config_is_an_error_of_the_run_not_an_exception(tmp_path):
     (tmp_path / "chat.py").write_text("x = 1\n", encoding="utf-8")
     checker = RecordingChecker()
     analysis = Analyzer(checker).analyse([Document((tmp_path / "chat.py").resolve(), "x = 1\n", 1)])
-    assert len(analysis.errors) == 1 and "Invalid TOML" in analysis.errors[0]
+    assert len(analysis.errors) == 1 and "invalid TOML" in analysis.errors[0]
     assert checker.calls and checker.calls[0][1].select is None  # the defaults

@@ -80,10 +80,16 @@ def test_timestamp_diagnostic_safe_fix_and_edit_clear_it(tmp_path):
     run(scenario, tmp_path)
 
 
+# The policy before the customer's profile: moving the time past both caches the policy (the
+# profile, a parameter, may change). In CHAT the profile comes first, so the move caches nothing
+# more that can be shown and is offered nowhere (`gains.move_pays`, as `fix` judges it).
+MOVE_CHAT = CHAT.replace("Customer: {json.dumps(profile)}\n{POLICY}", "{POLICY}\nCustomer: {json.dumps(profile)}")
+
+
 def test_unsafe_fix_suppression_and_hover(tmp_path):
     tmp_path = tmp_path / "my project"  # URIs with an escaped space
     tmp_path.mkdir()
-    (tmp_path / "chat.py").write_text(CHAT, encoding="utf-8")
+    (tmp_path / "chat.py").write_text(MOVE_CHAT, encoding="utf-8")
 
     async def scenario(s):
         uri = s.open(tmp_path / "chat.py")
@@ -93,19 +99,19 @@ def test_unsafe_fix_suppression_and_hover(tmp_path):
         unsafe = [a for t, a in actions.items() if t.endswith("(unsafe: changes the prompt) (PRM102)")]
         assert len(unsafe) == 1 and not unsafe[0].is_preferred
         assert unsafe[0].diagnostics[0].code == "PRM102"
-        moved = apply_text_edits(CHAT, edits_of(unsafe[0], uri))
+        moved = apply_text_edits(MOVE_CHAT, edits_of(unsafe[0], uri))
         assert moved.split("\n")[SYSTEM_ROW:SYSTEM_ROW + 4] == [
-            '    system = f"""You are the support assistant of Harbor.', "Customer: {json.dumps(profile)}",
-            "{POLICY}", f'Time: {STAMP}"""']
+            '    system = f"""You are the support assistant of Harbor.', "{POLICY}",
+            "Customer: {json.dumps(profile)}", f'Time: {STAMP}"""']
         version = s.change(uri, moved)
         assert [d.code for d in await s.diagnostics(uri, version)] == ["PRM201"]
 
         # the finding sits inside a multi-line string: the comment goes where the string ends
-        version = s.change(uri, CHAT)
+        version = s.change(uri, MOVE_CHAT)
         stamp = by_code(await s.diagnostics(uri, version), "PRM102")
         suppress = {a.title: a for a in await s.code_actions(uri, stamp.range)}["Suppress PRM102 on this line"]
-        suppressed = apply_text_edits(CHAT, edits_of(suppress, uri))
-        assert suppressed.split("\n")[SYSTEM_ROW + 3] == '{POLICY}"""  # promptlint: ignore[PRM102]'
+        suppressed = apply_text_edits(MOVE_CHAT, edits_of(suppress, uri))
+        assert suppressed.split("\n")[SYSTEM_ROW + 3] == 'Customer: {json.dumps(profile)}"""  # promptlint: ignore[PRM102]'
         version = s.change(uri, suppressed)
         assert [d.code for d in await s.diagnostics(uri, version)] == ["PRM201"]
 
@@ -144,7 +150,7 @@ def test_each_project_config_is_honoured(tmp_path):
         assert [d.code for d in await s.diagnostics(a, 1)] == ["PRM102"]
         assert [d.code for d in await s.diagnostics(b, 1)] == ["PRM102", "PRM201"]
         assert await s.diagnostics(notes, 1) == []
-        assert any("Unknown key" in m and "selct" in m for m in s.messages), s.messages
+        assert any("unknown key" in m and "selct" in m for m in s.messages), s.messages
 
     run(scenario, tmp_path)
 

@@ -27,7 +27,8 @@ cannot hold a prompt), listed in one `index.json`; `findings/<xx>/<key>.json` pe
 `tokens.json`. An entry that cannot be read or decoded is ignored, and rewritten by the new analysis.
 Writes are atomic (a temporary file renamed over the entry), so two runs at once each see
 whole entries, and the last writer wins. The cache folder holds a `CACHEDIR.TAG` and a
-`.gitignore` that ignores it all; the `KEEP` most recently used fingerprints are kept.
+`.gitignore` that ignores it all; the `KEEP` most recently used fingerprints are kept. It is made
+at the first write of a run: a run with nothing to store leaves none.
 """
 from __future__ import annotations
 
@@ -144,7 +145,8 @@ def _library_versions() -> dict[str, str]:
 
 
 class Cache:
-    """The entries of one fingerprint in one cache folder. `open` makes the folder.
+    """The entries of one fingerprint in one cache folder. The folder is made at the first write
+    (`_ready`): a run with nothing to store (an empty folder, no file promptlint reads) leaves none.
 
     `states` memoises the current state of each dependency for the run (a run sees one snapshot
     of the files)."""
@@ -158,20 +160,33 @@ class Cache:
         self.plain: dict[str, list] | None = None
         self._loaded: dict[str, list] = {}
         self.hits = self.misses = 0
+        self._made = False
 
     @classmethod
     def open(cls, root: Path, fingerprint: str) -> "Cache":
-        """The cache in folder `root` (made with its CACHEDIR.TAG and .gitignore when missing).
-        Raises OSError when the folder cannot be made or written."""
+        """The cache in folder `root`, made (with its CACHEDIR.TAG and .gitignore) only when
+        something is stored. Raises OSError when the folder could not be made or written: it is
+        not a folder, or the nearest folder that exists on its path cannot be written."""
         root = Path(root).absolute()
         cache = cls(root, fingerprint)
-        cache.dir.mkdir(parents=True, exist_ok=True)
-        for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
-            if not (root / name).is_file():
-                _write_atomic(root / name, text.encode())
-        (cache.dir / "used").touch()
-        cache._prune()
+        _check_writable(root)
+        if cache.dir.is_dir():
+            cache._ready()
         return cache
+
+    def _ready(self) -> None:
+        """Make the folder of this fingerprint (and the cache folder with its CACHEDIR.TAG and
+        .gitignore), mark it used and prune old ones: before the first write of a run, or at
+        `open` when it exists. Raises OSError."""
+        if self._made:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
+            if not (self.root / name).is_file():
+                _write_atomic(self.root / name, text.encode())
+        (self.dir / "used").touch()
+        self._made = True
+        self._prune()
 
     def _prune(self) -> None:
         """Remove other schemas' folders and all but the `KEEP` most recently used fingerprints."""
@@ -290,6 +305,7 @@ class Cache:
             return
         try:
             text = json.dumps({"fingerprint": self.fingerprint, "plain": self.plain}, separators=(",", ":"))
+            self._ready()
             _write_atomic(self.dir / "index.json", text.encode("ascii"))
             self._loaded = dict(self.plain)
         except (OSError, ValueError):
@@ -314,6 +330,7 @@ class Cache:
                 result.layout_keys = entry["layout_keys"] = [_layout_key(e) for e in entry["prompts"]]
             text = json.dumps(entry, separators=(",", ":"))  # ASCII: lone surrogates escaped
             target = self._entry(key, kind)
+            self._ready()
             target.parent.mkdir(exist_ok=True)
             _write_atomic(target, text.encode("ascii"))
         except (OSError, ValueError, CodecError):
@@ -340,6 +357,7 @@ class Cache:
             target = self._findings_entry(key or layout_key(layout))
             text = json.dumps({"fingerprint": self.fingerprint, "diagnostics": encode(diagnostics)},
                               separators=(",", ":"))
+            self._ready()
             target.parent.mkdir(parents=True, exist_ok=True)
             _write_atomic(target, text.encode("ascii"))
         except (OSError, ValueError):
@@ -376,9 +394,24 @@ class Cache:
         if len(counts) > MAX_TOKEN_COUNTS:
             counts = dict(list(counts.items())[-MAX_TOKEN_COUNTS:])
         try:
+            self._ready()
             _write_atomic(self.dir / "tokens.json", json.dumps(counts, separators=(",", ":")).encode("ascii"))
         except (OSError, ValueError):
             pass
+
+
+def _check_writable(root: Path) -> None:
+    """Raise OSError unless `root` is a folder this process can write, or does not exist yet and
+    the nearest folder that exists on its path can be written (so `mkdir` would make it)."""
+    path = root
+    while not os.path.lexists(path):
+        if path.parent == path:
+            break
+        path = path.parent
+    if not path.is_dir():
+        raise NotADirectoryError(20, "Not a directory", str(path))
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise PermissionError(13, "Permission denied", str(path))
 
 
 def is_plain(result: Result) -> bool:

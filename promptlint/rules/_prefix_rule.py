@@ -143,13 +143,15 @@ def cost(imp: Impact) -> str:
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
-    history = imp.history_after and imp.rate is Rate.REQUEST
-    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.sized and imp.below_minimum and not history:
+    if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:
+        # (a whole request that loses nothing is no finding: `Impact.severity`) a prompt string
+        # built apart from its request: what it loses in a request that sends more than it
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
-        until = "until the prompt grows" if imp.complete else "unless the request adds static text after this prompt"
-        return (f"{follows(imp, bound=False)} {_are(imp)} not cached, but with it moved after them the static "
-                f"text would still be below {minimum}: nothing is lost {until}")
+        when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} that sends more than this "
+                f"prompt (static text before it, or a conversation after it); alone, this prompt stays below "
+                f"{minimum} even with it moved")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "
@@ -186,28 +188,23 @@ def fix_of(seg: Segment):
 _MOVE_PLACES = ("fstring-field", "concat-operand")
 
 
-def nothing_lost(imp: Impact) -> bool:
-    """True when the impact's estimated loss is zero: a whole request whose every target would
-    cache as much with the value moved as now (below the minimum either way), with no history or
-    breakpoint-closed text at stake. A move then gains nothing (the message says so)."""
-    return (imp.complete and bool(imp.targets) and not imp.history_after and not imp.before_lost
-            and all(t.lost == 0 for t in imp.targets))
-
-
-def move_fix(seg: Segment, placed: "Placed | Impact | None" = None):
+def move_fix(seg: Segment, imp: Impact, layout):
     """The unsafe fix that moves the value after the static text of its f-string or
-    concatenation, when a sure edit exists in the diagnostic's own file, marked `moves` (the
-    fixer applies it only when the fixed text caches more). None when the conversation history
-    follows the value (`placed.history_after`): a move inside the string cannot take it past the
-    history, so the finding would stay; None when the estimated loss is zero (`nothing_lost`)."""
-    if seg.span is None or (placed is not None and placed.history_after):
-        return None
-    if isinstance(placed, Impact) and nothing_lost(placed):
+    concatenation, when a sure edit exists in the diagnostic's own file and the move pays
+    (`gains.move_pays`: with the value where the edit puts it, its finding is gone and the prompt
+    caches more, the test `promptlint fix` applies to the fixed text), marked `moves`. None
+    otherwise, so a finding offers only a fix that `fix --unsafe-fixes` applies; None at once when
+    the conversation history follows the value (a move inside the string cannot take it past the
+    history)."""
+    if seg.span is None or imp.history_after:
         return None
     if seg.fix is None and (seg.anchor is None or seg.anchor.place not in _MOVE_PLACES):
         return None
     fix = fix_of(seg)
     if fix is None or fix.applicability is not Applicability.UNSAFE:
+        return None
+    from ..gains import move_pays
+    if not move_pays(layout, imp, fix):
         return None
     return dataclasses.replace(fix, moves=True)
 

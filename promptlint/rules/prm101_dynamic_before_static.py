@@ -35,9 +35,11 @@ class DynamicBeforeStaticRule(Rule):
     system prompt still sits before the history, so the largest part of a long conversation is
     re-processed on every turn. In a one-shot prompt, instructions after the user's text are never
     cached; placed before it they would be. The severity follows what the provider would cache:
-    a warning when cached tokens are lost on most requests; info when the loss is small, when even
-    the reordered static text stays below the model's minimum, or when the content's volatility is
-    unknown (a parameter, an attribute); nothing when nothing cacheable follows.
+    a warning when cached tokens are lost on most requests; info when the loss is small, when the
+    content's volatility is unknown (a parameter, an attribute), or in prompt text built apart from
+    its request whose static text alone stays below the model's minimum even reordered (a request
+    that sends more with it loses that text); nothing when nothing cacheable follows, or when a
+    whole request's static text stays below every minimum even reordered (nothing is lost).
 
     ## Example
     ```python
@@ -69,7 +71,7 @@ class DynamicBeforeStaticRule(Rule):
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
-                                  fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
 
     def _before_passed_prompt(self, layout: PromptLayout):

@@ -20,7 +20,8 @@ class TimestampInPrefixRule(Rule):
     module is imported) changes at most once a day, which costs one cache write a day while caches
     expire after minutes anyway, so it is info wherever it sits; a year never matters. Where
     nothing the provider caches follows the time (after the last Anthropic breakpoint, at the end
-    of a one-shot prompt, in a prompt far below every minimum), it costs nothing or little.
+    of a one-shot prompt, in a whole request far below every minimum), it costs nothing: no
+    finding.
 
     A function that converts one message of the conversation for a request and puts the time of
     the conversion in what it returns (`{"role": m.role, "content": f"[{datetime.now():%H:%M}]
@@ -74,7 +75,7 @@ class TimestampInPrefixRule(Rule):
             advice = ("Move the time after the static text of the message (to its end), or coarsen it to a date"
                       if imp.placed.in_newest else None)  # already in the newest user message
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only,
+                                  related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
                                   advice=advice)
         for seg, tail in text.in_tool_list(layout, Kind.TIMESTAMP):
             yield self.diagnostic(f"Timestamp {tail}", seg.span or layout.site, severity=Severity.INFO,

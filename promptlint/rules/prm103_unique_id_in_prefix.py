@@ -76,7 +76,7 @@ class UniqueIdInPrefixRule(Rule):
             message = (f"{what} {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         for seg, tail in text.in_tool_list(layout, Kind.UNIQUE_ID):
             what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
             yield self.diagnostic(f"{what} {tail}", seg.span or layout.site, severity=Severity.INFO,

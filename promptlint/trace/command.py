@@ -44,7 +44,7 @@ def exit_code(report, fail_on: str) -> int:
     return 1 if any(Severity(d.severity).rank >= threshold for d in report.divergences) else 0
 
 
-@click.command("trace")
+@click.command("trace", short_help="Map logged requests to the code that breaks their prefix.")
 @click.argument("requests", metavar="REQUESTS", type=click.Path(path_type=Path, allow_dash=True))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--output-format", type=click.Choice(FORMATS), default="text", show_default=True, help="Report format.")
