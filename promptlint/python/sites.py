@@ -23,7 +23,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import system_edits
+from . import system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -488,6 +488,9 @@ class SiteFinder:
         if any(filled_template(a) or builds_messages(a) for a in args) and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()
             filled_argument(self, node, self.frame())
+        if template_calls.may_fill(node) and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()  # a template filled through a callable made with it (python/template_calls.py)
+            template_calls.filled_through(self, node, self.frame())
         if system_edits.might_edit(node) and any(isinstance(s, _FUNCS) for s in self.stack) \
                 and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()  # a helper that writes its text into the system message (python/system_edits.py)

@@ -140,6 +140,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.eval(th.node, frame, th.env)
         if th.kind == "default":  # a parameter's default: evaluated when the function is defined
             return per_process(self.eval(th.node, frame, th.env))
+        if th.kind == "bound":  # another frame's binding (closures.captured_default): read in that frame
+            return self.force(th.value, th.prev)
         if th.kind == "unpack":  # (`prev`: the whole value, read once for every name unpacked from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             picked = _element(whole, th.value)
@@ -176,6 +178,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.set_item(th, prev, frame)
         if th.kind == "setkey":
             return self.set_key(th, prev, frame)
+        if th.kind == "keygrow":
+            return self.key_grown(th, prev, frame)
         if th.kind == "update":
             return self.updated(th, prev, frame)
         if th.kind == "sort":
