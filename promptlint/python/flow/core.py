@@ -401,6 +401,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
                     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                                    "a set operation: iteration order depends on the hash seed")
+            if _dict_view(node.left) or _dict_view(node.right):  # `a.keys() - b.keys()`: a set
+                return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                               "a set operation of dict keys: iteration order depends on the hash seed")
         if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
                 and not left.repeated and not right.repeated:
             # `defaults | overrides`: one dict, the right side's keys win
@@ -584,3 +587,9 @@ def _joined(items: list, left: Value, right: Value, span) -> Seq:
     if repeated and isinstance(left, Seq):
         head = left.head if left.repeated else len(left.items) + getattr(right, "head", 0)
     return Seq(items, span, repeated=repeated, head=head)
+
+
+def _dict_view(node) -> bool:
+    """`d.keys()` / `d.items()`: a dict's view, whose operators `| & - ^` make a set."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "items") \
+        and not node.args and not node.keywords
