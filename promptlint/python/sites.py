@@ -17,7 +17,7 @@ from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated
                history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
                memory_windows, opt_in_markers, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
                template_objects, tool_loops, tool_results)
-from .candidates import builds_messages, builds_text, filled_argument, filled_template
+from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
@@ -485,7 +485,8 @@ class SiteFinder:
         if name is not None and node.keywords and self._called:
             self._called_object(node)
         args = [*node.args, *(k.value for k in node.keywords)]
-        if any(filled_template(a) or builds_messages(a) for a in args) and not self.b.covered(self.m.span(node)):
+        if any(filled_template(a) or builds_messages(a) or prompt_keyword(node, a) for a in args) \
+                and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()
             filled_argument(self, node, self.frame())
         if template_calls.may_fill(node) and not self.b.covered(self.m.span(node)):
