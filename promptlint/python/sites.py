@@ -23,7 +23,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import system_edits, template_calls
+from . import section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -242,6 +242,8 @@ class SiteFinder:
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
+            if section_dicts.sectioned(node.value) and candidates.prompt_named(target.id):
+                section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
     def _placed(self, node) -> None:
         """A message put at the head of the conversation (`messages.insert(0, message)`,

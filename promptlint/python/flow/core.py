@@ -452,6 +452,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
                            f"{TAKEN} `{src.expr}`", origin=src.span)
+        if src.kind is Kind.UNIQUE_ID and attr is not None and src.evidence.endswith(classify.PICKED_AT_RANDOM):
+            # `random.choice(nodes).code`: the content of the element picked, per request; no random value
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_REQUEST, f"read from {src.evidence}",
+                           origin=src.origin or src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,

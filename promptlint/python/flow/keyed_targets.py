@@ -1,5 +1,5 @@
-"""The dict a statement sets an item of, or grows a list of, by a key not known statically:
-shapes of the code only (the bindings are read in scopes.py, the values in keyed.py)."""
+"""The dict a statement sets an item of, or grows a list of, by a key not known statically, and
+the item an in-place merge sets (`d["k"] |= other`): shapes of the code only (the bindings are read in scopes.py, the values in keyed.py)."""
 from __future__ import annotations
 
 import ast
@@ -33,3 +33,11 @@ def keyed_list(call: ast.Call, env: dict) -> str | None:
     else:
         return None
     return base.id if isinstance(base, ast.Name) and base.id in env else None
+
+
+def merged_item(stmt: ast.AugAssign) -> ast.BinOp:
+    """`d["k"] |= other` written as the value it assigns, `d["k"] | other` (located at the
+    statement): the dict's item merged with `other`."""
+    load = ast.copy_location(ast.Subscript(value=stmt.target.value, slice=stmt.target.slice, ctx=ast.Load()),
+                             stmt.target)
+    return ast.copy_location(ast.BinOp(left=load, op=ast.BitOr(), right=stmt.value), stmt)

@@ -19,7 +19,7 @@ from ..markers import marks_last_only, sets_cache_marker
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
-from .keyed_targets import keyed, keyed_list
+from .keyed_targets import keyed, keyed_list, merged_item
 from .readings import reading
 from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
@@ -494,6 +494,8 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+            elif isinstance(stmt.op, ast.BitOr):  # `prompt["Instructions"] |= section`: that item merged with it
+                self._assign(stmt.target, merged_item(stmt), env)
         elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom))
               and stmt.value.value is not None and YIELDED in env):
             kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
