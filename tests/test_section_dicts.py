@@ -108,3 +108,31 @@ def test_a_parameter_before_static_sections_is_judged_there(tmp_path):
     (role, described), = parts(layout)
     assert described[3:6] == [("text", "Code under review\n"), ("unknown", "unknown", "code"), ("text", "\n")]
     assert described[6] == ("text", "Instructions\n")
+
+
+REGISTRY = f'''
+def pick(kind, topic, ask):
+    prompts = {{
+        "summary": f"Summarise the text about {{topic}}. {RULES}",
+        "title": "{RULES}",
+    }}
+    return ask(prompts[kind])
+
+
+def by_key(kind, topic, ask):
+    prompt = {{
+        "summary": f"Summarise the text about {{topic}}. {RULES}",
+        "title": "{RULES}",
+    }}
+    return ask(prompt[kind])
+
+
+def message(topic, ask):
+    prompt = {{"role": "user", "content": f"Summarise the text about {{topic}}. {RULES}"}}
+    return ask([prompt])
+'''
+
+
+def test_a_registry_of_prompts_a_dict_read_by_key_and_a_message_are_no_sections(tmp_path):
+    rows = {pos(REGISTRY, "prompts = {").row, pos(REGISTRY, "prompt = {").row, pos(REGISTRY, 'prompt = {"role"').row}
+    assert [lt for lt in layouts(tmp_path, REGISTRY) if lt.site.row in rows] == []

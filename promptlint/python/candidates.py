@@ -7,6 +7,8 @@ request around it).
   string templates with `{placeholder}` fields filled by `.format(...)` elsewhere;
 - attributes assigned prompt text in a method (`self.instructions = f"..."`);
 - functions and methods that return prompt text or a message list (`build_system_prompt(self)`);
+- a template filled, or text built, in an argument of a call no send shape matches, when the
+  template's or the keyword's name says prompt (`llm.ask(system=f"...", prompt=text)`);
 - a conversation cut to its newest messages (or with messages of its middle removed) in a helper
   that returns it or keeps it on its instance (`return messages[-20:]`): one history part, judged
   by PRM105 where it is cut.

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from ..model import Segment
-from .candidates import role_of, text_layout
+from .candidates import role_of, text_layout, words
 from .flow.values import Alt, Mapping, Seq, Text
 from .layout import variants_of
 from .message_candidates import static_chars
@@ -28,11 +28,20 @@ from .walk import subtree
 MAX_DEPTH = 4  # nesting of sections read as sections (deeper: the value as text)
 
 
-def sectioned(node: ast.AST) -> bool:
+#: Keys of a message, a content block or a request payload: such a dict is no dict of sections.
+_PAYLOAD_KEYS = frozenset({"role", "type", "content", "messages", "model", "text", "parts", "input", "tools",
+                           "system", "temperature", "max_tokens"})
+#: Words of a name that say it holds several prompts (a registry read by key), not one.
+_SEVERAL = frozenset({"prompts", "templates", "messages"})
+
+
+def sectioned(node: ast.AST, name: str = "") -> bool:
     """A dict display with at least two entries, every key a string literal (a `**spread` has no
-    key of its own: not one)."""
+    key of its own: not one) and none a key of a message or a request (`role`, `content`, `model`),
+    bound to a name that does not say it holds several prompts (`prompts`)."""
     return isinstance(node, ast.Dict) and len(node.keys) >= 2 and all(
-        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value not in _PAYLOAD_KEYS
+        for k in node.keys) and not words(name) & _SEVERAL
 
 
 def section_dict(finder, node: ast.AST, name: str, frame) -> bool:
@@ -41,8 +50,8 @@ def section_dict(finder, node: ast.AST, name: str, frame) -> bool:
     reads the name. True when a layout was added."""
     func = frame.func
     last = _last_read(func, name, node) if func is not None else None
-    if last is None:
-        return False  # never read after: not handed on to anything that compiles it
+    if last is None or _parents(func).get(id(last)).__class__ in (ast.Subscript, ast.Attribute):
+        return False  # not handed on whole to code that compiles it (never read after, or read by key)
     value = finder.ev.lookup(frame, name, last)
     options = [o for o in variants_of(value) if isinstance(o, Mapping) and not o.repeated]
     if not options:
@@ -62,6 +71,11 @@ def _last_read(func, name: str, after: ast.AST):
             if best is None or (n.lineno, n.col_offset) > (best.lineno, best.col_offset):
                 best = n
     return best
+
+
+def _parents(func) -> dict:
+    """id(node) -> its parent node, for the nodes of `func`."""
+    return {id(child): node for node in subtree(func) for child in ast.iter_child_nodes(node)}
 
 
 def _sections(finder, value, frame, depth: int) -> list[Segment]:

@@ -242,7 +242,7 @@ class SiteFinder:
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
-            if section_dicts.sectioned(node.value) and candidates.prompt_named(target.id):
+            if section_dicts.sectioned(node.value, target.id) and candidates.prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
     def _placed(self, node) -> None:

@@ -45,7 +45,8 @@ class Thunk:
     `rewrites.older_apart`) | setitem (key `name`
     of the dict `prev` set to `node`; `value` the slice that drops its oldest items in a loop that
     runs until a size fits, `d[key] = xs[2:]`, or None) | map (a loop that appends one element per item: `value` the
-    append, `env` the bindings before the loop). `env` is the bindings visible where it was made;
+    append, `env` the bindings before the loop) | keygrow (a list of the dict `prev` grown by a key
+    not known in the loop `loop`: `groups[k].append(x)`). `env` is the bindings visible where it was made;
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None."""
 
@@ -494,7 +495,8 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
-            elif isinstance(stmt.op, ast.BitOr):  # `prompt["Instructions"] |= section`: that item merged with it
+            elif isinstance(stmt.op, ast.BitOr) and isinstance(stmt.target, ast.Subscript):
+                # `prompt["Instructions"] |= section`: that item merged with it
                 self._assign(stmt.target, merged_item(stmt), env)
         elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom))
               and stmt.value.value is not None and YIELDED in env):
