@@ -76,6 +76,11 @@ UNIQUE_ID_CALLS = {
     "ulid.new", "ulid.ULID", "uuid6.uuid7", "bson.ObjectId", "bson.objectid.ObjectId",
 }
 
+#: The evidence's tail of a call of `UNIQUE_ID_CALLS` that picks elements of a list at random
+#: (`random.choice(nodes)`): what is read from what it picks (`.code`) is that element's content,
+#: new per request, not a random value itself (python/flow/core.py `derived`).
+PICKED_AT_RANDOM = ": elements picked at random"
+
 #: Random number generators made without a seed (`random.Random()`): their methods named as the
 #: `random` module's functions of `UNIQUE_ID_CALLS` give a new value on every call, as those do.
 #: One made with a seed (`random.Random(0)`) repeats its sequence on every run and is not one.

@@ -7,6 +7,8 @@ request around it).
   string templates with `{placeholder}` fields filled by `.format(...)` elsewhere;
 - attributes assigned prompt text in a method (`self.instructions = f"..."`);
 - functions and methods that return prompt text or a message list (`build_system_prompt(self)`);
+- a template filled, or text built, in an argument of a call no send shape matches, when the
+  template's or the keyword's name says prompt (`llm.ask(system=f"...", prompt=text)`);
 - a conversation cut to its newest messages (or with messages of its middle removed) in a helper
   that returns it or keeps it on its instance (`return messages[-20:]`): one history part, judged
   by PRM105 where it is cut.
@@ -292,20 +294,33 @@ def local(finder, node, name: str, value_node, frame) -> None:
 
 def filled_argument(finder, call: ast.Call, frame) -> None:
     """A template filled in an argument of a call no send shape matches (`await
-    model_func(query, sys_prompt_template.format(report_data=points))`, `llm(PROMPT.format(...))`):
+    model_func(query, sys_prompt_template.format(report_data=points))`, `llm(PROMPT.format(...))`),
+    or text built in an argument passed by a keyword that says prompt (`prompt_keyword`):
     a candidate of its own, judged on its text as the same text kept in a local name is (`local`);
-    the template's name says it is prompt text. A message list written into an argument
+    the template's or the keyword's name says it is prompt text. A message list written into an argument
     (`wrapper.create(messages=[{"role": "user", "content": PROMPT.format(...)}])`) is one as the
     same list kept in a local name is (`message_list`)."""
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if builds_messages(arg):
             message_list(finder, arg, finder.ev.eval(arg, frame), frame)
             continue
-        name = filled_template(arg)
+        name = filled_template(arg) or prompt_keyword(call, arg)
         if name is None or _only_hashed(frame.func, name):
             continue
         segs = _richest(finder, finder.ev.eval(arg, frame), frame)
         text_layout(finder, arg, segs, finder.m.span(arg), role_of(name))
+
+
+def prompt_keyword(call: ast.Call, arg) -> str | None:
+    """The name of the keyword that passes `arg` when it says prompt text and `arg` builds text
+    in place (`query_llm(system=f"...{user_name}...", prompt=summary)`, also one branch of a
+    conditional expression): the same text kept in a local name of that name is a candidate
+    (`local`); else None."""
+    for k in call.keywords:
+        if k.value is arg and k.arg is not None and prompt_named(k.arg):
+            node = arg.body if isinstance(arg, ast.IfExp) and not builds_text(arg) else arg
+            return k.arg if builds_text(node) else None
+    return None
 
 
 def _richest(finder, value, frame) -> list[Segment]:

@@ -17,13 +17,13 @@ from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated
                history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
                memory_windows, opt_in_markers, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
                template_objects, tool_loops, tool_results)
-from .candidates import builds_messages, builds_text, filled_argument, filled_template
+from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import kept_conversations, system_edits
+from . import kept_conversations, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -244,6 +244,8 @@ class SiteFinder:
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
+            if section_dicts.sectioned(node.value, target.id) and candidates.prompt_named(target.id):
+                section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
     def _placed(self, node) -> None:
         """A message put at the head of the conversation (`messages.insert(0, message)`,
@@ -487,9 +489,13 @@ class SiteFinder:
         if name is not None and node.keywords and self._called:
             self._called_object(node)
         args = [*node.args, *(k.value for k in node.keywords)]
-        if any(filled_template(a) or builds_messages(a) for a in args) and not self.b.covered(self.m.span(node)):
+        if any(filled_template(a) or builds_messages(a) or prompt_keyword(node, a) for a in args) \
+                and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()
             filled_argument(self, node, self.frame())
+        if template_calls.may_fill(node) and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()  # a template filled through a callable made with it (python/template_calls.py)
+            template_calls.filled_through(self, node, self.frame())
         if system_edits.might_edit(node) and any(isinstance(s, _FUNCS) for s in self.stack) \
                 and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()  # a helper that writes its text into the system message (python/system_edits.py)

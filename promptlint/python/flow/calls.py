@@ -16,6 +16,7 @@ from ...model import Kind, Segment, Volatility
 from ..module import callee_name
 from . import library, rewrites
 from .budget import MAX_DEPTH, SPENT
+from .closures import captured_default
 from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
@@ -209,7 +210,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
     def defaults(self, fn: Func) -> dict:
         """The parameters of `fn` that have a default, each with its default as a thunk evaluated
-        once in the function's module (at import: per process)."""
+        once in the function's module (at import: per process); of a function nested in another,
+        a default that reads a name (`def score(*, keys=keys)`) is that name's binding in the
+        enclosing function where the nested one is defined (closures.captured_default)."""
         a = fn.node.args
         names = [p.arg for p in [*a.posonlyargs, *a.args]]
         pairs = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
@@ -220,7 +223,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             key = ("default", id(default))
             th = self._return_cache.get(key)
             if th is None:
-                th = self._return_cache[key] = Thunk("default", node=default, env={}, value=self.module_frame(fn.module))
+                th = self._return_cache[key] = captured_default(self, fn.module, fn.node, default) \
+                    or Thunk("default", node=default, env={}, value=self.module_frame(fn.module))
             out[name] = th
         return out
 

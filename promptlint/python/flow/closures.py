@@ -102,6 +102,24 @@ def local_names(module, func) -> set[str]:
     return out
 
 
+def captured_default(evaluator, module, func, default):
+    """The default `default` of a parameter of `func`, when `func` is nested in another function
+    and the default reads a name (`def score(*, keys=keys)`, the idiom that captures a loop's
+    current value): a thunk of that name as the enclosing function binds it where `func` is
+    defined (evaluated each time the `def` runs, not once per process), read in the enclosing
+    function's frame with no argument bound. None for any other default or function."""
+    if not isinstance(default, ast.Name):
+        return None
+    found = enclosing(module, func)
+    if found is None:
+        return None
+    from .scopes import Thunk
+    outer, cls = found
+    frame = evaluator.unbound_frame(module, outer, cls)
+    th = evaluator.env_at(frame, func).get(default.id)
+    return None if th is None else Thunk("bound", value=frame, prev=th, name=default.id)
+
+
 class _End:
     """A node after every statement (`env_at` reads the bindings at the end of the body)."""
     lineno = END

@@ -260,6 +260,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         span = m.span(node)
         if isinstance(iterable, Seq) and iterable.items:
             vals = [i for i in iterable.items if not isinstance(i, Spread)]
+            if iterable.ordered and any(isinstance(v, Text) and held_order(v) is not None for v in vals):
+                # an element of a sorted listing (`for p in sorted(dirs)`): one value, no order of its own
+                return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
             if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) for v in vals):
@@ -382,6 +385,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         lists, after an `if` that grew it) grows in each variant."""
         m = frame.module
         add = self.eval(th.node, frame, th.env)
+        if th.name == "BitOr" and isinstance(prev, Mapping) and isinstance(add, Mapping) \
+                and not prev.repeated and not add.repeated:  # `d |= other`: one dict, the right side's keys win
+            return replace(prev, items={**prev.items, **add.items}, key_spans={**prev.key_spans, **add.key_spans},
+                           node=prev.node if add.node is not None else None)
         if th.name != "Add":
             return dynamic(m.span(th.node), m.code(th.node))
         variants = list_variants(prev)

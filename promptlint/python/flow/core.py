@@ -140,6 +140,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.eval(th.node, frame, th.env)
         if th.kind == "default":  # a parameter's default: evaluated when the function is defined
             return per_process(self.eval(th.node, frame, th.env))
+        if th.kind == "bound":  # another frame's binding (closures.captured_default): read in that frame
+            return self.force(th.value, th.prev)
         if th.kind == "unpack":  # (`prev`: the whole value, read once for every name unpacked from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             picked = _element(whole, th.value)
@@ -176,6 +178,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.set_item(th, prev, frame)
         if th.kind == "setkey":
             return self.set_key(th, prev, frame)
+        if th.kind == "keygrow":
+            return self.key_grown(th, prev, frame)
         if th.kind == "update":
             return self.updated(th, prev, frame)
         if th.kind == "sort":
@@ -397,6 +401,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
                     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                                    "a set operation: iteration order depends on the hash seed")
+            if _dict_view(node.left) or _dict_view(node.right):  # `a.keys() - b.keys()`: a set
+                return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                               "a set operation of dict keys: iteration order depends on the hash seed")
         if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
                 and not left.repeated and not right.repeated:
             # `defaults | overrides`: one dict, the right side's keys win
@@ -445,6 +452,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,
                            f"{TAKEN} `{src.expr}`", origin=src.span)
+        if src.kind is Kind.UNIQUE_ID and attr is not None and src.evidence.endswith(classify.PICKED_AT_RANDOM):
+            # `random.choice(nodes).code`: the content of the element picked, per request; no random value
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_REQUEST, f"read from {src.evidence}",
+                           origin=src.origin or src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
@@ -580,3 +591,9 @@ def _joined(items: list, left: Value, right: Value, span) -> Seq:
     if repeated and isinstance(left, Seq):
         head = left.head if left.repeated else len(left.items) + getattr(right, "head", 0)
     return Seq(items, span, repeated=repeated, head=head)
+
+
+def _dict_view(node) -> bool:
+    """`d.keys()` / `d.items()`: a dict's view, whose operators `| & - ^` make a set."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "items") \
+        and not node.args and not node.keywords

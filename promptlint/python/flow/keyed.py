@@ -88,6 +88,21 @@ class KeyedMixin:
             value = Alt([prev.value, value], prev.span)
         return replace(prev, repeated=True, value=value, unordered=order, node=None)
 
+    def key_grown(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `groups[k].append(x)` (or `.extend`, `groups.setdefault(k,
+        []).append(x)`; `th.node`) in a loop: when the loop iterates an unordered source, a dict
+        whose lists grow in that order (its keys set in the same loop come in it too). One of its
+        values is such a list. Any other dict as it was."""
+        base = filled_dict(prev) or prev
+        if not isinstance(base, Mapping):
+            return prev
+        order = self._loop_order(th, frame)
+        if order is None:
+            return prev
+        added = self.eval(th.node.args[0], frame, th.env)
+        grown = Seq([added if th.node.func.attr == "append" else Spread(added)], repeated=True, unordered=order)
+        return replace(base, repeated=True, value=grown, unordered=base.unordered or order, node=None)
+
 
 def filled_dict(value) -> Mapping | None:
     """Of a dict, or of one of several dicts (an `if` in a loop set a key of it, or not), the one
@@ -115,7 +130,8 @@ def held_set(base, key) -> Value | None:
     if filled is None or key in filled.items:
         return None
     held = held_order(filled.value)
-    if held is None or filled.unordered is not None and _source(held) == _source(filled.unordered):
+    grown = isinstance(filled.value, Seq) and filled.value.repeated  # a list grown in the loop (`key_grown`)
+    if held is None or not grown and filled.unordered is not None and _source(held) == _source(filled.unordered):
         # `{name: alias(name) for name in names}[n]`: an element of the set the keys come from,
         # one value looked up, not a list in that order
         return None

@@ -47,7 +47,9 @@ def _strftime(ev, node, qual, args, kwargs, frame, env) -> Value:
 
 def _unique_id(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
-    return dynamic(m.span(node), m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST, f"call to `{m.code(node.func)}()`")
+    picked = classify.PICKED_AT_RANDOM if qual.rsplit(".", 1)[-1] in ("choice", "choices", "sample") else ""
+    return dynamic(m.span(node), m.code(node), Kind.UNIQUE_ID, Volatility.PER_REQUEST,
+                   f"call to `{m.code(node.func)}()`{picked}")
 
 
 def _unordered(ev, node, qual, args, kwargs, frame, env) -> Value:

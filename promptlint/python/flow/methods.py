@@ -200,7 +200,8 @@ class MethodsMixin:
             found = self._time_method(src, method, node, args, frame, env)
             if found is not None:
                 return found
-        if src is not None and src.kind is Kind.UNIQUE_ID and method in classify.MODEL_SENDS:
+        if src is not None and (src.kind is Kind.UNIQUE_ID or src.evidence.endswith(classify.PICKED_AT_RANDOM)) \
+                and method in classify.MODEL_SENDS:
             # a request sent with a client or model picked at random (`random.choice(llms).invoke(...)`):
             # the reply is the model's output, not the pick; data fetched with the user's message stays so
             inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]

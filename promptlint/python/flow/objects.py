@@ -466,6 +466,9 @@ class ObjectsMixin:
         else:
             spent = False
         m = frame.module
+        captured = self.defaults(Func(m, frame.func, frame.cls)).get(name) if frame.func is not None else None
+        if captured is not None and captured.kind == "bound":
+            return self.force(captured.value, captured)  # `def score(*, keys=keys)`: the enclosing function's `keys`
         param: ast.arg = th.node
         ann = unannotated(param.annotation)  # (`Annotated[Calendar, Depends(...)]`: a `Calendar`)
         if annotated_set(ann):

@@ -19,6 +19,7 @@ from ..markers import marks_last_only, sets_cache_marker
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
+from .keyed_targets import keyed, keyed_list, merged_item
 from .readings import reading
 from ..walk import block_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
@@ -37,13 +38,15 @@ YIELDED = "<yielded>"
 class Thunk:
     """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
     param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
+    bound (`prev`, a binding of the frame `value`) |
     window (the oldest messages of the list named `name` dropped in a loop; `value` the test where
     a newest-first walk stops at its bound, or None) | apart (the items a
     loop added to `prev` rendered one way among the newest, another older: `node` from
     `rewrites.older_apart`) | setitem (key `name`
     of the dict `prev` set to `node`; `value` the slice that drops its oldest items in a loop that
     runs until a size fits, `d[key] = xs[2:]`, or None) | map (a loop that appends one element per item: `value` the
-    append, `env` the bindings before the loop). `env` is the bindings visible where it was made;
+    append, `env` the bindings before the loop) | keygrow (a list of the dict `prev` grown by a key
+    not known in the loop `loop`: `groups[k].append(x)`). `env` is the bindings visible where it was made;
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None."""
 
@@ -91,20 +94,6 @@ def _shared(kind: str, **fields) -> Thunk:
     return Thunk(kind, shared=True, **fields)
 
 
-def _keyed(target: ast.AST, env: dict) -> str | None:
-    """The name of the dict that `target` sets an item of by a key not known statically
-    (`deps[edge.name] = ...`, not `payload["system"] = ...`), or of one of its values
-    (`schema[field]["values"] = ...`), or None."""
-    if not isinstance(target, ast.Subscript) or isinstance(target.slice, ast.Slice):
-        return None
-    inner = target.value
-    if isinstance(inner, ast.Subscript) and not isinstance(inner.slice, (ast.Constant, ast.Slice)):
-        inner = inner.value  # an item of the value at a key not known statically
-    elif isinstance(target.slice, ast.Constant):
-        return None
-    return inner.id if isinstance(inner, ast.Name) and inner.id in env else None
-
-
 _DICT_CALLS = ("dict", "defaultdict", "OrderedDict")
 
 
@@ -114,7 +103,7 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
     parameter keeps its own binding."""
     if depth > 8 or th is None:
         return False
-    if th.kind in ("setkey", "setitem"):
+    if th.kind in ("setkey", "setitem", "keygrow"):
         return True
     if th.kind == "update":
         return _dict_binding(th.prev, depth + 1)
@@ -484,7 +473,7 @@ class ScopesMixin:
             held = env.get(cut.id) if isinstance(cut, ast.Name) else None  # the list before it is cut
             for target in stmt.targets:
                 self._assign(target, stmt.value, env)
-                if loop and (name := _keyed(target, env)) is not None and _dict_binding(env[name]):
+                if loop and (name := keyed(target, env)) is not None and _dict_binding(env[name]):
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
@@ -506,6 +495,9 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+            elif isinstance(stmt.op, ast.BitOr) and isinstance(stmt.target, ast.Subscript):
+                # `prompt["Instructions"] |= section`: that item merged with it
+                self._assign(stmt.target, merged_item(stmt), env)
         elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, (ast.Yield, ast.YieldFrom))
               and stmt.value.value is not None and YIELDED in env):
             kind = "append" if isinstance(stmt.value, ast.Yield) else "extend"
@@ -531,6 +523,9 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif isinstance(loop, tuple) and (name := keyed_list(call, env)) is not None and _dict_binding(env[name]):
+                # `groups[k].append(x)` in a loop: the dict's lists grow in the loop's order (keyed.py)
+                env[name] = _shared("keygrow", node=call, env=dict(env), prev=env[name], name=name, loop=loop)
             elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "update"
                     and f.value.id in env and len(call.args) <= 1):
                 name = f.value.id  # `payload.update(system=text)`: a request dict completed later

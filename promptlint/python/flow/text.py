@@ -166,6 +166,9 @@ class TextMixin:
             out: list[Segment] = []
             for v in value.items.values():
                 out.extend(self.text_of(v, frame))
+            keep = next((s for s in out if s.kind in (Kind.UNORDERED_ITERATION, Kind.SERIALIZED)), None)
+            if keep is not None:
+                return [keep]  # reported where it happens (the iteration, the dumps call), as in a list
             src = most_volatile(out)
             if src is None:
                 return [Segment(span=value.span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="dict")]

@@ -1,0 +1,35 @@
+"""A set operation of dict views (`a.keys() - b.keys()`, `a.keys() | b.keys()`, `a.items() &
+b.items()`) is a set: iterated into prompt text, its order depends on the hash seed (PRM202,
+issue 11). A view iterated as it is keeps the dict's order (a dict of literal keys too), and a
+dict merge (`a | b` of dicts) is no set."""
+from __future__ import annotations
+
+import pytest
+from analysis_support import pos, probe
+
+from promptlint.model import Kind
+
+VIEWS = """
+    def f(a: dict, b: dict):
+        probe(", ".join(a.keys() - b.keys()))
+        probe(", ".join(k for k in a.keys() | b.keys()))
+        probe(", ".join(a.keys()))
+        probe(", ".join(sorted(a.keys() & b.keys())))
+        probe(", ".join({"x": "1"} | {"y": "2"}))
+        probe("\\n".join(f"{k}: {v}" for k, v in {"Task": a, "Rules": b}.items()))
+"""
+
+
+def unordered(p) -> list:
+    return [s for s in p.segs if s.kind is Kind.UNORDERED_ITERATION]
+
+
+@pytest.mark.parametrize("index,needle", [(0, "a.keys() - b.keys()"), (1, "a.keys() | b.keys()")])
+def test_a_set_operation_of_dict_views_is_unordered(tmp_path, index, needle):
+    seg, = unordered(probe(tmp_path, VIEWS, index=index))
+    assert seg.span.start == pos(VIEWS, needle) and "dict keys" in seg.evidence
+
+
+@pytest.mark.parametrize("index", [2, 3, 4, 5])
+def test_a_view_a_sorted_set_a_dict_merge_and_literal_keys_are_ordered(tmp_path, index):
+    assert unordered(probe(tmp_path, VIEWS, index=index)) == []
