@@ -487,14 +487,31 @@ def _first_yield(func):
 
 
 _CLASS_WORDS = {"prompt", "prompts"}
+_TEMPLATE_NAME = re.compile(r"(?:Template|_template)s?$")  # `JudgeTemplate`, `COPROTemplate`, `judge_templates`
 
 
 def _in_prompt_class(finder, func) -> bool:
     """True for a method (not a dunder) of a class whose name says it holds prompts (`class
     PromptFamily`, `class Prompts`): each of its methods that returns text builds a prompt
-    (`PromptFamily.curate_sources(query, sources)`), whatever the method is called."""
+    (`PromptFamily.curate_sources(query, sources)`), whatever the method is called. So is a
+    class named for templates that is only a namespace of text builders (`class JudgeTemplate:`
+    whose methods are all static or class methods, `JudgeTemplate.generate_verdicts(claims)`);
+    a template class with instances (a template engine's own `Template`) is not."""
     if func.name.startswith("__") or func not in finder.stack:
         return False
     at = finder.stack.index(func)
     cls = finder.stack[at - 1] if at > 0 else None
-    return isinstance(cls, ast.ClassDef) and bool(words(cls.name) & _CLASS_WORDS)
+    if not isinstance(cls, ast.ClassDef):
+        return False
+    return bool(words(cls.name) & _CLASS_WORDS) or _TEMPLATE_NAME.search(cls.name) is not None and _builders_only(cls)
+
+
+def _builders_only(cls: ast.ClassDef) -> bool:
+    """True for a class whose methods, one at least, are all static or class methods (no
+    instance state) and whose base classes, if any, are named for templates too (`class
+    MultimodalJudgeTemplate(JudgeTemplate)`): a namespace of functions."""
+    methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    bases = [b.attr if isinstance(b, ast.Attribute) else b.id if isinstance(b, ast.Name) else "" for b in cls.bases]
+    return all(_TEMPLATE_NAME.search(b) for b in bases) and bool(methods) and all(
+        any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in m.decorator_list)
+        for m in methods)

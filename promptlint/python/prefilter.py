@@ -38,11 +38,12 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
 
 _WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
-#: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them;
+#: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them
+#: (`class JudgeTemplate:` too: a namespace of static text builders, python/candidates.py);
 #: `def build_prompt(`, `def make_instructions(`, `def get_system_message(`: a function named for the
 #: prompt text (or the system message) it returns;
 #: `{"role": "system"`, `role="developer"`: a system message written outside a recognised call.
-_BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt)")),
+_BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt|Template(?=[:(]))")),
              ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona|system_?(?:message|msg))")),
              ("role", re.compile(r"role[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"'](?:system|developer)[\"']")))
 _ASSIGNED_HEADS = ("prompt", "system", "instruction")

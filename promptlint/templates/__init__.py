@@ -11,7 +11,7 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from ..model import Part, Position, PromptLayout, Span
+from ..model import Kind, Part, Position, PromptLayout, Span
 from .prompt_files import _matches, is_prompt_file
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     if kind == "config":
         found = config_prompts(path, filename, text)
         for cp in found:
-            _link_fills(path, [k for k in cp.keys if isinstance(k, str)], cp.segments)
+            _link_fills(path, [*(k for k in cp.keys if isinstance(k, str)), *cp.names], cp.segments)
         layouts = [_config_layout(filename, cp) for cp in found]
         retrieved = _retrieved_names([s for cp in found for s in cp.segments])
         for layout in layouts:
@@ -139,7 +139,7 @@ def forget_project_readings() -> None:
     `fills`' index and trees, the tree states): called when a run starts, so a long-lived process
     (the API, the language server) reads an edited project again."""
     from . import fills, prompt_files, references
-    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree,
+    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree, fills._uppers,
                  prompt_files._holds_web_files):
         memo.cache_clear()
 
@@ -147,16 +147,28 @@ def forget_project_readings() -> None:
 def _link_fills(path, keys: list[str], segments) -> None:
     """Give each placeholder the Python value that fills it as its origin (`fills`): the template
     is named by its keys in the file (generic ones such as `template` left out) and the file's stem."""
-    from .fills import bindings, placeholder_name
-    fields = {placeholder_name(s.expr): s for s in segments if s.kind is not None and s.origin is None}
-    fields.pop(None, None)
+    from .fills import bindings, condition_names, placeholder_name
+    every = _with_inner(segments)
+    fields = {placeholder_name(s.expr) for s in every if s.kind is not None}
+    fields.update(n for s in every if s.kind is Kind.CONDITIONAL for n in condition_names(s.expr))
+    fields.discard(None)
     if not fields:
         return
     names = tuple(dict.fromkeys([*(k for k in keys if k.lower() not in _GENERIC_KEYS), Path(path).name.split(".")[0]]))
     for field, span in bindings(Path(path), names, frozenset(fields)).items():
-        for seg in segments:
-            if seg.kind is not None and seg.origin is None and placeholder_name(seg.expr) == field:
+        for seg in every:
+            if seg.kind not in (None, Kind.CONDITIONAL) and seg.origin is None and placeholder_name(seg.expr) == field:
                 seg.origin = span
+
+
+def _with_inner(segments) -> list:
+    """The segments and, after each, the placeholders of its conditional section or loop body
+    (`Segment.inner`, nested ones too), in order."""
+    out = []
+    for seg in segments:
+        out.append(seg)
+        out.extend(_with_inner(seg.inner))
+    return out
 
 
 def _retrieved_names(segments) -> list[str]:

@@ -9,12 +9,17 @@ to a call, either
 
 - whose keys are exactly the template's placeholders, two or more of them (`task_inputs=
   {"document_summary": ..., "input": ...}`), or
-- next to a string literal that names the template (its key in the file, or the file's stem) in
-  the same call (or a local name assigned it once, or a field of a class of the module whose text
-  default it is: `self.config.prompt_name`), with keys among the placeholders.
+- next to a string literal that names the template (its key in the file, the name its entry gives
+  itself, `- task: generate_user_intent`, or the file's stem) in the same call (or a local name
+  assigned it once, a field of a class of the module whose text default it is:
+  `self.config.prompt_name`, or a constant of the project whose text it is, an enum member
+  `Task.GENERATE_USER_INTENT` declared `GENERATE_USER_INTENT = "generate_user_intent"`), with keys
+  among the placeholders.
 
 The value bound to a placeholder is placed at the expression that produces it: a local name is
-followed to its one assignment in the function (`date_str = datetime.now().strftime(...)`).
+followed to its one assignment in the function (`date_str = datetime.now().strftime(...)`); a name
+written more than once (`examples = ""` then `examples += ...` in a loop) is placed where the dict
+takes it.
 Python files are read (never imported or run) once per project, as `references` does.
 """
 from __future__ import annotations
@@ -31,24 +36,42 @@ from .references import MAX_BYTES, note_tree, project_root, python_tree
 
 _KEY = re.compile(r"""["']([A-Za-z_]\w{0,80})["']\s*:""")
 _LITERAL = re.compile(r"""["']([A-Za-z_][\w.-]{0,120})["']""")
+#: `    GENERATE_USER_INTENT = "generate_user_intent"`: a constant (an enum member) given a name-like text.
+_CONSTANT = re.compile(r"""\n[ \t]*([A-Z][A-Z0-9_]{1,80})[ \t]*(?::[^=\n]{0,80})?=[ \t]*["']([A-Za-z_][\w.-]{0,120})["']"""
+                       r"""[ \t]*(?:#[^\n]*)?(?=\r?\n|$)""")  # (anchored at a line break: twice as fast as `^` with re.M)
+_UPPER = re.compile(r"\b([A-Z][A-Z0-9_]{1,80})\b")
 _FIELD = re.compile(r"^\{\{?\s*([A-Za-z_]\w*)")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 @lru_cache(maxsize=16)
-def _index(root: Path) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
-    """(path, dict keys written as string literals, short literals) of each Python file under
-    `root` that writes a string-keyed dict."""
+def _index(root: Path) -> tuple[tuple[tuple[str, frozenset[str], frozenset[str]], ...], dict[str, frozenset[str]]]:
+    """((path, dict keys written as string literals, short literals) of each Python file under
+    `root` that writes a string-keyed dict, {text: the upper-case constants of the project
+    assigned it})."""
     out = []
+    constants: dict[str, set[str]] = {}
     for path in python_tree(root):
         try:
             text = read_python(path, MAX_BYTES)
         except SourceError:
             continue
+        for name, value in _CONSTANT.findall(text):
+            constants.setdefault(value, set()).add(name)
         keys = frozenset(_KEY.findall(text))
         if keys:
             out.append((str(path), keys, frozenset(_LITERAL.findall(text))))
-    return tuple(out)
+    return tuple(out), {value: frozenset(names) for value, names in constants.items()}
+
+
+@lru_cache(maxsize=256)
+def _uppers(path: str) -> frozenset[str]:
+    """The upper-case names a Python file writes (`Task.GENERATE_USER_INTENT`), read when a
+    constant of the project names a template the file may fill."""
+    try:
+        return frozenset(_UPPER.findall(read_python(Path(path), MAX_BYTES)))
+    except SourceError:
+        return frozenset()
 
 
 @lru_cache(maxsize=64)
@@ -62,9 +85,45 @@ def _tree(path: str) -> tuple[ast.AST, list[str]] | None:
 
 
 def placeholder_name(expr: str) -> str | None:
-    """`date` of a placeholder written `{date}` / `{{ date }}`, else None."""
+    """`date` of a placeholder written `{date}` / `{{ date }}`, and the variable a Jinja
+    expression reads first as the extraction keeps it (`examples | verbose_v1` -> examples,
+    `context.relevant_chunks` -> context, a loop `for m in messages` -> messages); None for a
+    condition, a literal or a call."""
     m = _FIELD.match(expr or "")
-    return m.group(1) if m else None
+    if m:
+        return m.group(1)
+    m = _JINJA_ROOT.match(expr or "")
+    if m is None:
+        return None
+    name = m.group(2) or m.group(1)
+    return None if name in _JINJA_WORDS else name
+
+
+def condition_names(expr: str) -> list[str]:
+    """The variables a condition tests (`if relevant_chunks and not context.x` -> relevant_chunks,
+    context): the names not after a dot, a filter bar or `is`, keywords left out."""
+    text = (expr or "").strip()
+    if not text.startswith(("if ", "elif ")):
+        return []
+    test = _QUOTED.sub('""', text.split(None, 1)[1])
+    out = []
+    for m in _IDENT.finditer(test):
+        before = test[:m.start()].rstrip()
+        if before.endswith((".", "|")) or before.endswith(" is") or before == "is" \
+                or m.group(0) in _JINJA_WORDS or m.group(0) in _TEST_WORDS:
+            continue
+        if not any(c.isalnum() or c == "_" for c in test[m.start() - 1:m.start()]):
+            out.append(m.group(0))
+    return out
+
+
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
+_TEST_WORDS = {"and", "or", "is", "in", "not"}
+#: The first variable of a Jinja expression, or of the iterated value of a loop (`for x in y`).
+_JINJA_ROOT = re.compile(r"^\s*(?:for\s+[\w\s,()]+?\s+in\s+([A-Za-z_]\w*)|([A-Za-z_]\w*))\s*(?:$|[|.\[])")
+_JINJA_WORDS = {"if", "elif", "else", "for", "not", "true", "false", "none", "True", "False", "None", "loop",
+                "range", "lipsum", "dict", "cycler", "joiner", "namespace"}
 
 
 def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict[str, Span]:
@@ -75,15 +134,20 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
     found: dict[str, Span] = {}
     root = project_root(Path(path).resolve().parent)
     note_tree(root)
-    for py, keys, literals in _index(root):
-        named = any(n in literals for n in names)
-        if not ((len(fields) >= 2 and fields <= keys) or (named and keys & fields)):
+    files, constants = _index(root)
+    naming = frozenset(c for n in names for c in constants.get(n, ()))  # constants whose text names it
+    for py, keys, literals in files:
+        exact = len(fields) >= 2 and fields <= keys
+        if not exact and (keys.isdisjoint(fields) or not (any(n in literals for n in names)
+                                                           or naming and not naming.isdisjoint(_uppers(py)))):
             continue
         parsed = _tree(py)
         fields_named = _defaults(parsed[0]) if parsed is not None else {}
         for func, call in _calls(parsed[0]) if parsed is not None else ():
             said = any(isinstance(a, ast.Constant) and a.value in names  # a local name: its one assignment
-                       or isinstance(a, ast.Attribute) and fields_named.get(a.attr) in names  # a field's default
+                       or isinstance(a, ast.Attribute) and (fields_named.get(a.attr) in names  # a field's default
+                                                            or a.attr in naming)  # `Task.GENERATE_USER_INTENT`
+                       or isinstance(a, ast.Name) and a.id in naming  # a constant imported by its name
                        for a in (_producer(func, x) for x in [*call.args, *(k.value for k in call.keywords)]))
             for d in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(d, ast.Dict):
@@ -91,10 +155,10 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
                 given = {k.value: v for k, v in zip(d.keys, d.values)
                          if isinstance(k, ast.Constant) and isinstance(k.value, str)}
                 exact = len(fields) >= 2 and set(given) == fields
-                if not given or not (exact or said and set(given) <= fields):
-                    continue
+                if not given or not (exact or said and not fields.isdisjoint(given)):
+                    continue  # (a call that names the template may pass more than it reads)
                 for field, value in given.items():
-                    if field not in found:
+                    if field in fields and field not in found:
                         found[field] = _span(py, parsed[1], _producer(func, value))
     return found
 
@@ -126,12 +190,16 @@ def _calls(tree):
 
 def _producer(func, value: ast.expr) -> ast.expr:
     """The expression that produces `value`: a local name's one assignment in `func` (a name
-    assigned twice or not at all is itself), else the value (`str(datetime.now())`)."""
+    written twice or more, also by `+=`, a loop or an unpacking, or not at all, is itself), else
+    the value (`str(datetime.now())`)."""
     if not isinstance(value, ast.Name) or func is None:
         return value
+    writes = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Store)]
+    if len(writes) != 1:
+        return value
     assigned = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == value.id]
-    return assigned[0].value if len(assigned) == 1 else value
+                and n.targets[0] is writes[0]]
+    return assigned[0].value if assigned else value
 
 
 def _span(path: str, lines: list[str], node: ast.expr) -> Span:

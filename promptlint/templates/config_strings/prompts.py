@@ -35,7 +35,9 @@ class ConfigPrompt:
     """One prompt found in a config file.
 
     `keys`: the key path in the parsed data (`["assistant", "system_prompt"]`, list indexes as
-    ints). `span`: the value, from its first character. `key_span`: the key (or list item) that
+    ints). `names`: what the entries around it are called by a field of their own, nearest first
+    (`- task: generate_user_intent` beside `content: ...` -> ["generate_user_intent"]): an
+    application that keeps its prompts in a list picks one by that name. `span`: the value, from its first character. `key_span`: the key (or list item) that
     holds it. `parts`: one Part per message (a single-string prompt has one Part: role "system"
     when the key says system prompt or instructions, user/assistant/developer when it says so,
     else "prompt": text whose place in a request is not known).
@@ -45,6 +47,7 @@ class ConfigPrompt:
     span: Span
     key_span: Span
     parts: list[Part] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
     @property
     def segments(self) -> list[Segment]:
@@ -75,18 +78,19 @@ def config_prompts(path: Path, filename: str, text: str) -> list[ConfigPrompt]:
     promptish = _promptish(path)
     out: list[ConfigPrompt] = []
 
-    def walk(node: Any, keys: list[str | int], parent_prompt: bool) -> None:
+    def walk(node: Any, keys: list[str | int], parent_prompt: bool, names: list[str]) -> None:
         last = _last_key(keys)
         if isinstance(node, dict):
+            names = _entry_names(node) + names
             for k, v in node.items():
-                walk(v, keys + [k], parent_prompt or bool(_PROMPT_PARENT.match(_norm(str(k)))))
+                walk(v, keys + [k], parent_prompt or bool(_PROMPT_PARENT.match(_norm(str(k)))), names)
         elif isinstance(node, list):
             messages = _messages(node) if last and _PROMPT_KEY.match(_norm(last)) else None
             if messages:
-                out.append(_prompt(path, filename, text, lines, keys, messages, key_offsets))
+                out.append(_prompt(path, filename, text, lines, keys, messages, key_offsets, names))
                 return
             for i, v in enumerate(node):
-                walk(v, keys + [i], parent_prompt)
+                walk(v, keys + [i], parent_prompt, names)
         elif isinstance(node, _Str) and node.value.strip():
             leaf = _norm(last or "")
             if leaf in _NOT_PROMPT_LEAF:
@@ -94,13 +98,29 @@ def config_prompts(path: Path, filename: str, text: str) -> list[ConfigPrompt]:
             strong = bool(last) and bool(_PROMPT_KEY.match(leaf)) and leaf not in _WEAK_KEYS
             weak = leaf in _WEAK_KEYS or parent_prompt or promptish
             if strong or (weak and _prose(node.value)):
-                out.append(_prompt(path, filename, text, lines, keys, [(_role_of(keys), node)], key_offsets))
+                out.append(_prompt(path, filename, text, lines, keys, [(_role_of(keys), node)], key_offsets, names))
 
-    walk(tree, [], False)
+    walk(tree, [], False, [])
     return out
 
 
-def _prompt(path, filename, text, lines, keys, messages, key_offsets) -> ConfigPrompt:
+#: Fields that name an entry of a list of prompts (`- task: generate_user_intent`, `- name: judge`).
+_ENTRY_KEYS = ("task", "name", "id", "key", "slug")
+_ENTRY_NAME = re.compile(r"^[A-Za-z_][\w.-]{0,80}$")
+
+
+def _entry_names(node: dict) -> list[str]:
+    """The names a mapping gives itself by its naming fields (`task`, `name`, `id`, ...): their
+    text values that are one identifier-like word."""
+    out = []
+    for key in _ENTRY_KEYS:
+        value = node.get(key)
+        if isinstance(value, _Str) and _ENTRY_NAME.match(value.value):
+            out.append(value.value)
+    return out
+
+
+def _prompt(path, filename, text, lines, keys, messages, key_offsets, names=()) -> ConfigPrompt:
     parts = []
     for role, value in messages:
         start = lines.position(value.offsets[0])
@@ -111,7 +131,7 @@ def _prompt(path, filename, text, lines, keys, messages, key_offsets) -> ConfigP
     key_off = key_offsets.get(tuple(keys), first.offsets[0])
     key_pos = lines.position(key_off)
     return ConfigPrompt(keys=list(keys), span=Span(filename, parts[0].span.start, parts[-1].span.end),
-                        key_span=Span(filename, key_pos, key_pos), parts=parts)
+                        key_span=Span(filename, key_pos, key_pos), parts=parts, names=list(names))
 
 
 def _messages(items: list) -> list[tuple[str, "_Str"]] | None:
