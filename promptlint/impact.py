@@ -42,10 +42,6 @@ SMALL_SHARE = 0.10
 # unknown value is worth a note only before this much static text.
 FRAGMENT_DAY_STATIC_AFTER = 64
 UNKNOWN_STATIC_AFTER = 256
-# ... or before at least SMALL_LOSS tokens when it stands at the head of the fragment: the static text
-# after it is at least HEAD_SHARE times the static text before it (it holds back three quarters or
-# more of what the fragment could share: a template that opens with its data).
-HEAD_SHARE = 3
 # The smallest minimum of the automatic caches (OpenAI, 1,024 tokens:
 # https://developers.openai.com/api/docs/guides/prompt-caching): a fragment whose whole static text
 # stays below it loses cached tokens only in a request that adds more.
@@ -277,16 +273,8 @@ class Impact:
             return Severity.INFO if self.history_after or self.static_after >= FRAGMENT_DAY_STATIC_AFTER else None
         if self.rate is Rate.UNKNOWN:
             return Severity.INFO if (self.history_after and self.part_has_static) \
-                or self.static_after >= UNKNOWN_STATIC_AFTER or self.heads_fragment else None
+                or self.static_after >= UNKNOWN_STATIC_AFTER else None
         return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER else None
-
-    @property
-    def heads_fragment(self) -> bool:
-        """True when the value opens the static text of its fragment: at least SMALL_LOSS static
-        tokens after it, and HEAD_SHARE times as many as before it (`Based on these statements:
-        {{ statements }}` then the whole rubric): whatever changes it keeps nearly all of the
-        fragment from being shared, not only its tail."""
-        return self.static_after >= SMALL_LOSS and self.static_after >= HEAD_SHARE * self.placed.static_before
 
 
 def _targets(layout: PromptLayout) -> list[tuple[str, Profile, bool]]:

@@ -359,33 +359,3 @@ def test_the_position_says_when_values_of_unknown_length_come_before():
     assert _prefix_rule.position(first).endswith("of the request, in the user message")
     assert "of the request (static text only: 1 value of unknown length comes before it), in the user message" \
         in _prefix_rule.position(second)
-
-
-RUBRIC = " ".join([SHORT] * 4)  # about 180 o200k tokens: a short fragment's rubric, below UNKNOWN_STATIC_AFTER
-
-
-@pytest.mark.parametrize("source", ["prompt-text", "template", "python-constant"])
-def test_a_value_of_unknown_volatility_at_the_head_of_a_short_fragment_is_info(source):
-    """A fragment that opens with its data (`Based on these statements: {{ statements }}` then the
-    rubric) keeps nearly all of its static text from being shared whenever the value changes: info
-    once SMALL_LOSS tokens follow it and they are at least HEAD_SHARE times what comes before it."""
-    from promptlint.impact import HEAD_SHARE, SMALL_LOSS, UNKNOWN_STATIC_AFTER
-    statements = value("statements", Volatility.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-    head = one(layout([Part("system", [text("Based on these statements:"), statements, text(RUBRIC)])],
-                      provider=None, model=None, source=source))
-    assert SMALL_LOSS <= head.static_after < UNKNOWN_STATIC_AFTER
-    assert head.static_after >= HEAD_SHARE * head.placed.static_before and head.heads_fragment
-    assert head.severity is Severity.INFO
-
-
-@pytest.mark.parametrize("source", ["prompt-text", "python-constant"])
-def test_a_value_of_unknown_volatility_mid_fragment_or_before_little_text_is_nothing(source):
-    """After half of the fragment's static text, or before less than SMALL_LOSS tokens, a value of
-    unknown volatility holds back too little to be worth a note (below UNKNOWN_STATIC_AFTER)."""
-    statements = value("statements", Volatility.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-    middle = one(layout([Part("system", [text(SHORT + " " + SHORT), statements, text(RUBRIC)])],
-                        provider=None, model=None, source=source))
-    assert not middle.heads_fragment and middle.severity is None
-    short = one(layout([Part("system", [text("Statements:"), statements, text(SHORT + " " + SHORT)])],
-                       provider=None, model=None, source=source))
-    assert not short.heads_fragment and short.severity is None
