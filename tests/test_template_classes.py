@@ -20,11 +20,11 @@ def _check(*names):
 
 
 def test_static_builders_of_a_template_class_are_prompts_and_their_head_values_are_judged():
-    """`generate_verdicts` opens with the claims of the test case before ~185 tokens of rubric (a
-    value of unknown volatility at the head of a fragment: info); the subclass's class method is a
+    """`generate_verdicts` opens with the claims of the test case before ~330 tokens of rubric (a
+    value of unknown volatility before at least 256 static tokens: info); the subclass's class method is a
     prompt too, with too little static text after its value to be worth a note."""
     prompts, found = _check("judge_template.py")
-    assert prompts == [("judge_template.py", 6), ("judge_template.py", 25)]
+    assert prompts == [("judge_template.py", 6), ("judge_template.py", 33)]
     assert found == [("judge_template.py", "PRM101", "info", 7)]
 
 
