@@ -8,7 +8,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # fetch SET PKG VER [LABELS]: LABELS names the label file (LABELS.toml) when a package was labelled again
 # in a later set (a second labeller, the same version); default PKG.
 fetch() { set_=$1; pkg=$2; ver=$3; d=$DEST/$set_/$pkg; mkdir -p "$d/dl" "$d/src"; cp "$HERE/${4:-$pkg}.toml" "$d/labels.toml"
-  (cd "$d/dl" && pip download -q --no-deps --only-binary=:all: "$pkg==$ver" 2>/dev/null || pip download -q --no-deps "$pkg==$ver")
+  (cd "$d/dl" && pip download -q --no-deps --only-binary=:all: "$pkg==$ver" 2>/dev/null || pip download -q --no-deps --only-binary=:all: --python-version 3.13 "$pkg==$ver" 2>/dev/null || pip download -q --no-deps "$pkg==$ver")
   f=$(ls "$d"/dl/* | head -1); case $f in *.whl) python3 -m zipfile -e "$f" "$d/src";; *.tar.gz) tar xzf "$f" -C "$d/src";; esac; echo "ok $pkg"; }
 fetch setC controlflow 0.12.1; fetch setC gpt-researcher 0.15.1; fetch setC haystack-ai 2.31.0; fetch setC khoj 1.42.10
 fetch setD browser-use 0.13.14; fetch setD paper-qa 2026.8.12
@@ -44,3 +44,4 @@ fetch setAI nemoguardrails 0.24.1; fetch setAI llmware 0.4.7; fetch setAI semant
 fetch setAJ open-webui 0.12.4; fetch setAJ llama-stack 0.2.12; fetch setAJ quivr-core 0.0.26
 fetch setAK agentdojo 0.1.35; fetch setAK deepeval 4.3.1; fetch setAK langgraph 1.2.24; fetch setAK jupyter-ai-magics 2.31.7
 fetch setAL aideml 0.2.2; fetch setAL elroy 0.3.0; fetch setAL gui-agents 0.3.2; fetch setAL openevals 0.2.2; fetch setAL vision-agent 1.1.20
+fetch setAM kimi-cli 1.52.0; fetch setAM ra-aid 0.30.2; fetch setAM hipporag 2.0.0a4; fetch setAM lotus-ai 1.2.4; fetch setAM magentic-ui 0.1.6
