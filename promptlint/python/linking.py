@@ -161,16 +161,20 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     for dotted, seg in item_bindings(evaluator, values, kwargs, frame, path, text).items():
         bindings.setdefault(dotted, seg)
     try:
-        result = template_segments(path, display_name(path) if text is None else VIRTUAL,
+        # a Python literal's template is placed in its literal (below); a config string's
+        # (a YAML / TOML value) is placed at its line by `config_hook`
+        in_python = text is not None and bool(literal) and span is not None and span.filename.endswith(".py")
+        result = template_segments(path, display_name(path) if text is None else
+                                   VIRTUAL if in_python else frame.module.filename,
                                    text=text, bindings=bindings, search_paths=search)
     except OSError:
         return None
     if result.errors:
         return None
-    if text is not None:
+    if in_python:
         # the template's rows count from the literal's start: placed where the literal writes
         # them, in its own file (a helper of another module may render it)
-        return Text(placed(result.segments, literal, span or frame.module.span(node)))
+        return Text(placed(result.segments, literal, span))
     return Text(result.segments)
 
 
