@@ -163,8 +163,8 @@ NAMED = HEAD + """
 
 def test_a_random_default_name_rendered_at_the_top(tmp_path, monkeypatch):
     found = of(findings(tmp_path, monkeypatch, {"app.py": NAMED}), "PRM103")
-    column = len("Your name is ") + 1  # in the inline template's own text
-    assert [f[:5] for f in found] == [("PRM103", "app.py", 1, column, "warning")]
+    at = pos(NAMED, "{{ agent.name }}")  # in the inline template's literal, escapes and all
+    assert [f[:5] for f in found] == [("PRM103", "app.py", at.row, at.column, "warning")]
     assert found[0][5] == [pos(NAMED, "random.choice(NAMES)").row]
 
 

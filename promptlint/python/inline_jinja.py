@@ -3,13 +3,15 @@ template_format="jinja2")`): the template's segments, placed at the characters o
 literals that write them. Templates are never rendered."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
 from ..model import Position, Segment, Span
 from .flow.text import slice_segment
 
-_VIRTUAL = "\0python-jinja"
+#: The file name of a template parsed from Python text, until `placed` locates it in the file.
+VIRTUAL = "\0python-jinja"
 
 
 def jinja_text(segs: list[Segment]) -> list[Segment]:
@@ -24,30 +26,63 @@ def jinja_text(segs: list[Segment]) -> list[Segment]:
         if not seg.is_static or seg.span is None or not has_jinja_syntax(seg.text):
             out.append(seg)
             continue
-        result = template_segments(Path(seg.span.filename), _VIRTUAL, seg.text)
+        result = template_segments(Path(seg.span.filename), VIRTUAL, seg.text)
         if result.errors:
             out.append(seg)
             continue
-        starts = [0] + [i + 1 for i, c in enumerate(seg.text) if c == "\n"]
-        out.extend(_placed(r, seg, starts) for r in result.segments)
+        out.extend(placed(result.segments, [seg]))
     return out
+
+
+def placed(template: list[Segment], source: list[Segment], fallback: Span | None = None) -> list[Segment]:
+    """`template` (the segments of a template parsed from the text of the static segments
+    `source`, joined, under the file name `VIRTUAL`: rows and columns count from the template's
+    own start) with each of its positions moved to the character of `source` that writes it: the
+    string literal's own file, row and column (escapes and literals joined from pieces included),
+    wherever the template is rendered. A position no source segment locates takes `fallback`'s
+    start (the literal itself), or keeps its template coordinates when there is none. Spans of
+    other files (a binding's origin, an included template) stay as they are."""
+    text = "".join(s.text for s in source)
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    bounds: list[int] = []
+    at = 0
+    for s in source:
+        bounds.append(at)
+        at += len(s.text)
+    filename = next((s.span.filename for s in source if s.span is not None), None)
+    if fallback is not None and filename not in (None, fallback.filename):
+        fallback = None
+    if filename is None and fallback is not None:
+        filename = fallback.filename
+
+    def where(offset: int) -> tuple[Segment, int]:
+        i = max(bisect_right(bounds, offset) - 1, 0)
+        while i > 0 and offset == bounds[i] and not source[i].text:
+            i -= 1
+        return source[i], offset - bounds[i]
+
+    def position(pos: Position) -> Position | None:
+        seg, off = where(_offset(starts, pos))
+        return seg.position_at(off) or (fallback.start if fallback is not None else None)
+
+    def span_of(span: Span | None) -> Span | None:
+        if span is None or span.filename != VIRTUAL or filename is None:
+            return span
+        a, b = position(span.start), position(span.end)
+        if a is None:
+            return span
+        return Span(filename, a, b or a)
+
+    def moved(r: Segment) -> Segment:
+        if r.is_static and r.span is not None and r.span.filename == VIRTUAL:
+            a, b = _offset(starts, r.span.start), _offset(starts, r.span.end)
+            seg, off = where(a)
+            if seg.text[off:off + b - a] == r.text and seg.span is not None:
+                return slice_segment(seg, off, off + b - a)
+        return replace(r, span=span_of(r.span), origin=span_of(r.origin),
+                       inner=tuple(moved(i) for i in r.inner))
+    return [moved(r) for r in template] if source else template
 
 
 def _offset(starts: list[int], pos: Position) -> int:
     return starts[min(pos.row, len(starts)) - 1] + pos.column - 1
-
-
-def _placed(r: Segment, seg: Segment, starts: list[int]) -> Segment:
-    """A segment of the template read from `seg`'s text, at its place in the Python file."""
-    def span_of(span: Span | None) -> Span | None:
-        if span is None or span.filename != _VIRTUAL:
-            return span
-        a, b = _offset(starts, span.start), _offset(starts, span.end)
-        return Span(seg.span.filename, seg.position_at(a), seg.position_at(b) or seg.position_at(a))
-    if r.is_static and r.span is not None and r.span.filename == _VIRTUAL:
-        a, b = _offset(starts, r.span.start), _offset(starts, r.span.end)
-        if seg.text[a:b] == r.text:
-            return slice_segment(seg, a, b)
-        return Segment(text=r.text, span=span_of(r.span))
-    return replace(r, span=span_of(r.span), origin=span_of(r.origin),
-                   inner=tuple(replace(i, span=span_of(i.span), origin=span_of(i.origin)) for i in r.inner))

@@ -9,7 +9,6 @@ binding is its related location).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -106,11 +105,13 @@ def _files_named(root: Path) -> dict[str, tuple[Path, ...]]:
 def template_hook(evaluator, base, node, args, kwargs, frame, env):
     """The segments of a rendered template (Text), or None when it is not known statically."""
     from ..templates.jinja import template_segments
+    from .inline_jinja import VIRTUAL, placed
     from .module import display_name
     if not isinstance(base, Obj) or node.func.attr != "render":
         return None
     name = base.qualname.rsplit(".", 1)[-1]
     path = text = span = None
+    literal: list[Segment] = []
     search: list[Path] = []
     if name == "get_template" and len(base.args) >= 2:
         env_obj, tmpl = base.args[0], base.args[1]
@@ -132,7 +133,7 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
         src = _read_option(base.args[-1] if name == "from_string" else (texts[0] if texts else base.args[0]))
         if isinstance(src, Text) and src.segs and all(s.is_static for s in src.segs):
             text = "".join(s.text for s in src.segs)
-            span = src.segs[0].span
+            span, literal = src.segs[0].span, list(src.segs)
             path = Path(span.filename) if span is not None else frame.module.path
             if span is not None and span.filename != frame.module.filename and span.start.row == span.start.column == 1:
                 text = None  # the whole text of a file: read the template as that file
@@ -160,43 +161,22 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     for dotted, seg in item_bindings(evaluator, values, kwargs, frame, path, text).items():
         bindings.setdefault(dotted, seg)
     try:
-        result = template_segments(path, display_name(path) if text is None else frame.module.filename,
+        # a Python literal's template is placed in its literal (below); a config string's
+        # (a YAML / TOML value) is placed at its line by `config_hook`
+        in_python = text is not None and bool(literal) and span is not None and span.filename.endswith(".py")
+        result = template_segments(path, display_name(path) if text is None else
+                                   VIRTUAL if in_python else frame.module.filename,
                                    text=text, bindings=bindings, search_paths=search)
     except OSError:
         return None
     if result.errors:
         return None
-    if text is not None and span is not None and span.filename == frame.module.filename:
-        return Text(_in_literal(result.segments, frame.module, span, text))
+    if in_python:
+        # the template's rows count from the literal's start: placed where the literal writes
+        # them, in its own file (a helper of another module may render it)
+        return Text(placed(result.segments, literal, span))
     return Text(result.segments)
 
-
-#: The opening quote of a string literal (with a prefix).
-_QUOTE = re.compile(r"[rRuU]?(\"\"\"|'''|\"|')")
-
-
-def _in_literal(segs: list[Segment], module, span, text: str) -> list[Segment]:
-    """The segments of a template written inline as one string literal (`from_string("...")`),
-    placed in the file where the literal writes them (the template's rows and columns count from
-    its own start; `span` starts at the literal's text or at its quote). Only when the literal
-    holds the text verbatim (no escapes, not joined from pieces); else the segments as they are."""
-    col = span.start.column - 1
-    quote = _QUOTE.match(module.line(span.start.row), col)
-    if quote is not None:
-        col = quote.end()
-    at = module.line_starts[span.start.row - 1] + col
-    if module.source[at:at + len(text)] != text:
-        return segs
-    row0, col0 = span.start.row, col + 1
-
-    def moved(p: Position) -> Position:
-        return Position(row0, col0 + p.column - 1) if p.row == 1 else Position(row0 + p.row - 1, p.column)
-    def placed(s: Segment) -> Segment:
-        if s.span is None or s.span.filename != span.filename:
-            return s
-        return replace(s, span=Span(s.span.filename, moved(s.span.start), moved(s.span.end)),
-                       inner=tuple(placed(i) for i in s.inner))
-    return [placed(s) for s in segs]
 
 
 def _read_option(src):

@@ -1,6 +1,8 @@
 """PRM202 unordered-iteration-in-prompt."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..impact import SMALL_LOSS, is_complete
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
@@ -54,7 +56,9 @@ class UnorderedIterationInPromptRule(Rule):
     ## Fix safety
     Safe: the same items in a fixed order (the items must be comparable, e.g. strings or paths);
     a cut is sorted before it is taken (`sorted(tags)[:10]`). A `random.shuffle` has no fix:
-    sorting would undo it.
+    sorting would undo it. In the newest user message of a one-shot request only the last set
+    is reported (per-request content follows the earlier ones), and its fix sorts every set
+    iterated into that message, each named as a related location.
     """
 
     code = "PRM202"
@@ -78,8 +82,12 @@ class UnorderedIterationInPromptRule(Rule):
                            "in the newest user message of a one-shot request: the same request sent again by "
                            "another process gets its items in another order, so what it shares with the cached "
                            "one ends there")
-                yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                      related=text.related(seg), severity=Severity.INFO)
+                earlier = _earlier_orders(p)
+                related = text.related(seg) + [
+                    Related(e.span, f"{text.describe(e)} is iterated into the same message in hash order too: "
+                                    "the fix sorts it as well") for e in earlier if e.span is not None]
+                yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id,
+                                      fix=_joined_fix(seg, earlier), related=related, severity=Severity.INFO)
                 continue
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
@@ -103,6 +111,34 @@ class UnorderedIterationInPromptRule(Rule):
         return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
                                fix=text.fix_of(seg), related=related, severity=Severity.INFO,
                                name_only=p.part.name_only)
+
+
+def _earlier_orders(p) -> list:
+    """The unordered iterations before `p` in its message (not reported on their own: a later
+    value, `p`'s, follows each of them), each its own cause with its own fix."""
+    return [s for s in p.part.segments[:p.seg_index]
+            if s.kind is Kind.UNORDERED_ITERATION and text.fix_of(s) is not None]
+
+
+def _joined_fix(seg, earlier: list):
+    """`seg`'s fix with the edits of the fixes of `earlier` (segments of the same message) that
+    apply to the same file text the same way, so applying it leaves no set of the message in hash
+    order; `seg`'s fix alone when there is none."""
+    fix = text.fix_of(seg)
+    if fix is None or not earlier:
+        return fix
+    edits = list(fix.edits)
+    for other in map(text.fix_of, earlier):
+        same = (other.applicability, other.digest, other.filename) == (fix.applicability, fix.digest, fix.filename)
+        if same and not any(_overlap(a, b) for a in other.edits for b in edits):
+            edits.extend(e for e in other.edits if e not in edits)
+    if len(edits) == len(fix.edits):
+        return fix
+    return replace(fix, edits=sorted(edits, key=lambda e: (e.start, e.end)))
+
+
+def _overlap(a, b) -> bool:
+    return a.start < b.end and b.start < a.end and (a.start, a.end) != (b.start, b.end)
 
 
 def _severity(layout: PromptLayout, p) -> Severity:
