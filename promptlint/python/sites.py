@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
-               history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
+               history_cuts, history_loads, history_renders, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
                memory_windows, opt_in_markers, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
                template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
@@ -66,6 +66,10 @@ def find_layouts(module, evaluator) -> list:
     if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
         module.facts["fresh_times"] = converted_ids.fresh_times(module, finder.b.sites)
+    if history_renders.TEXT.search(module.source) is not None and ("enumerate" in module.source or "+=" in module.source):
+        module.facts["rendered_apart"] = history_renders.rendered_apart(module)  # (PRM105: newest turns apart)
+    if converted_ids.CONVERTS_HISTORY.search(module.source) is not None:  # (PRM103: per message of a conversion)
+        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, finder.b.sites)
     return finder.b.layouts
 
 

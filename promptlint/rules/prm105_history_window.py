@@ -17,6 +17,13 @@ _CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
+                        "ones (something only the newest get, or another rendering): on the next turn the turn that "
+                        "was newest is written the other way, so the text differs from the previous one in its "
+                        "middle and what a cache held of it ends there (the request that places it is not linked "
+                        "here: how much it costs is not known); render every turn the same way, and put what only "
+                        "the newest turn needs after the conversation"),
+                       "the conversation's text built here"),
     "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                      "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
                      "holds more every new one pushes an older one out and the conversation changes from that "
@@ -156,7 +163,15 @@ class HistoryWindowRule(Rule):
     messages rendering each item one way among the newest and another way older, by its index or
     a counter compared with a value made from the list's length (`view = step.short_view() if n <
     n_obs - keep else step.llm_view()`): info, where the items are told apart, also in the messages
-    a helper returns with no request linked to it.
+    a helper returns with no request linked to it. So is such a loop that gives only the newest
+    items something more beside their own rendering (`if idx == last_bot: history += f"#
+    {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
+    conversation (`get_colang_history`) that returns the text such a loop over its parameter
+    builds: info, where the items are told apart (the request that places the text is not linked).
+    A newest-first walk that keeps only the newest item of a kind and skips the older ones (`if
+    "<code>" in m.content and code is not None: continue`, where `code` is set on the first kept;
+    `if m.name in seen: continue`) drops an older message from the middle of what is sent each
+    time a newer one of its kind comes: a cut too, where it skips.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:

@@ -1,0 +1,36 @@
+"""PRM105: a conversation rendered with its newest turn given something the older turns lose
+(python/history_renders.py, flow/rewrites.py `_decorated`), and a newest-first walk that keeps
+only the newest message of a kind (flow/cuts.py `_older_dropped`). The fixtures are under
+fixtures/history_rewrites/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.history_renders import rendered_apart
+from promptlint.python.module import load
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "history_rewrites"
+
+
+def _report(name):
+    report = api.check([FIXTURES / name], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column, [r.span.start.row for r in d.related],
+             d.message) for d in report.diagnostics]
+
+
+def test_only_the_newest_turn_given_its_instructions_is_found_where_it_is_told_apart():
+    (code, severity, row, column, related, message), = _report("colang_history.py")
+    assert (code, severity, row, column, related) == ("PRM105", "info", 20, 16, [16])
+    assert message.startswith("The conversation is rendered into text here with its newest turns written apart")
+
+
+def test_a_separator_between_turns_and_a_mark_on_the_first_turn_are_no_rendering_apart():
+    module = load(FIXTURES / "colang_history.py", (FIXTURES / "colang_history.py").read_text(encoding="utf-8"))
+    assert [(test.lineno, loop.lineno) for test, loop in rendered_apart(module)] == [(20, 16)]
+
+
+def test_older_code_messages_skipped_by_a_newest_first_walk_are_a_cut_where_it_skips():
+    (code, severity, row, column, related, message), = _report("newest_code.py")
+    assert (code, severity, row, column, related) == ("PRM105", "info", 16, 9, [])
+    assert message.startswith("The conversation history `history` is cut here (the request that sends it is not linked")
