@@ -274,6 +274,14 @@ class SiteFinder:
             self.ev.reset_budget()
             tool_loops.filled_in_loop(self, node, func, self.frame())
 
+    def _applied(self, node: ast.Call) -> None:
+        """Tools registered by a call that applies a method of the class to each item of an
+        unordered iterable (python/tool_loops.py, `applied_in_call`)."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        if func is not None:
+            self.ev.reset_budget()
+            tool_loops.applied_in_call(self, node, func, self.frame())
+
     def class_frame(self, cls):
         from .flow.scopes import Frame
         return Frame(module=self.m, cls=cls, module_level=True)
@@ -438,6 +446,8 @@ class SiteFinder:
             self._stored(node)
         if name in ("gather", "create_task", "ensure_future") and node.args and not self.b.covered(self.m.span(node)):
             concurrent_fills.gathered(self, node)  # a tools registry filled in completion order
+        if name in tool_loops.APPLIERS and "self." in self.m.code(node) and not self.b.covered(self.m.span(node)):
+            self._applied(node)  # `pipe(paths, map(partial(self.register, ...)))`: a tools registry filled
         tool_results.called(self, node, name)  # `Agent(tools=[search])`, `ToolMessage(content=...)`
         if name == "dict":
             self.ev.reset_budget()
