@@ -1,7 +1,8 @@
-"""PRM105: a conversation rendered with its newest turn given something the older turns lose
-(python/history_renders.py, flow/rewrites.py `_decorated`), and a newest-first walk that keeps
-only the newest message of a kind (flow/cuts.py `_older_dropped`). The fixtures are under
-fixtures/history_rewrites/."""
+"""PRM105: history rewritten mid-conversation. A conversation rendered with its newest turn given
+something the older turns lose (python/history_renders.py, flow/rewrites.py `_decorated`), a
+newest-first walk that keeps only the newest message of a kind (flow/cuts.py `_older_dropped`), messages a caller names left
+out of the kept conversation (python/kept_removals.py), stored messages replayed with a content
+field cleared (python/replay_strips.py). The fixtures are under fixtures/history_rewrites/."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,3 +35,27 @@ def test_older_code_messages_skipped_by_a_newest_first_walk_are_a_cut_where_it_s
     (code, severity, row, column, related, message), = _report("newest_code.py")
     assert (code, severity, row, column, related) == ("PRM105", "info", 16, 9, [])
     assert message.startswith("The conversation history `history` is cut here (the request that sends it is not linked")
+
+
+def test_messages_a_caller_names_left_out_of_the_kept_conversation_are_found_where_they_are_left_out():
+    (code, severity, row, column, related, message), = _report("context_store.py")
+    assert (code, severity, row, column, related) == ("PRM105", "info", 20, 37, [20])
+    assert message.startswith("The messages this function is handed are left out of the kept conversation here")
+
+
+def test_appending_and_leaving_out_messages_by_kind_are_no_removal_of_named_messages():
+    from promptlint.python.kept_removals import kept_removals
+    module = load(FIXTURES / "context_store.py", (FIXTURES / "context_store.py").read_text(encoding="utf-8"))
+    assert [(kept.lineno, call.func.id) for kept, call in kept_removals(module)] == [(20, "replace_context_messages")]
+
+
+def test_a_stored_message_replayed_with_its_context_cleared_is_found_where_it_is_cleared():
+    (code, severity, row, column, related, message), = _report("turn_replay.py")
+    assert (code, severity, row, column, related) == ("PRM105", "info", 14, 13, [11])
+    assert message.startswith("A copy of each stored message is re-sent with this field cleared")
+
+
+def test_messages_replayed_as_stored_or_with_only_an_id_cleared_are_clean():
+    from promptlint.python.replay_strips import replay_strips
+    module = load(FIXTURES / "turn_replay.py", (FIXTURES / "turn_replay.py").read_text(encoding="utf-8"))
+    assert [(n.lineno, loop.lineno) for n, loop in replay_strips(module)] == [(14, 11)]

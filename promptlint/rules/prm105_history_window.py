@@ -17,6 +17,21 @@ _CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
+                       "are in it (not only its oldest), and the rest is written back: when a message of its middle "
+                       "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
+                       "next differs from the previous request's from that message on, and everything after it is "
+                       "read uncached (when its callers remove messages is not followed here: how much it costs is "
+                       "not known); leave sent messages in place and add a note after them, or remove only at a "
+                       "compaction"),
+                      "the conversation written back here"),
+    "replay_strips": (("A copy of each stored message is re-sent with this field cleared when the conversation is "
+                       "rebuilt from what was stored: a message sent with it while it was the newest (its turn's "
+                       "retrieved context, its images) is re-sent without it from the next turn on, so the history "
+                       "differs from the previous request's from that message, and what a cache held of it ends "
+                       "there (how the message was first sent is not followed here: how much it costs is not "
+                       "known); store the message as it was sent, or never send the field"),
+                      "the stored messages rebuilt here"),
     "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
                         "ones (something only the newest get, or another rendering): on the next turn the turn that "
                         "was newest is written the other way, so the text differs from the previous one in its "
@@ -168,6 +183,13 @@ class HistoryWindowRule(Rule):
     {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
     conversation (`get_colang_history`) that returns the text such a loop over its parameter
     builds: info, where the items are told apart (the request that places the text is not linked).
+    A function that writes the kept conversation back without the messages it is handed
+    (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
+    `ids` made from its parameter) removes messages from anywhere in it: info, where they are
+    left out.
+    A function that rebuilds the conversation from stored messages with a content field of each
+    copy cleared (`msg = m.model_copy(); msg.context = None; messages.append(msg)`) re-sends a
+    message without what it carried when it was the newest: info, where the field is cleared.
     A newest-first walk that keeps only the newest item of a kind and skips the older ones (`if
     "<code>" in m.content and code is not None: continue`, where `code` is set on the first kept;
     `if m.name in seen: continue`) drops an older message from the middle of what is sent each
