@@ -163,7 +163,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
         parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
-            if not _makes_id(module, call, project, helpers):
+            if not makes_id(module, call, project, helpers):
                 continue
             if _into_result(call, parents, own, returned, param):
                 out.append((call, _dispatcher(func) or func.name, param, func))
@@ -171,7 +171,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
     return out
 
 
-def _makes_id(module, call: ast.Call, project, helpers: dict[str, bool]) -> bool:
+def makes_id(module, call: ast.Call, project, helpers: dict[str, bool]) -> bool:
     """True when `call` makes a new id: a call of `classify.UNIQUE_ID_CALLS`, or of a function
     without parameters of the module or (through `project`) of the package tree whose every
     return is built from one (`return uuid4().hex[-9:]`). `helpers` caches the answers by name."""
@@ -194,10 +194,31 @@ def _id_helper(module, name: str, qual: str | None, project) -> bool:
             owner, func = found[0], found[0].functions.get(found[1])
     if func is None or func.args.args or func.args.posonlyargs or func.args.kwonlyargs:
         return False
-    rets = [r for r in own_nodes(func, body_only=True) if isinstance(r, ast.Return)]
-    return bool(rets) and all(r.value is not None and any(
-        isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS for n in subtree(r.value))
-        for r in rets)
+    own = own_nodes(func, body_only=True)
+    rets = [r for r in own if isinstance(r, ast.Return)]
+    local = {t.id: n.value for n in own if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return bool(rets) and all(r.value is not None and _drawn(owner, r.value, local) for r in rets)
+
+
+def _drawn(owner, value, local: dict, depth: int = 0) -> bool:
+    """True when `value` is built from a new id or random draw: a call of `classify.UNIQUE_ID_CALLS`,
+    a random method of a generator made unseeded at module level (`rng = random.SystemRandom()`,
+    then `rng.getrandbits(128)`), or a local name assigned one (`bits = ...`, then `uuid.UUID(int=bits)`)."""
+    for n in subtree(value):
+        if isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and f"random.{n.func.attr}" in classify.UNIQUE_ID_CALLS and _generator(owner, n.func.value.id):
+            return True
+        if isinstance(n, ast.Name) and depth < 2 and n.id in local and _drawn(owner, local[n.id], local, depth + 1):
+            return True
+    return False
+
+
+def _generator(owner, name: str) -> bool:
+    """True when the module assigns `name` an unseeded random generator (`random.SystemRandom()`)."""
+    return any(isinstance(v, ast.Call) and owner.qualified_name(v.func) in classify.RANDOM_GENERATORS and not v.args
+               for v in owner.assigns.get(name, ()))
 
 
 def _sent_by_converter(module, names: set[str], sites) -> dict[str, ast.AST]:
@@ -370,7 +391,7 @@ def history_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AS
         calls = sorted((n for n in own if isinstance(n, ast.Call) and id(n) in inside),
                        key=lambda c: (c.lineno, c.col_offset))
         for call in calls:
-            if _makes_id(module, call, project, helpers) \
+            if makes_id(module, call, project, helpers) \
                     and _into_result(call, parents, own, returned | items, originals):
                 found.append((call, func.name, param))
                 break

@@ -17,6 +17,7 @@ from . import sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import TEXT as KEPT_REMOVALS  # the kept conversation written back (PRM105)
+from .render_ids import TEXT as RENDERS_PROMPT  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
 from .summary_heads import REWRITTEN
@@ -279,6 +280,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a conversation re-sent without its tools (PRM204)
     if window_text(source):
         return True  # a conversation loaded as its newest turns (PRM105)
+    if ("render_" in source or "format_" in source) and RENDERS_PROMPT.search(source) is not None:
+        return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if " not in " in source and KEPT_REMOVALS.search(source) is not None:
         return True  # messages a caller names removed from the kept conversation (PRM105)
     if "copy(" in source and any(w in source for w in STRIPPED_FIELDS):

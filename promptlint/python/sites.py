@@ -15,8 +15,9 @@ from dataclasses import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_renders, history_trims, inplace_rewrites, kept_removals,
-               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, replay_strips, request_dicts, sdks,
-               stored_cuts, summary_heads, system_hoists, template_objects, tool_loops, tool_results)
+               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
+               request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
+               tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -72,6 +73,8 @@ def find_layouts(module, evaluator) -> list:
         module.facts["kept_removals"] = kept_removals.kept_removals(module)  # (PRM105: messages removed anywhere)
     if "copy(" in module.source and any(w in module.source for w in replay_strips.TEXT + replay_strips.REMOVED):
         module.facts["replay_strips"] = replay_strips.replay_strips(module)  # (PRM105: a stored message re-sent stripped)
+    if render_ids.TEXT.search(module.source) is not None:  # (PRM103: an id among a rendered prompt's variables)
+        module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
     if converted_ids.CONVERTS_HISTORY.search(module.source) is not None:  # (PRM103: per message of a conversion)
         module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, finder.b.sites)
     return finder.b.layouts

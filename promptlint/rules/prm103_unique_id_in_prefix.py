@@ -50,7 +50,10 @@ class UniqueIdInPrefixRule(Rule):
     does a function that converts the whole conversation (`def prepare(chat_history:
     ChatHistory)`) and, walking its messages, puts a new id or a temporary file's random name in
     what it returns (a `uuid4()` file name in each file part, `tmp.name` written into the text of a
-    deep copy of each message): a warning when the module sends its result, else info.
+    deep copy of each message): a warning when the module sends its result, else info. A new id
+    handed to a call that renders a prompt whose template is not read (`render_task_prompt(task,
+    context={"flow_name": f"dynamic_{new_uuid()[:4]}"})`; not under a tracing name, `trace_id=`)
+    is info, where the id is made.
 
     ## Example
     ```python
@@ -105,6 +108,14 @@ class UniqueIdInPrefixRule(Rule):
                        f"at that message on every request {where}; store "
                        "the id on the message when it is first made, or derive it from the message")
             yield self.diagnostic(message, module.span(call), severity=severity, related=related)
+        for made, render in module.facts.get("render_ids", ()):
+            message = (f"A new id `{_short(module.code(made))}` is made here and given to the variables the prompt is "
+                       f"rendered with by `{_short(module.code(render.func))}` (line {render.lineno}): the rendered "
+                       "prompt differs on every call from where the template places it, and nothing after it is "
+                       "shared between calls (the template is not read here: how much it costs is not known); give "
+                       "the prompt a stable name, or put the id at its end")
+            yield self.diagnostic(message, module.span(made), severity=Severity.INFO,
+                                  related=[Related(module.span(render), "the prompt rendered with it here")])
         for call, function, param, sent in module.facts.get("history_ids", ()):
             if sent is None:
                 where, severity, related = "(the request that sends it is not linked here)", Severity.INFO, []
