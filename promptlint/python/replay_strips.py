@@ -53,12 +53,14 @@ def replay_strips(module) -> list[tuple[ast.AST, ast.AST]]:
 def _stripped(loop, returned: set[str], func) -> ast.AST | None:
     """The statement of `loop` that clears a content field of a copy of the loop's item that the
     loop then appends to a returned list, or None."""
-    if not isinstance(loop.target, ast.Name) or not words(ast.unparse(loop.iter)) & _STORED:
+    if not isinstance(loop.target, ast.Name):
         return None
     item = loop.target.id
     body = [n for s in loop.body for n in subtree(s)]
     copies = {t.id for n in body if isinstance(n, ast.Assign) and _copy_of(n.value, item)
               for t in n.targets if isinstance(t, ast.Name)}
+    if not copies or not words(ast.unparse(loop.iter)) & _STORED:
+        return None
     appended = {a.id for n in body if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                 and n.func.attr in ("append", "extend", "insert") and isinstance(n.func.value, ast.Name)
                 and n.func.value.id in returned for a in n.args if isinstance(a, ast.Name)}

@@ -67,17 +67,28 @@ def find_layouts(module, evaluator) -> list:
     if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
         module.facts["fresh_times"] = converted_ids.fresh_times(module, finder.b.sites)
-    if history_renders.TEXT.search(module.source) is not None and ("enumerate" in module.source or "+=" in module.source):
-        module.facts["rendered_apart"] = history_renders.rendered_apart(module)  # (PRM105: newest turns apart)
-    if " not in " in module.source and kept_removals.TEXT.search(module.source) is not None:
-        module.facts["kept_removals"] = kept_removals.kept_removals(module)  # (PRM105: messages removed anywhere)
-    if "copy(" in module.source and any(w in module.source for w in replay_strips.TEXT + replay_strips.REMOVED):
-        module.facts["replay_strips"] = replay_strips.replay_strips(module)  # (PRM105: a stored message re-sent stripped)
-    if render_ids.TEXT.search(module.source) is not None:  # (PRM103: an id among a rendered prompt's variables)
-        module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
-    if converted_ids.CONVERTS_HISTORY.search(module.source) is not None:  # (PRM103: per message of a conversion)
-        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, finder.b.sites)
+    _rewrite_facts(module, evaluator, finder.b.sites)
     return finder.b.layouts
+
+
+def _rewrite_facts(module, evaluator, sites) -> None:
+    """Module facts of a conversation rewritten between requests: for PRM105 its newest turns
+    rendered apart by a function named for it (`history_renders`), messages a caller names left
+    out of it where it is kept (`kept_removals`), stored messages re-sent with a content field
+    cleared (`replay_strips`); for PRM103 a new id among a rendered prompt's variables
+    (`render_ids`) and one made for each message by a converter of the whole conversation
+    (`history_ids`). Each is read only when the module's text can hold its shape."""
+    src = module.source
+    if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
+        module.facts["rendered_apart"] = history_renders.rendered_apart(module)
+    if " not in " in src and kept_removals.TEXT.search(src) is not None:
+        module.facts["kept_removals"] = kept_removals.kept_removals(module)
+    if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
+        module.facts["replay_strips"] = replay_strips.replay_strips(module)
+    if ("render_" in src or "format_" in src) and render_ids.TEXT.search(src) is not None:
+        module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
+    if converted_ids.CONVERTS_HISTORY.search(src) is not None:
+        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, sites)
 
 
 def _gates(module, evaluator) -> None:
