@@ -59,3 +59,13 @@ def test_messages_replayed_as_stored_or_with_only_an_id_cleared_are_clean():
     from promptlint.python.replay_strips import replay_strips
     module = load(FIXTURES / "turn_replay.py", (FIXTURES / "turn_replay.py").read_text(encoding="utf-8"))
     assert [(n.lineno, loop.lineno) for n, loop in replay_strips(module)] == [(14, 11)]
+
+
+def test_callers_that_hand_the_remover_messages_chosen_by_a_test_are_found_with_its_place_related():
+    report = api.check([FIXTURES / "memory"], api.Settings(), jobs=1)
+    found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row,
+              [(Path(r.span.filename).name, r.span.start.row) for r in d.related]) for d in report.diagnostics]
+    assert found == [("recall.py", "PRM105", "info", 15, [("store.py", 15)]),   # pipe(..., filter(...), remover)
+                     ("recall.py", "PRM105", "info", 24, [("store.py", 15)]),   # remover(ctx, [m for m in ... if ...])
+                     ("store.py", "PRM105", "info", 15, [("store.py", 15)])]    # the remover itself
+    assert report.diagnostics[0].message.startswith("Messages of the kept conversation chosen by a test are handed")

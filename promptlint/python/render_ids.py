@@ -26,8 +26,16 @@ _RENDER = frozenset({"render", "format"})
 _PROMPT = frozenset({"prompt", "template", "instructions", "instruction"})
 #: Words of a keyword or key that hold tracing data, not prompt text.
 _TRACING = frozenset({"trace", "run", "request", "log", "metadata", "tags", "callbacks", "span", "session"})
-#: The text of a call named so (bounded repetition: linear): a module without one is not read.
-TEXT = re.compile(r"(?i:render|format)_\w{0,30}(?i:prompt|template|instructions?)\w{0,20}\(")
+#: The text of a call named so, in snake case (bounded repetition: linear): a module without one is
+#: not read. `ENDS`: what the name's text ends with, looked for first (a scan for the pattern is slower).
+TEXT = re.compile(r"(?:render|format)_\w{0,30}(?:prompt|template|instructions?)\w{0,20}\(")
+ENDS = ("prompt(", "template(", "instructions(", "instruction(")
+
+
+def may_hold(source: str) -> bool:
+    """True when `source` may hold the shape (`TEXT`, after the cheaper tests)."""
+    return ("render_" in source or "format_" in source) and any(e in source for e in ENDS) \
+        and TEXT.search(source) is not None
 
 
 def render_ids(module, project) -> list[tuple[ast.Call, ast.Call]]:
@@ -36,6 +44,9 @@ def render_ids(module, project) -> list[tuple[ast.Call, ast.Call]]:
     helpers: dict[str, bool] = {}
     out = []
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        a, b = module.offsets(func)
+        if TEXT.search(module.source, a, b) is None:
+            continue  # (its text renders no prompt by such a call: not walked)
         own = own_nodes(func, body_only=True)
         renders = [n for n in own if isinstance(n, ast.Call) and words(callee_name(n)) & _RENDER
                    and words(callee_name(n)) & _PROMPT]

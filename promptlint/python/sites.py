@@ -81,11 +81,14 @@ def _rewrite_facts(module, evaluator, sites) -> None:
     src = module.source
     if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
-    if " not in " in src and kept_removals.TEXT.search(src) is not None:
+    if kept_removals.may_hold(src):
         module.facts["kept_removals"] = kept_removals.kept_removals(module)
+    if "filter" in src and any(v in src for v in ("remove_", "delete_", "drop_", "discard_", "purge_")) \
+            and kept_removals.CALLER_TEXT.search(src) is not None:
+        module.facts["chosen_removals"] = kept_removals.chosen_removals(module, evaluator.project)
     if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
-    if ("render_" in src or "format_" in src) and render_ids.TEXT.search(src) is not None:
+    if render_ids.may_hold(src):
         module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
     if converted_ids.CONVERTS_HISTORY.search(src) is not None:
         module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, sites)

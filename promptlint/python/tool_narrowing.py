@@ -39,8 +39,9 @@ def find_narrowed_tools(module: Module, memo: dict | None = None) -> list[ToolCh
         if not isinstance(func, _FUNCS):
             continue
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
-        if not params:
-            continue
+        a, b = module.offsets(func)
+        if not params or module.source.find("tools=", a, b) == -1 and module.source.find("functions=", a, b) == -1:
+            continue  # (its text passes no tools: not walked)
         nodes = _own_nodes(func, memo)
         for send in _sends(nodes):
             held = _sent_sets(send, nodes, params)

@@ -186,7 +186,8 @@ class HistoryWindowRule(Rule):
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are
-    left out.
+    left out, and where a caller hands it messages chosen by a test (`pipe(get_context_messages(ctx),
+    filter(is_stale), list, partial(remove_context_messages, ctx))`).
     A function that rebuilds the conversation from stored messages with a content field of each
     copy cleared (`msg = m.model_copy(); msg.context = None; messages.append(msg)`) re-sends a
     message without what it carried when it was the newest: info, where the field is cleared.
@@ -235,6 +236,15 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for call, (kept, owner) in module.facts.get("chosen_removals", ()):
+            message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
+                       "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
+                       "differs from the previous request's from the first removed message on, and everything "
+                       "after it is read uncached (when this runs is not followed here: how much it costs is not "
+                       "known); leave sent messages in place and add a note after them, or remove only at a "
+                       "compaction")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
+                                  related=[Related(owner.span(kept), "the messages left out here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "
