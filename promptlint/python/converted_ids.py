@@ -18,12 +18,23 @@ def _(message: AssistantMessage[Any])`) is named by its dispatcher. `fresh_ids` 
 sends the converted conversation: a comprehension or `map` that applies the converter (or a function
 that hands its message on to it) to each element of a list named as the conversation, written inside the
 arguments of a send call of the module (`messages=[to_api(m) for m in messages]`).
+
+A function that converts the whole conversation (`history_ids`: its first parameter is the
+conversation, by its name, `chat_history`, `messages`, `chat`, or its annotation, `List[AgentMessage]`,
+`ChatHistory`) does the same when it makes such a value inside its walk over the conversation's
+messages and puts it in what it returns: a new `uuid4()` file name in each converted file part, or
+a temporary file's random name (`tempfile.NamedTemporaryFile(...)`, `mkstemp()`) written into the
+text of a deep copy of each message (`int_chat = copy.deepcopy(chat)`, `for m in int_chat: m.content
++= f" file {tmp.name}"`, `return int_chat`). Every call converts the older messages again with new
+values. A value written on the caller's messages themselves is made once (the next conversion finds
+it there); so is one made outside the walk (an id of the request, not of each message).
 """
 from __future__ import annotations
 
 import ast
 import re
 
+from .candidates import words
 from .module import statements
 from .. import classify
 from .walk import own_nodes, subtree
@@ -45,7 +56,20 @@ CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4
                               r"(?:msg|message|chat_message|m\b|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
 
 
-_ID_WORDS = ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId")
+_ID_WORDS = ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId", "tempfile")
+#: Calls whose value holds a new random file name on every call (`tmp.name`, `mkstemp()[1]`).
+FRESH_FILES = frozenset({"tempfile.NamedTemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.mktemp",
+                         "tempfile.TemporaryDirectory"})
+#: The text of a function whose first parameter may be the conversation (`def prepare(cls,
+#: chat_history: "ChatHistory", ...)`, `def add_media(chat: List[AgentMessage])`): a module without
+#: one is not walked for `history_ids` (bounded repetition: linear).
+CONVERTS_HISTORY = re.compile(r"def[ \t]{1,8}\w{1,60}\(\s{0,40}(?:(?:self|cls)\b[^,()]{0,30},\s{0,40})?"
+                              r"\w{0,30}(?:messages|history|chat|conversation)\b")
+#: Words of a parameter's name that say it is the conversation.
+_HISTORY_WORDS = frozenset({"messages", "history", "chat", "conversation", "msgs", "dialog", "transcript", "turns"})
+#: An annotation of the conversation: a list of a message class, or a history class.
+_HISTORY_TYPE = re.compile(r"^(?:\w+\.)?(?:List|list|Sequence|Iterable|MutableSequence)\[[\w.]*Message\w*\]$"
+                           r"|(?:^|\.)\w*(?:History|Conversation|Thread)$")
 
 
 def find_fresh_ids(module, project=None) -> list[tuple[ast.Call, str, str]]:
@@ -139,7 +163,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
         parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
-            if not _makes_id(module, call, project, helpers):
+            if not makes_id(module, call, project, helpers):
                 continue
             if _into_result(call, parents, own, returned, param):
                 out.append((call, _dispatcher(func) or func.name, param, func))
@@ -147,12 +171,12 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
     return out
 
 
-def _makes_id(module, call: ast.Call, project, helpers: dict[str, bool]) -> bool:
+def makes_id(module, call: ast.Call, project, helpers: dict[str, bool]) -> bool:
     """True when `call` makes a new id: a call of `classify.UNIQUE_ID_CALLS`, or of a function
     without parameters of the module or (through `project`) of the package tree whose every
     return is built from one (`return uuid4().hex[-9:]`). `helpers` caches the answers by name."""
     qual = module.qualified_name(call.func)
-    if qual in classify.UNIQUE_ID_CALLS:
+    if qual in classify.UNIQUE_ID_CALLS or qual in FRESH_FILES:
         return True
     if call.args or call.keywords or not isinstance(call.func, ast.Name):
         return False
@@ -170,10 +194,31 @@ def _id_helper(module, name: str, qual: str | None, project) -> bool:
             owner, func = found[0], found[0].functions.get(found[1])
     if func is None or func.args.args or func.args.posonlyargs or func.args.kwonlyargs:
         return False
-    rets = [r for r in own_nodes(func, body_only=True) if isinstance(r, ast.Return)]
-    return bool(rets) and all(r.value is not None and any(
-        isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS for n in subtree(r.value))
-        for r in rets)
+    own = own_nodes(func, body_only=True)
+    rets = [r for r in own if isinstance(r, ast.Return)]
+    local = {t.id: n.value for n in own if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return bool(rets) and all(r.value is not None and _drawn(owner, r.value, local) for r in rets)
+
+
+def _drawn(owner, value, local: dict, depth: int = 0) -> bool:
+    """True when `value` is built from a new id or random draw: a call of `classify.UNIQUE_ID_CALLS`,
+    a random method of a generator made unseeded at module level (`rng = random.SystemRandom()`,
+    then `rng.getrandbits(128)`), or a local name assigned one (`bits = ...`, then `uuid.UUID(int=bits)`)."""
+    for n in subtree(value):
+        if isinstance(n, ast.Call) and owner.qualified_name(n.func) in classify.UNIQUE_ID_CALLS:
+            return True
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and f"random.{n.func.attr}" in classify.UNIQUE_ID_CALLS and _generator(owner, n.func.value.id):
+            return True
+        if isinstance(n, ast.Name) and depth < 2 and n.id in local and _drawn(owner, local[n.id], local, depth + 1):
+            return True
+    return False
+
+
+def _generator(owner, name: str) -> bool:
+    """True when the module assigns `name` an unseeded random generator (`random.SystemRandom()`)."""
+    return any(isinstance(v, ast.Call) and owner.qualified_name(v.func) in classify.RANDOM_GENERATORS and not v.args
+               for v in owner.assigns.get(name, ()))
 
 
 def _sent_by_converter(module, names: set[str], sites) -> dict[str, ast.AST]:
@@ -266,16 +311,27 @@ def _message_param(func) -> str | None:
     return a.arg if a.arg in _MESSAGE_NAMES else None
 
 
+def _root(target) -> str | None:
+    """The name an assignment target is, or is an item or attribute of (`out["id"]`, `m.content`)."""
+    while isinstance(target, (ast.Subscript, ast.Attribute)):
+        target = target.value
+    return target.id if isinstance(target, ast.Name) else None
+
+
 def _own(func) -> list[ast.AST]:
     """The nodes of a function's body statements, not those of functions nested in it."""
     return own_nodes(func, body_only=True)
 
 
-def _into_result(call, parents: dict, own: list, returned: set[str], param: str) -> bool:
+def _into_result(call, parents: dict, own: list, returned: set[str], param: str | frozenset) -> bool:
     """True when the value of `call` goes into what the function returns: its statement returns
     it, appends it to (or extends) a list the function returns, or assigns it to a name the
     function returns, itself or through local names it is assigned to first (`call_id = ...`,
-    then `block = {"id": call_id}`); never when it is stored on the message (`msg.id = ...`)."""
+    then `block = {"id": call_id}`, also `with NamedTemporaryFile() as tmp:`), or writes it into
+    an item or attribute of one (`out["id"] = ...`, `m.content += ...` for an item of a deep copy
+    the function returns); never when it is stored on the message (`msg.id = ...`; `param`: its
+    name, or the names of the caller's messages)."""
+    held = {param} if isinstance(param, str) else param
     todo, seen = [call], set()
     while todo:
         node = todo.pop()
@@ -291,12 +347,121 @@ def _into_result(call, parents: dict, own: list, returned: set[str], param: str)
             f = node.value.func
             if f.attr in ("append", "extend", "insert") and isinstance(f.value, ast.Name) and f.value.id in returned:
                 return True
-        if isinstance(node, ast.Assign) and len(seen) <= 4:
-            if any(isinstance(n, ast.Name) and n.id == param for t in node.targets for n in subtree(t)):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.With)) and len(seen) <= 5:
+            targets = [i.optional_vars for i in node.items if i.optional_vars is not None] \
+                if isinstance(node, ast.With) else getattr(node, "targets", None) or [node.target]
+            if any(isinstance(n, ast.Name) and n.id in held for t in targets for n in subtree(t)):
                 continue  # stored on the message: made once
-            if any(isinstance(t, ast.Name) and t.id in returned for t in node.targets):
+            if any(_root(t) in returned for t in targets if not isinstance(node, ast.With)):
                 return True
-            names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+            names = {n.id for t in targets for n in ([t] if isinstance(t, ast.Name) else
+                                                     t.elts if isinstance(t, ast.Tuple) else ()) if isinstance(n, ast.Name)}
             todo.extend(n for n in own if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
                         and (n.lineno, n.col_offset) > (node.lineno, node.col_offset))
     return False
+
+
+# ---------------------------------------------------------------- converters of the whole conversation
+def history_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST | None]]:
+    """Each new id or random file name a converter of the whole conversation makes for each
+    message and puts in what it returns (see the module docstring), as (the call, the function's
+    name, the conversation parameter's name, the call of the converter inside a send call of the
+    module, or None); one per function. `project` resolves id helpers of the package tree."""
+    if CONVERTS_HISTORY.search(module.source) is None or not any(w in module.source for w in _ID_WORDS) \
+            and project is None:
+        return []
+    helpers: dict[str, bool] = {}
+    found = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        param = _history_param(func)
+        if param is None:
+            continue
+        own = _own(func)
+        walks = _walks(own, param)
+        if not walks:
+            continue
+        returned = _result_names(own)
+        copies = _deep_copies(own, param)
+        items = {n.id for loop in walks if _names(loop.iter) & copies & returned
+                 for n in subtree(loop.target) if isinstance(n, ast.Name)}
+        originals = frozenset({param} | {n.id for loop in walks if not _names(loop.iter) & copies
+                                         for n in subtree(loop.target) if isinstance(n, ast.Name)})
+        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        inside = {id(n) for loop in walks for n in own_nodes(loop, body_only=True)}
+        calls = sorted((n for n in own if isinstance(n, ast.Call) and id(n) in inside),
+                       key=lambda c: (c.lineno, c.col_offset))
+        for call in calls:
+            if makes_id(module, call, project, helpers) \
+                    and _into_result(call, parents, own, returned | items, originals):
+                found.append((call, func.name, param))
+                break
+    if not found:
+        return []
+    return [(c, n, p, _sent_whole(module, n, sites)) for c, n, p in found]
+
+
+def _history_param(func) -> str | None:
+    """The name of the function's first parameter (after `self` / `cls`) when it is the
+    conversation: annotated as a list of a message class or a history class, or, unannotated,
+    named for it (`chat_history`, `messages`); not one message (`message`) nor text (`history: str`)."""
+    args = [*func.args.posonlyargs, *func.args.args]
+    if args and args[0].arg in ("self", "cls"):
+        args = args[1:]
+    if not args:
+        return None
+    a = args[0]
+    if a.annotation is not None:
+        ann = ast.unparse(a.annotation).strip("'\"").replace(" ", "")
+        return a.arg if _HISTORY_TYPE.search(ann) else None
+    return a.arg if words(a.arg) & _HISTORY_WORDS and a.arg not in _MESSAGE_NAMES else None
+
+
+def _names(node) -> set[str]:
+    return {n.id for n in subtree(node) if isinstance(n, ast.Name)}
+
+
+def _walks(own: list, param: str) -> list:
+    """The outermost `for` loops over the conversation: their iterable reads `param` or a name
+    made from it (`int_chat = copy.deepcopy(chat)`)."""
+    derived = {param}
+    for n in own:
+        if isinstance(n, ast.Assign) and _names(n.value) & derived:
+            derived |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+    loops = [n for n in own if isinstance(n, (ast.For, ast.AsyncFor)) and _names(n.iter) & derived]
+    nested = {id(x) for loop in loops for x in own_nodes(loop, body_only=True)}
+    return [loop for loop in loops if id(loop) not in nested]
+
+
+def _deep_copies(own: list, param: str) -> set[str]:
+    """The names assigned a deep copy of the conversation (`copy.deepcopy(chat)`): writes on their
+    items do not reach the caller's messages, so they are made again on every call."""
+    return {t.id for n in own if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and (getattr(n.value.func, "attr", None) or getattr(n.value.func, "id", None)) == "deepcopy"
+            and param in _names(n.value) for t in n.targets if isinstance(t, ast.Name)}
+
+
+def _result_names(own: list) -> set[str]:
+    """The names the function returns, with the names whose values are put into one of them
+    (`inputs.append({"content": parts})` adds `parts`), to a fixed point (four rounds)."""
+    out = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
+           for n in subtree(r.value) if isinstance(n, ast.Name)}
+    grows = [(n.func.value.id, n.args) for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr in ("append", "extend", "insert") and isinstance(n.func.value, ast.Name)]
+    for _ in range(4):
+        more = {x for name, args in grows if name in out for a in args for x in _names(a)} - out
+        if not more:
+            break
+        out |= more
+    return out
+
+
+def _sent_whole(module, name: str, sites) -> ast.AST | None:
+    """The first call of the converter `name` (`name(...)`, `self.name(...)`, `cls.name(...)`)
+    inside a send call of the module (`sites`: spans), or None."""
+    for node in subtree(module.tree):
+        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) == name \
+                and node.args:
+            span = module.span(node)
+            if any(s.start <= span.start and span.end <= s.end for s in sites or ()):
+                return node
+    return None

@@ -14,7 +14,12 @@ from __future__ import annotations
 import re
 
 from . import sdks
-from .converted_ids import CONVERTS_MESSAGE  # a function of one message, with an id source (PRM103)
+from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
+from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
+from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
+from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
+from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
 from .summary_heads import REWRITTEN
 
@@ -73,6 +78,12 @@ UNORDERED_HINTS = ("set(", "frozenset(", "listdir(", "scandir(", "glob(", "iterd
                    "list_tools(", "walk(", "gather(",
                    "create_task(")  # gather, create_task: a tools registry filled in completion order
 
+
+#: The verbs of a call that removes messages (`remove_context_messages(`), looked for before `REMOVES_CHOSEN`.
+_REMOVERS = ("remove_", "delete_", "drop_", "discard_", "purge_")
+
+#: A list of the functions a model may call grown (`functions.append(...)`, `self._functions.extend(`).
+_FUNCTIONS_GROWN = re.compile(r"functions[ \t]{0,4}\.(?:append|extend|insert)\(")
 
 #: Sources of ids and times: a file naming tools and one of these may put one in a tool's name.
 VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
@@ -237,6 +248,10 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a model chosen per request (PRM205)
     if ("uuid" in source or "random" in source) and "essage" in source and CONVERTS_MESSAGE.search(source) is not None:
         return True  # a message converted with a new id (PRM103)
+    if ("uuid" in source or "random" in source or "tempfile" in source) and CONVERTS_HISTORY.search(source) is not None:
+        return True  # the conversation converted with a new id per message (PRM103)
+    if "functions" in source and any(h in source for h in UNORDERED_HINTS) and _FUNCTIONS_GROWN.search(source):
+        return True  # the functions a model may call listed in an unstable order (PRM203)
     if "maxlen" in source and any(w in source for w in _TURN_WORDS) and _BOUNDED_DEQUE.search(source) is not None:
         return True  # a conversation kept in a bounded deque (PRM105)
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
@@ -269,6 +284,16 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a conversation re-sent without its tools (PRM204)
     if window_text(source):
         return True  # a conversation loaded as its newest turns (PRM105)
+    if kept_removals(source):
+        return True  # messages a caller names removed from the kept conversation (PRM105)
+    if "filter" in source and any(v in source for v in _REMOVERS) and REMOVES_CHOSEN.search(source) is not None:
+        return True  # messages of the conversation chosen by a test handed to a remover (PRM105)
+    if "copy(" in source and any(w in source for w in STRIPPED_FIELDS):
+        return True  # stored messages re-sent with a content field cleared (PRM105)
+    if ("enumerate" in source or "+=" in source) and RENDERS_HISTORY.search(source) is not None:
+        return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
+    if renders_prompt(source):
+        return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -14,9 +14,10 @@ import re
 from dataclasses import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
-               history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,
-               memory_windows, opt_in_markers, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
-               template_objects, tool_loops, tool_results)
+               history_cuts, history_loads, history_renders, history_trims, inplace_rewrites, kept_removals,
+               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
+               request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
+               tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -66,7 +67,31 @@ def find_layouts(module, evaluator) -> list:
     if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, finder.b.sites)
         module.facts["fresh_times"] = converted_ids.fresh_times(module, finder.b.sites)
+    _rewrite_facts(module, evaluator, finder.b.sites)
     return finder.b.layouts
+
+
+def _rewrite_facts(module, evaluator, sites) -> None:
+    """Module facts of a conversation rewritten between requests: for PRM105 its newest turns
+    rendered apart by a function named for it (`history_renders`), messages a caller names left
+    out of it where it is kept (`kept_removals`), stored messages re-sent with a content field
+    cleared (`replay_strips`); for PRM103 a new id among a rendered prompt's variables
+    (`render_ids`) and one made for each message by a converter of the whole conversation
+    (`history_ids`). Each is read only when the module's text can hold its shape."""
+    src = module.source
+    if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
+        module.facts["rendered_apart"] = history_renders.rendered_apart(module)
+    if kept_removals.may_hold(src):
+        module.facts["kept_removals"] = kept_removals.kept_removals(module)
+    if "filter" in src and any(v in src for v in ("remove_", "delete_", "drop_", "discard_", "purge_")) \
+            and kept_removals.CALLER_TEXT.search(src) is not None:
+        module.facts["chosen_removals"] = kept_removals.chosen_removals(module, evaluator.project)
+    if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
+        module.facts["replay_strips"] = replay_strips.replay_strips(module)
+    if render_ids.may_hold(src):
+        module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
+    if converted_ids.CONVERTS_HISTORY.search(src) is not None:
+        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, sites)
 
 
 def _gates(module, evaluator) -> None:
@@ -270,6 +295,14 @@ class SiteFinder:
             self.ev.reset_budget()
             tool_loops.filled_in_loop(self, node, func, self.frame())
 
+    def _applied(self, node: ast.Call) -> None:
+        """Tools registered by a call that applies a method of the class to each item of an
+        unordered iterable (python/tool_loops.py, `applied_in_call`)."""
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        if func is not None:
+            self.ev.reset_budget()
+            tool_loops.applied_in_call(self, node, func, self.frame())
+
     def class_frame(self, cls):
         from .flow.scopes import Frame
         return Frame(module=self.m, cls=cls, module_level=True)
@@ -434,6 +467,8 @@ class SiteFinder:
             self._stored(node)
         if name in ("gather", "create_task", "ensure_future") and node.args and not self.b.covered(self.m.span(node)):
             concurrent_fills.gathered(self, node)  # a tools registry filled in completion order
+        if name in tool_loops.APPLIERS and "self." in self.m.code(node) and not self.b.covered(self.m.span(node)):
+            self._applied(node)  # `pipe(paths, map(partial(self.register, ...)))`: a tools registry filled
         tool_results.called(self, node, name)  # `Agent(tools=[search])`, `ToolMessage(content=...)`
         if name == "dict":
             self.ev.reset_budget()

@@ -2,17 +2,31 @@
 set(self.config.tools): self._tools.append(make(name))` (docs/policies.md, Policy 9: a tools
 list is judged where it is built). The list is grown in place (an attribute, or a local list
 handed on by a call the analysis does not follow), so no assignment of the list shows its order:
-the loop does. A candidate with one tools part, reported by PRM203 at the loop's iterable."""
+the loop does. A candidate with one tools part, reported by PRM203 at the loop's iterable.
+
+A tools list is known by its name (`self._tools`, `tool_specs`; also a list of the functions a
+model may call, `functions`) or by its class: a class named for tools (`ToolRegistry`,
+`ToolManager`) whose method appends to a list attribute of definitions (`self._schemas`,
+`self._specs`) registers a tool with each call. The items may also be applied to such a method
+by a call rather than a loop (`map(self.register, paths)`, a toolz `pipe(paths, ...,
+map(partial(self.register, strict=False)), list)`): the order of the iterable handed to the call
+is the tools' order (`applied_in_call`)."""
 from __future__ import annotations
 
 import ast
 
-from ..model import Part
-from .candidates import _inside, tools_named
+from ..model import Kind, Part
+from .flow.values import Alt, Text
+from .candidates import _inside, name_parts, tools_named
 from .module import attribute_chain
 from .walk import subtree
 
 _GROW = ("append", "extend", "insert")
+#: Last words of a list attribute that holds what a class named for tools registers (`self._schemas`).
+_DEFINITION_WORDS = frozenset({"schemas", "schema", "specs", "spec", "definitions", "defs", "declarations",
+                               "functions", "entries", "list"})
+#: Calls that apply a function to each item of an iterable they are handed (builtins, toolz).
+APPLIERS = frozenset({"map", "pipe", "thread_first", "thread_last", "starmap"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -34,16 +48,34 @@ def _read_adders(cls) -> dict[str, str]:
     """`_adders` of a class, read from its methods."""
     methods = [n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
     out = {}
+    tool_class = tools_named(cls.name)
     for method in methods:
         for node in subtree(method):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
                     and isinstance(node.func.value, ast.Attribute):
                 chain = attribute_chain(node.func.value)
-                if len(chain) == 2 and chain[0] == "self" and tools_named(chain[1]):
+                if len(chain) == 2 and chain[0] == "self" and (
+                        tool_list_named(chain[1]) or tool_class and _definitions_named(chain[1])):
                     out[method.name] = "self." + chain[1]
                     break
     sorted_lists = {name for name in set(out.values()) if any(_sorted_later(m, {name}) for m in methods)}
     return {m: name for m, name in out.items() if name not in sorted_lists}
+
+
+def tool_list_named(name: str) -> bool:
+    """True when the name says a list of tool definitions (`candidates.tools_named`) or of the
+    functions a model may call (`functions`, `self._functions`, `kernel_functions`; not
+    `function_calls`, `use_functions`)."""
+    if tools_named(name):
+        return True
+    parts = name_parts(name)
+    return bool(parts) and parts[-1] == "functions" and parts[0] not in ("use", "has", "is", "enable", "allow", "no")
+
+
+def _definitions_named(name: str) -> bool:
+    """True for a list attribute named for definitions (`_schemas`, `specs`, `_functions`)."""
+    parts = name_parts(name)
+    return bool(parts) and parts[-1] in _DEFINITION_WORDS
 
 
 def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
@@ -64,7 +96,7 @@ def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW
                 and isinstance(node.func.value, (ast.Name, ast.Attribute))):
             chain = attribute_chain(node.func.value)
-            if chain and tools_named(chain[-1]):
+            if chain and tool_list_named(chain[-1]):
                 found.add(".".join(chain))
         if adders and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" and node.func.attr in adders:
@@ -105,9 +137,40 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     names = _grown(loop, _adders(cls) if cls is not None and "self." in finder.m.code(loop) else None)
     if not names or _sorted_later(func, names):
         return False
+    return _ordered_by(finder, loop, loop.iter, func, frame)
+
+
+def applied_in_call(finder, call: ast.Call, func, frame) -> bool:
+    """A call of `APPLIERS` in a method of `func`'s class that hands an iterable and, uncalled, a
+    method of the class that adds a tool (`_adders`; also wrapped, `partial(self.register, ...)`)
+    to the call: `map(self.add_tool, os.listdir(d))`, `pipe(paths, map(get_module),
+    map(partial(self.register, strict=False)), list)`. The iterable (the first argument of a
+    `pipe`, the others of a `map`) is the tools' order: a tools candidate where it is unordered,
+    unless the function sorts the list. True when one was added."""
+    cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
+    adders = _adders(cls)
+    if not adders or not call.args:
+        return False
+    called = {id(n.func) for a in call.args for n in subtree(a) if isinstance(n, ast.Call)}
+    lists = {adders[n.attr] for a in call.args for n in subtree(a)
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
+             and n.attr in adders and id(n) not in called}
+    if not lists or _sorted_later(func, lists):
+        return False
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    handed = call.args[:1] if name in ("pipe", "thread_first", "thread_last") else call.args[1:]
+    return any(_ordered_by(finder, call, arg, func, frame) for arg in handed)
+
+
+def _ordered_by(finder, node, iter_node, func, frame) -> bool:
+    """Add a tools candidate at `iter_node` (what orders the tools `node` registers) when its
+    order is lost there, or before it in `func`. True when one was added."""
     ev = finder.ev
-    span = finder.m.span(loop.iter)
-    seg = ev._order_of(ev.eval(loop.iter, frame), loop.iter, frame)
+    span = finder.m.span(iter_node)
+    value = ev.eval(iter_node, frame)
+    # `paths = [p] if p.is_file() else p.glob("*.py")`: where the listing is made
+    seg = _listing_option(finder, value, func, frame) if isinstance(value, Alt) else None
+    seg = seg or ev._order_of(value, iter_node, frame)
     if seg is None or seg.anchor is None:
         return False  # the order was lost elsewhere (reported there), or not at all
     if not _inside(seg.anchor.span, span):
@@ -117,5 +180,21 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
         if not _inside(seg.anchor.span, finder.m.span(func)):
             return False
         span = seg.anchor.span
-    finder.b.add(loop, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
+    finder.b.add(node, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
     return True
+
+
+def _listing_option(finder, value, func, frame):
+    """The unordered source one option of `value` (several values a name may hold) is, made in
+    `func` (a listing or a set, read as its iteration), anchored where it is made; else None."""
+    m = finder.m
+    for option in value.options:
+        segs = option.segs if isinstance(option, Text) else []
+        src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
+        if src is None or src.span is None or src.span.filename != m.span(func).filename \
+                or not _inside(src.span, m.span(func)):
+            continue
+        node = next((n for n in subtree(func) if isinstance(n, ast.expr) and m.span(n) == src.span), None)
+        if node is not None:
+            return finder.ev.unordered_at(src, node, frame)
+    return None

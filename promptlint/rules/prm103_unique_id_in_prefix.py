@@ -46,7 +46,14 @@ class UniqueIdInPrefixRule(Rule):
     time the history is converted again, on every request: reported where the id is made, a
     warning when the module sends the conversation converted with it (`messages=[to_api(m) for m
     in messages]`: everything after the first such message misses on every request), else info
-    (the request that sends it is not linked there). An id stored on the message is made once.
+    (the request that sends it is not linked there). An id stored on the message is made once. So
+    does a function that converts the whole conversation (`def prepare(chat_history:
+    ChatHistory)`) and, walking its messages, puts a new id or a temporary file's random name in
+    what it returns (a `uuid4()` file name in each file part, `tmp.name` written into the text of a
+    deep copy of each message): a warning when the module sends its result, else info. A new id
+    handed to a call that renders a prompt whose template is not read (`render_task_prompt(task,
+    context={"flow_name": f"dynamic_{new_uuid()[:4]}"})`; not under a tracing name, `trace_id=`)
+    is info, where the id is made.
 
     ## Example
     ```python
@@ -100,4 +107,25 @@ class UniqueIdInPrefixRule(Rule):
                        "older message gets another id than the one the provider cached, and the prefix breaks "
                        f"at that message on every request {where}; store "
                        "the id on the message when it is first made, or derive it from the message")
+            yield self.diagnostic(message, module.span(call), severity=severity, related=related)
+        for made, render in module.facts.get("render_ids", ()):
+            message = (f"A new id `{_short(module.code(made))}` is made here and given to the variables the prompt is "
+                       f"rendered with by `{_short(module.code(render.func))}` (line {render.lineno}): the rendered "
+                       "prompt differs on every call from where the template places it, and nothing after it is "
+                       "shared between calls (the template is not read here: how much it costs is not known); give "
+                       "the prompt a stable name, or put the id at its end")
+            yield self.diagnostic(message, module.span(made), severity=Severity.INFO,
+                                  related=[Related(module.span(render), "the prompt rendered with it here")])
+        for call, function, param, sent in module.facts.get("history_ids", ()):
+            if sent is None:
+                where, severity, related = "(the request that sends it is not linked here)", Severity.INFO, []
+            else:
+                where = f"(the conversation is converted with it for the request at line {sent.lineno})"
+                severity, related = Severity.WARNING, [Related(module.span(sent), "the conversation converted for a request")]
+            what = "random file name" if "tempfile" in (module.qualified_name(call.func) or "") else "id"
+            message = (f"A new {what} `{_short(module.code(call))}` is made here for each message each time `{function}` "
+                       f"converts the conversation (`{param}`): the older messages are converted again on every "
+                       "request with other values than the ones the provider cached, so the prefix breaks at the "
+                       f"first such message {where}; make the value once per message and keep it, or derive "
+                       "it from the message")
             yield self.diagnostic(message, module.span(call), severity=severity, related=related)

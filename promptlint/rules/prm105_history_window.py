@@ -17,6 +17,28 @@ _CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
+                       "are in it (not only its oldest), and the rest is written back: when a message of its middle "
+                       "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
+                       "next differs from the previous request's from that message on, and everything after it is "
+                       "read uncached (when its callers remove messages is not followed here: how much it costs is "
+                       "not known); leave sent messages in place and add a note after them, or remove only at a "
+                       "compaction"),
+                      "the conversation written back here"),
+    "replay_strips": (("A copy of each stored message is re-sent with this field cleared when the conversation is "
+                       "rebuilt from what was stored: a message sent with it while it was the newest (its turn's "
+                       "retrieved context, its images) is re-sent without it from the next turn on, so the history "
+                       "differs from the previous request's from that message, and what a cache held of it ends "
+                       "there (how the message was first sent is not followed here: how much it costs is not "
+                       "known); store the message as it was sent, or never send the field"),
+                      "the stored messages rebuilt here"),
+    "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
+                        "ones (something only the newest get, or another rendering): on the next turn the turn that "
+                        "was newest is written the other way, so the text differs from the previous one in its "
+                        "middle and what a cache held of it ends there (the request that places it is not linked "
+                        "here: how much it costs is not known); render every turn the same way, and put what only "
+                        "the newest turn needs after the conversation"),
+                       "the conversation's text built here"),
     "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                      "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
                      "holds more every new one pushes an older one out and the conversation changes from that "
@@ -156,7 +178,23 @@ class HistoryWindowRule(Rule):
     messages rendering each item one way among the newest and another way older, by its index or
     a counter compared with a value made from the list's length (`view = step.short_view() if n <
     n_obs - keep else step.llm_view()`): info, where the items are told apart, also in the messages
-    a helper returns with no request linked to it.
+    a helper returns with no request linked to it. So is such a loop that gives only the newest
+    items something more beside their own rendering (`if idx == last_bot: history += f"#
+    {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
+    conversation (`get_colang_history`) that returns the text such a loop over its parameter
+    builds: info, where the items are told apart (the request that places the text is not linked).
+    A function that writes the kept conversation back without the messages it is handed
+    (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
+    `ids` made from its parameter) removes messages from anywhere in it: info, where they are
+    left out, and where a caller hands it messages chosen by a test (`pipe(get_context_messages(ctx),
+    filter(is_stale), list, partial(remove_context_messages, ctx))`).
+    A function that rebuilds the conversation from stored messages with a content field of each
+    copy cleared (`msg = m.model_copy(); msg.context = None; messages.append(msg)`) re-sends a
+    message without what it carried when it was the newest: info, where the field is cleared.
+    A newest-first walk that keeps only the newest item of a kind and skips the older ones (`if
+    "<code>" in m.content and code is not None: continue`, where `code` is set on the first kept;
+    `if m.name in seen: continue`) drops an older message from the middle of what is sent each
+    time a newer one of its kind comes: a cut too, where it skips.
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -198,6 +236,15 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for call, (kept, owner) in module.facts.get("chosen_removals", ()):
+            message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
+                       "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
+                       "differs from the previous request's from the first removed message on, and everything "
+                       "after it is read uncached (when this runs is not followed here: how much it costs is not "
+                       "known); leave sent messages in place and add a note after them, or remove only at a "
+                       "compaction")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
+                                  related=[Related(owner.span(kept), "the messages left out here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "

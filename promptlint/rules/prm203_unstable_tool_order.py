@@ -13,7 +13,12 @@ class UnstableToolOrderRule(Rule):
     Finds a `tools` / `functions` argument (or LangChain `bind_tools(...)`) whose list is built in
     an unstable order: from a set, in completion order (`as_completed`, or a registry that
     coroutines run at once with `asyncio.gather` fill as each one's fetch completes), from a
-    directory scan or from a registry filled at run time, without sorting.
+    directory scan or from a registry filled at run time, without sorting. A registry is known by
+    its name (`tools`, `tool_specs`, a list of the `functions` a model may call) or by its class: a
+    method of a class named for tools (`ToolRegistry`) that appends to a list of definitions
+    (`self._schemas`) registers a tool, in a loop over a set of functions or a listing of plugin
+    files, or applied to each item by a call (`map(self.register, paths)`, a toolz
+    `pipe(paths, ..., map(self.register))`).
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on

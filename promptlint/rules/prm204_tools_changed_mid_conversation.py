@@ -13,6 +13,7 @@ from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
+from ..python.tool_narrowing import find_narrowed_tools
 from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
@@ -90,7 +91,11 @@ class ToolsChangedMidConversationRule(Rule):
     only by its name (`self._reset_function_choice_settings(settings)`), info. A method that
     uses a turn's own tools instead of the configured ones (`groups_for_turn or
     self.config.toolgroups`) is info there, and so is a method of the class that calls it without
-    them before running the same turn as one that passes them (a resumed turn).
+    them before running the same turn as one that passes them (a resumed turn). A function that
+    sends a request with the tools of an object its caller handed it (`tools=[to_openai(t) for t in
+    runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
+    chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
+    is info, where the set changes: the caller's later requests carry other tools.
 
     ## Why is this bad?
     Tool definitions come first in the cached prefix, before the system prompt and the
@@ -178,7 +183,7 @@ class ToolsChangedMidConversationRule(Rule):
     def _shapes(self, module: "Module") -> Iterable[Diagnostic]:
         memo: dict = {}  # the functions' own nodes, read once for both searches
         for change in [*find_tool_changes(module, memo), *find_class_tool_changes(module, memo),
-                       *find_tool_handoffs(module, memo)]:
+                       *find_tool_handoffs(module, memo), *find_narrowed_tools(module, memo)]:
             verb = "calls" if change.target.endswith("(...)") else "changes"
             if change.shape == "each-step":
                 message = (f"`{change.target}`, sent as a request's tools or response schema (line "
@@ -210,6 +215,14 @@ class ToolsChangedMidConversationRule(Rule):
                 related = [Related(module.span(change.before), "tools listed here")]
                 if change.after is not None:
                     related.append(Related(module.span(change.after), "system prompt set here"))
+            elif change.shape == "narrowed":
+                message = (f"`{change.function}` sends a request with the tools of `{change.target}` (line "
+                           f"{change.before.lineno}), then changes that set here on an object its caller handed it: "
+                           f"the caller's later requests carry other tools than this one, and {_FRONT} then differ "
+                           "between requests of one conversation, so the whole cached prefix is lost (the caller's "
+                           "later requests are not followed here); send every request the same tools and restrict "
+                           "which may be called with `tool_choice` (or `allowed_tools`)")
+                related = [Related(module.span(change.before), "the request that sent these tools")]
             elif change.shape == "tool-result":
                 message = (f"`{change.function}` returns text (a tool the model calls) and {verb} "
                            f"`{change.target}`: the next request of the conversation is sent with other tool "
@@ -228,7 +241,8 @@ class ToolsChangedMidConversationRule(Rule):
                 related = [Related(module.span(change.before), "a request")]
                 if change.after is not None:
                     related.append(Related(module.span(change.after), "the next request"))
-            yield self.diagnostic(message, module.span(change.node), related=related, name_only=True)
+            yield self.diagnostic(message, module.span(change.node), related=related,
+                                  name_only=change.shape != "narrowed")
         for switch in find_tool_switches(module):
             lists = " and ".join("[" + ", ".join(items) + "]" for items in switch.lists[:3])
             message = (f"The loop of `{switch.function}` sends the conversation it grows through runnables bound to "

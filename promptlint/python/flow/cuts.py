@@ -315,7 +315,60 @@ def masks_older(stmt) -> tuple[ast.Name, ast.stmt, str] | None:
         found = _newest_once(nodes, stmt.target.id)
         if found is not None:
             return it, found, found.targets[0].value.id
+        found = _older_dropped(stmt.body, nodes, stmt.target.id)
+        if found is not None:
+            return it, found, stmt.target.id
     return None
+
+
+def _older_dropped(body: list, nodes: list, item: str) -> ast.If | None:
+    """In a newest-first walk over `item` that keeps the items it reaches (`kept.append(m)`,
+    `kept = [m] + kept`), the `if` that skips an item (`continue`) when the walk has already kept
+    a newer one of its kind: its test reads the item and either a flag the walk sets under a test
+    (`if "<code>" in m.content and code is not None: continue`, where `code = ...` is set under
+    an `if`) or a collection it fills (`if m.name in seen: continue`, with `seen.add(m.name)`).
+    Only the newest of that kind is kept, so each new one drops an older one from the middle of
+    what is sent. A name set on every item (`text = m.content`) is no flag: a filter of each item."""
+    flags = {t.id for branch in nodes if isinstance(branch, ast.If) for s in branch.body
+             if isinstance(s, (ast.Assign, ast.AugAssign))
+             for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
+    filled = {n.func.value.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr in ("add", "update", "append") and isinstance(n.func.value, ast.Name)}
+    kept = {n for n in appended(body, prepends=True) if _adds_item(nodes, n, item)}
+    if not kept:
+        return None
+    for stmt in body:
+        if not (isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Continue)):
+            continue
+        read = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
+        members = {c.comparators[0].id for c in subtree(stmt.test) if isinstance(c, ast.Compare) and len(c.ops) == 1
+                   and isinstance(c.ops[0], ast.In) and isinstance(c.comparators[0], ast.Name)}
+        if item in read and (read & flags - kept - {item} or members & filled - kept):
+            return stmt
+    return None
+    for stmt in body:
+        if not (isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Continue)):
+            continue
+        read = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
+        if item in read and read & (marks - kept - {item}):
+            return stmt
+    return None
+
+
+def _adds_item(nodes: list, name: str, item: str) -> bool:
+    """True when the loop adds the item itself to `name` (`name.append(item)`, `name = [item] + name`)."""
+    for n in nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.value.id == name and n.func.attr in ("append", "insert"):
+            added = n.args[-1:] if n.args else []
+        elif isinstance(n, ast.Assign) and isinstance(n.value, ast.BinOp) and isinstance(n.value.left, ast.List) \
+                and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+            added = n.value.left.elts
+        else:
+            continue
+        if any(isinstance(a, ast.Name) and a.id == item for a in added):
+            return True
+    return False
 
 
 def _newest_once(nodes, item: str) -> ast.Assign | None:

@@ -148,7 +148,7 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     for node in nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
                                                                  index if newest_first == "index" else None):
-            if _differ(node, flows, name, item, contents, fresh):
+            if _differ(node, flows, name, item, contents, fresh) or _decorated(node, nodes, name, item, fresh):
                 return node.test, ast.unparse(source)
     return None
 
@@ -192,9 +192,15 @@ def marked(value, found: tuple[ast.AST, str], module):
 
 
 def env_resolver(env: dict):
-    """`resolve` for `older_apart` from the evaluator's bindings (a name bound to an expression)."""
+    """`resolve` for `older_apart` from the evaluator's bindings (a name bound to an expression;
+    one then stepped by a constant, `last = len(xs) - 1` then `last -= 1` in a walk back, is read
+    as the expression it was stepped from)."""
     def resolve(name: str):
         th = env.get(name) if env else None
+        for _ in range(4):
+            if th is None or th.kind != "aug" or not isinstance(th.node, ast.Constant):
+                break
+            th = th.prev
         return th.node if th is not None and th.kind == "expr" else None
     return resolve
 
@@ -381,6 +387,22 @@ def _differ(node, flows: set, name: str, item: set, contents: set, fresh: frozen
             return False
     names = {node_key(ast.Name(id=i, ctx=ast.Load())) for i in item}
     return body != other and bool((body | other) & names)
+
+
+def _decorated(node, nodes: list, name: str, item: set, fresh: frozenset) -> bool:
+    """True for an `if` with no `else` that adds to `name` more of the item (`history += f"#
+    {event['note']}"`) while the loop adds the item to `name` outside it too (`history += f"bot
+    {event['intent']}"`): the newest items are written with something the older ones lose once
+    they are no longer the newest (a note only the last turn shows)."""
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    names = {node_key(ast.Name(id=i, ctx=ast.Load())) for i in item}
+    extra = _rendered(node.body, set(), name, fresh)
+    if not extra or not extra & names:
+        return False
+    inside = {id(n) for n in _own(node.body)}
+    return any(id(n) not in inside and _grows(n, name) and not _counted(n)
+               and any(_reads(c, fresh) & names for c in _contents(n)) for n in nodes)
 
 
 def _rendered(stmts, flows: set, name: str, fresh: frozenset, appends: bool = True) -> set[str] | None:

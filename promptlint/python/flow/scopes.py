@@ -402,7 +402,7 @@ class ScopesMixin:
         masked = masks_older(stmt) if is_for else None
         if masked is not None and masked[0].id in ctx[1]:  # older items than the newest few rewritten
             source, rewrite, item = masked
-            grown = [n for n in appended(stmt.body) if n in env and env[n] is not ctx[1].get(n)]
+            grown = [n for n in appended(stmt.body, prepends=True) if n in env and env[n] is not ctx[1].get(n)]
             for name in grown or ([source.id] if item in targets else []):
                 env[name] = _shared("window", node=rewrite, prev=_shared("expr", node=source, env=ctx[1]), name=source.id)
         for name in appended(stmt.body) if is_for else ():  # items rendered apart by age (rewrites.older_apart)

@@ -129,7 +129,9 @@ class WindowsMixin:
         if conversation is not None and conversation.window is not None:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
-            return Text([replace(conversation, window=m.span(node), expr=m.code(node), window_stop=at)])
+            # (a statement that rewrites or skips messages is named by the conversation it cuts)
+            expr = conversation.expr if isinstance(node, ast.stmt) and conversation.expr else m.code(node)
+            return Text([replace(conversation, window=m.span(node), expr=expr, window_stop=at)])
         if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)) \
                 or isinstance(value, Obj) and name.lower() in classify.HISTORY_NAMES:  # (an instance of a history class)
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
