@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from dataclasses import replace
+from ..model import replace
 
 from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment

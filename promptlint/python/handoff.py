@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ..model import replace
 
 from .. import classify
 from ..model import Kind, Segment, Volatility

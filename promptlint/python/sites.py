@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ..model import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_trims, inplace_rewrites, kept_turns, kind_windows, markers,

@@ -28,7 +28,7 @@ parameter. A call whose list is not the conversation (by its value or its name) 
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ..model import replace
 
 from .. import classify
 from ..model import Segment

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..walk import node_key, subtree

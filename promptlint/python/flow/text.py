@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
 from ... import classify
