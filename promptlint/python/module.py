@@ -463,10 +463,15 @@ def _import_from(module: Module, node: ast.ImportFrom, package: str) -> None:
         module.imports[local] = f"{base}.{alias.name}" if base else alias.name
 
 
-def load(path: Path, source: str) -> Module:
-    """A Module for `source` read from `path`. Raises ParseError."""
+_UNKNOWN = object()
+
+
+def load(path: Path, source: str, dotted: str | None = _UNKNOWN, filename: str | None = None) -> Module:
+    """A Module for `source` read from `path` (`dotted`: its dotted name, `import_roots.package_of`;
+    `filename`: its display name; each found from `path` when not given). Raises ParseError."""
     tree = parse(source, str(path))
-    dotted, _ = package_of(path)
-    module = Module(path=path, filename=display_name(path), dotted=dotted, source=source, tree=tree)
+    if dotted is _UNKNOWN:
+        dotted, _ = package_of(path)
+    module = Module(path=path, filename=filename or display_name(path), dotted=dotted, source=source, tree=tree)
     index(module)
     return module
