@@ -51,7 +51,7 @@ def find_layouts(module, evaluator) -> list:
     finder = SiteFinder(module, evaluator)
     finder.run()
     _gates(module, evaluator)
-    if stored_cuts.TEXT.search(module.source) is not None:  # (after the requests: one may send the kept list)
+    if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)
         cuts, steps = stored_cuts.stored_cuts(module, evaluator, finder.b.layouts)
         module.facts["stored_cuts"] = cuts
         finder.b.layouts = stored_cuts.unclaimed(finder.b.layouts, cuts, steps)
