@@ -10,7 +10,7 @@ import ast
 from ..model import Part
 from .candidates import _inside, tools_named
 from .module import attribute_chain
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 _GROW = ("append", "extend", "insert")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -76,7 +76,7 @@ def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
                     own = len(chain) == 2 and chain[0] in ("self", "cls")  # its class's API decides the order
                     if chain and tools_named(chain[-1]) and not own:
                         found.add(".".join(chain))
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
     return found - fresh
 
 
