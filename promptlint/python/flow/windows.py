@@ -116,13 +116,27 @@ class WindowsMixin:
         return Text([replace(grown.segs[0], window=m.span(node))])
 
     @staticmethod
-    def windowed(value, node, frame, name: str = "", stop=None) -> Value:
+    def windowed(value, node, frame, name: str = "", stop=None, _done: dict | None = None) -> Value:
         """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
         `trim_messages`): the replayed conversation in it becomes a sliding window there. A list
         grown in a loop and named as a conversation (`messages`, `history`: `name`, the list's
         name where it is cut), or made of the conversation's own messages (`[clip(m) if big(m)
         else m for m in msgs]`), is one too; so is each list an Alt may be. `stop`: the test where a newest-first walk stops at its
-        bound (kept as the segment's `window_stop`), or None."""
+        bound (kept as the segment's `window_stop`), or None. `_done` ({(id of a value, name):
+        its cut}) cuts a value shared by several variants once: values nest as a graph (the
+        same list in the options of many Alts), walked as a tree their count doubles with each
+        level of branches."""
+        if _done is None:
+            _done = {}
+        key = (id(value), name)
+        if key in _done:
+            return _done[key][1]
+        out = WindowsMixin._windowed(value, node, frame, name, stop, _done)
+        _done[key] = (value, out)  # (the value kept alive so that its id is not reused)
+        return out
+
+    @staticmethod
+    def _windowed(value, node, frame, name: str, stop, _done: dict) -> Value:
         m = frame.module
         at = m.span(stop) if stop is not None else None
         conversation = _history(value) or _named_conversation(value, name)
@@ -137,9 +151,9 @@ class WindowsMixin:
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
             return Text([replace(grown.segs[0], window=m.span(node), window_stop=at)])
         if isinstance(value, Alt):  # a list made in branches: each of them cut there
-            return replace(value, options=[WindowsMixin.windowed(o, node, frame, name, stop) for o in value.options])
+            return replace(value, options=[WindowsMixin.windowed(o, node, frame, name, stop, _done) for o in value.options])
         if isinstance(value, Seq):  # a message list: the conversation spread into it
-            return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame, stop=stop))
+            return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame, stop=stop, _done=_done))
                                          if isinstance(i, Spread) else i for i in value.items])
         return value
 
