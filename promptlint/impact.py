@@ -52,8 +52,9 @@ increments is within the rounding of the most common automatic cache, SMALL_LOSS
 the smallest minimum of the automatic caches (1,024 tokens, FRAGMENT_MINIMUM; Gemini 2.5 Flash
 2,048, Claude Haiku 4.5 4,096), so a prompt with less after its value needs three times as much
 text from elsewhere before the loss counts at all. A finding whose whole request is known keeps
-its own figures (`Impact.severity`), however short the tail; a prompt file, template or framework
-system prompt keeps the conversation that follows it (Policy 5)."""
+its own figures (`Impact.severity`), however short the tail; so does a system or developer message
+(`before_conversation`: the conversation follows it, Policy 2), a prompt file, a template or a
+framework system prompt (Policy 5)."""
 # The smallest minimum of the automatic caches (OpenAI, 1,024 tokens:
 # https://developers.openai.com/api/docs/guides/prompt-caching): a fragment whose whole static text
 # stays below it loses cached tokens only in a request that adds more.
@@ -234,7 +235,8 @@ class Impact:
         A prompt `sent_apart` needs `worth_caching` (UNKNOWN_STATIC_AFTER)."""
         if not self.first:
             return None
-        if not worth_caching(self.sized and not self.complete, self.static_after, self.history_after):
+        if not worth_caching(self.sized and not self.complete and not before_conversation(self.placed.part.role),
+                             self.static_after, self.history_after):
             return None
         if self.unsure_end:
             return Severity.INFO if self._severity() is not None else None
@@ -298,6 +300,12 @@ def sent_apart(layout: PromptLayout) -> bool:
     what its request adds. A whole request (`is_complete`) is not; nor is a prompt file, template
     or config string, or a system prompt a framework sends, which a conversation follows (Policy 5)."""
     return layout.source == "python-constant" and not is_complete(layout)
+
+
+def before_conversation(role: str) -> bool:
+    """True for a system or developer message: every request puts the conversation after it (at
+    least the user's message, in a chat the history: Policy 2), so its tail is not all at stake."""
+    return role in ("system", "developer")
 
 
 def worth_caching(apart: bool, static_after: int, history_after: bool) -> bool:

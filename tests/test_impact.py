@@ -80,11 +80,11 @@ def test_below_every_minimum_a_whole_request_loses_nothing_and_a_fragment_is_inf
     small = layout([Part("system", [value(), text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
     imp = one(small)
     assert imp.below_minimum and imp.targets[0].lost == 0 and imp.costs_nothing and imp.severity is None
-    fragment = layout([Part("system", [value(), text(MID)])], source="python-constant")
+    fragment = layout([Part("prompt", [value(), text(MID)])], source="python-constant")
     imp = one(fragment)
     assert imp.costs_nothing and not imp.complete and imp.severity is Severity.INFO
     # a few words after it are not worth caching when the request is not known (UNKNOWN_STATIC_AFTER)
-    assert one(layout([Part("system", [value(), text(SHORT)])], source="python-constant")).severity is None
+    assert one(layout([Part("prompt", [value(), text(SHORT)])], source="python-constant")).severity is None
     tiny = layout([Part("system", [value(), text(".</q>")]), Part("user", [value(row=3)])], newest_user=1)
     assert one(tiny).severity is None
     # the history after a per-request value is lost whatever the static size
@@ -204,11 +204,11 @@ def test_one_root_cause_per_prompt_and_unknown_values():
 
 
 @pytest.mark.parametrize(("source", "severity"), [("template", Severity.WARNING), ("prompt-text", Severity.WARNING),
-                                                  ("python-constant", None)])
+                                                  ("python-constant", Severity.INFO)])
 def test_fragments_followed_by_a_conversation_are_not_excused_by_minimums(source, severity):
     """A prompt file is a system prompt that a conversation of unknown size follows (Policy 5); a
     prompt string built in Python with no call found may be any part of a request, so it is judged
-    on its known text (Policy 4): a few words after the value are not worth caching."""
+    on its known text (Policy 4); as a system prompt, the conversation follows it (Policy 2)."""
     lay = layout([Part("system", [value("now()", kind=Kind.TIMESTAMP), text(SHORT)])], provider=None, model=None,
                  source=source)
     imp = one(lay)

@@ -121,6 +121,4 @@ def test_a_note_derived_from_a_cut_put_at_the_head_of_the_kept_list_costs_no_his
     write(tmp_path, {"app.py": NOTE})
     report = api.check([tmp_path], api.Settings(), jobs=1)
     found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
-    # (the note itself, a few tokens before nothing known, is not worth caching: PRM107 says where
-    # it sits relative to the history)
-    assert found == [("PRM105", "warning", 13), ("PRM107", "info", 21)]
+    assert found == [("PRM105", "warning", 13), ("PRM101", "info", 21)]

@@ -64,10 +64,15 @@ FRAGMENT = """
 """
 
 
-def test_a_fragment_built_apart_needs_a_tail_worth_caching(tmp_path, monkeypatch):
-    # a message list built by a function whose send is not found: a few words after the reordered
-    # tags are not worth caching (impact.UNKNOWN_STATIC_AFTER); a few hundred tokens are
-    assert of(findings(tmp_path, monkeypatch, {"app.py": FRAGMENT}), "PRM202") == []
+def test_a_short_fragment_is_info(tmp_path, monkeypatch):
+    # a system message built by a function whose send is not found: the conversation follows it
+    # (a short tail is info); a few hundred tokens after it are a warning
+    found = of(findings(tmp_path, monkeypatch, {"app.py": FRAGMENT}), "PRM202")
+    assert [(f[2], f[4]) for f in found] == [(pos(FRAGMENT, "list(found)").row, "info")]
+    user = FRAGMENT.replace('[{"role": "system", "content": system}, {"role": "user", "content": question}]',
+                            '[{"role": "user", "content": system}]')
+    # as the one message of its request, a few words after it are not worth caching
+    assert of(findings(tmp_path / "u", monkeypatch, {"app.py": user}), "PRM202") == []
     long = FRAGMENT.replace('+ "."', '+ "." + ' + repr("Tag each document with one of the known tags only. " * 30))
     found = of(findings(tmp_path / "b", monkeypatch, {"app.py": long}), "PRM202")
     assert [(f[2], f[4]) for f in found] == [(pos(long, "list(found)").row, "warning")]

@@ -41,7 +41,10 @@ def test_the_history_after_it_is_enough(seg):
     assert one(chat).severity is not None
 
 
-def test_a_whole_request_and_a_template_keep_their_short_tails():
+def test_a_whole_request_a_system_prompt_and_a_template_keep_their_short_tails():
+    system = layout([Part("system", [value("now()", kind=Kind.TIMESTAMP), text(SHORT)])],
+                    source="python-constant")
+    assert sent_apart(system) and one(system).severity is Severity.INFO
     whole = layout([Part("system", [value(), text(SHORT)]), history(), Part("user", [value(row=3)])],
                    newest_user=2)
     assert not sent_apart(whole) and one(whole).severity is Severity.WARNING

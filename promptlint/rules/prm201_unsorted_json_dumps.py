@@ -1,7 +1,7 @@
 """PRM201 unsorted-json-dumps."""
 from __future__ import annotations
 
-from ..impact import sent_apart, worth_caching
+from ..impact import before_conversation, sent_apart, worth_caching
 from ..model import Kind, PromptLayout, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
@@ -55,7 +55,7 @@ class UnsortedJsonDumpsRule(Rule):
                 continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.SERIALIZED or seg.ordered:
                 continue
-            if not worth_caching(apart, p.static_after, p.history_after):
+            if not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after):
                 continue  # a prompt whose send was not found, with little cacheable text after it
             replayed = p.part.is_history
             message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: " + (

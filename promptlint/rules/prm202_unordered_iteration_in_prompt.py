@@ -1,7 +1,7 @@
 """PRM202 unordered-iteration-in-prompt."""
 from __future__ import annotations
 
-from ..impact import SMALL_LOSS, is_complete, sent_apart, worth_caching
+from ..impact import SMALL_LOSS, before_conversation, is_complete, sent_apart, worth_caching
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
@@ -74,7 +74,7 @@ class UnorderedIterationInPromptRule(Rule):
             if p.part.role == "tool" and layout.source == "python-constant":
                 yield self._tool_result(layout, p)
                 continue
-            if not worth_caching(apart, p.static_after, p.history_after):
+            if not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after):
                 continue  # a prompt whose send was not found, with little cacheable text after it
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
