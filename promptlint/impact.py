@@ -44,8 +44,9 @@ FRAGMENT_DAY_STATIC_AFTER = 64
 UNKNOWN_STATIC_AFTER = 256
 """The rule of evidence for prompt text built in Python whose send was not found (`sent_apart`): a
 value in it (any kind: per-request, per-conversation, unknown, a time, an id, a condition, unsorted
-JSON, an unordered iteration) is reported only when at least this many o200k tokens of static text, or the
-conversation history, follow it. Without the request, the static text after the value is all that
+JSON) is reported only when at least this many o200k tokens of static text, or the conversation
+history, follow it; an unordered iteration before less is info (PRM202: its items are the same
+content in another order, so their own text is at stake, not only the tail). Without the request, the static text after the value is all that
 is known to be lost, and what the request adds is not guessed (Policy 5). Less is not worth
 caching on its own: it is two of OpenAI's 128-token cache increments (a loss within one or two
 increments is within the rounding of the most common automatic cache, SMALL_LOSS) and a quarter of

@@ -126,12 +126,12 @@ def test_the_set_order_of_a_message_list_in_a_wrappers_call_is_reported(tmp_path
 SHORT_TAIL = SELECTION.replace(RULES_OF_CHOICE, "")
 
 
-def test_the_set_order_before_a_few_words_of_a_prompt_sent_apart_is_not_reported(tmp_path):
+def test_the_set_order_before_a_few_words_of_a_prompt_sent_apart_is_info(tmp_path):
     # the same pool with only the answer format (~60 tokens) after it: the wrapper's send is not
-    # followed, so what the request adds is not known, and a few words are not worth caching alone
+    # followed, so what the request adds is not known: still info (the pool's items are at stake)
     write(tmp_path, {"app.py": SHORT_TAIL})
-    codes = [d.code for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
-    assert "PRM202" not in codes
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(SHORT_TAIL, "for p in picked").row)]
 
 
 STATIC_ONLY = '''

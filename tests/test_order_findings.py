@@ -71,8 +71,10 @@ def test_a_short_fragment_is_info(tmp_path, monkeypatch):
     assert [(f[2], f[4]) for f in found] == [(pos(FRAGMENT, "list(found)").row, "info")]
     user = FRAGMENT.replace('[{"role": "system", "content": system}, {"role": "user", "content": question}]',
                             '[{"role": "user", "content": system}]')
-    # as the one message of its request, a few words after it are not worth caching
-    assert of(findings(tmp_path / "u", monkeypatch, {"app.py": user}), "PRM202") == []
+    # as the one message of its request, a few words after it are not worth caching on their own,
+    # but the set's items are the same content in another order: still info
+    found = of(findings(tmp_path / "u", monkeypatch, {"app.py": user}), "PRM202")
+    assert [(f[2], f[4]) for f in found] == [(pos(user, "list(found)").row, "info")]
     long = FRAGMENT.replace('+ "."', '+ "." + ' + repr("Tag each document with one of the known tags only. " * 30))
     found = of(findings(tmp_path / "b", monkeypatch, {"app.py": long}), "PRM202")
     assert [(f[2], f[4]) for f in found] == [(pos(long, "list(found)").row, "warning")]
@@ -410,8 +412,10 @@ def test_templates_rendered_by_template_classes_through_a_base_class(tmp_path, m
             "Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')})] == [
         ("PRM101", "app/orchestration/prompt_templates/agent.jinja", 3),
         ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3)]
-    # a few dozen static tokens after them: not worth caching in a prompt whose send is not found
-    assert findings(tmp_path / "c", monkeypatch, WRAPPED) == []
+    # a few dozen static tokens after them, in a prompt whose send is not found: the random name is
+    # not worth a finding; the set's order is info (its items are the same content in another order)
+    assert [f[:3] + (f[4], f[5]) for f in findings(tmp_path / "c", monkeypatch, WRAPPED)] == [
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "info", [15])]
 
 
 TEAM_RULES = "".join(f"        Rule {i}: keep the team's notes short, cite each source and never invent facts.\n"

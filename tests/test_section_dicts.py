@@ -76,11 +76,15 @@ def test_the_shuffle_is_reported_where_it_is_made(tmp_path):
 LAST_SECTION = AGENT.replace('        prompt["Instructions"] |= self._review_rules\n', "")
 
 
-def test_a_shuffle_in_the_last_section_of_a_dict_handed_on_is_not_reported(tmp_path):
+def test_a_shuffle_in_the_last_section_of_a_dict_handed_on_is_info(tmp_path):
     # the libraries last, with a sentence after them: the dict is handed to code not followed, so
-    # what its request adds is not known, and a sentence is not worth caching on its own
+    # what its request adds is not known: info (the shuffled names are at stake, not only the tail);
+    # with the review rules after them, a warning
     write(tmp_path, {"app.py": LAST_SECTION})
-    assert [d.code for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics] == []
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(LAST_SECTION, "random.shuffle(libs)").row)]
+    write(tmp_path / "long", {"app.py": AGENT})
+    assert [d.severity.value for d in api.check([tmp_path / "long"], api.Settings(), jobs=1).diagnostics] == ["warning"]
 
 
 NOT_JOINED = AGENT.replace('listed = ", ".join(libs)', 'listed = "alpha, beta"')

@@ -13,6 +13,7 @@ from promptlint.config import Settings
 from promptlint.impact import UNKNOWN_STATIC_AFTER, sent_apart, worth_caching
 from promptlint.model import Kind, Precision, Severity, Volatility
 from promptlint.rules.prm201_unsorted_json_dumps import UnsortedJsonDumpsRule
+from promptlint.rules.prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
 from test_impact import MID, SHORT, Part, history, layout, one, text, value
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sent_apart"
@@ -63,6 +64,17 @@ def test_unsorted_json_built_apart_needs_a_tail_worth_caching():
     whole = layout([Part("system", [text("Schema: "), dumped, text(SHORT)]), Part("user", [value(row=3)])],
                    newest_user=1)
     assert [d.severity for d in rule.check_layout(whole)] == [Severity.INFO]
+
+
+def test_an_order_built_apart_before_a_short_tail_is_info():
+    # the items of a set are the same content in another order: their own text is at stake, not
+    # only the tail, so a short tail keeps it as info; a tail worth caching makes it a warning
+    rule = UnorderedIterationInPromptRule()
+    order = value("set(tags)", Volatility.PER_PROCESS, Kind.UNORDERED_ITERATION)
+    short = layout([Part("prompt", [text("Tags: "), order, text(SHORT)])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(short)] == [Severity.INFO]
+    mid = layout([Part("prompt", [text("Tags: "), order, text(MID)])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(mid)] == [Severity.WARNING]
 
 
 def test_fixtures(monkeypatch):

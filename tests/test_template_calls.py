@@ -67,11 +67,13 @@ def test_the_set_order_is_reported_where_it_is_iterated(tmp_path):
 NO_RUBRIC = GRADING.replace(RUBRIC, "")
 
 
-def test_the_set_order_before_only_a_closing_tag_is_not_reported(tmp_path):
+def test_the_set_order_before_only_a_closing_tag_is_info(tmp_path):
     # the answer's lines with only `</Answer>` and the reference after them: the grader's send is
-    # not followed, so what its request adds is not known, and a tag is not worth caching alone
+    # not followed, so what its request adds is not known: info (the lines themselves are at stake);
+    # the template's `{answer}` before a tag only is nothing
     write(tmp_path, {"app.py": NO_RUBRIC})
-    assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(NO_RUBRIC, "for k in keys]").row)]
 
 
 NOT_FIELDS = GRADING.replace('return grade(answer="\\n".join(lines), reference="\\n".join(ref_lines))',

@@ -19,7 +19,8 @@ class UnsortedJsonDumpsRule(Rule):
     from a database (PostgreSQL JSONB reorders keys), merged from several sources. The same data
     then serialises to different bytes on the next request and the prefix cache misses from that
     point on. A dict written as a literal in the code keeps its order and is not reported, nor is
-    data parsed from text (`json.dumps(json.loads(stored))`: its keys come in the text's order).
+    data parsed from text or a part of it (`json.dumps(json.loads(stored))`, `config["output"]` of
+    `yaml.safe_load(f)`: its keys come in the text's order).
 
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed
