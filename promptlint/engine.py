@@ -28,9 +28,10 @@ if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached 
     from .rules.base import Rule
 
 PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
-#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis and the rules.
+#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis, the rules and
+#: the tokenizer the estimates count with (`promptlint.tokenizer_preload`).
 WORKER_PRELOAD = ("promptlint.engine", "promptlint.python.flow", "promptlint.python.sites", "promptlint.rules",
-                  "promptlint.estimates", "promptlint.cache")
+                  "promptlint.estimates", "promptlint.cache", "promptlint.tokenizer_preload")
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
     """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
     row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1

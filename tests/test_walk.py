@@ -41,3 +41,23 @@ def test_node_key_makes_no_reference_cycle():
     finally:
         if was:
             gc.enable()
+
+
+def test_nodes_under_is_ast_walk_without_contexts_and_operators_and_is_not_kept():
+    from promptlint.python import walk
+    node = ast.parse("f(a and not b, x < y, *[m.role for m in ms])", mode="eval").body
+    expected = [n for n in ast.walk(node)
+                if not isinstance(n, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop))]
+    before = len(walk._LISTED)
+    found = walk.nodes_under(node)
+    assert found == expected and found[0] is node
+    assert [type(n).__name__ for n in found[:4]] == ["Call", "Name", "BoolOp", "Compare"]
+    assert walk.nodes_under(node) is not found and len(walk._LISTED) == before  # a new list, not kept
+
+
+def test_child_nodes_are_those_of_ast_iter_child_nodes():
+    from promptlint.python.walk import child_nodes
+    tree = ast.parse(_CODE + "class C(B, metaclass=M):\n    y: int = 1\n")
+    for node in ast.walk(tree):
+        assert child_nodes(node) == list(ast.iter_child_nodes(node))
+    assert [type(n).__name__ for n in child_nodes(ast.parse("a + b", mode="eval").body)] == ["Name", "Add", "Name"]

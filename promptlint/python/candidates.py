@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import lru_cache
-from dataclasses import replace
+from ..model import replace
 
 from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment
@@ -35,7 +35,7 @@ from .handoff import conversation_after, grown_read, handed_on, system_keyword_c
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
 from .return_types import never_prompt
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
 _FUNC_WORDS = _PROMPT_WORDS | {"messages"}
@@ -482,7 +482,7 @@ def _first_yield(func):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             found.append(node)
         elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            todo.extend(ast.iter_child_nodes(node))
+            todo.extend(child_nodes(node))
     return min(found, key=lambda n: (n.lineno, n.col_offset), default=None)
 
 

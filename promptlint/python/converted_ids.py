@@ -37,7 +37,7 @@ import re
 from .candidates import words
 from .module import statements
 from .. import classify
-from .walk import own_nodes, subtree
+from .walk import child_nodes, own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: A list named as the conversation (`messages`, `history`, `self.chat_history`).
@@ -113,7 +113,7 @@ def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object
             continue
         returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
-        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        parents = {id(c): p for p in own for c in child_nodes(p)}
         for call in sorted(clocks, key=lambda c: (c.lineno, c.col_offset)):
             if _into_result(call, parents, own, returned, param):
                 found.append((call, _dispatcher(func) or func.name, param,
@@ -161,7 +161,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
         calls = [n for n in own if isinstance(n, ast.Call)]
         returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
-        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        parents = {id(c): p for p in own for c in child_nodes(p)}
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
             if not makes_id(module, call, project, helpers):
                 continue

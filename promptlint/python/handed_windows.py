@@ -32,7 +32,7 @@ import ast
 import re
 
 from .candidates import words
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 #: Words of a keyword or a list's name that say it holds the conversation ("chat" or "message"
 #: alone do not: `chat_request`, `message`).
@@ -103,7 +103,7 @@ def kept_recent(module) -> list[ast.Call]:
                     kw.arg and _KEEP.fullmatch(kw.arg) and not _none(kw.value)
                     and not (isinstance(kw.value, ast.Name) and kw.value.id in params) for kw in node.keywords):
                 out.append(node)
-        todo.extend((child, params) for child in ast.iter_child_nodes(node))
+        todo.extend((child, params) for child in child_nodes(node))
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 

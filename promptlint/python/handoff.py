@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ..model import replace
 
 from .. import classify
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Seq, Spread, Text
-from .walk import node_key, subtree
+from .walk import child_nodes, node_key, subtree
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -214,7 +214,7 @@ def _read(node, name: str):
         if _is(n, name) and isinstance(n.ctx, ast.Load):
             return n
         if not isinstance(n, (*_SCOPES, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
-            todo.extend(ast.iter_child_nodes(n))
+            todo.extend(child_nodes(n))
     return None
 
 
@@ -252,7 +252,7 @@ def _nodes(func):
         if isinstance(node, _SCOPES):
             continue
         yield node
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
 
 
 def _calls(func):
@@ -391,7 +391,7 @@ def _functions(tree):
         node = todo.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             yield node
-        todo.extend(n for n in ast.iter_child_nodes(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+        todo.extend(n for n in child_nodes(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
 
 
 def _placement(fn, keyword: str, others: list[str]) -> str:

@@ -14,7 +14,7 @@ from .candidates import speculative, words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 #: Shapes of code that cut a list (a slice from the end, a slice that moves with a walk's index
 #: (`xs[max(0, i - w + 1):i + 1]`), a newest-first walk, by `reversed` or by an
@@ -110,7 +110,7 @@ def cut_in_place(finder, func) -> bool:
         name = _removes_from(node)
         if name is not None:
             cuts.setdefault(name, node)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
     added = False
     for name, stmt in cuts.items():
         if name in returned or not assigned.get(name, name in handed):

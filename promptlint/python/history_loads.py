@@ -18,7 +18,7 @@ import ast
 import re
 
 from .module import callee_name
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 #: Keywords that keep the newest N of a conversation: `last_n`, `last_k`, `n_last`, those with the
 #: unit counted (`last_n_turns`, `last_n_messages`, `last_n_runs`: a run is one turn, the user's
@@ -62,7 +62,7 @@ def history_windows(module) -> list[ast.keyword]:
                     out.extend(ast.keyword(arg=kw.arg, value=v) for v in _handed(module, func, kw.value.id))
                 else:
                     out.append(kw)
-        todo.extend((child, func) for child in ast.iter_child_nodes(node))
+        todo.extend((child, func) for child in child_nodes(node))
     return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
 
 

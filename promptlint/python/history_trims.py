@@ -32,7 +32,7 @@ import ast
 import re
 
 from .. import classify
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -96,7 +96,7 @@ def _calls_at(tree, callees: dict[str, set[int]]):
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
             if name in callees and node.lineno in callees[name]:
                 yield node, target
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             start = getattr(child, "lineno", None)
             if start is not None and not any(start <= line <= child.end_lineno for line in lines):
                 continue

@@ -4,7 +4,7 @@ literals that write them. Templates are never rendered."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import replace
+from ..model import replace
 from pathlib import Path
 
 from ..model import Position, Segment, Span

@@ -8,7 +8,9 @@ written at the call) ends the cacheable prefix (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+from ..model import replace
 
 from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.containers import MAX_VARIANTS, list_variants

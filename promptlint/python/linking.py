@@ -9,7 +9,7 @@ binding is its related location).
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..model import replace
 from functools import lru_cache
 from pathlib import Path
 

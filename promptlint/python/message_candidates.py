@@ -5,7 +5,7 @@ Policy 9)."""
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ..model import replace
 
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text

@@ -186,6 +186,7 @@ class Module:
     assigns: dict[str, list[ast.expr]] = field(default_factory=dict)
     facts: dict = field(default_factory=dict, repr=False)  # module facts the site finder states for module rules
     _starts: list[int] | None = field(default=None, repr=False)
+    _ascii: bool | None = field(default=None, repr=False)  # `source.isascii()`, read on first need
     _pieces: dict = field(default_factory=dict, repr=False)
 
     def late_import(self, name: str, at: ast.AST | None) -> str | None:
@@ -235,7 +236,13 @@ class Module:
 
     def char_col(self, row: int, byte_col: int) -> int:
         """The 0-based character column of a 0-based UTF-8 byte column on 1-based `row`
-        (constant time after the first call for a row: a long line with many nodes stays linear)."""
+        (constant time after the first call for a row: a long line with many nodes stays linear;
+        in a module of ASCII text, the byte column itself)."""
+        ascii_text = self._ascii
+        if ascii_text is None:
+            ascii_text = self._ascii = self.source.isascii()
+        if ascii_text:
+            return byte_col
         key = ("cols", row)
         cols = self._pieces.get(key)
         if cols is None:
@@ -463,10 +470,15 @@ def _import_from(module: Module, node: ast.ImportFrom, package: str) -> None:
         module.imports[local] = f"{base}.{alias.name}" if base else alias.name
 
 
-def load(path: Path, source: str) -> Module:
-    """A Module for `source` read from `path`. Raises ParseError."""
+_UNKNOWN = object()
+
+
+def load(path: Path, source: str, dotted: str | None = _UNKNOWN, filename: str | None = None) -> Module:
+    """A Module for `source` read from `path` (`dotted`: its dotted name, `import_roots.package_of`;
+    `filename`: its display name; each found from `path` when not given). Raises ParseError."""
     tree = parse(source, str(path))
-    dotted, _ = package_of(path)
-    module = Module(path=path, filename=display_name(path), dotted=dotted, source=source, tree=tree)
+    if dotted is _UNKNOWN:
+        dotted, _ = package_of(path)
+    module = Module(path=path, filename=filename or display_name(path), dotted=dotted, source=source, tree=tree)
     index(module)
     return module

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import _marks, module_functions
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6
@@ -129,7 +129,7 @@ class _Context:
     def parents(self, func) -> dict[int, ast.AST]:
         got = self._parents.get(id(func))
         if got is None:
-            got = self._parents[id(func)] = {id(c): n for n in subtree(func) for c in ast.iter_child_nodes(n)}
+            got = self._parents[id(func)] = {id(c): n for n in subtree(func) for c in child_nodes(n)}
         return got
 
     def methods(self) -> dict[str, ast.AST]:

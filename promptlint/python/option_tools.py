@@ -22,6 +22,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from . import anchored
 from .module import statements
 from .toolsets import no_tool_set, tool_set_named
 from .walk import own_nodes, subtree
@@ -32,6 +33,15 @@ _CONVERSATION_KEYS = ("messages", "contents", "input")
 #: The cheap test: a tool list grown, or a request's tools removed, somewhere in the text.
 _TEXT = re.compile(r"(?i)tool\w*\.(?:append|extend)\(|\bdel\s+[\w.]+\[\s*[\"']tools[\"']\s*\]"
                    r"|\.pop\(\s*[\"']tools[\"']")
+
+
+def _holds_text(source: str) -> bool:
+    """True when `_TEXT` matches in `source`: each match of its first alternative ends with
+    `.append(` or `.extend(` (a name holding "tool" before it, on its line), each of the others
+    starts with `del` or `.pop(` and holds a quoted `tool` (`anchored.found`, in lower case)."""
+    low = source.lower()
+    quoted = '"tool' in low or "'tool" in low
+    return anchored.found(_TEXT, source, ("del", ".pop(") if quoted else (), (".append(", ".extend("), None, fold=True)
 
 
 @dataclass
@@ -147,7 +157,7 @@ def find_option_tools(module) -> list[OptionTools]:
     parameter is given (see the module docstring), one per function (its first change), in
     source order."""
     out: list[OptionTools] = []
-    if not _TEXT.search(module.source):
+    if not _holds_text(module.source):
         return out
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         options = _optional_params(func)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from . import sdks
+from . import anchored, sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
@@ -51,26 +51,17 @@ _ASSIGNED_RE = re.compile(_ASSIGNED)
 _BUILDERS = (("class", re.compile(r"class[ \t]{1,8}\w{0,60}(?:Prompt|_prompt|Template(?=[:(]))")),
              ("def", re.compile(r"def[ \t]{1,8}\w{0,60}(?i:prompt|instruction|preamble|persona|system_?(?:message|msg))")),
              ("role", re.compile(r"role[\"']?[ \t]{0,8}[:=][ \t]{0,8}[\"'](?:system|developer)[\"']")))
-_ASSIGNED_HEADS = ("prompt", "system", "instruction")
+#: Where a match of `_ASSIGNED` (or of `_TEMPLATE_OBJECT`) starts: at a word of one of its head
+#: words without the letters `i`, `k` and `s`, which case-insensitive matching also pairs with
+#: letters outside ASCII (`ı`, `K`, `ſ`), and how many characters of the head come before it
+#: (`anchored.found`: the pattern is tried there only; a scan of the whole text with a
+#: case-insensitive pattern costs several times more, most of all in text that is not ASCII).
+_HEADS = (("prompt", 0), ("tem", 3), ("truct", 3))
 
 
 def _assigned(source: str) -> bool:
-    """True when `_ASSIGNED` matches somewhere in the text. In ASCII text a match can only start
-    where the lower-case text has one of its head words, so the pattern is tried there only (a
-    scan of the whole text with a case-insensitive pattern costs several times more); other text
-    is searched as a whole (case-insensitive matching also pairs some non-ASCII letters with
-    ASCII ones)."""
-    if not source.isascii():
-        return _ASSIGNED_RE.search(source) is not None
-    low = source.lower()
-    match = _ASSIGNED_RE.match
-    for head in _ASSIGNED_HEADS:
-        at = low.find(head)
-        while at != -1:
-            if match(source, at) is not None:
-                return True
-            at = low.find(head, at + 1)
-    return False
+    """True when `_ASSIGNED` matches somewhere in the text."""
+    return anchored.found(_ASSIGNED_RE, source, _HEADS, fold=True)
 
 
 #: Sources of an unstable order: a file naming tools and one of these may build a tools list in it.
@@ -198,6 +189,8 @@ _FUNCTION_ENTRY = re.compile(r"[\"']\w{1,60}[\"'][ \t]{0,8}:[ \t]{0,8}(?:lambda\
 #: bounded repetition: linear).
 _MODEL_POOL = re.compile(r"(?:choice|choices|sample|cycle)\([\w.]{0,60}(?i:models|llms|engines|model_names|model_ids)\b"
                          r"|(?i:models|llms|engines)\[[^\]\n]{1,80}\]")
+#: Where a match of `_MODEL_POOL` starts (`_HEADS` says why these words).
+_MODEL_POOL_HEADS = ("cho", ("ample(", 1), "cycle(", "model", "llm", "eng")
 
 
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
@@ -240,11 +233,11 @@ def might_hold_prompt(source: str) -> bool:
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \
             and _FROM_PROMPTS.search(source) is not None:
         return True
-    if ("lambda" in source or "{" in source) and _TEMPLATE_OBJECT.search(source) is not None \
+    if ("lambda" in source or "{" in source) and anchored.found(_TEMPLATE_OBJECT, source, _HEADS, fold=True) \
             and _FUNCTION_ENTRY.search(source) is not None:
         return True  # a prompt template object with the functions that fill it (template_objects)
     if ("random" in source or "secrets" in source or "cycle(" in source or "% len(" in source or "+= 1" in source) \
-            and _MODEL_POOL.search(source) is not None:
+            and anchored.found(_MODEL_POOL, source, _MODEL_POOL_HEADS, fold=True):
         return True  # a model chosen per request (PRM205)
     if ("uuid" in source or "random" in source) and "essage" in source and CONVERTS_MESSAGE.search(source) is not None:
         return True  # a message converted with a new id (PRM103)

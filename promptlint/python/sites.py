@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ..model import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_renders, history_trims, inplace_rewrites, kept_removals,
@@ -52,7 +52,7 @@ def find_layouts(module, evaluator) -> list:
     finder = SiteFinder(module, evaluator)
     finder.run()
     _gates(module, evaluator)
-    if stored_cuts.TEXT.search(module.source) is not None:  # (after the requests: one may send the kept list)
+    if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)
         cuts, steps = stored_cuts.stored_cuts(module, evaluator, finder.b.layouts)
         module.facts["stored_cuts"] = cuts
         finder.b.layouts = stored_cuts.unclaimed(finder.b.layouts, cuts, steps)

@@ -30,6 +30,7 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
 from ..classify import CONVERSATION_WORDS
+from . import anchored
 from ..model import Kind
 from .candidates import words
 from .cut_defaults import Defaults
@@ -43,6 +44,15 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: pop of the oldest (or of the oldest after a kept first item), or a keeper's remover given the index
 #: 0 or 1 (`kept_conversations.REMOVE_WORDS`) (`stored_cuts` is not read otherwise).
 TEXT = re.compile(r"\[[^\[\]\n]{1,80}:\]|\bdel [\w.]{1,80}\[|\.\w{0,30}(?:remove|delete|drop|pop)\w{0,30}\([01]\)")
+#: Where a match of `TEXT` starts (`del `) or ends (`:]`, at most 81 characters after its `[`;
+#: `(0)`, `(1)`, at most 67 after its `.`): `anchored.found`, `anchored.starts_of` (a match holds
+#: no line break).
+TEXT_ANCHORS = {"starts": ("del ",), "ends": (":]", "(0)", "(1)"), "reach": 81}
+
+
+def holds_text(source: str) -> bool:
+    """True when `TEXT` matches somewhere in `source`."""
+    return anchored.found(TEXT, source, **TEXT_ANCHORS)
 
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -313,7 +323,7 @@ def _sent(layouts, held: str):
 def _functions(module):
     """(function, its class or None) of each function of the module whose lines hold a shape of
     `TEXT` (innermost first: a nested function is read alone), found by a walk of statements only."""
-    rows = sorted({bisect_right(module.line_starts, m.start()) for m in TEXT.finditer(module.source)})
+    rows = sorted({bisect_right(module.line_starts, at) for at in anchored.starts_of(TEXT, module.source, **TEXT_ANCHORS)})
     stack = [(stmt, None) for stmt in module.tree.body]
     while stack:
         stmt, cls = stack.pop()

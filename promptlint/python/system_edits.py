@@ -28,12 +28,13 @@ parameter. A call whose list is not the conversation (by its value or its name) 
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ..model import replace
 
 from .. import classify
 from ..model import Segment
 from .flow.values import Func, Mapping, Seq, Spread, Text
 from .handoff import conversation_of, first_index, first_message_of
+from .walk import child_nodes, nodes_under
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _SYSTEM_ROLES = ("system", "developer")
@@ -123,12 +124,12 @@ def _own_nodes(func):
             todo.extend((s, system) for s in node.orelse)
             todo.append((node.test, system))
         else:
-            todo.extend((c, system) for c in ast.iter_child_nodes(node))
+            todo.extend((c, system) for c in child_nodes(node))
 
 
 def _names_system(test) -> bool:
-    return any(isinstance(n, ast.Constant) and n.value in _SYSTEM_ROLES for n in ast.walk(test)) or any(
-        isinstance(n, ast.Attribute) and n.attr.upper() == "SYSTEM" for n in ast.walk(test))
+    return any(isinstance(n, ast.Constant) and n.value in _SYSTEM_ROLES for n in nodes_under(test)) or any(
+        isinstance(n, ast.Attribute) and n.attr.upper() == "SYSTEM" for n in nodes_under(test))
 
 
 def system_message(node) -> bool:
@@ -154,7 +155,7 @@ def _system_role(node) -> bool:
 
 def _param_read(node, params: list[str], own: str) -> str | None:
     """The parameter (other than the list `own`) that the expression reads, else None."""
-    for n in ast.walk(node):
+    for n in nodes_under(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in params and n.id != own \
                 and n.id not in ("self", "cls"):
             return n.id

@@ -14,7 +14,7 @@ at least once per process (docs/policies.md, Policy 1: per process). Bound as `r
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ..model import replace
 
 from ..model import PER_INSTANCE, Kind, Segment, Volatility
 from .flow.values import Alt, ClassRef, Obj, Seq, Spread, most_volatile

@@ -19,7 +19,7 @@ from ..model import Kind, Part
 from .flow.values import Alt, Text
 from .candidates import _inside, name_parts, tools_named
 from .module import attribute_chain
-from .walk import subtree
+from .walk import child_nodes, subtree
 
 _GROW = ("append", "extend", "insert")
 #: Last words of a list attribute that holds what a class named for tools registers (`self._schemas`).
@@ -108,7 +108,7 @@ def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
                     own = len(chain) == 2 and chain[0] in ("self", "cls")  # its class's API decides the order
                     if chain and tools_named(chain[-1]) and not own:
                         found.add(".".join(chain))
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
     return found - fresh
 
 

@@ -15,6 +15,7 @@ import ast
 import re
 
 from .module import statements
+from .walk import child_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -85,7 +86,7 @@ def _own(node) -> list[ast.AST]:
     while todo:
         n = todo.pop()
         out.append(n)
-        todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, (*_FUNCS, ast.Lambda, ast.ClassDef)))
+        todo.extend(c for c in child_nodes(n) if not isinstance(c, (*_FUNCS, ast.Lambda, ast.ClassDef)))
     return out
 
 

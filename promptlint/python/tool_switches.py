@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .module import self_attr
 from .module import statements
 from .text_gates import holds_any
-from .walk import subtree, own_nodes as _own
+from .walk import child_nodes, own_nodes as _own, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -163,7 +163,7 @@ def find_tool_switches(module) -> list[ToolSwitch]:
     todo: list = [(module.tree, None)]
     while todo:
         node, cls = todo.pop()
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             todo.append((child, child if isinstance(child, ast.ClassDef) else cls if not isinstance(child, _FUNCS)
                          else cls))
         if not isinstance(node, _FUNCS) or not _text_sends(module, node):

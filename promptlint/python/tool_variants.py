@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from ..classify import MODEL_SENDS
 from .candidates import tools_named
 from .module import attribute_chain, statements
-from .walk import children, own_nodes, subtree
+from .walk import child_nodes, children, own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -86,7 +86,7 @@ def _refs(expr) -> set[str]:
                 continue
         if isinstance(node, ast.Name):
             out.add(node.id)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
     return out
 
 

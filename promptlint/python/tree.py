@@ -14,6 +14,7 @@ import ast
 from pathlib import Path
 
 from .. import reads, source
+from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
 from .module import Module, ParseError, load
 from .packages import CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
@@ -73,6 +74,12 @@ class Project:
         # (module roots, dotted name) -> (its path or None, the candidates probed and their states)
         self._found: dict[tuple, tuple[Path | None, list[tuple[str, str | None]]]] = {}
         self._resolved: dict[Path, Path] = {}
+        #: What this run read of the folders around modules (its files do not change while it
+        #: runs): path -> `import_roots.package_chain(path)`, resolved path -> `search_root` and
+        #: its display name (each asked for again and again: a few file-system calls per folder).
+        self._chains: dict[Path, tuple] = {}
+        self._search_roots: dict[Path, Path] = {}
+        self._names: dict[Path, str] = {}
         self._packages: dict[Path, Package] = {}
         #: Modules dropped by `trim`: the names each assigns at module or class level, its
         #: recorded states and its root (path -> (names, states, root)), so that `definitions`
@@ -202,12 +209,38 @@ class Project:
                 raise ParseError(str(exc), exc.row, exc.column, too_large=exc.too_large) from None
         state = reads.noted(reads.key_of(path)) or reads.noted(reads.key_of(given))
         seen.append((reads.key_of(path), state))
-        _, root, probes = package_chain(path)
+        parts, root, probes = self._chain(path)
         seen.extend(_note_package(probes))
-        module = load(path, text)
+        name = self._names.get(path)
+        if name is None:
+            name = self._names[path] = display_name(path)
+        module = load(path, text, dotted=".".join(parts) or None, filename=name)
         self._roots[path] = root
         self._add_root(root)
         return module
+
+    def _key(self, path: Path) -> Path:
+        """`path.resolve()`, once per path in this run."""
+        key = self._resolved.get(path)
+        if key is None:
+            key = self._resolved[path] = path.resolve()
+        return key
+
+    def _chain(self, path: Path) -> tuple:
+        """`import_roots.package_chain(path)`, read once per path in this run."""
+        chain = self._chains.get(path)
+        if chain is None:
+            chain = self._chains[path] = package_chain(path)
+        return chain
+
+    def _root_of(self, near: Path) -> Path:
+        """`search_root` of the module at `near` (resolved here), once per module in this run."""
+        key = self._key(near)
+        root = self._search_roots.get(key)
+        if root is None:
+            parts, folder, _ = self._chain(key)
+            root = self._search_roots[key] = search_root(key, (".".join(parts) or None, folder))
+        return root
 
     def _add_root(self, root: Path | None) -> None:
         if root is not None and root not in self.roots:
@@ -275,7 +308,7 @@ class Project:
         read only for this search that assigns no such name (the text scan also matches names
         assigned in functions) may be trimmed while the analysis runs: its memory need not be
         held to the end of it. The search stops at `MAX_ANALYSIS_CHARS`."""
-        matches = self._search(search_root(near.resolve()), name)
+        matches = self._search(self._root_of(near), name)
         out = []
         for path in matches:
             if self._defines_not(path, name):
@@ -324,22 +357,22 @@ class Project:
         calls `name` (`name(...)` or `x.name(...)`), parsed; at most `limit` of them (None past it:
         a function called from that many places is not followed). Recorded as one dependency
         ("search:ROOT call:NAME")."""
-        near = near.resolve()
-        return self._load_all([p for p in self._search(search_root(near), CALLS + name) if p != near], limit)
+        near = self._key(near)
+        return self._load_all([p for p in self._search(self._root_of(near), CALLS + name) if p != near], limit)
 
     def assigners_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near`, other than `near` itself, whose text
         assigns `name` at the start of a line (`name = ...`, `name: T = ...`, a keyword argument
         `name=...` on a line of its own), parsed; None past `limit` of them. Recorded as the one
         dependency of `definitions`."""
-        near = near.resolve()
-        return self._load_all([p for p in self._search(search_root(near), name) if p.resolve() != near], limit)
+        near = self._key(near)
+        return self._load_all([p for p in self._search(self._root_of(near), name) if self._key(p) != near], limit)
 
     def definers_of(self, param: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` whose text defines a function with a
         parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
         of them. Recorded as one dependency ("search:ROOT param:NAME")."""
-        return self._load_all(self._search(search_root(near.resolve()), PARAMS + param), limit)
+        return self._load_all(self._search(self._root_of(near), PARAMS + param), limit)
 
     def _load_all(self, paths: list[Path], limit: int) -> list[Module] | None:
         """The modules at `paths` that parse; None past `limit` paths, or when one cannot be held
@@ -361,13 +394,13 @@ class Project:
         breakpoint key (`cache_control`, `cachePoint`, `prompt_cache_breakpoint`), in a statement,
         a dict, a comment or anywhere: none means no code of the tree can set a breakpoint.
         Recorded as one dependency ("search:ROOT markers:")."""
-        return self._search(package_of(near.resolve())[1], MARKERS)
+        return self._search(self._chain(self._key(near))[1], MARKERS)
 
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the package tree that holds `near` that write a Claude model name
         as a string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to
         Claude somewhere. Recorded as one dependency ("search:ROOT claude:")."""
-        return self._search(package_of(near.resolve())[1], CLAUDE)
+        return self._search(self._chain(self._key(near))[1], CLAUDE)
 
     def _search(self, root: Path, key: str) -> list[Path]:
         """The files of the package tree at `root` that `key` matches (`Package.matching`: a name
@@ -427,12 +460,13 @@ def shared_scan(root: Path, shared: Path | None) -> Package:
     return package
 
 
-def search_root(path: Path) -> Path:
+def search_root(path: Path, package: tuple[str | None, Path] | None = None) -> Path:
     """The package tree that `definitions` and `callers_of` search for the module at `path`
     (resolved): the folder above its top package (an application's packages, its tests and
     scripts), except in a folder of installed distributions (`INSTALL_DIRS`), where each top
-    package or top-level module is a project of its own: there, its own folder or file."""
-    dotted, root = package_of(path)
+    package or top-level module is a project of its own: there, its own folder or file.
+    `package`: `import_roots.package_of(path)` when known."""
+    dotted, root = package or package_of(path)
     if root.name not in INSTALL_DIRS or not dotted:
         return root
     top = dotted.split(".")[0]

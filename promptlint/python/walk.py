@@ -124,6 +124,13 @@ def _walked(out: list) -> list:
     return out
 
 
+def nodes_under(node) -> list:
+    """`node` and every node under it, in `ast.walk` order, without contexts and operators
+    (`_walked`): a new list, not kept (for a small expression walked once; `subtree` keeps its
+    lists for the walks of functions that come again)."""
+    return _walked([node])
+
+
 def child_nodes(node) -> list:
     """`list(ast.iter_child_nodes(node))` (contexts and operators too), without its generators."""
     kind = type(node)

@@ -143,12 +143,13 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
             continue
         parsed = _tree(py)
         fields_named = _defaults(parsed[0]) if parsed is not None else {}
+        memo: dict = {}
         for func, call in _calls(parsed[0]) if parsed is not None else ():
             said = any(isinstance(a, ast.Constant) and a.value in names  # a local name: its one assignment
                        or isinstance(a, ast.Attribute) and (fields_named.get(a.attr) in names  # a field's default
                                                             or a.attr in naming)  # `Task.GENERATE_USER_INTENT`
                        or isinstance(a, ast.Name) and a.id in naming  # a constant imported by its name
-                       for a in (_producer(func, x) for x in [*call.args, *(k.value for k in call.keywords)]))
+                       for a in (_producer(func, x, memo) for x in [*call.args, *(k.value for k in call.keywords)]))
             for d in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(d, ast.Dict):
                     continue
@@ -159,7 +160,7 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
                     continue  # (a call that names the template may pass more than it reads)
                 for field, value in given.items():
                     if field in fields and field not in found:
-                        found[field] = _span(py, parsed[1], _producer(func, value))
+                        found[field] = _span(py, parsed[1], _producer(func, value, memo))
     return found
 
 
@@ -188,18 +189,36 @@ def _calls(tree):
             todo.append((child, inner))
 
 
-def _producer(func, value: ast.expr) -> ast.expr:
+def _producer(func, value: ast.expr, memo: dict | None = None) -> ast.expr:
     """The expression that produces `value`: a local name's one assignment in `func` (a name
     written twice or more, also by `+=`, a loop or an unpacking, or not at all, is itself), else
-    the value (`str(datetime.now())`)."""
+    the value (`str(datetime.now())`). `memo` keeps each function's writes ({id(func): {name:
+    [the Name nodes that write it]}, plus the single-target assignments by target}) so that the
+    calls of one function walk it once."""
     if not isinstance(value, ast.Name) or func is None:
         return value
-    writes = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Store)]
-    if len(writes) != 1:
+    table = _writes(func) if memo is None else memo.get(id(func))
+    if table is None:
+        table = memo[id(func)] = _writes(func)
+    writes, assigned = table
+    names = writes.get(value.id, ())
+    if len(names) != 1:
         return value
-    assigned = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                and n.targets[0] is writes[0]]
-    return assigned[0].value if assigned else value
+    found = assigned.get(id(names[0]))
+    return found.value if found is not None else value
+
+
+def _writes(func) -> tuple[dict[str, list[ast.Name]], dict[int, ast.Assign]]:
+    """({name: the Name nodes of `func` (itself and everything inside) that store it}, {id of a
+    Name that is the one target of an assignment: that assignment}), in `ast.walk` order."""
+    writes: dict[str, list[ast.Name]] = {}
+    assigned: dict[int, ast.Assign] = {}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            writes.setdefault(n.id, []).append(n)
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1:
+            assigned.setdefault(id(n.targets[0]), n)
+    return writes, assigned
 
 
 def _span(path: str, lines: list[str], node: ast.expr) -> Span:

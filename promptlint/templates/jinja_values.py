@@ -7,7 +7,7 @@ filters, names that hint at a time or an id (docs/policies.md, Policy 7). Templa
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..model import replace
 
 from jinja2 import nodes
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name

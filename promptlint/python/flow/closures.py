@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 
-from ..walk import block_statements
+from ..walk import block_statements, child_nodes
 from .scopes import END, Frame
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -96,7 +96,7 @@ def local_names(module, func) -> set[str]:
             names.add(node.name)
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
             continue  # (a comprehension's variables are its own)
-        todo.extend(ast.iter_child_nodes(node))
+        todo.extend(child_nodes(node))
     out = names - declared
     module._pieces[key] = (None, out)
     return out

@@ -6,7 +6,7 @@ its parts stays volatile (docs/policies.md, Policy 9).
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured

@@ -12,7 +12,7 @@ objects (attributes and classes), containers; this module holds the dispatch on 
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 from pathlib import Path
 
 from ...model import Kind, Segment, Volatility

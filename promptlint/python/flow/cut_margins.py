@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import ast
 
+from ..walk import child_nodes
+
 SLIDES = "slides"
 DEFAULT = "default"
 STEPS = "steps"
@@ -69,7 +71,7 @@ def _parents(func) -> dict:
     if out is None:
         out = func._cut_parents = {}
         for parent in ast.walk(func):
-            for child in ast.iter_child_nodes(parent):
+            for child in child_nodes(parent):
                 out[child] = parent
     return out
 

@@ -13,7 +13,7 @@ hold no order is left as the evaluator read it before (its keys set by key are n
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 
 from .scopes import Thunk
 from ...model import Kind, Volatility

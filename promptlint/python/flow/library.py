@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import os
-from dataclasses import replace
+from ...model import replace
 from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility

@@ -4,7 +4,7 @@ followed), rendered templates, and methods of objects we cannot see."""
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 from pathlib import Path
 
 from ...model import Kind, Segment, Volatility

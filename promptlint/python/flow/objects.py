@@ -9,7 +9,7 @@ replayed conversation.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Volatility
 from ... import classify

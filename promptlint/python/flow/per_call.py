@@ -16,7 +16,7 @@ import ast
 
 from ...model import Kind, Volatility
 from .values import Text, dynamic
-from ..walk import subtree
+from ..walk import child_nodes, subtree
 
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _LOOPS = (ast.For, ast.AsyncFor)
@@ -80,7 +80,7 @@ def _parents(module, root) -> dict:
     todo = [top]
     while todo:
         node = todo.pop()
-        for child in ast.iter_child_nodes(node):
+        for child in child_nodes(node):
             if node is not top and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and root is None:
                 break  # module level: the bodies of functions are their own roots
             parents[child] = node

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import ast
 
+from ..walk import nodes_under
+
 MAX_NAMES = 64  # names followed for one reading; past them the reading is None (never equal to another)
 
 
 def names_in(node: ast.AST) -> set[str]:
     """The names an expression holds (loaded, stored or bound by a comprehension)."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in nodes_under(node) if isinstance(n, ast.Name)}
 
 
 def reading(node: ast.AST, env: dict) -> tuple | None:

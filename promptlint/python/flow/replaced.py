@@ -18,7 +18,7 @@ Shapes (`segs`: the text's segments; the result: a `Text`, or an `Alt` of one pe
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from .text import const_str, reenter, slice_segment, sub_span

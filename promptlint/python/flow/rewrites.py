@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import ast
 
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Segment, Volatility
-from ..walk import node_key, subtree
+from ..walk import child_nodes, node_key, subtree
 from .values import Alt, Mapping, Obj, Seq, Text
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -255,7 +255,7 @@ def _own(stmts):
         node = stack.pop()
         yield node
         if not isinstance(node, _NESTED):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
 
 def _flows(nodes, name: str) -> set[str]:
@@ -432,7 +432,7 @@ def _reads(node, skip: frozenset = frozenset()) -> set[str]:
             continue
         if isinstance(n, _READS) and not (isinstance(n, ast.Name) and n.id in skip):
             out.add(node_key(n))
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(child_nodes(n))
     return out
 
 

@@ -8,7 +8,7 @@ the user's: what a system or assistant message of that list holds is unknown.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Kind, Volatility
 from .values import Alt, Mapping, Obj, Text, Value

@@ -21,7 +21,7 @@ from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, fr
 from .newest_iters import newest_by_method
 from .keyed_targets import keyed, keyed_list, merged_item
 from .readings import reading
-from ..walk import block_nodes, children, subtree
+from ..walk import block_nodes, child_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
@@ -155,7 +155,7 @@ def _walrus(test: ast.expr) -> list:
         if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
             out.append(n)
         if not isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            todo.extend(ast.iter_child_nodes(n))
+            todo.extend(child_nodes(n))
     return out
 
 

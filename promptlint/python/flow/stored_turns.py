@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from ..walk import subtree
+from ..walk import nodes_under, subtree
 
 _STORE_METHODS = ("append", "appendleft", "extend", "insert")
 
@@ -36,7 +36,7 @@ def _stored(func) -> frozenset[str]:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(_awaited(node.value), ast.Call):
             call = _awaited(node.value)
-            held = {n.id for a in [*call.args, *(k.value for k in call.keywords)] for n in ast.walk(a)
+            held = {n.id for a in [*call.args, *(k.value for k in call.keywords)] for n in nodes_under(a)
                     if isinstance(n, ast.Name)}
             answers.setdefault(node.targets[0].id, set()).update(held)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from dataclasses import replace
+from ...model import replace
 
 from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
 from ... import classify
@@ -476,7 +476,9 @@ def _other_values(middles: list[list[Segment]], src: Segment) -> tuple[Segment, 
                 if one is not src and one.span is not None and not one.is_static and one.kind in _NAMED_KINDS \
                         and one.volatility in (Volatility.UNKNOWN, Volatility.PER_REQUEST) and one not in out:
                     out.append(one)
-    return tuple(replace(s, inner=()) for s in out[:MAX_INNER])
+                    if len(out) == MAX_INNER:  # (the first ones are kept: no later one changes them)
+                        return tuple(replace(s, inner=()) for s in out)
+    return tuple(replace(s, inner=()) for s in out)
 
 
 _NAMED_KINDS = (Kind.UNKNOWN, Kind.USER_INPUT, Kind.TEMPLATE_VARIABLE)

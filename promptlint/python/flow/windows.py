@@ -5,7 +5,7 @@ of the newest messages (`_short_of_end`: `history[:cut]`) is the older part, mar
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from ...model import replace
 
 from ... import classify
 from ...model import Kind, Segment, Volatility

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from ...model import replace
 from urllib.parse import urlsplit
 
 from ...model import Kind, Part, Segment, Volatility

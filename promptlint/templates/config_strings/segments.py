@@ -3,7 +3,7 @@ never rendered), else `{var}` / `{{var}}` / `$var` placeholders, with spans mapp
 value's characters in the config file."""
 from __future__ import annotations
 
-from dataclasses import replace
+from ...model import replace
 from pathlib import Path
 
 from ...model import Segment, Span
