@@ -294,9 +294,10 @@ def test_reordered_text_in_a_fragment_with_a_small_tail_is_info():
     rule = UnorderedIterationInPromptRule()
     small = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="template")
     assert [d.severity for d in rule.check_layout(small)] == [Severity.INFO]
-    # built in Python with no send found: a few words after it are not worth caching
+    # built in Python with no send found: a few words after it are not worth caching on their own,
+    # but the items are the same content in another order (their own text is at stake): info
     apart = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="python-constant")
-    assert list(rule.check_layout(apart)) == []
+    assert [d.severity for d in rule.check_layout(apart)] == [Severity.INFO]
     mid = layout([Part("user", [unordered, text(MID)])], source="python-constant")
     assert [d.severity for d in rule.check_layout(mid)] == [Severity.WARNING]
     big = layout([Part("user", [unordered, text(LONG)])], source="python-constant")
