@@ -38,10 +38,24 @@ from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
 # smaller difference is within the rounding of the most common automatic cache.
 SMALL_LOSS = 128
 SMALL_SHARE = 0.10
-# A fragment (a template or prompt file, a prompt constant) whose request is not known: a date or an
-# unknown value is worth a note only before this much static text.
+# A fragment (a template or prompt file, a prompt constant) whose request is not known: a date is
+# worth a note only before this much static text.
 FRAGMENT_DAY_STATIC_AFTER = 64
 UNKNOWN_STATIC_AFTER = 256
+"""The rule of evidence for prompt text built in Python whose send was not found (`sent_apart`): a
+value in it (any kind: per-request, per-conversation, unknown, a time, an id, a condition, unsorted
+JSON) is reported only when at least this many o200k tokens of static text, or the conversation
+history, follow it; an unordered iteration before less is info (PRM202: its items are the same
+content in another order, so their own text is at stake, not only the tail). Without the request, the static text after the value is all that
+is known to be lost, and what the request adds is not guessed (Policy 5). Less is not worth
+caching on its own: it is two of OpenAI's 128-token cache increments (a loss within one or two
+increments is within the rounding of the most common automatic cache, SMALL_LOSS) and a quarter of
+the smallest minimum of the automatic caches (1,024 tokens, FRAGMENT_MINIMUM; Gemini 2.5 Flash
+2,048, Claude Haiku 4.5 4,096), so a prompt with less after its value needs three times as much
+text from elsewhere before the loss counts at all. A finding whose whole request is known keeps
+its own figures (`Impact.severity`), however short the tail; so does a system or developer message
+(`before_conversation`: the conversation follows it, Policy 2), a prompt file, a template or a
+framework system prompt (Policy 5)."""
 # The smallest minimum of the automatic caches (OpenAI, 1,024 tokens:
 # https://developers.openai.com/api/docs/guides/prompt-caching): a fragment whose whole static text
 # stays below it loses cached tokens only in a request that adds more.
@@ -218,8 +232,12 @@ class Impact:
 
     @property
     def severity(self) -> Severity | None:
-        """The finding's severity from the figures (None: no finding); see the module docstring."""
+        """The finding's severity from the figures (None: no finding); see the module docstring.
+        A prompt `sent_apart` needs `worth_caching` (UNKNOWN_STATIC_AFTER)."""
         if not self.first:
+            return None
+        if not worth_caching(self.sized and not self.complete and not before_conversation(self.placed.part.role),
+                             self.static_after, self.history_after):
             return None
         if self.unsure_end:
             return Severity.INFO if self._severity() is not None else None
@@ -275,6 +293,27 @@ class Impact:
             return Severity.INFO if (self.history_after and self.part_has_static) \
                 or self.static_after >= UNKNOWN_STATIC_AFTER else None
         return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER else None
+
+
+def sent_apart(layout: PromptLayout) -> bool:
+    """True for prompt text built in Python whose send was not found (a prompt constant, a function
+    that returns prompt text): it is judged on its known text (`Impact.sized`), and nothing says
+    what its request adds. A whole request (`is_complete`) is not; nor is a prompt file, template
+    or config string, or a system prompt a framework sends, which a conversation follows (Policy 5)."""
+    return layout.source == "python-constant" and not is_complete(layout)
+
+
+def before_conversation(role: str) -> bool:
+    """True for a system or developer message: every request puts the conversation after it (at
+    least the user's message, in a chat the history: Policy 2), so its tail is not all at stake."""
+    return role in ("system", "developer")
+
+
+def worth_caching(apart: bool, static_after: int, history_after: bool) -> bool:
+    """True when a value is worth a prefix finding by what follows it: always unless the prompt is
+    `sent_apart`, else only before the conversation history or at least UNKNOWN_STATIC_AFTER o200k
+    tokens of static text (`static_after`)."""
+    return not apart or history_after or static_after >= UNKNOWN_STATIC_AFTER
 
 
 def _targets(layout: PromptLayout) -> list[tuple[str, Profile, bool]]:

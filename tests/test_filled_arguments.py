@@ -79,7 +79,7 @@ Match each skill in the skill list to one expert of the expert pool.
 Answer with a JSON object that maps every skill to the name of the expert chosen for it, and nothing
 else: no prose before or after it, no comments inside it. Choose only experts listed in the pool, use
 each expert's name exactly as it is written there, and map a skill no expert fits to null.
-"""
+{rules}"""
 
 
 class Builder:
@@ -95,6 +95,14 @@ class Builder:
             messages=[{"role": "user", "content": SELECTION_PROMPT.format(expert_pool=pool, skills=task)}]
         )
 '''
+# The rules of choice after the pool: enough static text (256+ tokens) to be worth caching on its own,
+# so the pool's order costs something although the wrapper's send is not followed.
+RULES_OF_CHOICE = """# Rules of choice
+Prefer the expert whose description names the skill itself over one who names a related skill.
+When two experts fit a skill equally well, prefer the one who covers more of the other skills.
+Never split one skill between two experts, and never invent an expert who is not in the pool.
+""" * 4
+SELECTION = SELECTION.replace("{rules}", RULES_OF_CHOICE)
 
 
 def test_a_message_list_written_into_a_wrappers_call_is_a_prompt(tmp_path):
@@ -113,6 +121,17 @@ def test_the_set_order_of_a_message_list_in_a_wrappers_call_is_reported(tmp_path
     write(tmp_path, {"app.py": SELECTION})
     codes = [(d.code, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
     assert ("PRM202", pos(SELECTION, "for p in picked").row) in codes
+
+
+SHORT_TAIL = SELECTION.replace(RULES_OF_CHOICE, "")
+
+
+def test_the_set_order_before_a_few_words_of_a_prompt_sent_apart_is_info(tmp_path):
+    # the same pool with only the answer format (~60 tokens) after it: the wrapper's send is not
+    # followed, so what the request adds is not known: still info (the pool's items are at stake)
+    write(tmp_path, {"app.py": SHORT_TAIL})
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(SHORT_TAIL, "for p in picked").row)]
 
 
 STATIC_ONLY = '''

@@ -14,6 +14,8 @@ from promptlint.profiles import apply_overrides
 
 LONG = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
                  for i in range(1, 81))  # about 1,600 o200k tokens
+MID = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
+                for i in range(1, 21))  # about 400 o200k tokens: worth caching, below every minimum
 SHORT = ("Classify the message above as billing (invoices, refunds, fees), cards (lost, stolen or declined "
          "cards) or access (sign-in, passwords, new phones). Reply with one lowercase word only, no punctuation.")
 
@@ -78,9 +80,11 @@ def test_below_every_minimum_a_whole_request_loses_nothing_and_a_fragment_is_inf
     small = layout([Part("system", [value(), text(SHORT)]), Part("user", [value(row=3)])], newest_user=1)
     imp = one(small)
     assert imp.below_minimum and imp.targets[0].lost == 0 and imp.costs_nothing and imp.severity is None
-    fragment = layout([Part("system", [value(), text(SHORT)])], source="python-constant")
+    fragment = layout([Part("prompt", [value(), text(MID)])], source="python-constant")
     imp = one(fragment)
     assert imp.costs_nothing and not imp.complete and imp.severity is Severity.INFO
+    # a few words after it are not worth caching when the request is not known (UNKNOWN_STATIC_AFTER)
+    assert one(layout([Part("prompt", [value(), text(SHORT)])], source="python-constant")).severity is None
     tiny = layout([Part("system", [value(), text(".</q>")]), Part("user", [value(row=3)])], newest_user=1)
     assert one(tiny).severity is None
     # the history after a per-request value is lost whatever the static size
@@ -204,7 +208,7 @@ def test_one_root_cause_per_prompt_and_unknown_values():
 def test_fragments_followed_by_a_conversation_are_not_excused_by_minimums(source, severity):
     """A prompt file is a system prompt that a conversation of unknown size follows (Policy 5); a
     prompt string built in Python with no call found may be any part of a request, so it is judged
-    on its known text (Policy 4)."""
+    on its known text (Policy 4); as a system prompt, the conversation follows it (Policy 2)."""
     lay = layout([Part("system", [value("now()", kind=Kind.TIMESTAMP), text(SHORT)])], provider=None, model=None,
                  source=source)
     imp = one(lay)
@@ -288,8 +292,14 @@ def test_reordered_text_in_a_fragment_with_a_small_tail_is_info():
     from promptlint.rules.prm202_unordered_iteration_in_prompt import UnorderedIterationInPromptRule
     unordered = value("fnames", kind=Kind.UNORDERED_ITERATION, vol=Volatility.PER_PROCESS)
     rule = UnorderedIterationInPromptRule()
-    small = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="python-constant")
+    small = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="template")
     assert [d.severity for d in rule.check_layout(small)] == [Severity.INFO]
+    # built in Python with no send found: a few words after it are not worth caching on their own,
+    # but the items are the same content in another order (their own text is at stake): info
+    apart = layout([Part("user", [unordered, text("Ok, I will use these images.")])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(apart)] == [Severity.INFO]
+    mid = layout([Part("user", [unordered, text(MID)])], source="python-constant")
+    assert [d.severity for d in rule.check_layout(mid)] == [Severity.WARNING]
     big = layout([Part("user", [unordered, text(LONG)])], source="python-constant")
     assert [d.severity for d in rule.check_layout(big)] == [Severity.WARNING]
     replayed = layout([Part("system", [unordered, text("Be brief.")]), history()], source="python-constant")

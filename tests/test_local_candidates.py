@@ -157,7 +157,7 @@ def test_prompt_text_whose_place_is_not_known_is_not_called_a_system_prompt(tmp_
     write(tmp_path, {"app.py": '''
         from datetime import datetime
 
-        RULES = "Answer in the house style and cite the article you used for every claim. " * 10
+        RULES = "Answer in the house style and cite the article you used for every claim. " * 18
 
 
         def build_query_prompt(question):
@@ -166,6 +166,22 @@ def test_prompt_text_whose_place_is_not_known_is_not_called_a_system_prompt(tmp_
     '''})
     found, = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
     assert found.code == "PRM102" and "in the prompt text:" in found.message
+
+
+def test_a_time_before_a_few_words_of_prompt_text_whose_send_is_not_found_is_not_reported(tmp_path):
+    # the same builder with one sentence (15 tokens) of rules after the time: what the request
+    # adds after this text is not known, and 15 tokens are not worth caching on their own
+    write(tmp_path, {"app.py": '''
+        from datetime import datetime
+
+        RULES = "Answer in the house style and cite the article you used for every claim. "
+
+
+        def build_query_prompt(question):
+            query_prompt = f"Now: {datetime.now():%H:%M}. " + RULES + question
+            return query_prompt
+    '''})
+    assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []
 
 
 def test_a_local_prompt_whose_dynamic_part_a_send_site_lost_is_judged_on_its_own(tmp_path):
@@ -243,6 +259,20 @@ def test_a_message_list_handed_to_a_wrapper_is_a_prompt_even_in_a_file_naming_no
             messages = [
                 {"role": "system", "content": "You are an expert researcher who plans the research."},
                 {"role": "user", "content": f"""Current time: {current_time}
+
+        How to plan: read the topic and the search results below as a researcher who has to write a report
+        on the topic for readers who know little about it. Note what the results agree on, what they
+        disagree on, and what none of them answers. A good question names one aspect of the topic, can be
+        answered by a search of the web, and does not repeat a question that the results already answer.
+        Prefer questions about causes, consequences, numbers, dates and named sources over questions about
+        opinions. Avoid questions that can be answered with yes or no, questions that hold two questions,
+        and questions that only a single source could answer. Keep every question under thirty words, write
+        it in plain language, and do not refer to the results by their number or position in the list.
+        When the results are thin, ask for the basic facts first; when they are rich, ask for what is
+        missing between them. Cover at least three different aspects of the topic across the five
+        questions, and order them from the most general to the most specific. Never ask about the
+        researcher, the search engine, or this plan itself, and never include an answer in a question.
+        Write the questions in the language of the topic, and spell names as the results spell them.
 
         Search results:
         {results}

@@ -62,7 +62,7 @@ def test_prompt_text_built_apart_says_what_a_larger_request_loses(monkeypatch):
     [found] = [d for d in check(["memory_update.py"]).diagnostics if d.code == "PRM101"]
     assert found.severity.value == "info"
     assert found.message.endswith(
-        "in the prompt text: the 220 static tokens after it (in pieces, between 1 other value) are processed "
+        "in the prompt text: the 321 static tokens after it (in pieces, between 1 other value) are processed "
         "uncached on every request that sends more than this prompt (static text before it, or a conversation "
         "after it); alone, this prompt stays below the 1,024-token minimum of openai:gpt-4.1 even with it moved; "
         "only the name `retrieved_memories` suggests it")

@@ -65,8 +65,19 @@ FRAGMENT = """
 
 
 def test_a_short_fragment_is_info(tmp_path, monkeypatch):
+    # a system message built by a function whose send is not found: the conversation follows it
+    # (a short tail is info); a few hundred tokens after it are a warning
     found = of(findings(tmp_path, monkeypatch, {"app.py": FRAGMENT}), "PRM202")
     assert [(f[2], f[4]) for f in found] == [(pos(FRAGMENT, "list(found)").row, "info")]
+    user = FRAGMENT.replace('[{"role": "system", "content": system}, {"role": "user", "content": question}]',
+                            '[{"role": "user", "content": system}]')
+    # as the one message of its request, a few words after it are not worth caching on their own,
+    # but the set's items are the same content in another order: still info
+    found = of(findings(tmp_path / "u", monkeypatch, {"app.py": user}), "PRM202")
+    assert [(f[2], f[4]) for f in found] == [(pos(user, "list(found)").row, "info")]
+    long = FRAGMENT.replace('+ "."', '+ "." + ' + repr("Tag each document with one of the known tags only. " * 30))
+    found = of(findings(tmp_path / "b", monkeypatch, {"app.py": long}), "PRM202")
+    assert [(f[2], f[4]) for f in found] == [(pos(long, "list(found)").row, "warning")]
 
 
 TASKS = HEAD + """
@@ -388,14 +399,27 @@ WRAPPED = {
 def test_templates_rendered_by_template_classes_through_a_base_class(tmp_path, monkeypatch):
     # the order of a set and an instance's random default name reach the prompt through template
     # objects (a file name as a class attribute, the instance's fields as the template's values)
-    found = findings(tmp_path, monkeypatch, WRAPPED)
+    # (rendered in Python with no send found: a tail worth caching follows each value)
+    wrapped = {k: v.replace("{{ heading }}", "Memories") + TEAM_RULES if k.endswith(".jinja") else v
+               for k, v in WRAPPED.items()}
+    found = findings(tmp_path, monkeypatch, wrapped)
     assert [f[:3] + (f[4], f[5]) for f in found] == [
         ("PRM103", "app/orchestration/prompt_templates/agent.jinja", 3, "info", [10]),
-        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "info", [15])]
-    assert [f[1:3] for f in findings(tmp_path / "b", monkeypatch, {
-        **WRAPPED, "app/agent.py": WRAPPED["app/agent.py"].replace(
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "warning", [15])]
+    # (a fixed name: the agent, of unknown volatility, before the rules is a note of its own)
+    assert [f[:3] for f in findings(tmp_path / "b", monkeypatch, {
+        **wrapped, "app/agent.py": WRAPPED["app/agent.py"].replace(
             "Field(default_factory=lambda: random.choice(NAMES))", '"Ada"')})] == [
-        ("app/orchestration/prompt_templates/memories.jinja", 3)]
+        ("PRM101", "app/orchestration/prompt_templates/agent.jinja", 3),
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3)]
+    # a few dozen static tokens after them, in a prompt whose send is not found: the random name is
+    # not worth a finding; the set's order is info (its items are the same content in another order)
+    assert [f[:3] + (f[4], f[5]) for f in findings(tmp_path / "c", monkeypatch, WRAPPED)] == [
+        ("PRM202", "app/orchestration/prompt_templates/memories.jinja", 3, "info", [15])]
+
+
+TEAM_RULES = "".join(f"        Rule {i}: keep the team's notes short, cite each source and never invent facts.\n"
+                     for i in range(1, 25))
 
 
 def test_a_tool_call_made_with_a_new_id_is_not_a_tool_definition(tmp_path, monkeypatch):

@@ -40,10 +40,21 @@ def test_a_module_whose_only_prompt_is_a_builder_function_is_analysed(tmp_path):
     write(tmp_path, {"builders.py": f'''
         def build_prompt(question):
             return f"""Question: {{question}}
-        {RULES * 3}"""
+        {RULES * 5}"""
     '''})
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.span.start.row) for d in report.diagnostics] == [("PRM101", 2)]
+
+
+def test_a_builder_function_with_a_few_words_after_its_question_is_not_reported(tmp_path):
+    # the same builder with one line (about 20 tokens) after the question: its send is not found,
+    # so what the request adds is not known, and a line is not worth caching on its own
+    write(tmp_path, {"builders.py": '''
+        def build_prompt(question):
+            return f"""Question: {question}
+        Answer in one short paragraph, and cite the source of every claim you make."""
+    '''})
+    assert api.check([tmp_path], api.Settings(), jobs=1).diagnostics == []
 
 
 def test_a_module_whose_only_prompt_is_a_formatted_template_is_analysed(tmp_path):
@@ -51,7 +62,7 @@ def test_a_module_whose_only_prompt_is_a_formatted_template_is_analysed(tmp_path
         "templates.py": f'''
             CODE = """You write python programs that answer the user's question.
             Current time: {{current_time}}
-            {RULES}
+            {RULES * 4}
             Question: {{query}}
             """
         ''',
@@ -109,7 +120,7 @@ METHODS = f'''
         @staticmethod
         def curate_sources(query, sources):
             return f"""Evaluate the sources for the research task: "{{{{query}}}}"
-        {RULES}
+        {RULES * 4}
         Sources:
         {{{{sources}}}}"""
 
@@ -134,4 +145,4 @@ def test_a_prompt_class_method_is_reported_where_the_query_enters(tmp_path):
     write(tmp_path, {"prompts.py": METHODS.format(cls="PromptFamily")})
     report = api.check([tmp_path], api.Settings(), jobs=1)
     got = [(d.code, d.span.start.row, d.severity.value) for d in report.diagnostics]
-    assert got == [("PRM101", 4, "info")]  # the query first: ~100 static tokens after it, below every minimum
+    assert got == [("PRM101", 4, "info")]  # the query first: ~300 static tokens after it, below every minimum

@@ -34,6 +34,10 @@ class Planner:
     def _format_rules(self):
         return {{"Answer format": "{RULES}"}}
 
+    @property
+    def _review_rules(self):
+        return {{"Review": "{RULES * 4}"}}
+
     def draft(self, ask) -> str:
         prompt: Any = {{
             "Introduction": "You are an experienced engineer. Read the goal below and propose a plan.",
@@ -42,6 +46,7 @@ class Planner:
         }}
         prompt["Instructions"] |= self._format_rules
         prompt["Instructions"] |= self._tooling
+        prompt["Instructions"] |= self._review_rules
         if self.notes:
             prompt["Notes"] = self.notes
         return ask(prompt)
@@ -62,17 +67,35 @@ def test_a_dict_of_sections_is_a_prompt_in_insertion_order(tmp_path):
 
 
 def test_the_shuffle_is_reported_where_it_is_made(tmp_path):
+    # (the review rules after the libraries: 300+ static tokens, worth caching on their own)
     write(tmp_path, {"app.py": AGENT})
     found = [(d.code, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
     assert found == [("PRM202", pos(AGENT, "random.shuffle(libs)").row)]
+
+
+LAST_SECTION = AGENT.replace('        prompt["Instructions"] |= self._review_rules\n', "")
+
+
+def test_a_shuffle_in_the_last_section_of_a_dict_handed_on_is_info(tmp_path):
+    # the libraries last, with a sentence after them: the dict is handed to code not followed, so
+    # what its request adds is not known: info (the shuffled names are at stake, not only the tail);
+    # with the review rules after them, a warning
+    write(tmp_path, {"app.py": LAST_SECTION})
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(LAST_SECTION, "random.shuffle(libs)").row)]
+    write(tmp_path / "long", {"app.py": AGENT})
+    assert [d.severity.value for d in api.check([tmp_path / "long"], api.Settings(), jobs=1).diagnostics] == ["warning"]
 
 
 NOT_JOINED = AGENT.replace('listed = ", ".join(libs)', 'listed = "alpha, beta"')
 
 
 def test_a_shuffle_of_a_list_never_joined_into_it_adds_nothing(tmp_path):
+    # no PRM202; the goal (of unknown volatility) is then the only value before the 300+ static
+    # tokens of the rules, the libraries and the review (info, Policy 4)
     write(tmp_path, {"app.py": NOT_JOINED})
-    assert [d.code for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics] == []
+    found = [(d.code, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM101", pos(NOT_JOINED, "self.goal = goal").row)]  # where the goal is set
 
 
 NOT_NAMED = AGENT.replace("prompt", "record")

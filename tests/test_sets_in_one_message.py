@@ -19,7 +19,7 @@ HEAD = '''
         "1. Each rule is a single Python expression that evaluates to True or False for a pair.\\n"
         "2. Compare lower-cased text, and handle missing keys without raising an exception.\\n"
         "3. Prefer the fields that identify an entity: names, codes, dates and addresses.\\n"
-    )
+    ) * 10  # (the rules repeated: they stand for a rubric long enough to be worth caching)
 '''
 
 TWO_SETS = HEAD + '''
@@ -32,8 +32,8 @@ TWO_SETS = HEAD + '''
             {"role": "system", "content": "You write Python."},
             {"role": "user", "content": (
                 f"Write blocking rules for an equijoin.\\nLeft keys: {', '.join(left_keys)}\\n"
-                f"Sample rows:\\n{json.dumps(sample)}\\n{RULES}"
-                f"Prioritize rules over these right keys: {', '.join(right_keys)}."
+                f"Sample rows:\\n{json.dumps(sample)}\\n"
+                f"Prioritize rules over these right keys: {', '.join(right_keys)}.\\n{RULES}"
             )},
         ]
         return call_model(messages)
@@ -45,7 +45,7 @@ ONE_SET = HEAD + '''
         left_keys = set(left_rows[0].keys())
         messages = [
             {"role": "system", "content": "You write Python."},
-            {"role": "user", "content": f"Write blocking rules.\\n{RULES}Use these keys: {', '.join(left_keys)}."},
+            {"role": "user", "content": f"Write blocking rules. Use these keys: {', '.join(left_keys)}.\\n{RULES}"},
         ]
         return call_model(messages)
 '''

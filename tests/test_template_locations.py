@@ -42,7 +42,7 @@ SAME_MODULE = {
 
         from .llm import call_model
 
-        RULES = "Keep every number and name exactly as written; one fact a sentence; no lists. " * 3
+        RULES = "Keep every number and name exactly as written; one fact a sentence; no lists. " * 20
 
 
         def summarize(document, config):

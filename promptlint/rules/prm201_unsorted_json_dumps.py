@@ -1,6 +1,7 @@
 """PRM201 unsorted-json-dumps."""
 from __future__ import annotations
 
+from ..impact import before_conversation, sent_apart, worth_caching
 from ..model import Kind, PromptLayout, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
@@ -18,7 +19,8 @@ class UnsortedJsonDumpsRule(Rule):
     from a database (PostgreSQL JSONB reorders keys), merged from several sources. The same data
     then serialises to different bytes on the next request and the prefix cache misses from that
     point on. A dict written as a literal in the code keeps its order and is not reported, nor is
-    data parsed from text (`json.dumps(json.loads(stored))`: its keys come in the text's order).
+    data parsed from text or a part of it (`json.dumps(json.loads(stored))`, `config["output"]` of
+    `yaml.safe_load(f)`: its keys come in the text's order).
 
     The evidence that the order changes is where the data is: tool calls and results replayed in
     the conversation history are serialised again on every turn from what was stored or parsed
@@ -26,7 +28,9 @@ class UnsortedJsonDumpsRule(Rule):
     written, the same bytes every time (not reported), nor is a list named for names, ids, paths
     or urls (`artifact_names`: text, no keys to sort). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
-    docs/policies.md, Policy 7).
+    docs/policies.md, Policy 7). In prompt text built in Python whose send was not found, it
+    needs the history or at least 256 static tokens after it (the rule of evidence of every prefix
+    rule: docs/policies.md, Policy 4).
 
     ## Example
     ```python
@@ -45,12 +49,15 @@ class UnsortedJsonDumpsRule(Rule):
     fix_title = "Add `sort_keys=True`"
 
     def check_layout(self, layout: PromptLayout):
+        apart = sent_apart(layout)
         for p in placed_segments(layout):
             seg = p.seg
             if p.in_newest:
                 continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.SERIALIZED or seg.ordered:
                 continue
+            if not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after):
+                continue  # a prompt whose send was not found, with little cacheable text after it
             replayed = p.part.is_history
             message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: " + (
                 "replayed turns are serialised again on every request, so when the stored or parsed data "

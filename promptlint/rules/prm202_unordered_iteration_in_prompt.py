@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..impact import SMALL_LOSS, is_complete
+from ..impact import SMALL_LOSS, before_conversation, is_complete, sent_apart, worth_caching
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
@@ -39,8 +39,12 @@ class UnorderedIterationInPromptRule(Rule):
     two requests) then send the same content in a different order: different bytes, no cache hit.
     Sets of objects hashed by identity iterate in address order, which differs per run as well.
     A warning when the history, more than a few words of static text, or a whole request is known
-    to follow; info in a fragment (a helper's message list) with only a short tail after it, and
-    in the newest user message of a one-shot request when only static text follows it there (the
+    to follow; info in a template or prompt file with only a short tail after it, and in prompt
+    text built in Python whose send was not found (a helper's message list) without the history
+    or a few hundred static tokens after it (the floor of the other prefix rules, which report
+    nothing there): the items are the same content in another order, so their own text, of
+    unknown size, is at stake and not only the tail, but what the request adds is not known;
+    info in the newest user message of a one-shot request when only static text follows it there (the
     same request sent again by another process differs from there on; with per-request content
     after it, not reported). A tool's result is info: it is the newest content when it is added,
     and later requests of the same process re-send it as it was first written; only a re-run of
@@ -68,6 +72,7 @@ class UnorderedIterationInPromptRule(Rule):
     fix_title = "Wrap the iterable in `sorted(...)`"
 
     def check_layout(self, layout: PromptLayout):
+        apart = sent_apart(layout)
         for p in placed_segments(layout):
             seg = p.seg
             if seg.kind is not Kind.UNORDERED_ITERATION or p.part.role == "tools":
@@ -75,6 +80,9 @@ class UnorderedIterationInPromptRule(Rule):
             if p.part.role == "tool" and layout.source == "python-constant":
                 yield self._tool_result(layout, p)
                 continue
+            # a prompt whose send was not found, with little static text after the order: its items
+            # are still the same content in another order (their own text is at stake), so info
+            short = not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after)
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
@@ -92,7 +100,7 @@ class UnorderedIterationInPromptRule(Rule):
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                  related=text.related(seg), severity=_severity(layout, p))
+                                  related=text.related(seg), severity=Severity.INFO if short else _severity(layout, p))
 
 
     def _tool_result(self, layout: PromptLayout, p):

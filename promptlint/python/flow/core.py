@@ -458,9 +458,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                            origin=src.origin or src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
+        # a part of data whose key order is fixed (parsed from text, a model's dict) keeps that order
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
-                       name_only=src.name_only)
+                       name_only=src.name_only, ordered=src.ordered if src.kind is not Kind.SERIALIZED else None)
 
     @staticmethod
     def _derived_unknown(segs, span, expr: str, attr: str | None) -> Text:
