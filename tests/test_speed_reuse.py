@@ -133,3 +133,46 @@ def test_a_loop_that_renders_older_items_apart_is_still_found():
     """)).body[0]
     found = rewrites.older_apart(loop, "out", lambda name: None)
     assert found is not None and ast.unparse(found[0]) == "i < len(messages) - 3" and found[1] == "messages"
+
+
+def test_a_module_without_an_assignment_expression_never_looks_for_one(tmp_path, monkeypatch):
+    from analysis_support import probe
+    from promptlint.python.flow import scopes
+    real = scopes._walrus
+    monkeypatch.setattr(scopes, "_walrus", lambda test: pytest.fail("looked for `:=`"))
+    probed = probe(tmp_path, """
+        def build(user, flag):
+            if flag:
+                text = "You are terse. " + user
+            else:
+                text = "You are kind. " + user
+            probe(text)
+    """)
+    assert probed.value is not None
+    monkeypatch.setattr(scopes, "_walrus", real)
+    probed = probe(tmp_path, """
+        def build(user, override):
+            if system := (override or "You are a careful assistant who answers briefly."):
+                probe(system)
+    """)
+    assert "You are a careful assistant who answers briefly." in repr(probed.value)  # the walrus binds it
+
+
+def test_a_tool_switch_in_a_method_of_a_class_in_a_block_is_found():
+    from promptlint.python.tool_switches import find_tool_switches
+    found, = find_tool_switches(load(Path("m.py"), code("""
+        try:
+            import langchain
+        except ImportError:
+            class Opt:
+                def __init__(self, model):
+                    self.a = create(model, tools=[think, critique])
+                    self.b = create(model, tools=[recommend])
+
+                def run(self, messages, n):
+                    for ix in range(n):
+                        chain = self.b if ix == n - 1 else self.a
+                        messages.append(chain.invoke(messages))
+    """)))
+    assert ast.unparse(found.node) == "chain.invoke(messages)" and found.function == "run"
+    assert set(found.lists) == {("recommend",), ("think", "critique")}

@@ -203,6 +203,15 @@ class Module:
         around = [(end - start, names) for start, end, names in table if start <= line <= end and name in names]
         return min(around, key=lambda t: t[0])[1][name] if around else None
 
+    def mentions(self, text: str) -> bool:
+        """True when the source holds `text` (searched once per module and text): a syntax that
+        is absent from the text is in no node (`:=`, an assignment expression)."""
+        key = ("mentions", text)
+        found = self._pieces.get(key)
+        if found is None:
+            found = self._pieces[key] = text in self.source
+        return found
+
     @property
     def digest(self) -> str:
         """sha256 (hex) of the source text: what anchors of fixes refer to."""
