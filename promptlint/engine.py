@@ -142,8 +142,10 @@ class Linter:
             report.diagnostics.append(_syntax_error(filename, exc))
             return None
         if not force and not might_hold_prompt(source):
-            problem = syntax_error(source, str(path))  # no prompt can be here: only checked for syntax,
-            if problem is not None:  # as ruff reports a syntax error in every file it checks
+            # no prompt can be here: only checked for syntax, as ruff reports a syntax error in every
+            # file it checks (not again when an earlier analysis parsed this very text)
+            problem = None if self.project.holds(path, source) else syntax_error(source, str(path))
+            if problem is not None:
                 report.diagnostics.append(_syntax_error(filename, problem))
             return source
         try:

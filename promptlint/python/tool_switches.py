@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .module import self_attr
 from .module import statements
 from .text_gates import holds_any
-from .walk import child_nodes, own_nodes as _own, subtree
+from .walk import block_statements, own_nodes as _own, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -161,11 +161,10 @@ def find_tool_switches(module) -> list[ToolSwitch]:
     if not any(f".{verb}(" in module.source for verb in _SENDS):
         return out  # no request of a runnable in the module's text
     todo: list = [(module.tree, None)]
-    while todo:
+    while todo:  # (statements only: a function is one, in a block; each with the class around it)
         node, cls = todo.pop()
-        for child in child_nodes(node):
-            todo.append((child, child if isinstance(child, ast.ClassDef) else cls if not isinstance(child, _FUNCS)
-                         else cls))
+        for child in block_statements(node):
+            todo.append((child, child if isinstance(child, ast.ClassDef) else cls))
         if not isinstance(node, _FUNCS) or not _text_sends(module, node):
             continue
         info = None

@@ -136,7 +136,25 @@ def _own_nodes(func, memo: dict | None = None) -> list[ast.AST]:
 _FIELDS: dict = {}  # node type -> the fields that may hold child nodes (`_own_nodes`)
 
 
-def _held(expr: ast.AST, module: Module, local: set[str], declared: set[str], fresh: set[str]) -> str | None:
+class _Scope:
+    """The names of one function that `_held` asks about, read from its own nodes on first need
+    (most statements name no tool set, and most functions then need none of them): `_locals`
+    and `_fresh`."""
+
+    __slots__ = ("func", "nodes", "_names")
+
+    def __init__(self, func, nodes):
+        self.func, self.nodes, self._names = func, nodes, None
+
+    def names(self) -> tuple[set[str], set[str], set[str]]:
+        """(names bound in the function, names it declares global or nonlocal, fresh names)."""
+        if self._names is None:
+            local, declared = _locals(self.func, self.nodes)
+            self._names = (local, declared, _fresh(self.nodes))
+        return self._names
+
+
+def _held(expr: ast.AST, module: Module, scope: _Scope) -> str | None:
     """The source text of `expr` when it is a tool set held beyond the call: an attribute named
     for tools (not of an object made in the function: `fresh`), or a name named for tools that is
     global (declared so, or set at module level and not a local of the function)."""
@@ -146,12 +164,13 @@ def _held(expr: ast.AST, module: Module, local: set[str], declared: set[str], fr
         base = expr.value
         while isinstance(base, ast.Attribute):
             base = base.value
-        if isinstance(base, ast.Name) and base.id in fresh:
+        if isinstance(base, ast.Name) and base.id in scope.names()[2]:
             return None  # an attribute of an object made in this call (a request's config)
         return module.code(expr)
-    if isinstance(expr, ast.Name) and tool_set_named(expr.id) and (
-            expr.id in declared or (expr.id in module.assigns and expr.id not in local)):
-        return expr.id
+    if isinstance(expr, ast.Name) and tool_set_named(expr.id):
+        local, declared, _ = scope.names()
+        if expr.id in declared or (expr.id in module.assigns and expr.id not in local):
+            return expr.id
     return None
 
 
@@ -179,15 +198,20 @@ def _fresh(nodes) -> set[str]:
     return out
 
 
-def _changes(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
-    local, declared = _locals(func, nodes)
-    fresh = _fresh(nodes)
+def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tuple[ast.AST, str]]:
+    """(node, the held tool set's source text or `name(...)` of a loading call) of each change
+    of a held tool set in `func`; `memo` keeps them per function (one module's check)."""
+    if memo is not None:
+        known = memo.get(("changes", id(func)))
+        if known is not None:
+            return known
+    scope = _Scope(func, nodes)
     out = []
     for node in nodes:
         if isinstance(node, ast.Call):
             name = callee_name(node)
             if isinstance(node.func, ast.Attribute) and name in _GROW:
-                held = _held(node.func.value, module, local, declared, fresh)
+                held = _held(node.func.value, module, scope)
                 if held is not None:
                     out.append((node, held))
             elif name and tool_set_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
@@ -197,10 +221,12 @@ def _changes(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
                 continue  # `self.tools = []`: a set made (or emptied), not one that grows
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                held = _held(target, module, local, declared, fresh)
+                held = _held(target, module, scope)
                 if held is not None:
                     out.append((node, held))
                     break
+    if memo is not None:
+        memo[("changes", id(func))] = out  # (the memo holds the function's nodes: the id stays unique)
     return out
 
 
@@ -267,7 +293,7 @@ def find_tool_changes(module: Module, memo: dict | None = None) -> list[ToolChan
         if not isinstance(func, _FUNCS) or func.name.startswith("__") or not _mentions_in(lines, func, ("tool",)):
             continue  # a change names a tool set or a tool-loading call: a function that never says "tool" has none
         nodes = _own_nodes(func, memo)
-        changes = _changes(func, nodes, module)
+        changes = _changes(func, nodes, module, memo)
         if not changes:
             continue
         found = _between(func, nodes, changes)
@@ -306,19 +332,18 @@ def _removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
     `tools.pop(old.tool_name)`, `tools.remove(tool)`): (the statement or call, the set's source
     text). Not `clear()`: a set emptied and filled again in the same order keeps its order; not a
     key that is no tool (`pending_tools.discard(item["call_id"])`: ids of tool calls)."""
-    local, declared = _locals(func, nodes)
-    fresh = _fresh(nodes)
+    scope = _Scope(func, nodes)
     out = []
     for node in nodes:
         if isinstance(node, ast.Delete):
             for target in node.targets:
                 if isinstance(target, ast.Subscript) and _tool_key(target.slice, module):
-                    held = _held(target, module, local, declared, fresh)
+                    held = _held(target, module, scope)
                     if held is not None:
                         out.append((node, held))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                 callee_name(node) in _REMOVE and node.args and _tool_key(node.args[0], module):
-            held = _held(node.func.value, module, local, declared, fresh)
+            held = _held(node.func.value, module, scope)
             if held is not None:
                 out.append((node, held))
     return out
@@ -463,8 +488,15 @@ def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | No
     added: dict[str, set[str]] = {}  # owner -> the methods that add to its tool set
     removed: list[tuple[ast.AST, str, str]] = []
     for func in methods:
+        for node, target in _removals(func, _own_nodes(func, memo), module):
+            owner = _owner(target)
+            if owner is not None:
+                removed.append((node, target, func.name))
+    if not removed:  # (the additions matter only to a removal: most classes remove none)
+        return None
+    for func in methods:
         nodes = _own_nodes(func, memo)
-        for node, target in _changes(func, nodes, module):
+        for node, target in _changes(func, nodes, module, memo):
             if target.endswith("(...)"):  # a loading call: its receiver's tool set grows
                 called = node.func.value if isinstance(node.func, ast.Attribute) else None
                 owner = module.code(called) if called is not None else None
@@ -473,10 +505,6 @@ def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | No
                 owner = _owner(target)
             if owner is not None:
                 added.setdefault(owner, set()).add(func.name)
-        for node, target in _removals(func, nodes, module):
-            owner = _owner(target)
-            if owner is not None:
-                removed.append((node, target, func.name))
     for node, target, name in removed:
         # a method that adds to the same tool set and removes from it replaces a tool (an adapted
         # tool under a new name), the same on every call: no temporary tool

@@ -198,6 +198,12 @@ class Project:
             raise cached
         return cached
 
+    def holds(self, path: Path, text: str) -> bool:
+        """True when the module at `path` is held parsed from exactly `text` (loaded by an earlier
+        analysis and not dropped yet): `text` then parses. Loads, records and pins nothing."""
+        module = self._modules.get(self._key(path))
+        return isinstance(module, Module) and module.source == text
+
     def _parse(self, path: Path, text: str | None, given: Path) -> Module:
         seen: list[tuple[str, str | None]] = []
         self._seen[path] = seen

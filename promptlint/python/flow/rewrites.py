@@ -137,8 +137,10 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     counters = {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
                 and isinstance(n.target, ast.Name) and isinstance(n.value, ast.Constant)}
     places = counters | ({index} if index else set())
+    if not places:  # (most loops count nothing: the flows to what they append are not read)
+        return None
     flows = _flows(nodes, name)
-    if not places or not flows:
+    if not flows:
         return None
     item = {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index}
     contents = {id(x) for n in nodes if _grows(n, name) or _target(n) in flows and _target(n) != name
@@ -267,9 +269,10 @@ def _flows(nodes, name: str) -> set[str]:
     if not reads:
         return set()
     flows = reads | {name}
+    targeted = [(t, n) for n in nodes if (t := _target(n)) is not None and t != name]  # (read once, in order)
     for _ in range(4):
-        for n in nodes:
-            if _target(n) in flows and _target(n) != name:
+        for t, n in targeted:
+            if t in flows:
                 flows |= {x.id for c in _contents(n) for x in subtree(c) if isinstance(x, ast.Name)}
     return flows
 

@@ -310,7 +310,7 @@ class ScopesMixin:
     def _interp(self, frame: Frame, stmts, env: dict, loop) -> None:
         for stmt in stmts:
             self._snap(frame, stmt, env)
-            if isinstance(stmt, (ast.If, ast.While)):
+            if isinstance(stmt, (ast.If, ast.While)) and frame.module.mentions(":="):
                 for named in _walrus(stmt.test):  # `if system := (self.instruction or default):`
                     env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
             if isinstance(stmt, ast.If):
