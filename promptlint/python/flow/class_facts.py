@@ -119,6 +119,18 @@ def added_to(cls: ast.ClassDef, attr: str) -> list:
     return _class_index(cls)[1].get(attr, [])
 
 
+#: The methods that set an object up: what they compute is computed once per object.
+SETUP_METHODS = ("__init__", "__post_init__", "setup")
+
+
+def grown_at_setup(cls: ast.ClassDef, attr: str) -> bool:
+    """True when the list `self.attr` is assigned and grown (`grown`) only in the methods that set
+    the object up (`SETUP_METHODS`): built once per object (`self.names = names.copy()`, then
+    `self.names.append("noop")` in `__init__`), not across the turns of a conversation."""
+    adds, assigns = added_to(cls, attr), self_assigns(cls, attr)
+    return bool(adds) and all(m.name in SETUP_METHODS for m, *_ in (*adds, *assigns))
+
+
 #: Roles a `(role, text)` pair names (LangChain takes such tuples as messages).
 _ROLES = frozenset({"system", "user", "human", "assistant", "ai", "model", "tool"})
 

@@ -1,0 +1,45 @@
+"""A list attribute assigned and grown only in the methods that set an object up (`__init__`):
+built once per object, not a conversation that grows turn after turn, so what is made from it
+is not "data fetched with" the conversation (flow/objects.py, class_facts.grown_at_setup). The
+fixtures are under fixtures/setup_lists/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.flow.class_facts import grown_at_setup
+from promptlint.python.sites import find_layouts
+
+from analysis_support import evaluator, parts
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "setup_lists"
+
+
+def _sent(name):
+    ev = evaluator(FIXTURES)
+    return [lt for lt in find_layouts(ev.project.load(FIXTURES / name), ev) if lt.source == "python-call"]
+
+
+def test_a_team_list_completed_in_init_is_no_per_request_content():
+    report = api.check([FIXTURES / "team.py"], api.Settings(), jobs=1)
+    # the team text is made of the constructor's arguments: unknown volatility (info), never a warning
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM101", "info", 11)]
+    assert "data fetched with" not in report.diagnostics[0].message
+
+
+def test_what_init_appends_is_read_as_an_item_of_the_list():
+    (session, notes) = _sent("tagged.py")
+    # the run id appended in `__init__` is the object's (per conversation), not a history
+    assert parts(session)[0][1][:3] == [("text", "Tags: "), ("unique-id", "per-conversation", '", ".join(self._tags)'),
+                                        ("text", "\n\n")]
+    # a list also grown in a turn's method stays the replayed log
+    assert parts(notes)[0][1][1] == ("history", "unknown", '"\\n".join(self._notes)')
+
+
+def test_growth_only_at_setup_is_a_fact_of_the_class():
+    import ast
+    tree = ast.parse((FIXTURES / "tagged.py").read_text(encoding="utf-8"))
+    session, notes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    assert grown_at_setup(session, "_tags") is True
+    assert grown_at_setup(notes, "_notes") is False
+    assert grown_at_setup(session, "_header") is False  # assigned, never grown
