@@ -77,8 +77,7 @@ class HistoryWindowRule(Rule):
     Finds a conversation history sent as a sliding window of its newest messages
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
-    `trim_messages(...)` with its default `strategy="last"`, the Responses API's
-    `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
+    `trim_messages(...)` with its default `strategy="last"`, the newest items of a list of messages grown across calls, such as a
     module-level `history` that each call appends to, the newest runs of a conversation grouped
     into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
@@ -204,7 +203,9 @@ class HistoryWindowRule(Rule):
     until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
     of the history today (an opt-in API with no cache breakpoint on or after the history), when
     the request that sends it is not linked to the cut, or when what is cut is not known to be
-    the conversation (input items built elsewhere, cut by `truncation="auto"`).
+    the conversation (the newest items of a list an instance grows with what is not known as
+    messages). The Responses API's `truncation="auto"` is no window: it drops items only from a
+    request that would outgrow the model's context window, which the default rejects.
 
     ## Example
     ```python
