@@ -17,6 +17,12 @@ _CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "inplace_merges": (("A message of the same role is merged here into the message before it, which is the caller's "
+                        "own message object (kept as it is, not a copy): every call adds the text to it again, so a "
+                        "conversation the caller keeps and re-sends differs from the previous request's from that "
+                        "message on, and everything after it is read uncached (whether the caller keeps its messages "
+                        "is not followed here: how much it costs is not known); merge into a copy of the message"),
+                       "the caller's message kept here, not a copy"),
     "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
                        "are in it (not only its oldest), and the rest is written back: when a message of its middle "
                        "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
@@ -106,7 +112,10 @@ class HistoryWindowRule(Rule):
     to it cuts (an older message removed under a size test, `if self._is_overflow():
     self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
-    info, where it is cut.
+    info, where it is cut. So is a message merged into the caller's own message object (a walk of
+    the conversation handed in that keeps each message itself, not a copy, and adds the text of the
+    next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
+    call adds the text again to the conversation the caller keeps; info, where it is added.
 
     A conversation cut or rewritten where it is kept rather than where it is sent: a list held on
     an object replaced by its newer part (`self.messages = self.messages[-self.target:]`, also
