@@ -27,19 +27,29 @@ def test_a_team_list_completed_in_init_is_no_per_request_content():
     assert "data fetched with" not in report.diagnostics[0].message
 
 
+def test_a_list_completed_in_a_helper_only_init_calls_is_built_once_too():
+    planner, helper = _sent("team.py")
+    teams = [[(d.kind.value, d.volatility.value) for d in p.segments if not d.is_static]
+             for lt in (planner, helper) for p in lt.parts if p.role == "system"]
+    assert teams == [[("unknown", "unknown")], [("unknown", "unknown")]]
+
+
 def test_what_init_appends_is_read_as_an_item_of_the_list():
-    (session, notes) = _sent("tagged.py")
+    session, notes, refreshed = _sent("tagged.py")
     # the run id appended in `__init__` is the object's (per conversation), not a history
     assert parts(session)[0][1][:3] == [("text", "Tags: "), ("unique-id", "per-conversation", '", ".join(self._tags)'),
                                         ("text", "\n\n")]
     # a list also grown in a turn's method stays the replayed log
     assert parts(notes)[0][1][1] == ("history", "unknown", '"\\n".join(self._notes)')
+    # and so does one grown in a helper that a turn's method calls as well as `__init__`
+    assert parts(refreshed)[0][1][1] == ("history", "unknown", '"\\n".join(self._notes)')
 
 
 def test_growth_only_at_setup_is_a_fact_of_the_class():
     import ast
     tree = ast.parse((FIXTURES / "tagged.py").read_text(encoding="utf-8"))
-    session, notes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    session, notes, refreshed = [n for n in tree.body if isinstance(n, ast.ClassDef)]
     assert grown_at_setup(session, "_tags") is True
     assert grown_at_setup(notes, "_notes") is False
+    assert grown_at_setup(refreshed, "_notes") is False  # `_refresh` is called by `ask` too
     assert grown_at_setup(session, "_header") is False  # assigned, never grown

@@ -125,10 +125,39 @@ SETUP_METHODS = ("__init__", "__post_init__", "setup")
 
 def grown_at_setup(cls: ast.ClassDef, attr: str) -> bool:
     """True when the list `self.attr` is assigned and grown (`grown`) only in the methods that set
-    the object up (`SETUP_METHODS`): built once per object (`self.names = names.copy()`, then
+    the object up (`setup_methods`): built once per object (`self.names = names.copy()`, then
     `self.names.append("noop")` in `__init__`), not across the turns of a conversation."""
     adds, assigns = added_to(cls, attr), self_assigns(cls, attr)
-    return bool(adds) and all(m.name in SETUP_METHODS for m, *_ in (*adds, *assigns))
+    if not adds:
+        return False
+    setup = setup_methods(cls)
+    return all(m.name in setup for m, *_ in (*adds, *assigns))
+
+
+def setup_methods(cls: ast.ClassDef) -> frozenset[str]:
+    """`SETUP_METHODS` and the methods of `cls` that only they use (`self._setup_internals()` in
+    `__init__`), and only those, transitively: what runs once, when an object is made. A method
+    named anywhere else in the class (called, or handed on as `self.m`) is not one. Cached on the
+    class node."""
+    cached = getattr(cls, "_promptlint_setup", None)
+    if cached is not None:
+        return cached
+    methods = {s.name: s for s in cls.body if isinstance(s, _FUNCS)}
+    users: dict[str, set] = {name: set() for name in methods}  # method -> the methods that name it
+    for name, f in methods.items():
+        for n in ast.walk(f):
+            if isinstance(n, ast.Attribute) and n.attr in users and isinstance(n.value, ast.Name) and n.value.id == "self":
+                users[n.attr].add(name)
+    setup = set(SETUP_METHODS)
+    grew = True
+    while grew:
+        grew = False
+        for name, by in users.items():
+            if name not in setup and by and by <= setup:
+                setup.add(name)
+                grew = True
+    cls._promptlint_setup = frozenset(setup)
+    return cls._promptlint_setup
 
 
 #: Roles a `(role, text)` pair names (LangChain takes such tuples as messages).
