@@ -120,7 +120,7 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
-    if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source):
+    if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)

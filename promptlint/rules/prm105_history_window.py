@@ -56,7 +56,7 @@ _CUT_WITH_RELATED = {
                       "older message and the conversation changes from that message on, on every turn (the request "
                       "that sends it is not linked here: how much it costs is not known); drop them in steps (half "
                       "of them at a limit) so it only changes at a cut"),
-                     "an older one removed here"),
+                     "an older one removed here, or the newest kept whole here"),
 }
 
 #: The message of each kind of cut found by a fact finder and reported at its node alone.
@@ -144,7 +144,9 @@ class HistoryWindowRule(Rule):
     counts `excess` down as it strips their images) keep only the newest of that kind: info, where
     the excess is taken. So does a walk of the conversation newest first that counts the items of a
     kind and removes those past a limit from older messages (`seen += 1`, then `if seen > MAX_IMAGES:
-    del msgs[i]["content"][j]`): info, where the limit is tested.
+    del msgs[i]["content"][j]`), or rebuilds it keeping a message of the kind whole only while the
+    count is under the limit (`if seen < MAX_IMAGES: kept.append(msg)`, older ones left out or
+    stripped): info, where the limit is tested.
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
