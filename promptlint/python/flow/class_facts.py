@@ -134,6 +134,26 @@ def grown_at_setup(cls: ast.ClassDef, attr: str) -> bool:
     return all(m.name in setup for m, *_ in (*adds, *assigns))
 
 
+def held_writes(cls: ast.ClassDef) -> frozenset[tuple[str, str]]:
+    """(HOLDER, ATTR) of every `self.HOLDER.ATTR = ...` (also `+=`, annotated) in the methods of
+    `cls`: fields of an object the instance holds (a state record) that its methods set, whatever
+    the record's own class says they hold. Cached on the class node."""
+    cached = getattr(cls, "_promptlint_held_writes", None)
+    if cached is not None:
+        return cached
+    found = set()
+    for stmt in cls.body:
+        if isinstance(stmt, _FUNCS):
+            for node in walk_statements(stmt.body):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and _is_self(t.value):
+                        found.add((t.value.attr, t.attr))
+    cls._promptlint_held_writes = frozenset(found)
+    return cls._promptlint_held_writes
+
+
 def setup_methods(cls: ast.ClassDef) -> frozenset[str]:
     """`SETUP_METHODS` and the methods of `cls` that only they use (`self._setup_internals()` in
     `__init__`), and only those, transitively: what runs once, when an object is made. A method

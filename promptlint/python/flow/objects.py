@@ -17,8 +17,8 @@ from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
 from .class_facts import (SETUP_METHODS as _INIT_METHODS, added_to, attrs_factory, changed_by_methods, grown, grown_at_setup,
-                          holds_conversation, members_named, message_list, self_annotation, self_assigns, stepped,
-                          unannotated, walk_statements)
+                          held_writes, holds_conversation, members_named, message_list, self_annotation, self_assigns,
+                          stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -197,6 +197,11 @@ class ObjectsMixin:
                                    "a part of a path not known statically")
                 return Text([self._static_segment(str(getattr(base.path, attr)))])
             return None
+        if isinstance(base, Obj) and frame.cls is not None and isinstance(node, ast.Attribute) \
+                and isinstance(node.value, ast.Attribute) and (node.value.attr, attr) in held_writes(frame.cls) \
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "self":
+            # `self._state.task`: a field of a record the instance holds, set by this class's methods
+            return dynamic(frame.module.span(node), frame.module.code(node), evidence=f"set by the methods of `{frame.cls.name}`")
         if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
             module = frame.module
             if base.args and isinstance(base.args[0], ClassRef):
