@@ -28,10 +28,12 @@ def test_a_team_list_completed_in_init_is_no_per_request_content():
 
 
 def test_a_list_completed_in_a_helper_only_init_calls_is_built_once_too():
-    planner, helper = _sent("team.py")
+    planner, helper, roster = _sent("team.py")
     teams = [[(d.kind.value, d.volatility.value) for d in p.segments if not d.is_static]
              for lt in (planner, helper) for p in lt.parts if p.role == "system"]
     assert teams == [[("unknown", "unknown")], [("unknown", "unknown")]]
+    # a text added to with `+=` in `__init__` is that text, not a list and not the conversation
+    assert parts(roster)[0][1][1:3] == [("text", "- "), ("unknown", "unknown", "name")]
 
 
 def test_what_init_appends_is_read_as_an_item_of_the_list():

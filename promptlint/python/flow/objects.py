@@ -16,14 +16,15 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (SETUP_METHODS as _INIT_METHODS, added_to, attrs_factory, changed_by_methods, grown, grown_at_setup,
+from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, grown, grown_at_setup,
                           held_writes, holds_conversation, members_named, message_list, self_annotation, self_assigns,
                           stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
+from .setup_values import setup_grown
 from .stored_turns import stored_with_answer
-from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
 #: The evidence of an instance list appended to in a method: it grows across the calls of a
 #: conversation (replayed as history where a send call reads it); by itself not proof that it is one.
@@ -276,7 +277,7 @@ class ObjectsMixin:
                 frame = self._method_frame(cls_module, c, method, self_value, depth + 1)
                 value = self.eval(value_node, frame)
                 if grown_at_setup(c, attr):  # (`_member`: then not the conversation)
-                    value = self._setup_grown(cls_module, c, attr, value, self_value, depth)
+                    value = setup_grown(self, cls_module, c, attr, value, self_value, depth)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
             ann = self_annotation(c, attr)
             if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \
@@ -290,17 +291,6 @@ class ObjectsMixin:
                 return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return self._configured(module, cls, attr, self_value)
-
-    def _setup_grown(self, module, cls: ast.ClassDef, attr: str, value, self_value, depth: int) -> Seq:
-        """The list `self.attr` as the methods that set the object up leave it (`grown_at_setup`):
-        `value`, assigned there, then the items they append or extend it with (a value that is
-        no list we read is one spread item)."""
-        items = value.items if isinstance(value, Seq) else [Spread(value)]
-        for method, node, many in added_to(cls, attr):
-            added = self.eval(node, self._method_frame(module, cls, method, self_value, depth + 1)) if node is not None else None
-            items = items + (added.items if many and isinstance(added, Seq) and not added.repeated
-                             else [Spread(added)] if many else [added])
-        return Seq(items, getattr(value, "span", None))
 
     def _configured(self, module, cls: ast.ClassDef, attr: str, self_value) -> Value | None:
         """`self.attr` as configuration (`configured.configured_field`) when no class of the MRO
