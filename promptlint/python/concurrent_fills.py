@@ -85,7 +85,9 @@ def _coroutine(finder, inner: ast.Call):
         body = cls.body if cls is not None else []
         name = func.attr
     elif isinstance(func, ast.Name):
-        body, name = finder.m.tree.body, func.id
+        # a function of the module, or one defined in a function around the call (a closure)
+        outers = [n for n in reversed(finder.stack) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        body, name = [s for f in outers for s in f.body] + finder.m.tree.body, func.id
     else:
         return None
     return next((n for n in body if isinstance(n, ast.AsyncFunctionDef) and n.name == name), None)
@@ -107,17 +109,35 @@ def _registry(node, globals_: set[str]) -> tuple[str, ...] | None:
     return chain if shared and tools_named(chain[-1]) else None
 
 
-def _fills(func, globals_: set[str]) -> list:
+def _fills(func, globals_: set[str], cls: ast.ClassDef | None = None) -> list:
     """The statements of `func` that fill a tools registry after an `await` of the function (an
-    awaited call, an `async for`), in their order: (the statement, its registry) each."""
+    awaited call, an `async for`), in their order: (the statement, its registry) each; a call of
+    a method of `cls` that fills one (`self.add(tool)`, `add` setting `self._tool_dict[name]`) is
+    such a statement too."""
     nodes = own_nodes(func, body_only=True)
     waits = [(n.lineno, n.col_offset) for n in nodes if isinstance(n, (ast.Await, ast.AsyncFor))]
     if not waits:
         return []
     first = min(waits)
+    setters = {}  # method name -> the registry it fills
+    for m in (cls.body if cls is not None else ()):
+        if isinstance(m, ast.FunctionDef):
+            chain = next((c for n in own_nodes(m, body_only=True) if isinstance(n, (ast.Assign, ast.Call))
+                          and (c := _registry(n, globals_)) is not None), None)
+            if chain is not None:
+                setters[m.name] = chain
     fills = [(n, chain) for n in nodes if isinstance(n, (ast.Assign, ast.Call))
-             and (chain := _registry(n, globals_)) is not None and (n.lineno, n.col_offset) > first]
+             and (chain := _registry(n, globals_) or _setter(n, setters)) is not None and (n.lineno, n.col_offset) > first]
     return sorted(fills, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _setter(node, setters: dict):
+    """The registry that `self.M(...)` fills when `M` is one of `setters`, else None."""
+    f = getattr(node, "func", None)
+    if isinstance(node, ast.Call) and isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) \
+            and f.value.id == "self":
+        return setters.get(f.attr)
+    return None
 
 
 def _names(node, name: str) -> bool:
@@ -185,7 +205,8 @@ def gathered(finder, call: ast.Call) -> bool:
         return False
     globals_ = {t.id for n in finder.m.tree.body if isinstance(n, (ast.Assign, ast.AnnAssign))
                 for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
-    found = next(((fill, chain) for fill, chain in _fills(func, globals_)
+    cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
+    found = next(((fill, chain) for fill, chain in _fills(func, globals_, cls)
                   if _read_in_order(finder.m.tree, chain[-1])), None)
     if found is None:
         return False

@@ -17,9 +17,11 @@ i < len(self.message_history)`) and reads `E`, and either removes items of that 
 The same window kept walking the conversation newest first (`for i in range(len(xs) - 1, -1, -1)`,
 `for m in reversed(xs)`, `xs[::-1]`): a name counted up in the walk (`seen += 1`) and, under a test
 that it passed a limit (`if seen > MAX_IMAGES:`), a removal from the walked conversation or from a
-message of it (`del xs[i]["content"][j]`, `xs.pop(i)`, `xs[i]["content"].pop(j)`): the items of the
-kind older than the newest `MAX_IMAGES` are removed, so each new one strips an older message. The
-fact is then (the test, the removal).
+message of it (`del xs[i]["content"][j]`, `xs.pop(i)`, `xs[i]["content"].pop(j)`), or, under a test
+that it is still below the limit (`if seen < MAX_IMAGES:`), the append of the walked message to a
+new list whose `else` leaves it out or keeps only a stripped copy: the items of the kind older than
+the newest `MAX_IMAGES` are removed, so each new one strips an older message. The fact is then
+(the test, the removal or the append).
 """
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ def newest_kinds(module) -> list[tuple[ast.expr, ast.AST]]:
     for func in statements(module.tree):
         if isinstance(func, _FUNCS):
             a, b = module.offsets(func)
-            if any(src.find(word, a, b) != -1 for word in ("pop(", "del ")) and src.find("+=", a, b) != -1:
+            if any(src.find(word, a, b) != -1 for word in ("pop(", "del ", ".append(")) and src.find("+=", a, b) != -1:
                 out.extend(_newest_kept(own_nodes(func, body_only=True)))
     return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
 
@@ -99,7 +101,28 @@ def _newest_kept(nodes) -> list[tuple[ast.AST, ast.AST]]:
                 if drop is not None:
                     out.append((n.test, drop))
                     break
+            if isinstance(n, ast.If) and _past_limit(n.test, counted, under=True):
+                keep = _kept_only_under(n)
+                if keep is not None:
+                    out.append((n.test, keep))
+                    break
     return out
+
+
+def _kept_only_under(test: ast.If):
+    """The `kept.append(item)` under `if count < limit:` when the `else` keeps no such item as it
+    is (leaves it out, or appends it only after rebinding it to a stripped copy): a new list that
+    keeps the newest of a kind whole; else None."""
+    keep = next((n for stmt in test.body for n in subtree(stmt) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr == "append" and isinstance(n.func.value, ast.Name)
+                 and len(n.args) == 1 and isinstance(n.args[0], ast.Name)), None)
+    if keep is None:
+        return None
+    item, other = keep.args[0].id, [n for stmt in test.orelse for n in subtree(stmt)]
+    rebound = any(isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store) for n in other)
+    kept_whole = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+                     and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == item for n in other)
+    return None if kept_whole and not rebound else keep
 
 
 def _newest_first(it) -> str | None:
@@ -123,14 +146,15 @@ def _newest_first(it) -> str | None:
     return None
 
 
-def _past_limit(test, counted: set[str]) -> bool:
-    """`count > limit` / `count >= limit` (or `limit < count`) for a name counted up in the walk."""
+def _past_limit(test, counted: set[str], under: bool = False) -> bool:
+    """`count > limit` / `count >= limit` (or `limit < count`) for a name counted up in the walk;
+    `under`: `count < limit` / `count <= limit` (or `limit > count`) instead."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return False
     left, op, right = test.left, test.ops[0], test.comparators[0]
-    if isinstance(op, (ast.Lt, ast.LtE)):
+    if isinstance(op, (ast.Gt, ast.GtE) if under else (ast.Lt, ast.LtE)):
         left, right = right, left
-    elif not isinstance(op, (ast.Gt, ast.GtE)):
+    elif not isinstance(op, (ast.Lt, ast.LtE) if under else (ast.Gt, ast.GtE)):
         return False
     return isinstance(left, ast.Name) and left.id in counted and _limit(right)
 

@@ -558,13 +558,21 @@ def history_seg(value, span, expr) -> Segment:
     """The segment of a replayed conversation; `window` kept when it is cut to its newest messages
     (in one of its variants too: a list cut in a branch)."""
     segs = value.segs if isinstance(value, Text) else []
-    cut = next((s for s in segs if s.window is not None), None) or (window_of(value) if isinstance(value, Alt) else None)
+    cut = _cut_in(value)
     placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
                    evidence="replayed conversation", window=cut and cut.window,
                    window_stop=cut and cut.window_stop, unconfirmed=bool(cut and cut.unconfirmed),
                    origin=placed and placed.origin,
                    origin_note=placed.origin_note if placed else "")
+
+
+def _cut_in(value) -> Segment | None:
+    """The segment of `value` (of one of its variants) cut to its newest messages, or None: a
+    helper that returns `initial + history[-50:]` in one branch and cuts it otherwise."""
+    if isinstance(value, Alt):
+        return next((c for o in value.options if (c := _cut_in(o)) is not None), None)
+    return next((s for s in value.segs if s.window is not None), None) if isinstance(value, Text) else None
 
 
 def expr_of(value) -> str:

@@ -14,7 +14,7 @@ import re
 from ..model import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
-               history_cuts, history_loads, history_renders, history_trims, inplace_rewrites, kept_removals,
+               history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
                kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
                request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
                tool_results)
@@ -116,9 +116,11 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if inplace_merges.might_merge(module.source):
+        module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
-    if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source):
+    if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)

@@ -17,6 +17,12 @@ _CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "inplace_merges": (("A message of the same role is merged here into the message before it, which is the caller's "
+                        "own message object (kept as it is, not a copy): every call adds the text to it again, so a "
+                        "conversation the caller keeps and re-sends differs from the previous request's from that "
+                        "message on, and everything after it is read uncached (whether the caller keeps its messages "
+                        "is not followed here: how much it costs is not known); merge into a copy of the message"),
+                       "the caller's message kept here, not a copy"),
     "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
                        "are in it (not only its oldest), and the rest is written back: when a message of its middle "
                        "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
@@ -50,7 +56,7 @@ _CUT_WITH_RELATED = {
                       "older message and the conversation changes from that message on, on every turn (the request "
                       "that sends it is not linked here: how much it costs is not known); drop them in steps (half "
                       "of them at a limit) so it only changes at a cut"),
-                     "an older one removed here"),
+                     "an older one removed here, or the newest kept whole here"),
 }
 
 #: The message of each kind of cut found by a fact finder and reported at its node alone.
@@ -77,8 +83,7 @@ class HistoryWindowRule(Rule):
     Finds a conversation history sent as a sliding window of its newest messages
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
-    `trim_messages(...)` with its default `strategy="last"`, the Responses API's
-    `truncation="auto"`, the newest items of a list of messages grown across calls, such as a
+    `trim_messages(...)` with its default `strategy="last"`, the newest items of a list of messages grown across calls, such as a
     module-level `history` that each call appends to, the newest runs of a conversation grouped
     into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
@@ -107,7 +112,10 @@ class HistoryWindowRule(Rule):
     to it cuts (an older message removed under a size test, `if self._is_overflow():
     self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
-    info, where it is cut.
+    info, where it is cut. So is a message merged into the caller's own message object (a walk of
+    the conversation handed in that keeps each message itself, not a copy, and adds the text of the
+    next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
+    call adds the text again to the conversation the caller keeps; info, where it is added.
 
     A conversation cut or rewritten where it is kept rather than where it is sent: a list held on
     an object replaced by its newer part (`self.messages = self.messages[-self.target:]`, also
@@ -136,7 +144,9 @@ class HistoryWindowRule(Rule):
     counts `excess` down as it strips their images) keep only the newest of that kind: info, where
     the excess is taken. So does a walk of the conversation newest first that counts the items of a
     kind and removes those past a limit from older messages (`seen += 1`, then `if seen > MAX_IMAGES:
-    del msgs[i]["content"][j]`): info, where the limit is tested.
+    del msgs[i]["content"][j]`), or rebuilds it keeping a message of the kind whole only while the
+    count is under the limit (`if seen < MAX_IMAGES: kept.append(msg)`, older ones left out or
+    stripped): info, where the limit is tested.
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
@@ -204,7 +214,9 @@ class HistoryWindowRule(Rule):
     until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
     of the history today (an opt-in API with no cache breakpoint on or after the history), when
     the request that sends it is not linked to the cut, or when what is cut is not known to be
-    the conversation (input items built elsewhere, cut by `truncation="auto"`).
+    the conversation (the newest items of a list an instance grows with what is not known as
+    messages). The Responses API's `truncation="auto"` is no window: it drops items only from a
+    request that would outgrow the model's context window, which the default rejects.
 
     ## Example
     ```python

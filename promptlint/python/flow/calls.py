@@ -334,7 +334,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
 
     def after_call(self, result, node, inputs: list, frame: Frame):
         """A function of the tree whose result we could not read but which takes the user's
-        message: its result is fetched with it. A text that an input marks as a conversation
+        message: its result is fetched with it (not one that returns the conversation it is given,
+        with what we cannot read beside it: `initial + history[-50:]`). A text that an input marks as a conversation
         written with its older turns apart (`rewrites.py`) keeps the mark through a function that
         reshapes it (`limit_words(conv, 2500)`), and so does the result that replaces it."""
         if isinstance(result, Text) and len(result.segs) == 1 and result.segs[0].evidence == SPENT:
@@ -343,7 +344,9 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             marks = rewrites.marks_of(result.segs) or [m for v in inputs if isinstance(v, (Text, Alt))
                                                         for m in rewrites.marks_of(self.text_of(v, frame))]
             src = most_volatile(result.segs)
-            if src is not None and src.volatility is Volatility.UNKNOWN and src.kind is Kind.UNKNOWN:
+            if src is not None and src.volatility is Volatility.UNKNOWN and src.kind is Kind.UNKNOWN \
+                    and not any(s.kind is Kind.HISTORY for s in result.segs):
+                # (a result that holds the conversation we read, `initial + history[-50:]`, is it)
                 fetched = self.fetched(node, inputs, frame)
                 if fetched is not None:
                     result = fetched

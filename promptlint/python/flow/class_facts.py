@@ -119,6 +119,67 @@ def added_to(cls: ast.ClassDef, attr: str) -> list:
     return _class_index(cls)[1].get(attr, [])
 
 
+#: The methods that set an object up: what they compute is computed once per object.
+SETUP_METHODS = ("__init__", "__post_init__", "setup")
+
+
+def grown_at_setup(cls: ast.ClassDef, attr: str) -> bool:
+    """True when the list `self.attr` is assigned and grown (`grown`) only in the methods that set
+    the object up (`setup_methods`): built once per object (`self.names = names.copy()`, then
+    `self.names.append("noop")` in `__init__`), not across the turns of a conversation."""
+    adds, assigns = added_to(cls, attr), self_assigns(cls, attr)
+    if not adds:
+        return False
+    setup = setup_methods(cls)
+    return all(m.name in setup for m, *_ in (*adds, *assigns))
+
+
+def held_writes(cls: ast.ClassDef) -> frozenset[tuple[str, str]]:
+    """(HOLDER, ATTR) of every `self.HOLDER.ATTR = ...` (also `+=`, annotated) in the methods of
+    `cls`: fields of an object the instance holds (a state record) that its methods set, whatever
+    the record's own class says they hold. Cached on the class node."""
+    cached = getattr(cls, "_promptlint_held_writes", None)
+    if cached is not None:
+        return cached
+    found = set()
+    for stmt in cls.body:
+        if isinstance(stmt, _FUNCS):
+            for node in walk_statements(stmt.body):
+                targets = node.targets if isinstance(node, ast.Assign) else \
+                    [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                for t in targets:
+                    if isinstance(t, ast.Attribute) and _is_self(t.value):
+                        found.add((t.value.attr, t.attr))
+    cls._promptlint_held_writes = frozenset(found)
+    return cls._promptlint_held_writes
+
+
+def setup_methods(cls: ast.ClassDef) -> frozenset[str]:
+    """`SETUP_METHODS` and the methods of `cls` that only they use (`self._setup_internals()` in
+    `__init__`), and only those, transitively: what runs once, when an object is made. A method
+    named anywhere else in the class (called, or handed on as `self.m`) is not one. Cached on the
+    class node."""
+    cached = getattr(cls, "_promptlint_setup", None)
+    if cached is not None:
+        return cached
+    methods = {s.name: s for s in cls.body if isinstance(s, _FUNCS)}
+    users: dict[str, set] = {name: set() for name in methods}  # method -> the methods that name it
+    for name, f in methods.items():
+        for n in ast.walk(f):
+            if isinstance(n, ast.Attribute) and n.attr in users and isinstance(n.value, ast.Name) and n.value.id == "self":
+                users[n.attr].add(name)
+    setup = set(SETUP_METHODS)
+    grew = True
+    while grew:
+        grew = False
+        for name, by in users.items():
+            if name not in setup and by and by <= setup:
+                setup.add(name)
+                grew = True
+    cls._promptlint_setup = frozenset(setup)
+    return cls._promptlint_setup
+
+
 #: Roles a `(role, text)` pair names (LangChain takes such tuples as messages).
 _ROLES = frozenset({"system", "user", "human", "assistant", "ai", "model", "tool"})
 

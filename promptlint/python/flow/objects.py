@@ -16,11 +16,13 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (attrs_factory, changed_by_methods, grown, holds_conversation, members_named, message_list,
-                          self_annotation, self_assigns, stepped, unannotated, walk_statements)
+from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, grown, grown_at_setup,
+                          held_writes, holds_conversation, members_named, message_list, self_annotation, self_assigns,
+                          stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
+from .setup_values import setup_grown
 from .stored_turns import stored_with_answer
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
 
@@ -29,7 +31,6 @@ from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynam
 GROWN = "grows across turns"
 
 _PROPERTY = ("property", "cached_property", "functools.cached_property")
-_INIT_METHODS = ("__init__", "__post_init__", "setup")
 MAX_ASSIGNS = 6  # `self.attr = ...` statements read for one attribute (more: one of them unknown)
 _BUILTIN_TYPES = {"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "Any", "object",
                   "Optional", "List", "Dict", "Sequence", "Iterable", "Mapping", "Path", "Callable", "None"}
@@ -197,6 +198,11 @@ class ObjectsMixin:
                                    "a part of a path not known statically")
                 return Text([self._static_segment(str(getattr(base.path, attr)))])
             return None
+        if isinstance(base, Obj) and frame.cls is not None and isinstance(node, ast.Attribute) \
+                and isinstance(node.value, ast.Attribute) and (node.value.attr, attr) in held_writes(frame.cls) \
+                and isinstance(node.value.value, ast.Name) and node.value.value.id == "self":
+            # `self._state.task`: a field of a record the instance holds, set by this class's methods
+            return dynamic(frame.module.span(node), frame.module.code(node), evidence=f"set by the methods of `{frame.cls.name}`")
         if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
             module = frame.module
             if base.args and isinstance(base.args[0], ClassRef):
@@ -252,7 +258,8 @@ class ObjectsMixin:
             if found is not None:
                 return found
             assigns = self_assigns(c, attr)
-            if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)):
+            if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)) \
+                    and (holds_conversation(c, attr) or not grown_at_setup(c, attr)):
                 node = assigns[0][1] if assigns else c
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.HISTORY, Volatility.UNKNOWN,
                                f"`self.{attr}` {GROWN}", unconfirmed=not holds_conversation(c, attr))
@@ -269,6 +276,8 @@ class ObjectsMixin:
             for method, value_node in assigns[:MAX_ASSIGNS]:
                 frame = self._method_frame(cls_module, c, method, self_value, depth + 1)
                 value = self.eval(value_node, frame)
+                if grown_at_setup(c, attr):  # (`_member`: then not the conversation)
+                    value = setup_grown(self, cls_module, c, attr, value, self_value, depth)
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
             ann = self_annotation(c, attr)
             if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import re
-from ...model import replace
 from urllib.parse import urlsplit
 
 from ...model import Kind, Part, Segment, Volatility
@@ -113,40 +112,24 @@ def responses(b, call) -> None:
     if "instructions" in call.kwargs:
         node = call.kwargs["instructions"]
         parts.append(b.part("system", b.value(node, frame), frame, b.span_of(node)))
-    newest = first_input = None
+    newest = None
     if "input" in call.kwargs:
         node = call.kwargs["input"]
         value = b.value(node, frame)
         lists = isinstance(value, Alt) and all(isinstance(o, Seq) for o in variants_of(value))
-        truncated = "truncation" in call.kwargs and const_str(b.value(call.kwargs["truncation"], frame)) == "auto"
-        if isinstance(value, Seq) or lists and not truncated:
+        if isinstance(value, Seq) or lists:
             # a list of input items, or one of several (`messages = [system] + messages` under an
-            # `if`): messages, read as a message list is read in every API (one of several lists
-            # the API truncates: one value whose oldest items it drops, below)
-            first_input = len(parts)
+            # `if`): messages, read as a message list is read in every API. `truncation="auto"`
+            # cuts nothing: it drops items only from a request that would outgrow the model's
+            # context window (which `"disabled"`, the default, rejects), not a window of turns
             msg_parts, n = b.message_parts(value, frame)
             newest = None if n is None else len(parts) + n
             parts += msg_parts
         elif is_history_like(value):
             parts.append(Part("history", [history_seg(value, b.span_of(node), b.code_of(node))]))
         else:
-            if lists:
-                first_input = len(parts)  # one of several lists of input items
             parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
-    truncation = call.kwargs.get("truncation")
-    if truncation is not None and const_str(b.value(truncation, frame)) == "auto":
-        # the API drops the oldest input items once the conversation outgrows the context window
-        cut = b.span_of(truncation)
-        parts = [replace(p, segments=[replace(s, window=cut, expr='truncation="auto"')
-                                      if s.kind is Kind.HISTORY else s for s in p.segments]) if p.is_history else p
-                 for p in parts]
-        written = isinstance(call.kwargs["input"], (ast.List, ast.Tuple, ast.Constant, ast.JoinedStr))
-        if first_input is not None and first_input < len(parts) and not written and not any(
-                s.window for p in parts for s in p.segments):
-            # a list of input items built elsewhere (a trajectory the analysis reads as messages):
-            # its oldest items are what the API drops; that it is the conversation is not known (info)
-            parts[first_input] = _cut_first(parts[first_input], cut)
     static = b.static_model(call.kwargs.get("model"), frame)
     layout = b.add(call.node, "python-call", _client_provider(b, call, static), "responses.create", static, parts, newest)
     b.options(layout, call.kwargs, frame)
@@ -184,15 +167,6 @@ def assistants_run(b, call) -> None:
     api = "agents.runs.create" if _AGENTS_RUN.search(call.chain or "") else "beta.threads.runs.create"
     layout = b.add(call.node, "python-call", _client_provider(b, call, static), api, static, parts)
     b.options(layout, call.kwargs, frame)
-
-
-def _cut_first(part: Part, cut) -> Part:
-    """`part` with its first dynamic segment (else its first) marked as cut at `cut`."""
-    if not part.segments:
-        return part
-    at = next((i for i, s in enumerate(part.segments) if not s.is_static), 0)
-    seg = replace(part.segments[at], window=cut, expr='truncation="auto"')
-    return replace(part, segments=[*part.segments[:at], seg, *part.segments[at + 1:]])
 
 
 SDK = Sdk(

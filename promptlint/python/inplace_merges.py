@@ -1,0 +1,99 @@
+"""Messages of a conversation merged into the caller's own message objects: facts for PRM105 (the
+rule judges them).
+
+A function handed the conversation (a parameter named for it: `messages`, `history`) that walks it
+(`for msg in messages:`), keeps each message itself in a list of its own (`merged.append(msg)`, not
+a copy: `dict(msg)`, `msg.copy()`) and adds the text of the next message of the same role to the
+last one kept (`merged[-1].content += ...`, `merged[-1]["content"] = merged[-1]["content"] + ...`)
+writes into the message objects of the conversation the caller keeps. Each call adds the text
+again, so a conversation that is re-sent differs from the previous request's from that message on.
+Whether the caller keeps its messages across turns is not followed here: info, where the text is
+added, with the append that keeps the caller's message as a related place.
+
+Shape: `inplace_merges(module) -> [(the write, the append)]` (ast nodes), in source order.
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .candidates import words
+from .walk import statements, subtree
+
+_HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+#: The text test before the module's walk: a write to the content of a list's last item.
+TEXT = re.compile(r"\[-1\](?:\.content|\[[\"']content[\"']\])\s{0,4}\+?=(?!=)")
+
+
+def might_merge(source: str) -> bool:
+    """True when `source` may hold a merge (`TEXT`): the test before the module's walk."""
+    return "[-1]" in source and TEXT.search(source) is not None
+
+
+def inplace_merges(module) -> list[tuple[ast.AST, ast.AST]]:
+    """(the write that adds text to a kept message of the caller, the append that kept it)."""
+    out = []
+    for f in statements(module.tree):
+        if not isinstance(f, _FUNCS):
+            continue
+        a = f.args
+        held = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if words(p.arg) & _HISTORY}
+        for loop in subtree(f):
+            if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _walks(loop.iter, held):
+                out.extend(_merges(loop, loop.target.id))
+    return sorted({id(w): (w, k) for w, k in out}.values(), key=lambda p: (p[0].lineno, p[0].col_offset))
+
+
+def _walks(node, held: set[str]) -> bool:
+    """True for the conversation parameter itself, or a slice of it (`messages[1:]`)."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in held
+
+
+def _merges(loop: ast.For, item: str):
+    body = [n for stmt in loop.body for n in subtree(stmt)]
+    if any(isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store) for n in body):
+        return  # the item rebound in the loop (`msg = msg.copy()`): not known to be the caller's
+    kept = {}  # list name -> the append that keeps the item itself
+    for n in body:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
+                and isinstance(n.args[0], ast.Name) and n.args[0].id == item:
+            kept.setdefault(n.func.value.id, n)
+    for n in body:
+        target = _added_to(n)
+        if target is not None and target in kept:
+            yield n, kept[target]
+
+
+def _added_to(node) -> str | None:
+    """The list L of `L[-1].content += x` / `L[-1]["content"] += x` / `L[-1].content = L[-1].content + x`."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        return _last_content(node.target)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
+            and isinstance(node.value.op, ast.Add):
+        name, left = _last_content(node.targets[0]), node.value
+        while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+            left = left.left  # (`a + "\n" + b` is `(a + "\n") + b`)
+        if name is not None and _last_content(left) == name:
+            return name
+    return None
+
+
+def _last_content(t) -> str | None:
+    """L for `L[-1].content` or `L[-1]["content"]`, else None."""
+    if isinstance(t, ast.Attribute) and t.attr == "content":
+        inner = t.value
+    elif isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == "content":
+        inner = t.value
+    else:
+        return None
+    if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.UnaryOp) \
+            and isinstance(inner.slice.op, ast.USub) and isinstance(inner.slice.operand, ast.Constant) \
+            and inner.slice.operand.value == 1:
+        return inner.value.id
+    return None
