@@ -172,6 +172,8 @@ def test_wrap_sorted_fix(before, select, expected):
      lambda m: named("names")(m)[1:]),                                                      # objects
     ("s = {'a'}\ns.add(obj)\nx = [*s]\n", lambda m: named("s")(m)[2:]),                     # mutated
     ("def f(a: list):\n    return [x for x in set(a)]\n", lambda m: nodes(m, cst.Call)[-1:]),
+    ("def f(rows):\n    return list(set(r[:50] for r in rows))\n", calls_to("list")),           # a cut of anything
+    ("def f(rows):\n    return list(set(b'xy'[0] for r in rows) | {'a'})\n", calls_to("list")),  # int and str
 ])
 def test_wrap_sorted_fix_is_unsafe_when_the_items_may_lack_less_than(source, select):
     """`sorted` raises TypeError for items without `<` (objects, mixed kinds): not safe."""
@@ -191,6 +193,8 @@ def test_wrap_sorted_fix_is_unsafe_when_the_items_may_lack_less_than(source, sel
     ("def f(text):\n    return [w for w in set(text.split())]\n", calls_to("set")),
     ("def f(items):\n    s = set()\n    for i in items:\n        s.add(f'{i}')\n    return [x for x in s]\n",
      lambda m: named("s")(m)[2:]),
+    ("def f(rows, key):\n    return list(set(str(r.get(key))[:50] for r in rows))[:5]\n", calls_to("list")),
+    ("def f(rows):\n    return [x for x in {r.name.lower()[0] for r in rows}]\n", lambda m: nodes(m, cst.SetComp)),
 ])
 def test_wrap_sorted_fix_is_safe_when_the_items_are_known_orderable(source, select):
     fix, _ = run(source, select, wrap)
