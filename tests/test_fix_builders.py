@@ -97,6 +97,34 @@ def test_sort_keys_fix_with_mapping_is_unsafe_and_says_why():
     assert "`**options` may set it already" in fix.message
 
 
+@pytest.mark.parametrize("source, shown", [
+    ("import json\nx = json.dumps(output_schema, indent=2)\n", "output_schema"),
+    ("import json\nx = json.dumps(op['output']['schema'])\n", "op['output']['schema']"),
+    ("import json\nx = json.dumps(self.response_schema)\n", "self.response_schema"),
+    ("import json\nx = json.dumps(Answer.model_json_schema(), indent=2)\n", "Answer.model_json_schema()"),
+    ("import orjson\nx = orjson.dumps(Reply.schema())\n", "Reply.schema()"),
+])
+def test_sort_keys_fix_of_a_json_schema_is_unsafe(source, shown):
+    """A schema's property order is text the model reads (and often the order it answers in)."""
+    fix, new = run(source, dumps, sort_keys)
+    assert fix.applicability is Applicability.UNSAFE
+    assert fix.message.endswith(f"(unsafe: `{shown}` is a JSON schema: sorted keys reorder the properties "
+                                "the model reads, and often the order it answers in)")
+    assert "sort" in new.split("\n")[1].lower()
+
+
+@pytest.mark.parametrize("source", [
+    "import json\nx = json.dumps(sample_input[:2], indent=2)\n",
+    "import json\nx = json.dumps(op['output']['rows'])\n",
+    "import json\nx = json.dumps(row.model_dump())\n",       # the data, not its schema
+    "import json\nx = json.dumps(schemas_of(x)[0])\n",       # a call's item: not known
+])
+def test_sort_keys_fix_of_data_stays_safe(source):
+    fix, _ = run(source, dumps, sort_keys)
+    assert fix.applicability is Applicability.SAFE
+    assert fix.message == "Add `sort_keys=True`"
+
+
 def test_sort_keys_fix_in_the_tool_args_case():
     source = ('"arguments": json.dumps(step["arguments"], ensure_ascii=False),\n')
     source = "import json\nx = {\n    " + source + "}\n"
