@@ -21,3 +21,27 @@ def test_a_value_reached_by_several_paths_is_one_value_not_a_conditional_section
         (11, "PRM101", "info", "Content of unknown volatility `op` (the parameter `operators`)"),
         (33, "PRM104", "info", "Conditional content `Explain every step in detail.`"),  # a real choice of texts
     ]
+
+
+def test_a_send_through_a_name_bound_to_an_imported_sdk_function_is_a_request():
+    assert findings("aliased_import.py") == [
+        (15, "PRM101", "info", "Content of unknown volatility `notes` (the parameter `notes`)"),
+        (25, "PRM102", "warning", "Timestamp `datetime.now().isoformat()` (sub-day precision)"),
+    ]
+    report = api.check([FIXTURES / "aliased_import.py"], api.Settings(), jobs=1)
+    assert all(" of the request, in the system prompt" in d.message for d in report.diagnostics)
+    sends = sorted((layout.site.start.row, layout.provider) for layout in report.prompts if layout.source == "python-call")
+    assert sends == [(20, "litellm"), (26, "litellm")]
+
+
+def test_a_name_bound_to_a_local_function_of_an_sdk_methods_name_is_no_send():
+    report = api.check([FIXTURES / "aliased_local.py"], api.Settings(), jobs=1)
+    assert [layout for layout in report.prompts if layout.source == "python-call"] == []
+    assert [(d.code, " of this prompt" in d.message) for d in report.diagnostics] == [("PRM102", True)]
+
+
+def test_a_parsed_answer_appended_once_by_a_callers_retry_loop_is_sent_as_written():
+    """The loop that grows the list hands it to a method that sends it: the bytes stay the same."""
+    assert findings("retried_once.py", "PRM201") == [
+        (27, "PRM201", "warning", "Serialised data `json.dumps(t[\"answer\"])` without sorted keys"),
+    ]
