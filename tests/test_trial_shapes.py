@@ -45,3 +45,14 @@ def test_a_parsed_answer_appended_once_by_a_callers_retry_loop_is_sent_as_writte
     assert findings("retried_once.py", "PRM201") == [
         (27, "PRM201", "warning", "Serialised data `json.dumps(t[\"answer\"])` without sorted keys"),
     ]
+
+
+def test_a_template_filled_key_by_key_in_a_wrapper_reaches_the_send():
+    """`for key, value in values.items(): template = template.replace(f"{{{key}}}", str(value))`."""
+    assert findings("replaced_in_wrapper.py") == [
+        (30, "PRM101", "warning", "Per-request content `topic` (the parameter `topic`)"),
+    ]
+    report = api.check([FIXTURES / "replaced_in_wrapper.py"], api.Settings(), jobs=1)
+    summary = next(p for p in report.prompts if p.source == "python-call" and p.site.start.row == 37)
+    shown = [s.text[-22:] if s.is_static else f"{{{s.expr}}}" for s in summary.parts[0].segments]
+    assert shown == ["very answer you give. ", "\nSummarise this text:\n", "{text}"]
