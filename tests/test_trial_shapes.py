@@ -56,3 +56,23 @@ def test_a_template_filled_key_by_key_in_a_wrapper_reaches_the_send():
     summary = next(p for p in report.prompts if p.source == "python-call" and p.site.start.row == 37)
     shown = [s.text[-22:] if s.is_static else f"{{{s.expr}}}" for s in summary.parts[0].segments]
     assert shown == ["very answer you give. ", "\nSummarise this text:\n", "{text}"]
+
+
+def test_the_conversation_history_before_the_static_instructions_is_reported_at_the_history():
+    tail = ("comes first, before the system prompt (3,001 static tokens): each turn adds to the history, so the "
+            "static text after it sits at another place in the next request and is processed uncached on every turn")
+    report = api.check([FIXTURES / "history_first.py"], api.Settings(), jobs=1)
+    found = sorted((d.span.start.row, d.code, d.severity.value, d.message) for d in report.diagnostics)
+    assert found == [
+        (12, "PRM101", "warning", f"The conversation history `history` {tail}; put the static instructions first and "
+                                  "the history after them"),
+        (26, "PRM101", "info", f"The conversation history {tail} (the steps within one turn, which add after them, "
+                               "still share them); put the static instructions first and the history after them"),
+        (33, "PRM101", "warning", f"The conversation history {tail}; put the static instructions first and the "
+                                  "history after them"),
+        (45, "PRM101", "info", "The conversation history comes first, before the system prompt (`self.main_instruction`, "
+                               "not read here: its size is not known): each turn adds to the history, so the static text "
+                               "after it sits at another place in the next request and is processed uncached on every "
+                               "turn; put the static instructions first and the history after them"),
+    ]
+    assert [r.message for d in report.diagnostics for r in d.related] == ["static text placed after the history"] * 4

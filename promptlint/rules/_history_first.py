@@ -1,0 +1,56 @@
+"""PRM101's finding for a request whose replayed conversation comes before its static parts
+(`[MessagesPlaceholder("chat_history"), ("system", RULES), ...]`, `[*history, {"role": "system",
+"content": RULES}, ...]`): each turn appends to the history, so the static text after it sits at
+another place in the next request and is processed uncached on every turn.
+
+Facts read: the layout's parts in request order (tools first, whatever they hold), the newest user
+message's part (the end of the prefix). Returns (history part, static parts after it, their
+static tokens before any value of theirs, whether another history part follows them); the tokens
+are None for a system prompt that is one value we cannot read (`self.main_instruction`).
+"""
+from __future__ import annotations
+
+from ..model import Kind, PromptLayout
+from ..tokens import count
+
+#: Static tokens after the history from which it is a warning: the lowest minimum a provider caches.
+WARN_TOKENS = 1024
+
+
+def history_first(layout: PromptLayout):
+    """(history part, [static parts after it], static tokens, grown after) or None: the first part
+    of the request that holds anything (tools aside) is a replayed history, and parts of static
+    text follow it before the newest user message."""
+    if layout.source != "python-call":
+        return None
+    parts = layout.parts
+    first = next((i for i, p in enumerate(parts) if p.role != "tools"
+                  and any(not s.is_static or s.text.strip() for s in p.segments)), None)
+    if first is None or not parts[first].is_history:
+        return None
+    end = layout.newest_user if layout.newest_user is not None and layout.newest_user > first else len(parts)
+    static, tokens, grown = [], 0, False
+    for part in parts[first + 1:end]:
+        if part.is_history:
+            grown = True  # (the turn's own messages: the input, an agent's scratchpad)
+            break
+        text = ""
+        for s in part.segments:
+            if not s.is_static:
+                break
+            text += s.text
+        if text.strip():
+            static.append(part)
+            tokens += count(text)
+        if any(not s.is_static for s in part.segments):
+            break  # (what follows a value of its own is that value's finding)
+    if not static:
+        # a system prompt we cannot read (`("system", self.main_instruction)`, set by subclasses):
+        # the system prompt still, of unknown length (tokens None)
+        after = next((p for p in parts[first + 1:end] if p.role != "tools"), None)
+        if after is None or after.role != "system" or not after.segments or after.segments[0].is_static \
+                or after.segments[0].kind is not Kind.UNKNOWN:
+            return None
+        return parts[first], [after], None, grown or any(p.is_history for p in parts[end:])
+    grown = grown or any(p.is_history for p in parts[end:])
+    return parts[first], static, tokens, grown
