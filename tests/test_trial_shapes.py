@@ -76,3 +76,25 @@ def test_the_conversation_history_before_the_static_instructions_is_reported_at_
                                "turn; put the static instructions first and the history after them"),
     ]
     assert [r.message for d in report.diagnostics for r in d.related] == ["static text placed after the history"] * 4
+
+
+def test_a_system_message_ensured_at_the_front_of_a_kept_conversation_is_read_and_prm302_reports_it():
+    report = api.check([FIXTURES / "system_ensured.py"], api.Settings(), jobs=1)
+    assert [(d.span.start.row, d.code, d.severity.value) for d in report.diagnostics] == [(18, "PRM302", "info")]
+    assert report.diagnostics[0].message.startswith(
+        "Request re-sends the system prompt and the conversation history on every turn with no cache breakpoint")
+    roles = {p.site.start.row: [part.role for part in p.parts] for p in report.prompts if p.source == "python-call"}
+    assert roles[18][:2] == ["system", "history"]  # the insertion under `messages[0]["role"] != "system"`: made
+    assert roles[27][0] == "history"  # under a test of something else: a real choice, not read as made
+
+
+def test_ensures_system_first_reads_only_a_test_of_the_first_role():
+    import ast
+
+    from promptlint.python.flow.roles import ensures_system_first
+    body = '\n    m.insert(0, {"role": "system", "content": S})'
+    for test, expected in [('not m or m[0]["role"] != "system"', True), ('m[0].get("role") != "system"', True),
+                           ('m[0].role != "system"', True), ('not m', False), ('m[1]["role"] != "system"', False),
+                           ('not m or m[0]["role"] != "user"', False), ('expert', False)]:
+        stmt = ast.parse(f"if {test}:{body}").body[0]
+        assert ensures_system_first(stmt) is expected, test

@@ -91,8 +91,8 @@ def words_of(name: str) -> set[str]:
 
 
 def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
-    """True when the sending function takes or reads a list named as a conversation: a parameter
-    or a `self.` attribute named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
+    """True when the sending function takes or reads a list named as a conversation: a parameter,
+    a `self.` attribute or an attribute of a parameter (`node.message_history`) named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
     `messages`: `def query(self, history): ... messages=self.convert(history)`), or when `call`
     sits in a loop that grows a list the call sends (`while True: create(messages=messages) ...
     messages.append(reply)`: each pass re-sends the conversation)."""
@@ -100,9 +100,11 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
         return False
     if grown_in_loop(func, call):
         return True
-    names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+    names = {classify_word(a) for a in params}
+    owners = {"self", *params}  # (`self.chat_history`, `node.message_history` of a parameter `node`)
     names.update(classify_word(n.attr) for n in subtree(func) if isinstance(n, ast.Attribute)
-                 and isinstance(n.value, ast.Name) and n.value.id == "self")
+                 and isinstance(n.value, ast.Name) and n.value.id in owners)
     return any((n in classify.HISTORY_NAMES and n not in _GENERIC) or names_conversation_list(n) for n in names)
 
 

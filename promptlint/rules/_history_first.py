@@ -15,6 +15,9 @@ from ..tokens import count
 
 #: Static tokens after the history from which it is a warning: the lowest minimum a provider caches.
 WARN_TOKENS = 1024
+#: Static tokens after the history below which it is not reported: less than one of OpenAI's cache
+#: increments (128 tokens) is never cached on its own; a sentence of a system prompt costs little.
+MIN_TOKENS = 128
 
 
 def history_first(layout: PromptLayout):
@@ -28,7 +31,10 @@ def history_first(layout: PromptLayout):
                   and any(not s.is_static or s.text.strip() for s in p.segments)), None)
     if first is None or not parts[first].is_history:
         return None
-    end = layout.newest_user if layout.newest_user is not None and layout.newest_user > first else len(parts)
+    newest = layout.newest_user
+    if newest is None:  # (not known: the last user message of the request is its newest)
+        newest = next((i for i in range(len(parts) - 1, first, -1) if parts[i].role == "user"), None)
+    end = newest if newest is not None and newest > first else len(parts)
     static, tokens, grown = [], 0, False
     for part in parts[first + 1:end]:
         if part.is_history:
@@ -44,6 +50,8 @@ def history_first(layout: PromptLayout):
             tokens += count(text)
         if any(not s.is_static for s in part.segments):
             break  # (what follows a value of its own is that value's finding)
+    if static and tokens < MIN_TOKENS:
+        return None
     if not static:
         # a system prompt we cannot read (`("system", self.main_instruction)`, set by subclasses):
         # the system prompt still, of unknown length (tokens None)
