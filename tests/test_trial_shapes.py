@@ -98,3 +98,11 @@ def test_ensures_system_first_reads_only_a_test_of_the_first_role():
                            ('not m or m[0]["role"] != "user"', False), ('expert', False)]:
         stmt = ast.parse(f"if {test}:{body}").body[0]
         assert ensures_system_first(stmt) is expected, test
+
+
+def test_a_value_a_helper_renders_is_produced_where_the_helper_is_called():
+    report = api.check([FIXTURES / "rendered_by_helper.py"], api.Settings(), jobs=1)
+    related = sorted((d.span.start.row, r.span.start.row, r.span.start.column, r.message)
+                     for d in report.diagnostics for r in d.related)
+    assert related == [(17, 16, 20, "value produced here"),   # `fill(prompt, ...)`, not the render inside `fill`
+                       (24, 23, 20, "value produced here")]   # rendered in the function itself: there

@@ -112,7 +112,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             bound = self.bind(target, args, kwargs, frame, env, node)
             result = self.call_function(target, bound, frame.depth + 1, span)
             if result is not None:
-                return self.after_call(result, node, self.forced(bound), frame)
+                return self.after_call(_rendered_by(result, target, span), node, self.forced(bound), frame)
             return self.opaque_call(node, self.forced(bound), frame)
         if isinstance(target, ClassRef):
             if len(args) == 1 and not kwargs and not isinstance(args[0], ast.Starred) and self.plain_str(target):
@@ -366,6 +366,25 @@ _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 #: Decorators of attrs whose generated constructor takes the annotated fields in order.
 _ATTRS_CLASSES = ("define", "frozen", "mutable", "attrs")
+
+
+#: Methods that render a template object into text (`template.render(context)`, `prompt.format(...)`).
+_RENDERS = frozenset({"render", "render_async", "format", "format_prompt", "format_messages", "substitute",
+                      "safe_substitute"})
+
+
+def _rendered_by(result, fn: Func, call_span):
+    """A helper's result that is an object it renders and we cannot read (`def fill(template,
+    context): return env.from_string(template).render(context)`): for the caller, the value is
+    produced by the call of the helper (`fill(prompt, {"input": item})`), where the data it is
+    rendered with is given, so its place is that call, not the render inside the helper."""
+    if not isinstance(result, Obj) or result.span is None or call_span is None \
+            or result.qualname.rsplit(".", 1)[-1] not in _RENDERS:
+        return result
+    body = fn.module.span(fn.node)
+    if body.filename != result.span.filename or not (body.start <= result.span.start and result.span.end <= body.end):
+        return result
+    return replace(result, span=call_span)
 
 
 def _makes_fields(cls: ast.ClassDef) -> bool:
