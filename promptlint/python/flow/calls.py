@@ -374,17 +374,40 @@ _RENDERS = frozenset({"render", "render_async", "format", "format_prompt", "form
 
 
 def _rendered_by(result, fn: Func, call_span):
-    """A helper's result that is an object it renders and we cannot read (`def fill(template,
+    """A helper's result rendered there from the data its caller gives (`def fill(template,
     context): return env.from_string(template).render(context)`): for the caller, the value is
-    produced by the call of the helper (`fill(prompt, {"input": item})`), where the data it is
-    rendered with is given, so its place is that call, not the render inside the helper."""
-    if not isinstance(result, Obj) or result.span is None or call_span is None \
-            or result.qualname.rsplit(".", 1)[-1] not in _RENDERS:
+    produced by the call of the helper (`fill(prompt, {"input": item})`), where that data is given,
+    so its place (the object, or the origin of the text's values) is that call, not the render
+    inside the helper. Values made inside the helper of their own (a clock, an id) keep theirs."""
+    if call_span is None or not isinstance(result, (Obj, Text)):
         return result
-    body = fn.module.span(fn.node)
-    if body.filename != result.span.filename or not (body.start <= result.span.start and result.span.end <= body.end):
+    if isinstance(result, Obj):
+        if result.span is None or result.qualname.rsplit(".", 1)[-1] not in _RENDERS:
+            return result
+        renders = {result.span} if _inside(fn.module.span(fn.node), result.span) else set()
+        return replace(result, span=call_span) if renders else result
+    renders = _render_spans(fn)
+    if not renders or not any(not s.is_static and (s.origin or s.span) in renders for s in result.segs):
         return result
-    return replace(result, span=call_span)
+    return Text([replace(s, origin=call_span) if not s.is_static and s.kind not in _OWN_PLACE
+                 and (s.origin or s.span) in renders else s for s in result.segs])
+
+
+_OWN_PLACE = (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.SERIALIZED, Kind.UNORDERED_ITERATION, Kind.HISTORY)
+
+
+def _render_spans(fn: Func) -> set:
+    """The spans of the render calls in a function's own body (`template.render(context)`)."""
+    cached = getattr(fn.node, "_render_spans", None)
+    if cached is None:
+        cached = {fn.module.span(n) for n in ast.walk(fn.node) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Attribute) and n.func.attr in _RENDERS}
+        fn.node._render_spans = cached
+    return cached
+
+
+def _inside(outer, inner) -> bool:
+    return outer.filename == inner.filename and outer.start <= inner.start and inner.end <= outer.end
 
 
 def _makes_fields(cls: ast.ClassDef) -> bool:
