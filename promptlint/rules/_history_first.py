@@ -10,6 +10,7 @@ are None for a system prompt that is one value we cannot read (`self.main_instru
 """
 from __future__ import annotations
 
+from ..classify import HISTORY_NAMES
 from ..model import Kind, PromptLayout
 from ..tokens import count
 
@@ -18,6 +19,23 @@ WARN_TOKENS = 1024
 #: Static tokens after the history below which it is not reported: less than one of OpenAI's cache
 #: increments (128 tokens) is never cached on its own; a sentence of a system prompt costs little.
 MIN_TOKENS = 128
+
+
+#: Names of any list of messages: a list of them made by a call (`convert([...])`) is one too.
+_GENERIC = frozenset({"messages", "msgs", "all_messages", "chat_messages"})
+
+
+def _named_conversation(part) -> bool:
+    """A chat template's history placeholder, or a list named as a conversation (`history`,
+    `self.chat_history`; not the generic `messages`, which may be this request's own messages
+    converted by a helper)."""
+    seg = next((s for s in part.segments if not s.is_static), None)
+    if seg is None:
+        return False
+    if not seg.evidence:
+        return True  # (`MessagesPlaceholder(...)`, `("placeholder", "{chat_history}")`)
+    name = seg.expr.rsplit(".", 1)[-1].lower().lstrip("_")
+    return name in HISTORY_NAMES and name not in _GENERIC
 
 
 def history_first(layout: PromptLayout):
@@ -29,7 +47,7 @@ def history_first(layout: PromptLayout):
     parts = layout.parts
     first = next((i for i, p in enumerate(parts) if p.role != "tools"
                   and any(not s.is_static or s.text.strip() for s in p.segments)), None)
-    if first is None or not parts[first].is_history:
+    if first is None or not parts[first].is_history or not _named_conversation(parts[first]):
         return None
     newest = layout.newest_user
     if newest is None:  # (not known: the last user message of the request is its newest)
