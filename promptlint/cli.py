@@ -65,6 +65,17 @@ def _render(report, fmt: str, color: bool = False, docs_url: str | None = None, 
     return text.render(report, color=color, width=width, summary_line=not quiet)
 
 
+def _warn_html_terminal(fmt: str, output_file: Path | None, statistics: bool = False,
+                        isatty=None) -> None:
+    """An HTML report bound for a terminal is written there all the same (as every format is:
+    `> report.html` and pipes keep working), after a one-line note on stderr naming
+    `--output-file`; a redirected stdout gets no note."""
+    tty = sys.stdout.isatty() if isatty is None else isatty
+    if fmt == "html" and output_file is None and not statistics and tty:
+        _echo_err("the HTML report is written to the terminal; to open it in a browser, write it to a file: "
+                  "--output-file report.html")
+
+
 def _emit(output: str, output_file: Path | None, color: bool = False) -> None:
     """Write a report to `output_file` (UTF-8, never ANSI: the caller renders without colour)
     or stdout (`color`: keep ANSI styles even when stdout is no terminal, as `--color always`
@@ -167,6 +178,17 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
     return [name if str(p) == "-" else p for p in paths] or [name], {name: text}
 
 
+class _EnvOption(click.Option):
+    """An option that may come from an environment variable: a bad value read from the variable
+    names the variable, not the option the user never typed."""
+
+    def get_error_hint(self, ctx):
+        from click.core import ParameterSource
+        if ctx is not None and self.envvar and ctx.get_parameter_source(self.name) is ParameterSource.ENVIRONMENT:
+            return f"environment variable {self.envvar}"
+        return super().get_error_hint(ctx)
+
+
 def _options(*decorators):
     """One decorator applying click options in the order given (as they are listed in --help)."""
     def apply(function):
@@ -180,7 +202,7 @@ _RULES_HELP = "codes, prefixes (PRM1), names or ALL; repeatable, or comma-separa
 
 #: The options `check` and `fix` share, with the same meaning and help.
 _COMMON = _options(
-    click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT",
+    click.option("--output-format", type=click.Choice(FORMATS), default=None, envvar="PROMPTLINT_OUTPUT_FORMAT", cls=_EnvOption,
                  help="Report format (also PROMPTLINT_OUTPUT_FORMAT)."),
     click.option("--select", multiple=True, metavar="RULES", help=f"Rules to check: {_RULES_HELP}."),
     click.option("--ignore", multiple=True, metavar="RULES", help=f"Rules to skip: {_RULES_HELP}."),
@@ -203,10 +225,10 @@ _COMMON = _options(
                       "never."),
     click.option("--force-exclude", is_flag=True, default=None,
                  help="Apply `exclude` to files named on the command line too (pre-commit passes names)."),
-    click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL",
+    click.option("--docs-url", metavar="URL", envvar="PROMPTLINT_DOCS_URL", cls=_EnvOption,
                  help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there."),
     click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache."),
-    click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+    click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR", cls=_EnvOption,
                  help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project "
                       "root)."),
     click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -309,6 +331,7 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
             output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:
         click.echo(fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
+    _warn_html_terminal(fmt, output_file, statistics)
     _emit(output, output_file, colored)
     for error in report.errors:
         _echo_err(f"error: {error}")

@@ -60,4 +60,48 @@ def test_a_value_drawn_at_random_is_not_called_an_id(tmp_path):
     """
     write(tmp_path, {"app.py": source})
     report = api.check([tmp_path], api.Settings(), jobs=1)
-    assert [d.message.split(" `")[0] for d in report.diagnostics if d.code == "PRM103"] == ["Random value", "Unique id"]
+    assert [d.message.split(" `")[0] for d in report.diagnostics if d.code == "PRM103"] == ["Random pick", "Unique id"]
+
+
+def test_a_value_derived_from_a_random_draw_says_what_it_is(tmp_path):
+    source = """
+        import random
+
+        from openai import OpenAI
+
+        client = OpenAI()
+        RULES = "Follow the house style in every answer you give. " * 300
+
+
+        def pick_fields(rows):
+            sample = random.sample(rows, 3)
+            fields = list(sample[0].keys())
+            system = f"Fields: {fields}\\n{RULES}"
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": "go"}])
+
+
+        def roll(question):
+            system = f"Seed {random.randint(1, 6)}\\n{RULES}"
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": question}])
+
+
+        def excerpt():
+            words = random.sample(RULES.split(), 5)
+            system = f"Words: {' '.join(words)}\\n{RULES}"
+            return client.chat.completions.create(
+                model="gpt-4.1", messages=[{"role": "system", "content": system}, {"role": "user", "content": "go"}])
+    """
+    write(tmp_path, {"app.py": source})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = sorted((d.span.start.row, d.message.split(" at token")[0], d.advice)
+                   for d in report.diagnostics if d.code == "PRM103")
+    advice = "Move the randomly drawn content after the static content, or draw it once (a fixed seed or a stored sample)"
+    assert found == [
+        (12, "Content derived from a random draw `sample[0].keys()` (from `random.sample()`, which picks "
+             "elements at random)", advice),
+        (18, "Random value `random.randint(1, 6)`", advice),
+        (25, "Content derived from a random draw `' '.join(words)` (from `random.sample()`, which picks elements "
+             "at random)", advice),
+    ]

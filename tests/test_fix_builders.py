@@ -97,6 +97,34 @@ def test_sort_keys_fix_with_mapping_is_unsafe_and_says_why():
     assert "`**options` may set it already" in fix.message
 
 
+@pytest.mark.parametrize("source, shown", [
+    ("import json\nx = json.dumps(output_schema, indent=2)\n", "output_schema"),
+    ("import json\nx = json.dumps(op['output']['schema'])\n", "op['output']['schema']"),
+    ("import json\nx = json.dumps(self.response_schema)\n", "self.response_schema"),
+    ("import json\nx = json.dumps(Answer.model_json_schema(), indent=2)\n", "Answer.model_json_schema()"),
+    ("import orjson\nx = orjson.dumps(Reply.schema())\n", "Reply.schema()"),
+])
+def test_sort_keys_fix_of_a_json_schema_is_unsafe(source, shown):
+    """A schema's property order is text the model reads (and often the order it answers in)."""
+    fix, new = run(source, dumps, sort_keys)
+    assert fix.applicability is Applicability.UNSAFE
+    assert fix.message.endswith(f"(unsafe: `{shown}` is a JSON schema: sorted keys reorder the properties "
+                                "the model reads, and often the order it answers in)")
+    assert "sort" in new.split("\n")[1].lower()
+
+
+@pytest.mark.parametrize("source", [
+    "import json\nx = json.dumps(sample_input[:2], indent=2)\n",
+    "import json\nx = json.dumps(op['output']['rows'])\n",
+    "import json\nx = json.dumps(row.model_dump())\n",       # the data, not its schema
+    "import json\nx = json.dumps(schemas_of(x)[0])\n",       # a call's item: not known
+])
+def test_sort_keys_fix_of_data_stays_safe(source):
+    fix, _ = run(source, dumps, sort_keys)
+    assert fix.applicability is Applicability.SAFE
+    assert fix.message == "Add `sort_keys=True`"
+
+
 def test_sort_keys_fix_in_the_tool_args_case():
     source = ('"arguments": json.dumps(step["arguments"], ensure_ascii=False),\n')
     source = "import json\nx = {\n    " + source + "}\n"
@@ -172,6 +200,8 @@ def test_wrap_sorted_fix(before, select, expected):
      lambda m: named("names")(m)[1:]),                                                      # objects
     ("s = {'a'}\ns.add(obj)\nx = [*s]\n", lambda m: named("s")(m)[2:]),                     # mutated
     ("def f(a: list):\n    return [x for x in set(a)]\n", lambda m: nodes(m, cst.Call)[-1:]),
+    ("def f(rows):\n    return list(set(r[:50] for r in rows))\n", calls_to("list")),           # a cut of anything
+    ("def f(rows):\n    return list(set(b'xy'[0] for r in rows) | {'a'})\n", calls_to("list")),  # int and str
 ])
 def test_wrap_sorted_fix_is_unsafe_when_the_items_may_lack_less_than(source, select):
     """`sorted` raises TypeError for items without `<` (objects, mixed kinds): not safe."""
@@ -191,6 +221,8 @@ def test_wrap_sorted_fix_is_unsafe_when_the_items_may_lack_less_than(source, sel
     ("def f(text):\n    return [w for w in set(text.split())]\n", calls_to("set")),
     ("def f(items):\n    s = set()\n    for i in items:\n        s.add(f'{i}')\n    return [x for x in s]\n",
      lambda m: named("s")(m)[2:]),
+    ("def f(rows, key):\n    return list(set(str(r.get(key))[:50] for r in rows))[:5]\n", calls_to("list")),
+    ("def f(rows):\n    return [x for x in {r.name.lower()[0] for r in rows}]\n", lambda m: nodes(m, cst.SetComp)),
 ])
 def test_wrap_sorted_fix_is_safe_when_the_items_are_known_orderable(source, select):
     fix, _ = run(source, select, wrap)

@@ -140,11 +140,61 @@ def orjson_sort_keys_fix(module, call: cst.Call,
     return checked(module, call, edits, SAFE, message)
 
 
+#: Methods that return a JSON schema (pydantic v2 / v1, TypeAdapter, marshmallow-jsonschema).
+_SCHEMA_METHODS = {"model_json_schema", "json_schema", "schema", "schema_json"}
+
+
+def _last_name(node: cst.CSTNode) -> str | None:
+    """The identifier a value is known by: `x` -> x, `a.b` -> b, `d["k"]` -> k, `f()` -> f."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        key = node.slice[0].slice.value
+        if isinstance(key, cst.SimpleString):
+            return key.evaluated_value if isinstance(key.evaluated_value, str) else None
+        return _last_name(node.value)
+    return None
+
+
+def schema_shown(module, call: cst.Call) -> str | None:
+    """The source of the serialised value when it is a JSON schema, else None: a value named
+    for one (`output_schema`, `op["output"]["schema"]`, `self.response_schema`) or a schema
+    method's result (`Answer.model_json_schema()`). The order of a schema's properties is text
+    the model reads and often the order it answers in: sorting its keys changes that."""
+    args = [a.value for a in call.args if a.keyword is None and not a.star]
+    if not args:
+        return None
+    value = args[0]
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in _SCHEMA_METHODS:
+        return module.code(value)
+    name = _last_name(value)
+    if name and "schema" in name.lower():
+        return module.code(value)
+    return None
+
+
 def sort_keys_fix(module, call: cst.Call, message: str | None = None, qualname: str | None = None) -> Fix | None:
     """The PRM201 fix for a serialising call, chosen by what the call is (through imports):
     json/simplejson `dumps`/`dump` -> `sort_keys=True`; yaml `dump`/`safe_dump` with
     `sort_keys=False` -> `sort_keys=True` (PyYAML sorts by default, so no keyword means no
-    fix); `orjson.dumps` -> `option=orjson.OPT_SORT_KEYS`. None for anything else."""
+    fix); `orjson.dumps` -> `option=orjson.OPT_SORT_KEYS`. None for anything else. Unsafe
+    for a JSON schema (`schema_shown`): the model then reads its properties in another order."""
+    fix = _sort_keys_fix(module, call, message, qualname)
+    if fix is None or fix.applicability is not SAFE:
+        return fix
+    schema = schema_shown(module, call)
+    if schema is not None:
+        fix.applicability = UNSAFE
+        shown = schema if len(schema) <= 40 else schema[:37] + "..."
+        fix.message += (f" (unsafe: `{shown}` is a JSON schema: sorted keys reorder the properties the model "
+                        "reads, and often the order it answers in)")
+    return fix
+
+
+def _sort_keys_fix(module, call: cst.Call, message: str | None, qualname: str | None) -> Fix | None:
     name = qualname or module.qualified_name(call.func)
     if name in JSON_DUMPS:
         return add_keyword_fix(module, call, "sort_keys", "True", message or "Add `sort_keys=True`")

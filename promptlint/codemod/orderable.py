@@ -7,7 +7,8 @@ module reads a libcst expression and says what kind every item it yields is: "st
 
 - listings: `os.listdir`, `glob.glob` / `glob.iglob`, `fnmatch.filter` (str); `.iterdir()`,
   `.glob()`, `.rglob()` methods (paths); `str.split` / `splitlines` (str);
-- displays and comprehensions of literals, f-strings, `str(...)`, str methods, `Path(...)`;
+- displays and comprehensions of literals, f-strings, `str(...)`, str methods, `Path(...)`, and
+  cuts or indexes of a string (`str(x)[:50]`);
 - `set(x)`, `frozenset(x)`, `list(x)`, `tuple(x)`, `sorted(x)`, `dict.fromkeys(x)`, `x.keys()`
   of a dict display, `x.union(y)` and the set operators `| & ^ -`;
 - names bound in the same function (or at module level) to such values, with `.add` / `.append`
@@ -144,6 +145,8 @@ class _Reader:
             return env[expr.value][0]
         if isinstance(expr, cst.IfExp):
             return _merge([self.element(expr.body, d, env), self.element(expr.orelse, d, env)])
+        if isinstance(expr, cst.Subscript):
+            return self._subscript(expr, d, env)
         if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Modulo)):
             left = self.element(expr.left, d, env)
             if left == "str":
@@ -163,6 +166,16 @@ class _Reader:
                 return "path"
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STR_METHODS:
                 return "str"
+        return None
+
+    def _subscript(self, expr: cst.Subscript, d: int, env: dict) -> str | None:
+        """A cut or index of a string is a string (`str(x)[:50]`, `name[0]`); a cut of bytes is
+        bytes (an index of bytes is an int, not known here)."""
+        kind = self.element(expr.value, d, env)
+        if kind == "str":
+            return "str"
+        if kind == "bytes" and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
+            return "bytes"
         return None
 
     # ------------------------------------------------------------------ names

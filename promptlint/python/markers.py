@@ -91,8 +91,8 @@ def words_of(name: str) -> set[str]:
 
 
 def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
-    """True when the sending function takes or reads a list named as a conversation: a parameter
-    or a `self.` attribute named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
+    """True when the sending function takes or reads a list named as a conversation: a parameter,
+    a `self.` attribute or an attribute of a parameter (`node.message_history`) named `history`, `chat_history`, `conversation`, `history_messages`, ... (not the generic
     `messages`: `def query(self, history): ... messages=self.convert(history)`), or when `call`
     sits in a loop that grows a list the call sends (`while True: create(messages=messages) ...
     messages.append(reply)`: each pass re-sends the conversation)."""
@@ -100,9 +100,11 @@ def takes_conversation(func: ast.AST | None, call: ast.Call) -> bool:
         return False
     if grown_in_loop(func, call):
         return True
-    names = {classify_word(a.arg) for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
+    names = {classify_word(a) for a in params}
+    owners = {"self", *params}  # (`self.chat_history`, `node.message_history` of a parameter `node`)
     names.update(classify_word(n.attr) for n in subtree(func) if isinstance(n, ast.Attribute)
-                 and isinstance(n.value, ast.Name) and n.value.id == "self")
+                 and isinstance(n.value, ast.Name) and n.value.id in owners)
     return any((n in classify.HISTORY_NAMES and n not in _GENERIC) or names_conversation_list(n) for n in names)
 
 
@@ -280,35 +282,60 @@ def written_once(module, func: ast.AST | None, call: ast.Call, span: Span | None
     create(messages=messages) ... messages.append({"role": "tool", "content": json.dumps(r)})`,
     also through a name assigned in the loop or `+=`): it is serialised once, and every later
     request of the loop re-sends the same bytes. A list assigned again in the loop is rebuilt
-    there (`messages = [...]`): not written once."""
+    there (`messages = [...]`): not written once. So is a list that a loop of another function
+    of the module grows so and hands on each pass to a call that sends it (`self._send(messages)`,
+    the send `call` inside `_send`)."""
     if not isinstance(func, _FUNCS) or span is None or span.filename != module.span(call).filename:
         return False
-    sent = {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in subtree(a) if isinstance(n, ast.Name)}
+    sent = _passed_names(call)
     for loop in subtree(func):
-        if not isinstance(loop, _LOOPS) or not any(n is call for n in subtree(loop)):
+        if isinstance(loop, _LOOPS) and any(n is call for n in subtree(loop)) and _grown_once(module, loop, sent, span):
+            return True
+    holder = next((f for f in ast.walk(module.tree) if isinstance(f, _FUNCS) and f is not func
+                   and _within(module.span(f), span)), None)
+    if holder is None or _within(module.span(func), span):
+        return False
+    for loop in subtree(holder):
+        if not isinstance(loop, _LOOPS):
             continue
-        made: dict[str, list] = {}  # names assigned in the loop: their values
-        for node in subtree(loop):
-            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-                for t in getattr(node, "targets", None) or [node.target]:
-                    if isinstance(t, ast.Name):
-                        made.setdefault(t.id, []).append(node.value)
-            elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
-                made.setdefault(node.target.id, []).append(None)
-        for node in subtree(loop):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
-                    and isinstance(node.func.value, ast.Name):
-                name, added = node.func.value.id, list(node.args)
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                name, added = node.target.id, [node.value]
-            else:
-                continue
-            if name not in sent or name in made:
-                continue
-            for arg in added:  # the appended expression, or the value of a name made in the loop
-                exprs = [arg, *(v for v in made.get(arg.id, ()) if v is not None)] if isinstance(arg, ast.Name) else [arg]
-                if any(_within(module.span(e), span) for e in exprs):
-                    return True
+        handed = {name for c in subtree(loop) if isinstance(c, ast.Call) and not _grows(c) for name in _passed_names(c)}
+        if _grown_once(module, loop, handed, span):
+            return True
+    return False
+
+
+def _passed_names(call: ast.Call) -> set[str]:
+    return {n.id for a in (*call.args, *(k.value for k in call.keywords)) for n in subtree(a) if isinstance(n, ast.Name)}
+
+
+def _grows(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and call.func.attr in _GROW
+
+
+def _grown_once(module, loop, sent: set[str], span: Span) -> bool:
+    """True when `loop` puts the text at `span` into a list of `sent` that it keeps from pass to
+    pass (not assigned again in the loop)."""
+    made: dict[str, list] = {}  # names assigned in the loop: their values
+    for node in subtree(loop):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for t in getattr(node, "targets", None) or [node.target]:
+                if isinstance(t, ast.Name):
+                    made.setdefault(t.id, []).append(node.value)
+        elif isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.target, ast.Name):
+            made.setdefault(node.target.id, []).append(None)
+    for node in subtree(loop):
+        if isinstance(node, ast.Call) and _grows(node) and isinstance(node.func.value, ast.Name):
+            name, added = node.func.value.id, list(node.args)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            name, added = node.target.id, [node.value]
+        else:
+            continue
+        if name not in sent or name in made:
+            continue
+        for arg in added:  # the appended expression, or the value of a name made in the loop
+            exprs = [arg, *(v for v in made.get(arg.id, ()) if v is not None)] if isinstance(arg, ast.Name) else [arg]
+            if any(_within(module.span(e), span) for e in exprs):
+                return True
     return False
 
 

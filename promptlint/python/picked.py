@@ -7,6 +7,8 @@ matches those against the SDK call shapes as it does a call written out.
 Also SDK methods bound to a name (`aliased_calls`): `completion = litellm.completion` in one branch
 and `completion = client.chat.completions.create` in the other (module level or in the calling
 function), then `completion(model=..., messages=...)`: the call is read once per method so bound.
+A plain name imported from a module under an SDK method's name (`from litellm import completion`,
+then `completion_fn = completion`) is bound the same way: the call is read as `completion(...)`.
 """
 from __future__ import annotations
 
@@ -100,21 +102,39 @@ def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.C
     if func is not None and name in {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs,
                                                       func.args.vararg, func.args.kwarg) if a is not None}:
         return []  # a parameter: the caller's value, not the module's binding
-    bound = _method_bindings(func, methods).get(name) if func is not None else None
+    imported = _imported_methods(tree, methods)
+    bound = _method_bindings(func, methods, imported).get(name) if func is not None else None
     if bound is None:
-        bound = _method_bindings(tree, methods).get(name, ())
+        bound = _method_bindings(tree, methods, imported).get(name, ())
     out = []
     for value in bound:
-        attr = ast.copy_location(ast.Attribute(value=value.value, attr=value.attr, ctx=ast.Load()), node.func)
-        attr.end_lineno, attr.end_col_offset = node.func.end_lineno, node.func.end_col_offset
-        out.append(ast.copy_location(ast.Call(func=attr, args=node.args, keywords=node.keywords), node))
+        if isinstance(value, ast.Name):
+            callee = ast.copy_location(ast.Name(id=value.id, ctx=ast.Load()), node.func)
+        else:
+            callee = ast.copy_location(ast.Attribute(value=value.value, attr=value.attr, ctx=ast.Load()), node.func)
+        callee.end_lineno, callee.end_col_offset = node.func.end_lineno, node.func.end_col_offset
+        out.append(ast.copy_location(ast.Call(func=callee, args=node.args, keywords=node.keywords), node))
     return out
 
 
-def _method_bindings(owner, methods) -> dict[str, list[ast.Attribute]]:
-    """Name -> the attributes ending in an SDK method name of `methods` that the own statements of
-    `owner` (a function or a module) bind it to; a name bound only to other values maps to [] (it
-    is bound here: the module's binding does not apply). Read once per owner node."""
+def _imported_methods(tree: ast.Module, methods) -> frozenset[str]:
+    """The local names that `from module import name [as local]` binds to a function named as an
+    SDK method of `methods` (`from litellm import completion`), anywhere in the module. Read once
+    per tree."""
+    found = getattr(tree, "_sdk_imports", None)
+    if found is None:
+        known = set(methods)
+        found = frozenset(a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+                          for a in n.names if a.name in known)
+        tree._sdk_imports = found
+    return found
+
+
+def _method_bindings(owner, methods, imported=frozenset()) -> dict[str, list[ast.Attribute | ast.Name]]:
+    """Name -> the attributes ending in an SDK method name of `methods` (or the names of
+    `imported`, SDK functions imported under such a name) that the own statements of `owner` (a
+    function or a module) bind it to; a name bound only to other values maps to [] (it is bound
+    here: the module's binding does not apply). Read once per owner node."""
     found = getattr(owner, "_sdk_aliases", None)
     if found is None:
         known = set(methods)
@@ -123,15 +143,17 @@ def _method_bindings(owner, methods) -> dict[str, list[ast.Attribute]]:
             kept = found.setdefault(target, [])
             if isinstance(value, ast.Attribute) and value.attr in known and isinstance(value.value, (ast.Attribute, ast.Name)):
                 kept.append(value)
+            elif isinstance(value, ast.Name) and value.id in imported and value.id != target:
+                kept.append(value)
         owner._sdk_aliases = found
     return found
 
 
 @lru_cache(maxsize=4)
 def _alias_text(methods: tuple[str, ...]) -> re.Pattern:
-    """`name = a.b.method` at the end of a line, `method` one of `methods`: the text an alias
-    binding needs (the gate before any tree is read)."""
-    return re.compile(r"=[ \t]{0,8}[A-Za-z_][\w.]{0,200}\.(?:%s)[ \t]*(?:#[^\n]*)?$" % "|".join(map(re.escape, methods)),
+    """`name = a.b.method` (or `name = method`, an imported function) at the end of a line,
+    `method` one of `methods`: the text an alias binding needs (the gate before any tree is read)."""
+    return re.compile(r"=[ \t]{0,8}(?:[A-Za-z_][\w.]{0,200}\.)?(?:%s)[ \t]*(?:#[^\n]*)?$" % "|".join(map(re.escape, methods)),
                       re.M)
 
 

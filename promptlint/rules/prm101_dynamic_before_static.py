@@ -5,6 +5,7 @@ from ..impact import Rate, impacts, rate_of
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import MIN_STATIC_AFTER
 from . import _prefix_rule as text
+from ._history_first import WARN_TOKENS, history_first
 from .base import Rule
 
 _OWN_RULE = {Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.CONDITIONAL, Kind.HISTORY, Kind.SERIALIZED,
@@ -19,6 +20,12 @@ class DynamicBeforeStaticRule(Rule):
     retrieved memories or documents) placed before static content or before the conversation
     history, and static instructions placed after the per-request content of a one-shot prompt's
     newest user message (an image or a document block counts as content where it is written).
+    The replayed conversation placed before static parts of the request (`[MessagesPlaceholder(
+    "chat_history"), ("system", RULES), ...]`, `[*history, {"role": "system", ...}, ...]`) is
+    reported at the history: each turn appends to it, so the static text after it moves and is
+    processed uncached on every turn; a warning when that text holds at least 1,024 tokens and the
+    history is the only growing part, else info (an agent's scratchpad after it: the steps of one
+    turn still share it).
     Text that a method of an object writes into the system message of the conversation the object
     keeps (`self.planner.set_system_prompt(self.planner.system_prompt.replace("TASK", task))`, the
     method writing `self.messages[0]`) is judged as that system message followed by the
@@ -73,6 +80,33 @@ class DynamicBeforeStaticRule(Rule):
                                   related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
                                   fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
+        yield from self._after_history(layout)
+
+    def _after_history(self, layout: PromptLayout):
+        """Static parts after the replayed conversation (`rules/_history_first.py`): processed
+        uncached on every turn. A warning when they hold at least the lowest minimum a provider
+        caches and the history is the only growing part; info when the turn grows its own
+        messages after them (an agent's scratchpad: its steps share the prefix within a turn)."""
+        found = history_first(layout)
+        if found is None:
+            return
+        history, static, tokens, grown = found
+        shown = next((s for s in history.segments if not s.is_static), None)
+        bare = shown is None or not shown.evidence  # (a template's placeholder: no expression of the code to name)
+        named = "" if bare else f" {text.describe(shown)}"
+        where = ", ".join(dict.fromkeys("the system prompt" if p.role == "system" else f"a {p.role} message"
+                                        for p in static))
+        severity = Severity.WARNING if tokens is not None and tokens >= WARN_TOKENS and not grown else Severity.INFO
+        size = (f"{tokens:,} static token{'s' if tokens != 1 else ''}" if tokens is not None else
+                f"{text.describe(static[0].segments[0])}, not read here: its size is not known")
+        within = (" (the steps within one turn, which add after them, still share them)" if grown else "")
+        message = (f"The conversation history{named} comes first, before {where} ({size}): each turn adds to the history, so the static text after it "
+                   f"sits at another place in the next request and is processed uncached on every turn{within}; "
+                   "put the static instructions first and the history after them")
+        span = next((s.span for s in history.segments if s.span is not None), None) or history.span or layout.site
+        related = [Related(p.span, "static text placed after the history") for p in static[:1] if p.span is not None]
+        yield self.diagnostic(message, span, severity=severity, prompt=layout.id, related=related,
+                              advice="Put the static instructions before the conversation history")
 
     def _before_passed_prompt(self, layout: PromptLayout):
         """Info at an attachment (an image, a document) that changes per request or per

@@ -17,6 +17,42 @@ _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per 
 _RANDOM = re.compile(r"\b(random|secrets)\.(choice|choices|sample|random|randint|randrange|uniform|randbelow|getrandbits)\b")
 
 
+#: A draw that picks elements of a collection (the value is content of the collection, not a number).
+_PICKS = {"choice", "choices", "sample"}
+
+
+def _random_what(seg) -> tuple[str, str, str]:
+    """What a random value is, for the message: (label, evidence to add, advice). The draw
+    itself (`random.randint(1, 6)`) is a "Random value", a draw of elements a "Random pick" (`choice`)
+    or "Random sample" (`sample`, `choices`);
+    a value computed from a draw (`sample[0].keys()`, `" ".join(words)` of a cut at a random
+    offset) is "Content derived from a random draw", with the draw named; an id is a "Unique id"."""
+    found = _RANDOM.search(seg.evidence or seg.expr or "")
+    if found is None:
+        return "Unique id", "", ""
+    expr = " ".join((seg.expr or "").split())
+    picks = found.group(2) in _PICKS
+    advice = "Move the randomly drawn content after the static content, or draw it once (a fixed seed or a stored sample)"
+    if _RANDOM.match(expr) and _one_call(expr):
+        label = {"choice": "Random pick", "choices": "Random sample", "sample": "Random sample"}
+        return label.get(found.group(2), "Random value"), "", advice
+    return "Content derived from a random draw", f" (from `{found.group(0)}()`" + (
+        ", which picks elements at random)" if picks else ")"), advice
+
+
+def _one_call(expr: str) -> bool:
+    """True when `expr` is one call as a whole (`random.sample(xs, 3)`, not `random.choice(xs)[k]`)."""
+    if not expr.endswith(")") or "(" not in expr:
+        return False
+    depth = 0
+    for i, ch in enumerate(expr[expr.index("("):], expr.index("(")):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i == len(expr) - 1
+    return False
+
+
 def _short(text: str, limit: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
@@ -79,13 +115,17 @@ class UniqueIdInPrefixRule(Rule):
             severity = imp.severity
             if severity is None:
                 continue
-            what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
-            message = (f"{what} {text.describe(seg)} {text.position(imp.placed, imp.complete)}, "
+            what, drawn, advice = _random_what(seg)
+            message = (f"{what} {text.describe(seg)}{drawn} {text.position(imp.placed, imp.complete)}, "
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
+                                  related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
+                                  advice=advice or None)
         for seg, tail in text.in_tool_list(layout, Kind.UNIQUE_ID):
-            what = "Random value" if _RANDOM.search(seg.evidence or seg.expr or "") else "Unique id"
+            what, drawn, _ = _random_what(seg)
+            named = text.describe(seg)
+            if drawn and tail.startswith(named):
+                tail = named + drawn + tail[len(named):]
             yield self.diagnostic(f"{what} {tail}", seg.span or layout.site, severity=Severity.INFO,
                                   prompt=layout.id, related=text.related(seg), name_only=True)
 

@@ -39,7 +39,10 @@ class UnsortedJsonDumpsRule(Rule):
     Use instead: `json.dumps(row["result"], sort_keys=True)`.
 
     ## Fix safety
-    Safe: the same data, with its keys in a fixed order.
+    Safe: the same data, with its keys in a fixed order. Unsafe for a JSON schema shown to the
+    model (a value named for one, `output_schema`, `op["output"]["schema"]`, or a schema method's
+    result, `Answer.model_json_schema()`): sorted keys reorder its properties, text the model reads
+    and often the order it answers in.
     """
 
     code = "PRM201"

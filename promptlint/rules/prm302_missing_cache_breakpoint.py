@@ -48,7 +48,7 @@ class MissingCacheBreakpointRule(Rule):
     that grows the list it sends, on every step of the tool loop when the module converts tool
     turns (`tool_result`, `tool_call_id`), else on every request.
     So is a request that sends a system prompt and a conversation history, in a function that
-    takes the conversation by its name (a parameter `history`, `self.chat_history`), when no
+    takes the conversation by its name (a parameter `history`, `self.chat_history`, `node.message_history` of a parameter), when no
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.

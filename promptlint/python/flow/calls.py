@@ -112,7 +112,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             bound = self.bind(target, args, kwargs, frame, env, node)
             result = self.call_function(target, bound, frame.depth + 1, span)
             if result is not None:
-                return self.after_call(result, node, self.forced(bound), frame)
+                return self.after_call(_rendered_by(result, target, span), node, self.forced(bound), frame)
             return self.opaque_call(node, self.forced(bound), frame)
         if isinstance(target, ClassRef):
             if len(args) == 1 and not kwargs and not isinstance(args[0], ast.Starred) and self.plain_str(target):
@@ -369,6 +369,48 @@ _ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 #: Decorators of attrs whose generated constructor takes the annotated fields in order.
 _ATTRS_CLASSES = ("define", "frozen", "mutable", "attrs")
+
+
+#: Methods that render a template object into text (`template.render(context)`, `prompt.format(...)`).
+_RENDERS = frozenset({"render", "render_async", "format", "format_prompt", "format_messages", "substitute",
+                      "safe_substitute"})
+
+
+def _rendered_by(result, fn: Func, call_span):
+    """A helper's result rendered there from the data its caller gives (`def fill(template,
+    context): return env.from_string(template).render(context)`): for the caller, the value is
+    produced by the call of the helper (`fill(prompt, {"input": item})`), where that data is given,
+    so its place (the object, or the origin of the text's values) is that call, not the render
+    inside the helper. Values made inside the helper of their own (a clock, an id) keep theirs."""
+    if call_span is None or not isinstance(result, (Obj, Text)):
+        return result
+    if isinstance(result, Obj):
+        if result.span is None or result.qualname.rsplit(".", 1)[-1] not in _RENDERS:
+            return result
+        renders = {result.span} if _inside(fn.module.span(fn.node), result.span) else set()
+        return replace(result, span=call_span) if renders else result
+    renders = _render_spans(fn)
+    if not renders or not any(not s.is_static and (s.origin or s.span) in renders for s in result.segs):
+        return result
+    return Text([replace(s, origin=call_span) if not s.is_static and s.kind not in _OWN_PLACE
+                 and (s.origin or s.span) in renders else s for s in result.segs])
+
+
+_OWN_PLACE = (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.SERIALIZED, Kind.UNORDERED_ITERATION, Kind.HISTORY)
+
+
+def _render_spans(fn: Func) -> set:
+    """The spans of the render calls in a function's own body (`template.render(context)`)."""
+    cached = getattr(fn.node, "_render_spans", None)
+    if cached is None:
+        cached = {fn.module.span(n) for n in ast.walk(fn.node) if isinstance(n, ast.Call)
+                  and isinstance(n.func, ast.Attribute) and n.func.attr in _RENDERS}
+        fn.node._render_spans = cached
+    return cached
+
+
+def _inside(outer, inner) -> bool:
+    return outer.filename == inner.filename and outer.start <= inner.start and inner.end <= outer.end
 
 
 def _makes_fields(cls: ast.ClassDef) -> bool:

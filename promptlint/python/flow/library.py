@@ -412,6 +412,9 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
     unordered source (`dict((f, {}) for f in fields_set)`), a dict in that source's order."""
     kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
     base = ev.eval(args[0], frame, env) if args else None
+    if isinstance(base, Alt) and not kw and base.options and all(isinstance(o, Mapping) for o in base.options):
+        # a copy of one of several dicts (a helper's parameter given another dict by each call)
+        return replace(base, options=[_copied(o, frame.module.span(node), node) for o in base.options])
     if isinstance(base, Seq) and base.unordered is not None and not base.ordered and not kw:
         pair = base.items[0] if len(base.items) == 1 else None
         value = pair.items[1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
@@ -422,6 +425,11 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
     items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
     items.update(kw)
     return Mapping(items, {}, frame.module.span(node), node)
+
+
+def _copied(base: Mapping, span, node) -> Mapping:
+    """`dict(d)` of one dict: a repeated one as it is, else its items in a new dict."""
+    return base if base.repeated else Mapping(dict(base.items), dict(base.key_spans), span, node)
 
 
 def _fields(ev, obj, frame) -> dict:

@@ -228,7 +228,11 @@ class MethodsMixin:
     def replaced_text(self, base, node, args, frame, env) -> Value:
         """`base.replace(old, new[, count])`: `replaced.replaced`, the placeholder a constant, a text made
         at run time (found by its values) or not known (None)."""
-        from .replaced import replaced
+        from .replaced import filled_by_items, replaced
+        if len(args) == 2:
+            filled = filled_by_items(self, base, node, args, frame, env)
+            if filled is not None:
+                return filled
         count = const_str(self.eval(args[2], frame, env)) if len(args) == 3 else None
         limit = int(count) if count is not None and count.isdigit() else -1
         old = Text(self.text_of(self.eval(args[0], frame, env), frame))

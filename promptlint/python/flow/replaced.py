@@ -14,6 +14,8 @@ Shapes (`segs`: the text's segments; the result: a `Text`, or an `Alt` of one pe
     template.replace("{{CURRENT_TIME}}", now.strftime("%H:%M"))   # the time at the placeholder
     re.sub(r"\\{\\{DATE\\}\\}", today, TEMPLATE)                   # the same with a pattern
     re.sub(PATTERN, replacement_function, template)              # what the function returns
+    for key, value in values.items():                            # each key of a known dict:
+        template = template.replace(f"{{{key}}}", str(value))    #   "{key}" -> its value
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from .text import const_str, reenter, slice_segment, sub_span
-from .values import Alt, Func, Text, Value
+from .values import Alt, Func, Mapping, Text, Value
 
 MAX_MATCHES = 64  # placeholders replaced in one text; past it the rest stay as written
 MAX_SCANNED = 200_000  # characters of static text a pattern is run over
@@ -63,6 +65,57 @@ def replaced(ev, base: Value, old, new: Value, node, frame, count: int = -1) -> 
     if found:
         return Text([s for s in out if not s.is_static or s.text])
     return _after_unknown(segs, new_segs, span, expr)
+
+
+def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
+    """`text.replace(f"{{{key}}}", str(value))` in a loop `for key, value in values.items():` over
+    a dict whose keys are known (`values` a `dict(topic=topic)` or `{"topic": topic}` display,
+    here or as the caller's argument): every key's placeholder filled with its value, as the
+    loop's passes together do (filling is idempotent: a filled placeholder is no longer there).
+    The text as it is when it holds none of them (filled by an earlier pass); None when the
+    placeholder reads no loop key of such a dict, or no text of it is read (a template not read:
+    `replaced` puts the values after it)."""
+    import ast
+    from .scopes import Thunk
+    key_th = next((env.get(n.id) for n in ast.walk(args[0]) if isinstance(n, ast.Name)
+                   and _items_key(env.get(n.id))), None)
+    if key_th is None:
+        return None
+    values = ev.eval(key_th.node.func.value, frame, key_th.env)
+    if not isinstance(values, Mapping) or values.repeated or not values.items or len(values.items) > MAX_MATCHES:
+        return None
+    done = ev.__dict__.setdefault("_filled_by_items", {})
+    if id(base) in done:  # the loop's next pass over the text this one filled: nothing left to fill
+        return base
+    value_name = next((name for name, th in env.items() if isinstance(th, Thunk) and th.kind == "iter"
+                       and th.node is key_th.node and th.index == 1), None)
+    key_name = next(name for name, th in env.items() if th is key_th)
+    written = "".join(s.text for s in ev.text_of(base, frame) if s.is_static)
+    filled, found = base, False
+    for key, item in values.items.items():
+        inner = dict(env)
+        inner[key_name] = Thunk("value", value=Text([Segment(text=key)]))
+        if value_name is not None:
+            inner[value_name] = Thunk("value", value=item)
+        placeholder = const_str(Text(ev.text_of(ev.eval(args[0], frame, inner), frame)))
+        if not placeholder:
+            return None
+        if placeholder in written:  # (a key whose placeholder the text does not hold changes nothing)
+            found = True
+            filled = replaced(ev, filled, placeholder, ev.eval(args[1], frame, inner), node, frame)
+    if found:
+        done[id(filled)] = filled  # (kept: its id stays its own)
+        return filled
+    # none there: filled by an earlier pass of the loop, or not in the text; a text we cannot read
+    # at all is `replaced`'s (the values go after it)
+    return base if written.strip() else None
+
+
+def _items_key(th) -> bool:
+    """True for the first name a `for k, v in d.items():` loop binds."""
+    import ast
+    return th is not None and getattr(th, "kind", None) == "iter" and th.index == 0 and isinstance(th.node, ast.Call) \
+        and isinstance(th.node.func, ast.Attribute) and th.node.func.attr == "items" and not th.node.args
 
 
 def _restored(segs: list[Segment], old: list[Segment], new_segs: list[Segment], span, expr: str) -> Text:

@@ -43,6 +43,48 @@ def guard_role(stmt: ast.If) -> tuple[str, str] | None:
     return role_test(stmt.test, negated=True)
 
 
+def ensures_system_first(stmt: ast.If) -> bool:
+    """True for `if not messages or messages[0]["role"] != "system": messages.insert(0, {"role":
+    "system", ...})` (no `else`): whichever branch runs, the list starts with a system message,
+    the one inserted or the one an earlier turn stored there (the same text), so the insertion is
+    read as made."""
+    if stmt.orelse or len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.Expr):
+        return False
+    call = stmt.body[0].value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "insert"
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 2
+            and isinstance(call.args[0], ast.Constant) and call.args[0].value == 0
+            and isinstance(call.args[1], ast.Dict)):
+        return False
+    name = call.func.value.id
+    roles = [_role_const(v) for k, v in zip(call.args[1].keys, call.args[1].values)
+             if isinstance(k, ast.Constant) and k.value == "role"]
+    if roles != ["system"]:
+        return False
+    tests = stmt.test.values if isinstance(stmt.test, ast.BoolOp) and isinstance(stmt.test.op, ast.Or) else [stmt.test]
+    return any(_first_not_system(t, name) for t in tests) and all(
+        _first_not_system(t, name) or (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not)
+                                       and isinstance(t.operand, ast.Name) and t.operand.id == name) for t in tests)
+
+
+def _first_not_system(test, name: str) -> bool:
+    """`messages[0]["role"] != "system"` (also `.get("role")`, `.role`)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.NotEq)
+            and _role_const(test.comparators[0]) == "system"):
+        return False
+    left = test.left
+    owner = left.value if isinstance(left, ast.Attribute) else left.value if isinstance(left, ast.Subscript) \
+        else left.func.value if isinstance(left, ast.Call) and isinstance(left.func, ast.Attribute) else None
+    if not (isinstance(owner, ast.Subscript) and isinstance(owner.value, ast.Name) and owner.value.id == name
+            and isinstance(owner.slice, ast.Constant) and owner.slice.value == 0):
+        return False
+    probe = ast.copy_location(ast.Name(id="m", ctx=ast.Load()), owner)
+    rebuilt = ast.Attribute(value=probe, attr=left.attr, ctx=ast.Load()) if isinstance(left, ast.Attribute) else \
+        ast.Subscript(value=probe, slice=left.slice, ctx=ast.Load()) if isinstance(left, ast.Subscript) else \
+        ast.Call(func=ast.Attribute(value=probe, attr=left.func.attr, ctx=ast.Load()), args=left.args, keywords=[])
+    return _role_owner(rebuilt) == "m"
+
+
 def _role_const(node) -> str | None:
     """The role a constant names: a string, or a role enum's member (`AuthorRole.SYSTEM`)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -23,7 +23,7 @@ from .keyed_targets import keyed, keyed_list, merged_item
 from .readings import reading
 from ..walk import block_nodes, child_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
-from .roles import guard_role, role_test
+from .roles import ensures_system_first, guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
 
 #: In-place shuffles of the process-wide random generator: the list is in a new order on every call.
@@ -313,7 +313,9 @@ class ScopesMixin:
             if isinstance(stmt, (ast.If, ast.While)) and frame.module.mentions(":="):
                 for named in _walrus(stmt.test):  # `if system := (self.instruction or default):`
                     env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
-            if isinstance(stmt, ast.If):
+            if isinstance(stmt, ast.If) and ensures_system_first(stmt):
+                self._interp(frame, stmt.body, env, loop)  # the list starts with a system message either way
+            elif isinstance(stmt, ast.If):
                 name = fallback_name(stmt.test) if not stmt.orelse else None
                 before = env.get(name)
                 self._branches(frame, [stmt.body, stmt.orelse], env, loop, _narrowed(stmt.test, env), stmt.test)

@@ -221,6 +221,10 @@ class TextMixin:
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
         head, middles, tail = align(options)
+        if all(len(mid) == len(middles[0]) and all(map(_seg_eq, mid, middles[0])) for mid in middles[1:]):
+            # the variants are the same value reached by several paths (`a = None`, then `a = op` in a
+            # loop, `None` ruled out later): one value, not text present or absent by a condition
+            return head + middles[0] + tail
         volatile = [mid for mid in middles if most_volatile(mid) is not None
                     and most_volatile(mid).kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT)
                     or any(s.kind is Kind.UNORDERED_ITERATION for s in mid)]
