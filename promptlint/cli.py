@@ -241,6 +241,9 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     from .baseline import write_baseline as save_baseline
     paths, overlays = _stdin_paths(list(paths), stdin_filename)
     paths = paths or [Path(".")]
+    if overlays:  # stdin's text stands in for the file until the command ends: the report's excerpts,
+        from .source import overlaid  # baseline fingerprints and --diff-base rows are read from it too
+        click.get_current_context().with_resource(overlaid(overlays))
     if fix or diff:
         if overlays:
             _fail("--stdin-filename cannot be combined with fixing: fix the file itself")
