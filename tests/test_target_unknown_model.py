@@ -88,3 +88,21 @@ def test_check_and_explain_agree(app):
     rows = [(e["provider"], e["model"]) for p in explained["prompts"] if p["api"] == "chat.completions.create"
             for e in p["estimates"]]
     assert rows == _models("--target", "openai:gpt-4.1") == [("openai", "gpt-4.1")]
+
+
+def _explained(*args: str) -> list:
+    result = cli("explain", f"critic.py:{ROW}", "--no-cache", "--output-format", "json", *args)
+    assert result.exit_code == 0, result.stderr
+    return [(e["provider"], e["model"]) for p in json.loads(result.stdout)["prompts"]
+            if p["api"] == "chat.completions.create" for e in p["estimates"]]
+
+
+def test_explain_takes_isolated_and_config_as_check_does(app):
+    (app / "promptlint.toml").write_text('targets = ["openai:gpt-4.1"]\n', encoding="utf-8")
+    (app / "other.toml").write_text('targets = ["openai:gpt-4o"]\n', encoding="utf-8")
+    assert _explained() == _models() == [("openai", "gpt-4.1")]  # the config found
+    assert _explained("--isolated") == _models("--isolated") == [("openai", None)]
+    assert _explained("--config", "other.toml") == _models("--config", "other.toml") == [("openai", "gpt-4o")]
+    missing = cli("explain", f"critic.py:{ROW}", "--config", "missing.toml")
+    assert missing.exit_code == 2 and "missing.toml" in missing.stderr
+    assert "--isolated" in cli("explain", "--help").stdout
