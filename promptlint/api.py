@@ -39,13 +39,8 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     """
     if overlays:
         from . import source
-        keys = [Path(p).resolve() for p in overlays]
-        source.OVERLAY.update(zip(keys, overlays.values()))
-        try:
+        with source.overlaid(overlays):
             return check(paths, settings, jobs, progress, cache_dir=cache_dir, project=project, warn=warn)
-        finally:
-            for key in keys:
-                source.OVERLAY.pop(key, None)
     from . import scope, source
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]

@@ -263,6 +263,9 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
     from .baseline import write_baseline as save_baseline
     paths, overlays = _stdin_paths(list(paths), stdin_filename)
     paths = paths or [Path(".")]
+    if overlays:  # stdin's text stands in for the file until the command ends: the report's excerpts,
+        from .source import overlaid  # baseline fingerprints and --diff-base rows are read from it too
+        click.get_current_context().with_resource(overlaid(overlays))
     if fix or diff:
         if overlays:
             _fail("--stdin-filename cannot be combined with fixing: fix the file itself")
@@ -434,8 +437,11 @@ def fix_command(ctx, paths, unsafe_fixes, diff, refused_baseline, refused_write_
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text", help="Drawing or JSON.")
 @click.option("--target", "targets", multiple=True, metavar="PROVIDER:MODEL",
               help="Model to estimate for, instead of the prompt's own (repeatable).")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Use this config file (promptlint.toml or pyproject.toml), as `check --config`.")
+@click.option("--isolated", is_flag=True, help="Ignore every config file, as `check --isolated`.")
 @click.option("--no-cache", is_flag=True, help="Analyse without reading or writing the cache.")
-def explain(location, output_format, targets, no_cache):
+def explain(location, output_format, targets, no_cache, config_file=None, isolated=False):
     """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there; a finding's PATH:LINE:COLUMN as `check` prints it works too): segments, breakpoints, cacheable prefix, tokens."""
     import json
 
@@ -452,7 +458,8 @@ def explain(location, output_format, targets, no_cache):
     if target.is_file() and file_kind(target) != "python":
         roots = [_surroundings(target)]
     try:
-        settings = load_settings(find_config([target]), cli_overrides={})
+        config = config_file or (None if isolated else find_config([target]))
+        settings = load_settings(config, isolated=isolated, cli_overrides={})
         apply_overrides(settings.profiles)
         chosen = [parse_target(t) for t in targets]
         defaults = [parse_target(t) for t in settings.targets]

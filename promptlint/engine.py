@@ -301,7 +301,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
     again; the others are, in `jobs` worker processes (default `available_cpus()`) when there
     are at least `PARALLEL_MIN_FILES` of them, and their results are stored. `force` analyses
     every Python file, not only those that mention an LLM API. `progress(n)` is called as files
-    complete. `targets` are PROVIDER:MODEL strings for prompts whose provider is not static;
+    complete. `targets` are PROVIDER:MODEL strings for prompts whose model is not static (of the
+    call's provider when that is known: `estimates.targets_for`);
     `profiles` user provider-profile rows. `quiet`, when given, receives the paths (as in
     `files`) whose text cannot hold a suppression comment (the suppression pass skips them).
     """

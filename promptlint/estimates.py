@@ -184,16 +184,31 @@ def cached_tokens(profile: Profile, prefix: int) -> int:
 
 def targets_for(layout: PromptLayout, configured: Iterable[Target] | None = None) -> list[Target]:
     """The targets to estimate a layout for: its own provider and model when the call site names
-    a provider promptlint knows (the model may be None: provider default), else `configured` (the
-    `targets` setting), else DEFAULT_TARGETS."""
+    a provider promptlint knows and its model is known statically; a known provider whose model is
+    not (`model=self.model`): the `configured` targets (the `targets` setting, `--target`) of that
+    provider, else the provider's default row (model None); no known provider: `configured`, else
+    DEFAULT_TARGETS."""
+    configured = list(configured or ())
     if layout.provider or layout.model:
         try:
             profile, _ = lookup(layout.provider, layout.model)
         except UnknownTargetError:
             pass
         else:
+            if layout.model is None:
+                same = [t for t in configured if _provider_of(t) == profile.provider]
+                if same:
+                    return same
             return [Target(profile.provider, layout.model)]
-    return list(configured or DEFAULT_TARGETS)
+    return configured or list(DEFAULT_TARGETS)
+
+
+def _provider_of(target: Target) -> str | None:
+    """The canonical provider of a configured target (None when it names no known provider)."""
+    try:
+        return lookup(target.provider, target.model)[0].provider
+    except UnknownTargetError:
+        return None
 
 
 def size_profiles(layout: PromptLayout) -> tuple[list[Profile], str]:

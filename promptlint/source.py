@@ -21,6 +21,7 @@ import os
 import re
 import stat
 import tokenize
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import reads
@@ -49,6 +50,21 @@ def overlay_text(path: Path) -> str | None:
         return OVERLAY.get(Path(path).resolve())
     except (OSError, RuntimeError):
         return None
+
+
+@contextmanager
+def overlaid(texts: dict[Path, str] | None):
+    """Within the block, `texts` (path -> unsaved text) stand in for the files; on leaving, the
+    overlay is what it was before (nesting-safe: an outer overlay of the same path comes back)."""
+    keys = [Path(p).resolve() for p in texts or {}]
+    saved = {k: OVERLAY[k] for k in keys if k in OVERLAY}
+    OVERLAY.update(zip(keys, (texts or {}).values()))
+    try:
+        yield
+    finally:
+        for key in keys:
+            OVERLAY.pop(key, None)
+        OVERLAY.update(saved)
 
 
 def read_bytes(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES, record: bool = True) -> bytes:

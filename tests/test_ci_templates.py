@@ -236,7 +236,8 @@ def test_docs_workflows_use_the_action_and_template_as_they_are():
         local = yaml.safe_load(next(b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if "repo: local" in b))
         [hook] = local["repos"][0]["hooks"]
         published = hooks[hook["id"]]
-        assert hook["entry"] == published["entry"] and hook["types_or"] == published["types_or"]
+        assert hook["entry"] == published["entry"] and hook["types"] == published["types"] == ["text"]
+        assert "types_or" not in hook and "files" not in hook
         assert hook["require_serial"] is True and hook["language"] == "system"
 
 

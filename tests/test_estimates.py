@@ -184,3 +184,17 @@ def test_targets_for_and_string_targets():
 def test_unknown_model_note_is_passed_through():
     [row] = estimate(openai_layout(model="gpt-9"))
     assert row["note"] == "model `gpt-9` has no openai profile: taken as the openai default, GPT-5 to GPT-5.4"
+
+
+def test_a_known_provider_with_an_unknown_model_takes_the_configured_targets_of_that_provider():
+    """`model=self.model` to OpenAI: `--target openai:gpt-4.1` / `targets` names the model, as
+    `--help` says; targets of other providers do not apply (the provider's default row stays)."""
+    unknown = layout([], provider="openai", model=None)
+    configured = [Target("openai", "gpt-4.1"), Target("anthropic", "claude-sonnet-4-5")]
+    assert targets_for(unknown, configured) == [Target("openai", "gpt-4.1")]
+    assert targets_for(unknown, [Target("anthropic", "claude-sonnet-4-5")]) == [Target("openai", None)]
+    assert targets_for(unknown) == [Target("openai", None)]
+    # a model known statically is never replaced
+    assert targets_for(openai_layout(), configured) == [Target("openai", "gpt-4o")]
+    [row] = estimate(unknown, targets_for(unknown, configured))
+    assert (row["provider"], row["model"], row["note"]) == ("openai", "gpt-4.1", None)

@@ -149,6 +149,53 @@ def test_commit_is_blocked_only_by_the_python_finding_and_docs_alone_pass(tmp_pa
     assert sorted(committed) == [".pre-commit-config.yaml", "README.md", "notes.txt"]
 
 
+RULES = "\n".join(f"Rule {i}: answer questions about order number {i} politely, briefly and in English."
+                  for i in range(120))
+SUPPORT_PROMPT = "Current time: {{ now }}.\n" + RULES + "\n"  # PRM102 at prompts/support.prompt:1
+CRITIC_POML = "<poml>\n<p>Request {{ request_id }} started.</p>\n<p>" + RULES + "</p>\n</poml>\n"  # PRM103, row 2
+LOADER = 'from pathlib import Path\n\nCRITIC = (Path(__file__).parent / "prompts" / "critic.poml").read_text()\n'
+
+
+def test_a_commit_of_prompt_files_alone_runs_the_hook(tmp_path, home):
+    """A `.prompt` file (no identify tag) and a `.poml` file the code loads (tagged only `text`)
+    reach the hook: a commit changing only them is blocked by their findings, as `promptlint
+    check` on them reports them; fixed, the commit passes."""
+    command, project, env = _installed(tmp_path, home)
+    (project / "prompts").mkdir()
+    (project / "app.py").write_text(LOADER, encoding="utf-8")
+    (project / "prompts" / "critic.poml").write_text(CRITIC_POML.replace("Request {{ request_id }} started.", "Review."),
+                                                    encoding="utf-8")
+
+    def commit(*files: str) -> subprocess.CompletedProcess:
+        subprocess.run(["git", "add", *files], cwd=project, env=env, check=True)
+        return subprocess.run(["git", "commit", "-m", "change"], cwd=project, env=env, capture_output=True,
+                              text=True, timeout=900)
+
+    first = commit(".pre-commit-config.yaml", "app.py", "prompts")
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    (project / "prompts" / "support.prompt").write_text(SUPPORT_PROMPT, encoding="utf-8")
+    blocked = commit("prompts/support.prompt")
+    output = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0 and re.search(r"promptlint\.+Failed", output), output
+    findings = [line for line in output.splitlines() if re.match(r"^\S+:\d+:\d+: PRM\d{3} ", line)]
+    assert [f.split(" ")[:2] for f in findings] == [["prompts/support.prompt:1:15:", "PRM102"]], output
+
+    (project / "prompts" / "support.prompt").write_text(SUPPORT_PROMPT.replace("{{ now }}", "today"), encoding="utf-8")
+    (project / "prompts" / "critic.poml").write_text(CRITIC_POML, encoding="utf-8")
+    blocked = commit("prompts/support.prompt", "prompts/critic.poml")
+    output = blocked.stdout + blocked.stderr
+    findings = [line for line in output.splitlines() if re.match(r"^\S+:\d+:\d+: PRM\d{3} ", line)]
+    assert blocked.returncode != 0 and [f.split(" ")[:2] for f in findings] == [
+        ["prompts/critic.poml:2:12:", "PRM103"]], output
+
+    (project / "prompts" / "critic.poml").write_text(CRITIC_POML.replace("Request {{ request_id }} started.", "Review."),
+                                                    encoding="utf-8")
+    passed = commit("prompts/critic.poml")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert re.search(r"promptlint\.+Passed", passed.stdout + passed.stderr)
+
+
 TOOLS_SORTED = '''\
 NAMES = {"search", "weather", "calendar"}
 

@@ -27,6 +27,8 @@ class Call:
     args: list[ast.expr]
     frame: object = None
     unread: bool = False  # a `**mapping` whose keys are not known is passed
+    origin: str | None = None  # where the callee's first name comes from: the module it is imported
+    # from, "" for a class or function defined in this file, None for neither (a local, `self`)
 
     @staticmethod
     def of(module, node: ast.Call) -> "Call":
@@ -43,7 +45,16 @@ class Call:
         return Call(node=node, chain=chain, qual=module.qualified_name(func) or "",
                     method=func.attr if isinstance(func, ast.Attribute) else None,
                     kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
-                    args=[a for a in node.args if not isinstance(a, ast.Starred)])
+                    args=[a for a in node.args if not isinstance(a, ast.Starred)], origin=_origin(module, func))
+
+    def imported_from(self, roots: tuple[str, ...]) -> bool:
+        """False when the callee is a name imported from a module outside the packages `roots`
+        (`from myproject.types import PromptTemplate`) or defined in this file: a class or function
+        of the project's own that only shares its name with the SDK's. True otherwise (imported from
+        one of `roots`, or a name promptlint cannot place)."""
+        if self.origin is None:
+            return True
+        return self.origin.split(".", 1)[0] in roots
 
     def has(self, *names: str) -> bool:
         """True when any of these keyword arguments is passed."""
@@ -54,6 +65,20 @@ class Call:
         if name is not None and name in self.kwargs:
             return self.kwargs[name]
         return self.args[index] if index < len(self.args) else None
+
+
+def _origin(module, func: ast.expr) -> str | None:
+    """`Call.origin` of a callee expression."""
+    node = func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    name = node.id
+    imported = module.imports.get(name) or module.late_import(name, func)
+    if imported is not None:
+        return imported
+    return "" if name in module.classes or name in module.functions else None
 
 
 def property_chains(module) -> dict[str, str]:

@@ -58,7 +58,8 @@ SDK = Sdk(
     hints=("generate_content", "GenerativeModel"),
     shapes=(
         Shape("models.generate_content", ("generate_content", "generate_content_stream"), chain_is(r"models\.(generate_content|generate_content_stream)"), generate_content),
-        Shape("GenerativeModel", ("GenerativeModel",), lambda c: c.qual.endswith("GenerativeModel") and c.has("system_instruction"),
+        Shape("GenerativeModel", ("GenerativeModel",), lambda c: c.qual.endswith("GenerativeModel") and c.has("system_instruction")
+              and c.imported_from(("google", "vertexai")),
               generative_model),
     ),
     routes={"gemini": "google", "google": "google", "vertex_ai": "google"},

@@ -270,18 +270,21 @@ def _chain(b, call, chain, template: Obj, partials: dict) -> None:
         layout.supersedes.append(f"{b.m.filename}:{template.span.start.row}")
 
 
+_IMPORTS = ("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph")
+
 SDK = Sdk(
     name="langchain",
-    imports=("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph"),
+    imports=_IMPORTS,
     methods=("generate", "agenerate", "stream", "astream"),  # a model's batch form and streams, in a file importing it
     hints=("PromptTemplate", "SystemMessage", "create_react_agent", "create_agent", ".invoke(", ".ainvoke(",
            "bind_tools"),
     shapes=(
         Shape("ChatPromptTemplate", ("from_messages", "from_template"), lambda c: c.qual.endswith(("ChatPromptTemplate.from_messages",
-                                                                "ChatPromptTemplate.from_template")), from_messages),
-        Shape("PromptTemplate", ("PromptTemplate", "from_template"), lambda c: _is_string_template(c.qual), string_template),
+                                                                "ChatPromptTemplate.from_template")) and c.imported_from(_IMPORTS), from_messages),
+        Shape("PromptTemplate", ("PromptTemplate", "from_template"), lambda c: _is_string_template(c.qual)
+              and c.imported_from(_IMPORTS), string_template),
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
-              and c.has("prompt", "system_prompt"), agent),
+              and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args), invoke),
         Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
