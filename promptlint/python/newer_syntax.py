@@ -102,3 +102,22 @@ def _apply(lines: list[str], begin: tuple[int, int], end: tuple[int, int], text:
     line = lines[r2 - 1]
     lines[r2 - 1] = " " * c2 + line[c2:]
     return True
+
+
+def parse_tree(source: str, filename: str = "<unknown>"):
+    """`ast.parse(source)`, or, when the running Python (before 3.12) rejects it, the tree of its
+    `rewrite` (same rows and columns). Raises the SyntaxError of `source` when neither parses (and
+    what `ast.parse` raises: ValueError, RecursionError, MemoryError)."""
+    import ast
+    import sys
+    try:
+        return ast.parse(source, filename=filename)
+    except SyntaxError:
+        text = rewrite(source) if sys.version_info < (3, 12) else None
+        if text is None:
+            raise
+        try:
+            return ast.parse(text, filename=filename)
+        except SyntaxError:
+            pass
+        raise
