@@ -128,3 +128,15 @@ def test_a_fix_edits_the_original_text_never_the_rewritten_one(tmp_path):
     assert changed == [(28, '    system = f"Now: {datetime.now():%H:%M}.\\n{SYSTEM}"',
                         '    system = f"{SYSTEM}\\nNow: {datetime.now():%H:%M}."')]
     assert "type Handler[**P, R] = Callable[P, R]" in after and "class Registry[T: (str, bytes), *Ts]:" in after
+
+
+@OLD_PYTHON
+def test_a_suppression_comment_is_offered_in_a_file_with_pep_695_syntax():
+    """The editor's suppression comment is checked to leave the file's meaning as it was: that
+    meaning is read through the rewrite, the comment goes into the original text."""
+    from promptlint.lsp.suppression import suppression_edit
+    from promptlint.model import Diagnostic, Position, Severity, Span
+    text = 'type Names = list[str]\nS = f"{now}"\n'
+    span = Span("a.py", Position(2, 7), Position(2, 12))
+    edit = suppression_edit(text, Diagnostic("PRM102", "dynamic-timestamp", Severity.WARNING, "m", span), "python")
+    assert (edit.content, edit.start.row, edit.start.column) == ("  # promptlint: ignore[PRM102]", 2, 13)
