@@ -1,5 +1,5 @@
 """Python 3.12 syntax read by an older Python: PEP 695 type parameters and `type` statements are
-rewritten in place (`promptlint.python.newer_syntax`) when the running parser rejects a file, so
+rewritten in place (`promptlint.newer_syntax`) when the running parser rejects a file, so
 its prompts are analysed at their own rows and columns; strings and comments are never touched;
 what stays unreadable (a PEP 701 f-string) is still a PRM001; a fix edits the original text."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from promptlint.cli import main
 from promptlint.python.module import ParseError, parse
-from promptlint.python.newer_syntax import parse_tree, rewrite
+from promptlint.newer_syntax import parse_tree, rewrite
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "newer_syntax"
 OLD_PYTHON = pytest.mark.skipif(sys.version_info >= (3, 12), reason="the host Python reads PEP 695 itself")

@@ -23,7 +23,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .. import source as _source
-from ..python.newer_syntax import parse_tree
+from ..newer_syntax import parse_tree
 
 #: Parsed modules kept at once (each holds a whole libcst tree and its positions).
 CACHE_SIZE = 8

@@ -86,7 +86,7 @@ def _meaning(text: str, kind: str):
     """What the file means without its comments, to compare; None when it does not parse."""
     try:
         if kind == "python":
-            from ..python.newer_syntax import parse_tree  # (PEP 695 syntax on an older Python too)
+            from ..newer_syntax import parse_tree  # (PEP 695 syntax on an older Python too)
             return ast.dump(parse_tree(text))
         if kind == "yaml":
             import yaml

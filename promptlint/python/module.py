@@ -75,7 +75,7 @@ def _parse_newer(source: str, filename: str, err: SyntaxError) -> ast.Module | S
     when there is nothing to rewrite."""
     if sys.version_info >= (3, 12) or "too many nested" in (err.msg or ""):
         return None
-    from .newer_syntax import rewrite
+    from ..newer_syntax import rewrite
     text = rewrite(source)
     if text is None:
         return None
