@@ -57,6 +57,7 @@ def test_type_parameter_lists_become_spaces_and_a_list_over_lines_a_continuation
         "def first\\", "                 \\", "     \\", " (items: list[T]) -> T: ...",
     ]
     assert shape(new) == shape(text)
+    assert rewrite("class C[T = int]:\n    pass\n") == "class C         :\n    pass\n"  # PEP 696 (3.13)
     first = ast.parse(new).body[1]
     assert first.name == "first" and (first.args.args[0].lineno, first.args.args[0].col_offset) == (6, 2)
 
