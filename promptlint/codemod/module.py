@@ -23,6 +23,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from .. import source as _source
+from ..newer_syntax import parse_tree
 
 #: Parsed modules kept at once (each holds a whole libcst tree and its positions).
 CACHE_SIZE = 8
@@ -202,11 +203,12 @@ def parse(path: Path, text: str, text_digest: str | None = None,
     only the top-level definition that holds them and the module's own statements (`_focused`),
     the positions and `source` still those of the whole text. Raises NotParsable for text
     Python's own parser rejects (libcst is only asked about code `ast` accepts, which bounds its
-    nesting), text libcst rejects, and text over `MAX_CHARACTERS`."""
+    nesting; PEP 695 syntax an older Python lacks is read by `newer_syntax.parse_tree`, libcst
+    then parses the original text), text libcst rejects, and text over `MAX_CHARACTERS`."""
     if len(text) > MAX_CHARACTERS:
         raise NotParsable("file too large to build a fix")
     try:
-        ast_tree = ast.parse(text)
+        ast_tree = parse_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise NotParsable(f"not valid Python: {exc}") from None
     parsed = _focused(ast_tree, text, rows)
@@ -296,7 +298,7 @@ def _definition_holding(key_path: str, text_digest: str, text: str,
     ranges = _RANGES.get(key)
     if ranges is None:
         try:
-            tree = ast.parse(text)
+            tree = parse_tree(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         ranges = [(min([n.lineno, *(d.lineno for d in n.decorator_list)]), n.end_lineno or n.lineno)

@@ -86,7 +86,8 @@ def _meaning(text: str, kind: str):
     """What the file means without its comments, to compare; None when it does not parse."""
     try:
         if kind == "python":
-            return ast.dump(ast.parse(text))
+            from ..newer_syntax import parse_tree  # (PEP 695 syntax on an older Python too)
+            return ast.dump(parse_tree(text))
         if kind == "yaml":
             import yaml
             return list(yaml.safe_load_all(text))

@@ -44,6 +44,10 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
     try:
         return ast.parse(source, filename=filename)
     except SyntaxError as err:
+        newer = _parse_newer(source, filename, err)
+        if isinstance(newer, ast.Module):
+            return newer
+        err = newer or err
         msg = err.msg if getattr(err, "msg", None) else str(err)
         if "too many nested" in msg:
             raise ParseError(f"too deeply nested to analyse ({msg})", err.lineno or 1, err.offset or 1,
@@ -51,6 +55,9 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
         if sys.version_info < (3, 12) and msg.startswith("f-string"):
             msg += (f" (Python 3.12 accepts more f-strings, PEP 701; this is Python {sys.version_info[0]}."
                     f"{sys.version_info[1]}: if the code needs 3.12, run promptlint with Python 3.12 or newer)")
+        elif newer is not None:
+            msg += (f" (Python {sys.version_info[0]}.{sys.version_info[1]}'s parser, this file's PEP 695 type "
+                    "parameters and `type` statements read as Python 3.12 reads them)")
         raise ParseError(f"syntax error: {msg}", err.lineno or 1, err.offset or 1) from None
     except (RecursionError, MemoryError):
         raise ParseError("too deeply nested to analyse", limit=True) from None
@@ -59,6 +66,25 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
     finally:
         if old < RECURSION_LIMIT:
             sys.setrecursionlimit(old)
+
+
+def _parse_newer(source: str, filename: str, err: SyntaxError) -> ast.Module | SyntaxError | None:
+    """When the running Python (before 3.12) rejects `source`: the tree of its PEP 695 syntax
+    rewritten in place (`newer_syntax.rewrite`: rows and columns kept), or the syntax error of
+    that rewritten text (at its place in `source`: what else this Python cannot read), or None
+    when there is nothing to rewrite."""
+    if sys.version_info >= (3, 12) or "too many nested" in (err.msg or ""):
+        return None
+    from ..newer_syntax import rewrite
+    text = rewrite(source)
+    if text is None:
+        return None
+    try:
+        return ast.parse(text, filename=filename)
+    except SyntaxError as again:
+        return again
+    except (RecursionError, MemoryError, ValueError):  # (the caller is handling `err`: reported instead)
+        return None
 
 
 def syntax_error(source: str, filename: str = "<unknown>") -> ParseError | None:

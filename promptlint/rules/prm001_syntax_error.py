@@ -12,8 +12,11 @@ class SyntaxErrorRule(Rule):
     checked Python file is parsed, as ruff reports a syntax error in every file it checks, also
     one whose text mentions no LLM API, prompt or semantic cache (it is not analysed further); so
     is a module of the tree that an analysed file imports a value from for a prompt, checked or
-    not, with the import as a related location: the value is unknown to the importer. YAML and TOML files
-    that do not parse are not reported: most are not prompts (a Helm template is not YAML until
+    not, with the import as a related location: the value is unknown to the importer. Python 3.12's
+    type parameters and `type` statements (PEP 695) are read whatever Python runs promptlint
+    (rewritten in place for an older parser, rows and columns kept); what else that parser lacks
+    (3.12's f-strings, PEP 701) is a PRM001 at its place, naming the Python that read it. YAML and
+    TOML files that do not parse are not reported: most are not prompts (a Helm template is not YAML until
     it is rendered).
 
     ## Why is this bad?
