@@ -208,3 +208,64 @@ def test_a_held_tool_set_grown_and_written_to_a_stored_assistant_is_found():
             client.beta.assistants.update(agent.id, tools=agent.tools)
             agent.tools.append(FileSearch)
     """) == [(4, "agent.tools", 5, "on_message")]
+
+
+def test_records_made_with_and_without_tools_are_not_requests():
+    # a converter yields one data record per entry: a class called by its name makes a record
+    assert _dropped("""
+        def to_records(entries):
+            for entry in entries:
+                messages = []
+                messages.append(entry["prompt"])
+                yield Record(messages=messages, tools=entry["tools"])
+                messages.append(entry["reply"])
+                yield Record(messages=messages, tools=None)
+    """) == []
+
+
+def test_a_function_of_the_module_that_sends_is_a_request():
+    assert _dropped("""
+        class Agent:
+            def _ask(self, messages, tools):
+                return self.client.chat.completions.create(model="m", messages=messages, tools=tools)
+
+            def run(self, messages, tools):
+                self._ask(messages, tools=tools)
+                messages.append({"role": "user", "content": "Reflect."})
+                return self._ask(messages, tools=None)
+
+            def pack(self, messages, tools):
+                self.pack_turn(messages, tools=tools)
+                messages.append({"role": "user", "content": "Reflect."})
+                return self.pack_turn(messages, tools=None)
+
+            def pack_turn(self, messages, tools):
+                return {"messages": messages, "tools": tools}
+    """) == [(9, 7, "run")]  # `pack_turn` neither sends nor is named for sending
+
+
+def test_the_two_branches_of_one_if_are_not_two_requests_in_sequence():
+    assert _dropped("""
+        def one_request(llm, messages, tools, entry):
+            messages.append(entry)
+            if tools:
+                return llm.create(messages, tools=tools)
+            else:
+                return llm.create(messages, tools=None)
+
+        def per_entry(llm, entries, tools):
+            for entry in entries:
+                messages = []
+                messages.append(entry)
+                r = llm.create(messages, tools=tools) if tools else llm.create(messages, tools=None)
+    """) == []
+    # a loop that carries the conversation takes one branch on one turn and the other on the next
+    assert _dropped("""
+        def steps(llm, messages, tools, n):
+            for step in range(n):
+                if step < n - 1:
+                    reply = llm.create(messages, tools=tools)
+                else:
+                    reply = llm.create(messages, tools=None)
+                messages.append(reply)
+    """) == [(7, 5, "steps")]

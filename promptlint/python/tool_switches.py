@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from .module import self_attr
 from .module import statements
+from .sent_calls import branch_paths, exclusive, is_send, sending_functions
 from .text_gates import holds_any
 from .walk import block_statements, own_nodes as _own, subtree
 
@@ -297,30 +298,41 @@ def find_dropped_tools(module) -> list[tuple[ast.expr, ast.Call, str]]:
     function sent it with (`self._chat_completion(messages, tools=tools)`, then after
     `messages.append(reflection)`, `self._chat_completion(messages, tools=None)`): the same
     callee, the same message list (a local name the function grows), one call passing a tool list
-    and a later one `None` or `[]`. The later request starts with other tool definitions than the
+    and a later one `None` or `[]`. Both calls are requests (`sent_calls.is_send`: not a record's
+    class), and the later one can follow the earlier in one pass (not the other branch of the
+    same `if`, `sent_calls.exclusive`). The later request starts with other tool definitions than the
     earlier ones of its conversation, so it reads none of their cached prefix. Each as (the empty
     value, the earlier request, the function's name)."""
     out = []
     if not _NO_TOOLS_TEXT.search(module.source):
         return out  # no request written without tools (`tools=None`, `tools=[]`): the cheap test first
+    senders = None
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = _own(func)
         grown = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
         if not grown:
             continue
-        with_tools: dict[tuple[str, str], ast.Call] = {}
+        with_tools: dict[tuple[str, str], list[ast.Call]] = {}
         calls = sorted((n for n in own if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset))
+        paths = None
         for call in calls:
             tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
             sent = _conversation_of(call) if tools is not None else None
             if sent is None or sent not in grown:
                 continue
+            if senders is None:
+                senders = sending_functions(module)
+            if not is_send(call, senders):
+                continue  # a record made (`Messages(messages=m, tools=None)`), not a request
             key = (ast.unparse(call.func), sent)
             if not _no_tools(tools):
-                with_tools.setdefault(key, call)
-            elif key in with_tools:
-                out.append((tools, with_tools[key], func.name))
+                with_tools.setdefault(key, []).append(call)
+                continue
+            paths = paths if paths is not None else branch_paths(func)
+            earlier = next((c for c in with_tools.get(key, ()) if not exclusive(paths, c, call, sent)), None)
+            if earlier is not None:
+                out.append((tools, earlier, func.name))
                 break  # one root cause per function
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
 
