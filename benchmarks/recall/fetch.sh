@@ -45,3 +45,4 @@ fetch setAJ open-webui 0.12.4; fetch setAJ llama-stack 0.2.12; fetch setAJ quivr
 fetch setAK agentdojo 0.1.35; fetch setAK deepeval 4.3.1; fetch setAK langgraph 1.2.24; fetch setAK jupyter-ai-magics 2.31.7
 fetch setAL aideml 0.2.2; fetch setAL elroy 0.3.0; fetch setAL gui-agents 0.3.2; fetch setAL openevals 0.2.2; fetch setAL vision-agent 1.1.20
 fetch setAM kimi-cli 1.52.0; fetch setAM ra-aid 0.30.2; fetch setAM hipporag 2.0.0a4; fetch setAM lotus-ai 1.2.4; fetch setAM magentic-ui 0.1.6
+fetch setAN distilabel 1.5.3; fetch setAN bespokelabs-curator 0.1.31; fetch setAN chatarena 0.1.18; fetch setAN pyspur 0.1.18; fetch setAN oterm 0.26.1
