@@ -77,6 +77,8 @@ def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
     `replaced` puts the values after it)."""
     import ast
     from .scopes import Thunk
+    if not env or not args:  # (no local bindings: a module-level text, or a function read without a frame)
+        return None
     key_th = next((env.get(n.id) for n in ast.walk(args[0]) if isinstance(n, ast.Name)
                    and _items_key(env.get(n.id))), None)
     if key_th is None:
