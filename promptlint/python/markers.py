@@ -151,8 +151,10 @@ def _one_parameter(part, params) -> bool:
 
 def passes_messages(func: ast.AST, parts) -> bool:
     """True when the request sends a message list that `func` (the sending function) takes from
-    its callers: a parameter named as a conversation (`messages` included) and a history part
-    the code does not build (`Part.read` False: the list, a slice or a conversion of it), with
+    its callers: a history part the code does not build (`Part.read` False: the list, a slice or
+    a conversion of it) in a function with a parameter named as a conversation (`messages`
+    included), or whose text is a parameter of any name or a subscript of one (`input`,
+    `input[1:]`: the list is the callers' by where it comes from, not by its name), with
     no other message than a system prompt taken from that list or from a parameter (`def
     _generate(self, messages): ... system=messages[0].content, messages=messages[1:]`), tools
     allowed. Every prompt of the callers goes through it, one-shot or conversation."""
@@ -160,7 +162,8 @@ def passes_messages(func: ast.AST, parts) -> bool:
     if len(history) != 1 or history[0].read:
         return False
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
-    if not any(classify_word(a) in classify.HISTORY_NAMES for a in params):
+    if not any(classify_word(a) in classify.HISTORY_NAMES for a in params) \
+            and not (len(history[0].segments) == 1 and _root(history[0].segments[0].expr) in params):
         return False
     for part in parts:
         if part.role in ("tools", "history"):
@@ -171,10 +174,15 @@ def passes_messages(func: ast.AST, parts) -> bool:
             if seg.is_static:
                 if seg.text.strip():
                     return False
-            elif not (seg.expr.split("[")[0].split(".")[0] in params
+            elif not (_root(seg.expr) in params
                       or seg.evidence.startswith("an early message of the conversation")):
                 return False
     return True
+
+
+def _root(expr: str) -> str:
+    """The name an expression's text starts with: `input` of `input[1:]`, `input.pop(0)["content"]`."""
+    return expr.split("[")[0].split(".")[0].split("(")[0]
 
 
 def names_any(funcs, words) -> bool:

@@ -55,7 +55,8 @@ class MissingCacheBreakpointRule(Rule):
     So is a request whose only message is a prompt that the sending function takes whole from its
     callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
     whose messages are a message list it takes from them (`def generate(self, messages): ...
-    system=messages[0]["content"], messages=messages[1:]`), in a package where no file names a
+    system=messages[0]["content"], messages=messages[1:]`; a parameter of any name sent as the
+    list or a slice of it, `messages=input`, is one too), in a package where no file names a
     breakpoint key: every prompt of the package sent through it is
     paid in full, however much of it the calls share.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
