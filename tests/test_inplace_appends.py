@@ -18,7 +18,8 @@ def test_appends_to_the_callers_messages_are_found_and_copies_are_not():
     module = load(FIXTURE, FIXTURE.read_text(encoding="utf-8"))
     # `add_format_note` (a message looked up with next(...), then +=), `add_reminder` (`m = m + x`
     # on messages[0]); not `add_note_to_copy` (the conversation rebound to copies), not
-    # `add_note_to_new` (a new dict), not `count_words` (`rows`: not named as a conversation)
+    # `add_note_to_new` (a new dict), not `count_words` (`rows`: not named as a conversation), not
+    # `add_to_newest` (the newest message: another one once an answer follows it)
     assert [(w.lineno, at.lineno) for w, at in inplace_appends(module)] == [(6, 5), (11, 11)]
 
 
@@ -32,6 +33,7 @@ def test_the_rule_reports_them_at_info_with_the_look_up_related():
 def test_the_text_test_lets_an_append_through_and_not_a_plain_write():
     source = 'def f(messages):\n    messages[0]["content"] += "x"\n'
     assert might_append(source) and might_hold_prompt(source)
-    assert might_append('    m.content = m["content"] + x\n')
-    assert not might_append('    m["content"] = x\n')
+    assert might_append('    m = next(iter(messages))\n    m.content = m["content"] + x\n')
+    assert not might_append('    messages[0]["content"] = x\n')
+    assert not might_append('    messages[-1]["content"] += x\n')
     assert not might_append('    if m["content"] == x:\n')

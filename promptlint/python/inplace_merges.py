@@ -39,7 +39,7 @@ APPEND_TEXT = re.compile(r"(?:\.content|\[[\"']content[\"']\])\s{0,4}(?:\+=|=[^=
 
 def might_append(source: str) -> bool:
     """True when `source` may add text to a message of the conversation (`APPEND_TEXT`)."""
-    return "content" in source and APPEND_TEXT.search(source) is not None
+    return ("[0]" in source or "next(" in source) and "content" in source and APPEND_TEXT.search(source) is not None
 
 
 def might_merge(source: str) -> bool:
@@ -94,12 +94,10 @@ def inplace_appends(module) -> list[tuple[ast.AST, ast.AST]]:
 
 
 def _message_of(node, held: set[str]) -> bool:
-    """True for `P[<constant>]` or `next(<generator over P>)` with P a conversation parameter."""
+    """True for `P[0]` or `next(<generator over P>)` (its first match) with P a conversation parameter."""
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in held:
-        s = node.slice
-        if isinstance(s, ast.UnaryOp) and isinstance(s.op, ast.USub):
-            s = s.operand
-        return isinstance(s, ast.Constant) and isinstance(s.value, int)
+        # its head only: the newest (`[-1]`) is another message once an answer is added after it
+        return isinstance(node.slice, ast.Constant) and node.slice.value == 0 and type(node.slice.value) is int
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next" and node.args \
             and isinstance(node.args[0], ast.GeneratorExp):
         gens = node.args[0].generators
