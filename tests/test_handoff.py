@@ -333,8 +333,10 @@ def test_a_message_put_at_the_head_of_the_conversation_is_judged_with_the_histor
            for d in report.diagnostics]
     # where the fetched text enters each message (its value made on the line before: at the
     # value), with where the conversation is put after it
+    # (and `extended` adds its text to the caller's own first message: again on every call, PRM105)
     assert got == [("PRM101", "warning", 15, [(16, "the conversation placed after it here")]),
                    ("PRM101", "warning", 20, [(21, "the conversation placed after it here")]),
+                   ("PRM105", "info", 21, [(21, "the caller's message looked up here")]),
                    ("PRM101", "warning", 25, [])]
 
 

@@ -10,7 +10,14 @@ again, so a conversation that is re-sent differs from the previous request's fro
 Whether the caller keeps its messages across turns is not followed here: info, where the text is
 added, with the append that keeps the caller's message as a related place.
 
-Shape: `inplace_merges(module) -> [(the write, the append)]` (ast nodes), in source order.
+The same function adding text to a message it looks up in the conversation it is handed (`sys =
+next(m for m in messages if m["role"] == "system")` or `messages[0]`, then `sys["content"] += ...`)
+writes into the caller's message too: each call appends the text again, so the message grows on
+every request of a caller that passes the same conversation again (an agent's loop). A conversation
+rebound first (`messages = [dict(m) for m in messages]`: a copy) is not the caller's: not one.
+
+Shape: `inplace_merges(module) -> [(the write, the append)]`, `inplace_appends(module) -> [(the
+write, the look-up of the message)]` (ast nodes), in source order.
 """
 from __future__ import annotations
 
@@ -26,6 +33,13 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 #: The text test before the module's walk: a write to the content of a list's last item.
 TEXT = re.compile(r"\[-1\](?:\.content|\[[\"']content[\"']\])\s{0,4}\+?=(?!=)")
+#: The text test for `inplace_appends`: text added to a message's content.
+APPEND_TEXT = re.compile(r"(?:\.content|\[[\"']content[\"']\])\s{0,4}(?:\+=|=[^=\n]{1,80}\[[\"']content[\"']\]\s{0,4}\+)")
+
+
+def might_append(source: str) -> bool:
+    """True when `source` may add text to a message of the conversation (`APPEND_TEXT`)."""
+    return ("[0]" in source or "next(" in source) and "content" in source and APPEND_TEXT.search(source) is not None
 
 
 def might_merge(source: str) -> bool:
@@ -45,6 +59,75 @@ def inplace_merges(module) -> list[tuple[ast.AST, ast.AST]]:
             if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _walks(loop.iter, held):
                 out.extend(_merges(loop, loop.target.id))
     return sorted({id(w): (w, k) for w, k in out}.values(), key=lambda p: (p[0].lineno, p[0].col_offset))
+
+
+def inplace_appends(module) -> list[tuple[ast.AST, ast.AST]]:
+    """(the write that adds text to a message of the caller's conversation, the look-up of that message)."""
+    out = []
+    for f in statements(module.tree):
+        if not isinstance(f, _FUNCS):
+            continue
+        a = f.args
+        held = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if words(p.arg) & _HISTORY}
+        if not held:
+            continue
+        nodes = list(subtree(f))
+        rebound = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} & held
+        held -= rebound  # `messages = [dict(m) for m in messages]`: a copy, not the caller's
+        looked = {}  # name -> the assignment that binds it to a message of the conversation
+        stored = {}  # name -> how often it is bound
+        for n in nodes:
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                stored[n.id] = stored.get(n.id, 0) + 1
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and _message_of(n.value, held):
+                looked[n.targets[0].id] = n
+        for n in nodes:
+            target = _appended(n)
+            if target is None:
+                continue
+            if isinstance(target, ast.Name) and target.id in looked and stored.get(target.id) == 1:
+                out.append((n, looked[target.id]))
+            elif _message_of(target, held):
+                out.append((n, target))
+    return sorted({id(w): (w, k) for w, k in out}.values(), key=lambda p: (p[0].lineno, p[0].col_offset))
+
+
+def _message_of(node, held: set[str]) -> bool:
+    """True for `P[0]` or `next(<generator over P>)` (its first match) with P a conversation parameter."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in held:
+        # its head only: the newest (`[-1]`) is another message once an answer is added after it
+        return isinstance(node.slice, ast.Constant) and node.slice.value == 0 and type(node.slice.value) is int
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "next" and node.args \
+            and isinstance(node.args[0], ast.GeneratorExp):
+        gens = node.args[0].generators
+        return len(gens) == 1 and isinstance(gens[0].iter, ast.Name) and gens[0].iter.id in held \
+            and isinstance(gens[0].target, ast.Name) and isinstance(node.args[0].elt, ast.Name) \
+            and node.args[0].elt.id == gens[0].target.id
+    return False
+
+
+def _appended(node):
+    """The message M of `M["content"] += x` / `M.content += x` / `M["content"] = M["content"] + x`."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
+        return _content_of(node.target)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
+            and isinstance(node.value.op, ast.Add):
+        m, left = _content_of(node.targets[0]), node.value
+        while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
+            left = left.left
+        other = _content_of(left)
+        if m is not None and other is not None and ast.dump(m) == ast.dump(other):
+            return m
+    return None
+
+
+def _content_of(t):
+    if isinstance(t, ast.Attribute) and t.attr == "content":
+        return t.value
+    if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == "content":
+        return t.value
+    return None
 
 
 def _walks(node, held: set[str]) -> bool:

@@ -15,7 +15,7 @@ import re
 
 from . import anchored, sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
-from .inplace_merges import might_merge
+from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
@@ -290,6 +290,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if might_merge(source):
         return True  # a message merged into the caller's own message object (PRM105, inplace_merges)
+    if might_append(source):
+        return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

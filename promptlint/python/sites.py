@@ -118,6 +118,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
+    if inplace_merges.might_append(module.source):
+        module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):

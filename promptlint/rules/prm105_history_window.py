@@ -23,6 +23,12 @@ _CUT_WITH_RELATED = {
                         "message on, and everything after it is read uncached (whether the caller keeps its messages "
                         "is not followed here: how much it costs is not known); merge into a copy of the message"),
                        "the caller's message kept here, not a copy"),
+    "inplace_appends": (("Text is added here to a message of the conversation this function is handed, which is the "
+                         "caller's own message object (not a copy): every call adds the text again, so a caller that "
+                         "passes the same conversation again (an agent's loop) sends that message longer each time, "
+                         "and everything after it is read uncached (whether the caller re-sends its messages is not "
+                         "followed here: how much it costs is not known); add the text to a copy of the message"),
+                        "the caller's message looked up here"),
     "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
                        "are in it (not only its oldest), and the rest is written back: when a message of its middle "
                        "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
