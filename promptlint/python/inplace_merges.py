@@ -47,14 +47,19 @@ def might_merge(source: str) -> bool:
     return "[-1]" in source and TEXT.search(source) is not None
 
 
+def _functions(module):
+    """(function, the names of its parameters named as the conversation) for every function and
+    method of the module, in `statements` order."""
+    for f in statements(module.tree):
+        if isinstance(f, _FUNCS):
+            a = f.args
+            yield f, {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if words(p.arg) & _HISTORY}
+
+
 def inplace_merges(module) -> list[tuple[ast.AST, ast.AST]]:
     """(the write that adds text to a kept message of the caller, the append that kept it)."""
     out = []
-    for f in statements(module.tree):
-        if not isinstance(f, _FUNCS):
-            continue
-        a = f.args
-        held = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if words(p.arg) & _HISTORY}
+    for f, held in _functions(module):
         for loop in subtree(f):
             if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _walks(loop.iter, held):
                 out.extend(_merges(loop, loop.target.id))
@@ -64,11 +69,7 @@ def inplace_merges(module) -> list[tuple[ast.AST, ast.AST]]:
 def inplace_appends(module) -> list[tuple[ast.AST, ast.AST]]:
     """(the write that adds text to a message of the caller's conversation, the look-up of that message)."""
     out = []
-    for f in statements(module.tree):
-        if not isinstance(f, _FUNCS):
-            continue
-        a = f.args
-        held = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if words(p.arg) & _HISTORY}
+    for f, held in _functions(module):
         if not held:
             continue
         nodes = list(subtree(f))
