@@ -110,16 +110,24 @@ def _message_of(node, held: set[str]) -> bool:
 
 def _appended(node):
     """The message M of `M["content"] += x` / `M.content += x` / `M["content"] = M["content"] + x`."""
+    return _text_added(node, _content_of)
+
+
+def _text_added(node, read):
+    """`read(X)` of a statement that adds text to X: `X += x`, or `X = X + ...` with the same X
+    on both sides (`a + "\n" + b` is `(a + "\n") + b`: its leftmost term); None otherwise.
+    `read` gives a string or a node (nodes compared by `ast.dump`)."""
     if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
-        return _content_of(node.target)
+        return read(node.target)
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
             and isinstance(node.value.op, ast.Add):
-        m, left = _content_of(node.targets[0]), node.value
+        got, left = read(node.targets[0]), node.value
         while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
             left = left.left
-        other = _content_of(left)
-        if m is not None and other is not None and ast.dump(m) == ast.dump(other):
-            return m
+        other = read(left)
+        if got is not None and other is not None \
+                and (got == other if isinstance(got, str) else ast.dump(got) == ast.dump(other)):
+            return got
     return None
 
 
@@ -156,16 +164,7 @@ def _merges(loop: ast.For, item: str):
 
 def _added_to(node) -> str | None:
     """The list L of `L[-1].content += x` / `L[-1]["content"] += x` / `L[-1].content = L[-1].content + x`."""
-    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add):
-        return _last_content(node.target)
-    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp) \
-            and isinstance(node.value.op, ast.Add):
-        name, left = _last_content(node.targets[0]), node.value
-        while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Add):
-            left = left.left  # (`a + "\n" + b` is `(a + "\n") + b`)
-        if name is not None and _last_content(left) == name:
-            return name
-    return None
+    return _text_added(node, _last_content)
 
 
 def _last_content(t) -> str | None:

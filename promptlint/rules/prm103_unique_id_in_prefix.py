@@ -136,12 +136,7 @@ class UniqueIdInPrefixRule(Rule):
         if found is None:
             found = [(*f, None) for f in find_fresh_ids(module)]
         for call, function, param, sent in found:
-            if sent is None:
-                where, severity, related = "(the request that sends it is not linked here)", Severity.INFO, []
-            else:
-                where = (f"(the conversation is converted with it for the request at line {sent.lineno}: "
-                         f"`{_short(module.code(sent))}`)")
-                severity, related = Severity.WARNING, [Related(module.span(sent), "the conversation converted for a request")]
+            where, severity, related = _converted_for(module, sent, shown=True)
             message = (f"A new id `{module.code(call)}` is made here each time `{function}` converts a message "
                        f"(`{param}`) for a request: when the history is converted again on the next turn, an "
                        "older message gets another id than the one the provider cached, and the prefix breaks "
@@ -157,11 +152,7 @@ class UniqueIdInPrefixRule(Rule):
             yield self.diagnostic(message, module.span(made), severity=Severity.INFO,
                                   related=[Related(module.span(render), "the prompt rendered with it here")])
         for call, function, param, sent in module.facts.get("history_ids", ()):
-            if sent is None:
-                where, severity, related = "(the request that sends it is not linked here)", Severity.INFO, []
-            else:
-                where = f"(the conversation is converted with it for the request at line {sent.lineno})"
-                severity, related = Severity.WARNING, [Related(module.span(sent), "the conversation converted for a request")]
+            where, severity, related = _converted_for(module, sent, shown=False)
             what = "random file name" if "tempfile" in (module.qualified_name(call.func) or "") else "id"
             message = (f"A new {what} `{_short(module.code(call))}` is made here for each message each time `{function}` "
                        f"converts the conversation (`{param}`): the older messages are converted again on every "
@@ -169,3 +160,14 @@ class UniqueIdInPrefixRule(Rule):
                        f"first such message {where}; make the value once per message and keep it, or derive "
                        "it from the message")
             yield self.diagnostic(message, module.span(call), severity=severity, related=related)
+
+
+def _converted_for(module, sent, shown: bool) -> tuple[str, Severity, list]:
+    """(the words naming the request a converted conversation is sent with, the severity, the
+    related locations): info and no related location when no request is linked (`sent` None), a
+    warning at the send otherwise; `shown` quotes the send's code."""
+    if sent is None:
+        return "(the request that sends it is not linked here)", Severity.INFO, []
+    code = f": `{_short(module.code(sent))}`" if shown else ""
+    return (f"(the conversation is converted with it for the request at line {sent.lineno}{code})", Severity.WARNING,
+            [Related(module.span(sent), "the conversation converted for a request")])
