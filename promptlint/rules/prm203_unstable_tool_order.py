@@ -26,7 +26,10 @@ class UnstableToolOrderRule(Rule):
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
     Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name
-    (so is a registry filled by concurrent calls that list MCP servers' tools). A request that
+    (so is a registry filled by concurrent calls that list MCP servers' tools). One server's own
+    listing order is usually stable (a server lists its tools in registration order) but the MCP
+    specification does not promise it: info, an uncertain loss; the completion order of concurrent
+    listings of several servers changes between runs: a warning. A request that
     nothing caches today (an opt-in API such as Anthropic's with no `cache_control` breakpoint)
     loses nothing yet: info, as the other prefix rules report it (docs/policies.md, Policy 1).
 
@@ -61,7 +64,9 @@ class UnstableToolOrderRule(Rule):
                 sent = layout.source == "python-call"
                 dormant = uncached_today(layout) if sent else ""
                 # the listing proves its elements are tools (also a registry filled by concurrent listings)
-                listed = seg.evidence == MCP_LISTING or seg.evidence.startswith(GATHERED_MCP)
+                gathered = seg.evidence.startswith(GATHERED_MCP)
+                one_server = seg.evidence.startswith(MCP_LISTING)  # also "..., the tools' names only"
+                listed = one_server or gathered
                 message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
                     "a different order invalidates the whole cached prefix" if sent else
                     "when these tools are sent with a request, a different order invalidates the whole "
@@ -70,7 +75,9 @@ class UnstableToolOrderRule(Rule):
                     "only its name says it is a tool list (no call sending it was found)"))
                 if dormant:
                     message += f"; nothing of this request is cached today ({dormant})"
+                elif one_server:
+                    message += "; a server usually lists its tools in a stable order, which MCP does not promise"
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
                                       fix=text.fix_of(seg), related=text.related(seg),
-                                      severity=None if (sent or listed) and not dormant else Severity.INFO,
+                                      severity=None if (sent or gathered) and not (dormant or one_server) else Severity.INFO,
                                       name_only=not (sent or listed))
