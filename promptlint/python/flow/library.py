@@ -314,15 +314,21 @@ def _dollar_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
 def _trim_messages(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     """LangChain's `trim_messages(messages, max_tokens=..., strategy="last")`: the newest messages
     that fit (a sliding window of the conversation); `strategy="first"` keeps the oldest (a
-    stable prefix: the messages as they are). None when the messages are not given."""
+    stable prefix: the messages as they are). LiteLLM's `trim_messages(messages, model)` keeps the
+    system messages and the newest others that fit 75% of the model's context (litellm/utils.py,
+    https://docs.litellm.ai/docs/completion/message_trimming): a sliding window too. None when the
+    messages are not given."""
     messages = args[0] if args else kwargs.get("messages")
     if messages is None:
         return None
     value = ev.eval(messages, frame, env)
     strategy = kwargs.get("strategy")
+    if qual.startswith("litellm"):
+        strategy = None  # LiteLLM's keeps the system messages and drops the oldest of the others
     if strategy is not None and const_str(ev.eval(strategy, frame, env)) == "first":
         return value
-    return ev.windowed(value, node, frame)
+    # (its parameter is the conversation, `messages`, whatever the caller's list is named)
+    return ev.windowed(value, node, frame, name="messages")
 
 
 def parse_config(path: Path, text: str):
@@ -526,6 +532,8 @@ KNOWN["re.sub"] = sub_call  # a template filled by a pattern (flow/replaced.py)
 for _q in classify.RANDOM_GENERATORS:
     KNOWN[_q] = _generator
 for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
+    KNOWN[f"{_m}.trim_messages"] = _trim_messages
+for _m in ("litellm", "litellm.utils"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
 def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
