@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from . import anthropic, bedrock, cohere, dspy, google, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
+from . import adk, anthropic, bedrock, cohere, dspy, google, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
 from .base import Call, Sdk, Shape
 
-SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, pydantic_ai.SDK,
+SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, adk.SDK, pydantic_ai.SDK,
                    mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK]
 
 
