@@ -156,6 +156,7 @@ class SiteFinder:
         self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
         self._aliases = may_alias(module.source, sdks.method_names())  # `completion = client.chat.completions.create`
         self.tools_read: set = set()  # the tool functions whose results were read (tool_results.py)
+        self._frame_reads: dict = {}  # id(frame) -> {(id(module), id(function)): (module, function)}
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -228,8 +229,18 @@ class SiteFinder:
                     layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
-                    or markers.names_any(self.ev.reached_funcs, _TOOL_TURNS)
+                    or markers.names_any(self._reads_of(frame), _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
+
+    def _reads_of(self, frame) -> list:
+        """The (module, function) pairs read to build the requests of the send calls of `frame` so
+        far: a value of the frame (a parameter its callers bind, `**kwargs`) is read once, by the
+        first call that sends it, and a later call of the same function reuses it without reading
+        those functions again, though it sends what they built."""
+        seen = self._frame_reads.setdefault(id(frame), {})
+        for module, func in self.ev.reached_funcs:
+            seen.setdefault((id(module), id(func)), (module, func))
+        return list(seen.values())
 
     def _written_once(self, layout, call) -> None:
         """Serialised data of the replayed conversation that the loop sending it wrote once into
