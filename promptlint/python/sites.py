@@ -24,7 +24,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import kept_conversations, section_dicts, system_edits, template_calls
+from . import kept_conversations, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -201,6 +201,11 @@ class SiteFinder:
             frame = self._frames[key] = self.ev.unbound_frame(self.m, func, cls, depth=1 if own else 0)
         return frame
 
+    def request_body(self, added, call) -> None:
+        """The facts of the layouts of a request body a function returns (python/request_bodies.py),
+        as of a send call's."""
+        self._unplaced(added, call)
+
     def _unplaced(self, added, call) -> None:
         """Facts of the layouts a send call added that its arguments do not show: `**options` of
         unknown keys, `cache_control` set by a statement (in the sending function, a helper it
@@ -363,6 +368,8 @@ class SiteFinder:
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None or node.value is None or self.b.covered(self.m.span(node)):
             return
+        if request_bodies.may_return(self.m) and request_bodies.returned(self, node, self.frame(own=True)):
+            return  # a Messages API request body returned for another function to send
         before = len(self.b.layouts)
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))

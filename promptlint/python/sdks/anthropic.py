@@ -56,7 +56,10 @@ def _text_completion(call) -> bool:
 SDK = Sdk(
     name="anthropic",
     imports=("anthropic",),
-    hints=("messages.create", "messages.stream", "messages.parse", "max_tokens_to_sample"),
+    # (a module that imports the SDK may build a request body for another function to send:
+    # python/request_bodies.py)
+    hints=("messages.create", "messages.stream", "messages.parse", "max_tokens_to_sample", "import anthropic",
+           "from anthropic import"),
     # `parse`: a request with structured output (`output_format=Schema`), sent as `create` is
     shapes=(Shape("messages", ("create", "stream", "parse"), chain_is(r"messages\.(create|stream|parse)", "messages", "system"),
                   messages),
