@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..flow.values import Obj
+from ..flow.values import Alt, Obj
 from .base import Sdk, Shape
 from ..walk import subtree
 
@@ -73,9 +73,10 @@ def _other_models(b, kw, frame) -> bool:
                 return True
     if "model" not in kw:
         return False
-    names = [b.static_text(v, frame) for v in variants_of(b.value(kw["model"], frame))]
-    if None in names:  # a model the code does not write (a caller's setting) may be Claude's
+    value = b.value(kw["model"], frame)
+    if _caller_unknown(b, value, frame):  # a model one caller gives says nothing of another's
         return False
+    names = [b.static_text(v, frame) for v in variants_of(value)]
     # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
     providers = [b.provider_for_model(n, None)[0] for n in names if n]
     known = [p for p in providers if p is not None]
@@ -108,6 +109,18 @@ def _other_route(test: ast.expr) -> bool:
     prefixes = [i.value.lower() for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
     return len(prefixes) == len(items) > 0 and all(
         "/" in p and p.split("/", 1)[0] not in _CLAUDE_ROUTES and not p.startswith(_CLAUDE) for p in prefixes)
+
+
+def _caller_unknown(b, value, frame, depth: int = 0) -> bool:
+    """True when a call site of the sending function passes a model the code does not write (a
+    caller's setting, `model_name=self.config.model`) beside callers that write one (`"openai/o3-mini"`):
+    an `Alt` of the callers' arguments (`per_caller`) with an option of no static name."""
+    from ..layout import variants_of
+    if not isinstance(value, Alt) or depth > 6:
+        return False
+    if value.per_caller and any(b.static_text(v, frame) is None for o in value.options for v in variants_of(o)):
+        return True
+    return any(_caller_unknown(b, o, frame, depth + 1) for o in value.options)
 
 
 def _claude_text(node: ast.expr) -> bool:
