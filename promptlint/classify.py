@@ -219,3 +219,8 @@ PROMPT_ATTR = re.compile(r"(prompt|system|instruction|reminder|preamble)", re.I)
 def is_stable_call(qualname: str) -> bool:
     """True for calls that describe the host or configuration (`platform.system()`, `os.getenv`)."""
     return qualname.startswith(STABLE_CALL_PREFIXES)
+
+
+#: Text constants of SDKs, by qualified name: the turn markers of Anthropic's legacy Text
+#: Completions prompts (`f"{HUMAN_PROMPT} {question}{AI_PROMPT}"`), fixed by the SDK.
+SDK_TEXTS = {"anthropic.HUMAN_PROMPT": "\n\nHuman:", "anthropic.AI_PROMPT": "\n\nAssistant:"}

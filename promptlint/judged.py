@@ -13,6 +13,8 @@ from typing import Iterable
 from .model import Kind, PromptLayout, Span, Volatility
 
 _STANDALONE = {"template", "prompt-text", "config-string"}
+#: The api of a request body a function returns for another to send (python/request_bodies.py).
+BODY_API = "messages (a request body returned)"
 
 
 def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
@@ -20,7 +22,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     except a template or config prompt that a Python call renders (it is among the call's
     `templates`), a layout another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
-    tools list, that lies in a function read to build a send site's tools."""
+    tools list, that lies in a function read to build a send site's tools, or, for a request body
+    a function returns, in a function read to build a send site's request."""
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
     covered = {c for lt in layouts for c in lt.supersedes}
@@ -31,10 +34,13 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     made = {(s.origin, s.kind, s.expr) for lt in layouts if lt.source == "python-call"
             for _, _, _, s in lt.segments() if s.origin and not s.is_static and s.kind is not Kind.HISTORY}
     reached: dict = {}  # functions read to build a send site's tools
+    built: dict = {}  # functions read to build a send site's request
     for lt in layouts:
-        if lt.source == "python-call" and any(p.role == "tools" for p in lt.parts):
+        if lt.source == "python-call":
             for span in lt.reaches:
-                reached.setdefault(span.filename, []).append(span)
+                built.setdefault(span.filename, []).append(span)
+                if any(p.role == "tools" for p in lt.parts):
+                    reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
               if s.span and not s.is_static and s.volatility is Volatility.STABLE and not _unfilled(s)}
     out = []
@@ -43,7 +49,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
             continue
         if layout.source == "python-constant" and (
                 _carried(layout, sent, made) or _template_filled(layout, filled)
-                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)):
+                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)
+                or layout.api == BODY_API and _inside(layout.site, built)):
             continue
         out.append(layout)
     return out

@@ -24,6 +24,9 @@ def test_a_list_taken_from_a_parameter_of_any_name_is_sent_with_no_breakpoint():
         # `messages=batch[1:]`, `system=batch[0]["content"]`
         ("engine.py", "PRM302", "info", 21),
         # (`Engine.reply` sends `list(self.pending)`: not a parameter, nothing)
+        # `messages=input` where a branch rebinds `input` by unpacking it (`input, schema = input`):
+        # the callers' list either way
+        ("engine.py", "PRM302", "info", 40),
     ]
     assert all(f[4].startswith("Every prompt passed to this function is sent whole as the message list its callers "
                                "give with no cache breakpoint, and no file of the package names one") for f in found)

@@ -576,8 +576,12 @@ def _cut_in(value) -> Segment | None:
 
 
 def expr_of(value) -> str:
+    """The source text a value is read from: its first segment's, or the one every variant of an
+    `Alt` names (`input, schema = input` in a branch: the parameter `input` either way)."""
     if isinstance(value, Text):
         for s in value.segs:
             if s.expr:
                 return s.expr
+    if isinstance(value, Alt) and len(names := {expr_of(o) for o in value.options}) == 1:
+        return names.pop()
     return getattr(value, "qualname", "") or "messages"

@@ -156,8 +156,10 @@ def passes_messages(func: ast.AST, parts) -> bool:
     included), or whose text is a parameter of any name or a subscript of one (`input`,
     `input[1:]`: the list is the callers' by where it comes from, not by its name), with
     no other message than a system prompt taken from that list or from a parameter (`def
-    _generate(self, messages): ... system=messages[0].content, messages=messages[1:]`), tools
-    allowed. Every prompt of the callers goes through it, one-shot or conversation."""
+    _generate(self, messages): ... system=messages[0].content, messages=messages[1:]`), which
+    the function may frame with a sentence of its own (`"Respond in JSON matching: " +
+    str(request.schema)`, under `_FRAMING_CHARS`), tools allowed. Every prompt of the callers goes through it, one-shot or
+    conversation."""
     history = [p for p in parts if p.is_history]
     if len(history) != 1 or history[0].read:
         return False
@@ -171,13 +173,18 @@ def passes_messages(func: ast.AST, parts) -> bool:
         if part.role not in ("system", "developer"):
             return False
         for seg in part.segments:
-            if seg.is_static:
-                if seg.text.strip():
-                    return False
-            elif not (_root(seg.expr) in params
-                      or seg.evidence.startswith("an early message of the conversation")):
+            if not seg.is_static and not (_root(seg.expr) in params
+                                          or seg.evidence.startswith("an early message of the conversation")):
                 return False
+        own = sum(len(s.text.strip()) for s in part.segments if s.is_static)
+        if own and (all(s.is_static for s in part.segments) or own >= _FRAMING_CHARS):
+            return False  # a system prompt of the function's own
     return True
+
+
+#: Characters of static text an adapter may add around its callers' system text (a sentence:
+#: "Respond in JSON matching this schema: "); more is a system prompt of its own.
+_FRAMING_CHARS = 200
 
 
 def _root(expr: str) -> str:

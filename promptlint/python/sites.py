@@ -24,7 +24,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import kept_conversations, section_dicts, system_edits, template_calls
+from . import kept_conversations, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -156,6 +156,7 @@ class SiteFinder:
         self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
         self._aliases = may_alias(module.source, sdks.method_names())  # `completion = client.chat.completions.create`
         self.tools_read: set = set()  # the tool functions whose results were read (tool_results.py)
+        self._frame_reads: dict = {}  # id(frame) -> {(id(module), id(function)): (module, function)}
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -200,6 +201,11 @@ class SiteFinder:
             frame = self._frames[key] = self.ev.unbound_frame(self.m, func, cls, depth=1 if own else 0)
         return frame
 
+    def request_body(self, added, call) -> None:
+        """The facts of the layouts of a request body a function returns (python/request_bodies.py),
+        as of a send call's."""
+        self._unplaced(added, call)
+
     def _unplaced(self, added, call) -> None:
         """Facts of the layouts a send call added that its arguments do not show: `**options` of
         unknown keys, `cache_control` set by a statement (in the sending function, a helper it
@@ -228,8 +234,18 @@ class SiteFinder:
                     layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
-                    or markers.names_any(self.ev.reached_funcs, _TOOL_TURNS)
+                    or markers.names_any(self._reads_of(frame), _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
+
+    def _reads_of(self, frame) -> list:
+        """The (module, function) pairs read to build the requests of the send calls of `frame` so
+        far: a value of the frame (a parameter its callers bind, `**kwargs`) is read once, by the
+        first call that sends it, and a later call of the same function reuses it without reading
+        those functions again, though it sends what they built."""
+        seen = self._frame_reads.setdefault(id(frame), {})
+        for module, func in self.ev.reached_funcs:
+            seen.setdefault((id(module), id(func)), (module, func))
+        return list(seen.values())
 
     def _written_once(self, layout, call) -> None:
         """Serialised data of the replayed conversation that the loop sending it wrote once into
@@ -352,6 +368,8 @@ class SiteFinder:
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None or node.value is None or self.b.covered(self.m.span(node)):
             return
+        if request_bodies.may_return(self.m) and request_bodies.returned(self, node, self.frame(own=True)):
+            return  # a Messages API request body returned for another function to send
         before = len(self.b.layouts)
         if candidates.returned(self, node, func, self.frame()):
             self.b.sites.append(self.m.span(node))

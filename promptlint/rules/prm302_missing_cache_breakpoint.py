@@ -62,6 +62,9 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
+    Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
+    max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
+    and the message says the Messages API is needed first.
     Five shapes that leave requests without a breakpoint are reported as info where the code
     makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
@@ -131,7 +134,7 @@ class MissingCacheBreakpointRule(Rule):
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
-                   f"{label} but has no cache breakpoint: it is never cached")
+                   f"{label} but has no cache breakpoint: it is never cached" + _legacy_phrase(layout))
         yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
 
 
@@ -202,8 +205,11 @@ class MissingCacheBreakpointRule(Rule):
             "with the system prompt they give, as two messages" if system else "as one user message"
         message = (f"Every prompt passed to this function is sent {how} with no cache breakpoint, and "
                    f"no file of the package names one: {label} caches nothing without one, so calls whose prompts "
-                   "share the same instructions pay the full input price for them each time; a top-level "
-                   "`cache_control` (automatic caching) would cache the longest shared beginning")
+                   "share the same instructions pay the full input price for them each time; " + (
+                       "the legacy Text Completions API takes no breakpoint: sent to the Messages API with a top-level "
+                       "`cache_control` (automatic caching), the longest shared beginning would be cached"
+                       if layout.api == "completions" else
+                       "a top-level `cache_control` (automatic caching) would cache the longest shared beginning"))
         built = _built_elsewhere(layout)
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
@@ -246,9 +252,20 @@ def _within(inner: Span, outer: Span) -> bool:
     return inner.filename == outer.filename and outer.start <= inner.start and inner.end <= outer.end
 
 
+def _legacy_phrase(layout: PromptLayout) -> str:
+    """What a breakpoint needs first on Anthropic's legacy Text Completions API (api "completions"):
+    it takes none, the Messages API does; "" on any other API."""
+    return " (the legacy Text Completions API takes no breakpoint: send it to the Messages API with one)" \
+        if layout.api == "completions" else ""
+
+
 def _fix_phrase(layout: PromptLayout) -> str:
     """How to cache a re-sent conversation on the layout's API: Bedrock Converse takes
-    `cachePoint` blocks (no top-level marker), the Messages API a top-level `cache_control`."""
+    `cachePoint` blocks (no top-level marker), the Messages API a top-level `cache_control`, the
+    legacy Text Completions API none (the Messages API first)."""
+    if layout.api == "completions":
+        return ("the legacy Text Completions API takes no breakpoint: sent to the Messages API with a top-level "
+                "`cache_control` (automatic caching), it would be cached")
     if (layout.api or "").startswith("converse"):
         return "a `cachePoint` block after the system prompt and one after the last message would cache it"
     return "a top-level `cache_control` (automatic caching) or a breakpoint on the last message would cache it"

@@ -30,7 +30,7 @@ from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow
-from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile, static
 from .windows import TAKEN
 from ..walk import node_key
 
@@ -254,12 +254,11 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         return None
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
-        """The value a dotted name of the analysed tree stands for (`pkg.mod.NAME.attr`)."""
-        if depth > MAX_DEPTH:
-            return None
-        found = self.project.resolve_symbol(dotted)
+        """The value a dotted name of the analysed tree stands for (`pkg.mod.NAME.attr`), or an
+        SDK's text constant (`anthropic.HUMAN_PROMPT`: `classify.SDK_TEXTS`)."""
+        found = self.project.resolve_symbol(dotted) if depth <= MAX_DEPTH else None
         if found is None:
-            return None
+            return static(classify.SDK_TEXTS[dotted], None) if dotted in classify.SDK_TEXTS else None
         module, name = found
         if "." in name:
             head, _, rest = name.partition(".")

@@ -146,6 +146,8 @@ class MethodsMixin:
             key = const_str(self.eval(args[0], frame, env))
             if key in base.items:
                 return base.items[key]
+            if key is not None and len(args) == 2 and base.node is not None and not base.repeated:
+                return self.eval(args[1], frame, env)  # a key a dict the code writes does not hold: the default
             if key is None and len(args) == 2:  # `TABLE.get(name, name)`: one of its texts, or the default
                 chosen = _one_of(base)
                 if chosen is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from ..flow.values import Obj
+from ..flow.values import Alt, Obj
 from .base import Sdk, Shape
 from ..walk import subtree
 
@@ -23,7 +23,7 @@ def chat_like(b, call, api: str) -> None:
         check = claude_check(frame.func)
         layout.claude_checked = frame.module.span(check) if check is not None else _claude_table(b, kw, frame)
         layout.claude_picked = check is None and layout.claude_checked is not None
-        layout.other_models = check is None and _other_models(b, kw, frame)
+        layout.other_models = check is None and (_other_models(b, kw, frame) or routed_elsewhere(frame.func, call.node))
     b.options(layout, kw, frame)
 
 
@@ -73,11 +73,54 @@ def _other_models(b, kw, frame) -> bool:
                 return True
     if "model" not in kw:
         return False
-    names = [b.static_text(v, frame) for v in variants_of(b.value(kw["model"], frame))]
+    value = b.value(kw["model"], frame)
+    if _caller_unknown(b, value, frame):  # a model one caller gives says nothing of another's
+        return False
+    names = [b.static_text(v, frame) for v in variants_of(value)]
     # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
     providers = [b.provider_for_model(n, None)[0] for n in names if n]
     known = [p for p in providers if p is not None]
     return bool(known) and not any(p in ("anthropic", "bedrock") for p in known)
+
+
+#: LiteLLM routes that may serve a Claude model (`bedrock/anthropic.claude-...`, `vertex_ai/claude-...`,
+#: `openrouter/anthropic/claude-...`): a test for one of them does not say the model is another's.
+_CLAUDE_ROUTES = frozenset({"anthropic", "bedrock", "bedrock_converse", "vertex_ai", "vertex_ai_beta", "openrouter",
+                            "azure_ai", "databricks", "snowflake", "litellm_proxy"})
+
+
+def routed_elsewhere(func: ast.AST, call: ast.Call) -> bool:
+    """True when `call` sits in the body of an `if` of `func` taken only for a model name routed to
+    a provider that serves no Claude model: `if model.startswith("ollama/"):` (a LiteLLM route
+    `X/` other than `_CLAUDE_ROUTES`, the tested name says `model`). The `else` is not."""
+    for node in subtree(func):
+        if isinstance(node, ast.If) and _other_route(node.test) \
+                and any(n is call for stmt in node.body for n in subtree(stmt)):
+            return True
+    return False
+
+
+def _other_route(test: ast.expr) -> bool:
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "startswith"
+            and len(test.args) == 1 and _names_model(test.func.value)):
+        return False
+    arg = test.args[0]
+    items = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+    prefixes = [i.value.lower() for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+    return len(prefixes) == len(items) > 0 and all(
+        "/" in p and p.split("/", 1)[0] not in _CLAUDE_ROUTES and not p.startswith(_CLAUDE) for p in prefixes)
+
+
+def _caller_unknown(b, value, frame, depth: int = 0) -> bool:
+    """True when a call site of the sending function passes a model the code does not write (a
+    caller's setting, `model_name=self.config.model`) beside callers that write one (`"openai/o3-mini"`):
+    an `Alt` of the callers' arguments (`per_caller`) with an option of no static name."""
+    from ..layout import variants_of
+    if not isinstance(value, Alt) or depth > 6:
+        return False
+    if value.per_caller and any(b.static_text(v, frame) is None for o in value.options for v in variants_of(o)):
+        return True
+    return any(_caller_unknown(b, o, frame, depth + 1) for o in value.options)
 
 
 def _claude_text(node: ast.expr) -> bool:
