@@ -100,6 +100,7 @@ class Linter:
         filename = display_name(path)
         result = Result(report)
         self.project.start()
+        reads.RAW.clear()
         with reads.tracking() as seen:
             try:
                 if kind == "python":
@@ -122,9 +123,16 @@ class Linter:
                 result.cacheable = False
             finally:
                 self.evaluator.forget()  # the next file starts from the same state
+                over, used = self.project.over, self.project.used_chars
                 self.project.finish()  # bounded memory: drop the least recently used modules
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
+        if not over:  # (past the budget, which modules are read depends on their lengths)
+            from .python.tree import MAX_ANALYSIS_CHARS
+            codes = reads.CODE
+            result.codes = {k: codes[(k, v)] for k, v in result.deps.items()
+                            if v is not None and (k, v) in codes and k not in reads.RAW}
+            result.slack = MAX_ANALYSIS_CHARS - used
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
             result.cacheable = False  # unreadable, or an unsaved text: nothing to key it by
         return result
