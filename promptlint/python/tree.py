@@ -97,6 +97,8 @@ class Project:
         self._pinned: set[Path] = set()
         self.used_chars = 0
         self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
+        #: Keep the code state of each module parsed (`promptlint.reads.CODE`): a run with a cache.
+        self.code_states = False
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
         #: or parsed: dotted name -> (path, error). Reset by `start`.
         self.failed: dict[str, tuple[Path, ParseError]] = {}
@@ -228,7 +230,7 @@ class Project:
         if name is None:
             name = self._names[path] = display_name(path)
         module = load(path, text, dotted=".".join(parts) or None, filename=name)
-        if state is not None and len(state) == 64:  # read from disk (not an unsaved text)
+        if self.code_states and state is not None and len(state) == 64:  # read from disk (not an unsaved text)
             if len(reads.CODE) > MAX_CODE_STATES:
                 reads.CODE.clear()  # (a long-lived process: an editor's server)
             reads.CODE[(reads.key_of(path), state)] = reads.CODE[(reads.key_of(given), state)] = code_state(state, module)
