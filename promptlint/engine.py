@@ -100,6 +100,7 @@ class Linter:
         filename = display_name(path)
         result = Result(report)
         self.project.start()
+        reads.RAW.clear()
         with reads.tracking() as seen:
             try:
                 if kind == "python":
@@ -122,9 +123,16 @@ class Linter:
                 result.cacheable = False
             finally:
                 self.evaluator.forget()  # the next file starts from the same state
+                over, used = self.project.over, self.project.used_chars
                 self.project.finish()  # bounded memory: drop the least recently used modules
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
+        if self.project.code_states and not over:  # (past the budget, which modules are read depends on their lengths)
+            from .python.tree import MAX_ANALYSIS_CHARS
+            codes = reads.CODE
+            result.codes = {k: codes[(k, v)] for k, v in result.deps.items()
+                            if v is not None and (k, v) in codes and k not in reads.RAW}
+            result.slack = MAX_ANALYSIS_CHARS - used
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
             result.cacheable = False  # unreadable, or an unsaved text: nothing to key it by
         return result
@@ -264,6 +272,7 @@ def _init_worker(roots, targets, profiles, force, cache_args, shared=None) -> No
     _WORKER_OPTIONS["gc"] = collect.start()  # a fresh process that lives for the run: never undone
     _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
     _WORKER.project.shared = shared  # package indexes one worker scanned, for those that replace it
+    _WORKER.project.code_states = cache_args is not None
     _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
     from . import tokens
     if _WORKER_OPTIONS["cache"] is not None and tokens.MEMO is None:  # not inherited (spawn)
@@ -356,6 +365,7 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
             shutil.rmtree(shared, ignore_errors=True)
     elif todo:
         linter = Linter(roots=roots, targets=targets, profiles=profiles)
+        linter.project.code_states = cache is not None
         with collect.paced() as pacer:
             for index, path, kind in todo:
                 result = linter.analyse(path, kind, force)

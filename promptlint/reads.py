@@ -10,6 +10,8 @@ lookups) while an analysis runs inside `tracking()`.
 A state is a short string, or None:
 - the sha256 (hex) of a file's bytes, for a file that was read;
 - "o:" + the sha256 of the text, for an unsaved text that stood in for the file (an overlay);
+- "c:BYTES:CODE:CHARS" for a Python module whose code, not its layout, the result depends on
+  (`promptlint.python.code_state`: set by the cache, `promptlint.cache.Cache.store`);
 - `EXISTS` for a regular file whose existence was tested but whose text was not read;
 - None for a path that is not a regular file (missing, a folder, a FIFO) or cannot be read;
 - anything else for a key that is not a path (`Project.definitions`' text searches, "search:...";
@@ -29,6 +31,26 @@ EXISTS = "f"
 TREE = "tree:"  # key prefix of a reading of every Python file of a project (see above)
 
 _ACTIVE: list[dict[str, str | None]] = []
+#: (key, bytes digest) -> the code state of each Python module this process parsed from those
+#: bytes (`promptlint.python.code_state`): what the cache records instead of the bytes, when the
+#: result of the analysis that read the module does not name it.
+CODE: dict[tuple[str, str], str] = {}
+#: The keys whose text was read, inside `tracking()`, by anything but the module parser
+#: (`promptlint.python.tree.Project` reads inside `parsing()`): a regular expression over a
+#: file's text sees its comments, so such a file stays keyed by its bytes. The engine clears it
+#: before each file's analysis.
+RAW: set[str] = set()
+_PARSING = [0]
+
+
+@contextmanager
+def parsing() -> Iterator[None]:
+    """The reads inside the block are the module parser's (not added to `RAW`)."""
+    _PARSING[0] += 1
+    try:
+        yield
+    finally:
+        _PARSING[0] -= 1
 
 
 @contextmanager
@@ -78,13 +100,19 @@ def overlay_digest(text: str) -> str:
 
 def note_bytes(path: str | os.PathLike, data: bytes) -> None:
     if _ACTIVE:
-        note(key_of(path), digest(data))
+        key = key_of(path)
+        note(key, digest(data))
+        if not _PARSING[0]:
+            RAW.add(key)
 
 
 def note_text(path: str | os.PathLike, text: str) -> None:
     """An overlay read."""
     if _ACTIVE:
-        note(key_of(path), overlay_digest(text))
+        key = key_of(path)
+        note(key, overlay_digest(text))
+        if not _PARSING[0]:
+            RAW.add(key)
 
 
 def note_missing(path: str | os.PathLike) -> None:

@@ -13,7 +13,12 @@ An entry is valid when all of these are unchanged:
   (targets, provider profile overrides, `force`);
 - every dependency the analysis recorded (`promptlint.reads`): the bytes of each other file it
   read (imported modules, rendered templates, config and text files), the absence of each file it
-  looked for and did not find, and each text search over a package.
+  looked for and did not find, and each text search over a package. A Python module the analysis
+  parsed is recorded by its code instead of its bytes (`promptlint.python.code_state`: the text of
+  its top-level statements) when the result names neither the module nor a row without a file
+  (`_by_code`), and its texts grew by no more than the analysis' budget left (`MAX_ANALYSIS_CHARS`):
+  a comment or a blank line added between two functions of an imported module does not make its
+  importers analysed again (early cutoff); their entries then record the module's new bytes.
 
 Two more kinds of entries make a run whose files are all cached load neither a tokenizer nor
 libcst: the findings of the prefix rules per layout (keyed by the digest of the layout itself:
@@ -35,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -42,6 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__, reads, source
+from ..python import code_state
 from ..model import Diagnostic, PromptLayout, Report
 from .codec import CodecError, decode, encode
 
@@ -67,7 +74,10 @@ class Result:
     (an internal error); `restart` asks the worker to stop after it (a MemoryError); `tokens`
     are the token counts a worker computed for it (`promptlint.tokens.MEMO`); `layout_keys` the
     digest of each of its layouts, where the findings of the prefix rules on it are cached;
-    `plain` is `is_plain` of the result, set when `deps` was dropped (a worker stored the entry
+    `codes` the code state (`promptlint.python.code_state`) of each Python module of `deps` that
+    its analysis parsed, and `slack` the characters its modules could grow by before they meet
+    `MAX_ANALYSIS_CHARS` (no `codes` when they met it): `store` keys the module by its code when
+    the result does not name it; `plain` is `is_plain` of the result, set when `deps` was dropped (a worker stored the entry
     and sends the parent no dependency: thousands per file, which the parent would hold to the
     end of the run for nothing)."""
 
@@ -80,11 +90,14 @@ class Result:
     tokens: dict[str, int] = field(default_factory=dict)
     layout_keys: list[str] = field(default_factory=list)
     plain: bool | None = None
+    codes: dict[str, str] = field(default_factory=dict)
+    slack: int = 0
 
     def drop_deps(self) -> None:
         """Forget `deps` (once stored), remembering whether the result is plain."""
         self.plain = is_plain(self)
         self.deps = {}
+        self.codes = {}
 
 
 def default_dir(config_path: Path | None) -> Path:
@@ -256,7 +269,8 @@ class Cache:
         if not isinstance(deps, dict) or not all(isinstance(k, str) and (v is None or isinstance(v, str))
                                                  for k, v in deps.items()):
             return None
-        if not all(self.holds(k, v) for k, v in deps.items()):
+        refreshed = self._valid(deps, data.get("slack"))
+        if refreshed is None:
             return None
         errors = data.get("errors", [])
         if not (isinstance(errors, list) and all(isinstance(e, str) for e in errors)):
@@ -270,7 +284,43 @@ class Cache:
         keys = data.get("layout_keys", [])
         if not (isinstance(keys, list) and len(keys) == len(report.prompts) and all(isinstance(k, str) for k in keys)):
             return None
+        if refreshed:  # modules whose code did not change: their new bytes, so the next run reads none of them
+            data["deps"] = {**deps, **refreshed}
+            try:
+                _write_atomic(self._entry(key, kind), json.dumps(data, separators=(",", ":")).encode("ascii"))
+            except (OSError, ValueError):
+                pass
         return Result(report, state, deps, quiet=data.get("quiet") is True, layout_keys=keys)
+
+    def _valid(self, deps: dict[str, str | None], slack) -> dict[str, str] | None:
+        """None unless every dependency in `deps` holds; else the new code state of each module
+        recorded by its code whose bytes changed but not its code (`promptlint.python.code_state`),
+        when their texts together grew by at most `slack` characters."""
+        refreshed: dict[str, str] = {}
+        grown, changed = 0, False
+        for k, v in deps.items():
+            if v is None or not v.startswith(code_state.CODE):
+                if not self.holds(k, v):
+                    return None
+                continue
+            recorded = code_state.split(v)
+            if recorded is None:
+                return None
+            now = self.state(k)
+            if now == recorded[0]:
+                continue
+            memo = (k, code_state.CODE)
+            if memo not in self.states:
+                self.states[memo] = code_state.current(k) if now is not None else None
+            code = self.states[memo]
+            if code is None or code[0] != recorded[1]:
+                return None
+            grown, changed = grown + code[1] - recorded[2], True
+            if len(now) == 64:
+                refreshed[k] = f"{code_state.CODE}{now}:{code[0]}:{code[1]}"
+        if changed and not (type(slack) is int and grown <= slack):
+            return None
+        return refreshed
 
     # ---------------------------------------------------------------- plain results
     # Most files hold no prompt: their result is empty and depends on nothing but their text.
@@ -320,14 +370,16 @@ class Cache:
         key = reads.key_of(path)
         entry = {"schema": SCHEMA, "fingerprint": self.fingerprint, "path": key, "kind": kind,
                  "state": result.state, "deps": result.deps, "quiet": result.quiet}
-        if result.report.diagnostics:
-            entry["diagnostics"] = encode(result.report.diagnostics)
         if result.report.errors:  # a file the analysis gave up on (the same next time)
             entry["errors"] = list(result.report.errors)
         try:
+            if result.report.diagnostics:
+                entry["diagnostics"] = encode(result.report.diagnostics)
             if result.report.prompts:
                 entry["prompts"] = encode(result.report.prompts)
                 result.layout_keys = entry["layout_keys"] = [_layout_key(e) for e in entry["prompts"]]
+            if result.codes:
+                entry["deps"], entry["slack"] = _by_code(result, entry), result.slack
             text = json.dumps(entry, separators=(",", ":"))  # ASCII: lone surrogates escaped
             target = self._entry(key, kind)
             self._ready()
@@ -412,6 +464,28 @@ def _check_writable(root: Path) -> None:
         raise NotADirectoryError(20, "Not a directory", str(path))
     if not os.access(path, os.W_OK | os.X_OK):
         raise PermissionError(13, "Permission denied", str(path))
+
+
+#: A row named in a text (`line 12`, `(line 12)`): a message may name a row of another module
+#: without its file name.
+_ROW = re.compile(r"\bline \d")
+
+
+def _by_code(result: Result, entry: dict) -> dict[str, str | None]:
+    """`result.deps` with each module of `result.codes` keyed by its code state when the result
+    does not name it: no file name of the module (its base name, as JSON writes it, anywhere in
+    the diagnostics, prompts and errors: the rows of a span, a related location, a layout id or
+    a message such as "`f` (tools.py:12)" would move with its layout) and no row named without a
+    file ("line 12"). Such a result is the same for any text of the module with the same code."""
+    body = json.dumps([entry.get("diagnostics"), entry.get("prompts"), entry.get("errors")])
+    if _ROW.search(body):
+        return result.deps
+    deps = dict(result.deps)
+    for k, state in result.codes.items():
+        names = {os.path.basename(k), os.path.basename(os.path.realpath(k))}
+        if deps.get(k) == state.split(":")[1] and not any(json.dumps(n)[1:-1] in body for n in names):
+            deps[k] = state
+    return deps
 
 
 def is_plain(result: Result) -> bool:

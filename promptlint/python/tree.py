@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import reads, source
 from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
+from .code_state import code_state
 from .module import Module, ParseError, load
 from .packages import CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
 
@@ -41,6 +42,8 @@ MAX_ANALYSIS_CHARS = 4_000_000
 INSTALL_DIRS = ("site-packages", "dist-packages")
 #: Package indexes (`definitions`) kept at once; the least recently used goes first.
 MAX_PACKAGES = 8
+#: Code states of parsed modules kept (`promptlint.reads.CODE`); past it they are forgotten.
+MAX_CODE_STATES = 100_000
 
 
 class OverBudget(Exception):
@@ -93,6 +96,9 @@ class Project:
         self._used: dict[Path, int] = {}
         self._pinned: set[Path] = set()
         self.used_chars = 0
+        self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
+        #: Keep the code state of each module parsed (`promptlint.reads.CODE`): a run with a cache.
+        self.code_states = False
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
         #: or parsed: dotted name -> (path, error). Reset by `start`.
         self.failed: dict[str, tuple[Path, ParseError]] = {}
@@ -112,6 +118,7 @@ class Project:
         before it in this process."""
         self.roots = []
         self.failed = {}
+        self.over = False
         self._used = {}
         self._pinned = set()
         self.used_chars = 0
@@ -169,6 +176,7 @@ class Project:
             key = self._resolved[path] = path.resolve()
         if key not in self._used:
             if self.used_chars >= MAX_ANALYSIS_CHARS:
+                self.over = True
                 raise OverBudget(str(key))
             self._used[key] = 0
         self._pinned.add(key)
@@ -209,7 +217,8 @@ class Project:
         self._seen[path] = seen
         if text is None:
             try:
-                text = source.read_python(path)
+                with reads.parsing():
+                    text = source.read_python(path)
             except source.SourceError as exc:
                 seen.append((reads.key_of(path), None))
                 raise ParseError(str(exc), exc.row, exc.column, too_large=exc.too_large) from None
@@ -221,6 +230,10 @@ class Project:
         if name is None:
             name = self._names[path] = display_name(path)
         module = load(path, text, dotted=".".join(parts) or None, filename=name)
+        if self.code_states and state is not None and len(state) == 64:  # read from disk (not an unsaved text)
+            if len(reads.CODE) > MAX_CODE_STATES:
+                reads.CODE.clear()  # (a long-lived process: an editor's server)
+            reads.CODE[(reads.key_of(path), state)] = reads.CODE[(reads.key_of(given), state)] = code_state(state, module)
         self._roots[path] = root
         self._add_root(root)
         return module
