@@ -211,6 +211,10 @@ class HistoryWindowRule(Rule):
     "<code>" in m.content and code is not None: continue`, where `code` is set on the first kept;
     `if m.name in seen: continue`) drops an older message from the middle of what is sent each
     time a newer one of its kind comes: a cut too, where it skips.
+    A function that walks the conversation it is handed and writes every message of a role with a
+    value of another of its parameters (`if msg["role"] == "user": msg["content"] = [text,
+    {"image_url": {"url": url}}]`, `url` from `url_variables`) re-sends the older messages with
+    this call's value: info, where the message is written (python/role_stamps.py).
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -254,6 +258,15 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for write, entry, param, role in module.facts.get("role_stamps", ()):
+            message = (f"Every `{role}` message of the conversation this function is handed, the older ones (and any "
+                       f"example) too, not only the newest, is written here with `{param}`, a value of this call, not "
+                       "of the message: when a call brings another value, the conversation differs from the previous "
+                       "request's from its first such message on, and everything after it is read uncached (whether "
+                       f"callers pass another `{param}` is not followed here: how much it costs is not known); add "
+                       "the value to the newest message only, and re-send older messages as they were sent")
+            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
+                                  related=[Related(module.span(entry), f"`{param}` enters the message here")])
         for call, (kept, owner) in module.facts.get("chosen_removals", ()):
             message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
                        "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
