@@ -17,7 +17,7 @@ from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated
                history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
                kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips, role_stamps,
                request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
-               tool_results)
+               tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -120,6 +120,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
+        module.facts["unseen_templates"] = unseen_templates.unseen_templates(module)
     if role_stamps.might_stamp(module.source):
         module.facts["role_stamps"] = role_stamps.role_stamps(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
