@@ -259,7 +259,8 @@ class HistoryWindowRule(Rule):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
-            message = (f"Every `{role}` message of the conversation this function is handed, the older ones (and any "
+            roles = " or ".join(f"`{r}`" for r in role.split("/"))
+            message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
                        f"example) too, not only the newest, is written here with `{param}`, a value of this call, not "
                        "of the message: when a call brings another value, the conversation differs from the previous "
                        "request's from its first such message on, and everything after it is read uncached (whether "
