@@ -16,6 +16,7 @@ from ..model import replace
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
                kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips, role_stamps,
+               shared_prompts,
                request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
                tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
@@ -122,6 +123,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
     if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
         module.facts["unseen_templates"] = unseen_templates.unseen_templates(module)
+    if shared_prompts.might_share(module.source):  # (PRM105: a class's prompt added to through self)
+        module.facts["shared_prompts"] = shared_prompts.shared_prompts(module)
     if role_stamps.might_stamp(module.source):
         module.facts["role_stamps"] = role_stamps.role_stamps(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):

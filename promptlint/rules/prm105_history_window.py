@@ -214,7 +214,10 @@ class HistoryWindowRule(Rule):
     A function that walks the conversation it is handed and writes every message of a role with a
     value of another of its parameters (`if msg["role"] == "user": msg["content"] = [text,
     {"image_url": {"url": url}}]`, `url` from `url_variables`) re-sends the older messages with
-    this call's value: info, where the message is written (python/role_stamps.py).
+    this call's value: info, where the message is written (python/role_stamps.py). A prompt a
+    class assigns in its body (`_prompt = PromptTemplate(...)`, `examples = [...]`), added to through
+    `self` by a method (`self._prompt.template = self._prompt.template + ...`, `self.examples.append(x)`)
+    grows for every instance, which all share it: info, where it is added (python/shared_prompts.py).
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -268,6 +271,15 @@ class HistoryWindowRule(Rule):
                        "the value to the newest message only, and re-send older messages as they were sent")
             yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
                                   related=[Related(module.span(entry), f"`{param}` enters the message here")])
+        for added, held, name, cls in module.facts.get("shared_prompts", ()):
+            message = (f"`{name}` is assigned in the body of the class `{cls}`, so one object serves every instance, "
+                       "and this adds to it through `self`: each instance made (or each call) adds again to that "
+                       "shared object, so the prompt made from it grows by one addition each time and differs from "
+                       "the previous one where the additions start, and everything after that is read uncached "
+                       "(how often this runs is not followed here: how much it costs is not known); copy it for "
+                       f"the instance first (`self.{name} = copy(...)`) or build the text where it is used")
+            yield self.diagnostic(message, module.span(added), severity=Severity.INFO,
+                                  related=[Related(module.span(held), "the object every instance shares, made here")])
         for call, (kept, owner) in module.facts.get("chosen_removals", ()):
             message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
                        "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
