@@ -51,6 +51,13 @@ _CUT_WITH_RELATED = {
                         "here: how much it costs is not known); render every turn the same way, and put what only "
                         "the newest turn needs after the conversation"),
                        "the conversation's text built here"),
+    "newest_remakes": (("The newest message of the conversation the instance keeps is re-made here for the request, "
+                        "on a copy (by a call given its text), while the kept conversation keeps it as it was: on "
+                        "the next turn it is re-sent as kept, not as it was sent, so the history differs from the "
+                        "previous request's from that message on and it and the answer after it are read uncached "
+                        "on every turn (whether the call changes the text is not followed here: how much it costs "
+                        "is not known); keep the message as it was sent, or re-make every message the same way"),
+                       "the copy of the kept conversation made here"),
     "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                      "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
                      "holds more every new one pushes an older one out and the conversation changes from that "
@@ -218,6 +225,10 @@ class HistoryWindowRule(Rule):
     class assigns in its body (`_prompt = PromptTemplate(...)`, `examples = [...]`), added to through
     `self` by a method (`self._prompt.template = self._prompt.template + ...`, `self.examples.append(x)`)
     grows for every instance, which all share it: info, where it is added (python/shared_prompts.py).
+    The newest message of a conversation an instance keeps, re-made for the request on a copy (`req =
+    fmt(out[-1]["content"]); del out[-1]; out += req.messages`, `out` copied from
+    `self.conversation_history`), is re-sent as kept on the next turn: info, at the call
+    (python/newest_remakes.py).
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
