@@ -29,6 +29,7 @@ def test_the_rule_reports_them_at_info_with_the_copy_related():
 
 
 def test_the_text_test_needs_the_newest_item_an_instance_and_a_removal_or_a_write():
-    assert might_remake("x = f(self.h)\nr = g(out[-1])\ndel out[-1]\n")
-    assert might_remake('m = list(self.h)\nm[-1]["content"] = w(m[-1]["content"])\n')
-    assert not might_remake("r = g(out[-1])\n")
+    assert might_remake("x = f(self.history)\nr = g(out[-1])\ndel out[-1]\n")
+    assert might_remake('m = list(self.messages)\nm[-1]["content"] = w(m[-1]["content"])\n')
+    assert not might_remake("x = f(self.rows)\nr = g(out[-1])\ndel out[-1]\n")  # no kept conversation
+    assert not might_remake("x = f(self.history)\nr = g(out[-1])\n")

@@ -29,7 +29,9 @@ def test_the_rule_reports_them_at_info_with_the_class_assignment_related():
     assert found == [("PRM105", "info", 11, [7]), ("PRM105", "info", 14, [8])]
 
 
-def test_the_text_test_needs_a_class_self_and_an_addition():
-    assert might_share("class A:\n    def f(self):\n        self.t.template += x\n")
-    assert might_share("class A:\n    def f(self):\n        self.examples.append(x)\n")
+def test_the_text_test_needs_a_class_an_indented_assignment_and_an_addition_through_self():
+    assert might_share("class A:\n    _prompt = T()\n    def f(self):\n        self._prompt.template += x\n")
+    assert might_share("class A:\n    examples: list = []\n    def f(self):\n        self.examples.append(x)\n")
+    assert not might_share("class A:\n    def f(self):\n        self.examples.append(x)\n")  # not assigned
+    assert not might_share("class A:\n    scores = []\n    def f(self):\n        self.scores.append(x)\n")
     assert not might_share("def f(t):\n    t.template += x\n")

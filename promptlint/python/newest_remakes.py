@@ -20,6 +20,7 @@ conversation)]` (ast nodes), in source order.
 from __future__ import annotations
 
 import ast
+import re
 
 from .candidates import words
 from .walk import statements, subtree
@@ -29,10 +30,15 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COPIES = ("copy", "deepcopy", "list")
 
 
+#: An instance's conversation read (`self.conversation_history`).
+_KEPT_TEXT = re.compile(r"self\.\w{0,40}(?i:history|messages|conversation|transcript|dialog|turns)")
+
+
 def might_remake(source: str) -> bool:
-    """The text test before the module's walk: the newest item read, and an instance's conversation."""
-    return "[-1]" in source and "self." in source and ("del " in source or ".pop()" in source
-                                                       or '[-1]["content"] =' in source or "[-1]['content'] =" in source)
+    """The text test before the module's walk: the newest item removed or written, and an
+    instance's conversation (`_KEPT_TEXT`)."""
+    return "[-1]" in source and ("del " in source or ".pop()" in source or '[-1]["content"] =' in source
+                                 or "[-1]['content'] =" in source) and _KEPT_TEXT.search(source) is not None
 
 
 def newest_remakes(module) -> list[tuple[ast.AST, ast.AST]]:
@@ -40,7 +46,7 @@ def newest_remakes(module) -> list[tuple[ast.AST, ast.AST]]:
     message on a copy (module docstring)."""
     out = []
     for f in statements(module.tree):
-        if not isinstance(f, _FUNCS):
+        if not isinstance(f, _FUNCS) or "[-1]" not in module.code(f):
             continue
         nodes = list(subtree(f))
         copies = _copies(nodes)

@@ -43,7 +43,7 @@ TEXT = re.compile(r"""(?:\[["']role["']\]|\.role|get\(["']role["']\))\s{0,4}(?:=
 
 def might_stamp(source: str) -> bool:
     """True when `source` may hold a stamp: a walk (`for `), a role test (`TEXT`) and a content write."""
-    return "for " in source and "content" in source and TEXT.search(source) is not None
+    return "for " in source and "role" in source and "content" in source and TEXT.search(source) is not None
 
 
 def role_stamps(module) -> list[tuple[ast.AST, ast.AST, str, str]]:

@@ -18,6 +18,7 @@ the class's name)]` (ast nodes, names), in source order.
 from __future__ import annotations
 
 import ast
+import re
 
 from .candidates import prompt_named, words
 from .walk import subtree
@@ -26,10 +27,18 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _HELD_WORDS = frozenset({"template", "templates", "messages", "examples", "history"})
 
 
+#: An addition through `self` to a name with a held word (`self._prompt.template += `, `self.examples.append(`).
+_ADD_TEXT = re.compile(r"self\.(\w{0,40}(?i:prompt|template|messages|examples|history|instruction)\w{0,40})"
+                       r"(?:\.\w{1,40}[ \t]{0,4}\+?=(?!=)|[ \t]{0,4}\+=|\.(?:append|extend)\()")
+
+
 def might_share(source: str) -> bool:
-    """The text test before the module's walk: a class, and an addition through `self.`."""
-    return "class " in source and "self." in source and (" += " in source or ".append(" in source
-                                                         or ".extend(" in source or " + " in source)
+    """The text test before the module's walk: a class, an addition through `self.` to a name with
+    a held word (`_ADD_TEXT`) and that name assigned at an indentation (a class body's, maybe)."""
+    if "class " not in source or "self." not in source:
+        return False
+    names = {m.group(1) for m in _ADD_TEXT.finditer(source)}
+    return any(re.search(rf"^[ \t]+{n}[ \t]{{0,4}}(?::[^=\n]{{0,80}})?=(?!=)", source, re.MULTILINE) for n in names)
 
 
 def shared_prompts(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
