@@ -9,7 +9,6 @@ from pathlib import Path
 
 from promptlint import api
 from promptlint.python.module import load
-from promptlint.python.prefilter import might_hold_prompt
 from promptlint.python.unseen_templates import might_hold, unseen_templates
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "unseen_templates" / "nodes.py"
@@ -36,7 +35,7 @@ def test_the_rule_reports_them_at_info_with_the_user_message_related():
 
 def test_the_text_test_needs_a_render_or_a_format_and_a_system_word():
     source = 'from jinja2 import Template\nsystem = Template(t).render(d)\n'
-    assert might_hold(source) and might_hold_prompt(source)
+    assert might_hold(source)
     assert might_hold('system = text.format(**row)\n')
     assert not might_hold('user = Template(t).render(d)\n')
     assert not might_hold('system = text.format(row)\n')

@@ -14,6 +14,9 @@ on (the message and the answer after it are read uncached every turn; older turn
 function that writes the copy back to the instance keeps what it sent: not one. Whether the call
 changes the text is not followed here: info, at the call, with the copy as a related place.
 
+Read in the modules the prefilter lets through (`prefilter.might_hold_prompt`), which the
+modules that send or build a prompt do; the text test below adds none.
+
 Shape: `newest_remakes(module) -> [(the call that re-makes the newest message, the copy of the
 conversation)]` (ast nodes), in source order.
 """

@@ -20,8 +20,6 @@ from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
-from .unseen_templates import might_hold as unseen_template  # a system template of unseen text (PRM101)
-from .role_stamps import might_stamp  # a value of the call added to every message of a role (PRM105)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
 from .summary_heads import REWRITTEN
@@ -294,10 +292,6 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a message merged into the caller's own message object (PRM105, inplace_merges)
     if might_append(source):
         return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
-    if unseen_template(source):
-        return True  # a system message rendered from a template of unseen text, fed per request (PRM101)
-    if might_stamp(source):
-        return True  # a value of the call added to every message of a role (PRM105, role_stamps)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -19,6 +19,9 @@ not content: not followed; nor is a parameter named as the request's configurati
 test that stops at the first message of the role (`break`: one message, not every one). Whether the caller's value changes between calls is not followed here:
 info, at the write, with the place where the value enters it as a related place.
 
+Read in the modules the prefilter lets through (`prefilter.might_hold_prompt`), which the
+modules that send or build a prompt do; the text test below adds none.
+
 Shape: `role_stamps(module) -> [(the write, the node where the parameter's value enters, the
 parameter's name, the role)]` (ast nodes, names), in source order.
 """

@@ -12,6 +12,9 @@ and what a cache held of it ends where the additions start. An instance that bin
 method runs is not followed here: info, where the text is added, with the class's assignment as a
 related place.
 
+Read in the modules the prefilter lets through (`prefilter.might_hold_prompt`), which the
+modules that send or build a prompt do; the text test below adds none.
+
 Shape: `shared_prompts(module) -> [(the statement that adds, the class-level assignment, the name,
 the class's name)]` (ast nodes, names), in source order.
 """

@@ -14,6 +14,9 @@ conversation history). Which values the template places is not known here: info,
 render, with the user message's as a related place. A template whose text is in the code is read
 by the analysis itself and is not one.
 
+Read in the modules the prefilter lets through (`prefilter.might_hold_prompt`), which the
+modules that send or build a prompt do; the text test below adds none.
+
 Shape: `unseen_templates(module) -> [(the system render, the user message's use of the values,
 the template's source text, the values' name)]` (ast nodes, code text), in source order.
 """
