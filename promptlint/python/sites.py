@@ -15,9 +15,10 @@ from ..model import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
-               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
+               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips, role_stamps,
+               newest_remakes, shared_prompts,
                request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
-               tool_results)
+               tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -75,7 +76,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
     """Module facts of a conversation rewritten between requests: for PRM105 its newest turns
     rendered apart by a function named for it (`history_renders`), messages a caller names left
     out of it where it is kept (`kept_removals`), stored messages re-sent with a content field
-    cleared (`replay_strips`); for PRM103 a new id among a rendered prompt's variables
+    cleared (`replay_strips`), the newest message re-made on a copy of the kept conversation
+    (`newest_remakes`); for PRM103 a new id among a rendered prompt's variables
     (`render_ids`) and one made for each message by a converter of the whole conversation
     (`history_ids`). Each is read only when the module's text can hold its shape."""
     src = module.source
@@ -88,6 +90,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["chosen_removals"] = kept_removals.chosen_removals(module, evaluator.project)
     if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
+    if newest_remakes.might_remake(src):
+        module.facts["newest_remakes"] = newest_remakes.newest_remakes(module)
     if render_ids.may_hold(src):
         module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
     if converted_ids.CONVERTS_HISTORY.search(src) is not None:
@@ -120,6 +124,12 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
+        module.facts["unseen_templates"] = unseen_templates.unseen_templates(module)
+    if shared_prompts.might_share(module.source):  # (PRM105: a class's prompt added to through self)
+        module.facts["shared_prompts"] = shared_prompts.shared_prompts(module)
+    if role_stamps.might_stamp(module.source):
+        module.facts["role_stamps"] = role_stamps.role_stamps(module)
     if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):

@@ -36,6 +36,10 @@ class DynamicBeforeStaticRule(Rule):
     whole from its callers and sends (`[*image_blocks, {"type": "text", "text": prompt}]`), is
     info: the callers' prompts may share their instructions, which the image keeps from being
     cached, but how much they share is not known there.
+    A system message rendered from a template whose text is not in the code (a configuration, a
+    docstring: `Template(self.config.system_message).render(data)`, `system_prompt.format(**row)`)
+    with the values the user message is made from (`user = Template(...).render(**data)`,
+    `json.dumps(data)`) places per-request values wherever its template asks: info, at the render.
 
     ## Why is this bad?
     Everything after the first changed byte is a cache miss. Per-request content at the end of the
@@ -81,6 +85,19 @@ class DynamicBeforeStaticRule(Rule):
                                   fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
         yield from self._after_history(layout)
+
+    def check_module(self, module):
+        """Info at a system message rendered from a template whose text is not in the code with the
+        values the user message is made from (`python/unseen_templates.py`)."""
+        for render, user, template, values in module.facts.get("unseen_templates", ()):
+            message = (f"The system message is rendered here from a template whose text is not in the code "
+                       f"(`{template}`) with `{values}`, the values the user message is made from: whatever of "
+                       "them the template places changes with each request, before everything that follows the "
+                       "system message (examples, the conversation history), which is then processed uncached "
+                       "(which values the template places is not known here: how much it costs is not known); "
+                       "keep per-request values out of the system template and put them in the user message")
+            yield self.diagnostic(message, module.span(render), severity=Severity.INFO,
+                                  related=[Related(module.span(user), f"the user message made from `{values}` here")])
 
     def _after_history(self, layout: PromptLayout):
         """Static parts after the replayed conversation (`rules/_history_first.py`): processed

@@ -51,6 +51,13 @@ _CUT_WITH_RELATED = {
                         "here: how much it costs is not known); render every turn the same way, and put what only "
                         "the newest turn needs after the conversation"),
                        "the conversation's text built here"),
+    "newest_remakes": (("The newest message of the conversation the instance keeps is re-made here for the request, "
+                        "on a copy (by a call given its text), while the kept conversation keeps it as it was: on "
+                        "the next turn it is re-sent as kept, not as it was sent, so the history differs from the "
+                        "previous request's from that message on and it and the answer after it are read uncached "
+                        "on every turn (whether the call changes the text is not followed here: how much it costs "
+                        "is not known); keep the message as it was sent, or re-make every message the same way"),
+                       "the copy of the kept conversation made here"),
     "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
                      "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
                      "holds more every new one pushes an older one out and the conversation changes from that "
@@ -211,6 +218,17 @@ class HistoryWindowRule(Rule):
     "<code>" in m.content and code is not None: continue`, where `code` is set on the first kept;
     `if m.name in seen: continue`) drops an older message from the middle of what is sent each
     time a newer one of its kind comes: a cut too, where it skips.
+    A function that walks the conversation it is handed and writes every message of a role with a
+    value of another of its parameters (`if msg["role"] == "user": msg["content"] = [text,
+    {"image_url": {"url": url}}]`, `url` from `url_variables`) re-sends the older messages with
+    this call's value: info, where the message is written (python/role_stamps.py). A prompt a
+    class assigns in its body (`_prompt = PromptTemplate(...)`, `examples = [...]`), added to through
+    `self` by a method (`self._prompt.template = self._prompt.template + ...`, `self.examples.append(x)`)
+    grows for every instance, which all share it: info, where it is added (python/shared_prompts.py).
+    The newest message of a conversation an instance keeps, re-made for the request on a copy (`req =
+    fmt(out[-1]["content"]); del out[-1]; out += req.messages`, `out` copied from
+    `self.conversation_history`), is re-sent as kept on the next turn: info, at the call
+    (python/newest_remakes.py).
 
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
@@ -254,6 +272,25 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for write, entry, param, role in module.facts.get("role_stamps", ()):
+            roles = " or ".join(f"`{r}`" for r in role.split("/"))
+            message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
+                       f"example) too, not only the newest, is written here with `{param}`, a value of this call, not "
+                       "of the message: when a call brings another value, the conversation differs from the previous "
+                       "request's from its first such message on, and everything after it is read uncached (whether "
+                       f"callers pass another `{param}` is not followed here: how much it costs is not known); add "
+                       "the value to the newest message only, and re-send older messages as they were sent")
+            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
+                                  related=[Related(module.span(entry), f"`{param}` enters the message here")])
+        for added, held, name, cls in module.facts.get("shared_prompts", ()):
+            message = (f"`{name}` is assigned in the body of the class `{cls}`, so one object serves every instance, "
+                       "and this adds to it through `self`: each instance made (or each call) adds again to that "
+                       "shared object, so the prompt made from it grows by one addition each time and differs from "
+                       "the previous one where the additions start, and everything after that is read uncached "
+                       "(how often this runs is not followed here: how much it costs is not known); copy it for "
+                       f"the instance first (`self.{name} = copy(...)`) or build the text where it is used")
+            yield self.diagnostic(message, module.span(added), severity=Severity.INFO,
+                                  related=[Related(module.span(held), "the object every instance shares, made here")])
         for call, (kept, owner) in module.facts.get("chosen_removals", ()):
             message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
                        "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
