@@ -16,9 +16,8 @@ from ..model import replace
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
                history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
                kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips, role_stamps,
-               newest_remakes, shared_prompts,
-               request_dicts, sdks, stored_cuts, summary_heads, system_hoists, template_objects, tool_loops,
-               tool_results, unseen_templates)
+               newest_remakes, shared_prompts, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
+               template_objects, tool_loops, tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -212,8 +211,7 @@ class SiteFinder:
         return frame
 
     def request_body(self, added, call) -> None:
-        """The facts of the layouts of a request body a function returns (python/request_bodies.py),
-        as of a send call's."""
+        """The facts of the layouts of a request body a function returns (python/request_bodies.py)."""
         self._unplaced(added, call)
 
     def _unplaced(self, added, call) -> None:
@@ -248,10 +246,8 @@ class SiteFinder:
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
 
     def _reads_of(self, frame) -> list:
-        """The (module, function) pairs read to build the requests of the send calls of `frame` so
-        far: a value of the frame (a parameter its callers bind, `**kwargs`) is read once, by the
-        first call that sends it, and a later call of the same function reuses it without reading
-        those functions again, though it sends what they built."""
+        """The (module, function) pairs read to build the requests of `frame`'s send calls so far: a
+        value of the frame is read once, by its first send; a later send reuses it unread."""
         seen = self._frame_reads.setdefault(id(frame), {})
         for module, func in self.ev.reached_funcs:
             seen.setdefault((id(module), id(func)), (module, func))
