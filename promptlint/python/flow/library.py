@@ -314,10 +314,8 @@ def _dollar_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
 def _trim_messages(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     """LangChain's `trim_messages(messages, max_tokens=..., strategy="last")`: the newest messages
     that fit (a sliding window of the conversation); `strategy="first"` keeps the oldest (a
-    stable prefix: the messages as they are). LiteLLM's `trim_messages(messages, model)` keeps the
-    system messages and the newest others that fit 75% of the model's context (litellm/utils.py,
-    https://docs.litellm.ai/docs/completion/message_trimming): a sliding window too. None when the
-    messages are not given."""
+    stable prefix). LiteLLM's `trim_messages(messages, model)` keeps the system messages and the newest
+    others that fit (https://docs.litellm.ai/docs/completion/message_trimming). None: no messages."""
     messages = args[0] if args else kwargs.get("messages")
     if messages is None:
         return None
@@ -531,9 +529,8 @@ KNOWN["string.Template"] = _dollar_template
 KNOWN["re.sub"] = sub_call  # a template filled by a pattern (flow/replaced.py)
 for _q in classify.RANDOM_GENERATORS:
     KNOWN[_q] = _generator
-for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages"):
-    KNOWN[f"{_m}.trim_messages"] = _trim_messages
-for _m in ("litellm", "litellm.utils"):
+for _m in ("langchain_core.messages", "langchain_core.messages.utils", "langchain.schema.messages", "litellm",
+           "litellm.utils"):
     KNOWN[f"{_m}.trim_messages"] = _trim_messages
 
 def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
