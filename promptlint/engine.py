@@ -121,8 +121,8 @@ class Linter:
                 report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
                 result.cacheable = False
             finally:
-                self.evaluator.forget()  # the next file starts from the same state
                 self.project.finish()  # bounded memory: drop the least recently used modules
+                self.evaluator.forget()  # the next file starts from the same state (with what it may keep of them)
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
         if result.state in (None, reads.EXISTS) or result.state.startswith("o:"):
