@@ -62,8 +62,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self._bodies = Bodies()  # the readings of bodies (scopes.py), kept across files when their code alone made them
 
     def forget(self) -> None:
-        """Drop every cached value (frames, return values): called when the project's module cache
-        is emptied, so no value keeps a dropped module alive."""
+        """Drop every cached value (frames, return values; of the body readings all but those of
+        held modules' code alone, `flow.bodies`): no value keeps a dropped module alive."""
         self._module_frames.clear()
         self._return_cache.clear()
         self._active.clear()
