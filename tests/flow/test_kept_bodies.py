@@ -86,7 +86,7 @@ def test_a_dropped_module_is_read_again(tmp_path, monkeypatch):
     linter.project.clear()  # every parsed module dropped: the next analysis parses helpers.py again
     _report(linter, b)
     assert seen.count("build") == 2
-    assert all(linter.project.held(body.module) for body in (linter.evaluator._bodies._read[k]
+    assert all(linter.project.held(body.module) for body, _ in (linter.evaluator._bodies._kept[k]
                                                              for k in linter.evaluator._bodies))
 
 

@@ -18,28 +18,33 @@ MAX_KEPT = 30_000
 
 
 class Bodies:
-    """Body readings: key ((id(function node or module tree), id(class node))) -> Frame."""
+    """Body readings: key ((id(function node or module tree), id(class node))) -> Frame. Those
+    that may be kept across files (`_kept`, least recently used first, with their bindings) are
+    listed per module (`_of`), so that the end of a file costs a look at each module, not at each
+    reading (a file without a prompt reads none)."""
 
     def __init__(self) -> None:
-        self._read: dict = {}  # readings of the running file, and those kept (least recently used first)
-        self._own: dict = {}  # key -> bindings of a reading that may be kept (a function's, of its code alone)
+        self._file: dict = {}  # readings of the running file that are not kept past it
+        self._kept: dict = {}  # key -> (reading, its bindings): a function's, of its code alone
+        self._of: dict = {}  # id(module) -> (module, keys of its readings in `_kept`)
+        self._total = 0  # bindings of the readings in `_kept`
         self.looked_out = False  # set by a reading that resolved a name (`newest_iters`)
 
     def __iter__(self):
-        return iter(self._read)
+        return iter([*self._kept, *self._file])
 
     def __contains__(self, key) -> bool:
-        return key in self._read
+        return key in self._kept or key in self._file
 
     def get(self, key, module):
         """The reading kept under `key` of a body of `module` (this very parsed module), or None."""
-        body = self._read.get(key)
-        if body is None or body.module is not module:
-            return None
-        if key in self._own:  # the most recently used last
-            self._read[key] = self._read.pop(key)
-            self._own[key] = self._own.pop(key)
-        return body
+        kept = self._kept.pop(key, None)
+        if kept is not None:
+            self._kept[key] = kept  # the most recently used last
+            body = kept[0]
+        else:
+            body = self._file.get(key)
+        return body if body is not None and body.module is module else None
 
     def start(self) -> bool:
         """A reading starts (`looked_out` is then set by what it asks beyond its body); returns the
@@ -50,25 +55,33 @@ class Bodies:
     def put(self, key, body, outer: bool = False) -> None:
         """Keep the finished reading `body` (the nodes of its key live as long as it does).
         `outer`: what `start` returned (the reading around this one depends on what it read)."""
-        self._read[key] = body
-        self._own.pop(key, None)
+        self._remove(key)
+        self._file.pop(key, None)
         if not self.looked_out and body.func is not None:
-            self._own[key] = sum(len(s) for s in body.snapshots.values())
+            size = sum(len(s) for s in body.snapshots.values())
+            self._kept[key] = (body, size)
+            self._total += size
+            self._of.setdefault(id(body.module), (body.module, set()))[1].add(key)
+        else:
+            self._file[key] = body
         self.looked_out = outer or self.looked_out
+
+    def _remove(self, key) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is not None:
+            self._total -= kept[1]
+            module, keys = self._of[id(kept[0].module)]
+            keys.discard(key)
+            if not keys:
+                del self._of[id(module)]
 
     def forget(self, project) -> None:
         """The analysis of a file is over: keep only the readings of functions' code alone, of
         modules `project` still holds, the most recently used, `MAX_KEPT` bindings at most."""
-        held: dict = {}
-        kept, own, total = {}, {}, 0
-        for key in reversed(self._own):
-            body = self._read[key]
-            alive = held.get(id(body.module))
-            if alive is None:
-                alive = held[id(body.module)] = project.held(body.module)
-            size = self._own[key]
-            if alive and total + size <= MAX_KEPT:
-                kept[key], own[key] = body, size
-                total += size
-        self._read = dict(reversed(kept.items()))
-        self._own = dict(reversed(own.items()))
+        self._file.clear()
+        for module, keys in list(self._of.values()):
+            if not project.held(module):
+                for key in list(keys):
+                    self._remove(key)
+        while self._total > MAX_KEPT:
+            self._remove(next(iter(self._kept)))
