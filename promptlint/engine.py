@@ -122,9 +122,9 @@ class Linter:
                 report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
                 result.cacheable = False
             finally:
-                self.evaluator.forget()  # the next file starts from the same state
                 over, used = self.project.over, self.project.used_chars
                 self.project.finish()  # bounded memory: drop the least recently used modules
+                self.evaluator.forget()  # the next file starts from the same state (with what it may keep of them)
         result.deps = dict(seen)
         result.state = result.deps.pop(reads.key_of(path), None)
         if self.project.code_states and not over:  # (past the budget, which modules are read depends on their lengths)

@@ -212,6 +212,10 @@ class Project:
         module = self._modules.get(self._key(path))
         return isinstance(module, Module) and module.source == text
 
+    def held(self, module: Module) -> bool:
+        """True when this very parsed module is held (not dropped by `trim` or `clear`)."""
+        return self._modules.get(self._key(module.path)) is module
+
     def _parse(self, path: Path, text: str | None, given: Path) -> Module:
         seen: list[tuple[str, str | None]] = []
         self._seen[path] = seen

@@ -12,12 +12,12 @@ objects (attributes and classes), containers; this module holds the dispatch on 
 from __future__ import annotations
 
 import ast
-from ...model import replace
 from pathlib import Path
 
-from ...model import Kind, Segment, Volatility
+from ...model import Kind, Segment, Volatility, replace
 from ... import classify
 from ..module import display_name
+from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
@@ -59,17 +59,17 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
         self._apart: dict = {}  # (id(function node), list name) -> `rewrites.rendered_apart`
-        self._bodies: dict = {}  # (id(function or module tree), id(class)) -> the Frame that read it (scopes.py)
+        self._bodies = Bodies()  # the readings of bodies (scopes.py), kept across files when their code alone made them
 
     def forget(self) -> None:
-        """Drop every cached value (frames, return values): called when the project's module cache
-        is emptied, so no value keeps a dropped module alive."""
+        """Drop every cached value (frames, return values; of the body readings all but those of
+        held modules' code alone, `flow.bodies`): no value keeps a dropped module alive."""
         self._module_frames.clear()
         self._return_cache.clear()
         self._active.clear()
         self._marks.clear()
         self._apart.clear()
-        self._bodies.clear()
+        self._bodies.forget(self.project)
         self.budget.start_file()
 
     def reset_budget(self, speculative: bool = False) -> None:

@@ -41,6 +41,7 @@ def newest_method(ev, frame, node) -> bool:
                 if a.arg == recv), None)
     if not isinstance(ann, ast.Name):
         return False
+    ev._bodies.looked_out = True  # the reading depends on more than its body's code (flow.bodies)
     cls = ev.resolve_global(frame.module, ann.id)
     if not isinstance(cls, ClassRef):
         return False

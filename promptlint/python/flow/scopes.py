@@ -264,18 +264,19 @@ class ScopesMixin:
 
     def ensure(self, frame: Frame) -> None:
         """Read the frame's body once: snapshots of the bindings before each statement. A body is
-        read once per evaluator state (`_bodies`, dropped with its other caches): the reading
-        depends only on the code (module, function, class), not on what the parameters are bound
-        to, so every frame of the same function shares its thunks, each frame with its own values
-        (`Frame.values`, see `Evaluator.force`)."""
+        read once per evaluator state (`_bodies`: kept across files when it read the code alone,
+        `flow.bodies`): the reading depends only on the code (module, function, class), not on
+        what the parameters are bound to, so every frame of the same function shares its thunks,
+        each frame with its own values (`Frame.values`, see `Evaluator.force`)."""
         if frame.snapshots is not None:
             return
         key = (id(frame.func) if frame.func is not None else id(frame.module.tree), id(frame.cls))
-        body = self._bodies.get(key)
-        if body is None or body.module is not frame.module:  # (the body holds its nodes: ids stay unique)
+        body = self._bodies.get(key, frame.module)  # (the body holds its nodes: ids stay unique)
+        if body is None:
             body = Frame(module=frame.module, func=frame.func, cls=frame.cls)
+            outer = self._bodies.start()
             self._read_body(body)
-            self._bodies[key] = body
+            self._bodies.put(key, body, outer)
         frame.snapshots, frame.rows, frame.returns = body.snapshots, body.rows, body.returns
         frame.markers, frame.param_names = body.markers, body.param_names
 
