@@ -26,7 +26,8 @@ class UnsortedJsonDumpsRule(Rule):
     the conversation history are serialised again on every turn from what was stored or parsed
     (a warning); a result that a loop appends once to the list it keeps sending is re-sent as
     written, the same bytes every time (not reported), nor is a list named for names, ids, paths
-    or urls (`artifact_names`: text, no keys to sort). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    or urls (`artifact_names`: text, no keys to sort), nor a JSON schema (`self.tool_schemas`,
+    `json_schema`: made by code, its keys in the order they are declared). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
     docs/policies.md, Policy 7). In prompt text built in Python whose send was not found, it
     needs the history or at least 256 static tokens after it (the rule of evidence of every prefix

@@ -265,14 +265,16 @@ def _keyless_parameter(ev, node, frame) -> bool:
 
 #: Last words of a name that say it holds names or ids (text): `artifact_names`, `tool_ids`.
 _KEYLESS_WORDS = ("names", "ids", "paths", "filenames", "urls")
+_SCHEMA_WORDS = ("schema", "schemas")  # JSON schemas: built by code, keys in declaration order
 
 
 def _named_keyless(node) -> bool:
     """True for a name or attribute whose last word says it is a list of names, ids, paths or
-    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order (sorting the
-    keys of such a list changes nothing)."""
+    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order; or a JSON
+    schema (`self.tool_schemas`, `json_schema`): made by code (a model's schema, a function's
+    signature, a display), its keys in the order they are declared, the same on every request."""
     name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS
+    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS + _SCHEMA_WORDS
 
 
 def _deterministic_dict(node, value) -> bool:
