@@ -22,3 +22,15 @@ def _found(folder: str):
 def test_json_schemas_made_by_code_keep_their_key_order():
     app = FIXTURES / "schemas" / "agent.py"
     assert _found("schemas") == [("PRM201", "info", "agent.py", _row(app, "json.dumps(profile)"))]
+
+
+def test_a_text_str_format_cannot_parse_is_no_template():
+    """BibTeX braces (`year={2021}` beside `Daum{\\'e}`) in a constant only joined with `+`: text,
+    not template variables; a constant with a `{title}` field is still one."""
+    app = FIXTURES / "bibtex" / "prompts.py"
+    assert _found("bibtex") == [("PRM101", "info", "prompts.py", _row(app, "the paper {title}"))]
+
+
+def test_a_request_described_in_a_log_call_is_not_a_send():
+    app = FIXTURES / "logged_tools" / "agent.py"
+    assert _found("logged_tools") == [("PRM204", "info", "agent.py", _row(app, "def chosen_turn") + 3)]
