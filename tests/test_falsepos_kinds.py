@@ -34,3 +34,11 @@ def test_a_text_str_format_cannot_parse_is_no_template():
 def test_a_request_described_in_a_log_call_is_not_a_send():
     app = FIXTURES / "logged_tools" / "agent.py"
     assert _found("logged_tools") == [("PRM204", "info", "agent.py", _row(app, "def chosen_turn") + 3)]
+
+
+def test_sort_keys_is_safe_only_for_keys_known_strings_all_the_way_down():
+    """`Dict[str, Any]` may hold dicts keyed by ints and strs (sort_keys raises TypeError): unsafe;
+    `Optional[dict[str, list[int]]]`: safe."""
+    result = check([FIXTURES / "json_keys"], Settings(), jobs=1)
+    fixes = {d.message.split("`")[1]: d.fix.applicability.value for d in result.diagnostics if d.code == "PRM201"}
+    assert fixes == {"json.dumps(state_store, indent=2)": "unsafe", "json.dumps(counts)": "safe"}

@@ -40,7 +40,11 @@ class UnsortedJsonDumpsRule(Rule):
     Use instead: `json.dumps(row["result"], sort_keys=True)`.
 
     ## Fix safety
-    Safe: the same data, with its keys in a fixed order. Unsafe for a JSON schema shown to the
+    Safe: the same data, with its keys in a fixed order, where it cannot raise: json's
+    `sort_keys=True` raises TypeError on a dict whose keys mix types, so for json and simplejson
+    it is safe only when every dict of the data, nested ones too, is known to have string keys (a
+    display with string keys, data parsed from JSON, a parameter annotated `dict[str, str]`), else
+    unsafe (`Dict[str, Any]`, a bare `dict`). Unsafe for a JSON schema shown to the
     model (a value named for one, `output_schema`, `op["output"]["schema"]`, or a schema method's
     result, `Answer.model_json_schema()`): sorted keys reorder its properties, text the model reads
     and often the order it answers in.

@@ -18,6 +18,7 @@ from ... import classify, source
 from ..module import callee_name
 from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
+from .json_keys import string_keyed
 from .replaced import sub_call
 from .text import const_str
 from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
@@ -209,7 +210,8 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
     if not seg.ordered:
-        seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
+        keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
+        seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
     return Text([seg])
 
 
