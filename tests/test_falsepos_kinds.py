@@ -42,3 +42,19 @@ def test_sort_keys_is_safe_only_for_keys_known_strings_all_the_way_down():
     result = check([FIXTURES / "json_keys"], Settings(), jobs=1)
     fixes = {d.message.split("`")[1]: d.fix.applicability.value for d in result.diagnostics if d.code == "PRM201"}
     assert fixes == {"json.dumps(state_store, indent=2)": "unsafe", "json.dumps(counts)": "safe"}
+
+
+def test_a_part_of_a_larger_prompt_is_judged_where_it_sits():
+    """`return graph_input + CUSTOM_USE + graph_system`: the template filled into `graph_system`
+    comes last, after the per-round sample: only the sample's `{graph}` is reported, and explain
+    of the `graph_system` line draws the whole prompt first."""
+    app = FIXTURES / "concat" / "optimizer.py"
+    assert _found("concat") == [("PRM101", "info", "optimizer.py", _row(app, "<graph>{graph}"))]
+
+
+def test_explain_draws_the_larger_prompt_first():
+    from promptlint.report.explain import select_layouts
+    app = FIXTURES / "concat" / "optimizer.py"
+    result = check([FIXTURES / "concat"], Settings(), jobs=1)
+    chosen = select_layouts(result.prompts, _row(app, "graph_system = "), None, result.diagnostics)
+    assert [lay.site.start.row for lay in chosen] == [_row(app, "return graph_input"), _row(app, "graph_system = ")]
