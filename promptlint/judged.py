@@ -51,15 +51,16 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
 
 
 def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
-    """The ids (`id(layout)`) of the candidates whose every dynamic segment (by span, at least
-    one) another candidate holds, along with more text: a part of a larger prompt the code builds
+    """The ids (`id(layout)`) of the text candidates (no conversation in them) whose every dynamic
+    segment (by span, at least one) another candidate holds, in one run, along with more text: a part of a larger prompt the code builds
     from it (`graph_system = TEMPLATE.format(type=type)`, then `return graph_input + CUSTOM +
     graph_system`; the template itself), judged where it sits in that prompt, not as if it began
     one."""
-    spans = []
+    spans, orders = [], []
     index: dict = {}  # dynamic segment span -> the candidates holding it
     for j, lt in enumerate(candidates):
         segs = [s for _, _, _, s in lt.segments()]
+        orders.append([s.span for s in segs if s.span is not None])
         own = {s.span for s in segs if not s.is_static and s.span is not None}
         spans.append((own, {s.span for s in segs if s.span is not None}))
         for span in own:
@@ -67,13 +68,20 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
     out: set[int] = set()
     for i, lt in enumerate(candidates):
         own, every = spans[i]
-        if not own:
-            continue
+        if not own or any(s.kind is Kind.HISTORY for _, _, _, s in lt.segments()):
+            continue  # (a message list with its conversation is judged as it is sent)
         for j in index[next(iter(own))]:
-            if j != i and own <= spans[j][0] and every < spans[j][1]:
+            if j != i and own <= spans[j][0] and every < spans[j][1] and _within(orders[i], orders[j]):
                 out.add(id(lt))
                 break
     return out
+
+
+def _within(part: list, whole: list) -> bool:
+    """True when the span sequence `part` appears in `whole` as one run, in its order (the
+    smaller prompt is a piece of the larger one, not the same values arranged otherwise)."""
+    n = len(part)
+    return any(whole[k:k + n] == part for k in range(len(whole) - n + 1) if whole[k] == part[0])
 
 
 def holders(layout: PromptLayout, layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
