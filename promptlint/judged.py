@@ -43,17 +43,67 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
                     reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
               if s.span and not s.is_static and s.volatility is Volatility.STABLE and not _unfilled(s)}
+    held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
     out = []
     for layout in layouts:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
             continue
         if layout.source == "python-constant" and (
-                _carried(layout, sent, made) or _template_filled(layout, filled)
+                _carried(layout, sent, made) or _template_filled(layout, filled) or id(layout) in held
                 or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)
                 or layout.api == BODY_API and _inside(layout.site, built)):
             continue
         out.append(layout)
     return out
+
+
+def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
+    """The ids (`id(layout)`) of the text candidates (no conversation in them) whose every dynamic
+    segment (by span, at least one) another candidate holds, in one run, along with more text: a part of a larger prompt the code builds
+    from it (`graph_system = TEMPLATE.format(type=type)`, then `return graph_input + CUSTOM +
+    graph_system`; the template itself), judged where it sits in that prompt, not as if it began
+    one."""
+    spans, orders = [], []
+    index: dict = {}  # dynamic segment span -> the candidates holding it
+    for j, lt in enumerate(candidates):
+        segs = [s for _, _, _, s in lt.segments()]
+        orders.append([s.span for s in segs if s.span is not None])
+        own = {s.span for s in segs if not s.is_static and s.span is not None}
+        spans.append((own, {s.span for s in segs if s.span is not None}))
+        for span in own:
+            index.setdefault(span, []).append(j)
+    out: set[int] = set()
+    for i, lt in enumerate(candidates):
+        own, every = spans[i]
+        if not own or any(s.kind is Kind.HISTORY for _, _, _, s in lt.segments()):
+            continue  # (a message list with its conversation is judged as it is sent)
+        for j in index[next(iter(own))]:
+            if j != i and own <= spans[j][0] and every < spans[j][1] and _within(orders[i], orders[j]):
+                out.add(id(lt))
+                break
+    return out
+
+
+def _within(part: list, whole: list) -> bool:
+    """True when the span sequence `part` appears in `whole` as one run, in its order (the
+    smaller prompt is a piece of the larger one, not the same values arranged otherwise)."""
+    n = len(part)
+    return any(whole[k:k + n] == part for k in range(len(whole) - n + 1) if whole[k] == part[0])
+
+
+def holders(layout: PromptLayout, layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
+    """The larger `python-constant` candidates of `layouts` that hold `layout` (`_held_by_larger`):
+    where a prompt built from it is judged, which `explain` draws first."""
+    candidates = [lt for lt in layouts if lt.source == "python-constant"]
+    if layout not in candidates:
+        return []
+    held = _held_by_larger([layout] + [lt for lt in candidates if lt is not layout])
+    if id(layout) not in held:
+        return []
+    own = {s.span for _, _, _, s in layout.segments() if not s.is_static and s.span is not None}
+    return [lt for lt in candidates if lt is not layout
+            and own <= {s.span for _, _, _, s in lt.segments() if not s.is_static and s.span is not None}
+            and id(lt) not in _held_by_larger(candidates)]
 
 
 def _unfilled(seg) -> bool:

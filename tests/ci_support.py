@@ -25,7 +25,7 @@ client = OpenAI()
 SYSTEM = "You are a support assistant for Acme Corp. Answer briefly and politely, in English."
 
 
-def stamped(question: str, profile: dict, history: list) -> str:
+def stamped(question: str, profile: dict[str, str], history: list) -> str:
     response = client.chat.completions.create(
         model="gpt-4o",
         messages=[

@@ -43,7 +43,7 @@ def answer(question: str) -> str:
     return response.choices[0].message.content
 
 
-def stamped(question: str, profile: dict, history: list) -> str:
+def stamped(question: str, profile: dict[str, str], history: list) -> str:
     response = client.chat.completions.create(
         model="gpt-4o",
         messages=[

@@ -20,7 +20,7 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def ask(question, profile):
+def ask(question, profile: dict[str, str]):
     system = "You are the support assistant. Profile: " + json.dumps(profile) + "\\nAnswer briefly."
     return client.responses.create(model="gpt-5-mini", instructions=system, input=question,
                                    prompt_cache_key=question[:20])

@@ -75,8 +75,15 @@ def fix_with(tmp_path, text, select, place, detail=(), expected_applicability=Ap
 
 def test_serialize_call_anchor_adds_sort_keys(tmp_path):
     _, new = fix_with(tmp_path, "import json\nx = 'é' + json.dumps(data, indent=2)\n",
-                      call_to("json.dumps"), "serialize-call")
+                      call_to("json.dumps"), "serialize-call", (("keys", "str"),))
     assert new == "import json\nx = 'é' + json.dumps(data, indent=2, sort_keys=True)\n"
+
+
+def test_serialize_call_anchor_without_string_keys_is_unsafe(tmp_path):
+    """Keys not known to be strings: `sort_keys=True` may raise TypeError (mixed key types)."""
+    fix, _ = fix_with(tmp_path, "import json\nx = json.dumps(data)\n", call_to("json.dumps"), "serialize-call",
+                      expected_applicability=Applicability.UNSAFE)
+    assert "raises TypeError" in fix.message
 
 
 def test_serialize_call_anchor_uses_the_qualname_the_analysis_found(tmp_path):

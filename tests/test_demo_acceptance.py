@@ -228,7 +228,9 @@ def test_fix_diff_prints_a_unified_diff_and_writes_nothing(demo):
     assert snapshot(root) == before  # same files, bytes and mtimes: nothing written, no temp files
     diff = result.stdout
     headers = [line[4:] for line in diff.splitlines() if line.startswith("--- ")]
-    assert headers and all(f"{APP}/{name}" in headers for name in ("retrieval.py", "tools.py"))
+    assert headers and f"{APP}/retrieval.py" in headers
+    # `json.dumps(step["result"])`: rows of unknown key types, sort_keys may raise, so its fix is unsafe
+    assert f"{APP}/tools.py" not in headers
     assert "@@ -" in diff
     assert "+    + \"\\n\".join(f\"- {sdk}\" for sdk in sorted(SUPPORTED_SDKS))" in diff
     assert "would change" in result.stderr

@@ -1,6 +1,7 @@
 """Fix builders: before/after for each shape, idempotence, and the result re-parses and compiles."""
 from __future__ import annotations
 
+import functools
 import textwrap
 
 import libcst as cst
@@ -40,7 +41,8 @@ def after(source, select, build, index=0):
 
 
 dumps = calls_to("json.dumps", "simplejson.dumps", "orjson.dumps", "yaml.dump", "yaml.safe_dump")
-sort_keys = fixes.sort_keys_fix
+#: The builder told by the extraction that every dict's keys are strings (`json_keys.string_keyed`).
+sort_keys = functools.partial(fixes.sort_keys_fix, string_keys=True)
 
 
 # --- PRM201 ------------------------------------------------------------------------------------
@@ -123,6 +125,20 @@ def test_sort_keys_fix_of_data_stays_safe(source):
     fix, _ = run(source, dumps, sort_keys)
     assert fix.applicability is Applicability.SAFE
     assert fix.message == "Add `sort_keys=True`"
+
+
+@pytest.mark.parametrize("source, safe", [
+    ("import json\nx = json.dumps(data)\n", False),
+    ("import simplejson\nx = simplejson.dumps(data)\n", False),
+    ("import yaml\nx = yaml.safe_dump(data, sort_keys=False)\n", True),   # PyYAML gives up sorting, never raises
+    ("import orjson\nx = orjson.dumps(data)\n", True),                   # orjson writes string keys only
+])
+def test_sort_keys_fix_of_keys_not_known_strings_is_unsafe(source, safe):
+    """`json.dumps({1: "a", "b": 2}, sort_keys=True)` raises TypeError: without the fact that the
+    keys are strings all the way down, the json fix is unsafe and says why."""
+    fix, _ = run(source, dumps, fixes.sort_keys_fix)
+    assert fix.applicability is (Applicability.SAFE if safe else Applicability.UNSAFE)
+    assert ("raises TypeError on keys of mixed types" in fix.message) is not safe
 
 
 def test_sort_keys_fix_in_the_tool_args_case():

@@ -54,7 +54,7 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def ask{n}(question, profile):
+def ask{n}(question, profile: dict[str, str]):
     system = "You are the {role} assistant number {n}. Profile: " + json.dumps(profile) + "\\nAnswer briefly and cite the documents you use."
     return client.chat.completions.create(
         model="gpt-4o", messages=[{{"role": "system", "content": system}}, {{"role": "user", "content": question}}])

@@ -55,7 +55,7 @@ def permutations_of(mapping: dict) -> list[dict]:
 # --- safe fixes: same information, now deterministic ------------------------------------------
 
 def test_prm201_json_sort_keys_same_data_same_bytes():
-    source, new = fixed("json_record.py", first_call("json.dumps"), fixes.sort_keys_fix)
+    source, new = fixed("json_record.py", first_call("json.dumps"), lambda m, n: fixes.sort_keys_fix(m, n, string_keys=True))
     assert "sort_keys=True" in new
     before, after = load(source, "build_system"), load(new, "build_system")
     record = {"plan": "pro", "id": 7, "address": {"city": "Oslo", "zip": "0150"}, "tags": ["a"]}

@@ -189,7 +189,7 @@ from pathlib import Path
 RULES = Path(__file__).with_name("rules.md").read_text()
 
 
-def system_prompt(profile: dict) -> str:
+def system_prompt(profile: dict[str, str]) -> str:
     return f"Profile: {json.dumps(profile)}\\n{RULES}"
 '''
 MAIN = '''from openai import OpenAI

@@ -25,7 +25,7 @@ from openai import OpenAI
 client = OpenAI()
 
 
-def ask(question, history, profile):
+def ask(question, history, profile: dict[str, str]):
     system = "You are the support assistant. Profile: " + json.dumps(profile) + "\\nAnswer briefly and cite the documents."
     return client.chat.completions.create(
         model="gpt-4o", messages=[{"role": "system", "content": system}, *history, {"role": "user", "content": question}])

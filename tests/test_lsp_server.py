@@ -20,7 +20,7 @@ POLICY = """{POLICY}
 """
 
 
-def answer(question: str, profile: dict) -> str:
+def answer(question: str, profile: dict[str, str]) -> str:
     system = f"""Time: {{datetime.now():%H:%M}}
 You are the support assistant of Harbor.
 Customer: {{json.dumps(profile)}}

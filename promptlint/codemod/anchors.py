@@ -10,7 +10,7 @@ or all of its own parentheses, and a lone generator argument also with its call'
 | place            | span                                              | builder / detail keys            |
 |------------------|---------------------------------------------------|----------------------------------|
 | "iterable"       | the iterated expression, or a `sep.join(x)` call  | wrap in `sorted(...)`; ("items", kind), ("key", expr) |
-| "serialize-call" | the `json.dumps(...)` / `yaml.dump` / `orjson` call | sorted keys; ("qualname", "json.dumps") |
+| "serialize-call" | the `json.dumps(...)` / `yaml.dump` / `orjson` call | sorted keys; ("qualname", "json.dumps"), ("keys", "str") when every dict's keys are known strings |
 | "tools"          | the tools expression, or a `return` of it         | sort by name; ("shape", "nested" / "flat" / "object" / "str"), ("api", "chat.completions.create"), ("display", why the shape is assumed) |
 | "fstring-field"  | the `{...}` field (braces included), or its expression | move to the end (unsafe)    |
 | "concat-operand" | an operand of `+` / implicit concatenation, or an expression inside it | move to the end (unsafe) |
@@ -62,7 +62,8 @@ def _build(module: _module.CstModule, anchor: Anchor, message: str | None) -> Fi
                                        **kwargs) if node is not None else None
     if place == "serialize-call":
         node = find(module, anchor.span.start, anchor.span.end, cst.Call)
-        return keywords.sort_keys_fix(module, node, message, anchor.get("qualname")) if node is not None else None
+        return keywords.sort_keys_fix(module, node, message, anchor.get("qualname"),
+                                      string_keys=anchor.get("keys") == "str") if node is not None else None
     if place == "tools":
         node = find(module, anchor.span.start, anchor.span.end, (cst.BaseExpression, cst.Return))
         shape = anchor.get("shape") or api_shape(anchor.get("api"))

@@ -176,14 +176,25 @@ def schema_shown(module, call: cst.Call) -> str | None:
     return None
 
 
-def sort_keys_fix(module, call: cst.Call, message: str | None = None, qualname: str | None = None) -> Fix | None:
+def sort_keys_fix(module, call: cst.Call, message: str | None = None, qualname: str | None = None,
+                  string_keys: bool = False) -> Fix | None:
     """The PRM201 fix for a serialising call, chosen by what the call is (through imports):
     json/simplejson `dumps`/`dump` -> `sort_keys=True`; yaml `dump`/`safe_dump` with
     `sort_keys=False` -> `sort_keys=True` (PyYAML sorts by default, so no keyword means no
     fix); `orjson.dumps` -> `option=orjson.OPT_SORT_KEYS`. None for anything else. Unsafe
-    for a JSON schema (`schema_shown`): the model then reads its properties in another order."""
+    for a JSON schema (`schema_shown`): the model then reads its properties in another order.
+    Unsafe for json/simplejson unless `string_keys` (the extraction found every dict's keys,
+    nested ones too, to be strings): `sort_keys=True` raises TypeError on a dict with keys of
+    mixed types (`{1: "a", "b": 2}`), which PyYAML (it gives up sorting) and orjson (string
+    keys only) never do."""
     fix = _sort_keys_fix(module, call, message, qualname)
     if fix is None or fix.applicability is not SAFE:
+        return fix
+    name = qualname or module.qualified_name(call.func)
+    if name in JSON_DUMPS and not string_keys:
+        fix.applicability = UNSAFE
+        fix.message += (" (unsafe: the keys of the data are not known to be strings in every dict, nested ones "
+                        "too, and `sort_keys=True` raises TypeError on keys of mixed types)")
         return fix
     schema = schema_shown(module, call)
     if schema is not None:

@@ -20,6 +20,7 @@ texts with placeholders named otherwise are not either (HTML, unit files, code t
 from __future__ import annotations
 
 import ast
+import string
 import re
 from functools import lru_cache
 from ..model import replace
@@ -177,8 +178,22 @@ def filled_template(node, module=None) -> str | None:
 
 
 def is_template(node) -> bool:
-    """A string literal with `{name}` placeholders (a template filled elsewhere)."""
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None
+    """A string literal with `{name}` placeholders (a template filled elsewhere) that `str.format`
+    can fill: a text Python's format parser rejects (a BibTeX entry, `year={2021}` beside
+    `Daum{\\'e}`; a lone `}`) raises in `.format(...)`, so nothing fills it so and its braces are text."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None \
+        and format_parses(node.value)
+
+
+def format_parses(text: str) -> bool:
+    """True when `str.format` can parse `text` (`string.Formatter().parse`: no lone `}`, no `{`
+    inside a field's name), i.e. it may be a format template."""
+    try:
+        for _ in string.Formatter().parse(text):
+            pass
+    except ValueError:
+        return False
+    return True
 
 
 def _wrapped(node):

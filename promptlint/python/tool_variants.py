@@ -354,6 +354,8 @@ def find_tool_variants(module) -> list[ToolVariant]:
             if value is None:
                 continue
             fn = fn or _Func(func)
+            if any(_logs(c) for c in fn.enclosing(node, ast.Call)):
+                continue  # the request's description written to a log: nothing is sent
             loops = fn.enclosing(node, _LOOPS)
             loop = loops[0] if loops else None
             sent = _conversation(node, loop)
@@ -385,6 +387,24 @@ def find_tool_variants(module) -> list[ToolVariant]:
             seen.add(id(v.node))
             unique.append(v)
     return unique
+
+
+#: Methods of a logger (`logger.debug(...)`, `logging.info(...)`, `log.warning(...)`) and `print`.
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_LOGGERS = re.compile(r"(?i)^_?(?:logger|logging|log)$|_logger$")
+
+
+def _logs(call: ast.Call) -> bool:
+    """True for a call that writes its arguments to a log (`logger.debug(describe(tools=...))`,
+    `logging.info(...)`, `self.logger.info(...)`, `print(...)`): a request described there is not sent."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "print"
+    if not isinstance(func, ast.Attribute) or func.attr not in _LOG_METHODS:
+        return False
+    owner = func.value
+    name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+    return _LOGGERS.search(name) is not None
 
 
 def _condition_line(conditions, maker) -> int:

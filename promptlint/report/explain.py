@@ -18,6 +18,7 @@ from .. import tokens
 from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
                          targets_for, tokenizer_name)
 from ..impact import impacts, summary
+from ..judged import holders
 from ..prefix import tokens as plural
 from ..model import Diagnostic, Kind, PromptLayout, Segment, Span, Volatility
 from ..profiles import Target
@@ -317,7 +318,10 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
     of_findings = [lay for lay in of_findings if lay.source == "python-call"] or of_findings
     if of_findings or at_call:  # the prompt candidates on the line after the prompts they are part of
         shown = {lay.id for lay in of_findings}
-        return of_findings + [lay for lay in at_call if lay.id not in shown]
+        # a candidate that is part of a larger prompt built from it: that prompt first
+        larger = [h for lay in at_call if lay.id not in shown for h in holders(lay, layouts)]
+        shown |= {h.id for h in larger}
+        return of_findings + larger + [lay for lay in at_call if lay.id not in shown]
 
     def touches(span: Span | None) -> bool:
         return in_file(span) and span.start.row <= line <= span.end.row

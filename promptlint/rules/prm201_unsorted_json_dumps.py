@@ -26,7 +26,8 @@ class UnsortedJsonDumpsRule(Rule):
     the conversation history are serialised again on every turn from what was stored or parsed
     (a warning); a result that a loop appends once to the list it keeps sending is re-sent as
     written, the same bytes every time (not reported), nor is a list named for names, ids, paths
-    or urls (`artifact_names`: text, no keys to sort). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
+    or urls (`artifact_names`: text, no keys to sort), nor a JSON schema (`self.tool_schemas`,
+    `json_schema`: made by code, its keys in the order they are declared). Elsewhere (the system prompt, a prompt constant) the same data usually comes from
     the same source in the same order, so without more evidence it is info (precision over recall:
     docs/policies.md, Policy 7). In prompt text built in Python whose send was not found, it
     needs the history or at least 256 static tokens after it (the rule of evidence of every prefix
@@ -39,7 +40,11 @@ class UnsortedJsonDumpsRule(Rule):
     Use instead: `json.dumps(row["result"], sort_keys=True)`.
 
     ## Fix safety
-    Safe: the same data, with its keys in a fixed order. Unsafe for a JSON schema shown to the
+    Safe: the same data, with its keys in a fixed order, where it cannot raise: json's
+    `sort_keys=True` raises TypeError on a dict whose keys mix types, so for json and simplejson
+    it is safe only when every dict of the data, nested ones too, is known to have string keys (a
+    display with string keys, data parsed from JSON, a parameter annotated `dict[str, str]`), else
+    unsafe (`Dict[str, Any]`, a bare `dict`). Unsafe for a JSON schema shown to the
     model (a value named for one, `output_schema`, `op["output"]["schema"]`, or a schema method's
     result, `Answer.model_json_schema()`): sorted keys reorder its properties, text the model reads
     and often the order it answers in.

@@ -18,6 +18,7 @@ from ... import classify, source
 from ..module import callee_name
 from .configured import is_configured
 from .hashing import keyless_annotation, seed_free_set
+from .json_keys import string_keyed
 from .replaced import sub_call
 from .text import const_str
 from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
@@ -209,7 +210,8 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
     if not seg.ordered:
-        seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),), m.digest)
+        keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
+        seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
     return Text([seg])
 
 
@@ -265,14 +267,16 @@ def _keyless_parameter(ev, node, frame) -> bool:
 
 #: Last words of a name that say it holds names or ids (text): `artifact_names`, `tool_ids`.
 _KEYLESS_WORDS = ("names", "ids", "paths", "filenames", "urls")
+_SCHEMA_WORDS = ("schema", "schemas")  # JSON schemas: built by code, keys in declaration order
 
 
 def _named_keyless(node) -> bool:
     """True for a name or attribute whose last word says it is a list of names, ids, paths or
-    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order (sorting the
-    keys of such a list changes nothing)."""
+    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order; or a JSON
+    schema (`self.tool_schemas`, `json_schema`): made by code (a model's schema, a function's
+    signature, a display), its keys in the order they are declared, the same on every request."""
     name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS
+    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS + _SCHEMA_WORDS
 
 
 def _deterministic_dict(node, value) -> bool:
