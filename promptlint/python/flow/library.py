@@ -324,13 +324,10 @@ def _trim_messages(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     if messages is None:
         return None
     value = ev.eval(messages, frame, env)
-    strategy = kwargs.get("strategy")
-    if qual.startswith("litellm"):
-        strategy = None  # LiteLLM's keeps the system messages and drops the oldest of the others
+    strategy = None if qual.startswith("litellm") else kwargs.get("strategy")  # (LiteLLM's: always the newest)
     if strategy is not None and const_str(ev.eval(strategy, frame, env)) == "first":
         return value
-    # (its parameter is the conversation, `messages`, whatever the caller's list is named)
-    return ev.windowed(value, node, frame, name="messages")
+    return ev.windowed(value, node, frame, name="messages")  # the conversation, whatever the caller's name
 
 
 def parse_config(path: Path, text: str):
