@@ -31,6 +31,7 @@ import ast
 import re
 
 from .candidates import words
+from .flow.scopes import target_names
 from .walk import statements, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})
@@ -153,26 +154,19 @@ def _binds(f) -> dict[str, list[ast.AST]]:
     for n in subtree(f):
         if isinstance(n, ast.Assign):
             for t in n.targets:
-                for name in _stored(t):
+                for name in target_names(t):
                     out.setdefault(name, []).append(n.value)
         elif isinstance(n, (ast.AugAssign, ast.AnnAssign)) and n.value is not None:
-            for name in _stored(n.target):
+            for name in target_names(n.target):
                 out.setdefault(name, []).append(n.value)
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
-            for name in _stored(n.target):
+            for name in target_names(n.target):
                 out.setdefault(name, []).append(n.iter)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
                 and isinstance(n.func.value, ast.Name):
             out.setdefault(n.func.value.id, []).extend(n.args)
     return out
 
-
-def _stored(target) -> list[str]:
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for e in target.elts for name in _stored(e)]
-    return []
 
 
 def _entry(value, item: str, binds, others: set[str]):
