@@ -152,6 +152,9 @@ def main() -> int:
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(f"tree {tree}: {count_lines(tree):,} lines of Python in {count_files(tree):,} .py files; "
           f"{cpus} CPUs; load average {os.getloadavg()[0]:.2f}; {args.rounds} round(s)")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):  # (an installed promptlint has its .pyc files)
+        print("  note: PYTHONDONTWRITEBYTECODE is set: every run compiles promptlint's modules again "
+              "(about 0.2 s of each warm and edited run)")
     print(f"  {'run':<22} {'wall s':>8} {'CPU s':>8} {'peak MiB':>9}   (wall of each round)")
     for name, got in runs.items():
         if got:
