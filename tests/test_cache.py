@@ -203,7 +203,8 @@ def test_the_cache_folder_is_tagged_and_ignored_by_git(app, tmp_path):
     assert (cache_dir / ".gitignore").read_text().splitlines()[-1] == "*"
 
 
-def test_cli_cache_location_options(app, tmp_path):
+def test_cli_cache_location_options(app, tmp_path, monkeypatch):
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR")  # the default location is under test
     assert cli("check", ".", "--output-format", "json").exit_code == 0
     assert (app / ".promptlint_cache" / "CACHEDIR.TAG").is_file()  # the project root (no config: here)
     chosen = tmp_path / "chosen"
@@ -218,6 +219,7 @@ def test_cli_cache_location_options(app, tmp_path):
 
 
 def test_the_cache_lives_beside_the_configuration(tmp_path, monkeypatch):
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR")  # the default location is under test
     root = tmp_path / "project"
     (root / "src").mkdir(parents=True)
     (root / "pyproject.toml").write_text("[tool.promptlint]\n", encoding="utf-8")
@@ -230,6 +232,7 @@ def test_the_cache_lives_beside_the_configuration(tmp_path, monkeypatch):
 def test_the_cache_folder_is_made_only_when_there_is_something_to_store(tmp_path, monkeypatch):
     """An empty folder, or one with no file promptlint reads (a README, an image), leaves no
     `.promptlint_cache`; the first file analysed makes it, tagged and ignored by git."""
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR")  # the default location is under test
     monkeypatch.chdir(tmp_path)
     assert cli("check").exit_code == 0
     assert cli("check", ".", "--output-format", "json").exit_code == 0

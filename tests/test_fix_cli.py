@@ -158,8 +158,9 @@ def test_fix_reads_the_cache_of_the_check_and_re_analyses_only_what_it_changes(t
     assert {"other.py", "app.py"} <= set(analysed)
 
 
-def test_fix_diff_reads_a_cache_but_never_starts_one(tree):
+def test_fix_diff_reads_a_cache_but_never_starts_one(tree, monkeypatch):
     """`--diff` writes nothing: with no cache folder it makes none; after a check made one, it reads it."""
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR")  # the default location is under test
     assert CliRunner().invoke(main, ["fix", ".", "--diff"]).exit_code == 1
     assert not (tree / ".promptlint_cache").exists()
     CliRunner().invoke(main, ["check", "."])

@@ -227,10 +227,11 @@ def answer(question: str) -> str:
 CHAT_WITH_TOOLS = CHAT_WITHOUT_TOOLS.replace('        model="gpt-4o",\n', '        model="gpt-4o",\n        tools=tools(),\n')
 
 
-def test_the_hook_reports_a_finding_caused_in_another_file(tmp_path, home):
+def test_the_hook_reports_a_finding_caused_in_another_file(tmp_path, home, monkeypatch):
     """Issue 13: pre-commit passes only the changed files, yet a change that breaks a prompt in
     another file is reported: the hook checks the project (with the cache) and reports the
     findings that concern the changed files (located in one, or in a prompt built in one)."""
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR")  # the hook keeps its cache in the project, as users run it
     command, project, env = _installed(tmp_path, home)
     (project / "pkg").mkdir()
     (project / "pkg" / "__init__.py").write_text("", encoding="utf-8")

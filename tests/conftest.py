@@ -1,0 +1,11 @@
+"""Shared test set-up: no test writes a `.promptlint_cache` into the repository.
+
+Every test runs with PROMPTLINT_CACHE_DIR set to a folder of its own under pytest's temporary
+folder (subprocesses inherit it); a test of where the cache goes by default removes the variable
+itself (`monkeypatch.delenv`) and runs in a temporary folder."""
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _cache_outside_the_repository(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", str(tmp_path_factory.mktemp("promptlint-cache")))
