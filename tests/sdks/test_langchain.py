@@ -367,3 +367,41 @@ def test_a_jinja_loop_over_a_partial_variable_is_not_new_on_each_call(tmp_path):
     [layout] = [lt for lt in layouts(tmp_path, JINJA_LOOP_OVER_A_PARTIAL) if lt.api == "PromptTemplate"]
     loops = [s for p in layout.parts for s in p.segments if (s.expr or "").startswith("for t in tools")]
     assert loops and all(s.volatility.value != "per-request" for s in loops)
+
+
+LEGACY_REACT = """
+    from langchain.agents import AgentExecutor, create_react_agent
+    from langchain_core.prompts import PromptTemplate
+    from langchain_openai import ChatOpenAI
+
+    TEMPLATE = '''Answer the question as best you can. You have these tools:
+
+    {tools}
+
+    Use the format: Thought, then Action (one of [{tool_names}]), then Observation.
+
+    Question: {input}
+    Thought:{agent_scratchpad}'''
+
+
+    def build(tools):
+        prompt = PromptTemplate.from_template(TEMPLATE)
+        agent = create_react_agent(llm=ChatOpenAI(model="gpt-4o"), tools=tools, prompt=prompt)
+        return AgentExecutor(agent=agent, tools=tools)
+"""
+
+
+def test_legacy_react_agent_is_its_text_template_not_a_system_prompt_and_history(tmp_path):
+    # `langchain.agents.create_react_agent`: one ReAct text prompt; only the template is laid out
+    found = layouts(tmp_path, LEGACY_REACT)
+    assert [layout.api for layout in found] == ["PromptTemplate"]
+    roles_and_kinds = [(p.role, [s.kind.value for s in p.segments if not s.is_static]) for p in found[0].parts]
+    assert roles_and_kinds == [("user", ["template-variable"] * 4)]
+
+
+def test_langgraph_and_langchain_1_agents_keep_their_system_prompt_and_history(tmp_path):
+    # the same call imported from LangGraph is the agent with a system prompt and the state's messages
+    graph = sent(layouts(tmp_path, LEGACY_REACT.replace("from langchain.agents import AgentExecutor, create_react_agent",
+                                                        "from langgraph.prebuilt import create_react_agent")))
+    assert [layout.api for layout in graph] == ["PromptTemplate", "langgraph.create_react_agent"]
+    assert [p.role for p in graph[1].parts][-1] == "history"

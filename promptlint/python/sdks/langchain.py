@@ -158,6 +158,15 @@ def agent(b, call) -> None:
     b.add(call.node, "python-call", prov, "langgraph.create_react_agent", model, tools + parts + [history], None)
 
 
+def _text_agent(qual: str) -> bool:
+    """True for LangChain's legacy ReAct agent (`langchain.agents.create_react_agent(llm, tools,
+    prompt)`, `langchain_classic.agents...`): its prompt is one text template (`{tools}`,
+    `{input}`, `{agent_scratchpad}`) that the `PromptTemplate` candidate already lays out, not a
+    system prompt followed by the agent state's messages as LangGraph's agent and LangChain 1's
+    `create_agent` send."""
+    return qual.endswith("create_react_agent") and qual.split(".", 1)[0] in ("langchain", "langchain_classic")
+
+
 def bind_tools(b, call) -> None:
     frame = call.frame
     model = chat_model(b.value(call.node.func.value, frame))
@@ -284,7 +293,7 @@ SDK = Sdk(
         Shape("PromptTemplate", ("PromptTemplate", "from_template"), lambda c: _is_string_template(c.qual)
               and c.imported_from(_IMPORTS), string_template),
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
-              and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
+              and not _text_agent(c.qual) and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args), invoke),
         Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
