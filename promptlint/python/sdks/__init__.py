@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from . import adk, anthropic, bedrock, cohere, dspy, google, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
+from . import adk, anthropic, bedrock, cohere, dspy, google, http, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
 from .base import Call, Sdk, Shape
 
 SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, adk.SDK, pydantic_ai.SDK,
-                   mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK]
+                   mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK, http.SDK]
 
 
 def shapes() -> list[tuple[Sdk, Shape]]:

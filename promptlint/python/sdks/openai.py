@@ -55,6 +55,11 @@ def endpoint_provider(b, call) -> str | None:
     return _host_provider(text) if text else CONFIGURED
 
 
+def url_provider(url: str) -> str:
+    """The provider of a static URL's host: one of HOSTS, else UNKNOWN."""
+    return _host_provider(url)
+
+
 def _host_provider(url: str) -> str:
     host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
     for known, provider in HOSTS.items():
@@ -80,19 +85,21 @@ def _class_endpoint(b, call) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _client_provider(b, call, model: str | None = None) -> str | None:
-    """The provider the client sends to: its endpoint's, OpenAI when no base URL is known, None
-    (provider unknown) for an endpoint of unknown caching. A base URL read at run time is
-    OpenAI's unless the request's `model` (known statically) names no provider's model
-    (`"osunlp/UGround-V1-7B"`, `"Qwen/Qwen2.5-7B"`): a server of its own, vLLM or another, whose
-    caching is not OpenAI's."""
-    endpoint = endpoint_provider(b, call)
+def _client_provider(b, call, model: str | None = None, endpoint: str | None = None) -> str | None:
+    """The provider the client sends to: its endpoint's (`endpoint`, else the client's
+    `endpoint_provider`), OpenAI when no base URL is known, None (provider unknown) for an endpoint
+    of unknown caching. A base URL read at run time is OpenAI's unless the request's `model` (known
+    statically) names no provider's model (`"osunlp/UGround-V1-7B"`, `"Qwen/Qwen2.5-7B"`): a server
+    of its own, vLLM or another, whose caching is not OpenAI's."""
+    endpoint = endpoint or endpoint_provider(b, call)
     if endpoint == CONFIGURED:
         return None if model and b.provider_for_model(model, None)[0] is None else "openai"
     return None if endpoint == UNKNOWN else endpoint or "openai"
 
 
-def chat(b, call) -> None:
+def chat(b, call, endpoint: str | None = None) -> None:
+    """A chat completion; `endpoint`: the provider of the URL it is posted to (a raw HTTP request,
+    `sdks/http.py`: a provider of HOSTS, UNKNOWN or CONFIGURED), else the client's."""
     frame = call.frame
     parts = b.tools(call.kwargs.get("tools") or call.kwargs.get("functions"), frame, "nested")
     if "response_format" in call.kwargs:
@@ -100,7 +107,7 @@ def chat(b, call) -> None:
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
     # the model's provider when its name says it (`anthropic/claude-...` through a router)
     static = b.static_model(call.kwargs.get("model"), frame)
-    prov, model = b.provider_for_model(static, _client_provider(b, call, static))
+    prov, model = b.provider_for_model(static, _client_provider(b, call, static, endpoint))
     layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
