@@ -70,7 +70,7 @@ def post(b, call) -> None:
                                    args=[], frame=frame))
     else:
         openai.chat(b, Call(node=call.node, chain="chat.completions.create", qual="", method="create", kwargs=kwargs,
-                            args=[], frame=frame), endpoint=openai.url_provider(url) if whole else openai.CONFIGURED)
+                            args=[], frame=frame), posted_to=openai.url_provider(url) if whole else openai.CONFIGURED)
     for layout in b.layouts[before:]:
         layout.api = f"http.post ({layout.api})"
 

@@ -97,8 +97,8 @@ def _client_provider(b, call, model: str | None = None, endpoint: str | None = N
     return None if endpoint == UNKNOWN else endpoint or "openai"
 
 
-def chat(b, call, endpoint: str | None = None) -> None:
-    """A chat completion; `endpoint`: the provider of the URL it is posted to (a raw HTTP request,
+def chat(b, call, posted_to: str | None = None) -> None:
+    """A chat completion; `posted_to`: the provider of the URL it is posted to (a raw HTTP request,
     `sdks/http.py`: a provider of HOSTS, UNKNOWN or CONFIGURED), else the client's."""
     frame = call.frame
     parts = b.tools(call.kwargs.get("tools") or call.kwargs.get("functions"), frame, "nested")
@@ -107,7 +107,7 @@ def chat(b, call, endpoint: str | None = None) -> None:
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
     # the model's provider when its name says it (`anthropic/claude-...` through a router)
     static = b.static_model(call.kwargs.get("model"), frame)
-    prov, model = b.provider_for_model(static, _client_provider(b, call, static, endpoint))
+    prov, model = b.provider_for_model(static, _client_provider(b, call, static, posted_to))
     layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
     b.options(layout, call.kwargs, frame)
