@@ -71,3 +71,14 @@ def test_posts_that_are_not_chat_requests(tmp_path):
             return requests.get(url, params={"messages": q})
     """
     assert layouts(tmp_path, source) == []
+
+
+def test_anthropics_openai_compatible_url_takes_the_chat_body(tmp_path):
+    found = sent(layouts(tmp_path, """
+        import requests
+
+        def ask(question):
+            return requests.post("https://api.anthropic.com/v1/chat/completions",
+                                 json={"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": question}]})
+    """))
+    assert [(f.provider, f.api) for f in found] == [("anthropic", "http.post (chat.completions.create)")]

@@ -23,8 +23,9 @@ from . import anthropic, openai
 from .base import Call, Sdk, Shape
 
 _CLIENTS = ("requests", "httpx", "aiohttp")
-#: A URL of Anthropic's Messages API (https://docs.anthropic.com/en/api/messages).
-_MESSAGES_URL = re.compile(r"api\.anthropic\.com|/v1/messages\b")
+#: A URL of Anthropic's Messages API (https://docs.anthropic.com/en/api/messages); its OpenAI SDK
+#: compatibility layer (`api.anthropic.com/v1/chat/completions`) takes OpenAI's chat body.
+_MESSAGES_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?!.*chat/completions)")
 
 
 def _body_node(call: Call):
