@@ -283,7 +283,9 @@ class PromptLayout:
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
-    known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
+    known (it may hold any option, `cache_control` included), and `options_forwarded` when each such
+    mapping is the sending function's own `**kwargs` (its callers' keyword arguments, which hold a
+    `cache_control` only when a caller writes one); `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the
     request) on a block none of `parts`' breakpoints stands for; `history_marker`: where such a
     statement, in the function that sends or another method of its class, marks a block that may be
@@ -330,6 +332,7 @@ class PromptLayout:
     options: dict[str, Segment] = field(default_factory=dict)
     auto_cache: Span | None = None
     unread_options: bool = False
+    options_forwarded: bool = False
     unplaced_markers: bool = False
     history_marker: Span | None = None
     tree_markers: bool = True

@@ -11,6 +11,7 @@ one dict whose messages are an unreadable choice between lists. A dict completed
 """
 from __future__ import annotations
 
+import ast
 from copy import copy
 
 from .flow.containers import dict_variants, merged_dict, one_dict
@@ -57,11 +58,52 @@ def _requests(variants: list[Mapping]) -> list[list[Mapping]]:
     return list(groups.values())
 
 
+def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
+    """True when `node`, passed as `**node`, is the `**kwargs` parameter of `func` (the sending
+    function), or a local name bound to a copy of it (`opts = dict(kwargs)`, `kwargs.copy()`,
+    `deepcopy(kwargs)`) and bound nowhere else in `func`: the mapping holds the keyword arguments
+    its callers pass, and no key of its own."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None \
+            or not isinstance(node, ast.Name):
+        return False
+    param = func.args.kwarg.arg
+    if node.id == param:
+        return not any(isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Store)
+                       for n in ast.walk(func))
+    binds = [n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+             and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
+    if len(binds) != 1 or not isinstance(binds[0], (ast.Assign, ast.AnnAssign)) or binds[0].value is None:
+        return False
+    return _copy_of(binds[0].value, param)
+
+
+def _targets(node) -> list:
+    if isinstance(node, ast.Assign):
+        return [t for target in node.targets for t in ast.walk(target)]
+    return [node.target]
+
+
+#: Calls that copy a mapping whole: `dict(kwargs)`, `copy(kwargs)`, `deepcopy(kwargs)`, `kwargs.copy()`.
+_COPIES = frozenset({"dict", "copy", "deepcopy"})
+
+
+def _copy_of(value: ast.expr, param: str) -> bool:
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args and not value.keywords:
+        return isinstance(func.value, ast.Name) and func.value.id == param
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return name in _COPIES and len(value.args) == 1 and not value.keywords \
+        and isinstance(value.args[0], ast.Name) and value.args[0].id == param
+
+
 def _add(builder, call, kw, value: Mapping | None) -> None:
     """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
     arguments; None (keys not known) marks the call."""
     if value is None:
         call.unread = True
+        call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
         return
     m = builder.m
     for key, item in value.items.items():

@@ -220,10 +220,10 @@ class SiteFinder:
         calls, a function read to build the request) on no block the layout places, and, for a
         conversation sent with no breakpoint, whether any file of the package tree names one."""
         frame = call.frame
-        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
-        if frame is not None and frame.func is not None:
-            spans += markers.helper_markers(self.m, frame.func, frame.cls)
+        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced + (
+            markers.helper_markers(self.m, frame.func, frame.cls) if frame is not None and frame.func is not None else [])
         for layout in added:
+            layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
             layout.unread_options = layout.unread_options or call.unread
             self._written_once(layout, call)
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}

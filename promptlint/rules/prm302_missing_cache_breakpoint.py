@@ -80,7 +80,8 @@ class MissingCacheBreakpointRule(Rule):
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
-    keys (it may hold the top-level `cache_control`), or when a statement sets `cache_control` on
+    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs` in
+    a package where no file names a breakpoint key: its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
 
     ## Why is this bad?
@@ -170,7 +171,7 @@ class MissingCacheBreakpointRule(Rule):
         (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
-        if layout.unread_options or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
+        if _opaque(layout) or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
@@ -198,7 +199,7 @@ class MissingCacheBreakpointRule(Rule):
         through), with no `**options` of unknown keys, in a package tree where no file names a
         breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
         prompt sent through it is cached; how long their shared beginnings are is not known."""
-        if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
+        if not layout.passes_prompt or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
             return
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
         how = "whole as the message list its callers give" if layout.has_history else \
@@ -223,7 +224,7 @@ class MissingCacheBreakpointRule(Rule):
         """Info at the call: a request of a model not known statically, which the sending function
         tests for a Claude name or picks from a table of Claude names (`claude_checked`), with a system prompt and no breakpoint in a
         package where no file names one (`tree_markers`)."""
-        if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
+        if _opaque(layout) or layout.unplaced_markers or layout.tree_markers \
                 or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
             return
         history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
@@ -233,6 +234,14 @@ class MissingCacheBreakpointRule(Rule):
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+def _opaque(layout: PromptLayout) -> bool:
+    """True when the call passes a `**mapping` of unknown keys that may hold a top-level
+    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) in a
+    package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
+    no such key."""
+    return layout.unread_options and (layout.tree_markers or not layout.options_forwarded)
 
 
 def _built_elsewhere(layout: PromptLayout) -> Span | None:
