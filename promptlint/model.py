@@ -310,6 +310,9 @@ class PromptLayout:
     every prompt of its callers goes through; `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
     time.time() < meta["expires_at"]:`), so a message is sent one way and later another.
+    `openai_compat`: the request is sent with the OpenAI SDK to Anthropic's OpenAI-compatible
+    endpoint (`OpenAI(base_url="https://api.anthropic.com/v1/")`), which does no prompt caching at
+    all (https://docs.claude.com/en/api/openai-sdk: the native API is needed for it).
     `variant`: which of several requests one send call makes is this one (a call sent with
     `**payload` where the callers build different request dicts: one layout each, same `id`).
     `supersedes` lists ids of layouts this one makes redundant (the
@@ -344,6 +347,7 @@ class PromptLayout:
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False
+    openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0
     static_tokens: int = 0

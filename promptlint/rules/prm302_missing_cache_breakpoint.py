@@ -62,6 +62,13 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
+    A request sent with the OpenAI SDK to Anthropic's OpenAI-compatible endpoint (`OpenAI(base_url=
+    "https://api.anthropic.com/v1/")`, also as a base URL parameter's default) is never cached,
+    breakpoint or not: that endpoint does no prompt caching
+    (https://docs.claude.com/en/api/openai-sdk). Reported as a warning when its static prefix
+    reaches the model's minimum, as info when what it sends before the newest message is not all
+    known text (a conversation, its callers' prompt, options we cannot read), and not for a prompt
+    whose known text before the newest message stays below the minimum.
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
@@ -115,6 +122,9 @@ class MissingCacheBreakpointRule(Rule):
     fix_title = "Add `cache_control` at the end of the static prefix"
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        if layout.openai_compat:
+            yield from self._compat(layout)
+            return
         if not layout.provider or breakpoint_cuts(layout) or layout.auto_cache is not None:
             return
         profiles, label = size_profiles(layout)
@@ -219,6 +229,34 @@ class MissingCacheBreakpointRule(Rule):
                                                   "message", 1), built, prompt=layout.id, severity=Severity.INFO,
                                   related=[Related(layout.site, "sent here")])
 
+
+    def _compat(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """At a request sent to Anthropic's OpenAI-compatible endpoint (`openai_compat`), which
+        caches nothing whatever the request carries: a warning when its static prefix reaches the
+        minimum of the model (a breakpoint would cache it on the Messages API), info when what it
+        sends is not all known (a conversation, a parameter's text, options or text we cannot
+        read: every repeated prefix is paid in full), nothing for a prompt known whole whose
+        static text stays below the minimum (a one-shot prompt that would not be cached anyway)."""
+        profiles, label = size_profiles(layout)
+        stop = prefix_stop(layout)
+        found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) and profiles else None
+        where = ("Anthropic's OpenAI-compatible endpoint (the OpenAI SDK with an api.anthropic.com base URL), "
+                 "which does no prompt caching")
+        fix = ("send it with the Anthropic SDK (Messages API) and a `cache_control` breakpoint at the end of what "
+               "repeats (https://docs.claude.com/en/api/openai-sdk)")
+        if found is not None:
+            message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the "
+                       f"{found.min_cacheable_tokens:,}-token minimum of {label} but is sent to {where}: it is never "
+                       f"cached, with or without a breakpoint; " + fix)
+            yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
+            return
+        if layout.parts and not layout.unread_options and not layout.passes_prompt \
+                and not any(p.is_history for p in layout.parts) \
+                and (stop == Cut(len(layout.parts), 0) or stop.part == layout.newest_user):
+            return  # all it sends before the newest message is known text below the minimum: nothing to cache
+        message = (f"This request is sent to {where}: every request pays the full input price for its whole "
+                   "prompt, however much of it repeats (the instructions, the tools, the conversation); " + fix)
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
     def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """Info at the call: a request of a model not known statically, which the sending function
