@@ -24,7 +24,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import RELAY_NAMES, relayed
 from .picked import aliased_calls, may_alias, picked_calls
-from . import kept_conversations, request_bodies, section_dicts, system_edits, template_calls
+from . import kept_conversations, langchain_models, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -146,10 +146,10 @@ def _gates(module, evaluator) -> None:
         if off and evaluator.project.marker_files(module.path):
             module.facts["caching_off"] = off
             module.facts["opt_in_gates"] = []  # one finding: the default that turns caching off
-    if "prompt_cache_options" in module.source:
-        modes = gated_markers.explicit_modes(module)
-        if modes and not evaluator.project.marker_files(module.path):
-            module.facts["explicit_modes"] = modes
+    if "prompt_cache_options" in module.source and not evaluator.project.marker_files(module.path):
+        module.facts["explicit_modes"] = gated_markers.explicit_modes(module)
+    if langchain_models.might_build(module.source):  # (PRM302: a Claude model no request marks, in agents)
+        module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
 
 
 class SiteFinder:

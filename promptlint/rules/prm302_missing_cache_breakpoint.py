@@ -20,6 +20,13 @@ _PACKAGE_FACTS = (
      "Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
      "breakpoint, so every request sent with the default pays the full input price for the same "
      "tools, system prompt and conversation each time; turn it on by default"),
+    ("uncached_models",
+     "This Claude chat model sends a cache breakpoint only where a message's content block carries "
+     "a `cache_control`, and no file of the package names one, while the package runs tool-calling "
+     "agents: every step of an agent on this model re-sends the tool definitions, the system prompt "
+     "and the growing conversation, and Anthropic caches nothing without a breakpoint, so each step "
+     "pays the full input price for all of it again; mark the end of the system prompt (a content "
+     "block with `cache_control`) and the newest message"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "
@@ -72,7 +79,7 @@ class MissingCacheBreakpointRule(Rule):
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
-    Five shapes that leave requests without a breakpoint are reported as info where the code
+    Six shapes that leave requests without a breakpoint are reported as info where the code
     makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
@@ -82,6 +89,9 @@ class MissingCacheBreakpointRule(Rule):
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
     settings.get("cache_messages"):`, `python/opt_in_markers.py`);
+    a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
+    breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
+    `bind_tools`, `AgentExecutor`, ...: `python/langchain_models.py`);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
