@@ -22,7 +22,7 @@ from .candidates import builds_messages, builds_text, filled_argument, filled_te
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
-from .flow.relays import RELAY_NAMES, relayed
+from .flow.relays import relayed_call
 from .picked import aliased_calls, may_alias, picked_calls
 from . import kept_conversations, langchain_models, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
@@ -43,8 +43,8 @@ _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
-#: Modules whose `dump`/`dumps` write a value to storage (read back by a later turn).
-_SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}
+_SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}  # `dump`/`dumps` store a value
+_METHODS = frozenset(sdks.method_names())  # SDK send methods a helper may be handed (flow/relays.py)
 
 
 def find_layouts(module, evaluator) -> list:
@@ -501,7 +501,7 @@ class SiteFinder:
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
-        if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
+        if (inner := relayed_call(self.m, node, name, self.ev.project, _METHODS)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
         if not candidates and self._picks and self._picked(node):
