@@ -61,12 +61,13 @@ def endpoint_provider(b, call) -> str | None:
 def _default_host(url) -> str | None:
     """The provider of HOSTS a base URL read from a parameter names by its default (`def
     __init__(self, base_url="https://api.anthropic.com/v1/")`): where the requests go unless a
-    caller configures another; None for no default, or one of another host."""
+    caller configures another; None for no default, or one of another host, or OpenAI's own (a
+    base URL read at run time, as before: the model's name may say the server is another)."""
     if not (isinstance(url, Alt) and url.fallback):
         return None
     found = {_host_provider(t) for t in map(const_str, url.options) if t}
     provider = found.pop() if len(found) == 1 else UNKNOWN
-    return None if provider == UNKNOWN else provider
+    return None if provider in (UNKNOWN, "openai") else provider
 
 
 def _host_provider(url: str) -> str:
