@@ -283,7 +283,9 @@ class PromptLayout:
     the newest user message (the end of the prefix), or None. `options` keeps request options that
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
-    known (it may hold any option, `cache_control` included); `unplaced_markers`: a statement sets
+    known (it may hold any option, `cache_control` included), and `options_forwarded` when each such
+    mapping is the sending function's own `**kwargs` (its callers' keyword arguments, which hold a
+    `cache_control` only when a caller writes one); `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the
     request) on a block none of `parts`' breakpoints stands for; `history_marker`: where such a
     statement, in the function that sends or another method of its class, marks a block that may be
@@ -308,6 +310,9 @@ class PromptLayout:
     every prompt of its callers goes through; `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
     time.time() < meta["expires_at"]:`), so a message is sent one way and later another.
+    `openai_compat`: the request is sent with the OpenAI SDK to Anthropic's OpenAI-compatible
+    endpoint (`OpenAI(base_url="https://api.anthropic.com/v1/")`), which does no prompt caching at
+    all (https://docs.claude.com/en/api/openai-sdk: the native API is needed for it).
     `variant`: which of several requests one send call makes is this one (a call sent with
     `**payload` where the callers build different request dicts: one layout each, same `id`).
     `supersedes` lists ids of layouts this one makes redundant (the
@@ -330,6 +335,7 @@ class PromptLayout:
     options: dict[str, Segment] = field(default_factory=dict)
     auto_cache: Span | None = None
     unread_options: bool = False
+    options_forwarded: bool = False
     unplaced_markers: bool = False
     history_marker: Span | None = None
     tree_markers: bool = True
@@ -341,6 +347,7 @@ class PromptLayout:
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False
+    openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0
     static_tokens: int = 0

@@ -32,8 +32,9 @@ def _report(*paths):
 def test_the_desk_package_reports_what_its_holders_do_to_the_kept_conversations():
     _, found = _report(FIXTURES)
     assert found == [
-        # (the engine sends whatever list its callers give with their `**kwargs`, which may hold a
-        # top-level `cache_control`: no PRM302 there, as for any adapter passing unknown options)
+        # the engine sends whatever list its callers give with their `**kwargs`, and no file of the
+        # package names `cache_control`: the adapter's PRM302 (the callers' keywords hold none)
+        ("engines.py", "PRM302", "info", 12, "engines.py:12", []),
         # `self.keeper.remove_at(1)` twice at a limit: the oldest turn after the system prompt
         ("planner.py", "PRM105", "info", 16, None, [("planner.py", 17)]),
         # images kept for the newest three only, walking newest first: the test, the removal related

@@ -35,6 +35,8 @@ RESULT_HINTS = ('"role": "tool"', "'role': 'tool'", 'role="tool"', '"type": "too
                 '"function_call_output"', "'function_call_output'", "ToolMessage(", "FunctionMessage(")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
+#: A LangChain Claude chat model built (PRM302: python/langchain_models.py).
+MODEL_HINTS = ("ChatAnthropic(", "ChatAnthropicVertex(")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).
@@ -42,7 +44,7 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
              r"(?:(?:[rRfFbBuU]{1,2})?[\"']|[\w.\[\]\"']{1,200}\.(?:format|format_map|substitute|safe_substitute)\()")
 
 
-_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS}, key=len, reverse=True))
+_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS, *MODEL_HINTS}, key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
 #: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them
 #: (`class JudgeTemplate:` too: a namespace of static text builders, python/candidates.py);

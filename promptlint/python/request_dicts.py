@@ -11,6 +11,7 @@ one dict whose messages are an unreadable choice between lists. A dict completed
 """
 from __future__ import annotations
 
+import ast
 from copy import copy
 
 from .flow.containers import dict_variants, merged_dict, one_dict
@@ -57,11 +58,56 @@ def _requests(variants: list[Mapping]) -> list[list[Mapping]]:
     return list(groups.values())
 
 
+def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
+    """True when `node`, passed as `**node`, is the `**kwargs` parameter of `func` (the sending
+    function), or a local name bound once in `func`, to a copy or a filter of it (`dict(kwargs)`,
+    `kwargs.copy()`, `deepcopy(kwargs)`, `select_values(notnone, kwargs)`: a call whose other
+    arguments are names `func` does not bind, functions of the module): the mapping holds the
+    keyword arguments its callers pass, and no key of its own."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None \
+            or not isinstance(node, ast.Name):
+        return False
+    param = func.args.kwarg.arg
+    local = _bound(func)
+    if node.id == param:
+        return param not in local
+    binds = [n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+             and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
+    if len(binds) != 1 or not isinstance(binds[0], (ast.Assign, ast.AnnAssign)) or binds[0].value is None:
+        return False
+    value = binds[0].value
+    if not isinstance(value, ast.Call) or value.keywords or param in local:
+        return False
+    if isinstance(value.func, ast.Attribute) and value.func.attr == "copy" and not value.args:
+        return isinstance(value.func.value, ast.Name) and value.func.value.id == param
+    names = [a.id for a in value.args if isinstance(a, ast.Name)]
+    return len(names) == len(value.args) and names.count(param) == 1 \
+        and not any(n in local or n in _params(func) for n in names if n != param)
+
+
+def _bound(func) -> set[str]:
+    """The names `func` binds by assignment (its parameters aside)."""
+    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _params(func) -> set[str]:
+    args = func.args
+    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} | \
+        {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+
+
+def _targets(node) -> list:
+    """The names an assignment binds (`x = ...`, `a, b = ...`; not `x["k"] = ...`, which adds to `x`)."""
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return [n for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+
+
 def _add(builder, call, kw, value: Mapping | None) -> None:
     """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
     arguments; None (keys not known) marks the call."""
     if value is None:
         call.unread = True
+        call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
         return
     m = builder.m
     for key, item in value.items.items():

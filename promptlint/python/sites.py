@@ -22,9 +22,9 @@ from .candidates import builds_messages, builds_text, filled_argument, filled_te
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
-from .flow.relays import RELAY_NAMES, relayed
+from .flow.relays import relayed_call
 from .picked import aliased_calls, may_alias, picked_calls
-from . import kept_conversations, request_bodies, section_dicts, system_edits, template_calls
+from . import kept_conversations, langchain_models, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
 from .text_gates import holds_any
@@ -43,8 +43,8 @@ _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
-#: Modules whose `dump`/`dumps` write a value to storage (read back by a later turn).
-_SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}
+_SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}  # `dump`/`dumps` store a value
+_METHODS = frozenset(sdks.method_names())  # SDK send methods a helper may be handed (flow/relays.py)
 
 
 def find_layouts(module, evaluator) -> list:
@@ -146,10 +146,10 @@ def _gates(module, evaluator) -> None:
         if off and evaluator.project.marker_files(module.path):
             module.facts["caching_off"] = off
             module.facts["opt_in_gates"] = []  # one finding: the default that turns caching off
-    if "prompt_cache_options" in module.source:
-        modes = gated_markers.explicit_modes(module)
-        if modes and not evaluator.project.marker_files(module.path):
-            module.facts["explicit_modes"] = modes
+    if "prompt_cache_options" in module.source and not evaluator.project.marker_files(module.path):
+        module.facts["explicit_modes"] = gated_markers.explicit_modes(module)
+    if langchain_models.might_build(module.source):  # (PRM302: a Claude model no request marks, in agents)
+        module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
 
 
 class SiteFinder:
@@ -220,10 +220,10 @@ class SiteFinder:
         calls, a function read to build the request) on no block the layout places, and, for a
         conversation sent with no breakpoint, whether any file of the package tree names one."""
         frame = call.frame
-        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced
-        if frame is not None and frame.func is not None:
-            spans += markers.helper_markers(self.m, frame.func, frame.cls)
+        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced + (
+            markers.helper_markers(self.m, frame.func, frame.cls) if frame is not None and frame.func is not None else [])
         for layout in added:
+            layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
             layout.unread_options = layout.unread_options or call.unread
             self._written_once(layout, call)
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
@@ -501,7 +501,7 @@ class SiteFinder:
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
-        if name in RELAY_NAMES and (inner := relayed(self.m, node)) is not None:
+        if (inner := relayed_call(self.m, node, name, self.ev.project, _METHODS)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
         if not candidates and self._picks and self._picked(node):

@@ -419,6 +419,12 @@ class Project:
         Recorded as one dependency ("search:ROOT markers:")."""
         return self._search(self._chain(self._key(near))[1], MARKERS)
 
+    def calling_files(self, near: Path, name: str) -> list[Path]:
+        """The Python files of the package tree that holds `near` (as `marker_files`) whose text
+        calls `name` (`name(...)`, `x.name(...)`), unparsed. Recorded as one dependency
+        ("search:ROOT call:NAME")."""
+        return self._search(self._chain(self._key(near))[1], CALLS + name)
+
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the package tree that holds `near` that write a Claude model name
         as a string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to

@@ -20,6 +20,13 @@ _PACKAGE_FACTS = (
      "Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
      "breakpoint, so every request sent with the default pays the full input price for the same "
      "tools, system prompt and conversation each time; turn it on by default"),
+    ("uncached_models",
+     "This Claude chat model sends a cache breakpoint only where a message's content block carries "
+     "a `cache_control`, and no file of the package names one, while the package runs tool-calling "
+     "agents: every step of an agent on this model re-sends the tool definitions, the system prompt "
+     "and the growing conversation, and Anthropic caches nothing without a breakpoint, so each step "
+     "pays the full input price for all of it again; mark the end of the system prompt (a content "
+     "block with `cache_control`) and the newest message"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "
@@ -62,10 +69,17 @@ class MissingCacheBreakpointRule(Rule):
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
+    A request sent with the OpenAI SDK to Anthropic's OpenAI-compatible endpoint (`OpenAI(base_url=
+    "https://api.anthropic.com/v1/")`, also as a base URL parameter's default) is never cached,
+    breakpoint or not: that endpoint does no prompt caching
+    (https://docs.claude.com/en/api/openai-sdk). Reported as a warning when its static prefix
+    reaches the model's minimum, as info when what it sends before the newest message is not all
+    known text (a conversation, its callers' prompt, options we cannot read), and not for a prompt
+    whose known text before the newest message stays below the minimum.
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
-    Five shapes that leave requests without a breakpoint are reported as info where the code
+    Six shapes that leave requests without a breakpoint are reported as info where the code
     makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
@@ -75,12 +89,16 @@ class MissingCacheBreakpointRule(Rule):
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
     settings.get("cache_messages"):`, `python/opt_in_markers.py`);
+    a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
+    breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
+    `bind_tools`, `AgentExecutor`, ...: `python/langchain_models.py`);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
-    keys (it may hold the top-level `cache_control`), or when a statement sets `cache_control` on
+    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs` in
+    a package where no file names a breakpoint key: its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
 
     ## Why is this bad?
@@ -114,6 +132,9 @@ class MissingCacheBreakpointRule(Rule):
     fix_title = "Add `cache_control` at the end of the static prefix"
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        if layout.openai_compat:
+            yield from self._compat(layout)
+            return
         if not layout.provider or breakpoint_cuts(layout) or layout.auto_cache is not None:
             return
         profiles, label = size_profiles(layout)
@@ -170,7 +191,7 @@ class MissingCacheBreakpointRule(Rule):
         (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
-        if layout.unread_options or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
+        if _opaque(layout) or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
@@ -198,7 +219,7 @@ class MissingCacheBreakpointRule(Rule):
         through), with no `**options` of unknown keys, in a package tree where no file names a
         breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
         prompt sent through it is cached; how long their shared beginnings are is not known."""
-        if not layout.passes_prompt or layout.tree_markers or layout.unread_options or layout.unplaced_markers:
+        if not layout.passes_prompt or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
             return
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
         how = "whole as the message list its callers give" if layout.has_history else \
@@ -219,11 +240,39 @@ class MissingCacheBreakpointRule(Rule):
                                   related=[Related(layout.site, "sent here")])
 
 
+    def _compat(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """At a request sent to Anthropic's OpenAI-compatible endpoint (`openai_compat`), which
+        caches nothing whatever the request carries: a warning when its static prefix reaches the
+        minimum of the model (a breakpoint would cache it on the Messages API), info when what it
+        sends is not all known (a conversation, a parameter's text, options or text we cannot
+        read: every repeated prefix is paid in full), nothing for a prompt known whole whose
+        static text stays below the minimum (a one-shot prompt that would not be cached anyway)."""
+        profiles, label = size_profiles(layout)
+        stop = prefix_stop(layout)
+        found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) and profiles else None
+        where = ("Anthropic's OpenAI-compatible endpoint (the OpenAI SDK with an api.anthropic.com base URL), "
+                 "which does no prompt caching")
+        fix = ("send it with the Anthropic SDK (Messages API) and a `cache_control` breakpoint at the end of what "
+               "repeats (https://docs.claude.com/en/api/openai-sdk)")
+        if found is not None:
+            message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the "
+                       f"{found.min_cacheable_tokens:,}-token minimum of {label} but is sent to {where}: it is never "
+                       f"cached, with or without a breakpoint; " + fix)
+            yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
+            return
+        if layout.parts and not layout.unread_options and not layout.passes_prompt \
+                and not any(p.is_history for p in layout.parts) \
+                and (stop == Cut(len(layout.parts), 0) or stop.part == layout.newest_user):
+            return  # all it sends before the newest message is known text below the minimum: nothing to cache
+        message = (f"This request is sent to {where}: every request pays the full input price for its whole "
+                   "prompt, however much of it repeats (the instructions, the tools, the conversation); " + fix)
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
     def _maybe_claude(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """Info at the call: a request of a model not known statically, which the sending function
         tests for a Claude name or picks from a table of Claude names (`claude_checked`), with a system prompt and no breakpoint in a
         package where no file names one (`tree_markers`)."""
-        if layout.unread_options or layout.unplaced_markers or layout.tree_markers \
+        if _opaque(layout) or layout.unplaced_markers or layout.tree_markers \
                 or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
             return
         history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
@@ -233,6 +282,14 @@ class MissingCacheBreakpointRule(Rule):
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+
+
+def _opaque(layout: PromptLayout) -> bool:
+    """True when the call passes a `**mapping` of unknown keys that may hold a top-level
+    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) in a
+    package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
+    no such key."""
+    return layout.unread_options and (layout.tree_markers or not layout.options_forwarded)
 
 
 def _built_elsewhere(layout: PromptLayout) -> Span | None:

@@ -4,6 +4,9 @@
 node)` is that call written out (`fn(*args, **kwargs)`, at the relay's place): the site finder
 matches it against the SDK call shapes (a send call made through a partial or a thread), and the
 callers of a function read it as one of its call sites (its parameters take what the relay passes).
+A function of the project that does the same (`forwarded_call`: a retry helper `def
+backoff_create(create_fn, exceptions, *args, **kwargs): return create_fn(*args, **kwargs)`,
+handed an SDK method) relays its calls too.
 """
 from __future__ import annotations
 
@@ -47,3 +50,56 @@ def relay_name(node: ast.Call) -> str | None:
 
 #: Last names of every relay (qualified names' last part and method names).
 RELAY_NAMES = frozenset({q.rsplit(".", 1)[-1] for q in classify.RELAY_CALLS} | set(classify.RELAY_METHODS))
+
+
+def relayed_call(module, node: ast.Call, name: str | None, project, methods: frozenset[str]) -> ast.Call | None:
+    """The call `node` makes through a relay (`relayed`, for a call whose last name `name` is one
+    of `RELAY_NAMES`) or through a function of the project that forwards its arguments
+    (`forwarded_call`), or None."""
+    if name in RELAY_NAMES:
+        return relayed(module, node)
+    return forwarded_call(module, node, project, methods) if node.args else None
+
+
+def forwarded_call(module, node: ast.Call, project, methods: frozenset[str]) -> ast.Call | None:
+    """The call `node` makes through a function of the project that calls one of its parameters
+    with the rest of its arguments (`forwarding_index`), when `node` hands it a method named like
+    an SDK's send call (`methods`: `create`, `completion`, ...): `backoff_create(client.messages.create,
+    errors, messages=m, **kw)` is `client.messages.create(messages=m, **kw)`, at `node`'s place.
+    None otherwise (a cheap test of the arguments first)."""
+    at = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Attribute) and a.attr in methods), None)
+    if at is None or not isinstance(node.func, ast.Name) or any(isinstance(a, ast.Starred) for a in node.args[:at]):
+        return None
+    func = module.functions.get(node.func.id)
+    dotted = module.imports.get(node.func.id) if func is None else None
+    if dotted is not None:
+        found = project.resolve_symbol(dotted)
+        func = found[0].functions.get(found[1]) if found is not None else None
+    if func is None or forwarding_index(func) != at:
+        return None
+    named = {a.arg for a in (*func.args.posonlyargs, *func.args.args)}
+    rest = node.args[len(func.args.posonlyargs) + len(func.args.args):]
+    call = ast.Call(func=node.args[at], args=rest, keywords=[k for k in node.keywords if k.arg not in named])
+    return ast.copy_location(call, node)
+
+
+def forwarding_index(func: ast.AST) -> int | None:
+    """The position of the positional parameter that `func` calls with its own `*args` (if it
+    takes any) and `**kwargs` and nothing else (`return create_fn(*args, **kwargs)`, `return
+    fn(**kwargs)`), or None."""
+    args = func.args
+    if args.kwarg is None:
+        return None
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params \
+                and _names(node.args, ast.Starred) == ([args.vararg.arg] if args.vararg is not None else []) \
+                and len(node.keywords) == 1 and node.keywords[0].arg is None \
+                and isinstance(node.keywords[0].value, ast.Name) and node.keywords[0].value.id == args.kwarg.arg:
+            return params.index(node.func.id)
+    return None
+
+
+def _names(items, wrapper) -> list[str | None]:
+    """The names `items` wrap (`*args` -> "args"), None for anything else."""
+    return [i.value.id if isinstance(i, wrapper) and isinstance(i.value, ast.Name) else None for i in items]

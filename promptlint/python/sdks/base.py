@@ -17,7 +17,9 @@ class Call:
     (`self.client.chat.completions.create`); `qual` its import-resolved dotted name
     (`openai.OpenAI.chat...` is not resolved: receivers are objects); `method` the last attribute
     name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones;
-    `unread`: a `**mapping` of keys not known statically is passed too."""
+    `unread`: a `**mapping` of keys not known statically is passed too; `forwarded`: each such
+    mapping is the sending function's own `**kwargs` (`def generate(self, messages, **kwargs): ...
+    create(..., **kwargs)`): its keys are its callers' keyword arguments."""
 
     node: ast.Call
     chain: str
@@ -27,6 +29,7 @@ class Call:
     args: list[ast.expr]
     frame: object = None
     unread: bool = False  # a `**mapping` whose keys are not known is passed
+    forwarded: bool = True  # every such `**mapping` is the sending function's own `**kwargs`
     origin: str | None = None  # where the callee's first name comes from: the module it is imported
     # from, "" for a class or function defined in this file, None for neither (a local, `self`)
 

@@ -46,13 +46,28 @@ def endpoint_provider(b, call) -> str | None:
     if receiver is None:
         return None
     client = b.value(receiver, call.frame)
+    if isinstance(client, Alt):  # a client made lazily (`self.client = None` until first use)
+        made = [o for o in client.options if isinstance(o, Obj)]
+        client = made[0] if len(made) == 1 else client
     if not isinstance(client, Obj):
         return _class_endpoint(b, call)
     url = client.kwargs.get("base_url")
     if url is None:
         return None
     text = const_str(url)
-    return _host_provider(text) if text else CONFIGURED
+    return _host_provider(text) if text else _default_host(url) or CONFIGURED
+
+
+def _default_host(url) -> str | None:
+    """The provider of HOSTS a base URL read from a parameter names by its default (`def
+    __init__(self, base_url="https://api.anthropic.com/v1/")`): where the requests go unless a
+    caller configures another; None for no default, or one of another host, or OpenAI's own (a
+    base URL read at run time, as before: the model's name may say the server is another)."""
+    if not (isinstance(url, Alt) and url.fallback):
+        return None
+    found = {_host_provider(t) for t in map(const_str, url.options) if t}
+    provider = found.pop() if len(found) == 1 else UNKNOWN
+    return None if provider in (UNKNOWN, "openai") else provider
 
 
 def url_provider(url: str) -> str:
@@ -107,9 +122,11 @@ def chat(b, call, posted_to: str | None = None) -> None:
     msg_parts, newest = b.message_parts(b.value(call.kwargs["messages"], frame), frame) if "messages" in call.kwargs else ([], None)
     # the model's provider when its name says it (`anthropic/claude-...` through a router)
     static = b.static_model(call.kwargs.get("model"), frame)
-    prov, model = b.provider_for_model(static, _client_provider(b, call, static, posted_to))
+    endpoint = _client_provider(b, call, static, posted_to)
+    prov, model = b.provider_for_model(static, endpoint)
     layout = b.add(call.node, "python-call", prov, "chat.completions." + call.chain.rsplit(".", 1)[-1], model,
                    parts + msg_parts, None if newest is None else len(parts) + newest)
+    layout.openai_compat = endpoint == "anthropic"  # Anthropic's OpenAI SDK compatibility layer: no prompt caching
     b.options(layout, call.kwargs, frame)
 
 

@@ -1,0 +1,52 @@
+"""PRM302 at a request that also passes the sending function's own `**kwargs`: in a package where
+no file names a breakpoint key, its callers' keywords hold no `cache_control`
+(fixtures/forwarded_options; its README says what each module shows)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.request_dicts import forwarded_kwargs
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "forwarded_options"
+
+
+def _found(path):
+    report = api.check([path], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
+            for d in report.diagnostics]
+
+
+def test_the_callers_keywords_hold_no_breakpoint_where_no_file_names_one():
+    found = _found(FIXTURES / "bare")
+    assert [f[:4] for f in found] == [
+        # `system=messages[0]["content"][0]["text"], messages=messages[1:], **kwargs`
+        ("engine.py", "PRM302", "info", 13),
+        # `**opts`, `opts = dict(kwargs)`
+        ("engine.py", "PRM302", "info", 24),
+        # (`**self.options`, and `**kwargs` rebound to `load_options()`: may hold one, nothing)
+    ]
+    assert all(f[4].startswith("Every prompt passed to this function is sent whole as the message list its callers "
+                               "give with no cache breakpoint, and no file of the package names one") for f in found)
+
+
+def test_a_package_whose_caller_passes_cache_control_through_the_kwargs_is_not_reported():
+    assert _found(FIXTURES / "marked") == []
+
+
+def _func(source):
+    return ast.parse(source).body[0]
+
+
+def test_only_the_functions_own_kwargs_or_a_copy_bound_once_is_forwarded():
+    f = _func("def send(self, messages, **kwargs):\n    opts = kwargs.copy()\n    extra = dict(self.extra)\n")
+    assert forwarded_kwargs(ast.Name("kwargs"), f) is True
+    assert forwarded_kwargs(ast.Name("opts"), f) is True
+    assert forwarded_kwargs(ast.Name("extra"), f) is False  # a copy of something else
+    assert forwarded_kwargs(ast.Name("other"), f) is False  # not bound here
+    rebound = _func("def send(self, messages, **kwargs):\n    kwargs = load()\n")
+    assert forwarded_kwargs(ast.Name("kwargs"), rebound) is False
+    twice = _func("def send(self, messages, **kwargs):\n    opts = dict(kwargs)\n    opts = load()\n")
+    assert forwarded_kwargs(ast.Name("opts"), twice) is False
+    assert forwarded_kwargs(ast.Name("kwargs"), _func("def send(self, messages, kwargs):\n    pass\n")) is False

@@ -1,0 +1,28 @@
+"""PRM302 at LangChain's `ChatAnthropic` in a package that never names a breakpoint key and runs
+tool-calling agents: fixtures/langchain_models (its README says what each package shows)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "langchain_models"
+
+
+def _found(name):
+    report = api.check([FIXTURES / name], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
+            for d in report.diagnostics if d.code == "PRM302"]
+
+
+def test_a_claude_model_of_a_package_that_runs_agents_with_no_breakpoint_is_reported():
+    found = _found("agent")
+    assert [f[:4] for f in found] == [("llm.py", "PRM302", "info", 7)]  # `ChatAnthropic(...)`, not `ChatOpenAI`
+    assert found[0][4].startswith("This Claude chat model sends a cache breakpoint only where a message's content "
+                                  "block carries a `cache_control`, and no file of the package names one, while the "
+                                  "package runs tool-calling agents")
+
+
+def test_no_agent_in_the_package_or_a_file_naming_cache_control_is_not_reported():
+    assert _found("oneshot") == []  # one-shot prompts: the loss is not shown
+    assert _found("marked") == []  # the agent's system message carries a breakpoint
