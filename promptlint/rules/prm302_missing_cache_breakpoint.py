@@ -250,7 +250,7 @@ class MissingCacheBreakpointRule(Rule):
         profiles, label = size_profiles(layout)
         stop = prefix_stop(layout)
         found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) and profiles else None
-        where = ("Anthropic's OpenAI-compatible endpoint (the OpenAI SDK with an api.anthropic.com base URL), "
+        where = ("Anthropic's OpenAI-compatible endpoint (OpenAI's chat format sent to api.anthropic.com), "
                  "which does no prompt caching")
         fix = ("send it with the Anthropic SDK (Messages API) and a `cache_control` breakpoint at the end of what "
                "repeats (https://docs.claude.com/en/api/openai-sdk)")
