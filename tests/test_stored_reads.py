@@ -60,3 +60,8 @@ def test_a_method_of_a_held_object_given_two_arguments_does_not_grow_a_list():
         "        self.queue.insert(0, m)\n"
         "        self.other.extend(m, key=1)\n").body[0]
     assert [a for a in ("store", "log", "queue", "other") if grown(cls, a)] == ["log", "queue"]
+
+
+def test_the_newest_messages_of_a_read_put_before_the_conversation_are_a_cut_where_they_are_taken():
+    # (the whole read put there, `reconstruct_all`, is no cut)
+    assert _report("put_before.py") == [("put_before.py", "PRM105", "info", 12, 18)]

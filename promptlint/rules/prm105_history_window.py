@@ -179,8 +179,9 @@ class HistoryWindowRule(Rule):
     `load_history`) that returns the newest items of what it reads (`raw[-limit:]`, a list
     built from the rows, sliced), or a slice of what a call named so returns (`memory.get_messages(
     key)[-3:]`), also rebuilt message by message from its own fields (`[{"role": m["role"],
-    "content": m["content"]} for m in recent]`): reported where it is cut, a warning when a request
-    sends it as its history (related through the call), else info.
+    "content": m["content"]} for m in recent]`, put before another list of messages): reported where
+    it is cut, a warning when a request sends it as its history, else info. A count a caller leaves
+    at a default of none (`limit=None`) cuts nothing there.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not

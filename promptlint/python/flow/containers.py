@@ -336,8 +336,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
                     return it
                 if window_of(it) is not None and message_of_item(node, comp):
                     # `[{"role": m["role"], "content": m["content"]} for m in history[-3:]]`: each
-                    # message of a cut conversation rebuilt from its own fields: still the cut
-                    return it
+                    # message of a cut conversation rebuilt from its own fields: a list of the cut
+                    return Seq([Spread(it, m.span(comp.iter), m.code(comp.iter))], span, repeated=True, node=node)
                 if _flattens(node) and _history(it) is not None:
                     # `[m for run in kept_runs for m in run]`: the conversation grouped in runs, flat again
                     return it
