@@ -123,3 +123,27 @@ def test_the_newest_messages_rendered_into_a_template_are_judged_where_a_request
             return PROMPT.format(task=task, history=history[-5:])
     '''})
     assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []
+
+
+HANDED_BACK = """
+    from navigator import count_tokens, trim_history_messages
+
+
+    def state_modifier(state, max_input_tokens=120_000):
+        messages = state["messages"]
+        result = trim_history_messages(messages, token_counter=count_tokens, max_tokens=max_input_tokens,
+                                       strategy="{strategy}")
+        return result
+"""
+
+
+def test_a_trim_to_fit_whose_result_the_function_hands_back_is_a_window(tmp_path):
+    write(tmp_path, {"app.py": HANDED_BACK.format(strategy="last")})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in found
+            if d.code == "PRM105"] == [("PRM105", "info", 6, 14)]
+
+
+def test_a_trim_that_keeps_the_first_messages_is_no_window(tmp_path):
+    write(tmp_path, {"app.py": HANDED_BACK.format(strategy="first")})
+    assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []

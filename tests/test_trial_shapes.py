@@ -80,7 +80,10 @@ def test_the_conversation_history_before_the_static_instructions_is_reported_at_
 
 def test_a_system_message_ensured_at_the_front_of_a_kept_conversation_is_read_and_prm302_reports_it():
     report = api.check([FIXTURES / "system_ensured.py"], api.Settings(), jobs=1)
-    assert [(d.span.start.row, d.code, d.severity.value) for d in report.diagnostics] == [(18, "PRM302", "info")]
+    # (the system message put first only for experts, line 25, gives the kept conversation two
+    # prefixes: PRM104 at info, python/front_inserts.py)
+    assert [(d.span.start.row, d.code, d.severity.value) for d in report.diagnostics] == [
+        (18, "PRM302", "info"), (25, "PRM104", "info")]
     assert report.diagnostics[0].message.startswith(
         "Request re-sends the system prompt and the conversation history on every turn with no cache breakpoint")
     roles = {p.site.start.row: [part.role for part in p.parts] for p in report.prompts if p.source == "python-call"}

@@ -113,9 +113,18 @@ def _none(node) -> bool:
 
 def trimmed_to_fit(module) -> list[ast.Call]:
     """The calls that trim the conversation to fit a bound and replace it with the result
-    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), in source order."""
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or hand the result back
+    as the function's own (`result = trim_history_messages(messages, max_tokens=n)`, then `return
+    result`: what a caller sends), in source order. A trim that keeps the first messages
+    (`strategy="first"`) drops the newest, not the oldest: no window."""
     out = []
-    for node in subtree(module.tree):
+    todo: list = [(module.tree, frozenset())]
+    while todo:
+        node, returned = todo.pop()
+        if isinstance(node, _FUNCS):
+            returned = frozenset(r.value.id for r in subtree(node) if isinstance(r, ast.Return)
+                                 and isinstance(r.value, ast.Name))
+        todo.extend((child, returned) for child in child_nodes(node))
         if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
             continue
         call = node.value
@@ -125,9 +134,15 @@ def trimmed_to_fit(module) -> list[ast.Call]:
         first = call.args[0]
         if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
                 or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
-                or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords):
+                or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords) or _keeps_first(call):
             continue
         targets = [n.id for t in node.targets for n in subtree(t) if isinstance(n, ast.Name)]
-        if first.id in targets:
+        if first.id in targets or any(t in returned for t in targets):
             out.append(call)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _keeps_first(call: ast.Call) -> bool:
+    """True for a trim told to keep the oldest messages (`strategy="first"`)."""
+    return any(kw.arg == "strategy" and isinstance(kw.value, ast.Constant) and kw.value.value == "first"
+               for kw in call.keywords)

@@ -13,11 +13,11 @@ import ast
 import re
 from ..model import replace
 
-from . import (candidates, concurrent_fills, converted_ids, deque_windows, gated_markers, handed_windows, handoff,
-               history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals,
-               kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips, role_stamps,
-               newest_remakes, shared_prompts, request_dicts, sdks, stored_cuts, summary_heads, system_hoists,
-               template_objects, tool_loops, tool_results, unseen_templates)
+from . import (candidates, concurrent_fills, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows,
+               handoff, history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites,
+               kept_removals, kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
+               role_stamps, newest_remakes, shared_prompts, request_dicts, sdks, stored_cuts, summary_heads,
+               system_hoists, template_objects, tool_loops, tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -72,14 +72,14 @@ def find_layouts(module, evaluator) -> list:
 
 
 def _rewrite_facts(module, evaluator, sites) -> None:
-    """Module facts of a conversation rewritten between requests: for PRM105 its newest turns
-    rendered apart by a function named for it (`history_renders`), messages a caller names left
-    out of it where it is kept (`kept_removals`), stored messages re-sent with a content field
-    cleared (`replay_strips`), the newest message re-made on a copy of the kept conversation
-    (`newest_remakes`); for PRM103 a new id among a rendered prompt's variables
-    (`render_ids`) and one made for each message by a converter of the whole conversation
-    (`history_ids`). Each is read only when the module's text can hold its shape."""
+    """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
+    (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
+    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`); for
+    PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
+    for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
     src = module.source
+    if front_inserts.might_insert(src):
+        module.facts["front_inserts"] = front_inserts.front_inserts(module, evaluator.project)
     if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
     if kept_removals.may_hold(src):

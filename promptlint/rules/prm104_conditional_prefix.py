@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import Rate, impacts
-from ..model import PromptLayout, Severity
+from ..model import PromptLayout, Related, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -16,6 +16,15 @@ class ConditionalPrefixRule(Rule):
     ## Why is this bad?
     Each variant is a different prefix: the static text after the condition is cached once per
     variant instead of once. This is often intended; it is reported as info.
+
+    A system (or developer) message put at the head of a message list on some calls only
+    (`msgs.insert(0, {"role": "system", ...})` under a test of a parameter of the function: structured
+    output asked for, a retry, a tool mode; or by a helper that its caller calls under such a test,
+    `if response_format: params = ensure_json_only_system_prompt(params)`) gives the requests of one
+    conversation two prefixes, and the history after the head is cached once per variant: info,
+    where the message is put, with the test related. A head message put on every call, or under a
+    test of the list itself (`if not messages or messages[0]["role"] != "system":`) or of values
+    fixed for the instance (`if self.instructions:`), is not one.
 
     ## Example
     ```python
@@ -40,3 +49,15 @@ class ConditionalPrefixRule(Rule):
             message = (f"Conditional content {text.describe(imp.seg)} {text.position(imp.placed, imp.complete)}: "
                        f"each variant caches {text.follows(imp)} separately")
             yield self.diagnostic(message, imp.seg.span or layout.site, prompt=layout.id, related=text.related(imp.seg))
+
+    def check_module(self, module):
+        """Info where a head message is put on some calls only (`python/front_inserts.py`)."""
+        for put, test, where in module.facts.get("front_inserts", ()):
+            message = ("A system message is put at the head of the conversation here on some calls only (chosen by "
+                       "the test related, of a value given per call): requests of one conversation start with it or "
+                       "without it, so the history after it is cached once per variant, and a request that differs "
+                       "from the previous one reads it uncached (whether the value changes within one conversation "
+                       "is not followed here); put the message on every call, or put what it says after the "
+                       "conversation")
+            yield self.diagnostic(message, module.span(put), severity=Severity.INFO,
+                                  related=[Related(where.span(test), "the test that chooses it")])

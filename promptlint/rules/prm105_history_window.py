@@ -79,8 +79,8 @@ _CUT_MESSAGES = {
                        "turn, so the history the callee renders or sends from it never matches the prefix cached by "
                        "the previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); hand on the whole conversation, or cut it in steps so it only changes at a cut"),
-    "trimmed_to_fit": ("The conversation is trimmed to fit a bound here and replaced by what is kept: once it is "
-                       "larger, its oldest content is dropped again on every call, so the history sent after it "
+    "trimmed_to_fit": ("The conversation is trimmed to fit a bound here and what is kept is used in its place (it "
+                       "replaces the conversation, or is handed back as it): once it is larger, its oldest content is dropped again on every call, so the history sent after it "
                        "differs from the previous request's from the first dropped item on (the trimming is not "
                        "read here: how much it costs is not known); drop old content in steps, well below the bound, "
                        "so the history only changes at a cut"),
@@ -170,7 +170,18 @@ class HistoryWindowRule(Rule):
     `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
-    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`): info, where the call is.
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or whose result the
+    function hands back (`result = trim_history_messages(messages, max_tokens=n)`, `return
+    result`), unless it keeps the first messages (`strategy="first"`): info, where the call is.
+
+    The newest messages of a conversation read back from storage, cut where they are read: a
+    function named for reading the conversation (`def get_messages(self, session_id, limit=100)`,
+    `load_history`) that returns the newest items of what it reads (`raw[-limit:]`, a list
+    built from the rows, sliced), or a slice of what a call named so returns (`memory.get_messages(
+    key)[-3:]`), also rebuilt message by message from its own fields (`[{"role": m["role"],
+    "content": m["content"]} for m in recent]`, put before another list of messages): reported where
+    it is cut, a warning when a request sends it as its history, else info. A count a caller leaves
+    at a default of none (`limit=None`) cuts nothing there.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not

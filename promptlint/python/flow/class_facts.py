@@ -68,12 +68,24 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                 elif _is_self(node.target):
                     steps.add(node.target.attr)  # `self.iteration += 1`: a counter, no list
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
-                    and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value):
+                    and node.value.func.attr in ("append", "extend", "insert") and _is_self(node.value.func.value) \
+                    and _list_arity(node.value):
                 call = node.value
                 added = call.args[-1] if call.args else None
                 grows.setdefault(call.func.value.attr, []).append((stmt, added, call.func.attr == "extend"))
     cls._promptlint_self_index = (assigns, grows, annotations, steps)
     return cls._promptlint_self_index
+
+
+def _list_arity(call: ast.Call) -> bool:
+    """True for a call given what a list's method takes: one item for `append` / `extend`, an
+    index and an item for `insert`, no keyword (`self.store.append(session_id, message)` is a
+    store's own method, not a list grown)."""
+    if call.keywords:
+        return False
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return True  # (`insert(*where)`: its count is not written)
+    return len(call.args) == (2 if call.func.attr == "insert" else 1)
 
 
 def _number(node) -> bool:

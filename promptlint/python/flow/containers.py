@@ -18,8 +18,8 @@ from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
-from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, renders_each,
-                      takes_newest)
+from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
+                      renders_each, takes_newest, window_of)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -204,9 +204,13 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             pieces = self._pieces_cut(base, node, frame)
             if pieces is not None:
                 return pieces
-            grown = self._grown_cut(base, node, frame, self.slice_start(node, frame, env))
+            start = self.slice_start(node, frame, env)
+            grown = self._grown_cut(base, node, frame, start)
             if grown is not None:
                 return grown
+            stored = self._stored_cut(base, node, frame, start, env)  # read back from storage, cut there
+            if stored is not None:
+                return stored
         if conversation is not None and isinstance(node.slice, ast.Slice):
             walked = self.walked_window(node, frame, env)  # `xs[max(0, i - w + 1):i + 1]` as `i` walks xs
             if _short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
@@ -330,6 +334,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
                     # `[Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m
                     # for m in messages]`: each message kept, or rebuilt from its own fields
                     return it
+                if window_of(it) is not None and message_of_item(node, comp):
+                    # `[{"role": m["role"], "content": m["content"]} for m in history[-3:]]`: each
+                    # message of a cut conversation rebuilt from its own fields: a list of the cut
+                    return Seq([Spread(it, m.span(comp.iter), m.code(comp.iter))], span, repeated=True, node=node)
                 if _flattens(node) and _history(it) is not None:
                     # `[m for run in kept_runs for m in run]`: the conversation grouped in runs, flat again
                     return it

@@ -5,6 +5,7 @@ of the newest messages (`_short_of_end`: `history[:cut]`) is the older part, mar
 from __future__ import annotations
 
 import ast
+import re
 from ...model import replace
 
 from ... import classify
@@ -114,6 +115,34 @@ class WindowsMixin:
         grown = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
                         f"the newest messages of `{m.code(target)}`")
         return Text([replace(grown.segs[0], window=m.span(node))])
+
+    def _stored_cut(self, base, node: ast.Subscript, frame, lower=None, env=None) -> Value | None:
+        """The newest items of a list read from storage, sliced (`raw[-limit:]`,
+        `list(reversed(rows))[:n]`) in a function named for reading the conversation (`def
+        get_messages(self, session_id, limit=100)`: what it reads is the stored conversation), or
+        of what a call named so returned (`recent = memory.get_messages(key)[-3:]`): a window of
+        the stored conversation, cut where it is read back, so once it is longer the oldest
+        message drops out on every turn. None for any other slice, and for a list the code builds
+        (`_grown_cut` judges those), and for a count its caller leaves at a default of none
+        (`limit=None`, `0`: the slice runs only when a caller asks for it)."""
+        lower = lower if lower is not None else node.slice.lower
+        if not (_slides(lower) or takes_newest(node)):
+            return None
+        count = lower.operand if isinstance(lower, ast.UnaryOp) else None
+        if count is not None and not isinstance(count, ast.Constant) \
+                and _none_text(self.eval(count, frame, env)):
+            return None  # (`raw if limit is None else raw[-limit:]` called without a limit: all of it)
+        m = frame.module
+        exprs = _read_data(base)
+        if exprs is None:
+            return None
+        func = frame.func
+        expr = next((e for e in exprs if e), "")
+        if not (func is not None and reads_conversation(func.name) or any(_read_by_call(e) for e in exprs)):
+            return None
+        cut = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
+                      f"the newest messages of `{expr or m.code(node.value)}`, the conversation read back")
+        return Text([replace(cut.segs[0], window=m.span(node))])
 
     @staticmethod
     def windowed(value, node, frame, name: str = "", stop=None, _done: dict | None = None) -> Value:
@@ -232,6 +261,27 @@ def _selects(node, comp) -> bool:
     """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
     return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
             and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
+
+
+def message_of_item(node, comp) -> bool:
+    """True for a list comprehension of one plain `for` (no filter) whose element is a message
+    made of the item alone: a dict display with a `role` key whose values read only the item
+    (`m["content"]`, `m.get("role", "user")`, `m.content`, constants)."""
+    elt = getattr(node, "elt", None)
+    if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
+            and isinstance(comp.target, ast.Name) and isinstance(elt, ast.Dict)):
+        return False
+    keys = [k.value for k in elt.keys if isinstance(k, ast.Constant)]
+    if "role" not in keys or None in elt.keys:
+        return False
+    item = comp.target.id
+    for sub in subtree(elt):
+        if isinstance(sub, ast.Name) and sub.id != item:
+            return False
+        if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Attribute) and sub.func.attr == "get"
+                                              and isinstance(sub.func.value, ast.Name) and sub.func.value.id == item):
+            return False
+    return True
 
 
 def _flattens(node) -> bool:
@@ -371,3 +421,58 @@ def _called(elt, name: ast.Name) -> bool:
 def _keyed(node) -> bool:
     """True for a subscript of the item by a string key (`m["content"]`): a field of the message."""
     return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+
+
+#: Verbs and nouns of a function (or method) named for reading the stored conversation back
+#: (`get_messages`, `load_chat_history`, `fetchRecentTurns`); a trace, a log or events are not it.
+_READ_VERBS = frozenset({"get", "load", "fetch", "read", "retrieve", "query", "list"})
+_READ_NOUNS = frozenset({"messages", "history", "conversation", "turns", "dialog", "dialogue", "transcript", "msgs"})
+_NOT_READ = frozenset({"trace", "traces", "log", "logs", "event", "events", "feedback", "error", "errors", "lessons"})
+
+
+def reads_conversation(name: str) -> bool:
+    """True for a function name that says it reads the conversation back: a read verb and a
+    word of the conversation (`get_messages`, `load_history`, `getChatHistory`), not of a log."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name or "")
+    found = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
+    return bool(found & _READ_VERBS) and bool(found & _READ_NOUNS) and not found & _NOT_READ
+
+
+def _none_text(value) -> bool:
+    """True for a value that is the constant None, 0 or False (a count left at its default)."""
+    return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].is_static \
+        and value.segs[0].text in ("None", "0", "False")
+
+
+def _read_data(value, depth: int = 0) -> list[str] | None:
+    """The sources of a value read from where the code does not see it (an unknown value, a list
+    built in a loop from one, or one of those in each option), "" for a built list; None for
+    anything else (text, a message list written in the code, a dict)."""
+    if isinstance(value, Seq) and value.repeated:  # built from what was read (`[loads(r) for r in raw]`)
+        return [""]
+    if isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static \
+            and value.segs[0].kind is Kind.UNKNOWN:
+        return [value.segs[0].expr]
+    if isinstance(value, Obj) and not isinstance(value, Mapping):
+        return [""]  # (an object the store returns: its messages)
+    if isinstance(value, Alt) and depth < 3:
+        found = [_read_data(o, depth + 1) for o in value.options]
+        return None if any(f is None for f in found) else [e for f in found for e in f]
+    return None
+
+
+def _read_by_call(expr: str) -> bool:
+    """True for the source of a call named for reading the conversation back
+    (`self.memory.get_messages("broadcast")`, awaited too)."""
+    if not expr or "(" not in expr:
+        return False
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Await):
+        node = node.value
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    return reads_conversation(f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "")

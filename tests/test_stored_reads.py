@@ -1,0 +1,67 @@
+"""PRM105: the conversation read back from storage as its newest messages, cut where it is read
+(python/flow/windows.py `_stored_cut`): a read named for the conversation that returns the newest
+items of what it reads (`raw[-limit:]`), or a slice of what such a read returns. A warning when
+a request sends it as its history, with the count on by default or asked for by the caller;
+info where no request is linked, or where the count is off unless a caller asks for it. The
+fixtures are under fixtures/stored_reads/."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.flow.class_facts import grown
+from promptlint.python.flow.windows import reads_conversation
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stored_reads"
+
+
+def _report(*names):
+    report = api.check([FIXTURES / n for n in names], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.span.start.column)
+            for d in report.diagnostics]
+
+
+def test_a_store_read_that_keeps_the_newest_messages_replayed_by_a_request_is_a_warning_where_it_is_cut():
+    # (the store in its own module; `self.store.append(session_id, message)` is the store's method,
+    # not a list the agent grows: the call is followed into the store's read)
+    assert _report("redis_chat") == [("store.py", "PRM105", "warning", 15, 16)]
+
+
+def test_a_store_read_with_no_request_linked_is_info_where_it_is_cut():
+    assert _report("state_store.py") == [("state_store.py", "PRM105", "info", 14, 24)]
+
+
+def test_a_count_off_by_default_is_info_and_a_warning_once_the_caller_asks_for_it():
+    assert _report("opt_in.py") == [("opt_in.py", "PRM105", "info", 15, 44)]
+    assert _report("opt_in_asked.py") == [("opt_in_asked.py", "PRM105", "warning", 15, 44)]
+
+
+def test_whole_reads_logged_tails_and_reads_that_are_no_conversation_are_not_reported():
+    assert _report("whole.py") == []
+
+
+def test_the_newest_messages_of_a_read_rebuilt_one_by_one_are_still_the_cut():
+    assert _report("rebuilt.py") == [("rebuilt.py", "PRM105", "info", 10, 91)]
+
+
+def test_names_of_reads_of_the_conversation():
+    assert [n for n in ("get_messages", "load_chat_history", "fetchRecentTurns", "get_history", "get_session",
+                        "load_log_messages", "get_recent_errors", "messages", "read_trace_history")
+            if reads_conversation(n)] == ["get_messages", "load_chat_history", "fetchRecentTurns", "get_history"]
+
+
+def test_a_method_of_a_held_object_given_two_arguments_does_not_grow_a_list():
+    cls = ast.parse(
+        "class A:\n"
+        "    def add(self, sid, m):\n"
+        "        self.store.append(sid, m)\n"
+        "        self.log.append(m)\n"
+        "        self.queue.insert(0, m)\n"
+        "        self.other.extend(m, key=1)\n").body[0]
+    assert [a for a in ("store", "log", "queue", "other") if grown(cls, a)] == ["log", "queue"]
+
+
+def test_the_newest_messages_of_a_read_put_before_the_conversation_are_a_cut_where_they_are_taken():
+    # (the whole read put there, `reconstruct_all`, is no cut)
+    assert _report("put_before.py") == [("put_before.py", "PRM105", "info", 12, 18)]
