@@ -31,6 +31,7 @@ again by the next run.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -84,7 +85,8 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
     def start() -> None:
         parent, child = ctx.Pipe()
         proc = ctx.Process(target=_main, args=(child, setup, setup_args, analyse, state), daemon=True)
-        proc.start()
+        with _interpreter_start():  # (a spawned worker is a new interpreter)
+            proc.start()
         child.close()
         workers.append(_Worker(proc, parent))
 
@@ -205,20 +207,43 @@ def _context(preload: tuple[str, ...]):
     ctx = multiprocessing.get_context("forkserver")
     if preload:
         ctx.set_forkserver_preload(list(preload))  # ignored once the server runs
-    # The server is a new interpreter: it imports from this process's import path (made
-    # absolute: '' was the folder of then), not from wherever its own folder leads (before
-    # Python 3.13 the import path is not handed over).
+    # The server imports from this process's import path (made absolute: '' was the folder of
+    # then; before Python 3.13 the import path is not handed over), less the current folder
+    # unless promptlint itself is imported from there.
     from multiprocessing import forkserver
     saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in sys.path)
+    here, own = os.getcwd(), os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in map(os.path.abspath, sys.path) if p != here or p == own)
     try:
-        forkserver.ensure_running()
+        with _interpreter_start():
+            os.chdir(os.path.dirname(os.__file__))
+            forkserver.ensure_running()
     finally:
+        os.chdir(here)
         if saved is None:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = saved
     return ctx
+
+
+@contextlib.contextmanager
+def _interpreter_start():
+    """While a new interpreter starts (the fork server, a spawned worker): PYTHONSAFEPATH set.
+    Started by `python -c` in the folder being checked, it would put that folder first on its
+    import path and import the project's own `types/` or `json.py` in place of the standard
+    library's (then fail, or run the project's code); PYTHONSAFEPATH (Python 3.11+) keeps it off,
+    the fork server also starts in the standard library's folder (`_context`), and a worker drops
+    '' from its path before it moves to the current folder (`_main`)."""
+    saved = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved
 
 
 def _stop_server(ctx) -> None:
@@ -245,6 +270,7 @@ def _main(conn, setup, setup_args, analyse, state) -> None:
     faulthandler.disable()  # a crash is reported by the parent, as the file's PRM001
     from . import source
     cwd, overlay, recycle = state
+    sys.path[:] = [p for p in sys.path if p not in ("", ".")]  # '' would be the checked folder after chdir
     os.chdir(cwd)
     source.OVERLAY.clear()
     source.OVERLAY.update(overlay)

@@ -68,3 +68,19 @@ def test_a_parsed_module_notes_its_package_probes(tmp_path):
     inits = {key for key in seen if key.endswith("__init__.py")}
     assert reads.key_of((pkg / "__init__.py").resolve()) in inits
     assert reads.key_of((pkg / "llm" / "__init__.py").resolve()) in inits
+
+
+def test_claude_names_are_searched_in_the_modules_own_top_package(tmp_path):
+    pkg = _package(tmp_path)
+    other = tmp_path / "neighbour"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    (other / "models.py").write_text('MODEL = "claude-sonnet-4-5"\n')
+    project = Project([tmp_path])
+    project.start()
+    assert project.claude_files(pkg / "llm" / "client.py") == []  # a package beside it says nothing of this one
+    assert [p.name for p in project.claude_files(other / "models.py")] == ["models.py"]
+    (pkg / "llm" / "models.py").write_text('ROUTES = {"smart": "anthropic/claude-3-5-haiku"}\n')
+    project = Project([tmp_path])
+    project.start()
+    assert [p.name for p in project.claude_files(pkg / "llm" / "client.py")] == ["models.py"]

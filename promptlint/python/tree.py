@@ -426,10 +426,18 @@ class Project:
         return self._search(self._chain(self._key(near))[1], CALLS + name)
 
     def claude_files(self, near: Path) -> list[Path]:
-        """The Python files of the package tree that holds `near` that write a Claude model name
-        as a string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to
-        Claude somewhere. Recorded as one dependency ("search:ROOT claude:")."""
-        return self._search(self._chain(self._key(near))[1], CLAUDE)
+        """The Python files of the top package that holds `near` (the folder tree `marker_files`
+        reads when `near` is a module outside any package) that write a Claude model name as a
+        string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to Claude
+        somewhere. Not its siblings: another package beside it (a folder of downloaded packages,
+        `src/` of several distributions) says nothing of this one's model. Recorded as one
+        dependency ("search:ROOT claude:")."""
+        parts, folder, _ = self._chain(self._key(near))
+        found = self._search(folder, CLAUDE)
+        if len(parts) < 2:
+            return found
+        top = folder / parts[0]
+        return [p for p in found if self._key(p).is_relative_to(top)]
 
     def _search(self, root: Path, key: str) -> list[Path]:
         """The files of the package tree at `root` that `key` matches (`Package.matching`: a name
