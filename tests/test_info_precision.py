@@ -20,3 +20,16 @@ def test_a_user_input_before_a_few_labels_only_is_at_the_end_where_it_belongs():
     # row 17: `User message: "{{ user_input }}"` then only 16 tokens of question and answer label:
     # not reported; row 26: the same value before the 109 tokens of the policy is
     assert findings("self_check.yml") == [(26, 22, "PRM101", "info", "Per-request content `user_input`")]
+
+
+def test_a_template_filled_with_a_value_that_changes_first_is_judged_at_its_fill():
+    # PLANNING_PROMPT starts with `{current_date}`, filled with the clock to the second (agent.py):
+    # that is the cause (PRM102, row 3); alone, the template guessed the date from its name (a day)
+    # and blamed `{working_directory}` (row 4) behind it, which the fill shows to be the same cause
+    report = api.check([FIXTURES / "filled"], api.Settings(), jobs=1)
+    got = sorted((Path(d.span.filename).name, d.span.start.row, d.code, d.severity.value) for d in report.diagnostics)
+    assert got == [("prompts.py", 3, "PRM102", "info"), ("prompts.py", 41, "PRM101", "info")]
+    # REVIEW_PROMPT's first placeholder is filled with a parameter of unknown volatility: the fill
+    # knows no more than the template, which is judged at its own placeholder (row 41)
+    review = next(d for d in report.diagnostics if d.code == "PRM101")
+    assert review.message.startswith("Content of unknown volatility `notes` (the parameter `notes`) at token 4")
