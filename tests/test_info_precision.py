@@ -33,3 +33,14 @@ def test_a_template_filled_with_a_value_that_changes_first_is_judged_at_its_fill
     # knows no more than the template, which is judged at its own placeholder (row 41)
     review = next(d for d in report.diagnostics if d.code == "PRM101")
     assert review.message.startswith("Content of unknown volatility `notes` (the parameter `notes`) at token 4")
+
+
+def test_a_fixed_request_of_a_few_words_is_a_probe_not_a_prompt_below_the_minimum():
+    # row 10: `"hi"` with max_tokens=1 until the deployment answers: no finding; row 18: the same
+    # probe with a cache key asks for caching that never starts (a warning); row 23: the
+    # application's short prompt before the user's text stays below the minimum (info)
+    assert findings("probe/ready.py") == [
+        (18, 5, "PRM301", "warning", "Static prefix of 1 token is below the 1,024-token minimum of any openai model "
+                                     "(smallest minimum): nothing of this prompt is cached"),
+        (23, 13, "PRM301", "info", "Static prefix of 9 tokens is below the 1,024-token minimum of gpt-4.1: "
+                                   "nothing of this prompt is cached")]
