@@ -282,7 +282,9 @@ class Impact:
             whole = self.placed.static_before + self.static_after
             if self.history_after or (self.static_after >= SMALL_LOSS and whole >= FRAGMENT_MINIMUM):
                 return Severity.WARNING
-            return Severity.INFO if some else None
+            # before a few labels only (`User message: "{{ user_input }}"\nAnswer Yes or No:`): the
+            # user's text is where it belongs, at the end (INFO_STATIC_AFTER, as for a whole request)
+            return Severity.INFO if self.static_after >= INFO_STATIC_AFTER else None
         if self.rate is Rate.REQUEST:
             return Severity.WARNING if some or self.history_after else None
         if self.rate is Rate.CONVERSATION:

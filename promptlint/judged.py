@@ -42,7 +42,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
                 if any(p.role == "tools" for p in lt.parts):
                     reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
-              if s.span and not s.is_static and s.volatility is Volatility.STABLE and not _unfilled(s)}
+              if s.span and not s.is_static and s.volatility is not Volatility.UNKNOWN and not _unfilled(s)}
     held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
     out = []
     for layout in layouts:
@@ -135,12 +135,15 @@ def _carried(layout: PromptLayout, sent: set, made: set = frozenset()) -> bool:
 def _template_filled(layout: PromptLayout, filled: set) -> bool:
     """True for a template constant (its first dynamic segment a placeholder left as written,
     `{context}` of `TEMPLATE = "...{context}..."`) whose text another candidate holds with a value
-    found stable in that placeholder (`prompt = TEMPLATE.format(context=self._context(),
-    request=request)`, the context made of what the instance is built with): the template alone
-    would blame a value that does not change, so the prompt is judged where it is filled. A fill
-    that knows no more than the placeholder (an unknown parameter for `{query}`) leaves the
-    template judged on its own too. `filled`: the spans of the stable values of `python-constant`
-    layouts."""
+    of known volatility in that placeholder: found stable (`prompt = TEMPLATE.format(
+    context=self._context(), request=request)`, the context made of what the instance is built
+    with), where the template alone would blame a value that does not change; or found to change
+    (`TEMPLATE.format(current_date=datetime.now().strftime("%Y-%m-%d %H:%M:%S"), cwd=cwd)`), where
+    the template alone, its first placeholder guessed from its name or not at all, would blame a
+    later value that the fill shows to be behind it (Policy 8: the fill reports the first one, with
+    what it costs). Either way the prompt is judged where it is filled. A fill that knows no more
+    than the placeholder (an unknown parameter for `{query}`) leaves the template judged on its own
+    too. `filled`: the spans of the values of known volatility of `python-constant` layouts."""
     first = next((s for _, _, _, s in layout.segments() if not s.is_static and s.span is not None), None)
     return first is not None and _unfilled(first) and first.span in filled
 

@@ -37,6 +37,38 @@ def test_the_whole_conversation_or_its_last_answer_handed_on_is_no_window(tmp_pa
     assert _found(tmp_path, "-2:") == []
 
 
+MERGED = """
+    from kernel import invoke_function_calls, merge_function_results
+
+
+    class Chat:
+        def __init__(self, max_turns: int):
+            self.max_turns = max_turns
+
+        async def step(self, chat_history, calls):
+            results = await invoke_function_calls(calls, chat_history)
+            shown = merge_function_results(messages=chat_history.messages[{cut}], name="assistant")
+            return shown
+"""
+
+
+def _merged(tmp_path, cut):
+    write(tmp_path, {"chat.py": MERGED.format(cut=cut),
+                     "kernel.py": "async def invoke_function_calls(calls, history):\n    return calls\n\n\n"
+                                  "def merge_function_results(**kw):\n    return kw\n"})
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
+            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+
+
+def test_the_messages_just_added_one_per_result_are_no_window(tmp_path):
+    # `[-len(results):]`: the function results appended for this step, handed on to be merged
+    assert _merged(tmp_path, "-len(results):") == []
+
+
+def test_a_slice_as_long_as_a_setting_is_still_a_window(tmp_path):
+    assert _merged(tmp_path, "-self.max_turns:") == [("PRM105", "info", 10, 49)]
+
+
 def test_a_window_inside_a_request_is_judged_there_once(tmp_path):
     write(tmp_path, {"app.py": '''
         from openai import OpenAI

@@ -8,7 +8,9 @@ new turn, so whatever the callee renders or sends from it never matches the prev
 prefix. The callee (an agent runner, a template, a wrapper) is not followed here; the names of the
 keyword and of the list are the evidence, so the rule reports it as info where it is cut
 (docs/policies.md, Policy 9). A window of one or two messages (the last answer looked up for a
-check) is left out, as is a call the analysis already reads as a request (judged there) and a
+check) is left out, and so is a slice as long as another collection (`messages[-len(results):]`: the
+messages just added for `results`, one each, handed on to be shown or merged: the conversation
+itself is not cut), as is a call the analysis already reads as a request (judged there) and a
 template filled with it (`TEMPLATE.format(history=h[-5:])`: the cut rendered into text is judged
 where a request carries that text).
 
@@ -81,6 +83,8 @@ def _newest(node, depth: int = 0) -> ast.Subscript | None:
     k = s.lower.operand
     if isinstance(k, ast.Constant) and not (isinstance(k.value, int) and k.value > 2):
         return None
+    if isinstance(k, ast.Call) and isinstance(k.func, ast.Name) and k.func.id == "len":
+        return None  # `xs[-len(results):]`: the items just added for `results`, one each, not a window
     held = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
     return node if held and words(held) & _HISTORY else None
 

@@ -24,7 +24,9 @@ class PrefixBelowMinimumRule(Rule):
     for an adapter that sends the prompt (or the message list) its callers pass whole (`def
     generate(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): that parameter
     carries its callers' prompts, long static templates included, so the few tokens before it
-    (a schema, tools) say nothing about what is cached.
+    (a schema, tools) say nothing about what is cached. Nor for a fixed request of a few words
+    (fewer than 32 tokens, nothing in it changes: `"hi"` with `max_tokens=1`, a warm-up or a health
+    check) when nothing asks for caching: it is no prompt whose caching anyone plans.
 
     ## Why is this bad?
     Providers cache nothing below the minimum (OpenAI 1,024 tokens, Gemini 2.5 2,048, Gemini 3.x
@@ -66,6 +68,8 @@ class PrefixBelowMinimumRule(Rule):
             return
         if any(not part.segments for part in layout.parts) or not tokens_before(layout, stop):
             return  # a part whose content is not known (an empty part), or no static text: size unknown
+        if not explicit and _probe(layout):
+            return
         found = h.below_all(layout, stop, profiles)
         if found is None:
             return
@@ -75,6 +79,19 @@ class PrefixBelowMinimumRule(Rule):
                    f"{target}: nothing of this prompt is cached")
         yield self.diagnostic(message, layout.site, prompt=layout.id,
                               severity=Severity.WARNING if explicit else Severity.INFO)
+
+
+#: o200k tokens: a request whose whole text is fixed and shorter than this is a probe (INFO_STATIC_AFTER).
+PROBE_TOKENS = 32
+
+
+def _probe(layout: PromptLayout) -> bool:
+    """True for a request whose whole text is fixed and a few words long (`messages=[{"role":
+    "user", "content": "hi"}]`, `max_tokens=1`: a warm-up, a health check, a usage test): the same
+    bytes on every call, too short for any cache to save something; no prompt of the application
+    is kept from being cached."""
+    segs = [seg for _, _, _, seg in layout.segments()]
+    return all(seg.is_static for seg in segs) and tokens_before(layout, Cut(len(layout.parts), 0)) < PROBE_TOKENS
 
 
 def _prefix_is_final(layout: PromptLayout, stop: Cut) -> bool:
