@@ -40,6 +40,13 @@ class ContextBeforeHistoryRule(Rule):
     nor a value after the history, nor a one-shot request (no history), nor a message of a role
     of its own (a framework's `context` message). Content the code fetches with the newest user
     message is `PRM101`'s warning.
+    A placeholder named like the number of the current step or turn (`{{ turn_number }}`,
+    `current_step`; not a bound such as `max_steps`, nor a loop's item) is such content too. A
+    count of the history written before the history itself (`Current step: {{ step_history|length
+    + 1 }}` then `{% for step in step_history %}`, `{{ messages | count }}` before a loop over
+    `messages`) is a warning at the count: it changes whenever the history grows. Jinja templates
+    written as Python prompt constants and rendered elsewhere (a framework's template wrapper) are
+    read as Jinja.
 
     ## Why is this bad?
     The history grows by appending, so a request that sends it again could reuse its cached
@@ -51,6 +58,8 @@ class ContextBeforeHistoryRule(Rule):
     with a value whose volatility is known, the value decides: a value fixed per conversation, per
     day or per process is no finding. One finding per prompt, at the first such placeholder.
     Content that `PRM101` already reports as a warning is that rule's finding.
+    A count of the history before it is lost whenever the history grows (the count and the
+    history are the same value): a warning, the name of the history its only hint.
 
     ## Example
     ```jinja
@@ -69,8 +78,8 @@ class ContextBeforeHistoryRule(Rule):
     """
 
     code = "PRM107"
-    brief = ("a value named like per-turn content (retrieved context, the user's message, a run's extra instructions) "
-             "before the conversation history (info)")
+    brief = ("a value named like per-turn content (retrieved context, the user's message, a step number) "
+             "or a count of the history, before the conversation history")
     specificity = 1
     merges_related = True  # a placeholder several prompts fill: each prompt's history is a related place
     severity = Severity.INFO
