@@ -254,11 +254,11 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
                               or not prompt_named(name)):
         return
+    if not prompt_named(name):
+        return
     jinja = _jinja_literal(value_node) or _jinja_literal(_wrapped(value_node))
     template = not jinja and (is_template(value_node) or is_template(_wrapped(value_node)))
     if not (builds_text(value_node) or template or jinja):
-        return
-    if not prompt_named(name):
         return
     value = finder.ev.eval(value_node, frame)
     if module_level:
