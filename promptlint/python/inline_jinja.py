@@ -49,9 +49,9 @@ def jinja_written(text: str) -> bool:
     comment (`{% for step in steps %}`, `{# note #}`) or an expression tag reading a name (`{{
     steps }}`), and no `str.format` field outside its tags (`{query}`: a format template whose
     doubled braces are literal braces, read by `str.format` rules instead)."""
-    from ..templates.jinja import has_jinja_syntax
-    if not has_jinja_syntax(text) or _FORMAT_FIELD.search(_TAG.sub("", text)):
-        return False
+    if not ("{%" in text or "{#" in text or ("{{" in text and "}}" in text)) \
+            or _FORMAT_FIELD.search(_TAG.sub("", text)):
+        return False  # (`templates.jinja_source.has_jinja_syntax`, without importing jinja2 for every constant)
     return "{%" in text or "{#" in text or _NAMED_EXPR.search(text) is not None
 
 
