@@ -133,3 +133,48 @@ def turn_content(name: str) -> str | None:
     if head in _QUALIFIED_HEADS and not set(before) & _RETRIEVING:
         return None
     return "retrieved"
+
+
+#: Words that name a count of steps, turns or rounds (`step`, `turn_number`, `iteration_count`).
+_COUNTER_WORDS = {"step", "iteration", "turn", "round", "attempt", "epoch", "trial", "retry"}
+_COUNTER_PLURALS = {"steps", "iterations", "turns", "rounds", "attempts", "epochs", "trials", "retries"}
+#: Words beside a counter word that keep the name a counter of the current call (`current_step`,
+#: `step_number`, `turn_idx`); any other (`max_steps`, `num_turns`, `step_size`, `turn_prompt`) does not.
+_COUNT_FORMS = {"number", "count", "index", "idx", "no", "nr"}
+_COUNTING = re.compile(r"^\s*(?:len\(\s*([A-Za-z_][\w.]*)\s*\)|([A-Za-z_][\w.]*)\s*\|\s*(?:length|count)\b)")
+
+
+@lru_cache(maxsize=4096)
+def counter_named(name: str) -> bool:
+    """True for a name that says the number of the current step, turn or round of a run: `step`,
+    `turn_number`, `current_iteration`, `round_idx`, `steps_count`; not a bound or a setting
+    (`max_steps`, `num_turns`, `total_rounds`, `step_size`), nor a list of steps (`steps`)."""
+    words = _words(name)
+    if not words:
+        return False
+    counters = [w for w in words if w in _COUNTER_WORDS or w in _COUNTER_PLURALS]
+    if len(counters) != 1:
+        return False
+    rest = set(words) - set(counters)
+    if counters[0] in _COUNTER_PLURALS:
+        return bool(rest) and rest <= _COUNT_FORMS  # `steps_count`, not `steps`
+    return rest <= _COUNT_FORMS | {"current", "cur", "this"}
+
+
+@lru_cache(maxsize=4096)
+def counted_name(expr: str) -> str:
+    """The name of the value whose length a placeholder writes (`{{ step_history|length + 1 }}`,
+    `{{ messages | count }}`, `{len(history)}` -> step_history, messages, history: its last
+    attribute), '' for any other placeholder (a loop, a plain value)."""
+    text = (expr or "").strip()
+    if text.startswith(("{{", "{%")):
+        text = text[2:]
+    elif text.startswith("{"):
+        text = text[1:]
+    text = text.lstrip("-+").strip()
+    if _FOR.match(text):
+        return ""
+    m = _COUNTING.match(text)
+    if m is None:
+        return ""
+    return (m.group(1) or m.group(2)).rsplit(".", 1)[-1]

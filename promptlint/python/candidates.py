@@ -185,6 +185,16 @@ def is_template(node) -> bool:
         and format_parses(node.value)
 
 
+def _jinja_literal(node) -> bool:
+    """A string literal written as a Jinja template (`inline_jinja.jinja_written`: `{{ steps }}`,
+    `{% for step in step_history %}`, no `{field}` of `str.format`): a template rendered
+    elsewhere (a framework's template wrapper), read as Jinja rather than as a format text."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return False
+    from .inline_jinja import jinja_written
+    return jinja_written(node.value)
+
+
 def format_parses(text: str) -> bool:
     """True when `str.format` can parse `text` (`string.Formatter().parse`: no lone `}`, no `{`
     inside a field's name), i.e. it may be a format template."""
@@ -244,10 +254,11 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
                               or not prompt_named(name)):
         return
-    template = is_template(value_node) or is_template(_wrapped(value_node))
-    if not (builds_text(value_node) or template):
-        return
     if not prompt_named(name):
+        return
+    jinja = _jinja_literal(value_node) or _jinja_literal(_wrapped(value_node))
+    template = not jinja and (is_template(value_node) or is_template(_wrapped(value_node)))
+    if not (builds_text(value_node) or template or jinja):
         return
     value = finder.ev.eval(value_node, frame)
     if module_level:
@@ -255,6 +266,9 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if template and isinstance(value, Text):
         value = template_text(finder, value, frame)
     segs = finder.ev.text_of(value, frame)
+    if jinja:
+        from .inline_jinja import jinja_text
+        segs = jinja_text(segs)  # its `{{ placeholders }}`, `{% if %}` sections and loops, filled per render
     text_layout(finder, node, segs, finder.m.span(value_node), role_of(name))
 
 

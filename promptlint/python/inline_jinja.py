@@ -3,6 +3,7 @@ template_format="jinja2")`): the template's segments, placed at the characters o
 literals that write them. Templates are never rendered."""
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from ..model import replace
 from pathlib import Path
@@ -32,6 +33,26 @@ def jinja_text(segs: list[Segment]) -> list[Segment]:
             continue
         out.extend(placed(result.segments, [seg]))
     return out
+
+
+#: A Jinja tag: a statement, a comment or an expression (`{% if x %}`, `{# note #}`, `{{ x }}`).
+_TAG = re.compile(r"\{%.*?%\}|\{#.*?#\}|\{\{[^{}]*\}\}", re.S)
+#: A `str.format` field (`{name}`, `{user.name}`, `{items[0]}`, `{n:>4}`).
+_FORMAT_FIELD = re.compile(r"\{[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[[^\]{}]*\])*(?:![rsa])?(?::[^{}]*)?\}")
+#: An expression tag that reads a name (`{{ task_desc }}`, `{{- steps|length }}`), not the doubled
+#: braces of a format text's literal JSON (`{{"answer": ...}}`).
+_NAMED_EXPR = re.compile(r"\{\{-?\s*[A-Za-z_]")
+
+
+def jinja_written(text: str) -> bool:
+    """True when a Python string is written as a Jinja template: it holds a Jinja statement or
+    comment (`{% for step in steps %}`, `{# note #}`) or an expression tag reading a name (`{{
+    steps }}`), and no `str.format` field outside its tags (`{query}`: a format template whose
+    doubled braces are literal braces, read by `str.format` rules instead)."""
+    if not ("{%" in text or "{#" in text or ("{{" in text and "}}" in text)) \
+            or _FORMAT_FIELD.search(_TAG.sub("", text)):
+        return False  # (`templates.jinja_source.has_jinja_syntax`, without importing jinja2 for every constant)
+    return "{%" in text or "{#" in text or _NAMED_EXPR.search(text) is not None
 
 
 def placed(template: list[Segment], source: list[Segment], fallback: Span | None = None) -> list[Segment]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..impact import Rate, impacts
 from ..model import Kind, Part, PromptLayout, Related, Segment, Severity, Volatility
 from ..prefix import ROLE_NAMES
-from ..turn_names import conversation_named, placeholder_name, turn_content
+from ..turn_names import conversation_named, counted_name, counter_named, placeholder_name, turn_content
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -15,7 +15,7 @@ _PLACEHOLDERS = (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN, Kind.USER_INPUT)
 _PER_TURN = (Volatility.UNKNOWN, Volatility.PER_REQUEST)
 _WHAT = {"retrieved": "content retrieved for each turn", "user": "the user's message",
          "examples": "examples picked for each turn", "few-shot": "few-shot examples",
-         "instructions": "instructions given for each run"}
+         "instructions": "instructions given for each run", "counter": "the number of the current step or turn"}
 _NAMES = ("only the names are the evidence: named like retrieved context, before the placeholder named like "
           "the conversation history")
 _VALUE_NAME = "only its name is the evidence: nothing known says what fills it or how often it changes"
@@ -40,6 +40,13 @@ class ContextBeforeHistoryRule(Rule):
     nor a value after the history, nor a one-shot request (no history), nor a message of a role
     of its own (a framework's `context` message). Content the code fetches with the newest user
     message is `PRM101`'s warning.
+    A placeholder named like the number of the current step or turn (`{{ turn_number }}`,
+    `current_step`; not a bound such as `max_steps`, nor a loop's item) is such content too. A
+    count of the history written before the history itself (`Current step: {{ step_history|length
+    + 1 }}` then `{% for step in step_history %}`, `{{ messages | count }}` before a loop over
+    `messages`) is a warning at the count: it changes whenever the history grows. Jinja templates
+    written as Python prompt constants and rendered elsewhere (a framework's template wrapper) are
+    read as Jinja.
 
     ## Why is this bad?
     The history grows by appending, so a request that sends it again could reuse its cached
@@ -51,6 +58,8 @@ class ContextBeforeHistoryRule(Rule):
     with a value whose volatility is known, the value decides: a value fixed per conversation, per
     day or per process is no finding. One finding per prompt, at the first such placeholder.
     Content that `PRM101` already reports as a warning is that rule's finding.
+    A count of the history before it is lost whenever the history grows (the count and the
+    history are the same value): a warning, the name of the history its only hint.
 
     ## Example
     ```jinja
@@ -69,8 +78,8 @@ class ContextBeforeHistoryRule(Rule):
     """
 
     code = "PRM107"
-    brief = ("a value named like per-turn content (retrieved context, the user's message, a run's extra instructions) "
-             "before the conversation history (info)")
+    brief = ("a value named like per-turn content (retrieved context, the user's message, a step number) "
+             "or a count of the history, before the conversation history")
     specificity = 1
     merges_related = True  # a placeholder several prompts fill: each prompt's history is a related place
     severity = Severity.INFO
@@ -78,6 +87,7 @@ class ContextBeforeHistoryRule(Rule):
 
     def check_layout(self, layout: PromptLayout):
         ordered = _ordered(layout)
+        yield from self._counted(layout, ordered)
         at = next((i for i, (_p, seg, sec) in enumerate(ordered)
                    if _conversation(seg) or _names_conversation(seg) and (sec is None or sec.kind is Kind.CONDITIONAL)),
                   None)  # (a value of another variant of a Python text is no placeholder of the conversation)
@@ -132,6 +142,32 @@ class ContextBeforeHistoryRule(Rule):
             return  # one finding per prompt (Policy 8: later per-turn values are the same cause)
 
 
+    def _counted(self, layout: PromptLayout, ordered):
+        """A count of a placeholder named like the conversation history (`{{ step_history|length
+        + 1 }}`, `{{ messages | count }}`) placed before that placeholder (a loop over it, its
+        value): the count changes whenever the history grows, so the history after it is never
+        read from the cache: a warning, at the count (one per prompt)."""
+        for i, (part, seg, _section) in enumerate(ordered):
+            if seg.kind not in _PLACEHOLDERS or seg.volatility not in _PER_TURN:
+                continue
+            name = counted_name(seg.expr)
+            if not name or not conversation_named(name):
+                continue
+            history = next((h for _p, h, _s in ordered[i + 1:]
+                            if _names_conversation(h) and placeholder_name(h.expr) == name), None)
+            if history is None:
+                continue
+            where = ROLE_NAMES.get(part.role, f"{part.role} message")
+            message = (f"{text.describe(seg)} writes the length of `{name}`, named like the conversation history, "
+                       f"before {text.describe(history)} in the {where}: the count changes whenever the history "
+                       f"grows, so the whole history after it is processed uncached on every request; placed after "
+                       f"the history it would leave the history cached")
+            related = [Related(history.span, "the history it counts, placed after it")] if history.span else []
+            yield self.diagnostic(message, seg.span or layout.site, severity=Severity.WARNING, prompt=layout.id,
+                                  related=related)
+            return
+
+
 def _ordered(layout: PromptLayout) -> list[tuple[Part, Segment, Segment | None]]:
     """The dynamic segments of the layout's parts in request order (tools left out), each
     followed by the placeholders of its conditional section or loop body (`Segment.inner`):
@@ -152,7 +188,7 @@ def _names_conversation(seg: Segment) -> bool:
     """A placeholder named like the conversation history whose value is not known to be
     something else (a history the analysis knows is a `history` segment: PRM101 judges it)."""
     return seg.kind in (Kind.TEMPLATE_VARIABLE, Kind.UNKNOWN) and seg.volatility in _PER_TURN \
-        and conversation_named(placeholder_name(seg.expr))
+        and conversation_named(placeholder_name(seg.expr)) and not counted_name(seg.expr)  # (its count is not it)
 
 
 def _prose(expr: str) -> bool:
@@ -181,7 +217,10 @@ def _per_turn(seg: Segment, layout: PromptLayout, ordered) -> tuple[str, str] | 
         return None
     if known_per_request(seg):
         return "value", ""
-    what = turn_content(placeholder_name(seg.expr))
+    name = placeholder_name(seg.expr)
+    what = turn_content(name)
+    if what is None and counter_named(name) and not _loop_target(name, ordered, seg):
+        return "counter", ""
     if what is None:
         return None
     if what != "few-shot":
@@ -192,3 +231,15 @@ def _per_turn(seg: Segment, layout: PromptLayout, ordered) -> tuple[str, str] | 
         return None
     shown = ", ".join(f"`{n}`" for n in retrieved[:3])
     return what, f" (its prompt set also takes {shown}, named like content retrieved for each turn)"
+
+
+def _loop_target(name: str, ordered, seg: Segment) -> bool:
+    """True when `name` is a target of a loop the placeholder `seg` is written in (`{% for turn in
+    examples %}{{ turn }}`: an item, not a counter)."""
+    import re
+    for _p, s, section in ordered:
+        if s is seg and section is not None:
+            m = re.match(r"\s*for\s+(.+?)\s+in\s", section.expr or "")
+            if m and name in re.findall(r"[A-Za-z_]\w*", m.group(1)):
+                return True
+    return False

@@ -51,6 +51,9 @@ class _Values:
         if isinstance(node, (nodes.Concat,)):
             return [s for n in node.nodes for s in self._value(n, span, src)]
         if isinstance(node, nodes.Add):
+            if _number(node.left) or _number(node.right):  # arithmetic (`steps|length + 1`): one number
+                return [s for s in self._value(node.left, span, src) + self._value(node.right, span, src)
+                        if s.kind is not None][:1] or [_unknown(span, src)]
             return self._value(node.left, span, src) + self._value(node.right, span, src)
         if isinstance(node, nodes.CondExpr):
             branches = self._value(node.expr1, span, src) + (
@@ -271,3 +274,8 @@ def _dotted(node: nodes.Node | None) -> str | None:
         base = _dotted(node.node)
         return f"{base}.{node.arg.value}" if base else None
     return None
+
+
+def _number(node) -> bool:
+    """A numeric literal of an expression (`1`, `0.5`; not a string, not a boolean)."""
+    return isinstance(node, nodes.Const) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
