@@ -4,7 +4,10 @@ PRM001 and the run goes on.
 Each worker gets batches of consecutive files, long ones first and shorter near the end (a
 package's files stay together, so the modules they import are parsed once per worker, and the
 workers finish together), and sends one result per file as soon as it has
-it. The parent keeps every worker busy and watches them:
+it. Workers take their batches from the two ends of the list of files, as many from each (`side`):
+with two workers each goes through its own packages and they share at most the one where they
+meet (from one end both analysed the same package at once and parsed its modules twice: 59 to 68
+M characters parsed on the corpus instead of 44 M in one process). The parent keeps every worker busy and watches them:
 - a worker that dies (a signal such as SIGSEGV or SIGKILL from the out-of-memory killer, or an
   exit after a MemoryError) is replaced; the file it was analysing gets a PRM001 "the analysis
   crashed ..." and the rest of its batch is analysed again by the others;
@@ -61,6 +64,7 @@ class _Worker:
     conn: object
     pending: list = field(default_factory=list)  # tasks sent, not answered yet, in order
     since: float | None = None  # when its current file started (monotonic seconds; None: setting up)
+    side: int = 0  # the end of the list of files it takes its batches from (0: the first files, 1: the last)
 
 
 def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_args: tuple,
@@ -88,17 +92,25 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
         with _interpreter_start():  # (a spawned worker is a new interpreter)
             proc.start()
         child.close()
-        workers.append(_Worker(proc, parent))
+        ends = sum(w.side for w in workers)  # (the end fewer workers take from)
+        workers.append(_Worker(proc, parent, side=1 if ends < len(workers) - ends else 0))
 
     def feed(w: _Worker) -> None:
-        size = max(1, min(BATCH, len(queue) // (jobs * GUIDED)))
-        batch = [queue.pop() for _ in range(min(size, len(queue)))]
+        size = min(max(1, min(BATCH, len(queue) // (jobs * GUIDED))), len(queue))
+        if w.side == 0:
+            batch = [queue.pop() for _ in range(size)]
+        else:  # the last files, in their order
+            batch = queue[size - 1::-1] if size else []
+            del queue[:size]
         if not batch:
             return
         try:
             w.conn.send([(i, str(p), k) for i, p, k in batch])
-        except OSError:  # it died meanwhile: its sentinel tells, and the batch goes back
-            queue.extend(reversed(batch))
+        except OSError:  # it died meanwhile: its sentinel tells, and the batch goes back where it was
+            if w.side == 0:
+                queue.extend(reversed(batch))
+            else:
+                queue[:0] = reversed(batch)
             return
         if not w.pending and w.since is not None:
             w.since = time.monotonic()

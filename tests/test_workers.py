@@ -125,3 +125,31 @@ def test_the_command_line_limits_its_own_memory_too():
               "CliRunner().invoke(main, ['rules']); print(resource.getrlimit(resource.RLIMIT_DATA)[0])")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert int(out.split()[-1]) <= MEMORY_LIMIT_BYTES
+
+
+@dataclass
+class Where:
+    name: str
+    pid: int
+
+
+def _analyse_where(path: Path, kind: str) -> Where:
+    import time
+    time.sleep(0.01)  # (both workers are up long before the files run out)
+    return Where(path.name, os.getpid())
+
+
+def test_two_workers_take_the_two_ends_of_the_list():
+    """The first worker takes batches from the first files on, the second from the last files
+    back: each file is analysed once, and the files of each worker are one run of consecutive
+    files (a package's files in one worker, its modules parsed there only), the first file's
+    worker not the last file's."""
+    pids: dict[int, int] = {}
+    names = [f"f{i}" for i in range(120)]
+    tasks = [(i, Path(name), "python") for i, name in enumerate(names)]
+    workers.run(tasks, 2, _setup, (), _analyse_where, lambda i, r: pids.__setitem__(i, r.pid),
+                lambda i, path, reason: pytest.fail(reason))
+    assert sorted(pids) == list(range(120))
+    order = [pids[i] for i in range(120)]
+    runs = [pid for k, pid in enumerate(order) if k == 0 or pid != order[k - 1]]
+    assert len(runs) == 2 and runs[0] != runs[1]

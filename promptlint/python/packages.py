@@ -123,12 +123,12 @@ def _add(index: dict, name: str, i: int) -> None:
 
 def assigned_names(text: str) -> list[str]:
     """The names assigned at the start of a line of `text`, each once, in order of appearance."""
-    return list(dict.fromkeys(m.group(1) for m in _ASSIGNED_NAME.finditer("\n" + text)))
+    return list(dict.fromkeys(_ASSIGNED_NAME.findall("\n" + text)))  # (one group: `findall` gives it, no match objects)
 
 
 def called_names(text: str) -> list[str]:
     """The names called in `text` (`name(`, `mod.name(`), each once, in order of appearance."""
-    names = [m.group(1)[::-1] for m in _CALLED_NAME_REVERSED.finditer(text[::-1])]
+    names = [name[::-1] for name in _CALLED_NAME_REVERSED.findall(text[::-1])]
     names.reverse()
     return list(dict.fromkeys(names))
 
@@ -136,7 +136,7 @@ def called_names(text: str) -> list[str]:
 def param_names(text: str) -> list[str]:
     """The names of the parameters of the functions defined in `text` (`def f(a, b: int = 1)`:
     a, b), each once; a pre-filter (a default holding `)` ends the list early)."""
-    names = [m.group(1) for d in _DEF_PARAMS.finditer(text) for m in _PARAM_NAME.finditer(d.group(1))]
+    names = [name for params in _DEF_PARAMS.findall(text) for name in _PARAM_NAME.findall(params)]
     return list(dict.fromkeys(names))
 
 

@@ -65,7 +65,8 @@ class Budget:
         return self.left < 0
 
     def spend(self, units: int = 1) -> bool:
-        """Spend `units`; False once the budget is exhausted."""
+        """Spend `units`; False once the budget is exhausted. (`Evaluator.eval` writes this out for
+        its one unit per expression: a change here is a change there.)"""
         self.left -= units
         if self.inner:
             self.file_left -= units
