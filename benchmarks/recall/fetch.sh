@@ -47,3 +47,4 @@ fetch setAL aideml 0.2.2; fetch setAL elroy 0.3.0; fetch setAL gui-agents 0.3.2;
 fetch setAM kimi-cli 1.52.0; fetch setAM ra-aid 0.30.2; fetch setAM hipporag 2.0.0a4; fetch setAM lotus-ai 1.2.4; fetch setAM magentic-ui 0.1.6
 fetch setAN distilabel 1.5.3; fetch setAN bespokelabs-curator 0.1.31; fetch setAN chatarena 0.1.18; fetch setAN pyspur 0.1.18; fetch setAN oterm 0.26.1
 fetch setAO adalflow 1.1.3; fetch setAO dapr-agents 1.0.9; fetch setAO elia-chat 1.10.0; fetch setAO raganything 1.4.3; fetch setAO sotopia 0.1.5
+fetch setAP docetl 0.3.0; fetch setAP nanobot-ai 0.3.5; fetch setAP agentuniverse 0.0.19.1; fetch setAP mcp-use 1.7.1; fetch setAP langextract 1.7.1
