@@ -17,7 +17,7 @@ from .walk import subtree
 #: How the README names each SDK of the registry (python/sdks/).
 _SDK_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "anthropic": "Anthropic", "google": "Gemini",
               "litellm": "LiteLLM", "langchain": "LangChain", "adk": "ADK", "pydantic_ai": "pydantic-ai",
-              "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy", "http": "HTTP client"}
+              "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy", "http": "requests / httpx / aiohttp"}
 #: Keyword arguments that carry a request's text (messages, body, prompt) in the call shapes.
 _CONTENT_KEYWORDS = ("messages", "json", "data", "content", "input", "prompt", "contents", "system", "instructions")
 _MAX_CODE = 60  # characters of a call's or an expression's text shown
@@ -54,9 +54,9 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         call = sdks.Call.of(module, node)
         matched = any(_matches(shape, call) for shape in shapes)
         func = _enclosing(module.tree, node)
+        names = [_SDK_NAMES.get(s.name, s.name) for s in owners]
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
-                                sdks=[_SDK_NAMES.get(s.name, s.name) for s in owners], matched=matched,
-                                reasons=_reasons(module, node, func, matched, " or ".join(_SDK_NAMES.get(s.name, s.name) for s in owners))))
+                                sdks=names, matched=matched, reasons=_reasons(module, node, func, matched, " or ".join(names))))
     return sorted(found, key=lambda c: (c.row, c.column))
 
 
@@ -107,7 +107,7 @@ def _reasons(module, node: ast.Call, func, matched: bool, who: str) -> list[str]
     if receiver is not None:
         said = _describe(module, receiver, func)
         if said is not None and not matched:
-            reasons.append(f"its receiver `{_short(module.code(receiver))}` {said}, not known to be a {who} client")
+            reasons.append(f"its receiver `{_short(module.code(receiver))}` {said}, not known to be a client of {who}")
         elif said is not None:
             reasons.append(f"its receiver `{_short(module.code(receiver))}` {said}")
     for kw in node.keywords:
@@ -120,7 +120,7 @@ def _reasons(module, node: ast.Call, func, matched: bool, who: str) -> list[str]
             reasons.append(f"its keywords come from `**{_short(module.code(kw.value))}`"
                            + (f" (which {said})" if said else "") + ", whose keys are not written at the call")
     shown = [kw for kw in node.keywords if kw.arg in _CONTENT_KEYWORDS]
-    items = [(f"`{kw.arg}=`", kw.value) for kw in shown] + [("its first argument", a) for a in node.args[:1]
+    items = [(f"its `{kw.arg}=` argument", kw.value) for kw in shown] + [("its first argument", a) for a in node.args[:1]
                                                              if not isinstance(a, ast.Starred)]
     for what, value in items:
         said = _describe(module, value, func)
