@@ -499,6 +499,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
             return
         else:
             _echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
+            from .python.unread_calls import at_line  # a call named like a request, not read as one: why
+            for said in at_line(target, filename, line):
+                _echo_err(said)
         sys.exit(2)
     if output_format == "json":
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))

@@ -123,16 +123,26 @@ def summary(report: Report) -> str:
         detail = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}"
                            for s in ("error", "warning", "info") if counts[s])
         head = f"Found {n} finding{'s' if n != 1 else ''} ({detail})"
-    tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {len(report.prompts)} prompt{'s' if len(report.prompts) != 1 else ''} analysed."
+    n_prompts = sum(1 for lt in report.prompts if counted(lt))
+    tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {n_prompts} prompt{'s' if n_prompts != 1 else ''} analysed."
     errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
     return head + tail + _unread(report) + errors
+
+
+def counted(layout) -> bool:
+    """True when a layout counts among the 'prompts analysed': every request (a send call; those that
+    read nothing are named by `_unread`), and any other prompt (text or a message list built in the
+    code, a template) of which the analysis read something: a message list of parameters alone, with
+    no text and no part of known kind, is no prompt analysed."""
+    return layout.source == "python-call" or not _reads_nothing(layout)
 
 
 def _unread(report: Report, shown: int = 3) -> str:
     """A line for the requests sent with no text the analysis could read ('' when none): calls
     whose every part is content of unknown origin and volatility (a prompt built where the
-    analysis does not follow it, an adapter's parameter). Nothing can be said of their prefix, so
-    a clean report does not vouch for them; `explain` says why each part is unknown."""
+    analysis does not follow it, an adapter's parameter), or that have no part at all (messages
+    passed as `*args`). Nothing can be said of their prefix, so a clean report does not vouch for
+    them; `explain` says why each part is unknown."""
     unread = [lt for lt in report.prompts if lt.source == "python-call" and _reads_nothing(lt)]
     if not unread:
         return ""
@@ -143,8 +153,8 @@ def _unread(report: Report, shown: int = 3) -> str:
 
 
 def _reads_nothing(layout) -> bool:
-    """True when a layout holds no static text and at least one segment of unknown kind and
-    volatility."""
+    """True when a layout holds no segment at all, or no static text and at least one segment of
+    unknown kind and volatility."""
     segs = [s for p in layout.parts for s in p.segments]
-    return not any(s.is_static and s.text.strip() for s in segs) and any(
+    return not segs or not any(s.is_static and s.text.strip() for s in segs) and any(
         s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN for s in segs)

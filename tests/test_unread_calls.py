@@ -1,0 +1,104 @@
+"""`explain FILE:LINE` at a call named like an SDK's request that was not read as one says what the
+call is and the facts of its receiver and arguments (python/unread_calls.py); the summary line
+names the requests whose text holds nothing read, also those with no part at all, and does not
+count as a prompt analysed a message list of parameters alone (fixtures/unread_calls)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from promptlint.cli import main
+from promptlint.python.module import load
+from promptlint.python.unread_calls import describe, unread_calls
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "unread_calls"
+
+
+def explain(monkeypatch, where: str):
+    monkeypatch.chdir(FIXTURE)
+    return CliRunner().invoke(main, ["explain", where, "--no-cache"])
+
+
+def test_a_router_call_of_an_unknown_receiver_and_a_mapping_says_both(monkeypatch):
+    result = explain(monkeypatch, "gateway.py:22")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "promptlint: no prompt found at gateway.py:22; the nearest prompts of this file are at lines 34 and 41",
+        "promptlint: gateway.py:22:22: `entrypoint.acompletion(**completion_kwargs)` is named like a call of "
+        "Anthropic or LiteLLM that sends or builds a prompt (`acompletion`) but was not read as one",
+        "promptlint:   its receiver `entrypoint` is assigned at line 20 from `self._cached_router`, not known to be "
+        "a client of Anthropic or LiteLLM; its keywords come from `**completion_kwargs`, a dict written at line 21 "
+        "with the keys `messages`, `model` and the keys of `**self.options.extra`"]
+
+
+def test_a_model_and_messages_passed_as_parameters_are_named_as_parameters(monkeypatch):
+    result = explain(monkeypatch, "gateway.py:26")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1:] == [
+        "promptlint: gateway.py:26:18: `bound_model.ainvoke(messages, config)` is named like a call of LangChain "
+        "that sends or builds a prompt (`ainvoke`) but was not read as one",
+        "promptlint:   its receiver `bound_model` is the parameter `bound_model` of `extract`; its first argument "
+        "`messages` is the parameter `messages` of `extract`"]
+
+
+def test_a_post_whose_body_is_a_parameter_says_so(monkeypatch):
+    result = explain(monkeypatch, "gateway.py:30")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1:] == [
+        "promptlint: gateway.py:30:12: `requests.post(url, json=data)` is named like a call of requests / httpx / "
+        "aiohttp that sends or builds a prompt (`post`) but was not read as one",
+        "promptlint:   its receiver `requests` is the module `requests`; its `json=` argument `data` is the "
+        "parameter `data` of `post_chat`; its first argument `url` is the parameter `url` of `post_chat`"]
+
+
+def test_a_line_with_no_call_named_like_a_request_keeps_the_one_line(monkeypatch):
+    result = explain(monkeypatch, "gateway.py:10")  # `return importlib.import_module(name)`
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "promptlint: no prompt found at gateway.py:10; the nearest prompts of this file are at lines 34 and 41"]
+
+
+def test_a_request_that_was_read_is_drawn_with_no_such_note(monkeypatch):
+    result = explain(monkeypatch, "gateway.py:34")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "gateway.py:34  python-call | openai | litellm.completion | gpt-4o"
+    assert "not read as one" not in result.output
+
+
+def test_names_bound_in_branches_and_by_unpacking_are_given_with_their_lines(tmp_path):
+    source = ("def run(self, state, flag):\n"
+              "    if flag:\n"
+              "        model = self.fast\n"
+              "    else:\n"
+              "        model = self.slow\n"
+              "    messages, extra = self.setup(state)\n"
+              "    return model.invoke(messages, **extra)\n")
+    path = tmp_path / "run.py"
+    path.write_text(source)
+    calls = unread_calls(load(path, source, filename="run.py"), 7)
+    assert [(c.name, c.sdks, c.matched) for c in calls] == [("invoke", ["LangChain"], True)]
+    assert calls[0].reasons == [
+        "its receiver `model` is assigned at lines 3, 5 from `self.fast`, `self.slow`",
+        "its keywords come from `**extra` (which is assigned at line 6 from `self.setup(state)` (unpacked)), "
+        "whose keys are not written at the call",
+        "its first argument `messages` is assigned at line 6 from `self.setup(state)` (unpacked)"]
+    assert describe(calls, "run.py")[0] == ("run.py:7:12: `model.invoke(messages, **extra)` is named like a call of "
+                                            "LangChain that sends or builds a prompt (`invoke`) but was not read as one")
+    assert unread_calls(load(path, source, filename="run.py"), 6) == []  # `self.setup(...)`: no SDK's name
+
+
+def test_the_summary_counts_prompts_read_and_names_requests_with_no_part(monkeypatch):
+    """A request whose messages are `*args` has no part: it holds no text read and is named; a message
+    list of parameters alone (`pair`, line 46) is not a prompt analysed; one with text (line 52) is."""
+    monkeypatch.chdir(FIXTURE)
+    result = CliRunner().invoke(main, ["check", "gateway.py", "--no-cache", "--ignore", "PRM301"])
+    assert result.stdout.splitlines()[-2:] == [
+        "No findings in 1 file; 3 prompts analysed.",
+        "1 of them holds no text promptlint could read (built where it does not follow), so findings in that text "
+        "may be missing (`promptlint explain` says why): gateway.py:41:12"]
+    result = CliRunner().invoke(main, ["check", "gateway.py", "--no-cache", "--output-format", "json"])
+    import json
+    rows = [(p["id"], p["source"]) for p in json.loads(result.stdout)["prompts"]]
+    assert rows == [("gateway.py:34", "python-call"), ("gateway.py:41", "python-call"),
+                    ("gateway.py:46", "python-constant"), ("gateway.py:52", "python-constant")]
