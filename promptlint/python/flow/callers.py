@@ -7,8 +7,10 @@ call sites, when there are few of them (context-sensitive for helpers with few c
 "Recall"): the call sites in its module, and for a module-level function the calls of it in the
 other modules of its package tree (found by a text search, kept when the callee they name is this
 function); with more callers, or none, it stays a parameter of unknown volatility. A caller's
-argument that is itself a parameter of a module-level function asks that function's callers in
-turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -> the SDK call).
+argument that is itself a parameter of a module-level function, or of a method of the same class
+as the callee (`self._process(payload_input)` -> `self.handle(input_data)`), asks that function's
+callers in turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -> the
+SDK call).
 """
 from __future__ import annotations
 
@@ -190,7 +192,8 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         else:
             hops = (frame.hops or 0) + 1
             caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
-                                         hops if cls is None and frame.cls is None and hops < MAX_HOPS else None)
+                                         hops if hops < MAX_HOPS and (cls is frame.cls if frame.cls is not None
+                                                                      else cls is None) else None)
         if gathered:
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
