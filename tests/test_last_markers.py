@@ -56,3 +56,36 @@ def test_the_last_item_tested_through_a_name_or_by_identity():
     """)).body[0]
     targets = [n.targets[0] for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)]
     assert [marks_last_only(func, t) for t in sorted(targets, key=lambda t: t.lineno)] == [True, True, False, False]
+
+
+IN_PLACE = """
+from anthropic import Anthropic
+
+client = Anthropic()
+
+
+def mark(messages):
+    for i, message in enumerate(messages):
+        {guard}
+            message["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    return messages
+
+
+def send(history):
+    return client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, messages=mark(history))
+"""
+
+
+def _in_place(tmp_path, guard: str):
+    (tmp_path / "app.py").write_text(IN_PLACE.replace("{guard}", guard))
+    report = check([str(tmp_path)])
+    return [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM304"]
+
+
+def test_the_callers_list_marked_in_place_and_handed_back_carries_a_breakpoint_per_message(tmp_path):
+    # the list is the caller's own (a parameter of unknown length): one breakpoint per message of it
+    assert _in_place(tmp_path, "if True:") == [("PRM304", "error", 10)]  # at the marker
+
+
+def test_the_callers_list_marked_on_its_last_message_only_is_one_breakpoint(tmp_path):
+    assert _in_place(tmp_path, "if i == len(messages) - 1:") == []

@@ -457,7 +457,13 @@ def _with_markers(value: Value, markers: tuple) -> Value:
     """A returned list with the cache breakpoints its function set on its items; in a returned
     tuple (`return messages, system`), the first list it holds carries them (the tuple is
     unpacked by the caller; the markers are not tied to one name, so they go to one list only,
-    and counted once)."""
+    and counted once). A list not known (the parameter the function marks and hands back,
+    `for m in messages: m["content"][-1]["cache_control"] = ...; return messages`) is a list of
+    unknown length holding it, which carries them."""
+    if isinstance(value, Text) and value.segs and not any(s.is_static for s in value.segs) \
+            and any(repeated for _span, repeated in markers):
+        span = value.segs[0].span
+        return Seq([Spread(value, span, value.segs[0].expr)], span, repeated=True, markers=markers)
     if not isinstance(value, Seq):
         return value
     if value.is_tuple:
