@@ -79,3 +79,48 @@ def test_a_function_not_named_for_prompts_returning_joined_text_is_not_read(tmp_
             return textwrap.dedent(body)
     """)
     assert read == []
+
+
+def _read_values(tmp_path, monkeypatch, source):
+    """The value nodes read speculatively while `source` is analysed, as source text, and the tools layouts' rows."""
+    import ast
+    read = []
+    original = candidates.speculative
+    monkeypatch.setattr(candidates, "speculative", lambda *a: read.append(ast.unparse(a[1])) or original(*a))
+    found = _tools_layouts(layouts(tmp_path, source))
+    return read, [lt.site.start.row for lt in found]
+
+
+def test_text_kept_or_returned_under_a_tools_name_is_not_read_as_a_tools_list(tmp_path, monkeypatch):
+    read, rows = _read_values(tmp_path, monkeypatch, """
+        def tool_label(server, tool):
+            tool_name = ":".join([server.kind, tool.label])
+            return f"{tool_name} ({server.label})"
+
+        def get_tools_banner(tools) -> str:
+            return tools.banner
+
+        def has_tools(agent) -> bool:
+            return agent.toolbox.ready()
+
+        def count_tools(agent) -> int | None:
+            return agent.toolbox.size
+    """)
+    assert read == [] and rows == []
+
+
+def test_a_tools_list_a_text_annotation_does_not_rule_out_is_read(tmp_path, monkeypatch):
+    read, rows = _read_values(tmp_path, monkeypatch, """
+        def build_tools(registry) -> list[str]:
+            tools = [{"type": "function", "function": spec} for spec in set(registry.values())]
+            return tools
+
+        def tool_names(registry) -> str:
+            return list(set(registry))
+
+        def get_tools(registry):
+            return registry.tools
+    """)
+    assert read == ["[{'type': 'function', 'function': spec} for spec in set(registry.values())]", "tools",
+                    "list(set(registry))", "registry.tools"]
+    assert rows == [2, 3, 6]  # (0-based rows) the list kept and returned; `list(set(registry))`

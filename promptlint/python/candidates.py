@@ -35,7 +35,7 @@ from .flow.values import Seq, Text
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
-from .return_types import never_prompt
+from .return_types import never_prompt, never_tools
 from .walk import child_nodes, subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -287,6 +287,8 @@ def local(finder, node, name: str, value_node, frame) -> None:
     handed to a call) is a tools candidate (`tools_layout`): reported when built in an unstable
     order or with an id in a tool."""
     if tools_named(name) and not prompt_named(name):
+        if _text_only(value_node):
+            return  # text, never a tools list (`tool_name = ":".join(...)`): not read in case it is one
         value = speculative(finder, value_node, frame)
         if value is not None:
             tools_layout(finder, node, value, finder.m.span(value_node), own=True, names=_names_only(value_node))
@@ -408,8 +410,11 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
     """A function returning prompt text or a message list. Returns True when a layout was added."""
     value_node = node.value
     if tools_named(func.name):
-        # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text
-        value = speculative(finder, value_node, frame)
+        # a tools list; a name that also says prompt (`tool_selection_prompt`) may return prompt text.
+        # Text (`_text_only`, or a function annotated to return only text and scalars) is no tools
+        # list: not read in case it is one
+        text = _text_only(value_node) or never_tools(finder, func) and not _listed(value_node)
+        value = None if text else speculative(finder, value_node, frame)
         if value is not None and tools_layout(finder, node, value, finder.m.span(value_node),
                                               names=_names_only(value_node) or _names_kept(func, value_node)):
             return True
@@ -472,6 +477,12 @@ def _text_only(node) -> bool:
         if node.func.attr in _STR_METHODS:
             node = node.func.value
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _listed(node) -> bool:
+    """`list(xs)` / `tuple(xs)`: the text of an unordered `xs` iterated into a list
+    (tool_values.listed_order), a tools list whatever the function's annotation says."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple")
 
 
 _STR_METHODS = {"join", "format", "format_map", "strip", "replace"}

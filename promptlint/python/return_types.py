@@ -56,6 +56,19 @@ def never_prompt(finder, func, named: bool, role: str) -> bool:
     return found
 
 
+def never_tools(finder, func) -> bool:
+    """True when `func`'s return annotation allows only text and scalars (`-> bool`, `-> str | None`):
+    no tools list or registry, so its returns are not read in case they are one (candidates.returned).
+    Cached per function."""
+    if func.returns is None:
+        return False
+    cache = finder.__dict__.setdefault("_never_tools", {})
+    found = cache.get(id(func))
+    if found is None:
+        found = cache[id(func)] = _kinds(finder, finder.m, func.returns, 0) <= {"scalar", "text"}
+    return found
+
+
 def _may_be_prompt(kinds: set, named: bool, system: bool) -> bool:
     for kind in kinds:
         if kind == "any" or kind == "text" and named or kind in ("map", "obj", "msg") and named and system:
