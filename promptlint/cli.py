@@ -441,7 +441,9 @@ def fix_command(ctx, paths, unsafe_fixes, diff, refused_baseline, refused_write_
               help="Use this config file (promptlint.toml or pyproject.toml), as `check --config`.")
 @click.option("--isolated", is_flag=True, help="Ignore every config file, as `check --isolated`.")
 @click.option("--no-cache", is_flag=True, help="Analyse without reading or writing the cache.")
-def explain(location, output_format, targets, no_cache, config_file=None, isolated=False):
+@click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR",
+              cls=_EnvOption, help="The cache folder, as `check --cache-dir` (also PROMPTLINT_CACHE_DIR).")
+def explain(location, output_format, targets, no_cache, config_file=None, isolated=False, cache_dir=None):
     """Draw each prompt of PATH (or the one at PATH:LINE, or of the finding there; a finding's PATH:LINE:COLUMN as `check` prints it works too): segments, breakpoints, cacheable prefix, tokens."""
     import json
 
@@ -464,7 +466,7 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         chosen = [parse_target(t) for t in targets]
         defaults = [parse_target(t) for t in settings.targets]
         from .cache import default_dir
-        cache = None if no_cache else default_dir(settings.config_path)  # as `check`: warm runs are fast
+        cache = None if no_cache else (cache_dir or default_dir(settings.config_path))  # as `check`: warm runs are fast
         report = run_check(roots, settings, cache_dir=cache)
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         _echo_err(str(exc))

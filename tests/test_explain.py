@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -215,3 +216,20 @@ def test_explain_reads_the_package_around_a_file_not_the_whole_current_folder(tm
     assert _surroundings(Path("app/agents/prompts.py")) == Path("app")
     assert package_root(Path("script.py")) is None
     assert _surroundings(Path("script.py")) == Path(".")
+
+
+def test_cli_explain_keeps_its_cache_where_check_does(tmp_path, monkeypatch):
+    # PROMPTLINT_CACHE_DIR (and --cache-dir) choose explain's cache folder too, not the project's
+    from promptlint.cli import main
+
+    project = tmp_path / "project"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "clean-breakpoint-on-static-system",
+                    project)
+    monkeypatch.chdir(project)
+    chosen = tmp_path / "chosen"
+    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", str(chosen))
+    assert CliRunner().invoke(main, ["explain", "claude_chat.py:37"]).exit_code == 0
+    assert (chosen / "CACHEDIR.TAG").is_file() and not (project / ".promptlint_cache").exists()
+    flag = tmp_path / "flag"
+    assert CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--cache-dir", str(flag)]).exit_code == 0
+    assert (flag / "CACHEDIR.TAG").is_file()
