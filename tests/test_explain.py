@@ -130,10 +130,11 @@ def test_location_parsing_and_selection():
     assert select_layouts([lay], 4, "chat.py", [finding]) == []
 
 
-def test_cli_explain_draws_the_case_fixture(monkeypatch):
+def test_cli_explain_draws_the_case_fixture(monkeypatch, tmp_path):
     from promptlint.cli import main
 
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "clean-breakpoint-on-static-system")
+    case = Path(__file__).resolve().parent.parent / "fixtures" / "cases" / "clean-breakpoint-on-static-system"
+    monkeypatch.chdir(shutil.copytree(case, tmp_path / "case"))  # (out of the repository: its project alone is read)
     result = CliRunner().invoke(main, ["explain", "claude_chat.py:37"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()

@@ -88,7 +88,10 @@ def test_the_rewrite_is_only_tried_when_the_host_parser_fails():
 def test_a_finding_in_a_file_with_pep_695_syntax_is_at_its_row_and_column(tmp_path):
     """Before: the whole file was one PRM001 at row 6 (`type Handler[...]`). After: the
     timestamp in the system prompt is found where it is, as in the same file rewritten."""
-    report = report_of(str(FIXTURES / "generic_agent.py"))
+    original = tmp_path / "original" / "generic_agent.py"  # (out of the repository: its project alone is read)
+    original.parent.mkdir()
+    original.write_text((FIXTURES / "generic_agent.py").read_text(encoding="utf-8"), encoding="utf-8")
+    report = report_of(str(original))
     assert found(report) == [("PRM102", 28, 21, 28, 43)]
     assert report["diagnostics"][0]["severity"] == "warning"
     rewritten = tmp_path / "generic_agent.py"
@@ -97,11 +100,13 @@ def test_a_finding_in_a_file_with_pep_695_syntax_is_at_its_row_and_column(tmp_pa
 
 
 @OLD_PYTHON
-def test_what_the_rewrite_cannot_read_is_still_a_prm001_at_its_own_place():
+def test_what_the_rewrite_cannot_read_is_still_a_prm001_at_its_own_place(tmp_path):
     """A PEP 701 f-string (`f"{d["persona"]}"`) stays unreadable before 3.12: the PRM001 is at
     the f-string (row 8), no longer at the first PEP 695 statement (row 3), and says which Python
     read it."""
-    report = report_of(str(FIXTURES / "nested_fstring.py"))
+    copy = tmp_path / "nested_fstring.py"  # (out of the repository: its project alone is read)
+    copy.write_text((FIXTURES / "nested_fstring.py").read_text(encoding="utf-8"), encoding="utf-8")
+    report = report_of(str(copy))
     assert [(d["code"], d["location"]["row"]) for d in report["diagnostics"]] == [("PRM001", 8)]
     message = report["diagnostics"][0]["message"]
     assert message.startswith("Cannot analyse this file: syntax error: f-string: unmatched '['")

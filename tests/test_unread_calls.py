@@ -4,8 +4,10 @@ names the requests whose text holds nothing read, also those with no part at all
 count as a prompt analysed a message list of parameters alone (fixtures/unread_calls)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from promptlint.cli import main
@@ -15,13 +17,20 @@ from promptlint.python.unread_calls import describe, unread_calls
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "unread_calls"
 
 
-def explain(monkeypatch, where: str):
-    monkeypatch.chdir(FIXTURE)
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """The fixture copied out of the repository: `explain` and `check` of one of its files read
+    the project around it, which inside the repository is the whole repository."""
+    return Path(shutil.copytree(FIXTURE, tmp_path_factory.mktemp("unread") / "unread_calls"))
+
+
+def explain(monkeypatch, project: Path, where: str):
+    monkeypatch.chdir(project)
     return CliRunner().invoke(main, ["explain", where, "--no-cache"])
 
 
-def test_a_router_call_of_an_unknown_receiver_and_a_mapping_says_both(monkeypatch):
-    result = explain(monkeypatch, "gateway.py:22")
+def test_a_router_call_of_an_unknown_receiver_and_a_mapping_says_both(monkeypatch, project):
+    result = explain(monkeypatch, project, "gateway.py:22")
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "promptlint: no prompt found at gateway.py:22; the nearest prompts of this file are at lines 34 and 41",
@@ -32,8 +41,8 @@ def test_a_router_call_of_an_unknown_receiver_and_a_mapping_says_both(monkeypatc
         "with the keys `messages`, `model` and the keys of `**self.options.extra`"]
 
 
-def test_a_model_and_messages_passed_as_parameters_are_named_as_parameters(monkeypatch):
-    result = explain(monkeypatch, "gateway.py:26")
+def test_a_model_and_messages_passed_as_parameters_are_named_as_parameters(monkeypatch, project):
+    result = explain(monkeypatch, project, "gateway.py:26")
     assert result.exit_code == 2
     assert result.stderr.splitlines()[1:] == [
         "promptlint: gateway.py:26:18: `bound_model.ainvoke(messages, config)` is named like a call of LangChain "
@@ -42,8 +51,8 @@ def test_a_model_and_messages_passed_as_parameters_are_named_as_parameters(monke
         "`messages` is the parameter `messages` of `extract`"]
 
 
-def test_a_post_whose_body_is_a_parameter_says_so(monkeypatch):
-    result = explain(monkeypatch, "gateway.py:30")
+def test_a_post_whose_body_is_a_parameter_says_so(monkeypatch, project):
+    result = explain(monkeypatch, project, "gateway.py:30")
     assert result.exit_code == 2
     assert result.stderr.splitlines()[1:] == [
         "promptlint: gateway.py:30:12: `requests.post(url, json=data)` is named like a call of requests / httpx / "
@@ -52,15 +61,15 @@ def test_a_post_whose_body_is_a_parameter_says_so(monkeypatch):
         "parameter `data` of `post_chat`; its first argument `url` is the parameter `url` of `post_chat`"]
 
 
-def test_a_line_with_no_call_named_like_a_request_keeps_the_one_line(monkeypatch):
-    result = explain(monkeypatch, "gateway.py:10")  # `return importlib.import_module(name)`
+def test_a_line_with_no_call_named_like_a_request_keeps_the_one_line(monkeypatch, project):
+    result = explain(monkeypatch, project, "gateway.py:10")  # `return importlib.import_module(name)`
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "promptlint: no prompt found at gateway.py:10; the nearest prompts of this file are at lines 34 and 41"]
 
 
-def test_a_request_that_was_read_is_drawn_with_no_such_note(monkeypatch):
-    result = explain(monkeypatch, "gateway.py:34")
+def test_a_request_that_was_read_is_drawn_with_no_such_note(monkeypatch, project):
+    result = explain(monkeypatch, project, "gateway.py:34")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "gateway.py:34  python-call | openai | litellm.completion | gpt-4o"
     assert "not read as one" not in result.output
@@ -88,10 +97,10 @@ def test_names_bound_in_branches_and_by_unpacking_are_given_with_their_lines(tmp
     assert unread_calls(load(path, source, filename="run.py"), 6) == []  # `self.setup(...)`: no SDK's name
 
 
-def test_the_summary_counts_prompts_read_and_names_requests_with_no_part(monkeypatch):
+def test_the_summary_counts_prompts_read_and_names_requests_with_no_part(monkeypatch, project):
     """A request whose messages are `*args` has no part: it holds no text read and is named; a message
     list of parameters alone (`pair`, line 46) is not a prompt analysed; one with text (line 52) is."""
-    monkeypatch.chdir(FIXTURE)
+    monkeypatch.chdir(project)
     result = CliRunner().invoke(main, ["check", "gateway.py", "--no-cache", "--ignore", "PRM301"])
     assert result.stdout.splitlines()[-2:] == [
         "No findings in 1 file; 3 prompts analysed.",
