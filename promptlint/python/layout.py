@@ -48,6 +48,13 @@ class Evaluated:
     code: str
 
 
+def dict_entries(items: dict, key_spans: dict, span: Span | None, code: str) -> dict[str, Evaluated]:
+    """The entries of a dict passed as a request's keyword arguments (`**payload`, a request body
+    posted or returned): each key's value as an `Evaluated` written where its key is (else at
+    `span`, the dict's expression), its code `payload['key']` (`code`: the dict's source text)."""
+    return {key: Evaluated(value, key_spans.get(key) or span, f"{code}[{key!r}]") for key, value in items.items()}
+
+
 class LayoutBuilder:
     """Builds the layouts of one module's prompts; `layouts` collects them in order."""
 

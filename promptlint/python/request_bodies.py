@@ -19,7 +19,7 @@ from .flow.containers import dict_variants, merged_dict
 from ..judged import BODY_API
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Mapping, Text
-from .layout import Evaluated
+from .layout import dict_entries
 from .sdks import anthropic
 from .sdks.base import Call
 
@@ -63,8 +63,7 @@ def returned(finder, node: ast.Return, frame) -> bool:
     sent = ast.copy_location(ast.Call(func=ast.Name(id="send", ctx=ast.Load()), args=[node.value], keywords=[]),
                              where)
     call = Call(node=sent, chain="messages.create", qual="", method="create",
-                kwargs={k: Evaluated(v, body.key_spans.get(k) or m.span(node.value), f"{code}[{k!r}]")
-                        for k, v in items.items()},
+                kwargs=dict_entries(items, body.key_spans, m.span(node.value), code),
                 args=[], frame=frame)
     before = len(finder.b.layouts)
     finder.b.unplaced = []

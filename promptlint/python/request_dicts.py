@@ -16,7 +16,7 @@ from copy import copy
 
 from .flow.containers import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping
-from .layout import Evaluated
+from .layout import dict_entries
 
 #: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
 #: with one list there are one request, whatever system prompt or options each branch sets.
@@ -110,7 +110,5 @@ def _add(builder, call, kw, value: Mapping | None) -> None:
         call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
         return
     m = builder.m
-    for key, item in value.items.items():
-        if key not in call.kwargs:
-            span = value.key_spans.get(key) or m.span(kw.value)
-            call.kwargs[key] = Evaluated(item, span, f"{m.code(kw.value)}[{key!r}]")
+    for key, entry in dict_entries(value.items, value.key_spans, m.span(kw.value), m.code(kw.value)).items():
+        call.kwargs.setdefault(key, entry)  # (keywords written at the call win)

@@ -18,7 +18,7 @@ import re
 from ..flow.containers import one_dict
 from ..flow.text import const_str
 from ..flow.values import Text
-from ..layout import Evaluated
+from ..layout import dict_entries
 from . import anthropic, openai
 from .base import Call, Sdk, Shape
 
@@ -64,7 +64,7 @@ def post(b, call) -> None:
         return
     url, whole = _url_text(b, call)
     code = b.m.code(node)
-    kwargs = {k: Evaluated(v, body.key_spans.get(k) or b.m.span(node), f"{code}[{k!r}]") for k, v in body.items.items()}
+    kwargs = dict_entries(body.items, body.key_spans, b.m.span(node), code)
     before = len(b.layouts)
     if _MESSAGES_URL.search(url):
         anthropic.messages(b, Call(node=call.node, chain="messages.create", qual="", method="create", kwargs=kwargs,
