@@ -1,8 +1,9 @@
 """Per-call counters before the conversation history (PRM107): a count of the history written
 before the history itself (`Step {{ step_history|length + 1 }}` then `{% for s in step_history %}`)
-changes whenever the history grows, so the history after it is never cached: a warning. A
-placeholder named like the number of the current step or turn (`{{ turn_number }}`) before a
-placeholder named like the history: info, the names are the evidence. Jinja templates written as
+changes whenever the history grows, so the history after it is never cached: an info, since only
+its name says the counted value is a history that grows (Policy 7). A placeholder named like the
+number of the current step or turn (`{{ turn_number }}`) before a placeholder named like the
+history: info, the names are the evidence. Jinja templates written as
 Python prompt constants (rendered by a framework's template wrapper elsewhere) are read as Jinja
 (docs/policies.md, Policies 2, 7, 9)."""
 from __future__ import annotations
@@ -79,8 +80,8 @@ Your previous steps:
 """
 
 
-def test_a_count_of_the_history_before_the_history_is_a_warning_at_the_count(tmp_path):
-    assert _found(tmp_path, {"agent.j2": AGENT}) == [("agent.j2", 4, "PRM107", "warning")]
+def test_a_count_of_the_history_before_the_history_is_an_info_at_the_count(tmp_path):
+    assert _found(tmp_path, {"agent.j2": AGENT}) == [("agent.j2", 4, "PRM107", "info")]
     message = _messages(tmp_path, {})[0]
     assert "writes the length of `step_history`" in message
     assert "processed uncached on every request" in message
@@ -149,7 +150,7 @@ Current step: {{ step_history|length + 1 }} of {{ max_steps }}
 
 def test_a_jinja_prompt_constant_rendered_elsewhere_is_read_as_jinja(tmp_path):
     # no send site: a framework's template wrapper renders it; the constant is judged on its own text
-    assert _found(tmp_path, {"prompts.py": CONSTANT}) == [("prompts.py", 6, "PRM107", "warning")]
+    assert _found(tmp_path, {"prompts.py": CONSTANT}) == [("prompts.py", 6, "PRM107", "info")]
 
 
 def test_a_jinja_constant_without_history_or_not_named_prompt_is_no_finding(tmp_path):

@@ -44,7 +44,7 @@ class ContextBeforeHistoryRule(Rule):
     `current_step`; not a bound such as `max_steps`, nor a loop's item) is such content too. A
     count of the history written before the history itself (`Current step: {{ step_history|length
     + 1 }}` then `{% for step in step_history %}`, `{{ messages | count }}` before a loop over
-    `messages`) is a warning at the count: it changes whenever the history grows. Jinja templates
+    `messages`) is reported at the count: it changes whenever the history grows. Jinja templates
     written as Python prompt constants and rendered elsewhere (a framework's template wrapper) are
     read as Jinja.
 
@@ -59,7 +59,8 @@ class ContextBeforeHistoryRule(Rule):
     day or per process is no finding. One finding per prompt, at the first such placeholder.
     Content that `PRM101` already reports as a warning is that rule's finding.
     A count of the history before it is lost whenever the history grows (the count and the
-    history are the same value): a warning, the name of the history its only hint.
+    history are the same value); that the counted value is a history that grows between requests
+    only its name says, so it is an info (Policy 7: names are hints, not proof).
 
     ## Example
     ```jinja
@@ -146,7 +147,8 @@ class ContextBeforeHistoryRule(Rule):
         """A count of a placeholder named like the conversation history (`{{ step_history|length
         + 1 }}`, `{{ messages | count }}`) placed before that placeholder (a loop over it, its
         value): the count changes whenever the history grows, so the history after it is never
-        read from the cache: a warning, at the count (one per prompt)."""
+        read from the cache: an info at the count (one per prompt), only the name saying the value
+        is a history that grows."""
         for i, (part, seg, _section) in enumerate(ordered):
             if seg.kind not in _PLACEHOLDERS or seg.volatility not in _PER_TURN:
                 continue
@@ -160,10 +162,10 @@ class ContextBeforeHistoryRule(Rule):
             where = ROLE_NAMES.get(part.role, f"{part.role} message")
             message = (f"{text.describe(seg)} writes the length of `{name}`, named like the conversation history, "
                        f"before {text.describe(history)} in the {where}: the count changes whenever the history "
-                       f"grows, so the whole history after it is processed uncached on every request; placed after "
-                       f"the history it would leave the history cached")
+                       f"grows, so the whole history after it is processed uncached on every request (only its name "
+                       f"says it is a history that grows); placed after the history it would leave the history cached")
             related = [Related(history.span, "the history it counts, placed after it")] if history.span else []
-            yield self.diagnostic(message, seg.span or layout.site, severity=Severity.WARNING, prompt=layout.id,
+            yield self.diagnostic(message, seg.span or layout.site, severity=Severity.INFO, prompt=layout.id,
                                   related=related)
             return
 
