@@ -93,6 +93,40 @@ _CUT_MESSAGES = {
 
 class HistoryWindowRule(Rule):
     """## What it does
+    Finds a conversation history whose front changes from one turn to the next: cut to its
+    newest messages, cut in its middle, or rewritten where it is kept.
+
+    A sliding window (`history[-10:]`, `messages.pop(0)` in a loop until it fits, LangChain's
+    `trim_messages(...)` with its default `strategy="last"`, a deque with `maxlen`, a storage read
+    that returns the newest turns), a summary rewritten at each cut, and older messages replaced by
+    a placeholder all change what follows the system prompt on every turn once the limit is
+    reached. Reported where the history is cut: a warning when a request of the module sends the
+    cut list as its history and caches it; info when that request is not linked to the cut, when
+    the provider caches none of the history today, or when only names say the list is the
+    conversation. Every shape it reads is listed under "Shapes it recognises" below.
+
+    ## Why is this bad?
+    Once a conversation is longer than the window, the oldest message drops out on every turn:
+    the messages after the system prompt are different on every request, so none of the history
+    is ever read from the cache, and every turn pays for the whole window again. A window that is
+    cut in steps (summarise or drop the oldest half once the history passes a limit, then append
+    until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
+    of the history today (an opt-in API with no cache breakpoint on or after the history), when
+    the request that sends it is not linked to the cut, or when what is cut is not known to be
+    the conversation (the newest items of a list an instance grows with what is not known as
+    messages). The Responses API's `truncation="auto"` is no window: it drops items only from a
+    request that would outgrow the model's context window, which the default rejects.
+
+    ## Example
+    ```python
+    messages = [{"role": "system", "content": RULES}, *history[-20:], {"role": "user", "content": question}]
+    ```
+    Use instead: send the whole history, or cut it in steps so that it only changes at a cut.
+
+    ## Fix safety
+    Display-only: how to shorten a conversation is the application's choice.
+
+    ## Shapes it recognises
     Finds a conversation history sent as a sliding window of its newest messages
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, LangChain's
@@ -232,35 +266,13 @@ class HistoryWindowRule(Rule):
     A function that walks the conversation it is handed and writes every message of a role with a
     value of another of its parameters (`if msg["role"] == "user": msg["content"] = [text,
     {"image_url": {"url": url}}]`, `url` from `url_variables`) re-sends the older messages with
-    this call's value: info, where the message is written (python/role_stamps.py). A prompt a
+    this call's value: info, where the message is written. A prompt a
     class assigns in its body (`_prompt = PromptTemplate(...)`, `examples = [...]`), added to through
     `self` by a method (`self._prompt.template = self._prompt.template + ...`, `self.examples.append(x)`)
-    grows for every instance, which all share it: info, where it is added (python/shared_prompts.py).
+    grows for every instance, which all share it: info, where it is added.
     The newest message of a conversation an instance keeps, re-made for the request on a copy (`req =
     fmt(out[-1]["content"]); del out[-1]; out += req.messages`, `out` copied from
-    `self.conversation_history`), is re-sent as kept on the next turn: info, at the call
-    (python/newest_remakes.py).
-
-    ## Why is this bad?
-    Once a conversation is longer than the window, the oldest message drops out on every turn:
-    the messages after the system prompt are different on every request, so none of the history
-    is ever read from the cache, and every turn pays for the whole window again. A window that is
-    cut in steps (summarise or drop the oldest half once the history passes a limit, then append
-    until the next cut) keeps the same prefix between cuts. Info when the provider caches nothing
-    of the history today (an opt-in API with no cache breakpoint on or after the history), when
-    the request that sends it is not linked to the cut, or when what is cut is not known to be
-    the conversation (the newest items of a list an instance grows with what is not known as
-    messages). The Responses API's `truncation="auto"` is no window: it drops items only from a
-    request that would outgrow the model's context window, which the default rejects.
-
-    ## Example
-    ```python
-    messages = [{"role": "system", "content": RULES}, *history[-20:], {"role": "user", "content": question}]
-    ```
-    Use instead: send the whole history, or cut it in steps so that it only changes at a cut.
-
-    ## Fix safety
-    Display-only: how to shorten a conversation is the application's choice.
+    `self.conversation_history`), is re-sent as kept on the next turn: info, at the call.
     """
 
     code = "PRM105"

@@ -36,6 +36,42 @@ def ast_target(node) -> str:
 
 class ToolsChangedMidConversationRule(Rule):
     """## What it does
+    Finds a tool set that changes between the requests of one conversation: grown or replaced
+    while the conversation runs, chosen per turn or per pass of a loop, or sent with one request
+    and left out of the next.
+
+    Tools loaded on demand (tool search, an MCP server loaded by a tool call), a tool list bound
+    differently on the last step of a loop (`tools=None if step == budget - 1 else TOOLS`), a
+    structured-answer request that drops the tools over the same history, and a server's tools
+    reloaded in another order are the common shapes. A warning when the code itself says the tools
+    differ between two requests of one conversation (the condition changes on each pass of the loop
+    that sends it); info when names are the evidence, or when the condition reads the turn's
+    message. Every shape it reads is listed under "Shapes it recognises" below.
+
+    ## Why is this bad?
+    Tool definitions come first in the cached prefix, before the system prompt and the
+    conversation history (OpenAI, Anthropic). When the tool set changes between two requests of
+    one conversation, the next request shares no prefix with the cached one: the tools, the
+    system prompt and every earlier turn are processed uncached again. Loading tools on demand is
+    often deliberate (it keeps the tool list short), and the names of the set and of the calls are
+    the evidence that it is a tool set sent with requests and that the change falls between them
+    (docs/policies.md, Policy 7), so the finding is info.
+
+    ## Example
+    ```python
+    def search_tools(self, keywords: str) -> str:
+        for tool in self.catalog.search(keywords):
+            self._discovered_tools[tool.name] = tool
+        return f"Loaded {len(self._discovered_tools)} tools"
+    ```
+    Use instead: send every tool the conversation may need from its first request (with a
+    stable order), or return what the search found as the tool result and let the model call a
+    generic tool that dispatches to it, so the tool definitions stay the same.
+
+    ## Fix safety
+    Display-only.
+
+    ## Shapes it recognises
     Finds a tool set held beyond one call (an attribute such as `self._discovered_tools`, a
     module-level list) that is grown or replaced while a conversation runs: by a function that
     returns text (a tool the model calls: tool search, loading an MCP server), between two
@@ -96,29 +132,6 @@ class ToolsChangedMidConversationRule(Rule):
     runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
     chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
     is info, where the set changes: the caller's later requests carry other tools.
-
-    ## Why is this bad?
-    Tool definitions come first in the cached prefix, before the system prompt and the
-    conversation history (OpenAI, Anthropic). When the tool set changes between two requests of
-    one conversation, the next request shares no prefix with the cached one: the tools, the
-    system prompt and every earlier turn are processed uncached again. Loading tools on demand is
-    often deliberate (it keeps the tool list short), and the names of the set and of the calls are
-    the evidence that it is a tool set sent with requests and that the change falls between them
-    (docs/policies.md, Policy 7), so the finding is info.
-
-    ## Example
-    ```python
-    def search_tools(self, keywords: str) -> str:
-        for tool in self.catalog.search(keywords):
-            self._discovered_tools[tool.name] = tool
-        return f"Loaded {len(self._discovered_tools)} tools"
-    ```
-    Use instead: send every tool the conversation may need from its first request (with a
-    stable order), or return what the search found as the tool result and let the model call a
-    generic tool that dispatches to it, so the tool definitions stay the same.
-
-    ## Fix safety
-    Display-only.
     """
 
     code = "PRM204"

@@ -47,6 +47,38 @@ class MissingCacheBreakpointRule(Rule):
     model's minimum cacheable length, with no cache breakpoint anywhere: no `cache_control` on a
     block and no top-level automatic `cache_control`.
 
+    Also, as info: a request that re-sends a conversation history it builds, or its callers'
+    prompt or message list, in a package where no file names a breakpoint key; breakpoints set only
+    on a branch or behind an option that is off by default; a LangChain `ChatAnthropic` model in a
+    package that runs tool-calling agents and names no breakpoint. A request sent with the OpenAI
+    SDK to Anthropic's OpenAI-compatible endpoint is never cached (a warning when its static prefix
+    reaches the minimum). Every shape it reads is listed under "Shapes it recognises" below.
+
+    ## Why is this bad?
+    On these APIs nothing is cached without a breakpoint. Every request pays the full input price
+    for the same static text; a breakpoint at its end makes later requests read it at about a
+    tenth of the price (writes cost 1.25x once per TTL; source:
+    https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
+
+    ## Example
+    ```python
+    client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, system=LONG_POLICY,
+                           messages=[{"role": "user", "content": question}])
+    ```
+    Use instead:
+    ```python
+    client.messages.create(
+        model="claude-sonnet-4-5", max_tokens=1024,
+        system=[{"type": "text", "text": LONG_POLICY, "cache_control": {"type": "ephemeral"}}],
+        messages=[{"role": "user", "content": question}],
+    )
+    ```
+
+    ## Fix safety
+    Not offered yet. Adding a breakpoint changes billing (a write costs more than plain input),
+    so such a fix would be unsafe.
+
+    ## Shapes it recognises
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the
@@ -80,7 +112,7 @@ class MissingCacheBreakpointRule(Rule):
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
     Six shapes that leave requests without a breakpoint are reported as info where the code
-    makes them (`python/gated_markers.py`): breakpoints set only on one branch of a test of the
+    makes them: breakpoints set only on one branch of a test of the
     model name where Claude requests take the other branch (`if "claude-3-5" in self.model:
     mark(messages)` leaves out every other Claude model); a loop that deletes the breakpoints of
     older messages from a whole list whose first message (the system prompt) the same function
@@ -88,10 +120,10 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`, `python/opt_in_markers.py`);
+    settings.get("cache_messages"):`);
     a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
     breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
-    `bind_tools`, `AgentExecutor`, ...: `python/langchain_models.py`);
+    `bind_tools`, `AgentExecutor`, ...);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
@@ -100,30 +132,6 @@ class MissingCacheBreakpointRule(Rule):
     keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs` in
     a package where no file names a breakpoint key: its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
-
-    ## Why is this bad?
-    On these APIs nothing is cached without a breakpoint. Every request pays the full input price
-    for the same static text; a breakpoint at its end makes later requests read it at about a
-    tenth of the price (writes cost 1.25x once per TTL; source:
-    https://platform.claude.com/docs/en/build-with-claude/prompt-caching).
-
-    ## Example
-    ```python
-    client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, system=LONG_POLICY,
-                           messages=[{"role": "user", "content": question}])
-    ```
-    Use instead:
-    ```python
-    client.messages.create(
-        model="claude-sonnet-4-5", max_tokens=1024,
-        system=[{"type": "text", "text": LONG_POLICY, "cache_control": {"type": "ephemeral"}}],
-        messages=[{"role": "user", "content": question}],
-    )
-    ```
-
-    ## Fix safety
-    Not offered yet. Adding a breakpoint changes billing (a write costs more than plain input),
-    so such a fix would be unsafe.
     """
 
     code = "PRM302"
