@@ -111,3 +111,25 @@ def test_the_summary_counts_prompts_read_and_names_requests_with_no_part(monkeyp
     rows = [(p["id"], p["source"]) for p in json.loads(result.stdout)["prompts"]]
     assert rows == [("gateway.py:34", "python-call"), ("gateway.py:41", "python-call"),
                     ("gateway.py:46", "python-constant"), ("gateway.py:52", "python-constant")]
+
+
+def test_the_summary_says_when_no_request_sends_the_prompts_built_in_python(tmp_path, monkeypatch):
+    """Prompt text built in Python that no recognised request sends (another client library's
+    `generate`) is judged alone: the summary says so, and says nothing once a request is read."""
+    (tmp_path / "ask.py").write_text(
+        'SYSTEM = "You are a careful analyst. " * 20\n\n'
+        "def ask(gen, question):\n"
+        '    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]\n'
+        "    return gen.generate(messages=messages)\n")
+    monkeypatch.chdir(tmp_path)
+    lines = CliRunner().invoke(main, ["check", ".", "--no-cache"]).stdout.splitlines()
+    assert lines == [
+        "No findings in 1 file; 1 prompt analysed.",
+        "No request promptlint recognises sends the prompt text built in Python (the SDK calls it reads are "
+        "listed in the README): that text is judged alone, so defects in how the requests order it may be "
+        "missing (`promptlint explain FILE:LINE` at a call says why it is not read)"]
+    (tmp_path / "send.py").write_text(
+        "import openai\n\ndef send(q):\n"
+        '    return openai.OpenAI().chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": q}])\n')
+    lines = CliRunner().invoke(main, ["check", ".", "--no-cache"]).stdout.splitlines()
+    assert lines == ["No findings in 2 files; 2 prompts analysed."]

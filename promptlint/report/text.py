@@ -126,7 +126,21 @@ def summary(report: Report) -> str:
     n_prompts = sum(1 for lt in report.prompts if counted(lt))
     tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {n_prompts} prompt{'s' if n_prompts != 1 else ''} analysed."
     errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
-    return head + tail + _unread(report) + errors
+    return head + tail + _unread(report) + _no_request(report) + errors
+
+
+def _no_request(report: Report) -> str:
+    """A line for a report whose prompts built in Python are none of them sent by a request read
+    here ('' otherwise): the code sends them through an API promptlint does not know (a
+    framework's agents, another client library), so their findings are judged on the text alone
+    and what the requests do with it (its order, the history after it) is not seen."""
+    if any(lt.source == "python-call" for lt in report.prompts):
+        return ""
+    if not any(lt.source.startswith("python-") and counted(lt) for lt in report.prompts):
+        return ""
+    return ("\nNo request promptlint recognises sends the prompt text built in Python (the SDK calls it reads "
+            "are listed in the README): that text is judged alone, so defects in how the requests order it "
+            "may be missing (`promptlint explain FILE:LINE` at a call says why it is not read)")
 
 
 def counted(layout) -> bool:
