@@ -512,6 +512,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
                               default_targets=defaults),
                nl=False)
+    from .python.unread_calls import unread_parts  # a request read with no part: what its arguments are
+    for said in (unread_parts(layouts, target, filename) if target.is_file() else []):
+        click.echo(said)
 
 
 def _surroundings(target: Path) -> Path:

@@ -78,10 +78,33 @@ def describe(calls: list[UnreadCall], filename: str) -> list[str]:
     lines = []
     for c in calls:
         who = " or ".join(c.sdks)
-        lines.append(f"{filename}:{c.row}:{c.column}: `{c.code}` is named like a call of {who} that sends or "
+        lines.append(f"{filename}:{c.row}:{c.column}: `{c.code}` has the name of a call of {who} that sends or "
                      f"builds a prompt (`{c.name}`) but was not read as one")
         if c.reasons:
             lines.append("  " + "; ".join(c.reasons))
+    return lines
+
+
+def unread_parts(layouts, path, filename: str | None) -> list[str]:
+    """For each request of `layouts` (model.PromptLayout) sent from the file `path` (shown as
+    `filename`) of which no part was read (python/sdks matched the call, but it has no part): a
+    line saying so and the facts of its arguments ('its keywords come from `**parameters` (which is
+    the parameter ...)'); [] when there is none or the file cannot be read."""
+    from .module import ParseError, load
+    from ..source import SourceError, read_python
+    rows = [lt.site.start.row for lt in layouts if lt.source == "python-call" and lt.site.filename == filename
+            and not any(part.segments for part in lt.parts)]
+    if not rows or filename is None:
+        return []
+    try:
+        module = load(path, read_python(path), filename=filename)
+    except (SourceError, ParseError, ValueError, RecursionError, OSError):
+        return []
+    lines = []
+    for row in rows:
+        for c in unread_calls(module, row):
+            if c.matched and c.reasons != ["it has the form of one, but what it sends was not read"]:
+                lines.append(f"{filename}:{c.row}: nothing of `{c.code}` was read: " + "; ".join(c.reasons))
     return lines
 
 

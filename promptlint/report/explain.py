@@ -164,6 +164,13 @@ def _marker(text: str, style: str, width: int) -> Text:
     return line
 
 
+def _first_kind(layout: PromptLayout) -> str:
+    """'dynamic content', or 'content of unknown origin' when its first segment is unknown."""
+    first = next((seg for part in layout.parts for seg in part.segments), None)
+    unknown = first is not None and first.kind is Kind.UNKNOWN and first.volatility is Volatility.UNKNOWN
+    return "content of unknown origin" if unknown else "dynamic content"
+
+
 def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple) -> None:
     bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown"]
     about = " | ".join(b for b in bits if b)
@@ -177,8 +184,10 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
     stop = prefix_stop(layout)
     cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
     found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}
-    if stop == Cut(0, 0):
-        _print(console, _marker("static prefix is empty: the prompt starts with dynamic content", "prefix", width))
+    if not any(part.segments for part in layout.parts):
+        _print(console, _marker("no part of this request was read: nothing is known of its prefix", "prefix", width))
+    elif stop == Cut(0, 0):
+        _print(console, _marker(f"static prefix is empty: the prompt starts with {_first_kind(layout)}", "prefix", width))
     for pi, part in enumerate(layout.parts):
         if (pi, -1) in cuts:
             _print(console, _breakpoint_line(cuts[(pi, -1)], width))
