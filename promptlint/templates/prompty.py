@@ -115,6 +115,11 @@ def prompty_layouts(path: Path, filename: str, text: str) -> list[PromptLayout]:
             row, message = result.errors[0]
             raise PromptFileError(filename, row, message)
         segments, templates = result.segments, result.templates
+    skip = front.body_row - 1  # the blanked front matter's rows: no text of the prompt
+    if skip and segments and segments[0].kind is None and segments[0].text.startswith("\n" * skip):
+        first = segments[0]
+        segments = ([Segment(text=first.text[skip:], span=Span(filename, Position(front.body_row, 1), first.span.end))]
+                     if len(first.text) > skip and first.span is not None else []) + segments[1:]
     parts = _Splitter(filename, blanked, _thread_inputs(front.data)).split(segments)
     if not parts:
         return []
