@@ -185,6 +185,11 @@ def test_front_matter_errors():
     with pytest.raises(FrontMatterError) as exc:
         split_front_matter("---\n- a\n- b\n---\nhi\n")
     assert exc.value.message == "front matter is not a YAML mapping (a list)"
+    levels = ["l0: &l0 [" + ", ".join(["x"] * 10) + "]"]
+    levels += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 7)]
+    with pytest.raises(FrontMatterError) as exc:  # aliases that expand to millions of nodes: refused
+        split_front_matter("---\n" + "\n".join(levels) + "\n---\nhi\n")
+    assert exc.value.message.startswith("front matter: YAML document too large once its aliases are expanded")
     assert split_front_matter("\n---\nname: x\n---\nhi\n").body_row == 5
     assert split_front_matter("hi\n---\n").body_row == 1  # a rule of text later is no front matter
     assert split_front_matter("---\n---\nhi\n").data == {}
