@@ -97,12 +97,13 @@ class Suppression:
 
 
 def file_kind(filename: str) -> str | None:
-    """The comment syntax of a file from its name: python, jinja, yaml, toml or None."""
+    """The comment syntax of a file from its name: python, jinja (a `.prompty` file's body is a
+    Jinja template), yaml, toml or None."""
     name = filename.lower().replace("\\", "/").rsplit("/", 1)[-1]
     suffixes = name.split(".")[1:]
     if not suffixes:
         return None
-    if any(s in ("j2", "jinja", "jinja2") for s in suffixes):
+    if any(s in ("j2", "jinja", "jinja2") for s in suffixes) or suffixes[-1] == "prompty":
         return "jinja"
     return {"py": "python", "pyi": "python", "yaml": "yaml", "yml": "yaml",
             "toml": "toml"}.get(suffixes[-1])

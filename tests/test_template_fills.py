@@ -75,7 +75,7 @@ def _task_origins() -> dict[tuple[int, str], tuple[str, int] | None]:
     """(row of the prompt's key, placeholder) -> (file, row) of the value that fills it, for the
     prompts of fixtures/templates/task_prompts/guide/prompts/tasks.yml and the placeholders of
     their conditional sections."""
-    from promptlint.templates import _with_inner
+    from promptlint.templates.fills import with_inner
     from promptlint.templates.fills import _uppers
     _index.cache_clear()
     _tree.cache_clear()
@@ -83,7 +83,7 @@ def _task_origins() -> dict[tuple[int, str], tuple[str, int] | None]:
     path = TASKS / "guide" / "prompts" / "tasks.yml"
     out = {}
     for lay in layouts_for_file(path, "tasks.yml", path.read_text(), kind="config"):
-        for seg in _with_inner(lay.parts[0].segments):
+        for seg in with_inner(lay.parts[0].segments):
             if seg.kind is not None and not seg.expr.startswith("if "):
                 out[(lay.site.start.row, seg.expr)] = \
                     (Path(seg.origin.filename).name, seg.origin.start.row) if seg.origin else None

@@ -11,7 +11,8 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from ..model import Kind, Part, Position, PromptLayout, Span
+from ..model import Part, Position, PromptLayout, Span
+from .errors import PromptFileError
 from .prompt_files import _matches, is_prompt_file
 
 if TYPE_CHECKING:
@@ -49,16 +50,6 @@ _NOT_PROMPT_STEMS = re.compile(r"^(dockerfile|makefile|containerfile|vagrantfile
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")
 
 
-class PromptFileError(Exception):
-    """A template or prompt file that jinja2 cannot parse: `row` (1-based) and `message`
-    (jinja2's). The caller reports it as PRM001, located at `row`: its text is "template syntax
-    error: MESSAGE" (as a Python file's "syntax error: ..."), not the place again."""
-
-    def __init__(self, filename: str, row: int, message: str):
-        super().__init__(f"template syntax error: {message}")
-        self.filename, self.row, self.message = filename, row, message
-
-
 def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[str] | None = None
               ) -> str | None:
     """What a file is for discovery: "template" (`.j2`, `.jinja`, `.jinja2`, `x.md.j2`, not
@@ -66,10 +57,13 @@ def file_kind(path: Path, globs: list[str] | None = None, template_globs: list[s
     `template_globs`), "config" (`.yaml`, `.yml`, `.toml`), "prompt-text" (`.prompt`, a match of
     `globs`, or a text file the project's code names that is kept as a prompt: under a folder
     named like "prompts", "templates" or "instructions", or named like `system_prompt.md`; see
-    `prompt_files.is_prompt_file`), or None. Globs are gitignore-style patterns matched against
-    the path and each of its trailing sub-paths."""
+    `prompt_files.is_prompt_file`), "prompty" (a `.prompty` file anywhere, whatever the globs
+    say: `prompty`), or None. Globs are gitignore-style patterns matched against the path and
+    each of its trailing sub-paths."""
     p = PurePosixPath(Path(path).as_posix())
     name = p.name.lower()
+    if name.endswith(".prompty"):  # its own format, whatever globs match it
+        return "prompty"
     if template_globs and _matches(p, template_globs):
         return "template"
     if name.endswith(_JINJA_SUFFIXES):
@@ -90,23 +84,30 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     discovery found it to be, else `file_kind` with `settings_globs`, the configured prompt-file
     globs, and `template_globs`, the template globs).
 
-    Template and prompt text: one layout, `id` "filename:1", one Part whose role is "user" when
+    Prompty: one layout with a Part per message (`prompty.prompty_layouts`). Template and prompt
+    text: one layout, `id` "filename:1", one Part whose role is "user" when
     the file name says user/human (then `newest_user` is 0), "assistant" when it says assistant,
     else "system"; `templates` lists the file and every template it includes. Config: one layout
     per prompt string (`config_strings.config_prompts`), `id` "filename:row" of its key, roles
     from the key or the messages. Files with no prompt text give []. Raises PromptFileError for
     a template with a Jinja syntax error. Prompt text that jinja2 cannot parse is read with plain
     placeholders (Handlebars `.prompt` files, a `{%` in prose), and config files that do not parse
-    give [] (they are not necessarily prompts): neither raises.
+    give [] (they are not necessarily prompts): neither raises. A prompty file raises
+    PromptFileError for a body with a Jinja syntax error and `prompty.FrontMatterError` for front
+    matter the runtime cannot load.
     """
     from .config_strings import config_prompts
+    from .fills import link_fills
     from .jinja import template_segments
     from .prompt_files import prompt_text_segments
     kind = kind or file_kind(path, settings_globs, template_globs)
+    if kind == "prompty":
+        from .prompty import prompty_layouts
+        return prompty_layouts(path, filename, text)
     if kind == "config":
         found = config_prompts(path, filename, text)
         for cp in found:
-            _link_fills(path, [*(k for k in cp.keys if isinstance(k, str)), *cp.names], cp.segments)
+            link_fills(path, [*(k for k in cp.keys if isinstance(k, str)), *cp.names], cp.segments)
         layouts = [_config_layout(filename, cp) for cp in found]
         retrieved = _retrieved_names([s for cp in found for s in cp.segments])
         for layout in layouts:
@@ -120,7 +121,7 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
         segments, templates, source = result.segments, result.templates, "template"
     elif kind == "prompt-text":
         segments, templates, source = prompt_text_segments(path, filename, text), [filename], "prompt-text"
-        _link_fills(path, [], segments)
+        link_fills(path, [], segments)
     else:
         return []
     if not any(s.kind is not None or s.text.strip() for s in segments):
@@ -144,42 +145,12 @@ def forget_project_readings() -> None:
         memo.cache_clear()
 
 
-def _link_fills(path, keys: list[str], segments) -> None:
-    """Give each placeholder the Python value that fills it as its origin (`fills`): the template
-    is named by its keys in the file (generic ones such as `template` left out) and the file's stem."""
-    from .fills import bindings, condition_names, placeholder_name
-    every = _with_inner(segments)
-    fields = {placeholder_name(s.expr) for s in every if s.kind is not None}
-    fields.update(n for s in every if s.kind is Kind.CONDITIONAL for n in condition_names(s.expr))
-    fields.discard(None)
-    if not fields:
-        return
-    names = tuple(dict.fromkeys([*(k for k in keys if k.lower() not in _GENERIC_KEYS), Path(path).name.split(".")[0]]))
-    for field, span in bindings(Path(path), names, frozenset(fields)).items():
-        for seg in every:
-            if seg.kind not in (None, Kind.CONDITIONAL) and seg.origin is None and placeholder_name(seg.expr) == field:
-                seg.origin = span
-
-
-def _with_inner(segments) -> list:
-    """The segments and, after each, the placeholders of its conditional section or loop body
-    (`Segment.inner`, nested ones too), in order."""
-    out = []
-    for seg in segments:
-        out.append(seg)
-        out.extend(_with_inner(seg.inner))
-    return out
-
-
 def _retrieved_names(segments) -> list[str]:
     """The placeholder names among `segments` (and the placeholders of their conditional sections
     and loops) named like content retrieved for the turn, sorted."""
     from ..turn_names import placeholder_name, turn_content
     names = {placeholder_name(s.expr) for seg in segments for s in (seg, *seg.inner) if s.kind is not None}
     return sorted(n for n in names if turn_content(n) == "retrieved")
-
-
-_GENERIC_KEYS = {"template", "templates", "prompt", "prompts", "system", "user", "content", "messages", "message"}
 
 
 def _config_layout(filename: str, cp: ConfigPrompt) -> PromptLayout:

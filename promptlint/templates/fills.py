@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ..model import Position, Span
+from ..model import Kind, Position, Span
 from ..paths import display_name
 from ..source import SourceError, read_python
 from .references import MAX_BYTES, note_tree, project_root, python_tree
@@ -230,3 +230,32 @@ def _span(path: str, lines: list[str], node: ast.expr) -> Span:
     end_col = getattr(node, "end_col_offset", None)
     return Span(display_name(Path(path)), Position(node.lineno, col(node.lineno, node.col_offset)),
                 Position(end_row, col(end_row, end_col if end_col is not None else node.col_offset)))
+
+
+_GENERIC_KEYS = {"template", "templates", "prompt", "prompts", "system", "user", "content", "messages", "message"}
+
+
+def link_fills(path, keys: list[str], segments) -> None:
+    """Give each placeholder the Python value that fills it as its origin (`bindings`): the template
+    is named by its keys in the file (generic ones such as `template` left out) and the file's stem."""
+    every = with_inner(segments)
+    fields = {placeholder_name(s.expr) for s in every if s.kind is not None}
+    fields.update(n for s in every if s.kind is Kind.CONDITIONAL for n in condition_names(s.expr))
+    fields.discard(None)
+    if not fields:
+        return
+    names = tuple(dict.fromkeys([*(k for k in keys if k.lower() not in _GENERIC_KEYS), Path(path).name.split(".")[0]]))
+    for field, span in bindings(Path(path), names, frozenset(fields)).items():
+        for seg in every:
+            if seg.kind not in (None, Kind.CONDITIONAL) and seg.origin is None and placeholder_name(seg.expr) == field:
+                seg.origin = span
+
+
+def with_inner(segments) -> list:
+    """The segments and, after each, the placeholders of its conditional section or loop body
+    (`Segment.inner`, nested ones too), in order."""
+    out = []
+    for seg in segments:
+        out.append(seg)
+        out.extend(with_inner(seg.inner))
+    return out
