@@ -15,7 +15,7 @@ import bisect
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..markers import marks_last_only, sets_cache_marker
+from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
@@ -481,7 +481,8 @@ class ScopesMixin:
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
-                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)))
+                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)
+                                          and not copies_item_marker(frame.func, stmt)))
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
                 env[name] = _shared("window", node=stmt, prev=env[name], name=name)
             elif cut is not None:
