@@ -12,6 +12,11 @@ from ..walk import subtree
 from .values import Alt, Obj, Seq, Spread, Text, Value, dynamic
 
 
+#: The system message class of the chat libraries (layout.MESSAGE_CLASSES; a message prompt
+#: template is no message of a conversation).
+_SYSTEM_CLASS = "SystemMessage"
+
+
 def field_added(prev: Value | None, field: str, add: Value, text_of: Callable, whole: bool = False) -> Value | None:
     """`prev` with its `field` text followed by `add`'s (with `whole`, `obj.field = value`: the
     field set to `add`): an `Obj` whose field is given by keyword or, for `content`, as the first
@@ -49,7 +54,6 @@ def popped_head(func: ast.AST | None, stmt: ast.Assign) -> tuple[str, str] | Non
     isinstance(xs[0], SystemMessage):` of `func` (a message class of the chat libraries, the
     same `xs`): the message the conversation starts with, known to be of that class there; else
     None."""
-    from ..layout import MESSAGE_CLASSES
     value = stmt.value
     if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name) or func is None:
         return None
@@ -72,7 +76,7 @@ def popped_head(func: ast.AST | None, stmt: ast.Assign) -> tuple[str, str] | Non
                     and ast.unparse(t.args[0].value) == text:
                 cls = t.args[1]
                 name = cls.attr if isinstance(cls, ast.Attribute) else getattr(cls, "id", "")
-                if MESSAGE_CLASSES.get(name) == "system":
+                if name == _SYSTEM_CLASS:
                     return name, text
     return None
 
