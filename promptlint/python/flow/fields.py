@@ -93,6 +93,25 @@ def head_message(cls: str, text: str, span) -> Obj:
                span=span)
 
 
+def field_written(th, field: str, depth: int = 0) -> bool:
+    """True when the binding `th` (a scopes Thunk) may be an object whose `field` is written where
+    it is made: a call given that keyword (`SystemMessage(content=...)`; for `content`, also a
+    positional argument), a conversation's head (`popped_head`), that field extended or set before,
+    or such a binding in one branch. Other objects (`block = CodeBlock()`, then `block.code = ...`
+    in every branch of a loop) are not bound again: their fields are not read."""
+    if th is None or depth > 6:
+        return False
+    if th.kind == "aug":
+        return th.value == field or field_written(th.prev, field, depth + 1)
+    if th.kind == "alt":
+        return any(field_written(o, field, depth + 1) for o in th.options)
+    if th.kind == "value":
+        return isinstance(th.value, Obj) and field in th.value.kwargs
+    node = th.node if th.kind == "expr" else None
+    return isinstance(node, ast.Call) and (any(k.arg == field for k in node.keywords)
+                                           or field == "content" and bool(node.args))
+
+
 def bound_fields(frame, stmt: ast.Assign, env: dict, shared: Callable) -> list[tuple[str, object]]:
     """The names an assignment binds again here (name, thunk made by `shared(kind, **fields)`):
     `message.content = value` (a field of a name set: `aug` with the field as `value`, read by
@@ -101,7 +120,7 @@ def bound_fields(frame, stmt: ast.Assign, env: dict, shared: Callable) -> list[t
     out: list[tuple[str, object]] = []
     target = stmt.targets[0]
     if len(stmt.targets) == 1 and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
-            and target.value.id in env and target.value.id != "self":
+            and target.value.id != "self" and field_written(env.get(target.value.id), target.attr):
         name = target.value.id
         out.append((name, shared("aug", node=stmt.value, env=dict(env), prev=env[name], name="Set", value=target.attr)))
     if isinstance(stmt.value, (ast.Call, ast.Subscript)) and (head := popped_head(frame.func, stmt)):

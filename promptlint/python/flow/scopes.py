@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
-from .fields import bound_fields
+from .fields import bound_fields, field_written
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
@@ -502,8 +502,8 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
-            elif isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Attribute) \
-                    and isinstance(stmt.target.value, ast.Name) and stmt.target.value.id in env:
+            elif isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Attribute) and isinstance(
+                    stmt.target.value, ast.Name) and field_written(env.get(stmt.target.value.id), stmt.target.attr):
                 name = stmt.target.value.id  # `message.content += note`: the object with that field extended
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env[name], name="Add", value=stmt.target.attr)
             elif isinstance(stmt.op, ast.BitOr) and isinstance(stmt.target, ast.Subscript):
