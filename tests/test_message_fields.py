@@ -88,3 +88,18 @@ def test_popped_head_needs_a_test_of_the_message_class():
     stmts = [n for n in ast.walk(func) if isinstance(n, ast.Assign)]
     got = {s.targets[0].id: popped_head(func, s) for s in stmts}
     assert got == {"a": ("SystemMessage", "xs"), "b": None, "c": None, "d": None, "e": ("SystemMessage", "xs")}
+
+
+def test_only_an_object_that_may_have_the_field_written_is_bound_again():
+    from promptlint.python.flow.fields import field_written
+    from promptlint.python.flow.scopes import Thunk
+
+    def expr(src: str) -> Thunk:
+        return Thunk("expr", node=ast.parse(src, mode="eval").body)
+    assert field_written(expr("SystemMessage(content=RULES)"), "content")
+    assert field_written(expr("SystemMessage(RULES)"), "content")
+    assert not field_written(expr("CodeBlock()"), "code")  # set field by field later: not followed
+    assert not field_written(expr("SystemMessage(content=RULES)"), "name")
+    assert field_written(Thunk("alt", options=[expr("CodeBlock()"), expr("Msg(content=x)")]), "content")
+    assert field_written(Thunk("aug", value="code", prev=expr("CodeBlock()")), "code")
+    assert not field_written(None, "content")
