@@ -154,8 +154,9 @@ class LayoutBuilder:
             if head is not None:
                 items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())
                 written = [_sometimes(i) for i in head.items]
-                return self._looped(replace(head, items=written + items, repeated=True, head=len(written)),
-                                    frame, template), None
+                marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
+                return self._looped(replace(head, items=written + items, repeated=True, head=len(written),
+                                            markers=marks), frame, template), None
         if grown and all(isinstance(v, Seq) for v in grown) and any(v.repeated for v in grown):
             # a list grown in a loop by branches (`if m.role == "tool": out.append(...) else: ...`)
             items = list({id(x): x for v in grown for x in v.items}.values())
@@ -209,7 +210,7 @@ class LayoutBuilder:
                                          evidence="the first turn, re-sent on every pass of the loop")
                                  if not s.is_static and s.volatility is Volatility.PER_REQUEST else s
                                  for s in part.segments]
-        tail = Seq(value.items[value.head:], value.span, repeated=True)
+        tail = Seq(value.items[value.head:], value.span, repeated=True, markers=value.markers)  # set on its items
         return head + [self.history_part(tail, frame)]
 
     def _spread(self, item: Spread, frame, template: bool) -> list[Part]:

@@ -401,3 +401,44 @@ def _last(node) -> bool:
     return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.UnaryOp) \
         and isinstance(node.slice.op, ast.USub) and isinstance(node.slice.operand, ast.Constant) \
         and node.slice.operand.value == 1
+
+
+def copies_item_marker(func: ast.AST | None, stmt: ast.Assign) -> bool:
+    """True when the breakpoint `stmt` sets in a `for` loop of `func` is one the loop's item
+    already carries, copied onto the block built from it: its value, or the test of an `if`
+    around it, reads a `cache_control` key of the loop variable (`block["cache_control"] =
+    turn.options["cache_control"]`, `if turn.meta.get("cache_control"): ...`), also through a
+    name the function assigns such a read to. It is set on the messages where the item's marker
+    was set (a statement counted there), not on every message the loop visits."""
+    if func is None:
+        return False
+    loops = [n for n in subtree(func) if isinstance(n, (ast.For, ast.AsyncFor))
+             and any(s is stmt for b in n.body for s in subtree(b))]
+    items = {t.id for loop in loops for t in subtree(loop.target) if isinstance(t, ast.Name)}
+    if not items:
+        return False
+    assigned: dict[str, list] = {}
+    for n in subtree(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            assigned.setdefault(n.targets[0].id, []).append(n.value)
+    tests = [n.test for loop in loops for n in subtree(loop) if isinstance(n, ast.If)
+             and any(s is stmt for b in n.body for s in subtree(b))]
+    return any(_reads_item_marker(node, items, assigned) for node in [stmt.value, *tests])
+
+
+def _reads_item_marker(node, items: set, assigned: dict, depth: int = 0) -> bool:
+    for n in subtree(node):
+        key, obj = None, None
+        if isinstance(n, ast.Subscript):
+            key, obj = n.slice, n.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args:
+            key, obj = n.args[0], n.func.value
+        if isinstance(key, ast.Constant) and key.value in _MARKER_KEYS:
+            while isinstance(obj, (ast.Attribute, ast.Subscript)):
+                obj = obj.value
+            if isinstance(obj, ast.Name) and obj.id in items:
+                return True
+        if isinstance(n, ast.Name) and depth < 2 and n.id in assigned \
+                and any(_reads_item_marker(v, items, assigned, depth + 1) for v in assigned[n.id]):
+            return True
+    return False

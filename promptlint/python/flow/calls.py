@@ -464,13 +464,25 @@ def _with_markers(value: Value, markers: tuple) -> Value:
             and any(repeated for _span, repeated in markers):
         span = value.segs[0].span
         return Seq([Spread(value, span, value.segs[0].expr)], span, repeated=True, markers=markers)
+    if isinstance(value, Alt) and _marked_list(value):
+        # a list grown in a loop by branches (`if m.role == "system": ... else: out.append(...)`):
+        # each variant carries them (the layout merges the variants' markers, counted once)
+        return replace(value, options=[_with_markers(o, markers) if _marked_list(o) else o for o in value.options])
     if not isinstance(value, Seq):
         return value
     if value.is_tuple:
-        at = next((i for i, x in enumerate(value.items) if isinstance(x, Seq) and not x.is_tuple), None)
+        at = next((i for i, x in enumerate(value.items) if _marked_list(x)), None)
         if at is None:
             return value
         items = list(value.items)
-        items[at] = replace(items[at], markers=markers)
+        items[at] = _with_markers(items[at], markers)
         return replace(value, items=items)
     return replace(value, markers=markers)
+
+
+def _marked_list(value: Value, depth: int = 0) -> bool:
+    """True for a list (not a tuple) or a list grown by branches (an `Alt` with a list among its
+    variants): what a returned tuple's markers go to."""
+    if isinstance(value, Alt):
+        return depth < 6 and any(_marked_list(o, depth + 1) for o in value.options)
+    return isinstance(value, Seq) and not value.is_tuple

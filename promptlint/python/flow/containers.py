@@ -10,6 +10,7 @@ from ...model import replace
 from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
 from .configured import all_configured
+from .fields import field_added
 from .merged import merged_list
 from .paths import PathsMixin
 from .hashing import seed_free_set
@@ -393,6 +394,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         lists, after an `if` that grew it) grows in each variant."""
         m = frame.module
         add = self.eval(th.node, frame, th.env)
+        if isinstance(th.value, str):  # `message.content += text`
+            return field_added(prev, th.value, add, lambda v: self.text_of(v, frame), th.name == "Set")
         if th.name == "BitOr" and isinstance(prev, Mapping) and isinstance(add, Mapping) \
                 and not prev.repeated and not add.repeated:  # `d |= other`: one dict, the right side's keys win
             return replace(prev, items={**prev.items, **add.items}, key_spans={**prev.key_spans, **add.key_spans},

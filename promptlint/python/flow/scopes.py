@@ -15,7 +15,8 @@ import bisect
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..markers import marks_last_only, sets_cache_marker
+from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
+from .fields import bound_fields, field_written
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
@@ -481,7 +482,10 @@ class ScopesMixin:
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
-                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)))
+                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)
+                                          and not copies_item_marker(frame.func, stmt)))
+            for name, th in bound_fields(frame, stmt, env, _shared):  # `message.content = text`, `head = xs.pop(0)`
+                env[name] = th
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
                 env[name] = _shared("window", node=stmt, prev=env[name], name=name)
             elif cut is not None:
@@ -498,6 +502,10 @@ class ScopesMixin:
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+            elif isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Attribute) and isinstance(
+                    stmt.target.value, ast.Name) and field_written(env.get(stmt.target.value.id), stmt.target.attr):
+                name = stmt.target.value.id  # `message.content += note`: the object with that field extended
+                env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env[name], name="Add", value=stmt.target.attr)
             elif isinstance(stmt.op, ast.BitOr) and isinstance(stmt.target, ast.Subscript):
                 # `prompt["Instructions"] |= section`: that item merged with it
                 self._assign(stmt.target, merged_item(stmt), env)

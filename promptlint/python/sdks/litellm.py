@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from ..flow.values import Alt, Obj
+from ..flow.values import Alt, Obj, Text, is_none
+from ..layout import variants_of
 from .base import Sdk, Shape
 from ..walk import subtree
 
@@ -144,8 +145,14 @@ def completion(b, call) -> None:
 
 
 def router(b, call) -> None:
+    """`router.completion(messages=...)` of a `Router(...)` the code makes, also one made lazily
+    (`if self._router is None: self._router = make_router()`, one made or given: `self.router or
+    self._cached_router`): the variants that are not None are a Router, or values not known (a
+    router the caller passes) beside one."""
     base = b.value(call.node.func.value, call.frame)
-    if isinstance(base, Obj) and base.qualname.endswith("Router"):
+    options = [v for v in variants_of(base) if not is_none(v)]
+    routers = [v for v in options if isinstance(v, Obj) and v.qualname.endswith("Router")]
+    if routers and all(v in routers or isinstance(v, Text) and not any(s.is_static for s in v.segs) for v in options):
         chat_like(b, call, "Router." + call.method)
 
 
