@@ -23,6 +23,7 @@ from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
+from .flow.windows import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from . import kept_conversations, langchain_models, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
@@ -435,8 +436,7 @@ class SiteFinder:
         return found
 
     def apart(self, func) -> bool:
-        """True when a loop of the function renders the items it adds apart by their age
-        (`rewrites.apart_in`, computed once)."""
+        """True when a loop of the function renders the items it adds apart by age (`rewrites.apart_in`, once)."""
         key = ("apart", id(func))
         found = self._frames.get(key)
         if found is None:
@@ -446,16 +446,16 @@ class SiteFinder:
         return found
 
     def reads_cut(self, func, value_node) -> bool:
-        """True when `history_cuts.window` reads `value_node` (what `func` returns or keeps) for a
-        cut conversation: not text it builds, in a function that cuts a list (or renders the items
-        it adds apart by age) and names a conversation."""
-        return not builds_text(value_node) and (self.cuts(func) or self.apart(func)) and self.says_conversation(func)
+        """True when `history_cuts.window` reads `value_node` (what `func` returns or keeps) for a cut
+        conversation: not text it builds, in a function that cuts a list (or renders the items it adds apart
+        by age) and names a conversation, or is the read method of a message store (`reads_stored_messages`)."""
+        return not builds_text(value_node) and (self.cuts(func) or self.apart(func)) \
+            and (self.says_conversation(func) or reads_stored_messages(func, method_class(self.stack, func)))
 
     def says_conversation(self, func) -> bool:
-        """True when the function's source names a conversation or its messages (`messages`,
-        `chat_history`, `msgs`, `turns`, a `role`): a list it cuts can be the conversation only
-        then (a cut list is one by its name, its annotation or the roles of its messages); the
-        evaluation of what every slicing function returns is spared. Computed once."""
+        """True when the function's source names a conversation or its messages (`messages`, `chat_history`,
+        `msgs`, `turns`, a `role`): a list it cuts can be the conversation only then (a cut list is one by its
+        name, its annotation or the roles of its messages). Computed once."""
         key = ("conversation", id(func))
         found = self._frames.get(key)
         if found is None:
