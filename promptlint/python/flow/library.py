@@ -73,8 +73,25 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
     if seed_free_set(node):
         return ev.eval(args[0], frame, env) if args else Seq([], m.span(node))
     name = qual.rsplit(".", 1)[-1]
+    drawn = _per_call(ev, args[0], frame, env) if args else None
+    if drawn is not None:  # a set of what changes on every call (`set(r["tag"] for r in random.sample(rs, 5))`)
+        return Text([replace(drawn, span=m.span(node), expr=m.code(node), origin=drawn.origin or drawn.span,
+                             anchor=None, fix=None)])
     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                    f"`{name}(...)`: iteration order depends on the hash seed")
+
+
+def _per_call(ev, node, frame, env) -> Segment | None:
+    """The segment of a value made anew on every call (a random draw, the user's input, a time) that
+    the elements of a set's source hold, or None: such a set's content differs per call, so the
+    order it iterates in costs nothing more (the draw is the cause, judged where it is made)."""
+    value = ev.eval(node, frame, env)
+    found = most_volatile(ev.text_of(value.items[0] if isinstance(value, Seq) and value.repeated and value.items
+                                     else value, frame))
+    if found is None or found.volatility is not Volatility.PER_REQUEST \
+            or found.kind not in (Kind.UNIQUE_ID, Kind.USER_INPUT, Kind.TIMESTAMP):
+        return None
+    return found
 
 
 def _user_input(ev, node, qual, args, kwargs, frame, env) -> Value:
@@ -192,8 +209,10 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
                       for s in data.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if order is not None or inner is not None:
         # keys in the order of a set they were made from, values listed in such an order (which
-        # sorted keys do not change): each reported where it was iterated
-        return Text([s for s in (order, inner) if s is not None])
+        # sorted keys do not change): each reported where it was iterated; then what the values hold
+        # that changes on every call (`{k: random.sample(...) for k in keys}`), judged where it is made
+        drawn = _value_drawn(ev, data, frame)
+        return Text([s for s in (order, inner, drawn) if s is not None])
     literal = _deterministic_dict(data_node, data) or _written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
@@ -213,6 +232,15 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
     return Text([seg])
+
+
+def _value_drawn(ev, data, frame) -> Segment | None:
+    """The segment made anew on every call (`Volatility.PER_REQUEST`) that the values of a dict filled
+    in a loop hold, or None."""
+    if not isinstance(data, Mapping) or not data.repeated or data.value is None:
+        return None
+    found = most_volatile(ev.text_of(data.value, frame))
+    return found if found is not None and found.volatility is Volatility.PER_REQUEST else None
 
 
 def _order_of(data):
