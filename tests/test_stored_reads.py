@@ -88,3 +88,16 @@ def test_which_methods_are_the_read_method_of_a_message_store():
         "class Cache:\n    def get(self) -> list[Message]: pass\n    def fetch(self) -> list[str]: pass\n")
     found = [f"{c.name}.{f.name}" for c in tree.body for f in c.body if reads_stored_messages(f, c)]
     assert found == ["ChatMemory.get", "ChatMemory.aload", "Cache.get"]
+
+
+def test_a_newest_first_query_turned_back_into_time_order_is_a_window_where_the_limit_is():
+    # (a search body's `size`, SQL `ORDER BY ... DESC LIMIT ?`, `.order_by(x.desc()).limit(k)`,
+    # `.sort("at", -1).limit(k)`; each reversed)
+    assert _report("newest_queries.py") == [("newest_queries.py", "PRM105", "info", 14, 64),
+                                            ("newest_queries.py", "PRM105", "info", 27, 13),
+                                            ("newest_queries.py", "PRM105", "info", 38, 55),
+                                            ("newest_queries.py", "PRM105", "info", 47, 78)]
+
+
+def test_ascending_single_record_log_and_unreversed_queries_are_not_windows():
+    assert _report("newest_queries_clean.py") == []
