@@ -259,9 +259,27 @@ def window_of(value) -> Segment | None:
 
 
 def _selects(node, comp) -> bool:
-    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
+    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`), or a
+    shallow copy of each (`[dict(m) for m in xs]`, `m.copy()`, `copy.copy(m)`, `{**m}`): the same messages."""
     return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
-            and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
+            and _copy_of(node.elt, comp.target.id))
+
+
+def _copy_of(elt, item: str) -> bool:
+    """True for the item itself or a shallow copy of it."""
+    if isinstance(elt, ast.Name):
+        return elt.id == item
+    if isinstance(elt, ast.Dict):  # `{**m}`
+        return len(elt.keys) == 1 and elt.keys[0] is None and _copy_of(elt.values[0], item) \
+            and isinstance(elt.values[0], ast.Name)
+    if not isinstance(elt, ast.Call) or elt.keywords:
+        return False
+    f = elt.func
+    if isinstance(f, ast.Attribute) and f.attr == "copy" and not elt.args:  # `m.copy()`
+        return isinstance(f.value, ast.Name) and f.value.id == item
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("dict", "copy") and len(elt.args) == 1 and isinstance(elt.args[0], ast.Name) \
+        and elt.args[0].id == item
 
 
 def message_of_item(node, comp) -> bool:
