@@ -46,9 +46,10 @@ class UnorderedIterationInPromptRule(Rule):
     unknown size, is at stake and not only the tail, but what the request adds is not known;
     info in the newest user message of a one-shot request when only static text follows it there (the
     same request sent again by another process differs from there on; with per-request content
-    after it, not reported); info too when content known to change on every call (a random draw, the
-    user's input) follows it within a few static tokens, before any history: no request shares a prefix
-    past that content, so only the items' own text and those tokens are at stake. A set whose elements
+    after it, not reported); info too in prompt text whose request is not known whole when content known
+    to change on every call (a random draw, the user's input) follows it within a few static tokens,
+    before any history: no request shares a prefix past that content, so only the items' own text and
+    those tokens are at stake. A set whose elements
     are themselves drawn on every call (`set(r["kind"] for r in random.sample(rows, 8))`) differs in
     content per call: it is that draw (PRM103), not an order. A tool's result is info: it is the newest content when it is added,
     and later requests of the same process re-send it as it was first written; only a re-run of
@@ -88,9 +89,9 @@ class UnorderedIterationInPromptRule(Rule):
             # a prompt whose send was not found, with little static text after the order: its items
             # are still the same content in another order (their own text is at stake), so info
             short = not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after)
-            # content made anew on every call follows within a few tokens: the order costs its own items' text
-            # and those tokens, never what follows (info)
-            short = short or not p.in_newest and _changed_soon_after(p, placed[k + 1:])
+            # in a fragment (its request not known whole), content made anew on every call follows within a few
+            # tokens: the order costs its own items' text and those tokens, never what follows (info)
+            short = short or not p.in_newest and not is_complete(layout) and _changed_soon_after(p, placed[k + 1:])
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
