@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import Diagnostic
+from .model import Diagnostic, Related
+
+#: The message of a related location where a finding's value is produced (rules/_prefix_rule.py).
+PRODUCED = "value produced here"
 
 
 def _specificity() -> dict[str, int]:
@@ -54,7 +57,31 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         ranked = [d for d in group if d.code in specific]
         keep = min(ranked, key=lambda d: specific[d.code]) if ranked else None
         out.extend(d for d in group if d.code not in specific or d is keep)
-    return sorted(out, key=lambda d: d.sort_key)
+    return sorted(_at_the_cause(out), key=lambda d: d.sort_key)
+
+
+def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Of one rule's findings for one prompt, a finding whose value is produced (its related location
+    "value produced here") where the same rule reports that prompt already (the value entering its
+    text there too, on another path) is that finding: one root cause, one diagnostic, which names
+    the other place as related."""
+    at = {(d.code, d.prompt, d.span.filename, d.span.start): d for d in found if d.prompt is not None}
+    dropped: dict[int, Diagnostic] = {}
+    for d in found:
+        cause = next((at.get((d.code, d.prompt, r.span.filename, r.span.start)) for r in d.related
+                      if r.evidence and r.message == PRODUCED), None) if d.prompt is not None else None
+        if cause is not None and cause is not d and id(cause) not in dropped:
+            dropped[id(d)] = cause
+    if not dropped:
+        return found
+    out = []
+    for d in found:
+        if id(d) in dropped:
+            continue
+        also = [Related(o.span, "the same value enters the prompt's text here too", evidence=False)
+                for o in found if dropped.get(id(o)) is d]
+        out.append(replace(d, related=[*d.related, *also]) if also else d)
+    return out
 
 
 def _merged(a: Diagnostic, b: Diagnostic) -> Diagnostic:

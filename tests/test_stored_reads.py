@@ -65,3 +65,39 @@ def test_a_method_of_a_held_object_given_two_arguments_does_not_grow_a_list():
 def test_the_newest_messages_of_a_read_put_before_the_conversation_are_a_cut_where_they_are_taken():
     # (the whole read put there, `reconstruct_all`, is no cut)
     assert _report("put_before.py") == [("put_before.py", "PRM105", "info", 12, 18)]
+
+
+def test_the_generic_read_method_of_a_message_store_that_returns_its_newest_messages_is_a_cut():
+    # (`DictChatHistory.get`: the class's name says it keeps a conversation; `RowsStore.load`: its
+    # annotation says it returns turns, converted one for one in a loop; `JsonMemoryBackend.aget`:
+    # converted one for one in a comprehension)
+    assert _report("generic_get.py") == [("generic_get.py", "PRM105", "info", 23, 16),
+                                         ("generic_get.py", "PRM105", "info", 34, 16),
+                                         ("generic_get.py", "PRM105", "info", 47, 41)]
+
+
+def test_generic_reads_of_other_records_whole_reads_and_logged_tails_are_not_cuts():
+    assert _report("generic_get_clean.py") == []
+
+
+def test_which_methods_are_the_read_method_of_a_message_store():
+    from promptlint.python.flow.windows import reads_stored_messages
+    tree = ast.parse(
+        "class ChatMemory:\n    def get(self): pass\n    def aload(self): pass\n    def gather(self): pass\n"
+        "class EventLogMemory:\n    def get(self): pass\n"
+        "class Cache:\n    def get(self) -> list[Message]: pass\n    def fetch(self) -> list[str]: pass\n")
+    found = [f"{c.name}.{f.name}" for c in tree.body for f in c.body if reads_stored_messages(f, c)]
+    assert found == ["ChatMemory.get", "ChatMemory.aload", "Cache.get"]
+
+
+def test_a_newest_first_query_turned_back_into_time_order_is_a_window_where_the_limit_is():
+    # (a search body's `size`, SQL `ORDER BY ... DESC LIMIT ?`, `.order_by(x.desc()).limit(k)`,
+    # `.sort("at", -1).limit(k)`; each reversed)
+    assert _report("newest_queries.py") == [("newest_queries.py", "PRM105", "info", 14, 64),
+                                            ("newest_queries.py", "PRM105", "info", 27, 13),
+                                            ("newest_queries.py", "PRM105", "info", 38, 55),
+                                            ("newest_queries.py", "PRM105", "info", 47, 78)]
+
+
+def test_ascending_single_record_log_and_unreversed_queries_are_not_windows():
+    assert _report("newest_queries_clean.py") == []

@@ -64,11 +64,13 @@ def prompt_named(name: str, functions: bool = False) -> bool:
 
 
 _TOOL_WORDS = {"tool", "tools"}
-#: Words after a name's last tools word that say a tool's use, not definitions (`tool_call_id`, `tool_results`).
+#: Words after a name's last tools word that say a tool's use, not definitions (`tool_call_id`, `tool_results`,
+#: `tool_stats`: counts of its calls).
 _TOOL_USE_WORDS = {"call", "calls", "called", "result", "results", "choice", "id", "ids", "output", "outputs",
                    "response", "responses", "message", "messages", "part", "parts", "return", "returns", "args",
                    "arguments", "input", "inputs", "error", "errors", "event", "events", "round", "rounds", "use",
-                   "uses", "usage", "execution", "status"}
+                   "uses", "usage", "execution", "status", "stats", "statistics", "metrics", "counts", "counter",
+                   "counters", "histogram"}
 #: First words of a flag, a count or a function that runs a tool (`use_tools`, `max_tool_rounds`, `run_tool`).
 _TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "no",
                         "num", "n", "max", "min", "count", "run", "execute", "call", "invoke", "handle", "dispatch"}

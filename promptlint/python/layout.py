@@ -38,6 +38,8 @@ def _given(kwargs: dict, *names: str) -> Value | None:
     return next((kwargs[n] for n in names if kwargs.get(n) and not is_none(kwargs[n])), None)
 
 
+_HEADERS = ("x-grok-conv-id",)  # headers that route requests to a cache (rules/prm306_unstable_cache_key.py)
+
 @dataclass
 class Evaluated:
     """A request argument known only as a value (a `**options` dict's entry): where it was
@@ -418,14 +420,17 @@ class LayoutBuilder:
                                        expr=self.code_of(node), evidence="response schema")], span=span)]
 
     def options(self, layout: PromptLayout, kwargs: dict, frame) -> None:
-        """Request options the rules read (`prompt_cache_key`), also inside `extra_body`."""
-        extra = self.value(kwargs.get("extra_body"), frame)
-        for key in ("prompt_cache_key",):
-            if key in kwargs:
-                layout.options[key] = self.option(kwargs[key], frame)
-            elif isinstance(extra, Mapping) and key in extra.items:
-                span = extra.key_spans.get(key) or self.span_of(kwargs["extra_body"])
-                layout.options[key] = self.option(Evaluated(extra.items[key], span, f"extra_body[{key!r}]"), frame)
+        """Request options the rules read: `prompt_cache_key` (also inside `extra_body`), and the cache-routing
+        header `x-grok-conv-id` of `extra_headers` (an SDK's per-request headers) or `headers` (a posted request)."""
+        for holder, keys in (("extra_body", ("prompt_cache_key",)), ("extra_headers", _HEADERS), ("headers", _HEADERS)):
+            extra = self.value(kwargs[holder], frame) if holder in kwargs else None
+            for key in keys:
+                if holder == "extra_body" and key in kwargs:
+                    layout.options[key] = self.option(kwargs[key], frame)
+                elif isinstance(extra, Mapping) and (got := next((k for k in extra.items if isinstance(k, str)
+                                                                  and k.lower() == key), None)) is not None:
+                    span = extra.key_spans.get(got) or self.span_of(kwargs[holder])
+                    layout.options[key] = self.option(Evaluated(extra.items[got], span, f"{holder}[{got!r}]"), frame)
 
     def option(self, node, frame) -> Segment:
         segs = self.ev.text_of(self.value(node, frame), frame)

@@ -15,14 +15,15 @@ from ..model import replace
 
 from . import (candidates, concurrent_fills, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows,
                handoff, history_cuts, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites,
-               kept_removals, kept_turns, kind_windows, markers, memory_windows, opt_in_markers, render_ids, replay_strips,
-               role_stamps, newest_remakes, shared_prompts, request_dicts, sdks, stored_cuts, summary_heads,
+               kept_removals, kept_turns, kind_windows, markers, memory_windows, newest_queries, opt_in_markers, render_ids,
+               replay_strips, role_stamps, newest_remakes, shared_prompts, request_dicts, sdks, stored_cuts, summary_heads,
                system_hoists, template_objects, tool_loops, tool_results, unseen_templates)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
+from .flow.windows import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from . import kept_conversations, langchain_models, request_bodies, section_dicts, system_edits, template_calls
 from .flow.scopes import is_generator
@@ -98,15 +99,14 @@ def _rewrite_facts(module, evaluator, sites) -> None:
 
 
 def _gates(module, evaluator) -> None:
-    """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models
-    get, caching off by default and explicit cache modes in a package where no file names a
-    breakpoint key; for PRM105 (`history_loads`) a conversation loaded as its newest turns, one
-    handed to a helper that keeps its newest messages and writes them back (`history_trims`), a
-    token budget that an Assistants run truncates the thread to, a conversation kept in a
-    bounded deque (`deque_windows`) or cut or rewritten by the method that adds to it
-    (`memory_windows`), a running summary rewritten as it grows and sent at its head
-    (`summary_heads`), and system messages of anywhere
-    in a conversation moved into the Responses API's instructions (`system_hoists`)."""
+    """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models get, caching
+    off by default and explicit cache modes in a package where no file names a breakpoint key; for PRM105
+    (`history_loads`) a conversation loaded as its newest turns, one handed to a helper that keeps its newest
+    messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
+    to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
+    (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
+    it grows and sent at its head (`summary_heads`), and system messages of anywhere in a conversation moved
+    into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
@@ -137,6 +137,8 @@ def _gates(module, evaluator) -> None:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "class " in module.source and ("essages" in module.source or "istory" in module.source):
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
+    if newest_queries.might_hold(module.source):
+        module.facts["newest_queries"] = newest_queries.newest_queries(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:
         module.facts["summary_heads"] = summary_heads.summary_heads(module)
     if "max_prompt_tokens" in module.source:
@@ -196,9 +198,8 @@ class SiteFinder:
             todo.extend(reversed(children(node)))
 
     def frame(self, own: bool = False):
-        """The frame of the innermost function around the current node (or the module's). `own`:
-        a frame whose parameters are read from their names and annotations, not from the
-        callers' arguments (the function judged by its own code)."""
+        """The frame of the innermost function around the current node (or the module's). `own`: a frame whose
+        parameters are read from their names and annotations, not from the callers' arguments (its own code)."""
         func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
         if func is None:
             return self.ev.module_frame(self.m)
@@ -435,8 +436,7 @@ class SiteFinder:
         return found
 
     def apart(self, func) -> bool:
-        """True when a loop of the function renders the items it adds apart by their age
-        (`rewrites.apart_in`, computed once)."""
+        """True when a loop of the function renders the items it adds apart by age (`rewrites.apart_in`, once)."""
         key = ("apart", id(func))
         found = self._frames.get(key)
         if found is None:
@@ -446,16 +446,16 @@ class SiteFinder:
         return found
 
     def reads_cut(self, func, value_node) -> bool:
-        """True when `history_cuts.window` reads `value_node` (what `func` returns or keeps) for a
-        cut conversation: not text it builds, in a function that cuts a list (or renders the items
-        it adds apart by age) and names a conversation."""
-        return not builds_text(value_node) and (self.cuts(func) or self.apart(func)) and self.says_conversation(func)
+        """True when `history_cuts.window` reads `value_node` (what `func` returns or keeps) for a cut
+        conversation: not text it builds, in a function that cuts a list (or renders the items it adds apart
+        by age) and names a conversation, or is the read method of a message store (`reads_stored_messages`)."""
+        return not builds_text(value_node) and (self.cuts(func) or self.apart(func)) \
+            and (self.says_conversation(func) or reads_stored_messages(func, method_class(self.stack, func)))
 
     def says_conversation(self, func) -> bool:
-        """True when the function's source names a conversation or its messages (`messages`,
-        `chat_history`, `msgs`, `turns`, a `role`): a list it cuts can be the conversation only
-        then (a cut list is one by its name, its annotation or the roles of its messages); the
-        evaluation of what every slicing function returns is spared. Computed once."""
+        """True when the function's source names a conversation or its messages (`messages`, `chat_history`,
+        `msgs`, `turns`, a `role`): a list it cuts can be the conversation only then (a cut list is one by its
+        name, its annotation or the roles of its messages). Computed once."""
         key = ("conversation", id(func))
         found = self._frames.get(key)
         if found is None:

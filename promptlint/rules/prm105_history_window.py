@@ -84,6 +84,11 @@ _CUT_MESSAGES = {
                        "differs from the previous request's from the first dropped item on (the trimming is not "
                        "read here: how much it costs is not known); drop old content in steps, well below the bound, "
                        "so the history only changes at a cut"),
+    "newest_queries": ("The stored conversation is read back here as its newest messages only (a query that sorts "
+                       "newest first with this limit, then turned back into time order): once it is longer, the "
+                       "oldest message drops out on every new turn, so the history sent from it never matches the "
+                       "prefix cached by the previous request (the request that sends it is not linked here: how "
+                       "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
     "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                     "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
                     "the newest few changes on every turn and the history after it never matches the prefix cached "
@@ -216,6 +221,13 @@ class HistoryWindowRule(Rule):
     "content": m["content"]} for m in recent]`, put before another list of messages): reported where
     it is cut, a warning when a request sends it as its history, else info. A count a caller leaves
     at a default of none (`limit=None`) cuts nothing there.
+    So does the generic read method of a message store (`get`, `load` of a class named for a
+    conversation or a memory, `RamChatHistory.get(self, session_id, top_k=10)`, or annotated to
+    return messages, `-> list[Message]`), also when what it returns converts each kept item one for
+    one (`for r in rows[-k:]: out.append(convert(r))`); and one that asks its storage for the newest
+    `k` records newest first and turns them back into time order (`{"size": k, "sort": [{"ts":
+    {"order": "desc"}}]}`, `ORDER BY ts DESC LIMIT ?`, `.order_by(T.ts.desc()).limit(k)`, then
+    `rows.reverse()`): info, where the limit is.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not

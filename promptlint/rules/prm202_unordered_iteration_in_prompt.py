@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..impact import SMALL_LOSS, before_conversation, is_complete, sent_apart, worth_caching
-from ..model import Kind, PromptLayout, Related, Severity
+from ..model import Kind, PromptLayout, Related, Severity, Volatility
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
@@ -46,7 +46,12 @@ class UnorderedIterationInPromptRule(Rule):
     unknown size, is at stake and not only the tail, but what the request adds is not known;
     info in the newest user message of a one-shot request when only static text follows it there (the
     same request sent again by another process differs from there on; with per-request content
-    after it, not reported). A tool's result is info: it is the newest content when it is added,
+    after it, not reported); info too in prompt text whose request is not known whole when content known
+    to change on every call (a random draw, the user's input) follows it within a few static tokens,
+    before any history: no request shares a prefix past that content, so only the items' own text and
+    those tokens are at stake. A set whose elements
+    are themselves drawn on every call (`set(r["kind"] for r in random.sample(rows, 8))`) differs in
+    content per call: it is that draw (PRM103), not an order. A tool's result is info: it is the newest content when it is added,
     and later requests of the same process re-send it as it was first written; only a re-run of
     the conversation in another process (a replay, an evaluation run, a retry in another worker)
     stops sharing a cached prefix there.
@@ -73,7 +78,8 @@ class UnorderedIterationInPromptRule(Rule):
 
     def check_layout(self, layout: PromptLayout):
         apart = sent_apart(layout)
-        for p in placed_segments(layout):
+        placed = placed_segments(layout)
+        for k, p in enumerate(placed):
             seg = p.seg
             if seg.kind is not Kind.UNORDERED_ITERATION or p.part.role == "tools":
                 continue
@@ -83,6 +89,9 @@ class UnorderedIterationInPromptRule(Rule):
             # a prompt whose send was not found, with little static text after the order: its items
             # are still the same content in another order (their own text is at stake), so info
             short = not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after)
+            # in a fragment (its request not known whole), content made anew on every call follows within a few
+            # tokens: the order costs its own items' text and those tokens, never what follows (info)
+            short = short or not p.in_newest and not is_complete(layout) and _changed_soon_after(p, placed[k + 1:])
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
@@ -119,6 +128,19 @@ class UnorderedIterationInPromptRule(Rule):
         return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
                                fix=text.fix_of(seg), related=related, severity=Severity.INFO,
                                name_only=p.part.name_only)
+
+
+def _changed_soon_after(p, later) -> bool:
+    """True when content known to change on every call (`Volatility.PER_REQUEST`: a random draw, the
+    user's input) follows `p` with fewer than `SMALL_TAIL` static tokens between them and no history
+    between them: no request shares a prefix past that content, so the order loses only its own items'
+    text and those few tokens (the content's own cause is judged where it is)."""
+    for q in later:
+        if p.static_after - q.static_after >= SMALL_TAIL or p.history_after and not q.history_after:
+            return False
+        if q.seg.volatility is Volatility.PER_REQUEST:
+            return True
+    return False
 
 
 def _earlier_orders(p) -> list:

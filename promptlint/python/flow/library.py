@@ -15,14 +15,14 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
-from ..module import callee_name
 from .configured import is_configured
-from .hashing import keyless_annotation, seed_free_set
+from .hashing import seed_free_set
 from .json_keys import string_keyed
 from .replaced import sub_call
+from .serial_orders import (deterministic_dict, fixed_keys, keyless_parameter, named_keyless, order_of, per_call,
+                            value_drawn, value_order, written)
 from .text import const_str
-from .values import (Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, held_order, most_volatile,
-                     vol_rank)
+from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -73,6 +73,10 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
     if seed_free_set(node):
         return ev.eval(args[0], frame, env) if args else Seq([], m.span(node))
     name = qual.rsplit(".", 1)[-1]
+    drawn = per_call(ev, args[0], frame, env) if args else None
+    if drawn is not None:  # a set of what changes on every call (`set(r["tag"] for r in random.sample(rs, 5))`)
+        return Text([replace(drawn, span=m.span(node), expr=m.code(node), origin=drawn.origin or drawn.span,
+                             anchor=None, fix=None)])
     return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                    f"`{name}(...)`: iteration order depends on the hash seed")
 
@@ -185,16 +189,18 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         ordered = sort is not None and not is_false
     data_node = args[0] if args else None
     data = ev.eval(data_node, frame, env) if data_node is not None else None
-    order = None if ordered else _order_of(data)
-    inner = _value_order(data)
+    order = None if ordered else order_of(data)
+    inner = value_order(data)
     if inner is None and isinstance(data, Text):  # `json.dumps(list(kinds))`: sorted keys do not sort a list
         inner = next((ev.unordered_at(s, data_node, frame) if s.anchor is None and s.fix is None else s
                       for s in data.segs if s.kind is Kind.UNORDERED_ITERATION), None)
     if order is not None or inner is not None:
         # keys in the order of a set they were made from, values listed in such an order (which
-        # sorted keys do not change): each reported where it was iterated
-        return Text([s for s in (order, inner) if s is not None])
-    literal = _deterministic_dict(data_node, data) or _written(data)
+        # sorted keys do not change): each reported where it was iterated; then what the values hold
+        # that changes on every call (`{k: random.sample(...) for k in keys}`), judged where it is made
+        drawn = value_drawn(ev, data, frame)
+        return Text([s for s in (order, inner, drawn) if s is not None])
+    literal = deterministic_dict(data_node, data) or written(data)
     segs = ev.text_of(data, frame) if isinstance(data, (Text, Alt)) else []
     src = most_volatile(segs)
     vol = src.volatility if src is not None else Volatility.UNKNOWN
@@ -202,10 +208,10 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         # a list display of dicts written in the code, or a comprehension whose element is one
         # (`[{"id": c.id, "text": c.text} for c in conditions]`, `[t.model_dump() for t in turns]`):
         # every item has the keys in the code's (or the model's) order
-        literal = all(_fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
+        literal = all(fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
-    literal = literal or _keyless_parameter(ev, data_node, frame) or _named_keyless(data_node) or is_configured(segs)
+    literal = literal or keyless_parameter(ev, data_node, frame) or named_keyless(data_node) or is_configured(segs)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
@@ -213,83 +219,6 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
     return Text([seg])
-
-
-def _order_of(data):
-    """The unordered-iteration segment of a dict or list built by iterating an unordered source
-    (`{f: {} for f in fields_set}`, `dict((f, {}) for f in fields_set)`), of one of several such
-    values too, or None: its serialised text follows that order."""
-    if isinstance(data, Alt):
-        return next((o for o in map(_order_of, data.options) if o is not None), None)
-    if isinstance(data, (Mapping, Seq)) and data.unordered is not None and not getattr(data, "ordered", False):
-        return data.unordered
-    return None
-
-
-def _value_order(data):
-    """The unordered-iteration segment of the values of a dict filled in a loop
-    (`out[f] = ", ".join(list(s)[:20])`): each value's text is in that order, sorted keys or not."""
-    if isinstance(data, Alt):
-        return next((o for o in map(_value_order, data.options) if o is not None), None)
-    if not isinstance(data, Mapping) or not data.repeated or data.value is None:
-        return None
-    return held_order(data.value)
-
-
-def _written(data) -> bool:
-    """A dict whose keys the code writes in order (a display, keys set by statements), nested
-    dicts too; of one of several such dicts (keys set in a branch), each."""
-    if isinstance(data, Alt):
-        return bool(data.options) and all(_written(o) for o in data.options)
-    return (isinstance(data, Mapping) and data.node is not None
-            and all(not isinstance(v, Mapping) or v.node is not None for v in data.items.values()))
-
-
-def _fixed_keys(item) -> bool:
-    """A list item whose keys come in an order the code fixes: a dict display (`{"id": x}`, not a
-    `**` merge), or a model's dict (`obj.model_dump()`); one of several such dicts (a key set on
-    one branch: `d = {"id": x}; if t: d["type"] = t`, keys in the order they are set)."""
-    if isinstance(item, Mapping):
-        return item.node is not None
-    if isinstance(item, Alt) and item.options and all(_fixed_keys(o) for o in item.options):
-        return True
-    return _deterministic_dict(None, item)
-
-
-def _keyless_parameter(ev, node, frame) -> bool:
-    """True for a parameter, not rebound, annotated as text, a number or a sequence of them
-    (`strings: list[str]`): its JSON has no keys to order."""
-    if not isinstance(node, ast.Name) or frame.func is None:
-        return False
-    th = ev.env_at(frame, node).get(node.id)
-    return th is not None and th.kind == "param" and th.node is not None and keyless_annotation(th.node.annotation)
-
-
-#: Last words of a name that say it holds names or ids (text): `artifact_names`, `tool_ids`.
-_KEYLESS_WORDS = ("names", "ids", "paths", "filenames", "urls")
-_SCHEMA_WORDS = ("schema", "schemas")  # JSON schemas: built by code, keys in declaration order
-
-
-def _named_keyless(node) -> bool:
-    """True for a name or attribute whose last word says it is a list of names, ids, paths or
-    urls (`artifact_names`, `self.tool_ids`): text, whose JSON has no keys to order; or a JSON
-    schema (`self.tool_schemas`, `json_schema`): made by code (a model's schema, a function's
-    signature, a display), its keys in the order they are declared, the same on every request."""
-    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
-    return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS + _SCHEMA_WORDS
-
-
-def _deterministic_dict(node, value) -> bool:
-    """`model.model_json_schema()`, `obj.model_dump()`, `dataclasses.asdict(obj)`: dicts whose keys
-    come in the model's field order, the same in every process."""
-    if isinstance(node, ast.Call):
-        if callee_name(node) in classify.DETERMINISTIC_DICTS:
-            return True
-    if isinstance(value, Alt):  # a helper with a fallback: the model's schema, or a stand-in
-        return any(_deterministic_dict(None, o) for o in value.options)
-    if isinstance(value, Text) and value.segs and all(s.ordered for s in value.segs if not s.is_static):
-        return any(not s.is_static for s in value.segs)
-    return False
 
 
 def _string_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:

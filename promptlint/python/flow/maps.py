@@ -11,6 +11,7 @@ import ast
 from .containers import list_variants
 from .scopes import Thunk
 from .values import Alt, Seq, Spread, Text, Value
+from .windows import converts_item, window_of
 
 MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix
@@ -109,12 +110,17 @@ class MapsMixin:
         display, the list before it plus one appended element per item; otherwise what the
         append gives."""
         stmt = th.node
+        append: Thunk = th.value
+        if isinstance(prev, Seq) and not prev.items and converts_item(append.node.args[0], stmt.target.id):
+            it = self.eval(stmt.iter, frame, th.env)
+            if window_of(it) is not None:  # `for r in rows[-k:]: out.append(convert(r))`: the cut, converted
+                m = frame.module
+                return Seq([Spread(it, m.span(stmt.iter), m.code(stmt.iter))], m.span(stmt), repeated=True, node=stmt)
         lists = self._known_items(stmt.iter, frame, th.env)
         if lists is None or len(lists) != 1 or not isinstance(prev, Seq) or prev.repeated:
             return self.force(frame, th.value)
         it = lists[0]
         name = stmt.target.id
-        append: Thunk = th.value
         before = th.env
 
         def element(item: Thunk) -> Value:

@@ -24,6 +24,9 @@ _TRIM = ("strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize", "
          "removesuffix", "expandtabs", "casefold")
 
 
+#: Listing methods of `pathlib.Path` (no str has them): what they list comes in the file system's order.
+_PATH_LISTINGS = frozenset({"iterdir", "glob", "rglob"})
+
 class MethodsMixin:
     """Method calls of the Evaluator."""
 
@@ -93,6 +96,11 @@ class MethodsMixin:
             found = self.call_of_variants(base, method, node, args, kwargs, frame, env)
             if found is not None:
                 return found
+        if method in _PATH_LISTINGS and isinstance(base, (Text, Alt)):
+            # `root.iterdir()` of a value read as text (a parameter annotated `Path`, `self.root / "skills"`):
+            # no str has the method, so it is a path listed in the file system's order
+            return dynamic(span, m.code(node), Kind.UNORDERED_ITERATION, Volatility.UNKNOWN,
+                           classify.UNORDERED_METHODS[method])
         if isinstance(base, (Text, Alt)):
             return self.str_method(base, method, node, args, kwargs, frame, env)
         found = self._container_method(base, method, args, frame, env)

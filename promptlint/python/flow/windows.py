@@ -138,7 +138,8 @@ class WindowsMixin:
             return None
         func = frame.func
         expr = next((e for e in exprs if e), "")
-        if not (func is not None and reads_conversation(func.name) or any(_read_by_call(e) for e in exprs)):
+        if not (func is not None and (reads_conversation(func.name) or reads_stored_messages(func, frame.cls))
+                or any(_read_by_call(e) for e in exprs)):
             return None
         cut = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
                       f"the newest messages of `{expr or m.code(node.value)}`, the conversation read back")
@@ -258,9 +259,27 @@ def window_of(value) -> Segment | None:
 
 
 def _selects(node, comp) -> bool:
-    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`)."""
+    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`), or a
+    shallow copy of each (`[dict(m) for m in xs]`, `m.copy()`, `copy.copy(m)`, `{**m}`): the same messages."""
     return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
-            and isinstance(node.elt, ast.Name) and node.elt.id == comp.target.id)
+            and _copy_of(node.elt, comp.target.id))
+
+
+def _copy_of(elt, item: str) -> bool:
+    """True for the item itself or a shallow copy of it."""
+    if isinstance(elt, ast.Name):
+        return elt.id == item
+    if isinstance(elt, ast.Dict):  # `{**m}`
+        return len(elt.keys) == 1 and elt.keys[0] is None and _copy_of(elt.values[0], item) \
+            and isinstance(elt.values[0], ast.Name)
+    if not isinstance(elt, ast.Call) or elt.keywords:
+        return False
+    f = elt.func
+    if isinstance(f, ast.Attribute) and f.attr == "copy" and not elt.args:  # `m.copy()`
+        return isinstance(f.value, ast.Name) and f.value.id == item
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("dict", "copy") and len(elt.args) == 1 and isinstance(elt.args[0], ast.Name) \
+        and elt.args[0].id == item
 
 
 def message_of_item(node, comp) -> bool:
@@ -282,6 +301,18 @@ def message_of_item(node, comp) -> bool:
                                               and isinstance(sub.func.value, ast.Name) and sub.func.value.id == item):
             return False
     return True
+
+
+def converts_item(elt, item: str) -> bool:
+    """True for a call that makes one value of the item alone (`convert(r)`, `self.conv.from_row(r)`,
+    `Message(**r)`, keywords of constants only): a message of a list converted one for one keeps
+    its place, so a cut list converted so is the same cut."""
+    if not isinstance(elt, ast.Call) or len(elt.args) + sum(k.arg is None for k in elt.keywords) != 1:
+        return False
+    arg = elt.args[0] if elt.args else next(k.value for k in elt.keywords if k.arg is None)
+    return (isinstance(arg, ast.Name) and arg.id == item
+            and all(k.arg is None or isinstance(k.value, ast.Constant) for k in elt.keywords)
+            and not any(isinstance(n, ast.Name) and n.id == item for n in subtree(elt.func)))
 
 
 def _flattens(node) -> bool:
@@ -436,6 +467,42 @@ def reads_conversation(name: str) -> bool:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name or "")
     found = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
     return bool(found & _READ_VERBS) and bool(found & _READ_NOUNS) and not found & _NOT_READ
+
+
+#: Words of a class's name that say it keeps a conversation (`RamMemoryStorage`, `ChatHistoryStore`).
+_STORE_NOUNS = frozenset({"memory", "history", "conversation", "chat", "messages", "dialog", "dialogue", "transcript"})
+#: Words of a return annotation that say it is a list of messages (`List[Message]`, `list[ChatTurn]`).
+_MESSAGE_TYPES = frozenset({"message", "messages", "turn", "turns"})
+
+
+def reads_stored_messages(func, cls) -> bool:
+    """True for a method named by a read verb alone (`get`, `load`, `afetch`) of a class that keeps a
+    conversation, by the class's name (`RamMemoryStorage.get`) or by its return annotation
+    (`def get(self, session_id, top_k=10) -> List[Message]` in any class): the generic read method of a
+    message store, which reads the stored conversation back. Names are the evidence (the rule reports
+    it as info where it is cut, with no request linked)."""
+    if cls is None or func is None:
+        return False
+    name = func.name.lower()
+    if name.lstrip("_") not in _READ_VERBS and not (name.startswith("a") and name[1:] in _READ_VERBS):
+        return False
+    if _words(cls.name) & _STORE_NOUNS and not _words(cls.name) & _NOT_READ:
+        return True
+    note = func.returns
+    return note is not None and bool(_words(ast.unparse(note)) & _MESSAGE_TYPES)
+
+
+def method_class(stack: list, func):
+    """The class whose method `func` is (the node directly around it in `stack`, a walk's open
+    scopes, outermost first), or None."""
+    at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i] is func), None)
+    return stack[at - 1] if at and isinstance(stack[at - 1], ast.ClassDef) else None
+
+
+def _words(name: str) -> set[str]:
+    """The lower-case words of an identifier or annotation (`RamMemoryStorage` -> ram, memory, storage)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name or "")
+    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
 
 
 def _none_text(value) -> bool:

@@ -74,6 +74,8 @@ def post(b, call) -> None:
                             args=[], frame=frame), posted_to=openai.url_provider(url) if whole else openai.CONFIGURED)
     for layout in b.layouts[before:]:
         layout.api = f"http.post ({layout.api})"
+        if "headers" in call.kwargs:  # (a cache-routing header: `x-grok-conv-id`)
+            b.options(layout, {"headers": call.kwargs["headers"]}, frame)
 
 
 SDK = Sdk(

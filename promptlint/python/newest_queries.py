@@ -1,0 +1,123 @@
+"""A conversation read back as its newest messages by a query: facts for PRM105 (the rule judges them).
+
+The read method of a message store (`get_messages`, or `get` / `load` of a class that keeps a
+conversation: `flow.windows.reads_conversation`, `reads_stored_messages`) that asks its storage
+for the newest `k` records, newest first, and turns them back into time order keeps a sliding
+window: once the conversation is longer than `k`, its oldest message drops out on every new
+turn, so the history sent from it never matches the previous request's prefix. The storage is
+not read here; the query's words are the evidence, all in that one function:
+
+- a limit given by a value that is not a constant of at most two (`"size": top_k`, `LIMIT ?` with
+  the count passed, `.limit(n)`, `limit=n`), in a query that sorts newest first (a dict with a
+  `sort` / `order` entry whose text says `desc`, SQL text `ORDER BY ... DESC ... LIMIT`, a call
+  `.order_by(...desc...)` or `.sort(..., -1)` / `DESCENDING`);
+- and a reversal of what it read (`rows.reverse()`, `reversed(rows)`, `rows[::-1]`): the newest
+  `k`, turned back into time order, are what it returns.
+
+The fact is the node of the limit (the dict value, the `.limit(...)` argument, the `limit=` value,
+or the SQL string), for an info where the window is chosen (the request is not linked).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .flow.windows import method_class, reads_conversation, reads_stored_messages
+from .walk import subtree
+
+#: Text of a module that may hold the shape: a reversal and a descending order.
+TEXT = re.compile(r"(?i)\bdesc|DESCENDING|, -1\)")
+_SQL = re.compile(r"(?is)\bORDER\s+BY\s+[\w.\"`]+\s+DESC\b.*\bLIMIT\b")
+_LIMIT_KEYS = frozenset({"size", "limit", "top_k", "n", "k"})
+_SORT_KEYS = frozenset({"sort", "order", "order_by", "sort_by"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def might_hold(source: str) -> bool:
+    """The cheap test before the module's walk: a reversal and a descending order in its text."""
+    return ("reverse" in source or "[::-1]" in source) and TEXT.search(source) is not None
+
+
+def newest_queries(module) -> list[ast.AST]:
+    """The limit nodes of newest-first queries reversed into time order in the read methods of message
+    stores (see the module's docstring), in source order."""
+    out: list[ast.AST] = []
+    todo: list = [(module.tree, [])]
+    while todo:
+        node, stack = todo.pop()
+        if isinstance(node, _FUNCS):
+            stack = [*stack, node]
+            if _reader(node, stack) and _reversed(node):
+                found = _newest_limit(module, node)
+                if found is not None:
+                    out.append(found)
+            continue  # (a nested function is its own reader or not)
+        if isinstance(node, ast.ClassDef):
+            stack = [*stack, node]
+        todo.extend((child, stack) for child in ast.iter_child_nodes(node))
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _reader(func, stack) -> bool:
+    return reads_conversation(func.name) or reads_stored_messages(func, method_class(stack, func))
+
+
+def _reversed(func) -> bool:
+    """True when the function turns a list around: `xs.reverse()`, `reversed(xs)`, `xs[::-1]`."""
+    for n in subtree(func):
+        if isinstance(n, ast.Call) and (isinstance(n.func, ast.Attribute) and n.func.attr == "reverse" and not n.args
+                                        or isinstance(n.func, ast.Name) and n.func.id == "reversed"):
+            return True
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice) and n.slice.lower is None \
+                and n.slice.upper is None and _is_minus_one(n.slice.step):
+            return True
+    return False
+
+
+def _newest_limit(module, func) -> ast.AST | None:
+    """The limit of a newest-first query in `func`, or None."""
+    for n in subtree(func):
+        if isinstance(n, ast.Dict):
+            keys = {k.value: v for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            limit = next((keys[k] for k in keys if k in _LIMIT_KEYS and _counted(keys[k])), None)
+            if limit is not None and any(_descending(module, keys[k]) for k in keys if k in _SORT_KEYS):
+                return limit
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and _SQL.search(n.value) \
+                and not re.search(r"(?i)\bLIMIT\s+[12]\b", n.value):
+            return n
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "limit" and n.args \
+                and _counted(n.args[0]) and _descending_chain(module, n.func.value):
+            return n.args[0]
+        if isinstance(n, ast.Call):
+            kw = {k.arg: k.value for k in n.keywords if k.arg}
+            limit = next((kw[k] for k in ("limit", "size") if k in kw and _counted(kw[k])), None)
+            if limit is not None and any(_descending(module, kw[k]) for k in kw if k in _SORT_KEYS):
+                return limit
+    return None
+
+
+def _counted(node) -> bool:
+    """A count that is not a constant of at most two (the last answer looked up for a check)."""
+    return not (isinstance(node, ast.Constant) and (not isinstance(node.value, int) or node.value <= 2))
+
+
+def _descending(module, node) -> bool:
+    """True for a sort spec whose text says newest first (`{"ts": {"order": "desc"}}`, `"-created"`,
+    `[("ts", -1)]`, `DESCENDING`)."""
+    text = module.code(node)
+    return re.search(r"(?i)\bdesc\b|descending|[\"']-\w|-1\b", text) is not None
+
+
+def _descending_chain(module, node) -> bool:
+    """True for a call chain with a descending sort before `.limit(...)`: `.order_by(T.ts.desc())`,
+    `.order_by(desc(T.ts))`, `.sort("ts", -1)`, `.sort("ts", DESCENDING)`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("order_by", "sort", "sort_by") and any(_descending(module, a) for a in node.args):
+            return True
+        node = node.func.value
+    return False
+
+
+def _is_minus_one(node) -> bool:
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+        and node.operand.value == 1

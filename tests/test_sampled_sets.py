@@ -1,0 +1,40 @@
+"""PRM202 and content made anew on every call: a set whose elements are drawn at random (or are the
+user's input) differs per call in content, so its order costs nothing more (the draw is the cause,
+PRM103); in prompt text not known as a whole request, a set's order followed within a few static
+tokens by content that changes on every call loses only its own text and those tokens (info); in a
+whole request the set's own text is at stake (a warning, as before), and a long static text between
+them, or a set of fixed elements, is still the order's loss. Fixtures under fixtures/sampled_sets/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "sampled_sets"
+
+
+def _report(name):
+    report = api.check([FIXTURES / name], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in report.diagnostics]
+
+
+def test_a_set_of_drawn_elements_is_the_draw_and_an_order_just_before_it_is_info():
+    # (main: PRM202 warnings at 16:24, the drawn set, and 17:35, the keys just before it)
+    assert _report("drawn.py") == [("PRM202", "info", 17, 35), ("PRM103", "warning", 17, 53)]
+
+
+def test_a_dict_in_a_sets_order_whose_values_are_drawn_is_judged_at_the_draw():
+    # (main: a warning at the parameter's set only; the random values were not seen)
+    assert _report("drawn_values.py") == [("PRM202", "info", 14, 73), ("PRM103", "warning", 15, 37)]
+
+
+def test_an_order_with_a_long_static_text_before_the_next_per_request_value_is_still_reported():
+    assert _report("far.py") == [("PRM202", "warning", 11, 33)]
+
+
+def test_a_set_of_fixed_elements_is_still_reported():
+    assert _report("fixed.py") == [("PRM202", "warning", 12, 35)]
+
+
+def test_in_a_whole_request_an_order_just_before_a_draw_is_still_a_warning():
+    assert _report("complete.py") == [("PRM202", "warning", 17, 35), ("PRM103", "warning", 17, 53)]
