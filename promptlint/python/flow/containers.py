@@ -20,7 +20,7 @@ from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
-                      renders_each, takes_newest, window_of, converts_item)
+                      renders_each, takes_newest, window_of, one_for_one)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -580,13 +580,6 @@ def _one_of(table: Mapping) -> Value | None:
     if table.repeated or not values or len(values) > MAX_VARIANTS or not all(isinstance(v, Text) for v in values):
         return None
     return values[0] if len(values) == 1 else Alt(values, table.span)
-
-
-def one_for_one(node, comp) -> bool:
-    """True for a list comprehension of one plain `for` (no filter) whose element converts the item
-    alone (`[convert(r) for r in rows]`: `windows.converts_item`)."""
-    return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
-            and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
 
 
 def _kept_or_rebuilt(node, comp) -> bool:

@@ -543,3 +543,10 @@ def _read_by_call(expr: str) -> bool:
         return False
     f = node.func
     return reads_conversation(f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "")
+
+
+def one_for_one(node, comp) -> bool:
+    """True for a list comprehension of one plain `for` (no filter) whose element converts the item
+    alone (`[convert(r) for r in rows]`: `converts_item`)."""
+    return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
+            and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
