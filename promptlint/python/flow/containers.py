@@ -20,7 +20,8 @@ from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
-                      renders_each, takes_newest, window_of, one_for_one)
+                      renders_each, takes_newest, window_of, one_for_one,
+                      _named_conversation)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -201,6 +202,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             if cut is not None:
                 return cut
         conversation = _history(base)
+        if conversation is None and isinstance(node.slice, ast.Slice) and takes_newest(node) | _slides(node.slice.lower):
+            conversation = _named_conversation(base)  # `inputs["messages"][-10:]`: named as the conversation
+            base = Text([conversation]) if conversation is not None else base
         if conversation is None and isinstance(node.slice, ast.Slice):
             pieces = self._pieces_cut(base, node, frame)
             if pieces is not None:
