@@ -171,3 +171,38 @@ def test_a_class_built_or_a_comparison_returned_by_a_function_not_named_for_prom
     """)
     assert read == ["[{'role': 'system', 'content': 'Be brief.'}, *turns]", "list(turns)", "history_of(turns)",
                     "self_like.window()"]
+
+
+def test_an_instance_returned_by_a_function_that_cuts_the_conversation_is_not_read_for_a_cut(tmp_path, monkeypatch):
+    # a cut conversation returned is a candidate (`window`); one handed to a class of the tree
+    # (an instance: no cut conversation, whatever its fields hold) is not read, nor is a comparison;
+    # a `str` subclass handed one value is read as that value, and is read
+    import ast
+
+    from promptlint.python import history_cuts
+    read = []
+    original = history_cuts.speculative
+    monkeypatch.setattr(history_cuts, "speculative", lambda *a: read.append(ast.unparse(a[1])) or original(*a))
+    found = layouts(tmp_path, """
+        class Output:
+            def __init__(self, raw, messages):
+                self.raw = raw
+                self.messages = messages
+
+        class Rendered(str):
+            pass
+
+        def recent(messages):
+            return messages[-10:]
+
+        def wrapped(messages, raw):
+            return Output(raw, messages[-10:])
+
+        def checked(messages):
+            return messages[-10:] == messages
+
+        def rendered(messages):
+            return Rendered(messages[-10:])
+    """)
+    assert read == ["messages[-10:]", "Rendered(messages[-10:])"]
+    assert sorted(lt.site.start.row for lt in found) == [10, 19]  # (0-based) the two cuts returned

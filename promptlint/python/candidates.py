@@ -32,6 +32,7 @@ from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
+from .instance_calls import never_a_list
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
@@ -432,7 +433,7 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         # a name bound only to lists grown in a loop or empty: no message list of known length, no
         # text, no system message; known from its bindings before its items are read
         return False
-    if not named and _never_a_list(finder, value_node, frame):
+    if not named and never_a_list(finder, value_node, frame):
         return False  # (a constant, a comparison or an instance of a class: no message list to read)
     # (of a function not named for prompts only a message list is a candidate: read in case it is one)
     value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
@@ -479,37 +480,6 @@ def _text_only(node) -> bool:
         if node.func.attr in _STR_METHODS:
             node = node.func.value
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
-
-
-#: Expressions the evaluator never reads as a list, whatever their operands are (a `None` or a
-#: number returned, `a == b`, `lambda: ...`, an f-string; `not x` too).
-_NEVER_LISTS = (ast.Compare, ast.Lambda, ast.JoinedStr, ast.Constant)
-
-
-def _never_a_list(finder, node, frame) -> bool:
-    """True when the evaluator reads `node` as no list whatever its operands hold: a constant, a
-    comparison (`_NEVER_LISTS`, `not x`), or a call by name of a class (`return
-    ImportError(f"...")`, `return Settings(**values)`: an instance, or the text a `str`
-    subclass is built from) or of a callable not of the tree named as a class (an SDK's type,
-    `BetaMessageTokensCount(input_tokens=n)`: an instance; `CallsMixin.invoke`). Only its callee
-    is read (one name); what its arguments hold is not, since no message list can come of it.
-    `await` looks at what is awaited. A function, a builtin (`list(...)`), a known library
-    call and a method are not known here: False."""
-    if isinstance(node, ast.Await):
-        node = node.value
-    if isinstance(node, _NEVER_LISTS) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return True
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
-        return False
-    from .flow import library
-    from .flow.values import ClassRef, Func
-    qual = finder.m.qualified_name(node.func) or ""
-    if library.KNOWN.get(qual) or library.known_prefix(qual) or node.func.id in library.BUILTINS:
-        return False  # (read by the evaluator's own handler: `list(...)`, `copy.deepcopy(...)`)
-    target = finder.ev.eval(node.func, frame)
-    if isinstance(target, ClassRef):
-        return True
-    return not isinstance(target, Func) and qual.rsplit(".", 1)[-1][:1].isupper()
 
 
 def _listed(node) -> bool:
