@@ -433,8 +433,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         # a name bound only to lists grown in a loop or empty: no message list of known length, no
         # text, no system message; known from its bindings before its items are read
         return False
-    if not named and never_a_list(finder, value_node, frame):
-        return False  # (a constant, a comparison or an instance of a class: no message list to read)
+    if not named:
+        finder.ev.reset_budget(speculative=True)  # (as `speculative` does: the callee is read on a budget of its own)
+        if never_a_list(finder, value_node, frame):
+            return False  # (a constant, a comparison or an instance of a class: no message list to read)
     # (of a function not named for prompts only a message list is a candidate: read in case it is one)
     value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
     if value is None:

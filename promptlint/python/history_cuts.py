@@ -56,6 +56,7 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
             and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):
         return False  # kept on the instance by a method only the user's code calls: a prune when asked
+    finder.ev.reset_budget(speculative=True)  # (as `speculative` does: the callee is read on a budget of its own)
     if never_a_list(finder, value_node, finder.frame(True)):
         return False  # text or an instance (`return Output(raw=text, messages=kept)`): no cut conversation
     found = []
