@@ -36,6 +36,12 @@ def test_head_messages_put_on_every_call_or_under_tests_of_the_list_or_the_insta
     assert _report("every_call.py") == []
 
 
+def test_puts_in_an_except_handler_and_in_a_with_inside_a_match_case_are_found():
+    # (the walk for puts reads blocks of statements only: handlers, cases and `with` bodies are blocks)
+    assert _report("blocks.py") == [("blocks.py", "PRM104", "info", 13, [("blocks.py", 12)]),
+                                    ("blocks.py", "PRM104", "info", 18, [("blocks.py", 17)])]
+
+
 def test_the_text_test():
     assert might_insert('msgs.insert(0, {"role": "system", "content": s})')
     assert might_insert('messages = [{"role": "system", "content": s}] + messages')

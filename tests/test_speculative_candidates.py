@@ -125,3 +125,85 @@ def test_a_tools_list_a_text_annotation_does_not_rule_out_is_read(tmp_path, monk
     assert read == ["[{'type': 'function', 'function': spec} for spec in set(registry.values())]", "tools",
                     "list(set(registry))", "registry.tools"]
     assert rows == [2, 3, 6]  # (0-based rows) the list kept and returned; `list(set(registry))`
+
+
+def test_a_class_built_or_a_comparison_returned_by_a_function_not_named_for_prompts_is_not_read(tmp_path, monkeypatch):
+    # an instance (of a class of the tree, or of a callable named as a class the tree does not
+    # define) or a comparison is never a message list: only the callee's name is read, not the
+    # arguments; a function's result, a builtin's and a method's may be one, and are read (each
+    # function writes a system message, so what it returns is read in case it is a message list)
+    read, _ = _read_values(tmp_path, monkeypatch, """
+        from sdk.types import TokenCount
+
+        class Settings:
+            def __init__(self, history):
+                self.history = history
+
+        def history_of(turns):
+            return [{"role": "system", "content": "Be brief."}, *turns]
+
+        def settings(turns):
+            log = {"role": "system", "content": "kept"}
+            return Settings(history_of(turns))
+
+        def count(n):
+            log = {"role": "system", "content": "counted"}
+            return TokenCount(input_tokens=n)
+
+        async def failed(name):
+            log = {"role": "system", "content": "failed"}
+            return await ImportError(f"install {name}")
+
+        def same(a, b):
+            log = {"role": "system", "content": "compared"}
+            return a == b
+
+        def listed(turns):
+            log = {"role": "system", "content": "listed"}
+            return list(turns)
+
+        def built(turns):
+            log = {"role": "system", "content": "built"}
+            return history_of(turns)
+
+        def kept(self_like):
+            log = {"role": "system", "content": "kept"}
+            return self_like.window()
+    """)
+    assert read == ["[{'role': 'system', 'content': 'Be brief.'}, *turns]", "list(turns)", "history_of(turns)",
+                    "self_like.window()"]
+
+
+def test_an_instance_returned_by_a_function_that_cuts_the_conversation_is_not_read_for_a_cut(tmp_path, monkeypatch):
+    # a cut conversation returned is a candidate (`window`); one handed to a class of the tree
+    # (an instance: no cut conversation, whatever its fields hold) is not read, nor is a comparison;
+    # a `str` subclass handed one value is read as that value, and is read
+    import ast
+
+    from promptlint.python import history_cuts
+    read = []
+    original = history_cuts.speculative
+    monkeypatch.setattr(history_cuts, "speculative", lambda *a: read.append(ast.unparse(a[1])) or original(*a))
+    found = layouts(tmp_path, """
+        class Output:
+            def __init__(self, raw, messages):
+                self.raw = raw
+                self.messages = messages
+
+        class Rendered(str):
+            pass
+
+        def recent(messages):
+            return messages[-10:]
+
+        def wrapped(messages, raw):
+            return Output(raw, messages[-10:])
+
+        def checked(messages):
+            return messages[-10:] == messages
+
+        def rendered(messages):
+            return Rendered(messages[-10:])
+    """)
+    assert read == ["messages[-10:]", "Rendered(messages[-10:])"]
+    assert sorted(lt.site.start.row for lt in found) == [10, 19]  # (0-based) the two cuts returned

@@ -52,3 +52,39 @@ def test_a_sorted_listing_or_a_class_that_sorts_its_tools_is_clean(tmp_path):
     assert _check(tmp_path / "b", sorts) == []
     other = AGENT.replace("self.add_tool(load_tool(path))", "self.add_note(load_tool(path))")
     assert _check(tmp_path / "c", other) == []
+
+
+REGISTRY = """
+    import os
+
+
+    class Registry:
+        def __init__(self):
+            self._schemas = []
+            self.items = []
+
+        def register(self, spec):
+            self._schemas.append(spec)
+
+        def load(self, folder):
+            for name in set(os.listdir(folder)):
+                self.register(name)
+            for name in set(os.listdir(folder)):
+                self.items.append(name)
+
+
+    def callable_functions(names):
+        functions = []
+        for name in set(names):
+            functions.append({"name": name, "description": "Looks the name up in the index."})
+        return functions
+"""
+
+
+def test_a_loop_or_class_whose_text_names_no_tools_grows_a_tools_list_only_through_an_adder_or_functions(tmp_path):
+    # a class named for tools registers through a method whose loop names no tool (`self.register`);
+    # a list named `functions` is one of the functions a model may call; `self.items` is neither
+    source = REGISTRY.replace("class Registry", "class ToolRegistry")
+    assert [f[:3] for f in _check(tmp_path / "a", source)] == [("PRM203", "info", 13), ("PRM203", "info", 21)]
+    # the same class not named for tools: `_schemas` is then no tools list (the text test skips its walk)
+    assert [f[:3] for f in _check(tmp_path / "b", REGISTRY)] == [("PRM203", "info", 21)]

@@ -214,3 +214,17 @@ def test_a_registrys_own_api_or_a_removal_alone_is_no_temporary_tool():
                 request.tools_dict[adapted.name] = adapted  # a replacement, the same on every request
                 del request.tools_dict[name]
     """) == []
+
+
+def test_a_schema_passed_by_keyword_is_a_use_too_and_a_method_that_names_no_schema_field_uses_none():
+    # (only methods whose text holds a request field of tools or schemas are walked for a use)
+    looped = AGENT.replace('kwargs = {"output_format": self.AgentOutput}\n            return await self.llm.ainvoke(messages, **kwargs)',
+                           'return await self.llm.ainvoke(messages, response_format=self.AgentOutput)') + """
+        async def run(self, urls, messages):
+            for url in urls:
+                await self.step(url, messages)
+    """
+    assert "response_format=self.AgentOutput" in looped
+    assert class_changes(looped) == [(10, "self.AgentOutput", "_for_page")]
+    renamed = looped.replace("response_format=self.AgentOutput", "schema=self.AgentOutput")
+    assert class_changes(renamed) == []

@@ -32,6 +32,7 @@ from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
+from .instance_calls import never_a_list
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
@@ -434,6 +435,10 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         # a name bound only to lists grown in a loop or empty: no message list of known length, no
         # text, no system message; known from its bindings before its items are read
         return False
+    if not named:
+        finder.ev.reset_budget(speculative=True)  # (as `speculative` does: the callee is read on a budget of its own)
+        if never_a_list(finder, value_node, frame):
+            return False  # (a constant, a comparison or an instance of a class: no message list to read)
     # (of a function not named for prompts only a message list is a candidate: read in case it is one)
     value = finder.ev.eval(value_node, frame) if named else speculative(finder, value_node, frame)
     if value is None:

@@ -26,7 +26,7 @@ import ast
 import re
 
 from .flow.callers import MAX_CALLERS, call_index, calls_named
-from .walk import child_nodes, subtree
+from .walk import block_statements, child_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: The text test before the module's walk: a put at index 0, or a list display joined before a name.
@@ -57,7 +57,9 @@ def front_inserts(module, project) -> list[tuple[ast.AST, ast.AST, object]]:
 
 def _puts(tree):
     """(function, the put statement, the list's root name, the `if` tests around it in the
-    function) for each head message put in a function."""
+    function) for each head message put in a function. A put is a statement: the walk goes down
+    blocks of statements only (`walk.block_statements`), never into expressions (no statement,
+    hence no put and no function, is inside one)."""
     todo: list = [(tree, None, ())]
     while todo:
         node, func, tests = todo.pop()
@@ -71,9 +73,8 @@ def _puts(tree):
                 yield func, node, listed, tests
         if isinstance(node, ast.If):
             todo.extend((c, func, (*tests, node.test)) for c in (*node.body, *node.orelse))
-            todo.append((node.test, func, tests))
             continue
-        todo.extend((c, func, tests) for c in child_nodes(node))
+        todo.extend((c, func, tests) for c in block_statements(node))
 
 
 def _head_put(node) -> str | None:

@@ -14,6 +14,7 @@ from .candidates import speculative, words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
+from .instance_calls import never_a_list
 from .walk import child_nodes, subtree
 
 #: Shapes of code that cut a list (a slice from the end, a slice that moves with a walk's index
@@ -55,6 +56,9 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
             and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):
         return False  # kept on the instance by a method only the user's code calls: a prune when asked
+    finder.ev.reset_budget(speculative=True)  # (as `speculative` does: the callee is read on a budget of its own)
+    if never_a_list(finder, value_node, finder.frame(True)):
+        return False  # text or an instance (`return Output(raw=text, messages=kept)`): no cut conversation
     found = []
     for own in (True,) if own_only else (True, False):  # its parameters as named, then as its callers bind them
         value = speculative(finder, value_node, finder.frame(own))  # (read in case it is a cut conversation)

@@ -14,6 +14,7 @@ is the tools' order (`applied_in_call`)."""
 from __future__ import annotations
 
 import ast
+import re
 
 from ..model import Kind, Part
 from .flow.values import Alt, Text
@@ -22,6 +23,9 @@ from .module import attribute_chain
 from .walk import child_nodes, subtree
 
 _GROW = ("append", "extend", "insert")
+#: What the source text of a name that says tools holds, in any case (`tools_named`: a tools word;
+#: `tool_list_named`: also `functions`): a loop or class without it grows no tools list by name.
+_TOOL_TEXT = re.compile("tool|function", re.IGNORECASE)
 #: Last words of a list attribute that holds what a class named for tools registers (`self._schemas`).
 _DEFINITION_WORDS = frozenset({"schemas", "schema", "specs", "spec", "definitions", "defs", "declarations",
                                "functions", "entries", "list"})
@@ -30,7 +34,13 @@ APPLIERS = frozenset({"map", "pipe", "thread_first", "thread_last", "starmap"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-def _adders(cls) -> dict[str, str]:
+def _mentions_tools(module, node) -> bool:
+    """True when the source text of `node` holds `_TOOL_TEXT`: else no name in it says tools."""
+    a, b = module.offsets(node)
+    return _TOOL_TEXT.search(module.source, a, b) is not None
+
+
+def _adders(cls, module) -> dict[str, str]:
     """The methods of `cls` that add a tool by appending to a tools list of the instance
     (`def add_tool(self, tool): ... self.tools.append(tool)`): method name -> the list's dotted
     name (`self.tools`). None of them when a method of the class sorts that list (`sorted(self.tools)`,
@@ -40,7 +50,9 @@ def _adders(cls) -> dict[str, str]:
         return {}
     known = getattr(cls, "_tool_adders", None)
     if known is None:
-        known = cls._tool_adders = _read_adders(cls)
+        # (an adder appends to a list named for tools, or is a method of a class named for tools:
+        # a class whose text says neither has none, and its methods are not walked)
+        known = cls._tool_adders = _read_adders(cls) if _mentions_tools(module, cls) else {}
     return known
 
 
@@ -134,7 +146,10 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     body grows a tools list that the function never sorts: a tools candidate at the iterable.
     True when one was added."""
     cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
-    names = _grown(loop, _adders(cls) if cls is not None and "self." in finder.m.code(loop) else None)
+    adders = _adders(cls, finder.m) if cls is not None and "self." in finder.m.code(loop) else None
+    if not adders and not _mentions_tools(finder.m, loop):
+        return False  # (no adder is called, and no name of the loop says tools: it grows no tools list)
+    names = _grown(loop, adders)
     if not names or _sorted_later(func, names):
         return False
     return _ordered_by(finder, loop, loop.iter, func, frame)
@@ -148,7 +163,7 @@ def applied_in_call(finder, call: ast.Call, func, frame) -> bool:
     `pipe`, the others of a `map`) is the tools' order: a tools candidate where it is unordered,
     unless the function sorts the list. True when one was added."""
     cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
-    adders = _adders(cls)
+    adders = _adders(cls, finder.m)
     if not adders or not call.args:
         return False
     called = {id(n.func) for a in call.args for n in subtree(a) if isinstance(n, ast.Call)}

@@ -372,6 +372,8 @@ def _reinserted(func, nodes, module: Module, changes) -> ToolChange | None:
 _SCHEMA_ARGS = {"tools", "functions", "response_format", "output_format", "text_format", "response_model",
                 "output_type", "output_schema"}
 
+_SCHEMA_WORDS = tuple(sorted(_SCHEMA_ARGS))
+
 
 def _uses(nodes) -> dict[str, ast.AST]:
     """attribute -> the first place it is passed as a request's tools or response schema."""
@@ -394,16 +396,19 @@ def _self_calls(nodes, methods) -> set[str]:
     return {n.func.attr for n in nodes if isinstance(n, ast.Call) and self_attr(n.func) in methods}
 
 
-def _class_changes(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
+def _class_changes(cls: ast.ClassDef, memo: dict, lines: list[str]) -> list[ToolChange]:
+    """The `each-step` changes of a class (`lines`: its module's source lines)."""
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)}
-    own = {name: _own_nodes(func, memo) for name, func in methods.items()}
-    uses_by = {name: _uses(nodes) for name, nodes in own.items()}
     held = {}
-    for name in methods:
-        for attr, node in uses_by[name].items():
-            held.setdefault(attr, (name, node))
+    for name, func in methods.items():
+        # (a use is a keyword or a dict key of `_SCHEMA_ARGS`, written in the method's text: a
+        # method whose text holds none of them has none, and is not walked for one)
+        if _mentions_in(lines, func, _SCHEMA_WORDS):
+            for attr, node in _uses(_own_nodes(func, memo)).items():
+                held.setdefault(attr, (name, node))
     if not held:
         return []
+    own = {name: _own_nodes(func, memo) for name, func in methods.items()}
     changed: dict[str, tuple[ast.AST, str]] = {}
     for name, nodes in own.items():
         if name.startswith("__"):
@@ -462,7 +467,7 @@ def find_class_tool_changes(module: Module, memo: dict | None = None) -> list[To
     lines = module.source.splitlines()
     for cls in statements(module.tree):
         if isinstance(cls, ast.ClassDef) and _mentions_in(lines, cls, words):
-            out.extend(_class_changes(cls, memo))
+            out.extend(_class_changes(cls, memo, lines))
             found = _temporary(cls, module, memo)
             if found is not None:
                 out.append(found)
