@@ -17,7 +17,7 @@ from .flow.containers import MAX_VARIANTS, list_variants
 from .flow.merged import merged_list
 from .flow.rewrites import marks_of
 from .flow.text import const_str
-from .flow.windows import window_of
+from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
 from .markers import clock_tests, conditional_marker
@@ -240,7 +240,8 @@ class LayoutBuilder:
         """The replayed conversation; serialized data in its messages (tool-call arguments) is kept
         so the serialization rules see it."""
         # a conversation cut to its newest messages and grown after the cut keeps the cut
-        cut = next((w for i in seq.items if isinstance(i, Spread) and (w := window_of(i.value)) is not None), None)
+        cut = next((w for i in seq.items if isinstance(i, Spread) and (w := window_of(i.value)) is not None),
+                   None) or items_cut(seq.items)  # (or the messages of a cut put in it one by one)
         segs: list[Segment] = [cut or Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
                                               expr="conversation history", span=span or seq.span)]
         bps = [Breakpoint(after=0, span=where, repeated=repeated) for where, repeated in seq.markers]
@@ -571,13 +572,12 @@ def history_seg(value, span, expr) -> Segment:
     """The segment of a replayed conversation; `window` kept when it is cut to its newest messages
     (in one of its variants too: a list cut in a branch)."""
     segs = value.segs if isinstance(value, Text) else []
-    cut = _cut_in(value)
+    cut, taken = _cut_in(value), items_cut([value])  # (a message of a cut: named by the cut)
     placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
-    return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=expr or "messages", span=span,
+    return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=taken.expr if taken else expr or "messages", span=span,
                    evidence="replayed conversation", window=cut and cut.window,
                    window_stop=cut and cut.window_stop, unconfirmed=bool(cut and cut.unconfirmed),
-                   origin=placed and placed.origin,
-                   origin_note=placed.origin_note if placed else "")
+                   origin=placed and placed.origin, origin_note=placed.origin_note if placed else "")
 
 
 def _cut_in(value) -> Segment | None:

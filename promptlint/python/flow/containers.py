@@ -287,8 +287,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             return Text([self.unordered_at(src, node, frame)])
         if src is not None and src.kind is Kind.HISTORY and src.older:
             return from_older(span, name, src)
-        if src is not None and src.kind is Kind.HISTORY:
-            return dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"{MESSAGE_OF}{src.expr}`")
+        if src is not None and src.kind is Kind.HISTORY:  # (a message of a cut conversation keeps its cut)
+            item = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"{MESSAGE_OF}{src.expr}`")
+            return Text([replace(item.segs[0], window=src.window, window_stop=src.window_stop)]) if src.window else item
         if src is not None and src.volatility is not Volatility.STABLE:
             return Text([replace(src, span=span, expr=name, origin=src.origin or src.span, anchor=None,
                                  kind=src.kind if src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID) else Kind.UNKNOWN)])

@@ -550,3 +550,14 @@ def one_for_one(node, comp) -> bool:
     alone (`[convert(r) for r in rows]`: `converts_item`)."""
     return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
             and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
+
+
+def items_cut(items) -> Segment | None:
+    """The cut conversation a list's messages are taken from one by one (`for m in history[-10:]:
+    kept.append(m)`: each message keeps its cut, `ContainersMixin.item_of`), as a history segment
+    where it is cut; None when no item is such a message."""
+    for item in items:
+        seg = item.segs[0] if isinstance(item, Text) and len(item.segs) == 1 else None
+        if seg is not None and seg.window is not None and seg.kind is Kind.UNKNOWN and seg.evidence.startswith(MESSAGE_OF):
+            return replace(seg, kind=Kind.HISTORY, expr=seg.evidence[len(MESSAGE_OF):-1], span=seg.window)
+    return None
