@@ -18,10 +18,9 @@ from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
-                     most_volatile)
+                     most_volatile, sublist)
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
-                      renders_each, takes_newest, window_of, one_for_one,
-                      _named_conversation)
+                      renders_each, takes_newest, window_of, one_for_one, _named_conversation)
 
 
 #: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
@@ -230,6 +229,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         if conversation is not None and isinstance(key, int) and key >= 0:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
+        if (part := sublist(base, node)) is not None:  # `docs[:-1]`: some items of the list, as they are
+            return part
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
     def _unordered_slice(self, base: Value, node: ast.Subscript, frame) -> Value | None:

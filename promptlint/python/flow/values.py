@@ -13,7 +13,7 @@ from typing import Any, Union
 
 import ast
 
-from ...model import Kind, Segment, Span, Volatility
+from ...model import Kind, Segment, Span, Volatility, replace
 
 
 @dataclass
@@ -189,3 +189,12 @@ def held_order(value, depth: int = 0, objects: bool = False) -> Segment | None:
     else:
         return None
     return next((o for o in (held_order(i, depth + 1, objects) for i in items[:16]) if o is not None), None)
+
+
+def sublist(base, node) -> Seq | None:
+    """A slice (`node`, an ast.Subscript) of a list read as a list (no conversation spread into
+    it: cuts of those are judged in flow/windows.py): a list of the same items, how many not known
+    (`repeated`); None for anything else."""
+    if not (isinstance(base, Seq) and isinstance(node.slice, ast.Slice) and base.items):
+        return None
+    return None if any(isinstance(i, Spread) for i in base.items) else replace(base, repeated=True)
