@@ -19,6 +19,7 @@ from ..source import SourceError, read_python
 from .candidates import words
 from .flow.cuts import front_slice, runs_until_it_fits
 from .history_cuts import CONVERSATION_WORDS
+from .stored_cuts import held_conversation
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -164,8 +165,9 @@ def _drops_oldest(stmt) -> str | None:
 
 
 def _evidence(finder, cls: ast.ClassDef, attr: str) -> str | None:
-    """Why `self.<attr>` is the conversation, or None."""
-    if words(attr) & CONVERSATION_WORDS:
+    """Why `self.<attr>` is the conversation, or None: a generic name (`history`) only when what the
+    module adds to it is a message (`stored_cuts.held_conversation`: not a log of records)."""
+    if words(attr) & CONVERSATION_WORDS and held_conversation(finder.m, f"self.{attr}"):
         return f"`self.{attr}`, named as the conversation"
     for module, klass in _family(finder, cls):
         for item in klass.body:

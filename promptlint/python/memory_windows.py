@@ -12,7 +12,8 @@ a memory class whose add method
   `[*self._messages, message]`): the conversation is rewritten on every add.
 
 The list is the conversation by its name (`_messages`, `history`: the words of
-`history_cuts.CONVERSATION_WORDS`). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
+`history_cuts.CONVERSATION_WORDS`), a generic one (`history`) only when what the module adds to it
+is a message (`stored_cuts.held_conversation`: a log of records, `self._history.append(entry)`, is not). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
 (`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
 windows. Reported where the list is cut, with no send call linked (info).
 """
@@ -25,6 +26,7 @@ from .module import statements
 from .text_gates import holds_any
 from .candidates import words
 from .history_cuts import CONVERSATION_WORDS
+from .stored_cuts import held_conversation
 from .walk import subtree
 
 _GROWS = ("append", "insert", "extend")
@@ -127,7 +129,7 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
             # (a method that adds to a list names the adding method: the cheap test before its walk)
             for attr in sorted(_grown(func)) if holds_any(module, func, _GROWS) else ():
                 at = _conditional_removal(func, cls, attr, _removers(cls, attr) - {func.name})
-                if at is not None and (cls, attr, "slides") not in seen:
+                if at is not None and (cls, attr, "slides") not in seen and held_conversation(module, f"self.{attr}"):
                     seen.add((cls, attr, "slides"))
                     out.append((at, f"self.{attr}", func.name, "slides"))
             replaced = _replaced(func)

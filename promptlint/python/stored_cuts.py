@@ -257,7 +257,7 @@ _MESSAGE_ITEMS = frozenset({"message", "messages", "msg", "msgs", "turn", "turns
                             "question", "prompt", "exchange", "utterance"})
 
 
-def _named(module, held: str) -> bool:
+def held_conversation(module, held: str) -> bool:
     """True when the name of `held` says it is the conversation: a specific word, or a generic one
     (`history`) when what the module adds to it is a message, or nothing is added to it here (the
     dspy-style call log `owner.history.append(entry)` is not)."""
@@ -382,7 +382,7 @@ def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
                 continue
             related = [] if cut is stmt or cut.lineno == stmt.lineno else [(cut, "the kept part taken here")]
             handed = isinstance(stmt.targets[0] if isinstance(stmt, ast.Assign) else None, ast.Name)
-            named = _named(module, held)
+            named = held_conversation(module, held)
             if named:
                 evidence = f"`{held}` is named for the conversation"
             elif handed and (said := _described(func, held)) is not None:

@@ -190,7 +190,7 @@ class WindowsMixin:
 
 def _slides(lower) -> bool:
     """True for the lower bound of a slice that keeps the newest items of a growing list: negative
-    (`[-10:]`, `[-self.window:]`, a negative count times a positive one: `[-2 * self.turns:]`) or
+    but not -1 (`[-10:]`, `[-self.window:]`, a negative count times a positive one: `[-2 * self.turns:]`) or
     counted from its length (`[len(h) - k:]`), also clamped at a
     constant (`[max(0, len(h) - k):]`) or shifted by a constant past kept head messages
     (`[1 + max(0, len(h) - k):]`, `[len(h) - k + 1:]`)."""
@@ -204,7 +204,8 @@ def _slides(lower) -> bool:
         consts = [a for a in lower.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
         return len(consts) == 1 and _slides(next(a for a in lower.args if a is not consts[0]))
     if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
-        return not (isinstance(lower.operand, ast.Constant) and lower.operand.value == 0)
+        # (`[-1:]` keeps the newest item alone: no older message is sent again, no window)
+        return not (isinstance(lower.operand, ast.Constant) and lower.operand.value in (0, 1))
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Mult):
         # a negative count times a positive one (`-2 * self.turns`: two messages per exchange)
         sides = (lower.left, lower.right)
