@@ -64,7 +64,8 @@ def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:
     """Of one rule's findings for one prompt, a finding whose value is produced (its related location
     "value produced here") where the same rule reports that prompt already (the value entering its
     text there too, on another path) is that finding: one root cause, one diagnostic, which names
-    the other place as related."""
+    the other place as related; so are the findings of one rule for one prompt whose value is
+    produced at one place and enters its text at several."""
     at = {(d.code, d.prompt, d.span.filename, d.span.start): d for d in found if d.prompt is not None}
     dropped: dict[int, Diagnostic] = {}
     for d in found:
@@ -72,6 +73,16 @@ def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:
                       if r.evidence and r.message == PRODUCED), None) if d.prompt is not None else None
         if cause is not None and cause is not d and id(cause) not in dropped:
             dropped[id(d)] = cause
+    # one value placed at several places of one prompt's text (a helper's result at each call): one
+    # finding, the strongest (then the first), that names the others as related
+    shared: dict[tuple, list[Diagnostic]] = {}
+    for d in found:
+        origin = next((r.span for r in d.related if r.evidence and r.message == PRODUCED), None)
+        if d.prompt is not None and origin is not None and id(d) not in dropped:
+            shared.setdefault((d.code, d.prompt, origin.filename, origin.start), []).append(d)
+    for group in shared.values():
+        keep = max(group, key=lambda d: (d.severity.rank, -d.span.start.row, -d.span.start.column)) if len(group) > 1 else None
+        dropped.update({id(d): keep for d in group if keep is not None and d is not keep})
     if not dropped:
         return found
     out = []
@@ -79,7 +90,7 @@ def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:
         if id(d) in dropped:
             continue
         also = [Related(o.span, "the same value enters the prompt's text here too", evidence=False)
-                for o in found if dropped.get(id(o)) is d]
+                for o in sorted(found, key=lambda x: x.sort_key) if dropped.get(id(o)) is d]
         out.append(replace(d, related=[*d.related, *also]) if also else d)
     return out
 

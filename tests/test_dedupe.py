@@ -51,3 +51,19 @@ def test_one_finding_reached_from_several_requests_is_reported_once():
                         related=[s]) for s in sends]
     kept = dedupe(found)
     assert len(kept) == 1 and [r.span.start.row for r in kept[0].related] == [11]  # the first send call
+
+
+def test_one_value_entering_one_prompt_at_several_places_is_one_finding():
+    """A helper's `json.dumps` whose result enters one prompt's text at three calls: one finding, the
+    most severe then the first, naming the other places; another prompt's, or another origin's, stay."""
+    origin = Span("gen.py", Position(50, 42), Position(50, 60))
+
+    def placed(row, severity=Severity.INFO, prompt="p.py:103", at=origin):
+        span = Span("gen.py", Position(row, 16), Position(row, 30))
+        return Diagnostic(code="PRM201", name="unsorted-json-dumps", severity=severity, message="m", span=span,
+                          prompt=prompt, related=[Related(at, "value produced here")])
+    other = Span("gen.py", Position(60, 1), Position(60, 9))
+    found = dedupe([placed(116), placed(111), placed(113, Severity.WARNING), placed(114, prompt="q.py:9"),
+                    placed(120, at=other)])
+    assert [(d.span.start.row, d.severity.value, [r.span.start.row for r in d.related]) for d in found] == [
+        (113, "warning", [50, 111, 116]), (114, "info", [50]), (120, "info", [60])]
