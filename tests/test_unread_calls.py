@@ -153,3 +153,13 @@ def test_explain_at_a_request_with_no_part_read_says_what_its_arguments_are(tmp_
     assert lines[-1] == ("send.py:7: nothing of `client.chat.completions.create(**parameters)` was read: its keywords "
                          "come from `**parameters` (which is the parameter `parameters` of `send_request` (annotated "
                          "`dict`)), whose keys are not written at the call")
+
+
+def test_an_unread_call_names_openai_once(tmp_path):
+    """`create` is a call shape of OpenAI and of OpenAI before 1.0: the SDK is named once."""
+    source = "def send(client, request):\n    return client.create(**request)\n"
+    path = tmp_path / "send.py"
+    path.write_text(source)
+    [call] = unread_calls(load(path, source, filename="send.py"), 2)
+    assert "OpenAI (before 1.0)" not in describe([call], "send.py")[0]
+    assert describe([call], "send.py")[0].count("OpenAI") == 1

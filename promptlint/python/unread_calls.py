@@ -54,7 +54,8 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         call = sdks.Call.of(module, node)
         matched = any(_matches(shape, call) for shape in shapes)
         func = _enclosing(module.tree, node)
-        names = [_SDK_NAMES.get(s.name, s.name) for s in owners]
+        names = [_SDK_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
+        names = [n for n in names if not (n.endswith(" (before 1.0)") and n[:-13] in names)]
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
                                 sdks=names, matched=matched, reasons=_reasons(module, node, func, matched, " or ".join(names))))
     return sorted(found, key=lambda c: (c.row, c.column))
