@@ -264,8 +264,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         return None
 
     # ---------------------------------------------------------------- iteration
-    def item_of(self, iterable: Value, node, frame, name: str) -> Value:
-        """The value of one element of `iterable` (the loop or comprehension variable)."""
+    def item_of(self, iterable: Value, node, frame, name: str, loop: bool = False) -> Value:
+        """One element of `iterable`; `loop`: a `for` statement's (a message of a cut keeps its cut)."""
         m = frame.module
         span = m.span(node)
         if isinstance(iterable, Seq) and iterable.items:
@@ -290,7 +290,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
             return from_older(span, name, src)
         if src is not None and src.kind is Kind.HISTORY:  # (a message of a cut conversation keeps its cut)
             item = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN, f"{MESSAGE_OF}{src.expr}`")
-            return Text([replace(item.segs[0], window=src.window, window_stop=src.window_stop)]) if src.window else item
+            return Text([replace(item.segs[0], window=src.window, window_stop=src.window_stop)]) if src.window and loop else item
         if src is not None and src.volatility is not Volatility.STABLE:
             return Text([replace(src, span=span, expr=name, origin=src.origin or src.span, anchor=None,
                                  kind=src.kind if src.kind in (Kind.USER_INPUT, Kind.TIMESTAMP, Kind.UNIQUE_ID) else Kind.UNKNOWN)])

@@ -159,7 +159,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
-            item = self.item_of(whole, th.node, frame, th.name)
+            item = self.item_of(whole, th.node, frame, th.name, loop=True)
             if th.index is not None and holds_order(item):
                 # `for field, values in out.items()` of a dict of texts in an unordered order: the value
                 item = _element(item, th.index) or item
