@@ -47,7 +47,10 @@ class MapsMixin:
     def mapped_comprehension(self, node, frame, env: dict, it) -> Seq | None:
         """`[f(m) for m in xs if cond]` over a known list display (one `for`, a plain name): one
         element per item the filter keeps (`static_truth`), or None for any other comprehension.
-        `it`: the value of its source, evaluated by the caller."""
+        `it`: the value of its source, evaluated by the caller. A dict rebuilt from its own entries
+        (`{k: v for k, v in params.items() if v is not None}`) is that dict (`kept_entries`)."""
+        if isinstance(node, ast.DictComp):
+            return self.kept_entries(node, frame, env)
         if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
