@@ -24,7 +24,6 @@ from .closures import closure_value
 from .configured import MARK, all_configured, configured_test
 from .containers import MAX_VARIANTS, ContainersMixin, list_variants, variants_with_list
 from .keyed import holds_order, sorted_in_place
-from .kept_entries import KeptEntriesMixin
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
@@ -39,8 +38,7 @@ from ..walk import node_key
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
 
 
-class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin,
-                KeptEntriesMixin):
+class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin):
     """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
 
     `template_hook(evaluator, base, node, args, kwargs, frame, env)` renders a template object's

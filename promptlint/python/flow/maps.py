@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from .containers import list_variants
+from .kept_entries import KeptEntriesMixin
 from .scopes import Thunk
 from .values import Alt, Seq, Spread, Text, Value
 
@@ -16,8 +17,8 @@ MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix
 
 
-class MapsMixin:
-    """Maps over known lists, for the Evaluator."""
+class MapsMixin(KeptEntriesMixin):
+    """Maps over known lists (and dicts rebuilt from their own entries), for the Evaluator."""
 
     def _known_items(self, iter_node, frame, env, it=None) -> list[Seq] | None:
         """The lists `iter_node` evaluates to (`it` when given: already evaluated; one list, or
