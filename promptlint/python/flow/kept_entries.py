@@ -12,9 +12,10 @@ filter that cannot be decided keeps the entry (the request may send it).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from .scopes import Thunk
-from .values import Mapping, static
+from .values import Alt, Mapping, static
 
 #: The most entries a rebuilt dict is read for entry by entry (a request's options).
 KEPT_ENTRIES = 64
@@ -27,7 +28,8 @@ class KeptEntriesMixin:
         """The dict that `node`, a dict comprehension over `X.items()` keeping each key (`k: v`
         or, inside the function `f`, `k: f(v)`), rebuilds from the known dict X: its entries in
         order, those a filter drops whatever the request left out. None for any other comprehension
-        or when X is not a dict display of known keys (`Mapping` not `repeated`)."""
+        or when X is not a dict of known keys (`Mapping` not `repeated`; each variant of a dict
+        completed in branches is rebuilt alike)."""
         if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
@@ -38,8 +40,17 @@ class KeptEntriesMixin:
         if not (isinstance(node.key, ast.Name) and node.key.id == key) or not _kept_value(node.value, val, frame):
             return None
         source = self.eval(comp.iter.func.value, frame, env)
-        if not isinstance(source, Mapping) or source.repeated or not 0 < len(source.items) <= KEPT_ENTRIES:
+        if not _known_dicts(source):
             return None
+
+        def rebuilt(value):
+            if isinstance(value, Alt):
+                return replace(value, options=[rebuilt(o) for o in value.options])
+            return self._kept(node, comp, key, val, value, frame, env)
+        return rebuilt(source)
+
+    def _kept(self, node, comp, key: str, val: str, source: Mapping, frame, env: dict) -> Mapping:
+        """The entries of `source` that `comp`'s filters keep (see `kept_entries`)."""
         items, spans = {}, {}
         for name, value in source.items.items():
             inner = {**env, key: Thunk("value", value=static(name, None)), val: Thunk("value", value=value)}
@@ -50,6 +61,14 @@ class KeptEntriesMixin:
                 spans[name] = source.key_spans[name]
         return Mapping(items, key_spans=spans, span=frame.module.span(node), node=source.node
                        if len(items) == len(source.items) else None, unordered=source.unordered)
+
+
+def _known_dicts(value, depth: int = 0) -> bool:
+    """True when `value` is a dict of 1 to KEPT_ENTRIES known keys, or each variant of one built in
+    branches is (nested a few levels at most)."""
+    if isinstance(value, Alt):
+        return depth < 4 and bool(value.options) and all(_known_dicts(o, depth + 1) for o in value.options)
+    return isinstance(value, Mapping) and not value.repeated and 0 < len(value.items) <= KEPT_ENTRIES
 
 
 def _key_value_names(target) -> tuple[str, str] | None:
