@@ -22,9 +22,10 @@ import ast
 from .values import Alt, Mapping, Seq
 
 #: The types a guard names (the last name of its dotted name) that a dict display / a list display is.
+_ANY = {"object", "Iterable", "Collection", "Container", "Sized", "Reversible"}
 _KINDS = {
-    "dict": {"dict", "Dict", "Mapping", "MutableMapping", "object"},
-    "list": {"list", "List", "Sequence", "MutableSequence", "Iterable", "object"},
+    "dict": {"dict", "Dict", "Mapping", "MutableMapping"} | _ANY,
+    "list": {"list", "List", "tuple", "Tuple", "Sequence", "MutableSequence"} | _ANY,
 }
 
 
