@@ -74,3 +74,13 @@ def test_the_argument_kind_picks_the_branch():
     assert ast.unparse(chosen(func, Seq([Text([])]))) == "o"  # no list guard: the final return
     assert chosen(func, Text([])) is None  # text: not narrowed
     assert chosen(func, Mapping({}, repeated=True)) is None  # keys not known: not narrowed
+
+
+def test_a_guard_on_an_abstract_type_matches_a_dict_too():
+    import ast
+
+    from promptlint.python.flow.type_dispatch import chosen
+    from promptlint.python.flow.values import Mapping, Text
+    func = ast.parse("def f(o):\n    if isinstance(o, str):\n        return o\n    if isinstance(o, abc.Iterable):\n"
+                     "        return list(o)\n    return o\n").body[0]
+    assert ast.unparse(chosen(func, Mapping({"model": Text([])}))) == "list(o)"
