@@ -14,7 +14,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name
-from . import library, rewrites
+from . import library, rewrites, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
 from .methods import MethodsMixin
@@ -260,7 +260,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             if frame.markers and id(fn.node) not in self._marks:
                 self._marks[id(fn.node)] = [span for span, _ in frame.markers]
                 self.marked.extend(self._marks[id(fn.node)])
-            rets = [r for r in (self.force(frame, t) for t in frame.returns) if not is_none(r)]
+            picked = self._dispatched(fn, bindings, frame)  # (a return by the argument's type: type_dispatch.py)
+            rets = [r for r in (self.force(frame, t) for t in picked or frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
                 rets = [_with_markers(r, tuple(frame.markers)) for r in rets]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
@@ -273,6 +274,17 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             self._return_cache[key] = result
             self._return_cache[("self", key)] = fn.self_value  # keeps id(self_value) unique while cached
         return result
+
+    def _dispatched(self, fn: Func, bindings: dict, frame: Frame) -> list:
+        """The return of `fn` its argument's type selects, when `fn` only returns by the type of one
+        parameter (`if isinstance(obj, dict): return {...}`) bound to a dict or list the code writes
+        (flow/type_dispatch.py): [its return thunk], else []."""
+        found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None
+        bound = bindings.get(found[0]) if found is not None else None
+        if bound is None:
+            return []
+        ret = type_dispatch.chosen(fn.node, self.force(bound.value, bound) if isinstance(bound, Thunk) else bound)
+        return [t for t in frame.returns if ret is not None and getattr(t, "node", None) is ret]
 
     def _unread_order(self, result: Value | None, frame: Frame) -> bool:
         """True when a function's return value says nothing about its order or how often it

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from .containers import list_variants
+from .kept_entries import KeptEntriesMixin
 from .scopes import Thunk
 from .values import Alt, Seq, Spread, Text, Value
 from .windows import converts_item, window_of
@@ -17,8 +18,8 @@ MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix
 
 
-class MapsMixin:
-    """Maps over known lists, for the Evaluator."""
+class MapsMixin(KeptEntriesMixin):
+    """Maps over known lists (and dicts rebuilt from their own entries), for the Evaluator."""
 
     def _known_items(self, iter_node, frame, env, it=None) -> list[Seq] | None:
         """The lists `iter_node` evaluates to (`it` when given: already evaluated; one list, or
@@ -48,7 +49,10 @@ class MapsMixin:
     def mapped_comprehension(self, node, frame, env: dict, it) -> Seq | None:
         """`[f(m) for m in xs if cond]` over a known list display (one `for`, a plain name): one
         element per item the filter keeps (`static_truth`), or None for any other comprehension.
-        `it`: the value of its source, evaluated by the caller."""
+        `it`: the value of its source, evaluated by the caller. A dict rebuilt from its own entries
+        (`{k: v for k, v in params.items() if v is not None}`) is that dict (`kept_entries`)."""
+        if isinstance(node, ast.DictComp):
+            return self.kept_entries(node, frame, env)
         if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
