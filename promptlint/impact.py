@@ -57,9 +57,9 @@ its own figures (`Impact.severity`), however short the tail; so does a system or
 (`before_conversation`: the conversation follows it, Policy 2), a prompt file, a template or a
 framework system prompt (Policy 5)."""
 VALUE_STATIC_AFTER = SMALL_LOSS
-"""The rule of evidence for a value that changes per request or per conversation, or of unknown
-volatility (PRM101's values: not a time, an id, a condition or an order, which keep
-UNKNOWN_STATIC_AFTER), in prompt text built apart from its request (`sent_apart`) or in a template
+"""The rule of evidence for a value known to change per request or per conversation (PRM101's
+values: not one of unknown volatility, which may be configuration, nor a time, an id, a condition or
+an order, which keep UNKNOWN_STATIC_AFTER), in prompt text built apart from its request (`sent_apart`) or in a template
 or prompt file: at least one of OpenAI's 128-token cache increments (SMALL_LOSS) of static text
 after it, or the conversation history. A short prompt that opens with a row's data or the user's
 text before its instructions (`f"Question: {q}\n\n" + RULES`) has none of its instructions
@@ -255,9 +255,9 @@ class Impact:
         return self._severity()
 
     def _value(self) -> bool:
-        """True for PRM101's values (`VALUE_STATIC_AFTER`): per request, per conversation or of
-        unknown volatility, not a time or an id (their own rules)."""
-        return self.rate in (Rate.REQUEST, Rate.CONVERSATION, Rate.UNKNOWN) and self.seg.kind not in _OWN_CAUSE
+        """True for PRM101's values (`VALUE_STATIC_AFTER`): per request or per conversation, not a
+        time or an id (their own rules)."""
+        return self.rate in (Rate.REQUEST, Rate.CONVERSATION) and self.seg.kind not in _OWN_CAUSE
 
     def _severity(self) -> Severity | None:
         some = self.static_after >= MIN_STATIC_AFTER
@@ -308,9 +308,8 @@ class Impact:
         if self.rate in _RARE:
             return Severity.INFO if self.history_after or self.static_after >= FRAGMENT_DAY_STATIC_AFTER else None
         if self.rate is Rate.UNKNOWN:
-            floor = VALUE_STATIC_AFTER if self._value() else UNKNOWN_STATIC_AFTER
             return Severity.INFO if (self.history_after and self.part_has_static) \
-                or self.static_after >= floor else None
+                or self.static_after >= UNKNOWN_STATIC_AFTER else None
         return Severity.INFO if self.static_after >= UNKNOWN_STATIC_AFTER else None
 
 
