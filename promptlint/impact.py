@@ -56,6 +56,15 @@ text from elsewhere before the loss counts at all. A finding whose whole request
 its own figures (`Impact.severity`), however short the tail; so does a system or developer message
 (`before_conversation`: the conversation follows it, Policy 2), a prompt file, a template or a
 framework system prompt (Policy 5)."""
+VALUE_STATIC_AFTER = SMALL_LOSS
+"""The rule of evidence for a value known to change per request or per conversation (PRM101's
+values: not one of unknown volatility, which may be configuration, nor a time, an id, a condition or
+an order, which keep UNKNOWN_STATIC_AFTER), in prompt text built apart from its request (`sent_apart`) or in a template
+or prompt file: at least one of OpenAI's 128-token cache increments (SMALL_LOSS) of static text
+after it, or the conversation history. A short prompt that opens with a row's data or the user's
+text before its instructions (`f"Question: {q}\n\n" + RULES`) has none of its instructions
+shareable; one increment of them is worth a note, never a warning: below UNKNOWN_STATIC_AFTER such
+a finding is at most info (Policy 4: a prompt far below every minimum)."""
 # The smallest minimum of the automatic caches (OpenAI, 1,024 tokens:
 # https://developers.openai.com/api/docs/guides/prompt-caching): a fragment whose whole static text
 # stays below it loses cached tokens only in a request that adds more.
@@ -236,12 +245,19 @@ class Impact:
         A prompt `sent_apart` needs `worth_caching` (UNKNOWN_STATIC_AFTER)."""
         if not self.first:
             return None
-        if not worth_caching(self.sized and not self.complete and not before_conversation(self.placed.part.role),
-                             self.static_after, self.history_after):
-            return None
+        apart = self.sized and not self.complete and not before_conversation(self.placed.part.role)
+        if not worth_caching(apart, self.static_after, self.history_after):
+            if not (apart and self._value() and self.static_after >= VALUE_STATIC_AFTER):
+                return None
+            return Severity.INFO if self._severity() is not None else None  # (one increment: a note)
         if self.unsure_end:
             return Severity.INFO if self._severity() is not None else None
         return self._severity()
+
+    def _value(self) -> bool:
+        """True for PRM101's values (`VALUE_STATIC_AFTER`): per request or per conversation, not a
+        time or an id (their own rules)."""
+        return self.rate in (Rate.REQUEST, Rate.CONVERSATION) and self.seg.kind not in _OWN_CAUSE
 
     def _severity(self) -> Severity | None:
         some = self.static_after >= MIN_STATIC_AFTER

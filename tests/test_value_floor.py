@@ -1,0 +1,55 @@
+"""PRM101's values in a short prompt built apart from its request, or in a template or prompt
+file (impact.VALUE_STATIC_AFTER): one 128-token cache increment of static text after a value known
+to change per request or per conversation is worth a note (info, never a warning below
+UNKNOWN_STATIC_AFTER); a value of unknown volatility, a time, an id or a condition keeps the floor of
+256 tokens. fixtures/value_floor (see its README)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from promptlint.api import check
+from promptlint.config import Settings
+from promptlint.impact import UNKNOWN_STATIC_AFTER, VALUE_STATIC_AFTER
+from promptlint.model import Kind, Precision, Severity, Volatility
+from promptlint.tokens import count
+from test_impact import SHORT, Part, layout, one, text, value
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "value_floor"
+BAND = "\n".join(f"{i}. Answer questions about order {i} politely, cite the order number and never guess."
+                 for i in range(1, 9))  # between the two floors
+
+
+def test_the_band_lies_between_the_floors():
+    assert VALUE_STATIC_AFTER == 128 and UNKNOWN_STATIC_AFTER == 256
+    assert VALUE_STATIC_AFTER <= count(BAND) < UNKNOWN_STATIC_AFTER
+    assert count(SHORT) < VALUE_STATIC_AFTER
+
+
+@pytest.mark.parametrize("seg", [value("question"), value("profile", Volatility.UNKNOWN, Kind.UNKNOWN),
+                                 value("persona", Volatility.PER_CONVERSATION, Kind.UNKNOWN)], ids=lambda s: s.expr)
+@pytest.mark.parametrize("source", ["python-constant", "template"])
+def test_a_value_before_one_increment_of_instructions_is_info(seg, source):
+    band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source=source)
+    assert one(band).severity is (None if seg.volatility is Volatility.UNKNOWN  # (it may be configuration)
+                                  else Severity.INFO if source == "python-constant"
+                                  else Severity.WARNING)  # (a template's per-request value: its own figures)
+    short = layout([Part("prompt", [text("Task: "), seg, text(SHORT)])], source=source)
+    assert one(short).severity is (None if source == "python-constant" or seg.volatility is Volatility.UNKNOWN
+                                   else Severity.WARNING)
+
+
+@pytest.mark.parametrize("seg", [value("now()", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY),
+                                 value("uuid4()", kind=Kind.UNIQUE_ID),
+                                 value("if verbose", Volatility.UNKNOWN, Kind.CONDITIONAL)], ids=lambda s: s.expr)
+def test_a_time_an_id_or_a_condition_keeps_the_higher_floor(seg):
+    band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source="python-constant")
+    assert one(band).severity is None
+
+
+def test_fixtures(monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+    found = sorted((d.code, d.severity.value, d.span.filename, d.span.start.row)
+                   for d in check(["."], Settings()).diagnostics)
+    assert found == [("PRM101", "info", "grading.py", 22)]
