@@ -282,3 +282,25 @@ def test_a_setting_read_again_each_pass_and_a_retry_loop_prove_no_per_pass_tools
     pass (only a counter or a model's reply is); a send returned from the loop is retried after a
     failure, not sent again with a grown conversation: neither is a warning."""
     assert [row for row, severity in _checked(tmp_path, RELOADED_AND_RETRIED) if severity == "warning"] == []
+
+
+
+PRESENT = """
+    async def generate(self, history, tools, emulate):
+        request = dict(messages=await convert(history), model=self.model)
+        if (not emulate) and len(tools) > 0:
+            request["tools"] = convert_tools(tools)
+        logged = request | dict(
+            tools=[tool.as_dict() for tool in request["tools"]] if request.get("tools", None) is not None else None,
+        )
+        record(logged)
+        return await self.client.complete(**request)
+"""
+
+
+def test_tools_sent_when_there_are_any_are_no_variant(tmp_path):
+    """A test of whether what the tools are made of is there (`len(tools) > 0`, `req.get("tools") is
+    not None`) sends the same tools on every request of a conversation, although the request holds a
+    value awaited per request (which PROBED's state test above still is)."""
+    assert _found(PRESENT) == []
+    assert _checked(tmp_path, PRESENT) == []

@@ -309,7 +309,39 @@ def _name_makers(fn: _Func, name: str, send, depth: int):
     return out
 
 
-def _judge(fn: _Func, conditions, varying: set[str], sources: set[str]) -> tuple[bool, str, str] | None:
+def _subject(test) -> ast.expr | None:
+    """What a presence test asks about (`x is not None`, `x is None`, `x`, `not x`, `len(x) > 0`,
+    `len(x)`: x; `d.get("k")` read as `d["k"]`), or None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _subject(test.operand)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        right = test.comparators[0]
+        if isinstance(test.ops[0], (ast.Is, ast.IsNot)) and isinstance(right, ast.Constant) and right.value is None:
+            return _subject(test.left)
+        if isinstance(test.ops[0], (ast.Gt, ast.NotEq, ast.GtE)) and isinstance(right, ast.Constant) \
+                and right.value in (0, 1) and isinstance(test.left, ast.Call):
+            return _subject(test.left)
+        return None
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "len" and len(test.args) == 1:
+        return test.args[0]
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr == "get" \
+            and test.args and isinstance(test.args[0], ast.Constant):
+        return ast.Subscript(value=test.func.value, slice=test.args[0], ctx=ast.Load())
+    return test if isinstance(test, (ast.Name, ast.Attribute, ast.Subscript)) else None
+
+
+def _presence_only(expr, sent, awaited: set[str]) -> bool:
+    """True for a test that only asks whether what the tools are made of is there (`[t.as_dict() for t in
+    req["tools"]] if req.get("tools") is not None else None`; an `and` of such tests): the request
+    carries its tools when it has some, the same on every request of one conversation. Not for tools
+    awaited anew on every request (`available = await registry.list_tools()`): they may differ."""
+    tests = expr.values if isinstance(expr, ast.BoolOp) and isinstance(expr.op, ast.And) else [expr]
+    inside = {ast.dump(n) for node in sent for n in ast.walk(node) if isinstance(n, (ast.Name, ast.Attribute, ast.Subscript))}
+    return all((subject := _subject(t)) is not None and ast.dump(subject) in inside
+               and not (isinstance(subject, ast.Name) and subject.id in awaited) for t in tests)
+
+
+def _judge(fn: _Func, conditions, varying: set[str], sources: set[str], sent=()) -> tuple[bool, str, str] | None:
     """(proven, evidence, the varying condition's text) for the first condition that varies
     between requests (`varying`: the names that change on each pass of the loop that sends one
     conversation), or None when each is fixed for the conversation. An awaited value computed
@@ -317,6 +349,8 @@ def _judge(fn: _Func, conditions, varying: set[str], sources: set[str]) -> tuple
     them, not a state of the turn."""
     for cond in conditions:
         expr, bound = (cond.expr, cond.bound) if isinstance(cond, _Without) else (cond, set())
+        if sent and _presence_only(expr, sent, fn.awaited):
+            continue  # (the tools sent when there are any)
         refs = _refs(expr) - bound
         if refs & varying:
             return True, "loop", ast.unparse(expr)
@@ -367,7 +401,7 @@ def find_tool_variants(module) -> list[ToolVariant]:
             best = None
             for maker, shape, conditions in _makers(fn, value, node):
                 per_pass = varying if shape != "computed" and same and _inside(maker, loop, fn) else set()
-                judged = _judge(fn, conditions, per_pass, sources)
+                judged = _judge(fn, conditions, per_pass, sources, (value, maker) if shape != "computed" else ())
                 if judged is None:
                     continue
                 proven, evidence, condition = judged
