@@ -19,8 +19,8 @@ from .configured import is_configured
 from .hashing import seed_free_set
 from .json_keys import string_keyed
 from .replaced import sub_call
-from .serial_orders import (deterministic_dict, fixed_keys, keyless_parameter, named_keyless, order_of, per_call,
-                            value_drawn, value_order, written)
+from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless,
+                            order_of, per_call, value_drawn, value_order, written)
 from .text import const_str
 from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
 
@@ -211,7 +211,8 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = all(fixed_keys(i) for i in data.items) and (bool(data.items) or not data.repeated)
     if isinstance(data, Seq) and data.ordered:
         literal = True  # `sorted(...)`: a list in a fixed order
-    literal = literal or keyless_parameter(ev, data_node, frame) or named_keyless(data_node) or is_configured(segs)
+    literal = literal or keyless_parameter(ev, data_node, frame) or named_keyless(data_node) or is_configured(segs) \
+        or dict_keys_only(data_node)
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal,
                   evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")

@@ -101,6 +101,24 @@ def named_keyless(node) -> bool:
     return name.lower().rsplit("_", 1)[-1] in _KEYLESS_WORDS + _SCHEMA_WORDS
 
 
+def dict_keys_only(node) -> bool:
+    """True for a list of a mapping's keys (`[k for k in d.keys() if k != "x"]`, `list(d.keys())`):
+    keys are hashable, never dicts, so its JSON has no keys to sort; its order is the mapping's own."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "tuple") \
+            and len(node.args) == 1:
+        return _keys_call(node.args[0])
+    if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1):
+        return False
+    comp = node.generators[0]
+    return _keys_call(comp.iter) and isinstance(comp.target, ast.Name) and isinstance(node.elt, ast.Name) \
+        and node.elt.id == comp.target.id
+
+
+def _keys_call(node) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+        and not node.args and not node.keywords
+
+
 def deterministic_dict(node, value) -> bool:
     """`model.model_json_schema()`, `obj.model_dump()`, `dataclasses.asdict(obj)`: dicts whose keys
     come in the model's field order, the same in every process."""
