@@ -74,25 +74,28 @@ def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:
         if cause is not None and cause is not d and id(cause) not in dropped:
             dropped[id(d)] = cause
     # one value placed at several places of one prompt's text (a helper's result at each call): one
-    # finding, the strongest (then the first), that names the others as related
+    # finding, the most severe (then the first), that names the others as related
     shared: dict[tuple, list[Diagnostic]] = {}
     for d in found:
         origin = next((r.span for r in d.related if r.evidence and r.message == PRODUCED), None)
         if d.prompt is not None and origin is not None and id(d) not in dropped:
             shared.setdefault((d.code, d.prompt, origin.filename, origin.start), []).append(d)
     for group in shared.values():
-        keep = max(group, key=lambda d: (d.severity.rank, -d.span.start.row, -d.span.start.column)) if len(group) > 1 else None
+        keep = max(group, key=lambda d: (d.severity.rank, -d.span.start.row, -d.span.start.column)) \
+            if len(group) > 1 else None
         dropped.update({id(d): keep for d in group if keep is not None and d is not keep})
     if not dropped:
         return found
-    out = []
-    for d in found:
-        if id(d) in dropped:
-            continue
-        also = [Related(o.span, "the same value enters the prompt's text here too", evidence=False)
-                for o in sorted(found, key=lambda x: x.sort_key) if dropped.get(id(o)) is d]
-        out.append(replace(d, related=[*d.related, *also]) if also else d)
-    return out
+    for k, kept in dropped.items():  # (a cause merged in turn into another: the one kept)
+        while id(kept) in dropped:
+            kept = dropped[id(kept)]
+        dropped[k] = kept
+    also: dict[int, list[Related]] = {}
+    for o in sorted((o for o in found if id(o) in dropped), key=lambda x: x.sort_key):
+        also.setdefault(id(dropped[id(o)]), []).append(
+            Related(o.span, "the same value enters the prompt's text here too", evidence=False))
+    return [replace(d, related=[*d.related, *also[id(d)]]) if id(d) in also else d
+            for d in found if id(d) not in dropped]
 
 
 def _merged(a: Diagnostic, b: Diagnostic) -> Diagnostic:

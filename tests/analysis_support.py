@@ -10,15 +10,19 @@ descriptions of what it found, so the tests can assert real values.
 - `seg(s)` / `segs(...)` / `parts(layout)`: ("text", "...") for static text, (kind, volatility,
   expr) for a dynamic segment.
 - `pos(source, needle)`: the 1-based (row, column) where `needle` starts in the dedented source.
+- `fixture_findings(folder, name, tmp_path)`: the diagnostics of one fixture file checked alone,
+  copied out of the repository first (checked inside it, its project would be the repository).
 """
 from __future__ import annotations
 
 import ast
+import shutil
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from promptlint.model import Position, PromptLayout, Segment
+from promptlint import api
+from promptlint.model import Diagnostic, Position, PromptLayout, Segment
 from promptlint.python import linking
 from promptlint.python.flow import Evaluator
 from promptlint.python.sites import find_layouts
@@ -151,3 +155,9 @@ def probe(root: Path, source: str, files: dict[str, str] | None = None, name: st
         frame = ev.function_frame(module, func, cls)
     ev.reset_budget()
     return Probed(ev.eval(call.args[0], frame), ev, frame, module)
+
+
+def fixture_findings(folder: Path, name: str, tmp_path: Path) -> list[Diagnostic]:
+    """The diagnostics of `folder / name` checked alone (one process), from a copy in `tmp_path`."""
+    shutil.copy(folder / name, tmp_path / name)
+    return api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics

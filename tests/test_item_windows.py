@@ -4,18 +4,16 @@ PRM105 where the conversation is cut, named by the cut; every message, or the fi
 window (fixtures/item_windows)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from promptlint import api
+from analysis_support import fixture_findings
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "item_windows"
 
 
 def _found(tmp_path, name):
-    shutil.copy(FIXTURE / name, tmp_path / name)
     return [(d.code, d.severity.value, d.span.start.row, d.span.start.column, d.message.split(" is cut")[0])
-            for d in api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics]
+            for d in fixture_findings(FIXTURE, name, tmp_path)]
 
 
 def test_messages_of_a_cut_put_one_by_one_are_the_cut(tmp_path):

@@ -4,18 +4,16 @@ window (PRM105, info: only the key's name says it is the conversation); the newe
 another key, or the conversation's head, are not (fixtures/keyed_windows)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from promptlint import api
+from analysis_support import fixture_findings
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "keyed_windows"
 
 
 def _found(tmp_path, name):
-    shutil.copy(FIXTURE / name, tmp_path / name)
     return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
-            for d in api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics]
+            for d in fixture_findings(FIXTURE, name, tmp_path)]
 
 
 def test_the_newest_items_of_a_key_named_for_the_conversation_are_a_window(tmp_path):

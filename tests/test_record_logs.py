@@ -3,18 +3,16 @@ only when what the module adds to it is a message: a log of records cut at a lim
 (memory_windows, kept_turns with stored_cuts.held_conversation; fixtures/record_logs)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from promptlint import api
+from analysis_support import fixture_findings
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "record_logs"
 
 
 def _found(tmp_path, name):
-    shutil.copy(FIXTURE / name, tmp_path / name)
     return [(d.code, d.severity.value, d.span.start.row)
-            for d in api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics]
+            for d in fixture_findings(FIXTURE, name, tmp_path)]
 
 
 def test_a_log_of_records_named_history_is_no_conversation(tmp_path):

@@ -3,18 +3,16 @@ are (flow/values.sublist): retrieved text trimmed to a budget is still retrieved
 of constant texts is constant (fixtures/sublists)."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from promptlint import api
+from analysis_support import fixture_findings
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "sublists"
 
 
 def _found(tmp_path, name):
-    shutil.copy(FIXTURE / name, tmp_path / name)
     return [(d.code, d.severity.value, d.span.start.row, d.span.start.column)
-            for d in api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics]
+            for d in fixture_findings(FIXTURE, name, tmp_path)]
 
 
 def test_retrieved_text_trimmed_in_a_loop_is_still_per_request(tmp_path):
