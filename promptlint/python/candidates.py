@@ -114,7 +114,7 @@ def tools_layout(finder, node, value, span, own: bool = False, names: bool = Fal
     itself (a local list's comprehension iterating a set), not by a loop around it whose items
     the analysis may have mistaken. `names`: the list keeps only the tools' names, so an MCP
     server's listing does not by itself prove it is a request's tools. True when one was added."""
-    from .layout import variants_of
+    from .layout_values import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered, listed_order
     unordered = listed_order(finder.ev, node, value, finder.frame())

@@ -72,7 +72,7 @@ def conversation_after(finder, node, name: str, segs: list[Segment], frame, call
         # whole text, `f"{system_prompt}\n{extra}"`, places its segments at the interpolation); of
         # a text set by a condition (`prompt = ""`, then `if found: prompt = TEMPLATE.format(...)`),
         # one of its variants does
-        from .layout import variants_of
+        from .layout_values import variants_of
         carried = [s for v in variants_of(finder.ev.eval(mine, frame)) for s in finder.ev.text_of(v, frame)]
         if any(s.kind is first.kind and s.expr == first.expr for s in carried):
             return history

@@ -12,17 +12,15 @@ from dataclasses import dataclass
 
 from ..model import replace
 
-from ..model import Anchor, Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
-from .flow.containers import MAX_VARIANTS, list_variants
+from ..model import Breakpoint, Kind, Part, PromptLayout, Segment, Span, Volatility
 from .flow.merged import merged_list
 from .flow.rewrites import marks_of
-from .flow.text import const_str
 from .flow.windows import items_cut, window_of
-from .flow.values import Alt, Func, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
+from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
+from .layout_values import expr_of, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
-from .tool_defs import find_stamped, is_stamp
-from .tool_values import find_unordered, static_json, tool_schema, tool_shape
+from .tool_parts import ToolParts
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -57,7 +55,7 @@ def dict_entries(items: dict, key_spans: dict, span: Span | None, code: str) -> 
     return {key: Evaluated(value, key_spans.get(key) or span, f"{code}[{key!r}]") for key, value in items.items()}
 
 
-class LayoutBuilder:
+class LayoutBuilder(ToolParts):
     """Builds the layouts of one module's prompts; `layouts` collects them in order."""
 
     def __init__(self, module, evaluator, provider_for_model=None):
@@ -155,7 +153,7 @@ class LayoutBuilder:
             head = merged_list([Seq(v.items[:v.head], v.span) for v in grown])
             if head is not None:
                 items = list({id(x): x for v in grown for x in v.items[v.head:]}.values())
-                written = [_sometimes(i) for i in head.items]
+                written = [sometimes(i) for i in head.items]
                 marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
                 return self._looped(replace(head, items=written + items, repeated=True, head=len(written),
                                             markers=marks), frame, template), None
@@ -164,7 +162,7 @@ class LayoutBuilder:
             items = list({id(x): x for v in grown for x in v.items}.values())
             marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
             return [self.history_part(Seq(items, value.span, repeated=True, markers=marks), frame)], None
-        merged = _present_or_absent(grown)
+        merged = present_or_absent(grown)
         if merged is not None:
             return self.message_parts(merged, frame, template)
         if not isinstance(value, Seq):
@@ -248,7 +246,7 @@ class LayoutBuilder:
         read = bool(seq.items)
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
-            read = read and role is not None and _whole(item)
+            read = read and role is not None and read_whole(item)
             if role is not None and content is not None:
                 inner = self.part(role, content, frame, None)
                 segs.extend(s for s in inner.segments if s.kind is Kind.SERIALIZED)
@@ -327,99 +325,7 @@ class LayoutBuilder:
                 return ROLE_ALIASES.get(role, role), content, item.span
         return None, None, None
 
-    # ---------------------------------------------------------------- tools and options
-    def tools(self, node, frame, api_shape: str | None = None) -> list[Part]:
-        """The tools part of a request (empty when there are none). `api_shape` is the tool shape
-        the API requires ("nested" for OpenAI chat, "flat" for Anthropic and Responses)."""
-        if node is None:
-            return []
-        value = self.value(node, frame)
-        span = self.span_of(node)
-        unordered = find_unordered(value)
-        if unordered is not None:
-            return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, unordered, api_shape))],
-                         span=span)]
-        static = self._static_tools(value, span)
-        if static is not None:
-            return [static]
-        variants = list_variants(value) if isinstance(value, Alt) else None
-        known = [self._static_tools(v, span) for v in variants or ()]
-        if known and all(k is not None for k in known):
-            # one tool list or another by a condition (`DONE if last_step else TOOLS`): the text they
-            # share stays, where they differ is conditional (a request with the other list misses there)
-            segs = [replace(s, expr=self.code_of(node), evidence="one tool list or another by a condition")
-                    if s.kind is Kind.CONDITIONAL else s
-                    for s in self.ev.text_of(Alt([Text(k.segments) for k in known], span), frame)]
-            bps = list({bp.span or id(bp): bp for k in known for bp in k.breakpoints}.values())  # one per marker
-            return [Part("tools", segs, bps, span=span)]
-        src = most_volatile(self.ev.text_of(value, frame))
-        stamped = src if is_stamp(src) else find_stamped(value)
-        if stamped is not None:
-            return [Part("tools", [stamped], span=span)]  # an id or a time in a tool's name or description
-        self.unplaced.extend(marker_keys(value))  # a breakpoint on tools built at run time
-        seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
-                      volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
-        return [Part("tools", [seg], span=span)]
-
-    @staticmethod
-    def _static_tools(value, span: Span) -> Part | None:
-        """The tools part of a list of tool dicts (or functions) written in the code, with the
-        cache breakpoints set on them, or None for any other value."""
-        if not (isinstance(value, Seq) and not value.repeated and all(isinstance(i, (Mapping, Func)) for i in value.items)):
-            return None
-        rendered = static_json(Seq([tool_schema(i) if isinstance(i, Func) else i for i in value.items]))
-        if rendered is None:
-            return None
-        bps = [Breakpoint(after=0, span=i.key_spans.get(key))
-               for i in value.items if isinstance(i, Mapping)
-               for key in ("cache_control", "cachePoint") if key in i.items]
-        return Part("tools", [Segment(text=rendered, span=span)], bps, span=span)
-
-    def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
-        """Where the fix for a tools list in unstable order edits: the listing it iterates when
-        that yields paths or names (sortable); else the tools expression, sorted with the key the
-        elements' shape needs, as seen in the code: tool dicts or objects by name, strings (tool
-        names) by themselves ("str": `sorted(x)`). When the elements are not seen, the shape the
-        API requires gives a display-only fix ("display" detail): a key that assumes a shape would
-        raise on elements of another (`t.get` on a str). None without either."""
-        if unordered.anchor is not None and unordered.evidence == "directory listing order":
-            return unordered.anchor
-        if unordered.span is None or unordered.span.filename != self.m.filename:
-            return None
-        if unordered.anchor is not None and unordered.anchor.place == "iterable" and self._set_elements(unordered):
-            return unordered.anchor  # `for name in sorted(NAMES)` where the order enters, not a second sort at the send
-        shape = tool_shape(value) or self._set_elements(unordered)
-        if shape is not None:
-            return Anchor(span, "tools", (("shape", shape),), self.m.digest)
-        if api_shape is None:
-            return None
-        return Anchor(span, "tools", (("shape", api_shape), ("display", "the tools' shape is not seen in the code")), self.m.digest)
-
-    def _set_elements(self, unordered: Segment) -> str | None:
-        """"str" when the set that orders the tools is seen to hold strings (`hashing`)."""
-        from .flow.hashing import STR, element_type, node_at
-        where = unordered.origin or unordered.span
-        if where is None or where.filename != self.m.filename:
-            return None
-        node = node_at(self.m.tree, self.m.span, where)
-        return STR if node is not None and element_type(node) == STR else None
-
-    def schema_part(self, node, frame) -> list[Part]:
-        """A structured-output schema (`response_format`): static when written as a literal. JSON
-        mode or plain text (`{"type": "json_object"}`, `{"type": "text"}`) is a request option with
-        no schema: nothing of it is in the prompt (no part)."""
-        span = self.m.span(node)
-        value = self.ev.eval(node, frame)
-        if isinstance(value, Mapping) and list(value.items) == ["type"] and not value.repeated \
-                and const_str(value.items["type"]) in ("json_object", "text"):
-            return []
-        if isinstance(value, Mapping):
-            rendered = static_json(Seq([value]))
-            if rendered is not None:
-                return [Part("tools", [Segment(text=rendered, span=span)], span=span)]
-        return [Part("tools", [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE,
-                                       expr=self.code_of(node), evidence="response schema")], span=span)]
-
+    # ---------------------------------------------------------------- options
     def options(self, layout: PromptLayout, kwargs: dict, frame) -> None:
         """Request options the rules read: `prompt_cache_key` (also inside `extra_body`), and the cache-routing
         header `x-grok-conv-id` of `extra_headers` (an SDK's per-request headers) or `headers` (a posted request)."""
@@ -470,131 +376,3 @@ class LayoutBuilder:
     def covered(self, span: Span) -> bool:
         """True when `span` lies inside a prompt already recorded (its site)."""
         return any(s.start <= span.start and span.end <= s.end for s in self.sites)
-
-
-# ------------------------------------------------------------------------ value helpers
-def _present_or_absent(grown: list) -> Seq | None:
-    """One message list for the few variants of a list built in branches that each write a message
-    or not (`if system_prompt: messages.append(system)`, then `messages.extend(history)`): the
-    messages of all of them in their order, one some variants leave out present or absent (its
-    content conditional, its role kept), so the system prompt keeps its place before the history.
-    None when there are not 2 to MAX_VARIANTS variants, all lists written once (not grown in a
-    loop), when two of them order their common messages differently (`merged.merged_list`), or
-    when no variant holds every message (`[*history, note]` in one branch, `[system, *history]` in
-    another: messages that go together with others, not a message left out)."""
-    if not 1 < len(grown) <= MAX_VARIANTS or not all(isinstance(v, Seq) and not v.repeated for v in grown):
-        return None
-    merged = merged_list(grown)
-    if merged is None or not any(len(v.items) == len(merged.items) for v in grown):
-        return None  # (no variant holds them all: branches that write other messages, not one left out)
-    marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
-    return replace(merged, items=[_sometimes(i) for i in merged.items], markers=marks)
-
-
-def _sometimes(item):
-    """An item of merged branches that is a message or nothing (`Alt([message, ""])`): that message,
-    its content present or absent; another item as it is."""
-    if not isinstance(item, Alt) or len(item.options) != 2:
-        return item
-    message, absent = item.options
-    if not (isinstance(absent, Text) and all(s.is_static and not s.text for s in absent.segs)):
-        return item
-    blank = Text([Segment(text="", span=item.span)])
-    if isinstance(message, Mapping) and "content" in message.items:
-        return replace(message, items={**message.items, "content": Alt([message.items["content"], blank], item.span)})
-    if isinstance(message, Obj) and "content" in message.kwargs:
-        return replace(message, kwargs={**message.kwargs, "content": Alt([message.kwargs["content"], blank], item.span)})
-    return item
-
-
-def _whole(value, depth: int = 0) -> bool:
-    """True when a message (or a block of it) is read whole: dict displays with every key seen
-    (no `**spread` of data we cannot read), their lists of blocks, text; an object's arguments.
-    `depth` counts values and options alike: a tool result's blocks inside a message's list of
-    blocks, each a choice of converters, lie 9 deep."""
-    if depth > 12:
-        return False
-    if isinstance(value, Mapping):
-        return not value.repeated and value.node is not None and all(_whole(v, depth + 1) for v in value.items.values())
-    if isinstance(value, Seq):
-        return all(_whole(v, depth + 1) for v in value.items)
-    if isinstance(value, Alt):
-        return all(_whole(v, depth + 1) for v in value.options)
-    return not isinstance(value, Spread)
-
-
-_MARKER_KEYS = ("cache_control", "cachePoint")  # Anthropic's block marker, Bedrock Converse's marker block
-
-
-def marker_keys(value, depth: int = 0) -> list:
-    """Where a `cache_control` (or Bedrock `cachePoint`) key is set anywhere in a message's content that `part` does not
-    read as blocks: a block spread from a condition (`**({"cache_control": ...} if last else {})`),
-    an SDK block class (`TextBlockParam(..., cache_control=...)`). Spans (or None), one per key."""
-    if depth > 6:
-        return []
-    if isinstance(value, Mapping):
-        own = [value.key_spans.get(k) for k in _MARKER_KEYS if k in value.items]
-        return own + [s for v in value.items.values() for s in marker_keys(v, depth + 1)]
-    if isinstance(value, Obj):
-        own = [value.span] if any(k in value.kwargs for k in _MARKER_KEYS) else []
-        return own + [s for v in [*value.args, *value.kwargs.values()] for s in marker_keys(v, depth + 1)]
-    if isinstance(value, (Seq, Alt)):
-        return [s for v in (value.items if isinstance(value, Seq) else value.options) for s in marker_keys(v, depth + 1)]
-    if isinstance(value, Spread):
-        return marker_keys(value.value, depth + 1)
-    return []
-
-
-def variants_of(value, depth: int = 0):
-    """The alternatives of a value, nested Alts flattened (at most a few levels, 16 variants)."""
-    if isinstance(value, Alt) and depth < 6:
-        out = []
-        for option in value.options:
-            out.extend(variants_of(option, depth + 1))
-        return out[:16]
-    return [value]
-
-
-def is_param_like(value) -> bool:
-    """A value that is one unknown or history segment (a parameter, an attribute)."""
-    return isinstance(value, Text) and len(value.segs) == 1 and not value.segs[0].is_static and \
-        value.segs[0].kind in (Kind.HISTORY, Kind.UNKNOWN)
-
-
-def is_history_like(value) -> bool:
-    """A value that is one history segment (a parameter named `messages`, a list grown across
-    turns): where an API takes a string or a message list (Responses `input`, Gemini `contents`),
-    anything else is the newest user message (docs/policies.md, Policy 3)."""
-    return isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY
-
-
-def history_seg(value, span, expr) -> Segment:
-    """The segment of a replayed conversation; `window` kept when it is cut to its newest messages
-    (in one of its variants too: a list cut in a branch)."""
-    segs = value.segs if isinstance(value, Text) else []
-    cut, taken = _cut_in(value), items_cut([value])  # (a message of a cut: named by the cut)
-    placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
-    return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=taken.expr if taken else expr or "messages", span=span,
-                   evidence="replayed conversation", window=cut and cut.window,
-                   window_stop=cut and cut.window_stop, unconfirmed=bool(cut and cut.unconfirmed),
-                   origin=placed and placed.origin, origin_note=placed.origin_note if placed else "")
-
-
-def _cut_in(value) -> Segment | None:
-    """The segment of `value` (of one of its variants) cut to its newest messages, or None: a
-    helper that returns `initial + history[-50:]` in one branch and cuts it otherwise."""
-    if isinstance(value, Alt):
-        return next((c for o in value.options if (c := _cut_in(o)) is not None), None)
-    return next((s for s in value.segs if s.window is not None), None) if isinstance(value, Text) else None
-
-
-def expr_of(value) -> str:
-    """The source text a value is read from: its first segment's, or the one every variant of an
-    `Alt` names (`input, schema = input` in a branch: the parameter `input` either way)."""
-    if isinstance(value, Text):
-        for s in value.segs:
-            if s.expr:
-                return s.expr
-    if isinstance(value, Alt) and len(names := {expr_of(o) for o in value.options}) == 1:
-        return names.pop()
-    return getattr(value, "qualname", "") or "messages"

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import source
-from ..model import Kind, Position, Segment, Span, Volatility
+from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Mapping, Obj, PathV, Text, most_volatile
 from .template_items import item_bindings
 

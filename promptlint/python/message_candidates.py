@@ -32,7 +32,7 @@ def message_list(finder, node, value, frame) -> bool:
 
 
 def options_of(value):
-    from .layout import variants_of
+    from .layout_values import variants_of
     return variants_of(value)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from .flow.containers import dict_variants, merged_dict
+from .flow.variants import dict_variants, merged_dict
 from ..judged import BODY_API
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Mapping, Text

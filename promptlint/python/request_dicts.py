@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from copy import copy
 
-from .flow.containers import dict_variants, merged_dict, one_dict
+from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping
 from .layout import dict_entries
 

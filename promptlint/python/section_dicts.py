@@ -21,7 +21,7 @@ import ast
 from ..model import Segment
 from .candidates import role_of, text_layout, words
 from .flow.values import Alt, Mapping, Seq, Text
-from .layout import variants_of
+from .layout_values import variants_of
 from .message_candidates import static_chars
 from .walk import subtree
 

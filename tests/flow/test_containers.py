@@ -7,7 +7,7 @@ from __future__ import annotations
 from analysis_support import pos, probe
 
 from promptlint.model import Kind, Volatility
-from promptlint.python.flow.containers import list_variants
+from promptlint.python.flow.variants import list_variants
 from promptlint.python.flow.values import Alt, Mapping, Seq, Spread, Text
 
 CONTAINERS = """

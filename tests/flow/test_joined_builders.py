@@ -7,7 +7,7 @@ from __future__ import annotations
 from analysis_support import layouts, pos, probe
 
 from promptlint.model import Kind, Volatility
-from promptlint.python.flow.containers import MAX_VARIANTS, list_variants
+from promptlint.python.flow.variants import MAX_VARIANTS, list_variants
 from promptlint.python.flow.values import Seq
 
 INTRO = ("You are a careful assistant that answers questions about the product catalogue. "
@@ -92,7 +92,7 @@ def test_the_joined_builder_is_a_prompt_with_its_timestamp(tmp_path):
 
 def test_one_branch_order_against_another_still_gives_no_merged_list():
     from promptlint.model import Segment, Span, Position
-    from promptlint.python.flow.containers import merged_list
+    from promptlint.python.flow.merged import merged_list
     from promptlint.python.flow.values import Text
 
     def item(row):

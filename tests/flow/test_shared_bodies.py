@@ -9,7 +9,7 @@ import ast
 from analysis_support import code, evaluator, layouts, probe, write
 
 from promptlint.python.flow.callers import _caller_frame, call_index, calls_named, word_places
-from promptlint.python.flow.containers import list_variants
+from promptlint.python.flow.variants import list_variants
 from promptlint.python.flow.values import Alt, Seq, Text
 from promptlint.python.module import load
 from promptlint.model import Segment

@@ -207,7 +207,7 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
     """The dict a `**params` parameter of `func` holds for one call: the keyword arguments that
     name no other parameter, those of a `**mapping` the call passes included (a mapping whose keys
     are not known adds none: the dict's order is then not the code's)."""
-    from .containers import one_dict
+    from .variants import one_dict
     from .values import Mapping
     a = func.args
     named = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}

@@ -9,9 +9,6 @@ import ast
 from ...model import replace
 from ...classify import MCP_LISTING
 from ...model import Anchor, Kind, Segment, Volatility
-from .configured import all_configured
-from .fields import field_added
-from .merged import merged_list
 from .paths import PathsMixin
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
@@ -19,94 +16,13 @@ from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile, sublist)
+from .growth import GrowthMixin
+from .variants import MAX_VARIANTS, dict_variants, merged_dict, one_dict
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
                       renders_each, takes_newest, window_of, one_for_one, _named_conversation)
 
 
-#: The most variants of one list followed through later growth (an `if` that grows a list doubles them).
-MAX_VARIANTS = 8
-
-
-def list_variants(value) -> list | None:
-    """The lists an Alt stands for (nested Alts flattened), or None when a variant is not a list.
-    Past MAX_VARIANTS of them, one list that holds every item of any of them (`merged_list`)."""
-    out = _flat(value, lambda v: isinstance(v, Seq)) if isinstance(value, Alt) else None
-    if out is None or len(out) <= MAX_VARIANTS:
-        return out
-    merged = merged_list(out, all_configured(value))
-    return [merged] if merged is not None else None
-
-
-def variants_with_list(value) -> list | None:
-    """The variants of an Alt (nested Alts flattened, at most `MAX_VARIANTS`) when one of them is
-    a list (`x + y` with such a value is list concatenation), else None."""
-    if not isinstance(value, Alt):
-        return None
-    out = _flat(value, lambda v: True)
-    if not out or len(out) > MAX_VARIANTS or not any(isinstance(v, Seq) for v in out):
-        return None
-    return out
-
-
-def dict_variants(value: Alt, merge: bool = True) -> list | None:
-    """The dicts an Alt stands for (nested Alts flattened), or None when a variant is not a dict.
-    Past MAX_VARIANTS of them, one dict of every key any of them sets (`merged_dict`), unless
-    `merge` is False (every one of them)."""
-    out = _flat(value, lambda v: isinstance(v, Mapping) and not v.repeated)
-    return [merged_dict(out)] if merge and out is not None and len(out) > MAX_VARIANTS else out
-
-
-def _flat(value: Alt, accepted) -> list | None:
-    """The distinct options of an Alt, nested Alts flattened, or None when one is not `accepted`.
-    An Alt met again (values are shared: a list grown in branches holds the same Alt in each
-    variant) is skipped: its options, read depth first the first time, are all kept already."""
-    out: list = []
-    seen: set[int] = set()  # ids of the options kept and of the Alts read (distinct by identity)
-    stack = list(reversed(value.options))
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Alt):
-            if id(v) not in seen:
-                seen.add(id(v))
-                stack.extend(reversed(v.options))
-        elif accepted(v):
-            if id(v) not in seen:
-                seen.add(id(v))
-                out.append(v)
-        else:
-            return None
-    return out
-
-
-def one_dict(value) -> Mapping | None:
-    """A dict, or one dict for the variants of a dict set in branches (`merged_dict`); None for
-    anything else (`**value` of a call: the keys it passes)."""
-    if isinstance(value, Mapping):
-        return value
-    variants = dict_variants(value) if isinstance(value, Alt) else None
-    if not variants:
-        return None
-    return variants[0] if len(variants) == 1 else merged_dict(variants, value.fallback)
-
-
-def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
-    """One dict for the variants of a dict set in branches (`if tools: payload["tools"] = ...`):
-    every key any variant sets, with the value every variant that sets it gives (an Alt where
-    they differ)."""
-    items: dict = {}
-    spans: dict = {}
-    for option in variants:
-        for key, item in option.items.items():
-            seen = items.setdefault(key, [])
-            if all(item is not i for i in seen):
-                seen.append(item)
-            if key in option.key_spans:
-                spans.setdefault(key, option.key_spans[key])
-    return Mapping({k: v[0] if len(v) == 1 else Alt(v, fallback=fallback) for k, v in items.items()}, spans,
-                   variants[0].span)
-
-
-class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
+class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
     """Container operations of the Evaluator."""
 
     def sequence(self, node: ast.List | ast.Tuple | ast.Set, frame, env) -> Value:
@@ -177,7 +93,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
         if isinstance(key, (str, int)) and (item := self.item_of_variants(base, key, node, frame)) is not None:
             return item
         if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
-            chosen = _one_of(base)
+            chosen = one_of_table(base)
             if chosen is not None:
                 return chosen
         held = held_set(base, key) if not isinstance(node.slice, ast.Slice) else None
@@ -394,172 +310,6 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin):
     def module_span(frame, node):
         return frame.module.span(node)
 
-    # ---------------------------------------------------------------- growing lists
-    def augment(self, th: Thunk, prev, frame) -> Value:
-        """`name += value` (other operators: unknown). A list that is one of several (an Alt of
-        lists, after an `if` that grew it) grows in each variant."""
-        m = frame.module
-        add = self.eval(th.node, frame, th.env)
-        if isinstance(th.value, str):  # `message.content += text`
-            return field_added(prev, th.value, add, lambda v: self.text_of(v, frame), th.name == "Set")
-        if th.name == "BitOr" and isinstance(prev, Mapping) and isinstance(add, Mapping) \
-                and not prev.repeated and not add.repeated:  # `d |= other`: one dict, the right side's keys win
-            return replace(prev, items={**prev.items, **add.items}, key_spans={**prev.key_spans, **add.key_spans},
-                           node=prev.node if add.node is not None else None)
-        if th.name != "Add":
-            return dynamic(m.span(th.node), m.code(th.node))
-        variants = list_variants(prev)
-        where = (m.span(th.node), m.code(th.node))  # (one spread item made here, the same in every variant)
-        if variants is not None:  # (a list we cannot read added to each: `messages += history`)
-            return Alt([self._added(th, v, add, where) for v in variants], prev.span, configured=all_configured(prev))
-        if isinstance(prev, Seq) or isinstance(add, Seq):
-            return self._added(th, prev, add, where)
-        segs = self.text_of(prev, frame) if prev is not None else []
-        return Text(segs + self.text_of(add, frame))
-
-    @staticmethod
-    def _added(th: Thunk, prev, add, where=(None, "")) -> Seq:
-        """The list `prev + add` (a value that is not a known list is kept as one spread item, made
-        at `where`: the span and code of the added expression)."""
-        base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
-        items = base + (add.items if isinstance(add, Seq) and not add.repeated else [Spread(add, *where)])
-        repeated = th.repeated or getattr(prev, "repeated", False)
-        head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
-        return Seq(items, getattr(prev, "span", None), repeated=repeated,
-                   unordered=getattr(prev, "unordered", None) or getattr(add, "unordered", None),
-                   head=head if repeated else 0)
-
-    def growth(self, th: Thunk, frame) -> Value | None:
-        """What `.append` / `.extend` / `.insert` (`th.node`) adds to its list: the value of its
-        argument (of the item inserted), or None when it adds nothing we read."""
-        args = th.node.args
-        if th.kind in ("append", "extend") and args:
-            return self.eval(args[0], frame, th.env)
-        if th.kind == "insert" and len(args) == 2:
-            return self.eval(args[1], frame, th.env)
-        return None
-
-    def grow(self, th: Thunk, prev, frame, added: Value | None = None) -> Value:
-        """The list `prev` after `.append` / `.extend` / `.insert` of `th.node`; `added`: what it
-        adds (`growth`), when already read (once for every variant of a list built in branches)."""
-        m = frame.module
-        args = th.node.args
-        base = prev.items if isinstance(prev, Seq) else ([] if prev is None else [Spread(prev)])
-        if th.kind == "append" and args:
-            item = self.eval(args[0], frame, th.env) if added is None else added
-            self._return_cache[("appended at", id(item))] = (item, m.span(th.node))
-            items = base + [item]
-        elif th.kind == "extend" and args:
-            ext = self.eval(args[0], frame, th.env) if added is None else added
-            options = list_variants(ext) if isinstance(ext, Alt) else None
-            if options and len(options) > 1 and all(not o.repeated for o in options):
-                # extended by one of several known lists (`yield from` a generator that yields in
-                # branches): one list per variant, not one item that stands for any list
-                return Alt([self._grown(th, prev, base + o.items, frame) for o in options],
-                           getattr(prev, "span", None), configured=all_configured(ext))
-            items = base + (ext.items if isinstance(ext, Seq) and not ext.repeated
-                            else [Spread(ext, m.span(args[0]), m.code(args[0]))])
-        elif th.kind == "insert" and len(args) == 2:
-            item = self.eval(args[1], frame, th.env) if added is None else added
-            idx = args[0]
-            at_start = isinstance(idx, ast.Constant) and idx.value == 0
-            items = [item] + base if at_start else base + [item]
-        else:
-            items = base
-        return self._grown(th, prev, items, frame)
-
-    def _grown(self, th: Thunk, prev, items: list, frame) -> Seq:
-        """The list `prev` grown by `th` to hold `items`."""
-        unordered = (getattr(prev, "unordered", None) or (held_order(prev) if isinstance(prev, Text) else None)
-                     or self._loop_order(th, frame))
-        repeated = th.repeated or getattr(prev, "repeated", False)
-        head = (prev.head if prev.repeated else len(prev.items)) if isinstance(prev, Seq) else 0
-        return Seq(items, getattr(prev, "span", None), repeated=repeated, unordered=unordered,
-                   head=head if repeated else 0)
-
-    def set_item(self, th: Thunk, prev, frame) -> Value:
-        """The dict `prev` after `prev[th.name] = th.node` (each variant of a dict set in
-        branches, the value evaluated once); any other value as it was."""
-        if isinstance(prev, Alt):
-            variants = dict_variants(prev)
-            if variants is None:  # not all dicts (a parameter in one branch): the same, flattened
-                options = _flat(prev, lambda v: True)
-                return options[0] if len(options) == 1 else Alt(options, prev.span)
-        elif isinstance(prev, Mapping) and not prev.repeated:
-            variants = [prev]
-        elif th.value is not None:  # a dict handed in: known by the conversation cut under its key
-            variants = [Mapping({}, span=getattr(prev, "span", None))]
-        else:
-            return prev
-        value = self.eval(th.node, frame, th.env)
-        if th.value is not None:  # `d[key] = d_key[2:]` until it fits: its oldest messages dropped (scopes)
-            value = self.windowed(value, th.value, frame, th.name)
-        span = frame.module.span(th.node)
-        made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
-                for v in variants]
-        return made[0] if len(made) == 1 else Alt(made, prev.span)
-
-    def updated(self, th: Thunk, prev, frame) -> Value:
-        """The dict `prev` after `prev.update(other, key=value)` (`th.node`; each variant of a dict
-        set in branches): the entries of `other` (a dict with static keys) and the keywords added,
-        later ones winning; with `other` of keys not known, the entries known so far, in an order
-        that is not the code's. Any other value (a set, a hash) as it was."""
-        if isinstance(prev, Alt):
-            variants = dict_variants(prev)
-            if variants is None:
-                return prev
-        elif isinstance(prev, Mapping) and not prev.repeated:
-            variants = [prev]
-        else:
-            return prev
-        call, m = th.node, frame.module
-        other = one_dict(self.eval(call.args[0], frame, th.env)) if call.args else Mapping({})
-        items = dict(other.items) if other is not None else {}
-        spans = dict(other.key_spans) if other is not None else {}
-        for kw in call.keywords:
-            if kw.arg is not None:
-                items[kw.arg] = self.eval(kw.value, frame, th.env)
-                spans[kw.arg] = m.span(kw)
-        known = other is not None and all(kw.arg is not None for kw in call.keywords)
-        made = [replace(v, items={**v.items, **items}, key_spans={**v.key_spans, **spans},
-                        node=v.node if known else None) for v in variants]
-        return made[0] if len(made) == 1 else Alt(made, prev.span)
-
-    def shuffled(self, th: Thunk, prev, frame) -> Value:
-        """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random
-        order, new on every call (reported at the shuffle: sorting would undo it)."""
-        m = frame.module
-        seg = Segment(span=m.span(th.node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.PER_REQUEST,
-                      expr=m.code(th.node), evidence=f"`{m.code(th.node.func)}(...)`: a new random order on every call")
-        if isinstance(prev, Seq):
-            return replace(prev, repeated=True, unordered=seg, ordered=False, head=0)
-        return Text([seg])
-
-    def _loop_order(self, th: Thunk, frame) -> Segment | None:
-        """The unordered-iteration segment of the loop an append runs in, if its source is unordered."""
-        ctx = th.loop
-        while ctx is not None:  # the innermost loop first, then the loops around it
-            found = self._order_in(ctx, frame)
-            if found is not None:
-                return found
-            ctx = ctx[2]
-        return None
-
-    def _order_in(self, ctx: tuple, frame) -> Segment | None:
-        """The unordered-iteration segment of the source of the loop `ctx` (its iterable node, the
-        bindings before it, the loop around it) in `frame`, or None: read once per frame, however
-        many of the items it adds (and variants of the lists they grow) ask."""
-        known = frame.shared.get(id(ctx))
-        if known is not None and known[0] is ctx:
-            return known[1]
-        node, env, _, source = ctx  # (`source`: the loop's own reading of its iterable, when it is `node`)
-        found = self._order_of(self.force(frame, source) if source is not None else self.eval(node, frame, env), node,
-                               frame)
-        if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
-            frame.shared[id(ctx)] = (ctx, found)
-        return found
-
-
 def _texts_or_objects(value) -> bool:
     """A text or an instance, or one of several of them (a helper that returns a record in each
     branch)."""
@@ -578,7 +328,7 @@ def newest_message(span, expr: str, conversation: Segment) -> Mapping:
     return Mapping({"role": Text([Segment(text="user", span=span)]), "content": content}, span=span)
 
 
-def _one_of(table: Mapping) -> Value | None:
+def one_of_table(table: Mapping) -> Value | None:
     """A value picked from a table of texts by a key not known statically (`PROMPTS[lang]`,
     `TEMPLATES[mode]`: one text per language or mode): one of its texts. None for a dict built in
     a loop (its keys are not known), one holding other values than text, or a large one."""

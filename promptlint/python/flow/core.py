@@ -7,7 +7,7 @@ methods of the analysed tree with the call's arguments bound to the parameters (
 cannot resolve is a dynamic segment of kind `unknown`, never a guess.
 
 The Evaluator is one class made of mixins, one module each: scopes (bindings), text, calls,
-objects (attributes and classes), containers; this module holds the dispatch on node types.
+objects (attributes and classes), containers, operators; this module holds the dispatch on node types.
 """
 from __future__ import annotations
 
@@ -21,24 +21,25 @@ from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
-from .configured import MARK, all_configured, configured_test
-from .containers import MAX_VARIANTS, ContainersMixin, list_variants, variants_with_list
+from .configured import all_configured, configured_test
+from .containers import ContainersMixin
+from .variants import list_variants
 from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
+from .operators import OperatorsMixin
 from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile, static
 from .windows import TAKEN
-from ..walk import node_key
 
 
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
 
 
-class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin):
+class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin, OperatorsMixin):
     """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
 
     `template_hook(evaluator, base, node, args, kwargs, frame, env)` renders a template object's
@@ -355,62 +356,6 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
                 return found
         return self.derived(base, node, frame, m.code(node), attr=node.attr)
 
-    def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
-        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
-                   fallback=_defaulted(node), configured=configured_test(self, node.test, frame, env))
-
-    def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
-        left = self.eval(node.values[0], frame, env)
-        for right_node in node.values[1:]:
-            right = self.eval(right_node, frame, env)
-            if isinstance(node.op, ast.Or):
-                lt = self.text_of(left, frame)
-                if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
-                    continue  # (a configured value may be None: its default is then used)
-                left = Alt([left, right], frame.module.span(node), fallback=True)  # `x or DEFAULT`
-            else:
-                left = right
-        return left
-
-    def _binop(self, node: ast.BinOp, frame: Frame, env) -> Value:
-        m = frame.module
-        left = self.eval(node.left, frame, env)
-        right = self.eval(node.right, frame, env)
-        op = node.op
-        if isinstance(op, ast.Add):
-            joined = _lists_joined(left, right, node, m)
-            if joined is not None:
-                return joined
-            if isinstance(left, Seq) or isinstance(right, Seq):
-                items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
-                items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
-                return _joined(items, left, right, m.span(node))
-            return Text(self.text_of(left, frame) + self.text_of(right, frame))
-        if isinstance(op, ast.Mult):
-            repeated = _repeat(left, right) or _repeat(right, left)
-            if repeated is not None:
-                return repeated
-        if isinstance(op, ast.Mod) and isinstance(left, Text):
-            args = right.items if isinstance(right, Seq) else [right]
-            return self.percent(left, args, right if isinstance(right, Mapping) else None, node, frame)
-        if isinstance(op, ast.Div) and isinstance(left, PathV):
-            return self.path_join(left, [right], frame)
-        if isinstance(op, (ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor)):
-            for side in (left, right):
-                if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
-                    return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
-                                   "a set operation: iteration order depends on the hash seed")
-            if _dict_view(node.left) or _dict_view(node.right):  # `a.keys() - b.keys()`: a set
-                return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
-                               "a set operation of dict keys: iteration order depends on the hash seed")
-        if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
-                and not left.repeated and not right.repeated:
-            # `defaults | overrides`: one dict, the right side's keys win
-            return Mapping({**left.items, **right.items}, {**left.key_spans, **right.key_spans}, m.span(node))
-        if isinstance(op, ast.BitOr):
-            return Obj("chain", args=[left, right], span=m.span(node), node=node)
-        return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
-
     def _await(self, node, frame, env) -> Value:
         return self.eval(node.value, frame, env)
 
@@ -521,19 +466,6 @@ def unresolved(value) -> bool:
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
 
 
-def _repeat(text, count) -> Text | None:
-    """`"text" * n` with static text and a static count (a bounded result), else None."""
-    if not (isinstance(text, Text) and isinstance(count, Text) and len(count.segs) == 1 and count.segs[0].is_static):
-        return None
-    if not text.segs or not all(s.is_static for s in text.segs) or not count.segs[0].text.isdigit():
-        return None
-    n = int(count.segs[0].text)
-    body = "".join(s.text for s in text.segs)
-    if n * len(body) > 1_000_000:
-        return None
-    return Text([Segment(text=body * n, span=text.segs[0].span)])
-
-
 def _element(value, index: int):
     """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
     if isinstance(value, Seq) and not value.repeated and -len(value.items) <= index < len(value.items) \
@@ -547,54 +479,3 @@ def _element(value, index: int):
 
 
 __all__ = ["Evaluator", "Frame", "const_str", "per_process", "unresolved"]
-
-
-def _defaulted(node: ast.IfExp) -> bool:
-    """True for `x if x is not None else DEFAULT`, `x if x else DEFAULT`, `DEFAULT if x is None
-    else x` (values.Alt.fallback)."""
-    test, code = node.test, node_key
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
-            and test.comparators[0].value is None:
-        kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse
-        return isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and code(kept) == code(test.left)
-    return code(node.body) == code(test)
-
-
-def _lists_joined(left: Value, right: Value, node: ast.BinOp, m) -> Value | None:
-    """Two lists added (`head + history[-k:]`) where a side is a list written in variants
-    (`([system] if system_prompt else []) + (extra or [])`, an attribute a method may also set
-    from elsewhere): `+` with a list is list concatenation in every variant, so one joined list
-    per pair of variants (at most `MAX_VARIANTS`, else one list of both sides spread), the items
-    of a list variant and any other variant spread: a message list keeps its shape. None when no side is an Alt with a list among
-    its variants."""
-    lv, rv = variants_with_list(left), variants_with_list(right)
-    if lv is None and rv is None:
-        return None
-
-    def items(v, at):
-        return v.items if isinstance(v, Seq) else [Spread(v, m.span(at), m.code(at))]
-    lv, rv = lv or [left], rv or [right]
-    if len(lv) * len(rv) > MAX_VARIANTS:  # one list: each side spread whole
-        return Seq([Spread(left, m.span(node.left), m.code(node.left)),
-                    Spread(right, m.span(node.right), m.code(node.right))], m.span(node))
-    options = [_joined(items(a, node.left) + items(b, node.right), a, b, m.span(node)) for a in lv for b in rv]
-    alts = [v for v in (left, right) if isinstance(v, Alt)]
-    return Alt(options, m.span(node), configured=all(a.configured for a in alts),
-               fallback=all(a.fallback for a in alts), per_caller=all(a.per_caller for a in alts))
-
-
-def _joined(items: list, left: Value, right: Value, span) -> Seq:
-    """The list `left + right` holding `items`. Grown in a loop when a side is; its `head` (the
-    items known before the loop) is what a written list on the left adds to the right's head
-    (`[system] + messages`: the system message, then the messages written before their loop)."""
-    repeated = getattr(left, "repeated", False) or getattr(right, "repeated", False)
-    head = 0
-    if repeated and isinstance(left, Seq):
-        head = left.head if left.repeated else len(left.items) + getattr(right, "head", 0)
-    return Seq(items, span, repeated=repeated, head=head)
-
-
-def _dict_view(node) -> bool:
-    """`d.keys()` / `d.items()`: a dict's view, whose operators `| & - ^` make a set."""
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "items") \
-        and not node.args and not node.keywords

@@ -346,13 +346,6 @@ def _older_dropped(body: list, nodes: list, item: str) -> ast.If | None:
         if item in read and (read & flags - kept - {item} or members & filled - kept):
             return stmt
     return None
-    for stmt in body:
-        if not (isinstance(stmt, ast.If) and stmt.body and isinstance(stmt.body[-1], ast.Continue)):
-            continue
-        read = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
-        if item in read and read & (marks - kept - {item}):
-            return stmt
-    return None
 
 
 def _adds_item(nodes: list, name: str, item: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 
-from .containers import list_variants
+from .variants import list_variants
 from .kept_entries import KeptEntriesMixin
 from .scopes import Thunk
 from .values import Alt, Seq, Spread, Text, Value

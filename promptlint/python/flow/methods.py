@@ -11,7 +11,8 @@ from ...model import Kind, Segment, Volatility
 from ... import classify
 from . import rewrites
 from .configured import all_configured
-from .containers import _one_of, dict_variants, list_variants, one_dict
+from .containers import one_of_table
+from .variants import dict_variants, list_variants, one_dict
 from .keyed import filled_dict
 from .library import KNOWN
 from .text import const_str, slice_segment
@@ -157,7 +158,7 @@ class MethodsMixin:
             if key is not None and len(args) == 2 and base.node is not None and not base.repeated:
                 return self.eval(args[1], frame, env)  # a key a dict the code writes does not hold: the default
             if key is None and len(args) == 2:  # `TABLE.get(name, name)`: one of its texts, or the default
-                chosen = _one_of(base)
+                chosen = one_of_table(base)
                 if chosen is not None:
                     default = self.eval(args[1], frame, env)
                     if default is None:

@@ -8,7 +8,7 @@ read as one user message, the whole of the request (api "completions"); it takes
 prompt caching is a feature of the Messages API."""
 from __future__ import annotations
 
-from ..flow.containers import one_dict
+from ..flow.variants import one_dict
 from .base import Sdk, Shape, chain_is
 
 _BEDROCK = ("anthropic.", "us.anthropic", "eu.anthropic", "apac.anthropic", "global.anthropic")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...model import Part
 from ..flow.values import Alt, Mapping, Obj, Seq
 from ..attachments import gemini_segments, gemini_turn
-from ..layout import history_seg, is_history_like, variants_of
+from ..layout_values import history_seg, is_history_like, variants_of
 from ..message_candidates import has_messages
 from .base import Sdk, Shape, chain_is
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..flow.containers import one_dict
+from ..flow.variants import one_dict
 from ..flow.text import const_str
 from ..flow.values import Text
 from ..layout import dict_entries

@@ -12,7 +12,8 @@ import re
 
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Spread, Text
-from ..layout import MESSAGE_CLASSES, variants_of
+from ..layout import MESSAGE_CLASSES
+from ..layout_values import variants_of
 from .base import Sdk, Shape
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}

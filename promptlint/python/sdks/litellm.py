@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from ..flow.values import Alt, Obj, Text, is_none
-from ..layout import variants_of
+from ..layout_values import variants_of
 from .base import Sdk, Shape
 from ..walk import subtree
 
@@ -50,7 +50,7 @@ def _claude_table(b, kw, frame):
     name is passed on as given: `self.SHORTCUTS.get(name, name)` with Claude names only): the code
     knows the model is Claude; else None. A name the code writes for another provider, or none at
     all, is no evidence."""
-    from ..layout import variants_of
+    from ..layout_values import variants_of
     if "model" not in kw:
         return None
     value = b.value(kw["model"], frame)
@@ -66,7 +66,7 @@ def _other_models(b, kw, frame) -> bool:
     default) name providers we know and none of them is a Claude model (`SHORTCUTS = {"gpt4": "gpt-4o", ...}`
     with `SHORTCUTS.get(name, name)`): the call is made for other providers' models; so it is when
     it names the server it sends to (`api_base="http://localhost:11434"`) and that is not Anthropic's."""
-    from ..layout import variants_of
+    from ..layout_values import variants_of
     for key in ("api_base", "base_url"):
         if key in kw:
             url = b.static_text(b.value(kw[key], frame), frame)
@@ -116,7 +116,7 @@ def _caller_unknown(b, value, frame, depth: int = 0) -> bool:
     """True when a call site of the sending function passes a model the code does not write (a
     caller's setting, `model_name=self.config.model`) beside callers that write one (`"openai/o3-mini"`):
     an `Alt` of the callers' arguments (`per_caller`) with an option of no static name."""
-    from ..layout import variants_of
+    from ..layout_values import variants_of
     if not isinstance(value, Alt) or depth > 6:
         return False
     if value.per_caller and any(b.static_text(v, frame) is None for o in value.options for v in variants_of(o)):

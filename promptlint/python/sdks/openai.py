@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.text import const_str
 from ..flow.values import Alt, Obj, Seq
-from ..layout import history_seg, is_history_like, variants_of
+from ..layout_values import history_seg, is_history_like, variants_of
 from .base import Sdk, Shape, chain_is
 from ..walk import subtree
 

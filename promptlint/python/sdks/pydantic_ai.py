@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ...model import Part
-from ..flow.containers import one_dict
+from ..flow.variants import one_dict
 from ..flow.values import Alt, Obj
 from .base import Decorator, Sdk, Shape
 

@@ -1,0 +1,138 @@
+"""Operators of the evaluator (a mixin of core.Evaluator): `a if t else b`, `a or b`, `+` (text
+joined, lists concatenated in every variant), `*` (text repeated), `%` formatting, `/` of paths, set
+operations (an order that depends on the hash seed) and `|` of dicts or runnables.
+"""
+from __future__ import annotations
+
+import ast
+
+from ...model import Kind, Segment, Volatility
+from .configured import MARK, configured_test
+from .variants import MAX_VARIANTS, variants_with_list
+from .scopes import Frame
+from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic
+from ..walk import node_key
+
+
+class OperatorsMixin:
+    """`IfExp`, `BoolOp` and `BinOp` nodes to Values."""
+
+    def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
+        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
+                   fallback=_defaulted(node), configured=configured_test(self, node.test, frame, env))
+
+    def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
+        left = self.eval(node.values[0], frame, env)
+        for right_node in node.values[1:]:
+            right = self.eval(right_node, frame, env)
+            if isinstance(node.op, ast.Or):
+                lt = self.text_of(left, frame)
+                if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
+                    continue  # (a configured value may be None: its default is then used)
+                left = Alt([left, right], frame.module.span(node), fallback=True)  # `x or DEFAULT`
+            else:
+                left = right
+        return left
+
+    def _binop(self, node: ast.BinOp, frame: Frame, env) -> Value:
+        m = frame.module
+        left = self.eval(node.left, frame, env)
+        right = self.eval(node.right, frame, env)
+        op = node.op
+        if isinstance(op, ast.Add):
+            joined = _lists_joined(left, right, node, m)
+            if joined is not None:
+                return joined
+            if isinstance(left, Seq) or isinstance(right, Seq):
+                items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
+                items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
+                return _joined(items, left, right, m.span(node))
+            return Text(self.text_of(left, frame) + self.text_of(right, frame))
+        if isinstance(op, ast.Mult):
+            repeated = _repeat(left, right) or _repeat(right, left)
+            if repeated is not None:
+                return repeated
+        if isinstance(op, ast.Mod) and isinstance(left, Text):
+            args = right.items if isinstance(right, Seq) else [right]
+            return self.percent(left, args, right if isinstance(right, Mapping) else None, node, frame)
+        if isinstance(op, ast.Div) and isinstance(left, PathV):
+            return self.path_join(left, [right], frame)
+        if isinstance(op, (ast.BitOr, ast.BitAnd, ast.Sub, ast.BitXor)):
+            for side in (left, right):
+                if isinstance(side, Text) and any(s.kind is Kind.UNORDERED_ITERATION for s in side.segs):
+                    return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                                   "a set operation: iteration order depends on the hash seed")
+            if _dict_view(node.left) or _dict_view(node.right):  # `a.keys() - b.keys()`: a set
+                return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+                               "a set operation of dict keys: iteration order depends on the hash seed")
+        if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
+                and not left.repeated and not right.repeated:
+            # `defaults | overrides`: one dict, the right side's keys win
+            return Mapping({**left.items, **right.items}, {**left.key_spans, **right.key_spans}, m.span(node))
+        if isinstance(op, ast.BitOr):
+            return Obj("chain", args=[left, right], span=m.span(node), node=node)
+        return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
+
+
+def _repeat(text, count) -> Text | None:
+    """`"text" * n` with static text and a static count (a bounded result), else None."""
+    if not (isinstance(text, Text) and isinstance(count, Text) and len(count.segs) == 1 and count.segs[0].is_static):
+        return None
+    if not text.segs or not all(s.is_static for s in text.segs) or not count.segs[0].text.isdigit():
+        return None
+    n = int(count.segs[0].text)
+    body = "".join(s.text for s in text.segs)
+    if n * len(body) > 1_000_000:
+        return None
+    return Text([Segment(text=body * n, span=text.segs[0].span)])
+
+
+def _defaulted(node: ast.IfExp) -> bool:
+    """True for `x if x is not None else DEFAULT`, `x if x else DEFAULT`, `DEFAULT if x is None
+    else x` (values.Alt.fallback)."""
+    test, code = node.test, node_key
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse
+        return isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and code(kept) == code(test.left)
+    return code(node.body) == code(test)
+
+
+def _lists_joined(left: Value, right: Value, node: ast.BinOp, m) -> Value | None:
+    """Two lists added (`head + history[-k:]`) where a side is a list written in variants
+    (`([system] if system_prompt else []) + (extra or [])`, an attribute a method may also set
+    from elsewhere): `+` with a list is list concatenation in every variant, so one joined list
+    per pair of variants (at most `MAX_VARIANTS`, else one list of both sides spread), the items
+    of a list variant and any other variant spread: a message list keeps its shape. None when no side is an Alt with a list among
+    its variants."""
+    lv, rv = variants_with_list(left), variants_with_list(right)
+    if lv is None and rv is None:
+        return None
+
+    def items(v, at):
+        return v.items if isinstance(v, Seq) else [Spread(v, m.span(at), m.code(at))]
+    lv, rv = lv or [left], rv or [right]
+    if len(lv) * len(rv) > MAX_VARIANTS:  # one list: each side spread whole
+        return Seq([Spread(left, m.span(node.left), m.code(node.left)),
+                    Spread(right, m.span(node.right), m.code(node.right))], m.span(node))
+    options = [_joined(items(a, node.left) + items(b, node.right), a, b, m.span(node)) for a in lv for b in rv]
+    alts = [v for v in (left, right) if isinstance(v, Alt)]
+    return Alt(options, m.span(node), configured=all(a.configured for a in alts),
+               fallback=all(a.fallback for a in alts), per_caller=all(a.per_caller for a in alts))
+
+
+def _joined(items: list, left: Value, right: Value, span) -> Seq:
+    """The list `left + right` holding `items`. Grown in a loop when a side is; its `head` (the
+    items known before the loop) is what a written list on the left adds to the right's head
+    (`[system] + messages`: the system message, then the messages written before their loop)."""
+    repeated = getattr(left, "repeated", False) or getattr(right, "repeated", False)
+    head = 0
+    if repeated and isinstance(left, Seq):
+        head = left.head if left.repeated else len(left.items) + getattr(right, "head", 0)
+    return Seq(items, span, repeated=repeated, head=head)
+
+
+def _dict_view(node) -> bool:
+    """`d.keys()` / `d.items()`: a dict's view, whose operators `| & - ^` make a set."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "items") \
+        and not node.args and not node.keywords

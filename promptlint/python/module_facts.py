@@ -1,0 +1,116 @@
+"""Module facts for module rules (rules read them from `module.facts`): conversations cut, trimmed,
+rewritten or re-rendered between requests, breakpoints only some models get, ids and times made per
+conversion, head messages put on some calls only. Each gatherer runs only when the module's text can
+hold its shape (a cheap substring test first). States facts; the rules judge them.
+"""
+from __future__ import annotations
+
+from . import (converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
+               history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals, kind_windows,
+               langchain_models, memory_windows, newest_queries, newest_remakes, opt_in_markers, render_ids,
+               replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
+               unseen_templates)
+def gather(module, evaluator, builder) -> list:
+    """Record in `module.facts` every fact of `module` its module rules read, after its requests
+    were found (`builder`: the module's LayoutBuilder, its layouts and sites); the layouts kept
+    (those a stored cut claims are dropped: the cut is judged there)."""
+    _gates(module, evaluator)
+    if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)
+        cuts, steps = stored_cuts.stored_cuts(module, evaluator, builder.layouts)
+        module.facts["stored_cuts"] = cuts
+        builder.layouts = stored_cuts.unclaimed(builder.layouts, cuts, steps)
+        if steps and module.facts.get("memory_windows"):  # a memory cut in steps: cached between cuts
+            module.facts["memory_windows"] = [w for w in module.facts["memory_windows"] if w[0].lineno not in steps]
+    if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
+        module.facts["handed_windows"] = handed_windows.handed_windows(module, builder.covered)
+    if "_fit(" in module.source or "trim" in module.source:
+        module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
+    if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
+        module.facts["kept_recent"] = handed_windows.kept_recent(module)
+    if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
+        module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, builder.sites)
+        module.facts["fresh_times"] = converted_ids.fresh_times(module, builder.sites)
+    _rewrite_facts(module, evaluator, builder.sites)
+    return builder.layouts
+
+
+def _rewrite_facts(module, evaluator, sites) -> None:
+    """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
+    (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
+    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`); for
+    PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
+    for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
+    src = module.source
+    if front_inserts.might_insert(src):
+        module.facts["front_inserts"] = front_inserts.front_inserts(module, evaluator.project)
+    if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
+        module.facts["rendered_apart"] = history_renders.rendered_apart(module)
+    if kept_removals.may_hold(src):
+        module.facts["kept_removals"] = kept_removals.kept_removals(module)
+    if "filter" in src and any(v in src for v in ("remove_", "delete_", "drop_", "discard_", "purge_")) \
+            and kept_removals.CALLER_TEXT.search(src) is not None:
+        module.facts["chosen_removals"] = kept_removals.chosen_removals(module, evaluator.project)
+    if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
+        module.facts["replay_strips"] = replay_strips.replay_strips(module)
+    if newest_remakes.might_remake(src):
+        module.facts["newest_remakes"] = newest_remakes.newest_remakes(module)
+    if render_ids.may_hold(src):
+        module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
+    if converted_ids.CONVERTS_HISTORY.search(src) is not None:
+        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, sites)
+
+
+def _gates(module, evaluator) -> None:
+    """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models get, caching
+    off by default and explicit cache modes in a package where no file names a breakpoint key; for PRM105
+    (`history_loads`) a conversation loaded as its newest turns, one handed to a helper that keeps its newest
+    messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
+    to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
+    (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
+    it grows and sent at its head (`summary_heads`), and system messages of anywhere in a conversation moved
+    into the Responses API's instructions (`system_hoists`)."""
+    if "cache_control" in module.source or "cachePoint" in module.source:
+        module.facts["model_gates"] = gated_markers.model_gates(module)
+        module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if history_loads.window_text(module.source):
+        module.facts["history_windows"] = history_loads.history_windows(module)
+    if "istory" in module.source or "essages" in module.source:
+        module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
+    if all(word in module.source for word in ("role", "continue", "system", "instruction")):
+        module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if inplace_rewrites.TEXT in module.source:
+        module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if inplace_merges.might_merge(module.source):
+        module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
+    if inplace_merges.might_append(module.source):
+        module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
+        module.facts["unseen_templates"] = unseen_templates.unseen_templates(module)
+    if shared_prompts.might_share(module.source):  # (PRM105: a class's prompt added to through self)
+        module.facts["shared_prompts"] = shared_prompts.shared_prompts(module)
+    if role_stamps.might_stamp(module.source):
+        module.facts["role_stamps"] = role_stamps.role_stamps(module)
+    if " - " in module.source and ("pop(" in module.source or "-= 1" in module.source):
+        module.facts["kind_windows"] = kind_windows.kind_windows(module)
+    if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):
+        module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
+    if "maxlen" in module.source and "deque" in module.source:
+        module.facts["deque_windows"] = deque_windows.deque_windows(module)
+    if "class " in module.source and ("essages" in module.source or "istory" in module.source):
+        module.facts["memory_windows"] = memory_windows.memory_windows(module)
+    if newest_queries.might_hold(module.source):
+        module.facts["newest_queries"] = newest_queries.newest_queries(module)
+    if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:
+        module.facts["summary_heads"] = summary_heads.summary_heads(module)
+    if "max_prompt_tokens" in module.source:
+        module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
+    if "prompt_cach" in module.source:
+        off = gated_markers.caching_off(module)
+        if off and evaluator.project.marker_files(module.path):
+            module.facts["caching_off"] = off
+            module.facts["opt_in_gates"] = []  # one finding: the default that turns caching off
+    if "prompt_cache_options" in module.source and not evaluator.project.marker_files(module.path):
+        module.facts["explicit_modes"] = gated_markers.explicit_modes(module)
+    if langchain_models.might_build(module.source):  # (PRM302: a Claude model no request marks, in agents)
+        module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
