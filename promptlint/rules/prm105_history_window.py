@@ -156,7 +156,8 @@ class HistoryWindowRule(Rule):
     conversation's indices (`turns[max(0, i - w + 1):i + 1]` for `i` in `range(len(turns))`, in a
     generator that yields each slice to a loop sending it) is a window too. The newest items of a
     list an instance grows across turns that neither its name nor what is added to it says holds
-    messages (`self.notes.append(note)`) are reported at info.
+    messages (`self.notes.append(note)`) are reported at info where a request sends them, not at
+    all where none is linked (an event log whose newest entries a method returns).
 
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
@@ -431,6 +432,8 @@ class HistoryWindowRule(Rule):
                 if seg.window is None or layout.source != "python-call" and not part.is_history \
                         and not (part.role != "prompt" and _apart(seg)):
                     continue  # rendered into the text of a prompt no request is linked to: judged where one sends it
+                if seg.unconfirmed and layout.source != "python-call":
+                    continue  # a list not known as the conversation that no linked request sends: no evidence of a cut conversation
                 cached = layout.provider not in _OPT_IN or layout.auto_cache or any(
                     p.breakpoints for p in layout.parts[index:])
                 # a cut with no send call linked, or of a list not known as the conversation: info
