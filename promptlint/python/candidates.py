@@ -37,6 +37,7 @@ from .handoff import conversation_after, grown_read, handed_on, system_keyword_c
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
 from .return_types import never_prompt, never_tools
+from .sorted_returns import sorted_by_callers
 from .walk import child_nodes, subtree
 
 _PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
@@ -66,12 +67,15 @@ def prompt_named(name: str, functions: bool = False) -> bool:
 
 _TOOL_WORDS = {"tool", "tools"}
 #: Words after a name's last tools word that say a tool's use, not definitions (`tool_call_id`, `tool_results`,
-#: `tool_stats`: counts of its calls).
+#: `tool_stats`: counts of its calls), or where tools are loaded from (`tool_files`, `tool_modules`).
 _TOOL_USE_WORDS = {"call", "calls", "called", "result", "results", "choice", "id", "ids", "output", "outputs",
                    "response", "responses", "message", "messages", "part", "parts", "return", "returns", "args",
                    "arguments", "input", "inputs", "error", "errors", "event", "events", "round", "rounds", "use",
                    "uses", "usage", "execution", "status", "stats", "statistics", "metrics", "counts", "counter",
-                   "counters", "histogram"}
+                   "counters", "histogram",
+                   # where tools are loaded from, not their definitions (`tool_files`, `tool_modules`, `tools_dir`)
+                   "file", "files", "path", "paths", "dir", "dirs", "directory", "directories", "folder", "folders",
+                   "module", "modules", "package", "packages"}
 #: First words of a flag, a count or a function that runs a tool (`use_tools`, `max_tool_rounds`, `run_tool`).
 _TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "no",
                         "num", "n", "max", "min", "count", "run", "execute", "call", "invoke", "handle", "dispatch"}
@@ -106,14 +110,17 @@ def _names_kept(func, node) -> bool:
     return bool(values) and all(_names_only(v) for v in values)
 
 
-def tools_layout(finder, node, value, span, own: bool = False, names: bool = False) -> bool:
+def tools_layout(finder, node, value, span, own: bool = False, names: bool = False, sorted_after=None) -> bool:
     """A tools list (or registry) built in an unstable order, or holding an id or a time in a
     tool's name or description (`Tool(name=f"finish_{self.id}")`), outside a send call: a
     candidate with one tools part, reported where the order is lost (PRM203) or where the value
     enters the tool (PRM102, PRM103). `own`: the order must be lost in the expression at `span`
     itself (a local list's comprehension iterating a set), not by a loop around it whose items
     the analysis may have mistaken. `names`: the list keeps only the tools' names, so an MCP
-    server's listing does not by itself prove it is a request's tools. True when one was added."""
+    server's listing does not by itself prove it is a request's tools. `sorted_after`: a callable
+    that says whether whoever receives the list sorts it (every caller of the function returning
+    it: python/sorted_returns.py), asked only when the list is built in an unstable order; then
+    that order is no finding. True when one was added."""
     from .layout_values import variants_of
     from .tool_defs import find_stamped
     from .tool_values import find_unordered, listed_order
@@ -123,6 +130,8 @@ def tools_layout(finder, node, value, span, own: bool = False, names: bool = Fal
     unordered = unordered or find_unordered(value)
     if unordered is not None and own and unordered.anchor is not None and not _inside(unordered.anchor.span, span):
         unordered = None
+    if unordered is not None and sorted_after is not None and sorted_after():
+        unordered = None  # the receivers sort it: the order it is built in is not the order sent
     if unordered is None or unordered.anchor is None:
         # an unordered value never iterated into a list (a set for membership tests) is no order
         unordered = find_stamped(value)
@@ -419,7 +428,8 @@ def returned(finder, node: ast.Return, func, frame) -> bool:
         text = _text_only(value_node) or never_tools(finder, func) and not _listed(value_node)
         value = None if text else speculative(finder, value_node, frame)
         if value is not None and tools_layout(finder, node, value, finder.m.span(value_node),
-                                              names=_names_only(value_node) or _names_kept(func, value_node)):
+                                              names=_names_only(value_node) or _names_kept(func, value_node),
+                                              sorted_after=lambda: sorted_by_callers(finder.ev, finder.m, func)):
             return True
         if not prompt_named(func.name, functions=True):  # (`augment_messages_for_tools`: a message list)
             return False

@@ -20,6 +20,7 @@ from ..model import Kind, Part
 from .flow.values import Alt, Text
 from .candidates import _inside, name_parts, tools_named
 from .module import attribute_chain
+from .sorted_returns import sorted_by_callers
 from .walk import child_nodes, subtree
 
 _GROW = ("append", "extend", "insert")
@@ -150,9 +151,18 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     if not adders and not _mentions_tools(finder.m, loop):
         return False  # (no adder is called, and no name of the loop says tools: it grows no tools list)
     names = _grown(loop, adders)
-    if not names or _sorted_later(func, names):
+    if not names or _sorted_later(func, names) or _sorted_by_receivers(finder, func, names):
         return False
     return _ordered_by(finder, loop, loop.iter, func, frame)
+
+
+def _sorted_by_receivers(finder, func, names: set[str]) -> bool:
+    """True when the lists are local names the function returns (`return tools`) and every caller
+    of the function sorts what it returns (python/sorted_returns.py)."""
+    if func is None or any("." in n for n in names):
+        return False
+    returned = {n.value.id for n in subtree(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    return names <= returned and sorted_by_callers(finder.ev, finder.m, func)
 
 
 def applied_in_call(finder, call: ast.Call, func, frame) -> bool:
