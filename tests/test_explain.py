@@ -234,3 +234,14 @@ def test_cli_explain_keeps_its_cache_where_check_does(tmp_path, monkeypatch):
     flag = tmp_path / "flag"
     assert CliRunner().invoke(main, ["explain", "claude_chat.py:37", "--cache-dir", str(flag)]).exit_code == 0
     assert (flag / "CACHEDIR.TAG").is_file()
+
+
+def test_explain_in_a_file_with_no_prompt_says_so(tmp_path, monkeypatch):
+    from promptlint.cli import main
+    (tmp_path / "store.py").write_text("def keep(messages, memory):\n    return [*messages, memory]\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "store.py:2"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ('promptlint: no prompt found at store.py:2; this file holds no prompt promptlint '
+                                     'recognises (requests of the SDKs the README\'s "What is recognised" lists, '
+                                     'prompt text kept in names that say prompt, templates and prompt files)')

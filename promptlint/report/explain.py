@@ -347,10 +347,14 @@ def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
 
 def nearby_prompts(prompts, filename: str | None, line: int | None) -> str:
     """'; the nearest prompts of this file are at lines 350 and 412' (the two whose line is
-    closest to `line`, in line order), or '' when the file has none or no line was asked for."""
+    closest to `line`, in line order); when the file has none, that it holds no prompt promptlint
+    recognises; '' when no line was asked for."""
     rows = sorted({lay.site.start.row for lay in prompts if lay.site is not None and lay.site.filename == filename})
-    if line is None or not rows:
+    if line is None:
         return ""
+    if not rows:
+        return ("; this file holds no prompt promptlint recognises (requests of the SDKs the README's \"What is "
+                "recognised\" lists, prompt text kept in names that say prompt, templates and prompt files)")
     near = sorted(sorted(rows, key=lambda r: (abs(r - line), r))[:2])
     at = " and ".join(str(r) for r in near)
     return (f"; the nearest prompt{'s' if len(near) > 1 else ''} of this file {'are' if len(near) > 1 else 'is'} "
