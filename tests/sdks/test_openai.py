@@ -362,3 +362,32 @@ def test_a_clock_in_an_assistants_runs_additional_instructions_is_a_warning(tmp_
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics
             if d.code.startswith("PRM1")] == [("PRM102", "warning", 11)]
+
+
+CHOSEN_CLIENTS = """
+    from openai import OpenAI
+
+
+    def ask(q, key, via_router: bool, plain: bool):
+        if via_router:
+            client = OpenAI(api_key=key, base_url="https://openrouter.ai/api/v1")
+        else:
+            client = OpenAI(api_key=key, base_url={other})
+        return client.chat.completions.create(model="m", messages=[{{"role": "user", "content": q}}])
+"""
+
+
+def test_one_client_or_another_by_a_condition_sends_to_one_provider_only_when_both_name_it(tmp_path):
+    def provider(other: str, where: str) -> str | None:
+        (one,) = sent(layouts(tmp_path / where, CHOSEN_CLIENTS.format(other=other)))
+        return one.provider
+    assert provider('"https://api.perplexity.ai"', "a") is None  # two hosts of unknown caching, not OpenAI's
+    assert provider('"https://api.openai.com/v1"', "b") is None  # OpenAI or a router: not known to be OpenAI's
+    assert provider('"https://api.deepseek.com"', "c") is None
+
+
+def test_one_of_two_clients_of_the_same_provider_is_that_provider(tmp_path):
+    source = CHOSEN_CLIENTS.format(other='"https://api.deepseek.com/v1"').replace("https://openrouter.ai/api/v1",
+                                                                                  "https://api.deepseek.com")
+    (one,) = sent(layouts(tmp_path, source))
+    assert one.provider == "deepseek"

@@ -48,9 +48,17 @@ def endpoint_provider(b, call) -> str | None:
     client = b.value(receiver, call.frame)
     if isinstance(client, Alt):  # a client made lazily (`self.client = None` until first use)
         made = [o for o in client.options if isinstance(o, Obj)]
+        if len(made) > 1:  # one client or another by a condition: one provider only when all name it
+            found = {_base_url_provider(o) for o in made}
+            return found.pop() if len(found) == 1 else UNKNOWN
         client = made[0] if len(made) == 1 else client
     if not isinstance(client, Obj):
         return _class_endpoint(b, call)
+    return _base_url_provider(client)
+
+
+def _base_url_provider(client) -> str | None:
+    """The provider of one client object's `base_url` (`endpoint_provider`), None without one."""
     url = client.kwargs.get("base_url")
     if url is None:
         return None
