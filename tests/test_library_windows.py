@@ -181,3 +181,41 @@ def test_a_large_limit_or_one_handed_on_by_position_is_info(tmp_path):
     assert "only long conversations reach a window this large" in found[0].message
     assert "a window this small holds little" in found[1].message
     assert "what it is handed to is not known to send it as the conversation" in found[2].message
+
+
+def test_what_takes_the_window_kept_on_another_object_keeps_the_conversation_an_empty_history_loads_none():
+    assert _facts("""
+        import streamlit as st
+        from llama_index.core.memory import ChatMemoryBuffer
+
+
+        def start(index):
+            memory = ChatMemoryBuffer.from_defaults(token_limit=3900)
+            st.session_state["engine"] = index.as_chat_engine(memory=memory)
+
+
+        def fresh(index, question):
+            engine = index.as_chat_engine(memory=ChatMemoryBuffer.from_defaults(chat_history=[], token_limit=3900))
+            return engine.chat(question)
+    """) == [
+        (6, "ChatMemoryBuffer", 3900, "tokens", False, False, "", "handed", 7,
+         "what takes it is kept as `st.session_state`"),
+        (11, "ChatMemoryBuffer", 3900, "tokens", False, False, "", "handed", 11, ""),
+    ]
+
+
+def test_a_model_given_as_none_leaves_the_default_limit_and_a_window_of_nothing_is_no_window(tmp_path):
+    assert _facts("""
+        from llama_index.core.memory import ChatMemoryBuffer
+
+        memory = ChatMemoryBuffer.from_defaults(llm=None)
+        engine = make_engine(memory=memory)
+    """) == [(3, "ChatMemoryBuffer", 3000, "tokens", False, False, "", "handed", 4, "the window is kept at module level")]
+    (tmp_path / "app.py").write_text(code("""
+        from langchain.chains import ConversationChain
+        from langchain.memory import ConversationBufferWindowMemory
+
+        chat = ConversationChain(llm=None, memory=ConversationBufferWindowMemory(k=0))
+    """))
+    from promptlint import api
+    assert api.check([tmp_path / "app.py"], api.Settings(), jobs=1).diagnostics == []

@@ -18,7 +18,8 @@ classes, parameters, defaults and cuts there are is the library table
   a weaker use (handed to a call under another name or by position, returned by a getter);
 - whether the conversation outlives one call (`kept`): it is kept on the instance or at module
   level, returned to the caller, loaded with a stored conversation (`chat_history=`,
-  `chat_store=`), or what takes it is kept so or used in a loop that does not make it anew.
+  `chat_store=`), or what takes it is kept so, kept on another object (`st.session_state`) or
+  used in a loop that does not make the window anew.
 
 A window built, used once and dropped in the same call (a summary memory of a one-shot request)
 has no `kept`; one that nothing uses has no `use`. The rule judges them. Shapes: `Configured`.
@@ -29,6 +30,7 @@ import ast
 from dataclasses import dataclass
 
 from ..profiles.history_windows import Default, Table, Window, table
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -86,16 +88,25 @@ def library_windows(module) -> list[Configured]:
 class _Finder:
     def __init__(self, module, windows: Table):
         self.module, self.table = module, windows
-        self.parents: dict[int, ast.AST] = {}
-        for node in ast.walk(module.tree):
-            for child in ast.iter_child_nodes(node):
-                self.parents[id(child)] = node
+        self._parents: dict[int, ast.AST] | None = None
+        #: The last names of the calls that may configure a window: classes, their factories, methods.
+        self.names = {*windows.by_name, *windows.defaults_by_name,
+                      *(f for w in windows.windows for f in w.factories)}
+
+    @property
+    def parents(self) -> dict[int, ast.AST]:
+        """id(node) -> its parent, for every node of the module (made on first need: only a module
+        that configures a window needs it)."""
+        if self._parents is None:
+            self._parents = {id(child): node for node in ast.walk(self.module.tree)
+                             for child in ast.iter_child_nodes(node)}
+        return self._parents
 
     # ------------------------------------------------------------------ what is configured
     def run(self) -> list[Configured]:
         out = []
-        for node in ast.walk(self.module.tree):
-            if isinstance(node, ast.Call):
+        for node in subtree(self.module.tree):
+            if type(node) is ast.Call and _last_name(node.func) in self.names:
                 made = self._window_call(node) or self._default_call(node)
                 if made is not None:
                     out.append(made)
@@ -136,7 +147,8 @@ class _Finder:
         counter = args.get(window.unit_param) if window.unit_param else None
         if isinstance(counter, ast.Name) and counter.id == window.unit_value:
             unit = window.unit_as
-        context = limit_at is None and (window.absent_context or window.context_param in args)
+        context = limit_at is None and (window.absent_context or window.context_param in args
+                                        and not _empty(args[window.context_param]))
         off = window.off_param in args and _text(args[window.off_param]) in window.off_values
         steps = ""
         if window.step_param and window.step_param in args:
@@ -147,7 +159,7 @@ class _Finder:
         if window.auto_param and _true(args.get(window.auto_param)):
             reads |= set(window.auto_reads)
         use, how_used, kept = self._trace(call, window.slots, reads, window.pipe)
-        loaded = next((p for p in window.loads if p in args and not _none(args[p])), None)
+        loaded = next((p for p in window.loads if p in args and not _empty(args[p])), None)
         if not kept and loaded is not None:
             kept = f"it is loaded with a conversation kept elsewhere (`{loaded}=`)"
         return Configured(window, call, None, limit, limit_at, unit, context, off, steps, use, how_used, kept)
@@ -165,8 +177,8 @@ class _Finder:
         window = self.table.by_key[default.window]
         at = call if how == "class" else _attr_name(call.func)
         kept = self._kept_consumer(call, call, "the agent")
-        return Configured(window, at, default, window.default, None, window.unit,
-                          default.context_param in args, False, "", call, "agent", kept)
+        context = default.context_param in args and not _empty(args[default.context_param])
+        return Configured(window, at, default, window.default, None, window.unit, context, False, "", call, "agent", kept)
 
     def _library_method(self, call: ast.Call) -> tuple | None:
         """(default, method) for `X.method(...)` where `X` is made by a call of the default's
@@ -238,6 +250,8 @@ class _Finder:
         kind = holder[0] if holder else None
         if kind in ("module", "attr"):
             return f"{subject} is kept {'at module level' if kind == 'module' else 'on the instance'}"
+        if kind == "stored":
+            return f"{subject} is kept as `{self.module.code(holder[1])}`"
         if kind == "returned":
             return f"{subject} is returned to the caller"
         if kind == "local":
@@ -258,7 +272,8 @@ class _Finder:
 
     def _holder(self, node: ast.AST, slots) -> tuple:
         """What keeps the value of `node`: ("local", name, func), ("module", name), ("attr", name,
-        class), ("slot", target), ("kw", keyword, call), ("arg", call), ("returned",), ("direct",
+        class), ("slot", target), ("stored", target: another object's attribute), ("kw", keyword,
+        call), ("arg", call), ("returned",), ("direct",
         attribute), ("pipe", binop), or None; with the node climbed to (through `x or CALL`,
         `await CALL`, a conditional value)."""
         child, parent = node, self.parents.get(id(node))
@@ -294,6 +309,7 @@ class _Finder:
                 return ("attr", target.attr, cls) if cls is not None else None
             if target.attr in slots:
                 return ("slot", target)
+            return ("stored", target)  # kept on another object (`st.session_state.engine = ...`)
         return None
 
     def _occurrences(self, holder: tuple) -> list[ast.AST]:
@@ -382,8 +398,10 @@ def _true(expr: ast.expr | None) -> bool:
     return isinstance(expr, ast.Constant) and expr.value is True
 
 
-def _none(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Constant) and expr.value is None
+def _empty(expr: ast.expr) -> bool:
+    """None or an empty list, tuple or dict display: no conversation loaded."""
+    return isinstance(expr, ast.Constant) and expr.value is None or \
+        isinstance(expr, (ast.List, ast.Tuple)) and not expr.elts or isinstance(expr, ast.Dict) and not expr.keys
 
 
 def _is_zero(expr: ast.expr) -> bool:

@@ -4,9 +4,10 @@
 Reported where the window is configured (the class's call, or the method that makes an agent
 with its default memory), once a conversation goes through it across calls:
 
-- nothing when it keeps no window (a parameter turns the cut off, it cuts in steps, or its limit
-  is the model's context window: the conversation would not fit otherwise), when nothing sends a
-  conversation through it, or when what takes it lives for one call only (a one-shot request);
+- nothing when it keeps no window (a parameter turns the cut off, it cuts in steps, its limit is
+  the model's context window: the conversation would not fit otherwise, or it keeps nothing,
+  `k=0`), when nothing sends a conversation through it, or when what takes it lives for one call
+  only (a one-shot request);
 - a warning when an agent, a chain or a read of the window sends the conversation through it, it
   outlives one call, and its limit is a known constant that ordinary conversations reach
   (`REACHED`: from a window that holds a cacheable amount up to one a few dozen turns fill);
@@ -49,7 +50,7 @@ def findings(rule, module):
     for found in module.facts.get("library_windows", ()):
         window = found.window
         if found.off or found.context or window.cut == "steps" or found.steps == "given" \
-                or found.use is None or not found.kept:
+                or found.use is None or not found.kept or found.limit is not None and found.limit <= 0:
             continue
         severity, why = _judge(found)
         limit = "a limit that is not a constant" if found.limit is None else \
