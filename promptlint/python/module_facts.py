@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from . import (converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
                history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals, kind_windows,
-               langchain_models, memory_windows, newest_queries, newest_remakes, opt_in_markers, render_ids,
-               replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
+               langchain_models, library_windows, memory_windows, newest_queries, newest_remakes, opt_in_markers,
+               render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
                unseen_templates)
 def gather(module, evaluator, builder) -> list:
     """Record in `module.facts` every fact of `module` its module rules read, after its requests
@@ -67,7 +67,8 @@ def _gates(module, evaluator) -> None:
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
     to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
     (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
-    it grows and sent at its head (`summary_heads`), and system messages of anywhere in a conversation moved
+    it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
+    the module configures (`library_windows`), and system messages of anywhere in a conversation moved
     into the Responses API's instructions (`system_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
@@ -105,6 +106,8 @@ def _gates(module, evaluator) -> None:
         module.facts["summary_heads"] = summary_heads.summary_heads(module)
     if "max_prompt_tokens" in module.source:
         module.facts["prompt_budgets"] = history_loads.prompt_budgets(module)
+    if library_windows.might_configure(module.source):
+        module.facts["library_windows"] = library_windows.library_windows(module)
     if "prompt_cach" in module.source:
         off = gated_markers.caching_off(module)
         if off and evaluator.project.marker_files(module.path):

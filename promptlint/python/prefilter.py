@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..profiles import history_windows
 from . import anchored, sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
 from .inplace_merges import might_append, might_merge
@@ -35,6 +36,9 @@ RESULT_HINTS = ('"role": "tool"', "'role': 'tool'", 'role="tool"', '"type": "too
                 '"function_call_output"', "'function_call_output'", "ToolMessage(", "FunctionMessage(")
 #: Words of semantic response caches (PRM401/402).
 CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
+#: A memory or context class of an agent library that keeps a window of the conversation (PRM105:
+#: python/library_windows.py; the names of the library table).
+WINDOW_HINTS = history_windows.table().hints()
 #: A LangChain Claude chat model built (PRM302: python/langchain_models.py).
 MODEL_HINTS = ("ChatAnthropic(", "ChatAnthropicVertex(")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
@@ -44,7 +48,8 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
              r"(?:(?:[rRfFbBuU]{1,2})?[\"']|[\w.\[\]\"']{1,200}\.(?:format|format_map|substitute|safe_substitute)\()")
 
 
-_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS, *MODEL_HINTS}, key=len, reverse=True))
+_WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS, *MODEL_HINTS, *WINDOW_HINTS},
+                      key=len, reverse=True))
 _ASSIGNED_RE = re.compile(_ASSIGNED)
 #: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them
 #: (`class JudgeTemplate:` too: a namespace of static text builders, python/candidates.py);

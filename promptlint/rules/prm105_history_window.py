@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
+from ._library_windows import findings as library_window_findings
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -239,6 +240,27 @@ class HistoryWindowRule(Rule):
     wherever it is, into `instructions` (which precede all input items) rewrites the head of the
     request when a later system message is added: info, where the text is moved.
 
+    A window kept by an agent library's memory or context class that the module configures and
+    hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
+    3000)` and `ChatSummaryMemoryBuffer`, an agent made by `worker.as_agent()` with its default
+    memory of 3,000 tokens, LangChain `ConversationBufferWindowMemory(k=5)`,
+    `ConversationTokenBufferMemory`, `ConversationSummaryBufferMemory` and a `trim_messages(
+    max_tokens=...)` runnable, AutoGen `BufferedChatCompletionContext`,
+    `TokenLimitedChatCompletionContext` and `HeadAndTailChatCompletionContext`, Semantic Kernel
+    `ChatHistoryTruncationReducer` and `ChatHistorySummarizationReducer`; what each keeps and its
+    defaults are in `promptlint/profiles/history_windows.toml`) is reported where it is configured:
+    a warning when the conversation goes through it across calls (handed to an agent, a chain or
+    an engine under the keyword it takes it by, `memory=`, `model_context=`; set as an agent's
+    memory; or cut by the window's own method, `memory.get()`, `history.reduce()`) and its limit
+    is a constant that ordinary conversations reach (1,024 to 8,192 tokens, 5 to 50 messages, 3
+    to 25 exchanges); info when the limit is not a constant, is smaller or larger than that, or
+    when the window is only handed on (by position, under another name, returned by a getter).
+    Not reported: a window cut in steps (LlamaIndex `Memory`, which flushes blocks of
+    `token_flush_size` tokens; a reducer given a `threshold_count`), one sized from the model's
+    context window (a model given and no limit), one that keeps the oldest messages
+    (`strategy="first"`), one built and used for a single call (a summary memory of a one-shot
+    request), one nothing sends a conversation through, and the unbounded buffers.
+
     A running summary an instance rewrites as its conversation keeps only its newest part (`self.summary =
     self.summarize(self.summary, runs[: len(runs) - self.offset])`, or the messages popped from its head
     in a `while` loop folded into it), sent as a message before that conversation by another method
@@ -379,6 +401,7 @@ class HistoryWindowRule(Rule):
                                   related=[Related(module.span(head), "the summary sent at the head of the "
                                                    "conversation here")])
         yield from self._stored_cuts(module)
+        yield from library_window_findings(self, module)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
                        "run drops its oldest messages to fit (`truncation_strategy` \"auto\"), on every run from then "
