@@ -52,6 +52,10 @@ def test_an_export_through_a_parent_package_or_a_star_import_counts(tmp_path):
     assert _first(probe(tmp_path, RECORD, files, name="app/core/persona.py"))[1] is Volatility.STABLE
     files = {"app/__init__.py": "from .persona import *\n", "app/grading.py": BUILDER}
     assert _first(probe(tmp_path / "star", RECORD, files, name="app/persona.py"))[1] is Volatility.STABLE
+    # through a sibling module that imports it in turn (`from phi.agent.agent import AgentSession`)
+    files = {"app/__init__.py": "from app.agent import Persona\n", "app/agent.py": "from app.persona import Persona\n",
+             "app/grading.py": BUILDER}
+    assert _first(probe(tmp_path / "chain", RECORD, files, name="app/persona.py"))[1] is Volatility.STABLE
 
 
 def test_a_class_listed_in_its_module_s_all_is_exported(tmp_path):

@@ -49,7 +49,8 @@ def _listed(module, name: str) -> bool:
 
 def _exported(evaluator, module, cls: ast.ClassDef) -> bool:
     """True when the `__all__` of the class's module lists it, or an `__init__.py` of a package
-    above its module imports it (`from fw.agent import Agent`, `from .agent import *`)."""
+    above its module imports it (`from fw.agent import Agent`, `from .agent import *`, or from
+    another module that imports it in turn: `from phi.agent.agent import AgentSession`)."""
     if _listed(module, cls.name):
         return True
     dotted = getattr(module, "dotted", None)
@@ -64,13 +65,20 @@ def _exported(evaluator, module, cls: ast.ClassDef) -> bool:
         if init is None or init is module or not init.filename.endswith("__init__.py"):
             continue
         target = init.imports.get(cls.name)
-        if target is not None and target.rpartition(".")[0] in sources and target.endswith("." + cls.name):
+        if target is not None and (target.rpartition(".")[0] in sources and target.endswith("." + cls.name)
+                                   or _resolves_to(evaluator, init, cls)):
             return True
         for node in init.tree.body:
             if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names) \
                     and _from_base(node, package) == dotted:
                 return True
     return False
+
+
+def _resolves_to(evaluator, init, cls: ast.ClassDef) -> bool:
+    """True when the name `cls.name` that the module `init` imports is `cls` itself."""
+    ref = evaluator.resolve_global(init, cls.name, 0)
+    return getattr(ref, "node", None) is cls
 
 
 def _subclassed(evaluator, module, cls: ast.ClassDef) -> bool:
