@@ -31,6 +31,10 @@ _CALLED_NAME_REVERSED = re.compile(r"\([ \t]*(\w*[^\W\d])(?:(?![\w.])|\.\w*[^\W\
 SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
 PARAMS = "param:"  # a search for the files that define a function with a parameter NAME
+BASES = "base:"  # a search for the files that define a class naming NAME among its bases
+#: The bases of a `class` statement (up to its first `)`: a pre-filter, the AST confirms).
+_CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
+_BASE_NAME = re.compile(r"[^\W\d]\w*")
 #: The parameter list of a `def` (up to its first `)`; no word boundary, which is tried at every
 #: character: a pre-filter, the AST confirms) and the
 #: names in it followed by `:`, `=`, `,` or its end.
@@ -50,14 +54,17 @@ class Package:
     """The `.py` files of one package tree (`python_files`), the state of each (`reads`), an
     index of the names each assigns at the start of a line, one of the names each calls
     (`name(...)` or `module.name(...)`), the files whose text names a cache breakpoint key
-    (`markers`: indexes into `files`) and those that write a Claude model name (`claude`)."""
+    (`markers`: indexes into `files`), those that write a Claude model name (`claude`) and, by
+    name, those that define a class naming it among its bases (`bases`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int] | int],
                  calls: dict[str, list[int] | int] | None = None, markers: list[int] | None = None,
-                 params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None):
+                 params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None,
+                 bases: dict[str, list[int] | int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
         self.params = params or {}
+        self.bases = bases or {}
         self.markers = markers or []
         self.claude = claude or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
@@ -71,6 +78,7 @@ class Package:
         names: dict[str, list[int]] = {}
         calls: dict[str, list[int]] = {}
         params: dict[str, list[int]] = {}
+        bases: dict[str, list[int]] = {}
         markers: list[int] = []
         claude: list[int] = []
         for i, path in enumerate(files):
@@ -89,11 +97,15 @@ class Package:
             if "def" in text:
                 for name in param_names(text):
                     _add(params, name, i)
-        return cls(files, states, names, calls, markers, params, claude)
+            if "class" in text:
+                for name in base_names(text):
+                    _add(bases, name, i)
+        return cls(files, states, names, calls, markers, params, claude, bases)
 
     def matching(self, name: str) -> list[Path]:
-        """The files that assign `name`, for "call:NAME" the files that call NAME, for "markers:"
-        the files that name a cache breakpoint key, for "claude:" those that write a Claude model name."""
+        """The files that assign `name`, for "call:NAME" the files that call NAME, for "base:NAME"
+        those that define a class with NAME among its bases, for "markers:" the files that name a
+        cache breakpoint key, for "claude:" those that write a Claude model name."""
         if name == MARKERS:
             return [self.files[i] for i in self.markers]
         if name == CLAUDE:
@@ -102,6 +114,8 @@ class Package:
             found = self.calls.get(name[len(CALLS):], ())
         elif name.startswith(PARAMS):
             found = self.params.get(name[len(PARAMS):], ())
+        elif name.startswith(BASES):
+            found = self.bases.get(name[len(BASES):], ())
         else:
             found = self.names.get(name, ())
         return [self.files[found]] if type(found) is int else [self.files[i] for i in found]
@@ -137,6 +151,13 @@ def param_names(text: str) -> list[str]:
     """The names of the parameters of the functions defined in `text` (`def f(a, b: int = 1)`:
     a, b), each once; a pre-filter (a default holding `)` ends the list early)."""
     names = [name for params in _DEF_PARAMS.findall(text) for name in _PARAM_NAME.findall(params)]
+    return list(dict.fromkeys(names))
+
+
+def base_names(text: str) -> list[str]:
+    """The names written among the bases of the classes defined in `text` (`class A(pkg.Base,
+    Generic[T])`: pkg, Base, Generic, T), each once; a pre-filter (the AST confirms)."""
+    names = [name for bases in _CLASS_BASES.findall(text) for name in _BASE_NAME.findall(bases)]
     return list(dict.fromkeys(names))
 
 

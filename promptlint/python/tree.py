@@ -18,7 +18,7 @@ from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
 from .code_state import code_state
 from .module import Module, ParseError, load
-from .packages import CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
+from .packages import BASES, CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept, between two files and while one is analysed
 #: (past it the least recently used that the running analysis does not hold are dropped: a tree
@@ -397,6 +397,12 @@ class Project:
         of them. Recorded as one dependency ("search:ROOT param:NAME")."""
         return self._load_all(self._search(self._root_of(near), PARAMS + param), limit)
 
+    def subclassers_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
+        """The modules of the package tree that holds `near` (itself included) whose text defines
+        a class naming `name` among its bases (`class DuckAgent(Agent)`), parsed; None past
+        `limit` of them. Recorded as one dependency ("search:ROOT base:NAME")."""
+        return self._load_all(self._search(self._root_of(near), BASES + name), limit)
+
     def _load_all(self, paths: list[Path], limit: int) -> list[Module] | None:
         """The modules at `paths` that parse; None past `limit` paths, or when one cannot be held
         (`OverBudget`): not every one can be read, so none is followed."""
@@ -441,8 +447,8 @@ class Project:
 
     def _search(self, root: Path, key: str) -> list[Path]:
         """The files of the package tree at `root` that `key` matches (`Package.matching`: a name
-        assigned, "call:NAME", "param:NAME", "markers:", "claude:"), recorded as one dependency
-        ("search:ROOT KEY") with the package's state and the matches."""
+        assigned, "call:NAME", "param:NAME", "base:NAME", "markers:", "claude:"), recorded as one
+        dependency ("search:ROOT KEY") with the package's state and the matches."""
         package = self._package(root)
         matches = package.matching(key)
         reads.note(search_key(root, key), f"{package.snapshot}:{digest_paths(matches)}")

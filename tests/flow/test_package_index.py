@@ -44,3 +44,17 @@ def test_the_index_finds_names_of_one_file_and_of_several(tmp_path):
     assert package.names["OTHER"] == 1 and package.names["PROMPT"] == [0, 1]
     shared = [k for index in (package.names, package.calls, package.params) for k in index if k == "prompt"]
     assert len(shared) == 2 and shared[0] is shared[1]  # `prompt(x)` of c.py, the parameter of a.py
+
+
+def test_the_index_finds_the_files_that_extend_a_class_by_the_names_of_its_bases(tmp_path):
+    """`base:NAME` matches the files with a class statement that names NAME among its bases (a
+    pre-filter: `Generic` and `T` of `Generic[T]` too); a call or an assignment of NAME is none."""
+    from promptlint.python.packages import BASES, Package, base_names
+    assert base_names("class A(pkg.Base, Generic[T]):\n    pass\nclass B:\n    x = Base(1)\n") == [
+        "pkg", "Base", "Generic", "T"]
+    (tmp_path / "a.py").write_text("from .base import Agent\n\n\nclass Duck(Agent):\n    pass\n")
+    (tmp_path / "b.py").write_text("from .base import Agent\n\nagent = Agent(name='b')\n")
+    (tmp_path / "c.py").write_text("import base\n\n\nclass Tutor(\n    base.Agent, metaclass=Meta\n):\n    pass\n")
+    package = Package.scan(tmp_path)
+    assert [p.name for p in package.matching(BASES + "Agent")] == ["a.py", "c.py"]
+    assert package.matching(BASES + "Duck") == []

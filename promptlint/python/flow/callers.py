@@ -19,6 +19,7 @@ import bisect
 
 from ..module import is_static_method
 from ..walk import children
+from .open_classes import built_unseen
 from .per_call import per_element
 from .relays import RELAY_NAMES, relayed
 from .scopes import Frame
@@ -322,9 +323,11 @@ def field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
     instance nobody built in the analysed code reads `self.attr` (`self.system_message.format(
     doc_schema=self.doc_schema)`): the calls in its module and in the other modules of its package
     tree (`PlannerConfig(doc_schema=agent.clean_schema())`), when there are few (`MAX_CALLERS`).
-    A call that does not pass it gives `default()` (the class default). None when there are no
-    calls, too many, or a call may pass it by position or by `**kwargs` (then the class default
-    is read, as before)."""
+    `cls` is the class of the instance (a subclass's instance is built by the subclass's calls,
+    not by those of the base that declares the field). A call that does not pass it gives
+    `default()` (the class default). None when there are no calls, too many, or a call may pass
+    it by position or by `**kwargs`, or when the class's users build it (`open_classes`: the calls
+    of the tree are then examples; the class default is read, as before)."""
     key = ("field callers", id(cls), attr)
     if key in evaluator._return_cache:
         return evaluator._return_cache[key]
@@ -348,8 +351,8 @@ def _field_arguments(evaluator, module, cls: ast.ClassDef, attr: str, default):
         if others is None:
             return None
         sites += _calls_in(evaluator, others, cls.name, lambda target: isinstance(target, ClassRef) and target.node is cls)
-    if not sites or len(sites) > MAX_CALLERS:
-        return None
+    if not sites or len(sites) > MAX_CALLERS or built_unseen(evaluator, module, cls):
+        return None  # (a class its users build: the calls of the tree are examples, not its value)
     values = []
     for site_module, call, caller, c in sites:
         arg = next((kw.value for kw in call.keywords if kw.arg == attr), None)

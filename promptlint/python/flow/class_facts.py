@@ -1,6 +1,6 @@
 """Facts of class bodies, read from the syntax tree once per class node (kept on it): the
-`self.ATTR` assignments, annotations and growth of a class's methods, the members a class body
-defines, and the annotation of a list of messages. No evaluation: the evaluator's objects
+`self.ATTR` assignments, annotations and growth of a class's methods, the members and fields a
+class body defines (annotated, required, None by default), and the annotation of a list of messages. No evaluation: the evaluator's objects
 (`objects.py`) read them."""
 from __future__ import annotations
 
@@ -321,3 +321,33 @@ def attrs_factory(module, node) -> tuple[ast.AST | None, bool]:
         if "default" in kw:
             return attrs_factory(module, kw["default"])
     return None, False
+
+
+def declares(cls: ast.ClassDef, attr: str) -> bool:
+    """True when the class body annotates `attr` (a dataclass or pydantic field)."""
+    return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
+
+
+def required_field(stmt, attr: str) -> bool:
+    """True for a field annotated without a value in a class body (`payload: dict`), not a
+    `ClassVar`."""
+    return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
+        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
+
+
+def none_default(node) -> bool:
+    """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
+    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
+    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
+    the class."""
+    if isinstance(node, ast.Constant) and node.value is None:
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+        if name in ("Field", "field"):
+            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
+            default = kw.get("default", node.args[0] if node.args else None)
+            # (no default, or `...`: a required field, which each instance is given)
+            return "default_factory" not in kw and (default is None or isinstance(default, ast.Constant)
+                                                    and default.value in (None, Ellipsis))
+    return False

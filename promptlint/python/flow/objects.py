@@ -16,9 +16,9 @@ from ... import classify
 from ..module import attribute_chain, is_static_method
 from .callers import field_arguments
 from .budget import SPENT
-from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, grown, grown_at_setup,
-                          held_writes, holds_conversation, members_named, message_list, self_annotation, self_assigns,
-                          stepped, unannotated, walk_statements)
+from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, declares, grown,
+                          grown_at_setup, held_writes, holds_conversation, members_named, message_list, none_default,
+                          required_field, self_annotation, self_assigns, stepped, unannotated, walk_statements)
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
@@ -98,11 +98,6 @@ def _instances(value) -> bool:
     return isinstance(value, Obj) and value.qualname.startswith("instance:")
 
 
-def _declares(cls: ast.ClassDef, attr: str) -> bool:
-    """True when the class body annotates `attr` (a dataclass or pydantic field)."""
-    return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
-
-
 def _filled_later(value) -> bool:
     """True for an empty list or dict display (`step_results=[]`): a container a record is built
     with to be filled afterwards, not its content."""
@@ -138,36 +133,20 @@ def _handed_in(self_value) -> bool:
         and self_value.span is None and not self_value.kwargs
 
 
-def _required_field(stmt, attr: str) -> bool:
-    """True for a field annotated without a value in a class body (`payload: dict`), not a
-    `ClassVar`."""
-    return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
-        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
-
-
-def _none_default(node) -> bool:
-    """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
-    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
-    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
-    the class."""
-    if isinstance(node, ast.Constant) and node.value is None:
-        return True
-    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
-        name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        if name in ("Field", "field"):
-            kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
-            default = kw.get("default", node.args[0] if node.args else None)
-            # (no default, or `...`: a required field, which each instance is given)
-            return "default_factory" not in kw and (default is None or isinstance(default, ast.Constant)
-                                                    and default.value in (None, Ellipsis))
-    return False
-
-
 def _serving(self_value) -> ast.ClassDef | None:
     """The class of the instance a method reads (`self:Cls`, an instance built at a call), or None."""
     if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
         return self_value.args[0].node
     return None
+
+
+def _instance_class(module, c: ast.ClassDef, self_value) -> tuple:
+    """(module, class) of the instance a method reads: its own class (`self:DuckAgent` reading
+    a field its base `Agent` declares is built by `DuckAgent(...)` calls, never by `Agent(...)`
+    ones), else `c` (with its `module`)."""
+    if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
+        return self_value.args[0].module, self_value.args[0].node
+    return module, c
 
 
 def _is_builtin_annotation(ann) -> bool:
@@ -208,7 +187,7 @@ class ObjectsMixin:
             if base.args and isinstance(base.args[0], ClassRef):
                 module = base.args[0].module
                 if attr in base.kwargs and base.qualname.startswith("instance:") \
-                        and self.init_of(base.args[0]) is None and _declares(base.node, attr) \
+                        and self.init_of(base.args[0]) is None and declares(base.node, attr) \
                         and not _filled_later(base.kwargs[attr]) \
                         and not any(changed_by_methods(c, attr) for _, c in self.mro(module, base.node)):
                     # a record built with its fields (`Result(context=text, raw=data)`, a dataclass,
@@ -268,7 +247,7 @@ class ObjectsMixin:
                 return dynamic(cls_module.span(node), f"self.{attr}", Kind.UNKNOWN, Volatility.UNKNOWN,
                                f"`self.{attr}`: a counter its methods step (`+=`)")
             if not assigns:
-                typed = self._annotated_instance(cls_module, c, attr, None) if _declares(c, attr) else None
+                typed = self._annotated_instance(cls_module, c, attr, None) if declares(c, attr) else None
                 if typed is not None:
                     return typed  # `flow: "Flow" = Field(description=...)`: each instance is given a Flow
                 continue
@@ -316,7 +295,7 @@ class ObjectsMixin:
         ref = self.eval(item, self.module_frame(module), {})
         if not isinstance(ref, ClassRef):
             return False
-        return not any(_declares(c, "role") or self_assigns(c, "role") for _, c in self.mro(ref.module, ref.node))
+        return not any(declares(c, "role") or self_assigns(c, "role") for _, c in self.mro(ref.module, ref.node))
 
     def _annotated_instance(self, module, c: ast.ClassDef, attr: str, ann) -> Obj | None:
         """An instance of the class of the tree that the attribute's annotation names (the field
@@ -353,11 +332,12 @@ class ObjectsMixin:
                     return self.call_function(fn, {}, depth + 1, None)
                 return fn
             targets, value = [], None
-            if _required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(module, c)) is None \
-                    and not any(changed_by_methods(k, attr) for _, k in self.mro(module, c)):
+            built = _instance_class(module, c, self_value)
+            if required_field(stmt, attr) and _handed_in(self_value) and self.init_of(ClassRef(*built)) is None \
+                    and not any(changed_by_methods(k, attr) for _, k in self.mro(*built)):
                 # a required field of a record (`payload: dict` of a pydantic model or dataclass) of
                 # an instance built elsewhere: what its constructor calls pass (`Request(payload=args)`)
-                given = field_arguments(self, module, c, attr, lambda: dynamic(module.span(stmt), f"self.{attr}"))
+                given = field_arguments(self, *built, attr, lambda: dynamic(module.span(stmt), f"self.{attr}"))
                 if given is not None:
                     return given
             if isinstance(stmt, ast.Assign):
@@ -375,13 +355,13 @@ class ObjectsMixin:
             if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
                 frame = Frame(module=module, cls=c, module_level=True, depth=depth + 1)
                 if _unbuilt(self_value) and isinstance(stmt, ast.AnnAssign):  # an instance built elsewhere
-                    given = field_arguments(self, module, c, attr, lambda: (
+                    given = field_arguments(self, *built, attr, lambda: (
                         (self._configured(module, c, attr, self_value) or dynamic(module.span(stmt), f"self.{attr}"))
-                        if _none_default(value)
+                        if none_default(value)
                         else self._field_default(value, frame, self_value)))
                     if given is not None:
                         return given  # `Config(doc_schema=agent.schema())`: what its constructors pass
-                if _none_default(value):
+                if none_default(value):
                     return None  # `url: str | None = None`: each instance sets it (or the methods do)
                 return self._field_default(value, frame, self_value)
         return None
@@ -508,19 +488,30 @@ class ObjectsMixin:
                 # unless the constructor calls of the tree pass it (`Prompt(context=docs)` per request);
                 # a text default (`system_prompt: str = SYSTEM_PROMPT`) is one of the values it may take
                 built = configured if default is None else Alt([configured, default], fallback=True)
-                given = field_arguments(self, m, frame.cls, name, lambda: built if default is None else default)
+                given = self._init_arguments(frame, name, lambda: built if default is None else default)
                 return built if given is None else given
             built = None if self.defaults(Func(m, frame.func)).get(name) is not None else \
                 built_with(frame, param, _serving(frame.self_value))
             if built is not None:  # `def __init__(self, llm, intents)` of a classifier: what it is built with,
                 # unless the constructor calls of the tree pass it
-                given = field_arguments(self, m, frame.cls, name, lambda: built)
+                given = self._init_arguments(frame, name, lambda: built)
                 return built if given is None else given
         unread = dynamic(span, name, Kind.UNKNOWN, Volatility.UNKNOWN,
                          f"the parameter `{name}` (its callers {SPENT})" if spent else f"the parameter `{name}`")
         # `def __init__(self, system_prompt: str = SYSTEM_PROMPT)` that no caller of the tree is
         # known to pass: what a caller gives, or its default, one per caller (as `x or DEFAULT`)
         return unread if default is None else Alt([unread, default], fallback=True)
+
+    def _init_arguments(self, frame: Frame, name: str, default):
+        """What the constructor calls of the instance's class pass for parameter `name` of the
+        `__init__` of `frame` (`callers.field_arguments`), or None. The instance of a subclass
+        is built by the subclass's calls; one whose class defines an `__init__` of its own
+        (that calls this one with arguments of its own) by no call that passes this one's."""
+        module, cls = _instance_class(frame.module, frame.cls, frame.self_value)
+        own = self.init_of(ClassRef(module, cls))
+        if own is None or own.node is not frame.func:
+            return None
+        return field_arguments(self, module, cls, name, default)
 
     def _default_value(self, frame: Frame, name: str) -> Value | None:
         """The value of the default of parameter `name` of the frame's function (evaluated once,
