@@ -126,3 +126,19 @@ def test_lists_named_for_tools_or_marked_on_a_slice_that_drops_the_newest_are_no
                 older = self.messages[:-1]
                 older[-1]["cache_control"] = {"type": "ephemeral"}
     ''') == []
+
+
+def test_the_messages_of_a_request_object_are_the_callers_unless_every_caller_makes_it_anew(tmp_path):
+    source = '''
+        def to_bedrock(request_data):
+            messages = request_data.get("messages", [])
+            messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+            return {"messages": messages}
+    '''
+    assert _facts(tmp_path, source) == [(3, "request_data.messages", None, None, False)]
+    assert _facts(tmp_path, source + '''
+
+        async def handle(request):
+            request_data = await request.json()
+            return to_bedrock(request_data)
+    ''') == []  # the body parsed for this request

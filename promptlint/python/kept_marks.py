@@ -304,8 +304,11 @@ def _judge(module, funcs, scope: _Scope, base, steps, stmt):
     (`kept` says how) or is the callers' list (`kept` None); None when the code builds it anew
     for each request."""
     kind, name = base
-    if steps:  # an attribute or a key of it (`request.messages`): the callers' when they pass it
-        return (None, None, [], None) if kind == "param" else None
+    if steps:  # an attribute or a key of a parameter (`request.messages`): the callers' object, unless they
+        if kind != "param":  # all make it for the call (`convert(await request.json())`)
+            return None
+        got = _callers(module, funcs, scope, name)
+        return None if got is None else (None, None, got[2], got[3])
     if kind == "self":
         grower = _self_grower(scope.cls, name)
         if grower is None or _assigns_afresh(scope.func, name):

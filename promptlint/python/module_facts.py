@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import (converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
                history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, memory_windows, newest_queries, newest_remakes, opt_in_markers, render_ids,
+               langchain_models, marker_blocks, memory_windows, newest_queries, newest_remakes, opt_in_markers, render_ids,
                replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
                unseen_templates)
 def gather(module, evaluator, builder) -> list:
@@ -73,6 +73,8 @@ def _gates(module, evaluator) -> None:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
         module.facts["kept_marks"] = kept_marks.kept_marks(module)  # (PRM304, PRM302: marks left in a kept list)
+        if marker_blocks.might_hold(module.source):  # (PRM302: a block of the breakpoint alone)
+            module.facts["bare_marks"] = marker_blocks.bare_marks(module)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)

@@ -141,6 +141,11 @@ class MissingCacheBreakpointRule(Rule):
     https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md),
     so every request processes more of the conversation uncached. A warning when the code keeps
     and grows the list, info when it is the callers' (PRM304 says which lists are kept).
+    A breakpoint block built from an item that may be a plain string (`{**base, "cache_control":
+    cc}` with `base = last if isinstance(last, dict) else {}`) is reported as info: for a string it
+    is the breakpoint alone, with no type and no text (the Messages API takes text blocks with
+    both: https://platform.claude.com/docs/en/api/typescript/messages/create), so the string's
+    text is dropped and the breakpoint is lost with the block.
     """
 
     code = "PRM302"
@@ -203,6 +208,13 @@ class MissingCacheBreakpointRule(Rule):
         for mark in module.facts.get("kept_marks", ()):
             if mark.capped is not None:
                 yield self._capped(module, mark)
+        for block, item in module.facts.get("bare_marks", ()):
+            message = (f"When `{item}` is not a dict (a plain string item), this block is the cache breakpoint "
+                       "alone: the item's text is dropped from the request, and a block with no type and no text "
+                       "is dropped by a formatter or refused by the API, so the breakpoint it was to set is lost "
+                       "too; write a text block for a string (`{\"type\": \"text\", \"text\": ..., "
+                       "\"cache_control\": ...}`)")
+            yield self.diagnostic(message, module.span(block), severity=Severity.INFO)
 
     def _capped(self, module, mark) -> Diagnostic:
         """A breakpoint written into the newest message of a kept list until a count of them
