@@ -57,6 +57,18 @@ class TooManyBreakpointsRule(Rule):
     https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md:
     "the moving marker ... is not an invalidator (previously-marked blocks are still cache hits)").
     Code that counts the breakpoints and stops marking at a limit is PRM302's.
+
+    ## Breakpoints added on top of the caller's
+    A function that adds breakpoints at three or more places of a request it is handed (a caching
+    middleware: the top-level automatic `cache_control`, the last system block, the last tool) and
+    passes its messages on without counting the breakpoints they carry is reported as info at its
+    first write, in a package that carries breakpoints written on message blocks into its requests
+    (a file reads one off a block: `block.get("cache_control")`, `"cache_control" in block`): two
+    in the messages then make five, and the request is rejected. Proxies that add their own
+    breakpoints to a client's request are a known source of the error ("A maximum of 4 blocks with
+    cache_control may be provided. Found 5.": https://github.com/VicBilibily/GCMP/pull/83). Not
+    reported when the function or a helper reads a breakpoint key or calls one named to count them
+    (it makes room), nor in a package whose messages never carry one.
     """
 
     code = "PRM304"
@@ -92,6 +104,16 @@ class TooManyBreakpointsRule(Rule):
         yield self.diagnostic(message, h.span_or(span, layout.site), prompt=layout.id)
 
     def check_module(self, module) -> Iterable[Diagnostic]:
+        yield from self._kept(module)
+        for node, places in module.facts.get("added_marks", ()):  # (python/added_marks.py)
+            message = (f"This function adds cache breakpoints at {places} places of a request it is handed and "
+                       "passes on its messages without counting the breakpoints they carry (this package carries "
+                       "breakpoints written on message blocks into its requests): with "
+                       f"{max(1, 5 - places)} or more there, the request holds more than 4 and Anthropic rejects it "
+                       "(a 400 error); count the request's breakpoints first and add only as many as still fit")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+
+    def _kept(self, module) -> Iterable[Diagnostic]:
         """A breakpoint written into the newest message of a conversation kept from turn to turn
         and never removed (`python/kept_marks.py`): an error when the code keeps and grows the
         list, info when it is the callers' list. Capped ones are PRM302's."""
