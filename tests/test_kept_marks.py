@@ -142,3 +142,15 @@ def test_the_messages_of_a_request_object_are_the_callers_unless_every_caller_ma
             request_data = await request.json()
             return to_bedrock(request_data)
     ''') == []  # the body parsed for this request
+
+
+def test_a_marked_message_added_to_the_kept_list_piles_up_and_one_added_to_a_copy_does_not(tmp_path):
+    assert _found(tmp_path, "kept_added.py") == [("PRM304", "error", 14, 9, [])]
+    assert "adds a message carrying a cache breakpoint to `self.messages`" in \
+        fixture_findings(FIXTURE, "kept_added.py", tmp_path)[0].message
+
+
+def test_a_loop_that_adds_marked_messages_is_reported_once_at_the_request(tmp_path):
+    found = fixture_findings(FIXTURE, "loop_added.py", tmp_path)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM304", "error", 13)]
+    assert found[0].message.startswith("A cache breakpoint set on every message of the conversation in a loop")

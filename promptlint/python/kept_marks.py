@@ -59,7 +59,9 @@ class KeptMark:
     `caller`: the call of the marking function that hands it a kept list (None when the list is
     the marking function's own); `capped`: the test that stops marking once the breakpoints
     counted reach a limit (None: every turn marks); `via`: words for a caller that passes a
-    converter's result holding its own callers' items (`kept` None)."""
+    converter's result holding its own callers' items (`kept` None); `adds`: the statement adds a
+    marked message to the list (`self.messages.append({..., "cache_control": ...})`) rather than
+    marking one in it."""
 
     node: ast.stmt
     holder: str
@@ -67,11 +69,7 @@ class KeptMark:
     caller: ast.Call | None = None
     capped: ast.expr | None = None
     via: str | None = None
-
-
-def might_mark(source: str) -> bool:
-    """The cheap text test: the module names a breakpoint key."""
-    return "cache_control" in source or "cachePoint" in source
+    adds: bool = False
 
 
 def kept_marks(module) -> list[KeptMark]:
@@ -85,11 +83,16 @@ def kept_marks(module) -> list[KeptMark]:
             continue
         scope = _Scope(module, cls, func)
         seen: set[str] = set()
-        for stmt, obj in writes:
+        for stmt, obj, adds in writes:
             found = scope.resolve(obj)
             if found is None:
                 continue
             base, steps = found
+            adds = adds and not any(s[0] in ("index", "item") for s in steps)
+            if adds and any(s[0] == "copy" for s in steps):
+                continue  # added to a new list of the same messages (`list(self.messages)`): not to the kept one
+            if adds:
+                steps = [*steps, ("index", "newest")]  # a marked message added to the list: its newest
             pick = next((i for i, s in enumerate(steps) if s[0] in ("index", "item")), None)
             if pick is None or steps[pick][1] != "newest" or any(s[0] == "cut" for s in steps[:pick]):
                 continue
@@ -103,29 +106,34 @@ def kept_marks(module) -> list[KeptMark]:
             kept, caller, judged_funcs, via = judged
             if _removes(module, [func, *_class_funcs(cls), *_called(module, cls, func), *judged_funcs]):
                 continue
-            out.append(KeptMark(stmt, holder, kept, caller, _cap(func, stmt), via))
+            out.append(KeptMark(stmt, holder, kept, caller, _cap(func, stmt), via, adds))
     return out
 
 
 def _marker_writes(func):
-    """(statement, the object it changes) for each statement of `func` that writes a breakpoint:
-    `x["cache_control"] = ...`, `x["content"] = [<a marked block>]`, `x.update(...)` /
-    `x.append(...)` / `x.setdefault(...)` of a marked block or key."""
+    """(statement, the object it changes, whether it adds items) for each statement of `func` that
+    writes a breakpoint: `x["cache_control"] = ...`, `x["content"] = [<a marked block>]`,
+    `x.update(...)` / `x.setdefault(...)` of a breakpoint key, `x.append(...)` / `x.extend(...)` /
+    `x += [...]` of a marked block or message (it adds items to `x`: a marked message added to a
+    list is its newest)."""
     for node in ast.walk(func):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant):
                     if t.slice.value in _KEYS or (t.slice.value == "content" and _marked_display(node.value)):
-                        yield node, t.value
+                        yield node, t.value, False
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and _marked_display(node.value):
+            yield node, node.target, True
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute):
             call = node.value
             attr = call.func.attr
-            if attr in ("append", "extend", "update") and any(_marked_display(a) for a in call.args) \
-                    or attr == "update" and any(k.arg in _KEYS for k in call.keywords) \
+            if attr in ("append", "extend") and any(_marked_display(a) for a in call.args):
+                yield node, call.func.value, True
+            elif attr == "update" and (any(_marked_display(a) for a in call.args) or any(k.arg in _KEYS for k in call.keywords)) \
                     or attr == "setdefault" and call.args and isinstance(call.args[0], ast.Constant) \
                     and call.args[0].value in _KEYS:
-                yield node, call.func.value
+                yield node, call.func.value, False
 
 
 def _marked_display(node) -> bool:
@@ -173,7 +181,8 @@ class _Scope:
         """(base, steps) of an expression: `base` is ("param" | "self" | "local" | "global" |
         "fresh", name) and `steps` lead from it to the expression, outermost first: ("key", name)
         (an attribute or a string key), ("index", "newest" | "other"), ("item", "newest" |
-        "other") (an item a loop takes), ("cut",) (a slice that ends early); None when a name is
+        "other") (an item a loop takes), ("cut",) (a slice that ends early), ("copy",) (a new list
+        of the same items: a slice, `list(x)`, `x.copy()`); None when a name is
         bound more than once, or the expression is not followed."""
         if depth > _DEPTH:
             return None
@@ -182,6 +191,7 @@ class _Scope:
         while not isinstance(node, ast.Name):
             if isinstance(node, ast.Subscript):
                 if isinstance(node.slice, ast.Slice):
+                    steps.insert(0, ("copy",))
                     if node.slice.upper is not None:
                         steps.insert(0, ("cut",))  # `xs[:-1]`: its last item is not the newest
                 elif _key(node.slice):
@@ -197,6 +207,8 @@ class _Scope:
             elif isinstance(node, ast.Call) and (inner := _passed_through(node)) is not None:
                 if isinstance(node.func, ast.Attribute) and node.func.attr == "get":
                     steps.insert(0, ("key", node.args[0].value))
+                elif not _is_cast(node):
+                    steps.insert(0, ("copy",))
                 node = inner
             else:
                 return ("fresh", None), steps
@@ -263,6 +275,11 @@ def _passed_through(call: ast.Call):
     return None
 
 
+def _is_cast(call: ast.Call) -> bool:
+    f = call.func
+    return (f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "") == "cast"
+
+
 def _exits(loop) -> bool:
     """True when a loop stops after one item: a `return`, or a `break` of its own."""
     todo = list(loop.body)
@@ -283,7 +300,7 @@ def _holder(base, steps) -> str | None:
     """The list as the code names it (`self.messages`, `messages`, `request.messages`), when the
     steps before its item are attributes or keys only."""
     kind, name = base
-    if name is None or any(s[0] not in ("key", "cut") for s in steps):
+    if name is None or any(s[0] not in ("key", "cut", "copy") for s in steps):
         return None
     head = f"self.{name}" if kind == "self" else name
     return head + "".join(f".{s[1]}" for s in steps if s[0] == "key")
@@ -558,3 +575,16 @@ def _limit(node) -> bool:
         return 0 < node.value <= 4
     text = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
     return bool(words_of(text) & {"max", "limit", "maximum"})
+
+
+def unlisted(marks: list[KeptMark], module, layouts) -> list[KeptMark]:
+    """`marks` but those whose statement holds a breakpoint a request's layout already counts as
+    set on every message of a loop (`Breakpoint.repeated`: PRM304 reports it there)."""
+    spans = [bp.span for lt in layouts for p in lt.parts for bp in p.breakpoints if bp.repeated and bp.span]
+    if not spans:
+        return marks
+    def holds(mark):
+        outer = module.span(mark.node)
+        return any(s.filename == outer.filename and (outer.start.row, outer.start.column) <= (s.start.row, s.start.column)
+                   and (s.end.row, s.end.column) <= (outer.end.row, outer.end.column) for s in spans)
+    return [m for m in marks if not holds(m)]

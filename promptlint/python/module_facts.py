@@ -15,6 +15,8 @@ def gather(module, evaluator, builder) -> list:
     were found (`builder`: the module's LayoutBuilder, its layouts and sites); the layouts kept
     (those a stored cut claims are dropped: the cut is judged there)."""
     _gates(module, evaluator)
+    if module.facts.get("kept_marks"):  # (one finding per cause: a loop's marks are PRM304's at the request)
+        module.facts["kept_marks"] = kept_marks.unlisted(module.facts["kept_marks"], module, builder.layouts)
     if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)
         cuts, steps = stored_cuts.stored_cuts(module, evaluator, builder.layouts)
         module.facts["stored_cuts"] = cuts

@@ -122,8 +122,10 @@ class TooManyBreakpointsRule(Rule):
                 continue
             if mark.kept is None:
                 whose = mark.via or "its callers' list"
-                message = (f"This statement writes a cache breakpoint, in place, into the newest message of "
-                           f"`{mark.holder}` ({whose}), and nothing removes the older ones: a caller that keeps its "
+                what = "adds a message carrying a cache breakpoint to" if mark.adds else \
+                    "writes a cache breakpoint, in place, into the newest message of"
+                message = (f"This statement {what} `{mark.holder}` ({whose}), and nothing removes the older ones: a "
+                           "caller that keeps its "
                            "conversation and passes it again gets one more breakpoint every turn, and Anthropic "
                            "rejects a request with more than 4 (a 400 error), from the 5th turn at the latest "
                            "(sooner with the request's other breakpoints); mark a copy of the message, or remove "
@@ -131,8 +133,10 @@ class TooManyBreakpointsRule(Rule):
                 yield self.diagnostic(message, module.span(mark.node), severity=Severity.INFO)
                 continue
             related = [Related(module.span(mark.caller), "the kept list is passed here")] if mark.caller else []
-            message = (f"This statement writes a cache breakpoint into the newest message of `{mark.holder}`, in "
-                       f"place, and {mark.kept} from turn to turn with no code removing the older ones: every turn "
+            what = (f"adds a message carrying a cache breakpoint to `{mark.holder}`," if mark.adds else
+                    f"writes a cache breakpoint into the newest message of `{mark.holder}`, in place,")
+            message = (f"This statement {what} and {mark.kept} from turn to turn with no code removing the older "
+                       "ones: every turn "
                        "leaves one more breakpoint in the conversation, and Anthropic rejects a request with more "
                        "than 4 (a 400 error), from the 5th turn at the latest (sooner with the request's other "
                        "breakpoints); mark a copy of the message, or remove the older breakpoints first")
