@@ -154,3 +154,21 @@ def test_a_loop_that_adds_marked_messages_is_reported_once_at_the_request(tmp_pa
     found = fixture_findings(FIXTURE, "loop_added.py", tmp_path)
     assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM304", "error", 13)]
     assert found[0].message.startswith("A cache breakpoint set on every message of the conversation in a loop")
+
+
+def test_a_copy_of_the_message_marked_itself_is_fine_but_its_shared_blocks_are_not(tmp_path):
+    assert _facts(tmp_path, '''
+        class Chat:
+            def __init__(self):
+                self.messages = []
+
+            def ask(self, text):
+                self.messages.append({"role": "user", "content": [{"type": "text", "text": text}]})
+                last = self.messages[-1].copy()
+                last["cache_control"] = {"type": "ephemeral"}
+                blocks = list(self.messages[-1]["content"])
+                blocks.append({"type": "text", "text": "ok", "cache_control": {"type": "ephemeral"}})
+                for m in self.messages[::-1]:
+                    m["content"][-1]["cache_control"] = {"type": "ephemeral"}
+                    break
+    ''') == [(12, "self.messages", "`Chat.ask` grows it", None, False)]  # the shallow copies are new objects

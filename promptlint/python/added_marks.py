@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 
-from .gated_markers import module_functions
+from .gated_markers import module_functions, naming
 from .markers import words_of
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -45,15 +45,20 @@ def added_marks(module, project) -> list[tuple[ast.AST, int]]:
     places to a request it is handed, in a package that carries its callers' breakpoints (module
     docstring); [] when no file of the package reads one off a block."""
     funcs = list(module_functions(module))
+    marking = naming(module, funcs, _KEYS)
+    calls = tuple(f"{f.name}(" for _c, f in funcs if id(f) in marking)
+    calling = naming(module, funcs, calls) if calls else set()
     found: list[tuple[ast.AST, ast.AST, int, list]] = []
     for cls, func in funcs:
         params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)
                   if a.arg not in ("self", "cls")]
-        if not params or not _hands_on(func, params):
+        if not params or id(func) not in marking and id(func) not in calling:
             continue
-        helpers = _helpers(module, cls, func)
+        helpers = [h for h in _helpers(module, cls, func) if id(h) in marking]
+        if id(func) not in marking and len(helpers) < 2 or not _hands_on(func, params):
+            continue  # (fewer than three places can write a breakpoint)
         places: dict[tuple, ast.AST] = {}
-        for f in [func, *helpers]:
+        for f in [func, *helpers] if id(func) in marking else helpers:
             for where, node in _writes(f):
                 places.setdefault((id(f), where), node)
         if len(places) < _MIN_PLACES or any(_reads(f) for f in [func, *helpers]):

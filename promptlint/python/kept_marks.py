@@ -34,7 +34,7 @@ import ast
 from dataclasses import dataclass
 
 from .. import classify
-from .gated_markers import module_functions
+from .gated_markers import module_functions, naming
 from .markers import words_of
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -77,7 +77,10 @@ def kept_marks(module) -> list[KeptMark]:
     to turn, or of its callers' list (module docstring)."""
     out: list[KeptMark] = []
     funcs = list(module_functions(module))
+    marking = naming(module, funcs, _KEYS)
     for cls, func in funcs:
+        if id(func) not in marking:
+            continue
         writes = sorted(_marker_writes(func), key=lambda w: (w[0].lineno, w[0].col_offset))
         if not writes:
             continue
@@ -88,6 +91,8 @@ def kept_marks(module) -> list[KeptMark]:
             if found is None:
                 continue
             base, steps = found
+            if steps and steps[-1][0] == "copy":
+                continue  # written into a new list or dict (`m = messages[-1].copy(); m["cache_control"] = ...`)
             adds = adds and not any(s[0] in ("index", "item") for s in steps)
             if adds and any(s[0] == "copy" for s in steps):
                 continue  # added to a new list of the same messages (`list(self.messages)`): not to the kept one
@@ -226,6 +231,9 @@ class _Scope:
                 it = it.args[0]
             if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "reversed" and it.args:
                 it, newest = it.args[0], _exits(loop)
+            elif isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.lower is None \
+                    and it.slice.upper is None and _position(it.slice.step) == "newest":
+                it, newest = it.value, _exits(loop)  # `for m in messages[::-1]`
             inner = self.resolve(it, depth + 1)
             if inner is None:
                 return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from .gated_markers import module_functions
+from .gated_markers import module_functions, naming
 
 _KEYS = frozenset({"cache_control", "cachePoint"})
 _BLOCK_KEYS = frozenset({"type", "text"})
@@ -33,7 +33,11 @@ def bare_marks(module) -> list[tuple[ast.Dict, str]]:
     """(the dict display, the item's expression as written) for each block of `module` that is the
     breakpoint alone when the item it copies is not a dict (module docstring)."""
     out = []
-    for _cls, func in module_functions(module):
+    funcs = list(module_functions(module))
+    spreading = naming(module, funcs, ("{**",))
+    for _cls, func in funcs:
+        if id(func) not in spreading:
+            continue
         assigned: dict[str, list] = {}
         for node in ast.walk(func):
             if isinstance(node, ast.Assign):
