@@ -171,6 +171,14 @@ def module_functions(module):
                     yield node, item
 
 
+def naming(module, funcs, words) -> set[int]:
+    """The ids of the functions of `funcs` ((class, function) pairs) whose source text holds one
+    of `words`: a cheap test before their trees are walked."""
+    lines = module.source.splitlines()
+    return {id(f) for _cls, f in funcs
+            if any(w in "\n".join(lines[f.lineno - 1:getattr(f, "end_lineno", f.lineno)]) for w in words)}
+
+
 def _model_names(test: ast.expr) -> tuple[list[str], bool]:
     """The string constants a test compares a model name with, and whether the test is negated
     (`not in`, `not x.startswith(...)`). ([], False) for any other test."""

@@ -5,16 +5,20 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
-               history_renders, history_trims, inplace_merges, inplace_rewrites, kept_removals, kind_windows,
-               langchain_models, library_windows, memory_windows, newest_queries, newest_remakes, opt_in_markers,
-               render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
-               unseen_templates)
+from . import (added_marks, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
+               history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_queries, newest_remakes,
+               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
+               system_hoists, unseen_templates)
+
+
 def gather(module, evaluator, builder) -> list:
     """Record in `module.facts` every fact of `module` its module rules read, after its requests
     were found (`builder`: the module's LayoutBuilder, its layouts and sites); the layouts kept
     (those a stored cut claims are dropped: the cut is judged there)."""
     _gates(module, evaluator)
+    if module.facts.get("kept_marks"):  # (one finding per cause: a loop's marks are PRM304's at the request)
+        module.facts["kept_marks"] = kept_marks.unlisted(module.facts["kept_marks"], module, builder.layouts)
     if stored_cuts.holds_text(module.source):  # (after the requests: one may send the kept list)
         cuts, steps = stored_cuts.stored_cuts(module, evaluator, builder.layouts)
         module.facts["stored_cuts"] = cuts
@@ -62,7 +66,9 @@ def _rewrite_facts(module, evaluator, sites) -> None:
 
 def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models get, caching
-    off by default and explicit cache modes in a package where no file names a breakpoint key; for PRM105
+    off by default and explicit cache modes in a package where no file names a breakpoint key, a block of the
+    breakpoint alone (`marker_blocks`); for PRM304 breakpoints left in a conversation kept from turn to turn
+    (`kept_marks`, capped ones PRM302's) or added uncounted to a request handed in (`added_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, one handed to a helper that keeps its newest
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
     to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
@@ -73,6 +79,11 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        module.facts["kept_marks"] = kept_marks.kept_marks(module)  # (PRM304, PRM302: marks left in a kept list)
+        if marker_blocks.might_hold(module.source):  # (PRM302: a block of the breakpoint alone)
+            module.facts["bare_marks"] = marker_blocks.bare_marks(module)
+        if added_marks.might_add(module.source):  # (PRM304: breakpoints added to a request handed in, uncounted)
+            module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)

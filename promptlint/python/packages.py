@@ -44,6 +44,11 @@ MARKERS = "markers:"  # a search for the files that name a cache breakpoint key 
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
 #: `cache_control`, Bedrock Converse's `cachePoint` block, OpenAI's `prompt_cache_breakpoint`.
 MARKER_WORDS = ("cache_control", "cachePoint", "prompt_cache_breakpoint")
+MARKER_READS = "marker-reads:"  # a search for the files that read a breakpoint off a block (`_MARKER_READ`)
+#: A breakpoint key read off an object: `block.get("cache_control")`, `"cache_control" in block`,
+#: `x = block["cache_control"]` (not an assignment to it); the object's name is checked apart (`reads_markers`).
+_MARKER_READ = re.compile(r"""(\w+)\.get\(\s*["']cache_control["']|["']cache_control["']\s+in\s+(\w+)"""
+                          r"""|(\w+)\[["']cache_control["']\](?![ \t]*=[^=])""")
 CLAUDE = "claude:"  # a search for the files that write a Claude model name (`_CLAUDE_NAME`)
 #: A string literal that is a Claude model name, with or without a provider's prefix:
 #: "claude-sonnet-4-5", "anthropic/claude-3-haiku", "bedrock/us.anthropic.claude-3-5-sonnet-v2:0".
@@ -54,19 +59,21 @@ class Package:
     """The `.py` files of one package tree (`python_files`), the state of each (`reads`), an
     index of the names each assigns at the start of a line, one of the names each calls
     (`name(...)` or `module.name(...)`), the files whose text names a cache breakpoint key
-    (`markers`: indexes into `files`), those that write a Claude model name (`claude`) and, by
-    name, those that define a class naming it among its bases (`bases`)."""
+    (`markers`: indexes into `files`), those of them that read one off a block of what they are
+    handed (`marker_reads`), those that write a Claude model name (`claude`) and, by name, those
+    that define a class naming it among its bases (`bases`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int] | int],
                  calls: dict[str, list[int] | int] | None = None, markers: list[int] | None = None,
                  params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None,
-                 bases: dict[str, list[int] | int] | None = None):
+                 bases: dict[str, list[int] | int] | None = None, marker_reads: list[int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
         self.params = params or {}
         self.bases = bases or {}
         self.markers = markers or []
         self.claude = claude or []
+        self.marker_reads = marker_reads or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
     @classmethod
@@ -81,6 +88,7 @@ class Package:
         bases: dict[str, list[int]] = {}
         markers: list[int] = []
         claude: list[int] = []
+        marker_reads: list[int] = []
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
             states.append(state)
@@ -88,6 +96,8 @@ class Package:
                 continue
             if any(word in text for word in MARKER_WORDS):
                 markers.append(i)
+                if reads_markers(text):
+                    marker_reads.append(i)
             if "claude-" in text and _CLAUDE_NAME.search(text):
                 claude.append(i)
             for name in assigned_names(text):
@@ -100,7 +110,7 @@ class Package:
             if "class" in text:
                 for name in base_names(text):
                     _add(bases, name, i)
-        return cls(files, states, names, calls, markers, params, claude, bases)
+        return cls(files, states, names, calls, markers, params, claude, bases, marker_reads)
 
     def matching(self, name: str) -> list[Path]:
         """The files that assign `name`, for "call:NAME" the files that call NAME, for "base:NAME"
@@ -110,6 +120,8 @@ class Package:
             return [self.files[i] for i in self.markers]
         if name == CLAUDE:
             return [self.files[i] for i in self.claude]
+        if name == MARKER_READS:
+            return [self.files[i] for i in self.marker_reads]
         if name.startswith(CALLS):
             found = self.calls.get(name[len(CALLS):], ())
         elif name.startswith(PARAMS):
@@ -119,6 +131,17 @@ class Package:
         else:
             found = self.names.get(name, ())
         return [self.files[found]] if type(found) is int else [self.files[i] for i in found]
+
+
+def reads_markers(text: str) -> bool:
+    """True when `text` reads a `cache_control` key off an object not named for tools
+    (`block.get("cache_control")`, `"cache_control" in part`): breakpoints written on the blocks
+    it is handed are carried on."""
+    for m in _MARKER_READ.finditer(text):
+        name = (m.group(1) or m.group(2) or m.group(3) or "").lower()
+        if "tool" not in name and "function" not in name and name not in ("kwargs", "params", "options"):
+            return True
+    return False
 
 
 def _add(index: dict, name: str, i: int) -> None:

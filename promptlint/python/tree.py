@@ -18,7 +18,7 @@ from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
 from .code_state import code_state
 from .module import Module, ParseError, load
-from .packages import BASES, CALLS, CLAUDE, MARKERS, PARAMS, Package, digest_paths, search_key
+from .packages import BASES, CALLS, CLAUDE, MARKER_READS, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept, between two files and while one is analysed
 #: (past it the least recently used that the running analysis does not hold are dropped: a tree
@@ -430,6 +430,13 @@ class Project:
         calls `name` (`name(...)`, `x.name(...)`), unparsed. Recorded as one dependency
         ("search:ROOT call:NAME")."""
         return self._search(self._chain(self._key(near))[1], CALLS + name)
+
+    def marker_read_files(self, near: Path) -> list[Path]:
+        """The Python files of the package tree that holds `near` (as `marker_files`) that read a
+        breakpoint key off a block they are handed (`packages.reads_markers`): breakpoints written
+        on the messages the package is given reach its requests. One dependency ("search:ROOT
+        marker-reads:")."""
+        return self._search(self._chain(self._key(near))[1], MARKER_READS)
 
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the top package that holds `near` (the folder tree `marker_files`

@@ -132,6 +132,20 @@ class MissingCacheBreakpointRule(Rule):
     keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs` in
     a package where no file names a breakpoint key: its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
+    A statement that writes a breakpoint in place into the newest message of a conversation kept
+    from turn to turn, under a test that counts the breakpoints and stops at a limit (`if
+    count_breakpoints(self.messages) < 3:`), with no code that takes the older ones off, is
+    reported at the statement: the older markers stay, so once the count reaches the limit no
+    newer turn is marked, and nothing after the last marked turn is cached (Anthropic caches up to
+    a breakpoint, each looking back at most 20 blocks for an earlier entry:
+    https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md),
+    so every request processes more of the conversation uncached. A warning when the code keeps
+    and grows the list, info when it is the callers' (PRM304 says which lists are kept).
+    A breakpoint block built from an item that may be a plain string (`{**base, "cache_control":
+    cc}` with `base = last if isinstance(last, dict) else {}`) is reported as info: for a string it
+    is the breakpoint alone, with no type and no text (the Messages API takes text blocks with
+    both: https://platform.claude.com/docs/en/api/typescript/messages/create), so the string's
+    text is dropped and the breakpoint is lost with the block.
     """
 
     code = "PRM302"
@@ -191,6 +205,29 @@ class MissingCacheBreakpointRule(Rule):
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+        for mark in module.facts.get("kept_marks", ()):
+            if mark.capped is not None:
+                yield self._capped(module, mark)
+        for block, item in module.facts.get("bare_marks", ()):
+            message = (f"When `{item}` is not a dict (a plain string item), this block is the cache breakpoint "
+                       "alone: the item's text is dropped from the request, and a block with no type and no text "
+                       "is dropped by a formatter or refused by the API, so the breakpoint it was to set is lost "
+                       "too; write a text block for a string (`{\"type\": \"text\", \"text\": ..., "
+                       "\"cache_control\": ...}`)")
+            yield self.diagnostic(message, module.span(block), severity=Severity.INFO)
+
+    def _capped(self, module, mark) -> Diagnostic:
+        """A breakpoint written into the newest message of a kept list until a count of them
+        reaches a limit (`python/kept_marks.py`): a warning when the code keeps the list, info
+        when it is the callers'."""
+        whose = f"{mark.kept} from turn to turn" if mark.kept else "a caller may keep it from turn to turn"
+        message = (f"This statement writes a cache breakpoint into the newest message of `{mark.holder}` ({whose}) "
+                   "and nothing removes the older ones, so once the count of breakpoints reaches the limit this "
+                   "test stops marking: from then on the newest turns get no breakpoint, and every request "
+                   "processes the conversation after the last marked turn uncached, more of it each turn; remove "
+                   "the older breakpoints before marking the newest message")
+        return self.diagnostic(message, module.span(mark.node), severity=None if mark.kept else Severity.INFO,
+                               related=[Related(module.span(mark.capped), "the count that stops marking")])
 
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of

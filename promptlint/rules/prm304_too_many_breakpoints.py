@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..estimates import breakpoint_cuts, size_profiles
-from ..model import Diagnostic, PromptLayout, Severity
+from ..model import Diagnostic, PromptLayout, Related, Severity
 from . import _cache_rule as h
 from .base import Rule
 
@@ -35,6 +35,40 @@ class TooManyBreakpointsRule(Rule):
 
     ## Fix safety
     No fix: which breakpoints to keep depends on how the prompt is reused.
+
+    ## Breakpoints left in a kept conversation
+    A statement that writes a breakpoint in place into the newest message of a message list
+    (`messages[-1]["content"][-1]["cache_control"] = {...}`, also through a name bound to it or a
+    loop that walks the list newest first and stops at the first block it marks) changes that
+    message itself. When the list is kept from turn to turn, next turn's request marks its own
+    newest message and the older marker is still there: one more breakpoint on every turn, and from
+    the 5th turn at the latest the request carries more than 4 and is rejected. This is a known
+    failure of real agents ("cache_control markers accumulate across tool-calling rounds until the
+    request exceeds Anthropic's 4-block limit", https://github.com/Bike4Mind/bike4mind/issues/2127;
+    https://github.com/rescrv/claudius/pull/42). Reported at the statement: an error when the code
+    keeps and grows the list (a `self.` attribute a method of the class appends to, a list a loop
+    grows around the call, a module-level list), info when the list is the callers' (a parameter,
+    with no call in the module that passes a list built for the request; or a converter's result
+    that holds its input's own blocks): whether they keep it is not known there. Not reported when
+    the code marks a copy (`copy.deepcopy`, blocks built anew), marks the first or a fixed message
+    (the same one every turn), or takes the older breakpoints off first (`block.pop("cache_control",
+    None)`, `del block["cache_control"]`): a marker is no part of the cached prefix, so taking it off
+    an older block keeps that block's cache entry readable (Anthropic's prompt-caching guide,
+    https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md:
+    "the moving marker ... is not an invalidator (previously-marked blocks are still cache hits)").
+    Code that counts the breakpoints and stops marking at a limit is PRM302's.
+
+    ## Breakpoints added on top of the caller's
+    A function that adds breakpoints at three or more places of a request it is handed (a caching
+    middleware: the top-level automatic `cache_control`, the last system block, the last tool) and
+    passes its messages on without counting the breakpoints they carry is reported as info at its
+    first write, in a package that carries breakpoints written on message blocks into its requests
+    (a file reads one off a block: `block.get("cache_control")`, `"cache_control" in block`): two
+    in the messages then make five, and the request is rejected. Proxies that add their own
+    breakpoints to a client's request are a known source of the error ("A maximum of 4 blocks with
+    cache_control may be provided. Found 5.": https://github.com/VicBilibily/GCMP/pull/83). Not
+    reported when the function or a helper reads a breakpoint key or calls one named to count them
+    (it makes room), nor in a package whose messages never carry one.
     """
 
     code = "PRM304"
@@ -68,3 +102,42 @@ class TooManyBreakpointsRule(Rule):
         message = (f"{len(slots)} cache breakpoints in one request{auto}; {label} allows {limit}: "
                    f"the API rejects the request")
         yield self.diagnostic(message, h.span_or(span, layout.site), prompt=layout.id)
+
+    def check_module(self, module) -> Iterable[Diagnostic]:
+        yield from self._kept(module)
+        for node, places in module.facts.get("added_marks", ()):  # (python/added_marks.py)
+            message = (f"This function adds cache breakpoints at {places} places of a request it is handed and "
+                       "passes on its messages without counting the breakpoints they carry (this package carries "
+                       "breakpoints written on message blocks into its requests): with "
+                       f"{max(1, 5 - places)} or more there, the request holds more than 4 and Anthropic rejects it "
+                       "(a 400 error); count the request's breakpoints first and add only as many as still fit")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+
+    def _kept(self, module) -> Iterable[Diagnostic]:
+        """A breakpoint written into the newest message of a conversation kept from turn to turn
+        and never removed (`python/kept_marks.py`): an error when the code keeps and grows the
+        list, info when it is the callers' list. Capped ones are PRM302's."""
+        for mark in module.facts.get("kept_marks", ()):
+            if mark.capped is not None:
+                continue
+            if mark.kept is None:
+                whose = mark.via or "its callers' list"
+                what = "adds a message carrying a cache breakpoint to" if mark.adds else \
+                    "writes a cache breakpoint, in place, into the newest message of"
+                message = (f"This statement {what} `{mark.holder}` ({whose}), and nothing removes the older ones: a "
+                           "caller that keeps its "
+                           "conversation and passes it again gets one more breakpoint every turn, and Anthropic "
+                           "rejects a request with more than 4 (a 400 error), from the 5th turn at the latest "
+                           "(sooner with the request's other breakpoints); mark a copy of the message, or remove "
+                           "the older breakpoints first")
+                yield self.diagnostic(message, module.span(mark.node), severity=Severity.INFO)
+                continue
+            related = [Related(module.span(mark.caller), "the kept list is passed here")] if mark.caller else []
+            what = (f"adds a message carrying a cache breakpoint to `{mark.holder}`," if mark.adds else
+                    f"writes a cache breakpoint into the newest message of `{mark.holder}`, in place,")
+            message = (f"This statement {what} and {mark.kept} from turn to turn with no code removing the older "
+                       "ones: every turn "
+                       "leaves one more breakpoint in the conversation, and Anthropic rejects a request with more "
+                       "than 4 (a 400 error), from the 5th turn at the latest (sooner with the request's other "
+                       "breakpoints); mark a copy of the message, or remove the older breakpoints first")
+            yield self.diagnostic(message, module.span(mark.node), related=related)

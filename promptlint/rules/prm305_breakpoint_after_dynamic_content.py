@@ -28,7 +28,18 @@ class BreakpointAfterDynamicContentRule(Rule):
     The cache entry is keyed on everything before the breakpoint. If that includes per-call
     content, every call writes a new entry (1.25x the input price on Anthropic) and none is ever
     read; with per-conversation ids, every new conversation pays the write again. The static text
-    before the dynamic content, often most of the prompt, is never shared.
+    before the dynamic content, often most of the prompt, is never shared ("Put the breakpoint at
+    the end of the shared portion, not at the end of the whole prompt - otherwise every request
+    writes a distinct cache entry and nothing is ever read": Anthropic's prompt-caching guide,
+    https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md).
+
+    Per-call instructions merged into the block that carries the breakpoint are the same fault:
+    added to its text in place (`system[-1]["text"] += f"Time: {now}"`), written into a copy of
+    it (`system[-1] = {**system[-1], "text": system[-1]["text"] + note}`), or by a helper that
+    rebuilds the list around a slice of it (`[*system[:-1], {**last, "text": last["text"] +
+    note}]`): the marked block now ends with the per-call text. A block of its own after the
+    marked one (`system.append({"type": "text", "text": note})`) keeps the breakpoint on the
+    static text.
 
     ## Example
     ```python

@@ -17,6 +17,7 @@ from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin
+from ..walk import subtree
 from .variants import MAX_VARIANTS, dict_variants, merged_dict, one_dict
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
                       renders_each, takes_newest, window_of, one_for_one, _named_conversation)
@@ -145,7 +146,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         if conversation is not None and isinstance(key, int) and key >= 0:
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
                            f"an early message of the conversation `{conversation.expr}` (often its system message)")
-        if (part := sublist(base, node)) is not None:  # `docs[:-1]`: some items of the list, as they are
+        exact = isinstance(base, Seq) and not base.repeated and isinstance(node.slice, ast.Slice) \
+            and not _in_loop(frame, node)  # (read once: not cut pass after pass)
+        if (part := sublist(base, node, exact)) is not None:  # `docs[:-1]`: some items of the list, as they are
             return part
         return self.derived(base, node, frame, m.code(node), attr=key if isinstance(key, str) else None)
 
@@ -348,3 +351,10 @@ def _kept_or_rebuilt(node, comp) -> bool:
     name = comp.target.id
     return any(isinstance(b, ast.Name) and b.id == name for b in (elt.body, elt.orelse))
 
+
+
+def _in_loop(frame, node) -> bool:
+    """True when `node` sits in a loop of the function of `frame` (of the module at its top level)."""
+    scope = frame.func if frame.func is not None else frame.module.tree
+    return any(isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and any(n is node for n in subtree(loop))
+               for loop in subtree(scope))

@@ -177,6 +177,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.augment(th, prev, frame)
         if th.kind == "setitem":
             return self.set_item(th, prev, frame)
+        if th.kind == "setpath":
+            return self.set_path(th, prev, frame)
         if th.kind == "setkey":
             return self.set_key(th, prev, frame)
         if th.kind == "keygrow":

@@ -122,6 +122,18 @@ class GrowthMixin:
                 for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
+    def set_path(self, th: Thunk, prev, frame) -> Value:
+        """The list or dict `prev` after its item at the keys `th.value` is set to `th.node`
+        (`th.name` "aug": the item's text followed by it: `system[-1]["text"] += note`); `prev` as
+        it was when a key does not lead to a known item (a list of unknown length, an Alt)."""
+        add = self.eval(th.node, frame, th.env)
+        if th.name == "aug":
+            change = lambda old: Text(self.text_of(old, frame) + self.text_of(add, frame))  # noqa: E731
+        else:
+            change = lambda old: add  # noqa: E731
+        made = _at_path(prev, th.value, change, frame.module.span(th.node))
+        return prev if made is None else made
+
     def updated(self, th: Thunk, prev, frame) -> Value:
         """The dict `prev` after `prev.update(other, key=value)` (`th.node`; each variant of a dict
         set in branches): the entries of `other` (a dict with static keys) and the keywords added,
@@ -181,3 +193,27 @@ class GrowthMixin:
         if not self.budget.exhausted:  # (a reading the prompt's budget cut short is not kept)
             frame.shared[id(ctx)] = (ctx, found)
         return found
+
+
+def _at_path(value, keys: tuple, change, span) -> Value | None:
+    """`value` with the item at `keys` replaced by `change(item)` (positions of a list written out,
+    keys of a dict; a new last key of a dict is added, at `span`); None when a key does not lead
+    to a known item."""
+    if not keys:
+        return change(value)
+    key, rest = keys[0], keys[1:]
+    if isinstance(value, Seq) and isinstance(key, int) and not value.repeated \
+            and not any(isinstance(i, Spread) for i in value.items) and -len(value.items) <= key < len(value.items):
+        item = _at_path(value.items[key], rest, change, span)
+        if item is None:
+            return None
+        items = list(value.items)
+        items[key] = item
+        return replace(value, items=items)
+    if isinstance(value, Mapping) and isinstance(key, str) and not value.repeated:
+        if key not in value.items:
+            return replace(value, items={**value.items, key: change(None)},
+                           key_spans={**value.key_spans, key: span}) if not rest else None
+        item = _at_path(value.items[key], rest, change, span)
+        return None if item is None else replace(value, items={**value.items, key: item})
+    return None

@@ -41,3 +41,50 @@ def merged_item(stmt: ast.AugAssign) -> ast.BinOp:
     load = ast.copy_location(ast.Subscript(value=stmt.target.value, slice=stmt.target.slice, ctx=ast.Load()),
                              stmt.target)
     return ast.copy_location(ast.BinOp(left=load, op=ast.BitOr(), right=stmt.value), stmt)
+
+
+_MARKER_KEYS = ("cache_control", "cachePoint")
+
+
+def item_path(target: ast.AST) -> tuple[str, tuple] | None:
+    """(name, keys) of `name[k1][k2]...` with constant keys (ints, `-1`, strings), the keys from
+    the name outward, when they are more than one or hold a position (`system[-1]["text"]`,
+    `blocks[0]`; not `payload["system"]`, a key set by `setitem`); None otherwise."""
+    keys: list = []
+    node = target
+    while isinstance(node, ast.Subscript):
+        key = node.slice
+        if isinstance(key, ast.UnaryOp) and isinstance(key.op, ast.USub) and isinstance(key.operand, ast.Constant) \
+                and type(key.operand.value) is int:
+            keys.insert(0, -key.operand.value)
+        elif isinstance(key, ast.Constant) and type(key.value) in (int, str):
+            keys.insert(0, key.value)
+        else:
+            return None
+        node = node.value
+    if not isinstance(node, ast.Name) or not keys or (len(keys) == 1 and isinstance(keys[0], str)):
+        return None
+    return node.id, tuple(keys)
+
+
+def path_binding(stmt: ast.stmt, env: dict, shared):
+    """(name, the binding after the statement) when `stmt` writes an item of a list or dict that
+    the function made as a display (its binding is that display, or one written so before),
+    through a path of constant keys: `system[-1]["text"] += note`, `system[-1]["text"] = text`,
+    `blocks[0] = {...}`: a `setpath` thunk (`value` the keys, `name` "aug" for `+=`, else "set";
+    `shared` makes it). Not a breakpoint key (a marker: counted as one), nor a list or dict of
+    any other binding (a conversation grown by appends, a parameter). None otherwise."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, kind = stmt.targets[0], "set"
+    elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
+        target, kind = stmt.target, "aug"
+    else:
+        return None
+    found = item_path(target)
+    if found is None or found[1][-1] in _MARKER_KEYS:
+        return None
+    name, keys = found
+    prev = env.get(name)
+    if prev is None or not (prev.kind == "setpath" or prev.kind == "expr" and isinstance(prev.node, (ast.List, ast.Dict))):
+        return None
+    return name, shared("setpath", node=stmt.value, env=dict(env), prev=prev, name=kind, value=keys)

@@ -20,7 +20,7 @@ from .fields import bound_fields, field_written
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
-from .keyed_targets import keyed, keyed_list, merged_item
+from .keyed_targets import keyed, keyed_list, merged_item, path_binding
 from .readings import reading
 from ..walk import block_nodes, child_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
@@ -49,7 +49,7 @@ class Thunk:
     append, `env` the bindings before the loop) | keygrow (a list of the dict `prev` grown by a key
     not known in the loop `loop`: `groups[k].append(x)`). `env` is the bindings visible where it was made;
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
-    outer loop) or None."""
+    outer loop) or None. Also setpath: `prev` with its item at the keys `value` set (`name` aug: added to)."""
 
     kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known)
     node: Any = None
@@ -472,7 +472,9 @@ class ScopesMixin:
                                     repeated=True)
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
-        if isinstance(stmt, ast.Assign):
+        if not loop and (found := path_binding(stmt, env, _shared)) is not None:  # `system[-1]["text"] += note`
+            env[found[0]] = found[1]
+        elif isinstance(stmt, ast.Assign):
             cut = front_cut(stmt, env) if frame.fitting else None  # `history = history[2:]` until it fits
             held = env.get(cut.id) if isinstance(cut, ast.Name) else None  # the list before it is cut
             for target in stmt.targets:

@@ -191,10 +191,28 @@ def held_order(value, depth: int = 0, objects: bool = False) -> Segment | None:
     return next((o for o in (held_order(i, depth + 1, objects) for i in items[:16]) if o is not None), None)
 
 
-def sublist(base, node) -> Seq | None:
+def sublist(base, node, exact: bool = False) -> Seq | None:
     """A slice (`node`, an ast.Subscript) of a list read as a list (no conversation spread into
     it: cuts of those are judged in flow/windows.py): a list of the same items, how many not known
-    (`repeated`); None for anything else."""
+    (`repeated`); with `exact` (the slice is read once, not in a loop that cuts the list pass after
+    pass), of a list written out with integer bounds (`system[:-1]`), those items themselves.
+    None for anything else."""
     if not (isinstance(base, Seq) and isinstance(node.slice, ast.Slice) and base.items):
         return None
-    return None if any(isinstance(i, Spread) for i in base.items) else replace(base, repeated=True)
+    if any(isinstance(i, Spread) for i in base.items):
+        return None
+    bounds = [_int(b) for b in (node.slice.lower, node.slice.upper, node.slice.step)]
+    if exact and not base.repeated and all(b is not False for b in bounds) and bounds[2] != 0:
+        return replace(base, items=base.items[bounds[0]:bounds[1]:bounds[2]])
+    return replace(base, repeated=True)
+
+
+def _int(node):
+    """The integer a slice bound is written as (`1`, `-1`), None for a bound left out, False for
+    any other."""
+    if node is None:
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return -inner if type(inner) is int else False
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
