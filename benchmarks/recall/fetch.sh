@@ -49,3 +49,4 @@ fetch setAN distilabel 1.5.3; fetch setAN bespokelabs-curator 0.1.31; fetch setA
 fetch setAO adalflow 1.1.3; fetch setAO dapr-agents 1.0.9; fetch setAO elia-chat 1.10.0; fetch setAO raganything 1.4.3; fetch setAO sotopia 0.1.5
 fetch setAP docetl 0.3.0; fetch setAP nanobot-ai 0.3.5; fetch setAP agentuniverse 0.0.19.1; fetch setAP mcp-use 1.7.1; fetch setAP langextract 1.7.1
 fetch setAQ autogen-ext 0.7.5; fetch setAQ fast-graphrag 0.0.5; fetch setAQ langchain-anthropic 1.7.10; fetch setAQ livekit-agents 1.8.9; fetch setAQ podcastfy 0.4.3; fetch setAQ swarmzero 0.0.3
+fetch setAR claudette 0.3.15; fetch setAR langchain-aws 1.9.1; fetch setAR lisette 0.1.37; fetch setAR llm-anthropic 0.30; fetch setAR opik 2.2.122; fetch setAR parlant 3.3.2; fetch setAR vocode 0.1.113
