@@ -175,6 +175,10 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         if foreign is None:
             return None
         sites += foreign
+    if any(caller is not func for _, _, caller, _ in sites):
+        # (a call of the function in its own body, `self.send(dict(request, messages=more))` for a
+        # continuation, passes on what the outer callers gave it: those say what the parameter holds)
+        sites = [site for site in sites if site[2] is not func]
     if not sites or len(sites) > MAX_CALLERS:
         return None
     values = []
@@ -216,9 +220,10 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
     for kw in call.keywords:
         if kw.arg is None:
             spread = one_dict(evaluator.eval(kw.value, frame))
-            if spread is None:
+            if spread is None or spread.repeated:
                 unread = True
                 continue
+            unread = unread or spread.open
             for key, item in spread.items.items():
                 if key not in named:
                     items[key] = item
@@ -227,7 +232,7 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
         elif kw.arg not in named:
             items[kw.arg] = evaluator.eval(kw.value, frame)
             spans[kw.arg] = m.span(kw)
-    return Mapping(items, spans, m.span(call), None if unread else call)
+    return Mapping(items, spans, m.span(call), None if unread else call, open=unread)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
