@@ -33,3 +33,10 @@ def test_a_request_merged_with_keys_not_known_is_only_info(tmp_path):
                                       ("PRM302", "info", 24, 70)]
     assert all("a `**mapping` of keys not known is sent with it, and may hold a top-level `cache_control`" in f[4]
                for f in found)
+
+
+def test_an_attribute_completed_by_key_is_sent_with_its_keys(tmp_path):
+    found = _found(tmp_path, "attributes.py")
+    # `self.params["system"] = POLICY` in `__init__`: sent by `Assistant.ask`; `CachedAssistant`'s
+    # requests carry the `cache_control` that `enable_cache` sets once it has run: nothing there
+    assert [f[:4] for f in found] == [("PRM302", "warning", 12, 33)]

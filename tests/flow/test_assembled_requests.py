@@ -148,3 +148,25 @@ def test_a_request_sent_with_an_open_dict_reads_its_known_keys_and_may_hold_othe
             return client.messages.create(messages=[{"role": "user", "content": question}], **request)
     """)
     assert [p.role for p in lt.parts] == ["system", "user"] and lt.open_options and not lt.unread_options
+
+
+def test_a_dict_attribute_holds_the_keys_its_methods_set(tmp_path):
+    source = """
+        class Assistant:
+            def __init__(self, options):
+                self.params = {"model": "claude-sonnet-4-5"}
+                self.params["system"] = "Be brief."
+                self.options = {"max_tokens": 5}
+                self.options.update(options)
+
+            def enable_cache(self):
+                self.params["cache_control"] = {"type": "ephemeral"}
+
+            def ask(self):
+                probe(self.params)
+                probe(self.options)
+    """
+    params = probe(tmp_path / "params", source).value
+    assert isinstance(params, Alt) and _keys(params) == [["model", "system"], ["model", "system", "cache_control"]]
+    options = probe(tmp_path / "options", source, index=1).value
+    assert isinstance(options, Mapping) and list(options.items) == ["max_tokens"] and options.open
