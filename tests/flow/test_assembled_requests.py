@@ -170,3 +170,53 @@ def test_a_dict_attribute_holds_the_keys_its_methods_set(tmp_path):
     assert isinstance(params, Alt) and _keys(params) == [["model", "system"], ["model", "system", "cache_control"]]
     options = probe(tmp_path / "options", source, index=1).value
     assert isinstance(options, Mapping) and list(options.items) == ["max_tokens"] and options.open
+
+
+def test_a_dict_handed_to_an_inherited_helper_holds_what_it_sets(tmp_path):
+    files = {"base.py": """
+        class Base:
+            def mark(self, request):
+                request["cache_control"] = {"type": "ephemeral"}
+
+            def add_system(self, request, text):
+                request["system"] = text
+
+            def log(self, request):
+                print(request)
+    """}
+    source = """
+        from base import Base
+
+
+        class Provider(Base):
+            def generate(self, messages):
+                request = {"model": "claude-sonnet-4-5", "messages": messages}
+                self.add_system(request, "Be brief.")
+                self.log(request)
+                self.mark(request)
+                probe(request)
+    """
+    found = probe(tmp_path, source, files=files)
+    assert isinstance(found.value, Mapping)
+    assert list(found.value.items) == ["model", "messages", "system", "cache_control"]
+
+
+def test_a_key_set_by_default_is_set_where_it_is_missing(tmp_path):
+    source = """
+        def send(messages, kwargs, quick):
+            request = {"messages": messages}
+            if quick:
+                request["max_tokens"] = 64
+            request.setdefault("max_tokens", 1024)
+            request.setdefault("messages", [])
+            options = dict(kwargs)
+            options.setdefault("system", "Be brief.")
+            probe(request)
+            probe(options)
+    """
+    request = probe(tmp_path / "request", source).value
+    assert isinstance(request, Alt) and _keys(request) == [["messages", "max_tokens"], ["messages", "max_tokens"]]
+    assert sorted(o.items["max_tokens"].segs[0].text for o in request.options) == ["1024", "64"]
+    options = probe(tmp_path / "options", source, index=1).value
+    system = options.items["system"]  # the caller's `system`, if it holds one, or the default
+    assert isinstance(system, Alt) and system.fallback and system.options[1].segs[0].text == "Be brief."

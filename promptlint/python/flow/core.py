@@ -184,6 +184,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.key_grown(th, prev, frame)
         if th.kind == "update":
             return self.updated(th, prev, frame)
+        if th.kind == "setdefault":
+            return self.defaulted(th, prev, frame)
         if th.kind == "handed":
             return changed_by(self, th, prev, frame)
         if th.kind == "sort":

@@ -146,6 +146,27 @@ class GrowthMixin:
                         node=v.node if known else None, open=v.open or not known or other.open) for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
+    def defaulted(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev.setdefault("key", value)` (`th.node`; each variant of a dict
+        set in branches): the key set to the value where it is missing; an open dict (keys not
+        known, `Mapping.open`) may hold it: one of both there. Any other value as it was."""
+        variants = dict_variants(prev) if isinstance(prev, Alt) else [prev] if isinstance(prev, Mapping) else None
+        if not variants or any(v.repeated for v in variants):
+            return prev
+        key, value = th.node.args[0].value, None
+        made = []
+        for v in variants:
+            if key in v.items and not v.open:
+                made.append(v)
+                continue
+            value = value or self.eval(th.node.args[1], frame, th.env)
+            given = v.items.get(key) or dynamic(frame.module.span(th.node), f"{th.name}[{key!r}]",
+                                                evidence=f"`{key}` of `{th.name}`, if it holds one")
+            default = value if key not in v.items and not v.open else Alt([given, value], fallback=True)
+            made.append(replace(v, items={**v.items, key: default},
+                                key_spans={**v.key_spans, key: frame.module.span(th.node.args[1])}))
+        return made[0] if len(made) == 1 else Alt(made, prev.span)
+
     def shuffled(self, th: Thunk, prev, frame) -> Value:
         """The list `prev` after `random.shuffle(prev)` (`th.node`): the same items in a random
         order, new on every call (reported at the shuffle: sorting would undo it)."""

@@ -5,14 +5,18 @@ before it is sent (`client.messages.create(**request)`).
 After such a call the dict holds what the helper's body sets on the parameter it binds (`param["tools"]
 = ...`, `param["cache_control"] = {...}`, `param.update(...)`, `param |= ...`, or another helper
 it hands the parameter to), read with the call's arguments bound, as if those statements were
-written in the caller. A helper found by name: a function of the module (`add_cache(request)`) or
-a method of the class around the call (`self._add_tools(request)`). A helper that rebinds the
-parameter (`request = dict(request)`) changes a copy: the dict is as it was.
+written in the caller; a breakpoint it sets on a block the dict holds (`param["system"][-1][
+"cache_control"] = ...`) is a marker of the request. A helper found by name: a function of the
+module (`add_cache(request)`) or a method of the class around the call (`self._add_tools(
+request)`); a method the class inherits, when the name is bound to a dict the code makes, is the
+one `self.name` reaches, found when the dict is read. A helper that rebinds the parameter
+(`request = dict(request)`) changes a copy: the dict is as it was.
 """
 from __future__ import annotations
 
 import ast
 
+from ..markers import sets_cache_marker
 from ..module import is_static_method
 from ..walk import subtree
 from .budget import MAX_DEPTH, SPENT
@@ -23,36 +27,44 @@ _CHAINS = ("setitem", "update", "aug", "handed")  # bindings that change the dic
 _HOPS = 2  # helpers handing the dict on to another helper, followed when telling whether one changes it
 
 
-def rebind_handed(frame, call: ast.AST, env: dict, shared) -> None:
+def rebind_handed(frame, call: ast.AST, env: dict, shared, is_dict) -> None:
     """Rebind in `env` each dict that `call` hands to a helper that changes it in place (a
-    `handed` binding made with `shared`, the statement reader's thunk maker)."""
-    for name, helper, param in handed(frame.module, frame.cls, call, env):
-        env[name] = shared("handed", node=call, env=dict(env), prev=env[name], name=name, value=(helper, param))
+    `handed` binding made with `shared`, the statement reader's thunk maker); `is_dict(binding)`:
+    the binding is a dict the code makes (for a method the class inherits, told at reading)."""
+    for name, helper, slot in handed(frame.module, frame.cls, call, env, is_dict):
+        env[name] = shared("handed", node=call, env=dict(env), prev=env[name], name=name, value=(helper, slot))
 
 
-def handed(module, cls: ast.ClassDef | None, call: ast.AST, env: dict) -> list[tuple[str, ast.AST, str]]:
+def handed(module, cls: ast.ClassDef | None, call: ast.AST, env: dict, is_dict) -> list[tuple]:
     """(name, helper, parameter) for each name bound in `env` that `call` (an `ast.Call`, or one
     awaited) passes by position or keyword to a helper that changes that parameter in place (see
-    the module docstring)."""
+    the module docstring). A method `cls` does not define (`self.add_tools(request)` of a base
+    class) is found when the binding is read: (name, None, the argument's place: its position or
+    keyword), for a name bound to a dict the code makes (`is_dict`)."""
     if isinstance(call, ast.Await):
         call = call.value
     if not isinstance(call, ast.Call) or not (call.args or call.keywords):
         return []
     found = _helper(module, cls, call.func)
+    slots = [(i, arg) for i, arg in enumerate(call.args[:_starred(call.args)])]
+    slots += [(kw.arg, kw.value) for kw in call.keywords if kw.arg is not None]
+    named = [(slot, arg.id) for slot, arg in slots if isinstance(arg, ast.Name) and arg.id in env]
     if found is None:
-        return []
+        inherited = cls is not None and cls.bases and isinstance(call.func, ast.Attribute) \
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "self"
+        return [(name, None, slot) for slot, name in named if is_dict(env[name])] if inherited else []
     helper, params = found
     out = []
-    for i, arg in enumerate(call.args):
-        if isinstance(arg, ast.Starred):
-            break
-        if isinstance(arg, ast.Name) and arg.id in env and i < len(params) and changes(module, cls, helper, params[i]):
-            out.append((arg.id, helper, params[i]))
-    for kw in call.keywords:
-        if kw.arg is not None and isinstance(kw.value, ast.Name) and kw.value.id in env \
-                and changes(module, cls, helper, kw.arg):
-            out.append((kw.value.id, helper, kw.arg))
+    for slot, name in named:
+        param = params[slot] if isinstance(slot, int) and slot < len(params) else slot if isinstance(slot, str) else None
+        if param is not None and changes(module, cls, helper, param):
+            out.append((name, helper, param))
     return out
+
+
+def _starred(args: list) -> int:
+    """How many arguments come before the first `*args` (whose places are not known after it)."""
+    return next((i for i, a in enumerate(args) if isinstance(a, ast.Starred)), len(args))
 
 
 def _helper(module, cls, func: ast.AST):
@@ -88,7 +100,8 @@ def changes(module, cls, helper, param: str, hops: int = 0) -> bool:
     for node in subtree(helper):
         if isinstance(node, ast.Assign):
             found = any(isinstance(t, ast.Subscript) and _is(t.value, param) and isinstance(t.slice, ast.Constant)
-                        and isinstance(t.slice.value, str) for t in node.targets)
+                        and isinstance(t.slice.value, str) or sets_cache_marker(t) and _is(_root(t), param)
+                        for t in node.targets)  # (a breakpoint on a block it holds: `param["system"][-1][...]`)
         elif isinstance(node, ast.AugAssign):
             found = isinstance(node.op, ast.BitOr) and _is(node.target, param)
         elif isinstance(node, ast.Call):
@@ -113,6 +126,13 @@ def _hands_on(module, cls, call: ast.Call, param: str, hops: int) -> bool:
     return any(changes(module, cls, helper, name, hops + 1) for name in names)
 
 
+def _root(target: ast.AST) -> ast.AST:
+    """The name a subscript chain starts at (`request` of `request["system"][-1]["cache_control"]`)."""
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return target
+
+
 def _is(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name
 
@@ -125,6 +145,10 @@ def changed_by(ev, th, prev: Value, frame) -> Value:
     call = th.node.value if isinstance(th.node, ast.Await) else th.node
     helper, param = th.value
     fn = ev.eval(call.func, frame, th.env)
+    if helper is None and isinstance(fn, Func):  # a method the class inherits: the one `self.name` reaches
+        helper, param = fn.node, _param_of(fn, param)
+        if param is None or not changes(fn.module, fn.cls, helper, param):
+            return prev
     if not isinstance(fn, Func) or fn.node is not helper:
         return prev
     span = frame.module.span(call)
@@ -153,6 +177,16 @@ def changed_by(ev, th, prev: Value, frame) -> Value:
     finally:
         ev._active.discard(key)
         ev.budget.inner -= 1
+
+
+def _param_of(fn: Func, slot) -> str | None:
+    """The parameter of the method `fn` an argument at `slot` (a position, or a keyword) binds."""
+    if isinstance(slot, str):
+        return slot
+    params = [p.arg for p in (*fn.node.args.posonlyargs, *fn.node.args.args)]
+    if fn.cls is not None and params and not is_static_method(fn.node):
+        params = params[1:]
+    return params[slot] if slot < len(params) else None
 
 
 def _rooted(th, param: str, depth: int = 0) -> bool:

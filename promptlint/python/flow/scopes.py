@@ -109,7 +109,7 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
         return False
     if th.kind in ("setkey", "setitem", "keygrow"):
         return True
-    if th.kind == "update":
+    if th.kind in ("update", "setdefault", "handed"):
         return _dict_binding(th.prev, depth + 1)
     if th.kind == "alt":
         return any(_dict_binding(o, depth + 1) for o in th.options)
@@ -509,6 +509,11 @@ class ScopesMixin:
                     and f.value.id in env and len(call.args) <= 1):
                 name = f.value.id  # `payload.update(system=text)`: a request dict completed later
                 env[name] = _shared("update", node=call, env=dict(env), prev=env.get(name), name=name)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "setdefault" \
+                    and f.value.id in env and len(call.args) == 2 and isinstance(call.args[0], ast.Constant) \
+                    and isinstance(call.args[0].value, str):
+                name = f.value.id  # `kwargs.setdefault("system", DEFAULT)`: the key set where it is missing
+                env[name] = _shared("setdefault", node=call, env=dict(env), prev=env.get(name), name=name)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
                 name = f.value.id  # `tools.sort()`: the list is now in a fixed order
                 env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
@@ -523,9 +528,9 @@ class ScopesMixin:
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=_shared("global", name=name), repeated=True,
                                   loop=loop if isinstance(loop, tuple) else None)
             else:
-                rebind_handed(frame, call, env, _shared)  # `self._add_tools(request)`: a dict a helper changes
+                rebind_handed(frame, call, env, _shared, _dict_binding)  # `self._add_tools(request)`: a helper changes it
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Await):
-            rebind_handed(frame, stmt.value, env, _shared)
+            rebind_handed(frame, stmt.value, env, _shared, _dict_binding)
         elif isinstance(stmt, ast.Return) and stmt.value is not None and not frame.replay:
             frame.returns.append(_shared("expr", node=stmt.value, env=dict(env)))
 
