@@ -216,14 +216,14 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
     a = func.args
     named = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
     m = frame.module
-    items, spans, unread = {}, {}, False
+    items, spans, unread, opened = {}, {}, False, False
     for kw in call.keywords:
         if kw.arg is None:
             spread = one_dict(evaluator.eval(kw.value, frame))
-            if spread is None or spread.repeated:
+            if spread is None:
                 unread = True
                 continue
-            unread = unread or spread.open
+            opened = opened or spread.open or spread.repeated
             for key, item in spread.items.items():
                 if key not in named:
                     items[key] = item
@@ -232,7 +232,7 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
         elif kw.arg not in named:
             items[kw.arg] = evaluator.eval(kw.value, frame)
             spans[kw.arg] = m.span(kw)
-    return Mapping(items, spans, m.span(call), None if unread else call, open=unread)
+    return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):

@@ -74,10 +74,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         merged = opened = False
         for key, value in entries:
             if key is None:  # **other
-                if isinstance(value, Mapping) and not value.repeated:
+                if isinstance(value, Mapping):
                     items.update(value.items)
                     spans.update(value.key_spans)
-                    opened = opened or value.open
+                    opened = opened or value.open or value.repeated  # (a dict filled in a loop: keys not known)
                 else:
                     merged = opened = True  # keys of data we cannot see: the order is not the code's
             else:

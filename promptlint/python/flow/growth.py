@@ -141,9 +141,10 @@ class GrowthMixin:
             if kw.arg is not None:
                 items[kw.arg] = self.eval(kw.value, frame, th.env)
                 spans[kw.arg] = m.span(kw)
-        known = other is not None and not other.repeated and all(kw.arg is not None for kw in call.keywords)
+        known = other is not None and all(kw.arg is not None for kw in call.keywords)
+        opened = not known or other.open or other.repeated  # (keys not known: `d.update(kwargs)`)
         made = [replace(v, items={**v.items, **items}, key_spans={**v.key_spans, **spans},
-                        node=v.node if known else None, open=v.open or not known or other.open) for v in variants]
+                        node=v.node if known else None, open=v.open or opened) for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
     def defaulted(self, th: Thunk, prev, frame) -> Value:
