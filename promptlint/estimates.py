@@ -252,7 +252,7 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
             notes.append("no cache breakpoint closes static text: nothing is cached")
         elif own_call:
             cut = None
-            if layout.unplaced_markers or layout.unread_options:
+            if layout.unplaced_markers or layout.unread_options or layout.open_options:
                 # the code may set one where the layout does not show it: say what is known
                 where = ("a statement sets `cache_control` on a block not placed here" if layout.unplaced_markers
                          else "a `**mapping` of unknown keys may hold `cache_control`")

@@ -285,7 +285,9 @@ class PromptLayout:
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
     known (it may hold any option, `cache_control` included), and `options_forwarded` when each such
     mapping is the sending function's own `**kwargs` (its callers' keyword arguments, which hold a
-    `cache_control` only when a caller writes one); `unplaced_markers`: a statement sets
+    `cache_control` only when a caller writes one); `open_options`: a `**mapping` the call passes
+    is read but was merged with data whose keys are not known (`{**settings, "system": text}`),
+    which may hold a top-level `cache_control`; `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the
     request) on a block none of `parts`' breakpoints stands for; `history_marker`: where such a
     statement, in the function that sends or another method of its class, marks a block that may be
@@ -336,6 +338,7 @@ class PromptLayout:
     auto_cache: Span | None = None
     unread_options: bool = False
     options_forwarded: bool = False
+    open_options: bool = False
     unplaced_markers: bool = False
     history_marker: Span | None = None
     tree_markers: bool = True

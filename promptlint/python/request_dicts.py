@@ -3,7 +3,8 @@ the keyword arguments the dict gives the call.
 
 A dict with static keys adds its entries to the call's keyword arguments (keywords written at
 the call win); a dict whose keys are not known marks the call (`Call.unread`: it may hold any
-option). A dict that is one of several the code builds with different messages (a wrapper
+option); one whose known keys were merged with such a dict (`Mapping.open`) adds the entries it
+is known to hold and marks the call `open` (what else it sets is not known). A dict that is one of several the code builds with different messages (a wrapper
 `send(client, payload)` whose callers build two requests: a chat turn and a one-shot structured
 request) is several requests: one call per dict, each built into a layout of its own, instead of
 one dict whose messages are an unreadable choice between lists. A dict completed in branches
@@ -104,11 +105,14 @@ def _targets(node) -> list:
 
 def _add(builder, call, kw, value: Mapping | None) -> None:
     """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
-    arguments; None (keys not known) marks the call."""
-    if value is None:
+    arguments; None (keys not known) marks the call (`Call.unread`); a dict that may hold keys
+    not known besides its entries (`Mapping.open`: `{**params, "system": text}`) adds them and
+    marks the call `open`."""
+    if value is None or value.repeated:
         call.unread = True
         call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
         return
+    call.open = call.open or value.open
     m = builder.m
     for key, entry in dict_entries(value.items, value.key_spans, m.span(kw.value), m.code(kw.value)).items():
         call.kwargs.setdefault(key, entry)  # (keywords written at the call win)

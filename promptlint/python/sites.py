@@ -125,6 +125,7 @@ class SiteFinder:
         for layout in added:
             layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
             layout.unread_options = layout.unread_options or call.unread
+            layout.open_options = layout.open_options or call.open
             self._written_once(layout, call)
             placed = {bp.span for p in layout.parts for bp in p.breakpoints}
             layout.unplaced_markers = any(s not in placed for s in spans)
@@ -135,6 +136,8 @@ class SiteFinder:
                 continue
             func = frame.func if frame is not None else None
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
+            if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
+                layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \

@@ -126,6 +126,12 @@ class MissingCacheBreakpointRule(Rule):
     `bind_tools`, `AgentExecutor`, ...);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
+    A static prefix that reaches the minimum is reported as info when the request may carry a
+    breakpoint the code does not show: a `**mapping` of keys not known is sent with it, or the
+    request dict was merged with one (`{**settings, "system": text}`, `dict(options, ...)`), and a
+    top-level `cache_control` may be in it (not the sending function's own `**kwargs` in a package
+    where no file names a breakpoint key); or a statement sets `cache_control` on a block not
+    placed in the layout.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
@@ -178,6 +184,13 @@ class MissingCacheBreakpointRule(Rule):
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
                    f"{label} but has no cache breakpoint: it is never cached" + _legacy_phrase(layout))
+        if _opaque(layout) or layout.open_options or layout.unplaced_markers:  # it may set one the code does not show
+            where = ("a statement sets `cache_control` on a block not placed here" if layout.unplaced_markers
+                     else "a `**mapping` of keys not known is sent with it, and may hold a top-level `cache_control`")
+            yield self.diagnostic(message.replace(": it is never cached", f" placed ({where}): unless that "
+                                                  "sets one, it is never cached"), _end_of_prefix(layout, stop),
+                                  prompt=layout.id, severity=Severity.INFO)
+            return
         yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
 
 

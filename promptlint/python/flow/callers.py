@@ -176,6 +176,10 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         if foreign is None:
             return None
         sites += foreign
+    if any(caller is not func for _, _, caller, _ in sites):
+        # (a call of the function in its own body, `self.send(dict(request, messages=more))` for a
+        # continuation, passes on what the outer callers gave it: those say what the parameter holds)
+        sites = [site for site in sites if site[2] is not func]
     if not sites or len(sites) > MAX_CALLERS:
         return None
     values = []
@@ -213,13 +217,14 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
     a = func.args
     named = {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
     m = frame.module
-    items, spans, unread = {}, {}, False
+    items, spans, unread, opened = {}, {}, False, False
     for kw in call.keywords:
         if kw.arg is None:
             spread = one_dict(evaluator.eval(kw.value, frame))
             if spread is None:
                 unread = True
                 continue
+            opened = opened or spread.open or spread.repeated
             for key, item in spread.items.items():
                 if key not in named:
                     items[key] = item
@@ -228,7 +233,7 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
         elif kw.arg not in named:
             items[kw.arg] = evaluator.eval(kw.value, frame)
             spans[kw.arg] = m.span(kw)
-    return Mapping(items, spans, m.span(call), None if unread else call)
+    return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):

@@ -198,11 +198,13 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             else:
                 extra[k] = self.eval(v, frame, env)
         if a.kwarg is not None:  # `**kw`: the other keywords, as a dict (with those a `**params` passes)
+            opened = False  # (a `**params` of keys not known: so is `kw`)
             for kw in node.keywords if node is not None else ():
                 spread = _one_mapping(self.eval(kw.value, frame, env)) if kw.arg is None else None
-                if isinstance(spread, Mapping):
+                if isinstance(spread, Mapping) and not spread.repeated:
                     extra = {**{k: v for k, v in spread.items.items() if k not in accepted}, **extra}
-            bound[a.kwarg.arg] = Mapping(extra)
+                opened = opened or kw.arg is None and (spread is None or spread.repeated or spread.open)
+            bound[a.kwarg.arg] = Mapping(extra, open=opened)
         if node is not None and len(args) == len(node.args) and len(kwargs) == len(node.keywords):
             for name, th in self.defaults(fn).items():
                 bound.setdefault(name, th)
@@ -446,13 +448,15 @@ def _one_mapping(value, depth: int = 0) -> Mapping | None:
     if not isinstance(value, Alt) or depth > 3:
         return None
     items: dict = {}
+    opened = False
     for option in value.options:
         found = _one_mapping(option, depth + 1)
         if found is None:
             return None
         for k, v in found.items.items():
             items.setdefault(k, v)
-    return Mapping(items)
+        opened = opened or found.open or found.repeated
+    return Mapping(items, open=opened)
 
 
 def _keyword_only(value) -> bool:

@@ -39,7 +39,8 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     and statement order (`self_assigns`), and the ATTRs a method appends to, extends or `+=`
     with something other than a number (`grown`), each with [(method, node added, True when it
     is a list of items: `extend`, `+=`)] (`added_to`), the ATTRs it steps as counters (`self.turn += 1`,
-    `-=`, `*=`: `stepped`), and the annotations of `self.ATTR: T = ...` (`self_annotation`)."""
+    `-=`, `*=`: `stepped`), the annotations of `self.ATTR: T = ...` (`self_annotation`), and the
+    keys its methods set on a dict `self.ATTR` (`keyed_writes`)."""
     cached = getattr(cls, "_promptlint_self_index", None)
     if cached is not None:
         return cached
@@ -47,12 +48,16 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
     grows: dict[str, list] = {}  # ATTR -> the value nodes added to it
     steps: set[str] = set()
     annotations: dict[str, ast.AST] = {}
+    keyed: dict[str, list] = {}  # ATTR -> [(method, statement)] of `self.ATTR["k"] = v`, `self.ATTR.update(...)`
     for stmt in cls.body:
         if not isinstance(stmt, _FUNCS):
             continue
         for node in walk_statements(stmt.body):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
+                    if isinstance(t, ast.Subscript) and _is_self(t.value) and isinstance(t.slice, ast.Constant) \
+                            and isinstance(t.slice.value, str):
+                        keyed.setdefault(t.value.attr, []).append((stmt, node))
                     if _is_self(t) and not _same_attribute(t.attr, node.value):
                         entries = assigns.setdefault(t.attr, [])
                         if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
@@ -73,7 +78,10 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                 call = node.value
                 added = call.args[-1] if call.args else None
                 grows.setdefault(call.func.value.attr, []).append((stmt, added, call.func.attr == "extend"))
-    cls._promptlint_self_index = (assigns, grows, annotations, steps)
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                    and node.value.func.attr == "update" and _is_self(node.value.func.value) and len(node.value.args) <= 1:
+                keyed.setdefault(node.value.func.value.attr, []).append((stmt, node))
+    cls._promptlint_self_index = (assigns, grows, annotations, steps, keyed)
     return cls._promptlint_self_index
 
 
@@ -113,6 +121,12 @@ def stepped(cls: ast.ClassDef, attr: str) -> bool:
     """True when a method changes `self.attr` by an augmented assignment that grows no list: a
     counter stepped by a number (`self.iteration += 1`), `-=`, `*=`..."""
     return attr in _class_index(cls)[3]
+
+
+def keyed_writes(cls: ast.ClassDef, attr: str) -> list:
+    """(method, statement) of every `self.attr["key"] = value` and `self.attr.update(...)` in the
+    class's methods, in method and statement order: keys set on a dict attribute."""
+    return _class_index(cls)[4].get(attr, [])
 
 
 def grown(cls: ast.ClassDef, attr: str) -> bool:

@@ -72,18 +72,19 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         m = frame.module
         items: dict[str, Value] = {}
         spans = {}
-        merged = False
+        merged = opened = False
         for key, value in entries:
             if key is None:  # **other
                 if isinstance(value, Mapping):
                     items.update(value.items)
                     spans.update(value.key_spans)
+                    opened = opened or value.open or value.repeated  # (a dict filled in a loop: keys not known)
                 else:
-                    merged = True  # keys of data we cannot see: the order is not the code's
+                    merged = opened = True  # keys of data we cannot see: the order is not the code's
             else:
                 items[key.value] = value
                 spans[key.value] = m.span(key)
-        return Mapping(items, spans, m.span(node), None if merged else node)
+        return Mapping(items, spans, m.span(node), None if merged else node, open=opened)
 
     def subscript(self, node: ast.Subscript, frame, env) -> Value:
         m = frame.module

@@ -22,6 +22,7 @@ from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
 from .configured import all_configured, configured_test
+from .handed import changed_by
 from .containers import ContainersMixin
 from .variants import list_variants
 from .keyed import holds_order, sorted_in_place
@@ -185,6 +186,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.key_grown(th, prev, frame)
         if th.kind == "update":
             return self.updated(th, prev, frame)
+        if th.kind == "setdefault":
+            return self.defaulted(th, prev, frame)
+        if th.kind == "handed":
+            return changed_by(self, th, prev, frame)
         if th.kind == "sort":
             return sorted_in_place(prev)
         if th.kind == "map":

@@ -12,7 +12,7 @@ from .configured import all_configured
 from .fields import field_added
 from .scopes import Thunk
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
-from .variants import dict_variants, flat_options, list_variants, one_dict
+from .variants import dict_union, dict_variants, flat_options, list_variants, one_dict
 
 
 class GrowthMixin:
@@ -25,10 +25,8 @@ class GrowthMixin:
         add = self.eval(th.node, frame, th.env)
         if isinstance(th.value, str):  # `message.content += text`
             return field_added(prev, th.value, add, lambda v: self.text_of(v, frame), th.name == "Set")
-        if th.name == "BitOr" and isinstance(prev, Mapping) and isinstance(add, Mapping) \
-                and not prev.repeated and not add.repeated:  # `d |= other`: one dict, the right side's keys win
-            return replace(prev, items={**prev.items, **add.items}, key_spans={**prev.key_spans, **add.key_spans},
-                           node=prev.node if add.node is not None else None)
+        if th.name == "BitOr" and (merged := dict_union(prev, add, getattr(prev, "span", None))) is not None:
+            return merged  # `d |= other`: one dict (per variant), the right side's keys win
         if th.name != "Add":
             return dynamic(m.span(th.node), m.code(th.node))
         variants = list_variants(prev)
@@ -117,7 +115,7 @@ class GrowthMixin:
         value = self.eval(th.node, frame, th.env)
         if th.value is not None:  # `d[key] = d_key[2:]` until it fits: its oldest messages dropped (scopes)
             value = self.windowed(value, th.value, frame, th.name)
-        span = frame.module.span(th.node)
+        span = frame.module.span(th.node if th.at is None else th.at)
         made = [replace(v, items={**v.items, th.name: value}, key_spans={**v.key_spans, th.name: span})
                 for v in variants]
         return made[0] if len(made) == 1 else Alt(made, prev.span)
@@ -156,8 +154,30 @@ class GrowthMixin:
                 items[kw.arg] = self.eval(kw.value, frame, th.env)
                 spans[kw.arg] = m.span(kw)
         known = other is not None and all(kw.arg is not None for kw in call.keywords)
+        opened = not known or other.open or other.repeated  # (keys not known: `d.update(kwargs)`)
         made = [replace(v, items={**v.items, **items}, key_spans={**v.key_spans, **spans},
-                        node=v.node if known else None) for v in variants]
+                        node=v.node if known else None, open=v.open or opened) for v in variants]
+        return made[0] if len(made) == 1 else Alt(made, prev.span)
+
+    def defaulted(self, th: Thunk, prev, frame) -> Value:
+        """The dict `prev` after `prev.setdefault("key", value)` (`th.node`; each variant of a dict
+        set in branches): the key set to the value where it is missing; an open dict (keys not
+        known, `Mapping.open`) may hold it: one of both there. Any other value as it was."""
+        variants = dict_variants(prev) if isinstance(prev, Alt) else [prev] if isinstance(prev, Mapping) else None
+        if not variants or any(v.repeated for v in variants):
+            return prev
+        key, value = th.node.args[0].value, None
+        made = []
+        for v in variants:
+            if key in v.items and not v.open:
+                made.append(v)
+                continue
+            value = value or self.eval(th.node.args[1], frame, th.env)
+            given = v.items.get(key) or dynamic(frame.module.span(th.node), f"{th.name}[{key!r}]",
+                                                evidence=f"`{key}` of `{th.name}`, if it holds one")
+            default = value if key not in v.items and not v.open else Alt([given, value], fallback=True)
+            made.append(replace(v, items={**v.items, key: default},
+                                key_spans={**v.key_spans, key: frame.module.span(th.node.args[1])}))
         return made[0] if len(made) == 1 else Alt(made, prev.span)
 
     def shuffled(self, th: Thunk, prev, frame) -> Value:

@@ -60,7 +60,7 @@ class KeptEntriesMixin:
             if name in source.key_spans:
                 spans[name] = source.key_spans[name]
         return Mapping(items, key_spans=spans, span=frame.module.span(node), node=source.node
-                       if len(items) == len(source.items) else None, unordered=source.unordered)
+                       if len(items) == len(source.items) else None, unordered=source.unordered, open=source.open)
 
 
 def _known_dicts(value, depth: int = 0) -> bool:

@@ -22,6 +22,7 @@ from .replaced import sub_call
 from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless,
                             order_of, per_call, value_drawn, value_order, written)
 from .text import const_str
+from .variants import one_dict
 from .values import Alt, ClassRef, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
@@ -357,14 +358,22 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
                        unordered=base.unordered)
     if isinstance(base, Mapping) and base.repeated and not kw:
         return base  # `dict(results)` of a dict filled in a loop: the same keys, values and order
-    items = dict(base.items) if isinstance(base, Mapping) else _fields(ev, base, frame)
+    if base is None or isinstance(base, Obj) and base.qualname.startswith("instance:"):
+        items, opened = _fields(ev, base, frame), False
+    else:  # a dict (one of several: every key of any), else data whose keys are not known
+        known = one_dict(base)
+        items, opened = (dict(known.items), known.open or known.repeated) if known is not None else ({}, True)
+    for spread in (k.value for k in node.keywords if k.arg is None):  # `dict(base, **options)`
+        known = one_dict(ev.eval(spread, frame, env))
+        items.update(known.items if known is not None else {})
+        opened = opened or known is None or known.open or known.repeated
     items.update(kw)
-    return Mapping(items, {}, frame.module.span(node), node)
+    return Mapping(items, {}, frame.module.span(node), node, open=opened)
 
 
 def _copied(base: Mapping, span, node) -> Mapping:
     """`dict(d)` of one dict: a repeated one as it is, else its items in a new dict."""
-    return base if base.repeated else Mapping(dict(base.items), dict(base.key_spans), span, node)
+    return base if base.repeated else Mapping(dict(base.items), dict(base.key_spans), span, node, open=base.open)
 
 
 def _fields(ev, obj, frame) -> dict:

@@ -22,6 +22,7 @@ from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
+from .keyed_attrs import written
 from .setup_values import setup_grown
 from .stored_turns import stored_with_answer
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -235,7 +236,7 @@ class ObjectsMixin:
         for cls_module, c in self.mro(module, cls):
             found = self._class_member(cls_module, c, attr, self_value, depth)
             if found is not None:
-                return found
+                return written(self, cls_module, c, attr, found, self_value, depth)
             assigns = self_assigns(c, attr)
             if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)) \
                     and (holds_conversation(c, attr) or not grown_at_setup(c, attr)):
@@ -257,6 +258,7 @@ class ObjectsMixin:
                 value = self.eval(value_node, frame)
                 if grown_at_setup(c, attr):  # (`_member`: then not the conversation)
                     value = setup_grown(self, cls_module, c, attr, value, self_value, depth)
+                value = written(self, cls_module, c, attr, value, self_value, depth)  # `self.params["k"] = v` later
                 values.append(per_instance(value) if method.name in _INIT_METHODS else value)
             ann = self_annotation(c, attr)
             if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \

@@ -8,7 +8,7 @@ import ast
 
 from ...model import Kind, Segment, Volatility
 from .configured import MARK, configured_test
-from .variants import MAX_VARIANTS, variants_with_list
+from .variants import MAX_VARIANTS, dict_union, variants_with_list
 from .scopes import Frame
 from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic
 from ..walk import node_key
@@ -65,11 +65,10 @@ class OperatorsMixin:
             if _dict_view(node.left) or _dict_view(node.right):  # `a.keys() - b.keys()`: a set
                 return dynamic(m.span(node), m.code(node), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
                                "a set operation of dict keys: iteration order depends on the hash seed")
-        if isinstance(op, ast.BitOr) and isinstance(left, Mapping) and isinstance(right, Mapping) \
-                and not left.repeated and not right.repeated:
-            # `defaults | overrides`: one dict, the right side's keys win
-            return Mapping({**left.items, **right.items}, {**left.key_spans, **right.key_spans}, m.span(node))
         if isinstance(op, ast.BitOr):
+            merged = dict_union(left, right, m.span(node))  # `defaults | overrides`: the right side's keys win
+            if merged is not None:
+                return merged
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
 

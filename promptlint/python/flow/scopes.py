@@ -17,12 +17,14 @@ from typing import Any
 
 from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
 from .fields import bound_fields, field_written
+from .handed import rebind_handed
+from .loop_shapes import enumerated, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, walks_back)
 from .newest_iters import newest_by_method
 from .keyed_targets import keyed, keyed_list, merged_item, path_binding
 from .readings import reading
-from ..walk import block_nodes, child_nodes, children, subtree
+from ..walk import child_nodes, children, subtree
 from .rewrites import env_resolver, older_apart
 from .roles import ensures_system_first, guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
@@ -64,6 +66,7 @@ class Thunk:
     shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
     fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
     index: int | None = None  # an iter: the name's place in a flat tuple target (`for k, v in d.items()`)
+    at: Any = None  # a setitem of a breakpoint: the target assigned (`d["cache_control"]`), the key's place
 
 
 @dataclass(eq=False)
@@ -106,7 +109,7 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
         return False
     if th.kind in ("setkey", "setitem", "keygrow"):
         return True
-    if th.kind == "update":
+    if th.kind in ("update", "setdefault", "handed"):
         return _dict_binding(th.prev, depth + 1)
     if th.kind == "alt":
         return any(_dict_binding(o, depth + 1) for o in th.options)
@@ -173,41 +176,6 @@ def fallback_name(test: ast.expr) -> str | None:
         names = {fallback_name(v) for v in test.values}
         return names.pop() if len(names) == 1 else None
     return None
-
-
-def enumerated(stmt) -> ast.expr | None:
-    """The iterable of `for i, x in enumerate(xs)` (two plain names; a `for` statement or a
-    comprehension's generator), else None."""
-    it, target = stmt.iter, stmt.target
-    if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args
-            and isinstance(target, ast.Tuple) and len(target.elts) == 2
-            and all(isinstance(e, ast.Name) for e in target.elts)):
-        return it.args[0]
-    return None
-
-
-def map_loop(stmt) -> str | None:
-    """The name `out` of a loop `for x in xs: ... out.append(expr) ...` that appends once per
-    item (one unconditional append in its body, no other change of `out`, no break, continue or
-    return, no else), else None."""
-    if not isinstance(stmt.target, ast.Name) or stmt.orelse:
-        return None
-    appends = [st.value.func.value.id for st in stmt.body
-               if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and len(st.value.args) == 1
-               and not st.value.keywords and isinstance(st.value.func, ast.Attribute)
-               and st.value.func.attr == "append" and isinstance(st.value.func.value, ast.Name)]
-    if len(appends) != 1 or appends[0] == stmt.target.id:
-        return None
-    out = appends[0]
-    seen = 0
-    for node in block_nodes(stmt.body):
-        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
-            return None
-        if isinstance(node, ast.Name) and node.id == out:
-            seen += 1
-            if not isinstance(node.ctx, ast.Load):
-                return None
-    return out if seen == 1 else None
 
 
 def is_generator(func, module=None) -> bool:
@@ -543,6 +511,11 @@ class ScopesMixin:
                     and f.value.id in env and len(call.args) <= 1):
                 name = f.value.id  # `payload.update(system=text)`: a request dict completed later
                 env[name] = _shared("update", node=call, env=dict(env), prev=env.get(name), name=name)
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "setdefault" \
+                    and f.value.id in env and len(call.args) == 2 and isinstance(call.args[0], ast.Constant) \
+                    and isinstance(call.args[0].value, str):
+                name = f.value.id  # `kwargs.setdefault("system", DEFAULT)`: the key set where it is missing
+                env[name] = _shared("setdefault", node=call, env=dict(env), prev=env.get(name), name=name)
             elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.attr == "sort" and f.value.id in env:
                 name = f.value.id  # `tools.sort()`: the list is now in a fixed order
                 env[name] = _shared("sort", node=call, env=dict(env), prev=env.get(name), name=name)
@@ -556,6 +529,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=_shared("global", name=name), repeated=True,
                                   loop=loop if isinstance(loop, tuple) else None)
+            else:
+                rebind_handed(frame, call, env, _shared, _dict_binding)  # `self._add_tools(request)`: a helper changes it
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Await):
+            rebind_handed(frame, stmt.value, env, _shared, _dict_binding)
         elif isinstance(stmt, ast.Return) and stmt.value is not None and not frame.replay:
             frame.returns.append(_shared("expr", node=stmt.value, env=dict(env)))
 
@@ -564,11 +541,13 @@ class ScopesMixin:
         if isinstance(target, ast.Name):
             env[target.id] = _shared("expr", node=value, env=dict(env))
         elif (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in env
-                and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
-                and target.slice.value != "cache_control"):  # (a breakpoint: counted as a marker)
-            # `payload["system"] = text`: the dict with that key set, as a request built key by key
-            name = target.value.id
-            env[name] = _shared("setitem", node=value, env=dict(env), prev=env[name], name=target.slice.value)
+                and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+            # `payload["system"] = text`: the dict with that key set, as a request built key by key; a
+            # breakpoint (`request["cache_control"] = {...}`, also counted as a marker) is a key of
+            # the dict written at the target, where the marker is
+            name, key = target.value.id, target.slice.value
+            env[name] = _shared("setitem", node=value, env=dict(env), prev=env[name], name=key,
+                                at=target if key == "cache_control" else None)
         elif isinstance(target, (ast.Tuple, ast.List)):
             vals = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)

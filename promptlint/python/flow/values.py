@@ -49,7 +49,10 @@ class Mapping:
     """A dict. `items` by static key; `node` the dict display when every key order is the code's
     (None when merged from data we cannot see). A dict built in a loop or a comprehension is
     `repeated` (its keys are not known) with `value` one of its values, and `unordered` when the
-    loop iterates an unordered source (its key order differs between runs)."""
+    loop iterates an unordered source (its key order differs between runs). `open`: it may hold
+    keys not known besides its `items` (merged from a dict whose keys are not known: `{**params,
+    "system": text}`, `dict(options)`, `d.update(kwargs)` of a parameter): sent as `**d`, it may
+    set any option, so the call's options are not all known (`Call.unread`)."""
 
     items: dict[str, "Value"]
     key_spans: dict[str, Span] = field(default_factory=dict)
@@ -58,6 +61,7 @@ class Mapping:
     repeated: bool = False
     value: "Value | None" = None
     unordered: Segment | None = None
+    open: bool = False
 
 
 @dataclass

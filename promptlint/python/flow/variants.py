@@ -89,4 +89,27 @@ def merged_dict(variants: list[Mapping], fallback: bool = False) -> Mapping:
             if key in option.key_spans:
                 spans.setdefault(key, option.key_spans[key])
     return Mapping({k: v[0] if len(v) == 1 else Alt(v, fallback=fallback) for k, v in items.items()}, spans,
-                   variants[0].span)
+                   variants[0].span, open=any(v.open for v in variants))
+
+
+def dict_union(left, right, span) -> Mapping | Alt | None:
+    """`left | right` (also `left |= right`) of two dicts, either of them one of several (an Alt
+    of dicts set in branches: `request = request | self.options(config)` with `request["system"]`
+    set in a branch): one dict per pair of variants, the right side's keys winning (past
+    MAX_VARIANTS pairs, one dict of every key of each side, `merged_dict`). None when a side is
+    not a dict with static keys (`{"question": ...} | prompt`: a LangChain pipe)."""
+    lv, rv = _dicts(left), _dicts(right)
+    if lv is None or rv is None:
+        return None
+    if len(lv) * len(rv) > MAX_VARIANTS:
+        lv, rv = [one_dict(left)], [one_dict(right)]
+    made = [Mapping({**a.items, **b.items}, {**a.key_spans, **b.key_spans}, span,
+                    a.node if b.node is not None else None, open=a.open or b.open) for a in lv for b in rv]
+    return made[0] if len(made) == 1 else Alt(made, span)
+
+
+def _dicts(value) -> list[Mapping] | None:
+    """The dicts `value` is (one, or each variant of an Alt of dicts), or None."""
+    if isinstance(value, Mapping):
+        return None if value.repeated else [value]
+    return dict_variants(value) if isinstance(value, Alt) else None

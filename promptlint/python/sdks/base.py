@@ -19,7 +19,8 @@ class Call:
     name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones;
     `unread`: a `**mapping` of keys not known statically is passed too; `forwarded`: each such
     mapping is the sending function's own `**kwargs` (`def generate(self, messages, **kwargs): ...
-    create(..., **kwargs)`): its keys are its callers' keyword arguments."""
+    create(..., **kwargs)`): its keys are its callers' keyword arguments; `open`: a `**mapping`
+    whose entries are read was merged with data whose keys are not known (`{**settings, ...}`)."""
 
     node: ast.Call
     chain: str
@@ -30,6 +31,7 @@ class Call:
     frame: object = None
     unread: bool = False  # a `**mapping` whose keys are not known is passed
     forwarded: bool = True  # every such `**mapping` is the sending function's own `**kwargs`
+    open: bool = False  # a `**mapping` of known keys may hold others (`Mapping.open`)
     origin: str | None = None  # where the callee's first name comes from: the module it is imported
     # from, "" for a class or function defined in this file, None for neither (a local, `self`)
 

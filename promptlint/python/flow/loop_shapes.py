@@ -1,0 +1,44 @@
+"""Shapes of loops the statement reader (scopes.py) recognises: `for i, x in enumerate(xs)` and a
+loop that appends one element per item (`for m in xs: out.append(f(m))`). Pure functions of the
+syntax tree.
+"""
+from __future__ import annotations
+
+import ast
+
+from ..walk import block_nodes
+
+
+def enumerated(stmt) -> ast.expr | None:
+    """The iterable of `for i, x in enumerate(xs)` (two plain names; a `for` statement or a
+    comprehension's generator), else None."""
+    it, target = stmt.iter, stmt.target
+    if (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" and it.args
+            and isinstance(target, ast.Tuple) and len(target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in target.elts)):
+        return it.args[0]
+    return None
+
+
+def map_loop(stmt) -> str | None:
+    """The name `out` of a loop `for x in xs: ... out.append(expr) ...` that appends once per
+    item (one unconditional append in its body, no other change of `out`, no break, continue or
+    return, no else), else None."""
+    if not isinstance(stmt.target, ast.Name) or stmt.orelse:
+        return None
+    appends = [st.value.func.value.id for st in stmt.body
+               if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and len(st.value.args) == 1
+               and not st.value.keywords and isinstance(st.value.func, ast.Attribute)
+               and st.value.func.attr == "append" and isinstance(st.value.func.value, ast.Name)]
+    if len(appends) != 1 or appends[0] == stmt.target.id:
+        return None
+    out = appends[0]
+    seen = 0
+    for node in block_nodes(stmt.body):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Name) and node.id == out:
+            seen += 1
+            if not isinstance(node.ctx, ast.Load):
+                return None
+    return out if seen == 1 else None
