@@ -13,7 +13,7 @@ import re
 from ...model import replace
 
 from ...model import Kind, Segment, Volatility
-from ..module import callee_name
+from ..module import callee_name, unparsed
 from . import library, rewrites, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
@@ -173,7 +173,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         for _, c in reversed(chain):
             for stmt in c.body:
                 if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names
+                        and "ClassVar" not in unparsed(stmt.annotation) and stmt.target.id not in names
                         and not _keyword_only(stmt.value)):
                     names.append(stmt.target.id)
         return names

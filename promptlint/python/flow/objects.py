@@ -13,7 +13,7 @@ from ...model import replace
 
 from ...model import Kind, Volatility
 from ... import classify
-from ..module import attribute_chain, is_static_method
+from ..module import attribute_chain, is_static_method, unparsed
 from .callers import field_arguments
 from .budget import SPENT
 from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, grown, grown_at_setup,
@@ -142,7 +142,7 @@ def _required_field(stmt, attr: str) -> bool:
     """True for a field annotated without a value in a class body (`payload: dict`), not a
     `ClassVar`."""
     return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
-        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
+        and stmt.target.id == attr and "ClassVar" not in unparsed(stmt.annotation)
 
 
 def _none_default(node) -> bool:
