@@ -89,6 +89,9 @@ class Project:
         #: need not parse again a module that does not assign the name it looks for.
         self._dropped: dict[Path, tuple[frozenset, list, Path | None]] = {}
         self.cached_chars = 0
+        #: Parsed modules dropped so far (`trim`, `clear`): while it stays the same, every module
+        #: held before is held still (`flow.bodies` asks only then which are).
+        self.drops = 0
         #: Modules used by the running analysis (path -> characters; `start` resets it) and the
         #: characters they hold (`MAX_ANALYSIS_CHARS`). Those `_pinned` are never trimmed while
         #: the analysis runs (its values may hold their nodes): all but those a name search
@@ -147,6 +150,7 @@ class Project:
     def _drop(self, key: Path) -> None:
         """Forget the parsed module at `key`, keeping what `definitions` needs to skip it."""
         module = self._modules.pop(key)
+        self.drops += 1
         seen = self._seen.pop(key, None)
         root = self._roots.pop(key, None)
         if not isinstance(module, ParseError):
@@ -164,6 +168,7 @@ class Project:
         self._packages.clear()
         self._dropped.clear()
         self.cached_chars = 0
+        self.drops += 1
 
     def load(self, path: Path, text: str | None = None) -> Module:
         """The parsed module at `path` (`text`: its source, when already read: the read is then
