@@ -179,7 +179,8 @@ class Project:
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = path.resolve()
-        if key not in self._used:
+        first = key not in self._used  # (a module loaded again by the same analysis was noted already)
+        if first:
             if self.used_chars >= MAX_ANALYSIS_CHARS:
                 self.over = True
                 raise OverBudget(str(key))
@@ -201,9 +202,10 @@ class Project:
                 self.trim()  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
-            for dep, state in self._seen.get(key, ()):
-                reads.note(dep, state)
-            self._add_root(self._roots.get(key))
+            if first:
+                for dep, state in self._seen.get(key, ()):
+                    reads.note(dep, state)
+                self._add_root(self._roots.get(key))
             if not self._used[key] and not isinstance(cached, ParseError):
                 self._used[key] = len(cached.source)
                 self.used_chars += len(cached.source)
