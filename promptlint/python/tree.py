@@ -100,6 +100,9 @@ class Project:
         self._pinned: set[Path] = set()
         self.used_chars = 0
         self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
+        #: The lookups of dotted names (keys of `_found`) and the modules (keys of `_modules`) whose
+        #: reads the running analysis noted (`reads.note`): a lookup or a load again notes nothing.
+        self._looked: set = set()
         #: Keep the code state of each module parsed (`promptlint.reads.CODE`): a run with a cache.
         self.code_states = False
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
@@ -122,6 +125,7 @@ class Project:
         self.roots = []
         self.failed = {}
         self.over = False
+        self._looked = set()
         self._used = {}
         self._pinned = set()
         self.used_chars = 0
@@ -179,8 +183,7 @@ class Project:
         key = self._resolved.get(path)
         if key is None:
             key = self._resolved[path] = path.resolve()
-        first = key not in self._used  # (a module loaded again by the same analysis was noted already)
-        if first:
+        if key not in self._used:
             if self.used_chars >= MAX_ANALYSIS_CHARS:
                 self.over = True
                 raise OverBudget(str(key))
@@ -193,6 +196,8 @@ class Project:
             except ParseError as exc:
                 cached = exc
             else:
+                if reads.active():
+                    self._looked.add(key)  # (its reads were noted as it was parsed)
                 self.cached_chars += len(cached.source)
                 if not self._used[key]:
                     self._used[key] = len(cached.source)
@@ -202,10 +207,12 @@ class Project:
                 self.trim()  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
-            if first:
+            if key not in self._looked:  # (loaded again by the same analysis: noted already)
                 for dep, state in self._seen.get(key, ()):
                     reads.note(dep, state)
                 self._add_root(self._roots.get(key))
+                if reads.active():
+                    self._looked.add(key)
             if not self._used[key] and not isinstance(cached, ParseError):
                 self._used[key] = len(cached.source)
                 self.used_chars += len(cached.source)
@@ -283,10 +290,14 @@ class Project:
         found = self._found.get(key)
         if found is None:
             probes: list[tuple[str, str | None]] = []
-            found = self._found[key] = (self._locate(dotted, probes), probes)
-        else:
+            found = self._found[key] = (self._locate(dotted, probes), probes)  # (each probe noted)
+            if reads.active():
+                self._looked.add(key)
+        elif key not in self._looked:  # (the same lookup again in this analysis: noted already)
             for dep, state in found[1]:
                 reads.note(dep, state)
+            if reads.active():
+                self._looked.add(key)
         path = found[0]
         if path is None:
             return None
