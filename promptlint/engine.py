@@ -28,10 +28,12 @@ if TYPE_CHECKING:  # the analysis is imported when a file is analysed (a cached 
     from .rules.base import Rule
 
 PARALLEL_MIN_FILES = 40  # files to analyse (not cached) before worker processes pay off
-#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis, the rules and
-#: the tokenizer the estimates count with (`promptlint.tokenizer_preload`).
+#: Modules the workers' fork server imports once (`promptlint.workers`): the analysis and the rules.
+#: Not the tokenizer: the parent estimates the layouts that workers send (`_estimate_layouts`), so
+#: no worker holds its 49 MiB, which its resident set would count against `workers.RECYCLE_BYTES`
+#: (with it, five workers a corpus run were replaced and parsed their packages' modules again).
 WORKER_PRELOAD = ("promptlint.engine", "promptlint.python.flow", "promptlint.python.sites", "promptlint.rules",
-                  "promptlint.estimates", "promptlint.cache", "promptlint.tokenizer_preload")
+                  "promptlint.estimates", "promptlint.cache")
 def _syntax_error(filename: str, exc: Exception) -> Diagnostic:
     """PRM001 for a file that cannot be read or parsed (info for a file skipped for its size)."""
     row, column = getattr(exc, "row", 1) or 1, getattr(exc, "column", 1) or 1
@@ -92,10 +94,11 @@ class Linter:
             report.diagnostics.extend(self.check_layouts(report.prompts))
         return report
 
-    def analyse(self, path: Path, kind: str, force: bool = False) -> Result:
+    def analyse(self, path: Path, kind: str, force: bool = False, estimate: bool = True) -> Result:
         """One file's analysis (layouts with estimates, module diagnostics, PRM001) and what it
         read (`promptlint.reads`), as the cache stores it. Never raises: an internal error is a
-        line of `report.errors` (not cacheable), running out of memory or recursion a PRM001."""
+        line of `report.errors` (not cacheable), running out of memory or recursion a PRM001.
+        `estimate=False`: the layouts' token estimates are left to the caller (a worker's parent)."""
         report = Report(files=1)
         filename = display_name(path)
         result = Result(report)
@@ -108,8 +111,8 @@ class Linter:
                 else:
                     text = self._text_file(path, filename, kind, report)
                 result.quiet = text is None or not might_suppress(text)
-                for layout in report.prompts:
-                    self._estimate(layout)
+                if estimate:
+                    _estimate_layouts(report.prompts, self.targets)
             except MemoryError:
                 report.prompts.clear()
                 _failed(report, filename, _Failure("the analysis ran out of memory"))
@@ -210,15 +213,20 @@ class Linter:
         report.prompts.extend(layouts)
         return text
 
-    def _estimate(self, layout: PromptLayout) -> None:
-        from . import estimates as _estimates
-        layout.static_prefix_tokens = _estimates.static_prefix_tokens(layout)
-        layout.static_tokens = _estimates.static_tokens(layout)
-        layout.estimates = _estimates.estimate(layout, _estimates.targets_for(layout, self.targets))
-
     def check_layouts(self, layouts: list[PromptLayout]) -> list[Diagnostic]:
         """The prefix rules' findings on `layouts` (see `check_layouts`)."""
         return check_layouts(layouts, self.rules)
+
+
+def _estimate_layouts(layouts: list[PromptLayout], targets: list) -> None:
+    """Set the token estimates of `layouts` (`targets`: the parsed `--target`s, `profiles.parse_target`)."""
+    if not layouts:
+        return
+    from . import estimates as _estimates
+    for layout in layouts:
+        layout.static_prefix_tokens = _estimates.static_prefix_tokens(layout)
+        layout.static_tokens = _estimates.static_tokens(layout)
+        layout.estimates = _estimates.estimate(layout, _estimates.targets_for(layout, targets))
 
 
 def check_layouts(layouts: list[PromptLayout], rules: list[Rule] | None = None, cache=None,
@@ -274,22 +282,20 @@ def _init_worker(roots, targets, profiles, force, cache_args, shared=None) -> No
     _WORKER.project.shared = shared  # package indexes one worker scanned, for those that replace it
     _WORKER.project.code_states = cache_args is not None
     _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
-    from . import tokens
-    if _WORKER_OPTIONS["cache"] is not None and tokens.MEMO is None:  # not inherited (spawn)
-        _WORKER_OPTIONS["cache"].load_token_counts()
 
 
 def _work(path: Path, kind: str) -> Result:
     """Analyse one file in a worker process (its Linter and module cache live as long as the
-    process) and store the result in the cache from there; the token counts it learned go to
-    the parent with the result."""
-    result = _WORKER.analyse(path, kind, _WORKER_OPTIONS["force"])
+    process) and store the result in the cache from there. A result with layouts is sent
+    unestimated and with its dependencies: the parent estimates its layouts and stores it
+    (`lint_files`); a worker never loads the tokenizer."""
+    result = _WORKER.analyse(path, kind, _WORKER_OPTIONS["force"], estimate=False)
     _WORKER_OPTIONS["gc"].tick()
+    if result.report.prompts:
+        return result
     cache = _WORKER_OPTIONS.get("cache")
     if cache is not None:
-        from . import tokens
         cache.store(path, kind, result)
-        result.tokens = tokens.take_new()
     result.drop_deps()  # stored: the parent needs none of them
     return result
 
@@ -343,22 +349,32 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
             codemod.clear_cache()  # no libcst tree kept: workers forked later start from this memory
         if cache is not None:
             cache.remember(files[index][0], files[index][1], result)
-            if result.tokens:
-                cache.learn_token_counts(result.tokens)
         result.drop_deps()  # kept to the end: only what the report needs
-        result.tokens = {}
         if progress:
             progress(1)
+
+    def received(index: int, result: Result) -> None:
+        """A worker's result: its layouts are estimated here, and it is stored when it has any
+        (the worker stored the others, `_work`)."""
+        if result.report.prompts:
+            _estimate_layouts(result.report.prompts, parsed_targets)
+            if cache is not None:
+                cache.store(files[index][0], files[index][1], result)
+        done(index, result)
 
     parallel = jobs > 1 and len(todo) >= PARALLEL_MIN_FILES and not profiles  # (profiles: set below)
     if jobs > 1 and len(todo) >= PARALLEL_MIN_FILES:
         from . import workers
+        from .profiles import apply_overrides, parse_target
+        if profiles:
+            apply_overrides(profiles)  # (the estimates made here read them)
+        parsed_targets = [parse_target(t) for t in targets or []]
         cache_args = (cache.root, cache.fingerprint) if cache is not None else None
         import shutil
         import tempfile
         shared = Path(tempfile.mkdtemp(prefix="promptlint-indexes-"))
         try:
-            workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args, shared), _work, done,
+            workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args, shared), _work, received,
                         lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
                         preload=WORKER_PRELOAD)
         finally:

@@ -46,20 +46,12 @@ ENCODINGS = tuple(_EXPECTED_SHA256)
 
 #: Token counts known without the tokenizer, "name:digest of the text" -> count: None unless a run
 #: uses the persistent cache (`promptlint.cache` loads the counts of earlier runs here and saves
-#: the new ones, `NEW`), so a run whose texts were all counted before never loads a tokenizer.
+#: them with the new ones), so a run whose texts were all counted before never loads a tokenizer.
 MEMO: dict[str, int] | None = None
-NEW: dict[str, int] = {}
 
 
 def memo_key(text: str, name: str) -> str:
     return f"{name}:{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()[:32]}"
-
-
-def take_new() -> dict[str, int]:
-    """The counts added to `MEMO` since the last call (a worker sends them to the parent)."""
-    new = dict(NEW)
-    NEW.clear()
-    return new
 
 
 class TokenizerDataError(RuntimeError):
@@ -111,5 +103,5 @@ def count(text: str, name: str = "o200k_base") -> int:
     key = memo_key(text, name)
     found = memo.get(key)
     if found is None:
-        found = memo[key] = NEW[key] = len(encoding(name).encode_ordinary(text))
+        found = memo[key] = len(encoding(name).encode_ordinary(text))
     return found

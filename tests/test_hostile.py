@@ -348,7 +348,7 @@ from pathlib import Path
 import promptlint.engine as engine, promptlint.workers as workers
 engine.PARALLEL_MIN_FILES = 1
 _analyse = engine.Linter.analyse
-def analyse(self, path, kind, force=False):
+def analyse(self, path, kind, force=False, **options):
     name = Path(path).name
     if name == "segfault.py":
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -356,7 +356,7 @@ def analyse(self, path, kind, force=False):
         raise MemoryError
     if name == "exits.py":
         os._exit(7)
-    return _analyse(self, path, kind, force)
+    return _analyse(self, path, kind, force, **options)
 engine.Linter.analyse = analyse
 """
 

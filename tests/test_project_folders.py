@@ -70,6 +70,40 @@ def test_a_parsed_module_notes_its_package_probes(tmp_path):
     assert reads.key_of((pkg / "llm" / "__init__.py").resolve()) in inits
 
 
+def test_a_module_loaded_again_by_the_same_analysis_notes_nothing_again(tmp_path, monkeypatch):
+    pkg = _package(tmp_path)
+    project = Project([tmp_path])
+    noted: list[str] = []
+    real = reads.note
+    monkeypatch.setattr(reads, "note", lambda key, state: noted.append(key) or real(key, state))
+    with reads.tracking() as first:
+        project.start()
+        project.load(pkg / "llm" / "agent.py")
+    parsed = len(noted)
+    with reads.tracking() as second:  # the next analysis: loaded from the cache, noted once
+        project.start()
+        for _ in range(3):
+            project.load(pkg / "llm" / "agent.py")
+    assert len(noted) == 2 * parsed and second == first
+    assert project.roots == [tmp_path.resolve()]
+
+
+def test_a_dotted_name_looked_up_again_by_the_same_analysis_notes_its_probes_once(tmp_path, monkeypatch):
+    pkg = _package(tmp_path)
+    project = Project([tmp_path])
+    noted: list[str] = []
+    real = reads.note
+    with reads.tracking() as first:
+        project.start()
+        assert project.find(f"{pkg.name}.llm.nowhere") is None  # every candidate path probed
+    monkeypatch.setattr(reads, "note", lambda key, state: noted.append(key) or real(key, state))
+    with reads.tracking() as second:
+        project.start()
+        for _ in range(3):
+            assert project.find(f"{pkg.name}.llm.nowhere") is None
+    assert second == first and len(noted) == len(first)
+
+
 def test_claude_names_are_searched_in_the_modules_own_top_package(tmp_path):
     pkg = _package(tmp_path)
     other = tmp_path / "neighbour"

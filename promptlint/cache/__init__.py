@@ -71,8 +71,7 @@ class Result:
     could not be read); `deps` every other dependency (key -> state); `quiet` says the file's
     text cannot hold a suppression comment (`suppress.might_suppress` is false), so the
     suppression pass need not read it; `cacheable` is false for a result that must not be reused
-    (an internal error); `restart` asks the worker to stop after it (a MemoryError); `tokens`
-    are the token counts a worker computed for it (`promptlint.tokens.MEMO`); `layout_keys` the
+    (an internal error); `restart` asks the worker to stop after it (a MemoryError); `layout_keys` the
     digest of each of its layouts, where the findings of the prefix rules on it are cached;
     `codes` the code state (`promptlint.python.code_state`) of each Python module of `deps` that
     its analysis parsed, and `slack` the characters its modules could grow by before they meet
@@ -87,7 +86,6 @@ class Result:
     quiet: bool = False
     cacheable: bool = True
     restart: bool = False
-    tokens: dict[str, int] = field(default_factory=dict)
     layout_keys: list[str] = field(default_factory=list)
     plain: bool | None = None
     codes: dict[str, str] = field(default_factory=dict)
@@ -428,19 +426,12 @@ class Cache:
         except (OSError, ValueError):
             pass
         tokens.MEMO, self._tokens_known = counts, len(counts)
-        tokens.NEW.clear()
-
-    def learn_token_counts(self, counts: dict[str, int]) -> None:
-        from .. import tokens
-        if tokens.MEMO is not None:
-            tokens.MEMO.update(counts)
 
     def save_token_counts(self) -> None:
         """Write the token counts when some were added (at most `MAX_TOKEN_COUNTS`, the newest
         first kept), and stop using them."""
         from .. import tokens
         counts, tokens.MEMO = tokens.MEMO, None
-        tokens.NEW.clear()
         if counts is None or len(counts) == getattr(self, "_tokens_known", -1):
             return
         if len(counts) > MAX_TOKEN_COUNTS:

@@ -128,6 +128,16 @@ def callee_name(call: ast.Call) -> str:
 _INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+import|import)[ \t]", re.M)
 
 
+def unparsed(node: ast.AST) -> str:
+    """`ast.unparse(node)`, computed once per node (kept on the node: trees are never changed
+    after parsing). The fields of a dataclass are read at each call of its constructor, and each
+    annotation was unparsed again to find `ClassVar` (about 1% of a corpus run)."""
+    memo = getattr(node, "_promptlint_unparsed", None)
+    if memo is None:
+        memo = node._promptlint_unparsed = ast.unparse(node)
+    return memo
+
+
 def _late_imports(module: "Module") -> list[tuple[int, int, dict[str, str]]]:
     """Each function of `module` holding imports (in its body or a nested one): (first line, last
     line, {local name: dotted name}). One walk of the tree."""

@@ -89,6 +89,9 @@ class Project:
         #: need not parse again a module that does not assign the name it looks for.
         self._dropped: dict[Path, tuple[frozenset, list, Path | None]] = {}
         self.cached_chars = 0
+        #: Parsed modules dropped so far (`trim`, `clear`): while it stays the same, every module
+        #: held before is held still (`flow.bodies` asks only then which are).
+        self.drops = 0
         #: Modules used by the running analysis (path -> characters; `start` resets it) and the
         #: characters they hold (`MAX_ANALYSIS_CHARS`). Those `_pinned` are never trimmed while
         #: the analysis runs (its values may hold their nodes): all but those a name search
@@ -97,6 +100,9 @@ class Project:
         self._pinned: set[Path] = set()
         self.used_chars = 0
         self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
+        #: The lookups of dotted names (keys of `_found`) and the modules (keys of `_modules`) whose
+        #: reads the running analysis noted (`reads.note`): a lookup or a load again notes nothing.
+        self._looked: set = set()
         #: Keep the code state of each module parsed (`promptlint.reads.CODE`): a run with a cache.
         self.code_states = False
         #: Modules that a dotted name of this analysis (an import) named and that cannot be read
@@ -119,6 +125,7 @@ class Project:
         self.roots = []
         self.failed = {}
         self.over = False
+        self._looked = set()
         self._used = {}
         self._pinned = set()
         self.used_chars = 0
@@ -147,6 +154,7 @@ class Project:
     def _drop(self, key: Path) -> None:
         """Forget the parsed module at `key`, keeping what `definitions` needs to skip it."""
         module = self._modules.pop(key)
+        self.drops += 1
         seen = self._seen.pop(key, None)
         root = self._roots.pop(key, None)
         if not isinstance(module, ParseError):
@@ -164,6 +172,7 @@ class Project:
         self._packages.clear()
         self._dropped.clear()
         self.cached_chars = 0
+        self.drops += 1
 
     def load(self, path: Path, text: str | None = None) -> Module:
         """The parsed module at `path` (`text`: its source, when already read: the read is then
@@ -187,6 +196,8 @@ class Project:
             except ParseError as exc:
                 cached = exc
             else:
+                if reads.active():
+                    self._looked.add(key)  # (its reads were noted as it was parsed)
                 self.cached_chars += len(cached.source)
                 if not self._used[key]:
                     self._used[key] = len(cached.source)
@@ -196,9 +207,12 @@ class Project:
                 self.trim()  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
-            for dep, state in self._seen.get(key, ()):
-                reads.note(dep, state)
-            self._add_root(self._roots.get(key))
+            if key not in self._looked:  # (loaded again by the same analysis: noted already)
+                for dep, state in self._seen.get(key, ()):
+                    reads.note(dep, state)
+                self._add_root(self._roots.get(key))
+                if reads.active():
+                    self._looked.add(key)
             if not self._used[key] and not isinstance(cached, ParseError):
                 self._used[key] = len(cached.source)
                 self.used_chars += len(cached.source)
@@ -276,10 +290,14 @@ class Project:
         found = self._found.get(key)
         if found is None:
             probes: list[tuple[str, str | None]] = []
-            found = self._found[key] = (self._locate(dotted, probes), probes)
-        else:
+            found = self._found[key] = (self._locate(dotted, probes), probes)  # (each probe noted)
+            if reads.active():
+                self._looked.add(key)
+        elif key not in self._looked:  # (the same lookup again in this analysis: noted already)
             for dep, state in found[1]:
                 reads.note(dep, state)
+            if reads.active():
+                self._looked.add(key)
         path = found[0]
         if path is None:
             return None

@@ -53,6 +53,33 @@ def test_arguments_are_bound_by_position_and_keyword(tmp_path):
     assert kw.segs[1].origin.start == pos(CALLS, "topic):")  # the caller's parameter
 
 
+SIGNATURES = """
+    class Card:
+        @staticmethod
+        def line(label, value="?", *, sep=": ", end="."):
+            return label + sep + value + end
+
+
+    def f():
+        probe(Card.line("name"))
+        probe(Card.line("age", "42", sep=" = "))
+        probe(Card().line("city", end="!"))
+"""
+
+
+def test_a_function_s_parameters_are_read_once_however_often_it_is_called(tmp_path, monkeypatch):
+    """Positional, keyword-only and default parameters, and whether a method is static, are read
+    from the function node once (kept on it), for every call that binds its arguments."""
+    from promptlint.python.flow import calls
+    asked: list[str] = []
+    real = calls.is_static_method
+    monkeypatch.setattr(calls, "is_static_method", lambda node: asked.append(node.name) or real(node))
+    ev = evaluator(tmp_path)
+    texts = ["".join(s.text for s in probe(tmp_path, SIGNATURES, index=i, ev=ev).segs) for i in range(3)]
+    assert texts == ["name: ?.", "age = 42.", "city: ?!"]  # `Card()`'s static method takes no receiver
+    assert asked == ["line"]
+
+
 def test_several_returns_are_alternatives(tmp_path):
     p = probe(tmp_path, CALLS, index=2)
     assert isinstance(p.value, Alt)

@@ -5,7 +5,7 @@ its fields (`Message("system", text)` is a message with a role); a generator nam
 it yields is a prompt candidate (docs/policies.md, Policy 9)."""
 from __future__ import annotations
 
-from analysis_support import layouts, parts, probe, write
+from analysis_support import evaluator, layouts, parts, probe, write
 
 from promptlint import api
 from promptlint.model import Kind, Volatility
@@ -105,6 +105,20 @@ def test_a_dataclass_takes_its_positional_arguments_by_its_fields(tmp_path):
     pair = probe(tmp_path, RECORDS, index=1).value
     assert [pair.kwargs[k].segs[0].text for k in ("question", "answer")] == ["q", "a"]
     assert probe(tmp_path, RECORDS, index=2).value.kwargs == {}  # not a record class: unknown order
+
+
+def test_a_record_class_annotations_are_unparsed_once_however_often_it_is_built(tmp_path, monkeypatch):
+    """The fields of a dataclass are read at each constructor call; each annotation (read for
+    `ClassVar`) is unparsed once, kept on its node (`module.unparsed`)."""
+    import ast
+    unparsed: list[str] = []
+    real = ast.unparse
+    monkeypatch.setattr(ast, "unparse", lambda node: unparsed.append(real(node)) or unparsed[-1])
+    ev = evaluator(tmp_path)
+    for _ in range(3):
+        value = probe(tmp_path, RECORDS, ev=ev).value
+        assert sorted(value.kwargs) == ["content", "role"]  # `kind: ClassVar[str]` is no field
+    assert sorted(unparsed) == ["ClassVar[str]", "list", "str", "str"]
 
 
 PROMPT_GENERATOR = '''

@@ -90,6 +90,22 @@ def test_a_dropped_module_is_read_again(tmp_path, monkeypatch):
                                                              for k in linter.evaluator._bodies))
 
 
+def test_the_end_of_a_file_asks_which_modules_are_held_only_after_one_was_dropped(tmp_path, monkeypatch):
+    a, b = _tree(tmp_path)
+    linter = Linter(roots=[tmp_path])
+    _report(linter, a)
+    asked: list[str] = []
+    held = linter.project.held
+    monkeypatch.setattr(linter.project, "held", lambda module: asked.append(module.path.name) or held(module))
+    _report(linter, b)
+    assert asked == []  # no module dropped since a's end: each of them is held still
+    kept = len(linter.evaluator._bodies._kept)
+    linter.project.trim(0)  # every module dropped (none is pinned between files)
+    _report(linter, a)
+    assert "helpers.py" in asked and kept  # asked again, and the dropped modules' readings went
+    assert all(linter.project.held(body.module) for body, _ in linter.evaluator._bodies._kept.values())
+
+
 def test_past_the_bound_no_reading_is_kept(tmp_path, monkeypatch):
     a, b = _tree(tmp_path)
     monkeypatch.setattr(bodies_mod, "MAX_KEPT", 0)

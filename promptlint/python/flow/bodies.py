@@ -28,6 +28,7 @@ class Bodies:
         self._kept: dict = {}  # key -> (reading, its bindings): a function's, of its code alone
         self._of: dict = {}  # id(module) -> (module, keys of its readings in `_kept`)
         self._total = 0  # bindings of the readings in `_kept`
+        self._drops = -1  # `project.drops` when the modules of `_kept` were last looked at (`forget`)
         self.looked_out = False  # set by a reading that resolved a name (`newest_iters`)
 
     def __iter__(self):
@@ -79,9 +80,11 @@ class Bodies:
         """The analysis of a file is over: keep only the readings of functions' code alone, of
         modules `project` still holds, the most recently used, `MAX_KEPT` bindings at most."""
         self._file.clear()
-        for module, keys in list(self._of.values()):
-            if not project.held(module):
-                for key in list(keys):
-                    self._remove(key)
+        if project.drops != self._drops:  # (else every module of `_kept` is held still)
+            self._drops = project.drops
+            for module, keys in list(self._of.values()):
+                if not project.held(module):
+                    for key in list(keys):
+                        self._remove(key)
         while self._total > MAX_KEPT:
             self._remove(next(iter(self._kept)))

@@ -13,7 +13,7 @@ import re
 from ...model import replace
 
 from ...model import Kind, Segment, Volatility
-from ..module import callee_name
+from ..module import callee_name, unparsed
 from . import library, rewrites, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
@@ -173,7 +173,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         for _, c in reversed(chain):
             for stmt in c.body:
                 if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                        and "ClassVar" not in ast.unparse(stmt.annotation) and stmt.target.id not in names
+                        and "ClassVar" not in unparsed(stmt.annotation) and stmt.target.id not in names
                         and not _keyword_only(stmt.value)):
                     names.append(stmt.target.id)
         return names
@@ -183,14 +183,15 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         with the call `node` written without `*args` / `**kwargs`, the parameters it does not pass
         take their defaults."""
         a = fn.node.args
-        names = [p.arg for p in [*a.posonlyargs, *a.args]]
-        if fn.cls is not None and names and not is_static_method(fn.node):
+        sig = _signature(fn.node)
+        names = sig.positional
+        if fn.cls is not None and names and not sig.static:
             names = names[1:]  # the receiver, whatever its name (`def add_callbacks(selfs, kwargs)`)
         bound: dict = {}
         for i, arg in enumerate(args):
             if i < len(names):
                 bound[names[i]] = Thunk("expr", node=arg, env=env, value=frame)
-        accepted = set(names) | {p.arg for p in a.kwonlyargs}
+        accepted = set(names) | sig.keyword_only
         extra: dict = {}
         for k, v in kwargs.items():
             if k in accepted or a.kwarg is None:
@@ -215,13 +216,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
         once in the function's module (at import: per process); of a function nested in another,
         a default that reads a name (`def score(*, keys=keys)`) is that name's binding in the
         enclosing function where the nested one is defined (closures.captured_default)."""
-        a = fn.node.args
-        names = [p.arg for p in [*a.posonlyargs, *a.args]]
-        pairs = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
         out = {}
-        for name, default in pairs:
-            if default is None:
-                continue
+        for name, default in _signature(fn.node).defaults:
             key = ("default", id(default))
             th = self._return_cache.get(key)
             if th is None:
@@ -388,6 +384,30 @@ _ATTRS_CLASSES = ("define", "frozen", "mutable", "attrs")
 #: Methods that render a template object into text (`template.render(context)`, `prompt.format(...)`).
 _RENDERS = frozenset({"render", "render_async", "format", "format_prompt", "format_messages", "substitute",
                       "safe_substitute"})
+
+
+class _Signature:
+    """The parameters of a function node as calls bind them (`_signature`)."""
+
+    __slots__ = ("positional", "keyword_only", "static", "defaults")
+
+    def __init__(self, node) -> None:
+        a = node.args
+        self.positional = [p.arg for p in [*a.posonlyargs, *a.args]]  # (never changed: `names[1:]` copies)
+        self.keyword_only = frozenset(p.arg for p in a.kwonlyargs)
+        self.static = is_static_method(node)
+        names = self.positional
+        pairs = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
+        self.defaults = [(name, default) for name, default in pairs if default is not None]
+
+
+def _signature(node) -> _Signature:
+    """The parameters of the function `node`, read once per node (kept on it: trees are never
+    changed after parsing; every call of a function of the tree binds its arguments by them)."""
+    sig = getattr(node, "_promptlint_signature", None)
+    if sig is None:
+        sig = node._promptlint_signature = _Signature(node)
+    return sig
 
 
 def _rendered_by(result, fn: Func, call_span):

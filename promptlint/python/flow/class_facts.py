@@ -9,6 +9,7 @@ import re
 from collections import deque
 
 from ...classify import CONVERSATION_WORDS
+from ..module import unparsed
 from .configured import same_attribute as _same_attribute
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -346,7 +347,7 @@ def required_field(stmt, attr: str) -> bool:
     """True for a field annotated without a value in a class body (`payload: dict`), not a
     `ClassVar`."""
     return isinstance(stmt, ast.AnnAssign) and stmt.value is None and isinstance(stmt.target, ast.Name) \
-        and stmt.target.id == attr and "ClassVar" not in ast.unparse(stmt.annotation)
+        and stmt.target.id == attr and "ClassVar" not in unparsed(stmt.annotation)
 
 
 def none_default(node) -> bool:
