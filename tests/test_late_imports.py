@@ -30,3 +30,30 @@ def test_late_import_is_the_innermost_function_import():
     assert module.late_import("templates", reads["D"]) == "json"
     assert module.late_import("missing", reads["A"]) is None
     assert module.late_import("templates", module.tree) is None  # (no line: none)
+
+
+def test_a_node_s_qualified_name_is_resolved_once(monkeypatch):
+    """`Module.qualified_name` through the imports (also one inside a function), the plain dotted
+    text of an unimported name, None for what is no dotted name; kept on the node: asked again,
+    nothing is resolved again."""
+    import ast
+    from pathlib import Path
+
+    from promptlint.python import module as module_mod
+    from promptlint.python.module import load
+    source = ("import datetime as dt\n"
+              "def ask():\n"
+              "    from pkg import templates\n"
+              "    return dt.datetime.now(), templates.SYSTEM.format(), local.attr, (lambda: 1)()\n")
+    module = load(Path("m.py"), source, dotted="m", filename="m.py")
+    calls = [n for n in ast.walk(module.tree) if isinstance(n, ast.Call)]
+    split: list = []
+    real = module_mod.dotted_parts
+    monkeypatch.setattr(module_mod, "dotted_parts", lambda expr: split.append(expr) or real(expr))
+    for _ in range(3):
+        assert [module.qualified_name(c.func) for c in calls] == [
+            "datetime.datetime.now", "pkg.templates.SYSTEM.format", None]
+        assert module.qualified_name(calls[0].args[0] if calls[0].args else calls[0].func.value) == "datetime.datetime"
+    attr = next(n for n in ast.walk(module.tree) if isinstance(n, ast.Attribute) and n.attr == "attr")
+    assert module.qualified_name(attr) == module.qualified_name(attr) == "local.attr"
+    assert len(split) == len(calls) + 2  # each node resolved once

@@ -410,12 +410,19 @@ class Module:
     def qualified_name(self, expr: ast.AST) -> str | None:
         """The dotted name an expression stands for through the imports (`dt.now` ->
         `datetime.datetime.now`; also an import inside a function), the plain dotted text for
-        unimported names, None otherwise."""
+        unimported names, None otherwise. Computed once per node (kept on it, as `code` keeps its
+        text: the evaluator asks it of every call and attribute it reads, again and again)."""
+        memo = getattr(expr, "_promptlint_qual", None)
+        if memo is not None and memo[0] is self.source:
+            return memo[1]
         split = dotted_parts(expr)
         if split is None:
-            return None
-        name, attrs = split
-        return ".".join([self.imports.get(name) or self.late_import(name, expr) or name, *attrs])
+            found = None
+        else:
+            name, attrs = split
+            found = ".".join([self.imports.get(name) or self.late_import(name, expr) or name, *attrs])
+        expr._promptlint_qual = (self.source, found)
+        return found
 
 
 def _char_columns(text: str):

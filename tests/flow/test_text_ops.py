@@ -341,3 +341,26 @@ def test_a_bound_or_a_separator_named_so_is_a_setting(tmp_path):
     assert [(s.expr, s.volatility) for s in fields] == [
         ("{max_length}", Volatility.STABLE), ("{tuple_delimiter}", Volatility.STABLE),
         ("{history_length}", Volatility.UNKNOWN)]  # a count of turns may change every turn
+
+
+def test_a_value_kept_for_the_choice_of_variants_is_kept_once_compared_by_span_and_expression_first(monkeypatch):
+    """`text._held(seg, out)` is `seg in out`; whole segments are compared only when span and
+    expression are equal (the values of the variants a choice stands for, `Segment.inner`)."""
+    from promptlint.model import Position, Segment, Span
+    from promptlint.python.flow import text
+
+    def seg(row, expr, kind=Kind.UNKNOWN, evidence=""):
+        return Segment(span=Span("a.py", Position(row, 1), Position(row, 9)), kind=kind, expr=expr,
+                       volatility=Volatility.UNKNOWN, evidence=evidence)
+
+    out = [seg(1, "name"), seg(2, "topic"), seg(3, "topic", evidence="the parameter `topic`")]
+    compared: list = []
+    real = Segment.__eq__
+    monkeypatch.setattr(Segment, "__eq__", lambda a, b: compared.append(1) or real(a, b))
+    assert text._held(seg(2, "topic"), out) and seg(2, "topic") in out
+    assert not text._held(seg(2, "topic", Kind.USER_INPUT), out) and seg(2, "topic", Kind.USER_INPUT) not in out
+    assert text._held(out[0], out)  # (the very segment: no comparison)
+    compared.clear()
+    assert not text._held(seg(4, "other"), out)
+    assert not text._held(seg(1, "other"), out)
+    assert compared == []  # another span or expression: no whole comparison

@@ -478,7 +478,7 @@ def _other_values(middles: list[list[Segment]], src: Segment) -> tuple[Segment, 
         for seg in mid:
             for one in (seg, *seg.inner):
                 if one is not src and one.span is not None and not one.is_static and one.kind in _NAMED_KINDS \
-                        and one.volatility in (Volatility.UNKNOWN, Volatility.PER_REQUEST) and one not in out:
+                        and one.volatility in (Volatility.UNKNOWN, Volatility.PER_REQUEST) and not _held(one, out):
                     out.append(one)
                     if len(out) == MAX_INNER:  # (the first ones are kept: no later one changes them)
                         return tuple(replace(s, inner=()) for s in out)
@@ -486,3 +486,10 @@ def _other_values(middles: list[list[Segment]], src: Segment) -> tuple[Segment, 
 
 
 _NAMED_KINDS = (Kind.UNKNOWN, Kind.USER_INPUT, Kind.TEMPLATE_VARIABLE)
+
+
+def _held(seg: Segment, out: list[Segment]) -> bool:
+    """`seg in out`, comparing whole segments (every field) only with those of the same span
+    and expression: two equal segments have both equal."""
+    span, expr = seg.span, seg.expr
+    return any(o is seg or o.span == span and o.expr == expr and o == seg for o in out)
