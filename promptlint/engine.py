@@ -59,6 +59,14 @@ def _failed(report: Report, filename: str, exc: Exception) -> None:
         report.errors.append(f"{filename}: cannot analyse: {exc}")
 
 
+def _internal_error(result: Result, filename: str, exc: Exception) -> None:
+    """Report an exception of the analysis of one file as a line of its `errors` (its result is
+    then not cached): a bug of ours must not end the run."""
+    message = str(exc).splitlines()[0][:200] if str(exc) else ""
+    result.report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
+    result.cacheable = False
+
+
 def _failure(path: Path, reason: str) -> Report:
     """The report of a file whose analysis failed as a whole (its worker crashed)."""
     report = Report(files=1)
@@ -121,9 +129,7 @@ class Linter:
                 report.prompts.clear()
                 _failed(report, filename, _Failure("too deeply nested to analyse"))
             except Exception as exc:  # a bug of ours must not end the run: say so and go on
-                message = str(exc).splitlines()[0][:200] if str(exc) else ""
-                report.errors.append(f"{filename}: internal error: {type(exc).__name__}: {message}")
-                result.cacheable = False
+                _internal_error(result, filename, exc)
             finally:
                 over, used = self.project.over, self.project.used_chars
                 self.project.finish()  # bounded memory: drop the least recently used modules
@@ -357,7 +363,10 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         """A worker's result: its layouts are estimated here, and it is stored when it has any
         (the worker stored the others, `_work`)."""
         if result.report.prompts:
-            _estimate_layouts(result.report.prompts, parsed_targets)
+            try:
+                _estimate_layouts(result.report.prompts, parsed_targets)
+            except Exception as exc:  # as the analysis reports its own (`Linter.analyse`)
+                _internal_error(result, display_name(files[index][0]), exc)
             if cache is not None:
                 cache.store(files[index][0], files[index][1], result)
         done(index, result)

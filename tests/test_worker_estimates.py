@@ -86,3 +86,24 @@ def test_workers_store_estimated_layouts_in_the_cache(tmp_path):
     tokens.count.cache_clear()
     warm = _render(check([root], jobs=2, cache_dir=cache_dir))
     assert warm == alone
+
+
+
+def test_a_failed_estimate_is_an_internal_error_of_that_file_with_or_without_workers(tmp_path, monkeypatch):
+    """As when the worker estimated: the file's `errors` line, its result not cached, the run goes on."""
+    root = _project(tmp_path / "app")
+
+    def failing(layouts, targets):
+        if layouts:
+            raise RuntimeError("estimates failed")
+    monkeypatch.setattr(engine, "_estimate_layouts", failing)
+    monkeypatch.chdir(tmp_path)
+    alone = check([Path("app")], jobs=1)
+    workers = check([Path("app")], jobs=2, cache_dir=tmp_path / "cache")
+    expected = sorted(f"app/chat_{i}.py: internal error: RuntimeError: estimates failed"
+                      for i in range(engine.PARALLEL_MIN_FILES + 5))
+    assert sorted(alone.errors) == sorted(workers.errors) == expected
+    assert len(workers.prompts) == len(alone.prompts) == engine.PARALLEL_MIN_FILES + 5  # the run went on
+    entries = [p for p in (tmp_path / "cache").rglob("*.json")
+               if len(p.parent.name) == 2 and p.parent.parent.name != "findings"]
+    assert entries == []  # no entry stored for them
