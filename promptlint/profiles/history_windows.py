@@ -10,24 +10,16 @@ file documents every field and the public source of every fact.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .tables import Entry, TableError, load_toml
 
 __all__ = ["CUTS", "UNITS", "Default", "Table", "TableError", "Window", "parse_table", "table"]
 
 CUTS = ("oldest", "summary", "middle", "head-tail", "steps")
 UNITS = ("tokens", "messages", "turns")
-
-
-class TableError(ValueError):
-    """The table is malformed; the message names the entry and the key."""
 
 
 @dataclass(frozen=True)
@@ -109,62 +101,25 @@ class Table:
         return tuple(sorted({*(w.name for w in self.windows if w.cut != "steps"), *self.defaults_by_name}))
 
 
-class _Entry:
-    """Reads one TOML table, checking each key's type; `done()` rejects keys never read."""
-
-    def __init__(self, data: object, where: str):
-        if not isinstance(data, dict):
-            raise TableError(f"{where}: the entry must be a table")
-        self.data, self.where, self.read = data, where, set()
-
-    def get(self, key: str, kind: type | tuple, required: bool = False, what: str = ""):
-        self.read.add(key)
-        if key not in self.data:
-            if required:
-                raise TableError(f"{self.where}: missing `{key}`")
-            return None
-        value = self.data[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int) or value <= 0):
-            raise TableError(f"{self.where}: `{key}` must be a positive integer")
-        if kind is list and not (isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)):
-            raise TableError(f"{self.where}: `{key}` must be a list of strings")
-        if kind is str and not (isinstance(value, str) and value.strip()):
-            raise TableError(f"{self.where}: `{key}` must be a non-empty string")
-        if kind is bool and not isinstance(value, bool):
-            raise TableError(f"{self.where}: `{key}` must be true or false")
-        return tuple(value) if kind is list else value
-
-    def choice(self, key: str, choices: tuple[str, ...], required: bool = True) -> str | None:
-        value = self.get(key, str, required)
-        if value is not None and value not in choices:
-            raise TableError(f"{self.where}: `{key}` must be one of {', '.join(choices)}")
-        return value
-
-    def done(self) -> None:
-        for key in self.data:
-            if key not in self.read:
-                raise TableError(f"{self.where}: unknown key `{key}`")
-
-
 def _window(data: object, where: str) -> Window:
-    entry = _Entry(data, where)
-    entry.where = where = f"{where} ({entry.get('key', str, True)})"
+    entry = Entry(data, where)
+    entry.where = where = f"{where} ({entry.text('key')})"
     absent = entry.choice("absent", ("context",), required=False)
     window = Window(
-        key=entry.get("key", str, True), project=entry.get("project", str, True),
-        roots=entry.get("roots", list, True), name=entry.get("name", str, True),
-        limit=entry.get("limit", str, True), unit=entry.choice("unit", UNITS), cut=entry.choice("cut", CUTS),
-        does=entry.get("does", str, True), source=entry.get("source", str, True),
-        params=entry.get("params", list, True), factories=entry.get("factories", list) or (),
-        factory_params=entry.get("factory_params", list) or (), default=entry.get("default", int),
-        absent_context=absent == "context", context_param=entry.get("context_param", str),
-        step_param=entry.get("step_param", str), off_param=entry.get("off_param", str),
-        off_values=entry.get("off_values", list) or (), unit_param=entry.get("unit_param", str),
-        unit_value=entry.get("unit_value", str), unit_as=entry.choice("unit_as", UNITS, required=False),
-        config_only=bool(entry.get("config_only", bool)), loads=entry.get("loads", list) or (),
-        slots=entry.get("slots", list, True), reads=entry.get("reads", list, True),
-        pipe=bool(entry.get("pipe", bool)), auto_param=entry.get("auto_param", str),
-        auto_reads=entry.get("auto_reads", list) or (),
+        key=entry.text("key"), project=entry.text("project"),
+        roots=entry.names("roots"), name=entry.text("name"),
+        limit=entry.text("limit"), unit=entry.choice("unit", UNITS), cut=entry.choice("cut", CUTS),
+        does=entry.text("does"), source=entry.text("source"),
+        params=entry.names("params"), factories=entry.names("factories", False) or (),
+        factory_params=entry.names("factory_params", False) or (), default=entry.positive("default"),
+        absent_context=absent == "context", context_param=entry.text("context_param", False),
+        step_param=entry.text("step_param", False), off_param=entry.text("off_param", False),
+        off_values=entry.names("off_values", False) or (), unit_param=entry.text("unit_param", False),
+        unit_value=entry.text("unit_value", False), unit_as=entry.choice("unit_as", UNITS, required=False),
+        config_only=entry.flag("config_only", False), loads=entry.names("loads", False) or (),
+        slots=entry.names("slots"), reads=entry.names("reads"),
+        pipe=entry.flag("pipe", False), auto_param=entry.text("auto_param", False),
+        auto_reads=entry.names("auto_reads", False) or (),
     )
     entry.done()
     if window.default is not None and window.absent_context:
@@ -181,27 +136,24 @@ def _window(data: object, where: str) -> Window:
 
 
 def _default(data: object, where: str) -> Default:
-    entry = _Entry(data, where)
-    entry.where = where = f"{where} ({entry.get('key', str, True)})"
-    made = Default(key=entry.get("key", str, True), project=entry.get("project", str, True),
-                   roots=entry.get("roots", list, True), name=entry.get("name", str, True),
-                   methods=entry.get("methods", list, True), memory_param=entry.get("memory_param", str, True),
-                   window=entry.get("window", str, True), source=entry.get("source", str, True),
-                   params=entry.get("params", list) or (), context_param=entry.get("context_param", str))
+    entry = Entry(data, where)
+    entry.where = where = f"{where} ({entry.text('key')})"
+    made = Default(key=entry.text("key"), project=entry.text("project"),
+                   roots=entry.names("roots"), name=entry.text("name"),
+                   methods=entry.names("methods"), memory_param=entry.text("memory_param"),
+                   window=entry.text("window"), source=entry.text("source"),
+                   params=entry.names("params", False) or (), context_param=entry.text("context_param", False))
     entry.done()
     return made
 
 
 def parse_table(text: str, origin: str = "history_windows.toml") -> Table:
     """The table in `text` (TOML). Raises TableError naming `origin`, the entry and the key."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TableError(f"{origin}: not valid TOML: {err}") from None
-    top = _Entry(data, origin)
-    if top.get("schema_version", object, True) != 1:
+    data = load_toml(text, origin)
+    top = Entry(data, origin)
+    if top.raw("schema_version", True) != 1:
         raise TableError(f"{origin}: `schema_version` must be 1")
-    rows, made = top.get("window", object, True), top.get("default", object) or []
+    rows, made = top.raw("window", True), top.raw("default", False) or []
     if not isinstance(rows, list) or not rows or not isinstance(made, list):
         raise TableError(f"{origin}: `window` and `default` must be lists of [[window]] / [[default]] tables")
     top.done()

@@ -8,25 +8,17 @@ of every number.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from .tables import Entry, TableError, load_toml
 
 __all__ = ["GptCacheSetup", "Library", "LiteLlmSetup", "Table", "TableError", "Threshold",
            "parse_table", "table"]
 
 TTL_CHECKS = ("kwarg", "absent", "gptcache", "none")
 KINDS = ("distance", "similarity")
-
-
-class TableError(ValueError):
-    """The table is malformed; the message names the entry and the key."""
 
 
 @dataclass(frozen=True)
@@ -135,76 +127,7 @@ class Table:
         return (*pairs, ("", self.litellm.params_key))
 
 
-# ------------------------------------------------------------------------------- validation
-
-
-class _Entry:
-    """Reads one TOML table, checking each key's type; `done()` rejects keys never read."""
-
-    def __init__(self, data: object, where: str, prefix: str = ""):
-        if not isinstance(data, dict):
-            what = f"`{prefix.rstrip('.')}`" if prefix else "the entry"
-            raise TableError(f"{where}: {what} must be a table")
-        self.data, self.where, self.prefix, self.read = data, where, prefix, set()
-
-    def name(self, key: str) -> str:
-        return f"`{self.prefix}{key}`"
-
-    def _get(self, key: str, required: bool):
-        self.read.add(key)
-        if key not in self.data:
-            if required:
-                raise TableError(f"{self.where}: missing {self.name(key)}")
-            return None
-        return self.data[key]
-
-    def text(self, key: str, required: bool = True, default: str | None = None) -> str | None:
-        value = self._get(key, required)
-        if value is None:
-            return default
-        if not isinstance(value, str) or not value.strip():
-            raise TableError(f"{self.where}: {self.name(key)} must be a non-empty string")
-        return value
-
-    def choice(self, key: str, choices: tuple[str, ...]) -> str:
-        value = self.text(key)
-        if value not in choices:
-            raise TableError(f"{self.where}: {self.name(key)} must be one of {', '.join(choices)}")
-        return value
-
-    def names(self, key: str, required: bool = True) -> tuple[str, ...] | None:
-        value = self._get(key, required)
-        if value is None:
-            return None
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise TableError(f"{self.where}: {self.name(key)} must be a list of strings")
-        return tuple(value)
-
-    def numbers(self, key: str) -> tuple[int, ...]:
-        value = self._get(key, True)
-        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                                                  for v in value):
-            raise TableError(f"{self.where}: {self.name(key)} must be a list of non-negative integers")
-        return tuple(value)
-
-    def number(self, key: str) -> float:
-        value = self._get(key, True)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise TableError(f"{self.where}: {self.name(key)} must be a number")
-        return float(value)
-
-    def flag(self, key: str, default: bool) -> bool:
-        value = self._get(key, False)
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            raise TableError(f"{self.where}: {self.name(key)} must be true or false")
-        return value
-
-    def done(self) -> None:
-        for key in self.data:
-            if key not in self.read:
-                raise TableError(f"{self.where}: unknown key {self.name(key)}")
+# ------------------------------------------------------------------------------- validation (tables.py reads each entry)
 
 
 def _range(text: str, where: str) -> tuple[float, float]:
@@ -219,7 +142,7 @@ def _range(text: str, where: str) -> tuple[float, float]:
 
 
 def _threshold(data: object, where: str) -> Threshold:
-    entry = _Entry(data, where, "threshold.")
+    entry = Entry(data, where, "threshold.")
     param, kind = entry.text("param"), entry.choice("kind", KINDS)
     default, unit = entry.number("default"), entry.text("unit")
     span = entry.text("range", required=False, default="")
@@ -243,7 +166,7 @@ def _threshold(data: object, where: str) -> Threshold:
 
 
 def _library(data: object, where: str) -> Library:
-    entry = _Entry(data, where)
+    entry = Entry(data, where)
     key = entry.text("key")
     where = f"{where} ({key})"
     entry.where = where
@@ -268,7 +191,7 @@ def _library(data: object, where: str) -> Library:
 
 
 def _litellm(data: object, origin: str) -> LiteLlmSetup:
-    entry = _Entry(data, f"{origin} [litellm]")
+    entry = Entry(data, f"{origin} [litellm]")
     setup = LiteLlmSetup(entry.names("cache_names"), entry.names("cache_params"), entry.names("enable_names"),
                          entry.names("enable_params"), entry.text("type_enum"), entry.text("params_key"),
                          entry.text("source"))
@@ -277,7 +200,7 @@ def _litellm(data: object, origin: str) -> LiteLlmSetup:
 
 
 def _gptcache(data: object, origin: str) -> GptCacheSetup:
-    entry = _Entry(data, f"{origin} [gptcache]")
+    entry = Entry(data, f"{origin} [gptcache]")
     setup = GptCacheSetup(entry.text("library"), entry.names("objects"), entry.names("classes"),
                           entry.names("init_params"), entry.names("similar_names"),
                           entry.names("similar_params"), entry.names("langchain_names"),
@@ -289,11 +212,8 @@ def _gptcache(data: object, origin: str) -> GptCacheSetup:
 
 def parse_table(text: str, origin: str = "semantic_caches.toml") -> Table:
     """The table in `text` (TOML). Raises TableError naming `origin`, the entry and the key."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TableError(f"{origin}: not valid TOML: {err}") from None
-    top = _Entry(data, origin)
+    data = load_toml(text, origin)
+    top = Entry(data, origin)
     if top._get("schema_version", True) != 1:
         raise TableError(f"{origin}: `schema_version` must be 1")
     rows = top._get("library", True)
