@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 
-from .gated_markers import module_functions, naming
+from .gated_markers import module_functions, naming, own_callee
 from .markers import words_of
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -92,11 +92,7 @@ def _helpers(module, cls, func) -> list:
     for n in ast.walk(func):
         if not isinstance(n, ast.Call):
             continue
-        f, callee = n.func, None
-        if isinstance(f, ast.Name):
-            callee = module.functions.get(f.id)
-        elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
-            callee = methods.get(f.attr)
+        callee = own_callee(module, methods, n)
         if callee is not None and callee is not func:
             out.setdefault(id(callee), callee)
     return list(out.values())

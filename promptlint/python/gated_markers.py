@@ -171,6 +171,17 @@ def module_functions(module):
                     yield node, item
 
 
+def own_callee(module, methods: dict, call: ast.Call):
+    """The function of `module` (`helper(...)`) or the method of `methods` (name -> node of the
+    class around the call: `self.helper(...)`, `cls.helper(...)`) that `call` names, or None."""
+    f = call.func
+    if isinstance(f, ast.Name):
+        return module.functions.get(f.id)
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
+        return methods.get(f.attr)
+    return None
+
+
 def naming(module, funcs, words) -> set[int]:
     """The ids of the functions of `funcs` ((class, function) pairs) whose source text holds one
     of `words`: a cheap test before their trees are walked."""
@@ -234,11 +245,7 @@ def _marks(module, cls, stmts) -> bool:
         for call in subtree(stmt):
             if not isinstance(call, ast.Call):
                 continue
-            f, callee = call.func, None
-            if isinstance(f, ast.Name):
-                callee = module.functions.get(f.id)
-            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in ("self", "cls"):
-                callee = methods.get(f.attr)
+            callee = own_callee(module, methods, call)
             if callee is not None and _sets(callee):
                 return True
     return False
