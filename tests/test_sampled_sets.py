@@ -38,3 +38,15 @@ def test_a_set_of_fixed_elements_is_still_reported():
 
 def test_in_a_whole_request_an_order_just_before_a_draw_is_still_a_warning():
     assert _report("complete.py") == [("PRM202", "warning", 17, 35), ("PRM103", "warning", 17, 53)]
+
+
+def test_an_order_after_the_users_question_is_info_and_says_why():
+    # (main: a warning, as if every request shared the prefix up to the set)
+    report = api.check([FIXTURES / "after_question.py"], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in report.diagnostics] == [
+        ("PRM202", "info", 12, 47), ("PRM101", "info", 13, 28)]
+    assert "`query`, which changes on every request, comes before it" in report.diagnostics[0].message
+
+
+def test_the_same_order_before_the_users_question_is_still_a_warning():
+    assert _report("before_question.py") == [("PRM202", "warning", 11, 47)]

@@ -49,7 +49,8 @@ class UnorderedIterationInPromptRule(Rule):
     after it, not reported); info too in prompt text whose request is not known whole when content known
     to change on every call (a random draw, the user's input) follows it within a few static tokens,
     before any history: no request shares a prefix past that content, so only the items' own text and
-    those tokens are at stake. A set whose elements
+    those tokens are at stake; info when such content comes before the order (`User query: {query}`
+    first): only the same request sent again by another process shares a prefix up to it. A set whose elements
     are themselves drawn on every call (`set(r["kind"] for r in random.sample(rows, 8))`) differs in
     content per call: it is that draw (PRM103), not an order. A tool's result is info: it is the newest content when it is added,
     and later requests of the same process re-send it as it was first written; only a re-run of
@@ -92,6 +93,11 @@ class UnorderedIterationInPromptRule(Rule):
             # in a fragment (its request not known whole), content made anew on every call follows within a few
             # tokens: the order costs its own items' text and those tokens, never what follows (info)
             short = short or not p.in_newest and not is_complete(layout) and _changed_soon_after(p, placed[k + 1:])
+            # content made anew on every call comes before it: no other request shares the prefix up to
+            # the order, only the same request sent again by another process does (info, as in the newest
+            # user message of a one-shot request)
+            before = _changed_before(placed[:k])
+            short = short or before is not None
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
@@ -108,6 +114,9 @@ class UnorderedIterationInPromptRule(Rule):
                 continue
             message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
+            if before is not None:
+                message += (f"; {text.describe(before.seg)}, which changes on every request, comes before it, so "
+                            "only the same request sent again by another process shares the prefix up to here")
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
                                   related=text.related(seg), severity=Severity.INFO if short else _severity(layout, p))
 
@@ -141,6 +150,15 @@ def _changed_soon_after(p, later) -> bool:
         if q.seg.volatility is Volatility.PER_REQUEST:
             return True
     return False
+
+
+def _changed_before(earlier):
+    """True when content that changes on every call (`Volatility.PER_REQUEST`: a random draw, the
+    user's input, also when only its name says so: `query`) comes before the order in the prefix:
+    the prefix then likely differs between requests there already, so what the order is sure to
+    cost is a repeat of the same request in another process (a warning would need more). Returns the
+    first such placed segment, or None."""
+    return next((q for q in earlier if q.seg.volatility is Volatility.PER_REQUEST), None)
 
 
 def _earlier_orders(p) -> list:
