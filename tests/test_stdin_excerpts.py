@@ -45,7 +45,7 @@ def test_saved_file_report_shows_the_saved_lines(app):
 
 def test_stdin_gitlab_fingerprints_use_the_analysed_text(app):
     """The Code Quality fingerprints hash the finding's line: stdin's, so they equal those of the
-    file once saved with the same text, and differ from the stale saved file's."""
+    file once saved with the same text, at the lines of stdin's text, not of the stale saved file."""
     piped = json.loads(cli("check", "-", "--stdin-filename", "app/chat.py", "--no-cache", "--output-format",
                            "gitlab", input=EDITED).stdout)
     stale = json.loads(cli("check", "app/chat.py", "--no-cache", "--output-format", "gitlab").stdout)
@@ -53,6 +53,7 @@ def test_stdin_gitlab_fingerprints_use_the_analysed_text(app):
     saved = json.loads(cli("check", "app/chat.py", "--no-cache", "--output-format", "gitlab").stdout)
     assert len(piped) == 2
     assert [f["fingerprint"] for f in piped] == [f["fingerprint"] for f in saved]
+    assert [f["location"]["lines"]["begin"] for f in stale] == [TIMESTAMP_ROW, TIMESTAMP_ROW + 1]
     assert [f["location"]["lines"]["begin"] for f in piped] == [TIMESTAMP_ROW + 3, TIMESTAMP_ROW + 4]
 
 

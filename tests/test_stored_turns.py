@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from promptlint import api
 
-from analysis_support import code, pos, probe, segs, write
+from analysis_support import pos, probe, write
 
 AGENT = '''
     from collections import deque

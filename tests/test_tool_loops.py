@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from promptlint import api
 
-from analysis_support import code, write
+from analysis_support import write
 
 AGENT = """
     import os

@@ -91,7 +91,7 @@ def test_workers_store_estimated_layouts_in_the_cache(tmp_path):
 
 def test_a_failed_estimate_is_an_internal_error_of_that_file_with_or_without_workers(tmp_path, monkeypatch):
     """As when the worker estimated: the file's `errors` line, its result not cached, the run goes on."""
-    root = _project(tmp_path / "app")
+    _project(tmp_path / "app")
 
     def failing(layouts, targets):
         if layouts:
