@@ -57,6 +57,7 @@ def test_a_module_is_named_for_prompts_by_its_own_name_or_its_folder():
     assert named_for_prompts(Path("app/prompts/review.py"))
     assert not named_for_prompts(Path("prompt_toolkit/shortcuts/dialogs.py"))  # the package's name says nothing
     assert not named_for_prompts(Path("promptflow/tools.py"))
+    assert not named_for_prompts(Path("my-prompt-app/app.py"))  # a checkout named with the word: not a prompts folder
     assert not named_for_prompts(Path("app/catalogue.py"))
     assert in_prompt_module(Path("app/prompts.py"), 'T = """Task: {task}"""')
     assert not in_prompt_module(Path("app/prompts.py"), 'MODEL = "gpt-4.1"')  # no placeholder: nothing to read

@@ -229,11 +229,14 @@ _PROMPT_MODULE_WORDS = ("prompt", "prompts")
 
 
 def named_for_prompts(path) -> bool:
-    """True when a Python file's name (`prompts.py`, `_prompt.py`, `planner_prompts_v2.py`) or its
-    folder (`prompts/review.py`) says it holds prompts: a word of it, split at what is not a letter
-    or a digit, is `prompt` or `prompts` (not `prompt_toolkit`'s other modules, nor `promptflow`)."""
-    return any(w in _PROMPT_MODULE_WORDS for name in (path.stem, path.parent.name)
-               for w in re.split(r"[^a-z0-9]+", name.lower()))
+    """True when a Python file's name (`prompts.py`, `_prompt.py`, `planner_prompts_v2.py`: a word
+    of it, split at what is not a letter or a digit, is `prompt` or `prompts`; not `promptflow.py`)
+    or its folder (`prompts/review.py`: the folder's whole name) says it holds prompts. A folder
+    only named with the word (`prompt_toolkit/`, a checkout `my-prompt-app/`) says nothing of the
+    modules in it."""
+    folder = path.parent.name.lower().strip("_")
+    return folder in _PROMPT_MODULE_WORDS or any(w in _PROMPT_MODULE_WORDS
+                                                  for w in re.split(r"[^a-z0-9]+", path.stem.lower()))
 
 
 def in_prompt_module(path, source: str) -> bool:
