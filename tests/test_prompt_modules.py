@@ -40,7 +40,8 @@ def test_the_prompts_of_prompt_modules_are_their_templates_only(tmp_path):
     where = sorted((p.site.filename.split("proj/")[-1], p.site.start.row, p.source) for p in report.prompts)
     # ANSWER_FORMAT and PROMPTS["answer_query_last"] are prompts without a finding; LABEL_REQUEST
     # (less static text than a candidate needs), GREETING (an f-string of a module constant), MODEL,
-    # LOG_LINE, the entry naming `extraction_text`, PROMPTS["greeting_system"] (no value that changes)
+    # LOG_LINE, SWE_EXAMPLE (code quoted in an example: its `{}` is no field filled by name),
+    # the entry naming `extraction_text`, PROMPTS["greeting_system"] (no value that changes)
     # and all of catalogue.py (not named for prompts) are not prompts
     assert where == [("app/planner_prompts.py", 6, "python-constant"),
                      ("app/planner_prompts.py", 26, "python-constant"),
@@ -60,4 +61,14 @@ def test_a_module_is_named_for_prompts_by_its_own_name_or_its_folder():
     assert not named_for_prompts(Path("my-prompt-app/app.py"))  # a checkout named with the word: not a prompts folder
     assert not named_for_prompts(Path("app/catalogue.py"))
     assert in_prompt_module(Path("app/prompts.py"), 'T = """Task: {task}"""')
+
+
+def test_text_with_an_empty_field_is_not_a_template_filled_by_name():
+    import ast
+
+    from promptlint.python.prompt_modules import filled_by_name
+    value = lambda text: ast.parse(text).body[0].value  # noqa: E731
+    assert filled_by_name(value('"Task: {task} for {user.name} in {rows[0]}"'))
+    assert not filled_by_name(value("""'msg = "must be {} or {}".format(a, b)'"""))
+    assert not filled_by_name(value('"{0} then {task}"'))
     assert not in_prompt_module(Path("app/prompts.py"), 'MODEL = "gpt-4.1"')  # no placeholder: nothing to read

@@ -20,6 +20,7 @@ nothing of its modules.
 from __future__ import annotations
 
 import ast
+import string
 
 from .candidates import prompt_named, role_of, written
 from .prefilter import named_for_prompts as _path_named
@@ -38,7 +39,7 @@ def template_constant(finder, node, name: str, value_node, frame) -> None:
     candidate as a prompt-named constant is (`candidates.constant`), of role "prompt" (where it
     goes in a request is not known). Names that say prompt are read there already; a name that
     says tools (`CATEGORIZE_TOOL_REQUEST`) holds text here, as only a string literal is read."""
-    if prompt_named(name) or not named_for_prompts(finder.m):
+    if prompt_named(name) or not named_for_prompts(finder.m) or not filled_by_name(value_node):
         return
     written(finder, node, role_of(name), value_node, frame, module_level=True, templates_only=True)
 
@@ -57,5 +58,21 @@ def registry_entry(finder, node, target: ast.Subscript, value_node, frame) -> No
     named = prompt_named(registry.id)
     if not named and not named_for_prompts(finder.m):
         return
+    if not named and not filled_by_name(value_node):
+        return
     role = role_of(key) if key else "prompt"
     written(finder, node, role, value_node, frame, module_level=True, templates_only=not named)
+
+
+def filled_by_name(value_node) -> bool:
+    """False for a string literal with an empty or numbered field (`{}`, `{0}`): text that only
+    looks like a template (code or JSON quoted in an example: `'must be {} or "{}".'.format(...)`),
+    as a template a module of prompts keeps is filled by name (`.format(task=...)`, a LangChain
+    template's variables). True for anything else (a Jinja literal, a call; `written` decides)."""
+    if not (isinstance(value_node, ast.Constant) and isinstance(value_node.value, str)):
+        return True
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(value_node.value) if f is not None]
+    except ValueError:
+        return True  # not a format text at all (`candidates.is_template` says so)
+    return all(f and not f[0].isdigit() for f in fields)
