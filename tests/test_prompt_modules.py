@@ -71,4 +71,6 @@ def test_text_with_an_empty_field_is_not_a_template_filled_by_name():
     assert filled_by_name(value('"Task: {task} for {user.name} in {rows[0]}"'))
     assert not filled_by_name(value("""'msg = "must be {} or {}".format(a, b)'"""))
     assert not filled_by_name(value('"{0} then {task}"'))
+    assert filled_by_name(value('"Score: {score:.2f} of {total:>8,} ({ratio:{width}})"'))  # format specs
+    assert not filled_by_name(value('"counts = {i: 0 for i in range(len(objects))}"'))  # a dict comprehension
     assert not in_prompt_module(Path("app/prompts.py"), 'MODEL = "gpt-4.1"')  # no placeholder: nothing to read

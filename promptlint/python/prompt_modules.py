@@ -20,6 +20,7 @@ nothing of its modules.
 from __future__ import annotations
 
 import ast
+import re
 import string
 
 from .candidates import prompt_named, role_of, written
@@ -64,15 +65,21 @@ def registry_entry(finder, node, target: ast.Subscript, value_node, frame) -> No
     written(finder, node, role, value_node, frame, module_level=True, templates_only=not named)
 
 
+#: Python's format specification mini-language (`[[fill]align][sign][z][#][0][width][grouping][.precision][type]`).
+_SPEC = re.compile(r"(?:.?[<>=^])?[+\- ]?z?#?0?\d*[_,]?(?:\.\d+)?[bcdeEfFgGnosxX%]?", re.DOTALL)
+
+
 def filled_by_name(value_node) -> bool:
-    """False for a string literal with an empty or numbered field (`{}`, `{0}`): text that only
-    looks like a template (code or JSON quoted in an example: `'must be {} or "{}".'.format(...)`),
-    as a template a module of prompts keeps is filled by name (`.format(task=...)`, a LangChain
-    template's variables). True for anything else (a Jinja literal, a call; `written` decides)."""
+    """False for a string literal with a field that no `.format(name=...)` fills: an empty or
+    numbered one (`{}`, `{0}`), or one whose format spec is none (`{i: 0 for i in range(n)}`, a
+    dict comprehension): text that only looks like a template (code or JSON quoted in an example:
+    `'must be {} or "{}".'.format(...)`), as a template a module of prompts keeps is filled by
+    name (`.format(task=...)`, a LangChain template's variables). True for anything else (a Jinja
+    literal, a call; `written` decides)."""
     if not (isinstance(value_node, ast.Constant) and isinstance(value_node.value, str)):
         return True
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(value_node.value) if f is not None]
+        fields = [(f, spec) for _, f, spec, _ in string.Formatter().parse(value_node.value) if f is not None]
     except ValueError:
         return True  # not a format text at all (`candidates.is_template` says so)
-    return all(f and not f[0].isdigit() for f in fields)
+    return all(f and not f[0].isdigit() and ("{" in spec or _SPEC.fullmatch(spec)) for f, spec in fields)
