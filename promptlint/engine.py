@@ -150,7 +150,7 @@ class Linter:
         """A Python file: parsed only when its text can hold a prompt (or `force`). Returns its
         text (None when it cannot be read)."""
         from .python.module import ParseError, syntax_error
-        from .python.prefilter import might_hold_prompt
+        from .python.prefilter import in_prompt_module, might_hold_prompt
         from .python.sites import find_layouts
         from .rules.base import Rule
         try:
@@ -158,7 +158,7 @@ class Linter:
         except SourceError as exc:
             report.diagnostics.append(_syntax_error(filename, exc))
             return None
-        if not force and not might_hold_prompt(source):
+        if not force and not might_hold_prompt(source) and not in_prompt_module(path, source):
             # no prompt can be here: only checked for syntax, as ruff reports a syntax error in every
             # file it checks (not again when an earlier analysis parsed this very text)
             problem = None if self.project.holds(path, source) else syntax_error(source, str(path))

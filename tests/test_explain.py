@@ -244,4 +244,4 @@ def test_explain_in_a_file_with_no_prompt_says_so(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert result.stderr.strip() == ('promptlint: no prompt found at store.py:2; this file holds no prompt promptlint '
                                      'recognises (requests of the SDKs the README\'s "What is recognised" lists, '
-                                     'prompt text kept in names that say prompt, templates and prompt files)')
+                                     'prompt text kept in names or modules that say prompt, templates and prompt files)')

@@ -266,11 +266,17 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if tools_named(name) and (tools_layout(finder, node, finder.ev.eval(value_node, frame), finder.m.span(value_node))
                               or not prompt_named(name)):
         return
-    if not prompt_named(name):
-        return
+    if prompt_named(name):
+        written(finder, node, role_of(name), value_node, frame, module_level)
+
+
+def written(finder, node, role: str, value_node, frame, module_level: bool, templates_only: bool = False) -> None:
+    """The candidate of prompt text written in `value_node` (a constant's value: an f-string, a
+    `.format` / `+` of text, a `{placeholder}` template, a Jinja literal; only the last two when
+    `templates_only`), one part of `role`."""
     jinja = _jinja_literal(value_node) or _jinja_literal(_wrapped(value_node))
     template = not jinja and (is_template(value_node) or is_template(_wrapped(value_node)))
-    if not (builds_text(value_node) or template or jinja):
+    if not (template or jinja or not templates_only and builds_text(value_node)):
         return
     value = finder.ev.eval(value_node, frame)
     if module_level:
@@ -281,7 +287,7 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
     if jinja:
         from .inline_jinja import jinja_text
         segs = jinja_text(segs)  # its `{{ placeholders }}`, `{% if %}` sections and loops, filled per render
-    text_layout(finder, node, segs, finder.m.span(value_node), role_of(name))
+    text_layout(finder, node, segs, finder.m.span(value_node), role)
 
 
 def local(finder, node, name: str, value_node, frame) -> None:

@@ -224,6 +224,27 @@ def _on_lines(source: str, anchors: tuple[str, ...], pattern: re.Pattern) -> boo
     return False
 
 
+#: Words of a module's file name or folder that say it holds prompts (python/prompt_modules.py).
+_PROMPT_MODULE_WORDS = ("prompt", "prompts")
+
+
+def named_for_prompts(path) -> bool:
+    """True when a Python file's name (`prompts.py`, `_prompt.py`, `planner_prompts_v2.py`: a word
+    of it, split at what is not a letter or a digit, is `prompt` or `prompts`; not `promptflow.py`)
+    or its folder (`prompts/review.py`: the folder's whole name) says it holds prompts. A folder
+    only named with the word (`prompt_toolkit/`, a checkout `my-prompt-app/`) says nothing of the
+    modules in it."""
+    folder = path.parent.name.lower().strip("_")
+    return folder in _PROMPT_MODULE_WORDS or any(w in _PROMPT_MODULE_WORDS
+                                                  for w in re.split(r"[^a-z0-9]+", path.stem.lower()))
+
+
+def in_prompt_module(path, source: str) -> bool:
+    """True when a file named for prompts (`named_for_prompts`) writes a `{placeholder}`: it may
+    hold templates whose names do not say prompt (python/prompt_modules.py)."""
+    return "{" in source and named_for_prompts(path)
+
+
 def might_hold_prompt(source: str) -> bool:
     """True when the text mentions an LLM API, prompt-building code (a function or class named for
     prompts, a system message among it) or a semantic cache, names tools next to a source of an

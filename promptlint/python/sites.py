@@ -14,7 +14,7 @@ import re
 from ..model import replace
 
 from . import (candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns, markers, module_facts,
-               request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls, template_objects,
+               prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls, template_objects,
                tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
@@ -192,7 +192,11 @@ class SiteFinder:
         if isinstance(target, ast.Name) and (scope is None or isinstance(scope, ast.ClassDef)):
             frame = self.ev.module_frame(self.m) if scope is None else self.class_frame(scope)
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
+            if scope is None:  # a template of a module named for prompts, whatever its name
+                prompt_modules.template_constant(self, node, target.id, node.value, frame)
             template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
+        elif isinstance(target, ast.Subscript) and scope is None:  # `PROMPTS["answer"] = """...{query}..."""`
+            prompt_modules.registry_entry(self, node, target, node.value, self.ev.module_frame(self.m))
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
             history_cuts.window(self, node, node.value, scope)

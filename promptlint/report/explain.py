@@ -354,7 +354,7 @@ def nearby_prompts(prompts, filename: str | None, line: int | None) -> str:
         return ""
     if not rows:
         return ("; this file holds no prompt promptlint recognises (requests of the SDKs the README's \"What is "
-                "recognised\" lists, prompt text kept in names that say prompt, templates and prompt files)")
+                "recognised\" lists, prompt text kept in names or modules that say prompt, templates and prompt files)")
     near = sorted(sorted(rows, key=lambda r: (abs(r - line), r))[:2])
     at = " and ".join(str(r) for r in near)
     return (f"; the nearest prompt{'s' if len(near) > 1 else ''} of this file {'are' if len(near) > 1 else 'is'} "
