@@ -213,6 +213,11 @@ def invoke(b, call) -> None:
             # written as message objects at the call: the list is the evidence of a chat request
             parts, newest = b.message_parts(value, frame)
             b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
+        elif isinstance(value, Text):
+            # a model not known invoked with a text: the text is the whole request, one user message
+            # (a chain or a tool invoked with a text takes it as one input value: no more is known)
+            parts, newest = [b.part("user", value, frame, b.m.span(call.args[0]))], 0
+            b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
         return
     prov, name = model_of(b, model, frame)
     if isinstance(value, Seq):
