@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from . import (added_marks, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
                history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, library_windows, marker_blocks, memory_windows, newest_queries, newest_remakes,
-               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
-               system_hoists, unseen_templates)
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_marks, newest_queries,
+               newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts,
+               summary_heads, system_hoists, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -41,7 +41,8 @@ def gather(module, evaluator, builder) -> list:
 def _rewrite_facts(module, evaluator, sites) -> None:
     """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
     (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
-    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`); for
+    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`)
+    or given content for the request only (`newest_marks`); for
     PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
     for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
     src = module.source
@@ -58,6 +59,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
     if newest_remakes.might_remake(src):
         module.facts["newest_remakes"] = newest_remakes.newest_remakes(module)
+    if newest_marks.might_mark(src):
+        module.facts["newest_marks"] = newest_marks.newest_marks(module)
     if render_ids.may_hold(src):
         module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
     if converted_ids.CONVERTS_HISTORY.search(src) is not None:

@@ -308,6 +308,15 @@ class HistoryWindowRule(Rule):
     The newest message of a conversation an instance keeps, re-made for the request on a copy (`req =
     fmt(out[-1]["content"]); del out[-1]; out += req.messages`, `out` copied from
     `self.conversation_history`), is re-sent as kept on the next turn: info, at the call.
+    The newest message of a conversation a function is handed (or the newest of a role, picked
+    walking newest first, `for m in reversed(messages): if m["role"] == "user": ...; break`, or the
+    trailing tool results, `while i > 0 and msgs[i - 1]["role"] == "tool": i -= 1`) given content of
+    the function's own (a text constant, another parameter, a value of the instance: `m["content"] =
+    [{"type": "text", "text": reminder}, *m["content"]]`) on a copy of it, or on a list converted
+    for the request (bound from a call named for a conversion, `_messages_to_bedrock(messages)`, in
+    the function or in a caller that hands it in), is sent without that content once it is history:
+    info, where it is written. A cache breakpoint added so is no content, and a write into the
+    caller's own message is kept there.
     """
 
     code = "PRM105"
@@ -330,6 +339,18 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for write, related, how in module.facts.get("newest_marks", ()):
+            where = ("on a copy of it" if how == "copy" else "on the list converted for this request")
+            message = ("The newest message of the conversation (or the newest of a role) is given content of this "
+                       f"function's own here, {where}: once the next turn is added it is history and is sent as "
+                       "the conversation holds it, without that content, so the history differs from the previous "
+                       "request's from that message on and it and the answer after it are read uncached on every "
+                       "turn (older turns still hit; whether the callers re-send the conversation is not followed "
+                       "here: how much it costs is not known); send that content after the conversation, or keep "
+                       "the message as it was sent")
+            note = "the copy made here" if how == "copy" else "the list converted for the request here"
+            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
+                                  related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
             message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
