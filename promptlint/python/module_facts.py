@@ -47,7 +47,9 @@ def _rewrite_facts(module, evaluator, sites) -> None:
     for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
     src = module.source
     if front_inserts.might_insert(src):
-        module.facts["front_inserts"] = front_inserts.front_inserts(module, evaluator.project)
+        moved = {m.lineno for m, *_ in module.facts.get("front_moves", ())}  # one cause: the move (PRM105)
+        module.facts["front_inserts"] = [f for f in front_inserts.front_inserts(module, evaluator.project)
+                                         if f[0].lineno not in moved]
     if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
     if kept_removals.may_hold(src):
@@ -78,7 +80,8 @@ def _gates(module, evaluator) -> None:
     (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
-    into the Responses API's instructions (`system_hoists`)."""
+    into the Responses API's instructions (`system_hoists`) or to the head of the list a converter builds
+    (`front_moves`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
@@ -94,6 +97,8 @@ def _gates(module, evaluator) -> None:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if system_hoists.might_move(module.source):
+        module.facts["front_moves"] = system_hoists.find_front_moves(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):

@@ -239,6 +239,10 @@ class HistoryWindowRule(Rule):
     An adapter for the Responses API that moves every system message of the conversation,
     wherever it is, into `instructions` (which precede all input items) rewrites the head of the
     request when a later system message is added: info, where the text is moved.
+    So does a converter that puts every system message it meets at the head of the list it builds
+    (`out.insert(0, system)` in the branch of a walk over the conversation that tests for one, the
+    other messages appended), or joins the system messages before the rest (`[m for m in msgs if
+    m["role"] == "system"] + [m for m in msgs if m["role"] != "system"]`): info, where it moves them.
 
     A window kept by an agent library's memory or context class that the module configures and
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
@@ -394,6 +398,20 @@ class HistoryWindowRule(Rule):
                        "the turn it is added, and the history after it is read uncached; keep later system messages "
                        "in place among the input items and fold only the leading ones")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+        for move, function, how in module.facts.get("front_moves", ()):
+            what = ("puts every system message of the conversation it meets at the head of the list it builds"
+                    if how == "front" else "joins the system messages of the conversation before all its other "
+                    "messages")
+            where = ("to the very head, in front of the first system prompt and the whole history (several "
+                     "end up in reverse order)" if how == "front" else
+                     "up beside the leading system messages, in front of the whole history")
+            message = (f"`{function}` {what}, wherever each one was: a system message that comes later in a "
+                       f"conversation (a notice, per-turn context) is moved {where}, so the request changes "
+                       "near its head on the turn one is added, and the history after it is read uncached "
+                       "(a conversation whose only system message is its first keeps its order; whether callers "
+                       "add later ones is not followed here: how much it costs is not known); keep later system "
+                       "messages in place, or send them as user messages")
+            yield self.diagnostic(message, module.span(move), severity=Severity.INFO)
         for bound, held, why in module.facts.get("deque_windows", ()):
             message = (f"The conversation is kept in a bounded deque `{held}` ({why}): once it is full, each new "
                        "turn pushes the oldest one out, so the history sent from it never matches the prefix "
