@@ -87,4 +87,4 @@ def test_the_text_test_needs_a_system_word_and_a_head_put_or_a_filter():
     assert might_move("out.insert(0, m)  # SystemMessage")
     assert might_move('[m for m in ms if m["role"] != "system"]')
     assert not might_move("out.insert(0, m)")
-    assert not might_move('[m for m in ms if m["role"] == "system"]')  # no negated part
+    assert not might_move('[m for m in ms if m["role"] == "user"]')  # no system test

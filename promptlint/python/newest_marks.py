@@ -50,6 +50,7 @@ from __future__ import annotations
 import ast
 
 from .candidates import words
+from .text_gates import holds_any
 from .walk import statements, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -82,8 +83,9 @@ def newest_marks(module) -> list[tuple[ast.AST, ast.AST, str]]:
     for func in funcs:
         params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
         conv = [p for p in params if words(p) & _CONVERSATION]
-        if not conv:
-            continue
+        if not conv or not holds_any(module, func, ("reversed(", "[-1]", "-= 1")) \
+                or not holds_any(module, func, _CONTENT):
+            continue  # (the cheap text tests before the function's walk)
         nodes = list(subtree(func))
         names = _names(nodes, set(conv), defs)
         own = {p for p in params if p not in conv and p not in ("self", "cls")} | texts

@@ -43,6 +43,7 @@ system part kept apart for a field of its own are not ones.
 from __future__ import annotations
 
 import ast
+import re
 from .module import statements
 from .text_gates import holds_any
 from .walk import subtree
@@ -122,10 +123,14 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
 
 
+#: A comprehension filtered by a test that names a system message (`for m in msgs if m["role"] == "system"`).
+_SYSTEM_FILTER = re.compile(r"for \w+ in [\w.]+ if [^\n]*ystem")
+
+
 def might_move(source: str) -> bool:
-    """The text test before `find_front_moves`: a system test and a put at the head or a filter."""
-    return "ystem" in source and ("insert(0" in source or " if " in source and " for " in source and (
-        "!=" in source or "not " in source))
+    """The text test before `find_front_moves`: a system word and a put at the head, or a
+    comprehension filtered by a test naming a system message."""
+    return "ystem" in source and ("insert(0" in source or _SYSTEM_FILTER.search(source) is not None)
 
 
 def _negated_system_test(test, item: str) -> bool:
@@ -143,11 +148,16 @@ def find_front_moves(module) -> list[tuple[ast.AST, str, str]]:
     """(the move, the function's name, "front" | "partition") for each converter of the second shape
     of the module docstring, in source order: the `insert(0, ...)` call, or the join."""
     out = []
+    src = module.source
+    put_lines = _lines(src, (m.start() for m in re.finditer(r"\.insert\(0", src)))
+    filter_lines = _lines(src, (m.start() for m in _SYSTEM_FILTER.finditer(src)))
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        if not holds_any(module, func, ("for",)):
-            continue
+        span = range(func.lineno, (func.end_lineno or func.lineno) + 1)
+        puts = any(line in span for line in put_lines) and holds_any(module, func, ("ystem",))
+        if not puts and not any(line in span for line in filter_lines):
+            continue  # (the cheap text tests before the function's walk)
         nodes = list(subtree(func))
-        for loop in nodes:
+        for loop in nodes if puts else ():
             if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name):
                 found = _front_insert(loop)
                 if found is not None:
@@ -156,6 +166,11 @@ def find_front_moves(module) -> list[tuple[ast.AST, str, str]]:
         if joined is not None:
             out.append((joined, func.name, "partition"))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _lines(source: str, starts) -> list[int]:
+    """The 1-based lines of these character offsets."""
+    return [source.count("\n", 0, start) + 1 for start in starts]
 
 
 def _front_insert(loop) -> ast.Call | None:
