@@ -37,5 +37,6 @@ def test_the_rule_reports_them_at_info_with_the_copy_or_conversion_related():
 def test_the_text_test_needs_a_newest_pick_a_content_write_and_a_conversation():
     assert might_mark('for m in reversed(messages):\n    m["content"] = x\n')
     assert might_mark('out[-1]["content"] += hint  # msgs\n')
+    assert might_mark('while i>0 and msgs[i-1]["role"]=="tool": i-=1\nm["content"] = x\n')  # unspaced
     assert not might_mark('for m in reversed(rows):\n    m["content"] = x\n')  # no conversation
     assert not might_mark('messages[0]["content"] = x\n')  # no newest pick

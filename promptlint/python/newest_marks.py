@@ -65,9 +65,9 @@ _COPIES = ("dict", "copy", "deepcopy", "model_copy")
 
 
 def might_mark(source: str) -> bool:
-    """The text test before the module's walk: a newest pick (`reversed(`, `[-1]`, `-= 1`) and a
+    """The text test before the module's walk: a newest pick (`reversed(`, `[-1]`, `-=`) and a
     content write."""
-    return ("reversed(" in source or "[-1]" in source or "-= 1" in source) and (
+    return ("reversed(" in source or "[-1]" in source or "-=" in source) and (
         "content" in source) and ("essages" in source or "msgs" in source or "istory" in source)
 
 
@@ -83,7 +83,7 @@ def newest_marks(module) -> list[tuple[ast.AST, ast.AST, str]]:
     for func in funcs:
         params = [a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)]
         conv = [p for p in params if words(p) & _CONVERSATION]
-        if not conv or not holds_any(module, func, ("reversed(", "[-1]", "-= 1")) \
+        if not conv or not holds_any(module, func, ("reversed(", "[-1]", "-=")) \
                 or not holds_any(module, func, _CONTENT):
             continue  # (the cheap text tests before the function's walk)
         nodes = list(subtree(func))
