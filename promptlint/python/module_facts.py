@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from . import (added_marks, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
                history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, library_windows, marker_blocks, memory_windows, newest_queries, newest_remakes,
-               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
-               system_hoists, unseen_templates)
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_marks, newest_queries,
+               newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts,
+               summary_heads, system_hoists, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -41,12 +41,15 @@ def gather(module, evaluator, builder) -> list:
 def _rewrite_facts(module, evaluator, sites) -> None:
     """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
     (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
-    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`); for
+    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`)
+    or given content for the request only (`newest_marks`); for
     PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
     for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
     src = module.source
     if front_inserts.might_insert(src):
-        module.facts["front_inserts"] = front_inserts.front_inserts(module, evaluator.project)
+        moved = {m.lineno for m, *_ in module.facts.get("front_moves", ())}  # one cause: the move (PRM105)
+        module.facts["front_inserts"] = [f for f in front_inserts.front_inserts(module, evaluator.project)
+                                         if f[0].lineno not in moved]
     if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
     if kept_removals.may_hold(src):
@@ -58,6 +61,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
     if newest_remakes.might_remake(src):
         module.facts["newest_remakes"] = newest_remakes.newest_remakes(module)
+    if newest_marks.might_mark(src):
+        module.facts["newest_marks"] = newest_marks.newest_marks(module)
     if render_ids.may_hold(src):
         module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
     if converted_ids.CONVERTS_HISTORY.search(src) is not None:
@@ -75,7 +80,8 @@ def _gates(module, evaluator) -> None:
     (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
-    into the Responses API's instructions (`system_hoists`)."""
+    into the Responses API's instructions (`system_hoists`) or to the head of the list a converter builds
+    (`front_moves`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
@@ -91,6 +97,8 @@ def _gates(module, evaluator) -> None:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
+    if system_hoists.might_move(module.source):
+        module.facts["front_moves"] = system_hoists.find_front_moves(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):

@@ -22,10 +22,28 @@ another list in the `else`), and no branch of the loop stops it (`break`). The R
 takes system and developer messages among its input items, so the move is the adapter's choice;
 Anthropic's `system` and Gemini's `system_instruction` have no place in the messages, and an
 adapter for them must move system messages out: those are left out.
+
+The same move within the message list (`find_front_moves`): a converter that puts every system
+message it meets at the head of the list it builds, wherever it was in the conversation
+
+    for msg in messages:
+        if isinstance(msg, SystemMessage):
+            out.insert(0, {"role": "system", "content": msg.content})   # "front"
+        else:
+            out.append(...)
+
+(the same list takes the other messages in their order, no `break`), or that splits the
+conversation by role and joins the system part first (`system = [m for m in msgs if m["role"] ==
+"system"]`, `rest = [m for m in msgs if m["role"] != "system"]`, `return system + rest`:
+"partition"). A conversation whose only system message is its first keeps its order; whether the
+callers add later ones is theirs (the rule says so). A system message put at index 0 outside such
+a loop (one prompt of the function's own), a walk that keeps each message in its place, and a
+system part kept apart for a field of its own are not ones.
 """
 from __future__ import annotations
 
 import ast
+import re
 from .module import statements
 from .text_gates import holds_any
 from .walk import subtree
@@ -34,7 +52,13 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _is_system_test(test, item: str) -> bool:
-    """`m.role == "system"`, `m["role"] == "system"`, `role == "system"` (role read from the item)."""
+    """`m.role == "system"`, `m["role"] == "system"`, `role == "system"` (role read from the item),
+    `isinstance(m, SystemMessage)`."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
+            and len(test.args) == 2 and isinstance(test.args[0], ast.Name) and test.args[0].id == item:
+        kinds = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+        return bool(kinds) and all("System" in (k.id if isinstance(k, ast.Name) else k.attr if isinstance(
+            k, ast.Attribute) else "") for k in kinds)
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.In))):
         return False
     sides = [test.left, *test.comparators]
@@ -45,7 +69,7 @@ def _is_system_test(test, item: str) -> bool:
 
 
 def _role_of(node, item: str) -> bool:
-    if isinstance(node, ast.Attribute) and node.attr == "role":
+    if isinstance(node, ast.Attribute) and node.attr in ("role", "type"):
         return isinstance(node.value, ast.Name) and node.value.id == item
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "role":
         return isinstance(node.value, ast.Name) and node.value.id == item
@@ -97,3 +121,127 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
                         out.append((written, func.name))
                         break
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+#: A comprehension filtered by a test that names a system message (`for m in msgs if m["role"] == "system"`).
+_SYSTEM_FILTER = re.compile(r"for \w+ in [\w.]+ if [^\n]*ystem")
+
+
+def might_move(source: str) -> bool:
+    """The text test before `find_front_moves`: a system word and a put at the head, or a
+    comprehension filtered by a test naming a system message."""
+    return "ystem" in source and ("insert(0" in source or _SYSTEM_FILTER.search(source) is not None)
+
+
+def _negated_system_test(test, item: str) -> bool:
+    """`m["role"] != "system"`, `m.role not in ("system",)`, `not isinstance(m, SystemMessage)`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _is_system_test(test.operand, item)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.NotIn)):
+        flipped = ast.Compare(left=test.left, ops=[ast.Eq() if isinstance(test.ops[0], ast.NotEq) else ast.In()],
+                              comparators=test.comparators)
+        return _is_system_test(flipped, item)
+    return False
+
+
+def find_front_moves(module) -> list[tuple[ast.AST, str, str]]:
+    """(the move, the function's name, "front" | "partition") for each converter of the second shape
+    of the module docstring, in source order: the `insert(0, ...)` call, or the join."""
+    out = []
+    src = module.source
+    put_lines = _lines(src, (m.start() for m in re.finditer(r"\.insert\(0", src)))
+    filter_lines = _lines(src, (m.start() for m in _SYSTEM_FILTER.finditer(src)))
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        span = range(func.lineno, (func.end_lineno or func.lineno) + 1)
+        puts = any(line in span for line in put_lines) and holds_any(module, func, ("ystem",))
+        if not puts and not any(line in span for line in filter_lines):
+            continue  # (the cheap text tests before the function's walk)
+        nodes = list(subtree(func))
+        for loop in nodes if puts else ():
+            if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name):
+                found = _front_insert(loop)
+                if found is not None:
+                    out.append((found, func.name, "front"))
+        joined = _partition_join(nodes)
+        if joined is not None:
+            out.append((joined, func.name, "partition"))
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _lines(source: str, starts) -> list[int]:
+    """The 1-based lines of these character offsets."""
+    return [source.count("\n", 0, start) + 1 for start in starts]
+
+
+def _front_insert(loop) -> ast.Call | None:
+    """The `out.insert(0, ...)` of a branch testing the loop's item for a system message, where the
+    loop adds the other messages to `out` too and never stops."""
+    item = loop.target.id
+    inner = [n for n in subtree(loop) if n is not loop]
+    if any(isinstance(n, ast.Return) for n in inner) or _breaks(loop.body):
+        return None  # stops: the leading messages only, or a search
+    added = {n.func.value.id for n in inner if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and n.func.attr in ("append", "extend") and isinstance(n.func.value, ast.Name)}
+    for branch in inner:
+        if not (isinstance(branch, ast.If) and _is_system_test(branch.test, item)):
+            continue
+        for n in (x for stmt in branch.body for x in subtree(stmt)):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "insert" \
+                    and isinstance(n.func.value, ast.Name) and n.func.value.id in added and len(n.args) == 2 \
+                    and isinstance(n.args[0], ast.Constant) and n.args[0].value == 0:
+                return n
+    return None
+
+
+def _breaks(body) -> bool:
+    """True when a `break` of these statements ends their own loop (not one of a loop inside)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Break):
+            return True
+        if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            if _breaks([x for x in getattr(stmt, field, ()) if isinstance(x, ast.AST)]):
+                return True
+        if isinstance(stmt, ast.ExceptHandler) and _breaks(stmt.body):
+            return True
+    return False
+
+
+def _partition_join(nodes) -> ast.AST | None:
+    """The join of a conversation's system part before the rest: `system + rest` (or `[*system,
+    *rest]`), both parts filtered from one list by a test of the item's role, the system part
+    first."""
+    parts: dict[str, tuple[str, bool]] = {}  # name -> (the list filtered, whether it is the system part)
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            part = _filtered(n.value)
+            if part is not None:
+                parts[n.targets[0].id] = part
+    for n in nodes:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Add):
+            pair = [n.left, n.right]
+        elif isinstance(n, ast.List) and len(n.elts) == 2 and all(isinstance(e, ast.Starred) for e in n.elts):
+            pair = [e.value for e in n.elts]
+        else:
+            continue
+        first, second = (parts.get(p.id) if isinstance(p, ast.Name) else _filtered(p) for p in pair)
+        if first and second and first[0] == second[0] and first[1] and not second[1]:
+            return n
+    return None
+
+
+def _filtered(value) -> tuple[str, bool] | None:
+    """(the list a comprehension filters, True for its system messages / False for the others) for
+    `[m for m in msgs if <a test of m's role>]`, or None."""
+    if not (isinstance(value, ast.ListComp) and len(value.generators) == 1 and len(value.generators[0].ifs) == 1):
+        return None
+    gen = value.generators[0]
+    if not (isinstance(gen.target, ast.Name) and isinstance(gen.iter, (ast.Name, ast.Attribute))):
+        return None
+    listed = ast.unparse(gen.iter)
+    if _is_system_test(gen.ifs[0], gen.target.id):
+        return listed, True
+    if _negated_system_test(gen.ifs[0], gen.target.id):
+        return listed, False
+    return None

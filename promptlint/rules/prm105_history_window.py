@@ -239,6 +239,10 @@ class HistoryWindowRule(Rule):
     An adapter for the Responses API that moves every system message of the conversation,
     wherever it is, into `instructions` (which precede all input items) rewrites the head of the
     request when a later system message is added: info, where the text is moved.
+    So does a converter that puts every system message it meets at the head of the list it builds
+    (`out.insert(0, system)` in the branch of a walk over the conversation that tests for one, the
+    other messages appended), or joins the system messages before the rest (`[m for m in msgs if
+    m["role"] == "system"] + [m for m in msgs if m["role"] != "system"]`): info, where it moves them.
 
     A window kept by an agent library's memory or context class that the module configures and
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
@@ -308,6 +312,15 @@ class HistoryWindowRule(Rule):
     The newest message of a conversation an instance keeps, re-made for the request on a copy (`req =
     fmt(out[-1]["content"]); del out[-1]; out += req.messages`, `out` copied from
     `self.conversation_history`), is re-sent as kept on the next turn: info, at the call.
+    The newest message of a conversation a function is handed (or the newest of a role, picked
+    walking newest first, `for m in reversed(messages): if m["role"] == "user": ...; break`, or the
+    trailing tool results, `while i > 0 and msgs[i - 1]["role"] == "tool": i -= 1`) given content of
+    the function's own (a text constant, another parameter, a value of the instance: `m["content"] =
+    [{"type": "text", "text": reminder}, *m["content"]]`) on a copy of it, or on a list converted
+    for the request (bound from a call named for a conversion, `_messages_to_bedrock(messages)`, in
+    the function or in a caller that hands it in), is sent without that content once it is history:
+    info, where it is written. A cache breakpoint added so is no content, and a write into the
+    caller's own message is kept there.
     """
 
     code = "PRM105"
@@ -330,6 +343,18 @@ class HistoryWindowRule(Rule):
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
+        for write, related, how in module.facts.get("newest_marks", ()):
+            where = ("on a copy of it" if how == "copy" else "on the list converted for this request")
+            message = ("The newest message of the conversation (or the newest of a role) is given content of this "
+                       f"function's own here, {where}: once the next turn is added it is history and is sent as "
+                       "the conversation holds it, without that content, so the history differs from the previous "
+                       "request's from that message on and it and the answer after it are read uncached on every "
+                       "turn (older turns still hit; whether the callers re-send the conversation is not followed "
+                       "here: how much it costs is not known); send that content after the conversation, or keep "
+                       "the message as it was sent")
+            note = "the copy made here" if how == "copy" else "the list converted for the request here"
+            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
+                                  related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
             message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
@@ -373,6 +398,20 @@ class HistoryWindowRule(Rule):
                        "the turn it is added, and the history after it is read uncached; keep later system messages "
                        "in place among the input items and fold only the leading ones")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+        for move, function, how in module.facts.get("front_moves", ()):
+            what = ("puts every system message of the conversation it meets at the head of the list it builds"
+                    if how == "front" else "joins the system messages of the conversation before all its other "
+                    "messages")
+            where = ("to the very head, in front of the first system prompt and the whole history (several "
+                     "end up in reverse order)" if how == "front" else
+                     "up beside the leading system messages, in front of the whole history")
+            message = (f"`{function}` {what}, wherever each one was: a system message that comes later in a "
+                       f"conversation (a notice, per-turn context) is moved {where}, so the request changes "
+                       "near its head on the turn one is added, and the history after it is read uncached "
+                       "(a conversation whose only system message is its first keeps its order; whether callers "
+                       "add later ones is not followed here: how much it costs is not known); keep later system "
+                       "messages in place, or send them as user messages")
+            yield self.diagnostic(message, module.span(move), severity=Severity.INFO)
         for bound, held, why in module.facts.get("deque_windows", ()):
             message = (f"The conversation is kept in a bounded deque `{held}` ({why}): once it is full, each new "
                        "turn pushes the oldest one out, so the history sent from it never matches the prefix "
