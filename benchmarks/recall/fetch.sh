@@ -50,3 +50,4 @@ fetch setAO adalflow 1.1.3; fetch setAO dapr-agents 1.0.9; fetch setAO elia-chat
 fetch setAP docetl 0.3.0; fetch setAP nanobot-ai 0.3.5; fetch setAP agentuniverse 0.0.19.1; fetch setAP mcp-use 1.7.1; fetch setAP langextract 1.7.1
 fetch setAQ autogen-ext 0.7.5; fetch setAQ fast-graphrag 0.0.5; fetch setAQ langchain-anthropic 1.7.10; fetch setAQ livekit-agents 1.8.9; fetch setAQ podcastfy 0.4.3; fetch setAQ swarmzero 0.0.3
 fetch setAR claudette 0.3.15; fetch setAR langchain-aws 1.9.1; fetch setAR lisette 0.1.37; fetch setAR llm-anthropic 0.30; fetch setAR opik 2.2.122; fetch setAR parlant 3.3.2; fetch setAR vocode 0.1.113
+fetch setAS llm-gemini 0.35; fetch setAS langgraph-swarm 0.1.0; fetch setAS kor 3.0.0; fetch setAS langchain-google-genai 4.4.3; fetch setAS arize-phoenix-evals 3.9.4; fetch setAS any-agent 1.18.0; fetch setAS redisvl 0.28.0; fetch setAS ms-agent 1.6.0
