@@ -28,3 +28,9 @@ def test_a_long_static_text_after_the_question_is_a_warning_of_the_request():
     report, found = _report("long_one_shot.py")
     assert found == [("PRM101", "warning", 13, 30)]
     assert "of the request, in the newest user message" in report.diagnostics[0].message
+
+
+def test_a_bare_value_or_a_short_query_invoked_on_a_runnable_is_no_request():
+    report, found = _report("bare_values.py")
+    assert found == []
+    assert "chat.invoke" not in [p.api for p in report.prompts]

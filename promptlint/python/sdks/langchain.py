@@ -196,6 +196,16 @@ def _message_objects(value) -> bool:
     return any(r in ("system", "user") for r in roles)
 
 
+#: Characters of static text that make a text handed to `.invoke` a prompt written in the code
+#: (instructions around values), not one input value of a runnable (a question, a search query).
+_PROMPT_CHARS = 200
+
+
+def _written_prompt(value: Text) -> bool:
+    """True when `value` holds at least `_PROMPT_CHARS` characters of static text."""
+    return sum(len(s.text) for s in value.segs if s.is_static) >= _PROMPT_CHARS
+
+
 def invoke(b, call) -> None:
     frame = call.frame
     if call.method in _BATCH and batch(b, call):
@@ -213,9 +223,9 @@ def invoke(b, call) -> None:
             # written as message objects at the call: the list is the evidence of a chat request
             parts, newest = b.message_parts(value, frame)
             b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
-        elif isinstance(value, Text):
-            # a model not known invoked with a text: the text is the whole request, one user message
-            # (a chain or a tool invoked with a text takes it as one input value: no more is known)
+        elif isinstance(value, Text) and _written_prompt(value):
+            # a model not known invoked with a prompt written in the code: the text is the whole
+            # request, one user message (a bare value, `retriever.invoke(question)`, is any runnable's input)
             parts, newest = [b.part("user", value, frame, b.m.span(call.args[0]))], 0
             b.add(call.node, "python-call", None, "chat.invoke", None, parts, newest)
         return
