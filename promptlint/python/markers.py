@@ -146,7 +146,22 @@ def _one_parameter(part, params) -> bool:
     """True when the part's text is one parameter of the sending function, whole (images or
     documents sent in the same message besides: `[*image_blocks, {"type": "text", "text": prompt}]`)."""
     segs = [s for s in part.segments if (not s.is_static or s.text.strip()) and not s.is_attachment]
-    return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
+    return len(segs) == 1 and not segs[0].is_static and _whole_parameter(segs[0].expr, params)
+
+
+def _whole_parameter(expr: str, params) -> bool:
+    """True when `expr` is a parameter of `params`, or its text by a method called with no
+    arguments or an attribute of it (`prompt.build()`, `request.prompt`: the callers' prompt
+    object turned into its text), nothing added."""
+    if expr in params:
+        return True
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        node = node.func
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params
 
 
 def passes_messages(func: ast.AST, parts) -> bool:
