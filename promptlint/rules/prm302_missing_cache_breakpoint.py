@@ -170,16 +170,14 @@ class MissingCacheBreakpointRule(Rule):
             yield from self._maybe_claude(layout)
             return
         if not profiles and layout.claude_named:  # LiteLLM, a model from elsewhere, in a package that uses Claude
-            yield from self._resent_history(layout, _CLAUDE_LABEL)
-            yield from self._adapter(layout, _CLAUDE_LABEL)
+            yield from self._unknown_size(layout, _CLAUDE_LABEL)
             return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
         found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) else None
         if found is None:
-            yield from self._resent_history(layout, label)
-            yield from self._adapter(layout, label)
+            yield from self._unknown_size(layout, label)
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
@@ -241,6 +239,32 @@ class MissingCacheBreakpointRule(Rule):
                    "the older breakpoints before marking the newest message")
         return self.diagnostic(message, module.span(mark.node), severity=None if mark.kept else Severity.INFO,
                                related=[Related(module.span(mark.capped), "the count that stops marking")])
+
+    def _unknown_size(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """The info findings of a request with no breakpoint whose repeated text is of a size not
+        known statically: a re-sent conversation, an adapter's prompt, else a configured system
+        prompt; one finding per request."""
+        found = [*self._resent_history(layout, label), *self._adapter(layout, label)]
+        yield from found or self._configured(layout, label)
+
+    def _configured(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the system prompt is configuration set elsewhere, whole
+        (`configured_system`: `system=self.agent_config.prompt_preamble`), re-sent the same on every
+        request with no breakpoint, no `**options` of unknown keys, in a package tree where no
+        file names a breakpoint key (`tree_markers`): nothing of it is ever cached; its size is
+        not known, so neither is the loss (Policy 5)."""
+        seg = layout.configured_system
+        if seg is None or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+            return
+        history = any(p.is_history for p in layout.parts)
+        also = " and the conversation after it" if history else ""
+        message = (f"The system prompt is text set outside the request (`{seg.expr}`), sent whole on every request "
+                   f"with no cache breakpoint, and no file of the package names one: {label} caches nothing without "
+                   f"one, so each request pays the full input price for it{also} again; its size is not known here "
+                   "(once it reaches the model's minimum, a `cache_control` on the system block, or a top-level one, "
+                   "would cache it)")
+        related = [Related(seg.span, "the configured system prompt")] if seg.span is not None else []
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO, related=related)
 
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
