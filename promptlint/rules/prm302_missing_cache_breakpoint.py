@@ -120,7 +120,12 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`);
+    settings.get("cache_messages"):`, `if prompt.options.cache:` where `cache` is a field of the
+    module's options with `Field(default=None)`), also when the option is passed to a function of
+    the module that marks only when given it (`mk_msgs(self.hist, self.cache and "claude" in
+    self.model)` with `def __init__(self, cache=False)`) or, in a module that sends to Anthropic
+    or Bedrock, to a library's message builder (`mk_msgs(msgs, cache=self.cache)`), unless a
+    request sends a top-level `cache_control` whatever the option;
     a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
     breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
     `bind_tools`, `AgentExecutor`, ...);
@@ -132,6 +137,14 @@ class MissingCacheBreakpointRule(Rule):
     top-level `cache_control` may be in it (not the sending function's own `**kwargs` in a package
     where no file names a breakpoint key); or a statement sets `cache_control` on a block not
     placed in the layout.
+    A request whose system prompt is text set outside it, whole, and named as a prompt
+    (`system=self.agent_config.prompt_preamble`, `self.system_prompt`), sent with no breakpoint and
+    no `**mapping` of unknown keys in a package where no file names a breakpoint key, is reported
+    as info when none of the shapes above is: every request sends that text again, paid in full,
+    and its size is not known. A `**mapping` that keeps only keys of a list known statically, all
+    sampling options (`{k: v for k, v in hints.items() if k in self.supported_hints}` with
+    `supported_hints = ["temperature"]`), holds no breakpoint; a prompt object turned into its
+    text (`prompt = prompt.build()`, `request.prompt`) is still the callers' whole prompt.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
@@ -208,7 +221,7 @@ class MissingCacheBreakpointRule(Rule):
                            "the full input price for the same prefix each time")
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
         for test, option in module.facts.get("opt_in_gates", ()):
-            message = (f"This cache breakpoint is set only when `{option}` is on, and it is off by default: "
+            message = (f"Cache breakpoints are set here only when `{option}` is on, and it is off by default: "
                        "requests sent with the default settings carry no breakpoint here, and Claude (Anthropic, "
                        "Bedrock) caches nothing without one, so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
