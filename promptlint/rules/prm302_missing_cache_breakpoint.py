@@ -27,6 +27,13 @@ _PACKAGE_FACTS = (
      "and the growing conversation, and Anthropic caches nothing without a breakpoint, so each step "
      "pays the full input price for all of it again; mark the end of the system prompt (a content "
      "block with `cache_control`) and the newest message"),
+    ("uncached_chats",
+     "This chat model runs on Anthropic (a Claude model, or a provider setting the module expects to be "
+     "\"anthropic\"), and the module's prompt template replays the conversation with no cache breakpoint, and no "
+     "file of the package names one: on Claude each turn re-sends the "
+     "system prompt and the growing conversation, and Anthropic caches nothing without a breakpoint, so each "
+     "turn pays the full input price for all of it again (its size is not known here); mark the end of the "
+     "system prompt and the newest message with `cache_control`"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "
@@ -126,9 +133,12 @@ class MissingCacheBreakpointRule(Rule):
     self.model)` with `def __init__(self, cache=False)`) or, in a module that sends to Anthropic
     or Bedrock, to a library's message builder (`mk_msgs(msgs, cache=self.cache)`), unless a
     request sends a top-level `cache_control` whatever the option;
-    a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
-    breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
-    `bind_tools`, `AgentExecutor`, ...);
+    a LangChain Claude chat model (`ChatAnthropic(...)`, `init_chat_model(...)` on Anthropic: a
+    provider `"anthropic"`, a model `"anthropic:..."`, or a provider setting the module compares
+    with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
+    tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
+    `bind_tools`, `AgentExecutor`, ...), or, with no agent, in a module whose prompt template
+    replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
