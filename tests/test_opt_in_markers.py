@@ -243,9 +243,13 @@ def test_a_field_of_the_modules_options_off_by_default(tmp_path):
                 messages[-1]["content"][-1]["cache_control"] = {{"type": "ephemeral"}}
             return messages
     '''
-    assert _gates(tmp_path, source.format("None")) == [(8, "prompt.options.cache")]
-    assert _gates(tmp_path, source.format("True")) == []
-    assert _gates(tmp_path, source.format("None"), cli='''
+    # (each package in a folder of its own: the package tree searched for other settings is the
+    # folder that holds the package, which for `tmp_path` itself holds every other test's folder)
+    for name in ("off", "on", "set"):
+        (tmp_path / name / "pkg").mkdir(parents=True)
+    assert _gates(tmp_path / "off" / "pkg", source.format("None")) == [(8, "prompt.options.cache")]
+    assert _gates(tmp_path / "on" / "pkg", source.format("True")) == []
+    assert _gates(tmp_path / "set" / "pkg", source.format("None"), cli='''
         def run(model, prompt):
             return model.prompt(
                 prompt,
