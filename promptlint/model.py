@@ -309,7 +309,9 @@ class PromptLayout:
     `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
     basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
-    every prompt of its callers goes through; `clock_tests`: where a function read to build a
+    every prompt of its callers goes through; `configured_system`: the segment of a system prompt that
+    is configuration set elsewhere, whole, named as a prompt (`system=self.config.prompt_preamble`),
+    re-sent the same on every request, its size not known (`markers.configured_system`); `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
     time.time() < meta["expires_at"]:`), so a message is sent one way and later another.
     `openai_compat`: the request is sent with the OpenAI SDK to Anthropic's OpenAI-compatible
@@ -350,6 +352,7 @@ class PromptLayout:
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False
+    configured_system: Segment | None = None
     openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)
     static_prefix_tokens: int = 0

@@ -26,3 +26,16 @@ def test_a_claude_model_of_a_package_that_runs_agents_with_no_breakpoint_is_repo
 def test_no_agent_in_the_package_or_a_file_naming_cache_control_is_not_reported():
     assert _found("oneshot") == []  # one-shot prompts: the loss is not shown
     assert _found("marked") == []  # the agent's system message carries a breakpoint
+
+
+def test_a_claude_chat_model_whose_template_replays_the_conversation_is_reported():
+    found = _found("chat")
+    assert [f[:4] for f in found] == [("agent.py", "PRM302", "info", 11), ("claude.py", "PRM302", "info", 8)]
+    assert all(f[4].startswith("This chat model runs on Anthropic (a Claude model, or a provider setting the module "
+                               "expects to be \"anthropic\"), and the module's prompt template replays the "
+                               "conversation with no cache breakpoint") for f in found)
+
+
+def test_a_factory_of_the_package_named_create_agent_is_no_agent_and_openai_is_not_reported():
+    assert _found("factory") == []
+    assert _found("openai_chat") == []

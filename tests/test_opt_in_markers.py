@@ -144,3 +144,128 @@ def test_settings_key_another_module_turns_on_is_no_gate(tmp_path):
                 cache_tool_definitions=True,
             )
     ''') == []
+
+
+def test_a_flag_passed_to_a_helper_that_marks_two_calls_down(tmp_path):
+    assert _gates(tmp_path, '''
+        def _mark(msg):
+            msg["content"][-1]["cache_control"] = {"type": "ephemeral"}
+
+        def _mark_all(msgs):
+            for m in msgs:
+                _mark(m)
+
+        def mk_msgs(msgs, cache=False):
+            if cache:
+                _mark_all(msgs)
+            return msgs
+
+        class Chat:
+            def __init__(self, model, cache=False):
+                self.model, self.cache = model, cache
+
+            def send(self, msgs):
+                return mk_msgs(msgs, self.cache and "claude" in self.model)
+    ''') == [(19, "self.cache")]
+
+
+def test_a_flag_on_by_default_or_a_constant_true_is_no_gate(tmp_path):
+    assert _gates(tmp_path, '''
+        def mk_msgs(msgs, cache=False):
+            if cache:
+                msgs[-1]["cache_control"] = {"type": "ephemeral"}
+            return msgs
+
+        class Chat:
+            def __init__(self, cache=True):
+                self.cache = cache
+
+            def send(self, msgs):
+                return mk_msgs(msgs, cache=self.cache), mk_msgs(msgs, True)
+    ''') == []
+
+
+def test_store_attr_gives_the_attribute_its_parameters_default(tmp_path):
+    source = '''
+        from fastcore.basics import store_attr
+
+        class Chat:
+            def __init__(self, model, cache=False):
+                store_attr({})
+
+            def send(self, msgs):
+                if self.cache:
+                    msgs[-1]["cache_control"] = {{"type": "ephemeral"}}
+                return msgs
+    '''
+    assert _gates(tmp_path, source.format("")) == [(9, "self.cache")]
+    assert _gates(tmp_path, source.format('"model,cache"')) == [(9, "self.cache")]
+    assert _gates(tmp_path, source.format('"model"')) == []  # `cache` is not stored: not known
+
+
+def test_a_function_patched_into_a_class_reads_its_attributes(tmp_path):
+    assert _gates(tmp_path, '''
+        import anthropic
+        from msglm import mk_msgs_anthropic as mk_msgs
+
+        class Client:
+            def __init__(self, cache=False):
+                self.cache = cache
+
+        def _precall(self: Client, msgs):
+            return mk_msgs(msgs, cache=self.cache)
+    ''') == [(10, "self.cache")]
+
+
+def test_a_library_builder_of_another_kind_is_no_gate(tmp_path):
+    assert _gates(tmp_path, '''
+        import anthropic
+        from diskcache import fetch_all
+
+        class Client:
+            def __init__(self, cache=False):
+                self.cache = cache
+
+            def send(self, msgs):
+                return fetch_all(msgs, cache=self.cache)  # not a message builder
+    ''') == []
+
+
+def test_a_field_of_the_modules_options_off_by_default(tmp_path):
+    source = '''
+        from pydantic import BaseModel, Field
+
+        class Options(BaseModel):
+            cache: bool | None = Field(description="prompt cache", default={})
+
+        def build(prompt, messages):
+            if prompt.options.cache and messages:
+                messages[-1]["content"][-1]["cache_control"] = {{"type": "ephemeral"}}
+            return messages
+    '''
+    # (each package in a folder of its own: the package tree searched for other settings is the
+    # folder that holds the package, which for `tmp_path` itself holds every other test's folder)
+    for name in ("off", "on", "set"):
+        (tmp_path / name / "pkg").mkdir(parents=True)
+    assert _gates(tmp_path / "off" / "pkg", source.format("None")) == [(8, "prompt.options.cache")]
+    assert _gates(tmp_path / "on" / "pkg", source.format("True")) == []
+    assert _gates(tmp_path / "set" / "pkg", source.format("None"), cli='''
+        def run(model, prompt):
+            return model.prompt(
+                prompt,
+                cache=True,
+            )
+    ''') == []  # another module of the package sets it
+
+
+def test_a_top_level_automatic_breakpoint_caches_with_the_defaults(tmp_path):
+    assert _gates(tmp_path, '''
+        class Chat:
+            def __init__(self, client, cache_blocks=False):
+                self.client, self.cache_blocks = client, cache_blocks
+
+            def send(self, msgs):
+                if self.cache_blocks:
+                    msgs[-1]["cache_control"] = {"type": "ephemeral"}
+                return self.client.messages.create(messages=msgs, cache_control={"type": "ephemeral"})
+    ''') == []

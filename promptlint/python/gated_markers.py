@@ -160,15 +160,28 @@ def _says_prompt_caching(name: str) -> bool:
     return "prompt" in words and bool(words & {"caching", "cache"})
 
 
-def module_functions(module):
-    """(class or None, function) for every function of the module, methods included."""
+def module_functions(module, patched: bool = False):
+    """(class or None, function) for every function of the module, methods included. `patched`: a
+    function of the module whose first parameter is `self` annotated with a class of the module
+    (`def _precall(self: Client, ...)`, as fastcore's `@patch` adds it to the class) is that
+    class's method."""
     for node in module.tree.body:
         if isinstance(node, _FUNCS):
-            yield None, node
+            yield patched_class(module, node) if patched else None, node
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, _FUNCS):
                     yield node, item
+
+
+def patched_class(module, func) -> ast.ClassDef | None:
+    """The class of the module a function's first parameter `self` is annotated with (`self:
+    Client`), or None."""
+    args = [*func.args.posonlyargs, *func.args.args]
+    if not args or args[0].arg != "self" or not isinstance(args[0].annotation, ast.Name):
+        return None
+    found = module.classes.get(args[0].annotation.id)
+    return found if isinstance(found, ast.ClassDef) else None
 
 
 def own_callee(module, methods: dict, call: ast.Call):
@@ -235,9 +248,9 @@ def _is_model(node) -> bool:
     return "model" in name.lower()
 
 
-def _marks(module, cls, stmts) -> bool:
+def _marks(module, cls, stmts, depth: int = 1) -> bool:
     """True when the statements set a cache breakpoint themselves or through a function of the
-    module or a method of `cls` they call (one level)."""
+    module or a method of `cls` they call (`depth` levels of calls)."""
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)} if cls is not None else {}
     for stmt in stmts:
         if _sets(stmt):
@@ -246,7 +259,7 @@ def _marks(module, cls, stmts) -> bool:
             if not isinstance(call, ast.Call):
                 continue
             callee = own_callee(module, methods, call)
-            if callee is not None and _sets(callee):
+            if callee is not None and (_sets(callee) or (depth > 1 and _marks(module, cls, callee.body, depth - 1))):
                 return True
     return False
 

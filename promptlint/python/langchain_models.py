@@ -10,11 +10,22 @@ tools to a model (`create_react_agent(model, tools)`, `model.bind_tools(tools)`,
 the tool definitions, the system prompt and the growing conversation again: with this model, each
 step pays the full input price for all of it. A model of a package with no agent (one-shot
 prompts, maybe short) is not reported: its loss is not shown.
+
+`uncached_chats`: a Claude chat model built in a module whose prompt template replays a
+conversation (`MessagesPlaceholder(...)`, `("placeholder", "{chat_history}")`), in a package tree
+with no agent and no breakpoint key: every turn re-sends the system prompt and the growing
+conversation, none of it cached. A Claude chat model is `ChatAnthropic(...)` or LangChain's
+`init_chat_model(...)` on Anthropic: `model_provider="anthropic"`, a model `"anthropic:..."` or
+`"claude-..."`, or a provider the module compares with `"anthropic"` (`model_provider=
+self.config.provider` where the module tests `self.config.provider == "anthropic"`: a Claude model
+is one of the configurations it expects).
 """
 from __future__ import annotations
 
 import ast
 
+from .module import ParseError
+from .tree import OverBudget
 from .walk import subtree
 
 #: The LangChain chat models of Anthropic's Messages API (langchain_anthropic, and Claude on
@@ -27,19 +38,106 @@ _MODELS = ("langchain_anthropic.ChatAnthropic", "langchain_anthropic.chat_models
 AGENT_CALLS = ("create_react_agent", "bind_tools", "create_tool_calling_agent", "AgentExecutor", "create_agent")
 
 
+#: LangChain's chat model factory, which builds the provider's model class (`ChatAnthropic` for
+#: `model_provider="anthropic"`).
+_INIT = ("langchain.chat_models.init_chat_model", "langchain.chat_models.base.init_chat_model")
+_PROVIDERS = ("anthropic", "google_anthropic_vertex")
+
+
 def might_build(source: str) -> bool:
-    """Cheap test of a module's text: it names an Anthropic chat model of LangChain."""
-    return "ChatAnthropic" in source
+    """Cheap test of a module's text: it names an Anthropic chat model of LangChain, or the factory."""
+    return "ChatAnthropic" in source or "init_chat_model" in source
 
 
 def uncached_models(module, project) -> list[ast.Call]:
-    """The `ChatAnthropic(...)` constructor calls of `module` (resolved through its imports) when
-    no file of its package tree names a breakpoint key and a file of the tree calls one of
-    `AGENT_CALLS`; [] otherwise."""
-    calls = [n for n in subtree(module.tree) if isinstance(n, ast.Call)
-             and (module.qualified_name(n.func) or "") in _MODELS]
-    if not calls or project.marker_files(module.path):
-        return []
-    if not any(project.calling_files(module.path, name) for name in AGENT_CALLS):
+    """The Claude chat model calls of `module` (`claude_models`) when no file of its package tree
+    names a breakpoint key and a file of the tree calls one of `AGENT_CALLS`; [] otherwise."""
+    calls = claude_models(module)
+    if not calls or project.marker_files(module.path) or not runs_agents(module, project):
         return []
     return calls
+
+
+def uncached_chats(module, project) -> list[ast.Call]:
+    """The Claude chat model calls of `module` when the module's prompt template replays a
+    conversation and no file of its package tree names a breakpoint key or runs an agent (that is
+    `uncached_models`); [] otherwise."""
+    calls = claude_models(module)
+    if not calls or not _replays(module) or project.marker_files(module.path) or runs_agents(module, project):
+        return []
+    return calls
+
+
+def runs_agents(module, project) -> bool:
+    """True when a file of the package tree binds tools to a model (`x.bind_tools(...)`) or calls
+    one of the other `AGENT_CALLS` imported from LangChain or LangGraph (`from langgraph.prebuilt
+    import create_react_agent`; not a factory of the package's own named `create_agent`)."""
+    for name in AGENT_CALLS:
+        for path in project.calling_files(module.path, name):
+            if name == "bind_tools":
+                return True
+            try:
+                other = module if path == module.path else project.load(path)
+            except (ParseError, OverBudget):  # (a file that cannot be read or parsed, or past the budget: not known)
+                continue
+            if any(v.split(".")[0] in ("langchain", "langgraph") and v.rsplit(".", 1)[-1] == name
+                   for v in other.imports.values()):
+                return True
+    return False
+
+
+def claude_models(module) -> list[ast.Call]:
+    """The calls of `module` that build a Claude chat model of LangChain: the constructors of
+    `_MODELS` (resolved through the imports), and `init_chat_model(...)` on Anthropic (module
+    docstring)."""
+    out = []
+    compared = None
+    for n in subtree(module.tree):
+        if not isinstance(n, ast.Call):
+            continue
+        name = module.qualified_name(n.func) or ""
+        if name in _MODELS:
+            out.append(n)
+        elif name in _INIT:
+            if compared is None:
+                compared = _compared_with_anthropic(module)
+            if _on_anthropic(n, compared):
+                out.append(n)
+    return out
+
+
+def _on_anthropic(call: ast.Call, compared: set[str]) -> bool:
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    model = keywords.get("model", call.args[0] if call.args else None)
+    if isinstance(model, ast.Constant) and isinstance(model.value, str) \
+            and (model.value.startswith("anthropic:") or model.value.startswith("claude")):
+        return True
+    provider = keywords.get("model_provider")
+    if isinstance(provider, ast.Constant):
+        return provider.value in _PROVIDERS
+    return provider is not None and ast.unparse(provider) in compared
+
+
+def _compared_with_anthropic(module) -> set[str]:
+    """The expressions (as source text) the module compares with `"anthropic"` (`==`, `in (...)`)."""
+    out = set()
+    for n in subtree(module.tree):
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.Eq, ast.In)):
+            right = n.comparators[0]
+            values = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else [right]
+            if any(isinstance(v, ast.Constant) and v.value in _PROVIDERS for v in values):
+                out.add(ast.unparse(n.left))
+    return out
+
+
+def _replays(module) -> bool:
+    """True when a prompt template of the module replays a conversation: a `MessagesPlaceholder(...)`
+    or a `("placeholder", "{name}")` message."""
+    for n in subtree(module.tree):
+        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) \
+                == "MessagesPlaceholder":
+            return True
+        if isinstance(n, ast.Tuple) and len(n.elts) == 2 and all(isinstance(e, ast.Constant) for e in n.elts) \
+                and n.elts[0].value == "placeholder":
+            return True
+    return False

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from .. import classify
-from ..model import Span
+from ..model import Span, Volatility
 from .walk import subtree
 
 #: Names of a conversation that say more than a message list does (`messages` is also the name
@@ -146,7 +146,22 @@ def _one_parameter(part, params) -> bool:
     """True when the part's text is one parameter of the sending function, whole (images or
     documents sent in the same message besides: `[*image_blocks, {"type": "text", "text": prompt}]`)."""
     segs = [s for s in part.segments if (not s.is_static or s.text.strip()) and not s.is_attachment]
-    return len(segs) == 1 and not segs[0].is_static and segs[0].expr in params
+    return len(segs) == 1 and not segs[0].is_static and _whole_parameter(segs[0].expr, params)
+
+
+def _whole_parameter(expr: str, params) -> bool:
+    """True when `expr` is a parameter of `params`, or its text by a method called with no
+    arguments or an attribute of it (`prompt.build()`, `request.prompt`: the callers' prompt
+    object turned into its text), nothing added."""
+    if expr in params:
+        return True
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    if isinstance(node, ast.Call) and not node.args and not node.keywords:
+        node = node.func
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params
 
 
 def passes_messages(func: ast.AST, parts) -> bool:
@@ -185,6 +200,31 @@ def passes_messages(func: ast.AST, parts) -> bool:
 #: Characters of static text an adapter may add around its callers' system text (a sentence:
 #: "Respond in JSON matching this schema: "); more is a system prompt of its own.
 _FRAMING_CHARS = 200
+
+
+def configured_system(parts):
+    """The segment of a system (or developer) part of the request that is text set elsewhere,
+    whole: configuration (stable, fixed per process, or an attribute of the instance: `self.x.y`; its
+    size not known here) whose last name says prompt (`self.agent_config.prompt_preamble`, `self.system_prompt`: `classify.PROMPT_ATTR`),
+    with under `_FRAMING_CHARS` of the code's own static text around it, so that every request
+    re-sends it the same; None when there is none."""
+    for part in parts:
+        if part.role not in ("system", "developer"):
+            continue
+        own = sum(len(s.text.strip()) for s in part.segments if s.is_static)
+        if own >= _FRAMING_CHARS:
+            continue
+        for seg in part.segments:
+            if not seg.is_static and classify.PROMPT_ATTR.search(_last_name(seg.expr)) and (
+                    seg.volatility in (Volatility.STABLE, Volatility.PER_PROCESS)
+                    or (seg.volatility is Volatility.UNKNOWN and seg.expr.startswith("self.") and "(" not in seg.expr)):
+                return seg
+    return None
+
+
+def _last_name(expr: str) -> str:
+    """The last name of an expression's text: `prompt_preamble` of `self.agent_config.prompt_preamble`."""
+    return expr.split("(")[0].split("[")[0].rsplit(".", 1)[-1]
 
 
 def _root(expr: str) -> str:

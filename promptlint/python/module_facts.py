@@ -91,6 +91,8 @@ def _gates(module, evaluator) -> None:
         if added_marks.might_add(module.source):  # (PRM304: breakpoints added to a request handed in, uncounted)
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
+        module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:
@@ -136,3 +138,4 @@ def _gates(module, evaluator) -> None:
         module.facts["explicit_modes"] = gated_markers.explicit_modes(module)
     if langchain_models.might_build(module.source):  # (PRM302: a Claude model no request marks, in agents)
         module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
+        module.facts["uncached_chats"] = langchain_models.uncached_chats(module, evaluator.project)

@@ -16,47 +16,169 @@ and whose test reads an option named for caching that is off unless someone sets
 or a function that returns early when that option is off before the statements that set one
 (`cache_config = self.config.get("cache_config"); if not cache_config: return messages`).
 
-Off by default (`_off`): the constants None, False, 0 and ""; `m.get("key")` with no default (or
-an off one) when the module writes no other value under that key (a dict display, `m["key"] =`,
-a keyword) and no other module of the package sets it (`key=True` as a keyword or a field's
-default: `Project.assigners_of`); a parameter of `__init__` whose default is off (an option of the
-instance; a helper's parameter is what its callers pass); a local name or a `self.` attribute every
-assignment of which is off or sits under an `if` whose test is off (`self.cfg = None` in
-`__init__`, then `if ttl: self.cfg = {...}`); a method without arguments whose every `return`
-is off; `bool(x)`, `x is not None`, `(y := x)` of an off `x`; an `and` with an off operand, an
-`or` of off operands. Anything else (an attribute of another object, a call) is not known: no
-fact. Whoever keeps the default sends requests with no breakpoint, and Anthropic (and Claude on
-Bedrock) caches nothing without one.
+The gate may also be a call: an argument named for caching given for a parameter of a function
+of the module (or a method of the class) that gates its breakpoints that way, its statements
+marking up to `_CALLS` calls down (`mk_msgs(self.hist, self.cache and "claude" in self.model)`,
+`def mk_msgs(msgs, cache=False): ... if cache: _apply_cache_idxs(res)`), or a keyword named for
+caching given to a message builder imported from a library (`mk_msgs(msgs, cache=self.cache)`,
+`msglm.mk_msgs_anthropic`: a message list holds no response cache, so the flag can only mean
+breakpoints) in a module that sends to an opt-in cache API (it imports `anthropic`, boto3 or
+aiobotocore). A function of the module whose first parameter is `self` annotated with a class of
+the module (`def _precall(self: Client, ...)`, fastcore's `@patch`) is read as that class's method.
+No gate is kept in a module where a request passes a top-level `cache_control=` outside such a
+test (automatic caching: the default requests carry that breakpoint).
+
+Off by default: `opt_in_defaults.is_off`. Whoever keeps the default sends requests with no
+breakpoint, and Anthropic (and Claude on Bedrock) caches nothing without one.
 """
 from __future__ import annotations
 
 import ast
 
-from .gated_markers import _marks, module_functions
-from .walk import child_nodes, subtree
+from .gated_markers import _marks, module_functions, own_callee
+from .opt_in_defaults import Context, is_off, is_on
+from .walk import subtree
 
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_DEPTH = 6
-_MARKER_KEYS = frozenset({"cache_control", "cachePoint"})
-#: Keys of a content block: a marker key beside one of them is a breakpoint, not a setting.
-_BLOCK_KEYS = frozenset({"type", "text"})
+
+def might_build(module) -> bool:
+    """Cheap test of a module that names no breakpoint key: it sends to an opt-in cache API and
+    passes a keyword named for caching (`cache=`), as to a library's message builder."""
+    return "cache" in module.source and any(v.split(".")[0] in _OPT_IN for v in module.imports.values())
 
 
 def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
     """(test, option) for each caching option of `module` that gates its breakpoints and is off by
-    default: the gate test that reads it first in the source, and the option's name as written (`self.x`,
-    `settings.get('k')`). `project` (a `tree.Project`) finds the other modules of the package that
-    may set a key read with `get`; without it no such key is taken as off. Module docstring."""
-    out: dict[str, ast.expr] = {}
-    for cls, func in module_functions(module):
-        ctx = _Context(module, cls, func, project)
-        for stmt, test, body in _gates(func):
-            if not _names_cache(test) or not _marks(module, cls, body):
-                continue
+    default: the gate that reads it (an `if` test, or the argument a call passes: `_call_gates`),
+    one per option of a class (by its last name: `self.cache` and the `cache` parameter its
+    `__init__` stores are one), a gate outside `__init__` (the requests' path) before one in it, then
+    the first in the source; and the option's name as written (`self.x`, `settings.get('k')`).
+    `project` (a `tree.Project`) finds the other modules of the package that may set a key read
+    with `get`; without it no such key is taken as off. Module docstring."""
+    if _automatic(module):
+        return []
+    out: dict[tuple, tuple] = {}
+    gating: dict[int, set[str]] = {}  # id(function) -> its parameters that gate its breakpoints
+    for cls, func in module_functions(module, patched=True):
+        ctx = Context(module, cls, func, project)
+        found = [(stmt.test, test) for stmt, test, body in _gates(func)  # (where, the test it stands for)
+                 if _names_cache(test) and _marks(module, cls, body, _CALLS)]
+        found += [(arg, arg) for arg in _call_gates(module, cls, func, gating)]
+        for node, test in found:
             option = _option(ctx, test)
-            if option is not None and (option not in out or stmt.test.lineno < out[option].lineno):
-                out[option] = stmt.test  # the first gate in the source
-    return [(test, name) for name, test in out.items()]
+            if option is None:
+                continue
+            key = (id(cls), option.rsplit(".", 1)[-1])
+            rank = (func.name == "__init__", node.lineno, node.col_offset)
+            if key not in out or rank < out[key][0]:
+                out[key] = (rank, node, option)
+    return [(node, name) for _rank, node, name in sorted(out.values(), key=lambda v: v[0][1:])]
+
+
+def _automatic(module) -> bool:
+    """True when a call of the module (not a content block's: no `type` or `text` keyword) passes
+    a top-level `cache_control=` keyword (automatic caching) of a value not None, outside any `if` whose test names caching: requests sent with the
+    default settings carry that breakpoint, whatever the options gate."""
+    gated = {id(n) for node in subtree(module.tree) if isinstance(node, ast.If) and _names_cache(node.test)
+             for stmt in node.body for n in subtree(stmt)}
+    for call in subtree(module.tree):
+        if not isinstance(call, ast.Call) or {"type", "text"} & {k.arg for k in call.keywords}:
+            continue  # (a content block built with a marker: `TextBlockParam(type="text", ..., cache_control=...)`)
+        if any(k.arg == "cache_control" and id(k) not in gated and not (isinstance(k.value, ast.Constant)
+                                                                         and k.value.value is None)
+               for k in call.keywords):
+            return True
+    return False
+
+
+#: Levels of calls through which a gated statement may set the breakpoint (`if cache:
+#: _apply_cache_idxs(...)`, which calls `_add_cache_control(...)`, which sets it).
+_CALLS = 3
+#: Words of a function's name that say it builds a request's messages: a flag of such a function
+#: named for caching can only mean breakpoints (a message list holds no response cache).
+_MESSAGE_WORDS = frozenset({"msg", "msgs", "message", "messages"})
+#: The SDKs of opt-in cache APIs (Anthropic; boto3 and aiobotocore for Bedrock).
+_OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
+
+
+def _call_gates(module, cls, func, gating: dict) -> list[ast.expr]:
+    """The arguments of `func`'s calls that turn breakpoints on: one given for a parameter of a
+    function of the module or a method of the class that gates its breakpoints (`mk_msgs(hist,
+    self.cache and "claude" in self.model)`, with `def mk_msgs(msgs, cache=False): ... if cache:
+    _apply_cache_idxs(res)`), or a keyword named for caching given to a message builder imported
+    from a library (`mk_msgs(msgs, cache=self.cache)`, `msglm.mk_msgs_anthropic`) in a module
+    that sends to an opt-in cache API. Only arguments that name caching (`_names_cache`)."""
+    methods = _methods(module, cls)
+    opt_in = any(v.split(".")[0] in _OPT_IN for v in module.imports.values())
+    out: list[ast.expr] = []
+    for call in subtree(func):
+        if not isinstance(call, ast.Call):
+            continue
+        callee = own_callee(module, methods, call)
+        if callee is not None:
+            params = _gating(module, callee, gating)
+            if params:
+                out += [arg for name, arg in _bound(callee, call) if name in params and _names_cache(arg)]
+        elif opt_in and _builds_messages(module, call):
+            out += [k.value for k in call.keywords if k.arg and _names_cache(ast.Name(k.arg)) and _names_cache(k.value)]
+    return out
+
+
+def _methods(module, cls) -> dict:
+    """The methods of `cls` by name, the functions of the module patched into it included."""
+    if cls is None:
+        return {}
+    found = {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for owner, func in module_functions(module, patched=True):
+        if owner is cls:
+            found.setdefault(func.name, func)
+    return found
+
+
+def _gating(module, func, gating: dict) -> set[str]:
+    """The parameters of `func` that an `if` test reads (named for caching) whose body sets a
+    breakpoint (`_CALLS` levels down); memoised in `gating` by the function's id."""
+    got = gating.get(id(func))
+    if got is None:
+        params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+        owner = next((c for c, f in module_functions(module, patched=True) if f is func), None)
+        got = gating[id(func)] = set()
+        for _stmt, test, body in _gates(func):
+            names = {n.id for n in subtree(test) if isinstance(n, ast.Name)} & params
+            if names and _names_cache(test) and _marks(module, owner, body, _CALLS):
+                got |= names
+    return got
+
+
+def _bound(func, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """(parameter name, argument) for the arguments of `call` to `func` (`self` skipped for a call
+    through an attribute: `self.helper(x)`); none after a `*args`."""
+    params = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
+    if isinstance(call.func, ast.Attribute) and params[:1] in (["self"], ["cls"]):
+        params = params[1:]
+    out = []
+    for name, arg in zip(params, call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        out.append((name, arg))
+    return out + [(k.arg, k.value) for k in call.keywords if k.arg]
+
+
+def _builds_messages(module, call: ast.Call) -> bool:
+    """True when the call names a function imported from outside the module whose last name says
+    it builds messages (`mk_msgs`, `format_messages`)."""
+    f = call.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    root = f.id if isinstance(f, ast.Name) else None
+    if isinstance(f, ast.Attribute):
+        node = f
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        root = node.id if isinstance(node, ast.Name) else None
+    qualified = module.imports.get(root or "")
+    if qualified is None:
+        return False
+    words = set((qualified.rsplit(".", 1)[-1] if isinstance(f, ast.Name) else name).lower().split("_"))
+    return bool(words & _MESSAGE_WORDS)
 
 
 def _gates(func):
@@ -88,11 +210,11 @@ def _culprit(ctx, node, on: bool):
             and node.comparators[0].value is None and isinstance(node.ops[0], (ast.Is, ast.Eq, ast.IsNot, ast.NotEq)):
         if not _names_cache(node.left):  # `x is None` is on when `x` is off; `x is not None` is off
             return None
-        holds = _on(ctx, node, 0) if on else _off(ctx, node, 0)
+        holds = is_on(ctx, node, 0) if on else is_off(ctx, node, 0)
         return node.left if holds else None
     if not _names_cache(node):
         return None
-    holds = _on(ctx, node, 0) if on else _off(ctx, node, 0)
+    holds = is_on(ctx, node, 0) if on else is_off(ctx, node, 0)
     return node if holds else None
 
 
@@ -118,189 +240,3 @@ def _names_cache(node, shallow: bool = False) -> bool:
     return False
 
 
-class _Context:
-    """The module, class and function a test is read in, with the parents of the function's nodes."""
-
-    def __init__(self, module, cls, func, project=None):
-        self.module, self.cls, self.func, self.project = module, cls, func, project
-        self._parents: dict[int, dict[int, ast.AST]] = {}
-        self._written: set[str] | None = None
-
-    def parents(self, func) -> dict[int, ast.AST]:
-        got = self._parents.get(id(func))
-        if got is None:
-            got = self._parents[id(func)] = {id(c): n for n in subtree(func) for c in child_nodes(n)}
-        return got
-
-    def methods(self) -> dict[str, ast.AST]:
-        return {n.name: n for n in self.cls.body if isinstance(n, _FUNCS)} if self.cls is not None else {}
-
-    def written_keys(self) -> set[str]:
-        """String keys the module writes a value under that is not off: dict display keys,
-        `x["k"] = v` targets, keywords `k=v`. A breakpoint itself is not a setting: the marker key
-        of a content block (a dict or call that also has `type` or `text`) and a `x[...]["cache_control"]
-        = ...` statement are left out."""
-        if self._written is None:
-            keys: set[str] = set()
-            for n in subtree(self.module.tree):
-                if isinstance(n, ast.Dict):
-                    names = {k.value for k in n.keys if isinstance(k, ast.Constant)}
-                    keys.update(k.value for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)
-                                and isinstance(k.value, str) and not _off_constant(v)
-                                and not (k.value in _MARKER_KEYS and names & _BLOCK_KEYS))
-                elif isinstance(n, ast.Assign):
-                    keys.update(t.slice.value for t in n.targets if isinstance(t, ast.Subscript)
-                                and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)
-                                and t.slice.value not in _MARKER_KEYS and not _off_constant(n.value))
-                elif isinstance(n, ast.Call):
-                    names = {k.arg for k in n.keywords}
-                    keys.update(k.arg for k in n.keywords if k.arg and not _off_constant(k.value)
-                                and not (k.arg in _MARKER_KEYS and names & _BLOCK_KEYS))
-            self._written = keys
-        return self._written
-
-
-def _off_constant(node) -> bool:
-    return isinstance(node, ast.Constant) and node.value in (None, False, 0, "")
-
-
-def _off(ctx, node, depth: int) -> bool:
-    """True when the expression is off (falsy) by default (module docstring)."""
-    if depth > _DEPTH or node is None:
-        return False
-    if _off_constant(node):
-        return True
-    if isinstance(node, ast.NamedExpr):
-        return _off(ctx, node.value, depth + 1)
-    if isinstance(node, ast.BoolOp):
-        found = [_off(ctx, v, depth + 1) for v in node.values]
-        return any(found) if isinstance(node.op, ast.And) else all(found)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.IsNot, ast.NotEq)) \
-            and _off_constant(node.comparators[0]) and node.comparators[0].value is None:
-        return _off(ctx, node.left, depth + 1)
-    if isinstance(node, ast.Call):
-        return _off_call(ctx, node, depth)
-    if isinstance(node, ast.Name):
-        return _off_name(ctx, node.id, depth)
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-        return _off_attribute(ctx, node.attr, depth)
-    return False
-
-
-def _on(ctx, node, depth: int) -> bool:
-    """True when a test is true by default: `not x`, `x is None` of an off `x`, an `or` with one."""
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return _off(ctx, node.operand, depth + 1)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Is, ast.Eq)) \
-            and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None:
-        return _off(ctx, node.left, depth + 1)
-    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-        return any(_on(ctx, v, depth + 1) for v in node.values)
-    return False
-
-
-def _off_call(ctx, node: ast.Call, depth: int) -> bool:
-    f = node.func
-    if isinstance(f, ast.Name) and f.id == "bool" and len(node.args) == 1:
-        return _off(ctx, node.args[0], depth + 1)
-    if isinstance(f, ast.Attribute) and f.attr == "get" and node.args and isinstance(node.args[0], ast.Constant) \
-            and isinstance(node.args[0].value, str) and not node.keywords:
-        if len(node.args) == 2 and not _off_constant(node.args[1]):
-            return False
-        key = node.args[0].value
-        return key not in ctx.written_keys() and not _set_elsewhere(ctx, key)
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
-            and not node.args and not node.keywords:
-        method = ctx.methods().get(f.attr)
-        if method is None:
-            return False
-        returns = [r.value for r in subtree(method) if isinstance(r, ast.Return)]
-        inner = _Context(ctx.module, ctx.cls, method, ctx.project)
-        inner._written = ctx._written
-        return bool(returns) and all(_off(inner, r, depth + 1) for r in returns)
-    return False
-
-
-def _set_elsewhere(ctx, key: str) -> bool:
-    """True when another module of the package sets `key` to a value that is not off: a keyword
-    argument (`BedrockProfile(supports_caching=True)`) or a field or name assigned (`key: bool =
-    True`), or when that is not known (no project, too many modules assign it)."""
-    if ctx.project is None:
-        return True
-    modules = ctx.project.assigners_of(key, ctx.module.path, 20)
-    if modules is None:
-        return True
-    for module in modules:
-        fields = [*module.tree.body, *(s for c in subtree(module.tree) if isinstance(c, ast.ClassDef) for s in c.body)]
-        for n in fields:  # a field's or a module name's default (a local variable of a function is no setting)
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, ast.AnnAssign) else []
-            if any(isinstance(t, ast.Name) and t.id == key for t in targets) and n.value is not None \
-                    and not _off_constant(n.value):
-                return True
-        if any(isinstance(n, ast.keyword) and n.arg == key and not _off_constant(n.value) for n in subtree(module.tree)):
-            return True
-    return False
-
-
-def _off_name(ctx, name: str, depth: int) -> bool:
-    """A local name of the function: every assignment off or guarded by an off test; with none, a
-    parameter whose default is off."""
-    values = []
-    for n in subtree(ctx.func):
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
-            values.append((n, n.value))
-        elif isinstance(n, (ast.AnnAssign, ast.AugAssign)) and isinstance(n.target, ast.Name) and n.target.id == name:
-            values.append((n, n.value))
-        elif isinstance(n, ast.NamedExpr) and n.target.id == name:
-            values.append((n, n.value))
-        elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.comprehension)) \
-                and any(isinstance(t, ast.Name) and t.id == name for t in subtree(getattr(n, "target", n))):
-            return False
-    if values:
-        return all(_off(ctx, v, depth + 1) or _guarded(ctx, ctx.func, n, depth) for n, v in values)
-    if ctx.func.name != "__init__":  # a helper's parameter: its callers in the package may pass it on
-        return False
-    args = ctx.func.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    return name in defaults and _off_constant(defaults[name])
-
-
-def _off_attribute(ctx, attr: str, depth: int) -> bool:
-    """`self.attr`: every assignment in the class's methods off or guarded by an off test, at
-    least one of them; a class-level value of the same name off too."""
-    if ctx.cls is None:
-        return False
-    found = False
-    for item in ctx.cls.body:
-        if isinstance(item, (ast.Assign, ast.AnnAssign)):
-            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
-            if any(isinstance(t, ast.Name) and t.id == attr for t in targets):
-                if item.value is None or not _off_constant(item.value):
-                    return False
-                found = True
-        if not isinstance(item, _FUNCS):
-            continue
-        inner = _Context(ctx.module, ctx.cls, item, ctx.project)
-        inner._written = ctx._written
-        for n in subtree(item):
-            targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AnnAssign, ast.AugAssign)) else []
-            if not any(isinstance(t, ast.Attribute) and t.attr == attr and isinstance(t.value, ast.Name)
-                       and t.value.id == "self" for t in targets):
-                continue
-            if n.value is None or not (_off(inner, n.value, depth + 1) or _guarded(inner, item, n, depth)):
-                return False
-            found = True
-    return found
-
-
-def _guarded(ctx, func, node, depth: int) -> bool:
-    """True when `node` sits in the body of an `if` of `func` whose test is off by default."""
-    parents = ctx.parents(func)
-    child, parent = node, parents.get(id(node))
-    while parent is not None and parent is not func:
-        if isinstance(parent, ast.If) and any(s is child for s in parent.body) and _off(ctx, parent.test, depth + 1):
-            return True
-        child, parent = parent, parents.get(id(parent))
-    return False

@@ -40,7 +40,7 @@ CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_
 #: python/library_windows.py; the names of the library table).
 WINDOW_HINTS = history_windows.table().hints()
 #: A LangChain Claude chat model built (PRM302: python/langchain_models.py).
-MODEL_HINTS = ("ChatAnthropic(", "ChatAnthropicVertex(")
+MODEL_HINTS = ("ChatAnthropic(", "ChatAnthropicVertex(", "init_chat_model(")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).

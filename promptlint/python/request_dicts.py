@@ -15,14 +15,21 @@ from __future__ import annotations
 import ast
 from copy import copy
 
+from .flow.text import const_str
 from .flow.variants import dict_variants, merged_dict, one_dict
-from .flow.values import Alt, Mapping
+from .flow.values import Alt, Mapping, Seq
 from .layout import dict_entries
 
 #: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
 #: with one list there are one request, whatever system prompt or options each branch sets.
 MESSAGE_KEYS = ("messages", "input", "contents", "prompt", "inputs")
 MAX_REQUESTS = 4  # dicts read as requests of their own; past it, one dict of every key
+#: Request options that carry no prompt text and no cache breakpoint (sampling and transport): a
+#: dict filtered to keys of these alone adds nothing a layout reads.
+OPTION_KEYS = frozenset({"temperature", "max_tokens", "max_completion_tokens", "max_output_tokens", "top_p", "top_k",
+                         "stop", "stop_sequences", "seed", "presence_penalty", "frequency_penalty", "n", "timeout",
+                         "max_retries", "num_retries", "stream", "user", "logprobs", "top_logprobs",
+                         "reasoning_effort", "candidate_count"})
 
 
 def expansions(builder, call, frame) -> list:
@@ -108,6 +115,8 @@ def _add(builder, call, kw, value: Mapping | None) -> None:
     arguments; None (keys not known) marks the call (`Call.unread`); a dict that may hold keys
     not known besides its entries (`Mapping.open`: `{**params, "system": text}`) adds them and
     marks the call `open`."""
+    if (value is None or value.repeated) and _options_only(builder, kw.value, call.frame):
+        return  # a dict filtered to sampling options: no text and no breakpoint in it
     if value is None or value.repeated:
         call.unread = True
         call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
@@ -116,3 +125,41 @@ def _add(builder, call, kw, value: Mapping | None) -> None:
     m = builder.m
     for key, entry in dict_entries(value.items, value.key_spans, m.span(kw.value), m.code(kw.value)).items():
         call.kwargs.setdefault(key, entry)  # (keywords written at the call win)
+
+
+def _options_only(builder, node: ast.expr, frame) -> bool:
+    """True when `node` (passed as `**node`) is a dict comprehension, or a local name bound once
+    to one, that keeps only keys found in a list known statically whose every key is one of
+    `OPTION_KEYS`: `{k: v for k, v in hints.items() if k in self.supported_hints}` with
+    `supported_hints = ["temperature"]`. Such a dict may set sampling options, never a message,
+    a system prompt, tools or a `cache_control`."""
+    func = getattr(frame, "func", None)
+    if isinstance(node, ast.Name) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        binds = [n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+                 and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
+        if len(binds) != 1 or isinstance(binds[0], ast.AugAssign) or binds[0].value is None:
+            return False
+        node = binds[0].value
+    if not isinstance(node, ast.DictComp) or len(node.generators) != 1 or frame is None:
+        return False
+    gen = node.generators[0]
+    key = gen.target.elts[0] if isinstance(gen.target, ast.Tuple) and gen.target.elts else gen.target
+    if not (isinstance(key, ast.Name) and isinstance(node.key, ast.Name) and node.key.id == key.id):
+        return False
+    for test in gen.ifs:
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In) \
+                and isinstance(test.left, ast.Name) and test.left.id == key.id:
+            keys = _static_keys(builder.ev.eval(test.comparators[0], frame))
+            if keys is not None and keys <= OPTION_KEYS:
+                return True
+    return False
+
+
+def _static_keys(value) -> set[str] | None:
+    """The strings of a list, tuple or set known whole (every item static text), else None."""
+    if isinstance(value, Alt) and len(value.options) == 1:
+        value = value.options[0]
+    if not isinstance(value, Seq) or value.repeated:
+        return None
+    keys = [const_str(v) for v in value.items]
+    return None if any(k is None for k in keys) else set(keys)

@@ -138,7 +138,9 @@ class SiteFinder:
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
             if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
-            if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts):
+            layout.configured_system = markers.configured_system(layout.parts)
+            if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
+                    or layout.configured_system is not None:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
                         and not layout.tree_markers and not layout.other_models:

@@ -27,6 +27,13 @@ _PACKAGE_FACTS = (
      "and the growing conversation, and Anthropic caches nothing without a breakpoint, so each step "
      "pays the full input price for all of it again; mark the end of the system prompt (a content "
      "block with `cache_control`) and the newest message"),
+    ("uncached_chats",
+     "This chat model runs on Anthropic (a Claude model, or a provider setting the module expects to be "
+     "\"anthropic\"), and the module's prompt template replays the conversation with no cache breakpoint, and no "
+     "file of the package names one: on Claude each turn re-sends the "
+     "system prompt and the growing conversation, and Anthropic caches nothing without a breakpoint, so each "
+     "turn pays the full input price for all of it again (its size is not known here); mark the end of the "
+     "system prompt and the newest message with `cache_control`"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "
@@ -120,10 +127,18 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`);
-    a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
-    breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
-    `bind_tools`, `AgentExecutor`, ...);
+    settings.get("cache_messages"):`, `if prompt.options.cache:` where `cache` is a field of the
+    module's options with `Field(default=None)`), also when the option is passed to a function of
+    the module that marks only when given it (`mk_msgs(self.hist, self.cache and "claude" in
+    self.model)` with `def __init__(self, cache=False)`) or, in a module that sends to Anthropic
+    or Bedrock, to a library's message builder (`mk_msgs(msgs, cache=self.cache)`), unless a
+    request sends a top-level `cache_control` whatever the option;
+    a LangChain Claude chat model (`ChatAnthropic(...)`, `init_chat_model(...)` on Anthropic: a
+    provider `"anthropic"`, a model `"anthropic:..."`, or a provider setting the module compares
+    with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
+    tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
+    `bind_tools`, `AgentExecutor`, ...), or, with no agent, in a module whose prompt template
+    replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
@@ -132,6 +147,14 @@ class MissingCacheBreakpointRule(Rule):
     top-level `cache_control` may be in it (not the sending function's own `**kwargs` in a package
     where no file names a breakpoint key); or a statement sets `cache_control` on a block not
     placed in the layout.
+    A request whose system prompt is text set outside it, whole, and named as a prompt
+    (`system=self.agent_config.prompt_preamble`, `self.system_prompt`), sent with no breakpoint and
+    no `**mapping` of unknown keys in a package where no file names a breakpoint key, is reported
+    as info when none of the shapes above is: every request sends that text again, paid in full,
+    and its size is not known. A `**mapping` that keeps only keys of a list known statically, all
+    sampling options (`{k: v for k, v in hints.items() if k in self.supported_hints}` with
+    `supported_hints = ["temperature"]`), holds no breakpoint; a prompt object turned into its
+    text (`prompt = prompt.build()`, `request.prompt`) is still the callers' whole prompt.
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
@@ -170,16 +193,14 @@ class MissingCacheBreakpointRule(Rule):
             yield from self._maybe_claude(layout)
             return
         if not profiles and layout.claude_named:  # LiteLLM, a model from elsewhere, in a package that uses Claude
-            yield from self._resent_history(layout, _CLAUDE_LABEL)
-            yield from self._adapter(layout, _CLAUDE_LABEL)
+            yield from self._unknown_size(layout, _CLAUDE_LABEL)
             return
         if not profiles or not all(p.opt_in for p in profiles):
             return
         stop = prefix_stop(layout)
         found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) else None
         if found is None:
-            yield from self._resent_history(layout, label)
-            yield from self._adapter(layout, label)
+            yield from self._unknown_size(layout, label)
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
@@ -210,7 +231,7 @@ class MissingCacheBreakpointRule(Rule):
                            "the full input price for the same prefix each time")
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
         for test, option in module.facts.get("opt_in_gates", ()):
-            message = (f"This cache breakpoint is set only when `{option}` is on, and it is off by default: "
+            message = (f"Cache breakpoints are set here only when `{option}` is on, and it is off by default: "
                        "requests sent with the default settings carry no breakpoint here, and Claude (Anthropic, "
                        "Bedrock) caches nothing without one, so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
@@ -241,6 +262,32 @@ class MissingCacheBreakpointRule(Rule):
                    "the older breakpoints before marking the newest message")
         return self.diagnostic(message, module.span(mark.node), severity=None if mark.kept else Severity.INFO,
                                related=[Related(module.span(mark.capped), "the count that stops marking")])
+
+    def _unknown_size(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """The info findings of a request with no breakpoint whose repeated text is of a size not
+        known statically: a re-sent conversation, an adapter's prompt, else a configured system
+        prompt; one finding per request."""
+        found = [*self._resent_history(layout, label), *self._adapter(layout, label)]
+        yield from found or self._configured(layout, label)
+
+    def _configured(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the system prompt is configuration set elsewhere, whole
+        (`configured_system`: `system=self.agent_config.prompt_preamble`), re-sent the same on every
+        request with no breakpoint, no `**options` of unknown keys, in a package tree where no
+        file names a breakpoint key (`tree_markers`): nothing of it is ever cached; its size is
+        not known, so neither is the loss (Policy 5)."""
+        seg = layout.configured_system
+        if seg is None or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+            return
+        history = any(p.is_history for p in layout.parts)
+        also = " and the conversation after it" if history else ""
+        message = (f"The system prompt is text set outside the request (`{seg.expr}`), sent whole on every request "
+                   f"with no cache breakpoint, and no file of the package names one: {label} caches nothing without "
+                   f"one, so each request pays the full input price for it{also} again; its size is not known here "
+                   "(once it reaches the model's minimum, a `cache_control` on the system block, or a top-level one, "
+                   "would cache it)")
+        related = [Related(seg.span, "the configured system prompt")] if seg.span is not None else []
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO, related=related)
 
     def _resent_history(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: a conversation re-sent with no breakpoint and no `**options` of
