@@ -27,6 +27,7 @@ conversation's cached prefix (its messages, on Anthropic, for `tool_choice`).
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from .module import statements
@@ -38,8 +39,9 @@ _GROW = {"append", "extend", "insert"}
 _TOOL_KEYWORDS = ("tools", "functions")
 _FORMAT_KEYWORDS = ("response_format", "text_format", "output_format")
 _CONVERSATION_KEYWORDS = ("messages", "input", "contents")
-#: Words whose presence in a module's text lets the finders walk it.
-_GATE_WORDS = ("tools", "functions", "tool_choice", "response_format", "text_format", "output_format")
+#: A keyword (or assignment) whose name holds an option read here (`tools=`, `tool_choice=`,
+#: `tools_enabled=`, `response_format=`, `functions=`): the finders read no module without one.
+_GATE = re.compile(r"(?:tool|_format|functions)\w*\s*=[^=]")
 
 
 @dataclass
@@ -152,46 +154,58 @@ def _constant(value) -> bool:
     return False
 
 
-def _grown_names(own) -> set[str]:
-    """The local names the function grows (`messages.append(...)`, `messages += [...]`)."""
-    out = {n.func.value.id for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-           and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
-    out |= {n.target.id for n in own if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)
-            and isinstance(n.op, ast.Add)}
-    return out
+def _read(own) -> tuple[set[str], bool, list[ast.Call]]:
+    """One pass over a function's nodes: the local names it grows (`messages.append(...)`,
+    `messages += [...]`), whether it grows any list (`self.hist += results` too), and its calls
+    that pass an option read here (a keyword named for tools, `tool_choice`, a response format)."""
+    grown, grew, calls = set(), False, []
+    for n in own:
+        t = type(n)
+        if t is ast.Call:
+            f = n.func
+            if type(f) is ast.Attribute and f.attr in _GROW:
+                grew = True
+                if type(f.value) is ast.Name:
+                    grown.add(f.value.id)
+            if n.keywords and any(k.arg and ("tool" in k.arg or k.arg in _FORMAT_KEYWORDS or k.arg == "functions")
+                                  for k in n.keywords):
+                calls.append(n)
+        elif t is ast.AugAssign and type(n.op) is ast.Add:
+            grew = True
+            if type(n.target) is ast.Name:
+                grown.add(n.target.id)
+    return grown, grew, calls
 
 
-def _sequence(module, func, own, state: dict) -> OptionChange | None:
-    grown = _grown_names(own)
-    if not grown:
-        return None
+def _sequence(module, func, own, grown: set[str], state: dict) -> OptionChange | None:
+    """The first `sequence` change of the function (module docstring), or None."""
     keyed: dict[tuple[str, str], list[ast.Call]] = {}
-    for call in sorted((n for n in own if isinstance(n, ast.Call)), key=_position):
-        sent = _conversation(call)
-        if sent is not None and sent in grown and not _last(call).lstrip("_")[:1].isupper():
-            keyed.setdefault((ast.unparse(call.func), sent), []).append(call)
+    for call in sorted((n for n in own if type(n) is ast.Call and (n.args or n.keywords)
+                        and _conversation(n) in grown), key=_position):
+        if not _last(call).lstrip("_")[:1].isupper():
+            keyed.setdefault((ast.unparse(call.func), _conversation(call)), []).append(call)
     for key, calls in keyed.items():
         if len(calls) < 2:
             continue
+        found = _first_change(module, func, calls, key[1], state)
+        if found is None:
+            continue
         if "senders" not in state:
             state["senders"] = sending_functions(module)
-            state["defaults"] = _tools_default(module)
-        if not (is_send(calls[0], state["senders"]) or any(_keyword(c, _TOOL_KEYWORDS) or _off_switch(c)
-                                                           for c in calls)):
-            continue  # neither named as a request nor given tools: not known to send
-        found = _first_change(func, calls, key[1], state)
-        if found is not None:
-            return found
+        if is_send(calls[0], state["senders"]) or any(_keyword(c, _TOOL_KEYWORDS) or _off_switch(c) for c in calls):
+            return found  # named as a request, or given tools: known to send
     return None
 
 
-def _first_change(func, calls: list[ast.Call], sent: str, state: dict) -> OptionChange | None:
-    """The first request of `calls` (one callee, one conversation, in source order) that changes
+def _first_change(module, func, calls: list[ast.Call], sent: str, state: dict) -> OptionChange | None:
+    """The first call of `calls` (one callee, one conversation, in source order) that changes
     an option of an earlier one it can follow in one pass."""
     paths = None
     for i, call in enumerate(calls):
         for earlier in calls[:i]:
-            found = _compare(earlier, call, state["defaults"])
+            if "defaults" not in state and _keyword(earlier, _TOOL_KEYWORDS) is not None:
+                state["defaults"] = _tools_default(module)
+            found = _compare(earlier, call, state.get("defaults", ()))
             if found is None:
                 continue
             paths = paths if paths is not None else branch_paths(func)
@@ -219,11 +233,11 @@ def _default(func, name: str):
     return None
 
 
-def _recursion(func, own) -> OptionChange | None:
+def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
+    """The first `recursion` change of a function that grows a list (module docstring), or None."""
     names = {p.arg for p in [*_params(func), *func.args.kwonlyargs]}
     request = option = param = None
-    for node in sorted((n for n in own if isinstance(n, ast.Call)
-                        and _keyword(n, _CONVERSATION_KEYWORDS) is not None), key=_position):
+    for node in sorted((n for n in optioned if _keyword(n, _CONVERSATION_KEYWORDS) is not None), key=_position):
         for k in node.keywords:
             if k.arg in (*_TOOL_KEYWORDS, "tool_choice", *_FORMAT_KEYWORDS) and isinstance(k.value, ast.Name) \
                     and k.value.id in names:
@@ -231,7 +245,7 @@ def _recursion(func, own) -> OptionChange | None:
                 break
         if request is not None:
             break
-    if request is None or not _grown_any(own):
+    if request is None:
         return None
     default = _default(func, param)
     default_text = ast.unparse(default) if default is not None else None
@@ -273,12 +287,6 @@ def _option(keyword: str) -> str:
     return "tools" if keyword in _TOOL_KEYWORDS else "response_format" if keyword in _FORMAT_KEYWORDS else keyword
 
 
-def _grown_any(own) -> bool:
-    """True when the function grows a list (`self.hist.append(m)`, `self.hist += results`)."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROW
-               or isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) for n in own)
-
-
 def _bound_constant(own, name: str, default_text: str | None):
     """The first assignment of the function that binds `name` to a literal other than
     `default_text` (`tool_choice = 'none'`, `prompt, tool_choice = final, 'none'`), as
@@ -298,13 +306,15 @@ def _bound_constant(own, name: str, default_text: str | None):
 def find_option_changes(module) -> list[OptionChange]:
     """The requests of one conversation sent with other cache-key options than the requests
     before them (module docstring), at most one per function, in source order."""
-    source = module.source
-    if not any(w in source for w in _GATE_WORDS):
+    if not _GATE.search(module.source):
         return []
     out, state = [], {}
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = own_nodes(func)
-        found = _sequence(module, func, own, state) or _recursion(func, own)
+        grown, grew, optioned = _read(own)
+        if not optioned or not grew:
+            continue  # no option read here passed, or no conversation grown
+        found = (_sequence(module, func, own, grown, state) if grown else None) or _recursion(func, own, optioned)
         if found is not None:
             out.append(found)
     return sorted(out, key=lambda c: (c.node.lineno, c.node.col_offset))
