@@ -27,6 +27,7 @@ conversation's cached prefix (its messages, on Anthropic, for `tool_choice`).
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -303,13 +304,30 @@ def _bound_constant(own, name: str, default_text: str | None):
     return None
 
 
+def _gate_rows(source: str) -> list[int]:
+    """The 1-based rows of the source text where an option read here is written (`_GATE`), in order."""
+    rows, row, at = [], 1, 0
+    if "tool" not in source and "_format" not in source and "functions" not in source:
+        return rows
+    for match in _GATE.finditer(source):
+        row += source.count("\n", at, match.start())
+        at = match.start()
+        if not rows or rows[-1] != row:
+            rows.append(row)
+    return rows
+
+
 def find_option_changes(module) -> list[OptionChange]:
     """The requests of one conversation sent with other cache-key options than the requests
     before them (module docstring), at most one per function, in source order."""
-    if not _GATE.search(module.source):
+    rows = _gate_rows(module.source)
+    if not rows:
         return []
     out, state = [], {}
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        i = bisect.bisect_left(rows, func.lineno)
+        if i == len(rows) or rows[i] > (func.end_lineno or func.lineno):
+            continue  # no option read here written in the function's text: its nodes are not walked
         own = own_nodes(func)
         grown, grew, optioned = _read(own)
         if not optioned or not grew:
