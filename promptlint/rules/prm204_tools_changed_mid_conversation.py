@@ -17,6 +17,7 @@ from ..python.tool_narrowing import find_narrowed_tools
 from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
+from ..python.wrapup_steps import find_option_changes
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,6 +133,14 @@ class ToolsChangedMidConversationRule(Rule):
     runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
     chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
     is info, where the set changes: the caller's later requests carry other tools.
+    A wrap-up request that re-sends the conversation its function grows through the same callee
+    as the loop's requests but with other cache-key options is info (one request's prefix each
+    time the conversation ends that way): the tools left out (no `tools=` where the loop passed
+    them), a switch named for tools given False (`tools_enabled=False`), a response format added
+    or removed (the schema is part of the prefix), another constant `tool_choice` (Anthropic
+    invalidates the cached messages), and a function that runs its next step by calling itself
+    with its request's `tool_choice` bound to another constant (`prompt, tool_choice = final,
+    'none'`, then `self._call(prompt, ..., tool_choice)`).
     """
 
     code = "PRM204"
@@ -317,6 +326,8 @@ class ToolsChangedMidConversationRule(Rule):
             related = [Related(module.span(change.test), f"`{change.option}` tested here"),
                        Related(module.span(change.request), "the conversation's request")]
             yield self.diagnostic(message, module.span(change.node), related=related)
+        for change in find_option_changes(module):
+            yield self._option_change(module, change)
         for req in find_stored_requests(module):
             what = ("a tool list of its own written here" + (" and a forced `tool_choice`" if req.forced else "")
                     if req.written else "no tools")
@@ -335,3 +346,42 @@ class ToolsChangedMidConversationRule(Rule):
             message += ("; send the same tools on every request of the conversation (a response format instead "
                         "of a tool, or the tool always present and chosen with `tool_choice`)")
             yield self.diagnostic(message, module.span(req.node), related=related)
+
+    def _option_change(self, module: "Module", c) -> Diagnostic:
+        """The diagnostic of one `wrapup_steps.OptionChange`."""
+        earlier = c.earlier.lineno
+        if c.shape == "recursion":
+            where = (f"`{c.function}` binds `{c.text}` here for the next step of the conversation it grows (the "
+                     f"call at line {c.request.lineno}), an option its request (line {earlier}) sent the earlier "
+                     "steps with another value of")
+        else:
+            where = {"omitted": f"`{c.function}` re-sends the conversation here without the tools that the request "
+                                f"at line {earlier} sent it with",
+                     "off": f"`{c.function}` re-sends the conversation here with `{c.text}`, which the request at "
+                            f"line {earlier} did not pass (only the name says that it leaves the tools out)",
+                     "added": f"`{c.function}` re-sends the conversation here with `{c.text}`, a response format the "
+                              f"request at line {earlier} did not pass",
+                     "removed": f"`{c.function}` re-sends the conversation here without the `{c.text}` that the "
+                                f"request at line {earlier} passed",
+                     "changed": f"`{c.function}` re-sends the conversation here with `{c.text}`, another tool choice "
+                                f"than the request at line {earlier}"}[c.how]
+        if c.option == "tools":
+            why = (f"{_FRONT} differ from the earlier requests', so this request reads none of the conversation "
+                   "from the cache and writes it again")
+            fix = ("keep the tools and the tool choice of the loop and ask for the final answer in the last "
+                   "message instead")
+        elif c.option == "response_format":
+            why = ("the response schema is part of the cached prefix (OpenAI puts it before the system prompt, "
+                   "Anthropic keys its cache on it), so this request reads none of the conversation from the cache")
+            fix = "send the same response format on every request of the conversation, or none on any"
+        else:
+            why = ("on Anthropic a change of `tool_choice` invalidates the cached messages, so this request reads "
+                   "none of the conversation's history from the cache (the tools and the system prompt stay "
+                   "cached)")
+            fix = "keep the tool choice of the loop and ask for the final answer in the last message instead"
+        message = (f"{where}: {why}; this costs one request's prefix each time the conversation takes this step; {fix}")
+        related = [Related(module.span(c.earlier), "sent with the loop's options here")]
+        if c.request is not c.node:
+            related.append(Related(module.span(c.request), "the changed request"))
+        return self.diagnostic(message, module.span(c.node), related=related, name_only=c.how == "off")
+
