@@ -98,10 +98,6 @@ class Project:
         #: read and found nothing in.
         self._used: dict[Path, int] = {}
         self._pinned: set[Path] = set()
-        #: True when `trim` found every module held pinned by the running analysis: it drops
-        #: nothing until a module is unpinned or the analysis ends (`load` then trims no more:
-        #: each module parsed past the bound walked every pinned module again, 2% of a run's CPU).
-        self._all_pinned = False
         self.used_chars = 0
         self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
         #: The lookups of dotted names (keys of `_found`) and the modules (keys of `_modules`) whose
@@ -132,14 +128,12 @@ class Project:
         self._looked = set()
         self._used = {}
         self._pinned = set()
-        self._all_pinned = False
         self.used_chars = 0
 
     def finish(self) -> None:
         """The analysis of a file is over: its modules may go too; trim when full."""
         self._used = {}
         self._pinned = set()
-        self._all_pinned = False
         self.used_chars = 0
         if self.full:
             self.trim()
@@ -153,10 +147,9 @@ class Project:
         files go first. Lookups and package indexes are kept: they hold paths, not trees."""
         for key in list(self._modules):
             if self.cached_chars <= bound:
-                return
+                break
             if key not in self._pinned:
                 self._drop(key)
-        self._all_pinned = self.cached_chars > bound
 
     def _drop(self, key: Path) -> None:
         """Forget the parsed module at `key`, keeping what `definitions` needs to skip it."""
@@ -210,7 +203,7 @@ class Project:
                     self._used[key] = len(cached.source)
                     self.used_chars += len(cached.source)
             self._modules[key] = cached
-            if self.cached_chars > MAX_CACHED_CHARS and not self._all_pinned:
+            if self.cached_chars > MAX_CACHED_CHARS:
                 self.trim()  # while this analysis grows: what it does not hold
         else:
             self._modules[key] = self._modules.pop(key)  # the most recently used last (`trim`)
@@ -381,7 +374,6 @@ class Project:
                         found.append((module, cls, value))
             if not found and not pinned:
                 self._pinned.discard(key)  # nothing of it escapes: `trim` may drop it
-                self._all_pinned = False
             out.extend(found)
         return out
 
