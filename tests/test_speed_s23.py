@@ -2,6 +2,7 @@
 what is found stays the same."""
 from __future__ import annotations
 
+
 def test_the_impacts_of_a_layout_count_the_tokens_before_each_cut_once(monkeypatch):
     from promptlint import impact
     from promptlint.estimates import estimate
