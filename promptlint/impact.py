@@ -436,6 +436,14 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     sized = complete or layout.source == "python-constant"
     windows = [Cut(pi, si) for pi, si, _part, seg in layout.segments()
                if seg.kind is Kind.HISTORY and seg.window is not None]
+    counted: dict[Cut, int] = {}  # cut -> `tokens_before` it (asked for every pair of values: once each)
+
+    def before(cut: Cut) -> int:
+        found = counted.get(cut)
+        if found is None:
+            found = counted[cut] = tokens_before(layout, cut)
+        return found
+
     out = []
     for i, p in enumerate(placed):
         rate = rates[i]
@@ -480,11 +488,11 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
             continue
         region_end = max((geo.region(pr, own)[0] for _, pr, own in targets), default=geo.end)
         end = min(stop, region_end)
-        after = tokens_before(layout, end) - tokens_before(layout, p.cut)
+        after = before(end) - before(p.cut)
         part_static = any(s.is_static and s.text.strip() for s in p.part.segments)
         unsure = layout.history_marker is not None and (not geo.breakpoints or end > geo.breakpoints[-1])
         # values inside the span with static text after them: the count is not one run
-        between = sum(1 for q in placed[i + 1:] if q.cut < end and tokens_before(layout, q.cut) < tokens_before(layout, end))
+        between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
         history = history_between(layout, p.cut, end) and not p.seg.written_once  # (see prefix.placed_segments)
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized, behind, unsure, between, merged_into))
