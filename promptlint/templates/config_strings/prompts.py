@@ -87,13 +87,14 @@ def config_prompts(path: Path, filename: str, text: str, fmt: str | None = None)
 @dataclass
 class Judged:
     """One string of a config file and what was decided of it. `keys`: its key path; `row`,
-    `end_row`: the 1-based rows its value spans; `prompt`: the ConfigPrompt it is (or belongs to,
+    `end_row`: the 1-based rows from its key (or list item) to the value's last character; `chars`: its length in characters; `prompt`: the ConfigPrompt it is (or belongs to,
     for a message of a list), else None; `reason`: why it is a prompt (`SIGNALS`' name), or one
     sentence saying why it is not."""
 
     keys: list[str | int]
     row: int
     end_row: int
+    chars: int
     prompt: ConfigPrompt | None
     reason: str
 
@@ -114,8 +115,15 @@ SIGNALS = (
 _TEXT_KEYS = {"value", "text", "body"}
 _TEMPLATE_WORDS = 30  # words of prose: shorter text is a label, a description or a one-line setting
 _WORD = re.compile(r"[^\W\d_]{2,}")
-_TEMPLATE_MARK = re.compile(r"\{\{-?\s*[A-Za-z_][\w.]*|\{%-?\s*\w|(?<![{$\\])\{[A-Za-z_][\w.]*(?:![rsa])?(?::[^{}\n]*)?\}(?!\})"
-                            r"|\$\{[A-Za-z_]\w*\}")
+_TEMPLATE_MARK = re.compile(r"\{\{-?\s*(?P<name>[A-Za-z_]\w*)[\w.]*[^{}]*\}\}|\{%-?\s*(?:if|for)\s+(?P<name2>[A-Za-z_]\w*)"
+                            r"|(?<![{$\\])\{(?P<name3>[A-Za-z_]\w*)[\w.]*(?:![rsa])?(?::[^{}\n]*)?\}(?!\})"
+                            r"|\$\{(?P<name4>[A-Za-z_]\w*)\}")
+#: Second-person words: a text that speaks to a model ("You are", "your answer") 3 times or more.
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
+_ADDRESSED = 3
+#: Sibling keys that declare a template's placeholders (`parameters: [objective]`, LangChain's `input_variables`).
+_DECLARING_KEYS = {"parameters", "params", "input_variables", "variables", "inputs", "input_keys", "arguments",
+                   "args", "placeholders"}
 
 
 def judged_strings(path: Path, filename: str, text: str, fmt: str | None = None) -> list[Judged] | None:
@@ -130,33 +138,38 @@ def judged_strings(path: Path, filename: str, text: str, fmt: str | None = None)
     named = _Named(path)
     out: list[Judged] = []
 
-    def rows(node: _Str) -> tuple[int, int]:
-        return lines.position(node.offsets[0]).row, lines.position(node.offsets[max(0, len(node.value) - 1)]).row
+    def rows(node: _Str, keys: list) -> tuple[int, int, int]:  # first row, last row, characters
+        first = min(node.offsets[0], key_offsets.get(tuple(keys), node.offsets[0])) if keys else node.offsets[0]
+        return lines.position(first).row, lines.position(node.offsets[max(0, len(node.value) - 1)]).row, len(node.value)
 
-    def walk(node: Any, keys: list[str | int], parent_prompt: bool, names: list[str], dataset: str | None) -> None:
+    def walk(node: Any, keys: list[str | int], parent_prompt: bool, names: list[str], dataset: str | None,
+             declared: frozenset = frozenset()) -> None:
         last = _last_key(keys)
         if isinstance(node, dict):
             names = _entry_names(node) + names
+            declared = _declared(node)
             for k, v in node.items():
-                walk(v, keys + [k], parent_prompt or bool(_PROMPT_PARENT.match(_norm(str(k)))), names, dataset)
+                walk(v, keys + [k], parent_prompt or bool(_PROMPT_PARENT.match(_norm(str(k)))), names, dataset,
+                     declared)
         elif isinstance(node, list):
             messages = _messages(node) if last and _PROMPT_KEY.match(_norm(last)) else None
             if messages:
                 prompt = _prompt(path, filename, text, lines, keys, messages, key_offsets, names)
                 for _, value in messages:
-                    out.append(Judged(keys, *rows(value), prompt, "message-list"))
+                    out.append(Judged(keys, *rows(value, keys), prompt, "message-list"))
                 return
             entries = dataset
             if entries is None and not parent_prompt and not (last and _PROMPT_KEY.match(_norm(last))) \
                     and any(isinstance(v, dict) for v in node):
-                entries = f"an entry of the list `{_dotted(keys) or '(top level)'}` ({len(node)} entries): an item of a dataset"
+                entries = (f"in an entry of the list `{_dotted(keys) or '(top level)'}` ({len(node)} entr"
+                           f"{'y' if len(node) == 1 else 'ies'}), a list of records (a dataset's items, steps)")
             for i, v in enumerate(node):
                 walk(v, keys + [i], parent_prompt, names, entries if isinstance(v, dict) else dataset)
         elif isinstance(node, _Str) and node.value.strip():
-            reason = _judge(node, keys, last, parent_prompt, promptish, dataset, named, rows(node))
+            reason = _judge(node, last, parent_prompt, promptish, dataset, named, rows(node, [])[:2], declared)
             prompt = _prompt(path, filename, text, lines, keys, [(_role_of(keys), node)], key_offsets, names) \
                 if reason in _SIGNAL_NAMES else None
-            out.append(Judged(keys, *rows(node), prompt, reason))
+            out.append(Judged(keys, *rows(node, keys), prompt, reason))
 
     walk(tree, [], False, [], None)
     return out
@@ -165,9 +178,11 @@ def judged_strings(path: Path, filename: str, text: str, fmt: str | None = None)
 _SIGNAL_NAMES = {name for name, _ in SIGNALS}
 
 
-def _judge(node: _Str, keys: list, last: str | None, parent_prompt: bool, promptish: bool, dataset: str | None,
-           named: "_Named", span: tuple[int, int]) -> str:
-    """The name of the signal that makes the string a prompt, or why it is none (one sentence)."""
+def _judge(node: _Str, last: str | None, parent_prompt: bool, promptish: bool, dataset: str | None,
+           named: "_Named", span: tuple[int, int], declared: frozenset) -> str:
+    """The name of the signal that makes the string a prompt, or why it is none (one sentence).
+    `last`: its key; `span`: the rows its value is written on; `declared`: the placeholder names
+    the mapping that holds it declares (`_declared`)."""
     leaf = _norm(last or "")
     if leaf in _NOT_PROMPT_LEAF:
         return f"its key `{last}` holds a setting (a name, a model, a path), not prompt text"
@@ -180,17 +195,49 @@ def _judge(node: _Str, keys: list, last: str | None, parent_prompt: bool, prompt
         return "prompt-parent"
     if dataset is not None:
         return (f"it is {dataset}, not a prompt: only a key that names a prompt (`system_prompt`, "
-                f"`instructions`, `*_prompt`) makes such an entry one")
+                f"`instructions`, `*_prompt`) makes the text of such an entry one")
     if promptish and prose:
         return "prompt-file"
     if not prose:
         return "it is a short value (fewer than three words, one line), not prose"
     why = _not_template_text(node.value, leaf, span)
-    if why is None:
-        return "template-text" if _TEMPLATE_MARK.search(node.value) else "named-text" if named() else \
-            (f"its text has no template placeholder (`{{{{x}}}}`, `{{x}}`, `${{x}}`) and no Python file of the "
-             f"project names `{named.name}`")
-    return why
+    if why is not None:
+        return why
+    marks = {next(g for g in m.groups() if g) for m in _TEMPLATE_MARK.finditer(node.value)}
+    addressed = len(_SECOND_PERSON.findall(node.value)) >= _ADDRESSED
+    if marks and (addressed or marks & declared):
+        return "template-text"
+    if not marks and addressed and named():
+        return "named-text"
+    if marks:
+        return (f"its text has placeholders ({_names(marks)}), but neither does the mapping that holds it declare "
+                f"them (`parameters:`, `input_variables:`) nor does the text speak to a model (`you`, `your`)")
+    if not addressed:
+        return "its text has no template placeholder (`{{x}}`, `{x}`, `${x}`) and does not speak to a model (`you`, `your`)"
+    return (f"its text has no template placeholder (`{{{{x}}}}`, `{{x}}`, `${{x}}`) and no Python file of the project "
+            f"names `{named.name}`")
+
+
+def _declared(node: dict) -> frozenset:
+    """The placeholder names a mapping declares by a sibling key (`parameters: [objective]`,
+    `input_variables: [question]`, `inputs: {question: ...}`, `- name: question` items)."""
+    out: set[str] = set()
+    for key, value in node.items():
+        if not isinstance(key, str) or _norm(key) not in _DECLARING_KEYS:
+            continue
+        items = list(value) if isinstance(value, (list, dict)) else [value]
+        for item in items:
+            if isinstance(item, dict):
+                item = item.get("name")
+            if isinstance(item, _Str):
+                out.add(item.value.strip())
+            elif isinstance(item, str):
+                out.add(item)
+    return frozenset(out)
+
+
+def _names(marks: set[str]) -> str:
+    return ", ".join(f"`{m}`" for m in sorted(marks)[:3]) + (", ..." if len(marks) > 3 else "")
 
 
 def _not_template_text(value: str, leaf: str, span: tuple[int, int]) -> str | None:
