@@ -1,5 +1,7 @@
-"""Which strings of a YAML, TOML or JSON file are prompts (by key, parent key, prose and file
-name), walking its located tree, and the ConfigPrompt (one Part per message) of each."""
+"""Which strings of a YAML, TOML or JSON file are prompts (by key, parent key, prose, file name,
+and content: template text under a key for text), walking its located tree, and the
+ConfigPrompt (one Part per message) of each; `judged_strings` keeps the reason of every string
+(`explain` says why one is not read)."""
 from __future__ import annotations
 
 import re
@@ -69,9 +71,11 @@ def config_prompts(path: Path, filename: str, text: str, fmt: str | None = None)
     prompt-like parent key (`prompts`, `messages`, ...) or in a file whose name or folder says
     "prompt"; or it is template text by its content: under a key for text (`value`, `text`,
     `body`), 30 words or more of prose over several lines with a template placeholder (`{{x}}`,
-    `{x}`, `${x}`, a Jinja tag), or without one in a file the project's Python names. An entry of
-    a list of mappings outside a prompt-like key (`seeds: - value: ...`) is an item of a dataset:
-    only its key makes it a prompt, never the file's name nor its content. A list of `{role,
+    `{x}`, `${x}`, a Jinja tag) that the mapping declares (`parameters: [objective]`) or in text
+    that speaks to a model ("you", "your", 3 times or more); such text with no placeholder is one
+    in a file the project's Python names (`references.named_by_code`). An entry of a list of
+    mappings outside a prompt-like key (`seeds: - value: ...`, a CI workflow's `steps`) is a
+    record: only its key makes its text a prompt, never the file's name nor its content. A list of `{role,
     content}` mappings (or `[role, content]` pairs) under a prompt-like key is one prompt with a
     Part per message. Strings with Jinja syntax are parsed as Jinja (never rendered); others get
     `{var}` / `{{var}}` / `$var` placeholders. Files that do not parse give [].
@@ -87,8 +91,9 @@ def config_prompts(path: Path, filename: str, text: str, fmt: str | None = None)
 @dataclass
 class Judged:
     """One string of a config file and what was decided of it. `keys`: its key path; `row`,
-    `end_row`: the 1-based rows from its key (or list item) to the value's last character; `chars`: its length in characters; `prompt`: the ConfigPrompt it is (or belongs to,
-    for a message of a list), else None; `reason`: why it is a prompt (`SIGNALS`' name), or one
+    `end_row`: the 1-based rows from its key (or list item) to the value's last character;
+    `chars`: its length in characters; `prompt`: the ConfigPrompt it is (or belongs to, for a
+    message of a list), else None; `reason`: why it is a prompt (a name of `SIGNALS`), or one
     sentence saying why it is not."""
 
     keys: list[str | int]
