@@ -502,7 +502,8 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         else:
             _echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
             from .python.unread_calls import at_line  # a call named like a request, not read as one: why
-            for said in at_line(target, filename, line):
+            from .templates.unread import why_not_read_file  # a prompt or config file: why its text is none
+            for said in [*at_line(target, filename, line), *why_not_read_file(target, line, settings)]:
                 _echo_err(said)
         sys.exit(2)
     if output_format == "json":

@@ -89,7 +89,9 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     the file name says user/human (then `newest_user` is 0), "assistant" when it says assistant,
     else "system"; `templates` lists the file and every template it includes. Config: one layout
     per prompt string (`config_strings.config_prompts`), `id` "filename:row" of its key, roles
-    from the key or the messages. Files with no prompt text give []. Raises PromptFileError for
+    from the key or the messages; a `.prompt` file whose text is a YAML mapping of fields
+    (`data_files.yaml_fields`: PyRIT's seed prompts and datasets) is read as a config file. Files
+    with no prompt text give []. Raises PromptFileError for
     a template with a Jinja syntax error. Prompt text that jinja2 cannot parse is read with plain
     placeholders (Handlebars `.prompt` files, a `{%` in prose), and config files that do not parse
     give [] (they are not necessarily prompts): neither raises. A prompty file raises
@@ -97,15 +99,19 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     matter the runtime cannot load.
     """
     from .config_strings import config_prompts
+    from .data_files import yaml_fields
     from .fills import link_fills
     from .jinja import template_segments
     from .prompt_files import prompt_text_segments
     kind = kind or file_kind(path, settings_globs, template_globs)
+    fmt = None
+    if kind == "prompt-text" and yaml_fields(path, text):  # a `.prompt` file of YAML fields: a config file
+        kind, fmt = "config", "yaml"
     if kind == "prompty":
         from .prompty import prompty_layouts
         return prompty_layouts(path, filename, text)
     if kind == "config":
-        found = config_prompts(path, filename, text)
+        found = config_prompts(path, filename, text, fmt)
         for cp in found:
             link_fills(path, [*(k for k in cp.keys if isinstance(k, str)), *cp.names], cp.segments)
         layouts = [_config_layout(filename, cp) for cp in found]

@@ -31,12 +31,12 @@ def locate_value(path: Path, text: str, keys: list[str | int]) -> LocatedValue |
     return LocatedValue(node.value, positions[0], node.verbatim(text), positions)
 
 
-def located_tree(path: Path, text: str) -> tuple[Any, dict[tuple, int]] | None:
+def located_tree(path: Path, text: str, fmt: str | None = None) -> tuple[Any, dict[tuple, int]] | None:
     """(data with every string replaced by a `_Str`, {key path: offset of its key}) for a TOML,
-    YAML or JSON file, chosen by suffix; None when it does not parse. Raises
-    `safe_yaml.YamlBombError` for YAML whose aliases expand past the limits."""
+    YAML or JSON file, chosen by `fmt` ("toml", "yaml", "json") or else by suffix; None when it
+    does not parse. Raises `safe_yaml.YamlBombError` for YAML whose aliases expand past the limits."""
     from ..safe_yaml import YamlBombError
-    suffix = Path(path).suffix.lower()
+    suffix = "." + fmt if fmt else Path(path).suffix.lower()
     try:
         if suffix == ".toml":
             return _toml_tree(text)
