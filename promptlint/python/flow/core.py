@@ -23,6 +23,7 @@ from .calls import CallsMixin
 from .closures import closure_value
 from .configured import all_configured, configured_test
 from .handed import changed_by
+from . import builders
 from .containers import ContainersMixin
 from .variants import list_variants
 from .keyed import holds_order, sorted_in_place
@@ -190,6 +191,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.defaulted(th, prev, frame)
         if th.kind == "handed":
             return changed_by(self, th, prev, frame)
+        if th.kind == "called":
+            return builders.applied(self, th, prev, frame)
         if th.kind == "sort":
             return sorted_in_place(prev)
         if th.kind == "map":
