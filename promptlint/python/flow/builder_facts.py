@@ -17,7 +17,8 @@ carries (docs/policies.md, Policy 9: a prompt is wherever prompt text is built).
                 buf.write("\\n\\n")
             return buf.getvalue().strip()
 
-Facts (`builder_of(cls)`, cached on the class node): the container attributes (`Builder.kinds`:
+A class that sorts a container before joining it (`"\\n".join(sorted(self.parts))`) is none: the
+order of the calls is not the order of its text. Facts (`builder_of(cls)`, cached on the class node): the container attributes (`Builder.kinds`:
 attribute -> "list" | "dict" | "buffer" | "text", as `__init__` makes it empty), the adders
 (method name -> its add operations, in statement order) and the loop renderers (method name ->
 `Render`: the loop over a container and what each pass writes, for the shapes the evaluator
@@ -131,7 +132,7 @@ def _op(stmt, kinds: dict, methods: set, init: bool = False):
         if isinstance(t, ast.Subscript) and (attr := _self_attr(t.value)) in kinds:
             return ("set", attr, stmt.value, t.slice) if kinds[attr] == "dict" else False
         if _self_attr(t) in kinds:
-            if init and isinstance(stmt.value, ast.List) and kinds[_self_attr(t)] == "list":
+            if init and isinstance(stmt.value, ast.List) and stmt.value.elts and kinds[_self_attr(t)] == "list":
                 return ("extend", _self_attr(t), stmt.value)  # `self.messages = [{"role": "system", ...}]`
             return None if init and _empty_kind(stmt.value) is not None else False  # (made in `__init__`; replaced)
     if isinstance(stmt, ast.AugAssign) and (attr := _self_attr(stmt.target)) in kinds:
@@ -286,6 +287,19 @@ def _returned_join(rest, name: str):
     return False
 
 
+def _sorted_reads(cls: ast.ClassDef, kinds: dict) -> bool:
+    """True when a method sorts a container (`sorted(self.parts)`, `self.parts.sort()`): its
+    sections are then joined in their sorted order, not in the order they were added."""
+    for node in subtree(cls):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sorted" and node.args \
+                and any(_self_attr(n) in kinds for n in subtree(node.args[0])):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sort" \
+                and _self_attr(node.func.value) in kinds:
+            return True
+    return False
+
+
 def builder_of(cls: ast.ClassDef) -> Builder | None:
     """The builder facts of a class (module docstring), or None when it has no adder."""
     known = getattr(cls, _ATTR, 0)
@@ -293,7 +307,7 @@ def builder_of(cls: ast.ClassDef) -> Builder | None:
         return known
     kinds = _containers(cls)
     found = None
-    if kinds:
+    if kinds and not _sorted_reads(cls, kinds):
         adders = _adders(cls, kinds)
         if adders:
             init = next((s for s in cls.body if isinstance(s, _FUNCS) and s.name == "__init__"), None)
