@@ -159,6 +159,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             options = [self.force(frame, o) for o in th.options]
+            if all(o is options[0] for o in options):
+                return options[0]  # (branches that only called methods of an object that is no builder: builders.applied)
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
