@@ -26,7 +26,7 @@ from .candidates import MIN_STATIC_CHARS, prompt_named, role_of, text_layout
 from .flow import builders
 from .flow.builder_facts import builder_of
 from .flow.class_facts import walk_statements
-from .flow.values import Func, Seq, Text
+from .flow.values import ClassRef, Func, Seq, Text
 from .message_candidates import has_messages, message_list
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -56,10 +56,26 @@ def _added_names(func) -> dict:
     return {n: s for n, s in made.items() if n in called}
 
 
+def _builder_class(finder, callee) -> bool:
+    """True when the callee of a constructor call names a builder class of the tree (a class of
+    the module or one it imports: `PromptBuilder(...)`, `prompts.PromptBuilder(...)`), read
+    without reading the function's body."""
+    chain = []
+    while isinstance(callee, ast.Attribute):
+        chain.append(callee.attr)
+        callee = callee.value
+    if not isinstance(callee, ast.Name) or not (chain or callee.id[:1].isupper()):
+        return False
+    value = finder.ev.resolve_global(finder.m, callee.id)
+    for attr in reversed(chain):
+        value = finder.ev.attr_of(value, attr, None, finder.ev.module_frame(finder.m)) if value is not None else None
+    return isinstance(value, ClassRef) and builder_of(value.node) is not None
+
+
 def built(finder, func) -> bool:
     """The candidates of the builders `func` makes and adds to (module docstring). True when one
     was added."""
-    names = _added_names(func)
+    names = {n: s for n, s in _added_names(func).items() if _builder_class(finder, s.value.func)}
     if not names:
         return False
     frame = finder.frame()
@@ -70,7 +86,7 @@ def built(finder, func) -> bool:
         if th is None or finder.b.covered(finder.m.span(stmt)):
             continue
         finder.ev.reset_budget()
-        obj = builders._one(finder.ev, finder.ev.force(frame, th), frame)
+        obj = builders.one_builder(finder.ev, finder.ev.force(frame, th), frame)
         if obj is None or obj.state is None:
             continue
         ref = obj.args[0]

@@ -63,7 +63,7 @@ def applied(ev, th: Thunk, prev: Value, frame: Frame) -> Value:
     """The value of a name after the statement `th.node` called adders on it (a `called`
     binding of the statement reader): the instance with those sections added; `prev` itself when
     it is no builder or the call no adder."""
-    obj = _one(ev, prev, frame)
+    obj = one_builder(ev, prev, frame)
     if obj is None:
         return prev
     for call in _chain(th.node):
@@ -74,7 +74,7 @@ def applied(ev, th: Thunk, prev: Value, frame: Frame) -> Value:
     return obj if obj is not prev else prev
 
 
-def _one(ev, value: Value, frame: Frame) -> Obj | None:
+def one_builder(ev, value: Value, frame: Frame) -> Obj | None:
     """The builder instance a value is; of one of several (sections added in branches of the
     caller), the one with the most static text (as candidates are read in variants)."""
     if _facts(value) is not None:
@@ -310,11 +310,12 @@ def rendered(ev, obj: Obj, method: str, frame: Frame) -> Text | None:
 
 
 def _bind(env: dict, target, view: str, it: Item) -> None:
-    """Bind the loop target of a renderer to one section (`for name, s in d.items()`)."""
+    """Bind the loop target of a renderer to one section (`for name, s in d.items()`; a dict's
+    own iteration gives its keys)."""
     key = it.key if it.key is not None else Text([])
     if view == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2:
         pairs = zip(target.elts, (key, it.value))
-    elif view == "keys":
+    elif view == "keys" or view == "" and it.key is not None:
         pairs = [(target, key)]
     else:
         pairs = [(target, it.value)]
