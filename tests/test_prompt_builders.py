@@ -164,3 +164,46 @@ def test_the_question_added_first_is_reported_where_it_is_added(tmp_path):
     write(tmp_path, {"app.py": first})
     found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
     assert found == [("PRM101", "warning", pos(first, 'b.add("question", question)').row)]
+
+
+ORDERED = '''
+    RULES = "Answer briefly and check the order status before you promise a refund. " * 200
+    TAIL = "Reply with one JSON object that names the chosen tags and nothing else. " * 40
+
+
+    class PromptBuilder:
+        def __init__(self):
+            self.parts = []
+        def add(self, text):
+            self.parts.append(text)
+            return self
+        def add_conversation_history(self, events):
+            self.parts.append("\\n".join(e.text for e in events))
+            return self
+        def build(self):
+            return "\\n\\n".join(self.parts)
+
+
+    def build_prompt(tags: set[str], events):
+        builder = PromptBuilder()
+        builder.add(RULES)
+        builder.add_conversation_history(events)
+        builder.add("Tags: " + ", ".join(tags))
+        builder.add(TAIL)
+        return builder
+'''
+
+
+def test_a_set_after_the_conversation_written_into_the_text_is_info(tmp_path):
+    # after the history section the next turn's text differs anyway: only the same turn shares it
+    write(tmp_path, {"app.py": ORDERED})
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "info", pos(ORDERED, '", ".join(tags)').row)]
+
+
+def test_the_same_set_before_the_conversation_is_a_warning(tmp_path):
+    before = ORDERED.replace('        builder.add_conversation_history(events)\n', '').replace(
+        '        builder.add(TAIL)\n', '        builder.add(TAIL)\n        builder.add_conversation_history(events)\n')
+    write(tmp_path, {"app.py": before})
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM202", "warning", pos(before, '", ".join(tags)').row)]
