@@ -13,9 +13,9 @@ import ast
 import re
 from ..model import replace
 
-from . import (candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns, markers, module_facts,
-               prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls, template_objects,
-               tool_loops, tool_results)
+from . import (built_prompts, candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns, markers,
+               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls,
+               template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
 from ..model import Kind
 from .flow.objects import decorator_name
@@ -82,6 +82,8 @@ class SiteFinder:
                 if isinstance(self.stack[-1], _FUNCS) and is_generator(self.stack[-1], self.m):
                     self._generator(self.stack[-1])
                 if isinstance(self.stack[-1], _FUNCS):
+                    self.ev.reset_budget()
+                    built_prompts.built(self, self.stack[-1])  # a prompt-builder object's sections
                     self.ev.reset_budget()
                     history_cuts.cut_in_place(self, self.stack[-1])
                     kept_turns.cut_kept(self, self.stack[-1])

@@ -55,7 +55,9 @@ class UnorderedIterationInPromptRule(Rule):
     content per call: it is that draw (PRM103), not an order. A tool's result is info: it is the newest content when it is added,
     and later requests of the same process re-send it as it was first written; only a re-run of
     the conversation in another process (a replay, an evaluation run, a retry in another worker)
-    stops sharing a cached prefix there.
+    stops sharing a cached prefix there. Info too after the conversation written into the same
+    prompt text (a builder's history section in the middle of its text): the next turn's history
+    is longer, so what follows it is shared only by requests of the same turn.
 
     ## Example
     ```python
@@ -98,6 +100,7 @@ class UnorderedIterationInPromptRule(Rule):
             # user message of a one-shot request)
             before = _changed_before(placed[:k])
             short = short or before is not None
+            short = short or _after_written_history(layout, p)
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
@@ -137,6 +140,13 @@ class UnorderedIterationInPromptRule(Rule):
         return self.diagnostic(message, seg.span or p.part.span or layout.site, prompt=layout.id,
                                fix=text.fix_of(seg), related=related, severity=Severity.INFO,
                                name_only=p.part.name_only)
+
+
+def _after_written_history(layout: PromptLayout, p) -> bool:
+    """True when the conversation, written into prompt text (a history segment of a part that is
+    not a history part), comes before `p` in the request: the next turn writes a longer one there."""
+    return any(s.kind is Kind.HISTORY and not part.is_history and (pi, si) < (p.part_index, p.seg_index)
+               for pi, si, part, s in layout.segments())
 
 
 def _changed_soon_after(p, later) -> bool:

@@ -23,6 +23,7 @@ from .calls import CallsMixin
 from .closures import closure_value
 from .configured import all_configured, configured_test
 from .handed import changed_by
+from . import builders
 from .containers import ContainersMixin
 from .variants import list_variants
 from .keyed import holds_order, sorted_in_place
@@ -158,6 +159,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return dynamic(m.span(th.node), th.name, evidence=f"unpacked from `{m.code(th.node)}`")
         if th.kind == "alt":
             options = [self.force(frame, o) for o in th.options]
+            if all(o is options[0] for o in options):
+                return options[0]  # (branches that only called methods of an object that is no builder: builders.applied)
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
@@ -190,6 +193,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return self.defaulted(th, prev, frame)
         if th.kind == "handed":
             return changed_by(self, th, prev, frame)
+        if th.kind == "called":
+            return builders.applied(self, th, prev, frame)
         if th.kind == "sort":
             return sorted_in_place(prev)
         if th.kind == "map":

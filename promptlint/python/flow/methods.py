@@ -10,6 +10,7 @@ from pathlib import Path
 from ...model import Kind, Segment, Volatility
 from ... import classify
 from . import rewrites
+from . import builders
 from .configured import all_configured
 from .containers import one_of_table
 from .variants import dict_variants, list_variants, one_dict
@@ -63,6 +64,10 @@ class MethodsMixin:
             # an attribute set to one of several objects (`enhancer or DefaultEnhancer(memory)`):
             # the call gives what the method of each gives, a default we cannot read included
             return Alt([self.method(o, method, node, args, kwargs, frame, env) for o in base.options], span=span)
+        if isinstance(base, Obj) and base.qualname.startswith("instance:"):
+            found = builders.called(self, base, method, node, frame, env)  # a section added, or the text built
+            if found is not None:
+                return found
         if isinstance(base, (Obj, ClassRef)):
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func):

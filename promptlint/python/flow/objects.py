@@ -14,6 +14,7 @@ from ...model import replace
 from ...model import Kind, Volatility
 from ... import classify
 from ..module import attribute_chain, is_static_method
+from . import builders
 from .callers import field_arguments
 from .budget import SPENT
 from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, declares, grown,
@@ -183,6 +184,8 @@ class ObjectsMixin:
                 and isinstance(node.value.value, ast.Name) and node.value.value.id == "self":
             # `self._state.task`: a field of a record the instance holds, set by this class's methods
             return dynamic(frame.module.span(node), frame.module.code(node), evidence=f"set by the methods of `{frame.cls.name}`")
+        if isinstance(base, Obj) and base.state is not None and (found := builders.member(self, base, attr, frame)):
+            return found  # a container of a prompt builder whose sections the code added
         if isinstance(base, Obj) and base.qualname.startswith(("self:", "instance:")):
             module = frame.module
             if base.args and isinstance(base.args[0], ClassRef):

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
 from .fields import bound_fields, field_written
+from .builder_facts import receiver
 from .handed import rebind_handed
 from .loop_shapes import enumerated, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
@@ -53,7 +54,8 @@ class Thunk:
     `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
     outer loop) or None. Also setpath: `prev` with its item at the keys `value` set (`name` aug: added to)."""
 
-    kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known)
+    kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known;
+    # called, `prev` after the statement's method calls `node` on it: builders.applied)
     node: Any = None
     env: dict | None = None
     prev: "Thunk | None" = None
@@ -529,6 +531,10 @@ class ScopesMixin:
                 name = f.value.id
                 env[name] = _shared(f.attr, node=call, env=dict(env), prev=_shared("global", name=name), repeated=True,
                                   loop=loop if isinstance(loop, tuple) else None)
+            elif (name := receiver(call, env)) is not None:
+                # `builder.add_section(...)`: a prompt builder with a section added (builders.py)
+                env[name] = _shared("called", node=call, env=dict(env), prev=env[name], name=name)
+                rebind_handed(frame, call, env, _shared, _dict_binding)
             else:
                 rebind_handed(frame, call, env, _shared, _dict_binding)  # `self._add_tools(request)`: a helper changes it
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Await):

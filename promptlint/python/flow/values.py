@@ -66,11 +66,14 @@ class Mapping:
 
 @dataclass
 class Obj:
+    """An instance. `state`: of a prompt builder the code built and added sections to, its
+    containers' sections in order (flow/builders.py); None when not tracked."""
     qualname: str
     args: list["Value"] = field(default_factory=list)
     kwargs: dict[str, "Value"] = field(default_factory=dict)
     span: Span | None = None
     node: ast.AST | None = None
+    state: dict | None = None
 
 
 @dataclass
