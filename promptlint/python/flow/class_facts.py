@@ -215,14 +215,30 @@ def holds_conversation(cls: ast.ClassDef, attr: str) -> bool:
     """True when the list `self.attr` that the class grows is the conversation by more than its
     growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`), or what
     a method adds to it is a message (`message_node`), written there or bound to a name of that
-    method (`msg = HumanMessage(q)`, then `self.log.append(msg)`)."""
+    method (`msg = HumanMessage(q)`, then `self.log.append(msg)`), or a turn written as text that
+    opens with its speaker's label (`self.log.append(f"User: {q}")`: `turn_line`). A list of
+    anything else (candidates, questions asked, notes) grows too, but is no conversation."""
     if set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower())) & CONVERSATION_WORDS:
         return True
     for method, node, many in added_to(cls, attr):
         items = node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node]
-        if any(message_node(_bound(method, i)) for i in items):
+        if any(message_node(bound) or turn_line(bound) for bound in (_bound(method, i) for i in items)):
             return True
     return False
+
+
+#: A speaker's label that opens a turn written as text ("User: ", "Assistant:", "Human:").
+_TURN_LABEL = re.compile(r"\s*(?:user|human|assistant|ai|bot|model|system)\s*:", re.IGNORECASE)
+
+
+def turn_line(node) -> bool:
+    """True for text written in the code that opens with a speaker's label: an f-string or string
+    constant such as `f"User: {q}"` or `"Assistant: " + answer` (a line of a transcript)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return turn_line(node.left)
+    if isinstance(node, ast.JoinedStr) and node.values:
+        node = node.values[0]
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _TURN_LABEL.match(node.value) is not None
 
 
 def message_node(node) -> bool:
