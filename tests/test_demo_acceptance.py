@@ -281,7 +281,7 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         # One line per segment between the first part and the targets table; one prefix marker.
         start = next(i for i, line in enumerate(lines) if line.startswith(f"{layout.parts[0].role:<10} "))
         table = next(i for i, line in enumerate(lines) if line.split()[:2] == ["target", "tokenizer"])
-        body = [line for line in lines[start:table] if not line.lstrip().startswith(("-- ", "^ unknown:"))]
+        body = [line for line in lines[start:table] if not line.lstrip().startswith(("-- ", "^ "))]
         assert len(body) == sum(max(len(part.segments), 1) for part in layout.parts), prompt["id"]
         assert sum(line.lstrip().startswith(MARKERS) for line in lines) == 1, prompt["id"]
         # The targets table names every estimate of the JSON report.
