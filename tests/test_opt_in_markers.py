@@ -144,3 +144,26 @@ def test_settings_key_another_module_turns_on_is_no_gate(tmp_path):
                 cache_tool_definitions=True,
             )
     ''') == []
+
+
+def test_a_breakpoint_read_off_a_callers_message_is_carried_on_not_an_option(tmp_path):
+    # an adapter that copies the `cache_control` a caller put on a message onto the block it writes
+    assert _gates(tmp_path, '''
+        def to_block(message):
+            block = {"type": "tool_result", "content": message.content}
+            cache_control = None
+            if isinstance(message.additional_kwargs, dict):
+                cache_control = message.additional_kwargs.get("cache_control")
+            if cache_control:
+                block["cache_control"] = cache_control
+            return block
+    ''') == []
+    # a caching setting read with `get` that nobody sets is still off by default
+    assert _gates(tmp_path, '''
+        def to_block(message, settings):
+            block = {"type": "text", "text": message.content}
+            cache_on = settings.get("cache_messages")
+            if cache_on:
+                block["cache_control"] = {"type": "ephemeral"}
+            return block
+    ''') == [(5, "cache_on")]

@@ -17,7 +17,9 @@ or a function that returns early when that option is off before the statements t
 (`cache_config = self.config.get("cache_config"); if not cache_config: return messages`).
 
 Off by default (`_off`): the constants None, False, 0 and ""; `m.get("key")` with no default (or
-an off one) when the module writes no other value under that key (a dict display, `m["key"] =`,
+an off one) when the key is no breakpoint key (`block.get("cache_control")` carries on the
+breakpoint a caller put on a message or block it hands in: no option, whatever the module
+writes) and the module writes no other value under that key (a dict display, `m["key"] =`,
 a keyword) and no other module of the package sets it (`key=True` as a keyword or a field's
 default: `Project.assigners_of`); a parameter of `__init__` whose default is off (an option of the
 instance; a helper's parameter is what its callers pass); a local name or a `self.` attribute every
@@ -208,6 +210,8 @@ def _off_call(ctx, node: ast.Call, depth: int) -> bool:
         if len(node.args) == 2 and not _off_constant(node.args[1]):
             return False
         key = node.args[0].value
+        if key in _MARKER_KEYS:  # a breakpoint read off what the code is handed: the caller's, carried on
+            return False
         return key not in ctx.written_keys() and not _set_elsewhere(ctx, key)
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
             and not node.args and not node.keywords:

@@ -17,7 +17,7 @@ _PACKAGE_FACTS = (
      "conversation is long enough the system prompt and tools lose their own breakpoint, and "
      "requests that share only them (another conversation, a branch) no longer read them"),
     ("caching_off",
-     "Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
+     "Prompt caching is off by default here: Claude (through any provider) caches nothing without a "
      "breakpoint, so every request sent with the default pays the full input price for the same "
      "tools, system prompt and conversation each time; turn it on by default"),
     ("uncached_models",
@@ -211,8 +211,8 @@ class MissingCacheBreakpointRule(Rule):
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
         for test, option in module.facts.get("opt_in_gates", ()):
             message = (f"This cache breakpoint is set only when `{option}` is on, and it is off by default: "
-                       "requests sent with the default settings carry no breakpoint here, and Claude (Anthropic, "
-                       "Bedrock) caches nothing without one, so each pays the full input price again for the "
+                       "requests sent with the default settings carry no breakpoint here, and Claude caches "
+                       "nothing without one (through any provider), so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
             yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
