@@ -119,6 +119,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             if cut is not None:
                 return cut
         conversation = _history(base)
+        if conversation is None and not isinstance(node.slice, ast.Slice) and isinstance(base, Alt) and base.options \
+                and all(_history(o) is not None for o in base.options):
+            # `messages[0]` of the conversation each caller hands in (one per caller): an item of it
+            conversation = _history(base.options[0])
         if conversation is None and isinstance(node.slice, ast.Slice) and takes_newest(node) | _slides(node.slice.lower):
             conversation = _named_conversation(base)  # `inputs["messages"][-10:]`: named as the conversation
             base = Text([conversation]) if conversation is not None else base
