@@ -167,3 +167,32 @@ def test_a_breakpoint_read_off_a_callers_message_is_carried_on_not_an_option(tmp
                 block["cache_control"] = {"type": "ephemeral"}
             return block
     ''') == [(5, "cache_on")]
+
+
+def _rewritten(tmp_path: Path, source: str) -> list[int]:
+    path = tmp_path / "r.py"
+    path.write_text(textwrap.dedent(source))
+    return [test.lineno for test in opt_in_markers.rewritten_marks(Project([tmp_path]).load(path))]
+
+
+def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copied_is_not(tmp_path):
+    assert _rewritten(tmp_path, '''
+        def system_blocks(items):
+            out = []
+            for item in items:
+                block = {"type": "text", "text": item["text"]}
+                if item.get("cache_control"):
+                    block["cache_control"] = {"type": "ephemeral"}
+                out.append(block)
+            return out
+
+        def carried(items):
+            out = []
+            for item in items:
+                block = {"type": "text", "text": item["text"]}
+                mark = item.get("cache_control")
+                if mark:
+                    block["cache_control"] = mark
+                out.append(block)
+            return out
+    ''') == [6]

@@ -85,6 +85,7 @@ def _gates(module, evaluator) -> None:
         if added_marks.might_add(module.source):  # (PRM304: breakpoints added to a request handed in, uncounted)
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+        module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:

@@ -120,7 +120,10 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`);
+    settings.get("cache_messages"):`; a breakpoint read off a caller's block and copied,
+    `block.get("cache_control")`, is no option); a breakpoint a caller put on a block written again
+    as one of the code's own making (`if item.get("cache_control"): out["cache_control"] =
+    {"type": "ephemeral"}`), which drops the caller's `ttl`;
     a LangChain Claude chat model (`ChatAnthropic(...)`) built in a package where no file names a
     breakpoint key and a file builds a tool-calling agent or binds tools (`create_react_agent`,
     `bind_tools`, `AgentExecutor`, ...);
@@ -214,6 +217,12 @@ class MissingCacheBreakpointRule(Rule):
                        "requests sent with the default settings carry no breakpoint here, and Claude caches "
                        "nothing without one (through any provider), so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
+            yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
+        for test in module.facts.get("rewritten_marks", ()):
+            message = ("The cache breakpoint a caller put on this block is written again as one of the code's own "
+                       "making, not copied: whatever else the caller's breakpoint holds (a `ttl` of one hour) is "
+                       "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
+                       "spaced further apart write it again; copy the caller's `cache_control` as it is")
             yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):
