@@ -322,8 +322,10 @@ def test_explain_drawing_of_the_portal_chat(shared):
     assert lines[1].startswith("system     \"You are the\"")
     user = next(i for i, line in enumerate(lines) if line.startswith("user "))
     assert user > marker
-    assert any("{datetime.now(self.tz).strftime(" in line and line.endswith("timestamp, per-request")
-               for line in lines[user:])
+    # drawn as the code writes it (`{stamp}`), with the value it holds
+    stamp = next(i for i, line in enumerate(lines) if i > user and "{stamp}" in line)
+    assert lines[stamp].endswith("timestamp, per-request")
+    assert lines[stamp + 1].strip().startswith("^ the value of `datetime.now(self.tz).strftime(")
     table = next(i for i, line in enumerate(lines) if line.split()[:2] == ["target", "tokenizer"])
     assert lines[table].split() == ["target", "tokenizer", "prefix", "min", "cached", "share", "read",
                                     "write"]
