@@ -32,7 +32,8 @@ def test_lists_of_candidates_and_questions_in_a_one_shot_prompt_are_no_history(t
 
 def test_a_grown_list_its_count_and_its_items_are_content_of_unknown_volatility(tmp_path):
     described = _layout_segments("candidates_in_text.py", tmp_path)
-    assert ("unknown", "unknown", "read from `self.leads`, a list its methods add to") in described
+    # what is read from the list (its count, a summary) is new whenever its methods add to it
+    assert ("unknown", "per-request", "read from `self.leads`, a list its methods add to") in described
     assert ("unknown", "unknown", "built from `self.leads`, a list its methods add to") in described
     assert ("unknown", "unknown", "built from `self.asked`, a list its methods add to") in described
     assert not any(kind == "history" for kind, *_ in described)
