@@ -142,6 +142,18 @@ PER_INSTANCE = "a new value for each instance"
 ATTACHMENT = "an attachment"
 
 
+@dataclass(frozen=True)
+class Caret:
+    """The source text written where a segment enters the prompt (`Segment.caret`): `at`, its
+    span; `text`, the expression or placeholder written there (`knowledge_summary`); `built`,
+    True when that value is text built around the segment (other text or values beside it),
+    False when it is the segment's value itself under another name."""
+
+    at: "Span"
+    text: str
+    built: bool = False
+
+
 @dataclass
 class Segment:
     """A run of prompt text: static (`kind is None`, `text` set) or dynamic (`kind` set).
@@ -162,7 +174,10 @@ class Segment:
     re-sent unchanged with it afterwards: whatever it holds, the history that follows it is that same
     conversation's, which a change of it never invalidates. `inner`, on a template's conditional section or loop, holds the placeholders
     of unknown value that its body outputs (in output order, at their own spans): the section
-    stands for them in the layout, and their names stay readable.
+    stands for them in the layout, and their names stay readable. `caret`, when it is set at the
+    segment's own `span`, is what the code writes there when `expr` names a value from elsewhere:
+    the field `{knowledge_summary}` of text built from `query` (`Caret.built`), or the parameter
+    `{search_query}` a caller gives `top["name"]`; at another span it is stale and means nothing.
     """
 
     text: str = ""
@@ -186,6 +201,7 @@ class Segment:
     unconfirmed: bool = False  # a list grown across turns not known to hold the conversation's messages
     written_once: bool = False  # written when the conversation starts, re-sent with it unchanged
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
+    caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
 
     @property
     def is_static(self) -> bool:
@@ -214,6 +230,13 @@ class Segment:
         if newlines == 0:
             return Position(self.span.start.row, self.span.start.column + offset)
         return Position(self.span.start.row + newlines, offset - before.rfind("\n"))
+
+    @property
+    def written(self) -> "Caret | None":
+        """The source text written at the segment's span when its `expr` names a value from
+        elsewhere (`caret`), else None."""
+        caret = self.caret
+        return caret if caret is not None and caret.at == self.span else None
 
     @property
     def is_volatile(self) -> bool:

@@ -281,7 +281,7 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         # One line per segment between the first part and the targets table; one prefix marker.
         start = next(i for i, line in enumerate(lines) if line.startswith(f"{layout.parts[0].role:<10} "))
         table = next(i for i, line in enumerate(lines) if line.split()[:2] == ["target", "tokenizer"])
-        body = [line for line in lines[start:table] if not line.lstrip().startswith(("-- ", "^ unknown:"))]
+        body = [line for line in lines[start:table] if not line.lstrip().startswith(("-- ", "^ "))]
         assert len(body) == sum(max(len(part.segments), 1) for part in layout.parts), prompt["id"]
         assert sum(line.lstrip().startswith(MARKERS) for line in lines) == 1, prompt["id"]
         # The targets table names every estimate of the JSON report.
@@ -322,8 +322,10 @@ def test_explain_drawing_of_the_portal_chat(shared):
     assert lines[1].startswith("system     \"You are the\"")
     user = next(i for i, line in enumerate(lines) if line.startswith("user "))
     assert user > marker
-    assert any("{datetime.now(self.tz).strftime(" in line and line.endswith("timestamp, per-request")
-               for line in lines[user:])
+    # drawn as the code writes it (`{stamp}`), with the value it holds
+    stamp = next(i for i, line in enumerate(lines) if i > user and "{stamp}" in line)
+    assert lines[stamp].endswith("timestamp, per-request")
+    assert lines[stamp + 1].strip().startswith("^ the value of `datetime.now(self.tz).strftime(")
     table = next(i for i, line in enumerate(lines) if line.split()[:2] == ["target", "tokenizer"])
     assert lines[table].split() == ["target", "tokenizer", "prefix", "min", "cached", "share", "read",
                                     "write"]

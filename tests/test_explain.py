@@ -162,8 +162,10 @@ def test_explain_says_why_content_is_unknown(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     out = CliRunner().invoke(main, ["explain", "chat.py"]).output
     lines = out.splitlines()
-    notes = next(i for i, line in enumerate(lines) if "{load_notes()}" in line)
-    assert lines[notes + 1].strip() == "^ unknown: result of `load_notes(...)`"
+    # drawn as the code writes it, `{notes}`, with the value it holds and where that is made
+    notes = next(i for i, line in enumerate(lines) if "{notes}" in line)
+    assert lines[notes + 1].strip() == "^ the value of `load_notes()` (line 7)"
+    assert lines[notes + 2].strip() == "^ unknown: result of `load_notes(...)`"
     assert not any("Answer briefly" in line and "unknown" in line for line in lines)  # `"..." * 40` is text
 
 

@@ -269,3 +269,55 @@ def test_a_top_level_automatic_breakpoint_caches_with_the_defaults(tmp_path):
                     msgs[-1]["cache_control"] = {"type": "ephemeral"}
                 return self.client.messages.create(messages=msgs, cache_control={"type": "ephemeral"})
     ''') == []
+
+
+def test_a_breakpoint_read_off_a_callers_message_is_carried_on_not_an_option(tmp_path):
+    # an adapter that copies the `cache_control` a caller put on a message onto the block it writes
+    assert _gates(tmp_path, '''
+        def to_block(message):
+            block = {"type": "tool_result", "content": message.content}
+            cache_control = None
+            if isinstance(message.additional_kwargs, dict):
+                cache_control = message.additional_kwargs.get("cache_control")
+            if cache_control:
+                block["cache_control"] = cache_control
+            return block
+    ''') == []
+    # a caching setting read with `get` that nobody sets is still off by default
+    assert _gates(tmp_path, '''
+        def to_block(message, settings):
+            block = {"type": "text", "text": message.content}
+            cache_on = settings.get("cache_messages")
+            if cache_on:
+                block["cache_control"] = {"type": "ephemeral"}
+            return block
+    ''') == [(5, "cache_on")]
+
+
+def _rewritten(tmp_path: Path, source: str) -> list[int]:
+    path = tmp_path / "r.py"
+    path.write_text(textwrap.dedent(source))
+    return [test.lineno for test in opt_in_markers.rewritten_marks(Project([tmp_path]).load(path))]
+
+
+def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copied_is_not(tmp_path):
+    assert _rewritten(tmp_path, '''
+        def system_blocks(items):
+            out = []
+            for item in items:
+                block = {"type": "text", "text": item["text"]}
+                if item.get("cache_control"):
+                    block["cache_control"] = {"type": "ephemeral"}
+                out.append(block)
+            return out
+
+        def carried(items):
+            out = []
+            for item in items:
+                block = {"type": "text", "text": item["text"]}
+                mark = item.get("cache_control")
+                if mark:
+                    block["cache_control"] = mark
+                out.append(block)
+            return out
+    ''') == [6]

@@ -33,6 +33,7 @@ from .flow.core import per_process
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
 from .instance_calls import never_a_list
+from .layout_values import as_prompt_text
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
@@ -246,6 +247,7 @@ def text_layout(finder, node, segs: list[Segment], span, role: str = "system", l
     """Record a standalone candidate: one part (of `role`) holding the text, when it has both
     static text (`least` characters; none before a conversation it holds) and content that can change.
     Returns the layout added, else None."""
+    segs = as_prompt_text(segs)  # (a list an instance grows, written into the text: no conversation)
     if static_chars(segs) < (0 if history_behind(segs) else least) or all(s.is_static for s in segs):
         return None
     if not any(not s.is_static and s.kind is not Kind.HISTORY for s in segs):
@@ -334,7 +336,7 @@ def local(finder, node, name: str, value_node, frame) -> None:
         return
     # (the conversation written into the text, `"\n".join(str(m) for m in history)`, is what is
     # re-sent after what changes before it: it needs no static text of its own either)
-    inside = any(s.kind is Kind.HISTORY for s in segs)
+    inside = any(s.kind is Kind.HISTORY and not s.unconfirmed for s in segs)
     layout = text_layout(finder, node, segs, finder.m.span(value_node), "system" if history else role_of(name),
                          MIN_STATIC_CHARS if history is None and not inside else 1)
     if layout is not None and history is not None:

@@ -76,8 +76,60 @@ def find_fresh_ids(module, project=None) -> list[tuple[ast.Call, str, str]]:
     """Each id call made in a message converter's result (see the module docstring), as (the
     call, the function's name (a singledispatch converter's: its dispatcher's), the message
     parameter's name); one per function. `project` (a `tree.Project`) resolves id helpers
-    imported from other modules of the package tree; without it only the module's own are read."""
-    return [(call, name, param) for call, name, param, _ in _converters(module, project)]
+    imported from other modules of the package tree; without it only the module's own are read.
+    An id given to a field of a record class of the package is left out (`record_field`)."""
+    return [(call, name, param) for call, name, param, _ in _converters(module, project)
+            if not record_field(module, call, project)]
+
+
+def record_field(module, call: ast.Call, project) -> bool:
+    """True when the id `call` makes is given by keyword to a field of a class the package itself
+    defines (`MessagePiece(id=uuid.uuid4(), role=..., converted_value=...)`): a record of the
+    package, whose fields reach a request only where the package's code that builds the request
+    reads them, not linked here (an id a provider's type holds, `ToolCall(id=...)`, or a dict
+    written in the provider's format is sent as it is). Only the keyword's own value, perhaps
+    wrapped (`str(uuid4())`), counts; the class is found in the module or through its imports
+    in the package tree (`project`), re-exports followed a few steps."""
+    holder = _keyword_call(module, call)
+    if holder is None:
+        return False
+    func = holder.func
+    if isinstance(func, ast.Name) and func.id in module.classes:
+        return True
+    qual = module.qualified_name(func)
+    for _ in range(4):
+        if not qual or project is None:
+            return False
+        found = project.resolve_symbol(qual)
+        if found is None:
+            return False
+        owner, name = found
+        if name in owner.classes:
+            return True
+        qual = owner.imports.get(name)
+    return False
+
+
+def _keyword_call(module, call: ast.Call) -> ast.Call | None:
+    """The call whose keyword argument is `call`'s value, itself or wrapped in calls of one
+    argument (`str(uuid4())`, `uuid4().hex`), or None."""
+    target = call
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Call) and any(_wraps(k.value, target) for k in node.keywords if k.arg):
+            return node
+    return None
+
+
+def _wraps(value, call: ast.Call) -> bool:
+    """True when `value` is `call`, or `call` read through attributes or passed alone to calls."""
+    while value is not call:
+        if isinstance(value, ast.Attribute):
+            value = value.value
+        elif isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+            value = value.args[0]
+        else:
+            return False
+    return True
 
 
 def fresh_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST | None]]:
@@ -85,10 +137,9 @@ def fresh_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST 
     converter inside a send call of the module (its span within one of `sites`, the spans of the
     module's send calls), or None when none is found here."""
     found = _converters(module, project)
-    if not found or not sites:
-        return [(c, n, p, None) for c, n, p, _ in found]
-    sent = _sent_by_converter(module, {n for _, n, _, _ in found}, sites)
-    return [(c, n, p, sent.get(n)) for c, n, p, _ in found]
+    sent = _sent_by_converter(module, {n for _, n, _, _ in found}, sites) if found and sites else {}
+    return [(c, n, p, sent.get(n)) for c, n, p, _ in found
+            if sent.get(n) is not None or not record_field(module, c, project)]
 
 
 def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object]]:
@@ -397,7 +448,8 @@ def history_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AS
                 break
     if not found:
         return []
-    return [(c, n, p, _sent_whole(module, n, sites)) for c, n, p in found]
+    sent = [(c, n, p, _sent_whole(module, n, sites)) for c, n, p in found]
+    return [f for f in sent if f[3] is not None or not record_field(module, f[0], project)]
 
 
 def _history_param(func) -> str | None:

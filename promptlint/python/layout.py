@@ -18,7 +18,7 @@ from .flow.rewrites import marks_of
 from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
-from .layout_values import expr_of, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
+from .layout_values import as_prompt_text, expr_of, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .tool_parts import ToolParts
 
@@ -354,6 +354,9 @@ class LayoutBuilder(ToolParts):
             span: Span | None = None) -> PromptLayout:
         """Record a layout for the prompt at `node` (its site)."""
         span = span or self.m.span(node)
+        for part in parts:
+            if not part.is_history:
+                part.segments = as_prompt_text(part.segments)
         if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per request
             part = parts[newest]

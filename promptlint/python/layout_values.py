@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..model import Kind, Segment, Volatility, replace
 from .flow.variants import MAX_VARIANTS
 from .flow.merged import merged_list
-from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
+from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, grown_name
 from .flow.windows import items_cut
 
 def present_or_absent(grown: list) -> Seq | None:
@@ -109,6 +109,19 @@ def history_seg(value, span, expr) -> Segment:
                    evidence="replayed conversation", window=cut and cut.window,
                    window_stop=cut and cut.window_stop, unconfirmed=bool(cut and cut.unconfirmed),
                    origin=placed and placed.origin, origin_note=placed.origin_note if placed else "")
+
+
+def as_prompt_text(segs: list[Segment]) -> list[Segment]:
+    """The segments of a part that is text, not a message list (a system prompt, a user message, a
+    one-shot prompt), with each list an instance grows that nothing shows to hold the conversation
+    (`Segment.unconfirmed`: `self.candidates`, `self.questions_asked`) as content of unknown
+    volatility that it is: the items written into the text are not the conversation's messages,
+    so nothing of a conversation history follows them. Its cut (`window`) is kept. Other
+    segments, and the conversation (named so, or grown with messages), are unchanged."""
+    if not any(s.unconfirmed and s.kind is Kind.HISTORY for s in segs):
+        return segs
+    return [replace(s, kind=Kind.UNKNOWN, evidence=f"built from `{grown_name(s)}`, a list its methods add to") if s.unconfirmed and s.kind is Kind.HISTORY else s
+            for s in segs]
 
 
 def _cut_in(value) -> Segment | None:

@@ -91,6 +91,7 @@ def _gates(module, evaluator) -> None:
         if added_marks.might_add(module.source):  # (PRM304: breakpoints added to a request handed in, uncounted)
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+        module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.window_text(module.source):

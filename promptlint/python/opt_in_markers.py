@@ -28,15 +28,17 @@ the module (`def _precall(self: Client, ...)`, fastcore's `@patch`) is read as t
 No gate is kept in a module where a request passes a top-level `cache_control=` outside such a
 test (automatic caching: the default requests carry that breakpoint).
 
-Off by default: `opt_in_defaults.is_off`. Whoever keeps the default sends requests with no
-breakpoint, and Anthropic (and Claude on Bedrock) caches nothing without one.
+Off by default: `opt_in_defaults.is_off` (a breakpoint read off a block the code is handed,
+`block.get("cache_control")`, is the caller's, carried on: no option). Whoever keeps the default
+sends requests with no breakpoint, and Anthropic (and Claude on Bedrock) caches nothing without one.
+`rewritten_marks`: a caller's breakpoint written again as one of the code's own making (its `ttl` dropped).
 """
 from __future__ import annotations
 
 import ast
 
 from .gated_markers import _marks, module_functions, own_callee
-from .opt_in_defaults import Context, is_off, is_on
+from .opt_in_defaults import _MARKER_KEYS, Context, is_off, is_on
 from .walk import subtree
 
 
@@ -179,6 +181,52 @@ def _builds_messages(module, call: ast.Call) -> bool:
         return False
     words = set((qualified.rsplit(".", 1)[-1] if isinstance(f, ast.Name) else name).lower().split("_"))
     return bool(words & _MESSAGE_WORDS)
+
+
+def rewritten_marks(module) -> list[ast.expr]:
+    """The test of each `if` that reads the breakpoint a caller put on a block it hands in
+    (`item.get("cache_control")`, or a name bound to that) and whose body writes a breakpoint of
+    its own making under that key instead (`out["cache_control"] = {"type": "ephemeral"}`, a dict
+    display that never reads the caller's): whatever else the caller's breakpoint held (its
+    `ttl`) is dropped. Copying the caller's value (`out["cache_control"] = cc`) is no fact."""
+    out = []
+    for _cls, func in module_functions(module):
+        bound = {t.id for n in subtree(func) if isinstance(n, ast.Assign) and _reads_mark(n.value)
+                 for t in n.targets if isinstance(t, ast.Name)}
+        for node in subtree(func):
+            if not isinstance(node, ast.If):
+                continue
+            reads = _reads_mark(node.test) or any(isinstance(n, ast.Name) and n.id in bound for n in subtree(node.test))
+            if reads and any(_own_mark(n, bound) for stmt in node.body for n in subtree(stmt)):
+                out.append(node.test)
+    return out
+
+
+def _reads_mark(node) -> bool:
+    """True when `node` reads a breakpoint key with `get` (`item.get("cache_control")`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args
+               and isinstance(n.args[0], ast.Constant) and n.args[0].value in _MARKER_KEYS for n in subtree(node))
+
+
+def _own_mark(node, bound: set[str]) -> bool:
+    """True for `x["cache_control"] = {...}` (or a dict entry so) whose value is a dict display
+    that reads neither the caller's breakpoint nor a name bound to it."""
+    if isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                                            and t.slice.value in _MARKER_KEYS for t in node.targets):
+        value = node.value
+    elif isinstance(node, ast.Dict):
+        value = next((v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
+                      and k.value in _MARKER_KEYS), None)
+    else:
+        return False
+    return isinstance(value, ast.Dict) and not _reads_mark(value) \
+        and not any(isinstance(n, (ast.Name, ast.Subscript, ast.Attribute)) and not _constant_free(n, bound)
+                    for n in subtree(value))
+
+
+def _constant_free(node, bound: set[str]) -> bool:
+    """True unless `node` names the caller's breakpoint (a name bound to it, or a read of the block)."""
+    return not (isinstance(node, ast.Name) and node.id in bound) and not isinstance(node, (ast.Subscript, ast.Attribute))
 
 
 def _gates(func):

@@ -128,7 +128,8 @@ def _preview(seg: Segment, width: int) -> str:
         text = " ".join(seg.text.split())
         text = f'"{text}"' if text else '""'
     else:
-        inner = " ".join((seg.expr or seg.evidence or "?").split())
+        caret = seg.written  # what the code writes there (`{knowledge_summary}`), not the value's own name
+        inner = " ".join((caret.text if caret else seg.expr or seg.evidence or "?").split())
         text = inner if inner.startswith("{") and inner.endswith("}") else "{" + inner + "}"  # `{field}` as written
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
@@ -141,6 +142,22 @@ def _label(seg: Segment) -> str:
     if seg.volatility is Volatility.UNKNOWN and seg.kind in (Kind.UNKNOWN, Kind.HISTORY):
         return kind
     return f"{kind}, {seg.volatility.value}"
+
+
+def _written_note(seg: Segment) -> str:
+    """For a value drawn as the code writes it where it enters (`Segment.caret`) but named from
+    elsewhere: '^ built from `query`' (text built around it), '^ the value of `top["name"]`
+    (line 304)' (the same value under another name: a caller's argument, a name bound to it)."""
+    caret = seg.written
+    if caret is None or seg.is_static:
+        return ""
+    expr = " ".join(seg.expr.split())
+    if caret.built:
+        return f"^ built from `{expr}`"
+    origin = seg.origin
+    where = "" if origin is None else f" ({'line' if origin.filename == seg.span.filename else origin.filename + ':'}" \
+        f"{' ' if origin.filename == seg.span.filename else ''}{origin.start.row})"
+    return f"^ the value of `{expr}`{where}"
 
 
 def _why_unknown(seg: Segment) -> str:
@@ -199,6 +216,9 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             line.append(" " * max(width - len(line) - len(label), 1) + label,
                         style=_STYLES["muted"] if seg.is_static else _STYLES[style])
             _print(console, line)
+            written = _written_note(seg)
+            if written:
+                _print(console, Text(" " * (_ROLE_WIDTH + 3) + written, style=_STYLES["muted"]))
             why = _why_unknown(seg)
             if why:
                 _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))

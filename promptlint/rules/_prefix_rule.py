@@ -26,9 +26,14 @@ def source_text(seg: Segment, limit: int = 60) -> str | None:
 
 
 def describe(seg: Segment) -> str:
-    """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'."""
+    """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'; the value the code
+    writes where it enters, when that is text built around it: '`summary` (built from `query`)'."""
     expr = source_text(seg)
-    if expr is not None:
+    caret = seg.written
+    if expr is not None and caret is not None and caret.built:
+        written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
+        text = f"`{written}` (built from `{expr}`)"
+    elif expr is not None:
         text = f"`{expr}`"
     else:
         m = _INTERNAL.match(" ".join(seg.expr.split()))

@@ -17,7 +17,7 @@ _PACKAGE_FACTS = (
      "conversation is long enough the system prompt and tools lose their own breakpoint, and "
      "requests that share only them (another conversation, a branch) no longer read them"),
     ("caching_off",
-     "Prompt caching is off by default here: Claude (Anthropic, Bedrock) caches nothing without a "
+     "Prompt caching is off by default here: Claude (through any provider) caches nothing without a "
      "breakpoint, so every request sent with the default pays the full input price for the same "
      "tools, system prompt and conversation each time; turn it on by default"),
     ("uncached_models",
@@ -132,7 +132,10 @@ class MissingCacheBreakpointRule(Rule):
     the module that marks only when given it (`mk_msgs(self.hist, self.cache and "claude" in
     self.model)` with `def __init__(self, cache=False)`) or, in a module that sends to Anthropic
     or Bedrock, to a library's message builder (`mk_msgs(msgs, cache=self.cache)`), unless a
-    request sends a top-level `cache_control` whatever the option;
+    request sends a top-level `cache_control` whatever the option (a breakpoint read off a
+    caller's block and copied, `block.get("cache_control")`, is no option); a breakpoint a caller
+    put on a block written again as one of the code's own making (`if item.get("cache_control"):
+    out["cache_control"] = {"type": "ephemeral"}`), which drops the caller's `ttl`;
     a LangChain Claude chat model (`ChatAnthropic(...)`, `init_chat_model(...)` on Anthropic: a
     provider `"anthropic"`, a model `"anthropic:..."`, or a provider setting the module compares
     with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
@@ -232,9 +235,15 @@ class MissingCacheBreakpointRule(Rule):
             yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
         for test, option in module.facts.get("opt_in_gates", ()):
             message = (f"Cache breakpoints are set here only when `{option}` is on, and it is off by default: "
-                       "requests sent with the default settings carry no breakpoint here, and Claude (Anthropic, "
-                       "Bedrock) caches nothing without one, so each pays the full input price again for the "
+                       "requests sent with the default settings carry no breakpoint here, and Claude caches "
+                       "nothing without one (through any provider), so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
+            yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
+        for test in module.facts.get("rewritten_marks", ()):
+            message = ("The cache breakpoint a caller put on this block is written again as one of the code's own "
+                       "making, not copied: whatever else the caller's breakpoint holds (a `ttl` of one hour) is "
+                       "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
+                       "spaced further apart write it again; copy the caller's `cache_control` as it is")
             yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):

@@ -215,14 +215,54 @@ def holds_conversation(cls: ast.ClassDef, attr: str) -> bool:
     """True when the list `self.attr` that the class grows is the conversation by more than its
     growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`), or what
     a method adds to it is a message (`message_node`), written there or bound to a name of that
-    method (`msg = HumanMessage(q)`, then `self.log.append(msg)`)."""
+    method (`msg = HumanMessage(q)`, then `self.log.append(msg)`), or a turn written as text that
+    opens with its speaker's label (`self.log.append(f"User: {q}")`: `turn_line`), or a value the
+    class also sends as a message's content (`_sent_message`: the user's text). A list of
+    anything else (candidates, questions asked, notes) grows too, but is no conversation."""
     if set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower())) & CONVERSATION_WORDS:
         return True
     for method, node, many in added_to(cls, attr):
         items = node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node]
-        if any(message_node(_bound(method, i)) for i in items):
+        if any(message_node(bound) or turn_line(bound) for bound in (_bound(method, i) for i in items)):
+            return True
+        if any(isinstance(i, ast.Name) and _sent_message(cls, method, i.id) for i in items):
             return True
     return False
+
+
+def _sent_message(cls: ast.ClassDef, method, name: str) -> bool:
+    """True when what `method` adds, `name`, is a message the class sends: a method writes it as the
+    content of a message with a role (`{"role": "user", "content": text}`) and adds it there
+    itself, or hands it to `method`, whose parameter `name` is (`self._remember(text)`)."""
+    args = [a.arg for a in (*method.args.posonlyargs, *method.args.args)]
+    at = args.index(name) - (1 if args and args[0] == "self" else 0) if name in args else None
+    for other in (s for s in cls.body if isinstance(s, _FUNCS)):
+        sent = {v.id for n in ast.walk(other) if isinstance(n, ast.Dict)
+                and any(isinstance(k, ast.Constant) and k.value == "role" for k in n.keys)
+                for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and k.value == "content"
+                and isinstance(v, ast.Name)}
+        if other is method and name in sent:
+            return True
+        if at is not None and at >= 0 and any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == method.name
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and len(n.args) > at
+                and isinstance(n.args[at], ast.Name) and n.args[at].id in sent for n in ast.walk(other)):
+            return True
+    return False
+
+
+#: A speaker's label that opens a turn written as text ("User: ", "Assistant:", "Human:").
+_TURN_LABEL = re.compile(r"\s*(?:user|human|assistant|ai|bot|model|system)\s*:", re.IGNORECASE)
+
+
+def turn_line(node) -> bool:
+    """True for text written in the code that opens with a speaker's label: an f-string or string
+    constant such as `f"User: {q}"` or `"Assistant: " + answer` (a line of a transcript)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return turn_line(node.left)
+    if isinstance(node, ast.JoinedStr) and node.values:
+        node = node.values[0]
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _TURN_LABEL.match(node.value) is not None
 
 
 def message_node(node) -> bool:

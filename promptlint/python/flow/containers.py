@@ -14,7 +14,7 @@ from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import Thunk, enumerated, target_names
-from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, held_order,
+from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin
 from ..walk import subtree
@@ -119,6 +119,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             if cut is not None:
                 return cut
         conversation = _history(base)
+        if conversation is None and not isinstance(node.slice, ast.Slice) and isinstance(base, Alt) and base.options \
+                and all(_history(o) is not None for o in base.options):
+            # `messages[0]` of the conversation each caller hands in (one per caller): an item of it
+            conversation = _history(base.options[0])
         if conversation is None and isinstance(node.slice, ast.Slice) and takes_newest(node) | _slides(node.slice.lower):
             conversation = _named_conversation(base)  # `inputs["messages"][-10:]`: named as the conversation
             base = Text([conversation]) if conversation is not None else base
@@ -140,6 +144,10 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             if walked or _slides(self.slice_start(node, frame, env)) or takes_newest(node):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
+        if conversation is not None and conversation.unconfirmed and not isinstance(node.slice, ast.Slice):
+            # `self.candidates[0]`: an item of a list an instance grows, not a message of a conversation
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           f"an item of `{grown_name(conversation)}`, a list its methods add to")
         if conversation is not None and conversation.older and isinstance(key, int):
             return from_older(m.span(node), m.code(node), conversation)  # `older[-1]`: not the newest message
         if conversation is not None and key == -1:

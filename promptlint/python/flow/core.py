@@ -34,7 +34,7 @@ from .scopes import END, Frame, ScopesMixin, Thunk
 from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow
-from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, most_volatile, static
+from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, grown_name, most_volatile, static
 from .windows import TAKEN
 
 
@@ -404,6 +404,11 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixi
             return Text([src])  # a part of an unordered listing (`result.tools`) keeps its order problem
         if src.older:  # a message of the older part of the conversation, or text made of them
             return from_older(span, expr, src)
+        if src.kind is Kind.HISTORY and src.unconfirmed:
+            # `len(self.candidates)`, `self.journal.summary()`: read from a list an instance grows
+            # across turns, new whenever its methods add to it; no message of a conversation
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_REQUEST,
+                           f"read from `{grown_name(src)}`, a list its methods add to", origin=src.origin or src.span)
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,

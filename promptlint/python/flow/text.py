@@ -12,7 +12,7 @@ import os
 import re
 from ...model import replace
 
-from ...model import Anchor, Kind, RawText, Segment, Span, Volatility
+from ...model import Anchor, Caret, Kind, RawText, Segment, Span, Volatility
 from ... import classify
 from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
@@ -54,10 +54,14 @@ def sub_span(seg: Segment, start: int, end: int | None = None) -> Span | None:
     return Span(seg.span.filename, a, b or a)
 
 
-def reenter(inner: list[Segment], where: Span, expr: str, spec: str | None) -> list[Segment]:
+def reenter(inner: list[Segment], where: Span, expr: str, spec: str | None, caret: bool = False) -> list[Segment]:
     """Segments of a value interpolated at `where`: dynamic ones are reported at the
-    interpolation, with the place the value was produced as origin."""
+    interpolation, with the place the value was produced as origin. With `caret`, `expr` is what
+    the code writes at `where` (an f-string's field, a template's placeholder): a segment named by
+    another expression keeps it (`Segment.caret`)."""
     out = []
+    written = _written(expr) if caret else ""
+    built = sum(1 for s in inner if not s.is_static or s.text.strip()) > 1  # text around the value
     for s in inner:
         if s.is_static:
             out.append(s)
@@ -71,9 +75,16 @@ def reenter(inner: list[Segment], where: Span, expr: str, spec: str | None) -> l
         prec = s.precision
         if spec and s.kind is Kind.TIMESTAMP:
             prec = classify.strftime_precision(spec) or prec
-        out.append(replace(s, span=where, origin=origin, precision=prec, expr=s.expr if s.expr else expr,
-                           anchor=None))
+        named = s.expr if s.expr else expr
+        caret = Caret(where, written, built) if written and named and _written(named) != written else None
+        out.append(replace(s, span=where, origin=origin, precision=prec, expr=named, anchor=None, caret=caret))
     return out
+
+
+def _written(expr: str) -> str:
+    """An expression or a placeholder as the code writes it, on one line: `{context}` -> `context`."""
+    text = " ".join(expr.split())
+    return text[1:-1].strip() if text.startswith("{") and text.endswith("}") else text
 
 
 def short(segs: list[Segment]) -> str:
@@ -328,7 +339,7 @@ class TextMixin:
                                     evidence="expression not analysed"))
                 continue
             inner = self.text_of(self.eval(expr, frame, env), frame)
-            entered = reenter(inner, where, expr_text, p.spec_text())
+            entered = reenter(inner, where, expr_text, p.spec_text(), caret=True)
             if any(movable(seg) for seg in entered):
                 anchor = Anchor(where, "fstring-field", digest=m.digest)
                 entered = [replace(seg, anchor=anchor) if movable(seg) else seg for seg in entered]
@@ -345,7 +356,7 @@ class TextMixin:
                 segs.append(Segment(text=str(part.value), span=where))
             elif isinstance(part, ast.FormattedValue):
                 inner = self.text_of(self.eval(part.value, frame, env), frame)
-                segs.extend(reenter(inner, where, m.code(part.value), None))
+                segs.extend(reenter(inner, where, m.code(part.value), None, caret=True))
         return Text(segs)
 
     def percent(self, tmpl: Text, args: list, mapping, node, frame) -> Text:
@@ -450,7 +461,7 @@ class TextMixin:
                 if val is None:
                     out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
                     continue
-                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), spec))
+                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), spec, caret=True))
             out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 

@@ -144,6 +144,14 @@ def from_older(span: Span | None, expr: str, older: Segment) -> Text:
                    f"made from the older part of the conversation `{what}`: changes where it is cut", older=True)
 
 
+def grown_name(seg: Segment) -> str:
+    """The list an instance grows that a history segment not known to hold the conversation
+    (`Segment.unconfirmed`) stands for: `self.candidates` of the evidence "`self.candidates`
+    grows across turns", else the segment's own expression."""
+    named = seg.evidence.split("`")
+    return named[1] if seg.evidence.startswith("`") and len(named) > 2 else seg.expr
+
+
 def is_none(v) -> bool:
     """True for the value `None`."""
     return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"
