@@ -39,3 +39,9 @@ def test_a_claude_chat_model_whose_template_replays_the_conversation_is_reported
 def test_a_factory_of_the_package_named_create_agent_is_no_agent_and_openai_is_not_reported():
     assert _found("factory") == []
     assert _found("openai_chat") == []
+
+
+def test_an_agent_factory_imported_inside_a_function_is_langchains():
+    # (before: only the module's own imports were read, so `from langchain.agents import create_agent`
+    # inside the function that builds the agent hid the package's agents)
+    assert [f[:4] for f in _found("local_import")] == [("llm.py", "PRM302", "info", 7)]

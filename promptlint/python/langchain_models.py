@@ -81,9 +81,17 @@ def runs_agents(module, project) -> bool:
             except (ParseError, OverBudget):  # (a file that cannot be read or parsed, or past the budget: not known)
                 continue
             if any(v.split(".")[0] in ("langchain", "langgraph") and v.rsplit(".", 1)[-1] == name
-                   for v in other.imports.values()):
+                   for v in other.imports.values()) or _imported_inside(other, name):
                 return True
     return False
+
+
+def _imported_inside(module, name: str) -> bool:
+    """True when a function of `module` imports `name` from LangChain or LangGraph itself
+    (`def run(self): from langchain.agents import create_agent`): `Module.imports` holds the
+    module's own imports only."""
+    return any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] in ("langchain", "langgraph")
+               and any(a.name == name for a in n.names) for n in subtree(module.tree))
 
 
 def claude_models(module) -> list[ast.Call]:
