@@ -26,7 +26,7 @@ from .walk import child_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6
-_MARKER_KEYS = frozenset({"cache_control", "cachePoint"})
+MARKER_KEYS = frozenset({"cache_control", "cachePoint"})
 #: Keys of a content block: a marker key beside one of them is a breakpoint, not a setting.
 _BLOCK_KEYS = frozenset({"type", "text"})
 
@@ -68,15 +68,15 @@ class Context:
                     names = {k.value for k in n.keys if isinstance(k, ast.Constant)}
                     keys.update(k.value for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)
                                 and isinstance(k.value, str) and not _off_constant(v)
-                                and not (k.value in _MARKER_KEYS and names & _BLOCK_KEYS))
+                                and not (k.value in MARKER_KEYS and names & _BLOCK_KEYS))
                 elif isinstance(n, ast.Assign):
                     keys.update(t.slice.value for t in n.targets if isinstance(t, ast.Subscript)
                                 and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)
-                                and t.slice.value not in _MARKER_KEYS and not _off_constant(n.value))
+                                and t.slice.value not in MARKER_KEYS and not _off_constant(n.value))
                 elif isinstance(n, ast.Call):
                     names = {k.arg for k in n.keywords}
                     keys.update(k.arg for k in n.keywords if k.arg and not _off_constant(k.value)
-                                and not (k.arg in _MARKER_KEYS and names & _BLOCK_KEYS))
+                                and not (k.arg in MARKER_KEYS and names & _BLOCK_KEYS))
             self._written = keys
         return self._written
 
@@ -131,7 +131,7 @@ def _off_call(ctx, node: ast.Call, depth: int) -> bool:
         if len(node.args) == 2 and not _off_constant(node.args[1]):
             return False
         key = node.args[0].value
-        if key in _MARKER_KEYS:  # a breakpoint read off what the code is handed: the caller's, carried on
+        if key in MARKER_KEYS:  # a breakpoint read off what the code is handed: the caller's, carried on
             return False
         return key not in ctx.written_keys() and not _set_elsewhere(ctx, key)
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \

@@ -38,7 +38,7 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import _marks, module_functions, own_callee
-from .opt_in_defaults import _MARKER_KEYS, Context, is_off, is_on
+from .opt_in_defaults import MARKER_KEYS, Context, is_off, is_on
 from .walk import subtree
 
 
@@ -205,18 +205,18 @@ def rewritten_marks(module) -> list[ast.expr]:
 def _reads_mark(node) -> bool:
     """True when `node` reads a breakpoint key with `get` (`item.get("cache_control")`)."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args
-               and isinstance(n.args[0], ast.Constant) and n.args[0].value in _MARKER_KEYS for n in subtree(node))
+               and isinstance(n.args[0], ast.Constant) and n.args[0].value in MARKER_KEYS for n in subtree(node))
 
 
 def _own_mark(node, bound: set[str]) -> bool:
     """True for `x["cache_control"] = {...}` (or a dict entry so) whose value is a dict display
     that reads neither the caller's breakpoint nor a name bound to it."""
     if isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
-                                            and t.slice.value in _MARKER_KEYS for t in node.targets):
+                                            and t.slice.value in MARKER_KEYS for t in node.targets):
         value = node.value
     elif isinstance(node, ast.Dict):
         value = next((v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
-                      and k.value in _MARKER_KEYS), None)
+                      and k.value in MARKER_KEYS), None)
     else:
         return False
     return isinstance(value, ast.Dict) and not _reads_mark(value) \
