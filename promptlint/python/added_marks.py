@@ -26,10 +26,9 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import module_functions, naming, own_callee
-from .markers import words_of
+from .markers import MARKER_KEYS, words_of
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_KEYS = frozenset({"cache_control", "cachePoint"})
 _MIN_PLACES = 3
 _COUNT_WORDS = frozenset({"count", "counted", "num", "number", "strip", "remove", "clear", "drop", "limit", "cap"})
 _MARK_WORDS = frozenset({"breakpoint", "breakpoints", "marker", "markers", "cache", "control"})
@@ -45,7 +44,7 @@ def added_marks(module, project) -> list[tuple[ast.AST, int]]:
     places to a request it is handed, in a package that carries its callers' breakpoints (module
     docstring); [] when no file of the package reads one off a block."""
     funcs = list(module_functions(module))
-    marking = naming(module, funcs, _KEYS)
+    marking = naming(module, funcs, MARKER_KEYS)
     calls = tuple(f"{f.name}(" for _c, f in funcs if id(f) in marking)
     calling = naming(module, funcs, calls) if calls else set()
     found: list[tuple[ast.AST, ast.AST, int, list]] = []
@@ -105,7 +104,7 @@ def _writes(func):
     for n in ast.walk(func):
         if isinstance(n, ast.Assign):
             for t in n.targets:
-                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value in _KEYS:
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value in MARKER_KEYS:
                     yield _root(t.value), n
                 elif _marked(n.value):
                     yield _root(t), n
@@ -114,7 +113,7 @@ def _writes(func):
 
 
 def _marked(node) -> bool:
-    return any(isinstance(d, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _KEYS for k in d.keys)
+    return any(isinstance(d, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in MARKER_KEYS for k in d.keys)
                for d in ast.walk(node))
 
 
@@ -131,16 +130,16 @@ def _reads(func) -> bool:
     """True when `func` reads a breakpoint key (a test, `.get`, a subscript read) or calls a
     function named to count or strip breakpoints."""
     for n in ast.walk(func):
-        if isinstance(n, ast.Compare) and any(isinstance(s, ast.Constant) and s.value in _KEYS
+        if isinstance(n, ast.Compare) and any(isinstance(s, ast.Constant) and s.value in MARKER_KEYS
                                               for s in (n.left, *n.comparators)):
             return True
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.slice, ast.Constant) \
-                and n.slice.value in _KEYS:
+                and n.slice.value in MARKER_KEYS:
             return True
         if isinstance(n, ast.Call):
             f = n.func
             if isinstance(f, ast.Attribute) and f.attr in ("get", "pop") and n.args \
-                    and isinstance(n.args[0], ast.Constant) and n.args[0].value in _KEYS:
+                    and isinstance(n.args[0], ast.Constant) and n.args[0].value in MARKER_KEYS:
                 return True
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
             words = words_of(name)

@@ -31,11 +31,10 @@ import ast
 import re
 from dataclasses import dataclass
 
-from .markers import marker_targets
+from .markers import MARKER_KEYS, marker_targets
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_KEYS = ("cache_control", "cachePoint")
 #: A Claude name narrower than "claude": a version or a family after it (`claude-3-5`,
 #: `claude-3`, `claude-sonnet-4`, `claude-opus`).
 _NARROW = re.compile(r"claude[-_.]?(\d|opus|sonnet|haiku|instant)", re.I)
@@ -110,7 +109,7 @@ def head_unmarks(module) -> list[ast.Delete]:
 
 
 def _is_marker_key(node) -> bool:
-    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in _KEYS
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in MARKER_KEYS
 
 
 def _root(node) -> str | None:
@@ -269,8 +268,8 @@ def _sets(node: ast.AST) -> bool:
     if marker_targets(node):
         return True
     for n in subtree(node):
-        if isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _KEYS for k in n.keys):
+        if isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in MARKER_KEYS for k in n.keys):
             return True
-        if isinstance(n, ast.keyword) and n.arg in _KEYS:
+        if isinstance(n, ast.keyword) and n.arg in MARKER_KEYS:
             return True
     return False

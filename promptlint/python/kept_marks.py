@@ -35,11 +35,10 @@ from dataclasses import dataclass
 
 from .. import classify
 from .gated_markers import module_functions, naming
-from .markers import words_of
+from .markers import MARKER_KEYS, words_of
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor)
-_KEYS = frozenset({"cache_control", "cachePoint"})
 _GROW = frozenset({"append", "extend", "insert"})
 #: Words of a list of messages (`messages`, `chat_history`, `formatted_messages`, `conversation`).
 _LIST_WORDS = frozenset({"messages", "msgs", "history", "conversation", "turns", "dialog", "dialogue", "transcript"})
@@ -77,7 +76,7 @@ def kept_marks(module) -> list[KeptMark]:
     to turn, or of its callers' list (module docstring)."""
     out: list[KeptMark] = []
     funcs = list(module_functions(module))
-    marking = naming(module, funcs, _KEYS)
+    marking = naming(module, funcs, MARKER_KEYS)
     for cls, func in funcs:
         if id(func) not in marking:
             continue
@@ -125,7 +124,7 @@ def _marker_writes(func):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant):
-                    if t.slice.value in _KEYS or (t.slice.value == "content" and _marked_display(node.value)):
+                    if t.slice.value in MARKER_KEYS or (t.slice.value == "content" and _marked_display(node.value)):
                         yield node, t.value, False
         elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and _marked_display(node.value):
             yield node, node.target, True
@@ -135,16 +134,16 @@ def _marker_writes(func):
             attr = call.func.attr
             if attr in ("append", "extend") and any(_marked_display(a) for a in call.args):
                 yield node, call.func.value, True
-            elif attr == "update" and (any(_marked_display(a) for a in call.args) or any(k.arg in _KEYS for k in call.keywords)) \
+            elif attr == "update" and (any(_marked_display(a) for a in call.args) or any(k.arg in MARKER_KEYS for k in call.keywords)) \
                     or attr == "setdefault" and call.args and isinstance(call.args[0], ast.Constant) \
-                    and call.args[0].value in _KEYS:
+                    and call.args[0].value in MARKER_KEYS:
                 yield node, call.func.value, False
 
 
 def _marked_display(node) -> bool:
     """A dict display with a breakpoint key, anywhere in `node`."""
-    return any(isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in _KEYS for k in n.keys)
-               or isinstance(n, ast.Call) and any(k.arg in _KEYS for k in n.keywords) for n in ast.walk(node))
+    return any(isinstance(n, ast.Dict) and any(isinstance(k, ast.Constant) and k.value in MARKER_KEYS for k in n.keys)
+               or isinstance(n, ast.Call) and any(k.arg in MARKER_KEYS for k in n.keywords) for n in ast.walk(node))
 
 
 class _Scope:
@@ -521,13 +520,13 @@ def _removes(module, funcs) -> bool:
                  for t in ast.walk(n.target) if isinstance(t, ast.Name)}
         for n in ast.walk(func):
             if isinstance(n, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
-                                                 and t.slice.value in _KEYS and _an_item(t.value, items)
+                                                 and t.slice.value in MARKER_KEYS and _an_item(t.value, items)
                                                  for t in n.targets):
                 return True
             if isinstance(n, ast.Call):
                 f = n.func
                 if isinstance(f, ast.Attribute) and f.attr == "pop" and n.args and isinstance(n.args[0], ast.Constant) \
-                        and n.args[0].value in _KEYS and _an_item(f.value, items):
+                        and n.args[0].value in MARKER_KEYS and _an_item(f.value, items):
                     return True
                 name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
                 words = words_of(name)
@@ -547,9 +546,9 @@ def _an_item(node, items: set) -> bool:
 
 def _names_key(node) -> bool:
     if isinstance(node, ast.Constant):
-        return node.value in _KEYS
+        return node.value in MARKER_KEYS
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return any(isinstance(e, ast.Constant) and e.value in _KEYS for e in node.elts)
+        return any(isinstance(e, ast.Constant) and e.value in MARKER_KEYS for e in node.elts)
     return False
 
 
@@ -572,7 +571,7 @@ def _counts_marks(node) -> bool:
     for n in ast.walk(node):
         text = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else \
             n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else ""
-        if text in _KEYS or words_of(text) & {"breakpoint", "breakpoints", "marker", "markers"}:
+        if text in MARKER_KEYS or words_of(text) & {"breakpoint", "breakpoints", "marker", "markers"}:
             return True
     return False
 

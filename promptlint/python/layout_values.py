@@ -9,6 +9,7 @@ from .flow.variants import MAX_VARIANTS
 from .flow.merged import merged_list
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, grown_name
 from .flow.windows import items_cut
+from .markers import MARKER_KEYS
 
 def present_or_absent(grown: list) -> Seq | None:
     """One message list for the few variants of a list built in branches that each write a message
@@ -60,7 +61,6 @@ def read_whole(value, depth: int = 0) -> bool:
     return not isinstance(value, Spread)
 
 
-_MARKER_KEYS = ("cache_control", "cachePoint")  # Anthropic's block marker, Bedrock Converse's marker block
 
 
 def marker_keys(value, depth: int = 0) -> list:
@@ -70,10 +70,10 @@ def marker_keys(value, depth: int = 0) -> list:
     if depth > 6:
         return []
     if isinstance(value, Mapping):
-        own = [value.key_spans.get(k) for k in _MARKER_KEYS if k in value.items]
+        own = [value.key_spans.get(k) for k in MARKER_KEYS if k in value.items]
         return own + [s for v in value.items.values() for s in marker_keys(v, depth + 1)]
     if isinstance(value, Obj):
-        own = [value.span] if any(k in value.kwargs for k in _MARKER_KEYS) else []
+        own = [value.span] if any(k in value.kwargs for k in MARKER_KEYS) else []
         return own + [s for v in [*value.args, *value.kwargs.values()] for s in marker_keys(v, depth + 1)]
     if isinstance(value, (Seq, Alt)):
         return [s for v in (value.items if isinstance(value, Seq) else value.options) for s in marker_keys(v, depth + 1)]

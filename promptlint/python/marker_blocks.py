@@ -19,8 +19,8 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import module_functions, naming
+from .markers import MARKER_KEYS
 
-_KEYS = frozenset({"cache_control", "cachePoint"})
 _BLOCK_KEYS = frozenset({"type", "text"})
 
 
@@ -48,7 +48,7 @@ def bare_marks(module) -> list[tuple[ast.Dict, str]]:
             if not isinstance(node, ast.Dict):
                 continue
             keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
-            if not keys & _KEYS or keys & _BLOCK_KEYS:
+            if not keys.intersection(MARKER_KEYS) or keys & _BLOCK_KEYS:
                 continue
             for key, value in zip(node.keys, node.values):
                 if key is None and (item := _empty_unless_dict(value, assigned)) is not None:

@@ -299,7 +299,9 @@ def grown_in_loop(func: ast.AST, call: ast.Call) -> bool:
     return False
 
 
-_MARKER_KEYS = ("cache_control", "cachePoint")
+#: Keys that set a cache breakpoint on a block or message: Anthropic's `cache_control`, Bedrock
+#: Converse's `cachePoint` block (a tuple: iterated in this order where spans are listed).
+MARKER_KEYS = ("cache_control", "cachePoint")
 
 
 def conditional_marker(value, depth: int = 0) -> bool:
@@ -325,7 +327,7 @@ def _marked(value, depth: int) -> bool:
     if depth > 6:
         return False
     if isinstance(value, Mapping):
-        return any(k in value.items for k in _MARKER_KEYS) or any(_marked(v, depth + 1) for v in value.items.values())
+        return any(k in value.items for k in MARKER_KEYS) or any(_marked(v, depth + 1) for v in value.items.values())
     if isinstance(value, (Seq, Alt)):
         return any(_marked(v, depth + 1) for v in (value.items if isinstance(value, Seq) else value.options))
     return False
@@ -473,7 +475,7 @@ def _reads_item_marker(node, items: set, assigned: dict, depth: int = 0) -> bool
             key, obj = n.slice, n.value
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args:
             key, obj = n.args[0], n.func.value
-        if isinstance(key, ast.Constant) and key.value in _MARKER_KEYS:
+        if isinstance(key, ast.Constant) and key.value in MARKER_KEYS:
             while isinstance(obj, (ast.Attribute, ast.Subscript)):
                 obj = obj.value
             if isinstance(obj, ast.Name) and obj.id in items:

@@ -22,11 +22,11 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import module_functions
+from .markers import MARKER_KEYS
 from .walk import child_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6
-MARKER_KEYS = frozenset({"cache_control", "cachePoint"})
 #: Keys of a content block: a marker key beside one of them is a breakpoint, not a setting.
 _BLOCK_KEYS = frozenset({"type", "text"})
 

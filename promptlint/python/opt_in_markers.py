@@ -38,7 +38,8 @@ from __future__ import annotations
 import ast
 
 from .gated_markers import _marks, module_functions, own_callee
-from .opt_in_defaults import MARKER_KEYS, Context, is_off, is_on
+from .markers import MARKER_KEYS
+from .opt_in_defaults import Context, is_off, is_on
 from .walk import subtree
 
 

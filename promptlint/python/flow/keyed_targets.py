@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 
+from ..markers import MARKER_KEYS
+
 
 def keyed(target: ast.AST, env: dict) -> str | None:
     """The name of the dict that `target` sets an item of by a key not known statically
@@ -43,7 +45,6 @@ def merged_item(stmt: ast.AugAssign) -> ast.BinOp:
     return ast.copy_location(ast.BinOp(left=load, op=ast.BitOr(), right=stmt.value), stmt)
 
 
-_MARKER_KEYS = ("cache_control", "cachePoint")
 
 
 def item_path(target: ast.AST) -> tuple[str, tuple] | None:
@@ -81,7 +82,7 @@ def path_binding(stmt: ast.stmt, env: dict, shared):
     else:
         return None
     found = item_path(target)
-    if found is None or found[1][-1] in _MARKER_KEYS:
+    if found is None or found[1][-1] in MARKER_KEYS:
         return None
     name, keys = found
     prev = env.get(name)
