@@ -25,14 +25,18 @@ def source_text(seg: Segment, limit: int = 60) -> str | None:
     return expr if len(expr) <= limit else expr[: limit - 3] + "..."
 
 
-def describe(seg: Segment) -> str:
+def describe(seg: Segment, note: str = "") -> str:
     """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'; the value the code
-    writes where it enters, when that is text built around it: '`summary` (built from `query`)'."""
+    writes where it enters, when that is text built around it: '`summary` (built from `query`)'.
+    `note` (the extraction's evidence, say) joins the same parentheses: '`summary` (built from
+    `query`; the parameter `q`)', never a second pair."""
     expr = source_text(seg)
     caret = seg.written
+    notes = []
     if expr is not None and caret is not None and caret.built:
         written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
-        text = f"`{written}` (built from `{expr}`)"
+        text = f"`{written}`"
+        notes.append(f"built from `{expr}`")
     elif expr is not None:
         text = f"`{expr}`"
     else:
@@ -40,9 +44,11 @@ def describe(seg: Segment) -> str:
         name = m.group("name").rsplit(".", 1)[-1] if m else ""
         text = f"a `{name}` object" if m and m.group(1) == "instance" and name else (
             "a conditional section" if seg.kind is not None and seg.kind.value == "conditional" else "a value")
+    if note:
+        notes.append(note)
     if seg.precision is not None:
-        text += f" ({_PRECISION[seg.precision]})"
-    return text
+        notes.append(_PRECISION[seg.precision])
+    return f"{text} ({'; '.join(notes)})" if notes else text
 
 
 def evidence(seg: Segment) -> str:
@@ -54,10 +60,11 @@ def evidence(seg: Segment) -> str:
 
 
 def why(seg: Segment) -> str:
-    """' (call to `memory.search(...)`)': the extraction's evidence, unless it is only a name."""
+    """'call to `memory.search(...)`': the extraction's evidence, unless it is only a name ("" then),
+    for `describe(seg, note=why(seg))`."""
     if not seg.evidence or seg.name_only or seg.evidence in ("an object",):
         return ""
-    return f" ({seg.evidence})"
+    return seg.evidence
 
 
 def position(p: Placed, complete: bool = True) -> str:

@@ -78,7 +78,7 @@ class DynamicBeforeStaticRule(Rule):
             severity = imp.severity
             if severity is None:
                 continue
-            message = (f"{_WHAT[imp.rate]} {text.describe(seg)}{text.why(seg)} "
+            message = (f"{_WHAT[imp.rate]} {text.describe(seg, text.why(seg))} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
@@ -145,7 +145,7 @@ class DynamicBeforeStaticRule(Rule):
             if prompt.kind is Kind.USER_INPUT:  # the user's own question (`question`): no instructions to share
                 continue
             how = "on every request" if rate_of(first) is Rate.REQUEST else "in each conversation"
-            message = (f"{_WHAT[rate_of(first)]} {text.describe(first)} ({first.evidence.split(', ', 1)[-1]}) comes "
+            message = (f"{_WHAT[rate_of(first)]} {text.describe(first, first.evidence.split(', ', 1)[-1])} comes "
                        f"before the prompt text its callers pass (`{prompt.expr}`) in the same message: whatever "
                        f"instructions their prompts share at their start are processed uncached {how}; with the "
                        "text first and the attachment after it they could be cached (how much they share is not "

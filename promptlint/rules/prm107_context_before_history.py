@@ -112,7 +112,7 @@ class ContextBeforeHistoryRule(Rule):
             what, why = found
             where = ROLE_NAMES.get(part.role, f"{part.role} message")
             if what == "value":
-                head = f"{text.describe(seg)} changes on every request{text.why(seg)} and"
+                head = f"{text.describe(seg, text.why(seg))} changes on every request and"
                 tail = _HISTORY_NAME
             else:
                 head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"

@@ -104,7 +104,7 @@ class UnorderedIterationInPromptRule(Rule):
             if p.in_newest:  # a one-shot request: only the same request sent again shares it
                 if any(not s.is_static for s in p.part.segments[p.seg_index + 1:]):
                     continue  # per-request content follows it: what the order costs is not known
-                message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
+                message = (f"Prompt text built from {text.describe(seg, seg.evidence or 'an unordered source')} "
                            "in the newest user message of a one-shot request: the same request sent again by "
                            "another process gets its items in another order, so what it shares with the cached "
                            "one ends there")
@@ -115,7 +115,7 @@ class UnorderedIterationInPromptRule(Rule):
                 yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id,
                                       fix=_joined_fix(seg, earlier), related=related, severity=Severity.INFO)
                 continue
-            message = (f"Prompt text built from {text.describe(seg)} ({seg.evidence or 'an unordered source'}) "
+            message = (f"Prompt text built from {text.describe(seg, seg.evidence or 'an unordered source')} "
                        f"{text.position(p)}: the order, and so the prefix, can differ between processes or requests")
             if before is not None:
                 message += (f"; {text.describe(before.seg)}, which changes on every request, comes before it, so "
@@ -128,7 +128,7 @@ class UnorderedIterationInPromptRule(Rule):
         """A tool's result (python/tool_results.py) that holds an unordered iteration: info (see
         the docstring's second section), at the iteration, with the tool as a related location."""
         seg = p.seg
-        message = (f"Tool result ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): the same "
+        message = (f"Tool result ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: the same "
                    "call returns its items in another order in another process, so a re-run of the conversation "
                    "(a replay, an evaluation run, a retry in another worker) stops sharing a cached prefix at this "
                    "result; within one process it is re-sent as it was first written")
