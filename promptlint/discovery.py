@@ -1,6 +1,7 @@
 """Finds the files to check: Python, templates, prompt files and config files under the given paths.
 
-A folder walk skips `.git`, virtualenvs, `node_modules`, `__pycache__`, build output, what the
+A folder walk skips `.git`, virtualenvs, `node_modules`, `__pycache__`, build output, project
+templates (a folder named `{{cookiecutter.project_slug}}`: its files render code), what the
 caller's `excluded` predicate rejects (the configuration's `exclude` / `extend-exclude`) and what
 git ignores: `.gitignore` files, the repository's `.git/info/exclude` and the user's global
 excludes file (`core.excludesFile`, by default `$XDG_CONFIG_HOME/git/ignore`), with gitignore
@@ -57,6 +58,12 @@ def file_kind(path: Path, template_globs: list[str] | None = None, prompt_globs:
         return "python"
     from .templates import file_kind as template_kind
     return template_kind(path, prompt_globs, template_globs)
+
+
+def _is_project_template(name: str) -> bool:
+    """A folder named by a template variable (`{{cookiecutter.project_slug}}`, copier's
+    `{{ project_name }}`): what it holds are templates that render a project, not its code."""
+    return "{{" in name and "}}" in name
 
 
 def _is_venv(folder: Path) -> bool:
@@ -234,7 +241,7 @@ def _walk(root: Path, excluded, problems: list[Problem], add: Callable[[Path], N
             if not _is_dir(entry):
                 continue
             sub = here / name
-            if (name in SKIP_DIRS or name.endswith(".egg-info") or _is_venv(sub) or _ignored(real / name, local, True)
+            if (name in SKIP_DIRS or name.endswith(".egg-info") or _is_project_template(name) or _is_venv(sub) or _ignored(real / name, local, True)
                     or (excluded is not None and excluded(sub, True))):
                 continue
             if not entry.is_symlink():  # a link to a folder is listed, never walked (as os.walk)

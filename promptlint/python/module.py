@@ -35,6 +35,10 @@ class ParseError(Exception):
         self.row, self.column, self.too_large, self.limit = row, column, too_large, limit
 
 
+#: Jinja statements or expressions written where Python code would be: `{%- if x %}`, `{{ cookiecutter.name }}`.
+_JINJA_MARKUP = re.compile(r"\{%-?\s*(if|for|set|raw|block|extends|include|macro|endif|endfor)\b|\{\{\s*[A-Za-z_][\w.]*\s*(\|[^}]*)?\}\}")
+
+
 def parse(source: str, filename: str = "<unknown>") -> ast.Module:
     """The `ast` tree of a source text. Raises ParseError: a syntax error at Python's own position,
     or "too deeply nested to analyse" when the parser runs out of recursion or memory."""
@@ -58,6 +62,9 @@ def parse(source: str, filename: str = "<unknown>") -> ast.Module:
         elif newer is not None:
             msg += (f" (Python {sys.version_info[0]}.{sys.version_info[1]}'s parser, this file's PEP 695 type "
                     "parameters and `type` statements read as Python 3.12 reads them)")
+        elif _JINJA_MARKUP.search(source):
+            msg += (" (the file holds Jinja markup, `{{ ... }}` or `{% ... %}`: a template that renders Python, "
+                    "not Python; exclude it with `extend-exclude`)")
         raise ParseError(f"syntax error: {msg}", err.lineno or 1, err.offset or 1) from None
     except (RecursionError, MemoryError):
         raise ParseError("too deeply nested to analyse", limit=True) from None

@@ -8,11 +8,12 @@ tree: `promptlint.python.module.Module`).
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
-from ..model import Diagnostic, Fix, PromptLayout, Related, Severity, Span
+from ..model import Applicability, Diagnostic, Fix, PromptLayout, Related, Severity, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..python.module import Module
@@ -72,6 +73,9 @@ class Rule:
         are for another file than `span`'s is dropped (a fix edits the diagnostic's own file)."""
         if fix is not None and fix.filename and fix.filename != span.filename:
             fix = None
+        if fix is not None and name_only and fix.applicability is Applicability.SAFE:
+            # a name is a hint, not a fact: `promptlint fix` applies it only with --unsafe-fixes
+            fix = dataclasses.replace(fix, applicability=Applicability.UNSAFE)
         return Diagnostic(code=self.code, name=self.name, severity=severity or self.severity,
                           message=message, span=span, fix=fix, prompt=prompt,
                           related=related or [], advice=advice if advice is not None else self.fix_title,

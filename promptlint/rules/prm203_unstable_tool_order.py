@@ -67,7 +67,7 @@ class UnstableToolOrderRule(Rule):
                 gathered = seg.evidence.startswith(GATHERED_MCP)
                 one_server = seg.evidence.startswith(MCP_LISTING)  # also "..., the tools' names only"
                 listed = one_server or gathered
-                message = (f"Tool list ordered by {text.describe(seg)} ({seg.evidence or 'an unordered source'}): " + (
+                message = (f"Tool list ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: " + (
                     "a different order invalidates the whole cached prefix" if sent else
                     "when these tools are sent with a request, a different order invalidates the whole "
                     "cached prefix" if listed else

@@ -38,11 +38,22 @@ _NOT_TEXT = {
     ".rs", ".go", ".java", ".c", ".h", ".cpp", ".rb", ".php", ".sql", ".db", ".sqlite", ".bin",
     ".pt", ".onnx", ".mo", ".po", ".wav", ".mp3", ".mp4", ".ttf", ".woff", ".woff2",
 }
+#: Suffixes of a copy, a sample or a template of another file, whose own suffix comes before them.
+_COPY_SUFFIXES = {".example", ".sample", ".dist", ".default", ".orig", ".bak", ".old", ".template", ".tmpl", ".in"}
 _NOT_PROMPT_NAMES = re.compile(r"^(readme|license|licence|changelog|contributing|notice|authors|"
                                r"makefile|dockerfile|__init__)(\..*)?$", re.I)
 _FOLDER_DEPTH = 3
 # "prompts", "preprompts", "prompt_templates", "system-prompts"; not "promptlint" or "myprompts"
 _PROMPT_FOLDER = re.compile(r"(^|[^a-z])(pre)?prompts?([^a-z]|$)")
+
+
+def _own_suffix(posix: PurePosixPath) -> str:
+    """The suffix that says what a file holds: its last one, or the one before a copy's suffix
+    (`graph.json.example` holds JSON, `settings.yaml.dist` YAML; `system.txt.template` text)."""
+    suffix = posix.suffix.lower()
+    if suffix in _COPY_SUFFIXES:
+        return PurePosixPath(posix.stem).suffix.lower() or suffix
+    return suffix
 
 
 def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
@@ -69,7 +80,7 @@ def is_prompt_file(path: Path, globs: list[str] | None = None) -> bool:
     if posix.suffix.lower() == ".prompt":
         return True
     name = posix.name
-    if name.startswith(".") or _NOT_PROMPT_NAMES.match(name) or posix.suffix.lower() in _NOT_TEXT:
+    if name.startswith(".") or _NOT_PROMPT_NAMES.match(name) or _own_suffix(posix) in _NOT_TEXT:
         return False
     parts = Path(path).parts
     for depth in range(1, _FOLDER_DEPTH + 1):
