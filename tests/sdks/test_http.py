@@ -82,3 +82,25 @@ def test_anthropics_openai_compatible_url_takes_the_chat_body(tmp_path):
                                  json={"model": "claude-sonnet-4-5", "messages": [{"role": "user", "content": question}]})
     """))
     assert [(f.provider, f.api) for f in found] == [("anthropic", "http.post (chat.completions.create)")]
+
+
+REQUESTED = """
+    import requests
+
+    def ask(query):
+        payload = {"model": "sonar-pro",
+                   "messages": [{"role": "system", "content": "Be precise and concise."},
+                                {"role": "user", "content": query}]}
+        return requests.request("POST", "https://api.perplexity.ai/chat/completions", json=payload)
+
+    def fetch(url):
+        return requests.request("GET", url, json={"messages": []})
+"""
+
+
+def test_a_chat_body_sent_with_request_post_is_read_and_a_get_is_not(tmp_path):
+    assert might_hold_prompt(code(REQUESTED))
+    found = sent(layouts(tmp_path, REQUESTED))
+    assert [(f.api, f.model, f.site.start.row) for f in found] == [
+        ("http.post (chat.completions.create)", "sonar-pro", 7)]
+    assert [p.role for p in found[0].parts] == ["system", "user"]

@@ -1,6 +1,7 @@
 """Chat requests posted with an HTTP client, no SDK in between: `requests.post(url, json=body)`,
 `httpx.post` / `httpx.Client().post` / `httpx.AsyncClient().post`, `aiohttp.ClientSession().post`
-(also `data=json.dumps(body)` and httpx's `content=json.dumps(body)`).
+(also `data=json.dumps(body)` and httpx's `content=json.dumps(body)`), and the same clients'
+`request("POST", url, json=body)`.
 
 The body is a dict (in every variant the function builds: keys set in branches) with `messages`,
 read as the call of the API its URL names would be: Anthropic's Messages API for a URL on
@@ -41,10 +42,16 @@ def _body_node(call: Call):
     return None
 
 
+def _posts(call: Call) -> bool:
+    """True for `request("POST", ...)` / `request(method="post", ...)`: the method a literal."""
+    node = call.arg(0, "method")
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() == "POST"
+
+
 def _url_text(b, call) -> tuple[str, bool]:
     """(the URL's text as far as it is known, whether all of it is): the static text of its value
     (`f"{self.base_url}/chat/completions"` gives `/chat/completions`, not whole), else its source."""
-    node = call.arg(0, "url")
+    node = call.arg(1 if call.method == "request" else 0, "url")
     if node is None:
         return "", False
     value = b.value(node, call.frame)
@@ -81,6 +88,8 @@ def post(b, call) -> None:
 SDK = Sdk(
     name="http",
     imports=_CLIENTS,
-    methods=("post",),  # a file that imports an HTTP client and calls `.post(`: its bodies are read
-    shapes=(Shape("post", ("post",), lambda c: c.method == "post" and _body_node(c) is not None, post, final=False),),
+    methods=("post", "request"),  # a file that imports an HTTP client and calls `.post(`: its bodies are read
+    shapes=(Shape("post", ("post",), lambda c: c.method == "post" and _body_node(c) is not None, post, final=False),
+            Shape("request", ("request",), lambda c: c.method == "request" and _posts(c) and _body_node(c) is not None,
+                  post, final=False)),
 )
