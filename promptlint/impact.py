@@ -449,7 +449,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         rate = rates[i]
         if rate is None or p.seg.kind in _OWN_KINDS:
             continue
-        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate)]
+        # an unsorted serialization or iteration (PRM201 / PRM202) is its own cause, about order,
+        # not the root cause of a later value's change: it hides no value after it
+        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate) and q.seg.kind not in _OWN_KINDS]
         behind = None
         if p.seg.kind in _OWN_CAUSE:
             # a timestamp or an id is its own root cause, with its own fix: an earlier value of
