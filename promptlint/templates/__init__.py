@@ -151,7 +151,7 @@ def _clock_marks(path: Path, text: str, layouts: list[PromptLayout]) -> list[Pro
     if fills:
         for layout in layouts:
             for part in layout.parts:
-                part.segments = split_marks(part.segments, fills, text)
+                part.segments = split_marks(part.segments, fills, text, layout.site.filename)
     return layouts
 
 
@@ -161,7 +161,7 @@ def forget_project_readings() -> None:
     (the API, the language server) reads an edited project again."""
     from . import fills, prompt_files, references
     from .replaced_fills import _project_fills
-    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree, fills._uppers,
+    for memo in (references.names_in_code, references._tree_state, fills._index, fills.parsed_module, fills._uppers,
                  prompt_files._holds_web_files, _project_fills):
         memo.cache_clear()
 

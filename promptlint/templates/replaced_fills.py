@@ -35,7 +35,7 @@ from pathlib import Path
 from ..classify import strftime_precision
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..source import SourceError, read_python
-from .fills import _span, _tree, _writes
+from .fills import name_writes, node_span, parsed_module
 from .prompt_files import is_prompt_named
 from .references import MAX_BYTES, note_tree, project_root, python_tree
 
@@ -105,7 +105,7 @@ def _project_fills(root: Path) -> dict[str, tuple[Fill, ...]]:
             continue
         if not _CANDIDATE.search(text) or not _OPENS.search(text):
             continue
-        parsed = _tree(str(path))
+        parsed = parsed_module(str(path))
         if parsed is None:
             continue
         for fill in _fills(str(path), *parsed):
@@ -123,7 +123,7 @@ def _fills(path: str, tree: ast.AST, lines: list[str]):
             found = _clock_value(chain, given)
             if found is not None:
                 expr, prec = found
-                yield Fill(text, prec, _span(path, lines, expr), ast.unparse(expr), str(Path(path).resolve()))
+                yield Fill(text, prec, node_span(path, lines, expr), ast.unparse(expr), str(Path(path).resolve()))
 
 
 def _replace_calls(tree):
@@ -145,7 +145,7 @@ def _resolve(chain, node: ast.expr) -> ast.expr:
     if not isinstance(node, ast.Name):
         return node
     for func in reversed(chain):
-        writes, assigned = _writes(func)
+        writes, assigned = name_writes(func)
         names = writes.get(node.id, ())
         if not names:
             continue
@@ -234,16 +234,18 @@ def _clock(chain, node: ast.expr) -> Precision | None:
     return Precision.DAY if name == "date" and node.func.attr == "today" else Precision.SUB_DAY
 
 
-def split_marks(segments: list[Segment], fills: dict[str, Fill], text: str) -> list[Segment]:
+def split_marks(segments: list[Segment], fills: dict[str, Fill], text: str, filename: str) -> list[Segment]:
     """`segments` with each mark of `fills` written in their static text made a timestamp segment
-    at the mark's place in the file (`text`, the file's whole text: the first place at or after
-    the static segment's start where the mark is written)."""
+    at the mark's place in the file `filename` (`text`, its whole text: the first place at or after
+    the static segment's start where the mark is written); text of another file (a template it
+    includes) is left as it is."""
     if not fills:
         return segments
     lines = text.replace("\r\n", "\n").split("\n")
     out: list[Segment] = []
     for seg in segments:
-        if not seg.is_static or seg.span is None or not any(m in seg.text for m in fills):
+        if not seg.is_static or seg.span is None or seg.span.filename != filename \
+                or not any(m in seg.text for m in fills):
             out.append(seg)
             continue
         rest, start = seg.text, (seg.span.start.row, seg.span.start.column)
@@ -257,8 +259,9 @@ def split_marks(segments: list[Segment], fills: dict[str, Fill], text: str) -> l
                 break
             if at:
                 out.append(Segment(text=rest[:at], span=seg.span))
-            out.append(_timestamp(fills[mark], Span(seg.span.filename, _pos(where), _pos((where[0], where[1] + len(mark))))))
-            rest, start = rest[at + len(mark):], (where[0], where[1] + len(mark))
+            end = (where[0], where[1] + len(mark))
+            out.append(_timestamp(fills[mark], Span(seg.span.filename, Position(*where), Position(*end))))
+            rest, start = rest[at + len(mark):], end
         if rest:
             out.append(Segment(text=rest, span=seg.span) if rest != seg.text else seg)
     return out
@@ -272,10 +275,6 @@ def _find(lines: list[str], mark: str, start: tuple[int, int]) -> tuple[int, int
         if i >= 0:
             return r, i + 1
     return None
-
-
-def _pos(rc: tuple[int, int]) -> Position:
-    return Position(*rc)
 
 
 def _timestamp(fill: Fill, span: Span) -> Segment:
