@@ -402,7 +402,8 @@ _MEMO: tuple[PromptLayout, list[Impact]] | None = None
 def impacts(layout: PromptLayout, remember: bool = True) -> list[Impact]:
     """The impact of every dynamic segment of the layout's shareable prefix, in request order
     (segments of tools parts, but for a time, an id or a tool list chosen by a condition, and of
-    PRM201 / PRM202's kinds are left out, but they still end what a move gains). The last
+    PRM201 / PRM202's kinds whose content is not known to change per request or conversation
+    (`_order_only`) are left out, but they still end what a move gains). The last
     layout's result is remembered (every prefix rule asks for it), unless not `remember` (a layout
     looked at once, such as one with a value moved: `gains.move_pays`)."""
     global _MEMO
@@ -447,9 +448,9 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     out = []
     for i, p in enumerate(placed):
         rate = rates[i]
-        if rate is None or p.seg.kind in _OWN_KINDS:
+        if rate is None or _order_only(p.seg, rate):
             continue
-        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate)]
+        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate) and not _order_only(q.seg, r)]
         behind = None
         if p.seg.kind in _OWN_CAUSE:
             # a timestamp or an id is its own root cause, with its own fix: an earlier value of
@@ -497,6 +498,15 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized, behind, unsure, between, merged_into))
     return out
+
+
+def _order_only(seg, rate: Rate | None) -> bool:
+    """True for a serialization or an iteration (PRM201 / PRM202's kinds) whose content is not
+    known to change per request or per conversation (`json.dumps(shots)` of a parameter): its rule
+    judges its order, not its content, so it is no value of the prefix rules and hides none placed
+    after it (Policy 8: it is not their root cause). One of data fetched per request
+    (`json.dumps(hits, sort_keys=True)`, `hits = search(question)`) is such a value."""
+    return seg.kind in _OWN_KINDS and rate not in (Rate.REQUEST, Rate.CONVERSATION)
 
 
 def _changes(seg) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from promptlint.templates import layouts_for_file
-from promptlint.templates.fills import _index, _tree
+from promptlint.templates.fills import _index, parsed_module
 
 YAML = """research_agent:
   template: >
@@ -27,7 +27,7 @@ class Service:
 
 def _origins(tmp_path: Path, service: str) -> dict[str, tuple[str, int] | None]:
     _index.cache_clear()
-    _tree.cache_clear()
+    parsed_module.cache_clear()
     folder = tmp_path / "app" / "prompts"
     folder.mkdir(parents=True)
     (tmp_path / "app" / "service.py").write_text(service)
@@ -78,7 +78,7 @@ def _task_origins() -> dict[tuple[int, str], tuple[str, int] | None]:
     from promptlint.templates.fills import with_inner
     from promptlint.templates.fills import _uppers
     _index.cache_clear()
-    _tree.cache_clear()
+    parsed_module.cache_clear()
     _uppers.cache_clear()
     path = TASKS / "guide" / "prompts" / "tasks.yml"
     out = {}
@@ -125,7 +125,7 @@ def test_the_finding_on_a_task_prompt_names_where_the_code_fills_it():
     takes `relevant_chunks`) and on the manual prompt names the line of the Python that fills them."""
     from promptlint import api
     _index.cache_clear()
-    _tree.cache_clear()
+    parsed_module.cache_clear()
     report = api.check([TASKS], api.Settings(), jobs=1)
     found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row,
               [(Path(r.span.filename).name, r.span.start.row) for r in d.related]) for d in report.diagnostics]

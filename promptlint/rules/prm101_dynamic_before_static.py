@@ -73,7 +73,7 @@ class DynamicBeforeStaticRule(Rule):
         every = impacts(layout)
         for imp in every:
             seg = imp.seg
-            if seg.kind in _OWN_RULE or imp.rate not in _WHAT:
+            if (seg.kind in _OWN_RULE and not _sorted_value(seg)) or imp.rate not in _WHAT:
                 continue
             severity = imp.severity
             if severity is None:
@@ -153,6 +153,14 @@ class DynamicBeforeStaticRule(Rule):
             related = [Related(prompt.span, "the prompt text")] if prompt.span is not None else []
             yield self.diagnostic(message, first.span or layout.site, severity=Severity.INFO, prompt=layout.id,
                                   related=related + text.related(first))
+
+
+def _sorted_value(seg) -> bool:
+    """True for serialized data in a fixed order (sorted keys, a dict written in the code: no PRM201
+    there) that has an impact of its own, i.e. whose content changes per request or per
+    conversation (`json.dumps(hits, sort_keys=True)` of data fetched with the user's message):
+    per-request content like any other."""
+    return seg.kind is Kind.SERIALIZED and bool(seg.ordered)
 
 
 MAX_MERGED = 5  # later values named with a finding: a few places to look at, not a listing

@@ -118,7 +118,7 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
         retrieved = _retrieved_names([s for cp in found for s in cp.segments])
         for layout in layouts:
             layout.set_retrieved = retrieved
-        return layouts
+        return _clock_marks(path, text, layouts)
     if kind == "template":
         result = template_segments(path, filename, text)
         if result.errors:
@@ -137,8 +137,22 @@ def layouts_for_file(path: Path, filename: str, text: str, settings_globs: list[
     end = segments[-1].span.end if segments and segments[-1].span and segments[-1].span.filename == filename \
         else Position(1, 1)
     part = Part(role=role, segments=segments, span=Span(filename, Position(1, 1), end))
-    return [PromptLayout(id=f"{filename}:1", site=site, source=source, parts=[part], templates=templates,
-                         newest_user=0 if role == "user" else None)]
+    return _clock_marks(path, text, [PromptLayout(id=f"{filename}:1", site=site, source=source, parts=[part],
+                                                  templates=templates, newest_user=0 if role == "user" else None)])
+
+
+def _clock_marks(path: Path, text: str, layouts: list[PromptLayout]) -> list[PromptLayout]:
+    """The layouts with the marks of their text that the project's Python replaces with the clock
+    (`<current_time>`) made timestamps (`replaced_fills`)."""
+    if not layouts:
+        return layouts
+    from .replaced_fills import clock_marks, split_marks
+    fills = clock_marks(path, text)
+    if fills:
+        for layout in layouts:
+            for part in layout.parts:
+                part.segments = split_marks(part.segments, fills, text, layout.site.filename)
+    return layouts
 
 
 def forget_project_readings() -> None:
@@ -146,8 +160,9 @@ def forget_project_readings() -> None:
     `fills`' index and trees, the tree states): called when a run starts, so a long-lived process
     (the API, the language server) reads an edited project again."""
     from . import fills, prompt_files, references
-    for memo in (references.names_in_code, references._tree_state, fills._index, fills._tree, fills._uppers,
-                 prompt_files._holds_web_files):
+    from .replaced_fills import _project_fills
+    for memo in (references.names_in_code, references._tree_state, fills._index, fills.parsed_module, fills._uppers,
+                 prompt_files._holds_web_files, _project_fills):
         memo.cache_clear()
 
 

@@ -75,7 +75,7 @@ def _uppers(path: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=64)
-def _tree(path: str) -> tuple[ast.AST, list[str]] | None:
+def parsed_module(path: str) -> tuple[ast.AST, list[str]] | None:
     """The parsed module and its lines (columns of `ast` count UTF-8 bytes)."""
     try:
         text = read_python(Path(path), MAX_BYTES)
@@ -141,7 +141,7 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
         if not exact and (keys.isdisjoint(fields) or not (any(n in literals for n in names)
                                                            or naming and not naming.isdisjoint(_uppers(py)))):
             continue
-        parsed = _tree(py)
+        parsed = parsed_module(py)
         fields_named = _defaults(parsed[0]) if parsed is not None else {}
         memo: dict = {}
         for func, call in _calls(parsed[0]) if parsed is not None else ():
@@ -160,7 +160,7 @@ def bindings(path: Path, names: tuple[str, ...], fields: frozenset[str]) -> dict
                     continue  # (a call that names the template may pass more than it reads)
                 for field, value in given.items():
                     if field in fields and field not in found:
-                        found[field] = _span(py, parsed[1], _producer(func, value, memo))
+                        found[field] = node_span(py, parsed[1], _producer(func, value, memo))
     return found
 
 
@@ -197,9 +197,9 @@ def _producer(func, value: ast.expr, memo: dict | None = None) -> ast.expr:
     calls of one function walk it once."""
     if not isinstance(value, ast.Name) or func is None:
         return value
-    table = _writes(func) if memo is None else memo.get(id(func))
+    table = name_writes(func) if memo is None else memo.get(id(func))
     if table is None:
-        table = memo[id(func)] = _writes(func)
+        table = memo[id(func)] = name_writes(func)
     writes, assigned = table
     names = writes.get(value.id, ())
     if len(names) != 1:
@@ -208,7 +208,7 @@ def _producer(func, value: ast.expr, memo: dict | None = None) -> ast.expr:
     return found.value if found is not None else value
 
 
-def _writes(func) -> tuple[dict[str, list[ast.Name]], dict[int, ast.Assign]]:
+def name_writes(func) -> tuple[dict[str, list[ast.Name]], dict[int, ast.Assign]]:
     """({name: the Name nodes of `func` (itself and everything inside) that store it}, {id of a
     Name that is the one target of an assignment: that assignment}), in `ast.walk` order."""
     writes: dict[str, list[ast.Name]] = {}
@@ -221,7 +221,7 @@ def _writes(func) -> tuple[dict[str, list[ast.Name]], dict[int, ast.Assign]]:
     return writes, assigned
 
 
-def _span(path: str, lines: list[str], node: ast.expr) -> Span:
+def node_span(path: str, lines: list[str], node: ast.expr) -> Span:
     """The node's span, 1-based rows and character columns, end exclusive."""
     def col(row: int, offset: int) -> int:
         line = lines[row - 1] if 0 < row <= len(lines) else ""

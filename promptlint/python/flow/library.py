@@ -214,9 +214,17 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = True  # `sorted(...)`: a list in a fixed order
     literal = literal or keyless_parameter(ev, data_node, frame) or named_keyless(data_node) or is_configured(segs) \
         or dict_keys_only(data_node)
+    if (ordered or literal) and src is not None and src.evidence and vol in (Volatility.PER_REQUEST,
+                                                                            Volatility.PER_CONVERSATION):
+        evidence = src.evidence  # in a fixed order, its content is what changes: say where it comes from
+    elif literal:
+        evidence = "a dict written in the code keeps its order"
+    elif ordered:
+        evidence = f"`{m.code(node.func)}` with sorted keys"
+    else:
+        evidence = f"`{m.code(node.func)}` without sorted keys"
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
-                  expr=m.code(node), ordered=ordered or literal,
-                  evidence="a dict written in the code keeps its order" if literal else f"`{m.code(node.func)}` without sorted keys")
+                  expr=m.code(node), ordered=ordered or literal, evidence=evidence)
     if not seg.ordered:
         keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
