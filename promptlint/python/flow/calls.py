@@ -21,6 +21,7 @@ from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
+from .wrapped import wrapped_at
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, is_none, most_volatile
 
 
@@ -112,7 +113,8 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             bound = self.bind(target, args, kwargs, frame, env, node)
             result = self.call_function(target, bound, frame.depth + 1, span)
             if result is not None:
-                return self.after_call(_rendered_by(result, target, span), node, self.forced(bound), frame)
+                result = wrapped_at(_rendered_by(result, target, span), target, span)
+                return self.after_call(result, node, self.forced(bound), frame)
             return self.opaque_call(node, self.forced(bound), frame)
         if isinstance(target, ClassRef):
             if len(args) == 1 and not kwargs and not isinstance(args[0], ast.Starred) and self.plain_str(target):
