@@ -35,7 +35,8 @@ PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "P
 RESULT_HINTS = ('"role": "tool"', "'role': 'tool'", 'role="tool"', '"type": "tool_result"', "'type': 'tool_result'",
                 '"function_call_output"', "'function_call_output'", "ToolMessage(", "FunctionMessage(")
 #: Words of semantic response caches (PRM401/402).
-CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
+CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params",
+               "import BaseCache")  # a LangChain cache class defined (python/semantic/classes.py)
 #: A memory or context class of an agent library that keeps a window of the conversation (PRM105:
 #: python/library_windows.py; the names of the library table).
 WINDOW_HINTS = history_windows.table().hints()
