@@ -114,3 +114,15 @@ def test_a_newest_first_query_turned_back_into_time_order_is_a_window_where_the_
 
 def test_ascending_single_record_log_and_unreversed_queries_are_not_windows():
     assert _report("newest_queries_clean.py") == []
+
+
+def test_a_store_read_put_in_time_order_then_turned_around_is_newest_first_where_it_is_turned():
+    # (`sorted(key=<time>)` then `.reverse()`, `.sort(key=<time>)` then `[::-1]`, a conversion given
+    # `sort_by_time=True` then `.reverse()`; each returned)
+    assert _report("newest_first.py") == [("newest_first.py", "PRM105", "info", 14, 9),
+                                          ("newest_first.py", "PRM105", "info", 25, 17),
+                                          ("newest_first.py", "PRM105", "info", 38, 9)]
+
+
+def test_time_order_restored_a_reversal_a_caller_asks_for_relevance_and_events_are_not_newest_first():
+    assert _report("newest_first_clean.py") == []
