@@ -111,3 +111,49 @@ CLEAN = HEAD + """
 
 def test_a_front_cut_of_documents_or_a_one_shot_list_is_no_window(tmp_path):
     assert [f for f in _found(tmp_path, CLEAN) if f[0] == "PRM105"] == []
+
+
+TAKEN = HEAD + """
+    def reply_summarised(history, question, max_tokens):
+        kept = list(history)
+        pruned = []
+        while count(kept) > max_tokens:
+            oldest = kept.pop(0)
+            pruned.append(oldest)
+        return client.chat.completions.create(
+            model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *kept,
+                                      {"role": "user", "content": question}])
+
+
+    class Memory:
+        max_tokens = 2000
+
+        def prune(self, memories: list[Message]) -> list[Message]:
+            new_memories = memories[:]
+            pruned_memories = []
+            while count(new_memories) > self.max_tokens:
+                pruned_memory = new_memories.pop(0)
+                pruned_memories.append(pruned_memory)
+            return new_memories
+"""
+
+TAKEN_CLEAN = HEAD + """
+    def answer(history, question, jobs):
+        notes = []
+        while len(jobs) > 0:
+            job = jobs.pop(0)
+            notes.append(job.run())
+        return client.chat.completions.create(
+            model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *history,
+                                      {"role": "user", "content": question + "\\n".join(notes)}])
+"""
+
+
+def test_the_oldest_messages_taken_out_until_the_history_fits_are_a_window(tmp_path):
+    # (each popped message kept, to be summarised: the list still loses its oldest on every turn)
+    found = [f for f in _found(tmp_path, TAKEN) if f[0] == "PRM105"]
+    assert found == [("PRM105", "warning", 15), ("PRM105", "info", 29)]
+
+
+def test_items_taken_off_a_work_queue_are_no_window(tmp_path):
+    assert [f for f in _found(tmp_path, TAKEN_CLEAN) if f[0] == "PRM105"] == []

@@ -90,14 +90,39 @@ def test_which_methods_are_the_read_method_of_a_message_store():
     assert found == ["ChatMemory.get", "ChatMemory.aload", "Cache.get"]
 
 
+def test_which_methods_read_the_newest_records_of_a_message_store():
+    from promptlint.python.flow.windows import reads_newest_stored
+    tree = ast.parse(
+        "class MessageHistory:\n    def get_recent(self): pass\n    def get_relevant(self): pass\n"
+        "    def load_latest(self): pass\n    def recent(self): pass\n"
+        "class EventLog:\n    def get_recent(self): pass\n"
+        "class Index:\n    def get_latest(self): pass\n")
+    found = [f"{c.name}.{f.name}" for c in tree.body for f in c.body if reads_newest_stored(f, c)]
+    assert found == ["MessageHistory.get_recent", "MessageHistory.load_latest"]
+
+
 def test_a_newest_first_query_turned_back_into_time_order_is_a_window_where_the_limit_is():
     # (a search body's `size`, SQL `ORDER BY ... DESC LIMIT ?`, `.order_by(x.desc()).limit(k)`,
-    # `.sort("at", -1).limit(k)`; each reversed)
+    # `.sort("at", -1).limit(k)`, a query object's `num_results=k` sorted by `q.sort_by("ts", asc=False)`
+    # in a history class's `get_recent`; each reversed)
     assert _report("newest_queries.py") == [("newest_queries.py", "PRM105", "info", 14, 64),
                                             ("newest_queries.py", "PRM105", "info", 27, 13),
                                             ("newest_queries.py", "PRM105", "info", 38, 55),
-                                            ("newest_queries.py", "PRM105", "info", 47, 78)]
+                                            ("newest_queries.py", "PRM105", "info", 47, 78),
+                                            ("newest_queries.py", "PRM105", "info", 56, 107)]
 
 
 def test_ascending_single_record_log_and_unreversed_queries_are_not_windows():
     assert _report("newest_queries_clean.py") == []
+
+
+def test_a_store_read_put_in_time_order_then_turned_around_is_newest_first_where_it_is_turned():
+    # (`sorted(key=<time>)` then `.reverse()`, `.sort(key=<time>)` then `[::-1]`, a conversion given
+    # `sort_by_time=True` then `.reverse()`; each returned)
+    assert _report("newest_first.py") == [("newest_first.py", "PRM105", "info", 14, 9),
+                                          ("newest_first.py", "PRM105", "info", 25, 17),
+                                          ("newest_first.py", "PRM105", "info", 38, 9)]
+
+
+def test_time_order_restored_a_reversal_a_caller_asks_for_relevance_and_events_are_not_newest_first():
+    assert _report("newest_first_clean.py") == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import (added_marks, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
                history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, library_windows, marker_blocks, memory_windows, newest_marks, newest_queries,
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks, newest_queries,
                newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts,
                summary_heads, system_hoists, unseen_templates)
 
@@ -77,7 +77,7 @@ def _gates(module, evaluator) -> None:
     (`history_loads`) a conversation loaded as its newest turns, one handed to a helper that keeps its newest
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
     to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
-    (`memory_windows`) or read back by a newest-first query (`newest_queries`), a running summary rewritten as
+    (`memory_windows`), read back by a newest-first query (`newest_queries`) or newest first (`newest_first`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
     into the Responses API's instructions (`system_hoists`) or to the head of the list a converter builds
@@ -124,6 +124,8 @@ def _gates(module, evaluator) -> None:
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
     if newest_queries.might_hold(module.source):
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
+    if newest_first.might_hold(module.source):
+        module.facts["newest_first"] = newest_first.newest_first(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:
         module.facts["summary_heads"] = summary_heads.summary_heads(module)
     if "max_prompt_tokens" in module.source:

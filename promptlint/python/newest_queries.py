@@ -1,7 +1,8 @@
 """A conversation read back as its newest messages by a query: facts for PRM105 (the rule judges them).
 
-The read method of a message store (`get_messages`, or `get` / `load` of a class that keeps a
-conversation: `flow.windows.reads_conversation`, `reads_stored_messages`) that asks its storage
+The read method of a message store (`get_messages`, `get` / `load` of a class that keeps a
+conversation, or its `get_recent`: `flow.windows.reads_conversation`, `reads_stored_messages`,
+`reads_newest_stored`) that asks its storage
 for the newest `k` records, newest first, and turns them back into time order keeps a sliding
 window: once the conversation is longer than `k`, its oldest message drops out on every new
 turn, so the history sent from it never matches the previous request's prefix. The storage is
@@ -10,7 +11,8 @@ not read here; the query's words are the evidence, all in that one function:
 - a limit given by a value that is not a constant of at most two (`"size": top_k`, `LIMIT ?` with
   the count passed, `.limit(n)`, `limit=n`), in a query that sorts newest first (a dict with a
   `sort` / `order` entry whose text says `desc`, SQL text `ORDER BY ... DESC ... LIMIT`, a call
-  `.order_by(...desc...)` or `.sort(..., -1)` / `DESCENDING`);
+  `.order_by(...desc...)` or `.sort(..., -1)` / `DESCENDING` / `asc=False`, also set on the query
+  object after it is made: `q = FilterQuery(num_results=k)` then `q.sort_by("ts", asc=False)`);
 - and a reversal of what it read (`rows.reverse()`, `reversed(rows)`, `rows[::-1]`): the newest
   `k`, turned back into time order, are what it returns.
 
@@ -22,14 +24,16 @@ from __future__ import annotations
 import ast
 import re
 
-from .flow.windows import method_class, reads_conversation, reads_stored_messages
+from .flow.windows import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
 from .walk import subtree
 
 #: Text of a module that may hold the shape: a reversal and a descending order.
-TEXT = re.compile(r"(?i)\bdesc|DESCENDING|, -1\)")
+TEXT = re.compile(r"(?i)\bdesc|DESCENDING|, -1\)|\basc(?:ending)?\s*=\s*False")
 _SQL = re.compile(r"(?is)\bORDER\s+BY\s+[\w.\"`]+\s+DESC\b.*\bLIMIT\b")
 _LIMIT_KEYS = frozenset({"size", "limit", "top_k", "n", "k"})
 _SORT_KEYS = frozenset({"sort", "order", "order_by", "sort_by"})
+#: Keywords of a call that limit how many records a query returns.
+_CALL_LIMITS = ("limit", "size", "num_results", "top_k")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -59,7 +63,8 @@ def newest_queries(module) -> list[ast.AST]:
 
 
 def _reader(func, stack) -> bool:
-    return reads_conversation(func.name) or reads_stored_messages(func, method_class(stack, func))
+    cls = method_class(stack, func)
+    return reads_conversation(func.name) or reads_stored_messages(func, cls) or reads_newest_stored(func, cls)
 
 
 def _reversed(func) -> bool:
@@ -90,10 +95,33 @@ def _newest_limit(module, func) -> ast.AST | None:
             return n.args[0]
         if isinstance(n, ast.Call):
             kw = {k.arg: k.value for k in n.keywords if k.arg}
-            limit = next((kw[k] for k in ("limit", "size") if k in kw and _counted(kw[k])), None)
-            if limit is not None and any(_descending(module, kw[k]) for k in kw if k in _SORT_KEYS):
+            limit = next((kw[k] for k in _CALL_LIMITS if k in kw and _counted(kw[k])), None)
+            if limit is not None and (any(_descending(module, kw[k]) for k in kw if k in _SORT_KEYS)
+                                      or _sorted_later(module, func, n)):
                 return limit
     return None
+
+
+def _sorted_later(module, func, call) -> bool:
+    """True when the query object `call` makes is bound to a name that a descending sort is set on in
+    `func`: `q = FilterQuery(..., num_results=k)` then `q.sort_by("ts", asc=False)`."""
+    names = {t.id for a in subtree(func) if isinstance(a, ast.Assign) and a.value is call
+             for t in a.targets if isinstance(t, ast.Name)}
+    for n in subtree(func) if names else ():
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _SORT_KEYS \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id in names \
+                and (any(_descending(module, a) for a in n.args) or _descending_flag(n)):
+            return True
+    return False
+
+
+def _descending_flag(call) -> bool:
+    """True for a sort call told newest first by a flag: `asc=False`, `ascending=False`, `desc=True`."""
+    for k in call.keywords:
+        if isinstance(k.value, ast.Constant) and (k.arg in ("asc", "ascending") and k.value.value is False
+                                                   or k.arg in ("desc", "descending") and k.value.value is True):
+            return True
+    return False
 
 
 def _counted(node) -> bool:
@@ -112,7 +140,8 @@ def _descending_chain(module, node) -> bool:
     """True for a call chain with a descending sort before `.limit(...)`: `.order_by(T.ts.desc())`,
     `.order_by(desc(T.ts))`, `.sort("ts", -1)`, `.sort("ts", DESCENDING)`."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr in ("order_by", "sort", "sort_by") and any(_descending(module, a) for a in node.args):
+        if node.func.attr in ("order_by", "sort", "sort_by") and (any(_descending(module, a) for a in node.args)
+                                                                 or _descending_flag(node)):
             return True
         node = node.func.value
     return False

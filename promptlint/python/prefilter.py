@@ -35,7 +35,8 @@ PROMPT_HINTS = ("system_prompt", ".instructions", ".render(", "get_template", "P
 RESULT_HINTS = ('"role": "tool"', "'role': 'tool'", 'role="tool"', '"type": "tool_result"', "'type': 'tool_result'",
                 '"function_call_output"', "'function_call_output'", "ToolMessage(", "FunctionMessage(")
 #: Words of semantic response caches (PRM401/402).
-CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params")
+CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_params",
+               "import BaseCache")  # a LangChain cache class defined (python/semantic/classes.py)
 #: A memory or context class of an agent library that keeps a window of the conversation (PRM105:
 #: python/library_windows.py; the names of the library table).
 WINDOW_HINTS = history_windows.table().hints()
@@ -88,11 +89,11 @@ _FUNCTIONS_GROWN = re.compile(r"functions[ \t]{0,4}\.(?:append|extend|insert)\("
 VOLATILE_HINTS = ("uuid", "now(", "random.", "time()")
 
 #: A conversation cut in a helper of its own (PRM105): a file naming messages or a history and one
-#: of these (a slice from the end, a newest-first walk, a pop of the first items or at an index
+#: of these (a slice from the end, a newest-first walk or a list turned around, a pop of the first items or at an index
 #: computed from the length, LangChain's trim_messages or a call named for trimming, a deletion at an index, a walk by index
 #: from the end (`k = len(xs) - 1`, `range(len(xs) - 1, 0, -1)`), a message's content replaced),
 #: or a `while` loop and a pop (`.pop()`: until it fits).
-CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]"
+CUT_HINTS = re.compile(r"\[[ \t]{0,4}(?:-[^\]\n]{1,40}:[ \t]{0,4}\]|len\()|reversed\(|\[::-1\]|\.reverse\(\)"
                        r"|\.pop\((?:0|1|len\()|trim\w{0,40}\(|\bdel [\w.]{1,60}\[[^\]\n]{1,60}\]"
                        r"|= len\([\w.]{1,60}\) - 1\b|range\(len\([\w.]{1,60}\) - 1, [^\n]{0,40}-1\)"
                        r"|\[[\"']content[\"']\] = ")

@@ -90,6 +90,11 @@ _CUT_MESSAGES = {
                        "oldest message drops out on every new turn, so the history sent from it never matches the "
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
+    "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
+                     "around): every new message is put at the head of the history, so the history sent from it "
+                     "never shares a prefix with the previous request's (the request that sends it is not linked "
+                     "here: how much it costs is not known); return it oldest first, and add each new message at "
+                     "its end"),
     "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                     "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
                     "the newest few changes on every turn and the history after it never matches the prefix cached "
@@ -228,8 +233,12 @@ class HistoryWindowRule(Rule):
     return messages, `-> list[Message]`), also when what it returns converts each kept item one for
     one (`for r in rows[-k:]: out.append(convert(r))`); and one that asks its storage for the newest
     `k` records newest first and turns them back into time order (`{"size": k, "sort": [{"ts":
-    {"order": "desc"}}]}`, `ORDER BY ts DESC LIMIT ?`, `.order_by(T.ts.desc()).limit(k)`, then
-    `rows.reverse()`): info, where the limit is.
+    {"order": "desc"}}]}`, `ORDER BY ts DESC LIMIT ?`, `.order_by(T.ts.desc()).limit(k)`,
+    `q = FilterQuery(num_results=k)` then `q.sort_by("ts", asc=False)`, also in a history class's
+    `get_recent(top_k)`; then `rows.reverse()`): info, where the limit is. A read that puts the
+    conversation in time order and then turns it around (`sorted(rows, key=<a time>)` then
+    `rows.reverse()`) returns it newest first, every new message at its head: info, where it is
+    turned.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
     with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic
 from ..profiles.semantic_caches import table
 from ..python.semantic import EXPLICIT_NONE, MISSING, NO_OPTION, Site, TtlSetting, find_sites, ttl_setting
+from ._defined_caches import findings as defined_cache_findings
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,6 +45,13 @@ class SemanticCacheWithoutTtlRule(Rule):
 
     A TTL passed as a variable or read from configuration counts as set; `ttl=None` does not.
 
+    In the code of a cache library itself, a semantic cache class (a cache that matches by
+    similarity, with read and write methods) is judged as every cache made from it: a warning at
+    its constructor when it sets no expiry anywhere, or when the TTL its constructor takes is kept
+    but never sent by its write methods (they send only a per-call TTL); info when that TTL
+    defaults to None, and where a read resets an entry's expiry on every hit (a sliding TTL: an
+    answer asked for often never expires).
+
     ## Fix safety
     No fix is offered: how long an answer stays true is a product decision. The message
     proposes a TTL.
@@ -58,6 +66,7 @@ class SemanticCacheWithoutTtlRule(Rule):
             setting = ttl_setting(site, module)
             if setting.state in _NEVER_EXPIRE:
                 yield self.diagnostic(self.message(site, setting, module), module.span(site.node))
+        yield from defined_cache_findings(self, module)
 
     @staticmethod
     def message(site: Site, setting: TtlSetting, module: "Module") -> str:

@@ -94,6 +94,16 @@ def dropped_until(stmt) -> str | None:
     return None
 
 
+def taken_until(stmt) -> str | None:
+    """The name of the list `old = name.pop(0)` (or `name.pop()`) takes an item out of, in a `while`
+    loop that runs until a size fits: the oldest messages dropped until the conversation fits, each
+    kept to be summarised or logged (`while tokens > budget: pruned.append(messages.pop(0))` reads
+    as an append), else None."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+        return dropped_until(ast.Expr(value=stmt.value))
+    return None
+
+
 def front_indices(loop: tuple, index: str, listed: str) -> bool:
     """True when the loop `loop` (iterable node, bindings before it, outer loop) walks as `index`
     the first indices of a list up to a bound that is not its length: `range(cut)`,

@@ -21,7 +21,7 @@ from .builder_facts import receiver
 from .handed import rebind_handed
 from .loop_shapes import enumerated, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
-                   newest_first, rewritten, runs_until_it_fits, walks_back)
+                   newest_first, rewritten, runs_until_it_fits, taken_until, walks_back)
 from .newest_iters import newest_by_method
 from .keyed_targets import keyed, keyed_list, merged_item, path_binding
 from .readings import reading
@@ -460,6 +460,8 @@ class ScopesMixin:
                 env[name] = th
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
                 env[name] = _shared("window", node=stmt, prev=env[name], name=name)
+            elif frame.fitting and (taken := taken_until(stmt)) in env:  # `old = messages.pop(0)` until it fits
+                env[taken] = _shared("window", node=stmt.value, prev=env[taken], name=taken)
             elif cut is not None:
                 if held is not None:
                     env[cut.id] = _shared("window", node=stmt.value, prev=held, name=cut.id)

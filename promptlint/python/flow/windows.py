@@ -493,6 +493,21 @@ def reads_stored_messages(func, cls) -> bool:
     return note is not None and bool(_words(ast.unparse(note)) & _MESSAGE_TYPES)
 
 
+#: Words of a method's name that say it reads the newest records (`get_recent`, `load_latest`).
+_NEWEST_WORDS = frozenset({"recent", "latest", "last", "newest", "tail"})
+
+
+def reads_newest_stored(func, cls) -> bool:
+    """True for a method named by a read verb and a word of the newest (`get_recent`, `load_latest`)
+    of a class whose name says it keeps a conversation (`MessageHistory.get_recent`): the read of a
+    message store that returns its newest messages. Names are the evidence."""
+    if cls is None or func is None:
+        return False
+    found = _words(func.name)
+    return bool(found & _READ_VERBS) and bool(found & _NEWEST_WORDS) and not found & _NOT_READ \
+        and bool(_words(cls.name) & _STORE_NOUNS) and not _words(cls.name) & _NOT_READ
+
+
 def method_class(stack: list, func):
     """The class whose method `func` is (the node directly around it in `stack`, a walk's open
     scopes, outermost first), or None."""

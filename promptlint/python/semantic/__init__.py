@@ -5,6 +5,8 @@
 - `settings`: `ttl_setting(site, module)` and `threshold_setting(site)` read what a site sets;
 - `scopes`: one walk over the `ast` tree (scopes, bindings, calls, dicts) and the helpers that
   follow names bound once.
+- `classes`: `defined_caches(module)` lists the semantic cache classes the module itself defines (the
+  cache library's own code) with what their code does with a TTL.
 
 The libraries themselves (names, parameters, defaults, sources) are data:
 `promptlint/profiles/semantic_caches.toml`. Verdicts and messages belong to the rules PRM401 and
