@@ -8,8 +8,10 @@ PRM107, over PRM104, over PRM106, over PRM101). For one rule at one place the st
 then the one with more evidence (a related location; not a name-only guess, `Diagnostic.name_only`),
 then the one that knows more of the request (the longer message). A file's PRM001 found by its
 own analysis and by the analyses of the files that import it is one finding whose related
-locations are every importer's; so is the finding of a rule that `merges_related` (`PRM107`) at one
-place that several prompts reach (a template placeholder): the related locations of each, once.
+locations are every importer's; so is the finding of a rule that `merges_related` (`PRM107`, `PRM202`)
+at one place that several prompts reach (a template placeholder, a helper's loop): the related
+locations of each, once (of a finding of another severity, the places it only names: a caller's
+`list(s)` where PRM202's set was made a list).
 """
 from __future__ import annotations
 
@@ -46,6 +48,9 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         old = best.get(key)
         if old is not None and (d.code == "PRM001" or d.code in merging and d.severity is old.severity):
             best[key] = _merged(old, d)
+        elif old is not None and d.code in merging:  # (another severity: the places it only names, kept)
+            keep, other = (d, old) if strength(d) > strength(old) else (old, d)
+            best[key] = _merged(keep, replace(other, related=[r for r in other.related if not r.evidence]))
         elif old is None or strength(d) > strength(old):
             best[key] = d
     specific = _specificity()
