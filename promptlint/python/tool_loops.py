@@ -10,7 +10,8 @@ model may call, `functions`) or by its class: a class named for tools (`ToolRegi
 `self._specs`) registers a tool with each call. The items may also be applied to such a method
 by a call rather than a loop (`map(self.register, paths)`, a toolz `pipe(paths, ...,
 map(partial(self.register, strict=False)), list)`): the order of the iterable handed to the call
-is the tools' order (`applied_in_call`)."""
+is the tools' order (`applied_in_call`). A function named for tools (`async def list_tools(self)`)
+that returns the list its loop grows gives that list as its tools, whatever the list's name."""
 from __future__ import annotations
 
 import ast
@@ -125,6 +126,20 @@ def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
     return found - fresh
 
 
+def _returned_grown(loop, func) -> set[str]:
+    """The local lists the loop's body grows (`schema.append(...)`) that `func` returns (`return
+    schema`), whatever their names: of a function named for tools (`async def list_tools(self)`),
+    the tools list it gives its callers."""
+    returned = {n.value.id for n in subtree(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    grown = set()
+    for node in subtree(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in returned:
+            grown.add(node.func.value.id)
+    fresh = {t.id for n in subtree(loop) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return grown - fresh
+
+
 def _sorted_later(func, names: set[str]) -> bool:
     """True when the function sorts one of the lists (`tools.sort(...)`, `sorted(self._tools)`):
     its order is then made stable after the loop."""
@@ -150,7 +165,7 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     adders = _adders(cls, finder.m) if cls is not None and "self." in finder.m.code(loop) else None
     if not adders and not _mentions_tools(finder.m, loop):
         return False  # (no adder is called, and no name of the loop says tools: it grows no tools list)
-    names = _grown(loop, adders)
+    names = _grown(loop, adders) or (_returned_grown(loop, func) if tools_named(func.name) else set())
     if not names or _sorted_later(func, names) or _sorted_by_receivers(finder, func, names):
         return False
     return _ordered_by(finder, loop, loop.iter, func, frame)

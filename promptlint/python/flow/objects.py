@@ -107,7 +107,7 @@ def _filled_later(value) -> bool:
     return isinstance(value, (Seq, Mapping)) and not value.items and not getattr(value, "repeated", False)
 
 
-def _optional_of(ann):
+def optional_of(ann):
     """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
     if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
             and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
@@ -149,6 +149,19 @@ def _instance_class(module, c: ast.ClassDef, self_value) -> tuple:
     if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
         return self_value.args[0].module, self_value.args[0].node
     return module, c
+
+
+def mcp_sdk_instance(module, ann) -> Obj | None:
+    """An object of the MCP SDK (`mcp.ClientSession`, `mcp.client.session.ClientSession`) that an
+    annotation names (`session: ClientSession`, `self.client_session: ClientSession | None = None`),
+    built where we cannot see: its `list_tools()` is a server's listing (methods._mcp_session);
+    else None."""
+    ann = optional_of(ann)
+    if isinstance(ann, (ast.Name, ast.Attribute)):
+        qual = module.qualified_name(ann) or ""
+        if qual.startswith("mcp.") and qual.rsplit(".", 1)[-1][:1].isupper():
+            return Obj(qual, span=module.span(ann), node=ann)
+    return None
 
 
 def _is_builtin_annotation(ann) -> bool:
@@ -273,6 +286,9 @@ class ObjectsMixin:
             typed = self._annotated_instance(cls_module, c, attr, ann)
             if typed is not None and all(_unknown(self.text_of(v, frame)) and not isinstance(v, Obj) for v in values):
                 return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
+            sdk = mcp_sdk_instance(cls_module, ann) if ann is not None else None
+            if sdk is not None and not any(isinstance(v, Obj) for v in values):
+                values.append(sdk)  # `self.session: ClientSession | None = None`, opened where we cannot see
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return self._configured(module, cls, attr, self_value)
 
@@ -294,7 +310,7 @@ class ObjectsMixin:
         the messages of a conversation, whatever the list is named."""
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
             return False
-        item = _optional_of(ann.slice)
+        item = optional_of(ann.slice)
         if not isinstance(item, (ast.Name, ast.Attribute)):
             return False
         ref = self.eval(item, self.module_frame(module), {})
@@ -309,7 +325,7 @@ class ObjectsMixin:
         if ann is None:
             ann = next((s.annotation for s in c.body if isinstance(s, ast.AnnAssign)
                         and isinstance(s.target, ast.Name) and s.target.id == attr), None)
-        ann = _optional_of(ann)
+        ann = optional_of(ann)
         if ann is None or _is_builtin_annotation(ann):
             return None
         found = self._class_for_annotation(Frame(module=module, cls=c, module_level=True), ann)
@@ -473,6 +489,8 @@ class ObjectsMixin:
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:
                 return Obj(f"instance:{cls.node.name}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
+        if ann is not None and (sdk := mcp_sdk_instance(m, ann)) is not None:
+            return sdk  # `session: ClientSession`: an MCP client session handed in
         found = classify.classify_name(name)
         span = m.span(param)
         if found:
