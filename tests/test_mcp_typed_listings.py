@@ -2,8 +2,9 @@
 known by a type, not by a call the code makes: a session attribute annotated `ClientSession | None`
 (opened where we cannot see), a connector parameter annotated with a class of the tree whose own
 `list_tools()` lists its session's tools (its callers hand it an element of a list), a session
-parameter annotated `ClientSession`, and a function named for tools that returns the list its loop
-fills (`schema`). Info: one server's order is usually stable, which MCP does not promise. A sorted
+parameter annotated `ClientSession`, a function named for tools that returns the list its loop
+fills (`schema`), and the `.tools` of a result checked to be an MCP `ListToolsResult` (an actor's
+reply). Info: one server's order is usually stable, which MCP does not promise. A sorted
 listing and a list of names stay clean. Fixtures under fixtures/mcp_listings/."""
 from __future__ import annotations
 
@@ -29,20 +30,24 @@ def _check(tmp_path, monkeypatch):
 def test_typed_sessions_and_connectors_are_listings(tmp_path, monkeypatch):
     # (main: none of them; a session or connector known only by its annotation was not a listing)
     root, found = _check(tmp_path, monkeypatch)
+    actor = (root / "app" / "actor.py").read_text()
     adapter = (root / "app" / "adapter.py").read_text()
     workbench = (root / "app" / "workbench.py").read_text()
+    at_actor = pos(actor, "listed.tools:\n            schema")
     at_adapter = pos(adapter, "await connector.list_tools()")
     at_bench = pos(workbench, "(await session.list_tools()).tools")
     assert [(d.code, d.span.filename, d.span.start.row, d.span.start.column, d.severity.value) for d in found] == [
+        ("PRM203", "app/actor.py", at_actor.row, at_actor.column, "info"),
         ("PRM203", "app/adapter.py", at_adapter.row, at_adapter.column, "info"),
         ("PRM203", "app/workbench.py", at_bench.row, at_bench.column, "info")]
     assert all(d.message.endswith(STABLE) and not d.name_only for d in found)
+    assert "for tool in sorted(listed.tools, key=lambda tool: tool.name):" in apply_edits(actor, found[0].fix.edits)
     # where the connector's own method lists them
     connectors = (root / "app" / "connectors.py").read_text()
-    assert [(r.span.filename, r.span.start.row) for r in found[0].related] == [
+    assert [(r.span.filename, r.span.start.row) for r in found[1].related] == [
         ("app/connectors.py", pos(connectors, "self.client_session.list_tools()").row)]
     # the safe fix sorts the listing by tool name (MCP `Tool` objects have no `<`)
-    fixed = apply_edits(adapter, found[0].fix.edits)
+    fixed = apply_edits(adapter, found[1].fix.edits)
     assert "for tool in sorted(await connector.list_tools(), key=lambda tool: tool.name):" in fixed
 
 
@@ -54,6 +59,9 @@ def test_sorted_listings_and_names_are_clean(tmp_path, monkeypatch):
     bench.write_text(bench.read_text().replace("(await session.list_tools()).tools:\n            schema",
                                                "sorted((await session.list_tools()).tools, key=lambda t: t.name):\n"
                                                "            schema"))
+    actor = root / "app" / "actor.py"
+    actor.write_text(actor.read_text().replace("in listed.tools:\n            schema",
+                                               "in sorted(listed.tools, key=lambda t: t.name):\n            schema"))
     adapter = root / "app" / "adapter.py"
     adapter.write_text(adapter.read_text().replace("connector: BaseConnector)", "connector: SortedConnector)"))
     assert api.check([Path(".")], api.Settings(), jobs=1).diagnostics == []

@@ -17,7 +17,8 @@ from __future__ import annotations
 import ast
 import re
 
-from ..model import Kind, Part
+from ..classify import MCP_LISTING
+from ..model import Kind, Part, Segment, Volatility
 from .flow.values import Alt, Text
 from .candidates import _inside, name_parts, tools_named
 from .module import attribute_chain
@@ -211,6 +212,9 @@ def _ordered_by(finder, node, iter_node, func, frame) -> bool:
     # `paths = [p] if p.is_file() else p.glob("*.py")`: where the listing is made
     seg = _listing_option(finder, value, func, frame) if isinstance(value, Alt) else None
     seg = seg or ev._order_of(value, iter_node, frame)
+    if seg is None and _checked_listing(finder.m, iter_node, func):
+        seg = ev.unordered_at(Segment(span=span, kind=Kind.UNORDERED_ITERATION, volatility=Volatility.UNKNOWN,
+                                      expr=finder.m.code(iter_node), evidence=MCP_LISTING), iter_node, frame)
     if seg is None or seg.anchor is None:
         return False  # the order was lost elsewhere (reported there), or not at all
     if not _inside(seg.anchor.span, span):
@@ -222,6 +226,22 @@ def _ordered_by(finder, node, iter_node, func, frame) -> bool:
         span = seg.anchor.span
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
     return True
+
+
+def _checked_listing(module, iter_node, func) -> bool:
+    """True for `result.tools` where `func` checks that `result` is an MCP `ListToolsResult`
+    (`assert isinstance(result, ListToolsResult)`, `if isinstance(...)`): a server's tool listing,
+    whatever call gave it (`await self._actor.call("list_tools", None)`)."""
+    if not (isinstance(iter_node, ast.Attribute) and iter_node.attr == "tools" and isinstance(iter_node.value, ast.Name)):
+        return False
+    name = iter_node.value.id
+    for node in subtree(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+            qual = module.qualified_name(node.args[1]) or ""
+            if qual.startswith("mcp.") and qual.endswith(".ListToolsResult"):
+                return True
+    return False
 
 
 def _listing_option(finder, value, func, frame):
