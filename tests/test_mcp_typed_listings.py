@@ -3,8 +3,8 @@ known by a type, not by a call the code makes: a session attribute annotated `Cl
 (opened where we cannot see), a connector parameter annotated with a class of the tree whose own
 `list_tools()` lists its session's tools (its callers hand it an element of a list), a session
 parameter annotated `ClientSession`, a function named for tools that returns the list its loop
-fills (`schema`), and the `.tools` of a result checked to be an MCP `ListToolsResult` (an actor's
-reply). Info: one server's order is usually stable, which MCP does not promise. A sorted
+fills (`schema`), the `.tools` of a result checked to be an MCP `ListToolsResult` (an actor's
+reply), and the servers of a dict attribute annotated `Dict[str, McpWorkbench]` walked by a loop. Info: one server's order is usually stable, which MCP does not promise. A sorted
 listing and a list of names stay clean. Fixtures under fixtures/mcp_listings/."""
 from __future__ import annotations
 
@@ -36,9 +36,12 @@ def test_typed_sessions_and_connectors_are_listings(tmp_path, monkeypatch):
     at_actor = pos(actor, "listed.tools:\n            schema")
     at_adapter = pos(adapter, "await connector.list_tools()")
     at_bench = pos(workbench, "(await session.list_tools()).tools")
+    aggregate = (root / "app" / "aggregate.py").read_text()
+    at_servers = pos(aggregate, "listed:")
     assert [(d.code, d.span.filename, d.span.start.row, d.span.start.column, d.severity.value) for d in found] == [
         ("PRM203", "app/actor.py", at_actor.row, at_actor.column, "info"),
         ("PRM203", "app/adapter.py", at_adapter.row, at_adapter.column, "info"),
+        ("PRM203", "app/aggregate.py", at_servers.row, at_servers.column, "info"),
         ("PRM203", "app/workbench.py", at_bench.row, at_bench.column, "info")]
     assert all(d.message.endswith(STABLE) and not d.name_only for d in found)
     assert "for tool in sorted(listed.tools, key=lambda tool: tool.name):" in apply_edits(actor, found[0].fix.edits)
@@ -62,6 +65,8 @@ def test_sorted_listings_and_names_are_clean(tmp_path, monkeypatch):
     actor = root / "app" / "actor.py"
     actor.write_text(actor.read_text().replace("in listed.tools:\n            schema",
                                                "in sorted(listed.tools, key=lambda t: t.name):\n            schema"))
+    aggregate = root / "app" / "aggregate.py"
+    aggregate.write_text(aggregate.read_text().replace("for tool in listed:", "for tool in sorted(listed, key=str):"))
     adapter = root / "app" / "adapter.py"
     adapter.write_text(adapter.read_text().replace("connector: BaseConnector)", "connector: SortedConnector)"))
     assert api.check([Path(".")], api.Settings(), jobs=1).diagnostics == []
