@@ -16,8 +16,8 @@ from .containers import one_of_table
 from .variants import dict_variants, list_variants, one_dict
 from .keyed import filled_dict
 from .library import KNOWN
-from .class_facts import self_annotation
-from .objects import mcp_sdk_instance, optional_of
+from .class_facts import optional_of
+from .mcp_clients import item_annotation, mcp_sdk_instance
 from .text import const_str, slice_segment
 from .turn_text import writes_turn
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -150,7 +150,7 @@ class MethodsMixin:
         a = frame.func.args
         param = next((p for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if p.arg == recv.id), None)
         ann = optional_of(param.annotation) if param is not None and param.annotation is not None else \
-            _item_annotation(frame, recv.id)
+            item_annotation(frame, recv.id)
         if ann is None:
             return base
         cls = self._class_for_annotation(frame, ann) if isinstance(ann, (ast.Name, ast.Attribute, ast.Constant)) else None
@@ -429,33 +429,6 @@ def _view(mapping: Mapping, method: str) -> Seq:
 def _instance(value) -> bool:
     """An instance of a class of the analysed tree (its methods can be read)."""
     return isinstance(value, Obj) and value.node is not None and value.qualname.startswith("instance:")
-
-
-def _item_annotation(frame, name: str):
-    """The annotation of the items of the container attribute (`self._workbenches: Dict[str,
-    McpWorkbench] = {}`) that a `for` loop of the frame's function walks with `name` as (part of)
-    its target (`for key, wb in self._workbenches.items()`, `.values()`, `for wb in self._pool`):
-    the dict's value type or the list's item type (`Optional` removed); else None."""
-    for loop in (n for n in ast.walk(frame.func) if isinstance(n, (ast.For, ast.AsyncFor))):
-        targets = loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target]
-        if not any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            continue
-        it, view = loop.iter, ""
-        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr in ("items", "values") \
-                and not it.args:
-            it, view = it.func.value, it.func.attr
-        if not (isinstance(it, ast.Attribute) and isinstance(it.value, ast.Name) and it.value.id == "self") \
-                or frame.cls is None:
-            return None
-        ann = self_annotation(frame.cls, it.attr)
-        if not isinstance(ann, ast.Subscript):
-            return None
-        args = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
-        if view == "items" and (len(args) != 2 or not isinstance(loop.target, ast.Tuple)
-                                or len(targets) != 2 or getattr(targets[1], "id", None) != name):
-            return None
-        return optional_of(args[-1])
-    return None
 
 
 def _mcp_session(base, module) -> bool:

@@ -20,7 +20,9 @@ from .budget import SPENT
 from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, declares, grown,
                           grown_at_setup, held_writes, holds_conversation, members_named, message_list, none_default,
                           required_field, self_annotation, self_assigns, stepped, unannotated, walk_statements)
+from .class_facts import optional_of
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
+from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .keyed_attrs import written
@@ -107,19 +109,6 @@ def _filled_later(value) -> bool:
     return isinstance(value, (Seq, Mapping)) and not value.items and not getattr(value, "repeated", False)
 
 
-def optional_of(ann):
-    """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
-    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
-            and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
-        ann = ann.slice
-    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
-        ann = sides[0] if len(sides) == 1 else None
-    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
-        ann = ast.copy_location(ast.Name(ann.value, ast.Load()), ann)
-    return ann
-
-
 def _unbuilt(self_value) -> bool:
     """True for the instance a method's own frame reads (`self:Cls`, or none): its construction
     is not in view, so its fields hold what the class's constructor calls pass."""
@@ -149,19 +138,6 @@ def _instance_class(module, c: ast.ClassDef, self_value) -> tuple:
     if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
         return self_value.args[0].module, self_value.args[0].node
     return module, c
-
-
-def mcp_sdk_instance(module, ann) -> Obj | None:
-    """An object of the MCP SDK (`mcp.ClientSession`, `mcp.client.session.ClientSession`) that an
-    annotation names (`session: ClientSession`, `self.client_session: ClientSession | None = None`),
-    built where we cannot see: its `list_tools()` is a server's listing (methods._mcp_session);
-    else None."""
-    ann = optional_of(ann)
-    if isinstance(ann, (ast.Name, ast.Attribute)):
-        qual = module.qualified_name(ann) or ""
-        if qual.startswith("mcp.") and qual.rsplit(".", 1)[-1][:1].isupper():
-            return Obj(qual, span=module.span(ann), node=ann)
-    return None
 
 
 def _is_builtin_annotation(ann) -> bool:
