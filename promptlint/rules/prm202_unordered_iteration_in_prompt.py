@@ -79,7 +79,7 @@ class UnorderedIterationInPromptRule(Rule):
     code = "PRM202"
     brief = "prompt text (or a tool's result) built by iterating a set, a directory listing, `as_completed`"
     specificity = 1
-    merges_related = True  # a helper's loop several prompts reach: each caller's `list(s)` is a related place
+    merges_named = True  # a helper's loop several prompts reach: each caller's `list(s)` is a related place
     fix_availability = "sometimes"
     fix_title = "Wrap the iterable in `sorted(...)`"
 
