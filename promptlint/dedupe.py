@@ -9,7 +9,9 @@ then the one with more evidence (a related location; not a name-only guess, `Dia
 then the one that knows more of the request (the longer message). A file's PRM001 found by its
 own analysis and by the analyses of the files that import it is one finding whose related
 locations are every importer's; so is the finding of a rule that `merges_related` (`PRM107`) at one
-place that several prompts reach (a template placeholder): the related locations of each, once.
+place that several prompts reach (a template placeholder): the related locations of each, once. A
+rule that `merges_named` (`PRM202`, at a helper's loop several prompts reach) keeps the strongest
+finding with the places the others only name (a caller's `list(s)`), its own evidence unchanged.
 """
 from __future__ import annotations
 
@@ -31,6 +33,11 @@ def _merging() -> set[str]:
     return {rule.code for rule in ALL_RULES if rule.merges_related}
 
 
+def _naming() -> set[str]:
+    from .rules import ALL_RULES
+    return {rule.code for rule in ALL_RULES if rule.merges_named}
+
+
 def strength(d: Diagnostic) -> tuple:
     """Which of two findings of one rule at one place to keep (the larger wins)."""
     return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message))
@@ -41,11 +48,15 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     specific prefix rule; sorted by file, position and code."""
     best: dict[tuple, Diagnostic] = {}
     merging = _merging()
+    naming = _naming()
     for d in diagnostics:
         key = (d.code, d.span.filename, d.span.start)
         old = best.get(key)
         if old is not None and (d.code == "PRM001" or d.code in merging and d.severity is old.severity):
             best[key] = _merged(old, d)
+        elif old is not None and d.code in naming:  # the stronger, with the places the other only names
+            keep, other = (d, old) if strength(d) > strength(old) else (old, d)
+            best[key] = _merged(keep, replace(other, related=[r for r in other.related if not r.evidence]))
         elif old is None or strength(d) > strength(old):
             best[key] = d
     specific = _specificity()

@@ -178,6 +178,10 @@ class Segment:
     segment's own `span`, is what the code writes there when `expr` names a value from elsewhere:
     the field `{knowledge_summary}` of text built from `query` (`Caret.built`), or the parameter
     `{search_query}` a caller gives `top["name"]`; at another span it is stale and means nothing.
+    `listed`, on an unordered iteration, is where its source was made a list or tuple in its hash
+    order (`terms=list(state.terms)`, a caller's argument; of a parameter, every caller's) before
+    the place that iterates it into the text: that list keeps the order, and each such call is a
+    place to sort it.
     """
 
     text: str = ""
@@ -202,6 +206,7 @@ class Segment:
     written_once: bool = False  # written when the conversation starts, re-sent with it unchanged
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
     caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
+    listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
 
     @property
     def is_static(self) -> bool:

@@ -67,3 +67,23 @@ def test_one_value_entering_one_prompt_at_several_places_is_one_finding():
                     placed(120, at=other)])
     assert [(d.span.start.row, d.severity.value, [r.span.start.row for r in d.related]) for d in found] == [
         (113, "warning", [50, 111, 116]), (114, "info", [50]), (120, "info", [60])]
+
+
+def test_a_loop_several_prompts_reach_keeps_the_places_each_only_names():
+    """PRM202 `merges_named`: of its findings at one place (a helper's loop that several prompts
+    reach), the strongest is kept with the places the others only name (a caller's `list(s)`,
+    evidence=False); their own evidence (where their value is produced) is not added."""
+    at = Span("a.py", Position(3, 5), Position(3, 9))
+
+    def found(severity, made_row, listed_row):
+        return Diagnostic(code="PRM202", name="unordered-iteration-in-prompt", severity=severity, message="m", span=at,
+                          related=[Related(Span("b.py", Position(made_row, 1), Position(made_row, 9)), "value produced here"),
+                                   Related(Span("c.py", Position(listed_row, 1), Position(listed_row, 9)), "made a list here",
+                                           evidence=False)])
+
+    assert rule_by_code("PRM202").merges_named and not rule_by_code("PRM202").merges_related
+    kept = dedupe([found(Severity.INFO, 4, 20), found(Severity.WARNING, 4, 10)])
+    assert [(k.severity, [(r.span.filename, r.span.start.row) for r in k.related]) for k in kept] == [
+        (Severity.WARNING, [("b.py", 4), ("c.py", 10), ("c.py", 20)])]
+    kept = dedupe([found(Severity.WARNING, 4, 10), found(Severity.WARNING, 6, 20)])
+    assert [(r.span.filename, r.span.start.row) for r in kept[0].related] == [("b.py", 4), ("c.py", 10), ("c.py", 20)]

@@ -10,13 +10,15 @@ model may call, `functions`) or by its class: a class named for tools (`ToolRegi
 `self._specs`) registers a tool with each call. The items may also be applied to such a method
 by a call rather than a loop (`map(self.register, paths)`, a toolz `pipe(paths, ...,
 map(partial(self.register, strict=False)), list)`): the order of the iterable handed to the call
-is the tools' order (`applied_in_call`)."""
+is the tools' order (`applied_in_call`). A function named for tools (`async def list_tools(self)`)
+that returns the list its loop grows gives that list as its tools, whatever the list's name."""
 from __future__ import annotations
 
 import ast
 import re
 
-from ..model import Kind, Part
+from ..classify import MCP_LISTING
+from ..model import Kind, Part, Segment, Volatility
 from .flow.values import Alt, Text
 from .candidates import _inside, name_parts, tools_named
 from .module import attribute_chain
@@ -125,6 +127,20 @@ def _grown(loop, adders: dict[str, str] | None = None) -> set[str]:
     return found - fresh
 
 
+def _returned_grown(loop, func) -> set[str]:
+    """The local lists the loop's body grows (`schema.append(...)`) that `func` returns (`return
+    schema`), whatever their names: of a function named for tools (`async def list_tools(self)`),
+    the tools list it gives its callers."""
+    returned = {n.value.id for n in subtree(func) if isinstance(n, ast.Return) and isinstance(n.value, ast.Name)}
+    grown = set()
+    for node in subtree(loop):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _GROW \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in returned:
+            grown.add(node.func.value.id)
+    fresh = {t.id for n in subtree(loop) if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return grown - fresh
+
+
 def _sorted_later(func, names: set[str]) -> bool:
     """True when the function sorts one of the lists (`tools.sort(...)`, `sorted(self._tools)`):
     its order is then made stable after the loop."""
@@ -150,7 +166,7 @@ def filled_in_loop(finder, loop, func, frame) -> bool:
     adders = _adders(cls, finder.m) if cls is not None and "self." in finder.m.code(loop) else None
     if not adders and not _mentions_tools(finder.m, loop):
         return False  # (no adder is called, and no name of the loop says tools: it grows no tools list)
-    names = _grown(loop, adders)
+    names = _grown(loop, adders) or (_returned_grown(loop, func) if tools_named(func.name) else set())
     if not names or _sorted_later(func, names) or _sorted_by_receivers(finder, func, names):
         return False
     return _ordered_by(finder, loop, loop.iter, func, frame)
@@ -196,6 +212,9 @@ def _ordered_by(finder, node, iter_node, func, frame) -> bool:
     # `paths = [p] if p.is_file() else p.glob("*.py")`: where the listing is made
     seg = _listing_option(finder, value, func, frame) if isinstance(value, Alt) else None
     seg = seg or ev._order_of(value, iter_node, frame)
+    if seg is None and _checked_listing(finder.m, iter_node, func):
+        seg = ev.unordered_at(Segment(span=span, kind=Kind.UNORDERED_ITERATION, volatility=Volatility.UNKNOWN,
+                                      expr=finder.m.code(iter_node), evidence=MCP_LISTING), iter_node, frame)
     if seg is None or seg.anchor is None:
         return False  # the order was lost elsewhere (reported there), or not at all
     if not _inside(seg.anchor.span, span):
@@ -207,6 +226,22 @@ def _ordered_by(finder, node, iter_node, func, frame) -> bool:
         span = seg.anchor.span
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
     return True
+
+
+def _checked_listing(module, iter_node, func) -> bool:
+    """True for `result.tools` where `func` checks that `result` is an MCP `ListToolsResult`
+    (`assert isinstance(result, ListToolsResult)`, `if isinstance(...)`): a server's tool listing,
+    whatever call gave it (`await self._actor.call("list_tools", None)`)."""
+    if not (isinstance(iter_node, ast.Attribute) and iter_node.attr == "tools" and isinstance(iter_node.value, ast.Name)):
+        return False
+    name = iter_node.value.id
+    for node in subtree(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance" \
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name) and node.args[0].id == name:
+            qual = module.qualified_name(node.args[1]) or ""
+            if qual.startswith("mcp.") and qual.endswith(".ListToolsResult"):
+                return True
+    return False
 
 
 def _listing_option(finder, value, func, frame):

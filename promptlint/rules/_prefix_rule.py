@@ -90,10 +90,17 @@ def behind(imp: Impact) -> str:
 
 def related(seg: Segment) -> list[Related]:
     """Where the value was made, unless that is within the finding's own place (the value made in
-    the f-string field the finding points at: `{datetime.now()}`)."""
+    the f-string field the finding points at: `{datetime.now()}`); of an unordered iteration whose
+    set was made a list elsewhere (`Segment.listed`: a caller's `list(s)`), that place too."""
+    out = []
     if seg.origin is not None and (seg.span is None or not seg.span.contains(seg.origin)):
-        return [Related(seg.origin, "value produced here")]
-    return []
+        out.append(Related(seg.origin, "value produced here"))
+    for listed in sorted(seg.listed, key=lambda p: (p.filename, p.start.row, p.start.column)):
+        if not (seg.span is not None and seg.span.contains(listed)) \
+                and not (seg.origin is not None and listed.contains(seg.origin)):
+            out.append(Related(listed, "made a list here in an unstable order, which the prompt text keeps: sort it "
+                                       "here or where it is iterated", evidence=False))
+    return out
 
 
 def lost(p: Placed) -> str:

@@ -37,6 +37,9 @@ class Rule:
     # A rule whose finding at one place (a template placeholder) several prompts reach: the related
     # locations of every such prompt's finding are kept on the one reported there (`promptlint.dedupe`).
     merges_related: ClassVar[bool] = False
+    # A rule whose finding at one place that several prompts reach keeps the places each of them
+    # only names (`Related.evidence` False: a caller's `list(s)`), its own evidence unchanged.
+    merges_named: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -24,7 +24,10 @@ class UnorderedIterationInPromptRule(Rule):
     fields_set})` without `sort_keys`), a dict holding sets or text in their order (`values[f] =
     set()` or `defaultdict(set)` read back as `list(values[f])[:20]`; `sort_keys` does not sort
     them), and a list shuffled with `random.shuffle`. A list sorted in place (`tools.sort()`) is in
-    a fixed order. Also what a tool returns to the model: a function decorated as a tool (`@tool`,
+    a fixed order. A set made a list before it reaches the code that iterates it into the text (a
+    caller's `ask(list(self.terms))`) is reported where it is iterated, with each call that made it a
+    list as a related location (one finding at a helper's loop that several prompts reach names the
+    `list(...)` of each). Also what a tool returns to the model: a function decorated as a tool (`@tool`,
     `@mcp.tool()`, `@agent.tool_plain`, `@function_tool`), a tool class's `_run` / `forward`, a
     function listed in a tools list (`TOOLS = [search, fetch]`, `tools=[...]`), or the content of a
     tool-result message written in the code (`{"role": "tool", "content": ...}`), followed into
@@ -76,6 +79,7 @@ class UnorderedIterationInPromptRule(Rule):
     code = "PRM202"
     brief = "prompt text (or a tool's result) built by iterating a set, a directory listing, `as_completed`"
     specificity = 1
+    merges_named = True  # a helper's loop several prompts reach: each caller's `list(s)` is a related place
     fix_availability = "sometimes"
     fix_title = "Wrap the iterable in `sorted(...)`"
 

@@ -26,7 +26,11 @@ class UnstableToolOrderRule(Rule):
     history. A list found only by its name (a function or variable named for tools, with no call
     seen sending it as `tools`) is reported as info (names are hints, not proof: docs/policies.md,
     Policy 7); a list built from an MCP server's `list_tools()` is a tools list whatever its name
-    (so is a registry filled by concurrent calls that list MCP servers' tools). One server's own
+    (so is a registry filled by concurrent calls that list MCP servers' tools; a listing is also
+    known by a type: a session annotated `ClientSession`, a connector parameter whose class's own
+    `list_tools()` lists its session's tools, the servers of a `Dict[str, McpWorkbench]` attribute,
+    a result checked with `isinstance(result, ListToolsResult)`; and a function named for tools,
+    `async def list_tools(self)`, gives the list its loop fills from one). One server's own
     listing order is usually stable (a server lists its tools in registration order) but the MCP
     specification does not promise it: info, an uncertain loss; the completion order of concurrent
     listings of several servers changes between runs: a warning. A request that

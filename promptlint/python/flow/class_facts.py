@@ -305,6 +305,19 @@ def changed_by_methods(cls: ast.ClassDef, attr: str) -> bool:
 _LISTS = ("list", "List", "Sequence", "Iterable", "MutableSequence")
 
 
+def optional_of(ann):
+    """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
+    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+            and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
+        ann = ann.slice
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
+        ann = sides[0] if len(sides) == 1 else None
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
+        ann = ast.copy_location(ast.Name(ann.value, ast.Load()), ann)
+    return ann
+
+
 def unannotated(ann):
     """The type an `Annotated[T, ...]` annotation (`typing` or `typing_extensions`) gives: `T`
     (`Annotated[Calendar, Depends("calendar")]` -> `Calendar`: what follows it is metadata for a

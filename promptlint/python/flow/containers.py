@@ -315,12 +315,26 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:
             if src.anchor is not None and src.span != self.module_span(frame, iter_node):
                 return src  # already reported where it was iterated
+            if isinstance(it, Alt):  # what each caller passes: every one that made the set a list
+                src = replace(src, listed=_listed_by_options(self, it, frame, src))
             return self.unordered_at(src, iter_node, frame)
         return None
 
     @staticmethod
     def module_span(frame, node):
         return frame.module.span(node)
+
+def _listed_by_options(ev, alt: Alt, frame, src: Segment) -> tuple:
+    """The places where the options of `alt` (what each caller passes for one parameter) made
+    `src`'s source a list (`Segment.listed`), each once in the order read: the same set (the same
+    origin) made a list by several callers."""
+    out = list(src.listed)
+    for option in alt.options[:16]:
+        for s in ev.text_of(option, frame) if isinstance(option, (Text, Alt)) else ():
+            if s.kind is Kind.UNORDERED_ITERATION and (s.origin or s.span) == (src.origin or src.span):
+                out.extend(p for p in s.listed if p not in out)
+    return tuple(out)
+
 
 def _texts_or_objects(value) -> bool:
     """A text or an instance, or one of several of them (a helper that returns a record in each

@@ -324,7 +324,19 @@ def _sorted(ev, node, qual, args, kwargs, frame, env):
 
 
 def _list(ev, node, qual, args, kwargs, frame, env):
-    return ev.eval(args[0], frame, env) if args else None
+    """`list(x)` / `tuple(x)`: the value of `x`; of a set not yet iterated anywhere (one
+    unordered segment with no fix place), the same set with this call as the place it was made a
+    list in its hash order (`Segment.listed`: where it is iterated into text later, in a helper
+    this list is handed to, each such call is a place to sort it)."""
+    if not args:
+        return None
+    inner = ev.eval(args[0], frame, env)
+    if isinstance(inner, Text) and len(inner.segs) == 1:
+        seg = inner.segs[0]
+        if seg.kind is Kind.UNORDERED_ITERATION and seg.anchor is None and seg.fix is None \
+                and seg.volatility is not Volatility.PER_REQUEST and not seg.listed:
+            return Text([replace(seg, listed=(frame.module.span(node),))])
+    return inner
 
 
 def _reversed(ev, node, qual, args, kwargs, frame, env):

@@ -16,6 +16,8 @@ from .containers import one_of_table
 from .variants import dict_variants, list_variants, one_dict
 from .keyed import filled_dict
 from .library import KNOWN
+from .class_facts import optional_of
+from .mcp_clients import item_annotation, mcp_sdk_instance
 from .text import const_str, slice_segment
 from .turn_text import writes_turn
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
@@ -64,6 +66,8 @@ class MethodsMixin:
             # an attribute set to one of several objects (`enhancer or DefaultEnhancer(memory)`):
             # the call gives what the method of each gives, a default we cannot read included
             return Alt([self.method(o, method, node, args, kwargs, frame, env) for o in base.options], span=span)
+        if method == "list_tools" and isinstance(base, Text):
+            base = self._annotated_receiver(base, node, frame)  # `connector: BaseConnector`, its callers' unread
         if isinstance(base, Obj) and base.qualname.startswith("instance:"):
             found = builders.called(self, base, method, node, frame, env)  # a section added, or the text built
             if found is not None:
@@ -129,6 +133,34 @@ class MethodsMixin:
             return Obj(f"{base.qualname}.{method}", args=[base, *arg_vals], kwargs=kw_vals, span=span, node=node)
         inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
         return self.opaque_call(node, inputs + ([base] if isinstance(base, (Text, Alt)) else []), frame)
+
+    def _annotated_receiver(self, base: Text, node: ast.Call, frame) -> Value:
+        """The receiver of a tool listing (`connector.list_tools()`) that is a parameter of the
+        frame's function whose callers' value we cannot read (`for c in connectors: await
+        load(c)`: an element of their list) as what its annotation names: an instance of a class
+        of the tree (`connector: BaseConnector`, whose own `list_tools` is then read), or an MCP
+        SDK object (`session: ClientSession`); likewise an element of a container attribute of
+        the class that the function's loop walks (`for name, wb in self._workbenches.items()`),
+        as the item class its annotation names (`Dict[str, McpWorkbench]`, a library's class
+        too); `base` otherwise."""
+        recv = node.func.value if isinstance(node.func, ast.Attribute) else None
+        if not isinstance(recv, ast.Name) or frame.func is None or len(base.segs) != 1 \
+                or base.segs[0].kind is not Kind.UNKNOWN:
+            return base
+        a = frame.func.args
+        param = next((p for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if p.arg == recv.id), None)
+        ann = optional_of(param.annotation) if param is not None and param.annotation is not None else \
+            item_annotation(frame, recv.id)
+        if ann is None:
+            return base
+        cls = self._class_for_annotation(frame, ann) if isinstance(ann, (ast.Name, ast.Attribute, ast.Constant)) else None
+        if cls is not None:
+            return Obj(f"instance:{cls.node.name}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
+        if param is None and isinstance(ann, (ast.Name, ast.Attribute)):
+            qual = frame.module.qualified_name(ann) or ""
+            if "." in qual and qual.rsplit(".", 1)[-1][:1].isupper():  # a library's class (`McpWorkbench`)
+                return Obj(qual, span=frame.module.span(ann), node=ann)
+        return mcp_sdk_instance(frame.module, ann) or base
 
     def _path_method(self, base: PathV, method: str, node, args, frame, env) -> Value | None:
         m = frame.module

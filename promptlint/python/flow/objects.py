@@ -20,7 +20,9 @@ from .budget import SPENT
 from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, declares, grown,
                           grown_at_setup, held_writes, holds_conversation, members_named, message_list, none_default,
                           required_field, self_annotation, self_assigns, stepped, unannotated, walk_statements)
+from .class_facts import optional_of
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
+from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
 from .scopes import Frame, Thunk
 from .keyed_attrs import written
@@ -105,19 +107,6 @@ def _filled_later(value) -> bool:
     with to be filled afterwards, not its content."""
     from .values import Mapping, Seq
     return isinstance(value, (Seq, Mapping)) and not value.items and not getattr(value, "repeated", False)
-
-
-def _optional_of(ann):
-    """`X` of `Optional[X]`, `X | None` or `"X"` (a forward reference); the annotation otherwise."""
-    if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
-            and (ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr) == "Optional":
-        ann = ann.slice
-    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
-        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
-        ann = sides[0] if len(sides) == 1 else None
-    if isinstance(ann, ast.Constant) and isinstance(ann.value, str) and ann.value.isidentifier():
-        ann = ast.copy_location(ast.Name(ann.value, ast.Load()), ann)
-    return ann
 
 
 def _unbuilt(self_value) -> bool:
@@ -273,6 +262,9 @@ class ObjectsMixin:
             typed = self._annotated_instance(cls_module, c, attr, ann)
             if typed is not None and all(_unknown(self.text_of(v, frame)) and not isinstance(v, Obj) for v in values):
                 return typed  # `agent: Optional[Agent]` set from what we cannot read: an Agent, as a parameter
+            sdk = mcp_sdk_instance(cls_module, ann) if ann is not None else None
+            if sdk is not None and not any(isinstance(v, Obj) for v in values):
+                values.append(sdk)  # `self.session: ClientSession | None = None`, opened where we cannot see
             return values[0] if len(values) == 1 else Alt(values, cls_module.span(assigns[0][1]))
         return self._configured(module, cls, attr, self_value)
 
@@ -294,7 +286,7 @@ class ObjectsMixin:
         the messages of a conversation, whatever the list is named."""
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
             return False
-        item = _optional_of(ann.slice)
+        item = optional_of(ann.slice)
         if not isinstance(item, (ast.Name, ast.Attribute)):
             return False
         ref = self.eval(item, self.module_frame(module), {})
@@ -309,7 +301,7 @@ class ObjectsMixin:
         if ann is None:
             ann = next((s.annotation for s in c.body if isinstance(s, ast.AnnAssign)
                         and isinstance(s.target, ast.Name) and s.target.id == attr), None)
-        ann = _optional_of(ann)
+        ann = optional_of(ann)
         if ann is None or _is_builtin_annotation(ann):
             return None
         found = self._class_for_annotation(Frame(module=module, cls=c, module_level=True), ann)
@@ -473,6 +465,8 @@ class ObjectsMixin:
             cls = self._class_for_annotation(frame, ann)
             if cls is not None:
                 return Obj(f"instance:{cls.node.name}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
+        if ann is not None and (sdk := mcp_sdk_instance(m, ann)) is not None:
+            return sdk  # `session: ClientSession`: an MCP client session handed in
         found = classify.classify_name(name)
         span = m.span(param)
         if found:
