@@ -11,9 +11,13 @@ M characters parsed on the corpus instead of 44 M in one process). The parent ke
 - a worker that dies (a signal such as SIGSEGV or SIGKILL from the out-of-memory killer, or an
   exit after a MemoryError) is replaced; the file it was analysing gets a PRM001 "the analysis
   crashed ..." and the rest of its batch is analysed again by the others;
-- a file that takes longer than `FILE_TIMEOUT` seconds (counted from when its worker is set up
-  and free for it) has its worker killed and gets a PRM001 "analysis budget exceeded" (a guard
-  against a hang the analysis' own bounds miss);
+- a file that takes more than `FILE_TIMEOUT` seconds of its worker's CPU time (counted from when
+  its worker is set up and free for it), or whose worker gets no CPU time at all for `STALL_TIMEOUT`
+  seconds (a deadlock: waiting, not working), has its worker killed and gets a PRM001 "analysis
+  budget exceeded" (a guard against a hang the analysis' own bounds miss). CPU time, not wall
+  time: on a loaded machine a worker gets a share of a core, so a file's wall time grows with the
+  load while its CPU time does not, and which files are reported must not depend on the load
+  (where a process's CPU time cannot be read, wall time is the fallback);
 - a worker whose resident set passed `RECYCLE_BYTES` after a file exits and is replaced (the rest
   of its batch goes to another), so memory stays bounded on any tree; on Linux a worker's data
   segment is also limited to `MEMORY_LIMIT_BYTES`, so a runaway allocation is a MemoryError in that
@@ -45,7 +49,8 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Callable
 
-FILE_TIMEOUT = 300.0  # seconds for one file: a deadlock guard, far above any real file's time
+FILE_TIMEOUT = 300.0  # seconds of a worker's CPU time for one file: far above any real file's (2 s on the corpus)
+STALL_TIMEOUT = 120.0  # seconds of wall time in which a worker with a file gets no CPU time: a deadlock
 RECYCLE_BYTES = 250 * 1024 * 1024  # resident memory after which a worker is replaced
 MEMORY_LIMIT_BYTES = 3 * 1024 * 1024 * 1024  # a worker's data segment (Linux RLIMIT_DATA)
 #: Files sent at once: a share of what is left (guided scheduling: `GUIDED` batches per worker),
@@ -64,6 +69,8 @@ class _Worker:
     conn: object
     pending: list = field(default_factory=list)  # tasks sent, not answered yet, in order
     since: float | None = None  # when its current file started (monotonic seconds; None: setting up)
+    cpu: float | None = None  # its CPU time (seconds) when its current file started (None: unknown)
+    moved: tuple[float, float | None] = (0.0, None)  # (when its CPU time last changed, that CPU time)
     side: int = 0  # the end of the list of files it takes its batches from (0: the first files, 1: the last)
 
 
@@ -113,7 +120,7 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
                 queue[:0] = reversed(batch)
             return
         if not w.pending and w.since is not None:
-            w.since = time.monotonic()
+            _started(w)
         w.pending.extend(batch)
 
     for _ in range(min(jobs, len(tasks))):
@@ -123,7 +130,7 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
     try:
         while workers:
             ready = wait([w.conn for w in workers] + [w.process.sentinel for w in workers],
-                         timeout=min(5.0, FILE_TIMEOUT))
+                         timeout=min(5.0, FILE_TIMEOUT, STALL_TIMEOUT))
             for w in list(workers):
                 if w.conn in ready:
                     if not _receive(w, on_result):
@@ -133,10 +140,11 @@ def run(tasks: list[tuple[int, Path, str]], jobs: int, setup: Callable, setup_ar
                     while _receive(w, on_result, block=False):
                         pass
                     _retire(w, workers, queue, on_failure)
-                elif w.pending and w.since is not None and time.monotonic() - w.since > FILE_TIMEOUT:
-                    w.process.kill()
-                    _retire(w, workers, queue, on_failure,
-                            f"analysis budget exceeded (more than {FILE_TIMEOUT:.0f} s)")
+                elif w.pending and w.since is not None:
+                    reason = _over_budget(w)
+                    if reason is not None:
+                        w.process.kill()
+                        _retire(w, workers, queue, on_failure, reason)
             for w in list(workers):
                 if len(w.pending) <= 1 and queue:
                     feed(w)  # the next batch waits in the pipe: no idle round trip
@@ -161,13 +169,52 @@ def _receive(w: _Worker, on_result, block: bool = True) -> bool:
     except (EOFError, OSError):
         return False
     if index is None:  # set up: the clock of its first file starts now
-        w.since = time.monotonic()
+        _started(w)
         return True
     if w.pending and w.pending[0][0] == index:
         w.pending.pop(0)
-    w.since = time.monotonic()
+    _started(w)
     on_result(index, result)
     return True
+
+
+def _started(w: _Worker) -> None:
+    """The clocks of `w`'s next file start now: its wall time and its CPU time."""
+    w.since = time.monotonic()
+    w.cpu = _cpu_seconds(w.process.pid)
+    w.moved = (w.since, w.cpu)
+
+
+def _over_budget(w: _Worker) -> str | None:
+    """Why `w`'s current file is stopped (the reason of its PRM001), or None: more than
+    `FILE_TIMEOUT` seconds of the worker's CPU time since the file started, or no CPU time at all
+    for `STALL_TIMEOUT` seconds (a deadlock); where CPU time cannot be read, `FILE_TIMEOUT`
+    seconds of wall time."""
+    now = time.monotonic()
+    cpu = _cpu_seconds(w.process.pid) if w.cpu is not None else None
+    if cpu is None:
+        return f"analysis budget exceeded (more than {FILE_TIMEOUT:.0f} s)" if now - w.since > FILE_TIMEOUT else None
+    if cpu - w.cpu > FILE_TIMEOUT:
+        return f"analysis budget exceeded (more than {FILE_TIMEOUT:.0f} s of CPU time)"
+    if cpu != w.moved[1]:
+        w.moved = (now, cpu)
+    elif now - w.moved[0] > STALL_TIMEOUT:
+        return f"analysis budget exceeded (no progress in {STALL_TIMEOUT:.0f} s)"
+    return None
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in getattr(os, "sysconf_names", {}) else 100
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system, seconds) process `pid` has used, from Linux's /proc; None
+    where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _retire(w: _Worker, workers: list, queue: list, on_failure, reason: str | None = None) -> None:

@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +42,16 @@ def _analyse(path: Path, kind: str) -> Done:
         return Done(name, restart=True)
     if name == "hangs":
         threading.Event().wait()
+    if name == "spins":  # works without end
+        while True:
+            pass
+    if name == "slow":  # 4 s of wall time, a little CPU time now and then: a file on a loaded machine
+        end = time.monotonic() + 4.0
+        while time.monotonic() < end:
+            spin = time.process_time() + 0.03
+            while time.process_time() < spin:
+                pass
+            time.sleep(0.3)
     return Done(name)
 
 
@@ -67,12 +78,32 @@ def test_crashes_and_memory_errors_cost_only_their_file(monkeypatch):
     assert results == {i: n for i, n in enumerate(names) if i not in (3, 11)}
 
 
-def test_a_file_that_hangs_is_stopped_after_the_timeout(monkeypatch):
-    monkeypatch.setattr(workers, "FILE_TIMEOUT", 3.0)
+def test_a_file_that_hangs_is_stopped_when_its_worker_gets_no_cpu_time_for_the_stall_timeout(monkeypatch):
+    monkeypatch.setattr(workers, "STALL_TIMEOUT", 3.0)
     names = ["f0", "hangs", "f2", "f3"]
     results, failures = _run(names, jobs=1)
-    assert failures == {1: "analysis budget exceeded (more than 3 s)"}
+    assert failures == {1: "analysis budget exceeded (no progress in 3 s)"}
     assert results == {0: "f0", 2: "f2", 3: "f3"}
+
+
+def test_a_file_that_works_without_end_is_stopped_after_the_timeout_of_cpu_time(monkeypatch):
+    monkeypatch.setattr(workers, "FILE_TIMEOUT", 2.0)
+    names = ["f0", "spins", "f2"]
+    results, failures = _run(names, jobs=1)
+    assert failures == {1: "analysis budget exceeded (more than 2 s of CPU time)"}
+    assert results == {0: "f0", 2: "f2"}
+
+
+def test_a_file_is_not_stopped_for_the_wall_time_a_loaded_machine_adds(monkeypatch):
+    """The budget of a file is its worker's CPU time: one whose wall time passes `FILE_TIMEOUT`
+    while its worker waits for a core (here: sleeps) is analysed to its end, so which files are
+    reported does not depend on the machine's load."""
+    monkeypatch.setattr(workers, "FILE_TIMEOUT", 2.0)
+    monkeypatch.setattr(workers, "STALL_TIMEOUT", 3.0)
+    names = ["f0", "slow", "f2"]
+    results, failures = _run(names, jobs=1)
+    assert failures == {}
+    assert results == {0: "f0", 1: "slow", 2: "f2"}
 
 
 def test_workers_over_the_memory_bound_are_replaced_without_losing_files(monkeypatch):

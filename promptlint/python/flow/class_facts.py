@@ -10,6 +10,7 @@ from collections import deque
 
 from ...classify import CONVERSATION_WORDS
 from ..module import unparsed
+from ..walk import subtree
 from .configured import same_attribute as _same_attribute
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -192,7 +193,7 @@ def setup_methods(cls: ast.ClassDef) -> frozenset[str]:
     methods = {s.name: s for s in cls.body if isinstance(s, _FUNCS)}
     users: dict[str, set] = {name: set() for name in methods}  # method -> the methods that name it
     for name, f in methods.items():
-        for n in ast.walk(f):
+        for n in subtree(f):
             if isinstance(n, ast.Attribute) and n.attr in users and isinstance(n.value, ast.Name) and n.value.id == "self":
                 users[n.attr].add(name)
     setup = set(SETUP_METHODS)
@@ -237,18 +238,33 @@ def _sent_message(cls: ast.ClassDef, method, name: str) -> bool:
     args = [a.arg for a in (*method.args.posonlyargs, *method.args.args)]
     at = args.index(name) - (1 if args and args[0] == "self" else 0) if name in args else None
     for other in (s for s in cls.body if isinstance(s, _FUNCS)):
-        sent = {v.id for n in ast.walk(other) if isinstance(n, ast.Dict)
-                and any(isinstance(k, ast.Constant) and k.value == "role" for k in n.keys)
-                for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and k.value == "content"
-                and isinstance(v, ast.Name)}
+        sent, calls = _message_contents(other)
         if other is method and name in sent:
             return True
-        if at is not None and at >= 0 and any(
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == method.name
-                and isinstance(n.func.value, ast.Name) and n.func.value.id == "self" and len(n.args) > at
-                and isinstance(n.args[at], ast.Name) and n.args[at].id in sent for n in ast.walk(other)):
+        if at is not None and at >= 0 and sent and any(
+                n.func.attr == method.name and len(n.args) > at
+                and isinstance(n.args[at], ast.Name) and n.args[at].id in sent for n in calls):
             return True
     return False
+
+
+def _message_contents(func) -> tuple[frozenset, list]:
+    """(the names `func` writes as the content of a message with a role, `{"role": ..., "content":
+    text}`; its calls of a method of `self`, `self.m(...)`), anywhere in it, nested functions
+    too. Read once per function node (`_sent_message` asks for every item each method of the
+    class adds, about every method of the class)."""
+    cached = getattr(func, "_promptlint_contents", None)
+    if cached is not None:
+        return cached
+    nodes = subtree(func)
+    sent = frozenset(v.id for n in nodes if isinstance(n, ast.Dict)
+                     and any(isinstance(k, ast.Constant) and k.value == "role" for k in n.keys)
+                     for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and k.value == "content"
+                     and isinstance(v, ast.Name))
+    calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"]
+    func._promptlint_contents = (sent, calls)
+    return sent, calls
 
 
 #: A speaker's label that opens a turn written as text ("User: ", "Assistant:", "Human:").
