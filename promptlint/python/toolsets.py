@@ -27,7 +27,7 @@ say from the code that the change happens between requests:
 
 A change is a call of `append`, `extend`, `insert`, `update` or `setdefault` on the set, an item
 set (`tools[name] = tool`), an assignment (not of an empty value: `self.tools = []` makes a set)
-or `+=` to an attribute or a global named for tools, or a call named for loading tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`). A request is
+or `+=` to an attribute or a global named for tools, or a call named for loading or replacing tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`, `update_tools(...)`, `set_tools(...)`). A request is
 a call named for a model call (`call_llm`, `chat`, `completion`; not `_refresh_llm`) or `invoke` / `create` / `generate`
 on a receiver named for a model or client (`self.llm.invoke`, `client.chat.completions.create`).
 Names are the evidence (docs/policies.md, Policy 7): the rule reports these as info, once per
@@ -51,7 +51,7 @@ _CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "s
 _FLAG_WORDS = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "with", "no",
                "num", "n", "max", "min", "count"}
 _GROW = {"append", "extend", "insert", "update", "setdefault"}
-_LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert"}
+_LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert", "update", "set", "replace"}
 _SEND_WORDS = {"completion", "acompletion", "chat", "achat"}
 _SEND_VERBS = {"call", "run", "ask", "query", "invoke", "send", "prompt"}  # `call_llm`, not `refresh_llm`
 _SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete"}
