@@ -256,3 +256,28 @@ def test_a_call_that_replaces_tools_outside_a_tool_result_or_requests_is_no_chan
             self.update_tool_choice("auto")  # not a tool set: a tool's use
             return "configured"
     """) == []
+
+
+def test_a_tool_set_replaced_in_the_loop_that_streams_an_agents_run_is_between_requests():
+    # (main: nothing; `astream` of an agent executor was no request)
+    assert changes("""
+        async def stream(self, query):
+            messages = [*self.history, query]
+            while True:
+                async for chunk in self._agent_executor.astream({"messages": messages}):
+                    messages.extend(chunk["messages"])
+                if self.manager.tools != self._tools:
+                    self._tools = self.manager.tools
+                    self._agent_executor = self._create_agent()
+                    continue
+                break
+    """) == [(7, "self._tools", "stream", "between-requests")]
+
+
+def test_a_stream_of_a_receiver_not_named_for_a_model_is_no_request():
+    assert changes("""
+        async def copy(self, files):
+            for f in files:
+                async for block in self.storage.astream(f):
+                    self.tools_cache.append(block)
+    """) == []

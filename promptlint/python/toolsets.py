@@ -29,7 +29,8 @@ A change is a call of `append`, `extend`, `insert`, `update` or `setdefault` on 
 set (`tools[name] = tool`), an assignment (not of an empty value: `self.tools = []` makes a set)
 or `+=` to an attribute or a global named for tools, or a call named for loading or replacing tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`, `update_tools(...)`, `set_tools(...)`). A request is
 a call named for a model call (`call_llm`, `chat`, `completion`; not `_refresh_llm`) or `invoke` / `create` / `generate`
-on a receiver named for a model or client (`self.llm.invoke`, `client.chat.completions.create`).
+/ `stream` / `astream` on a receiver named for a model, a client or an agent (`self.llm.invoke`,
+`client.chat.completions.create`, `self._agent_executor.astream(inputs)`).
 Names are the evidence (docs/policies.md, Policy 7): the rule reports these as info, once per
 function (its first change).
 """
@@ -54,8 +55,9 @@ _GROW = {"append", "extend", "insert", "update", "setdefault"}
 _LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert", "update", "set", "replace"}
 _SEND_WORDS = {"completion", "acompletion", "chat", "achat"}
 _SEND_VERBS = {"call", "run", "ask", "query", "invoke", "send", "prompt"}  # `call_llm`, not `refresh_llm`
-_SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete"}
-_MODEL_WORDS = {"llm", "client", "model", "completions", "messages", "chat"}
+_SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete", "stream",
+                 "astream"}
+_MODEL_WORDS = {"llm", "client", "model", "completions", "messages", "chat", "agent", "executor"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
