@@ -23,7 +23,8 @@ RESPONSES = FIXTURE.with_name("grok_responses.py")
 def test_a_responses_body_posted_with_the_method_named_carries_the_routing_header_of_its_helper():
     # (main: nothing; `client.stream("POST", ...)` was read as a model's stream and a body with
     # `input` and no `messages` was no request). The key enters at the helper's uuid; the one
-    # built from the conversation's id and the GET without a body are no finding.
+    # built from the conversation's id, the GET without a body and an embeddings body (`input`
+    # alone, posted to no `/responses` URL) are no finding and no request.
     report = api.check([RESPONSES], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in report.diagnostics] == [
         ("PRM306", "error", 15, 49)]

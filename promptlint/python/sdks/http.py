@@ -3,8 +3,9 @@
 (also `data=json.dumps(body)` and httpx's `content=json.dumps(body)`), and the same request made
 with the method named (`client.stream("POST", url, json=body)`, `session.request("POST", url, ...)`).
 
-A body with `input` or `instructions` and no `messages` is a Responses API request
-(`sdks/openai.responses`: `instructions` first, then the `input` items). A body with `messages` is
+A body with `instructions`, or with `input` posted to a URL of `/responses`, and no `messages` is a
+Responses API request (`sdks/openai.responses`: `instructions` first, then the `input` items); `input`
+alone is also the body of embeddings and moderations. A body with `messages` is
 read as the call of the API its URL names would be: Anthropic's Messages API for a URL on
 `api.anthropic.com` or ending in `/v1/messages` (a top-level `system`, `cache_control` blocks:
 `sdks/anthropic.messages`), else an OpenAI-compatible chat completion (`sdks/openai.chat`: the
@@ -74,10 +75,13 @@ def post(b, call) -> None:
     body = one_dict(b.value(node, frame)) if node is not None else None
     if body is None or body.repeated:
         return
-    responses = "messages" not in body.items and ("input" in body.items or "instructions" in body.items)
+    url, whole = _url_text(b, call)
+    # `input` alone is also the body of embeddings and moderations: a Responses request by its
+    # `instructions` or its URL
+    responses = "messages" not in body.items and ("instructions" in body.items
+                                                  or "input" in body.items and "/responses" in url)
     if "messages" not in body.items and not responses:
         return
-    url, whole = _url_text(b, call)
     code = b.m.code(node)
     kwargs = dict_entries(body.items, body.key_spans, b.m.span(node), code)
     before = len(b.layouts)
