@@ -1,6 +1,7 @@
 """PRM101: a value a function awaits on each call, interpolated into a tool definition's text
 (python/fetched_tool_fields.py), is info where it enters the definition; a server's own listing,
-text written in the code and a caller's value are no finding (fixtures/fetched_tool_fields/)."""
+text written in the code, a caller's value, a record with a name and a description and a tool call's
+name are no finding (fixtures/fetched_tool_fields/)."""
 from __future__ import annotations
 
 from pathlib import Path

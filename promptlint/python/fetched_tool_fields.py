@@ -10,9 +10,9 @@ tools, the system prompt and the whole history are processed uncached.
 Read, in an `async` function: a name bound from an expression that awaits (`x = await f(...)`, `x,
 y = await asyncio.gather(...)`), read in the value written to a definition field of a tool: an
 assignment to `T["description"]` (also `+=`, or the attribute `T.description`) where `T` is named for
-a tool (`tool_spec`, `tool_def`; a name with the word `tool`) or the function is named for tools
-(`get_terminal_tools`, `candidates.tools_named`), or a dict display with a description and a name,
-parameters or input schema beside it; the name interpolated into text there (an f-string, a
+a tool (`tool_spec`, `tool_def`; not `tool_call`: `candidates.tools_named`) or the function is named
+for tools (`get_terminal_tools`), or a dict display with a description and parameters or an input
+schema beside it (a name beside it in a function named for tools); the name interpolated into text there (an f-string, a
 `.format` or `%` argument: a value put into the definition's text, not a definition fetched whole,
 such as an MCP server's listing). A value the function takes as a parameter or computes
 without awaiting is not read (its volatility is not known here).
@@ -22,13 +22,14 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .candidates import name_parts, tools_named
+from .candidates import tools_named
 from .walk import own_nodes, statements
 
 #: The fields of a tool definition the model reads (and the cache keys on).
 _FIELDS = ("description", "name", "parameters", "input_schema", "inputSchema")
-#: Keys beside a description that make a dict display a tool definition.
-_BESIDE = ("name", "parameters", "input_schema", "inputSchema")
+#: Keys beside a description that make a dict display a tool definition (a name alone does only in a
+#: function named for tools: records of many kinds have a name and a description).
+_SCHEMAS = ("parameters", "input_schema", "inputSchema")
 
 
 @dataclass
@@ -69,8 +70,9 @@ def _field_of(target) -> tuple[ast.expr, str] | None:
 
 
 def _tool_named(node) -> bool:
+    """A name (or attribute) named for a tool definition (`tool_spec`; not `tool_call`, `tool_result`)."""
     name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-    return bool({"tool", "tools"} & set(name_parts(name)))
+    return bool(name) and tools_named(name)
 
 
 def _reads(value, awaited: dict[str, ast.stmt]) -> ast.Name | None:
@@ -109,7 +111,8 @@ def find_fetched_tool_fields(module) -> list[FetchedField]:
             elif isinstance(node, ast.Dict):
                 keys = {k.value: v for k, v in zip(node.keys, node.values)
                         if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-                if "description" in keys and any(k in keys for k in _BESIDE):
+                if "description" in keys and any(k in keys for k in _SCHEMAS) or \
+                        tools_named(func.name) and "description" in keys and "name" in keys:
                     found.append(("the tool's `description`", keys["description"]))
             if not found:
                 continue
