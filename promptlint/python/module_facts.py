@@ -5,11 +5,12 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_switches, front_inserts, gated_markers,
-               handed_windows, history_loads, history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals,
-               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_marks, newest_queries,
-               newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts,
-               summary_heads, system_hoists, unseen_templates)
+from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_switches, front_inserts,
+               gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
+               inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
+               marker_blocks, memory_windows, newest_marks, newest_queries, newest_remakes, opt_in_markers,
+               render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads, system_hoists,
+               unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
