@@ -19,13 +19,21 @@ option a caller of the class chooses). One finding per method without tools.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from .sent_calls import is_send, sending_functions
-from .tool_switches import _NO_TOOLS_TEXT, _TOOL_KEYWORDS, _no_tools
-from .walk import own_nodes
+from .tool_switches import _TOOL_KEYWORDS, _no_tools
+from .walk import own_nodes, statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: A tools keyword given no tools in the text (`tools=None`, `functions=[]`), also inside a longer
+#: name: a cheap test (each pattern starts with a literal the regex engine scans for quickly).
+_NO_TOOLS = tuple(re.compile(k + r"\s*=\s*(?:None\b|\[\s*\]|\(\s*\))") for k in _TOOL_KEYWORDS)
+
+
+def _no_tools_text(text: str) -> bool:
+    return any(p.search(text) is not None for p in _NO_TOOLS)
 #: Parameter names that carry a conversation (a message list sent as it is).
 _CONVERSATION_PARAMS = {"messages", "history", "chat_history", "conversation", "contents", "msgs"}
 
@@ -65,40 +73,44 @@ def find_dropped_in_methods(module) -> list[DroppedInMethod]:
     """The wrap-up requests of a class sent without the tools another of its methods sends the
     same conversation with (the module docstring), in source order."""
     out: list[DroppedInMethod] = []
-    if not _NO_TOOLS_TEXT.search(module.source):
+    if not _no_tools_text(module.source):
         return out  # no request written without tools: the cheap test first
+    lines = module.source.splitlines()
     senders = None
-    for cls in (n for n in ast.walk(module.tree) if isinstance(n, ast.ClassDef)):
-        methods = [m for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__"]
-        called = {n.func.attr for m in methods for n in own_nodes(m, body_only=True)
-                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                  and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
+    for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):
+        if not _no_tools_text("\n".join(lines[cls.lineno - 1:cls.end_lineno or cls.lineno])):
+            continue  # (the cheap test again, on the class's own text)
+        methods = [m for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__" and _params(m)]
+        if len(methods) < 2:
+            continue
         with_tools: dict[tuple, tuple[ast.Call, str]] = {}
         without: list[tuple[tuple, ast.expr, ast.Call, str, str]] = []
         for m in methods:
             params = _params(m)
-            if not params:
-                continue
-            for call in (n for n in own_nodes(m, body_only=True) if isinstance(n, ast.Call)):
+            for call in (n for n in own_nodes(m, body_only=True) if isinstance(n, ast.Call) and n.keywords):
                 tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
                 slot = _conversation_slot(call, params) if tools is not None else None
                 if slot is None:
                     continue
-                if senders is None:
-                    senders = sending_functions(module)
-                if not is_send(call, senders):
-                    continue
                 key = (ast.unparse(call.func), slot[0], slot[1])
                 if _no_tools(tools):
-                    if m.name in called:
-                        without.append((key, tools, call, m.name, slot[1]))
+                    without.append((key, tools, call, m.name, slot[1]))
                 else:
                     with_tools.setdefault(key, (call, m.name))
+        pairs = [(w, with_tools[w[0]]) for w in without if w[0] in with_tools and with_tools[w[0]][1] != w[3]]
+        if not pairs:
+            continue
+        called = {n.func.attr for m in cls.body if isinstance(m, _FUNCS) for n in own_nodes(m, body_only=True)
+                  if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                  and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
         done: set[str] = set()
-        for key, tools, call, name, param in without:
-            earlier = with_tools.get(key)
-            if earlier is None or earlier[1] == name or name in done:
+        for (key, tools, call, name, param), (earlier, other) in pairs:
+            if name in done or name not in called:
+                continue
+            if senders is None:
+                senders = sending_functions(module)
+            if not (is_send(call, senders) and is_send(earlier, senders)):
                 continue
             done.add(name)
-            out.append(DroppedInMethod(tools, call, earlier[0], name, earlier[1], param))
+            out.append(DroppedInMethod(tools, call, earlier, name, other, param))
     return sorted(out, key=lambda d: (d.node.lineno, d.node.col_offset))

@@ -96,9 +96,13 @@ def find_fetched_tool_fields(module) -> list[FetchedField]:
     source order; one per field written."""
     out: list[FetchedField] = []
     source = module.source
-    if "await" not in source or "description" not in source:
+    if "await" not in source or "description" not in source or "async def" not in source:
         return out  # the cheap test first
+    lines = source.splitlines()
     for func in (n for n in statements(module.tree) if isinstance(n, ast.AsyncFunctionDef)):
+        text = "\n".join(lines[func.lineno - 1:func.end_lineno or func.lineno])
+        if "await" not in text or "description" not in text and "name" not in text and "parameters" not in text:
+            continue  # (the cheap test again, on the function's own text)
         awaited = None
         for node in own_nodes(func, body_only=True):
             found = []
