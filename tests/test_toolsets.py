@@ -281,3 +281,13 @@ def test_a_stream_of_a_receiver_not_named_for_a_model_is_no_request():
                 async for block in self.storage.astream(f):
                     self.tools_cache.append(block)
     """) == []
+
+
+def test_setting_the_tool_chosen_for_one_item_is_no_change_of_the_tool_set():
+    # `set_tool(task_id, tool)` records one task's tool; only the plural replaces a set
+    assert changes("""
+        async def route(self, tasks, responses):
+            for response, task_id in zip(responses, tasks.ids):
+                tasks.set_completion(task_id, response.done)
+                tasks.set_tool(task_id, response.tool)
+    """) == []

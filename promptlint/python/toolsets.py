@@ -52,7 +52,10 @@ _CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "s
 _FLAG_WORDS = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "with", "no",
                "num", "n", "max", "min", "count"}
 _GROW = {"append", "extend", "insert", "update", "setdefault"}
-_LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert", "update", "set", "replace"}
+_LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert"}
+#: Verbs that replace a whole tool set: only with the plural (`update_tools`, `set_tools`; not
+#: `set_tool(task_id, tool)`, which records the tool chosen for one item).
+_REPLACE_VERBS = {"update", "set", "replace"}
 _SEND_WORDS = {"completion", "acompletion", "chat", "achat"}
 _SEND_VERBS = {"call", "run", "ask", "query", "invoke", "send", "prompt"}  # `call_llm`, not `refresh_llm`
 _SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete", "stream",
@@ -216,7 +219,7 @@ def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tupl
                 held = _held(node.func.value, module, scope)
                 if held is not None:
                     out.append((node, held))
-            elif name and tool_set_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
+            elif name and tool_set_named(name) and _loads(name):
                 out.append((node, f"{name}(...)"))  # a call: the rule says it calls it
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
             if isinstance(node, ast.Assign) and no_tool_set(node.value):
@@ -230,6 +233,13 @@ def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tupl
     if memo is not None:
         memo[("changes", id(func))] = out  # (the memo holds the function's nodes: the id stays unique)
     return out
+
+
+def _loads(name: str) -> bool:
+    """True for a call named for loading tools (`load_tools`, `register_tool`) or for replacing the
+    tool set (`update_tools`, `set_tools`)."""
+    verb = name.split("_")[0].lower()
+    return verb in _LOAD_VERBS or verb in _REPLACE_VERBS and "tools" in words(name)
 
 
 def no_tool_set(value: ast.AST) -> bool:
