@@ -228,3 +228,66 @@ def test_a_schema_passed_by_keyword_is_a_use_too_and_a_method_that_names_no_sche
     assert class_changes(looped) == [(10, "self.AgentOutput", "_for_page")]
     renamed = looped.replace("response_format=self.AgentOutput", "schema=self.AgentOutput")
     assert class_changes(renamed) == []
+
+
+def test_a_tool_result_that_replaces_the_agents_tools_by_a_call_is_a_tool_result():
+    # (main: nothing; only calls named for loading tools were read: `load_`, `register_`, `add_`...)
+    assert changes("""
+        async def _update_email(self, email, ctx):
+            current_tools = [t for t in self.tools if t.id != "confirm_email"]
+            current_tools.append(self._build_confirm_tool(email))
+            await self.update_tools(current_tools)
+            return f"The email has been updated to {email}. Ask the user to confirm it."
+    """) == [(4, "update_tools(...)", "_update_email", "tool-result")]
+    assert changes("""
+        def found(self, hits):
+            self.agent.set_tools(hits)
+            return f"{len(hits)} tools ready"
+    """) == [(2, "set_tools(...)", "found", "tool-result")]
+
+
+def test_a_call_that_replaces_tools_outside_a_tool_result_or_requests_is_no_change():
+    assert changes("""
+        async def configure(self, tools):
+            await self.update_tools(tools)  # setup: returns nothing, no request around it
+
+
+        def describe(self):
+            self.update_tool_choice("auto")  # not a tool set: a tool's use
+            return "configured"
+    """) == []
+
+
+def test_a_tool_set_replaced_in_the_loop_that_streams_an_agents_run_is_between_requests():
+    # (main: nothing; `astream` of an agent executor was no request)
+    assert changes("""
+        async def stream(self, query):
+            messages = [*self.history, query]
+            while True:
+                async for chunk in self._agent_executor.astream({"messages": messages}):
+                    messages.extend(chunk["messages"])
+                if self.manager.tools != self._tools:
+                    self._tools = self.manager.tools
+                    self._agent_executor = self._create_agent()
+                    continue
+                break
+    """) == [(7, "self._tools", "stream", "between-requests")]
+
+
+def test_a_stream_of_a_receiver_not_named_for_a_model_is_no_request():
+    assert changes("""
+        async def copy(self, files):
+            for f in files:
+                async for block in self.storage.astream(f):
+                    self.tools_cache.append(block)
+    """) == []
+
+
+def test_setting_the_tool_chosen_for_one_item_is_no_change_of_the_tool_set():
+    # `set_tool(task_id, tool)` records one task's tool; only the plural replaces a set
+    assert changes("""
+        async def route(self, tasks, responses):
+            for response, task_id in zip(responses, tasks.ids):
+                tasks.set_completion(task_id, response.done)
+                tasks.set_tool(task_id, response.tool)
+    """) == []

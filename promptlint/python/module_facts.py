@@ -5,11 +5,12 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, converted_ids, deque_windows, front_inserts, gated_markers, handed_windows, history_loads,
-               history_renders, history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks, newest_queries,
-               newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts,
-               summary_heads, system_hoists, unseen_templates)
+from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_switches, front_inserts,
+               gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
+               inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
+               marker_blocks, memory_windows, newest_first, newest_marks, newest_queries, newest_remakes,
+               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
+               system_hoists, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -92,6 +93,8 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
+        if dropped_marks.might_drop(module.source):  # (PRM302: a converter into Converse blocks dropping breakpoints)
+            module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if history_loads.window_text(module.source):
@@ -108,6 +111,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if format_switches.might_switch(module.source):  # (PRM104: chat messages or a raw prompt by the content)
+        module.facts["format_switches"] = format_switches.format_switches(module)
     if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
         module.facts["unseen_templates"] = unseen_templates.unseen_templates(module)
     if shared_prompts.might_share(module.source):  # (PRM105: a class's prompt added to through self)

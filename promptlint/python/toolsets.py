@@ -27,9 +27,10 @@ say from the code that the change happens between requests:
 
 A change is a call of `append`, `extend`, `insert`, `update` or `setdefault` on the set, an item
 set (`tools[name] = tool`), an assignment (not of an empty value: `self.tools = []` makes a set)
-or `+=` to an attribute or a global named for tools, or a call named for loading tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`). A request is
+or `+=` to an attribute or a global named for tools, or a call named for loading or replacing tools (`load_dynamic_tool_specs(...)`, `register_tools(...)`, `update_tools(...)`, `set_tools(...)`). A request is
 a call named for a model call (`call_llm`, `chat`, `completion`; not `_refresh_llm`) or `invoke` / `create` / `generate`
-on a receiver named for a model or client (`self.llm.invoke`, `client.chat.completions.create`).
+/ `stream` / `astream` on a receiver named for a model, a client or an agent (`self.llm.invoke`,
+`client.chat.completions.create`, `self._agent_executor.astream(inputs)`).
 Names are the evidence (docs/policies.md, Policy 7): the rule reports these as info, once per
 function (its first change).
 """
@@ -52,10 +53,14 @@ _FLAG_WORDS = {"use", "has", "have", "is", "enable", "enabled", "disable", "allo
                "num", "n", "max", "min", "count"}
 _GROW = {"append", "extend", "insert", "update", "setdefault"}
 _LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert"}
+#: Verbs that replace a whole tool set: only with the plural (`update_tools`, `set_tools`; not
+#: `set_tool(task_id, tool)`, which records the tool chosen for one item).
+_REPLACE_VERBS = {"update", "set", "replace"}
 _SEND_WORDS = {"completion", "acompletion", "chat", "achat"}
 _SEND_VERBS = {"call", "run", "ask", "query", "invoke", "send", "prompt"}  # `call_llm`, not `refresh_llm`
-_SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete"}
-_MODEL_WORDS = {"llm", "client", "model", "completions", "messages", "chat"}
+_SEND_METHODS = {"invoke", "ainvoke", "create", "acreate", "generate", "agenerate", "complete", "acomplete", "stream",
+                 "astream"}
+_MODEL_WORDS = {"llm", "client", "model", "completions", "messages", "chat", "agent", "executor"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
@@ -214,7 +219,7 @@ def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tupl
                 held = _held(node.func.value, module, scope)
                 if held is not None:
                     out.append((node, held))
-            elif name and tool_set_named(name) and (name.split("_")[0].lower() in _LOAD_VERBS):
+            elif name and tool_set_named(name) and _loads(name):
                 out.append((node, f"{name}(...)"))  # a call: the rule says it calls it
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
             if isinstance(node, ast.Assign) and no_tool_set(node.value):
@@ -228,6 +233,13 @@ def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tupl
     if memo is not None:
         memo[("changes", id(func))] = out  # (the memo holds the function's nodes: the id stays unique)
     return out
+
+
+def _loads(name: str) -> bool:
+    """True for a call named for loading tools (`load_tools`, `register_tool`) or for replacing the
+    tool set (`update_tools`, `set_tools`)."""
+    verb = name.split("_")[0].lower()
+    return verb in _LOAD_VERBS or verb in _REPLACE_VERBS and "tools" in words(name)
 
 
 def no_tool_set(value: ast.AST) -> bool:

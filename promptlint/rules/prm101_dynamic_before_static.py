@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..impact import Rate, impacts, rate_of
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import MIN_STATIC_AFTER
+from ..python.fetched_tool_fields import find_fetched_tool_fields
 from . import _prefix_rule as text
 from ._history_first import WARN_TOKENS, history_first
 from .base import Rule
@@ -40,6 +41,10 @@ class DynamicBeforeStaticRule(Rule):
     docstring: `Template(self.config.system_message).render(data)`, `system_prompt.format(**row)`)
     with the values the user message is made from (`user = Template(...).render(**data)`,
     `json.dumps(data)`) places per-request values wherever its template asks: info, at the render.
+    A value a function awaits on each call and writes into the text of a tool definition it builds
+    (`tool_spec["description"] += f"The current working directory is: {cwd}"` after `cwd = await
+    get_cwd(url)`) sits in the tools, before the system prompt and the history: info, where the value
+    enters the definition (how often it changes is not known).
 
     ## Why is this bad?
     Everything after the first changed byte is a cache miss. Per-request content at the end of the
@@ -88,7 +93,8 @@ class DynamicBeforeStaticRule(Rule):
 
     def check_module(self, module):
         """Info at a system message rendered from a template whose text is not in the code with the
-        values the user message is made from (`python/unseen_templates.py`)."""
+        values the user message is made from (`python/unseen_templates.py`), and at a value awaited
+        on each call written into a tool definition (`python/fetched_tool_fields.py`)."""
         for render, user, template, values in module.facts.get("unseen_templates", ()):
             message = (f"The system message is rendered here from a template whose text is not in the code "
                        f"(`{template}`) with `{values}`, the values the user message is made from: whatever of "
@@ -98,6 +104,14 @@ class DynamicBeforeStaticRule(Rule):
                        "keep per-request values out of the system template and put them in the user message")
             yield self.diagnostic(message, module.span(render), severity=Severity.INFO,
                                   related=[Related(module.span(user), f"the user message made from `{values}` here")])
+        for f in find_fetched_tool_fields(module):
+            message = (f"`{f.name}`, a value `{f.function}` awaits anew on every call (line {f.fetched.lineno}), is "
+                       f"written into a tool definition ({f.target}): the tool definitions come first in every "
+                       "request, before the system prompt and the history, so whenever the value differs from the "
+                       "previous request's, the whole prefix is processed uncached (how often it changes is not known "
+                       "here); keep tool definitions fixed and send the value in the newest message or a tool result")
+            yield self.diagnostic(message, module.span(f.node), severity=Severity.INFO,
+                                  related=[Related(module.span(f.fetched), "value fetched here")])
 
     def _after_history(self, layout: PromptLayout):
         """Static parts after the replayed conversation (`rules/_history_first.py`): processed

@@ -26,6 +26,11 @@ class ConditionalPrefixRule(Rule):
     test of the list itself (`if not messages or messages[0]["role"] != "system":`) or of values
     fixed for the instance (`if self.instructions:`), is not one.
 
+    A conversation sent as chat `messages` or rendered into one raw `prompt` by a test on the
+    request's content (`if request_has_media(request): d["messages"] = ... else: d["prompt"] =
+    render(request)`) switches format when that content first appears: info, at the test. A choice
+    by configuration (the model, a flag of the instance) or by the request's kind is not one.
+
     ## Example
     ```python
     system = (EXPERT if user.is_pro else NOVICE) + RULES
@@ -51,7 +56,19 @@ class ConditionalPrefixRule(Rule):
             yield self.diagnostic(message, imp.seg.span or layout.site, prompt=layout.id, related=text.related(imp.seg))
 
     def check_module(self, module):
-        """Info where a head message is put on some calls only (`python/front_inserts.py`)."""
+        """Info where a head message is put on some calls only (`python/front_inserts.py`), and at
+        a test on a request's content that chooses between chat messages and a raw prompt
+        (`python/format_switches.py`)."""
+        for sw in module.facts.get("format_switches", ()):
+            message = (f"The conversation is sent as chat `messages` or rendered here into one raw `prompt` by a "
+                       f"test on the request's content (`{sw.reads}`): when that content first appears in a "
+                       "conversation (an image), the next request is rendered by the other template and shares no "
+                       "prefix with the cached requests before it, so the whole history is processed uncached "
+                       "once more (once per conversation that switches); send every request of a conversation in "
+                       "one format")
+            yield self.diagnostic(message, module.span(sw.test), severity=Severity.INFO,
+                                  related=[Related(module.span(sw.messages), "sent as chat messages here"),
+                                           Related(module.span(sw.prompt), "rendered as a raw prompt here")])
         for put, test, where in module.facts.get("front_inserts", ()):
             message = ("A system message is put at the head of the conversation here on some calls only (chosen by "
                        "the test related, of a value given per call): requests of one conversation start with it or "

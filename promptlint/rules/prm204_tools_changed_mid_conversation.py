@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic, Related, Severity
 from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
                                     find_tool_switches, find_tools_emptied_at_limit)
+from ..python.dropped_methods import find_dropped_in_methods
 from ..python.option_tools import find_option_tools
 from ..python.stored_requests import find_stored_requests
 from ..python.tool_rebinds import find_tools_rebound_in_loop
@@ -96,7 +97,11 @@ class ToolsChangedMidConversationRule(Rule):
     A request that re-sends the message list a function grows without the tools an earlier
     request of the same callee sent it with (`self._chat(messages, tools=tools)`, then after
     `messages.append(reflection)`, `self._chat(messages, tools=None)`) is info, where the tools
-    are left out; so is a tool list emptied once a count reaches its limit and filled otherwise
+    are left out; so is a method of a class that hands the call another method passes the tools to
+    the same conversation parameter with `tools=None` (`_request_no_tools(spec, messages)` beside
+    `_request_model(spec, messages)`, both through `self._build_request_kwargs(spec, messages,
+    tools=...)`: a wrap-up request), when a method of the class calls it; so is a tool list emptied
+    once a count reaches its limit and filled otherwise
     (`elif self._tool_call_count >= self.tool_call_limit: tool_definitions = []`), a tool list that
     a loop's requests of one conversation pass (`run(state.messages, tools=tools)`) rebound in the
     loop to another list (`tools = [final_answer]` when an answer does not parse), options that
@@ -285,6 +290,13 @@ class ToolsChangedMidConversationRule(Rule):
                        "of the conversation from the cache (and writes it again); send the same tools and "
                        "choose with `tool_choice=\"none\"` that none is called")
             yield self.diagnostic(message, module.span(value), related=[Related(module.span(earlier), "sent with tools here")])
+        for d in find_dropped_in_methods(module):
+            message = (f"`{d.function}` re-sends the conversation it is handed (`{d.param}`) here without tools, "
+                       f"through the call that `{d.other}` passes it with tools (line {d.earlier.lineno}): "
+                       f"{_FRONT} differ from the earlier requests' of that conversation, so this request reads "
+                       "none of it from the cache (and writes it again); send the same tools and choose with "
+                       "`tool_choice=\"none\"` that none is called")
+            yield self.diagnostic(message, module.span(d.node), related=[Related(module.span(d.earlier), "sent with tools here")])
         for node, target, update, function in find_pushed_tool_changes(module):
             message = (f"`{function}` changes `{target}` and writes the tools to the assistant the provider keeps "
                        f"(line {update.lineno}): the runs of threads it already answered start with other tool "

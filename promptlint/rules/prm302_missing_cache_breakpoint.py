@@ -86,6 +86,10 @@ class MissingCacheBreakpointRule(Rule):
     so such a fix would be unsafe.
 
     ## Shapes it recognises
+    A converter into Bedrock Converse blocks that rebuilds a text block from its text only
+    (`{"text": block["text"]}` in the branch `block["type"] == "text"`), in a function that names no
+    breakpoint key, in a module that reads Anthropic's `cache_control` and writes Converse's
+    `cachePoint`, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the
@@ -221,7 +225,8 @@ class MissingCacheBreakpointRule(Rule):
     def check_module(self, module) -> Iterable[Diagnostic]:
         """Info where a breakpoint is chosen by the model name and Claude requests go through the
         branch without one, and at an explicit cache mode in a package with no breakpoint key
-        (facts of `python/gated_markers.py`)."""
+        (facts of `python/gated_markers.py`), and at a text block a converter rebuilds as a Converse
+        block without the breakpoint it may carry (`python/dropped_marks.py`)."""
         for gate in module.facts.get("model_gates", ()):
             if gate.marked_when:
                 message = (f"Cache breakpoints are set only when the model name matches `{gate.name}`: every other "
@@ -245,6 +250,13 @@ class MissingCacheBreakpointRule(Rule):
                        "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
                        "spaced further apart write it again; copy the caller's `cache_control` as it is")
             yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
+        for block in module.facts.get("dropped_marks", ()):
+            message = ("This converter rebuilds a text block as a Converse block of its text only and names no "
+                       "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this module "
+                       "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
+                       "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
+                       "after the block when it carries a `cache_control`")
+            yield self.diagnostic(message, module.span(block), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)

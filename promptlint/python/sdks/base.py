@@ -72,6 +72,19 @@ class Call:
         return self.args[index] if index < len(self.args) else None
 
 
+_HTTP_VERBS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def http_verb(call: Call) -> str | None:
+    """The HTTP method an HTTP client's `request` / `stream` call names by its first argument
+    (`client.stream("POST", url, ...)` gives "POST"), None for any other call: such a call is no
+    model's `stream(messages)`."""
+    verb = call.arg(0, "method")
+    if isinstance(verb, ast.Constant) and isinstance(verb.value, str) and verb.value.upper() in _HTTP_VERBS:
+        return verb.value.upper()
+    return None
+
+
 def _origin(module, func: ast.expr) -> str | None:
     """`Call.origin` of a callee expression."""
     node = func

@@ -1,9 +1,11 @@
 """Chat requests posted with an HTTP client, no SDK in between: `requests.post(url, json=body)`,
 `httpx.post` / `httpx.Client().post` / `httpx.AsyncClient().post`, `aiohttp.ClientSession().post`
-(also `data=json.dumps(body)` and httpx's `content=json.dumps(body)`), and the same clients'
-`request("POST", url, json=body)`.
+(also `data=json.dumps(body)` and httpx's `content=json.dumps(body)`), and the same request made
+with the method named (`client.stream("POST", url, json=body)`, `session.request("POST", url, ...)`).
 
-The body is a dict (in every variant the function builds: keys set in branches) with `messages`,
+A body with `instructions`, or with `input` posted to a URL of `/responses`, and no `messages` is a
+Responses API request (`sdks/openai.responses`: `instructions` first, then the `input` items); `input`
+alone is also the body of embeddings and moderations. A body with `messages` is
 read as the call of the API its URL names would be: Anthropic's Messages API for a URL on
 `api.anthropic.com` or ending in `/v1/messages` (a top-level `system`, `cache_control` blocks:
 `sdks/anthropic.messages`), else an OpenAI-compatible chat completion (`sdks/openai.chat`: the
@@ -21,12 +23,22 @@ from ..flow.text import const_str
 from ..flow.values import Text
 from ..layout import dict_entries
 from . import anthropic, openai
-from .base import Call, Sdk, Shape
+from .base import Call, Sdk, Shape, http_verb
 
 _CLIENTS = ("requests", "httpx", "aiohttp")
 #: A URL of Anthropic's Messages API (https://docs.anthropic.com/en/api/messages); its OpenAI SDK
 #: compatibility layer (`api.anthropic.com/v1/chat/completions`) takes OpenAI's chat body.
 _MESSAGES_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?!.*chat/completions)")
+
+
+def _url_node(call: Call):
+    """The URL argument: the first of `post(url, ...)`, the second of `request("POST", url, ...)`."""
+    return call.arg(0, "url") if call.method == "post" else call.arg(1, "url")
+
+
+def _posts(call: Call) -> bool:
+    """A POST: `.post(...)`, or `.stream` / `.request` whose method argument is the text "POST"."""
+    return call.method == "post" or call.method in ("stream", "request") and http_verb(call) == "POST"
 
 
 def _body_node(call: Call):
@@ -42,16 +54,10 @@ def _body_node(call: Call):
     return None
 
 
-def _posts(call: Call) -> bool:
-    """True for `request("POST", ...)` / `request(method="post", ...)`: the method a literal."""
-    node = call.arg(0, "method")
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() == "POST"
-
-
 def _url_text(b, call) -> tuple[str, bool]:
     """(the URL's text as far as it is known, whether all of it is): the static text of its value
     (`f"{self.base_url}/chat/completions"` gives `/chat/completions`, not whole), else its source."""
-    node = call.arg(1 if call.method == "request" else 0, "url")
+    node = _url_node(call)
     if node is None:
         return "", False
     value = b.value(node, call.frame)
@@ -67,13 +73,22 @@ def post(b, call) -> None:
     frame = call.frame
     node = _body_node(call)
     body = one_dict(b.value(node, frame)) if node is not None else None
-    if body is None or body.repeated or "messages" not in body.items:
+    if body is None or body.repeated:
         return
     url, whole = _url_text(b, call)
+    # `input` alone is also the body of embeddings and moderations: a Responses request by its
+    # `instructions` or its URL
+    responses = "messages" not in body.items and ("instructions" in body.items
+                                                  or "input" in body.items and "/responses" in url)
+    if "messages" not in body.items and not responses:
+        return
     code = b.m.code(node)
     kwargs = dict_entries(body.items, body.key_spans, b.m.span(node), code)
     before = len(b.layouts)
-    if _MESSAGES_URL.search(url):
+    if responses:
+        openai.responses(b, Call(node=call.node, chain="responses.create", qual="", method="create", kwargs=kwargs,
+                                 args=[], frame=frame), posted_to=openai.url_provider(url) if whole else openai.CONFIGURED)
+    elif _MESSAGES_URL.search(url):
         anthropic.messages(b, Call(node=call.node, chain="messages.create", qual="", method="create", kwargs=kwargs,
                                    args=[], frame=frame))
     else:
@@ -88,8 +103,7 @@ def post(b, call) -> None:
 SDK = Sdk(
     name="http",
     imports=_CLIENTS,
-    methods=("post", "request"),  # a file that imports an HTTP client and calls `.post(`: its bodies are read
-    shapes=(Shape("post", ("post",), lambda c: c.method == "post" and _body_node(c) is not None, post, final=False),
-            Shape("request", ("request",), lambda c: c.method == "request" and _posts(c) and _body_node(c) is not None,
-                  post, final=False)),
+    methods=("post", "stream", "request"),  # a file that imports an HTTP client and calls `.post(`: its bodies are read
+    shapes=(Shape("post", ("post", "stream", "request"), lambda c: _posts(c) and _body_node(c) is not None, post,
+                  final=False),),
 )

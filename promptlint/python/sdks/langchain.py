@@ -14,7 +14,7 @@ from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Spread, Text
 from ..layout import MESSAGE_CLASSES
 from ..layout_values import variants_of
-from .base import Sdk, Shape
+from .base import Sdk, Shape, http_verb
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
 _BATCH = {"generate", "agenerate", "batch", "abatch"}  # a list of message lists: one request each
@@ -311,7 +311,8 @@ SDK = Sdk(
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
               and not _text_agent(c.qual) and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
-        Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args), invoke),
+        Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args) and http_verb(c) is None,
+              invoke),
         Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
               and _lists_display(c.arg(0, "messages")), batch),
     ),

@@ -138,7 +138,8 @@ def chat(b, call, posted_to: str | None = None) -> None:
     b.options(layout, call.kwargs, frame)
 
 
-def responses(b, call) -> None:
+def responses(b, call, posted_to: str | None = None) -> None:
+    """A Responses API request; `posted_to` as for `chat` (a body posted with an HTTP client)."""
     frame = call.frame
     parts = b.tools(call.kwargs.get("tools"), frame, "flat")
     if "instructions" in call.kwargs:
@@ -163,7 +164,8 @@ def responses(b, call) -> None:
             parts.append(b.part("user", value, frame, b.span_of(node)))
             newest = len(parts) - 1
     static = b.static_model(call.kwargs.get("model"), frame)
-    layout = b.add(call.node, "python-call", _client_provider(b, call, static), "responses.create", static, parts, newest)
+    layout = b.add(call.node, "python-call", _client_provider(b, call, static, posted_to), "responses.create", static,
+                   parts, newest)
     b.options(layout, call.kwargs, frame)
 
 
