@@ -1,4 +1,4 @@
-"""Work the analysis no longer repeats (s24-cpu). Each test pins the work left out, and that
+"""Work the analysis no longer repeats. Each test pins the work left out, and that
 what is found stays the same."""
 from __future__ import annotations
 
