@@ -332,7 +332,10 @@ class PromptLayout:
     `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
     basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
-    every prompt of its callers goes through; `configured_system`: the segment of a system prompt that
+    every prompt of its callers goes through; `converted`: `((request key, parameter), ...)`, the
+    keys of the prompt (tools, system, messages) whose values the sending function computes from
+    its own parameters (`messages, system = self._build_messages(prompt)`: an adapter converting its
+    callers' prompt, `python/converted_prompts.py`), in request order; `configured_system`: the segment of a system prompt that
     is configuration set elsewhere, whole, named as a prompt (`system=self.config.prompt_preamble`),
     re-sent the same on every request, its size not known (`markers.configured_system`); `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
@@ -375,6 +378,7 @@ class PromptLayout:
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False
+    converted: tuple[tuple[str, str], ...] = ()
     configured_system: Segment | None = None
     openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)

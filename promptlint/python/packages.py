@@ -9,6 +9,7 @@ parser so that the cache checks it without importing the analysis.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -94,7 +95,7 @@ class Package:
             states.append(state)
             if text is None:
                 continue
-            if any(word in text for word in MARKER_WORDS):
+            if any(word in text for word in MARKER_WORDS) and names_markers(text):
                 markers.append(i)
                 if reads_markers(text):
                     marker_reads.append(i)
@@ -131,6 +132,35 @@ class Package:
         else:
             found = self.names.get(name, ())
         return [self.files[found]] if type(found) is int else [self.files[i] for i in found]
+
+
+def names_markers(text: str) -> bool:
+    """True when the code of `text` names a cache breakpoint key (`MARKER_WORDS`): in a string
+    that is not a docstring (`"cache_control"`, a message), a name, an attribute, a parameter or
+    a keyword (`add_cache_control=True`); not in a comment or a docstring alone (a converter whose
+    docstring says that `cache_control` markers survive sets none). A text that does not parse:
+    True (as the word is there)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    docs = {id(body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and (body := node.body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant):
+            word = node.value if isinstance(node.value, str) and id(node) not in docs else ""
+        elif isinstance(node, ast.Name):
+            word = node.id
+        elif isinstance(node, ast.Attribute):
+            word = node.attr
+        elif isinstance(node, (ast.arg, ast.keyword)):
+            word = node.arg or ""
+        else:
+            continue
+        if any(w in word for w in MARKER_WORDS):
+            return True
+    return False
 
 
 def reads_markers(text: str) -> bool:

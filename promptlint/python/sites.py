@@ -13,7 +13,7 @@ import ast
 import re
 from ..model import replace
 
-from . import (built_prompts, candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns, markers,
+from . import (built_prompts, candidates, concurrent_fills, converted_prompts, handoff, history_cuts, kept_conversations, kept_turns, markers,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls,
                template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
@@ -138,11 +138,13 @@ class SiteFinder:
                 continue
             func = frame.func if frame is not None else None
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
+            if not layout.passes_prompt:
+                layout.converted = converted_prompts.converted_from(func, call.node)
             if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
             layout.configured_system = markers.configured_system(layout.parts)
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
-                    or layout.configured_system is not None:
+                    or layout.configured_system is not None or layout.converted:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
                         and not layout.tree_markers and not layout.other_models:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
 from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
@@ -333,7 +334,10 @@ class MissingCacheBreakpointRule(Rule):
         through), with no `**options` of unknown keys, in a package tree where no file names a
         breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
         prompt sent through it is cached; how long their shared beginnings are is not known."""
-        if not layout.passes_prompt or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+        if layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+            return
+        if not layout.passes_prompt:
+            yield from self._converted(layout, label)
             return
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
         how = "whole as the message list its callers give" if layout.has_history else \
@@ -353,6 +357,28 @@ class MissingCacheBreakpointRule(Rule):
                                                   "message", 1), built, prompt=layout.id, severity=Severity.INFO,
                                   related=[Related(layout.site, "sent here")])
 
+
+    def _converted(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the request's messages, and its system prompt or tools, are computed
+        by the sending function from its own parameters (`converted_prompts.callers_prompt`:
+        `messages, system = self._build_messages(prompt)`), with no breakpoint in what it sends
+        nor in any file of the package (checked by `_adapter`): an adapter whose requests carry
+        none, whatever its callers send through it; the size of what repeats is not known."""
+        converted = callers_prompt(layout)
+        if not converted:
+            return
+        names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt"}
+        what = list(dict.fromkeys(names.get(k, "messages") for k, _ in converted))
+        said = ", ".join(what[:-1]) + f" and {what[-1]}" if len(what) > 1 else what[0]
+        params = ", ".join(f"`{p}`" for p in dict.fromkeys(p for _, p in converted))
+        fix = ("a `cachePoint` block after the system prompt (and one after the last message) would cache them"
+               if (layout.api or "").startswith("converse") else _legacy_phrase(layout).strip(" ()") or
+               "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them")
+        message = (f"This function sends the {said} its callers pass ({params}) as it converts them, with no cache "
+                   f"breakpoint, and no file of the package writes one: {label} caches nothing without one, so every "
+                   f"request sent through it pays the full input price again for whatever its callers repeat (their "
+                   f"instructions, tools, conversation; its size is not known here); {fix}")
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
     def _compat(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """At a request sent to Anthropic's OpenAI-compatible endpoint (`openai_compat`), which

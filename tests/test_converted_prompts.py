@@ -1,0 +1,74 @@
+"""PRM302 at an adapter that converts its callers' prompt into a Claude request with no
+breakpoint: fixtures/converted_prompts (its README says what each module shows)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.converted_prompts import converted_from
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "converted_prompts"
+
+
+def _found(path):
+    report = api.check([path], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
+            for d in report.diagnostics]
+
+
+def test_an_adapter_converting_its_callers_prompt_is_reported_as_info():
+    found = _found(FIXTURES / "bare")
+    assert [f[:4] for f in found] == [
+        ("adapter.py", "PRM302", "info", 23),  # generate_text: system and messages from `prompt`
+        ("adapter.py", "PRM302", "info", 32),  # generate_object: tools from `schema` too, via `**params`
+        ("adapter.py", "PRM302", "info", 55),  # query: the older whole-prompt shape
+        ("adapter.py", "PRM302", "info", 66),  # swapped_query: likewise
+    ]
+    assert found[0][4].startswith("This function sends the system prompt and messages its callers pass (`prompt`) "
+                                  "as it converts them, with no cache breakpoint, and no file of the package writes one")
+    assert found[1][4].startswith("This function sends the tools, system prompt and messages its callers pass "
+                                  "(`schema`, `prompt`)")
+    assert found[2][4].startswith("Every prompt passed to this function")
+
+
+def test_a_package_that_writes_a_breakpoint_is_not_reported_for_the_adapter():
+    found = _found(FIXTURES / "marked")
+    assert not any(f[4].startswith("This function sends") for f in found)
+    assert [f[:4] for f in found] == [("adapter.py", "PRM302", "info", 32)]  # the re-sent tool loop (older)
+
+
+def _keys(source: str):
+    func = ast.parse(source).body[0]
+    call = next(n for n in ast.walk(func) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "create")
+    return converted_from(func, call)
+
+
+def test_the_keys_computed_from_parameters_follow_local_assignments():
+    assert _keys("def f(self, prompt, schema, **kw):\n"
+                 "    messages, system = self.build(prompt)\n"
+                 "    params = {'messages': messages, **kw}\n"
+                 "    params['system'] = system\n"
+                 "    params.update(tools=[schema])\n"
+                 "    return self.c.create(**params)\n") == (("tools", "schema"), ("system", "prompt"),
+                                                            ("messages", "prompt"))
+    # values of the function's own only: nothing
+    assert _keys("def f(self):\n"
+                 "    system = self.system_prompt\n"
+                 "    return self.c.create(system=system, messages=self.history)\n") == ()
+    # a parameter that is not the prompt's: the model name
+    assert _keys("def f(self, model):\n"
+                 "    return self.c.create(model=model, messages=[{'role': 'user', 'content': 'hi'}])\n") == ()
+
+
+def test_a_breakpoint_key_named_in_a_docstring_or_a_comment_only_is_no_breakpoint():
+    assert [f[:4] for f in _found(FIXTURES / "documented")] == [f[:4] for f in _found(FIXTURES / "bare")]
+
+
+def test_names_markers_reads_the_code_not_its_docstrings_and_comments():
+    from promptlint.python.packages import names_markers
+    assert not names_markers('"""Keeps `cache_control` markers."""\n# a cachePoint block\nx = 1\n')
+    assert names_markers('block = {"type": "text", "cache_control": {"type": "ephemeral"}}\n')
+    assert names_markers('def f(add_cache_control=False):\n    """Marks nothing."""\n')
+    assert names_markers('client.create(cache_control_injection_points=[])\n')
+    assert names_markers('x = (\n')  # does not parse: taken as naming one
