@@ -317,7 +317,10 @@ class PromptLayout:
     a message of the conversation (not tools, not the system prompt), when no breakpoint the layout
     places closes the history part: the history may end at a breakpoint there; `tree_markers`: a file of the
     package tree names a cache breakpoint key, so a breakpoint may be set where the layout does not
-    show it (True unless the site finder looked and found none); `takes_conversation`: the function
+    show it (True unless the site finder looked and found none); `others_markers`: for an adapter's
+    request (`passes_prompt`, `converted`) in such a tree, every file that names one only reads it
+    or writes it on requests it sends itself (a sibling adapter of another SDK), and the sending
+    module writes none: no code writes a breakpoint on what its callers pass; `takes_conversation`: the function
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
     `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
@@ -370,6 +373,7 @@ class PromptLayout:
     unplaced_markers: bool = False
     history_marker: Span | None = None
     tree_markers: bool = True
+    others_markers: bool = False
     takes_conversation: bool = False
     claude_checked: Span | None = None
     claude_picked: bool = False

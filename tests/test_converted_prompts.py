@@ -20,10 +20,10 @@ def _found(path):
 def test_an_adapter_converting_its_callers_prompt_is_reported_as_info():
     found = _found(FIXTURES / "bare")
     assert [f[:4] for f in found] == [
-        ("adapter.py", "PRM302", "info", 23),  # generate_text: system and messages from `prompt`
-        ("adapter.py", "PRM302", "info", 32),  # generate_object: tools from `schema` too, via `**params`
-        ("adapter.py", "PRM302", "info", 55),  # query: the older whole-prompt shape
-        ("adapter.py", "PRM302", "info", 66),  # swapped_query: likewise
+        ("adapter.py", "PRM302", "info", 29),  # generate_text: system and messages from `prompt`
+        ("adapter.py", "PRM302", "info", 38),  # generate_object: tools from `schema` too, via `**params`
+        ("adapter.py", "PRM302", "info", 61),  # query: the older whole-prompt shape
+        ("adapter.py", "PRM302", "info", 72),  # swapped_query: likewise
     ]
     assert found[0][4].startswith("This function sends the system prompt and messages its callers pass (`prompt`) "
                                   "as it converts them, with no cache breakpoint, and no file of the package writes one")
@@ -34,8 +34,7 @@ def test_an_adapter_converting_its_callers_prompt_is_reported_as_info():
 
 def test_a_package_that_writes_a_breakpoint_is_not_reported_for_the_adapter():
     found = _found(FIXTURES / "marked")
-    assert not any(f[4].startswith("This function sends") for f in found)
-    assert [f[:4] for f in found] == [("adapter.py", "PRM302", "info", 32)]  # the re-sent tool loop (older)
+    assert found == []
 
 
 def _keys(source: str):
@@ -72,3 +71,36 @@ def test_names_markers_reads_the_code_not_its_docstrings_and_comments():
     assert names_markers('def f(add_cache_control=False):\n    """Marks nothing."""\n')
     assert names_markers('client.create(cache_control_injection_points=[])\n')
     assert names_markers('x = (\n')  # does not parse: taken as naming one
+
+
+def test_breakpoints_a_sibling_adapter_writes_on_its_own_requests_do_not_silence_another():
+    found = _found(FIXTURES / "siblings")
+    assert [f[:4] for f in found] == [
+        ("anthropic_llm.py", "PRM302", "info", 25),
+        ("bedrock_provider.py", "PRM302", "info", 21),  # where `_build_kwargs` writes the system prompt
+    ]
+    assert "no code of the package writes one on what its callers pass (the modules that write one mark the " \
+           "requests they send themselves)" in found[0][4]
+    assert found[1][4].startswith("The request built here sends the messages its callers pass (`messages`)")
+
+
+def test_breakpoints_written_by_a_module_that_sends_nothing_may_reach_the_adapter():
+    assert _found(FIXTURES / "shared_marks") == []
+
+
+def test_marker_uses_tells_a_write_from_a_read():
+    from promptlint.python.packages import marker_uses
+    assert marker_uses('if "cachePoint" in block:\n    pass\n') == (True, False)
+    assert marker_uses('block["cache_control"] = {"type": "ephemeral"}\n') == (True, True)
+    assert marker_uses('x = {"cachePoint": {"type": "default"}}\n') == (True, True)
+    assert marker_uses('"""`cache_control` survives."""\n') == (False, False)
+
+
+def test_a_branch_for_another_model_is_no_adapter_request():
+    assert _keys("def f(self, messages):\n"
+                 "    if self.provider == 'minimax':\n"
+                 "        return self.c.create(messages=messages, system=messages[0])\n") == ()
+    assert _keys("def f(self, messages):\n"
+                 "    if 'claude' in self.model:\n"
+                 "        return self.c.create(messages=messages, system=messages[0])\n") == (
+        ("system", "messages"), ("messages", "messages"))

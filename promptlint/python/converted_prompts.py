@@ -31,13 +31,15 @@ def converted_from(func: ast.AST | None, call: ast.Call) -> tuple[tuple[str, str
     value`, `name.update(key=value)`), the first parameter of `func` (not `self` / `cls`) its
     value is computed from through the function's assignments (names bound by `=`, a tuple
     target, `+=`, a `for` target, a list grown by `.append`); keys whose value comes from no
-    parameter are left out. Empty when `func` is not a function."""
+    parameter are left out. Empty when `func` is not a function, or when the call sits in a branch
+    taken for a provider or model named otherwise than an opt-in caching one (`elif self.provider
+    == "minimax":`, `_other_branch`)."""
     if not isinstance(func, _FUNCS) or not isinstance(call, ast.Call):
         return ()
     args = func.args
     params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
               if a is not None and a.arg not in _OWNERS]
-    if not params:
+    if not params or _other_branch(func, call):
         return ()
     binds, keyed = _bindings(func)
     out = []
@@ -49,6 +51,24 @@ def converted_from(func: ast.AST | None, call: ast.Call) -> tuple[tuple[str, str
         if found is not None:
             out.append((key, found))
     return tuple(out)
+
+
+#: Words of a provider or model name that cache only at breakpoints (Claude, on any platform; Nova).
+_OPT_IN_WORDS = ("claude", "anthropic", "bedrock", "nova", "vertex")
+
+
+def _other_branch(func: ast.AST, call: ast.Call) -> bool:
+    """True when `call` sits in the body of an `if` (or `elif`) of `func` whose test compares with
+    string literals (`self.provider == "minimax"`, `"llama" in model`, `model.startswith("gpt")`)
+    none of which names an opt-in caching provider or model (`_OPT_IN_WORDS`): that branch sends
+    to another model, which caches by itself or not at all."""
+    for node in subtree(func):
+        if not isinstance(node, ast.If) or not any(n is call for stmt in node.body for n in subtree(stmt)):
+            continue
+        words = [c.value.lower() for c in subtree(node.test) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if words and not any(w in word for word in words for w in _OPT_IN_WORDS):
+            return True
+    return False
 
 
 def _bindings(func: ast.AST) -> tuple[dict[str, list[ast.AST]], dict[str, list[tuple[str, ast.AST]]]]:
@@ -114,7 +134,9 @@ def _sources(call: ast.Call, key: str, binds, keyed) -> list[ast.AST]:
 
 def _keyed(name: str, key: str, binds, keyed, seen: set[str]) -> list[ast.AST]:
     """The values of `key` in the mapping bound to `name` (through dict displays, their `**`
-    spreads of other names, `dict(...)`, `name[key] = v` and `name.update(...)`)."""
+    spreads of other names, `dict(...)`, `name[key] = v` and `name.update(...)`); for the
+    messages, also a call the mapping is bound from (a helper that builds the request from its
+    arguments)."""
     if name in seen:
         return []
     seen.add(name)
@@ -125,6 +147,8 @@ def _keyed(name: str, key: str, binds, keyed, seen: set[str]) -> list[ast.AST]:
             out.extend(v for spread in _spreads(value) for v in _keyed(spread, key, binds, keyed, seen))
         elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
             out.extend(kw.value for kw in value.keywords if kw.arg == key)
+        elif isinstance(value, ast.Call) and key == "messages":
+            out.append(value)  # a request a helper builds (`kwargs = self._build_kwargs(messages, tools)`): from its arguments
     return out
 
 
@@ -166,8 +190,8 @@ def callers_prompt(layout) -> tuple[tuple[str, str], ...]:
     """The `converted` keys of a layout when they make its request an adapter's: the messages
     come from a parameter, and so does the system prompt or the tools, or that parameter is named
     as a prompt or a message list (`def infer(self, messages)`, `def query(self, prompt)`); and
-    the code writes no prompt of its own into it (under `FRAMING_CHARS` of static text outside
-    the tools). Empty otherwise (`def summarize(self, text)`: a one-shot prompt of its own, which
+    the code writes no prompt of its own into it (no system prompt all its own text, under
+    `FRAMING_CHARS` of static text outside the tools). Empty otherwise (`def summarize(self, text)`: a one-shot prompt of its own, which
     the size rules judge)."""
     keys = dict(layout.converted)
     sent = next((keys[k] for k in ("messages", "contents", "prompt") if k in keys), None)
@@ -176,5 +200,8 @@ def callers_prompt(layout) -> tuple[tuple[str, str], ...]:
     words = {w for w in sent.lower().strip("_").split("_") if w}
     if not ({"system", "tools", "toolConfig"} & set(keys)) and not words & _PROMPT_WORDS:
         return ()
+    if any(p.role in ("system", "developer") and p.segments and all(s.is_static for s in p.segments)
+           for p in layout.parts):
+        return ()  # a system prompt of its own: the request is not all its callers'
     own = sum(len(s.text.strip()) for p in layout.parts if p.role != "tools" for s in p.segments if s.is_static)
     return layout.converted if own < FRAMING_CHARS else ()

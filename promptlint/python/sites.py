@@ -25,6 +25,7 @@ from .flow.windows import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
+from .packages import marker_uses
 from .text_gates import holds_any
 from .walk import children, own_nodes
 
@@ -150,6 +151,9 @@ class SiteFinder:
                         and not layout.tree_markers and not layout.other_models:
                     layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
+                if layout.tree_markers and (layout.passes_prompt or layout.converted):
+                    layout.others_markers = not marker_uses(self.m.source)[1] \
+                        and not self.ev.project.marker_writer_files(self.m.path)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
                     or markers.names_any(self._reads_of(frame), _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)

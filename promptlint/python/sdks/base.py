@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..walk import subtree
+
 
 @dataclass
 class Call:
@@ -47,7 +49,13 @@ class Call:
             returned = property_chains(module).get(head)
             if returned is not None:  # `self._messages_api.create`, the property returning `self.client.messages`
                 chain = f"{returned}.{rest}"
-        return Call(node=node, chain=chain, qual=module.qualified_name(func) or "",
+        qual = module.qualified_name(func) or ""
+        if qual.startswith("self.") and qual.count(".") >= 2:
+            head, _, rest = qual[5:].partition(".")
+            held = module_attributes(module).get(head)
+            if held is not None:  # `self._litellm.completion` with `self._litellm = litellm` (an imported module)
+                qual = f"{held}.{rest}"
+        return Call(node=node, chain=chain, qual=qual,
                     method=func.attr if isinstance(func, ast.Attribute) else None,
                     kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
                     args=[a for a in node.args if not isinstance(a, ast.Starred)], origin=_origin(module, func))
@@ -104,6 +112,36 @@ def property_chains(module) -> dict[str, str]:
                     if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Attribute) \
                             and module.code(ret.value).startswith("self."):
                         found.setdefault(item.name, re.sub(r"\s+", "", module.code(ret.value)))
+    return found
+
+
+def module_attributes(module) -> dict[str, str]:
+    """Attributes of `self` that the module's code assigns an imported module (`import litellm;
+    self._litellm = litellm`, the import at the top or inside the method, as code does for an
+    optional dependency): attribute name -> the module's dotted name, so a call through it
+    (`self._litellm.completion(...)`) is qualified as the module's function. An attribute also
+    assigned anything else is left out. Computed once per module."""
+    found = module.facts.get("module_attributes")
+    if found is None:
+        found = module.facts["module_attributes"] = {}
+        if "self." in module.source and "import" in module.source:
+            other: set[str] = set()
+            for node in subtree(module.tree):
+                if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                    continue
+                target = node.targets[0]
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"):
+                    continue
+                value = node.value
+                dotted = (module.imports.get(value.id) or module.late_import(value.id, value)) \
+                    if isinstance(value, ast.Name) else None
+                if dotted is None:
+                    other.add(target.attr)
+                else:
+                    found.setdefault(target.attr, dotted)
+            for name in other:
+                found.pop(name, None)
     return found
 
 
