@@ -25,10 +25,11 @@ def test_an_adapter_converting_its_callers_prompt_is_reported_as_info():
         ("adapter.py", "PRM302", "info", 61),  # query: the older whole-prompt shape
         ("adapter.py", "PRM302", "info", 72),  # swapped_query: likewise
     ]
-    assert found[0][4].startswith("This function sends the system prompt and messages its callers pass (`prompt`) "
-                                  "as it converts them, with no cache breakpoint, and no file of the package writes one")
-    assert found[1][4].startswith("This function sends the tools, system prompt and messages its callers pass "
-                                  "(`schema`, `prompt`)")
+    assert found[0][4].startswith("This function sends the system prompt and messages its callers pass, as it "
+                                  "converts them (`prompt`), with no cache breakpoint, and no file of the package "
+                                  "writes one")
+    assert found[1][4].startswith("This function sends the tools, system prompt and messages its callers pass, as "
+                                  "it converts them (`schema`, `prompt`)")
     assert found[2][4].startswith("Every prompt passed to this function")
 
 
@@ -81,7 +82,8 @@ def test_breakpoints_a_sibling_adapter_writes_on_its_own_requests_do_not_silence
     ]
     assert "no code of the package writes one on what its callers pass (the modules that write one mark the " \
            "requests they send themselves)" in found[0][4]
-    assert found[1][4].startswith("The request built here sends the messages its callers pass (`messages`)")
+    assert found[1][4].startswith("The request built here sends the messages its callers pass, as it converts them "
+                                  "(`messages`)")
 
 
 def test_breakpoints_written_by_a_module_that_sends_nothing_may_reach_the_adapter():
@@ -104,3 +106,15 @@ def test_a_branch_for_another_model_is_no_adapter_request():
                  "    if 'claude' in self.model:\n"
                  "        return self.c.create(messages=messages, system=messages[0])\n") == (
         ("system", "messages"), ("messages", "messages"))
+
+
+def test_a_request_its_callers_build_whole_is_sent_with_no_breakpoint():
+    found = _found(FIXTURES / "whole")
+    assert [f[:4] for f in found] == [
+        ("clients.py", "PRM302", "info", 18),  # converse_stream(**api_kwargs), under a test of a key
+        ("clients.py", "PRM302", "info", 19),  # converse(**api_kwargs)
+        ("clients.py", "PRM302", "info", 26),  # litellm.completion(**params), Claude named in the package
+    ]
+    assert found[0][4].startswith("This function sends the request its callers build, whole (`api_kwargs`), with no "
+                                  "cache breakpoint")
+    assert "when the model is Claude" in found[2][4]

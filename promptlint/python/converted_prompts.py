@@ -31,7 +31,9 @@ def converted_from(func: ast.AST | None, call: ast.Call) -> tuple[tuple[str, str
     value`, `name.update(key=value)`), the first parameter of `func` (not `self` / `cls`) its
     value is computed from through the function's assignments (names bound by `=`, a tuple
     target, `+=`, a `for` target, a list grown by `.append`); keys whose value comes from no
-    parameter are left out. Empty when `func` is not a function, or when the call sits in a branch
+    parameter are left out; `("request", parameter)` when the call sends nothing but one
+    `**parameter` the function never rebinds (the request its callers build, whole). Empty when
+    `func` is not a function, or when the call sits in a branch
     taken for a provider or model named otherwise than an opt-in caching one (`elif self.provider
     == "minimax":`, `_other_branch`)."""
     if not isinstance(func, _FUNCS) or not isinstance(call, ast.Call):
@@ -50,6 +52,10 @@ def converted_from(func: ast.AST | None, call: ast.Call) -> tuple[tuple[str, str
         found = _reaches(sources, binds, set(params))
         if found is not None:
             out.append((key, found))
+    if not out:  # the whole request its callers build: `def _call(self, params): ... completion(**params)`
+        spread = [k.value.id for k in call.keywords if k.arg is None and isinstance(k.value, ast.Name)]
+        if len(spread) == 1 and spread[0] in params and spread[0] not in binds and not call.args:
+            out.append(("request", spread[0]))
     return tuple(out)
 
 
@@ -57,14 +63,26 @@ def converted_from(func: ast.AST | None, call: ast.Call) -> tuple[tuple[str, str
 _OPT_IN_WORDS = ("claude", "anthropic", "bedrock", "nova", "vertex")
 
 
+#: Words of a name that holds the provider or model a request goes to.
+_CHOICE_WORDS = ("model", "provider", "vendor", "backend", "engine", "llm")
+
+
+def _names(node: ast.AST) -> list[str]:
+    """The names and attribute names read in an expression, lower case."""
+    return [n.id.lower() if isinstance(n, ast.Name) else n.attr.lower()
+            for n in subtree(node) if isinstance(n, (ast.Name, ast.Attribute))]
+
+
 def _other_branch(func: ast.AST, call: ast.Call) -> bool:
-    """True when `call` sits in the body of an `if` (or `elif`) of `func` whose test compares with
-    string literals (`self.provider == "minimax"`, `"llama" in model`, `model.startswith("gpt")`)
+    """True when `call` sits in the body of an `if` (or `elif`) of `func` whose test reads a name
+    of the provider or model (`_CHOICE_WORDS`) and compares it with string literals (`self.provider == "minimax"`, `"llama" in model`, `model.startswith("gpt")`)
     none of which names an opt-in caching provider or model (`_OPT_IN_WORDS`): that branch sends
     to another model, which caches by itself or not at all."""
     for node in subtree(func):
         if not isinstance(node, ast.If) or not any(n is call for stmt in node.body for n in subtree(stmt)):
             continue
+        if not any(any(w in name for w in _CHOICE_WORDS) for name in _names(node.test)):
+            continue  # (`if "stream" in kwargs:` chooses no model)
         words = [c.value.lower() for c in subtree(node.test) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
         if words and not any(w in word for word in words for w in _OPT_IN_WORDS):
             return True
@@ -187,13 +205,16 @@ _PROMPT_WORDS = frozenset({"prompt", "prompts", "messages", "message", "msgs", "
 
 
 def callers_prompt(layout) -> tuple[tuple[str, str], ...]:
-    """The `converted` keys of a layout when they make its request an adapter's: the messages
+    """The `converted` keys of a layout when they make its request an adapter's: the whole
+    request is a parameter (`completion(**params)`), or the messages
     come from a parameter, and so does the system prompt or the tools, or that parameter is named
     as a prompt or a message list (`def infer(self, messages)`, `def query(self, prompt)`); and
     the code writes no prompt of its own into it (no system prompt all its own text, under
     `FRAMING_CHARS` of static text outside the tools). Empty otherwise (`def summarize(self, text)`: a one-shot prompt of its own, which
     the size rules judge)."""
     keys = dict(layout.converted)
+    if "request" in keys:
+        return layout.converted
     sent = next((keys[k] for k in ("messages", "contents", "prompt") if k in keys), None)
     if sent is None:
         return ()

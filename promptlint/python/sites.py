@@ -401,6 +401,9 @@ class SiteFinder:
         func = node.func
         if isinstance(func, ast.Attribute):
             name = func.attr
+            if isinstance(func.value, ast.Name) and func.value.id == "self" \
+                    and (held := sdks.module_attributes(self.m).get(name)) is not None:
+                name = held.rsplit(".", 1)[-1]  # `self._complete(...)` with `self._complete = litellm.completion`
         elif isinstance(func, ast.Name):  # an imported alias matches by the name it stands for
             name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
         else:

@@ -118,8 +118,10 @@ class MissingCacheBreakpointRule(Rule):
     writes the request), writing under 200 characters of its own text into it: an SDK adapter that
     converts its callers' prompt, in a package where no code writes a breakpoint on what its callers
     pass (a module that writes one on requests it sends itself, a sibling adapter of another SDK,
-    does not count; a breakpoint key named in a docstring or a comment writes none). Not for a send
-    in a branch taken for a provider or model named otherwise (`if self.provider == "minimax":`).
+    does not count; a breakpoint key named in a docstring or a comment writes none). So is a request
+    its callers build whole, sent as the function's only `**mapping` (`def _call(self, params): ...
+    litellm.completion(**params)`, `client.converse(**api_kwargs)`). Not for a send in a branch
+    taken for a provider or model named otherwise (`if self.provider == "minimax":`).
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
@@ -385,7 +387,8 @@ class MissingCacheBreakpointRule(Rule):
         converted = callers_prompt(layout)
         if not converted:
             return
-        names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt"}
+        names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt",
+                 "request": "request"}
         what = list(dict.fromkeys(names.get(k, "messages") for k, _ in converted))
         said = ", ".join(what[:-1]) + f" and {what[-1]}" if len(what) > 1 else what[0]
         params = ", ".join(f"`{p}`" for p in dict.fromkeys(p for _, p in converted))
@@ -393,7 +396,8 @@ class MissingCacheBreakpointRule(Rule):
                if (layout.api or "").startswith("converse") else _legacy_phrase(layout).strip(" ()") or
                "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them")
         nowhere = _OTHERS_MARKERS if layout.others_markers else "no file of the package writes one"
-        message = (f"This function sends the {said} its callers pass ({params}) as it converts them, with no cache "
+        how = "build, whole" if what == ["request"] else "pass, as it converts them"
+        message = (f"This function sends the {said} its callers {how} ({params}), with no cache "
                    f"breakpoint, and {nowhere}: {label} caches nothing without one, so every "
                    f"request sent through it pays the full input price again for whatever its callers repeat (their "
                    f"instructions, tools, conversation; its size is not known here); {fix}")
@@ -451,11 +455,12 @@ class MissingCacheBreakpointRule(Rule):
 
 def _opaque(layout: PromptLayout) -> bool:
     """True when the call passes a `**mapping` of unknown keys that may hold a top-level
-    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) in a
+    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) or a
+    request mapping it takes whole from its callers (`converted` "request") in a
     package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
     no such key."""
-    return layout.unread_options and ((layout.tree_markers and not layout.others_markers)
-                                      or not layout.options_forwarded)
+    forwarded = layout.options_forwarded or any(k == "request" for k, _ in layout.converted)
+    return layout.unread_options and ((layout.tree_markers and not layout.others_markers) or not forwarded)
 
 
 def _built_elsewhere(layout: PromptLayout) -> Span | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from . import adk, anthropic, bedrock, cohere, dspy, google, http, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
-from .base import Call, Sdk, Shape
+from .base import Call, Sdk, Shape, module_attributes
 
 SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, adk.SDK, pydantic_ai.SDK,
                    mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK, http.SDK]
@@ -84,4 +84,4 @@ def provider_for_model(model: str | None, default: str | None) -> tuple[str | No
     return default, model
 
 
-__all__ = ["SDKS", "Call", "Sdk", "Shape", "shapes", "decorators", "hints", "provider_for_model"]
+__all__ = ["SDKS", "Call", "Sdk", "Shape", "module_attributes", "shapes", "decorators", "hints", "provider_for_model"]

@@ -50,11 +50,11 @@ class Call:
             if returned is not None:  # `self._messages_api.create`, the property returning `self.client.messages`
                 chain = f"{returned}.{rest}"
         qual = module.qualified_name(func) or ""
-        if qual.startswith("self.") and qual.count(".") >= 2:
+        if qual.startswith("self.") and qual.count(".") >= 1:
             head, _, rest = qual[5:].partition(".")
             held = module_attributes(module).get(head)
             if held is not None:  # `self._litellm.completion` with `self._litellm = litellm` (an imported module)
-                qual = f"{held}.{rest}"
+                qual = f"{held}.{rest}" if rest else held
         return Call(node=node, chain=chain, qual=qual,
                     method=func.attr if isinstance(func, ast.Attribute) else None,
                     kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
@@ -116,10 +116,11 @@ def property_chains(module) -> dict[str, str]:
 
 
 def module_attributes(module) -> dict[str, str]:
-    """Attributes of `self` that the module's code assigns an imported module (`import litellm;
-    self._litellm = litellm`, the import at the top or inside the method, as code does for an
-    optional dependency): attribute name -> the module's dotted name, so a call through it
-    (`self._litellm.completion(...)`) is qualified as the module's function. An attribute also
+    """Attributes of `self` that the module's code assigns an imported module or a function of
+    one (`import litellm; self._litellm = litellm`, `self._complete = litellm.completion`, the
+    import at the top or inside the method, as code does for an optional dependency; `_imported`):
+    attribute name -> the dotted name, so a call through it (`self._litellm.completion(...)`,
+    `self._complete(...)`) is qualified as the module's function. An attribute also
     assigned anything else is left out. Computed once per module."""
     found = module.facts.get("module_attributes")
     if found is None:
@@ -133,9 +134,7 @@ def module_attributes(module) -> dict[str, str]:
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
-                value = node.value
-                dotted = (module.imports.get(value.id) or module.late_import(value.id, value)) \
-                    if isinstance(value, ast.Name) else None
+                dotted = _imported(module, node.value)
                 if dotted is None:
                     other.add(target.attr)
                 else:
@@ -143,6 +142,21 @@ def module_attributes(module) -> dict[str, str]:
             for name in other:
                 found.pop(name, None)
     return found
+
+
+def _imported(module, value: ast.expr) -> str | None:
+    """The dotted name of an imported module or of a name of it (`litellm`, `litellm.completion`,
+    the import at the top or inside the function), also wrapped by a decorator applied by hand
+    (`track_completion()(litellm.completion)`: the same function, traced); None otherwise."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and len(value.args) == 1 \
+            and not value.keywords:
+        value = value.args[0]
+    root = value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or not (module.imports.get(root.id) or module.late_import(root.id, root)):
+        return None
+    return module.qualified_name(value)
 
 
 def chain_is(pattern: str, *keywords: str) -> Callable[[Call], bool]:
