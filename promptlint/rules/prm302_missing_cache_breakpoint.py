@@ -153,7 +153,8 @@ class MissingCacheBreakpointRule(Rule):
     caller's block and copied, `block.get("cache_control")`, is no option); a breakpoint a caller
     put on a block written again as one of the code's own making (`if item.get("cache_control"):
     out["cache_control"] = {"type": "ephemeral"}`), which drops the caller's `ttl`;
-    a LangChain Claude chat model (`ChatAnthropic(...)`, `init_chat_model(...)` on Anthropic: a
+    a LangChain Claude chat model (`ChatAnthropic(...)`, LlamaIndex's `Anthropic(...)` in a package
+    that builds LlamaIndex's tool-calling agents, `init_chat_model(...)` on Anthropic: a
     provider `"anthropic"`, a model `"anthropic:..."`, or a provider setting the module compares
     with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
     tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
