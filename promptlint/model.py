@@ -326,7 +326,8 @@ class PromptLayout:
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
     one, or (`claude_picked`) the table of Claude names the model is picked from; `claude_named`:
     a LiteLLM request of a model not known statically in a package tree where a file writes a
-    Claude model name (it sends to Claude somewhere, maybe through this call), unless
+    Claude model name (it sends to Claude somewhere, maybe through this call), or in a module that
+    gives or compares a provider setting as `"anthropic"` or `"bedrock"`, unless
     `other_models`: the model names the code writes for the call are known and none is Claude's. `tool_turns`:
     the module that sends, or a function read to build the request (a formatter of another
     module), converts the tool turns of a conversation (`tool_result` blocks, a `tool_call_id`):

@@ -118,3 +118,10 @@ def test_a_request_its_callers_build_whole_is_sent_with_no_breakpoint():
     assert found[0][4].startswith("This function sends the request its callers build, whole (`api_kwargs`), with no "
                                   "cache breakpoint")
     assert "when the model is Claude" in found[2][4]
+
+
+def test_a_litellm_adapter_of_a_module_naming_the_anthropic_provider_may_send_to_claude():
+    found = _found(FIXTURES / "provider_named")
+    assert [f[:4] for f in found] == [("adapter.py", "PRM302", "info", 21)]
+    assert "when the model is Claude (the package names Claude models or their provider), Anthropic" in found[0][4]
+    assert _found(FIXTURES / "provider_other") == []

@@ -42,6 +42,10 @@ _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
+#: A provider setting given or compared as Anthropic's (or Bedrock's, where Claude runs):
+#: `provider="anthropic"`, `if self.provider == "bedrock":`, `{"provider": "anthropic"}`: the
+#: module sends to Claude for that setting (`PromptLayout.claude_named`).
+_CLAUDE_PROVIDER = re.compile(r"provider\w*[\"']?\s*(?:==|=|:)\s*[\"'](?:anthropic|bedrock)[\"']")
 _SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}  # `dump`/`dumps` store a value
 _METHODS = frozenset(sdks.method_names())  # SDK send methods a helper may be handed (flow/relays.py)
 
@@ -149,7 +153,8 @@ class SiteFinder:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
                         and not layout.tree_markers and not layout.other_models:
-                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
+                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path)) \
+                        or _CLAUDE_PROVIDER.search(self.m.source) is not None
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
                 if layout.tree_markers and (layout.passes_prompt or layout.converted):
                     layout.others_markers = not marker_uses(self.m.source)[1] \

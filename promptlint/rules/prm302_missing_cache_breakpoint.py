@@ -50,7 +50,7 @@ _OTHERS_MARKERS = ("no code of the package writes one on what its callers pass (
 
 #: Who caches nothing without a breakpoint, for a LiteLLM request of a model from elsewhere in a
 #: package that writes Claude model names (`PromptLayout.claude_named`).
-_CLAUDE_LABEL = "when the model is Claude (the package names Claude models), Anthropic"
+_CLAUDE_LABEL = "when the model is Claude (the package names Claude models or their provider), Anthropic"
 
 
 class MissingCacheBreakpointRule(Rule):
