@@ -339,7 +339,9 @@ class PromptLayout:
     every prompt of its callers goes through; `converted`: `((request key, parameter), ...)`, the
     keys of the prompt (tools, system, messages) whose values the sending function computes from
     its own parameters (`messages, system = self._build_messages(prompt)`: an adapter converting its
-    callers' prompt, `python/converted_prompts.py`), in request order; `configured_system`: the segment of a system prompt that
+    callers' prompt, `python/converted_prompts.py`), in request order; `helper_built`: the call sends
+    only a `**mapping` a helper returns (`kwargs = self._build_kwargs(messages)`): the request is
+    built there; `configured_system`: the segment of a system prompt that
     is configuration set elsewhere, whole, named as a prompt (`system=self.config.prompt_preamble`),
     re-sent the same on every request, its size not known (`markers.configured_system`); `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
@@ -384,6 +386,7 @@ class PromptLayout:
     loop_sent: bool = False
     passes_prompt: bool = False
     converted: tuple[tuple[str, str], ...] = ()
+    helper_built: bool = False
     configured_system: Segment | None = None
     openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)

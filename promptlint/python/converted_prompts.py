@@ -226,3 +226,19 @@ def callers_prompt(layout) -> tuple[tuple[str, str], ...]:
         return ()  # a system prompt of its own: the request is not all its callers'
     own = sum(len(s.text.strip()) for p in layout.parts if p.role != "tools" for s in p.segments if s.is_static)
     return layout.converted if own < FRAMING_CHARS else ()
+
+
+def helper_built(func: ast.AST | None, call: ast.Call) -> bool:
+    """True when `call` sends no prompt key of its own but one `**name` that `func` binds only
+    from calls of helpers (`kwargs = self._build_kwargs(messages, tools)`): the request body is
+    built in the helper, which is where a breakpoint would be written."""
+    if not isinstance(func, _FUNCS) or not isinstance(call, ast.Call) \
+            or any(k.arg in PROMPT_KEYS for k in call.keywords):
+        return False
+    spread = [k.value for k in call.keywords if k.arg is None]
+    if len(spread) != 1 or not isinstance(spread[0], ast.Name):
+        return False
+    binds, keyed = _bindings(func)
+    values = binds.get(spread[0].id, ())
+    return bool(values) and spread[0].id not in keyed and all(
+        isinstance(v, ast.Call) and not (isinstance(v.func, ast.Name) and v.func.id == "dict") for v in values)

@@ -145,6 +145,7 @@ class SiteFinder:
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
             if not layout.passes_prompt:
                 layout.converted = converted_prompts.converted_from(func, call.node)
+                layout.helper_built = bool(layout.converted) and converted_prompts.helper_built(func, call.node)
             if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
             layout.configured_system = markers.configured_system(layout.parts)

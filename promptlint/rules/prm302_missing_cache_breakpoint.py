@@ -386,8 +386,8 @@ class MissingCacheBreakpointRule(Rule):
         nor in any file of the package (checked by `_adapter`): an adapter whose requests carry
         none, whatever its callers send through it; the size of what repeats is not known."""
         converted = callers_prompt(layout)
-        if not converted:
-            return
+        if not converted or (converted[0][0] == "request" and layout.configured_system is not None):
+            return  # (a whole request whose system prompt is configuration: `_configured` says it)
         names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt",
                  "request": "request"}
         what = list(dict.fromkeys(names.get(k, "messages") for k, _ in converted))
@@ -402,7 +402,7 @@ class MissingCacheBreakpointRule(Rule):
                    f"breakpoint, and {nowhere}: {label} caches nothing without one, so every "
                    f"request sent through it pays the full input price again for whatever its callers repeat (their "
                    f"instructions, tools, conversation; its size is not known here); {fix}")
-        built = _builder(layout)
+        built = _builder(layout) if layout.helper_built else None
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
         else:  # one finding where a helper builds the request, whichever send calls use it
