@@ -125,3 +125,25 @@ def test_a_litellm_adapter_of_a_module_naming_the_anthropic_provider_may_send_to
     assert [f[:4] for f in found] == [("adapter.py", "PRM302", "info", 21)]
     assert "when the model is Claude (the package names Claude models or their provider), Anthropic" in found[0][4]
     assert _found(FIXTURES / "provider_other") == []
+
+
+def test_helper_built_is_a_request_mapping_a_helper_returns():
+    from promptlint.python.converted_prompts import helper_built
+
+    def built(source):
+        func = ast.parse(source).body[0]
+        call = next(n for n in ast.walk(func) if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "converse")
+        return helper_built(func, call)
+
+    assert built("def chat(self, messages):\n"
+                 "    kwargs = self._build_kwargs(messages)\n"
+                 "    return self.c.converse(**kwargs)\n")
+    # a message list a helper builds, sent by keyword: the request is written at the call
+    assert not built("def chat(self, messages):\n"
+                     "    turns = to_list(messages)\n"
+                     "    return self.c.converse(modelId=self.m, messages=turns)\n")
+    # a mapping the function itself writes into: built here
+    assert not built("def chat(self, messages):\n"
+                     "    kwargs = self._base()\n"
+                     "    kwargs['messages'] = messages\n"
+                     "    return self.c.converse(**kwargs)\n")
