@@ -158,7 +158,10 @@ def marker_uses(text: str) -> tuple[bool, bool]:
     converter whose docstring says that `cache_control` markers survive sets none); and whether
     it writes one: a key of a dict display, a subscript assigned (`block["cache_control"] =
     ...`), a keyword argument (`cache_control=...`). A text that does not parse: (True, True),
-    as the word is there."""
+    as the word is there. A key written as a string (`"cache_control"`) is read off the text
+    (`_QUOTED_KEY`, `_WRITTEN_KEY`) without parsing it."""
+    if _QUOTED_KEY.search(text):
+        return True, _WRITTEN_KEY.search(text) is not None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
@@ -187,6 +190,14 @@ def marker_uses(text: str) -> tuple[bool, bool]:
         if names and writes:
             break
     return names or writes, writes
+
+
+_KEYS = "(?:cache_control|cachePoint|prompt_cache_breakpoint)"
+#: A breakpoint key written as a string: code names it (a docstring seldom quotes it).
+_QUOTED_KEY = re.compile(rf"""["']{_KEYS}["']""")
+#: A breakpoint key written: a dict key (`"cache_control": ...`), a subscript assigned
+#: (`block["cache_control"] = ...`), a keyword or name assigned (`cache_control=...`).
+_WRITTEN_KEY = re.compile(rf"""["']{_KEYS}["']\s*:|\[\s*["']{_KEYS}["']\s*\]\s*=(?!=)|\w*{_KEYS}\w*\s*=(?!=)""")
 
 
 def _is_marker(word) -> bool:
