@@ -159,8 +159,9 @@ def marker_uses(text: str) -> tuple[bool, bool]:
     it writes one: a key of a dict display, a subscript assigned (`block["cache_control"] =
     ...`), a keyword argument (`cache_control=...`). A text that does not parse: (True, True),
     as the word is there. A key written as a string (`"cache_control"`) is read off the text
-    (`_QUOTED_KEY`, `_WRITTEN_KEY`) without parsing it."""
-    if _QUOTED_KEY.search(text):
+    (`_QUOTED_KEY`, `_WRITTEN_KEY`) without parsing it, and so is a key used as code (`_CODE_KEY`);
+    the file is parsed only to tell a docstring or a comment from code."""
+    if _QUOTED_KEY.search(text) or _CODE_KEY.search(text):
         return True, _WRITTEN_KEY.search(text) is not None
     try:
         tree = ast.parse(text)
@@ -195,9 +196,12 @@ def marker_uses(text: str) -> tuple[bool, bool]:
 _KEYS = "(?:cache_control|cachePoint|prompt_cache_breakpoint)"
 #: A breakpoint key written as a string: code names it (a docstring seldom quotes it).
 _QUOTED_KEY = re.compile(rf"""["']{_KEYS}["']""")
+#: A breakpoint key used as code: an attribute, a keyword or name assigned, called, indexed or
+#: annotated (`self.cache_control`, `add_cache_control: bool`, `cache_control=...`).
+_CODE_KEY = re.compile(rf"""\.{_KEYS}|{_KEYS}\w*\s*(?:=|\(|\[|:\s*\w)""")
 #: A breakpoint key written: a dict key (`"cache_control": ...`), a subscript assigned
 #: (`block["cache_control"] = ...`), a keyword or name assigned (`cache_control=...`).
-_WRITTEN_KEY = re.compile(rf"""["']{_KEYS}["']\s*:|\[\s*["']{_KEYS}["']\s*\]\s*=(?!=)|\w*{_KEYS}\w*\s*=(?!=)""")
+_WRITTEN_KEY = re.compile(rf"""["']{_KEYS}["']\s*:|\[\s*["']{_KEYS}["']\s*\]\s*=(?!=)|{_KEYS}\w*\s*=(?!=)""")
 
 
 def _is_marker(word) -> bool:

@@ -127,14 +127,17 @@ def module_attributes(module) -> dict[str, str]:
         found = module.facts["module_attributes"] = {}
         if "self." in module.source and "import" in module.source:
             other: set[str] = set()
-            for node in subtree(module.tree):
+            nodes = subtree(module.tree)
+            imported = set(module.imports) | {(a.asname or a.name).split(".")[0] for n in nodes
+                                              if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+            for node in nodes:
                 if not isinstance(node, ast.Assign) or len(node.targets) != 1:
                     continue
                 target = node.targets[0]
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
-                dotted = _imported(module, node.value)
+                dotted = _imported(module, node.value, imported)
                 if dotted is None:
                     other.add(target.attr)
                 else:
@@ -144,17 +147,19 @@ def module_attributes(module) -> dict[str, str]:
     return found
 
 
-def _imported(module, value: ast.expr) -> str | None:
+def _imported(module, value: ast.expr, imported: set[str]) -> str | None:
     """The dotted name of an imported module or of a name of it (`litellm`, `litellm.completion`,
     the import at the top or inside the function), also wrapped by a decorator applied by hand
-    (`track_completion()(litellm.completion)`: the same function, traced); None otherwise."""
+    (`track_completion()(litellm.completion)`: the same function, traced); None otherwise.
+    `imported`: the names the module's import statements bind (anywhere in it)."""
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and len(value.args) == 1 \
             and not value.keywords:
         value = value.args[0]
     root = value
     while isinstance(root, ast.Attribute):
         root = root.value
-    if not isinstance(root, ast.Name) or not (module.imports.get(root.id) or module.late_import(root.id, root)):
+    if not isinstance(root, ast.Name) or root.id not in imported \
+            or not (module.imports.get(root.id) or module.late_import(root.id, root)):
         return None
     return module.qualified_name(value)
 
