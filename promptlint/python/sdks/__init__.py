@@ -54,6 +54,9 @@ def import_and_call(source: str) -> bool:
     return False
 
 
+from . import base as _base
+_base.SDK_ROOTS = tuple(sorted({n for sdk in SDKS for n in sdk.imports}))
+
 _BY_NAME: dict[str, list[Shape]] = {}
 for _sdk in SDKS:
     for _shape in _sdk.shapes:

@@ -115,17 +115,24 @@ def property_chains(module) -> dict[str, str]:
     return found
 
 
+#: The import names of every SDK of the registry (set by `sdks/__init__.py`): a module that imports
+#: none of them keeps no SDK on its instances.
+SDK_ROOTS: tuple[str, ...] = ()
+
+
 def module_attributes(module) -> dict[str, str]:
     """Attributes of `self` that the module's code assigns an imported module or a function of
     one (`import litellm; self._litellm = litellm`, `self._complete = litellm.completion`, the
     import at the top or inside the method, as code does for an optional dependency; `_imported`):
     attribute name -> the dotted name, so a call through it (`self._litellm.completion(...)`,
     `self._complete(...)`) is qualified as the module's function. An attribute also
-    assigned anything else is left out. Computed once per module."""
+    assigned anything else is left out; none in a module that imports no SDK (`SDK_ROOTS`).
+    Computed once per module."""
     found = module.facts.get("module_attributes")
     if found is None:
         found = module.facts["module_attributes"] = {}
-        if "self." in module.source and "import" in module.source:
+        source = module.source
+        if "self." in source and any(f"import {n}" in source or f"from {n}" in source for n in SDK_ROOTS):
             other: set[str] = set()
             nodes = subtree(module.tree)
             imported = set(module.imports) | {(a.asname or a.name).split(".")[0] for n in nodes
