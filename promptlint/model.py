@@ -322,13 +322,17 @@ class PromptLayout:
     a message of the conversation (not tools, not the system prompt), when no breakpoint the layout
     places closes the history part: the history may end at a breakpoint there; `tree_markers`: a file of the
     package tree names a cache breakpoint key, so a breakpoint may be set where the layout does not
-    show it (True unless the site finder looked and found none); `takes_conversation`: the function
+    show it (True unless the site finder looked and found none); `others_markers`: for an adapter's
+    request (`passes_prompt`, `converted`) in such a tree, every file that names one only reads it
+    or writes it on requests it sends itself (a sibling adapter of another SDK), and the sending
+    module writes none: no code writes a breakpoint on what its callers pass; `takes_conversation`: the function
     that sends takes or reads a list named as a conversation (a parameter `history`, an attribute
     `self.chat_history`); `claude_checked`: where the function that sends a request of a model not
     known statically tests that model for a Claude name (`if "claude" in model:`), so it may be
     one, or (`claude_picked`) the table of Claude names the model is picked from; `claude_named`:
     a LiteLLM request of a model not known statically in a package tree where a file writes a
-    Claude model name (it sends to Claude somewhere, maybe through this call), unless
+    Claude model name (it sends to Claude somewhere, maybe through this call), or in a module that
+    gives or compares a provider setting as `"anthropic"` or `"bedrock"`, unless
     `other_models`: the model names the code writes for the call are known and none is Claude's. `tool_turns`:
     the module that sends, or a function read to build the request (a formatter of another
     module), converts the tool turns of a conversation (`tool_result` blocks, a `tool_call_id`):
@@ -337,7 +341,12 @@ class PromptLayout:
     `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
     basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
-    every prompt of its callers goes through; `configured_system`: the segment of a system prompt that
+    every prompt of its callers goes through; `converted`: `((request key, parameter), ...)`, the
+    keys of the prompt (tools, system, messages) whose values the sending function computes from
+    its own parameters (`messages, system = self._build_messages(prompt)`: an adapter converting its
+    callers' prompt, `python/converted_prompts.py`), in request order; `helper_built`: the call sends
+    only a `**mapping` a helper returns (`kwargs = self._build_kwargs(messages)`): the request is
+    built there; `configured_system`: the segment of a system prompt that
     is configuration set elsewhere, whole, named as a prompt (`system=self.config.prompt_preamble`),
     re-sent the same on every request, its size not known (`markers.configured_system`); `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
@@ -372,6 +381,7 @@ class PromptLayout:
     unplaced_markers: bool = False
     history_marker: Span | None = None
     tree_markers: bool = True
+    others_markers: bool = False
     takes_conversation: bool = False
     claude_checked: Span | None = None
     claude_picked: bool = False
@@ -380,6 +390,8 @@ class PromptLayout:
     tool_turns: bool = False
     loop_sent: bool = False
     passes_prompt: bool = False
+    converted: tuple[tuple[str, str], ...] = ()
+    helper_built: bool = False
     configured_system: Segment | None = None
     openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)

@@ -24,7 +24,7 @@ def test_a_model_known_for_one_caller_only_may_be_claude_for_another():
     # the tool turns converted by a function the first call of `complete` read (llm/convert.py)
     assert all(f[4].startswith("Request re-sends the tool definitions and the conversation history on every step of "
                                "the tool loop with no cache breakpoint: when the model is Claude (the package names "
-                               "Claude models), Anthropic caches nothing without one") for f in found)
+                               "Claude models or their provider), Anthropic caches nothing without one") for f in found)
 
 
 def test_every_caller_naming_another_providers_model_is_not_reported():

@@ -45,3 +45,10 @@ def test_an_agent_factory_imported_inside_a_function_is_langchains():
     # (before: only the module's own imports were read, so `from langchain.agents import create_agent`
     # inside the function that builds the agent hid the package's agents)
     assert [f[:4] for f in _found("local_import")] == [("llm.py", "PRM302", "info", 7)]
+
+
+def test_llama_index_claude_model_in_a_package_running_its_agents_is_reported():
+    found = _found("llama_agent")
+    assert [f[:4] for f in found] == [("llms.py", "PRM302", "info", 7)]
+    assert found[0][4].startswith("This Claude chat model sends a cache breakpoint only where")
+    assert _found("llama_oneshot") == []

@@ -33,7 +33,12 @@ from .walk import subtree
 #: messages or the call set one.
 _MODELS = ("langchain_anthropic.ChatAnthropic", "langchain_anthropic.chat_models.ChatAnthropic",
            "langchain_google_vertexai.model_garden.ChatAnthropicVertex", "langchain_google_vertexai.ChatAnthropicVertex",
-           "langchain_community.chat_models.ChatAnthropic")
+           "langchain_community.chat_models.ChatAnthropic",
+           # LlamaIndex's Claude model: a breakpoint only where a message's `additional_kwargs` carry one
+           "llama_index.llms.anthropic.Anthropic", "llama_index.llms.anthropic.base.Anthropic")
+#: LlamaIndex's tool-calling agents (built with their constructor or `.from_tools(...)`).
+_LLAMA_AGENTS = ("ReActAgent", "ReActAgentWorker", "FunctionCallingAgent", "FunctionCallingAgentWorker",
+                 "FunctionAgent", "AgentWorkflow", "StructuredPlannerAgent")
 #: Calls that build a tool-calling agent loop, or bind tools to a chat model for one.
 AGENT_CALLS = ("create_react_agent", "bind_tools", "create_tool_calling_agent", "AgentExecutor", "create_agent")
 
@@ -46,7 +51,7 @@ _PROVIDERS = ("anthropic", "google_anthropic_vertex")
 
 def might_build(source: str) -> bool:
     """Cheap test of a module's text: it names an Anthropic chat model of LangChain, or the factory."""
-    return "ChatAnthropic" in source or "init_chat_model" in source
+    return "ChatAnthropic" in source or "init_chat_model" in source or "llama_index.llms.anthropic" in source
 
 
 def uncached_models(module, project) -> list[ast.Call]:
@@ -71,7 +76,9 @@ def uncached_chats(module, project) -> list[ast.Call]:
 def runs_agents(module, project) -> bool:
     """True when a file of the package tree binds tools to a model (`x.bind_tools(...)`) or calls
     one of the other `AGENT_CALLS` imported from LangChain or LangGraph (`from langgraph.prebuilt
-    import create_react_agent`; not a factory of the package's own named `create_agent`)."""
+    import create_react_agent`; not a factory of the package's own named `create_agent`), or
+    builds one of LlamaIndex's tool-calling agents (`_LLAMA_AGENTS`, imported from `llama_index`:
+    `ReActAgentWorker.from_tools(tools, llm=llm)`)."""
     for name in AGENT_CALLS:
         for path in project.calling_files(module.path, name):
             if name == "bind_tools":
@@ -82,6 +89,15 @@ def runs_agents(module, project) -> bool:
                 continue
             if any(v.split(".")[0] in ("langchain", "langgraph") and v.rsplit(".", 1)[-1] == name
                    for v in other.imports.values()) or _imported_inside(other, name):
+                return True
+    for name in (*_LLAMA_AGENTS, "from_tools"):  # LlamaIndex's agents: `ReActAgentWorker.from_tools(tools, llm=...)`
+        for path in project.calling_files(module.path, name):
+            try:
+                other = module if path == module.path else project.load(path)
+            except (ParseError, OverBudget):
+                continue
+            if any(v.split(".")[0] == "llama_index" and v.rsplit(".", 1)[-1] in _LLAMA_AGENTS
+                   for v in other.imports.values()):
                 return True
     return False
 

@@ -9,6 +9,7 @@ parser so that the cache checks it without importing the analysis.
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -44,6 +45,10 @@ MARKERS = "markers:"  # a search for the files that name a cache breakpoint key 
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
 #: `cache_control`, Bedrock Converse's `cachePoint` block, OpenAI's `prompt_cache_breakpoint`.
 MARKER_WORDS = ("cache_control", "cachePoint", "prompt_cache_breakpoint")
+MARKER_WRITERS = "marker-writers:"  # a search for the files that write a breakpoint on what others send (`writes_markers`)
+#: Send calls of the SDKs in a module's text: a module holding one sends requests of its own.
+_SENDS = ("messages.create(", "messages.stream(", "chat.completions.create(", "responses.create(", ".converse(",
+          ".converse_stream(", "completion(", "invoke_model(", "generate_content(")
 MARKER_READS = "marker-reads:"  # a search for the files that read a breakpoint off a block (`_MARKER_READ`)
 #: A breakpoint key read off an object: `block.get("cache_control")`, `"cache_control" in block`,
 #: `x = block["cache_control"]` (not an assignment to it); the object's name is checked apart (`reads_markers`).
@@ -68,7 +73,8 @@ class Package:
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int] | int],
                  calls: dict[str, list[int] | int] | None = None, markers: list[int] | None = None,
                  params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None,
-                 bases: dict[str, list[int] | int] | None = None, marker_reads: list[int] | None = None):
+                 bases: dict[str, list[int] | int] | None = None, marker_reads: list[int] | None = None,
+                 marker_writers: list[int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
         self.params = params or {}
@@ -76,6 +82,7 @@ class Package:
         self.markers = markers or []
         self.claude = claude or []
         self.marker_reads = marker_reads or []
+        self.marker_writers = marker_writers or []
         self.snapshot = digest_paths(f"{f}\0{s}" for f, s in zip(files, states))
 
     @classmethod
@@ -91,13 +98,17 @@ class Package:
         markers: list[int] = []
         claude: list[int] = []
         marker_reads: list[int] = []
+        marker_writers: list[int] = []
         for i, path in enumerate(files):
             text, state = _read_unrecorded(path)
             states.append(state)
             if text is None:
                 continue
-            if any(word in text for word in MARKER_WORDS):
+            named = marker_uses(text) if any(word in text for word in MARKER_WORDS) else (False, False)
+            if named[0]:
                 markers.append(i)
+                if named[1] and not any(call in text for call in _SENDS):
+                    marker_writers.append(i)
                 if reads_markers(text):
                     marker_reads.append(i)
             if "claude-" in text and _CLAUDE_NAME.search(text):
@@ -112,7 +123,7 @@ class Package:
             if "class" in text:
                 for name in base_names(text):
                     _add(bases, name, i)
-        return cls(files, states, names, calls, markers, params, claude, bases, marker_reads)
+        return cls(files, states, names, calls, markers, params, claude, bases, marker_reads, marker_writers)
 
     def matching(self, name: str) -> list[Path]:
         """The files that assign `name`, for "call:NAME" the files that call NAME, for "base:NAME"
@@ -124,6 +135,8 @@ class Package:
             return [self.files[i] for i in self.claude]
         if name == MARKER_READS:
             return [self.files[i] for i in self.marker_reads]
+        if name == MARKER_WRITERS:
+            return [self.files[i] for i in self.marker_writers]
         if name.startswith(CALLS):
             found = self.calls.get(name[len(CALLS):], ())
         elif name.startswith(PARAMS):
@@ -133,6 +146,68 @@ class Package:
         else:
             found = self.names.get(name, ())
         return [self.files[found]] if type(found) is int else [self.files[i] for i in found]
+
+
+def names_markers(text: str) -> bool:
+    """True when the code of `text` names a cache breakpoint key (`marker_uses`)."""
+    return marker_uses(text)[0]
+
+
+def marker_uses(text: str) -> tuple[bool, bool]:
+    """(names, writes): whether the code of `text` names a cache breakpoint key (`MARKER_WORDS`)
+    in a string that is not a docstring (`"cache_control"`, a message), a name, an attribute, a
+    parameter or a keyword (`add_cache_control=True`), not in a comment or a docstring alone (a
+    converter whose docstring says that `cache_control` markers survive sets none); and whether
+    it writes one: a key of a dict display, a subscript assigned (`block["cache_control"] =
+    ...`), a keyword argument (`cache_control=...`). A text that does not parse: (True, True),
+    as the word is there. A key written as a string (`"cache_control"`) is read off the text
+    (`_QUOTED_KEY`, `_WRITTEN_KEY`) without parsing it, and so is a key used as code (`_CODE_KEY`);
+    the file is parsed only to tell a docstring or a comment from code."""
+    if _QUOTED_KEY.search(text) or _CODE_KEY.search(text):
+        return True, _WRITTEN_KEY.search(text) is not None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True, True
+    docs = {id(body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and (body := node.body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)}
+    names = writes = False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            writes = writes or any(isinstance(k, ast.Constant) and _is_marker(k.value) for k in node.keys)
+        elif isinstance(node, ast.Assign):
+            writes = writes or any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                                   and _is_marker(t.slice.value) for t in node.targets)
+        elif isinstance(node, ast.Constant):
+            names = names or (isinstance(node.value, str) and id(node) not in docs and _is_marker(node.value))
+        elif isinstance(node, ast.Name):
+            names = names or _is_marker(node.id)
+        elif isinstance(node, ast.Attribute):
+            names = names or _is_marker(node.attr)
+        elif isinstance(node, ast.keyword):
+            found = _is_marker(node.arg or "")
+            names, writes = names or found, writes or found
+        elif isinstance(node, ast.arg):
+            names = names or _is_marker(node.arg)
+        if names and writes:
+            break
+    return names or writes, writes
+
+
+_KEYS = "(?:cache_control|cachePoint|prompt_cache_breakpoint)"
+#: A breakpoint key written as a string: code names it (a docstring seldom quotes it).
+_QUOTED_KEY = re.compile(rf"""["']{_KEYS}["']""")
+#: A breakpoint key used as code: an attribute, a keyword or name assigned, called, indexed or
+#: annotated (`self.cache_control`, `add_cache_control: bool`, `cache_control=...`).
+_CODE_KEY = re.compile(rf"""\.{_KEYS}|{_KEYS}\w*\s*(?:=|\(|\[|:\s*\w)""")
+#: A breakpoint key written: a dict key (`"cache_control": ...`), a subscript assigned
+#: (`block["cache_control"] = ...`), a keyword or name assigned (`cache_control=...`).
+_WRITTEN_KEY = re.compile(rf"""["']{_KEYS}["']\s*:|\[\s*["']{_KEYS}["']\s*\]\s*=(?!=)|{_KEYS}\w*\s*=(?!=)""")
+
+
+def _is_marker(word) -> bool:
+    return isinstance(word, str) and any(w in word for w in MARKER_WORDS)
 
 
 def reads_markers(text: str) -> bool:

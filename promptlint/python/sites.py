@@ -13,7 +13,7 @@ import ast
 import re
 from ..model import replace
 
-from . import (built_prompts, candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns, markers,
+from . import (built_prompts, candidates, concurrent_fills, converted_prompts, handoff, history_cuts, kept_conversations, kept_turns, markers,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls,
                template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
@@ -25,6 +25,7 @@ from .flow.windows import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from .flow.scopes import is_generator
 from .layout import LayoutBuilder
+from .packages import marker_uses
 from .text_gates import holds_any
 from .walk import children, own_nodes
 
@@ -41,6 +42,10 @@ _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
+#: A provider setting given or compared as Anthropic's (or Bedrock's, where Claude runs):
+#: `provider="anthropic"`, `if self.provider == "bedrock":`, `{"provider": "anthropic"}`: the
+#: module sends to Claude for that setting (`PromptLayout.claude_named`).
+_CLAUDE_PROVIDER = re.compile(r"provider\w*[\"']?\s*(?:==|=|:)\s*[\"'](?:anthropic|bedrock)[\"']")
 _SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}  # `dump`/`dumps` store a value
 _METHODS = frozenset(sdks.method_names())  # SDK send methods a helper may be handed (flow/relays.py)
 
@@ -138,16 +143,23 @@ class SiteFinder:
                 continue
             func = frame.func if frame is not None else None
             layout.passes_prompt = markers.passes_prompt(func, layout.parts)
+            if not layout.passes_prompt:
+                layout.converted = converted_prompts.converted_from(func, call.node)
+                layout.helper_built = bool(layout.converted) and converted_prompts.helper_built(func, call.node)
             if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
             layout.configured_system = markers.configured_system(layout.parts)
             if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
-                    or layout.configured_system is not None:
+                    or layout.configured_system is not None or layout.converted:
                 layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
                 if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
                         and not layout.tree_markers and not layout.other_models:
-                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path))
+                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path)) \
+                        or _CLAUDE_PROVIDER.search(self.m.source) is not None
                 layout.takes_conversation = markers.takes_conversation(func, call.node)
+                if layout.tree_markers and (layout.passes_prompt or layout.converted):
+                    layout.others_markers = not marker_uses(self.m.source)[1] \
+                        and not self.ev.project.marker_writer_files(self.m.path)
                 layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
                     or markers.names_any(self._reads_of(frame), _TOOL_TURNS)
                 layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
@@ -395,6 +407,9 @@ class SiteFinder:
         func = node.func
         if isinstance(func, ast.Attribute):
             name = func.attr
+            if isinstance(func.value, ast.Name) and func.value.id == "self" \
+                    and (held := sdks.module_attributes(self.m).get(name)) is not None:
+                name = held.rsplit(".", 1)[-1]  # `self._complete(...)` with `self._complete = litellm.completion`
         elif isinstance(func, ast.Name):  # an imported alias matches by the name it stands for
             name = self.m.imports.get(func.id, func.id).rsplit(".", 1)[-1]
         else:

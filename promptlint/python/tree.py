@@ -18,7 +18,7 @@ from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
 from .code_state import code_state
 from .module import Module, ParseError, load
-from .packages import BASES, CALLS, CLAUDE, MARKER_READS, MARKERS, PARAMS, Package, digest_paths, search_key
+from .packages import BASES, CALLS, CLAUDE, MARKER_READS, MARKER_WRITERS, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Characters of source whose parsed modules are kept, between two files and while one is analysed
 #: (past it the least recently used that the running analysis does not hold are dropped: a tree
@@ -455,6 +455,14 @@ class Project:
         on the messages the package is given reach its requests. One dependency ("search:ROOT
         marker-reads:")."""
         return self._search(self._chain(self._key(near))[1], MARKER_READS)
+
+    def marker_writer_files(self, near: Path) -> list[Path]:
+        """The Python files of the package tree that holds `near` (as `marker_files`) that write
+        a cache breakpoint (`packages.marker_uses`) and send no request of their own (no SDK send
+        call in their text): breakpoints a module writes on the requests it sends itself (a
+        sibling adapter of another SDK) reach no other module's requests. One dependency
+        ("search:ROOT marker-writers:")."""
+        return self._search(self._chain(self._key(near))[1], MARKER_WRITERS)
 
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the top package that holds `near` (the folder tree `marker_files`

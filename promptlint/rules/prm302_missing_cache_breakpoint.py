@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
 from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
@@ -42,9 +43,14 @@ _PACKAGE_FACTS = (
 )
 
 
+#: Where no breakpoint is written, for an adapter in a package whose other modules mark only the
+#: requests they send themselves (`PromptLayout.others_markers`).
+_OTHERS_MARKERS = ("no code of the package writes one on what its callers pass (the modules that write one mark "
+                   "the requests they send themselves)")
+
 #: Who caches nothing without a breakpoint, for a LiteLLM request of a model from elsewhere in a
 #: package that writes Claude model names (`PromptLayout.claude_named`).
-_CLAUDE_LABEL = "when the model is Claude (the package names Claude models), Anthropic"
+_CLAUDE_LABEL = "when the model is Claude (the package names Claude models or their provider), Anthropic"
 
 
 class MissingCacheBreakpointRule(Rule):
@@ -109,6 +115,17 @@ class MissingCacheBreakpointRule(Rule):
     list or a slice of it, `messages=input`, is one too), in a package where no file names a
     breakpoint key: every prompt of the package sent through it is
     paid in full, however much of it the calls share.
+    So is a request whose messages, and its system prompt or tools, the sending function computes
+    from its own parameters (`messages, system = self._build_messages(prompt)`, `params["system"] =
+    system`, `tools=[self._schema_to_tool(schema)]`; or messages alone from a parameter named as a
+    prompt or a message list: `kwargs = self._build_kwargs(messages)`, reported where the helper
+    writes the request), writing under 200 characters of its own text into it: an SDK adapter that
+    converts its callers' prompt, in a package where no code writes a breakpoint on what its callers
+    pass (a module that writes one on requests it sends itself, a sibling adapter of another SDK,
+    does not count; a breakpoint key named in a docstring or a comment writes none). So is a request
+    its callers build whole, sent as the function's only `**mapping` (`def _call(self, params): ...
+    litellm.completion(**params)`, `client.converse(**api_kwargs)`). Not for a send in a branch
+    taken for a provider or model named otherwise (`if self.provider == "minimax":`).
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
@@ -140,7 +157,8 @@ class MissingCacheBreakpointRule(Rule):
     caller's block and copied, `block.get("cache_control")`, is no option); a breakpoint a caller
     put on a block written again as one of the code's own making (`if item.get("cache_control"):
     out["cache_control"] = {"type": "ephemeral"}`), which drops the caller's `ttl`;
-    a LangChain Claude chat model (`ChatAnthropic(...)`, `init_chat_model(...)` on Anthropic: a
+    a LangChain Claude chat model (`ChatAnthropic(...)`, LlamaIndex's `Anthropic(...)` in a package
+    that builds LlamaIndex's tool-calling agents, `init_chat_model(...)` on Anthropic: a
     provider `"anthropic"`, a model `"anthropic:..."`, or a provider setting the module compares
     with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
     tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
@@ -288,7 +306,9 @@ class MissingCacheBreakpointRule(Rule):
         """The info findings of a request with no breakpoint whose repeated text is of a size not
         known statically: a re-sent conversation, an adapter's prompt, else a configured system
         prompt; one finding per request."""
-        found = [*self._resent_history(layout, label), *self._adapter(layout, label)]
+        found = list(self._resent_history(layout, label))
+        if not found or layout.passes_prompt:  # (a converted prompt re-sent as a tool loop: that finding says it)
+            found += self._adapter(layout, label)
         yield from found or self._configured(layout, label)
 
     def _configured(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
@@ -345,7 +365,10 @@ class MissingCacheBreakpointRule(Rule):
         through), with no `**options` of unknown keys, in a package tree where no file names a
         breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
         prompt sent through it is cached; how long their shared beginnings are is not known."""
-        if not layout.passes_prompt or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+        if (layout.tree_markers and not layout.others_markers) or _opaque(layout) or layout.unplaced_markers:
+            return
+        if not layout.passes_prompt:
+            yield from self._converted(layout, label)
             return
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
         how = "whole as the message list its callers give" if layout.has_history else \
@@ -357,6 +380,8 @@ class MissingCacheBreakpointRule(Rule):
                        "`cache_control` (automatic caching), the longest shared beginning would be cached"
                        if layout.api == "completions" else
                        "a top-level `cache_control` (automatic caching) would cache the longest shared beginning"))
+        if layout.others_markers:
+            message = message.replace("no file of the package names one", _OTHERS_MARKERS, 1)
         built = _built_elsewhere(layout)
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
@@ -365,6 +390,37 @@ class MissingCacheBreakpointRule(Rule):
                                                   "message", 1), built, prompt=layout.id, severity=Severity.INFO,
                                   related=[Related(layout.site, "sent here")])
 
+
+    def _converted(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the request's messages, and its system prompt or tools, are computed
+        by the sending function from its own parameters (`converted_prompts.callers_prompt`:
+        `messages, system = self._build_messages(prompt)`), with no breakpoint in what it sends
+        nor in any file of the package (checked by `_adapter`): an adapter whose requests carry
+        none, whatever its callers send through it; the size of what repeats is not known."""
+        converted = callers_prompt(layout)
+        if not converted or (converted[0][0] == "request" and layout.configured_system is not None):
+            return  # (a whole request whose system prompt is configuration: `_configured` says it)
+        names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt",
+                 "request": "request"}
+        what = list(dict.fromkeys(names.get(k, "messages") for k, _ in converted))
+        said = ", ".join(what[:-1]) + f" and {what[-1]}" if len(what) > 1 else what[0]
+        params = ", ".join(f"`{p}`" for p in dict.fromkeys(p for _, p in converted))
+        fix = ("a `cachePoint` block after the system prompt (and one after the last message) would cache them"
+               if (layout.api or "").startswith("converse") else _legacy_phrase(layout).strip(" ()") or
+               "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them")
+        nowhere = _OTHERS_MARKERS if layout.others_markers else "no file of the package writes one"
+        how = "build, whole" if what == ["request"] else "pass, as it converts them"
+        message = (f"This function sends the {said} its callers {how} ({params}), with no cache "
+                   f"breakpoint, and {nowhere}: {label} caches nothing without one, so every "
+                   f"request sent through it pays the full input price again for whatever its callers repeat (their "
+                   f"instructions, tools, conversation; its size is not known here); {fix}")
+        built = _builder(layout) if layout.helper_built else None
+        if built is None:
+            yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
+        else:  # one finding where a helper builds the request, whichever send calls use it
+            yield self.diagnostic(message.replace("This function sends", "The request built here sends", 1),
+                                  built, prompt=layout.id, severity=Severity.INFO,
+                                  related=[Related(layout.site, "sent here")])
 
     def _compat(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         """At a request sent to Anthropic's OpenAI-compatible endpoint (`openai_compat`), which
@@ -412,10 +468,12 @@ class MissingCacheBreakpointRule(Rule):
 
 def _opaque(layout: PromptLayout) -> bool:
     """True when the call passes a `**mapping` of unknown keys that may hold a top-level
-    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) in a
+    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) or a
+    request mapping it takes whole from its callers (`converted` "request") in a
     package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
     no such key."""
-    return layout.unread_options and (layout.tree_markers or not layout.options_forwarded)
+    forwarded = layout.options_forwarded or any(k == "request" for k, _ in layout.converted)
+    return layout.unread_options and ((layout.tree_markers and not layout.others_markers) or not forwarded)
 
 
 def _built_elsewhere(layout: PromptLayout) -> Span | None:
@@ -429,6 +487,20 @@ def _built_elsewhere(layout: PromptLayout) -> Span | None:
         return None
     span = messages[0].span
     return span if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches) else None
+
+
+def _builder(layout: PromptLayout) -> Span | None:
+    """Where a helper puts the converted prompt into the request (`kwargs = self._build_kwargs(messages)`,
+    with `kwargs["system"] = system` in `_build_kwargs`): the span of the first part of the prompt
+    (not the tools) written in a function of `layout.reaches` that does not hold the call; None
+    when the sending function writes them."""
+    for part in layout.parts:
+        if part.role == "tools" or part.span is None:
+            continue
+        span = part.span
+        if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches):
+            return span
+    return None
 
 
 def _within(inner: Span, outer: Span) -> bool:

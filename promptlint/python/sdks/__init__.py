@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from . import adk, anthropic, bedrock, cohere, dspy, google, http, langchain, litellm, mistral, openai, openai_legacy, pydantic_ai
-from .base import Call, Sdk, Shape
+from .base import Call, Sdk, Shape, module_attributes
 
 SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, adk.SDK, pydantic_ai.SDK,
                    mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK, http.SDK]
@@ -54,6 +54,9 @@ def import_and_call(source: str) -> bool:
     return False
 
 
+from . import base as _base
+_base.SDK_ROOTS = tuple(sorted({n for sdk in SDKS for n in sdk.imports}))
+
 _BY_NAME: dict[str, list[Shape]] = {}
 for _sdk in SDKS:
     for _shape in _sdk.shapes:
@@ -84,4 +87,4 @@ def provider_for_model(model: str | None, default: str | None) -> tuple[str | No
     return default, model
 
 
-__all__ = ["SDKS", "Call", "Sdk", "Shape", "shapes", "decorators", "hints", "provider_for_model"]
+__all__ = ["SDKS", "Call", "Sdk", "Shape", "module_attributes", "shapes", "decorators", "hints", "provider_for_model"]

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..walk import subtree
+
 
 @dataclass
 class Call:
@@ -47,7 +49,13 @@ class Call:
             returned = property_chains(module).get(head)
             if returned is not None:  # `self._messages_api.create`, the property returning `self.client.messages`
                 chain = f"{returned}.{rest}"
-        return Call(node=node, chain=chain, qual=module.qualified_name(func) or "",
+        qual = module.qualified_name(func) or ""
+        if qual.startswith("self.") and qual.count(".") >= 1:
+            head, _, rest = qual[5:].partition(".")
+            held = module_attributes(module).get(head)
+            if held is not None:  # `self._litellm.completion` with `self._litellm = litellm` (an imported module)
+                qual = f"{held}.{rest}" if rest else held
+        return Call(node=node, chain=chain, qual=qual,
                     method=func.attr if isinstance(func, ast.Attribute) else None,
                     kwargs={k.arg: k.value for k in node.keywords if k.arg is not None},
                     args=[a for a in node.args if not isinstance(a, ast.Starred)], origin=_origin(module, func))
@@ -118,6 +126,62 @@ def property_chains(module) -> dict[str, str]:
                             and module.code(ret.value).startswith("self."):
                         found.setdefault(item.name, re.sub(r"\s+", "", module.code(ret.value)))
     return found
+
+
+#: The import names of every SDK of the registry (set by `sdks/__init__.py`): a module that imports
+#: none of them keeps no SDK on its instances.
+SDK_ROOTS: tuple[str, ...] = ()
+
+
+def module_attributes(module) -> dict[str, str]:
+    """Attributes of `self` that the module's code assigns an imported module or a function of
+    one (`import litellm; self._litellm = litellm`, `self._complete = litellm.completion`, the
+    import at the top or inside the method, as code does for an optional dependency; `_imported`):
+    attribute name -> the dotted name, so a call through it (`self._litellm.completion(...)`,
+    `self._complete(...)`) is qualified as the module's function. An attribute also
+    assigned anything else is left out; none in a module that imports no SDK (`SDK_ROOTS`).
+    Computed once per module."""
+    found = module.facts.get("module_attributes")
+    if found is None:
+        found = module.facts["module_attributes"] = {}
+        source = module.source
+        if "self." in source and any(f"import {n}" in source or f"from {n}" in source for n in SDK_ROOTS):
+            other: set[str] = set()
+            nodes = subtree(module.tree)
+            imported = set(module.imports) | {(a.asname or a.name).split(".")[0] for n in nodes
+                                              if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+            for node in nodes:
+                if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                    continue
+                target = node.targets[0]
+                if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"):
+                    continue
+                dotted = _imported(module, node.value, imported)
+                if dotted is None:
+                    other.add(target.attr)
+                else:
+                    found.setdefault(target.attr, dotted)
+            for name in other:
+                found.pop(name, None)
+    return found
+
+
+def _imported(module, value: ast.expr, imported: set[str]) -> str | None:
+    """The dotted name of an imported module or of a name of it (`litellm`, `litellm.completion`,
+    the import at the top or inside the function), also wrapped by a decorator applied by hand
+    (`track_completion()(litellm.completion)`: the same function, traced); None otherwise.
+    `imported`: the names the module's import statements bind (anywhere in it)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Call) and len(value.args) == 1 \
+            and not value.keywords:
+        value = value.args[0]
+    root = value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in imported \
+            or not (module.imports.get(root.id) or module.late_import(root.id, root)):
+        return None
+    return module.qualified_name(value)
 
 
 def chain_is(pattern: str, *keywords: str) -> Callable[[Call], bool]:

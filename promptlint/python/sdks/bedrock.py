@@ -25,10 +25,17 @@ def converse(b, call) -> None:
           parts + msg_parts, None if newest is None else len(parts) + newest)
 
 
+def _only_mapping(call) -> bool:
+    """True when the call passes nothing but one `**mapping` (the request built elsewhere)."""
+    node = call.node
+    return not node.args and len(node.keywords) == 1 and node.keywords[0].arg is None
+
+
 SDK = Sdk(
     name="bedrock",
     imports=("boto3", "aioboto3"),
     hints=("converse(", "converse_stream("),
     # `modelId` is a required parameter of the Converse API: a `.converse(messages=...)` without it is another API
-    shapes=(Shape("converse", ("converse", "converse_stream"), lambda c: c.has("modelId"), converse),),
+    # (or a request passed whole as one `**mapping`: `client.converse(**api_kwargs)`, its keys the callers')
+    shapes=(Shape("converse", ("converse", "converse_stream"), lambda c: c.has("modelId") or _only_mapping(c), converse),),
 )
