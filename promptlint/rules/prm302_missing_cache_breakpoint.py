@@ -12,6 +12,17 @@ from .base import Rule
 
 #: Facts of a module's code that PRM302 reports where they are written, each with its message.
 _PACKAGE_FACTS = (
+    ("rewritten_marks",
+     "The cache breakpoint a caller put on this block is written again as one of the code's own "
+     "making, not copied: whatever else the caller's breakpoint holds (a `ttl` of one hour) is "
+     "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
+     "spaced further apart write it again; copy the caller's `cache_control` as it is"),
+    ("dropped_marks",
+     "This converter rebuilds a text block as a Converse block of its text only and names no "
+     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this module "
+     "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
+     "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
+     "after the block when it carries a `cache_control`"),
     ("head_unmarks",
      "This loop deletes the cache breakpoints of every message past the newest ones, and the "
      "first message (the system prompt), marked by the same function, is one of them: once the "
@@ -262,19 +273,6 @@ class MissingCacheBreakpointRule(Rule):
                        "nothing without one (through any provider), so each pays the full input price again for the "
                        "prefix it would close; turn it on by default")
             yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
-        for test in module.facts.get("rewritten_marks", ()):
-            message = ("The cache breakpoint a caller put on this block is written again as one of the code's own "
-                       "making, not copied: whatever else the caller's breakpoint holds (a `ttl` of one hour) is "
-                       "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
-                       "spaced further apart write it again; copy the caller's `cache_control` as it is")
-            yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
-        for block in module.facts.get("dropped_marks", ()):
-            message = ("This converter rebuilds a text block as a Converse block of its text only and names no "
-                       "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this module "
-                       "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
-                       "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
-                       "after the block when it carries a `cache_control`")
-            yield self.diagnostic(message, module.span(block), severity=Severity.INFO)
         for fact, message in _PACKAGE_FACTS:
             for node in module.facts.get(fact, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
