@@ -418,14 +418,18 @@ class Cache:
         """Make `promptlint.tokens` use the counts of earlier runs (and record the new ones)."""
         from .. import tokens
         counts: dict[str, int] = {}
+        known = 0
         try:
             data = json.loads((self.dir / "tokens.json").read_bytes())
             if isinstance(data, dict):
                 counts = {k: v for k, v in data.items()
                           if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
-        except (OSError, ValueError):
+            known = len(counts) if isinstance(data, dict) and len(counts) == len(data) else -1
+        except FileNotFoundError:
             pass
-        tokens.MEMO, self._tokens_known = counts, len(counts)
+        except (OSError, ValueError):
+            known = -1  # a corrupt file: written again whole at the end of the run, whatever was added
+        tokens.MEMO, self._tokens_known = counts, known
 
     def save_token_counts(self) -> None:
         """Write the token counts when some were added (at most `MAX_TOKEN_COUNTS`, the newest
