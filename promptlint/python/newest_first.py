@@ -24,7 +24,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .flow.windows import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
+from .newest_queries import message_reader
+from .walk import outer_functions
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TIME = re.compile(r"(?i)time|created|date|(?:^|[_\W])ts(?:$|[_\W])|_at\b|updated|modified")
@@ -39,18 +40,9 @@ def newest_first(module) -> list[ast.AST]:
     """The nodes that turn a time-ordered list around in the read methods of message stores (see the
     module's docstring), in source order."""
     out: list[ast.AST] = []
-    todo: list = [(module.tree, [])]
-    while todo:
-        node, stack = todo.pop()
-        if isinstance(node, _FUNCS):
-            stack = [*stack, node]
-            cls = method_class(stack, node)
-            if reads_conversation(node.name) or reads_stored_messages(node, cls) or reads_newest_stored(node, cls):
-                out.extend(_turned(node))
-            continue
-        if isinstance(node, ast.ClassDef):
-            stack = [*stack, node]
-        todo.extend((child, stack) for child in ast.iter_child_nodes(node))
+    for func, stack in outer_functions(module.tree):
+        if message_reader(func, stack):
+            out.extend(_turned(func))
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 

@@ -25,7 +25,7 @@ import ast
 import re
 
 from .flow.windows import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
-from .walk import subtree
+from .walk import outer_functions, subtree
 
 #: Text of a module that may hold the shape: a reversal and a descending order.
 TEXT = re.compile(r"(?i)\bdesc|DESCENDING|, -1\)|\basc(?:ending)?\s*=\s*False")
@@ -34,7 +34,6 @@ _LIMIT_KEYS = frozenset({"size", "limit", "top_k", "n", "k"})
 _SORT_KEYS = frozenset({"sort", "order", "order_by", "sort_by"})
 #: Keywords of a call that limit how many records a query returns.
 _CALL_LIMITS = ("limit", "size", "num_results", "top_k")
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def might_hold(source: str) -> bool:
@@ -46,23 +45,17 @@ def newest_queries(module) -> list[ast.AST]:
     """The limit nodes of newest-first queries reversed into time order in the read methods of message
     stores (see the module's docstring), in source order."""
     out: list[ast.AST] = []
-    todo: list = [(module.tree, [])]
-    while todo:
-        node, stack = todo.pop()
-        if isinstance(node, _FUNCS):
-            stack = [*stack, node]
-            if _reader(node, stack) and _reversed(node):
-                found = _newest_limit(module, node)
-                if found is not None:
-                    out.append(found)
-            continue  # (a nested function is its own reader or not)
-        if isinstance(node, ast.ClassDef):
-            stack = [*stack, node]
-        todo.extend((child, stack) for child in ast.iter_child_nodes(node))
+    for func, stack in outer_functions(module.tree):  # (a nested function is its own reader or not)
+        if message_reader(func, stack) and _reversed(func):
+            found = _newest_limit(module, func)
+            if found is not None:
+                out.append(found)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
-def _reader(func, stack) -> bool:
+def message_reader(func, stack) -> bool:
+    """True for a function that reads a stored conversation (`flow.windows`: named for it, or a
+    method of a message store that returns its stored messages or the newest of them)."""
     cls = method_class(stack, func)
     return reads_conversation(func.name) or reads_stored_messages(func, cls) or reads_newest_stored(func, cls)
 

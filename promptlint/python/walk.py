@@ -248,3 +248,19 @@ def node_key(node) -> str:
     if isinstance(node, list):
         return "[" + ", ".join([node_key(item) for item in node]) + "]"
     return repr(node)
+
+
+def outer_functions(tree: ast.AST) -> list[tuple[ast.AST, list]]:
+    """(function, the classes and the function itself around it, outermost first) for every
+    function and method of `tree` not nested in another function, in no set order."""
+    out: list[tuple[ast.AST, list]] = []
+    todo: list = [(tree, [])]
+    while todo:
+        node, stack = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.append((node, [*stack, node]))
+            continue
+        if isinstance(node, ast.ClassDef):
+            stack = [*stack, node]
+        todo.extend((child, stack) for child in ast.iter_child_nodes(node))
+    return out
