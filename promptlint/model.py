@@ -288,7 +288,10 @@ class Part:
     message of a history part was read where it is built (dicts written in the code), so a cache
     breakpoint in it would be among `breakpoints`; False for a list passed in or returned by
     code we cannot read. `name_only`: only a name says the part has its role (a `tool` result of
-    a function listed in a list named for tools, `TOOLS = [search]`: a hint, Policy 7)."""
+    a function listed in a list named for tools, `TOOLS = [search]`: a hint, Policy 7). `reply`:
+    the model's reply to an earlier request of this turn, written back into the list that is sent
+    again (`messages.append(response.choices[0].message)`: python/turn_replies.py), whatever its
+    role here (a message we cannot read is a `history` part)."""
 
     role: str
     segments: list[Segment] = field(default_factory=list)
@@ -296,6 +299,7 @@ class Part:
     span: Span | None = None
     read: bool = False
     name_only: bool = False
+    reply: bool = False
 
     @property
     def is_history(self) -> bool:

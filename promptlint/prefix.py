@@ -62,13 +62,31 @@ class Placed:
         return ROLE_NAMES.get(self.part.role, f"{self.part.role} message")
 
 
+def turn_start(layout: PromptLayout) -> int | None:
+    """The index of the first part of this turn's own messages after the newest user message,
+    when the first of them is the model's reply to it (`Part.reply`: a tool loop's follow-up
+    request re-sends the turn with the reply and the tool results appended), else None. Nothing
+    from there on is history: it is new in this turn, after the newest user message."""
+    newest = layout.newest_user
+    if newest is not None and newest + 1 < len(layout.parts) and layout.parts[newest + 1].reply:
+        return newest + 1
+    return None
+
+
+def replays_history(layout: PromptLayout) -> bool:
+    """True when the request replays a conversation: a history part before this turn's own
+    messages (`turn_start`)."""
+    start = turn_start(layout)
+    return layout.has_history if start is None else any(p.is_history for p in layout.parts[:start])
+
+
 def prefix_end(layout: PromptLayout) -> Cut:
     """The end of the prefix a later request can share: just before the newest user message in a
     conversation (Policy 3), after it in a one-shot request, or the end of the request when no
     newest user message is known."""
     if layout.newest_user is None:
         return Cut(len(layout.parts), 0)
-    if layout.has_history:
+    if replays_history(layout):
         return Cut(layout.newest_user, 0)
     return Cut(layout.newest_user + 1, 0)
 
@@ -97,7 +115,7 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
     end = prefix_end(layout)
     total = tokens_before(layout, end)
     bp_cuts = sorted(Cut(pi, bp.after + 1) for pi, part in enumerate(layout.parts) for bp in part.breakpoints)
-    newest = layout.newest_user if not layout.has_history else None
+    newest = layout.newest_user if not replays_history(layout) else None
     out: list[Placed] = []
     values = 0
     for pi, si, part, seg in layout.segments():

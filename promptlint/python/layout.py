@@ -21,6 +21,7 @@ from .attachments import attachment, block_list, blocks_of, kind_of, spread_bloc
 from .layout_values import as_prompt_text, expr_of, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .tool_parts import ToolParts
+from . import turn_replies
 
 ROLE_ALIASES = {"human": "user", "ai": "assistant", "model": "assistant", "placeholder": "history"}
 MESSAGE_CLASSES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant",
@@ -182,6 +183,7 @@ class LayoutBuilder(ToolParts):
             return parts, newest
         parts: list[Part] = []
         newest = None
+        results: set[int] = set()  # user parts made of tool results (python/turn_replies.py)
         for item in value.items:
             newest = None
             if isinstance(item, Spread):
@@ -190,15 +192,21 @@ class LayoutBuilder(ToolParts):
             role, content, span = self.message(item, frame)
             if role is None:
                 parts.append(self._unreadable(item))
+                parts[-1].reply = turn_replies.is_reply(item, None, None, self.sites)
                 continue
             if role == "history":
                 parts.append(Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
                                                       expr=expr_of(content), span=span)], span=span))
                 continue
             parts.append(self.part(role, content, frame, span, template))
+            parts[-1].reply = turn_replies.is_reply(item, role, content, self.sites)
             if role == "user":
                 newest = len(parts) - 1
-        return parts, newest
+                if turn_replies.holds_tool_results(content):
+                    results.add(id(parts[-1]))
+        # a tool loop's follow-up: the user message the model's reply answers is the newest
+        turn = turn_replies.newest_before_reply(parts, results)
+        return parts, newest if turn is None else turn
 
     def _looped(self, value: Seq, frame, template: bool) -> list[Part]:
         """Messages written before a loop that appends to them: those first, then the history;
@@ -225,7 +233,9 @@ class LayoutBuilder(ToolParts):
             return [self.history_part(inner, frame, item.span)]
         if isinstance(inner, Seq):
             return self.message_parts(inner, frame, template)[0]
-        return [Part("history", [history_seg(inner, item.span, item.expr)], span=item.span)]
+        # (`*response.output`: the items of a reply of this turn, python/turn_replies.py)
+        return [Part("history", [history_seg(inner, item.span, item.expr)], span=item.span,
+                     reply=turn_replies.reads_reply(inner, self.sites))]
 
     @staticmethod
     def _unreadable(item) -> Part:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..impact import Rate, impacts
 from ..model import Kind, Part, PromptLayout, Related, Segment, Severity, Volatility
-from ..prefix import ROLE_NAMES
+from ..prefix import ROLE_NAMES, turn_start
 from ..turn_names import conversation_named, counted_name, counter_named, placeholder_name, turn_content
 from . import _prefix_rule as text
 from .base import Rule
@@ -173,9 +173,11 @@ class ContextBeforeHistoryRule(Rule):
 def _ordered(layout: PromptLayout) -> list[tuple[Part, Segment, Segment | None]]:
     """The dynamic segments of the layout's parts in request order (tools left out), each
     followed by the placeholders of its conditional section or loop body (`Segment.inner`):
-    (part, segment, the section it is written in or None)."""
+    (part, segment, the section it is written in or None). This turn's own messages after the
+    newest user message (the model's reply and the tool results, `prefix.turn_start`) are no
+    history: they are left out."""
     out: list[tuple[Part, Segment, Segment | None]] = []
-    for part in layout.parts:
+    for part in layout.parts[:turn_start(layout)]:
         if part.role == "tools":
             continue
         for seg in part.segments:
