@@ -39,6 +39,7 @@ _RESPONSE_MESSAGE = re.compile(
     r"""|\[\s*["']output["']\s*\]\s*\[\s*["']message["']\s*\]""")  # Bedrock Converse
 #: An expression that only reads: names, attributes, subscripts, calls without nested calls.
 _CHAIN = re.compile(r"""[A-Za-z_][\w]*(\s*(\.\s*\w+|\[[^\[\]]*\]|\([^()]*\)))*""")
+_ARGUMENTS = re.compile(r"""\([^()]*\)""")
 
 _TOOL_CALL_KEYS = ("tool_calls", "function_call")
 _RESULT_TYPES = ("tool_result", "function_response", "toolResult")
@@ -63,7 +64,8 @@ def reads_reply(value: Value | None, sent: list[Span]) -> bool:
     if seg.origin is not None and seg.origin in sent:
         return True
     expr = seg.expr.strip()
-    return bool(_CHAIN.fullmatch(expr) and _RESPONSE_MESSAGE.search(expr))
+    # (read outside the arguments of a call: `run(response.choices[0].message.tool_calls)` is not it)
+    return bool(_CHAIN.fullmatch(expr) and _RESPONSE_MESSAGE.search(_ARGUMENTS.sub("()", expr)))
 
 
 def is_reply(item: Value, role: str | None, content: Value | None, sent: list[Span]) -> bool:
