@@ -4,7 +4,8 @@ breakpoints, tool lists and request options. Shared by every SDK module (python/
 A message list becomes request parts in order: a message written in the code is a part of its
 role; a list spread into it, a list grown in a loop or a list we cannot read is the replayed
 conversation (`history`). The newest user message (the last item, when it is a user message
-written at the call) ends the cacheable prefix (docs/policies.md, Policy 3).
+written at the call, or the user message the model's reply of this turn follows: a tool loop's
+follow-up, python/turn_replies.py) ends the cacheable prefix (docs/policies.md, Policy 3).
 """
 from __future__ import annotations
 
@@ -143,7 +144,8 @@ class LayoutBuilder(ToolParts):
 
     def message_parts(self, value: Value, frame, template: bool = False) -> tuple[list[Part], int | None]:
         """Request parts of a message list, in order, and the index of the newest user message
-        (the last item when it is a user message written at the call, not replayed history)."""
+        (the last item when it is a user message written at the call, not replayed history; the
+        user message just before the first reply of this turn, `Part.reply`, when there is one)."""
         grown = variants_of(value) if isinstance(value, Alt) else []
         if grown and all(isinstance(v, Seq) and v.repeated for v in grown) and any(v.head for v in grown):
             # a list built in branches before the loop that grows it (`if use_history:
