@@ -81,8 +81,8 @@ def _gates(module, evaluator) -> None:
     (`memory_windows`), read back by a newest-first query (`newest_queries`) or newest first (`newest_first`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
-    into the Responses API's instructions (`system_hoists`) or to the head of the list a converter builds
-    (`front_moves`)."""
+    into the Responses API's instructions (`system_hoists`), to the head of the list a converter builds
+    (`front_moves`) or into a request's system field (`field_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
@@ -105,6 +105,8 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
+    if system_hoists.might_hoist_field(module.source):
+        module.facts["field_hoists"] = system_hoists.find_field_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):
