@@ -93,10 +93,11 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
-        if dropped_marks.might_drop(module.source):  # (PRM302: a converter into Converse blocks dropping breakpoints)
-            module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)
+            dropped_marks.names_marker(module.source) or evaluator.project.marker_read_files(module.path)):
+        module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:

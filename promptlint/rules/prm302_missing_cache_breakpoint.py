@@ -19,7 +19,7 @@ _PACKAGE_FACTS = (
      "spaced further apart write it again; copy the caller's `cache_control` as it is"),
     ("dropped_marks",
      "This converter rebuilds a text block as a Converse block of its text only and names no "
-     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this module "
+     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this package "
      "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
      "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
      "after the block when it carries a `cache_control`"),
@@ -105,8 +105,9 @@ class MissingCacheBreakpointRule(Rule):
     ## Shapes it recognises
     A converter into Bedrock Converse blocks that rebuilds a text block from its text only
     (`{"text": block["text"]}` in the branch `block["type"] == "text"`), in a function that names no
-    breakpoint key, in a module that reads Anthropic's `cache_control` and writes Converse's
-    `cachePoint`, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
+    breakpoint key, in a module that writes Converse blocks (`cachePoint`, `toolUse`, `toolResult`)
+    and names Anthropic's `cache_control` or in a package where another file reads it off the blocks
+    it is handed, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the
