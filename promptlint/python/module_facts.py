@@ -10,7 +10,7 @@ from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_
                inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
                marker_blocks, memory_windows, newest_first, newest_marks, newest_queries, newest_remakes,
                opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
-               system_hoists, unseen_templates)
+               system_hoists, thinking_budgets, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -114,6 +114,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if thinking_budgets.might_derive(module.source):  # (PRM205: a thinking budget fitted to the call's max_tokens)
+        module.facts["thinking_budgets"] = thinking_budgets.thinking_budgets(module)
     if format_switches.might_switch(module.source):  # (PRM104: chat messages or a raw prompt by the content)
         module.facts["format_switches"] = format_switches.format_switches(module)
     if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)
