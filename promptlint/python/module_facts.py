@@ -5,8 +5,8 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_switches, front_inserts,
-               gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
+from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, format_switches,
+               front_inserts, gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
                inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
                marker_blocks, memory_windows, newest_first, newest_marks, newest_queries, newest_remakes,
                opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
@@ -114,6 +114,8 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if context_caches.might_create(module.source):  # (PRM305: a Gemini context cache made for the request sent)
+        module.facts["context_caches"] = context_caches.context_caches(module)
     if thinking_budgets.might_derive(module.source):  # (PRM205: a thinking budget fitted to the call's max_tokens)
         module.facts["thinking_budgets"] = thinking_budgets.thinking_budgets(module)
     if format_switches.might_switch(module.source):  # (PRM104: chat messages or a raw prompt by the content)
