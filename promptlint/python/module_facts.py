@@ -5,12 +5,12 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, format_switches,
-               front_inserts, gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
-               inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
-               marker_blocks, memory_windows, newest_first, newest_marks, newest_queries, newest_remakes,
-               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
-               system_hoists, thinking_budgets, unseen_templates)
+from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, flattened_marks,
+               format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
+               history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
+               newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
+               stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -93,6 +93,8 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
+        if flattened_marks.might_flatten(module.source):  # (PRM302: a system prompt's blocks joined to a string)
+            module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)

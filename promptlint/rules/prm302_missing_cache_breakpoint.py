@@ -23,6 +23,12 @@ _PACKAGE_FACTS = (
      "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
      "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
      "after the block when it carries a `cache_control`"),
+    ("flattened_marks",
+     "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
+     "on a block of it (this module handles breakpoints) is dropped, and no breakpoint can close the "
+     "system prompt, the static part most worth caching, so requests that share it read none of it "
+     "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
+     "where the target takes a list"),
     ("head_unmarks",
      "This loop deletes the cache breakpoints of every message past the newest ones, and the "
      "first message (the system prompt), marked by the same function, is one of them: once the "
@@ -108,6 +114,10 @@ class MissingCacheBreakpointRule(Rule):
     breakpoint key, in a module that writes Converse blocks (`cachePoint`, `toolUse`, `toolResult`)
     and names Anthropic's `cache_control` or in a package where another file reads it off the blocks
     it is handed, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
+    So does a converter, in a module that names `cache_control`, that reduces the system prompt's
+    text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
+    blocks of a message in the branch of a test for a system message) and marks no text block
+    itself: info, where the blocks are flattened.
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the
