@@ -419,7 +419,8 @@ class HistoryWindowRule(Rule):
                        "request on the turn it is added, and the whole history after it is read uncached (whether "
                        "callers add later ones is not followed here: how much it costs is not known); fold only the "
                        "leading system messages, and send later ones in place (as user messages)")
-            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
+                                  advice="Fold only the leading system messages; send later ones in place")
         for move, function, how in module.facts.get("front_moves", ()):
             what = ("puts every system message of the conversation it meets at the head of the list it builds"
                     if how == "front" else "joins the system messages of the conversation before all its other "

@@ -72,7 +72,8 @@ class ModelSwitchedMidConversationRule(Rule):
                        "effort asked for did not change (how callers set `max_tokens` is not followed here: how much "
                        "it costs is not known); keep the budget fixed per effort level and raise `max_tokens` to fit "
                        "it instead")
-            yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO,
+                                  advice="Keep the thinking budget fixed per effort level; fit max_tokens to it")
         for switch in find_model_switches(module):
             chosen = (f"A model is chosen {switch.how} from `{switch.pool}` for each request (in "
                       f"`{switch.function}`)")

@@ -92,7 +92,8 @@ class BreakpointAfterDynamicContentRule(Rule):
                        + "; and ".join(said) + " (how often this runs is not followed here: how much it costs is "
                        "not known); cache only what stays fixed (system instruction, tools, documents) and "
                        "extend the cache's TTL when it is read")
-            yield self.diagnostic(message, module.span(cache.call), severity=Severity.INFO)
+            yield self.diagnostic(message, module.span(cache.call), severity=Severity.INFO,
+                                  advice="Cache only the fixed part, look the cache up first, and extend its TTL")
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         cuts = breakpoint_cuts(layout)
