@@ -86,6 +86,8 @@ def _gates(module, evaluator) -> None:
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        if "prompt-caching" in module.source:  # (PRM302: a breakpoint only behind the old beta header)
+            module.facts["beta_gates"] = [g.test for g in gated_markers.beta_gates(module)]
         module.facts["kept_marks"] = kept_marks.kept_marks(module)  # (PRM304, PRM302: marks left in a kept list)
         if marker_blocks.might_hold(module.source):  # (PRM302: a block of the breakpoint alone)
             module.facts["bare_marks"] = marker_blocks.bare_marks(module)

@@ -29,6 +29,12 @@ _PACKAGE_FACTS = (
      "system prompt, the static part most worth caching, so requests that share it read none of it "
      "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
      "where the target takes a list"),
+    ("beta_gates",
+     "This breakpoint is set only when the request's headers name the prompt-caching beta, which "
+     "prompt caching has not needed since it became generally available: callers that follow the "
+     "current documentation send no such header and get no breakpoint here, so what it would close "
+     "is sent uncached on every request (unless another breakpoint covers it); set it without "
+     "the header test"),
     ("head_unmarks",
      "This loop deletes the cache breakpoints of every message past the newest ones, and the "
      "first message (the system prompt), marked by the same function, is one of them: once the "
@@ -117,7 +123,9 @@ class MissingCacheBreakpointRule(Rule):
     So does a converter, in a module that names `cache_control`, that reduces the system prompt's
     text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
     blocks of a message in the branch of a test for a system message) and marks no text block
-    itself: info, where the blocks are flattened.
+    itself: info, where the blocks are flattened. A breakpoint set only when the request's headers
+    name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
+    which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the
