@@ -179,6 +179,14 @@ def test_leading_only_refused_sent_in_place_or_kept_whole_are_not_field_hoists()
                 else:
                     custom.append(tool)
 
+        def counted(messages):
+            system_tokens, out = 0, []
+            for m in messages:
+                if m["role"] == "system":
+                    system_tokens += count(m["content"])
+                else:
+                    out.append(m)
+
         def stops(messages):
             system, out = None, []
             for m in messages:

@@ -48,6 +48,11 @@ def test_a_fixed_budget_the_instances_max_tokens_or_a_constant_are_not():
 
         def constant():
             return {"thinking": {"budget_tokens": MAX_TOKENS - 1024}}
+
+        class Local:
+            def request(self):
+                max_tokens = self.max_tokens or 4096
+                return {"max_tokens": max_tokens, "thinking": {"budget_tokens": max_tokens // 2}}
     """) == []
 
 

@@ -53,8 +53,8 @@ it meets into that field
 
 A system message added later in the conversation lands in front of the whole history too. Found
 when the system branch of one loop over the messages (an iterable named for them: `messages`,
-`chat_history`; also `enumerate(messages)`) writes a name with `system` in it (assigned, `+=`,
-appended) from the item's text (not the item itself: a partition), the other messages go to a list
+`chat_history`; also `enumerate(messages)`) writes a name for the system prompt (`system`,
+`system_message`, `system_instruction`, `system_parts`: assigned, `+=`, appended) from the item's text (not the item itself: a partition), the other messages go to a list
 (`else` / `elif` or after a `continue`), and the loop never stops (`break`, `return`); a branch that
 raises (a later system message refused), yields (sends it in place) or tests anything but the field
 itself (`if i == 0`, the list built so far: only the leading ones move) is not one.
@@ -298,7 +298,7 @@ def _system_write(branch, item: str) -> ast.AST | None:
             target, value = n.targets[0], n.value
         elif isinstance(n, ast.AugAssign):
             target, value = n.target, n.value
-        if not (isinstance(target, ast.Name) and "system" in target.id.lower()):
+        if not (isinstance(target, ast.Name) and _FIELD.match(target.id)):
             continue
         if isinstance(value, ast.Name) and value.id == item:
             return None  # the message itself kept apart (a partition), not its text
@@ -324,6 +324,11 @@ def _others_kept(loop, branch_if, item: str) -> bool:
                and isinstance(n.func.value, (ast.Name, ast.Subscript, ast.Attribute)) for s in rest for n in subtree(s))
 
 
+#: A name for the system prompt's text (`system`, `system_message`, `system_instruction`,
+#: `system_parts`, `anthropic_system`), not for something counted of it (`system_tokens`) or
+#: another setting (`system_prompt_role`).
+_FIELD = re.compile(r"(?i)_?(?:\w+_)?system(?:_?(?:prompt|message|msg|instruction|text|content|part|block|str))?s?$")
+
 #: An iterable named for a conversation (`messages`, `params.messages`, `chat_history`).
 _CONVERSATION = re.compile(r"(?i)messag|history|conversation|dialog|turns|chat")
 
@@ -347,8 +352,9 @@ def _how(branch, field: str) -> str:
 
 def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
     """(the statement that adds a system message's text to the field, the function's name, the
-    field's name, "joins" | "last": the texts joined, or the last one kept) for each loop of the third shape of the module docstring, in source order."""
-    out = []
+    field's name, "joins" | "last": the texts joined, or the last one kept) for each loop of the
+    third shape of the module docstring, in source order."""
+    out: dict[int, tuple] = {}
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         if not holds_any(module, func, ("ystem",)):
             continue
@@ -365,6 +371,6 @@ def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
                     if written is not None:
                         target = written.func.value if isinstance(written, ast.Call) else \
                             written.targets[0] if isinstance(written, ast.Assign) else written.target
-                        out.append((written, func.name, target.id, _how(stmt.body, target.id)))
-                        break
-    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+                        out[id(written)] = (written, func.name, target.id, _how(stmt.body, target.id))
+                        break  # (a nested function's loop is read again there: its own name wins)
+    return sorted(out.values(), key=lambda f: (f[0].lineno, f[0].col_offset))

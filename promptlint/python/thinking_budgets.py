@@ -17,8 +17,8 @@ Found where a function writes `budget_tokens` (a dict display's key, a keyword, 
 = v`) with a value that reads `max_tokens` of the call (a name, a field of an object or a dict other
 than `self`'s: `params.max_tokens`, `result["max_tokens"]`, `kwargs.get("max_tokens")`; passed to a
 helper counts), directly or through one name the function assigns (`budget = min(...)`). A
-`max_tokens` of the instance (`self.max_tokens`: its configuration) or a constant (`MAX_TOKENS`) is
-not one.
+`max_tokens` of the instance (`self.max_tokens`: its configuration, also through a local name
+assigned only from it) or a constant (`MAX_TOKENS`) is not one.
 """
 from __future__ import annotations
 
@@ -58,8 +58,28 @@ def _per_call_read(node) -> bool:
     return not (isinstance(root, ast.Name) and root.id in ("self", "cls"))
 
 
-def _reads(value) -> bool:
-    return any(_per_call_read(n) for n in subtree(value))
+def _reads(value, assigned: dict) -> bool:
+    """True when `value` reads the call's `max_tokens`; a local `max_tokens` only when some value
+    the function assigns it is not the instance's or a constant (`max_tokens = self.max_tokens`)."""
+    for n in subtree(value):
+        if not _per_call_read(n):
+            continue
+        if isinstance(n, ast.Name) and n.id in assigned and not any(
+                _reads(stmt.value, {}) or not _settled(stmt.value) for stmt in assigned[n.id]):
+            continue
+        return True
+    return False
+
+
+def _settled(value) -> bool:
+    """A value fixed for the instance: a constant, or read from `self` / `cls`, alone or with a
+    default (`self.max_tokens or 4096`)."""
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.BoolOp):
+        return all(_settled(v) for v in value.values)
+    root = _root(value)
+    return isinstance(root, ast.Name) and (root.id in ("self", "cls") or root.id.isupper())
 
 
 def _budget_values(func) -> list[ast.AST]:
@@ -89,10 +109,10 @@ def thinking_budgets(module) -> list[ast.AST]:
                     if isinstance(t, ast.Name):
                         assigned.setdefault(t.id, []).append(n)
         for value in _budget_values(func):
-            if _reads(value):
+            if _reads(value, assigned):
                 found[(value.lineno, value.col_offset)] = value
             elif isinstance(value, ast.Name):
                 for stmt in assigned.get(value.id, ()):
-                    if _reads(stmt.value):
+                    if _reads(stmt.value, assigned):
                         found[(stmt.lineno, stmt.col_offset)] = stmt
     return [found[k] for k in sorted(found)]
