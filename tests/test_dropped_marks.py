@@ -8,7 +8,7 @@ from pathlib import Path
 
 from promptlint.api import check
 from promptlint.config import Settings
-from promptlint.python.dropped_marks import dropped_marks, might_drop
+from promptlint.python.dropped_marks import dropped_marks, names_marker, writes_converse
 from promptlint.python.module import load
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "dropped_marks" / "converse.py"
@@ -25,7 +25,32 @@ def test_it_is_info_where_the_block_is_rebuilt():
     assert [(d.code, d.severity.value, d.span.start.row) for d in result.diagnostics] == [("PRM302", "info", 26)]
 
 
-def test_a_module_that_names_only_one_formats_breakpoint_is_not_read():
-    assert might_drop('x = b["cache_control"]\nconverse = [{"cachePoint": {}}]')
-    assert not might_drop('x = b["cache_control"]')  # no Converse breakpoint: another target format
-    assert not might_drop('y = {"cachePoint": {"type": "default"}}')  # no Anthropic blocks read
+def test_a_module_is_read_when_it_writes_converse_blocks():
+    assert writes_converse('converse = [{"cachePoint": {}}]')
+    assert writes_converse('{"toolResult": {"toolUseId": i}}')
+    assert not writes_converse('x = b["cache_control"]')  # no Converse block: another target format
+    assert names_marker("x = b['cache_control']")
+    assert not names_marker("cache_control = True")
+
+
+PACKAGES = FIXTURE.parent
+
+
+def _package(tmp_path, name: str) -> Path:
+    """A copy of the fixture package `name` alone in a folder (no other file of the tree is its)."""
+    folder = tmp_path / "src" / name
+    folder.mkdir(parents=True)
+    for source in (PACKAGES / name).glob("*.py"):
+        (folder / source.name).write_text(source.read_text())
+    return folder
+
+
+def test_a_converse_adapter_is_read_when_another_file_of_its_package_reads_the_breakpoints(tmp_path):
+    # (main: nothing, the module names neither breakpoint key)
+    result = check([_package(tmp_path, "read_elsewhere")], Settings(), jobs=1)
+    assert [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in result.diagnostics] == [
+        ("bedrock_utils.py", "PRM302", "info", 8)]
+
+
+def test_it_is_not_when_no_file_of_its_package_reads_one(tmp_path):
+    assert check([_package(tmp_path, "unread")], Settings(), jobs=1).diagnostics == []

@@ -88,3 +88,124 @@ def test_the_text_test_needs_a_system_word_and_a_head_put_or_a_filter():
     assert might_move('[m for m in ms if m["role"] != "system"]')
     assert not might_move("out.insert(0, m)")
     assert not might_move('[m for m in ms if m["role"] == "user"]')  # no system test
+
+
+def _fields(src: str) -> list[tuple[str, str, str, str]]:
+    from promptlint.python.system_hoists import find_field_hoists
+    module = load(Path("fields.py"), textwrap.dedent(src))
+    return [(ast.unparse(n), f, field, how) for n, f, field, how in find_field_hoists(module)]
+
+
+def test_every_system_message_joined_into_a_system_field_is_found():
+    assert _fields("""
+        def to_anthropic(messages):
+            system_message = None
+            out = []
+            for message in messages:
+                if message["role"] == "system":
+                    if system_message is None:
+                        system_message = message["content"]
+                    else:
+                        system_message += "\\n" + message["content"]
+                else:
+                    out.append({"role": message["role"], "content": message["content"]})
+            return system_message, out
+
+        def to_gemini(messages):
+            system_instruction, contents = None, []
+            for message in messages:
+                if message["role"] in ("system", "developer"):
+                    text = message["content"].strip()
+                    system_instruction = text if system_instruction is None else f"{system_instruction}\\n{text}"
+                    continue
+                contents.append(message)
+            return system_instruction, contents
+
+        def last_one(params):
+            system = ""
+            rest = []
+            for i, msg in enumerate(params.messages):
+                if msg.role == "system":
+                    system = msg.content
+                else:
+                    rest.append(msg)
+            return system, rest
+    """) == [("system_message = message['content']", "to_anthropic", "system_message", "joins"),
+             ("system_instruction = text if system_instruction is None else f'{system_instruction}\\n{text}'",
+              "to_gemini", "system_instruction", "joins"),
+             ("system = msg.content", "last_one", "system", "last")]
+
+
+def test_leading_only_refused_sent_in_place_or_kept_whole_are_not_field_hoists():
+    assert _fields("""
+        def leading(messages):
+            system, out = None, []
+            for i, m in enumerate(messages):
+                if m["role"] == "system":
+                    if i == 0:
+                        system = m["content"]
+                    continue
+                out.append(m)
+
+        def refused(messages):
+            system, out = None, []
+            for m in messages:
+                if m["role"] == "system":
+                    if system is not None:
+                        raise ValueError("Received multiple non-consecutive system messages.")
+                    system = m["content"]
+                else:
+                    out.append(m)
+
+        def partition(messages):
+            system_messages, work = [], []
+            for m in messages:
+                if m.get("role") == "system":
+                    system_messages.append(m)
+                else:
+                    work.append(m)
+
+        def in_place(parts):
+            for part in parts:
+                if isinstance(part, SystemPromptPart):
+                    system_role = profile.get("role")
+                    yield {"role": system_role, "content": part.content}
+
+        def tools_not_messages(tools):
+            system_tools, custom = [], []
+            for tool in tools:
+                if isinstance(tool, NovaSystemTool):
+                    system_tools.append(tool.to_bedrock_format())
+                else:
+                    custom.append(tool)
+
+        def counted(messages):
+            system_tokens, out = 0, []
+            for m in messages:
+                if m["role"] == "system":
+                    system_tokens += count(m["content"])
+                else:
+                    out.append(m)
+
+        def stops(messages):
+            system, out = None, []
+            for m in messages:
+                if m["role"] == "system":
+                    system = m["content"]
+                else:
+                    out.append(m)
+                    break
+    """) == []
+
+
+FIELD = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "fields.py"
+
+
+def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added():
+    from promptlint import api
+    report = api.check([FIELD], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row, d.message.split(":")[0]) for d in report.diagnostics
+             if d.code == "PRM105"]  # (not `leading_only`; PRM302 reports the adapter's missing breakpoint)
+    assert found == [("PRM105", "info", 10, "`to_claude` joins the text of every system message of the "
+                      "conversation, wherever it is, into `system`, the request's system prompt, which comes "
+                      "before all messages")]

@@ -7,8 +7,10 @@ block as a Converse block of its text only (`{"text": block["text"]}`) and never
 key drops the breakpoint the caller put on the block: no `cachePoint` takes its place, and the
 prefix the caller marked is sent uncached.
 
-Read, in a module that names both `cache_control` and `cachePoint` (it handles Anthropic's
-breakpoints and writes Converse's): a function that names no breakpoint key itself, with a loop
+Read in a module that writes Converse blocks (it names `cachePoint`, `toolUse` or `toolResult`)
+where breakpoints in Anthropic's format reach: the module names `cache_control` too, or another file
+of its package reads one off the blocks it is handed (`ProjectTree.marker_read_files`; the gate is
+the caller's, `module_facts`): a function that names no breakpoint key itself, with a loop
 (or comprehension) over blocks whose branch on `B["type"] == "text"` (`B.get("type")`) builds a dict
 display with a `text` key read from the block (`B["text"]`, `B.get("text")`), no `type` key (a
 Converse block), no `**` spread and no breakpoint key. One fact per function: its first such dict.
@@ -24,9 +26,14 @@ from .walk import subtree
 _LOOPS = (ast.For, ast.AsyncFor)
 
 
-def might_drop(source: str) -> bool:
-    """The cheap test: both formats' breakpoint keys are named in the module."""
-    return '"cache_control"' in source.replace("'", '"') and "cachePoint" in source
+def writes_converse(source: str) -> bool:
+    """The cheap test: the module names a key of Converse's own blocks."""
+    return any(key in source for key in ("cachePoint", '"toolUse"', '"toolResult"', "'toolUse'", "'toolResult'"))
+
+
+def names_marker(source: str) -> bool:
+    """The module names Anthropic's breakpoint key as a string."""
+    return '"cache_control"' in source.replace("'", '"')
 
 
 def _field(node, name: str, key: str) -> bool:
@@ -65,8 +72,6 @@ def dropped_marks(module) -> list[ast.Dict]:
     """The Converse text blocks rebuilt without the breakpoint their source block may carry (the
     module docstring), in source order."""
     out: list[ast.Dict] = []
-    if not might_drop(module.source):
-        return out
     for _cls, func in module_functions(module):
         if _names_marker(func):
             continue

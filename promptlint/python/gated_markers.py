@@ -20,6 +20,11 @@ Two shapes, read from one module's `ast` tree:
   (Anthropic, Bedrock) defaults a setting named for prompt caching to False
   (`enable_prompt_caching=False`) in a package that can set breakpoints: whoever keeps the
   default caches nothing.
+- **a breakpoint behind the old beta header** (`beta_gates`): an `if` whose test looks for the
+  prompt-caching beta's name (`"prompt-caching" in headers.get("anthropic-beta", "")`) and whose
+  body sets a breakpoint. Prompt caching has needed no beta header since it became generally
+  available (platform.claude.com/docs/en/build-with-claude/prompt-caching names none), so callers
+  that follow the current documentation send none, and never get that breakpoint.
 - **an explicit cache mode** (`explicit_modes`): a dict display `{"mode": "explicit"}` in a
   module that names OpenAI's `prompt_cache_options`. In explicit mode the API caches only at
   `prompt_cache_breakpoint` markers (no implicit breakpoint), so with none nothing is cached;
@@ -70,6 +75,19 @@ def model_gates(module) -> list[ModelGate]:
                 continue  # every Claude name reaches the marking branch
             out.append(ModelGate(node.test, names[0], marked_when))
     return out
+
+
+def beta_gates(module) -> list[ast.If]:
+    """The `if` tests of the module that look for the prompt-caching beta header and set a
+    breakpoint in their body (the module docstring), in source order."""
+    out = []
+    for cls, func in module_functions(module):
+        for node in subtree(func):
+            if isinstance(node, ast.If) and any(
+                    isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.startswith("prompt-caching")
+                    for n in subtree(node.test)) and _marks(module, cls, node.body):
+                out.append(node)
+    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
 
 
 def explicit_modes(module) -> list[ast.Dict]:

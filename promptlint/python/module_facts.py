@@ -5,12 +5,12 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, converted_ids, deque_windows, dropped_marks, format_switches, front_inserts,
-               gated_markers, handed_windows, history_loads, history_renders, history_trims, inplace_merges,
-               inplace_rewrites, kept_marks, kept_removals, kind_windows, langchain_models, library_windows,
-               marker_blocks, memory_windows, newest_first, newest_marks, newest_queries, newest_remakes,
-               opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts, stored_cuts, summary_heads,
-               system_hoists, unseen_templates)
+from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, flattened_marks,
+               format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
+               history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
+               langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
+               newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
+               stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -81,11 +81,13 @@ def _gates(module, evaluator) -> None:
     (`memory_windows`), read back by a newest-first query (`newest_queries`) or newest first (`newest_first`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
-    into the Responses API's instructions (`system_hoists`) or to the head of the list a converter builds
-    (`front_moves`)."""
+    into the Responses API's instructions (`system_hoists`), to the head of the list a converter builds
+    (`front_moves`) or into a request's system field (`field_hoists`)."""
     if "cache_control" in module.source or "cachePoint" in module.source:
         module.facts["model_gates"] = gated_markers.model_gates(module)
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
+        if "prompt-caching" in module.source:  # (PRM302: a breakpoint only behind the old beta header)
+            module.facts["beta_gates"] = [g.test for g in gated_markers.beta_gates(module)]
         module.facts["kept_marks"] = kept_marks.kept_marks(module)  # (PRM304, PRM302: marks left in a kept list)
         if marker_blocks.might_hold(module.source):  # (PRM302: a block of the breakpoint alone)
             module.facts["bare_marks"] = marker_blocks.bare_marks(module)
@@ -93,10 +95,13 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
-        if dropped_marks.might_drop(module.source):  # (PRM302: a converter into Converse blocks dropping breakpoints)
-            module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
+        if flattened_marks.might_flatten(module.source):  # (PRM302: a system prompt's blocks joined to a string)
+            module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)
+            dropped_marks.names_marker(module.source) or evaluator.project.marker_read_files(module.path)):
+        module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:
@@ -105,12 +110,18 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
+    if system_hoists.might_hoist_field(module.source):
+        module.facts["field_hoists"] = system_hoists.find_field_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):
         module.facts["inplace_appends"] = inplace_merges.inplace_appends(module)
+    if context_caches.might_create(module.source):  # (PRM305: a Gemini context cache made for the request sent)
+        module.facts["context_caches"] = context_caches.context_caches(module)
+    if thinking_budgets.might_derive(module.source):  # (PRM205: a thinking budget fitted to the call's max_tokens)
+        module.facts["thinking_budgets"] = thinking_budgets.thinking_budgets(module)
     if format_switches.might_switch(module.source):  # (PRM104: chat messages or a raw prompt by the content)
         module.facts["format_switches"] = format_switches.format_switches(module)
     if unseen_templates.might_hold(module.source):  # (PRM101: a system template of unseen text, fed per request)

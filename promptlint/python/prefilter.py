@@ -16,6 +16,7 @@ import re
 from ..profiles import history_windows
 from . import anchored, sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
@@ -255,9 +256,11 @@ def might_hold_prompt(source: str) -> bool:
     for the system message) or sends a request
     without tools (`tools=None`), chooses a model from a list of models at random or in turns,
     or fills a name
-    imported from a module named for prompts."""
+    imported from a module named for prompts, or writes Bedrock Converse blocks."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
+    if writes_converse(source) and '"text"' in source.replace("'", '"'):
+        return True  # text blocks rebuilt as Converse blocks: breakpoints they carry may be dropped (PRM302)
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \

@@ -39,6 +39,25 @@ conversation by role and joins the system part first (`system = [m for m in msgs
 callers add later ones is theirs (the rule says so). A system message put at index 0 outside such
 a loop (one prompt of the function's own), a walk that keeps each message in its place, and a
 system part kept apart for a field of its own are not ones.
+
+The same move into the request's own system field (`find_field_hoists`): a converter for an API
+whose system prompt is a field before all messages (Anthropic's `system`, Gemini's
+`system_instruction`) that walks the whole conversation and joins the text of every system message
+it meets into that field
+
+    for message in messages:
+        if message["role"] == "system":
+            system = message["content"] if system is None else system + "\n" + message["content"]
+        else:
+            out.append(...)
+
+A system message added later in the conversation lands in front of the whole history too. Found
+when the system branch of one loop over the messages (an iterable named for them: `messages`,
+`chat_history`; also `enumerate(messages)`) writes a name for the system prompt (`system`,
+`system_message`, `system_instruction`, `system_parts`: assigned, `+=`, appended) from the item's text (not the item itself: a partition), the other messages go to a list
+(`else` / `elif` or after a `continue`), and the loop never stops (`break`, `return`); a branch that
+raises (a later system message refused), yields (sends it in place) or tests anything but the field
+itself (`if i == 0`, the list built so far: only the leading ones move) is not one.
 """
 from __future__ import annotations
 
@@ -245,3 +264,113 @@ def _filtered(value) -> tuple[str, bool] | None:
     if _negated_system_test(gen.ifs[0], gen.target.id):
         return listed, False
     return None
+
+
+def _item_of(loop) -> str | None:
+    """The loop's item: `for m in msgs` or `for i, m in enumerate(msgs)`."""
+    if isinstance(loop.target, ast.Name):
+        return loop.target.id
+    it = loop.iter
+    if isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 and isinstance(loop.target.elts[1], ast.Name) \
+            and isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate":
+        return loop.target.elts[1].id
+    return None
+
+
+def _system_write(branch, item: str) -> ast.AST | None:
+    """The statement of a system branch that adds the item's text to a name with `system` in it, or
+    None when the branch raises, stops, or tests anything but that name."""
+    nodes = [n for stmt in branch for n in subtree(stmt)]
+    if any(isinstance(n, (ast.Raise, ast.Break, ast.Return, ast.Yield, ast.YieldFrom)) for n in nodes):
+        return None  # refused, stopped, or sent in place
+    readers = {item}  # the item and the names the branch assigns from it (`text = m["content"]`)
+    for n in nodes:
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id in readers for x in subtree(n.value)):
+            readers |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+    written = None
+    fields: set[str] = set()
+    for n in nodes:
+        target, value = None, None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
+                and n.args:
+            target, value = n.func.value, n.args[0]
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1:
+            target, value = n.targets[0], n.value
+        elif isinstance(n, ast.AugAssign):
+            target, value = n.target, n.value
+        if not (isinstance(target, ast.Name) and _FIELD.match(target.id)):
+            continue
+        if isinstance(value, ast.Name) and value.id == item:
+            return None  # the message itself kept apart (a partition), not its text
+        if any(isinstance(x, ast.Name) and x.id in readers - {target.id} for x in subtree(value)):
+            fields.add(target.id)
+            written = written or n
+    if written is None:
+        return None
+    for n in nodes:  # a test of the position (`if i == 0`, `if not out`) moves the leading ones only
+        if isinstance(n, (ast.If, ast.IfExp)) and any(
+                isinstance(x, ast.Name) and x.id not in fields for x in subtree(n.test)):
+            return None
+    return written
+
+
+def _others_kept(loop, branch_if, item: str) -> bool:
+    """True when the loop adds the other messages to a list: an `else` / `elif` of the system
+    test, or statements after a `continue` of its branch, that append to a name."""
+    rest = list(branch_if.orelse)
+    if any(isinstance(s, ast.Continue) for s in branch_if.body):
+        rest += loop.body[loop.body.index(branch_if) + 1:]
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")
+               and isinstance(n.func.value, (ast.Name, ast.Subscript, ast.Attribute)) for s in rest for n in subtree(s))
+
+
+#: A name for the system prompt's text (`system`, `system_message`, `system_instruction`,
+#: `system_parts`, `anthropic_system`), not for something counted of it (`system_tokens`) or
+#: another setting (`system_prompt_role`).
+_FIELD = re.compile(r"(?i)_?(?:\w+_)?system(?:_?(?:prompt|message|msg|instruction|text|content|part|block|str))?s?$")
+
+#: An iterable named for a conversation (`messages`, `params.messages`, `chat_history`).
+_CONVERSATION = re.compile(r"(?i)messag|history|conversation|dialog|turns|chat")
+
+
+def might_hoist_field(source: str) -> bool:
+    """The text test before `find_field_hoists`: a role test naming a system message, and a loop."""
+    return '"system"' in source.replace("'", '"') and "role" in source and "for " in source
+
+
+def _how(branch, field: str) -> str:
+    """"joins" when the branch adds to what the field holds (`+=`, an append, a value that reads
+    the field), "last" when each system message replaces it."""
+    for n in (x for stmt in branch for x in subtree(stmt)):
+        if isinstance(n, ast.AugAssign) or (
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")):
+            return "joins"
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == field for x in subtree(n.value)):
+            return "joins"
+    return "last"
+
+
+def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
+    """(the statement that adds a system message's text to the field, the function's name, the
+    field's name, "joins" | "last": the texts joined, or the last one kept) for each loop of the
+    third shape of the module docstring, in source order."""
+    out: dict[int, tuple] = {}
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, ("ystem",)):
+            continue
+        for loop in subtree(func):
+            if not isinstance(loop, (ast.For, ast.AsyncFor)):
+                continue
+            item = _item_of(loop)
+            if item is None or not _CONVERSATION.search(ast.unparse(loop.iter)) or _breaks(loop.body) \
+                    or any(isinstance(n, ast.Return) for n in subtree(loop)):
+                continue
+            for stmt in loop.body:
+                if isinstance(stmt, ast.If) and _is_system_test(stmt.test, item) and _others_kept(loop, stmt, item):
+                    written = _system_write(stmt.body, item)
+                    if written is not None:
+                        target = written.func.value if isinstance(written, ast.Call) else \
+                            written.targets[0] if isinstance(written, ast.Assign) else written.target
+                        out[id(written)] = (written, func.name, target.id, _how(stmt.body, target.id))
+                        break  # (a nested function's loop is read again there: its own name wins)
+    return sorted(out.values(), key=lambda f: (f[0].lineno, f[0].col_offset))

@@ -252,6 +252,10 @@ class HistoryWindowRule(Rule):
     (`out.insert(0, system)` in the branch of a walk over the conversation that tests for one, the
     other messages appended), or joins the system messages before the rest (`[m for m in msgs if
     m["role"] == "system"] + [m for m in msgs if m["role"] != "system"]`): info, where it moves them.
+    So does an adapter for an API whose system prompt is a field before all messages (Anthropic's
+    `system`, Gemini's `system_instruction`) that joins the text of every system message it meets
+    in a walk over the whole conversation into that field (no test of the position, no error for
+    a later one): info, where the text is added.
 
     A window kept by an agent library's memory or context class that the module configures and
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
@@ -407,6 +411,16 @@ class HistoryWindowRule(Rule):
                        "the turn it is added, and the history after it is read uncached; keep later system messages "
                        "in place among the input items and fold only the leading ones")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+        for stmt, function, field, how in module.facts.get("field_hoists", ()):
+            what = ("joins the text of every system message of the conversation, wherever it is, into" if how == "joins"
+                    else "puts the text of the last system message of the conversation, wherever it is, into")
+            message = (f"`{function}` {what} `{field}`, the request's system prompt, which comes before all messages: a system "
+                       "message added later in a conversation (a notice, per-turn context) changes the head of the "
+                       "request on the turn it is added, and the whole history after it is read uncached (whether "
+                       "callers add later ones is not followed here: how much it costs is not known); fold only the "
+                       "leading system messages, and send later ones in place (as user messages)")
+            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
+                                  advice="Fold only the leading system messages; send later ones in place")
         for move, function, how in module.facts.get("front_moves", ()):
             what = ("puts every system message of the conversation it meets at the head of the list it builds"
                     if how == "front" else "joins the system messages of the conversation before all its other "

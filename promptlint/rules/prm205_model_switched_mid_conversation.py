@@ -26,6 +26,11 @@ class ModelSwitchedMidConversationRule(Rule):
     is one of models by its name (`models`, `llms`, `model_names`). A model chosen only in an `except`
     handler (a fallback after an error) is not reported.
 
+    Also, as info: an Anthropic thinking budget computed from the request's `max_tokens`
+    (`budget = min(BUDGETS[effort], params.max_tokens - 1024)`, then `{"budget_tokens": budget}`):
+    a caller that sizes `max_tokens` per call sends another budget on those requests (facts of
+    `python/thinking_budgets.py`), where the budget is computed.
+
     ## Why is this bad?
     Providers cache a prompt's prefix per model: a request sent to another model than the previous
     request of the same conversation reads nothing from the cache, and every switch writes the
@@ -36,6 +41,9 @@ class ModelSwitchedMidConversationRule(Rule):
     messages named so); info when what the request carries is not known here (a wrapper forwarding
     `*args`, a dict of unknown messages or sent elsewhere), since a one-shot request loses only its
     static prefix.
+
+    A change of the thinking parameters (a new `budget_tokens`) invalidates Anthropic's cache of
+    the messages the same way: the conversation is read uncached on the request where it changes.
 
     ## Example
     ```python
@@ -56,6 +64,16 @@ class ModelSwitchedMidConversationRule(Rule):
     fix_title = "Choose the model once per conversation, not per request"
 
     def check_module(self, module: "Module") -> Iterable[Diagnostic]:
+        for node in module.facts.get("thinking_budgets", ()):
+            message = ("The thinking budget sent is computed here from the request's `max_tokens`: a caller that "
+                       "sizes `max_tokens` per call (the room left in the context, a step's own limit) sends another "
+                       "`budget_tokens` on those requests, and a change of the thinking parameters invalidates "
+                       "Anthropic's cache of the messages, so the conversation is read uncached there although the "
+                       "effort asked for did not change (how callers set `max_tokens` is not followed here: how much "
+                       "it costs is not known); keep the budget fixed per effort level and raise `max_tokens` to fit "
+                       "it instead")
+            yield self.diagnostic(message, module.span(node), severity=Severity.INFO,
+                                  advice="Keep the thinking budget fixed per effort level; fit max_tokens to it")
         for switch in find_model_switches(module):
             chosen = (f"A model is chosen {switch.how} from `{switch.pool}` for each request (in "
                       f"`{switch.function}`)")

@@ -19,10 +19,22 @@ _PACKAGE_FACTS = (
      "spaced further apart write it again; copy the caller's `cache_control` as it is"),
     ("dropped_marks",
      "This converter rebuilds a text block as a Converse block of its text only and names no "
-     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this module "
+     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this package "
      "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
      "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
      "after the block when it carries a `cache_control`"),
+    ("flattened_marks",
+     "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
+     "on a block of it (this module handles breakpoints) is dropped, and no breakpoint can close the "
+     "system prompt, the static part most worth caching, so requests that share it read none of it "
+     "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
+     "where the target takes a list"),
+    ("beta_gates",
+     "This breakpoint is set only when the request's headers name the prompt-caching beta, which "
+     "prompt caching has not needed since it became generally available: callers that follow the "
+     "current documentation send no such header and get no breakpoint here, so what it would close "
+     "is sent uncached on every request (unless another breakpoint covers it); set it without "
+     "the header test"),
     ("head_unmarks",
      "This loop deletes the cache breakpoints of every message past the newest ones, and the "
      "first message (the system prompt), marked by the same function, is one of them: once the "
@@ -105,8 +117,15 @@ class MissingCacheBreakpointRule(Rule):
     ## Shapes it recognises
     A converter into Bedrock Converse blocks that rebuilds a text block from its text only
     (`{"text": block["text"]}` in the branch `block["type"] == "text"`), in a function that names no
-    breakpoint key, in a module that reads Anthropic's `cache_control` and writes Converse's
-    `cachePoint`, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
+    breakpoint key, in a module that writes Converse blocks (`cachePoint`, `toolUse`, `toolResult`)
+    and names Anthropic's `cache_control` or in a package where another file reads it off the blocks
+    it is handed, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
+    So does a converter, in a module that names `cache_control`, that reduces the system prompt's
+    text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
+    blocks of a message in the branch of a test for a system message) and marks no text block
+    itself: info, where the blocks are flattened. A breakpoint set only when the request's headers
+    name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
+    which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
     that converts the application's messages for the SDK) with no breakpoint is reported too, as
     info: every request sends the tools, the system prompt and the growing history again, so the

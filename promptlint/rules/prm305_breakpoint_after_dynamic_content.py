@@ -6,7 +6,7 @@ from typing import Iterable
 
 from ..estimates import Cut, breakpoint_cuts, tokens_before
 from ..impact import Rate, rate_of
-from ..model import Diagnostic, PromptLayout, Related, Segment
+from ..model import Diagnostic, PromptLayout, Related, Segment, Severity
 from ..prefix import tokens
 from . import _cache_rule as h
 from .base import Rule
@@ -41,6 +41,15 @@ class BreakpointAfterDynamicContentRule(Rule):
     marked one (`system.append({"type": "text", "text": note})`) keeps the breakpoint on the
     static text.
 
+    Also, as info: a Gemini context cache made on the request path (a function that sets the
+    request's `cached_content` and calls `caches.create`, or a function of the module that does)
+    over a head slice of the request's contents (`contents[:length]`, the conversation up to its
+    last breakpoint): a cache cannot be extended, so each turn that moves the cut writes the
+    whole conversation so far into a new cache, and the previous one is not read again. With no
+    `caches.update` in the module, the message adds that a cache is never kept alive by its reads
+    (made again a TTL after it was made), and one made on every call with nothing looked up first
+    that each request makes a new cache; each alone is reported too (python/context_caches.py).
+
     ## Example
     ```python
     messages=[{"role": "user", "content": [
@@ -60,6 +69,31 @@ class BreakpointAfterDynamicContentRule(Rule):
     brief = "the breakpoint closes per-request or per-conversation content"
     fix_availability = "none"
     fix_title = "Close the static part with its own breakpoint and keep dynamic content after it"
+
+    def check_module(self, module) -> Iterable[Diagnostic]:
+        """Info at a Gemini context cache made for the request sent (`python/context_caches.py`)."""
+        for cache in module.facts.get("context_caches", ()):
+            said = []
+            if cache.every_call:
+                said.append("nothing looks for an existing cache first, so every request makes a new one: each "
+                            "request pays the cache write and its storage for a cache that is read once")
+            if cache.cut is not None:
+                said.append(f"it holds the request's contents up to a cut (`{cache.cut}`), and a cache cannot be "
+                            "extended: each turn that moves the cut (a conversation growing, a breakpoint on its "
+                            "newest message) writes the whole conversation so far into a new cache, billed and "
+                            "stored again, and the previous turn's cache is never read again")
+            if not cache.updated and not cache.every_call:
+                said.append("no `caches.update` extends a cache that is read: it expires a TTL after it was "
+                            "made however often it is used, and steady traffic on a prefix that does not move "
+                            "writes it again every TTL")
+            if not said:
+                continue
+            message = (f"A Gemini context cache is made here, on the request path of `{cache.function}`: "
+                       + "; and ".join(said) + " (how often this runs is not followed here: how much it costs is "
+                       "not known); cache only what stays fixed (system instruction, tools, documents) and "
+                       "extend the cache's TTL when it is read")
+            yield self.diagnostic(message, module.span(cache.call), severity=Severity.INFO,
+                                  advice="Cache only the fixed part, look the cache up first, and extend its TTL")
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         cuts = breakpoint_cuts(layout)

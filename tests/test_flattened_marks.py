@@ -1,0 +1,64 @@
+"""PRM302 facts: a system prompt's blocks reduced to their text drop the breakpoints on them
+(python/flattened_marks.py; fixtures/flattened_marks/bridge.py)."""
+import ast
+import textwrap
+from pathlib import Path
+
+from promptlint import api
+from promptlint.python.flattened_marks import flattened_marks, might_flatten
+from promptlint.python.module import load
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "flattened_marks" / "bridge.py"
+
+
+def _found(src: str) -> list[str]:
+    module = load(Path("flat.py"), textwrap.dedent(src))
+    return [ast.unparse(n) for n in flattened_marks(module)]
+
+
+def test_the_text_of_a_system_prompts_blocks_taken_alone_is_found():
+    assert _found("""
+        MARK = {"cache_control": {"type": "ephemeral"}}
+
+        def named(params):
+            return "\\n".join(b["text"] for b in params.system if b["type"] == "text")
+
+        def in_branch(messages):
+            system_prompt = []
+            for message in messages:
+                if message.role == MessageRole.SYSTEM:
+                    system_prompt.extend([block.text for block in message.blocks if isinstance(block, TextBlock)])
+            return system_prompt
+    """) == ["(b['text'] for b in params.system if b['type'] == 'text')",
+             "[block.text for block in message.blocks if isinstance(block, TextBlock)]"]
+
+
+def test_a_reply_a_carried_breakpoint_or_the_joined_text_marked_again_is_not():
+    assert _found("""
+        MARK = {"cache_control": {"type": "ephemeral"}}
+
+        def reply(response):
+            return "".join(b.text for b in response.content if b.type == "text")
+
+        def carried(system):
+            marks = [b.get("cache_control") for b in system]
+            return "".join(b["text"] for b in system if b["type"] == "text"), marks
+
+        def marked_again(messages):
+            system_prompt = ""
+            for message in messages:
+                if message.role == "system":
+                    system_prompt += "\\n".join([p["text"] for p in message.content if p["type"] == "text"])
+            return [{"type": "text", "text": system_prompt, "cache_control": {"type": "ephemeral"}}]
+    """) == []
+
+
+def test_the_rule_reports_it_at_info_where_the_blocks_are_flattened():
+    report = api.check([FIXTURE], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM302"]
+    assert found == [("PRM302", "info", 9)]
+
+
+def test_the_text_test_needs_a_breakpoint_key_named_as_a_string():
+    assert might_flatten('k = "cache_control"\n"".join(b["text"] for b in system)')
+    assert not might_flatten('"".join(b["text"] for b in system)')
