@@ -174,12 +174,13 @@ PACKAGE_DATA = """
         probe((resources.files("requests") / "system.md").read_text())
         probe((resources.files(name) / "system.md").read_text())
         probe(resources.files("app.prompts"))
+        probe((resources.files(__package__) / "prompts" / "system.md").read_text())
 """
 PACKAGE_FILES = {"app/__init__.py": "", "app/prompts/__init__.py": "", "app/prompts/system.md": "You are the system.\n"}
 
 
 def test_package_data_read_through_importlib_resources_is_static_text_in_that_file(tmp_path):
-    for index in range(3):  # importlib.resources.files, its `resources` module, the backport
+    for index in (0, 1, 2, 6):  # importlib.resources.files, its `resources` module, the backport; `__package__`
         p = probe(tmp_path, PACKAGE_DATA, PACKAGE_FILES, name="app/x.py", index=index)
         assert p.described == [("text", "You are the system.\n")]
         seg, = p.segs

@@ -54,8 +54,12 @@ class PathsMixin:
     def package_folder(self, args: list, kwargs: dict, frame, env) -> PathV:
         """`importlib.resources.files("app.prompts")` (the `importlib_resources` backport too):
         the folder of the package of that dotted name in the analysed tree (its `__init__.py`'s
-        folder); an unknown path for a name that is not static or not a package of the tree."""
+        folder), `files(__package__)` the folder of the calling module's own package; an unknown
+        path for a name that is not static or not a package of the tree."""
         arg = args[0] if args else kwargs.get("anchor", kwargs.get("package"))
+        own = getattr(frame.module, "path", None)
+        if getattr(arg, "id", None) == "__package__" and own is not None and source.is_file(own.parent / "__init__.py"):
+            return PathV(own.parent)
         name = const_str(self.eval(arg, frame, env)) if arg is not None else None
         if not name or not all(part.isidentifier() for part in name.split(".")):
             return PathV(None)
