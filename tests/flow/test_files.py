@@ -159,3 +159,38 @@ def test_a_file_named_by_a_volatile_value_changes_as_often(tmp_path):
     assert by_id.origin.start == pos(src, "{uuid.uuid4()}")
     by_question, = probe(tmp_path, src, index=1).segs
     assert by_question.volatility is Volatility.PER_REQUEST
+
+
+PACKAGE_DATA = """
+    import importlib.resources
+    import importlib_resources
+    from importlib import resources
+
+
+    def f(name):
+        probe(importlib.resources.files("app.prompts").joinpath("system.md").read_text())
+        probe((resources.files("app.prompts") / "system.md").read_text(encoding="utf-8"))
+        probe(open(str(importlib_resources.files("app") / "prompts" / "system.md")).read())
+        probe((resources.files("requests") / "system.md").read_text())
+        probe((resources.files(name) / "system.md").read_text())
+        probe(resources.files("app.prompts"))
+        probe((resources.files(__package__) / "prompts" / "system.md").read_text())
+"""
+PACKAGE_FILES = {"app/__init__.py": "", "app/prompts/__init__.py": "", "app/prompts/system.md": "You are the system.\n"}
+
+
+def test_package_data_read_through_importlib_resources_is_static_text_in_that_file(tmp_path):
+    for index in (0, 1, 2, 6):  # importlib.resources.files, its `resources` module, the backport; `__package__`
+        p = probe(tmp_path, PACKAGE_DATA, PACKAGE_FILES, name="app/x.py", index=index)
+        assert p.described == [("text", "You are the system.\n")]
+        seg, = p.segs
+        assert Path(seg.span.filename).name == "system.md" and seg.span.start == Position(1, 1)
+    folder = probe(tmp_path, PACKAGE_DATA, PACKAGE_FILES, name="app/x.py", index=5).value
+    assert isinstance(folder, PathV) and folder.path == tmp_path / "app" / "prompts"
+
+
+def test_package_data_of_a_package_outside_the_tree_or_named_by_a_parameter_is_not_static(tmp_path):
+    for index in (3, 4):
+        seg, = probe(tmp_path, PACKAGE_DATA, PACKAGE_FILES, name="app/x.py", index=index).segs
+        assert (seg.kind, seg.volatility) == (Kind.UNKNOWN, Volatility.STABLE)
+        assert seg.evidence == "text read from a file that is not found statically"

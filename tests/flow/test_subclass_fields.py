@@ -70,3 +70,38 @@ def test_an_inherited_init_reads_the_calls_of_the_instance_s_own_class(tmp_path)
                         "        def __init__(self, level=1):\n"
                         "            super().__init__(\"You are a tutor.\")\n\n")
     assert _first(probe(tmp_path / "own", own))[1] is not Volatility.PER_REQUEST
+
+
+PRIVATE = """
+    import random
+    from typing import Optional
+    from pathlib import Path
+
+    from jinja2 import Template
+    from pydantic import BaseModel, PrivateAttr
+
+
+    class Task(BaseModel):
+        _template_name: str = PrivateAttr(default="generic")
+        _template: Optional[Template] = PrivateAttr(...)
+
+        def load(self):
+            path = Path(__file__).parent / "templates" / f"{self._template_name}.j2"
+            self._template = Template(open(path).read())
+
+
+    class Retrieval(Task):
+        _template_name: str = PrivateAttr(default="retrieval")
+
+        def format_input(self, input):
+            probe(self._template.render(task=input["task"]))
+"""
+
+
+def test_pydantic_private_attributes_hold_their_declared_default(tmp_path):
+    """`PrivateAttr(default=...)` is the field's default as `Field(default=...)` is; a bare
+    `PrivateAttr(...)` declares a placeholder a method fills (here `load`), not a value."""
+    files = {"templates/retrieval.j2": "Retrieve for {{ task }} and answer in JSON.\n",
+             "templates/generic.j2": "Generic.\n"}
+    p = probe(tmp_path, PRIVATE, files)
+    assert p.described == [("text", "Retrieve for "), ("unknown", "unknown", "task"), ("text", " and answer in JSON.")]

@@ -421,14 +421,14 @@ def required_field(stmt, attr: str) -> bool:
 
 def none_default(node) -> bool:
     """True for a class attribute whose default is None (`x = None`, `x: str | None = None`,
-    `x: str = Field(default=None)` / `field(default=None)`), or a required field (`Field(...)`,
-    `Field(description=...)`): a placeholder each instance or a method fills in, not a value of
-    the class."""
+    `x: str = Field(default=None)` / `field(default=None)`, pydantic's `PrivateAttr(default=None)`),
+    or a required field (`Field(...)`, `Field(description=...)`, `PrivateAttr(...)`): a placeholder
+    each instance or a method fills in, not a value of the class."""
     if isinstance(node, ast.Constant) and node.value is None:
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
         name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-        if name in ("Field", "field"):
+        if name in ("Field", "field", "PrivateAttr"):
             kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
             default = kw.get("default", node.args[0] if node.args else None)
             # (no default, or `...`: a required field, which each instance is given)

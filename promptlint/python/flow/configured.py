@@ -70,7 +70,7 @@ def none_field(cls: ast.ClassDef, attr: str) -> ast.stmt | None:
         if isinstance(value, ast.Constant) and value.value is None:
             return stmt
         if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) \
-                and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) in ("Field", "field"):
+                and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) in ("Field", "field", "PrivateAttr"):
             kw = {k.arg: k.value for k in value.keywords if k.arg is not None}
             default = kw.get("default", value.args[0] if value.args else None)
             if isinstance(default, ast.Constant) and default.value is None:

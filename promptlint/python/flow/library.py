@@ -144,6 +144,10 @@ def _path(ev, node, qual, args, kwargs, frame, env) -> Value:
     return ev.path_ctor(args, frame, env)
 
 
+def _package_files(ev, node, qual, args, kwargs, frame, env) -> Value:
+    return ev.package_folder(args, kwargs, frame, env)
+
+
 def _config_load(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
     src_node = args[0] if args else next(iter(kwargs.values()), None)
@@ -438,6 +442,8 @@ for _q in _LOADERS:
     KNOWN[_q] = _config_load
 for _q in ("pathlib.Path", "pathlib.PurePath", "Path"):
     KNOWN[_q] = _path
+for _q in ("importlib.resources.files", "importlib_resources.files"):
+    KNOWN[_q] = _package_files
 for _q in ("input", "sys.stdin.readline", "sys.stdin.read", "sys.stdin.readlines"):
     KNOWN[_q] = _user_input
 for _q in ("asyncio.wait_for", "asyncio.run", "asyncio.shield", "asyncio.ensure_future", "asyncio.create_task",

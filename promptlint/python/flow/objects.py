@@ -366,14 +366,14 @@ class ObjectsMixin:
     def _field_default(self, node, frame: Frame, self_value=None) -> Value:
         """A class attribute's value; of a dataclass / pydantic / attrs field (`field(default=...)`,
         `Field(default_factory=...)`, attrs' `field(factory=...)`, `field(default=Factory(f))`, or
-        `Factory(f)` itself), its default, and a uuid or clock reading its factory makes
+        `Factory(f)` itself, pydantic's `PrivateAttr(default=...)`), its default, and a uuid or clock reading its factory makes
         for each new instance identifies that instance (per conversation); a factory that makes a
         set (`default_factory=set`) gives a value in hash order, and one that builds an object
         (`Factory(lambda self: Environment(loader=...), takes_self=True)`: `self` is the instance),
         that object."""
         name = (frame.module.qualified_name(node.func) or "") if isinstance(node, ast.Call) else ""
         short = name.rsplit(".", 1)[-1]
-        if short not in ("Field", "field", "ib", "attrib", "Factory"):
+        if short not in ("Field", "field", "ib", "attrib", "Factory", "PrivateAttr"):
             return self.eval(node, frame, {})
         kw = {k.arg: k.value for k in node.keywords if k.arg is not None}
         factory, takes_self = attrs_factory(frame.module, node)
@@ -396,6 +396,8 @@ class ObjectsMixin:
                 return value  # an object the factory builds (`Environment(loader=...)`)
         if "default" in kw:
             return self.eval(kw["default"], frame, {})
+        if short == "PrivateAttr" and node.args and not (isinstance(node.args[0], ast.Constant) and node.args[0].value is Ellipsis):
+            return self.eval(node.args[0], frame, {})  # `PrivateAttr("x")`: its first argument is the default
         return self.eval(node, frame, {})
 
     def mro(self, module, cls: ast.ClassDef, seen=None):

@@ -1,6 +1,8 @@
 """Paths: `Path(...)`, `base / part`, `os.path.join(...)`: a path is static when every part is
 (a file read at a static path is static content located in that file); a part that changes (a
 clock, an id, the user's input) makes the path change with it (docs/policies.md, Policy 9).
+A package's data read through `importlib.resources.files("app.prompts")` is a file of that
+package's folder in the analysed tree.
 """
 from __future__ import annotations
 
@@ -48,6 +50,23 @@ class PathsMixin:
             volatile = _volatile(self.text_of(first, frame)) if s is None else None
             return self.path_join(PathV(None, volatile), vals[1:], frame)
         return self.path_join(PathV(Path(s)), vals[1:], frame)
+
+    def package_folder(self, args: list, kwargs: dict, frame, env) -> PathV:
+        """`importlib.resources.files("app.prompts")` (the `importlib_resources` backport too):
+        the folder of the package of that dotted name in the analysed tree (its `__init__.py`'s
+        folder), `files(__package__)` the folder of the calling module's own package; an unknown
+        path for a name that is not static or not a package of the tree."""
+        arg = args[0] if args else kwargs.get("anchor", kwargs.get("package"))
+        own = getattr(frame.module, "path", None)
+        if getattr(arg, "id", None) == "__package__" and own is not None and source.is_file(own.parent / "__init__.py"):
+            return PathV(own.parent)
+        name = const_str(self.eval(arg, frame, env)) if arg is not None else None
+        if not name or not all(part.isidentifier() for part in name.split(".")):
+            return PathV(None)
+        found = self.project.find(name)
+        if found is None or found.path.name != "__init__.py":
+            return PathV(None)
+        return PathV(found.path.parent)
 
 
 def _volatile(segs: list[Segment]) -> Segment | None:
