@@ -354,6 +354,8 @@ class PromptLayout:
     `openai_compat`: the request is sent with the OpenAI SDK to Anthropic's OpenAI-compatible
     endpoint (`OpenAI(base_url="https://api.anthropic.com/v1/")`), which does no prompt caching at
     all (https://docs.claude.com/en/api/openai-sdk: the native API is needed for it).
+    `sdk`: how the README names the SDK or framework whose call shape was read at the site
+    ('OpenAI', 'LangChain', 'pydantic-ai'; python/sdks/), None for a prompt no call shape built.
     `variant`: which of several requests one send call makes is this one (a call sent with
     `**payload` where the callers build different request dicts: one layout each, same `id`).
     `supersedes` lists ids of layouts this one makes redundant (the
@@ -398,6 +400,7 @@ class PromptLayout:
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     variant: int = 0
+    sdk: str | None = None
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
     reaches: list[Span] = field(default_factory=list)

@@ -71,7 +71,8 @@ def test_a_line_with_no_call_named_like_a_request_keeps_the_one_line(monkeypatch
 def test_a_request_that_was_read_is_drawn_with_no_such_note(monkeypatch, project):
     result = explain(monkeypatch, project, "gateway.py:34")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "gateway.py:34  python-call | openai | litellm.completion | gpt-4o"
+    # the framework whose call shape was read is named (the raw SDK's own calls need no such word)
+    assert result.stdout.splitlines()[0] == "gateway.py:34  python-call | openai | litellm.completion | gpt-4o | via LiteLLM"
     assert "not read as one" not in result.output
 
 

@@ -14,10 +14,6 @@ from dataclasses import dataclass, field
 from . import sdks
 from .walk import subtree
 
-#: How the README names each SDK of the registry (python/sdks/).
-_SDK_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "anthropic": "Anthropic", "google": "Gemini",
-              "litellm": "LiteLLM", "langchain": "LangChain", "adk": "ADK", "pydantic_ai": "pydantic-ai",
-              "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy", "http": "requests / httpx / aiohttp"}
 #: Keyword arguments that carry a request's text (messages, body, prompt) in the call shapes.
 _CONTENT_KEYWORDS = ("messages", "json", "data", "content", "input", "prompt", "contents", "system", "instructions")
 _MAX_CODE = 60  # characters of a call's or an expression's text shown
@@ -54,7 +50,7 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         call = sdks.Call.of(module, node)
         matched = any(_matches(shape, call) for shape in shapes)
         func = _enclosing(module.tree, node)
-        names = [_SDK_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
+        names = [sdks.DISPLAY_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
         names = [n for n in names if not (n.endswith(" (before 1.0)") and n[:-13] in names)]
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
                                 sdks=names, matched=matched, reasons=_reasons(module, node, func, matched, " or ".join(names))))
