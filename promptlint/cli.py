@@ -451,14 +451,17 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     from .report.explain import explain_json, nearby_prompts, parse_location, render_explain, select_layouts
     from .api import display_path
     from .discovery import file_kind
+    from .scope import surroundings
     path, line = parse_location(location)
     target = Path(path)
     if not target.exists():
         _fail(f"{path}: no such file or directory")
     # a template or prompt file: check the project around it too, to find the calls that render it
-    roots = [target]
+    roots, (around, note) = [target], surroundings(target) if target.is_file() else ([target], None)
     if target.is_file() and file_kind(target) != "python":
-        roots = [_surroundings(target)]
+        roots = around
+        if note:  # a loose file: the files beside it, not the tree under the current folder
+            _echo_err(note)
     try:
         config = config_file or (None if isolated else find_config([target]))
         settings = load_settings(config, isolated=isolated, cli_overrides={})
@@ -478,7 +481,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         # a line of prompt text built here and sent elsewhere (a helper): the findings located on
         # it name their prompt, which the files around this one may send
         try:
-            wider = run_check([_surroundings(target)], settings, cache_dir=cache)
+            if note:
+                _echo_err(note)
+            wider = run_check(around, settings, cache_dir=cache)
         except (ConfigError, ValueError, FileNotFoundError) as exc:
             _echo_err(str(exc))
             sys.exit(2)
@@ -516,19 +521,6 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     from .python.unread_calls import unread_parts  # a request read with no part: what its arguments are
     for said in (unread_parts(layouts, target, filename) if target.is_file() else []):
         click.echo(said)
-
-
-def _surroundings(target: Path) -> Path:
-    """The folder whose files may use `target` (render a template, send prompt text built in a
-    helper): its project (`promptlint.scope`), else the outermost Python package that holds it
-    (`scope.package_root`: not the whole current folder, which may hold many unrelated trees),
-    else the current folder when it holds the file, else the file's folder."""
-    from .scope import package_root, project_root
-    root = project_root([target]) or package_root(target)
-    if root is not None:
-        return root
-    cwd = Path.cwd().resolve()
-    return Path(".") if cwd in target.resolve().parents else target.parent
 
 
 @main.command("rule", short_help="Show one rule's documentation (PRM102 or its name).")
