@@ -181,7 +181,9 @@ class Segment:
     `listed`, on an unordered iteration, is where its source was made a list or tuple in its hash
     order (`terms=list(state.terms)`, a caller's argument; of a parameter, every caller's) before
     the place that iterates it into the text: that list keeps the order, and each such call is a
-    place to sort it.
+    place to sort it. `others`, on an unordered iteration that orders a request's tools list, are
+    the list's other unordered sources (`list(local) + list(remote)`), each at its own span: the
+    one sort of the list that fixes the first fixes them too.
     """
 
     text: str = ""
@@ -207,6 +209,7 @@ class Segment:
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
     caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
+    others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
 
     @property
     def is_static(self) -> bool:
