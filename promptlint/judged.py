@@ -69,8 +69,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
 
 def copies(layouts: Iterable[PromptLayout], roles: bool = True) -> dict[int, PromptLayout]:
     """`id(copy) -> the layout kept` for the `python-constant` candidates whose text is another's,
-    segment for segment (the same spans, static text, kinds and volatilities; where each value
-    comes from aside): one prompt text built in a helper and returned by the functions that call
+    segment for segment (the same spans, static text, kinds and volatilities; how each value is
+    named and where it comes from aside): one prompt text built in a helper and returned by the functions that call
     it. The one kept is the candidate whose site (the statement that returns it) holds its first
     segment, where the text is built; else the first in file order. `roles`: the parts' roles
     must be the same too (a wrapper named for the system prompt, `def system_prompt(): return
@@ -93,12 +93,20 @@ def copies(layouts: Iterable[PromptLayout], roles: bool = True) -> dict[int, Pro
 
 
 def _text_key(layout: PromptLayout, roles: bool = True) -> tuple | None:
-    """What makes two candidates one prompt text: each part's role (with `roles`) and segments
-    (span, static text, kind, volatility, precision, name-only guess); None when no segment has a
-    span (text of no place in the code is not known to be built at one)."""
-    key = tuple((p.role if roles else "", tuple((s.span, s.text if s.is_static else s.expr, s.kind, s.volatility, s.precision,
-                                s.name_only) for s in p.segments)) for p in layout.parts)
-    return key if any(s.span is not None for p in layout.parts for s in p.segments) else None
+    """What makes two candidates one prompt text: its api and newest user message, each part's
+    role (with `roles`), breakpoints and segments (span, static text, kind, volatility,
+    precision, name-only guess, serialised order, where a conversation is cut); None when no
+    segment has a span (text of no place in the code is not known to be built at one). How a
+    value is named (`expr`), where it comes from (`origin`) and the words of its evidence are
+    left out: a wrapper's own parameter passed on (`return base_prompt(name)`) is the same value."""
+    if not any(s.span is not None for _, _, _, s in layout.segments()):
+        return None
+    return (layout.api, layout.newest_user, tuple(
+        (p.role if roles else "", p.read, p.name_only,
+         tuple((b.after, b.span, b.ttl, b.repeated) for b in p.breakpoints),
+         tuple((s.span, s.text, s.kind, s.volatility, s.precision, s.name_only,
+                s.ordered, s.window, s.window_stop, s.older, s.unconfirmed, s.written_once) for s in p.segments))
+        for p in layout.parts))
 
 
 def _holds(site: Span, span: Span) -> bool:

@@ -27,8 +27,8 @@ WRAPPED = (
     "    return base_prompt(user)\n"                                    # 9
     "\n"                                                                # 10
     "\n"                                                                # 11
-    "def agent_prompt(user: str) -> str:\n"                             # 12
-    "    return base_prompt(user)\n"                                    # 13
+    "def agent_prompt(who: str) -> str:\n"                              # 12
+    "    return base_prompt(user=who)\n"                                # 13 (its own name for it)
     "\n"                                                                # 14
     "\n"                                                                # 15
     "def reviewer_prompt(user):\n"                                      # 16
