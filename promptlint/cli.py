@@ -489,6 +489,11 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
         report.diagnostics.extend(d for d in wider.diagnostics if d not in report.diagnostics)
+    if not layouts:  # a framework's send method (`agent.run_sync(q)`): the prompt of the object it is called on
+        from .python.unread_calls import receivers_prompts
+        layouts, said = receivers_prompts(report.prompts, target, filename, line)
+        for note in said:
+            _echo_err(note)
     if not layouts:
         rows = line_count(target) if line is not None and target.is_file() else None
         unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
@@ -561,21 +566,7 @@ def models_command(provider):
     if not rows:
         _fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
     for row in rows:
-        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({_minimum_note(row)}; row {row.name})")
-
-
-def _minimum_note(row) -> str:
-    """What `models` says of a profile row's cacheable minimum: its token count, that the model
-    caches no prompt, or that its minimum is not published (the row's `source` says where from)."""
-    if not row.caching_supported:
-        return "no prompt caching"
-    if row.min_cacheable_tokens:
-        return f"minimum {row.min_cacheable_tokens:,} tokens"
-    if row.increment_tokens == 1:
-        return "no minimum"
-    if row.increment_tokens:
-        return f"cached in blocks of {row.increment_tokens:,} tokens"
-    return "minimum not published"
+        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({row.minimum}; row {row.name})")
 
 
 @main.command("server", short_help="Run the language server (for editors).")

@@ -114,6 +114,10 @@ FRAMEWORKS = (
     "def ask_raw(question):\n"                                                          # 22
     "    return client.chat.completions.create(model='gpt-4o', messages=[\n"            # 23
     "        {'role': 'system', 'content': RULES}, {'role': 'user', 'content': question}])\n"  # 24
+    "\n"                                                                                # 25
+    "\n"                                                                                # 26
+    "def ask_agent(question):\n"                                                        # 27
+    "    return agent.run_sync(question)\n"                                             # 28
 )
 
 
@@ -131,6 +135,12 @@ def test_explain_names_the_framework_whose_call_shape_it_read(tmp_path, monkeypa
     assert head(23) == "app.py:23  python-call | openai | chat.completions.create | gpt-4o"  # the provider's own SDK
     result = CliRunner().invoke(main, ["explain", "app.py:14", "--no-cache", "--output-format", "json"])
     assert [p["sdk"] for p in json.loads(result.stdout)["prompts"]] == ["LangChain"]
+    # the agent's send method: the prompt of the agent it is called on, read where the agent is built
+    result = CliRunner().invoke(main, ["explain", "app.py:28", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "app.py:9  python-call | openai | Agent | gpt-4o | via pydantic-ai"
+    assert result.stderr == ("promptlint: app.py:28: `agent.run_sync(question)` sends the prompt of the object "
+                             "built at line 9, drawn below\n")
 
 
 def test_explain_of_a_loose_file_reads_the_files_beside_it_and_says_so(tmp_path, monkeypatch):
