@@ -70,8 +70,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
 def copies(layouts: Iterable[PromptLayout], roles: bool = True) -> dict[int, PromptLayout]:
     """`id(copy) -> the layout kept` for the `python-constant` candidates whose text is another's,
     segment for segment (the same spans, static text, kinds and volatilities; how each value is
-    named and where it comes from aside): one prompt text built in a helper and returned by the functions that call
-    it. The one kept is the candidate whose site (the statement that returns it) holds its first
+    named and where it comes from aside): one prompt text built in a helper and returned by the
+    functions that call it. The one kept is the candidate whose site (the statement that returns it) holds its first
     segment, where the text is built; else the first in file order. `roles`: the parts' roles
     must be the same too (a wrapper named for the system prompt, `def system_prompt(): return
     base_prompt()`, reads its text as a system prompt: judged there as well, counted once)."""
