@@ -72,12 +72,14 @@ def copies(layouts: Iterable[PromptLayout], roles: bool = True) -> dict[int, Pro
     segment for segment (the same spans, static text, kinds and volatilities; how each value is
     named and where it comes from aside): one prompt text built in a helper and returned by the
     functions that call it. The one kept is the candidate whose site (the statement that returns it) holds its first
-    segment, where the text is built; else the first in file order. `roles`: the parts' roles
+    segment, where the text is built; else the first in file order. A candidate of which nothing
+    was read (`reads_nothing`: one value of unknown source, such as a lookup helper's result for
+    several keys) is no copy: its text is not known to be the same. `roles`: the parts' roles
     must be the same too (a wrapper named for the system prompt, `def system_prompt(): return
     base_prompt()`, reads its text as a system prompt: judged there as well, counted once)."""
     groups: dict[tuple, list[PromptLayout]] = {}
     for lt in layouts:
-        if lt.source == "python-constant":
+        if lt.source == "python-constant" and not reads_nothing(lt):
             key = _text_key(lt, roles)
             if key is not None:
                 groups.setdefault(key, []).append(lt)
