@@ -403,6 +403,8 @@ class SiteFinder:
             except RecursionError:
                 pass
             if len(self.b.layouts) > before:
+                for layout in self.b.layouts[before:]:
+                    layout.sdk = layout.sdk or sdks.display_name(build)
                 self._unplaced(self.b.layouts[before:], call)
                 return
 

@@ -213,7 +213,7 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
         console.print(head)
     else:
         console.print(head, soft_wrap=True)  # a long path stays whole
-        _print(console, Text("  " + about, style=_STYLES["muted"]))
+        console.print(Text("  " + about, style=_STYLES["muted"]), soft_wrap=True)  # the facts whole too
     stop = prefix_stop(layout)
     cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
     found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}

@@ -23,10 +23,11 @@ DISPLAY_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "an
 
 
 def display_name(shape) -> str | None:
-    """How the README names the SDK that declares `shape` (a call `Shape` or a `Decorator`):
-    'pydantic-ai', 'LangChain', 'OpenAI'; None for a shape of no SDK of the registry."""
+    """How the README names the SDK that declares `shape` (a call `Shape`, a `Decorator` or its
+    `called` builder): 'pydantic-ai', 'LangChain', 'OpenAI'; None for a shape of no SDK of the
+    registry."""
     for sdk in SDKS:
-        if any(s is shape for s in (*sdk.shapes, *sdk.decorators)):
+        if any(s is shape for s in (*sdk.shapes, *sdk.decorators, sdk.called)):
             return DISPLAY_NAMES.get(sdk.name, sdk.name)
     return None
 
