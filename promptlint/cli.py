@@ -451,14 +451,17 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     from .report.explain import explain_json, nearby_prompts, parse_location, render_explain, select_layouts
     from .api import display_path
     from .discovery import file_kind
+    from .scope import surroundings
     path, line = parse_location(location)
     target = Path(path)
     if not target.exists():
         _fail(f"{path}: no such file or directory")
     # a template or prompt file: check the project around it too, to find the calls that render it
-    roots = [target]
+    roots, (around, note) = [target], surroundings(target) if target.is_file() else ([target], None)
     if target.is_file() and file_kind(target) != "python":
-        roots = [_surroundings(target)]
+        roots = around
+        if note:  # a loose file: the files beside it, not the tree under the current folder
+            _echo_err(note)
     try:
         config = config_file or (None if isolated else find_config([target]))
         settings = load_settings(config, isolated=isolated, cli_overrides={})
@@ -478,12 +481,19 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         # a line of prompt text built here and sent elsewhere (a helper): the findings located on
         # it name their prompt, which the files around this one may send
         try:
-            wider = run_check([_surroundings(target)], settings, cache_dir=cache)
+            if note:
+                _echo_err(note)
+            wider = run_check(around, settings, cache_dir=cache)
         except (ConfigError, ValueError, FileNotFoundError) as exc:
             _echo_err(str(exc))
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
         report.diagnostics.extend(d for d in wider.diagnostics if d not in report.diagnostics)
+    if not layouts:  # a framework's send method (`agent.run_sync(q)`): the prompt of the object it is called on
+        from .python.unread_calls import receivers_prompts
+        layouts, said = receivers_prompts(report.prompts, target, filename, line)
+        for note in said:
+            _echo_err(note)
     if not layouts:
         rows = line_count(target) if line is not None and target.is_file() else None
         unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
@@ -516,19 +526,6 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     from .python.unread_calls import unread_parts  # a request read with no part: what its arguments are
     for said in (unread_parts(layouts, target, filename) if target.is_file() else []):
         click.echo(said)
-
-
-def _surroundings(target: Path) -> Path:
-    """The folder whose files may use `target` (render a template, send prompt text built in a
-    helper): its project (`promptlint.scope`), else the outermost Python package that holds it
-    (`scope.package_root`: not the whole current folder, which may hold many unrelated trees),
-    else the current folder when it holds the file, else the file's folder."""
-    from .scope import package_root, project_root
-    root = project_root([target]) or package_root(target)
-    if root is not None:
-        return root
-    cwd = Path.cwd().resolve()
-    return Path(".") if cwd in target.resolve().parents else target.parent
 
 
 @main.command("rule", short_help="Show one rule's documentation (PRM102 or its name).")
@@ -569,21 +566,7 @@ def models_command(provider):
     if not rows:
         _fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
     for row in rows:
-        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({_minimum_note(row)}; row {row.name})")
-
-
-def _minimum_note(row) -> str:
-    """What `models` says of a profile row's cacheable minimum: its token count, that the model
-    caches no prompt, or that its minimum is not published (the row's `source` says where from)."""
-    if not row.caching_supported:
-        return "no prompt caching"
-    if row.min_cacheable_tokens:
-        return f"minimum {row.min_cacheable_tokens:,} tokens"
-    if row.increment_tokens == 1:
-        return "no minimum"
-    if row.increment_tokens:
-        return f"cached in blocks of {row.increment_tokens:,} tokens"
-    return "minimum not published"
+        click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({row.minimum}; row {row.name})")
 
 
 @main.command("server", short_help="Run the language server (for editors).")

@@ -4,7 +4,14 @@ A run finds some prompt text twice: a template or config prompt that Python rend
 values, a LangChain prompt template whose `invoke(...)` values are known, a prompt candidate (a
 function returning prompt text, a module-level prompt, a tools list) whose text reaches a call
 that sends it. The other layout supersedes it: the prefix rules judge the prompt there
-(docs/policies.md, policy 9), and statistics count it once, there. Pure functions of the layouts (no analysis).
+(docs/policies.md, policy 9), and statistics count it once, there. So is one prompt text built in
+a helper and returned unchanged by the functions that call it (`def system_prompt(u): return
+base_prompt(u)`): one prompt, judged and counted where it is built (`copies`).
+
+`prompts_analysed` is the one list of a run's prompts every report counts and lists (the text
+summary's "N prompts analysed", the JSON report's `prompts`, the HTML page, `--statistics`);
+`references` names, for each other layout, the prompt of that list that holds it. Pure functions
+of the layouts (no analysis).
 """
 from __future__ import annotations
 
@@ -23,7 +30,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     `templates`), a layout another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
     tools list, that lies in a function read to build a send site's tools, or, for a request body
-    a function returns, in a function read to build a send site's request."""
+    a function returns, in a function read to build a send site's request, and a copy of a
+    candidate's text that another function returns (`copies`)."""
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
     covered = {c for lt in layouts for c in lt.supersedes}
@@ -44,9 +52,11 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
               if s.span and not s.is_static and s.volatility is not Volatility.UNKNOWN and not _unfilled(s)}
     held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
+    copied = copies(layouts)
     out = []
     for layout in layouts:
-        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked):
+        if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked) \
+                or id(layout) in copied:
             continue
         if layout.source == "python-constant" and (
                 _carried(layout, sent, made) or _template_filled(layout, filled) or id(layout) in held
@@ -54,6 +64,110 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
                 or layout.api == BODY_API and _inside(layout.site, built)):
             continue
         out.append(layout)
+    return out
+
+
+def copies(layouts: Iterable[PromptLayout], roles: bool = True) -> dict[int, PromptLayout]:
+    """`id(copy) -> the layout kept` for the `python-constant` candidates whose text is another's,
+    segment for segment (the same spans, static text, kinds and volatilities; how each value is
+    named and where it comes from aside): one prompt text built in a helper and returned by the
+    functions that call it. The one kept is the candidate whose site (the statement that returns it) holds its first
+    segment, where the text is built; else the first in file order. A candidate of which nothing
+    was read (`reads_nothing`: one value of unknown source, such as a lookup helper's result for
+    several keys) is no copy: its text is not known to be the same. `roles`: the parts' roles
+    must be the same too (a wrapper named for the system prompt, `def system_prompt(): return
+    base_prompt()`, reads its text as a system prompt: judged there as well, counted once)."""
+    groups: dict[tuple, list[PromptLayout]] = {}
+    for lt in layouts:
+        if lt.source == "python-constant" and not reads_nothing(lt):
+            key = _text_key(lt, roles)
+            if key is not None:
+                groups.setdefault(key, []).append(lt)
+    out: dict[int, PromptLayout] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        first = next(s.span for _, _, _, s in group[0].segments() if s.span is not None)
+        keep = min(group, key=lambda lt: (not _holds(lt.site, first), lt.site.filename != first.filename,
+                                          lt.site.filename, lt.site.start))
+        out.update((id(lt), keep) for lt in group if lt is not keep)
+    return out
+
+
+def _text_key(layout: PromptLayout, roles: bool = True) -> tuple | None:
+    """What makes two candidates one prompt text: its api and newest user message, each part's
+    role (with `roles`), breakpoints and segments (span, static text, kind, volatility,
+    precision, name-only guess, serialised order, where a conversation is cut); None when no
+    segment has a span (text of no place in the code is not known to be built at one). How a
+    value is named (`expr`), where it comes from (`origin`) and the words of its evidence are
+    left out: a wrapper's own parameter passed on (`return base_prompt(name)`) is the same value."""
+    if not any(s.span is not None for _, _, _, s in layout.segments()):
+        return None
+    return (layout.api, layout.newest_user, tuple(
+        (p.role if roles else "", p.read, p.name_only,
+         tuple((b.after, b.span, b.ttl, b.repeated) for b in p.breakpoints),
+         tuple((s.span, s.text, s.kind, s.volatility, s.precision, s.name_only,
+                s.ordered, s.window, s.window_stop, s.older, s.unconfirmed, s.written_once) for s in p.segments))
+        for p in layout.parts))
+
+
+def _holds(site: Span, span: Span) -> bool:
+    return site.filename == span.filename and site.start <= span.start and span.end <= site.end
+
+
+def counted(layout: PromptLayout) -> bool:
+    """True when a layout is a prompt analysed (if no other holds it: `prompts_analysed`): every
+    request (a send call; those that read nothing are named under the text summary), and any
+    other prompt (text or a message list built in the code, a template) of which the analysis
+    read something: a message list of parameters alone, with no text and no part of known kind,
+    is no prompt analysed."""
+    return layout.source == "python-call" or not reads_nothing(layout)
+
+
+def reads_nothing(layout: PromptLayout) -> bool:
+    """True when a layout holds no segment at all, or no static text and at least one segment of
+    unknown kind and volatility."""
+    segs = [s for _, _, _, s in layout.segments()]
+    return not segs or not any(s.is_static and s.text.strip() for s in segs) and any(
+        s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN for s in segs)
+
+
+def prompts_analysed(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
+    """The prompts of a run, each once, in their order: the layouts `judged` keeps that are
+    `counted`, the text of one built in a helper once, where it is built (`copies` by text alone:
+    a wrapper that reads it as a system prompt is judged too, and is a reference of it). Every
+    report counts and lists these (one source of truth)."""
+    layouts = list(layouts)
+    copied = copies(layouts, roles=False)
+    return [lt for lt in judged(layouts) if counted(lt) and id(lt) not in copied]
+
+
+def references(layouts: Iterable[PromptLayout], analysed: list[PromptLayout] | None = None) -> dict[int, str | None]:
+    """`id(layout) -> the id of the prompt of `analysed` (default: `prompts_analysed(layouts)`)
+    that holds it` for every other layout: the one kept for a copy, the one that supersedes it,
+    a call that renders its template file, else the first prompt (a request first) that holds
+    one of its segments (a candidate a call sends, a part of a larger prompt); None when no
+    prompt holds it (a message list of parameters alone)."""
+    layouts = list(layouts)
+    analysed = prompts_analysed(layouts) if analysed is None else analysed
+    ids = {id(lt) for lt in analysed}
+    copied = copies(layouts, roles=False)
+    by_span: dict = {}
+    for lt in sorted(analysed, key=lambda x: x.source != "python-call"):
+        for _, _, _, s in lt.segments():
+            if s.span is not None:
+                by_span.setdefault(s.span, lt.id)
+    out: dict[int, str | None] = {}
+    for layout in layouts:
+        if id(layout) in ids:
+            continue
+        kept = copied.get(id(layout))
+        holder = kept.id if kept is not None and id(kept) in ids else next(
+            (lt.id for lt in analysed if layout.id in lt.supersedes
+             or layout.source in _STANDALONE and layout.site.filename in lt.templates), None)
+        if holder is None:
+            holder = next((by_span[s.span] for _, _, _, s in layout.segments() if s.span in by_span), None)
+        out[id(layout)] = holder
     return out
 
 

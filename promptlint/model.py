@@ -181,7 +181,9 @@ class Segment:
     `listed`, on an unordered iteration, is where its source was made a list or tuple in its hash
     order (`terms=list(state.terms)`, a caller's argument; of a parameter, every caller's) before
     the place that iterates it into the text: that list keeps the order, and each such call is a
-    place to sort it.
+    place to sort it. `others`, on an unordered iteration that orders a request's tools list, are
+    the list's other unordered sources (`list(local) + list(remote)`), each at its own span: the
+    one sort of the list that fixes the first fixes them too.
     """
 
     text: str = ""
@@ -207,6 +209,7 @@ class Segment:
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
     caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
+    others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
 
     @property
     def is_static(self) -> bool:
@@ -358,6 +361,8 @@ class PromptLayout:
     `openai_compat`: the request is sent with the OpenAI SDK to Anthropic's OpenAI-compatible
     endpoint (`OpenAI(base_url="https://api.anthropic.com/v1/")`), which does no prompt caching at
     all (https://docs.claude.com/en/api/openai-sdk: the native API is needed for it).
+    `sdk`: how the README names the SDK or framework whose call shape was read at the site
+    ('OpenAI', 'LangChain', 'pydantic-ai'; python/sdks/), None for a prompt no call shape built.
     `variant`: which of several requests one send call makes is this one (a call sent with
     `**payload` where the callers build different request dicts: one layout each, same `id`).
     `supersedes` lists ids of layouts this one makes redundant (the
@@ -402,6 +407,7 @@ class PromptLayout:
     static_prefix_tokens: int = 0
     static_tokens: int = 0
     variant: int = 0
+    sdk: str | None = None
     estimates: list[dict] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
     reaches: list[Span] = field(default_factory=list)

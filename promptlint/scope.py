@@ -56,6 +56,47 @@ def package_root(path: Path) -> Path | None:
         return found
 
 
+def surroundings(target: Path) -> tuple[list[Path], str | None]:
+    """The paths whose files may use `target` (render a template, send prompt text built in a
+    helper), and a note for the user when folders were left out (else None): its project
+    (`project_root`), else the outermost Python package that holds it (`package_root`), else,
+    with the target itself, the Python files beside it (and, for a template or prompt file,
+    those of the folder above: `templates/answer.j2` rendered by `app.py`), the folders under
+    them not walked."""
+    root = project_root([target]) or package_root(target)
+    if root is not None:
+        return [root], None
+    folders = list(dict.fromkeys(Path(os.path.abspath(f)) for f in (
+        [target.parent] if target.suffix == ".py" else [target.parent, target.parent.parent])))
+    found, seen, skipped = [target], {os.path.abspath(target)}, 0
+    for folder in folders:
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:
+            continue
+        for p in entries:
+            if p.suffix == ".py" and p.is_file() and os.path.abspath(p) not in seen:
+                seen.add(os.path.abspath(p))
+                found.append(_named(p))
+            elif p.is_dir() and not p.name.startswith(".") and p not in folders:
+                skipped += 1
+    if not skipped:
+        return found, None
+    others = len(found) - 1
+    return found, (f"{display_name(target)} is in no project (no {', '.join(MARKERS)} above it) and in no package: "
+                   f"read with the {others} other Python file{'s' if others != 1 else ''} in "
+                   f"{' and '.join(f'`{display_name(f)}`' for f in folders)}, not the {skipped} folder"
+                   f"{'s' if skipped != 1 else ''} under {'it' if len(folders) == 1 else 'them'} (name a folder, "
+                   f"or run in one with a pyproject.toml, to read more)")
+
+
+def _named(path: Path) -> Path:
+    """`path` as the current folder names it (relative when under it)."""
+    absolute = Path(os.path.abspath(path))
+    cwd = Path.cwd()
+    return Path(os.path.relpath(absolute, cwd)) if cwd in absolute.parents else absolute
+
+
 def _root_of(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         if any(os.path.lexists(candidate / marker) for marker in MARKERS):

@@ -258,8 +258,13 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
     root, report, api_report = shared
     monkeypatch.chdir(root)
     layouts = {layout.id: layout for layout in api_report.prompts}
-    assert sorted(layouts) == sorted(p["id"] for p in report["prompts"])
-    assert len(layouts) >= 10
+    # the JSON report lists the prompts analysed, each once; every other layout is a reference of one
+    from promptlint.judged import prompts_analysed
+    assert sorted(p.id for p in prompts_analysed(api_report.prompts)) == sorted(p["id"] for p in report["prompts"])
+    listed = {p["id"] for p in report["prompts"]}
+    referenced = {r for p in report["prompts"] for r in p["references"]}
+    assert listed <= set(layouts) and referenced <= set(layouts) - listed
+    assert len(report["prompts"]) >= 10
     for prompt in report["prompts"]:
         layout = layouts[prompt["id"]]
         result = cli("explain", prompt["id"])

@@ -206,8 +206,7 @@ def test_a_format_field_is_drawn_as_written_once_in_braces():
 def test_explain_reads_the_package_around_a_file_not_the_whole_current_folder(tmp_path, monkeypatch):
     """With no project marker, the files that may send a prompt built in a module are those of the
     outermost package holding it, not every tree under the current folder."""
-    from promptlint.cli import _surroundings
-    from promptlint.scope import package_root
+    from promptlint.scope import package_root, surroundings
     for folder in ("app", "app/agents", "unrelated"):
         (tmp_path / folder).mkdir(exist_ok=True)
     for init in ("app/__init__.py", "app/agents/__init__.py", "unrelated/__init__.py"):
@@ -216,9 +215,15 @@ def test_explain_reads_the_package_around_a_file_not_the_whole_current_folder(tm
     (tmp_path / "script.py").write_text("x = 1\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert package_root(Path("app/agents/prompts.py")) == Path("app")
-    assert _surroundings(Path("app/agents/prompts.py")) == Path("app")
+    assert surroundings(Path("app/agents/prompts.py")) == ([Path("app")], None)
     assert package_root(Path("script.py")) is None
-    assert _surroundings(Path("script.py")) == Path(".")
+    # a loose file: the Python files beside it, not the folders under the current one (said)
+    (tmp_path / "run.py").write_text("x = 2\n", encoding="utf-8")
+    paths, note = surroundings(Path("script.py"))
+    assert paths == [Path("script.py"), Path("run.py")]
+    assert note == ("script.py is in no project (no .git, pyproject.toml, promptlint.toml above it) and in no "
+                    "package: read with the 1 other Python file in `.`, not the 2 folders under it (name a "
+                    "folder, or run in one with a pyproject.toml, to read more)")
 
 
 def test_cli_explain_keeps_its_cache_where_check_does(tmp_path, monkeypatch):

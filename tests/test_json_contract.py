@@ -67,7 +67,7 @@ DIAGNOSTIC_KEYS = {"code", "name", "severity", "message", "filename", "location"
 FIX_KEYS = {"applicability", "message", "edits"}
 EDIT_KEYS = {"content", "location", "end_location"}
 RELATED_KEYS = {"filename", "location", "message"}
-PROMPT_KEYS = {"id", "filename", "location", "source", "provider", "api", "model", "templates",
+PROMPT_KEYS = {"id", "filename", "location", "source", "provider", "api", "model", "templates", "references",
                "static_prefix_tokens", "static_tokens", "estimates"}
 ESTIMATE_TYPES = {
     "provider": str, "model": str, "tokenizer": str, "exact": bool, "prefix_tokens": int,

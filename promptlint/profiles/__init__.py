@@ -70,6 +70,21 @@ class Profile:
         patterns ("the models gpt-4o*, chatgpt-4o*"); never the internal row `name`."""
         return self.family or "the models " + ", ".join(self.model_patterns)
 
+    @property
+    def minimum(self) -> str:
+        """The row's cacheable minimum in words for users (`promptlint models`): its token count,
+        that the model caches no prompt, or that its minimum is not published (`source` says
+        where the figures come from)."""
+        if not self.caching_supported:
+            return "no prompt caching"
+        if self.min_cacheable_tokens:
+            return f"minimum {self.min_cacheable_tokens:,} tokens"
+        if self.increment_tokens == 1:
+            return "no minimum"
+        if self.increment_tokens:
+            return f"cached in blocks of {self.increment_tokens:,} tokens"
+        return "minimum not published"
+
     def write_multiplier(self, ttl: str | None = None) -> float | None:
         """Cache-write price multiplier for a breakpoint with `ttl` ("1h"...; None = default TTL)."""
         if ttl is not None and ttl == self.long_ttl and self.long_ttl_write_price_multiplier is not None:

@@ -193,7 +193,10 @@ class SiteFinder:
             name = decorator_name(d)
             for shape in sdks.decorators():
                 if shape.matches(name):
+                    before = len(self.b.layouts)
                     shape.build(self.b, node, name)
+                    for layout in self.b.layouts[before:]:
+                        layout.sdk = layout.sdk or sdks.display_name(shape)
                     return
 
     def _constant(self, node) -> None:
@@ -400,6 +403,8 @@ class SiteFinder:
             except RecursionError:
                 pass
             if len(self.b.layouts) > before:
+                for layout in self.b.layouts[before:]:
+                    layout.sdk = layout.sdk or sdks.display_name(build)
                 self._unplaced(self.b.layouts[before:], call)
                 return
 
@@ -513,6 +518,7 @@ class SiteFinder:
                 if len(self.b.layouts) > before:
                     for layout in self.b.layouts[before:]:
                         layout.variant = variant
+                        layout.sdk = layout.sdk or sdks.display_name(shape)
                     self._unplaced(self.b.layouts[before:], call)
                 if shape.final:
                     break

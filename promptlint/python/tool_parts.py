@@ -11,7 +11,7 @@ from .flow.text import const_str
 from .flow.values import Alt, Func, Mapping, Seq, Text, most_volatile
 from .layout_values import marker_keys
 from .tool_defs import find_stamped, is_stamp
-from .tool_values import find_unordered, static_json, tool_schema, tool_shape
+from .tool_values import all_unordered, static_json, tool_schema, tool_shape
 
 
 class ToolParts:
@@ -24,10 +24,11 @@ class ToolParts:
             return []
         value = self.value(node, frame)
         span = self.span_of(node)
-        unordered = find_unordered(value)
-        if unordered is not None:
-            return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, unordered, api_shape))],
-                         span=span)]
+        sources = all_unordered(value)
+        if sources:  # (several: one finding that names each, fixed by one sort of the whole list)
+            unordered = sources[0]
+            return [Part("tools", [replace(unordered, anchor=self._tools_anchor(value, span, sources, api_shape),
+                                           others=tuple(sources[1:]))], span=span)]
         static = self._static_tools(value, span)
         if static is not None:
             return [static]
@@ -46,8 +47,14 @@ class ToolParts:
         if stamped is not None:
             return [Part("tools", [stamped], span=span)]  # an id or a time in a tool's name or description
         self.unplaced.extend(marker_keys(value))  # a breakpoint on tools built at run time
-        seg = Segment(span=span, kind=src.kind if src is not None and src.kind is Kind.UNORDERED_ITERATION else Kind.UNKNOWN,
-                      volatility=Volatility.UNKNOWN, expr=self.code_of(node), evidence="tool definitions not known statically")
+        sources = all_unordered(value, fields=True) if src is not None and src.kind is Kind.UNORDERED_ITERATION else []
+        if sources:  # tools made from unordered sources (`[{"name": n} for n in local]`): each where it is iterated
+            first = sources[0]
+            return [Part("tools", [replace(first, span=span, volatility=Volatility.UNKNOWN, anchor=None,
+                                           listed=(*first.listed, first.span), others=tuple(sources[1:]))], span=span)]
+        seg = Segment(span=span, kind=Kind.UNORDERED_ITERATION if src is not None and src.kind is Kind.UNORDERED_ITERATION
+                      else Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr=self.code_of(node),
+                      evidence="tool definitions not known statically")
         return [Part("tools", [seg], span=span)]
 
     @staticmethod
@@ -64,20 +71,23 @@ class ToolParts:
                for key in ("cache_control", "cachePoint") if key in i.items]
         return Part("tools", [Segment(text=rendered, span=span)], bps, span=span)
 
-    def _tools_anchor(self, value, span: Span, unordered: Segment, api_shape: str | None) -> Anchor | None:
+    def _tools_anchor(self, value, span: Span, sources: list[Segment], api_shape: str | None) -> Anchor | None:
         """Where the fix for a tools list in unstable order edits: the listing it iterates when
-        that yields paths or names (sortable); else the tools expression, sorted with the key the
+        that yields paths or names (sortable) and is its only unordered source (`sources`); else
+        the tools expression (every source sorted at once), sorted with the key the
         elements' shape needs, as seen in the code: tool dicts or objects by name, strings (tool
         names) by themselves ("str": `sorted(x)`). When the elements are not seen, the shape the
         API requires gives a display-only fix ("display" detail): a key that assumes a shape would
         raise on elements of another (`t.get` on a str). None without either."""
-        if unordered.anchor is not None and unordered.evidence == "directory listing order":
+        unordered = sources[0]
+        if unordered.anchor is not None and unordered.evidence == "directory listing order" and len(sources) == 1:
             return unordered.anchor
-        if unordered.span is None or unordered.span.filename != self.m.filename:
+        if any(s.span is None or s.span.filename != self.m.filename for s in sources):
             return None
-        if unordered.anchor is not None and unordered.anchor.place == "iterable" and self._set_elements(unordered):
+        names = all(self._set_elements(s) for s in sources)
+        if unordered.anchor is not None and unordered.anchor.place == "iterable" and names and len(sources) == 1:
             return unordered.anchor  # `for name in sorted(NAMES)` where the order enters, not a second sort at the send
-        shape = tool_shape(value) or self._set_elements(unordered)
+        shape = tool_shape(value) or (self._set_elements(unordered) if names else None)
         if shape is not None:
             return Anchor(span, "tools", (("shape", shape),), self.m.digest)
         if api_shape is None:

@@ -31,6 +31,46 @@ def find_unordered(value, depth: int = 0) -> Segment | None:
     return None
 
 
+def all_unordered(value, depth: int = 0, fields: bool = False) -> list[Segment]:
+    """Every unordered-iteration segment of a (tools) value, each source once (by span), in the
+    order `find_unordered` meets them (its result first): a list joined from two sets
+    (`list(local) + list(remote)`, `[*a, *b]`) has two sources, which one sort of the list fixes.
+    `fields`: also those in the fields of its dicts (`[{"name": n} for n in local]`: the set's
+    element written into each tool it makes)."""
+    found: list[Segment] = []
+
+    def walk(v, d: int) -> None:
+        if d > 6:
+            return
+        if isinstance(v, Text):
+            found.extend(s for s in v.segs if s.kind is Kind.UNORDERED_ITERATION)
+        elif isinstance(v, Spread):
+            walk(v.value, d + 1)
+        elif isinstance(v, Mapping):
+            found.extend([v.unordered] if v.unordered is not None else [])
+            for item in v.items.values() if fields else ():
+                walk(item, d + 1)
+        elif isinstance(v, Seq) and not v.ordered:
+            if v.unordered is not None:
+                found.append(v.unordered)
+            else:
+                for i in v.items:
+                    walk(i, d + 1)
+        elif isinstance(v, Alt):
+            for o in v.options:
+                walk(o, d + 1)
+
+    walk(value, depth)
+    seen: set = set()
+    out = []
+    for seg in found:
+        key = seg.span if seg.span is not None else id(seg)
+        if key not in seen:
+            seen.add(key)
+            out.append(seg)
+    return out
+
+
 def listed_order(ev, node, value, frame) -> Segment | None:
     """The unordered segment of `xs`, placed there, when the value assigned by the statement
     `node` is `list(xs)` / `tuple(xs)` of an unordered source (the call iterates xs into a list:

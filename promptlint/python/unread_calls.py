@@ -14,10 +14,6 @@ from dataclasses import dataclass, field
 from . import sdks
 from .walk import subtree
 
-#: How the README names each SDK of the registry (python/sdks/).
-_SDK_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "anthropic": "Anthropic", "google": "Gemini",
-              "litellm": "LiteLLM", "langchain": "LangChain", "adk": "ADK", "pydantic_ai": "pydantic-ai",
-              "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy", "http": "requests / httpx / aiohttp"}
 #: Keyword arguments that carry a request's text (messages, body, prompt) in the call shapes.
 _CONTENT_KEYWORDS = ("messages", "json", "data", "content", "input", "prompt", "contents", "system", "instructions")
 _MAX_CODE = 60  # characters of a call's or an expression's text shown
@@ -54,7 +50,7 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         call = sdks.Call.of(module, node)
         matched = any(_matches(shape, call) for shape in shapes)
         func = _enclosing(module.tree, node)
-        names = [_SDK_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
+        names = [sdks.DISPLAY_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
         names = [n for n in names if not (n.endswith(" (before 1.0)") and n[:-13] in names)]
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
                                 sdks=names, matched=matched, reasons=_reasons(module, node, func, matched, " or ".join(names))))
@@ -84,6 +80,63 @@ def describe(calls: list[UnreadCall], filename: str) -> list[str]:
         if c.reasons:
             lines.append("  " + "; ".join(c.reasons))
     return lines
+
+
+def built_receivers(path, filename: str | None, line: int | None) -> list[tuple[str, int]]:
+    """For each method call starting on `line` of the Python file `path` whose receiver is a
+    name (or an attribute of `self`) last assigned from a call on another line (`agent =
+    Agent(...)`, then `agent.run_sync(question)`: a framework's send method, whose prompt is read
+    where the object is built): (the call's text, the row of that call). [] for another file, no
+    line, or a file that cannot be read or parsed."""
+    from .module import ParseError, load
+    from ..source import SourceError, read_python
+    if line is None or filename is None or not path.is_file() or path.suffix != ".py":
+        return []
+    try:
+        module = load(path, read_python(path), filename=filename)
+    except (SourceError, ParseError, ValueError, RecursionError, OSError):
+        return []
+    out = []
+    for node in subtree(module.tree):
+        if not (isinstance(node, ast.Call) and node.lineno == line and isinstance(node.func, ast.Attribute)):
+            continue
+        receiver = node.func.value
+        func = _enclosing(module.tree, node)
+        if isinstance(receiver, ast.Name):
+            scopes = [func, module.tree] if func is not None else [module.tree]
+            sets = next((found for found in (_assigned(scope, receiver.id, line, scope is module.tree) for scope in scopes)
+                         if found), [])
+        elif isinstance(receiver, ast.Attribute) and isinstance(receiver.value, ast.Name) and receiver.value.id == "self":
+            sets = [n for n in subtree(module.tree) if isinstance(n, (ast.Assign, ast.AnnAssign))
+                    and any(_is_self_attr(t, receiver.attr) for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+        else:
+            continue
+        if sets and isinstance(sets[-1].value, ast.Call) and sets[-1].value.lineno != line:
+            out.append((_short(module.code(node)), sets[-1].value.lineno))
+    return out
+
+
+def receivers_prompts(layouts, path, filename: str | None, line: int | None) -> tuple[list, list[str]]:
+    """The requests of `layouts` (model.PromptLayout) read where the receivers of the calls at
+    `line` are built (`built_receivers`), and for each such call a line saying so: ([], []) when
+    there is none."""
+    found, said = [], []
+    for code, row in built_receivers(path, filename, line):
+        built = [lay for lay in layouts if lay.source == "python-call" and lay.site.filename == filename
+                 and lay.site.start.row == row and lay not in found]
+        found += built
+        if built:
+            said.append(f"{filename}:{line}: `{code}` sends the prompt of the object built at line {row}, drawn below")
+    return found, said
+
+
+def _assigned(scope, name: str, before: int, top: bool) -> list:
+    """The assignments of `name` in `scope` before line `before` (only the module's own
+    statements when `top`), in line order."""
+    nodes = scope.body if top else list(subtree(scope))
+    return sorted((n for n in nodes if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+                   and n.lineno < before and any(_binds(t, name) for t in (
+                       n.targets if isinstance(n, ast.Assign) else [n.target]))), key=lambda n: n.lineno)
 
 
 def unread_parts(layouts, path, filename: str | None) -> list[str]:

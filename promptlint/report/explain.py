@@ -67,7 +67,8 @@ def _static_share(layout: PromptLayout, row: dict) -> float | None:
 def explain_json(layouts: Iterable[PromptLayout], targets: Iterable[Target] | None = None,
                  default_targets: Iterable[Target] | None = None) -> dict:
     """The data `render_explain` draws, as a JSON-ready dict:
-    {"prompts": [{id, filename, location, source, provider, api, model, templates,
+    {"prompts": [{id, filename, location, source, provider, api, model, sdk (the SDK or framework
+    whose call shape was read, as the README names it, or null), templates,
     static_prefix_tokens, static_tokens, prefix_end: {part, segment} | null (null: all static),
     parts: [{role, location, segments: [{static, text, kind, volatility, expr, evidence, location,
     tokens}], breakpoints: [{after, ttl, location}]}], estimates: [...], impacts: [{part, segment,
@@ -99,7 +100,7 @@ def explain_json(layouts: Iterable[PromptLayout], targets: Iterable[Target] | No
             "id": layout.id, "filename": layout.site.filename,
             "location": {"row": layout.site.start.row, "column": layout.site.start.column},
             "source": layout.source, "provider": layout.provider, "api": layout.api, "model": layout.model,
-            "templates": list(layout.templates),
+            "sdk": layout.sdk, "templates": list(layout.templates),
             "static_prefix_tokens": static_prefix_tokens(layout), "static_tokens": static_tokens(layout),
             "prefix_end": None if stop.part >= len(layout.parts) else {"part": stop.part, "segment": stop.count},
             "auto_cache": _loc(layout.auto_cache),
@@ -188,8 +189,23 @@ def _first_kind(layout: PromptLayout) -> str:
     return "content of unknown origin" if unknown else "dynamic content"
 
 
+#: A provider whose own SDK the README names otherwise.
+_OWN_SDK = {"google": "gemini"}
+
+
+def _through(layout: PromptLayout) -> str:
+    """'via LangChain' for a request read through a call shape of an SDK or framework that is not
+    the provider's own client (LangChain, LiteLLM, pydantic-ai, the OpenAI SDK sent to another
+    provider, a provider not known); '' for the provider's own SDK (its `api` names the call)."""
+    provider = (layout.provider or "").lower()
+    if not layout.sdk or layout.sdk.lower() in (provider, _OWN_SDK.get(provider)):
+        return ""
+    return f"via {layout.sdk}"
+
+
 def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple) -> None:
-    bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown"]
+    bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown",
+            _through(layout)]
     about = " | ".join(b for b in bits if b)
     head = Text(f"{layout.id}", style="bold")
     if len(layout.id) + 2 + len(about) <= width:  # one line when it fits, else the facts on the next
@@ -197,7 +213,7 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
         console.print(head)
     else:
         console.print(head, soft_wrap=True)  # a long path stays whole
-        _print(console, Text("  " + about, style=_STYLES["muted"]))
+        console.print(Text("  " + about, style=_STYLES["muted"]), soft_wrap=True)  # the facts whole too
     stop = prefix_stop(layout)
     cuts = {(pi, bp.after): bp for _cut, pi, bp in breakpoint_cuts(layout)}
     found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}

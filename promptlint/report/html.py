@@ -24,7 +24,7 @@ import jinja2
 from .. import __version__, tokens
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, target_tokens, tokenizer_name
 from ..model import Diagnostic, Kind, PromptLayout, Report, Segment, Span, Volatility
-from ..judged import judged
+from ..judged import prompts_analysed, references
 from ..profiles import UnknownTargetError, lookup
 from .statistics import target_name
 
@@ -242,7 +242,8 @@ def _targets(prompts: list[PromptLayout]) -> list[dict]:
 def context(report: Report, read_text: ReadText | None = None) -> dict:
     """The data the template draws (also handy in tests)."""
     lines = _Lines(read_text or _read_text)
-    shown = judged(report.prompts)  # each prompt once: a candidate a call sends is part of the call's
+    shown = prompts_analysed(report.prompts)  # each prompt once, as every report counts them: a candidate
+    # a call sends is part of the call's prompt, a text a helper returns to its callers is the helper's
     ids = {p.id for p in shown}
     by_prompt: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in report.diagnostics:
@@ -268,7 +269,8 @@ def context(report: Report, read_text: ReadText | None = None) -> dict:
         "rules": sorted(rules.values(), key=lambda r: r["code"]), "targets": _targets(shown),
         "other_findings": [_finding(d, lines) for d in by_prompt.get("", [])], "errors": list(report.errors),
         "with_findings": sum(1 for p in prompts if p["findings"]),
-        "drawn_within": len(report.prompts) - len(shown),  # prompt texts a call sends: part of its prompt
+        # the other layouts a prompt shown holds (a text a call sends, a helper's text its callers return)
+        "drawn_within": sum(1 for held in references(report.prompts, shown).values() if held is not None),
     }
 
 

@@ -7,7 +7,7 @@ import json
 from collections import Counter
 
 from ..estimates import RATIOS, Cut, cached_tokens, tokens_before
-from ..judged import judged
+from ..judged import prompts_analysed
 from ..model import PromptLayout, Report
 from ..profiles import UnknownTargetError, lookup
 
@@ -98,8 +98,8 @@ def target_name(row: dict) -> str:
 
 def target_statistics(report: Report) -> list[dict]:
     """Token totals per target over the report's prompts (one per `estimates` row), sorted by
-    provider then target name (the provider's default row first); each prompt counted once (a prompt candidate whose text a call sends is
-    part of that call's prompt: `promptlint.judged`):
+    provider then target name (the provider's default row first); each prompt counted once, as every report counts it (a prompt candidate whose text a call sends is
+    part of that call's prompt: `promptlint.judged.prompts_analysed`):
     [{"target": `target_name`, "provider", "model" (the default profile row's models in words when
     the call names no model), "default_model" (True then), "exact" (all counts exact; False: estimated
     from o200k), "prompts", "cached_tokens", "static_tokens", "lost_tokens"}].
@@ -113,7 +113,7 @@ def target_statistics(report: Report) -> list[dict]:
     """
     cut_by_findings = {d.prompt for d in report.diagnostics if d.prompt and is_prefix_loss(d.code)}
     totals: dict[tuple[str, str], dict] = {}
-    for layout in judged(report.prompts):
+    for layout in prompts_analysed(report.prompts):
         for row in layout.estimates:
             model, default = target_model(row)
             key = (row["provider"], model or "", default)

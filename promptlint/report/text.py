@@ -12,7 +12,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..baseline import read_source
-from ..model import Diagnostic, Kind, Report, Volatility
+from ..judged import prompts_analysed, reads_nothing
+from ..model import Diagnostic, Report
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -123,7 +124,7 @@ def summary(report: Report) -> str:
         detail = ", ".join(f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}"
                            for s in ("error", "warning", "info") if counts[s])
         head = f"Found {n} finding{'s' if n != 1 else ''} ({detail})"
-    n_prompts = sum(1 for lt in report.prompts if counted(lt))
+    n_prompts = len(prompts_analysed(report.prompts))
     tail = f" in {report.files} file{'s' if report.files != 1 else ''}; {n_prompts} prompt{'s' if n_prompts != 1 else ''} analysed."
     errors = f"\n{len(report.errors)} error(s): " + "; ".join(report.errors) if report.errors else ""
     return head + tail + _unread(report) + _no_request(report) + errors
@@ -136,19 +137,11 @@ def _no_request(report: Report) -> str:
     and what the requests do with it (its order, the history after it) is not seen."""
     if any(lt.source == "python-call" for lt in report.prompts):
         return ""
-    if not any(lt.source.startswith("python-") and counted(lt) for lt in report.prompts):
+    if not any(lt.source.startswith("python-") for lt in prompts_analysed(report.prompts)):
         return ""
     return ("\nNo request promptlint recognises sends the prompt text built in Python (the SDK calls it reads "
             "are listed in the README): that text is judged alone, so defects in how the requests order it "
             "may be missing (`promptlint explain FILE:LINE` at a call says why it is not read)")
-
-
-def counted(layout) -> bool:
-    """True when a layout counts among the 'prompts analysed': every request (a send call; those that
-    read nothing are named by `_unread`), and any other prompt (text or a message list built in the
-    code, a template) of which the analysis read something: a message list of parameters alone, with
-    no text and no part of known kind, is no prompt analysed."""
-    return layout.source == "python-call" or not _reads_nothing(layout)
 
 
 def _unread(report: Report, shown: int = 3) -> str:
@@ -157,18 +150,10 @@ def _unread(report: Report, shown: int = 3) -> str:
     analysis does not follow it, an adapter's parameter), or that have no part at all (messages
     passed as `*args`). Nothing can be said of their prefix, so a clean report does not vouch for
     them; `explain` says why each part is unknown."""
-    unread = [lt for lt in report.prompts if lt.source == "python-call" and _reads_nothing(lt)]
+    unread = [lt for lt in report.prompts if lt.source == "python-call" and reads_nothing(lt)]
     if not unread:
         return ""
     where = ", ".join(str(lt.site) for lt in unread[:shown]) + (", ..." if len(unread) > shown else "")
     return (f"\n{len(unread)} of them {'hold' if len(unread) != 1 else 'holds'} no text promptlint could read "
             f"(built where it does not follow), so findings in that text may be missing "
             f"(`promptlint explain` says why): {where}")
-
-
-def _reads_nothing(layout) -> bool:
-    """True when a layout holds no segment at all, or no static text and at least one segment of
-    unknown kind and volatility."""
-    segs = [s for p in layout.parts for s in p.segments]
-    return not segs or not any(s.is_static and s.text.strip() for s in segs) and any(
-        s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN for s in segs)

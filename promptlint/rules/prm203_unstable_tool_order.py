@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..classify import GATHERED_MCP, MCP_LISTING
 from ..impact import uncached_today
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, PromptLayout, Related, Severity
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -18,7 +18,9 @@ class UnstableToolOrderRule(Rule):
     method of a class named for tools (`ToolRegistry`) that appends to a list of definitions
     (`self._schemas`) registers a tool, in a loop over a set of functions or a listing of plugin
     files, or applied to each item by a call (`map(self.register, paths)`, a toolz
-    `pipe(paths, ..., map(self.register))`).
+    `pipe(paths, ..., map(self.register))`). A list joined from several unordered sources
+    (`list(local) + list(remote)`) is one finding at the first that names every source (each a
+    related location): the one sort of the whole list its fix makes fixes them all.
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
@@ -71,7 +73,8 @@ class UnstableToolOrderRule(Rule):
                 gathered = seg.evidence.startswith(GATHERED_MCP)
                 one_server = seg.evidence.startswith(MCP_LISTING)  # also "..., the tools' names only"
                 listed = one_server or gathered
-                message = (f"Tool list ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: " + (
+                message = (f"Tool list ordered by {text.describe(seg, seg.evidence or 'an unordered source')}"
+                           + _and_by(seg) + ": " + (
                     "a different order invalidates the whole cached prefix" if sent else
                     "when these tools are sent with a request, a different order invalidates the whole "
                     "cached prefix" if listed else
@@ -81,7 +84,29 @@ class UnstableToolOrderRule(Rule):
                     message += f"; nothing of this request is cached today ({dormant})"
                 elif one_server:
                     message += "; a server usually lists its tools in a stable order, which MCP does not promise"
+                if seg.others:
+                    message += "; one sort of the whole list fixes every source"
                 yield self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
-                                      fix=text.fix_of(seg), related=text.related(seg),
+                                      fix=text.fix_of(seg), related=[*text.related(seg), *_sources(seg)],
                                       severity=None if (sent or gathered) and not (dormant or one_server) else Severity.INFO,
                                       name_only=not (sent or listed))
+
+
+def _and_by(seg) -> str:
+    """' and by `remote` (...)' for the other unordered sources of the list (`Segment.others`), each
+    described as the first is; '' when it has one."""
+    return "".join(f" and by {text.describe(o, o.evidence or 'an unordered source')}" for o in seg.others)
+
+
+def _sources(seg) -> list:
+    """A related location at each other unordered source of the list (and where it was made a
+    list, `list(remote)`: `Segment.listed`), each once."""
+    shown = {seg.span, *seg.listed, *(r.span for r in text.related(seg))}
+    out = []
+    for o in seg.others:
+        for span, message in [(o.span, "another unordered source of this tool list"),
+                              *((p, "another source made a list here in an unstable order") for p in o.listed)]:
+            if span is not None and span not in shown:
+                shown.add(span)
+                out.append(Related(span, message))
+    return out

@@ -33,6 +33,7 @@ def test_predictor_called_by_its_attribute_name(tmp_path):
     assert might_hold_prompt(code(WRITER))
     (layout,) = sent(layouts(tmp_path, WRITER))
     assert (layout.provider, layout.api, layout.newest_user) == (None, "dspy.ChainOfThought", 1)
+    assert layout.sdk == "DSPy"  # the SDK whose shape was read, named by `explain`
     assert parts(layout) == [
         ("system", [("text", "You are a Wikipedia writer. Ask one good question."),
                     ("text", "\n\n---\n\nFollow the following format.\n\nTopic you want to write: ${topic}\n\n"

@@ -64,7 +64,8 @@ def annotated_unordered(module, ann: ast.AST, what: str) -> Text:
     """The value of something annotated as a set (`hashing.annotated_set`): a source whose
     iteration order differs between processes, produced at the annotation `ann`; `what` names
     it for the evidence ("the parameter `tags`", "`Task.depends_on`")."""
-    return dynamic(module.span(ann), what.strip("`"), Kind.UNORDERED_ITERATION, Volatility.PER_PROCESS,
+    return dynamic(module.span(ann), what.removeprefix("the parameter ").strip("`"), Kind.UNORDERED_ITERATION,
+                   Volatility.PER_PROCESS,
                    f"{what} is annotated `{module.code(ann)}`: iteration order depends on the hash seed")
 
 

@@ -15,6 +15,23 @@ SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, lit
                    mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK, http.SDK]
 
 
+#: How the README names each SDK of the registry.
+DISPLAY_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "anthropic": "Anthropic", "google": "Gemini",
+                 "litellm": "LiteLLM", "langchain": "LangChain", "adk": "ADK", "pydantic_ai": "pydantic-ai",
+                 "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy",
+                 "http": "requests / httpx / aiohttp"}
+
+
+def display_name(shape) -> str | None:
+    """How the README names the SDK that declares `shape` (a call `Shape`, a `Decorator` or its
+    `called` builder): 'pydantic-ai', 'LangChain', 'OpenAI'; None for a shape of no SDK of the
+    registry."""
+    for sdk in SDKS:
+        if any(s is shape for s in (*sdk.shapes, *sdk.decorators, sdk.called)):
+            return DISPLAY_NAMES.get(sdk.name, sdk.name)
+    return None
+
+
 def shapes() -> list[tuple[Sdk, Shape]]:
     """Every call shape, in the order they are tried."""
     return [(sdk, shape) for sdk in SDKS for shape in sdk.shapes]
