@@ -79,6 +79,18 @@ WALKED = HEAD + """
             model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *clip(messages, budget)])
 """
 
+CALLERS = SEARCHED + """
+
+    def ask(history, question):
+        working = list(history)
+        working.append({"role": "user", "content": question})
+        return reply(working, 3000)
+
+
+    def follow_up(history):
+        return reply([*history, {"role": "system", "content": "Answer now."}], 3000)
+"""
+
 CLEAN = HEAD + """
     def last_index(messages, role):
         for i in range(len(messages) - 1, -1, -1):
@@ -123,6 +135,11 @@ CLEAN = HEAD + """
 def test_a_start_a_helper_searches_in_the_running_token_counts_is_a_window(tmp_path):
     # cut where the request sends it after the static system prompt: a warning at the slice
     assert _found(tmp_path, SEARCHED) == [("PRM105", "warning", 24)]
+
+
+def test_the_searched_start_cuts_the_conversation_each_caller_hands_in(tmp_path):
+    # (`messages` takes one list per caller: each is cut there)
+    assert _found(tmp_path, CALLERS) == [("PRM105", "warning", 24)]
 
 
 def test_an_index_stepped_down_until_the_budget_is_passed_is_a_window(tmp_path):
