@@ -14,6 +14,7 @@ from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
+from ..python.template_tool_gates import find_template_tool_gates
 from ..python.tool_narrowing import find_narrowed_tools
 from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
@@ -138,6 +139,13 @@ class ToolsChangedMidConversationRule(Rule):
     runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
     chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
     is info, where the set changes: the caller's later requests carry other tools.
+    A chat template written in the code (`env.from_string(T)`, `jinja2.Template(T)`) that renders
+    the conversation (`{% for message in messages %}`) and writes the tool definitions only under a
+    flag (`{% if tool_calls %}` in the system message), rendered by one function with the flag on
+    (the step that may call a tool) and off (`tool_calls=None`, `tools=[]`: the answer, a request
+    with no tools) is info, where the section's `{% if %}` is: the two prompts differ from the tool
+    block on, so an engine that reuses the previous prompt's prefix (llama.cpp, vLLM) reads the
+    conversation after it again at each switch. A block after the conversation is not reported.
     A wrap-up request that re-sends the conversation its function grows through the same callee
     as the loop's requests but with other cache-key options is info (one request's prefix each
     time the conversation ends that way): the tools left out (no `tools=` where the loop passed
@@ -159,11 +167,28 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
+        for gate in find_template_tool_gates(module):
+            yield self._gate(module, gate)
         for variant in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]:
             span = module.span(variant.node)
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
                 yield self._variant(module, variant, span)
+
+    def _gate(self, module: "Module", gate) -> Diagnostic:
+        """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
+        span = module.span_of(*gate.tag) if gate.tag is not None else module.span(gate.literal)
+        on = ", ".join(str(c.lineno) for c in gate.on)
+        off = ", ".join(str(c.lineno) for c in gate.off)
+        message = (f"The chat template writes its tool definitions only under `{gate.flag}`, before the end of the "
+                   f"conversation it renders, and this function renders it with `{gate.flag}` on (line {on}) and "
+                   f"off (line {off}): the two prompts of one conversation differ from this section on, so an "
+                   "engine that reuses the previous prompt's prefix reads the conversation after it again at each "
+                   "switch (what the engine caches is not known here); render the tool block the same way for "
+                   "every request of a conversation, or put it after the conversation")
+        related = [Related(module.span(c), f"rendered with `{gate.flag}` on here") for c in gate.on[:2]]
+        related += [Related(module.span(c), f"rendered with `{gate.flag}` off here") for c in gate.off[:3]]
+        return self.diagnostic(message, span, severity=Severity.INFO, related=related)
 
     def _variant(self, module: "Module", v, span) -> Diagnostic:
         """The diagnostic of one `tool_variants.ToolVariant`."""
