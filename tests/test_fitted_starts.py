@@ -99,8 +99,21 @@ CLEAN = HEAD + """
         return 0
 
 
+    def guarded_index(messages, role):
+        if len(messages) > 1:
+            for i in range(len(messages) - 1, -1, -1):
+                if messages[i]["role"] == role:
+                    return i
+        return 0
+
+
     def since_user(messages):
         idx = last_index(messages, "user")
+        return messages[idx:]
+
+
+    def since_guarded(messages):
+        idx = guarded_index(messages, "user")
         return messages[idx:]
 
 
@@ -119,6 +132,11 @@ CLEAN = HEAD + """
     def reply(messages):
         return client.chat.completions.create(
             model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *since_user(messages)])
+
+
+    def reply_guarded(messages):
+        return client.chat.completions.create(
+            model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *since_guarded(messages)])
 
 
     def reply_inline(messages):

@@ -5,8 +5,9 @@ syntax of the function that slices:
 
 - `k` bound once to what a function of the tree returns, handed the list or a value made from it
   (`token_counts = counts(messages)`, `cut = cutoff_index(token_counts, max_tokens)`), where that
-  function compares sizes or searches a running total (`np.searchsorted(np.cumsum(c), budget)`,
-  `bisect`, `itertools.accumulate`);
+  function compares a size with another argument it is handed, or searches a running total for
+  it (`np.searchsorted(np.cumsum(c), max_tokens)`, `bisect`); a function that compares only the
+  list's own items (`if len(xs) > 0`, the role it is handed) chooses no size;
 - `k` stepped down (or up) in a `while` loop whose test holds a size against a bound that is not
   the index alone (`while k > 0 and used + n(xs[k - 1]) <= budget: k -= 1`); a walk over every
   item (`while k < len(xs)`) is no cut;
@@ -59,8 +60,23 @@ def _searched(ev, frame, bindings, value: ast.expr, listed: str) -> bool:
     body = getattr(fn, "node", None)
     if not isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    return any(_searches(n) or isinstance(n, (ast.If, ast.While)) and compares_sizes(n.test)
-               for n in subtree(body))
+    params = [a.arg for a in [*body.args.posonlyargs, *body.args.args]]
+    bounds = {params[i] for i, a in enumerate(value.args) if i < len(params) and not _made_from(a, listed, bindings)}
+    bounds |= {k.arg for k in value.keywords if k.arg and not _made_from(k.value, listed, bindings)}
+    # (the bound handed in is what the callee searches for or compares a size with: not a role looked up)
+    for n in subtree(body):
+        if _searches(n) and _reads(n.args, bounds):
+            return True
+        if isinstance(n, (ast.If, ast.While)) and compares_sizes(n.test) and any(
+                _reads([c], bounds) for c in subtree(n.test) if isinstance(c, ast.Compare)
+                and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in c.ops)):
+            return True
+    return False
+
+
+def _reads(nodes, names: set[str]) -> bool:
+    """True when one of `nodes` reads one of `names`."""
+    return any(isinstance(n, ast.Name) and n.id in names for node in nodes for n in subtree(node))
 
 
 def _made_from(arg: ast.expr, listed: str, bindings: dict) -> bool:
