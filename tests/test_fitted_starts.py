@@ -107,6 +107,13 @@ CLEAN = HEAD + """
         return 0
 
 
+    def after_first(messages):
+        for i in range(len(messages)):
+            if i > 0 and messages[i]["role"] == "user":
+                return messages[i:]
+        return messages
+
+
     def since_user(messages):
         idx = last_index(messages, "user")
         return messages[idx:]
@@ -137,6 +144,11 @@ CLEAN = HEAD + """
     def reply_guarded(messages):
         return client.chat.completions.create(
             model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *since_guarded(messages)])
+
+
+    def reply_first(messages):
+        return client.chat.completions.create(
+            model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *after_first(messages)])
 
 
     def reply_inline(messages):

@@ -124,11 +124,11 @@ def _bounded(compare: ast.Compare, index: str) -> bool:
 
 
 def _walked_to_fit(func, node, walk, index: str, listed: str) -> bool:
-    """True when `index` walks `range(...)` of `len(listed)` and `node` is taken under an `if` of
-    that loop whose test compares sizes."""
+    """True when `index` walks `range(...)` of `len(listed)` and `node` is taken under an `if` whose
+    test compares a size with a bound (`if size(xs[i:]) <= budget:`, not `if i > 0:`)."""
     if not (isinstance(walk, ast.Call) and isinstance(walk.func, ast.Name) and walk.func.id == "range" and any(
             isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and n.args
             and isinstance(n.args[0], ast.Name) and n.args[0].id == listed for a in walk.args for n in subtree(a))):
         return False
-    return any(isinstance(n, ast.If) and compares_sizes(n.test) and any(s is node for s in subtree(n))
-               for n in subtree(func))
+    return any(isinstance(n, ast.If) and any(_bounded(c, index) for c in subtree(n.test) if isinstance(c, ast.Compare))
+               and any(s is node for s in subtree(n)) for n in subtree(func))
