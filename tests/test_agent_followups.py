@@ -99,3 +99,29 @@ def test_a_run_of_an_agent_built_with_tools_re_sent_without_them_is_info_at_the_
 
 def test_tools_sent_the_final_answer_alone_options_not_read_and_an_agent_with_no_tools_are_not_reported(tmp_path):
     assert _found(tmp_path, CLEAN) == []
+
+
+MODULE = HEAD + '''
+    from openai import OpenAI
+
+    client = OpenAI()
+    agent = create_react_agent("openai:gpt-4.1", tools=[to_dict])
+
+
+    def answer(question):
+        state = agent.invoke({"messages": [("user", question)]})
+        history = [to_dict(m) for m in state["messages"]]
+        return client.chat.completions.create(model="gpt-4.1", messages=history + [{"role": "user", "content": "JSON"}],
+                                              response_format={"type": "json_object"})
+
+
+    def answer_with_tools(question):
+        local = create_react_agent("openai:gpt-4.1", tools=[to_dict])
+        state = local.invoke({"messages": [("user", question)]})
+        return client.chat.completions.create(model="gpt-4.1", messages=[to_dict(m) for m in state["messages"]],
+                                              tools=[{"type": "function", "function": {"name": "to_dict"}}])
+'''
+
+
+def test_a_module_level_agent_s_run_re_sent_without_tools_is_info_at_the_request(tmp_path):
+    assert _found(tmp_path, MODULE) == [("PRM204", "info", 20, [18, 14])]

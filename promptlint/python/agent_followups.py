@@ -1,8 +1,9 @@
 """The conversation of an agent's run re-sent by a request of its own without the agent's tools:
 facts for PRM204.
 
-A method runs an agent the class builds with tools (`self._agent = agent_type(model=...,
-tools=tools, prompt=...)`, in any method of the class) and then sends the messages of that run
+A function runs an agent built with tools (`self._agent = agent_type(model=..., tools=tools,
+prompt=...)` in any method of its class, `agent = create_react_agent(model, tools=[search])` at
+the top of the module or in the function) and then sends the messages of that run
 (`result = await self._agent.ainvoke(inputs)`, then `[convert(m) for m in result["messages"]]`)
 in a request it makes itself with no tools: a structured-output follow-up (`response_format=`),
 a summary, a check. The agent's requests carried the tool definitions, which come first in the
@@ -51,26 +52,31 @@ def find_agent_followups(module) -> list[AgentFollowup]:
     if not might_hold(module.source):
         return []
     senders = sending_functions(module)
+    top = _agents(module.tree.body, "")
     out = []
-    for cls in (n for n in subtree(module.tree) if isinstance(n, ast.ClassDef)):
-        agents = _agents(cls)
-        if not agents:
-            continue
-        for func in (n for n in cls.body if isinstance(n, _FUNCS)):
-            out.extend(_followups(func, agents, senders))
+    for node in subtree(module.tree):
+        if isinstance(node, ast.ClassDef):
+            held = {**top, **_agents(subtree(node), "self.")}
+            out.extend(f for func in node.body if isinstance(func, _FUNCS)
+                       for f in _followups(func, {**held, **_agents(subtree(func), "")}, senders))
+        elif isinstance(node, _FUNCS) and node in module.tree.body:
+            out.extend(_followups(node, {**top, **_agents(subtree(node), "")}, senders))
     return sorted(out, key=lambda f: (f.send.lineno, f.send.col_offset))
 
 
-def _agents(cls) -> dict[str, ast.Call]:
-    """The attributes of `self` a method of the class assigns a call given `tools=` (an agent built
-    with tools), each with that call."""
+def _agents(nodes, prefix: str) -> dict[str, ast.Call]:
+    """The agents built with tools among the assignments of `nodes`: a call given `tools=` assigned to
+    an attribute of `self` (`prefix` "self.": the key `self.agent`) or to a name (`prefix` "": the
+    key `agent`), each with that call."""
     out = {}
-    for node in subtree(cls):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call):
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                and any(k.arg in _TOOL_KEYS and not _none(k.value) for k in node.value.keywords):
             t = node.targets[0]
-            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
-                    and any(k.arg in _TOOL_KEYS and not _none(k.value) for k in node.value.keywords):
-                out.setdefault(t.attr, node.value)
+            if prefix and isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                out.setdefault(prefix + t.attr, node.value)
+            elif not prefix and isinstance(t, ast.Name):
+                out.setdefault(t.id, node.value)
     return out
 
 
@@ -86,10 +92,9 @@ def _followups(func, agents: dict, senders: set) -> list[AgentFollowup]:
             target = node.targets[0] if isinstance(node, ast.Assign) else node.target
             call = node.value.value if isinstance(node.value, ast.Await) else node.value
             f = call.func if isinstance(call, ast.Call) else None
-            if isinstance(target, ast.Name) and isinstance(f, ast.Attribute) and f.attr in _RUNS \
-                    and isinstance(f.value, ast.Attribute) and isinstance(f.value.value, ast.Name) \
-                    and f.value.value.id == "self" and f.value.attr in agents:
-                runs[target.id] = (call, agents[f.value.attr])
+            receiver = _receiver(f.value) if isinstance(f, ast.Attribute) and f.attr in _RUNS else None
+            if isinstance(target, ast.Name) and receiver in agents:
+                runs[target.id] = (call, agents[receiver])
     if not runs:
         return []
     derived = _derived(func, set(runs))
@@ -104,6 +109,15 @@ def _followups(func, agents: dict, senders: set) -> list[AgentFollowup]:
         if source is not None:
             out.append(AgentFollowup(node, *runs[source]))
     return out
+
+
+def _receiver(node) -> str | None:
+    """`agent` or `self.agent` for a run's receiver of that form, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return "self." + node.attr
+    return None
 
 
 def _derived(func, results: set[str]) -> dict[str, str]:

@@ -147,8 +147,9 @@ class ToolsChangedMidConversationRule(Rule):
     with no tools) is info, where the section's `{% if %}` is: the two prompts differ from the tool
     block on, so an engine that reuses the previous prompt's prefix (llama.cpp, vLLM) reads the
     conversation after it again at each switch. A block after the conversation is not reported.
-    A method that runs an agent the class builds with `tools=` (`self._agent = create_react_agent(
-    model, tools=tools)`) and sends the messages of that run (`[convert(m) for m in
+    A function that runs an agent built with `tools=` (`self._agent = create_react_agent(model,
+    tools=tools)` in its class, or a name bound so in the module or the function) and sends the
+    messages of that run (`[convert(m) for m in
     result["messages"]]`) in a request of its own with no tools (a structured-output follow-up,
     `params["messages"] = [...]` then `self.call_model(**params)`) is info, at that request: it
     shares no prefix with the run's requests and reads the whole conversation uncached. One that
