@@ -8,9 +8,10 @@ names tools or functions) under `{% if FLAG %}`, before the conversation's end (
 message, or in each message of a role), is rendered here at least twice with `FLAG=` given a
 value that is on in one call and off in another (`tool_calls=True` for the step that may call a
 tool, `tool_calls=None` for the answer; `tools=tools` and `tools=[]`). The two prompts differ from
-the place of the section on: an engine that reuses the longest common prefix of the previous
-prompt (llama.cpp, vLLM, SGLang) re-reads the conversation after it on every switch, which is
-every turn that calls or answers after the other. What the engine caches is not known here.
+the place of the section on: an engine that keeps the previous prompt's state (llama.cpp)
+re-reads the conversation after it on every switch, which is every turn that calls or answers
+after the other, and one that caches prefixes (vLLM, SGLang) re-reads it for the variant that
+was not sent last with this history. What the engine caches is not known here.
 
 The fact: (the literal that writes the section, the character offsets of its `{% if FLAG %}` tag,
 the flag's name, the render calls that turn it on, the render calls that turn it off).
