@@ -126,3 +126,15 @@ def test_a_store_read_put_in_time_order_then_turned_around_is_newest_first_where
 
 def test_time_order_restored_a_reversal_a_caller_asks_for_relevance_and_events_are_not_newest_first():
     assert _report("newest_first_clean.py") == []
+
+
+def test_a_graph_query_walking_back_a_bounded_path_from_the_newest_message_is_a_window_where_the_limit_is():
+    # (Cypher `<-[:NEXT*0..{window}]-()` then `reverse(nodes(p))`: the newest messages of the linked
+    # list, in time order; in a store's `messages` property filled by `.format(window=...)`, and in an
+    # f-string of a `get_messages` read)
+    assert _report("path_queries.py") == [("path_queries.py", "PRM105", "info", 21, 68),
+                                          ("path_queries.py", "PRM105", "info", 34, 96)]
+
+
+def test_an_unbounded_path_a_walk_not_turned_around_and_other_reads_are_not_windows():
+    assert _report("path_queries_clean.py") == []

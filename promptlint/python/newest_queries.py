@@ -16,6 +16,12 @@ not read here; the query's words are the evidence, all in that one function:
 - and a reversal of what it read (`rows.reverse()`, `reversed(rows)`, `rows[::-1]`): the newest
   `k`, turned back into time order, are what it returns.
 
+A graph store's query does both in its text: a path of at most `k` links walked back from the
+newest message, then turned around (Cypher `MATCH p=(last)<-[:NEXT*0..{window}]-() ... UNWIND
+reverse(nodes(p))`, with `k` filled by `.format(window=self._window)` or an f-string): the newest
+`k + 1` messages of the linked list, in time order. A reader is also the `messages` (or `history`)
+property of a message store, the read of LangChain's chat histories and of their kin.
+
 The fact is the node of the limit (the dict value, the `.limit(...)` argument, the `limit=` value,
 or the SQL string), for an info where the window is chosen (the request is not linked).
 """
@@ -36,9 +42,20 @@ _SORT_KEYS = frozenset({"sort", "order", "order_by", "sort_by"})
 _CALL_LIMITS = ("limit", "size", "num_results", "top_k")
 
 
+#: A path of a bounded number of links whose bound is filled in (`*0..{window}`, `*..{k}`).
+BOUNDED_PATH = re.compile(r"\*\s*\d*\s*\.\.\s*\{\s*(\w*)")
+#: The same in a module's text, where the query may be written as adjacent literals split at the
+#: bound (`"...[:NEXT*0.."` then `"{window}]-()..."` on the next line; bounded repetition: linear).
+PATH_TEXT = re.compile(r"\*[ \t]{0,4}\d{0,6}[ \t]{0,4}\.\.(?:[\"'][ \t]{0,4}\n?[ \t]{0,80}[fF]?[\"'])?[ \t]{0,4}\{")
+#: Names of a store's property that reads the conversation back (`history.messages`).
+_READ_PROPERTIES = frozenset({"messages", "history", "chat_history"})
+
+
 def might_hold(source: str) -> bool:
-    """The cheap test before the module's walk: a reversal and a descending order in its text."""
-    return ("reverse" in source or "[::-1]" in source) and TEXT.search(source) is not None
+    """The cheap test before the module's walk: a reversal and a descending order (or a bounded path)
+    in its text."""
+    return ("reverse" in source or "[::-1]" in source) and (TEXT.search(source) is not None
+                                                           or PATH_TEXT.search(source) is not None)
 
 
 def newest_queries(module) -> list[ast.AST]:
@@ -46,8 +63,10 @@ def newest_queries(module) -> list[ast.AST]:
     stores (see the module's docstring), in source order."""
     out: list[ast.AST] = []
     for func, stack in outer_functions(module.tree):  # (a nested function is its own reader or not)
-        if message_reader(func, stack) and _reversed(func):
-            found = _newest_limit(module, func)
+        if message_reader(func, stack):
+            found = _newest_limit(module, func) if _reversed(func) else None
+            if found is None:
+                found = _path_limit(module, func)
             if found is not None:
                 out.append(found)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
@@ -57,7 +76,18 @@ def message_reader(func, stack) -> bool:
     """True for a function that reads a stored conversation (`flow.windows`: named for it, or a
     method of a message store that returns its stored messages or the newest of them)."""
     cls = method_class(stack, func)
-    return reads_conversation(func.name) or reads_stored_messages(func, cls) or reads_newest_stored(func, cls)
+    return reads_conversation(func.name) or reads_stored_messages(func, cls) or reads_newest_stored(func, cls) \
+        or _read_property(func, cls)
+
+
+def _read_property(func, cls) -> bool:
+    """True for a `@property` named for the conversation (`messages`, `history`) of a class that
+    keeps one (its name says so, or the property is annotated to return messages): the read of a
+    message store (`Neo4jMessageHistory.messages`)."""
+    if cls is None or func.name not in _READ_PROPERTIES or not any(
+            isinstance(d, ast.Name) and d.id == "property" for d in func.decorator_list):
+        return False
+    return reads_stored_messages(ast.FunctionDef(name="get", returns=func.returns), cls)
 
 
 def _reversed(func) -> bool:
@@ -93,6 +123,40 @@ def _newest_limit(module, func) -> ast.AST | None:
                                       or _sorted_later(module, func, n)):
                 return limit
     return None
+
+
+def _path_limit(module, func) -> ast.AST | None:
+    """The value that fills the bound of a path walked back from the newest message and turned
+    around in the same query text (`GET.format(window=self._window)` of `"...<-[:NEXT*0..{window}]-()
+    ... reverse(nodes(p))"`; an f-string's value after `..`), or None."""
+    for n in subtree(func):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "format":
+            text = _query_text(module, n.func.value)
+            bound = BOUNDED_PATH.search(text) if text and re.search(r"(?i)\breverse\s*\(", text) else None
+            kw = {k.arg: k.value for k in n.keywords if k.arg}
+            if bound is not None and bound.group(1) in kw and _counted(kw[bound.group(1)]):
+                return kw[bound.group(1)]
+        if isinstance(n, ast.JoinedStr):
+            for i, part in enumerate(n.values[1:], 1):
+                before = n.values[i - 1]
+                if isinstance(part, ast.FormattedValue) and isinstance(before, ast.Constant) \
+                        and re.search(r"\*\s*\d*\s*\.\.\s*$", str(before.value)) and _counted(part.value) \
+                        and any(isinstance(c, ast.Constant) and re.search(r"(?i)\breverse\s*\(", str(c.value))
+                                for c in n.values):
+                    return part.value
+    return None
+
+
+def _query_text(module, node) -> str:
+    """The text of a string literal, or of a module-level name bound once to one (a query constant)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    bound = [s.value for s in module.tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+             and isinstance(s.targets[0], ast.Name) and s.targets[0].id == node.id]
+    return bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Constant) \
+        and isinstance(bound[0].value, str) else ""
 
 
 def _sorted_later(module, func, call) -> bool:

@@ -24,6 +24,7 @@ from .kept_removals import may_hold as kept_removals  # the kept conversation wr
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
+from .newest_queries import PATH_TEXT
 from .summary_heads import REWRITTEN
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
@@ -312,6 +313,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a conversation loaded as its newest turns (PRM105)
     if kept_removals(source):
         return True  # messages a caller names removed from the kept conversation (PRM105)
+    if "reverse" in source and ".." in source and PATH_TEXT.search(source) is not None:
+        return True  # a graph store's conversation read back as its newest messages (PRM105, newest_queries)
     if "filter" in source and any(v in source for v in _REMOVERS) and REMOVES_CHOSEN.search(source) is not None:
         return True  # messages of the conversation chosen by a test handed to a remover (PRM105)
     if "copy(" in source and any(w in source for w in STRIPPED_FIELDS):

@@ -85,8 +85,8 @@ _CUT_MESSAGES = {
                        "differs from the previous request's from the first dropped item on (the trimming is not "
                        "read here: how much it costs is not known); drop old content in steps, well below the bound, "
                        "so the history only changes at a cut"),
-    "newest_queries": ("The stored conversation is read back here as its newest messages only (a query that sorts "
-                       "newest first with this limit, then turned back into time order): once it is longer, the "
+    "newest_queries": ("The stored conversation is read back here as its newest messages only (a query that takes "
+                       "its newest records up to this limit, then turned back into time order): once it is longer, the "
                        "oldest message drops out on every new turn, so the history sent from it never matches the "
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
@@ -140,7 +140,12 @@ class HistoryWindowRule(Rule):
     ## Shapes it recognises
     Finds a conversation history sent as a sliding window of its newest messages
     (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
-    loop until it fits, a newest-first walk that stops at a budget, LangChain's
+    loop until it fits, a newest-first walk that stops at a budget, `messages[k:]` from a start
+    chosen by size: what a function of the tree returns that is handed the list or its token
+    counts and compares sizes or searches a running total, `cut = cutoff(counts, max_tokens)`, an
+    index stepped down in a `while` loop until a size passes a bound, or a walk over its indices
+    that returns the slice under a size test; a start found by what an item is, the last user
+    message, is no window; LangChain's
     `trim_messages(...)` with its default `strategy="last"`, the newest items of a list of messages grown across calls, such as a
     module-level `history` that each call appends to, the newest runs of a conversation grouped
     into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
@@ -235,7 +240,10 @@ class HistoryWindowRule(Rule):
     `k` records newest first and turns them back into time order (`{"size": k, "sort": [{"ts":
     {"order": "desc"}}]}`, `ORDER BY ts DESC LIMIT ?`, `.order_by(T.ts.desc()).limit(k)`,
     `q = FilterQuery(num_results=k)` then `q.sort_by("ts", asc=False)`, also in a history class's
-    `get_recent(top_k)`; then `rows.reverse()`): info, where the limit is. A read that puts the
+    `get_recent(top_k)`; then `rows.reverse()`), or a graph query that walks a path of at most `k`
+    links back from the newest message and turns it around (Cypher `p=(last)<-[:NEXT*0..{window}]-()
+    ... reverse(nodes(p))`, filled by `.format(window=self._window)`, in a store's `messages`
+    property too): info, where the limit is. A read that puts the
     conversation in time order and then turns it around (`sorted(rows, key=<a time>)` then
     `rows.reverse()`) returns it newest first, every new message at its head: info, where it is
     turned.

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic, Related, Severity
 from ..python.tool_switches import (find_dropped_tools, find_forced_filters, find_pushed_tool_changes,
                                     find_tool_switches, find_tools_emptied_at_limit)
+from ..python.agent_followups import find_agent_followups
 from ..python.dropped_methods import find_dropped_in_methods
 from ..python.option_tools import find_option_tools
 from ..python.stored_requests import find_stored_requests
@@ -14,6 +15,7 @@ from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
+from ..python.template_tool_gates import find_template_tool_gates
 from ..python.tool_narrowing import find_narrowed_tools
 from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
@@ -138,6 +140,21 @@ class ToolsChangedMidConversationRule(Rule):
     runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
     chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
     is info, where the set changes: the caller's later requests carry other tools.
+    A chat template written in the code (`env.from_string(T)`, `jinja2.Template(T)`) that renders
+    the conversation (`{% for message in messages %}`) and writes the tool definitions only under a
+    flag (`{% if tool_calls %}` in the system message), rendered by one function with the flag on
+    (the step that may call a tool) and off (`tool_calls=None`, `tools=[]`: the answer, a request
+    with no tools) is info, where the section's `{% if %}` is: the two prompts differ from the tool
+    block on, so an engine that reuses the previous prompt's prefix (llama.cpp, vLLM) reads the
+    conversation after it again at each switch. A block after the conversation is not reported.
+    A function that runs an agent built with `tools=` (`self._agent = create_react_agent(model,
+    tools=tools)` in its class, or a name bound so in the module or the function) and sends the
+    messages of that run (`[convert(m) for m in
+    result["messages"]]`) in a request of its own with no tools (a structured-output follow-up,
+    `params["messages"] = [...]` then `self.call_model(**params)`) is info, at that request: it
+    shares no prefix with the run's requests and reads the whole conversation uncached. One that
+    sends the agent's tools, or only a message picked out of the run (`result["messages"][-1]`), is
+    not reported, nor is one handed options of keys not read (`self.config.model_args`).
     A wrap-up request that re-sends the conversation its function grows through the same callee
     as the loop's requests but with other cache-key options is info (one request's prefix each
     time the conversation ends that way): the tools left out (no `tools=` where the loop passed
@@ -159,11 +176,41 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
+        for gate in find_template_tool_gates(module):
+            yield self._gate(module, gate)
+        for followup in find_agent_followups(module):
+            yield self._followup(module, followup)
         for variant in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]:
             span = module.span(variant.node)
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
                 yield self._variant(module, variant, span)
+
+    def _gate(self, module: "Module", gate) -> Diagnostic:
+        """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
+        span = module.span_of(*gate.tag) if gate.tag is not None else module.span(gate.literal)
+        on = ", ".join(str(c.lineno) for c in gate.on)
+        off = ", ".join(str(c.lineno) for c in gate.off)
+        message = (f"The chat template writes its tool definitions only under `{gate.flag}`, before the end of the "
+                   f"conversation it renders, and this function renders it with `{gate.flag}` on (line {on}) and "
+                   f"off (line {off}): the two prompts of one conversation differ from this section on, so an "
+                   "engine that reuses the previous prompt's prefix reads the conversation after it again at each "
+                   "switch (what the engine caches is not known here); render the tool block the same way for "
+                   "every request of a conversation, or put it after the conversation")
+        related = [Related(module.span(c), f"rendered with `{gate.flag}` on here") for c in gate.on[:2]]
+        related += [Related(module.span(c), f"rendered with `{gate.flag}` off here") for c in gate.off[:3]]
+        return self.diagnostic(message, span, severity=Severity.INFO, related=related)
+
+    def _followup(self, module: "Module", f) -> Diagnostic:
+        """The diagnostic of one `agent_followups.AgentFollowup`: info at the request."""
+        message = (f"This request re-sends the messages of the agent's run (line {f.run.lineno}) without the tools "
+                   f"the agent is built with (line {f.built.lineno}): the agent's requests carried {_FRONT[4:]} so "
+                   "this one shares no prefix with the run's last request and reads the whole conversation "
+                   "uncached, once more per run that takes it (how often it runs and how long the conversation "
+                   "is are not known here); send the agent's tools with it (and `tool_choice=\"none\"`), or ask "
+                   "the agent itself for the final form")
+        related = [Related(module.span(f.run), "the agent's run"), Related(module.span(f.built), "the agent built with tools here")]
+        return self.diagnostic(message, module.span(f.send), severity=Severity.INFO, related=related)
 
     def _variant(self, module: "Module", v, span) -> Diagnostic:
         """The diagnostic of one `tool_variants.ToolVariant`."""

@@ -17,6 +17,7 @@ from .scopes import Thunk, enumerated, target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin
+from .fitted_starts import fitted_start
 from ..walk import subtree
 from .variants import MAX_VARIANTS, dict_variants, merged_dict, one_dict
 from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
@@ -141,7 +142,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             walked = self.walked_window(node, frame, env)  # `xs[max(0, i - w + 1):i + 1]` as `i` walks xs
             if _short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])
-            if walked or _slides(self.slice_start(node, frame, env)) or takes_newest(node):  # its newest messages: a window that moves every turn
+            if walked or _slides(self.slice_start(node, frame, env)) or takes_newest(node) \
+                    or fitted_start(self, node, frame, env):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and conversation.unconfirmed and not isinstance(node.slice, ast.Slice):

@@ -10,6 +10,7 @@ from ...model import replace
 
 from ... import classify
 from ...model import Kind, Segment, Volatility
+from .fitted_starts import fitted_start
 from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, dynamic
 from ..walk import subtree
 
@@ -47,7 +48,7 @@ class WindowsMixin:
             return Alt([self._pieces_cut(o, node, frame) or o for o in base.options], base.span)
         if not (_pieces(base) or _history(base) and isinstance(base, Text)):
             return None
-        if not _slides(node.slice.lower):
+        if not (_slides(node.slice.lower) or fitted_start(self, node, frame, None)):
             return base
         segs = self.text_of(base, frame)
         return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
