@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 import gc
 
-from promptlint.python.walk import node_key, own_nodes, subtree
+from promptlint.python.walk import node_key, own_nodes, subtree, walked_statements
 
 _CODE = "def f(a):\n    x = a + 1\n    return [x.y for x in a if x > 2]\n"
 
@@ -61,3 +61,49 @@ def test_child_nodes_are_those_of_ast_iter_child_nodes():
     for node in ast.walk(tree):
         assert child_nodes(node) == list(ast.iter_child_nodes(node))
     assert [type(n).__name__ for n in child_nodes(ast.parse("a + b", mode="eval").body)] == ["Name", "Add", "Name"]
+
+
+_NESTED = '''
+import a
+class C:
+    x = 1
+    def m(self):
+        try:
+            import b
+            self.c = b
+        except ImportError as exc:
+            self.c = None
+            for i in range(3):
+                if i:
+                    y = lambda: 0
+                else:
+                    self.d = a
+        finally:
+            z = 2
+        match self.c:
+            case None:
+                w = 3
+            case _:
+                with open("f") as f:
+                    self.c = a
+    async def n(self):
+        while True:
+            self.c = b
+        return [v for v in ()]
+def top():
+    self.c = a
+'''
+
+
+def test_walked_statements_are_the_statements_of_ast_walk_in_its_order():
+    # (a finder that keeps the first of several assignments reads them in `ast.walk` order: a
+    # statement under an `except` handler or a `match` case comes at its own depth)
+    tree = ast.parse(_NESTED)
+    expected = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+    got = walked_statements(tree)
+    assert [n for n in got if isinstance(n, ast.stmt)] == expected
+    assert got[0] is tree
+    assert {type(n) for n in got if not isinstance(n, ast.stmt)} == {ast.Module, ast.ExceptHandler, ast.match_case}
+    # by depth: the class body and `top`'s (4, 29), the `try`, `finally` and `while` bodies (8, 17, 26),
+    # the handler's and the cases' bodies (10; 20, 23), the loop's `if` branches (13, 15)
+    assert [n.lineno for n in got if isinstance(n, ast.Assign)] == [4, 29, 8, 17, 26, 10, 20, 23, 13, 15]

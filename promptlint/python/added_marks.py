@@ -27,6 +27,7 @@ import ast
 
 from .gated_markers import module_functions, naming, own_callee
 from .markers import MARKER_KEYS, words_of
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MIN_PLACES = 3
@@ -73,7 +74,7 @@ def added_marks(module, project) -> list[tuple[ast.AST, int]]:
 
 def _hands_on(func, params: list[str]) -> bool:
     """True when a parameter is passed to a call, is the receiver of a method call or is returned."""
-    for n in ast.walk(func):
+    for n in subtree(func):
         if isinstance(n, ast.Call):
             if any(isinstance(a, ast.Name) and a.id in params for a in (*n.args, *(k.value for k in n.keywords))):
                 return True
@@ -88,7 +89,7 @@ def _helpers(module, cls, func) -> list:
     """The functions of the module and methods of `cls` that `func` calls by name, each once."""
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)} if cls is not None else {}
     out: dict[int, ast.AST] = {}
-    for n in ast.walk(func):
+    for n in subtree(func):
         if not isinstance(n, ast.Call):
             continue
         callee = own_callee(module, methods, n)
@@ -101,7 +102,7 @@ def _writes(func):
     """(the name written, the node) for each place `func` writes a breakpoint: an assignment whose
     value holds a dict display with a breakpoint key (by its target's root name), an assignment to
     a breakpoint key (by its object's root name), a `return` of such a display."""
-    for n in ast.walk(func):
+    for n in subtree(func):
         if isinstance(n, ast.Assign):
             for t in n.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value in MARKER_KEYS:
@@ -129,7 +130,7 @@ def _root(node) -> str:
 def _reads(func) -> bool:
     """True when `func` reads a breakpoint key (a test, `.get`, a subscript read) or calls a
     function named to count or strip breakpoints."""
-    for n in ast.walk(func):
+    for n in subtree(func):
         if isinstance(n, ast.Compare) and any(isinstance(s, ast.Constant) and s.value in MARKER_KEYS
                                               for s in (n.left, *n.comparators)):
             return True

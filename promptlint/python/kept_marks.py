@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from .. import classify
 from .gated_markers import module_functions, naming
 from .markers import MARKER_KEYS, words_of
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor)
@@ -120,7 +121,7 @@ def _marker_writes(func):
     `x.update(...)` / `x.setdefault(...)` of a breakpoint key, `x.append(...)` / `x.extend(...)` /
     `x += [...]` of a marked block or message (it adds items to `x`: a marked message added to a
     list is its newest)."""
-    for node in ast.walk(func):
+    for node in subtree(func):
         if isinstance(node, ast.Assign):
             for t in node.targets:
                 if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant):
@@ -156,7 +157,7 @@ class _Scope:
         self.params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
         self.assigned: dict[str, list] = {}
         self.loops: dict[str, list] = {}
-        for node in ast.walk(func):
+        for node in subtree(func):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     if isinstance(t, ast.Name):

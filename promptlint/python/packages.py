@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .. import reads, source
+from .walk import nodes_under
 
 MAX_TREE_FILES = 20_000  # a folder with more Python files is not a package tree (a home, a disk)
 _SKIP = ("node_modules", "__pycache__", "venv", "site-packages")
@@ -169,11 +170,12 @@ def marker_uses(text: str) -> tuple[bool, bool]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return True, True
-    docs = {id(body[0].value) for node in ast.walk(tree)
+    nodes = nodes_under(tree)  # (one walk for both passes)
+    docs = {id(body[0].value) for node in nodes
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
             and (body := node.body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)}
     names = writes = False
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Dict):
             writes = writes or any(isinstance(k, ast.Constant) and _is_marker(k.value) for k in node.keys)
         elif isinstance(node, ast.Assign):

@@ -16,6 +16,8 @@ import ast
 import re
 from functools import lru_cache
 
+from .walk import statements
+
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
@@ -124,7 +126,7 @@ def _imported_methods(tree: ast.Module, methods) -> frozenset[str]:
     found = getattr(tree, "_sdk_imports", None)
     if found is None:
         known = set(methods)
-        found = frozenset(a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+        found = frozenset(a.asname or a.name for n in statements(tree) if isinstance(n, ast.ImportFrom) and n.module
                           for a in n.names if a.name in known)
         tree._sdk_imports = found
     return found

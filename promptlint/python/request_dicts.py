@@ -19,6 +19,7 @@ from .flow.text import const_str
 from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping, Seq
 from .layout import dict_entries
+from .walk import subtree
 
 #: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
 #: with one list there are one request, whatever system prompt or options each branch sets.
@@ -79,7 +80,7 @@ def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
     local = _bound(func)
     if node.id == param:
         return param not in local
-    binds = [n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+    binds = [n for n in subtree(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
              and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
     if len(binds) != 1 or not isinstance(binds[0], (ast.Assign, ast.AnnAssign)) or binds[0].value is None:
         return False
@@ -95,7 +96,7 @@ def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
 
 def _bound(func) -> set[str]:
     """The names `func` binds by assignment (its parameters aside)."""
-    return {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return {n.id for n in subtree(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _params(func) -> set[str]:
@@ -135,7 +136,7 @@ def _options_only(builder, node: ast.expr, frame) -> bool:
     a system prompt, tools or a `cache_control`."""
     func = getattr(frame, "func", None)
     if isinstance(node, ast.Name) and isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        binds = [n for n in ast.walk(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
+        binds = [n for n in subtree(func) if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr))
                  and any(isinstance(t, ast.Name) and t.id == node.id for t in _targets(n))]
         if len(binds) != 1 or isinstance(binds[0], ast.AugAssign) or binds[0].value is None:
             return False

@@ -22,6 +22,7 @@ from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
 from .scopes import Frame, Thunk
 from .wrapped import wrapped_at
+from ..walk import nodes_under
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, is_none, most_volatile
 
 
@@ -439,7 +440,7 @@ def _render_spans(fn: Func) -> set:
     """The spans of the render calls in a function's own body (`template.render(context)`)."""
     cached = getattr(fn.node, "_render_spans", None)
     if cached is None:
-        cached = {fn.module.span(n) for n in ast.walk(fn.node) if isinstance(n, ast.Call)
+        cached = {fn.module.span(n) for n in nodes_under(fn.node) if isinstance(n, ast.Call)
                   and isinstance(n.func, ast.Attribute) and n.func.attr in _RENDERS}
         fn.node._render_spans = cached
     return cached

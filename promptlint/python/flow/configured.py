@@ -23,7 +23,7 @@ import ast
 from ... import classify
 from ...model import Kind, Volatility
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic
-from ..walk import block_statements, subtree
+from ..walk import block_statements, statements, subtree
 
 _INIT = ("__init__", "__post_init__", "model_post_init")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -95,7 +95,7 @@ def written_in_module(tree: ast.AST, attr: str) -> bool:
 def _writes(node, in_init: bool, local: set, out: set) -> None:
     for child in block_statements(node):  # (what assigns or deletes, and what defines a function, is a statement)
         if isinstance(child, _FUNCS):
-            made = {t.id for n in subtree(child) if isinstance(n, ast.Assign) for t in n.targets
+            made = {t.id for n in statements(child) if isinstance(n, ast.Assign) for t in n.targets
                     if isinstance(t, ast.Name)}
             _writes(child, in_init or child.name in _INIT, made, out)
             continue

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..walk import subtree
+from ..walk import walked_statements
 
 
 @dataclass
@@ -147,7 +147,7 @@ def module_attributes(module) -> dict[str, str]:
         source = module.source
         if "self." in source and any(f"import {n}" in source or f"from {n}" in source for n in SDK_ROOTS):
             other: set[str] = set()
-            nodes = subtree(module.tree)
+            nodes = walked_statements(module.tree)  # (imports and assignments: statements, in `ast.walk` order)
             imported = set(module.imports) | {(a.asname or a.name).split(".")[0] for n in nodes
                                               if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
             for node in nodes:

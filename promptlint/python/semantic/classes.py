@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from ..module import Module
+from ..walk import statements
 
 #: Cheap test of a module's text before its classes are read.
 _TEXT = re.compile(r"Cache\b|Cache\(|cache", re.M)
@@ -77,7 +78,7 @@ def defined_caches(module: Module) -> list[DefinedCache]:
     if not might_hold(module.source):
         return []
     out = []
-    for node in ast.walk(module.tree):
+    for node in statements(module.tree):  # (classes are statements; sorted below)
         if isinstance(node, ast.ClassDef) and "cache" in words(node.name):
             found = _read(node)
             if found is not None:
