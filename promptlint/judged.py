@@ -58,20 +58,6 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     return out
 
 
-def _rendered(layouts: list[PromptLayout]) -> set[str]:
-    """The template files (names) that a `python-constant` candidate renders with a value from
-    Python in one of their placeholders (a segment at the placeholder, `origin` at the `render(...)`
-    argument): a function returning the rendered prompt (`return [..., {"role": "user", "content":
-    TEMPLATE.render(func_desc=row["func_desc"])}]`) reads the template as a call that sends it
-    does, knowing its fills and where its text goes; the template alone, its values judged by
-    their names, is no second prompt. A candidate holding a template's text with no fill from
-    Python (read as written) does not count."""
-    return {s.span.filename for lt in layouts if lt.source == "python-constant"
-            for _, _, _, s in lt.segments()
-            if not s.is_static and s.span is not None and s.origin is not None
-            and s.span.filename in lt.templates and s.origin.filename != s.span.filename}
-
-
 def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
     """The ids (`id(layout)`) of the text candidates (no conversation in them) whose every dynamic
     segment (by span, at least one) another candidate holds, in one run, along with more text: a part of a larger prompt the code builds
@@ -119,6 +105,20 @@ def holders(layout: PromptLayout, layouts: Iterable[PromptLayout]) -> list[Promp
     return [lt for lt in candidates if lt is not layout
             and own <= {s.span for _, _, _, s in lt.segments() if not s.is_static and s.span is not None}
             and id(lt) not in _held_by_larger(candidates)]
+
+
+def _rendered(layouts: list[PromptLayout]) -> set[str]:
+    """The template files (names) that a `python-constant` candidate renders with a value from
+    Python in one of their placeholders (a segment at the placeholder, `origin` at the `render(...)`
+    argument): a function returning the rendered prompt (`return [..., {"role": "user", "content":
+    TEMPLATE.render(func_desc=row["func_desc"])}]`) reads the template as a call that sends it
+    does, knowing its fills and where its text goes; the template alone, its values judged by
+    their names, is no second prompt. A candidate holding a template's text with no fill from
+    Python (read as written) does not count."""
+    return {s.span.filename for lt in layouts if lt.source == "python-constant"
+            for _, _, _, s in lt.segments()
+            if not s.is_static and s.span is not None and s.origin is not None
+            and s.span.filename in lt.templates and s.origin.filename != s.span.filename}
 
 
 def _unfilled(seg) -> bool:
