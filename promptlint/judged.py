@@ -27,13 +27,14 @@ BODY_API = "messages (a request body returned)"
 def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     """The layouts that no other layout of `layouts` supersedes, in their order: every layout
     except a template or config prompt that a Python call renders (it is among the call's
-    `templates`), a layout another names in `supersedes`, and a `python-constant` candidate whose
+    `templates`, or a candidate's that renders it with values from Python: `_rendered`), a layout
+    another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
     tools list, that lies in a function read to build a send site's tools, or, for a request body
     a function returns, in a function read to build a send site's request, and a copy of a
     candidate's text that another function returns (`copies`)."""
     layouts = list(layouts)
-    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates}
+    linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates} | _rendered(layouts)
     covered = {c for lt in layouts for c in lt.supersedes}
     sent = {s.span for lt in layouts if lt.source == "python-call" for _, _, _, s in lt.segments()
             if s.span and not _unfilled(s)}
@@ -218,6 +219,20 @@ def holders(layout: PromptLayout, layouts: Iterable[PromptLayout]) -> list[Promp
     return [lt for lt in candidates if lt is not layout
             and own <= {s.span for _, _, _, s in lt.segments() if not s.is_static and s.span is not None}
             and id(lt) not in _held_by_larger(candidates)]
+
+
+def _rendered(layouts: list[PromptLayout]) -> set[str]:
+    """The template files (names) that a `python-constant` candidate renders with a value from
+    Python in one of their placeholders (a segment at the placeholder, `origin` at the `render(...)`
+    argument): a function returning the rendered prompt (`return [..., {"role": "user", "content":
+    TEMPLATE.render(func_desc=row["func_desc"])}]`) reads the template as a call that sends it
+    does, knowing its fills and where its text goes; the template alone, its values judged by
+    their names, is no second prompt. A candidate holding a template's text with no fill from
+    Python (read as written) does not count."""
+    return {s.span.filename for lt in layouts if lt.source == "python-constant"
+            for _, _, _, s in lt.segments()
+            if not s.is_static and s.span is not None and s.origin is not None
+            and s.span.filename in lt.templates and s.origin.filename != s.span.filename}
 
 
 def _unfilled(seg) -> bool:

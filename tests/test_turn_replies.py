@@ -123,3 +123,40 @@ def test_a_response_message_read_in_each_sdk_shape(tmp_path):
     '''
     found = [reads_reply(probe(tmp_path, source, index=i).value, []) for i in range(7)]
     assert found == [True, True, True, True, False, False, False]
+
+
+def test_tool_results_a_loop_appends_after_the_reply_are_this_turns_own():
+    """looped_results.py: `for call in ...tool_calls: messages.append({"role": "tool", "content":
+    json.dumps(result)})` after the reply, the send not in the loop. Before this change the
+    follow-up's `json.dumps(result)` was a PRM201 warning "in the conversation history" and its
+    user message was the first turn re-sent on every pass (per-conversation)."""
+    report = api.check([FIXTURES / "looped_results.py"], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value) for d in report.diagnostics] == [("PRM301", "info"), ("PRM301", "info")]
+    follow_up = max(report.prompts, key=lambda lt: lt.site.start.row)
+    assert roles(follow_up) == ["tools", "system", "user", "history", "history"]
+    assert follow_up.newest_user == 2 and turn_start(follow_up) == 3 and not replays_history(follow_up)
+    assert [s.volatility.value for _, _, _, s in follow_up.segments() if s.expr == "question"] == ["per-request"]
+
+
+CHAT_LOOP = '''
+import json
+from openai import OpenAI
+client = OpenAI()
+SYSTEM = "You answer questions about the weather."
+def chat(question: str, ask):
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": question}]
+    response = client.chat.completions.create(model="gpt-4.1", messages=messages)
+    messages.append(response.choices[0].message)
+    while True:
+        messages.append({"role": "user", "content": ask()})
+        response = client.chat.completions.create(model="gpt-4.1", messages=messages)
+        messages.append(response.choices[0].message)
+'''
+
+
+def test_a_loop_that_appends_user_messages_after_the_reply_grows_the_history(tmp_path):
+    """A chat loop appends the next turns after the first reply: what it appends is the
+    conversation, and the first turn is re-sent on every pass (unchanged)."""
+    in_loop = sent(layouts(tmp_path, CHAT_LOOP))[1]
+    assert roles(in_loop) == ["system", "user", "history", "history"]
+    assert in_loop.newest_user is None and turn_start(in_loop) is None and replays_history(in_loop)

@@ -159,7 +159,7 @@ class LayoutBuilder(ToolParts):
                 written = [sometimes(i) for i in head.items]
                 marks = tuple(dict.fromkeys(mk for v in grown for mk in v.markers))
                 return self._looped(replace(head, items=written + items, repeated=True, head=len(written),
-                                            markers=marks), frame, template), None
+                                            markers=marks), frame, template)
         if grown and all(isinstance(v, Seq) for v in grown) and any(v.repeated for v in grown):
             # a list grown in a loop by branches (`if m.role == "tool": out.append(...) else: ...`)
             items = list({id(x): x for v in grown for x in v.items}.values())
@@ -173,7 +173,7 @@ class LayoutBuilder(ToolParts):
                 return [self.part("user", value, frame, None, template)], 0
             return [Part("history", [history_seg(value, getattr(value, "span", None), expr_of(value))])], None
         if value.repeated and value.head:
-            return self._looped(value, frame, template), None
+            return self._looped(value, frame, template)
         if value.repeated:
             return [self.history_part(value, frame)], None
         if value.markers:
@@ -210,18 +210,36 @@ class LayoutBuilder(ToolParts):
         turn = turn_replies.newest_before_reply(parts, results)
         return parts, newest if turn is None else turn
 
-    def _looped(self, value: Seq, frame, template: bool) -> list[Part]:
+    def _looped(self, value: Seq, frame, template: bool) -> tuple[list[Part], int | None]:
         """Messages written before a loop that appends to them: those first, then the history;
-        the first turn is re-sent on every pass of the loop."""
-        head, _ = self.message_parts(Seq(value.items[:value.head], value.span), frame, template)
+        the first turn is re-sent on every pass of the loop. When the messages before the loop
+        end with the model's reply of this turn after its user message (`Part.reply`: the loop
+        appends the results of the reply's tool calls), what the loop appends is this turn's own
+        (after the reply: prefix.py, `turn_start`), and that user message is the newest, as
+        `message_parts` finds it."""
+        head, newest = self.message_parts(Seq(value.items[:value.head], value.span), frame, template)
+        tail = Seq(value.items[value.head:], value.span, repeated=True, markers=value.markers)  # set on its items
+        if newest is not None and newest + 1 < len(head) and head[newest + 1].reply \
+                and all(self._turn_own(item, frame) for item in tail.items):
+            return head + [self.history_part(tail, frame)], newest
         for part in head:
             if part.role in ("user", "assistant", "tool"):
                 part.segments = [replace(s, volatility=Volatility.PER_CONVERSATION,
                                          evidence="the first turn, re-sent on every pass of the loop")
                                  if not s.is_static and s.volatility is Volatility.PER_REQUEST else s
                                  for s in part.segments]
-        tail = Seq(value.items[value.head:], value.span, repeated=True, markers=value.markers)  # set on its items
-        return head + [self.history_part(tail, frame)]
+        return head + [self.history_part(tail, frame)], None
+
+    def _turn_own(self, item, frame) -> bool:
+        """True for a message a loop appends after the reply that belongs to the same turn: a tool
+        result (a `tool` or `function` message, a user message of tool results) or a reply; not a
+        user message (a chat loop's next turn) nor a message we cannot read."""
+        role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
+        if role in ("tool", "function"):
+            return True
+        if role == "user":
+            return turn_replies.holds_tool_results(content)
+        return role is not None and turn_replies.is_reply(item, role, content, self.sites)
 
     def _spread(self, item: Spread, frame, template: bool) -> list[Part]:
         inner = item.value
