@@ -11,6 +11,7 @@ import base64
 import gzip
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from importlib import resources
@@ -194,8 +195,10 @@ def test_contract_on_the_demo(monkeypatch):
 
 
 def test_stdout_is_only_json(project):
+    # the checkout under test, not whichever promptlint the interpreter has installed
+    env = {**os.environ, "PYTHONPATH": str(DEMO.parent.parent)}
     proc = subprocess.run([sys.executable, "-m", "promptlint", "check", ".", "--output-format", "json"],
-                          capture_output=True, text=True, cwd=project, timeout=120)
+                          capture_output=True, text=True, cwd=project, timeout=120, env=env)
     assert proc.returncode == 1, proc.stderr
     report = json.loads(proc.stdout)  # the whole of stdout
     check_report(report)
