@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 from ...model import replace
-from ...classify import MCP_LISTING
+from ...classify import MCP_LISTING, WALK_LISTS
 from ...model import Anchor, Kind, Segment, Volatility
 from .paths import PathsMixin
 from .hashing import seed_free_set
@@ -241,6 +241,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         detail = (("source", src.evidence),)
         if src.evidence == MCP_LISTING:  # MCP `Tool` objects have no `<`: sorted by their name
             detail += (("key", "lambda tool: tool.name"),)
+        elif src.evidence == WALK_LISTS:  # os.walk's lists of names: str
+            detail += (("items", "str"),)
         return replace(src, span=span, expr=m.code(iter_node), origin=None if origin == span else origin,
                        anchor=Anchor(span, "iterable", detail, m.digest), fix=None)
 
