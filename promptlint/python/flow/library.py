@@ -89,6 +89,15 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
         return ev.eval(args[0], frame, env) if args else Seq([], m.span(node))
     name = qual.rsplit(".", 1)[-1]
     drawn = per_call(ev, args[0], frame, env) if args else None
+    if drawn is not None and drawn.kind is Kind.USER_INPUT:
+        # the user's input, or data fetched with it (`set(c.name for c in db.run(query).columns)`): new
+        # content on every request, but the same request again (a replay, a retry in another worker)
+        # gets the same elements in another order: its elements, in the set's order (fixed at the call)
+        seg = Segment(span=m.span(node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.PER_PROCESS,
+                      expr=m.code(node), evidence=f"`{name}(...)`: iteration order depends on the hash seed")
+        seg = replace(seg, anchor=Anchor(seg.span, "iterable", (("source", seg.evidence),), m.digest))
+        element = Text([replace(drawn, origin=drawn.origin or drawn.span, anchor=None, fix=None)])
+        return Seq([element], m.span(node), repeated=True, node=node, unordered=seg)
     if drawn is not None:  # a set of what changes on every call (`set(r["tag"] for r in random.sample(rs, 5))`)
         return Text([replace(drawn, span=m.span(node), expr=m.code(node), origin=drawn.origin or drawn.span,
                              anchor=None, fix=None)])
