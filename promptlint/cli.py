@@ -576,7 +576,7 @@ def _minimum_note(row) -> str:
     """What `models` says of a profile row's cacheable minimum: its token count, that the model
     caches no prompt, or that its minimum is not published (the row's `source` says where from)."""
     if not row.caching_supported:
-        return "no prompt caching"
+        return row.no_caching
     if row.min_cacheable_tokens:
         return f"minimum {row.min_cacheable_tokens:,} tokens"
     if row.increment_tokens == 1:

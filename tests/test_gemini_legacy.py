@@ -49,3 +49,21 @@ def test_explain_says_a_model_without_a_system_instruction_holds_no_prompt():
     lines = describe(unread_calls(module, 5), "unread_model.py")
     assert lines[1] == ("  a `GenerativeModel(...)` holds prompt text only with `system_instruction=`; the requests "
                         "of the model it builds are read at its `generate_content` and `start_chat(...).send_message` calls")
+
+
+def test_a_model_family_without_implicit_caching_gets_a_note_whether_the_send_is_read_or_not():
+    # (main: a warning "processed uncached on every request" although the model table says the
+    # family caches no request prefix; Gemini 1.5 and 2.0 have explicit context caches only)
+    for name, row in (("old_model_send.py", 7), ("old_model_built.py", 8)):
+        [finding] = _report(name).diagnostics
+        assert (finding.code, finding.severity.value, finding.span.start.row) == ("PRM102", "info", row)
+        assert ("at token 3 of this prompt, in the system prompt: "
+                "nothing of this request is cached today (this model has no implicit caching, only explicit "
+                "context caches); once it is, the 2,402 static tokens after it") in finding.message
+
+
+def test_the_model_table_names_what_caching_gemini_1_5_lacks():
+    from promptlint.profiles import lookup
+    profile, _ = lookup("google", "gemini-1.5-flash")
+    assert (profile.caching_supported, profile.no_caching) == (False, "no implicit caching, only explicit context caches")
+    assert "https://ai.google.dev/gemini-api/docs/caching" in profile.source
