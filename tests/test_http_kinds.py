@@ -1,6 +1,8 @@
 """What is not a prompt: a body with `instructions` posted to a URL whose host the code writes and
 whose path is not the Responses API's (a Zapier action, crewai-tools' zapier_adapter) is another
-service's request; a Jinja template that renders a grammar for constrained decoding
+service's request; Python that generates the source of a tokenizer's chat template (Jinja that
+singles out the system message, mistral-common's template generator) is not prompt text; a Jinja
+template that renders a grammar for constrained decoding
 (`base_grammar.lark.jinja`, mistral-common) is not text the model reads. A Responses body posted to
 `/responses`, or to a URL the code does not write, is still read. Fixtures under fixtures/http_kinds/."""
 from __future__ import annotations
@@ -35,3 +37,9 @@ def test_a_template_that_renders_a_grammar_is_not_a_prompt(tmp_path):
     assert file_kind(Path("prompts/system.md.j2")) == "template"
     shutil.copytree(FIXTURES / "grammar", tmp_path / "grammar")
     assert _prompts(tmp_path / "grammar") == []
+
+
+def test_python_that_generates_a_chat_templates_source_is_not_a_prompt(tmp_path):
+    # (main: `_generate_system_prompt_handling` was a prompt, its Jinja source drawn as a system part)
+    shutil.copytree(FIXTURES / "chat_template", tmp_path / "chat_template")
+    assert _prompts(tmp_path / "chat_template") == []

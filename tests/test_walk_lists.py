@@ -44,3 +44,17 @@ def test_fix_sorts_the_walk_and_the_names_and_nothing_remains(tmp_path):
     assert "for root, _, files in sorted(os.walk(directory))" in text and "for filename in sorted(files)" in text
     text = (tmp_path / "loop.py").read_text()
     assert "for root, dirs, files in sorted(os.walk(directory)):" in text and "for name in sorted(files):" in text
+
+
+def test_explain_says_a_tool_result_is_drawn_by_its_order_alone(monkeypatch, tmp_path):
+    # (main: "static prefix is empty: the prompt starts with dynamic content", though the tool's
+    # result starts with the static "File paths:"; only its order is recorded)
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    shutil.copy(FIXTURES / "comprehension.py", tmp_path / "comprehension.py")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "comprehension.py:11", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("           -- a tool's result: only the iteration that orders it is drawn, not its text")
+    assert not any("static prefix is empty" in line for line in lines)
