@@ -117,6 +117,10 @@ UNORDERED_METHODS = {"iterdir": "directory listing order", "glob": "directory li
                      "rglob": "directory listing order",
                      # an MCP server lists its tools in its own order (PRM203 in docs/rules.md)
                      "list_tools": "an MCP server's listing order"}
+#: The evidence of the folder and file names `os.walk` lists for each folder (`for root, dirs, files in
+#: os.walk(d)`): each list comes in file-system order, whether or not the walk itself is sorted
+#: (`sorted(os.walk(d))` orders the folders, not the names inside each one).
+WALK_LISTS = "a folder's names in os.walk's listing order"
 #: The evidence of a tools listing (its elements are tools, whatever the names around them).
 MCP_LISTING = UNORDERED_METHODS["list_tools"]
 #: The evidence of a tools registry that coroutines run at once fill as each completes

@@ -266,7 +266,7 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
     if not exact:
         notes.append(f"estimated as {_ratio(profile).value:g} x the o200k count")
     if not profile.caching_supported:
-        notes.append("no prompt caching for this model family")
+        notes.append(f"{profile.no_caching} for this model family")
     elif profile.min_cacheable_tokens is None and profile.increment_tokens <= 1:
         notes.append("minimum cacheable length not documented")
     return {

@@ -263,7 +263,10 @@ class Impact:
         some = self.static_after >= MIN_STATIC_AFTER
         note = self.static_after >= INFO_STATIC_AFTER
         if not self.sized:
-            return self._fragment_severity(some)
+            judged = self._fragment_severity(some)
+            # the model the code names caches nothing of a request today (a family with no implicit
+            # caching): what it costs is at most a note, as for a whole request (`_sized_severity`)
+            return Severity.INFO if judged is not None and self.dormant else judged
         judged = self._sized_severity(some, note)
         if self.complete or judged is Severity.WARNING:
             return judged
@@ -365,7 +368,7 @@ class _Geometry:
         shareable prefix, cut at the last breakpoint inside it on an opt-in API."""
         lay = self.layout
         if not profile.caching_supported:
-            return self.end, "this model has no prompt caching", False
+            return self.end, f"this model has {profile.no_caching}", False
         if profile.opt_in and own and lay.auto_cache is None:
             if lay.history_marker is not None:
                 # a statement marks a block that may be a message of the history after the last

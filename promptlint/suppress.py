@@ -2,7 +2,7 @@
 
 Forms (ruff and flake8 conventions):
 
-- Python: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`, bare `# noqa`; for the whole file
+- Python: `# promptlint: ignore[PRM102]`, `# noqa: PRM102`; for the whole file
   `# promptlint: file-ignore[PRM102]`.
 - Jinja (`.j2`, `.jinja`, `.jinja2`): `{# promptlint: ignore[PRM102] #}`, `{# noqa: PRM102 #}`,
   `{# promptlint: file-ignore[PRM102] #}`.
@@ -16,9 +16,12 @@ Forms (ruff and flake8 conventions):
   comment cannot go inside it.
 - Codes are codes (`PRM102`), prefixes (`PRM1`, as flake8) or rule names; several are separated by
   commas or spaces. `ignore` and `file-ignore` without `[...]` cover every rule.
-- A bare `# noqa` covers every rule (as ruff). `# noqa` lists are shared with other linters: codes
-  that do not start with `PRM` are left alone, a list without any is not ours, and a bare `# noqa`
-  is never reported as unused.
+- A comment at the end of a line covers that line only (as ruff's `# noqa`), also when the finding
+  is on the next line: put it alone on the line above to cover that one.
+- A bare `# noqa` is another linter's (long prompt lines often carry one for a line-length check,
+  and it would hide their cache findings): it covers no promptlint rule, whatever else the file
+  holds, and is never reported as unused. `# noqa` lists are shared with other linters: codes that
+  do not start with `PRM` are left alone, and a list without any is not ours.
 - Only real comments count: text inside a Python string, a YAML scalar or a TOML string is prompt
   text, not a directive.
 - Plain prompt files have no comment syntax: every line is sent to the model, so a line
@@ -225,6 +228,8 @@ def _directives(kind: str, comment: str) -> Iterator[tuple]:
 
 def _directive(m: re.Match, group: str, directive: str):
     raw = m.group(group)
+    if raw is None and directive == "noqa":
+        return None  # a bare `# noqa`: another linter's (the module docstring)
     if raw is None:
         return (m.start(), m.end(), directive, None, None, None, ())
     listed = codes = _split(raw)

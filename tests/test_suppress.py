@@ -75,11 +75,13 @@ i = f"now {datetime.datetime.now()}"
 def test_python_line_suppressions():
     diagnostics = [diag("a.py", r) for r in range(2, 12) if r != 3]
     kept, used = run({"a.py": PY}, diagnostics)
-    # f (other linter's noqa), h (other code) and i (no comment) stay
-    assert rows(kept) == [("a.py", 8, "PRM102"), ("a.py", 10, "PRM102"), ("a.py", 11, "PRM102")]
+    # e (a bare noqa: another linter's, as the README says; main: it covered every rule when the
+    # file held another directive, and nothing otherwise), f (other linter's noqa), h (other code)
+    # and i (no comment) stay
+    assert rows(kept) == [("a.py", 7, "PRM102"), ("a.py", 8, "PRM102"), ("a.py", 10, "PRM102"), ("a.py", 11, "PRM102")]
     assert sorted((s.row, s.directive, tuple(sel)) for s, sel in used.items()) == [
         (2, "promptlint", ("PRM102",)), (3, "promptlint", ("PRM102",)),
-        (5, "noqa", ("PRM102",)), (6, "noqa", ("PRM1",)), (7, "noqa", ("*",)),
+        (5, "noqa", ("PRM102",)), (6, "noqa", ("PRM1",)),
         (9, "promptlint", ("timestamp-in-prefix",)),
     ]
 
@@ -88,6 +90,19 @@ def test_trailing_comment_does_not_cover_next_line():
     text = 'a = 1  # noqa: PRM102\nb = f"{now()}"\n'
     kept, _ = run({"a.py": text}, [diag("a.py", 2)])
     assert rows(kept) == [("a.py", 2, "PRM102")]
+
+
+def test_the_readme_and_ci_guide_say_where_a_comment_covers():
+    # (main: the README said "on the line or the line above", which a comment at the end of the
+    # line above does not do, as ruff's noqa; docs/ci.md said only the own-line form)
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    readme = " ".join((root / "README.md").read_text().split())
+    assert ("at the end of its line (as ruff's `# noqa`: a comment there covers that line only, not the next "
+            "one) or alone on the line above it") in readme
+    ci = " ".join((root / "docs" / "ci.md").read_text().split())
+    assert ("A comment at the end of a line covers that line only (as ruff's `# noqa`, not the next line); "
+            "a comment on its own line covers the next line.") in ci
 
 
 def test_own_line_comment_skips_blank_and_comment_lines():

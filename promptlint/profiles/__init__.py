@@ -58,6 +58,13 @@ class Profile:
     default: bool = False
     source: str = ""
     notes: str = ""
+    uncached: str = ""  # of a row with `caching_supported = false`: what caching it lacks, in words
+
+    @property
+    def no_caching(self) -> str:
+        """What messages say of a family that caches no request prefix: the row's `uncached`
+        wording ("no implicit caching ..."), else "no prompt caching"."""
+        return self.uncached or "no prompt caching"
 
     @property
     def opt_in(self) -> bool:
@@ -76,7 +83,7 @@ class Profile:
         that the model caches no prompt, or that its minimum is not published (`source` says
         where the figures come from)."""
         if not self.caching_supported:
-            return "no prompt caching"
+            return self.no_caching
         if self.min_cacheable_tokens:
             return f"minimum {self.min_cacheable_tokens:,} tokens"
         if self.increment_tokens == 1:
@@ -115,7 +122,7 @@ DEFAULT_TARGETS: tuple[Target, ...] = (
 _INT_FIELDS = {"min_cacheable_tokens", "increment_tokens", "max_breakpoints"}
 _FLOAT_FIELDS = {"read_price_multiplier", "write_price_multiplier", "long_ttl_write_price_multiplier"}
 _BOOL_FIELDS = {"automatic", "caching_supported", "default"}
-_STR_FIELDS = {"provider", "name", "family", "tokenizer", "long_ttl", "default_ttl", "source", "notes"}
+_STR_FIELDS = {"provider", "name", "family", "tokenizer", "long_ttl", "default_ttl", "source", "notes", "uncached"}
 _KEY_ALIASES = {  # older names of the two price fields, still accepted in user overrides
     "cached_input_price_multiplier": "read_price_multiplier",
     "cache_write_price_multiplier": "write_price_multiplier",

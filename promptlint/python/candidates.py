@@ -254,12 +254,19 @@ def text_layout(finder, node, segs: list[Segment], span, role: str = "system", l
         return None
     if _MARKUP_PAGE.match(next((s.text for s in segs if s.is_static and s.text.strip()), "")):
         return None  # a web page or its style sheet (`renderer.style + render_tape(...)`), not prompt text
+    if _CHAT_TEMPLATE.search("".join(s.text for s in segs if s.is_static)):
+        return None  # the source of a tokenizer's chat template (`_generate_system_prompt_handling`), not prompt text
     return finder.b.add(node, "python-constant", None, None, None, [Part(role, segs, span=span)])
 
 
 #: The start of an HTML page or of its style or script block: text a function named for prompts
 #: may well return (`render_tape_with_prompts`), which no model is sent.
 _MARKUP_PAGE = re.compile(r"\s*<(?:!doctype\b|html\b|head\b|body\b|style\b|script\b)", re.IGNORECASE)
+#: A Jinja statement that branches on a message being the system message (`{%- if messages[0]['role']
+#: != 'system' %}`, `{%- elif message.role == 'system' %}`): the source of a chat template, which formats
+#: every message of a conversation for a tokenizer (mistral-common's template generator), not text a
+#: model is sent; a prompt that writes the conversation into its text has no system message to single out.
+_CHAT_TEMPLATE = re.compile(r"\{%-?[^%]*(?:\[\s*['\"]role['\"]\s*\]|\.role)\s*[!=]=\s*['\"]system['\"]")
 
 
 def constant(finder, node, name: str, value_node, frame, module_level: bool) -> None:

@@ -507,7 +507,6 @@ class SiteFinder:
         hit = False
         for shape in candidates:
             if shape.matches(call):
-                hit = True
                 call.frame = call.frame or self.frame()
                 before = len(self.b.layouts)
                 self.b.unplaced = []
@@ -515,6 +514,7 @@ class SiteFinder:
                     shape.build(self.b, call)
                 except RecursionError:  # pathological nesting: this prompt is not analysed
                     pass
+                hit = hit or not shape.needs_layout or len(self.b.layouts) > before
                 if len(self.b.layouts) > before:
                     for layout in self.b.layouts[before:]:
                         layout.variant = variant

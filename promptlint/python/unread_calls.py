@@ -52,9 +52,20 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         func = _enclosing(module.tree, node)
         names = [sdks.DISPLAY_NAMES.get(s.name, s.name) for s in owners]  # (OpenAI's two shapes: one name)
         names = [n for n in names if not (n.endswith(" (before 1.0)") and n[:-13] in names)]
+        reasons = _reasons(module, node, func, matched, " or ".join(names))
+        own = [s.unread for s in shapes if s.unread] if not matched and _imported_from(call, owners) else []
+        if own:  # the SDK's own callee, written in a form that holds no prompt (`GenerativeModel(model_name=m)`)
+            reasons = [r for r in reasons if not r.startswith("its receiver ")] + own
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
-                                sdks=names, matched=matched, reasons=_reasons(module, node, func, matched, " or ".join(names))))
+                                sdks=names, matched=matched, reasons=reasons))
     return sorted(found, key=lambda c: (c.row, c.column))
+
+
+def _imported_from(call, owners) -> bool:
+    """True when the callee is a name imported from one of the SDKs `owners` (`genai.GenerativeModel`
+    with `import google.generativeai as genai`)."""
+    origin = call.origin or ""
+    return any(origin == root or origin.startswith(root + ".") for sdk in owners for root in sdk.imports)
 
 
 def at_line(path, filename: str | None, line: int | None) -> list[str]:

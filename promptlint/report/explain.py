@@ -203,6 +203,14 @@ def _through(layout: PromptLayout) -> str:
     return f"via {layout.sdk}"
 
 
+def _order_only(layout: PromptLayout) -> bool:
+    """True for a tool's result recorded by the unordered iterations it holds alone (its parts are
+    tool parts of only such segments): its text before them is not in the layout."""
+    segs = [seg for part in layout.parts for seg in part.segments]
+    return bool(segs) and all(part.role == "tool" for part in layout.parts) \
+        and all(seg.kind is Kind.UNORDERED_ITERATION for seg in segs)
+
+
 def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple) -> None:
     bits = [layout.source, layout.provider or "provider unknown", layout.api or "", layout.model or "model unknown",
             _through(layout)]
@@ -219,6 +227,8 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
     found = {(imp.placed.part_index, imp.placed.seg_index): imp for imp in _findings(layout)}
     if not any(part.segments for part in layout.parts):
         _print(console, _marker("no part of this request was read: nothing is known of its prefix", "prefix", width))
+    elif _order_only(layout):  # (python/tool_results.py records a tool's result by its order alone)
+        _print(console, _marker("a tool's result: only the iteration that orders it is drawn, not its text", "prefix", width))
     elif stop == Cut(0, 0):
         _print(console, _marker(f"static prefix is empty: the prompt starts with {_first_kind(layout)}", "prefix", width))
     for pi, part in enumerate(layout.parts):

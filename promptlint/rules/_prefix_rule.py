@@ -157,7 +157,7 @@ def _figure(imp: Impact) -> str:
 def cost(imp: Impact) -> str:
     """What the segment costs, after the colon of a message."""
     what = follows(imp)
-    if imp.dormant and imp.sized:
+    if imp.dormant:  # (a fragment too: the model its code names caches nothing today)
         reason = imp.targets[0].dormant
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "

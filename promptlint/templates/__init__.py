@@ -44,7 +44,10 @@ _JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 _NOT_PROMPT_TEMPLATES = {".html", ".htm", ".py", ".sh", ".yaml", ".yml", ".toml", ".json", ".xml",
                          ".ini", ".cfg", ".conf", ".sql", ".js", ".ts", ".css", ".service", ".env",
                          ".dockerfile", ".tf", ".hcl", ".nginx", ".rb", ".go", ".rs", ".java", ".c",
-                         ".h", ".cpp", ".ps1", ".bat", ".svg"}
+                         ".h", ".cpp", ".ps1", ".bat", ".svg",
+                         # grammars for constrained decoding and data: `base_grammar.lark.jinja` renders a
+                         # Lark grammar handed to the sampler, not text the model reads
+                         ".lark", ".ebnf", ".bnf", ".gbnf", ".peg", ".g4", ".csv", ".tsv", ".proto", ".graphql"}
 _NOT_PROMPT_STEMS = re.compile(r"^(dockerfile|makefile|containerfile|vagrantfile|jenkinsfile|nginx|"
                                r"docker-compose|compose)\b", re.I)
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 from ...model import replace
-from ...classify import MCP_LISTING
+from ...classify import MCP_LISTING, WALK_LISTS
 from ...model import Anchor, Kind, Segment, Volatility
 from .paths import PathsMixin
 from .hashing import seed_free_set
@@ -93,6 +93,11 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         key = self._key(node.slice, frame, env)
         if isinstance(base, Mapping) and isinstance(key, str) and key in base.items:
             return base.items[key]
+        if isinstance(base, Alt) and isinstance(key, int):
+            # `rows[0]` of `rows = []` or the rows a block built: an empty list has no item, so it is not that one
+            kept = [o for o in base.options if not (isinstance(o, Seq) and not o.repeated and not o.items)]
+            if 0 < len(kept) < len(base.options):
+                base = kept[0] if len(kept) == 1 else replace(base, options=kept)
         if isinstance(key, (str, int)) and (item := self.item_of_variants(base, key, node, frame)) is not None:
             return item
         if isinstance(base, Mapping) and key is None and not isinstance(node.slice, ast.Slice):
@@ -113,6 +118,11 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 return base.items[key]
             except IndexError:
                 pass
+        if isinstance(base, Seq) and isinstance(key, int) and base.repeated and base.items \
+                and all(not isinstance(i, Spread) and held_order(i) is not None for i in base.items):
+            # `rows[0]` of rows appended in a loop over data of unknown length, each built in a set's
+            # order (`rows.append({c: r.get(c) for c in columns_set})`): whichever it is, it has that order
+            return base.items[0] if len(base.items) == 1 else Alt(list(base.items), m.span(node))
         if isinstance(base, Text) and isinstance(node.slice, ast.Slice) and all(s.is_static for s in base.segs):
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "a slice of constant text")
         if isinstance(node.slice, ast.Slice):
@@ -243,6 +253,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
         detail = (("source", src.evidence),)
         if src.evidence == MCP_LISTING:  # MCP `Tool` objects have no `<`: sorted by their name
             detail += (("key", "lambda tool: tool.name"),)
+        elif src.evidence == WALK_LISTS:  # os.walk's lists of names: str
+            detail += (("items", "str"),)
         return replace(src, span=span, expr=m.code(iter_node), origin=None if origin == span else origin,
                        anchor=Anchor(span, "iterable", detail, m.digest), fix=None)
 

@@ -77,13 +77,17 @@ def _iterable(node: ast.AST, names: dict[str, str]) -> str | None:
 
 
 def _comprehension(node: ast.ListComp | ast.GeneratorExp | ast.SetComp, outer: dict | None = None) -> str | None:
-    """The element kind when every generator iterates known elements into plain names."""
+    """The element kind of a comprehension: its element's kind, where each loop variable has the
+    kind of the elements its generator iterates (none when they are not known, or when it is
+    unpacked: `len(c.name) for c in cols` is a number whatever `cols` holds)."""
     names = dict(outer or {})
     for comp in node.generators:
         kind = _iterable(comp.iter, names)
-        if not isinstance(comp.target, ast.Name) or kind is None:
-            return None
-        names[comp.target.id] = kind
+        for target in ast.walk(comp.target):
+            if isinstance(target, ast.Name):
+                names.pop(target.id, None)
+        if isinstance(comp.target, ast.Name) and kind is not None:
+            names[comp.target.id] = kind
     return _kind(node.elt, names)
 
 

@@ -64,7 +64,21 @@ def _unordered(ev, node, qual, args, kwargs, frame, env) -> Value:
         tasks = ev.eval(args[0], frame, env)
         if isinstance(tasks, Seq) and tasks.items:
             return Seq(tasks.items, m.span(node), repeated=True, node=node, unordered=seg)
+    if qual == "os.walk":  # sorted on its own: its tuples compare by their folder, unique in a walk
+        seg = replace(seg, anchor=Anchor(seg.span, "iterable", (("source", seg.evidence), ("items", "orderable")), m.digest))
+        return Seq([_walked(m, node)], m.span(node), repeated=True, node=node, unordered=seg)
     return Text([seg])
+
+
+def _walked(m, node) -> Seq:
+    """One element of `os.walk(...)`: the tuple `(folder, folder names, file names)`. The folder is
+    a path (stable); each list of names comes in file-system order (`classify.WALK_LISTS`), also
+    when the walk itself is sorted, so iterating one is an unordered iteration of its own."""
+    span, walk = m.span(node), m.code(node)
+    names = [Text([Segment(span=span, kind=Kind.UNORDERED_ITERATION, volatility=Volatility.UNKNOWN,
+                           expr=f"{what} of `{walk}`", evidence=classify.WALK_LISTS)]) for what in ("the folders", "the files")]
+    return Seq([dynamic(span, walk, Kind.UNKNOWN, Volatility.STABLE, f"a folder walked by `{walk}`"), *names],
+               span, is_tuple=True)
 
 
 def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
@@ -75,6 +89,15 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
         return ev.eval(args[0], frame, env) if args else Seq([], m.span(node))
     name = qual.rsplit(".", 1)[-1]
     drawn = per_call(ev, args[0], frame, env) if args else None
+    if drawn is not None and drawn.kind is Kind.USER_INPUT:
+        # the user's input, or data fetched with it (`set(c.name for c in db.run(query).columns)`): new
+        # content on every request, but the same request again (a replay, a retry in another worker)
+        # gets the same elements in another order: its elements, in the set's order (fixed at the call)
+        seg = Segment(span=m.span(node), kind=Kind.UNORDERED_ITERATION, volatility=Volatility.PER_PROCESS,
+                      expr=m.code(node), evidence=f"`{name}(...)`: iteration order depends on the hash seed")
+        seg = replace(seg, anchor=Anchor(seg.span, "iterable", (("source", seg.evidence),), m.digest))
+        element = Text([replace(drawn, origin=drawn.origin or drawn.span, anchor=None, fix=None)])
+        return Seq([element], m.span(node), repeated=True, node=node, unordered=seg)
     if drawn is not None:  # a set of what changes on every call (`set(r["tag"] for r in random.sample(rs, 5))`)
         return Text([replace(drawn, span=m.span(node), expr=m.code(node), origin=drawn.origin or drawn.span,
                              anchor=None, fix=None)])

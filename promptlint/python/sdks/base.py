@@ -198,13 +198,18 @@ class Shape:
     """One way an SDK sends a prompt: `names` are the callee's last names it can match (the method
     or function name: a call whose name is in no shape's `names` is never examined further);
     `matches(call)` recognises it, `build(builder, call)` adds its layout (see python/layout.py).
-    `final`: when it matches, no later shape is tried even if `build` adds nothing."""
+    `final`: when it matches, no later shape is tried even if `build` adds nothing; `needs_layout`:
+    the call counts as a request of the SDK only when `build` adds a layout (the matcher cannot
+    tell the receiver's kind: `model.generate_content(...)` of a model built by the SDK); `unread`:
+    what `explain` says of a call of the SDK's own callee of this name that it does not match."""
 
     name: str
     names: tuple[str, ...]
     matches: Callable[[Call], bool]
     build: Callable
     final: bool = True
+    needs_layout: bool = False
+    unread: str = ""  # for `explain`: why the SDK's own callee of this name, not matched, holds no prompt
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@
 with the method named (`client.stream("POST", url, json=body)`, `session.request("POST", url, ...)`).
 
 A body with `instructions`, or with `input` posted to a URL of `/responses`, and no `messages` is a
-Responses API request (`sdks/openai.responses`: `instructions` first, then the `input` items); `input`
+Responses API request (but for `instructions` posted to a URL whose host the code writes and whose path
+is not `/responses`: another service's body) (`sdks/openai.responses`: `instructions` first, then the `input` items); `input`
 alone is also the body of embeddings and moderations. A body with `messages` is
 read as the call of the API its URL names would be: Anthropic's Messages API for a URL on
 `api.anthropic.com` or ending in `/v1/messages` (a top-level `system`, `cache_control` blocks:
@@ -29,6 +30,8 @@ _CLIENTS = ("requests", "httpx", "aiohttp")
 #: A URL of Anthropic's Messages API (https://docs.anthropic.com/en/api/messages); its OpenAI SDK
 #: compatibility layer (`api.anthropic.com/v1/chat/completions`) takes OpenAI's chat body.
 _MESSAGES_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?!.*chat/completions)")
+#: A URL whose scheme and host the code writes (the static start of its text).
+_HOSTED = re.compile(r"https?://[\w.-]+\.[a-z]{2,}(?::\d+)?(/|$)", re.I)
 
 
 def _url_node(call: Call):
@@ -80,6 +83,11 @@ def post(b, call) -> None:
     # `instructions` or its URL
     responses = "messages" not in body.items and ("instructions" in body.items
                                                   or "input" in body.items and "/responses" in url)
+    if responses and "/responses" not in url and _HOSTED.match(url):
+        # `instructions` is a common key of other services' bodies: posted to a URL whose host is
+        # written in the code (`https://actions.zapier.com/...`) and whose path is not the Responses
+        # API's, it is no model's request
+        return
     if "messages" not in body.items and not responses:
         return
     code = b.m.code(node)

@@ -1,0 +1,60 @@
+"""PRM202 and os.walk: each `(folder, folder names, file names)` tuple it yields holds two lists in
+file-system order, so `sorted(os.walk(d))` orders the folders but not the names inside each one.
+Iterating the walk is reported with a safe fix (its tuples compare by their folder, unique in a
+walk); once it is sorted, iterating a folder's names is reported with its own safe fix (they are
+str), and `fix` leaves a tool result in a fixed order with nothing reported. Fixtures under fixtures/walk_lists/ (the
+shape of crewai-tools' DirectoryReadTool)."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from promptlint import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "walk_lists"
+
+
+def _found(*paths: Path):
+    report = api.check(list(paths), api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.span.start.column,
+             d.fix.applicability.value if d.fix else None, d.fix.message if d.fix else None)
+            for d in report.diagnostics]
+
+
+def test_an_unsorted_walk_has_a_safe_fix():
+    # (main: unsafe, "its items are not known to support `<`")
+    assert _found(FIXTURES / "comprehension.py") == [
+        ("comprehension.py", "PRM202", "info", 11, 35, "safe", "Wrap the iterable in `sorted(...)`")]
+
+
+def test_a_sorted_walk_still_lists_each_folders_names_in_file_system_order():
+    # (main: no finding once the walk was sorted, though the file names stay in listing order)
+    found = _found(FIXTURES / "walk_sorted.py")
+    assert [f[:5] for f in found] == [("walk_sorted.py", "PRM202", "info", 12, 29)]
+    report = api.check([FIXTURES / "walk_sorted.py"], api.Settings(), jobs=1)
+    assert "`files` (a folder's names in os.walk's listing order)" in report.diagnostics[0].message
+
+
+def test_fix_sorts_the_walk_and_the_names_and_nothing_remains(tmp_path):
+    for name in ("comprehension.py", "loop.py"):
+        shutil.copy(FIXTURES / name, tmp_path / name)
+    run = api.fix([tmp_path], api.Settings(), unsafe=False, jobs=1)
+    assert run.report.diagnostics == []
+    text = (tmp_path / "comprehension.py").read_text()
+    assert "for root, _, files in sorted(os.walk(directory))" in text and "for filename in sorted(files)" in text
+    text = (tmp_path / "loop.py").read_text()
+    assert "for root, dirs, files in sorted(os.walk(directory)):" in text and "for name in sorted(files):" in text
+
+
+def test_explain_says_a_tool_result_is_drawn_by_its_order_alone(monkeypatch, tmp_path):
+    # (main: "static prefix is empty: the prompt starts with dynamic content", though the tool's
+    # result starts with the static "File paths:"; only its order is recorded)
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    shutil.copy(FIXTURES / "comprehension.py", tmp_path / "comprehension.py")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["explain", "comprehension.py:11", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith("           -- a tool's result: only the iteration that orders it is drawn, not its text")
+    assert not any("static prefix is empty" in line for line in lines)
