@@ -22,7 +22,7 @@ def test_names_of_tool_definitions_are_tools_named(name):
 @pytest.mark.parametrize("name", ["tool_call_id", "tool_calls", "tool_results", "first_tool_call", "tool_choice",
                                   "use_native_tools", "max_tool_rounds", "run_tool", "execute_crew_tool",
                                   "_execute_text_tool_with_events", "toolbox_ready", "prompt", "tool_stats",
-                                  "tool_usage_counts"])
+                                  "tool_usage_counts", "tool_param", "tool_parameters"])
 def test_names_of_a_tools_use_are_not_tools_named(name):
     assert not candidates.tools_named(name)
 

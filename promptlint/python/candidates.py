@@ -78,6 +78,9 @@ _TOOL_USE_WORDS = {"call", "calls", "called", "result", "results", "choice", "id
                    "file", "files", "path", "paths", "dir", "dirs", "directory", "directories", "folder", "folders",
                    "module", "modules", "package", "packages"}
 #: First words of a flag, a count or a function that runs a tool (`use_tools`, `max_tool_rounds`, `run_tool`).
+#: Words after a singular `tool` that name one parameter of a tool (`tool_param(hint, value)` converts a
+#: call's argument), not a list of tool definitions (`tools_param` is one: the plural names the list).
+_ONE_TOOLS_PARAMETER = {"param", "params", "parameter", "parameters", "value", "values"}
 _TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "no",
                         "num", "n", "max", "min", "count", "run", "execute", "call", "invoke", "handle", "dispatch"}
 
@@ -86,10 +89,12 @@ _TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disabl
 def tools_named(name: str) -> bool:
     """True when the name says a list (or registry) of tool definitions: a tools word not followed
     by a word of a tool's use (`tools`, `self._tools`, `build_tool_specs`, `tools_param`; not
-    `tool_call_id`, `tool_results`, `use_tools`, `run_tool`)."""
+    `tool_call_id`, `tool_results`, `use_tools`, `run_tool`, `tool_param`)."""
     parts = name_parts(name)
     at = max((i for i, w in enumerate(parts) if w in _TOOL_WORDS), default=None)
-    return at is not None and parts[0] not in _TOOL_NOT_LIST_FIRST and not set(parts[at + 1:]) & _TOOL_USE_WORDS
+    if at is None or parts[0] in _TOOL_NOT_LIST_FIRST or set(parts[at + 1:]) & _TOOL_USE_WORDS:
+        return False
+    return not (parts[at] == "tool" and parts[at + 1:at + 2] and parts[at + 1] in _ONE_TOOLS_PARAMETER)
 
 
 def _names_only(node) -> bool:
