@@ -445,3 +445,21 @@ def test_a_client_of_another_providers_sdk_with_the_same_method_names_is_not_ope
         35: ("openai", "gpt-4.1"),
         36: ("openai", "gpt-4.1"),
     }
+
+
+WRAPPED_CLIENTS = """
+    def ask(q, Model):
+        import instructor
+        from openai import OpenAI
+        from tracing import Traced
+        client = instructor.from_openai(OpenAI())
+        client.chat.completions.create(model="gpt-4.1", response_model=Model, messages=[{"role": "user", "content": q}])
+        Traced(OpenAI()).chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": q}])
+"""
+
+
+def test_what_a_library_makes_of_an_openai_client_stays_openai(tmp_path):
+    # a library's function (`instructor.from_openai`) or class (`Traced(OpenAI())`) given an OpenAI
+    # client: a wrapper of it, still OpenAI's API, not another provider's SDK
+    found = {lt.site.start.row: lt.provider for lt in sent(layouts(tmp_path, WRAPPED_CLIENTS))}
+    assert found == {6: "openai", 7: "openai"}

@@ -60,20 +60,25 @@ def endpoint_provider(b, call) -> str | None:
 def _object_provider(client) -> str | None:
     """The provider of one client object: UNKNOWN for a client of another SDK (`_other_sdk`), else
     its `base_url`'s (`_base_url_provider`)."""
-    return UNKNOWN if _other_sdk(client.qualname) else _base_url_provider(client)
+    return UNKNOWN if _other_sdk(client) else _base_url_provider(client)
 
 
-def _other_sdk(qualname: str) -> bool:
+def _other_sdk(client) -> bool:
     """True for a client built by a class of a library that is not OpenAI's SDK
-    (`perplexity.Perplexity`, `zai.ZaiClient`, `groq.Groq`): another provider's SDK (or a
-    gateway's) that copies OpenAI's method names (`client.chat.completions.create`); its requests
-    go to that provider, whose caching is not OpenAI's. False for OpenAI's own classes, for a
-    library's drop-in replacement of them (a dotted name with an `openai` part:
-    `langfuse.openai.OpenAI`), and for a class of the analysed code or an object of no known class
-    (`instance:...`, `self:...`)."""
-    if ":" in qualname or "." not in qualname:
+    (`perplexity.Perplexity(...)`, `zai.ZaiClient(...)`, `groq.Groq(...)`): another provider's SDK
+    (or a gateway's) that copies OpenAI's method names (`client.chat.completions.create`); its
+    requests go to that provider, whose caching is not OpenAI's. False for OpenAI's own classes,
+    for a library's drop-in replacement of them (a dotted name with an `openai` part:
+    `langfuse.openai.OpenAI`), for a class given an OpenAI client (a wrapper of it), for what a
+    library's function returns (`instructor.from_openai(...)`: not known to be a client of its
+    own), and for a class of the analysed code or an object of no known class (`instance:...`)."""
+    qualname = client.qualname
+    if ":" in qualname or "." not in qualname or not qualname.rsplit(".", 1)[-1][:1].isupper():
         return False
-    return "openai" not in qualname.lower().split(".")[:-1]
+    if "openai" in qualname.lower().split(".")[:-1]:
+        return False
+    given = [*client.args, *client.kwargs.values()]
+    return not any(isinstance(v, Obj) and "openai" in v.qualname.lower().split(".")[:-1] for v in given)
 
 
 def _base_url_provider(client) -> str | None:
