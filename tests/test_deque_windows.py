@@ -77,3 +77,55 @@ def test_the_rule_reports_the_bound_at_info(tmp_path):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [
         ("PRM105", "info", 9), ("PRM105", "info", 13)]
+
+
+RECORDS = """
+    from collections import deque
+
+
+    class LoopDetector:
+        def __init__(self, window_size=10):
+            self._history: deque[tuple[str, str]] = deque(maxlen=window_size)
+            self.turns = deque(maxlen=window_size)
+            self.history_times = deque(maxlen=50)
+
+        def process(self, event, started):
+            key = (event.name, event.arguments)
+            self._history.append(key)
+            self.turns.append((event.name, 1))
+            self.history_times.append(0.5)
+            tail = list(self._history)[-3:]
+            return all(k == key for k in tail)
+"""
+
+
+def test_a_deque_named_history_whose_items_are_not_messages_is_no_window():
+    # (tool name, arguments) keys, typed as tuples or appended as tuples, numbers: a record the code
+    # compares, never sent; the name alone is no evidence
+    assert _found(RECORDS) == []
+
+
+KEPT_MESSAGES = """
+    from collections import deque
+
+
+    class Chat:
+        def __init__(self):
+            self.history = deque(maxlen=20)
+            self.pairs: deque[tuple[str, str]] = deque(maxlen=5)
+
+        def ask(self, question):
+            self.history.append({"role": "user", "content": question})
+            past = "\\n".join(f"User: {q}\\nAssistant: {a}" for q, a in self.pairs)
+            reply = self.llm(list(self.history), past)
+            self.history.append({"role": "assistant", "content": reply})
+            self.pairs.append((question, reply))
+            return reply
+"""
+
+
+def test_a_deque_of_messages_named_as_the_conversation_or_of_pairs_written_as_turns_is_still_a_window():
+    assert _found(KEPT_MESSAGES) == [
+        (6, "self.history", "`history`, named as the conversation"),
+        (7, "self.pairs", "each item of `pairs` is written as a user turn and an assistant turn (line 11)"),
+    ]

@@ -391,3 +391,75 @@ def test_one_of_two_clients_of_the_same_provider_is_that_provider(tmp_path):
                                                                                   "https://api.deepseek.com")
     (one,) = sent(layouts(tmp_path, source))
     assert one.provider == "deepseek"
+
+
+OTHER_SDKS = """
+    import httpx
+    import zai
+    from perplexity import AsyncPerplexity, Perplexity
+    from langfuse.openai import OpenAI as TracedOpenAI
+    from openai import OpenAI
+
+
+    class ZaiModel:
+        def __init__(self, **kwargs):
+            self._client: zai.ZaiClient | None = None
+            self._kwargs = kwargs
+
+        def _get_client(self) -> zai.ZaiClient:
+            if self._client is None:
+                self._client = zai.ZaiClient(**self._kwargs)
+            return self._client
+
+        def ask(self, q):
+            return self._get_client().chat.completions.create(model="glm-4.6",
+                                                              messages=[{"role": "user", "content": q}])
+
+
+    def search(q):
+        client = Perplexity(api_key="k")
+        client.chat.completions.create(model="sonar", messages=[{"role": "user", "content": q}])
+
+
+    async def asearch(q, **kwargs):
+        async with httpx.AsyncClient() as http:
+            sdk = AsyncPerplexity(api_key="k", http_client=http)
+            return await sdk.chat.completions.create(model="sonar", messages=[{"role": "user", "content": q}])
+
+
+    def traced(q):
+        TracedOpenAI().chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": q}])
+        OpenAI().chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": q}])
+"""
+
+
+def test_a_client_of_another_providers_sdk_with_the_same_method_names_is_not_openai(tmp_path):
+    # `Perplexity(...)`, `zai.ZaiClient(...)`: SDKs of other providers whose clients copy OpenAI's
+    # `chat.completions.create`: their caching is not OpenAI's, so the provider is unknown; a
+    # drop-in OpenAI client of a tracing library (`langfuse.openai`) and OpenAI's own stay OpenAI
+    found = {lt.site.start.row: (lt.provider, lt.model) for lt in sent(layouts(tmp_path, OTHER_SDKS))}
+    assert found == {
+        19: (None, "glm-4.6"),
+        25: (None, "sonar"),
+        31: (None, "sonar"),
+        35: ("openai", "gpt-4.1"),
+        36: ("openai", "gpt-4.1"),
+    }
+
+
+WRAPPED_CLIENTS = """
+    def ask(q, Model):
+        import instructor
+        from openai import OpenAI
+        from tracing import Traced
+        client = instructor.from_openai(OpenAI())
+        client.chat.completions.create(model="gpt-4.1", response_model=Model, messages=[{"role": "user", "content": q}])
+        Traced(OpenAI()).chat.completions.create(model="gpt-4.1", messages=[{"role": "user", "content": q}])
+"""
+
+
+def test_what_a_library_makes_of_an_openai_client_stays_openai(tmp_path):
+    # a library's function (`instructor.from_openai`) or class (`Traced(OpenAI())`) given an OpenAI
+    # client: a wrapper of it, still OpenAI's API, not another provider's SDK
+    found = {lt.site.start.row: lt.provider for lt in sent(layouts(tmp_path, WRAPPED_CLIENTS))}
+    assert found == {6: "openai", 7: "openai"}

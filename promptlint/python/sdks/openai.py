@@ -49,12 +49,36 @@ def endpoint_provider(b, call) -> str | None:
     if isinstance(client, Alt):  # a client made lazily (`self.client = None` until first use)
         made = [o for o in client.options if isinstance(o, Obj)]
         if len(made) > 1:  # one client or another by a condition: one provider only when all name it
-            found = {_base_url_provider(o) for o in made}
+            found = {_object_provider(o) for o in made}
             return found.pop() if len(found) == 1 else UNKNOWN
         client = made[0] if len(made) == 1 else client
     if not isinstance(client, Obj):
         return _class_endpoint(b, call)
-    return _base_url_provider(client)
+    return _object_provider(client)
+
+
+def _object_provider(client) -> str | None:
+    """The provider of one client object: UNKNOWN for a client of another SDK (`_other_sdk`), else
+    its `base_url`'s (`_base_url_provider`)."""
+    return UNKNOWN if _other_sdk(client) else _base_url_provider(client)
+
+
+def _other_sdk(client) -> bool:
+    """True for a client built by a class of a library that is not OpenAI's SDK
+    (`perplexity.Perplexity(...)`, `zai.ZaiClient(...)`, `groq.Groq(...)`): another provider's SDK
+    (or a gateway's) that copies OpenAI's method names (`client.chat.completions.create`); its
+    requests go to that provider, whose caching is not OpenAI's. False for OpenAI's own classes,
+    for a library's drop-in replacement of them (a dotted name with an `openai` part:
+    `langfuse.openai.OpenAI`), for a class given an OpenAI client (a wrapper of it), for what a
+    library's function returns (`instructor.from_openai(...)`: not known to be a client of its
+    own), and for a class of the analysed code or an object of no known class (`instance:...`)."""
+    qualname = client.qualname
+    if ":" in qualname or "." not in qualname or not qualname.rsplit(".", 1)[-1][:1].isupper():
+        return False
+    if "openai" in qualname.lower().split(".")[:-1]:
+        return False
+    given = [*client.args, *client.kwargs.values()]
+    return not any(isinstance(v, Obj) and "openai" in v.qualname.lower().split(".")[:-1] for v in given)
 
 
 def _base_url_provider(client) -> str | None:
