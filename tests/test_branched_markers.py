@@ -61,3 +61,42 @@ def test_a_copy_of_the_items_marker_is_told_from_a_new_one():
             out["cache_control"] = turns[0].meta["cache_control"]
     """)
     assert [copies_item_marker(func, s) for s in stmts] == [True, True, True, False, False, False]
+
+
+def test_a_breakpoint_copied_where_the_caller_asked_for_one_is_not_on_every_message(tmp_path):
+    # `if (marker := _asked_marker(part)) is not None: image["cache_control"] = marker`, the helper
+    # reading `part.metadata.get("cache_control")`: the caller's own placement
+    assert _prm304(tmp_path, "marks_where_asked.py") == []
+
+
+def test_a_helper_that_reads_no_marker_of_the_item_still_marks_every_image(tmp_path):
+    assert _prm304(tmp_path, "marks_every_image.py") == [("PRM304", 23, "error")]
+
+
+def test_a_helper_handed_the_item_that_reads_its_marker_is_a_copy_of_it():
+    src = """
+        def _asked(part):
+            return part.metadata.get("cache_control")
+
+        def _other(part):
+            return part.metadata.get("detail")
+
+        def f(turns):
+            for part in turns:
+                block = {"text": part.text}
+                if (cc := _asked(part)) is not None:
+                    block["cache_control"] = cc
+                if (dd := _other(part)) is not None:
+                    block["cache_control"] = dd
+                block["cache_control"] = _asked(part.inner)
+    """
+    tree = ast.parse(textwrap.dedent(src))
+    funcs = {f.name: f for f in tree.body}
+
+    class _Module:
+        functions = funcs
+    func = funcs["f"]
+    stmts = sorted((n for n in ast.walk(func) if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Subscript)),
+                   key=lambda s: s.lineno)
+    assert [copies_item_marker(func, s, _Module) for s in stmts] == [True, False, True]
+    assert [copies_item_marker(func, s) for s in stmts] == [False, False, False]  # (no module: helpers not read)

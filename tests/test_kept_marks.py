@@ -5,10 +5,12 @@ and capped, the older ones stay and the newest turns go unmarked (PRM302). Fixtu
 fixtures/kept_marks (its README says what each file shows)."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from analysis_support import fixture_findings, write
 
+from promptlint import api
 from promptlint.python.kept_marks import kept_marks
 from promptlint.python.module import load
 
@@ -172,3 +174,19 @@ def test_a_copy_of_the_message_marked_itself_is_fine_but_its_shared_blocks_are_n
                     m["content"][-1]["cache_control"] = {"type": "ephemeral"}
                     break
     ''') == [(12, "self.messages", "`Chat.ask` grows it", None, False)]  # the shallow copies are new objects
+
+
+def _package_findings(tmp_path, name):
+    shutil.copytree(FIXTURE / name, tmp_path / name)
+    report = api.check([tmp_path / name], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row)
+            for d in report.diagnostics if d.code == "PRM304"]
+
+
+def test_a_list_the_only_caller_in_another_module_builds_for_each_request_is_not_kept(tmp_path):
+    # `messages = convert(events); mark_newest(messages)` in client.py: nothing piles up
+    assert _package_findings(tmp_path, "split_fresh") == []
+
+
+def test_a_list_a_caller_in_another_module_keeps_is_still_reported(tmp_path):
+    assert _package_findings(tmp_path, "split_kept") == [("PRM304", "info", "marking.py", 12)]

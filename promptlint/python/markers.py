@@ -445,13 +445,16 @@ def _last(node) -> bool:
         and node.slice.operand.value == 1
 
 
-def copies_item_marker(func: ast.AST | None, stmt: ast.Assign) -> bool:
+def copies_item_marker(func: ast.AST | None, stmt: ast.Assign, module=None) -> bool:
     """True when the breakpoint `stmt` sets in a `for` loop of `func` is one the loop's item
     already carries, copied onto the block built from it: its value, or the test of an `if`
     around it, reads a `cache_control` key of the loop variable (`block["cache_control"] =
     turn.options["cache_control"]`, `if turn.meta.get("cache_control"): ...`), also through a
-    name the function assigns such a read to. It is set on the messages where the item's marker
-    was set (a statement counted there), not on every message the loop visits."""
+    name the function assigns such a read to (`=` or `:=`), or a call of a function of `module`
+    (by name) handed the item that reads such a key of its parameter (`if (cc := _cache_control(
+    part)) is not None: block["cache_control"] = cc`, with `part.metadata.get("cache_control")` in
+    `_cache_control`). It is set on the blocks where the caller asked for one (a statement counted
+    there), not on every message the loop visits."""
     if func is None:
         return False
     loops = [n for n in subtree(func) if isinstance(n, (ast.For, ast.AsyncFor))
@@ -459,17 +462,46 @@ def copies_item_marker(func: ast.AST | None, stmt: ast.Assign) -> bool:
     items = {t.id for loop in loops for t in subtree(loop.target) if isinstance(t, ast.Name)}
     if not items:
         return False
+    assigned = _names_assigned(func)
+    tests = [n.test for loop in loops for n in subtree(loop) if isinstance(n, ast.If)
+             and any(s is stmt for b in n.body for s in subtree(b))]
+    helpers = getattr(module, "functions", None) or {}
+    return any(_reads_item_marker(node, items, assigned, 0, helpers) for node in [stmt.value, *tests])
+
+
+def _names_assigned(func) -> dict[str, list]:
+    """The values `func` binds to each plain name, by `=` or `:=`."""
     assigned: dict[str, list] = {}
     for n in subtree(func):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
             assigned.setdefault(n.targets[0].id, []).append(n.value)
-    tests = [n.test for loop in loops for n in subtree(loop) if isinstance(n, ast.If)
-             and any(s is stmt for b in n.body for s in subtree(b))]
-    return any(_reads_item_marker(node, items, assigned) for node in [stmt.value, *tests])
+        elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            assigned.setdefault(n.target.id, []).append(n.value)
+    return assigned
 
 
-def _reads_item_marker(node, items: set, assigned: dict, depth: int = 0) -> bool:
+def _helper_reads(call: ast.Call, items: set, helpers: dict, depth: int) -> bool:
+    """True when `call` calls a module function by name, handing it an item (or a part of one) as
+    an argument, and that function reads a breakpoint key of the parameter it gets."""
+    callee = helpers.get(call.func.id) if isinstance(call.func, ast.Name) else None
+    if not isinstance(callee, _FUNCS) or depth >= 2:
+        return False
+    params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
+    handed = {params[i] for i, a in enumerate(call.args[:len(params)]) if _rooted_in(a, items)}
+    handed |= {k.arg for k in call.keywords if k.arg and _rooted_in(k.value, items)}
+    return bool(handed) and _reads_item_marker(callee, handed, _names_assigned(callee), depth + 1, helpers)
+
+
+def _rooted_in(node, names: set) -> bool:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in names
+
+
+def _reads_item_marker(node, items: set, assigned: dict, depth: int = 0, helpers: dict | None = None) -> bool:
     for n in subtree(node):
+        if helpers and isinstance(n, ast.Call) and _helper_reads(n, items, helpers, depth):
+            return True
         key, obj = None, None
         if isinstance(n, ast.Subscript):
             key, obj = n.slice, n.value
@@ -481,6 +513,6 @@ def _reads_item_marker(node, items: set, assigned: dict, depth: int = 0) -> bool
             if isinstance(obj, ast.Name) and obj.id in items:
                 return True
         if isinstance(n, ast.Name) and depth < 2 and n.id in assigned \
-                and any(_reads_item_marker(v, items, assigned, depth + 1) for v in assigned[n.id]):
+                and any(_reads_item_marker(v, items, assigned, depth + 1, helpers) for v in assigned[n.id]):
             return True
     return False

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
-               history_trims, inplace_merges, inplace_rewrites, kept_marks, kept_removals, kind_windows,
-               langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
+               history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals,
+               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
                stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
@@ -88,7 +88,8 @@ def _gates(module, evaluator) -> None:
         module.facts["head_unmarks"] = gated_markers.head_unmarks(module)
         if "prompt-caching" in module.source:  # (PRM302: a breakpoint only behind the old beta header)
             module.facts["beta_gates"] = [g.test for g in gated_markers.beta_gates(module)]
-        module.facts["kept_marks"] = kept_marks.kept_marks(module)  # (PRM304, PRM302: marks left in a kept list)
+        module.facts["kept_marks"] = kept_callers.rebuilt_by_callers(  # (PRM304, PRM302: marks left in a kept
+            kept_marks.kept_marks(module), module, evaluator.project)  # list, but lists other modules rebuild)
         if marker_blocks.might_hold(module.source):  # (PRM302: a block of the breakpoint alone)
             module.facts["bare_marks"] = marker_blocks.bare_marks(module)
         if added_marks.might_add(module.source):  # (PRM304: breakpoints added to a request handed in, uncounted)

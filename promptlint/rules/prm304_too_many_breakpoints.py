@@ -50,13 +50,18 @@ class TooManyBreakpointsRule(Rule):
     grows around the call, a module-level list), info when the list is the callers' (a parameter,
     with no call in the module that passes a list built for the request; or a converter's result
     that holds its input's own blocks): whether they keep it is not known there. Not reported when
+    every call is in other modules of the package and passes a list built for that call
+    (`msgs = convert(events); mark_newest(msgs)`: nothing keeps it), nor when
     the code marks a copy (`copy.deepcopy`, blocks built anew), marks the first or a fixed message
     (the same one every turn), or takes the older breakpoints off first (`block.pop("cache_control",
     None)`, `del block["cache_control"]`): a marker is no part of the cached prefix, so taking it off
     an older block keeps that block's cache entry readable (Anthropic's prompt-caching guide,
     https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md:
     "the moving marker ... is not an invalidator (previously-marked blocks are still cache hits)").
-    Code that counts the breakpoints and stops marking at a limit is PRM302's.
+    Code that counts the breakpoints and stops marking at a limit is PRM302's. A breakpoint a
+    converter's loop copies onto the block built from an item where the item carries one (the
+    caller asked for it there: `if (cc := _cache_control(part)) is not None: block["cache_control"]
+    = cc`, the helper reading the part's own `cache_control`) is counted once, not on every message.
 
     ## Breakpoints added on top of the caller's
     A function that adds breakpoints at three or more places of a request it is handed (a caching

@@ -455,7 +455,7 @@ class ScopesMixin:
                                         loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
                     frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)
-                                          and not copies_item_marker(frame.func, stmt)))
+                                          and not copies_item_marker(frame.func, stmt, frame.module)))
             for name, th in bound_fields(frame, stmt, env, _shared):  # `message.content = text`, `head = xs.pop(0)`
                 env[name] = th
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
