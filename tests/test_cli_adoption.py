@@ -303,8 +303,11 @@ def test_an_html_report_for_a_terminal_is_written_with_a_note(app, monkeypatch, 
 # --- explain ------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def demo(monkeypatch):
-    monkeypatch.chdir(ROOT / "fixtures" / "demo")
+def demo(monkeypatch, tmp_path):
+    # a copy that is its own project: in the repository, explain would read every file of it
+    shutil.copytree(ROOT / "fixtures" / "demo", tmp_path / "demo")
+    (tmp_path / "demo" / "pyproject.toml").write_text("", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "demo")
 
 
 def test_explain_shows_only_the_named_files_prompts(demo):
