@@ -367,9 +367,9 @@ def hidden_unsafe(diagnostics: Iterable[Diagnostic]) -> int:
 
 
 def summary(fixed: int, remaining: int, hidden_unsafe: int = 0) -> str:
-    """The one-line fix summary: "N fixed, M remaining (K more with --unsafe-fixes)"; the
-    parenthesis is left out when K is 0."""
+    """The one-line fix summary: "N fixed, M remaining (K of them fixable with --unsafe-fixes)":
+    the K are among the M; the parenthesis is left out when K is 0."""
     text = f"{fixed} fixed, {remaining} remaining"
     if hidden_unsafe:
-        text += f" ({hidden_unsafe} more with --unsafe-fixes)"
+        text += f" ({hidden_unsafe} of them fixable with --unsafe-fixes)"
     return text

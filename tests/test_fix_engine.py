@@ -291,5 +291,5 @@ def test_unified_diff_marks_a_missing_final_newline():
 
 
 def test_summary():
-    assert summary(3, 2, 1) == "3 fixed, 2 remaining (1 more with --unsafe-fixes)"
+    assert summary(3, 2, 1) == "3 fixed, 2 remaining (1 of them fixable with --unsafe-fixes)"
     assert summary(0, 0, 0) == "0 fixed, 0 remaining"
