@@ -7,7 +7,7 @@ a call of another shape, or more calling modules than `MAX_MODULES`, keeps the f
 from __future__ import annotations
 
 from .gated_markers import module_functions
-from .kept_marks import KeptMark, _callers, _Scope
+from .kept_marks import KeptMark, list_callers, MarkScope
 from .walk import subtree
 
 MAX_MODULES = 4  # calling modules read for one marking function; called from more: not followed
@@ -28,17 +28,17 @@ def _rebuilt(mark: KeptMark, module, funcs, project) -> bool:
     func = _marking_function(mark.node, funcs)
     if func is None:
         return False
-    scope = _Scope(module, None, func)
+    scope = MarkScope(module, None, func)
     if mark.holder not in scope.params:
         return False  # (an attribute or a key of a parameter: the callers' object)
-    got = _callers(module, funcs, scope, mark.holder)
+    got = list_callers(module, funcs, scope, mark.holder)
     if got is None or got[2]:
         return False  # (called in its own module: judged there)
     others = project.callers_of(func.name, module.path, MAX_MODULES)
     found = False
     for other in others or ():
         other_funcs = list(module_functions(other))
-        got = _callers(other, other_funcs, scope, mark.holder)
+        got = list_callers(other, other_funcs, scope, mark.holder)
         if got is not None:
             return False  # (a call passes a kept list, a list of its own callers, or none is found)
         found = True

@@ -84,7 +84,7 @@ def kept_marks(module) -> list[KeptMark]:
         writes = sorted(_marker_writes(func), key=lambda w: (w[0].lineno, w[0].col_offset))
         if not writes:
             continue
-        scope = _Scope(module, cls, func)
+        scope = MarkScope(module, cls, func)
         seen: set[str] = set()
         for stmt, obj, adds in writes:
             found = scope.resolve(obj)
@@ -147,7 +147,7 @@ def _marked_display(node) -> bool:
                or isinstance(n, ast.Call) and any(k.arg in MARKER_KEYS for k in n.keywords) for n in ast.walk(node))
 
 
-class _Scope:
+class MarkScope:
     """Names of one function: what each is bound to, for following a marked object to the list it
     is an item of."""
 
@@ -324,7 +324,7 @@ def _names_conversation(holder: str) -> bool:
     return last.lower().lstrip("_") in classify.HISTORY_NAMES or bool(words & _LIST_WORDS)
 
 
-def _judge(module, funcs, scope: _Scope, base, steps, stmt):
+def _judge(module, funcs, scope: MarkScope, base, steps, stmt):
     """(kept, caller, caller functions read, via) when the list is kept from turn to turn
     (`kept` says how) or is the callers' list (`kept` None); None when the code builds it anew
     for each request."""
@@ -332,7 +332,7 @@ def _judge(module, funcs, scope: _Scope, base, steps, stmt):
     if steps:  # an attribute or a key of a parameter (`request.messages`): the callers' object, unless they
         if kind != "param":  # all make it for the call (`convert(await request.json())`)
             return None
-        got = _callers(module, funcs, scope, name)
+        got = list_callers(module, funcs, scope, name)
         return None if got is None else (None, None, got[2], got[3])
     if kind == "self":
         grower = _self_grower(scope.cls, name)
@@ -344,11 +344,11 @@ def _judge(module, funcs, scope: _Scope, base, steps, stmt):
     if kind == "local":
         return ("the loop around it grows it", None, [], None) if _grown_in_loop(scope.func, name, stmt) else None
     if kind == "param":
-        return _callers(module, funcs, scope, name)
+        return list_callers(module, funcs, scope, name)
     return None
 
 
-def _callers(module, funcs, scope: _Scope, name: str):
+def list_callers(module, funcs, scope: MarkScope, name: str):
     """How the calls of the marking function in the module pass the list it marks (`name`, its
     parameter): (kept, the call, their functions, None) when one passes a list kept from turn to
     turn; (None, None, functions, via) when one passes a list of its own callers or a
@@ -369,7 +369,7 @@ def _callers(module, funcs, scope: _Scope, name: str):
                 continue
             found = True
             read.append(g)
-            caller = _Scope(module, cls2, g)
+            caller = MarkScope(module, cls2, g)
             got = caller.resolve(arg)
             if got is None or got[1]:
                 unknown = True
