@@ -17,124 +17,8 @@ from .api import check as run_check, exit_code
 from .report.fixes import fix_hint, fix_list
 from .source import line_count
 from .config import ConfigError, find_config, load_settings
-
-FORMATS = ["text", "concise", "json", "sarif", "github", "gitlab", "html"]
-
-
-def _echo_err(message: str) -> None:
-    from .report.names import escape
-    click.echo(f"promptlint: {escape(message)}", err=True)
-
-
-def _fail(message: str) -> None:
-    """A usage, configuration or write error: one line on stderr, exit 2."""
-    _echo_err(message)
-    sys.exit(2)
-
-
-def use_color(choice: str, isatty: bool, environ=os.environ) -> bool:
-    """Whether to emit ANSI styles: `always` / `never`, else (`auto`) NO_COLOR (set and not
-    empty) turns them off, FORCE_COLOR (set and not empty) on, otherwise only on a terminal."""
-    if choice != "auto":
-        return choice == "always"
-    if environ.get("NO_COLOR"):
-        return False
-    if environ.get("FORCE_COLOR"):
-        return True
-    return isatty
-
-
-def _render(report, fmt: str, color: bool = False, docs_url: str | None = None, quiet: bool = False) -> str:
-    from .report.names import printable
-    report = printable(report)
-    if fmt == "json":
-        from .report import json as renderer
-        return renderer.render(report)
-    if fmt == "concise":
-        from .report import concise
-        return concise.render(report, summary_line=not quiet)
-    if fmt == "sarif":
-        from .report import sarif
-        from .rules import ALL_RULES
-        return sarif.render(report, rules=ALL_RULES, docs_url=docs_url)
-    if fmt in ("github", "gitlab", "html"):
-        from importlib import import_module
-        return import_module(f".report.{fmt}", __package__).render(report)
-    from .report import text
-    width = shutil.get_terminal_size().columns if color else 100
-    return text.render(report, color=color, width=width, summary_line=not quiet)
-
-
-def _warn_html_terminal(fmt: str, output_file: Path | None, statistics: bool = False,
-                        isatty=None) -> None:
-    """An HTML report bound for a terminal is written there all the same (as every format is:
-    `> report.html` and pipes keep working), after a one-line note on stderr naming
-    `--output-file`; a redirected stdout gets no note."""
-    tty = sys.stdout.isatty() if isatty is None else isatty
-    if fmt == "html" and output_file is None and not statistics and tty:
-        _echo_err("the HTML report is written to the terminal; to open it in a browser, write it to a file: "
-                  "--output-file report.html")
-
-
-def _emit(output: str, output_file: Path | None, color: bool = False) -> None:
-    """Write a report to `output_file` (UTF-8, never ANSI: the caller renders without colour)
-    or stdout (`color`: keep ANSI styles even when stdout is no terminal, as `--color always`
-    asks). An unwritable file is a message and exit 2."""
-    if output_file is None:
-        click.echo(output, nl=False, color=color or None)
-        return
-    try:
-        output_file.write_text(output, encoding="utf-8", errors="backslashreplace")
-    except OSError as exc:
-        _fail(f"cannot write --output-file {output_file}: {exc.strerror or exc}")
-
-
-def _split(values) -> list[str] | None:
-    """Selectors given as repeated options and/or comma-separated lists (`--ignore PRM1,PRM3`)."""
-    out = [v.strip() for value in values for v in value.split(",") if v.strip()]
-    return out or None
-
-
-def _check_targets(targets, origin: str = "--target") -> None:
-    """Raise ConfigError (one line, naming where the target was given, `origin`, and `promptlint
-    models`) for a `targets` entry that is not PROVIDER:MODEL of a known provider, or whose model
-    matches no row of that provider (packaged or added in the configuration): a typo would
-    otherwise be estimated silently with the provider's default row."""
-    from .profiles import lookup, parse_target
-    for target in targets:
-        try:
-            parsed = parse_target(target)
-        except ValueError as exc:
-            where = str(exc).replace(f"target `{target}`", f"target `{target}` (in {origin})", 1)
-            raise ConfigError(f"{where}; `promptlint models` lists the known models") from None
-        if parsed.model and lookup(parsed.provider, parsed.model)[1] is not None:
-            raise ConfigError(f"target `{target}` (in {origin}): unknown {parsed.provider} model "
-                              f"`{parsed.model}`; `promptlint models {parsed.provider}` lists the known models")
-
-
-class _ProgressBar:
-    """A transient rich progress bar on stderr for runs over many files, only when stderr is a
-    terminal (never in CI logs or when output is piped)."""
-
-    MIN_FILES = 100
-
-    def __init__(self, enabled: bool = True):
-        self.bar = None
-        self.enabled = enabled
-
-    def __call__(self, total: int):
-        if not self.enabled or not sys.stderr.isatty() or total < self.MIN_FILES:
-            return None
-        from rich.console import Console
-        from rich.progress import Progress
-        self.bar = Progress(console=Console(stderr=True), transient=True)
-        task = self.bar.add_task("Checking", total=total)
-        self.bar.start()
-        return lambda n: self.bar.advance(task, n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
+from .cli_output import (FORMATS, ProgressBar, check_targets, echo_err, emit, fail, render, split_selectors,
+                         use_color, warn_html_terminal)
 
 
 class _Commands(click.Group):
@@ -163,10 +47,10 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
     reads_stdin = any(str(p) == "-" for p in paths) or (stdin_filename is not None and not paths)
     if not reads_stdin:
         if stdin_filename is not None:
-            _fail("--stdin-filename names the text read from stdin: pass `-` as the path")
+            fail("--stdin-filename names the text read from stdin: pass `-` as the path")
         return paths, None
     if stdin_filename is None:
-        _fail("reading stdin (`-`) needs --stdin-filename NAME: the name gives its kind and config")
+        fail("reading stdin (`-`) needs --stdin-filename NAME: the name gives its kind and config")
     name = Path(stdin_filename)
     stream = getattr(sys.stdin, "buffer", None)
     data = stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
@@ -174,7 +58,7 @@ def _stdin_paths(paths: list[Path], stdin_filename: str | None) -> tuple[list[Pa
     try:
         text = decode_python(data) if name.suffix.lower() in (".py", ".pyi") else decode_text(data)
     except SourceError as exc:
-        _fail(f"stdin ({stdin_filename}): {exc}")
+        fail(f"stdin ({stdin_filename}): {exc}")
     return [name if str(p) == "-" else p for p in paths] or [name], {name: text}
 
 
@@ -268,25 +152,25 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         click.get_current_context().with_resource(overlaid(overlays))
     if fix or diff:
         if overlays:
-            _fail("--stdin-filename cannot be combined with fixing: fix the file itself")
+            fail("--stdin-filename cannot be combined with fixing: fix the file itself")
         refused = [name for name, value in (("--baseline", baseline), ("--diff-base", diff_base),
                                             ("--write-baseline", write_baseline)) if value]
         if refused:
-            _fail(f"{', '.join(refused)} cannot be combined with fixing: fixes apply to every finding; "
+            fail(f"{', '.join(refused)} cannot be combined with fixing: fixes apply to every finding; "
                   "run `promptlint check` with it after fixing")
     try:
         config = config_file or (None if isolated else find_config(paths))
         settings = load_settings(config, isolated=isolated, hierarchical=config_file is None, cli_overrides={
-            "select": _split(select), "ignore": _split(ignore),
-            "extend_select": _split(extend_select),
+            "select": split_selectors(select), "ignore": split_selectors(ignore),
+            "extend_select": split_selectors(extend_select),
             "fail_on": fail_on, "output_format": output_format,
             "targets": list(targets) or None, "force_exclude": force_exclude, "docs_url": docs_url,
         })
-        _check_targets(settings.targets, "--target" if targets else f"`targets` in {_config_name(settings)}")
+        check_targets(settings.targets, "--target" if targets else f"`targets` in {_config_name(settings)}")
     except ConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if output_file is not None and not output_file.absolute().parent.is_dir():
-        _fail(f"--output-file {output_file}: the folder does not exist")
+        fail(f"--output-file {output_file}: the folder does not exist")
     fmt = settings.output_format
     colored = output_file is None and fmt == "text" and use_color(color, sys.stdout.isatty())
     if fix or diff:  # `unsafe-fixes = true` in the config turns unsafe fixes on as the flag does
@@ -297,47 +181,47 @@ def check(paths, output_format, select, ignore, fail_on, exit_zero, extend_selec
         sys.exit(_fix_mode(paths, settings, unsafe_fixes or settings.unsafe_fixes, diff, fmt, exit_zero, output_file,
                            statistics, show_fixes, colored, jobs, cache, quiet))
     try:
-        bar = _ProgressBar(enabled=not quiet)
+        bar = ProgressBar(enabled=not quiet)
         try:
             from .cache import default_dir
             cache = None if no_cache else (cache_dir or default_dir(settings.config_path))
             report = run_check(paths, settings, jobs=jobs, progress=bar, overlays=overlays, cache_dir=cache,
-                               project=True, warn=_echo_err)
+                               project=True, warn=echo_err)
         finally:
             bar.close()
         if report.files == 0:
-            _echo_err(_nothing_found(paths, settings.force_exclude))
+            echo_err(_nothing_found(paths, settings.force_exclude))
         if write_baseline:
             try:
                 count = save_baseline(report, write_baseline)
             except OSError as exc:
-                _fail(f"cannot write baseline {write_baseline}: {exc.strerror or exc}")
-            _echo_err(f"wrote {count} finding(s) to {write_baseline}")
+                fail(f"cannot write baseline {write_baseline}: {exc.strerror or exc}")
+            echo_err(f"wrote {count} finding(s) to {write_baseline}")
             sys.exit(2 if report.errors else 0)
         if baseline:
             found = len(report.diagnostics)
             report = filter_baseline(report, baseline)
-            _echo_err(f"{found - len(report.diagnostics)} finding(s) baselined by {baseline}")
+            echo_err(f"{found - len(report.diagnostics)} finding(s) baselined by {baseline}")
         if diff_base:
             report = filter_changed(report, changed_lines(diff_base, paths))
     except (FileNotFoundError, BaselineError, ConfigError) as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if statistics:
         from .report import statistics as stats
         output = stats.render(report, "json" if fmt == "json" else "text")
         if fmt == "json":  # stdout keeps only the JSON payload; the per-target table goes to stderr
             click.echo(stats.render_targets(report), err=True, nl=False)
     else:
-        output = _render(report, fmt, colored, settings.docs_url, quiet=quiet)
+        output = render(report, fmt, colored, settings.docs_url, quiet=quiet)
         if fmt in ("text", "concise") and not quiet:  # as ruff: the hint ends the report, on stdout
             hint = fix_hint(report.diagnostics)
             output += ("\n" if hint and output and not output.endswith("\n") else "") + hint
     if show_fixes:
         click.echo(fix_list(report.diagnostics, "Fixes available"), err=True, nl=False)
-    _warn_html_terminal(fmt, output_file, statistics)
-    _emit(output, output_file, colored)
+    warn_html_terminal(fmt, output_file, statistics)
+    emit(output, output_file, colored)
     for error in report.errors:
-        _echo_err(f"error: {error}")
+        echo_err(f"error: {error}")
     if exit_zero and not report.errors:
         sys.exit(0)
     sys.exit(exit_code(report, settings.fail_on))
@@ -372,39 +256,39 @@ def _fix_mode(paths, settings, unsafe: bool, diff: bool, fmt: str, exit_zero: bo
     from .fix import summary
     from .api import fix as run_fix
     try:
-        run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs, cache_dir=cache_dir, warn=_echo_err)
+        run = run_fix(paths, settings, unsafe=unsafe, write=not diff, jobs=jobs, cache_dir=cache_dir, warn=echo_err)
     except (FileNotFoundError, ConfigError) as exc:
-        _echo_err(str(exc))
+        echo_err(str(exc))
         return 2
     except OSError as exc:
-        _echo_err(f"cannot write {exc.filename or 'a fixed file'}: {exc.strerror or exc}; "
+        echo_err(f"cannot write {exc.filename or 'a fixed file'}: {exc.strerror or exc}; "
                   "the files written before it keep their fixes")
         return 2
     for error in run.errors:
-        _echo_err(error)
+        echo_err(error)
     for error in run.write_errors:
-        _echo_err(error)
+        echo_err(error)
     counts = summary(run.fixed, len(run.report.diagnostics), run.hidden_unsafe(unsafe))
     if show_fixes:
         applied = [d for f in run.files for d in f.result.applied]
         click.echo(fix_list(applied, "Would fix" if diff else "Fixed"), err=True, nl=False)
     if diff:
-        _emit("".join(f.diff for f in run.changed), output_file)
+        emit("".join(f.diff for f in run.changed), output_file)
         if not quiet:
-            _echo_err(f"would change {len(run.changed)} file(s): {counts}")
+            echo_err(f"would change {len(run.changed)} file(s): {counts}")
         for error in run.report.errors:
-            _echo_err(f"error: {error}")
+            echo_err(f"error: {error}")
         return 2 if run.report.errors else 1 if run.changed else 0
     if statistics:
         from .report import statistics as stats
         output = stats.render(run.report, "json" if fmt == "json" else "text")
     else:
-        output = _render(run.report, fmt, colored, settings.docs_url, quiet=quiet)
-    _emit(output, output_file, colored)
+        output = render(run.report, fmt, colored, settings.docs_url, quiet=quiet)
+    emit(output, output_file, colored)
     if not quiet:
-        _echo_err(counts)
+        echo_err(counts)
     for error in run.report.errors:  # as `check` prints them
-        _echo_err(f"error: {error}")
+        echo_err(f"error: {error}")
     if run.report.errors or run.write_errors:
         return 2
     return 0 if exit_zero else exit_code(run.report, settings.fail_on)
@@ -427,7 +311,7 @@ def fix_command(ctx, paths, unsafe_fixes, diff, refused_baseline, refused_write_
     for option, given in (("--baseline", refused_baseline), ("--write-baseline", refused_write_baseline),
                           ("--diff-base", refused_diff_base)):
         if given is not None:
-            _fail(f"{option} cannot be combined with fixing: `promptlint fix` applies to every finding "
+            fail(f"{option} cannot be combined with fixing: `promptlint fix` applies to every finding "
                   f"(fix first, then run `promptlint check {option} ...`)")
     ctx.invoke(check, paths=paths, fix=True, unsafe_fixes=unsafe_fixes, diff=diff, **options)
 
@@ -455,13 +339,13 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     path, line = parse_location(location)
     target = Path(path)
     if not target.exists():
-        _fail(f"{path}: no such file or directory")
+        fail(f"{path}: no such file or directory")
     # a template or prompt file: check the project around it too, to find the calls that render it
     roots, (around, note) = [target], surroundings(target) if target.is_file() else ([target], None)
     if target.is_file() and file_kind(target) != "python":
         roots = around
         if note:  # a loose file: the files beside it, not the tree under the current folder
-            _echo_err(note)
+            echo_err(note)
     try:
         config = config_file or (None if isolated else find_config([target]))
         settings = load_settings(config, isolated=isolated, cli_overrides={})
@@ -472,7 +356,7 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         cache = None if no_cache else (cache_dir or default_dir(settings.config_path))  # as `check`: warm runs are fast
         report = run_check(roots, settings, cache_dir=cache)
     except (ConfigError, ValueError, FileNotFoundError) as exc:
-        _echo_err(str(exc))
+        echo_err(str(exc))
         sys.exit(2)
     filename = display_path(target) if target.is_file() else None
     layouts = select_layouts(report.prompts, line, filename, report.diagnostics)
@@ -482,10 +366,10 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         # it name their prompt, which the files around this one may send
         try:
             if note:
-                _echo_err(note)
+                echo_err(note)
             wider = run_check(around, settings, cache_dir=cache)
         except (ConfigError, ValueError, FileNotFoundError) as exc:
-            _echo_err(str(exc))
+            echo_err(str(exc))
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
         report.diagnostics.extend(d for d in wider.diagnostics if d not in report.diagnostics)
@@ -493,13 +377,13 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         from .python.unread_calls import receivers_prompts
         layouts, said = receivers_prompts(report.prompts, target, filename, line)
         for note in said:
-            _echo_err(note)
+            echo_err(note)
     if not layouts:
         rows = line_count(target) if line is not None and target.is_file() else None
         unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
                    and d.span.filename == filename]
         if rows is not None and line > rows:
-            _echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
+            echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
         elif unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
             for d in unbound:
                 click.echo(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] "
@@ -510,11 +394,11 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
                        "there is no prompt layout to draw.")
             return
         else:
-            _echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
+            echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")
             from .python.unread_calls import at_line  # a call named like a request, not read as one: why
             from .templates.unread import why_not_read_file  # a prompt or config file: why its text is none
             for said in [*at_line(target, filename, line), *why_not_read_file(target, line, settings)]:
-                _echo_err(said)
+                echo_err(said)
         sys.exit(2)
     if output_format == "json":
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))
@@ -540,7 +424,7 @@ def rule_command(code, output_format):
     if found is None:
         import difflib
         near = difflib.get_close_matches(code, [r.code for r in ALL_RULES] + [r.name for r in ALL_RULES], 1)
-        _echo_err(f"unknown rule `{code}`" + (f"; did you mean `{near[0]}`?" if near else ""))
+        echo_err(f"unknown rule `{code}`" + (f"; did you mean `{near[0]}`?" if near else ""))
         sys.exit(2)
     click.echo(render_rule(found, output_format), nl=False)
 
@@ -564,7 +448,7 @@ def models_command(provider):
     wanted = canonical_provider(provider) if provider else None
     rows = [p for p in active_profiles() if wanted is None or p.provider == wanted]
     if not rows:
-        _fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
+        fail(f"unknown provider `{provider}`; `promptlint models` lists every provider")
     for row in rows:
         click.echo(f"{row.provider}  {', '.join(row.model_patterns)}  ({row.minimum}; row {row.name})")
 
