@@ -54,10 +54,12 @@ def test_explain_says_a_model_without_a_system_instruction_holds_no_prompt():
 def test_a_model_family_without_implicit_caching_gets_a_note_whether_the_send_is_read_or_not():
     # (main: a warning "processed uncached on every request" although the model table says the
     # family caches no request prefix; Gemini 1.5 and 2.0 have explicit context caches only)
-    for name, row in (("old_model_send.py", 7), ("old_model_built.py", 8)):
+    # (the send is the request: its finding counts tokens of the request, the model only built of
+    # "this prompt")
+    for name, row, whose in (("old_model_send.py", 7, "the request"), ("old_model_built.py", 8, "this prompt")):
         [finding] = _report(name).diagnostics
         assert (finding.code, finding.severity.value, finding.span.start.row) == ("PRM102", "info", row)
-        assert ("at token 3 of this prompt, in the system prompt: "
+        assert (f"at token 3 of {whose}, in the system prompt: "
                 "nothing of this request is cached today (this model has no implicit caching, only explicit "
                 "context caches); once it is, the 2,402 static tokens after it") in finding.message
 
@@ -67,3 +69,16 @@ def test_the_model_table_names_what_caching_gemini_1_5_lacks():
     profile, _ = lookup("google", "gemini-1.5-flash")
     assert (profile.caching_supported, profile.no_caching) == (False, "no implicit caching, only explicit context caches")
     assert "https://ai.google.dev/gemini-api/docs/caching" in profile.source
+
+
+def test_a_model_built_and_sent_in_view_is_one_prompt_with_one_set_of_findings():
+    # (main: the `GenerativeModel(...)` call at line 7 was a prompt of its own too, judged without
+    # the chat's history: "Static prefix of about 1,301 tokens is below the 2,048-token minimum:
+    # nothing of this prompt is cached", although the request at line 9 sends a history after it
+    # that grows past the minimum); a model only returned (line 13) stays a prompt of its own
+    report = _report("built_and_sent.py")
+    assert sorted((p.site.start.row, p.api) for p in report.prompts) == [
+        (9, "GenerativeModel.send_message"), (13, "GenerativeModel")]
+    [send] = [p for p in report.prompts if p.site.start.row == 9]
+    assert [p.role for p in send.parts] == ["system", "history", "user"]
+    assert sorted((d.code, d.span.start.row) for d in report.diagnostics) == [("PRM301", 13)]

@@ -60,7 +60,28 @@ def generative_model(b, call) -> None:
     frame = call.frame
     parts = [b.part("system", b.value(call.kwargs["system_instruction"], frame), frame, None)]
     model = b.static_model(call.kwargs.get("model_name") or (call.args[0] if call.args else None), frame)
-    b.add(call.node, "python-call", "google", "GenerativeModel", model, parts, None)
+    if b.m.span(call.node) not in _sent_models(b):
+        b.add(call.node, "python-call", "google", "GenerativeModel", model, parts, None)
+
+
+def _sent_models(b) -> set:
+    """The spans of the `GenerativeModel(...)` calls whose model a recorded request of this module
+    sends (kept on the layout builder `b`): such a model is that request's prompt, not one of its own."""
+    if not hasattr(b, "google_sent_models"):
+        b.google_sent_models = set()
+    return b.google_sent_models
+
+
+def _drop_model_record(b, model: Obj) -> None:
+    """The model `model` is sent by a request recorded here: its constructor is no prompt of its
+    own (one prompt, one set of findings), whether it was recorded before or is met after."""
+    if not isinstance(model.node, ast.Call) or not hasattr(model.node, "lineno"):
+        return
+    span = b.m.span(model.node)
+    if span.filename != b.m.filename:
+        return
+    _sent_models(b).add(span)
+    b.layouts = [lay for lay in b.layouts if not (lay.api == "GenerativeModel" and lay.site == span)]
 
 
 #: The methods of the older SDK's model and chat objects that send a request.
@@ -118,6 +139,7 @@ def model_send(b, call) -> None:
     name = model.kwargs.get("model_name") or (positional[0] if positional else None)
     model_name = b.static_text(name, frame) if name is not None else None
     b.add(call.node, "python-call", "google", f"GenerativeModel.{call.method}", model_name, parts, newest)
+    _drop_model_record(b, model)
 
 
 SDK = Sdk(
