@@ -29,3 +29,18 @@ def _cache_outside_the_repository_for_shared_fixtures(_cache_folders):
 @pytest.fixture(autouse=True)
 def _cache_outside_the_repository(monkeypatch, _cache_folders):
     monkeypatch.setenv("PROMPTLINT_CACHE_DIR", tempfile.mkdtemp(prefix="test-", dir=_cache_folders))
+
+
+@pytest.fixture(scope="session")
+def case_cache(_cache_folders):
+    """case name -> the analysis cache folder of fixtures/cases/NAME, one for the session: the
+    case tests that check a case folder (tests/test_breakpoint_rules.py, tests/test_cases.py)
+    analyse it once and read the same report from the cache after (a warm run reports what the
+    cold run did: tests/test_cache.py)."""
+    folders: dict[str, str] = {}
+
+    def folder(case: str) -> str:
+        if case not in folders:
+            folders[case] = tempfile.mkdtemp(prefix=f"case-{case}-", dir=_cache_folders)
+        return folders[case]
+    return folder
