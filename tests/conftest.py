@@ -4,17 +4,43 @@ Every test runs with PROMPTLINT_CACHE_DIR set to a folder of its own under pytes
 folder (subprocesses inherit it), and so do the module- and session-scoped fixtures that run
 promptlint once for many tests (set up before any test's own fixtures); a test of where the cache
 goes by default removes the variable itself (`monkeypatch.delenv`) and runs in a temporary
-folder."""
+folder.
+
+The tests' folders are made with `tempfile.mkdtemp` inside one session folder: pytest's
+`tmp_path_factory.mktemp` numbers its folders by listing the whole base folder each time, so one
+per test (about 3,900) cost seconds of CPU that grew with the square of the number of tests."""
+import tempfile
+
 import pytest
 
 
+@pytest.fixture(scope="session")
+def _cache_folders(tmp_path_factory):
+    return tmp_path_factory.mktemp("promptlint-caches")
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _cache_outside_the_repository_for_shared_fixtures(tmp_path_factory):
+def _cache_outside_the_repository_for_shared_fixtures(_cache_folders):
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("PROMPTLINT_CACHE_DIR", str(tmp_path_factory.mktemp("promptlint-cache-shared")))
+        patch.setenv("PROMPTLINT_CACHE_DIR", tempfile.mkdtemp(prefix="shared-", dir=_cache_folders))
         yield
 
 
 @pytest.fixture(autouse=True)
-def _cache_outside_the_repository(monkeypatch, tmp_path_factory):
-    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", str(tmp_path_factory.mktemp("promptlint-cache")))
+def _cache_outside_the_repository(monkeypatch, _cache_folders):
+    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", tempfile.mkdtemp(prefix="test-", dir=_cache_folders))
+
+
+@pytest.fixture(scope="session")
+def case_cache(_cache_folders):
+    """case name -> the analysis cache folder of fixtures/cases/NAME, one for the session: the
+    case tests that check a case folder (tests/test_breakpoint_rules.py, tests/test_cases.py)
+    analyse it once and read the same report from the cache after (a warm run reports what the
+    cold run did: tests/test_cache.py)."""
+    folders: dict[str, str] = {}
+
+    def folder(case: str) -> str:
+        if case not in folders:
+            folders[case] = tempfile.mkdtemp(prefix=f"case-{case}-", dir=_cache_folders)
+        return folders[case]
+    return folder

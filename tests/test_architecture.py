@@ -8,6 +8,8 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 MAX_LINES = 600
 
@@ -90,14 +92,20 @@ def _cycles(graph: dict[str, set[str]], nodes) -> list[list[str]]:
     return out
 
 
-def test_no_import_cycle():
+@pytest.fixture(scope="module")
+def package() -> tuple[dict[str, Path], dict[str, set[str]]]:
+    """The package's modules and their import graph, parsed once for the tests of the module."""
     modules = _modules()
-    assert _cycles(_graph(modules), modules) == []
+    return modules, _graph(modules)
 
 
-def test_the_analysis_never_imports_rules_or_renderers():
-    modules = _modules()
-    graph = _graph(modules)
+def test_no_import_cycle(package):
+    modules, graph = package
+    assert _cycles(graph, modules) == []
+
+
+def test_the_analysis_never_imports_rules_or_renderers(package):
+    modules, graph = package
     bad = {name: sorted(t for t in graph[name] if t.startswith(("promptlint.rules", "promptlint.report")))
            for name in modules if name.startswith(("promptlint.python", "promptlint.templates"))}
     assert {k: v for k, v in bad.items() if v} == {}

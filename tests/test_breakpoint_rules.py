@@ -392,12 +392,12 @@ def _case_params() -> list:
 
 
 @pytest.mark.parametrize("case", _case_params())
-def test_case_fixture(case, monkeypatch):
+def test_case_fixture(case, monkeypatch, case_cache):
     from promptlint.api import check
 
     monkeypatch.chdir(CASES / case)
     expected = tomllib.loads(Path("expected.toml").read_text())
-    diags = [d for d in check([Path(".")]).diagnostics if d.name in MY_NAMES]
+    diags = [d for d in check([Path(".")], cache_dir=case_cache(case)).diagnostics if d.name in MY_NAMES]
 
     def matches(d, entry) -> bool:
         rows = {entry["line"], *entry.get("lines_accepted", [])}

@@ -89,11 +89,11 @@ def test_case_anchors_are_on_their_lines(case):
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_case(case, monkeypatch, tmp_path):
+def test_case(case, monkeypatch, case_cache):
     case_dir = CASES_DIR / case
     expected = tomllib.loads((case_dir / "expected.toml").read_text(encoding="utf-8"))
     monkeypatch.chdir(case_dir)
-    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", str(tmp_path / "cache"))  # not in the repository's fixtures
+    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", case_cache(case))  # not in the repository's fixtures
     result = CliRunner().invoke(main, ["check", ".", "--output-format", "json"])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
     assert result.exit_code in (0, 1), result.stderr

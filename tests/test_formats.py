@@ -215,11 +215,20 @@ def cli(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+@pytest.fixture(scope="module")
+def cases_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cases-cache")
+
+
 @pytest.fixture
-def cases(monkeypatch):
+def cases(monkeypatch, cases_cache):
+    """The folder `cases` (fixtures/ is the current folder), with one analysis cache for the
+    module: the first check analyses the cases, the others render the same report from the cache
+    (that a warm run reports what the cold run did is tests/test_cache.py's)."""
     if not CASES.is_dir():
         pytest.skip("fixtures/cases is missing")
     monkeypatch.chdir(CASES.parent)
+    monkeypatch.setenv("PROMPTLINT_CACHE_DIR", str(cases_cache))
     return "cases"
 
 

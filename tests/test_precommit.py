@@ -102,7 +102,9 @@ def _project(tmp_path: Path, rev: str) -> Path:
 
 
 def _env(home: Path) -> dict:
+    # (PIP_DISABLE_PIP_VERSION_CHECK: the hook's install asks the index for its packages only)
     return {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "NO_COLOR": "1",
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
             "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
             "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
 

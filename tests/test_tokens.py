@@ -41,18 +41,39 @@ def fresh_caches():
     count.cache_clear()
 
 
-@pytest.fixture
-def no_network(monkeypatch, tmp_path):
-    """Any attempt to open a socket or resolve a name fails the test; tiktoken's download cache
-    points at an empty folder."""
+def _refuse_network(monkeypatch, empty) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("network access attempted")
 
     monkeypatch.setattr(socket.socket, "__init__", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     monkeypatch.setattr(socket, "getaddrinfo", refuse)
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "empty-cache"))
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(empty))
     monkeypatch.delenv("DATA_GYM_CACHE_DIR", raising=False)
+
+
+@pytest.fixture
+def no_network(monkeypatch, tmp_path):
+    """Any attempt to open a socket or resolve a name fails the test; tiktoken's download cache
+    points at an empty folder."""
+    _refuse_network(monkeypatch, tmp_path / "empty-cache")
+
+
+@pytest.fixture(scope="module")
+def built_offline(tmp_path_factory):
+    """Both encodings built once for the value tests below, from cleared caches with the network
+    refused as `no_network` refuses it (building them is the costly part: each value test
+    building them anew would prove the offline build again, which
+    test_both_encodings_offline_in_one_go proves)."""
+    with pytest.MonkeyPatch.context() as patch:
+        _refuse_network(patch, tmp_path_factory.mktemp("empty-tiktoken-cache"))
+        encoding.cache_clear()
+        count.cache_clear()
+        for name in ("o200k_base", "cl100k_base"):
+            encoding(name)
+    yield
+    encoding.cache_clear()
+    count.cache_clear()
 
 
 def test_the_socket_guard_works(no_network):
@@ -63,12 +84,12 @@ def test_the_socket_guard_works(no_network):
 
 
 @pytest.mark.parametrize(("name", "text"), sorted(COUNTS))
-def test_counts_offline(no_network, fresh_caches, name, text):
+def test_counts_offline(built_offline, no_network, name, text):
     assert count(text, name) == COUNTS[(name, text)]
 
 
 @pytest.mark.parametrize(("name", "text"), sorted(IDS))
-def test_token_ids_offline(no_network, fresh_caches, name, text):
+def test_token_ids_offline(built_offline, no_network, name, text):
     assert encoding(name).encode_ordinary(text) == IDS[(name, text)]
     assert encoding(name).decode(IDS[(name, text)]) == text
 

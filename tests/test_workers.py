@@ -45,8 +45,8 @@ def _analyse(path: Path, kind: str) -> Done:
     if name == "spins":  # works without end
         while True:
             pass
-    if name == "slow":  # 4 s of wall time, a little CPU time now and then: a file on a loaded machine
-        end = time.monotonic() + 4.0
+    if name == "slow":  # 1.5 s of wall time, a little CPU time now and then: a file on a loaded machine
+        end = time.monotonic() + 1.5
         while time.monotonic() < end:
             spin = time.process_time() + 0.03
             while time.process_time() < spin:
@@ -59,8 +59,10 @@ def _run(names: list[str], jobs: int = 2) -> tuple[dict[int, str], dict[int, str
     results: dict[int, str] = {}
     failures: dict[int, str] = {}
     tasks = [(i, Path(name), "python") for i, name in enumerate(names)]
+    # the fork server imports this module once, as it imports the engine's for `promptlint check`
+    # (WORKER_PRELOAD): a replaced worker is forked with it, as in a real run, not importing it anew
     workers.run(tasks, jobs, _setup, (), _analyse, lambda i, r: results.__setitem__(i, r.name),
-                lambda i, path, reason: failures.__setitem__(i, reason))
+                lambda i, path, reason: failures.__setitem__(i, reason), preload=(_analyse.__module__,))
     return results, failures
 
 
@@ -79,27 +81,28 @@ def test_crashes_and_memory_errors_cost_only_their_file(monkeypatch):
 
 
 def test_a_file_that_hangs_is_stopped_when_its_worker_gets_no_cpu_time_for_the_stall_timeout(monkeypatch):
-    monkeypatch.setattr(workers, "STALL_TIMEOUT", 3.0)
+    monkeypatch.setattr(workers, "STALL_TIMEOUT", 1.0)
     names = ["f0", "hangs", "f2", "f3"]
     results, failures = _run(names, jobs=1)
-    assert failures == {1: "analysis budget exceeded (no progress in 3 s)"}
+    assert failures == {1: "analysis budget exceeded (no progress in 1 s)"}
     assert results == {0: "f0", 2: "f2", 3: "f3"}
 
 
 def test_a_file_that_works_without_end_is_stopped_after_the_timeout_of_cpu_time(monkeypatch):
-    monkeypatch.setattr(workers, "FILE_TIMEOUT", 2.0)
+    monkeypatch.setattr(workers, "FILE_TIMEOUT", 1.0)
     names = ["f0", "spins", "f2"]
     results, failures = _run(names, jobs=1)
-    assert failures == {1: "analysis budget exceeded (more than 2 s of CPU time)"}
+    assert failures == {1: "analysis budget exceeded (more than 1 s of CPU time)"}
     assert results == {0: "f0", 2: "f2"}
 
 
 def test_a_file_is_not_stopped_for_the_wall_time_a_loaded_machine_adds(monkeypatch):
     """The budget of a file is its worker's CPU time: one whose wall time passes `FILE_TIMEOUT`
     while its worker waits for a core (here: sleeps) is analysed to its end, so which files are
-    reported does not depend on the machine's load."""
-    monkeypatch.setattr(workers, "FILE_TIMEOUT", 2.0)
-    monkeypatch.setattr(workers, "STALL_TIMEOUT", 3.0)
+    reported does not depend on the machine's load. (The budget is checked every `FILE_TIMEOUT`
+    seconds: the file's 1.5 s of wall time span two checks past it; its CPU time is about 0.15 s.)"""
+    monkeypatch.setattr(workers, "FILE_TIMEOUT", 0.5)
+    monkeypatch.setattr(workers, "STALL_TIMEOUT", 1.5)
     names = ["f0", "slow", "f2"]
     results, failures = _run(names, jobs=1)
     assert failures == {}
@@ -108,7 +111,7 @@ def test_a_file_is_not_stopped_for_the_wall_time_a_loaded_machine_adds(monkeypat
 
 def test_workers_over_the_memory_bound_are_replaced_without_losing_files(monkeypatch):
     monkeypatch.setattr(workers, "RECYCLE_BYTES", 0)  # every worker leaves after each batch
-    names = [f"f{i}" for i in range(16)]  # a new worker for each file (each imports this module)
+    names = [f"f{i}" for i in range(16)]  # a new worker for each file
     results, failures = _run(names)
     assert failures == {} and results == dict(enumerate(names))
 
