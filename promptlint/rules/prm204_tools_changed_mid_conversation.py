@@ -10,6 +10,7 @@ from ..python.tool_switches import (find_dropped_tools, find_forced_filters, fin
 from ..python.agent_followups import find_agent_followups
 from ..python.dropped_methods import find_dropped_in_methods
 from ..python.option_tools import find_option_tools
+from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
 from ..python.tool_rebinds import find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
@@ -92,6 +93,12 @@ class ToolsChangedMidConversationRule(Rule):
     or the object a class lists its tools from (`self.agent.list_tools()`) replaced by a method
     that runs after a tool call (`post_tool_call` -> `self.agent = agent`: a swarm's handoff, often
     with a new system prompt).
+    A request whose tools are made of an entry of the conversation's state (`bind_tools([search,
+    *[registry[i] for i in state["selected_tool_ids"]]])` beside `invoke(state["messages"])`), an
+    entry that a function running after a model's request (it writes a tool result or reads the
+    tool calls) writes together with the conversation (`return {"messages": tool_messages,
+    "selected_tool_ids": ids}`, `run.active_tools.append(t)` beside `run.messages.append(...)`),
+    is a warning: the tool list grows or changes between two requests of one conversation.
     A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
@@ -176,6 +183,11 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
+        for found in find_state_tools(module):
+            span = module.span(found.node)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
+                yield self._state_tools(module, found, span)
         for gate in find_template_tool_gates(module):
             yield self._gate(module, gate)
         for followup in find_agent_followups(module):
@@ -185,6 +197,19 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
                 yield self._variant(module, variant, span)
+
+    def _state_tools(self, module: "Module", s, span) -> Diagnostic:
+        """The diagnostic of one `state_tools.StateTools`: a warning (the entry is written after a
+        model's request, so between two requests of the conversation)."""
+        message = (f"The tools of this request are made of `{s.key}` of the conversation's state (line "
+                   f"{s.read.lineno}), which `{s.writer_function}` writes after a model's request together with "
+                   f"the conversation `{s.conversation}` (line {s.writer.lineno}): the next request of the "
+                   f"conversation goes out with other tool definitions, and {_FRONT} differ, so it reads none of "
+                   "the cached prefix; send every tool the conversation may use from its first request, in a "
+                   "fixed order, and choose which may be called with `tool_choice` (or `allowed_tools`)")
+        related = [Related(module.span(s.read), f"`{s.key}` read here"),
+                   Related(module.span(s.writer), f"`{s.key}` written with the conversation here")]
+        return self.diagnostic(message, span, severity=Severity.WARNING, related=related)
 
     def _gate(self, module: "Module", gate) -> Diagnostic:
         """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
