@@ -12,7 +12,7 @@ from ..python.dropped_methods import find_dropped_in_methods
 from ..python.option_tools import find_option_tools
 from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
-from ..python.tool_rebinds import find_tools_rebound_in_loop
+from ..python.tool_rebinds import find_tool_choice_rebound_in_loop, find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
@@ -99,6 +99,10 @@ class ToolsChangedMidConversationRule(Rule):
     tool calls) writes together with the conversation (`return {"messages": tool_messages,
     "selected_tool_ids": ids}`, `run.active_tools.append(t)` beside `run.messages.append(...)`),
     is a warning: the tool list grows or changes between two requests of one conversation.
+    A `tool_choice` that a loop's requests of one conversation pass (`tool_choice=tool_choice`),
+    bound before the loop and rebound in it to another constant (a forced tool on the first
+    request, then `tool_choice = "auto"`) is info: Anthropic drops the cached messages at the
+    switch, once per conversation.
     A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
@@ -390,6 +394,15 @@ class ToolsChangedMidConversationRule(Rule):
                        f"tool definitions than the earlier ones, and {_FRONT} differ, so it reads none of the "
                        "conversation from the cache; send the same tools on every request and choose the tool "
                        "with `tool_choice`")
+            yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
+        for stmt, request, function in find_tool_choice_rebound_in_loop(module):
+            name = stmt.targets[0].id
+            message = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
+                       f"conversation with `tool_choice={name}` (line {request.lineno}): on Anthropic a change of "
+                       "`tool_choice` invalidates the cached messages, so the next request reads none of the "
+                       "conversation's history from the cache (the tools and the system prompt stay cached), once "
+                       "per conversation that takes this step; force the first tool by asking for it in the "
+                       "message, or keep one tool choice for the conversation")
             yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
         for merge, request, options, function in find_tools_turned_off(module):
             message = (f"Options that leave the tools out are merged into `{options}` here, in the loop of "
