@@ -12,6 +12,7 @@ from ..python.dropped_methods import find_dropped_in_methods
 from ..python.option_tools import find_option_tools
 from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
+from ..python.switched_helpers import find_switched_helpers
 from ..python.tool_rebinds import find_tool_choice_rebound_in_loop, find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
@@ -99,6 +100,9 @@ class ToolsChangedMidConversationRule(Rule):
     tool calls) writes together with the conversation (`return {"messages": tool_messages,
     "selected_tool_ids": ids}`, `run.active_tools.append(t)` beside `run.messages.append(...)`),
     is a warning: the tool list grows or changes between two requests of one conversation.
+    A helper whose request's tools are chosen by one of its parameters (`tools = TOOLS if use_tools
+    else None`), called by one function twice over one conversation with different values of it
+    (`respond(working)`, then `respond([*working, note], use_tools=False)`), is a warning.
     A `tool_choice` that a loop's requests of one conversation pass (`tool_choice=tool_choice`),
     bound before the loop and rebound in it to another constant (a forced tool on the first
     request, then `tool_choice = "auto"`) is info: Anthropic drops the cached messages at the
@@ -192,6 +196,11 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:
                 rows.add(span.start.row)
                 yield self._state_tools(module, found, span)
+        for sw in find_switched_helpers(module):
+            span = module.span(sw.node)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
+                yield self._switched(module, sw, span)
         for gate in find_template_tool_gates(module):
             yield self._gate(module, gate)
         for followup in find_agent_followups(module):
@@ -213,6 +222,18 @@ class ToolsChangedMidConversationRule(Rule):
                    "fixed order, and choose which may be called with `tool_choice` (or `allowed_tools`)")
         related = [Related(module.span(s.read), f"`{s.key}` read here"),
                    Related(module.span(s.writer), f"`{s.key}` written with the conversation here")]
+        return self.diagnostic(message, span, severity=Severity.WARNING, related=related)
+
+    def _switched(self, module: "Module", sw, span) -> Diagnostic:
+        """The diagnostic of one `switched_helpers.SwitchedHelper`: a warning where the tools are chosen."""
+        message = (f"The tools of `{sw.helper}`'s request (line {sw.send.lineno}) are chosen here by `{sw.param}`, "
+                   f"and `{sw.caller}` sends one conversation through it with `{sw.param}={sw.first_value}` (line "
+                   f"{sw.first.lineno}), then with `{sw.param}={sw.second_value}` (line {sw.second.lineno}): the two "
+                   f"requests carry other tool definitions, and {_FRONT} differ, so the second reads none of the "
+                   "conversation from the cache, and the next request with tools misses again; send the same tools "
+                   "on both and choose with `tool_choice=\"none\"` that none is called")
+        related = [Related(module.span(sw.first), f"sent with `{sw.param}={sw.first_value}` here"),
+                   Related(module.span(sw.second), f"the same conversation sent with `{sw.param}={sw.second_value}` here")]
         return self.diagnostic(message, span, severity=Severity.WARNING, related=related)
 
     def _gate(self, module: "Module", gate) -> Diagnostic:
