@@ -23,15 +23,15 @@ from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from ..python.wrapup_steps import find_option_changes
+from ._tools_followed import FRONT as _FRONT, choice_rebound, state_tools, switched_helper
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..python.module import Module
 
 
-#: The phrases every PRM204 message shares: why a change of tools costs the whole prefix, and
-#: why the rule is info (Policy 7: names are part of the evidence).
-_FRONT = "the tool definitions, which come before the system prompt and the history,"
+#: Why the rule is info (Policy 7: names are part of the evidence); `_FRONT`: why a change of
+#: tools costs the whole prefix.
 _BY_NAME = "only the names say that this is a tool set sent with requests"
 
 
@@ -195,12 +195,14 @@ class ToolsChangedMidConversationRule(Rule):
             span = module.span(found.node)
             if span.start.row not in rows:
                 rows.add(span.start.row)
-                yield self._state_tools(module, found, span)
+                message, span, kw = state_tools(module, found, span)
+                yield self.diagnostic(message, span, **kw)
         for sw in find_switched_helpers(module):
             span = module.span(sw.node)
             if span.start.row not in rows:
                 rows.add(span.start.row)
-                yield self._switched(module, sw, span)
+                message, span, kw = switched_helper(module, sw, span)
+                yield self.diagnostic(message, span, **kw)
         for gate in find_template_tool_gates(module):
             yield self._gate(module, gate)
         for followup in find_agent_followups(module):
@@ -210,31 +212,6 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
                 yield self._variant(module, variant, span)
-
-    def _state_tools(self, module: "Module", s, span) -> Diagnostic:
-        """The diagnostic of one `state_tools.StateTools`: a warning (the entry is written after a
-        model's request, so between two requests of the conversation)."""
-        message = (f"The tools of this request are made of `{s.key}` of the conversation's state (line "
-                   f"{s.read.lineno}), which `{s.writer_function}` writes after a model's request together with "
-                   f"the conversation `{s.conversation}` (line {s.writer.lineno}): the next request of the "
-                   f"conversation goes out with other tool definitions, and {_FRONT} differ, so it reads none of "
-                   "the cached prefix; send every tool the conversation may use from its first request, in a "
-                   "fixed order, and choose which may be called with `tool_choice` (or `allowed_tools`)")
-        related = [Related(module.span(s.read), f"`{s.key}` read here"),
-                   Related(module.span(s.writer), f"`{s.key}` written with the conversation here")]
-        return self.diagnostic(message, span, severity=Severity.WARNING, related=related)
-
-    def _switched(self, module: "Module", sw, span) -> Diagnostic:
-        """The diagnostic of one `switched_helpers.SwitchedHelper`: a warning where the tools are chosen."""
-        message = (f"The tools of `{sw.helper}`'s request (line {sw.send.lineno}) are chosen here by `{sw.param}`, "
-                   f"and `{sw.caller}` sends one conversation through it with `{sw.param}={sw.first_value}` (line "
-                   f"{sw.first.lineno}), then with `{sw.param}={sw.second_value}` (line {sw.second.lineno}): the two "
-                   f"requests carry other tool definitions, and {_FRONT} differ, so the second reads none of the "
-                   "conversation from the cache, and the next request with tools misses again; send the same tools "
-                   "on both and choose with `tool_choice=\"none\"` that none is called")
-        related = [Related(module.span(sw.first), f"sent with `{sw.param}={sw.first_value}` here"),
-                   Related(module.span(sw.second), f"the same conversation sent with `{sw.param}={sw.second_value}` here")]
-        return self.diagnostic(message, span, severity=Severity.WARNING, related=related)
 
     def _gate(self, module: "Module", gate) -> Diagnostic:
         """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
@@ -417,14 +394,8 @@ class ToolsChangedMidConversationRule(Rule):
                        "with `tool_choice`")
             yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
         for stmt, request, function in find_tool_choice_rebound_in_loop(module):
-            name = stmt.targets[0].id
-            message = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
-                       f"conversation with `tool_choice={name}` (line {request.lineno}): on Anthropic a change of "
-                       "`tool_choice` invalidates the cached messages, so the next request reads none of the "
-                       "conversation's history from the cache (the tools and the system prompt stay cached), once "
-                       "per conversation that takes this step; force the first tool by asking for it in the "
-                       "message, or keep one tool choice for the conversation")
-            yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
+            message, span, kw = choice_rebound(module, stmt, request, function)
+            yield self.diagnostic(message, span, **kw)
         for merge, request, options, function in find_tools_turned_off(module):
             message = (f"Options that leave the tools out are merged into `{options}` here, in the loop of "
                        f"`{function}` that sends its requests with `**{options}` (line {request.lineno}): the "

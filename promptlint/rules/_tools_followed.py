@@ -1,0 +1,51 @@
+"""PRM204's messages for tool changes followed across functions and statements: tools made of
+the conversation's state (`python/state_tools.py`), a helper whose tools its callers switch over
+one conversation (`python/switched_helpers.py`), a tool choice rebound in a loop
+(`python/tool_rebinds.py`). Each returns (message, span, the keywords of `Rule.diagnostic`:
+severity and related locations).
+"""
+from __future__ import annotations
+
+from ..model import Related, Severity
+
+#: The phrase every PRM204 message shares: why a change of tools costs the whole prefix.
+FRONT = "the tool definitions, which come before the system prompt and the history,"
+
+
+def state_tools(module, s, span):
+    """A warning at the tools: the state's entry is written after a model's request, so between
+    two requests of the conversation."""
+    message = (f"The tools of this request are made of `{s.key}` of the conversation's state (line "
+               f"{s.read.lineno}), which `{s.writer_function}` writes after a model's request together with "
+               f"the conversation `{s.conversation}` (line {s.writer.lineno}): the next request of the "
+               f"conversation goes out with other tool definitions, and {FRONT} differ, so it reads none of "
+               "the cached prefix; send every tool the conversation may use from its first request, in a "
+               "fixed order, and choose which may be called with `tool_choice` (or `allowed_tools`)")
+    related = [Related(module.span(s.read), f"`{s.key}` read here"),
+               Related(module.span(s.writer), f"`{s.key}` written with the conversation here")]
+    return message, span, {"severity": Severity.WARNING, "related": related}
+
+
+def switched_helper(module, sw, span):
+    """A warning where the helper's tools are chosen."""
+    message = (f"The tools of `{sw.helper}`'s request (line {sw.send.lineno}) are chosen here by `{sw.param}`, "
+               f"and `{sw.caller}` sends one conversation through it with `{sw.param}={sw.first_value}` (line "
+               f"{sw.first.lineno}), then with `{sw.param}={sw.second_value}` (line {sw.second.lineno}): the two "
+               f"requests carry other tool definitions, and {FRONT} differ, so the second reads none of the "
+               "conversation from the cache, and the next request with tools misses again; send the same tools "
+               "on both and choose with `tool_choice=\"none\"` that none is called")
+    related = [Related(module.span(sw.first), f"sent with `{sw.param}={sw.first_value}` here"),
+               Related(module.span(sw.second), f"the same conversation sent with `{sw.param}={sw.second_value}` here")]
+    return message, span, {"severity": Severity.WARNING, "related": related}
+
+
+def choice_rebound(module, stmt, request, function):
+    """Info at the rebinding: Anthropic drops the cached messages once per conversation."""
+    name = stmt.targets[0].id
+    message = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
+               f"conversation with `tool_choice={name}` (line {request.lineno}): on Anthropic a change of "
+               "`tool_choice` invalidates the cached messages, so the next request reads none of the "
+               "conversation's history from the cache (the tools and the system prompt stay cached), once "
+               "per conversation that takes this step; force the first tool by asking for it in the "
+               "message, or keep one tool choice for the conversation")
+    return message, module.span(stmt), {"severity": Severity.INFO, "related": [Related(module.span(request), "sent here")]}
