@@ -1,6 +1,7 @@
 """PRM204's messages for tool changes followed across functions and statements: tools made of
 the conversation's state (`python/state_tools.py`), a helper whose tools its callers switch over
-one conversation (`python/switched_helpers.py`), a tool choice rebound in a loop
+one conversation (`python/switched_helpers.py`), the nodes of one graph state bound to
+different tools (`python/node_tools.py`), a tool choice rebound in a loop
 (`python/tool_rebinds.py`). Each returns (message, span, the keywords of `Rule.diagnostic`:
 severity and related locations).
 """
@@ -49,3 +50,15 @@ def choice_rebound(module, stmt, request, function):
                "per conversation that takes this step; force the first tool by asking for it in the "
                "message, or keep one tool choice for the conversation")
     return message, module.span(stmt), {"severity": Severity.INFO, "related": [Related(module.span(request), "sent here")]}
+
+
+def node_tools(module, n):
+    """Info at the later node's tools: which node follows which is the graph's, not read here."""
+    message = (f"`{n.node_name}` sends the conversation of its state (`{n.state}`) with the tools bound here, other "
+               f"than those `{n.other_name}` sends the same state's conversation with (line {n.other.lineno}): a "
+               f"conversation that passes from one node to the other sends its next request with other tool "
+               f"definitions, and {FRONT} differ, so it reads none of the cached prefix (which node follows which "
+               "is decided by the graph, not read here); bind every node of the conversation to the same tools "
+               "and choose with `tool_choice` which one is called")
+    related = [Related(module.span(n.other), f"the tools of `{n.other_name}`")]
+    return message, module.span(n.node), {"severity": Severity.INFO, "related": related}

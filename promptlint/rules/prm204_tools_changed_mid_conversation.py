@@ -9,6 +9,7 @@ from ..python.tool_switches import (find_dropped_tools, find_forced_filters, fin
                                     find_tool_switches, find_tools_emptied_at_limit)
 from ..python.agent_followups import find_agent_followups
 from ..python.dropped_methods import find_dropped_in_methods
+from ..python.node_tools import find_node_tools
 from ..python.option_tools import find_option_tools
 from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
@@ -23,7 +24,7 @@ from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from ..python.wrapup_steps import find_option_changes
-from ._tools_followed import FRONT as _FRONT, choice_rebound, state_tools, switched_helper
+from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,6 +104,10 @@ class ToolsChangedMidConversationRule(Rule):
     A helper whose request's tools are chosen by one of its parameters (`tools = TOOLS if use_tools
     else None`), called by one function twice over one conversation with different values of it
     (`respond(working)`, then `respond([*working, note], use_tools=False)`), is a warning.
+    Nodes of one graph state (a parameter annotated with the state class, or a class related to it
+    by inheritance) that send its conversation (`self.bound.invoke(state.messages)`) through
+    runnables bound to different tools (`bind_tools(T)` in the node or its class's `__init__`: an
+    extraction node and a retry node with its own forced tool) are info, at the later node's tools.
     A `tool_choice` that a loop's requests of one conversation pass (`tool_choice=tool_choice`),
     bound before the loop and rebound in it to another constant (a forced tool on the first
     request, then `tool_choice = "auto"`) is info: Anthropic drops the cached messages at the
@@ -202,6 +207,11 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:
                 rows.add(span.start.row)
                 message, span, kw = switched_helper(module, sw, span)
+                yield self.diagnostic(message, span, **kw)
+        for n in find_node_tools(module):
+            message, span, kw = node_tools(module, n)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
                 yield self.diagnostic(message, span, **kw)
         for gate in find_template_tool_gates(module):
             yield self._gate(module, gate)
