@@ -122,3 +122,16 @@ def test_the_rebound_tool_choice_is_info_at_the_rebinding_with_the_request_relat
              for d in report.diagnostics if d.code == "PRM204"]
     assert found == [("PRM204", "info", 14, [7])]
     assert "on Anthropic a change of `tool_choice` invalidates the cached messages" in report.diagnostics[0].message
+
+
+def test_a_tool_choice_chosen_per_pass_of_the_loop_of_one_conversation_is_info_there():
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "tool_rebinds" / "required_first.py"
+    module = load(path, path.read_text(encoding="utf-8"))
+    assert [(n.lineno, type(n).__name__, c.lineno, f) for n, c, f in find_tool_choice_rebound_in_loop(module)] == [
+        (11, "IfExp", 10, "run")]
+    report = api.check([path], api.Settings(), jobs=1)
+    found = [(d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
+             for d in report.diagnostics if d.code == "PRM204"]
+    assert found == [("info", 11, [10])]
+    assert next(d.message for d in report.diagnostics if d.code == "PRM204").startswith(
+        "The tool choice is chosen here by `step == 0`, which changes from one pass of the loop of `run` to the next")

@@ -165,8 +165,10 @@ _TOOL_VARIANTS = re.compile(r"\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]"
 _VARIANT_ANCHORS = ("tools\"]", "tools']", "functions\"]", "functions']", "tool", "Tool", "TOOL", "function",
                     "Function", "FUNCTION")
 #: A tool choice rebound to a constant (`tool_choice = "auto"`) where a request passes it by
-#: name: PRM204 reads whether a loop of one conversation sends it (tool_rebinds).
-_CHOICE_REBOUND = re.compile(r"(?m)^[ \t]+\w*tool_choice[ \t]*=[ \t]*(?:[\"'{]|None\b)")
+#: name, or chosen between constants (`tool_choice="required" if step == 0 else "auto"`): PRM204
+#: reads whether a loop of one conversation sends it (tool_rebinds).
+_CHOICE_REBOUND = re.compile(r"(?m)^[ \t]+\w*tool_choice[ \t]*=[ \t]*(?:[\"'{]|None\b)"
+                             r"|tool_choice=(?:\"[\w-]{1,20}\"|'[\w-]{1,20}'|None)[ \t]+if\b")
 _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
                         r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
 

@@ -7,6 +7,8 @@ severity and related locations).
 """
 from __future__ import annotations
 
+import ast
+
 from ..model import Related, Severity
 
 #: The phrase every PRM204 message shares: why a change of tools costs the whole prefix.
@@ -42,14 +44,21 @@ def switched_helper(module, sw, span):
 
 def choice_rebound(module, stmt, request, function):
     """Info at the rebinding: Anthropic drops the cached messages once per conversation."""
-    name = stmt.targets[0].id
-    message = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
-               f"conversation with `tool_choice={name}` (line {request.lineno}): on Anthropic a change of "
+    if isinstance(stmt, ast.IfExp):
+        where = (f"The tool choice is chosen here by `{ast.unparse(stmt.test)}`, which changes from one pass of "
+                 f"the loop of `{function}` to the next, and the loop sends one conversation (line {request.lineno})")
+        span = module.span(stmt)
+    else:
+        name = stmt.targets[0].id
+        where = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
+                 f"conversation with `tool_choice={name}` (line {request.lineno})")
+        span = module.span(stmt)
+    message = (f"{where}: on Anthropic a change of "
                "`tool_choice` invalidates the cached messages, so the next request reads none of the "
                "conversation's history from the cache (the tools and the system prompt stay cached), once "
                "per conversation that takes this step; force the first tool by asking for it in the "
                "message, or keep one tool choice for the conversation")
-    return message, module.span(stmt), {"severity": Severity.INFO, "related": [Related(module.span(request), "sent here")]}
+    return message, span, {"severity": Severity.INFO, "related": [Related(module.span(request), "sent here")]}
 
 
 def node_tools(module, n):

@@ -110,8 +110,9 @@ class ToolsChangedMidConversationRule(Rule):
     extraction node and a retry node with its own forced tool) are info, at the later node's tools.
     A `tool_choice` that a loop's requests of one conversation pass (`tool_choice=tool_choice`),
     bound before the loop and rebound in it to another constant (a forced tool on the first
-    request, then `tool_choice = "auto"`) is info: Anthropic drops the cached messages at the
-    switch, once per conversation.
+    request, then `tool_choice = "auto"`), or chosen per pass between two constants
+    (`tool_choice="required" if step == 0 else "auto"`), is info: Anthropic drops the cached
+    messages at the switch, once per conversation.
     A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
