@@ -37,4 +37,6 @@ def test_the_grown_tool_lists_are_warnings_at_the_tools_with_the_read_and_the_wr
 def test_tools_written_once_at_the_start_or_not_with_the_conversation_are_no_finding():
     assert _facts("fixed_tools.py") == []
     report = api.check([FIXTURES / "fixed_tools.py"], api.Settings(), jobs=1)
-    assert [d.code for d in report.diagnostics if d.code == "PRM204"] == []
+    # (the two nodes that send the state's conversation with other tools are node_tools' fact, info)
+    assert [(d.severity.value, d.span.start.row, d.message.startswith("`call_named` sends the conversation"))
+            for d in report.diagnostics if d.code == "PRM204"] == [("info", 20, True)]
