@@ -164,6 +164,11 @@ _TOOL_VARIANTS = re.compile(r"\[[\"'](?:tools|functions)[\"']\][ \t]{0,4}=[^=]"
 #: reset's name in any case).
 _VARIANT_ANCHORS = ("tools\"]", "tools']", "functions\"]", "functions']", "tool", "Tool", "TOOL", "function",
                     "Function", "FUNCTION")
+#: A tool choice rebound to a constant (`tool_choice = "auto"`) where a request passes it by
+#: name, or chosen between constants (`tool_choice="required" if step == 0 else "auto"`): PRM204
+#: reads whether a loop of one conversation sends it (tool_rebinds).
+_CHOICE_REBOUND = re.compile(r"(?m)^[ \t]+\w*tool_choice[ \t]*=[ \t]*(?:[\"'{]|None\b)"
+                             r"|tool_choice=(?:\"[\w-]{1,20}\"|'[\w-]{1,20}'|None)[ \t]+if\b")
 _TOOLS_OFF = re.compile(r"\.update\([\w.]{0,80}(?i:disable|no_|without)\w{0,30}(?i:tool|function)"
                         r"|\[[\"'](?:include|use|enable|with)_(?:tools|functions)[\"']\][ \t]{0,4}=[ \t]{0,4}False")
 
@@ -289,6 +294,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # tools whose results the model is sent (tool_results.py)
     if ("tool" in source or "function" in source) and _on_lines(source, _VARIANT_ANCHORS, _TOOL_VARIANTS):
         return True  # tools that may vary between the requests of a conversation (PRM204)
+    if "tool_choice=" in source and _CHOICE_REBOUND.search(source) is not None:
+        return True  # a tool choice rebound between the requests of a loop (PRM204)
     if ("update(" in source or "_tools" in source or "_functions" in source) and _TOOLS_OFF.search(source) is not None:
         return True  # tools turned off for later requests of a loop (PRM204)
     if "yield" in source and "max(" in source and _YIELDED_WINDOW.search(source) is not None:

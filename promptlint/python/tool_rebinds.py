@@ -15,6 +15,21 @@ same conversation on every pass. A statement of the loop that binds the tools na
 non-empty list display than the one it had before the loop makes the next requests of that
 conversation start with other tool definitions. Emptying the list (`tools = []`, `tools=None`) is
 read by `tool_switches` (at a limit, or a later request without tools).
+
+The tool choice of such a loop's requests is read the same way (`find_tool_choice_rebound_in_loop`):
+
+    tool_choice = state.tool_choice                 # a tool forced on the first request
+    while True:
+        output = await model.generate(input=state.messages, tools=state.tools, tool_choice=tool_choice)
+        ...
+        if isinstance(tool_choice, ToolFunction):
+            tool_choice = "auto"                    # the next requests of the conversation: "auto"
+
+The request passes a local name as its `tool_choice`, the conversation is the same on every pass,
+the name is bound before the loop, and a statement of the loop binds it to a constant (`"auto"`,
+`"none"`, `None`) or a dict display other than what it had before the loop; or the request's
+`tool_choice` is a conditional expression of two different constants whose test reads a name that
+changes on each pass (`tool_choice="required" if step == 0 else "auto"`).
 """
 from __future__ import annotations
 
@@ -91,3 +106,58 @@ def _rebound(func, own, loop, inside):
             if isinstance(value, (ast.List, ast.Tuple)) and value.elts and ast.unparse(value) != first:
                 return again, call
     return None
+
+
+def find_tool_choice_rebound_in_loop(module) -> list[tuple[ast.Assign | ast.IfExp, ast.Call, str]]:
+    """(the rebinding statement or the per-pass conditional expression, the request, the
+    function's name) for each loop whose requests send one conversation with a `tool_choice`
+    that changes between passes (see the module docstring); one per function."""
+    out = []
+    if "tool_choice=" not in module.source:
+        return out
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, ("tool_choice",)) or not holds_any(module, func, ("for", "while")):
+            continue
+        own = own_nodes(func)
+        for loop in (n for n in own if isinstance(n, _LOOPS)):
+            found = _choice_rebound(own, loop, own_nodes(loop, body_only=True))
+            if found is not None:
+                out.append((*found, func.name))
+                break
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _choice_rebound(own, loop, inside):
+    for call in sorted((n for n in inside if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset)):
+        choice = next((k.value for k in call.keywords if k.arg == "tool_choice"), None)
+        if not isinstance(choice, (ast.Name, ast.IfExp)):
+            continue
+        sent = _conversation(call)
+        if sent is None or not _same_each_pass(sent, inside):
+            continue
+        if isinstance(choice, ast.IfExp):
+            if _per_pass(choice, loop, inside):
+                return choice, call
+            continue
+        before = [a for a in _assigned(own, choice.id) if a.lineno < loop.lineno]
+        if not before:
+            continue
+        first = ast.unparse(before[-1].value)
+        for again in _assigned(inside, choice.id):
+            if isinstance(again.value, (ast.Constant, ast.Dict)) and ast.unparse(again.value) != first:
+                return again, call
+    return None
+
+
+def _per_pass(choice: ast.IfExp, loop, inside) -> bool:
+    """True for `"required" if step == 0 else "auto"`: two different constants chosen by a test
+    that reads a name changing on each pass of the loop (its own variable, a name it assigns)."""
+    if not (isinstance(choice.body, (ast.Constant, ast.Dict)) and isinstance(choice.orelse, (ast.Constant, ast.Dict))):
+        return False
+    if ast.unparse(choice.body) == ast.unparse(choice.orelse):
+        return False
+    varying = {n.id for n in subtree(loop.target) if isinstance(n, ast.Name)} if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    for n in inside:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+        varying.update(x.id for t in targets for x in subtree(t) if isinstance(x, ast.Name))
+    return any(isinstance(n, ast.Name) and n.id in varying for n in subtree(choice.test))

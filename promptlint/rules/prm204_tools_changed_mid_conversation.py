@@ -9,9 +9,12 @@ from ..python.tool_switches import (find_dropped_tools, find_forced_filters, fin
                                     find_tool_switches, find_tools_emptied_at_limit)
 from ..python.agent_followups import find_agent_followups
 from ..python.dropped_methods import find_dropped_in_methods
+from ..python.node_tools import find_node_tools
 from ..python.option_tools import find_option_tools
+from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
-from ..python.tool_rebinds import find_tools_rebound_in_loop
+from ..python.switched_helpers import find_switched_helpers
+from ..python.tool_rebinds import find_tool_choice_rebound_in_loop, find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
 from ..python.tool_handoffs import find_tool_handoffs
@@ -21,15 +24,15 @@ from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_class_tool_changes, find_tool_changes
 from ..python.wrapup_steps import find_option_changes
+from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..python.module import Module
 
 
-#: The phrases every PRM204 message shares: why a change of tools costs the whole prefix, and
-#: why the rule is info (Policy 7: names are part of the evidence).
-_FRONT = "the tool definitions, which come before the system prompt and the history,"
+#: Why the rule is info (Policy 7: names are part of the evidence); `_FRONT`: why a change of
+#: tools costs the whole prefix.
 _BY_NAME = "only the names say that this is a tool set sent with requests"
 
 
@@ -92,6 +95,24 @@ class ToolsChangedMidConversationRule(Rule):
     or the object a class lists its tools from (`self.agent.list_tools()`) replaced by a method
     that runs after a tool call (`post_tool_call` -> `self.agent = agent`: a swarm's handoff, often
     with a new system prompt).
+    A request whose tools are made of an entry of the conversation's state (`bind_tools([search,
+    *[registry[i] for i in state["selected_tool_ids"]]])` beside `invoke(state["messages"])`), an
+    entry that a function running after a model's request (it writes a tool result or reads the
+    tool calls) writes together with the conversation (`return {"messages": tool_messages,
+    "selected_tool_ids": ids}`, `run.active_tools.append(t)` beside `run.messages.append(...)`),
+    is a warning: the tool list grows or changes between two requests of one conversation.
+    A helper whose request's tools are chosen by one of its parameters (`tools = TOOLS if use_tools
+    else None`), called by one function twice over one conversation with different values of it
+    (`respond(working)`, then `respond([*working, note], use_tools=False)`), is a warning.
+    Nodes of one graph state (a parameter annotated with the state class, or a class related to it
+    by inheritance) that send its conversation (`self.bound.invoke(state.messages)`) through
+    runnables bound to different tools (`bind_tools(T)` in the node or its class's `__init__`: an
+    extraction node and a retry node with its own forced tool) are info, at the later node's tools.
+    A `tool_choice` that a loop's requests of one conversation pass (`tool_choice=tool_choice`),
+    bound before the loop and rebound in it to another constant (a forced tool on the first
+    request, then `tool_choice = "auto"`), or chosen per pass between two constants
+    (`tool_choice="required" if step == 0 else "auto"`), is info: Anthropic drops the cached
+    messages at the switch, once per conversation.
     A loop that re-sends the conversation it grows (`messages.append(reply)`) through runnables
     bound to different tool lists (`chain = self.final_chain` on the last step, each made with
     `tools=[...]`, `bind_tools([...])` or `with_structured_output(...)`) is a warning: the code
@@ -176,6 +197,23 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
+        for found in find_state_tools(module):
+            span = module.span(found.node)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
+                message, span, kw = state_tools(module, found, span)
+                yield self.diagnostic(message, span, **kw)
+        for sw in find_switched_helpers(module):
+            span = module.span(sw.node)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
+                message, span, kw = switched_helper(module, sw, span)
+                yield self.diagnostic(message, span, **kw)
+        for n in find_node_tools(module):
+            message, span, kw = node_tools(module, n)
+            if span.start.row not in rows:
+                rows.add(span.start.row)
+                yield self.diagnostic(message, span, **kw)
         for gate in find_template_tool_gates(module):
             yield self._gate(module, gate)
         for followup in find_agent_followups(module):
@@ -366,6 +404,9 @@ class ToolsChangedMidConversationRule(Rule):
                        "conversation from the cache; send the same tools on every request and choose the tool "
                        "with `tool_choice`")
             yield self.diagnostic(message, module.span(stmt), related=[Related(module.span(request), "sent here")])
+        for stmt, request, function in find_tool_choice_rebound_in_loop(module):
+            message, span, kw = choice_rebound(module, stmt, request, function)
+            yield self.diagnostic(message, span, **kw)
         for merge, request, options, function in find_tools_turned_off(module):
             message = (f"Options that leave the tools out are merged into `{options}` here, in the loop of "
                        f"`{function}` that sends its requests with `**{options}` (line {request.lineno}): the "

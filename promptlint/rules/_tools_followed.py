@@ -1,0 +1,73 @@
+"""PRM204's messages for tool changes followed across functions and statements: tools made of
+the conversation's state (`python/state_tools.py`), a helper whose tools its callers switch over
+one conversation (`python/switched_helpers.py`), the nodes of one graph state bound to
+different tools (`python/node_tools.py`), a tool choice rebound in a loop
+(`python/tool_rebinds.py`). Each returns (message, span, the keywords of `Rule.diagnostic`:
+severity and related locations).
+"""
+from __future__ import annotations
+
+import ast
+
+from ..model import Related, Severity
+
+#: The phrase every PRM204 message shares: why a change of tools costs the whole prefix.
+FRONT = "the tool definitions, which come before the system prompt and the history,"
+
+
+def state_tools(module, s, span):
+    """A warning at the tools: the state's entry is written after a model's request, so between
+    two requests of the conversation."""
+    message = (f"The tools of this request are made of `{s.key}` of the conversation's state (line "
+               f"{s.read.lineno}), which `{s.writer_function}` writes after a model's request together with "
+               f"the conversation `{s.conversation}` (line {s.writer.lineno}): the next request of the "
+               f"conversation goes out with other tool definitions, and {FRONT} differ, so it reads none of "
+               "the cached prefix; send every tool the conversation may use from its first request, in a "
+               "fixed order, and choose which may be called with `tool_choice` (or `allowed_tools`)")
+    related = [Related(module.span(s.read), f"`{s.key}` read here"),
+               Related(module.span(s.writer), f"`{s.key}` written with the conversation here")]
+    return message, span, {"severity": Severity.WARNING, "related": related}
+
+
+def switched_helper(module, sw, span):
+    """A warning where the helper's tools are chosen."""
+    message = (f"The tools of `{sw.helper}`'s request (line {sw.send.lineno}) are chosen here by `{sw.param}`, "
+               f"and `{sw.caller}` sends one conversation through it with `{sw.param}={sw.first_value}` (line "
+               f"{sw.first.lineno}), then with `{sw.param}={sw.second_value}` (line {sw.second.lineno}): the two "
+               f"requests carry other tool definitions, and {FRONT} differ, so the second reads none of the "
+               "conversation from the cache, and the next request with tools misses again; send the same tools "
+               "on both and choose with `tool_choice=\"none\"` that none is called")
+    related = [Related(module.span(sw.first), f"sent with `{sw.param}={sw.first_value}` here"),
+               Related(module.span(sw.second), f"the same conversation sent with `{sw.param}={sw.second_value}` here")]
+    return message, span, {"severity": Severity.WARNING, "related": related}
+
+
+def choice_rebound(module, stmt, request, function):
+    """Info at the rebinding: Anthropic drops the cached messages once per conversation."""
+    if isinstance(stmt, ast.IfExp):
+        where = (f"The tool choice is chosen here by `{ast.unparse(stmt.test)}`, which changes from one pass of "
+                 f"the loop of `{function}` to the next, and the loop sends one conversation (line {request.lineno})")
+        span = module.span(stmt)
+    else:
+        name = stmt.targets[0].id
+        where = (f"`{name}` is given another value here, in the loop of `{function}` whose requests send one "
+                 f"conversation with `tool_choice={name}` (line {request.lineno})")
+        span = module.span(stmt)
+    message = (f"{where}: on Anthropic a change of "
+               "`tool_choice` invalidates the cached messages, so the next request reads none of the "
+               "conversation's history from the cache (the tools and the system prompt stay cached), once "
+               "per conversation that takes this step; force the first tool by asking for it in the "
+               "message, or keep one tool choice for the conversation")
+    return message, span, {"severity": Severity.INFO, "related": [Related(module.span(request), "sent here")]}
+
+
+def node_tools(module, n):
+    """Info at the later node's tools: which node follows which is the graph's, not read here."""
+    message = (f"`{n.node_name}` sends the conversation of its state (`{n.state}`) with the tools bound here, other "
+               f"than those `{n.other_name}` sends the same state's conversation with (line {n.other.lineno}): a "
+               f"conversation that passes from one node to the other sends its next request with other tool "
+               f"definitions, and {FRONT} differ, so it reads none of the cached prefix (which node follows which "
+               "is decided by the graph, not read here); bind every node of the conversation to the same tools "
+               "and choose with `tool_choice` which one is called")
+    related = [Related(module.span(n.other), f"the tools of `{n.other_name}`")]
+    return message, module.span(n.node), {"severity": Severity.INFO, "related": related}
