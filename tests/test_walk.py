@@ -140,6 +140,6 @@ def test_template_fills_walk_as_ast_walk_does():
             expected.setdefault(n.id, []).append(n)
     assert writes == expected
     assert [n.lineno for n in writes["a"]] == [8, 10]  # `a = x` (the body), then `a = b` (in the loop)
-    assert sorted(writes) == ["a", "b", "c", "d", "e", "f", "g"]  # (`e: str = ...` stores `e` too)
+    assert sorted(writes) == ["a", "b", "c", "d", "e", "f", "g", "prompt_name"]  # (and the nested class field)
     assert {assigned[id(n)].lineno for n in writes["a"]} == {8, 10}
     assert id(writes["f"][0]) not in assigned  # (`f = g = x`: two targets, no single-target assignment)
