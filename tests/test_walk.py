@@ -111,3 +111,39 @@ def test_walked_statements_are_the_statements_of_ast_walk_in_its_order():
     # by depth: the class body and `top`'s (4, 29), the `try`, `finally` and `while` bodies (8, 17, 26),
     # the handler's and the cases' bodies (10; 20, 23), the loop's `if` branches (13, 15)
     assert [n.lineno for n in got if isinstance(n, ast.Assign)] == [4, 29, 8, 17, 26, 10, 20, 23, 13, 15]
+
+
+_FIELDS_AND_WRITES = '''
+class Settings:
+    prompt_name: str = "static_agent"
+    other = "first"
+def outer(x):
+    class Settings:
+        prompt_name: str = "nested_agent"
+    a = x
+    for b in x:
+        a = b
+    (c, d) = x
+    e: str = "kept"
+    f = g = x
+    return a
+'''
+
+
+def test_template_fills_walk_as_ast_walk_does():
+    # (templates/fills.py reads the class defaults and a function's name writes in `ast.walk`
+    # order through syntax_walk, which it shares with python/walk.py: the same results)
+    from promptlint.templates.fills import _defaults, name_writes
+    tree = ast.parse(_FIELDS_AND_WRITES)
+    assert _defaults(tree) == {"prompt_name": "nested_agent", "other": "first"}  # (the nested class is walked last)
+    func = tree.body[1]
+    writes, assigned = name_writes(func)
+    expected = {}
+    for n in ast.walk(func):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            expected.setdefault(n.id, []).append(n)
+    assert writes == expected
+    assert [n.lineno for n in writes["a"]] == [8, 10]  # `a = x` (the body), then `a = b` (in the loop)
+    assert sorted(writes) == ["a", "b", "c", "d", "e", "f", "g", "prompt_name"]  # (and the nested class field)
+    assert {assigned[id(n)].lineno for n in writes["a"]} == {8, 10}
+    assert id(writes["f"][0]) not in assigned  # (`f = g = x`: two targets, no single-target assignment)

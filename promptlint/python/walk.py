@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import ast
 
+from ..syntax_walk import WALK_FIELDS as _WALK_FIELDS
+from ..syntax_walk import nodes_under, walked_statements  # noqa: F401  (read by the fact finders from here)
+from ..syntax_walk import walk_fields as _walk_fields
+from ..syntax_walk import walked as _walked
+
 _SKIP_FIELDS = {"ctx", "op", "ops", "type_ignores", "type_comment"}
 _CHILD_FIELDS: dict = {}
 #: Node types that never have a child node (what the walks look for is never one of them).
@@ -92,45 +97,6 @@ def _keep(key, node, nodes: list) -> list:
 
 #: Every field of a node type (`ast.iter_child_nodes` reads them all, contexts and operators too).
 _ALL_FIELDS: dict = {}
-#: The fields of a node type the walks go down: all but a name's context and an operation's
-#: operator (`Load()`, `Add()`: a fifth of the nodes `ast.walk` gives, never looked for; a finder
-#: that needs one reads it from its node's field).
-_WALK_FIELDS: dict = {}
-_NOT_WALKED = frozenset({"ctx", "op", "ops"})
-
-
-def _walk_fields(kind) -> tuple:
-    fields = _WALK_FIELDS[kind] = tuple(f for f in kind._fields if f not in _NOT_WALKED)
-    return fields
-
-
-def _walked(out: list) -> list:
-    """`out` (a list of nodes, changed) with every node under them appended, breadth first,
-    children in field order: `list(ast.walk(node))` for `[node]` without contexts and operators
-    (`_NOT_WALKED`), without its generators (the list is its own queue)."""
-    AST, fields_of = ast.AST, _WALK_FIELDS
-    append, extend = out.append, out.extend
-    for n in out:
-        kind = type(n)
-        fields = fields_of.get(kind)
-        if fields is None:
-            fields = _walk_fields(kind)
-        for name in fields:
-            value = getattr(n, name, None)
-            if isinstance(value, AST):
-                append(value)
-            elif isinstance(value, list) and value:
-                extend([v for v in value if isinstance(v, AST)])
-    return out
-
-
-def nodes_under(node) -> list:
-    """`node` and every node under it, in `ast.walk` order, without contexts and operators
-    (`_walked`): a new list, not kept (for a small expression walked once; `subtree` keeps its
-    lists for the walks of functions that come again)."""
-    return _walked([node])
-
-
 def child_nodes(node) -> list:
     """`list(ast.iter_child_nodes(node))` (contexts and operators too), without its generators."""
     kind = type(node)
@@ -224,31 +190,6 @@ def statements(tree: ast.AST):
         while len(_STATEMENTS) > 2:
             del _STATEMENTS[next(iter(_STATEMENTS))]
     return found[1]
-
-
-#: The fields of a node type that hold statements, `except` handlers or `match` cases, in field order.
-_BLOCK_LISTS: dict = {}
-
-
-def walked_statements(tree: ast.AST) -> list:
-    """`tree`, its statements and the `except` handlers and `match` cases between a statement and
-    the statements of their bodies, in `ast.walk` order (breadth first, children in field order),
-    as a new list, without walking expressions (no statement is inside one): the statements of
-    `subtree(tree)` in the same order, read from a tenth of its nodes. For a finder whose result
-    depends on which statement comes first in that order (the handlers and cases are there so that
-    every statement has its `ast.walk` depth)."""
-    out = [tree]
-    lists = _BLOCK_LISTS
-    for node in out:
-        kind = type(node)
-        fields = lists.get(kind)
-        if fields is None:
-            fields = lists[kind] = tuple(f for f in kind._fields if f in _BLOCK_NAMES)
-        for name in fields:
-            block = getattr(node, name, None)
-            if type(block) is list:  # (a lambda's or an if-expression's `body` is an expression)
-                out.extend(block)
-    return out
 
 
 def _statements(tree: ast.AST):

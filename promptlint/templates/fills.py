@@ -32,6 +32,7 @@ from pathlib import Path
 from ..model import Kind, Position, Span
 from ..paths import display_name
 from ..source import SourceError, read_python
+from ..syntax_walk import nodes_under, walked_statements
 from .references import MAX_BYTES, note_tree, project_root, python_tree
 
 _KEY = re.compile(r"""["']([A-Za-z_]\w{0,80})["']\s*:""")
@@ -168,7 +169,7 @@ def _defaults(tree) -> dict[str, str]:
     """The text default of each class field written in the module (`prompt_name: str =
     "static_agent"`): `self.config.prompt_name` names that text unless configured otherwise."""
     out = {}
-    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+    for cls in (n for n in walked_statements(tree) if isinstance(n, ast.ClassDef)):  # (in `ast.walk` order)
         for stmt in cls.body:
             target = stmt.target if isinstance(stmt, ast.AnnAssign) else \
                 stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
@@ -213,7 +214,7 @@ def name_writes(func) -> tuple[dict[str, list[ast.Name]], dict[int, ast.Assign]]
     Name that is the one target of an assignment: that assignment}), in `ast.walk` order."""
     writes: dict[str, list[ast.Name]] = {}
     assigned: dict[int, ast.Assign] = {}
-    for n in ast.walk(func):
+    for n in nodes_under(func):  # (`ast.walk` order, contexts left out: read from the names)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             writes.setdefault(n.id, []).append(n)
         elif isinstance(n, ast.Assign) and len(n.targets) == 1:
