@@ -209,3 +209,80 @@ def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added()
     assert found == [("PRM105", "info", 10, "`to_claude` joins the text of every system message of the "
                       "conversation, wherever it is, into `system`, the request's system prompt, which comes "
                       "before all messages")]
+
+
+def test_a_partition_converted_whole_or_a_walk_by_content_kind_is_a_field_hoist():
+    # the system part kept apart whole and then converted into the field (reported at the put);
+    # the text of each kind of content added under a test of the content, an unknown kind refused,
+    # the other messages stripped by a filter of the module (reported at the branch's test)
+    assert _fields("""
+        def converse_messages(messages):
+            system_messages, rest = [], []
+            for message in messages:
+                if message.role == "system":
+                    system_messages.append(message)
+                else:
+                    rest.append(message)
+            system = as_system_blocks(system_messages)
+            return system, rest
+
+        def system_parts_of(messages):
+            system_parts = []
+            for message in messages:
+                if message.role == "system":
+                    content = message.content
+                    if isinstance(content, str):
+                        system_parts.append(Part(text=content))
+                    elif isinstance(content, list):
+                        system_parts.extend([part_of(c) for c in content])
+                    else:
+                        raise ValueError(content)
+            return system_parts
+
+        def contents_of(messages):
+            return [to_content(m) for m in messages if m.role != "system"]
+    """) == [("system_messages.append(message)", "converse_messages", "system_messages", "joins"),
+             ("message.role == 'system'", "system_parts_of", "system_parts", "joins")]
+
+
+def test_a_partition_put_back_looked_at_once_or_one_message_kept_is_not_a_field_hoist():
+    assert _fields("""
+        def compact(messages):
+            system_messages, work = [], []
+            for message in messages:
+                if message.get("role") == "system":
+                    system_messages.append(message)
+                else:
+                    work.append(message)
+            messages.clear()
+            messages.extend(system_messages)
+
+        def first_only(messages):
+            system_messages, rest = [], []
+            for m in messages:
+                if m.role == "system":
+                    system_messages.append(m)
+                else:
+                    rest.append(m)
+            if len(system_messages) > 1:
+                raise ValueError("one system message")
+            return to_system(system_messages), rest
+
+        def kept_once(messages):
+            system_message, rest = None, []
+            for m in messages:
+                if m.role == "system":
+                    if system_message is None:
+                        system_message = m
+                else:
+                    rest.append(m)
+            return [system_message] + rest
+
+        def collected_not_stripped(messages):
+            system_parts = []
+            for message in messages:
+                if message.role == "system":
+                    if isinstance(message.content, str):
+                        system_parts.append(message.content)
+            return system_parts
+    """) == []
