@@ -96,10 +96,11 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
-        if flattened_marks.might_flatten(module.source):  # (PRM302: a system prompt's blocks joined to a string)
-            module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \
+            evaluator.project.marker_read_files(module.path):  # (PRM302: a system prompt's blocks joined to a string)
+        module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)
             dropped_marks.names_marker(module.source) or evaluator.project.marker_read_files(module.path)):
         module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
