@@ -91,7 +91,7 @@ def test_the_text_test_needs_a_system_word_and_a_head_put_or_a_filter():
 
 
 def _fields(src: str) -> list[tuple[str, str, str, str]]:
-    from promptlint.python.system_hoists import find_field_hoists
+    from promptlint.python.field_hoists import find_field_hoists
     module = load(Path("fields.py"), textwrap.dedent(src))
     return [(ast.unparse(n), f, field, how) for n, f, field, how in find_field_hoists(module)]
 

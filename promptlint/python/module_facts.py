@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, flattened_marks,
+from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
@@ -112,8 +112,8 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
-    if system_hoists.might_hoist_field(module.source):
-        module.facts["field_hoists"] = system_hoists.find_field_hoists(module)
+    if field_hoists.might_hoist_field(module.source):
+        module.facts["field_hoists"] = field_hoists.find_field_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):
