@@ -286,3 +286,50 @@ def test_a_partition_put_back_looked_at_once_or_one_message_kept_is_not_a_field_
                         system_parts.append(message.content)
             return system_parts
     """) == []
+
+
+def _filtered(src: str) -> list[tuple[str, str, str]]:
+    from promptlint.python.field_hoists import find_filtered_hoists
+    module = load(Path("filtered.py"), textwrap.dedent(src))
+    return [(ast.unparse(n), f, field) for n, f, field, _how in find_filtered_hoists(module)]
+
+
+def test_the_text_of_every_system_message_taken_by_a_filter_into_the_field_is_found():
+    assert _filtered("""
+        def query(history):
+            system_message = "\\n".join([e["content"] for e in history if e["role"] == "system"])
+            messages = [e for e in history if e["role"] != "system"]
+            return client.messages.create(system=system_message, messages=messages)
+
+        def gemini(messages):
+            return generate(contents=to_contents(messages),
+                            system_instruction=[m.content for m in messages if m.role == "system"])
+    """) == [("[e['content'] for e in history if e['role'] == 'system']", "query", "system_message"),
+             ("[m.content for m in messages if m.role == 'system']", "gemini", "system_instruction")]
+
+
+def test_a_filter_that_keeps_the_messages_or_one_of_them_or_strips_nothing_is_not():
+    assert _filtered("""
+        def snip(messages):
+            system_messages = [dict(m) for m in messages if m.get("role") == "system"]
+            rest = [m for m in messages if m.get("role") != "system"]
+            return system_messages + rest
+
+        def first(messages):
+            system = next(m["content"] for m in messages if m["role"] == "system")
+            return system
+    """) == []
+    assert _filtered("""
+        def not_stripped(messages):
+            system = "\\n".join(m["content"] for m in messages if m["role"] == "system")
+            return system, messages
+    """) == []
+
+
+def test_the_rule_reports_a_filtered_or_partitioned_hoist_at_info():
+    from promptlint import api
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "filtered.py"
+    report = api.check([path], api.Settings(), jobs=1)
+    found = [(d.severity.value, d.span.start.row, d.message.split(" the text")[0]) for d in report.diagnostics
+             if d.code == "PRM105"]
+    assert found == [("info", 7, "`ask` joins"), ("info", 17, "`split` joins")]

@@ -25,6 +25,10 @@ the move. A partition (the item itself appended to `system_messages`, the others
 their own) is one when the function then reads that part whole into text or blocks
 (`as_system_blocks(system_messages)`, a walk over it); not when it puts it back into a list
 (`messages.extend(system_messages)`), looks at one of it, or refuses more than one.
+
+The same by a filter (`find_filtered_hoists`): `system = "\n".join(m["content"] for m in messages
+if m["role"] == "system")`, or `system_instruction=[m.content for m in messages if ...]`, in a
+module that filters the system messages out of a list for the others.
 """
 from __future__ import annotations
 
@@ -256,3 +260,60 @@ def _converted_whole(func, loop, name: str) -> bool:
                 and n.iter.id == name:
             return True
     return False
+
+
+#: Keywords of a request's system field (`system=`, Gemini's `system_instruction=`).
+_FIELD_KEYWORDS = frozenset({"system", "system_instruction", "system_prompt", "instructions"})
+
+
+def find_filtered_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
+    """(the comprehension, the function's name, the field's name, "joins") for each comprehension
+    that takes the text of every system message of a conversation into the system field:
+    `system = "\\n".join(m["content"] for m in messages if m["role"] == "system")`, its value (or
+    the join of it) assigned to a name for the system prompt or given as a `system=` keyword, in a
+    module that filters the system messages out of a list (`_strips_system`): the others are sent
+    without them. Not the item itself (a partition: `find_front_moves`), not one of them
+    (`next(...)`, `[...][0]`), not a test of the position."""
+    if not _strips_system(module):
+        return []
+    out = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, ("ystem",)):
+            continue
+        for n in subtree(func):
+            field, value = None, None
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and _FIELD.match(n.targets[0].id):
+                field, value = n.targets[0].id, n.value
+            elif isinstance(n, ast.keyword) and n.arg in _FIELD_KEYWORDS:
+                field, value = n.arg, n.value
+            comp = _system_texts(value) if value is not None else None
+            if comp is not None:
+                out.append((comp, func.name, field, "joins"))
+    return sorted({id(f[0]): f for f in out}.values(), key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _system_texts(value) -> ast.AST | None:
+    """The comprehension of `value` (itself, or joined: `sep.join(comp)`) that takes the text of the
+    system messages of a conversation, or None."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" \
+            and len(value.args) == 1:
+        value = value.args[0]
+    if not (isinstance(value, (ast.ListComp, ast.GeneratorExp)) and len(value.generators) == 1
+            and len(value.generators[0].ifs) == 1 and isinstance(value.generators[0].target, ast.Name)):
+        return None
+    gen = value.generators[0]
+    item = gen.target.id
+    if not _CONVERSATION.search(ast.unparse(gen.iter)) or not is_system_test(gen.ifs[0], item):
+        return None
+    if not any(_field_of(x, item) for x in subtree(value.elt)):
+        return None  # the message itself (a partition, `dict(m)`: a copy), or nothing of it
+    return value
+
+
+def _field_of(node, item: str) -> bool:
+    """`item.content`, `item["content"]`, `item.get("content")`: a field read off the item."""
+    if isinstance(node, (ast.Attribute, ast.Subscript)):
+        return isinstance(node.value, ast.Name) and node.value.id == item
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == item

@@ -113,7 +113,7 @@ def _gates(module, evaluator) -> None:
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
     if field_hoists.might_hoist_field(module.source):
-        module.facts["field_hoists"] = field_hoists.find_field_hoists(module)
+        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):
