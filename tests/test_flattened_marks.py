@@ -62,3 +62,69 @@ def test_the_rule_reports_it_at_info_where_the_blocks_are_flattened():
 def test_the_text_test_needs_a_breakpoint_key_named_as_a_string():
     assert might_flatten('k = "cache_control"\n"".join(b["text"] for b in system)')
     assert not might_flatten('"".join(b["text"] for b in system)')
+
+
+def test_a_loop_that_keeps_the_text_of_a_system_prompts_text_blocks_is_found():
+    assert [line.split(":")[0] for line in _found("""
+        MARK = "cache_control"
+
+        def anthropic_system_to_texts(value):
+            if isinstance(value, str):
+                return [value]
+            texts = []
+            for block in value:
+                if not isinstance(block, dict) or block.get("type") != "text":
+                    continue
+                text = str(block.get("text", ""))
+                if text:
+                    texts.append(text)
+            return texts
+
+        def join_system(system_blocks):
+            out = ""
+            for b in system_blocks:
+                if b["type"] == "text":
+                    out += b["text"]
+            return out
+    """).__iter__()] == ["for block in value", "for b in system_blocks"]
+
+
+def test_a_loop_over_a_reply_or_one_that_carries_the_breakpoint_is_not():
+    assert _found("""
+        MARK = "cache_control"
+
+        def reply_texts(response):
+            texts = []
+            for block in response.content:
+                if block.type == "text":
+                    texts.append(block.text)
+            return texts
+
+        def system_blocks_kept(value):
+            out = []
+            for block in value:
+                if block.get("type") != "text":
+                    continue
+                out.append({"type": "text", "text": block["text"], "cache_control": block.get("cache_control")})
+            return out
+    """) == []
+
+
+def test_the_loop_form_is_read_where_the_package_reads_breakpoints(tmp_path):
+    pkg = tmp_path / "bridge"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "convert.py").write_text(textwrap.dedent("""
+        def system_to_texts(value):
+            texts = []
+            for block in value:
+                if block.get("type") != "text":
+                    continue
+                texts.append(block["text"])
+            return texts
+    """))
+    (pkg / "provider.py").write_text('def marked(block):\n    return block.get("cache_control")\n')
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([pkg], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM302", "info", 4)]
+    (pkg / "provider.py").write_text('def marked(block):\n    return block.get("text")\n')
+    assert [d.code for d in api.check([pkg], api.Settings(), jobs=1).diagnostics] == []

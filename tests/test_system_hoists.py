@@ -91,7 +91,7 @@ def test_the_text_test_needs_a_system_word_and_a_head_put_or_a_filter():
 
 
 def _fields(src: str) -> list[tuple[str, str, str, str]]:
-    from promptlint.python.system_hoists import find_field_hoists
+    from promptlint.python.field_hoists import find_field_hoists
     module = load(Path("fields.py"), textwrap.dedent(src))
     return [(ast.unparse(n), f, field, how) for n, f, field, how in find_field_hoists(module)]
 
@@ -209,3 +209,127 @@ def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added()
     assert found == [("PRM105", "info", 10, "`to_claude` joins the text of every system message of the "
                       "conversation, wherever it is, into `system`, the request's system prompt, which comes "
                       "before all messages")]
+
+
+def test_a_partition_converted_whole_or_a_walk_by_content_kind_is_a_field_hoist():
+    # the system part kept apart whole and then converted into the field (reported at the put);
+    # the text of each kind of content added under a test of the content, an unknown kind refused,
+    # the other messages stripped by a filter of the module (reported at the branch's test)
+    assert _fields("""
+        def converse_messages(messages):
+            system_messages, rest = [], []
+            for message in messages:
+                if message.role == "system":
+                    system_messages.append(message)
+                else:
+                    rest.append(message)
+            system = as_system_blocks(system_messages)
+            return system, rest
+
+        def system_parts_of(messages):
+            system_parts = []
+            for message in messages:
+                if message.role == "system":
+                    content = message.content
+                    if isinstance(content, str):
+                        system_parts.append(Part(text=content))
+                    elif isinstance(content, list):
+                        system_parts.extend([part_of(c) for c in content])
+                    else:
+                        raise ValueError(content)
+            return system_parts
+
+        def contents_of(messages):
+            return [to_content(m) for m in messages if m.role != "system"]
+    """) == [("system_messages.append(message)", "converse_messages", "system_messages", "joins"),
+             ("message.role == 'system'", "system_parts_of", "system_parts", "joins")]
+
+
+def test_a_partition_put_back_looked_at_once_or_one_message_kept_is_not_a_field_hoist():
+    assert _fields("""
+        def compact(messages):
+            system_messages, work = [], []
+            for message in messages:
+                if message.get("role") == "system":
+                    system_messages.append(message)
+                else:
+                    work.append(message)
+            messages.clear()
+            messages.extend(system_messages)
+
+        def first_only(messages):
+            system_messages, rest = [], []
+            for m in messages:
+                if m.role == "system":
+                    system_messages.append(m)
+                else:
+                    rest.append(m)
+            if len(system_messages) > 1:
+                raise ValueError("one system message")
+            return to_system(system_messages), rest
+
+        def kept_once(messages):
+            system_message, rest = None, []
+            for m in messages:
+                if m.role == "system":
+                    if system_message is None:
+                        system_message = m
+                else:
+                    rest.append(m)
+            return [system_message] + rest
+
+        def collected_not_stripped(messages):
+            system_parts = []
+            for message in messages:
+                if message.role == "system":
+                    if isinstance(message.content, str):
+                        system_parts.append(message.content)
+            return system_parts
+    """) == []
+
+
+def _filtered(src: str) -> list[tuple[str, str, str]]:
+    from promptlint.python.field_hoists import find_filtered_hoists
+    module = load(Path("filtered.py"), textwrap.dedent(src))
+    return [(ast.unparse(n), f, field) for n, f, field, _how in find_filtered_hoists(module)]
+
+
+def test_the_text_of_every_system_message_taken_by_a_filter_into_the_field_is_found():
+    assert _filtered("""
+        def query(history):
+            system_message = "\\n".join([e["content"] for e in history if e["role"] == "system"])
+            messages = [e for e in history if e["role"] != "system"]
+            return client.messages.create(system=system_message, messages=messages)
+
+        def gemini(messages):
+            return generate(contents=to_contents(messages),
+                            system_instruction=[m.content for m in messages if m.role == "system"])
+    """) == [("[e['content'] for e in history if e['role'] == 'system']", "query", "system_message"),
+             ("[m.content for m in messages if m.role == 'system']", "gemini", "system_instruction")]
+
+
+def test_a_filter_that_keeps_the_messages_or_one_of_them_or_strips_nothing_is_not():
+    assert _filtered("""
+        def snip(messages):
+            system_messages = [dict(m) for m in messages if m.get("role") == "system"]
+            rest = [m for m in messages if m.get("role") != "system"]
+            return system_messages + rest
+
+        def first(messages):
+            system = next(m["content"] for m in messages if m["role"] == "system")
+            return system
+    """) == []
+    assert _filtered("""
+        def not_stripped(messages):
+            system = "\\n".join(m["content"] for m in messages if m["role"] == "system")
+            return system, messages
+    """) == []
+
+
+def test_the_rule_reports_a_filtered_or_partitioned_hoist_at_info():
+    from promptlint import api
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "filtered.py"
+    report = api.check([path], api.Settings(), jobs=1)
+    found = [(d.severity.value, d.span.start.row, d.message.split(" the text")[0]) for d in report.diagnostics
+             if d.code == "PRM105"]
+    assert found == [("info", 7, "`ask` joins"), ("info", 17, "`split` joins")]

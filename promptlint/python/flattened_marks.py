@@ -25,10 +25,25 @@ comprehension must be joined into a string (`"".join(...)`) or added to a list (
 `+=`); a function that reads a breakpoint key off the same item, or writes a text block with a
 breakpoint of its own (`{"type": "text", "text": system_prompt, "cache_control": ...}`: it marks the
 joined text itself), is not one.
+
+The same in a loop (`_flattening_loop`), read where the module names `cache_control` or another
+file of its package reads one off the blocks it is handed (`ProjectTree.marker_read_files`; the
+gate is the caller's, `module_facts`):
+
+    def anthropic_system_to_texts(value):
+        for block in value:
+            if not isinstance(block, dict) or block.get("type") != "text":
+                continue
+            texts.append(str(block.get("text", "")))
+
+a loop over the system prompt's blocks (the iterable named for it, a parameter of a function
+named for it, or the loop in a system message's branch) that appends the text of a block (or adds
+it to a string with `+=`) under a test for a text block, or after `continue` for the others.
 """
 from __future__ import annotations
 
 import ast
+import re
 
 from .gated_markers import module_functions
 from .markers import MARKER_KEYS
@@ -112,6 +127,66 @@ def _marked_text_block(node) -> bool:
     return "text" in keys and bool(keys & set(MARKER_KEYS))
 
 
+#: A test of a block's type for a text block: `b.get("type") != "text"`, `b["type"] == "text"`,
+#: `b.type == "text"` (bounded: linear).
+_TEXT_TEST = re.compile(r"""type["']?\)?\]?[ \t]{0,4}[!=]=[ \t]{0,4}["']text["']""")
+
+
+def might_flatten_loop(source: str) -> bool:
+    """The cheap test of the loop form: a system word, an append and a test for a text block."""
+    return "ystem" in source and (".append(" in source or "+=" in source) and "type" in source \
+        and _TEXT_TEST.search(source) is not None
+
+
+def _not_text_test(test, item: str) -> bool:
+    """A test true for a block that is not a text block (`b.get("type") != "text"`, `not
+    isinstance(b, TextBlock)`), alone or as a part of an `or` (`not isinstance(b, dict) or ...`)."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+    for part in parts:
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not) and _text_block_test(part.operand, item):
+            return True
+        if isinstance(part, ast.Compare) and len(part.ops) == 1 and isinstance(part.ops[0], ast.NotEq):
+            if _text_block_test(ast.Compare(left=part.left, ops=[ast.Eq()], comparators=part.comparators), item):
+                return True
+    return False
+
+
+def _text_put(stmts, item: str, texts: set[str]) -> ast.AST | None:
+    """The first `out.append(<the item's text>)` or `out += <the item's text>` of these
+    statements (`texts`: the names the loop assigns from the item's text)."""
+    for n in (x for stmt in stmts for x in subtree(stmt)):
+        value = n.args[0] if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+            and n.func.attr == "append" and len(n.args) == 1 else n.value if isinstance(n, ast.AugAssign) else None
+        if value is not None and any(_reads_key(x, item, "text") or isinstance(x, ast.Name) and x.id in texts
+                                     for x in subtree(value)):
+            return n
+    return None
+
+
+def _flattening_loop(loop) -> str | None:
+    """The item's name when a loop over blocks adds the text of its text blocks alone to a list
+    or a string: under `if <a text block>:`, or after `if <not a text block>: continue`."""
+    if not isinstance(loop.target, ast.Name):
+        return None
+    item = loop.target.id
+    texts = {t.id for n in subtree(loop) if isinstance(n, ast.Assign) and any(
+        _reads_key(x, item, "text") for x in subtree(n.value)) for t in n.targets if isinstance(t, ast.Name)}
+    for at, stmt in enumerate(loop.body):
+        if not isinstance(stmt, ast.If):
+            continue
+        if _text_block_test(stmt.test, item) and _text_put(stmt.body, item, texts) is not None:
+            return item
+        if _not_text_test(stmt.test, item) and any(isinstance(x, ast.Continue) for x in stmt.body) \
+                and _text_put(loop.body[at + 1:], item, texts) is not None:
+            return item
+    return None
+
+
+def _system_function(func) -> bool:
+    """A function named for the system prompt (`anthropic_system_to_texts`): its parameters are it."""
+    return "system" in func.name.lower()
+
+
 def flattened_marks(module) -> list[ast.AST]:
     """The comprehensions that flatten a system prompt's blocks to their text (the module
     docstring), in source order."""
@@ -131,4 +206,13 @@ def flattened_marks(module) -> list[ast.AST]:
             in_branch = any(any(x is comp for stmt in b.body for x in subtree(stmt)) for b in system_branches)
             if named or in_branch:
                 out.append(comp)
+        params = {a.arg for a in func.args.args + func.args.kwonlyargs} if _system_function(func) else set()
+        for loop in (n for n in subtree(func) if isinstance(n, ast.For)):
+            item = _flattening_loop(loop)
+            if item is None or any(_reads_key(n, item, key) for n in subtree(func) for key in MARKER_KEYS):
+                continue
+            it = loop.iter
+            if _system_named(it) or isinstance(it, ast.Name) and it.id in params or any(
+                    any(x is loop for stmt in b.body for x in subtree(stmt)) for b in system_branches):
+                out.append(loop)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))

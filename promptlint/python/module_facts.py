@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, flattened_marks,
+from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
@@ -96,10 +96,11 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
-        if flattened_marks.might_flatten(module.source):  # (PRM302: a system prompt's blocks joined to a string)
-            module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \
+            evaluator.project.marker_read_files(module.path):  # (PRM302: a system prompt's blocks joined to a string)
+        module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)
     if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)
             dropped_marks.names_marker(module.source) or evaluator.project.marker_read_files(module.path)):
         module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
@@ -111,8 +112,8 @@ def _gates(module, evaluator) -> None:
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
-    if system_hoists.might_hoist_field(module.source):
-        module.facts["field_hoists"] = system_hoists.find_field_hoists(module)
+    if field_hoists.might_hoist_field(module.source):
+        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if inplace_merges.might_merge(module.source):

@@ -17,6 +17,7 @@ from ..profiles import history_windows
 from . import anchored, sdks
 from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
 from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
+from .flattened_marks import might_flatten_loop  # a loop reducing system blocks to their text (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
@@ -265,6 +266,8 @@ def might_hold_prompt(source: str) -> bool:
     imported from a module named for prompts, or writes Bedrock Converse blocks."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
+    if might_flatten_loop(source):
+        return True  # a system prompt's text blocks reduced to their text: breakpoints dropped (PRM302)
     if writes_converse(source) and '"text"' in source.replace("'", '"'):
         return True  # text blocks rebuilt as Converse blocks: breakpoints they carry may be dropped (PRM302)
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):

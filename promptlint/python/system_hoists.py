@@ -40,24 +40,7 @@ callers add later ones is theirs (the rule says so). A system message put at ind
 a loop (one prompt of the function's own), a walk that keeps each message in its place, and a
 system part kept apart for a field of its own are not ones.
 
-The same move into the request's own system field (`find_field_hoists`): a converter for an API
-whose system prompt is a field before all messages (Anthropic's `system`, Gemini's
-`system_instruction`) that walks the whole conversation and joins the text of every system message
-it meets into that field
-
-    for message in messages:
-        if message["role"] == "system":
-            system = message["content"] if system is None else system + "\n" + message["content"]
-        else:
-            out.append(...)
-
-A system message added later in the conversation lands in front of the whole history too. Found
-when the system branch of one loop over the messages (an iterable named for them: `messages`,
-`chat_history`; also `enumerate(messages)`) writes a name for the system prompt (`system`,
-`system_message`, `system_instruction`, `system_parts`: assigned, `+=`, appended) from the item's text (not the item itself: a partition), the other messages go to a list
-(`else` / `elif` or after a `continue`), and the loop never stops (`break`, `return`); a branch that
-raises (a later system message refused), yields (sends it in place) or tests anything but the field
-itself (`if i == 0`, the list built so far: only the leading ones move) is not one.
+The same move into the request's own system field: `field_hoists.py`.
 """
 from __future__ import annotations
 
@@ -70,7 +53,7 @@ from .walk import subtree
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _is_system_test(test, item: str) -> bool:
+def is_system_test(test, item: str) -> bool:
     """`m.role == "system"`, `m["role"] == "system"`, `role == "system"` (role read from the item),
     `isinstance(m, SystemMessage)`."""
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
@@ -134,7 +117,7 @@ def find_system_hoists(module) -> list[tuple[ast.AST, str]]:
                 continue  # only the leading system messages, or a search
             item = loop.target.id
             for stmt in loop.body:
-                if isinstance(stmt, ast.If) and _is_system_test(stmt.test, item) and _skips(stmt.body, stmt.orelse):
+                if isinstance(stmt, ast.If) and is_system_test(stmt.test, item) and _skips(stmt.body, stmt.orelse):
                     written = _field_written(stmt.body)
                     if written is not None:
                         out.append((written, func.name))
@@ -152,14 +135,14 @@ def might_move(source: str) -> bool:
     return "ystem" in source and ("insert(0" in source or _SYSTEM_FILTER.search(source) is not None)
 
 
-def _negated_system_test(test, item: str) -> bool:
+def negated_system_test(test, item: str) -> bool:
     """`m["role"] != "system"`, `m.role not in ("system",)`, `not isinstance(m, SystemMessage)`."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _is_system_test(test.operand, item)
+        return is_system_test(test.operand, item)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.NotEq, ast.NotIn)):
         flipped = ast.Compare(left=test.left, ops=[ast.Eq() if isinstance(test.ops[0], ast.NotEq) else ast.In()],
                               comparators=test.comparators)
-        return _is_system_test(flipped, item)
+        return is_system_test(flipped, item)
     return False
 
 
@@ -197,12 +180,12 @@ def _front_insert(loop) -> ast.Call | None:
     loop adds the other messages to `out` too and never stops."""
     item = loop.target.id
     inner = [n for n in subtree(loop) if n is not loop]
-    if any(isinstance(n, ast.Return) for n in inner) or _breaks(loop.body):
+    if any(isinstance(n, ast.Return) for n in inner) or breaks(loop.body):
         return None  # stops: the leading messages only, or a search
     added = {n.func.value.id for n in inner if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr in ("append", "extend") and isinstance(n.func.value, ast.Name)}
     for branch in inner:
-        if not (isinstance(branch, ast.If) and _is_system_test(branch.test, item)):
+        if not (isinstance(branch, ast.If) and is_system_test(branch.test, item)):
             continue
         for n in (x for stmt in branch.body for x in subtree(stmt)):
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "insert" \
@@ -212,7 +195,7 @@ def _front_insert(loop) -> ast.Call | None:
     return None
 
 
-def _breaks(body) -> bool:
+def breaks(body) -> bool:
     """True when a `break` of these statements ends their own loop (not one of a loop inside)."""
     for stmt in body:
         if isinstance(stmt, ast.Break):
@@ -220,9 +203,9 @@ def _breaks(body) -> bool:
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.ClassDef)):
             continue
         for field in ("body", "orelse", "finalbody", "handlers"):
-            if _breaks([x for x in getattr(stmt, field, ()) if isinstance(x, ast.AST)]):
+            if breaks([x for x in getattr(stmt, field, ()) if isinstance(x, ast.AST)]):
                 return True
-        if isinstance(stmt, ast.ExceptHandler) and _breaks(stmt.body):
+        if isinstance(stmt, ast.ExceptHandler) and breaks(stmt.body):
             return True
     return False
 
@@ -259,118 +242,8 @@ def _filtered(value) -> tuple[str, bool] | None:
     if not (isinstance(gen.target, ast.Name) and isinstance(gen.iter, (ast.Name, ast.Attribute))):
         return None
     listed = ast.unparse(gen.iter)
-    if _is_system_test(gen.ifs[0], gen.target.id):
+    if is_system_test(gen.ifs[0], gen.target.id):
         return listed, True
-    if _negated_system_test(gen.ifs[0], gen.target.id):
+    if negated_system_test(gen.ifs[0], gen.target.id):
         return listed, False
     return None
-
-
-def _item_of(loop) -> str | None:
-    """The loop's item: `for m in msgs` or `for i, m in enumerate(msgs)`."""
-    if isinstance(loop.target, ast.Name):
-        return loop.target.id
-    it = loop.iter
-    if isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 and isinstance(loop.target.elts[1], ast.Name) \
-            and isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate":
-        return loop.target.elts[1].id
-    return None
-
-
-def _system_write(branch, item: str) -> ast.AST | None:
-    """The statement of a system branch that adds the item's text to a name with `system` in it, or
-    None when the branch raises, stops, or tests anything but that name."""
-    nodes = [n for stmt in branch for n in subtree(stmt)]
-    if any(isinstance(n, (ast.Raise, ast.Break, ast.Return, ast.Yield, ast.YieldFrom)) for n in nodes):
-        return None  # refused, stopped, or sent in place
-    readers = {item}  # the item and the names the branch assigns from it (`text = m["content"]`)
-    for n in nodes:
-        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id in readers for x in subtree(n.value)):
-            readers |= {t.id for t in n.targets if isinstance(t, ast.Name)}
-    written = None
-    fields: set[str] = set()
-    for n in nodes:
-        target, value = None, None
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
-                and n.args:
-            target, value = n.func.value, n.args[0]
-        elif isinstance(n, ast.Assign) and len(n.targets) == 1:
-            target, value = n.targets[0], n.value
-        elif isinstance(n, ast.AugAssign):
-            target, value = n.target, n.value
-        if not (isinstance(target, ast.Name) and _FIELD.match(target.id)):
-            continue
-        if isinstance(value, ast.Name) and value.id == item:
-            return None  # the message itself kept apart (a partition), not its text
-        if any(isinstance(x, ast.Name) and x.id in readers - {target.id} for x in subtree(value)):
-            fields.add(target.id)
-            written = written or n
-    if written is None:
-        return None
-    for n in nodes:  # a test of the position (`if i == 0`, `if not out`) moves the leading ones only
-        if isinstance(n, (ast.If, ast.IfExp)) and any(
-                isinstance(x, ast.Name) and x.id not in fields for x in subtree(n.test)):
-            return None
-    return written
-
-
-def _others_kept(loop, branch_if, item: str) -> bool:
-    """True when the loop adds the other messages to a list: an `else` / `elif` of the system
-    test, or statements after a `continue` of its branch, that append to a name."""
-    rest = list(branch_if.orelse)
-    if any(isinstance(s, ast.Continue) for s in branch_if.body):
-        rest += loop.body[loop.body.index(branch_if) + 1:]
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")
-               and isinstance(n.func.value, (ast.Name, ast.Subscript, ast.Attribute)) for s in rest for n in subtree(s))
-
-
-#: A name for the system prompt's text (`system`, `system_message`, `system_instruction`,
-#: `system_parts`, `anthropic_system`), not for something counted of it (`system_tokens`) or
-#: another setting (`system_prompt_role`).
-_FIELD = re.compile(r"(?i)_?(?:\w+_)?system(?:_?(?:prompt|message|msg|instruction|text|content|part|block|str))?s?$")
-
-#: An iterable named for a conversation (`messages`, `params.messages`, `chat_history`).
-_CONVERSATION = re.compile(r"(?i)messag|history|conversation|dialog|turns|chat")
-
-
-def might_hoist_field(source: str) -> bool:
-    """The text test before `find_field_hoists`: a role test naming a system message, and a loop."""
-    return '"system"' in source.replace("'", '"') and "role" in source and "for " in source
-
-
-def _how(branch, field: str) -> str:
-    """"joins" when the branch adds to what the field holds (`+=`, an append, a value that reads
-    the field), "last" when each system message replaces it."""
-    for n in (x for stmt in branch for x in subtree(stmt)):
-        if isinstance(n, ast.AugAssign) or (
-                isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")):
-            return "joins"
-        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id == field for x in subtree(n.value)):
-            return "joins"
-    return "last"
-
-
-def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
-    """(the statement that adds a system message's text to the field, the function's name, the
-    field's name, "joins" | "last": the texts joined, or the last one kept) for each loop of the
-    third shape of the module docstring, in source order."""
-    out: dict[int, tuple] = {}
-    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        if not holds_any(module, func, ("ystem",)):
-            continue
-        for loop in subtree(func):
-            if not isinstance(loop, (ast.For, ast.AsyncFor)):
-                continue
-            item = _item_of(loop)
-            if item is None or not _CONVERSATION.search(ast.unparse(loop.iter)) or _breaks(loop.body) \
-                    or any(isinstance(n, ast.Return) for n in subtree(loop)):
-                continue
-            for stmt in loop.body:
-                if isinstance(stmt, ast.If) and _is_system_test(stmt.test, item) and _others_kept(loop, stmt, item):
-                    written = _system_write(stmt.body, item)
-                    if written is not None:
-                        target = written.func.value if isinstance(written, ast.Call) else \
-                            written.targets[0] if isinstance(written, ast.Assign) else written.target
-                        out[id(written)] = (written, func.name, target.id, _how(stmt.body, target.id))
-                        break  # (a nested function's loop is read again there: its own name wins)
-    return sorted(out.values(), key=lambda f: (f[0].lineno, f[0].col_offset))

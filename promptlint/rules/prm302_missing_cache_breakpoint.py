@@ -25,7 +25,7 @@ _PACKAGE_FACTS = (
      "after the block when it carries a `cache_control`"),
     ("flattened_marks",
      "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
-     "on a block of it (this module handles breakpoints) is dropped, and no breakpoint can close the "
+     "on a block of it (this module or its package handles breakpoints) is dropped, and no breakpoint can close the "
      "system prompt, the static part most worth caching, so requests that share it read none of it "
      "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
      "where the target takes a list"),
