@@ -66,3 +66,4 @@ def test_a_model_chosen_at_run_time_in_a_package_that_names_claude_is_reported_w
 def test_a_model_chosen_at_run_time_with_no_claude_named_or_a_breakpoint_named_is_not_reported():
     assert _found("runtime_unnamed") == []
     assert _found("runtime_marked") == []
+    assert _found("runtime_docstring") == []  # a Claude name in a docstring example only

@@ -22,8 +22,8 @@ is one of the configurations it expects).
 
 `runtime_models`: `init_chat_model(...)` whose model is chosen at run time (a model that is no
 string written there, or `configurable_fields` that name the model) with no provider written
-there, in a package whose files write Claude model names (`"anthropic:claude-3-7-sonnet-latest"`
-as a configuration default) and no file names a breakpoint key: Claude is one of the models the
+there, in a package whose code writes Claude model names (`"anthropic:claude-3-7-sonnet-latest"`
+as a configuration default; not a docstring's example) and no file names a breakpoint key: Claude is one of the models the
 package expects, and on it the requests of that model carry no breakpoint. Only in a module that
 runs the agent itself (binds tools, `model.bind_tools(tools)`, or builds a tool-calling agent of
 LangChain or LangGraph) or whose template replays the conversation: a model made for one-shot
@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 
 from .module import ParseError
+from .packages import CLAUDE_NAME
 from .tree import OverBudget
 from .walk import subtree
 
@@ -69,9 +70,22 @@ def runtime_models(module, project) -> list[ast.Call]:
     breakpoint key, and the tree runs agents or the module replays a conversation; [] otherwise."""
     calls = [n for n in subtree(module.tree) if isinstance(n, ast.Call)
              and (module.qualified_name(n.func) or "") in _INIT and _chosen_at_run_time(n)]
-    if not calls or project.marker_files(module.path) or not project.claude_files(module.path):
+    if not calls or project.marker_files(module.path) or not (_replays(module) or _runs_agent_here(module)):
         return []
-    return calls if _replays(module) or _runs_agent_here(module) else []
+    return calls if any(_claude_in_code(module, project, path) for path in project.claude_files(module.path)) else []
+
+
+def _claude_in_code(module, project, path) -> bool:
+    """True when the file at `path` writes a Claude model name in a string of its code, not in a
+    docstring or other bare string (`>>> ChatAnthropic(model="claude-3-5-haiku-latest")` in an
+    example shows what a caller may pass, not what the package runs)."""
+    try:
+        other = module if path == module.path else project.load(path)
+    except (ParseError, OverBudget):
+        return False
+    bare = {id(n.value) for n in subtree(other.tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in bare
+               and CLAUDE_NAME.search(repr(n.value)) for n in subtree(other.tree))
 
 
 def _runs_agent_here(module) -> bool:

@@ -204,9 +204,9 @@ class MissingCacheBreakpointRule(Rule):
     replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`);
     a LangChain chat model whose provider is chosen at run time (`init_chat_model(model=
     config.research_model)`, or `configurable_fields` holding "model", with no provider written)
-    in a module that binds tools to it or replays the conversation, in a package whose files write
-    Claude model names (a configuration default `"anthropic:claude-3-7-sonnet-latest"`) and none
-    names a breakpoint key: info, at the model (Claude is one of the models it runs);
+    in a module that binds tools to it or replays the conversation, in a package whose code writes
+    Claude model names (a configuration default `"anthropic:claude-3-7-sonnet-latest"`, not a
+    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
