@@ -319,8 +319,8 @@ class PromptLayout:
     rules read (e.g. `prompt_cache_key` as a Segment); `auto_cache` marks Anthropic's top-level
     automatic `cache_control`; `unread_options`: the call passes a `**mapping` whose keys are not
     known (it may hold any option, `cache_control` included), and `options_forwarded` when each such
-    mapping is the sending function's own `**kwargs` (its callers' keyword arguments, which hold a
-    `cache_control` only when a caller writes one); `open_options`: a `**mapping` the call passes
+    mapping is the sending function's own `**kwargs` or the options its instance is built with
+    (its callers' keyword arguments, which hold a `cache_control` only when a caller writes one); `open_options`: a `**mapping` the call passes
     is read but was merged with data whose keys are not known (`{**settings, "system": text}`),
     which may hold a top-level `cache_control`; `unplaced_markers`: a statement sets
     `cache_control` (in the sending function, a helper it calls or a function read to build the

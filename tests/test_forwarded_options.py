@@ -1,6 +1,6 @@
-"""PRM302 at a request that also passes the sending function's own `**kwargs`: in a package where
-no file names a breakpoint key, its callers' keywords hold no `cache_control`
-(fixtures/forwarded_options; its README says what each module shows)."""
+"""PRM302 at a request that also passes the sending function's own `**kwargs`, or the options the
+instance is built with: in a package where no file names a breakpoint key, its callers' keywords
+hold no `cache_control` (fixtures/forwarded_options; its README says what each module shows)."""
 from __future__ import annotations
 
 import ast
@@ -22,10 +22,13 @@ def test_the_callers_keywords_hold_no_breakpoint_where_no_file_names_one():
     found = _found(FIXTURES / "bare")
     assert [f[:4] for f in found] == [
         # `system=messages[0]["content"][0]["text"], messages=messages[1:], **kwargs`
-        ("engine.py", "PRM302", "info", 13),
+        ("engine.py", "PRM302", "info", 14),
         # `**opts`, `opts = dict(kwargs)`
-        ("engine.py", "PRM302", "info", 24),
-        # (`**self.options`, and `**kwargs` rebound to `load_options()`: may hold one, nothing)
+        ("engine.py", "PRM302", "info", 25),
+        # `**self.options`, `self.options = options or {}` with `def __init__(self, model, options=None)`
+        ("engine.py", "PRM302", "info", 29),
+        # (`**self.loaded` read from a file in `__init__`, and `**kwargs` rebound to `load_options()`:
+        # may hold one, nothing)
     ]
     assert all(f[4].startswith("Every prompt passed to this function is sent whole as the message list its callers "
                                "give with no cache breakpoint, and no file of the package names one") for f in found)
@@ -33,6 +36,23 @@ def test_the_callers_keywords_hold_no_breakpoint_where_no_file_names_one():
 
 def test_a_package_whose_caller_passes_cache_control_through_the_kwargs_is_not_reported():
     assert _found(FIXTURES / "marked") == []
+
+
+def test_configured_options_are_the_instances_options_and_nothing_of_the_codes_own():
+    from promptlint.model import Kind, Segment, Volatility
+    from promptlint.python.flow.values import Alt, Mapping, Text
+    from promptlint.python.request_dicts import configured_options
+
+    def seg(evidence):
+        return Segment(text="", span=None, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr="options",
+                       evidence=evidence)
+    configured = Text([seg("the parameter `options` of `Engine.__init__`, with a default (configuration)")])
+    assert configured_options(configured) is True
+    assert configured_options(Alt([configured, Mapping({}, {}, None)], None)) is True  # `options or {}`
+    assert configured_options(Alt([configured, Mapping({"system": configured}, {}, None)], None)) is False
+    assert configured_options(Text([seg("the parameter `options`")])) is False
+    assert configured_options(Mapping({}, {}, None)) is False  # (no configuration in it: not this case)
+    assert configured_options(None) is False
 
 
 def _func(source):

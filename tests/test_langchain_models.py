@@ -52,3 +52,18 @@ def test_llama_index_claude_model_in_a_package_running_its_agents_is_reported():
     assert [f[:4] for f in found] == [("llms.py", "PRM302", "info", 7)]
     assert found[0][4].startswith("This Claude chat model sends a cache breakpoint only where")
     assert _found("llama_oneshot") == []
+
+
+def test_a_model_chosen_at_run_time_in_a_package_that_names_claude_is_reported_where_it_runs_agents():
+    found = _found("runtime")
+    # `configurable_fields=("model", ...)`, `model=config.research_model`; not the one-shot summariser (summarizer.py)
+    # nor the `model_provider="openai"` model
+    assert [f[:4] for f in found] == [("researcher.py", "PRM302", "info", 6), ("researcher.py", "PRM302", "info", 11)]
+    assert all(f[4].startswith("This chat model's provider is chosen at run time, and the package names Claude "
+                               "models among those it runs") for f in found)
+
+
+def test_a_model_chosen_at_run_time_with_no_claude_named_or_a_breakpoint_named_is_not_reported():
+    assert _found("runtime_unnamed") == []
+    assert _found("runtime_marked") == []
+    assert _found("runtime_docstring") == []  # a Claude name in a docstring example only

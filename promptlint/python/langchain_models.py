@@ -19,12 +19,22 @@ conversation, none of it cached. A Claude chat model is `ChatAnthropic(...)` or 
 `"claude-..."`, or a provider the module compares with `"anthropic"` (`model_provider=
 self.config.provider` where the module tests `self.config.provider == "anthropic"`: a Claude model
 is one of the configurations it expects).
+
+`runtime_models`: `init_chat_model(...)` whose model is chosen at run time (a model that is no
+string written there, or `configurable_fields` that name the model) with no provider written
+there, in a package whose code writes Claude model names (`"anthropic:claude-3-7-sonnet-latest"`
+as a configuration default; not a docstring's example) and no file names a breakpoint key: Claude is one of the models the
+package expects, and on it the requests of that model carry no breakpoint. Only in a module that
+runs the agent itself (binds tools, `model.bind_tools(tools)`, or builds a tool-calling agent of
+LangChain or LangGraph) or whose template replays the conversation: a model made for one-shot
+prompts (a summariser beside the agent) re-sends no conversation.
 """
 from __future__ import annotations
 
 import ast
 
 from .module import ParseError
+from .packages import CLAUDE_NAME
 from .tree import OverBudget
 from .walk import subtree
 
@@ -52,6 +62,59 @@ _PROVIDERS = ("anthropic", "google_anthropic_vertex")
 def might_build(source: str) -> bool:
     """Cheap test of a module's text: it names an Anthropic chat model of LangChain, or the factory."""
     return "ChatAnthropic" in source or "init_chat_model" in source or "llama_index.llms.anthropic" in source
+
+
+def runtime_models(module, project) -> list[ast.Call]:
+    """The `init_chat_model(...)` calls of `module` whose model is chosen at run time (module
+    docstring), when a file of the package writes a Claude model name, no file of its tree names a
+    breakpoint key, and the tree runs agents or the module replays a conversation; [] otherwise."""
+    calls = [n for n in subtree(module.tree) if isinstance(n, ast.Call)
+             and (module.qualified_name(n.func) or "") in _INIT and _chosen_at_run_time(n)]
+    if not calls or project.marker_files(module.path) or not (_replays(module) or _runs_agent_here(module)):
+        return []
+    return calls if any(_claude_in_code(module, project, path) for path in project.claude_files(module.path)) else []
+
+
+def _claude_in_code(module, project, path) -> bool:
+    """True when the file at `path` writes a Claude model name in a string of its code, not in a
+    docstring or other bare string (`>>> ChatAnthropic(model="claude-3-5-haiku-latest")` in an
+    example shows what a caller may pass, not what the package runs)."""
+    try:
+        other = module if path == module.path else project.load(path)
+    except (ParseError, OverBudget):
+        return False
+    bare = {id(n.value) for n in subtree(other.tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in bare
+               and CLAUDE_NAME.search(repr(n.value)) for n in subtree(other.tree))
+
+
+def _runs_agent_here(module) -> bool:
+    """True when `module` binds tools to a model (`x.bind_tools(...)`) or calls one of the other
+    `AGENT_CALLS` imported from LangChain or LangGraph."""
+    imported = {v.rsplit(".", 1)[-1] for v in module.imports.values() if v.split(".")[0] in ("langchain", "langgraph")}
+    for n in subtree(module.tree):
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", None)
+            if name == "bind_tools" or name in AGENT_CALLS and name in imported:
+                return True
+    return False
+
+
+def _chosen_at_run_time(call: ast.Call) -> bool:
+    """True when `init_chat_model(...)` names no provider and its model is no string written
+    there: a name, an attribute or a call (`init_chat_model(model=supervisor_model)`), or no model
+    with `configurable_fields` that hold "model" (each call picks it through its configuration)."""
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    if "model_provider" in keywords:
+        return False
+    model = keywords.get("model", call.args[0] if call.args else None)
+    if model is not None:
+        return not isinstance(model, ast.Constant)
+    fields = keywords.get("configurable_fields")
+    if isinstance(fields, ast.Constant):
+        return fields.value == "any"
+    return isinstance(fields, (ast.Tuple, ast.List)) and any(
+        isinstance(e, ast.Constant) and e.value == "model" for e in fields.elts)
 
 
 def uncached_models(module, project) -> list[ast.Call]:

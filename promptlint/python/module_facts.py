@@ -160,3 +160,4 @@ def _gates(module, evaluator) -> None:
     if langchain_models.might_build(module.source):  # (PRM302: a Claude model no request marks, in agents)
         module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
         module.facts["uncached_chats"] = langchain_models.uncached_chats(module, evaluator.project)
+        module.facts["runtime_models"] = langchain_models.runtime_models(module, evaluator.project)

@@ -57,10 +57,10 @@ _MARKER_READ = re.compile(r"""(\w+)\.get\(\s*["']cache_control["']|["']cache_con
                           r"""|(\w+)\[["']cache_control["']\](?![ \t]*=[^=])""")
 #: The characters a match of `_MARKER_READ` may hold before the quote of its key (`block.get(  "`, `block["`).
 _MARKER_LEAD = re.compile(r"[\w\s.(\[]")
-CLAUDE = "claude:"  # a search for the files that write a Claude model name (`_CLAUDE_NAME`)
+CLAUDE = "claude:"  # a search for the files that write a Claude model name (`CLAUDE_NAME`)
 #: A string literal that is a Claude model name, with or without a provider's prefix:
 #: "claude-sonnet-4-5", "anthropic/claude-3-haiku", "bedrock/us.anthropic.claude-3-5-sonnet-v2:0".
-_CLAUDE_NAME = re.compile(r"""["'][\w./:@-]*claude-[\w.:@-]*["']""")
+CLAUDE_NAME = re.compile(r"""["'][\w./:@-]*claude-[\w.:@-]*["']""")
 
 
 class Package:
@@ -112,7 +112,7 @@ class Package:
                     marker_writers.append(i)
                 if reads_markers(text):
                     marker_reads.append(i)
-            if "claude-" in text and _CLAUDE_NAME.search(text):
+            if "claude-" in text and CLAUDE_NAME.search(text):
                 claude.append(i)
             for name in assigned_names(text):
                 _add(names, name, i)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from copy import copy
 
+from .flow.configured import MARK
 from .flow.text import const_str
 from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping, Seq
@@ -49,7 +50,7 @@ def expansions(builder, call, frame) -> list:
                 out.append(one)
             return out
     for kw, value in zip(spread, values):
-        _add(builder, call, kw, one_dict(value))
+        _add(builder, call, kw, one_dict(value), value)
     return [call]
 
 
@@ -94,6 +95,27 @@ def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
         and not any(n in local or n in _params(func) for n in names if n != param)
 
 
+def configured_options(value) -> bool:
+    """True when `value` (what a `**mapping` evaluates to) is options the instance is built with
+    and nothing of the code's own: a parameter of `__init__` with a default or a field declared
+    with one (`configured.MARK`: `self.model_params = model_params or {}` with `def __init__(self,
+    model_params: dict | None = None)`), or a choice between such a value and dicts with no entry
+    (`or {}`). Like the sending function's own `**kwargs`, it holds what those who build the
+    instance pass: a breakpoint key only where one of them writes it."""
+    options = value.options if isinstance(value, Alt) else [value]
+    configured = False
+    for option in options:
+        if isinstance(option, Mapping):
+            if option.items or option.open or option.repeated:
+                return False
+            continue
+        segs = getattr(option, "segs", None)
+        if not segs or not all(not s.is_static and s.evidence.endswith(MARK) for s in segs):
+            return False
+        configured = True
+    return configured
+
+
 def _bound(func) -> set[str]:
     """The names `func` binds by assignment (its parameters aside)."""
     return {n.id for n in subtree(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
@@ -111,16 +133,19 @@ def _targets(node) -> list:
     return [n for t in targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
-def _add(builder, call, kw, value: Mapping | None) -> None:
+def _add(builder, call, kw, value: Mapping | None, raw=None) -> None:
     """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
-    arguments; None (keys not known) marks the call (`Call.unread`); a dict that may hold keys
+    arguments; None (keys not known) marks the call (`Call.unread`), and keeps it `forwarded`
+    when the mapping is the sending function's own `**kwargs` or the instance's configuration
+    (`raw`, what `kw.value` evaluates to: `configured_options`); a dict that may hold keys
     not known besides its entries (`Mapping.open`: `{**params, "system": text}`) adds them and
     marks the call `open`."""
     if (value is None or value.repeated) and _options_only(builder, kw.value, call.frame):
         return  # a dict filtered to sampling options: no text and no breakpoint in it
     if value is None or value.repeated:
         call.unread = True
-        call.forwarded = call.forwarded and forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
+        call.forwarded = call.forwarded and (forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
+                                             or configured_options(raw))
         return
     call.open = call.open or value.open
     m = builder.m

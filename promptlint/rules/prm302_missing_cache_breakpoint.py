@@ -58,6 +58,14 @@ _PACKAGE_FACTS = (
      "system prompt and the growing conversation, and Anthropic caches nothing without a breakpoint, so each "
      "turn pays the full input price for all of it again (its size is not known here); mark the end of the "
      "system prompt and the newest message with `cache_control`"),
+    ("runtime_models",
+     "This chat model's provider is chosen at run time, and the package names Claude models among "
+     "those it runs (a Claude model in its configuration or code), while no file of the package names a "
+     "cache breakpoint: when it runs on Claude, every step of an agent (or every turn of the conversation "
+     "its template replays) re-sends the tool definitions, the system prompt and the growing conversation, "
+     "and Anthropic caches nothing without a breakpoint, so each pays the full input price again (other "
+     "providers may cache automatically); mark the end of the system prompt and the newest message with "
+     "`cache_control` when the model is Claude"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "
@@ -194,14 +202,21 @@ class MissingCacheBreakpointRule(Rule):
     tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
     `bind_tools`, `AgentExecutor`, ...), or, with no agent, in a module whose prompt template
     replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`);
+    a LangChain chat model whose provider is chosen at run time (`init_chat_model(model=
+    config.research_model)`, or `configurable_fields` holding "model", with no provider written)
+    in a module that binds tools to it or replays the conversation, in a package whose code writes
+    Claude model names (a configuration default `"anthropic:claude-3-7-sonnet-latest"`, not a
+    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
     breakpoint the code does not show: a `**mapping` of keys not known is sent with it, or the
     request dict was merged with one (`{**settings, "system": text}`, `dict(options, ...)`), and a
-    top-level `cache_control` may be in it (not the sending function's own `**kwargs` in a package
-    where no file names a breakpoint key); or a statement sets `cache_control` on a block not
-    placed in the layout.
+    top-level `cache_control` may be in it (not the sending function's own `**kwargs`, nor the
+    options the instance is built with, `**self.model_params` with `self.model_params =
+    model_params or {}` from a parameter of `__init__` with a default, in a package where no file
+    names a breakpoint key); or a statement sets `cache_control` on a block not placed in the
+    layout.
     A request whose system prompt is text set outside it, whole, and named as a prompt
     (`system=self.agent_config.prompt_preamble`, `self.system_prompt`), sent with no breakpoint and
     no `**mapping` of unknown keys in a package where no file names a breakpoint key, is reported
@@ -213,8 +228,9 @@ class MissingCacheBreakpointRule(Rule):
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
-    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs` in
-    a package where no file names a breakpoint key: its callers there pass none), or when a statement sets `cache_control` on
+    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs`, nor
+    the options its instance is built with, in a package where no file names a breakpoint key:
+    its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
     A statement that writes a breakpoint in place into the newest message of a conversation kept
     from turn to turn, under a test that counts the breakpoints and stops at a limit (`if
@@ -485,7 +501,8 @@ class MissingCacheBreakpointRule(Rule):
 
 def _opaque(layout: PromptLayout) -> bool:
     """True when the call passes a `**mapping` of unknown keys that may hold a top-level
-    `cache_control`: any but the sending function's own `**kwargs` (`options_forwarded`) or a
+    `cache_control`: any but the sending function's own `**kwargs` or the options its instance is
+    built with (`options_forwarded`) or a
     request mapping it takes whole from its callers (`converted` "request") in a
     package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
     no such key."""

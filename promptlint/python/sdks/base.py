@@ -21,7 +21,8 @@ class Call:
     name or None; `kwargs` the keyword arguments by name (nodes); `args` the positional ones;
     `unread`: a `**mapping` of keys not known statically is passed too; `forwarded`: each such
     mapping is the sending function's own `**kwargs` (`def generate(self, messages, **kwargs): ...
-    create(..., **kwargs)`): its keys are its callers' keyword arguments; `open`: a `**mapping`
+    create(..., **kwargs)`), or the options its instance is built with (`**self.model_params` from a
+    parameter of `__init__` with a default): its keys are its callers' keyword arguments; `open`: a `**mapping`
     whose entries are read was merged with data whose keys are not known (`{**settings, ...}`)."""
 
     node: ast.Call
@@ -32,7 +33,7 @@ class Call:
     args: list[ast.expr]
     frame: object = None
     unread: bool = False  # a `**mapping` whose keys are not known is passed
-    forwarded: bool = True  # every such `**mapping` is the sending function's own `**kwargs`
+    forwarded: bool = True  # every such `**mapping` is the sending function's own `**kwargs` (or configured options)
     open: bool = False  # a `**mapping` of known keys may hold others (`Mapping.open`)
     origin: str | None = None  # where the callee's first name comes from: the module it is imported
     # from, "" for a class or function defined in this file, None for neither (a local, `self`)
