@@ -340,6 +340,12 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     target = Path(path)
     if not target.exists():
         fail(f"{path}: no such file or directory")
+    if line is not None:  # the arguments are checked before any analysis (seconds on a large package)
+        if target.is_dir():
+            fail(f"{location}: {path} is a folder; a line is a line of a file (FILE:LINE)")
+        rows = line_count(target)
+        if rows is not None and line > rows:
+            fail(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
     # a template or prompt file: check the project around it too, to find the calls that render it
     roots, (around, note) = [target], surroundings(target) if target.is_file() else ([target], None)
     if target.is_file() and file_kind(target) != "python":
@@ -379,12 +385,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         for note in said:
             echo_err(note)
     if not layouts:
-        rows = line_count(target) if line is not None and target.is_file() else None
         unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
                    and d.span.filename == filename]
-        if rows is not None and line > rows:
-            echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
-        elif unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
+        if unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
             for d in unbound:
                 click.echo(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] "
                            f"{d.message}")
