@@ -235,7 +235,8 @@ def _nothing_found(paths: list[Path], force_exclude: bool) -> str:
     if named:
         why = (" (named files of other kinds, such as a README, are skipped"
                + ("; so are excluded ones, with --force-exclude)" if force_exclude else ")"))
-    where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    from .report.names import listed
+    where = listed([str(p) for p in paths])
     return f"warning: no Python, template, prompt or config file found to check in {where}{why}"
 
 
