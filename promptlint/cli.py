@@ -361,7 +361,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         defaults = [parse_target(t) for t in settings.targets]
         from .cache import default_dir
         cache = None if no_cache else (cache_dir or default_dir(settings.config_path))  # as `check`: warm runs are fast
-        report = run_check(roots, settings, cache_dir=cache)
+        # the folders it reads around the file are its module roots: the file is analysed as a
+        # check of them analyses it, with the same cache entries (a check before it makes it warm)
+        report = run_check(roots, settings, cache_dir=cache, module_roots=[d for d in around if d.is_dir()])
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         echo_err(str(exc))
         sys.exit(2)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .model import Report
 from .paths import display_name
-from .python.import_roots import package_folder
+from .python.import_roots import package_folder, package_of
 
 MARKERS = (".git", "pyproject.toml", "promptlint.toml")
 
@@ -54,6 +54,21 @@ def package_root(path: Path) -> Path | None:
         return Path(os.path.relpath(found, cwd)) if found == cwd or cwd in found.parents else found
     except ValueError:  # another drive (Windows)
         return found
+
+
+def module_roots(folders: list[Path]) -> list[str]:
+    """The folders the analysis searches imported modules from for the checked `folders`, as
+    `python.tree.Project` takes them (each folder, or for a package the folder above its top
+    package, resolved, each once, in order), as absolute paths; those at the end that are the
+    current folder are left out, the analysis searching it last anyway. Two runs with the same
+    module roots analyse each file alike: `check src/app`, `check src` and `explain` of a file in
+    package `app` (which reads the package) share their cache entries."""
+    roots = [str(package_of(Path(f).resolve() / "__init__.py")[1]) for f in folders]
+    roots = list(dict.fromkeys(roots))
+    cwd = str(Path.cwd().resolve())
+    while roots and roots[-1] == cwd:
+        roots.pop()
+    return roots
 
 
 def surroundings(target: Path) -> tuple[list[Path], str | None]:
