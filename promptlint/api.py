@@ -73,6 +73,9 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     if base is not None:
         report = scope.concerning(report, named)
         kinds = [(f, kind_of(f) or "python") for f in named]
+    else:  # a finding located in a file read beside the checked ones is theirs only through them
+        from .paths import display_name
+        report.diagnostics = scope.of_files(report.diagnostics, report.prompts, {display_name(f) for f in named})
     report.files = len(named) + sum(1 for p in problems if not p.is_dir)
     report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)

@@ -109,8 +109,8 @@ def _elsewhere(d: Diagnostic, sites: dict) -> str | None:
     if layout is None:
         filename = d.prompt.rpartition(":")[0]
         return f"{d.prompt}: the prompt of this finding" if filename and filename != d.span.filename else None
-    if layout.site.filename == d.span.filename:
-        return None
+    if layout.site.filename == d.span.filename or any(str(r.span) == str(layout.site) for r in d.related):
+        return None  # (a related location names it already: `scope.of_files`)
     what = "sent here" if layout.source == "python-call" else "the prompt of this finding"
     return f"{layout.site}: {what}"
 
