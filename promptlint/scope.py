@@ -140,8 +140,8 @@ def concerning(report: Report, named: list[Path]) -> Report:
 
 
 #: The related location that marks a finding located outside the checked files (`of_files`).
-OUTSIDE = ("the request that sends this finding's prompt, in the checked files: {file} is not among them "
-           "(read for this request, not checked itself)")
+OUTSIDE = ("the request that sends this finding's prompt, in the files checked: {file} is not one of them "
+           "(reported for this request)")
 
 
 def of_files(diagnostics: list[Diagnostic], prompts: list[PromptLayout], names: set[str]) -> list[Diagnostic]:
