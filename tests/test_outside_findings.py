@@ -4,7 +4,6 @@ location), and marked as such in every format; `fix` never rewrites that file.""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from click.testing import CliRunner
 
