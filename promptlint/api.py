@@ -15,7 +15,7 @@ __all__ = ["check", "fix", "exit_code", "Settings"]
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
           progress=None, overlays: dict[Path, str] | None = None, cache_dir: str | Path | None = None,
-          project: bool = False, warn=None) -> Report:
+          project: bool = False, warn=None, module_roots: list[Path] | None = None) -> Report:
     """Lint files and folders. Raises FileNotFoundError for a path that does not exist (a path
     of `overlays` need not exist) and ConfigError for a nested config file that cannot be used.
 
@@ -35,12 +35,16 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     (`promptlint.scope`) and report the findings that concern them (their location, a related
     location or their prompt's site is in one of them), so a change that breaks a prompt in
     another file is reported. `warn(message)` receives one-line warnings (a cache folder that
-    cannot be used: the run goes on without it).
+    cannot be used: the run goes on without it). `module_roots`: the folders imported modules
+    are searched from besides the files' own packages (default: the folders among `paths`, or
+    the project); `explain` of one file passes those of the package it reads around it, so the
+    file is analysed as `check` of that package analyses it (and their cache entries are shared).
     """
     if overlays:
         from . import source
         with source.overlaid(overlays):
-            return check(paths, settings, jobs, progress, cache_dir=cache_dir, project=project, warn=warn)
+            return check(paths, settings, jobs, progress, cache_dir=cache_dir, project=project, warn=warn,
+                         module_roots=module_roots)
     from . import scope, source
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
@@ -60,7 +64,7 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
         files = scope.merge(files, found([base], []))
         roots = [base]
     kinds = [(f, kind_of(f) or "python") for f in files]
-    dirs = [r for r in roots if r.is_dir()]
+    dirs = [r for r in roots if r.is_dir()] if module_roots is None else list(module_roots)
     cache = _open_cache(cache_dir, settings, dirs, warn) if cache_dir is not None else None
     quiet: set[Path] = set()
     report = lint_files(kinds, roots=dirs, jobs=jobs, force=False,
@@ -69,6 +73,9 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     if base is not None:
         report = scope.concerning(report, named)
         kinds = [(f, kind_of(f) or "python") for f in named]
+    else:  # a finding located in a file read beside the checked ones is theirs only through them
+        from .paths import display_name
+        report.diagnostics = scope.of_files(report.diagnostics, report.prompts, {display_name(f) for f in named})
     report.files = len(named) + sum(1 for p in problems if not p.is_dir)
     report.errors[:0] = [f"{display_path(p.path)}: {p.reason}" for p in problems if p.is_dir]
     report.diagnostics.extend(_unreadable(p) for p in problems if not p.is_dir)
@@ -92,8 +99,11 @@ def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], wa
     """The persistent cache for this run's settings, or None (with a warning) when its folder
     cannot be used."""
     from .cache import Cache, fingerprint
+    from .scope import module_roots
+    # the module roots, not the folders named: what the analysis of a file depends on (`check
+    # src/app`, `check src` and `explain` of a file of package `app` share their entries)
     facts = {"targets": settings.targets, "profiles": settings.profiles, "force": False,
-             "roots": [os.path.abspath(r) for r in roots]}
+             "roots": module_roots(roots)}
     try:
         return Cache.open(Path(cache_dir), fingerprint(facts))
     except OSError as exc:

@@ -235,7 +235,8 @@ def _nothing_found(paths: list[Path], force_exclude: bool) -> str:
     if named:
         why = (" (named files of other kinds, such as a README, are skipped"
                + ("; so are excluded ones, with --force-exclude)" if force_exclude else ")"))
-    where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+    from .report.names import listed
+    where = listed([str(p) for p in paths])
     return f"warning: no Python, template, prompt or config file found to check in {where}{why}"
 
 
@@ -340,6 +341,12 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     target = Path(path)
     if not target.exists():
         fail(f"{path}: no such file or directory")
+    if line is not None:  # the arguments are checked before any analysis (seconds on a large package)
+        if target.is_dir():
+            fail(f"{location}: {path} is a folder; a line is a line of a file (FILE:LINE)")
+        rows = line_count(target)
+        if rows is not None and line > rows:
+            fail(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
     # a template or prompt file: check the project around it too, to find the calls that render it
     roots, (around, note) = [target], surroundings(target) if target.is_file() else ([target], None)
     if target.is_file() and file_kind(target) != "python":
@@ -354,7 +361,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         defaults = [parse_target(t) for t in settings.targets]
         from .cache import default_dir
         cache = None if no_cache else (cache_dir or default_dir(settings.config_path))  # as `check`: warm runs are fast
-        report = run_check(roots, settings, cache_dir=cache)
+        # the folders it reads around the file are its module roots: the file is analysed as a
+        # check of them analyses it, with the same cache entries (a check before it makes it warm)
+        report = run_check(roots, settings, cache_dir=cache, module_roots=[d for d in around if d.is_dir()])
     except (ConfigError, ValueError, FileNotFoundError) as exc:
         echo_err(str(exc))
         sys.exit(2)
@@ -379,12 +388,9 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         for note in said:
             echo_err(note)
     if not layouts:
-        rows = line_count(target) if line is not None and target.is_file() else None
         unbound = [d for d in report.diagnostics if line is not None and d.span.start.row == line
                    and d.span.filename == filename]
-        if rows is not None and line > rows:
-            echo_err(f"{path}:{line}: the file has {rows} line{'s' if rows != 1 else ''}")
-        elif unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
+        if unbound:  # a finding of no one prompt (a conversation cut in a helper, a tool set changed)
             for d in unbound:
                 click.echo(f"{d.span.filename}:{d.span.start.row}:{d.span.start.column}: {d.code} [{d.severity.value}] "
                            f"{d.message}")

@@ -16,9 +16,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .model import Report
+from dataclasses import replace
+
+from .model import Diagnostic, PromptLayout, Related, Report
 from .paths import display_name
-from .python.import_roots import package_folder
+from .python.import_roots import package_folder, package_of
 
 MARKERS = (".git", "pyproject.toml", "promptlint.toml")
 
@@ -54,6 +56,21 @@ def package_root(path: Path) -> Path | None:
         return Path(os.path.relpath(found, cwd)) if found == cwd or cwd in found.parents else found
     except ValueError:  # another drive (Windows)
         return found
+
+
+def module_roots(folders: list[Path]) -> list[str]:
+    """The folders the analysis searches imported modules from for the checked `folders`, as
+    `python.tree.Project` takes them (each folder, or for a package the folder above its top
+    package, resolved, each once, in order), as absolute paths; those at the end that are the
+    current folder are left out, the analysis searching it last anyway. Two runs with the same
+    module roots analyse each file alike: `check src/app`, `check src` and `explain` of a file in
+    package `app` (which reads the package) share their cache entries."""
+    roots = [str(package_of(Path(f).resolve() / "__init__.py")[1]) for f in folders]
+    roots = list(dict.fromkeys(roots))
+    cwd = str(Path.cwd().resolve())
+    while roots and roots[-1] == cwd:
+        roots.pop()
+    return roots
 
 
 def surroundings(target: Path) -> tuple[list[Path], str | None]:
@@ -113,13 +130,39 @@ def merge(named: list[Path], walked: list[Path]) -> list[Path]:
 
 def concerning(report: Report, named: list[Path]) -> Report:
     """The part of `report` that concerns the files `named`: diagnostics located in one, with a
-    related location in one, or in a prompt whose site is in one; the prompts built in one or
-    using one (a template it includes); run errors about one."""
+    related location in one, or in a prompt whose site is in one (`of_files`); the prompts built
+    in one or using one (a template it includes); run errors about one."""
     names = {display_name(p) for p in named}
-    sites = {layout.id: layout.site.filename for layout in report.prompts}
-    diagnostics = [d for d in report.diagnostics
-                   if d.span.filename in names or any(r.span.filename in names for r in d.related)
-                   or (d.prompt is not None and sites.get(d.prompt) in names)]
     prompts = [lt for lt in report.prompts if lt.site.filename in names or names.intersection(lt.templates)]
     errors = [e for e in report.errors if any(e.startswith(f"{n}: ") for n in names)]
-    return Report(diagnostics=diagnostics, prompts=prompts, errors=errors, files=len(named))
+    return Report(diagnostics=of_files(report.diagnostics, report.prompts, names), prompts=prompts, errors=errors,
+                  files=len(named))
+
+
+#: The related location that marks a finding located outside the checked files (`of_files`).
+OUTSIDE = ("the request that sends this finding's prompt, in the files checked: {file} is not one of them "
+           "(reported for this request)")
+
+
+def of_files(diagnostics: list[Diagnostic], prompts: list[PromptLayout], names: set[str]) -> list[Diagnostic]:
+    """The diagnostics that concern the checked files (display `names`): those located in one,
+    and those located elsewhere (a module or template the checked code reads: in the project,
+    or a package found beside it) whose prompt is sent from one or that name one as a related
+    location. Each of those located elsewhere whose prompt is sent from a checked file gets that
+    request as a first related location (`OUTSIDE`), so every format says why a file that was
+    not checked is reported (unless a related location names that place already)."""
+    sites = {layout.id: layout.site for layout in prompts}
+    out = []
+    for d in diagnostics:
+        if d.span.filename in names:
+            out.append(d)
+            continue
+        site = sites.get(d.prompt) if d.prompt is not None else None
+        if site is not None and site.filename in names:
+            if not any(str(r.span) == str(site) for r in d.related):
+                mark = Related(site, OUTSIDE.format(file=d.span.filename), evidence=False)
+                d = replace(d, related=[mark, *d.related])
+            out.append(d)
+        elif any(r.span.filename in names for r in d.related):
+            out.append(d)
+    return out

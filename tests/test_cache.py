@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -394,3 +395,67 @@ def system_prompt(store, documents):
     second = run(cache_dir)
     assert ("service.py", 7) in origins(second)
     assert second == run(None)
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """`src/shop`: a package whose request (chat.py) sends a stamped system prompt (prompts.py)."""
+    shop = tmp_path / "src" / "shop"
+    shop.mkdir(parents=True)
+    (shop / "__init__.py").write_text("", encoding="utf-8")
+    (shop / "chat.py").write_text(CALL.replace("from prompts import", "from shop.prompts import"), encoding="utf-8")
+    (shop / "prompts.py").write_text(STAMPED, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PROMPTLINT_CACHE_DIR", raising=False)  # the cache in the current folder, as users run it
+    return tmp_path
+
+
+def analysed_names(monkeypatch) -> list[str]:
+    """The base names of the files analysed from now on (the others come from the cache)."""
+    names: list[str] = []
+    analyse = engine.Linter.analyse
+
+    def recorded(self, path, kind, force=False):
+        names.append(Path(path).name)
+        return analyse(self, path, kind, force)
+    monkeypatch.setattr(engine.Linter, "analyse", recorded)
+    return names
+
+
+def test_explain_after_check_and_check_after_explain_read_the_same_cache(package, monkeypatch):
+    """`explain` reads the package around the file with the module roots `check` of the folder
+    above it uses: one cache fingerprint for both, so a check makes explain warm and back."""
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1  # the stamp: PRM102
+    names = analysed_names(monkeypatch)
+    drawn = CliRunner().invoke(main, ["explain", f"src/shop/prompts.py:{STAMPED_ROW}"])
+    assert drawn.exit_code == 0 and "chat.py" in drawn.output
+    assert CliRunner().invoke(main, ["explain", "src/shop/chat.py:9"]).exit_code == 0
+    assert names == []
+    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1
+    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1  # the same module roots
+    assert names == []
+    assert len(list((package / ".promptlint_cache" / "v1").iterdir())) == 1
+
+    # the other way round: what explain analysed, check does not analyse again
+    shutil.rmtree(package / ".promptlint_cache")
+    assert CliRunner().invoke(main, ["explain", "src/shop/chat.py:9"]).exit_code == 0
+    assert names == ["chat.py"]
+    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1
+    assert sorted(names) == ["__init__.py", "chat.py", "prompts.py"]  # chat.py once, by explain
+
+
+def test_module_roots_are_those_the_analysis_searches(tmp_path, monkeypatch):
+    from promptlint.scope import module_roots
+    (tmp_path / "src" / "shop" / "sub").mkdir(parents=True)
+    (tmp_path / "src" / "shop" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "src" / "shop" / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "tools").mkdir()
+    monkeypatch.chdir(tmp_path)
+    src = str(tmp_path.resolve() / "src")
+    assert module_roots([Path("src")]) == module_roots([Path("src/shop")]) == module_roots([Path("src/shop/sub")]) == [src]
+    assert module_roots([Path("src/shop"), Path("tools")]) == [src, str(tmp_path.resolve() / "tools")]
+    # the current folder last is searched anyway: `check .` and `check` of a file share their entries
+    assert module_roots([Path(".")]) == module_roots([]) == []
+    assert module_roots([Path("."), Path("src")]) == [str(tmp_path.resolve()), src]

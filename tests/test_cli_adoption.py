@@ -288,13 +288,13 @@ def test_a_bad_environment_value_names_the_variable_not_the_option(app):
 
 
 def test_an_html_report_for_a_terminal_is_written_with_a_note(app, monkeypatch, capsys):
-    from promptlint import cli as cli_module
-    cli_module._warn_html_terminal("html", None, isatty=True)
+    from promptlint import cli_output
+    cli_output.warn_html_terminal("html", None, isatty=True)
     assert capsys.readouterr().err == ("promptlint: the HTML report is written to the terminal; to open it in a "
                                        "browser, write it to a file: --output-file report.html\n")
     for fmt, output_file, statistics_, tty in (("html", None, False, False), ("text", None, False, True),
                                                ("html", app / "r.html", False, True), ("html", None, True, True)):
-        cli_module._warn_html_terminal(fmt, output_file, statistics_, isatty=tty)
+        cli_output.warn_html_terminal(fmt, output_file, statistics_, isatty=tty)
         assert capsys.readouterr().err == ""
     piped = cli("check", ".", "--output-format", "html")  # CliRunner's stdout is no terminal: no note
     assert piped.stdout.lstrip().startswith("<!doctype html>") and "--output-file" not in piped.stderr

@@ -181,6 +181,27 @@ def test_explain_past_the_end_of_the_file_says_how_long_it_is(tmp_path, monkeypa
     assert not (tmp_path / ".promptlint_cache").exists()
 
 
+def test_explain_checks_its_arguments_before_any_analysis(tmp_path, monkeypatch):
+    # a line past the end, or a line of a folder, is said at once: no file is analysed first
+    from click.testing import CliRunner
+    from promptlint import cli
+
+    def analysed(*args, **kwargs):
+        raise AssertionError("analysed before the arguments were checked")
+
+    monkeypatch.setattr(cli, "run_check", analysed)
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "e.py").write_text("x = 1\n" * 40, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli.main, ["explain", "app/e.py:43"])
+    assert result.exit_code == 2
+    assert result.stderr == "promptlint: app/e.py:43: the file has 40 lines\n"
+    result = CliRunner().invoke(cli.main, ["explain", "app:3"])
+    assert result.exit_code == 2
+    assert result.stderr == "promptlint: app:3: app is a folder; a line is a line of a file (FILE:LINE)\n"
+    assert not (tmp_path / ".promptlint_cache").exists()
+
+
 def test_explain_on_a_finding_of_no_one_prompt_prints_the_finding(tmp_path, monkeypatch):
     from click.testing import CliRunner
     from promptlint.cli import main

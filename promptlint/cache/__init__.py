@@ -55,7 +55,9 @@ from .codec import CodecError, decode, encode
 SCHEMA = 1
 DIR_NAME = ".promptlint_cache"
 MAX_TOKEN_COUNTS = 200_000  # texts whose token counts are kept
-KEEP = 4  # fingerprints (promptlint versions, settings) kept in one cache folder
+#: Fingerprints (promptlint versions, settings, module roots) kept in one cache folder: one
+#: folder serves the checks of several packages from one current folder, each its own roots.
+KEEP = 8
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by promptlint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")

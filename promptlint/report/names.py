@@ -23,6 +23,14 @@ def escape(text: str) -> str:
     return data.decode("utf-8", "backslashreplace")
 
 
+def listed(items: list[str], shown: int = 3) -> str:
+    """`items` joined with ", ": all of them when at most `shown` + 1 (a single remaining one is
+    named, never hidden), else the first `shown` and "and N more"."""
+    if len(items) <= shown + 1:
+        return ", ".join(items)
+    return f"{', '.join(items[:shown])} and {len(items) - shown} more"
+
+
 def _span(span: Span | None) -> Span | None:
     if span is None:
         return None

@@ -14,6 +14,7 @@ from rich.text import Text
 from ..baseline import read_source
 from ..judged import prompts_analysed, reads_nothing
 from ..model import Diagnostic, Report
+from .names import listed
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -108,8 +109,8 @@ def _elsewhere(d: Diagnostic, sites: dict) -> str | None:
     if layout is None:
         filename = d.prompt.rpartition(":")[0]
         return f"{d.prompt}: the prompt of this finding" if filename and filename != d.span.filename else None
-    if layout.site.filename == d.span.filename:
-        return None
+    if layout.site.filename == d.span.filename or any(str(r.span) == str(layout.site) for r in d.related):
+        return None  # (a related location names it already: `scope.of_files`)
     what = "sent here" if layout.source == "python-call" else "the prompt of this finding"
     return f"{layout.site}: {what}"
 
@@ -153,7 +154,7 @@ def _unread(report: Report, shown: int = 3) -> str:
     unread = [lt for lt in report.prompts if lt.source == "python-call" and reads_nothing(lt)]
     if not unread:
         return ""
-    where = ", ".join(str(lt.site) for lt in unread[:shown]) + (", ..." if len(unread) > shown else "")
+    where = listed([str(lt.site) for lt in unread], shown)
     return (f"\n{len(unread)} of them {'hold' if len(unread) != 1 else 'holds'} no text promptlint could read "
             f"(built where it does not follow), so findings in that text may be missing "
             f"(`promptlint explain` says why): {where}")

@@ -1,0 +1,28 @@
+"""Lists in one-line messages: a single remaining item is named, never hidden behind "..."."""
+from __future__ import annotations
+
+from promptlint.model import Position, PromptLayout, Report, Span
+from promptlint.report.names import listed
+from promptlint.report.text import summary
+
+
+def unread(row: int) -> PromptLayout:
+    """A request read with no part (messages passed on as `*args`): it holds no text read."""
+    site = Span("app.py", Position(row, 5), Position(row, 40))
+    return PromptLayout(id=f"app.py:{row}", site=site, source="python-call", provider="openai",
+                        api="chat.completions.create", model="gpt-4.1", parts=[])
+
+
+def test_listed_names_every_item_or_says_how_many_more():
+    assert listed(["a", "b", "c"]) == "a, b, c"
+    assert listed(["a", "b", "c", "d"]) == "a, b, c, d"
+    assert listed(["a", "b", "c", "d", "e"]) == "a, b, c and 2 more"
+    assert listed([]) == ""
+
+
+def test_the_summary_names_the_fourth_unread_request_and_counts_the_rest():
+    four = summary(Report(prompts=[unread(row) for row in (10, 20, 30, 40)], files=1))
+    assert four.splitlines()[1].endswith(": app.py:10:5, app.py:20:5, app.py:30:5, app.py:40:5")
+    assert four.splitlines()[1].startswith("4 of them hold no text promptlint could read")
+    six = summary(Report(prompts=[unread(row) for row in (10, 20, 30, 40, 50, 60)], files=1))
+    assert six.splitlines()[1].endswith(": app.py:10:5, app.py:20:5, app.py:30:5 and 3 more")
