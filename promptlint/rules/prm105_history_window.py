@@ -30,6 +30,14 @@ _CUT_WITH_RELATED = {
                          "and everything after it is read uncached (whether the caller re-sends its messages is not "
                          "followed here: how much it costs is not known); add the text to a copy of the message"),
                         "the caller's message looked up here"),
+    "kept_rewrites": (("Every message of the conversation an object keeps is rewritten in place here (its content "
+                       "written again from its own text), and then a new message is added to that conversation: the "
+                       "new message is sent as it was written and rewritten here on the next turn, so the history "
+                       "re-sent then differs from the previous request's from that message on, and it and everything "
+                       "after it are read uncached on every turn (the request that sends it is not linked here: how "
+                       "much it costs is not known); rewrite a message before it is first sent, or leave sent messages "
+                       "as they are"),
+                      "the message's content rewritten here"),
     "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
                        "are in it (not only its oldest), and the rest is written back: when a message of its middle "
                        "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
