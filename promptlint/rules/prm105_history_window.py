@@ -226,7 +226,11 @@ class HistoryWindowRule(Rule):
 
     An older message of a conversation a function is handed rewritten in place in a loop, picked by
     a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
-    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
+    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called. So is every
+    message of a conversation an object keeps rewritten in place from its own text (`for m in
+    self.agent.messages: ... part["text"] = re.sub(p, "", part["text"])`) by a method that then adds
+    a new message to it (`self.strip_ids()`, then `self.agent.add_message(text)`): the new message
+    is sent as written and rewritten on the next turn; info, where the rewrite runs.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
     (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or whose result the
