@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
-               history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals,
+               history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
                stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
@@ -116,6 +116,8 @@ def _gates(module, evaluator) -> None:
         module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)
+        module.facts["kept_rewrites"] = kept_rewrites.kept_rewrites(module)
     if inplace_merges.might_merge(module.source):
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):

@@ -22,6 +22,7 @@ from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
+from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
@@ -335,6 +336,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if might_merge(source):
         return True  # a message merged into the caller's own message object (PRM105, inplace_merges)
+    if might_rewrite(source):
+        return True  # every message of a kept conversation rewritten in place (PRM105, kept_rewrites)
     if might_append(source):
         return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
     if "keep_" in source and _KEEP_TEXT.search(source):

@@ -30,6 +30,14 @@ _CUT_WITH_RELATED = {
                          "and everything after it is read uncached (whether the caller re-sends its messages is not "
                          "followed here: how much it costs is not known); add the text to a copy of the message"),
                         "the caller's message looked up here"),
+    "kept_rewrites": (("Every message of the conversation an object keeps is rewritten in place here (its content "
+                       "written again from its own text), and then a new message is added to that conversation: the "
+                       "new message is sent as it was written and rewritten here on the next turn, so the history "
+                       "re-sent then differs from the previous request's from that message on, and it and everything "
+                       "after it are read uncached on every turn (the request that sends it is not linked here: how "
+                       "much it costs is not known); rewrite a message before it is first sent, or leave sent messages "
+                       "as they are"),
+                      "the message's content rewritten here"),
     "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
                        "are in it (not only its oldest), and the rest is written back: when a message of its middle "
                        "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
@@ -218,7 +226,11 @@ class HistoryWindowRule(Rule):
 
     An older message of a conversation a function is handed rewritten in place in a loop, picked by
     a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
-    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called.
+    `messages[i]["content"]`; or until a size fits): info, where the rewrite is called. So is every
+    message of a conversation an object keeps rewritten in place from its own text (`for m in
+    self.agent.messages: ... part["text"] = re.sub(p, "", part["text"])`) by a method that then adds
+    a new message to it (`self.strip_ids()`, then `self.agent.add_message(text)`): the new message
+    is sent as written and rewritten on the next turn; info, where the rewrite runs.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
     (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or whose result the
