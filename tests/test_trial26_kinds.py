@@ -31,3 +31,30 @@ def test_the_only_value_of_the_newest_message_is_its_input():
     """One value before 1,643 static tokens of a one-shot user message: the request's input."""
     app = FIXTURES / "one_input" / "summarise.py"
     assert _found("one_input") == [("PRM101", "warning", "summarise.py", _row(app, "{document}"))]
+
+
+def test_a_time_after_the_conversation_a_prompt_file_writes_costs_only_its_own_text():
+    """A template that writes the conversation (`{{ current_conversation }}`) before a clock
+    reading: no conversation follows it in the request, so the 41 static tokens after the time
+    are all it costs, far below every minimum (info, not a warning); the documents named like
+    retrieval before the conversation are PRM107's note."""
+    tpl = FIXTURES / "transcript_prompt" / "answer_prompt.jinja2"
+    assert _found("transcript_prompt") == [("PRM107", "info", tpl.name, _row(tpl, "for doc in docs")),
+                                           ("PRM102", "info", tpl.name, _row(tpl, "if current_datetime"))]
+    result = check([FIXTURES / "transcript_prompt"], Settings(), jobs=1)
+    clock = next(d for d in result.diagnostics if d.code == "PRM102")
+    assert "the 41 static tokens after it (in pieces, between 1 other value) are processed uncached on every " \
+           "request that sends more than this prompt (static text before it, or more text after it: the " \
+           "conversation is written in this prompt, before the value)" in clock.message
+
+
+def test_a_time_before_the_conversation_a_prompt_file_writes_is_still_a_warning():
+    tpl = FIXTURES / "clock_first" / "answer_prompt.jinja2"
+    assert _found("clock_first") == [("PRM102", "warning", tpl.name, _row(tpl, "if current_datetime")),
+                                     ("PRM107", "info", tpl.name, _row(tpl, "for doc in docs"))]
+
+
+def test_a_conversation_named_as_the_one_going_on_is_the_conversation():
+    from promptlint.turn_names import conversation_named
+    assert [conversation_named(n) for n in ("current_conversation", "full_transcript", "sample_conversation",
+                                            "conversation_id", "current_step")] == [True, True, False, False, False]

@@ -387,15 +387,17 @@ class LayoutBuilder(ToolParts):
         for part in parts:
             if not part.is_history:
                 part.segments = as_prompt_text(part.segments)
-        if newest is not None and not _known_new(parts[newest].segments):
+        if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per
             # request, unless something in it is known to be (the user's text, data fetched with
-            # it, the conversation written into it): then the others keep their reading (Policy 7:
-            # an object's field read beside the conversation may be its configuration)
+            # it, the conversation written into it): then the other text keeps its reading (Policy 7:
+            # an object's field read beside the conversation may be its configuration); an image or
+            # a document block sent with the message is the user's input either way
             part = parts[newest]
+            known = _known_new(part.segments)
             part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
                              if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-                             else s for s in part.segments]
+                             and (not known or s.is_attachment) else s for s in part.segments]
         if source == "python-call":
             self.sites.append(span)
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,

@@ -168,8 +168,10 @@ def cost(imp: Impact) -> str:
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
         when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        more = ("more text after it: the conversation is written in this prompt, before the value" if imp.after_conversation
+                else "a conversation after it")
         return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} that sends more than this "
-                f"prompt (static text before it, or a conversation after it); alone, this prompt stays below "
+                f"prompt (static text before it, or {more}); alone, this prompt stays below "
                 f"{minimum} even with it moved")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
