@@ -58,3 +58,27 @@ def test_a_conversation_named_as_the_one_going_on_is_the_conversation():
     from promptlint.turn_names import conversation_named
     assert [conversation_named(n) for n in ("current_conversation", "full_transcript", "sample_conversation",
                                             "conversation_id", "current_step")] == [True, True, False, False, False]
+
+
+def test_a_template_filled_with_a_constant_of_another_module_is_judged_where_it_is_filled():
+    """`_PLANNING.format(plan_tool_name=PLAN_TOOL_NAME, **hints)`, the name a constant imported
+    from another module: the template alone is no prompt of its own (its `{plan_tool_name}` was
+    an info 'of unknown volatility'); the filled prompt keeps its own finding, whose excerpt of the
+    choice starts at a word (`skills`, not `kills` or `s`)."""
+    app = FIXTURES / "filled_guide" / "guide" / "prompt_loader.py"
+    assert _found("filled_guide") == [("PRM104", "info", "prompt_loader.py", _row(app, 'return f"{base}'))]
+    result = check([FIXTURES / "filled_guide"], Settings(), jobs=1)
+    assert "Conditional content `base` (one variant reads `skills`) at token 9" in result.diagnostics[0].message
+
+
+def test_a_template_filled_with_a_parameter_is_still_judged_alone():
+    app = FIXTURES / "unfilled_guide" / "guide" / "prompt_loader.py"
+    assert _found("unfilled_guide") == [("PRM101", "info", "prompt_loader.py", _row(app, "{plan_tool_name}"))]
+
+
+def test_the_differing_text_of_a_choice_starts_and_ends_at_a_word():
+    from promptlint.model import Segment
+    from promptlint.python.flow.text import align
+    head, middles, tail = align([[Segment(text="You build agents now.")], [Segment(text="You build an agent now.")]])
+    assert ["".join(s.text for s in head), ["".join(s.text for s in m) for m in middles],
+            "".join(s.text for s in tail)] == ["You build ", ["agents", "an agent"], " now."]

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from ..impact import Impact, Rate, interleaved
-from ..model import PER_INSTANCE, Applicability, Precision, Related, Segment
+from ..model import PER_INSTANCE, Applicability, Kind, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
@@ -36,7 +36,8 @@ def describe(seg: Segment, note: str = "") -> str:
     if expr is not None and caret is not None and caret.built:
         written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
         text = f"`{written}`"
-        notes.append(f"built from `{expr}`")
+        # (a choice between texts: its segment is where the variants differ, shown from one of them)
+        notes.append(f"one variant reads `{expr}`" if seg.kind is Kind.CONDITIONAL else f"built from `{expr}`")
     elif expr is not None:
         text = f"`{expr}`"
     else:
