@@ -284,12 +284,11 @@ def _template_filled(layout: PromptLayout, filled: set) -> bool:
 
 
 def _filled_between(candidates: list[PromptLayout]) -> set:
-    """(span, span) of two pieces of static text between which a candidate holds other segments,
-    all of known content (static text such as a constant imported from another module, values of
-    known volatility): where a template's placeholder between those pieces is filled with a known
-    value (`GUIDE.format(tool_name=TOOL_NAME)`, `TOOL_NAME = "update_plan"` elsewhere), so the
-    template is judged where it is filled (`_template_filled`). Pieces at most `_FILL_SPAN`
-    segments apart."""
+    """(span, span) of two pieces of static text between which a candidate holds other static
+    text only (a constant imported from another module): where a template's placeholder between
+    those pieces is filled with fixed text (`GUIDE.format(tool_name=TOOL_NAME)`, `TOOL_NAME =
+    "update_plan"` elsewhere), so the template is judged where it is filled (`_template_filled`),
+    not alone with a value of unknown volatility. Pieces at most `_FILL_SPAN` segments apart."""
     out = set()
     for lt in candidates:
         for part in lt.parts:
@@ -298,8 +297,7 @@ def _filled_between(candidates: list[PromptLayout]) -> set:
                 if not (seg.is_static and seg.span is not None and seg.text):
                     continue
                 for k in range(i + 2, min(i + 2 + _FILL_SPAN, len(segs))):
-                    if not all(s.is_static or s.volatility is not Volatility.UNKNOWN and not _unfilled(s)
-                               for s in segs[i + 1:k]):
+                    if not segs[k - 1].is_static:
                         break
                     if segs[k].is_static and segs[k].span is not None and segs[k].text:
                         out.add((seg.span, segs[k].span))
