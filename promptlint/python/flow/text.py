@@ -148,6 +148,15 @@ def align(options: list[list[Segment]]):
     return head, middles, tail
 
 
+def _excerpt(text: str, limit: int = 50) -> str:
+    """The start of a variant's text that names it, cut at a word: 'agents who helps users
+    build, debug, and improve...' (not '... improve t')."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit].rstrip(" ,;:") + "..."
+
+
 def _whole_words(texts: list[str], k: int) -> int:
     """`k`, the length of the texts' shared beginning, moved back to the start of the word it
     cuts (`"a" + "gents who..."` / `"a" + "n agent..."` -> `"agents who..."` / `"an agent..."`):
@@ -257,7 +266,7 @@ class TextMixin:
             span = value.span or next((s.span for mid in middles for s in mid if s.span is not None), None)
             present = [mid for mid in middles if mid]
             expr = next((s.expr for mid in present for s in mid if s.expr), "") or \
-                " ".join(next((s.text for mid in present for s in mid if s.text), "").split())[:50]
+                _excerpt(" ".join(next((s.text for mid in present for s in mid if s.text), "").split()))
             stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
             src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
                                           key=lambda seg: vol_rank(seg.volatility), default=None)
