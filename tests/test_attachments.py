@@ -71,8 +71,7 @@ def test_a_fixed_image_adds_nothing_and_blocks_not_known_stay_one_value(tmp_path
     """)
     assert parts(found[0]) == [("user", [("user-input", "per-request", "question")])]
     assert [s.is_attachment for s in found[1].parts[0].segments] == [False, False]
-    # (the question makes the message new: blocks of unknown content beside it keep their reading)
-    assert parts(found[1]) == [("user", [("unknown", "unknown", "extra_blocks"),
+    assert parts(found[1]) == [("user", [("unknown", "per-request", "extra_blocks"),
                                          ("user-input", "per-request", "question")])]
 
 

@@ -389,12 +389,11 @@ class LayoutBuilder(ToolParts):
                 part.segments = as_prompt_text(part.segments)
         if newest is not None:
             # the newest user message is the request's input: what we cannot read in it is new per
-            # request, unless something in it is known to be (the user's text, data fetched with
-            # it, the conversation written into it): then the other text keeps its reading (Policy 7:
-            # an object's field read beside the conversation may be its configuration); an image or
-            # a document block sent with the message is the user's input either way
+            # request, unless the message holds the conversation (a judge given a transcript): that
+            # is what makes it new, and the other text keeps its reading (Policy 7: an object's
+            # field beside it, the tested model's description, may be configuration)
             part = parts[newest]
-            known = _known_new(part.segments)
+            known = any(not s.is_static and s.kind is Kind.HISTORY for s in part.segments)
             part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
                              if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
                              and (not known or s.is_attachment) else s for s in part.segments]
@@ -414,12 +413,3 @@ class LayoutBuilder(ToolParts):
     def covered(self, span: Span) -> bool:
         """True when `span` lies inside a prompt already recorded (its site)."""
         return any(s.start <= span.start and span.end <= s.end for s in self.sites)
-
-
-def _known_new(segments: list[Segment]) -> bool:
-    """True when a segment of the newest user message is known to make it new on each request:
-    content that changes per request (not a time or an id, which come with the user's text rather
-    than being it) or the conversation written into the message (it grows every turn)."""
-    return any(not s.is_static and (s.kind is Kind.HISTORY or s.volatility is Volatility.PER_REQUEST
-                                    and s.kind not in (Kind.TIMESTAMP, Kind.UNIQUE_ID))
-               for s in segments)
