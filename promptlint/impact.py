@@ -31,6 +31,7 @@ from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for,
 from .model import Kind, Precision, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
+from .turn_names import written_conversation
 
 # A loss below this many target tokens, or below SMALL_SHARE of what would be cached, is small:
 # OpenAI caches in 128-token increments (models before GPT-5.6, §1.1 of
@@ -205,6 +206,7 @@ class Impact:
     unsure_end: bool = False
     between: int = 0  # other dynamic segments inside the `static_after` span: it is not one run
     merged_into: Placed | None = None  # not `first`: the earlier value whose finding stands for it (Policy 8)
+    after_conversation: bool = False  # a prompt file's value after the conversation it writes (`written_conversation`)
 
     @property
     def seg(self):
@@ -438,6 +440,8 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     targets = _targets(layout)
     complete = is_complete(layout)
     sized = complete or layout.source == "python-constant"
+    # a prompt file holding the conversation is followed by none: a value after it has its own figures
+    written = None if sized else written_conversation(layout)
     windows = [Cut(pi, si) for pi, si, _part, seg in layout.segments()
                if seg.kind is Kind.HISTORY and seg.window is not None]
     counted: dict[Cut, int] = {}  # cut -> `tokens_before` it (asked for every pair of values: once each)
@@ -498,9 +502,12 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         # values inside the span with static text after them: the count is not one run
         between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
         history = history_between(layout, p.cut, end) and not p.seg.written_once  # (see prefix.placed_segments)
+        own = written is not None and p.cut > written
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
-                          losses, part_static, before_lost, sized, behind, unsure, between, merged_into))
+                          losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
+                          own))
     return out
+
 
 
 def _order_only(seg, rate: Rate | None) -> bool:

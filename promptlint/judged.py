@@ -52,6 +52,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
                     reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
               if s.span and not s.is_static and s.volatility is not Volatility.UNKNOWN and not _unfilled(s)}
+    filled |= _filled_between([lt for lt in layouts if lt.source == "python-constant"])
     held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
     copied = copies(layouts)
     out = []
@@ -273,8 +274,37 @@ def _template_filled(layout: PromptLayout, filled: set) -> bool:
     what it costs). Either way the prompt is judged where it is filled. A fill that knows no more
     than the placeholder (an unknown parameter for `{query}`) leaves the template judged on its own
     too. `filled`: the spans of the values of known volatility of `python-constant` layouts."""
-    first = next((s for _, _, _, s in layout.segments() if not s.is_static and s.span is not None), None)
-    return first is not None and _unfilled(first) and first.span in filled
+    segs = [s for _, _, _, s in layout.segments()]
+    at = next((i for i, s in enumerate(segs) if not s.is_static and s.span is not None), None)
+    if at is None or not _unfilled(segs[at]):
+        return False
+    around = (segs[at - 1].span if at else None, segs[at + 1].span if at + 1 < len(segs) else None)
+    return segs[at].span in filled or (None not in around and around in filled)
+
+
+
+def _filled_between(candidates: list[PromptLayout]) -> set:
+    """(span, span) of two pieces of static text between which a candidate holds other static
+    text only (a constant imported from another module): where a template's placeholder between
+    those pieces is filled with fixed text (`GUIDE.format(tool_name=TOOL_NAME)`, `TOOL_NAME =
+    "update_plan"` elsewhere), so the template is judged where it is filled (`_template_filled`),
+    not alone with a value of unknown volatility. Pieces at most `_FILL_SPAN` segments apart."""
+    out = set()
+    for lt in candidates:
+        for part in lt.parts:
+            segs = part.segments
+            for i, seg in enumerate(segs):
+                if not (seg.is_static and seg.span is not None and seg.text):
+                    continue
+                for k in range(i + 2, min(i + 2 + _FILL_SPAN, len(segs))):
+                    if not segs[k - 1].is_static:
+                        break
+                    if segs[k].is_static and segs[k].span is not None and segs[k].text:
+                        out.add((seg.span, segs[k].span))
+    return out
+
+
+_FILL_SPAN = 4
 
 
 def _inside(site: Span, reached: dict) -> bool:

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from . import classify
-from .model import Kind
+from .model import Kind, PromptLayout
 
 #: Words that say how a value is written, not what it is (`context_str`, `formatted_history`).
 _FORM_WORDS = {"str", "string", "text", "txt", "formatted", "rendered", "block", "section"}
@@ -22,6 +22,9 @@ _FORM_WORDS = {"str", "string", "text", "txt", "formatted", "rendered", "block",
 #: `history_length`, `max_history`), and the names of `classify.HISTORY_NAMES` and a few more.
 _CONVERSATION_NAMES = classify.HISTORY_NAMES | {"chat_log", "conversation_log", "chat_transcript",
                                                  "conversation_messages", "dialog_turns", "dialogue_turns"}
+#: A conversation named with a word that says it is the one going on, whole (`current_conversation`).
+_CONVERSATION_HEADS = {"conversation", "transcript", "dialog", "dialogue"}
+_WHOLE = {"current", "full", "entire", "whole", "ongoing", "readable", "chat"}
 _NOT_CONVERSATION = {"length", "len", "size", "count", "limit", "max", "min", "num", "n", "window", "token",
                      "tokens", "summary", "summaries", "id", "ids", "key", "keys", "file", "path", "enabled",
                      "flag", "depth", "start", "end", "index", "cutoff", "sample", "example", "examples"}
@@ -101,6 +104,8 @@ def conversation_named(name: str) -> bool:
         return False
     if "history" in words:
         return True
+    if len(words) > 1 and words[-1] in _CONVERSATION_HEADS and set(words[:-1]) <= _WHOLE:
+        return True  # `current_conversation`, `full_transcript`
     return "_".join(words) in _CONVERSATION_NAMES
 
 
@@ -178,3 +183,18 @@ def counted_name(expr: str) -> str:
     if m is None:
         return ""
     return (m.group(1) or m.group(2)).rsplit(".", 1)[-1]
+
+
+def written_conversation(layout: PromptLayout) -> tuple[int, int] | None:
+    """(part index, segment index) where a prompt file or template writes the conversation into its
+    own text (the first placeholder named as the conversation: `{{ current_conversation }}`,
+    `{{ chat_history }}`, not a count of it), or None. Such a prompt carries the conversation itself (a one-shot request
+    over a transcript): the request adds no conversation after it, so a value placed after that
+    placeholder costs only the static text that follows it in this prompt (a name is the evidence,
+    Policy 7; it only bounds what the prompt is assumed to be followed by)."""
+    for pi, si, _part, seg in layout.segments():
+        if seg.is_static or seg.kind is Kind.CONDITIONAL or counted_name(seg.expr):
+            continue
+        if seg.kind is Kind.HISTORY or conversation_named(placeholder_name(seg.expr)):
+            return (pi, si)
+    return None

@@ -388,11 +388,15 @@ class LayoutBuilder(ToolParts):
             if not part.is_history:
                 part.segments = as_prompt_text(part.segments)
         if newest is not None:
-            # the newest user message is the request's input: what we cannot read in it is new per request
+            # the newest user message is the request's input: what we cannot read in it is new per
+            # request, unless the message holds the conversation (a judge given a transcript): that
+            # is what makes it new, and the other text keeps its reading (Policy 7: an object's
+            # field beside it, the tested model's description, may be configuration)
             part = parts[newest]
+            known = any(not s.is_static and s.kind is Kind.HISTORY for s in part.segments)
             part.segments = [replace(s, volatility=Volatility.PER_REQUEST, evidence=s.evidence or "content of the newest user message")
                              if not s.is_static and s.volatility is Volatility.UNKNOWN and s.kind in (Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE)
-                             else s for s in part.segments]
+                             and (not known or s.is_attachment) else s for s in part.segments]
         if source == "python-call":
             self.sites.append(span)
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,

@@ -7,7 +7,7 @@ import dataclasses
 import re
 
 from ..impact import Impact, Rate, interleaved
-from ..model import PER_INSTANCE, Applicability, Precision, Related, Segment
+from ..model import PER_INSTANCE, Applicability, Kind, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
@@ -36,7 +36,8 @@ def describe(seg: Segment, note: str = "") -> str:
     if expr is not None and caret is not None and caret.built:
         written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
         text = f"`{written}`"
-        notes.append(f"built from `{expr}`")
+        # (a choice between texts: its segment is where the variants differ, shown from one of them)
+        notes.append(f"one variant reads `{expr}`" if seg.kind is Kind.CONDITIONAL else f"built from `{expr}`")
     elif expr is not None:
         text = f"`{expr}`"
     else:
@@ -168,8 +169,10 @@ def cost(imp: Impact) -> str:
         t = min(imp.targets, key=lambda x: x.minimum or 0)
         minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
         when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        more = ("more text after it: the conversation is written in this prompt, before the value" if imp.after_conversation
+                else "a conversation after it")
         return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} that sends more than this "
-                f"prompt (static text before it, or a conversation after it); alone, this prompt stays below "
+                f"prompt (static text before it, or {more}); alone, this prompt stays below "
                 f"{minimum} even with it moved")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:

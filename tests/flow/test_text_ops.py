@@ -166,8 +166,9 @@ BRANCHES = """
 
 def test_variants_keep_their_shared_text_and_differ_in_one_conditional_segment(tmp_path):
     p = probe(tmp_path, BRANCHES, index=0)
-    assert p.described == [("conditional", "unknown", "Form"), ("text", "al intro.")]
-    assert p.segs[1].span.start == pos(BRANCHES, "al intro.")
+    # (the shared text starts at a word: " intro.", not "al intro.")
+    assert p.described == [("conditional", "unknown", "Formal"), ("text", " intro.")]
+    assert p.segs[1].span.start == pos(BRANCHES, " intro.")
     added = probe(tmp_path, BRANCHES, index=1)
     assert added.described == [("text", "Start."), ("conditional", "unknown", "Extra.")]
     assert added.segs[1].span.start == pos(BRANCHES, ' Extra."')

@@ -37,8 +37,8 @@ def test_an_alternative_template_is_formatted_variant_by_variant(tmp_path):
     assert isinstance(p.value, Alt)
     assert ["".join(s.text for s in o.segs) for o in p.value.options] == ["Hi Ada, welcome.", "Hello Ada, welcome."]
     # as text: the shared start and end, the difference between them conditional
-    assert p.described == [("text", "H"), ("conditional", "unknown", "i"), ("text", " "), ("text", "Ada"),
-                           ("text", ", welcome.")]  # "Hi" / "Hello": only "i" / "ello" differ
+    assert p.described == [("conditional", "unknown", "Hi"), ("text", " "), ("text", "Ada"),
+                           ("text", ", welcome.")]  # "Hi" / "Hello": the differing words, whole
 
 
 def test_an_alternative_separator(tmp_path):

@@ -125,7 +125,7 @@ def align(options: list[list[Segment]]):
     head = list(options[0][:i])
     rest = [o[i:] for o in options]
     firsts = [o[0].text if o and o[0].is_static else "" for o in rest]
-    k = len(os.path.commonprefix(firsts)) if all(firsts) else 0
+    k = _whole_words(firsts, len(os.path.commonprefix(firsts))) if all(firsts) else 0
     if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
         head.append(slice_segment(rest[0][0], 0, k))
         rest = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in rest]
@@ -138,13 +138,34 @@ def align(options: list[list[Segment]]):
     if all(mid and mid[-1].is_static for mid in middles) or any(not mid for mid in middles):
         texts = [mid[-1].text if mid and mid[-1].is_static else "" for mid in middles]
         if all(texts):
-            k = len(os.path.commonprefix([t[::-1] for t in texts]))
+            backwards = [t[::-1] for t in texts]
+            k = _whole_words(backwards, len(os.path.commonprefix(backwards)))
             if k:
                 last = middles[0][-1]
                 tail = [slice_segment(last, len(last.text) - k)] + tail
                 middles = [mid[:-1] + ([slice_segment(mid[-1], 0, len(mid[-1].text) - k)] if len(mid[-1].text) > k else [])
                            for mid in middles]
     return head, middles, tail
+
+
+def _excerpt(text: str, limit: int = 50) -> str:
+    """The start of a variant's text that names it, cut at a word: 'agents who helps users
+    build, debug, and improve...' (not '... improve t')."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[:cut if cut > 0 else limit].rstrip(" ,;:") + "..."
+
+
+def _whole_words(texts: list[str], k: int) -> int:
+    """`k`, the length of the texts' shared beginning, moved back to the start of the word it
+    cuts (`"a" + "gents who..."` / `"a" + "n agent..."` -> `"agents who..."` / `"an agent..."`):
+    the differing part a finding shows starts at a word."""
+    def word(c: str) -> bool:
+        return c.isalnum() or c == "_"
+    while k and word(texts[0][k - 1]) and any(len(t) > k and word(t[k]) for t in texts):
+        k -= 1
+    return k
 
 
 def _same(a: list[Segment], b: list[Segment]) -> bool:
@@ -245,7 +266,7 @@ class TextMixin:
             span = value.span or next((s.span for mid in middles for s in mid if s.span is not None), None)
             present = [mid for mid in middles if mid]
             expr = next((s.expr for mid in present for s in mid if s.expr), "") or \
-                " ".join(next((s.text for mid in present for s in mid if s.text), "").split())[:50]
+                _excerpt(" ".join(next((s.text for mid in present for s in mid if s.text), "").split()))
             stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
             src = None if stable else max((most_volatile(mid) for mid in middles if most_volatile(mid) is not None),
                                           key=lambda seg: vol_rank(seg.volatility), default=None)
