@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .module import statements
 from .. import classify
 from .walk import child_nodes, own_nodes, subtree

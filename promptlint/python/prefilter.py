@@ -212,7 +212,7 @@ _MODEL_POOL_HEADS = ("cho", ("ample(", 1), "cycle(", "model", "llm", "eng")
 
 
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
-#: filled in this file (`reflect_template.format(...)`: candidates.filled_template).
+#: filled in this file (`reflect_template.format(...)`: text_shapes.filled_template).
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .flow.scopes import target_names
 from .walk import statements, subtree
 

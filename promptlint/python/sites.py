@@ -16,7 +16,9 @@ from ..model import replace
 from . import (built_prompts, candidates, concurrent_fills, converted_prompts, handoff, history_cuts, kept_conversations, kept_turns, markers,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls,
                template_objects, tool_loops, tool_results)
-from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
+from .candidates import builds_messages, filled_argument, prompt_keyword
+from .prompt_names import prompt_named
+from .text_shapes import builds_text, filled_template
 from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
@@ -221,7 +223,7 @@ class SiteFinder:
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
-            if section_dicts.sectioned(node.value, target.id) and candidates.prompt_named(target.id):
+            if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
     def _placed(self, node) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .module import attribute_chain, statements
 from .tool_variants import _PER_TURN, ToolVariant
 from .walk import own_nodes

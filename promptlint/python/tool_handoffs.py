@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import prompt_named, words
+from .prompt_names import prompt_named, words
 from .module import Module, statements
 from .module import self_attr
 from .toolsets import ToolChange, no_tool_set, _own_nodes

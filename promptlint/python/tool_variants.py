@@ -32,7 +32,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from ..classify import MODEL_SENDS
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .module import attribute_chain, statements
 from .walk import child_nodes, children, own_nodes, subtree
 

@@ -42,7 +42,7 @@ from functools import lru_cache
 from dataclasses import dataclass
 
 from .module import self_attr
-from .candidates import words
+from .prompt_names import words
 from .module import Module, callee_name, statements
 from .walk import subtree
 
