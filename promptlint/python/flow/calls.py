@@ -14,7 +14,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
-from . import library, rewrites, type_dispatch
+from . import builtin_calls, library, rewrites, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
 from .methods import MethodsMixin
@@ -73,7 +73,7 @@ class CallsMixin(MethodsMixin, library.LibraryMixin):
             base = self.eval(func.value, frame, env)
             return self.method(base, func.attr, node, args, kwargs, frame, env)
         name = func.id if isinstance(func, ast.Name) else None
-        builtin = library.BUILTINS.get(name) if name is not None and not self._shadowed(name, node, frame, env) else None
+        builtin = builtin_calls.BUILTINS.get(name) if name is not None and not self._shadowed(name, node, frame, env) else None
         if builtin is not None:
             result = builtin(self, node, qual, args, kwargs, frame, env)
             if result is not None:
