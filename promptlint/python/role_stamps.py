@@ -31,7 +31,7 @@ import ast
 import re
 
 from .prompt_names import words
-from .flow.scopes import target_names
+from .flow.binding_syntax import target_names
 from .walk import statements, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})

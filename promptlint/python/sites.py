@@ -25,7 +25,7 @@ from .flow import rewrites
 from .flow.relays import relayed_call
 from .flow.windows import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
-from .flow.scopes import is_generator
+from .flow.binding_syntax import is_generator
 from .layout import LayoutBuilder
 from .packages import marker_uses
 from .text_gates import holds_any
@@ -258,7 +258,7 @@ class SiteFinder:
             tool_loops.applied_in_call(self, node, func, self.frame())
 
     def class_frame(self, cls):
-        from .flow.scopes import Frame
+        from .flow.frames import Frame
         return Frame(module=self.m, cls=cls, module_level=True)
 
     def _dict(self, node: ast.Dict) -> None:

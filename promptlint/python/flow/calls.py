@@ -20,7 +20,7 @@ from .closures import captured_default
 from .methods import MethodsMixin
 from .hashing import annotated_set
 from .objects import annotated_unordered, is_static_method
-from .scopes import Frame, Thunk
+from .frames import Frame, Thunk
 from .wrapped import wrapped_at
 from ..walk import nodes_under
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, is_none, most_volatile

@@ -13,7 +13,9 @@ from .paths import PathsMixin
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
-from .scopes import Thunk, enumerated, target_names
+from .scopes import enumerated
+from .frames import Thunk
+from .binding_syntax import target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin

@@ -30,7 +30,8 @@ from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .operators import OperatorsMixin
-from .scopes import END, Frame, ScopesMixin, Thunk
+from .scopes import END, ScopesMixin
+from .frames import Frame, Thunk
 from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow

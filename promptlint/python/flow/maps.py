@@ -10,7 +10,7 @@ import ast
 
 from .variants import list_variants
 from .kept_entries import KeptEntriesMixin
-from .scopes import Thunk
+from .frames import Thunk
 from .values import Alt, Seq, Spread, Text, Value
 from .windows import converts_item, window_of
 

@@ -24,7 +24,7 @@ from .class_facts import optional_of
 from .configured import built_with, configured_field, init_parameter, own_instance as _own
 from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
-from .scopes import Frame, Thunk
+from .frames import Frame, Thunk
 from .keyed_attrs import written
 from .setup_values import setup_grown
 from .stored_turns import stored_with_answer
