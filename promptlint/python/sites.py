@@ -23,7 +23,7 @@ from ..model import Kind
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
-from .flow.windows import method_class, reads_stored_messages
+from .flow.store_reads import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from .flow.binding_syntax import is_generator
 from .layout import LayoutBuilder
