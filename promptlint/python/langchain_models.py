@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import ast
 
-from .module import ParseError
+from .parsing import ParseError
 from .packages import CLAUDE_NAME
 from .tree_search import OverBudget
 from .walk import subtree

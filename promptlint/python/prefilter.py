@@ -5,7 +5,7 @@ names of its calls: `import cohere` and `.chat(`), the words of prompt-building 
 (`system_prompt`, `.render(`, a `*prompt* = f"...` or `*prompt* = T.format(` assignment, a
 `def *prompt*(` or `class *Prompt*` builder, a system message written as a dict display:
 `{"role": "system", ...}`) and of semantic caches. A file that
-fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
+fails it is read once and only checked for syntax errors (`parsing.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
 """

@@ -16,7 +16,8 @@ from .. import reads, source
 from ..paths import display_name
 from .import_roots import named_roots, package_chain, package_of
 from .code_state import code_state
-from .module import Module, ParseError, load
+from .module import Module, load
+from .parsing import ParseError
 from .tree_search import OverBudget, TreeSearchMixin, defined_names
 from .packages import Package
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from .. import reads
 from .import_roots import package_of
-from .module import Module, ParseError
+from .module import Module
+from .parsing import ParseError
 from .packages import BASES, CALLS, CLAUDE, MARKER_READS, MARKER_WRITERS, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Folders that hold installed distributions, each its own project: a package tree there is the
