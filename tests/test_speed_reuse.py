@@ -12,7 +12,7 @@ from analysis_support import code
 
 from promptlint.engine import Linter
 from promptlint.python import module as module_mod, parsing
-from promptlint.python import toolsets
+from promptlint.python import class_toolsets, toolsets
 from promptlint.python.flow import rewrites
 from promptlint.python.module import load
 from promptlint.python.parsing import ParseError
@@ -112,8 +112,8 @@ def test_a_class_that_removes_no_tool_never_reads_its_additions(monkeypatch):
             def run(self, registry):
                 return registry.call(self.tool)
     """))
-    monkeypatch.setattr(toolsets, "_changes", lambda *a, **k: pytest.fail("additions read"))
-    assert toolsets._temporary(module.tree.body[0], module, {}) is None
+    monkeypatch.setattr(class_toolsets, "tool_set_changes", lambda *a, **k: pytest.fail("additions read"))
+    assert class_toolsets._temporary(module.tree.body[0], module, {}) is None
 
 
 def test_a_loop_that_counts_no_place_never_reads_its_flows(monkeypatch):
