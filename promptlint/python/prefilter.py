@@ -15,7 +15,8 @@ import re
 
 from ..profiles import history_windows
 from . import anchored, sdks
-from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .converted_ids import CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .history_ids import CONVERTS_HISTORY
 from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
 from .flattened_marks import might_flatten_loop  # a loop reducing system blocks to their text (PRM302)
 from .inplace_merges import might_append, might_merge
