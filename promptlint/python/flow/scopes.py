@@ -14,7 +14,8 @@ import ast
 import bisect
 from dataclasses import replace
 
-from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
+from ..markers import sets_cache_marker
+from ..item_markers import copies_item_marker, marks_last_only
 from .fields import bound_fields, field_written
 from .binding_syntax import fallback_name, is_generator, params_of, target_names, target_position, walrus_targets
 from .builder_facts import receiver
