@@ -149,7 +149,7 @@ class Linter:
     def _python(self, path: Path, filename: str, force: bool, report: Report) -> str | None:
         """A Python file: parsed only when its text can hold a prompt (or `force`). Returns its
         text (None when it cannot be read)."""
-        from .python.module import ParseError, syntax_error
+        from .python.parsing import ParseError, syntax_error
         from .python.prefilter import in_prompt_module, might_hold_prompt
         from .python.sites import find_layouts
         from .rules.base import Rule
@@ -202,7 +202,7 @@ class Linter:
     def _text_file(self, path: Path, filename: str, kind: str, report: Report) -> str | None:
         """A template, prompt or config file. Returns its text (None when it cannot be read)."""
         from . import templates
-        from .python.module import ParseError
+        from .python.parsing import ParseError
         try:
             text = read_text(path)
         except SourceError as exc:

@@ -1,7 +1,7 @@
 """Cache breakpoints a message converter sets in a loop that grows its list by branches (one per
 role), returned alone or in a tuple with the system prompt: flow/calls.py `_with_markers` gives
 them to every variant of the list, layout.py keeps them on the history after a written head, and
-a breakpoint copied from the loop's item (markers.copies_item_marker) is counted where the item's
+a breakpoint copied from the loop's item (item_markers.copies_item_marker) is counted where the item's
 was set, not once per message; fixtures/branched_converters."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 from promptlint.api import check
-from promptlint.python.markers import copies_item_marker
+from promptlint.python.item_markers import copies_item_marker
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "branched_converters"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from promptlint import api
-from promptlint.python.flow.windows import _copy_of
+from promptlint.python.flow.item_maps import copy_of
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "copied_messages"
 
@@ -33,4 +33,4 @@ def test_rebuilt_messages_and_an_unbounded_walk_are_not_windows():
                                         ("{**m}", True), ("dict(m, content=x)", False), ("m.copy(deep)", False),
                                         ("dict(n)", False), ("{**m, 'a': 1}", False), ("f(m)", False)])
 def test_which_elements_are_copies_of_the_item(text, copy):
-    assert _copy_of(ast.parse(text, mode="eval").body, "m") is copy
+    assert copy_of(ast.parse(text, mode="eval").body, "m") is copy

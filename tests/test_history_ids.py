@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from promptlint import api
-from promptlint.python.converted_ids import CONVERTS_HISTORY, history_ids
+from promptlint.python.history_ids import CONVERTS_HISTORY, history_ids
 from promptlint.python.module import load
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "history_ids"

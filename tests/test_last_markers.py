@@ -1,10 +1,10 @@
 """A cache breakpoint set by a statement in a loop over the conversation: on every message, or
-only on the loop's last item (markers.marks_last_only), judged by PRM304."""
+only on the loop's last item (item_markers.marks_last_only), judged by PRM304."""
 import ast
 import textwrap
 
 from promptlint.api import check
-from promptlint.python.markers import marks_last_only
+from promptlint.python.item_markers import marks_last_only
 
 SEND = """
 from anthropic import Anthropic

@@ -151,7 +151,7 @@ def test_a_flattened_history_after_retrieved_context_counts_as_history_after_it(
 
 
 def test_prompt_text_whose_place_is_not_known_is_not_called_a_system_prompt(tmp_path):
-    from promptlint.python.candidates import role_of
+    from promptlint.python.prompt_names import role_of
     assert [role_of(n) for n in ("SYSTEM_PROMPT", "agent_instructions", "buildSysprompt", "query_prompt",
                                  "PROMPTS")] == ["system", "system", "system", "prompt", "prompt"]
     write(tmp_path, {"app.py": '''

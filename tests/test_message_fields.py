@@ -92,7 +92,7 @@ def test_popped_head_needs_a_test_of_the_message_class():
 
 def test_only_an_object_that_may_have_the_field_written_is_bound_again():
     from promptlint.python.flow.fields import field_written
-    from promptlint.python.flow.scopes import Thunk
+    from promptlint.python.flow.frames import Thunk
 
     def expr(src: str) -> Thunk:
         return Thunk("expr", node=ast.parse(src, mode="eval").body)

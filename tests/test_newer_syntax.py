@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from promptlint.cli import main
-from promptlint.python.module import ParseError, parse
+from promptlint.python.parsing import ParseError, parse
 from promptlint.newer_syntax import parse_tree, rewrite
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "newer_syntax"

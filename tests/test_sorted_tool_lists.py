@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from promptlint import api
-from promptlint.python.candidates import tools_named
+from promptlint.python.prompt_names import tools_named
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "sorted_tool_lists"
 

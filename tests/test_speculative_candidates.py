@@ -8,7 +8,7 @@ import pytest
 
 from analysis_support import layouts
 
-from promptlint.python import candidates
+from promptlint.python import candidates, prompt_names
 from promptlint.python.flow import budget
 from promptlint.python.history_cuts import CUTS, cuts_text
 
@@ -16,7 +16,7 @@ from promptlint.python.history_cuts import CUTS, cuts_text
 @pytest.mark.parametrize("name", ["tools", "_tools", "build_tool_specs", "tools_param", "tool_config", "get_tools",
                                   "mcpTools", "tool_names", "toolDefs"])
 def test_names_of_tool_definitions_are_tools_named(name):
-    assert candidates.tools_named(name)
+    assert prompt_names.tools_named(name)
 
 
 @pytest.mark.parametrize("name", ["tool_call_id", "tool_calls", "tool_results", "first_tool_call", "tool_choice",
@@ -24,7 +24,7 @@ def test_names_of_tool_definitions_are_tools_named(name):
                                   "_execute_text_tool_with_events", "toolbox_ready", "prompt", "tool_stats",
                                   "tool_usage_counts", "tool_param", "tool_parameters"])
 def test_names_of_a_tools_use_are_not_tools_named(name):
-    assert not candidates.tools_named(name)
+    assert not prompt_names.tools_named(name)
 
 
 @pytest.mark.parametrize("text", ["history[-10:]", "msgs[len(msgs) - k:]", "h[max(0, len(h) - k):]",

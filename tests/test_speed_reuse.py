@@ -11,10 +11,11 @@ import pytest
 from analysis_support import code
 
 from promptlint.engine import Linter
-from promptlint.python import module as module_mod
-from promptlint.python import toolsets
+from promptlint.python import module as module_mod, parsing
+from promptlint.python import class_toolsets, toolsets
 from promptlint.python.flow import rewrites
-from promptlint.python.module import ParseError, load
+from promptlint.python.module import load
+from promptlint.python.parsing import ParseError
 from promptlint.python.tree import Project
 
 
@@ -67,8 +68,8 @@ def test_a_file_without_a_prompt_that_an_earlier_analysis_parsed_is_not_compiled
     (tmp_path / "other.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
     (tmp_path / "zbroken.py").write_text("def broken(:\n    pass\n", encoding="utf-8")
     checked = []
-    real = module_mod.syntax_error
-    monkeypatch.setattr(module_mod, "syntax_error", lambda source, filename="": checked.append(Path(filename).name)
+    real = parsing.syntax_error
+    monkeypatch.setattr(parsing, "syntax_error", lambda source, filename="": checked.append(Path(filename).name)
                         or real(source, filename))
     engine = Linter(roots=[tmp_path])
     reports = {name: engine.analyse(tmp_path / name, "python").report
@@ -111,8 +112,8 @@ def test_a_class_that_removes_no_tool_never_reads_its_additions(monkeypatch):
             def run(self, registry):
                 return registry.call(self.tool)
     """))
-    monkeypatch.setattr(toolsets, "_changes", lambda *a, **k: pytest.fail("additions read"))
-    assert toolsets._temporary(module.tree.body[0], module, {}) is None
+    monkeypatch.setattr(class_toolsets, "tool_set_changes", lambda *a, **k: pytest.fail("additions read"))
+    assert class_toolsets._temporary(module.tree.body[0], module, {}) is None
 
 
 def test_a_loop_that_counts_no_place_never_reads_its_flows(monkeypatch):
@@ -138,8 +139,8 @@ def test_a_loop_that_renders_older_items_apart_is_still_found():
 def test_a_module_without_an_assignment_expression_never_looks_for_one(tmp_path, monkeypatch):
     from analysis_support import probe
     from promptlint.python.flow import scopes
-    real = scopes._walrus
-    monkeypatch.setattr(scopes, "_walrus", lambda test: pytest.fail("looked for `:=`"))
+    real = scopes.walrus_targets
+    monkeypatch.setattr(scopes, "walrus_targets", lambda test: pytest.fail("looked for `:=`"))
     probed = probe(tmp_path, """
         def build(user, flag):
             if flag:
@@ -149,7 +150,7 @@ def test_a_module_without_an_assignment_expression_never_looks_for_one(tmp_path,
             probe(text)
     """)
     assert probed.value is not None
-    monkeypatch.setattr(scopes, "_walrus", real)
+    monkeypatch.setattr(scopes, "walrus_targets", real)
     probed = probe(tmp_path, """
         def build(user, override):
             if system := (override or "You are a careful assistant who answers briefly."):

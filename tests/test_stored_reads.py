@@ -11,7 +11,7 @@ from pathlib import Path
 
 from promptlint import api
 from promptlint.python.flow.class_facts import grown
-from promptlint.python.flow.windows import reads_conversation
+from promptlint.python.flow.store_reads import reads_conversation
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "stored_reads"
 
@@ -81,7 +81,7 @@ def test_generic_reads_of_other_records_whole_reads_and_logged_tails_are_not_cut
 
 
 def test_which_methods_are_the_read_method_of_a_message_store():
-    from promptlint.python.flow.windows import reads_stored_messages
+    from promptlint.python.flow.store_reads import reads_stored_messages
     tree = ast.parse(
         "class ChatMemory:\n    def get(self): pass\n    def aload(self): pass\n    def gather(self): pass\n"
         "class EventLogMemory:\n    def get(self): pass\n"
@@ -91,7 +91,7 @@ def test_which_methods_are_the_read_method_of_a_message_store():
 
 
 def test_which_methods_read_the_newest_records_of_a_message_store():
-    from promptlint.python.flow.windows import reads_newest_stored
+    from promptlint.python.flow.store_reads import reads_newest_stored
     tree = ast.parse(
         "class MessageHistory:\n    def get_recent(self): pass\n    def get_relevant(self): pass\n"
         "    def load_latest(self): pass\n    def recent(self): pass\n"

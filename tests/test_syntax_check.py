@@ -1,10 +1,10 @@
-"""`module.syntax_error`: the syntax check of a file that is not analysed says exactly what
+"""`parsing.syntax_error`: the syntax check of a file that is not analysed says exactly what
 `module.parse` says (its fast test, `symtable`, is only a shortcut)."""
 from __future__ import annotations
 
 import pytest
 
-from promptlint.python.module import ParseError, parse, syntax_error
+from promptlint.python.parsing import ParseError, parse, syntax_error
 
 
 def _parse_verdict(source: str):

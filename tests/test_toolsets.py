@@ -8,7 +8,8 @@ from analysis_support import code
 
 from promptlint.python.module import load
 from promptlint.python.prefilter import might_hold_prompt
-from promptlint.python.toolsets import find_class_tool_changes, find_tool_changes
+from promptlint.python.toolsets import find_tool_changes
+from promptlint.python.class_toolsets import find_class_tool_changes
 
 
 def changes(source: str) -> list[tuple[int, str, str, str]]:

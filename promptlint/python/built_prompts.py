@@ -14,7 +14,7 @@ adapter calls `prompt.build()`), or builds it there:
 The text the builder's renderer makes of the sections as they stand at the end of the function
 (python/flow/builders.py) is a `python-constant` candidate with one part, judged on its own
 unless a send site carries its text (engine). Only a builder whose class, renderer, local name
-or function says prompt (a word of `candidates.prompt_named`) is one; a report or document
+or function says prompt (a word of `prompt_names.prompt_named`) is one; a report or document
 builder is not. A builder whose sections are a message list (`get_messages()` returning the list
 of `{"role": ..., "content": ...}` it keeps) is a message-list candidate.
 """
@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import MIN_STATIC_CHARS, prompt_named, role_of, text_layout
+from .candidates import MIN_STATIC_CHARS, text_layout
+from .prompt_names import prompt_named, role_of
 from .flow import builders
 from .flow.builder_facts import builder_of
 from .flow.class_facts import walk_statements

@@ -20,14 +20,12 @@ texts with placeholders named otherwise are not either (HTML, unit files, code t
 from __future__ import annotations
 
 import ast
-import string
 import re
-from functools import lru_cache
 from ..model import replace
 
 from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment
-from .module import attribute_chain, callee_name
+from .module import callee_name
 from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.turn_text import history_behind
@@ -37,64 +35,13 @@ from .layout_values import as_prompt_text
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
 from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
+from .prompt_names import prompt_named, role_of, tools_named, words
 from .return_types import never_prompt, never_tools
 from .sorted_returns import sorted_by_callers
+from .text_shapes import builds_text, filled_template, is_template, jinja_literal, wrapped_argument
 from .walk import child_nodes, subtree
 
-_PROMPT_WORDS = {"prompt", "prompts", "system", "instruction", "instructions", "preamble", "persona", "sysprompt"}
-_FUNC_WORDS = _PROMPT_WORDS | {"messages"}
-_FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_]\w*|\[[^\]{}]*\])*(![rsa])?(:[^{}]*)?\}")
 MIN_STATIC_CHARS = 200  # characters of static text a candidate needs (a sentence or two, not a log line)
-
-
-@lru_cache(maxsize=65536)
-def name_parts(name: str) -> tuple[str, ...]:
-    """The lower-case words of an identifier in their order (`buildSystemPrompt`, `SYSTEM_PROMPT`
-    -> system, prompt). Cached: the same names are asked again and again (152,619 calls on the
-    corpus, 1 of 164 profiled seconds in the two patterns)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return tuple(w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w)
-
-
-@lru_cache(maxsize=65536)
-def words(name: str) -> frozenset[str]:
-    return frozenset(name_parts(name))  # (the set of `name_parts`)
-
-
-def prompt_named(name: str, functions: bool = False) -> bool:
-    """True when a word of the name says prompt text (`system_prompt`, `INSTRUCTIONS`; not `systemd`)."""
-    return bool(words(name) & (_FUNC_WORDS if functions else _PROMPT_WORDS))
-
-
-_TOOL_WORDS = {"tool", "tools"}
-#: Words after a name's last tools word that say a tool's use, not definitions (`tool_call_id`, `tool_results`,
-#: `tool_stats`: counts of its calls), or where tools are loaded from (`tool_files`, `tool_modules`).
-_TOOL_USE_WORDS = {"call", "calls", "called", "result", "results", "choice", "id", "ids", "output", "outputs",
-                   "response", "responses", "message", "messages", "part", "parts", "return", "returns", "args",
-                   "arguments", "input", "inputs", "error", "errors", "event", "events", "round", "rounds", "use",
-                   "uses", "usage", "execution", "status", "stats", "statistics", "metrics", "counts", "counter",
-                   "counters", "histogram",
-                   # where tools are loaded from, not their definitions (`tool_files`, `tool_modules`, `tools_dir`)
-                   "file", "files", "path", "paths", "dir", "dirs", "directory", "directories", "folder", "folders",
-                   "module", "modules", "package", "packages"}
-#: First words of a flag, a count or a function that runs a tool (`use_tools`, `max_tool_rounds`, `run_tool`).
-#: Words after a singular `tool` that name one parameter of a tool (`tool_param(hint, value)` converts a
-#: call's argument), not a list of tool definitions (`tools_param` is one: the plural names the list).
-_ONE_TOOLS_PARAMETER = {"param", "params", "parameter", "parameters", "value", "values"}
-_TOOL_NOT_LIST_FIRST = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "no",
-                        "num", "n", "max", "min", "count", "run", "execute", "call", "invoke", "handle", "dispatch"}
-
-
-@lru_cache(maxsize=65536)
-def tools_named(name: str) -> bool:
-    """True when the name says a list (or registry) of tool definitions: a tools word not followed
-    by a word of a tool's use (`tools`, `self._tools`, `build_tool_specs`, `tools_param`; not
-    `tool_call_id`, `tool_results`, `use_tools`, `run_tool`, `tool_param`)."""
-    parts = name_parts(name)
-    at = max((i for i, w in enumerate(parts) if w in _TOOL_WORDS), default=None)
-    if at is None or parts[0] in _TOOL_NOT_LIST_FIRST or set(parts[at + 1:]) & _TOOL_USE_WORDS:
-        return False
-    return not (parts[at] == "tool" and parts[at + 1:at + 2] and parts[at + 1] in _ONE_TOOLS_PARAMETER)
 
 
 def _names_only(node) -> bool:
@@ -134,7 +81,7 @@ def tools_layout(finder, node, value, span, own: bool = False, names: bool = Fal
     if unordered is None and all(isinstance(v, Text) for v in variants_of(value)):
         return False  # text: what a tool returns (`def handoff_task_tool(...) -> str`), not a tool list
     unordered = unordered or find_unordered(value)
-    if unordered is not None and own and unordered.anchor is not None and not _inside(unordered.anchor.span, span):
+    if unordered is not None and own and unordered.anchor is not None and not span_within(unordered.anchor.span, span):
         unordered = None
     if unordered is not None and sorted_after is not None and sorted_after():
         unordered = None  # the receivers sort it: the order it is built in is not the order sent
@@ -149,103 +96,16 @@ def tools_layout(finder, node, value, span, own: bool = False, names: bool = Fal
     return True
 
 
-def _inside(inner, outer) -> bool:
+def span_within(inner, outer) -> bool:
     """True when span `inner` lies within span `outer` (same file)."""
     return (inner is not None and outer is not None and inner.filename == outer.filename
             and (inner.start.row, inner.start.column) >= (outer.start.row, outer.start.column)
             and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column))
 
 
-_TEXT_METHODS = ("format", "dedent", "join", "format_map", "substitute", "safe_substitute")
-
-
-def builds_text(node) -> bool:
-    """True for an f-string, a `%` or `+` of text, or a `.format` / `dedent` / `join` /
-    `.substitute` (string.Template) call."""
-    if isinstance(node, ast.JoinedStr):
-        return True
-    if isinstance(node, ast.BinOp):
-        return isinstance(node.op, ast.Mod) or builds_text(node.left) or builds_text(node.right)
-    if isinstance(node, ast.Call):
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS:
-            return True
-        return any(builds_text(a) for a in node.args) or any(builds_text(k.value) for k in node.keywords)
-    return False
-
-
-def filled_template(node, module=None) -> str | None:
-    """The name of the prompt template a `.format(...)` / `.format_map(...)` / `.substitute(...)`
-    call fills (`TASK_PROMPT_TEMPLATE.format(task=t)`, `prompts.SYSTEM.format(...)`: a word of the
-    name or of the module or object it is read from says prompt; with `module`, also the module
-    an imported name comes from: `from app.prompts.review import reflect_template` then
-    `reflect_template.format(...)` is read as `prompts.review.reflect_template.format(...)`), else None."""
-    if isinstance(node, ast.Await):
-        node = node.value
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("format", "format_map", "substitute", "safe_substitute")):
-        return None
-    names = attribute_chain(node.func.value)[::-1]  # innermost attribute first, the root name last
-    if not names or names[-1] == "self" and len(names) == 1:
-        return None
-    found = next((n for n in names if prompt_named(n)), None)
-    if found is None and module is not None and isinstance(node.func.value, ast.Name):
-        qual = module.qualified_name(node.func.value) or ""
-        if "." in qual and qual != node.func.value.id:  # imported: the modules it is read from
-            found = next((n for n in reversed(qual.split(".")[:-1]) if prompt_named(n)), None)
-    return found
-
-
-def is_template(node) -> bool:
-    """A string literal with `{name}` placeholders (a template filled elsewhere) that `str.format`
-    can fill: a text Python's format parser rejects (a BibTeX entry, `year={2021}` beside
-    `Daum{\\'e}`; a lone `}`) raises in `.format(...)`, so nothing fills it so and its braces are text."""
-    return isinstance(node, ast.Constant) and isinstance(node.value, str) and _FIELD.search(node.value) is not None \
-        and format_parses(node.value)
-
-
-def _jinja_literal(node) -> bool:
-    """A string literal written as a Jinja template (`inline_jinja.jinja_written`: `{{ steps }}`,
-    `{% for step in step_history %}`, no `{field}` of `str.format`): a template rendered
-    elsewhere (a framework's template wrapper), read as Jinja rather than as a format text."""
-    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
-        return False
-    from .inline_jinja import jinja_written
-    return jinja_written(node.value)
-
-
-def format_parses(text: str) -> bool:
-    """True when `str.format` can parse `text` (`string.Formatter().parse`: no lone `}`, no `{`
-    inside a field's name), i.e. it may be a format template."""
-    try:
-        for _ in string.Formatter().parse(text):
-            pass
-    except ValueError:
-        return False
-    return True
-
-
-def _wrapped(node):
-    """The one argument of a call of a class by name (`TextPrompt("...{task}...")`): a template
-    when the class is a plain subclass of `str` (the evaluator reads the call as its text)."""
-    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) and len(node.args) == 1 \
-            and not node.keywords:
-        return node.args[0]
-    return None
-
-
 def template_text(finder, value: Text, frame) -> Text:
     """The text of a template constant with its placeholders as template variables."""
     return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True)
-
-
-#: Words of a name that say the text is a system prompt (else the role of the text is not known).
-_SYSTEM_WORDS = {"system", "sysprompt", "instruction", "instructions", "preamble", "persona"}
-
-
-def role_of(name: str) -> str:
-    """"system" for a name that says system prompt (`SYSTEM_PROMPT`, `instructions`), else "prompt"
-    (prompt text whose place in a request is not known: `query_prompt` may be a user message)."""
-    return "system" if words(name) & _SYSTEM_WORDS else "prompt"
 
 
 def text_layout(finder, node, segs: list[Segment], span, role: str = "system", least: int = MIN_STATIC_CHARS):
@@ -288,8 +148,8 @@ def written(finder, node, role: str, value_node, frame, module_level: bool, temp
     """The candidate of prompt text written in `value_node` (a constant's value: an f-string, a
     `.format` / `+` of text, a `{placeholder}` template, a Jinja literal; only the last two when
     `templates_only`), one part of `role`."""
-    jinja = _jinja_literal(value_node) or _jinja_literal(_wrapped(value_node))
-    template = not jinja and (is_template(value_node) or is_template(_wrapped(value_node)))
+    jinja = jinja_literal(value_node) or jinja_literal(wrapped_argument(value_node))
+    template = not jinja and (is_template(value_node) or is_template(wrapped_argument(value_node)))
     if not (template or jinja or not templates_only and builds_text(value_node)):
         return
     value = finder.ev.eval(value_node, frame)

@@ -59,7 +59,7 @@ def current(key: str) -> tuple[str, int] | None:
     or None when it cannot be read or parsed."""
     from pathlib import Path
     from .. import source
-    from .module import ParseError, parse
+    from .parsing import ParseError, parse
     try:
         text = source.read_python(Path(key))
         tree = parse(text, key)

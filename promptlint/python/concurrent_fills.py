@@ -18,7 +18,7 @@ import ast
 
 from ..classify import GATHERED_LISTING, GATHERED_MCP
 from ..model import Kind, Part, Segment, Volatility
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .module import attribute_chain
 from .walk import own_nodes, subtree
 

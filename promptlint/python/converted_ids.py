@@ -19,7 +19,7 @@ sends the converted conversation: a comprehension or `map` that applies the conv
 that hands its message on to it) to each element of a list named as the conversation, written inside the
 arguments of a send call of the module (`messages=[to_api(m) for m in messages]`).
 
-A function that converts the whole conversation (`history_ids`: its first parameter is the
+A function that converts the whole conversation (`history_ids.py`: its first parameter is the
 conversation, by its name, `chat_history`, `messages`, `chat`, or its annotation, `List[AgentMessage]`,
 `ChatHistory`) does the same when it makes such a value inside its walk over the conversation's
 messages and puts it in what it returns: a new `uuid4()` file name in each converted file part, or
@@ -34,7 +34,6 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
 from .module import statements
 from .. import classify
 from .walk import child_nodes, own_nodes, subtree
@@ -43,7 +42,7 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: A list named as the conversation (`messages`, `history`, `self.chat_history`).
 _CONVERSATION = re.compile(r"(?i:messag|histor|conversation|dialog|transcript|turns)")
 #: Parameter names of one message.
-_MESSAGE_NAMES = {"msg", "message", "chat_message", "m"}
+MESSAGE_NAMES = {"msg", "message", "chat_message", "m"}
 #: An annotation naming a message class (`ChatMessage`, `Message`, `BaseMessage`), not a provider's
 #: parameter type (`ChatCompletionMessageParam`).
 _MESSAGE_TYPE = re.compile(r"(?:^|\.)\w*Message$")
@@ -56,20 +55,10 @@ CONVERTS_MESSAGE = re.compile(r"def[ \t]{1,8}\w{1,60}\((?:(?:self|cls),[ \t]{0,4
                               r"(?:msg|message|chat_message|m\b|\w{1,40}:[ \t]{0,4}[\"']?[\w.]{0,60}Message\b)")
 
 
-_ID_WORDS = ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId", "tempfile")
+ID_WORDS = ("uuid", "random", "secrets", "ulid", "nanoid", "ObjectId", "tempfile")
 #: Calls whose value holds a new random file name on every call (`tmp.name`, `mkstemp()[1]`).
 FRESH_FILES = frozenset({"tempfile.NamedTemporaryFile", "tempfile.mkstemp", "tempfile.mkdtemp", "tempfile.mktemp",
                          "tempfile.TemporaryDirectory"})
-#: The text of a function whose first parameter may be the conversation (`def prepare(cls,
-#: chat_history: "ChatHistory", ...)`, `def add_media(chat: List[AgentMessage])`): a module without
-#: one is not walked for `history_ids` (bounded repetition: linear).
-CONVERTS_HISTORY = re.compile(r"def[ \t]{1,8}\w{1,60}\(\s{0,40}(?:(?:self|cls)\b[^,()]{0,30},\s{0,40})?"
-                              r"\w{0,30}(?:messages|history|chat|conversation)\b")
-#: Words of a parameter's name that say it is the conversation.
-_HISTORY_WORDS = frozenset({"messages", "history", "chat", "conversation", "msgs", "dialog", "transcript", "turns"})
-#: An annotation of the conversation: a list of a message class, or a history class.
-_HISTORY_TYPE = re.compile(r"^(?:\w+\.)?(?:List|list|Sequence|Iterable|MutableSequence)\[[\w.]*Message\w*\]$"
-                           r"|(?:^|\.)\w*(?:History|Conversation|Thread)$")
 
 
 def find_fresh_ids(module, project=None) -> list[tuple[ast.Call, str, str]]:
@@ -158,7 +147,7 @@ def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object
         param = _message_param(func)
         if param is None:
             continue
-        own = _own(func)
+        own = body_nodes(func)
         clocks = [n for n in own if isinstance(n, ast.Call) and module.qualified_name(n.func) in classify.TIMESTAMP_CALLS]
         if not clocks:
             continue
@@ -166,7 +155,7 @@ def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
         parents = {id(c): p for p in own for c in child_nodes(p)}
         for call in sorted(clocks, key=lambda c: (c.lineno, c.col_offset)):
-            if _into_result(call, parents, own, returned, param):
+            if into_result(call, parents, own, returned, param):
                 found.append((call, _dispatcher(func) or func.name, param,
                               _precision(module, call, parents)))
                 break
@@ -199,7 +188,7 @@ def _precision(module, call: ast.Call, parents: dict):
 def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
     if CONVERTS_MESSAGE.search(module.source) is None:
         return []
-    words = any(head in module.source for head in _ID_WORDS)
+    words = any(head in module.source for head in ID_WORDS)
     if not words and project is None:
         return []
     helpers: dict[str, bool] = {}
@@ -208,7 +197,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
         param = _message_param(func)
         if param is None:
             continue
-        own = _own(func)
+        own = body_nodes(func)
         calls = [n for n in own if isinstance(n, ast.Call)]
         returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
                     for n in subtree(r.value) if isinstance(n, ast.Name)}
@@ -216,7 +205,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
             if not makes_id(module, call, project, helpers):
                 continue
-            if _into_result(call, parents, own, returned, param):
+            if into_result(call, parents, own, returned, param):
                 out.append((call, _dispatcher(func) or func.name, param, func))
                 break
     return out
@@ -359,7 +348,7 @@ def _message_param(func) -> str | None:
     if ann:
         ann = ann.strip("'\"")
         return a.arg if _MESSAGE_TYPE.search(ann) and _INCOMING.search(ann) is None else None
-    return a.arg if a.arg in _MESSAGE_NAMES else None
+    return a.arg if a.arg in MESSAGE_NAMES else None
 
 
 def _root(target) -> str | None:
@@ -369,12 +358,12 @@ def _root(target) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
-def _own(func) -> list[ast.AST]:
+def body_nodes(func) -> list[ast.AST]:
     """The nodes of a function's body statements, not those of functions nested in it."""
     return own_nodes(func, body_only=True)
 
 
-def _into_result(call, parents: dict, own: list, returned: set[str], param: str | frozenset) -> bool:
+def into_result(call, parents: dict, own: list, returned: set[str], param: str | frozenset) -> bool:
     """True when the value of `call` goes into what the function returns: its statement returns
     it, appends it to (or extends) a list the function returns, or assigns it to a name the
     function returns, itself or through local names it is assigned to first (`call_id = ...`,
@@ -410,110 +399,3 @@ def _into_result(call, parents: dict, own: list, returned: set[str], param: str 
             todo.extend(n for n in own if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
                         and (n.lineno, n.col_offset) > (node.lineno, node.col_offset))
     return False
-
-
-# ---------------------------------------------------------------- converters of the whole conversation
-def history_ids(module, project, sites) -> list[tuple[ast.Call, str, str, ast.AST | None]]:
-    """Each new id or random file name a converter of the whole conversation makes for each
-    message and puts in what it returns (see the module docstring), as (the call, the function's
-    name, the conversation parameter's name, the call of the converter inside a send call of the
-    module, or None); one per function. `project` resolves id helpers of the package tree."""
-    if CONVERTS_HISTORY.search(module.source) is None or not any(w in module.source for w in _ID_WORDS) \
-            and project is None:
-        return []
-    helpers: dict[str, bool] = {}
-    found = []
-    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        param = _history_param(func)
-        if param is None:
-            continue
-        own = _own(func)
-        walks = _walks(own, param)
-        if not walks:
-            continue
-        returned = _result_names(own)
-        copies = _deep_copies(own, param)
-        items = {n.id for loop in walks if _names(loop.iter) & copies & returned
-                 for n in subtree(loop.target) if isinstance(n, ast.Name)}
-        originals = frozenset({param} | {n.id for loop in walks if not _names(loop.iter) & copies
-                                         for n in subtree(loop.target) if isinstance(n, ast.Name)})
-        parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
-        inside = {id(n) for loop in walks for n in own_nodes(loop, body_only=True)}
-        calls = sorted((n for n in own if isinstance(n, ast.Call) and id(n) in inside),
-                       key=lambda c: (c.lineno, c.col_offset))
-        for call in calls:
-            if makes_id(module, call, project, helpers) \
-                    and _into_result(call, parents, own, returned | items, originals):
-                found.append((call, func.name, param))
-                break
-    if not found:
-        return []
-    sent = [(c, n, p, _sent_whole(module, n, sites)) for c, n, p in found]
-    return [f for f in sent if f[3] is not None or not record_field(module, f[0], project)]
-
-
-def _history_param(func) -> str | None:
-    """The name of the function's first parameter (after `self` / `cls`) when it is the
-    conversation: annotated as a list of a message class or a history class, or, unannotated,
-    named for it (`chat_history`, `messages`); not one message (`message`) nor text (`history: str`)."""
-    args = [*func.args.posonlyargs, *func.args.args]
-    if args and args[0].arg in ("self", "cls"):
-        args = args[1:]
-    if not args:
-        return None
-    a = args[0]
-    if a.annotation is not None:
-        ann = ast.unparse(a.annotation).strip("'\"").replace(" ", "")
-        return a.arg if _HISTORY_TYPE.search(ann) else None
-    return a.arg if words(a.arg) & _HISTORY_WORDS and a.arg not in _MESSAGE_NAMES else None
-
-
-def _names(node) -> set[str]:
-    return {n.id for n in subtree(node) if isinstance(n, ast.Name)}
-
-
-def _walks(own: list, param: str) -> list:
-    """The outermost `for` loops over the conversation: their iterable reads `param` or a name
-    made from it (`int_chat = copy.deepcopy(chat)`)."""
-    derived = {param}
-    for n in own:
-        if isinstance(n, ast.Assign) and _names(n.value) & derived:
-            derived |= {t.id for t in n.targets if isinstance(t, ast.Name)}
-    loops = [n for n in own if isinstance(n, (ast.For, ast.AsyncFor)) and _names(n.iter) & derived]
-    nested = {id(x) for loop in loops for x in own_nodes(loop, body_only=True)}
-    return [loop for loop in loops if id(loop) not in nested]
-
-
-def _deep_copies(own: list, param: str) -> set[str]:
-    """The names assigned a deep copy of the conversation (`copy.deepcopy(chat)`): writes on their
-    items do not reach the caller's messages, so they are made again on every call."""
-    return {t.id for n in own if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
-            and (getattr(n.value.func, "attr", None) or getattr(n.value.func, "id", None)) == "deepcopy"
-            and param in _names(n.value) for t in n.targets if isinstance(t, ast.Name)}
-
-
-def _result_names(own: list) -> set[str]:
-    """The names the function returns, with the names whose values are put into one of them
-    (`inputs.append({"content": parts})` adds `parts`), to a fixed point (four rounds)."""
-    out = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
-           for n in subtree(r.value) if isinstance(n, ast.Name)}
-    grows = [(n.func.value.id, n.args) for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and n.func.attr in ("append", "extend", "insert") and isinstance(n.func.value, ast.Name)]
-    for _ in range(4):
-        more = {x for name, args in grows if name in out for a in args for x in _names(a)} - out
-        if not more:
-            break
-        out |= more
-    return out
-
-
-def _sent_whole(module, name: str, sites) -> ast.AST | None:
-    """The first call of the converter `name` (`name(...)`, `self.name(...)`, `cls.name(...)`)
-    inside a send call of the module (`sites`: spans), or None."""
-    for node in subtree(module.tree):
-        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) == name \
-                and node.args:
-            span = module.span(node)
-            if any(s.start <= span.start and span.end <= s.end for s in sites or ()):
-                return node
-    return None

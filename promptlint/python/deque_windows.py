@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import words
+from .prompt_names import words
 from .flow.turn_text import labels_turn
 from .history_cuts import CONVERSATION_WORDS
 from .walk import subtree

@@ -10,7 +10,7 @@ tools, the system prompt and the whole history are processed uncached.
 Read, in an `async` function: a name bound from an expression that awaits (`x = await f(...)`, `x,
 y = await asyncio.gather(...)`), read in the value written to a definition field of a tool: an
 assignment to `T["description"]` (also `+=`, or the attribute `T.description`) where `T` is named for
-a tool (`tool_spec`, `tool_def`; not `tool_call`: `candidates.tools_named`) or the function is named
+a tool (`tool_spec`, `tool_def`; not `tool_call`: `prompt_names.tools_named`) or the function is named
 for tools (`get_terminal_tools`), or a dict display with a description and parameters or an input
 schema beside it (a name beside it in a function named for tools); the name interpolated into text there (an f-string, a
 `.format` or `%` argument: a value put into the definition's text, not a definition fetched whole,
@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .walk import own_nodes, statements
 
 #: The fields of a tool definition the model reads (and the cache keys on).

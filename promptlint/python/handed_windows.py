@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .walk import child_nodes, subtree
 
 #: Words of a keyword or a list's name that say it holds the conversation ("chat" or "message"

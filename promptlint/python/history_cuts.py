@@ -10,7 +10,8 @@ import re
 
 from ..classify import CONVERSATION_WORDS
 from ..model import Kind, Part, Segment
-from .candidates import speculative, words
+from .candidates import speculative
+from .prompt_names import words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text

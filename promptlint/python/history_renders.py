@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .flow.rewrites import func_resolver, older_apart
 from .module import statements
 from .walk import own_nodes

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .walk import statements, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})

@@ -38,13 +38,13 @@ def instance_call(finder, call: ast.Call, frame) -> bool:
     """True when the evaluator reads `call` as an instance (`Obj`): a call by name of a class
     of the tree (not a `str` subclass handed one text), or of a callable not of the tree named as
     a class, that no handler of its own reads (`library.KNOWN`, a builtin)."""
-    from .flow import library
+    from .flow import builtin_calls, library
     from .flow.values import ClassRef, Func
     func = call.func
     if not isinstance(func, ast.Name):
         return False
     qual = finder.m.qualified_name(func) or ""
-    if library.KNOWN.get(qual) or library.known_prefix(qual) or func.id in library.BUILTINS:
+    if library.KNOWN.get(qual) or library.known_prefix(qual) or func.id in builtin_calls.BUILTINS:
         return False  # (read by the evaluator's own handler: `list(...)`, `copy.deepcopy(...)`)
     target = finder.ev.eval(func, frame)
     if isinstance(target, ClassRef):

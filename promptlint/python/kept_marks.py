@@ -35,19 +35,17 @@ from dataclasses import dataclass
 
 from .. import classify
 from .gated_markers import module_functions, naming
+from .kept_lists import assigns_afresh, grown_in_loop, module_grows, self_grower
+from .mark_removals import mark_cap, removes_marks
 from .markers import MARKER_KEYS, words_of
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor)
-_GROW = frozenset({"append", "extend", "insert"})
 #: Words of a list of messages (`messages`, `chat_history`, `formatted_messages`, `conversation`).
 _LIST_WORDS = frozenset({"messages", "msgs", "history", "conversation", "turns", "dialog", "dialogue", "transcript"})
 #: Words of a list that is not the conversation (`tools[-1]`, `system_blocks[-1]`).
 _NOT_CONVERSATION = frozenset({"tool", "tools", "function", "functions", "system", "instructions"})
-#: Words of a function that removes breakpoints (`strip_cache_control`, `_clear_breakpoints`).
-_REMOVE_WORDS = frozenset({"strip", "remove", "clear", "drop", "reset", "unmark", "delete", "clean"})
-_MARK_WORDS = frozenset({"cache", "control", "breakpoint", "breakpoints", "marker", "markers", "cachepoint"})
 _DEPTH = 8
 
 
@@ -109,9 +107,9 @@ def kept_marks(module) -> list[KeptMark]:
             if judged is None:
                 continue
             kept, caller, judged_funcs, via = judged
-            if _removes(module, [func, *_class_funcs(cls), *_called(module, cls, func), *judged_funcs]):
+            if removes_marks(module, [func, *_class_funcs(cls), *_called(module, cls, func), *judged_funcs]):
                 continue
-            out.append(KeptMark(stmt, holder, kept, caller, _cap(func, stmt), via, adds))
+            out.append(KeptMark(stmt, holder, kept, caller, mark_cap(func, stmt), via, adds))
     return out
 
 
@@ -335,14 +333,14 @@ def _judge(module, funcs, scope: MarkScope, base, steps, stmt):
         got = list_callers(module, funcs, scope, name)
         return None if got is None else (None, None, got[2], got[3])
     if kind == "self":
-        grower = _self_grower(scope.cls, name)
-        if grower is None or _assigns_afresh(scope.func, name):
+        grower = self_grower(scope.cls, name)
+        if grower is None or assigns_afresh(scope.func, name):
             return None
         return f"`{scope.cls.name}.{grower}` grows it", None, [], None
     if kind == "global":
-        return ("the module grows it", None, [], None) if _module_grows(module, name) else None
+        return ("the module grows it", None, [], None) if module_grows(module, name) else None
     if kind == "local":
-        return ("the loop around it grows it", None, [], None) if _grown_in_loop(scope.func, name, stmt) else None
+        return ("the loop around it grows it", None, [], None) if grown_in_loop(scope.func, name, stmt) else None
     if kind == "param":
         return list_callers(module, funcs, scope, name)
     return None
@@ -375,11 +373,11 @@ def list_callers(module, funcs, scope: MarkScope, name: str):
                 unknown = True
                 continue
             (kind, held), value = got[0], None
-            if kind == "self" and _self_grower(cls2, held) is not None and not _assigns_afresh(g, held):
-                return f"`{cls2.name}.{_self_grower(cls2, held)}` grows it", call, read, None
-            if kind == "global" and _module_grows(module, held):
+            if kind == "self" and self_grower(cls2, held) is not None and not assigns_afresh(g, held):
+                return f"`{cls2.name}.{self_grower(cls2, held)}` grows it", call, read, None
+            if kind == "global" and module_grows(module, held):
                 return "the module grows it", call, read, None
-            if kind == "local" and _grown_in_loop(g, held, call):
+            if kind == "local" and grown_in_loop(g, held, call):
                 return f"the loop in `{g.name}` grows it", call, read, None
             if kind == "local":
                 value = caller.assigned.get(held, [None])[0]
@@ -424,73 +422,6 @@ def _hands_items(module, cls, call: ast.Call) -> bool:
                for n in ast.walk(callee))
 
 
-def _self_grower(cls, attr: str) -> str | None:
-    """The first method of `cls` that grows `self.<attr>` (`.append` / `.extend` / `.insert`,
-    `+=`, `self.x = self.x + [...]` / `[*self.x, ...]`), or None."""
-    if cls is None:
-        return None
-    for method in cls.body:
-        if not isinstance(method, _FUNCS):
-            continue
-        for n in ast.walk(method):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROW \
-                    and _is_self(n.func.value, attr):
-                return method.name
-            if isinstance(n, ast.AugAssign) and _is_self(n.target, attr):
-                return method.name
-            if isinstance(n, ast.Assign) and any(_is_self(t, attr) for t in n.targets) \
-                    and isinstance(n.value, (ast.BinOp, ast.List)) and _reads_self(n.value, attr):
-                return method.name
-    return None
-
-
-def _is_self(node, attr: str) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == attr and isinstance(node.value, ast.Name) \
-        and node.value.id == "self"
-
-
-def _reads_self(node, attr: str) -> bool:
-    return any(_is_self(n, attr) for n in ast.walk(node))
-
-
-def _assigns_afresh(func, attr: str) -> bool:
-    """True when `func` assigns `self.<attr>` a value that does not read it (a list made for this
-    call), other than under a test of the attribute itself (`if not self.messages: self.messages
-    = [...]`: the first turn)."""
-    guarded = {id(s) for n in ast.walk(func) if isinstance(n, ast.If) and _reads_self(n.test, attr)
-               for b in n.body for s in ast.walk(b)}
-    return any(isinstance(n, ast.Assign) and id(n) not in guarded and any(_is_self(t, attr) for t in n.targets)
-               and not _reads_self(n.value, attr) for n in ast.walk(func))
-
-
-def _module_grows(module, name: str) -> bool:
-    """True when `name` is a list assigned at the module's top level that the module grows."""
-    if not any(isinstance(s, (ast.Assign, ast.AnnAssign)) and any(
-            isinstance(t, ast.Name) and t.id == name for t in (s.targets if isinstance(s, ast.Assign) else [s.target]))
-            for s in module.tree.body):
-        return False
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROW
-               and isinstance(n.func.value, ast.Name) and n.func.value.id == name for n in ast.walk(module.tree))
-
-
-def _grown_in_loop(func, name: str, node) -> bool:
-    """True when a loop of `func` holds `node` and grows the list `name` (`.append` / `.extend` /
-    `.insert`, `+=`) without assigning it anew in the loop: the list goes from pass to pass."""
-    for loop in ast.walk(func):
-        if not isinstance(loop, (*_LOOPS, ast.While)) or not any(n is node for n in ast.walk(loop)):
-            continue
-        inner = list(ast.walk(loop))
-        grows = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROW
-                    and isinstance(n.func.value, ast.Name) and n.func.value.id == name
-                    or isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name
-                    for n in inner)
-        made = any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
-                   for n in inner)
-        if grows and not made:
-            return True
-    return False
-
-
 def _class_funcs(cls) -> list:
     return [n for n in cls.body if isinstance(n, _FUNCS)] if cls is not None else []
 
@@ -508,81 +439,6 @@ def _called(module, cls, func) -> list:
                     and f.attr in methods:
                 out.append(methods[f.attr])
     return out
-
-
-def _removes(module, funcs) -> bool:
-    """True when one of `funcs` removes cache breakpoints from a block or a message: `del
-    b["cache_control"]`, `b.pop("cache_control", None)` (of an item: not a bag of request options
-    such as `kwargs.pop("cache_control")`, whose top-level key is no block's), a filter `k !=
-    "cache_control"` / `k not in (...)`, a call named to strip or clear them
-    (`strip_cache_control(messages)`)."""
-    for func in funcs:
-        items = {t.id for n in ast.walk(func) if isinstance(n, (*_LOOPS, ast.comprehension))
-                 for t in ast.walk(n.target) if isinstance(t, ast.Name)}
-        for n in ast.walk(func):
-            if isinstance(n, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
-                                                 and t.slice.value in MARKER_KEYS and _an_item(t.value, items)
-                                                 for t in n.targets):
-                return True
-            if isinstance(n, ast.Call):
-                f = n.func
-                if isinstance(f, ast.Attribute) and f.attr == "pop" and n.args and isinstance(n.args[0], ast.Constant) \
-                        and n.args[0].value in MARKER_KEYS and _an_item(f.value, items):
-                    return True
-                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-                words = words_of(name)
-                if words & _REMOVE_WORDS and words & _MARK_WORDS:
-                    return True
-            if isinstance(n, ast.Compare) and any(isinstance(op, (ast.NotEq, ast.NotIn, ast.IsNot)) for op in n.ops) \
-                    and any(_names_key(side) for side in (n.left, *n.comparators)):
-                return True
-    return False
-
-
-def _an_item(node, items: set) -> bool:
-    """An item of a list or a message (`blocks[-1]`, `m["content"][0]`, a loop's item), not a
-    name of its own (`kwargs`, `params`)."""
-    return not isinstance(node, ast.Name) or node.id in items
-
-
-def _names_key(node) -> bool:
-    if isinstance(node, ast.Constant):
-        return node.value in MARKER_KEYS
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return any(isinstance(e, ast.Constant) and e.value in MARKER_KEYS for e in node.elts)
-    return False
-
-
-def _cap(func, stmt) -> ast.expr | None:
-    """The test of an `if` around `stmt` that compares a count of breakpoints with a limit
-    (`if count_breakpoints(messages) < 4:`, `if self.n_breakpoints < MAX_BREAKPOINTS:`), or None."""
-    for node in ast.walk(func):
-        if not isinstance(node, ast.If) or not any(s is stmt for b in node.body for s in ast.walk(b)):
-            continue
-        for cmp in ast.walk(node.test):
-            if isinstance(cmp, ast.Compare) and any(isinstance(op, (ast.Lt, ast.LtE)) for op in cmp.ops) \
-                    and _counts_marks(cmp.left) and any(_limit(c) for c in cmp.comparators):
-                return node.test
-    return None
-
-
-def _counts_marks(node) -> bool:
-    """An expression that names breakpoints or markers (`count_breakpoints(m)`, `self.n_markers`,
-    `sum("cache_control" in b ...)`)."""
-    for n in ast.walk(node):
-        text = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else \
-            n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else ""
-        if text in MARKER_KEYS or words_of(text) & {"breakpoint", "breakpoints", "marker", "markers"}:
-            return True
-    return False
-
-
-def _limit(node) -> bool:
-    """A small constant (at most 4) or a name of a limit (`MAX_BREAKPOINTS`, `self.limit`)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, int):
-        return 0 < node.value <= 4
-    text = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-    return bool(words_of(text) & {"max", "limit", "maximum"})
 
 
 def unlisted(marks: list[KeptMark], module, layouts) -> list[KeptMark]:

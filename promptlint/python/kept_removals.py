@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
+from .prompt_names import words
 from .module import callee_name, statements
 from .walk import own_nodes, subtree
 

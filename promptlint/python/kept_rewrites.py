@@ -28,7 +28,7 @@ import ast
 import re
 
 from ..classify import CONVERSATION_WORDS
-from .candidates import words
+from .prompt_names import words
 from .module import attribute_chain
 from .walk import statements, subtree
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from .module import self_attr
 from ..model import Kind, Part, Segment, Volatility
 from ..source import SourceError, read_python
-from .candidates import words
+from .prompt_names import words
 from .flow.cuts import front_slice, runs_until_it_fits
 from .history_cuts import CONVERSATION_WORDS
 from .stored_cuts import held_conversation

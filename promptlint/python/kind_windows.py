@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 
 from .module import statements
-from .candidates import words
+from .prompt_names import words
 from .walk import own_nodes, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 import ast
 
-from .module import ParseError
+from .parsing import ParseError
 from .packages import CLAUDE_NAME
-from .tree import OverBudget
+from .tree_search import OverBudget
 from .walk import subtree
 
 #: The LangChain chat models of Anthropic's Messages API (langchain_anthropic, and Claude on

@@ -24,7 +24,7 @@ import ast
 from .module import self_attr
 from .module import statements
 from .text_gates import holds_any
-from .candidates import words
+from .prompt_names import words
 from .history_cuts import CONVERSATION_WORDS
 from .stored_cuts import held_conversation
 from .walk import subtree

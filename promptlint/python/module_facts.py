@@ -6,7 +6,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 from __future__ import annotations
 
 from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
-               format_switches, front_inserts, gated_markers, handed_windows, history_loads, history_renders,
+               format_switches, front_inserts, gated_markers, handed_windows, history_ids, history_loads, history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
@@ -66,8 +66,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["newest_marks"] = newest_marks.newest_marks(module)
     if render_ids.may_hold(src):
         module.facts["render_ids"] = render_ids.render_ids(module, evaluator.project)
-    if converted_ids.CONVERTS_HISTORY.search(src) is not None:
-        module.facts["history_ids"] = converted_ids.history_ids(module, evaluator.project, sites)
+    if history_ids.CONVERTS_HISTORY.search(src) is not None:
+        module.facts["history_ids"] = history_ids.history_ids(module, evaluator.project, sites)
 
 
 def _gates(module, evaluator) -> None:

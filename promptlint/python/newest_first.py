@@ -1,7 +1,7 @@
 """A conversation read back newest first: facts for PRM105 (the rule judges them).
 
 The read method of a message store (`get_messages`, `get` / `load` of a class that keeps a
-conversation, its `get_recent`: `flow.windows.reads_conversation`, `reads_stored_messages`,
+conversation, its `get_recent`: `flow.store_reads.reads_conversation`, `reads_stored_messages`,
 `reads_newest_stored`) that puts what it read in time order and then turns it around returns the
 newest message first: each new message is put at the head of the history, so the history sent from
 it never shares a prefix with the previous request's, whatever follows it. All in that one

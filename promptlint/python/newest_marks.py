@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import words
+from .prompt_names import words
 from .text_gates import holds_any
 from .walk import statements, subtree
 

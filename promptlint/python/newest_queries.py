@@ -1,7 +1,7 @@
 """A conversation read back as its newest messages by a query: facts for PRM105 (the rule judges them).
 
 The read method of a message store (`get_messages`, `get` / `load` of a class that keeps a
-conversation, or its `get_recent`: `flow.windows.reads_conversation`, `reads_stored_messages`,
+conversation, or its `get_recent`: `flow.store_reads.reads_conversation`, `reads_stored_messages`,
 `reads_newest_stored`) that asks its storage
 for the newest `k` records, newest first, and turns them back into time order keeps a sliding
 window: once the conversation is longer than `k`, its oldest message drops out on every new
@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .flow.windows import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
+from .flow.store_reads import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
 from .walk import outer_functions, subtree
 
 #: Text of a module that may hold the shape: a reversal and a descending order.

@@ -5,7 +5,7 @@ names of its calls: `import cohere` and `.chat(`), the words of prompt-building 
 (`system_prompt`, `.render(`, a `*prompt* = f"...` or `*prompt* = T.format(` assignment, a
 `def *prompt*(` or `class *Prompt*` builder, a system message written as a dict display:
 `{"role": "system", ...}`) and of semantic caches. A file that
-fails it is read once and only checked for syntax errors (`module.syntax_error`), never analysed.
+fails it is read once and only checked for syntax errors (`parsing.syntax_error`), never analysed.
 Every pattern is a literal or has bounded repetition, so
 the test is linear in the file's length (no catastrophic backtracking).
 """
@@ -15,7 +15,8 @@ import re
 
 from ..profiles import history_windows
 from . import anchored, sdks
-from .converted_ids import CONVERTS_HISTORY, CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .converted_ids import CONVERTS_MESSAGE  # a converter with an id source (PRM103)
+from .history_ids import CONVERTS_HISTORY
 from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
 from .flattened_marks import might_flatten_loop  # a loop reducing system blocks to their text (PRM302)
 from .inplace_merges import might_append, might_merge
@@ -212,7 +213,7 @@ _MODEL_POOL_HEADS = ("cho", ("ample(", 1), "cycle(", "model", "llm", "eng")
 
 
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
-#: filled in this file (`reflect_template.format(...)`: candidates.filled_template).
+#: filled in this file (`reflect_template.format(...)`: text_shapes.filled_template).
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
 
 

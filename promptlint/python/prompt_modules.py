@@ -23,7 +23,8 @@ import ast
 import re
 import string
 
-from .candidates import prompt_named, role_of, written
+from .candidates import written
+from .prompt_names import prompt_named, role_of
 from .prefilter import named_for_prompts as _path_named
 
 
@@ -81,5 +82,5 @@ def filled_by_name(value_node) -> bool:
     try:
         fields = [(f, spec) for _, f, spec, _ in string.Formatter().parse(value_node.value) if f is not None]
     except ValueError:
-        return True  # not a format text at all (`candidates.is_template` says so)
+        return True  # not a format text at all (`text_shapes.is_template` says so)
     return all(f and not f[0].isdigit() and ("{" in spec or _SPEC.fullmatch(spec)) for f, spec in fields)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import words
+from .prompt_names import words
 from .module import statements
 from .walk import own_nodes, subtree
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import words
-from .flow.scopes import target_names
+from .prompt_names import words
+from .flow.binding_syntax import target_names
 from .walk import statements, subtree
 
 _HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns"})

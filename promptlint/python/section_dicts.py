@@ -10,7 +10,7 @@ to text (a helper that writes each key as a heading and its value under it, in t
 Its text is its sections in insertion order, each key (static text) followed by its value: a
 text; a dict of sections, nested; a list, one line per item. The dict is read as it is where the
 function last reads the name, so what later statements add is in it. The result is a
-`python-constant` candidate with one part (its role from the name, `candidates.role_of`), judged
+`python-constant` candidate with one part (its role from the name, `prompt_names.role_of`), judged
 on its own unless a send site carries its text (engine). How the compiler marks the headings is
 not read: a key counts as its own text, the least it adds.
 """
@@ -19,7 +19,8 @@ from __future__ import annotations
 import ast
 
 from ..model import Segment
-from .candidates import role_of, text_layout, words
+from .candidates import text_layout
+from .prompt_names import role_of, words
 from .flow.values import Alt, Mapping, Seq, Text
 from .layout_values import variants_of
 from .message_candidates import static_chars

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import prompt_named, words
+from .prompt_names import prompt_named, words
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)

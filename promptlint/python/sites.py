@@ -11,21 +11,21 @@ from __future__ import annotations
 
 import ast
 import re
-from ..model import replace
 
-from . import (built_prompts, candidates, concurrent_fills, converted_prompts, handoff, history_cuts, kept_conversations, kept_turns, markers,
-               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits, template_calls,
-               template_objects, tool_loops, tool_results)
-from .candidates import builds_messages, builds_text, filled_argument, filled_template, prompt_keyword
-from ..model import Kind
+from . import (built_prompts, candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns,
+               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits,
+               template_calls, template_objects, tool_loops, tool_results)
+from .candidates import builds_messages, filled_argument, prompt_keyword
+from .prompt_names import prompt_named
+from .text_shapes import builds_text, filled_template
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
-from .flow.windows import method_class, reads_stored_messages
+from .flow.store_reads import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
-from .flow.scopes import is_generator
+from .flow.binding_syntax import is_generator
 from .layout import LayoutBuilder
-from .packages import marker_uses
+from .request_facts import note_request
 from .text_gates import holds_any
 from .walk import children, own_nodes
 
@@ -40,12 +40,6 @@ _SYSTEM_MESSAGE = re.compile(r"""(["']role["']\s*:\s*["'](system|developer)["'])
 #: several times faster than the pattern, which has no literal start).
 _SYSTEM_WORDS = ("role", "system", "SystemMessage(", "MessageRole.SYSTEM")
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-#: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
-_TOOL_TURNS = ("tool_result", "tool_call_id")
-#: A provider setting given or compared as Anthropic's (or Bedrock's, where Claude runs):
-#: `provider="anthropic"`, `if self.provider == "bedrock":`, `{"provider": "anthropic"}`: the
-#: module sends to Claude for that setting (`PromptLayout.claude_named`).
-_CLAUDE_PROVIDER = re.compile(r"provider\w*[\"']?\s*(?:==|=|:)\s*[\"'](?:anthropic|bedrock)[\"']")
 _SERIALISERS = {"json", "pickle", "orjson", "ujson", "simplejson", "yaml", "marshal"}  # `dump`/`dumps` store a value
 _METHODS = frozenset(sdks.method_names())  # SDK send methods a helper may be handed (flow/relays.py)
 
@@ -71,7 +65,7 @@ class SiteFinder:
         self._picks = "getattr(" in module.source  # a method picked by name may be called (picked.py)
         self._aliases = may_alias(module.source, sdks.method_names())  # `completion = client.chat.completions.create`
         self.tools_read: set = set()  # the tool functions whose results were read (tool_results.py)
-        self._frame_reads: dict = {}  # id(frame) -> {(id(module), id(function)): (module, function)}
+        self.frame_reads: dict = {}  # id(frame) -> {(id(module), id(function)): (module, function)}
 
     def run(self) -> None:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
@@ -119,71 +113,7 @@ class SiteFinder:
 
     def request_body(self, added, call) -> None:
         """The facts of the layouts of a request body a function returns (python/request_bodies.py)."""
-        self._unplaced(added, call)
-
-    def _unplaced(self, added, call) -> None:
-        """Facts of the layouts a send call added that its arguments do not show: `**options` of
-        unknown keys, `cache_control` set by a statement (in the sending function, a helper it
-        calls, a function read to build the request) on no block the layout places, and, for a
-        conversation sent with no breakpoint, whether any file of the package tree names one."""
-        frame = call.frame
-        spans = [s for s, _ in getattr(frame, "markers", ())] + list(self.ev.marked) + self.b.unplaced + (
-            markers.helper_markers(self.m, frame.func, frame.cls) if frame is not None and frame.func is not None else [])
-        for layout in added:
-            layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
-            layout.unread_options = layout.unread_options or call.unread
-            layout.open_options = layout.open_options or call.open
-            self._written_once(layout, call)
-            placed = {bp.span for p in layout.parts for bp in p.breakpoints}
-            layout.unplaced_markers = any(s not in placed for s in spans)
-            if frame is not None and frame.func is not None and _history_open(layout):
-                layout.history_marker = next((s for s in markers.conversation_markers(self.m, frame.func, frame.cls)
-                                              if s not in placed), None)
-            if placed or layout.auto_cache is not None:
-                continue
-            func = frame.func if frame is not None else None
-            layout.passes_prompt = markers.passes_prompt(func, layout.parts)
-            if not layout.passes_prompt:
-                layout.converted = converted_prompts.converted_from(func, call.node)
-                layout.helper_built = bool(layout.converted) and converted_prompts.helper_built(func, call.node)
-            if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
-                layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
-            layout.configured_system = markers.configured_system(layout.parts)
-            if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
-                    or layout.configured_system is not None or layout.converted:
-                layout.tree_markers = bool(self.ev.project.marker_files(self.m.path))
-                if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
-                        and not layout.tree_markers and not layout.other_models:
-                    layout.claude_named = bool(self.ev.project.claude_files(self.m.path)) \
-                        or _CLAUDE_PROVIDER.search(self.m.source) is not None
-                layout.takes_conversation = markers.takes_conversation(func, call.node)
-                if layout.tree_markers and (layout.passes_prompt or layout.converted):
-                    layout.others_markers = not marker_uses(self.m.source)[1] \
-                        and not self.ev.project.marker_writer_files(self.m.path)
-                layout.tool_turns = any(word in self.m.source for word in _TOOL_TURNS) \
-                    or markers.names_any(self._reads_of(frame), _TOOL_TURNS)
-                layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
-
-    def _reads_of(self, frame) -> list:
-        """The (module, function) pairs read to build the requests of `frame`'s send calls so far: a
-        value of the frame is read once, by its first send; a later send reuses it unread."""
-        seen = self._frame_reads.setdefault(id(frame), {})
-        for module, func in self.ev.reached_funcs:
-            seen.setdefault((id(module), id(func)), (module, func))
-        return list(seen.values())
-
-    def _written_once(self, layout, call) -> None:
-        """Serialised data of the replayed conversation that the loop sending it wrote once into
-        the list it keeps re-sending (`markers.written_once`): the same bytes on every later
-        request, whatever the key order was."""
-        func = call.frame.func if call.frame is not None else None
-        for part in layout.parts:
-            if part.is_history:
-                part.segments = [replace(s, ordered=True, evidence="serialised once when appended to the list "
-                                         "the loop sends; re-sent as written")
-                                 if s.kind is Kind.SERIALIZED and not s.ordered
-                                 and markers.written_once(self.m, func, call.node, s.span) else s
-                                 for s in part.segments]
+        note_request(self, added, call)
 
     # ---------------------------------------------------------------- visits
     def _decorated(self, node) -> None:
@@ -221,7 +151,7 @@ class SiteFinder:
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
             candidates.local(self, node, target.id, node.value, self.frame())
-            if section_dicts.sectioned(node.value, target.id) and candidates.prompt_named(target.id):
+            if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
     def _placed(self, node) -> None:
@@ -256,7 +186,7 @@ class SiteFinder:
             tool_loops.applied_in_call(self, node, func, self.frame())
 
     def class_frame(self, cls):
-        from .flow.scopes import Frame
+        from .flow.frames import Frame
         return Frame(module=self.m, cls=cls, module_level=True)
 
     def _dict(self, node: ast.Dict) -> None:
@@ -405,7 +335,7 @@ class SiteFinder:
             if len(self.b.layouts) > before:
                 for layout in self.b.layouts[before:]:
                     layout.sdk = layout.sdk or sdks.display_name(build)
-                self._unplaced(self.b.layouts[before:], call)
+                note_request(self, self.b.layouts[before:], call)
                 return
 
     def _call(self, node: ast.Call) -> None:
@@ -519,13 +449,8 @@ class SiteFinder:
                     for layout in self.b.layouts[before:]:
                         layout.variant = variant
                         layout.sdk = layout.sdk or sdks.display_name(shape)
-                    self._unplaced(self.b.layouts[before:], call)
+                    note_request(self, self.b.layouts[before:], call)
                 if shape.final:
                     break
         return hit
 
-
-def _history_open(layout) -> bool:
-    """True when the layout has a history part and no breakpoint it places is in or after it."""
-    last = max((pi for pi, p in enumerate(layout.parts) if p.breakpoints), default=-1)
-    return any(p.is_history and pi >= last and not p.breakpoints for pi, p in enumerate(layout.parts))

@@ -32,7 +32,7 @@ from typing import NamedTuple
 from ..classify import CONVERSATION_WORDS
 from . import anchored
 from ..model import Kind
-from .candidates import words
+from .prompt_names import words
 from .cut_defaults import Defaults
 from .flow.callers import called_anywhere
 from .flow.class_facts import message_node, walk_statements

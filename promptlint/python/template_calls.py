@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import prompt_named, role_of, text_layout
+from .candidates import text_layout
+from .prompt_names import prompt_named, role_of
 from .flow.text import FORMAT_FIELD, const_str
 
 #: Characters of static text a template filled so needs (a sentence): fewer than a prompt named

@@ -24,6 +24,7 @@ from .flow.core import per_process
 from .flow.text import FORMAT_FIELD, MUSTACHE_FIELD
 from .flow.values import Func, Text
 from . import candidates
+from .prompt_names import prompt_named, role_of
 
 
 def _fields(text: Text, pattern) -> set[str]:
@@ -54,7 +55,7 @@ def constructed(finder, node, name: str, value_node, frame, module_level: bool) 
     """A prompt template object built at module or class level with its text and a dict of
     functions that fill its placeholders (see the module docstring): a `python-constant`
     candidate of the text with those placeholders filled."""
-    if not (isinstance(value_node, ast.Call) and candidates.prompt_named(name)):
+    if not (isinstance(value_node, ast.Call) and prompt_named(name)):
         return
     args = [*value_node.args, *(k.value for k in value_node.keywords)]
     dicts = [a for a in args if isinstance(a, ast.Dict)]
@@ -84,5 +85,5 @@ def constructed(finder, node, name: str, value_node, frame, module_level: bool) 
         else:
             text = finder.ev.format_text(text, [], filled, frame, None, keep_unbound=True)
         segs = finder.ev.text_of(text, frame)
-        candidates.text_layout(finder, node, segs, finder.m.span(arg), candidates.role_of(name))
+        candidates.text_layout(finder, node, segs, finder.m.span(arg), role_of(name))
         return

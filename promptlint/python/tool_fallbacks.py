@@ -28,9 +28,9 @@ from __future__ import annotations
 import ast
 import re
 
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .module import attribute_chain, statements
-from .tool_variants import _PER_TURN, ToolVariant
+from .tool_variants import PER_TURN, ToolVariant
 from .walk import own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -59,10 +59,10 @@ def _optional_params(func) -> list[tuple[int, str]]:
     out = []
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     for i, (a, d) in enumerate(zip(positional, defaults)):
-        if isinstance(d, ast.Constant) and d.value is None and _PER_TURN.search(a.arg):
+        if isinstance(d, ast.Constant) and d.value is None and PER_TURN.search(a.arg):
             out.append((i - 1, a.arg))
     for a, d in zip(args.kwonlyargs, args.kw_defaults):
-        if isinstance(d, ast.Constant) and d.value is None and _PER_TURN.search(a.arg):
+        if isinstance(d, ast.Constant) and d.value is None and PER_TURN.search(a.arg):
             out.append((-1, a.arg))
     return out
 

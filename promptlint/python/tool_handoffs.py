@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import prompt_named, words
+from .prompt_names import prompt_named, words
 from .module import Module, statements
 from .module import self_attr
-from .toolsets import ToolChange, no_tool_set, _own_nodes
+from .toolsets import ToolChange, no_tool_set, own_nodes
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _AFTER = {"post", "after", "on", "handle"}
@@ -53,7 +53,7 @@ def _empty(value) -> bool:
 
 def _class_handoffs(cls: ast.ClassDef, memo: dict) -> list[ToolChange]:
     methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)}
-    own = {name: _own_nodes(func, memo) for name, func in methods.items()}
+    own = {name: own_nodes(func, memo) for name, func in methods.items()}
     sources: dict[str, ast.AST] = {}
     for nodes in own.values():
         for attr, node in _sources(nodes).items():

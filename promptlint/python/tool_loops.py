@@ -20,7 +20,8 @@ import re
 from ..classify import MCP_LISTING
 from ..model import Kind, Part, Segment, Volatility
 from .flow.values import Alt, Text
-from .candidates import _inside, name_parts, tools_named
+from .candidates import span_within
+from .prompt_names import name_parts, tools_named
 from .module import attribute_chain
 from .sorted_returns import sorted_by_callers
 from .walk import child_nodes, subtree
@@ -78,7 +79,7 @@ def _read_adders(cls) -> dict[str, str]:
 
 
 def tool_list_named(name: str) -> bool:
-    """True when the name says a list of tool definitions (`candidates.tools_named`) or of the
+    """True when the name says a list of tool definitions (`prompt_names.tools_named`) or of the
     functions a model may call (`functions`, `self._functions`, `kernel_functions`; not
     `function_calls`, `use_functions`)."""
     if tools_named(name):
@@ -217,11 +218,11 @@ def _ordered_by(finder, node, iter_node, func, frame) -> bool:
                                       expr=finder.m.code(iter_node), evidence=MCP_LISTING), iter_node, frame)
     if seg is None or seg.anchor is None:
         return False  # the order was lost elsewhere (reported there), or not at all
-    if not _inside(seg.anchor.span, span):
+    if not span_within(seg.anchor.span, span):
         # lost before the loop: in this function (`wanted = {f(n): n for n in self._names()}`,
         # `for k, v in wanted.items():`) the loop is what makes it the tools' order: reported
         # where it was lost; elsewhere, reported there
-        if not _inside(seg.anchor.span, finder.m.span(func)):
+        if not span_within(seg.anchor.span, finder.m.span(func)):
             return False
         span = seg.anchor.span
     finder.b.add(node, "python-constant", None, None, None, [Part("tools", [seg], span=span)])
@@ -252,7 +253,7 @@ def _listing_option(finder, value, func, frame):
         segs = option.segs if isinstance(option, Text) else []
         src = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
         if src is None or src.span is None or src.span.filename != m.span(func).filename \
-                or not _inside(src.span, m.span(func)):
+                or not span_within(src.span, m.span(func)):
             continue
         node = next((n for n in subtree(func) if isinstance(n, ast.expr) and m.span(n) == src.span), None)
         if node is not None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from .module import Module, attribute_chain, callee_name, statements
-from .toolsets import ToolChange, _own_nodes, _sends
+from .toolsets import ToolChange, own_nodes, request_calls
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TOOL_KEYWORDS = ("tools", "functions")
@@ -42,8 +42,8 @@ def find_narrowed_tools(module: Module, memo: dict | None = None) -> list[ToolCh
         a, b = module.offsets(func)
         if not params or module.source.find("tools=", a, b) == -1 and module.source.find("functions=", a, b) == -1:
             continue  # (its text passes no tools: not walked)
-        nodes = _own_nodes(func, memo)
-        for send in _sends(nodes):
+        nodes = own_nodes(func, memo)
+        for send in request_calls(nodes):
             held = _sent_sets(send, nodes, params)
             change = next((n for n in nodes if _key(n) > _key(send) and _changes(n, held)
                            and not _restores(n, nodes, held)), None) if held else None

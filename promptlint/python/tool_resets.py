@@ -25,8 +25,12 @@ import ast
 import re
 
 from .module import statements
-from .tool_variants import _GROW, _LOOPS, _TOOL_KEYS, _FUNCS, ToolVariant, tool_marks
+from .tool_marks import tool_marks
+from .tool_variants import MESSAGE_GROWS, TOOL_KEYS, ToolVariant
 from .walk import own_nodes, subtree
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 _RESET = re.compile(r"(?:reset|clear|remove|disable|drop|strip|unset).*(?:tool|function)", re.I)
 
@@ -60,15 +64,15 @@ def _strips_tools(stmt, names: set[str]) -> bool:
             return True
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop" and n.args \
                 and isinstance(n.func.value, ast.Name) and n.func.value.id in names \
-                and isinstance(n.args[0], ast.Constant) and n.args[0].value in _TOOL_KEYS:
+                and isinstance(n.args[0], ast.Constant) and n.args[0].value in TOOL_KEYS:
             return True
     return False
 
 
 def _tools_of(target, names: set[str]) -> bool:
-    if isinstance(target, ast.Attribute) and target.attr in _TOOL_KEYS:
+    if isinstance(target, ast.Attribute) and target.attr in TOOL_KEYS:
         return isinstance(target.value, ast.Name) and (target.value.id in names or not names)
-    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value in _TOOL_KEYS:
+    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value in TOOL_KEYS:
         return isinstance(target.value, ast.Name) and (target.value.id in names or not names)
     return False
 
@@ -80,7 +84,7 @@ def _resets(module, func, own) -> list[ToolVariant]:
     for loop in (n for n in own if isinstance(n, _LOOPS)):
         inside = own_nodes(loop, body_only=True)
         grown = {n.func.value.id for n in inside if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr in _GROW and isinstance(n.func.value, ast.Name)}
+                 and n.func.attr in MESSAGE_GROWS and isinstance(n.func.value, ast.Name)}
         calls = {ast.unparse(n): n for n in inside if isinstance(n, ast.Call)
                  and {a.id for a in n.args if isinstance(a, ast.Name)} & grown}
         if not calls:

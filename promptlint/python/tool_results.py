@@ -80,7 +80,7 @@ def _tool_class(cls: ast.ClassDef) -> bool:
 def assigned(finder, target, value_node, scope) -> None:
     """A tools list display kept in a name that says tools (`TOOLS = [search, fetch]`,
     `self.tools = {"fetch": fetch}`), at any level (`scope`: the def or class around it, or None)."""
-    from .candidates import tools_named
+    from .prompt_names import tools_named
     if isinstance(value_node, _DISPLAYS) and tools_named(getattr(target, "id", getattr(target, "attr", ""))):
         listed(finder, value_node, finder.class_frame(scope) if isinstance(scope, ast.ClassDef) else finder.frame(),
                named=True)

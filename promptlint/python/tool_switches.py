@@ -393,18 +393,18 @@ def find_pushed_tool_changes(module) -> list[tuple[ast.AST, str, ast.Call, str]]
     as (the first change, the set's source, the update call, the function's name); an assistant
     set up without a change of a held set before its update (its tools computed) is not one."""
     from .module import callee_name
-    from .toolsets import _changes, _own_nodes
+    from . import toolsets
     out = []
     if "assistants" not in module.source:
         return out
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
-        own = _own_nodes(func)
+        own = toolsets.own_nodes(func)
         updates = [n for n in own if isinstance(n, ast.Call) and callee_name(n) in ("update", "modify")
                    and isinstance(n.func, ast.Attribute) and "assistants" in ast.unparse(n.func.value).split(".")
                    and any(k.arg == "tools" for k in n.keywords)]
         if not updates:
             continue
-        for node, target in _changes(func, own, module):
+        for node, target in toolsets.tool_set_changes(func, own, module):
             update = next((u for u in updates if (u.lineno, u.col_offset) > (node.lineno, node.col_offset)), None)
             if update is not None:
                 out.append((node, target, update, func.name))

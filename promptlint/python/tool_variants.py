@@ -28,24 +28,27 @@ from __future__ import annotations
 
 import ast
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from ..classify import MODEL_SENDS
-from .candidates import tools_named
+from .prompt_names import tools_named
 from .module import attribute_chain, statements
+from .tool_marks import tool_marks
 from .walk import child_nodes, children, own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_TOOL_KEYS = ("tools", "functions")
+#: Keywords of a call that send its tools (also read by tool_resets.py).
+TOOL_KEYS = ("tools", "functions")
 _CONVERSATION_KEYS = ("messages", "input", "contents", "chat_history", "history")
 _SENDS = {"invoke", "ainvoke", "stream", "astream", "create", "acreate", "generate", "chat", "achat"}
 _REMOVE = {"pop", "remove", "discard", "clear", "append", "extend", "insert", "update", "__delitem__"}
-_GROW = {"append", "extend", "insert", "add_message", "add_messages", "add_user_message"}
+#: Calls that add to the conversation a loop sends (also read by tool_resets.py).
+MESSAGE_GROWS = {"append", "extend", "insert", "add_message", "add_messages", "add_user_message"}
 #: a parameter or local whose name says the turn's own request or message
 #: (not `request`: a request's parameters carry the configured tools, `model_request_parameters`)
-_PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user_message|user_msg|"
+PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user_message|user_msg|"
                        r"user_query|user_text)(?:$|_)", re.I)
 #: words of an attribute chain that reads configuration (`request.app.state.config.X`)
 _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
@@ -153,7 +156,7 @@ class _Func:
                 if seeds:
                     self.inputs[name] = {r for s in seeds for r in self.inputs[s]}
         self.awaited = set(self.inputs)
-        self.per_turn = _closure({p for p in params if _PER_TURN.search(p)}, self.binds)
+        self.per_turn = _closure({p for p in params if PER_TURN.search(p)}, self.binds)
 
     def enclosing(self, node, kinds):
         """The innermost ancestors of `node` of `kinds`, innermost first, inside the function."""
@@ -168,13 +171,13 @@ class _Func:
 def _tools_value(node, conversations=frozenset()):
     """(the tools value, the call or statement that sends it) of a tools site, or None."""
     if isinstance(node, ast.Call):
-        value = next((k.value for k in node.keywords if k.arg in _TOOL_KEYS), None)
+        value = next((k.value for k in node.keywords if k.arg in TOOL_KEYS), None)
         if value is None and isinstance(node.func, ast.Attribute) and node.func.attr == "bind_tools" and node.args:
             value = node.args[0]
         return value
     if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
         key, payload = node.targets[0].slice, node.targets[0].value
-        if isinstance(key, ast.Constant) and key.value in _TOOL_KEYS and isinstance(payload, ast.Name) \
+        if isinstance(key, ast.Constant) and key.value in TOOL_KEYS and isinstance(payload, ast.Name) \
                 and payload.id in conversations:  # a request payload: it holds the messages too
             return node.value
     return None
@@ -444,62 +447,6 @@ def _logs(call: ast.Call) -> bool:
 def _condition_line(conditions, maker) -> int:
     first = conditions[0] if conditions else maker
     return getattr(first.expr if isinstance(first, _Without) else first, "lineno", maker.lineno)
-
-
-_RESET_WORDS = ("reset_", "clear_", "remove_", "disable_", "drop_", "strip_", "unset_",
-                "Reset_", "Clear_", "Remove_", "Disable_", "Drop_", "Strip_", "Unset_")
-
-
-#: The marks of the modules read lately: id -> (module, marks); the variants and the resets ask.
-_MARKS: dict = {}
-
-
-def tool_marks(module) -> tuple[list[int], list[int]]:
-    """`_text_marks` of the module's text as rows (1-based, ascending), kept for the next finder."""
-    found = _MARKS.get(id(module))
-    if found is not None and found[0] is module:
-        return found[1]
-    src = module.source
-    sites, resets = _text_marks(src) if "tool" in src or "function" in src else ([], [])
-    starts = module.line_starts
-    marks = ([bisect_right(starts, at) for at in sites], [bisect_right(starts, at) for at in resets])
-    _MARKS.clear()
-    _MARKS[id(module)] = (module, marks)
-    return marks
-
-
-def _text_marks(src: str) -> tuple[list[int], list[int]]:
-    """Offsets in the module's text, ascending, where a request's tools are written (`tools=`,
-    `bind_tools(`, `payload["tools"] =`), and where they are removed (`opts.tools = None`,
-    `del opts["tools"]`, `.pop("tools")`) or a call is named for it (`_reset_function_settings(`).
-    Found with `str.find`: a regular expression over every module costs more than all the walks."""
-    sites, resets = [], []
-    for word in ("tools", "functions"):
-        at = src.find(word)
-        while at != -1:
-            end = at + len(word)
-            rest = src[end:end + 12]
-            quoted = rest[:2] in ('"]', "']")
-            tail = rest[2:].lstrip(" \t") if quoted else rest.lstrip(" \t")
-            if tail[:1] == "=" and tail[1:2] != "=":
-                sites.append(at)
-                if tail[1:].lstrip(" \t")[:4] in ("None", "[]"):
-                    resets.append(at)
-            elif word == "tools" and src.endswith("bind_", 0, at) and rest[:1] == "(":
-                sites.append(at)
-            if quoted and (src.endswith('.pop("', 0, at) or src.endswith(".pop('", 0, at)
-                           or src.rfind("del ", max(0, at - 80), at) != -1):
-                resets.append(at)
-            at = src.find(word, end)
-    for word in _RESET_WORDS:
-        at = src.find(word)
-        while at != -1:
-            name = src[at:at + 48]
-            cut = next((i for i, c in enumerate(name) if not (c.isalnum() or c == "_")), len(name))
-            if "tool" in name[:cut] or "function" in name[:cut]:
-                resets.append(at)
-            at = src.find(word, at + 1)
-    return sites, sorted(resets)
 
 
 def _own_sorted(func):

@@ -12,15 +12,15 @@ say from the code that the change happens between requests:
 - **between requests**: in one function, a request is sent before the change and another after it
   (a planning phase, then the execution phase with more tools), or the change and a request are in
   one loop (a tool set updated on every step).
-- **on each step** (one class): an attribute that a call of the class passes as a request's tools
-  or response schema (`output_format=self.AgentOutput`, `{"tools": self.tools}`: known by its use,
+- **on each step** (one class, class_toolsets.py): an attribute that a call of the class passes
+  as a request's tools or response schema (`output_format=self.AgentOutput`, `{"tools": self.tools}`: known by its use,
   whatever its name) is replaced or grown by a method (not `__init__`) that a loop of the class
   reaches through `self.` calls, together with a method that passes it (a step filtering the
   actions by the page, a last step that keeps only the `done` action).
 - **a refresh** (`reinserted`): one function removes entries of the set (`del tool_map[old]`,
   `tools.pop(name)`) and inserts tools after it: they go to the end, so the order changes even
   when the tools are the same (a server's tools reloaded on a list-changed notification).
-- **a temporary tool** (`temporary`, one class): a tool added to another object's tool set by one
+- **a temporary tool** (`temporary`, one class, class_toolsets.py): a tool added to another object's tool set by one
   method and removed by another (`registry.register_dynamic_tool(tool)`, `del
   registry.dynamic_tools[name]`): a tool for some invocations only. A class's own set
   (`self._tools`: a registry's API) is not one.
@@ -41,8 +41,7 @@ import re
 from functools import lru_cache
 from dataclasses import dataclass
 
-from .module import self_attr
-from .candidates import words
+from .prompt_names import words
 from .module import Module, callee_name, statements
 from .walk import subtree
 
@@ -51,7 +50,8 @@ _CONTAINER_WORDS = {"list", "lists", "dict", "dictionary", "map", "registry", "s
                     "set", "cache", "definitions", "defs", "catalog", "by", "name"}
 _FLAG_WORDS = {"use", "has", "have", "is", "enable", "enabled", "disable", "allow", "should", "can", "with", "no",
                "num", "n", "max", "min", "count"}
-_GROW = {"append", "extend", "insert", "update", "setdefault"}
+#: Calls that grow a tool set held beyond one call (also read by class_toolsets.py).
+TOOL_SET_GROWS = {"append", "extend", "insert", "update", "setdefault"}
 _LOAD_VERBS = {"load", "add", "extend", "register", "append", "insert"}
 #: Verbs that replace a whole tool set: only with the plural (`update_tools`, `set_tools`; not
 #: `set_tool(task_id, tool)`, which records the tool chosen for one item).
@@ -93,19 +93,19 @@ def tool_set_named(name: str) -> bool:
     return set(parts[at + 1:]) <= _CONTAINER_WORDS
 
 
-def _mentions(text: str, words: tuple[str, ...]) -> bool:
+def mentions(text: str, words: tuple[str, ...]) -> bool:
     """True when `text` holds one of `words` (lowercase), in any case."""
     low = text.lower()
     return any(w in low for w in words)
 
 
-def _mentions_in(lines: list[str], node: ast.AST, words: tuple[str, ...]) -> bool:
-    """`_mentions` over the source lines of `node` (1-based, inclusive): a cheap test that
+def mentions_in(lines: list[str], node: ast.AST, words: tuple[str, ...]) -> bool:
+    """`mentions` over the source lines of `node` (1-based, inclusive): a cheap test that
     spares walking a function or class that cannot hold what is looked for."""
-    return _mentions("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]), words)
+    return mentions("\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno]), words)
 
 
-def _own_nodes(func, memo: dict | None = None) -> list[ast.AST]:
+def own_nodes(func, memo: dict | None = None) -> list[ast.AST]:
     """The nodes of a function's body, not those of functions or classes defined in it, in
     pre-order (expression contexts and operators left out: nothing here looks for them).
     `memo`: id(func) -> (func, nodes) of the functions read before (one module's check)."""
@@ -138,7 +138,7 @@ def _own_nodes(func, memo: dict | None = None) -> list[ast.AST]:
     return out
 
 
-_FIELDS: dict = {}  # node type -> the fields that may hold child nodes (`_own_nodes`)
+_FIELDS: dict = {}  # node type -> the fields that may hold child nodes (`own_nodes`)
 
 
 class _Scope:
@@ -203,7 +203,7 @@ def _fresh(nodes) -> set[str]:
     return out
 
 
-def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tuple[ast.AST, str]]:
+def tool_set_changes(func, nodes, module: Module, memo: dict | None = None) -> list[tuple[ast.AST, str]]:
     """(node, the held tool set's source text or `name(...)` of a loading call) of each change
     of a held tool set in `func`; `memo` keeps them per function (one module's check)."""
     if memo is not None:
@@ -215,7 +215,7 @@ def _changes(func, nodes, module: Module, memo: dict | None = None) -> list[tupl
     for node in nodes:
         if isinstance(node, ast.Call):
             name = callee_name(node)
-            if isinstance(node.func, ast.Attribute) and name in _GROW:
+            if isinstance(node.func, ast.Attribute) and name in TOOL_SET_GROWS:
                 held = _held(node.func.value, module, scope)
                 if held is not None:
                     out.append((node, held))
@@ -253,7 +253,7 @@ def no_tool_set(value: ast.AST) -> bool:
         isinstance(value.func, ast.Name) and value.func.id in ("list", "dict", "set", "tuple", "OrderedDict")
 
 
-def _sends(nodes) -> list[ast.Call]:
+def request_calls(nodes) -> list[ast.Call]:
     out = []
     for node in nodes:
         if not isinstance(node, ast.Call):
@@ -284,7 +284,7 @@ def _loops(func, nodes) -> list[set[int]]:
     out = []
     for node in nodes:
         if isinstance(node, _LOOPS):
-            out.append({id(n) for n in _own_nodes(node)} | {id(n) for n in subtree(node)
+            out.append({id(n) for n in own_nodes(node)} | {id(n) for n in subtree(node)
                                                               if not isinstance(n, _FUNCS)})
     return out
 
@@ -296,16 +296,16 @@ def _key(node: ast.AST) -> tuple[int, int]:
 def find_tool_changes(module: Module, memo: dict | None = None) -> list[ToolChange]:
     """Every change of a held tool set made by a tool result, between two requests, or by a
     refresh that removes entries and inserts them again (`reinserted`). `memo`: the functions'
-    own nodes, shared with `find_class_tool_changes` of the same module (`_own_nodes`)."""
+    own nodes, shared with `find_class_tool_changes` of the same module (`own_nodes`)."""
     out = []
-    if not _mentions(module.source, ("tool",)):
+    if not mentions(module.source, ("tool",)):
         return out
     lines = module.source.splitlines()
     for func in statements(module.tree):
-        if not isinstance(func, _FUNCS) or func.name.startswith("__") or not _mentions_in(lines, func, ("tool",)):
+        if not isinstance(func, _FUNCS) or func.name.startswith("__") or not mentions_in(lines, func, ("tool",)):
             continue  # a change names a tool set or a tool-loading call: a function that never says "tool" has none
-        nodes = _own_nodes(func, memo)
-        changes = _changes(func, nodes, module, memo)
+        nodes = own_nodes(func, memo)
+        changes = tool_set_changes(func, nodes, module, memo)
         if not changes:
             continue
         found = _between(func, nodes, changes)
@@ -321,7 +321,7 @@ def _between(func, nodes, changes) -> ToolChange | None:
     if _returns_text(nodes):
         node, target = changes[0]  # one root cause per function: its first change
         return ToolChange(node, target, func.name, "tool-result")
-    sends = _sends(nodes)
+    sends = request_calls(nodes)
     if not sends:
         return None
     loops = _loops(func, nodes)
@@ -339,7 +339,7 @@ def _between(func, nodes, changes) -> ToolChange | None:
 _REMOVE = {"pop", "remove", "discard"}
 
 
-def _removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
+def tool_set_removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
     """Entries removed from a held tool set by a tool or its name (`del self._tool_map[name]`,
     `tools.pop(old.tool_name)`, `tools.remove(tool)`): (the statement or call, the set's source
     text). Not `clear()`: a set emptied and filled again in the same order keeps its order; not a
@@ -372,160 +372,9 @@ def _reinserted(func, nodes, module: Module, changes) -> ToolChange | None:
     `tool_map[new.name] = tool`): the entries inserted after a removal go to the end of the map or
     list, so the tool order (and the set, when it changed) differs from what earlier requests sent,
     even when the refreshed tools are the same. Reported at the first insertion after a removal."""
-    removals = _removals(func, nodes, module)
+    removals = tool_set_removals(func, nodes, module)
     for node, target in changes:
         removed = next((r for r, t in removals if t == target and _key(r) < _key(node)), None)
         if removed is not None:
             return ToolChange(node, target, func.name, "reinserted", removed, None)
-    return None
-
-
-# ------------------------------------------------------------------------ one class, on each step
-_SCHEMA_ARGS = {"tools", "functions", "response_format", "output_format", "text_format", "response_model",
-                "output_type", "output_schema"}
-
-_SCHEMA_WORDS = tuple(sorted(_SCHEMA_ARGS))
-
-
-def _uses(nodes) -> dict[str, ast.AST]:
-    """attribute -> the first place it is passed as a request's tools or response schema."""
-    out: dict[str, ast.AST] = {}
-    for node in nodes:
-        pairs = []
-        if isinstance(node, ast.Call):
-            pairs = [(k.arg, k.value) for k in node.keywords]
-        elif isinstance(node, ast.Dict):
-            pairs = [(k.value, v) for k, v in zip(node.keys, node.values)
-                     if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-        for key, value in pairs:
-            attr = self_attr(value)
-            if key in _SCHEMA_ARGS and attr is not None:
-                out.setdefault(attr, node)
-    return out
-
-
-def _self_calls(nodes, methods) -> set[str]:
-    return {n.func.attr for n in nodes if isinstance(n, ast.Call) and self_attr(n.func) in methods}
-
-
-def _class_changes(cls: ast.ClassDef, memo: dict, lines: list[str]) -> list[ToolChange]:
-    """The `each-step` changes of a class (`lines`: its module's source lines)."""
-    methods = {n.name: n for n in cls.body if isinstance(n, _FUNCS)}
-    held = {}
-    for name, func in methods.items():
-        # (a use is a keyword or a dict key of `_SCHEMA_ARGS`, written in the method's text: a
-        # method whose text holds none of them has none, and is not walked for one)
-        if _mentions_in(lines, func, _SCHEMA_WORDS):
-            for attr, node in _uses(_own_nodes(func, memo)).items():
-                held.setdefault(attr, (name, node))
-    if not held:
-        return []
-    own = {name: _own_nodes(func, memo) for name, func in methods.items()}
-    changed: dict[str, tuple[ast.AST, str]] = {}
-    for name, nodes in own.items():
-        if name.startswith("__"):
-            continue
-        for node in nodes:
-            target = None
-            if isinstance(node, ast.Assign) and not no_tool_set(node.value):
-                target = next((self_attr(t) for t in node.targets if self_attr(t) in held), None)
-            elif isinstance(node, ast.AugAssign):
-                target = self_attr(node.target)
-            elif isinstance(node, ast.Call) and callee_name(node) in _GROW and isinstance(node.func, ast.Attribute):
-                target = self_attr(node.func.value)
-            if target in held:
-                changed[name] = (node, target)
-                break
-    if not changed:
-        return []
-    calls = {name: _self_calls(nodes, methods) for name, nodes in own.items()}
-    reach: dict[str, set[str]] = {}
-
-    def reached(start: set[str]) -> set[str]:
-        seen, stack = set(), list(start)
-        while stack:
-            name = stack.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            stack.extend(calls.get(name, ()))
-        return seen
-
-    out = []
-    for name, nodes in own.items():
-        for loop in (n for n in nodes if isinstance(n, _LOOPS)):
-            body = [n for n in subtree(loop) if not isinstance(n, _FUNCS)]
-            key = id(loop)
-            if key not in reach:
-                reach[key] = reached(_self_calls(body, methods))
-            hit = reach[key]
-            for changer, (node, attr) in list(changed.items()):
-                sender = held[attr][0]
-                if changer in hit and (sender in hit or any(self_attr(n) == attr for n in _uses(body))):
-                    out.append(ToolChange(node, f"self.{attr}", changer, "each-step", loop, held[attr][1]))
-                    del changed[changer]
-    return out
-
-
-def find_class_tool_changes(module: Module, memo: dict | None = None) -> list[ToolChange]:
-    """Changes of a request's tools or response schema kept on `self`, made on each step of a loop
-    that also sends it (see the module docstring), and tools a class adds to another object's tool
-    set and removes again (`temporary`). `memo` as `find_tool_changes` takes it."""
-    out = []
-    memo = {} if memo is None else memo
-    words = ("tool", *_SCHEMA_ARGS)
-    if not _mentions(module.source, words):
-        return out
-    lines = module.source.splitlines()
-    for cls in statements(module.tree):
-        if isinstance(cls, ast.ClassDef) and _mentions_in(lines, cls, words):
-            out.extend(_class_changes(cls, memo, lines))
-            found = _temporary(cls, module, memo)
-            if found is not None:
-                out.append(found)
-    return out
-
-
-def _owner(target: str) -> str | None:
-    """The object whose tool set `target` is (`registry` of `registry.dynamic_tools`,
-    `self.agent` of `self.agent.tools`), or None for the class's own (`self._tools`) or a global."""
-    owner = target.rpartition(".")[0]
-    return owner if owner and owner != "self" else None
-
-
-def _temporary(cls: ast.ClassDef, module: Module, memo: dict) -> ToolChange | None:
-    """A tool that a class adds to another object's tool set in one method and removes in another
-    (`registry.register_dynamic_tool(tool)` for one invocation, `del registry.dynamic_tools[name]`
-    after it): the requests sent while it is registered have other tool definitions than those
-    before and after, so a conversation that mixes both loses its cached prefix at each switch. A
-    registry's own methods (`self._tools`) are its API, not a temporary tool: not reported; nor is
-    a method that adds to the tool set it removes from (a replacement: `tools[new] = adapted; del
-    tools[old]`)."""
-    methods = [n for n in cls.body if isinstance(n, _FUNCS) and not n.name.startswith("__")]
-    added: dict[str, set[str]] = {}  # owner -> the methods that add to its tool set
-    removed: list[tuple[ast.AST, str, str]] = []
-    for func in methods:
-        for node, target in _removals(func, _own_nodes(func, memo), module):
-            owner = _owner(target)
-            if owner is not None:
-                removed.append((node, target, func.name))
-    if not removed:  # (the additions matter only to a removal: most classes remove none)
-        return None
-    for func in methods:
-        nodes = _own_nodes(func, memo)
-        for node, target in _changes(func, nodes, module, memo):
-            if target.endswith("(...)"):  # a loading call: its receiver's tool set grows
-                called = node.func.value if isinstance(node.func, ast.Attribute) else None
-                owner = module.code(called) if called is not None else None
-                owner = None if owner == "self" else owner
-            else:
-                owner = _owner(target)
-            if owner is not None:
-                added.setdefault(owner, set()).add(func.name)
-    for node, target, name in removed:
-        # a method that adds to the same tool set and removes from it replaces a tool (an adapted
-        # tool under a new name), the same on every call: no temporary tool
-        adders = added.get(_owner(target), set())
-        if adders and name not in adders:
-            return ToolChange(node, target, name, "temporary")
     return None

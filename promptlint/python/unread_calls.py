@@ -71,7 +71,8 @@ def _imported_from(call, owners) -> bool:
 def at_line(path, filename: str | None, line: int | None) -> list[str]:
     """`describe` of the unread calls at `line` of the Python file `path` (shown as `filename`);
     [] for another file, no line, or a file that cannot be read or parsed."""
-    from .module import ParseError, load
+    from .module import load
+    from .parsing import ParseError
     from ..source import SourceError, read_python
     if line is None or filename is None or not path.is_file() or path.suffix != ".py":
         return []
@@ -99,7 +100,8 @@ def built_receivers(path, filename: str | None, line: int | None) -> list[tuple[
     Agent(...)`, then `agent.run_sync(question)`: a framework's send method, whose prompt is read
     where the object is built): (the call's text, the row of that call). [] for another file, no
     line, or a file that cannot be read or parsed."""
-    from .module import ParseError, load
+    from .module import load
+    from .parsing import ParseError
     from ..source import SourceError, read_python
     if line is None or filename is None or not path.is_file() or path.suffix != ".py":
         return []
@@ -155,7 +157,8 @@ def unread_parts(layouts, path, filename: str | None) -> list[str]:
     `filename`) of which no part was read (python/sdks matched the call, but it has no part): a
     line saying so and the facts of its arguments ('its keywords come from `**parameters` (which is
     the parameter ...)'); [] when there is none or the file cannot be read."""
-    from .module import ParseError, load
+    from .module import load
+    from .parsing import ParseError
     from ..source import SourceError, read_python
     rows = [lt.site.start.row for lt in layouts if lt.source == "python-call" and lt.site.filename == filename
             and not any(part.segments for part in lt.parts)]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import ast
 
-from .candidates import words
+from .prompt_names import words
 from .walk import statements, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)

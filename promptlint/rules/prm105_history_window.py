@@ -2,113 +2,12 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
+from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, stored_cut_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
 
-
-
-#: Facts of cuts reported where they are, each with the line that makes the cut: fact key ->
-#: (message, note of the related location).
-_CUT_WITH_RELATED = {
-    "inplace_rewrites": (("An older message of the conversation is rewritten in place here, picked by a test (a newer "
-                         "message of the same kind, or until a size fits): the history re-sent next differs from the "
-                         "previous request's from that message on, so everything after it is read uncached (the "
-                         "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
-                         "or leave sent messages as they are"),
-                         "the message's content written here"),
-    "inplace_merges": (("A message of the same role is merged here into the message before it, which is the caller's "
-                        "own message object (kept as it is, not a copy): every call adds the text to it again, so a "
-                        "conversation the caller keeps and re-sends differs from the previous request's from that "
-                        "message on, and everything after it is read uncached (whether the caller keeps its messages "
-                        "is not followed here: how much it costs is not known); merge into a copy of the message"),
-                       "the caller's message kept here, not a copy"),
-    "inplace_appends": (("Text is added here to a message of the conversation this function is handed, which is the "
-                         "caller's own message object (not a copy): every call adds the text again, so a caller that "
-                         "passes the same conversation again (an agent's loop) sends that message longer each time, "
-                         "and everything after it is read uncached (whether the caller re-sends its messages is not "
-                         "followed here: how much it costs is not known); add the text to a copy of the message"),
-                        "the caller's message looked up here"),
-    "kept_rewrites": (("Every message of the conversation an object keeps is rewritten in place here (its content "
-                       "written again from its own text), and then a new message is added to that conversation: the "
-                       "new message is sent as it was written and rewritten here on the next turn, so the history "
-                       "re-sent then differs from the previous request's from that message on, and it and everything "
-                       "after it are read uncached on every turn (the request that sends it is not linked here: how "
-                       "much it costs is not known); rewrite a message before it is first sent, or leave sent messages "
-                       "as they are"),
-                      "the message's content rewritten here"),
-    "kept_removals": (("The messages this function is handed are left out of the kept conversation here, wherever they "
-                       "are in it (not only its oldest), and the rest is written back: when a message of its middle "
-                       "is removed (a tool result or a recalled memory that no longer applies), the history re-sent "
-                       "next differs from the previous request's from that message on, and everything after it is "
-                       "read uncached (when its callers remove messages is not followed here: how much it costs is "
-                       "not known); leave sent messages in place and add a note after them, or remove only at a "
-                       "compaction"),
-                      "the conversation written back here"),
-    "replay_strips": (("A copy of each stored message is re-sent with this field cleared when the conversation is "
-                       "rebuilt from what was stored: a message sent with it while it was the newest (its turn's "
-                       "retrieved context, its images) is re-sent without it from the next turn on, so the history "
-                       "differs from the previous request's from that message, and what a cache held of it ends "
-                       "there (how the message was first sent is not followed here: how much it costs is not "
-                       "known); store the message as it was sent, or never send the field"),
-                      "the stored messages rebuilt here"),
-    "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
-                        "ones (something only the newest get, or another rendering): on the next turn the turn that "
-                        "was newest is written the other way, so the text differs from the previous one in its "
-                        "middle and what a cache held of it ends there (the request that places it is not linked "
-                        "here: how much it costs is not known); render every turn the same way, and put what only "
-                        "the newest turn needs after the conversation"),
-                       "the conversation's text built here"),
-    "newest_remakes": (("The newest message of the conversation the instance keeps is re-made here for the request, "
-                        "on a copy (by a call given its text), while the kept conversation keeps it as it was: on "
-                        "the next turn it is re-sent as kept, not as it was sent, so the history differs from the "
-                        "previous request's from that message on and it and the answer after it are read uncached "
-                        "on every turn (whether the call changes the text is not followed here: how much it costs "
-                        "is not known); keep the message as it was sent, or re-make every message the same way"),
-                       "the copy of the kept conversation made here"),
-    "kind_windows": (("The conversation keeps only the newest messages of a kind here: the excess over a limit is "
-                     "taken and that many of the oldest are removed or stripped, walking from its head, so once it "
-                     "holds more every new one pushes an older one out and the conversation changes from that "
-                     "message on, on every turn (the request that sends it is not linked here: how much it costs "
-                     "is not known); drop them in steps (half of them at a limit) so it only changes at a cut"),
-                     "one of the oldest dropped here"),
-    "newest_kinds": (("The conversation keeps only the newest items of a kind here: walking it newest first, the items "
-                      "past a limit are removed from older messages, so once it holds more every new one strips an "
-                      "older message and the conversation changes from that message on, on every turn (the request "
-                      "that sends it is not linked here: how much it costs is not known); drop them in steps (half "
-                      "of them at a limit) so it only changes at a cut"),
-                     "an older one removed here, or the newest kept whole here"),
-}
-
-#: The message of each kind of cut found by a fact finder and reported at its node alone.
-_CUT_MESSAGES = {
-    "handed_windows": ("The conversation is handed on here as its newest messages only (a slice from the end given "
-                       "for the callee's conversation): once it is longer, the oldest message drops out on every new "
-                       "turn, so the history the callee renders or sends from it never matches the prefix cached by "
-                       "the previous request (the request that sends it is not linked here: how much it costs is not "
-                       "known); hand on the whole conversation, or cut it in steps so it only changes at a cut"),
-    "trimmed_to_fit": ("The conversation is trimmed to fit a bound here and what is kept is used in its place (it "
-                       "replaces the conversation, or is handed back as it): once it is larger, its oldest content is dropped again on every call, so the history sent after it "
-                       "differs from the previous request's from the first dropped item on (the trimming is not "
-                       "read here: how much it costs is not known); drop old content in steps, well below the bound, "
-                       "so the history only changes at a cut"),
-    "newest_queries": ("The stored conversation is read back here as its newest messages only (a query that takes "
-                       "its newest records up to this limit, then turned back into time order): once it is longer, the "
-                       "oldest message drops out on every new turn, so the history sent from it never matches the "
-                       "prefix cached by the previous request (the request that sends it is not linked here: how "
-                       "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
-    "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
-                     "around): every new message is put at the head of the history, so the history sent from it "
-                     "never shares a prefix with the previous request's (the request that sends it is not linked "
-                     "here: how much it costs is not known); return it oldest first, and add each new message at "
-                     "its end"),
-    "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
-                    "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
-                    "the newest few changes on every turn and the history after it never matches the prefix cached "
-                    "by the previous request (the compaction and the request are not linked here: how much it "
-                    "costs is not known); compact in steps, so the history only changes at a cut"),
-}
 
 class HistoryWindowRule(Rule):
     """## What it does
@@ -369,10 +268,10 @@ class HistoryWindowRule(Rule):
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
-        for key, message in _CUT_MESSAGES.items():  # a cut reported where it is, nothing related
+        for key, message in CUT_MESSAGES.items():  # a cut reported where it is, nothing related
             for node in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
-        for key, (message, note) in _CUT_WITH_RELATED.items():  # a cut and the line that makes it
+        for key, (message, note) in CUT_WITH_RELATED.items():  # a cut and the line that makes it
             for at, related in module.facts.get(key, ()):
                 yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                       related=[Related(module.span(related), note)])
@@ -482,7 +381,8 @@ class HistoryWindowRule(Rule):
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                   related=[Related(module.span(head), "the summary sent at the head of the "
                                                    "conversation here")])
-        yield from self._stored_cuts(module)
+        for message, span, keywords in stored_cut_findings(module):
+            yield self.diagnostic(message, span, **keywords)
         yield from library_window_findings(self, module)
         for budget in module.facts.get("prompt_budgets", ()):
             message = ("A token budget for an Assistants run (`max_prompt_tokens`): once the thread is longer, the "
@@ -490,39 +390,6 @@ class HistoryWindowRule(Rule):
                        "on, so the thread sent after the instructions never matches the prefix cached by the previous "
                        "run (how long the threads grow is not known here)")
             yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
-
-    def _stored_cuts(self, module):
-        """A conversation cut or rewritten where it is kept (`python/stored_cuts.py`): a warning
-        when it slides on every request and a request of the module sends the same list as its
-        history; else info, saying the evidence."""
-        taken = {module.span(at) for at, *_ in module.facts.get("memory_windows", ())}
-        for cut in module.facts.get("stored_cuts", ()):
-            at = module.span(cut.at)
-            if at in taken:
-                continue  # the same cut, read as the memory's add method (one cause)
-            if cut.handed:
-                what = (f"The list `{cut.held}` this function is handed is cut from its head here, in a loop until "
-                        "the prompt rendered from it fits")
-            else:
-                what = (f"The {'conversation' if cut.named else 'list'} kept in `{cut.held}` is cut where it is kept: "
-                        + ("a new message (a summary) is put before its newer part here" if cut.summary else
-                           "its oldest items are dropped here"))
-            when = ("on every request once it is longer than the limit" if cut.cadence == "slides" else
-                    f"on every request once it is longer than the limit with the default `{cut.margin}` (0), "
-                    "in steps of that margin when it is set")
-            sent = ("the request that sends it is not linked here: how much it costs is not known" if cut.sent is None
-                    else "it is sent as the history of the request related here" if cut.sent[1] else
-                    "it is sent as the history of the request related here, with no cache breakpoint on or after "
-                    "it: nothing of it is cached today")
-            message = (f"{what}, {when}: its head changes on every turn, so the history after the system prompt "
-                       f"is never read from the cache ({cut.evidence}; {sent}); cut it in steps (drop or summarise "
-                       "the oldest half at a limit) so it only changes at a cut")
-            related = [Related(module.span(node), note) for node, note in cut.related]
-            if cut.sent is not None:
-                related.append(Related(cut.sent[0], "the request that sends it as its history"))
-            severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
-                else Severity.INFO
-            yield self.diagnostic(message, at, severity=severity, related=related)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places

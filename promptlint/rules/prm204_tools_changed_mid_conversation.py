@@ -22,7 +22,8 @@ from ..python.template_tool_gates import find_template_tool_gates
 from ..python.tool_narrowing import find_narrowed_tools
 from ..python.tool_resets import find_tool_resets
 from ..python.tool_variants import find_tool_variants
-from ..python.toolsets import find_class_tool_changes, find_tool_changes
+from ..python.toolsets import find_tool_changes
+from ..python.class_toolsets import find_class_tool_changes
 from ..python.wrapup_steps import find_option_changes
 from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper
 from .base import Rule

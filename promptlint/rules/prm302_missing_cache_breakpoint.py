@@ -7,71 +7,8 @@ from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
 from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
+from ._breakpoint_facts import module_findings
 from .base import Rule
-
-
-#: Facts of a module's code that PRM302 reports where they are written, each with its message.
-_PACKAGE_FACTS = (
-    ("rewritten_marks",
-     "The cache breakpoint a caller put on this block is written again as one of the code's own "
-     "making, not copied: whatever else the caller's breakpoint holds (a `ttl` of one hour) is "
-     "dropped, so the prefix it closes stays cached for the default 5 minutes only and requests "
-     "spaced further apart write it again; copy the caller's `cache_control` as it is"),
-    ("dropped_marks",
-     "This converter rebuilds a text block as a Converse block of its text only and names no "
-     "breakpoint key: a `cache_control` the block carries (Anthropic's format, which this package "
-     "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
-     "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
-     "after the block when it carries a `cache_control`"),
-    ("flattened_marks",
-     "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
-     "on a block of it (this module or its package handles breakpoints) is dropped, and no breakpoint can close the "
-     "system prompt, the static part most worth caching, so requests that share it read none of it "
-     "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
-     "where the target takes a list"),
-    ("beta_gates",
-     "This breakpoint is set only when the request's headers name the prompt-caching beta, which "
-     "prompt caching has not needed since it became generally available: callers that follow the "
-     "current documentation send no such header and get no breakpoint here, so what it would close "
-     "is sent uncached on every request (unless another breakpoint covers it); set it without "
-     "the header test"),
-    ("head_unmarks",
-     "This loop deletes the cache breakpoints of every message past the newest ones, and the "
-     "first message (the system prompt), marked by the same function, is one of them: once the "
-     "conversation is long enough the system prompt and tools lose their own breakpoint, and "
-     "requests that share only them (another conversation, a branch) no longer read them"),
-    ("caching_off",
-     "Prompt caching is off by default here: Claude (through any provider) caches nothing without a "
-     "breakpoint, so every request sent with the default pays the full input price for the same "
-     "tools, system prompt and conversation each time; turn it on by default"),
-    ("uncached_models",
-     "This Claude chat model sends a cache breakpoint only where a message's content block carries "
-     "a `cache_control`, and no file of the package names one, while the package runs tool-calling "
-     "agents: every step of an agent on this model re-sends the tool definitions, the system prompt "
-     "and the growing conversation, and Anthropic caches nothing without a breakpoint, so each step "
-     "pays the full input price for all of it again; mark the end of the system prompt (a content "
-     "block with `cache_control`) and the newest message"),
-    ("uncached_chats",
-     "This chat model runs on Anthropic (a Claude model, or a provider setting the module expects to be "
-     "\"anthropic\"), and the module's prompt template replays the conversation with no cache breakpoint, and no "
-     "file of the package names one: on Claude each turn re-sends the "
-     "system prompt and the growing conversation, and Anthropic caches nothing without a breakpoint, so each "
-     "turn pays the full input price for all of it again (its size is not known here); mark the end of the "
-     "system prompt and the newest message with `cache_control`"),
-    ("runtime_models",
-     "This chat model's provider is chosen at run time, and the package names Claude models among "
-     "those it runs (a Claude model in its configuration or code), while no file of the package names a "
-     "cache breakpoint: when it runs on Claude, every step of an agent (or every turn of the conversation "
-     "its template replays) re-sends the tool definitions, the system prompt and the growing conversation, "
-     "and Anthropic caches nothing without a breakpoint, so each pays the full input price again (other "
-     "providers may cache automatically); mark the end of the system prompt and the newest message with "
-     "`cache_control` when the model is Claude"),
-    ("explicit_modes",
-     "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
-     "and no file of the package sets one: nothing of these requests is cached, so every request "
-     "pays the full input price for its whole prompt; drop the explicit mode (implicit caching) "
-     "or mark the end of the static prefix"),
-)
 
 
 #: Where no breakpoint is written, for an adapter in a package whose other modules mark only the
@@ -291,49 +228,8 @@ class MissingCacheBreakpointRule(Rule):
         branch without one, and at an explicit cache mode in a package with no breakpoint key
         (facts of `python/gated_markers.py`), and at a text block a converter rebuilds as a Converse
         block without the breakpoint it may carry (`python/dropped_marks.py`)."""
-        for gate in module.facts.get("model_gates", ()):
-            if gate.marked_when:
-                message = (f"Cache breakpoints are set only when the model name matches `{gate.name}`: every other "
-                           "Claude model sent from here gets none, and Anthropic caches nothing without one, so "
-                           "those requests pay the full input price for the same prefix each time; test for any "
-                           "Claude model (or the provider) instead")
-            else:
-                message = (f"Cache breakpoints are left out when the model name matches `{gate.name}`: those Claude "
-                           "requests carry none, and Claude caches nothing without one (on Bedrock too), so they pay "
-                           "the full input price for the same prefix each time")
-            yield self.diagnostic(message, module.span(gate.test), severity=Severity.INFO)
-        for test, option in module.facts.get("opt_in_gates", ()):
-            message = (f"Cache breakpoints are set here only when `{option}` is on, and it is off by default: "
-                       "requests sent with the default settings carry no breakpoint here, and Claude caches "
-                       "nothing without one (through any provider), so each pays the full input price again for the "
-                       "prefix it would close; turn it on by default")
-            yield self.diagnostic(message, module.span(test), severity=Severity.INFO)
-        for fact, message in _PACKAGE_FACTS:
-            for node in module.facts.get(fact, ()):
-                yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
-        for mark in module.facts.get("kept_marks", ()):
-            if mark.capped is not None:
-                yield self._capped(module, mark)
-        for block, item in module.facts.get("bare_marks", ()):
-            message = (f"When `{item}` is not a dict (a plain string item), this block is the cache breakpoint "
-                       "alone: the item's text is dropped from the request, and a block with no type and no text "
-                       "is dropped by a formatter or refused by the API, so the breakpoint it was to set is lost "
-                       "too; write a text block for a string (`{\"type\": \"text\", \"text\": ..., "
-                       "\"cache_control\": ...}`)")
-            yield self.diagnostic(message, module.span(block), severity=Severity.INFO)
-
-    def _capped(self, module, mark) -> Diagnostic:
-        """A breakpoint written into the newest message of a kept list until a count of them
-        reaches a limit (`python/kept_marks.py`): a warning when the code keeps the list, info
-        when it is the callers'."""
-        whose = f"{mark.kept} from turn to turn" if mark.kept else "a caller may keep it from turn to turn"
-        message = (f"This statement writes a cache breakpoint into the newest message of `{mark.holder}` ({whose}) "
-                   "and nothing removes the older ones, so once the count of breakpoints reaches the limit this "
-                   "test stops marking: from then on the newest turns get no breakpoint, and every request "
-                   "processes the conversation after the last marked turn uncached, more of it each turn; remove "
-                   "the older breakpoints before marking the newest message")
-        return self.diagnostic(message, module.span(mark.node), severity=None if mark.kept else Severity.INFO,
-                               related=[Related(module.span(mark.capped), "the count that stops marking")])
+        for message, span, keywords in module_findings(module):
+            yield self.diagnostic(message, span, **keywords)
 
     def _unknown_size(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """The info findings of a request with no breakpoint whose repeated text is of a size not

@@ -479,9 +479,9 @@ def test_a_conversation_cut_and_written_to_storage_is_reported_where_it_is_cut(t
 
 def test_a_slice_from_a_clamped_or_shifted_length_keeps_the_newest_items():
     import ast
-    from promptlint.python.flow.windows import _slides
+    from promptlint.python.flow.windows import slides
     lower = lambda src: ast.parse(f"xs[{src}:]").body[0].value.slice.lower
-    assert [_slides(lower(s)) for s in ("1 + max(0, len(xs) - k)", "max(0, len(xs) - k)", "len(xs) - k + 1",
+    assert [slides(lower(s)) for s in ("1 + max(0, len(xs) - k)", "max(0, len(xs) - k)", "len(xs) - k + 1",
                                         "max(1, 2)", "1 + k", "max(0, len(xs) - k, 3)")] == \
         [True, True, True, False, False, False]
 
@@ -674,7 +674,7 @@ def test_a_cut_that_is_no_walk_has_no_stop(tmp_path):
 
 def test_a_negative_count_times_a_positive_one_keeps_the_newest_items():
     import ast
-    from promptlint.python.flow.windows import _slides
+    from promptlint.python.flow.windows import slides
     lower = lambda src: ast.parse(f"xs[{src}:]").body[0].value.slice.lower
-    assert [_slides(lower(s)) for s in ("-2 * self.turns", "self.turns * -2", "-self.turns * 2", "2 * self.turns",
+    assert [slides(lower(s)) for s in ("-2 * self.turns", "self.turns * -2", "-self.turns * 2", "2 * self.turns",
                                         "-2 * -k", "-2 * 0")] == [True, True, True, False, False, False]

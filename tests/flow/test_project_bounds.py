@@ -11,9 +11,10 @@ import pytest
 from analysis_support import code, evaluator, parts, sent, write
 from promptlint.cache import Result, is_plain
 from promptlint.model import Report
-from promptlint.python import tree
+from promptlint.python import tree, tree_search
 from promptlint.python.sites import find_layouts
-from promptlint.python.tree import Project, search_root
+from promptlint.python.tree import Project
+from promptlint.python.tree_search import search_root
 
 CHAT = '''
 from openai import OpenAI
@@ -160,7 +161,7 @@ def test_the_package_index_used_last_is_kept(tmp_path, monkeypatch):
         return real(cls, root)
 
     monkeypatch.setattr(packages.Package, "scan", classmethod(scan))
-    monkeypatch.setattr(tree, "MAX_PACKAGES", 2)
+    monkeypatch.setattr(tree_search, "MAX_PACKAGES", 2)
     for name in "abc":
         write(tmp_path / name, {"m.py": "X = 1\n"})
     project = Project([tmp_path])
@@ -199,12 +200,12 @@ def test_a_package_index_scanned_once_per_run_is_read_back_by_other_workers(tmp_
     write(tmp_path / "src", {"app/__init__.py": "", "app/m.py": "PROMPT = 'x'\n"})
     shared = tmp_path / "shared"
     shared.mkdir()
-    first = tree.shared_scan(tmp_path / "src", shared)
-    again = tree.shared_scan(tmp_path / "src", shared)
+    first = tree_search.shared_scan(tmp_path / "src", shared)
+    again = tree_search.shared_scan(tmp_path / "src", shared)
     assert scans == ["src"]
     assert again.names == first.names and again.snapshot == first.snapshot and again.files == first.files
     for written in shared.iterdir():
         written.write_bytes(b"not a pickle")
-    tree.shared_scan(tmp_path / "src", shared)
+    tree_search.shared_scan(tmp_path / "src", shared)
     assert scans == ["src", "src"]
-    assert tree.shared_scan(tmp_path / "src", None).names == first.names and scans == ["src"] * 3
+    assert tree_search.shared_scan(tmp_path / "src", None).names == first.names and scans == ["src"] * 3

@@ -113,7 +113,7 @@ def test_word_places_are_the_whole_word_matches_of_the_pattern():
 
 
 def test_a_function_without_yield_in_its_text_is_no_generator(tmp_path):
-    from promptlint.python.flow.scopes import is_generator
+    from promptlint.python.flow.binding_syntax import is_generator
     path = tmp_path / "gen.py"
     source = ("def plain(xs):\n    return [x for x in xs]\n\n"
               "def outer():\n    def inner():\n        yield 1\n    return inner\n\n"

@@ -1,4 +1,4 @@
-"""The shape of the list a name is bound to, told from the kinds of its bindings (`scopes.Thunk`)
+"""The shape of the list a name is bound to, told from the kinds of its bindings (`frames.Thunk`)
 without forcing them: what a prompt candidate can be is known before its value (and every item
 of it) is read.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from .scopes import Thunk
+from .frames import Thunk
 
 _GROWS = ("append", "extend", "insert")
 _DEPTH = 12  # bindings followed back (branches, sorts) before the shape is called unknown

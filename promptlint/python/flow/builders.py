@@ -21,7 +21,7 @@ from typing import NamedTuple
 from ...model import Kind, Segment, Span, Volatility, replace
 from .budget import MAX_DEPTH
 from .builder_facts import builder_of
-from .scopes import Frame, Thunk
+from .frames import Frame, Thunk
 from .text import reenter
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Text, Value
 

@@ -22,7 +22,7 @@ from ..walk import children
 from .open_classes import built_unseen
 from .per_call import per_element
 from .relays import RELAY_NAMES, relayed
-from .scopes import Frame
+from .frames import Frame
 from .values import ClassRef
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown

@@ -18,7 +18,8 @@ from __future__ import annotations
 import ast
 
 from ..walk import block_statements, child_nodes
-from .scopes import END, Frame
+from .scopes import END
+from .frames import Frame
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -113,7 +114,7 @@ def captured_default(evaluator, module, func, default):
     found = enclosing(module, func)
     if found is None:
         return None
-    from .scopes import Thunk
+    from .frames import Thunk
     outer, cls = found
     frame = evaluator.unbound_frame(module, outer, cls)
     th = evaluator.env_at(frame, func).get(default.id)

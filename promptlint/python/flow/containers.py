@@ -13,15 +13,18 @@ from .paths import PathsMixin
 from .hashing import seed_free_set
 from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
-from .scopes import Thunk, enumerated, target_names
+from .scopes import enumerated
+from .frames import Thunk
+from .binding_syntax import target_names
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin
 from .fitted_starts import fitted_start
 from ..walk import subtree
 from .variants import MAX_VARIANTS, dict_variants, merged_dict, one_dict
-from .windows import (MESSAGE_OF, WindowsMixin, _flattens, _history, _selects, _short_of_end, _slides, message_of_item,
-                      renders_each, takes_newest, window_of, one_for_one, _named_conversation)
+from .windows import (MESSAGE_OF, WindowsMixin, history_segment, named_conversation, short_of_end, slides, takes_newest,
+                      window_of)
+from .item_maps import flattens, selects_items, message_of_item, renders_each, one_for_one
 
 
 class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
@@ -129,13 +132,13 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             cut = self._unordered_slice(base, node, frame)
             if cut is not None:
                 return cut
-        conversation = _history(base)
+        conversation = history_segment(base)
         if conversation is None and not isinstance(node.slice, ast.Slice) and isinstance(base, Alt) and base.options \
-                and all(_history(o) is not None for o in base.options):
+                and all(history_segment(o) is not None for o in base.options):
             # `messages[0]` of the conversation each caller hands in (one per caller): an item of it
-            conversation = _history(base.options[0])
-        if conversation is None and isinstance(node.slice, ast.Slice) and takes_newest(node) | _slides(node.slice.lower):
-            conversation = _named_conversation(base)  # `inputs["messages"][-10:]`: named as the conversation
+            conversation = history_segment(base.options[0])
+        if conversation is None and isinstance(node.slice, ast.Slice) and takes_newest(node) | slides(node.slice.lower):
+            conversation = named_conversation(base)  # `inputs["messages"][-10:]`: named as the conversation
             base = Text([conversation]) if conversation is not None else base
         if conversation is None and isinstance(node.slice, ast.Slice):
             pieces = self._pieces_cut(base, node, frame)
@@ -150,9 +153,9 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 return stored
         if conversation is not None and isinstance(node.slice, ast.Slice):
             walked = self.walked_window(node, frame, env)  # `xs[max(0, i - w + 1):i + 1]` as `i` walks xs
-            if _short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
+            if short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])
-            if walked or _slides(self.slice_start(node, frame, env)) or takes_newest(node) \
+            if walked or slides(self.slice_start(node, frame, env)) or takes_newest(node) \
                     or fitted_start(self, node, frame, env):  # its newest messages: a window that moves every turn
                 return self.windowed(base, node, frame)
             return base  # a part of the conversation is still the replayed conversation
@@ -279,7 +282,7 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 mapped = self.mapped_comprehension(node, frame, inner_env, it)
                 if mapped is not None:
                     return mapped
-                if _kept_or_rebuilt(node, comp) and _history(it) is not None:
+                if _kept_or_rebuilt(node, comp) and history_segment(it) is not None:
                     # `[Msg(role=m["role"], content=m["content"]) if m["role"] == "assistant" else m
                     # for m in messages]`: each message kept, or rebuilt from its own fields
                     return it
@@ -287,13 +290,13 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                     # `[{"role": m["role"], "content": m["content"]} for m in history[-3:]]`: each
                     # message of a cut conversation rebuilt from its own fields: a list of the cut
                     return Seq([Spread(it, m.span(comp.iter), m.code(comp.iter))], span, repeated=True, node=node)
-                if _flattens(node) and _history(it) is not None:
+                if flattens(node) and history_segment(it) is not None:
                     # `[m for run in kept_runs for m in run]`: the conversation grouped in runs, flat again
                     return it
-                if renders_each(node, comp) and (held := _history(Text(self.text_of(it, frame)))) is not None:
+                if renders_each(node, comp) and (held := history_segment(Text(self.text_of(it, frame)))) is not None:
                     # `[str(m) for m in messages]`: each message written as text (joined: the history)
                     return Seq([Text([held])], span, repeated=True, node=node)
-                if _selects(node, comp) and _history(it) is not None:
+                if selects_items(node, comp) and history_segment(it) is not None:
                     # `[m for m in messages if m.role != "system"]`: messages of the conversation;
                     # `[m for m in log if id(m) in kept]`: those a cut of it kept, where `kept` is made of one
                     return self._kept_by(comp, frame, inner_env) or it

@@ -29,8 +29,10 @@ from .variants import list_variants
 from .keyed import holds_order, sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
+from .params import ParamsMixin
 from .operators import OperatorsMixin
-from .scopes import END, Frame, ScopesMixin, Thunk
+from .scopes import END, ScopesMixin
+from .frames import Frame, Thunk
 from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow
@@ -41,7 +43,7 @@ from .windows import TAKEN
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
 
 
-class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ContainersMixin, MapsMixin, OperatorsMixin):
+class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, ContainersMixin, MapsMixin, OperatorsMixin):
     """Evaluates `ast` expressions to Values; one per run, sharing the Project's module cache.
 
     `template_hook(evaluator, base, node, args, kwargs, frame, env)` renders a template object's

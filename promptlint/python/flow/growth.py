@@ -10,7 +10,7 @@ import ast
 from ...model import Kind, Segment, Volatility, replace
 from .configured import all_configured
 from .fields import field_added
-from .scopes import Thunk
+from .frames import Thunk
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
 from .variants import dict_union, dict_variants, flat_options, list_variants, one_dict
 

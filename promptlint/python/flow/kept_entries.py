@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from .scopes import Thunk
+from .frames import Thunk
 from .values import Alt, Mapping, static
 
 #: The most entries a rebuilt dict is read for entry by entry (a request's options).

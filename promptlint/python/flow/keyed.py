@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from ...model import replace
 
-from .scopes import Thunk
+from .frames import Thunk
 from ...model import Kind, Volatility
 from .values import Alt, Mapping, Seq, Spread, Text, Value, dynamic, held_order
 

@@ -10,9 +10,10 @@ import ast
 
 from .variants import list_variants
 from .kept_entries import KeptEntriesMixin
-from .scopes import Thunk
+from .frames import Thunk
 from .values import Alt, Seq, Spread, Text, Value
-from .windows import converts_item, window_of
+from .windows import window_of
+from .item_maps import converts_item
 
 MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix

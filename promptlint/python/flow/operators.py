@@ -9,7 +9,7 @@ import ast
 from ...model import Kind, Segment, Volatility
 from .configured import MARK, configured_test
 from .variants import MAX_VARIANTS, dict_union, variants_with_list
-from .scopes import Frame
+from .frames import Frame
 from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic
 from ..walk import node_key
 

@@ -76,7 +76,7 @@ def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
     placeholder reads no loop key of such a dict, or no text of it is read (a template not read:
     `replaced` puts the values after it)."""
     import ast
-    from .scopes import Thunk
+    from .frames import Thunk
     if not env or not args:  # (no local bindings: a module-level text, or a function read without a frame)
         return None
     key_th = next((env.get(n.id) for n in ast.walk(args[0]) if isinstance(n, ast.Name)

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import ast
 import bisect
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-from ..markers import copies_item_marker, marks_last_only, sets_cache_marker
+from ..markers import sets_cache_marker
+from ..item_markers import copies_item_marker, marks_last_only
 from .fields import bound_fields, field_written
+from .binding_syntax import fallback_name, is_generator, params_of, target_names, target_position, walrus_targets
 from .builder_facts import receiver
+from .frames import Frame, Thunk
 from .handed import rebind_handed
 from .loop_shapes import enumerated, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
@@ -25,7 +27,7 @@ from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, fr
 from .newest_iters import newest_by_method
 from .keyed_targets import keyed, keyed_list, merged_item, path_binding
 from .readings import reading
-from ..walk import child_nodes, children, subtree
+from ..walk import subtree
 from .rewrites import env_resolver, older_apart
 from .roles import ensures_system_first, guard_role, role_test
 from .values import ClassRef, Func, Seq, Value, dynamic
@@ -36,63 +38,6 @@ SHUFFLES = frozenset({"random.shuffle", "numpy.random.shuffle"})
 END = 10 ** 9
 #: The binding of what a generator function has yielded so far (a name no code can use).
 YIELDED = "<yielded>"
-
-
-@dataclass(eq=False)
-class Thunk:
-    """A lazily evaluated binding. `kind` is expr | aug | append | extend | insert | iter | alt |
-    param | unpack | value | default | shuffle | global (the module-level binding of `name`) |
-    bound (`prev`, a binding of the frame `value`) |
-    window (the oldest messages of the list named `name` dropped in a loop; `value` the test where
-    a newest-first walk stops at its bound, or None) | apart (the items a
-    loop added to `prev` rendered one way among the newest, another older: `node` from
-    `rewrites.older_apart`) | setitem (key `name`
-    of the dict `prev` set to `node`; `value` the slice that drops its oldest items in a loop that
-    runs until a size fits, `d[key] = xs[2:]`, or None) | map (a loop that appends one element per item: `value` the
-    append, `env` the bindings before the loop) | keygrow (a list of the dict `prev` grown by a key
-    not known in the loop `loop`: `groups[k].append(x)`). `env` is the bindings visible where it was made;
-    `prev` the binding it grows (aug, append...); `loop` the enclosing `for` (iterable node, env,
-    outer loop) or None. Also setpath: `prev` with its item at the keys `value` set (`name` aug: added to)."""
-
-    kind: str  # (also: sort, the list `name` sorted in place; setkey, an item set by a key not known;
-    # called, `prev` after the statement's method calls `node` on it: builders.applied)
-    node: Any = None
-    env: dict | None = None
-    prev: "Thunk | None" = None
-    options: list = field(default_factory=list)
-    repeated: bool = False
-    name: str = ""
-    value: Any = None
-    loop: Any = None
-    cache: Any = None
-    shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
-    fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
-    index: int | None = None  # an iter: the name's place in a flat tuple target (`for k, v in d.items()`)
-    at: Any = None  # a setitem of a breakpoint: the target assigned (`d["cache_control"]`), the key's place
-
-
-@dataclass(eq=False)
-class Frame:
-    """Where an expression is evaluated: a module, an optional function (with its class) and the
-    values bound to its parameters by the caller. `depth` counts the calls followed to get here."""
-
-    module: Any
-    func: ast.FunctionDef | ast.AsyncFunctionDef | None = None
-    cls: ast.ClassDef | None = None
-    bindings: dict = field(default_factory=dict)
-    self_value: Value | None = None
-    depth: int = 0
-    module_level: bool = False
-    snapshots: dict | None = None
-    rows: list | None = None
-    returns: list = field(default_factory=list)
-    param_names: set | None = None
-    replay: bool = False
-    markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
-    fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
-    hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
-    values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)
-    shared: dict = field(default_factory=dict)  # readings several bindings ask for (_order_in, _branch_test)
 
 
 def _shared(kind: str, **fields) -> Thunk:
@@ -123,25 +68,6 @@ def _dict_binding(th: Thunk, depth: int = 0) -> bool:
     return name in _DICT_CALLS
 
 
-def _position(target: ast.AST, i: int) -> int | None:
-    """The place of the `i`-th name of a loop target made of plain names only (`k, v`), or None."""
-    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
-        return i
-    return None
-
-
-def target_names(target: ast.AST) -> list[str]:
-    """The names bound by an assignment or loop target (`a`, `a, (b, c)`)."""
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, (ast.Tuple, ast.List)):
-        out: list[str] = []
-        for el in target.elts:
-            out.extend(target_names(el.value if isinstance(el, ast.Starred) else el))
-        return out
-    return []
-
-
 def _narrowed(test: ast.expr, env: dict, found=None) -> dict | None:
     """The loop variable of `if m.role == "system":` bound, in that branch, to the messages of that
     role (roles.py): {name: Thunk} or None. `found`: the (name, role) a guard clause gives."""
@@ -152,56 +78,6 @@ def _narrowed(test: ast.expr, env: dict, found=None) -> dict | None:
     return {found[0]: replace(th, value=found[1], cache=None)}
 
 
-def _walrus(test: ast.expr) -> list:
-    """The assignment expressions of a test (`x := value`) that bind a name in the function (not
-    those inside a lambda or a comprehension), in order."""
-    out, todo = [], [test]
-    while todo:
-        n = todo.pop(0)
-        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
-            out.append(n)
-        if not isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            todo.extend(child_nodes(n))
-    return out
-
-
-def fallback_name(test: ast.expr) -> str | None:
-    """The name `x` a test asks is missing (`x is None`, `x == None`, `not x`, `x is None or not x`),
-    else None."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
-        return test.operand.id
-    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and len(test.ops) == 1
-            and isinstance(test.ops[0], (ast.Is, ast.Eq)) and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None):
-        return test.left.id
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        names = {fallback_name(v) for v in test.values}
-        return names.pop() if len(names) == 1 else None
-    return None
-
-
-def is_generator(func, module=None) -> bool:
-    """True when `func`'s own body holds a `yield` statement (not one of a nested function,
-    class or lambda); computed once per function node. With the `module` that holds it, a
-    function whose source text has no `yield` is none without walking its body (most are not
-    generators: the walks cost 3.6 of 164 profiled seconds on the corpus)."""
-    known = getattr(func, "_promptlint_generator", None)
-    if known is None and getattr(module, "source", None) is not None:
-        a, b = module.offsets(func)
-        if module.source.find("yield", a, b) == -1:
-            known = func._promptlint_generator = False
-    if known is None:
-        known, todo = False, list(func.body)
-        while todo and not known:
-            node = todo.pop()
-            if isinstance(node, (ast.Yield, ast.YieldFrom)):
-                known = True
-            elif not isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
-                todo.extend(children(node))
-        func._promptlint_generator = known
-    return known
-
-
 def _as_growth(expr: ast.Yield | ast.YieldFrom) -> ast.Call:
     """`yield v` as the call `<yielded>.append(v)` reads it (`yield from xs`: `.extend(xs)`), made
     once per node at its place."""
@@ -210,19 +86,6 @@ def _as_growth(expr: ast.Yield | ast.YieldFrom) -> ast.Call:
         call = ast.copy_location(ast.Call(func=ast.Name(YIELDED, ast.Load()), args=[expr.value], keywords=[]), expr)
         expr._promptlint_growth = call
     return call
-
-
-def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
-    """Every parameter of a function, in order (positional-only, regular, *args, keyword-only,
-    **kwargs)."""
-    a = func.args
-    out = [*a.posonlyargs, *a.args]
-    if a.vararg is not None:
-        out.append(a.vararg)
-    out.extend(a.kwonlyargs)
-    if a.kwarg is not None:
-        out.append(a.kwarg)
-    return out
 
 
 _TRY = (ast.Try,) + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
@@ -283,7 +146,7 @@ class ScopesMixin:
         for stmt in stmts:
             self._snap(frame, stmt, env)
             if isinstance(stmt, (ast.If, ast.While)) and frame.module.mentions(":="):
-                for named in _walrus(stmt.test):  # `if system := (self.instruction or default):`
+                for named in walrus_targets(stmt.test):  # `if system := (self.instruction or default):`
                     env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
             if isinstance(stmt, ast.If) and ensures_system_first(stmt):
                 self._interp(frame, stmt.body, env, loop)  # the list starts with a system message either way
@@ -348,7 +211,7 @@ class ScopesMixin:
                                    else _shared("iter", node=counted, env=dict(env), name=name, prev=source))
                 else:
                     inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
-                                          index=_position(stmt.target, i), prev=source)
+                                          index=target_position(stmt.target, i), prev=source)
             fitting = runs_until_it_fits(stmt)
             frame.fitting += fitting
             try:

@@ -1,16 +1,15 @@
 """Cut conversations (PRM105): a conversation cut to its newest messages by a slice, a loop or a
 call (`windowed`: the history segment marked with where it is cut), joined pieces of it sliced
 again, the messages a selection keeps by membership in what a cut kept; a slice that ends short
-of the newest messages (`_short_of_end`: `history[:cut]`) is the older part, marked `older`."""
+of the newest messages (`short_of_end`: `history[:cut]`) is the older part, marked `older`."""
 from __future__ import annotations
 
 import ast
-import re
-from ...model import replace
 
 from ... import classify
-from ...model import Kind, Segment, Volatility
+from ...model import Kind, Segment, Volatility, replace
 from .fitted_starts import fitted_start
+from .store_reads import reads_conversation, reads_stored_messages
 from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, dynamic
 from ..walk import subtree
 
@@ -44,11 +43,11 @@ class WindowsMixin:
         """A slice of conversation pieces joined (`(head + tail)[:n]`; in each list a condition
         made): still the conversation, cut again when the slice keeps the newest; None for any
         other base."""
-        if isinstance(base, Alt) and any(_history(o) or _pieces(o) for o in base.options):
+        if isinstance(base, Alt) and any(history_segment(o) or _pieces(o) for o in base.options):
             return Alt([self._pieces_cut(o, node, frame) or o for o in base.options], base.span)
-        if not (_pieces(base) or _history(base) and isinstance(base, Text)):
+        if not (_pieces(base) or history_segment(base) and isinstance(base, Text)):
             return None
-        if not (_slides(node.slice.lower) or fitted_start(self, node, frame, None)):
+        if not (slides(node.slice.lower) or fitted_start(self, node, frame, None)):
             return base
         segs = self.text_of(base, frame)
         return self.windowed(Text([next((s for s in reversed(segs) if s.kind is Kind.HISTORY), segs[-1])]),
@@ -99,7 +98,7 @@ class WindowsMixin:
         `role`) or is made of the conversation's own messages, regrouped (`runs.append((history[i],
         history[i + 1]))` in a loop over it: its newest runs are its newest messages); None for any
         other slice or list."""
-        if not (_slides(lower if lower is not None else node.slice.lower) or takes_newest(node)):
+        if not (slides(lower if lower is not None else node.slice.lower) or takes_newest(node)):
             return None
         target = node.value
         name = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
@@ -127,7 +126,7 @@ class WindowsMixin:
         (`_grown_cut` judges those), and for a count its caller leaves at a default of none
         (`limit=None`, `0`: the slice runs only when a caller asks for it)."""
         lower = lower if lower is not None else node.slice.lower
-        if not (_slides(lower) or takes_newest(node)):
+        if not (slides(lower) or takes_newest(node)):
             return None
         count = lower.operand if isinstance(lower, ast.UnaryOp) else None
         if count is not None and not isinstance(count, ast.Constant) \
@@ -170,7 +169,7 @@ class WindowsMixin:
     def _windowed(value, node, frame, name: str, stop, _done: dict) -> Value:
         m = frame.module
         at = m.span(stop) if stop is not None else None
-        conversation = _history(value) or _named_conversation(value, name)
+        conversation = history_segment(value) or named_conversation(value, name)
         if conversation is not None and conversation.window is not None:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
@@ -189,7 +188,7 @@ class WindowsMixin:
         return value
 
 
-def _slides(lower) -> bool:
+def slides(lower) -> bool:
     """True for the lower bound of a slice that keeps the newest items of a growing list: negative
     but not -1 (`[-10:]`, `[-self.window:]`, a negative count times a positive one: `[-2 * self.turns:]`) or
     counted from its length (`[len(h) - k:]`), also clamped at a
@@ -197,13 +196,13 @@ def _slides(lower) -> bool:
     (`[1 + max(0, len(h) - k):]`, `[len(h) - k + 1:]`)."""
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add):
         if isinstance(lower.left, ast.Constant) and isinstance(lower.left.value, int):
-            return _slides(lower.right)
+            return slides(lower.right)
         if isinstance(lower.right, ast.Constant) and isinstance(lower.right.value, int):
-            return _slides(lower.left)
+            return slides(lower.left)
     if isinstance(lower, ast.Call) and isinstance(lower.func, ast.Name) and lower.func.id == "max" \
             and len(lower.args) == 2 and not lower.keywords:
         consts = [a for a in lower.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        return len(consts) == 1 and _slides(next(a for a in lower.args if a is not consts[0]))
+        return len(consts) == 1 and slides(next(a for a in lower.args if a is not consts[0]))
     if isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
         # (`[-1:]` keeps the newest item alone: no older message is sent again, no window)
         return not (isinstance(lower.operand, ast.Constant) and lower.operand.value in (0, 1))
@@ -244,7 +243,7 @@ def takes_newest(node: ast.Subscript) -> bool:
             and step.operand.value == 1 and base.slice.lower is None and base.slice.upper is None)
 
 
-def _short_of_end(upper) -> bool:
+def short_of_end(upper) -> bool:
     """True for the upper bound of a slice that leaves out the newest items of a list: any bound
     written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
     if upper is None or isinstance(upper, ast.Constant) and upper.value is None:
@@ -256,87 +255,19 @@ def window_of(value) -> Segment | None:
     """The cut conversation segment of a value (of one of its options), or None."""
     if isinstance(value, Alt):
         return next((w for o in value.options if (w := window_of(o)) is not None), None)
-    seg = _history(value)
+    seg = history_segment(value)
     return seg if seg is not None and seg.window is not None else None
-
-
-def _selects(node, comp) -> bool:
-    """True for a list comprehension that keeps items as they are (`[m for m in xs if ...]`), or a
-    shallow copy of each (`[dict(m) for m in xs]`, `m.copy()`, `copy.copy(m)`, `{**m}`): the same messages."""
-    return (isinstance(node, ast.ListComp) and len(node.generators) == 1 and isinstance(comp.target, ast.Name)
-            and _copy_of(node.elt, comp.target.id))
-
-
-def _copy_of(elt, item: str) -> bool:
-    """True for the item itself or a shallow copy of it."""
-    if isinstance(elt, ast.Name):
-        return elt.id == item
-    if isinstance(elt, ast.Dict):  # `{**m}`
-        return len(elt.keys) == 1 and elt.keys[0] is None and _copy_of(elt.values[0], item) \
-            and isinstance(elt.values[0], ast.Name)
-    if not isinstance(elt, ast.Call) or elt.keywords:
-        return False
-    f = elt.func
-    if isinstance(f, ast.Attribute) and f.attr == "copy" and not elt.args:  # `m.copy()`
-        return isinstance(f.value, ast.Name) and f.value.id == item
-    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-    return name in ("dict", "copy") and len(elt.args) == 1 and isinstance(elt.args[0], ast.Name) \
-        and elt.args[0].id == item
-
-
-def message_of_item(node, comp) -> bool:
-    """True for a list comprehension of one plain `for` (no filter) whose element is a message
-    made of the item alone: a dict display with a `role` key whose values read only the item
-    (`m["content"]`, `m.get("role", "user")`, `m.content`, constants)."""
-    elt = getattr(node, "elt", None)
-    if not (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
-            and isinstance(comp.target, ast.Name) and isinstance(elt, ast.Dict)):
-        return False
-    keys = [k.value for k in elt.keys if isinstance(k, ast.Constant)]
-    if "role" not in keys or None in elt.keys:
-        return False
-    item = comp.target.id
-    for sub in subtree(elt):
-        if isinstance(sub, ast.Name) and sub.id != item:
-            return False
-        if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Attribute) and sub.func.attr == "get"
-                                              and isinstance(sub.func.value, ast.Name) and sub.func.value.id == item):
-            return False
-    return True
-
-
-def converts_item(elt, item: str) -> bool:
-    """True for a call that makes one value of the item alone (`convert(r)`, `self.conv.from_row(r)`,
-    `Message(**r)`, keywords of constants only): a message of a list converted one for one keeps
-    its place, so a cut list converted so is the same cut."""
-    if not isinstance(elt, ast.Call) or len(elt.args) + sum(k.arg is None for k in elt.keywords) != 1:
-        return False
-    arg = elt.args[0] if elt.args else next(k.value for k in elt.keywords if k.arg is None)
-    return (isinstance(arg, ast.Name) and arg.id == item
-            and all(k.arg is None or isinstance(k.value, ast.Constant) for k in elt.keywords)
-            and not any(isinstance(n, ast.Name) and n.id == item for n in subtree(elt.func)))
-
-
-def _flattens(node) -> bool:
-    """True for a list comprehension that flattens a list of groups, item by item as they are
-    (`[m for run in runs for m in run]`, no filter)."""
-    if not isinstance(node, (ast.ListComp, ast.GeneratorExp)) or len(node.generators) != 2:
-        return False
-    outer, inner = node.generators
-    return (isinstance(outer.target, ast.Name) and isinstance(inner.iter, ast.Name) and inner.iter.id == outer.target.id
-            and isinstance(inner.target, ast.Name) and isinstance(node.elt, ast.Name)
-            and node.elt.id == inner.target.id and not outer.ifs and not inner.ifs)
 
 
 def _pieces(value) -> bool:
     """True for the concatenation of several pieces of a conversation (`head + tail`), or a list
     holding such pieces (`result.insert(k, messages[i])` after it)."""
     if isinstance(value, Seq) and not value.repeated:
-        return any(isinstance(i, Spread) and (_history(i.value) or _pieces(i.value)) for i in value.items)
+        return any(isinstance(i, Spread) and (history_segment(i.value) or _pieces(i.value)) for i in value.items)
     return isinstance(value, Text) and len(value.segs) > 1 and all(s.kind is Kind.HISTORY for s in value.segs)
 
 
-def _named_conversation(value, name: str = "") -> Segment | None:
+def named_conversation(value, name: str = "") -> Segment | None:
     """The segment of a value we cannot read that is named as the conversation
     (`agent.messages` of an object of a class not found, `state["chat_history"]`), or kept under
     such a name where it is cut (`name`: the key of
@@ -404,122 +335,11 @@ def _whole_item(expr: str) -> bool:
     return isinstance(node, ast.Name)
 
 
-def _history(value) -> Segment | None:
+def history_segment(value) -> Segment | None:
     """The segment of a value that is the replayed conversation (one history segment), or None."""
     if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
         return value.segs[0]
     return None
-
-
-_RENDERERS = {"str", "repr", "format"}  # builtins that write a value as text
-
-
-def renders_each(node, comp) -> bool:
-    """True for a comprehension of one plain `for` (no filter) whose element is text made from the
-    item alone: `str(m)`, `f"{m.role}: {m.content}"`, `m.content`, `m["content"]`, or their
-    concatenation. Over the conversation it is the conversation written one message per element
-    (joined, the history as text), not data taken from it. Other names than the item (a lookup, a
-    counter, a function of the tree that could fetch data), calls other than `str` / `repr` /
-    `format`, and an element that is no text (a message rebuilt as a dict, `m.to_dict()`) make it
-    something else."""
-    elt = getattr(node, "elt", None)
-    if elt is None or comp.ifs or not isinstance(comp.target, ast.Name) or not _text_of_item(elt):
-        return False
-    item = comp.target.id
-    for sub in subtree(elt):
-        if isinstance(sub, ast.Name) and sub.id != item and not (sub.id in _RENDERERS and _called(elt, sub)):
-            return False
-        if isinstance(sub, ast.Call) and not (isinstance(sub.func, ast.Name) and sub.func.id in _RENDERERS):
-            return False
-        if isinstance(sub, (ast.Lambda, ast.NamedExpr, ast.Await)) or isinstance(sub, ast.Subscript) and not _keyed(sub):
-            return False
-    return True
-
-
-def _text_of_item(elt) -> bool:
-    """True for an element written as text: an f-string, `str(...)` / `repr(...)` / `format(...)`,
-    a field (`m.content`, `m["content"]`), or text joined with `+`."""
-    if isinstance(elt, ast.BinOp) and isinstance(elt.op, ast.Add):
-        return _text_of_item(elt.left) and _text_of_item(elt.right)
-    if isinstance(elt, ast.Call):
-        return isinstance(elt.func, ast.Name) and elt.func.id in _RENDERERS
-    return isinstance(elt, (ast.JoinedStr, ast.Attribute, ast.Constant)) or _keyed(elt)
-
-
-def _called(elt, name: ast.Name) -> bool:
-    """True when `name` is the function of a call in `elt` (`str(m)`), not a value."""
-    return any(isinstance(c, ast.Call) and c.func is name for c in subtree(elt))
-
-
-def _keyed(node) -> bool:
-    """True for a subscript of the item by a string key (`m["content"]`): a field of the message."""
-    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
-
-
-#: Verbs and nouns of a function (or method) named for reading the stored conversation back
-#: (`get_messages`, `load_chat_history`, `fetchRecentTurns`); a trace, a log or events are not it.
-_READ_VERBS = frozenset({"get", "load", "fetch", "read", "retrieve", "query", "list"})
-_READ_NOUNS = frozenset({"messages", "history", "conversation", "turns", "dialog", "dialogue", "transcript", "msgs"})
-_NOT_READ = frozenset({"trace", "traces", "log", "logs", "event", "events", "feedback", "error", "errors", "lessons"})
-
-
-def reads_conversation(name: str) -> bool:
-    """True for a function name that says it reads the conversation back: a read verb and a
-    word of the conversation (`get_messages`, `load_history`, `getChatHistory`), not of a log."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name or "")
-    found = {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
-    return bool(found & _READ_VERBS) and bool(found & _READ_NOUNS) and not found & _NOT_READ
-
-
-#: Words of a class's name that say it keeps a conversation (`RamMemoryStorage`, `ChatHistoryStore`).
-_STORE_NOUNS = frozenset({"memory", "history", "conversation", "chat", "messages", "dialog", "dialogue", "transcript"})
-#: Words of a return annotation that say it is a list of messages (`List[Message]`, `list[ChatTurn]`).
-_MESSAGE_TYPES = frozenset({"message", "messages", "turn", "turns"})
-
-
-def reads_stored_messages(func, cls) -> bool:
-    """True for a method named by a read verb alone (`get`, `load`, `afetch`) of a class that keeps a
-    conversation, by the class's name (`RamMemoryStorage.get`) or by its return annotation
-    (`def get(self, session_id, top_k=10) -> List[Message]` in any class): the generic read method of a
-    message store, which reads the stored conversation back. Names are the evidence (the rule reports
-    it as info where it is cut, with no request linked)."""
-    if cls is None or func is None:
-        return False
-    name = func.name.lower()
-    if name.lstrip("_") not in _READ_VERBS and not (name.startswith("a") and name[1:] in _READ_VERBS):
-        return False
-    if _words(cls.name) & _STORE_NOUNS and not _words(cls.name) & _NOT_READ:
-        return True
-    note = func.returns
-    return note is not None and bool(_words(ast.unparse(note)) & _MESSAGE_TYPES)
-
-
-#: Words of a method's name that say it reads the newest records (`get_recent`, `load_latest`).
-_NEWEST_WORDS = frozenset({"recent", "latest", "last", "newest", "tail"})
-
-
-def reads_newest_stored(func, cls) -> bool:
-    """True for a method named by a read verb and a word of the newest (`get_recent`, `load_latest`)
-    of a class whose name says it keeps a conversation (`MessageHistory.get_recent`): the read of a
-    message store that returns its newest messages. Names are the evidence."""
-    if cls is None or func is None:
-        return False
-    found = _words(func.name)
-    return bool(found & _READ_VERBS) and bool(found & _NEWEST_WORDS) and not found & _NOT_READ \
-        and bool(_words(cls.name) & _STORE_NOUNS) and not _words(cls.name) & _NOT_READ
-
-
-def method_class(stack: list, func):
-    """The class whose method `func` is (the node directly around it in `stack`, a walk's open
-    scopes, outermost first), or None."""
-    at = next((i for i in range(len(stack) - 1, -1, -1) if stack[i] is func), None)
-    return stack[at - 1] if at and isinstance(stack[at - 1], ast.ClassDef) else None
-
-
-def _words(name: str) -> set[str]:
-    """The lower-case words of an identifier or annotation (`RamMemoryStorage` -> ram, memory, storage)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name or "")
-    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
 
 
 def _none_text(value) -> bool:
@@ -560,13 +380,6 @@ def _read_by_call(expr: str) -> bool:
         return False
     f = node.func
     return reads_conversation(f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "")
-
-
-def one_for_one(node, comp) -> bool:
-    """True for a list comprehension of one plain `for` (no filter) whose element converts the item
-    alone (`[convert(r) for r in rows]`: `converts_item`)."""
-    return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
-            and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
 
 
 def items_cut(items) -> Segment | None:

@@ -1,0 +1,166 @@
+"""Builtins called by plain name (`str`, `open`, `sorted`, `list`, `reversed`, `int`, `dict`, `max`,
+`next`, ...): `BUILTINS[name](evaluator, node, name, args, kwargs, frame, env) -> Value`, None from
+a handler: not handled, evaluate as a normal call. What each gives follows the order and
+volatility of its argument (an unordered source sorted, listed or picked from)."""
+from __future__ import annotations
+
+import ast
+
+from ...model import Kind, Volatility, replace
+from .variants import one_dict
+from .values import Alt, ClassRef, Mapping, Obj, Seq, Text, Value, dynamic, most_volatile
+
+
+def _str(ev, node, qual, args, kwargs, frame, env):
+    return ev.eval(args[0], frame, env) if args else None
+
+
+def _open(ev, node, qual, args, kwargs, frame, env):
+    if not args:
+        return None
+    return Obj("file", args=[ev.eval(args[0], frame, env)], span=frame.module.span(node), node=node)
+
+
+def _sorted(ev, node, qual, args, kwargs, frame, env):
+    if not args:
+        return None
+    m = frame.module
+    span = m.span(node)
+    inner = ev.eval(args[0], frame, env)
+    segs = ev.text_of(inner, frame) if isinstance(inner, (Text, Alt)) else []
+    src = most_volatile(segs)
+    if isinstance(inner, Seq):
+        return Seq(inner.items, span, repeated=inner.repeated, node=node, ordered=True)
+    if src is not None and src.kind is Kind.UNORDERED_ITERATION:
+        return Seq([], span, repeated=True, node=node, ordered=True)
+    if src is not None:
+        return ev.derived(inner, node, frame, m.code(node))
+    return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.STABLE, "sorted")
+
+
+def _list(ev, node, qual, args, kwargs, frame, env):
+    """`list(x)` / `tuple(x)`: the value of `x`; of a set not yet iterated anywhere (one
+    unordered segment with no fix place), the same set with this call as the place it was made a
+    list in its hash order (`Segment.listed`: where it is iterated into text later, in a helper
+    this list is handed to, each such call is a place to sort it)."""
+    if not args:
+        return None
+    inner = ev.eval(args[0], frame, env)
+    if isinstance(inner, Text) and len(inner.segs) == 1:
+        seg = inner.segs[0]
+        if seg.kind is Kind.UNORDERED_ITERATION and seg.anchor is None and seg.fix is None \
+                and seg.volatility is not Volatility.PER_REQUEST and not seg.listed:
+            return Text([replace(seg, listed=(frame.module.span(node),))])
+    return inner
+
+
+def _reversed(ev, node, qual, args, kwargs, frame, env):
+    """`reversed(xs)`: a list display's items in the other order; any other value as it was (a
+    conversation walked backwards is still that conversation)."""
+    if not args:
+        return None
+    inner = ev.eval(args[0], frame, env)
+    if isinstance(inner, Seq) and not inner.repeated:
+        return replace(inner, items=inner.items[::-1])
+    return inner
+
+
+def _number(ev, node, qual, args, kwargs, frame, env):
+    """`len(x)`, `int(x)`...: a number that changes as `x` does; of a collection in an unordered
+    order (`len(self.done)` of a `Set[str]`), as its contents do: a count has no order."""
+    m = frame.module
+    inner = ev.eval(args[0], frame, env) if args else None
+    if inner is None:
+        return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE)
+    segs = ev.text_of(inner, frame) if isinstance(inner, (Text, Alt)) else []
+    if any(s.kind is Kind.UNORDERED_ITERATION for s in segs):
+        return dynamic(m.span(node), m.code(node), evidence=f"a count of `{m.code(args[0])}` (its order does not matter)")
+    return ev.derived(inner, node, frame, m.code(node))
+
+
+def _dict(ev, node, qual, args, kwargs, frame, env):
+    """`dict(...)`: of a dict or keywords, their items; of key-value pairs made by iterating an
+    unordered source (`dict((f, {}) for f in fields_set)`), a dict in that source's order."""
+    kw = {k: ev.eval(v, frame, env) for k, v in kwargs.items()}
+    base = ev.eval(args[0], frame, env) if args else None
+    if isinstance(base, Alt) and not kw and base.options and all(isinstance(o, Mapping) for o in base.options):
+        # a copy of one of several dicts (a helper's parameter given another dict by each call)
+        return replace(base, options=[_copied(o, frame.module.span(node), node) for o in base.options])
+    if isinstance(base, Seq) and base.unordered is not None and not base.ordered and not kw:
+        pair = base.items[0] if len(base.items) == 1 else None
+        value = pair.items[1] if isinstance(pair, Seq) and len(pair.items) == 2 else None
+        return Mapping({}, span=frame.module.span(node), node=None, repeated=True, value=value,
+                       unordered=base.unordered)
+    if isinstance(base, Mapping) and base.repeated and not kw:
+        return base  # `dict(results)` of a dict filled in a loop: the same keys, values and order
+    if base is None or isinstance(base, Obj) and base.qualname.startswith("instance:"):
+        items, opened = _fields(ev, base, frame), False
+    else:  # a dict (one of several: every key of any), else data whose keys are not known
+        known = one_dict(base)
+        items, opened = (dict(known.items), known.open or known.repeated) if known is not None else ({}, True)
+    for spread in (k.value for k in node.keywords if k.arg is None):  # `dict(base, **options)`
+        known = one_dict(ev.eval(spread, frame, env))
+        items.update(known.items if known is not None else {})
+        opened = opened or known is None or known.open or known.repeated
+    items.update(kw)
+    return Mapping(items, {}, frame.module.span(node), node, open=opened)
+
+
+def _copied(base: Mapping, span, node) -> Mapping:
+    """`dict(d)` of one dict: a repeated one as it is, else its items in a new dict."""
+    return base if base.repeated else Mapping(dict(base.items), dict(base.key_spans), span, node, open=base.open)
+
+
+def _fields(ev, obj, frame) -> dict:
+    """`dict(model)` of an instance of a class of the tree (a pydantic model iterates its
+    fields): its annotated class-level fields, name -> value (given to the constructor, else the
+    class default); {} for anything else."""
+    if not (isinstance(obj, Obj) and obj.qualname.startswith("instance:") and obj.args
+            and isinstance(obj.args[0], ClassRef)):
+        return {}
+    names: list[str] = []
+    for _module, cls in ev.mro(obj.args[0].module, obj.args[0].node):
+        names.extend(s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                     and s.target.id not in names)
+    out = {}
+    for name in names:
+        value = obj.kwargs.get(name)
+        if value is None:
+            value = ev.attr_of(obj, name, None, frame)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`max(items, key=f)` / `min(...)` and `next(iter(items))` of an unordered value: which item
+    is picked depends on the iteration order (the first of the items with the best key wins:
+    `max(set(exts), key=exts.count)` on a tie; the first item of a set), so the pick varies as
+    the order does. None (the call's ordinary reading) for anything else, and for `max(items)`
+    without a key, which is the same whatever the order."""
+    if len(args) != 1 or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    source = args[0]
+    if qual == "next":
+        if not (isinstance(source, ast.Call) and isinstance(source.func, ast.Name) and source.func.id == "iter"
+                and len(source.args) == 1):
+            return None
+        source, how = source.args[0], "the first item"
+    elif "key" in kwargs:
+        how = f"which item `{qual}(..., key=...)` picks among equal keys"
+    else:
+        return None
+    value = ev.eval(source, frame, env)
+    seg = value.unordered if isinstance(value, Seq) else next(
+        (s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None) if isinstance(value, Text) else None
+    if seg is None:
+        return None
+    m = frame.module
+    why = seg.evidence.split(":")[0] if seg.evidence else "an unordered value"
+    return Text([replace(seg, span=m.span(node), expr=m.code(node), origin=seg.origin or seg.span,
+                         evidence=f"{how} depends on the order of {why}")])
+
+BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
+            "reversed": _reversed,
+            "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
+            "dict": _dict, "max": _pick, "min": _pick, "next": _pick}
