@@ -33,7 +33,7 @@ from .flow.values import Seq, Text
 from .instance_calls import never_a_list
 from .layout_values import as_prompt_text
 from .handoff import conversation_after, grown_read, handed_on, system_keyword_calls
-from .message_candidates import (builds_messages, has_messages, message_list, options_of, placed_first,  # noqa: F401
+from .message_candidates import (builds_messages, copied_read, has_messages, message_list, options_of, placed_first,  # noqa: F401
                                  static_chars)
 from .prompt_names import prompt_named, role_of, tools_named, words
 from .return_types import never_prompt, never_tools
@@ -186,7 +186,9 @@ def local(finder, node, name: str, value_node, frame) -> None:
             tools_layout(finder, node, value, finder.m.span(value_node), own=True, names=_names_only(value_node))
         return
     if builds_messages(value_node):
-        message_list(finder, node, finder.ev.eval(value_node, frame), frame)
+        # with what loops copy onto it before it is handed on (`for m in messages: out.append(...)`)
+        read = copied_read(frame.func, node, name)
+        message_list(finder, node, finder.ev.eval(read or value_node, frame), frame)
         return
     template = filled_template(value_node, finder.m)
     if template is not None and not prompt_named(name):

@@ -9,6 +9,7 @@ from ..model import replace
 
 from ..model import Kind, Segment, Volatility
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
+from .walk import subtree
 
 
 def static_chars(segs: list[Segment]) -> int:
@@ -140,3 +141,45 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
     return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)
+
+
+def copied_read(func, node, name: str):
+    """The read of the local message list `name` (assigned at `node`) that takes it whole after
+    loops append to it (`out = [system]; for m in messages: out.append({...})`, then
+    `send(out)` or `return out`): the first read after the last such loop that is an argument of a
+    call or the returned value; else None (the list is judged as assigned). A name assigned again
+    after `node` is left out."""
+    if func is None:
+        return None
+    start = (node.end_lineno, node.end_col_offset)
+    last = None
+    for n in subtree(func):
+        if (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) <= start:
+            continue
+        if isinstance(n, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(t, ast.Name) and t.id == name for t in getattr(n, "targets", None) or [n.target]):
+            return None
+        if isinstance(n, (ast.For, ast.AsyncFor)) and any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
+                and isinstance(c.func.value, ast.Name) and c.func.value.id == name for c in subtree(n)):
+            last = max(last or (0, 0), (n.end_lineno, n.end_col_offset))
+    if last is None:
+        return None
+    handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) for a in (*c.args, *(k.value for k in c.keywords))}
+    handed |= {id(r.value) for r in subtree(func) if isinstance(r, ast.Return) and r.value is not None}
+    reads = [n for n in subtree(func) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+             and (n.lineno, n.col_offset) > last and id(n) in handed]
+    return min(reads, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def appended_then_copied(func, message):
+    """The read of the local list a message display `message` is appended to (`out.append({"role":
+    "system", ...})`) that takes the list whole after loops copy more messages onto it
+    (`copied_read`), else None."""
+    if func is None:
+        return None
+    for call in subtree(func):
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append"
+                and len(call.args) == 1 and call.args[0] is message and isinstance(call.func.value, ast.Name)):
+            return copied_read(func, call, call.func.value.id)
+    return None

@@ -18,6 +18,7 @@ from . import (built_prompts, candidates, concurrent_fills, handoff, history_cut
 from .candidates import builds_messages, filled_argument, prompt_keyword
 from .prompt_names import prompt_named
 from .text_shapes import builds_text, filled_template
+from .message_candidates import appended_then_copied
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
@@ -205,6 +206,10 @@ class SiteFinder:
         if self.b.covered(span):
             return
         frame = self.frame()
+        read = appended_then_copied(frame.func, node)
+        if read is not None and candidates.message_list(self, node, self.ev.eval(read, frame), frame):
+            self.b.sites.append(span)  # `out.append(system); for m in messages: out.append({...}); send(out)`
+            return
         part = self.b.part("system", self.ev.eval(fields["content"], frame), frame, self.m.span(fields["content"]))
         if any(not s.is_static for s in part.segments):
             self.b.add(node, "python-constant", None, None, None, [part])

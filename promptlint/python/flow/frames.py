@@ -40,7 +40,8 @@ class Thunk:
     shared: bool = False  # made by reading a body (`ScopesMixin.ensure`): its value is cached per frame
     fallback: bool = False  # an alt: the name or the default set when it is missing (values.Alt)
     index: int | None = None  # an iter: the name's place in a flat tuple target (`for k, v in d.items()`)
-    at: Any = None  # a setitem of a breakpoint: the target assigned (`d["cache_control"]`), the key's place
+    at: Any = None  # a setitem of a breakpoint: the target assigned (`d["cache_control"]`), the key's place;
+    # a map of a filtered loop (`for m in xs: if t: out.append(f(m))`): that append call
 
 
 @dataclass(eq=False)

@@ -126,3 +126,30 @@ def one_for_one(node, comp) -> bool:
     alone (`[convert(r) for r in rows]`: `converts_item`)."""
     return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
             and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
+
+
+def copies_fields(elt, item: str) -> bool:
+    """True for a dict display that copies fields of the item alone (`{"role": m["role"],
+    "content": m.get("content")}`, `{"role": m.role, "content": m.content}`; constant keys, values
+    the item's fields or constants, at least one field): the message again, a field set kept."""
+    if not isinstance(elt, ast.Dict) or not elt.keys or any(not isinstance(k, ast.Constant) for k in elt.keys):
+        return False
+    fields = 0
+    for value in elt.values:
+        if isinstance(value, ast.Constant):
+            continue
+        if not _field_of(value, item):
+            return False
+        fields += 1
+    return fields > 0
+
+
+def _field_of(node, item: str) -> bool:
+    """`item["k"]`, `item.get("k"[, constant])` or `item.k`."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.value, ast.Name) and node.value.id == item and isinstance(node.slice, ast.Constant)
+    if isinstance(node, ast.Attribute):
+        return isinstance(node.value, ast.Name) and node.value.id == item
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == item and not node.keywords
+            and 1 <= len(node.args) <= 2 and all(isinstance(a, ast.Constant) for a in node.args))

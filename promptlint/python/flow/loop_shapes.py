@@ -42,3 +42,28 @@ def map_loop(stmt) -> str | None:
             if not isinstance(node.ctx, ast.Load):
                 return None
     return out if seen == 1 else None
+
+
+def filtered_append(stmt) -> ast.Call | None:
+    """The append call of a loop `for x in xs: if test: out.append(expr)` (one `if` is the whole
+    body, its body the one append, its test and `else` free of `out` and of break, continue or
+    return: a filter of the items), else None. The caller reads the call's receiver for `out`."""
+    if not isinstance(stmt.target, ast.Name) or stmt.orelse or len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.If):
+        return None
+    branch = stmt.body[0]
+    if len(branch.body) != 1:
+        return None
+    st = branch.body[0]
+    if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and len(st.value.args) == 1
+            and not st.value.keywords and isinstance(st.value.func, ast.Attribute)
+            and st.value.func.attr == "append" and isinstance(st.value.func.value, ast.Name)):
+        return None
+    out = st.value.func.value.id
+    if out == stmt.target.id:
+        return None
+    for node in (*ast.walk(branch.test), *block_nodes(branch.orelse)):
+        if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Name) and node.id == out:
+            return None
+    return st.value

@@ -11,9 +11,10 @@ import ast
 from .variants import list_variants
 from .kept_entries import KeptEntriesMixin
 from .frames import Thunk
+from ...model import Kind
 from .values import Alt, Seq, Spread, Text, Value
 from .windows import window_of
-from .item_maps import converts_item
+from .item_maps import converts_item, copies_fields
 
 MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix
@@ -109,12 +110,38 @@ class MapsMixin(KeptEntriesMixin):
             return "".join(s.text for s in value.segs)
         return _UNKNOWN
 
+    def _copied_conversation(self, th: Thunk, prev, frame) -> Seq | None:
+        """The list after a loop that copies each message of a conversation onto a list of known
+        messages (`out = [system]; for m in messages: if "role" in m: out.append({"role":
+        m["role"], "content": m["content"]})`, `out.append(convert(m))`): the known messages,
+        then the conversation spread (its messages in their order; a filter only leaves some out),
+        else None (`th`: the map thunk, `prev` the list before the loop)."""
+        stmt = th.node
+        call = th.at if th.at is not None else th.value.node
+        if not (isinstance(prev, Seq) and prev.items and not prev.repeated and isinstance(call, ast.Call) and call.args):
+            return None
+        elt, item = call.args[0], stmt.target.id
+        if not (converts_item(elt, item) or copies_fields(elt, item)):
+            return None
+        it = self.eval(stmt.iter, frame, th.env)
+        if not (isinstance(it, Text) and len(it.segs) == 1 and it.segs[0].kind is Kind.HISTORY):
+            return None
+        m = frame.module
+        return Seq([*prev.items, Spread(it, m.span(stmt.iter), m.code(stmt.iter))], prev.span, node=prev.node,
+                   ordered=prev.ordered)
+
     def mapped_loop(self, th: Thunk, prev, frame) -> Value:
         """The list after a map loop (`th`: kind "map", `node` the `for`, `env` the bindings before
         it, `value` the loop's append thunk, `prev` the list before the loop): over a known list
         display, the list before it plus one appended element per item; otherwise what the
         append gives."""
         stmt = th.node
+        if th.at is not None or isinstance(prev, Seq) and prev.items and not prev.repeated:
+            copied = self._copied_conversation(th, prev, frame)
+            if copied is not None:
+                return copied
+            if th.at is not None:  # a filtered loop: what the appends give (never mapped item by item)
+                return self.force(frame, th.value)
         append: Thunk = th.value
         if isinstance(prev, Seq) and not prev.items and converts_item(append.node.args[0], stmt.target.id):
             it = self.eval(stmt.iter, frame, th.env)

@@ -21,7 +21,7 @@ from .binding_syntax import fallback_name, is_generator, params_of, target_names
 from .builder_facts import receiver
 from .frames import Frame, Thunk
 from .handed import rebind_handed
-from .loop_shapes import enumerated, map_loop
+from .loop_shapes import enumerated, filtered_append, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, taken_until, walks_back)
 from .newest_iters import newest_by_method
@@ -223,9 +223,12 @@ class ScopesMixin:
                     env[name] = th
             frame.replay = outer_replay
         out = map_loop(stmt) if is_for and not outer else None
+        kept = filtered_append(stmt) if is_for and not outer and out is None else None
+        if kept is not None:  # `for m in xs: if test(m): out.append(f(m))`: a filtered copy (maps.py)
+            out = kept.func.value.id
         if out is not None and out in ctx[1] and env.get(out) is not ctx[1][out]:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
-            env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out])
+            env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out], at=kept)
         source = newest_first(stmt) if is_for else walks_back(stmt, start)
         if is_for and frame.func is not None and (source is not None or breaks(stmt.body)):
             source = newest_by_method(self, frame, stmt, source)  # `for p in chat.iter_pairs():` (newest_iters)
