@@ -77,7 +77,7 @@ def test_unknown_model_falls_back_to_provider_default_with_a_note():
     profile, note = lookup("anthropic", None)
     assert profile.name == "claude-1024"
     assert note == ("model not known statically: taken as the anthropic default, "
-                    "Claude Sonnet 3.5 to 4.6 and Opus 3 to 4.2")
+                    "Claude Sonnet 3.5 to 4.6 and Opus 3 to 4.1")
 
 
 def test_aliases_gateways_and_inherited_providers():
