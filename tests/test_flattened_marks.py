@@ -53,6 +53,31 @@ def test_a_reply_a_carried_breakpoint_or_the_joined_text_marked_again_is_not():
     """) == []
 
 
+def test_a_converter_into_geminis_request_types_drops_no_breakpoint_that_counts():
+    # (main: PRM302 on khoj's Gemini converter, whose package marks blocks for Claude elsewhere;
+    # Gemini's request format takes no breakpoint, so nothing a caller marked is lost there)
+    src = """
+        from google.genai import types as gtypes
+        import anthropic
+        MARK = {"cache_control": {"type": "ephemeral"}}
+
+        def format_messages_for_gemini(messages, system_prompt=""):
+            for message in messages:
+                if message.role == "system":
+                    system_prompt += "\\n".join([p["text"] for p in message.content if p["type"] == "text"])
+            return [gtypes.Content(role=m.role, parts=m.content) for m in messages], system_prompt
+
+        def format_messages_for_claude(messages, system_prompt=""):
+            for message in messages:
+                if message.role == "system":
+                    system_prompt += "\\n".join([p["text"] for p in message.content if p["type"] == "text"])
+            return anthropic.types.MessageParam(role="user", content=system_prompt)
+    """
+    assert _found(src) == ["[p['text'] for p in message.content if p['type'] == 'text']"]
+    module = load(Path("flat.py"), textwrap.dedent(src))
+    assert [n.lineno for n in flattened_marks(module)] == [15]  # in the Claude converter only
+
+
 def test_the_rule_reports_it_at_info_where_the_blocks_are_flattened():
     report = api.check([FIXTURE], api.Settings(), jobs=1)
     found = [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM302"]

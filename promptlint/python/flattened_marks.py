@@ -187,13 +187,35 @@ def _system_function(func) -> bool:
     return "system" in func.name.lower()
 
 
+#: The import names of Gemini's SDKs (sdks/google.py), whose request format has no cache breakpoint.
+_GEMINI_IMPORTS = ("google.genai", "google.generativeai", "vertexai")
+
+
+def _writes_gemini(module, func) -> bool:
+    """True for a function that builds Gemini's request types (a name it reads is imported from
+    Gemini's SDK: `gtypes.Content(...)`, `Part.from_text(...)`) and reads no name of another SDK:
+    Gemini takes no breakpoint, so what a converter into its format leaves out costs nothing."""
+    sdk = other = False
+    for node in subtree(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in module.imports:
+            dotted = module.imports[node.id]
+            if any(dotted == i or dotted.startswith(i + ".") for i in _GEMINI_IMPORTS):
+                sdk = True
+            elif dotted.split(".", 1)[0] in ("anthropic", "boto3", "aioboto3", "litellm", "langchain_anthropic",
+                                             "langchain_aws", "openai"):
+                other = True
+    return sdk and not other
+
+
 def flattened_marks(module) -> list[ast.AST]:
     """The comprehensions that flatten a system prompt's blocks to their text (the module
-    docstring), in source order."""
+    docstring), in source order; none in a converter into Gemini's request types (`_writes_gemini`)."""
     out = []
     for _cls, func in module_functions(module):
         if any(_marked_text_block(n) for n in subtree(func)):
             continue  # it marks the joined text itself
+        if _writes_gemini(module, func):
+            continue  # Gemini's format holds no breakpoint: nothing a caller could mark is lost
         parents = {child: node for node in subtree(func) for child in ast.iter_child_nodes(node)}
         system_branches = [n for n in subtree(func) if isinstance(n, ast.If) and _system_role_test(n.test)]
         for comp in (n for n in subtree(func) if isinstance(n, _COMPS)):
