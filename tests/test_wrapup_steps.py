@@ -102,6 +102,32 @@ def test_a_recursive_step_given_another_constant_in_the_call_is_found_there():
     """) == [(8, 8, 4, "tool_choice", "changed", "recursion", "'none'", "_call")]
 
 
+def test_a_value_bound_before_the_request_is_every_steps_value():
+    # (main: a PRM204 info on shell-gpt's `get_completion`, which sets `functions = None` for some
+    # roles before its request and passes `functions` on to its next step: every step is sent with
+    # the same value; the recursive call is the next step, not the request that sent this one)
+    assert _facts("""
+        class Handler:
+            def get_completion(self, messages, functions):
+                if self.role.name in ("shell", "code"):
+                    functions = None
+                response = completion(model=self.model, messages=messages, **self.kwargs(functions))
+                if response.tool_calls:
+                    messages.append(run(response.tool_calls))
+                    yield from self.get_completion(messages=messages, functions=functions)
+    """) == []
+    assert _facts("""
+        class Chat:
+            def _call(self, msg, tool_choice=None):
+                self.hist.append(msg)
+                res = completion(model=self.model, messages=self.hist, tools=self.tools, tool_choice=tool_choice)
+                if res.tool_calls:
+                    self.hist += run(res.tool_calls)
+                    tool_choice = "none"
+                    return self._call(None, tool_choice=tool_choice)
+    """) == [(7, 8, 4, "tool_choice", "changed", "recursion", "tool_choice='none'", "_call")]
+
+
 def test_a_recursive_step_that_passes_the_same_value_or_grows_nothing_is_not_found():
     assert _facts("""
         class Chat:

@@ -239,6 +239,8 @@ def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
     names = {p.arg for p in [*_params(func), *func.args.kwonlyargs]}
     request = option = param = None
     for node in sorted((n for n in optioned if _keyword(n, _CONVERSATION_KEYWORDS) is not None), key=_position):
+        if _last(node) == func.name:
+            continue  # the recursive call itself: the next step, not the request that sent this one
         for k in node.keywords:
             if k.arg in (*_TOOL_KEYWORDS, "tool_choice", *_FORMAT_KEYWORDS) and isinstance(k.value, ast.Name) \
                     and k.value.id in names:
@@ -273,7 +275,8 @@ def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
                                 ast.unparse(value), func.name)
         if isinstance(value, ast.Name):
             bound = _bound_constant(own, value.id, default_text)
-            if bound is not None:
+            if bound is not None and _position(bound[0]) > _position(request):
+                # (bound before the request, it is this step's value too: every step is sent with it)
                 stmt, constant = bound
                 return OptionChange(stmt, node, request, _option(option), "changed", "recursion",
                                     f"{value.id}={ast.unparse(constant)}", func.name)
