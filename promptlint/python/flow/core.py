@@ -393,7 +393,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             if found:
                 kind, vol, prec, why = found
                 return dynamic(span, expr, kind, vol, why, precision=prec, name_only=True)
-            return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN, f"attribute `{expr}`")
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN,  # `state["email"]`: an item
+                           f"{'item' if isinstance(node, ast.Subscript) else 'attribute'} `{expr}`")
         if src is None:
             return self._derived_unknown(segs, span, expr, attr)
         if src.kind is Kind.TIMESTAMP and attr is not None:
