@@ -47,6 +47,7 @@ import re
 
 from .gated_markers import module_functions
 from .markers import MARKER_KEYS
+from .sdks import anthropic, bedrock, google, litellm, openai
 from .walk import subtree
 
 _COMPS = (ast.ListComp, ast.GeneratorExp)
@@ -187,24 +188,25 @@ def _system_function(func) -> bool:
     return "system" in func.name.lower()
 
 
-#: The import names of Gemini's SDKs (sdks/google.py), whose request format has no cache breakpoint.
-_GEMINI_IMPORTS = ("google.genai", "google.generativeai", "vertexai")
-
-
 def _writes_gemini(module, func) -> bool:
     """True for a function that builds Gemini's request types (a name it reads is imported from
-    Gemini's SDK: `gtypes.Content(...)`, `Part.from_text(...)`) and reads no name of another SDK:
+    Gemini's SDK: `gtypes.Content(...)`, `Part.from_text(...)`) and reads no name of an SDK whose
+    requests can carry a breakpoint (Anthropic, Bedrock, LiteLLM, OpenAI's format for proxies):
     Gemini takes no breakpoint, so what a converter into its format leaves out costs nothing."""
     sdk = other = False
     for node in subtree(func):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in module.imports:
             dotted = module.imports[node.id]
-            if any(dotted == i or dotted.startswith(i + ".") for i in _GEMINI_IMPORTS):
+            if _imports_any(dotted, google.SDK.imports):
                 sdk = True
-            elif dotted.split(".", 1)[0] in ("anthropic", "boto3", "aioboto3", "litellm", "langchain_anthropic",
-                                             "langchain_aws", "openai"):
+            elif any(_imports_any(dotted, s.SDK.imports) for s in (anthropic, bedrock, litellm, openai)):
                 other = True
     return sdk and not other
+
+
+def _imports_any(dotted: str, roots) -> bool:
+    """True when the imported name `dotted` is one of the modules `roots` or under one."""
+    return any(dotted == r or dotted.startswith(r + ".") for r in roots)
 
 
 def flattened_marks(module) -> list[ast.AST]:

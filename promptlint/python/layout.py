@@ -68,6 +68,8 @@ class LayoutBuilder(ToolParts):
         self.provider_for_model = provider_for_model or (lambda model, default: (default, model))
         self.layouts: list[PromptLayout] = []
         self.sites: list[Span] = []
+        #: spans of model constructors (`GenerativeModel(...)`) a recorded request sends: no prompts of their own
+        self.sent_models: set[Span] = set()
         self.bindings: dict = {}
         #: spans of `cache_control` keys seen in request values no breakpoint stands for (sites.py)
         self.unplaced: list = []

@@ -198,20 +198,10 @@ class ToolsChangedMidConversationRule(Rule):
         for diagnostic in self._shapes(module):
             rows.add(diagnostic.span.start.row)
             yield diagnostic
-        for found in find_state_tools(module):
-            span = module.span(found.node)
-            if span.start.row not in rows:
-                rows.add(span.start.row)
-                message, span, kw = state_tools(module, found, span)
-                yield self.diagnostic(message, span, **kw)
-        for sw in find_switched_helpers(module):
-            span = module.span(sw.node)
-            if span.start.row not in rows:
-                rows.add(span.start.row)
-                message, span, kw = switched_helper(module, sw, span)
-                yield self.diagnostic(message, span, **kw)
-        for n in find_node_tools(module):
-            message, span, kw = node_tools(module, n)
+        followed = [*(state_tools(module, f, module.span(f.node)) for f in find_state_tools(module)),
+                    *(switched_helper(module, sw, module.span(sw.node)) for sw in find_switched_helpers(module)),
+                    *(node_tools(module, n) for n in find_node_tools(module))]
+        for message, span, kw in followed:  # (message, span, keywords): one diagnostic per row, the first
             if span.start.row not in rows:
                 rows.add(span.start.row)
                 yield self.diagnostic(message, span, **kw)

@@ -60,16 +60,8 @@ def generative_model(b, call) -> None:
     frame = call.frame
     parts = [b.part("system", b.value(call.kwargs["system_instruction"], frame), frame, None)]
     model = b.static_model(call.kwargs.get("model_name") or (call.args[0] if call.args else None), frame)
-    if b.m.span(call.node) not in _sent_models(b):
+    if b.m.span(call.node) not in b.sent_models:
         b.add(call.node, "python-call", "google", "GenerativeModel", model, parts, None)
-
-
-def _sent_models(b) -> set:
-    """The spans of the `GenerativeModel(...)` calls whose model a recorded request of this module
-    sends (kept on the layout builder `b`): such a model is that request's prompt, not one of its own."""
-    if not hasattr(b, "google_sent_models"):
-        b.google_sent_models = set()
-    return b.google_sent_models
 
 
 def _drop_model_record(b, model: Obj) -> None:
@@ -80,7 +72,7 @@ def _drop_model_record(b, model: Obj) -> None:
     span = b.m.span(model.node)
     if span.filename != b.m.filename:
         return
-    _sent_models(b).add(span)
+    b.sent_models.add(span)
     b.layouts = [lay for lay in b.layouts if not (lay.api == "GenerativeModel" and lay.site == span)]
 
 
