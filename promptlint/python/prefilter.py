@@ -147,6 +147,9 @@ _SYSTEM_HELPER = re.compile(r"(?i:system)_?(?i:message|msg|prompt)\w{0,40}\(")
 #: writer or the remover of a conversation that object keeps (python/kept_conversations.py: the
 #: words of `HEAD_WORDS` and `REMOVE_WORDS`).
 _KEEPER_CALL = re.compile(r"\.\w{0,40}(?i:system)\w{0,40}\(|\.\w{0,30}(?:remove|delete|drop|pop)\w{0,30}\([01]\)")
+#: A setter of another object's instructions (`request.append_instructions([text])`): it may set the
+#: system part of requests that object makes with the conversation (python/handed_heads.py).
+_INSTRUCTION_SETTER = re.compile(r"\.(?i:set|update|add|append|prepend|extend)_\w{0,30}(?i:instruction)\w{0,30}\(")
 
 
 #: A request sent without tool definitions (`tools=None`, `functions=[]`): PRM204 reads whether an
@@ -315,6 +318,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a helper that writes text into the system message of a list (system_edits)
     if _on_lines(source, ("ystem", "YSTEM", "remove", "delete", "drop", "pop"), _KEEPER_CALL):
         return True  # a method of an object that keeps a conversation (kept_conversations)
+    if "nstruction" in source and _INSTRUCTION_SETTER.search(source) is not None:
+        return True  # a setter of another object's instructions (handed_heads)
     if "self." in source and _MEMORY_CUT.search(source) is not None:
         return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
     if "class " in source and REWRITTEN.search(source) is not None:

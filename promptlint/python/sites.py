@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import (built_prompts, candidates, concurrent_fills, handoff, history_cuts, kept_conversations, kept_turns,
+from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_turns,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits,
                template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, prompt_keyword
@@ -433,6 +433,11 @@ class SiteFinder:
                 and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()  # a keeper's head writer called from a holder (python/kept_conversations.py)
             if kept_conversations.head_written(self, node, self.frame()):
+                self.b.sites.append(self.m.span(node))
+        if handed_heads.might_set(node) and any(isinstance(s, _FUNCS) for s in self.stack) \
+                and not self.b.covered(self.m.span(node)):
+            self.ev.reset_budget()  # a setter of another object's system prompt, then its conversation (python/handed_heads.py)
+            if handed_heads.set_then_handed(self, node, self.frame()):
                 self.b.sites.append(self.m.span(node))
 
     def _send(self, candidates, call, variant: int = 0) -> bool:
