@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..impact import before_conversation, sent_apart, worth_caching
-from ..model import Kind, PromptLayout, Severity
+from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
 from .base import Rule
@@ -67,11 +67,21 @@ class UnsortedJsonDumpsRule(Rule):
             if not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after):
                 continue  # a prompt whose send was not found, with little cacheable text after it
             replayed = p.part.is_history
-            message = (f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: " + (
-                "replayed turns are serialised again on every request, so when the stored or parsed data "
-                "comes back with another key order its bytes change and the prefix cache misses from there on"
-                if replayed else
-                "if the same data can arrive with another key order (parsed model output, a database row, "
-                "merged dicts), its bytes change and the prefix cache misses from there on"))
+            stored = seg.stored if replayed else None
+            if stored is not None:
+                why = ("replayed turns are serialised again on every request from data read back from a store "
+                       "(a database can give the keys in another order than they were written in: PostgreSQL JSONB "
+                       "keeps its own), so its bytes change and the prefix cache misses from there on")
+            elif replayed:
+                why = ("replayed turns are serialised again on every request; data the code keeps between requests "
+                       "gives the same bytes each time, so the cache misses only if it is read back or rebuilt with "
+                       "another key order (nothing here shows it read from a store)")
+            else:
+                why = ("if the same data can arrive with another key order (parsed model output, a database row, "
+                       "merged dicts), its bytes change and the prefix cache misses from there on")
+            message = f"Serialised data {text.describe(seg)} without sorted keys {text.position(p)}: {why}"
+            related = text.related(seg)
+            if stored is not None and not (seg.span is not None and seg.span.contains(stored)):
+                related.append(Related(stored, "read back from the store here on each request"))
             yield self.diagnostic(message, seg.span or layout.site, prompt=layout.id, fix=text.fix_of(seg),
-                                  related=text.related(seg), severity=None if replayed else Severity.INFO)
+                                  related=related, severity=None if stored is not None else Severity.INFO)
