@@ -29,6 +29,13 @@ READS = {
             for r in rows:
                 probe(r[1])
     """, 'conn.execute("SELECT'),
+    "SQL text bound to a name": ("""
+        LOAD = "SELECT call_id, result FROM steps WHERE thread = ?"
+
+        def replay(db, thread):
+            for call_id, result in db.execute(LOAD, (thread,)):
+                probe(result)
+    """, "db.execute(LOAD"),
     "asyncpg rows copied with dict()": ("""
         async def replay(conn):
             rows = await conn.fetch(
@@ -106,6 +113,10 @@ NOT_READS = {
     "SQL that writes": """
         def show(conn, row):
             probe(conn.execute("INSERT INTO steps VALUES (?)", (row,)))
+    """,
+    "a tool run with its arguments": """
+        def show(tool, args):
+            probe(tool.execute(args))
     """,
     "a cache's get": """
         def show(cache, key):

@@ -11,7 +11,8 @@ variable's name):
 - a DB-API cursor's or an async driver's rows: `cur.fetchall()`, `fetchone`, `fetchmany` (sqlite3,
   psycopg, PyMySQL), asyncpg's `fetchrow` / `fetchval`, `databases`' `fetch_all` / `fetch_one`,
   SQLAlchemy's `scalars()`, `scalar_one()`, `mappings()`;
-- a query run with SQL text or a SQLAlchemy statement: `conn.execute("SELECT ...")`,
+- a query run with SQL text (written there or bound to a name) or a SQLAlchemy statement:
+  `conn.execute("SELECT ...")`,
   `await conn.fetch("SELECT ...")`, `session.execute(select(Step))`, `session.exec(text(q))`;
 - an ORM query of a model class of the tree: `session.query(Step)`, `session.get(Step, key)`, and
   Django's manager `Step.objects.filter(...)` (any call on `<Model>.objects`);
@@ -23,6 +24,7 @@ from __future__ import annotations
 import ast
 
 from ...model import Kind, Volatility, replace
+from .text import const_str
 from .values import Alt, ClassRef, Obj, Text, Value, dynamic
 
 #: Methods whose result is rows or records a store gives back, whatever their arguments.
@@ -104,10 +106,14 @@ def _on_manager(recv) -> bool:
 
 
 def _query(ev, first, frame, env) -> bool:
-    """SQL text that reads rows (`"SELECT ..."`, implicitly joined literals too), or a SQLAlchemy
-    statement built in place (`select(Step)`, `text(q)`)."""
+    """SQL text that reads rows (`"SELECT ..."`, implicitly joined literals too, or a name bound to
+    such text: `conn.execute(LOAD_STEPS, (thread,))`), or a SQLAlchemy statement built in place
+    (`select(Step)`, `text(q)`)."""
     if isinstance(first, ast.Constant) and isinstance(first.value, str):
         return first.value.lstrip().lower().startswith(_SQL_READS)
+    if isinstance(first, (ast.Name, ast.Attribute)):
+        sql = const_str(ev.eval(first, frame, env))
+        return sql is not None and sql.lstrip().lower().startswith(_SQL_READS)
     if isinstance(first, ast.Call):
         inner = first.func
         while isinstance(inner, ast.Call) or isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Call):
