@@ -183,7 +183,10 @@ class Segment:
     the place that iterates it into the text: that list keeps the order, and each such call is a
     place to sort it. `others`, on an unordered iteration that orders a request's tools list, are
     the list's other unordered sources (`list(local) + list(remote)`), each at its own span: the
-    one sort of the list that fixes the first fixes them too.
+    one sort of the list that fixes the first fixes them too. `stored`, on a dynamic segment, is the
+    call that read its value back from a store (a database query's rows, an ORM query, a document or
+    JSON read: `flow/store_rows.py`): data the code does not keep between requests but reads again,
+    its keys in the order the store gives; on serialized data, the store read of the data serialised.
     """
 
     text: str = ""
@@ -210,6 +213,7 @@ class Segment:
     caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
     others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
+    stored: Span | None = None  # the call that read the value back from a store (`cur.fetchall()`)
 
     @property
     def is_static(self) -> bool:

@@ -93,6 +93,9 @@ def _dict(ev, node, qual, args, kwargs, frame, env):
                        unordered=base.unordered)
     if isinstance(base, Mapping) and base.repeated and not kw:
         return base  # `dict(results)` of a dict filled in a loop: the same keys, values and order
+    if isinstance(base, (Text, Alt)) and not kw and not node.keywords and one_dict(base) is None \
+            and any(s.stored is not None for s in ev.text_of(base, frame)):
+        return base  # `dict(row)` of a row read back from a store (`Segment.stored`): that row, in the store's order
     if base is None or isinstance(base, Obj) and base.qualname.startswith("instance:"):
         items, opened = _fields(ev, base, frame), False
     else:  # a dict (one of several: every key of any), else data whose keys are not known

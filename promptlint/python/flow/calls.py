@@ -14,7 +14,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
-from . import builtin_calls, library, type_dispatch
+from . import builtin_calls, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
 from .methods import MethodsMixin
@@ -33,7 +33,9 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
     def call(self, node: ast.Call, frame: Frame, env) -> Value:
         result = self._call(node, frame, env)
         if isinstance(result, Text):
-            return self.role_message(node, frame, env) or result
+            result = self.role_message(node, frame, env) or result
+        if store_rows.reads_store(self, node, frame, env):
+            return store_rows.marked(result, node, frame)  # rows read back from a store (`Segment.stored`)
         return result
 
     def role_message(self, node: ast.Call, frame: Frame, env) -> Mapping | None:

@@ -425,7 +425,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         # a part of data whose key order is fixed (parsed from text, a model's dict) keeps that order
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,
-                       name_only=src.name_only, ordered=src.ordered if src.kind is not Kind.SERIALIZED else None)
+                       name_only=src.name_only, ordered=src.ordered if src.kind is not Kind.SERIALIZED else None,
+                       stored=src.stored)
 
     @staticmethod
     def _derived_unknown(segs, span, expr: str, attr: str | None) -> Text:

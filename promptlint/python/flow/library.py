@@ -18,7 +18,7 @@ from .configured import is_configured
 from .hashing import seed_free_set
 from .json_keys import string_keyed
 from .replaced import sub_call
-from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless,
+from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless, stored_read,
                             order_of, per_call, value_drawn, value_order, written)
 from .text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
@@ -251,6 +251,7 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
     seg = Segment(span=span, kind=Kind.SERIALIZED, volatility=vol if vol is not Volatility.STABLE else Volatility.UNKNOWN,
                   expr=m.code(node), ordered=ordered or literal, evidence=evidence)
     if not seg.ordered:
+        seg.stored = stored_read(ev, data, frame)  # read again from a store on each request
         keys = (("keys", "str"),) if string_keyed(ev, data_node, frame) else ()  # sort_keys cannot raise
         seg.anchor = Anchor(span, "serialize-call", (("qualname", qual),) + keys, m.digest)
     return Text([seg])

@@ -37,6 +37,19 @@ def value_drawn(ev, data, frame) -> Segment | None:
     return found if found is not None and found.volatility is Volatility.PER_REQUEST else None
 
 
+def stored_read(ev, data, frame, depth: int = 0):
+    """The span of the store read (`Segment.stored`: `cur.fetchall()`) that data serialised holds
+    (as text, or an item or value of a list or dict built from it, three levels deep), or None: the
+    data is read again on each request, its keys in the order the store gives."""
+    if isinstance(data, (Text, Alt)):
+        return next((s.stored for s in ev.text_of(data, frame) if s.stored is not None), None)
+    if depth < 3 and isinstance(data, (Seq, Mapping)):
+        items = data.items.values() if isinstance(data, Mapping) else data.items
+        return next((found for found in (stored_read(ev, i, frame, depth + 1) for i in items) if found is not None),
+                    None)
+    return None
+
+
 def order_of(data):
     """The unordered-iteration segment of a dict or list built by iterating an unordered source
     (`{f: {} for f in fields_set}`, `dict((f, {}) for f in fields_set)`), of one of several such
