@@ -44,6 +44,8 @@ def test_a_conversation_rebound_to_its_newest_messages_and_handed_on_is_a_window
 def test_a_window_only_counted_or_logged_or_the_whole_conversation_handed_on_is_none(tmp_path):
     use = "print(len(chat_history))\n            return await super().classify(input_text, [])"
     assert _classifier(tmp_path, "-self.max_history_messages:", use) == []
+    use = "if len(set(chat_history)) < 2:\n                return None"
+    assert _classifier(tmp_path, "-self.max_history_messages:", use) == []
     assert _classifier(tmp_path, ":", "return await super().classify(input_text, chat_history)") == []
     assert _classifier(tmp_path, "-2:", "return await super().classify(input_text, chat_history)") == []
 

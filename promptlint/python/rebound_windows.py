@@ -22,6 +22,7 @@ call the analysis already reads as a request (judged there).
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 
 from .prompt_names import words
@@ -199,10 +200,17 @@ def _made_from(value, held) -> bool:
         return any(_made_from(g.iter, held) for g in value.generators)
     if isinstance(value, ast.Starred):
         return _made_from(value.value, held)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "tuple") \
+            and len(value.args) == 1:
+        return _made_from(value.args[0], held)  # a copy: `list(window)`
     return False
 
 
 def _inert(call: ast.Call) -> bool:
+    """True for a call that sends nothing it is handed: a builtin (`set(recent)`, `len(h)`; a copy,
+    `list(h)`, is read as the list it copies), logging, showing, counting, rendering into text."""
     f = call.func
+    if isinstance(f, ast.Name) and hasattr(builtins, f.id):
+        return True
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
     return name in _INERT or bool(words(name) & {"log", "print", "display", "show", "count", "tokens"})
