@@ -9,7 +9,8 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                format_switches, front_inserts, gated_markers, handed_windows, history_ids, history_loads, history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
-               newest_queries, newest_remakes, opt_in_markers, render_ids, replay_strips, role_stamps, shared_prompts,
+               newest_queries, newest_remakes, opt_in_markers, rebound_windows, render_ids, replay_strips, role_stamps,
+               shared_prompts,
                stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
 
@@ -28,6 +29,8 @@ def gather(module, evaluator, builder) -> list:
             module.facts["memory_windows"] = [w for w in module.facts["memory_windows"] if w[0].lineno not in steps]
     if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
         module.facts["handed_windows"] = handed_windows.handed_windows(module, builder.covered)
+    if "[" in module.source and rebound_windows.TEXT.search(module.source) is not None:
+        module.facts["rebound_windows"] = rebound_windows.rebound_windows(module, builder.covered)
     if "_fit(" in module.source or "trim" in module.source:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):

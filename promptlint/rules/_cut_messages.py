@@ -87,6 +87,12 @@ CUT_MESSAGES = {
                        "turn, so the history the callee renders or sends from it never matches the prefix cached by "
                        "the previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); hand on the whole conversation, or cut it in steps so it only changes at a cut"),
+    "rebound_windows": ("The conversation is cut here to its newest messages and handed on (to a call, as what this "
+                        "function returns, or into the object it was handed): once it is longer, the oldest message "
+                        "drops out on every new turn, so the history built from it never matches the prefix cached "
+                        "by the previous request (the request that sends it is not linked here: how much it costs "
+                        "is not known); hand on the whole conversation, or cut it in steps so it only changes at a "
+                        "cut"),
     "trimmed_to_fit": ("The conversation is trimmed to fit a bound here and what is kept is used in its place (it "
                        "replaces the conversation, or is handed back as it): once it is larger, its oldest content is dropped again on every call, so the history sent after it "
                        "differs from the previous request's from the first dropped item on (the trimming is not "

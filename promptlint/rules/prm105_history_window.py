@@ -109,6 +109,13 @@ class HistoryWindowRule(Rule):
 
     A conversation handed to a call as its newest messages, by a keyword named for it (`chat_history=
     to_history(chat_messages[-10:])`), when the call is not read as a request: info, where it is cut.
+    So is a conversation a function rebinds to its newest messages (`chat_history = chat_history[-k:]`,
+    `messages = state.get("messages", [])[-30:]`, `contents = contents[start:]` with `start =
+    starts[-self.keep]`, the k-th newest turn's index; the list named for the conversation or annotated
+    `list[...Message]` / `list[...Content]`) and then hands on: an argument of a call (`super().classify(
+    text, chat_history)`), what it returns, or the object it was handed (`llm_request.contents =
+    contents`), also as lists made from it message by message. A window only counted, logged or shown
+    is not reported.
 
     The oldest messages of a kind removed or stripped beyond a limit (`excess = count - MAX_IMAGES`,
     then a walk of the conversation from its head that pops that many, `self.history.pop(i)`, or
