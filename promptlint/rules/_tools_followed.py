@@ -2,7 +2,8 @@
 the conversation's state (`python/state_tools.py`), a helper whose tools its callers switch over
 one conversation (`python/switched_helpers.py`), the nodes of one graph state bound to
 different tools (`python/node_tools.py`), a tool choice rebound in a loop
-(`python/tool_rebinds.py`). Each returns (message, span, the keywords of `Rule.diagnostic`:
+(`python/tool_rebinds.py`), the follow-up after a tool call sent without the tools
+(`python/tool_followups.py`). Each returns (message, span, the keywords of `Rule.diagnostic`:
 severity and related locations).
 """
 from __future__ import annotations
@@ -71,3 +72,17 @@ def node_tools(module, n):
                "and choose with `tool_choice` which one is called")
     related = [Related(module.span(n.other), f"the tools of `{n.other_name}`")]
     return message, module.span(n.node), {"severity": Severity.INFO, "related": related}
+
+
+def tool_followup(module, f):
+    """Info at the follow-up request: one request's prefix per turn that calls a tool."""
+    where = "here" if f.node is f.request else f"(line {f.request.lineno}) with the options built here, and so"
+    message = (f"`{f.function}` sends the follow-up after the tool calls {where} without the tools that the "
+               f"request at line {f.earlier.lineno} sent the conversation with: {FRONT} differ, so this request reads "
+               "none of the conversation from the cache and writes it again, once per turn that calls a tool; "
+               "send the same tools on the follow-up (with `tool_choice=\"none\"` if no tool may be called)")
+    related = [Related(module.span(f.earlier), "sent with the tools here"),
+               Related(module.span(f.test), "the tool calls read here")]
+    if f.node is not f.request:
+        related.append(Related(module.span(f.request), "the follow-up sent here"))
+    return message, module.span(f.node), {"severity": Severity.INFO, "related": related}

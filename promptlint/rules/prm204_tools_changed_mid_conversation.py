@@ -25,7 +25,8 @@ from ..python.tool_variants import find_tool_variants
 from ..python.toolsets import find_tool_changes
 from ..python.class_toolsets import find_class_tool_changes
 from ..python.wrapup_steps import find_option_changes
-from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper
+from ..python.tool_followups import find_tool_followups
+from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper, tool_followup
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -185,6 +186,11 @@ class ToolsChangedMidConversationRule(Rule):
     invalidates the cached messages), and a function that runs its next step by calling itself
     with its request's `tool_choice` bound to another constant (`prompt, tool_choice = final,
     'none'`, then `self._call(prompt, ..., tool_choice)`).
+    The follow-up request after a tool call (sent under an `if` that reads the answer's
+    `tool_calls`) that re-sends the conversation through the same callee without the tools the
+    request before it sent (no `tools=`, a payload copied from the first with `del
+    final["tools"]`, or built without them) is info: once per turn that calls a tool, the
+    follow-up reads the whole conversation uncached.
     """
 
     code = "PRM204"
@@ -209,6 +215,9 @@ class ToolsChangedMidConversationRule(Rule):
             yield self._gate(module, gate)
         for followup in find_agent_followups(module):
             yield self._followup(module, followup)
+        for followup in find_tool_followups(module):
+            message, span, kw = tool_followup(module, followup)
+            yield self.diagnostic(message, span, **kw)
         for variant in [*find_tool_variants(module), *find_tool_resets(module), *find_fallbacks(module)]:
             span = module.span(variant.node)
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
