@@ -25,12 +25,12 @@ that changes more often (`static_after`), not only up to the next placeholder.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 
 from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, token_range, tokens_before
-from .model import Kind, Precision, PromptLayout, Severity, Volatility
+from .model import Kind, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
+from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
 
 # A loss below this many target tokens, or below SMALL_SHARE of what would be cached, is small:
@@ -75,63 +75,8 @@ FRAGMENT_MINIMUM = 1024
 INFO_STATIC_AFTER = 32
 
 
-class Rate(Enum):
-    """How often a segment's text changes, in words a message can use."""
-
-    REQUEST = "changes on every request"
-    CONVERSATION = "differs per conversation"
-    DAY = "changes once a day"
-    PROCESS = "is fixed when its module is imported"
-    MONTH = "changes once a month"
-    UNKNOWN = "of unknown volatility"
-    CONDITION = "present or absent by a condition"
-
-
-_RANK = {Rate.REQUEST: 4, Rate.CONVERSATION: 3, Rate.DAY: 2, Rate.PROCESS: 2, Rate.MONTH: 1}
-_RARE = (Rate.DAY, Rate.PROCESS, Rate.MONTH)
 _OWN_KINDS = (Kind.SERIALIZED, Kind.UNORDERED_ITERATION)  # PRM201 / PRM202: their rate is not about the text
 _OWN_CAUSE = (Kind.TIMESTAMP, Kind.UNIQUE_ID)  # PRM102 / PRM103: reported even behind another value
-
-
-def rate_of(seg) -> Rate | None:
-    """How often `seg`'s text changes; None for static text, stable values, the history and
-    year-precision timestamps (they never cost a cache write worth a finding)."""
-    if seg.is_static or seg.kind is Kind.HISTORY or seg.volatility is Volatility.STABLE:
-        return None
-    if seg.kind is Kind.CONDITIONAL:
-        return Rate.CONDITION
-    if seg.volatility is Volatility.PER_PROCESS:
-        return Rate.PROCESS
-    if seg.kind is Kind.TIMESTAMP:
-        if seg.precision is Precision.YEAR:
-            return None
-        if seg.precision is Precision.MONTH:
-            return Rate.MONTH
-        if seg.precision is Precision.DAY:
-            return Rate.DAY
-    return {Volatility.PER_REQUEST: Rate.REQUEST, Volatility.PER_CONVERSATION: Rate.CONVERSATION,
-            Volatility.PER_DAY: Rate.DAY}.get(seg.volatility, Rate.UNKNOWN)
-
-
-def _blocks(earlier: Rate | None, rate: Rate) -> bool:
-    """True when an earlier segment of rate `earlier` already causes what a segment of `rate` would
-    (the same root cause, Policy 8)."""
-    if earlier is None:
-        return False
-    if rate is Rate.UNKNOWN:
-        return earlier in (Rate.REQUEST, Rate.UNKNOWN)
-    if rate is Rate.CONDITION:
-        return earlier in (Rate.REQUEST, Rate.CONDITION)
-    return earlier in _RANK and _RANK[earlier] >= _RANK[rate]
-
-
-def _stops(later: Rate | None, rate: Rate) -> bool:
-    """True when a later segment of rate `later` ends what moving a segment of `rate` would gain."""
-    if later is None or later not in _RANK:
-        return False
-    if rate in _RANK:
-        return _RANK[later] > _RANK[rate]
-    return _RANK[later] >= _RANK[Rate.CONVERSATION] if rate is Rate.CONDITION else later is Rate.REQUEST
 
 
 @dataclass
@@ -289,7 +234,7 @@ class Impact:
             return Severity.WARNING if history or big else Severity.INFO if note and not self.costs_nothing else None
         if self.rate is Rate.CONVERSATION:
             return Severity.WARNING if big else Severity.INFO if any(t.lost for t in live) else None
-        if self.rate in _RARE:
+        if self.rate in RARE:
             return Severity.INFO if history or any(t.lost for t in live) else None
         if self.rate is Rate.UNKNOWN:
             return Severity.INFO if (history and self.part_has_static) or big else None
@@ -310,7 +255,7 @@ class Impact:
             return Severity.WARNING if some or self.history_after else None
         if self.rate is Rate.CONVERSATION:
             return Severity.WARNING if some else None
-        if self.rate in _RARE:
+        if self.rate in RARE:
             return Severity.INFO if self.history_after or self.static_after >= FRAGMENT_DAY_STATIC_AFTER else None
         if self.rate is Rate.UNKNOWN:
             return Severity.INFO if (self.history_after and self.part_has_static) \
@@ -457,7 +402,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         rate = rates[i]
         if rate is None or _order_only(p.seg, rate):
             continue
-        blocking = [q for q, r in zip(placed[:i], rates[:i]) if _blocks(r, rate) and not _order_only(q.seg, r)]
+        blocking = [q for q, r in zip(placed[:i], rates[:i]) if blocks(r, rate) and not _order_only(q.seg, r)]
         behind = None
         if p.seg.kind in _OWN_CAUSE:
             # a timestamp or an id is its own root cause, with its own fix: an earlier value of
@@ -470,7 +415,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         merged_into = blocking[0] if blocking else None
         # a later time or id of its own (its own finding, its own fix) does not end what moving
         # this value gains: with it moved, this value is what breaks the prefix
-        stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if _stops(r, rate)
+        stop = next((q.cut for q, r in zip(placed[i + 1:], rates[i + 1:]) if stops(r, rate)
                      and (q.seg.kind not in _OWN_CAUSE or p.seg.kind in _OWN_CAUSE)), geo.end)
         # a conversation cut to its newest messages (PRM105's window) changes from its start on
         # every turn once it is full, wherever this value is: moving the value cannot gain it
