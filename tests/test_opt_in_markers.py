@@ -321,3 +321,60 @@ def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copi
                 out.append(block)
             return out
     ''') == [6]
+
+
+def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off(tmp_path):
+    loop = '''
+        def add_marks(messages):
+            for m in messages[-1:]:
+                m["cache_control"] = {"type": "ephemeral"}
+            return messages
+
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages = add_marks(messages)
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=False):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages, **{"use_cache": self.use_cache})
+    '''
+    cli = '''
+        def main(args, loop):
+            kwargs = {}
+            if args.cache:
+                kwargs["use_cache"] = True
+            return loop.step([], use_cache=False, **kwargs)
+    '''
+    assert _gates(tmp_path, loop, agent=agent, cli=cli) == [(9, "use_cache")]
+
+
+def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
+    loop = '''
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages[-1]["cache_control"] = {"type": "ephemeral"}
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=True):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages,
+                                      use_cache=self.use_cache)
+    '''
+    assert _gates(tmp_path, loop, agent=agent) == []
+    always = '''
+        def run(loop, messages):
+            return loop.step(messages,
+                             use_cache=True)
+    '''
+    assert _gates(tmp_path, loop, agent=always) == []
