@@ -324,6 +324,9 @@ def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copi
 
 
 def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
     loop = '''
         def add_marks(messages):
             for m in messages[-1:]:
@@ -355,6 +358,9 @@ def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off
 
 
 def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
     loop = '''
         class Loop:
             def step(self, messages, use_cache=False):
@@ -378,3 +384,41 @@ def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
                              use_cache=True)
     '''
     assert _gates(tmp_path, loop, agent=always) == []
+
+
+def test_a_helper_parameter_given_true_by_position_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        def mark(messages, use_cache=False):
+            if use_cache:
+                messages[-1]["cache_control"] = {"type": "ephemeral"}
+            return messages
+
+        def run(messages, use_cache=False):
+            return mark(messages, use_cache=use_cache), mark(messages, True)
+    '''
+    assert _gates(tmp_path, loop) == []
+
+
+def test_a_helper_parameter_given_true_by_position_elsewhere_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages[-1]["cache_control"] = {"type": "ephemeral"}
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=False):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages, use_cache=self.use_cache), self.loop.step(messages, True)
+    '''
+    assert _gates(tmp_path, loop, agent=agent) == []

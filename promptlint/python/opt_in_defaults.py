@@ -331,8 +331,10 @@ def passed_on(ctx, name: str) -> bool:
     seen = False
     for module in {id(m): m for m in [ctx.module, *assigners, *definers]}.values():
         for cls, func in module_functions(module, patched=True):
+            if func is ctx.func:  # (what the helper passes on itself says nothing of its callers)
+                continue
             inner = Context(module, cls, func, ctx.project)
-            for node, value in _written_values(func, name):
+            for node, value in _written_values(func, name, ctx.func):
                 if _off_constant(value):
                     continue
                 if _names_option(value, name):
@@ -344,11 +346,20 @@ def passed_on(ctx, name: str) -> bool:
     return seen
 
 
-def _written_values(func, name: str):
+def _written_values(func, name: str, helper):
     """(node, value) for each value `func` writes for the option `name`: keywords, dict entries and
-    subscript assignments under that key."""
+    subscript assignments under that key, and a positional argument of a call of a function named
+    as `helper` at the parameter's place (`self` skipped for a call through an attribute)."""
+    params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
     for n in subtree(func):
-        if isinstance(n, ast.keyword) and n.arg == name:
+        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) == helper.name:
+            names = params[1:] if isinstance(n.func, ast.Attribute) and params[:1] in (["self"], ["cls"]) else params
+            for param, arg in zip(names, n.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                if param == name:
+                    yield n, arg
+        elif isinstance(n, ast.keyword) and n.arg == name:
             yield n, n.value
         elif isinstance(n, ast.Dict):
             yield from ((n, v) for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and k.value == name)
