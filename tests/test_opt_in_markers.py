@@ -422,3 +422,30 @@ def test_a_helper_parameter_given_true_by_position_elsewhere_is_no_gate(tmp_path
                 return self.loop.step(messages, use_cache=self.use_cache), self.loop.step(messages, True)
     '''
     assert _gates(tmp_path, loop, agent=agent) == []
+
+
+def test_a_helper_parameter_a_caller_sets_from_another_value_is_no_gate(tmp_path):
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    convert = '''
+        def convert(params, cache_marks=False):
+            out = [part(p, cache_marks=cache_marks) for p in params]
+            if cache_marks:
+                out[-1]["cache_control"] = {"type": "ephemeral"}
+            return out
+
+        def part(p, cache_marks=False):
+            return p
+
+        def wrap(params, cache_marks=False):
+            return convert(params, cache_marks=cache_marks)
+    '''
+    assert _gates(tmp_path, convert) == [(12, "cache_marks")]  # (the module alone: passed on, off; at the call)
+    provider = '''
+        class Provider:
+            READS_SIDE_CHANNEL = True
+
+            def send(self, params):
+                return convert(params, cache_marks=self.READS_SIDE_CHANNEL)
+    '''
+    assert _gates(tmp_path, convert, provider=provider) == []

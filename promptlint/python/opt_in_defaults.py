@@ -314,9 +314,9 @@ _CACHE_WORDS = frozenset({"cache", "caching", "cached"})
 def passed_on(ctx, name: str) -> bool:
     """True when the package passes the parameter `name` of a helper only under its own name and
     never turns it on: every value written for it (a keyword `name=v`, a dict entry `"name": v`, a
-    `kw["name"] = v` in this module or in one of the package that assigns the name or defines a
-    function with a parameter of that name, `assigners_of`, `definers_of`; a module that only writes
-    the name as a dict key is not searched)
+    `kw["name"] = v` in this module or in one of the package that assigns the name, defines a
+    function with a parameter of that name or calls the helper by its name, `assigners_of`,
+    `definers_of`, `callers_of`; a module that only writes the name as a dict key is not searched)
     is off, or is the same option passed on (a parameter `name` of the passing function whose
     default is off, `self.name` off by default in its class), or is set on only under a test that
     names caching (a user's opt-in: `if args.cache: kw["name"] = True`); and at least one is passed
@@ -326,10 +326,11 @@ def passed_on(ctx, name: str) -> bool:
         return False
     assigners = ctx.project.assigners_of(name, ctx.module.path, 20)
     definers = ctx.project.definers_of(name, ctx.module.path, 20)
-    if assigners is None or definers is None:
+    callers = ctx.project.callers_of(ctx.func.name, ctx.module.path, 20)
+    if assigners is None or definers is None or callers is None:
         return False
     seen = False
-    for module in {id(m): m for m in [ctx.module, *assigners, *definers]}.values():
+    for module in {id(m): m for m in [ctx.module, *assigners, *definers, *callers]}.values():
         for cls, func in module_functions(module, patched=True):
             if func is ctx.func:  # (what the helper passes on itself says nothing of its callers)
                 continue
