@@ -436,16 +436,21 @@ def test_a_helper_parameter_a_caller_sets_from_another_value_is_no_gate(tmp_path
 
         def part(p, cache_marks=False):
             return p
-
-        def wrap(params, cache_marks=False):
-            return convert(params, cache_marks=cache_marks)
     '''
-    assert _gates(tmp_path, convert) == [(12, "cache_marks")]  # (the module alone: passed on, off; at the call)
-    provider = '''
+    passed_on = '''
+        class Provider:
+            def __init__(self, cache_marks=False):
+                self.cache_marks = cache_marks
+
+            def send(self, params):
+                return convert(params, cache_marks=self.cache_marks)
+    '''
+    assert _gates(tmp_path, convert, provider=passed_on) == [(4, "cache_marks")]
+    set_on = '''
         class Provider:
             READS_SIDE_CHANNEL = True
 
             def send(self, params):
                 return convert(params, cache_marks=self.READS_SIDE_CHANNEL)
     '''
-    assert _gates(tmp_path, convert, provider=provider) == []
+    assert _gates(tmp_path, convert, provider=set_on) == []

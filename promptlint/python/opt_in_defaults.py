@@ -320,7 +320,8 @@ def passed_on(ctx, name: str) -> bool:
     is off, or is the same option passed on (a parameter `name` of the passing function whose
     default is off, `self.name` off by default in its class), or is set on only under a test that
     names caching (a user's opt-in: `if args.cache: kw["name"] = True`); and at least one is passed
-    on (`run(..., use_cache=use_cache)`), so the package's callers are seen. Without a project,
+    on to the helper (`step(..., use_cache=self.use_cache)`, or a mapping's entry `{"use_cache":
+    self.use_cache}` its callers may spread into the call), so the package's callers are seen. Without a project,
     or past 20 modules, not known: False."""
     if ctx.project is None:
         return False
@@ -341,10 +342,16 @@ def passed_on(ctx, name: str) -> bool:
                 if _names_option(value, name):
                     if not _passed_off(inner, value):
                         return False
-                    seen = True
+                    seen = seen or not isinstance(node, ast.keyword) or _calls_helper(func, node, ctx.func.name)
                 elif not _under_cache_test(inner, node):
                     return False
     return seen
+
+
+def _calls_helper(func, keyword, helper: str) -> bool:
+    """True when `keyword` is an argument of a call of a function named `helper` in `func`."""
+    return any(isinstance(n, ast.Call) and keyword in n.keywords
+               and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) == helper for n in subtree(func))
 
 
 def _written_values(func, name: str, helper):
