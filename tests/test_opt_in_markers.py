@@ -321,3 +321,136 @@ def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copi
                 out.append(block)
             return out
     ''') == [6]
+
+
+def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        def add_marks(messages):
+            for m in messages[-1:]:
+                m["cache_control"] = {"type": "ephemeral"}
+            return messages
+
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages = add_marks(messages)
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=False):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages, **{"use_cache": self.use_cache})
+    '''
+    cli = '''
+        def main(args, loop):
+            kwargs = {}
+            if args.cache:
+                kwargs["use_cache"] = True
+            return loop.step([], use_cache=False, **kwargs)
+    '''
+    assert _gates(tmp_path, loop, agent=agent, cli=cli) == [(9, "use_cache")]
+
+
+def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages[-1]["cache_control"] = {"type": "ephemeral"}
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=True):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages,
+                                      use_cache=self.use_cache)
+    '''
+    assert _gates(tmp_path, loop, agent=agent) == []
+    always = '''
+        def run(loop, messages):
+            return loop.step(messages,
+                             use_cache=True)
+    '''
+    assert _gates(tmp_path, loop, agent=always) == []
+
+
+def test_a_helper_parameter_given_true_by_position_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        def mark(messages, use_cache=False):
+            if use_cache:
+                messages[-1]["cache_control"] = {"type": "ephemeral"}
+            return messages
+
+        def run(messages, use_cache=False):
+            return mark(messages, use_cache=use_cache), mark(messages, True)
+    '''
+    assert _gates(tmp_path, loop) == []
+
+
+def test_a_helper_parameter_given_true_by_position_elsewhere_is_no_gate(tmp_path):
+    # (a package in a folder of its own: the tree searched is the folder that holds it)
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    loop = '''
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages[-1]["cache_control"] = {"type": "ephemeral"}
+                return messages
+    '''
+    agent = '''
+        class Agent:
+            def __init__(self, loop, use_cache=False):
+                self.loop, self.use_cache = loop, use_cache
+
+            def run(self, messages):
+                return self.loop.step(messages, use_cache=self.use_cache), self.loop.step(messages, True)
+    '''
+    assert _gates(tmp_path, loop, agent=agent) == []
+
+
+def test_a_helper_parameter_a_caller_sets_from_another_value_is_no_gate(tmp_path):
+    tmp_path = tmp_path / "own" / "pkg"
+    tmp_path.mkdir(parents=True)
+    convert = '''
+        def convert(params, cache_marks=False):
+            out = [part(p, cache_marks=cache_marks) for p in params]
+            if cache_marks:
+                out[-1]["cache_control"] = {"type": "ephemeral"}
+            return out
+
+        def part(p, cache_marks=False):
+            return p
+    '''
+    passed_on = '''
+        class Provider:
+            def __init__(self, cache_marks=False):
+                self.cache_marks = cache_marks
+
+            def send(self, params):
+                return convert(params, cache_marks=self.cache_marks)
+    '''
+    assert _gates(tmp_path, convert, provider=passed_on) == [(4, "cache_marks")]
+    set_on = '''
+        class Provider:
+            READS_SIDE_CHANNEL = True
+
+            def send(self, params):
+                return convert(params, cache_marks=self.READS_SIDE_CHANNEL)
+    '''
+    assert _gates(tmp_path, convert, provider=set_on) == []

@@ -6,7 +6,8 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 from __future__ import annotations
 
 from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
-               format_switches, front_inserts, gated_markers, handed_windows, history_ids, history_loads, history_renders,
+               format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
+               history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, render_ids, replay_strips, role_stamps,
@@ -99,6 +100,8 @@ def _gates(module, evaluator) -> None:
             module.facts["added_marks"] = added_marks.added_marks(module, evaluator.project)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
+        if "break" in module.source:  # (PRM302: breakpoints on a list's first items, its tail unmarked)
+            module.facts["head_marks"] = head_marks.head_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \

@@ -5,7 +5,10 @@ Off by default (`is_off`): the constants None, False, 0 and ""; `m.get("key")` w
 an off one) when the module writes no other value under that key (a dict display, `m["key"] =`,
 a keyword) and no other module of the package sets it (`key=True` as a keyword or a field's
 default: `Project.assigners_of`); a parameter of `__init__` whose default is off (an option of the
-instance; a helper's parameter is what its callers pass); a local name or a `self.` attribute every
+instance); a helper's parameter whose default is off, when the package passes it on under its
+own name from an option off by default and never turns it on (`passed_on`: `step(msgs,
+use_cache=self.use_cache)` with `__init__(self, use_cache=False)`; else it is what its callers
+pass); a local name or a `self.` attribute every
 assignment of which is off or sits under an `if` whose test is off (`self.cfg = None` in
 `__init__`, then `if ttl: self.cfg = {...}`); a method without arguments whose every `return`
 is off; `bool(x)`, `x is not None`, `(y := x)` of an off `x`; an `and` with an off operand, an
@@ -183,13 +186,15 @@ def _off_name(ctx, name: str, depth: int) -> bool:
             return False
     if values:
         return all(is_off(ctx, v, depth + 1) or _guarded(ctx, ctx.func, n, depth) for n, v in values)
-    if ctx.func.name != "__init__":  # a helper's parameter: its callers in the package may pass it on
-        return False
     args = ctx.func.args
     positional = [*args.posonlyargs, *args.args]
     defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
     defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    return name in defaults and _off_constant(defaults[name])
+    if name not in defaults or not _off_constant(defaults[name]):
+        return False
+    # a helper's parameter is what its callers pass: off only when the package passes it on under
+    # its own name and never sets it on (`passed_on`)
+    return ctx.func.name == "__init__" or passed_on(ctx, name)
 
 
 def _off_attribute(ctx, attr: str, depth: int) -> bool:
@@ -297,6 +302,106 @@ def _guarded(ctx, func, node, depth: int) -> bool:
     child, parent = node, parents.get(id(node))
     while parent is not None and parent is not func:
         if isinstance(parent, ast.If) and any(s is child for s in parent.body) and is_off(ctx, parent.test, depth + 1):
+            return True
+        child, parent = parent, parents.get(id(parent))
+    return False
+
+
+#: Words of a name that say it turns caching on (an `if args.cache:` before the value set on).
+_CACHE_WORDS = frozenset({"cache", "caching", "cached"})
+
+
+def passed_on(ctx, name: str) -> bool:
+    """True when the package passes the parameter `name` of a helper only under its own name and
+    never turns it on: every value written for it (a keyword `name=v`, a dict entry `"name": v`, a
+    `kw["name"] = v` in this module or in one of the package that assigns the name, defines a
+    function with a parameter of that name or calls the helper by its name, `assigners_of`,
+    `definers_of`, `callers_of`; a module that only writes the name as a dict key is not searched)
+    is off, or is the same option passed on (a parameter `name` of the passing function whose
+    default is off, `self.name` off by default in its class), or is set on only under a test that
+    names caching (a user's opt-in: `if args.cache: kw["name"] = True`); and at least one is passed
+    on to the helper (`step(..., use_cache=self.use_cache)`, or a mapping's entry `{"use_cache":
+    self.use_cache}` its callers may spread into the call), so the package's callers are seen. Without a project,
+    or past 20 modules, not known: False."""
+    if ctx.project is None:
+        return False
+    assigners = ctx.project.assigners_of(name, ctx.module.path, 20)
+    definers = ctx.project.definers_of(name, ctx.module.path, 20)
+    callers = ctx.project.callers_of(ctx.func.name, ctx.module.path, 20)
+    if assigners is None or definers is None or callers is None:
+        return False
+    seen = False
+    for module in {id(m): m for m in [ctx.module, *assigners, *definers, *callers]}.values():
+        for cls, func in module_functions(module, patched=True):
+            if func is ctx.func:  # (what the helper passes on itself says nothing of its callers)
+                continue
+            inner = Context(module, cls, func, ctx.project)
+            for node, value in _written_values(func, name, ctx.func):
+                if _off_constant(value):
+                    continue
+                if _names_option(value, name):
+                    if not _passed_off(inner, value):
+                        return False
+                    seen = seen or not isinstance(node, ast.keyword) or _calls_helper(func, node, ctx.func.name)
+                elif not _under_cache_test(inner, node):
+                    return False
+    return seen
+
+
+def _calls_helper(func, keyword, helper: str) -> bool:
+    """True when `keyword` is an argument of a call of a function named `helper` in `func`."""
+    return any(isinstance(n, ast.Call) and keyword in n.keywords
+               and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) == helper for n in subtree(func))
+
+
+def _written_values(func, name: str, helper):
+    """(node, value) for each value `func` writes for the option `name`: keywords, dict entries and
+    subscript assignments under that key, and a positional argument of a call of a function named
+    as `helper` at the parameter's place (`self` skipped for a call through an attribute)."""
+    params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
+    for n in subtree(func):
+        if isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) == helper.name:
+            names = params[1:] if isinstance(n.func, ast.Attribute) and params[:1] in (["self"], ["cls"]) else params
+            for param, arg in zip(names, n.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                if param == name:
+                    yield n, arg
+        elif isinstance(n, ast.keyword) and n.arg == name:
+            yield n, n.value
+        elif isinstance(n, ast.Dict):
+            yield from ((n, v) for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant) and k.value == name)
+        elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                                               and t.slice.value == name for t in n.targets):
+            yield n, n.value
+
+
+def _names_option(value, name: str) -> bool:
+    """True for `name` or `x.name`: the option passed on under its own name."""
+    return (isinstance(value, ast.Name) and value.id == name) or (isinstance(value, ast.Attribute) and value.attr == name)
+
+
+def _passed_off(ctx, value) -> bool:
+    """The option passed on is off by default where it is passed: a parameter of the passing
+    function with an off default (not followed to that function's own callers), `self.name` off
+    in its class."""
+    if isinstance(value, ast.Attribute):
+        return isinstance(value.value, ast.Name) and value.value.id == "self" and _off_attribute(ctx, value.attr, 1)
+    args = ctx.func.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    return value.id in defaults and _off_constant(defaults[value.id])
+
+
+def _under_cache_test(ctx, node) -> bool:
+    """True when `node` sits in the body of an `if` whose test names caching (`if args.cache:`)."""
+    parents = ctx.parents(ctx.func)
+    child, parent = node, parents.get(id(node))
+    while parent is not None and parent is not ctx.func:
+        if isinstance(parent, ast.If) and any(s is child for s in parent.body) and any(
+                _CACHE_WORDS & set((getattr(n, "id", None) or getattr(n, "attr", None) or "").lower().strip("_").split("_"))
+                for n in subtree(parent.test)):
             return True
         child, parent = parent, parents.get(id(parent))
     return False

@@ -61,12 +61,18 @@ def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
         return []
     out: dict[tuple, tuple] = {}
     gating: dict[int, set[str]] = {}  # id(function) -> its parameters that gate its breakpoints
+    passed: set[tuple[int, str]] = set()  # (id(function), parameter) a call of the module gates
+    entries = []
     for cls, func in module_functions(module, patched=True):
-        ctx = Context(module, cls, func, project)
         found = [(stmt.test, test) for stmt, test, body in _gates(func)  # (where, the test it stands for)
                  if _names_cache(test) and _marks(module, cls, body, _CALLS)]
-        found += [(arg, arg) for arg in _call_gates(module, cls, func, gating)]
+        found += [(arg, arg) for arg in _call_gates(module, cls, func, gating, passed)]
+        entries.append((cls, func, found))
+    for cls, func, found in entries:
+        ctx = Context(module, cls, func, project)
         for node, test in found:
+            if any(isinstance(n, ast.Name) and (id(func), n.id) in passed for n in subtree(test)):
+                continue  # a helper's parameter a call of the module gates: one finding, at that call
             option = _option(ctx, test)
             if option is None:
                 continue
@@ -103,13 +109,14 @@ _MESSAGE_WORDS = frozenset({"msg", "msgs", "message", "messages"})
 _OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
 
 
-def _call_gates(module, cls, func, gating: dict) -> list[ast.expr]:
+def _call_gates(module, cls, func, gating: dict, passed: set | None = None) -> list[ast.expr]:
     """The arguments of `func`'s calls that turn breakpoints on: one given for a parameter of a
     function of the module or a method of the class that gates its breakpoints (`mk_msgs(hist,
     self.cache and "claude" in self.model)`, with `def mk_msgs(msgs, cache=False): ... if cache:
     _apply_cache_idxs(res)`), or a keyword named for caching given to a message builder imported
     from a library (`mk_msgs(msgs, cache=self.cache)`, `msglm.mk_msgs_anthropic`) in a module
-    that sends to an opt-in cache API. Only arguments that name caching (`_names_cache`)."""
+    that sends to an opt-in cache API. Only arguments that name caching (`_names_cache`); each
+    (id(function), parameter) they are given for is added to `passed`."""
     methods = _methods(module, cls)
     opt_in = any(v.split(".")[0] in _OPT_IN for v in module.imports.values())
     out: list[ast.expr] = []
@@ -120,7 +127,10 @@ def _call_gates(module, cls, func, gating: dict) -> list[ast.expr]:
         if callee is not None:
             params = _gating(module, callee, gating)
             if params:
-                out += [arg for name, arg in _bound(callee, call) if name in params and _names_cache(arg)]
+                given = [(name, arg) for name, arg in _bound(callee, call) if name in params and _names_cache(arg)]
+                out += [arg for _name, arg in given]
+                if passed is not None:
+                    passed.update((id(callee), name) for name, _arg in given)
         elif opt_in and _builds_messages(module, call):
             out += [k.value for k in call.keywords if k.arg and _names_cache(ast.Name(k.arg)) and _names_cache(k.value)]
     return out

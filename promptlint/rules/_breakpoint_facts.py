@@ -28,6 +28,11 @@ PACKAGE_FACTS = (
      "system prompt, the static part most worth caching, so requests that share it read none of it "
      "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
      "where the target takes a list"),
+    ("head_marks",
+     "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
+     "request caches only up to its last breakpoint, so once the conversation is longer than the "
+     "marked items everything after them (the newest turns, more each turn) is processed uncached "
+     "on every request; mark the last message (and the end of the static prefix) instead"),
     ("beta_gates",
      "This breakpoint is set only when the request's headers name the prompt-caching beta, which "
      "prompt caching has not needed since it became generally available: callers that follow the "

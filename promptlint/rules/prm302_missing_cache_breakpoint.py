@@ -124,7 +124,9 @@ class MissingCacheBreakpointRule(Rule):
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
     settings.get("cache_messages"):`, `if prompt.options.cache:` where `cache` is a field of the
-    module's options with `Field(default=None)`), also when the option is passed to a function of
+    module's options with `Field(default=None)`, `if use_cache:` where `use_cache=False` is a
+    parameter of a method the package calls only passing on an option of that name that is off by
+    default, `step(msgs, use_cache=self.use_cache)` with `__init__(self, use_cache=False)`), also when the option is passed to a function of
     the module that marks only when given it (`mk_msgs(self.hist, self.cache and "claude" in
     self.model)` with `def __init__(self, cache=False)`) or, in a module that sends to Anthropic
     or Bedrock, to a library's message builder (`mk_msgs(msgs, cache=self.cache)`), unless a
@@ -178,6 +180,10 @@ class MissingCacheBreakpointRule(Rule):
     https://github.com/anthropics/skills/blob/0da71c3b54277f20e96146648444590eab1dc82c/skills/claude-api/shared/prompt-caching.md),
     so every request processes more of the conversation uncached. A warning when the code keeps
     and grows the list, info when it is the callers' (PRM304 says which lists are kept).
+    A loop over a list from its start that writes a breakpoint on each item and stops at a count
+    (`for m in messages: m["cache_control"] = ...; n += 1; if n >= 4: break`) marks the oldest
+    messages, not the newest: a request caches up to its last breakpoint, so the conversation
+    after the first items is processed uncached on every request: info, at the statement.
     A breakpoint block built from an item that may be a plain string (`{**base, "cache_control":
     cc}` with `base = last if isinstance(last, dict) else {}`) is reported as info: for a string it
     is the breakpoint alone, with no type and no text (the Messages API takes text blocks with

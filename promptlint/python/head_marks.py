@@ -1,0 +1,76 @@
+"""Cache breakpoints written on the first items of a list instead of its last: a fact for PRM302
+(`head_marks`; the rule judges it).
+
+Shape, read from one function's `ast` tree: a `for` loop over a list taken from its start (a name
+or attribute, or a slice that starts at the head: `items`, `items[:n]`; not `reversed(...)`, not a
+slice from the end) whose body writes a breakpoint key on the loop's item (`item["cache_control"]
+= ...`, or on a block of it: `item["content"][-1]["cache_control"] = ...`) and leaves the loop
+with a `break` (at a count: `if n >= 4: break`):
+
+    for message in messages:
+        message["cache_control"] = {"type": "ephemeral"}
+        count += 1
+        if count >= 4:
+            break
+
+The breakpoints land on the oldest items: a request caches up to its last breakpoint, so what
+follows the first items (the rest of the conversation, growing every turn) is never cached.
+"""
+from __future__ import annotations
+
+import ast
+
+from .gated_markers import module_functions
+from .markers import MARKER_KEYS
+from .walk import subtree
+
+
+def head_marks(module) -> list[ast.stmt]:
+    """The statement that writes the breakpoint, for each loop of the module's functions of the
+    shape in the module docstring."""
+    out = []
+    for _cls, func in module_functions(module):
+        for loop in subtree(func):
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+                continue
+            if not _from_head(loop.iter) or not any(isinstance(n, ast.Break) for n in _own(loop)):
+                continue
+            mark = next((n for n in _own(loop) if _marks_item(n, loop.target.id)), None)
+            if mark is not None:
+                out.append(mark)
+    return out
+
+
+def _own(loop):
+    """The nodes of the loop's body, not those of loops or functions nested in it."""
+    stack = list(reversed(loop.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _from_head(node) -> bool:
+    """True for an iterable taken from the start of a list: a name, an attribute, a slice with no
+    start (`items[:4]`)."""
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return True
+    return isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.lower is None \
+        and node.slice.step is None and isinstance(node.value, (ast.Name, ast.Attribute))
+
+
+def _marks_item(node, item: str) -> bool:
+    """True for `item[...]["cache_control"] = ...` (a subscript chain rooted at the loop's item)."""
+    if not isinstance(node, ast.Assign):
+        return False
+    for target in node.targets:
+        if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+                and target.slice.value in MARKER_KEYS:
+            root = target.value
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id == item:
+                return True
+    return False
