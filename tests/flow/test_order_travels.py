@@ -352,3 +352,35 @@ def test_a_sorted_list_serialised_is_in_a_fixed_order(tmp_path):
     p = probe(tmp_path, LISTED_JSON, index=2)
     assert unordered(p) == []
     assert [s.kind for s in p.segs] == [Kind.SERIALIZED] and p.segs[0].ordered
+
+
+FROM_KEYS = """
+    from collections import OrderedDict
+
+
+    def f(items, tags: set[str]):
+        seen = dict.fromkeys(set(items))
+        probe("\\n".join(seen))
+        probe("\\n".join(dict.fromkeys(tags, 0).keys()))
+        probe(f"Counts: {dict((t, 0) for t in tags)}")
+        probe(", ".join(OrderedDict.fromkeys(items)))
+        probe("\\n".join(dict.fromkeys(sorted(set(items)))))
+        probe(f"Counts: {dict.fromkeys(sorted(tags), 0)}")
+"""
+
+
+@pytest.mark.parametrize("index,expected", [(0, "set(items)"), (1, "tags"), (2, "tags")])
+def test_a_dedupe_by_dict_keys_keeps_the_sets_order(tmp_path, index, expected):
+    """`dict.fromkeys(s)` (and any dict built by iterating a set) has the set's hash order: joined,
+    listed by its keys or written as a dict, the text is in that order."""
+    seg, = unordered(probe(tmp_path, FROM_KEYS, index=index))
+    assert seg.expr == expected
+
+
+@pytest.mark.parametrize("index", [3, 4, 5])
+def test_a_dedupe_by_dict_keys_of_a_list_or_sorted_set_keeps_that_order(tmp_path, index):
+    """`dict.fromkeys(xs)` of a list (the order-keeping dedupe) or of a sorted set is ordered;
+    its keys carry the list's own reading (a parameter: unknown, never an order finding)."""
+    p = probe(tmp_path, FROM_KEYS, index=index)
+    assert unordered(p) == []
+    assert any(s.volatility is not None for s in p.segs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from ...model import Kind, Volatility, replace
+from ...model import Kind, Segment, Volatility, replace
 from .variants import one_dict
 from .values import Alt, ClassRef, Mapping, Obj, Seq, Text, Value, dynamic, most_volatile
 
@@ -162,6 +162,24 @@ def _pick(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     why = seg.evidence.split(":")[0] if seg.evidence else "an unordered value"
     return Text([replace(seg, span=m.span(node), expr=m.code(node), origin=seg.origin or seg.span,
                          evidence=f"{how} depends on the order of {why}")])
+
+def fromkeys(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`dict.fromkeys(xs, v)` (`OrderedDict.fromkeys`): the dedupe that keeps the order of `xs`;
+    iterated, listed or joined, its keys are the items of `xs` in `xs`'s order: of a set, the
+    set's hash order (`list(dict.fromkeys(set(qs)))` is unordered), of a list or text, that
+    value as it is. A dict of known keys gives its keys; anything else, the call as any other."""
+    source = ev.eval(args[0], frame, env) if len(args) == 1 or len(args) == 2 and not kwargs else None
+    held = source.unordered if isinstance(source, Seq) and not source.ordered else next(
+        (s for s in source.segs if s.kind is Kind.UNORDERED_ITERATION), None) if isinstance(source, Text) else None
+    if held is not None:  # a dict in the set's order: its keys, values and items as `_view` reads them
+        value = ev.eval(args[1], frame, env) if len(args) == 2 else Text([])
+        return Mapping({}, span=frame.module.span(node), node=None, repeated=True, value=value, unordered=held)
+    if isinstance(source, (Text, Seq, Alt)):
+        return source
+    if isinstance(source, Mapping) and not source.repeated and not source.open:
+        return Seq([Text([Segment(text=k, span=source.key_spans.get(k))]) for k in source.items], frame.module.span(node))
+    return ev.invoke(ev.eval(node.func, frame, env), node, args, kwargs, frame, env, qual)
+
 
 BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "reversed": _reversed,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
+from .builtin_calls import fromkeys
 from .configured import is_configured
 from .hashing import seed_free_set
 from .json_keys import string_keyed
@@ -365,6 +366,8 @@ def _defaultdict(ev, node, qual, args, kwargs, frame, env) -> Value:
 
 
 KNOWN["collections.defaultdict"] = _defaultdict
+for _q in ("dict.fromkeys", "collections.OrderedDict.fromkeys", "OrderedDict.fromkeys"):
+    KNOWN[_q] = fromkeys
 
 
 def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:

@@ -195,6 +195,8 @@ class TextMixin:
         if isinstance(value, Seq):
             return self._seq_text(value, frame)
         if isinstance(value, Mapping):
+            if value.unordered is not None:  # keys in a set's order (`{k: 0 for k in tags}`, `dict.fromkeys(tags)`)
+                return [value.unordered]
             out: list[Segment] = []
             for v in value.items.values():
                 out.extend(self.text_of(v, frame))
