@@ -59,6 +59,82 @@ _INIT = ("langchain.chat_models.init_chat_model", "langchain.chat_models.base.in
 _PROVIDERS = ("anthropic", "google_anthropic_vertex")
 
 
+#: The classes of LangChain a chat model may be annotated as without naming its provider: a
+#: request through any of them is a chat model's (`model: BaseChatModel`, `llm: BaseLanguageModel`,
+#: `LanguageModelLike`). A provider's own class (`ChatOpenAI`, `AzureChatOpenAI`: a name that starts
+#: with `Chat` / `AzureChat`) says its provider too (sdks/langchain.py `_CHAT_PROVIDERS`).
+TYPED_BASES = frozenset({"BaseChatModel", "BaseLanguageModel", "SimpleChatModel", "LanguageModelLike"})
+#: What a `Runnable[LanguageModelInput, BaseMessage]` (a model with tools bound) stands for: a chat model.
+TYPED_MODEL = "langchain_core.language_models.BaseChatModel"
+#: The output types of a runnable that is a chat model (`Runnable[LanguageModelInput, BaseMessage]`).
+_MESSAGE_OUTPUTS = ("BaseMessage", "AIMessage", "BaseMessageChunk", "AIMessageChunk")
+
+
+def is_chat_model_class(name: str) -> bool:
+    """True when the class name `name` (the last part of a dotted name) is one of LangChain's chat
+    model classes: a provider's (`ChatOpenAI`, `AzureChatOpenAI`) or a base of them (`TYPED_BASES`)."""
+    return name.startswith(("Chat", "AzureChat")) or name in TYPED_BASES
+
+
+def annotated_chat_model(module, ann) -> str | None:
+    """The dotted name of the LangChain chat model class an annotation names (a parameter `model:
+    BaseChatModel`, a field `llm: Optional[ChatOpenAI] = None`, `self.llm: BaseLanguageModel`),
+    imported from a `langchain*` package: the provider's class (`langchain_openai.ChatOpenAI`) or,
+    for a base class, a union of several providers' classes or a runnable of a chat model
+    (`Runnable[LanguageModelInput, BaseMessage]`), `TYPED_MODEL`; None for any other annotation. A
+    union is a chat model when one of its members is and the others are None or a string (a model
+    name the code turns into a model: `model: str | BaseChatModel`)."""
+    members = _members(ann)
+    found = []
+    for member in members:
+        if isinstance(member, ast.Constant) and member.value is None \
+                or isinstance(member, ast.Name) and member.id in ("str", "None"):
+            continue
+        qual = _chat_class(module, member)
+        if qual is None:
+            return None
+        found.append(qual)
+    if not found:
+        return None
+    return found[0] if len(found) == 1 and found[0].rsplit(".", 1)[-1] not in TYPED_BASES else TYPED_MODEL
+
+
+def _members(ann) -> list:
+    """The members of a union annotation (`Optional[X]`, `Union[X, Y]`, `X | None`, `"X"`), or
+    `[ann]`."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return [ann]
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _members(ann.left) + _members(ann.right)
+    if isinstance(ann, ast.Subscript) and _last(ann.value) in ("Optional", "Union"):
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        return [m for i in inner for m in _members(i)]
+    return [ann]
+
+
+def _last(node) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _chat_class(module, node) -> str | None:
+    """The dotted name of the LangChain chat model class `node` names (a runnable of a chat model:
+    `TYPED_MODEL`), else None."""
+    if isinstance(node, ast.Subscript):
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        qual = module.qualified_name(node.value) or ""
+        if qual.startswith("langchain") and qual.rsplit(".", 1)[-1] == "Runnable" and len(args) == 2 \
+                and (_last(args[0]) == "LanguageModelInput" or _last(args[1]) in _MESSAGE_OUTPUTS):
+            return TYPED_MODEL
+        return None
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return None
+    qual = module.qualified_name(node) or ""
+    return qual if qual.startswith("langchain") and is_chat_model_class(qual.rsplit(".", 1)[-1]) else None
+
+
 def might_build(source: str) -> bool:
     """Cheap test of a module's text: it names an Anthropic chat model of LangChain, or the factory."""
     return "ChatAnthropic" in source or "init_chat_model" in source or "llama_index.llms.anthropic" in source
