@@ -28,6 +28,11 @@ package expects, and on it the requests of that model carry no breakpoint. Only 
 runs the agent itself (binds tools, `model.bind_tools(tools)`, or builds a tool-calling agent of
 LangChain or LangGraph) or whose template replays the conversation: a model made for one-shot
 prompts (a summariser beside the agent) re-sends no conversation.
+
+`annotated_chat_model`: the chat model an annotation names (`model: BaseChatModel`, `llm:
+Optional[ChatOpenAI]`, `Runnable[LanguageModelInput, BaseMessage]`): the one table of what a chat
+model of LangChain is by its type, read by the evaluator for a parameter or attribute whose value
+it cannot read, so that `.invoke(messages)` on it is a request (sdks/langchain.py `chat_model`).
 """
 from __future__ import annotations
 

@@ -8,7 +8,10 @@ is known to hold and marks the call `open` (what else it sets is not known). A d
 `send(client, payload)` whose callers build two requests: a chat turn and a one-shot structured
 request) is several requests: one call per dict, each built into a layout of its own, instead of
 one dict whose messages are an unreadable choice between lists. A dict completed in branches
-(`if tools: payload["tools"] = tools`) keeps one message list and stays one request.
+(`if tools: payload["tools"] = tools`) keeps one message list and stays one request. A
+module-level dict (`additional_kwargs = {...}`) holds the keys that the functions of its module
+write into it: the sending function before it sends (read where it writes them: flow/scopes.py),
+and another function that fills it (`def load_tools(): OPTIONS["tools"] = [...]`).
 """
 from __future__ import annotations
 

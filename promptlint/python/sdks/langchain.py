@@ -25,7 +25,9 @@ _CHAT_PROVIDERS = {"ChatOpenAI": "openai", "AzureChatOpenAI": "azure-openai", "C
 
 
 def chat_model(value) -> Obj | None:
-    """The chat model object a value stands for (through `.bind_tools(...)` and the like)."""
+    """The chat model object a value stands for (through `.bind_tools(...)` and the like): a
+    provider's model built in the code, or one known by its annotation (`model: BaseChatModel`:
+    langchain_models.annotated_chat_model)."""
     if isinstance(value, Obj):
         cls = value.qualname.rsplit(".", 1)[-1]
         if is_chat_model_class(cls) or cls == "init_chat_model":  # (a model known by its annotation too)
