@@ -21,7 +21,7 @@ def test_a_short_one_shot_text_invoked_on_an_unknown_model_loses_nothing():
     # (main: PRM101 info at 17:11, "alone, this prompt stays below the 1,024-token minimum ... even with it moved")
     report, found = _report("short_one_shot.py")
     assert found == []
-    assert "chat.invoke" in [p.api for p in report.prompts]
+    assert "langchain.invoke" in [p.api for p in report.prompts]  # (`model: BaseChatModel`: a chat model by its type)
 
 
 def test_a_long_static_text_after_the_question_is_a_warning_of_the_request():

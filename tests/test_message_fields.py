@@ -45,13 +45,19 @@ def test_a_constant_appended_is_part_of_the_static_prefix(tmp_path):
 def test_the_conversations_own_system_message_extended_with_notes(tmp_path):
     report = _check(tmp_path, "popped_head.py")
     assert _findings(report) == [("PRM101", 14, "warning")]  # the notes, not the caller's system text
-    head = report.prompts[0].parts[0].segments[0]
-    assert (head.expr, head.volatility.value) == ("conversation[0].content", "stable")
+    # (the request of `self.model.invoke(...)`, `self.model = llm.bind_tools(tools)` of `llm: BaseChatModel`)
+    (sent,) = [p for p in report.prompts if p.api == "langchain.invoke"]
+    head = sent.parts[0].segments[0]
+    assert (sent.parts[0].role, head.expr, head.volatility.value) == ("system", "conversation[0].content", "stable")
 
 
 def test_a_first_message_of_no_known_class_is_not_read(tmp_path):
     report = _check(tmp_path, "popped_head_untested.py")
-    assert _findings(report) == [] and report.prompts == []
+    assert _findings(report) == []
+    # the request is read (`llm: BaseChatModel`), its first message as the conversation's, not a system message
+    (sent,) = report.prompts
+    assert [(p.role, p.segments[0].expr) for p in sent.parts] == [("history", "conversation.pop(0)"),
+                                                                    ("history", "conversation")]
 
 
 def _text(s: str) -> Text:

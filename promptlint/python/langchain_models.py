@@ -28,6 +28,11 @@ package expects, and on it the requests of that model carry no breakpoint. Only 
 runs the agent itself (binds tools, `model.bind_tools(tools)`, or builds a tool-calling agent of
 LangChain or LangGraph) or whose template replays the conversation: a model made for one-shot
 prompts (a summariser beside the agent) re-sends no conversation.
+
+`annotated_chat_model`: the chat model an annotation names (`model: BaseChatModel`, `llm:
+Optional[ChatOpenAI]`, `Runnable[LanguageModelInput, BaseMessage]`): the one table of what a chat
+model of LangChain is by its type, read by the evaluator for a parameter or attribute whose value
+it cannot read, so that `.invoke(messages)` on it is a request (sdks/langchain.py `chat_model`).
 """
 from __future__ import annotations
 
@@ -57,6 +62,82 @@ AGENT_CALLS = ("create_react_agent", "bind_tools", "create_tool_calling_agent", 
 #: `model_provider="anthropic"`).
 _INIT = ("langchain.chat_models.init_chat_model", "langchain.chat_models.base.init_chat_model")
 _PROVIDERS = ("anthropic", "google_anthropic_vertex")
+
+
+#: The classes of LangChain a chat model may be annotated as without naming its provider: a
+#: request through any of them is a chat model's (`model: BaseChatModel`, `llm: BaseLanguageModel`,
+#: `LanguageModelLike`). A provider's own class (`ChatOpenAI`, `AzureChatOpenAI`: a name that starts
+#: with `Chat` / `AzureChat`) says its provider too (sdks/langchain.py `_CHAT_PROVIDERS`).
+TYPED_BASES = frozenset({"BaseChatModel", "BaseLanguageModel", "SimpleChatModel", "LanguageModelLike"})
+#: What a `Runnable[LanguageModelInput, BaseMessage]` (a model with tools bound) stands for: a chat model.
+TYPED_MODEL = "langchain_core.language_models.BaseChatModel"
+#: The output types of a runnable that is a chat model (`Runnable[LanguageModelInput, BaseMessage]`).
+_MESSAGE_OUTPUTS = ("BaseMessage", "AIMessage", "BaseMessageChunk", "AIMessageChunk")
+
+
+def is_chat_model_class(name: str) -> bool:
+    """True when the class name `name` (the last part of a dotted name) is one of LangChain's chat
+    model classes: a provider's (`ChatOpenAI`, `AzureChatOpenAI`) or a base of them (`TYPED_BASES`)."""
+    return name.startswith(("Chat", "AzureChat")) or name in TYPED_BASES
+
+
+def annotated_chat_model(module, ann) -> str | None:
+    """The dotted name of the LangChain chat model class an annotation names (a parameter `model:
+    BaseChatModel`, a field `llm: Optional[ChatOpenAI] = None`, `self.llm: BaseLanguageModel`),
+    imported from a `langchain*` package: the provider's class (`langchain_openai.ChatOpenAI`) or,
+    for a base class, a union of several providers' classes or a runnable of a chat model
+    (`Runnable[LanguageModelInput, BaseMessage]`), `TYPED_MODEL`; None for any other annotation. A
+    union is a chat model when one of its members is and the others are None or a string (a model
+    name the code turns into a model: `model: str | BaseChatModel`)."""
+    members = _members(ann)
+    found = []
+    for member in members:
+        if isinstance(member, ast.Constant) and member.value is None \
+                or isinstance(member, ast.Name) and member.id in ("str", "None"):
+            continue
+        qual = _chat_class(module, member)
+        if qual is None:
+            return None
+        found.append(qual)
+    if not found:
+        return None
+    return found[0] if len(found) == 1 and found[0].rsplit(".", 1)[-1] not in TYPED_BASES else TYPED_MODEL
+
+
+def _members(ann) -> list:
+    """The members of a union annotation (`Optional[X]`, `Union[X, Y]`, `X | None`, `"X"`), or
+    `[ann]`."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            ann = ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return [ann]
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+        return _members(ann.left) + _members(ann.right)
+    if isinstance(ann, ast.Subscript) and _last(ann.value) in ("Optional", "Union"):
+        inner = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        return [m for i in inner for m in _members(i)]
+    return [ann]
+
+
+def _last(node) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _chat_class(module, node) -> str | None:
+    """The dotted name of the LangChain chat model class `node` names (a runnable of a chat model:
+    `TYPED_MODEL`), else None."""
+    if isinstance(node, ast.Subscript):
+        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        qual = module.qualified_name(node.value) or ""
+        if qual.startswith("langchain") and qual.rsplit(".", 1)[-1] == "Runnable" and len(args) == 2 \
+                and (_last(args[0]) == "LanguageModelInput" or _last(args[1]) in _MESSAGE_OUTPUTS):
+            return TYPED_MODEL
+        return None
+    if not isinstance(node, (ast.Name, ast.Attribute)):
+        return None
+    qual = module.qualified_name(node) or ""
+    return qual if qual.startswith("langchain") and is_chat_model_class(qual.rsplit(".", 1)[-1]) else None
 
 
 def might_build(source: str) -> bool:

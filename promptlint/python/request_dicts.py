@@ -8,7 +8,10 @@ is known to hold and marks the call `open` (what else it sets is not known). A d
 `send(client, payload)` whose callers build two requests: a chat turn and a one-shot structured
 request) is several requests: one call per dict, each built into a layout of its own, instead of
 one dict whose messages are an unreadable choice between lists. A dict completed in branches
-(`if tools: payload["tools"] = tools`) keeps one message list and stays one request.
+(`if tools: payload["tools"] = tools`) keeps one message list and stays one request. A
+module-level dict (`additional_kwargs = {...}`) holds the keys that the functions of its module
+write into it: the sending function before it sends (read where it writes them: flow/scopes.py),
+and another function that fills it (`def load_tools(): OPTIONS["tools"] = [...]`).
 """
 from __future__ import annotations
 
@@ -17,9 +20,10 @@ from copy import copy
 
 from .flow.configured import MARK
 from .flow.text import const_str
+from .flow.keyed_targets import global_writes
 from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping, Seq
-from .layout import dict_entries
+from .layout import Evaluated, dict_entries
 from .walk import subtree
 
 #: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
@@ -47,11 +51,38 @@ def expansions(builder, call, frame) -> list:
                 one = copy(call)
                 one.kwargs = dict(call.kwargs)
                 _add(builder, one, spread[0], dicts[0] if len(dicts) == 1 else merged_dict(dicts, True))
+                _filled_elsewhere(builder, one, spread[0])
                 out.append(one)
             return out
     for kw, value in zip(spread, values):
         _add(builder, call, kw, one_dict(value), value)
+        _filled_elsewhere(builder, call, kw)
     return [call]
+
+
+def _filled_elsewhere(builder, call, kw) -> None:
+    """Add to the call's keyword arguments the keys another function of the module writes into
+    the module-level dict passed as `**kw.value` (`def load_tools(): OPTIONS["tools"] = [...]`,
+    then `create(..., **OPTIONS)`: `keyed_targets.global_writes`), each value read in its writer
+    (the keys the dict is built with, and those written at the call, win). The sending function's
+    own writes are read where it makes them (scopes)."""
+    node, frame = kw.value, call.frame
+    func = getattr(frame, "func", None)
+    if not isinstance(node, ast.Name) or func is None or getattr(frame, "module_level", False) \
+            or _binds_name(func, node.id):
+        return
+    m = builder.m
+    for writer, cls, target, value in global_writes(m, node.id, skip=func):
+        key = target.slice.value
+        if key in call.kwargs:
+            continue
+        entry = builder.ev.eval(value, builder.ev.unbound_frame(m, writer, cls))
+        call.kwargs[key] = Evaluated(entry, m.span(target), f"{node.id}[{key!r}]")
+
+
+def _binds_name(func, name: str) -> bool:
+    """True when `name` is a parameter of `func` or a name it assigns."""
+    return name in _params(func) or name in _bound(func)
 
 
 def _requests(variants: list[Mapping]) -> list[list[Mapping]]:

@@ -89,3 +89,64 @@ def path_binding(stmt: ast.stmt, env: dict, shared):
     if prev is None or not (prev.kind == "setpath" or prev.kind == "expr" and isinstance(prev.node, (ast.List, ast.Dict))):
         return None
     return name, shared("setpath", node=stmt.value, env=dict(env), prev=prev, name=kind, value=keys)
+
+
+def global_dict(module, name: str) -> bool:
+    """True when `name` is a module-level name of `module` assigned a dict (`additional_kwargs =
+    {...}`, `dict(...)`) at module level, in every assignment there."""
+    values = module.assigns.get(name) or []
+    return bool(values) and all(isinstance(v, ast.Dict) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+                                and v.func.id == "dict" for v in values)
+
+
+def global_dict_key(frame, target: ast.AST, env: dict) -> str | None:
+    """The name of the module-level dict (`global_dict`) that `target`, in a function, sets an item
+    of by a string key (`additional_kwargs["tools"] = functions`) while the function binds no name
+    of its own so; else None. The function changes the module's dict: what it reads of it after
+    the statement holds the key (read before, the dict as the module builds it)."""
+    if frame.func is None or frame.module_level or not isinstance(target, ast.Subscript):
+        return None
+    base = target.value
+    if not (isinstance(base, ast.Name) and base.id not in env and isinstance(target.slice, ast.Constant)
+            and isinstance(target.slice.value, str)):
+        return None
+    return base.id if global_dict(frame.module, base.id) else None
+
+
+#: Writes of a module-level dict read from other functions (`global_writes`), per dict.
+MAX_GLOBAL_WRITES = 4
+
+
+def global_writes(module, name: str, skip=None) -> list[tuple[ast.AST, ast.ClassDef | None, ast.Subscript, ast.expr]]:
+    """(function, its class or None, target, value) of each `name["key"] = value` (a string key)
+    written in a function of `module` (not `skip`) that binds no `name` of its own: a function that
+    fills the module-level dict `name` (`global_dict`), in source order; [] when the module writes
+    it in more than `MAX_GLOBAL_WRITES` places (not followed) or `name` is no such dict."""
+    if f"{name}[" not in module.source or not global_dict(module, name):
+        return []
+    out = []
+    todo = [(module.tree, None, None)]
+    while todo:
+        node, func, cls = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                if child is not skip and not _binds(child, name):
+                    todo.append((child, child, cls))
+            elif isinstance(child, ast.ClassDef):
+                todo.append((child, None, child))
+            elif isinstance(child, ast.stmt):
+                if func is not None and isinstance(child, ast.Assign):
+                    out += [(func, cls, t, child.value) for t in child.targets if isinstance(t, ast.Subscript)
+                            and isinstance(t.value, ast.Name) and t.value.id == name
+                            and isinstance(t.slice, ast.Constant) and isinstance(t.slice.value, str)]
+                todo.append((child, func, cls))
+    out.sort(key=lambda w: (w[2].lineno, w[2].col_offset))
+    return out if len(out) <= MAX_GLOBAL_WRITES else []
+
+
+def _binds(func, name: str) -> bool:
+    """True when `func` binds `name` itself (a parameter, an assignment): its own, not the module's."""
+    a = func.args
+    if any(p.arg == name for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None):
+        return True
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(func))

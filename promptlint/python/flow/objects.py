@@ -20,6 +20,7 @@ from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed
                           required_field, self_annotation, self_assigns, stepped, walk_statements)
 from .class_facts import optional_of
 from .configured import configured_field, own_instance as _own
+from ..langchain_models import annotated_chat_model
 from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
 from .frames import Frame, Thunk
@@ -279,6 +280,9 @@ class ObjectsMixin:
         if ann is None:
             ann = next((s.annotation for s in c.body if isinstance(s, ast.AnnAssign)
                         and isinstance(s.target, ast.Name) and s.target.id == attr), None)
+        model = annotated_chat_model(module, ann) if ann is not None else None
+        if model is not None:  # `llm: BaseChatModel`, `self.model: Optional[ChatOpenAI] = None`: a LangChain chat model
+            return Obj(model, span=module.span(ann), node=ann)
         ann = optional_of(ann)
         if ann is None or builtin_annotation(ann):
             return None

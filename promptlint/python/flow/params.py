@@ -10,6 +10,7 @@ import ast
 
 from ... import classify
 from ...model import Kind, Volatility
+from ..langchain_models import annotated_chat_model
 from .budget import SPENT
 from .callers import field_arguments
 from .class_facts import message_list, unannotated
@@ -35,6 +36,17 @@ def _named_input(value, segs, name: str):
         return value
     first = next(s for s in segs if s.kind is Kind.UNKNOWN) if any(s.kind is Kind.UNKNOWN for s in segs) else segs[0]
     return dynamic(first.span, name, found[0], found[1], f"passed as {found[3]}", name_only=True)
+
+
+def _typed_model(frame: Frame, param) -> bool:
+    """True when the parameter `param` is annotated as a LangChain chat model (`model: BaseChatModel`)."""
+    ann = getattr(param, "annotation", None)
+    return ann is not None and annotated_chat_model(frame.module, unannotated(ann)) is not None
+
+
+def _objects(value) -> bool:
+    """True when `value` is an object, or a choice with one among its options (a caller's model)."""
+    return isinstance(value, Obj) or isinstance(value, Alt) and any(_objects(o) for o in value.options)
 
 
 def _serving(self_value) -> ast.ClassDef | None:
@@ -66,8 +78,9 @@ class ParamsMixin:
             from .callers import caller_arguments
             spent = not self.budget.following
             found = caller_arguments(self, frame, name)
-            if found is not None and not (unknown_only(self.text_of(found, frame)) and classify.classify_name(name)):
-                return found  # (a caller's value we cannot read says less than the parameter's name)
+            if found is not None and not (unknown_only(self.text_of(found, frame))
+                                          and (classify.classify_name(name) or _typed_model(frame, th.node) and not _objects(found))):
+                return found  # (a caller's value we cannot read says less than the parameter's name or type)
         else:
             spent = False
         m = frame.module
@@ -86,6 +99,8 @@ class ParamsMixin:
                 return Obj(f"instance:{cls.node.name}", node=cls.node, args=[ClassRef(cls.module, cls.node)])
         if ann is not None and (sdk := mcp_sdk_instance(m, ann)) is not None:
             return sdk  # `session: ClientSession`: an MCP client session handed in
+        if ann is not None and (model := annotated_chat_model(m, ann)) is not None:
+            return Obj(model, span=m.span(param), node=param)  # `model: BaseChatModel`: a LangChain chat model handed in
         found = classify.classify_name(name)
         span = m.span(param)
         if found:

@@ -25,7 +25,7 @@ from .loop_shapes import enumerated, filtered_append, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, rewritten, runs_until_it_fits, taken_until, walks_back)
 from .newest_iters import newest_by_method
-from .keyed_targets import keyed, keyed_list, merged_item, path_binding
+from .keyed_targets import global_dict_key, keyed, keyed_list, merged_item, path_binding
 from .readings import reading
 from ..walk import subtree
 from .rewrites import env_resolver, older_apart
@@ -314,6 +314,9 @@ class ScopesMixin:
             cut = front_cut(stmt, env) if frame.fitting else None  # `history = history[2:]` until it fits
             held = env.get(cut.id) if isinstance(cut, ast.Name) else None  # the list before it is cut
             for target in stmt.targets:
+                if (name := global_dict_key(frame, target, env)) is not None:
+                    # `additional_kwargs["tools"] = functions` into a module-level dict: that dict with the key set
+                    env[name] = _shared("global", name=name)
                 self._assign(target, stmt.value, env)
                 if loop and (name := keyed(target, env)) is not None and _dict_binding(env[name]):
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order

@@ -13,6 +13,7 @@ import re
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Spread, Text
 from ..layout import MESSAGE_CLASSES
+from ..langchain_models import is_chat_model_class
 from ..layout_values import variants_of
 from .base import Sdk, Shape, http_verb
 
@@ -24,10 +25,12 @@ _CHAT_PROVIDERS = {"ChatOpenAI": "openai", "AzureChatOpenAI": "azure-openai", "C
 
 
 def chat_model(value) -> Obj | None:
-    """The chat model object a value stands for (through `.bind_tools(...)` and the like)."""
+    """The chat model object a value stands for (through `.bind_tools(...)` and the like): a
+    provider's model built in the code, or one known by its annotation (`model: BaseChatModel`:
+    langchain_models.annotated_chat_model)."""
     if isinstance(value, Obj):
         cls = value.qualname.rsplit(".", 1)[-1]
-        if cls.startswith(("Chat", "AzureChat")) or cls == "init_chat_model":
+        if is_chat_model_class(cls) or cls == "init_chat_model":  # (a model known by its annotation too)
             return value
         if value.qualname.endswith((".bind_tools", ".with_structured_output", ".bind", ".with_config")) and value.args:
             return chat_model(value.args[0])
