@@ -33,7 +33,9 @@ def test_a_converter_into_openai_format_is_not_one():
 
 
 def test_a_branch_that_drops_what_the_others_carry_is_the_fact():
-    # format_content's image branch; format_all carries it in every branch
+    # format_content's image branch; format_all carries it in every branch, to_responses copies
+    # the block it does not rebuild and carries no breakpoint anywhere, to_openai_message puts the
+    # tool call it rebuilds elsewhere than the blocks that keep theirs
     assert _facts("branches.py") == ([], [(19, 29)])
 
 

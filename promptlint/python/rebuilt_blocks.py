@@ -23,8 +23,10 @@ closed is sent uncached. Two facts, each one dict per function (its first such d
 - `branch_marks`: another branch of the same converter carries the breakpoint over (reads a
   breakpoint key off the block, or hands the block to a helper named for a breakpoint or a cache,
   `_apply_prompt_cache_breakpoint(block, formatted)`), and this branch, testing the block's type
-  too, writes a new typed dict (`{"type": "image_url", ...}`) with neither: the author carries
-  breakpoints, and this kind of block loses its own.
+  too, writes a new typed dict (`{"type": "image_url", ...}`) with neither and puts it where the
+  carrying branches put theirs (the same list, or returned): the author carries breakpoints, and
+  this kind of block loses its own. A block copied whole (`dict(part)`) keeps its breakpoint but
+  is no sign that the author carries them.
 
 A branch that keeps the block itself (`out.append(block)`), copies it (`dict(block)`, `{**block}`,
 `block.copy()`) or writes a breakpoint key in the dict is not one.
@@ -118,25 +120,49 @@ def _response_named(node, name: str) -> bool:
     return any(w in word for word in words for w in _RESPONSE_WORDS)
 
 
-def _carries(stmts, item: str) -> bool:
-    """The statements read a breakpoint key off the item, hand the item to a helper named for a
-    breakpoint or a cache, or copy it whole."""
+def _carries(stmts, item: str) -> str | None:
+    """"marker" when the statements read a breakpoint key off the item or hand the item to a
+    helper named for a breakpoint or a cache; "copy" when they copy it whole (`dict(item)`,
+    `{**item}`, `item.copy()`: its breakpoint goes along, though nothing says the author thought
+    of it); else None."""
+    copied = False
     for n in (x for s in stmts for x in subtree(s)):
         if isinstance(n, ast.Constant) and n.value in MARKER_KEYS:
-            return True
+            return "marker"
         if isinstance(n, ast.Call):
             name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
             args = list(n.args) + [k.value for k in n.keywords]
-            if any(isinstance(a, ast.Name) and a.id == item for a in args) and (
-                    any(w in name.lower() for w in _CARRY_WORDS) or name in ("dict", "deepcopy", "copy")):
-                return True
+            if any(isinstance(a, ast.Name) and a.id == item for a in args):
+                if any(w in name.lower() for w in _CARRY_WORDS):
+                    return "marker"
+                copied = copied or name in ("dict", "deepcopy", "copy")
             if name == "copy" and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
                     and n.func.value.id == item:
-                return True
+                copied = True
         if isinstance(n, ast.Dict) and any(k is None and isinstance(v, ast.Name) and v.id == item
                                            for k, v in zip(n.keys, n.values)):
-            return True
-    return False
+            copied = True
+    return "copy" if copied else None
+
+
+def _sinks(stmts, node=None) -> set[str]:
+    """Where the statements put blocks: the lists they append to (`out.append(...)`, by their
+    text) and "return"; with `node`, only where they put that node (itself, or a name bound to it)."""
+    names = set()
+    if node is not None:
+        names = {t.id for x in (y for s in stmts for y in subtree(s)) if isinstance(x, ast.Assign)
+                 and any(v is node for v in subtree(x.value)) for t in x.targets if isinstance(t, ast.Name)}
+
+    def holds(value) -> bool:
+        return node is None or any(v is node or isinstance(v, ast.Name) and v.id in names for v in subtree(value))
+    out = set()
+    for n in (x for s in stmts for x in subtree(s)):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
+                and n.args and holds(n.args[0]):
+            out.add(ast.dump(n.func.value))
+        elif isinstance(n, (ast.Return, ast.Yield)) and n.value is not None and holds(n.value):
+            out.add("return")
+    return out
 
 
 def _new_blocks(stmts):
@@ -208,15 +234,21 @@ def _dropping(func, item: str):
     inside = {id(x) for _kind, body in branches for s in body for x in subtree(s)}
     if any(id(n) not in inside and _marker_read(n, item) for n in subtree(func)):
         return False, None  # read off every block, whatever its type: carried over
+    sinks: set[str] = set()  # where the branches that carry a breakpoint put their blocks
     for kind, body in branches:
-        if _carries(body, item):
-            carried = True
+        how = _carries(body, item)
+        if how == "marker":
+            sinks |= _sinks(body)
+        if how is not None:
+            carried = carried or how == "marker"
             continue
         if dropped is None and any(_field(x, item) and not _field(x, item, "type")
                                    or isinstance(x, ast.Name) and x.id in fields for s in body for x in subtree(s)):
             blocks = _new_blocks(body)
             if blocks:
                 dropped = (kind, blocks[0], body)
+    if carried and dropped is not None and not _sinks(dropped[2], dropped[1]) & sinks:
+        return carried, None  # put elsewhere than the blocks that keep theirs (a tool call, not a block)
     return carried, dropped
 
 
