@@ -11,7 +11,7 @@ from pathlib import Path
 from promptlint.api import check
 from promptlint.config import Settings
 from promptlint.python.module import load
-from promptlint.python.rebuilt_blocks import might_rebuild, rebuilt_blocks
+from promptlint.python.rebuilt_blocks import flattened_contents, might_rebuild, rebuilt_blocks
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rebuilt_blocks"
 
@@ -39,11 +39,26 @@ def test_a_branch_that_drops_what_the_others_carry_is_the_fact():
     assert _facts("branches.py") == ([], [(19, 29)])
 
 
+def _flattened(name: str):
+    path = FIXTURES / name
+    return [(c.lineno, c.col_offset) for c in flattened_contents(load(path, path.read_text()))]
+
+
+def test_a_message_rebuilt_with_its_blocks_joined_for_a_request_that_may_go_to_claude_is_the_fact():
+    # chat_completions only: count_words joins the text for no message
+    assert _flattened("gateway.py") == [(11, 31)]
+
+
+def test_it_is_not_where_no_request_can_go_to_claude():
+    assert _flattened("local_gateway.py") == []
+
+
 def test_they_are_info_where_the_block_is_rebuilt():
     # (main: nothing)
     result = check([FIXTURES], Settings(), jobs=1)
     assert [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in result.diagnostics] == [
-        ("branches.py", "PRM302", "info", 19), ("claude_adapter.py", "PRM302", "info", 11)]
+        ("branches.py", "PRM302", "info", 19), ("claude_adapter.py", "PRM302", "info", 11),
+        ("gateway.py", "PRM302", "info", 11)]
     assert "copies no `cache_control`" in next(d.message for d in result.diagnostics if "claude" in d.span.filename)
 
 

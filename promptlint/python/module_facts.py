@@ -112,6 +112,8 @@ def _gates(module, evaluator) -> None:
         module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
     if rebuilt_blocks.might_rebuild(module.source):  # (PRM302: a typed block rebuilt as a dict without its breakpoint)
         module.facts["rebuilt_marks"], module.facts["branch_marks"] = rebuilt_blocks.rebuilt_blocks(module)
+        flattened = {id(n) for n in module.facts.get("flattened_marks", ())}  # (one cause: the system prompt's)
+        module.facts["flattened_contents"] = [c for c in rebuilt_blocks.flattened_contents(module) if id(c) not in flattened]
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:

@@ -28,6 +28,13 @@ closed is sent uncached. Two facts, each one dict per function (its first such d
   this kind of block loses its own. A block copied whole (`dict(part)`) keeps its breakpoint but
   is no sign that the author carries them.
 
+- `flattened_contents`: a message rebuilt for a request that may go to Claude (the module imports
+  Anthropic's SDK, or the function names `"anthropic"` or a `"claude..."` model) with its content
+  reduced to the joined text of its text blocks (`content = " ".join([c.get("text", "") for c in
+  content if c.get("type") == "text"])`, then `{"role": role, "content": content}`), in a function
+  that names no breakpoint key: a gateway's adapter that drops every block's breakpoint (and the
+  blocks' boundaries), reported at the comprehension.
+
 A branch that keeps the block itself (`out.append(block)`), copies it (`dict(block)`, `{**block}`,
 `block.copy()`) or writes a breakpoint key in the dict is not one.
 """
@@ -54,10 +61,10 @@ _COMPS = (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)
 
 
 def might_rebuild(source: str) -> bool:
-    """The cheap test: a block's type compared with a string, and a Claude SDK import or a helper
-    named for a breakpoint."""
+    """The cheap test: a block's type compared with a string, and a Claude SDK import (or Claude's
+    name) or a helper named for a breakpoint."""
     return _TYPE_TEST.search(source) is not None and (
-        "anthropic" in source or "breakpoint" in source or "cache_control" in source)
+        "anthropic" in source or "claude" in source or "breakpoint" in source or "cache_control" in source)
 
 
 def _field(node, item: str, key: str | None = None) -> bool:
@@ -253,7 +260,8 @@ def _dropping(func, item: str):
 
 
 def rebuilt_blocks(module) -> tuple[list[ast.Dict], list[ast.Dict]]:
-    """(`rebuilt_marks`, `branch_marks`): the dicts the module docstring describes, in source order."""
+    """(`rebuilt_marks`, `branch_marks`): the dicts the module docstring describes, in source order
+    (`flattened_contents` apart)."""
     rebuilt, branch = [], []
     claude = _claude_module(module)
     for _cls, func in module_functions(module):
@@ -279,3 +287,47 @@ def rebuilt_blocks(module) -> tuple[list[ast.Dict], list[ast.Dict]]:
             rebuilt.append(found_rebuilt)
     key = lambda d: (d.lineno, d.col_offset)  # noqa: E731
     return sorted(rebuilt, key=key), sorted(branch, key=key)
+
+
+def _text_join(comp) -> str | None:
+    """The item's name when a comprehension takes the text of dict text blocks (`c.get("text")`
+    for `c` with `c.get("type") == "text"`), else None."""
+    if len(comp.generators) != 1 or len(comp.generators[0].ifs) != 1 or not isinstance(comp.generators[0].target,
+                                                                                       ast.Name):
+        return None
+    item = comp.generators[0].target.id
+    test = comp.generators[0].ifs[0]
+    if _type_test(test, item, set()) != "text" or not any(_field(x, item, "text") for x in subtree(comp.elt)):
+        return None
+    return item
+
+
+def _claude_named(func) -> bool:
+    return any(isinstance(n, ast.Constant) and isinstance(n.value, str) and (
+        n.value == "anthropic" or n.value.startswith("claude")) for n in subtree(func))
+
+
+def flattened_contents(module) -> list[ast.AST]:
+    """The comprehensions the module docstring's `flattened_contents` describes, in source order."""
+    out = []
+    claude = _claude_module(module)
+    for _cls, func in module_functions(module):
+        if _names_marker(func) or not (claude or _claude_named(func)):
+            continue
+        joined = {}  # name -> the comprehension whose joined text it is bound to
+        for n in subtree(func):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                    and n.value.func.attr == "join" and len(n.value.args) == 1 \
+                    and isinstance(n.value.args[0], (ast.ListComp, ast.GeneratorExp)) \
+                    and _text_join(n.value.args[0]) is not None:
+                joined.setdefault(n.targets[0].id, n.value.args[0])
+        for n in subtree(func):
+            if not isinstance(n, ast.Dict):
+                continue
+            keys = {k.value: v for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)}
+            content = keys.get("content")
+            if "role" in keys and isinstance(content, ast.Name) and content.id in joined:
+                out.append(joined[content.id])
+                break
+    return sorted(out, key=lambda c: (c.lineno, c.col_offset))

@@ -33,6 +33,12 @@ PACKAGE_FACTS = (
      "while another branch of it carries the block's breakpoint over: a breakpoint a caller put on a "
      "block of this kind is dropped, and the prefix it closed is sent uncached on every request; carry "
      "the breakpoint here too"),
+    ("flattened_contents",
+     "This message is rebuilt with its content reduced to the joined text of its text blocks, for a "
+     "request that may go to Claude: a `cache_control` a caller put on a block is dropped with the "
+     "blocks, so callers cannot mark a breakpoint through this code and what they marked is sent "
+     "uncached on every request; keep the list of blocks, with their `cache_control`, where the "
+     "target takes one"),
     ("flattened_marks",
      "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
      "on a block of it (this module or its package handles breakpoints) is dropped, and no breakpoint can close the "

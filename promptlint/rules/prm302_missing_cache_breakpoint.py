@@ -76,7 +76,10 @@ class MissingCacheBreakpointRule(Rule):
     breakpoint while another branch hands the block to a helper named for one
     (`_apply_cache_breakpoint(block, new)`): info, where the block is rebuilt. A converter out of
     Claude's format into OpenAI's (it writes `image_url`, `tool_calls`) or of a response's blocks is
-    not one. A breakpoint set only when the request's headers
+    not one. So does a message rebuilt with its content reduced to the joined text of its text
+    blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
+    module imports Anthropic's SDK, or the function names `"anthropic"` or a Claude model): info,
+    at the join. A breakpoint set only when the request's headers
     name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
     which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
