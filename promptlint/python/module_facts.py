@@ -10,7 +10,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
-               newest_queries, newest_remakes, opt_in_markers, rebound_windows, render_ids, replay_strips, role_stamps,
+               newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                shared_prompts,
                stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
@@ -110,6 +110,10 @@ def _gates(module, evaluator) -> None:
     if dropped_marks.writes_converse(module.source) and (  # (PRM302: a converter into Converse blocks dropping them)
             dropped_marks.names_marker(module.source) or evaluator.project.marker_read_files(module.path)):
         module.facts["dropped_marks"] = dropped_marks.dropped_marks(module)
+    if rebuilt_blocks.might_rebuild(module.source):  # (PRM302: a typed block rebuilt as a dict without its breakpoint)
+        module.facts["rebuilt_marks"], module.facts["branch_marks"] = rebuilt_blocks.rebuilt_blocks(module)
+        flattened = {id(n) for n in module.facts.get("flattened_marks", ())}  # (one cause: the system prompt's)
+        module.facts["flattened_contents"] = [c for c in rebuilt_blocks.flattened_contents(module) if id(c) not in flattened]
     if history_loads.window_text(module.source):
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:

@@ -19,6 +19,7 @@ from .converted_ids import CONVERTS_MESSAGE  # a converter with an id source (PR
 from .history_ids import CONVERTS_HISTORY
 from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
 from .flattened_marks import might_flatten_loop  # a loop reducing system blocks to their text (PRM302)
+from .rebuilt_blocks import might_rebuild  # a typed block rebuilt as a new dict without its breakpoint (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
@@ -268,13 +269,15 @@ def might_hold_prompt(source: str) -> bool:
     for the system message) or sends a request
     without tools (`tools=None`), chooses a model from a list of models at random or in turns,
     or fills a name
-    imported from a module named for prompts, or writes Bedrock Converse blocks."""
+    imported from a module named for prompts, or writes Bedrock Converse blocks, or converts typed blocks with a helper named for a breakpoint."""
     if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
         return True
     if might_flatten_loop(source):
         return True  # a system prompt's text blocks reduced to their text: breakpoints dropped (PRM302)
     if writes_converse(source) and '"text"' in source.replace("'", '"'):
         return True  # text blocks rebuilt as Converse blocks: breakpoints they carry may be dropped (PRM302)
+    if "breakpoint" in source and might_rebuild(source):
+        return True  # typed blocks rebuilt by a converter that carries breakpoints in some branches (PRM302)
     if any(head in source and pattern.search(source) is not None for head, pattern in _BUILDERS):
         return True
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \

@@ -22,6 +22,23 @@ PACKAGE_FACTS = (
      "reads elsewhere) is dropped with no `cachePoint` block put after it, so the prefix the caller "
      "marked is sent uncached on every request; append `{\"cachePoint\": {\"type\": \"default\"}}` "
      "after the block when it carries a `cache_control`"),
+    ("rebuilt_marks",
+     "This converter writes a new text block for the request to Claude from the text of the block it is "
+     "handed, and copies no `cache_control`: a breakpoint the caller put on the block (content blocks "
+     "in a dict carry it as one more key) is dropped here, so the prefix it closed is sent uncached on "
+     "every request and callers cannot mark one through this code; copy the block's `cache_control` "
+     "to the new block"),
+    ("branch_marks",
+     "This branch of the converter writes a new block of its own making and copies no cache breakpoint, "
+     "while another branch of it carries the block's breakpoint over: a breakpoint a caller put on a "
+     "block of this kind is dropped, and the prefix it closed is sent uncached on every request; carry "
+     "the breakpoint here too"),
+    ("flattened_contents",
+     "This message is rebuilt with its content reduced to the joined text of its text blocks, for a "
+     "request that may go to Claude: a `cache_control` a caller put on a block is dropped with the "
+     "blocks, so callers cannot mark a breakpoint through this code and what they marked is sent "
+     "uncached on every request; keep the list of blocks, with their `cache_control`, where the "
+     "target takes one"),
     ("flattened_marks",
      "The system prompt's text blocks are reduced to their text here: a `cache_control` a caller put "
      "on a block of it (this module or its package handles breakpoints) is dropped, and no breakpoint can close the "

@@ -68,7 +68,18 @@ class MissingCacheBreakpointRule(Rule):
     So does a converter, in a module that names `cache_control`, that reduces the system prompt's
     text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
     blocks of a message in the branch of a test for a system message) and marks no text block
-    itself: info, where the blocks are flattened. A breakpoint set only when the request's headers
+    itself: info, where the blocks are flattened. A converter that writes a new text block for a
+    request to Claude (the module imports Anthropic's SDK) from the text of a dict block it tests
+    by type (`{"type": "text", "text": part.get("text")}` in the branch `part.get("type") == "text"`),
+    naming no breakpoint key and copying neither the key nor the block, drops a `cache_control` the
+    caller put on the block; so does a branch of a converter that writes a new typed block with no
+    breakpoint while another branch hands the block to a helper named for one
+    (`_apply_cache_breakpoint(block, new)`): info, where the block is rebuilt. A converter out of
+    Claude's format into OpenAI's (it writes `image_url`, `tool_calls`) or of a response's blocks is
+    not one. So does a message rebuilt with its content reduced to the joined text of its text
+    blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
+    module imports Anthropic's SDK, or the function names `"anthropic"` or a Claude model): info,
+    at the join. A breakpoint set only when the request's headers
     name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
     which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
