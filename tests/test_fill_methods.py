@@ -126,3 +126,44 @@ def test_static_values_filled_add_no_finding_at_the_fill(tmp_path):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [d for d in report.diagnostics if "tool.py" in (d.prompt or "")] == []
     assert not any("search_query" in d.message for d in report.diagnostics)
+
+
+CONFIG = '''
+import os
+from pydantic import BaseModel
+
+
+class Configuration(BaseModel):
+    max_units: int = 5
+
+    @classmethod
+    def from_runnable_config(cls, config):
+        values = {name: os.environ.get(name.upper(), config.get(name)) for name in ["max_units"]}
+        return cls(**{k: v for k, v in values.items() if v is not None})
+
+    @classmethod
+    def fixed(cls):
+        return cls(**{"max_units": 3})
+'''
+
+
+def test_an_instance_built_from_a_mapping_of_unknown_keys_holds_unknown_fields(tmp_path):
+    source = '''
+        from config import Configuration
+
+        def make(config):
+            return probe(f"Run {Configuration.from_runnable_config(config).max_units} units")
+    '''
+    p = probe(tmp_path, source, {"config.py": CONFIG})
+    assert [d[:2] for d in p.described[1:2]] == [("unknown", "unknown")]
+    assert p.text == "Run  units"
+
+
+def test_an_instance_built_from_a_known_mapping_holds_its_values(tmp_path):
+    source = '''
+        from config import Configuration
+
+        def make():
+            return probe(f"Run {Configuration.fixed().max_units} units")
+    '''
+    assert probe(tmp_path, source, {"config.py": CONFIG}).text == "Run 3 units"
