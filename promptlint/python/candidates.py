@@ -28,6 +28,7 @@ from ..model import Kind, Part, Segment
 from .module import callee_name
 from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
+from .flow.fill_methods import fills
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
 from .instance_calls import never_a_list
@@ -229,11 +230,29 @@ def filled_argument(finder, call: ast.Call, frame) -> None:
         if builds_messages(arg):
             message_list(finder, arg, finder.ev.eval(arg, frame), frame)
             continue
-        name = filled_template(arg) or prompt_keyword(call, arg)
+        name = filled_template(arg) or prompt_keyword(call, arg) or _filled_keyword(finder, call, arg, frame)
         if name is None or _only_hashed(frame.func, name):
             continue
         segs = _richest(finder, finder.ev.eval(arg, frame), frame)
         text_layout(finder, arg, segs, finder.m.span(arg), role_of(name))
+
+
+def _filled_keyword(finder, call: ast.Call, arg, frame) -> str | None:
+    """The name of the keyword that passes `arg` when it says prompt text and `arg` fills a
+    template through a template class's fill method (`system_prompt=PromptTemplate.from_string(T)
+    .generate_prompt({"QUERY": query})`, flow/fill_methods.py): the template filled there."""
+    name = method_filled(call, arg)
+    return name if name is not None and fills(finder.ev, arg, frame) else None
+
+
+def method_filled(call: ast.Call, arg) -> str | None:
+    """The name of the keyword that passes `arg` when it says prompt text and `arg` calls a
+    method with arguments (`.generate_prompt({...})`): a fill call, maybe (`_filled_keyword`)."""
+    k = next((k for k in call.keywords if k.value is arg), None)
+    if k is None or k.arg is None or not prompt_named(k.arg) or not isinstance(arg, ast.Call) \
+            or not isinstance(arg.func, ast.Attribute) or not (arg.args or arg.keywords):
+        return None
+    return k.arg
 
 
 def prompt_keyword(call: ast.Call, arg) -> str | None:

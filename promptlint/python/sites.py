@@ -15,7 +15,7 @@ import re
 from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_turns,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits,
                template_calls, template_objects, tool_loops, tool_results)
-from .candidates import builds_messages, filled_argument, prompt_keyword
+from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
 from .prompt_names import prompt_named
 from .text_shapes import builds_text, filled_template
 from .message_candidates import appended_then_copied
@@ -417,7 +417,7 @@ class SiteFinder:
         if name is not None and node.keywords and self._called:
             self._called_object(node)
         args = [*node.args, *(k.value for k in node.keywords)]
-        if any(filled_template(a) or builds_messages(a) or prompt_keyword(node, a) for a in args) \
+        if any(filled_template(a) or builds_messages(a) or prompt_keyword(node, a) or method_filled(node, a) for a in args) \
                 and not self.b.covered(self.m.span(node)):
             self.ev.reset_budget()
             filled_argument(self, node, self.frame())

@@ -139,6 +139,21 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             else:  # a dataclass or NamedTuple: positional arguments by its fields, in order
                 for name, arg in zip(self.fields_of(target), args):
                     values.setdefault(name, self.eval(arg, frame, env))
+            spreads = [self.eval(k.value, frame, env) for k in node.keywords if k.arg is None]
+            for spread in spreads:  # `cls(**{"max_units": 3})`: the keys it names
+                if _closed(spread):
+                    for key, item in _one_mapping(spread).items.items():
+                        values.setdefault(key, item)
+            if not all(_closed(spread) for spread in spreads):
+                # `cls(**{k: v for k, v in found.items() if v is not None})`: keys not known, so
+                # any field it does not name may be set by it: not known (never its default)
+                named = [p.arg for p in [*init.node.args.posonlyargs, *init.node.args.args][1:]] if init is not None \
+                    else self.fields_of(target) or [st.target.id for _, c in self.mro(target.module, target.node)
+                                                     for st in c.body if isinstance(st, ast.AnnAssign)
+                                                     and isinstance(st.target, ast.Name)]
+                for name in named:
+                    values.setdefault(name, dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                                                    "set by a `**mapping` whose keys are not known"))
             return Obj(f"instance:{target.node.name}", node=target.node, args=[ClassRef(target.module, target.node)],
                        kwargs=values, span=span)
         # an unknown callable: an SDK class, a library function
@@ -391,6 +406,12 @@ def _makes_fields(cls: ast.ClassDef) -> bool:
                 and isinstance(node.value, ast.Name) and node.value.id == "attr":
             return True
     return any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "")) == "NamedTuple" for b in cls.bases)
+
+
+def _closed(value) -> bool:
+    """True for a mapping whose keys are all known (a `**mapping` that sets only those)."""
+    found = _one_mapping(value)
+    return isinstance(found, Mapping) and not found.repeated and not found.open
 
 
 def _one_mapping(value, depth: int = 0) -> Mapping | None:

@@ -12,6 +12,7 @@ from ... import classify
 from . import rewrites
 from . import builders
 from .configured import all_configured
+from .fill_methods import fill_call
 from .containers import one_of_table
 from .variants import dict_variants, list_variants, one_dict
 from .keyed import filled_dict
@@ -74,6 +75,8 @@ class MethodsMixin:
                 return found
         if isinstance(base, (Obj, ClassRef)):
             member = self.attr_of(base, method, node, frame)
+            if isinstance(member, Func) and (filled := fill_call(self, member, base, node, args, kwargs, frame, env)):
+                return filled  # a template class's fill method: its template with the dict's values
             if isinstance(member, Func):
                 bound = self.bind(member, args, kwargs, frame, env, node)
                 result = self.call_function(member, bound, frame.depth + 1, span)

@@ -56,6 +56,14 @@ def _serving(self_value) -> ast.ClassDef | None:
     return None
 
 
+def _class_receiver(func, param) -> bool:
+    """True for the first parameter of a method decorated `@classmethod` (its `cls`)."""
+    if func is None or not any(isinstance(d, ast.Name) and d.id == "classmethod" for d in func.decorator_list):
+        return False
+    first = [*func.args.posonlyargs, *func.args.args][:1]
+    return bool(first) and first[0] is param
+
+
 class ParamsMixin:
     """The Evaluator's reading of parameters (see the module docstring)."""
 
@@ -73,6 +81,11 @@ class ParamsMixin:
             # (its class, with the module it is defined in: `self` handed to another module's code)
             return frame.self_value or Obj(f"self:{frame.cls.name}", args=[ClassRef(frame.module, frame.cls)],
                                            node=frame.cls)
+        if frame.cls is not None and _class_receiver(frame.func, th.node):
+            # `cls` of a `@classmethod` (`return cls(template_string=text)`): the class it is called on
+            # (an instance's class; else the class that defines it)
+            built = _serving(frame.self_value)
+            return ClassRef(frame.self_value.args[0].module, built) if built is not None else ClassRef(frame.module, frame.cls)
         if (frame.depth == 0 or frame.hops is not None) and name not in ("self", "cls"):
             # the prompt's own frame, or a wrapper's caller that passes its own parameter: ask its callers
             from .callers import caller_arguments

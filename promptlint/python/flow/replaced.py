@@ -14,6 +14,7 @@ Shapes (`segs`: the text's segments; the result: a `Text`, or an `Alt` of one pe
     template.replace("{{CURRENT_TIME}}", now.strftime("%H:%M"))   # the time at the placeholder
     re.sub(r"\\{\\{DATE\\}\\}", today, TEMPLATE)                   # the same with a pattern
     re.sub(PATTERN, replacement_function, template)              # what the function returns
+    re.sub(r"\\{(\\w+)\\}", lambda m: fields.get(m.group(1)), tmpl)  # each key's value (keyed_sub)
     for key, value in values.items():                            # each key of a known dict:
         template = template.replace(f"{{{key}}}", str(value))    #   "{key}" -> its value
 """
@@ -65,6 +66,35 @@ def replaced(ev, base: Value, old, new: Value, node, frame, count: int = -1) -> 
     if found:
         return Text([s for s in out if not s.is_static or s.text])
     return _after_unknown(segs, new_segs, span, expr)
+
+
+def keyed_sub(ev, base: Value, pattern: re.Pattern, group: int, values: dict, node, frame) -> Value:
+    """`re.sub(pattern, lambda m: values.get(m.group(group), m.group(0)), base)` (a template class's
+    fill method, flow/fill_methods.py): each match whose group is a key of `values` replaced by
+    that key's value, reported at the placeholder; the others left as written. Each variant of
+    `base` is filled on its own."""
+    if isinstance(base, Alt):
+        return replace(base, options=[keyed_sub(ev, o, pattern, group, values, node, frame) for o in base.options])
+    expr = frame.module.code(node)
+    out: list[Segment] = []
+    for s in ev.text_of(base, frame):
+        if not s.is_static or len(s.text) > MAX_SCANNED:
+            out.append(s)
+            continue
+        at, found = 0, 0
+        for mt in pattern.finditer(s.text):
+            key = mt.group(group)
+            if key not in values or mt.end() == mt.start():
+                continue
+            if mt.start() > at:
+                out.append(slice_segment(s, at, mt.start()))
+            out.extend(_entered(s, mt.start(), mt.end(), None, ev.text_of(values[key], frame), expr))
+            at = mt.end()
+            found += 1
+            if found >= MAX_MATCHES:
+                break
+        out.append(s if at == 0 else slice_segment(s, at))
+    return Text([s for s in out if not s.is_static or s.text])
 
 
 def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
