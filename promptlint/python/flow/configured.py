@@ -186,6 +186,21 @@ def serves_calls(cls: ast.ClassDef) -> bool:
     return False
 
 
+def default_over_configured(options: list[list]) -> list[list]:
+    """The variants of a value or its default (`Alt.fallback`: an `__init__` parameter with a
+    default, `template: str = TEMPLATE`, that no constructor call of the tree passes) as text,
+    without the variants that are only that configuration value unread (`init_parameter`): the
+    default's text stands for it, as a deployment that keeps the default sends it (the value a
+    deployment passes instead is as fixed, and its text unknown). Unchanged when no variant has
+    static text."""
+    unread = [o for o in options if len(o) == 1 and not o[0].is_static and o[0].kind is Kind.UNKNOWN
+              and o[0].volatility is Volatility.STABLE and MARK in o[0].evidence]
+    rest = [o for o in options if not any(o is u for u in unread)]
+    if not unread or not any(s.is_static and s.text for o in rest for s in o):
+        return options
+    return rest
+
+
 def is_configured(segs) -> bool:
     """True for text made only of static text and values this module finds to be configuration
     (at least one): the same bytes on every request of a process."""
