@@ -44,3 +44,13 @@ def test_the_truthy_branch_never_writes_the_falsy_value():
 def test_a_truthy_value_is_written_in_its_branch():
     texts = [t for _, t in _drawn(_prompts("truthy_branches")["agent.py:27"])]
     assert texts[0] == "Be terse." and texts[2].startswith("You will be given a task.")
+
+
+def test_a_value_read_off_the_configuration_is_stable_and_no_prefix_finding():
+    report = api.check([FIXTURES / "config_reads"], api.Settings(), jobs=1)
+    found = [(Path(d.span.filename).name, d.code, d.span.start.row, d.severity.value) for d in report.diagnostics]
+    assert found == [("images.py", "PRM101", 23, "warning")]  # `self.researcher.topic`: not configuration
+    [plan] = [p for p in report.prompts if p.source == "python-call" and p.site.start.row == 18]
+    values = {s.expr: (s.kind.value, s.volatility.value) for part in plan.parts for s in part.segments if not s.is_static}
+    assert values['getattr(self.cfg, "image_generation_max_images", 3)'] == ("unknown", "stable")
+    assert values["self.cfg.image_style"] == ("unknown", "stable")

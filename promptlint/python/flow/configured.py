@@ -201,6 +201,16 @@ def default_over_configured(options: list[list]) -> list[list]:
     return rest
 
 
+def configuration_holder(node: ast.AST) -> str | None:
+    """The name that says the object a value is read from is the run's configuration (`self.cfg`
+    of `self.cfg.max_images`, `settings` of `settings.model`; `classify.classify_name`: stable
+    by name, Policy 7), or None. Only a hint, for a value whose source is otherwise unknown."""
+    holder = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else None
+    name = holder.attr if isinstance(holder, ast.Attribute) else holder.id if isinstance(holder, ast.Name) else None
+    found = classify.classify_name(name) if name else None
+    return name if found is not None and found[0] is Kind.UNKNOWN and found[1] is Volatility.STABLE else None
+
+
 def is_configured(segs) -> bool:
     """True for text made only of static text and values this module finds to be configuration
     (at least one): the same bytes on every request of a process."""
