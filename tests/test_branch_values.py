@@ -54,3 +54,14 @@ def test_a_value_read_off_the_configuration_is_stable_and_no_prefix_finding():
     values = {s.expr: (s.kind.value, s.volatility.value) for part in plan.parts for s in part.segments if not s.is_static}
     assert values['getattr(self.cfg, "image_generation_max_images", 3)'] == ("unknown", "stable")
     assert values["self.cfg.image_style"] == ("unknown", "stable")
+
+
+def test_explain_draws_each_prompt_once_and_says_which_line_was_asked(monkeypatch):
+    from click.testing import CliRunner
+
+    from promptlint.cli import main
+    monkeypatch.chdir(FIXTURES / "explain_lines")
+    result = CliRunner().invoke(main, ["explain", "chat.py:14", "--no-cache"])
+    heads = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("chat.py:")]
+    assert heads == ["chat.py:20", "chat.py:9"]
+    assert "chat.py:14 is a line of the prompts drawn below (chat.py:20, chat.py:9)" in result.stderr
