@@ -382,6 +382,7 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
             sys.exit(2)
         layouts = select_layouts(wider.prompts, line, filename, wider.diagnostics) or layouts
         report.diagnostics.extend(d for d in wider.diagnostics if d not in report.diagnostics)
+    said = []
     if not layouts:  # a framework's send method (`agent.run_sync(q)`): the prompt of the object it is called on
         from .python.unread_calls import receivers_prompts
         layouts, said = receivers_prompts(report.prompts, target, filename, line)
@@ -409,6 +410,10 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
     if output_format == "json":
         click.echo(json.dumps(explain_json(layouts, chosen, defaults), indent=2, ensure_ascii=False))
         return
+    if line is not None and layouts and not said and not any(lay.site.start.row == line and lay.site.filename == filename
+                                                for lay in layouts):  # drawn under the lines where they are built
+        sites = ", ".join(f"{lay.site.filename}:{lay.site.start.row}" for lay in layouts)
+        echo_err(f"{path}:{line} is a line of the prompt{'s' if len(layouts) > 1 else ''} drawn below ({sites})")
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
                               default_targets=defaults),

@@ -345,6 +345,17 @@ def parse_location(text: str) -> tuple[str, int | None]:
 
 def select_layouts(layouts: Iterable[PromptLayout], line: int | None,
                    filename: str | None = None, diagnostics: Iterable[Diagnostic] = ()) -> list[PromptLayout]:
+    """`chosen_layouts`, each drawing once: a prompt reached by two paths (the prompt of a finding
+    and a candidate on the line, the same id and parts) is drawn once, where it first comes."""
+    out: list[PromptLayout] = []
+    for lay in chosen_layouts(layouts, line, filename, diagnostics):
+        if not any(o is lay or o.id == lay.id and o.source == lay.source and o.parts == lay.parts for o in out):
+            out.append(lay)
+    return out
+
+
+def chosen_layouts(layouts: Iterable[PromptLayout], line: int | None,
+                   filename: str | None = None, diagnostics: Iterable[Diagnostic] = ()) -> list[PromptLayout]:
     """The layouts of the prompt at 1-based `line` of `filename` (None: any file, the caller
     checked only that file): those whose call spans the line, else the prompts of the findings
     (`diagnostics`) located on that line, wherever the prompt is built or sent (a timestamp

@@ -49,10 +49,11 @@ def first(tmp_path, index):
 
 
 def test_a_field_with_a_none_default_no_method_sets_is_configuration(tmp_path):
-    for index in (0, 1):
-        s = first(tmp_path, index)
-        assert (s.kind, s.volatility) == (Kind.UNKNOWN, Volatility.STABLE), s
-    assert "(configuration)" in first(tmp_path, 1).evidence
+    s = first(tmp_path, 1)
+    assert (s.kind, s.volatility) == (Kind.UNKNOWN, Volatility.STABLE), s
+    assert "(configuration)" in s.evidence
+    # `self.description or "You are ..."`: the configuration unread, or its default: the default's text
+    assert [s.text for s in probe(tmp_path, FIELDS, index=0).segs] == ["You are a helpful assistant.", " Answer briefly."]
 
 
 def test_a_required_field_a_named_field_and_a_field_a_method_sets_keep_their_reading(tmp_path):
@@ -112,8 +113,11 @@ INIT = """
 
 
 def test_an_init_parameter_with_a_default_is_configuration(tmp_path):
-    got = [s for s in probe(tmp_path, INIT, index=0).segs if not s.is_static]
-    assert [(s.kind, s.volatility) for s in got] == [(Kind.UNKNOWN, Volatility.STABLE)] * 2
+    segs = probe(tmp_path, INIT, index=0).segs
+    got = [s for s in segs if not s.is_static]
+    assert [(s.expr, s.kind, s.volatility) for s in got] == [("persona", Kind.UNKNOWN, Volatility.STABLE)]
+    # `system_prompt or "You are ..."` with `system_prompt=None` unread: the default's text
+    assert segs[0].is_static and segs[0].text == "You are a helpful assistant."
 
 
 def test_an_id_and_a_method_parameter_stay_as_they_were(tmp_path):

@@ -181,7 +181,21 @@ def fromkeys(ev, node, qual, args, kwargs, frame, env) -> Value:
     return ev.invoke(ev.eval(node.func, frame, env), node, args, kwargs, frame, env, qual)
 
 
-BUILTINS = {"str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
+def _getattr(ev, node, qual, args, kwargs, frame, env) -> Value | None:
+    """`getattr(obj, "name")` is `obj.name`; `getattr(obj, "name", default)` that or the default
+    (a value or its default, `Alt.fallback`). None for a name made at run time."""
+    if len(args) not in (2, 3) or kwargs or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)) \
+            or not args[1].value.isidentifier():
+        return None
+    read = ast.copy_location(ast.Attribute(args[0], args[1].value, ast.Load()), node)
+    read.end_lineno, read.end_col_offset = node.end_lineno, node.end_col_offset
+    value = ev.eval(read, frame, env)
+    if len(args) == 2:
+        return value
+    return Alt([value, ev.eval(args[2], frame, env)], frame.module.span(node), fallback=True)
+
+
+BUILTINS = {"getattr": _getattr, "str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
             "reversed": _reversed,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict, "max": _pick, "min": _pick, "next": _pick}

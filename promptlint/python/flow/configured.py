@@ -186,6 +186,31 @@ def serves_calls(cls: ast.ClassDef) -> bool:
     return False
 
 
+def default_over_configured(options: list[list]) -> list[list]:
+    """The variants of a value or its default (`Alt.fallback`: an `__init__` parameter with a
+    default, `template: str = TEMPLATE`, that no constructor call of the tree passes) as text,
+    without the variants that are only that configuration value unread (`init_parameter`): the
+    default's text stands for it, as a deployment that keeps the default sends it (the value a
+    deployment passes instead is as fixed, and its text unknown). Unchanged when no variant has
+    static text."""
+    unread = [o for o in options if len(o) == 1 and not o[0].is_static and o[0].kind is Kind.UNKNOWN
+              and o[0].volatility is Volatility.STABLE and MARK in o[0].evidence]
+    rest = [o for o in options if not any(o is u for u in unread)]
+    if not unread or not any(s.is_static and s.text for o in rest for s in o):
+        return options
+    return rest
+
+
+def configuration_holder(node: ast.AST) -> str | None:
+    """The name that says the object a value is read from is the run's configuration (`self.cfg`
+    of `self.cfg.max_images`, `settings` of `settings.model`; `classify.classify_name`: stable
+    by name, Policy 7), or None. Only a hint, for a value whose source is otherwise unknown."""
+    holder = node.value if isinstance(node, (ast.Attribute, ast.Subscript)) else None
+    name = holder.attr if isinstance(holder, ast.Attribute) else holder.id if isinstance(holder, ast.Name) else None
+    found = classify.classify_name(name) if name else None
+    return name if found is not None and found[0] is Kind.UNKNOWN and found[1] is Volatility.STABLE else None
+
+
 def is_configured(segs) -> bool:
     """True for text made only of static text and values this module finds to be configuration
     (at least one): the same bytes on every request of a process."""

@@ -21,7 +21,7 @@ from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
-from .configured import all_configured, configured_test
+from .configured import all_configured, configuration_holder, configured_test
 from .handed import changed_by
 from . import builders
 from .containers import ContainersMixin
@@ -422,6 +422,10 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
                            origin=src.origin or src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
+        if attr is not None and src.kind is Kind.UNKNOWN and src.volatility is Volatility.UNKNOWN \
+                and (holder := configuration_holder(node)) is not None:  # `self.cfg.max_images`, cfg not read
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.STABLE,
+                           f"read from `{holder}` (configuration, fixed for a run)", name_only=True)
         # a part of data whose key order is fixed (parsed from text, a model's dict) keeps that order
         return dynamic(span, expr, src.kind if src.kind is Kind.CONDITIONAL else Kind.UNKNOWN, src.volatility,
                        src.evidence or f"derived from `{src.expr}`", origin=src.origin or src.span,

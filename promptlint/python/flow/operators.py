@@ -9,7 +9,7 @@ import ast
 from ...model import Kind, Segment, Volatility
 from .configured import MARK, configured_test
 from .variants import MAX_VARIANTS, dict_union, variants_with_list
-from .frames import Frame
+from .frames import Frame, Thunk
 from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic
 from ..walk import node_key
 
@@ -18,7 +18,24 @@ class OperatorsMixin:
     """`IfExp`, `BoolOp` and `BinOp` nodes to Values."""
 
     def _ifexp(self, node: ast.IfExp, frame: Frame, env) -> Value:
-        return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
+        tested = _tested_name(node.test)
+        if tested is None:
+            return Alt([self.eval(node.body, frame, env), self.eval(node.orelse, frame, env)], frame.module.span(node),
+                       fallback=_defaulted(node), configured=configured_test(self, node.test, frame, env))
+        # `f"{x}\n\n" if x else ""`: the branch taken when `x` is truthy (not None) reads `x` without
+        # its falsy values (`None`, `""`: a default no caller replaces); with nothing else, never taken
+        name, falsy, truthy_branch = tested
+        value = self.eval(name, frame, env)
+        kept = _without_falsy(value, falsy)
+        branches = [node.body, node.orelse]
+        if kept is None:
+            return self.eval(branches[1 - truthy_branch], frame, env)
+        inner = env
+        if kept is not value:
+            inner = dict(env) if env is not None else dict(self.env_at(frame, node))
+            inner[name.id] = Thunk("value", value=kept)
+        values = [self.eval(b, frame, inner if i == truthy_branch else env) for i, b in enumerate(branches)]
+        return Alt(values, frame.module.span(node),
                    fallback=_defaulted(node), configured=configured_test(self, node.test, frame, env))
 
     def _boolop(self, node: ast.BoolOp, frame: Frame, env) -> Value:
@@ -84,6 +101,40 @@ def _repeat(text, count) -> Text | None:
     if n * len(body) > 1_000_000:
         return None
     return Text([Segment(text=body * n, span=text.segs[0].span)])
+
+
+def _tested_name(test: ast.expr) -> tuple[ast.Name, frozenset, int] | None:
+    """For a test of a local name's truthiness or of its being None (`x`, `not x`, `x is not None`,
+    `x is None`): the name, the texts of the constants the test rules out in the branch it guards
+    (`None`, `""`, `False`, `0`; only `None` for `is not None`) and that branch (0: the body,
+    1: the `else`). None for any other test."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    if negated:
+        test = test.operand
+    if isinstance(test, ast.Name):
+        return test, frozenset({"None", "", "False", "0"}), int(negated)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None \
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot)) and not negated:
+        return test.left, frozenset({"None"}), int(isinstance(test.ops[0], ast.Is))
+    return None
+
+
+def _without_falsy(value: Value, falsy: frozenset) -> Value | None:
+    """`value` without the variants that are a constant the test rules out (a Text of static text
+    equal to one of `falsy`): the value itself when none is, None when every variant is."""
+    if isinstance(value, Text):
+        return None if all(s.is_static for s in value.segs) and "".join(s.text for s in value.segs) in falsy \
+            else value
+    if isinstance(value, Alt):
+        options = [_without_falsy(o, falsy) for o in value.options]
+        kept = [o for o in options if o is not None]
+        if not kept:
+            return None
+        if all(a is b for a, b in zip(options, value.options)):
+            return value
+        return kept[0] if len(kept) == 1 else Alt(kept, value.span, value.fallback, value.configured, value.per_caller)
+    return value
 
 
 def _defaulted(node: ast.IfExp) -> bool:

@@ -252,6 +252,9 @@ class TextMixin:
         callers of a function pass; `value.configured`, variants chosen by
         configuration, are fixed text for a deployment: the shortest present one)."""
         options = [self.text_of(o, frame) for o in value.options]
+        if value.fallback:  # a configuration value unread, or its default: the default's text
+            from .configured import default_over_configured
+            options = default_over_configured(options)
         if all(_same(o, options[0]) for o in options[1:]):
             return options[0]
         head, middles, tail = align(options)
