@@ -40,7 +40,9 @@ REPROCESSED = """
                     image_url = message.get("output", {}).get("image_url", "")
                     image_data = image_url.split(",")[-1]
                     result = parser.parse(image_data)
-                    message["output"]["image_url"] = f"data:image/png;base64,{result.annotated}"
+                    message["output"][
+                        "image_url"
+                    ] = f"data:image/png;base64,{result.annotated}"
             return [dict(m) for m in messages]
 """
 

@@ -43,7 +43,7 @@ TEXT = re.compile(r"\bfor\b[^\n]{1,80}\bin\b")
 #: Text of a write into a message of a list: an item of a list named for the conversation at an
 #: index (`contents[i] = ...`, `del messages[i]`), or a field of a message (`message["output"]["url"] = ...`).
 _WRITE_TEXT = re.compile(r"\b(?:\w*(?:messages|history|contents|msgs)\[\w+\]|\w*(?:message|msg)\[[\"'][^\"'\n]{1,40}[\"']\])"
-                         r"(?:\[[^\]\n]{1,40}\]|\.\w+)*[ \t]*[-+]?=(?!=)")
+                         r"(?:\[[^\]]{1,60}\]|\.\w+)*[ \t]*[-+]?=(?!=)")  # (a key on a line of its own too)
 #: Calls that keep the caller's object: `m = m.__dict__`, `m = vars(m)`.
 _SAME_OBJECT = frozenset({"vars"})
 _BUILTINS = frozenset(dir(builtins))
