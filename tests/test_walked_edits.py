@@ -87,3 +87,10 @@ def test_a_field_written_from_what_is_not_its_own_text_is_not(tmp_path):
     """The same value whatever the field held: written once, then the same on every call."""
     source = REPROCESSED.replace("result = parser.parse(image_data)", "result = parser.parse(PLACEHOLDER)")
     assert _found(tmp_path, source) == []
+
+
+def test_a_message_marked_done_by_removing_a_field_is_processed_once(tmp_path):
+    """The walk removes the field that asks for the processing: the next call skips the message."""
+    source = REPROCESSED.replace('if message.get("type") == "computer_call_output":',
+                                 'if message.pop("pending", None):')
+    assert _found(tmp_path, source) == []

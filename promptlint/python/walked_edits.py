@@ -214,7 +214,7 @@ def _derived(body, seeds: set[str]) -> set[str]:
         size = len(derived)
         for n in body:
             if isinstance(n, ast.Assign) and _reads(n.value, derived):
-                derived |= {x.id for t in n.targets for x in subtree(t) if isinstance(x, ast.Name)}
+                derived |= _bound_names(n)
             elif isinstance(n, ast.NamedExpr) and _reads(n.value, derived):
                 derived.add(n.target.id)
             elif isinstance(n, ast.For) and _reads(n.iter, derived):
@@ -258,7 +258,7 @@ def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str
     """True when the value written into a field of the message comes from a call given what
     that same field holds (`result = parse(m["image"])`, then `m["image"] = result.image`)."""
     path = _into_item(write.targets[0], lst, index, item)
-    if not path or None in path:
+    if not path or None in path or _marked_done(body, item):
         return False
     field = set()  # names holding the field's text
     processed = set()  # names holding what a call made from it
@@ -267,7 +267,7 @@ def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str
         for n in body:
             if not isinstance(n, ast.Assign) or n is write:
                 continue
-            names = {x.id for t in n.targets for x in subtree(t) if isinstance(x, ast.Name)}
+            names = _bound_names(n)
             if _reads(n.value, processed) or _processes(n.value, field, path, item, lst, index):
                 processed |= names
             elif any(_read_path(x, item, lst, index) == path for x in subtree(n.value)) or _reads(n.value, field):
@@ -275,6 +275,26 @@ def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str
         if len(field) + len(processed) == size:
             break
     return _reads(write.value, processed) or _processes(write.value, field, path, item, lst, index)
+
+
+def _bound_names(node: ast.Assign) -> set[str]:
+    """The names an assignment binds (`a = ...`, `a, b = ...`), not the roots of `x[k] = ...`."""
+    return {x.id for t in node.targets for x in ([t] if isinstance(t, ast.Name) else t.elts
+                                                 if isinstance(t, (ast.Tuple, ast.List)) else [])
+            if isinstance(x, ast.Name)}
+
+
+def _marked_done(body, item: str | None) -> bool:
+    """True when the walk removes a field of the message it walks (`msg.pop("files", None)`, `del
+    m["pending"]`): the mark that it is still to be processed, so each is processed once."""
+    for n in body:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop" \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == item and n.args:
+            return True
+        if isinstance(n, ast.Delete) and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+                                             and t.value.id == item for t in n.targets):
+            return True
+    return False
 
 
 def _processes(value, field: set[str], path: tuple, item, lst, index) -> bool:
