@@ -94,3 +94,15 @@ def test_a_message_marked_done_by_removing_a_field_is_processed_once(tmp_path):
     source = REPROCESSED.replace('if message.get("type") == "computer_call_output":',
                                  'if message.pop("pending", None):')
     assert _found(tmp_path, source) == []
+
+
+def test_a_field_written_back_from_a_validation_of_it_is_not(tmp_path):
+    """A call named for validating (cleaning, formatting) the text gives back its own output unchanged."""
+    source = REPROCESSED.replace("result = parser.parse(image_data)", "result = guard.validate_input(image_data)")
+    assert _found(tmp_path, source) == []
+
+
+def test_a_field_written_back_from_a_library_function_is_not(tmp_path):
+    """`re.sub` of a fixed pattern gives back its own output unchanged."""
+    source = REPROCESSED.replace("result = parser.parse(image_data)", "result = re.sub(r'x', '', image_data)")
+    assert _found(tmp_path, "import re\n" + source) == []

@@ -14,7 +14,8 @@ from what the previous request sent, from the first one edited on, in two shapes
   from the message): when the collection changes between calls, a message of the middle of the
   history is rewritten on that turn;
 - `reprocessed`: a field of the message is written back from a call given what that same field
-  holds (`result = parser.parse(m["output"]["image_url"])`, then `m["output"]["image_url"] =
+  holds (not a constructor, a library's function, `re.sub`, `json.loads`, nor a call named for
+  validating, cleaning or formatting it, which gives back its own output unchanged) (`result = parser.parse(m["output"]["image_url"])`, then `m["output"]["image_url"] =
   result.image`): each call processes what the previous call wrote, so every such message, the
   oldest too, is sent changed on every turn unless that call gives back its own output unchanged.
 
@@ -47,6 +48,11 @@ _WRITE_TEXT = re.compile(r"\b(?:\w*(?:messages|history|contents|msgs)\[\w+\]|\w*
 #: Calls that keep the caller's object: `m = m.__dict__`, `m = vars(m)`.
 _SAME_OBJECT = frozenset({"vars"})
 _BUILTINS = frozenset(dir(builtins))
+#: Words of a call whose purpose gives back its own output unchanged when run on it again (a name
+#: that clears, Policy 7): validating, cleaning, formatting, shortening a text to a bound.
+_IDEMPOTENT = frozenset({"validate", "validation", "validated", "validator", "sanitize", "sanitise", "clean", "redact",
+                         "normalize", "normalise", "format", "escape", "strip", "convert", "fix", "cast", "truncate",
+                         "trim", "shorten", "summary"})
 
 
 def might_edit(source: str) -> bool:
@@ -60,6 +66,7 @@ def walked_edits(module) -> list[tuple[ast.AST, ast.AST, str]]:
     """(the statement that writes into a walked message of the conversation handed in, the test
     that picks it (`picked`) or the walk (`reprocessed`), the shape), one per write, in source order."""
     out = {}
+    globals_ = _module_names(module.tree)
     for func in statements(module.tree):
         if not isinstance(func, _FUNCS):
             continue
@@ -74,7 +81,7 @@ def walked_edits(module) -> list[tuple[ast.AST, ast.AST, str]]:
             if walk is None:
                 continue
             lst, index, item = walk
-            for write, why, shape in _edits(loop, lst, index, item, others):
+            for write, why, shape in _edits(loop, lst, index, item, others, globals_):
                 out.setdefault(id(write), (write, why, shape))
     return sorted(out.values(), key=lambda e: (e[0].lineno, e[0].col_offset))
 
@@ -109,7 +116,7 @@ def _walk(loop: ast.For, held: set[str]) -> tuple[str, str | None, str | None] |
     return None
 
 
-def _edits(loop: ast.For, lst: str, index: str | None, item: str | None, others: set[str]):
+def _edits(loop: ast.For, lst: str, index: str | None, item: str | None, others: set[str], globals_: set[str]):
     """(write, the test that picks it or the walk, shape) for each write of `loop` into the walked list's items (module docstring)."""
     body = [n for stmt in loop.body for n in subtree(stmt)]
     if _newest_only(body, lst, index):
@@ -125,7 +132,8 @@ def _edits(loop: ast.For, lst: str, index: str | None, item: str | None, others:
         pick = next((p for p in picks if _before_or_around(p, write)), None)
         if pick is not None:
             yield write, pick.test, "picked"
-        elif isinstance(write, ast.Assign) and _reprocessed(body, write, lst, index, item if not copied else None):
+        elif isinstance(write, ast.Assign) and _reprocessed(body, write, lst, index, item if not copied else None,
+                                                               globals_):
             yield write, loop, "reprocessed"
 
 
@@ -254,7 +262,7 @@ def _before_or_around(test: ast.If, write) -> bool:
         any(isinstance(n, ast.Continue) for s in test.body for n in subtree(s))
 
 
-def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str | None) -> bool:
+def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str | None, globals_: set[str]) -> bool:
     """True when the value written into a field of the message comes from a call given what
     that same field holds (`result = parse(m["image"])`, then `m["image"] = result.image`)."""
     path = _into_item(write.targets[0], lst, index, item)
@@ -268,13 +276,26 @@ def _reprocessed(body, write: ast.Assign, lst: str, index: str | None, item: str
             if not isinstance(n, ast.Assign) or n is write:
                 continue
             names = _bound_names(n)
-            if _reads(n.value, processed) or _processes(n.value, field, path, item, lst, index):
+            if _reads(n.value, processed) or _processes(n.value, field, path, item, lst, index, globals_):
                 processed |= names
             elif any(_read_path(x, item, lst, index) == path for x in subtree(n.value)) or _reads(n.value, field):
                 field |= names
         if len(field) + len(processed) == size:
             break
-    return _reads(write.value, processed) or _processes(write.value, field, path, item, lst, index)
+    return _reads(write.value, processed) or _processes(write.value, field, path, item, lst, index, globals_)
+
+
+def _module_names(tree) -> set[str]:
+    """The names a module binds at its top level: imports, constants, functions and classes."""
+    out = set()
+    for n in tree.body:
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            out |= {(a.asname or a.name).split(".")[0] for a in n.names}
+        elif isinstance(n, (ast.Assign, ast.AnnAssign)):
+            out |= {t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        elif isinstance(n, (*_FUNCS, ast.ClassDef)):
+            out.add(n.name)
+    return out
 
 
 def _bound_names(node: ast.Assign) -> set[str]:
@@ -297,14 +318,20 @@ def _marked_done(body, item: str | None) -> bool:
     return False
 
 
-def _processes(value, field: set[str], path: tuple, item, lst, index) -> bool:
-    """A call in `value`, other than a builtin or a method of the field's own text, given the field."""
+def _processes(value, field: set[str], path: tuple, item, lst, index, globals_: set[str]) -> bool:
+    """A call in `value`, other than a builtin, a method of the field's own text or a function of a
+    module or a module-level object (`re.sub`, `json.loads`, `PATTERN.sub`), given the field."""
     for c in subtree(value):
         if not isinstance(c, ast.Call):
             continue
         f = c.func
         if isinstance(f, ast.Name) and f.id in _BUILTINS:
             continue
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in globals_:
+            continue  # a library's function or a module's pattern: `re.sub(p, r, text)`, `json.loads(text)`
+        if name[:1].isupper() or words(name) & _IDEMPOTENT:
+            continue  # a record built with it (`Inputs(text=t)`), or a validation or a format: not re-processed
         if isinstance(f, ast.Attribute) and (_reads(f.value, field) or _read_path(f.value, item, lst, index) == path
                                             or isinstance(f.value, ast.Constant)):
             continue  # `text.split(",")`, `", ".join(...)`: the text's own methods
