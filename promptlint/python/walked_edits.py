@@ -14,8 +14,9 @@ from what the previous request sent, from the first one edited on, in two shapes
   from the message): when the collection changes between calls, a message of the middle of the
   history is rewritten on that turn;
 - `reprocessed`: a field of the message is written back from a call given what that same field
-  holds (not a constructor, a library's function, `re.sub`, `json.loads`, nor a call named for
-  validating, cleaning or formatting it, which gives back its own output unchanged) (`result = parser.parse(m["output"]["image_url"])`, then `m["output"]["image_url"] =
+  holds, made by a method of an object the function holds (a parser, a model: not a function of the
+  module, the class's own method, a library's function, `re.sub`, `json.loads`, nor a call named
+  for validating, cleaning or formatting it, which gives back its own output unchanged) (`result = parser.parse(m["output"]["image_url"])`, then `m["output"]["image_url"] =
   result.image`): each call processes what the previous call wrote, so every such message, the
   oldest too, is sent changed on every turn unless that call gives back its own output unchanged.
 
@@ -28,7 +29,6 @@ walk as a related place.
 from __future__ import annotations
 
 import ast
-import builtins
 import re
 
 from .module import statements
@@ -47,7 +47,6 @@ _WRITE_TEXT = re.compile(r"\b(?:\w*(?:messages|history|contents|msgs)\[\w+\]|\w*
                          r"(?:\[[^\]]{1,60}\]|\.\w+)*[ \t]*[-+]?=(?!=)")  # (a key on a line of its own too)
 #: Calls that keep the caller's object: `m = m.__dict__`, `m = vars(m)`.
 _SAME_OBJECT = frozenset({"vars"})
-_BUILTINS = frozenset(dir(builtins))
 #: Words of a call whose purpose gives back its own output unchanged when run on it again (a name
 #: that clears, Policy 7): validating, cleaning, formatting, shortening a text to a bound.
 _IDEMPOTENT = frozenset({"validate", "validation", "validated", "validator", "sanitize", "sanitise", "clean", "redact",
@@ -319,14 +318,15 @@ def _marked_done(body, item: str | None) -> bool:
 
 
 def _processes(value, field: set[str], path: tuple, item, lst, index, globals_: set[str]) -> bool:
-    """A call in `value`, other than a builtin, a method of the field's own text or a function of a
-    module or a module-level object (`re.sub`, `json.loads`, `PATTERN.sub`), given the field."""
+    """A call in `value` of a method of an object the function holds (a parameter or a local, `parser.parse`),
+    other than the field's own text or a module or module-level object (`re.sub`, `json.loads`,
+    `PATTERN.sub`), given the field: a plain function or the class's own method converts it."""
     for c in subtree(value):
         if not isinstance(c, ast.Call):
             continue
         f = c.func
-        if isinstance(f, ast.Name) and f.id in _BUILTINS:
-            continue
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id not in ("self", "cls")):
+            continue  # a function of the module or the class's own method: a conversion of the text
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in globals_:
             continue  # a library's function or a module's pattern: `re.sub(p, r, text)`, `json.loads(text)`
