@@ -12,7 +12,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                shared_prompts,
-               stored_cuts, summary_heads, system_hoists, thinking_budgets, unseen_templates)
+               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -128,6 +128,10 @@ def _gates(module, evaluator) -> None:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)
         module.facts["kept_rewrites"] = kept_rewrites.kept_rewrites(module)
+    if walked_edits.might_edit(module.source):  # (PRM105: messages of a handed list edited as walked)
+        edits = walked_edits.walked_edits(module)
+        module.facts["picked_edits"] = [(w, why) for w, why, shape in edits if shape == "picked"]
+        module.facts["reprocessed_edits"] = [(w, why) for w, why, shape in edits if shape == "reprocessed"]
     if inplace_merges.might_merge(module.source):
         module.facts["inplace_merges"] = inplace_merges.inplace_merges(module)
     if inplace_merges.might_append(module.source):

@@ -30,6 +30,7 @@ from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a messa
 from .history_loads import window_text
 from .newest_queries import PATH_TEXT
 from .summary_heads import REWRITTEN
+from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
 
@@ -313,6 +314,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # windows of a list yielded one by one (PRM105)
     if _on_lines(source, (":]", "pop(0)", "pop(1)", "del "), _STORED_CUT):
         return True  # a kept conversation cut at its head (PRM105, stored_cuts)
+    if might_edit(source):
+        return True  # messages of a list handed in edited in place as it is walked (PRM105, walked_edits)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

@@ -17,6 +17,22 @@ CUT_WITH_RELATED = {
                          "request that sends it is not linked here: how much it costs is not known); rewrite in steps, "
                          "or leave sent messages as they are"),
                          "the message's content written here"),
+    "picked_edits": (("A message of the conversation this function is handed is rewritten (or removed) in place here, "
+                      "in the caller's own list, and the walk picks which by whether a value of the message is in a "
+                      "collection the caller hands in or the instance holds: when that collection changes between "
+                      "calls, a message of the middle of the history is rewritten on that turn, so the history "
+                      "re-sent differs from the previous request's from that message on and everything after it is "
+                      "read uncached (the request that sends it is not linked here: how much it costs is not known); "
+                      "leave sent messages as they are and add a note after them, or rewrite only at a compaction"),
+                     "the messages picked here"),
+    "reprocessed_edits": (("A field of each message of the conversation this function is handed is written back here, "
+                           "into the caller's own message, from a call given what that same field holds: every call "
+                           "processes what the previous call wrote, so unless that call gives back its own output "
+                           "unchanged, every such message, the oldest too, is sent changed on every turn and the "
+                           "history after the first one is read uncached (the request that sends it is not linked "
+                           "here: how much it costs is not known); process a message once, when it is added, or "
+                           "write the result into a copy sent for this request only"),
+                          "the walk of the conversation handed in"),
     "inplace_merges": (("A message of the same role is merged here into the message before it, which is the caller's "
                         "own message object (kept as it is, not a copy): every call adds the text to it again, so a "
                         "conversation the caller keeps and re-sends differs from the previous request's from that "

@@ -136,7 +136,15 @@ class HistoryWindowRule(Rule):
     message of a conversation an object keeps rewritten in place from its own text (`for m in
     self.agent.messages: ... part["text"] = re.sub(p, "", part["text"])`) by a method that then adds
     a new message to it (`self.strip_ids()`, then `self.agent.add_message(text)`): the new message
-    is sent as written and rewritten on the next turn; info, where the rewrite runs.
+    is sent as written and rewritten on the next turn; info, where the rewrite runs. So is a message
+    of a conversation a function is handed (named for it, or annotated `list[types.Content]`) that
+    its walk writes in the caller's own list or message object: picked by whether a value read from
+    it is in a collection the caller hands in or the instance holds (`if name in active_skills:
+    continue`, then `contents[i] = content.model_copy(...)`), or a field written back from a call
+    given what that field holds (`result = parser.parse(m["output"]["image_url"])`, then
+    `m["output"]["image_url"] = result.image`: processed again on every call); info, where it is
+    written. A copy, a conversion of every message from what is not its own field, a test by the
+    message's own kind alone and the newest message alone are not.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
     (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or whose result the
