@@ -170,7 +170,7 @@ def _lists_mcp_tools(finder, func, depth: int = 3) -> bool:
     `fetch(...)`, up to `depth` calls deep), lists an MCP server's tools (`client.list_tools()`
     on another object than the instance, in a module that imports `mcp`): the registry holds tool
     definitions whatever its name."""
-    if not any(v == "mcp" or v.startswith("mcp.") for v in finder.m.imports.values()):
+    if not finder.m.imports_from("mcp"):
         return False
     cls = next((n for n in reversed(finder.stack) if isinstance(n, ast.ClassDef)), None)
     defs = {n.name: n for n in [*finder.m.tree.body, *(cls.body if cls is not None else [])]

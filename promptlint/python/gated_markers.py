@@ -146,7 +146,8 @@ def _first_item(target: ast.Subscript) -> bool:
     return False
 
 
-_OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
+#: The SDKs of opt-in cache APIs (Anthropic; boto3 and aiobotocore for Bedrock): top-level package names.
+OPT_IN_SDKS = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
 
 
 def caching_off(module) -> list[ast.AST]:
@@ -154,7 +155,7 @@ def caching_off(module) -> list[ast.AST]:
     aiobotocore for Bedrock) turns prompt caching off by default: a parameter default, a class
     field or a keyword argument `False` whose name says prompt caching (`enable_prompt_caching=
     False`, `prompt_caching: bool = False`). The first one (the value node), or []."""
-    if not any(v.split(".")[0] in _OPT_IN for v in module.imports.values()):
+    if not module.imports_from(*OPT_IN_SDKS):
         return []
     for node in subtree(module.tree):
         pairs = []

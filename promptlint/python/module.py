@@ -152,6 +152,11 @@ class Module:
                 found, size = dotted, end - start
         return found
 
+    def imports_from(self, *packages: str) -> bool:
+        """True when one of the module's top-level imports is from one of `packages` (top-level
+        package names: `imports_from("anthropic")` holds for `from anthropic.types import ...`)."""
+        return any(v.split(".", 1)[0] in packages for v in self.imports.values())
+
     def mentions(self, text: str) -> bool:
         """True when the source holds `text` (searched once per module and text): a syntax that
         is absent from the text is in no node (`:=`, an assignment expression)."""

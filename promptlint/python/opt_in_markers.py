@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import ast
 
-from .gated_markers import _marks, module_functions, own_callee
+from .gated_markers import OPT_IN_SDKS, _marks, module_functions, own_callee
 from .markers import MARKER_KEYS
 from .opt_in_defaults import Context, is_off, is_on
 from .walk import subtree
@@ -46,7 +46,7 @@ from .walk import subtree
 def might_build(module) -> bool:
     """Cheap test of a module that names no breakpoint key: it sends to an opt-in cache API and
     passes a keyword named for caching (`cache=`), as to a library's message builder."""
-    return "cache" in module.source and any(v.split(".")[0] in _OPT_IN for v in module.imports.values())
+    return "cache" in module.source and module.imports_from(*OPT_IN_SDKS)
 
 
 def opt_in_gates(module, project=None) -> list[tuple[ast.expr, str]]:
@@ -105,8 +105,6 @@ _CALLS = 3
 #: Words of a function's name that say it builds a request's messages: a flag of such a function
 #: named for caching can only mean breakpoints (a message list holds no response cache).
 _MESSAGE_WORDS = frozenset({"msg", "msgs", "message", "messages"})
-#: The SDKs of opt-in cache APIs (Anthropic; boto3 and aiobotocore for Bedrock).
-_OPT_IN = ("anthropic", "boto3", "aioboto3", "aiobotocore", "botocore")
 
 
 def _call_gates(module, cls, func, gating: dict, passed: set | None = None) -> list[ast.expr]:
@@ -118,7 +116,7 @@ def _call_gates(module, cls, func, gating: dict, passed: set | None = None) -> l
     that sends to an opt-in cache API. Only arguments that name caching (`_names_cache`); each
     (id(function), parameter) they are given for is added to `passed`."""
     methods = _methods(module, cls)
-    opt_in = any(v.split(".")[0] in _OPT_IN for v in module.imports.values())
+    opt_in = module.imports_from(*OPT_IN_SDKS)
     out: list[ast.expr] = []
     for call in subtree(func):
         if not isinstance(call, ast.Call):

@@ -230,7 +230,7 @@ def _marker_read(node, item: str) -> bool:
 
 
 def _claude_module(module) -> bool:
-    return any(v == "anthropic" or v.startswith("anthropic.") for v in module.imports.values())
+    return module.imports_from("anthropic")
 
 
 def _dropping(func, item: str):
