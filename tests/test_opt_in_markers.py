@@ -323,10 +323,25 @@ def test_a_callers_breakpoint_written_again_as_a_bare_one_is_a_fact_and_one_copi
     ''') == [6]
 
 
+def _own_package(tmp_path):
+    """A package folder of its own (`tmp_path/own/pkg`): the tree searched is the folder that holds it."""
+    folder = tmp_path / "own" / "pkg"
+    folder.mkdir(parents=True)
+    return folder
+
+
+#: A loop whose step marks the newest message when its `use_cache` parameter (off by default) is on.
+_MARKING_LOOP = '''
+        class Loop:
+            def step(self, messages, use_cache=False):
+                if use_cache:
+                    messages[-1]["cache_control"] = {"type": "ephemeral"}
+                return messages
+    '''
+
+
 def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off(tmp_path):
-    # (a package in a folder of its own: the tree searched is the folder that holds it)
-    tmp_path = tmp_path / "own" / "pkg"
-    tmp_path.mkdir(parents=True)
+    tmp_path = _own_package(tmp_path)
     loop = '''
         def add_marks(messages):
             for m in messages[-1:]:
@@ -358,16 +373,8 @@ def test_a_helper_parameter_the_package_only_passes_on_from_an_off_option_is_off
 
 
 def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
-    # (a package in a folder of its own: the tree searched is the folder that holds it)
-    tmp_path = tmp_path / "own" / "pkg"
-    tmp_path.mkdir(parents=True)
-    loop = '''
-        class Loop:
-            def step(self, messages, use_cache=False):
-                if use_cache:
-                    messages[-1]["cache_control"] = {"type": "ephemeral"}
-                return messages
-    '''
+    tmp_path = _own_package(tmp_path)
+    loop = _MARKING_LOOP
     agent = '''
         class Agent:
             def __init__(self, loop, use_cache=True):
@@ -387,9 +394,7 @@ def test_a_helper_parameter_the_package_turns_on_is_no_gate(tmp_path):
 
 
 def test_a_helper_parameter_given_true_by_position_is_no_gate(tmp_path):
-    # (a package in a folder of its own: the tree searched is the folder that holds it)
-    tmp_path = tmp_path / "own" / "pkg"
-    tmp_path.mkdir(parents=True)
+    tmp_path = _own_package(tmp_path)
     loop = '''
         def mark(messages, use_cache=False):
             if use_cache:
@@ -403,16 +408,8 @@ def test_a_helper_parameter_given_true_by_position_is_no_gate(tmp_path):
 
 
 def test_a_helper_parameter_given_true_by_position_elsewhere_is_no_gate(tmp_path):
-    # (a package in a folder of its own: the tree searched is the folder that holds it)
-    tmp_path = tmp_path / "own" / "pkg"
-    tmp_path.mkdir(parents=True)
-    loop = '''
-        class Loop:
-            def step(self, messages, use_cache=False):
-                if use_cache:
-                    messages[-1]["cache_control"] = {"type": "ephemeral"}
-                return messages
-    '''
+    tmp_path = _own_package(tmp_path)
+    loop = _MARKING_LOOP
     agent = '''
         class Agent:
             def __init__(self, loop, use_cache=False):
@@ -425,8 +422,7 @@ def test_a_helper_parameter_given_true_by_position_elsewhere_is_no_gate(tmp_path
 
 
 def test_a_helper_parameter_a_caller_sets_from_another_value_is_no_gate(tmp_path):
-    tmp_path = tmp_path / "own" / "pkg"
-    tmp_path.mkdir(parents=True)
+    tmp_path = _own_package(tmp_path)
     convert = '''
         def convert(params, cache_marks=False):
             out = [part(p, cache_marks=cache_marks) for p in params]
