@@ -56,11 +56,16 @@ def test_a_value_read_off_the_configuration_is_stable_and_no_prefix_finding():
     assert values["self.cfg.image_style"] == ("unknown", "stable")
 
 
-def test_explain_draws_each_prompt_once_and_says_which_line_was_asked(monkeypatch):
+def test_explain_draws_each_prompt_once_and_says_which_line_was_asked(monkeypatch, tmp_path):
+    import shutil
+
     from click.testing import CliRunner
 
     from promptlint.cli import main
-    monkeypatch.chdir(FIXTURES / "explain_lines")
+    # a copy outside the repository: in place, the prompt sent elsewhere makes explain read the
+    # project around the file, which is this whole repository (half a minute of the suite)
+    shutil.copytree(FIXTURES / "explain_lines", tmp_path / "explain_lines")
+    monkeypatch.chdir(tmp_path / "explain_lines")
     result = CliRunner().invoke(main, ["explain", "chat.py:14", "--no-cache"])
     heads = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("chat.py:")]
     assert heads == ["chat.py:20", "chat.py:9"]
