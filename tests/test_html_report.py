@@ -220,3 +220,18 @@ def test_chromium_renders_the_demo_report(demo, tmp_path):
     assert count_colour(rows, GREEN) > 2000
     assert count_colour(rows, RED) > 300
     assert count_colour(rows, PURPLE) > 300
+
+
+def test_findings_by_rule_counts_each_severity_of_a_rule():
+    from promptlint.model import Diagnostic, Severity
+
+    def finding(severity, row):
+        return Diagnostic("PRM101", "dynamic-before-static", severity, f"m{row}",
+                          Span("a.py", Position(row, 1), Position(row, 2)))
+
+    report = Report(diagnostics=[finding(Severity.INFO, 1), finding(Severity.WARNING, 2), finding(Severity.INFO, 3)])
+    rules = html.context(report, read_text=lambda _path: "")["rules"]
+    assert rules == [{"code": "PRM101", "name": "dynamic-before-static", "count": 3,
+                      "severities": [("warning", 1), ("info", 2)]}]
+    items = Page(html.render(report, read_text=lambda _path: "")).text
+    assert "PRM101 dynamic-before-static warning 1 info 2 3" in " ".join(items.split())

@@ -260,9 +260,13 @@ def context(report: Report, read_text: ReadText | None = None) -> dict:
         })
     severities = Counter(d.severity.value for d in report.diagnostics)
     rules: dict[str, dict] = {}
-    for d in report.diagnostics:
-        rule = rules.setdefault(d.code, {"code": d.code, "name": d.name, "severity": d.severity.value, "count": 0})
+    for d in report.diagnostics:  # a rule's findings counted per severity (a rule's findings differ in it)
+        rule = rules.setdefault(d.code, {"code": d.code, "name": d.name, "count": 0, "by_severity": Counter()})
         rule["count"] += 1
+        rule["by_severity"][d.severity.value] += 1
+    for rule in rules.values():
+        counts = rule.pop("by_severity")
+        rule["severities"] = [(s, counts[s]) for s in ("error", "warning", "info") if counts[s]]
     return {
         "version": __version__, "files": report.files, "prompts": prompts,
         "findings": len(report.diagnostics), "severities": [(s, severities[s]) for s in ("error", "warning", "info")],
