@@ -97,6 +97,50 @@ def test_a_model_chosen_once_a_fixed_index_or_a_pool_of_other_things_is_not_a_sw
     assert _switches(CLEAN) == []
 
 
+ROTATED_INDEX = """
+    class Spread:
+        def __init__(self, llms, keys):
+            self.llms = llms
+            self.keys = keys
+            self.current = 0
+            self.key_at = 0
+            self.default = 0
+
+        def _next_llm(self):
+            self.current = (self.current + 1) % len(self.llms)
+            return self.llms[self.current]
+
+        def reply(self, messages):
+            llm = self._next_llm()
+            return llm.chat(messages)
+
+        def keyed(self, messages):
+            self.key_at = (self.key_at + 1) % len(self.keys)
+            return self.llms[self.default].chat(messages, api_key=self.keys[self.key_at])
+"""
+
+
+def test_a_model_taken_by_an_index_a_method_advances_around_the_list_is_a_switch():
+    # the index of the keys turns too, but it picks no model; `self.default` is never advanced
+    assert _switches(ROTATED_INDEX) == [(11, "in turns", "self.llms", "_next_llm", 15, True)]
+
+
+ROTATED_ONCE = """
+    class Pinned:
+        def __init__(self, llms, start):
+            self.llms = llms
+            self.current = (start + 1) % len(llms)
+            self.current = (self.current + 1) % len(self.llms)   # once per instance
+
+        def reply(self, messages):
+            return self.llms[self.current].chat(messages)
+"""
+
+
+def test_an_index_advanced_only_when_the_instance_is_built_is_no_switch():
+    assert _switches(ROTATED_ONCE) == []
+
+
 def test_pool_names():
     names = {"models": True, "MODEL_NAMES": True, "model_ids": True, "llms": True, "engines": True,
              "modelPool": True, "model": False, "examples": False, "api_keys": False, "model_config": False}

@@ -8,8 +8,10 @@ per request (not `__init__`):
   `random.sample(MODELS, 1)[0]`);
 - a model taken in turns, by a counter kept across calls (`self.models[self.calls % len(self.models)]`,
   also through an index computed first: `i = self.calls % n`, then `self.models[i]`, the counter
-  incremented by a method of a class of the module: `self.calls += 1`), or from an
-  `itertools.cycle` of the models kept on the instance (`next(self.rotation)`).
+  incremented by a method of a class of the module: `self.calls += 1`), by an index kept on the
+  instance that a method advances around the list (`self.current = (self.current + 1) %
+  len(self.models)`, then `self.models[self.current]`), or from an `itertools.cycle` of the models
+  kept on the instance (`next(self.rotation)`).
 
 The list is one of models by its name (`models`, `llms`, `engines`, `model_names`, `model_ids`):
 a name of a pool of anything else (API keys, proxies, examples) is not read. The chosen model must
@@ -79,7 +81,8 @@ _POOL_WORDS = ("models", "llms", "engines", *(f"model{sep}{w}" for sep in ("_", 
 def _may_choose(source: str) -> bool:
     """The cheap text test first (plain substring tests, then `_TEXT`): a pool of models indexed in a
     text with a counter, or a draw or cycle in a text that names one."""
-    drawn, cycled, counted = "random" in source or "secrets" in source, "cycle(" in source, "+= 1" in source
+    drawn, cycled = "random" in source or "secrets" in source, "cycle(" in source
+    counted = "+= 1" in source or "% len(" in source
     if not (drawn or cycled or counted):
         return False
     low = source.lower()
@@ -103,6 +106,7 @@ def find_model_switches(module) -> list[ModelSwitch]:
         return []
     tree = module.tree
     counters = _counters(tree)
+    rotations = _rotations(tree)
     cycles = _cycles(tree)
     choosers: dict[str, list[tuple[ast.AST, str, str]]] = {}  # method name -> [(node, how, pool)]
     found: list[ModelSwitch] = []
@@ -112,7 +116,7 @@ def find_model_switches(module) -> list[ModelSwitch]:
         assigned = _assigned(own)
         handled: set[int] | None = None
         for n in own:
-            choice = _choice(module, n, assigned, counters, cycles)
+            choice = _choice(module, n, assigned, counters, cycles, rotations)
             if choice is None:
                 continue
             if handled is None:  # a model chosen only after an error (a fallback) is not chosen per request
@@ -165,6 +169,22 @@ def _counters(tree) -> set[str]:
             and (a := self_attr(n.target)) is not None}
 
 
+def _rotations(tree) -> set[str]:
+    """Attributes of `self` that a method (not `__init__`) advances around a list by itself:
+    `self.current = (self.current + 1) % len(self.models)`: an index kept across calls that takes
+    each item in turn."""
+    out = set()
+    for f in subtree(tree):
+        if not isinstance(f, _FUNCS) or f.name in _ONCE:
+            continue
+        for n in _own(f):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and (a := self_attr(n.targets[0])) is not None \
+                    and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, ast.Mod) \
+                    and any(self_attr(c) == a for c in subtree(n.value.left)):
+                out.add(a)
+    return out
+
+
 def _cycles(tree) -> dict[str, ast.expr]:
     """Attributes of `self` assigned an `itertools.cycle(pool)`, and names assigned one at module
     level (`ROTATION = itertools.cycle(MODELS)`), -> the pool. A cycle made in the function that
@@ -185,7 +205,7 @@ def _cycles(tree) -> dict[str, ast.expr]:
     return out
 
 
-def _choice(module, n, assigned, counters, cycles) -> tuple[ast.AST, str, str] | None:
+def _choice(module, n, assigned, counters, cycles, rotations=frozenset()) -> tuple[ast.AST, str, str] | None:
     """(where, how, pool) when `n` chooses one item of a list of models per call, else None."""
     if isinstance(n, ast.Call) and n.args:
         qual = module.qualified_name(n.func) or ""
@@ -200,6 +220,8 @@ def _choice(module, n, assigned, counters, cycles) -> tuple[ast.AST, str, str] |
         index = [n.slice]
         if isinstance(n.slice, ast.Name):
             index += assigned.get(n.slice.id, [])
+        if any(self_attr(expr) in rotations for expr in index):
+            return n, "in turns", module.code(n.value)  # `self.models[self.current]`, advanced modulo the list
         for expr in index:
             mod = next((m for m in subtree(expr) if isinstance(m, ast.BinOp) and isinstance(m.op, ast.Mod)
                         and any(self_attr(c) in counters for c in subtree(m.left))), None)

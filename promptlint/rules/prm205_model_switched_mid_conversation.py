@@ -15,8 +15,9 @@ class ModelSwitchedMidConversationRule(Rule):
     """## What it does
     Finds a model chosen anew for each request from a list of models: drawn at random
     (`random.choice(self.models)`) or taken in turns by a counter kept across calls
-    (`self.models[self.calls % len(self.models)]`, `next(self.rotation)` of an
-    `itertools.cycle`), in a function that runs per request (not `__init__`), when the chosen
+    (`self.models[self.calls % len(self.models)]`, an index a method advances around the list:
+    `self.current = (self.current + 1) % len(self.models)`, then `self.models[self.current]`;
+    `next(self.rotation)` of an `itertools.cycle`), in a function that runs per request (not `__init__`), when the chosen
     model then makes a request (a method called on it, or a call given it as `model=`), there or
     in the function that calls the method returning it (`model = self.select_model()`, then
     `model.query(...)`), or written into a request dict under `"model"` (`payload = {**body,
