@@ -86,3 +86,20 @@ def tool_followup(module, f):
     if f.node is not f.request:
         related.append(Related(module.span(f.request), "the follow-up sent here"))
     return message, module.span(f.node), {"severity": Severity.INFO, "related": related}
+
+
+def tool_selection(module, s):
+    """Info at the call of the selecting method (`python/tool_selectors.py`): whether two turns
+    select other tools depends on data not seen."""
+    how = ("filters the tool list by its argument" if s.how == "filter"
+           else "retrieves the tools by its argument")
+    why = {"state": f"`{s.condition}` reads state of the instance that a method writes while it runs",
+           "name": f"`{s.condition}` is the turn's own input (only its name says so)",
+           "argument": f"`{s.condition}` is what the tools are retrieved for"}[s.evidence]
+    message = (f"The tools of the request (line {s.send.lineno}) are chosen here by `{s.method}`, which {how}, "
+               f"for each request: {why}, so the requests of one conversation may carry other tools. When "
+               f"they differ, {FRONT} change, and the next request reads none of the conversation from the "
+               "cache; send the same tools on every request and choose with `tool_choice` (or "
+               "`allowed_tools`) which may be called")
+    return message, module.span(s.node), {"severity": Severity.INFO, "related": [Related(module.span(s.send), "sent here")],
+                                          "name_only": s.evidence == "name"}

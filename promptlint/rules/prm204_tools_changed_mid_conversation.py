@@ -26,7 +26,9 @@ from ..python.toolsets import find_tool_changes
 from ..python.class_toolsets import find_class_tool_changes
 from ..python.wrapup_steps import find_option_changes
 from ..python.tool_followups import find_tool_followups
-from ._tools_followed import FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper, tool_followup
+from ..python.tool_selectors import find_tool_selections
+from ._tools_followed import (FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper, tool_followup,
+                              tool_selection)
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -163,6 +165,15 @@ class ToolsChangedMidConversationRule(Rule):
     runtime.functions.values()]`) and then changes that set on the object (`runtime.update_functions(
     chosen)`, `runtime.functions = chosen`: a tool filter narrowing the tools by the model's answer)
     is info, where the set changes: the caller's later requests carry other tools.
+    Tools chosen for each request by a method of the class that selects them from its argument
+    (the list it returns filtered by a parameter: a comprehension's `if`, an `append` under an
+    `if`; or a retrieval given one: `retriever.retrieve(query)`, also through a callable the
+    instance keeps), sent by a request of one conversation there or through a method's `tools`
+    parameter it is passed to (`node_tools = self._tools_for_node(node)`, then
+    `self._reply(messages, node_tools)`), are info where the method is called, when its argument
+    reads state of the instance that a method writes while it runs (the node a graph has moved
+    to), or a name that says the turn's request (`task.input`, `query`); a list built once, or a
+    filter over settings fixed for the conversation, is not reported.
     A chat template written in the code (`env.from_string(T)`, `jinja2.Template(T)`) that renders
     the conversation (`{% for message in messages %}`) and writes the tool definitions only under a
     flag (`{% if tool_calls %}` in the system message), rendered by one function with the flag on
@@ -223,6 +234,10 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
                 yield self._variant(module, variant, span)
+        for message, span, kw in (tool_selection(module, s) for s in find_tool_selections(module)):
+            if span.start.row not in rows:  # (after the variants: a condition in the sender is the nearer cause)
+                rows.add(span.start.row)
+                yield self.diagnostic(message, span, **kw)
 
     def _gate(self, module: "Module", gate) -> Diagnostic:
         """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
