@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..model import Diagnostic, Related, Severity
+from ..python.model_conditions import find_model_conditions
 from ..python.model_switches import find_model_switches
 from .base import Rule
 
@@ -17,9 +18,9 @@ class ModelSwitchedMidConversationRule(Rule):
     (`random.choice(self.models)`) or taken in turns by a counter kept across calls
     (`self.models[self.calls % len(self.models)]`, an index a method advances around the list:
     `self.current = (self.current + 1) % len(self.models)`, then `self.models[self.current]`;
-    `next(self.rotation)` of an `itertools.cycle`), in a function that runs per request (not `__init__`), when the chosen
-    model then makes a request (a method called on it, or a call given it as `model=`), there or
-    in the function that calls the method returning it (`model = self.select_model()`, then
+    `next(self.rotation)` of an `itertools.cycle`), in a function that runs per request (not
+    `__init__`), when the chosen model then makes a request (a method called on it, or a call
+    given it as `model=`), there or in the function that calls the method returning it (`model = self.select_model()`, then
     `model.query(...)`), or written into a request dict under `"model"` (`payload = {**body,
     "model": pick}`, `form_data["model"] = pick`, `params.update(model=pick)`) that is then sent
     (`create(**payload)`, given to a call named as a request, or handed back to the caller that uses
@@ -27,9 +28,13 @@ class ModelSwitchedMidConversationRule(Rule):
     is one of models by its name (`models`, `llms`, `model_names`). A model chosen only in an `except`
     handler (a fallback after an error) is not reported.
 
-    Also, as info: an Anthropic thinking budget computed from the request's `max_tokens`
-    (`budget = min(BUDGETS[effort], params.max_tokens - 1024)`, then `{"budget_tokens": budget}`):
-    a caller that sizes `max_tokens` per call sends another budget on those requests (facts of
+    Also, as info: a request's model chosen between two model names written in the code by a
+    condition on what the request sends (`if num_tokens > 3500: model = "gpt-3.5-turbo-16k"`,
+    the tokens counted over its `messages`) or on the turn's request (`query`): requests of one
+    conversation on either side of the test go to different models. And an Anthropic thinking
+    budget computed from the request's `max_tokens` (`budget = min(BUDGETS[effort],
+    params.max_tokens - 1024)`, then `{"budget_tokens": budget}`): a caller that sizes
+    `max_tokens` per call sends another budget on those requests (facts of
     `python/thinking_budgets.py`), where the budget is computed.
 
     ## Why is this bad?
@@ -75,6 +80,18 @@ class ModelSwitchedMidConversationRule(Rule):
                        "it instead")
             yield self.diagnostic(message, module.span(node), severity=Severity.INFO,
                                   advice="Keep the thinking budget fixed per effort level; fit max_tokens to it")
+        for c in find_model_conditions(module):
+            models = " and ".join(f"`{m}`" for m in dict.fromkeys(c.models))
+            why = (f"reads what the request sends (`{c.sent}`)" if c.evidence == "messages"
+                   else "reads the turn's own request (only its name says so)")
+            message = (f"The model of the request (line {c.request.lineno}) is chosen here between {models} by "
+                       f"`{module.code(c.node)}`, which {why}: requests of one conversation on either side of it go "
+                       "to different models, and providers cache a prefix per model, so the request after a switch "
+                       "reads none of the conversation from the cache (how often the test changes its answer is "
+                       "not known here); choose the model once per conversation")
+            yield self.diagnostic(message, module.span(c.node), severity=Severity.INFO,
+                                  related=[Related(module.span(c.request), "the request sent with the chosen model")],
+                                  name_only=c.evidence == "name")
         for switch in find_model_switches(module):
             chosen = (f"A model is chosen {switch.how} from `{switch.pool}` for each request (in "
                       f"`{switch.function}`)")
