@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..impact import Rate, impacts
 from ..model import PromptLayout, Related, Severity
+from ..python.first_pass_args import find_first_pass_args
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -30,6 +31,11 @@ class ConditionalPrefixRule(Rule):
     request's content (`if request_has_media(request): d["messages"] = ... else: d["prompt"] =
     render(request)`) switches format when that content first appears: info, at the test. A choice
     by configuration (the model, a flag of the instance) or by the request's kind is not one.
+
+    Prompt text a loop's request carries on its first pass only (`context=notes if iteration ==
+    0 else None`, `prompt=call_prompt` bound so in the loop), in a loop that re-sends one
+    conversation (`messages=messages`), gives the loop's later requests other text than the first:
+    info, at the first-pass value. Options that are not prompt text are not read.
 
     ## Example
     ```python
@@ -69,6 +75,15 @@ class ConditionalPrefixRule(Rule):
             yield self.diagnostic(message, module.span(sw.test), severity=Severity.INFO,
                                   related=[Related(module.span(sw.messages), "sent as chat messages here"),
                                            Related(module.span(sw.prompt), "rendered as a raw prompt here")])
+        for f in find_first_pass_args(module):
+            message = (f"`{f.keyword}` is given to the request (line {f.request.lineno}) only on the first pass of "
+                       f"the loop (`{f.test}`), which re-sends the conversation `{f.conversation}`: its later "
+                       "requests carry other prompt text than the first, so they read the first request's cached "
+                       "prefix only up to where that text goes (where the request puts it is not followed here); "
+                       f"keep it in `{f.conversation}` once, or send it on every pass")
+            related = [Related(module.span(f.request), "the request")]
+            related += [Related(module.span(o), "also given on the first pass only") for o in f.others]
+            yield self.diagnostic(message, module.span(f.node), severity=Severity.INFO, related=related)
         for put, test, where in module.facts.get("front_inserts", ()):
             message = ("A system message is put at the head of the conversation here on some calls only (chosen by "
                        "the test related, of a value given per call): requests of one conversation start with it or "
