@@ -141,3 +141,36 @@ def test_a_recursive_step_that_passes_the_same_value_or_grows_nothing_is_not_fou
             res = completion(model="m", messages=messages, tool_choice=tool_choice)
             return ask(messages, tool_choice="none") if res.tool_calls else res
     """) == []
+
+
+def test_an_options_dict_written_another_tool_choice_before_the_recursive_step_is_found_at_the_write():
+    assert _facts("""
+        class Model:
+            def query(self, chat_history, **kwargs):
+                parameters = kwargs
+                completion = self.client.chat.completions.create(model=self.model, messages=chat_history, **parameters)
+                resp = completion.choices[0].message
+                if resp.function_call:
+                    self.calls.append(resp.function_call.name)
+                    if len(self.calls) > 3:
+                        parameters["function_call"] = "none"
+                    chat_history.append({"role": "function", "content": run(resp), "name": resp.function_call.name})
+                    return self.query(chat_history, **parameters)
+                return resp.content
+    """) == [(9, 11, 4, "tool_choice", "changed", "recursion", "parameters['function_call'] = 'none'", "query")]
+
+
+def test_an_options_dict_written_before_the_request_or_not_passed_to_the_next_step_is_not_found():
+    assert _facts("""
+        class Model:
+            def query(self, chat_history, **kwargs):
+                parameters = kwargs
+                parameters["tool_choice"] = "auto"          # every step's value
+                completion = self.client.chat.completions.create(model=self.model, messages=chat_history, **parameters)
+                chat_history.append(completion.choices[0].message)
+                options = dict(parameters)
+                options["tool_choice"] = "none"
+                if completion.choices[0].message.tool_calls:
+                    return self.query(chat_history, **parameters)   # not the dict written after the request
+                return options
+    """) == []

@@ -17,7 +17,11 @@ than its steps: without the tool definitions, with a tools-off switch, with anot
 - `recursion`: a function that sends a request whose `tool_choice` / `tools` / `response_format`
   is one of its parameters, grows a conversation, and calls itself for the next step with that
   parameter bound to another constant (`prompt, tool_choice = final, 'none'`, then
-  `self._call(prompt, ..., tool_choice)`; or the constant written in the call).
+  `self._call(prompt, ..., tool_choice)`; or the constant written in the call); or whose request
+  spreads an options dict (`create(messages=chat_history, **parameters)`) into which it writes
+  another constant `tool_choice` / `function_call` / tools / response format after the request
+  (`parameters["function_call"] = "none"` once a limit is reached), then calls itself with it
+  (`self.query(chat_history, **parameters)`).
 
 The tools come first in the cached prefix (OpenAI, Anthropic), a structured-output schema is put
 before the system message (OpenAI) and is part of the cache key (Anthropic), and a change of
@@ -42,7 +46,10 @@ _FORMAT_KEYWORDS = ("response_format", "text_format", "output_format")
 _CONVERSATION_KEYWORDS = ("messages", "input", "contents")
 #: A keyword (or assignment) whose name holds an option read here (`tools=`, `tool_choice=`,
 #: `tools_enabled=`, `response_format=`, `functions=`): the finders read no module without one.
-_GATE = re.compile(r"(?:tool|_format|functions)\w*\s*=[^=]")
+_GATE = re.compile(r"(?:tool|_format|functions)\w*\s*=[^=]|(?:function_call|tool_choice)[\"']\]\s*=[^=]")
+#: Keys of an options dict written for the next step (`parameters["function_call"] = "none"`) -> the option.
+_SPREAD_KEYS = {"tool_choice": "tool_choice", "function_call": "tool_choice", "tools": "tools",
+                "functions": "tools", "response_format": "response_format"}
 
 
 @dataclass
@@ -283,6 +290,32 @@ def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
     return None
 
 
+def _spread_recursion(func, own) -> OptionChange | None:
+    """The `recursion` change of a function whose request spreads an options dict it then writes
+    another constant option into before calling itself with it (module docstring), or None."""
+    calls = sorted((n for n in own if isinstance(n, ast.Call)), key=_position)
+    for request in calls:
+        spread = {k.value.id for k in request.keywords if k.arg is None and isinstance(k.value, ast.Name)}
+        if not spread or _last(request) == func.name or _keyword(request, _CONVERSATION_KEYWORDS) is None:
+            continue
+        for write in sorted((n for n in own if isinstance(n, ast.Assign) and len(n.targets) == 1), key=_position):
+            t = write.targets[0]
+            if not (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in spread
+                    and isinstance(t.slice, ast.Constant) and t.slice.value in _SPREAD_KEYS
+                    and _constant(write.value) and _position(write) > _position(request)):
+                continue
+            again = next((c for c in calls if _last(c) == func.name and _position(c) > _position(write)
+                          and (not isinstance(c.func, ast.Attribute) or isinstance(c.func.value, ast.Name)
+                               and c.func.value.id in ("self", "cls"))
+                          and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == t.value.id
+                                  for k in c.keywords)), None)
+            if again is not None:
+                text = f"{t.value.id}[{ast.unparse(t.slice)}] = {ast.unparse(write.value)}"
+                return OptionChange(write, again, request, _SPREAD_KEYS[t.slice.value], "changed", "recursion",
+                                    text, func.name)
+    return None
+
+
 def _position(node) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
@@ -310,7 +343,7 @@ def _bound_constant(own, name: str, default_text: str | None):
 def _gate_rows(source: str) -> list[int]:
     """The 1-based rows of the source text where an option read here is written (`_GATE`), in order."""
     rows, row, at = [], 1, 0
-    if "tool" not in source and "_format" not in source and "functions" not in source:
+    if "tool" not in source and "_format" not in source and "function" not in source:
         return rows
     for match in _GATE.finditer(source):
         row += source.count("\n", at, match.start())
@@ -333,9 +366,10 @@ def find_option_changes(module) -> list[OptionChange]:
             continue  # no option read here written in the function's text: its nodes are not walked
         own = own_nodes(func)
         grown, grew, optioned = _read(own)
-        if not optioned or not grew:
-            continue  # no option read here passed, or no conversation grown
-        found = (_sequence(module, func, own, grown, state) if grown else None) or _recursion(func, own, optioned)
+        if not grew:
+            continue  # no conversation grown
+        found = ((_sequence(module, func, own, grown, state) if grown else None) or _recursion(func, own, optioned)
+                 if optioned else None) or _spread_recursion(func, own)
         if found is not None:
             out.append(found)
     return sorted(out, key=lambda c: (c.node.lineno, c.node.col_offset))

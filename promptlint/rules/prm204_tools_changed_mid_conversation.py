@@ -196,7 +196,9 @@ class ToolsChangedMidConversationRule(Rule):
     or removed (the schema is part of the prefix), another constant `tool_choice` (Anthropic
     invalidates the cached messages), and a function that runs its next step by calling itself
     with its request's `tool_choice` bound to another constant (`prompt, tool_choice = final,
-    'none'`, then `self._call(prompt, ..., tool_choice)`).
+    'none'`, then `self._call(prompt, ..., tool_choice)`; or written after the request into the
+    options dict it spreads: `parameters["function_call"] = "none"`, then
+    `self.query(history, **parameters)`).
     The follow-up request after a tool call (sent under an `if` that reads the answer's
     `tool_calls`) that re-sends the conversation through the same callee without the tools the
     request before it sent (no `tools=`, a payload copied from the first with `del
