@@ -17,7 +17,7 @@ def test_an_argument_given_on_the_first_pass_of_a_for_or_a_counted_while_is_a_fa
     module = load(path, path.read_text(encoding="utf-8"))
     found = [(f.node.lineno, f.keyword, f.test, f.conversation, f.request.lineno, [o.lineno for o in f.others])
              for f in find_first_pass_args(module)]
-    # the option `stream`, a new conversation per item and a pass other than the first are not read
+    # the option `stream`, a new conversation per item (or per pass) and a pass other than the first are not read
     assert found == [(15, "context", "step == 0", "messages", 15, []),
                      (23, "prompt", "iteration == 1", "messages", 24, [24])]
 

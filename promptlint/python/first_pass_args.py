@@ -78,8 +78,10 @@ def _first_pass(test, counters: dict[str, int]) -> bool:
 
 
 def _rebuilt(name: str, loop) -> bool:
-    """True when the loop assigns the name from something else than itself (a new list per pass)."""
-    return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+    """True when the loop assigns the name (also in a tuple: `(schema, messages) = prepare(...)`)
+    from something else than itself (a new list per pass)."""
+    return any(isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                 for target in n.targets for t in subtree(target))
                and name not in {x.id for x in subtree(n.value) if isinstance(x, ast.Name)}
                for n in own_nodes(loop, body_only=True))
 
