@@ -2,7 +2,12 @@
 (posix separators). Shared by every part of promptlint (neutral: imports nothing of it)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+#: The current directory as `os.getcwd()` gives it -> that folder resolved (asked for every file
+#: named, 8,000 times a corpus run: a `realpath` of every folder above it each time).
+_CWD: dict[str, Path] = {}
 
 
 def display_name(path: Path) -> str:
@@ -12,6 +17,15 @@ def display_name(path: Path) -> str:
     except (OSError, RuntimeError):
         resolved = Path(path).absolute()
     try:
-        return resolved.relative_to(Path.cwd().resolve()).as_posix()
+        return resolved.relative_to(_cwd()).as_posix()
     except ValueError:
         return resolved.as_posix()
+
+
+def _cwd() -> Path:
+    """`Path.cwd().resolve()`, kept per current directory."""
+    here = os.getcwd()
+    found = _CWD.get(here)
+    if found is None:
+        found = _CWD[here] = Path(here).resolve()
+    return found

@@ -16,11 +16,21 @@ import ast
 #: that needs one reads it from its node's field).
 WALK_FIELDS: dict = {}
 NOT_WALKED = frozenset({"ctx", "op", "ops"})
+#: Fields of the commonest node types that hold a name, a constant or a flag, never a node (a
+#: name's `id`, a constant's `value`): not read at all (the walk would read them to find no node
+#: there; names and constants are about half the nodes of real code). Only types whose field holds
+#: no node in any Python version are here (3.12's `TypeAlias.name` is a node: `name` is left out
+#: by type, not everywhere).
+LEAF_FIELDS = {ast.Name: {"id"}, ast.Constant: {"value", "kind"}, ast.Attribute: {"attr"}, ast.keyword: {"arg"},
+                ast.arg: {"arg", "type_comment"}, ast.alias: {"name", "asname"}, ast.FormattedValue: {"conversion"},
+                ast.comprehension: {"is_async"}, ast.ImportFrom: {"module", "level"}}
 
 
 def walk_fields(kind) -> tuple:
-    """The fields of node type `kind` that `walked` goes down (kept in `WALK_FIELDS`)."""
-    fields = WALK_FIELDS[kind] = tuple(f for f in kind._fields if f not in NOT_WALKED)
+    """The fields of node type `kind` that `walked` goes down (kept in `WALK_FIELDS`): all that may
+    hold a node."""
+    leaf = LEAF_FIELDS.get(kind, ())
+    fields = WALK_FIELDS[kind] = tuple(f for f in kind._fields if f not in NOT_WALKED and f not in leaf)
     return fields
 
 

@@ -104,3 +104,24 @@ def test_starts_with_characters_before_the_word():
     pattern = re.compile(r"(?i)instruction\s*=")
     assert anchored.starts_of(pattern, "a\nINSTRUCTION = 1\n", (("truct", 3),), fold=True) == [2]
     assert anchored.starts_of(pattern, "truct = 1\n", (("truct", 3),), fold=True) == []
+
+
+def test_any_word_finds_a_word_exactly_where_one_is_in_the_text():
+    words = ("messages", "message", "msg", ".render(", "role", "roles", "a|b", "x*")
+    pattern = anchored.any_word(words)
+    texts = ["no such thing", "the messages here", "a message", "msgs", "tmpl.render(x)", ".render", "a|b", "ab",
+             "rol", "x*y", "xy", ""]
+    assert [pattern.search(t) is not None for t in texts] == [
+        False, True, True, True, True, False, True, False, False, True, False, False]
+    for text in texts:
+        assert (pattern.search(text) is not None) == any(w in text for w in words)
+    assert pattern.pattern.count("roles") == 0  # (a word holding another is left out: "role" finds it)
+    with pytest.raises(ValueError):
+        anchored.any_word(("a", ""))
+
+
+def test_prefilter_words_pattern_answers_as_the_words_do():
+    for text in ("import anthropic\n", "x = 1\n", "SYSTEM = 'hi'\nsystem_prompt = SYSTEM\n", "tpl.render(\n"):
+        assert (prefilter._WORDS_RE.search(text) is not None) == any(w in text for w in prefilter._WORDS)
+    assert prefilter._WORDS_RE.search("x = 1\n") is None
+    assert prefilter._WORDS_RE.search("out = tpl.render(name=n)\n") is not None

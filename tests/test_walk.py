@@ -147,3 +147,33 @@ def test_template_fills_walk_as_ast_walk_does():
     assert sorted(writes) == ["a", "b", "c", "d", "e", "f", "g", "prompt_name"]  # (and the nested class field)
     assert {assigned[id(n)].lineno for n in writes["a"]} == {8, 10}
     assert id(writes["f"][0]) not in assigned  # (`f = g = x`: two targets, no single-target assignment)
+
+
+#: Every node type whose leaf fields the walks do not read (`syntax_walk.LEAF_FIELDS`): names,
+#: constants, attributes, keywords, arguments, aliases, f-string fields, comprehensions, imports.
+_LEAFY = '''
+from .pkg import mod as m, other
+import os.path as p
+async def f(a, /, b: int = 1, *args, c, **kw):
+    x = g(a, key=b, **kw).attr[0]
+    y = f"{x!r:>{b}} and {a!s}"
+    z = [i async for i in a if i]
+    return {k: v for k, v in kw.items()}, (lambda q: q)(x), y, z
+'''
+
+
+def test_walks_skip_leaf_fields_and_still_give_every_node():
+    from promptlint.python.walk import child_nodes, children, LEAVES
+    from promptlint.syntax_walk import LEAF_FIELDS, nodes_under
+    tree = ast.parse(_LEAFY)
+    ops = (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)
+    assert nodes_under(tree) == [n for n in ast.walk(tree) if not isinstance(n, ops)]
+    for node in ast.walk(tree):
+        assert child_nodes(node) == list(ast.iter_child_nodes(node))
+        assert children(node) == [c for c in ast.iter_child_nodes(node) if not isinstance(c, ops) and type(c) not in LEAVES]
+    seen = {type(n) for n in ast.walk(tree)}
+    assert set(LEAF_FIELDS) <= seen  # (each skipped field was there to be read, and held no node)
+    for kind, fields in LEAF_FIELDS.items():
+        assert fields <= set(kind._fields)
+        for node in (n for n in ast.walk(tree) if type(n) is kind):
+            assert not any(isinstance(getattr(node, f, None), (ast.AST, list)) for f in fields)

@@ -106,3 +106,24 @@ def test_a_field_written_back_from_a_library_function_is_not(tmp_path):
     """`re.sub` of a fixed pattern gives back its own output unchanged."""
     source = REPROCESSED.replace("result = parser.parse(image_data)", "result = re.sub(r'x', '', image_data)")
     assert _found(tmp_path, "import re\n" + source) == []
+
+
+def test_the_text_test_matches_as_the_patterns_written_from_each_word_did():
+    """`might_edit`'s patterns start at the `[` and at `for` (module docstring of walked_edits):
+    they match in the texts where `\\b\\w*messages\\[...` and `\\bfor\\b...` did."""
+    import re
+    from promptlint.python import walked_edits
+    old_write = re.compile(r"\b(?:\w*(?:messages|history|contents|msgs)\[\w+\]|\w*(?:message|msg)\[[\"'][^\"'\n]{1,40}[\"']\])"
+                           r"(?:\[[^\]]{1,60}\]|\.\w+)*[ \t]*[-+]?=(?!=)")
+    old_loop = re.compile(r"\bfor\b[^\n]{1,80}\bin\b")
+    texts = ["chat_messages[i] = m", "messages[i].content = x", "del history[k]", "msg['output']['url'] = u",
+             "message[\"a\"] += 1", "messages[i] == m", "xmessages [i] = 1", "contents[0]\n= 1", "é_msgs[j] = 1",
+             "for m in messages:", "before m in x", "for_each in x", "x.for y in z", "(for)in", ""]
+    for text in texts:
+        assert (walked_edits._WRITE_TEXT.search(text) is None) == (old_write.search(text) is None), text
+        assert (walked_edits.TEXT.search(text) is None) == (old_loop.search(text) is None), text
+    assert [walked_edits._WRITE_TEXT.search(t) is not None for t in texts[:9]] == [
+        True, True, False, True, True, False, False, False, True]
+    assert walked_edits.might_edit("for i, m in enumerate(messages):\n    chat_messages[i] = m\n") is True
+    assert walked_edits.might_edit("for m in messages:\n    print(m)\n") is False
+    assert walked_edits.might_edit("before m in x\nmessages[i] = 1\n") is False

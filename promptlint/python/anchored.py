@@ -70,3 +70,30 @@ def starts_of(pattern: re.Pattern, text: str, starts: tuple[str, ...] = (), ends
                 if first:
                     return out
     return out
+
+
+def any_word(words) -> re.Pattern:
+    """A pattern whose `search(text)` finds a match exactly when one of `words` (non-empty
+    literal strings) is in `text` (`any(w in text for w in words)`), written as a tree of their
+    shared beginnings (`ab(?:c|d)` for `abc`, `abd`; a word that holds another one is left out:
+    the shorter is found wherever it is): one scan of the text instead of one per word (78 words
+    of the pre-filter: about 0.15 ms per module of the corpus against 0.3 ms, most modules holding none)."""
+    kept = sorted({w for w in words if not any(o != w and o in w for o in words)})
+    if not kept or "" in kept:
+        raise ValueError("words must be non-empty")
+    return re.compile(_tree(kept))
+
+
+def _tree(words: list[str]) -> str:
+    """The alternation of sorted, non-empty `words` no one of which begins another, as a tree of
+    their first characters."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for first, rests in groups.items():
+        if rests == [""]:  # (no word of a group begins another: a group is one word or all longer)
+            parts.append(re.escape(first))
+        else:
+            parts.append(re.escape(first) + "(?:" + _tree(rests) + ")")
+    return "|".join(parts)

@@ -227,7 +227,7 @@ def _strips_system(module) -> bool:
     """True when the module filters the system messages out of a list
     (`[m for m in messages if m.role != "system"]`): the other messages of a conversation whose
     system text a loop collects are sent without them."""
-    for comp in ast.walk(module.tree):
+    for comp in subtree(module.tree):  # (the module's kept walk: comprehensions are in it)
         if isinstance(comp, (ast.ListComp, ast.GeneratorExp)) and len(comp.generators) == 1 \
                 and len(comp.generators[0].ifs) == 1 and isinstance(comp.generators[0].target, ast.Name) \
                 and negated_system_test(comp.generators[0].ifs[0], comp.generators[0].target.id):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .anchored import found
 from .module import callee_name
 from .walk import child_nodes, subtree
 
@@ -29,8 +30,10 @@ WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % _WINDOW_KEYWORD.pattern)
 
 
 def window_text(source: str) -> bool:
-    """True when `WINDOW_TEXT` is in `source` (searched only when a keyword's word is)."""
-    return ("last_" in source or "n_last" in source or "max_messages" in source) and WINDOW_TEXT.search(source) is not None
+    """True when `WINDOW_TEXT` is in `source` (tried only where a keyword's word starts: every
+    match starts with `last_`, `n_last` or `max_messages`, `anchored.found`)."""
+    return ("last_" in source or "n_last" in source or "max_messages" in source) \
+        and found(WINDOW_TEXT, source, ("last_", "n_last", "max_messages"))
 _READS = frozenset({"get", "load", "fetch", "read", "retrieve"})
 _CONVERSATION = frozenset({"session", "history", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 _NOT_CONVERSATION = frozenset({"trace", "traces", "log", "logs", "events", "feedback", "lessons"})

@@ -58,6 +58,8 @@ _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s
 
 _WORDS = tuple(sorted({*sdks.hints(), *PROMPT_HINTS, *RESULT_HINTS, *CACHE_HINTS, *MODEL_HINTS, *WINDOW_HINTS},
                       key=len, reverse=True))
+#: A match where a file holds one of `_WORDS` (`anchored.any_word`).
+_WORDS_RE = anchored.any_word(_WORDS)
 _ASSIGNED_RE = re.compile(_ASSIGNED)
 #: `class PromptFamily:`, `class ResearchPrompts:`: a class named for prompts, whose methods build them
 #: (`class JudgeTemplate:` too: a namespace of static text builders, python/candidates.py);
@@ -271,7 +273,7 @@ def might_hold_prompt(source: str) -> bool:
     without tools (`tools=None`), chooses a model from a list of models at random or in turns,
     or fills a name
     imported from a module named for prompts, or writes Bedrock Converse blocks, or converts typed blocks with a helper named for a breakpoint."""
-    if any(word in source for word in _WORDS) or _assigned(source) or sdks.import_and_call(source):
+    if _WORDS_RE.search(source) is not None or _assigned(source) or sdks.import_and_call(source):
         return True
     if might_flatten_loop(source):
         return True  # a system prompt's text blocks reduced to their text: breakpoints dropped (PRM302)

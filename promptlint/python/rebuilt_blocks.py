@@ -189,9 +189,11 @@ def _new_blocks(stmts):
     return out
 
 
-def _branches(func, item: str):
-    """(type compared, branch statements) of each `if` of the function that tests the item's type."""
-    kinds = _bound(func, item, "type")
+def _branches(func, item: str, kinds: set[str] | None = None):
+    """(type compared, branch statements) of each `if` of the function that tests the item's type
+    (`kinds`: the names bound to its type, `_bound`, when known)."""
+    if kinds is None:
+        kinds = _bound(func, item, "type")
     for n in subtree(func):
         if isinstance(n, ast.If):
             kind = _type_test(n.test, item, kinds)
@@ -236,8 +238,11 @@ def _claude_module(module) -> bool:
 def _dropping(func, item: str):
     """(the carrying branches seen, the first (kind, dict) a branch writes without the breakpoint)."""
     carried, dropped = False, None
-    fields = _bound(func, item, None) - _bound(func, item, "type")  # names bound to its other fields
-    branches = list(_branches(func, item))
+    kinds = _bound(func, item, "type")
+    branches = list(_branches(func, item, kinds))
+    if not branches:
+        return False, None  # (no branch to carry or drop a breakpoint: what the reading below gives then)
+    fields = _bound(func, item, None) - kinds  # names bound to its other fields
     inside = {id(x) for _kind, body in branches for s in body for x in subtree(s)}
     if any(id(n) not in inside and _marker_read(n, item) for n in subtree(func)):
         return False, None  # read off every block, whatever its type: carried over
@@ -267,10 +272,13 @@ def rebuilt_blocks(module) -> tuple[list[ast.Dict], list[ast.Dict]]:
     for _cls, func in module_functions(module):
         plain = claude and not _names_marker(func) and not _openai_writer(func)
         found_rebuilt = found_branch = None
+        read: dict = {}  # item name -> `_dropping` of it (one reading per name: it depends on the name only)
         for item, source in _items(func):
             if _response_named(source, item):
                 continue
-            carried, dropped = _dropping(func, item)
+            if item not in read:
+                read[item] = _dropping(func, item)
+            carried, dropped = read[item]
             if dropped is None:
                 continue
             kind, block, body = dropped

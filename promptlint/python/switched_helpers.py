@@ -73,7 +73,7 @@ def _reads(expr, names) -> str | None:
 def _chooser(func, defaults) -> tuple[ast.AST, ast.Call, str] | None:
     """(where the tools are chosen, the request, the parameter) of the helper, or None."""
     own = own_nodes(func)
-    parents = {id(c): n for n in own for c in ast.iter_child_nodes(n)}
+    parents = None  # (id of a node -> its parent: made when a name's assignment is looked at)
     for call in sorted((n for n in own if isinstance(n, ast.Call)), key=lambda c: (c.lineno, c.col_offset)):
         value = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
         if value is None and isinstance(call.func, ast.Attribute) and call.func.attr == "bind_tools" and call.args:
@@ -90,6 +90,8 @@ def _chooser(func, defaults) -> tuple[ast.AST, ast.Call, str] | None:
                 continue
             if isinstance(n.value, ast.IfExp) and (param := _reads(n.value.test, defaults)):
                 return n.value, call, param
+            if parents is None:
+                parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
             at = parents.get(id(n))
             while at is not None:
                 if isinstance(at, ast.If) and (param := _reads(at.test, defaults)):

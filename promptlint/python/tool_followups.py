@@ -230,8 +230,10 @@ def _followup(func, senders: set[str]) -> ToolFollowup | None:
     calls = _calls_with_tests(func)
     if len(calls) < 2:
         return None
-    payloads = _Payloads(func)
     sends = [(c, ifs) for c, ifs in calls if (c.args or c.keywords) and is_send(c, senders)]
+    if not sends:
+        return None
+    payloads = _Payloads(func)
     earlier_ones = [c for c, _ in sends if _sends_tools(c, payloads)]
     if not earlier_ones:
         return None

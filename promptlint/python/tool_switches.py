@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from .anchored import found
 from .module import self_attr
 from .module import statements
 from .sent_calls import branch_paths, exclusive, is_send, sending_functions
@@ -368,7 +369,7 @@ def find_tools_emptied_at_limit(module) -> list[ast.Assign]:
     unlike the earlier requests of its conversation. The emptying statements."""
     from .toolsets import no_tool_set, tool_set_named
     out = []
-    if not _EMPTIED_TOOLS_TEXT.search(module.source):
+    if not found(_EMPTIED_TOOLS_TEXT, module.source, ("tool",), fold=True):  # (every match starts with `tool`)
         return out  # no name of tools given no tools in the source text: the cheap test first
     inner: set[int] = set()
     for node in subtree(module.tree):

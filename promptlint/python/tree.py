@@ -90,6 +90,11 @@ class Project(TreeSearchMixin):
         #: read and found nothing in.
         self._used: dict[Path, int] = {}
         self._pinned: set[Path] = set()
+        #: True when every held module is known to be pinned (a `trim` went through them all and
+        #: could drop no more): `trim` has nothing to drop until one is unpinned (`start`,
+        #: `finish`, a name search that unpins what it found nothing in). A search over a big
+        #: package otherwise walked the whole cache at each module it loaded.
+        self._all_pinned = False
         self.used_chars = 0
         self.over = False  # the running analysis met `MAX_ANALYSIS_CHARS` (`start` resets it)
         #: The lookups of dotted names (keys of `_found`) and the modules (keys of `_modules`) whose
@@ -120,12 +125,14 @@ class Project(TreeSearchMixin):
         self._looked = set()
         self._used = {}
         self._pinned = set()
+        self._all_pinned = False
         self.used_chars = 0
 
     def finish(self) -> None:
         """The analysis of a file is over: its modules may go too; trim when full."""
         self._used = {}
         self._pinned = set()
+        self._all_pinned = False
         self.used_chars = 0
         if self.full:
             self.trim()
@@ -137,11 +144,15 @@ class Project(TreeSearchMixin):
         While a file is analysed the modules the analysis holds (`_pinned`) stay: so a search
         over a big package drops what it read and found nothing in, and the modules of earlier
         files go first. Lookups and package indexes are kept: they hold paths, not trees."""
+        if self._all_pinned:
+            return
         for key in list(self._modules):
             if self.cached_chars <= bound:
                 break
             if key not in self._pinned:
                 self._drop(key)
+        else:
+            self._all_pinned = self.cached_chars > bound  # (each left is pinned: none was dropped past the bound)
 
     def _drop(self, key: Path) -> None:
         """Forget the parsed module at `key`, keeping what `definitions` needs to skip it."""
@@ -164,6 +175,7 @@ class Project(TreeSearchMixin):
         self._packages.clear()
         self._dropped.clear()
         self.cached_chars = 0
+        self._all_pinned = False
         self.drops += 1
 
     def load(self, path: Path, text: str | None = None) -> Module:

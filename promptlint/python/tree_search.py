@@ -74,6 +74,7 @@ class TreeSearchMixin:
                         found.append((module, cls, value))
             if not found and not pinned:
                 self._pinned.discard(key)  # nothing of it escapes: `trim` may drop it
+                self._all_pinned = False
             out.extend(found)
         return out
 

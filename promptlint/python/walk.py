@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from ..syntax_walk import LEAF_FIELDS as _LEAF_FIELDS
 from ..syntax_walk import WALK_FIELDS as _WALK_FIELDS
 from ..syntax_walk import nodes_under, walked_statements  # noqa: F401  (read by the fact finders from here)
 from ..syntax_walk import walk_fields as _walk_fields
@@ -22,7 +23,8 @@ def children(node) -> list:
     operators too)."""
     fields = _CHILD_FIELDS.get(type(node))
     if fields is None:
-        fields = _CHILD_FIELDS[type(node)] = tuple(f for f in type(node)._fields if f not in _SKIP_FIELDS)
+        leaf = _LEAF_FIELDS.get(type(node), ())  # (fields that never hold a node: not read)
+        fields = _CHILD_FIELDS[type(node)] = tuple(f for f in type(node)._fields if f not in _SKIP_FIELDS and f not in leaf)
     out = []
     AST, leaves = ast.AST, LEAVES
     for name in fields:
@@ -102,7 +104,8 @@ def child_nodes(node) -> list:
     kind = type(node)
     fields = _ALL_FIELDS.get(kind)
     if fields is None:
-        fields = _ALL_FIELDS[kind] = kind._fields
+        leaf = _LEAF_FIELDS.get(kind, ())  # (fields that never hold a node: not read)
+        fields = _ALL_FIELDS[kind] = tuple(f for f in kind._fields if f not in leaf)
     out = []
     AST = ast.AST
     for name in fields:

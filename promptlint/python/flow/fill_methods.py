@@ -57,7 +57,7 @@ def _shape(fn):
     params = [p.arg for p in [*a.posonlyargs, *a.args][1:]] + [p.arg for p in a.kwonlyargs]
     if a.kwarg is not None:
         params.append(a.kwarg.arg)
-    nested = {s.name: s for s in ast.walk(node) if isinstance(s, _FUNCS) and s is not node}
+    nested = None  # (the functions defined in it by name: read at the first `re.sub` that may be one)
     for call in _own_nodes(node):
         if not (isinstance(call, ast.Call) and fn.module.qualified_name(call.func) == "re.sub"
                 and len(call.args) >= 3 and not call.keywords):
@@ -70,6 +70,8 @@ def _shape(fn):
             pattern = re.compile(pat.value)
         except (re.error, RecursionError, OverflowError):
             continue
+        if nested is None:
+            nested = {s.name: s for s in ast.walk(node) if isinstance(s, _FUNCS) and s is not node}
         func = nested.get(repl.id) if isinstance(repl, ast.Name) else repl if isinstance(repl, ast.Lambda) else None
         if func is None or not func.args.args:
             continue

@@ -69,8 +69,11 @@ class DefinedCache:
 
 
 def might_hold(source: str) -> bool:
-    """The cheap test: the text names a cache and a similarity match."""
-    return _TEXT.search(source) is not None and _SIMILAR.search(source) is not None
+    """The cheap test: the text names a cache and a similarity match (`_TEXT` and `_SIMILAR`,
+    searched only past the words every match of theirs holds)."""
+    return ("cache" in source or "Cache" in source and _TEXT.search(source) is not None) \
+        and ("threshold" in source or "similarity_search" in source or "Semantic" in source
+             or "Vector" in source and _SIMILAR.search(source) is not None)
 
 
 def defined_caches(module: Module) -> list[DefinedCache]:
