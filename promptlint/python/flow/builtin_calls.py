@@ -65,6 +65,26 @@ def _reversed(ev, node, qual, args, kwargs, frame, env):
     return inner
 
 
+def _filter(ev, node, qual, args, kwargs, frame, env):
+    """`filter(None, xs)` / `filter(bool, xs)`: the items of `xs` that are not empty, in their
+    order (the parts of a prompt joined after dropping the missing ones: `"\\n".join(filter(None,
+    parts))`); an item known to be empty (`""`, a branch's `x if c else ""` keeps its other
+    variant) is left out, any other is kept. None (the call's ordinary reading) for another
+    predicate, whose choice of items is not known."""
+    if len(args) != 2 or kwargs or not (isinstance(args[0], ast.Constant) and args[0].value is None
+                                        or isinstance(args[0], ast.Name) and args[0].id == "bool"):
+        return None
+    inner = ev.eval(args[1], frame, env)
+    if isinstance(inner, Seq) and not inner.repeated:
+        return replace(inner, items=[i for i in inner.items if not _empty(i)])
+    return inner
+
+
+def _empty(value) -> bool:
+    """True for text known to be empty (`""`, no segment)."""
+    return isinstance(value, Text) and all(s.is_static and not s.text for s in value.segs)
+
+
 def _number(ev, node, qual, args, kwargs, frame, env):
     """`len(x)`, `int(x)`...: a number that changes as `x` does; of a collection in an unordered
     order (`len(self.done)` of a `Set[str]`), as its contents do: a count has no order."""
@@ -196,6 +216,6 @@ def _getattr(ev, node, qual, args, kwargs, frame, env) -> Value | None:
 
 
 BUILTINS = {"getattr": _getattr, "str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
-            "reversed": _reversed,
+            "reversed": _reversed, "filter": _filter,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict, "max": _pick, "min": _pick, "next": _pick}

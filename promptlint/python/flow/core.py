@@ -491,8 +491,13 @@ def unresolved(value) -> bool:
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
 
 
-def _element(value, index: int):
-    """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
+def _element(value, index):
+    """Element `index` of a tuple value (each branch of an Alt), or None when not known; a tuple
+    `index` is a path of places into nested tuples (`(1, 0)`: the first item of the second)."""
+    if isinstance(index, tuple):
+        for at in index:
+            value = _element(value, at) if value is not None else None
+        return value
     if isinstance(value, Seq) and not value.repeated and -len(value.items) <= index < len(value.items) \
             and not any(isinstance(i, Spread) for i in value.items):
         return value.items[index]
