@@ -35,3 +35,12 @@ def test_keys_set_on_a_record_handed_in_are_known_where_it_fills_a_template(tmp_
     assert _found("updated_record.py", tmp_path) == [
         ("PRM103", "warning", 9, "Unique id `uuid.uuid4().hex`"),
     ]
+
+
+def test_rows_gathered_for_a_set_and_zipped_with_it_keep_its_order_and_no_fix_splits_the_pairs(tmp_path):
+    found = [(d.code, d.span.start.row, d.fix is not None)
+             for d in fixture_findings(FIXTURES, "gathered_rows.py", tmp_path)]
+    # the set zipped with its rows: reported where it is made, no fix (sorting one side of a zip
+    # pairs names with other rows); the rows alone: at the iteration gather runs, sorted there;
+    # the sorted names zipped with their rows: nothing (the pairs' text is known, not "unknown")
+    assert found == [("PRM202", 16, False), ("PRM202", 25, True)]

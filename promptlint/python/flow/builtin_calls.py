@@ -80,6 +80,41 @@ def _filter(ev, node, qual, args, kwargs, frame, env):
     return inner
 
 
+def _zip(ev, node, qual, args, kwargs, frame, env):
+    """`zip(a, b, ...)`: tuples of one item of each argument (as volatile as those items), in the
+    order of the arguments; where one is in an unordered order (a set, a list made by iterating
+    one, what `gather` gave for each of its items), in that order (the first such argument's),
+    which the code iterating it keeps. The order is reported where it was made, with no fix at
+    the zip: sorting one argument would pair its items with the wrong items of the others."""
+    if not args or kwargs or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    values = [ev.eval(a, frame, env) for a in args]
+    order = next((o for o in map(_own_order, values) if o is not None), None)
+    span = frame.module.span(node)
+    items = [_unanchored(ev.item_of(v, a, frame, frame.module.code(a))) for v, a in zip(values, args)]
+    return Seq([Seq(items, span, is_tuple=True)], span, repeated=True, node=node,
+               ordered=order is None and all(isinstance(v, Seq) and v.ordered for v in values),
+               unordered=None if order is None else replace(order, anchor=None, fix=None,
+                                                            origin=order.origin or order.span))
+
+
+def _own_order(value) -> Segment | None:
+    """The unordered order of a list or of a raw unordered source itself (not of an item of it)."""
+    if isinstance(value, Seq):
+        return value.unordered if value.unordered is not None and not value.ordered else None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    return None
+
+
+def _unanchored(value):
+    """`value` with no fix place on its unordered segments (an item of a zip: see `_zip`)."""
+    if isinstance(value, Text):
+        return Text([replace(s, anchor=None, fix=None) if s.kind is Kind.UNORDERED_ITERATION else s
+                     for s in value.segs])
+    return value
+
+
 def _empty(value) -> bool:
     """True for text known to be empty (`""`, no segment)."""
     return isinstance(value, Text) and all(s.is_static and not s.text for s in value.segs)
@@ -216,6 +251,6 @@ def _getattr(ev, node, qual, args, kwargs, frame, env) -> Value | None:
 
 
 BUILTINS = {"getattr": _getattr, "str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
-            "reversed": _reversed, "filter": _filter,
+            "reversed": _reversed, "filter": _filter, "zip": _zip,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict, "max": _pick, "min": _pick, "next": _pick}

@@ -218,6 +218,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
+            if len(vals) == 1 == len(iterable.items) and isinstance(vals[0], Seq) and vals[0].is_tuple:
+                return vals[0]  # a list of pairs grown in a loop (`zip(names, rows)`): an element is that pair
             if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) for v in vals):
                 # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
                 # element is one of the items it appends

@@ -26,7 +26,7 @@ from .handed import changed_by
 from . import builders
 from .containers import ContainersMixin
 from .variants import list_variants
-from .keyed import holds_order, sorted_in_place
+from .keyed import sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .params import ParamsMixin
@@ -167,8 +167,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             item = self.item_of(whole, th.node, frame, th.name, loop=True)
-            if th.index is not None and holds_order(item):
-                # `for field, values in out.items()` of a dict of texts in an unordered order: the value
+            if th.index is not None and isinstance(item, Seq) and item.is_tuple:
+                # `for field, values in out.items()` of a dict of texts in an unordered order, `for
+                # name, row in zip(names, rows)`: the member at the name's place
                 item = _element(item, th.index) or item
             if th.value is not None:  # narrowed by a test of its role (roles.py)
                 item = narrow(item, th.value, lambda v: self.static_text(v, frame))
