@@ -98,6 +98,18 @@ def _zip(ev, node, qual, args, kwargs, frame, env):
                                                             origin=order.origin or order.span))
 
 
+def zip_member(ev, iterable, index: int | None, frame, env, name: str):
+    """The value the `index`-th name of a target of plain names takes from `zip(a, b, ...)`
+    iterated (`for question, doc in zip(questions, docs)`): an item of that argument, named as the
+    loop names it, with no fix place (see `_zip`); None for any other loop."""
+    if not (index is not None and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "zip" and not iterable.keywords and index < len(iterable.args)
+            and not any(isinstance(a, ast.Starred) for a in iterable.args)):
+        return None
+    arg = iterable.args[index]
+    return _unanchored(ev.item_of(ev.eval(arg, frame, env), arg, frame, name))
+
+
 def _own_order(value) -> Segment | None:
     """The unordered order of a list or of a raw unordered source itself (not of an item of it)."""
     if isinstance(value, Seq):

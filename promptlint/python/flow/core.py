@@ -26,6 +26,7 @@ from .handed import changed_by
 from . import builders
 from .containers import ContainersMixin
 from .variants import list_variants
+from .builtin_calls import zip_member
 from .keyed import sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
@@ -165,6 +166,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
                 return options[0]  # (branches that only called methods of an object that is no builder: builders.applied)
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
+            zipped = zip_member(self, th.node, th.index, frame, th.env, th.name)
+            if zipped is not None:  # `for q, doc in zip(questions, docs)`: an item of `docs`
+                return zipped
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             item = self.item_of(whole, th.node, frame, th.name, loop=True)
             if th.index is not None and isinstance(item, Seq) and item.is_tuple:
