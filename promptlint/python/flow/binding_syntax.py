@@ -30,6 +30,21 @@ def target_names(target: ast.AST) -> list[str]:
     return []
 
 
+def nested_names(target: ast.AST, path: tuple) -> list[tuple[tuple, str]]:
+    """The names of a nested tuple target with their places (`(w, h)` at `(1,)`: `((1, 0), "w")`,
+    `((1, 1), "h")`), a place counted from the end after a starred name; a starred name itself
+    (its items are a list) and other targets (`obj.x`) are left out."""
+    star = next((i for i, el in enumerate(target.elts) if isinstance(el, ast.Starred)), None)
+    out: list[tuple[tuple, str]] = []
+    for i, el in enumerate(target.elts):
+        at = path + (i if star is None or i < star else i - len(target.elts),)
+        if isinstance(el, ast.Name):
+            out.append((at, el.id))
+        elif isinstance(el, (ast.Tuple, ast.List)):
+            out.extend(nested_names(el, at))
+    return out
+
+
 def walrus_targets(test: ast.expr) -> list:
     """The assignment expressions of a test (`x := value`) that bind a name in the function (not
     those inside a lambda or a comprehension), in order."""

@@ -65,6 +65,73 @@ def _reversed(ev, node, qual, args, kwargs, frame, env):
     return inner
 
 
+def _filter(ev, node, qual, args, kwargs, frame, env):
+    """`filter(None, xs)` / `filter(bool, xs)`: the items of `xs` that are not empty, in their
+    order (the parts of a prompt joined after dropping the missing ones: `"\\n".join(filter(None,
+    parts))`); an item known to be empty (`""`, a branch's `x if c else ""` keeps its other
+    variant) is left out, any other is kept. None (the call's ordinary reading) for another
+    predicate, whose choice of items is not known."""
+    if len(args) != 2 or kwargs or not (isinstance(args[0], ast.Constant) and args[0].value is None
+                                        or isinstance(args[0], ast.Name) and args[0].id == "bool"):
+        return None
+    inner = ev.eval(args[1], frame, env)
+    if isinstance(inner, Seq) and not inner.repeated:
+        return replace(inner, items=[i for i in inner.items if not _empty(i)])
+    return inner
+
+
+def _zip(ev, node, qual, args, kwargs, frame, env):
+    """`zip(a, b, ...)`: tuples of one item of each argument (as volatile as those items), in the
+    order of the arguments; where one is in an unordered order (a set, a list made by iterating
+    one, what `gather` gave for each of its items), in that order (the first such argument's),
+    which the code iterating it keeps. The order is reported where it was made, with no fix at
+    the zip: sorting one argument would pair its items with the wrong items of the others."""
+    if not args or kwargs or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    values = [ev.eval(a, frame, env) for a in args]
+    order = next((o for o in map(_own_order, values) if o is not None), None)
+    span = frame.module.span(node)
+    items = [_unanchored(ev.item_of(v, a, frame, frame.module.code(a))) for v, a in zip(values, args)]
+    return Seq([Seq(items, span, is_tuple=True)], span, repeated=True, node=node,
+               ordered=order is None and all(isinstance(v, Seq) and v.ordered for v in values),
+               unordered=None if order is None else replace(order, anchor=None, fix=None,
+                                                            origin=order.origin or order.span))
+
+
+def zip_member(ev, iterable, index: int | None, frame, env, name: str):
+    """The value the `index`-th name of a target of plain names takes from `zip(a, b, ...)`
+    iterated (`for question, doc in zip(questions, docs)`): an item of that argument, named as the
+    loop names it, with no fix place (see `_zip`); None for any other loop."""
+    if not (index is not None and isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name)
+            and iterable.func.id == "zip" and not iterable.keywords and index < len(iterable.args)
+            and not any(isinstance(a, ast.Starred) for a in iterable.args)):
+        return None
+    arg = iterable.args[index]
+    return _unanchored(ev.item_of(ev.eval(arg, frame, env), arg, frame, name))
+
+
+def _own_order(value) -> Segment | None:
+    """The unordered order of a list or of a raw unordered source itself (not of an item of it)."""
+    if isinstance(value, Seq):
+        return value.unordered if value.unordered is not None and not value.ordered else None
+    if isinstance(value, Text):
+        return next((s for s in value.segs if s.kind is Kind.UNORDERED_ITERATION), None)
+    return None
+
+
+def _unanchored(value):
+    """`value` with no fix place on its unordered segments (an item of a zip: see `_zip`)."""
+    if isinstance(value, Text):
+        return Text([replace(s, anchor=None, fix=None) if s.kind is Kind.UNORDERED_ITERATION else s
+                     for s in value.segs])
+    return value
+
+
+def _empty(value) -> bool:
+    """True for text known to be empty (`""`, no segment)."""
+    return isinstance(value, Text) and all(s.is_static and not s.text for s in value.segs)
+
+
 def _number(ev, node, qual, args, kwargs, frame, env):
     """`len(x)`, `int(x)`...: a number that changes as `x` does; of a collection in an unordered
     order (`len(self.done)` of a `Set[str]`), as its contents do: a count has no order."""
@@ -196,6 +263,6 @@ def _getattr(ev, node, qual, args, kwargs, frame, env) -> Value | None:
 
 
 BUILTINS = {"getattr": _getattr, "str": _str, "repr": _str, "open": _open, "sorted": _sorted, "list": _list, "tuple": _list,
-            "reversed": _reversed,
+            "reversed": _reversed, "filter": _filter, "zip": _zip,
             "int": _number, "float": _number, "len": _number, "bool": _number, "round": _number, "abs": _number,
             "dict": _dict, "max": _pick, "min": _pick, "next": _pick}

@@ -15,7 +15,8 @@ from .keyed import KeyedMixin, entry_part, held_set, holds_order
 from .rewrites import comp_apart, env_resolver, marked
 from .scopes import enumerated
 from .frames import Thunk
-from .binding_syntax import target_names
+from .binding_syntax import target_names, target_position
+from .builtin_calls import zip_member
 from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynamic, from_older, grown_name, held_order,
                      most_volatile, sublist)
 from .growth import GrowthMixin
@@ -218,6 +219,8 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 return dynamic(span, name, Kind.UNKNOWN, Volatility.STABLE, f"an element of `{m.code(node)}`")
             if vals and (iterable.unordered is not None or (not iterable.repeated and len(vals) == len(iterable.items))):
                 return vals[0] if len(vals) == 1 and iterable.unordered is not None else Alt(vals, span)
+            if len(vals) == 1 == len(iterable.items) and isinstance(vals[0], Seq) and vals[0].is_tuple:
+                return vals[0]  # a list of pairs grown in a loop (`zip(names, rows)`): an element is that pair
             if vals and len(vals) == len(iterable.items) and all(_dicts(v) or _texts_or_objects(v) for v in vals):
                 # a list of dicts or texts grown in a loop (`[answer(q, g) for g in groups]`): an
                 # element is one of the items it appends
@@ -308,8 +311,12 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
                 inner_env[name.id] = Thunk("value", value=self.item_of(it, source, frame, name.id))
                 continue
             item = self.item_of(it, comp.iter, frame, m.code(comp.target))
-            for i, tname in enumerate(target_names(comp.target)):
-                inner_env[tname] = Thunk("value", value=entry_part(item, comp.target, i))
+            names = target_names(comp.target)
+            # `for q, doc in zip(questions, docs)`: each name an item of its argument (builtin_calls)
+            zipped = [zip_member(self, comp.iter, target_position(comp.target, i), frame, inner_env, tname)
+                      for i, tname in enumerate(names)]
+            for i, tname in enumerate(names):
+                inner_env[tname] = Thunk("value", value=entry_part(item, comp.target, i) if zipped[i] is None else zipped[i])
         if isinstance(node, ast.DictComp):
             value = self.eval(node.value, frame, inner_env)
             return Mapping({}, span=span, node=None, repeated=True, value=value, unordered=order)

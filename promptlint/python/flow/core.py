@@ -26,7 +26,8 @@ from .handed import changed_by
 from . import builders
 from .containers import ContainersMixin
 from .variants import list_variants
-from .keyed import holds_order, sorted_in_place
+from .builtin_calls import zip_member
+from .keyed import sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
 from .params import ParamsMixin
@@ -165,10 +166,14 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
                 return options[0]  # (branches that only called methods of an object that is no builder: builders.applied)
             return Alt(options, fallback=th.fallback, configured=th.node is not None and self._branch_test(th, frame))
         if th.kind == "iter":  # (`prev`: the iterable, read once for every name bound from it)
+            zipped = zip_member(self, th.node, th.index, frame, th.env, th.name)
+            if zipped is not None:  # `for q, doc in zip(questions, docs)`: an item of `docs`
+                return zipped
             whole = self.force(frame, th.prev) if th.prev is not None else self.eval(th.node, frame, th.env)
             item = self.item_of(whole, th.node, frame, th.name, loop=True)
-            if th.index is not None and holds_order(item):
-                # `for field, values in out.items()` of a dict of texts in an unordered order: the value
+            if th.index is not None and isinstance(item, Seq) and item.is_tuple:
+                # `for field, values in out.items()` of a dict of texts in an unordered order, `for
+                # name, row in zip(names, rows)`: the member at the name's place
                 item = _element(item, th.index) or item
             if th.value is not None:  # narrowed by a test of its role (roles.py)
                 item = narrow(item, th.value, lambda v: self.static_text(v, frame))
@@ -491,8 +496,13 @@ def unresolved(value) -> bool:
     return isinstance(value, Obj) and not value.qualname.startswith(("self:", "instance:"))
 
 
-def _element(value, index: int):
-    """Element `index` of a tuple value (each branch of an Alt), or None when not known."""
+def _element(value, index):
+    """Element `index` of a tuple value (each branch of an Alt), or None when not known; a tuple
+    `index` is a path of places into nested tuples (`(1, 0)`: the first item of the second)."""
+    if isinstance(index, tuple):
+        for at in index:
+            value = _element(value, at) if value is not None else None
+        return value
     if isinstance(value, Seq) and not value.repeated and -len(value.items) <= index < len(value.items) \
             and not any(isinstance(i, Spread) for i in value.items):
         return value.items[index]

@@ -143,10 +143,18 @@ class GrowthMixin:
                 return prev
         elif isinstance(prev, Mapping) and not prev.repeated:
             variants = [prev]
+        elif unread_data(prev):
+            # `kwargs = row; kwargs.update({"examples": EXAMPLES})`: a dict of keys not known (a
+            # record handed in) with these keys set, as `{**row, "examples": EXAMPLES}`
+            variants = [Mapping({}, span=getattr(prev, "span", None), open=True)]
         else:
             return prev
         call, m = th.node, frame.module
         other = one_dict(self.eval(call.args[0], frame, th.env)) if call.args else Mapping({})
+        if not isinstance(prev, (Mapping, Alt)) and (other is None or "cache_control" in other.items):
+            # (`x.update(y)` of two values not known: nothing known is added; a breakpoint set on a
+            # block handed in is a marker of the frame, counted where it is set)
+            return prev
         items = dict(other.items) if other is not None else {}
         spans = dict(other.key_spans) if other is not None else {}
         for kw in call.keywords:
@@ -237,3 +245,12 @@ def _at_path(value, keys: tuple, change, span) -> Value | None:
         item = _at_path(value.items[key], rest, change, span)
         return None if item is None else replace(value, items={**value.items, key: item})
     return None
+
+
+def unread_data(value) -> bool:
+    """True for a value of which nothing is known but that it is data (text of dynamic segments
+    only, of no known kind: a parameter, an item of a parameter's list), so that keys set on it
+    make a dict of those keys and others not known; False for known text, the conversation, a
+    list, an instance, a dict."""
+    return isinstance(value, Text) and bool(value.segs) and all(
+        not s.is_static and s.kind is Kind.UNKNOWN for s in value.segs)

@@ -150,11 +150,11 @@ def holds_order(value) -> bool:
 
 
 def entry_part(item, target: ast.AST, index: int) -> Value:
-    """The part of `item` that the `index`-th name of a loop target takes: of an entry that holds
-    an order unpacked into plain names (`for field, values in out.items()`), its member; else the
-    whole item, as before."""
-    if (holds_order(item) and isinstance(target, ast.Tuple) and len(target.elts) == len(item.items)
-            and all(isinstance(e, ast.Name) for e in target.elts)):
+    """The part of `item` that the `index`-th name of a loop target takes: of a tuple unpacked into
+    plain names (an entry that holds an order, `for field, values in out.items()`; a pair of
+    `zip(names, rows)`), its member; else the whole item, as before."""
+    if (isinstance(item, Seq) and item.is_tuple and isinstance(target, ast.Tuple) and len(target.elts) == len(item.items)
+            and not any(isinstance(v, Spread) for v in item.items) and all(isinstance(e, ast.Name) for e in target.elts)):
         return item.items[index]
     return item
 

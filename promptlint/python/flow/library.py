@@ -373,8 +373,10 @@ for _q in ("dict.fromkeys", "collections.OrderedDict.fromkeys", "OrderedDict.fro
 def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     """`await asyncio.gather(a(), b())`, `asyncio.gather(*[answer(q, g) for g in groups])`: the
     list of what each awaitable gives, in the order they are passed (not the order they finish:
-    that is `as_completed`); a spread we cannot read leaves the call unknown."""
-    items, repeated = [], False
+    that is `as_completed`); a spread we cannot read leaves the call unknown. The awaitables of a
+    spread made by iterating an unordered source (`gather(*[fetch(n) for n in names])` of a set)
+    give their results in that order."""
+    items, repeated, order = [], False, None
     for arg in node.args:
         if isinstance(arg, ast.Starred):
             spread = ev.eval(arg.value, frame, env)
@@ -382,9 +384,11 @@ def _gather(ev, node, qual, args, kwargs, frame, env) -> Value | None:
                 return ev.opaque_call(node, [], frame)
             items.extend(spread.items)
             repeated = repeated or spread.repeated
+            if order is None and spread.unordered is not None and not spread.ordered:
+                order = spread.unordered
         else:
             items.append(ev.eval(arg, frame, env))
-    return Seq(items, frame.module.span(node), repeated=repeated, node=node)
+    return Seq(items, frame.module.span(node), repeated=repeated, node=node, unordered=order)
 
 
 KNOWN["asyncio.gather"] = _gather

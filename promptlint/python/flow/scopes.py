@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..markers import sets_cache_marker
 from ..item_markers import copies_item_marker, marks_last_only
 from .fields import bound_fields, field_written
-from .binding_syntax import fallback_name, is_generator, params_of, target_names, target_position, walrus_targets
+from .binding_syntax import fallback_name, is_generator, nested_names, params_of, target_names, target_position, walrus_targets
 from .builder_facts import receiver
 from .frames import Frame, Thunk
 from .handed import rebind_handed
@@ -431,14 +431,20 @@ class ScopesMixin:
             before = dict(env)  # (every name unpacked reads the value as it was before the assignment)
             whole = None  # the unpacked value: read once for all the names (`a, b, kwargs = build(...)`)
             for i, el in enumerate(target.elts):
+                # after a starred target (`*_, last = xs`) a name counts from the end
+                at = i if star is None or i < star else i - len(target.elts)
                 if isinstance(el, ast.Name):
-                    # after a starred target (`*_, last = xs`) a name counts from the end
-                    at = i if star is None or i < star else i - len(target.elts)
                     if vals is not None and star is None and i < len(vals) and not isinstance(vals[i], ast.Starred):
                         env[el.id] = _shared("expr", node=vals[i], env=before)
                     else:
                         whole = whole or _shared("expr", node=value, env=before)
                         env[el.id] = _shared("unpack", node=value, env=before, name=el.id, value=at, prev=whole)
+                elif isinstance(el, (ast.Tuple, ast.List)):
+                    # `contents, (width, height) = convert(...)`: each inner name by its place in the
+                    # element at `at` (a path of places, read by core._element)
+                    for path, name in nested_names(el, (at,)):
+                        whole = whole or _shared("expr", node=value, env=before)
+                        env[name] = _shared("unpack", node=value, env=before, name=name, value=path, prev=whole)
 
     def lookup(self, frame: Frame, name: str, at: ast.AST) -> Value | None:
         """The value of `name` as seen at node `at` in `frame`, or None when unbound there."""
