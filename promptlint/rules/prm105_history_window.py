@@ -1,6 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
+from ..dedupe import SLICED
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
 from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, stored_cut_findings
 from ._library_windows import findings as library_window_findings
@@ -338,6 +339,15 @@ class HistoryWindowRule(Rule):
                        "sends it is not linked here: how much it costs is not known)")
             yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
                                   related=[Related(back, "the kept messages written back here")])
+        for call, method, cut, form in module.facts.get("window_calls", ()):
+            how = "counted from its end" if form == "tail" else "from the negative start given here"
+            message = (f"The kept conversation is read here as its newest items only, through `{method}`, which "
+                       f"slices the sequence its object keeps {how}: once it is longer, the oldest item drops out "
+                       "of what is read on every new turn, so the history built from it never matches the prefix "
+                       "cached by the previous request (the request that sends it is not linked here: how much "
+                       "it costs is not known); read it whole, or cut it in steps so it only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
+                                  related=[Related(cut, SLICED)])
         for stmt, function in module.facts.get("system_hoists", ()):
             message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
                        "into the Responses API's `instructions`, which come before all input items: a system message "
