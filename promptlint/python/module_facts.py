@@ -157,7 +157,7 @@ def _gates(module, evaluator) -> None:
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
-    if "class " in module.source and ("essages" in module.source or "istory" in module.source):
+    if "class " in module.source and ("essages" in module.source or "istory" in module.source or "role" in module.source):
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
     if newest_queries.might_hold(module.source):
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
