@@ -31,6 +31,7 @@ from .history_loads import window_text
 from .newest_queries import PATH_TEXT
 from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
+from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
 
@@ -354,4 +355,6 @@ def might_hold_prompt(source: str) -> bool:
         return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
+    if READS_WINDOW.search(source) is not None:
+        return True  # a kept conversation read as its newest items through a method of its keeper (PRM105)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -43,6 +43,13 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: `.get_last_k_messages(`), or a negative value passed (`start_index=-n`, `(-n`, `, -n`).
 TEXT = re.compile(r"\.\w{0,40}(?i:messages|history|msgs|turns|conversation|chat|dialog|transcript)\w{0,40}\("
                   r"|[(,=][ \t]{0,8}-[ \t]{0,4}[\w(]")
+#: The test a file passes to be analysed at all (`prefilter.might_hold_prompt`): a method named for the
+#: conversation called with a negative value (`.to_messages(name, start_index=-n)`), or named for its
+#: newest items (`.get_last_k_messages(k)`, `.latest_turns(n)`; bounded repetition: linear).
+CALL_TEXT = re.compile(r"\.\w{0,40}(?i:messages|history|msgs|turns|conversation|dialog|transcript)\w{0,40}"
+                       r"\([^()\n]{0,80}[(,=][ \t]{0,4}-[ \t]{0,4}[\w(]"
+                       r"|\.\w{0,20}(?i:last|latest|recent|newest)\w{0,30}"
+                       r"(?i:messages|history|msgs|turns|conversation|dialog|transcript)\w{0,20}\(")
 #: Definitions of one name read at most (a name defined in more files is too common to follow).
 _LIMIT = 6
 #: Method names looked up at most per module.

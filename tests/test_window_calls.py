@@ -1,0 +1,162 @@
+"""A kept conversation read as its newest items through a method of the object that keeps it
+(python/window_calls.py), a list turned into role messages by its class and popped from its head
+over a limit (python/memory_windows.py), and a newest-first walk to a budget over a list of role
+messages named for the conversation with a qualifier (python/flow/windows.py): PRM105, info."""
+from __future__ import annotations
+
+from analysis_support import write
+
+from promptlint import api
+
+
+def _found(tmp_path, files: dict[str, str], select=("PRM105",)):
+    write(tmp_path, files)
+    report = api.check([tmp_path], api.Settings(select=list(select)), jobs=1)
+    return [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row,
+             [(r.span.filename.rsplit("/", 1)[-1], r.span.start.row) for r in d.related])
+            for d in report.diagnostics]
+
+
+LOGBOOK = """
+    class Logbook:
+        def __init__(self):
+            self.entries = []
+            self.turns = []
+
+        def add(self, entry):
+            self.entries.append(entry)
+            self.turns.append(entry)
+
+        def as_messages(self, speaker: str = "", start: int = 0) -> list:
+            out = []
+            for entry in self.entries[start:]:
+                role = "assistant" if entry.speaker == speaker else "user"
+                out.append({"role": role, "content": entry.text})
+            return out
+
+        def latest_turns(self, count: int) -> list:
+            return self.turns[-count:]
+"""
+
+PILOT = """
+    class Pilot:
+        depth: int = 12
+
+        def __init__(self, logbook, llm):
+            self.logbook = logbook
+            self.llm = llm
+
+        def step(self, name: str, task: str):
+            history = self.logbook.as_messages(name, start=-self.depth)
+            return self.llm.reply(task, history)
+
+        def recap(self, task: str):
+            recent = self.logbook.latest_turns(self.depth)
+            return self.llm.reply(task, recent)
+
+        def whole(self, name: str, task: str):
+            everything = self.logbook.as_messages(name)
+            skipped = self.logbook.as_messages(name, start=2)
+            last = self.logbook.latest_turns(1)
+            return self.llm.reply(task, everything + skipped + last)
+"""
+
+
+def test_a_window_read_through_a_method_of_the_keeper_is_reported_at_the_call(tmp_path):
+    found = _found(tmp_path, {"crew/__init__.py": "", "crew/logbook.py": LOGBOOK, "crew/pilot.py": PILOT})
+    # the negative start given by keyword (line 9) and the count given to the slice from the end
+    # (line 13), each with the keeper's slice related; the keeper's own `return self.turns[-count:]`
+    # is that same cut (one finding, at the call that chooses the count)
+    assert found == [("PRM105", "info", "pilot.py", 9, [("logbook.py", 12)]),
+                     ("PRM105", "info", "pilot.py", 13, [("logbook.py", 18)])]
+
+
+def test_a_default_start_a_positive_start_or_one_item_is_no_window(tmp_path):
+    pilot = PILOT.replace("start=-self.depth", "start=self.depth").replace(
+        "self.logbook.latest_turns(self.depth)", "self.logbook.latest_turns(2)")
+    found = _found(tmp_path, {"crew/__init__.py": "", "crew/logbook.py": LOGBOOK, "crew/pilot.py": pilot})
+    # no call chooses a window: the keeper's slice from the end stays reported where it is
+    assert found == [("PRM105", "info", "logbook.py", 18, [])]
+
+
+def test_a_method_name_another_class_uses_for_something_else_is_not_read_as_the_keeper(tmp_path):
+    other = """
+        class Archive:
+            def as_messages(self, speaker: str = "", start: int = 0) -> list:
+                return [{"role": "user", "content": speaker, "offset": start}]
+    """
+    pilot = PILOT.replace("self.logbook.latest_turns(self.depth)", "[]")
+    found = _found(tmp_path, {"crew/__init__.py": "", "crew/logbook.py": LOGBOOK, "crew/archive.py": other,
+                              "crew/pilot.py": pilot})
+    assert [f for f in found if f[2] == "pilot.py"] == []
+
+
+SIGNALS = """
+    class SignalDesk:
+        def __init__(self, limit: int = 25):
+            self.signals = []
+            self.limit = limit
+
+        def as_chat(self):
+            messages = []
+            for signal in self.signals:
+                messages.append({"role": signal.kind, "content": signal.body})
+            return messages
+
+        def push(self, kind, body):
+            self.signals.append(Signal(kind, body))
+            if len(self.signals) > self.limit:
+                self.archive_oldest()
+
+        def archive_oldest(self):
+            oldest = self.signals.pop(0)
+            self.store.save(oldest)
+"""
+
+
+def test_a_list_its_class_turns_into_role_messages_popped_from_its_head_over_a_limit(tmp_path):
+    assert _found(tmp_path, {"desk.py": SIGNALS}) == [("PRM105", "info", "desk.py", 15, [])]
+
+
+def test_a_list_popped_from_its_head_that_no_method_turns_into_messages_is_a_log(tmp_path):
+    log = SIGNALS.replace('messages.append({"role": signal.kind, "content": signal.body})',
+                          'messages.append(signal.body)')
+    assert _found(tmp_path, {"desk.py": log}) == []
+
+
+BUDGET = """
+    class Transcript:
+        def __init__(self, store, counter, budget: int = 3000):
+            self.store = store
+            self.counter = counter
+            self.budget = budget
+
+        def window(self):
+            used = 0
+            kept = []
+            NAME = as_dicts(self.store.everything())
+            for item in reversed(NAME):
+                used += self.counter(item["content"])
+                if used >= self.budget:
+                    break
+                kept.append(item)
+            return list(reversed(kept))
+
+
+    def as_dicts(records):
+        out = []
+        for r in records:
+            out.append({"role": r.role, "content": r.text})
+        return out
+"""
+
+
+def test_a_newest_first_walk_to_a_budget_over_converted_messages_is_a_window(tmp_path):
+    source = BUDGET.replace("NAME", "converted_messages")
+    # the walk (line 11), the test where it stops at its budget related (line 13)
+    assert _found(tmp_path, {"transcript.py": source}) == [("PRM105", "info", "transcript.py", 11, [("transcript.py", 13)])]
+
+
+def test_the_same_walk_over_messages_named_for_another_kind_is_not_read_as_the_conversation(tmp_path):
+    source = BUDGET.replace("NAME", "error_messages")
+    assert _found(tmp_path, {"transcript.py": source}) == []
