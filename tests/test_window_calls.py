@@ -160,3 +160,30 @@ def test_a_newest_first_walk_to_a_budget_over_converted_messages_is_a_window(tmp
 def test_the_same_walk_over_messages_named_for_another_kind_is_not_read_as_the_conversation(tmp_path):
     source = BUDGET.replace("NAME", "error_messages")
     assert _found(tmp_path, {"transcript.py": source}) == []
+
+
+TAGGER = """
+    class Relay:
+        def __init__(self, tagger, banner: str = "Be brief."):
+            self.tagger = tagger
+            self.banner = banner
+
+        def tag_turns(self, messages: list) -> list:
+            note = f"[locale {self.tagger.current_locale}] "
+            for i, m in enumerate(messages):
+                if m["role"] == "user":
+                    messages[i]["content"] = note + m["content"]
+            return messages
+
+        def bannered(self, messages: list) -> list:
+            for i, m in enumerate(messages):
+                if m["role"] == "user":
+                    messages[i]["content"] = self.banner + m["content"]
+            return messages
+"""
+
+
+def test_every_user_message_written_with_the_state_of_an_object_the_instance_holds(tmp_path):
+    # written through the walk's index with a field of the object the instance holds (line 10, the
+    # value entering at line 7); a field only `__init__` sets is the deployment's configuration
+    assert _found(tmp_path, {"relay.py": TAGGER}) == [("PRM105", "info", "relay.py", 10, [("relay.py", 7)])]

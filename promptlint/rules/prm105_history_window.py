@@ -305,11 +305,14 @@ class HistoryWindowRule(Rule):
                                   related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
+            held = param.startswith("self.")
+            whose = "a value the object holds and changes" if held else "a value of this call"
+            when = (f"when `{param}` changes" if held else f"whether callers pass another `{param}`")
             message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
-                       f"example) too, not only the newest, is written here with `{param}`, a value of this call, not "
+                       f"example) too, not only the newest, is written here with `{param}`, {whose}, not "
                        "of the message: when a call brings another value, the conversation differs from the previous "
-                       "request's from its first such message on, and everything after it is read uncached (whether "
-                       f"callers pass another `{param}` is not followed here: how much it costs is not known); add "
+                       "request's from its first such message on, and everything after it is read uncached "
+                       f"({when} is not followed here: how much it costs is not known); add "
                        "the value to the newest message only, and re-send older messages as they were sent")
             yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
                                   related=[Related(module.span(entry), f"`{param}` enters the message here")])
