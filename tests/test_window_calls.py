@@ -187,3 +187,34 @@ def test_every_user_message_written_with_the_state_of_an_object_the_instance_hol
     # written through the walk's index with a field of the object the instance holds (line 10, the
     # value entering at line 7); a field only `__init__` sets is the deployment's configuration
     assert _found(tmp_path, {"relay.py": TAGGER}) == [("PRM105", "info", "relay.py", 10, [("relay.py", 7)])]
+
+
+SNAPSHOTS = """
+    class SnapshotLimiter:
+        def __init__(self, keep: int = 3):
+            self.keep = keep
+
+        def limit(self, messages: list) -> list:
+            shots = []
+            for n, item in enumerate(messages):
+                if item.get("type") == "screenshot_result":
+                    shots.append(n)
+            if len(shots) <= self.keep:
+                return messages
+            newest = set(shots[-self.keep:])
+            dropped = {n for n in shots if n not in newest}
+            return [item for n, item in enumerate(messages) if n not in dropped]
+"""
+
+
+def test_the_newest_indices_of_a_kind_kept_and_the_others_left_out_by_index(tmp_path):
+    # where the newest indices are kept (line 12), the rebuilt conversation related (line 14)
+    assert _found(tmp_path, {"limiter.py": SNAPSHOTS}) == [("PRM105", "info", "limiter.py", 12, [("limiter.py", 14)])]
+
+
+def test_indices_of_a_kind_kept_whole_or_a_list_not_of_the_conversation_are_no_window(tmp_path):
+    whole = SNAPSHOTS.replace("shots[-self.keep:]", "shots")
+    other = SNAPSHOTS.replace("enumerate(messages)", "enumerate(frames)").replace("messages: list", "frames: list") \
+        .replace("return messages", "return frames")
+    assert _found(tmp_path, {"limiter.py": whole}) == []
+    assert _found(tmp_path, {"other/limiter.py": other}) == []

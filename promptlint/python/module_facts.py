@@ -155,6 +155,8 @@ def _gates(module, evaluator) -> None:
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
+    if "enumerate(" in module.source and (":]" in module.source or "[:-" in module.source):
+        module.facts["kept_indices"] = kind_windows.kept_indices(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "class " in module.source and ("essages" in module.source or "istory" in module.source or "role" in module.source):

@@ -88,6 +88,13 @@ CUT_WITH_RELATED = {
                      "message on, on every turn (the request that sends it is not linked here: how much it costs "
                      "is not known); drop them in steps (half of them at a limit) so it only changes at a cut"),
                      "one of the oldest dropped here"),
+    "kept_indices": (("The conversation keeps only the newest messages of a kind here: the indices of that kind "
+                      "are collected, the newest few kept, and the others left out of the conversation by index, "
+                      "so once it holds more every new one pushes an older one out and the conversation changes "
+                      "from that message on, on every turn (the request that sends it is not linked here: how "
+                      "much it costs is not known); drop them in steps (half of them at a limit) so it only "
+                      "changes at a cut"),
+                     "the older ones left out here"),
     "newest_kinds": (("The conversation keeps only the newest items of a kind here: walking it newest first, the items "
                       "past a limit are removed from older messages, so once it holds more every new one strips an "
                       "older message and the conversation changes from that message on, on every turn (the request "
