@@ -218,3 +218,24 @@ def test_indices_of_a_kind_kept_whole_or_a_list_not_of_the_conversation_are_no_w
         .replace("return messages", "return frames")
     assert _found(tmp_path, {"limiter.py": whole}) == []
     assert _found(tmp_path, {"other/limiter.py": other}) == []
+
+
+RETRY = """
+    import re
+
+
+    def retry_with_output(session, output: str):
+        session.restore("before-run")
+        session.messages[-2]["content"] = re.sub(r"(?<=Output:\\n).*", output, session.messages[-2]["content"])
+        session.messages[-1]["content"] = output
+        session.messages[-2]["cache_control"] = {"type": "ephemeral"}
+        local = list(session.messages)
+        local[-2]["content"] = output
+        return session.send()
+"""
+
+
+def test_an_older_message_of_a_kept_conversation_rewritten_by_its_place_from_the_end(tmp_path):
+    # the second newest message of the list the object keeps (line 6); not the newest (line 7), a
+    # breakpoint (line 8) or a local list whose keeping is not seen (line 10)
+    assert _found(tmp_path, {"retry.py": RETRY}) == [("PRM105", "info", "retry.py", 6, [])]

@@ -129,6 +129,8 @@ def _gates(module, evaluator) -> None:
         module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if "[-" in module.source and kept_rewrites.OLDER_TEXT.search(module.source) is not None:
+        module.facts["older_writes"] = kept_rewrites.older_writes(module)  # (PRM105: an older kept message written)
     if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)
         module.facts["kept_rewrites"] = kept_rewrites.kept_rewrites(module)
     if walked_edits.might_edit(module.source):  # (PRM105: messages of a handed list edited as walked)

@@ -25,6 +25,7 @@ from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
 from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
+from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a kept conversation written (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
@@ -355,6 +356,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
+    if "[-" in source and OLDER_WRITE.search(source) is not None:
+        return True  # an older message of a kept conversation written in place (PRM105)
     if READS_WINDOW.search(source) is not None:
         return True  # a kept conversation read as its newest items through a method of its keeper (PRM105)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -131,6 +131,11 @@ CUT_MESSAGES = {
                      "never shares a prefix with the previous request's (the request that sends it is not linked "
                      "here: how much it costs is not known); return it oldest first, and add each new message at "
                      "its end"),
+    "older_writes": ("A message older than the newest of the conversation an object keeps (counted from its end) is "
+                     "rewritten in place here: when the conversation is re-sent, the history differs from the "
+                     "previous request's from that message on, and it and everything after it are read uncached "
+                     "(the request that sends it is not linked here: how much it costs is not known); leave sent "
+                     "messages as they are and add what changed as a new message"),
     "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                     "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
                     "the newest few changes on every turn and the history after it never matches the prefix cached "
