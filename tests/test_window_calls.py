@@ -239,3 +239,27 @@ def test_an_older_message_of_a_kept_conversation_rewritten_by_its_place_from_the
     # the second newest message of the list the object keeps (line 6); not the newest (line 7), a
     # breakpoint (line 8) or a local list whose keeping is not seen (line 10)
     assert _found(tmp_path, {"retry.py": RETRY}) == [("PRM105", "info", "retry.py", 6, [])]
+
+
+LEDGER = '''
+    class SqlLedger:
+        async def save(self, thread_id: str, role: str, text: str, keep: int | None):
+            await self.db.execute(
+                "INSERT INTO chat_turns (thread_id, role, body) VALUES (?, ?, ?)", [thread_id, role, text])
+            if keep is not None:
+                await self.db.execute("""
+                    DELETE FROM chat_turns
+                    WHERE thread_id = ? AND turn_no <= (
+                        SELECT MAX(turn_no) - ? FROM chat_turns WHERE thread_id = ?)
+                """, [thread_id, keep, thread_id])
+            await self.db.execute("DELETE FROM chat_turns WHERE thread_id = ? AND role = 'draft'", [thread_id])
+            await self.db.execute("""
+                DELETE FROM audit_rows WHERE id NOT IN (
+                    SELECT id FROM audit_rows ORDER BY created DESC LIMIT ?)""", [keep])
+'''
+
+
+def test_a_delete_that_keeps_the_newest_rows_of_a_stored_conversation(tmp_path):
+    # the query that keeps the newest rows of the conversation's table (line 6); a delete of a
+    # kind of row, and one that keeps the newest rows of a table not named for a conversation
+    assert _found(tmp_path, {"ledger.py": LEDGER}) == [("PRM105", "info", "ledger.py", 6, [])]

@@ -165,6 +165,8 @@ def _gates(module, evaluator) -> None:
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
     if newest_queries.might_hold(module.source):
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
+    if newest_queries.might_delete(module.source):
+        module.facts["newest_deletes"] = newest_queries.newest_deletes(module)
     if newest_first.might_hold(module.source):
         module.facts["newest_first"] = newest_first.newest_first(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:

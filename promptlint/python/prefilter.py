@@ -29,7 +29,7 @@ from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a ke
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
-from .newest_queries import PATH_TEXT
+from .newest_queries import PATH_TEXT, might_delete
 from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
 from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
@@ -318,6 +318,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a kept conversation cut at its head (PRM105, stored_cuts)
     if might_edit(source):
         return True  # messages of a list handed in edited in place as it is walked (PRM105, walked_edits)
+    if might_delete(source):
+        return True  # a stored conversation's rows deleted but the newest (PRM105, newest_deletes)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

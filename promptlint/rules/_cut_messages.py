@@ -126,6 +126,11 @@ CUT_MESSAGES = {
                        "oldest message drops out on every new turn, so the history sent from it never matches the "
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
+    "newest_deletes": ("The stored conversation is cut here to its newest rows: this query deletes the rows older "
+                       "than the newest ones up to a count, so once it is longer the oldest message is dropped on "
+                       "every save, and the history read back from it never matches the prefix cached by the "
+                       "previous request (the request that sends it is not linked here: how much it costs is not "
+                       "known); keep it whole, or delete the oldest half at a limit so it only changes at a cut"),
     "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
                      "around): every new message is put at the head of the history, so the history sent from it "
                      "never shares a prefix with the previous request's (the request that sends it is not linked "
