@@ -263,3 +263,39 @@ def test_a_delete_that_keeps_the_newest_rows_of_a_stored_conversation(tmp_path):
     # the query that keeps the newest rows of the conversation's table (line 6); a delete of a
     # kind of row, and one that keeps the newest rows of a table not named for a conversation
     assert _found(tmp_path, {"ledger.py": LEDGER}) == [("PRM105", "info", "ledger.py", 6, [])]
+
+
+DIGEST = """
+    from . import llm
+
+
+    def NAME(msgs, model, budget):
+        head = msgs[:1]
+        body = msgs[1:]
+        kept = []
+        used = 0
+        for msg in reversed(body):
+            tokens = count(msg.content, model)
+            if tokens > budget - used:
+                break
+            kept.append(msg)
+            used += tokens
+        kept.reverse()
+        return head + kept
+
+
+    def checkpoint(manager, msgs, model):
+        ask = {"role": "user", "content": "Write a checkpoint of the conversation above."}
+        reply = llm.reply(NAME(msgs, model, 100000) + [ask], model=model, tools=[])
+        manager.replace(reply.content)
+"""
+
+
+def test_a_window_cut_for_a_summary_request_s_input_is_no_history_cut(tmp_path):
+    # the one-shot summarizer reads the newest messages that fit; the conversation re-sent every
+    # turn is not this list (a function that keeps the newest turns for the chat itself is)
+    summary = DIGEST.replace("NAME", "_bound_summarize_input")
+    chat = DIGEST.replace("NAME", "_bound_history")
+    assert _found(tmp_path, {"digest/__init__.py": "", "digest/resume.py": summary}) == []
+    assert _found(tmp_path, {"digest/__init__.py": "", "digest/resume.py": chat}) == [
+        ("PRM105", "info", "resume.py", 9, [("resume.py", 11)])]

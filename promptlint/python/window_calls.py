@@ -35,7 +35,7 @@ import ast
 import re
 
 from ..classify import CONVERSATION_WORDS
-from .prompt_names import words
+from .prompt_names import summary_input_named, words
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -63,7 +63,11 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
     targets = _assigned_names(module.tree)
     out = []
     looked: dict[str, list] = {}
+    summaries = {id(n) for f in subtree(module.tree) if isinstance(f, _FUNCS) and summary_input_named(f.name)
+                 for n in subtree(f)}  # (a summarizer's input: one request, not the conversation re-sent)
     for call in subtree(module.tree):
+        if id(call) in summaries:
+            continue
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
             continue
         name = call.func.attr
