@@ -299,3 +299,20 @@ def test_a_window_cut_for_a_summary_request_s_input_is_no_history_cut(tmp_path):
     assert _found(tmp_path, {"digest/__init__.py": "", "digest/resume.py": summary}) == []
     assert _found(tmp_path, {"digest/__init__.py": "", "digest/resume.py": chat}) == [
         ("PRM105", "info", "resume.py", 9, [("resume.py", 11)])]
+
+
+HEADED = """
+    def with_notes(turns: list, notes: str, cap: int = 40):
+        merged_messages = [{"role": "system", "content": notes}] + turns[1:]
+        if len(merged_messages) > cap:
+            merged_messages = [merged_messages[0]] + merged_messages[-(cap - 1):]
+        return merged_messages, {"notes": len(notes)}
+"""
+
+
+def test_a_conversation_rebound_to_its_first_message_and_its_newest_is_a_window(tmp_path):
+    # the system message kept, then the newest: once longer than the cap it slides (line 4)
+    assert _found(tmp_path, {"notes.py": HEADED}) == [("PRM105", "info", "notes.py", 4, [])]
+    # the first messages alone (no newest slice after them) cut nothing from the front
+    head_only = HEADED.replace("[merged_messages[0]] + merged_messages[-(cap - 1):]", "merged_messages[:cap]")
+    assert _found(tmp_path, {"notes.py": head_only}) == []
