@@ -242,7 +242,7 @@ def test_an_older_message_of_a_kept_conversation_rewritten_by_its_place_from_the
 
 
 LEDGER = '''
-    class SqlLedger:
+    class SqlChatLedger:
         async def save(self, thread_id: str, role: str, text: str, keep: int | None):
             await self.db.execute(
                 "INSERT INTO chat_turns (thread_id, role, body) VALUES (?, ?, ?)", [thread_id, role, text])
@@ -263,6 +263,11 @@ def test_a_delete_that_keeps_the_newest_rows_of_a_stored_conversation(tmp_path):
     # the query that keeps the newest rows of the conversation's table (line 6); a delete of a
     # kind of row, and one that keeps the newest rows of a table not named for a conversation
     assert _found(tmp_path, {"ledger.py": LEDGER}) == [("PRM105", "info", "ledger.py", 6, [])]
+
+
+def test_the_same_delete_in_a_store_not_named_for_a_conversation_is_not_read_as_one(tmp_path):
+    # a store of other records that keeps a few recent messages (the input of a one-shot prompt)
+    assert _found(tmp_path, {"ledger.py": LEDGER.replace("class SqlChatLedger:", "class SqliteManager:")}) == []
 
 
 DIGEST = """

@@ -97,8 +97,8 @@ class HistoryWindowRule(Rule):
     method of its class turns its items one by one into messages with a role (an event queue popped
     from its head when over a limit). So are the rows of a stored conversation deleted but the newest
     (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
-    IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation): info, at the
-    query. So is a message merged into the caller's own message object (a walk of
+    IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation, in a class named
+    for keeping one, `SQLChatStorage`): info, at the query. So is a message merged into the caller's own message object (a walk of
     the conversation handed in that keeps each message itself, not a copy, and adds the text of the
     next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
     call adds the text again to the conversation the caller keeps; info, where it is added.
