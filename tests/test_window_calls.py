@@ -321,3 +321,10 @@ def test_a_conversation_rebound_to_its_first_message_and_its_newest_is_a_window(
     # the first messages alone (no newest slice after them) cut nothing from the front
     head_only = HEADED.replace("[merged_messages[0]] + merged_messages[-(cap - 1):]", "merged_messages[:cap]")
     assert _found(tmp_path, {"notes.py": head_only}) == []
+
+
+def test_a_window_read_through_the_keeper_and_rendered_into_text_is_judged_where_the_text_goes(tmp_path):
+    pilot = PILOT.replace("history = self.logbook.as_messages(name, start=-self.depth)",
+                          "history = \"\\\\n\".join(str(m) for m in self.logbook.as_messages(name, start=-self.depth))")
+    found = _found(tmp_path, {"crew/__init__.py": "", "crew/logbook.py": LOGBOOK, "crew/pilot.py": pilot})
+    assert [f[:4] for f in found] == [("PRM105", "info", "pilot.py", 13)]

@@ -21,6 +21,10 @@ what the call reads on every new turn, so the history built from it never matche
 cached by the previous request. The call chooses the window (its count), so it is where the cut
 is made: reported there, the slice as its related place.
 
+A window rendered into text where it is read (an f-string, `"\n".join(...)`, a template's fill) is
+judged where a request carries that text, and one read in a function named for building a
+summary request's input is what a one-shot summarizer reads: neither is a fact here.
+
 The sequence is the conversation by the words of the method's name or of the kept attribute
 (`to_messages`, `self.history`: `classify.CONVERSATION_WORDS`). A count of at most two (the
 newest message, the last answer) is no window; a start the call leaves at its default, or gives
@@ -65,6 +69,7 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
     looked: dict[str, list] = {}
     summaries = {id(n) for f in subtree(module.tree) if isinstance(f, _FUNCS) and summary_input_named(f.name)
                  for n in subtree(f)}  # (a summarizer's input: one request, not the conversation re-sent)
+    summaries |= _rendered(module.tree)
     for call in subtree(module.tree):
         if id(call) in summaries:
             continue
@@ -91,6 +96,25 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
             out.append((call, name, definer.span(sub), form))
             break
     return sorted(out, key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+#: Calls that render what they are given into text (where the text goes is judged where a request carries it).
+_RENDERS = frozenset({"join", "format", "format_map", "str", "repr", "render", "substitute", "safe_substitute", "dumps"})
+
+
+def _rendered(tree) -> set[int]:
+    """ids of the nodes rendered into text where they are: in an f-string or an argument of a call
+    that renders (`"\n".join(...)`, `T.format(history=...)`)."""
+    out: set[int] = set()
+    for n in subtree(tree):
+        if isinstance(n, ast.JoinedStr):
+            out |= {id(x) for x in subtree(n)}
+        elif isinstance(n, ast.Call):
+            f = n.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
+            if name in _RENDERS:
+                out |= {id(x) for a in (*n.args, *(k.value for k in n.keywords)) for x in subtree(a)}
+    return out
 
 
 def _assigned_names(tree) -> dict[int, str]:
