@@ -19,13 +19,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import Diagnostic, Related
+from .model import SLICED, Diagnostic, Related
 
 #: The message of a related location where a finding's value is produced (rules/_prefix_rule.py).
 PRODUCED = "value produced here"
-#: The message of the related location where a method slices the kept conversation that a call
-#: reads as its newest items (PRM105 at the call, which chooses the count: rules/prm105_history_window.py).
-SLICED = "the kept sequence sliced here"
 
 
 def _specificity() -> dict[str, int]:

@@ -1,8 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..dedupe import SLICED
-from ..model import Kind, PromptLayout, Related, Severity, Volatility
+from ..model import SLICED, Kind, PromptLayout, Related, Severity, Volatility
 from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, stored_cut_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
