@@ -124,6 +124,11 @@ def test_a_list_popped_from_its_head_that_no_method_turns_into_messages_is_a_log
     assert _found(tmp_path, {"desk.py": log}) == []
 
 
+def test_a_list_whose_items_all_become_one_kind_of_message_is_notes(tmp_path):
+    notes = SIGNALS.replace('{"role": signal.kind, "content": signal.body}', '{"role": "user", "content": signal.body}')
+    assert _found(tmp_path, {"desk.py": notes}) == []
+
+
 BUDGET = """
     class Transcript:
         def __init__(self, store, counter, budget: int = 3000):

@@ -15,7 +15,9 @@ The list is the conversation by its name (`_messages`, `history`: the words of
 `history_cuts.CONVERSATION_WORDS`), a generic one (`history`) only when what the module adds to it
 is a message (`stored_cuts.held_conversation`: a log of records, `self._history.append(entry)`, is not),
 or, whatever its name, because a method of the class turns its items one by one into messages
-with a role (`for event in self.event_queue: messages.append({"role": ..., "content": ...})`). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
+with a role read from each item (`for event in self.event_queue: messages.append({"role":
+Roles(event.kind), "content": event.content})`; a constant role, every item a user message, is a
+list of notes). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
 (`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
 windows. Reported where the list is cut, with no send call linked (info).
 """
@@ -49,8 +51,9 @@ def _grown(func, rendered: frozenset[str] = frozenset()) -> set[str]:
 
 def rendered_as_messages(cls) -> frozenset[str]:
     """The attributes of `self` that a method of `cls` turns item by item into messages with a role
-    (`for event in self.event_queue: messages.append({"role": ..., "content": event.content})`, or a
-    comprehension whose element is such a dict): whatever their name, they hold the conversation."""
+    read from the item (`for event in self.event_queue: messages.append({"role": Roles(event.kind),
+    "content": event.content})`, or a comprehension whose element is such a dict): whatever their
+    name, they hold the conversation."""
     out = set()
     for func in cls.body:
         if not isinstance(func, _FUNCS):
@@ -64,16 +67,19 @@ def rendered_as_messages(cls) -> frozenset[str]:
                 continue
             if held is None or not isinstance(var, ast.Name):
                 continue
-            if any(isinstance(d, ast.Dict) and _role_keyed(d) and any(
-                    isinstance(x, ast.Name) and x.id == var.id for v in d.values for x in subtree(v))
-                   for b in body for d in subtree(b)):
+            if any(isinstance(d, ast.Dict) and _own_role(d, var.id) for b in body for d in subtree(b)):
                 out.add(held)
     return frozenset(out)
 
 
-def _role_keyed(d: ast.Dict) -> bool:
-    return any(isinstance(k, ast.Constant) and k.value == "role" for k in d.keys) and \
-        any(isinstance(k, ast.Constant) and k.value == "content" for k in d.keys)
+def _own_role(d: ast.Dict, item: str) -> bool:
+    """True for a message display whose role is read from the item (`{"role": Roles(e.kind.value),
+    "content": e.text}`): items of several roles, a conversation; a constant role (`{"role": "user",
+    "content": note}`: every item the same kind of message) says no more than a list of notes."""
+    keys = {k.value: v for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant)}
+    role = keys.get("role")
+    return "content" in keys and role is not None and any(
+        isinstance(x, ast.Name) and x.id == item for x in subtree(role))
 
 
 def _removal(node, attr: str) -> bool:

@@ -93,8 +93,8 @@ class HistoryWindowRule(Rule):
     self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
     info, where it is cut; the list is the conversation by its name or, whatever its name, because a
-    method of its class turns its items one by one into messages with a role (an event queue popped
-    from its head when over a limit). So are the rows of a stored conversation deleted but the newest
+    method of its class turns its items one by one into messages with a role read from each item (an
+    event queue popped from its head when over a limit). So are the rows of a stored conversation deleted but the newest
     (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
     IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation, in a class named
     for keeping one, `SQLChatStorage`): info, at the query. So is a message merged into the caller's own message object (a walk of
