@@ -333,3 +333,16 @@ def test_a_window_read_through_the_keeper_and_rendered_into_text_is_judged_where
                           "history = \"\\\\n\".join(str(m) for m in self.logbook.as_messages(name, start=-self.depth))")
     found = _found(tmp_path, {"crew/__init__.py": "", "crew/logbook.py": LOGBOOK, "crew/pilot.py": pilot})
     assert [f[:4] for f in found] == [("PRM105", "info", "pilot.py", 13)]
+
+
+def test_an_option_given_to_a_method_of_each_message_is_no_stamp(tmp_path):
+    source = """
+        def to_blocks(messages: list, compact: bool = False) -> list:
+            out = []
+            for i, message in enumerate(messages):
+                if message.role == "tool":
+                    body = message.get_content(use_compact=compact)
+                    out.append({"role": "user", "content": body})
+            return out
+    """
+    assert _found(tmp_path, {"blocks.py": source}) == []

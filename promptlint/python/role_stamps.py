@@ -224,9 +224,6 @@ def _entry(value, item: str, binds, others: set[str], state: frozenset[str] = fr
         held = _held_state(node, state)
         if held is not None:
             return node, held
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # a method's receiver, not the method
-            todo.extend([node.func.value, *node.args, *(k.value for k in node.keywords)])
-            continue
         if isinstance(node, ast.Name):
             if node.id == item or node.id in seen:
                 continue
@@ -236,6 +233,9 @@ def _entry(value, item: str, binds, others: set[str], state: frozenset[str] = fr
             todo.extend(binds.get(node.id, ()))
             continue
         if isinstance(node, ast.Call) and _reads_item(node, item):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # a method's receiver, not the method
+            todo.extend([node.func.value, *node.args, *(k.value for k in node.keywords)])
             continue
         if isinstance(node, ast.Dict):
             todo.extend(v for k, v in zip(node.keys, node.values)
@@ -249,9 +249,11 @@ def _entry(value, item: str, binds, others: set[str], state: frozenset[str] = fr
 
 
 def _reads_item(call: ast.Call, item: str) -> bool:
-    """True when an argument of the call reads the item (`convert(msg["content"], ...)`)."""
+    """True when an argument of the call reads the item (`convert(msg["content"], ...)`), or the call
+    is a method of the item (`msg.get_content(compressed=flag)`: its arguments are options of it)."""
+    receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     return any(isinstance(n, ast.Name) and n.id == item
-               for arg in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(arg))
+               for arg in (*receiver, *call.args, *(k.value for k in call.keywords)) for n in ast.walk(arg))
 
 
 def _held_state(node, state: frozenset[str]) -> str | None:
