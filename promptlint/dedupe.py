@@ -12,12 +12,14 @@ locations are every importer's; so is the finding of a rule that `merges_related
 place that several prompts reach (a template placeholder): the related locations of each, once. A
 rule that `merges_named` (`PRM202`, at a helper's loop several prompts reach) keeps the strongest
 finding with the places the others only name (a caller's `list(s)`), its own evidence unchanged.
+A PRM105 info where a method slices a kept conversation is the finding of the call that reads it
+as its newest items through that method (reported there, the slice related).
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import Diagnostic, Related
+from .model import SLICED, Diagnostic, Related
 
 #: The message of a related location where a finding's value is produced (rules/_prefix_rule.py).
 PRODUCED = "value produced here"
@@ -68,7 +70,19 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         ranked = [d for d in group if d.code in specific]
         keep = min(ranked, key=lambda d: specific[d.code]) if ranked else None
         out.extend(d for d in group if d.code not in specific or d is keep)
-    return sorted(_at_the_cause(out), key=lambda d: d.sort_key)
+    return sorted(_at_the_cause(_at_the_call(out)), key=lambda d: d.sort_key)
+
+
+def _at_the_call(found: list[Diagnostic]) -> list[Diagnostic]:
+    """A PRM105 info at a method's slice of a kept conversation (`return self.messages[-k:]`, no
+    request linked) that a PRM105 finding at a call of that method names as related (`SLICED`): one
+    cut, reported at the call that chooses its count."""
+    sliced = {(r.span.filename, r.span.start.row) for d in found if d.code == "PRM105"
+              for r in d.related if r.message == SLICED}
+    if not sliced:
+        return found
+    return [d for d in found if not (d.code == "PRM105" and d.severity.rank == 0 and not d.related
+                                     and (d.span.filename, d.span.start.row) in sliced)]
 
 
 def _at_the_cause(found: list[Diagnostic]) -> list[Diagnostic]:

@@ -455,6 +455,12 @@ class Fix:
     filename: str = ""
 
 
+#: The message of the related location where a method slices the kept conversation that a call
+#: reads as its newest items (PRM105 reports the cut at the call, which chooses the count; the
+#: dedupe drops a finding at the slice itself: one cut).
+SLICED = "the kept sequence sliced here"
+
+
 @dataclass
 class Related:
     """Another place that explains a diagnostic (e.g. where the volatile value is produced).

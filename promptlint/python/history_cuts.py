@@ -11,7 +11,7 @@ import re
 from ..classify import CONVERSATION_WORDS
 from ..model import Kind, Part, Segment
 from .candidates import speculative
-from .prompt_names import words
+from .prompt_names import summary_input_named, words
 from .flow.callers import called_anywhere
 from .flow.rewrites import marks_in
 from .flow.values import Seq, Text
@@ -50,10 +50,11 @@ def window(finder, node, value_node, func, own_only: bool = False) -> bool:
     f-string) is not one: where that text goes in a request is not known (the end of a one-shot
     prompt loses nothing), nor is a cut kept on the instance by a method that adds nothing to it
     and that no code of the tree calls (`prune_history()`): it runs when the user asks, not on
-    every turn. `own_only`: its
+    every turn, nor the input a function named for a summary request builds (`_bound_summarize_input`:
+    a one-shot request, not the conversation re-sent). `own_only`: its
     parameters read as named only. True when one was added."""
-    if func is None or value_node is None or not finder.reads_cut(func, value_node):
-        return False
+    if func is None or value_node is None or summary_input_named(func.name) or not finder.reads_cut(func, value_node):
+        return False  # (a summarizer's input, cut to fit its one request: no conversation re-sent)
     if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute) \
             and not _grows(func, node.targets[0].attr) and not called_anywhere(finder.ev, finder.m, func):
         return False  # kept on the instance by a method only the user's code calls: a prune when asked

@@ -172,3 +172,42 @@ def _added_after(f, node, chain: list[str]) -> bool:
                 and verb & CONVERSATION_WORDS:
             return True
     return False
+
+
+#: The text test before `older_writes`: an item counted from the end written (`[-2]["content"] =`,
+#: `[-3].content =`; bounded repetition: linear).
+OLDER_TEXT = re.compile(r"\[-[2-9]\](?:\[[\"'][\w]{1,30}[\"']\]|\.\w{1,30})[ \t]{0,4}\+?=(?!=)")
+#: Keys of a message whose write is not its content (a cache breakpoint: PRM304 / PRM302's).
+_NOT_CONTENT = frozenset({"cache_control", "cachePoint"})
+
+
+def older_writes(module) -> list[ast.stmt]:
+    """The statements that write a message older than the newest of a conversation an object keeps,
+    counted from its end (`convo.messages[-2]["content"] = re.sub(...)`, `self.history[-3].content
+    += note`): the list an attribute chain holds (not a local list, not a parameter: the keeping of
+    those is not seen), named for the conversation. Re-sent next turn, the history differs from the
+    previous request's from that message on; in source order."""
+    out = []
+    for n in ast.walk(module.tree):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1:
+            target = n.targets[0]
+        elif isinstance(n, ast.AugAssign):
+            target = n.target
+        else:
+            continue
+        if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
+            key, item = target.slice.value, target.value
+        elif isinstance(target, ast.Attribute):
+            key, item = target.attr, target.value
+        else:
+            continue
+        if key in _NOT_CONTENT or not (isinstance(item, ast.Subscript) and isinstance(item.slice, ast.UnaryOp)
+                                       and isinstance(item.slice.op, ast.USub)
+                                       and isinstance(item.slice.operand, ast.Constant)
+                                       and isinstance(item.slice.operand.value, int)
+                                       and item.slice.operand.value >= 2):
+            continue
+        held = item.value
+        if isinstance(held, ast.Attribute) and words(held.attr) & CONVERSATION_WORDS:
+            out.append(n)
+    return sorted(out, key=lambda s: (s.lineno, s.col_offset))

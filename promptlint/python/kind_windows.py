@@ -233,3 +233,72 @@ def _drops(loop, excess: str):
                                              for t in n.targets):
             return n
     return None
+
+
+def kept_indices(module) -> list[tuple[ast.AST, ast.AST]]:
+    """(the slice that keeps the newest indices, the statement that leaves the others out) of each
+    function that collects the indices of the conversation's items of a kind (`for i, m in
+    enumerate(messages): if ...: found.append(i)`), keeps the newest `N` of them (`keep =
+    set(found[-N:])`) and rebuilds or cuts the conversation by index membership (`[m for i, m in
+    enumerate(messages) if i not in drop]`, `del messages[i]`): the same window of a kind, kept by
+    index; in source order."""
+    out = []
+    for func in statements(module.tree):
+        if not isinstance(func, _FUNCS):
+            continue
+        nodes = own_nodes(func, body_only=True)
+        indexed: dict[str, str] = {}  # list of indices -> the conversation they index
+        for loop in nodes:
+            if isinstance(loop, ast.For) and isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 \
+                    and isinstance(loop.target.elts[0], ast.Name) and isinstance(loop.iter, ast.Call) \
+                    and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "enumerate" \
+                    and len(loop.iter.args) == 1 and isinstance(loop.iter.args[0], ast.Name) \
+                    and words(loop.iter.args[0].id) & _HISTORY:
+                i = loop.target.elts[0].id
+                for n in subtree(loop):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                            and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
+                            and isinstance(n.args[0], ast.Name) and n.args[0].id == i:
+                        indexed[n.func.value.id] = loop.iter.args[0].id
+        if not indexed:
+            continue
+        kept = next((n for n in nodes if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
+                     and n.value.id in indexed and isinstance(n.slice, ast.Slice) and n.slice.step is None
+                     and _newest_count(n.slice)), None)
+        if kept is None:
+            continue
+        held = indexed[kept.value.id]
+        drop = next((n for n in nodes if (n.lineno, n.col_offset) > (kept.lineno, kept.col_offset)
+                     and _by_index(n, held)), None)
+        if drop is not None:
+            out.append((kept, drop))
+    return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
+
+
+def _newest_count(s: ast.Slice) -> bool:
+    """`[-N:]` (kept) or `[:-N]` (dropped) with N a name, an attribute or a constant above two."""
+    bound = s.lower if s.upper is None else s.upper if s.lower is None else None
+    if not (isinstance(bound, ast.UnaryOp) and isinstance(bound.op, ast.USub)):
+        return False
+    n = bound.operand
+    return isinstance(n, (ast.Name, ast.Attribute)) or isinstance(n, ast.Constant) and isinstance(n.value, int) \
+        and not isinstance(n.value, bool) and n.value > 2
+
+
+def _by_index(node, held: str) -> bool:
+    """A comprehension over `enumerate(held)` filtered by whether the index is in a collection,
+    or `del held[i]` / `held.pop(i)` with a name as the index."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+        g = node.generators[0]
+        if isinstance(g.iter, ast.Call) and isinstance(g.iter.func, ast.Name) and g.iter.func.id == "enumerate" \
+                and g.iter.args and isinstance(g.iter.args[0], ast.Name) and g.iter.args[0].id == held \
+                and isinstance(g.target, ast.Tuple) and isinstance(g.target.elts[0], ast.Name):
+            i = g.target.elts[0].id
+            return any(isinstance(c, ast.Compare) and isinstance(c.left, ast.Name) and c.left.id == i
+                       and isinstance(c.ops[0], (ast.In, ast.NotIn)) for t in g.ifs for c in subtree(t))
+    if isinstance(node, ast.Delete):
+        return any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == held
+                   and isinstance(t.slice, ast.Name) for t in node.targets)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" \
+        and isinstance(node.func.value, ast.Name) and node.func.value.id == held and len(node.args) == 1 \
+        and isinstance(node.args[0], ast.Name)

@@ -13,7 +13,11 @@ a memory class whose add method
 
 The list is the conversation by its name (`_messages`, `history`: the words of
 `history_cuts.CONVERSATION_WORDS`), a generic one (`history`) only when what the module adds to it
-is a message (`stored_cuts.held_conversation`: a log of records, `self._history.append(entry)`, is not). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
+is a message (`stored_cuts.held_conversation`: a log of records, `self._history.append(entry)`, is not),
+or, whatever its name, because a method of the class turns its items one by one into messages
+with a role read from each item (`for event in self.event_queue: messages.append({"role":
+Roles(event.kind), "content": event.content})`; a constant role, every item a user message, is a
+list of notes). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
 (`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
 windows. Reported where the list is cut, with no send call linked (info).
 """
@@ -38,10 +42,44 @@ def _conversation(attr: str) -> bool:
     return bool(words(attr) & CONVERSATION_WORDS)
 
 
-def _grown(func) -> set[str]:
-    """The conversation attributes of `self` that `func` adds to."""
+def _grown(func, rendered: frozenset[str] = frozenset()) -> set[str]:
+    """The conversation attributes of `self` that `func` adds to (named for it, or in `rendered`)."""
     return {a for n in subtree(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr in _GROWS and (a := self_attr(n.func.value)) is not None and _conversation(a)}
+            and n.func.attr in _GROWS and (a := self_attr(n.func.value)) is not None
+            and (_conversation(a) or a in rendered)}
+
+
+def rendered_as_messages(cls) -> frozenset[str]:
+    """The attributes of `self` that a method of `cls` turns item by item into messages with a role
+    read from the item (`for event in self.event_queue: messages.append({"role": Roles(event.kind),
+    "content": event.content})`, or a comprehension whose element is such a dict): whatever their
+    name, they hold the conversation."""
+    out = set()
+    for func in cls.body:
+        if not isinstance(func, _FUNCS):
+            continue
+        for n in subtree(func):
+            if isinstance(n, (ast.For, ast.AsyncFor)):
+                held, var, body = self_attr(n.iter), n.target, n.body
+            elif isinstance(n, (ast.ListComp, ast.GeneratorExp)) and len(n.generators) == 1:
+                held, var, body = self_attr(n.generators[0].iter), n.generators[0].target, [n.elt]
+            else:
+                continue
+            if held is None or not isinstance(var, ast.Name):
+                continue
+            if any(isinstance(d, ast.Dict) and _own_role(d, var.id) for b in body for d in subtree(b)):
+                out.add(held)
+    return frozenset(out)
+
+
+def _own_role(d: ast.Dict, item: str) -> bool:
+    """True for a message display whose role is read from the item (`{"role": Roles(e.kind.value),
+    "content": e.text}`): items of several roles, a conversation; a constant role (`{"role": "user",
+    "content": note}`: every item the same kind of message) says no more than a list of notes."""
+    keys = {k.value: v for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant)}
+    role = keys.get("role")
+    return "content" in keys and role is not None and any(
+        isinstance(x, ast.Name) and x.id == item for x in subtree(role))
 
 
 def _removal(node, attr: str) -> bool:
@@ -123,13 +161,17 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
     for cls in statements(module.tree):
         if not isinstance(cls, ast.ClassDef):
             continue
+        rendered = None
         for func in cls.body:
             if not isinstance(func, _FUNCS):
                 continue
             # (a method that adds to a list names the adding method: the cheap test before its walk)
-            for attr in sorted(_grown(func)) if holds_any(module, func, _GROWS) else ():
+            if rendered is None and holds_any(module, func, _GROWS):
+                rendered = rendered_as_messages(cls)
+            for attr in sorted(_grown(func, rendered or frozenset())) if holds_any(module, func, _GROWS) else ():
                 at = _conditional_removal(func, cls, attr, _removers(cls, attr) - {func.name})
-                if at is not None and (cls, attr, "slides") not in seen and held_conversation(module, f"self.{attr}"):
+                if at is not None and (cls, attr, "slides") not in seen and (
+                        attr in (rendered or ()) or held_conversation(module, f"self.{attr}")):
                     seen.add((cls, attr, "slides"))
                     out.append((at, f"self.{attr}", func.name, "slides"))
             replaced = _replaced(func)

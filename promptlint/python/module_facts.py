@@ -12,7 +12,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                shared_prompts,
-               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates)
+               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -79,7 +79,8 @@ def _gates(module, evaluator) -> None:
     off by default and explicit cache modes in a package where no file names a breakpoint key, a block of the
     breakpoint alone (`marker_blocks`); for PRM304 breakpoints left in a conversation kept from turn to turn
     (`kept_marks`, capped ones PRM302's) or added uncounted to a request handed in (`added_marks`); for PRM105
-    (`history_loads`) a conversation loaded as its newest turns, one handed to a helper that keeps its newest
+    (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
+    the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
     to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
     (`memory_windows`), read back by a newest-first query (`newest_queries`) or newest first (`newest_first`), a running summary rewritten as
@@ -118,6 +119,8 @@ def _gates(module, evaluator) -> None:
         module.facts["history_windows"] = history_loads.history_windows(module)
     if "istory" in module.source or "essages" in module.source:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
+    if window_calls.TEXT.search(module.source) is not None:  # (PRM105: a kept conversation read as its newest items)
+        module.facts["window_calls"] = window_calls.window_calls(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):
@@ -126,6 +129,8 @@ def _gates(module, evaluator) -> None:
         module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if "[-" in module.source and kept_rewrites.OLDER_TEXT.search(module.source) is not None:
+        module.facts["older_writes"] = kept_rewrites.older_writes(module)  # (PRM105: an older kept message written)
     if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)
         module.facts["kept_rewrites"] = kept_rewrites.kept_rewrites(module)
     if walked_edits.might_edit(module.source):  # (PRM105: messages of a handed list edited as walked)
@@ -152,12 +157,16 @@ def _gates(module, evaluator) -> None:
         module.facts["kind_windows"] = kind_windows.kind_windows(module)
     if "+= 1" in module.source and ("pop(" in module.source or "del " in module.source or ".append(" in module.source):
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
+    if "enumerate(" in module.source and (":]" in module.source or "[:-" in module.source):
+        module.facts["kept_indices"] = kind_windows.kept_indices(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
-    if "class " in module.source and ("essages" in module.source or "istory" in module.source):
+    if "class " in module.source and ("essages" in module.source or "istory" in module.source or "role" in module.source):
         module.facts["memory_windows"] = memory_windows.memory_windows(module)
     if newest_queries.might_hold(module.source):
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
+    if newest_queries.might_delete(module.source):
+        module.facts["newest_deletes"] = newest_queries.newest_deletes(module)
     if newest_first.might_hold(module.source):
         module.facts["newest_first"] = newest_first.newest_first(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:

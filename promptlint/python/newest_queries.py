@@ -31,6 +31,7 @@ import ast
 import re
 
 from .flow.store_reads import method_class, reads_conversation, reads_newest_stored, reads_stored_messages
+from ..classify import CONVERSATION_WORDS
 from .walk import outer_functions, subtree
 
 #: Text of a module that may hold the shape: a reversal and a descending order.
@@ -207,3 +208,47 @@ def _descending_chain(module, node) -> bool:
 def _is_minus_one(node) -> bool:
     return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
         and node.operand.value == 1
+
+
+#: The text test before `newest_deletes`: a `DELETE FROM` in the module.
+DELETE_TEXT = re.compile(r"(?i)\bDELETE\s+FROM\b")
+_DELETE = re.compile(r"(?is)\bDELETE\s+FROM\s+[\"`\[]?(\w+)")
+#: A condition that keeps only the newest rows: an index below the newest minus a count (`message_index
+#: <= (SELECT MAX(message_index) - ?`), rows not among the newest (`NOT IN (SELECT id ... ORDER BY ts
+#: DESC LIMIT ?)`), or before the row at an offset from the newest (`ORDER BY ts DESC LIMIT 1 OFFSET ?`).
+_KEEPS_NEWEST = re.compile(r"(?is)\bMAX\s*\(\s*[\w.\"`]+\s*\)\s*-\s*(?:\?|%s|:\w+|\$\d|\{)"
+                           r"|\bNOT\s+IN\s*\(\s*SELECT\b.*?\bORDER\s+BY\b[^;]*?\bDESC\b[^;]*?\bLIMIT\b"
+                           r"|\bORDER\s+BY\b[^;]*?\bDESC\b[^;]*?\bOFFSET\b")
+_TABLE_WORDS = frozenset({"conversation", "conversations", "message", "messages", "chat", "chats", "history",
+                          "histories", "turns", "dialog", "dialogs", "transcript", "transcripts"})
+
+
+def _class_words(name: str) -> set[str]:
+    """The lower-case words of a class name, acronyms apart (`SQLChatStorage`: sql, chat, storage)."""
+    return {w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", name)}
+
+
+def might_delete(source: str) -> bool:
+    """The cheap test of a module's text: a `DELETE FROM` and a condition that keeps the newest rows."""
+    return "ELETE" in source and DELETE_TEXT.search(source) is not None and _KEEPS_NEWEST.search(source) is not None
+
+
+def newest_deletes(module) -> list[ast.AST]:
+    """The SQL strings that delete the rows of a stored conversation older than its newest `N`
+    (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`),
+    a table named for it, in a method of a class named for keeping a conversation (`SQLChatStorage`,
+    `ConversationStore`: a message store, whose reads are the conversation a chat sends; a store of
+    other records, `SQLiteManager`, may keep recent messages as the input of a one-shot prompt):
+    run when a message is saved, the stored conversation keeps a sliding window, its oldest message
+    dropped on every save once full; in source order."""
+    out = []
+    stores = [c for c in ast.walk(module.tree) if isinstance(c, ast.ClassDef) and _class_words(c.name) & CONVERSATION_WORDS]
+    for n in (n for c in stores for n in ast.walk(c)):
+        if not (isinstance(n, ast.Constant) and isinstance(n.value, str) and "DELETE" in n.value.upper()):
+            continue
+        found = _DELETE.search(n.value)
+        if found is None or not set(re.split(r"_+", found.group(1).lower())) & _TABLE_WORDS:
+            continue
+        if _KEEPS_NEWEST.search(n.value, found.end()) is not None:
+            out.append(n)
+    return sorted(set(out), key=lambda x: (x.lineno, x.col_offset))

@@ -34,6 +34,7 @@ SEARCH = "search:"
 CALLS = "call:"  # a search for the files that call NAME is for the name "call:NAME"
 PARAMS = "param:"  # a search for the files that define a function with a parameter NAME
 BASES = "base:"  # a search for the files that define a class naming NAME among its bases
+DEFS = "def:"  # a search for the files that define a function or method named NAME
 #: The bases of a `class` statement (up to its first `)`: a pre-filter, the AST confirms).
 _CLASS_BASES = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
 _BASE_NAME = re.compile(r"[^\W\d]\w*")
@@ -41,6 +42,8 @@ _BASE_NAME = re.compile(r"[^\W\d]\w*")
 #: character: a pre-filter, the AST confirms) and the
 #: names in it followed by `:`, `=`, `,` or its end.
 _DEF_PARAMS = re.compile(r"def[ \t]+\w+[ \t]*\(([^)]*)\)")
+#: The name of a `def` (a pre-filter, as `_DEF_PARAMS`).
+_DEF_NAME = re.compile(r"def[ \t]+([^\W\d]\w*)[ \t]*\(")
 _PARAM_NAME = re.compile(r"([^\W\d]\w*)[ \t]*(?=[:=,]|$)")
 MARKERS = "markers:"  # a search for the files that name a cache breakpoint key (`MARKER_WORDS`)
 #: The keys of a cache breakpoint in a request body: Anthropic's block and top-level
@@ -69,17 +72,19 @@ class Package:
     (`name(...)` or `module.name(...)`), the files whose text names a cache breakpoint key
     (`markers`: indexes into `files`), those of them that read one off a block of what they are
     handed (`marker_reads`), those that write a Claude model name (`claude`) and, by name, those
-    that define a class naming it among its bases (`bases`)."""
+    that define a class naming it among its bases (`bases`), and those that define a function or
+    method of that name (`defs`)."""
 
     def __init__(self, files: list[Path], states: list[str | None], names: dict[str, list[int] | int],
                  calls: dict[str, list[int] | int] | None = None, markers: list[int] | None = None,
                  params: dict[str, list[int] | int] | None = None, claude: list[int] | None = None,
                  bases: dict[str, list[int] | int] | None = None, marker_reads: list[int] | None = None,
-                 marker_writers: list[int] | None = None):
+                 marker_writers: list[int] | None = None, defs: dict[str, list[int] | int] | None = None):
         self.files, self.states, self.names = files, states, names
         self.calls = calls or {}
         self.params = params or {}
         self.bases = bases or {}
+        self.defs = defs or {}
         self.markers = markers or []
         self.claude = claude or []
         self.marker_reads = marker_reads or []
@@ -96,6 +101,7 @@ class Package:
         calls: dict[str, list[int]] = {}
         params: dict[str, list[int]] = {}
         bases: dict[str, list[int]] = {}
+        defs: dict[str, list[int]] = {}
         markers: list[int] = []
         claude: list[int] = []
         marker_reads: list[int] = []
@@ -121,14 +127,17 @@ class Package:
             if "def" in text:
                 for name in param_names(text):
                     _add(params, name, i)
+                for name in dict.fromkeys(_DEF_NAME.findall(text)):
+                    _add(defs, name, i)
             if "class" in text:
                 for name in base_names(text):
                     _add(bases, name, i)
-        return cls(files, states, names, calls, markers, params, claude, bases, marker_reads, marker_writers)
+        return cls(files, states, names, calls, markers, params, claude, bases, marker_reads, marker_writers, defs)
 
     def matching(self, name: str) -> list[Path]:
         """The files that assign `name`, for "call:NAME" the files that call NAME, for "base:NAME"
-        those that define a class with NAME among its bases, for "markers:" the files that name a
+        those that define a class with NAME among its bases, for "def:NAME" those that define a function
+        NAME, for "markers:" the files that name a
         cache breakpoint key, for "claude:" those that write a Claude model name."""
         if name == MARKERS:
             return [self.files[i] for i in self.markers]
@@ -144,6 +153,8 @@ class Package:
             found = self.params.get(name[len(PARAMS):], ())
         elif name.startswith(BASES):
             found = self.bases.get(name[len(BASES):], ())
+        elif name.startswith(DEFS):
+            found = self.defs.get(name[len(DEFS):], ())
         else:
             found = self.names.get(name, ())
         return [self.files[found]] if type(found) is int else [self.files[i] for i in found]

@@ -25,12 +25,14 @@ from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
 from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
+from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a kept conversation written (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .history_loads import window_text
-from .newest_queries import PATH_TEXT
+from .newest_queries import PATH_TEXT, might_delete
 from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
+from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
 
@@ -318,6 +320,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a kept conversation cut at its head (PRM105, stored_cuts)
     if might_edit(source):
         return True  # messages of a list handed in edited in place as it is walked (PRM105, walked_edits)
+    if might_delete(source):
+        return True  # a stored conversation's rows deleted but the newest (PRM105, newest_deletes)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:
@@ -356,4 +360,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # text added to a message of the caller's conversation (PRM105, inplace_appends)
     if "keep_" in source and _KEEP_TEXT.search(source):
         return True  # a conversation compacted keeping its newest few whole (PRM105, handed_windows)
+    if "[-" in source and OLDER_WRITE.search(source) is not None:
+        return True  # an older message of a kept conversation written in place (PRM105)
+    if READS_WINDOW.search(source) is not None:
+        return True  # a kept conversation read as its newest items through a method of its keeper (PRM105)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

@@ -25,6 +25,21 @@ def words(name: str) -> frozenset[str]:
     return frozenset(name_parts(name))  # (the set of `name_parts`)
 
 
+#: Words of a summary request (a one-shot request whose input is the conversation, not replayed).
+_SUMMARY_WORDS = frozenset({"summarize", "summarise", "summary", "summarizer", "summariser", "summarization",
+                            "summarisation", "recap"})
+#: Words of the input of a request (what a function named so builds is sent, not kept).
+_INPUT_WORDS = frozenset({"input", "inputs", "prompt", "request", "payload", "query"})
+
+
+def summary_input_named(name: str) -> bool:
+    """True for a function named for building the input of a summary request (`_bound_summarize_input`,
+    `build_summary_prompt`): what it cuts is what a one-shot summarizer reads, not the conversation
+    re-sent every turn (a summary written back before a window is not this: `summarize_history`)."""
+    found = words(name)
+    return bool(found & _SUMMARY_WORDS) and bool(found & _INPUT_WORDS)
+
+
 def prompt_named(name: str, functions: bool = False) -> bool:
     """True when a word of the name says prompt text (`system_prompt`, `INSTRUCTIONS`; not `systemd`)."""
     return bool(words(name) & (_FUNC_WORDS if functions else _PROMPT_WORDS))

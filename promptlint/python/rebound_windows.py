@@ -1,7 +1,8 @@
 """A conversation rebound to its newest part and then handed on: facts for PRM105 (the rule judges them).
 
 A function that binds a name to the newest messages of the conversation (`chat_history =
-chat_history[-self.max_history_messages:]`, `messages = request.state.get("messages", [])[-30:]`,
+chat_history[-self.max_history_messages:]`, after its own first message kept: `messages =
+[messages[0]] + messages[-(limit - 1):]`, `messages = request.state.get("messages", [])[-30:]`,
 `contents = contents[start:]` with `start = starts[-self.keep]`, the k-th newest turn's first
 index) and then hands that name on (an argument of a call, `super().classify(text, chat_history)`;
 a value it returns; the request object it was handed, `llm_request.contents = contents`) sends a
@@ -114,6 +115,9 @@ def _window(value, binds) -> ast.Subscript | None:
             if cut is not None:
                 return cut
         return None
+    kept = _after_head(value)
+    if kept is not None:  # `[xs[0]] + xs[-(k - 1):]`, `[xs[0], *xs[-k:]]`: its first items, then its newest
+        value = kept
     if not (isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice)):
         return None
     s = value.slice
@@ -124,6 +128,32 @@ def _window(value, binds) -> ast.Subscript | None:
     if isinstance(s.lower, ast.Name) and _newest_start(s.lower.id, binds.get(s.lower.id, ())):
         return value  # `xs[start:]`, `start = starts[-k]`: the index of the k-th newest item
     return None
+
+
+def _after_head(value) -> ast.Subscript | None:
+    """The tail of a list put after its own first items (`[xs[0]] + xs[-k:]`, `xs[:1] + xs[-k:]`,
+    `[xs[0], *xs[-k:]]`: the system message kept, then the newest), else None."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        head, tail = value.left, value.right
+        heads = head.elts if isinstance(head, ast.List) else [head]
+    elif isinstance(value, ast.List) and value.elts and isinstance(value.elts[-1], ast.Starred):
+        heads, tail = value.elts[:-1], value.elts[-1].value
+    else:
+        return None
+    if not (isinstance(tail, ast.Subscript) and isinstance(tail.slice, ast.Slice) and heads):
+        return None
+    held = ast.dump(tail.value)
+    return tail if all(_first_of(h, held) for h in heads) else None
+
+
+def _first_of(node, held: str) -> bool:
+    """True for `xs[0]`, `xs[1]` or `xs[:k]` (k at most 2) of the list dumped as `held`."""
+    if not (isinstance(node, ast.Subscript) and ast.dump(node.value) == held):
+        return False
+    s = node.slice
+    if isinstance(s, ast.Slice):
+        return s.lower is None and s.step is None and isinstance(s.upper, ast.Constant) and s.upper.value in (1, 2)
+    return isinstance(s, ast.Constant) and s.value in (0, 1)
 
 
 def _newest_start(name: str, values) -> bool:

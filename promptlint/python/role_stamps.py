@@ -4,9 +4,11 @@ rule judges them).
 A function handed the conversation (a parameter named for it: `messages`, `history`) that walks it
 (`for msg in messages:`) and, for each message of a role (`if msg["role"] == "user":`, a test of
 the role alone, not of the newest), writes its content (`msg["content"] = content`, `msg.content =
-...`) or adds a message made for it (`out.append({"role": "user", "content": content})`) with a
+...`, `messages[i]["content"] = ...`) or adds a message made for it (`out.append({"role": "user", "content": content})`) with a
 value taken from another of its parameters (`url_variables`, `image`, `context`, or a value made
-from one: `for _, url in url_variables.items()`, `data = encode(path)`) stamps what this call
+from one: `for _, url in url_variables.items()`, `data = encode(path)`), or, in a method, from the
+object's changing state (an attribute a method other than `__init__` assigns, a field of an object
+it holds: `lang = self.detector.dominant_language`), stamps what this call
 brings on every message of that role, the older ones and the examples too, not only the newest.
 When a call brings another value (another file, another context), the conversation differs from
 the previous request's from its first such message on, and nothing after it is read from cache.
@@ -61,22 +63,56 @@ def role_stamps(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
         params = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
         held = {p for p in params if words(p) & _HISTORY}
         others = {p for p in params if p not in held and p not in _NOT_VALUES and not words(p) & _SETTINGS}
-        if not held or not others:
+        method = bool(params) and params[0] == "self"
+        state = _state_of(module, f) if method else frozenset()
+        if not held or not others and not method:
             continue
         binds = _binds(f)
         for loop in subtree(f):
-            if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and _walks(loop.iter, held)):
+            walked = _walked(loop, held) if isinstance(loop, ast.For) else None
+            if walked is None:
                 continue
-            item = loop.target.id
+            item, index, walked_list = walked
             for test in [n for stmt in loop.body for n in subtree(stmt) if isinstance(n, ast.If)]:
                 role = _role_test(test.test, item)
                 if role is None or _stops(test.body):
                     continue  # (the first message of the role only: `break`)
-                for write, value in _writes(test.body, item):
-                    entry = _entry(value, item, binds, others)
+                for write, value in _writes(test.body, item, index, walked_list):
+                    entry = _entry(value, item, binds, others, state)
                     if entry is not None:
                         out.append((write, entry[0], entry[1], role))
     return sorted({id(w): t for t in out for w in [t[0]]}.values(), key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+def _walked(loop, held: set[str]):
+    """(item name, index name or None, the list's name) of a walk of the conversation parameter:
+    `for m in messages:`, `for i, m in enumerate(messages):`; else None."""
+    if isinstance(loop.target, ast.Name) and _walks(loop.iter, held):
+        return loop.target.id, None, _list_name(loop.iter)
+    it = loop.iter
+    if isinstance(loop.target, ast.Tuple) and len(loop.target.elts) == 2 \
+            and all(isinstance(e, ast.Name) for e in loop.target.elts) \
+            and isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate" \
+            and len(it.args) == 1 and _walks(it.args[0], held):
+        return loop.target.elts[1].id, loop.target.elts[0].id, _list_name(it.args[0])
+    return None
+
+
+def _list_name(node) -> str:
+    return node.value.id if isinstance(node, ast.Subscript) else node.id
+
+
+def _state_of(module, f) -> frozenset[str]:
+    """The attributes of `self` that hold the object's changing state where `f` is a method: those a
+    method of its class other than `__init__` assigns (`self.language = detected`). A field only
+    `__init__` sets is configuration (docs/policies.md, Policy 7)."""
+    for cls in subtree(module.tree):
+        if isinstance(cls, ast.ClassDef) and f in cls.body:
+            return frozenset(t.attr for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__"
+                             for n in subtree(m) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                             for t in (getattr(n, "targets", None) or [n.target])
+                             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self")
+    return frozenset()
 
 
 def _walks(node, held: set[str]) -> bool:
@@ -128,16 +164,16 @@ def _role_test(test, item: str) -> str | None:
     return None
 
 
-def _writes(body, item: str):
-    """(statement, the value written) for `item["content"] = v`, `item.content = v` and
-    `L.append({..., "content": v})` in `body`."""
+def _writes(body, item: str, index: str | None = None, walked: str = ""):
+    """(statement, the value written) for `item["content"] = v`, `item.content = v` (also through
+    the walk's index: `messages[i]["content"] = v`) and `L.append({..., "content": v})` in `body`."""
     for stmt in body:
         for n in subtree(stmt):
             if isinstance(n, ast.Assign) and len(n.targets) == 1:
                 t = n.targets[0]
                 if (isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == "content"
                         or isinstance(t, ast.Attribute) and t.attr == "content") \
-                        and isinstance(t.value, ast.Name) and t.value.id == item:
+                        and (isinstance(t.value, ast.Name) and t.value.id == item or _at_index(t.value, walked, index)):
                     yield n, n.value
             elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
                     and n.value.func.attr == "append" and len(n.value.args) == 1 \
@@ -145,6 +181,12 @@ def _writes(body, item: str):
                 for k, v in zip(n.value.args[0].keys, n.value.args[0].values):
                     if isinstance(k, ast.Constant) and k.value == "content":
                         yield n, v
+
+
+def _at_index(node, walked: str, index: str | None) -> bool:
+    """True for `walked[index]`: the walked item, reached through the walk's index."""
+    return index is not None and isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+        and node.value.id == walked and isinstance(node.slice, ast.Name) and node.slice.id == index
 
 
 def _binds(f) -> dict[str, list[ast.AST]]:
@@ -169,14 +211,19 @@ def _binds(f) -> dict[str, list[ast.AST]]:
 
 
 
-def _entry(value, item: str, binds, others: set[str]):
+def _entry(value, item: str, binds, others: set[str], state: frozenset[str] = frozenset()):
     """(node, parameter) where a parameter of `others` enters `value`, following local names
-    through what is bound to them; a call handed the item's own content alongside is not
-    followed into (its other arguments are options of a conversion). None when none enters."""
+    through what is bound to them; or (node, `self.x...`) where the object's state does: an
+    attribute of `state`, or a field of another object it holds (`self.detector.language`). A
+    call handed the item's own content alongside is not followed into (its other arguments are
+    options of a conversion). None when none enters."""
     seen: set[str] = set()
     todo = [value]
     while todo:
         node = todo.pop()
+        held = _held_state(node, state)
+        if held is not None:
+            return node, held
         if isinstance(node, ast.Name):
             if node.id == item or node.id in seen:
                 continue
@@ -186,6 +233,9 @@ def _entry(value, item: str, binds, others: set[str]):
             todo.extend(binds.get(node.id, ()))
             continue
         if isinstance(node, ast.Call) and _reads_item(node, item):
+            continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):  # a method's receiver, not the method
+            todo.extend([node.func.value, *node.args, *(k.value for k in node.keywords)])
             continue
         if isinstance(node, ast.Dict):
             todo.extend(v for k, v in zip(node.keys, node.values)
@@ -199,6 +249,25 @@ def _entry(value, item: str, binds, others: set[str]):
 
 
 def _reads_item(call: ast.Call, item: str) -> bool:
-    """True when an argument of the call reads the item (`convert(msg["content"], ...)`)."""
+    """True when an argument of the call reads the item (`convert(msg["content"], ...)`), or the call
+    is a method of the item (`msg.get_content(compressed=flag)`: its arguments are options of it)."""
+    receiver = [call.func.value] if isinstance(call.func, ast.Attribute) else []
     return any(isinstance(n, ast.Name) and n.id == item
-               for arg in (*call.args, *(k.value for k in call.keywords)) for n in ast.walk(arg))
+               for arg in (*receiver, *call.args, *(k.value for k in call.keywords)) for n in ast.walk(arg))
+
+
+def _held_state(node, state: frozenset[str]) -> str | None:
+    """`self.x` for an attribute of `state`, `self.x.y` for a field of an object the instance holds
+    (its state, not configuration of this one); else None."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    chain, root = [node.attr], node.value
+    while isinstance(root, ast.Attribute):
+        chain.append(root.attr)
+        root = root.value
+    if not (isinstance(root, ast.Name) and root.id == "self"):
+        return None
+    chain.reverse()
+    if words(chain[0]) & _SETTINGS or words(chain[0]) & {"cfg", "configuration"}:
+        return None  # the instance's configuration (`self.config.language`)
+    return "self." + ".".join(chain) if len(chain) > 1 or chain[0] in state else None

@@ -12,7 +12,7 @@ from .. import reads
 from .import_roots import package_of
 from .module import Module
 from .parsing import ParseError
-from .packages import BASES, CALLS, CLAUDE, MARKER_READS, MARKER_WRITERS, MARKERS, PARAMS, Package, digest_paths, search_key
+from .packages import BASES, CALLS, CLAUDE, DEFS, MARKER_READS, MARKER_WRITERS, MARKERS, PARAMS, Package, digest_paths, search_key
 
 #: Folders that hold installed distributions, each its own project: a package tree there is the
 #: top package's own folder (or module), not the whole folder (`search_root`).
@@ -115,6 +115,12 @@ class TreeSearchMixin:
         parameter `param` (`def complete(prompt, system_prompt=None)`), parsed; None past `limit`
         of them. Recorded as one dependency ("search:ROOT param:NAME")."""
         return self._load_all(self._search(self._root_of(near), PARAMS + param), limit)
+
+    def functions_named(self, name: str, near: Path, limit: int) -> list[Module] | None:
+        """The modules of the package tree that holds `near` (itself included) whose text defines
+        a function or method `name` (`def get_last_k_messages(self, k)`), parsed; None past
+        `limit` of them. Recorded as one dependency ("search:ROOT def:NAME")."""
+        return self._load_all(self._search(self._root_of(near), DEFS + name), limit)
 
     def subclassers_of(self, name: str, near: Path, limit: int) -> list[Module] | None:
         """The modules of the package tree that holds `near` (itself included) whose text defines

@@ -88,6 +88,13 @@ CUT_WITH_RELATED = {
                      "message on, on every turn (the request that sends it is not linked here: how much it costs "
                      "is not known); drop them in steps (half of them at a limit) so it only changes at a cut"),
                      "one of the oldest dropped here"),
+    "kept_indices": (("The conversation keeps only the newest messages of a kind here: the indices of that kind "
+                      "are collected, the newest few kept, and the others left out of the conversation by index, "
+                      "so once it holds more every new one pushes an older one out and the conversation changes "
+                      "from that message on, on every turn (the request that sends it is not linked here: how "
+                      "much it costs is not known); drop them in steps (half of them at a limit) so it only "
+                      "changes at a cut"),
+                     "the older ones left out here"),
     "newest_kinds": (("The conversation keeps only the newest items of a kind here: walking it newest first, the items "
                       "past a limit are removed from older messages, so once it holds more every new one strips an "
                       "older message and the conversation changes from that message on, on every turn (the request "
@@ -119,11 +126,21 @@ CUT_MESSAGES = {
                        "oldest message drops out on every new turn, so the history sent from it never matches the "
                        "prefix cached by the previous request (the request that sends it is not linked here: how "
                        "much it costs is not known); read it whole, or cut it in steps so it only changes at a cut"),
+    "newest_deletes": ("The stored conversation is cut here to its newest rows: this query deletes the rows older "
+                       "than the newest ones up to a count, so once it is longer the oldest message is dropped on "
+                       "every save, and the history read back from it never matches the prefix cached by the "
+                       "previous request (the request that sends it is not linked here: how much it costs is not "
+                       "known); keep it whole, or delete the oldest half at a limit so it only changes at a cut"),
     "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
                      "around): every new message is put at the head of the history, so the history sent from it "
                      "never shares a prefix with the previous request's (the request that sends it is not linked "
                      "here: how much it costs is not known); return it oldest first, and add each new message at "
                      "its end"),
+    "older_writes": ("A message older than the newest of the conversation an object keeps (counted from its end) is "
+                     "rewritten in place here: when the conversation is re-sent, the history differs from the "
+                     "previous request's from that message on, and it and everything after it are read uncached "
+                     "(the request that sends it is not linked here: how much it costs is not known); leave sent "
+                     "messages as they are and add what changed as a new message"),
     "kept_recent": ("The conversation is compacted here keeping only its newest few items whole: the older ones "
                     "are rewritten (shortened, summarised or replaced) on every call, so the item that just left "
                     "the newest few changes on every turn and the history after it never matches the prefix cached "

@@ -1,7 +1,7 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import Kind, PromptLayout, Related, Severity, Volatility
+from ..model import SLICED, Kind, PromptLayout, Related, Severity, Volatility
 from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, stored_cut_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
@@ -77,13 +77,27 @@ class HistoryWindowRule(Rule):
     messages (`self.notes.append(note)`) are reported at info where a request sends them, not at
     all where none is linked (an event log whose newest entries a method returns).
 
+    A kept conversation read as its newest items through a method of the object that keeps it,
+    anywhere in the package (`history = self.memory.to_messages(name, start_index=-self.max_history)`,
+    `self.store.get_last_k_messages(k)`, where the method slices the sequence its instance keeps,
+    `self.messages[start:]` or `self.messages[-k:]`, and returns or walks what the slice yields) is
+    cut at the call, which chooses the count: info, there, the method's slice as a related location.
+    A call that leaves the start at its default, gives a non-negative start or a count of one or two
+    cuts nothing; a window cut in a function named for building a summary request's input
+    (`_bound_summarize_input`) is no history cut: a one-shot summarizer reads it.
+
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
     too: info, where the bound is. So is a conversation an instance keeps that the method adding
     to it cuts (an older message removed under a size test, `if self._is_overflow():
     self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
     replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
-    info, where it is cut. So is a message merged into the caller's own message object (a walk of
+    info, where it is cut; the list is the conversation by its name or, whatever its name, because a
+    method of its class turns its items one by one into messages with a role read from each item (an
+    event queue popped from its head when over a limit). So are the rows of a stored conversation deleted but the newest
+    (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
+    IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation, in a class named
+    for keeping one, `SQLChatStorage`): info, at the query. So is a message merged into the caller's own message object (a walk of
     the conversation handed in that keeps each message itself, not a copy, and adds the text of the
     next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
     call adds the text again to the conversation the caller keeps; info, where it is added.
@@ -112,7 +126,8 @@ class HistoryWindowRule(Rule):
     So is a conversation a function rebinds to its newest messages (`chat_history = chat_history[-k:]`,
     `messages = state.get("messages", [])[-30:]`, `contents = contents[start:]` with `start =
     starts[-self.keep]`, the k-th newest turn's index; the list named for the conversation or annotated
-    `list[...Message]` / `list[...Content]`) and then hands on: an argument of a call (`super().classify(
+    `list[...Message]` / `list[...Content]`; also after its own first message kept, `messages =
+    [messages[0]] + messages[-(limit - 1):]`) and then hands on: an argument of a call (`super().classify(
     text, chat_history)`), what it returns, or the object it was handed (`llm_request.contents =
     contents`), also as lists made from it message by message. A window only counted, logged or shown
     is not reported.
@@ -124,7 +139,9 @@ class HistoryWindowRule(Rule):
     kind and removes those past a limit from older messages (`seen += 1`, then `if seen > MAX_IMAGES:
     del msgs[i]["content"][j]`), or rebuilds it keeping a message of the kind whole only while the
     count is under the limit (`if seen < MAX_IMAGES: kept.append(msg)`, older ones left out or
-    stripped): info, where the limit is tested.
+    stripped): info, where the limit is tested. So do the newest indices of a kind kept (`keep =
+    set(shots[-N:])` of the indices a walk of the conversation collects) when the conversation is then
+    rebuilt or cut by whether an index is kept: info, where they are kept.
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
@@ -143,7 +160,8 @@ class HistoryWindowRule(Rule):
     continue`, then `contents[i] = content.model_copy(...)`), or a field written back from a call
     given what that field holds (`result = parser.parse(m["output"]["image_url"])`, then
     `m["output"]["image_url"] = result.image`: processed again on every call); info, where it is
-    written. A copy, a conversion of every message from what is not its own field, a test by the
+    written. So is a message older than the newest of a conversation an object keeps, written in
+    place by its place from the end (`convo.messages[-2]["content"] = re.sub(...)`): info, there. A copy, a conversion of every message from what is not its own field, a test by the
     message's own kind alone and the newest message alone are not.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
@@ -251,8 +269,10 @@ class HistoryWindowRule(Rule):
     time a newer one of its kind comes: a cut too, where it skips.
     A function that walks the conversation it is handed and writes every message of a role with a
     value of another of its parameters (`if msg["role"] == "user": msg["content"] = [text,
-    {"image_url": {"url": url}}]`, `url` from `url_variables`) re-sends the older messages with
-    this call's value: info, where the message is written. A prompt a
+    {"image_url": {"url": url}}]`, `url` from `url_variables`; or, in a method, the object's
+    changing state: `lang = self.detector.dominant_language`, also written through the walk's index,
+    `messages[i]["content"] = note + m["content"]`) re-sends the older messages with this call's
+    value: info, where the message is written. A prompt a
     class assigns in its body (`_prompt = PromptTemplate(...)`, `examples = [...]`), added to through
     `self` by a method (`self._prompt.template = self._prompt.template + ...`, `self.examples.append(x)`)
     grows for every instance, which all share it: info, where it is added.
@@ -304,11 +324,14 @@ class HistoryWindowRule(Rule):
                                   related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
+            held = param.startswith("self.")
+            whose = "a value the object holds and changes" if held else "a value of this call"
+            when = (f"when `{param}` changes" if held else f"whether callers pass another `{param}`")
             message = (f"Every {roles} message of the conversation this function is handed, the older ones (and any "
-                       f"example) too, not only the newest, is written here with `{param}`, a value of this call, not "
+                       f"example) too, not only the newest, is written here with `{param}`, {whose}, not "
                        "of the message: when a call brings another value, the conversation differs from the previous "
-                       "request's from its first such message on, and everything after it is read uncached (whether "
-                       f"callers pass another `{param}` is not followed here: how much it costs is not known); add "
+                       "request's from its first such message on, and everything after it is read uncached "
+                       f"({when} is not followed here: how much it costs is not known); add "
                        "the value to the newest message only, and re-send older messages as they were sent")
             yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
                                   related=[Related(module.span(entry), f"`{param}` enters the message here")])
@@ -338,6 +361,15 @@ class HistoryWindowRule(Rule):
                        "sends it is not linked here: how much it costs is not known)")
             yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
                                   related=[Related(back, "the kept messages written back here")])
+        for call, method, cut, form in module.facts.get("window_calls", ()):
+            how = "counted from its end" if form == "tail" else "from the negative start given here"
+            message = (f"The kept conversation is read here as its newest items only, through `{method}`, which "
+                       f"slices the sequence its object keeps {how}: once it is longer, the oldest item drops out "
+                       "of what is read on every new turn, so the history built from it never matches the prefix "
+                       "cached by the previous request (the request that sends it is not linked here: how much "
+                       "it costs is not known); read it whole, or cut it in steps so it only changes at a cut")
+            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
+                                  related=[Related(cut, SLICED)])
         for stmt, function in module.facts.get("system_hoists", ()):
             message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
                        "into the Responses API's `instructions`, which come before all input items: a system message "

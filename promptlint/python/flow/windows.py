@@ -5,6 +5,7 @@ of the newest messages (`short_of_end`: `history[:cut]`) is the older part, mark
 from __future__ import annotations
 
 import ast
+import re
 
 from ... import classify
 from ...model import Kind, Segment, Volatility, replace
@@ -176,7 +177,8 @@ class WindowsMixin:
             # (a statement that rewrites or skips messages is named by the conversation it cuts)
             expr = conversation.expr if isinstance(node, ast.stmt) and conversation.expr else m.code(node)
             return Text([replace(conversation, window=m.span(node), expr=expr, window_stop=at)])
-        if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)) \
+        if isinstance(value, Seq) and value.repeated and (name.lower() in classify.HISTORY_NAMES or _regrouped(value)
+                                                          or _qualified_history(name) and _holds_messages(value)) \
                 or isinstance(value, Obj) and name.lower() in classify.HISTORY_NAMES:  # (an instance of a history class)
             grown = dynamic(m.span(node), name, Kind.HISTORY, Volatility.UNKNOWN, f"the messages of `{name}`")
             return Text([replace(grown.segs[0], window=m.span(node), window_stop=at)])
@@ -277,9 +279,24 @@ def named_conversation(value, name: str = "") -> Segment | None:
     seg = value.segs[0]
     if seg.is_static or seg.kind is not Kind.UNKNOWN or not seg.expr:
         return None
-    if _last_name(seg.expr).lower() not in classify.HISTORY_NAMES and name.lower() not in classify.HISTORY_NAMES:
+    if _last_name(seg.expr).lower() not in classify.HISTORY_NAMES and name.lower() not in classify.HISTORY_NAMES \
+            and not _qualified_history(name):
         return None
     return replace(seg, kind=Kind.HISTORY, evidence=f"`{seg.expr}`, named as the conversation")
+
+
+#: Last words of a name that say it holds the conversation (`converted_messages`, `trimmed_history`).
+_HISTORY_TAILS = frozenset({"messages", "msgs", "history", "conversation", "turns"})
+#: Words that say a list of messages is not the conversation (`system_messages`, `error_messages`).
+_NOT_HISTORY = frozenset({"system", "tool", "tools", "error", "errors", "log", "logs", "debug", "warning",
+                          "warnings", "status", "commit", "email", "mail", "validation", "exception"})
+
+
+def _qualified_history(name: str) -> bool:
+    """True for the name a list is cut under when it ends in a conversation word after words that do
+    not say another kind of message (`converted_messages`, `selected_history`; not `error_messages`)."""
+    parts = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    return len(parts) > 1 and parts[-1] in _HISTORY_TAILS and not set(parts) & _NOT_HISTORY
 
 
 def _last_name(expr: str) -> str:
