@@ -62,7 +62,7 @@ def loop_count(func: ast.AST | None, target: ast.AST) -> Count | None:
     count: Count | None = None
     for i, node in enumerate(chain):
         if isinstance(node, _LOOPS):
-            factor = _loop_factor(node, chain[i + 1] if i + 1 < len(chain) else target)
+            factor = _loop_factor(node, target)
             count = factor if count is None else _times(count, factor)
     return count
 
@@ -85,10 +85,9 @@ def _loop_factor(loop: ast.AST, inner: ast.AST) -> Count:
     the statement holding it (`break`, `return` in the same block), n over a fixed count of items,
     else True (once per item)."""
     for block in _blocks(loop):
-        if any(s is inner or any(n is inner for n in ast.walk(s)) for s in block):
-            at = next(i for i, s in enumerate(block) if s is inner or any(n is inner for n in ast.walk(s)))
-            if any(isinstance(s, (ast.Break, ast.Return)) for s in block[at + 1:]):
-                return 1
+        at = next((i for i, s in enumerate(block) if any(n is inner for n in ast.walk(s))), None)
+        if at is not None and any(isinstance(s, (ast.Break, ast.Return)) for s in block[at + 1:]):
+            return 1
     if isinstance(loop, (ast.For, ast.AsyncFor)):
         n = _fixed_length(loop.iter)
         if n is not None:
