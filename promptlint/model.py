@@ -214,6 +214,7 @@ class Segment:
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
     others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
     stored: Span | None = None  # the call that read the value back from a store (`cur.fetchall()`)
+    gate: str = ""  # produced only when this option, off by default, is on (`self.add_time`: python/gated_values.py)
 
     @property
     def is_static(self) -> bool:

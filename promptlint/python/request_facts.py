@@ -13,6 +13,7 @@ import re
 from ..model import Kind, replace
 from ..model import Breakpoint
 from . import converted_prompts, markers
+from .gated_values import note_gates
 from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
 
@@ -34,8 +35,10 @@ def note_request(finder, added, call) -> None:
     frame = call.frame
     spans = [s for s, _ in getattr(frame, "markers", ())] + list(finder.ev.marked) + finder.b.unplaced + (
         markers.helper_markers(finder.m, frame.func, frame.cls) if frame is not None and frame.func is not None else [])
+    modules = _read_modules(finder)
     for layout in added:
         _place_handed(finder, layout, call)
+        note_gates(layout, modules, finder.ev.project)
         layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
         layout.unread_options = layout.unread_options or call.unread
         layout.open_options = layout.open_options or call.open
@@ -96,6 +99,17 @@ def _place_handed(finder, layout, call) -> None:
             if span not in placed and roots.get(span) == sent:
                 part.breakpoints.append(Breakpoint.set_by(len(part.segments) - 1, span, repeated))
                 placed.add(span)
+
+
+def _read_modules(finder) -> dict:
+    """{display file name: module} of the sending module and those whose functions were read to
+    build the request."""
+    out = {}
+    for module, func in [(finder.m, None), *finder.ev.reached_funcs]:
+        first = func if func is not None else next(iter(module.tree.body), None)
+        if first is not None:
+            out.setdefault(module.span(first).filename, module)
+    return out
 
 
 def _reads_of(finder, frame) -> list:
