@@ -26,7 +26,7 @@ _DEPTH = 4  # calls followed from the function read
 #: what its callers hand it.
 _SENT = frozenset({"messages", "system", "contents", "input"})
 
-Count = "bool | int"  # True: once per item of a list of unknown length; n: n breakpoints
+Count = bool | int  # True: once per item of a list of unknown length; n: n breakpoints
 
 
 def marks_item(target: ast.AST, value: ast.AST) -> bool:

@@ -86,7 +86,7 @@ def _place_handed(finder, layout, call) -> None:
     if frame is None or frame.func is None or not getattr(frame, "markers", None):
         return
     placed = {bp.span for p in layout.parts for bp in p.breakpoints}
-    roots = marked_roots(finder.ev.project, frame.module, frame.func, frame.cls, finder.ev._helper_marks)
+    roots = marked_roots(finder.ev.project, frame.module, frame.func, frame.cls, finder.ev.marking_reads)
     for kw in call.node.keywords:
         if kw.arg not in _KEY_ROLES or (sent := root_of(kw.value)) is None:
             continue

@@ -283,7 +283,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             picked = self._dispatched(fn, bindings, frame)  # (a return by the argument's type: type_dispatch.py)
             rets = [r for r in (self.force(frame, t) for t in picked or frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
-                roots = marked_roots(self.project, fn.module, fn.node, fn.cls, self._helper_marks)
+                roots = marked_roots(self.project, fn.module, fn.node, fn.cls, self.marking_reads)
                 rets = [_with_markers(*_routed(r, t, frame.markers, roots))
                         for r, t in zip((self.force(frame, t) for t in picked or frame.returns), picked or frame.returns)
                         if not is_none(r)]

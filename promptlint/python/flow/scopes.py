@@ -136,7 +136,7 @@ class ScopesMixin:
         if frame.func is not None:  # marked copies, keys set by methods, helpers that mark (marking_helpers.py)
             frame.markers.extend((span, count if count is True or count > 1 else False)
                                  for span, count in added_marks(self.project, frame.module, frame.func, frame.cls,
-                                                                self._helper_marks) if count)
+                                                                self.marking_reads) if count)
         if generator:  # what it yields, on the paths that reach its end
             frame.returns.append(env[YIELDED])
         frame.snapshots[END] = dict(env)
@@ -328,11 +328,11 @@ class ScopesMixin:
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
-                    count = loop_count(frame.func, stmt) if loop else None  # (or n over `xs[-n:]`)
-                    frame.markers.append((frame.module.span(target), count if isinstance(count, int)
-                                          and count is not True and count > 1 else bool(loop) and count is True
-                                          and not marks_last_only(frame.func, target)
-                                          and not copies_item_marker(frame.func, stmt, frame.module)))
+                    count = loop_count(frame.func, stmt) if loop else 1  # (n over `xs[-n:]`, 1 when it stops after)
+                    if count is True or count is None:
+                        count = not marks_last_only(frame.func, target) \
+                            and not copies_item_marker(frame.func, stmt, frame.module)
+                    frame.markers.append((frame.module.span(target), count if count is True or count > 1 else False))
             for name, th in bound_fields(frame, stmt, env, _shared):  # `message.content = text`, `head = xs.pop(0)`
                 env[name] = th
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits
