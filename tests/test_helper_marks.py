@@ -112,6 +112,20 @@ def test_counts_follow_loops_branches_and_stops():
         "def caller(client, xs):\n"
         "    sends(client, xs)\n"
         "    return xs\n"
+        "def copy_marks(items, blocks):\n"
+        "    for item, block in zip(items, blocks):\n"
+        "        if 'cache_control' in item:\n"
+        "            block['cache_control'] = item['cache_control']\n"
+        "def converts(items, blocks):\n"
+        "    copy_marks(items, blocks)\n"
+        "    return blocks\n"
+        "def built(items):\n"
+        "    blocks = fresh(items)\n"
+        "    return blocks\n"
+        "def fresh(items):\n"
+        "    out = [dict(i) for i in items]\n"
+        "    out[-1] = {**out[-1], 'cache_control': {}}\n"
+        "    return out\n"
     )
     assert _reading(source, "fixed") == [(3, 3)]
     assert _reading(source, "every") == [(6, True)]
@@ -119,3 +133,5 @@ def test_counts_follow_loops_branches_and_stops():
     assert _reading(source, "either") == [(14, 1)]
     assert _reading(source, "both") == [(19, 1), (21, 1)]
     assert _reading(source, "caller") == []  # a function that sends marks its own request
+    assert _reading(source, "converts") == [(31, 1)]  # the caller's own breakpoint copied: once, not per item
+    assert _reading(source, "built") == []  # (the list `fresh` returns carries its breakpoint: flow/calls.py)

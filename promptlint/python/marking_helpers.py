@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from .item_markers import copies_item_marker, marks_last_only
 from .markers import MARKER_KEYS, sets_cache_marker
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -188,6 +189,7 @@ class _Reader:
         if id(func) in self.active or depth > _DEPTH or (depth and _sends(func)):
             return []
         self.active.add(id(func))
+        outer, self.func = getattr(self, "func", None), func
         try:
             defs = dict(scope or {})
             defs.update({s.name: s for s in ast.walk(func) if isinstance(s, _FUNCS) and s is not func})
@@ -199,6 +201,7 @@ class _Reader:
             out = [(span, count, root) for (span, root), count in merged.items()]
         finally:
             self.active.discard(id(func))
+            self.func = outer
         if scope is None:
             self.cache[key] = (func, out)
         return out
@@ -234,7 +237,8 @@ class _Reader:
                 body = stmt.body + stmt.orelse + stmt.finalbody
                 out += [(sp, c, r, st or stops) for sp, c, r, st in self._block(module, body, cls, depth, own_keys, defs)]
                 continue
-            out += [(sp, c, r, stops) for sp, c, r in self._statement(module, stmt, cls, depth, own_keys, defs)]
+            once = isinstance(stmt, ast.Assign) and _once_per_loop(module, self.func, stmt)
+            out += [(sp, c, r, stops or once) for sp, c, r in self._statement(module, stmt, cls, depth, own_keys, defs)]
         return out
 
     def _statement(self, module, stmt, cls, depth, own_keys, defs) -> list:
@@ -255,8 +259,8 @@ class _Reader:
             into = targets[0] if len(targets) == 1 and _unwrapped(stmt.value) is node else None
             rebound = isinstance(into, (ast.Name, ast.Tuple, ast.List))
             for span, count, root in self.function(cmod, cfunc, ccls, depth + 1, True, defs if nested else None):
-                if not own_keys and not depth and rebound and root in returned:
-                    continue  # (the value it returns carries them: flow/calls.py)
+                if not own_keys and not depth and rebound and (root in returned or root not in params):
+                    continue  # (what it returns carries them: flow/calls.py; not what it marks in place)
                 out.append((span, count, _caller_root(root, node, params, returned, into, nested)))
         return out
 
@@ -348,6 +352,13 @@ def _params(func: ast.AST) -> list[str]:
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     return names + [a.arg for a in func.args.kwonlyargs]
+
+
+def _once_per_loop(module, func, stmt: ast.Assign) -> bool:
+    """True when a marker statement in a loop is set for one item only: the last one (`if i ==
+    len(xs) - 1:`) or the one that carries its own breakpoint, copied (`item_markers.py`)."""
+    return any(sets_cache_marker(t) or marks_item(t, stmt.value) for t in stmt.targets) and (
+        any(marks_last_only(func, t) for t in stmt.targets) or copies_item_marker(func, stmt, module))
 
 
 def _caller_root(root, call: ast.Call, params: list, returned: list, into, nested: bool):
