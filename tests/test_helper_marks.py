@@ -126,6 +126,11 @@ def test_counts_follow_loops_branches_and_stops():
         "    out = [dict(i) for i in items]\n"
         "    out[-1] = {**out[-1], 'cache_control': {}}\n"
         "    return out\n"
+        "def by_index(xs, idxs):\n"
+        "    for i in idxs:\n"
+        "        mark(xs[i])\n"
+        "def mark(m):\n"
+        "    m['cache_control'] = {}\n"
     )
     assert _reading(source, "fixed") == [(3, 3)]
     assert _reading(source, "every") == [(6, True)]
@@ -134,4 +139,5 @@ def test_counts_follow_loops_branches_and_stops():
     assert _reading(source, "both") == [(19, 1), (21, 1)]
     assert _reading(source, "caller") == []  # a function that sends marks its own request
     assert _reading(source, "converts") == [(31, 1)]  # the caller's own breakpoint copied: once, not per item
+    assert _reading(source, "by_index") == [(45, 1)]  # over a list of indices, not the messages: at least once
     assert _reading(source, "built") == []  # (the list `fresh` returns carries its breakpoint: flow/calls.py)

@@ -189,11 +189,12 @@ class _Reader:
         if id(func) in self.active or depth > _DEPTH or (depth and _sends(func)):
             return []
         self.active.add(id(func))
-        outer, self.func = getattr(self, "func", None), func
+        outer = getattr(self, "func", None), getattr(self, "aliases", {})
+        self.func, self.aliases = func, _aliases(func)
+        aliases = self.aliases
         try:
             defs = dict(scope or {})
             defs.update({s.name: s for s in ast.walk(func) if isinstance(s, _FUNCS) and s is not func})
-            aliases = _aliases(func)
             merged: dict = {}  # (a statement reached by several calls: one entry, their count summed)
             for span, count, root, _stops in self._block(module, func.body, cls, depth, own_keys, defs):
                 key2 = (span, _resolved(root, aliases))
@@ -201,7 +202,7 @@ class _Reader:
             out = [(span, count, root) for (span, root), count in merged.items()]
         finally:
             self.active.discard(id(func))
-            self.func = outer
+            self.func, self.aliases = outer
         if scope is None:
             self.cache[key] = (func, out)
         return out
@@ -226,8 +227,7 @@ class _Reader:
             prev_if = None
             if isinstance(stmt, _LOOPS):
                 inner = self._block(module, stmt.body, cls, depth, own_keys, defs)
-                n = _fixed_length(stmt.iter) if isinstance(stmt, (ast.For, ast.AsyncFor)) else None
-                out += [(sp, c if st else _times(c, n if n is not None else True), r, stops) for sp, c, r, st in inner]
+                out += [(sp, c if st else _times(c, self._per_pass(stmt, r)), r, stops) for sp, c, r, st in inner]
                 out += self._block(module, stmt.orelse, cls, depth, own_keys, defs)
                 continue
             if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -240,6 +240,23 @@ class _Reader:
             once = isinstance(stmt, ast.Assign) and _once_per_loop(module, self.func, stmt)
             out += [(sp, c, r, stops or once) for sp, c, r in self._statement(module, stmt, cls, depth, own_keys, defs)]
         return out
+
+    def _per_pass(self, loop, root) -> Count:
+        """Breakpoints a loop sets for one its body sets: n over a fixed number of items; once per
+        item (True) when it walks the marked list itself (`for m in messages`, `for i in
+        range(len(messages))`); else 1 (a loop over something else, `for i in idxs`, of a length
+        not known: at least once)."""
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
+            return 1  # (a `while`: how many passes is not known)
+        n = _fixed_length(loop.iter)
+        if n is not None:
+            return n
+        it = loop.iter
+        while isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in (*_ITEM_CALLS, "range", "len") \
+                and it.args:
+            it = it.args[-1] if it.func.id == "range" else it.args[0]
+        walked = _root(it) if isinstance(it, (ast.Name, ast.Attribute, ast.Subscript)) else None
+        return True if walked is not None and _resolved(root, self.aliases) == walked else 1
 
     def _statement(self, module, stmt, cls, depth, own_keys, defs) -> list:
         out = []
