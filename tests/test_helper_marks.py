@@ -139,5 +139,5 @@ def test_counts_follow_loops_branches_and_stops():
     assert _reading(source, "both") == [(19, 1), (21, 1)]
     assert _reading(source, "caller") == []  # a function that sends marks its own request
     assert _reading(source, "converts") == [(31, 1)]  # the caller's own breakpoint copied: once, not per item
-    assert _reading(source, "by_index") == [(45, 1)]  # over a list of indices, not the messages: at least once
+    assert _reading(source, "by_index") == [(46, 1)]  # over a list of indices, not the messages: at least once
     assert _reading(source, "built") == []  # (the list `fresh` returns carries its breakpoint: flow/calls.py)
