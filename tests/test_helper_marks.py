@@ -131,6 +131,17 @@ def test_counts_follow_loops_branches_and_stops():
         "        mark(xs[i])\n"
         "def mark(m):\n"
         "    m['cache_control'] = {}\n"
+        "def newest_only(xs):\n"
+        "    for i, x in enumerate(reversed(xs)):\n"
+        "        if i == 0:\n"
+        "            mark(x)\n"
+        "def early(x):\n"
+        "    if x['content'] is None:\n"
+        "        x['cache_control'] = {}\n"
+        "        return\n"
+        "    x['content'][0]['cache_control'] = {}\n"
+        "def calls_early(x):\n"
+        "    early(x)\n"
     )
     assert _reading(source, "fixed") == [(3, 3)]
     assert _reading(source, "every") == [(6, True)]
@@ -140,4 +151,6 @@ def test_counts_follow_loops_branches_and_stops():
     assert _reading(source, "caller") == []  # a function that sends marks its own request
     assert _reading(source, "converts") == [(31, 1)]  # the caller's own breakpoint copied: once, not per item
     assert _reading(source, "by_index") == [(46, 1)]  # over a list of indices, not the messages: at least once
+    assert _reading(source, "newest_only") == [(46, 1)]  # `if i == 0`: one pass of the loop
+    assert _reading(source, "calls_early") == [(53, 1)]  # a branch that returns, or the rest: one of them
     assert _reading(source, "built") == []  # (the list `fresh` returns carries its breakpoint: flow/calls.py)

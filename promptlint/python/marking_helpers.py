@@ -191,6 +191,7 @@ class _Reader:
         self.active.add(id(func))
         outer = getattr(self, "func", None), getattr(self, "aliases", {})
         self.func, self.aliases = func, _aliases(func)
+        outer_counters, self.counters = getattr(self, "counters", set()), _counters(func)
         aliases = self.aliases
         try:
             defs = dict(scope or {})
@@ -203,6 +204,7 @@ class _Reader:
         finally:
             self.active.discard(id(func))
             self.func, self.aliases = outer
+            self.counters = outer_counters
         if scope is None:
             self.cache[key] = (func, out)
         return out
@@ -217,7 +219,12 @@ class _Reader:
             if isinstance(stmt, ast.If):
                 body = self._block(module, stmt.body, cls, depth, own_keys, defs)
                 other = self._block(module, stmt.orelse, cls, depth, own_keys, defs)
-                found = [(sp, c, r, st or stops) for sp, c, r, st in _more(body, other)]
+                one = _picks_one_pass(stmt.test, self.counters)  # `if i == 0:` in a loop: one pass only
+                found = [(sp, c, r, st or stops or one) for sp, c, r, st in _more(body, other)]
+                if not stmt.orelse and stmt.body and isinstance(stmt.body[-1], ast.Return):
+                    # `if x: mark(a); return`: the rest of the block is the other way
+                    rest = self._block(module, stmts[at + 1:], cls, depth, own_keys, defs)
+                    return out + _more(found, rest)
                 if prev_if is not None and _exclusive(prev_if[0], stmt.test):
                     out = [m for m in out if not any(m is x for x in prev_if[1])] + _more(prev_if[1], found)
                 else:
@@ -369,6 +376,28 @@ def _params(func: ast.AST) -> list[str]:
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     return names + [a.arg for a in func.args.kwonlyargs]
+
+
+def _counters(func: ast.AST) -> set:
+    """Names that count a loop's passes: `i` of `for i, x in enumerate(xs)` and `for i in range(n)`."""
+    out = set()
+    for node in ast.walk(func):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and isinstance(node.iter, ast.Call) \
+                and isinstance(node.iter.func, ast.Name):
+            if node.iter.func.id == "enumerate" and isinstance(node.target, ast.Tuple) and node.target.elts \
+                    and isinstance(node.target.elts[0], ast.Name):
+                out.add(node.target.elts[0].id)
+            elif node.iter.func.id == "range" and isinstance(node.target, ast.Name):
+                out.add(node.target.id)
+    return out
+
+
+def _picks_one_pass(test: ast.AST, counters: set) -> bool:
+    """True when a test (alone or in an `and`) compares a loop counter with a constant (`i == 0`):
+    it holds on one pass at most."""
+    return any(isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)
+               and isinstance(t.left, ast.Name) and t.left.id in counters
+               and isinstance(t.comparators[0], ast.Constant) for t in _conjuncts(test))
 
 
 def _once_per_loop(module, func, stmt: ast.Assign) -> bool:
