@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from . import tokens
-from .model import Breakpoint, PromptLayout
+from .model import Breakpoint, Kind, PromptLayout, Volatility
 from .profiles import (DEFAULT_TARGETS, Profile, Target, UnknownTargetError, canonical_provider, lookup,
                        parse_target, profiles_of)
 
@@ -121,6 +121,15 @@ def static_tokens(layout: PromptLayout) -> int:
     """o200k tokens of all static text of the layout, each run of adjacent static segments of a
     part counted as one text (the JSON report's `static_tokens`)."""
     return tokens_before(layout, Cut(len(layout.parts), 0))
+
+
+def _unknown_at(layout: PromptLayout, stop: Cut) -> bool:
+    """True when the static prefix stops at a segment of unknown kind and volatility (text read
+    from elsewhere: it may be static), not at one known to change."""
+    if stop.part >= len(layout.parts) or stop.count >= len(layout.parts[stop.part].segments):
+        return False
+    seg = layout.parts[stop.part].segments[stop.count]
+    return seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.UNKNOWN
 
 
 def breakpoint_cuts(layout: PromptLayout) -> list[tuple[Cut, int, Breakpoint]]:
@@ -249,7 +258,10 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
     elif profile.opt_in and layout.auto_cache is None:
         if cuts:
             cut = None
-            notes.append("no cache breakpoint closes static text: nothing is cached")
+            if _unknown_at(layout, stop):  # (a system prompt read from elsewhere, then a breakpoint)
+                notes.append("the cache breakpoints close content of unknown origin: what they cache is not known")
+            else:
+                notes.append("no cache breakpoint closes static text: nothing is cached")
         elif own_call:
             cut = None
             if layout.unplaced_markers or layout.unread_options or layout.open_options:

@@ -107,7 +107,7 @@ def _text_key(layout: PromptLayout, roles: bool = True) -> tuple | None:
         return None
     return (layout.api, layout.newest_user, tuple(
         (p.role if roles else "", p.read, p.name_only,
-         tuple((b.after, b.span, b.ttl, b.repeated) for b in p.breakpoints),
+         tuple((b.after, b.span, b.ttl, b.repeated, b.count) for b in p.breakpoints),
          tuple((s.span, s.text, s.kind, s.volatility, s.precision, s.name_only,
                 s.ordered, s.window, s.window_stop, s.older, s.unconfirmed, s.written_once) for s in p.segments))
         for p in layout.parts))

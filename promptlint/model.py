@@ -214,6 +214,7 @@ class Segment:
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere
     others: tuple["Segment", ...] = ()  # of an unordered iteration ordering a tools list: its other unordered sources
     stored: Span | None = None  # the call that read the value back from a store (`cur.fetchall()`)
+    gate: str = ""  # produced only when this option, off by default, is on (`self.add_time`: python/gated_values.py)
 
     @property
     def is_static(self) -> bool:
@@ -280,12 +281,23 @@ def replace(obj, **changes):
 class Breakpoint:
     """A cache breakpoint placed after segment `after` (an index into the part's segments,
     -1 for before the first) of its part; `ttl` as written ("5m", "1h") or None. `repeated`: set
-    once per message by a loop over a growing conversation (one more on every turn)."""
+    once per message by a loop over a growing conversation (one more on every turn). `count`: the
+    breakpoints it stands for (a loop over a fixed number of items, `for m in msgs[-2:]`, sets one on
+    each: 2)."""
 
     after: int
     span: Span | None = None
     ttl: str | None = None
     repeated: bool = False
+    count: int = 1
+
+    @classmethod
+    def set_by(cls, after: int, span: Span | None, repeated, ttl: str | None = None) -> "Breakpoint":
+        """The breakpoint of a statement recorded as (span, `repeated`), where `repeated` is True
+        (once per item of a list of unknown length), False (once) or a count (n items)."""
+        if repeated is True or repeated is False:
+            return cls(after, span, ttl, repeated)
+        return cls(after, span, ttl, False, max(1, int(repeated)))
 
 
 @dataclass

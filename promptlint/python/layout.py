@@ -117,6 +117,14 @@ class LayoutBuilder(ToolParts):
             lists = [v for v in variants_of(value) if not is_none(v)]
             if len(lists) == 1 and block_list(lists[0]):
                 value = lists[0]
+            elif len(lists) > 1 and all(block_list(v) for v in lists):
+                parts = [self.part(role, v, frame, span, template) for v in lists]
+                marked = [p for p in parts if p.breakpoints]
+                # a list or its copy (`if system is not None: system = [dict(s) for s in system]`); of
+                # lists that differ, those a breakpoint was set on (the others are drawn as text)
+                same = self._same_blocks(parts) or (self._same_blocks(marked) if marked else None)
+                if same is not None:
+                    return same
         if block_list(value):
             for block, spread in blocks_of(value):
                 if isinstance(block, Spread):  # a list of blocks we cannot read (`*image_blocks`)
@@ -139,10 +147,29 @@ class LayoutBuilder(ToolParts):
                     if isinstance(cc, Mapping) and "ttl" in cc.items:
                         ttl = self.static_text(cc.items["ttl"], frame)
                     bps.append(Breakpoint(after=len(segs) - 1, span=block.key_spans.get("cache_control"), ttl=ttl))
+            if isinstance(value, Seq) and value.markers:  # set on its blocks by a function that returned it
+                bps.extend(Breakpoint.set_by(len(segs) - 1, span, repeated) for span, repeated in value.markers
+                           if all(span != b.span for b in bps))
         else:
             segs = self.text(value, frame, template)
             self.unplaced.extend(marker_keys(value))  # a breakpoint somewhere in a value read as text
         return Part(role, segs, bps, span=span)
+
+    @staticmethod
+    def _same_blocks(parts: list[Part]) -> Part | None:
+        """The part of several variants of a block list that hold the same blocks, some with more
+        after them (a list, a copy of it made under a condition, one a condition appends a block
+        to): the longest, with the breakpoints any of them carries (each after the same block);
+        None when one is not the start of another."""
+        def key(p):
+            return tuple((s.text, s.expr, s.kind) for s in p.segments)
+        longest = max(parts, key=lambda p: len(p.segments))
+        if any(key(p) != key(longest)[:len(p.segments)] for p in parts):
+            return None
+        bps: list[Breakpoint] = []
+        for p in [longest, *parts]:
+            bps.extend(b for b in p.breakpoints if all((b.span, b.after) != (x.span, x.after) for x in bps))
+        return replace(longest, breakpoints=sorted(bps, key=lambda b: b.after))
 
     def message_parts(self, value: Value, frame, template: bool = False) -> tuple[list[Part], int | None]:
         """Request parts of a message list, in order, and the index of the newest user message
@@ -182,7 +209,7 @@ class LayoutBuilder(ToolParts):
             parts, newest = self.message_parts(replace(value, markers=()), frame, template)
             target = next((p for p in parts if p.is_history), parts[-1] if parts else None)
             if target is not None:
-                target.breakpoints.extend(Breakpoint(after=len(target.segments) - 1, span=span, repeated=repeated)
+                target.breakpoints.extend(Breakpoint.set_by(len(target.segments) - 1, span, repeated)
                                           for span, repeated in value.markers)
             return parts, newest
         parts: list[Part] = []
@@ -274,7 +301,7 @@ class LayoutBuilder(ToolParts):
                    None) or items_cut(seq.items)  # (or the messages of a cut put in it one by one)
         segs: list[Segment] = [cut or Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN,
                                               expr="conversation history", span=span or seq.span)]
-        bps = [Breakpoint(after=0, span=where, repeated=repeated) for where, repeated in seq.markers]
+        bps = [Breakpoint.set_by(0, where, repeated) for where, repeated in seq.markers]
         read = bool(seq.items)
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)

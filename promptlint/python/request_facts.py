@@ -11,7 +11,10 @@ import ast
 import re
 
 from ..model import Kind, replace
+from ..model import Breakpoint
 from . import converted_prompts, markers
+from .gated_values import note_gates
+from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -32,7 +35,10 @@ def note_request(finder, added, call) -> None:
     frame = call.frame
     spans = [s for s, _ in getattr(frame, "markers", ())] + list(finder.ev.marked) + finder.b.unplaced + (
         markers.helper_markers(finder.m, frame.func, frame.cls) if frame is not None and frame.func is not None else [])
+    modules = _read_modules(finder)
     for layout in added:
+        _place_handed(finder, layout, call)
+        note_gates(layout, modules, finder.ev.project)
         layout.options_forwarded = not layout.unread_options and call.unread and call.forwarded
         layout.unread_options = layout.unread_options or call.unread
         layout.open_options = layout.open_options or call.open
@@ -66,6 +72,44 @@ def note_request(finder, added, call) -> None:
             layout.tool_turns = any(word in finder.m.source for word in _TOOL_TURNS) \
                 or markers.names_any(_reads_of(finder, frame), _TOOL_TURNS)
             layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
+
+
+#: Where a keyword of a send call puts its value: the system prompt, the tools, or the messages.
+_KEY_ROLES = {"system": ("system",), "tools": ("tools",), "messages": None, "contents": None, "input": None}
+
+
+def _place_handed(finder, layout, call) -> None:
+    """Breakpoints the sending function sets before it sends, in place, on the blocks of a list a
+    keyword of the call sends whole (`mark_last(self.history)` ... `messages=self.history`, the
+    helper in another module: `marking_helpers`): on that part, after its last segment, each once."""
+    frame = call.frame
+    if frame is None or frame.func is None or not getattr(frame, "markers", None):
+        return
+    placed = {bp.span for p in layout.parts for bp in p.breakpoints}
+    roots = marked_roots(finder.ev.project, frame.module, frame.func, frame.cls, finder.ev.marking_reads)
+    for kw in call.node.keywords:
+        if kw.arg not in _KEY_ROLES or (sent := root_of(kw.value)) is None:
+            continue
+        roles = _KEY_ROLES[kw.arg]
+        parts = [p for p in layout.parts if (p.role in roles if roles else p.role not in ("system", "tools", "developer"))]
+        if not parts:
+            continue
+        part = parts[-1]
+        for span, repeated in frame.markers:
+            if span not in placed and roots.get(span) == sent:
+                part.breakpoints.append(Breakpoint.set_by(len(part.segments) - 1, span, repeated))
+                placed.add(span)
+
+
+def _read_modules(finder) -> dict:
+    """{display file name: module} of the sending module and those whose functions were read to
+    build the request."""
+    out = {}
+    for module, func in [(finder.m, None), *finder.ev.reached_funcs]:
+        first = func if func is not None else next(iter(module.tree.body), None)
+        if first is not None:
+            out.setdefault(module.span(first).filename, module)
+    return out
 
 
 def _reads_of(finder, frame) -> list:

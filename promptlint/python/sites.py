@@ -26,6 +26,7 @@ from .flow.store_reads import method_class, reads_stored_messages
 from .picked import aliased_calls, may_alias, picked_calls
 from .flow.binding_syntax import is_generator
 from .layout import LayoutBuilder
+from .gated_values import note_gates
 from .request_facts import note_request
 from .text_gates import holds_any
 from .walk import children, own_nodes
@@ -50,6 +51,10 @@ def find_layouts(module, evaluator) -> list:
     read are gathered after the requests (python/module_facts.py)."""
     finder = SiteFinder(module, evaluator)
     finder.run()
+    if module.tree.body:  # values produced only when an option off by default is on (gated_values.py)
+        own = {module.span(module.tree.body[0]).filename: module}
+        for layout in finder.b.layouts:
+            note_gates(layout, own, evaluator.project)
     return module_facts.gather(module, evaluator, finder.b)
 
 

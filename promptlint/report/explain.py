@@ -272,7 +272,9 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
 def _breakpoint_line(bp, width: int) -> Text:
     ttl = f" (ttl {bp.ttl})" if bp.ttl else ""
     where = f" at {bp.span}" if bp.span is not None else ""
-    return _marker(f"cache breakpoint{ttl}{where}", "breakpoint", width)
+    what = (f"{bp.count} cache breakpoints" if bp.count > 1 else
+            "cache breakpoint on every message" if bp.repeated else "cache breakpoint")
+    return _marker(f"{what}{ttl}{where}", "breakpoint", width)
 
 
 def _num(value: int | None, exact: bool) -> str:

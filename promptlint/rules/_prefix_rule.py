@@ -49,6 +49,8 @@ def describe(seg: Segment, note: str = "") -> str:
         notes.append(note)
     if seg.precision is not None:
         notes.append(_PRECISION[seg.precision])
+    if seg.gate:  # (the finding says what happens once the option is on)
+        notes.append(f"only when `{seg.gate}` is on, and it is off by default")
     return f"{text} ({'; '.join(notes)})" if notes else text
 
 

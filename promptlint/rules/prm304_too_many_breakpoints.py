@@ -83,7 +83,7 @@ class TooManyBreakpointsRule(Rule):
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         cuts = breakpoint_cuts(layout)
-        slots = [bp.span or layout.parts[pi].span for _cut, pi, bp in cuts]
+        slots = [bp.span or layout.parts[pi].span for _cut, pi, bp in cuts for _ in range(bp.count)]
         if layout.auto_cache is not None:
             slots.append(layout.auto_cache)  # the automatic breakpoint takes the last slot
         profiles, label = size_profiles(layout)

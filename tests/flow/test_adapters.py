@@ -170,12 +170,23 @@ def test_no_marker_statement_around_the_send_site(tmp_path):
     assert not one_call(tmp_path, LOOP).unplaced_markers
 
 
-def test_a_marker_set_in_the_sending_function_or_by_a_helper_is_known_unplaced(tmp_path):
-    for i, statement in enumerate(('tools[-1]["cache_control"] = {"type": "ephemeral"}',
-                                   'messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}',
-                                   "mark(messages[-1])")):
+def test_a_marker_set_in_the_sending_function_or_by_a_helper_on_a_list_the_call_sends_is_placed_there(tmp_path):
+    # (python/marking_helpers.py: the statement's list, or the argument a helper marks, is a keyword of the call)
+    for i, (statement, role, row) in enumerate((('tools[-1]["cache_control"] = {"type": "ephemeral"}', "tools", 15),
+                                                ('messages[-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}',
+                                                 "history", 15),
+                                                ("mark(messages[-1])", "history", 7))):
         lt = one_call(tmp_path / str(i), LOOP.replace("# MARK", statement))
-        assert lt.unplaced_markers, statement
+        assert not lt.unplaced_markers, statement
+        assert [(p.role, [(b.after, b.span.start.row, b.repeated) for b in p.breakpoints]) for p in lt.parts
+                if p.breakpoints] == [(role, [(len(p.segments) - 1, row, False)])
+                                      for p in lt.parts if p.role == role], statement
+
+
+def test_a_marker_set_in_the_sending_function_on_a_list_it_does_not_send_whole_is_known_unplaced(tmp_path):
+    statement = 'extra = [dict(m) for m in messages]\n        extra[-1]["cache_control"] = {"type": "ephemeral"}'
+    lt = one_call(tmp_path, LOOP.replace("# MARK", statement))
+    assert lt.unplaced_markers and not any(p.breakpoints for p in lt.parts)
 
 
 def test_a_marker_set_by_a_payload_builder_is_known_unplaced(tmp_path):

@@ -24,6 +24,7 @@ from .objects import annotated_unordered, is_static_method
 from .frames import Frame, Thunk
 from .wrapped import wrapped_at
 from ..walk import nodes_under
+from ..marking_helpers import marked_roots
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
 
 
@@ -282,7 +283,10 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             picked = self._dispatched(fn, bindings, frame)  # (a return by the argument's type: type_dispatch.py)
             rets = [r for r in (self.force(frame, t) for t in picked or frame.returns) if not is_none(r)]
             if frame.markers:  # cache breakpoints set on the items of the list it returns
-                rets = [_with_markers(r, tuple(frame.markers)) for r in rets]
+                roots = marked_roots(self.project, fn.module, fn.node, fn.cls, self.marking_reads)
+                rets = [_with_markers(*_routed(r, t, frame.markers, roots))
+                        for r, t in zip((self.force(frame, t) for t in picked or frame.returns), picked or frame.returns)
+                        if not is_none(r)]
             result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
             if annotated_set(fn.node.returns) and self._unread_order(result, frame):
                 result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
@@ -439,6 +443,28 @@ def _keyword_only(value) -> bool:
         k.arg == "kw_only" and isinstance(k.value, ast.Constant) and k.value.value is True for k in value.keywords)
 
 
+def _routed(value: Value, returned, markers: list, roots: dict) -> tuple[Value, tuple]:
+    """(value, the markers left): a returned tuple of names (`return messages, system`) whose
+    lists carry the breakpoints the function set on each name's blocks (`roots`: span -> name,
+    `marking_helpers.marked_roots`), each list marked with its own; `_with_markers` gives those left
+    to the first list."""
+    node = getattr(returned, "node", None)
+    if not (isinstance(value, Seq) and value.is_tuple and isinstance(node, ast.Tuple) and roots
+            and len(node.elts) == len(value.items)):
+        return value, tuple(markers)
+    items, left = list(value.items), list(markers)
+    for i, el in enumerate(node.elts):
+        own = tuple(m for m in markers if isinstance(el, ast.Name) and roots.get(m[0]) == el.id)
+        if own and isinstance(items[i], Text) and items[i].segs and not any(s.is_static for s in items[i].segs):
+            span = items[i].segs[0].span  # a list we cannot read: one of unknown length holding it
+            items[i] = Seq([Spread(items[i], span, items[i].segs[0].expr)], span, repeated=True, markers=own)
+            left = [m for m in left if m not in own]
+        elif own and _marked_list(items[i]):
+            items[i] = _with_markers(items[i], own)
+            left = [m for m in left if m not in own]
+    return (replace(value, items=items) if left != list(markers) else value), tuple(left)
+
+
 def _is_none(v: Value) -> bool:
     return isinstance(v, Text) and len(v.segs) == 1 and v.segs[0].is_static and v.segs[0].text == "None"
 
@@ -450,8 +476,10 @@ def _with_markers(value: Value, markers: tuple) -> Value:
     and counted once). A list not known (the parameter the function marks and hands back,
     `for m in messages: m["content"][-1]["cache_control"] = ...; return messages`) is a list of
     unknown length holding it, which carries them."""
+    if not markers:
+        return value
     if isinstance(value, Text) and value.segs and not any(s.is_static for s in value.segs) \
-            and any(repeated for _span, repeated in markers):
+            and any(repeated is True for _span, repeated in markers):
         span = value.segs[0].span
         return Seq([Spread(value, span, value.segs[0].expr)], span, repeated=True, markers=markers)
     if isinstance(value, Alt) and _marked_list(value):
@@ -467,7 +495,7 @@ def _with_markers(value: Value, markers: tuple) -> Value:
         items = list(value.items)
         items[at] = _with_markers(items[at], markers)
         return replace(value, items=items)
-    return replace(value, markers=markers)
+    return replace(value, markers=tuple(dict.fromkeys((*value.markers, *markers))))
 
 
 def _marked_list(value: Value, depth: int = 0) -> bool:

@@ -64,6 +64,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         self.reached_funcs: list = []  # (module, function node) of the same functions
         self.marked: list = []  # spans of `cache_control` set by statements in those functions
         self._marks: dict = {}  # id(function node) -> its `cache_control` statements' spans
+        self.marking_reads: dict = {}  # (id(function node), own keys) -> (node, marking_helpers reading)
         self._apart: dict = {}  # (id(function node), list name) -> `rewrites.rendered_apart`
         self._bodies = Bodies()  # the readings of bodies (scopes.py), kept across files when their code alone made them
 
@@ -74,6 +75,7 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         self._return_cache.clear()
         self._active.clear()
         self._marks.clear()
+        self.marking_reads.clear()
         self._apart.clear()
         self._bodies.forget(self.project)
         self.budget.start_file()

@@ -61,7 +61,7 @@ class Frame:
     returns: list = field(default_factory=list)
     param_names: set | None = None
     replay: bool = False
-    markers: list = field(default_factory=list)  # (Span, in a loop) of `x[...]["cache_control"] = ...`
+    markers: list = field(default_factory=list)  # (Span, count) of breakpoints it sets: True once per item, False once, or n
     fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
     values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from ..markers import sets_cache_marker
 from ..item_markers import copies_item_marker, marks_last_only
+from ..marking_helpers import added_marks, loop_count
 from .fields import bound_fields, field_written
 from .binding_syntax import fallback_name, is_generator, nested_names, params_of, target_names, target_position, walrus_targets
 from .builder_facts import receiver
@@ -132,6 +133,10 @@ class ScopesMixin:
         except BaseException:  # (a RecursionError deep in a chain of calls): read it again next time
             frame.snapshots, frame.rows = None, []
             raise
+        if frame.func is not None:  # marked copies, keys set by methods, helpers that mark (marking_helpers.py)
+            frame.markers.extend((span, count if count is True or count > 1 else False)
+                                 for span, count in added_marks(self.project, frame.module, frame.func, frame.cls,
+                                                                self.marking_reads) if count)
         if generator:  # what it yields, on the paths that reach its end
             frame.returns.append(env[YIELDED])
         frame.snapshots[END] = dict(env)
@@ -323,8 +328,11 @@ class ScopesMixin:
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
                                         loop=loop if isinstance(loop, tuple) else None)
                 if sets_cache_marker(target) and not frame.replay:  # in a loop: on every item, unless on its last only
-                    frame.markers.append((frame.module.span(target), bool(loop) and not marks_last_only(frame.func, target)
-                                          and not copies_item_marker(frame.func, stmt, frame.module)))
+                    count = loop_count(frame.func, stmt) if loop else 1  # (n over `xs[-n:]`, 1 when it stops after)
+                    if count is True or count is None:
+                        count = not marks_last_only(frame.func, target) \
+                            and not copies_item_marker(frame.func, stmt, frame.module)
+                    frame.markers.append((frame.module.span(target), count if count is True or count > 1 else False))
             for name, th in bound_fields(frame, stmt, env, _shared):  # `message.content = text`, `head = xs.pop(0)`
                 env[name] = th
             if frame.fitting and (name := rewritten(stmt)) in env:  # `hist[k] = shorter(...)` until it fits

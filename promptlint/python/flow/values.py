@@ -34,7 +34,7 @@ class Seq:
     unordered: Segment | None = None
     ordered: bool = False
     head: int = 0  # of a repeated list: how many leading items are known (written before the loop)
-    markers: tuple = ()  # cache breakpoints set on its items by statements: (Span, once per item)
+    markers: tuple = ()  # cache breakpoints set on its items by statements: (Span, True once per item, False once, or n)
 
 
 @dataclass
