@@ -38,7 +38,7 @@ from .text import TextMixin, const_str
 from . import rewrites
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, grown_name, most_volatile, static
-from .windows import TAKEN
+from .windows import TAKEN, first_message
 
 
 _COMPUTING = object()  # a Thunk's cache while its value is computed (see `Evaluator.force`)
@@ -419,6 +419,9 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             # across turns, new whenever its methods add to it; no message of a conversation
             return dynamic(span, expr, Kind.UNKNOWN, Volatility.PER_REQUEST,
                            f"read from `{grown_name(src)}`, a list its methods add to", origin=src.origin or src.span)
+        if src.kind is Kind.HISTORY and first_message(node):  # `history.pop(0)["content"]`: read as `history[0]` is
+            return dynamic(span, expr, Kind.UNKNOWN, Volatility.UNKNOWN,
+                           f"an early message of the conversation `{src.expr}` (often its system message)")
         if src.kind is Kind.HISTORY:
             # an element of the conversation: the newest message changes every request
             return dynamic(span, expr, Kind.USER_INPUT, Volatility.PER_REQUEST,

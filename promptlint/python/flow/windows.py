@@ -245,6 +245,24 @@ def takes_newest(node: ast.Subscript) -> bool:
             and step.operand.value == 1 and base.slice.lower is None and base.slice.upper is None)
 
 
+def first_message(node) -> bool:
+    """True when `node` reads the conversation's first message or a part of it: `xs[0]`,
+    `xs.pop(0)`, `xs[0]["content"]`, `xs.pop(0).content`. The first message (often a system
+    message the client re-sends) is not the newest, which is new on every request; cutting it
+    off is PRM105's finding, not this read's."""
+    for element in (node, node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else None):
+        if isinstance(element, ast.Subscript):
+            index = element.slice
+        elif isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) \
+                and element.func.attr == "pop" and len(element.args) == 1 and not element.keywords:
+            index = element.args[0]
+        else:
+            continue
+        if isinstance(index, ast.Constant) and index.value == 0 and not isinstance(index.value, bool):
+            return True
+    return False
+
+
 def short_of_end(upper) -> bool:
     """True for the upper bound of a slice that leaves out the newest items of a list: any bound
     written (`[:cut]`, `[:-4]`, `[a:b]`) but `None` and the list's length (`[:len(xs)]`)."""
