@@ -69,10 +69,11 @@ def test_the_rules_see_the_breakpoints_helpers_set(tmp_path):
     ]
 
 
-def _reading(source: str, name: str):
-    tree = ast.parse(source)
+def _reading(text: str, name: str):
+    tree = ast.parse(text)
 
     class _Module:
+        source = text
         functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         imports: dict = {}
 
@@ -154,3 +155,4 @@ def test_counts_follow_loops_branches_and_stops():
     assert _reading(source, "newest_only") == [(46, 1)]  # `if i == 0`: one pass of the loop
     assert _reading(source, "calls_early") == [(53, 1)]  # a branch that returns, or the rest: one of them
     assert _reading(source, "built") == []  # (the list `fresh` returns carries its breakpoint: flow/calls.py)
+
