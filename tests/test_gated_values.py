@@ -17,9 +17,9 @@ def _prm102(tmp_path, name):
 
 def test_a_time_added_only_under_an_option_off_by_default_says_so(tmp_path):
     assert _prm102(tmp_path, "opt_in.py") == [
-        ("warning", 178, "Timestamp `datetime.now()` (sub-day precision; only when `self.add_time_to_prompt` is on, "
+        ("warning", 18, "Timestamp `datetime.now()` (sub-day precision; only when `self.add_time_to_prompt` is on, "
                          "and it is off by default")]
 
 
 def test_a_time_under_an_option_on_by_default_is_reported_without_the_clause(tmp_path):
-    assert _prm102(tmp_path, "always.py") == [("warning", 178, "Timestamp `datetime.now()` (sub-day precision")]
+    assert _prm102(tmp_path, "always.py") == [("warning", 18, "Timestamp `datetime.now()` (sub-day precision")]
