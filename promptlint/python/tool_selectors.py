@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from .module import self_attr
 from .tool_marks import tool_marks
-from .tool_variants import PER_TURN, TOOL_KEYS
+from .tool_variants import PER_TURN, TOOL_KEYS, closure
 from .walk import own_nodes, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -76,18 +76,6 @@ def _reads(expr) -> set[str]:
     return {n.id for n in subtree(expr) if isinstance(n, ast.Name)}
 
 
-def _derived(seed: set[str], binds: dict) -> set[str]:
-    """`seed` and the locals whose values read one of them."""
-    found, changed = set(seed), True
-    while changed:
-        changed = False
-        for name, values in binds.items():
-            if name not in found and any(_reads(v) & found for v in values):
-                found.add(name)
-                changed = True
-    return found
-
-
 def _retrieving(expr, params: set[str]) -> bool:
     """True for a call `x.retrieve(p)` given one of `params`."""
     return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in _RETRIEVE
@@ -99,7 +87,7 @@ def _selects(method, kept_retrievers: set[str]) -> str | None:
     (see the module docstring), else None."""
     own = own_nodes(method)
     binds = _assigned(own)
-    params = _derived(set(_params(method)), binds)
+    params = closure(set(_params(method)), binds, _reads)
     returned = [r.value for r in own if isinstance(r, ast.Return) and r.value is not None]
     if not params or not returned:
         return None

@@ -117,13 +117,16 @@ def _bindings(own) -> dict[str, list[ast.expr]]:
     return out
 
 
-def _closure(seed: set[str], binds: dict) -> set[str]:
-    """`seed` and the locals whose assigned values read one of them."""
+def closure(seed: set[str], binds: dict, reads=None) -> set[str]:
+    """`seed` and the locals whose assigned values (`binds`: name -> expressions) read one of them;
+    `reads(expr)` gives the names an expression reads (default: `_refs`, leaving out attribute
+    chains through configuration)."""
+    reads = reads or _refs
     found, changed = set(seed), True
     while changed:
         changed = False
         for name, values in binds.items():
-            if name not in found and any(_refs(v) & found for v in values):
+            if name not in found and any(reads(v) & found for v in values):
                 found.add(name)
                 changed = True
     return found
@@ -156,7 +159,7 @@ class _Func:
                 if seeds:
                     self.inputs[name] = {r for s in seeds for r in self.inputs[s]}
         self.awaited = set(self.inputs)
-        self.per_turn = _closure({p for p in params if PER_TURN.search(p)}, self.binds)
+        self.per_turn = closure({p for p in params if PER_TURN.search(p)}, self.binds)
 
     def enclosing(self, node, kinds):
         """The innermost ancestors of `node` of `kinds`, innermost first, inside the function."""
