@@ -23,9 +23,10 @@ def test_an_argument_given_on_the_first_pass_of_a_for_or_a_counted_while_is_a_fa
 
 
 def test_the_rule_reports_it_as_info_with_the_request_related(tmp_path):
+    reported = fixture_findings(FOLDER, "loops.py", tmp_path)
     found = [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
-             for d in fixture_findings(FOLDER, "loops.py", tmp_path) if d.code == "PRM104"]
+             for d in reported if d.code == "PRM104"]
     assert found == [("PRM104", "info", 15, [15]), ("PRM104", "info", 23, [24, 24])]
-    message = next(d.message for d in fixture_findings(FOLDER, "loops.py", tmp_path) if d.code == "PRM104")
+    message = next(d.message for d in reported if d.code == "PRM104")
     assert message.startswith("`context` is given to the request (line 15) only on the first pass of the loop "
                               "(`step == 0`), which re-sends the conversation `messages`")

@@ -25,9 +25,10 @@ def test_a_size_counted_over_the_messages_and_the_turns_query_choose_the_model_a
 
 
 def test_the_rule_reports_each_condition_as_info_with_the_request_related(tmp_path):
+    reported = fixture_findings(FOLDER, "chosen.py", tmp_path)
     found = [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
-             for d in fixture_findings(FOLDER, "chosen.py", tmp_path) if d.code == "PRM205"]
+             for d in reported if d.code == "PRM205"]
     assert found == [("PRM205", "info", 12, [16]), ("PRM205", "info", 20, [21])]
-    message = next(d.message for d in fixture_findings(FOLDER, "chosen.py", tmp_path) if d.code == "PRM205")
+    message = next(d.message for d in reported if d.code == "PRM205")
     assert message.startswith("The model of the request (line 16) is chosen here between `gpt-4.1` and `gpt-4.1-mini` "
                               "by `size > 3500`, which reads what the request sends (`prompt`)")

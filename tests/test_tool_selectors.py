@@ -30,10 +30,11 @@ def test_a_filter_by_settings_a_list_built_once_a_constant_and_a_sort_are_no_sel
 
 
 def test_the_rule_reports_each_selection_as_info_where_the_method_is_called(tmp_path):
+    reported = fixture_findings(FOLDER, "selected.py", tmp_path)
     found = [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
-             for d in fixture_findings(FOLDER, "selected.py", tmp_path) if d.code == "PRM204"]
+             for d in reported if d.code == "PRM204"]
     assert found == [("PRM204", "info", 25, [21]), ("PRM204", "info", 40, [42])]
-    message = next(d.message for d in fixture_findings(FOLDER, "selected.py", tmp_path) if d.code == "PRM204")
+    message = next(d.message for d in reported if d.code == "PRM204")
     assert message.startswith("The tools of the request (line 21) are chosen here by `_tools_for`, which filters the "
                               "tool list by its argument, for each request: `self.node_id` reads state of the instance")
     assert not [d for d in fixture_findings(FOLDER, "clean.py", tmp_path) if d.code == "PRM204"]
