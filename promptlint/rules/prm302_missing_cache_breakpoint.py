@@ -94,6 +94,11 @@ class MissingCacheBreakpointRule(Rule):
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.
+    So is a request that sends a message list the sending function is handed and then appends the
+    model's reply to (`messages.append({"role": "assistant", "content": response.content[0].text})`
+    after `client.messages.create(messages=messages[1:], ...)`), when no Python file of the package
+    names a breakpoint key: its callers keep the conversation in that list, and every later call
+    re-sends each earlier turn (screenshots, tool results) at the full price.
     So is a request whose only message is a prompt that the sending function takes whole from its
     callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
     whose messages are a message list it takes from them (`def generate(self, messages): ...
@@ -283,7 +288,10 @@ class MissingCacheBreakpointRule(Rule):
         (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
-        if _opaque(layout) or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
+        if _opaque(layout) or layout.unplaced_markers:
+            return
+        if not any(p.is_history for p in layout.parts):
+            yield from self._kept_reply(layout, label)
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
@@ -304,6 +312,22 @@ class MissingCacheBreakpointRule(Rule):
                    f"{unit.split(' ')[0]} pays the full input price for all of it again; " + _fix_phrase(layout))
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
+
+    def _kept_reply(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the sending function appends the model's reply to the list it was
+        handed and sends (`reply_kept`), in a package tree where no file names a breakpoint key:
+        its callers' list is a conversation every later call re-sends whole; its size is not known."""
+        if layout.reply_kept is None or layout.tree_markers:
+            return
+        sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
+        what = f"the {', '.join(dict.fromkeys(sent))} and " if sent else ""
+        message = (f"Request sends {what}a conversation this function keeps for its callers (it appends the model's "
+                   f"reply to the list it sends, line {layout.reply_kept.start.row}): each later call re-sends every "
+                   f"earlier turn with no cache breakpoint, and no file of the package names one; {label} caches "
+                   "nothing without one, so each call pays the full input price for all of it again; "
+                   + _fix_phrase(layout))
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO,
+                              related=[Related(layout.reply_kept, "the reply is kept here")])
 
     def _adapter(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: the request's only message is a prompt the sending function takes
