@@ -45,6 +45,12 @@ PACKAGE_FACTS = (
      "system prompt, the static part most worth caching, so requests that share it read none of it "
      "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
      "where the target takes a list"),
+    ("merged_marks",
+     "This loop merges the following messages into the one being converted and takes their content "
+     "but not their cache breakpoint: only the first message's `cache_control` (read before the loop) "
+     "is kept, so a breakpoint a caller put on a merged message (the newest tool result, where an "
+     "agent marks the end of its history) is dropped, and the conversation it closed is sent uncached "
+     "on that request; read each merged message's breakpoint and put it on its last block"),
     ("head_marks",
      "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
      "request caches only up to its last breakpoint, so once the conversation is longer than the "

@@ -79,7 +79,12 @@ class MissingCacheBreakpointRule(Rule):
     not one. So does a message rebuilt with its content reduced to the joined text of its text
     blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
     module imports Anthropic's SDK, or the function names `"anthropic"` or a Claude model): info,
-    at the join. A breakpoint set only when the request's headers
+    at the join. A converter that merges the following messages into the one it converts (`while
+    messages[i + 1].tool_call_results: i += 1; results.extend(messages[i].tool_call_results)`:
+    Anthropic's one user message for parallel tool results) after reading the breakpoint of the
+    first only (`message.meta.get("cache_control")` of `messages[i]`), with no breakpoint key read
+    in the loop, drops the breakpoint a caller put on a merged message: info, at the loop.
+    A breakpoint set only when the request's headers
     name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
     which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
