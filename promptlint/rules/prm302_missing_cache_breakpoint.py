@@ -84,6 +84,10 @@ class MissingCacheBreakpointRule(Rule):
     Anthropic's one user message for parallel tool results) after reading the breakpoint of the
     first only (`message.meta.get("cache_control")` of `messages[i]`), with no breakpoint key read
     in the loop, drops the breakpoint a caller put on a merged message: info, at the loop.
+    A breakpoint set on a list's item by the counter of a loop over another list that grows the
+    first by `.extend(...)` (`for i, group in enumerate(self.groups): messages.extend(group.messages)
+    ... messages[i].mark_all_previous_msg_for_caching()`) lands on an earlier entry than the one
+    meant once a pass adds several: info, at the breakpoint.
     A breakpoint set only when the request's headers
     name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
     which callers of the generally available API no longer send: info, at the test.
