@@ -67,7 +67,8 @@ class MissingCacheBreakpointRule(Rule):
     it is handed, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
     So does a converter, in a module that names `cache_control`, that reduces the system prompt's
     text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
-    blocks of a message in the branch of a test for a system message) and marks no text block
+    blocks of a message in the branch of a test for a system message, or those of the system
+    messages, `c["text"] for m in sys_msg for c in m.content`) and marks no text block
     itself: info, where the blocks are flattened. A converter that writes a new text block for a
     request to Claude (the module imports Anthropic's SDK) from the text of a dict block it tests
     by type (`{"type": "text", "text": part.get("text")}` in the branch `part.get("type") == "text"`),
