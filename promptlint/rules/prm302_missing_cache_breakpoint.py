@@ -193,8 +193,10 @@ class MissingCacheBreakpointRule(Rule):
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
-    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs`, nor
-    the options its instance is built with, in a package where no file names a breakpoint key:
+    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs`,
+    also as a helper of its module returns it with fixed keys set, `kwargs =
+    self._prepare_kwargs(kwargs)` with `kwargs = kwargs.copy(); kwargs.setdefault("max_tokens", N)`,
+    nor the options its instance is built with, in a package where no file names a breakpoint key:
     its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
     A statement that writes a breakpoint in place into the newest message of a conversation kept
