@@ -51,3 +51,11 @@ def test_not_where_a_file_of_the_package_names_a_breakpoint_key(tmp_path):
     (tmp_path / "marks.py").write_text('def mark(block):\n    block["cache_control"] = {"type": "ephemeral"}\n')
     found = [d.span.start.row for d in fixture_findings(FIXTURES, "agent.py", tmp_path) if d.code == "PRM302"]
     assert found == []
+
+
+def test_a_list_whose_system_message_alone_is_sent_is_not():
+    source = (
+        "def a(messages, question):\n"
+        "    r = client.messages.create(system=messages[0]['content'], messages=[question])\n"
+        "    messages.append({'role': 'assistant', 'content': r.content})\n")
+    assert _kept(source, "a") is None

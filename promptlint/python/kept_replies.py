@@ -12,8 +12,8 @@ sends them again, with every earlier turn: the list grows from call to call, who
 What the caller first put in it is all the evaluator sees, but every request after the first
 re-sends the conversation.
 
-Found when a keyword of the send call sends a parameter of the function (`messages=messages`,
-`messages=messages[1:]`, `system=messages[0]["content"]`) and a statement of the function after
+Found when a keyword of the send call that carries the conversation sends a parameter of the
+function (`messages=messages`, `messages=messages[1:]`; not `system=messages[0]["content"]` alone) and a statement of the function after
 the call (not in a nested function) appends to that parameter an assistant message: a dict display
 with `"role": "assistant"`, or a name the function assigns one (`messages.append(msg)`,
 `.extend([msg])`, `+= [msg]`).
@@ -24,8 +24,8 @@ import ast
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-#: Keywords of a send call that carry the conversation or a message of it.
-_SENT_KEYS = ("messages", "contents", "input", "system")
+#: Keywords of a send call that carry the conversation.
+_SENT_KEYS = ("messages", "contents", "input")
 
 
 def might_keep(source: str) -> bool:
