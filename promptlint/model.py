@@ -361,7 +361,10 @@ class PromptLayout:
     module), converts the tool turns of a conversation (`tool_result` blocks, a `tool_call_id`):
     the history it sends holds a tool loop's steps. `loop_sent`: the send call
     sits in a loop of its function that grows a list the call sends (`markers.grown_in_loop`:
-    `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `passes_prompt`: the
+    `while True: create(messages=messages) ... messages.append(reply)`), so each pass re-sends it. `reply_kept`: where the sending
+    function, after the call, appends an assistant message to a parameter the call sends
+    (`messages.append({"role": "assistant", ...})`: python/kept_replies.py), so its callers' list is
+    a conversation each later call re-sends. `passes_prompt`: the
     request's only message is a parameter of the function that sends it, sent whole (`def
     basic_request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`): an adapter
     every prompt of its callers goes through; `converted`: `((request key, parameter), ...)`, the
@@ -414,6 +417,7 @@ class PromptLayout:
     other_models: bool = False
     tool_turns: bool = False
     loop_sent: bool = False
+    reply_kept: Span | None = None
     passes_prompt: bool = False
     converted: tuple[tuple[str, str], ...] = ()
     helper_built: bool = False

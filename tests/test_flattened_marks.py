@@ -153,3 +153,30 @@ def test_the_loop_form_is_read_where_the_package_reads_breakpoints(tmp_path):
     assert found == [("PRM302", "info", 4)]
     (pkg / "provider.py").write_text('def marked(block):\n    return block.get("text")\n')
     assert [d.code for d in api.check([pkg], api.Settings(), jobs=1).diagnostics] == []
+
+
+def test_the_blocks_of_the_system_messages_joined_to_their_text_are_found():
+    assert _found("""
+        def call(self, payload):
+            sys_msg, other_msgs = self.split_system(payload.messages)
+            system = "\\n".join(c["text"] for m in sys_msg for c in m.content)
+            messages = [self.apply_cache_breakpoints(m) for m in other_msgs]
+            params = {"system": system, "messages": messages}
+            params["messages"][-1]["content"][-1]["cache_control"] = {"type": "ephemeral"}
+            return params
+    """) == ["(c['text'] for m in sys_msg for c in m.content)"]
+
+
+def test_other_messages_joined_or_a_breakpoint_read_off_the_block_is_not():
+    assert _found("""
+        def history(self, turns):
+            return "\\n".join(c["text"] for m in turns for c in m.content)
+
+        def carried(self, sys_msg):
+            blocks = [c for m in sys_msg for c in m.content if c.get("cache_control")]
+            return "\\n".join(c["text"] for m in sys_msg for c in m.content), blocks
+
+        def images(self, sys_msg):
+            MARK = "cache_control"
+            return "\\n".join(c["text"] for m in sys_msg for c in m.content if c["type"] == "image")
+    """) == []

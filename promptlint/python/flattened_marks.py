@@ -26,6 +26,11 @@ comprehension must be joined into a string (`"".join(...)`) or added to a list (
 breakpoint of its own (`{"type": "text", "text": system_prompt, "cache_control": ...}`: it marks the
 joined text itself), is not one.
 
+So is a comprehension over the blocks of the system messages (`"\\n".join(c["text"] for m in
+sys_msgs for c in m.content)`: the messages named for the system prompt, `sys_msg`,
+`system_messages`; the blocks a field of each; a filter only for a text block), with no
+breakpoint key read off the message or the block in the function.
+
 The same in a loop (`_flattening_loop`), read where the module names `cache_control` or another
 file of its package reads one off the blocks it is handed (`ProjectTree.marker_read_files`; the
 gate is the caller's, `module_facts`):
@@ -110,6 +115,30 @@ def _flattening(comp) -> str | None:
     if not any(_reads_key(n, item, "text") for n in subtree(comp.elt)) or not _text_block_test(gen.ifs[0], item):
         return None
     return item
+
+
+def _flattening_messages(comp) -> tuple[str, str] | None:
+    """(message, block) names when the comprehension takes the text of the blocks of messages
+    named for the system prompt (`"\\n".join(c["text"] for m in sys_msgs for c in m.content)`): two
+    generators, the second over a field of the first's item, a filter only for a text block."""
+    if len(comp.generators) != 2 or not all(isinstance(g.target, ast.Name) for g in comp.generators):
+        return None
+    outer, inner = comp.generators
+    message, block = outer.target.id, inner.target.id
+    field = inner.iter
+    if outer.ifs or not isinstance(field, (ast.Attribute, ast.Subscript)) or not isinstance(field.value, ast.Name) \
+            or field.value.id != message or not _system_messages_named(outer.iter):
+        return None
+    if any(not _text_block_test(test, block) for test in inner.ifs) \
+            or not any(_reads_key(n, block, "text") for n in subtree(comp.elt)):
+        return None
+    return message, block
+
+
+def _system_messages_named(node) -> bool:
+    """A name whose words say system messages: `system_messages`, `sys_msg`, `system`."""
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return bool({"system", "sys"} & set(name.lower().split("_")))
 
 
 def _used(comp, parents: dict) -> bool:
@@ -221,6 +250,11 @@ def flattened_marks(module) -> list[ast.AST]:
         parents = {child: node for node in subtree(func) for child in ast.iter_child_nodes(node)}
         system_branches = [n for n in subtree(func) if isinstance(n, ast.If) and _system_role_test(n.test)]
         for comp in (n for n in subtree(func) if isinstance(n, _COMPS)):
+            nested = _flattening_messages(comp)
+            if nested is not None and _used(comp, parents) and not any(
+                    _reads_key(n, item, key) for n in subtree(func) for item in nested for key in MARKER_KEYS):
+                out.append(comp)  # the system messages' blocks, joined
+                continue
             item = _flattening(comp)
             if item is None or not _used(comp, parents):
                 continue

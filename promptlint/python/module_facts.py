@@ -9,9 +9,10 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
-               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
+               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks,
+               newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
-               shared_prompts,
+               shared_prompts, spread_marks,
                stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
 
 
@@ -78,7 +79,10 @@ def _gates(module, evaluator) -> None:
     """Module facts for module rules: for PRM302 (`gated_markers`) breakpoints only some models get, caching
     off by default and explicit cache modes in a package where no file names a breakpoint key, a block of the
     breakpoint alone (`marker_blocks`); for PRM304 breakpoints left in a conversation kept from turn to turn
-    (`kept_marks`, capped ones PRM302's) or added uncounted to a request handed in (`added_marks`); for PRM105
+    (`kept_marks`, capped ones PRM302's), added uncounted to a request handed in (`added_marks`) or a
+    message's one copied onto every block a loop builds from it (`spread_marks`); for PRM302 consecutive
+    messages merged with the first one's breakpoint only (`merged_marks`) and a breakpoint set on a list's
+    item by the counter of a loop over another list (`misindexed_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
@@ -103,8 +107,14 @@ def _gates(module, evaluator) -> None:
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
         if "break" in module.source:  # (PRM302: breakpoints on a list's first items, its tail unmarked)
             module.facts["head_marks"] = head_marks.head_marks(module)
+        if spread_marks.might_spread(module.source):  # (PRM304: a message's breakpoint copied onto each block)
+            module.facts["spread_marks"] = spread_marks.spread_marks(module)
+        if merged_marks.might_merge(module.source):  # (PRM302: messages merged, the first one's breakpoint kept)
+            module.facts["merged_marks"] = merged_marks.merged_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if misindexed_marks.might_misindex(module.source):  # (PRM302: a breakpoint set by another list's index)
+        module.facts["misindexed_marks"] = misindexed_marks.misindexed_marks(module)
     if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \
             evaluator.project.marker_read_files(module.path):  # (PRM302: a system prompt's blocks joined to a string)
         module.facts["flattened_marks"] = flattened_marks.flattened_marks(module)

@@ -24,6 +24,7 @@ from .flow.keyed_targets import global_writes
 from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping, Seq
 from .layout import Evaluated, dict_entries
+from . import passed_options
 from .walk import subtree
 
 #: Keys of a request dict that carry its messages (the SDKs' message and input arguments): dicts
@@ -167,7 +168,8 @@ def _targets(node) -> list:
 def _add(builder, call, kw, value: Mapping | None, raw=None) -> None:
     """Add the entries of the dict `value` passed as `**kw.value` to the call's keyword
     arguments; None (keys not known) marks the call (`Call.unread`), and keeps it `forwarded`
-    when the mapping is the sending function's own `**kwargs` or the instance's configuration
+    when the mapping is the sending function's own `**kwargs` (also as a helper of the module
+    returns it with a few fixed keys set: `passed_options`) or the instance's configuration
     (`raw`, what `kw.value` evaluates to: `configured_options`); a dict that may hold keys
     not known besides its entries (`Mapping.open`: `{**params, "system": text}`) adds them and
     marks the call `open`."""
@@ -175,8 +177,9 @@ def _add(builder, call, kw, value: Mapping | None, raw=None) -> None:
         return  # a dict filtered to sampling options: no text and no breakpoint in it
     if value is None or value.repeated:
         call.unread = True
-        call.forwarded = call.forwarded and (forwarded_kwargs(kw.value, getattr(call.frame, "func", None))
-                                             or configured_options(raw))
+        func = getattr(call.frame, "func", None)
+        call.forwarded = call.forwarded and (forwarded_kwargs(kw.value, func) or configured_options(raw)
+                                             or passed_options.through_helper(builder.m, func, kw.value))
         return
     call.open = call.open or value.open
     m = builder.m

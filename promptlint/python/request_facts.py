@@ -12,7 +12,7 @@ import re
 
 from ..model import Kind, replace
 from ..model import Breakpoint
-from . import converted_prompts, markers
+from . import converted_prompts, kept_replies, markers
 from .gated_values import note_gates
 from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
@@ -58,8 +58,11 @@ def note_request(finder, added, call) -> None:
         if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
             layout.tree_markers = bool(finder.ev.project.marker_files(finder.m.path))
         layout.configured_system = markers.configured_system(layout.parts)
+        if kept_replies.might_keep(finder.m.source):
+            kept = kept_replies.reply_kept(func, call.node)
+            layout.reply_kept = finder.m.span(kept) if kept is not None else None
         if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
-                or layout.configured_system is not None or layout.converted:
+                or layout.configured_system is not None or layout.converted or layout.reply_kept is not None:
             layout.tree_markers = bool(finder.ev.project.marker_files(finder.m.path))
             if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
                     and not layout.tree_markers and not layout.other_models:

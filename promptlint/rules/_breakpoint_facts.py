@@ -2,7 +2,8 @@
 are written: a breakpoint chosen by the model name (`python/gated_markers.py`) or behind an option
 off by default (`python/opt_in_markers.py`), the package facts of `PACKAGE_FACTS` (a breakpoint a
 converter drops or rewrites, a beta-header gate, ...), a breakpoint of a kept conversation capped
-at a count (`python/kept_marks.py`), a block that is the breakpoint alone. Each gives (message,
+at a count (`python/kept_marks.py`), a block that is the breakpoint alone, a breakpoint set by the
+index of another list (`python/misindexed_marks.py`). Each gives (message,
 span, the keywords of `Rule.diagnostic`: severity and related locations).
 """
 from __future__ import annotations
@@ -45,6 +46,12 @@ PACKAGE_FACTS = (
      "system prompt, the static part most worth caching, so requests that share it read none of it "
      "from the cache unless a later breakpoint covers it; keep the blocks, with their `cache_control`, "
      "where the target takes a list"),
+    ("merged_marks",
+     "This loop merges the following messages into the one being converted and takes their content "
+     "but not their cache breakpoint: only the first message's `cache_control` (read before the loop) "
+     "is kept, so a breakpoint a caller put on a merged message (the newest tool result, where an "
+     "agent marks the end of its history) is dropped, and the conversation it closed is sent uncached "
+     "on that request; read each merged message's breakpoint and put it on its last block"),
     ("head_marks",
      "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
      "request caches only up to its last breakpoint, so once the conversation is longer than the "
@@ -118,6 +125,13 @@ def module_findings(module):
     for fact, message in PACKAGE_FACTS:
         for node in module.facts.get(fact, ()):
             yield message, module.span(node), {"severity": Severity.INFO}
+    for node, items, counted in module.facts.get("misindexed_marks", ()):
+        message = (f"This cache breakpoint is set on `{items}[i]`, but `i` counts the items of `{counted}` while "
+                   f"`{items}` grows by `.extend(...)` in the same loop, any number of entries per pass: once a pass "
+                   f"adds more than one, `{items}[i]` is an earlier entry than the one meant, so the breakpoint "
+                   "closes less of the prompt and what lies after it is processed uncached on every request; index the "
+                   f"list by its own length (`len({items}) - 1`)")
+        yield message, module.span(node), {"severity": Severity.INFO}
     for mark in module.facts.get("kept_marks", ()):
         if mark.capped is not None:
             yield capped(module, mark)

@@ -67,7 +67,8 @@ class MissingCacheBreakpointRule(Rule):
     it is handed, drops the breakpoint a caller put on the block: info, where the block is rebuilt.
     So does a converter, in a module that names `cache_control`, that reduces the system prompt's
     text blocks to their text (`"".join(b["text"] for b in system if b["type"] == "text")`, or the
-    blocks of a message in the branch of a test for a system message) and marks no text block
+    blocks of a message in the branch of a test for a system message, or those of the system
+    messages, `c["text"] for m in sys_msg for c in m.content`) and marks no text block
     itself: info, where the blocks are flattened. A converter that writes a new text block for a
     request to Claude (the module imports Anthropic's SDK) from the text of a dict block it tests
     by type (`{"type": "text", "text": part.get("text")}` in the branch `part.get("type") == "text"`),
@@ -79,7 +80,16 @@ class MissingCacheBreakpointRule(Rule):
     not one. So does a message rebuilt with its content reduced to the joined text of its text
     blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
     module imports Anthropic's SDK, or the function names `"anthropic"` or a Claude model): info,
-    at the join. A breakpoint set only when the request's headers
+    at the join. A converter that merges the following messages into the one it converts (`while
+    messages[i + 1].tool_call_results: i += 1; results.extend(messages[i].tool_call_results)`:
+    Anthropic's one user message for parallel tool results) after reading the breakpoint of the
+    first only (`message.meta.get("cache_control")` of `messages[i]`), with no breakpoint key read
+    in the loop, drops the breakpoint a caller put on a merged message: info, at the loop.
+    A breakpoint set on a list's item by the counter of a loop over another list that grows the
+    first by `.extend(...)` (`for i, group in enumerate(self.groups): messages.extend(group.messages)
+    ... messages[i].mark_all_previous_msg_for_caching()`) lands on an earlier entry than the one
+    meant once a pass adds several: info, at the breakpoint.
+    A breakpoint set only when the request's headers
     name the prompt-caching beta (`if "prompt-caching" in headers.get("anthropic-beta", "")`),
     which callers of the generally available API no longer send: info, at the test.
     A request with tools that re-sends a conversation history it builds itself (an adapter
@@ -94,6 +104,11 @@ class MissingCacheBreakpointRule(Rule):
     Python file of the package names a breakpoint key (`cache_control`, `cachePoint`): no message
     of the history can carry one, so every turn pays for the system prompt and the whole
     conversation again.
+    So is a request that sends a message list the sending function is handed and then appends the
+    model's reply to (`messages.append({"role": "assistant", "content": response.content[0].text})`
+    after `client.messages.create(messages=messages[1:], ...)`), when no Python file of the package
+    names a breakpoint key: its callers keep the conversation in that list, and every later call
+    re-sends each earlier turn (screenshots, tool results) at the full price.
     So is a request whose only message is a prompt that the sending function takes whole from its
     callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
     whose messages are a message list it takes from them (`def generate(self, messages): ...
@@ -178,8 +193,10 @@ class MissingCacheBreakpointRule(Rule):
     Not reported for a history passed through (a list from elsewhere, whose messages may carry
     breakpoints) in a package that names one, nor without a system prompt or tools (a converted
     message list may be a one-shot prompt), when the call also passes a `**mapping` of unknown
-    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs`, nor
-    the options its instance is built with, in a package where no file names a breakpoint key:
+    keys (it may hold the top-level `cache_control`; not the sending function's own `**kwargs`,
+    also as a helper of its module returns it with fixed keys set, `kwargs =
+    self._prepare_kwargs(kwargs)` with `kwargs = kwargs.copy(); kwargs.setdefault("max_tokens", N)`,
+    nor the options its instance is built with, in a package where no file names a breakpoint key:
     its callers there pass none), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
     A statement that writes a breakpoint in place into the newest message of a conversation kept
@@ -283,7 +300,10 @@ class MissingCacheBreakpointRule(Rule):
         (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
-        if _opaque(layout) or layout.unplaced_markers or not any(p.is_history for p in layout.parts):
+        if _opaque(layout) or layout.unplaced_markers:
+            return
+        if not any(p.is_history for p in layout.parts):
+            yield from self._kept_reply(layout, label)
             return
         tools = any(p.role == "tools" and p.segments for p in layout.parts)
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
@@ -304,6 +324,22 @@ class MissingCacheBreakpointRule(Rule):
                    f"{unit.split(' ')[0]} pays the full input price for all of it again; " + _fix_phrase(layout))
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
+
+    def _kept_reply(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
+        """Info at the call: the sending function appends the model's reply to the list it was
+        handed and sends (`reply_kept`), in a package tree where no file names a breakpoint key:
+        its callers' list is a conversation every later call re-sends whole; its size is not known."""
+        if layout.reply_kept is None or layout.tree_markers:
+            return
+        sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
+        what = f"the {', '.join(dict.fromkeys(sent))} and " if sent else ""
+        message = (f"Request sends {what}a conversation this function keeps for its callers (it appends the model's "
+                   f"reply to the list it sends, line {layout.reply_kept.start.row}): each later call re-sends every "
+                   f"earlier turn with no cache breakpoint, and no file of the package names one; {label} caches "
+                   "nothing without one, so each call pays the full input price for all of it again; "
+                   + _fix_phrase(layout))
+        yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO,
+                              related=[Related(layout.reply_kept, "the reply is kept here")])
 
     def _adapter(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """Info at the call: the request's only message is a prompt the sending function takes

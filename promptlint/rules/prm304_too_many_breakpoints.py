@@ -63,6 +63,17 @@ class TooManyBreakpointsRule(Rule):
     caller asked for it there: `if (cc := _cache_control(part)) is not None: block["cache_control"]
     = cc`, the helper reading the part's own `cache_control`) is counted once, not on every message.
 
+    ## One breakpoint copied onto every block
+    A converter that reads the breakpoint a caller put on a message (`cc =
+    message.meta.get("cache_control")`) and, in a loop over the message's parts or blocks, writes it
+    on each block it builds (`for part in message.content: block = {...}; block["cache_control"] =
+    cc`) turns one breakpoint into one per block, as many as the message holds: a marked message of
+    more than 4 blocks makes a request the API rejects. Reported as info at the loop's first write
+    (the number of blocks is not known). Not when the loop stops after the write (`for blk in
+    reversed(content): ...; break`: the last block only), writes only for the last item, reads the
+    breakpoint off its own item (the caller marked that item), runs over a slice or a display of
+    fixed length, or writes on a block made outside it.
+
     ## Breakpoints added on top of the caller's
     A function that adds breakpoints at three or more places of a request it is handed (a caching
     middleware: the top-level automatic `cache_control`, the last system block, the last tool) and
@@ -110,6 +121,7 @@ class TooManyBreakpointsRule(Rule):
 
     def check_module(self, module) -> Iterable[Diagnostic]:
         yield from self._kept(module)
+        yield from self._spread(module)
         for node, places in module.facts.get("added_marks", ()):  # (python/added_marks.py)
             message = (f"This function adds cache breakpoints at {places} places of a request it is handed and "
                        "passes on its messages without counting the breakpoints they carry (this package carries "
@@ -117,6 +129,18 @@ class TooManyBreakpointsRule(Rule):
                        f"{max(1, 5 - places)} or more there, the request holds more than 4 and Anthropic rejects it "
                        "(a 400 error); count the request's breakpoints first and add only as many as still fit")
             yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+
+    def _spread(self, module) -> Iterable[Diagnostic]:
+        """Info at a loop that copies the one breakpoint read off a message onto every block it
+        builds (`python/spread_marks.py`): how many blocks a marked message has is not known."""
+        for mark in module.facts.get("spread_marks", ()):
+            related = [Related(module.span(mark.read), "the breakpoint is read here, once")]
+            related += [Related(module.span(s), "copied here too") for s in mark.others[:4]]
+            message = ("This loop copies the one cache breakpoint read off the message (line "
+                       f"{mark.read.lineno}) onto every block it builds: a marked message of more than 4 such blocks "
+                       "(fewer with the request's other breakpoints) makes a request Anthropic rejects (a 400 "
+                       "error: at most 4 breakpoints); put it on the message's last block only")
+            yield self.diagnostic(message, module.span(mark.node), severity=Severity.INFO, related=related)
 
     def _kept(self, module) -> Iterable[Diagnostic]:
         """A breakpoint written into the newest message of a conversation kept from turn to turn
