@@ -19,13 +19,10 @@ import ast
 
 from .item_markers import copies_item_marker, marks_last_only
 from .markers import MARKER_KEYS, sets_cache_marker
+from .marking_reach import DEPTH as _DEPTH, calls_of as _calls, reaches, sends as _sends
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_DEPTH = 4  # calls followed from the function read
-#: Keywords of a call that sends a request: a function making one marks its own request, not
-#: what its callers hand it.
-_SENT = frozenset({"messages", "system", "contents", "input"})
 
 Count = bool | int  # True: once per item of a list of unknown length; n: n breakpoints
 
@@ -456,24 +453,6 @@ def _unwrapped(value: ast.AST | None):
             return value
 
 
-def _calls(stmt: ast.AST) -> list:
-    """The calls of a simple statement (not in lambdas or nested functions), outermost first."""
-    out, stack = [], [stmt]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call):
-            out.append(node)
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, (*_FUNCS, ast.Lambda, ast.ClassDef)))
-    return out
-
-
-def _sends(func: ast.AST) -> bool:
-    """True when `func` makes a request itself (a method call given `messages=`, `system=`): the
-    breakpoints it sets are on its own request, not on what its callers hand it."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-               and any(k.arg in _SENT for k in n.keywords) for n in ast.walk(func))
-
-
 def _exclusive(first: ast.AST, second: ast.AST) -> bool:
     """True when two `if` tests cannot both hold: one tests a name true or not None (`x`, `x is
     not None`) and the other (alone or in an `and`) that it is None or false (`x is None`, `not x`)."""
@@ -527,7 +506,10 @@ def added_marks(project, module, func, cls, cache: dict) -> list:
     breakpoints of the functions it calls (see the module docstring)."""
     if _unmarked_tree(project, module):
         return []
-    return [(span, count) for span, count, _root in _Reader(project, cache).function(module, func, cls, 0, False)]
+    reader = _Reader(project, cache)
+    if not reaches(reader, module, func, cls, 0, False):  # (the reader's walk, nothing counted: marking_reach)
+        return []
+    return [(span, count) for span, count, _root in reader.function(module, func, cls, 0, False)]
 
 
 def marked_roots(project, module, func, cls, cache: dict) -> dict:
@@ -535,5 +517,7 @@ def marked_roots(project, module, func, cls, cache: dict) -> dict:
     a name of its own (`messages`, `system`): which of the lists it returns each is on."""
     if _unmarked_tree(project, module):
         return {}
-    return {span: root for span, _count, root in _Reader(project, cache).function(module, func, cls, 0, True)
-            if root is not None}
+    reader = _Reader(project, cache)
+    if not reaches(reader, module, func, cls, 0, True):
+        return {}
+    return {span: root for span, _count, root in reader.function(module, func, cls, 0, True) if root is not None}
