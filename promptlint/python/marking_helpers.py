@@ -183,7 +183,7 @@ class _Reader:
         key = (id(func), own_keys)
         if key in self.cache and self.cache[key][0] is func:
             return self.cache[key][1]
-        if id(func) in self.active or depth > _DEPTH or (depth and sends_once(func)):
+        if id(func) in self.active or depth > _DEPTH or (depth and sends_once(module, func)):
             return []
         self.active.add(id(func))
         outer = getattr(self, "func", None), getattr(self, "aliases", {})
@@ -192,7 +192,7 @@ class _Reader:
         aliases = self.aliases
         try:
             defs = dict(scope or {})
-            defs.update(nested_defs(func))
+            defs.update(nested_defs(module, func))
             merged: dict = {}  # (a statement reached by several calls: one entry, their count summed)
             for span, count, root, _stops in self._block(module, func.body, cls, depth, own_keys, defs):
                 key2 = (span, _resolved(root, aliases))

@@ -22,6 +22,7 @@ key (read only in a module whose text names one: a key written without its name 
 from __future__ import annotations
 
 import ast
+import re
 
 from .markers import MARKER_KEYS
 from .walk import children, subtree
@@ -56,30 +57,56 @@ def sends(func: ast.AST) -> bool:
                and any(k.arg in _SENT for k in n.keywords) for n in subtree(func))
 
 
-def nested_defs(func: ast.AST) -> dict:
-    """{name: node} of the functions defined inside `func` (at any depth; a later one of the same
-    name wins), read once per node."""
-    return _facts(func)[1]
+def nested_defs(module, func: ast.AST) -> dict:
+    """{name: node} of the functions defined inside `func` of `module` (at any depth; a later one
+    of the same name wins), read once per node; not looked for when no row after its `def` holds
+    the word `def`."""
+    return _facts(module, func)[1]
 
 
-def sends_once(func: ast.AST) -> bool:
-    """`sends`, read once per node."""
-    facts = _facts(func)
+def sends_once(module, func: ast.AST) -> bool:
+    """`sends`, read once per node; False without reading it when its text holds none of the
+    keywords as a word."""
+    facts = _facts(module, func)
     if facts[2] is None:
-        facts[2] = sends(func)
+        text = _text(module, func)
+        facts[2] = (text is None or _SENT_WORD.search(text) is not None) and sends(func)
     return facts[2]
 
 
-def _facts(func: ast.AST) -> list:
+#: The words a request's keyword is written with (as a word: the text of a keyword argument).
+_SENT_WORD = re.compile(r"\b(?:" + "|".join(sorted(_SENT)) + r")\b")
+_DEF_WORD = re.compile(r"\bdef\b")
+
+
+def _facts(module, func: ast.AST) -> list:
     """[calls in visit order, nested functions by name, sends, names a key (None: not read
     yet)] of `func`."""
     found = getattr(func, "_promptlint_bp", None)
     if found is None:
         calls: list = []
         _visit(func.body, calls)
-        nested = {s.name: s for s in subtree(func) if type(s) in _FUNC_TYPES and s is not func}  # (ast.walk's order)
+        text = _text(module, func, 1)
+        nested = {} if text is not None and not _DEF_WORD.search(text) else \
+            {s.name: s for s in subtree(func) if type(s) in _FUNC_TYPES and s is not func}  # (ast.walk's order)
         found = func._promptlint_bp = [calls, nested, None, None]
     return found
+
+
+def _text(module, func: ast.AST, skip: int = 0) -> str | None:
+    """The text of the rows of `func` (from its `def`, past `skip` rows, to its last), or None
+    when it cannot be told apart exactly: a module with a lone carriage return (rows counted
+    otherwise than the parser does) or a row that is not ASCII (a name written with other
+    characters may stand for an ASCII one)."""
+    starts = getattr(module, "line_starts", None)
+    end = getattr(func, "end_lineno", None)
+    if starts is None or end is None or module.mentions("\r"):
+        return None
+    first = func.lineno - 1 + skip
+    if first >= len(starts):
+        return ""
+    text = module.source[starts[first]:starts[end] if end < len(starts) else len(module.source)]
+    return text if text.isascii() else None
 
 
 def _visit(stmts: list, out: list) -> None:
@@ -114,7 +141,7 @@ def names_key(module, func: ast.AST) -> bool:
     whose text names one."""
     if not _module_names_key(module):
         return False
-    facts = _facts(func)
+    facts = _facts(module, func)
     if facts[3] is None:
         facts[3] = any((type(n) is ast.Constant and n.value in MARKER_KEYS)
                        or (type(n) is ast.keyword and n.arg in MARKER_KEYS) for n in subtree(func))
@@ -139,11 +166,11 @@ def reaches(reader, module, func, cls, depth: int, own_keys: bool, scope: dict |
     kept = reader.cache.get(key)
     if kept is not None and kept[0] is func:
         return bool(kept[1])
-    if id(func) in reader.active or depth > DEPTH or (depth and sends_once(func)):
+    if id(func) in reader.active or depth > DEPTH or (depth and sends_once(module, func)):
         return False
     if names_key(module, func):
         return True
-    calls, nested = _facts(func)[:2]
+    calls, nested = _facts(module, func)[:2]
     reader.active.add(id(func))
     try:
         defs = dict(scope or {})
