@@ -100,7 +100,7 @@ def _text(module, func: ast.AST, skip: int = 0) -> str | None:
     characters may stand for an ASCII one)."""
     starts = getattr(module, "line_starts", None)
     end = getattr(func, "end_lineno", None)
-    if starts is None or end is None or module.mentions("\r"):
+    if starts is None or end is None or module.mentions("\r") or not _defined_at(module, starts, func):
         return None
     first = func.lineno - 1 + skip
     if first >= len(starts):
@@ -140,7 +140,8 @@ def names_key(module, func: ast.AST) -> bool:
     breakpoint key: every statement that sets one does. Read once per node, and only in a module
     whose text names one."""
     if not _module_names_key(module):
-        return False
+        starts = getattr(module, "line_starts", None)  # (a function of another text: read it)
+        return starts is not None and not _defined_at(module, starts, func)
     facts = _facts(module, func)
     if facts[3] is None:
         facts[3] = any((type(n) is ast.Constant and n.value in MARKER_KEYS)
@@ -156,6 +157,15 @@ def _module_names_key(module) -> bool:
         if pieces is not None:
             pieces["names a marker key"] = found
     return found
+
+
+def _defined_at(module, starts: list, func: ast.AST) -> bool:
+    """True when the row of `func`'s `def` in `module`'s text names it (the text is its module's)."""
+    row = func.lineno
+    if row > len(starts):
+        return False
+    line = module.source[starts[row - 1]:starts[row] if row < len(starts) else len(module.source)]
+    return "def" in line and func.name in line
 
 
 def reaches(reader, module, func, cls, depth: int, own_keys: bool, scope: dict | None = None) -> bool:
