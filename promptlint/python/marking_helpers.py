@@ -19,13 +19,10 @@ import ast
 
 from .item_markers import copies_item_marker, marks_last_only
 from .markers import MARKER_KEYS, sets_cache_marker
+from .marking_reach import DEPTH as _DEPTH, calls_of as _calls, nested_defs, reaches, sends_once
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_DEPTH = 4  # calls followed from the function read
-#: Keywords of a call that sends a request: a function making one marks its own request, not
-#: what its callers hand it.
-_SENT = frozenset({"messages", "system", "contents", "input"})
 
 Count = bool | int  # True: once per item of a list of unknown length; n: n breakpoints
 
@@ -186,16 +183,16 @@ class _Reader:
         key = (id(func), own_keys)
         if key in self.cache and self.cache[key][0] is func:
             return self.cache[key][1]
-        if id(func) in self.active or depth > _DEPTH or (depth and _sends(func)):
+        if id(func) in self.active or depth > _DEPTH or (depth and sends_once(module, func)):
             return []
         self.active.add(id(func))
         outer = getattr(self, "func", None), getattr(self, "aliases", {})
-        self.func, self.aliases = func, _aliases(func)
-        outer_counters, self.counters = getattr(self, "counters", set()), _counters(func)
+        outer_counters = getattr(self, "counters", set())
+        self.func, (self.aliases, self.counters) = func, _loop_names(func)
         aliases = self.aliases
         try:
             defs = dict(scope or {})
-            defs.update({s.name: s for s in ast.walk(func) if isinstance(s, _FUNCS) and s is not func})
+            defs.update(nested_defs(module, func))
             merged: dict = {}  # (a statement reached by several calls: one entry, their count summed)
             for span, count, root, _stops in self._block(module, func.body, cls, depth, own_keys, defs):
                 key2 = (span, _resolved(root, aliases))
@@ -279,10 +276,13 @@ class _Reader:
             if found is None:
                 continue
             cmod, cfunc, ccls, nested = found
+            found = self.function(cmod, cfunc, ccls, depth + 1, True, defs if nested else None)
+            if not found:
+                continue
             params, returned = _params(cfunc), _returned(cfunc)
             into = targets[0] if len(targets) == 1 and _unwrapped(stmt.value) is node else None
             rebound = isinstance(into, (ast.Name, ast.Tuple, ast.List))
-            for span, count, root in self.function(cmod, cfunc, ccls, depth + 1, True, defs if nested else None):
+            for span, count, root in found:
                 if not own_keys and not depth and rebound and (root in returned or root not in params):
                     continue  # (what it returns carries them: flow/calls.py; not what it marks in place)
                 out.append((span, count, _caller_root(root, node, params, returned, into, nested)))
@@ -321,6 +321,14 @@ def _root(node: ast.AST | None) -> str | None:
 
 
 _ITEM_CALLS = ("reversed", "enumerate", "list", "sorted", "iter", "tuple")
+
+
+def _loop_names(func: ast.AST) -> tuple:
+    """(`_aliases`, `_counters`) of `func`, read once per node."""
+    found = getattr(func, "_promptlint_bp_loops", None)
+    if found is None:
+        found = func._promptlint_bp_loops = (_aliases(func), _counters(func))
+    return found
 
 
 def _aliases(func: ast.AST) -> dict:
@@ -456,24 +464,6 @@ def _unwrapped(value: ast.AST | None):
             return value
 
 
-def _calls(stmt: ast.AST) -> list:
-    """The calls of a simple statement (not in lambdas or nested functions), outermost first."""
-    out, stack = [], [stmt]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call):
-            out.append(node)
-        stack.extend(c for c in ast.iter_child_nodes(node) if not isinstance(c, (*_FUNCS, ast.Lambda, ast.ClassDef)))
-    return out
-
-
-def _sends(func: ast.AST) -> bool:
-    """True when `func` makes a request itself (a method call given `messages=`, `system=`): the
-    breakpoints it sets are on its own request, not on what its callers hand it."""
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-               and any(k.arg in _SENT for k in n.keywords) for n in ast.walk(func))
-
-
 def _exclusive(first: ast.AST, second: ast.AST) -> bool:
     """True when two `if` tests cannot both hold: one tests a name true or not None (`x`, `x is
     not None`) and the other (alone or in an `and`) that it is None or false (`x is None`, `not x`)."""
@@ -510,30 +500,39 @@ def _none_test(t: ast.AST, op) -> bool:
         and t.comparators[0].value is None
 
 
-def _unmarked_tree(project, module) -> bool:
+def _unmarked_tree(project, module, cache: dict) -> bool:
     """True when no file of the package tree that holds `module` names a breakpoint key
     (`tree.marker_files`; without a project, the module's own text): every shape read here writes
-    one, so no function there can set a breakpoint, and reading them is skipped (a quarter of
-    a cold run's CPU on the corpus when read for every function the evaluator reads). A helper
-    imported from another package tree among the checked paths is the case this leaves out."""
+    one, so no function there can set a breakpoint, and reading them is skipped. A helper
+    imported from another package tree among the checked paths is the case this leaves out.
+    Asked once per module and `cache` (one analysis: the search is recorded the first time)."""
     if project is None:
         return not any(key in module.source for key in MARKER_KEYS)
-    return not project.marker_files(module.path)
+    key = ("unmarked tree", module.path)
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = not project.marker_files(module.path)
+    return found
 
 
 def added_marks(project, module, func, cls, cache: dict) -> list:
     """[(span, count)] of the breakpoints `func` sets other than by its own `x["cache_control"] =
     ...` statements: marked copies put in place of items, keys set by methods, and the
     breakpoints of the functions it calls (see the module docstring)."""
-    if _unmarked_tree(project, module):
+    if _unmarked_tree(project, module, cache):
         return []
-    return [(span, count) for span, count, _root in _Reader(project, cache).function(module, func, cls, 0, False)]
+    reader = _Reader(project, cache)
+    if not reaches(reader, module, func, cls, 0, False):  # (the reader's walk, nothing counted: marking_reach)
+        return []
+    return [(span, count) for span, count, _root in reader.function(module, func, cls, 0, False)]
 
 
 def marked_roots(project, module, func, cls, cache: dict) -> dict:
     """{span: name} for the breakpoints `func` sets (its own statements included) on the blocks of
     a name of its own (`messages`, `system`): which of the lists it returns each is on."""
-    if _unmarked_tree(project, module):
+    if _unmarked_tree(project, module, cache):
         return {}
-    return {span: root for span, _count, root in _Reader(project, cache).function(module, func, cls, 0, True)
-            if root is not None}
+    reader = _Reader(project, cache)
+    if not reaches(reader, module, func, cls, 0, True):
+        return {}
+    return {span: root for span, _count, root in reader.function(module, func, cls, 0, True) if root is not None}

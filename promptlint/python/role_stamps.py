@@ -105,13 +105,17 @@ def _list_name(node) -> str:
 def _state_of(module, f) -> frozenset[str]:
     """The attributes of `self` that hold the object's changing state where `f` is a method: those a
     method of its class other than `__init__` assigns (`self.language = detected`). A field only
-    `__init__` sets is configuration (docs/policies.md, Policy 7)."""
+    `__init__` sets is configuration (docs/policies.md, Policy 7). Read once per class (kept on its node)."""
     for cls in subtree(module.tree):
         if isinstance(cls, ast.ClassDef) and f in cls.body:
-            return frozenset(t.attr for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__"
-                             for n in subtree(m) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-                             for t in (getattr(n, "targets", None) or [n.target])
-                             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self")
+            found = getattr(cls, "_promptlint_state", None)
+            if found is None:
+                found = cls._promptlint_state = frozenset(
+                    t.attr for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__"
+                    for n in subtree(m) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                    for t in (getattr(n, "targets", None) or [n.target])
+                    if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self")
+            return found
     return frozenset()
 
 
