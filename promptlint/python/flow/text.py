@@ -415,13 +415,14 @@ class TextMixin:
         return Text([s for s in out if not (s.is_static and not s.text)])
 
     def format_text(self, tmpl: Text, args: list, kwargs: dict, frame, call_span: Span | None,
-                    keep_unbound: bool = False, literal_unbound: bool = False) -> Text:
+                    keep_unbound: bool = False, literal_unbound: bool = False, dollar_literal: bool = False) -> Text:
         """`tmpl.format(*args, **kwargs)`: each `{field}` of the static text becomes the bound
         value's segments, reported at the placeholder (origin: the bound value's span). Unbound
         fields stay template variables when `keep_unbound`, else unknown; with `literal_unbound`
         (every argument written out by name: `str.format` would raise, so a safe formatter fills
         the text and leaves a field no argument names as written, `{area:.2f}` in example code),
-        a named field no argument binds is static text."""
+        a named field no argument binds is static text; with `dollar_literal`, so is a field
+        written after a `$` (`${var}`: string.Template's, a shell's or JavaScript's syntax)."""
         auto = 0
 
         def field(mt):
@@ -433,7 +434,7 @@ class TextMixin:
                 idx = auto if head == "" else int(head)
                 auto += head == ""
                 return head, args[idx] if idx < len(args) else None, mt.group(3)
-            if literal_unbound and head not in kwargs:
+            if literal_unbound and head not in kwargs or dollar_literal and mt.start() and mt.string[mt.start() - 1] == "$":
                 return None, None, None  # left as written
             if not head.isidentifier() and head not in kwargs:
                 # `{ "bbox": [x1, y1] }`: JSON written in the text, not a field a keyword names
