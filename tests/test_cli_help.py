@@ -169,3 +169,12 @@ def test_a_template_syntax_error_is_located_once(scratch):
     assert line.startswith("prompts/system.j2:") and ": PRM001 [error] Cannot analyse this file: template syntax " \
         "error: Unexpected end of template." in line
     assert "system.j2:" not in line.split("PRM001", 1)[1]  # the place is not repeated in the message
+
+
+def test_explain_at_a_file_that_could_not_be_parsed_says_so(scratch):
+    # (main: "This finding is judged where the code changes the request, not on one prompt")
+    (scratch / "broken.py").write_text("PROMPT = (\n", encoding="utf-8")
+    result = cli("explain", "--no-cache", "broken.py:1")
+    assert "PRM001" in result.stdout
+    assert "This file could not be read or parsed, so no prompt in it was analysed" in result.stdout
+    assert "judged where the code changes the request" not in result.stdout
