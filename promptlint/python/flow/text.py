@@ -116,25 +116,28 @@ def _seg_eq(a: Segment, b: Segment) -> bool:
 
 
 def align(options: list[list[Segment]]):
-    """(shared head, the differing middle of each option, shared tail), segment by segment and
-    then character by character at the boundary of static text."""
+    """(shared head, the differing middle of each option, shared tail), segment by segment (head,
+    then tail) and then character by character at the boundary of static text. The whole segments
+    are matched at both ends first: a section present in one option only (`"## How you behave\n"`
+    and its value, then `"\n\n## Conversation style..."` in both) is then the middle as written,
+    not cut where the characters of its header happen to match the next section's."""
     n = min(len(o) for o in options)
     i = 0
     while i < n and all(_seg_eq(o[i], options[0][i]) for o in options[1:]):
         i += 1
     head = list(options[0][:i])
     rest = [o[i:] for o in options]
-    firsts = [o[0].text if o and o[0].is_static else "" for o in rest]
-    k = _whole_words(firsts, len(os.path.commonprefix(firsts))) if all(firsts) else 0
-    if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
-        head.append(slice_segment(rest[0][0], 0, k))
-        rest = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in rest]
     m = min(len(o) for o in rest)
     j = 0
     while j < m and all(_seg_eq(o[len(o) - 1 - j], rest[0][len(rest[0]) - 1 - j]) for o in rest[1:]):
         j += 1
     tail = list(rest[0][len(rest[0]) - j:]) if j else []
     middles = [o[:len(o) - j] if j else list(o) for o in rest]
+    firsts = [o[0].text if o and o[0].is_static else "" for o in middles]
+    k = _whole_words(firsts, len(os.path.commonprefix(firsts))) if all(firsts) else 0
+    if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
+        head.append(slice_segment(middles[0][0], 0, k))
+        middles = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in middles]
     if all(mid and mid[-1].is_static for mid in middles) or any(not mid for mid in middles):
         texts = [mid[-1].text if mid and mid[-1].is_static else "" for mid in middles]
         if all(texts):
@@ -280,6 +283,11 @@ class TextMixin:
             if src is not None:
                 middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span,
                                   inner=_other_values(middles, src))]
+                if len(present) == 1 and [x for x in present[0] if not x.is_static] == [src]:
+                    # a section present or absent whose one value is `src` (`f"## How you behave\n{g}"`):
+                    # its static text is drawn around the value, as the variant that has it writes it
+                    at = next(n for n, x in enumerate(present[0]) if x is src)
+                    middle = present[0][:at] + middle + present[0][at + 1:]
             elif value.fallback:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
