@@ -2,9 +2,9 @@
 agent-framework's security instructions: `write_file(content="${var_abc123}")  # wrong syntax`, an
 example in the text, was read as a variable of unknown volatility, PRM101). A `${var}` is
 string.Template's (or a shell's, JavaScript's) syntax: a variable only where the module fills the
-constant with `string.Template` or `.format`; and a text with a field no `.format(...)` can fill
-(a JSON example written unescaped, `{"path": "a.md"}`) is no format template. Fixtures under
-fixtures/dollar_examples/."""
+constant with `string.Template` or `.format`. A text with a field no `.format(...)` can fill (a
+JSON example written unescaped) keeps its `{field}`s: such texts are filled by `.replace(...)`.
+Fixtures under fixtures/dollar_examples/."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,17 +24,10 @@ def test_a_dollar_example_in_plain_text_is_text():
     assert _found("plain.py") == []
 
 
-def test_a_text_no_format_call_can_fill_is_no_template():
-    # (main: PRM101 info at 35:79, `{file_name}` beside an unescaped JSON example)
-    assert _found("json_example.py") == []
+def test_a_json_example_beside_a_field_keeps_the_field_a_variable():
+    # such templates are filled by `.replace("{" + name + "}", value)` (crawl4ai): the field stays
+    assert _found("json_example.py") == [("PRM101", "info", 35, 79)]
 
 
 def test_a_dollar_field_the_module_substitutes_stays_a_variable():
     assert _found("substituted.py") == [("PRM101", "info", 4, 29)]
-
-
-def test_format_parses_needs_fields_a_format_call_can_fill():
-    from promptlint.python.text_shapes import format_parses
-    assert format_parses("{a} {0} {} {user.name} {items[0]}")
-    assert not format_parses('{"path": "a.md"} {a}')
-    assert not format_parses("{a b}")

@@ -11,9 +11,6 @@ import string
 from .module import attribute_chain
 from .prompt_names import prompt_named
 
-#: The name a `.format(...)` call can fill: empty (positional), a number or an identifier, then
-#: attributes and indexes (`{0}`, `{user.name}`, `{items[0]}`).
-_FILLABLE = re.compile(r"(?:|\d+|[^\W\d]\w*)(?:\.[^\W\d]\w*|\[[^\]]*\])*\Z")
 _FIELD = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_]\w*|\[[^\]{}]*\])*(![rsa])?(:[^{}]*)?\}")
 
 _TEXT_METHODS = ("format", "dedent", "join", "format_map", "substitute", "safe_substitute")
@@ -75,13 +72,12 @@ def jinja_literal(node) -> bool:
 
 def format_parses(text: str) -> bool:
     """True when `str.format` can parse `text` (`string.Formatter().parse`: no lone `}`, no `{`
-    inside a field's name) and fill it: every field's name is empty, a number or an identifier
-    (`{"path": "a.md"}`, a JSON example written unescaped, raises KeyError in any `.format(...)`),
-    i.e. it may be a format template."""
+    inside a field's name), i.e. it may be a format template. (A field no `.format(...)` can fill,
+    an unescaped JSON example, does not rule a template out: such texts are filled by
+    `.replace("{" + name + "}", value)`, crawl4ai's prompts.)"""
     try:
-        for _, field, _, _ in string.Formatter().parse(text):
-            if field is not None and not _FILLABLE.match(field):
-                return False
+        for _ in string.Formatter().parse(text):
+            pass
     except ValueError:
         return False
     return True
