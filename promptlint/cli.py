@@ -397,8 +397,12 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
                            f"{d.message}")
                 for rel in d.related:
                     click.echo(f"  = related: {rel.span.filename}:{rel.span.start.row}: {rel.message}")
-            click.echo("This finding is judged where the code changes the request, not on one prompt: "
-                       "there is no prompt layout to draw.")
+            if all(d.code == "PRM001" for d in unbound):  # a file that could not be read or parsed
+                click.echo("This file could not be read or parsed, so no prompt in it was analysed: "
+                           "there is no prompt layout to draw.")
+            else:
+                click.echo("This finding is judged where the code changes the request, not on one prompt: "
+                           "there is no prompt layout to draw.")
             return
         else:
             echo_err(f"no prompt found at {location}{nearby_prompts(report.prompts, filename, line)}")

@@ -125,6 +125,15 @@ def _row_of(data: bytes, index: int) -> int:
     return data.count(b"\n", 0, index) + 1
 
 
+def _undecodable(data: bytes, index: int, encoding: str = "UTF-8") -> SourceError:
+    """The error for the byte at `index` that `encoding` cannot decode, located at its row and
+    column (1-based; the column counts the characters before it on its line, decoded as far as
+    they go) and named by them in the message, with the byte's value."""
+    start = data.rfind(b"\n", 0, index) + 1
+    row, column = _row_of(data, index), len(data[start:index].decode("utf-8", errors="replace")) + 1
+    return SourceError(f"not valid {encoding} at line {row}, column {column} (byte 0x{data[index]:02x})", row, column)
+
+
 def _normalise_newlines(text: str) -> str:
     """Lone CR line breaks become LF (CRLF stays): same length, rows as Python counts them."""
     if "\r" not in text:
@@ -144,7 +153,7 @@ def decode_python(data: bytes) -> str:
         try:  # a byte invalid in UTF-8 on line 1 or 2, where no declaration names another encoding
             data.decode("utf-8-sig")
         except UnicodeDecodeError as bad:
-            raise SourceError(f"not valid UTF-8 (byte {bad.start})", _row_of(data, bad.start)) from exc
+            raise _undecodable(data, bad.start) from exc
         raise SourceError(f"cannot decode: {exc.msg if hasattr(exc, 'msg') else exc}") from exc
     try:
         codecs.lookup(encoding)
@@ -154,7 +163,7 @@ def decode_python(data: bytes) -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         shown = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding  # as the prompt files' message says it
-        raise SourceError(f"not valid {shown} (byte {exc.start})", _row_of(data, exc.start)) from exc
+        raise _undecodable(data, exc.start, shown) from exc
     if text.startswith("\ufeff"):
         text = text[1:]
     return _normalise_newlines(text)
@@ -168,7 +177,7 @@ def decode_text(data: bytes) -> str:
     try:
         return _normalise_newlines(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise SourceError(f"not valid UTF-8 (byte {exc.start})", _row_of(data, exc.start)) from exc
+        raise _undecodable(data, exc.start) from exc
 
 
 def read_python(path: Path, max_bytes: int | None = DEFAULT_MAX_BYTES) -> str:

@@ -309,7 +309,8 @@ def test_unreadable_files_are_prm001_and_the_run_goes_on(faulty):
     for d in syntax.values():
         assert d["name"] == "syntax-error" and d["severity"] == "error"
     assert syntax["blob.py"]["location"] == {"row": 1, "column": 1}
-    assert syntax["latin.py"]["location"] == {"row": 1, "column": 1}
+    assert syntax["latin.py"]["location"] == {"row": 1, "column": 14}  # the byte "é" is, in its message too
+    assert "at line 1, column 14 (byte 0xe9)" in syntax["latin.py"]["message"]
     assert syntax["broken_call.py"]["location"]["row"] in (6, 7)
     # the other findings are still reported
     assert sorted(d["code"] for d in report["diagnostics"] if d["filename"] == "chat.py") == [

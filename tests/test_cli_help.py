@@ -153,10 +153,12 @@ def test_fixing_prints_the_errors_of_the_run_as_check_does(scratch, monkeypatch)
 def test_a_python_file_not_in_utf8_says_so_on_its_first_lines_too(scratch):
     with pytest.raises(SourceError) as first:
         decode_python(b'x = 1\nPROMPT = "caf\xe9"\n')
-    assert (str(first.value), first.value.row) == ("not valid UTF-8 (byte 19)", 2)
+    # (main: "not valid UTF-8 (byte 19)" at 2:1, "(byte 13)" at 1:1: a byte count the location did not match)
+    assert (str(first.value), first.value.row, first.value.column) == \
+        ("not valid UTF-8 at line 2, column 14 (byte 0xe9)", 2, 14)
     (scratch / "latin.py").write_bytes(b'PROMPT = "caf\xe9"\n')
     out = cli("check", "--no-cache", "--output-format", "concise", "latin.py").stdout
-    assert "latin.py:1:1: PRM001 [error] Cannot analyse this file: not valid UTF-8 (byte 13)" in out
+    assert "latin.py:1:14: PRM001 [error] Cannot analyse this file: not valid UTF-8 at line 1, column 14 (byte 0xe9)" in out
 
 
 def test_a_template_syntax_error_is_located_once(scratch):
@@ -167,3 +169,12 @@ def test_a_template_syntax_error_is_located_once(scratch):
     assert line.startswith("prompts/system.j2:") and ": PRM001 [error] Cannot analyse this file: template syntax " \
         "error: Unexpected end of template." in line
     assert "system.j2:" not in line.split("PRM001", 1)[1]  # the place is not repeated in the message
+
+
+def test_explain_at_a_file_that_could_not_be_parsed_says_so(scratch):
+    # (main: "This finding is judged where the code changes the request, not on one prompt")
+    (scratch / "broken.py").write_text("PROMPT = (\n", encoding="utf-8")
+    result = cli("explain", "--no-cache", "broken.py:1")
+    assert "PRM001" in result.stdout
+    assert "This file could not be read or parsed, so no prompt in it was analysed" in result.stdout
+    assert "judged where the code changes the request" not in result.stdout

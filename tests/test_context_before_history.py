@@ -351,3 +351,19 @@ def test_a_section_in_a_yaml_string_is_found_at_its_placeholder_in_the_file(tmp_
     (d,) = [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM107"]
     assert (d.span.start.row, d.span.start.column) == (5, 14)
     assert [(r.span.start.row, r.span.start.column) for r in d.related] == [(8, 5)]
+
+
+def test_the_evidence_clause_names_what_the_placeholder_is_named_like(tmp_path):
+    # (main: "is named like the user's message ... (only the names are the evidence: named like
+    # retrieved context, ...)": the clause named retrieved context whatever the name said)
+    files = {"triage.jinja": """\
+        You sort the messages of the Birchwood clinic's front desk into one of its queues.
+        Message: {{ user_input }}
+        Chat so far:
+        {{ chat_history }}
+    """}
+    assert _found(tmp_path, files) == [("triage.jinja", 2, "PRM107", "info")]
+    message = _messages(tmp_path, {})[0]
+    assert "is named like the user's message" in message
+    assert "(only the names are the evidence: named like the user's message, before the placeholder" in message
+    assert "retrieved" not in message

@@ -245,6 +245,34 @@ def test_wrap_sorted_fix_is_safe_when_the_items_are_known_orderable(source, sele
     assert fix.applicability is Applicability.SAFE
 
 
+def test_wrap_sorted_fix_sorts_scandir_entries_by_name_also_through_a_with_name():
+    # (main: `sorted(directory)`, unsafe, which raises TypeError on every call: DirEntry has no `<`)
+    source = "import os\nwith os.scandir(p) as directory:\n    for entry in directory:\n        pass\n"
+    fix, new = run(source, lambda m: named("directory")(m)[1:], wrap)
+    assert fix.applicability is Applicability.SAFE
+    assert "for entry in sorted(directory, key=lambda entry: entry.name):" in new
+
+
+@pytest.mark.parametrize("source, select", [
+    # a bottom-up walk: sorting the folder names changes nothing, and the body prunes `dirs`
+    ("import os\nfor r, dirs, fs in os.walk(d, topdown=False):\n    dirs[:] = []\n", calls_to("os.walk")),
+    # a loop that changes what it is given in place: sorted() would read the whole iteration first
+    ("def f(groups: set):\n    for g in groups:\n        g.clear()\n", lambda m: named("groups")(m)[1:]),
+])
+def test_wrap_sorted_fix_is_never_applied_around_a_loop_that_changes_its_items(source, select):
+    module = module_from_source(source)
+    fix = wrap(module, select(module)[0])
+    assert fix is None or fix.applicability is Applicability.DISPLAY_ONLY
+
+
+def test_a_top_down_walk_loop_is_fixed_by_sorting_its_folder_names_in_place():
+    source = "import os\nfor root, dirs, files in os.walk(d):\n    dirs[:] = [x for x in dirs if x]\n"
+    fix, new = run(source, calls_to("os.walk"), wrap)
+    assert fix.applicability is Applicability.SAFE
+    assert new == ("import os\nfor root, dirs, files in os.walk(d):\n    dirs.sort()\n"
+                   "    dirs[:] = [x for x in dirs if x]\n")
+
+
 def test_wrap_sorted_fix_trusts_the_item_kind_the_caller_knows():
     module = module_from_source("x = [*tags]\n")
     fix = wrap(module, named("tags")(module)[0], items="str")

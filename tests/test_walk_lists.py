@@ -43,7 +43,30 @@ def test_fix_sorts_the_walk_and_the_names_and_nothing_remains(tmp_path):
     text = (tmp_path / "comprehension.py").read_text()
     assert "for root, _, files in sorted(os.walk(directory))" in text and "for filename in sorted(files)" in text
     text = (tmp_path / "loop.py").read_text()
-    assert "for root, dirs, files in sorted(os.walk(directory)):" in text and "for name in sorted(files):" in text
+    # (main: `sorted(os.walk(directory))`, which reads the whole walk before the body runs)
+    assert "for root, dirs, files in os.walk(directory):\n            dirs.sort()\n" in text
+    assert "for name in sorted(files):" in text
+
+
+def test_a_loop_that_sorts_the_folder_names_in_place_walks_in_a_fixed_order():
+    # (main: PRM202 info at the walk, 13:34 and 11:34, though os.walk descends in the order the
+    # body leaves `dirs` in: `dirs[:] = sorted(...)` / `dirs.sort()`, the files sorted too)
+    assert _found(FIXTURES / "pruned_sorted.py") == []
+    assert _found(FIXTURES / "in_place_sorted.py") == []
+
+
+def test_a_pruned_walk_is_fixed_by_sorting_its_folder_names_not_by_sorting_the_walk(tmp_path):
+    # (main: the safe fix `sorted(os.walk(directory))`, which consumes the walk before the body's
+    # `dirs[:] = [...]` can prune it: a change of behaviour)
+    found = _found(FIXTURES / "pruned.py")
+    assert [f[:6] for f in found] == [("pruned.py", "PRM202", "info", 13, 34, "safe")]
+    assert "`dirs.sort()`" in found[0][6]
+    shutil.copy(FIXTURES / "pruned.py", tmp_path / "pruned.py")
+    run = api.fix([tmp_path], api.Settings(), unsafe=False, jobs=1)
+    assert run.report.diagnostics == []
+    text = (tmp_path / "pruned.py").read_text()
+    assert "in os.walk(directory):\n            dirs.sort()\n            dirs[:] = [d for d in dirs if d not in SKIP]" in text
+    assert "sorted(os.walk" not in text
 
 
 def test_explain_says_a_tool_result_is_drawn_by_its_order_alone(monkeypatch, tmp_path):

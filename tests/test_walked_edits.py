@@ -127,3 +127,14 @@ def test_the_text_test_matches_as_the_patterns_written_from_each_word_did():
     assert walked_edits.might_edit("for i, m in enumerate(messages):\n    chat_messages[i] = m\n") is True
     assert walked_edits.might_edit("for m in messages:\n    print(m)\n") is False
     assert walked_edits.might_edit("before m in x\nmessages[i] = 1\n") is False
+
+
+def test_the_help_is_the_advice_the_message_ends_with(tmp_path):
+    # (main: one ~100-word sentence whose advice, "leave sent messages as they are...", was not
+    # the help shown under it, the rule's "Send the whole history, or cut it in steps")
+    write(tmp_path, {"app.py": PICKED})
+    found = [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"]
+    assert len(found) == 1
+    assert found[0].advice == "Leave sent messages as they are and add a note after them, or rewrite only at a compaction"
+    assert found[0].message.endswith("(the request that sends it is not linked here: how much it costs is not known)")
+    assert len(found[0].message.split()) < 75

@@ -5,7 +5,8 @@ A safe `sorted(...)` fix must not raise (docs/policies.md "Fix safety"): `sorted
 module reads a libcst expression and says what kind every item it yields is: "str", "path",
 "number", "bytes", "empty" (yields nothing), or None (not known). It knows:
 
-- listings: `os.listdir`, `glob.glob` / `glob.iglob`, `fnmatch.filter` (str); `.iterdir()`,
+- listings: `os.listdir`, `glob.glob` / `glob.iglob`, `fnmatch.filter` (str); `os.scandir`
+  ("direntry": no `<`, sorted by a key), also as the name a `with` statement binds; `.iterdir()`,
   `.glob()`, `.rglob()` methods (paths); `str.split` / `splitlines` (str);
 - displays and comprehensions of literals, f-strings, `str(...)`, str methods, `Path(...)`, and
   cuts or indexes of a string (`str(x)[:50]`);
@@ -42,11 +43,12 @@ MAX_DEPTH = 6
 
 def orderable(module, expr: cst.BaseExpression) -> bool:
     """True when every item `expr` yields is known to be of one kind that supports `<`."""
-    return _Reader(module).items(expr, 0, {}) is not None
+    return _Reader(module).items(expr, 0, {}) not in (None, "direntry")
 
 
 def item_kind(module, expr: cst.BaseExpression) -> str | None:
-    """The kind of every item `expr` yields ("str", "path", "number", "bytes", "empty"), or None."""
+    """The kind of every item `expr` yields ("str", "path", "number", "bytes", "empty", or
+    "direntry": an `os.DirEntry`, which has no `<`), or None."""
     return _Reader(module).items(expr, 0, {})
 
 
@@ -105,6 +107,8 @@ class _Reader:
         args = [a for a in call.args if a.keyword is None and not a.star]
         if name in _STR_LISTINGS:
             return "str"
+        if name == "os.scandir":
+            return "direntry"
         if name in _PASS_THROUGH or name == "dict.fromkeys":
             return self.items(args[0].value, d, env) if args else "empty"
         if isinstance(call.func, cst.Attribute):
@@ -247,8 +251,14 @@ class _Reader:
             return [self.items(stmt.value, d, {})]
         if isinstance(stmt, (cst.Global, cst.Nonlocal)) and any(n.name.value == name for n in stmt.names):
             return [None]
-        if isinstance(stmt, (cst.For, cst.With)) and _mentions(
-                stmt.target if isinstance(stmt, cst.For) else stmt.items, name):
+        if isinstance(stmt, cst.With):  # `with os.scandir(d) as entries:` iterates what the call returns
+            bound = [i for i in stmt.items if i.asname is not None and _mentions(i.asname.name, name)]
+            if bound:
+                item = bound[0]
+                named = isinstance(item.asname.name, cst.Name) and isinstance(item.item, cst.Call)
+                return [self._call_items(item.item, d, {}) if named else None]
+            return []
+        if isinstance(stmt, cst.For) and _mentions(stmt.target, name):
             return [None]
         if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
             call = stmt.value

@@ -12,7 +12,8 @@ import libcst as cst
 
 from ..model import Applicability, Edit, Fix
 from ._common import SAFE, UNSAFE, checked, extent, insert, parents, sure
-from .orderable import orderable
+from . import walks
+from .orderable import item_kind, orderable
 
 DISPLAY = Applicability.DISPLAY_ONLY
 
@@ -86,11 +87,19 @@ def wrap_sorted_fix(module, expr: cst.BaseExpression, message: str = "Wrap the i
         expr = expr.args[0].value
     if _already_sorted(module, expr):
         return None
+    loop = walks.loop_of(module, expr)
     if isinstance(expr, cst.Call):
         name = module.qualified_name(expr.func)
         if name in UNSORTABLE:
             return None
+        if name == "os.walk" and loop is not None:  # sorted(os.walk(...)) would read the walk before the body prunes it
+            return walks.sort_folders_fix(module, loop, expr, message)
         key = key or SORT_KEYS.get(name or "")
+    if key is None and item_kind(module, expr) == "direntry":  # `with os.scandir(d) as it`: DirEntry has no `<`
+        key = SORT_KEYS["os.scandir"]
+    if loop is not None and walks.mutated(loop):
+        return _wrap(module, expr, key, f"{message} (display-only: the loop changes in place what it is given, "
+                     "and `sorted(...)` would read the whole iteration before the loop's body runs)", DISPLAY)
     if key is not None or items in ORDERABLE_ITEMS or _joined(module, expr) or orderable(module, expr):
         return _wrap(module, expr, key, message, SAFE)
     return _wrap(module, expr, None, f"{message} (unsafe: its items are not known to support `<`)", UNSAFE)

@@ -104,9 +104,20 @@ def span_within(inner, outer) -> bool:
             and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column))
 
 
-def template_text(finder, value: Text, frame) -> Text:
-    """The text of a template constant with its placeholders as template variables."""
-    return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True)
+def template_text(finder, value: Text, frame, name: str | None = None) -> Text:
+    """The text of a template constant with its placeholders as template variables. A `${var}`
+    (string.Template's syntax, or a shell's or JavaScript's written as an example) is a variable
+    only where the module fills the text named `name` with `string.Template` (`Template(NAME)`,
+    `NAME.substitute(...)`) or `NAME.format(...)`: else it is text."""
+    filled = name is not None and re.search(rf"\bTemplate\(\s*(?:self\.)?{re.escape(name)}\b|\b{re.escape(name)}\s*\."
+                                             r"(?:format|format_map|substitute|safe_substitute)\(", finder.m.source)
+    return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True, dollar_literal=not filled)
+
+
+def _assigned_name(node) -> str | None:
+    """The name (or attribute) an assignment binds, when it binds one."""
+    target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
+    return target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else None
 
 
 def text_layout(finder, node, segs: list[Segment], span, role: str = "system", least: int = MIN_STATIC_CHARS):
@@ -157,7 +168,7 @@ def written(finder, node, role: str, value_node, frame, module_level: bool, temp
     if module_level:
         value = per_process(value)  # evaluated once, at import
     if template and isinstance(value, Text):
-        value = template_text(finder, value, frame)
+        value = template_text(finder, value, frame, _assigned_name(node))
     segs = finder.ev.text_of(value, frame)
     if jinja:
         from .inline_jinja import jinja_text
@@ -315,7 +326,7 @@ def attribute(finder, node: ast.Assign, frame) -> None:
         return
     value = finder.ev.eval(node.value, frame)
     if is_template(node.value) and isinstance(value, Text):
-        value = template_text(finder, value, frame)
+        value = template_text(finder, value, frame, target.attr)
     text_layout(finder, node, finder.ev.text_of(value, frame), finder.m.span(node.value), role_of(target.attr))
 
 

@@ -72,7 +72,9 @@ def jinja_literal(node) -> bool:
 
 def format_parses(text: str) -> bool:
     """True when `str.format` can parse `text` (`string.Formatter().parse`: no lone `}`, no `{`
-    inside a field's name), i.e. it may be a format template."""
+    inside a field's name), i.e. it may be a format template. (A field no `.format(...)` can fill,
+    an unescaped JSON example, does not rule a template out: such texts are filled by
+    `.replace("{" + name + "}", value)`, crawl4ai's prompts.)"""
     try:
         for _ in string.Formatter().parse(text):
             pass

@@ -8,6 +8,13 @@ from __future__ import annotations
 from ..model import Related, Severity
 
 
+def split_advice(message: str) -> tuple[str, str]:
+    """A table's message as (finding, advice): each ends with what to do after its last `; `, shown
+    as the finding's help (`= help:`) rather than the rule's general advice, which another cut needs."""
+    body, _, advice = message.rpartition("; ")
+    return (body, advice[:1].upper() + advice[1:]) if body else (message, "")
+
+
 #: Facts of cuts reported where they are, each with the line that makes the cut: fact key ->
 #: (message, note of the related location).
 CUT_WITH_RELATED = {
@@ -18,12 +25,11 @@ CUT_WITH_RELATED = {
                          "or leave sent messages as they are"),
                          "the message's content written here"),
     "picked_edits": (("A message of the conversation this function is handed is rewritten (or removed) in place here, "
-                      "in the caller's own list, and the walk picks which by whether a value of the message is in a "
-                      "collection the caller hands in or the instance holds: when that collection changes between "
-                      "calls, a message of the middle of the history is rewritten on that turn, so the history "
-                      "re-sent differs from the previous request's from that message on and everything after it is "
-                      "read uncached (the request that sends it is not linked here: how much it costs is not known); "
-                      "leave sent messages as they are and add a note after them, or rewrite only at a compaction"),
+                      "in the caller's own list, picked by whether it is in a collection the caller or the instance "
+                      "holds: when that collection changes, a message in the middle of the history changes and "
+                      "everything after it is read uncached (the request that sends it is not linked here: how much "
+                      "it costs is not known); leave sent messages as they are and add a note after them, or rewrite "
+                      "only at a compaction"),
                      "the messages picked here"),
     "reprocessed_edits": (("A field of each message of the conversation this function is handed is written back here, "
                            "into the caller's own message, from a call given what that same field holds: every call "

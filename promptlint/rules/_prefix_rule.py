@@ -168,14 +168,9 @@ def cost(imp: Impact) -> str:
     if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:
         # (a whole request that loses nothing is no finding: `Impact.severity`) a prompt string
         # built apart from its request: what it loses in a request that sends more than it
-        t = min(imp.targets, key=lambda x: x.minimum or 0)
-        minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
         when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
-        more = ("more text after it: the conversation is written in this prompt, before the value" if imp.after_conversation
-                else "a conversation after it")
-        return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} that sends more than this "
-                f"prompt (static text before it, or {more}); alone, this prompt stays below "
-                f"{minimum} even with it moved")
+        return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} {stays_below(imp)} "
+                "even with it moved")
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "
@@ -195,6 +190,18 @@ def cost(imp: Impact) -> str:
         return (f"it is fixed when its module is imported, so {what} {_are(imp)} cached separately by each "
                 "process (and again after a restart)")
     return f"whenever it changes, {what} {_are(imp)} processed uncached{_figure(imp)}"
+
+
+def stays_below(imp: Impact) -> str:
+    """'that sends more than this prompt (static text before it, or a conversation after it);
+    alone, this prompt stays below the 1,024-token minimum of openai:gpt-4.1': the clause of a
+    prompt string built apart from its request whose static text stays below every minimum
+    (`Impact.costs_nothing`), where what it loses depends on what the request adds."""
+    t = min(imp.targets, key=lambda x: x.minimum or 0)
+    minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
+    more = ("more text after it: the conversation is written in this prompt, before the value" if imp.after_conversation
+            else "a conversation after it")
+    return f"that sends more than this prompt (static text before it, or {more}); alone, this prompt stays below {minimum}"
 
 
 def fix_of(seg: Segment):

@@ -57,8 +57,12 @@ class ConditionalPrefixRule(Rule):
         for imp in impacts(layout):
             if imp.rate is not Rate.CONDITION or imp.severity is None:
                 continue
-            message = (f"Conditional content {text.describe(imp.seg)} {text.position(imp.placed, imp.complete)}: "
-                       f"each variant caches {text.follows(imp)} separately")
+            if imp.costs_nothing and not imp.history_after:  # below every minimum, whichever variant it holds
+                cost = (f"each variant caches {text.follows(imp, bound=False)} separately in a request "
+                        f"{text.stays_below(imp)} whichever variant it holds")
+            else:
+                cost = f"each variant caches {text.follows(imp)} separately"
+            message = f"Conditional content {text.describe(imp.seg)} {text.position(imp.placed, imp.complete)}: {cost}"
             yield self.diagnostic(message, imp.seg.span or layout.site, prompt=layout.id, related=text.related(imp.seg))
 
     def check_module(self, module):

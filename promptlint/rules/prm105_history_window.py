@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import SLICED, Kind, PromptLayout, Related, Severity, Volatility
-from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, stored_cut_findings
+from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, split_advice, stored_cut_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
 
@@ -304,11 +304,13 @@ class HistoryWindowRule(Rule):
                        "much it costs is not known)")
             yield self.diagnostic(message, module.span(kw.value), severity=Severity.INFO)
         for key, message in CUT_MESSAGES.items():  # a cut reported where it is, nothing related
+            body, advice = split_advice(message)  # (its own advice as the help, not the rule's)
             for node in module.facts.get(key, ()):
-                yield self.diagnostic(message, module.span(node), severity=Severity.INFO)
+                yield self.diagnostic(body, module.span(node), severity=Severity.INFO, advice=advice or None)
         for key, (message, note) in CUT_WITH_RELATED.items():  # a cut and the line that makes it
+            body, advice = split_advice(message)
             for at, related in module.facts.get(key, ()):
-                yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
+                yield self.diagnostic(body, module.span(at), severity=Severity.INFO, advice=advice or None,
                                       related=[Related(module.span(related), note)])
         for write, related, how in module.facts.get("newest_marks", ()):
             where = ("on a copy of it" if how == "copy" else "on the list converted for this request")

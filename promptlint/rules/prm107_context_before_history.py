@@ -16,8 +16,8 @@ _PER_TURN = (Volatility.UNKNOWN, Volatility.PER_REQUEST)
 _WHAT = {"retrieved": "content retrieved for each turn", "user": "the user's message",
          "examples": "examples picked for each turn", "few-shot": "few-shot examples",
          "instructions": "instructions given for each run", "counter": "the number of the current step or turn"}
-_NAMES = ("only the names are the evidence: named like retrieved context, before the placeholder named like "
-          "the conversation history")
+#: The evidence clause of a finding on names only: `{}` is what the value is named like (`_WHAT`).
+_NAMES = "only the names are the evidence: named like {}, before the placeholder named like the conversation history"
 _VALUE_NAME = "only its name is the evidence: nothing known says what fills it or how often it changes"
 _HISTORY_NAME = "only the name of the history placeholder says it holds the conversation"
 
@@ -116,7 +116,7 @@ class ContextBeforeHistoryRule(Rule):
                 tail = _HISTORY_NAME
             else:
                 head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
-                tail = _VALUE_NAME if known else _NAMES
+                tail = _VALUE_NAME if known else _NAMES.format(_WHAT[what])
             if known:
                 place = "the conversation history" + (f" ({history.expr})" if history.expr.startswith("the ") else
                                                         "" if _prose(history.expr) else f" {text.describe(history)}")

@@ -70,7 +70,13 @@ class UnorderedIterationInPromptRule(Rule):
 
     ## Fix safety
     Safe: the same items in a fixed order (the items must be comparable, e.g. strings or paths);
-    a cut is sorted before it is taken (`sorted(tags)[:10]`). A `random.shuffle` has no fix:
+    a cut is sorted before it is taken (`sorted(tags)[:10]`); `os.scandir` entries, which have no
+    `<`, are sorted by name (`key=lambda entry: entry.name`). A `for` loop over `os.walk(...)` gets
+    `dirs.sort()` as the first statement of its body instead of `sorted(os.walk(...))`, which would
+    read the whole walk before the body prunes or orders it (`dirs[:] = ...`); a walk whose loop
+    sorts its folder names in place (`dirs.sort()`, `dirs[:] = sorted(...)`) is in a fixed order and
+    not reported. Around another loop that changes its items in place, `sorted(...)` is only shown
+    (display-only). A `random.shuffle` has no fix:
     sorting would undo it. In the newest user message of a one-shot request only the last set
     is reported (per-request content follows the earlier ones), and its fix sorts every set
     iterated into that message, each named as a related location.

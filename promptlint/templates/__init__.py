@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..model import Part, Position, PromptLayout, Span
 from .errors import PromptFileError
+from .extensions import DATA, MARKUP, PROGRAMMING
 from .prompt_files import _matches, is_prompt_file
 
 if TYPE_CHECKING:
@@ -40,14 +41,11 @@ __all__ = [
 ]
 
 _JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
-# Inner extensions of templates that render code or configuration, not prompts.
-_NOT_PROMPT_TEMPLATES = {".html", ".htm", ".py", ".sh", ".yaml", ".yml", ".toml", ".json", ".xml",
-                         ".ini", ".cfg", ".conf", ".sql", ".js", ".ts", ".css", ".service", ".env",
-                         ".dockerfile", ".tf", ".hcl", ".nginx", ".rb", ".go", ".rs", ".java", ".c",
-                         ".h", ".cpp", ".ps1", ".bat", ".svg",
-                         # grammars for constrained decoding and data: `base_grammar.lark.jinja` renders a
-                         # Lark grammar handed to the sampler, not text the model reads
-                         ".lark", ".ebnf", ".bnf", ".gbnf", ".peg", ".g4", ".csv", ".tsv", ".proto", ".graphql"}
+# Inner extensions of templates that render code or configuration, not prompts (`x.lua.j2`; also
+# grammars for constrained decoding: `base_grammar.lark.jinja` renders a Lark grammar handed to the
+# sampler, not text the model reads).
+_NOT_PROMPT_TEMPLATES = PROGRAMMING | MARKUP | DATA | {".xml", ".conf", ".service", ".env", ".dockerfile", ".tf",
+                                                       ".hcl", ".nginx"}
 _NOT_PROMPT_STEMS = re.compile(r"^(dockerfile|makefile|containerfile|vagrantfile|jenkinsfile|nginx|"
                                r"docker-compose|compose)\b", re.I)
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")

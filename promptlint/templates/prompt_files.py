@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from ..model import Kind, Position, Precision, Segment, Span, Volatility
 from ..classify import strftime_precision
+from .extensions import NOT_PROMPT_TEXT
 from .references import named_by_code, project_root
 
 _PLACEHOLDER = re.compile(
@@ -29,15 +30,8 @@ _PLACEHOLDER = re.compile(
     r"|(?<![$\\])\$\{(?P<braced>[A-Za-z_]\w*)\}"
     r"|(?<![$\\\w])\$(?P<dollar>[a-z_]\w*)(?![-/\w])")
 
-# Extensions that are never prompt text, even under a prompts/ folder.
-_NOT_TEXT = {
-    ".py", ".pyi", ".pyc", ".pyo", ".so", ".dll", ".json", ".jsonl", ".yaml", ".yml", ".toml",
-    ".ini", ".cfg", ".lock", ".csv", ".tsv", ".parquet", ".pkl", ".npy", ".png", ".jpg", ".jpeg",
-    ".gif", ".svg", ".ico", ".webp", ".pdf", ".zip", ".gz", ".tar", ".whl", ".js", ".ts", ".tsx",
-    ".jsx", ".css", ".html", ".htm", ".sh", ".bat", ".ps1", ".ipynb", ".j2", ".jinja", ".jinja2",
-    ".rs", ".go", ".java", ".c", ".h", ".cpp", ".rb", ".php", ".sql", ".db", ".sqlite", ".bin",
-    ".pt", ".onnx", ".mo", ".po", ".wav", ".mp3", ".mp4", ".ttf", ".woff", ".woff2",
-}
+# Extensions that are never prompt text, even under a prompts/ folder (code, markup, data, binaries).
+_NOT_TEXT = NOT_PROMPT_TEXT
 #: Suffixes of a copy, a sample or a template of another file, whose own suffix comes before them.
 _COPY_SUFFIXES = {".example", ".sample", ".dist", ".default", ".orig", ".bak", ".old", ".template", ".tmpl", ".in"}
 _NOT_PROMPT_NAMES = re.compile(r"^(readme|license|licence|changelog|contributing|notice|authors|"

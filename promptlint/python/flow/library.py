@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...model import Anchor, Kind, Precision, Segment, Span, Volatility
 from ... import classify, source
+from ..walk_loops import sorts_folders, top_down, walk_loop
 from .builtin_calls import fromkeys
 from .configured import is_configured
 from .hashing import seed_free_set
@@ -64,6 +65,9 @@ def _unordered(ev, node, qual, args, kwargs, frame, env) -> Value:
         if isinstance(tasks, Seq) and tasks.items:
             return Seq(tasks.items, m.span(node), repeated=True, node=node, unordered=seg)
     if qual == "os.walk":  # sorted on its own: its tuples compare by their folder, unique in a walk
+        loop = walk_loop(frame.func or m.tree, node) if isinstance(node, ast.Call) and top_down(node) else None
+        if loop is not None and sorts_folders(loop):  # `dirs.sort()` in the loop: the walk goes in a fixed order
+            return Seq([_walked(m, node)], m.span(node), repeated=True, node=node, ordered=True)
         seg = replace(seg, anchor=Anchor(seg.span, "iterable", (("source", seg.evidence), ("items", "orderable")), m.digest))
         return Seq([_walked(m, node)], m.span(node), repeated=True, node=node, unordered=seg)
     return Text([seg])

@@ -116,25 +116,28 @@ def _seg_eq(a: Segment, b: Segment) -> bool:
 
 
 def align(options: list[list[Segment]]):
-    """(shared head, the differing middle of each option, shared tail), segment by segment and
-    then character by character at the boundary of static text."""
+    """(shared head, the differing middle of each option, shared tail), segment by segment (head,
+    then tail) and then character by character at the boundary of static text. The whole segments
+    are matched at both ends first: a section present in one option only (`"## How you behave\n"`
+    and its value, then `"\n\n## Conversation style..."` in both) is then the middle as written,
+    not cut where the characters of its header happen to match the next section's."""
     n = min(len(o) for o in options)
     i = 0
     while i < n and all(_seg_eq(o[i], options[0][i]) for o in options[1:]):
         i += 1
     head = list(options[0][:i])
     rest = [o[i:] for o in options]
-    firsts = [o[0].text if o and o[0].is_static else "" for o in rest]
-    k = _whole_words(firsts, len(os.path.commonprefix(firsts))) if all(firsts) else 0
-    if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
-        head.append(slice_segment(rest[0][0], 0, k))
-        rest = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in rest]
     m = min(len(o) for o in rest)
     j = 0
     while j < m and all(_seg_eq(o[len(o) - 1 - j], rest[0][len(rest[0]) - 1 - j]) for o in rest[1:]):
         j += 1
     tail = list(rest[0][len(rest[0]) - j:]) if j else []
     middles = [o[:len(o) - j] if j else list(o) for o in rest]
+    firsts = [o[0].text if o and o[0].is_static else "" for o in middles]
+    k = _whole_words(firsts, len(os.path.commonprefix(firsts))) if all(firsts) else 0
+    if k:  # "You are talking to {name}." / "You are talking to a guest.": the shared characters stay
+        head.append(slice_segment(middles[0][0], 0, k))
+        middles = [([slice_segment(o[0], k)] if len(o[0].text) > k else []) + o[1:] for o in middles]
     if all(mid and mid[-1].is_static for mid in middles) or any(not mid for mid in middles):
         texts = [mid[-1].text if mid and mid[-1].is_static else "" for mid in middles]
         if all(texts):
@@ -280,6 +283,11 @@ class TextMixin:
             if src is not None:
                 middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span,
                                   inner=_other_values(middles, src))]
+                if len(present) == 1 and [x for x in present[0] if not x.is_static] == [src]:
+                    # a section present or absent whose one value is `src` (`f"## How you behave\n{g}"`):
+                    # its static text is drawn around the value, as the variant that has it writes it
+                    at = next(n for n, x in enumerate(present[0]) if x is src)
+                    middle = present[0][:at] + middle + present[0][at + 1:]
             elif value.fallback:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
@@ -415,13 +423,14 @@ class TextMixin:
         return Text([s for s in out if not (s.is_static and not s.text)])
 
     def format_text(self, tmpl: Text, args: list, kwargs: dict, frame, call_span: Span | None,
-                    keep_unbound: bool = False, literal_unbound: bool = False) -> Text:
+                    keep_unbound: bool = False, literal_unbound: bool = False, dollar_literal: bool = False) -> Text:
         """`tmpl.format(*args, **kwargs)`: each `{field}` of the static text becomes the bound
         value's segments, reported at the placeholder (origin: the bound value's span). Unbound
         fields stay template variables when `keep_unbound`, else unknown; with `literal_unbound`
         (every argument written out by name: `str.format` would raise, so a safe formatter fills
         the text and leaves a field no argument names as written, `{area:.2f}` in example code),
-        a named field no argument binds is static text."""
+        a named field no argument binds is static text; with `dollar_literal`, so is a field
+        written after a `$` (`${var}`: string.Template's, a shell's or JavaScript's syntax)."""
         auto = 0
 
         def field(mt):
@@ -433,7 +442,7 @@ class TextMixin:
                 idx = auto if head == "" else int(head)
                 auto += head == ""
                 return head, args[idx] if idx < len(args) else None, mt.group(3)
-            if literal_unbound and head not in kwargs:
+            if literal_unbound and head not in kwargs or dollar_literal and mt.start() and mt.string[mt.start() - 1] == "$":
                 return None, None, None  # left as written
             if not head.isidentifier() and head not in kwargs:
                 # `{ "bbox": [x1, y1] }`: JSON written in the text, not a field a keyword names
