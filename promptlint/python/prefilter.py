@@ -22,6 +22,7 @@ from .flattened_marks import might_flatten_loop  # a loop reducing system blocks
 from .rebuilt_blocks import might_rebuild  # a typed block rebuilt as a new dict without its breakpoint (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
+from .history_renders import might_walk_apart  # a walk of the conversation told apart from its end (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
 from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
@@ -350,6 +351,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # stored messages re-sent with a content field cleared (PRM105)
     if ("enumerate" in source or "+=" in source) and RENDERS_HISTORY.search(source) is not None:
         return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
+    if might_walk_apart(source):
+        return True  # a walk of the conversation or a kept list by index, maybe its newest items apart (PRM105)
     if renders_prompt(source):
         return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if might_merge(source):

@@ -68,7 +68,7 @@ CUT_WITH_RELATED = {
                        "there (how the message was first sent is not followed here: how much it costs is not "
                        "known); store the message as it was sent, or never send the field"),
                       "the stored messages rebuilt here"),
-    "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
+    "rendered_apart": (("The conversation is rendered here (into text or messages) with its newest turns written apart from the older "
                         "ones (something only the newest get, or another rendering): on the next turn the turn that "
                         "was newest is written the other way, so the text differs from the previous one in its "
                         "middle and what a cache held of it ends there (the request that places it is not linked "

@@ -142,17 +142,32 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     flows = _flows(nodes, name)
     if not flows:
         return None
-    item = {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index}
+    item = _derived(nodes, {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index})
     contents = {id(x) for n in nodes if _grows(n, name) or _target(n) in flows and _target(n) != name
                 for c in _contents(n) for x in subtree(c)}
     fresh = frozenset(n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
-                      and isinstance(n.targets[0], ast.Name))
+                      and isinstance(n.targets[0], ast.Name)) - item
     for node in nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
                                                                  index if newest_first == "index" else None):
             if _differ(node, flows, name, item, contents, fresh) or _decorated(node, nodes, name, item, fresh):
                 return node.test, ast.unparse(source)
     return None
+
+
+def _derived(nodes, item: set) -> set:
+    """The item's names with those the loop assigns a field of the item (`num = step["num"]`,
+    `text = step.get("text")`, `note = step.note`; not a copy of it): a rendering that reads them
+    reads the item."""
+    out = set(item)
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            v = n.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "get":
+                v = v.func
+            if isinstance(v, (ast.Subscript, ast.Attribute)) and isinstance(v.value, ast.Name) and v.value.id in item:
+                out.add(n.targets[0].id)
+    return out
 
 
 def comp_apart(node, resolve) -> tuple[ast.AST, str] | None:
@@ -340,8 +355,11 @@ def _placed_from_end(test, places: set, source, resolve, newest_first: str, inde
     """True for a test comparing a place (`places`) with a value made from the length of `source`
     (`len(xs)`, `len([m for m in xs if ...])`, names resolved up to three deep), or, in a walk
     newest first, comparing a place counted from the newest (its index; with `newest_first`
-    "walk", a counter) with anything."""
-    for cmp in subtree(test):
+    "walk", a counter) with anything. A flag named in the test is read as the comparison it was
+    assigned (`is_tail = i >= len(xs) - k`, then `if not is_tail:`)."""
+    flags = [resolve(x.id) for x in subtree(test) if isinstance(x, ast.Name) and x.id not in places]
+    tests = [test, *(f for f in flags if isinstance(f, (ast.Compare, ast.BoolOp)))]
+    for cmp in (c for t in tests for c in subtree(t)):
         if not (isinstance(cmp, ast.Compare) and all(isinstance(op, _ORDER) for op in cmp.ops)):
             continue
         sides = [cmp.left, *cmp.comparators]

@@ -1,0 +1,30 @@
+"""PRM105: a conversation rebuilt each turn by a walk over it, or edited in place after it is sent
+(the twenty-ninth session's shapes). Fixtures under fixtures/history_walks/."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from promptlint import api
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "history_walks"
+
+
+def _report(name):
+    report = api.check([FIXTURES / name], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related], d.message)
+            for d in report.diagnostics]
+
+
+def test_a_kept_list_flattened_with_its_newest_groups_whole_is_found_at_the_flag_it_tests():
+    # `flatten` walks `self.groups` (grown by `new_group`) and tells the newest groups apart through a
+    # flag (`is_tail = i >= len(self.groups) - keep`); the display copy and the plain walk are not found
+    found = _report("kept_groups.py")
+    assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 18, [16])]
+    assert found[0][4].startswith("The conversation is rendered here (into text or messages) with its newest turns written apart")
+
+
+def test_steps_rendered_with_images_for_the_newest_few_are_found_through_the_names_read_from_the_step():
+    # `thought = step["thought"]` is the step's own value: the branches render the step two ways; the
+    # log helper and the walk that renders every step alike are not found
+    found = _report("step_history.py")
+    assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 12, [10])]
