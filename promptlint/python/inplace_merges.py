@@ -148,14 +148,20 @@ def _walks(node, held: set[str]) -> bool:
 
 def _merges(loop: ast.For, item: str):
     body = [n for stmt in loop.body for n in subtree(stmt)]
-    if any(isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store) for n in body):
-        return  # the item rebound in the loop (`msg = msg.copy()`): not known to be the caller's
+    # the item rebound in the loop (`msg = msg.copy()`) before a statement that keeps it: not known
+    # to be the caller's there; rebound only after (`if kind in plain: kept.append(msg); continue`,
+    # then `msg = convert(msg)`), what that statement keeps is the caller's message
+    rebound = min((i for i, stmt in enumerate(loop.body) for n in subtree(stmt)
+                   if isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store)), default=None)
     kept = {}  # list name -> the append that keeps the item itself
-    for n in body:
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
-                and isinstance(n.args[0], ast.Name) and n.args[0].id == item:
-            kept.setdefault(n.func.value.id, n)
+    for i, stmt in enumerate(loop.body):
+        if rebound is not None and i >= rebound:
+            break
+        for n in subtree(stmt):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                    and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
+                    and isinstance(n.args[0], ast.Name) and n.args[0].id == item:
+                kept.setdefault(n.func.value.id, n)
     for n in body:
         target = _added_to(n)
         if target is not None and target in kept:
