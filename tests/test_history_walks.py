@@ -28,3 +28,11 @@ def test_steps_rendered_with_images_for_the_newest_few_are_found_through_the_nam
     # log helper and the walk that renders every step alike are not found
     found = _report("step_history.py")
     assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 12, [10])]
+
+
+def test_a_sent_messages_images_cleared_after_the_send_are_found_with_the_send_related():
+    # only `ask_with_screenshot`: the reply added before the write, the function's own copy and a
+    # list of its own are not the sent caller's messages
+    found = [f for f in _report("sent_then_cleared.py") if f[0] == "PRM105"]
+    assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 13, [12])]
+    assert found[0][4].startswith("A field of a message of the conversation is cleared or replaced here, after")

@@ -29,6 +29,7 @@ from .kept_rewrites import might_rewrite  # a kept conversation rewritten in pla
 from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a kept conversation written (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
+from .sent_rewrites import might_rewrite_sent  # a sent message's field cleared after the send (PRM105)
 from .history_loads import window_text
 from .newest_queries import PATH_TEXT, might_delete
 from .summary_heads import REWRITTEN
@@ -351,6 +352,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # stored messages re-sent with a content field cleared (PRM105)
     if ("enumerate" in source or "+=" in source) and RENDERS_HISTORY.search(source) is not None:
         return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
+    if might_rewrite_sent(source):
+        return True  # a field of a sent message cleared after the send (PRM105)
     if might_walk_apart(source):
         return True  # a walk of the conversation or a kept list by index, maybe its newest items apart (PRM105)
     if renders_prompt(source):

@@ -68,6 +68,12 @@ CUT_WITH_RELATED = {
                        "there (how the message was first sent is not followed here: how much it costs is not "
                        "known); store the message as it was sent, or never send the field"),
                       "the stored messages rebuilt here"),
+    "sent_rewrites": (("A field of a message of the conversation is cleared or replaced here, after the request related "
+                       "here sent it: the next request re-sends that message changed, so the history differs from the "
+                       "previous request's from that message on, and what a cache (a provider's, or a local server's) "
+                       "held of it ends there (how much follows it is not known here); send the message as it will "
+                       "be kept (clear the field before the first send), or clear it on a copy sent once"),
+                      "the request that sent the message"),
     "rendered_apart": (("The conversation is rendered here (into text or messages) with its newest turns written apart from the older "
                         "ones (something only the newest get, or another rendering): on the next turn the turn that "
                         "was newest is written the other way, so the text differs from the previous one in its "
