@@ -254,7 +254,15 @@ class HistoryWindowRule(Rule):
     items something more beside their own rendering (`if idx == last_bot: history += f"#
     {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
     conversation (`get_colang_history`) that returns the text such a loop over its parameter
-    builds: info, where the items are told apart (the request that places the text is not linked).
+    builds: info, where the items are told apart (the request that places the text is not linked);
+    whatever the function's name, also one whose loop walks a list named for the conversation or
+    a list the instance grows in another method (`for i, group in enumerate(self.groups)`: an
+    agent's `flatten()` that gives the newest groups whole and the older ones without their
+    screenshots), the test read through a flag (`is_tail = i >= len(self.groups) - keep`); not one
+    named for display, logs or a summary.
+    A field of a message cleared or replaced after the request that sent it, in a conversation the
+    function does not own (`messages[-1]["images"] = None` after `ollama.chat(messages=messages)`,
+    `messages` a parameter) re-sends that message changed on the next turn: info, at the write.
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are
