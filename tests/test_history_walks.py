@@ -36,3 +36,11 @@ def test_a_sent_messages_images_cleared_after_the_send_are_found_with_the_send_r
     found = [f for f in _report("sent_then_cleared.py") if f[0] == "PRM105"]
     assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 13, [12])]
     assert found[0][4].startswith("A field of a message of the conversation is cleared or replaced here, after")
+
+
+def test_messages_stored_with_an_expiry_each_are_found_where_the_expiry_is_given():
+    # `PerMessageHistory` only: a session list whose expiry is renewed, a store that keeps no
+    # conversation, and no expiry are not found
+    found = [f for f in _report("expiring_store.py") if f[0] == "PRM105"]
+    assert [(code, sev, row) for code, sev, row, _, _ in found] == [("PRM105", "info", 17)]
+    assert found[0][4].startswith("Each message is stored here with an expiry of its own")

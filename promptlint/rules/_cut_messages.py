@@ -137,6 +137,12 @@ CUT_MESSAGES = {
                        "every save, and the history read back from it never matches the prefix cached by the "
                        "previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); keep it whole, or delete the oldest half at a limit so it only changes at a cut"),
+    "message_expiry": ("Each message is stored here with an expiry of its own (under a key made for it, not the "
+                       "conversation's): in a conversation that lasts longer than the expiry, its oldest messages "
+                       "expire one by one, so the history read back loses its head on every turn from then on and "
+                       "nothing after the system prompt is read from the cache (whether an expiry is set is the "
+                       "caller's choice); expire the conversation as a whole (one key per session, its expiry "
+                       "renewed on each write)"),
     "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
                      "around): every new message is put at the head of the history, so the history sent from it "
                      "never shares a prefix with the previous request's (the request that sends it is not linked "

@@ -263,6 +263,10 @@ class HistoryWindowRule(Rule):
     A field of a message cleared or replaced after the request that sent it, in a conversation the
     function does not own (`messages[-1]["images"] = None` after `ollama.chat(messages=messages)`,
     `messages` a parameter) re-sends that message changed on the next turn: info, at the write.
+    A class that keeps a conversation and stores each message under a key of its own with an
+    expiry (`index.load(data=[data], keys=[key], ttl=self.ttl)` in `add_message`; not the session's
+    key, `self.key`, which expires whole) loses the oldest messages one by one once a conversation
+    outlives the expiry: info, where the expiry is given.
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are
