@@ -11,7 +11,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
-               message_expiry, sent_rewrites,
+               message_expiry, sent_rewrites, stored_fields,
                shared_prompts,
                stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
 
@@ -48,7 +48,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
     """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
     (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
     re-sent with a field cleared (`replay_strips`), a sent message's field cleared after the send
-    (`sent_rewrites`), stored messages expiring one by one (`message_expiry`), the newest message re-made on a copy (`newest_remakes`)
+    (`sent_rewrites`), stored messages expiring one by one (`message_expiry`),
+    or stored without their tool calls (`stored_fields`), the newest message re-made on a copy (`newest_remakes`)
     or given content for the request only (`newest_marks`); for
     PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
     for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
@@ -69,6 +70,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
     if message_expiry.might_expire(src):
         module.facts["message_expiry"] = message_expiry.message_expiry(module)
+    if stored_fields.might_store_fields(src):
+        module.facts["stored_fields"] = stored_fields.stored_fields(module)
     if sent_rewrites.might_rewrite_sent(src):
         module.facts["sent_rewrites"] = sent_rewrites.sent_rewrites(module)
     if newest_remakes.might_remake(src):

@@ -143,6 +143,13 @@ CUT_MESSAGES = {
                        "nothing after the system prompt is read from the cache (whether an expiry is set is the "
                        "caller's choice); expire the conversation as a whole (one key per session, its expiry "
                        "renewed on each write)"),
+    "stored_fields": ("A message is stored here field by field, without its tool calls (and without serialising it "
+                      "whole), and the conversation is rebuilt from these records when it is read back: a message "
+                      "that had tool calls, a name or an id is re-sent without them, so the history differs from "
+                      "the previous request's from the first such message on, and everything after it is read "
+                      "uncached (whether the conversation holds such messages is not known here: how much it "
+                      "costs is not known); store the message whole (`message_to_dict(message)`, "
+                      "`message.model_dump()`)"),
     "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
                      "around): every new message is put at the head of the history, so the history sent from it "
                      "never shares a prefix with the previous request's (the request that sends it is not linked "

@@ -267,6 +267,10 @@ class HistoryWindowRule(Rule):
     expiry (`index.load(data=[data], keys=[key], ttl=self.ttl)` in `add_message`; not the session's
     key, `self.key`, which expires whole) loses the oldest messages one by one once a conversation
     outlives the expiry: info, where the expiry is given.
+    Such a class that stores a message field by field (`{"content": message.content, "type":
+    message.type}`), without its tool calls and without serialising it whole, and rebuilds messages
+    from the records when it reads them back re-sends a message without its tool calls, name or id:
+    info, at the record's content.
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are
