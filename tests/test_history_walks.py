@@ -51,3 +51,10 @@ def test_messages_stored_field_by_field_without_tool_calls_are_found_at_their_co
     found = [f for f in _report("stored_records.py") if f[0] == "PRM105"]
     assert [(code, sev, row) for code, sev, row, _, _ in found] == [("PRM105", "info", 14)]
     assert found[0][4].startswith("A message is stored here field by field, without its tool calls")
+
+
+def test_older_messages_rendered_otherwise_once_a_newest_first_walk_has_passed_the_newest_are_found():
+    # the flag `found_last` set once the newest assistant message is passed: the older ones are
+    # sent without their reasoning; a walk that only notes the newest user message renders all alike
+    found = [f for f in _report("newest_reasoning.py") if f[0] == "PRM105"]
+    assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 14, [12])]

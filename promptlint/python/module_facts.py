@@ -58,7 +58,7 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         moved = {m.lineno for m, *_ in module.facts.get("front_moves", ())}  # one cause: the move (PRM105)
         module.facts["front_inserts"] = [f for f in front_inserts.front_inserts(module, evaluator.project)
                                          if f[0].lineno not in moved]
-    if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None \
+    if ("enumerate" in src or "+=" in src or "reversed(" in src) and history_renders.TEXT.search(src) is not None \
             or history_renders.might_walk_apart(src):
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
     if kept_removals.may_hold(src):

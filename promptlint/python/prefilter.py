@@ -352,7 +352,7 @@ def might_hold_prompt(source: str) -> bool:
         return True  # messages of the conversation chosen by a test handed to a remover (PRM105)
     if "copy(" in source and any(w in source for w in STRIPPED_FIELDS):
         return True  # stored messages re-sent with a content field cleared (PRM105)
-    if ("enumerate" in source or "+=" in source) and RENDERS_HISTORY.search(source) is not None:
+    if ("enumerate" in source or "+=" in source or "reversed(" in source) and RENDERS_HISTORY.search(source) is not None:
         return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
     if might_store_fields(source):
         return True  # messages stored field by field, reloaded without their tool calls (PRM105)

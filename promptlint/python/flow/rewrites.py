@@ -122,7 +122,9 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     place counted from the end: its index or a counter it steps (`obs_number += 1`) compared with
     a value made from the length of xs (`i < len(xs) - 1`, `n < n_short` where `n_short = n_obs -
     keep` and `n_obs = len([s for s in xs if ...])`), or any place in a walk newest first
-    (`enumerate(reversed(xs))`). The branches (of an `if`, or of an `a if test else b`) give what
+    (`enumerate(reversed(xs))`), also a flag the walk sets once it has passed the newest item of a
+    kind (`found_last = True`, then `if found_last: m = m.model_copy(update={"content": text})`).
+    The branches (of an `if`, or of an `a if test else b`) give what
     flows into the appended item (`view = step.short_view()` / `view = step.llm_view()`, then
     `name.append({"content": view})`) and read different values: on every new item the boundary
     moves and an item sent one way last turn is sent the other way. A test counted from the start
@@ -137,7 +139,9 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     counters = {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
                 and isinstance(n.target, ast.Name) and isinstance(n.value, ast.Constant)}
     places = counters | ({index} if index else set())
-    if not places:  # (most loops count nothing: the flows to what they append are not read)
+    seen = {n.targets[0].id for n in nodes if newest_first and isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant) and n.value.value is True}
+    if not places and not seen:  # (most loops count nothing: the flows to what they append are not read)
         return None
     flows = _flows(nodes, name)
     if not flows:
@@ -148,8 +152,10 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     fresh = frozenset(n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
                       and isinstance(n.targets[0], ast.Name)) - item
     for node in nodes:
-        if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
-                                                                 index if newest_first == "index" else None):
+        if isinstance(node, (ast.If, ast.IfExp)) and (
+                _placed_from_end(node.test, places, source, resolve, newest_first,
+                                 index if newest_first == "index" else None)
+                or any(isinstance(x, ast.Name) and x.id in seen for x in subtree(node.test))):
             if _differ(node, flows, name, item, contents, fresh) or _decorated(node, nodes, name, item, fresh):
                 return node.test, ast.unparse(source)
     return None
