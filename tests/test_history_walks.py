@@ -58,3 +58,12 @@ def test_older_messages_rendered_otherwise_once_a_newest_first_walk_has_passed_t
     # sent without their reasoning; a walk that only notes the newest user message renders all alike
     found = [f for f in _report("newest_reasoning.py") if f[0] == "PRM105"]
     assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [("PRM105", "info", 14, [12])]
+
+
+def test_older_messages_given_placeholders_in_place_by_their_place_from_the_end_are_found():
+    # one finding per walk, at its first write, the walk related; a copy, a breakpoint, a read and
+    # the newest message are not found
+    found = [f for f in _report("older_placeholders.py") if f[0] == "PRM105"]
+    assert [(code, sev, row, related) for code, sev, row, related, _ in found] == [
+        ("PRM105", "info", 18, [13]), ("PRM105", "info", 29, [27]), ("PRM105", "info", 39, [37])]
+    assert found[0][4].startswith("A message older than the newest few of the conversation is rewritten in place")

@@ -11,7 +11,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
-               message_expiry, sent_rewrites, stored_fields,
+               message_expiry, older_edits, sent_rewrites, stored_fields,
                shared_prompts,
                stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
 
@@ -139,6 +139,8 @@ def _gates(module, evaluator) -> None:
         module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if older_edits.might_edit_older(module.source):  # (PRM105: older messages edited in place, by their place)
+        module.facts["older_edits"] = older_edits.older_edits(module)
     if "[-" in module.source and kept_rewrites.OLDER_TEXT.search(module.source) is not None:
         module.facts["older_writes"] = kept_rewrites.older_writes(module)  # (PRM105: an older kept message written)
     if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)

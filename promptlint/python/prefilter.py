@@ -32,6 +32,7 @@ from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a messa
 from .sent_rewrites import might_rewrite_sent  # a sent message's field cleared after the send (PRM105)
 from .message_expiry import might_expire  # stored messages given an expiry each (PRM105)
 from .stored_fields import might_store_fields  # stored messages that keep only some fields (PRM105)
+from .older_edits import might_edit_older  # older messages edited in place by their place (PRM105)
 from .history_loads import window_text
 from .newest_queries import PATH_TEXT, might_delete
 from .summary_heads import REWRITTEN
@@ -354,6 +355,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # stored messages re-sent with a content field cleared (PRM105)
     if ("enumerate" in source or "+=" in source or "reversed(" in source) and RENDERS_HISTORY.search(source) is not None:
         return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
+    if might_edit_older(source):
+        return True  # older messages of a conversation edited in place, by their place from the end (PRM105)
     if might_store_fields(source):
         return True  # messages stored field by field, reloaded without their tool calls (PRM105)
     if might_expire(source):

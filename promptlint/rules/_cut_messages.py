@@ -74,6 +74,13 @@ CUT_WITH_RELATED = {
                        "held of it ends there (how much follows it is not known here); send the message as it will "
                        "be kept (clear the field before the first send), or clear it on a copy sent once"),
                       "the request that sent the message"),
+    "older_edits": (("A message older than the newest few of the conversation is rewritten in place here, picked by "
+                     "its place counted from the end: every new turn moves that boundary, so the message that has "
+                     "just left the newest few is sent changed, the history re-sent differs from the previous "
+                     "request's from that message on, and everything after it is read uncached on every turn (the "
+                     "request that sends it is not linked here: how much it costs is not known); rewrite older "
+                     "messages in steps (many at once, at a limit), or leave sent messages as they are"),
+                    "the walk of the conversation that picks them"),
     "rendered_apart": (("The conversation is rendered here (into text or messages) with its newest turns written apart from the older "
                         "ones (something only the newest get, or another rendering): on the next turn the turn that "
                         "was newest is written the other way, so the text differs from the previous one in its "

@@ -260,6 +260,11 @@ class HistoryWindowRule(Rule):
     agent's `flatten()` that gives the newest groups whole and the older ones without their
     screenshots), the test read through a flag (`is_tail = i >= len(self.groups) - keep`); not one
     named for display, logs or a summary.
+    A walk of a conversation the function does not own that writes into its older messages in
+    place, picked by their place counted from the end (`for m in self.history[:-2]: m["content"] =
+    "[omitted]"`, `if i < len(messages) - 3:`, newest first past a count: `seen += 1; if seen >
+    keep: part["text"] = "[image removed]"`), moves that boundary every turn: info, at the walk's
+    first write.
     A field of a message cleared or replaced after the request that sent it, in a conversation the
     function does not own (`messages[-1]["images"] = None` after `ollama.chat(messages=messages)`,
     `messages` a parameter) re-sends that message changed on the next turn: info, at the write.

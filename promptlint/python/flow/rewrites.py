@@ -153,7 +153,7 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
                       and isinstance(n.targets[0], ast.Name)) - item
     for node in nodes:
         if isinstance(node, (ast.If, ast.IfExp)) and (
-                _placed_from_end(node.test, places, source, resolve, newest_first,
+                placed_from_end(node.test, places, source, resolve, newest_first,
                                  index if newest_first == "index" else None)
                 or any(isinstance(x, ast.Name) and x.id in seen for x in subtree(node.test))):
             if _differ(node, flows, name, item, contents, fresh) or _decorated(node, nodes, name, item, fresh):
@@ -189,7 +189,7 @@ def comp_apart(node, resolve) -> tuple[ast.AST, str] | None:
     item = {x.id for x in subtree(comp.target) if isinstance(x, ast.Name)} - {index}
     contents = {id(x) for c in _content_of(node.elt) for x in subtree(c)}
     for n in subtree(node.elt):
-        if isinstance(n, ast.IfExp) and _placed_from_end(n.test, {index}, source, resolve, newest_first, index) \
+        if isinstance(n, ast.IfExp) and placed_from_end(n.test, {index}, source, resolve, newest_first, index) \
                 and _differ(n, set(), "", item, contents):
             return n.test, ast.unparse(source)
     return None
@@ -357,7 +357,7 @@ def _target(n) -> str | None:
     return t.id if isinstance(t, ast.Name) else None
 
 
-def _placed_from_end(test, places: set, source, resolve, newest_first: str, index: str | None) -> bool:
+def placed_from_end(test, places: set, source, resolve, newest_first: str, index: str | None) -> bool:
     """True for a test comparing a place (`places`) with a value made from the length of `source`
     (`len(xs)`, `len([m for m in xs if ...])`, names resolved up to three deep), or, in a walk
     newest first, comparing a place counted from the newest (its index; with `newest_first`
