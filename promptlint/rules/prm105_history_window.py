@@ -255,27 +255,14 @@ class HistoryWindowRule(Rule):
     {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
     conversation (`get_colang_history`) that returns the text such a loop over its parameter
     builds: info, where the items are told apart (the request that places the text is not linked);
-    whatever the function's name, also one whose loop walks a list named for the conversation or
-    a list the instance grows in another method (`for i, group in enumerate(self.groups)`: an
-    agent's `flatten()` that gives the newest groups whole and the older ones without their
-    screenshots), the test read through a flag (`is_tail = i >= len(self.groups) - keep`); not one
-    named for display, logs or a summary.
-    A walk of a conversation the function does not own that writes into its older messages in
-    place, picked by their place counted from the end (`for m in self.history[:-2]: m["content"] =
-    "[omitted]"`, `if i < len(messages) - 3:`, newest first past a count: `seen += 1; if seen >
-    keep: part["text"] = "[image removed]"`), moves that boundary every turn: info, at the walk's
-    first write.
-    A field of a message cleared or replaced after the request that sent it, in a conversation the
-    function does not own (`messages[-1]["images"] = None` after `ollama.chat(messages=messages)`,
-    `messages` a parameter) re-sends that message changed on the next turn: info, at the write.
-    A class that keeps a conversation and stores each message under a key of its own with an
-    expiry (`index.load(data=[data], keys=[key], ttl=self.ttl)` in `add_message`; not the session's
-    key, `self.key`, which expires whole) loses the oldest messages one by one once a conversation
-    outlives the expiry: info, where the expiry is given.
-    Such a class that stores a message field by field (`{"content": message.content, "type":
-    message.type}`), without its tool calls and without serialising it whole, and rebuilds messages
-    from the records when it reads them back re-sends a message without its tool calls, name or id:
-    info, at the record's content.
+    so is, whatever its name, one walking a list named for the conversation or one the instance
+    grows (`flatten()` over `self.groups`, `is_tail = i >= len(self.groups) - keep`), not one named
+    for display, logs or a summary. Info too: older messages of a conversation the function does not
+    own written in place by their place from the end (`for m in self.history[:-2]: m["content"] =
+    "[omitted]"`; `seen += 1; if seen > keep:` newest first), at the walk's first write; a field
+    of a sent message cleared after the send (`messages[-1]["images"] = None`), at the write; a
+    conversation store that gives each message an expiry under its own key (`ttl=self.ttl`), or
+    stores a message field by field without its tool calls and rebuilds messages from the records.
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are
