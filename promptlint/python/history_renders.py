@@ -70,7 +70,7 @@ def rendered_apart(module) -> list[tuple[ast.AST, ast.AST]]:
             continue
         resolve = func_resolver(func)
         for loop in (n for n in own if isinstance(n, (ast.For, ast.AsyncFor))):
-            found = next((f for name in returned for f in [older_apart(loop, name, resolve)] if f is not None), None)
+            found = next((f for name in returned for f in [older_apart(loop, name, resolve, flags=True)] if f is not None), None)
             if found is not None and (named and found[1] in params or _conversation(found[1], kept)):
                 out.append((found[0], loop))
                 break

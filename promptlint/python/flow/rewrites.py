@@ -116,14 +116,15 @@ _NESTED = (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.Lambda, ast.ClassDef)
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
-def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
+def older_apart(loop, name: str, resolve, flags: bool = False) -> tuple[ast.AST, str] | None:
     """(the test, the list's source) of a `for` loop over a list `xs` that grows `name` (appends
     to it, `name += ...`) with each item rendered one way or another by a test of the item's
     place counted from the end: its index or a counter it steps (`obs_number += 1`) compared with
     a value made from the length of xs (`i < len(xs) - 1`, `n < n_short` where `n_short = n_obs -
     keep` and `n_obs = len([s for s in xs if ...])`), or any place in a walk newest first
     (`enumerate(reversed(xs))`), also a flag the walk sets once it has passed the newest item of a
-    kind (`found_last = True`, then `if found_last: m = m.model_copy(update={"content": text})`).
+    kind (`found_last = True`, then `if found_last: m = m.model_copy(update={"content": text})`),
+    with `flags` (a function's own reading: the flow reads such a walk as a cut of the newest).
     The branches (of an `if`, or of an `a if test else b`) give what
     flows into the appended item (`view = step.short_view()` / `view = step.llm_view()`, then
     `name.append({"content": view})`) and read different values: on every new item the boundary
@@ -139,7 +140,7 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     counters = {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
                 and isinstance(n.target, ast.Name) and isinstance(n.value, ast.Constant)}
     places = counters | ({index} if index else set())
-    seen = {n.targets[0].id for n in nodes if newest_first and isinstance(n, ast.Assign) and len(n.targets) == 1
+    seen = {n.targets[0].id for n in nodes if flags and newest_first and isinstance(n, ast.Assign) and len(n.targets) == 1
             and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant) and n.value.value is True}
     if not places and not seen:  # (most loops count nothing: the flows to what they append are not read)
         return None
