@@ -23,7 +23,7 @@ def _report(name):
 def test_only_the_newest_turn_given_its_instructions_is_found_where_it_is_told_apart():
     (code, severity, row, column, related, message), = _report("colang_history.py")
     assert (code, severity, row, column, related) == ("PRM105", "info", 20, 16, [16])
-    assert message.startswith("The conversation is rendered into text here with its newest turns written apart")
+    assert message.startswith("The conversation is rendered here (into text or messages) with its newest turns written apart")
 
 
 def test_a_separator_between_turns_and_a_mark_on_the_first_turn_are_no_rendering_apart():

@@ -37,3 +37,13 @@ def test_the_text_test_lets_an_append_through_and_not_a_plain_write():
     assert not might_append('    messages[0]["content"] = x\n')
     assert not might_append('    messages[-1]["content"] += x\n')
     assert not might_append('    if m["content"] == x:\n')
+
+
+def test_a_message_popped_from_a_parameters_conversation_is_the_callers():
+    fixture = FIXTURE.parent / "popped_system.py"
+    module = load(fixture, fixture.read_text(encoding="utf-8"))
+    # `setup`: `messages = state.messages` is the caller's list, `messages.pop(0)` its message (the
+    # later binding in the else branch comes after the write); `setup_copy` rebinds the popped
+    # message to a new one before the write, `setup_new` writes a message it made
+    assert [(w.lineno, at.lineno) for w, at in inplace_appends(module)] == [(12, 11)]
+    assert might_append(fixture.read_text(encoding="utf-8"))

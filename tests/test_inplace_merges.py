@@ -33,3 +33,11 @@ def test_the_text_test_lets_a_merge_through_and_not_a_comparison():
     assert might_merge(merge) and might_hold_prompt(merge)
     assert might_merge("        out[-1].content = out[-1].content + x\n")
     assert not might_merge('        if out[-1]["content"] == x:\n')
+
+
+def test_a_message_kept_before_the_item_is_rebound_is_the_callers_and_one_kept_after_is_not():
+    fixture = FIXTURE.parent / "converted_roles.py"
+    module = load(fixture, fixture.read_text(encoding="utf-8"))
+    # `format_roles` keeps `message` (line 13) before `message = convert(message)` (line 15): the merge at
+    # line 18 writes the caller's message; `format_copied` rebinds first: nothing
+    assert [(w.lineno, kept.lineno) for w, kept in inplace_merges(module)] == [(18, 13)]

@@ -44,7 +44,9 @@ def test_a_constant_appended_is_part_of_the_static_prefix(tmp_path):
 
 def test_the_conversations_own_system_message_extended_with_notes(tmp_path):
     report = _check(tmp_path, "popped_head.py")
-    assert _findings(report) == [("PRM101", 14, "warning")]  # the notes, not the caller's system text
+    # the notes, not the caller's system text (PRM101); and the caller's own system message, popped off
+    # its list, extended in place (PRM105 info: python/inplace_merges.py `inplace_appends`)
+    assert _findings(report) == [("PRM101", 14, "warning"), ("PRM105", 18, "info")]
     # (the request of `self.model.invoke(...)`, `self.model = llm.bind_tools(tools)` of `llm: BaseChatModel`)
     (sent,) = [p for p in report.prompts if p.api == "langchain.invoke"]
     head = sent.parts[0].segments[0]
@@ -53,7 +55,9 @@ def test_the_conversations_own_system_message_extended_with_notes(tmp_path):
 
 def test_a_first_message_of_no_known_class_is_not_read(tmp_path):
     report = _check(tmp_path, "popped_head_untested.py")
-    assert _findings(report) == []
+    # no PRM101: the first message is not read as a system message; the caller's message popped off its
+    # list and extended in place is PRM105's (info, `inplace_appends`)
+    assert _findings(report) == [("PRM105", 14, "info")]
     # the request is read (`llm: BaseChatModel`), its first message as the conversation's, not a system message
     (sent,) = report.prompts
     assert [(p.role, p.segments[0].expr) for p in sent.parts] == [("history", "conversation.pop(0)"),

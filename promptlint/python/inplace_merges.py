@@ -13,7 +13,9 @@ added, with the append that keeps the caller's message as a related place.
 The same function adding text to a message it looks up in the conversation it is handed (`sys =
 next(m for m in messages if m["role"] == "system")` or `messages[0]`, then `sys["content"] += ...`)
 writes into the caller's message too: each call appends the text again, so the message grows on
-every request of a caller that passes the same conversation again (an agent's loop). A conversation
+every request of a caller that passes the same conversation again (an agent's loop). So does one
+that pops that message (`system = messages.pop(0)`), also from the conversation a parameter holds
+under another name (`messages = state.messages`: the caller's list, not a copy). A conversation
 rebound first (`messages = [dict(m) for m in messages]`: a copy) is not the caller's: not one.
 
 Shape: `inplace_merges(module) -> [(the write, the append)]`, `inplace_appends(module) -> [(the
@@ -39,7 +41,7 @@ APPEND_TEXT = re.compile(r"(?:\.content|\[[\"']content[\"']\])\s{0,4}(?:\+=|=[^=
 
 def might_append(source: str) -> bool:
     """True when `source` may add text to a message of the conversation (`APPEND_TEXT`)."""
-    return ("[0]" in source or "next(" in source) and "content" in source and APPEND_TEXT.search(source) is not None
+    return ("[0]" in source or "next(" in source or ".pop(0)" in source) and "content" in source and APPEND_TEXT.search(source) is not None
 
 
 def might_merge(source: str) -> bool:
@@ -70,16 +72,16 @@ def inplace_appends(module) -> list[tuple[ast.AST, ast.AST]]:
     """(the write that adds text to a message of the caller's conversation, the look-up of that message)."""
     out = []
     for f, held in _functions(module):
+        nodes = list(subtree(f))
+        rebound = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        held = (held - rebound) | _aliases(nodes, f)  # `messages = [dict(m) for m in messages]`: a copy
         if not held:
             continue
-        nodes = list(subtree(f))
-        rebound = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} & held
-        held -= rebound  # `messages = [dict(m) for m in messages]`: a copy, not the caller's
         looked = {}  # name -> the assignment that binds it to a message of the conversation
-        stored = {}  # name -> how often it is bound
+        stored = {}  # name -> the lines it is bound at
         for n in nodes:
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                stored[n.id] = stored.get(n.id, 0) + 1
+                stored.setdefault(n.id, []).append(n.lineno)
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
                     and _message_of(n.value, held):
                 looked[n.targets[0].id] = n
@@ -87,15 +89,42 @@ def inplace_appends(module) -> list[tuple[ast.AST, ast.AST]]:
             target = _appended(n)
             if target is None:
                 continue
-            if isinstance(target, ast.Name) and target.id in looked and stored.get(target.id) == 1:
+            if isinstance(target, ast.Name) and target.id in looked \
+                    and max(i for i in stored[target.id] if i < n.lineno or i == looked[target.id].lineno) \
+                    == looked[target.id].lineno:  # (bound last, before the write, by the look-up)
                 out.append((n, looked[target.id]))
             elif _message_of(target, held):
                 out.append((n, target))
     return sorted({id(w): (w, k) for w, k in out}.values(), key=lambda p: (p[0].lineno, p[0].col_offset))
 
 
+def _aliases(nodes, f) -> set[str]:
+    """Names bound once, to the conversation a parameter holds (`messages = state.messages`,
+    `history = state["messages"]`): the caller's list under another name, not a copy."""
+    a = f.args
+    params = {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} - {"self", "cls"}
+    binds = [n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
+    once = {n.targets[0].id for n in binds}
+    once -= {t for t in once if sum(1 for x in nodes if isinstance(x, ast.Name) and x.id == t
+                                    and isinstance(x.ctx, ast.Store)) > 1}
+    out = set()
+    for n in binds:
+        name, v = n.targets[0].id, n.value
+        key = v.attr if isinstance(v, ast.Attribute) else v.slice.value if isinstance(v, ast.Subscript) \
+            and isinstance(v.slice, ast.Constant) and isinstance(v.slice.value, str) else None
+        if name in once and words(name) & _HISTORY and key is not None and words(key) & _HISTORY \
+                and isinstance(v.value, ast.Name) and v.value.id in params:
+            out.add(name)
+    return out
+
+
 def _message_of(node, held: set[str]) -> bool:
-    """True for `P[0]` or `next(<generator over P>)` (its first match) with P a conversation parameter."""
+    """True for `P[0]`, `P.pop(0)` or `next(<generator over P>)` (its first match) with P a
+    conversation parameter (or a name bound to a parameter's conversation)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in held and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0:
+        return True
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in held:
         # its head only: the newest (`[-1]`) is another message once an answer is added after it
         return isinstance(node.slice, ast.Constant) and node.slice.value == 0 and type(node.slice.value) is int
@@ -148,14 +177,20 @@ def _walks(node, held: set[str]) -> bool:
 
 def _merges(loop: ast.For, item: str):
     body = [n for stmt in loop.body for n in subtree(stmt)]
-    if any(isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store) for n in body):
-        return  # the item rebound in the loop (`msg = msg.copy()`): not known to be the caller's
+    # the item rebound in the loop (`msg = msg.copy()`) before a statement that keeps it: not known
+    # to be the caller's there; rebound only after (`if kind in plain: kept.append(msg); continue`,
+    # then `msg = convert(msg)`), what that statement keeps is the caller's message
+    rebound = min((i for i, stmt in enumerate(loop.body) for n in subtree(stmt)
+                   if isinstance(n, ast.Name) and n.id == item and isinstance(n.ctx, ast.Store)), default=None)
     kept = {}  # list name -> the append that keeps the item itself
-    for n in body:
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
-                and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
-                and isinstance(n.args[0], ast.Name) and n.args[0].id == item:
-            kept.setdefault(n.func.value.id, n)
+    for i, stmt in enumerate(loop.body):
+        if rebound is not None and i >= rebound:
+            break
+        for n in subtree(stmt):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                    and isinstance(n.func.value, ast.Name) and len(n.args) == 1 \
+                    and isinstance(n.args[0], ast.Name) and n.args[0].id == item:
+                kept.setdefault(n.func.value.id, n)
     for n in body:
         target = _added_to(n)
         if target is not None and target in kept:

@@ -12,7 +12,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks,
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
-               shared_prompts, spread_marks,
+               message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
                stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
 
 
@@ -47,7 +47,9 @@ def gather(module, evaluator, builder) -> list:
 def _rewrite_facts(module, evaluator, sites) -> None:
     """Module facts of a conversation rewritten between requests: for PRM105 its newest turns rendered apart
     (`history_renders`), messages a caller names left out where it is kept (`kept_removals`), stored messages
-    re-sent with a field cleared (`replay_strips`), the newest message re-made on a copy (`newest_remakes`)
+    re-sent with a field cleared (`replay_strips`), a sent message's field cleared after the send
+    (`sent_rewrites`), stored messages expiring one by one (`message_expiry`),
+    or stored without their tool calls (`stored_fields`), the newest message re-made on a copy (`newest_remakes`)
     or given content for the request only (`newest_marks`); for
     PRM103 a new id among a rendered prompt's variables (`render_ids`) or per message converted (`history_ids`);
     for PRM104 a head message put on some calls only (`front_inserts`). Each when the text can hold its shape."""
@@ -56,7 +58,8 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         moved = {m.lineno for m, *_ in module.facts.get("front_moves", ())}  # one cause: the move (PRM105)
         module.facts["front_inserts"] = [f for f in front_inserts.front_inserts(module, evaluator.project)
                                          if f[0].lineno not in moved]
-    if ("enumerate" in src or "+=" in src) and history_renders.TEXT.search(src) is not None:
+    if ("enumerate" in src or "+=" in src or "reversed(" in src) and history_renders.TEXT.search(src) is not None \
+            or history_renders.might_walk_apart(src):
         module.facts["rendered_apart"] = history_renders.rendered_apart(module)
     if kept_removals.may_hold(src):
         module.facts["kept_removals"] = kept_removals.kept_removals(module)
@@ -65,6 +68,12 @@ def _rewrite_facts(module, evaluator, sites) -> None:
         module.facts["chosen_removals"] = kept_removals.chosen_removals(module, evaluator.project)
     if "copy(" in src and any(w in src for w in replay_strips.TEXT + replay_strips.REMOVED):
         module.facts["replay_strips"] = replay_strips.replay_strips(module)
+    if message_expiry.might_expire(src):
+        module.facts["message_expiry"] = message_expiry.message_expiry(module)
+    if stored_fields.might_store_fields(src):
+        module.facts["stored_fields"] = stored_fields.stored_fields(module)
+    if sent_rewrites.might_rewrite_sent(src):
+        module.facts["sent_rewrites"] = sent_rewrites.sent_rewrites(module)
     if newest_remakes.might_remake(src):
         module.facts["newest_remakes"] = newest_remakes.newest_remakes(module)
     if newest_marks.might_mark(src):
@@ -139,6 +148,8 @@ def _gates(module, evaluator) -> None:
         module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
+    if older_edits.might_edit_older(module.source):  # (PRM105: older messages edited in place, by their place)
+        module.facts["older_edits"] = older_edits.older_edits(module)
     if "[-" in module.source and kept_rewrites.OLDER_TEXT.search(module.source) is not None:
         module.facts["older_writes"] = kept_rewrites.older_writes(module)  # (PRM105: an older kept message written)
     if kept_rewrites.might_rewrite(module.source):  # (PRM105: a kept conversation rewritten before a new message)

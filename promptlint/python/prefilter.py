@@ -22,12 +22,17 @@ from .flattened_marks import might_flatten_loop  # a loop reducing system blocks
 from .rebuilt_blocks import might_rebuild  # a typed block rebuilt as a new dict without its breakpoint (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
+from .history_renders import might_walk_apart  # a walk of the conversation told apart from its end (PRM105)
 from .kept_removals import CALLER_TEXT as REMOVES_CHOSEN  # chosen messages handed to a remover (PRM105)
 from .kept_removals import may_hold as kept_removals  # the kept conversation written back (PRM105)
 from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
 from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a kept conversation written (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
+from .sent_rewrites import might_rewrite_sent  # a sent message's field cleared after the send (PRM105)
+from .message_expiry import might_expire  # stored messages given an expiry each (PRM105)
+from .stored_fields import might_store_fields  # stored messages that keep only some fields (PRM105)
+from .older_edits import might_edit_older  # older messages edited in place by their place (PRM105)
 from .history_loads import window_text
 from .newest_queries import PATH_TEXT, might_delete
 from .summary_heads import REWRITTEN
@@ -348,8 +353,18 @@ def might_hold_prompt(source: str) -> bool:
         return True  # messages of the conversation chosen by a test handed to a remover (PRM105)
     if "copy(" in source and any(w in source for w in STRIPPED_FIELDS):
         return True  # stored messages re-sent with a content field cleared (PRM105)
-    if ("enumerate" in source or "+=" in source) and RENDERS_HISTORY.search(source) is not None:
+    if ("enumerate" in source or "+=" in source or "reversed(" in source) and RENDERS_HISTORY.search(source) is not None:
         return True  # the conversation rendered by a function named for it, maybe its newest turns apart (PRM105)
+    if might_edit_older(source):
+        return True  # older messages of a conversation edited in place, by their place from the end (PRM105)
+    if might_store_fields(source):
+        return True  # messages stored field by field, reloaded without their tool calls (PRM105)
+    if might_expire(source):
+        return True  # messages stored with an expiry each (PRM105)
+    if might_rewrite_sent(source):
+        return True  # a field of a sent message cleared after the send (PRM105)
+    if might_walk_apart(source):
+        return True  # a walk of the conversation or a kept list by index, maybe its newest items apart (PRM105)
     if renders_prompt(source):
         return True  # a prompt rendered by a call whose template is elsewhere, maybe with an id (PRM103)
     if might_merge(source):

@@ -74,7 +74,20 @@ CUT_WITH_RELATED = {
                        "there (how the message was first sent is not followed here: how much it costs is not "
                        "known); store the message as it was sent, or never send the field"),
                       "the stored messages rebuilt here"),
-    "rendered_apart": (("The conversation is rendered into text here with its newest turns written apart from the older "
+    "sent_rewrites": (("A field of a message of the conversation is cleared or replaced here, after the request related "
+                       "here sent it: the next request re-sends that message changed, so the history differs from the "
+                       "previous request's from that message on, and what a cache (a provider's, or a local server's) "
+                       "held of it ends there (how much follows it is not known here); send the message as it will "
+                       "be kept (clear the field before the first send), or clear it on a copy sent once"),
+                      "the request that sent the message"),
+    "older_edits": (("A message older than the newest few of the conversation is rewritten in place here, picked by "
+                     "its place counted from the end: every new turn moves that boundary, so the message that has "
+                     "just left the newest few is sent changed, the history re-sent differs from the previous "
+                     "request's from that message on, and everything after it is read uncached on every turn (the "
+                     "request that sends it is not linked here: how much it costs is not known); rewrite older "
+                     "messages in steps (many at once, at a limit), or leave sent messages as they are"),
+                    "the walk of the conversation that picks them"),
+    "rendered_apart": (("The conversation is rendered here (into text or messages) with its newest turns written apart from the older "
                         "ones (something only the newest get, or another rendering): on the next turn the turn that "
                         "was newest is written the other way, so the text differs from the previous one in its "
                         "middle and what a cache held of it ends there (the request that places it is not linked "
@@ -137,6 +150,19 @@ CUT_MESSAGES = {
                        "every save, and the history read back from it never matches the prefix cached by the "
                        "previous request (the request that sends it is not linked here: how much it costs is not "
                        "known); keep it whole, or delete the oldest half at a limit so it only changes at a cut"),
+    "message_expiry": ("Each message is stored here with an expiry of its own (under a key made for it, not the "
+                       "conversation's): in a conversation that lasts longer than the expiry, its oldest messages "
+                       "expire one by one, so the history read back loses its head on every turn from then on and "
+                       "nothing after the system prompt is read from the cache (whether an expiry is set is the "
+                       "caller's choice); expire the conversation as a whole (one key per session, its expiry "
+                       "renewed on each write)"),
+    "stored_fields": ("A message is stored here field by field, without its tool calls (and without serialising it "
+                      "whole), and the conversation is rebuilt from these records when it is read back: a message "
+                      "that had tool calls, a name or an id is re-sent without them, so the history differs from "
+                      "the previous request's from the first such message on, and everything after it is read "
+                      "uncached (whether the conversation holds such messages is not known here: how much it "
+                      "costs is not known); store the message whole (`message_to_dict(message)`, "
+                      "`message.model_dump()`)"),
     "newest_first": ("The stored conversation is read back here newest first (put in time order, then turned "
                      "around): every new message is put at the head of the history, so the history sent from it "
                      "never shares a prefix with the previous request's (the request that sends it is not linked "

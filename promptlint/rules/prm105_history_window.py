@@ -254,7 +254,15 @@ class HistoryWindowRule(Rule):
     items something more beside their own rendering (`if idx == last_bot: history += f"#
     {event['note']}"`, then `history += f"bot {event['intent']}"`), and a function named for the
     conversation (`get_colang_history`) that returns the text such a loop over its parameter
-    builds: info, where the items are told apart (the request that places the text is not linked).
+    builds: info, where the items are told apart (the request that places the text is not linked);
+    so is, whatever its name, one walking a list named for the conversation or one the instance
+    grows (`flatten()` over `self.groups`, `is_tail = i >= len(self.groups) - keep`), not one named
+    for display, logs or a summary. Info too: older messages of a conversation the function does not
+    own written in place by their place from the end (`for m in self.history[:-2]: m["content"] =
+    "[omitted]"`; `seen += 1; if seen > keep:` newest first), at the walk's first write; a field
+    of a sent message cleared after the send (`messages[-1]["images"] = None`), at the write; a
+    conversation store that gives each message an expiry under its own key (`ttl=self.ttl`), or
+    stores a message field by field without its tool calls and rebuilds messages from the records.
     A function that writes the kept conversation back without the messages it is handed
     (`replace_context_messages(ctx, [m for m in get_context_messages(ctx) if m.id not in ids])`,
     `ids` made from its parameter) removes messages from anywhere in it: info, where they are

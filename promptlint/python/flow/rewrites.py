@@ -116,13 +116,16 @@ _NESTED = (ast.For, ast.AsyncFor, ast.While, *_FUNCS, ast.Lambda, ast.ClassDef)
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
 
-def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
+def older_apart(loop, name: str, resolve, flags: bool = False) -> tuple[ast.AST, str] | None:
     """(the test, the list's source) of a `for` loop over a list `xs` that grows `name` (appends
     to it, `name += ...`) with each item rendered one way or another by a test of the item's
     place counted from the end: its index or a counter it steps (`obs_number += 1`) compared with
     a value made from the length of xs (`i < len(xs) - 1`, `n < n_short` where `n_short = n_obs -
     keep` and `n_obs = len([s for s in xs if ...])`), or any place in a walk newest first
-    (`enumerate(reversed(xs))`). The branches (of an `if`, or of an `a if test else b`) give what
+    (`enumerate(reversed(xs))`), also a flag the walk sets once it has passed the newest item of a
+    kind (`found_last = True`, then `if found_last: m = m.model_copy(update={"content": text})`),
+    with `flags` (a function's own reading: the flow reads such a walk as a cut of the newest).
+    The branches (of an `if`, or of an `a if test else b`) give what
     flows into the appended item (`view = step.short_view()` / `view = step.llm_view()`, then
     `name.append({"content": view})`) and read different values: on every new item the boundary
     moves and an item sent one way last turn is sent the other way. A test counted from the start
@@ -137,22 +140,41 @@ def older_apart(loop, name: str, resolve) -> tuple[ast.AST, str] | None:
     counters = {n.target.id for n in nodes if isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add)
                 and isinstance(n.target, ast.Name) and isinstance(n.value, ast.Constant)}
     places = counters | ({index} if index else set())
-    if not places:  # (most loops count nothing: the flows to what they append are not read)
+    seen = {n.targets[0].id for n in nodes if flags and newest_first and isinstance(n, ast.Assign) and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Constant) and n.value.value is True}
+    if not places and not seen:  # (most loops count nothing: the flows to what they append are not read)
         return None
     flows = _flows(nodes, name)
     if not flows:
         return None
-    item = {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index}
+    item = _derived(nodes, {x.id for x in subtree(loop.target) if isinstance(x, ast.Name)} - {index})
     contents = {id(x) for n in nodes if _grows(n, name) or _target(n) in flows and _target(n) != name
                 for c in _contents(n) for x in subtree(c)}
     fresh = frozenset(n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
-                      and isinstance(n.targets[0], ast.Name))
+                      and isinstance(n.targets[0], ast.Name)) - item
     for node in nodes:
-        if isinstance(node, (ast.If, ast.IfExp)) and _placed_from_end(node.test, places, source, resolve, newest_first,
-                                                                 index if newest_first == "index" else None):
+        if isinstance(node, (ast.If, ast.IfExp)) and (
+                placed_from_end(node.test, places, source, resolve, newest_first,
+                                 index if newest_first == "index" else None)
+                or any(isinstance(x, ast.Name) and x.id in seen for x in subtree(node.test))):
             if _differ(node, flows, name, item, contents, fresh) or _decorated(node, nodes, name, item, fresh):
                 return node.test, ast.unparse(source)
     return None
+
+
+def _derived(nodes, item: set) -> set:
+    """The item's names with those the loop assigns a field of the item (`num = step["num"]`,
+    `text = step.get("text")`, `note = step.note`; not a copy of it): a rendering that reads them
+    reads the item."""
+    out = set(item)
+    for n in nodes:
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            v = n.value
+            if isinstance(v, ast.Call) and isinstance(v.func, ast.Attribute) and v.func.attr == "get":
+                v = v.func
+            if isinstance(v, (ast.Subscript, ast.Attribute)) and isinstance(v.value, ast.Name) and v.value.id in item:
+                out.add(n.targets[0].id)
+    return out
 
 
 def comp_apart(node, resolve) -> tuple[ast.AST, str] | None:
@@ -168,7 +190,7 @@ def comp_apart(node, resolve) -> tuple[ast.AST, str] | None:
     item = {x.id for x in subtree(comp.target) if isinstance(x, ast.Name)} - {index}
     contents = {id(x) for c in _content_of(node.elt) for x in subtree(c)}
     for n in subtree(node.elt):
-        if isinstance(n, ast.IfExp) and _placed_from_end(n.test, {index}, source, resolve, newest_first, index) \
+        if isinstance(n, ast.IfExp) and placed_from_end(n.test, {index}, source, resolve, newest_first, index) \
                 and _differ(n, set(), "", item, contents):
             return n.test, ast.unparse(source)
     return None
@@ -336,12 +358,15 @@ def _target(n) -> str | None:
     return t.id if isinstance(t, ast.Name) else None
 
 
-def _placed_from_end(test, places: set, source, resolve, newest_first: str, index: str | None) -> bool:
+def placed_from_end(test, places: set, source, resolve, newest_first: str, index: str | None) -> bool:
     """True for a test comparing a place (`places`) with a value made from the length of `source`
     (`len(xs)`, `len([m for m in xs if ...])`, names resolved up to three deep), or, in a walk
     newest first, comparing a place counted from the newest (its index; with `newest_first`
-    "walk", a counter) with anything."""
-    for cmp in subtree(test):
+    "walk", a counter) with anything. A flag named in the test is read as the comparison it was
+    assigned (`is_tail = i >= len(xs) - k`, then `if not is_tail:`)."""
+    flags = [resolve(x.id) for x in subtree(test) if isinstance(x, ast.Name) and x.id not in places]
+    tests = [test, *(f for f in flags if isinstance(f, (ast.Compare, ast.BoolOp)))]
+    for cmp in (c for t in tests for c in subtree(t)):
         if not (isinstance(cmp, ast.Compare) and all(isinstance(op, _ORDER) for op in cmp.ops)):
             continue
         sides = [cmp.left, *cmp.comparators]
