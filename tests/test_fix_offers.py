@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from fixture_reports import fixture_folders, folder_report
+
 from promptlint.api import check, fix
 from promptlint.cli import main
 from promptlint.config import Settings
@@ -28,8 +30,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 def _projects() -> list[Path]:
     """Every folder of fixtures/ that holds files (a case, the demo, a set of prompts)."""
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir())
-                  and not any(part.startswith((".", "__")) for part in p.relative_to(FIXTURES).parts))
+    return fixture_folders()
 
 
 def _key(d):
@@ -37,9 +38,9 @@ def _key(d):
 
 
 def _offered_and_applied(folder: Path, monkeypatch) -> tuple[list, set, list[str]]:
+    report = folder_report(folder)
     monkeypatch.chdir(folder)
     settings = Settings()
-    report = check(["."], settings)
     offered = [d for d in report.diagnostics if is_applicable(d.fix, unsafe=True)]
     if not offered:
         return [], set(), []

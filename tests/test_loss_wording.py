@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from fixture_reports import fixture_folders, folder_report
+
 from promptlint.api import check
-from promptlint.config import Settings
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ZERO = re.compile(r"nothing is lost|costs? nothing|loses nothing|0 cached tokens per request instead of 0\b")
@@ -30,15 +31,9 @@ def answer(question: str) -> str:
 '''
 
 
-def _folders() -> list[Path]:
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_dir() and any(q.is_file() for q in p.iterdir())
-                  and not any(part.startswith((".", "__")) for part in p.relative_to(FIXTURES).parts))
-
-
-@pytest.mark.parametrize("folder", _folders(), ids=lambda p: p.relative_to(FIXTURES).as_posix())
-def test_no_finding_of_the_fixtures_says_it_costs_nothing(folder, monkeypatch):
-    monkeypatch.chdir(folder)
-    said = [(d.code, d.span.filename, d.message) for d in check(["."], Settings()).diagnostics
+@pytest.mark.parametrize("folder", fixture_folders(), ids=lambda p: p.relative_to(FIXTURES).as_posix())
+def test_no_finding_of_the_fixtures_says_it_costs_nothing(folder):
+    said = [(d.code, d.span.filename, d.message) for d in folder_report(folder).diagnostics
             if ZERO.search(d.message)]
     assert said == []
 

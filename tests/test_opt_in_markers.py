@@ -11,7 +11,13 @@ from promptlint.python.tree import Project
 
 
 def _gates(tmp_path: Path, source: str, **others: str) -> list[tuple[int, str]]:
-    """The gates of module `m.py` holding `source`, in a package with the modules `others`."""
+    """The gates of module `m.py` holding `source`, in a package with the modules `others`: a
+    package folder of its own (`_own_package`), since the text searches read the whole folder
+    that holds the package (with `tmp_path` itself the package, that was pytest's session folder
+    of every test's files: 0.75-2.5 s a test late in the suite)."""
+    if [p.name for p in tmp_path.parent.iterdir()] != [tmp_path.name]:  # not yet a folder of its own
+        tmp_path = tmp_path / "own" / "pkg"
+        tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "__init__.py").write_text("")
     for name, text in others.items():
         (tmp_path / f"{name}.py").write_text(textwrap.dedent(text))

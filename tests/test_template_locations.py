@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from analysis_support import write
+from fixture_reports import folder_report
 
 from promptlint.api import check
 
@@ -82,12 +83,11 @@ def _fixture_roots() -> list[Path]:
 
 
 @pytest.mark.parametrize("root", _fixture_roots(), ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_finding_points_at_text_of_its_file(root, monkeypatch):
+def test_every_finding_points_at_text_of_its_file(root):
     """A finding's location and related locations are rows and columns that exist in their file
     and are not blank there (a position counted inside a template but shown on another file lands
     on an import line or beyond the file's end)."""
-    monkeypatch.chdir(root)
-    for d in check(["."]).diagnostics:
+    for d in folder_report(root).diagnostics:
         for span in [d.span, *(r.span for r in d.related)]:
             path = root / span.filename
             if not path.is_file() or span.start.row == 0:
