@@ -161,3 +161,21 @@ def fixture_findings(folder: Path, name: str, tmp_path: Path) -> list[Diagnostic
     """The diagnostics of `folder / name` checked alone (one process), from a copy in `tmp_path`."""
     shutil.copy(folder / name, tmp_path / name)
     return api.check([tmp_path / name], api.Settings(), jobs=1).diagnostics
+
+
+def stub_module(text: str):
+    """A stand-in for an analysed module of `text` (`source`, its top-level `functions` by name, no
+    imports, `span` giving a node's 1-based line), for tests that call a fact reader on a few lines
+    (raises SyntaxError when the text does not parse)."""
+    tree = ast.parse(text)
+
+    class _Module:
+        source = text
+        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        imports: dict = {}
+
+        @staticmethod
+        def span(node):
+            return node.lineno
+
+    return _Module

@@ -5,11 +5,10 @@ marked blocks (explain's drawing, PRM302, PRM303, PRM304, PRM305). Fixtures:
 fixtures/helper_marks (its README says what each file shows)."""
 from __future__ import annotations
 
-import ast
 import shutil
 from pathlib import Path
 
-from analysis_support import evaluator, sent
+from analysis_support import evaluator, sent, stub_module
 
 from promptlint import api
 from promptlint.python import marking_helpers
@@ -70,18 +69,8 @@ def test_the_rules_see_the_breakpoints_helpers_set(tmp_path):
 
 
 def _reading(text: str, name: str):
-    tree = ast.parse(text)
-
-    class _Module:
-        source = text
-        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-        imports: dict = {}
-
-        @staticmethod
-        def span(node):
-            return node.lineno
-
-    return marking_helpers.added_marks(None, _Module, _Module.functions[name], None, {})
+    module = stub_module(text)
+    return marking_helpers.added_marks(None, module, module.functions[name], None, {})
 
 
 def test_counts_follow_loops_branches_and_stops():

@@ -3,7 +3,7 @@
 reader would keep, and the reading it lets through or skips gives what the reader alone gives."""
 from __future__ import annotations
 
-import ast
+from analysis_support import stub_module
 
 from promptlint.python import marking_helpers, marking_reach
 
@@ -39,19 +39,7 @@ SOURCE = (
 )
 
 
-def _module(text: str):
-    tree = ast.parse(text)
-
-    class _Module:
-        source = text
-        functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-        imports: dict = {}
-
-        @staticmethod
-        def span(node):
-            return node.lineno
-
-    return _Module
+_module = stub_module  # (the module stand-in these tests read)
 
 
 def _reach(module, name: str, cache: dict) -> bool:
