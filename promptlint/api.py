@@ -39,6 +39,8 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     are searched from besides the files' own packages (default: the folders among `paths`, or
     the project); `explain` of one file passes those of the package it reads around it, so the
     file is analysed as `check` of that package analyses it (and their cache entries are shared).
+    The text searches for callers, definitions and breakpoint keys read no folder above the
+    checked paths (or the project) unless a project marker says so (`python.search_bounds`).
     """
     if overlays:
         from . import source
@@ -65,9 +67,9 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
         roots = [base]
     kinds = [(f, kind_of(f) or "python") for f in files]
     dirs = [r for r in roots if r.is_dir()] if module_roots is None else list(module_roots)
-    cache = _open_cache(cache_dir, settings, dirs, warn) if cache_dir is not None else None
+    cache = _open_cache(cache_dir, settings, dirs, warn, roots) if cache_dir is not None else None
     quiet: set[Path] = set()
-    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False,
+    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False, bounds=roots,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles, cache=cache, quiet=quiet)
     if base is not None:
@@ -95,15 +97,18 @@ def kind_function(settings: Settings):
     return kind_of
 
 
-def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn):
+def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn, bounds: list[Path] = ()):
     """The persistent cache for this run's settings, or None (with a warning) when its folder
-    cannot be used."""
+    cannot be used. `bounds`: the checked paths (`lint_files`)."""
     from .cache import Cache, fingerprint
-    from .scope import module_roots
+    from .scope import module_roots, unmarked
     # the module roots, not the folders named: what the analysis of a file depends on (`check
     # src/app`, `check src` and `explain` of a file of package `app` share their entries)
     facts = {"targets": settings.targets, "profiles": settings.profiles, "force": False,
              "roots": module_roots(roots)}
+    loose = unmarked(bounds)
+    if loose:  # in no project, where the text searches stop depends on the paths named
+        facts["bounds"] = loose
     try:
         return Cache.open(Path(cache_dir), fingerprint(facts))
     except OSError as exc:
