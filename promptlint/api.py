@@ -67,9 +67,12 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
         roots = [base]
     kinds = [(f, kind_of(f) or "python") for f in files]
     dirs = [r for r in roots if r.is_dir()] if module_roots is None else list(module_roots)
-    cache = _open_cache(cache_dir, settings, dirs, warn, roots) if cache_dir is not None else None
+    # where the text searches stop (no project marker): the checked paths, or the folders read
+    # around a file that are given as its module roots (`explain`: analysed as a check of them)
+    bounds = roots if module_roots is None else [Path(m) for m in module_roots]
+    cache = _open_cache(cache_dir, settings, dirs, warn, bounds) if cache_dir is not None else None
     quiet: set[Path] = set()
-    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False, bounds=roots,
+    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False, bounds=bounds,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles, cache=cache, quiet=quiet)
     if base is not None:
