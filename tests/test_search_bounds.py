@@ -115,3 +115,12 @@ def test_where_a_search_stops():
     # a module outside every checked path (an import found beside them): its own package
     assert bounded(tree, module, own, [Path("/w/crowd/other")], None) == own
     assert bounded(tree, module, own, None, None) == tree
+
+
+def test_a_file_checked_again_alone_is_searched_as_the_paths_it_was_fixed_in(tmp_path):
+    # (`fix crowd` checks a fixed file again alone: its searches read what the check of `crowd` read)
+    crowd, pkg = _crowd(tmp_path)
+    alone = check([pkg / "chat.py"], jobs=1)
+    within = check([pkg / "chat.py"], jobs=1, search_paths=[crowd])
+    assert _codes(alone) == [("PRM101", "info", "chat.py")]
+    assert _codes(within) == [("PRM102", "warning", "chat.py")]
