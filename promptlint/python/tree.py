@@ -77,7 +77,7 @@ class Project(TreeSearchMixin):
         #: runs): path -> `import_roots.package_chain(path)`, resolved path -> `search_root` and
         #: its display name (each asked for again and again: a few file-system calls per folder).
         self._chains: dict[Path, tuple] = {}
-        self._search_roots: dict[Path, Path] = {}
+        self._search_roots: dict = {}  # module -> its search tree; (module, "tree") -> `_tree_of`
         self._marks: dict[Path, tuple] = {}  # folder -> `search_bounds.marked_folder(folder)`
         self._names: dict[Path, str] = {}
         self._packages: dict[Path, Package] = {}

@@ -48,7 +48,12 @@ class TreeSearchMixin:
         """The folder above the top package of the module at `near` within its project
         (`_bounded`): the tree the breakpoint and Claude searches read (no `INSTALL_DIRS` step)."""
         key = self._key(near)
-        return self._bounded(key, self._chain(key)[1])
+        tree = self._search_roots.get((key, "tree"))
+        if tree is None:
+            tree = self._search_roots[(key, "tree")] = self._bounded(key, self._chain(key)[1])
+        else:
+            self._note_marks(key.parent)
+        return tree
 
     def _bounded(self, key: Path, tree: Path) -> Path:
         """`search_bounds.bounded(tree, ...)` for the module at `key` (resolved): its natural
