@@ -15,7 +15,8 @@ __all__ = ["check", "fix", "exit_code", "Settings"]
 
 def check(paths: list[str | Path], settings: Settings | None = None, jobs: int | None = None,
           progress=None, overlays: dict[Path, str] | None = None, cache_dir: str | Path | None = None,
-          project: bool = False, warn=None, module_roots: list[Path] | None = None) -> Report:
+          project: bool = False, warn=None, module_roots: list[Path] | None = None,
+          search_paths: list[str | Path] | None = None) -> Report:
     """Lint files and folders. Raises FileNotFoundError for a path that does not exist (a path
     of `overlays` need not exist) and ConfigError for a nested config file that cannot be used.
 
@@ -39,12 +40,16 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
     are searched from besides the files' own packages (default: the folders among `paths`, or
     the project); `explain` of one file passes those of the package it reads around it, so the
     file is analysed as `check` of that package analyses it (and their cache entries are shared).
+    The text searches for callers, definitions and breakpoint keys read no folder above the
+    checked paths (or the project) unless a project marker says so (`python.search_bounds`);
+    `search_paths` stand for the checked paths there (`fix` checks a fixed file again alone, its
+    searches bounded as those of the check of the paths it fixes), else `module_roots` when given.
     """
     if overlays:
         from . import source
         with source.overlaid(overlays):
             return check(paths, settings, jobs, progress, cache_dir=cache_dir, project=project, warn=warn,
-                         module_roots=module_roots)
+                         module_roots=module_roots, search_paths=search_paths)
     from . import scope, source
     settings = settings or Settings()
     roots = [Path(p) for p in paths] or [Path(".")]
@@ -65,9 +70,13 @@ def check(paths: list[str | Path], settings: Settings | None = None, jobs: int |
         roots = [base]
     kinds = [(f, kind_of(f) or "python") for f in files]
     dirs = [r for r in roots if r.is_dir()] if module_roots is None else list(module_roots)
-    cache = _open_cache(cache_dir, settings, dirs, warn) if cache_dir is not None else None
+    # where the text searches stop (no project marker): the checked paths, or the folders read
+    # around a file that are given as its module roots (`explain`: analysed as a check of them)
+    bounds = [Path(p) for p in search_paths] if search_paths is not None else \
+        roots if module_roots is None else [Path(m) for m in module_roots]
+    cache = _open_cache(cache_dir, settings, dirs, warn, bounds) if cache_dir is not None else None
     quiet: set[Path] = set()
-    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False,
+    report = lint_files(kinds, roots=dirs, jobs=jobs, force=False, bounds=bounds,
                         progress=progress(len(kinds)) if progress is not None else None,
                         targets=settings.targets, profiles=settings.profiles, cache=cache, quiet=quiet)
     if base is not None:
@@ -95,15 +104,18 @@ def kind_function(settings: Settings):
     return kind_of
 
 
-def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn):
+def _open_cache(cache_dir: str | Path, settings: Settings, roots: list[Path], warn, bounds: list[Path] = ()):
     """The persistent cache for this run's settings, or None (with a warning) when its folder
-    cannot be used."""
+    cannot be used. `bounds`: the checked paths (`lint_files`)."""
     from .cache import Cache, fingerprint
-    from .scope import module_roots
+    from .scope import module_roots, unmarked
     # the module roots, not the folders named: what the analysis of a file depends on (`check
     # src/app`, `check src` and `explain` of a file of package `app` share their entries)
     facts = {"targets": settings.targets, "profiles": settings.profiles, "force": False,
              "roots": module_roots(roots)}
+    loose = unmarked(bounds)
+    if loose:  # in no project, where the text searches stop depends on the paths named
+        facts["bounds"] = loose
     try:
         return Cache.open(Path(cache_dir), fingerprint(facts))
     except OSError as exc:
@@ -164,8 +176,10 @@ def fix(paths: list[str | Path], settings: Settings | None = None, unsafe: bool 
     settings = settings or Settings()
     if report is None and cache_dir is not None:
         report = check(paths, settings, jobs, cache_dir=cache_dir, warn=warn)
+    # (a fixed file is checked again alone: its searches bounded as the check of `paths` bounds them)
+    bounded = partial(check, search_paths=[Path(p) for p in paths] or [Path(".")])
     return fix_paths(paths, settings, settings.unsafe_fixes if unsafe is None else unsafe, write=write,
-                     report=report, check=check if jobs is None else partial(check, jobs=jobs))
+                     report=report, check=bounded if jobs is None else partial(bounded, jobs=jobs))
 
 
 def exit_code(report: Report, fail_on: str = "warning") -> int:

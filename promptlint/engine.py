@@ -78,7 +78,8 @@ class Linter:
     """Analyses files with one Project (module cache) and one Evaluator."""
 
     def __init__(self, rules: list[Rule] | None = None, roots: list[Path] | None = None,
-                 targets: list[str] | None = None, profiles: list[dict] | None = None):
+                 targets: list[str] | None = None, profiles: list[dict] | None = None,
+                 bounds: list[Path] | None = None):
         from .profiles import apply_overrides, parse_target
         from .rules import ALL_RULES
         if profiles:
@@ -90,7 +91,7 @@ class Linter:
         from .python.tree import Project
         from .templates import forget_project_readings
         forget_project_readings()
-        self.project = Project(roots)
+        self.project = Project(roots, bounds)
         self.evaluator = Evaluator(self.project, template_hook=linking.template_hook, config_hook=linking.config_hook)
 
     def lint_file(self, path: Path, kind: str, force: bool = False, layout_rules: bool = True) -> Report:
@@ -281,10 +282,10 @@ _WORKER: Linter | None = None
 _WORKER_OPTIONS: dict = {}
 
 
-def _init_worker(roots, targets, profiles, force, cache_args, shared=None) -> None:
+def _init_worker(roots, targets, profiles, force, cache_args, shared=None, bounds=None) -> None:
     global _WORKER
     _WORKER_OPTIONS["gc"] = collect.start()  # a fresh process that lives for the run: never undone
-    _WORKER = Linter(roots=roots, targets=targets, profiles=profiles)
+    _WORKER = Linter(roots=roots, targets=targets, profiles=profiles, bounds=bounds)
     _WORKER.project.shared = shared  # package indexes one worker scanned, for those that replace it
     _WORKER.project.code_states = cache_args is not None
     _WORKER_OPTIONS.update(force=force, cache=_open_cache(cache_args))
@@ -315,7 +316,8 @@ def _open_cache(cache_args):
 
 def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, jobs: int | None = None,
                force: bool = False, progress=None, targets: list[str] | None = None,
-               profiles: list[dict] | None = None, cache=None, quiet: set[Path] | None = None) -> Report:
+               profiles: list[dict] | None = None, cache=None, quiet: set[Path] | None = None,
+               bounds: list[Path] | None = None) -> Report:
     """Lint `files` ([(path, kind)]) and return one Report, deduplicated and sorted.
 
     Files whose result `cache` (a `promptlint.cache.Cache`, or None) holds are not analysed
@@ -326,6 +328,8 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
     call's provider when that is known: `estimates.targets_for`);
     `profiles` user provider-profile rows. `quiet`, when given, receives the paths (as in
     `files`) whose text cannot hold a suppression comment (the suppression pass skips them).
+    `bounds`: the checked paths, above which no text search reads without a project marker
+    (`python.search_bounds`; None: only markers bound them).
     """
     jobs = jobs or available_cpus()
     if cache is not None:
@@ -383,13 +387,13 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         import tempfile
         shared = Path(tempfile.mkdtemp(prefix="promptlint-indexes-"))
         try:
-            workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args, shared), _work, received,
+            workers.run(todo, jobs, _init_worker, (roots, targets, profiles, force, cache_args, shared, bounds), _work, received,
                         lambda index, path, reason: done(index, Result(_failure(path, reason), cacheable=False)),
                         preload=WORKER_PRELOAD)
         finally:
             shutil.rmtree(shared, ignore_errors=True)
     elif todo:
-        linter = Linter(roots=roots, targets=targets, profiles=profiles)
+        linter = Linter(roots=roots, targets=targets, profiles=profiles, bounds=bounds)
         linter.project.code_states = cache is not None
         with collect.paced() as pacer:
             for index, path, kind in todo:

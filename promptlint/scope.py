@@ -21,6 +21,7 @@ from dataclasses import replace
 from .model import Diagnostic, PromptLayout, Related, Report
 from .paths import display_name
 from .python.import_roots import package_folder, package_of
+from .python.search_bounds import marked_folder
 
 MARKERS = (".git", "pyproject.toml", "promptlint.toml")
 
@@ -71,6 +72,18 @@ def module_roots(folders: list[Path]) -> list[str]:
     while roots and roots[-1] == cwd:
         roots.pop()
     return roots
+
+
+def unmarked(paths: list[Path]) -> list[str]:
+    """The absolute paths among `paths` with no project marker at or above them
+    (`python.search_bounds.MARKERS`), in order, each once: where the text searches of a run stop
+    depends on them (`check pkg` and `check .` read other trees), so its cache entries too."""
+    out = []
+    for p in paths:
+        absolute = Path(os.path.abspath(p))
+        if marked_folder(absolute if absolute.is_dir() else absolute.parent)[0] is None:
+            out.append(str(absolute))
+    return list(dict.fromkeys(out))
 
 
 def surroundings(target: Path) -> tuple[list[Path], str | None]:

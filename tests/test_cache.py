@@ -423,27 +423,44 @@ def analysed_names(monkeypatch) -> list[str]:
 
 
 def test_explain_after_check_and_check_after_explain_read_the_same_cache(package, monkeypatch):
-    """`explain` reads the package around the file with the module roots `check` of the folder
-    above it uses: one cache fingerprint for both, so a check makes explain warm and back."""
+    """`explain` reads the package around the file with the module roots `check` of the package
+    uses, and (in no project) its text searches stop at the package as that check's do: one cache
+    fingerprint for both, so a check makes explain warm and back. `check src`, whose searches read
+    all of `src`, keeps entries of its own."""
     from click.testing import CliRunner
     from promptlint.cli import main
-    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1  # the stamp: PRM102
+    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1  # the stamp: PRM102
     names = analysed_names(monkeypatch)
     drawn = CliRunner().invoke(main, ["explain", f"src/shop/prompts.py:{STAMPED_ROW}"])
     assert drawn.exit_code == 0 and "chat.py" in drawn.output
     assert CliRunner().invoke(main, ["explain", "src/shop/chat.py:9"]).exit_code == 0
     assert names == []
-    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1
-    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1  # the same module roots
+    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1
     assert names == []
-    assert len(list((package / ".promptlint_cache" / "v1").iterdir())) == 1
+    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1  # searches over all of src
+    assert sorted(names) == ["__init__.py", "chat.py", "prompts.py"]
+    assert len(list((package / ".promptlint_cache" / "v1").iterdir())) == 2
 
     # the other way round: what explain analysed, check does not analyse again
     shutil.rmtree(package / ".promptlint_cache")
+    names.clear()
     assert CliRunner().invoke(main, ["explain", "src/shop/chat.py:9"]).exit_code == 0
     assert names == ["chat.py"]
-    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1
+    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1
     assert sorted(names) == ["__init__.py", "chat.py", "prompts.py"]  # chat.py once, by explain
+
+
+def test_in_a_project_check_of_a_folder_and_of_its_package_share_the_cache(package, monkeypatch):
+    """In a project (a marker above the checked folders) the text searches stop at the project
+    whatever folder is named: `check src` and `check src/shop` share their entries."""
+    from click.testing import CliRunner
+    from promptlint.cli import main
+    (package / "pyproject.toml").write_text("[project]\nname = 'shop'\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["check", "src", "-q"]).exit_code == 1
+    names = analysed_names(monkeypatch)
+    assert CliRunner().invoke(main, ["check", "src/shop", "-q"]).exit_code == 1  # the same module roots
+    assert names == []
+    assert len(list((package / ".promptlint_cache" / "v1").iterdir())) == 1
 
 
 def test_module_roots_are_those_the_analysis_searches(tmp_path, monkeypatch):

@@ -48,6 +48,8 @@ def test_it_is_info_at_the_request_where_no_file_names_a_breakpoint(tmp_path):
 
 
 def test_not_where_a_file_of_the_package_names_a_breakpoint_key(tmp_path):
+    # (a project: its files are searched, whatever file is named; in no project only the named file is)
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'agent'\n")
     (tmp_path / "marks.py").write_text('def mark(block):\n    block["cache_control"] = {"type": "ephemeral"}\n')
     found = [d.span.start.row for d in fixture_findings(FIXTURES, "agent.py", tmp_path) if d.code == "PRM302"]
     assert found == []

@@ -264,7 +264,7 @@ def kept_indices(module) -> list[tuple[ast.AST, ast.AST]]:
             continue
         kept = next((n for n in nodes if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name)
                      and n.value.id in indexed and isinstance(n.slice, ast.Slice) and n.slice.step is None
-                     and _newest_count(n.slice)), None)
+                     and newest_count(n.slice)), None)
         if kept is None:
             continue
         held = indexed[kept.value.id]
@@ -275,7 +275,7 @@ def kept_indices(module) -> list[tuple[ast.AST, ast.AST]]:
     return sorted(out, key=lambda n: (n[0].lineno, n[0].col_offset))
 
 
-def _newest_count(s: ast.Slice) -> bool:
+def newest_count(s: ast.Slice) -> bool:
     """`[-N:]` (kept) or `[:-N]` (dropped) with N a name, an attribute or a constant above two."""
     bound = s.lower if s.upper is None else s.upper if s.lower is None else None
     if not (isinstance(bound, ast.UnaryOp) and isinstance(bound.op, ast.USub)):

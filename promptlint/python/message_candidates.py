@@ -8,6 +8,7 @@ import ast
 from ..model import replace
 
 from ..model import Kind, Segment, Volatility
+from .answered_records import answered_record
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
 from .walk import subtree
 
@@ -21,8 +22,12 @@ def message_list(finder, node, value, frame) -> bool:
     """A message list built outside a recognised send call (returned, or kept in a local name and
     handed to a wrapper the analysis does not follow: `messages = [{"role": "system", ...}, ...]`):
     a candidate when a message that is not history holds content that can change and there is
-    static text or history to lose. True when a layout was added."""
+    static text or history to lose. True when a layout was added. A list the function completes
+    with the assistant's answer from its data and only keeps (a fine-tuning record written to a
+    dataset: `answered_records`) is no request: no candidate."""
     if not (isinstance(value, Seq) and not value.repeated and has_messages(value)):
+        return False
+    if answered_record(frame.func, node):
         return False
     parts, newest = finder.b.message_parts(value, frame)
     if any(not s.is_static and s.kind is not Kind.HISTORY for p in parts if not p.is_history

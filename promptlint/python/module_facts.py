@@ -8,7 +8,7 @@ from __future__ import annotations
 from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
-               history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_marks, kept_removals, kept_rewrites,
+               history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
                kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks,
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
@@ -180,6 +180,8 @@ def _gates(module, evaluator) -> None:
         module.facts["newest_kinds"] = kind_windows.newest_kinds(module)
     if "enumerate(" in module.source and (":]" in module.source or "[:-" in module.source):
         module.facts["kept_indices"] = kind_windows.kept_indices(module)
+    if kept_keys.might_keep(module.source):
+        module.facts["kept_keys"] = kept_keys.kept_keys(module)
     if "maxlen" in module.source and "deque" in module.source:
         module.facts["deque_windows"] = deque_windows.deque_windows(module)
     if "class " in module.source and ("essages" in module.source or "istory" in module.source or "role" in module.source):

@@ -19,6 +19,7 @@ from .candidates import builds_messages, filled_argument, method_filled, prompt_
 from .prompt_names import prompt_named
 from .text_shapes import builds_text, filled_template
 from .message_candidates import appended_then_copied
+from .answered_records import in_answered_record
 from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
@@ -211,6 +212,8 @@ class SiteFinder:
         if self.b.covered(span):
             return
         frame = self.frame()
+        if in_answered_record(frame.func, node):
+            return  # a message of a record of a finished exchange (a fine-tuning row), never sent
         read = appended_then_copied(frame.func, node)
         if read is not None and candidates.message_list(self, node, self.ev.eval(read, frame), frame):
             self.b.sites.append(span)  # `out.append(system); for m in messages: out.append({...}); send(out)`

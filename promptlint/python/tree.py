@@ -59,8 +59,12 @@ class Project(TreeSearchMixin):
     `import abc` read `aiohttp/abc.py`).
     """
 
-    def __init__(self, roots: list[Path] | None = None):
+    def __init__(self, roots: list[Path] | None = None, bounds: list[Path] | None = None):
         self._given: list[Path] = list(dict.fromkeys(import_root(r.resolve()) for r in (roots or [])))
+        #: The checked paths (folders and files, resolved): no text search of a module under one
+        #: reads above it unless a project marker says so (`search_bounds.bounded`); None: only
+        #: the markers bound the searches.
+        self.bounds: list[Path] | None = None if bounds is None else list(dict.fromkeys(b.resolve() for b in bounds))
         self.roots: list[Path] = []  # the module roots of the running analysis (`start`)
         self.fallback = Path.cwd().resolve()  # apps without __init__.py run from their root
         self._modules: dict[Path, Module | ParseError] = {}
@@ -73,7 +77,8 @@ class Project(TreeSearchMixin):
         #: runs): path -> `import_roots.package_chain(path)`, resolved path -> `search_root` and
         #: its display name (each asked for again and again: a few file-system calls per folder).
         self._chains: dict[Path, tuple] = {}
-        self._search_roots: dict[Path, Path] = {}
+        self._search_roots: dict = {}  # module -> its search tree; (module, "tree") -> `_tree_of`
+        self._marks: dict[Path, tuple] = {}  # folder -> `search_bounds.marked_folder(folder)`
         self._names: dict[Path, str] = {}
         self._packages: dict[Path, Package] = {}
         #: Modules dropped by `trim`: the names each assigns at module or class level, its

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import reads
 from .import_roots import package_of
 from .module import Module
+from .search_bounds import bounded, marked_folder
 from .parsing import ParseError
 from .packages import BASES, CALLS, CLAUDE, DEFS, MARKER_READS, MARKER_WRITERS, MARKERS, PARAMS, Package, digest_paths, search_key
 
@@ -28,16 +29,53 @@ class OverBudget(Exception):
 
 class TreeSearchMixin:
     """The package searches of `tree.Project` (module docstring): uses its loading (`load`, `_key`,
-    `_chain`) and caches (`_packages`, `_search_roots`, `_dropped`, `_pinned`)."""
+    `_chain`), caches (`_packages`, `_search_roots`, `_marks`, `_dropped`, `_pinned`) and the
+    checked paths that bound its searches (`bounds`: `search_bounds.bounded`)."""
 
     def _root_of(self, near: Path) -> Path:
-        """`search_root` of the module at `near` (resolved here), once per module in this run."""
+        """`search_root` of the module at `near` (resolved here) within its project
+        (`_bounded`), once per module in this run."""
         key = self._key(near)
         root = self._search_roots.get(key)
         if root is None:
             parts, folder, _ = self._chain(key)
-            root = self._search_roots[key] = search_root(key, (".".join(parts) or None, folder))
+            root = self._search_roots[key] = self._bounded(key, search_root(key, (".".join(parts) or None, folder)))
+        else:
+            self._note_marks(key.parent)
         return root
+
+    def _tree_of(self, near: Path) -> Path:
+        """The folder above the top package of the module at `near` within its project
+        (`_bounded`): the tree the breakpoint and Claude searches read (no `INSTALL_DIRS` step)."""
+        key = self._key(near)
+        tree = self._search_roots.get((key, "tree"))
+        if tree is None:
+            tree = self._search_roots[(key, "tree")] = self._bounded(key, self._chain(key)[1])
+        else:
+            self._note_marks(key.parent)
+        return tree
+
+    def _bounded(self, key: Path, tree: Path) -> Path:
+        """`search_bounds.bounded(tree, ...)` for the module at `key` (resolved): its natural
+        search tree `tree` cut to its project, never above the checked paths (`bounds`) unless a
+        marker says so. The marker probes it depends on are noted (`_note_marks`)."""
+        parts, folder, _ = self._chain(key)
+        own = key
+        if parts:
+            own = folder / parts[0] if (folder / parts[0]).is_dir() else folder / f"{parts[0]}.py"
+        return bounded(tree, key, own, self.bounds, self._note_marks(key.parent))
+
+    def _note_marks(self, folder: Path) -> Path | None:
+        """`search_bounds.marked_folder(folder)`, read once per folder in this run; its probes
+        noted once per analysis (a marker added or removed changes where searches stop)."""
+        marks = self._marks.get(folder)
+        if marks is None:
+            marks = self._marks[folder] = marked_folder(folder)
+        if reads.active() and ("marks", folder) not in self._looked:
+            self._looked.add(("marks", folder))
+            for path, found in marks[1]:
+                reads.note(reads.key_of(path), reads.EXISTS if found else None)
+        return marks[0]
 
     def definitions(self, name: str, near: Path) -> list[tuple[Module, ast.ClassDef | None, ast.expr]]:
         """Every module-level or class-level assignment of `name` in the Python files of the
@@ -148,20 +186,20 @@ class TreeSearchMixin:
         breakpoint key (`cache_control`, `cachePoint`, `prompt_cache_breakpoint`), in a statement,
         a dict, a comment or anywhere: none means no code of the tree can set a breakpoint.
         Recorded as one dependency ("search:ROOT markers:")."""
-        return self._search(self._chain(self._key(near))[1], MARKERS)
+        return self._search(self._tree_of(near), MARKERS)
 
     def calling_files(self, near: Path, name: str) -> list[Path]:
         """The Python files of the package tree that holds `near` (as `marker_files`) whose text
         calls `name` (`name(...)`, `x.name(...)`), unparsed. Recorded as one dependency
         ("search:ROOT call:NAME")."""
-        return self._search(self._chain(self._key(near))[1], CALLS + name)
+        return self._search(self._tree_of(near), CALLS + name)
 
     def marker_read_files(self, near: Path) -> list[Path]:
         """The Python files of the package tree that holds `near` (as `marker_files`) that read a
         breakpoint key off a block they are handed (`packages.reads_markers`): breakpoints written
         on the messages the package is given reach its requests. One dependency ("search:ROOT
         marker-reads:")."""
-        return self._search(self._chain(self._key(near))[1], MARKER_READS)
+        return self._search(self._tree_of(near), MARKER_READS)
 
     def marker_writer_files(self, near: Path) -> list[Path]:
         """The Python files of the package tree that holds `near` (as `marker_files`) that write
@@ -169,7 +207,7 @@ class TreeSearchMixin:
         call in their text): breakpoints a module writes on the requests it sends itself (a
         sibling adapter of another SDK) reach no other module's requests. One dependency
         ("search:ROOT marker-writers:")."""
-        return self._search(self._chain(self._key(near))[1], MARKER_WRITERS)
+        return self._search(self._tree_of(near), MARKER_WRITERS)
 
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the top package that holds `near` (the folder tree `marker_files`
@@ -179,7 +217,7 @@ class TreeSearchMixin:
         `src/` of several distributions) says nothing of this one's model. Recorded as one
         dependency ("search:ROOT claude:")."""
         parts, folder, _ = self._chain(self._key(near))
-        found = self._search(folder, CLAUDE)
+        found = self._search(self._tree_of(near), CLAUDE)
         if len(parts) < 2:
             return found
         top = folder / parts[0]

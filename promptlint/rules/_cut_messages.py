@@ -114,6 +114,13 @@ CUT_WITH_RELATED = {
                       "much it costs is not known); drop them in steps (half of them at a limit) so it only "
                       "changes at a cut"),
                      "the older ones left out here"),
+    "kept_keys": (("The conversation keeps only its newest groups here: the keys of its messages (their groups, "
+                   "turns or ids) are collected, the newest few kept, and the messages of the others left out "
+                   "(marked excluded or removed), so once it holds more every new one pushes an older one out and "
+                   "the history changes from that message on, on every turn (the request that sends it is not linked "
+                   "here: how much it costs is not known); drop them in steps (half of them at a limit) so it only "
+                   "changes at a cut"),
+                  "the older ones left out here"),
     "newest_kinds": (("The conversation keeps only the newest items of a kind here: walking it newest first, the items "
                       "past a limit are removed from older messages, so once it holds more every new one strips an "
                       "older message and the conversation changes from that message on, on every turn (the request "

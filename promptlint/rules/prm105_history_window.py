@@ -141,7 +141,10 @@ class HistoryWindowRule(Rule):
     count is under the limit (`if seen < MAX_IMAGES: kept.append(msg)`, older ones left out or
     stripped): info, where the limit is tested. So do the newest indices of a kind kept (`keep =
     set(shots[-N:])` of the indices a walk of the conversation collects) when the conversation is then
-    rebuilt or cut by whether an index is kept: info, where they are kept.
+    rebuilt or cut by whether an index is kept: info, where they are kept; and so do the newest keys of
+    the conversation's groups kept (`keep = set(ids[-self.keep_last_groups:])` of the group ids derived
+    from the messages) when the messages of the others are then marked excluded or removed
+    (`if g in keep: continue`, then `set_excluded(message, True)`): info, where the keys are kept.
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:

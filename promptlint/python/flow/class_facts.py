@@ -56,14 +56,14 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
             continue
         for node in walk_statements(stmt.body):
             if isinstance(node, ast.Assign):
-                for t in node.targets:
+                for t, value in _paired(node):
                     if isinstance(t, ast.Subscript) and _is_self(t.value) and isinstance(t.slice, ast.Constant) \
                             and isinstance(t.slice.value, str):
                         keyed.setdefault(t.value.attr, []).append((stmt, node))
-                    if _is_self(t) and not _same_attribute(t.attr, node.value):
+                    if _is_self(t) and not _same_attribute(t.attr, value):
                         entries = assigns.setdefault(t.attr, [])
-                        if not entries or entries[-1][0] is not stmt or entries[-1][1] is not node.value:
-                            entries.append((stmt, node.value))
+                        if not entries or entries[-1][0] is not stmt or entries[-1][1] is not value:
+                            entries.append((stmt, value))
             elif isinstance(node, ast.AnnAssign):
                 if _is_self(node.target):
                     annotations.setdefault(node.target.attr, node.annotation)
@@ -85,6 +85,22 @@ def _class_index(cls: ast.ClassDef) -> tuple[dict, set]:
                 keyed.setdefault(node.value.func.value.attr, []).append((stmt, node))
     cls._promptlint_self_index = (assigns, grows, annotations, steps, keyed)
     return cls._promptlint_self_index
+
+
+def _paired(node: ast.Assign) -> list[tuple[ast.AST, ast.AST]]:
+    """(target, value node) of each target of an assignment: its value for a single target, and
+    each element of a parallel assignment for the element of a tuple or list written in the same
+    place (`self.prompt, self.rules = prompt, rules`: a constructor's settings, one statement).
+    Elements of a value not written as a tuple (`self.a, self.b = pair()`) are not paired."""
+    out = []
+    for t in node.targets:
+        if isinstance(t, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)) \
+                and len(t.elts) == len(node.value.elts) \
+                and not any(isinstance(e, ast.Starred) for e in (*t.elts, *node.value.elts)):
+            out.extend(zip(t.elts, node.value.elts))
+        else:
+            out.append((t, node.value))
+    return out
 
 
 def _list_arity(call: ast.Call) -> bool:
