@@ -168,6 +168,13 @@ CUT_MESSAGES = {
                      "never shares a prefix with the previous request's (the request that sends it is not linked "
                      "here: how much it costs is not known); return it oldest first, and add each new message at "
                      "its end"),
+    "unordered_reads": ("The stored conversation is read back here in whatever order the store gives: the read asks for "
+                        "no order (no `ORDER BY`, sort or order key), and a store promises none without one (a "
+                        "changed plan or a parallel scan, a table rewritten after updates, natural or key order), so "
+                        "when the messages come back in another order the history differs from the previous "
+                        "request's from the first moved message on, and everything after it is read uncached (the "
+                        "request that sends it is not linked here: how much it costs is not known); order the read "
+                        "by the time or sequence number of each message"),
     "older_writes": ("A message older than the newest of the conversation an object keeps (counted from its end) is "
                      "rewritten in place here: when the conversation is re-sent, the history differs from the "
                      "previous request's from that message on, and it and everything after it are read uncached "
