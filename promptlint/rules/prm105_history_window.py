@@ -97,7 +97,13 @@ class HistoryWindowRule(Rule):
     event queue popped from its head when over a limit). So are the rows of a stored conversation deleted but the newest
     (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
     IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation, in a class named
-    for keeping one, `SQLChatStorage`): info, at the query. So is a message merged into the caller's own message object (a walk of
+    for keeping one, `SQLChatStorage`): info, at the query. So is the stored conversation read back in
+    whatever order the store gives by the read method of a message store (`get_messages`, `read` of
+    `ConversationMessages`): SQL that selects its rows with no `ORDER BY`, `select(Row)` or
+    `session.query(Row)` given no `order_by`, a document `find({...})` with no sort (also named through
+    an adapter, `conn.execute("messages", "find", {...})`), a key-value range read
+    (`values_in_range(...)`), where nothing in the method orders what it read and it reads more than
+    one record: info, at the read. So is a message merged into the caller's own message object (a walk of
     the conversation handed in that keeps each message itself, not a copy, and adds the text of the
     next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
     call adds the text again to the conversation the caller keeps; info, where it is added.
