@@ -190,7 +190,7 @@ def _gates(module, evaluator) -> None:
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
     if newest_queries.might_delete(module.source):
         module.facts["newest_deletes"] = newest_queries.newest_deletes(module)
-    if unordered_reads.might_hold(module.source):
+    if unordered_reads.might_read(module.source):
         module.facts["unordered_reads"] = unordered_reads.unordered_reads(module)
     if newest_first.might_hold(module.source):
         module.facts["newest_first"] = newest_first.newest_first(module)

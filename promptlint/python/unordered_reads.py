@@ -54,13 +54,9 @@ _RANGES = frozenset({"values_in_range", "keys_in_range", "items_in_range", "scan
 _ORDERS = re.compile(r"(?i)\bsorted\(|\.sort\(|order_by|sort_by|ORDER\s+BY|[\"']sort[\"']|\bsort\s*=|\$sort")
 
 
-def might_hold(source: str) -> bool:
-    """The cheap test before the module's walk: a store's read of many records in its text."""
-    return STORE_TEXT.search(source) is not None
-
-
 def might_read(source: str) -> bool:
-    """The prefilter's test: a store's read and a reader of the conversation in the text."""
+    """The cheap test of a module's text (the prefilter's, and before the module's walk): a store's
+    read and a reader of the conversation in the text."""
     return STORE_TEXT.search(source) is not None and READER_TEXT.search(source) is not None
 
 
