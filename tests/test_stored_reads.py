@@ -161,3 +161,14 @@ def test_the_prefilter_keeps_a_conversation_reader_of_a_store_and_no_other_store
               "        return await self.kv.values_in_range(start_key=s, end_key=s + 'z')\n")
     other = "class Shelf:\n    def items(self, s):\n        return self.db.execute('SELECT a FROM b').fetchall()\n"
     assert [might_hold_prompt(reader), might_hold_prompt(other)] == [True, False]
+
+
+def test_a_stored_conversation_read_through_a_generic_read_helper_with_no_order_is_info_at_the_helper():
+    report = api.check([FIXTURES / "helper_reads"], api.Settings(), jobs=1)
+    assert [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.span.start.column,
+             [(Path(r.span.filename).name, r.span.start.row) for r in d.related]) for d in report.diagnostics] \
+        == [("manager.py", "PRM105", "info", 14, 17, [("chat.py", 10)])]
+
+
+def test_a_helper_that_orders_its_read_or_a_reader_that_sorts_what_a_helper_gives_is_not_reported():
+    assert _report("helper_reads_clean") == []

@@ -190,8 +190,11 @@ def _gates(module, evaluator) -> None:
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
     if newest_queries.might_delete(module.source):
         module.facts["newest_deletes"] = newest_queries.newest_deletes(module)
-    if unordered_reads.might_read(module.source):
-        module.facts["unordered_reads"] = unordered_reads.unordered_reads(module)
+    if unordered_reads.might_read(module.source):  # (PRM105: a stored conversation read in no set order)
+        if unordered_reads.STORE_TEXT.search(module.source) is not None:
+            module.facts["unordered_reads"] = unordered_reads.unordered_reads(module)
+        if unordered_reads.HELPER_CALL.search(module.source) is not None:
+            module.facts["helper_reads"] = unordered_reads.helper_reads(module, evaluator.project)
     if newest_first.might_hold(module.source):
         module.facts["newest_first"] = newest_first.newest_first(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:

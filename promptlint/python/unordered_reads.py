@@ -19,6 +19,11 @@ query's words, all in that one function:
   named through an adapter (`conn.execute("messages", "find", {"thread": t})`), given no sort;
 - a key-value store's range read (`values_in_range(...)`, `keys_in_range(...)`, `scan_iter(match=...)`).
 
+The read may also be made by a generic read helper of the package that the reader calls by name
+(`rows = await db.read_data("chats", filters)`, with `read_data` running `select(model)` and its
+filters only): where every method of that name the package defines reads so and orders nothing,
+the helper's read is the fact, with the reader's call.
+
 A function that orders anything itself (`sorted(...)`, `.sort(...)`, `order_by`, a `sort` key or
 keyword, `ORDER BY` in any of its text) or reads one record (`fetchone()`, `.first()`, `LIMIT 1`)
 is not this. The fact is the node of the read (the SQL text, the statement, the call), for an info
@@ -36,10 +41,12 @@ from .walk import outer_functions, subtree
 STORE_TEXT = re.compile(r"\bSELECT\b|\bselect\(|\.find\(|[\"']find[\"']|_in_range\(|\bscan_iter\(|\.query\(")
 #: The test a file passes to be analysed at all (`prefilter`): a function named for reading the
 #: conversation back, or a read verb in a class named for keeping one (bounded repetition: linear).
-READER_TEXT = re.compile(r"(?i)def[ \t]{1,4}_{0,2}a?(?:get|load|fetch|read|retrieve|query|list)_?\w{0,30}"
-                         r"(?:messages|history|conversation|turns|dialog|transcript|msgs)\w{0,20}\("
-                         r"|class[ \t]{1,4}\w{0,30}(?:Message|History|Conversation|Chat|Dialog|Transcript)\w{0,30}"
-                         r"[(:]")
+READER_DEF = re.compile(r"(?i)def[ \t]{1,4}_{0,2}a?(?:get|load|fetch|read|retrieve|query|list)_?\w{0,30}"
+                        r"(?:messages|history|conversation|turns|dialog|transcript|msgs)\w{0,20}\(")
+READER_TEXT = re.compile(READER_DEF.pattern + r"|class[ \t]{1,4}\w{0,30}(?:Message|History|Conversation|Chat|Dialog"
+                         r"|Transcript)\w{0,30}[(:]")
+#: The text of a call of a method named for reading records (`db.read_data(`, `store.fetch_rows(`).
+HELPER_CALL = re.compile(r"\.(?:read|get|fetch|load|query|list|find|select)_\w{1,40}\(")
 
 _SQL_READ = re.compile(r"(?is)^\s*SELECT\b.*\bFROM\b")
 _ONE_ROW = re.compile(r"(?i)\bLIMIT\s+1\b|\bCOUNT\s*\(|\bEXISTS\s*\(")
@@ -56,8 +63,11 @@ _ORDERS = re.compile(r"(?i)\bsorted\(|\.sort\(|order_by|sort_by|ORDER\s+BY|[\"']
 
 def might_read(source: str) -> bool:
     """The cheap test of a module's text (the prefilter's, and before the module's walk): a store's
-    read and a reader of the conversation in the text."""
-    return STORE_TEXT.search(source) is not None and READER_TEXT.search(source) is not None
+    read and a reader of the conversation in the text, or a function named for reading the
+    conversation back that calls a method named for reading records (a helper's read)."""
+    return READER_TEXT.search(source) is not None and (
+        STORE_TEXT.search(source) is not None
+        or READER_DEF.search(source) is not None and HELPER_CALL.search(source) is not None)
 
 
 def unordered_reads(module) -> list[ast.AST]:
@@ -71,6 +81,56 @@ def unordered_reads(module) -> list[ast.AST]:
         if found is not None:
             out.append(found)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+#: Words of a called method's name that say it reads records (`read_data`, `fetch_rows`, `query_table`).
+_READ_WORDS = frozenset({"read", "get", "fetch", "load", "query", "list", "find", "select"})
+#: Definitions of one helper name read at most; helper names looked up at most per module.
+_LIMIT, _LOOKUPS = 4, 8
+
+
+def helper_reads(module, project) -> list[tuple[ast.Call, object, ast.AST]]:
+    """(the reader's call, the module that defines the helper, the helper's read) for each read method
+    of a message store that orders nothing and reads through a generic read helper of the package that
+    reads with no order asked (module docstring), in source order of the calls."""
+    if project is None:
+        return []
+    out = []
+    looked: dict[str, list] = {}
+    for func, stack in outer_functions(module.tree):
+        if not message_reader(func, stack) or _ORDERS.search(module.code(func)) is not None \
+                or _unordered(module, func) is not None:
+            continue
+        for call in subtree(func):
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr == func.name:
+                continue
+            name = call.func.attr
+            if not set(re.split(r"_+", name.lower())) & _READ_WORDS or not (call.args or call.keywords):
+                continue
+            if name not in looked:
+                if len(looked) >= _LOOKUPS:
+                    continue
+                looked[name] = _helpers(module, project, name)
+            for definer, node in looked[name][:1]:
+                out.append((call, definer, node))
+                break
+    return sorted(out, key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+def _helpers(module, project, name: str) -> list[tuple[object, ast.AST]]:
+    """(module, read) of the method `name` the package defines, when every definition of it reads with
+    no order asked and orders nothing, and is no reader of the conversation itself; else none."""
+    found = []
+    for definer in project.functions_named(name, module.path, _LIMIT) or ():
+        for func, stack in outer_functions(definer.tree):
+            if func.name != name:
+                continue
+            node = None if message_reader(func, stack) or _ORDERS.search(definer.code(func)) is not None \
+                else _unordered(definer, func)
+            if node is None:
+                return []
+            found.append((definer, node))
+    return found
 
 
 def _unordered(module, func) -> ast.AST | None:

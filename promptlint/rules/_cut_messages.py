@@ -1,7 +1,7 @@
 """PRM105's messages for a conversation cut where a fact finder finds it: the table of cuts
 reported at their node alone (`CUT_MESSAGES`), the table of cuts reported with the line that makes
-them (`CUT_WITH_RELATED`), and a conversation cut where it is kept (`stored_cut_findings`,
-`python/stored_cuts.py`).
+them (`CUT_WITH_RELATED`), a conversation cut where it is kept (`stored_cut_findings`,
+`python/stored_cuts.py`), and one read in the store's order by a read helper (`helper_read_findings`).
 """
 from __future__ import annotations
 
@@ -221,3 +221,17 @@ def stored_cut_findings(module):
         severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
             else Severity.INFO
         yield message, at, {"severity": severity, "related": related}
+
+
+def helper_read_findings(module):
+    """A stored conversation read back by a generic read helper of the package that asks the store for
+    no order (`python/unordered_reads.helper_reads`): info at the helper's read, the reader's call
+    related. Yields (message, span, the keywords of `Rule.diagnostic`)."""
+    body, advice = split_advice(CUT_MESSAGES["unordered_reads"])
+    seen = set()
+    for call, definer, node in module.facts.get("helper_reads", ()):
+        if id(node) in seen:
+            continue  # (one cause: the helper's read, related to the first reader that calls it)
+        seen.add(id(node))
+        yield body, definer.span(node), {"severity": Severity.INFO, "advice": advice or None, "related": [
+            Related(module.span(call), "the stored conversation read through it here")]}
