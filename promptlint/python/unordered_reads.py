@@ -25,8 +25,12 @@ filters only): where every method of that name the package defines reads so and 
 the helper's read is the fact, with the reader's call.
 
 A function that orders anything itself (`sorted(...)`, `.sort(...)`, `order_by`, a `sort` key or
-keyword, `ORDER BY` in any of its text) or reads one record (`fetchone()`, `.first()`, `LIMIT 1`)
-is not this. The fact is the node of the read (the SQL text, the statement, the call), for an info
+keyword, `ORDER BY` in any of its text), aggregates (`GROUP BY`, `func.count(...)`), reads one record
+(`fetchone()`, `.first()`, `LIMIT 1`, also on the name its result is bound to) or returns a map (a
+lookup by id: `-> dict`, a dict built and returned) is not this; nor is a read whose words (the
+function's, its class's or the query's) say nothing of messages (`get_history` of a prompt's versions:
+"history" alone is no conversation). A helper's rows are the conversation only where the reader
+returns them, or walks them into the list it returns (not a lookup built beside the messages). The fact is the node of the read (the SQL text, the statement, the call), for an info
 where the order is left to the store (the request is not linked).
 """
 from __future__ import annotations
@@ -34,6 +38,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .flow.store_reads import method_class
 from .newest_queries import _query_text, message_reader
 from .walk import outer_functions, subtree
 
@@ -55,10 +60,11 @@ _RUNS = frozenset({"execute", "aexecute", "fetch", "fetchall", "fetch_all", "exe
                    "executemany", "read_sql", "read_sql_query"})
 #: Methods of a query or its result that read one record.
 _SINGLE = frozenset({"fetchone", "fetchrow", "fetchval", "fetch_one", "fetch_val", "first", "one", "one_or_none",
-                     "scalar", "scalar_one", "scalar_one_or_none", "find_one", "get"})
+                     "scalar", "scalar_one", "scalar_one_or_none", "find_one"})
 _RANGES = frozenset({"values_in_range", "keys_in_range", "items_in_range", "scan_iter"})
 #: Words of a function's text that say it orders what it reads.
-_ORDERS = re.compile(r"(?i)\bsorted\(|\.sort\(|order_by|sort_by|ORDER\s+BY|[\"']sort[\"']|\bsort\s*=|\$sort")
+_ORDERS = re.compile(r"(?i)\bsorted\(|\.sort\(|order_by|sort_by|ORDER\s+BY|[\"']sort[\"']|\bsort\s*=|\$sort"
+                     r"|group_by|GROUP\s+BY")
 
 
 def might_read(source: str) -> bool:
@@ -75,12 +81,52 @@ def unordered_reads(module) -> list[ast.AST]:
     methods of message stores (see the module's docstring), in source order."""
     out: list[ast.AST] = []
     for func, stack in outer_functions(module.tree):
-        if not message_reader(func, stack) or _ORDERS.search(module.code(func)) is not None:
+        if not _reader(module, func, stack):
             continue
         found = _unordered(module, func)
-        if found is not None:
+        if found is not None and (_messages_named(func, stack) or _MESSAGE_WORDS & _words(module.code(found))):
             out.append(found)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+#: Words that say the records are a conversation's messages ("history" alone may be versions of a record).
+_MESSAGE_WORDS = frozenset({"message", "messages", "msg", "msgs", "conversation", "conversations", "chat", "chats",
+                            "turn", "turns", "dialog", "dialogue", "transcript"})
+
+
+def _words(text: str) -> set[str]:
+    """The lower-case words of identifiers in `text` (`ConversationMessages`, `memori_conversation_message`)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return {w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w}
+
+
+def _messages_named(func, stack) -> bool:
+    """True when the function's name or its class's says it reads messages (`get_messages`, `ConversationMessages`)."""
+    cls = method_class(stack, func)
+    return bool(_MESSAGE_WORDS & (_words(func.name) | (_words(cls.name) if cls is not None else set())))
+
+
+def _reader(module, func, stack) -> bool:
+    """A read method of a message store (`message_reader`) that gives its records as they come (`_as_read`)."""
+    return message_reader(func, stack) and _as_read(module, func)
+
+
+def _as_read(module, func) -> bool:
+    """True for a function that orders nothing itself, aggregates nothing and returns no map (a lookup
+    by id: `-> dict`, a dict built and returned)."""
+    if _ORDERS.search(module.code(func)) is not None:
+        return False
+    note = ast.unparse(func.returns) if func.returns is not None else ""
+    if re.search(r"(?i)\b(?:dict|mapping)\b", note):
+        return False
+    bound = {t.id: a.value for a in subtree(func) if isinstance(a, (ast.Assign, ast.AnnAssign))
+             for t in (a.targets if isinstance(a, ast.Assign) else [a.target]) if isinstance(t, ast.Name)}
+    for r in subtree(func):
+        if isinstance(r, ast.Return) and r.value is not None:
+            v = bound.get(r.value.id) if isinstance(r.value, ast.Name) else r.value
+            if isinstance(v, (ast.Dict, ast.DictComp)):
+                return False
+    return True
 
 
 #: Words of a called method's name that say it reads records (`read_data`, `fetch_rows`, `query_table`).
@@ -98,11 +144,12 @@ def helper_reads(module, project) -> list[tuple[ast.Call, object, ast.AST]]:
     out = []
     looked: dict[str, list] = {}
     for func, stack in outer_functions(module.tree):
-        if not message_reader(func, stack) or _ORDERS.search(module.code(func)) is not None \
-                or _unordered(module, func) is not None:
+        if not _reader(module, func, stack) or not _messages_named(func, stack) or _unordered(module, func) is not None:
             continue
+        kept = _kept_rows(func)
         for call in subtree(func):
-            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr == func.name:
+            if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or call.func.attr == func.name \
+                    or id(call) not in kept:
                 continue
             name = call.func.attr
             if not set(re.split(r"_+", name.lower())) & _READ_WORDS or not (call.args or call.keywords):
@@ -117,6 +164,37 @@ def helper_reads(module, project) -> list[tuple[ast.Call, object, ast.AST]]:
     return sorted(out, key=lambda t: (t[0].lineno, t[0].col_offset))
 
 
+def _kept_rows(func) -> set[int]:
+    """ids of the calls whose result the function returns as it is or walks into the list it returns
+    (`return await db.read(...)`, `rows = await db.read(...)` then `[f(r) for r in rows]` or a loop
+    appending to the returned list): the records it gives back, not data it looks things up in."""
+    def calls(expr):
+        while isinstance(expr, ast.Await):
+            expr = expr.value
+        return {id(expr)} if isinstance(expr, ast.Call) else set()
+    bound = {t.id: a.value for a in subtree(func) if isinstance(a, ast.Assign) for t in a.targets
+             if isinstance(t, ast.Name)}
+    returned = {r.value.id for r in subtree(func) if isinstance(r, ast.Return) and isinstance(r.value, ast.Name)}
+    out: set[int] = set()
+    for r in subtree(func):
+        if isinstance(r, ast.Return) and r.value is not None:
+            out |= calls(r.value)
+            for c in subtree(r.value) if isinstance(r.value, ast.ListComp) else ():
+                if isinstance(c, ast.comprehension) and isinstance(c.iter, ast.Name) and c.iter.id in bound:
+                    out |= calls(bound[c.iter.id])
+    for name in returned:
+        v = bound.get(name)
+        for c in subtree(v) if isinstance(v, ast.ListComp) else ():
+            if isinstance(c, ast.comprehension) and isinstance(c.iter, ast.Name) and c.iter.id in bound:
+                out |= calls(bound[c.iter.id])
+    for loop in subtree(func):
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Name) and loop.iter.id in bound \
+                and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id in returned for n in subtree(loop)):
+            out |= calls(bound[loop.iter.id])
+    return out
+
+
 def _helpers(module, project, name: str) -> list[tuple[object, ast.AST]]:
     """(module, read) of the method `name` the package defines, when every definition of it reads with
     no order asked and orders nothing, and is no reader of the conversation itself; else none."""
@@ -125,8 +203,7 @@ def _helpers(module, project, name: str) -> list[tuple[object, ast.AST]]:
         for func, stack in outer_functions(definer.tree):
             if func.name != name:
                 continue
-            node = None if message_reader(func, stack) or _ORDERS.search(definer.code(func)) is not None \
-                else _unordered(definer, func)
+            node = None if message_reader(func, stack) or not _as_read(definer, func) else _unordered(definer, func)
             if node is None:
                 return []
             found.append((definer, node))
@@ -135,9 +212,9 @@ def _helpers(module, project, name: str) -> list[tuple[object, ast.AST]]:
 
 def _unordered(module, func) -> ast.AST | None:
     """The first read of many records with no order asked in `func`, or None."""
-    parents = {id(c): n for n in subtree(func) for c in ast.iter_child_nodes(n)}
+    single = _single_roots(func)
     for n in subtree(func):
-        if not isinstance(n, ast.Call) or _one_record(n, parents):
+        if not isinstance(n, ast.Call) or id(n) in single:
             continue
         f = n.func
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
@@ -146,7 +223,8 @@ def _unordered(module, func) -> ast.AST | None:
             text = _query_text(module, first)
             if _SQL_READ.search(text) and _ONE_ROW.search(text) is None:
                 return first if isinstance(first, ast.Constant) else n
-        if name == "select" and n.args and (module.qualified_name(f) or "").startswith(("sqlalchemy", "sqlmodel")):
+        if name == "select" and n.args and (module.qualified_name(f) or "").startswith(("sqlalchemy", "sqlmodel")) \
+                and not any(_aggregate(a) for a in n.args):
             return n
         if name == "query" and isinstance(f, ast.Attribute) and isinstance(first, ast.Name) and first.id[:1].isupper():
             return n  # `session.query(Step)`
@@ -161,21 +239,28 @@ def _unordered(module, func) -> ast.AST | None:
     return None
 
 
-def _one_record(call, parents) -> bool:
-    """True when the result of `call` is read as one record: a method of `_SINGLE` called on it, or on
-    a call chained to it (`conn.execute(q).fetchone()`, `session.query(S).filter(...).first()`)."""
-    node = call
-    while True:
-        up = parents.get(id(node))
-        if isinstance(up, ast.Attribute) and up.value is node:
-            if up.attr in _SINGLE:
-                return True
-            node = up
+def _aggregate(arg) -> bool:
+    """True for a column of a SQLAlchemy select that aggregates (`func.count(...)`, `func.max(...)`)."""
+    return isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and isinstance(arg.func.value, ast.Name) \
+        and arg.func.value.id == "func"
+
+
+def _single_roots(func) -> set[int]:
+    """ids of the calls in `func` whose result is read as one record: every call under the root of a
+    chain that ends in a method of `_SINGLE` (`conn.execute(q).fetchone()`, `(await s.execute(select(S)))
+    .scalar_one_or_none()`, `session.query(S).filter(...).first()`), or under the value of the name that
+    root is (`result = await db.execute(select(S))`, then `result.scalars().first()`)."""
+    bound = {t.id: a.value for a in subtree(func) if isinstance(a, ast.Assign) for t in a.targets
+             if isinstance(t, ast.Name)}
+    out: set[int] = set()
+    for n in subtree(func):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _SINGLE):
             continue
-        if isinstance(up, ast.Call) and up.func is node:
-            node = up
-            continue
-        if isinstance(up, ast.Await):
-            node = up
-            continue
-        return False
+        root = n.func.value
+        while isinstance(root, (ast.Call, ast.Attribute, ast.Await)):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        under = [n.func.value]
+        if isinstance(root, ast.Name) and root.id in bound:
+            under.append(bound[root.id])
+        out |= {id(x) for u in under for x in subtree(u) if isinstance(x, ast.Call)}
+    return out
