@@ -138,3 +138,37 @@ def test_a_graph_query_walking_back_a_bounded_path_from_the_newest_message_is_a_
 
 def test_an_unbounded_path_a_walk_not_turned_around_and_other_reads_are_not_windows():
     assert _report("path_queries_clean.py") == []
+
+
+def test_a_stored_conversation_read_with_no_order_asked_is_info_where_it_is_read():
+    # (SQL with no ORDER BY, at its text; `select(Row)` and `session.query(Row)` given no `order_by`; a
+    # document `find` with no sort, also named through an adapter; a key-value range read)
+    assert _report("unordered_reads.py") == [("unordered_reads.py", "PRM105", "info", 15, 13),
+                                             ("unordered_reads.py", "PRM105", "info", 32, 45),
+                                             ("unordered_reads.py", "PRM105", "info", 36, 62),
+                                             ("unordered_reads.py", "PRM105", "info", 39, 21),
+                                             ("unordered_reads.py", "PRM105", "info", 42, 21),
+                                             ("unordered_reads.py", "PRM105", "info", 45, 24)]
+
+
+def test_ordered_sorted_single_record_and_other_reads_are_not_unordered_conversations():
+    assert _report("unordered_reads_clean.py") == []
+
+
+def test_the_prefilter_keeps_a_conversation_reader_of_a_store_and_no_other_store_read():
+    from promptlint.python.prefilter import might_hold_prompt
+    reader = ("class TurnStore:\n    async def get_session_turns(self, s):\n"
+              "        return await self.kv.values_in_range(start_key=s, end_key=s + 'z')\n")
+    other = "class Shelf:\n    def items(self, s):\n        return self.db.execute('SELECT a FROM b').fetchall()\n"
+    assert [might_hold_prompt(reader), might_hold_prompt(other)] == [True, False]
+
+
+def test_a_stored_conversation_read_through_a_generic_read_helper_with_no_order_is_info_at_the_helper():
+    report = api.check([FIXTURES / "helper_reads"], api.Settings(), jobs=1)
+    assert [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.span.start.column,
+             [(Path(r.span.filename).name, r.span.start.row) for r in d.related]) for d in report.diagnostics] \
+        == [("manager.py", "PRM105", "info", 14, 17, [("chat.py", 10)])]
+
+
+def test_a_helper_that_orders_its_read_or_a_reader_that_sorts_what_a_helper_gives_is_not_reported():
+    assert _report("helper_reads_clean") == []

@@ -41,10 +41,18 @@ WALK_TEXT = re.compile(r"for[ \t]+\w+,[ \t]*\w+[ \t]+in[ \t]+enumerate\((?:self\
 FROM_END_TEXT = re.compile(r"[<>]=?[ \t]*[^\n:<>]{1,80}?[ \t]-[ \t]")
 
 
+#: The text of a list named for the conversation joined into text (`"\n".join(formatted_history)`):
+#: what a walk by index of any list wrote into it is the conversation written as text.
+JOIN_TEXT = re.compile(r"\.join\([ \t]{0,4}\w{0,30}(?i:history|transcript|conversation)\w{0,20}[ \t]{0,4}\)")
+
+
 def might_walk_apart(source: str) -> bool:
     """True when the module's text may hold a walk by index of a conversation or a kept list told
-    apart from its end (`WALK_TEXT`, `FROM_END_TEXT`): the text test before its walk."""
-    return "enumerate" in source and WALK_TEXT.search(source) is not None and FROM_END_TEXT.search(source) is not None
+    apart from its end (`WALK_TEXT`, `FROM_END_TEXT`), or of any list into one named for the
+    conversation that is joined into text (`JOIN_TEXT`: `flow.rewrites.rendered_apart` reads it
+    where it is joined): the text test before its walk."""
+    return "enumerate" in source and (WALK_TEXT.search(source) is not None or JOIN_TEXT.search(source) is not None) \
+        and FROM_END_TEXT.search(source) is not None
 
 
 #: Words of a function's name that say what it builds is shown, logged or summarised, not re-sent.

@@ -13,7 +13,8 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
-               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unseen_templates, window_calls)
+               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
+               window_calls)
 
 
 def gather(module, evaluator, builder) -> list:
@@ -96,7 +97,8 @@ def _gates(module, evaluator) -> None:
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
     messages and writes them back (`history_trims`), a token budget that an Assistants run truncates the thread
     to, a conversation kept in a bounded deque (`deque_windows`), cut or rewritten by the method that adds to it
-    (`memory_windows`), read back by a newest-first query (`newest_queries`) or newest first (`newest_first`), a running summary rewritten as
+    (`memory_windows`), read back by a newest-first query (`newest_queries`), newest first (`newest_first`) or in
+    the store's order (`unordered_reads`), a running summary rewritten as
     it grows and sent at its head (`summary_heads`), a window of an agent library's memory or context class
     the module configures (`library_windows`), and system messages of anywhere in a conversation moved
     into the Responses API's instructions (`system_hoists`), to the head of the list a converter builds
@@ -190,6 +192,11 @@ def _gates(module, evaluator) -> None:
         module.facts["newest_queries"] = newest_queries.newest_queries(module)
     if newest_queries.might_delete(module.source):
         module.facts["newest_deletes"] = newest_queries.newest_deletes(module)
+    if unordered_reads.might_read(module.source):  # (PRM105: a stored conversation read in no set order)
+        if unordered_reads.STORE_TEXT.search(module.source) is not None:
+            module.facts["unordered_reads"] = unordered_reads.unordered_reads(module)
+        if unordered_reads.HELPER_CALL.search(module.source) is not None:
+            module.facts["helper_reads"] = unordered_reads.helper_reads(module, evaluator.project)
     if newest_first.might_hold(module.source):
         module.facts["newest_first"] = newest_first.newest_first(module)
     if "class " in module.source and summary_heads.REWRITTEN.search(module.source) is not None:

@@ -35,6 +35,7 @@ from .stored_fields import might_store_fields  # stored messages that keep only 
 from .older_edits import might_edit_older  # older messages edited in place by their place (PRM105)
 from .history_loads import window_text
 from .newest_queries import PATH_TEXT, might_delete
+from .unordered_reads import might_read  # a stored conversation read back in the store's order (PRM105)
 from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
 from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
@@ -327,6 +328,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # messages of a list handed in edited in place as it is walked (PRM105, walked_edits)
     if might_delete(source):
         return True  # a stored conversation's rows deleted but the newest (PRM105, newest_deletes)
+    if might_read(source):
+        return True  # a stored conversation read back in whatever order the store gives (PRM105, unordered_reads)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

@@ -1,7 +1,7 @@
 """PRM105's messages for a conversation cut where a fact finder finds it: the table of cuts
 reported at their node alone (`CUT_MESSAGES`), the table of cuts reported with the line that makes
-them (`CUT_WITH_RELATED`), and a conversation cut where it is kept (`stored_cut_findings`,
-`python/stored_cuts.py`).
+them (`CUT_WITH_RELATED`), a conversation cut where it is kept (`stored_cut_findings`,
+`python/stored_cuts.py`), and one read in the store's order by a read helper (`helper_read_findings`).
 """
 from __future__ import annotations
 
@@ -175,6 +175,13 @@ CUT_MESSAGES = {
                      "never shares a prefix with the previous request's (the request that sends it is not linked "
                      "here: how much it costs is not known); return it oldest first, and add each new message at "
                      "its end"),
+    "unordered_reads": ("The stored conversation is read back here in whatever order the store gives: the read asks for "
+                        "no order (no `ORDER BY`, sort or order key), and a store promises none without one (a "
+                        "changed plan or a parallel scan, a table rewritten after updates, natural or key order), so "
+                        "when the messages come back in another order the history differs from the previous "
+                        "request's from the first moved message on, and everything after it is read uncached (the "
+                        "request that sends it is not linked here: how much it costs is not known); order the read "
+                        "by the time or sequence number of each message"),
     "older_writes": ("A message older than the newest of the conversation an object keeps (counted from its end) is "
                      "rewritten in place here: when the conversation is re-sent, the history differs from the "
                      "previous request's from that message on, and it and everything after it are read uncached "
@@ -221,3 +228,17 @@ def stored_cut_findings(module):
         severity = Severity.WARNING if cut.sent is not None and cut.sent[1] and cut.cadence == "slides" \
             else Severity.INFO
         yield message, at, {"severity": severity, "related": related}
+
+
+def helper_read_findings(module):
+    """A stored conversation read back by a generic read helper of the package that asks the store for
+    no order (`python/unordered_reads.helper_reads`): info at the helper's read, the reader's call
+    related. Yields (message, span, the keywords of `Rule.diagnostic`)."""
+    body, advice = split_advice(CUT_MESSAGES["unordered_reads"])
+    seen = set()
+    for call, definer, node in module.facts.get("helper_reads", ()):
+        if id(node) in seen:
+            continue  # (one cause: the helper's read, related to the first reader that calls it)
+        seen.add(id(node))
+        yield body, definer.span(node), {"severity": Severity.INFO, "advice": advice or None, "related": [
+            Related(module.span(call), "the stored conversation read through it here")]}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..model import SLICED, Kind, PromptLayout, Related, Severity, Volatility
-from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, split_advice, stored_cut_findings
+from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, split_advice, stored_cut_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
 
@@ -97,7 +97,14 @@ class HistoryWindowRule(Rule):
     event queue popped from its head when over a limit). So are the rows of a stored conversation deleted but the newest
     (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
     IN (SELECT id ... ORDER BY ts DESC LIMIT ?)`, a table named for the conversation, in a class named
-    for keeping one, `SQLChatStorage`): info, at the query. So is a message merged into the caller's own message object (a walk of
+    for keeping one, `SQLChatStorage`): info, at the query. So is the stored conversation read back in
+    whatever order the store gives by the read method of a message store (`get_messages`, `read` of
+    `ConversationMessages`): SQL that selects its rows with no `ORDER BY`, `select(Row)` or
+    `session.query(Row)` given no `order_by`, a document `find({...})` with no sort (also named through
+    an adapter, `conn.execute("messages", "find", {...})`), a key-value range read
+    (`values_in_range(...)`), where nothing in the method orders what it read and it reads more than
+    one record: info, at the read (also made by a generic read helper of the package the method calls by
+    name, `db.read_data("chats", filters)`: at the helper's read, the call related). So is a message merged into the caller's own message object (a walk of
     the conversation handed in that keeps each message itself, not a copy, and adds the text of the
     next one of the same role to the last kept, `merged[-1]["content"] += msg["content"]`): every
     call adds the text again to the conversation the caller keeps; info, where it is added.
@@ -441,7 +448,7 @@ class HistoryWindowRule(Rule):
             yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
                                   related=[Related(module.span(head), "the summary sent at the head of the "
                                                    "conversation here")])
-        for message, span, keywords in stored_cut_findings(module):
+        for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
             yield self.diagnostic(message, span, **keywords)
         yield from library_window_findings(self, module)
         for budget in module.facts.get("prompt_budgets", ()):
