@@ -171,7 +171,11 @@ class MissingCacheBreakpointRule(Rule):
     config.research_model)`, or `configurable_fields` holding "model", with no provider written)
     in a module that binds tools to it or replays the conversation, in a package whose code writes
     Claude model names (a configuration default `"anthropic:claude-3-7-sonnet-latest"`, not a
-    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs);
+    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs).
+    For both, a Claude model class kept as a value to be built through a name (`{ChatOpenAI: {...},
+    ChatAnthropic: {...}}` then `model_class(**args)`) is a model built, and a file that names a
+    breakpoint key only in functions that send a request of their own and build no agent (an
+    evaluator's one-shot call marked for itself) sets none on the model's requests;
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
