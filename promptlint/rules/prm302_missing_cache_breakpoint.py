@@ -149,7 +149,9 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`, `if prompt.options.cache:` where `cache` is a field of the
+    settings.get("cache_messages"):`, a TTL read from a mapping named as configuration under the
+    breakpoint key itself, None by default (`ttl = model_config_dict.get("cache_control")`, then
+    `if ttl: self._cache = {"type": "ephemeral", "ttl": ttl}`), `if prompt.options.cache:` where `cache` is a field of the
     module's options with `Field(default=None)`, `if use_cache:` where `use_cache=False` is a
     parameter of a method the package calls only passing on an option of that name that is off by
     default, `step(msgs, use_cache=self.use_cache)` with `__init__(self, use_cache=False)`), also when the option is passed to a function of
