@@ -19,6 +19,17 @@ def test_the_call_a_retry_helper_makes_is_read_as_the_sdk_call():
                                                     "minimum of claude-sonnet-4-5 but has no cache breakpoint")
 
 
+def test_the_call_a_forwarding_method_of_a_base_class_makes_with_an_aliased_sdk_method_is_read():
+    # (before: only a module function handed an SDK method written out was followed, so
+    # `self._call_client(create_func, **params)` of a base class in another module drew no request)
+    report = api.check([FIXTURES.parent / "forwarding_methods"], api.Settings(), jobs=1)
+    found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert found == [("claude.py", "PRM302", "warning", 18)]  # `system=POLICY` of `answer`; `ping`: not followed
+    assert report.diagnostics[0].message.startswith("Static prefix of about 3,073 tokens reaches the 1,024-token "
+                                                    "minimum of claude-sonnet-4-5 but has no cache breakpoint")
+    assert sorted(p.api for p in report.prompts) == ["beta.messages.create", "messages.create"]  # both bindings
+
+
 def _index(source):
     return forwarding_index(ast.parse(source).body[0])
 

@@ -67,3 +67,22 @@ def test_a_model_chosen_at_run_time_with_no_claude_named_or_a_breakpoint_named_i
     assert _found("runtime_unnamed") == []
     assert _found("runtime_marked") == []
     assert _found("runtime_docstring") == []  # a Claude name in a docstring example only
+
+
+def test_breakpoints_named_only_where_a_function_sends_its_own_request_do_not_hide_the_agents_model():
+    found = _found("runtime_own_marks")
+    # (before: judge.py's `cache_control`, on the one request its `grade` sends, hid both models)
+    assert [f[:4] for f in found] == [("researcher.py", "PRM302", "info", 6), ("researcher.py", "PRM302", "info", 11)]
+    assert all("while no file of the package writes a cache breakpoint on this model's requests (the files that "
+               "name one mark only requests their own functions send):" in f[4] for f in found)
+    assert _found("agent_own_marks") == []  # the function that marks the prompt builds the agent with it
+    assert _found("runtime_marked") == []  # a helper returns the marked message: it may reach any request
+
+
+def test_a_claude_model_class_kept_in_a_table_to_be_built_later_is_a_model_built():
+    found = _found("kept_class")
+    # (before: only a call `ChatAnthropic(...)` was read; `model_class(**args_mapping[model_class])` builds it)
+    assert [f[:4] for f in found] == [("llm.py", "PRM302", "info", 8)]
+    assert found[0][4].startswith("This Claude chat model sends a cache breakpoint only where a message's content "
+                                  "block carries a `cache_control`, and no file of the package names one")
+    assert _found("tested_class") == []  # `isinstance(model, (ChatAnthropic,))` and a subclass build nothing

@@ -456,3 +456,31 @@ def test_a_helper_parameter_a_caller_sets_from_another_value_is_no_gate(tmp_path
                 return convert(params, cache_marks=self.READS_SIDE_CHANNEL)
     '''
     assert _gates(tmp_path, convert, provider=set_on) == []
+
+
+def test_a_breakpoint_key_read_from_a_mapping_named_as_configuration_is_an_option(tmp_path):
+    # (before: any `.get("cache_control")` was a breakpoint carried on, so a TTL option kept in the
+    # model's configuration under that key, None by default, hid the gate of every breakpoint)
+    source = '''
+        class ClaudeModel:
+            def __init__(self, model_config_dict=None):
+                model_config_dict = model_config_dict or {}
+                cache_control = model_config_dict.get("cache_control")
+                self._cache_control_config = None
+                if cache_control:
+                    self._cache_control_config = {"type": "ephemeral", "ttl": cache_control}
+
+            def run(self, system, messages):
+                params = {"messages": messages}
+                if self._cache_control_config:
+                    params["system"] = [{"type": "text", "text": system, "cache_control": self._cache_control_config}]
+                else:
+                    params["system"] = system
+                return params
+    '''
+    assert _gates(tmp_path, source, config='''
+        class ClaudeConfig:
+            cache_control: str | None = None
+    ''') == [(12, "self._cache_control_config")]
+    # the same key read off a message the code is handed is the caller's breakpoint, carried on
+    assert _gates(tmp_path, source.replace("model_config_dict.get(", "model_message.get(")) == []

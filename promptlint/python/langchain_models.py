@@ -9,7 +9,12 @@ tools to a model (`create_react_agent(model, tools)`, `model.bind_tools(tools)`,
 `create_tool_calling_agent`, `AgentExecutor`, `create_agent`), every step of such an agent sends
 the tool definitions, the system prompt and the growing conversation again: with this model, each
 step pays the full input price for all of it. A model of a package with no agent (one-shot
-prompts, maybe short) is not reported: its loss is not shown.
+prompts, maybe short) is not reported: its loss is not shown. A file that names a breakpoint key
+only in functions that send a request of their own (an evaluator's one-shot call marked for
+itself: python/own_marks.py) sets none on this model's requests, and does not count. The model is
+built where `ChatAnthropic(...)` is called or, in a module that calls no constructor of it, where
+its class is kept as a value to be built through a name (`{ChatOpenAI: {...}, ChatAnthropic:
+{...}}`, then `model_class(**args)`).
 
 `uncached_chats`: a Claude chat model built in a module whose prompt template replays a
 conversation (`MessagesPlaceholder(...)`, `("placeholder", "{chat_history}")`), in a package tree
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import ast
 
+from .own_marks import marks_reach
 from .parsing import ParseError
 from .packages import CLAUDE_NAME
 from .tree_search import OverBudget
@@ -147,11 +153,12 @@ def might_build(source: str) -> bool:
 
 def runtime_models(module, project) -> list[ast.Call]:
     """The `init_chat_model(...)` calls of `module` whose model is chosen at run time (module
-    docstring), when a file of the package writes a Claude model name, no file of its tree names a
-    breakpoint key, and the tree runs agents or the module replays a conversation; [] otherwise."""
+    docstring), when a file of the package writes a Claude model name, no breakpoint the tree names
+    may reach the module's requests (`own_marks.marks_reach`), and the tree runs agents or the
+    module replays a conversation; [] otherwise."""
     calls = [n for n in subtree(module.tree) if isinstance(n, ast.Call)
              and (module.qualified_name(n.func) or "") in _INIT and _chosen_at_run_time(n)]
-    if not calls or project.marker_files(module.path) or not (_replays(module) or _runs_agent_here(module)):
+    if not calls or marks_reach(module, project) or not (_replays(module) or _runs_agent_here(module)):
         return []
     return calls if any(_claude_in_code(module, project, path) for path in project.claude_files(module.path)) else []
 
@@ -199,20 +206,22 @@ def _chosen_at_run_time(call: ast.Call) -> bool:
 
 
 def uncached_models(module, project) -> list[ast.Call]:
-    """The Claude chat model calls of `module` (`claude_models`) when no file of its package tree
-    names a breakpoint key and a file of the tree calls one of `AGENT_CALLS`; [] otherwise."""
+    """The Claude chat models of `module` (`claude_models`) when no breakpoint its package tree
+    names may reach them (`own_marks.marks_reach`) and a file of the tree calls one of
+    `AGENT_CALLS`; [] otherwise."""
     calls = claude_models(module)
-    if not calls or project.marker_files(module.path) or not runs_agents(module, project):
+    if not calls or marks_reach(module, project) or not runs_agents(module, project):
         return []
     return calls
 
 
 def uncached_chats(module, project) -> list[ast.Call]:
     """The Claude chat model calls of `module` when the module's prompt template replays a
-    conversation and no file of its package tree names a breakpoint key or runs an agent (that is
+    conversation, no breakpoint its package tree names may reach them (`own_marks.marks_reach`)
+    and no file of the tree runs an agent (that is
     `uncached_models`); [] otherwise."""
     calls = claude_models(module)
-    if not calls or not _replays(module) or project.marker_files(module.path) or runs_agents(module, project):
+    if not calls or not _replays(module) or marks_reach(module, project) or runs_agents(module, project):
         return []
     return calls
 
@@ -254,24 +263,50 @@ def _imported_inside(module, name: str) -> bool:
                and any(a.name == name for a in n.names) for n in subtree(module.tree))
 
 
-def claude_models(module) -> list[ast.Call]:
+def claude_models(module) -> list[ast.expr]:
     """The calls of `module` that build a Claude chat model of LangChain: the constructors of
     `_MODELS` (resolved through the imports), and `init_chat_model(...)` on Anthropic (module
-    docstring)."""
+    docstring); in a module that calls no constructor of `_MODELS`, the classes of `_MODELS` it
+    keeps as values to build later (`kept_classes`)."""
     out = []
     compared = None
+    built = False
     for n in subtree(module.tree):
         if not isinstance(n, ast.Call):
             continue
         name = module.qualified_name(n.func) or ""
         if name in _MODELS:
             out.append(n)
+            built = True
         elif name in _INIT:
             if compared is None:
                 compared = _compared_with_anthropic(module)
             if _on_anthropic(n, compared):
                 out.append(n)
-    return out
+    return out if built else out + kept_classes(module)
+
+
+def kept_classes(module) -> list[ast.expr]:
+    """The references to a class of `_MODELS` that `module` keeps as a value, to build the model
+    through a name later: a key or value of a dict display (`{ChatOpenAI: {...}, ChatAnthropic:
+    {...}}` then `model_class(**args)`), the value assigned or returned (`cls = ChatAnthropic`),
+    or an element of a tuple or list so kept (`("anthropic", ChatAnthropic)`); the first place of
+    each class. Not a class tested (`isinstance(model, ChatAnthropic)`), annotated or subclassed:
+    those build nothing."""
+    held = []
+    for n in subtree(module.tree):
+        if isinstance(n, ast.Dict):
+            held.extend(k for k in n.keys if k is not None)
+            held.extend(n.values)
+        elif isinstance(n, (ast.Assign, ast.Return)) and n.value is not None:
+            held.append(n.value)
+    out = {}
+    for value in held:
+        for ref in (value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]):
+            name = module.qualified_name(ref) or "" if isinstance(ref, (ast.Name, ast.Attribute)) else ""
+            if name in _MODELS and (name not in out or (ref.lineno, ref.col_offset) < (out[name].lineno, out[name].col_offset)):
+                out[name] = ref  # (one per class: its first place, where the table names it)
+    return list(out.values())
 
 
 def _on_anthropic(call: ast.Call, compared: set[str]) -> bool:

@@ -216,3 +216,6 @@ def _gates(module, evaluator) -> None:
         module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
         module.facts["uncached_chats"] = langchain_models.uncached_chats(module, evaluator.project)
         module.facts["runtime_models"] = langchain_models.runtime_models(module, evaluator.project)
+        if any(module.facts[k] for k in ("uncached_models", "uncached_chats", "runtime_models")):
+            # (files name a breakpoint key, only on requests they send themselves: own_marks.py)
+            module.facts["own_marks"] = bool(evaluator.project.marker_files(module.path))

@@ -2,7 +2,8 @@
 PRM302 there; nothing here judges).
 
 Off by default (`is_off`): the constants None, False, 0 and ""; `m.get("key")` with no default (or
-an off one) when the module writes no other value under that key (a dict display, `m["key"] =`,
+an off one; a breakpoint key only from a mapping named as configuration, `model_config_dict.get(
+"cache_control")`, else it is a breakpoint carried on) when the module writes no other value under that key (a dict display, `m["key"] =`,
 a keyword) and no other module of the package sets it (`key=True` as a keyword or a field's
 default: `Project.assigners_of`); a parameter of `__init__` whose default is off (an option of the
 instance); a helper's parameter whose default is off, when the package passes it on under its
@@ -134,8 +135,8 @@ def _off_call(ctx, node: ast.Call, depth: int) -> bool:
         if len(node.args) == 2 and not _off_constant(node.args[1]):
             return False
         key = node.args[0].value
-        if key in MARKER_KEYS:  # a breakpoint read off what the code is handed: the caller's, carried on
-            return False
+        if key in MARKER_KEYS and not _configuration(f.value):
+            return False  # a breakpoint read off what the code is handed: the caller's, carried on
         return key not in ctx.written_keys() and not _set_elsewhere(ctx, key)
     if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self" \
             and not node.args and not node.keywords:
@@ -147,6 +148,18 @@ def _off_call(ctx, node: ast.Call, depth: int) -> bool:
         inner._written = ctx._written
         return bool(returns) and all(is_off(inner, r, depth + 1) for r in returns)
     return False
+
+
+#: Words of a name that holds configuration (`model_config_dict`, `self.settings`, `llm_options`).
+_CONFIG_WORDS = ("config", "settings", "options", "cfg")
+
+
+def _configuration(receiver) -> bool:
+    """True when the mapping a key is read from is named as configuration (`model_config_dict.get(
+    "cache_control")`): an option of the deployment under the breakpoint key's name (a TTL, a
+    switch), not a breakpoint read off a block or a message the code is handed."""
+    name = receiver.id if isinstance(receiver, ast.Name) else receiver.attr if isinstance(receiver, ast.Attribute) else ""
+    return any(word in name.lower() for word in _CONFIG_WORDS)
 
 
 def _set_elsewhere(ctx, key: str) -> bool:

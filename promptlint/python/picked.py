@@ -119,6 +119,19 @@ def aliased_calls(node: ast.Call, func, tree: ast.Module, methods) -> list[ast.C
     return out
 
 
+def method_aliases(func, tree: ast.Module, methods) -> frozenset[str]:
+    """The plain names that `func` (else the module `tree`, for a name `func` binds nowhere)
+    binds to an SDK method of `methods` (`create_func = self._client.messages.create`): a call
+    that hands such a name to a function that calls it (flow/relays.py `forwarded_call`) sends
+    a request through it."""
+    imported = _imported_methods(tree, methods)
+    local = _method_bindings(func, methods, imported) if func is not None else {}
+    names = {name for name, bound in local.items() if bound}
+    names.update(name for name, bound in _method_bindings(tree, methods, imported).items()
+                 if bound and name not in local)
+    return frozenset(names)
+
+
 def _imported_methods(tree: ast.Module, methods) -> frozenset[str]:
     """The local names that `from module import name [as local]` binds to a function named as an
     SDK method of `methods` (`from litellm import completion`), anywhere in the module. Read once

@@ -55,8 +55,9 @@ CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_
 #: A memory or context class of an agent library that keeps a window of the conversation (PRM105:
 #: python/library_windows.py; the names of the library table).
 WINDOW_HINTS = history_windows.table().hints()
-#: A LangChain (or LlamaIndex) Claude chat model built (PRM302: python/langchain_models.py).
-MODEL_HINTS = ("ChatAnthropic(", "ChatAnthropicVertex(", "init_chat_model(", "llama_index.llms.anthropic")
+#: A LangChain (or LlamaIndex) Claude chat model built, or its class kept to build it later (PRM302:
+#: python/langchain_models.py).
+MODEL_HINTS = ("ChatAnthropic", "init_chat_model(", "llama_index.llms.anthropic")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).

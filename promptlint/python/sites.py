@@ -24,7 +24,7 @@ from .flow.objects import decorator_name
 from .flow import rewrites
 from .flow.relays import relayed_call
 from .flow.store_reads import method_class, reads_stored_messages
-from .picked import aliased_calls, may_alias, picked_calls
+from .picked import aliased_calls, may_alias, method_aliases, picked_calls
 from .flow.binding_syntax import is_generator
 from .layout import LayoutBuilder
 from .gated_values import note_gates
@@ -374,7 +374,7 @@ class SiteFinder:
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})
-        if (inner := relayed_call(self.m, node, name, self.ev.project, _METHODS)) is not None:
+        if (inner := relayed_call(self.m, node, name, self.ev.project, _METHODS, self._method_aliases)) is not None:
             self._call(inner)  # `functools.partial(client.messages.create, **payload)`: the call it makes
         candidates = sdks.shapes_for(name) if name is not None else ()
         if not candidates and self._picks and self._picked(node):
@@ -396,6 +396,15 @@ class SiteFinder:
             return
         if not matched:  # no SDK's call (`self.client.create(...)` of a wrapper named as one is none either)
             self._unmatched(node, name)
+
+    def _method_aliases(self, node: ast.Call) -> frozenset:
+        """The names the enclosing function (or the module) binds to SDK methods, when the
+        module's text binds any (`create_func = self._client.messages.create`): handed to a
+        function that calls them (flow/relays.py), they send a request."""
+        if not self._aliases:
+            return frozenset()
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        return method_aliases(func, self.m.tree, sdks.method_names())
 
     def _aliased(self, node: ast.Call) -> bool:
         """A call of a name bound to an SDK method (python/picked.py `aliased_calls`), read as the

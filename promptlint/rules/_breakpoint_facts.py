@@ -101,6 +101,13 @@ PACKAGE_FACTS = (
      "or mark the end of the static prefix"),
 )
 
+#: The facts of a LangChain Claude model (python/langchain_models.py), and what their messages say
+#: when files of the package name a breakpoint key only on requests they send themselves
+#: (`own_marks`, python/own_marks.py) instead of "no file of the package names one".
+_MODEL_FACTS = ("uncached_models", "uncached_chats", "runtime_models")
+_OWN_MARKS = ("no file of the package writes {} on this model's requests (the files that name one mark only "
+              "requests their own functions send)")
+
 
 def module_findings(module):
     """(message, span, keywords) for each fact of `module` PRM302 reports where it is written, in
@@ -123,6 +130,9 @@ def module_findings(module):
                    "prefix it would close; turn it on by default")
         yield message, module.span(test), {"severity": Severity.INFO}
     for fact, message in PACKAGE_FACTS:
+        if fact in _MODEL_FACTS and module.facts.get("own_marks"):
+            message = message.replace("no file of the package names one", _OWN_MARKS.format("one"), 1) \
+                .replace("no file of the package names a cache breakpoint", _OWN_MARKS.format("a cache breakpoint"), 1)
         for node in module.facts.get(fact, ()):
             yield message, module.span(node), {"severity": Severity.INFO}
     for node, items, counted in module.facts.get("misindexed_marks", ()):

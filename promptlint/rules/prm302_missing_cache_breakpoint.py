@@ -149,7 +149,9 @@ class MissingCacheBreakpointRule(Rule):
     False`) in a module that sends to Anthropic or Bedrock, in a package that can set breakpoints;
     breakpoints set only when a caching option is on, where the option is off by default (`if
     self.cache_config: mark(messages)` with `self.cache_config = None` in `__init__`, `if
-    settings.get("cache_messages"):`, `if prompt.options.cache:` where `cache` is a field of the
+    settings.get("cache_messages"):`, a TTL read from a mapping named as configuration under the
+    breakpoint key itself, None by default (`ttl = model_config_dict.get("cache_control")`, then
+    `if ttl: self._cache = {"type": "ephemeral", "ttl": ttl}`), `if prompt.options.cache:` where `cache` is a field of the
     module's options with `Field(default=None)`, `if use_cache:` where `use_cache=False` is a
     parameter of a method the package calls only passing on an option of that name that is off by
     default, `step(msgs, use_cache=self.use_cache)` with `__init__(self, use_cache=False)`), also when the option is passed to a function of
@@ -171,7 +173,11 @@ class MissingCacheBreakpointRule(Rule):
     config.research_model)`, or `configurable_fields` holding "model", with no provider written)
     in a module that binds tools to it or replays the conversation, in a package whose code writes
     Claude model names (a configuration default `"anthropic:claude-3-7-sonnet-latest"`, not a
-    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs);
+    docstring's example) and no file names a breakpoint key: info, at the model (Claude is one of the models it runs).
+    For both, a Claude model class kept as a value to be built through a name (`{ChatOpenAI: {...},
+    ChatAnthropic: {...}}` then `model_class(**args)`) is a model built, and a file that names a
+    breakpoint key only in functions that send a request of their own and build no agent (an
+    evaluator's one-shot call marked for itself) sets none on the model's requests;
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a

@@ -52,35 +52,73 @@ def relay_name(node: ast.Call) -> str | None:
 RELAY_NAMES = frozenset({q.rsplit(".", 1)[-1] for q in classify.RELAY_CALLS} | set(classify.RELAY_METHODS))
 
 
-def relayed_call(module, node: ast.Call, name: str | None, project, methods: frozenset[str]) -> ast.Call | None:
+def relayed_call(module, node: ast.Call, name: str | None, project, methods: frozenset[str],
+                 aliases=None) -> ast.Call | None:
     """The call `node` makes through a relay (`relayed`, for a call whose last name `name` is one
     of `RELAY_NAMES`) or through a function of the project that forwards its arguments
-    (`forwarded_call`), or None."""
+    (`forwarded_call`; `aliases(node)`: the names bound to SDK methods where `node` is, asked only
+    when a plain name is among its arguments), or None."""
     if name in RELAY_NAMES:
         return relayed(module, node)
-    return forwarded_call(module, node, project, methods) if node.args else None
+    if not node.args:
+        return None
+    return forwarded_call(module, node, project, methods,
+                          aliases(node) if aliases is not None and any(isinstance(a, ast.Name) for a in node.args)
+                          else frozenset())
 
 
-def forwarded_call(module, node: ast.Call, project, methods: frozenset[str]) -> ast.Call | None:
+def forwarded_call(module, node: ast.Call, project, methods: frozenset[str],
+                   aliases: frozenset[str] = frozenset()) -> ast.Call | None:
     """The call `node` makes through a function of the project that calls one of its parameters
     with the rest of its arguments (`forwarding_index`), when `node` hands it a method named like
-    an SDK's send call (`methods`: `create`, `completion`, ...): `backoff_create(client.messages.create,
+    an SDK's send call (`methods`: `create`, `completion`, ...) or a name bound to one (`aliases`:
+    `create_func = self._client.messages.create`): `backoff_create(client.messages.create,
     errors, messages=m, **kw)` is `client.messages.create(messages=m, **kw)`, at `node`'s place.
+    The function is a module function (`backoff_create(...)`, also imported) or a method called on
+    `self` (`self._call_client(create_func, **params)`), found in the module's classes or, when
+    they define none of that name, in the package's (a base class elsewhere: `forwarding_method`).
     None otherwise (a cheap test of the arguments first)."""
-    at = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Attribute) and a.attr in methods), None)
-    if at is None or not isinstance(node.func, ast.Name) or any(isinstance(a, ast.Starred) for a in node.args[:at]):
+    at = next((i for i, a in enumerate(node.args) if isinstance(a, ast.Attribute) and a.attr in methods
+               or isinstance(a, ast.Name) and a.id in aliases), None)
+    if at is None or any(isinstance(a, ast.Starred) for a in node.args[:at]):
         return None
-    func = module.functions.get(node.func.id)
-    dotted = module.imports.get(node.func.id) if func is None else None
-    if dotted is not None:
-        found = project.resolve_symbol(dotted)
-        func = found[0].functions.get(found[1]) if found is not None else None
-    if func is None or forwarding_index(func) != at:
+    func, skip = None, 0
+    if isinstance(node.func, ast.Name):
+        func = module.functions.get(node.func.id)
+        dotted = module.imports.get(node.func.id) if func is None else None
+        if dotted is not None:
+            found = project.resolve_symbol(dotted)
+            func = found[0].functions.get(found[1]) if found is not None else None
+    elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+        func, skip = forwarding_method(module, node.func.attr, project, at + 1), 1
+    if func is None or forwarding_index(func) != at + skip:
         return None
-    named = {a.arg for a in (*func.args.posonlyargs, *func.args.args)}
-    rest = node.args[len(func.args.posonlyargs) + len(func.args.args):]
+    params = [*func.args.posonlyargs, *func.args.args]
+    named = {a.arg for a in params[skip:]}
+    rest = node.args[len(params) - skip:]
     call = ast.Call(func=node.args[at], args=rest, keywords=[k for k in node.keywords if k.arg not in named])
     return ast.copy_location(call, node)
+
+
+#: How many modules of the package may define a method of the name before none is read.
+_METHOD_DEFINERS = 3
+
+
+def forwarding_method(module, name: str, project, index: int):
+    """The method `name` of a class of `module` that calls its parameter at `index` (`self`
+    counted) with its own `*args, **kwargs`; else, when no class of `module` defines `name`, the
+    one method of that name the package's modules define (`project.functions_named`, at most
+    `_METHOD_DEFINERS` of them) when every definition so forwards; None otherwise."""
+    own = [f for c in module.classes.values() for f in c.body if isinstance(f, _FUNCS) and f.name == name]
+    if not own and project is not None:
+        found = project.functions_named(name, module.path, _METHOD_DEFINERS) or []
+        own = [f for m in found for c in m.classes.values() for f in c.body if isinstance(f, _FUNCS) and f.name == name]
+    if not own or any(forwarding_index(f) != index for f in own):
+        return None
+    return own[0]
+
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def forwarding_index(func: ast.AST) -> int | None:
