@@ -77,6 +77,7 @@ def test_a_template_filled_by_a_loop_over_names_not_given_in_the_code_keeps_its_
     shown = [s.text[-12:] if s.is_static else f"{{{s.expr}}}" for s in sends[44].parts[0].segments]
     assert shown == ["r you give. ", " user asks: ", "{params[variable]}"]  # (CLOSING: at the end)
     assert [s.is_static for s in sends[52].parts[0].segments] == [True, True]  # (`plain`: left as written)
+    assert "".join(s.text for s in sends[60].parts[0].segments).startswith("<rules>")  # (`stripped`: as written)
 
 
 def test_the_conversation_history_before_the_static_instructions_is_reported_at_the_history():

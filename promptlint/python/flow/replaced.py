@@ -163,7 +163,9 @@ def filled_by_names(ev, base: Value, node, args, frame, env) -> Value | None:
     fill: it becomes what the replacement reads for that name (`params[name]`, the dict's value),
     entered at the placeholder, as `filled_by_items` does for the keys of a known dict. None when
     the placeholder is not a loop's name between fixed text on both sides (a bare name would be
-    any word), or the text holds none of that form (`replaced` then reads the call)."""
+    any word), the loop's names are known, or the text holds none of that form (`replaced` then
+    reads the call). A name whose replacement is fixed text (`""`, markup stripped) is left as written:
+    which names the loop has is not known, and fixed text changes no prefix."""
     import ast
     from .frames import Thunk
     if not env or len(args) != 2:
@@ -175,6 +177,8 @@ def filled_by_names(ev, base: Value, node, args, frame, env) -> Value | None:
     done = ev.__dict__.setdefault("_filled_by_items", {})
     if id(base) in done:  # the loop's next pass over the text this one filled: nothing left to fill
         return base
+    if const_str(Text(ev.text_of(ev.eval(args[0], frame, env), frame))) is not None:
+        return None  # the loop's names are known (`for k in ("a", "b")`): `replaced` reads each
     inner = dict(env)
     inner[key_name] = Thunk("value", value=Text([Segment(text=_NAME_MARK)]))
     form = const_str(Text(ev.text_of(ev.eval(args[0], frame, inner), frame)))
@@ -191,7 +195,10 @@ def filled_by_names(ev, base: Value, node, args, frame, env) -> Value | None:
     filled = base
     for name in names[:MAX_MATCHES]:
         inner[key_name] = Thunk("value", value=Text([Segment(text=name)]))
-        filled = replaced(ev, filled, start + name + end, ev.eval(args[1], frame, inner), node, frame)
+        new = ev.eval(args[1], frame, inner)
+        if all(s.is_static for s in ev.text_of(new, frame)):
+            continue  # fixed text for every name (`""`: markup stripped): which names the loop has is not known
+        filled = replaced(ev, filled, start + name + end, new, node, frame)
     done[id(filled)] = filled  # (kept: its id stays its own)
     return filled
 
