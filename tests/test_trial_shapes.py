@@ -60,6 +60,26 @@ def test_a_template_filled_key_by_key_in_a_wrapper_reaches_the_send():
     assert shown == ["very answer you give. ", "\nSummarise this text:\n", "{text}"]
 
 
+def test_a_template_filled_by_a_loop_over_names_not_given_in_the_code_keeps_its_placeholders_apart():
+    """One dict per caller of the wrapper, and the placeholders a template holds (`re.findall`): each
+    placeholder becomes the value the loop fills it with (before: written text, all static); a bare
+    name replaced (no fixed ends) is left as written, and a placeholder at the end costs nothing."""
+    tail = ("at token {} of the request, in the newest user message: the {} static tokens after it in the same "
+            "message are processed uncached on every request")
+    report = api.check([FIXTURES / "replaced_by_names.py"], api.Settings(), jobs=1)
+    assert sorted((d.span.start.row, d.code, d.severity.value, d.message.split("; placed before")[0])
+                  for d in report.diagnostics) == [
+        (24, "PRM101", "warning", "Per-request content `name` (the parameter `name`) " + tail.format(0, "3,002")),
+        (27, "PRM101", "warning", "Per-request content `params[variable]` (the parameter `params`) "
+                                  + tail.format(5, "3,005")),
+    ]
+    sends = {p.site.start.row: p for p in report.prompts if p.source == "python-call"}
+    shown = [s.text[-12:] if s.is_static else f"{{{s.expr}}}" for s in sends[44].parts[0].segments]
+    assert shown == ["r you give. ", " user asks: ", "{params[variable]}"]  # (CLOSING: at the end)
+    assert [s.is_static for s in sends[52].parts[0].segments] == [True, True]  # (`plain`: left as written)
+    assert "".join(s.text for s in sends[60].parts[0].segments).startswith("<rules>")  # (`stripped`: as written)
+
+
 def test_the_conversation_history_before_the_static_instructions_is_reported_at_the_history():
     tail = ("comes first, before the system prompt (3,001 static tokens): each turn adds to the history, so the "
             "static text after it sits at another place in the next request and is processed uncached on every turn")

@@ -279,9 +279,11 @@ class MethodsMixin:
     def replaced_text(self, base, node, args, frame, env) -> Value:
         """`base.replace(old, new[, count])`: `replaced.replaced`, the placeholder a constant, a text made
         at run time (found by its values) or not known (None)."""
-        from .replaced import filled_by_items, replaced
+        from .replaced import filled_by_items, filled_by_names, replaced
         if len(args) == 2:
             filled = filled_by_items(self, base, node, args, frame, env)
+            if filled is None:
+                filled = filled_by_names(self, base, node, args, frame, env)
             if filled is not None:
                 return filled
         count = const_str(self.eval(args[2], frame, env)) if len(args) == 3 else None

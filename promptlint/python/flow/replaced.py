@@ -100,8 +100,10 @@ def keyed_sub(ev, base: Value, pattern: re.Pattern, group: int, values: dict, no
 def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
     """`text.replace(f"{{{key}}}", str(value))` in a loop `for key, value in values.items():` over
     a dict whose keys are known (`values` a `dict(topic=topic)` or `{"topic": topic}` display,
-    here or as the caller's argument): every key's placeholder filled with its value, as the
-    loop's passes together do (filling is idempotent: a filled placeholder is no longer there).
+    here or as the caller's argument; one such dict per caller, each caller filling its own
+    template: `_known_dicts`): every key's placeholder filled with its value, as the loop's passes
+    together do (filling is idempotent: a filled placeholder is no longer there). A key the
+    callers' dicts share is filled with what each of them passes (`Alt(per_caller=True)`).
     The text as it is when it holds none of them (filled by an earlier pass); None when the
     placeholder reads no loop key of such a dict, or no text of it is read (a template not read:
     `replaced` puts the values after it)."""
@@ -113,8 +115,9 @@ def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
                    and _items_key(env.get(n.id))), None)
     if key_th is None:
         return None
-    values = ev.eval(key_th.node.func.value, frame, key_th.env)
-    if not isinstance(values, Mapping) or values.repeated or not values.items or len(values.items) > MAX_MATCHES:
+    dicts = _known_dicts(ev.eval(key_th.node.func.value, frame, key_th.env))
+    keys = list(dict.fromkeys(key for d in dicts for key in d.items))
+    if not keys or len(keys) > MAX_MATCHES:
         return None
     done = ev.__dict__.setdefault("_filled_by_items", {})
     if id(base) in done:  # the loop's next pass over the text this one filled: nothing left to fill
@@ -122,9 +125,13 @@ def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
     value_name = next((name for name, th in env.items() if isinstance(th, Thunk) and th.kind == "iter"
                        and th.node is key_th.node and th.index == 1), None)
     key_name = next(name for name, th in env.items() if th is key_th)
-    written = "".join(s.text for s in ev.text_of(base, frame) if s.is_static)
+    # (each variant's own text: the callers' templates differ, and text_of of them all keeps only
+    # what they share)
+    written = "".join(s.text for v in _variants(base) for s in ev.text_of(v, frame) if s.is_static)
     filled, found = base, False
-    for key, item in values.items.items():
+    for key in keys:
+        passed = [d.items[key] for d in dicts if key in d.items]
+        item = passed[0] if len(passed) == 1 else Alt(passed, per_caller=True)
         inner = dict(env)
         inner[key_name] = Thunk("value", value=Text([Segment(text=key)]))
         if value_name is not None:
@@ -141,6 +148,76 @@ def filled_by_items(ev, base: Value, node, args, frame, env) -> Value | None:
     # none there: filled by an earlier pass of the loop, or not in the text; a text we cannot read
     # at all is `replaced`'s (the values go after it)
     return base if written.strip() else None
+
+
+_NAME_MARK = "\x00name\x00"  # stands for the loop's name while the placeholder's form is read
+_NAMED = r"([A-Za-z_][A-Za-z0-9_.\-]{0,63})"  # a placeholder's name (`question`, `user.name`)
+
+
+def filled_by_names(ev, base: Value, node, args, frame, env) -> Value | None:
+    """`text.replace("{{" + name + "}}", value)` in a loop over names whose list is not known: a
+    dict's items whose keys are not known (`for key, value in values.items():` over a parameter
+    many callers pass), the placeholders found in the text itself (`for name in re.findall(
+    r"\\{\\{(.*?)\\}\\}", prompt):`), any list of names. Each placeholder of that form in the text
+    (the loop's name between the placeholder's fixed ends, `{{question}}`) is one the loop's passes
+    fill: it becomes what the replacement reads for that name (`params[name]`, the dict's value),
+    entered at the placeholder, as `filled_by_items` does for the keys of a known dict. None when
+    the placeholder is not a loop's name between fixed text on both sides (a bare name would be
+    any word), the loop's names are known, or the text holds none of that form (`replaced` then
+    reads the call). A name whose replacement is fixed text (`""`, markup stripped) is left as written:
+    which names the loop has is not known, and fixed text changes no prefix."""
+    import ast
+    from .frames import Thunk
+    if not env or len(args) != 2:
+        return None
+    key_name = next((n.id for n in ast.walk(args[0]) if isinstance(n, ast.Name)
+                     and getattr(env.get(n.id), "kind", None) == "iter"), None)
+    if key_name is None:
+        return None
+    done = ev.__dict__.setdefault("_filled_by_items", {})
+    if id(base) in done:  # the loop's next pass over the text this one filled: nothing left to fill
+        return base
+    if const_str(Text(ev.text_of(ev.eval(args[0], frame, env), frame))) is not None:
+        return None  # the loop's names are known (`for k in ("a", "b")`): `replaced` reads each
+    inner = dict(env)
+    inner[key_name] = Thunk("value", value=Text([Segment(text=_NAME_MARK)]))
+    form = const_str(Text(ev.text_of(ev.eval(args[0], frame, inner), frame)))
+    if not form or form.count(_NAME_MARK) != 1:
+        return None
+    start, end = form.split(_NAME_MARK)
+    if not start.strip() or not end.strip():
+        return None
+    pattern = re.compile(re.escape(start) + _NAMED + re.escape(end))
+    names = list(dict.fromkeys(m.group(1) for v in _variants(base) for s in ev.text_of(v, frame) if s.is_static
+                               for m in pattern.finditer(s.text[:MAX_SCANNED])))
+    if not names:
+        return None
+    filled = base
+    for name in names[:MAX_MATCHES]:
+        inner[key_name] = Thunk("value", value=Text([Segment(text=name)]))
+        new = ev.eval(args[1], frame, inner)
+        if all(s.is_static for s in ev.text_of(new, frame)):
+            continue  # fixed text for every name (`""`: markup stripped): which names the loop has is not known
+        filled = replaced(ev, filled, start + name + end, new, node, frame)
+    done[id(filled)] = filled  # (kept: its id stays its own)
+    return filled
+
+
+def _known_dicts(values) -> list[Mapping]:
+    """The dicts with known keys `values` is: itself, or each one of the callers' arguments (an
+    `Alt` of such dicts, nested Alts flattened: at most MAX_MATCHES); [] when one of them is not
+    such a dict (its keys are not known: which placeholders the loop fills is not known)."""
+    found = _variants(values)
+    if len(found) > MAX_MATCHES or not all(isinstance(d, Mapping) and not d.repeated and d.items for d in found):
+        return []
+    return found
+
+
+def _variants(value, depth: int = 0) -> list:
+    """The alternatives of a value, nested Alts flattened (a few levels deep)."""
+    if isinstance(value, Alt) and depth < 6:
+        return [v for o in value.options for v in _variants(o, depth + 1)]
+    return [value]
 
 
 def _items_key(th) -> bool:
