@@ -130,6 +130,9 @@ def test_system_text_a_step_writes_has_the_conversation_a_later_step_prepends_af
     assert ("user-input", "per-request", '"\\n".join(facts)') in described
     assert history == [("history", "unknown", "history")]
     assert _findings(tmp_path) == [("PRM101", "warning", "search.py", 11)]
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(r.span.filename.rsplit("/", 1)[-1], r.span.start.row, r.message) for r in report.diagnostics[0].related
+            if "later step" in r.message] == [("history.py", 2, "a later step puts the conversation after it here")]
 
 
 def test_the_steps_may_be_run_one_statement_after_the_other(tmp_path):

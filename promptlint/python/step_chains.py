@@ -215,10 +215,10 @@ def put_ahead(finder, target, frame):
     return history_of(found[0], read) if found else None
 
 
-def history_of(first: Prepend, read: tuple[str, str]):
+def history_of(first: Prepend, read: tuple[str, str], note: str = "a later step puts the conversation before it here"):
     """The history segment of the conversation a later step prepends (`first`) to `read`, the
-    (parameter, key) of the dict's list."""
+    (parameter, key) of the dict's list; `note` says where it lands (`Segment.origin_note`)."""
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=first.module.code(first.added),
                    span=first.module.span(first.added), origin=first.module.span(first.node),
-                   origin_note="a later step puts the conversation before it here",
+                   origin_note=note,
                    evidence=f"the conversation a later step puts before `{read[0]}[{read[1]!r}]`")

@@ -38,7 +38,7 @@ def written(finder, node: ast.Assign, frame) -> bool:
     found = later_prepends(finder, func, param, CONVERSATION_KEYS)
     if not found:
         return False
-    history = history_of(found[0], (param, found[0].key))
+    history = history_of(found[0], (param, found[0].key), "a later step puts the conversation after it here")
     system = Mapping({"role": Text([Segment(text="system", span=finder.m.span(target))]),
                       "content": finder.ev.eval(node.value, frame)}, span=finder.m.span(node))
     return message_list(finder, node, Seq([system, Spread(Text([history]), history.span, history.expr)]), frame)
