@@ -114,6 +114,7 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     the message and the conversation (`message_list`) when the list is the conversation (its
     value, or its name). True when a layout was added."""
     from .handoff import conversation_of, first_index, first_message_of, head_index
+    from .step_chains import put_ahead
     if isinstance(node, ast.Call):
         func = node.func
         if not (isinstance(func, ast.Attribute) and (func.attr == "insert" and len(node.args) == 2
@@ -140,6 +141,9 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     # `messages = []` of a tool's output is not, whatever its name; nor is a list written here that
     # a message is inserted into after its first items, `parts.insert(1, example)`)
     inside = isinstance(node, ast.Call) and not emptied and not first_index(node.args[0])
+    ahead = put_ahead(finder, target, frame) if not emptied else None
+    if ahead is not None:  # a later step of the pipeline puts the conversation before it (step_chains.py)
+        return message_list(finder, node, Seq([Spread(Text([ahead]), ahead.span, ahead.expr), message]), frame)
     by_name = not emptied and not (inside and isinstance(finder.ev.eval(target, frame), Seq))
     history = conversation_of(finder, target, frame, by_name=by_name)
     if history is None:

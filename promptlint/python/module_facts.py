@@ -118,6 +118,8 @@ def _gates(module, evaluator) -> None:
         module.facts["rewritten_marks"] = opt_in_markers.rewritten_marks(module)
         if "break" in module.source:  # (PRM302: breakpoints on a list's first items, its tail unmarked)
             module.facts["head_marks"] = head_marks.head_marks(module)
+        if "+= 1" in module.source and "cache_control" in module.source:  # (PRM302: the first breakpoints kept, the later removed)
+            module.facts["kept_first_marks"] = head_marks.kept_first_marks(module)
         if spread_marks.might_spread(module.source):  # (PRM304: a message's breakpoint copied onto each block)
             module.facts["spread_marks"] = spread_marks.spread_marks(module)
         if merged_marks.might_merge(module.source):  # (PRM302: messages merged, the first one's breakpoint kept)

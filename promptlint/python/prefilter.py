@@ -150,6 +150,11 @@ _TOOLS_LISTED = re.compile(r"(?i:tools)\w{0,40}[ \t]{0,8}(?::[^=\n]{0,80})?=[ \t
 _PLACED = re.compile(r"\.insert\([ \t]{0,4}0[ \t]{0,4},|\[0\](?:\[[^\]\n]{1,40}\]|\.\w{1,40})[ \t]{0,4}\+=")
 
 
+#: System text written into a dict held in a name (`kwargs["system"] = ...`): a step of a request
+#: pipeline may write it before a later step prepends the conversation (python/step_requests.py).
+_SYSTEM_WRITTEN = re.compile(r"\w\[[\"'](?:system|instructions|system_instruction)[\"']\][ \t]{0,4}=[^=]")
+
+
 #: A call of a helper named for the system message (`add_or_update_system_message(notes, messages)`):
 #: it may write its text at the head of the conversation (python/system_edits.py).
 _SYSTEM_HELPER = re.compile(r"(?i:system)_?(?i:message|msg|prompt)\w{0,40}\(")
@@ -331,6 +336,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a stored conversation's rows deleted but the newest (PRM105, newest_deletes)
     if might_read(source):
         return True  # a stored conversation read back in whatever order the store gives (PRM105, unordered_reads)
+    if ("system" in source or "instructions" in source) and _SYSTEM_WRITTEN.search(source) is not None:
+        return True  # system text a step of a request pipeline writes (step_requests)
     if "essage" not in source and "istory" not in source:
         return False
     if ("insert(" in source or "[0]" in source) and _PLACED.search(source) is not None:

@@ -13,7 +13,7 @@ import ast
 import re
 
 from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_turns,
-               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits,
+               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests, system_edits,
                template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
 from .prompt_names import prompt_named
@@ -153,6 +153,10 @@ class SiteFinder:
             template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Subscript) and scope is None:  # `PROMPTS["answer"] = """...{query}..."""`
             prompt_modules.registry_entry(self, node, target, node.value, self.ev.module_frame(self.m))
+        elif isinstance(target, ast.Subscript) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign) \
+                and step_requests.may_write(node) and not self.b.covered(self.m.span(node)):
+            if step_requests.written(self, node, self.frame()):  # a request pipeline's step (step_requests.py)
+                self.b.sites.append(self.m.span(node))
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             candidates.attribute(self, node, self.frame())
             history_cuts.window(self, node, node.value, scope)

@@ -57,6 +57,12 @@ PACKAGE_FACTS = (
      "request caches only up to its last breakpoint, so once the conversation is longer than the "
      "marked items everything after them (the newest turns, more each turn) is processed uncached "
      "on every request; mark the last message (and the end of the static prefix) instead"),
+    ("kept_first_marks",
+     "This loop keeps the cache breakpoints of the first marked items of the list up to a count and "
+     "takes them off every later item: a request caches only up to its last breakpoint, so once more "
+     "items are marked than the count, everything after the ones kept (the newest turns, more each "
+     "turn) is processed uncached on every request; keep the newest breakpoints (the end of the "
+     "static prefix and the last message) and drop the older ones instead"),
     ("beta_gates",
      "This breakpoint is set only when the request's headers name the prompt-caching beta, which "
      "prompt caching has not needed since it became generally available: callers that follow the "

@@ -217,7 +217,10 @@ class MissingCacheBreakpointRule(Rule):
     A loop over a list from its start that writes a breakpoint on each item and stops at a count
     (`for m in messages: m["cache_control"] = ...; n += 1; if n >= 4: break`) marks the oldest
     messages, not the newest: a request caches up to its last breakpoint, so the conversation
-    after the first items is processed uncached on every request: info, at the statement.
+    after the first items is processed uncached on every request: info, at the statement. So is
+    a loop from the list's start that keeps the breakpoints of the first marked items up to a
+    count and takes them off every later one (`if n == 4: m.pop("cache_control") else: n += 1`):
+    the newest turns lose theirs.
     A breakpoint block built from an item that may be a plain string (`{**base, "cache_control":
     cc}` with `base = last if isinstance(last, dict) else {}`) is reported as info: for a string it
     is the breakpoint alone, with no type and no text (the Messages API takes text blocks with

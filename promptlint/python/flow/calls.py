@@ -14,7 +14,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
-from . import builtin_calls, library, store_rows, type_dispatch
+from . import builtin_calls, default_guards, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
 from .methods import MethodsMixin
@@ -304,8 +304,12 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         (flow/type_dispatch.py): [its return thunk], else []."""
         found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None
         bound = bindings.get(found[0]) if found is not None else None
-        if bound is None:
-            return []
+        if bound is None:  # (or the early return of a parameter left at its default None: default_guards.py)
+            early = default_guards.early_return(fn.node) if len(frame.returns) > 1 else None
+            given = bindings.get(early[0]) if early is not None else None
+            left = isinstance(given, Thunk) and given.kind == "default" and isinstance(given.node, ast.Constant) \
+                and given.node.value is None
+            return [t for t in frame.returns if getattr(t, "node", None) is early[1]] if left else []
         ret = type_dispatch.chosen(fn.node, self.force(bound.value, bound) if isinstance(bound, Thunk) else bound)
         return [t for t in frame.returns if ret is not None and getattr(t, "node", None) is ret]
 

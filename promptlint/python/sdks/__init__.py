@@ -79,6 +79,7 @@ for _sdk in SDKS:
     for _shape in _sdk.shapes:
         for _name in _shape.names:
             _BY_NAME.setdefault(_name, []).append(_shape)
+_base.SEND_METHODS = frozenset(_BY_NAME)
 
 _ROUTES: dict[str, str] = {}
 for _sdk in SDKS:

@@ -132,6 +132,8 @@ def property_chains(module) -> dict[str, str]:
 #: The import names of every SDK of the registry (set by `sdks/__init__.py`): a module that imports
 #: none of them keeps no SDK on its instances.
 SDK_ROOTS: tuple[str, ...] = ()
+#: The last names of every SDK's send shapes (set by `sdks/__init__.py`).
+SEND_METHODS: frozenset[str] = frozenset()
 
 
 def module_attributes(module) -> dict[str, str]:
@@ -140,14 +142,16 @@ def module_attributes(module) -> dict[str, str]:
     import at the top or inside the method, as code does for an optional dependency; `_imported`):
     attribute name -> the dotted name, so a call through it (`self._litellm.completion(...)`,
     `self._complete(...)`) is qualified as the module's function. An attribute also
-    assigned anything else is left out; none in a module that imports no SDK (`SDK_ROOTS`).
+    assigned anything else is left out, unless it holds an SDK's function and the rest are other
+    sends (`_another_send`: a client's method, a callable handed in to stand in for the function,
+    which takes its arguments; not a backend object handed in for a module); none in a module that imports no SDK (`SDK_ROOTS`).
     Computed once per module."""
     found = module.facts.get("module_attributes")
     if found is None:
         found = module.facts["module_attributes"] = {}
         source = module.source
         if "self." in source and any(f"import {n}" in source or f"from {n}" in source for n in SDK_ROOTS):
-            other: set[str] = set()
+            other: dict[str, list] = {}
             nodes = walked_statements(module.tree)  # (imports and assignments: statements, in `ast.walk` order)
             imported = set(module.imports) | {(a.asname or a.name).split(".")[0] for n in nodes
                                               if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
@@ -160,12 +164,33 @@ def module_attributes(module) -> dict[str, str]:
                     continue
                 dotted = _imported(module, node.value, imported)
                 if dotted is None:
-                    other.add(target.attr)
+                    other.setdefault(target.attr, []).append(node)
                 else:
                     found.setdefault(target.attr, dotted)
-            for name in other:
-                found.pop(name, None)
+            for name, assigns in other.items():
+                if "." not in found.get(name, "") or not all(_another_send(module, a) for a in assigns):
+                    found.pop(name, None)
     return found
+
+
+def _another_send(module, assign: ast.Assign) -> bool:
+    """True when the value of `assign` (`self.x = value`, where other assignments give `self.x` an
+    SDK's function) is another send: a method of an SDK's client (`self.client.chat.completions.create`:
+    a chain that ends in a send method's name, `SEND_METHODS`), or a parameter of the function that
+    assigns it (`create_completion_fn`, a callable the caller hands in instead of the SDK's)."""
+    value = assign.value
+    if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Attribute) and value.attr in SEND_METHODS:
+        return True
+    if not isinstance(value, ast.Name):
+        return False
+    for func in (n for n in ast.walk(module.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        if func.lineno <= assign.lineno <= (func.end_lineno or func.lineno):
+            args = func.args
+            if value.id in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} \
+                    and all(not (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id
+                                                                   for t in n.targets)) for n in ast.walk(func)):
+                return True
+    return False
 
 
 def _imported(module, value: ast.expr, imported: set[str]) -> str | None:
