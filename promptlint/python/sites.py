@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_turns,
+from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text, kept_turns,
                module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, system_edits,
                template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
@@ -153,10 +153,14 @@ class SiteFinder:
         elif isinstance(target, ast.Subscript) and scope is None:  # `PROMPTS["answer"] = """...{query}..."""`
             prompt_modules.registry_entry(self, node, target, node.value, self.ev.module_frame(self.m))
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
+            before = len(self.b.layouts)
             candidates.attribute(self, node, self.frame())
+            kept_text.mark(self.b.layouts[before:], scope, target)
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
+            before = len(self.b.layouts)
             candidates.local(self, node, target.id, node.value, self.frame())
+            kept_text.mark(self.b.layouts[before:], scope, target)
             if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
@@ -217,7 +221,8 @@ class SiteFinder:
             return
         part = self.b.part("system", self.ev.eval(fields["content"], frame), frame, self.m.span(fields["content"]))
         if any(not s.is_static for s in part.segments):
-            self.b.add(node, "python-constant", None, None, None, [part])
+            layout = self.b.add(node, "python-constant", None, None, None, [part])
+            kept_text.mark([layout], frame.func, fields["content"])  # (its text kept on the instance)
             self.b.sites.append(span)
 
     def _list(self, node: ast.List) -> None:
