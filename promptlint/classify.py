@@ -204,12 +204,24 @@ def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] |
         return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (configuration, fixed for a run)"
     if _KNOB.match(low):
         return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (a setting, fixed for a run)"
+    if _SETUP.match(low):
+        return (Kind.UNKNOWN, Volatility.STABLE, None,
+                f"the name `{name}` (a setting of the agent or chain, fixed when it is set up)")
     return None
 
 
 # A bound or a separator, named so (`max_length`, `min_score`, `tuple_delimiter`): a knob of the
 # application, not something each request brings (`num_messages`, `history_length` may be).
-_KNOB = re.compile(r"^(\w+_)?(max|min)_\w+$|^\w+_(limit|delimiter|separator)$")
+_KNOB = re.compile(r"^(\w+_)?(max|min)_\w+$|^\w+_(limit|delimiter|separator)$|^top_[kn]$")
+
+# What an agent or a chain is set up with, named so: its own name or description (`agent_name`,
+# `role_description`), the SQL dialect it writes, the types of what it extracts and what it may
+# use (`entity_types`, `allowed_entity_properties`), the text of its tools (`tools`,
+# `tool_descriptions`). Filled once per agent or chain, not by each request; not the task or the
+# user (`task_description`, `user_name`: a run's or a user's own).
+_SETUP = re.compile(r"^(agent|assistant|bot|ai|persona|role|character|company|organization|org|product|brand|"
+                    r"business|salesperson)_(name|description|desc)$|^(\w+_)?dialect$|^\w+_types$|^allowed_\w+$|"
+                    r"^(tools|tool_names|tool_descriptions|tools_description|tool_desc)$")
 
 
 # A run's configuration, named so (not `config`: LangChain passes a RunnableConfig with each call).

@@ -178,9 +178,16 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
     segment (by span, at least one) another candidate holds, in one run, along with more text: a part of a larger prompt the code builds
     from it (`graph_system = TEMPLATE.format(type=type)`, then `return graph_input + CUSTOM +
     graph_system`; the template itself), judged where it sits in that prompt, not as if it began
-    one."""
+    one. So is a candidate of one value (a time, an id) that another candidate holds as the text
+    built around it, placed whole at one of its placeholders (`Segment.written` built, the value
+    made at the same place, `origin`) in a candidate built after it in the same file: `preamble =
+    T.format(now=datetime.now())`, then `return OUTER.format(preamble=preamble)` is one root cause,
+    judged in the larger prompt (Policy 8). A
+    candidate of several values is kept: the larger one holds them as one piece of text at one
+    place, where only one of their findings can stand."""
     spans, orders = [], []
     index: dict = {}  # dynamic segment span -> the candidates holding it
+    built: dict = {}  # (origin, kind) of a value a candidate holds as text built around it -> those candidates
     for j, lt in enumerate(candidates):
         segs = [s for _, _, _, s in lt.segments()]
         orders.append([s.span for s in segs if s.span is not None])
@@ -188,6 +195,9 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
         spans.append((own, {s.span for s in segs if s.span is not None}))
         for span in own:
             index.setdefault(span, []).append(j)
+        for s in segs:
+            if not s.is_static and s.origin is not None and s.written is not None and s.written.built:
+                built.setdefault((s.origin, s.kind), set()).add(j)
     out: set[int] = set()
     for i, lt in enumerate(candidates):
         own, every = spans[i]
@@ -197,7 +207,18 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
             if j != i and own <= spans[j][0] and every < spans[j][1] and _within(orders[i], orders[j]):
                 out.add(id(lt))
                 break
+        else:
+            values = [s for _, _, _, s in lt.segments() if not s.is_static]
+            if len(values) == 1 and values[0].origin is not None and any(
+                    _built_after(lt, candidates[j]) for j in built.get((values[0].origin, values[0].kind), ()) if j != i):
+                out.add(id(lt))
     return out
+
+
+def _built_after(smaller: PromptLayout, larger: PromptLayout) -> bool:
+    """True when `larger` is built after `smaller` in the same file (its site further down): the
+    text built from the smaller one's value flows into it, not the other way round."""
+    return larger.site.filename == smaller.site.filename and larger.site.start > smaller.site.start
 
 
 def _within(part: list, whole: list) -> bool:

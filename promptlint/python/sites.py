@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import re
 
-from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_turns,
-               module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests, system_edits,
+from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
+               kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests,
+               system_edits,
                template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
 from .prompt_names import prompt_named
@@ -158,10 +159,14 @@ class SiteFinder:
             if step_requests.written(self, node, self.frame()):  # a request pipeline's step (step_requests.py)
                 self.b.sites.append(self.m.span(node))
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
+            before = len(self.b.layouts)
             candidates.attribute(self, node, self.frame())
+            kept_text.mark(self.b.layouts[before:], scope, target)
             history_cuts.window(self, node, node.value, scope)
         elif isinstance(target, ast.Name) and isinstance(scope, _FUNCS) and not self.b.covered(self.m.span(node)):
+            before = len(self.b.layouts)
             candidates.local(self, node, target.id, node.value, self.frame())
+            kept_text.mark(self.b.layouts[before:], scope, target)
             if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
 
@@ -224,7 +229,8 @@ class SiteFinder:
             return
         part = self.b.part("system", self.ev.eval(fields["content"], frame), frame, self.m.span(fields["content"]))
         if any(not s.is_static for s in part.segments):
-            self.b.add(node, "python-constant", None, None, None, [part])
+            layout = self.b.add(node, "python-constant", None, None, None, [part])
+            kept_text.mark([layout], frame.func, fields["content"])  # (its text kept on the instance)
             self.b.sites.append(span)
 
     def _list(self, node: ast.List) -> None:

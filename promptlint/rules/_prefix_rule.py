@@ -9,6 +9,7 @@ import re
 from ..impact import Impact, Rate, interleaved
 from ..model import PER_INSTANCE, Applicability, Kind, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
+from ..python.kept_text import KEPT
 
 _PRECISION = {Precision.SUB_DAY: "sub-day precision", Precision.DAY: "day precision",
               Precision.MONTH: "month precision", Precision.YEAR: "year precision"}
@@ -165,12 +166,16 @@ def cost(imp: Impact) -> str:
         when = "for every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
+    kept = _kept_by(imp.seg)
     if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:
         # (a whole request that loses nothing is no finding: `Impact.severity`) a prompt string
         # built apart from its request: what it loses in a request that sends more than it
-        when = "in every new conversation" if imp.rate is Rate.CONVERSATION else "on every request"
+        when = "in every new conversation" if imp.rate is Rate.CONVERSATION else \
+            f"{kept}, in each request" if kept else "on every request"
         return (f"{follows(imp, bound=False)} {_are(imp)} processed uncached {when} {stays_below(imp)} "
                 "even with it moved")
+    if imp.rate is Rate.REQUEST and kept:
+        return f"{what} {_are(imp)} processed uncached {kept}{_figure(imp)}"
     if imp.rate is Rate.REQUEST:
         if imp.placed.in_newest:
             return (f"{what} {_are(imp)} processed uncached on every request; placed before it they would be "
@@ -190,6 +195,18 @@ def cost(imp: Impact) -> str:
         return (f"it is fixed when its module is imported, so {what} {_are(imp)} cached separately by each "
                 "process (and again after a restart)")
     return f"whenever it changes, {what} {_are(imp)} processed uncached{_figure(imp)}"
+
+
+def _kept_by(seg: Segment) -> str:
+    """'each time `load_prompt` builds it again (it keeps the text in `self.system_prompt`, which its
+    requests re-send until then)' for a time or id in text a method keeps on its instance
+    (python/kept_text.py), else ''."""
+    at = seg.evidence.rfind(KEPT)
+    if at < 0:
+        return ""
+    method, _, attr = seg.evidence[at + len(KEPT):].strip(" )").partition(" in ")
+    return (f"each time {method} builds it again (it keeps the text in {attr}, which the instance's requests "
+            "re-send until then)")
 
 
 def stays_below(imp: Impact) -> str:

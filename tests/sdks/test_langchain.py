@@ -395,8 +395,10 @@ def test_legacy_react_agent_is_its_text_template_not_a_system_prompt_and_history
     # `langchain.agents.create_react_agent`: one ReAct text prompt; only the template is laid out
     found = layouts(tmp_path, LEGACY_REACT)
     assert [layout.api for layout in found] == ["PromptTemplate"]
-    roles_and_kinds = [(p.role, [s.kind.value for s in p.segments if not s.is_static]) for p in found[0].parts]
-    assert roles_and_kinds == [("user", ["template-variable"] * 4)]
+    roles_and_kinds = [(p.role, [(s.kind.value, s.volatility.value) for s in p.segments if not s.is_static])
+                       for p in found[0].parts]
+    # `{tools}` and `{tool_names}`: the agent's tools, named so (Policy 7: what the agent is set up with)
+    assert roles_and_kinds == [("user", [("unknown", "stable")] * 2 + [("template-variable", "per-request")] * 2)]
 
 
 def test_langgraph_and_langchain_1_agents_keep_their_system_prompt_and_history(tmp_path):

@@ -106,9 +106,21 @@ def _writes(node, in_init: bool, local: set, out: set) -> None:
             for t in targets:
                 for sub in subtree(t):
                     if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, (ast.Store, ast.Del)) \
-                            and not (isinstance(sub.value, ast.Name) and sub.value.id in local):
+                            and not (isinstance(sub.value, ast.Name) and sub.value.id in local) \
+                            and not _normalised(sub, getattr(child, "value", None)):
                         out.add(sub.attr)
         _writes(child, in_init, local, out)
+
+
+def _normalised(target: ast.Attribute, value) -> bool:
+    """True for `self.attr` written with a call given only that same attribute and constants
+    (`self.text, names = parse(self.text)`, `self.text = dedent(self.text)`): the configured value
+    put in another form, still what the instance was configured with (not data of a request)."""
+    if not isinstance(target.value, ast.Name) or target.value.id != "self" or not isinstance(value, ast.Call):
+        return False
+    args = [*value.args, *(k.value for k in value.keywords)]
+    return any(same_attribute(target.attr, a) for a in args) \
+        and all(same_attribute(target.attr, a) or isinstance(a, ast.Constant) for a in args)
 
 
 def configured_field(module, cls: ast.ClassDef, attr: str):

@@ -454,3 +454,40 @@ def runs_until_it_fits(stmt) -> bool:
     tested = {n.id for n in subtree(stmt.test) if isinstance(n, ast.Name)}
     return not any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id in tested
                    for n in block_nodes(stmt.body))
+
+
+def restores_length(stmt, env: dict) -> bool:
+    """True for a `while` loop that pops a list back to a length it had earlier in the function
+    (`n = len(messages)`, then `while len(messages) > n: messages.pop()`): it removes what the
+    function added to it since (its own retry messages), not the conversation's oldest messages."""
+    test = stmt.test if isinstance(stmt, ast.While) else None
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, right = test.left, test.comparators[0]
+    if isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+        left, right = right, left
+    elif not isinstance(test.ops[0], (ast.Gt, ast.GtE, ast.NotEq)):
+        return False
+    th = env.get(right.id) if isinstance(right, ast.Name) else None
+    was = th.node if th is not None and th.kind == "expr" else None
+    return _length_of(left) is not None and _length_of(left) == _length_of(was)
+
+
+def _length_of(node) -> str | None:
+    """The dump of `xs` in `len(xs)`, else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and len(node.args) == 1:
+        return ast.dump(node.args[0])
+    return None
+
+
+def pops_run(stmt) -> bool:
+    """True for a `while` loop whose test reads the item at the place it pops (`while i < len(msgs)
+    and msgs[i]["role"] == "tool": msgs.pop(i)`): it removes the run of items of a kind that sits
+    there (the tool results of a reply removed before it), chosen by what they are, not by a size."""
+    if not isinstance(stmt, ast.While):
+        return False
+    read = {(n.value.id, n.slice.id) for n in subtree(stmt.test) if isinstance(n, ast.Subscript)
+            and isinstance(n.value, ast.Name) and isinstance(n.slice, ast.Name)}
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "pop"
+               and isinstance(n.func.value, ast.Name) and len(n.args) == 1 and isinstance(n.args[0], ast.Name)
+               and (n.func.value.id, n.args[0].id) in read for n in block_nodes(stmt.body))

@@ -63,6 +63,7 @@ class Frame:
     replay: bool = False
     markers: list = field(default_factory=list)  # (Span, count) of breakpoints it sets: True once per item, False once, or n
     fitting: int = 0  # `while` loops around the statement read that run until a size fits (`while tokens > n:`)
+    runs: int = 0  # `while` loops around it that remove the run of items of a kind at one place (`cuts.pops_run`)
     hops: int | None = None  # a wrapper's caller reached from the prompt's frame: wrappers followed so far
     values: dict = field(default_factory=dict)  # shared Thunk -> its value in this frame (Evaluator.force)
     shared: dict = field(default_factory=dict)  # readings several bindings ask for (_order_in, _branch_test)

@@ -15,9 +15,9 @@ from ...model import Kind, Volatility
 from ..module import attribute_chain, is_static_method
 from . import builders
 from .callers import field_arguments
-from .class_facts import (SETUP_METHODS as _INIT_METHODS, attrs_factory, changed_by_methods, declares, grown,
+from .class_facts import (attrs_factory, changed_by_methods, declares, grown,
                           grown_at_setup, held_writes, holds_conversation, members_named, none_default,
-                          required_field, self_annotation, self_assigns, stepped, walk_statements)
+                          required_field, self_annotation, self_assigns, setup_methods, stepped, walk_statements)
 from .class_facts import optional_of
 from .configured import configured_field, own_instance as _own
 from ..langchain_models import annotated_chat_model
@@ -230,7 +230,7 @@ class ObjectsMixin:
                 if grown_at_setup(c, attr):  # (`_member`: then not the conversation)
                     value = setup_grown(self, cls_module, c, attr, value, self_value, depth)
                 value = written(self, cls_module, c, attr, value, self_value, depth)  # `self.params["k"] = v` later
-                values.append(per_instance(value) if method.name in _INIT_METHODS else value)
+                values.append(per_instance(value) if method.name in setup_methods(c) else value)
             ann = self_annotation(c, attr)
             if annotated_set(ann) and all(self._unread_order(v, frame) for v in values) \
                     and not any(_sorted_call(v) for _, v in assigns):

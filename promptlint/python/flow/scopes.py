@@ -24,7 +24,7 @@ from .frames import Frame, Thunk
 from .handed import rebind_handed
 from .loop_shapes import enumerated, filtered_append, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
-                   newest_first, rewritten, runs_until_it_fits, taken_until, walks_back)
+                   newest_first, pops_run, restores_length, rewritten, runs_until_it_fits, taken_until, walks_back)
 from .newest_iters import newest_by_method
 from .keyed_targets import global_dict_key, keyed, keyed_list, merged_item, path_binding
 from .readings import reading
@@ -217,12 +217,15 @@ class ScopesMixin:
                 else:
                     inner[name] = _shared("iter", node=stmt.iter, env=dict(env), name=name,
                                           index=target_position(stmt.target, i), prev=source)
-            fitting = runs_until_it_fits(stmt)
+            run = pops_run(stmt)
+            fitting = runs_until_it_fits(stmt) and not run and not restores_length(stmt, env)
             frame.fitting += fitting
+            frame.runs += run
             try:
                 self._interp(frame, stmt.body, inner, ctx or True)
             finally:
                 frame.fitting -= fitting
+                frame.runs -= run
             for name, th in inner.items():
                 if env.get(name) is not th and name not in targets:
                     env[name] = th
@@ -366,7 +369,7 @@ class ScopesMixin:
             env[YIELDED] = _shared(kind, node=_as_growth(stmt.value), env=dict(env), prev=env[YIELDED],
                                  repeated=bool(loop), loop=loop if isinstance(loop, tuple) else None)
         elif isinstance(stmt, (ast.Expr, ast.Delete)) and loop and (
-                (dropped := drops_oldest(stmt, loop)) in env
+                (dropped := drops_oldest(stmt, None if frame.runs else loop)) in env
                 or frame.fitting and (dropped := dropped_until(stmt)) in env):
             # `messages.pop(0)` / `del messages[1]` in a loop: the oldest messages dropped until it fits
             env[dropped] = _shared("window", node=stmt.value if isinstance(stmt, ast.Expr) else stmt, prev=env[dropped],

@@ -112,6 +112,8 @@ class WindowsMixin:
             return None
         elif name.lower() not in classify.HISTORY_NAMES and not _holds_messages(base) and not _regrouped(base):
             return None
+        elif _holds_records(base):
+            return None  # (`turns = [(lang, secs, to) for r in events]`: records, whatever the list's name)
         m = frame.module
         grown = dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
                         f"the newest messages of `{m.code(target)}`")
@@ -332,6 +334,14 @@ def _last_name(expr: str) -> str:
 def _holds_messages(value: Seq) -> bool:
     """True for a list with an item that is a message (a dict display with a `role` key)."""
     return any(isinstance(i, Mapping) and "role" in i.items for i in value.items)
+
+
+def _holds_records(value: Seq) -> bool:
+    """True for a list whose every item is a tuple of more than two fields that the code writes
+    (`(r.get("lang"), duration(r), r.get("to"))` for each event): records of something else than
+    messages, which a chat message (a dict, an object, a `(role, content)` pair) is not."""
+    return bool(value.items) and all(isinstance(i, Seq) and i.is_tuple and not i.repeated and len(i.items) > 2
+                                     for i in value.items)
 
 
 def _lists(value, depth: int = 0) -> list[Seq]:
