@@ -220,7 +220,7 @@ _KNOB = re.compile(r"^(\w+_)?(max|min)_\w+$|^\w+_(limit|delimiter|separator)$|^t
 # `tool_descriptions`). Filled once per agent or chain, not by each request; not the task or the
 # user (`task_description`, `user_name`: a run's or a user's own).
 _SETUP = re.compile(r"^(agent|assistant|bot|ai|persona|role|character|company|organization|org|product|brand|"
-                    r"business|salesperson)_(name|description|desc)$|^(\w+_)?dialect$|^\w+_types$|^allowed_\w+$|"
+                    r"business)_(name|description|desc)$|^(\w+_)?dialect$|^\w+_types$|^allowed_\w+$|"
                     r"^(tools|tool_names|tool_descriptions|tools_description|tool_desc)$")
 
 
