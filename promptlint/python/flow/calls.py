@@ -305,7 +305,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None
         bound = bindings.get(found[0]) if found is not None else None
         if bound is None:  # (or the early return of a parameter left at its default None: default_guards.py)
-            early = default_guards.early_return(fn.node) if len(frame.returns) > 1 else None
+            early = default_guards.early_return(fn.node, _signature(fn.node).defaults) if len(frame.returns) > 1 else None
             given = bindings.get(early[0]) if early is not None else None
             left = isinstance(given, Thunk) and given.kind == "default" and isinstance(given.node, ast.Constant) \
                 and given.node.value is None

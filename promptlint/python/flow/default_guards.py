@@ -16,9 +16,10 @@ from __future__ import annotations
 import ast
 
 
-def early_return(func) -> tuple[str, ast.expr] | None:
+def early_return(func, defaults: list[tuple[str, ast.expr]]) -> tuple[str, ast.expr] | None:
     """(parameter, returned expression) of a function whose first statement is `if p is None:
-    return X` (no else) on a parameter `p` whose default is None, else None."""
+    return X` (no else) on a parameter `p` whose default is None, else None. `defaults`: the
+    function's (parameter, default expression) pairs, as calls bind them (calls._signature)."""
     body = list(func.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
@@ -30,10 +31,7 @@ def early_return(func) -> tuple[str, ast.expr] | None:
             and isinstance(stmt.body[0], ast.Return) and stmt.body[0].value is not None):
         return None
     name = test.left.id
-    a = func.args
-    names = [p.arg for p in [*a.posonlyargs, *a.args]]
-    pairs = [*zip(names[len(names) - len(a.defaults):], a.defaults), *zip([p.arg for p in a.kwonlyargs], a.kw_defaults)]
-    default = dict(pairs).get(name)
+    default = dict(defaults).get(name)
     if not (isinstance(default, ast.Constant) and default.value is None):
         return None
     return name, stmt.body[0].value
