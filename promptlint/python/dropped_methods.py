@@ -22,6 +22,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .flow.binding_syntax import param_names
 from .sent_calls import is_send, sending_functions
 from .tool_switches import _TOOL_KEYWORDS, _no_tools
 from .walk import own_nodes, statements
@@ -64,11 +65,6 @@ def _conversation_slot(call: ast.Call, params: set[str]) -> tuple[object, str] |
     return None
 
 
-def _params(func) -> set[str]:
-    a = func.args
-    return {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]} & _CONVERSATION_PARAMS
-
-
 def find_dropped_in_methods(module) -> list[DroppedInMethod]:
     """The wrap-up requests of a class sent without the tools another of its methods sends the
     same conversation with (the module docstring), in source order."""
@@ -80,13 +76,13 @@ def find_dropped_in_methods(module) -> list[DroppedInMethod]:
     for cls in (n for n in statements(module.tree) if isinstance(n, ast.ClassDef)):
         if not _no_tools_text("\n".join(lines[cls.lineno - 1:cls.end_lineno or cls.lineno])):
             continue  # (the cheap test again, on the class's own text)
-        methods = [m for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__" and _params(m)]
+        methods = [m for m in cls.body if isinstance(m, _FUNCS) and m.name != "__init__" and (set(param_names(m)) & _CONVERSATION_PARAMS)]
         if len(methods) < 2:
             continue
         with_tools: dict[tuple, tuple[ast.Call, str]] = {}
         without: list[tuple[tuple, ast.expr, ast.Call, str, str]] = []
         for m in methods:
-            params = _params(m)
+            params = set(param_names(m)) & _CONVERSATION_PARAMS
             for call in (n for n in own_nodes(m, body_only=True) if isinstance(n, ast.Call) and n.keywords):
                 tools = next((k.value for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
                 slot = _conversation_slot(call, params) if tools is not None else None

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .flow.binding_syntax import param_names
 from .flow.callers import MAX_CALLERS, call_index, calls_named
 from .walk import block_statements, child_nodes, subtree
 
@@ -131,11 +132,6 @@ def _names(node) -> set[str]:
     return out
 
 
-def _params(func) -> set[str]:
-    a = func.args
-    return {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg) if p is not None} - {"self", "cls"}
-
-
 def _derived(func, listed: str) -> set[str]:
     """The list's name and the local names computed from it in the function (`has_system =
     any(m["role"] == "system" for m in messages)`), and the names it is computed from (`msgs =
@@ -149,7 +145,7 @@ def _derived(func, listed: str) -> set[str]:
             if read & found:
                 found |= targets
             if targets & found:
-                found |= read & _params(func)
+                found |= read & set(param_names(func, stars=True, receiver=False))
     return found
 
 
@@ -159,12 +155,13 @@ def _per_call(test, func, derived: set[str]) -> bool:
     read = _names(test)
     walked = {n.id for f in subtree(func) if isinstance(f, (ast.For, ast.AsyncFor))
               for n in subtree(f.target) if isinstance(n, ast.Name)}
-    return bool(read & (_params(func) | walked)) and not read & derived
+    return bool(read & (set(param_names(func, stars=True, receiver=False)) | walked)) and not read & derived
 
 
 def _param_fed(func, listed: str, derived: set[str]) -> bool:
     """True when the list is, or is made from, a parameter of `func` (its caller's conversation)."""
-    return bool(derived & _params(func)) or listed in _params(func)
+    params = set(param_names(func, stars=True, receiver=False))
+    return bool(derived & params) or listed in params
 
 
 def _conditional_caller(module, project, func):
@@ -184,7 +181,7 @@ def _conditional_caller(module, project, func):
         given = set().union(*(_names(a) for a in (*call.args, *(k.value for k in call.keywords))))
         for test in _tests_around(caller, call):
             read = _names(test)
-            if read & _params(caller) and not read & given:
+            if read & set(param_names(caller, stars=True, receiver=False)) and not read & given:
                 return test, other
     return None
 

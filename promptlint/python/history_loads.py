@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .flow.binding_syntax import param_names
 from .anchored import found
 from .module import callee_name
 from .walk import child_nodes, subtree
@@ -61,19 +62,12 @@ def history_windows(module) -> list[ast.keyword]:
             for kw in node.keywords:
                 if kw.arg is None or not _WINDOW_KEYWORD.fullmatch(kw.arg) or _tiny(kw.value):
                     continue
-                if isinstance(kw.value, ast.Name) and kw.value.id in _params(func):
+                if isinstance(kw.value, ast.Name) and kw.value.id in param_names(func):
                     out.extend(ast.keyword(arg=kw.arg, value=v) for v in _handed(module, func, kw.value.id))
                 else:
                     out.append(kw)
         todo.extend((child, func) for child in child_nodes(node))
     return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
-
-
-def _params(func) -> list[str]:
-    if func is None:
-        return []
-    args = func.args
-    return [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
 
 
 def _handed(module, func, param: str) -> list:
@@ -85,7 +79,7 @@ def _handed(module, func, param: str) -> list:
     nested = any(isinstance(n, _FUNCS) and func in n.body for n in subtree(module.tree) if n is not func)
     if not (nested or func.name.startswith("_")):
         return []
-    params = _params(func)
+    params = param_names(func)
     at = params.index(param)
     offset = 1 if params and params[0] in ("self", "cls") else 0
     out = []

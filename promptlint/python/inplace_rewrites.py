@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from .flow.binding_syntax import param_names
 from .module import statements
 from .prompt_names import words
 from .walk import subtree
@@ -47,13 +48,8 @@ def inplace_rewrites(module) -> list[tuple[ast.AST, ast.AST]]:
     return sorted({id(s): (s, w) for s, w in out}.values(), key=lambda p: (p[0].lineno, p[0].col_offset))
 
 
-def _params(f) -> list[str]:
-    a = f.args
-    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
-
-
 def _conversation_params(f) -> set[str]:
-    return {p for p in _params(f) if words(p) & _HISTORY}
+    return {p for p in param_names(f) if words(p) & _HISTORY}
 
 
 def _content_write(node, held: set[str], index: str):
@@ -75,7 +71,7 @@ def _content_write(node, held: set[str], index: str):
 def _writer(f):
     """(conversation parameter's position, index parameter's position, the write) of a function
     that writes `messages[index]["content"]` for two of its parameters, else None."""
-    params = _params(f)
+    params = param_names(f)
     held = _conversation_params(f)
     for node in subtree(f):
         for index in params:

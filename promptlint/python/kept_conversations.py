@@ -44,6 +44,7 @@ import ast
 from dataclasses import replace
 from typing import NamedTuple
 
+from .flow.binding_syntax import param_names
 from ..model import Kind, Segment, Volatility
 from .flow.callers import argument_node as argument_for
 from .flow.class_facts import grown_attrs, holds_conversation, self_assigns, stepped, walk_statements
@@ -80,11 +81,6 @@ def _self_attr(node) -> str | None:
     return None
 
 
-def _params(func) -> list[str]:
-    a = func.args
-    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if p.arg not in ("self", "cls")]
-
-
 def _reads(node, param: str, kept: set[str]) -> bool:
     """True when the expression reads the parameter `param` or an attribute the method set from it
     (`self.system_prompt` after `self.system_prompt = text`)."""
@@ -99,7 +95,7 @@ def _reads(node, param: str, kept: set[str]) -> bool:
 def _head_of(method, lists: set[str]):
     """(list attribute, text parameter, attribute kept) when `method` writes a system message made
     of one of its parameters at the head of one of `lists` (see the module docstring), else None."""
-    params = _params(method)
+    params = param_names(method, receiver=False)
     stmts = list(walk_statements(method.body))
     kept: dict[str, str] = {}  # attribute -> the parameter it is set from
     for s in stmts:
@@ -131,7 +127,7 @@ def _head_of(method, lists: set[str]):
 def _remover_of(method, lists: set[str]):
     """(list attribute, index parameter) when `method` removes the item at one of its parameters
     from one of `lists` (`self.messages.pop(index)`, `del self.messages[index]`), else None."""
-    params = _params(method)
+    params = param_names(method, receiver=False)
     for s in walk_statements(method.body):
         if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Attribute) \
                 and s.value.func.attr == "pop" and len(s.value.args) == 1 and _self_attr(s.value.func.value) in lists \
@@ -350,7 +346,7 @@ def _given(ev, call: ast.Call, frame, k: Keeper):
 def _handed(func, receiver: str | None, k: Keeper) -> str | None:
     """The parameter of `func` it passes to a head writer of `k` called on `receiver` (`self` in an
     `__init__`; any local name in a factory), else None."""
-    params = _params(func)
+    params = param_names(func, receiver=False)
     for s in walk_statements(func.body):
         if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)):
             continue

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from .flow.binding_syntax import param_names
 from .item_markers import copies_item_marker, marks_last_only
 from .markers import MARKER_KEYS, sets_cache_marker
 from .marking_reach import DEPTH as _DEPTH, calls_of as _calls, nested_defs, reaches, sends_once
@@ -279,7 +280,7 @@ class _Reader:
             found = self.function(cmod, cfunc, ccls, depth + 1, True, defs if nested else None)
             if not found:
                 continue
-            params, returned = _params(cfunc), _returned(cfunc)
+            params, returned = param_names(cfunc, receiver=False), _returned(cfunc)
             into = targets[0] if len(targets) == 1 and _unwrapped(stmt.value) is node else None
             rebound = isinstance(into, (ast.Name, ast.Tuple, ast.List))
             for span, count, root in found:
@@ -376,14 +377,6 @@ def _dotted(node: ast.AST) -> bool:
 def root_of(node: ast.AST | None) -> str | None:
     """`_root` for the callers: the list an argument of a request stands for."""
     return _root(node)
-
-
-def _params(func: ast.AST) -> list[str]:
-    """Positional parameter names of a function, the receiver left out (`self`, `cls`)."""
-    names = [a.arg for a in (*func.args.posonlyargs, *func.args.args)]
-    if names and names[0] in ("self", "cls"):
-        names = names[1:]
-    return names + [a.arg for a in func.args.kwonlyargs]
 
 
 def _counters(func: ast.AST) -> set:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from copy import copy
 
+from .flow.binding_syntax import param_names
 from .flow.configured import MARK
 from .flow.text import const_str
 from .flow.keyed_targets import global_writes
@@ -83,7 +84,7 @@ def _filled_elsewhere(builder, call, kw) -> None:
 
 def _binds_name(func, name: str) -> bool:
     """True when `name` is a parameter of `func` or a name it assigns."""
-    return name in _params(func) or name in _bound(func)
+    return name in set(param_names(func, stars=True)) or name in _bound(func)
 
 
 def _requests(variants: list[Mapping]) -> list[list[Mapping]]:
@@ -124,7 +125,7 @@ def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
         return isinstance(value.func.value, ast.Name) and value.func.value.id == param
     names = [a.id for a in value.args if isinstance(a, ast.Name)]
     return len(names) == len(value.args) and names.count(param) == 1 \
-        and not any(n in local or n in _params(func) for n in names if n != param)
+        and not any(n in local or n in set(param_names(func, stars=True)) for n in names if n != param)
 
 
 def configured_options(value) -> bool:
@@ -151,12 +152,6 @@ def configured_options(value) -> bool:
 def _bound(func) -> set[str]:
     """The names `func` binds by assignment (its parameters aside)."""
     return {n.id for n in subtree(func) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
-def _params(func) -> set[str]:
-    args = func.args
-    return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} | \
-        {a.arg for a in (args.vararg, args.kwarg) if a is not None}
 
 
 def _targets(node) -> list:

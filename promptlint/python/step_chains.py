@@ -21,6 +21,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .flow.binding_syntax import param_names
 from ..model import Kind, Segment, Volatility
 from .walk import subtree
 
@@ -64,12 +65,7 @@ def _entry(node, func) -> tuple[str, str] | None:
         return None
     if not (isinstance(owner, ast.Name) and isinstance(key, ast.Constant) and isinstance(key.value, str)):
         return None
-    return (owner.id, key.value) if func is not None and owner.id in _params(func) else None
-
-
-def _params(func) -> list[str]:
-    a = func.args
-    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    return (owner.id, key.value) if func is not None and owner.id in param_names(func) else None
 
 
 def returns_param(func, param: str) -> bool:

@@ -26,6 +26,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .flow.binding_syntax import param_names
 from .module import self_attr
 from .tool_marks import tool_marks
 from .tool_variants import PER_TURN, TOOL_KEYS, closure
@@ -55,12 +56,6 @@ class ToolSelection:
     condition: str
 
 
-def _params(func) -> list[str]:
-    a = func.args
-    names = [p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]]
-    return names[1:] if names and names[0] in ("self", "cls") else names
-
-
 def _assigned(own) -> dict[str, list[ast.expr]]:
     """Local name -> the values assigned to it (plain and annotated assignments)."""
     out: dict[str, list] = {}
@@ -87,7 +82,7 @@ def _selects(method, kept_retrievers: set[str]) -> str | None:
     (see the module docstring), else None."""
     own = own_nodes(method)
     binds = _assigned(own)
-    params = closure(set(_params(method)), binds, _reads)
+    params = closure(set(param_names(method, receiver=False)), binds, _reads)
     returned = [r.value for r in own if isinstance(r, ast.Return) and r.value is not None]
     if not params or not returned:
         return None
@@ -183,7 +178,7 @@ def _origins(value, func, methods, depth=0, hopped=False):
         binds = _assigned(own_nodes(func))
         for v in binds.get(value.id, ()) if depth < 4 else ():
             yield from _origins(v, func, methods, depth + 1, hopped)
-        params = _params(func)
+        params = param_names(func, receiver=False)
         if value.id in params and value.id not in binds and not hopped:
             at = params.index(value.id)
             for caller in methods:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from .flow.binding_syntax import params_of
 from . import sdks
 from .walk import subtree
 
@@ -231,7 +232,7 @@ def _describe(module, expr: ast.expr, func) -> str | None:
     None when the code says nothing cheap of it (an expression, a name bound elsewhere)."""
     if isinstance(expr, ast.Name):
         if func is not None:
-            for arg in _params(func):
+            for arg in params_of(func):
                 if arg.arg == expr.id:
                     note = f" (annotated `{_short(module.code(arg.annotation))}`)" if arg.annotation is not None else ""
                     return f"is the parameter `{expr.id}` of `{func.name}`{note}"
@@ -251,11 +252,6 @@ def _describe(module, expr: ast.expr, func) -> str | None:
             return f"is set at line {last.lineno} from `{_short(module.code(last.value))}`"
         return "is an attribute set nowhere in this file"
     return None
-
-
-def _params(func) -> list[ast.arg]:
-    a = func.args
-    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *([a.vararg] if a.vararg else []), *([a.kwarg] if a.kwarg else [])]
 
 
 def _last_binding(module, scope, name: str, before: int, top: bool = False) -> str | None:

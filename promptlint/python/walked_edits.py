@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .flow.binding_syntax import param_names
 from .module import statements
 from .prompt_names import words
 from .walk import subtree
@@ -79,7 +80,7 @@ def walked_edits(module) -> list[tuple[ast.AST, ast.AST, str]]:
         held = _conversation_params(func)
         if not held:
             continue
-        others = {p for p in _params(func) if p not in held and p not in ("self", "cls")}
+        others = {p for p in param_names(func) if p not in held and p not in ("self", "cls")}
         for loop in subtree(func):
             if not isinstance(loop, ast.For):
                 continue
@@ -90,11 +91,6 @@ def walked_edits(module) -> list[tuple[ast.AST, ast.AST, str]]:
             for write, why, shape in _edits(loop, lst, index, item, others, globals_):
                 out.setdefault(id(write), (write, why, shape))
     return sorted(out.values(), key=lambda e: (e[0].lineno, e[0].col_offset))
-
-
-def _params(func) -> list[str]:
-    a = func.args
-    return [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
 
 
 def _conversation_params(func) -> set[str]:

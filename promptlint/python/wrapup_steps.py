@@ -35,6 +35,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from .flow.binding_syntax import param_names
 from .module import statements
 from .sent_calls import branch_paths, exclusive, is_send, sending_functions
 from .walk import own_nodes
@@ -224,14 +225,15 @@ def _first_change(module, func, calls: list[ast.Call], sent: str, state: dict) -
     return None
 
 
-def _params(func) -> list[ast.arg]:
+def _positional(func) -> list[ast.arg]:
+    """The positional parameters of `func` (positional-only, then regular), as defaults pair with them."""
     return [*func.args.posonlyargs, *func.args.args]
 
 
 def _default(func, name: str):
     """The default value of the parameter `name`, or None."""
     a = func.args
-    positional = _params(func)
+    positional = _positional(func)
     for p, d in zip(positional[len(positional) - len(a.defaults):], a.defaults):
         if p.arg == name:
             return d
@@ -243,7 +245,7 @@ def _default(func, name: str):
 
 def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
     """The first `recursion` change of a function that grows a list (module docstring), or None."""
-    names = {p.arg for p in [*_params(func), *func.args.kwonlyargs]}
+    names = set(param_names(func))
     request = option = param = None
     for node in sorted((n for n in optioned if _keyword(n, _CONVERSATION_KEYWORDS) is not None), key=_position):
         if _last(node) == func.name:
@@ -259,7 +261,7 @@ def _recursion(func, own, optioned: list[ast.Call]) -> OptionChange | None:
         return None
     default = _default(func, param)
     default_text = ast.unparse(default) if default is not None else None
-    positional = [p.arg for p in _params(func)]
+    positional = [p.arg for p in _positional(func)]
     for node in sorted((n for n in own if isinstance(n, ast.Call) and _last(n) == func.name), key=_position):
         f = node.func
         if isinstance(f, ast.Attribute):

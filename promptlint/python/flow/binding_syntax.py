@@ -106,3 +106,23 @@ def params_of(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list
     if a.kwarg is not None:
         out.append(a.kwarg)
     return out
+
+
+def named_params(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
+    """The parameters a caller can pass by name or place, in order: positional-only, regular,
+    keyword-only (`*args` and `**kwargs` left out)."""
+    a = func.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs]
+
+
+def param_names(func, *, stars: bool = False, receiver: bool = True) -> list[str]:
+    """The names of `named_params(func)`, in order; `stars=True` adds `*args` and `**kwargs` after them,
+    `receiver=False` leaves out a leading `self` / `cls`. `[]` when `func` is None."""
+    if func is None:
+        return []
+    names = [p.arg for p in named_params(func)]
+    if stars:
+        names += [p.arg for p in (func.args.vararg, func.args.kwarg) if p is not None]
+    if not receiver and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    return names

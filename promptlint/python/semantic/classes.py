@@ -32,6 +32,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from ..flow.binding_syntax import named_params
 from ..module import Module
 from ..walk import statements
 
@@ -116,7 +117,7 @@ def _read(cls: ast.ClassDef) -> DefinedCache | None:
         reads_kept_ttl=any(_reads_kept(n) for n in nodes),
         fallback=any(_fallback(n) for n in nodes),
         own_ttl_writes=tuple((f, a) for name, f in methods.items() if name in _WRITES
-                             for a in _params(f) if is_ttl_name(a.arg) and _read_in(f, a.arg)),
+                             for a in named_params(f) if is_ttl_name(a.arg) and _read_in(f, a.arg)),
         refreshes=tuple((f, c) for name, f in methods.items() if name in _READS
                         for c in ast.walk(f) if _refresh(c)),
     )
@@ -140,11 +141,6 @@ def _similar(cls: ast.ClassDef) -> bool:
     return False
 
 
-def _params(func) -> list[ast.arg]:
-    a = func.args
-    return [*a.posonlyargs, *a.args, *a.kwonlyargs]
-
-
 def _ttl_param(init) -> tuple[ast.arg | None, bool]:
     """The constructor's TTL parameter and whether it defaults to None."""
     if init is None:
@@ -153,7 +149,7 @@ def _ttl_param(init) -> tuple[ast.arg | None, bool]:
     positional = [*a.posonlyargs, *a.args]
     defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
     defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
-    for p in _params(init):
+    for p in named_params(init):
         if is_ttl_name(p.arg):
             d = defaults.get(p.arg)
             return p, isinstance(d, ast.Constant) and d.value is None
