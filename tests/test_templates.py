@@ -443,6 +443,19 @@ def test_elif_with_raw_filter_and_call_blocks():
     assert raw.text == "{{ not_a_var }}" and at(raw.span) == (2, 10)
 
 
+def test_autoescape_blocks_are_walked_and_keep_their_positions():
+    # jinja2 wraps `{% autoescape %}` in a Scope node that has no line: the walk goes into its body
+    # (it once compared the missing line and reported the whole file as unparsable)
+    text = ('{% autoescape true %}\nStatic instructions, the same on every request.\n'
+            'Today is {{ today }}.\n{% endautoescape %}\n{% autoescape false %}{{ request_id }}{% endautoescape %}')
+    result = template_segments(Path("a.j2"), "a.j2", text)
+    assert result.errors == []
+    dyn = [(s.kind, s.expr, at(s.span)) for s in dynamic(result.segments)]
+    assert dyn == [(Kind.TIMESTAMP, "today", (3, 10)), (Kind.UNIQUE_ID, "request_id", (5, 23))]
+    first = result.segments[0]
+    assert first.kind is None and first.text.startswith("\nStatic instructions")
+
+
 _VALUES = st.text(alphabet=st.sampled_from(list("ab c\n\t\"'\\{}é:#-☃")), max_size=25)
 
 

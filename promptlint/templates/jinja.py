@@ -124,6 +124,8 @@ class _Walker(_Values, _Includes):
 
     # ---- matching nodes to tags
     def _var_tag(self, node: nodes.Node) -> _Tag | None:
+        if node.lineno is None:  # a node the parser made without a line: no tag to match it to
+            return None
         tags = self.src.var_tags
         for i in range(self._vi, len(tags)):
             if tags[i].first_line <= node.lineno <= tags[i].last_line:
@@ -132,6 +134,8 @@ class _Walker(_Values, _Includes):
         return None
 
     def _block_tag(self, node: nodes.Node, *keywords: str) -> _Tag | None:
+        if node.lineno is None:  # a node the parser made without a line: no tag to match it to
+            return None
         tags = self.src.block_tags
         for i in range(self._bi, len(tags)):
             t = tags[i]
@@ -213,7 +217,9 @@ class _Walker(_Values, _Includes):
         if isinstance(node, nodes.FilterBlock):
             self._block_tag(node, "filter")
             return self.stmts(node.body)
-        if isinstance(node, (nodes.Scope, nodes.ScopedEvalContextModifier, nodes.EvalContextModifier)):
+        if isinstance(node, nodes.Scope):  # the wrapper of `{% autoescape %}`: no line of its own
+            return self.stmts(node.body)
+        if isinstance(node, (nodes.ScopedEvalContextModifier, nodes.EvalContextModifier)):
             self._block_tag(node, "autoescape")
             return self.stmts(getattr(node, "body", []))
         if isinstance(node, nodes.ExprStmt):
