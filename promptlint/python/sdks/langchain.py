@@ -366,7 +366,7 @@ SDK = Sdk(
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args) and http_verb(c) is None,
               invoke),
         Shape("run", tuple(sorted(_RUNS)), lambda c: c.method in _RUNS and bool(c.kwargs) and not c.args
-              and http_verb(c) is None, _run),
+              and http_verb(c) is None, _run, final=False, needs_layout=True),  # (`.run(...)` of anything else)
         Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
               and _lists_display(c.arg(0, "messages")), batch),
     ),
