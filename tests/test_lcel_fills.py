@@ -17,7 +17,7 @@ from promptlint.model import Kind, Precision, Volatility
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "lcel_fills"
 
 PROMPTS = {"prompts.py": '''
-    from langchain_core.prompts import PromptTemplate
+    from langchain_core.prompts import ChatPromptTemplate, PromptTemplate
 
     REVIEW = "Review this diff of {languages} code.\\n{diff}\\nBe brief."
     CHAT = "You help with {languages} code.\\nContext:\\n{context}\\nTask: {task}"
@@ -33,6 +33,8 @@ PROMPTS = {"prompts.py": '''
         table = {
             "chat": PromptTemplate(template=CHAT, input_variables=["languages", "context", "task"]),
             "joke": PromptTemplate(template="Tell a joke about {topic}.", input_variables=["topic"]),
+            "commit": ChatPromptTemplate.from_messages([("system", "You write commit messages for {languages}."),
+                                                        ("user", "{diff}")]),
         }
         return table[name]
 '''}
@@ -89,6 +91,26 @@ def test_the_invoke_keys_pick_the_template_and_unused_partials_stay_per_call(tmp
     # a bound value keeps its own volatility (a parameter: not known)
     assert parts(layout) == [("user", [("text", "Tell a joke about "), ("unknown", "unknown", "topic"),
                                        ("text", ".")])]
+
+
+def test_a_chat_template_picked_by_name_is_filled_and_the_name_rules_out_the_other_branch(tmp_path):
+    # `get_prompt("commit")`: the `if name == "review"` branch cannot run (flow/decided_returns.py),
+    # so the review templates, which take the same keys, are not candidates
+    found = layouts(tmp_path, """
+        from langchain_anthropic import ChatAnthropic
+        from .prompts import get_prompt
+
+
+        def commit(diff):
+            chain = get_prompt("commit") | ChatAnthropic(model="claude-sonnet-4-5")
+            return chain.invoke({"diff": diff, "languages": "rust"})
+    """, PROMPTS)
+    layout, = _invoked(found)
+    assert (layout.provider, layout.model) == ("anthropic", "claude-sonnet-4-5")
+    assert parts(layout) == [
+        ("system", [("text", "You write commit messages for "), ("text", "rust"), ("text", ".")]),
+        ("user", [("unknown", "per-request", "diff")])]
+    assert [Path(s).name for s in layout.supersedes] == ["prompts.py:17"]
 
 
 def test_llm_chain_run_and_runnable_sequence_are_chains_too(tmp_path):

@@ -8,8 +8,8 @@ sdks/langchain.py): the prompt template at its head and the runnables after it.
 `chain_of(value)`: the head (a `ChatPromptTemplate.from_messages` object, a string template's text
 `TemplateText`, or one of several of them: a helper that returns one template per name), the
 partial values bound on the way (`prompt.partial(style=...)`) and the runnables after the head, in
-order (the chat model among them). `filled_templates(head, keys)`: of the string templates the
-head may be, those an invoke with these keys fills: LangChain raises for a template variable
+order (the chat model among them). `filled_templates(head, keys)`: of the templates (string or
+chat) the head may be, those an invoke with these keys fills: LangChain raises for a template variable
 the input does not give, so a template with a placeholder the keys (and its partial values) do not
 name is not the one invoked, and one that names none of the keys is not shown to be either.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .flow.text import FORMAT_FIELD
-from .flow.values import Obj, Seq, TemplateText, Value
+from .flow.values import Alt, Obj, Seq, TemplateText, Text, Value
 from .layout_values import variants_of
 
 
@@ -71,7 +71,7 @@ def _items(value) -> list:
     return list(value.items) if isinstance(value, Seq) and not value.repeated else []
 
 
-def placeholders(template: TemplateText) -> set[str]:
+def placeholders(template: Text) -> set[str]:
     """The names of the `{fields}` written in the static text of a string template."""
     out = set()
     for seg in template.segs:
@@ -83,7 +83,33 @@ def placeholders(template: TemplateText) -> set[str]:
     return out
 
 
-def filled_templates(head, keys: set[str], partials: dict) -> list[TemplateText]:
+def _message_placeholders(template: Obj) -> set[str]:
+    """The `{fields}` written in the static text of a `ChatPromptTemplate.from_messages([...])`'s
+    messages (its message list is its second argument: the class, then the list)."""
+    out: set[str] = set()
+    todo = list(template.args[1:2])
+    while todo and len(out) < 200:
+        value = todo.pop()
+        if isinstance(value, Text):
+            out |= placeholders(value)
+        elif isinstance(value, (Seq, Alt)):
+            todo.extend(value.items if isinstance(value, Seq) else value.options)
+        elif isinstance(value, Obj):
+            todo.extend([*value.args, *value.kwargs.values()])
+    return out
+
+
+def _names(option) -> set[str] | None:
+    """The placeholders of a template the head may be (a string template, a chat template's
+    messages); None for a value that is no template."""
+    if isinstance(option, TemplateText):
+        return placeholders(option)
+    if isinstance(option, Obj) and option.qualname.endswith("ChatPromptTemplate.from_messages"):
+        return _message_placeholders(option)
+    return None
+
+
+def filled_templates(head, keys: set[str], partials: dict) -> list:
     """The string templates among the variants of `head` that an invoke given `keys` fills: each
     of their placeholders named by the keys, the partial values of the chain or of the template,
     and at least one of them named by the keys (see the module docstring); of those, the ones
@@ -91,11 +117,11 @@ def filled_templates(head, keys: set[str], partials: dict) -> list[TemplateText]
     would leave keys unused)."""
     out = []
     for option in variants_of(head):
-        if not isinstance(option, TemplateText):
+        names = _names(option)
+        if names is None:
             continue
-        names = placeholders(option)
-        given = keys | set(partials) | set(option.partials)
+        given = keys | set(partials) | set(getattr(option, "partials", None) or {})
         if names and names <= given and names & keys and all(o is not option for o in out):
-            out.append(option)
-    exact = [o for o in out if keys <= placeholders(o)]
-    return exact or out
+            out.append((option, names))
+    exact = [o for o, names in out if keys <= names]
+    return exact or [o for o, _ in out]

@@ -279,11 +279,12 @@ def _lists_display(node) -> bool:
         for e in node.elts)
 
 
-def _chain(b, call, chain, template: Obj, partials: dict) -> None:
-    """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound."""
+def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None) -> None:
+    """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound
+    (`values`: the invoke's, already read)."""
     from ..flow.values import Mapping
     frame = call.frame
-    value = b.value(call.args[0], frame)
+    value = Mapping(values) if values is not None else b.value(call.args[0], frame)
     bindings = dict(partials)
     if isinstance(value, Mapping):
         bindings.update(value.items)
@@ -295,11 +296,12 @@ def _chain(b, call, chain, template: Obj, partials: dict) -> None:
         parts, newest = b.message_parts(messages, frame, template=True)
     finally:
         b.bindings = {}
-    model = chat_model(chain.args[1]) if chain.qualname == "chain" and len(chain.args) > 1 else None
+    parts_of = chain_of(chain)
+    model = next((m for m in (chat_model(r) for r in parts_of.rest) if m is not None), None) if parts_of else None
     prov, name = model_of(b, model, frame) if model is not None else (None, None)
     layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name, parts, newest)
-    if template.span is not None and template.span.filename == b.m.filename:
-        layout.supersedes.append(f"{b.m.filename}:{template.span.start.row}")
+    if template.span is not None:  # (built in this module or another: a helper's return)
+        layout.supersedes.append(f"{template.span.filename}:{template.span.start.row}")
 
 
 def _run(b, call) -> None:
@@ -334,6 +336,9 @@ def filled_chain(b, call, base) -> bool:
     if len(found) != 1:
         return False
     template = found[0]
+    if isinstance(template, Obj):  # a chat template (`ChatPromptTemplate.from_messages`) the head may be
+        _chain(b, call, base, template, chain.partials, values)
+        return True
     own = {id(s) for s in template.segs}
     bindings = {**template.partials, **chain.partials, **values}
     segs = b.ev.format_text(Text(template.segs), [], bindings, frame, None, keep_unbound=True).segs
