@@ -25,7 +25,6 @@ from .frames import Frame, Thunk
 from .wrapped import wrapped_at
 from ..walk import nodes_under
 from ..marking_helpers import marked_roots
-from .text import const_str
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
 
 
@@ -303,10 +302,9 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         """The return of `fn` its argument's type selects, when `fn` only returns by the type of one
         parameter (`if isinstance(obj, dict): return {...}`) bound to a dict or list the code writes
         (flow/type_dispatch.py): [its return thunk], else []."""
-        live = decided_returns.live_returns(fn.node, lambda name: self._bound_text(bindings.get(name))) \
-            if len(frame.returns) > 1 and bindings else None  # (`if name == "review": return ...`: decided_returns.py)
-        if live is not None:
-            return [t for t in frame.returns if id(getattr(t, "node", None)) in live] or frame.returns
+        live = decided_returns.picked(self, fn.node, bindings, frame.returns) if len(frame.returns) > 1 and bindings else None
+        if live is not None:  # (`if name == "review": return ...` ruled out by a constant argument)
+            return live
         found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None
         bound = bindings.get(found[0]) if found is not None else None
         if bound is None:  # (or the early return of a parameter left at its default None: default_guards.py)
@@ -317,11 +315,6 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             return [t for t in frame.returns if getattr(t, "node", None) is early[1]] if left else []
         ret = type_dispatch.chosen(fn.node, self.force(bound.value, bound) if isinstance(bound, Thunk) else bound)
         return [t for t in frame.returns if ret is not None and getattr(t, "node", None) is ret]
-
-    def _bound_text(self, bound) -> str | None:
-        """The static text a parameter is bound to (a thunk forced), else None."""
-        value = self.force(bound.value, bound) if isinstance(bound, Thunk) else bound
-        return const_str(value) if isinstance(value, Text) else None
 
     def _unread_order(self, result: Value | None, frame: Frame) -> bool:
         """True when a function's return value says nothing about its order or how often it

@@ -19,8 +19,25 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from .frames import Thunk
+from .text import const_str
+
 _ENDS = (ast.Return, ast.Raise)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def picked(ev, func, bindings: dict, returns: list) -> list | None:
+    """The return thunks of `func` (`returns`, as its reading collects them) a call with these
+    `bindings` (parameter -> thunk or value) can reach; None when no test is decided."""
+    def value_of(name: str) -> str | None:
+        bound = bindings.get(name)
+        value = ev.force(bound.value, bound) if isinstance(bound, Thunk) else bound
+        return const_str(value)
+
+    live = live_returns(func, value_of)
+    if live is None:
+        return None
+    return [t for t in returns if id(getattr(t, "node", None)) in live] or returns
 
 
 def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None:
