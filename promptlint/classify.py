@@ -52,6 +52,14 @@ TIMESTAMP_CALLS: dict[str, Precision] = {
     "pandas.Timestamp.now": Precision.SUB_DAY,
 }
 
+# Methods of a date-time library's object that write its time relative to now ("2 minutes ago",
+# https://arrow.readthedocs.io/en/latest/api-guide.html#arrow.arrow.Arrow.humanize, pendulum's
+# `diff_for_humans`): method -> the libraries (first name of the object's qualified name). Called
+# with no other time to compare with, the text changes as the clock runs: sub-day.
+RELATIVE_TIME_METHODS: dict[str, frozenset] = {
+    "humanize": frozenset({"arrow"}), "diff_for_humans": frozenset({"pendulum"}),
+}
+
 # Methods of a timestamp value and what they keep: None keeps the precision.
 TIMESTAMP_METHODS: dict[str, Precision | None] = {
     "isoformat": None, "astimezone": None, "replace": None, "ctime": Precision.SUB_DAY,

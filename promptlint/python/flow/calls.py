@@ -14,7 +14,7 @@ from ...model import replace
 
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
-from . import builtin_calls, default_guards, library, store_rows, type_dispatch
+from . import builtin_calls, decided_returns, default_guards, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
 from .methods import MethodsMixin
@@ -302,6 +302,9 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         """The return of `fn` its argument's type selects, when `fn` only returns by the type of one
         parameter (`if isinstance(obj, dict): return {...}`) bound to a dict or list the code writes
         (flow/type_dispatch.py): [its return thunk], else []."""
+        live = decided_returns.picked(self, fn.node, bindings, frame.returns) if len(frame.returns) > 1 and bindings else None
+        if live is not None:  # (`if name == "review": return ...` ruled out by a constant argument)
+            return live
         found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None
         bound = bindings.get(found[0]) if found is not None else None
         if bound is None:  # (or the early return of a parameter left at its default None: default_guards.py)

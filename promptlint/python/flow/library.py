@@ -23,7 +23,7 @@ from .replaced import sub_call
 from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless, stored_read,
                             order_of, per_call, value_drawn, value_order, written)
 from .text import const_str
-from .values import Alt, Config, Mapping, Obj, PathV, Seq, Text, Value, dynamic, most_volatile, vol_rank
+from .values import Alt, Config, Mapping, Obj, PathV, Seq, TemplateText, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",
                 "yaml.safe_dump", "yaml.dump_all", "yaml.safe_dump_all")
@@ -273,7 +273,11 @@ def _string_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:
     if text is None:
         return None
     value = ev.eval(text, frame, env)
-    return value if isinstance(value, (Text, Alt)) else None
+    if isinstance(value, Text):  # (kept as a template: `lcel_chains` fills it where a chain is invoked)
+        partials = ev.eval(kwargs["partial_variables"], frame, env) if "partial_variables" in kwargs else None
+        return TemplateText(value.segs, site=frame.module.span(node),
+                            partials=dict(partials.items) if isinstance(partials, Mapping) and not partials.open else {})
+    return value if isinstance(value, Alt) else None
 
 
 def _dollar_template(ev, node, qual, args, kwargs, frame, env) -> Value | None:

@@ -7,7 +7,7 @@ import ast
 from ...model import replace
 from pathlib import Path
 
-from ...model import Kind, Segment, Volatility
+from ...model import Kind, Precision, Segment, Volatility
 from ... import classify
 from . import rewrites
 from . import builders
@@ -45,6 +45,10 @@ class MethodsMixin:
             found = self._path_method(base, method, node, args, frame, env)
             if found is not None:
                 return found
+        if isinstance(base, Obj) and not args and not kwargs and \
+                base.qualname.split(".", 1)[0] in classify.RELATIVE_TIME_METHODS.get(method, ()):
+            return dynamic(span, m.code(node), Kind.TIMESTAMP, Volatility.PER_REQUEST,
+                           f"`{method}()`: a time written relative to now", precision=Precision.SUB_DAY)
         if isinstance(base, Obj) and base.qualname == "file" and method == "read":
             p = base.args[0] if base.args else None
             if isinstance(p, PathV):

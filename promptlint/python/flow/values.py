@@ -22,6 +22,16 @@ class Text:
 
 
 @dataclass
+class TemplateText(Text):
+    """A LangChain string prompt template (`PromptTemplate(template=T, partial_variables={...})`,
+    `PromptTemplate.from_template(T)`) as the text of its template, `{placeholders}` unfilled:
+    `site` the span of the call that builds it (where its own layout is recorded), `partials`
+    its partial variables by name (filled when it is invoked, like the invoke's values)."""
+    site: Span | None = None
+    partials: dict = field(default_factory=dict)
+
+
+@dataclass
 class Seq:
     """A list or tuple. `repeated`: grown in a loop (its length is not known). `unordered`: built
     by iterating an unordered source (its order differs between runs). `ordered`: the result of

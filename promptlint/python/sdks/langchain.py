@@ -14,10 +14,12 @@ from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Spread, Text
 from ..layout import MESSAGE_CLASSES
 from ..langchain_models import is_chat_model_class
+from ..lcel_chains import chain_of, filled_templates
 from ..layout_values import variants_of
 from .base import Sdk, Shape, http_verb
 
 _INVOKE = {"invoke", "ainvoke", "stream", "astream", "batch", "abatch"}
+_RUNS = {"run", "arun", "predict", "apredict"}  # an LLMChain filled by keyword values
 _BATCH = {"generate", "agenerate", "batch", "abatch"}  # a list of message lists: one request each
 _CHAT_PROVIDERS = {"ChatOpenAI": "openai", "AzureChatOpenAI": "azure-openai", "ChatAnthropic": "anthropic",
                    "ChatGoogleGenerativeAI": "google", "ChatVertexAI": "google", "ChatBedrock": "bedrock",
@@ -218,6 +220,8 @@ def invoke(b, call) -> None:
     if template is not None:
         _chain(b, call, base, template, partials)
         return
+    if filled_chain(b, call, base):
+        return
     model = chat_model(base)
     value = b.value(call.args[0], frame)
     if model is None:
@@ -275,11 +279,12 @@ def _lists_display(node) -> bool:
         for e in node.elts)
 
 
-def _chain(b, call, chain, template: Obj, partials: dict) -> None:
-    """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound."""
+def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None) -> None:
+    """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound
+    (`values`: the invoke's, already read)."""
     from ..flow.values import Mapping
     frame = call.frame
-    value = b.value(call.args[0], frame)
+    value = Mapping(values) if values is not None else b.value(call.args[0], frame)
     bindings = dict(partials)
     if isinstance(value, Mapping):
         bindings.update(value.items)
@@ -291,11 +296,60 @@ def _chain(b, call, chain, template: Obj, partials: dict) -> None:
         parts, newest = b.message_parts(messages, frame, template=True)
     finally:
         b.bindings = {}
-    model = chat_model(chain.args[1]) if chain.qualname == "chain" and len(chain.args) > 1 else None
+    parts_of = chain_of(chain)
+    model = next((m for m in (chat_model(r) for r in parts_of.rest) if m is not None), None) if parts_of else None
     prov, name = model_of(b, model, frame) if model is not None else (None, None)
     layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name, parts, newest)
-    if template.span is not None and template.span.filename == b.m.filename:
-        layout.supersedes.append(f"{b.m.filename}:{template.span.start.row}")
+    if template.span is not None:  # (built in this module or another: a helper's return)
+        layout.supersedes.append(f"{template.span.filename}:{template.span.start.row}")
+
+
+def _run(b, call) -> None:
+    filled_chain(b, call, b.value(call.node.func.value, call.frame))
+
+
+def filled_chain(b, call, base) -> bool:
+    """`chain.invoke({...})` (also `ainvoke`, `stream`, `batch` of one input, and an LLMChain's
+    `run(**values)` / `predict(**values)`) of a chain whose head is a string prompt template
+    (`prompt | llm`, `RunnableSequence(prompt, llm)`, `LLMChain(prompt=prompt, llm=llm)`; the
+    template built anywhere in the tree, also returned by a helper that picks it by name): the
+    template's text with the invoke's values at their placeholders, one user message; it
+    supersedes the template's own layout. The keys pick the template among several a helper
+    may return (lcel_chains.filled_templates); none or several picked: not drawn here (the
+    template's own layout stands). A bound value keeps its volatility; a placeholder left
+    unbound is filled per call. True when drawn."""
+    from ..flow.values import Mapping
+    chain = chain_of(base)
+    if chain is None:
+        return False
+    frame = call.frame
+    if call.method in _RUNS:
+        if call.args or call.unread:
+            return False
+        values = {k: b.value(v, frame) for k, v in call.kwargs.items() if k is not None}
+    else:
+        value = b.value(call.args[0], frame) if call.args else None
+        if not isinstance(value, Mapping) or value.open or value.repeated:
+            return False
+        values = dict(value.items)
+    found = filled_templates(chain.head, set(values), chain.partials)
+    if len(found) != 1:
+        return False
+    template = found[0]
+    if isinstance(template, Obj):  # a chat template (`ChatPromptTemplate.from_messages`) the head may be
+        _chain(b, call, base, template, chain.partials, values)
+        return True
+    own = {id(s) for s in template.segs}
+    bindings = {**template.partials, **chain.partials, **values}
+    segs = b.ev.format_text(Text(template.segs), [], bindings, frame, None, keep_unbound=True).segs
+    segs = [_per_call([s])[0] if id(s) not in own and s.kind is Kind.TEMPLATE_VARIABLE else s for s in segs]
+    model = next((m for m in (chat_model(r) for r in chain.rest) if m is not None), None)
+    prov, name = model_of(b, model, frame) if model is not None else (None, None)
+    layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name,
+                   [Part("user", segs, span=template.site)], None)
+    if template.site is not None:
+        layout.supersedes.append(f"{template.site.filename}:{template.site.start.row}")
+    return True
 
 
 _IMPORTS = ("langchain", "langchain_core", "langchain_openai", "langchain_anthropic", "langgraph")
@@ -316,6 +370,8 @@ SDK = Sdk(
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args) and http_verb(c) is None,
               invoke),
+        Shape("run", tuple(sorted(_RUNS)), lambda c: c.method in _RUNS and bool(c.kwargs) and not c.args
+              and http_verb(c) is None, _run, final=False, needs_layout=True),  # (`.run(...)` of anything else)
         Shape("generate", ("agenerate", "generate"), lambda c: c.method in ("generate", "agenerate")
               and _lists_display(c.arg(0, "messages")), batch),
     ),

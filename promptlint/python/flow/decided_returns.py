@@ -1,0 +1,117 @@
+"""The returns of a function that a call can reach, when the call's constant arguments decide
+the `if` tests around them.
+
+    def get_prompt(name):
+        if name == "review":
+            return REVIEW
+        table = {"chat": CHAT, "joke": JOKE}
+        return table[name]
+
+Called as `get_prompt("chat")`, the `review` branch cannot run: the call returns what the last
+`return` gives, not one of both. Only tests that compare a parameter with string constants are
+decided (`p == "x"`, `p != "x"`, `p in ("x", "y")`, `p not in (...)`, either side), for a
+parameter the call binds to a static text (a default included); an `if` whose test is not decided
+keeps both branches, and so does a test of a parameter the body rebinds. A branch that always ends (a `return` or a `raise` on every path) hides the
+statements after it when it is taken.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable
+
+from .frames import Thunk
+from .text import const_str
+
+_ENDS = (ast.Return, ast.Raise)
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def picked(ev, func, bindings: dict, returns: list) -> list | None:
+    """The return thunks of `func` (`returns`, as its reading collects them) a call with these
+    `bindings` (parameter -> thunk or value) can reach; None when no test is decided."""
+    def value_of(name: str) -> str | None:
+        bound = bindings.get(name)
+        value = ev.force(bound.value, bound) if isinstance(bound, Thunk) else bound
+        return const_str(value)
+
+    live = live_returns(func, value_of)
+    if live is None:
+        return None
+    return [t for t in returns if id(getattr(t, "node", None)) in live] or returns
+
+
+def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None:
+    """The ids of the returned expressions of `func` a call can reach, given `value_of(name)`: the
+    static text a parameter is bound to (None when not known). None when no test of the body is
+    decided (every return stays)."""
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    params -= {n.id for stmt in func.body for n in (stmt, *_own(stmt))  # (rebound: the test reads the new value)
+               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    decided = [False]
+
+    def decide(test) -> bool | None:
+        found = _compared(test, params)
+        if found is None:
+            return None
+        name, texts, negated = found
+        value = value_of(name)
+        if value is None:
+            return None
+        decided[0] = True
+        return (value in texts) != negated
+
+    out: list[ast.expr] = []
+    _walk(func.body, decide, out)
+    return {id(r) for r in out} if decided[0] else None
+
+
+def _walk(stmts, decide, out: list) -> bool:
+    """Collect the returned expressions reachable in `stmts`; True when they always end."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.If):
+            verdict = decide(stmt.test)
+            if verdict is not None:
+                if _walk(stmt.body if verdict else stmt.orelse, decide, out):
+                    return True
+                continue
+            ends = _walk(stmt.body, decide, out)
+            if _walk(stmt.orelse, decide, out) and ends:
+                return True
+        elif isinstance(stmt, ast.Return):
+            if stmt.value is not None:
+                out.append(stmt.value)
+            return True
+        elif isinstance(stmt, ast.Raise):
+            return True
+        elif not isinstance(stmt, _NESTED):  # loops, with, try: every return inside may run
+            out.extend(n.value for n in _own(stmt) if isinstance(n, ast.Return) and n.value is not None)
+    return False
+
+
+def _own(node):
+    """The nodes under `node`, not inside a nested function or class."""
+    todo = list(ast.iter_child_nodes(node))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, _NESTED):
+            continue
+        yield n
+        todo.extend(ast.iter_child_nodes(n))
+
+
+def _compared(test, params: set) -> tuple[str, set, bool] | None:
+    """(parameter, the constant texts it is compared with, negated) for `p == "x"`, `p != "x"`,
+    `p in ("x", "y")`, `p not in (...)` (either side for == and !=), else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, ast.Constant) and isinstance(right, ast.Name):
+        left, right = right, left
+    if not (isinstance(left, ast.Name) and left.id in params):
+        return None
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) and isinstance(right.value, str):
+        return left.id, {right.value}, isinstance(op, ast.NotEq)
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) and right.elts \
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
+        return left.id, {e.value for e in right.elts}, isinstance(op, ast.NotIn)
+    return None

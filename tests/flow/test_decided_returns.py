@@ -1,0 +1,55 @@
+"""promptlint/python/flow/decided_returns.py: the returns a call's constant arguments leave
+reachable (`if name == "review": return ...`), read where the call is evaluated."""
+from __future__ import annotations
+
+import ast
+
+from analysis_support import probe
+
+from promptlint.python.flow.decided_returns import live_returns
+from promptlint.python.layout_values import variants_of
+
+PICKER = """
+    def get_prompt(name, structured=False):
+        if name == "review":
+            if structured:
+                return "review as JSON"
+            return "review as text"
+        if name in ("joke", "pun"):
+            return "be funny"
+        table = {"chat": "chat with me", "help": "help me"}
+        return table[name]
+
+
+    def use(other):
+        probe(get_prompt("chat"))
+        probe(get_prompt("review"))
+        probe(get_prompt("pun"))
+        probe(get_prompt(other))
+"""
+
+
+def _texts(value) -> list[str]:
+    return sorted("".join(s.text for s in o.segs) for o in variants_of(value))
+
+
+def test_a_constant_argument_rules_out_the_branches_its_tests_decide(tmp_path):
+    assert _texts(probe(tmp_path, PICKER, index=0).value) == ["chat with me"]
+    # the inner test reads a parameter left at its default False: not a string test, both stay
+    assert _texts(probe(tmp_path, PICKER, index=1).value) == ["review as JSON", "review as text"]
+    assert _texts(probe(tmp_path, PICKER, index=2).value) == ["be funny"]
+
+
+def test_an_argument_not_known_keeps_every_return(tmp_path):
+    assert _texts(probe(tmp_path, PICKER, index=3).value) == [
+        "be funny", "chat with me", "help me", "review as JSON", "review as text"]
+
+
+def test_a_rebound_parameter_or_a_test_of_something_else_decides_nothing():
+    func = ast.parse("def f(name, mode):\n    name = name.lower()\n    if name == 'a':\n        return 1\n"
+                     "    if mode.startswith('x'):\n        return 2\n    return 3\n").body[0]
+    assert live_returns(func, lambda n: "a") is None
+    func = ast.parse("def f(name):\n    if name != 'a':\n        raise ValueError(name)\n    return 1\n").body[0]
+    returned = live_returns(func, lambda n: "a")
+    assert returned == {id(func.body[1].value)}
+    assert live_returns(func, lambda n: "b") == set()
