@@ -228,6 +228,12 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             if len(vals) == len(iterable.items) and all(holds_order(v) for v in vals):
                 # `for k, v in out.items()` of a dict filled with sets' texts: an entry holds that order
                 return vals[0] if len(vals) == 1 else Alt(vals, span)
+        if isinstance(iterable, Alt) and len(iterable.options) > 1 and all(
+                isinstance(o, Seq) and o.items and all(isinstance(i, Mapping) for i in o.items) for o in iterable.options):
+            # one of several lists of dicts (the list each caller hands in, built in its own loop):
+            # an element is one of their dicts, whose items are read by key (the lists' text only
+            # says "a dict", which would make an item of it look fixed)
+            return Alt([self.item_of(o, node, frame, name, loop) for o in iterable.options], span)
         segs = self.text_of(iterable, frame) if isinstance(iterable, (Text, Alt)) else []
         src = most_volatile(segs)
         if src is not None and src.kind is Kind.UNORDERED_ITERATION:

@@ -14,7 +14,7 @@ from . import builders
 from .configured import all_configured
 from .fill_methods import fill_call
 from .containers import one_of_table
-from .variants import dict_variants, list_variants, one_dict
+from .variants import MAX_VARIANTS, dict_variants, flat_options, list_variants, one_dict
 from .keyed import filled_dict
 from .library import KNOWN
 from .class_facts import optional_of
@@ -364,6 +364,16 @@ class MethodsMixin:
         (an unordered source is reported where it is iterated)."""
         m = frame.module
         it = self.eval(iterable_node, frame, env)
+        lists = [it] if isinstance(it, Seq) else \
+            (flat_options(it, lambda v: isinstance(v, Seq)) or [])[:MAX_VARIANTS] if isinstance(it, Alt) else []
+        turns = next((v for v in lists if v.repeated and v.items and self._writes_turns(v, frame)), None)
+        if turns is not None:
+            # one labelled turn per stored pair (`f"User: {q}\nAssistant: {a}"`, or the two sides
+            # appended one after the other in the loop, the assistant's under a condition): the
+            # conversation as text
+            return dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
+                           "the conversation written as text, a user and an assistant turn per item",
+                           origin=turns.span)
         joined = self._join_seq(sep_segs, it, frame, whole=True)
         if joined is not None:
             return joined
@@ -371,10 +381,6 @@ class MethodsMixin:
             options = [self._join_seq(sep_segs, o, frame) for o in list_variants(it) or it.options]
             if all(o is not None for o in options):
                 return Alt(options, it.span, configured=all_configured(it))
-        if isinstance(it, Seq) and it.repeated and it.items and writes_turn(self.text_of(it.items[-1], frame)):
-            # one labelled turn per stored pair (`f"User: {q}\nAssistant: {a}"`): the conversation as text
-            return dynamic(m.span(node), m.code(node), Kind.HISTORY, Volatility.UNKNOWN,
-                           "the conversation written as text, a user and an assistant turn per item", origin=it.span)
         segs = self.text_of(it, frame)
         unordered = next((s for s in segs if s.kind is Kind.UNORDERED_ITERATION), None)
         if unordered is not None and isinstance(it, Text) and unordered.anchor is None and unordered.fix is None:
@@ -389,6 +395,15 @@ class MethodsMixin:
             return Text([src])  # reported at the dumps call, where its fix (sort_keys=True) edits
         expr = src.expr if src.kind is Kind.HISTORY and src.older else m.code(node)  # (the part of which conversation)
         return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
+
+    def _writes_turns(self, it: Seq, frame) -> bool:
+        """True when a list grown in a loop writes a whole labelled turn per pass: its last item
+        (`f"User: {q}\nAssistant: {a}"`), or the items the loop appends, in order (`lines.append(
+        f"User: {q}")`, then `lines.append(f"Assistant: {a}")`)."""
+        if writes_turn(self.text_of(it.items[-1], frame)):
+            return True
+        looped = [i for i in it.items[it.head:] if not isinstance(i, Spread)]
+        return len(looped) > 1 and writes_turn([s for i in looped for s in self.text_of(i, frame)])
 
     def _join_seq(self, sep_segs, it, frame, whole: bool = False) -> Text | None:
         """The joined text of a known list. A list grown in a loop (`lines = [intro]; for x in xs:
