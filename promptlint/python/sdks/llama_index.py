@@ -1,0 +1,64 @@
+"""LlamaIndex agents: `FunctionAgent(tools=[...], llm=..., system_prompt=...)` and `ReActAgent`
+(`llama_index.core.agent.workflow`), `AgentWorkflow.from_tools_or_functions(tools, llm=...,
+system_prompt=...)`, and the older `OpenAIAgent.from_tools(tools, llm=..., system_prompt=...)` /
+`FunctionCallingAgent.from_tools(...)`, drawn as the request the agent sends when it is run: its
+tools, its system prompt, then the message it is run with, the newest user message.
+
+Facts, from LlamaIndex's documentation
+(https://developers.llamaindex.ai/python/framework/module_guides/deploying/agents/): an agent
+"uses an LLM, memory, and tools"; when it runs, "Agent gets the latest message + chat history",
+"The tool schemas and chat history get sent over the API"; `system_prompt` is the agent's system
+prompt ("system_prompt=\"You are a helpful assistant that can multiply two numbers.\""). The chat
+history handed to a run (`agent.run(msg, chat_history=...)`, `agent.chat(msg, chat_history=...)`)
+is not drawn here: the request is drawn where the agent is built."""
+from __future__ import annotations
+
+from .base import Sdk, Shape, agent_request, agent_value, framework_call
+
+_ROOTS = ("llama_index",)
+_AGENTS = ("FunctionAgent", "ReActAgent", "CodeActAgent")
+_FROM_TOOLS = ("OpenAIAgent", "FunctionCallingAgent", "AgentWorkflow", "ReActAgent")
+#: LlamaIndex's LLM classes of OpenAI's API (llama_index.llms.openai): automatic caching.
+_OPENAI_LLMS = {"OpenAI": "openai", "AzureOpenAI": "azure-openai", "OpenAIResponses": "openai"}
+
+
+def _model(b, node, frame) -> tuple[str | None, str | None]:
+    """(provider, model) of an OpenAI LLM (`OpenAI(model="gpt-4o")`); (None, None) for any other."""
+    from ..flow.values import Obj
+    value = b.value(node, frame) if node is not None else None
+    if not isinstance(value, Obj) or not value.qualname.startswith("llama_index."):
+        return None, None
+    provider = _OPENAI_LLMS.get(value.qualname.rsplit(".", 1)[-1])
+    if provider is None:
+        return None, None
+    return provider, b.static_text(value.kwargs.get("model") or (value.args[0] if value.args else None), frame)
+
+
+def agent(b, call) -> None:
+    if not framework_call(b, call, _ROOTS) or not call.has("system_prompt"):
+        return
+    frame = call.frame
+    node = call.kwargs["system_prompt"]
+    system = [b.part("system", agent_value(b, node, frame), frame, b.span_of(node))]
+    tools = call.kwargs.get("tools") or (call.args[0] if call.method is not None and call.args else None)
+    provider, model = _model(b, call.kwargs.get("llm"), frame)
+    name = call.qual.rsplit(".", 2)[-2] if call.method is not None else call.qual.rsplit(".", 1)[-1]
+    agent_request(b, call, f"llama_index.{name}", provider, model, b.tools(tools, frame), system,
+                  "the message the agent is run with")
+
+
+def _is_agent(call) -> bool:
+    """`FunctionAgent(...)`, `ReActAgent(...)`, `OpenAIAgent.from_tools(...)`,
+    `AgentWorkflow.from_tools_or_functions(...)` of LlamaIndex."""
+    parts = call.qual.rsplit(".", 2)
+    if call.method in ("from_tools", "from_tools_or_functions"):
+        return len(parts) == 3 and parts[1] in _FROM_TOOLS
+    return parts[-1] in _AGENTS
+
+
+SDK = Sdk(
+    name="llama_index",
+    imports=_ROOTS,
+    hints=("system_prompt",),
+    shapes=(Shape("llama_index.agent", (*_AGENTS, "from_tools", "from_tools_or_functions"), _is_agent, agent),),
+)

@@ -1,0 +1,51 @@
+"""OpenAI Agents SDK (`openai-agents`, imported as `agents`): `Agent(name=..., instructions=...,
+tools=[...], model=...)`, drawn as the request the SDK sends when `Runner.run(agent, input)` runs
+it: the agent's tools, its instructions as the system prompt, then the input, the newest user
+message.
+
+Facts, from the SDK's documentation (https://openai.github.io/openai-agents-python/agents/):
+"instructions: also known as a developer message or system prompt"; "tools: Tools that the agent
+can use"; `model` names the model (an OpenAI model by default: "By default, the SDK uses the
+OpenAI Responses API", https://openai.github.io/openai-agents-python/models/). `instructions` may
+be a function that returns the text (dynamic instructions, called on every run): its returns are
+read when it is a function of the module, else the text is unknown."""
+from __future__ import annotations
+
+from ..flow.values import Alt, Func
+from .base import Sdk, Shape, agent_request, agent_value, framework_call
+
+_ROOTS = ("agents",)
+
+
+def _instructions(b, node, frame) -> list:
+    from ...model import Part
+    if node is None:
+        return []
+    value = agent_value(b, node, frame)
+    if isinstance(value, Func):  # dynamic instructions: `def instructions(ctx, agent) -> str`
+        f = b.ev.function_frame(value.module, value.node)
+        b.ev.ensure(f)
+        rets = [b.ev.force(f, r) for r in f.returns]
+        value = Alt(rets) if len(rets) > 1 else (rets[0] if rets else None)
+        if value is None:
+            return []
+        return [Part("system", b.ev.text_of(value, f), span=b.span_of(node))]
+    return [b.part("system", value, frame, b.span_of(node))]
+
+
+def agent(b, call) -> None:
+    if not framework_call(b, call, _ROOTS) or not call.has("instructions", "tools"):
+        return
+    frame = call.frame
+    model = b.static_model(call.kwargs.get("model"), frame)
+    provider, model = b.provider_for_model(model, "openai") if model or "model" not in call.kwargs else (None, None)
+    agent_request(b, call, "agents.Agent", provider, model, b.tools(call.kwargs.get("tools"), frame, "flat"),
+                  _instructions(b, call.kwargs.get("instructions"), frame), "the input the agent is run with")
+
+
+SDK = Sdk(
+    name="openai_agents",
+    imports=_ROOTS,
+    hints=("from agents import",),
+    shapes=(Shape("agents.Agent", ("Agent",), lambda c: c.qual in ("agents.Agent", "agents.agent.Agent"), agent),),
+)
