@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility, replace
 from ... import classify
-from ..module import display_name
+from ..module import display_name, star_imports
 from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
@@ -273,6 +273,13 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             return per_process(self.force(frame, th)) if th is not None else None
         if name in module.imports:
             return self.resolve_dotted(module.imports[name], at_depth)
+        if not name.startswith("_") and at_depth <= MAX_DEPTH:
+            for base in reversed(star_imports(module)):  # `from .agent import *`: the last one that defines it
+                other = self.project.find(base)
+                if other is not None and other is not module and (
+                        name in other.functions or name in other.classes or name in other.assigns
+                        or name in other.imports):
+                    return self.resolve_global(other, name, at_depth + 1)
         return None
 
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
