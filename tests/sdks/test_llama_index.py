@@ -51,3 +51,32 @@ def test_llama_index_own_modules_are_none(tmp_path):
         def make(tools, llm, prompt):
             return FunctionAgent(tools=tools, llm=llm, system_prompt=prompt)
     """, name="llama_index/core/factory.py")) == []
+
+
+HANDED = """
+    from llama_index.core.agent.workflow import FunctionAgent
+
+    GUIDE = "You answer questions about the user's files. " * 200
+
+
+    async def ask(message, history, tools, notes):
+        agent = FunctionAgent(tools=tools, system_prompt=GUIDE + f"Notes: {notes}")
+        return await agent.run(message, chat_history=history)
+
+
+    async def ask_once(message, tools, notes):
+        agent = FunctionAgent(tools=tools, system_prompt=GUIDE + f"Notes: {notes}")
+        return await agent.run(message)
+"""
+
+
+def test_a_history_handed_to_the_run_follows_the_system_prompt(tmp_path):
+    handed, once = sent(layouts(tmp_path, HANDED))
+    assert [p.role for p in handed.parts] == ["tools", "system", "history", "user"]
+    assert parts(handed)[2] == ("history", [("history", "unknown", "history")])
+    assert [p.role for p in once.parts] == ["tools", "system", "user"]
+    write(tmp_path, {"app.py": HANDED})
+    found = api.check([tmp_path / "app.py"], api.Settings(), jobs=1).diagnostics
+    # the notes at the end of the system prompt: before the history handed to the run (info: of
+    # unknown volatility), nothing after them in the one-shot run
+    assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM101", "info", 7)]

@@ -286,10 +286,10 @@ def framework_call(b, call, roots: tuple[str, ...]) -> bool:
 
 def agent_request(b, call, api: str, provider, model, tools: list, system: list, newest: str):
     """The request an agent framework sends when the agent built at `call` is run: `tools` (tool
-    parts), then `system` (system parts), then the message the agent is run with (`newest`: what
-    it is, for the drawing), the newest user message that ends the prefix. No conversation is
-    drawn: an agent's history is its own run's (tool calls and results after the newest message)
-    unless the code hands it one where it runs the agent."""
+    parts), then `system` (system parts, and the conversation the code hands the agent, when the
+    framework module reads one), then the message the agent is run with (`newest`: what it is, for
+    the drawing), the newest user message that ends the prefix. Otherwise no conversation is
+    drawn: the agent's history is its own run's (tool calls and results after the newest message)."""
     from ...model import Kind, Part, Segment, Volatility
     user = Part("user", [Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr=newest,
                                  span=b.m.span(call.node), evidence="the input the agent is run with")],

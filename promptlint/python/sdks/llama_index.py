@@ -9,9 +9,13 @@ Facts, from LlamaIndex's documentation
 "uses an LLM, memory, and tools"; when it runs, "Agent gets the latest message + chat history",
 "The tool schemas and chat history get sent over the API"; `system_prompt` is the agent's system
 prompt ("system_prompt=\"You are a helpful assistant that can multiply two numbers.\""). The chat
-history handed to a run (`agent.run(msg, chat_history=...)`, `agent.chat(msg, chat_history=...)`)
-is not drawn here: the request is drawn where the agent is built."""
+history the function that builds the agent hands to its run (`agent.run(msg, chat_history=history)`,
+`agent.chat(msg, chat_history=...)`) or to the agent (`memory=`) is drawn as the conversation
+between the system prompt and the message; an agent run with no history in its function holds
+only its own run's messages after them."""
 from __future__ import annotations
+
+import ast
 
 from .base import Sdk, Shape, agent_request, agent_value, framework_call
 
@@ -43,8 +47,28 @@ def agent(b, call) -> None:
     tools = call.kwargs.get("tools") or (call.args[0] if call.method is not None and call.args else None)
     provider, model = _model(b, call.kwargs.get("llm"), frame)
     name = call.qual.rsplit(".", 2)[-2] if call.method is not None else call.qual.rsplit(".", 1)[-1]
-    agent_request(b, call, f"llama_index.{name}", provider, model, b.tools(tools, frame), system,
+    history = _handed_history(b, call)
+    agent_request(b, call, f"llama_index.{name}", provider, model, b.tools(tools, frame), system + history,
                   "the message the agent is run with")
+
+
+_RUNS = ("run", "chat", "achat", "stream_chat", "astream_chat")
+
+
+def _handed_history(b, call) -> list:
+    """The conversation part of an agent its building function hands a history: the agent's
+    `memory=`, or `chat_history=` of a run call in the same function (`agent.run(msg,
+    chat_history=history)`); [] for none."""
+    from ...model import Kind, Part, Segment, Volatility
+    func = getattr(call.frame, "func", None)
+    found = call.kwargs.get("memory")
+    if found is None and func is not None:
+        found = next((k.value for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                      and n.func.attr in _RUNS for k in n.keywords if k.arg == "chat_history"), None)
+    if found is None:
+        return []
+    return [Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=b.m.code(found),
+                                     span=b.m.span(found))])]
 
 
 def _is_agent(call) -> bool:
