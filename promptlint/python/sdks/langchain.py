@@ -176,6 +176,10 @@ def _agent_head(b, prompt, tools, model, frame) -> tuple[str | None, str | None,
     return prov, name, b.tools(tools, frame) + parts
 
 
+#: Providers with opt-in caching (breakpoints) whose LangChain chat models are judged at the model.
+_MARKED_AT_MODEL = ("anthropic", "bedrock")
+
+
 def agents_of(value) -> list[Obj]:
     """The LangGraph / LangChain agents a value stands for: the objects `create_react_agent(...)`
     / `create_agent(...)` return (classify.OBJECT_FACTORIES), built here or returned by a factory
@@ -208,6 +212,10 @@ def agent_invoke(b, call, agents: list[Obj]) -> None:
         prompt = arg(99, "prompt", "system_prompt")
         prov, model, head = _agent_head(b, prompt, arg(1, "tools"), arg(0, "model"), frame)
         parts, newest = b.message_parts(messages, frame)
+        if prov in _MARKED_AT_MODEL:
+            # whether the agent's Claude model marks its requests is judged where the model is
+            # built (python/langchain_models.py), once for every agent and call that uses it
+            prov, model = None, None
         b.add(call.node, "python-call", prov, "langgraph.agent.invoke", model, head + parts,
               None if newest is None else newest + len(head))
 
