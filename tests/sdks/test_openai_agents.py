@@ -54,3 +54,25 @@ def test_instructions_after_static_text_and_a_project_agents_package_are_no_find
     assert sent(layouts(tmp_path, (tmp_path / "app.py").read_text())) == []  # the project's own class
     found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
     assert found == []
+
+
+def test_a_conversation_given_as_the_runs_input_follows_the_instructions(tmp_path):
+    found = sent(layouts(tmp_path, """
+        from agents import Agent, Runner
+
+        GUIDE = "Answer questions about the product catalogue. " * 200
+
+
+        async def answer(history, question, notes):
+            agent = Agent(name="Support", instructions=GUIDE + f"Notes: {notes}")
+            return await Runner.run(agent, history + [{"role": "user", "content": question}])
+
+
+        async def answer_once(question, notes):
+            agent = Agent(name="Support", instructions=GUIDE + f"Notes: {notes}")
+            return await Runner.run(agent, question)
+    """))
+    handed, once = found
+    assert [p.role for p in handed.parts] == ["system", "history", "user"]
+    assert parts(handed)[1] == ("history", [("history", "unknown", 'history + [{"role": "user", "content": question}]')])
+    assert [p.role for p in once.parts] == ["system", "user"]

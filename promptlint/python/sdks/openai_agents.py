@@ -40,7 +40,36 @@ def agent(b, call) -> None:
     model = b.static_model(call.kwargs.get("model"), frame)
     provider, model = b.provider_for_model(model, "openai") if model or "model" not in call.kwargs else (None, None)
     agent_request(b, call, "agents.Agent", provider, model, b.tools(call.kwargs.get("tools"), frame, "flat"),
-                  _instructions(b, call.kwargs.get("instructions"), frame), "the input the agent is run with")
+                  _instructions(b, call.kwargs.get("instructions"), frame) + _handed_history(b, call),
+                  "the input the agent is run with")
+
+
+_RUNS = ("run", "run_sync", "run_streamed")
+
+
+def _handed_history(b, call) -> list:
+    """The conversation the function that builds the agent runs it with: a list given as the
+    input of `Runner.run(agent, input)` ("input: The initial input to the agent. You can pass a
+    single string for a user message, or a list of input items",
+    https://openai.github.io/openai-agents-python/ref/run/; `result.to_input_list() + [...]`
+    carries a conversation on, https://openai.github.io/openai-agents-python/running_agents/),
+    drawn before the newest message; [] for a string or no such run."""
+    import ast
+
+    from ...model import Kind, Part, Segment, Volatility
+    from ..flow.values import Seq
+    func = getattr(call.frame, "func", None)
+    if func is None:
+        return []
+    for node in ast.walk(func):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _RUNS
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "Runner"):
+            continue
+        given = next((k.value for k in node.keywords if k.arg == "input"), node.args[1] if len(node.args) > 1 else None)
+        if given is not None and isinstance(b.value(given, call.frame), Seq):
+            return [Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=b.m.code(given),
+                                             span=b.m.span(given))])]
+    return []
 
 
 SDK = Sdk(
