@@ -3,16 +3,16 @@
 system_message=..., llm_config=...)`), drawn as the request the agent sends when it is run: its
 tools, its system message, then the task it is given, the newest user message.
 
-Facts, from AutoGen's documentation: "system_message (str, optional) - The system message for the
-model. If provided, it will be prepended to the messages in the model context when making an
-inference"; "tools (List[BaseTool[Any, Any] | Callable[..., Any] | Callable[..., Awaitable[Any]]]
-| None, optional) - The tools to register with the agent"
-(https://microsoft.github.io/autogen/stable/reference/python/autogen_agentchat.agents.html);
-"system_message (str or list) - system message for the ChatCompletion inference"
-(https://microsoft.github.io/autogen/0.2/docs/reference/agentchat/conversable_agent). The agent
-keeps its own conversation between runs ("The agent maintains its state between calls"): the
-system message is set when the agent is built, so a value in it is the same for every run of
-that instance; no conversation of the application's is drawn after it."""
+Facts, from AutoGen's documentation: `AssistantAgent(name, model_client, *, tools=None, ...,
+system_message='You are a helpful AI assistant. ...')`, "a built-in agent that uses a language
+model and has the ability to use tools"; "The agent maintains its state between calls ... Do not
+pass the entire conversation history to the agent on each call"
+(https://microsoft.github.io/autogen/0.4.0.dev13/reference/python/autogen_agentchat.agents.html);
+"system_message Optional[str] - System message for the ChatCompletion inference"
+(https://microsoft.github.io/FLAML/docs/reference/autogen/agentchat/assistant_agent, AutoGen 0.2's
+agent). The system message is set when the agent is built, so a value in it is the same for
+every run of that instance, and the conversation the agent keeps is that instance's: none of the
+application's is drawn after it."""
 from __future__ import annotations
 
 from .base import Sdk, Shape, agent_request, agent_value, framework_call

@@ -1,8 +1,8 @@
 """CrewAI: `Agent(role=..., goal=..., backstory=...)`, drawn as the system prompt CrewAI builds
 from them for every task the agent runs, then the task, the newest user message.
 
-Facts, from CrewAI's documentation (https://docs.crewai.com/guides/advanced/customizing-prompts,
-"Customize Agent Prompts"): the system prompt opens with the role-playing slice `"You are {role}.
+Facts, from CrewAI's documentation ("Customize Agent Prompts", docs/how-to/customize-prompts.mdx of
+the crewAI repository; https://docs.crewai.com/guides/advanced/customizing-prompts): the system prompt opens with the role-playing slice `"You are {role}.
 {backstory}\\nYour personal goal is: {goal}"`, followed by the tool or no-tool instructions and
 the format instructions (CrewAI's own text, not drawn: of unknown size); the task's description
 goes into the user prompt. What comes after the goal is not drawn, so a value in the goal is

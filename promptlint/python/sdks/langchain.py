@@ -161,9 +161,9 @@ def agent(b, call) -> None:
 def _agent_head(b, prompt, tools, model, frame) -> tuple[str | None, str | None, list[Part]]:
     """(provider, model, [tools, system]) of a LangGraph agent: its tools, then its prompt as the
     system message, which the agent puts before the state's messages on every model call
-    (https://langchain-ai.github.io/langgraph/reference/agents/: "prompt: An optional prompt for
+    (https://langchain-ai.github.io/langgraph/reference/prebuilt/: "prompt: An optional prompt for
     the LLM ... str: This is converted to a SystemMessage and added to the beginning of the list of
-    messages in state["messages"]"; the tools are bound to the model: "tools: A list of tools").
+    messages in state["messages"]"; "tools: A list of tools or a ToolNode instance").
     The arguments are nodes or `Evaluated` values; `prompt` None for an agent given none."""
     value = b.value(prompt, frame)
     if prompt is None:
@@ -191,7 +191,8 @@ def agents_of(value) -> list[Obj]:
 def agent_invoke(b, call, agents: list[Obj]) -> None:
     """`agent.invoke({"messages": history + [message]})` on an agent built with a prompt and tools
     (`agents_of`): the request the agent sends first, its tools and prompt, then the messages the
-    call hands it (the state's messages: "messages" of the input, LangGraph's `AgentState`), read as
+    call hands it (the state's messages: `agent.invoke({"messages": [{"role": "user", ...}]})`,
+    https://langchain-ai.github.io/langgraph/agents/agents/), read as
     a chat request's messages, so a history cut or edited before the call is judged as in a direct
     call. One layout per agent the receiver may be; none for an input of another shape."""
     from ..flow.values import Mapping
@@ -205,11 +206,11 @@ def agent_invoke(b, call, agents: list[Obj]) -> None:
     for obj in agents[:3]:
         def arg(index, *names):
             found = next((obj.kwargs[n] for n in names if n in obj.kwargs), None)
-            if found is None and index < len(obj.args):
+            if found is None and 0 <= index < len(obj.args):
                 found = obj.args[index]
             return None if found is None else Evaluated(found, getattr(found, "span", None) or obj.span,
                                                         names[0])
-        prompt = arg(99, "prompt", "system_prompt")
+        prompt = arg(-1, "prompt", "system_prompt")  # (keyword-only)
         prov, model, head = _agent_head(b, prompt, arg(1, "tools"), arg(0, "model"), frame)
         parts, newest = b.message_parts(messages, frame)
         if prov in _MARKED_AT_MODEL:

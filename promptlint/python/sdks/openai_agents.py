@@ -5,10 +5,9 @@ message.
 
 Facts, from the SDK's documentation (https://openai.github.io/openai-agents-python/agents/):
 "instructions: also known as a developer message or system prompt"; "tools: Tools that the agent
-can use"; `model` names the model (an OpenAI model by default: "By default, the SDK uses the
-OpenAI Responses API", https://openai.github.io/openai-agents-python/models/). `instructions` may
-be a function that returns the text (dynamic instructions, called on every run): its returns are
-read when it is a function of the module, else the text is unknown."""
+can use to achieve its tasks"; `model`: "which LLM to use" (OpenAI's by default). `instructions`
+may be a function that returns the text (dynamic instructions, called on every run): its returns
+are read when it is a function of the module, else the text is unknown."""
 from __future__ import annotations
 
 from ..flow.values import Alt, Func
@@ -49,11 +48,10 @@ _RUNS = ("run", "run_sync", "run_streamed")
 
 def _handed_history(b, call) -> list:
     """The conversation the function that builds the agent runs it with: a list given as the
-    input of `Runner.run(agent, input)` ("input: The initial input to the agent. You can pass a
-    single string for a user message, or a list of input items",
-    https://openai.github.io/openai-agents-python/ref/run/; `result.to_input_list() + [...]`
-    carries a conversation on, https://openai.github.io/openai-agents-python/running_agents/),
-    drawn before the newest message; [] for a string or no such run."""
+    input of `Runner.run(agent, input)` ("The input can be: a string (treated as a user message),
+    a list of input items in the OpenAI Responses API format", https://openai.github.io/
+    openai-agents-python/running_agents/), drawn before the newest message; [] for a string or no
+    such run."""
     import ast
 
     from ...model import Kind, Part, Segment, Volatility
