@@ -80,3 +80,14 @@ def test_a_history_handed_to_the_run_follows_the_system_prompt(tmp_path):
     # the notes at the end of the system prompt: before the history handed to the run (info: of
     # unknown volatility), nothing after them in the one-shot run
     assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM101", "info", 7)]
+
+
+def test_a_react_agent_is_not_drawn(tmp_path):
+    # its tools and format instructions go into a header of LlamaIndex's own, placed where the
+    # documentation does not say
+    assert sent(layouts(tmp_path, """
+        from llama_index.core.agent.workflow import ReActAgent
+
+        def make(tools, notes):
+            return ReActAgent(tools=tools, system_prompt=f"Notes: {notes}. " + "Be precise. " * 300)
+    """)) == []

@@ -76,3 +76,14 @@ def test_a_conversation_given_as_the_runs_input_follows_the_instructions(tmp_pat
     assert [p.role for p in handed.parts] == ["system", "history", "user"]
     assert parts(handed)[1] == ("history", [("history", "unknown", 'history + [{"role": "user", "content": question}]')])
     assert [p.role for p in once.parts] == ["system", "user"]
+
+
+def test_handoffs_are_tools_of_unknown_size_before_the_instructions(tmp_path):
+    (layout,) = sent(layouts(tmp_path, """
+        from agents import Agent
+
+        def triage(billing, support):
+            return Agent(name="Triage", instructions="Route the request.", handoffs=[billing, support])
+    """))
+    assert [p.role for p in layout.parts] == ["tools", "system", "user"]
+    assert parts(layout)[0][1][0][0] == "unknown"  # what the handoff tools hold is not read

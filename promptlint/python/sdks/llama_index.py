@@ -1,8 +1,9 @@
-"""LlamaIndex agents: `FunctionAgent(tools=[...], llm=..., system_prompt=...)` and `ReActAgent`
-(`llama_index.core.agent.workflow`), `AgentWorkflow.from_tools_or_functions(tools, llm=...,
-system_prompt=...)`, and the older `OpenAIAgent.from_tools(tools, llm=..., system_prompt=...)` /
-`FunctionCallingAgent.from_tools(...)`, drawn as the request the agent sends when it is run: its
-tools, its system prompt, then the message it is run with, the newest user message.
+"""LlamaIndex's function-calling agents: `FunctionAgent(tools=[...], llm=..., system_prompt=...)`
+(`llama_index.core.agent.workflow`) and the older `OpenAIAgent.from_tools(tools, llm=...,
+system_prompt=...)` / `FunctionCallingAgent.from_tools(...)`, drawn as the request the agent sends
+when it is run: its tools, its system prompt, then the message it is run with, the newest user
+message. (A ReAct agent writes its tools and format instructions into a header of LlamaIndex's own
+whose place beside the system prompt the documentation does not give: not drawn.)
 
 Facts, from LlamaIndex's documentation
 (https://developers.llamaindex.ai/python/framework/module_guides/deploying/agents/): an agent
@@ -20,8 +21,8 @@ import ast
 from .base import Sdk, Shape, agent_request, agent_value, framework_call
 
 _ROOTS = ("llama_index",)
-_AGENTS = ("FunctionAgent", "ReActAgent", "CodeActAgent")
-_FROM_TOOLS = ("OpenAIAgent", "FunctionCallingAgent", "AgentWorkflow", "ReActAgent")
+_AGENTS = ("FunctionAgent",)
+_FROM_TOOLS = ("OpenAIAgent", "FunctionCallingAgent")
 #: LlamaIndex's LLM classes of OpenAI's API (llama_index.llms.openai): automatic caching.
 _OPENAI_LLMS = {"OpenAI": "openai", "AzureOpenAI": "azure-openai", "OpenAIResponses": "openai"}
 
@@ -72,10 +73,10 @@ def _handed_history(b, call) -> list:
 
 
 def _is_agent(call) -> bool:
-    """`FunctionAgent(...)`, `ReActAgent(...)`, `OpenAIAgent.from_tools(...)`,
-    `AgentWorkflow.from_tools_or_functions(...)` of LlamaIndex."""
+    """`FunctionAgent(...)`, `OpenAIAgent.from_tools(...)`, `FunctionCallingAgent.from_tools(...)`
+    of LlamaIndex."""
     parts = call.qual.rsplit(".", 2)
-    if call.method in ("from_tools", "from_tools_or_functions"):
+    if call.method == "from_tools":
         return len(parts) == 3 and parts[1] in _FROM_TOOLS
     return parts[-1] in _AGENTS
 
@@ -84,5 +85,5 @@ SDK = Sdk(
     name="llama_index",
     imports=_ROOTS,
     hints=("system_prompt",),
-    shapes=(Shape("llama_index.agent", (*_AGENTS, "from_tools", "from_tools_or_functions"), _is_agent, agent),),
+    shapes=(Shape("llama_index.agent", (*_AGENTS, "from_tools"), _is_agent, agent),),
 )

@@ -38,7 +38,12 @@ def agent(b, call) -> None:
     frame = call.frame
     model = b.static_model(call.kwargs.get("model"), frame)
     provider, model = b.provider_for_model(model, "openai") if model or "model" not in call.kwargs else (None, None)
-    agent_request(b, call, "agents.Agent", provider, model, b.tools(call.kwargs.get("tools"), frame, "flat"),
+    # handoffs and MCP servers are sent as tools too, and an output type as a schema beside them
+    # (https://openai.github.io/openai-agents-python/handoffs/: "Handoffs are represented as tools
+    # to the LLM"): what they add is not read, so the prefix's size is not claimed
+    tools = [p for key in ("tools", "handoffs", "mcp_servers", "output_type") if key in call.kwargs
+             for p in b.tools(call.kwargs[key], frame, "flat")]
+    agent_request(b, call, "agents.Agent", provider, model, tools,
                   _instructions(b, call.kwargs.get("instructions"), frame) + _handed_history(b, call),
                   "the input the agent is run with")
 
