@@ -102,6 +102,14 @@ MODEL_SENDS = frozenset({"create", "acreate", "invoke", "ainvoke", "stream", "as
                          "acomplete", "chat", "achat", "completion", "acompletion", "predict", "apredict",
                          "send_message", "send_message_async", "run", "arun", "ask", "aask", "query", "aquery"})
 
+#: Library functions (lower-case names) that build an object from their arguments and return it,
+#: as a class does: an agent that sends its prompt when it is run, `create_react_agent(model, tools,
+#: prompt=...)` (python/flow/calls.py keeps their calls as objects, so a send method called on the
+#: result, `agent.invoke(...)`, reads what the agent was built with: python/sdks/langchain.py).
+OBJECT_FACTORIES = frozenset({"langgraph.prebuilt.create_react_agent",
+                              "langgraph.prebuilt.chat_agent_executor.create_react_agent",
+                              "langchain.agents.create_agent", "langchain.agents.factory.create_agent"})
+
 # Calls that describe the host or the configuration: stable for the life of the process.
 STABLE_CALL_PREFIXES = (
     "platform.", "os.getenv", "os.environ", "sys.", "socket.gethostname", "getpass.getuser",

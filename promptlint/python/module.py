@@ -399,6 +399,30 @@ def index(module: Module) -> None:
                 stack.extend(handler.body)
 
 
+def star_imports(module: Module) -> list[str]:
+    """The modules `module` imports every public name of at module level (`from .agent import *`,
+    also inside a `try` or an `if` there, as code does for a fallback import), absolute dotted
+    names in statement order. Computed once per module."""
+    found = module.facts.get("star_imports")
+    if found is None:
+        found = module.facts["star_imports"] = []
+        if "import *" in module.source:
+            package = _package(module)
+            todo = list(module.tree.body)
+            while todo:
+                node = todo.pop(0)
+                if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+                    base = _from_base(node, package)
+                    if base:
+                        found.append(base)
+                elif isinstance(node, (ast.If, ast.Try)):
+                    todo[:0] = [*node.body, *getattr(node, "handlers", ()), *node.orelse,
+                                *getattr(node, "finalbody", ())]
+                elif isinstance(node, ast.ExceptHandler):
+                    todo[:0] = node.body
+    return found
+
+
 def _package(module: Module) -> str:
     """The dotted name of the package a module's relative imports start from ("" for none)."""
     dotted = module.dotted

@@ -138,13 +138,13 @@ def test_model_objects_name_the_provider(tmp_path):
 
 
 def test_look_alikes_are_not_adk_agents(tmp_path):
-    assert sent(layouts(tmp_path, """
+    assert [lt for lt in sent(layouts(tmp_path, """
         from crewai import Agent
         from myproject.agents import LlmAgent
 
         a = Agent(role="r", goal="g", backstory="b", instruction="x")
         b = LlmAgent(name="b", instruction="x", tools=list({1, 2}))
-    """)) == []
+    """)) if lt.api != "crewai.Agent"] == []  # (CrewAI's agent is one of its own: sdks/crewai.py)
     assert sent(layouts(tmp_path, """
         from google.adk.agents import LlmAgent
         a = LlmAgent(name="a", model="gemini-2.5-flash", sub_agents=[])  # nothing sent of its own

@@ -72,3 +72,24 @@ def test_look_alikes_are_not_pydantic_ai_prompts(tmp_path):
         crew = Agent(role="writer", goal="write", system_prompt="You write.")
     """)
     assert sent(found) == []
+
+
+def test_agent_tools_come_before_its_system_prompt_and_a_set_of_them_is_found(tmp_path):
+    from analysis_support import write
+
+    from promptlint import api
+    source = """
+        from pydantic_ai import Agent
+
+        def build(tools):
+            return Agent("openai:gpt-4o", tools=list(set(tools)), system_prompt="You book flights. " * 300)
+
+        def build_sorted(tools):
+            return Agent("openai:gpt-4o", tools=sorted(set(tools)), system_prompt="You book flights. " * 300)
+    """
+    unsorted, kept = sent(layouts(tmp_path, source))
+    assert [p.role for p in unsorted.parts] == ["tools", "system"]
+    assert parts(unsorted)[0][1][0][:2] == ("unordered-iteration", "per-process")
+    write(tmp_path, {"app.py": source})
+    found = api.check([tmp_path / "app.py"], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM203", "warning", 4)]

@@ -12,6 +12,7 @@ import ast
 import re
 from ...model import replace
 
+from ...classify import OBJECT_FACTORIES
 from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
 from . import builtin_calls, decided_returns, default_guards, library, store_rows, type_dispatch
@@ -161,7 +162,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         kw_vals = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
         arg_vals = [self.eval(a, frame, env) for a in args]
         short = qual.rsplit(".", 1)[-1] if qual else ""
-        if short and short[:1].isupper():
+        if short and short[:1].isupper() or qual in OBJECT_FACTORIES:
             return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
 

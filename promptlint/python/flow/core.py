@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ...model import Kind, Segment, Volatility, replace
 from ... import classify
-from ..module import display_name
+from ..module import display_name, star_imports
 from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
@@ -275,6 +275,20 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             return self.resolve_dotted(module.imports[name], at_depth)
         return None
 
+    def star_global(self, module, name: str, at_depth: int = 0) -> Value | None:
+        """A name the module's own code uses that a star import of it binds (`from .agent import
+        *`; the last one whose module defines it): that module's def, class, assignment or import.
+        Only for the module's own names: a package's `__init__` re-exporting its modules by star
+        imports (`dspy.Predict`) keeps its attributes unread, as a library's API."""
+        if name.startswith("_") or at_depth > MAX_DEPTH:
+            return None
+        for base in reversed(star_imports(module)):
+            other = self.project.find(base)
+            if other is not None and other is not module and (
+                    name in other.functions or name in other.classes or name in other.assigns or name in other.imports):
+                return self.resolve_global(other, name, at_depth + 1)
+        return None
+
     def resolve_dotted(self, dotted: str, depth: int = 0) -> Value | None:
         """The value a dotted name of the analysed tree stands for (`pkg.mod.NAME.attr`), or an
         SDK's text constant (`anthropic.HUMAN_PROMPT`: `classify.SDK_TEXTS`)."""
@@ -301,7 +315,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             v = closure_value(self, frame, name)  # a name of the function around a nested one
             if v is not None:
                 return v
-        return self.resolve_global(frame.module, name, frame.depth)
+        found = self.resolve_global(frame.module, name, frame.depth)
+        return found if found is not None else self.star_global(frame.module, name, frame.depth)
 
     # ---------------------------------------------------------------- eval
     def eval(self, node: ast.AST, frame: Frame, env: dict | None = None) -> Value:

@@ -269,3 +269,39 @@ class Sdk:
     routes: dict = field(default_factory=dict)
     models: tuple[tuple[str, str], ...] = ()
     called: Callable | None = None
+
+
+def framework_call(b, call, roots: tuple[str, ...]) -> bool:
+    """True for a call of an agent framework's class (`roots`: its import names) made by an
+    application: the callee is imported from one of `roots`, the module is not one of the
+    framework's own (`crewai.crew` building its manager agent is the framework's machinery, not
+    a prompt of an application), and the project holds no package of that name (an application's
+    own `agents/` package imported as `from agents import Agent`)."""
+    if call.origin is None or call.origin.split(".", 1)[0] not in roots:
+        return False
+    if (b.m.dotted or "").split(".", 1)[0] in roots:
+        return False
+    return b.ev.project.find(call.origin.split(".", 1)[0]) is None
+
+
+def agent_request(b, call, api: str, provider, model, tools: list, system: list, newest: str):
+    """The request an agent framework sends when the agent built at `call` is run: `tools` (tool
+    parts), then `system` (system parts, and the conversation the code hands the agent, when the
+    framework module reads one), then the message the agent is run with (`newest`: what it is, for
+    the drawing), the newest user message that ends the prefix. Otherwise no conversation is
+    drawn: the agent's history is its own run's (tool calls and results after the newest message)."""
+    from ...model import Kind, Part, Segment, Volatility
+    user = Part("user", [Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr=newest,
+                                 span=b.m.span(call.node), evidence="the input the agent is run with")],
+                span=b.m.span(call.node))
+    parts = [*tools, *system, user]
+    return b.add(call.node, "python-call", provider, api, model, parts, len(parts) - 1)
+
+
+def agent_value(b, node, frame):
+    """The value of an argument of an agent built where the code runs it: computed once, at
+    import, for an agent built at module level (`assistant = AssistantAgent(...)`): a clock read
+    there is fixed per process."""
+    from ..flow.core import per_process
+    value = b.value(node, frame)
+    return per_process(value) if getattr(frame, "module_level", False) else value

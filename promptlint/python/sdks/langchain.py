@@ -12,7 +12,8 @@ import re
 
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.values import Obj, Seq, Spread, Text
-from ..layout import MESSAGE_CLASSES
+from ...classify import OBJECT_FACTORIES
+from ..layout import MESSAGE_CLASSES, Evaluated
 from ..langchain_models import is_chat_model_class
 from ..lcel_chains import chain_of, filled_templates
 from ..layout_values import variants_of
@@ -152,16 +153,74 @@ def _instance_keys(node) -> set:
 def agent(b, call) -> None:
     frame = call.frame
     node = call.kwargs.get("prompt") or call.kwargs.get("system_prompt")
-    value = b.value(node, frame)
-    if isinstance(value, Obj) and value.qualname.rsplit(".", 1)[-1] in MESSAGE_CLASSES:
-        parts, _ = b.message_parts(Seq([value]), frame)
-    else:
-        parts = [b.part("system", value, frame, b.span_of(node))]
-    tools = b.tools(call.arg(1, "tools"), frame)  # `create_react_agent(model, tools, *, prompt=...)`
-    prov, model = model_of(b, b.value(call.arg(0, "model"), frame), frame)
     history = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="agent state messages",
                                        span=b.m.span(call.node))])
-    b.add(call.node, "python-call", prov, "langgraph.create_react_agent", model, tools + parts + [history], None)
+    # `create_react_agent(model, tools, *, prompt=...)`
+    prov, model, head = _agent_head(b, node, call.arg(1, "tools"), call.arg(0, "model"), frame)
+    b.add(call.node, "python-call", prov, "langgraph.create_react_agent", model, head + [history], None)
+
+
+def _agent_head(b, prompt, tools, model, frame) -> tuple[str | None, str | None, list[Part]]:
+    """(provider, model, [tools, system]) of a LangGraph agent: its tools, then its prompt as the
+    system message, which the agent puts before the state's messages on every model call
+    (https://langchain-ai.github.io/langgraph/reference/prebuilt/: "prompt: An optional prompt for
+    the LLM ... str: This is converted to a SystemMessage and added to the beginning of the list of
+    messages in state["messages"]"; "tools: A list of tools or a ToolNode instance").
+    The arguments are nodes or `Evaluated` values; `prompt` None for an agent given none."""
+    value = b.value(prompt, frame)
+    if prompt is None:
+        parts = []
+    elif isinstance(value, Obj) and value.qualname.rsplit(".", 1)[-1] in MESSAGE_CLASSES:
+        parts, _ = b.message_parts(Seq([value]), frame)
+    else:
+        parts = [b.part("system", value, frame, b.span_of(prompt))]
+    prov, name = model_of(b, b.value(model, frame), frame)
+    return prov, name, b.tools(tools, frame) + parts
+
+
+#: Providers with opt-in caching (breakpoints) whose LangChain chat models are judged at the model.
+_MARKED_AT_MODEL = ("anthropic", "bedrock")
+
+
+def agents_of(value) -> list[Obj]:
+    """The LangGraph / LangChain agents a value stands for: the objects `create_react_agent(...)`
+    / `create_agent(...)` return (classify.OBJECT_FACTORIES), built here or returned by a factory
+    function of the project (one per variant of a factory that builds it in branches)."""
+    return [v for v in variants_of(value) if isinstance(v, Obj) and v.qualname in OBJECT_FACTORIES
+            and not _text_agent(v.qualname)]
+
+
+def agent_invoke(b, call, agents: list[Obj]) -> None:
+    """`agent.invoke({"messages": history + [message]})` on an agent built with a prompt and tools
+    (`agents_of`): the request the agent sends first, its tools and prompt, then the messages the
+    call hands it (the state's messages: `agent.invoke({"messages": [{"role": "user", ...}]})`,
+    https://langchain-ai.github.io/langgraph/agents/agents/), read as
+    a chat request's messages, so a history cut or edited before the call is judged as in a direct
+    call. One layout per agent the receiver may be; none for an input of another shape."""
+    from ..flow.values import Mapping
+    frame = call.frame
+    value = b.value(call.arg(0, "input"), frame)
+    if not isinstance(value, Mapping) or value.repeated or "messages" not in value.items:
+        return
+    messages = value.items["messages"]
+    if not isinstance(messages, Seq) or messages.repeated and not messages.items:
+        return
+    for obj in agents[:3]:
+        def arg(index, *names):
+            found = next((obj.kwargs[n] for n in names if n in obj.kwargs), None)
+            if found is None and 0 <= index < len(obj.args):
+                found = obj.args[index]
+            return None if found is None else Evaluated(found, getattr(found, "span", None) or obj.span,
+                                                        names[0])
+        prompt = arg(-1, "prompt", "system_prompt")  # (keyword-only)
+        prov, model, head = _agent_head(b, prompt, arg(1, "tools"), arg(0, "model"), frame)
+        parts, newest = b.message_parts(messages, frame)
+        if prov in _MARKED_AT_MODEL:
+            # whether the agent's Claude model marks its requests is judged where the model is
+            # built (python/langchain_models.py), once for every agent and call that uses it
+            prov, model = None, None
+        b.add(call.node, "python-call", prov, "langgraph.agent.invoke", model, head + parts,
+              None if newest is None else newest + len(head))
 
 
 def _text_agent(qual: str) -> bool:
@@ -216,6 +275,10 @@ def invoke(b, call) -> None:
     if call.method in _BATCH and batch(b, call):
         return
     base = b.value(call.node.func.value, frame)
+    agents = agents_of(base)
+    if agents:
+        agent_invoke(b, call, agents)
+        return
     template, partials = prompt_template(base)
     if template is not None:
         _chain(b, call, base, template, partials)

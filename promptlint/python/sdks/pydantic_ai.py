@@ -1,4 +1,4 @@
-"""pydantic-ai: `Agent(model, system_prompt=..., instructions=...)` and functions decorated with
+"""pydantic-ai: `Agent(model, system_prompt=..., instructions=..., tools=[...])` and functions decorated with
 `@agent.system_prompt` / `@agent.instructions`, whose return value is system text.
 
 pydantic-ai sets Anthropic's breakpoints from model settings (`anthropic_cache_instructions`,
@@ -17,11 +17,15 @@ from .base import Decorator, Sdk, Shape
 
 
 def agent(b, call) -> None:
-    if not call.qual.startswith("pydantic_ai") or not call.has("system_prompt", "instructions"):
+    if not call.qual.startswith("pydantic_ai") or not call.has("system_prompt", "instructions", "tools"):
         return
     frame = call.frame
-    parts = [b.part("system", b.value(call.kwargs[key], frame), frame, None)
-             for key in ("system_prompt", "instructions") if key in call.kwargs]
+    # the tools' definitions go with every model request of a run, before its messages: "tools:
+    # Tools to register with the agent" (https://ai.pydantic.dev/api/agent/), sent as the
+    # request's tool definitions (https://ai.pydantic.dev/tools/)
+    parts = b.tools(call.kwargs.get("tools"), frame) + [
+        b.part("system", b.value(call.kwargs[key], frame), frame, None)
+        for key in ("system_prompt", "instructions") if key in call.kwargs]
     prov, model = b.provider_for_model(b.static_model(call.arg(0, "model"), frame), None)
     layout = b.add(call.node, "python-call", prov or "pydantic-ai", "Agent", model, parts, None)
     if "model_settings" in call.kwargs:
