@@ -53,3 +53,14 @@ def case_cache(_cache_folders):
             folders[case] = tempfile.mkdtemp(prefix=f"case-{case}-", dir=_cache_folders)
         return folders[case]
     return folder
+
+
+def pytest_collection_finish(session):
+    """Start the slow subprocesses of the selected tests marked `early` (tests/early.py)."""
+    import early
+    early.start_all(session.items)
+
+
+def pytest_sessionfinish(session):
+    import early
+    early.stop_all()
