@@ -55,14 +55,23 @@ def spawn(folder: Path, command: list[str], **kwargs) -> subprocess.Popen:
 
 
 _started: dict[Start, Started] = {}
+_bytecode: list[str] = []
 
 
-def environment(folder: Path) -> dict[str, str]:
-    """The environment of an early process: this one's, with the bytecode of its interpreters
-    kept in `folder` (as conftest.py does for the tests' subprocesses) and no PROMPTLINT_ setting."""
+def bytecode_folder() -> str:
+    """The session's PYTHONPYCACHEPREFIX for the Python subprocesses (conftest.py sets it for the
+    tests; early processes start before it is set): made on first use, removed by `stop_all`."""
+    if not _bytecode:
+        _bytecode.append(tempfile.mkdtemp(prefix="promptlint-tests-bytecode-"))
+    return _bytecode[0]
+
+
+def environment() -> dict[str, str]:
+    """The environment of an early process: this one's, without PROMPTLINT_ settings, with the
+    session's bytecode folder as the tests' subprocesses have it (conftest.py)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROMPTLINT_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
+    env["PYTHONPYCACHEPREFIX"] = bytecode_folder()
     return env
 
 
@@ -100,3 +109,6 @@ def stop_all() -> None:
             found.proc.wait()
         shutil.rmtree(found.folder, ignore_errors=True)
     _started.clear()
+    for folder in _bytecode:
+        shutil.rmtree(folder, ignore_errors=True)
+    _bytecode.clear()

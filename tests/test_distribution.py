@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ci_support import ROOT, git
-from early import spawn, started
+from early import environment, spawn, started
 from promptlint import __version__
 
 if sys.version_info >= (3, 11):
@@ -70,7 +70,7 @@ def _install_from_a_clone(folder: Path) -> subprocess.Popen:
     head = git(clone, "rev-parse", "HEAD").stdout.strip()
     requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
     requirement = requirement.replace("COMMIT", head)
-    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {**environment(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     return spawn(folder, [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
                           str(folder / "site"), requirement], env=env)
 

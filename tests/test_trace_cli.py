@@ -159,7 +159,7 @@ def _capture(folder: Path) -> subprocess.Popen:
     """fixtures/trace/capture.py writing `folder`/requests.jsonl (its two workers import the real
     SDKs: seconds of CPU), started early (tests/early.py) for the test below."""
     return spawn(folder, [sys.executable, str(ROOT / "fixtures" / "trace" / "capture.py"),
-                          str(folder / "requests.jsonl")], env=environment(folder))
+                          str(folder / "requests.jsonl")], env=environment())
 
 
 @pytest.mark.early.with_args(_capture)
