@@ -59,8 +59,10 @@ def case_cache(_cache_folders):
 
 
 def pytest_collection_finish(session):
-    """Start the slow subprocesses of the selected tests marked `early` (tests/early.py)."""
-    early.start_all(session.items)
+    """Start the slow subprocesses of the selected tests marked `early` (tests/early.py); none for
+    `--collect-only`."""
+    if not session.config.option.collectonly:
+        early.start_all(session.items)
 
 
 def pytest_sessionfinish(session):
