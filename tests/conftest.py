@@ -12,13 +12,16 @@ per test (about 3,900) cost seconds of CPU that grew with the square of the numb
 
 The Python subprocesses the tests start (`python -m promptlint`, the workers' fork server, pip and
 pre-commit) compile their modules once for the session: PYTHONPYCACHEPREFIX names a session folder
-for the bytecode and PYTHONDONTWRITEBYTECODE is removed for them. Where it was set (as here), each
+for the bytecode (`early.bytecode_folder()`: the processes tests/early.py starts before the tests
+share it) and PYTHONDONTWRITEBYTECODE is removed for them. Where it was set (as here), each
 of about 200 interpreters compiled promptlint's sources again (0.45 s of CPU each, of 0.7 s for a
 small `check`); the prefix keeps the bytecode out of the repository and of the checked trees. This
 process is not changed (its interpreter read both variables at start)."""
 import tempfile
 
 import pytest
+
+import early
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +33,7 @@ def _cache_folders(tmp_path_factory):
 def _cache_outside_the_repository_for_shared_fixtures(_cache_folders):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PROMPTLINT_CACHE_DIR", tempfile.mkdtemp(prefix="shared-", dir=_cache_folders))
-        patch.setenv("PYTHONPYCACHEPREFIX", tempfile.mkdtemp(prefix="bytecode-", dir=_cache_folders))
+        patch.setenv("PYTHONPYCACHEPREFIX", early.bytecode_folder())  # shared with the early processes
         patch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
         yield
 
@@ -53,3 +56,14 @@ def case_cache(_cache_folders):
             folders[case] = tempfile.mkdtemp(prefix=f"case-{case}-", dir=_cache_folders)
         return folders[case]
     return folder
+
+
+def pytest_collection_finish(session):
+    """Start the slow subprocesses of the selected tests marked `early` (tests/early.py); none for
+    `--collect-only`."""
+    if not session.config.option.collectonly:
+        early.start_all(session.items)
+
+
+def pytest_sessionfinish(session):
+    early.stop_all()

@@ -5,6 +5,7 @@ The install test clones this checkout and runs the README's pip command with tha
 REPO_URL and its HEAD as COMMIT; no documented git ref names a tag that does not exist.
 pip builds the wheel in an isolated environment, fetching setuptools from the package registry
 (network: the registry only); `--no-deps --target` keeps it quick and away from this environment.
+The clone and pip start when collection ends (tests/early.py): pip builds while other tests run.
 """
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from ci_support import ROOT, git
+from early import environment, spawn, started
 from promptlint import __version__
 
 if sys.version_info >= (3, 11):
@@ -54,23 +57,36 @@ def test_every_documented_pip_install_names_this_distribution():
             name, number, line)
 
 
+GIT_INSTALL = re.compile(r'python -m pip install "promptlint-cache @ git\+REPO_URL@COMMIT"')
+
+
+def _install_from_a_clone(folder: Path) -> subprocess.Popen:
+    """The README's git install (GIT_INSTALL) of a clone of this checkout at its HEAD, into
+    `folder`/site: pip, started early (tests/early.py) for the test below."""
+    command = GIT_INSTALL.search(README)
+    assert command
+    clone = folder / "clone"
+    git(folder, "clone", "-q", str(ROOT), str(clone))
+    head = git(clone, "rev-parse", "HEAD").stdout.strip()
+    requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
+    requirement = requirement.replace("COMMIT", head)
+    env = {**environment(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return spawn(folder, [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+                          str(folder / "site"), requirement], env=env)
+
+
 @pytest.mark.network
+@pytest.mark.early.with_args(_install_from_a_clone)
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_documented_git_install_gives_the_pinned_version(tmp_path):
     if git(ROOT, "rev-parse", "--verify", "--quiet", "HEAD", check=False).returncode != 0:
         pytest.skip("this checkout has no commit yet")
-    command = re.search(r'python -m pip install "promptlint-cache @ git\+REPO_URL@COMMIT"', README)
-    assert command
-    clone = tmp_path / "clone"
-    git(tmp_path, "clone", "-q", str(ROOT), str(clone))
-    head = git(clone, "rev-parse", "HEAD").stdout.strip()
-    requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
-    requirement = requirement.replace("COMMIT", head)
-    target = tmp_path / "site"
-    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
-                           requirement], capture_output=True, text=True, timeout=600, env=env)
+    assert GIT_INSTALL.search(README)
+    install = started(_install_from_a_clone)
+    proc = install.wait(timeout=600)
     assert proc.returncode == 0, proc.stderr
+    target = install.folder / "site"
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     assert (target / f"promptlint_cache-{__version__}.dist-info").is_dir()
     assert (target / "promptlint" / "profiles" / "providers.toml").is_file()
     version = subprocess.run([sys.executable, "-m", "promptlint", "--version"], capture_output=True, text=True,

@@ -1,8 +1,15 @@
-"""Hostile and odd input (issue 17): each row is a small tree checked by a real subprocess
-(`python -m promptlint check . --output-format json`) with a generous timeout as a deadlock guard
-(not a speed assertion). Every row: the exit code as documented (0 clean, 1 findings, 2 usage,
-configuration or run errors), a complete JSON report on stdout (strict UTF-8), no traceback, and
-the good file of the tree still analysed with its finding reported.
+"""Hostile and odd input (issue 17): each row is a small tree checked by the command line
+(`promptlint check . --output-format json`). Every row: the exit code as documented (0 clean, 1
+findings, 2 usage, configuration or run errors), a complete JSON report on stdout (strict UTF-8),
+no traceback, and the good file of the tree still analysed with its finding reported.
+
+A row whose input could hang, crash or exhaust the interpreter (FIFOs and devices, deep nesting,
+backtracking text, YAML bombs, worker processes, crashes), or that is about `python -m` itself,
+runs a real subprocess (`run`) with a generous timeout as a deadlock guard (not a speed
+assertion). The other rows (symlink loops, unreadable and excluded folders, file names, writes that
+fail) run the same command line in this process (`run_here`: click's CliRunner, the same
+arguments, environment and current folder; an exception that escapes is the traceback): about a
+second less each, the interpreter's start and promptlint's imports.
 
 Rows: configuration, discovery and command line; deep nesting, long chains and huge
 concatenations; text that makes regular expressions backtrack; YAML bombs; a large tree; worker
@@ -14,37 +21,40 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import traceback
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from ci_support import CHAT_PY, TIMESTAMP_ROW
+from promptlint.cli import main
 
 TIMEOUT = 180  # seconds: a hang guard only
 GOOD = ("good.py", "PRM102", TIMESTAMP_ROW)
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 # Root reads and writes through any mode bits: there, a denied folder is simulated at the one
-# system call that meets it, in the promptlint process itself.
-DENY_SCANDIR = """
-import os, sys
-_scandir = os.scandir
-def scandir(path="."):
-    if os.path.basename(os.fspath(path)) == "locked":
-        raise PermissionError(13, "Permission denied", os.fspath(path))
-    return _scandir(path)
-os.scandir = scandir
-"""
-DENY_MKSTEMP = """
-import os, sys, tempfile
-_mkstemp = tempfile.mkstemp
-def mkstemp(*args, dir=None, **kwargs):
-    if dir is not None and os.path.basename(os.fspath(dir)) == "readonly":
-        raise PermissionError(13, "Permission denied", os.fspath(dir))
-    return _mkstemp(*args, dir=dir, **kwargs)
-tempfile.mkstemp = mkstemp
-"""
+# system call that meets it (this process runs the command line: `run_here`).
+def deny_scandir(monkeypatch) -> None:
+    scandir = os.scandir
+
+    def denied(path="."):
+        if os.path.basename(os.fspath(path)) == "locked":
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return scandir(path)
+    monkeypatch.setattr(os, "scandir", denied)
+
+
+def deny_mkstemp(monkeypatch) -> None:
+    mkstemp = tempfile.mkstemp
+
+    def denied(*args, dir=None, **kwargs):
+        if dir is not None and os.path.basename(os.fspath(dir)) == "readonly":
+            raise PermissionError(13, "Permission denied", os.fspath(dir))
+        return mkstemp(*args, dir=dir, **kwargs)
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
 
 
 def tree(tmp_path: Path) -> Path:
@@ -54,22 +64,34 @@ def tree(tmp_path: Path) -> Path:
     return root
 
 
-def run(root: Path, *args: str, prelude: str | None = None, startup: Path | None = None) -> subprocess.CompletedProcess:
-    """Run the command line in `root`. `prelude`: code run first in the main process only;
-    `startup`: a folder holding a `sitecustomize.py`, put on PYTHONPATH so that every interpreter
-    of the run runs it (the fork server the workers are forked from is a new interpreter)."""
+def run(root: Path, *args: str, startup: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m promptlint` in `root`, without PROMPTLINT_ variables. `startup`: a folder
+    holding a `sitecustomize.py`, put on PYTHONPATH so that every interpreter of the run runs it
+    (the fork server the workers are forked from is a new interpreter)."""
     argv = list(args) or ["check", ".", "--output-format", "json"]
-    if prelude is None:
-        command = [sys.executable, "-m", "promptlint", *argv]
-    else:
-        command = [sys.executable, "-c", prelude + f"\nsys.argv = ['promptlint', *{argv!r}]\n"
-                   "from promptlint.cli import main\nmain()\n"]
+    command = [sys.executable, "-m", "promptlint", *argv]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROMPTLINT_")}
     if startup is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(startup), *sys.path])
     proc = subprocess.run(command, cwd=root, capture_output=True, timeout=TIMEOUT, env=env)
     assert b"Traceback" not in proc.stderr, proc.stderr.decode("utf-8", "replace")
     return proc
+
+
+def run_here(root: Path, monkeypatch, *args: str) -> subprocess.CompletedProcess:
+    """`run` in this process: the command line through click's CliRunner in `root`, without
+    PROMPTLINT_ variables; an exception that escapes it fails the test (with its traceback), as a
+    traceback on the subprocess's stderr does. Its exit code and bytes as a CompletedProcess."""
+    argv = list(args) or ["check", ".", "--output-format", "json"]
+    for name in [k for k in os.environ if k.startswith("PROMPTLINT_")]:
+        monkeypatch.delenv(name)
+    with monkeypatch.context() as here:
+        here.chdir(root)
+        result = CliRunner().invoke(main, argv)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        "".join(traceback.format_exception(*result.exc_info))
+    assert b"Traceback" not in result.stderr_bytes, result.stderr
+    return subprocess.CompletedProcess(argv, result.exit_code, result.stdout_bytes, result.stderr_bytes)
 
 
 def report(proc: subprocess.CompletedProcess, exit_code: int) -> dict:
@@ -118,41 +140,43 @@ def test_a_named_device_is_a_prm001_not_a_hang(tmp_path):
     assert all("not a regular file" in m for m in messages.values())
 
 
-def test_symlink_loops_are_prm001_and_the_run_goes_on(tmp_path):
+def test_symlink_loops_are_prm001_and_the_run_goes_on(tmp_path, monkeypatch):
     root = tree(tmp_path)
     (root / "a.py").symlink_to("b.py")
     (root / "b.py").symlink_to("a.py")
     (root / "self.py").symlink_to("self.py")
     (root / "sub").mkdir()
     (root / "sub" / "up").symlink_to("..")  # a folder link back up is not followed
-    data = report(run(root), 1)
+    data = report(run_here(root, monkeypatch), 1)
     assert others(data) == [("a.py", "PRM001"), ("b.py", "PRM001"), ("self.py", "PRM001")]
     assert all("symlink loop" in d["message"] for d in data["diagnostics"] if d["code"] == "PRM001")
 
 
-def test_an_unreadable_folder_is_reported_skipped_and_the_run_goes_on(tmp_path):
+def test_an_unreadable_folder_is_reported_skipped_and_the_run_goes_on(tmp_path, monkeypatch):
     root = tree(tmp_path)
     locked = root / "locked"
     locked.mkdir()
     (locked / "chat.py").write_text(CHAT_PY, encoding="utf-8")
     locked.chmod(0)
+    if IS_ROOT:
+        deny_scandir(monkeypatch)
     try:
-        data = report(run(root, prelude=DENY_SCANDIR if IS_ROOT else None), 2)
+        data = report(run_here(root, monkeypatch), 2)
     finally:
         locked.chmod(0o755)
     assert others(data) == []
     assert data["errors"] == ["locked: cannot read folder: Permission denied; skipped"]
 
 
-def test_named_files_under_build_dist_venv_are_checked(tmp_path):
+def test_named_files_under_build_dist_venv_are_checked(tmp_path, monkeypatch):
     root = tree(tmp_path)
     folders = ("build", "dist", "venv")
     for folder in folders:
         (root / folder).mkdir()
         (root / folder / "app.py").write_text(CHAT_PY, encoding="utf-8")
-    walked = report(run(root), 1)
+    walked = report(run_here(root, monkeypatch), 1)
     assert others(walked) == []  # a walk skips them
-    named = run(root, "check", *(f"{folder}/app.py" for folder in folders), "good.py", "--output-format", "json")
+    named = run_here(root, monkeypatch, "check", *(f"{folder}/app.py" for folder in folders), "good.py", "--output-format", "json")
     assert {f for f, code in others(report(named, 1)) if code == "PRM102"} == {f"{d}/app.py" for d in folders}
 
 
@@ -187,9 +211,8 @@ def test_non_utf8_file_names_are_escaped_in_every_format(tmp_path, monkeypatch):
     root = tree(tmp_path)
     name = os.fsdecode(b"bad\xff.py")
     (root / name).write_text(CHAT_PY, encoding="utf-8")
-    data = report(run(root), 1)
+    data = report(run_here(root, monkeypatch), 1)
     assert ("bad\\xff.py", "PRM102") in others(data)
-    from promptlint.cli import main
     monkeypatch.chdir(root)
     for fmt in ("text", "concise", "sarif", "github", "gitlab"):
         result = CliRunner().invoke(main, ["check", ".", "--output-format", fmt])
@@ -210,14 +233,16 @@ def test_python_dash_m_ignores_modules_in_the_current_folder(tmp_path):
     assert others(data) == []
 
 
-def test_fix_in_a_read_only_folder_is_a_message_and_exit_2(tmp_path):
+def test_fix_in_a_read_only_folder_is_a_message_and_exit_2(tmp_path, monkeypatch):
     root = tree(tmp_path)
     folder = root / "readonly"
     folder.mkdir()
     (folder / "chat.py").write_text(CHAT_PY, encoding="utf-8")  # PRM201 has a safe fix
     folder.chmod(0o555)
+    if IS_ROOT:
+        deny_mkstemp(monkeypatch)
     try:
-        proc = run(root, "fix", "readonly", prelude=DENY_MKSTEMP if IS_ROOT else None)
+        proc = run_here(root, monkeypatch, "fix", "readonly")
     finally:
         folder.chmod(0o755)
     assert proc.returncode == 2
@@ -227,18 +252,13 @@ def test_fix_in_a_read_only_folder_is_a_message_and_exit_2(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
-def test_an_unwritable_output_file_is_a_message_and_exit_2(tmp_path):
+def test_an_unwritable_output_file_is_a_message_and_exit_2(tmp_path, monkeypatch):
     root = tree(tmp_path)
-    proc = run(root, "check", ".", "--output-format", "json", "--output-file", "/dev/full")
+    proc = run_here(root, monkeypatch, "check", ".", "--output-format", "json", "--output-file", "/dev/full")
     assert proc.returncode == 2
     assert proc.stderr.decode().startswith("promptlint: cannot write --output-file /dev/full: No space left")
-    from promptlint.cli import main
-    os.chdir(root)
-    try:
-        fixed = CliRunner().invoke(main, ["fix", ".", "--output-file", "/dev/full"])
-    finally:
-        os.chdir(tmp_path)
-    assert fixed.exit_code == 2 and "cannot write --output-file /dev/full" in fixed.stderr
+    fixed = run_here(root, monkeypatch, "fix", ".", "--output-file", "/dev/full")
+    assert fixed.returncode == 2 and "cannot write --output-file /dev/full" in fixed.stderr.decode()
 
 
 # --- analysis: depth, size, backtracking, bombs, crashes ------------------------------------------

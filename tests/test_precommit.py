@@ -2,7 +2,8 @@
 
 pre-commit clones this repository at HEAD, builds a virtualenv and pip-installs promptlint with
 its dependencies from the package registry (the only network use in the test suite; CI reaches
-it), once for the module (one PRE_COMMIT_HOME). The tests are skipped, with the reason, when this
+it), once for the module (one PRE_COMMIT_HOME): `pre-commit install-hooks` starts when collection
+ends (tests/early.py) and builds it while other tests run. The tests are skipped, with the reason, when this
 checkout has no commit yet or pre-commit is not installed. The configuration is the one
 docs/ci.md documents, with this checkout as the repository and HEAD as the rev (`COMMIT` there:
 no release is tagged yet, and `pre-commit autoupdate` writes the newest commit, as tested here). The
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.network
+from early import bytecode_folder, spawn, started
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,10 +75,31 @@ def _pre_commit() -> list[str]:
     return [exe]
 
 
+def _hook_environment(folder: Path) -> subprocess.Popen:
+    """`pre-commit install-hooks` of the documented configuration (this checkout at HEAD) with
+    `folder`/home as PRE_COMMIT_HOME: the hook's environment, built early (tests/early.py)."""
+    command, head = _pre_commit(), _head()
+    project = _project(folder, head)
+    env = {**_env(folder / "home"), "PYTHONPYCACHEPREFIX": bytecode_folder()}  # as the tests run it
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return spawn(folder, [*command, "install-hooks"], cwd=project, env=env)
+
+
+pytestmark = [pytest.mark.network, pytest.mark.early.with_args(_hook_environment)]
+
+
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):
-    """One pre-commit cache for the module: the hook's environment is built once."""
-    return tmp_path_factory.mktemp("pre-commit-home")
+    """One pre-commit cache for the module: the hook's environment is built once, early. Whether
+    it was built is not asserted here: a hook whose environment is missing builds it at the first
+    commit of a test, whose assertions say what failed (where it could not start, for want of a
+    commit or of pre-commit, the tests skip as they say)."""
+    try:
+        built = started(_hook_environment)
+    except (Exception, pytest.skip.Exception):
+        return tmp_path_factory.mktemp("pre-commit-home")
+    built.wait(timeout=900)
+    return built.folder / "home"
 
 
 def _documented_block(path: Path, marker: str) -> str:

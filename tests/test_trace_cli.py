@@ -16,6 +16,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from early import environment, spawn, started
 from promptlint.cli import main
 from promptlint.trace.reader import parse_line
 
@@ -154,10 +155,19 @@ def test_a_missing_log_is_a_usage_error():
     assert "no/such/requests.jsonl: cannot read file" in result.stderr
 
 
-def test_capturing_again_gives_the_committed_requests(tmp_path):
-    out = tmp_path / "requests.jsonl"
-    subprocess.run([sys.executable, str(ROOT / "fixtures" / "trace" / "capture.py"), str(out)], check=True,
-                   capture_output=True, timeout=300)
+def _capture(folder: Path) -> subprocess.Popen:
+    """fixtures/trace/capture.py writing `folder`/requests.jsonl (its two workers import the real
+    SDKs: seconds of CPU), started early (tests/early.py) for the test below."""
+    return spawn(folder, [sys.executable, str(ROOT / "fixtures" / "trace" / "capture.py"),
+                          str(folder / "requests.jsonl")], env=environment())
+
+
+@pytest.mark.early.with_args(_capture)
+def test_capturing_again_gives_the_committed_requests():
+    capture = started(_capture)
+    done = capture.wait(timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = capture.folder / "requests.jsonl"
 
     def requests(path):
         found = []
