@@ -122,7 +122,8 @@ def _one_request(found: list[Diagnostic], prompts: list[PromptLayout]) -> list[D
     groups: dict[tuple, list[Diagnostic]] = {}
     for d in found:
         layout = layouts.get(d.prompt) if d.prompt is not None else None
-        key = _request_key(layout) if layout is not None and d.span == layout.site else None
+        key = _request_key(layout) if layout is not None and layout.source == "python-call" \
+            and d.span == layout.site else None
         if key is not None:
             groups.setdefault((d.code, d.severity, key), []).append(d)
     dropped: dict[int, Diagnostic] = {}
@@ -135,12 +136,16 @@ def _one_request(found: list[Diagnostic], prompts: list[PromptLayout]) -> list[D
 def _request_key(layout: PromptLayout) -> tuple | None:
     """What makes two send calls send one request: the file, provider, model, the parameters the
     request is converted from, and each part's role and the places its content is written (not
-    where each call passes it: `system=system` in each). None
-    when no place is known and the request is not a parameter sent whole: the content of each
-    send is then its own (a conversation each function is handed)."""
+    where each call passes it: `system=system` in each), each in a helper read to build it (a
+    function of `reaches` that does not hold the call), or none when the request is a parameter
+    sent whole. None otherwise: content the sending function writes itself, or no place known (a
+    conversation each function is handed), makes each send's request its own."""
     parts = tuple((p.role, tuple((s.span, s.text, s.kind, s.expr) for s in p.segments)) for p in layout.parts)
-    placed = any(s.span is not None for p in layout.parts for s in p.segments)
-    if not placed and not any(k == "request" for k, _ in layout.converted):
+    spans = [s.span for p in layout.parts for s in p.segments if s.span is not None]
+    if not spans and not any(k == "request" for k, _ in layout.converted):
+        return None
+    helpers = [f for f in layout.reaches if not f.contains(layout.site)]
+    if not all(any(f.contains(span) for f in helpers) for span in spans):
         return None
     return (layout.site.filename, layout.provider, layout.model, layout.converted, parts)
 

@@ -25,6 +25,11 @@ def test_sends_that_each_convert_the_conversation_themselves_keep_a_finding_each
     assert _found("copied.py") == [("PRM302", 16, []), ("PRM302", 25, [])]
 
 
+def test_sends_whose_function_writes_their_text_are_requests_of_their_own():
+    # (one system prompt and one helper's chunks, but each send its own user text)
+    assert _found("own_text.py") == [("PRM301", 12, []), ("PRM301", 18, [])]
+
+
 def test_a_window_read_through_a_method_and_its_count_keyword_are_one_finding():
     [(code, row, related)] = _found("loaded.py")
     assert (code, row, related) == ("PRM105", 26, [(27, NESTED)])
