@@ -136,16 +136,17 @@ def _one_request(found: list[Diagnostic], prompts: list[PromptLayout]) -> list[D
 def _request_key(layout: PromptLayout) -> tuple | None:
     """What makes two send calls send one request: the file, provider, model, the parameters the
     request is converted from, and each part's role and the places its content is written (not
-    where each call passes it: `system=system` in each), each in a helper read to build it (a
-    function of `reaches` that does not hold the call), or none when the request is a parameter
-    sent whole. None otherwise: content the sending function writes itself, or no place known (a
-    conversation each function is handed), makes each send's request its own."""
+    where each call passes it: `system=system` in each), its static text written in a helper read
+    to build it (a function of `reaches` that does not hold the call); values its callers hand in
+    may be read where it is sent. None otherwise: text the sending function writes itself, or no
+    place known (a conversation each function is handed), makes each send's request its own."""
     parts = tuple((p.role, tuple((s.span, s.text, s.kind, s.expr) for s in p.segments)) for p in layout.parts)
-    spans = [s.span for p in layout.parts for s in p.segments if s.span is not None]
-    if not spans and not any(k == "request" for k, _ in layout.converted):
+    if not any(s.span is not None for p in layout.parts for s in p.segments) \
+            and not any(k == "request" for k, _ in layout.converted):
         return None
+    written = [s.span for p in layout.parts for s in p.segments if s.span is not None and s.is_static and s.text.strip()]
     helpers = [f for f in layout.reaches if not f.contains(layout.site)]
-    if not all(any(f.contains(span) for f in helpers) for span in spans):
+    if not all(any(f.contains(span) for f in helpers) for span in written):
         return None
     return (layout.site.filename, layout.provider, layout.model, layout.converted, parts)
 
