@@ -113,8 +113,8 @@ _COMMON = _options(
                  help="Where your team hosts promptlint's docs/rules.md: SARIF links each rule there."),
     click.option("--no-cache", is_flag=True, help="Analyse every file again; read and write no cache."),
     click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False), envvar="PROMPTLINT_CACHE_DIR", cls=_EnvOption,
-                 help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the project "
-                      "root)."),
+                 help="The cache folder (also PROMPTLINT_CACHE_DIR; default: .promptlint_cache in the folder of the "
+                      "configuration file, else the current folder)."),
     click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
                  help="Worker processes (default: the CPUs this process may use)."),
     click.option("--quiet", "-q", is_flag=True,

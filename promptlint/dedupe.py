@@ -14,12 +14,20 @@ rule that `merges_named` (`PRM202`, at a helper's loop several prompts reach) ke
 finding with the places the others only name (a caller's `list(s)`), its own evidence unchanged.
 A PRM105 info where a method slices a kept conversation is the finding of the call that reads it
 as its newest items through that method (reported there, the slice related).
+
+As ruff reports one diagnostic per fault: two findings of one rule, of no prompt (facts of a
+module's code), one inside the other's place (a call and its `last_n=` keyword) are one, the
+stronger (else the outer) kept with the inner place related; and findings of one rule at the
+send calls of one request (a stream and a non-stream send, a sync and an async one: the same
+provider, model and parts, their content written at the same places of the code, or the whole
+request a parameter, `converse(**body)`) are one, at the first send, the others related.
+Requests whose content is written at different places (each send converts its own) keep theirs.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import SLICED, Diagnostic, Related
+from .model import SLICED, Diagnostic, PromptLayout, Related
 
 #: The message of a related location where a finding's value is produced (rules/_prefix_rule.py).
 PRODUCED = "value produced here"
@@ -45,9 +53,10 @@ def strength(d: Diagnostic) -> tuple:
     return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message))
 
 
-def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def dedupe(diagnostics: list[Diagnostic], prompts: list[PromptLayout] = ()) -> list[Diagnostic]:
     """One diagnostic per root cause: per (rule, place) the strongest finding; per place the most
-    specific prefix rule; sorted by file, position and code."""
+    specific prefix rule; one per fault nested in another's place or shared by the sends of one
+    request (`prompts`: the layouts the findings' `prompt` ids name); sorted by file, position and code."""
     best: dict[tuple, Diagnostic] = {}
     merging = _merging()
     naming = _naming()
@@ -70,7 +79,88 @@ def dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         ranked = [d for d in group if d.code in specific]
         keep = min(ranked, key=lambda d: specific[d.code]) if ranked else None
         out.extend(d for d in group if d.code not in specific or d is keep)
-    return sorted(_at_the_cause(_at_the_call(out)), key=lambda d: d.sort_key)
+    found = _at_the_cause(_at_the_call(out))
+    return sorted(_one_request(_nested(found), prompts), key=lambda d: d.sort_key)
+
+
+#: The related location of a finding found again inside the place of the one kept (`_nested`).
+NESTED = "the same cause, found here too"
+#: The related location of a send of the same request as the finding's (`_one_request`).
+SENT_TOO = "the same request is sent here too"
+
+
+def _nested(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Of two findings of one rule and severity with no prompt (facts of a module's code) in one
+    file, one inside the other's place (a call and its keyword), the stronger (`strength`, then the
+    outer) is kept and names the other as related: one fault, one diagnostic."""
+    loose = sorted((d for d in found if d.prompt is None and d.code != "PRM001"),
+                   key=lambda d: (d.span.filename, d.span.start, (-d.span.end.row, -d.span.end.column)))
+    dropped: dict[int, Diagnostic] = {}
+    for i, outer in enumerate(loose):
+        if id(outer) in dropped:
+            continue
+        for inner in loose[i + 1:]:
+            if inner.span.filename != outer.span.filename or inner.span.start > outer.span.end:
+                break
+            if id(inner) in dropped or inner.code != outer.code or inner.severity is not outer.severity \
+                    or inner.span == outer.span or not outer.span.contains(inner.span):
+                continue
+            if strength(inner) > strength(outer):
+                dropped[id(outer)] = inner
+                break
+            dropped[id(inner)] = outer
+    return _related_to_kept(found, dropped, NESTED)
+
+
+def _one_request(found: list[Diagnostic], prompts: list[PromptLayout]) -> list[Diagnostic]:
+    """Of the findings of one rule and severity at the send calls of one request (each at its
+    layout's site, the layouts alike by `_request_key`), the first is kept and names the other
+    sends as related."""
+    layouts = {}
+    for layout in prompts:
+        layouts.setdefault(layout.id, layout)
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in found:
+        layout = layouts.get(d.prompt) if d.prompt is not None else None
+        key = _request_key(layout) if layout is not None and layout.source == "python-call" \
+            and d.span == layout.site else None
+        if key is not None:
+            groups.setdefault((d.code, d.severity, key), []).append(d)
+    dropped: dict[int, Diagnostic] = {}
+    for group in groups.values():
+        first = min(group, key=lambda d: d.sort_key)
+        dropped.update({id(d): first for d in group if d is not first})
+    return _related_to_kept(found, dropped, SENT_TOO)
+
+
+def _request_key(layout: PromptLayout) -> tuple | None:
+    """What makes two send calls send one request: the file, provider, model, the parameters the
+    request is converted from, and each part's role and the places its content is written (not
+    where each call passes it: `system=system` in each), its static text written in a helper read
+    to build it (a function of `reaches` that does not hold the call); values its callers hand in
+    may be read where it is sent. None otherwise: text the sending function writes itself, or no
+    place known (a conversation each function is handed), makes each send's request its own."""
+    parts = tuple((p.role, tuple((s.span, s.text, s.kind, s.expr) for s in p.segments)) for p in layout.parts)
+    if not any(s.span is not None for p in layout.parts for s in p.segments) \
+            and not any(k == "request" for k, _ in layout.converted):
+        return None
+    written = [s.span for p in layout.parts for s in p.segments if s.span is not None and s.is_static and s.text.strip()]
+    helpers = [f for f in layout.reaches if not f.contains(layout.site)]
+    if not all(any(f.contains(span) for f in helpers) for span in written):
+        return None
+    return (layout.site.filename, layout.provider, layout.model, layout.converted, parts)
+
+
+def _related_to_kept(found: list[Diagnostic], dropped: dict[int, Diagnostic], message: str) -> list[Diagnostic]:
+    """`found` without the findings `dropped` maps to the one kept instead, each kept one naming
+    the places of those it stands for as related (`message`), in file order."""
+    if not dropped:
+        return found
+    also: dict[int, list[Related]] = {}
+    for d in sorted((d for d in found if id(d) in dropped), key=lambda x: x.sort_key):
+        also.setdefault(id(dropped[id(d)]), []).append(Related(d.span, message, evidence=False))
+    return [replace(d, related=[*d.related, *also[id(d)]]) if id(d) in also else d
+            for d in found if id(d) not in dropped]
 
 
 def _at_the_call(found: list[Diagnostic]) -> list[Diagnostic]:

@@ -418,7 +418,7 @@ def lint_files(files: list[tuple[Path, str]], roots: list[Path] | None = None, j
         apply_overrides(profiles)
     report.prompts = _unique_layouts(report.prompts)
     report.diagnostics.extend(check_layouts(report.prompts, cache=cache, keys=keys, found=found))
-    report.diagnostics = dedupe(report.diagnostics)
+    report.diagnostics = dedupe(report.diagnostics, report.prompts)
     if cache is not None:
         cache.save_token_counts()
         cache.save_index()

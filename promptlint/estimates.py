@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple
 
 from . import tokens
+from .marker_names import unplaced
 from .model import Breakpoint, Kind, PromptLayout, Volatility
 from .profiles import (DEFAULT_TARGETS, Profile, Target, UnknownTargetError, canonical_provider, lookup,
                        parse_target, profiles_of)
@@ -266,8 +267,7 @@ def _estimate_one(layout: PromptLayout, target: Target) -> dict:
             cut = None
             if layout.unplaced_markers or layout.unread_options or layout.open_options:
                 # the code may set one where the layout does not show it: say what is known
-                where = ("a statement sets `cache_control` on a block not placed here" if layout.unplaced_markers
-                         else "a `**mapping` of unknown keys may hold `cache_control`")
+                where = unplaced(layout)
                 notes.append(f"no cache breakpoint placed ({where}): without one nothing is cached on this opt-in API")
             else:
                 notes.append("no cache breakpoint: nothing is cached on this opt-in API")

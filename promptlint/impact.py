@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, token_range, tokens_before
+from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
@@ -322,7 +323,7 @@ class _Geometry:
                 # breakpoint placed (if any): the cache may reach into the history
                 return self.end, "", True
             if not self.breakpoints:
-                return self.end, "no `cache_control` breakpoint", False
+                return self.end, no_breakpoint(lay), False
             return min(self.breakpoints[-1], self.end), "", True
         return self.end, "", False
 

@@ -13,14 +13,16 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "claude_routes"
 
 def _found(path):
     report = api.check([path], api.Settings(), jobs=1)
-    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message, d.related)
             for d in report.diagnostics]
 
 
 def test_a_model_known_for_one_caller_only_may_be_claude_for_another():
     found = _found(FIXTURES / "mixed")
     # (line 11, the call under `if model.startswith("ollama/")`, is not reported)
-    assert [f[:4] for f in found] == [("send.py", "PRM302", "info", 14), ("send.py", "PRM302", "info", 16)]
+    # (the sends of line 14 and 16 send the request the callers build: one finding, line 16 related)
+    assert [f[:4] for f in found] == [("send.py", "PRM302", "info", 14)]
+    assert [(r.span.start.row, r.message) for r in found[0][5]] == [(16, "the same request is sent here too")]
     # the tool turns converted by a function the first call of `complete` read (llm/convert.py)
     assert all(f[4].startswith("Request re-sends the tool definitions and the conversation history on every step of "
                                "the tool loop with no cache breakpoint: when the model is Claude (the package names "

@@ -178,3 +178,16 @@ def test_explain_at_a_file_that_could_not_be_parsed_says_so(scratch):
     assert "PRM001" in result.stdout
     assert "This file could not be read or parsed, so no prompt in it was analysed" in result.stdout
     assert "judged where the code changes the request" not in result.stdout
+
+
+def test_check_help_and_readme_agree_on_where_the_cache_goes():
+    """`check --help` names the folder `cache.default_dir` really uses (the configuration file's
+    folder, else the current one), as the README does; not "the project root"."""
+    from promptlint.cache import default_dir
+    text = " ".join(CliRunner().invoke(main, ["check", "--help"]).output.split())
+    assert "default: .promptlint_cache in the folder of the configuration file, else the current folder" in text
+    assert "project root" not in text
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert "in the folder of the configuration file, else the current folder" in readme
+    assert default_dir(Path("/x/pkg/promptlint.toml")) == Path("/x/pkg/.promptlint_cache")
+    assert default_dir(None) == Path.cwd() / ".promptlint_cache"

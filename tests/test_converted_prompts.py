@@ -13,7 +13,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "converted_prom
 
 def _found(path):
     report = api.check([path], api.Settings(), jobs=1)
-    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message, d.related)
             for d in report.diagnostics]
 
 
@@ -114,13 +114,15 @@ def test_a_branch_for_another_model_is_no_adapter_request():
 def test_a_request_its_callers_build_whole_is_sent_with_no_breakpoint():
     found = _found(FIXTURES / "whole")
     assert [f[:4] for f in found] == [
-        ("clients.py", "PRM302", "info", 18),  # converse_stream(**api_kwargs), under a test of a key
-        ("clients.py", "PRM302", "info", 19),  # converse(**api_kwargs)
+        # converse_stream(**api_kwargs), under a test of a key, and converse(**api_kwargs): the sends of
+        # one request its callers build, one finding (promptlint/dedupe.py), the other send related
+        ("clients.py", "PRM302", "info", 18),
         ("clients.py", "PRM302", "info", 26),  # litellm.completion(**params), Claude named in the package
     ]
+    assert [(r.span.start.row, r.message) for r in found[0][5]] == [(19, "the same request is sent here too")]
     assert found[0][4].startswith("This function sends the request its callers build, whole (`api_kwargs`), with no "
                                   "cache breakpoint")
-    assert "when the model is Claude" in found[2][4]
+    assert "when the model is Claude" in found[1][4]
 
 
 def test_a_litellm_adapter_of_a_module_naming_the_anthropic_provider_may_send_to_claude():

@@ -247,3 +247,17 @@ def test_static_prefix_tokens_is_the_exact_o200k_count(project):
     openai = [e for e in prompt["estimates"] if e["provider"] == "openai"]
     assert openai and openai[0]["tokenizer"] == "o200k_base" and openai[0]["exact"] is True
     assert openai[0]["prefix_tokens"] == expected
+
+
+def test_readme_names_the_json_report_shape(project):
+    """The README names every key of the JSON report's object, of a diagnostic (and its related
+    locations) and of a prompt, so a user can read the report without reading the code."""
+    _, data = _run_json("--no-cache")
+    related = next((d["related"][0] for d in data["diagnostics"] if d["related"]),
+                   {"filename": "", "location": {}, "message": ""})
+    keys = {*data, *data["diagnostics"][0], *related, *data["prompts"][0]}
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("The JSON report (`--output-format json`)"):]
+    section = section[:section.index("\n\n")]
+    assert {"version", "diagnostics", "prompts", "errors", "estimates", "references", "related"} <= keys
+    assert sorted(k for k in keys if f"`{k}`" not in section) == []

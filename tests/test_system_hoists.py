@@ -204,8 +204,11 @@ FIELD = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "
 def test_the_rule_reports_a_system_field_hoist_at_info_where_the_text_is_added():
     from promptlint import api
     report = api.check([FIELD], api.Settings(), jobs=1)
-    found = [(d.code, d.severity.value, d.span.start.row, d.message.split(":")[0]) for d in report.diagnostics
+    found = [(d.code, d.severity.value, d.span.start.row, d.message.split(": ")[1]) for d in report.diagnostics
              if d.code == "PRM105"]  # (not `leading_only`; PRM302 reports the adapter's missing breakpoint)
+    # the rule's meaning first (the front of the conversation changes), then how
+    assert [d.message.split(": ")[0] for d in report.diagnostics if d.code == "PRM105"] == [
+        "The front of the conversation changes here"]
     assert found == [("PRM105", "info", 10, "`to_claude` joins the text of every system message of the "
                       "conversation, wherever it is, into `system`, the request's system prompt, which comes "
                       "before all messages")]
@@ -330,6 +333,6 @@ def test_the_rule_reports_a_filtered_or_partitioned_hoist_at_info():
     from promptlint import api
     path = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "filtered.py"
     report = api.check([path], api.Settings(), jobs=1)
-    found = [(d.severity.value, d.span.start.row, d.message.split(" the text")[0]) for d in report.diagnostics
+    found = [(d.severity.value, d.span.start.row, d.message.split(" the text")[0].split(": ")[-1]) for d in report.diagnostics
              if d.code == "PRM105"]
     assert found == [("info", 7, "`ask` joins"), ("info", 17, "`split` joins")]

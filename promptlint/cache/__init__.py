@@ -100,7 +100,9 @@ class Result:
 
 def default_dir(config_path: Path | None) -> Path:
     """Where the cache lives when neither `--cache-dir` nor PROMPTLINT_CACHE_DIR says: in the
-    project root (the folder of the configuration file in effect, else the current folder)."""
+    folder of the configuration file in effect (`config.find_config`: a `promptlint.toml`, or a
+    `pyproject.toml` with `[tool.promptlint]`, above the checked paths), else the current folder;
+    never a project root found by `.git` alone."""
     base = config_path.parent if config_path is not None else Path.cwd()
     return base / DIR_NAME
 

@@ -133,7 +133,7 @@ def module_findings(module):
         message = (f"Cache breakpoints are set here only when `{option}` is on, and it is off by default: "
                    "requests sent with the default settings carry no breakpoint here, and Claude caches "
                    "nothing without one (through any provider), so each pays the full input price again for the "
-                   "prefix it would close; turn it on by default")
+                   f"prefix it would close; turn `{option}` on by default")
         yield message, module.span(test), {"severity": Severity.INFO}
     for fact, message in PACKAGE_FACTS:
         if fact in _MODEL_FACTS and module.facts.get("own_marks"):

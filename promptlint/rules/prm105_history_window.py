@@ -45,8 +45,8 @@ class HistoryWindowRule(Rule):
     Display-only: how to shorten a conversation is the application's choice.
 
     ## Shapes it recognises
-    Finds a conversation history sent as a sliding window of its newest messages
-    (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
+    Finds a conversation history whose front changes from turn to turn, among them one sent as a
+    sliding window of its newest messages (`history[-10:]`, `messages[len(messages) - k:]`, `messages.pop(0)` or `del messages[1]` in a
     loop until it fits, a newest-first walk that stops at a budget, `messages[k:]` from a start
     chosen by size: what a function of the tree returns that is handed the list or its token
     counts and compares sizes or searches a running total, `cut = cutoff(counts, max_tokens)`, an
@@ -309,7 +309,8 @@ class HistoryWindowRule(Rule):
     """
 
     code = "PRM105"
-    brief = "a conversation history sent as a sliding window of its newest messages"
+    brief = ("a conversation history whose front changes from turn to turn (a sliding window of its newest "
+             "messages, messages rewritten or moved ahead of it)")
     fix_title = "Send the whole history, or cut it in steps (compact the oldest half at a limit)"
 
     def check_module(self, module):
@@ -400,7 +401,8 @@ class HistoryWindowRule(Rule):
         for stmt, function, field, how in module.facts.get("field_hoists", ()):
             what = ("joins the text of every system message of the conversation, wherever it is, into" if how == "joins"
                     else "puts the text of the last system message of the conversation, wherever it is, into")
-            message = (f"`{function}` {what} `{field}`, the request's system prompt, which comes before all messages: a system "
+            message = (f"The front of the conversation changes here: `{function}` {what} `{field}`, the request's "
+                       "system prompt, which comes before all messages: a system "
                        "message added later in a conversation (a notice, per-turn context) changes the head of the "
                        "request on the turn it is added, and the whole history after it is read uncached (whether "
                        "callers add later ones is not followed here: how much it costs is not known); fold only the "

@@ -1,13 +1,16 @@
 """PRM302 missing-cache-breakpoint: an opt-in cache API with a long static prefix and no marker."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
+from ..marker_names import breakpoint_advice, shared_breakpoint, system_breakpoint, unplaced
 from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
 from ._breakpoint_facts import module_findings
+from ._cut_messages import split_advice
 from .base import Rule
 
 
@@ -231,9 +234,17 @@ class MissingCacheBreakpointRule(Rule):
     code = "PRM302"
     brief = "an opt-in caching API with a long static prefix and no breakpoint"
     fix_availability = "none"
-    fix_title = "Add `cache_control` at the end of the static prefix"
+    fix_title = "Add a cache breakpoint at the end of the static prefix"
 
     def check_layout(self, layout: PromptLayout) -> Iterable[Diagnostic]:
+        """The findings of one request, each with the help line of its API's marker
+        (`marker_names.breakpoint_advice`: a `cachePoint` block on Bedrock Converse, `cache_control`
+        on Anthropic's Messages API)."""
+        advice = breakpoint_advice(layout)
+        for d in self._layout_findings(layout):
+            yield d if d.advice != self.fix_title else replace(d, advice=advice)
+
+    def _layout_findings(self, layout: PromptLayout) -> Iterable[Diagnostic]:
         if layout.openai_compat:
             yield from self._compat(layout)
             return
@@ -257,8 +268,7 @@ class MissingCacheBreakpointRule(Rule):
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
                    f"{label} but has no cache breakpoint: it is never cached" + _legacy_phrase(layout))
         if _opaque(layout) or layout.open_options or layout.unplaced_markers:  # it may set one the code does not show
-            where = ("a statement sets `cache_control` on a block not placed here" if layout.unplaced_markers
-                     else "a `**mapping` of keys not known is sent with it, and may hold a top-level `cache_control`")
+            where = unplaced(layout)
             yield self.diagnostic(message.replace(": it is never cached", f" placed ({where}): unless that "
                                                   "sets one, it is never cached"), _end_of_prefix(layout, stop),
                                   prompt=layout.id, severity=Severity.INFO)
@@ -272,7 +282,9 @@ class MissingCacheBreakpointRule(Rule):
         (facts of `python/gated_markers.py`), and at a text block a converter rebuilds as a Converse
         block without the breakpoint it may carry (`python/dropped_marks.py`)."""
         for message, span, keywords in module_findings(module):
-            yield self.diagnostic(message, span, **keywords)
+            # (the help line is the fix its message ends with: the fact's provider is not known here)
+            _, advice = split_advice(message)
+            yield self.diagnostic(message, span, advice=advice or None, **keywords)
 
     def _unknown_size(self, layout: PromptLayout, label: str) -> Iterable[Diagnostic]:
         """The info findings of a request with no breakpoint whose repeated text is of a size not
@@ -297,8 +309,7 @@ class MissingCacheBreakpointRule(Rule):
         message = (f"The system prompt is text set outside the request (`{seg.expr}`), sent whole on every request "
                    f"with no cache breakpoint, and no file of the package names one: {label} caches nothing without "
                    f"one, so each request pays the full input price for it{also} again; its size is not known here "
-                   "(once it reaches the model's minimum, a `cache_control` on the system block, or a top-level one, "
-                   "would cache it)")
+                   f"(once it reaches the model's minimum, {system_breakpoint(layout)} would cache it)")
         related = [Related(seg.span, "the configured system prompt")] if seg.span is not None else []
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO, related=related)
 
@@ -370,7 +381,7 @@ class MissingCacheBreakpointRule(Rule):
                        "the legacy Text Completions API takes no breakpoint: sent to the Messages API with a top-level "
                        "`cache_control` (automatic caching), the longest shared beginning would be cached"
                        if layout.api == "completions" else
-                       "a top-level `cache_control` (automatic caching) would cache the longest shared beginning"))
+                       f"{shared_breakpoint(layout)} would cache the longest shared beginning"))
         if layout.others_markers:
             message = message.replace("no file of the package names one", _OTHERS_MARKERS, 1)
         built = _built_elsewhere(layout)

@@ -10,6 +10,7 @@ import re
 
 from . import (adk, anthropic, autogen, bedrock, cohere, crewai, dspy, google, http, langchain, litellm, llama_index, mistral,
                openai, openai_agents, openai_legacy, pydantic_ai)
+from ..placeholder_models import is_placeholder_model
 from .base import Call, Sdk, Shape, module_attributes
 
 SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, openai_agents.SDK,
@@ -93,7 +94,10 @@ _MODELS = [(prefix, provider) for sdk in SDKS for prefix, provider in sdk.models
 
 def provider_for_model(model: str | None, default: str | None) -> tuple[str | None, str | None]:
     """(provider, model) from a model string such as `openai/gpt-4.1`, `anthropic:claude-3-5-haiku`
-    or `gpt-4o`; `default` when the string names no provider."""
+    or `gpt-4o`; `default` when the string names no provider; (default, None) for a placeholder
+    that names no model (`is_placeholder_model`)."""
+    if is_placeholder_model(model):
+        return default, None
     if not model:
         return default, model
     m = _ROUTE.match(model)
@@ -108,4 +112,4 @@ def provider_for_model(model: str | None, default: str | None) -> tuple[str | No
     return default, model
 
 
-__all__ = ["SDKS", "Call", "Sdk", "Shape", "module_attributes", "shapes", "decorators", "hints", "provider_for_model"]
+__all__ = ["SDKS", "Call", "Sdk", "Shape", "module_attributes", "shapes", "decorators", "hints", "provider_for_model", "is_placeholder_model"]

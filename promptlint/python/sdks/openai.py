@@ -84,10 +84,16 @@ def _other_sdk(client) -> bool:
 def _base_url_provider(client) -> str | None:
     """The provider of one client object's `base_url` (`endpoint_provider`), None without one."""
     url = client.kwargs.get("base_url")
-    if url is None:
-        return None
+    if url is None:  # (one given by a `**mapping` of keys not known is a base URL not known statically)
+        return CONFIGURED if _spread(client) else None
     text = const_str(url)
     return _host_provider(text) if text else _default_host(url) or CONFIGURED
+
+
+def _spread(client) -> bool:
+    """True for a client built with a `**mapping` (`OpenAI(**client_params)`), whose keys the
+    object does not keep: it may hold a `base_url`."""
+    return isinstance(client.node, ast.Call) and any(k.arg is None for k in client.node.keywords)
 
 
 def _default_host(url) -> str | None:
@@ -137,7 +143,8 @@ def _client_provider(b, call, model: str | None = None, endpoint: str | None = N
     `endpoint_provider`), OpenAI when no base URL is known, None (provider unknown) for an endpoint
     of unknown caching. A base URL read at run time is OpenAI's unless the request's `model` (known
     statically) names no provider's model (`"osunlp/UGround-V1-7B"`, `"Qwen/Qwen2.5-7B"`): a server
-    of its own, vLLM or another, whose caching is not OpenAI's."""
+    of its own, vLLM or another, whose caching is not OpenAI's (a Fireworks id,
+    `"accounts/fireworks/models/..."`, through a client built from `**client_params`)."""
     endpoint = endpoint or endpoint_provider(b, call)
     if endpoint == CONFIGURED:
         return None if model and b.provider_for_model(model, None)[0] is None else "openai"
