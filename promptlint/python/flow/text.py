@@ -272,7 +272,7 @@ class TextMixin:
             middle = max(volatile, key=lambda o: vol_rank(most_volatile(o).volatility))
         else:
             span = value.span or next((s.span for mid in middles for s in mid if s.span is not None), None)
-            present = [mid for mid in middles if mid]
+            present = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]  # (`""` is absent)
             expr = next((s.expr for mid in present for s in mid if s.expr), "") or \
                 _excerpt(" ".join(next((s.text for mid in present for s in mid if s.text), "").split()))
             stable = all(s.is_static or s.volatility is Volatility.STABLE for mid in middles for s in mid)
