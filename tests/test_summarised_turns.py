@@ -26,6 +26,8 @@ def test_two_sides_appended_in_turn_and_joined_are_the_history(tmp_path):
 
 
 def test_an_item_of_each_callers_row_is_read_by_key(tmp_path):
+    # a guard, not a proof: this fixture passes before the change too (it does not reproduce the
+    # path by which a real package's row read as stable); it fails if a row's item becomes stable
     source = _source("summarizer.py", 'conversation.append(f"User: {pair[\'user\']}")',
                      'conversation.append(f"User: {pair[\'user\']}"); probe(pair["user"])')
     found = probe(tmp_path, source)
