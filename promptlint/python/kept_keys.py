@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from .flow.binding_syntax import param_names
 from .kind_windows import newest_count
 from .module import statements
 from .prompt_names import words
@@ -52,8 +53,7 @@ def kept_keys(module) -> list[tuple[ast.Subscript, ast.AST]]:
 
 def _in(func) -> tuple[ast.Subscript, ast.AST] | None:
     nodes = own_nodes(func, body_only=True)
-    args = func.args
-    conversation = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if words(a.arg) & _HISTORY}
+    conversation = {name for name in param_names(func) if words(name) & _HISTORY}
     if not conversation:
         return None
     derived = set(conversation)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
+from .binding_syntax import param_names
 from .frames import Thunk
 from .text import const_str
 
@@ -44,7 +45,7 @@ def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None
     """The ids of the returned expressions of `func` a call can reach, given `value_of(name)`: the
     static text a parameter is bound to (None when not known). None when no test of the body is
     decided (every return stays)."""
-    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    params = set(param_names(func))
     params -= {n.id for stmt in func.body for n in (stmt, *_own(stmt))  # (rebound: the test reads the new value)
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     decided = [False]

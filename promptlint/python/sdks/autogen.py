@@ -15,24 +15,11 @@ every run of that instance, and the conversation the agent keeps is that instanc
 application's is drawn after it."""
 from __future__ import annotations
 
-from .base import Sdk, Shape, agent_request, agent_value, framework_call
+from .base import Sdk, Shape, agent_request, agent_value, client_model, framework_call
 
 _ROOTS = ("autogen_agentchat", "autogen")
 #: AgentChat's model clients of OpenAI's API (autogen_ext.models.openai): automatic caching.
 _OPENAI_CLIENTS = {"OpenAIChatCompletionClient": "openai", "AzureOpenAIChatCompletionClient": "azure-openai"}
-
-
-def _model(b, node, frame) -> tuple[str | None, str | None]:
-    """(provider, model) of an OpenAI model client (`OpenAIChatCompletionClient(model="gpt-4o")`);
-    (None, None) for any other client, whose requests this module does not know."""
-    from ..flow.values import Obj
-    value = b.value(node, frame) if node is not None else None
-    if not isinstance(value, Obj):
-        return None, None
-    provider = _OPENAI_CLIENTS.get(value.qualname.rsplit(".", 1)[-1])
-    if provider is None:
-        return None, None
-    return provider, b.static_text(value.kwargs.get("model"), frame)
 
 
 def agent(b, call) -> None:
@@ -41,7 +28,7 @@ def agent(b, call) -> None:
     frame = call.frame
     node = call.kwargs["system_message"]
     system = [b.part("system", agent_value(b, node, frame), frame, b.span_of(node))]
-    provider, model = _model(b, call.arg(1, "model_client"), frame)
+    provider, model = client_model(b, call.arg(1, "model_client"), frame, _OPENAI_CLIENTS)
     tools = b.tools(call.kwargs.get("tools"), frame)
     agent_request(b, call, "autogen.AssistantAgent", provider, model, tools, system, "the task the agent is run with")
 

@@ -298,6 +298,22 @@ def agent_request(b, call, api: str, provider, model, tools: list, system: list,
     return b.add(call.node, "python-call", provider, api, model, parts, len(parts) - 1)
 
 
+def client_model(b, node, frame, clients: dict[str, str], root: str | None = None) -> tuple[str | None, str | None]:
+    """(provider, model) of the model client an agent is given (`OpenAIChatCompletionClient(model=
+    "gpt-4o")`, LlamaIndex's `OpenAI("gpt-4o")`): `clients` maps the client class's last name to the
+    provider, `root` is the package the class must come from (None: any); the model is the
+    `model=` keyword or the first argument. (None, None) for any other client, whose requests the
+    framework module does not know."""
+    from ..flow.values import Obj
+    value = b.value(node, frame) if node is not None else None
+    if not isinstance(value, Obj) or (root is not None and not value.qualname.startswith(root + ".")):
+        return None, None
+    provider = clients.get(value.qualname.rsplit(".", 1)[-1])
+    if provider is None:
+        return None, None
+    return provider, b.static_text(value.kwargs.get("model") or (value.args[0] if value.args else None), frame)
+
+
 def agent_value(b, node, frame):
     """The value of an argument of an agent built where the code runs it: computed once, at
     import, for an agent built at module level (`assistant = AssistantAgent(...)`): a clock read

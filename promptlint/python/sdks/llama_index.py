@@ -18,25 +18,13 @@ from __future__ import annotations
 
 import ast
 
-from .base import Sdk, Shape, agent_request, agent_value, framework_call
+from .base import Sdk, Shape, agent_request, agent_value, client_model, framework_call
 
 _ROOTS = ("llama_index",)
 _AGENTS = ("FunctionAgent",)
 _FROM_TOOLS = ("OpenAIAgent", "FunctionCallingAgent")
 #: LlamaIndex's LLM classes of OpenAI's API (llama_index.llms.openai): automatic caching.
 _OPENAI_LLMS = {"OpenAI": "openai", "AzureOpenAI": "azure-openai", "OpenAIResponses": "openai"}
-
-
-def _model(b, node, frame) -> tuple[str | None, str | None]:
-    """(provider, model) of an OpenAI LLM (`OpenAI(model="gpt-4o")`); (None, None) for any other."""
-    from ..flow.values import Obj
-    value = b.value(node, frame) if node is not None else None
-    if not isinstance(value, Obj) or not value.qualname.startswith("llama_index."):
-        return None, None
-    provider = _OPENAI_LLMS.get(value.qualname.rsplit(".", 1)[-1])
-    if provider is None:
-        return None, None
-    return provider, b.static_text(value.kwargs.get("model") or (value.args[0] if value.args else None), frame)
 
 
 def agent(b, call) -> None:
@@ -46,7 +34,7 @@ def agent(b, call) -> None:
     node = call.kwargs["system_prompt"]
     system = [b.part("system", agent_value(b, node, frame), frame, b.span_of(node))]
     tools = call.kwargs.get("tools") or (call.args[0] if call.method is not None and call.args else None)
-    provider, model = _model(b, call.kwargs.get("llm"), frame)
+    provider, model = client_model(b, call.kwargs.get("llm"), frame, _OPENAI_LLMS, "llama_index")
     name = call.qual.rsplit(".", 2)[-2] if call.method is not None else call.qual.rsplit(".", 1)[-1]
     history = _handed_history(b, call)
     agent_request(b, call, f"llama_index.{name}", provider, model, b.tools(tools, frame), system + history,
