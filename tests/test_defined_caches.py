@@ -24,6 +24,18 @@ def _facts(source: str):
 
 def test_a_semantic_cache_class_that_sets_no_expiry_anywhere_is_a_warning_at_its_constructor():
     assert _report("no_expiry.py") == [("no_expiry.py", "PRM401", "warning", 12, 5)]
+    (found,) = api.check([FIXTURES / "no_expiry.py"], api.Settings(), jobs=1).diagnostics
+    # where the write method stores an entry: `self._stores[llm_string].add_texts(...)`
+    assert [(r.span.start.row, r.message) for r in found.related] == [
+        (23, "`update()` stores an entry with no expiry")]
+
+
+def test_a_threshold_defaulting_to_none_with_nothing_in_its_place_is_a_prm402_warning_at_the_parameter():
+    found = api.check([FIXTURES / "no_threshold.py"], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in found] == [
+        ("PRM402", "warning", 11, 64)]
+    assert "defaults `score_threshold` to None" in found[0].message
+    assert [r.span.start.row for r in found[0].related] == [17]  # `self.score_threshold or 0.0`
 
 
 def test_a_constructor_ttl_that_the_write_methods_never_send_is_a_warning_at_the_parameter():
@@ -72,3 +84,28 @@ def test_the_ttl_facts_of_a_defined_cache():
         "    def check(self, key): pass\n"
         "    def store(self, p, ttl=None):\n        self._client.set(p, ex=ttl or self.t or 60)\n")
     assert (kept.kept_unread, kept.reads_kept_ttl, kept.fallback) == (False, False, True)
+
+
+def test_the_threshold_and_store_facts_of_a_defined_cache():
+    (cache,) = _facts(
+        "class SemanticCache:\n"
+        "    def __init__(self, distance_threshold=None):\n        self.t = distance_threshold\n"
+        "    def check(self, p):\n        if self.t:\n            return self.search(p, self.t)\n"
+        "    def store(self, p, answer):\n        self.log()\n        row = {'p': p, 'a': answer}\n"
+        "        self.db.insert(row)\n        done = 1\n")
+    assert (cache.threshold_param.arg, cache.threshold_default_none, cache.threshold_fallback) == (
+        "distance_threshold", True, False)
+    assert [(r.lineno, r.col_offset) for r in cache.threshold_reads] == [(5, 11), (6, 34)]
+    assert [(f.name, c.lineno) for f, c in cache.stores] == [("store", 10)]  # not `self.log()`
+    (zero,) = _facts(
+        "class SemanticCache:\n"
+        "    def __init__(self, distance_threshold=None):\n        self.t = distance_threshold\n"
+        "    def check(self, p):\n        return self.search(p, self.t or 0)\n"
+        "    def store(self, p): pass\n")
+    assert zero.threshold_fallback  # a distance of 0: exact matches only
+    (score,) = _facts(
+        "class SemanticCache:\n"
+        "    def __init__(self, score_threshold=None):\n        self.t = score_threshold\n"
+        "    def check(self, p):\n        return self.search(p, self.t or 0)\n"
+        "    def store(self, p): pass\n")
+    assert not score.threshold_fallback  # a score of 0 accepts anything

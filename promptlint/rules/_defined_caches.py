@@ -3,7 +3,8 @@ states them): the cache library's own code, where every cache made from the clas
 does with a TTL.
 
 - a warning at the constructor when the class sets no expiry anywhere (no TTL word in its code, and
-  its constructor hands nothing on to a base class): no cache made from it can expire an answer;
+  its constructor hands nothing on to a base class): no cache made from it can expire an answer; the
+  calls of its write methods that store an entry are its related locations;
 - a warning at the constructor's TTL parameter when that TTL is only kept (handed to the base's
   constructor, or set on an attribute nothing reads) while the class's own write methods send only
   their per-call TTL: a cache made with `ttl=3600` stores every entry without one;
@@ -24,11 +25,13 @@ def findings(rule, module):
         name = cache.cls.name
         if not cache.mentions_ttl and not cache.forwards:
             at = cache.init or cache.cls
+            related = [Related(module.span(call), f"`{method.name}()` stores an entry with no expiry")
+                       for method, call in cache.stores]
             yield rule.diagnostic(
                 f"`{name}` is a semantic cache that never sets an expiry: no TTL is taken, stored or sent "
                 "anywhere in the class, so every cache made from it serves an answer to similar questions "
                 "until it is evicted for space, however stale; take a TTL in the constructor and set it on "
-                "each stored entry", module.span(at))
+                "each stored entry", module.span(at), related=related)
             continue
         if cache.ttl_param is None or cache.fallback:
             pass

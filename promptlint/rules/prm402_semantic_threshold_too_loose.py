@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..model import Diagnostic, Related
 from ..profiles.semantic_caches import Threshold, table
 from ..python.semantic import Site, ThresholdSetting, find_sites, threshold_setting
+from ._defined_thresholds import findings as defined_threshold_findings
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,6 +61,11 @@ class SemanticThresholdTooLooseRule(Rule):
     the value its documentation uses), Cassandra / Astra DB 0.85). Only numbers written as
     literals or module/function constants are judged.
 
+    In the code of a cache library itself, a semantic cache class whose constructor's threshold
+    defaults to None, with no number put in its place anywhere in the class (`t or 0.8`; a zero
+    counts only for a distance), is a warning at that parameter: every cache made with the
+    defaults matches with no threshold at all.
+
     A default is a starting point tuned for one embedding model, not a limit, so the rule keeps a
     margin. The reference of a threshold is the loosest default shipped for the same measure
     (redisvl's 0.1 and LangChain's 0.2 are both Redis cosine distances, and LangChain's cache is
@@ -105,6 +111,7 @@ class SemanticThresholdTooLooseRule(Rule):
             if setting.origin is not None:
                 related.append(Related(module.span(setting.origin), "threshold value set here"))
             yield self.diagnostic(self.message(site, setting), module.span(setting.node), related=related)
+        yield from defined_threshold_findings(self, module)
 
     @staticmethod
     def message(site: Site, setting: ThresholdSetting) -> str:

@@ -22,7 +22,17 @@ that has a read method (`check`, `lookup`, `get`, ...) and a write method (`stor
 - `own_ttl_writes`: the public write methods with a TTL parameter of their own that they read, as
   (method, parameter): they send the per-call TTL;
 - `refreshes`: in the read methods, the calls that reset an entry's expiry on a hit
-  (`self.expire(key)`, `client.expire(...)`, `touch(...)`): the TTL restarts at every hit.
+  (`self.expire(key)`, `client.expire(...)`, `touch(...)`): the TTL restarts at every hit;
+- `stores`: in the write methods, the calls made as statements that hand on what the method was given
+  (an argument that reads one of its parameters, or a local assigned from one): where an entry is
+  written (`self.collection.insert_one({...: prompt})`, `self.add_texts([prompt], [metadata])`);
+- `threshold_param`: the constructor's match threshold (`score_threshold`, `similarity_threshold`,
+  `distance_threshold`), None when it takes none; `threshold_default_none`: its default is None;
+- `threshold_fallback`: the class gives that threshold a number when none is set (`t or 0.8`,
+  `t if t is not None else 0.8`, `t = 0.8`); zero counts only for a distance (a distance of 0 accepts
+  exact matches only, a score or similarity of 0 accepts anything);
+- `threshold_reads`: outside the constructor, the reads of that threshold (the parameter's name or
+  the `self` attribute the constructor keeps it in).
 
 Facts only; PRM401 judges them. `defined_caches(module)` lists them in source order.
 """
@@ -67,6 +77,11 @@ class DefinedCache:
     fallback: bool
     own_ttl_writes: tuple
     refreshes: tuple
+    stores: tuple = ()
+    threshold_param: ast.arg | None = None
+    threshold_default_none: bool = False
+    threshold_fallback: bool = False
+    threshold_reads: tuple = ()
 
 
 def might_hold(source: str) -> bool:
@@ -107,7 +122,9 @@ def _read(cls: ast.ClassDef) -> DefinedCache | None:
         return None
     init = methods.get("__init__")
     ttl_param, default_none = _ttl_param(init)
+    threshold, threshold_none = _param(init, _is_threshold_name)
     nodes = list(ast.walk(cls))
+    reads = _threshold_reads(cls, init, threshold.arg) if threshold is not None else ()
     return DefinedCache(
         cls=cls, init=init, ttl_param=ttl_param, default_none=default_none,
         mentions_ttl=any(_ttl_mention(n) for n in nodes),
@@ -120,6 +137,11 @@ def _read(cls: ast.ClassDef) -> DefinedCache | None:
                              for a in named_params(f) if is_ttl_name(a.arg) and _read_in(f, a.arg)),
         refreshes=tuple((f, c) for name, f in methods.items() if name in _READS
                         for c in ast.walk(f) if _refresh(c)),
+        stores=tuple((f, c) for name, f in methods.items() if name in _WRITES for c in _stores(f)),
+        threshold_param=threshold, threshold_default_none=threshold_none,
+        threshold_fallback=threshold is not None and any(
+            _threshold_fallback(n, threshold.arg, reads) for n in nodes),
+        threshold_reads=reads,
     )
 
 
@@ -143,6 +165,16 @@ def _similar(cls: ast.ClassDef) -> bool:
 
 def _ttl_param(init) -> tuple[ast.arg | None, bool]:
     """The constructor's TTL parameter and whether it defaults to None."""
+    return _param(init, is_ttl_name)
+
+
+def _is_threshold_name(name: str) -> bool:
+    found = words(name)
+    return "threshold" in found and bool(found & _THRESHOLD_WORDS)
+
+
+def _param(init, named) -> tuple[ast.arg | None, bool]:
+    """The constructor's first parameter whose name `named` accepts, and whether it defaults to None."""
     if init is None:
         return None, False
     a = init.args
@@ -150,7 +182,7 @@ def _ttl_param(init) -> tuple[ast.arg | None, bool]:
     defaults = dict(zip([p.arg for p in positional[len(positional) - len(a.defaults):]], a.defaults))
     defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
     for p in named_params(init):
-        if is_ttl_name(p.arg):
+        if named(p.arg):
             d = defaults.get(p.arg)
             return p, isinstance(d, ast.Constant) and d.value is None
     return None, False
@@ -242,3 +274,58 @@ def _refresh(n) -> bool:
         return False
     name = n.func.attr if isinstance(n.func, ast.Attribute) else n.func.id if isinstance(n.func, ast.Name) else ""
     return name.lstrip("_") in _REFRESH or "refresh" in words(name) and bool(words(name) & _TTL_WORDS)
+
+
+def _stores(func) -> list[ast.Call]:
+    """The calls made as statements in `func` whose arguments read one of its parameters (not `self`)
+    or a local assigned from one, in source order."""
+    given = {p.arg for p in named_params(func)} - {"self", "cls"}
+    calls = []
+    for stmt in statements(func):
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+            value = stmt.iter if isinstance(stmt, (ast.For, ast.AsyncFor)) else stmt.value
+            if value is not None and _reads_any(value, given):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                given |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        call = stmt.value.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Await) \
+            else stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and any(_reads_any(a, given) for a in [*call.args, *call.keywords]):
+            calls.append(call)
+    return calls
+
+
+def _reads_any(node, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _threshold_reads(cls: ast.ClassDef, init, name: str) -> tuple:
+    """Reads of the constructor's threshold `name` outside the constructor: `self.X` where the
+    constructor does `self.X = name`."""
+    kept = {t.attr for n in ast.walk(init) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name)
+            and n.value.id == name for t in n.targets if _self_attr(t)}
+    reads = [n for f in cls.body if isinstance(f, _FUNCS) and f is not init for n in ast.walk(f)
+             if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and _self_attr(n) and n.attr in kept]
+    return tuple(sorted(reads, key=lambda n: (n.lineno, n.col_offset)))
+
+
+def _threshold_fallback(n, name: str, reads: tuple) -> bool:
+    """The threshold given a number when none is set (zero only for a distance): `t or 0.8`,
+    `t if t is not None else 0.8`, `t = 0.8`, `self.t = 0.8`."""
+    reads_ids = {id(r) for r in reads}
+
+    def is_threshold(x) -> bool:
+        return isinstance(x, ast.Name) and x.id == name or id(x) in reads_ids \
+            or isinstance(x, ast.Attribute) and _self_attr(x) and any(x.attr == r.attr for r in reads)
+
+    def number(x) -> bool:
+        return isinstance(x, ast.Constant) and isinstance(x.value, (int, float)) \
+            and not isinstance(x.value, bool) and (x.value > 0 or "distance" in words(name))
+
+    if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.Or):
+        return any(is_threshold(v) for v in n.values) and any(number(v) for v in n.values)
+    if isinstance(n, ast.IfExp):
+        return any(is_threshold(x) for x in ast.walk(n.test)) and (number(n.body) or number(n.orelse))
+    if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None and number(n.value):
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+        return any(is_threshold(t) for t in targets)
+    return False
