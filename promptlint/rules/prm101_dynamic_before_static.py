@@ -78,7 +78,7 @@ class DynamicBeforeStaticRule(Rule):
         every = impacts(layout)
         for imp in every:
             seg = imp.seg
-            if (seg.kind in _OWN_RULE and not _sorted_value(seg)) or imp.rate not in _WHAT:
+            if (seg.kind in _OWN_RULE and not _changing_data(seg, imp.rate)) or imp.rate not in _WHAT:
                 continue
             severity = imp.severity
             if severity is None:
@@ -169,12 +169,13 @@ class DynamicBeforeStaticRule(Rule):
                                   related=related + text.related(first))
 
 
-def _sorted_value(seg) -> bool:
-    """True for serialized data in a fixed order (sorted keys, a dict written in the code: no PRM201
-    there) that has an impact of its own, i.e. whose content changes per request or per
-    conversation (`json.dumps(hits, sort_keys=True)` of data fetched with the user's message):
-    per-request content like any other."""
-    return seg.kind is Kind.SERIALIZED and bool(seg.ordered)
+def _changing_data(seg, rate) -> bool:
+    """True for serialized data whose content changes per request or per conversation, sorted or
+    not (`json.dumps(hits, sort_keys=True)` of data fetched with the user's message, `json.dumps(docs)`
+    of documents retrieved for the turn): per-request content like any other, placed before what
+    could be cached. Sorting its keys would not make it cacheable (PRM201 judges only the key order
+    of data whose content may repeat)."""
+    return seg.kind is Kind.SERIALIZED and rate in (Rate.REQUEST, Rate.CONVERSATION)
 
 
 MAX_MERGED = 5  # later values named with a finding: a few places to look at, not a listing

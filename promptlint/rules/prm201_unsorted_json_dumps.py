@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..impact import before_conversation, sent_apart, worth_caching
+from ..rates import Rate, rate_of
 from ..model import Kind, PromptLayout, Related, Severity
 from ..prefix import placed_segments
 from . import _prefix_rule as text
@@ -72,6 +73,8 @@ class UnsortedJsonDumpsRule(Rule):
                 continue  # the newest user message of a one-shot request is per-request anyway
             if seg.kind is not Kind.SERIALIZED or seg.ordered:
                 continue
+            if not p.part.is_history and rate_of(seg) in (Rate.REQUEST, Rate.CONVERSATION):
+                continue  # its content changes anyway: PRM101 reports where it is placed, sorting would not help
             if not worth_caching(apart and not before_conversation(p.part.role), p.static_after, p.history_after):
                 continue  # a prompt whose send was not found, with little cacheable text after it
             replayed = p.part.is_history

@@ -244,9 +244,8 @@ def _serialize(ev, node, qual, args, kwargs, frame, env) -> Value:
         literal = True  # `sorted(...)`: a list in a fixed order
     literal = literal or keyless_parameter(ev, data_node, frame) or named_keyless(data_node) or is_configured(segs) \
         or dict_keys_only(data_node)
-    if (ordered or literal) and src is not None and src.evidence and vol in (Volatility.PER_REQUEST,
-                                                                            Volatility.PER_CONVERSATION):
-        evidence = src.evidence  # in a fixed order, its content is what changes: say where it comes from
+    if src is not None and src.evidence and vol in (Volatility.PER_REQUEST, Volatility.PER_CONVERSATION):
+        evidence = src.evidence  # its content is what changes (in any key order): say where it comes from
     elif literal:
         evidence = "a dict written in the code keeps its order"
     elif ordered:
