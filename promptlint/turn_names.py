@@ -82,6 +82,19 @@ def placeholder_name(expr: str) -> str:
     return ""
 
 
+#: A serialization of one named value, written in the code: `json.dumps(docs, indent=2)`,
+#: `yaml.safe_dump(docs)`, `pprint.pformat(docs)`: its text is that value's content.
+_SERIALIZED = re.compile(r"^(?:json\.dumps|(?:yaml\.)?(?:safe_)?dump|(?:pprint\.)?pformat|repr)\(\s*"
+                         r"(?:\*?\s*)?([A-Za-z_][\w.]*)\s*(?:[,)])")
+
+
+def serialized_name(expr: str) -> str:
+    """The name a serialization of one value reads (`json.dumps(ctx.documents, indent=2)` ->
+    documents); '' for another expression."""
+    m = _SERIALIZED.match((expr or "").strip())
+    return m.group(1).rsplit(".", 1)[-1] if m else ""
+
+
 def _words(name: str) -> list[str]:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
     return [w.lower() for w in _WORD.findall(spaced.replace("_", " "))]

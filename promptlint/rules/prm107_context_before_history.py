@@ -4,7 +4,8 @@ from __future__ import annotations
 from ..impact import Rate, impacts
 from ..model import Kind, Part, PromptLayout, Related, Segment, Severity, Volatility
 from ..prefix import ROLE_NAMES, turn_start
-from ..turn_names import conversation_named, counted_name, counter_named, placeholder_name, turn_content
+from ..turn_names import (conversation_named, counted_name, counter_named, placeholder_name, serialized_name,
+                          turn_content)
 from . import _prefix_rule as text
 from .base import Rule
 
@@ -115,7 +116,9 @@ class ContextBeforeHistoryRule(Rule):
                 head = f"{text.describe(seg, text.why(seg))} changes on every request and"
                 tail = _HISTORY_NAME
             else:
-                head = f"{text.describe(seg)} is named like {_WHAT[what]}{why} and"
+                inner = seg.kind is Kind.SERIALIZED and serialized_name(seg.expr)
+                head = (f"{text.describe(seg)} serializes `{inner}`, named like {_WHAT[what]}{why}, and" if inner
+                        else f"{text.describe(seg)} is named like {_WHAT[what]}{why} and")
                 tail = _VALUE_NAME if known else _NAMES.format(_WHAT[what])
             if known:
                 place = "the conversation history" + (f" ({history.expr})" if history.expr.startswith("the ") else
@@ -217,11 +220,12 @@ def known_per_request(seg: Segment) -> bool:
 def _per_turn(seg: Segment, layout: PromptLayout, ordered) -> tuple[str, str] | None:
     """(what the value is, the words of further evidence) for a placeholder that changes with
     each turn: by its value (`known_per_request`), else by its name; None otherwise."""
-    if seg.kind not in _PLACEHOLDERS or seg.volatility not in _PER_TURN:
+    serialized = seg.kind is Kind.SERIALIZED and serialized_name(seg.expr)
+    if seg.kind not in _PLACEHOLDERS and not serialized or seg.volatility not in _PER_TURN:
         return None
     if known_per_request(seg):
         return "value", ""
-    name = placeholder_name(seg.expr)
+    name = serialized or placeholder_name(seg.expr)
     what = turn_content(name)
     if what is None and counter_named(name) and not _loop_target(name, ordered, seg):
         return "counter", ""
