@@ -230,8 +230,7 @@ def _at_path(value, keys: tuple, change, span) -> Value | None:
     if not keys:
         return change(value)
     key, rest = keys[0], keys[1:]
-    if isinstance(value, Seq) and isinstance(key, int) and not value.repeated \
-            and not any(isinstance(i, Spread) for i in value.items) and -len(value.items) <= key < len(value.items):
+    if isinstance(value, Seq) and isinstance(key, int) and not value.repeated and _placed(value.items, key):
         item = _at_path(value.items[key], rest, change, span)
         if item is None:
             return None
@@ -245,6 +244,15 @@ def _at_path(value, keys: tuple, change, span) -> Value | None:
         item = _at_path(value.items[key], rest, change, span)
         return None if item is None else replace(value, items={**value.items, key: item})
     return None
+
+
+def _placed(items: list, key: int) -> bool:
+    """True when the item at position `key` of a list's items is known: a position from the start
+    before any spread of other items (the conversation appended after a system message), or from
+    the end of a list without spreads."""
+    if key >= 0:
+        return key < len(items) and not any(isinstance(i, Spread) for i in items[:key + 1])
+    return -len(items) <= key and not any(isinstance(i, Spread) for i in items)
 
 
 def unread_data(value) -> bool:

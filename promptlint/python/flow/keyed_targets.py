@@ -86,9 +86,28 @@ def path_binding(stmt: ast.stmt, env: dict, shared):
         return None
     name, keys = found
     prev = env.get(name)
-    if prev is None or not (prev.kind == "setpath" or prev.kind == "expr" and isinstance(prev.node, (ast.List, ast.Dict))):
+    if prev is None or not (prev.kind == "setpath" or prev.kind == "expr" and isinstance(prev.node, (ast.List, ast.Dict))
+                            or _grown_head(prev, keys)):
         return None
     return name, shared("setpath", node=stmt.value, env=dict(env), prev=prev, name=kind, value=keys)
+
+
+def _grown_head(prev, keys: tuple) -> bool:
+    """True when `prev` is a list written out and then grown at its end (`append` / `extend`
+    thunks down to the display or an earlier such write) and the first key is a position from
+    its start (`chat[0]["content"] = ...` after `chat.append(reply)`): the items written out keep
+    their places, so the item at that position is known."""
+    if not (isinstance(keys[0], int) and keys[0] >= 0):
+        return False
+    seen = 0
+    while prev is not None and prev.kind in ("append", "extend") and seen < _MAX_GROWTHS:
+        prev, seen = prev.prev, seen + 1
+    return seen > 0 and prev is not None and (
+        prev.kind == "setpath" or prev.kind == "expr" and isinstance(prev.node, ast.List))
+
+
+#: Appends read down from a list's binding to the display it grows (`_grown_head`).
+_MAX_GROWTHS = 16
 
 
 def global_dict(module, name: str) -> bool:

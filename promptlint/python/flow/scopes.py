@@ -316,7 +316,9 @@ class ScopesMixin:
                                     repeated=True)
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
-        if not loop and (found := path_binding(stmt, env, _shared)) is not None:  # `system[-1]["text"] += note`
+        if (not loop or isinstance(stmt, ast.Assign)) and (found := path_binding(stmt, env, _shared)) is not None:
+            # `system[-1]["text"] += note`; in a loop a plain write only (`chat[0]["content"] = ...`
+            # on each turn: the last pass's value), not an addition (each pass would add it again)
             env[found[0]] = found[1]
         elif isinstance(stmt, ast.Assign):
             cut = front_cut(stmt, env) if frame.fitting else None  # `history = history[2:]` until it fits
