@@ -136,6 +136,42 @@ def test_every_system_message_joined_into_a_system_field_is_found():
              ("system = msg.content", "last_one", "system", "last")]
 
 
+def test_a_return_of_a_helper_defined_in_the_loop_does_not_stop_it():
+    # (the `return` of `_parse` ends the helper, not the walk: every system message still moves;
+    # a `return` of the loop's own function stops it at the first system message)
+    assert _fields("""
+        def to_gemini(history):
+            system_instruction, contents = None, []
+            for i, message in enumerate(history):
+                if isinstance(message, SystemMessage):
+                    system_parts = to_parts(message)
+                    if system_instruction is not None:
+                        system_instruction.parts.extend(system_parts)
+                    else:
+                        system_instruction = Content(role="system", parts=system_parts)
+                    system_parts = None
+                elif isinstance(message, ToolMessage):
+                    def _parse(raw):
+                        if isinstance(raw, dict):
+                            return raw
+                        return {"content": raw}
+                    contents.append(_parse(message.content))
+                else:
+                    contents.append(Content(role="user", parts=to_parts(message)))
+            return system_instruction, contents
+
+        def first_only(history):
+            system_instruction, contents = None, []
+            for message in history:
+                if isinstance(message, SystemMessage):
+                    system_instruction = message.content
+                else:
+                    contents.append(message)
+                    if len(contents) > 8:
+                        return system_instruction, contents
+    """) == [("system_parts = to_parts(message)", "to_gemini", "system_parts", "joins")]
+
+
 def test_leading_only_refused_sent_in_place_or_kept_whole_are_not_field_hoists():
     assert _fields("""
         def leading(messages):

@@ -36,7 +36,7 @@ import ast
 import re
 
 from .module import statements
-from .system_hoists import breaks, is_system_test, negated_system_test
+from .system_hoists import breaks, is_system_test, negated_system_test, returns
 from .text_gates import holds_any
 from .walk import subtree
 
@@ -199,7 +199,7 @@ def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
                 continue
             item = _item_of(loop)
             if item is None or not _CONVERSATION.search(ast.unparse(loop.iter)) or breaks(loop.body) \
-                    or any(isinstance(n, ast.Return) for n in subtree(loop)):
+                    or returns(loop.body):
                 continue
             for stmt in loop.body:
                 if not (isinstance(stmt, ast.If) and is_system_test(stmt.test, item)):
