@@ -9,7 +9,7 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
-               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks,
+               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks, string_marks,
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
@@ -91,7 +91,8 @@ def _gates(module, evaluator) -> None:
     breakpoint alone (`marker_blocks`); for PRM304 breakpoints left in a conversation kept from turn to turn
     (`kept_marks`, capped ones PRM302's), added uncounted to a request handed in (`added_marks`) or a
     message's one copied onto every block a loop builds from it (`spread_marks`); for PRM302 consecutive
-    messages merged with the first one's breakpoint only (`merged_marks`) and a breakpoint set on a list's
+    messages merged with the first one's breakpoint only (`merged_marks`), a message's own breakpoint
+    honoured for string content only (`string_marks`) and a breakpoint set on a list's
     item by the counter of a loop over another list (`misindexed_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
@@ -124,6 +125,8 @@ def _gates(module, evaluator) -> None:
             module.facts["spread_marks"] = spread_marks.spread_marks(module)
         if merged_marks.might_merge(module.source):  # (PRM302: messages merged, the first one's breakpoint kept)
             module.facts["merged_marks"] = merged_marks.merged_marks(module)
+        if string_marks.might_mark_strings(module.source):  # (PRM302: a message's breakpoint for string content only)
+            module.facts["string_marks"] = string_marks.string_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
     if misindexed_marks.might_misindex(module.source):  # (PRM302: a breakpoint set by another list's index)

@@ -52,6 +52,12 @@ PACKAGE_FACTS = (
      "is kept, so a breakpoint a caller put on a merged message (the newest tool result, where an "
      "agent marks the end of its history) is dropped, and the conversation it closed is sent uncached "
      "on that request; read each merged message's breakpoint and put it on its last block"),
+    ("string_marks",
+     "This converter puts the message's own cache breakpoint on the block it writes only when the "
+     "message's content is a string: the branch for content that is a list of blocks never reads it, "
+     "so a breakpoint a caller set on such a message (a multimodal message, messages merged into one, "
+     "a tool result already in blocks) is dropped, and what it closed is sent uncached on every "
+     "request; read it in that branch too and put it on the last block"),
     ("head_marks",
      "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
      "request caches only up to its last breakpoint, so once the conversation is longer than the "
