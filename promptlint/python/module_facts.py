@@ -9,7 +9,8 @@ from . import (added_marks, context_caches, converted_ids, deque_windows, droppe
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
-               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks, string_marks,
+               kind_windows, langchain_models, library_blocks, library_windows, marker_blocks, memory_windows, merged_marks,
+               misindexed_marks, string_marks,
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
@@ -92,7 +93,8 @@ def _gates(module, evaluator) -> None:
     (`kept_marks`, capped ones PRM302's), added uncounted to a request handed in (`added_marks`) or a
     message's one copied onto every block a loop builds from it (`spread_marks`); for PRM302 consecutive
     messages merged with the first one's breakpoint only (`merged_marks`), a message's own breakpoint
-    honoured for string content only (`string_marks`) and a breakpoint set on a list's
+    honoured for string content only (`string_marks`), a block a library function rebuilds for LiteLLM
+    (`library_blocks`) and a breakpoint set on a list's
     item by the counter of a loop over another list (`misindexed_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
@@ -129,6 +131,8 @@ def _gates(module, evaluator) -> None:
             module.facts["string_marks"] = string_marks.string_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if library_blocks.might_rebuild_blocks(module.source):  # (PRM302: a block rebuilt by a library function)
+        module.facts["library_blocks"] = library_blocks.library_blocks(module)
     if misindexed_marks.might_misindex(module.source):  # (PRM302: a breakpoint set by another list's index)
         module.facts["misindexed_marks"] = misindexed_marks.misindexed_marks(module)
     if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \

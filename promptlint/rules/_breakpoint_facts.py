@@ -58,6 +58,12 @@ PACKAGE_FACTS = (
      "so a breakpoint a caller set on such a message (a multimodal message, messages merged into one, "
      "a tool result already in blocks) is dropped, and what it closed is sent uncached on every "
      "request; read it in that branch too and put it on the last block"),
+    ("library_blocks",
+     "This converter, which feeds LiteLLM, hands the content block to a library function that builds a "
+     "new OpenAI-format block from its data alone (an image's or a file's source): a `cache_control` the "
+     "caller put on the block, which LiteLLM would forward to Claude, is not copied, so the prefix it "
+     "closed (a large document or image is the usual thing to cache) is sent uncached on every "
+     "request; copy the block's `cache_control` to the converted block"),
     ("head_marks",
      "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
      "request caches only up to its last breakpoint, so once the conversation is longer than the "

@@ -84,7 +84,10 @@ class MissingCacheBreakpointRule(Rule):
     (`_get_cache_control(message)`, `message.additional_kwargs.get("cache_control")`) on its block
     only in the branch `isinstance(message.content, str)`, and walks a list content in the other
     branch without reading it, drops the breakpoint a caller set on a message of blocks (a
-    multimodal message, messages merged into one): info, at the read. A converter out of
+    multimodal message, messages merged into one): info, at the read. So does a converter that
+    feeds LiteLLM (which forwards a content part's `cache_control` to Claude) and hands a block to a
+    library function that rebuilds it from its data alone (LangChain's
+    `convert_to_openai_data_block(item)`), naming no breakpoint key: info, at the call. A converter out of
     Claude's format into OpenAI's (it writes `image_url`, `tool_calls`) or of a response's blocks is
     not one. So does a message rebuilt with its content reduced to the joined text of its text
     blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
