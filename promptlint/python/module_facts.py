@@ -156,7 +156,8 @@ def _gates(module, evaluator) -> None:
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
     if field_hoists.might_hoist_field(module.source):
-        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
+        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module) \
+            + field_hoists.find_lifted_partitions(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if older_edits.might_edit_older(module.source):  # (PRM105: older messages edited in place, by their place)
