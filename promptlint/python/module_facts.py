@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
+from . import (added_marks, cache_flags, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
@@ -94,7 +94,8 @@ def _gates(module, evaluator) -> None:
     message's one copied onto every block a loop builds from it (`spread_marks`); for PRM302 consecutive
     messages merged with the first one's breakpoint only (`merged_marks`), a message's own breakpoint
     honoured for string content only (`string_marks`), a block a library function rebuilds for LiteLLM
-    (`library_blocks`) and a breakpoint set on a list's
+    (`library_blocks`), a prompt-caching switch handed to LiteLLM under a name it does not read
+    (`unread_cache_flags`) and a breakpoint set on a list's
     item by the counter of a loop over another list (`misindexed_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
@@ -131,6 +132,8 @@ def _gates(module, evaluator) -> None:
             module.facts["string_marks"] = string_marks.string_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if cache_flags.might_flag(module.source):  # (PRM302: a prompt-caching switch LiteLLM does not read)
+        module.facts["unread_cache_flags"] = cache_flags.unread_cache_flags(module, evaluator.project)
     if library_blocks.might_rebuild_blocks(module.source):  # (PRM302: a block rebuilt by a library function)
         module.facts["library_blocks"] = library_blocks.library_blocks(module)
     if misindexed_marks.might_misindex(module.source):  # (PRM302: a breakpoint set by another list's index)

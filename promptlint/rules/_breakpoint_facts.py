@@ -160,6 +160,13 @@ def module_findings(module):
                    "closes less of the prompt and what lies after it is processed uncached on every request; index the "
                    f"list by its own length (`len({items}) - 1`)")
         yield message, module.span(node), {"severity": Severity.INFO}
+    for node, key in module.facts.get("unread_cache_flags", ()):
+        message = (f"`{key}` is handed to LiteLLM as an option of the request, and LiteLLM reads no option of that "
+                   "name: it sets no cache breakpoint (LiteLLM takes a `cache_control` on a message's content part, "
+                   "or `cache_control_injection_points`), and nothing in this package turns the switch into one, so "
+                   "when the model is Claude (which caches nothing without a breakpoint) the request is sent uncached "
+                   "whatever the caller asked; mark the end of the static prefix and the newest message instead")
+        yield message, module.span(node), {"severity": Severity.INFO}
     for mark in module.facts.get("kept_marks", ()):
         if mark.capped is not None:
             yield capped(module, mark)

@@ -87,7 +87,11 @@ class MissingCacheBreakpointRule(Rule):
     multimodal message, messages merged into one): info, at the read. So does a converter that
     feeds LiteLLM (which forwards a content part's `cache_control` to Claude) and hands a block to a
     library function that rebuilds it from its data alone (LangChain's
-    `convert_to_openai_data_block(item)`), naming no breakpoint key: info, at the call. A converter out of
+    `convert_to_openai_data_block(item)`), naming no breakpoint key: info, at the call. A
+    prompt-caching switch of the code's own naming written into the options of a LiteLLM request
+    (`api_kwargs["use_prompt_caching"] = True`, then `litellm.acompletion(**api_kwargs)`) sets no
+    breakpoint, since LiteLLM reads no option of that name, when no file of the package that names
+    a breakpoint key reads the switch: info, where it is written. A converter out of
     Claude's format into OpenAI's (it writes `image_url`, `tool_calls`) or of a response's blocks is
     not one. So does a message rebuilt with its content reduced to the joined text of its text
     blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
