@@ -110,6 +110,14 @@ OBJECT_FACTORIES = frozenset({"langgraph.prebuilt.create_react_agent",
                               "langgraph.prebuilt.chat_agent_executor.create_react_agent",
                               "langchain.agents.create_agent", "langchain.agents.factory.create_agent"})
 
+#: Library functions that convert a content block into a new OpenAI-format block built from its
+#: data fields only (an image's URL or base64, a file's data and name): the block's other keys,
+#: a `cache_control` among them, are not copied (langchain-ai/langchain,
+#: libs/core/langchain_core/messages/block_translators/openai.py: `convert_to_openai_data_block`
+#: returns `{"type": "image_url", "image_url": {...}}` or `{"type": "file", "file": {...}}`),
+#: matched by the last part of the qualified name under the package (re-exported in several modules).
+DATA_BLOCK_REBUILDERS = {"langchain_core": frozenset({"convert_to_openai_data_block", "convert_to_openai_image_block"})}
+
 # Calls that describe the host or the configuration: stable for the life of the process.
 STABLE_CALL_PREFIXES = (
     "platform.", "os.getenv", "os.environ", "sys.", "socket.gethostname", "getpass.getuser",

@@ -39,6 +39,13 @@ def test_a_branch_that_drops_what_the_others_carry_is_the_fact():
     assert _facts("branches.py") == ([], [(19, 29)])
 
 
+def test_a_branch_that_writes_a_type_picked_among_strings_is_the_fact():
+    # format_blocks's image branch (`{"type": doc_type, ...}`, `doc_type` "document" or "image");
+    # not format_passed_type's, whose type is the block's own field (what it is, is not known)
+    # (main: nothing)
+    assert _facts("picked_types.py") == ([], [(18, 23)])
+
+
 def _flattened(name: str):
     path = FIXTURES / name
     return [(c.lineno, c.col_offset) for c in flattened_contents(load(path, path.read_text()))]
@@ -58,7 +65,7 @@ def test_they_are_info_where_the_block_is_rebuilt():
     result = check([FIXTURES], Settings(), jobs=1)
     assert [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in result.diagnostics] == [
         ("branches.py", "PRM302", "info", 19), ("claude_adapter.py", "PRM302", "info", 11),
-        ("gateway.py", "PRM302", "info", 11)]
+        ("gateway.py", "PRM302", "info", 11), ("picked_types.py", "PRM302", "info", 18)]
     assert "copies no `cache_control`" in next(d.message for d in result.diagnostics if "claude" in d.span.filename)
 
 

@@ -136,6 +136,42 @@ def test_every_system_message_joined_into_a_system_field_is_found():
              ("system = msg.content", "last_one", "system", "last")]
 
 
+def test_a_return_of_a_helper_defined_in_the_loop_does_not_stop_it():
+    # (the `return` of `_parse` ends the helper, not the walk: every system message still moves;
+    # a `return` of the loop's own function stops it at the first system message)
+    assert _fields("""
+        def to_gemini(history):
+            system_instruction, contents = None, []
+            for i, message in enumerate(history):
+                if isinstance(message, SystemMessage):
+                    system_parts = to_parts(message)
+                    if system_instruction is not None:
+                        system_instruction.parts.extend(system_parts)
+                    else:
+                        system_instruction = Content(role="system", parts=system_parts)
+                    system_parts = None
+                elif isinstance(message, ToolMessage):
+                    def _parse(raw):
+                        if isinstance(raw, dict):
+                            return raw
+                        return {"content": raw}
+                    contents.append(_parse(message.content))
+                else:
+                    contents.append(Content(role="user", parts=to_parts(message)))
+            return system_instruction, contents
+
+        def first_only(history):
+            system_instruction, contents = None, []
+            for message in history:
+                if isinstance(message, SystemMessage):
+                    system_instruction = message.content
+                else:
+                    contents.append(message)
+                    if len(contents) > 8:
+                        return system_instruction, contents
+    """) == [("system_parts = to_parts(message)", "to_gemini", "system_parts", "joins")]
+
+
 def test_leading_only_refused_sent_in_place_or_kept_whole_are_not_field_hoists():
     assert _fields("""
         def leading(messages):
@@ -336,3 +372,70 @@ def test_the_rule_reports_a_filtered_or_partitioned_hoist_at_info():
     found = [(d.severity.value, d.span.start.row, d.message.split(" the text")[0].split(": ")[-1]) for d in report.diagnostics
              if d.code == "PRM105"]
     assert found == [("info", 7, "`ask` joins"), ("info", 17, "`split` joins")]
+
+
+def _lifted(src: str) -> list[tuple[str, str, str, str]]:
+    from promptlint.python.field_hoists import find_lifted_partitions
+    module = load(Path("lifted.py"), textwrap.dedent(src))
+    return [(ast.unparse(n), f, field, how) for n, f, field, how in find_lifted_partitions(module)]
+
+
+def test_system_messages_filtered_out_and_lifted_whole_into_the_system_field_are_found():
+    # (main: nothing) the system part goes through a predicate of the module into a flattening call
+    # whose value is the request's `instructions`; the others are kept apart by the negated filter
+    assert _lifted("""
+        def _is_instruction_message(message):
+            \"\"\"System or developer.\"\"\"
+            return isinstance(message, SystemMessage) or (isinstance(message, ChatMessage) and message.role == "developer")
+
+        def payload(messages, **kwargs):
+            system_messages = [m for m in messages if _is_instruction_message(m)]
+            if system_messages:
+                non_system = [m for m in messages if not _is_instruction_message(m)]
+                lifted = flatten(system_messages)
+                kwargs["instructions"] = lifted
+                messages = non_system
+            return {"input": messages, **kwargs}
+
+        def keyword(messages):
+            system = [m for m in messages if m["role"] == "system"]
+            rest = [m for m in messages if m["role"] != "system"]
+            return client.messages.create(system=as_blocks(system), messages=rest)
+    """) == [
+        ("[m for m in messages if _is_instruction_message(m)]", "payload", "instructions", "joins"),
+        ("[m for m in messages if m['role'] == 'system']", "keyword", "system", "joins")]
+
+
+def test_a_system_part_counted_looked_at_or_put_back_is_not_lifted():
+    assert _lifted("""
+        def _is_system(m):
+            return m.role == "user"
+
+        def counted(messages):
+            system = [m for m in messages if m["role"] == "system"]
+            rest = [m for m in messages if m["role"] != "system"]
+            n = len(system)
+            return rest, n
+
+        def first_only(messages, **kwargs):
+            system = [m for m in messages if m["role"] == "system"]
+            rest = [m for m in messages if m["role"] != "system"]
+            kwargs["system"] = system[0].content
+            return rest
+
+        def put_back(messages):
+            system = [m for m in messages if m["role"] == "system"]
+            rest = [m for m in messages if m["role"] != "system"]
+            rest.extend(system)
+            return rest
+
+        def not_a_system_predicate(messages, **kwargs):
+            users = [m for m in messages if _is_system(m)]
+            rest = [m for m in messages if not _is_system(m)]
+            kwargs["instructions"] = flatten(users)
+
+        def no_others_apart(messages, **kwargs):
+            system = [m for m in messages if m["role"] == "system"]
+            kwargs["system"] = flatten(system)
+            return messages
+    """) == []

@@ -29,6 +29,12 @@ their own) is one when the function then reads that part whole into text or bloc
 The same by a filter (`find_filtered_hoists`): `system = "\n".join(m["content"] for m in messages
 if m["role"] == "system")`, or `system_instruction=[m.content for m in messages if ...]`, in a
 module that filters the system messages out of a list for the others.
+
+The same by a split (`find_lifted_partitions`): the conversation split by two filters, its system
+messages kept whole (`system_messages = [m for m in messages if _is_instruction_message(m)]`, the
+test also a one-line predicate of the module) and the others (`... if not _is_instruction_message(m)`),
+the system part handed to a call whose value becomes the field (`kwargs["instructions"] =
+flatten(system_messages)`, `system=as_blocks(system)`).
 """
 from __future__ import annotations
 
@@ -36,7 +42,7 @@ import ast
 import re
 
 from .module import statements
-from .system_hoists import breaks, is_system_test, negated_system_test
+from .system_hoists import breaks, is_system_test, negated_system_test, returns
 from .text_gates import holds_any
 from .walk import subtree
 
@@ -199,7 +205,7 @@ def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
                 continue
             item = _item_of(loop)
             if item is None or not _CONVERSATION.search(ast.unparse(loop.iter)) or breaks(loop.body) \
-                    or any(isinstance(n, ast.Return) for n in subtree(loop)):
+                    or returns(loop.body):
                 continue
             for stmt in loop.body:
                 if not (isinstance(stmt, ast.If) and is_system_test(stmt.test, item)):
@@ -317,3 +323,119 @@ def _field_of(node, item: str) -> bool:
         return isinstance(node.value, ast.Name) and node.value.id == item
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
         and isinstance(node.func.value, ast.Name) and node.func.value.id == item
+
+
+def _predicate_returns(module) -> dict[str, tuple[str, ast.AST]]:
+    """{name: (its parameter, the value it returns)} for the module's functions of one parameter
+    whose body (after a docstring) is one `return`: a test of a message kept in a function of
+    its own (`def _is_instruction_message(m): return isinstance(m, SystemMessage) or ...`)."""
+    out = {}
+    for func in module.tree.body:
+        if not isinstance(func, _FUNCS) or len(func.args.args) != 1:
+            continue
+        body = [s for s in func.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+            out[func.name] = (func.args.args[0].arg, body[0].value)
+    return out
+
+
+def _picks_system(test, item: str, predicates) -> bool:
+    """A system test of the item (`is_system_test`), also through a predicate of the module called
+    with the item whose returned test is one, alone or in an `or` (`isinstance(m, SystemMessage) or
+    m.role in ("developer",)`: the instruction messages)."""
+    if is_system_test(test, item):
+        return True
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id in predicates
+            and len(test.args) == 1 and isinstance(test.args[0], ast.Name) and test.args[0].id == item):
+        return False
+    param, value = predicates[test.func.id]
+    tests = value.values if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) else [value]
+    return any(is_system_test(t, param) for t in tests)
+
+
+def _filter_of(value, predicates) -> tuple[str, bool] | None:
+    """(the conversation's text, True for the system part) of `[m for m in msgs if T(m)]` (or
+    `not T(m)`, False) with T a system test, the item itself kept; else None."""
+    if not (isinstance(value, ast.ListComp) and len(value.generators) == 1 and len(value.generators[0].ifs) == 1
+            and isinstance(value.generators[0].target, ast.Name) and isinstance(value.elt, ast.Name)
+            and value.elt.id == value.generators[0].target.id):
+        return None
+    gen = value.generators[0]
+    item, test = gen.target.id, gen.ifs[0]
+    if not _CONVERSATION.search(ast.unparse(gen.iter)):
+        return None
+    if _picks_system(test, item, predicates):
+        return ast.unparse(gen.iter), True
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and _picks_system(test.operand, item, predicates):
+        return ast.unparse(gen.iter), False
+    return (ast.unparse(gen.iter), False) if negated_system_test(test, item) else None
+
+
+def _into_field(func, name: str) -> bool:
+    """True when the function hands `name` (the system messages) to a call whose value goes to the
+    request's system field: assigned to a name for it, or to a name then written into one
+    (`lifted = flatten(system_messages)`, `kwargs["instructions"] = lifted`), or given as one
+    (`system=flatten(system_messages)`)."""
+    results = set()  # names assigned the value of such a call
+    direct = False
+    for n in subtree(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.value, ast.Call) \
+                and not (isinstance(n.value.func, ast.Attribute) and n.value.func.attr in _LIST_PUTS) \
+                and any(isinstance(a, ast.Name) and a.id == name for a in n.value.args):
+            target = n.targets[0]
+            if isinstance(target, ast.Name):
+                results.add(target.id)
+                direct = direct or _FIELD.match(target.id) is not None and target.id != name
+            elif _field_key(target):
+                direct = True
+        elif isinstance(n, ast.keyword) and n.arg in _FIELD_KEYWORDS and isinstance(n.value, ast.Call) \
+                and any(isinstance(a, ast.Name) and a.id == name for a in n.value.args):
+            direct = True
+    if direct:
+        return True
+    for n in subtree(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and _field_key(n.targets[0]) \
+                and isinstance(n.value, ast.Name) and n.value.id in results:
+            return True
+        if isinstance(n, ast.keyword) and n.arg in _FIELD_KEYWORDS and isinstance(n.value, ast.Name) \
+                and n.value.id in results:
+            return True
+    return False
+
+
+def _field_key(target) -> bool:
+    """`request["instructions"]`, `kwargs["system"]`: a key of the request's system field."""
+    return isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+        and target.slice.value in _FIELD_KEYWORDS
+
+
+def find_lifted_partitions(module) -> list[tuple[ast.AST, str, str, str]]:
+    """(the comprehension of the system part, the function's name, the field's name, "joins") for
+    each function that splits a conversation by two filters, its system messages
+    (`[m for m in messages if _is_system(m)]`) and the others (`... if not _is_system(m)`), and hands
+    the system part whole to a call whose value becomes the request's system field
+    (`kwargs["instructions"] = flatten(system_messages)`): every system message, wherever it was,
+    moved before the whole history."""
+    predicates = None
+    out = []
+    for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
+        if not holds_any(module, func, ("ystem", "nstruction")):
+            continue
+        if predicates is None:
+            predicates = _predicate_returns(module)
+        parts: dict[str, list] = {}  # conversation text -> [(name, comprehension, is the system part)]
+        for n in subtree(func):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                part = _filter_of(n.value, predicates)
+                if part is not None:
+                    parts.setdefault(part[0], []).append((n.targets[0].id, n.value, part[1]))
+        for found in parts.values():
+            if not any(not system for _n, _c, system in found):
+                continue  # (the others are not kept apart: the system part may be read for something else)
+            for name, comp, system in found:
+                if system and _into_field(func, name):
+                    field = next((t.slice.value for t in (x.targets[0] for x in subtree(func) if isinstance(
+                        x, ast.Assign) and len(x.targets) == 1) if _field_key(t)), name)
+                    out.append((comp, func.name, field, "joins"))
+                    break
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))

@@ -5,11 +5,12 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
+from . import (added_marks, cache_flags, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
-               kind_windows, langchain_models, library_windows, marker_blocks, memory_windows, merged_marks, misindexed_marks,
+               kind_windows, langchain_models, library_blocks, library_windows, marker_blocks, memory_windows, merged_marks,
+               misindexed_marks, string_marks,
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
@@ -91,7 +92,10 @@ def _gates(module, evaluator) -> None:
     breakpoint alone (`marker_blocks`); for PRM304 breakpoints left in a conversation kept from turn to turn
     (`kept_marks`, capped ones PRM302's), added uncounted to a request handed in (`added_marks`) or a
     message's one copied onto every block a loop builds from it (`spread_marks`); for PRM302 consecutive
-    messages merged with the first one's breakpoint only (`merged_marks`) and a breakpoint set on a list's
+    messages merged with the first one's breakpoint only (`merged_marks`), a message's own breakpoint
+    honoured for string content only (`string_marks`), a block a library function rebuilds for LiteLLM
+    (`library_blocks`), a prompt-caching switch handed to LiteLLM under a name it does not read
+    (`unread_cache_flags`) and a breakpoint set on a list's
     item by the counter of a loop over another list (`misindexed_marks`); for PRM105
     (`history_loads`) a conversation loaded as its newest turns, read as its newest items through a method of
     the object that keeps it (`window_calls`), one handed to a helper that keeps its newest
@@ -124,8 +128,14 @@ def _gates(module, evaluator) -> None:
             module.facts["spread_marks"] = spread_marks.spread_marks(module)
         if merged_marks.might_merge(module.source):  # (PRM302: messages merged, the first one's breakpoint kept)
             module.facts["merged_marks"] = merged_marks.merged_marks(module)
+        if string_marks.might_mark_strings(module.source):  # (PRM302: a message's breakpoint for string content only)
+            module.facts["string_marks"] = string_marks.string_marks(module)
     elif opt_in_markers.might_build(module):  # (a message builder of a library given a caching flag)
         module.facts["opt_in_gates"] = opt_in_markers.opt_in_gates(module, evaluator.project)
+    if cache_flags.might_flag(module.source):  # (PRM302: a prompt-caching switch LiteLLM does not read)
+        module.facts["unread_cache_flags"] = cache_flags.unread_cache_flags(module, evaluator.project)
+    if library_blocks.might_rebuild_blocks(module.source):  # (PRM302: a block rebuilt by a library function)
+        module.facts["library_blocks"] = library_blocks.library_blocks(module)
     if misindexed_marks.might_misindex(module.source):  # (PRM302: a breakpoint set by another list's index)
         module.facts["misindexed_marks"] = misindexed_marks.misindexed_marks(module)
     if flattened_marks.might_flatten(module.source) or flattened_marks.might_flatten_loop(module.source) and \
@@ -149,7 +159,8 @@ def _gates(module, evaluator) -> None:
     if system_hoists.might_move(module.source):
         module.facts["front_moves"] = system_hoists.find_front_moves(module)
     if field_hoists.might_hoist_field(module.source):
-        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module)
+        module.facts["field_hoists"] = field_hoists.find_field_hoists(module) + field_hoists.find_filtered_hoists(module) \
+            + field_hoists.find_lifted_partitions(module)
     if inplace_rewrites.TEXT in module.source:
         module.facts["inplace_rewrites"] = inplace_rewrites.inplace_rewrites(module)
     if older_edits.might_edit_older(module.source):  # (PRM105: older messages edited in place, by their place)

@@ -23,7 +23,8 @@ closed is sent uncached. Two facts, each one dict per function (its first such d
 - `branch_marks`: another branch of the same converter carries the breakpoint over (reads a
   breakpoint key off the block, or hands the block to a helper named for a breakpoint or a cache,
   `_apply_prompt_cache_breakpoint(block, formatted)`), and this branch, testing the block's type
-  too, writes a new typed dict (`{"type": "image_url", ...}`) with neither and puts it where the
+  too, writes a new typed dict (`{"type": "image_url", ...}`, or of a type the branch picks among
+  strings, `{"type": doc_type, "source": source}`) with neither and puts it where the
   carrying branches put theirs (the same list, or returned): the author carries breakpoints, and
   this kind of block loses its own. A block copied whole (`dict(part)`) keeps its breakpoint but
   is no sign that the author carries them.
@@ -173,7 +174,8 @@ def _sinks(stmts, node=None) -> set[str]:
 
 
 def _new_blocks(stmts):
-    """The outermost dict displays of the statements with a constant `type` and no spread."""
+    """The outermost dict displays of the statements with a constant `type` (or a name they bind to
+    strings only) and no spread."""
     inner = set()
     out = []
     for n in (x for s in stmts for x in subtree(s)):
@@ -184,9 +186,19 @@ def _new_blocks(stmts):
         if any(k is None for k in n.keys):
             continue
         keys = {k.value: v for k, v in zip(n.keys, n.values) if isinstance(k, ast.Constant)}
-        if isinstance(keys.get("type"), ast.Constant) and not any(k in MARKER_KEYS for k in keys):
+        kind = keys.get("type")
+        if (isinstance(kind, ast.Constant) or isinstance(kind, ast.Name) and _constant_name(stmts, kind.id)) \
+                and not any(k in MARKER_KEYS for k in keys):
             out.append(n)
     return out
+
+
+def _constant_name(stmts, name: str) -> bool:
+    """True when the statements bind `name`, and only to strings (`doc_type = "document"` in one
+    branch, `"image"` in the other): a block type chosen among constants."""
+    values = [n.value for s in stmts for n in subtree(s) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return bool(values) and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values)
 
 
 def _branches(func, item: str, kinds: set[str] | None = None):

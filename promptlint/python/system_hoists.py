@@ -180,7 +180,7 @@ def _front_insert(loop) -> ast.Call | None:
     loop adds the other messages to `out` too and never stops."""
     item = loop.target.id
     inner = [n for n in subtree(loop) if n is not loop]
-    if any(isinstance(n, ast.Return) for n in inner) or breaks(loop.body):
+    if returns(loop.body) or breaks(loop.body):
         return None  # stops: the leading messages only, or a search
     added = {n.func.value.id for n in inner if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr in ("append", "extend") and isinstance(n.func.value, ast.Name)}
@@ -206,6 +206,22 @@ def breaks(body) -> bool:
             if breaks([x for x in getattr(stmt, field, ()) if isinstance(x, ast.AST)]):
                 return True
         if isinstance(stmt, ast.ExceptHandler) and breaks(stmt.body):
+            return True
+    return False
+
+
+def returns(body) -> bool:
+    """True when a `return` of these statements ends their own function (not one of a function or
+    a lambda defined inside them: a helper the loop defines returns from itself)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Return):
+            return True
+        if isinstance(stmt, (*_FUNCS, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            if returns([x for x in getattr(stmt, field, ()) if isinstance(x, ast.AST)]):
+                return True
+        if isinstance(stmt, ast.ExceptHandler) and returns(stmt.body):
             return True
     return False
 

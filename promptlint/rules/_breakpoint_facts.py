@@ -52,6 +52,18 @@ PACKAGE_FACTS = (
      "is kept, so a breakpoint a caller put on a merged message (the newest tool result, where an "
      "agent marks the end of its history) is dropped, and the conversation it closed is sent uncached "
      "on that request; read each merged message's breakpoint and put it on its last block"),
+    ("string_marks",
+     "This converter puts the message's own cache breakpoint on the block it writes only when the "
+     "message's content is a string: the branch for content that is a list of blocks never reads it, "
+     "so a breakpoint a caller set on such a message (a multimodal message, messages merged into one, "
+     "a tool result already in blocks) is dropped, and what it closed is sent uncached on every "
+     "request; read it in that branch too and put it on the last block"),
+    ("library_blocks",
+     "This converter, which feeds LiteLLM, hands the content block to a library function that builds a "
+     "new OpenAI-format block from its data alone (an image's or a file's source): a `cache_control` the "
+     "caller put on the block, which LiteLLM would forward to Claude, is not copied, so the prefix it "
+     "closed (a large document or image is the usual thing to cache) is sent uncached on every "
+     "request; copy the block's `cache_control` to the converted block"),
     ("head_marks",
      "This loop writes cache breakpoints on the first items of the list and stops at a count: a "
      "request caches only up to its last breakpoint, so once the conversation is longer than the "
@@ -147,6 +159,13 @@ def module_findings(module):
                    f"adds more than one, `{items}[i]` is an earlier entry than the one meant, so the breakpoint "
                    "closes less of the prompt and what lies after it is processed uncached on every request; index the "
                    f"list by its own length (`len({items}) - 1`)")
+        yield message, module.span(node), {"severity": Severity.INFO}
+    for node, key in module.facts.get("unread_cache_flags", ()):
+        message = (f"`{key}` is handed to LiteLLM as an option of the request, and LiteLLM reads no option of that "
+                   "name: it sets no cache breakpoint (LiteLLM takes a `cache_control` on a message's content part, "
+                   "or `cache_control_injection_points`), and nothing in this package turns the switch into one, so "
+                   "when the model is Claude (which caches nothing without a breakpoint) the request is sent uncached "
+                   "whatever the caller asked; mark the end of the static prefix and the newest message instead")
         yield message, module.span(node), {"severity": Severity.INFO}
     for mark in module.facts.get("kept_marks", ()):
         if mark.capped is not None:

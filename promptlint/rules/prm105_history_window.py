@@ -217,7 +217,12 @@ class HistoryWindowRule(Rule):
     So does an adapter for an API whose system prompt is a field before all messages (Anthropic's
     `system`, Gemini's `system_instruction`) that joins the text of every system message it meets
     in a walk over the whole conversation into that field (no test of the position, no error for
-    a later one): info, where the text is added.
+    a later one): info, where the text is added. So does one that splits the conversation by two
+    filters (`[m for m in messages if _is_instruction_message(m)]`, a test of its own that picks
+    system messages, and the same with `not`) and hands the system part whole to a call whose
+    value becomes that field (`kwargs["instructions"] = flatten(system_messages)`): info, at the
+    filter. A system message inside the walk handed to a helper the walk defines is moved all
+    the same (the helper's `return` does not stop the walk).
 
     A window kept by an agent library's memory or context class that the module configures and
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=

@@ -78,7 +78,20 @@ class MissingCacheBreakpointRule(Rule):
     naming no breakpoint key and copying neither the key nor the block, drops a `cache_control` the
     caller put on the block; so does a branch of a converter that writes a new typed block with no
     breakpoint while another branch hands the block to a helper named for one
-    (`_apply_cache_breakpoint(block, new)`): info, where the block is rebuilt. A converter out of
+    (`_apply_cache_breakpoint(block, new)`, or reads the key off it), also of a type the branch
+    picks among strings (`{"type": doc_type, "source": source}`): info, where the block is
+    rebuilt. A converter that puts the message's own breakpoint
+    (`_get_cache_control(message)`, `message.additional_kwargs.get("cache_control")`) on its block
+    only in the branch `isinstance(message.content, str)`, and walks a list content in the other
+    branch without reading it, drops the breakpoint a caller set on a message of blocks (a
+    multimodal message, messages merged into one): info, at the read. So does a converter that
+    feeds LiteLLM (which forwards a content part's `cache_control` to Claude) and hands a block to a
+    library function that rebuilds it from its data alone (LangChain's
+    `convert_to_openai_data_block(item)`), naming no breakpoint key: info, at the call. A
+    prompt-caching switch of the code's own naming written into the options of a LiteLLM request
+    (`api_kwargs["use_prompt_caching"] = True`, then `litellm.acompletion(**api_kwargs)`) sets no
+    breakpoint, since LiteLLM reads no option of that name, when no file of the package that names
+    a breakpoint key reads the switch: info, where it is written. A converter out of
     Claude's format into OpenAI's (it writes `image_url`, `tool_calls`) or of a response's blocks is
     not one. So does a message rebuilt with its content reduced to the joined text of its text
     blocks (`{"role": role, "content": " ".join(...)}`) for a request that may go to Claude (the
