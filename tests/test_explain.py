@@ -60,6 +60,11 @@ def test_drawing_shows_parts_breakpoints_prefix_end_and_targets():
     assert lines[3] == "           -- cache breakpoint (ttl 1h) at chat.py:32:40 " + "-" * 43
     assert lines[4].startswith(f"           -- static prefix ends: {prefix:,} tokens (o200k) --")
     assert lines[5].startswith("history    {*self.sent}") and lines[5].endswith("history")
+    # why the messages are one history, and that they are not read (wrapped at the width)
+    assert " ".join(x.strip() for x in lines[6:8]) == (
+        "^ history: `*self.sent`, taken as the replayed conversation; its messages are not read here: what "
+        "they hold (a system prompt or user message at its head) is not drawn")
+    lines = lines[:6] + lines[8:]
     assert lines[6].startswith('user       "[sent"') and lines[6].endswith(f"{tokens.count('[sent ')} tok")
     assert lines[7].startswith("           {stamp}") and lines[7].endswith("timestamp, per-request")
     assert lines[9].endswith("user-input, per-request")

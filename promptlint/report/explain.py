@@ -8,6 +8,7 @@ input billed at the cached rate. Token estimates (no offline tokenizer) are show
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Iterable
 
 from rich.console import Console
@@ -170,6 +171,26 @@ def _why_unknown(seg: Segment) -> str:
     return f"^ unknown: {reason}"
 
 
+def _why_history(seg: Segment, part) -> str:
+    """For the conversation history: what the analysis took for it and what of it it could not
+    read ('^ history: `messages`, the replayed conversation; its messages are not read here'), so
+    a user sees why the request's messages are drawn as one `{conversation history}`. Empty for
+    other segments and for a history cut to a window (the cut is drawn with it)."""
+    if seg.is_static or seg.kind is not Kind.HISTORY or seg.window is not None:
+        return ""
+    note = part.note if part is not None and part.is_history and part.segments and part.segments[0] is seg else ""
+    if note or seg.evidence and seg.evidence != "replayed conversation":
+        what = " ".join((note or seg.evidence).split())
+    else:
+        name = " ".join((seg.expr or "messages").split())
+        what = f"`{name}`, taken as the replayed conversation"
+        if seg.span is not None:
+            what += f" (line {seg.span.start.row})"
+    if part is not None and part.is_history and not part.read and "not read" not in what and "none of its" not in what:
+        what += "; its messages are not read here: what they hold (a system prompt or user message at its head) is not drawn"
+    return f"^ history: {what}"
+
+
 def _print(console: Console, line: Text) -> None:
     """One drawing line, cut with an ellipsis at the console width instead of wrapping."""
     console.print(line, no_wrap=True, overflow="ellipsis", crop=True)
@@ -248,6 +269,11 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             why = _why_unknown(seg)
             if why:
                 _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
+            history = _why_history(seg, part)
+            if history:  # (prose, whole, wrapped at the width: why the messages are drawn as one history)
+                for row in textwrap.wrap(history, max(width - 1, _ROLE_WIDTH + 30), initial_indent=" " * (_ROLE_WIDTH + 3),
+                                         subsequent_indent=" " * (_ROLE_WIDTH + 5)):
+                    _print(console, Text(row, style=_STYLES["muted"]))
             if (pi, si) in found:  # what the finding costs: prose, a whole line, never cut or wrapped
                 console.print(Text(" " * (_ROLE_WIDTH + 1) + "-- cost: " + summary(found[(pi, si)]),
                                    style=_STYLES["volatile"]), soft_wrap=True)
