@@ -1,7 +1,7 @@
 """`explain` says why a request's messages are drawn as one `{conversation history}` and what of
 them it could not read (issue 11: where the evaluator gives up, explain says so; session 32 trial:
-an adapter's tool loop drew `{conversation history}` with no word on why). Fixture:
-fixtures/explained_history/turns.py."""
+an adapter's tool loop drew `{conversation history}` with no word on why), and why content it
+cannot read is judged stable. Fixtures: fixtures/explained_history/{turns,helper}.py."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,15 +14,8 @@ FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "explained_histo
 
 
 def drawn(line: int) -> list[str]:
-    """The drawing's rows, a note wrapped over several rows joined into one."""
     out = CliRunner().invoke(main, ["explain", "--no-cache", f"{FIXTURE}:{line}"]).output
-    rows: list[str] = []
-    for row in out.splitlines():
-        if row.startswith(" " * 15) and rows and rows[-1].startswith("^ history:"):
-            rows[-1] += " " + row.strip()
-        else:
-            rows.append(row.strip())
-    return rows
+    return [row.strip() for row in out.splitlines()]
 
 
 def test_a_list_grown_in_a_tool_loop_says_it_is_grown_and_which_messages_are_not_read():
@@ -36,4 +29,13 @@ def test_a_message_list_handed_in_says_it_is_taken_as_the_conversation_and_not_r
     rows = drawn(18)
     at = rows.index(next(r for r in rows if r.startswith("history") and "{messages}" in r))
     assert rows[at + 1] == ("^ history: `messages`, taken as the replayed conversation; its messages are not "
-                            "read here: what they hold (a system prompt or user message at its head) is not drawn")
+                            "read here: what they hold is not drawn")
+
+
+def test_content_judged_stable_says_why():
+    # `unknown, stable` alone said neither what it is nor why it is judged stable
+    out = CliRunner().invoke(main, ["explain", "--no-cache", f"{FIXTURE.parent / 'helper.py'}:13"]).output
+    rows = [row.strip() for row in out.splitlines()]
+    at = rows.index(next(r for r in rows if r.startswith("system") and "{self.description}" in r))
+    assert rows[at].endswith("unknown, stable")
+    assert rows[at + 1].startswith("^ stable: `Helper.description`: a field with a default, set when the instance")

@@ -8,7 +8,6 @@ input billed at the cached rate. Token estimates (no offline tokenizer) are show
 from __future__ import annotations
 
 import io
-import textwrap
 from typing import Iterable
 
 from rich.console import Console
@@ -165,6 +164,9 @@ def _written_note(seg: Segment) -> str:
 def _why_unknown(seg: Segment) -> str:
     """For content the analysis could not read: why ("`x` is not resolved", "the parameter
     `p`"), so a user sees what it would need to know. Empty for static or understood content."""
+    if not seg.is_static and seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.STABLE and seg.evidence:
+        # content not known, judged the same on every request: why (`unknown, stable` alone says not)
+        return f"^ stable: {' '.join(seg.evidence.split())}"
     if seg.is_static or seg.volatility is not Volatility.UNKNOWN or seg.kind in (Kind.HISTORY, Kind.SERIALIZED):
         return ""
     reason = " ".join(seg.evidence.split()) if seg.evidence else "not known statically"
@@ -187,7 +189,7 @@ def _why_history(seg: Segment, part) -> str:
         if seg.span is not None:
             what += f" (line {seg.span.start.row})"
     if part is not None and part.is_history and not part.read and "not read" not in what and "none of its" not in what:
-        what += "; its messages are not read here: what they hold (a system prompt or user message at its head) is not drawn"
+        what += "; its messages are not read here: what they hold is not drawn"
     return f"^ history: {what}"
 
 
@@ -270,10 +272,8 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             if why:
                 _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
             history = _why_history(seg, part)
-            if history:  # (prose, whole, wrapped at the width: why the messages are drawn as one history)
-                for row in textwrap.wrap(history, max(width - 1, _ROLE_WIDTH + 30), initial_indent=" " * (_ROLE_WIDTH + 3),
-                                         subsequent_indent=" " * (_ROLE_WIDTH + 5)):
-                    _print(console, Text(row, style=_STYLES["muted"]))
+            if history:  # (prose: a whole line, never cut or wrapped, as the cost line)
+                console.print(Text(" " * (_ROLE_WIDTH + 3) + history, style=_STYLES["muted"]), soft_wrap=True)
             if (pi, si) in found:  # what the finding costs: prose, a whole line, never cut or wrapped
                 console.print(Text(" " * (_ROLE_WIDTH + 1) + "-- cost: " + summary(found[(pi, si)]),
                                    style=_STYLES["volatile"]), soft_wrap=True)
