@@ -310,7 +310,9 @@ class Part:
     a function listed in a list named for tools, `TOOLS = [search]`: a hint, Policy 7). `reply`:
     the model's reply to an earlier request of this turn, written back into the list that is sent
     again (`messages.append(response.choices[0].message)`: python/turn_replies.py), whatever its
-    role here (a message we cannot read is a `history` part)."""
+    role here (a message we cannot read is a `history` part). `note`: for `promptlint explain`,
+    why a history part is one (a list grown across turns) and which of its messages are not read;
+    no rule reads it."""
 
     role: str
     segments: list[Segment] = field(default_factory=list)
@@ -319,6 +321,7 @@ class Part:
     read: bool = False
     name_only: bool = False
     reply: bool = False
+    note: str = field(default="", compare=False)
 
     @property
     def is_history(self) -> bool:

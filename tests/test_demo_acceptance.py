@@ -274,7 +274,7 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         assert len(blocks) == 1, prompt["id"]
         lines = blocks[0].splitlines()
         notes = [line for line in lines if line.startswith(tuple(f"{e['provider']}:" for e in prompt["estimates"]))
-                 and ": " in line or line.lstrip().startswith("-- cost: ")]
+                 and ": " in line or line.lstrip().startswith(("-- cost: ", "^ history: "))]
         # the drawing fits 100 columns; prose notes are whole lines, never hard-wrapped (issue 14)
         assert all(len(line) <= 100 for line in lines if line not in notes)
         assert prompt["source"] in (lines[0] if lines[0] != prompt["id"] else lines[1])
@@ -301,7 +301,7 @@ def _draw(api_report, prompt_id: str, width: int = 100) -> list[str]:
     assert len(layouts) == 1
     text = render_explain(layouts, width)
     lines = text.splitlines()
-    assert all(len(line) <= width for line in lines)
+    assert all(len(line) <= width for line in lines if not line.lstrip().startswith("^ history: "))  # (prose: whole)
     assert "\x1b[" not in text
     return lines
 
@@ -324,6 +324,8 @@ def test_explain_drawing_of_the_portal_chat(shared):
     assert lines[marker - 1].startswith(" " * 11 + '"# Harborline Analytics support policy')
     assert lines[marker - 1].endswith("1,566 tok")
     assert lines[marker + 1].split() == ["history", "{self.sent}", "history"]
+    assert lines[marker + 2].strip() == ("^ history: `self.sent`, taken as the replayed conversation (line 58); its "
+                                         "messages are not read here: what they hold is not drawn")
     assert lines[1].startswith("system     \"You are the\"")
     user = next(i for i, line in enumerate(lines) if line.startswith("user "))
     assert user > marker

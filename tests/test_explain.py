@@ -51,7 +51,7 @@ def test_drawing_shows_parts_breakpoints_prefix_end_and_targets():
     lines = draw([anthropic_layout()])
     prefix = tokens.count(TOOLS) + tokens.count(POLICY)
     estimate = round(prefix * 1.16)
-    assert all(len(line) <= 100 for line in lines)
+    assert all(len(line) <= 100 for line in lines if not line.lstrip().startswith("^ history: "))  # (prose: whole)
     assert lines[0] == "chat.py:30  python-call | anthropic | messages.create | claude-sonnet-4-5"
     assert lines[1].startswith('tools      "[{"name": "lookup", "description": "Search the knowledge base."}]"')
     assert lines[1].endswith(f"{tokens.count(TOOLS)} tok")
@@ -60,6 +60,11 @@ def test_drawing_shows_parts_breakpoints_prefix_end_and_targets():
     assert lines[3] == "           -- cache breakpoint (ttl 1h) at chat.py:32:40 " + "-" * 43
     assert lines[4].startswith(f"           -- static prefix ends: {prefix:,} tokens (o200k) --")
     assert lines[5].startswith("history    {*self.sent}") and lines[5].endswith("history")
+    # why the messages are one history, and that they are not read (a whole line)
+    assert lines[6].strip() == (
+        "^ history: `*self.sent`, taken as the replayed conversation; its messages are not read here: what "
+        "they hold is not drawn")
+    lines = lines[:6] + lines[7:]
     assert lines[6].startswith('user       "[sent"') and lines[6].endswith(f"{tokens.count('[sent ')} tok")
     assert lines[7].startswith("           {stamp}") and lines[7].endswith("timestamp, per-request")
     assert lines[9].endswith("user-input, per-request")

@@ -19,7 +19,7 @@ from .flow.rewrites import marks_of
 from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
-from .layout_values import as_prompt_text, expr_of, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
+from .layout_values import as_prompt_text, expr_of, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .placeholder_models import is_placeholder_model
 from .tool_parts import ToolParts
@@ -304,8 +304,11 @@ class LayoutBuilder(ToolParts):
                                               expr="conversation history", span=span or seq.span)]
         bps = [Breakpoint.set_by(0, where, repeated) for where, repeated in seq.markers]
         read = bool(seq.items)
+        unread = None  # the first message not read (`explain` says what it is)
         for item in seq.items:
             role, content, _ = self.message(item, frame) if not isinstance(item, Spread) else (None, None, None)
+            if unread is None and (role is None or not read_whole(item)):
+                unread = item
             read = read and role is not None and read_whole(item)
             if role is not None and content is not None:
                 inner = self.part(role, content, frame, None)
@@ -319,7 +322,8 @@ class LayoutBuilder(ToolParts):
                            if all(where != x.span for x in bps))
             if isinstance(item, Mapping):
                 segs.extend(self._tool_call_args(item, frame))
-        return Part("history", segs, bps, span=span or seq.span, read=read)
+        return Part("history", segs, bps, span=span or seq.span, read=read,
+                    note="" if cut is not None else grown_evidence(seq, unread))
 
     def _tool_call_args(self, message: Mapping, frame) -> list[Segment]:
         out = []

@@ -142,3 +142,21 @@ def expr_of(value) -> str:
     if isinstance(value, Alt) and len(names := {expr_of(o) for o in value.options}) == 1:
         return names.pop()
     return getattr(value, "qualname", "") or "messages"
+
+
+def grown_evidence(seq, unread) -> str:
+    """Why a message list is drawn as the conversation history, and what of it is not read
+    (`explain` shows it): a list grown across turns or passes of a loop (appended to, then sent
+    again), and the first of its messages the code read does not write (`unread`: a list handed
+    in, a message of unknown shape), with the reason the evaluator gives for it."""
+    what = "a message list grown across turns or passes of a loop (appended to, then sent again)"
+    if not seq.items:
+        return f"{what}; none of its messages is written in the code read here"
+    if unread is None:
+        return what
+    inner = unread.value if isinstance(unread, Spread) else unread
+    name = expr_of(inner)
+    why = next((s.evidence for s in inner.segs if not s.is_static and s.evidence), "") \
+        if isinstance(inner, Text) else ""
+    return f"{what}; its messages from `{' '.join(name.split())}` are not read (" + \
+        (why or "what they hold is not written in the code followed here") + ")"

@@ -164,10 +164,33 @@ def _written_note(seg: Segment) -> str:
 def _why_unknown(seg: Segment) -> str:
     """For content the analysis could not read: why ("`x` is not resolved", "the parameter
     `p`"), so a user sees what it would need to know. Empty for static or understood content."""
+    if not seg.is_static and seg.kind is Kind.UNKNOWN and seg.volatility is Volatility.STABLE and seg.evidence:
+        # content not known, judged the same on every request: why (`unknown, stable` alone says not)
+        return f"^ stable: {' '.join(seg.evidence.split())}"
     if seg.is_static or seg.volatility is not Volatility.UNKNOWN or seg.kind in (Kind.HISTORY, Kind.SERIALIZED):
         return ""
     reason = " ".join(seg.evidence.split()) if seg.evidence else "not known statically"
     return f"^ unknown: {reason}"
+
+
+def _why_history(seg: Segment, part) -> str:
+    """For the conversation history: what the analysis took for it and what of it it could not
+    read ('^ history: `messages`, the replayed conversation; its messages are not read here'), so
+    a user sees why the request's messages are drawn as one `{conversation history}`. Empty for
+    other segments and for a history cut to a window (the cut is drawn with it)."""
+    if seg.is_static or seg.kind is not Kind.HISTORY or seg.window is not None:
+        return ""
+    note = part.note if part is not None and part.is_history and part.segments and part.segments[0] is seg else ""
+    if note or seg.evidence and seg.evidence != "replayed conversation":
+        what = " ".join((note or seg.evidence).split())
+    else:
+        name = " ".join((seg.expr or "messages").split())
+        what = f"`{name}`, taken as the replayed conversation"
+        if seg.span is not None:
+            what += f" (line {seg.span.start.row})"
+    if part is not None and part.is_history and not part.read and "not read" not in what and "none of its" not in what:
+        what += "; its messages are not read here: what they hold is not drawn"
+    return f"^ history: {what}"
 
 
 def _print(console: Console, line: Text) -> None:
@@ -248,6 +271,9 @@ def _draw_layout(console: Console, layout: PromptLayout, width: int, pair: tuple
             why = _why_unknown(seg)
             if why:
                 _print(console, Text(" " * (_ROLE_WIDTH + 3) + why, style=_STYLES["muted"]))
+            history = _why_history(seg, part)
+            if history:  # (prose: a whole line, never cut or wrapped, as the cost line)
+                console.print(Text(" " * (_ROLE_WIDTH + 3) + history, style=_STYLES["muted"]), soft_wrap=True)
             if (pi, si) in found:  # what the finding costs: prose, a whole line, never cut or wrapped
                 console.print(Text(" " * (_ROLE_WIDTH + 1) + "-- cost: " + summary(found[(pi, si)]),
                                    style=_STYLES["volatile"]), soft_wrap=True)

@@ -18,6 +18,7 @@ from ..module import callee_name, unparsed
 from . import builtin_calls, decided_returns, default_guards, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
 from .closures import captured_default
+from .configured import configured_returns
 from .methods import MethodsMixin
 from .opaque_calls import OpaqueCallsMixin
 from .hashing import annotated_set
@@ -288,7 +289,8 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
                 rets = [_with_markers(*_routed(r, t, frame.markers, roots))
                         for r, t in zip((self.force(frame, t) for t in picked or frame.returns), picked or frame.returns)
                         if not is_none(r)]
-            result = None if not rets else rets[0] if len(rets) == 1 else Alt(rets, span)
+            result = None if not rets else rets[0] if len(rets) == 1 else \
+                Alt(rets, span, configured=configured_returns(self, frame))
             if annotated_set(fn.node.returns) and self._unread_order(result, frame):
                 result = annotated_unordered(fn.module, fn.node.returns, f"`{fn.node.name}()`'s result")
         finally:

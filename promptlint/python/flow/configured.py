@@ -10,8 +10,10 @@ Policy 7), told from the code, not from names.
   instance is built with (`init_parameter`); a required one likewise when the class's methods
   take input of their own, so one instance serves many calls (`built_with`).
 - A condition of an `if` that reads only such values (`if self.markdown:`, `if not
-  self.add_datetime_to_instructions:`, `if self.task is not None and USE_TASKS:`): the text it
-  adds is fixed text for a given configuration (`configured_test`).
+  self.add_datetime_to_instructions:`, `if self.task is not None and USE_TASKS:`), or a
+  parameter typed as a `Literal` of constants (the request's kind, `kind_parameter`): the text it
+  adds is fixed text for a given configuration or kind (`configured_test`); so is what a
+  function returns when only such tests choose its `return` (`configured_returns`).
 
 A name that says more (`user_id`, `query`, `messages`) keeps what the name says: those values
 are not cleared here (Policy 7: the name is then the only evidence, and it is kept).
@@ -259,9 +261,69 @@ def configured_test(ev, node: ast.expr, frame, env, depth: int = 0) -> bool:
         if found is not None:  # `self.is_part_of_team()`: `return self.team is not None and len(self.team) > 0`
             method_frame, expr = found
             return configured_test(ev, expr, method_frame, ev.env_at(method_frame, expr), depth + 1)
+    if isinstance(node, ast.Name) and kind_parameter(frame.func, node.id):
+        return True  # `gen_type == "eval"` of `gen_type: Literal["training", "eval"]`: the request's kind
     if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)):
         return configured_value(ev, ev.eval(node, frame, env), frame)
     return False
+
+
+def kind_parameter(func, name: str) -> bool:
+    """True when `name` is a parameter of `func` annotated as a `Literal` of constants
+    (`gen_type: Literal["training", "eval"]`, also `Optional[...]` or `... | None` of one) that
+    the function never rebinds: one of a closed set of kinds the caller picks, so text chosen by a
+    test of it is one fixed variant per kind (the requests of one kind share their prefix), not a
+    choice made by the request's data (Policy 7: a choice by the request's kind)."""
+    if func is None or not isinstance(func, _FUNCS):
+        return False
+    args = func.args
+    param = next((a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a.arg == name), None)
+    if param is None or not _literal(param.annotation):
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in subtree(func))
+
+
+def _literal(ann) -> bool:
+    if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # `Literal["a", "b"] | None`
+        sides = [x for x in (ann.left, ann.right) if not (isinstance(x, ast.Constant) and x.value is None)]
+        return len(sides) == 1 and _literal(sides[0])
+    if not isinstance(ann, ast.Subscript) or not isinstance(ann.value, (ast.Name, ast.Attribute)):
+        return False
+    head = ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr
+    if head == "Optional":
+        return _literal(ann.slice)
+    items = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+    return head == "Literal" and bool(items) and all(isinstance(i, ast.Constant) for i in items)
+
+
+def configured_returns(ev, frame) -> bool:
+    """True when the frame's function chooses what it returns by `if` tests that read only
+    configuration or the request's kind (`configured_test`): every `if` that holds a `return`
+    (nested functions left out), no `return` inside a loop, a `try` or a `with` (then other data
+    may choose), and at least one such `if`. `if gen_type == "training": return A` / `elif
+    gen_type == "eval": return B`: one variant per kind, fixed text for it."""
+    func = frame.func
+    if func is None:
+        return False
+    tests = []
+    for node in _own_nodes(func):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)) \
+                and any(isinstance(r, ast.Return) for r in _own_nodes(node)):
+            return False
+        if isinstance(node, ast.If) and any(isinstance(r, ast.Return) for r in _own_nodes(node)):
+            tests.append(node.test)
+    return bool(tests) and all(configured_test(ev, t, frame, ev.env_at(frame, t)) for t in tests)
+
+
+def _own_nodes(node):
+    """The nodes under `node`, nested functions, classes and lambdas left out."""
+    stack = list(ast.iter_child_nodes(node))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+            continue
+        yield n
+        stack.extend(ast.iter_child_nodes(n))
 
 
 def _one_return(ev, frame, name: str):
