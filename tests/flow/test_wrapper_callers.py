@@ -186,3 +186,44 @@ def test_a_wrapper_reached_from_the_request_takes_up_to_max_wrapper_callers(tmp_
     system = _request(tmp_path, files, "pkg/llm.py").parts[0].segments
     assert [(s.kind, s.volatility, s.expr) for s in system if not s.is_static] == [
         (Kind.UNKNOWN, Volatility.UNKNOWN, "system_prompt"), (Kind.UNKNOWN, Volatility.UNKNOWN, "schema")]
+
+
+FORWARDED = """
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def chat(system_prompt, user_prompt):
+        return client.chat.completions.create(
+            model="gpt-4.1",
+            messages=[{"role": "system", "content": system_prompt}, {"role": "user", "content": user_prompt}])
+
+
+    def ask(**options):
+        return chat(**options)
+"""
+
+
+def test_a_wrapper_that_forwards_its_keywords_passes_its_callers_prompts(tmp_path):
+    # chat <- ask(**options) <- answer(system_prompt=..., user_prompt=...) in another module
+    agent = """
+        from datetime import datetime
+
+        from pkg.llm import ask
+
+
+        def answer(question):
+            return ask(system_prompt=f"Time: {datetime.now()}. Answer briefly.", user_prompt=question)
+    """
+    files = {"pkg/__init__.py": "", "pkg/llm.py": FORWARDED, "pkg/agent.py": agent}
+    system = _request(tmp_path, files, "pkg/llm.py").parts[0].segments
+    stamp, = [s for s in system if not s.is_static]
+    assert (stamp.kind, stamp.volatility) == (Kind.TIMESTAMP, Volatility.PER_REQUEST)
+    assert stamp.span.filename.endswith("agent.py")
+    # a dict of the caller's own, sent as `**payload`
+    files["pkg/llm.py"] = FORWARDED.replace("return chat(**options)", "payload = {'system_prompt': options['text'] + ' Answer.', 'user_prompt': ''}\n        return chat(**payload)")
+    files["pkg/agent.py"] = agent.replace('system_prompt=f"Time: {datetime.now()}. Answer briefly.", user_prompt=question',
+                                          'text=f"Time: {datetime.now()}."')
+    system = _request(tmp_path, files, "pkg/llm.py").parts[0].segments
+    assert [(s.kind, s.volatility) for s in system if not s.is_static] == [(Kind.TIMESTAMP, Volatility.PER_REQUEST)]

@@ -196,18 +196,22 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     gathered = func.args.kwarg is not None and func.args.kwarg.arg == name  # `def send(self, **params)`
     for module, call, caller, cls in sites:
         arg = call if gathered else _argument(func, call, name, method=frame.cls is not None)
-        if arg is None:
-            default = _omitted(evaluator, frame, call, name)
-            if default is None:
-                return None
-            values.append(default)  # the call leaves it out: the function's default
-            continue
         if caller is None:
             caller_frame = evaluator.module_frame(module)
         else:
             hops = (frame.hops or 0) + 1
             caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
                                          hops if hops < MAX_HOPS else None)
+        if arg is None:
+            spread = _spread_item(evaluator, call, name, caller_frame)
+            if spread is not None:
+                values.append(spread)  # `chat(**options)`: the mapping's item of that name
+                continue
+            default = _omitted(evaluator, frame, call, name)
+            if default is None:
+                return None
+            values.append(default)  # the call leaves it out: the function's default
+            continue
         if gathered:
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
@@ -243,6 +247,21 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
             items[kw.arg] = evaluator.eval(kw.value, frame)
             spans[kw.arg] = m.span(kw)
     return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened)
+
+
+def _spread_item(evaluator, call: ast.Call, name: str, frame: Frame):
+    """What a call that passes a `**mapping` (`chat(**options)`, `chat(**payload)`) gives the
+    parameter `name`: the mapping's item of that name, read in the caller's `frame` (a `**options`
+    parameter of the caller: the keywords its own callers pass), or None (no such mapping, its
+    keys not all known, or no item of that name)."""
+    from .variants import one_dict
+    spreads = [kw.value for kw in call.keywords if kw.arg is None]
+    if len(spreads) != 1:
+        return None
+    mapping = one_dict(evaluator.eval(spreads[0], frame))
+    if mapping is None or mapping.repeated or mapping.open:
+        return None
+    return mapping.items.get(name)
 
 
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
