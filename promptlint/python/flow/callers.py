@@ -14,7 +14,8 @@ itself a parameter of the calling function or method asks that function's caller
 that hands its parameter to a module function, `Agent.query(self, task)` -> `strict_json(
 user_prompt=task)`, asks its `self.query(...)` callers); a wrapper so reached reads up to
 `MAX_WRAPPER_CALLERS` call sites (the package's own wrapper of the request is called wherever
-the package builds a prompt).
+the package builds a prompt). A call that passes the parameter in a `**mapping` of known keys
+(`chat(**options)` of a wrapper `ask(**options)`) gives the mapping's item of that name.
 """
 from __future__ import annotations
 
