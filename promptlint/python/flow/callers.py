@@ -4,13 +4,18 @@ a wrapper another module calls (`llm.py: def chat(messages): client.chat.complet
 
 A parameter that no caller binds (the prompt's own frame) takes the arguments of the function's
 call sites, when there are few of them (context-sensitive for helpers with few callers, issue
-"Recall"): the call sites in its module, and for a module-level function the calls of it in the
-other modules of its package tree (found by a text search, kept when the callee they name is this
-function); with more callers, or none, it stays a parameter of unknown volatility. A caller's
-argument that is itself a parameter of a module-level function, or of a method of the same class
-as the callee (`self._process(payload_input)` -> `self.handle(input_data)`), asks that function's
-callers in turn, up to `MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -> the
-SDK call).
+"Recall"): the call sites in its module (for a method, the `self.name(...)` calls of its class
+and of classes that do not define a `name` of their own), and for a module-level function the
+calls of it in the other modules of its package tree (found by a text search; counted only when
+the callee they name is this function: a module that names it otherwise takes no room); with
+more callers, or none, it stays a parameter of unknown volatility. A caller's argument that is
+itself a parameter of the calling function or method asks that function's callers in turn, up to
+`MAX_HOPS` wrappers deep (`chat(messages)` -> `complete(messages)` -> the SDK call; a method
+that hands its parameter to a module function, `Agent.query(self, task)` -> `strict_json(
+user_prompt=task)`, asks its `self.query(...)` callers); a wrapper so reached reads up to
+`MAX_WRAPPER_CALLERS` call sites (the package's own wrapper of the request is called wherever
+the package builds a prompt). A call that passes the parameter in a `**mapping` of known keys
+(`chat(**options)` of a wrapper `ask(**options)`) gives the mapping's item of that name.
 """
 from __future__ import annotations
 
@@ -26,6 +31,10 @@ from .frames import Frame
 from .values import ClassRef
 
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
+#: call sites read for a parameter of a wrapper reached from the prompt's frame (a frame with `hops`):
+#: the package's own wrapper of the request (`strict_json(system_prompt, ...)`) is called from as
+#: many places as the package builds prompts, and those are what it sends
+MAX_WRAPPER_CALLERS = 8
 MAX_NAMESAKES = 6  # modules read past MAX_CALLERS to set aside those that define a namesake of their own
 MAX_HOPS = 3  # wrappers followed outwards from the prompt's own frame
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -166,13 +175,15 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
     """`caller_arguments` once its cache and the file's budget were asked."""
     func = frame.func
     keys = ("self.",) if frame.cls is not None else ("",)
-    sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)]
+    sites = [(frame.module, call, caller, cls) for call, caller, cls in calls_named(frame.module, func.name, keys)
+             if frame.cls is None or cls is frame.cls or not _own_method(cls, func.name)]
     # (a relay in the function itself, `functools.partial(tool, name=name, **kwargs)` of a decorator
     # used with or without arguments, passes its own parameters on: no caller)
     sites += [(frame.module, call, caller, cls) for call, caller, cls in relayed_calls(frame.module, func.name, keys)
               if caller is not func]
+    limit = MAX_CALLERS if frame.hops is None else MAX_WRAPPER_CALLERS
     if frame.cls is None:
-        foreign = _foreign_sites(evaluator, frame.module, func, MAX_CALLERS - len(sites))
+        foreign = _foreign_sites(evaluator, frame.module, func, limit - len(sites))
         if foreign is None:
             return None
         sites += foreign
@@ -180,25 +191,28 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         # (a call of the function in its own body, `self.send(dict(request, messages=more))` for a
         # continuation, passes on what the outer callers gave it: those say what the parameter holds)
         sites = [site for site in sites if site[2] is not func]
-    if not sites or len(sites) > MAX_CALLERS:
+    if not sites or len(sites) > limit:
         return None
     values = []
     gathered = func.args.kwarg is not None and func.args.kwarg.arg == name  # `def send(self, **params)`
     for module, call, caller, cls in sites:
         arg = call if gathered else _argument(func, call, name, method=frame.cls is not None)
-        if arg is None:
-            default = _omitted(evaluator, frame, call, name)
-            if default is None:
-                return None
-            values.append(default)  # the call leaves it out: the function's default
-            continue
         if caller is None:
             caller_frame = evaluator.module_frame(module)
         else:
             hops = (frame.hops or 0) + 1
             caller_frame = _caller_frame(evaluator, module, caller, cls, frame.depth + 1,
-                                         hops if hops < MAX_HOPS and (cls is frame.cls if frame.cls is not None
-                                                                      else cls is None) else None)
+                                         hops if hops < MAX_HOPS else None)
+        if arg is None:
+            spread = _spread_item(evaluator, call, name, caller_frame)
+            if spread is not None:
+                values.append(spread)  # `chat(**options)`: the mapping's item of that name
+                continue
+            default = _omitted(evaluator, frame, call, name)
+            if default is None:
+                return None
+            values.append(default)  # the call leaves it out: the function's default
+            continue
         if gathered:
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
@@ -236,6 +250,21 @@ def _keywords(evaluator, func, call: ast.Call, frame: Frame):
     return Mapping(items, spans, m.span(call), None if unread else call, open=unread or opened)
 
 
+def _spread_item(evaluator, call: ast.Call, name: str, frame: Frame):
+    """What a call that passes a `**mapping` (`chat(**options)`, `chat(**payload)`) gives the
+    parameter `name`: the mapping's item of that name, read in the caller's `frame` (a `**options`
+    parameter of the caller: the keywords its own callers pass), or None (no such mapping, its
+    keys not all known, or no item of that name)."""
+    from .variants import one_dict
+    spreads = [kw.value for kw in call.keywords if kw.arg is None]
+    if len(spreads) != 1:
+        return None
+    mapping = one_dict(evaluator.eval(spreads[0], frame))
+    if mapping is None or mapping.repeated or mapping.open:
+        return None
+    return mapping.items.get(name)
+
+
 def _omitted(evaluator, frame: Frame, call: ast.Call, name: str):
     """The default of parameter `name` for a call that does not pass it and cannot (no `*args`,
     no `**kwargs`: `rate(query, text)` of `def rate(query, text, template=RATE_PROMPT)`), or None
@@ -258,16 +287,20 @@ def _caller_frame(evaluator, module, caller, cls, depth: int, hops: int | None) 
 
 def _foreign_sites(evaluator, module, func, room: int) -> list | None:
     """(module, call, enclosing function, class) of the calls of the module-level function `func`
-    in the other modules of its package tree, or None when there are more than `room` modules
-    that may call it. A call counts when the callee it names (`func(...)`, `mod.func(...)`)
-    evaluates, in its module, to this very function."""
+    in the other modules of its package tree, or None when there are more than `room` of them.
+    A call counts when the callee it names (`func(...)`, `mod.func(...)`) evaluates, in its
+    module, to this very function: a module whose text only names it (a docstring's `chat()`, a
+    method `chat` of its own class, `session.chat(line)`) takes no room. Up to `MAX_NAMESAKES`
+    such modules are read past `room`; None past them (not every caller can be read)."""
     from .values import Func
     if getattr(module, "path", None) is None:
         return []
-    modules = foreign_modules(evaluator, module, func.name, room)
+    modules = evaluator.project.callers_of(func.name, module.path, max(room, 0) + MAX_NAMESAKES)
     if modules is None:
         return None
-    return _calls_in(evaluator, modules, func.name, lambda target: isinstance(target, Func) and target.node is func)
+    sites = _calls_in(evaluator, [m for m in modules if not _own_namesake(m, func.name)], func.name,
+                      lambda target: isinstance(target, Func) and target.node is func)
+    return None if len(sites) > max(room, 0) else sites
 
 
 def foreign_modules(evaluator, module, name: str, room: int) -> list | None:
