@@ -13,6 +13,7 @@ from . import rewrites
 from . import builders
 from .configured import all_configured
 from .fill_methods import fill_call
+from .overrides import overridden
 from .containers import one_of_table
 from .variants import MAX_VARIANTS, dict_variants, flat_options, list_variants, one_dict
 from .keyed import filled_dict
@@ -81,6 +82,9 @@ class MethodsMixin:
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func) and (filled := fill_call(self, member, base, node, args, kwargs, frame, env)):
                 return filled  # a template class's fill method: its template with the dict's values
+            if isinstance(member, Func) and isinstance(base, Obj) \
+                    and (found := overridden(self, member, base, node, args, kwargs, frame, env)) is not None:
+                return found  # an abstract method: what the subclasses' overrides return (overrides.py)
             if isinstance(member, Func):
                 bound = self.bind(member, args, kwargs, frame, env, node)
                 result = self.call_function(member, bound, frame.depth + 1, span)
