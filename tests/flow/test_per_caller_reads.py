@@ -90,3 +90,26 @@ def test_the_agent_prompt_is_drawn_with_its_own_random_name_first(tmp_path):
     # finding there (a PRM103 warning "new on every request" at `agent.get_prompt()` before)
     assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column, d.prompt.split("/")[-1])
             for d in report.diagnostics] == [("PRM103", "warning", 16, 26, "app.py:45")]
+
+
+KEPT = code(STRATEGIES).replace('''    def turn(self, history: list):''', '''    def start(self):
+        self.agent = self.strategy.next_agent(self.agents)
+
+    def step(self):
+        self.agent = self.strategy.next_agent(self.agents)
+
+    def prompt(self):
+        probe(self.agent.name)
+        probe(self.agent.get_prompt())
+
+    def turn(self, history: list):''')
+
+
+def test_one_of_several_values_per_caller_is_read_on_each(tmp_path):
+    # `self.agent` assigned in two methods: one of two values, each one per strategy
+    assert KEPT != STRATEGIES
+    for index, drawn in ((0, [("unique-id", "per-conversation", "random.choice(NAMES)")]),
+                         (1, [("text", "You are "), ("unique-id", "per-conversation", "random.choice(NAMES)")])):
+        found = probe(tmp_path, KEPT, index=index)
+        assert isinstance(found.value, Alt) and all(isinstance(o, Alt) and o.per_caller for o in found.value.options)
+        assert found.described[:len(drawn)] == drawn

@@ -375,13 +375,12 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         return dynamic(span, node.id, evidence=f"`{node.id}` is not resolved")
 
     def _attribute(self, node: ast.Attribute, frame: Frame, env) -> Value:
-        base = self.eval(node.value, frame, env)
-        if per_caller_in(base):  # one value per caller: the attribute of each (per_option.py)
-            return each_option(base, lambda o: self.attribute_of(o, node, frame))
-        return self.attribute_of(base, node, frame)
+        return self.attribute_of(self.eval(node.value, frame, env), node, frame)
 
     def attribute_of(self, base: Value, node: ast.Attribute, frame: Frame) -> Value:
         """The attribute `node.attr` of `base`, the value of `node.value`."""
+        if per_caller_in(base):  # one value per caller: the attribute of each (per_option.py)
+            return each_option(base, lambda o: self.attribute_of(o, node, frame))
         m = frame.module
         qual = m.qualified_name(node)
         v = self.attr_of(base, node.attr, node, frame)
