@@ -16,6 +16,7 @@ PICKED = """
         probe(random.choice(["short", "long"]))
         probe(random.choice(names).upper())
         probe(node.render(names))
+        probe(random.choice(nodes).get("kind"))
 """
 
 
@@ -33,6 +34,8 @@ def test_what_a_method_of_a_random_pick_gives_is_per_request_content(tmp_path):
     found = probe(tmp_path, PICKED, index=3)
     assert found.described == [("unknown", "per-request", "node.render(names)")]
     assert found.segs[0].evidence == "read from call to `random.choice()`: elements picked at random"
+    # a method of a picked record (a dict's `get`, `keys`) reads the draw's data: still the draw
+    assert [d[:2] for d in probe(tmp_path, PICKED, index=4).described] == [("unique-id", "per-request")]
 
 
 LISTED = """

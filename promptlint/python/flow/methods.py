@@ -273,9 +273,10 @@ class MethodsMixin:
             return self.fetched(node, inputs, frame) or dynamic(
                 span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"the reply of a model to `{m.code(node.func)}(...)`")
         if src is not None and src.kind is Kind.UNIQUE_ID and src.evidence.endswith(classify.PICKED_AT_RANDOM) \
-                and not hasattr(str, method):
-            # `random.choice(agents).get_prompt()`: what the element picked gives, per request; no
-            # random value itself (as `random.choice(nodes).code` is: core.derived)
+                and not any(hasattr(t, method) for t in (str, bytes, dict, list, set, tuple)):
+            # `random.choice(agents).get_prompt()`: what the element (an object) picked gives, per
+            # request; no random value itself (as `random.choice(nodes).code` is: core.derived); a
+            # picked record's data (`sample[0].keys()`, `r.get("kind")`) stays the draw's
             return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.PER_REQUEST, f"read from {src.evidence}",
                            origin=src.origin or src.span)
         if src is not None and src.kind is Kind.UNIQUE_ID:
