@@ -46,3 +46,17 @@ def test_the_section_keeps_its_static_text_around_its_value(tmp_path):
     assert len(dynamic) == 2 and "join" in dynamic[0].expr  # the tasks, then the user's question
     # the rules (40 sentences) after the tasks are static text of the prompt, not lost in one value
     assert sum(len(t) for t in texts) > 40 * 50
+
+
+SEVERAL = GUARDED.replace("+ RULES\n", '+ RULES + "## Subtasks\\n" + "\\n".join(t for t in tasks[0])\n')
+
+
+def test_a_section_with_several_values_keeps_its_static_text_and_its_values(tmp_path):
+    # (only its first value was drawn before: the rules and the subtasks' heading were lost)
+    assert SEVERAL != GUARDED
+    write(tmp_path, {"app.py": code(SEVERAL)})
+    (layout,) = [p for p in api.check([str(tmp_path)]).prompts if p.source == "python-call"]
+    segments = [s for _, _, _, s in layout.segments()]
+    shape = [s.text[:16] if s.is_static else s.expr for s in segments]
+    assert shape == ["You are the orch", "# Active tasks\n", '"\\n".join(t for t in tasks)', "Only agents assi",
+                     "## Subtasks\n", '"\\n".join(t for t in tasks[0])', "question"]

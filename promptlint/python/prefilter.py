@@ -62,6 +62,7 @@ MODEL_HINTS = ("ChatAnthropic", "init_chat_model(", "llama_index.llms.anthropic"
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).
 _ASSIGNED = (r"(?i:prompt|system|instruction)\w{0,60}[ \t]{0,8}\+?=\s{0,40}\(?\s{0,40}"
+             r"(?:\w{1,60}\s{1,40}or\s{1,40})?"  # `instruction = instruction or """...`: a default given in the body
              r"(?:(?:[rRfFbBuU]{1,2})?[\"']|[\w.\[\]\"']{1,200}\.(?:format|format_map|substitute|safe_substitute)\()")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 
-from . import (built_prompts, candidates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
+from . import (built_prompts, candidates, class_templates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
                kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests,
                system_edits,
                template_calls, template_objects, tool_loops, tool_results)
@@ -79,7 +79,8 @@ class SiteFinder:
         visits = {ast.FunctionDef: self._decorated, ast.AsyncFunctionDef: self._decorated,
                   ast.Assign: self._constant, ast.AnnAssign: self._constant, ast.Dict: self._dict,
                   ast.Return: self._return, ast.Call: self._call, ast.List: self._list, ast.AugAssign: self._placed,
-                  ast.For: self._loop, ast.AsyncFor: self._loop, ast.If: self._emptied}
+                  ast.For: self._loop, ast.AsyncFor: self._loop, ast.If: self._emptied,
+                  ast.ClassDef: self._class}
         scopes = (*_FUNCS, ast.ClassDef)
         todo: list = [self.m.tree]
         leave = object()
@@ -169,6 +170,11 @@ class SiteFinder:
             kept_text.mark(self.b.layouts[before:], scope, target)
             if section_dicts.sectioned(node.value, target.id) and prompt_named(target.id):
                 section_dicts.section_dict(self, node, target.id, self.frame())  # a prompt as a dict of sections
+
+    def _class(self, node: ast.ClassDef) -> None:
+        """Templates a class holds for a method of it or of a base to fill (python/class_templates.py)."""
+        self.ev.reset_budget()
+        class_templates.templates(self, node)
 
     def _placed(self, node) -> None:
         """A message put at the head of the conversation (`messages.insert(0, message)`,

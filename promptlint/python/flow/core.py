@@ -21,6 +21,7 @@ from .bodies import Bodies
 from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
+from .per_option import each_option, per_caller_in
 from .configured import all_configured, configuration_holder, configured_test
 from .handed import changed_by
 from . import builders
@@ -374,9 +375,14 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         return dynamic(span, node.id, evidence=f"`{node.id}` is not resolved")
 
     def _attribute(self, node: ast.Attribute, frame: Frame, env) -> Value:
+        return self.attribute_of(self.eval(node.value, frame, env), node, frame)
+
+    def attribute_of(self, base: Value, node: ast.Attribute, frame: Frame) -> Value:
+        """The attribute `node.attr` of `base`, the value of `node.value`."""
+        if per_caller_in(base):  # one value per caller: the attribute of each (per_option.py)
+            return each_option(base, lambda o: self.attribute_of(o, node, frame))
         m = frame.module
         qual = m.qualified_name(node)
-        base = self.eval(node.value, frame, env)
         v = self.attr_of(base, node.attr, node, frame)
         if v is not None:
             return v

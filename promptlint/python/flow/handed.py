@@ -1,9 +1,12 @@
-"""A dict handed to a function of the tree that changes it in place: a request completed by a
-helper (`self._add_tools(request)`, `add_cache(request)`, `await self._finish(request=request)`)
-before it is sent (`client.messages.create(**request)`).
+"""A dict or list handed to a function of the tree that changes it in place: a request completed
+by a helper (`self._add_tools(request)`, `add_cache(request)`, `await self._finish(request=request)`)
+before it is sent (`client.messages.create(**request)`); a list a helper appends to
+(`collect(task, ready)` whose body runs `ready.append(task)`), which holds what it appends after
+the call (never the empty list it was made as).
 
 After such a call the dict holds what the helper's body sets on the parameter it binds (`param["tools"]
-= ...`, `param["cache_control"] = {...}`, `param.update(...)`, `param |= ...`, or another helper
+= ...`, `param["cache_control"] = {...}`, `param.update(...)`, `param |= ...`, `param.append(...)`
+/ `extend` / `insert`, or another helper
 it hands the parameter to), read with the call's arguments bound, as if those statements were
 written in the caller; a breakpoint it sets on a block the dict holds (`param["system"][-1][
 "cache_control"] = ...`) is a marker of the request. A helper found by name: a function of the
@@ -23,7 +26,9 @@ from .budget import MAX_DEPTH, SPENT
 from .values import Func, Value, dynamic
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_CHAINS = ("setitem", "update", "aug", "handed")  # bindings that change the dict of the binding they follow
+#: bindings that change the dict (or list) of the binding they follow
+_CHAINS = ("setitem", "update", "aug", "handed", "append", "extend", "insert", "map")  # (map: an appending loop)
+_IN_PLACE = ("update", "append", "extend", "insert")  # methods that change their dict or list in place
 _HOPS = 2  # helpers handing the dict on to another helper, followed when telling whether one changes it
 
 
@@ -89,8 +94,9 @@ def _helper(module, cls, func: ast.AST):
 
 def changes(module, cls, helper, param: str, hops: int = 0) -> bool:
     """True when the body of `helper` changes its parameter `param` in place: sets a key written
-    as a string (`param["tools"] = ...`), updates it, merges into it (`param |= ...`), or hands it
-    to a helper that does (up to `_HOPS` deep). Read once per helper and parameter."""
+    as a string (`param["tools"] = ...`), updates it, merges into it (`param |= ...`), appends to
+    it (`param.append(x)`, `extend`, `insert`), or hands it to a helper that does (up to `_HOPS`
+    deep). Read once per helper and parameter."""
     key = ("changes", id(helper), param)
     known = module._pieces.get(key)
     if known is not None and known[0] is helper:
@@ -106,7 +112,7 @@ def changes(module, cls, helper, param: str, hops: int = 0) -> bool:
             found = isinstance(node.op, ast.BitOr) and _is(node.target, param)
         elif isinstance(node, ast.Call):
             f = node.func
-            found = isinstance(f, ast.Attribute) and f.attr == "update" and _is(f.value, param) or (
+            found = isinstance(f, ast.Attribute) and f.attr in _IN_PLACE and _is(f.value, param) or (
                 hops < _HOPS and any(_is(a, param) for a in (*node.args, *(k.value for k in node.keywords)))
                 and _hands_on(module, cls, node, param, hops))
         if found:

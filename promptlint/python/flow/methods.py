@@ -13,6 +13,8 @@ from . import rewrites
 from . import builders
 from .configured import all_configured
 from .fill_methods import fill_call
+from .overrides import overridden
+from .per_option import each_option, per_caller_in
 from .containers import one_of_table
 from .variants import MAX_VARIANTS, dict_variants, flat_options, list_variants, one_dict
 from .keyed import filled_dict
@@ -67,6 +69,11 @@ class MethodsMixin:
                 values = {**given.items, **values}
             if base.args and isinstance(base.args[0], (Text, Alt)):
                 return self.dollar_text(Text(self.text_of(base.args[0], frame)), values, frame)
+        if isinstance(base, Alt) and not any(hasattr(t, method) for t in (str, bytes, dict, list)) \
+                and per_caller_in(base):
+            # a method of a value that is one per caller (the object each override of an abstract
+            # method returns): called on each option apart, one result per caller (per_option.py)
+            return each_option(base, lambda o: self.method(o, method, node, args, kwargs, frame, env))
         if isinstance(base, Alt) and any(_instance(o) for o in base.options):
             # an attribute set to one of several objects (`enhancer or DefaultEnhancer(memory)`):
             # the call gives what the method of each gives, a default we cannot read included
@@ -81,6 +88,9 @@ class MethodsMixin:
             member = self.attr_of(base, method, node, frame)
             if isinstance(member, Func) and (filled := fill_call(self, member, base, node, args, kwargs, frame, env)):
                 return filled  # a template class's fill method: its template with the dict's values
+            if isinstance(member, Func) and isinstance(base, Obj) \
+                    and (found := overridden(self, member, base, node, args, kwargs, frame, env)) is not None:
+                return found  # an abstract method: what the subclasses' overrides return (overrides.py)
             if isinstance(member, Func):
                 bound = self.bind(member, args, kwargs, frame, env, node)
                 result = self.call_function(member, bound, frame.depth + 1, span)
@@ -262,6 +272,13 @@ class MethodsMixin:
             inputs = [self.eval(a, frame, env) for a in args] + [self.eval(v, frame, env) for v in kwargs.values()]
             return self.fetched(node, inputs, frame) or dynamic(
                 span, m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN, f"the reply of a model to `{m.code(node.func)}(...)`")
+        if src is not None and src.kind is Kind.UNIQUE_ID and src.evidence.endswith(classify.PICKED_AT_RANDOM) \
+                and not any(hasattr(t, method) for t in (str, bytes, dict, list, set, tuple)):
+            # `random.choice(agents).get_prompt()`: what the element (an object) picked gives, per
+            # request; no random value itself (as `random.choice(nodes).code` is: core.derived); a
+            # picked record's data (`sample[0].keys()`, `r.get("kind")`) stays the draw's
+            return dynamic(span, m.code(node), Kind.UNKNOWN, Volatility.PER_REQUEST, f"read from {src.evidence}",
+                           origin=src.origin or src.span)
         if src is not None and src.kind is Kind.UNIQUE_ID:
             return Text([replace(src, span=span, expr=m.code(node), origin=None, anchor=None)])
         if method in ("split", "splitlines", "count", "find", "startswith", "endswith", "hex"):

@@ -283,11 +283,12 @@ class TextMixin:
             if src is not None:
                 middle = [replace(src, span=value.span or src.span, origin=src.origin or src.span,
                                   inner=_other_values(middles, src))]
-                if len(present) == 1 and [x for x in present[0] if not x.is_static] == [src]:
-                    # a section present or absent whose one value is `src` (`f"## How you behave\n{g}"`):
-                    # its static text is drawn around the value, as the variant that has it writes it
+                if len(present) == 1 and any(x is src for x in present[0]):
+                    # a section present or absent (`f"## How you behave\n{g}"`, or a template's text
+                    # with several values): its static text and its other values are drawn around
+                    # `src`, as the variant that has it writes them (they are no values of other variants)
                     at = next(n for n, x in enumerate(present[0]) if x is src)
-                    middle = present[0][:at] + middle + present[0][at + 1:]
+                    middle = present[0][:at] + [replace(middle[0], inner=())] + present[0][at + 1:]
             elif value.fallback:
                 # a value or its default: one per deployment or caller, not variants chosen per request
                 middle = [Segment(span=span, kind=Kind.UNKNOWN, volatility=Volatility.STABLE, expr=expr,
