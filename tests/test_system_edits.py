@@ -115,4 +115,4 @@ def test_a_helper_that_writes_the_head_of_its_list_is_told_from_its_code():
             else:
                 messages.insert(0, SystemMessage(content=notes))
     """)).body[0]
-    assert head_writer(method) == ("notes", "messages")
+    assert head_writer(method) == ("notes", "messages", None)
