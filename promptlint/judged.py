@@ -54,7 +54,10 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
               if s.span and not s.is_static and s.volatility is not Volatility.UNKNOWN and not _unfilled(s)}
     filled |= _filled_between([lt for lt in layouts if lt.source == "python-constant"])
     held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
-    copied = copies(layouts)
+    # a template judged where it is filled is no copy to keep: a fill whose values read as the
+    # template's placeholders do (`{current_time}` filled with `self.agent.current_time`) is judged
+    filling = {id(lt) for lt in layouts if lt.source == "python-constant" and _template_filled(lt, filled)}
+    copied = copies([lt for lt in layouts if id(lt) not in filling])
     out = []
     for layout in layouts:
         if layout.id in covered or (layout.source in _STANDALONE and layout.site.filename in linked) \

@@ -103,7 +103,7 @@ def test_a_helper_that_writes_the_head_of_its_list_is_told_from_its_code():
     from analysis_support import code
     tree = ast.parse(code(HELPERS))
     funcs = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
-    assert head_writer(funcs["add_or_update_system_message"]) == ("content", "messages")
+    assert head_writer(funcs["add_or_update_system_message"]) == ("content", "messages", None)
     assert head_writer(funcs["add_or_update_user_message"]) is None  # the end of the list
     assert head_writer(funcs["update_message_content"]) is None
     other = ast.parse("def f(text, rows):\n    rows.insert(0, {'role': rows[1]['role'], 'content': text})\n").body[0]
@@ -115,4 +115,4 @@ def test_a_helper_that_writes_the_head_of_its_list_is_told_from_its_code():
             else:
                 messages.insert(0, SystemMessage(content=notes))
     """)).body[0]
-    assert head_writer(method) == ("notes", "messages")
+    assert head_writer(method) == ("notes", "messages", None)

@@ -32,7 +32,7 @@ from ..model import replace
 
 from .. import classify
 from ..model import Segment
-from .flow.values import Func, Mapping, Seq, Spread, Text
+from .flow.values import Alt, Func, Mapping, Seq, Spread, Text, is_none
 from .handoff import conversation_of, first_index, first_message_of
 from .walk import child_nodes, nodes_under
 
@@ -64,50 +64,97 @@ def edited_head(finder, node: ast.Call, frame) -> bool:
     found = finder._frames[key]
     if found is None:
         return False
-    text_param, list_param = found
+    text_param, list_param, written = found
     names = [p.arg for p in [*fn.node.args.posonlyargs, *fn.node.args.args]]
     if fn.cls is not None and names and not _static(fn.node):
         names = names[1:]
     given = dict(zip(names, node.args))
     given.update({k.arg: k.value for k in node.keywords})
     text_node, list_node = given.get(text_param), given.get(list_param)
-    if text_node is None or list_node is None:
+    if list_node is None or text_node is None and written is None:
         return False
     history = conversation_of(finder, list_node, frame) or _named_history(finder, list_node)
     if history is None:
         return False
     history = replace(history, origin=finder.m.span(node), origin_note="the conversation placed after it here")
     span = finder.m.span(node)
-    message = Mapping({"role": Text([Segment(text="system", span=span)]),
-                       "content": finder.ev.eval(text_node, frame)}, span=span)
+    text = finder.ev.eval(text_node, frame) if written is None else _written_text(finder, fn, node, written, frame)
+    if text is None:
+        return False
+    message = Mapping({"role": Text([Segment(text="system", span=span)]), "content": text}, span=span)
     return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)
 
 
-def head_writer(func) -> tuple[str, str] | None:
-    """(the text parameter, the list parameter) of a function that writes the text at the head of
-    the list: inserts at index 0 a message of a system role whose content reads the text
+def head_writer(func) -> tuple[str, str, ast.expr | None] | None:
+    """(the text parameter, the list parameter, None) of a function that writes the text at the head
+    of the list: inserts at index 0 a message of a system role whose content reads the text
     (`messages.insert(0, {"role": "system", "content": content})`), or, under a test that names
     the system role, writes the first message or its content from it (`messages[0] =
-    update(messages[0], content)`, `messages[0]["content"] += content`); None otherwise."""
+    update(messages[0], content)`, `messages[0]["content"] += content`); None otherwise.
+    The text may be a local name assigned from the parameters (`prompt = system_prompt`, or else
+    `prompt = npc.get_system_prompt()`): then (that name, the list parameter, the expression
+    written), the expression read in the function with each call's arguments (`_written_text`)."""
     params = [p.arg for p in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]]
     if len(params) > MAX_PARAMS:
         return None
+    locals_ = _param_locals(func, params)
     for n, system_test in _own_nodes(func):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "insert" \
                 and len(n.args) == 2 and first_index(n.args[0]) and isinstance(n.func.value, ast.Name) \
                 and n.func.value.id in params and system_message(n.args[1]):
-            text = _param_read(n.args[1], params, n.func.value.id)
-            if text is not None:
-                return text, n.func.value.id
+            found = _text_read(n.args[1], params, locals_, n.func.value.id)
+            if found is not None:
+                return found[0], n.func.value.id, n.args[1] if found[1] else None
         elif system_test and isinstance(n, (ast.Assign, ast.AugAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
                 head = first_message_of(t)
                 if isinstance(head, ast.Name) and head.id in params:
-                    text = _param_read(n.value, params, head.id)
-                    if text is not None:
-                        return text, head.id
+                    found = _text_read(n.value, params, locals_, head.id)
+                    if found is not None:
+                        return found[0], head.id, n.value if found[1] else None
     return None
+
+
+def _text_read(node, params: list[str], locals_: set[str], own: str) -> tuple[str, bool] | None:
+    """(the parameter the expression reads, False), or (a local name it reads that is assigned
+    from the parameters, True), or None."""
+    text = _param_read(node, params, own)
+    if text is not None:
+        return text, False
+    local = next((n.id for n in nodes_under(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                  and n.id in locals_), None)
+    return (local, True) if local is not None else None
+
+
+def _param_locals(func, params: list[str]) -> set[str]:
+    """The local names of `func` (not parameters) that a plain assignment binds to an expression
+    reading a parameter (`prompt = system_prompt`, `prompt = npc.get_system_prompt()`)."""
+    out = set()
+    for n, _ in _own_nodes(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id not in params and _param_read(n.value, params, "") is not None:
+            out.add(n.targets[0].id)
+    return out
+
+
+def _written_text(finder, fn: Func, call: ast.Call, written, frame):
+    """The text the helper `fn` writes at the head (`written`: the message or content expression
+    it writes, reading a local name), read in its body with the arguments of `call`: the content
+    of a message written, or the expression itself; None when it cannot be read."""
+    from .flow.frames import Frame
+    ev = finder.ev
+    kwargs = {k.arg: k.value for k in call.keywords}
+    bindings = ev.bind(fn, list(call.args), kwargs, frame, ev.env_at(frame, call), call)
+    inner = Frame(module=fn.module, func=fn.node, cls=fn.cls, bindings=bindings, self_value=fn.self_value,
+                  depth=frame.depth + 1)
+    value = ev.eval(written, inner, ev.env_at(inner, written))
+    if isinstance(value, Mapping):
+        value = value.items.get("content")
+    if isinstance(value, Alt):  # (a text it writes only when there is one: `if not prompt: return messages`)
+        kept = [o for o in value.options if not is_none(o)]
+        value = None if not kept else kept[0] if len(kept) == 1 else replace(value, options=kept)
+    return value
 
 
 def _own_nodes(func):

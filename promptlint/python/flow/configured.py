@@ -41,6 +41,20 @@ def named_otherwise(attr: str) -> bool:
     return classify.classify_name(attr) is not None or attr.lower() in classify.HISTORY_NAMES
 
 
+def read_from_configured(src, attr: str | None, span, expr: str):
+    """`self.agent.current_time` read off a configured field (`src`: its stable segment, evidence
+    ending with MARK): the field is what the instance was built with, not what the object it holds
+    keeps in its attributes; an attribute whose name says it changes (a time, an id, the user's
+    message: `classify.classify_name`) keeps what the name says. None otherwise."""
+    if attr is None or src.volatility is not Volatility.STABLE or not src.evidence.endswith(MARK):
+        return None
+    found = classify.classify_name(attr)
+    if not found:
+        return None
+    kind, vol, prec, why = found
+    return dynamic(span, expr, kind, vol, why, precision=prec, name_only=True)
+
+
 def same_attribute(attr: str, value) -> bool:
     """True for a value that is `self.attr` itself, or `cast(T, self.attr)` (typing's cast
     returns its argument): `self.llm = cast(LLM, self.llm)` sets nothing new."""

@@ -22,7 +22,7 @@ from .budget import MAX_DEPTH, OUT_OF_STEPS, SPECULATIVE_BUDGET, Budget
 from .calls import CallsMixin
 from .closures import closure_value
 from .per_option import each_option, per_caller_in
-from .configured import all_configured, configuration_holder, configured_test
+from .configured import all_configured, configuration_holder, configured_test, read_from_configured
 from .handed import changed_by
 from . import builders
 from .containers import ContainersMixin
@@ -453,6 +453,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
                            origin=src.origin or src.span)
         if src.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.USER_INPUT):
             return Text([replace(src, span=span, expr=expr, origin=src.origin or src.span, anchor=None)])
+        if (named := read_from_configured(src, attr, span, expr)) is not None:
+            return named  # `self.agent.current_time` of a configured `self.agent`: what the name says
         if attr is not None and src.kind is Kind.UNKNOWN and src.volatility is Volatility.UNKNOWN \
                 and (holder := configuration_holder(node)) is not None:  # `self.cfg.max_images`, cfg not read
             return dynamic(span, expr, Kind.UNKNOWN, Volatility.STABLE,

@@ -17,6 +17,7 @@ from ... import classify
 from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
 from . import rewrites
+from .turn_text import named_history
 
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 #: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
@@ -497,7 +498,7 @@ class TextMixin:
                 if val is None:
                     out.append(self._unbound_field(head, mt.group(0), where, keep_unbound))
                     continue
-                out.extend(reenter(self.text_of(val, frame), where, mt.group(0), spec, caret=True))
+                out.extend(reenter(named_history(head, self.text_of(val, frame)), where, mt.group(0), spec, caret=True))
             out.append(slice_segment(seg, pos))
         return Text([s for s in out if not (s.is_static and not s.text)])
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from ...model import Kind, Segment, Volatility
+from ... import classify
+from ...model import Kind, Segment, Volatility, replace
+from .configured import MARK
 
 #: Labels of the two sides of a turn written into text (`User:` / `Assistant:`, `Human:` / `AI:`).
 USER_LABEL = re.compile(r"(?i)\b(?:user|human|question|q)\s*:")
@@ -43,3 +45,22 @@ def history_behind(segs: list[Segment]) -> bool:
     first = next((i for i, s in enumerate(segs) if s.kind is Kind.HISTORY), None)
     return first is not None and any(not s.is_static and s.kind is not Kind.CONDITIONAL and
                                      s.volatility is not Volatility.STABLE for s in segs[:first])
+
+
+def named_history(name: str, segs: list[Segment]) -> list[Segment]:
+    """The value filled into a template's placeholder named as the conversation (`{chat_history}`,
+    `{history}`, `$messages`: a name of `classify.HISTORY_NAMES`), as the conversation: its values
+    of unknown content that change (`memory.to_string()`, an attribute of an object not read), or
+    are read off an object the instance is configured with (`self.agent.memory.to_string()`), are
+    the history the name says (a name is the evidence, docs/policies.md Policy 7). A value whose
+    content is known (a time, retrieved text, a constant) keeps it; `segs` unchanged otherwise."""
+    if name.strip().lower() not in classify.HISTORY_NAMES:
+        return segs
+    moving = [s for s in segs if not s.is_static]
+    if not moving or any(s.kind is not Kind.UNKNOWN or s.volatility is Volatility.STABLE
+                         and not s.evidence.endswith(MARK) for s in moving):
+        return segs
+    return [s if s.is_static else replace(s, kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, name_only=True,
+                                          evidence=f"{s.evidence or s.expr}, filled into `{{{name}}}`, "
+                                                   f"a placeholder named as the conversation")
+            for s in segs]
