@@ -57,3 +57,14 @@ def test_a_choice_between_two_counts_is_named_by_the_placeholder_it_fills():
     assert found == [("PRM104", "info", "prompts.py", _row(tpl, "{max_sections}"))]
     assert result.diagnostics[0].message.startswith(
         "Conditional content `max_sections` (one variant reads `10`) at token 24 of this prompt")
+
+
+def test_a_task_before_the_material_it_is_applied_to_is_no_question_before_a_document():
+    """`Task: {query}` before `{content}`: the query is the run's task, the same for every resource
+    it is applied to, so it belongs first (PRM106 before); the values before the static output
+    specification are PRM101's info. `Question: {query}` before the material is still PRM106."""
+    tpl = FIXTURES / "task_first" / "prompts.py"
+    found, result = _found("task_first")
+    assert found == [("PRM101", "info", "prompts.py", _row(tpl, "Task: {query}")),
+                     ("PRM106", "info", "prompts.py", _row(tpl, "Question: {query}"))]
+    assert result.diagnostics[0].message.startswith("Per-request content `{query}` at token 12 of this prompt")
