@@ -29,7 +29,7 @@ from .module import callee_name
 from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.fill_methods import fills
-from .flow.text import with_variant_values
+from .flow.chosen_texts import with_variant_values
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
 from .instance_calls import never_a_list

@@ -17,6 +17,7 @@ from ... import classify
 from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
 from . import rewrites
+from .chosen_texts import shortest_template, stable_templates
 
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 #: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
@@ -300,11 +301,11 @@ class TextMixin:
                 # stands for it (what a deployment or caller that has it sends at least)
                 shown = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]
                 middle = min(shown, key=lambda mid: sum(len(s.text) for s in mid)) if shown else []
-            elif _stable_templates(middles):
+            elif stable_templates(middles):
                 # each variant a text of its own filled with stable values (one of several templates,
                 # `self.choose_prompt(spec).format(prompt=spec)`, spec what the instance is built
                 # with): the shortest stands for it, its values keeping the others'
-                middle = _shortest_template(middles)
+                middle = shortest_template(middles)
             elif any(not s.is_static for mid in middles for s in mid):
                 # variants that differ by values not known here (`resolved.name` of paths that
                 # different branches make): one value whose text is not known, not a few fixed texts
@@ -534,38 +535,6 @@ def _other_values(middles: list[list[Segment]], src: Segment) -> tuple[Segment, 
                     if len(out) == MAX_INNER:  # (the first ones are kept: no later one changes them)
                         return tuple(replace(s, inner=()) for s in out)
     return tuple(replace(s, inner=()) for s in out)
-
-
-def _stable_templates(middles: list[list[Segment]]) -> bool:
-    """True when every variant holds static text and values, all of them stable: a choice among
-    texts filled with what does not change, not among values alone."""
-    return len(middles) > 1 and all(
-        any(s.is_static and s.text.strip() for s in mid) and any(not s.is_static for s in mid)
-        and all(s.is_static or s.volatility is Volatility.STABLE for s in mid) for mid in middles)
-
-
-def _shortest_template(middles: list[list[Segment]]) -> list[Segment]:
-    """The shortest variant, holding the values of all of them (`with_variant_values`)."""
-    return with_variant_values(min(middles, key=lambda m: sum(len(s.text) for s in m)), middles)
-
-
-def with_variant_values(chosen: list[Segment], variants: list[list[Segment]]) -> list[Segment]:
-    """`chosen`, the text of one of several variants that stands for them, its first value holding
-    the stable values every variant writes at its own spans (`Segment.inner`: each of several
-    templates filled with what the instance is built with, `self.choose_prompt(spec).format(
-    prompt=spec)`), so that each template's placeholder is known filled (judged.py) and every
-    template is judged where it is filled. The first value of each variant comes first, at most
-    `MAX_INNER`; values of other volatilities are left out (no rule reads a stable one)."""
-    at = next((n for n, s in enumerate(chosen) if not s.is_static), None)
-    values = [[s for s in v if not s.is_static and s.span is not None and s.volatility is Volatility.STABLE]
-              for v in variants]
-    inner: list[Segment] = []
-    for s in [vals[0] for vals in values if vals] + [s for vals in values for s in vals[1:]]:
-        if at is not None and s.span != chosen[at].span and all(s.span != i.span for i in inner):
-            inner.append(replace(s, inner=()))
-    if not inner:
-        return chosen
-    return chosen[:at] + [replace(chosen[at], inner=chosen[at].inner + tuple(inner[:MAX_INNER]))] + chosen[at + 1:]
 
 
 _NAMED_KINDS = (Kind.UNKNOWN, Kind.USER_INPUT, Kind.TEMPLATE_VARIABLE)
