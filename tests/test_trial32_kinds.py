@@ -68,3 +68,19 @@ def test_a_task_before_the_material_it_is_applied_to_is_no_question_before_a_doc
     assert found == [("PRM101", "info", "prompts.py", _row(tpl, "Task: {query}")),
                      ("PRM106", "info", "prompts.py", _row(tpl, "Question: {query}"))]
     assert result.diagnostics[0].message.startswith("Per-request content `{query}` at token 12 of this prompt")
+
+
+def test_explain_draws_a_choice_between_counts_at_its_placeholder_with_one_variant(tmp_path, monkeypatch):
+    """explain said '^ the value of `10`' under `{max_sections}`: one of two values, as if it were
+    the only one."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from promptlint.cli import main
+    shutil.copytree(FIXTURES / "counted_sections", tmp_path / "counted_sections")
+    monkeypatch.chdir(tmp_path / "counted_sections")
+    out = CliRunner().invoke(main, ["explain", "prompts.py:4", "--no-cache"]).output
+    lines = [x.strip() for x in out.splitlines()]
+    at = next(i for i, x in enumerate(lines) if x.startswith("{max_sections}"))
+    assert lines[at + 1] == "^ one variant reads `10`"
