@@ -50,8 +50,9 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
                 built.setdefault(span.filename, []).append(span)
                 if any(p.role == "tools" for p in lt.parts):
                     reached.setdefault(span.filename, []).append(span)
-    filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
-              if s.span and not s.is_static and s.volatility is not Volatility.UNKNOWN and not _unfilled(s)}
+    filled = {i.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
+              for i in (s, *(i for i in s.inner if i.volatility is Volatility.STABLE))  # (flow/text.py: with_variant_values)
+              if i.span and not i.is_static and i.volatility is not Volatility.UNKNOWN and not _unfilled(i)}
     filled |= _filled_between([lt for lt in layouts if lt.source == "python-constant"])
     held = _held_by_larger([lt for lt in layouts if lt.source == "python-constant"])
     # a template judged where it is filled is no copy to keep: a fill whose values read as the

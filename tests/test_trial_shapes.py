@@ -19,7 +19,8 @@ def findings(name: str, *codes: str) -> list[tuple[int, str, str, str]]:
 def test_a_value_reached_by_several_paths_is_one_value_not_a_conditional_section():
     assert findings("same_value_paths.py") == [
         (11, "PRM101", "info", "Content of unknown volatility `op` (the parameter `operators`)"),
-        (33, "PRM104", "info", "Conditional content `Explain every step in detail.`"),  # a real choice of texts
+        (33, "PRM104", "info",  # a real choice of texts, named by what the code writes there
+             "Conditional content `intro` (one variant reads `Explain every step in detail.`)"),
     ]
 
 

@@ -29,6 +29,7 @@ from .module import callee_name
 from .flow.bound_lists import grown_or_empty
 from .flow.core import per_process
 from .flow.fill_methods import fills
+from .flow.chosen_texts import with_variant_values
 from .flow.turn_text import history_behind
 from .flow.values import Seq, Text
 from .instance_calls import never_a_list
@@ -286,7 +287,8 @@ def _richest(finder, value, frame) -> list[Segment]:
     if static_chars(segs) >= MIN_STATIC_CHARS:
         return segs
     options = [finder.ev.text_of(o, frame) for o in options_of(value)]
-    return max(options, key=static_chars, default=segs) if len(options) > 1 else segs
+    # (the others' stable values kept: each template filled so is judged here, not alone)
+    return with_variant_values(max(options, key=static_chars), options) if len(options) > 1 else segs
 
 
 _HASHING = re.compile(r"hash|digest|fingerprint|md5|sha\d|cache", re.IGNORECASE)

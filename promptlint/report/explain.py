@@ -148,13 +148,16 @@ def _label(seg: Segment) -> str:
 def _written_note(seg: Segment) -> str:
     """For a value drawn as the code writes it where it enters (`Segment.caret`) but named from
     elsewhere: '^ built from `query`' (text built around it), '^ the value of `top["name"]`
-    (line 304)' (the same value under another name: a caller's argument, a name bound to it)."""
+    (line 304)' (the same value under another name: a caller's argument, a name bound to it),
+    '^ one variant reads `10`' (a choice between texts)."""
     caret = seg.written
     if caret is None or seg.is_static:
         return ""
     expr = " ".join(seg.expr.split())
     if caret.built:
         return f"^ built from `{expr}`"
+    if seg.kind is Kind.CONDITIONAL:  # (its `expr` is one variant's text, not a value's name)
+        return f"^ one variant reads `{expr}`"
     origin = seg.origin
     where = "" if origin is None else f" ({'line' if origin.filename == seg.span.filename else origin.filename + ':'}" \
         f"{' ' if origin.filename == seg.span.filename else ''}{origin.start.row})"

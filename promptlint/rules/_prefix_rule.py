@@ -28,13 +28,16 @@ def source_text(seg: Segment, limit: int = 60) -> str | None:
 
 def describe(seg: Segment, note: str = "") -> str:
     """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'; the value the code
-    writes where it enters, when that is text built around it: '`summary` (built from `query`)'.
+    writes where it enters, when that is text built around it: '`summary` (built from `query`)',
+    or a choice between texts: '`max_sections` (one variant reads `10`)'.
     `note` (the extraction's evidence, say) joins the same parentheses: '`summary` (built from
     `query`; the parameter `q`)', never a second pair."""
     expr = source_text(seg)
     caret = seg.written
     notes = []
-    if expr is not None and caret is not None and caret.built:
+    # (a choice between texts is named by what the code writes there, `{max_sections}`, even when
+    # its variants are not built around it: its `expr` is one variant's text, `10`)
+    if expr is not None and caret is not None and (caret.built or seg.kind is Kind.CONDITIONAL):
         written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
         text = f"`{written}`"
         # (a choice between texts: its segment is where the variants differ, shown from one of them)

@@ -87,6 +87,18 @@ def _says(seg: Segment, segs: list[Segment], i: int, vocabulary: set[str]) -> st
     return f" (after the label `{label}`)" if label in vocabulary else None
 
 
+def _task(seg: Segment, segs: list[Segment], i: int) -> bool:
+    """True when the question is named as the task, not a request's question: a word of its
+    expression or of what the code writes there (`writing_task.query`, `{task_query}`), or the label
+    before it (`Task: {query}`). A run's task is the same for the many requests that apply it to
+    one document after another (a resource, a draft's revision; Policy 7: a run's own, not a
+    request's), so the requests share it and what follows it until the document: first is its place."""
+    caret = seg.written
+    names = [seg.expr, caret.text if caret is not None else ""]
+    words = {w for name in names for chain in re.findall(r"[A-Za-z_][\w.]*", name) for w in _words(chain)}
+    return "task" in words or _label(segs, i) == "task"
+
+
 def _question(seg: Segment) -> bool:
     return seg.kind in (Kind.USER_INPUT, Kind.UNKNOWN, Kind.TEMPLATE_VARIABLE, Kind.CONDITIONAL)
 
@@ -121,7 +133,9 @@ class QuestionBeforeDocumentRule(Rule):
     alone does not prove that the document is re-sent with other questions, nor how large it is.
     So the finding is info. The document is never a value named as the user's message or as
     content retrieved for the turn (`retrieved_docs`, `search_results`): it changes with the
-    question, and the order costs nothing. A question that `PRM101` or `PRM104` already reports
+    question, and the order costs nothing. Nor is the question one named as the task
+    (`writing_task.query`, `{task_query}`, written after `Task:`): a run's task is the same for the
+    many requests that apply it to one document after another, so it belongs first. A question that `PRM101` or `PRM104` already reports
     as a warning (much static text follows it) is that rule's finding; at one place this rule is
     more specific than PRM101's info.
 
@@ -152,7 +166,7 @@ class QuestionBeforeDocumentRule(Rule):
             if not _question(p.seg):
                 continue
             asked = _says(p.seg, segs, p.seg_index, _QUESTION)
-            if asked is None:
+            if asked is None or _task(p.seg, segs, p.seg_index):
                 continue
             doc = next(((j, s) for j, s in enumerate(segs) if j > p.seg_index and not s.is_static and _document(s)
                         and _says(s, segs, j, _DOCUMENT) is not None), None)

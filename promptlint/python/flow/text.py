@@ -18,6 +18,7 @@ from ..strings import Field, Piece
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, Spread, Text, Value, most_volatile, vol_rank
 from . import rewrites
 from .turn_text import named_history
+from .chosen_texts import shortest_template, stable_templates
 
 FORMAT_FIELD = re.compile(r"\{\{|\}\}|\{([^{}!:]*)(![rsa])?(?::([^{}]*))?\}")
 #: A placeholder of `string.Template`: `$$`, `${name}` or `$name` (its default id pattern).
@@ -302,6 +303,11 @@ class TextMixin:
                 # stands for it (what a deployment or caller that has it sends at least)
                 shown = [mid for mid in middles if any(s.text or not s.is_static for s in mid)]
                 middle = min(shown, key=lambda mid: sum(len(s.text) for s in mid)) if shown else []
+            elif stable_templates(middles):
+                # each variant a text of its own filled with stable values (one of several templates,
+                # `self.choose_prompt(spec).format(prompt=spec)`, spec what the instance is built
+                # with): the shortest stands for it, its values keeping the others'
+                middle = shortest_template(middles)
             elif any(not s.is_static for mid in middles for s in mid):
                 # variants that differ by values not known here (`resolved.name` of paths that
                 # different branches make): one value whose text is not known, not a few fixed texts
