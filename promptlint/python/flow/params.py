@@ -51,6 +51,11 @@ def _objects(value) -> bool:
     return isinstance(value, Obj) or isinstance(value, Alt) and any(_objects(o) for o in value.options)
 
 
+def _texts(value) -> bool:
+    """True when `value` is text, or a choice between texts (what each caller passes)."""
+    return isinstance(value, Text) or isinstance(value, Alt) and all(_texts(o) for o in value.options)
+
+
 def _serving(self_value) -> ast.ClassDef | None:
     """The class of the instance a method reads (`self:Cls`, an instance built at a call), or None."""
     if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
@@ -72,15 +77,15 @@ class ParamsMixin:
     def _says_less(self, found, frame: Frame, param, name: str) -> bool:
         """True when `found`, what the callers pass for the parameter `param`, says less than the
         parameter's name or type: a value we cannot read (of unknown volatility) of a parameter
-        named for its content (`query`) or annotated as a chat model, or a value that is no object
-        and holds nothing read (`parameter` of `for parameter in self.parameters`, of unknown kind:
+        named for its content (`query`) or annotated as a chat model, or a text that holds nothing
+        read (`parameter` of `for parameter in self.parameters`, of unknown kind:
         how often it changes at most) of a parameter annotated as a set or as a class of the tree
         (`variable: Variable`, whose attributes the class says: `variable.gradients` a set)."""
         segs = self.text_of(found, frame)
         if unknown_only(segs) and (classify.classify_name(name) or _typed_model(frame, param) and not _objects(found)):
             return True
-        if _objects(found) or not segs or any(s.is_static or s.kind is not Kind.UNKNOWN for s in segs):
-            return False
+        if not _texts(found) or not segs or any(s.is_static or s.kind is not Kind.UNKNOWN for s in segs):
+            return False  # (an object, a dict or a list the callers build says what it holds)
         ann = unannotated(getattr(param, "annotation", None))
         return ann is not None and (annotated_set(ann) or not builtin_annotation(ann)
                                     and self._class_for_annotation(frame, ann) is not None)
