@@ -1,8 +1,10 @@
 """Parameters: the value of a function's parameter where the evaluator reads it (the Evaluator's
 `param`, a mixin beside objects.py). The caller's argument when one is bound; in the prompt's own
-frame, what its callers pass (callers.py); else what its annotation says (a set, a message list,
-a class of the tree, an MCP session), what its name says (a hint: Policy 7), a text default, or for
-an `__init__` parameter what the instance is built with (the constructor calls of the tree).
+frame, what its callers pass (callers.py), unless that says less than its name or type (a value
+we cannot read for a parameter annotated as a class of the tree: `_says_less`); else what its
+annotation says (a set, a message list, a class of the tree, an MCP session), what its name says
+(a hint: Policy 7), a text default, or for an `__init__` parameter what the instance is built with
+(the constructor calls of the tree).
 """
 from __future__ import annotations
 
@@ -49,6 +51,11 @@ def _objects(value) -> bool:
     return isinstance(value, Obj) or isinstance(value, Alt) and any(_objects(o) for o in value.options)
 
 
+def _texts(value) -> bool:
+    """True when `value` is text, or a choice between texts (what each caller passes)."""
+    return isinstance(value, Text) or isinstance(value, Alt) and all(_texts(o) for o in value.options)
+
+
 def _serving(self_value) -> ast.ClassDef | None:
     """The class of the instance a method reads (`self:Cls`, an instance built at a call), or None."""
     if isinstance(self_value, Obj) and self_value.args and isinstance(self_value.args[0], ClassRef):
@@ -66,6 +73,22 @@ def _class_receiver(func, param) -> bool:
 
 class ParamsMixin:
     """The Evaluator's reading of parameters (see the module docstring)."""
+
+    def _says_less(self, found, frame: Frame, param, name: str) -> bool:
+        """True when `found`, what the callers pass for the parameter `param`, says less than the
+        parameter's name or type: a value we cannot read (of unknown volatility) of a parameter
+        named for its content (`query`) or annotated as a chat model, or a text that holds nothing
+        read (`parameter` of `for parameter in self.parameters`, of unknown kind:
+        how often it changes at most) of a parameter annotated as a set or as a class of the tree
+        (`variable: Variable`, whose attributes the class says: `variable.gradients` a set)."""
+        segs = self.text_of(found, frame)
+        if unknown_only(segs) and (classify.classify_name(name) or _typed_model(frame, param) and not _objects(found)):
+            return True
+        if not _texts(found) or not segs or any(s.is_static or s.kind is not Kind.UNKNOWN for s in segs):
+            return False  # (an object, a dict or a list the callers build says what it holds)
+        ann = unannotated(getattr(param, "annotation", None))
+        return ann is not None and (annotated_set(ann) or not builtin_annotation(ann)
+                                    and self._class_for_annotation(frame, ann) is not None)
 
     def param(self, frame: Frame, th: Thunk) -> Value:
         """The value of a parameter: the caller's argument when bound, else what its annotation
@@ -91,9 +114,8 @@ class ParamsMixin:
             from .callers import caller_arguments
             spent = not self.budget.following
             found = caller_arguments(self, frame, name)
-            if found is not None and not (unknown_only(self.text_of(found, frame))
-                                          and (classify.classify_name(name) or _typed_model(frame, th.node) and not _objects(found))):
-                return found  # (a caller's value we cannot read says less than the parameter's name or type)
+            if found is not None and not self._says_less(found, frame, th.node, name):
+                return found
         else:
             spent = False
         m = frame.module
