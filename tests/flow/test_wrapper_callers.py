@@ -158,8 +158,8 @@ def test_self_calls_in_a_class_with_its_own_method_are_not_callers(tmp_path):
 
 
 def test_a_wrapper_reached_from_the_request_takes_up_to_max_wrapper_callers(tmp_path):
-    # `strict` (one wrapper up from the request) is called from more places than the request's own
-    # frame reads (MAX_CALLERS), as many as a wrapper's (MAX_WRAPPER_CALLERS): each caller's text
+    # `strict` (one wrapper up from the request) is called from as many places as a wrapper's
+    # parameter reads (MAX_WRAPPER_CALLERS, at least MAX_CALLERS): each caller's text
     fixed = "".join(f"""
 
         def task{i}(text):
