@@ -7,10 +7,11 @@ from pathlib import Path
 from promptlint import api
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "request_bodies"
+OVERRIDDEN = FIXTURES.parent / "request_bodies_overridden"
 
 
-def _report():
-    return api.check([FIXTURES], api.Settings(), jobs=1)
+def _report(folder: Path = FIXTURES):
+    return api.check([folder], api.Settings(), jobs=1)
 
 
 def test_a_returned_body_of_the_callers_messages_is_reported_once_where_it_is_written():
@@ -35,3 +36,18 @@ def test_returned_bodies_are_read_only_in_modules_of_the_anthropic_sdk():
         ("history", ["generic_request.messages"]),
     ]
     assert online.passes_prompt and not online.tree_markers
+
+
+def test_a_body_an_override_returns_is_judged_where_written_when_the_send_sites_lose_its_values():
+    # the base class's record holds what every subclass's override returns: the subclasses' send
+    # sites read the Anthropic override (they reach it) but not its schema: the body keeps its findings
+    report = _report(OVERRIDDEN)
+    found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
+    assert found == [
+        ("anthropic_processor.py", "PRM302", "info", 14),
+        ("anthropic_processor.py", "PRM101", "info", 21),
+    ]
+    assert "`generic_request.response_format`" in report.diagnostics[1].message
+    sends = {Path(l.site.filename).name: [(Path(s.filename).name, s.start.row) for s in l.reaches]
+             for l in report.prompts if l.source == "python-call"}
+    assert ("anthropic_processor.py", 13) in sends["litellm_processor.py"]
