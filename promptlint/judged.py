@@ -31,8 +31,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
     tools list, that lies in a function read to build a send site's tools, or, for a request body
-    a function returns, in a function read to build a send site's request that carries its
-    text (`_body_carried`), and a copy of a
+    a function returns, in a function read to build a send site's request of which something
+    was read (`reads_nothing` false: one that read nothing judges no body), and a copy of a
     candidate's text that another function returns (`copies`)."""
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates} | _rendered(layouts)
@@ -47,8 +47,12 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     built: dict = {}  # functions read to build a send site's request
     for lt in layouts:
         if lt.source == "python-call":
+            # (a send site that read nothing of its request, a `**mapping` of one dict per subclass
+            # it could not spread, judges no body a function it read returns)
+            holds = not reads_nothing(lt)
             for span in lt.reaches:
-                built.setdefault(span.filename, []).append(span)
+                if holds:
+                    built.setdefault(span.filename, []).append(span)
                 if any(p.role == "tools" for p in lt.parts):
                     reached.setdefault(span.filename, []).append(span)
     filled = {s.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()
@@ -67,7 +71,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
         if layout.source == "python-constant" and (
                 _carried(layout, sent, made) or _template_filled(layout, filled) or id(layout) in held
                 or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)
-                or layout.api == BODY_API and _inside(layout.site, built) and _body_carried(layout, sent)):
+                or layout.api == BODY_API and _inside(layout.site, built)):
             continue
         out.append(layout)
     return out
@@ -285,19 +289,6 @@ def _carried(layout: PromptLayout, sent: set, made: set = frozenset()) -> bool:
     if not any(s.span in sent for s in segs):
         return False
     return first is None or first.span in sent
-
-
-def _body_carried(layout: PromptLayout, sent: set) -> bool:
-    """True when the send sites that read the function returning the request body `layout` judge
-    its text: it has no segment of a place in the code (`def _body(self, messages): return {...,
-    "messages": messages}`: what the send site reads of it is all it holds), or a send site carries
-    it (`_carried`: one of its segments and its first dynamic one). A send site that read the
-    function but holds other values at its dynamic place (a base class's request record read
-    with what every subclass's override returns, the schema become the record's unknown
-    constructor input) does not judge it: the body is judged where it is written."""
-    if not any(s.span is not None for _, _, _, s in layout.segments()):
-        return True
-    return _carried(layout, sent)
 
 
 def _template_filled(layout: PromptLayout, filled: set) -> bool:

@@ -7,11 +7,10 @@ from pathlib import Path
 from promptlint import api
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "request_bodies"
-OVERRIDDEN = FIXTURES.parent / "request_bodies_overridden"
 
 
-def _report(folder: Path = FIXTURES):
-    return api.check([folder], api.Settings(), jobs=1)
+def _report():
+    return api.check([FIXTURES], api.Settings(), jobs=1)
 
 
 def test_a_returned_body_of_the_callers_messages_is_reported_once_where_it_is_written():
@@ -38,16 +37,22 @@ def test_returned_bodies_are_read_only_in_modules_of_the_anthropic_sdk():
     assert online.passes_prompt and not online.tree_markers
 
 
-def test_a_body_an_override_returns_is_judged_where_written_when_the_send_sites_lose_its_values():
-    # the base class's record holds what every subclass's override returns: the subclasses' send
-    # sites read the Anthropic override (they reach it) but not its schema: the body keeps its findings
-    report = _report(OVERRIDDEN)
-    found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row) for d in report.diagnostics]
-    assert found == [
-        ("anthropic_processor.py", "PRM302", "info", 14),
-        ("anthropic_processor.py", "PRM101", "info", 21),
-    ]
-    assert "`generic_request.response_format`" in report.diagnostics[1].message
-    sends = {Path(l.site.filename).name: [(Path(s.filename).name, s.start.row) for s in l.reaches]
-             for l in report.prompts if l.source == "python-call"}
-    assert ("anthropic_processor.py", 13) in sends["litellm_processor.py"]
+def test_a_send_site_that_read_nothing_of_its_request_judges_no_body_it_reached():
+    # `litellm.acompletion(**request.body)` of a subclass, the record built in the base class with
+    # what every override of the abstract `create_request` returns: the call reaches each
+    # override, Anthropic's body among them, but reads nothing of the spread (no parts): the body
+    # keeps its findings where it is written
+    from dataclasses import replace
+
+    from promptlint.judged import judged
+    from promptlint.model import Position, PromptLayout, Span
+
+    layouts = list(_report().prompts)
+    body = next(l for l in layouts if l.site.filename.endswith("online.py"))
+    function = Span(body.site.filename, Position(13, 5), Position(22, 23))  # `create_request`
+    blind = PromptLayout(id="send.py:9", site=Span("send.py", Position(9, 16), Position(9, 60)),
+                         source="python-call", provider="litellm", api="litellm.acompletion",
+                         model=None, parts=[], newest_user=None, reaches=[function])
+    assert body in judged([*layouts, blind])
+    reading = replace(blind, parts=[replace(p) for p in body.parts])  # one that read the body judges it
+    assert body not in judged([*layouts, reading])
