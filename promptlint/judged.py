@@ -31,7 +31,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
     tools list, that lies in a function read to build a send site's tools, or, for a request body
-    a function returns, in a function read to build a send site's request, and a copy of a
+    a function returns, in a function read to build a send site's request of which something
+    was read (`reads_nothing` false: one that read nothing judges no body), and a copy of a
     candidate's text that another function returns (`copies`)."""
     layouts = list(layouts)
     linked = {t for lt in layouts if lt.source == "python-call" for t in lt.templates} | _rendered(layouts)
@@ -46,8 +47,12 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     built: dict = {}  # functions read to build a send site's request
     for lt in layouts:
         if lt.source == "python-call":
+            # (a send site that read nothing of its request, a `**mapping` of one dict per subclass
+            # it could not spread, judges no body a function it read returns)
+            holds = not reads_nothing(lt)
             for span in lt.reaches:
-                built.setdefault(span.filename, []).append(span)
+                if holds:
+                    built.setdefault(span.filename, []).append(span)
                 if any(p.role == "tools" for p in lt.parts):
                     reached.setdefault(span.filename, []).append(span)
     filled = {i.span for lt in layouts if lt.source == "python-constant" for _, _, _, s in lt.segments()

@@ -35,3 +35,24 @@ def test_returned_bodies_are_read_only_in_modules_of_the_anthropic_sdk():
         ("history", ["generic_request.messages"]),
     ]
     assert online.passes_prompt and not online.tree_markers
+
+
+def test_a_send_site_that_read_nothing_of_its_request_judges_no_body_it_reached():
+    # `litellm.acompletion(**request.body)` of a subclass, the record built in the base class with
+    # what every override of the abstract `create_request` returns: the call reaches each
+    # override, Anthropic's body among them, but reads nothing of the spread (no parts): the body
+    # keeps its findings where it is written
+    from dataclasses import replace
+
+    from promptlint.judged import judged
+    from promptlint.model import Position, PromptLayout, Span
+
+    layouts = list(_report().prompts)
+    body = next(l for l in layouts if l.site.filename.endswith("online.py"))
+    function = Span(body.site.filename, Position(13, 5), Position(22, 23))  # `create_request`
+    blind = PromptLayout(id="send.py:9", site=Span("send.py", Position(9, 16), Position(9, 60)),
+                         source="python-call", provider="litellm", api="litellm.acompletion",
+                         model=None, parts=[], newest_user=None, reaches=[function])
+    assert body in judged([*layouts, blind])
+    reading = replace(blind, parts=[replace(p) for p in body.parts])  # one that read the body judges it
+    assert body not in judged([*layouts, reading])
