@@ -46,7 +46,7 @@ import re
 
 from .gated_markers import module_functions
 from .markers import MARKER_KEYS
-from .walk import subtree
+from .walk import name_bindings, subtree
 
 #: A comparison of a block's type with a string (bounded: linear).
 _TYPE_TEST = re.compile(r"""type["']?\)?\]?[ \t]{0,4}[!=]=[ \t]{0,4}["']""")
@@ -80,13 +80,7 @@ def _field(node, item: str, key: str | None = None) -> bool:
 def _bound(func, item: str, key: str) -> set[str]:
     """Names the function binds to the item's `key` (`kind = part.get("type")`, a walrus too)."""
     out = set()
-    for n in subtree(func):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            target, value = n.targets[0].id, n.value
-        elif isinstance(n, ast.NamedExpr):
-            target, value = n.target.id, n.value
-        else:
-            continue
+    for target, value in name_bindings(func):
         if any(_field(x, item, key) for x in subtree(value)):
             out.add(target)
     return out

@@ -36,7 +36,7 @@ import ast
 
 from .gated_markers import module_functions
 from .markers import MARKER_KEYS
-from .walk import subtree
+from .walk import name_bindings, subtree
 
 #: Words of a helper that reads a breakpoint off the message it is handed.
 _MARK_WORDS = ("cache", "breakpoint")
@@ -120,13 +120,7 @@ def _marks_of(func, item: str) -> tuple[list, set[str]]:
     """(the reads of the item's own breakpoint in the function, the names bound to one)."""
     reads = [n for n in subtree(func) if _message_mark(n, item)]
     names = set()
-    for n in subtree(func):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            target, value = n.targets[0].id, n.value
-        elif isinstance(n, ast.NamedExpr):
-            target, value = n.target.id, n.value
-        else:
-            continue
+    for target, value in name_bindings(func):
         if any(r is x for x in subtree(value) for r in reads):
             names.add(target)
     return reads, names

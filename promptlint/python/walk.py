@@ -50,6 +50,16 @@ _MODULES: dict = {}
 _MAX_MODULES = 2
 
 
+def name_bindings(node):
+    """(name, value) for each single-name binding under `node`: `name = value` and the walrus
+    `(name := value)`, in the order of `subtree`."""
+    for n in subtree(node):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+            yield n.targets[0].id, n.value
+        elif isinstance(n, ast.NamedExpr):
+            yield n.target.id, n.value
+
+
 def subtree(node) -> list:
     """`node` and every node under it, in `ast.walk` order (breadth first; contexts and operators
     left out, `_walked`), as a list; the lists of
