@@ -109,3 +109,36 @@ def test_the_threshold_and_store_facts_of_a_defined_cache():
         "    def check(self, p):\n        return self.search(p, self.t or 0)\n"
         "    def store(self, p): pass\n")
     assert not score.threshold_fallback  # a score of 0 accepts anything
+
+
+def test_a_threshold_left_none_and_handed_on_to_the_search_is_info_not_a_warning():
+    # the class does not test the threshold itself: what the search does with None is not shown
+    (cache,) = _facts(
+        "class SemanticCache:\n"
+        "    def __init__(self, score_threshold=None):\n        self.t = score_threshold\n"
+        "    def check(self, p):\n        return self.index.search(p, min_score=self.t)\n"
+        "    def store(self, p): pass\n")
+    assert not cache.threshold_tested
+    (tested,) = _facts(
+        "class SemanticCache:\n"
+        "    def __init__(self, score_threshold=None):\n        self.t = score_threshold\n"
+        "    def check(self, p):\n        flt = [{'$match': self.t}] if self.t else None\n"
+        "        return self.index.search(p, post=flt)\n"
+        "    def store(self, p): pass\n")
+    assert tested.threshold_tested
+
+
+def test_the_handed_on_none_is_reported_as_info(tmp_path):
+    (tmp_path / "cache.py").write_text(
+        "from langchain_core.caches import BaseCache\n\n\n"
+        "class NearestCache(BaseCache):\n"
+        "    def __init__(self, index, ttl=3600, score_threshold=None):\n"
+        "        self.index, self._ttl, self.t = index, ttl, score_threshold\n"
+        "        self.t = score_threshold\n\n"
+        "    def lookup(self, prompt, llm_string):\n"
+        "        return self.index.search(prompt, min_score=self.t)\n\n"
+        "    def update(self, prompt, llm_string, return_val):\n"
+        "        self.index.add(prompt, return_val, expire=self._ttl)\n")
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row) for d in found] == [("PRM402", "info", 5)]
+    assert "handed on to the search" in found[0].message

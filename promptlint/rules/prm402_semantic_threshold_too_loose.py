@@ -63,8 +63,10 @@ class SemanticThresholdTooLooseRule(Rule):
 
     In the code of a cache library itself, a semantic cache class whose constructor's threshold
     defaults to None, with no number put in its place anywhere in the class (`t or 0.8`; a zero
-    counts only for a distance), is a warning at that parameter: every cache made with the
-    defaults matches with no threshold at all.
+    counts only for a distance), is a warning at that parameter when the class itself turns the
+    filter off when none is set (`if self.t:`, `self.t or 0.0`): every cache made with the
+    defaults matches with no threshold at all. When the class only hands the None on to a
+    search whose default is not shown, it is info.
 
     A default is a starting point tuned for one embedding model, not a limit, so the rule keeps a
     margin. The reference of a threshold is the loosest default shipped for the same measure

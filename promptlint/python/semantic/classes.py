@@ -32,7 +32,10 @@ that has a read method (`check`, `lookup`, `get`, ...) and a write method (`stor
   `t if t is not None else 0.8`, `t = 0.8`); zero counts only for a distance (a distance of 0 accepts
   exact matches only, a score or similarity of 0 accepts anything);
 - `threshold_reads`: outside the constructor, the reads of that threshold (the parameter's name or
-  the `self` attribute the constructor keeps it in).
+  the `self` attribute the constructor keeps it in);
+- `threshold_tested`: one of those reads is a truth test (`if self.t:`, `... if self.t else ...`,
+  `self.t or 0.0`, `not self.t`): the class itself turns the filter off when none is set, rather than
+  handing None on to a search whose own default this module does not show.
 
 Facts only; PRM401 judges them. `defined_caches(module)` lists them in source order.
 """
@@ -82,6 +85,7 @@ class DefinedCache:
     threshold_default_none: bool = False
     threshold_fallback: bool = False
     threshold_reads: tuple = ()
+    threshold_tested: bool = False
 
 
 def might_hold(source: str) -> bool:
@@ -142,6 +146,7 @@ def _read(cls: ast.ClassDef) -> DefinedCache | None:
         threshold_fallback=threshold is not None and any(
             _threshold_fallback(n, threshold.arg, reads) for n in nodes),
         threshold_reads=reads,
+        threshold_tested=_truth_tested(cls, reads),
     )
 
 
@@ -306,6 +311,19 @@ def _threshold_reads(cls: ast.ClassDef, init, name: str) -> tuple:
     reads = [n for f in cls.body if isinstance(f, _FUNCS) and f is not init for n in ast.walk(f)
              if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and _self_attr(n) and n.attr in kept]
     return tuple(sorted(reads, key=lambda n: (n.lineno, n.col_offset)))
+
+
+def _truth_tested(cls: ast.ClassDef, reads: tuple) -> bool:
+    """True when one of `reads` is the test of an `if` / conditional expression, an operand of
+    `or` / `and`, or negated with `not`."""
+    ids = {id(r) for r in reads}
+    for n in ast.walk(cls):
+        tests = [n.test] if isinstance(n, (ast.If, ast.IfExp, ast.While)) else n.values \
+            if isinstance(n, ast.BoolOp) else [n.operand] if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) \
+            else []
+        if any(id(t) in ids for t in tests):
+            return True
+    return False
 
 
 def _threshold_fallback(n, name: str, reads: tuple) -> bool:
