@@ -132,3 +132,71 @@ UNDONE = """
 
 def test_an_item_taken_back_under_a_test_of_no_size_is_not_a_window():
     assert _found(UNDONE) == []
+
+
+FIFO = """
+    import queue
+    from collections import deque
+
+
+    class Memory:
+        def __init__(self, threshold):
+            self.history_queue = queue.Queue()
+            self.turns = deque()
+            self.threshold = threshold
+
+        def save(self, query, response):
+            self.history_queue.put((query, response))
+            while self.history_queue.qsize() > self.threshold:
+                oldest = self.history_queue.get()
+                self.archive(oldest)
+
+        def add_turn(self, turn):
+            self.turns.append(turn)
+            if len(self.turns) > self.threshold:
+                self.turns.popleft()
+
+        def archive(self, item):
+            pass
+"""
+
+FIFO_CLEAN = """
+    import queue
+
+
+    class Worker:
+        def __init__(self, limit):
+            self.task_queue = queue.Queue()             # jobs, not a conversation
+            self.history_stack = queue.LifoQueue()      # newest taken first
+            self.history_cache = {}                     # a dict's `get` is a lookup
+            self.limit = limit
+
+        def submit(self, task):
+            self.task_queue.put(task)
+            while self.task_queue.qsize() > self.limit:
+                self.task_queue.get()
+
+        def push(self, turn):
+            self.history_stack.put(turn)
+            while self.history_stack.qsize() > self.limit:
+                self.history_stack.get()
+
+        def remember(self, key, turn):
+            self.history_cache.append(turn)
+            if len(self.history_cache) > self.limit:
+                self.history_cache.get(key)
+"""
+
+
+def test_a_fifo_queue_or_deque_taken_from_its_head_over_a_threshold_is_a_window():
+    # `put` then `get()` while `qsize()` is over the threshold: the oldest turn drops on every save
+    assert _found(FIFO) == [(14, "self.history_queue", "save", "slides"),
+                            (20, "self.turns", "add_turn", "slides")]
+
+
+def test_a_queue_of_no_conversation_a_lifo_queue_and_a_dict_lookup_are_not_windows():
+    assert _found(FIFO_CLEAN) == []
+
+
+def test_the_prefilter_lets_a_memory_class_that_takes_from_a_queue_be_analysed():
+    assert might_hold_prompt(code(FIFO))
