@@ -200,3 +200,36 @@ def test_a_queue_of_no_conversation_a_lifo_queue_and_a_dict_lookup_are_not_windo
 
 def test_the_prefilter_lets_a_memory_class_that_takes_from_a_queue_be_analysed():
     assert might_hold_prompt(code(FIFO))
+
+
+SENT = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    SYSTEM = "You answer questions about the user's project in detail. " * 40
+
+
+    class Bot:
+        def __init__(self):
+            self.turns = []
+            self.max_turns = 6
+
+        def remember(self, role, text):
+            self.turns.append({"role": role, "content": text})
+            if len(self.turns) > self.max_turns:
+                self.turns.pop(0)
+
+        def ask(self, question):
+            self.remember("user", question)
+            reply = client.chat.completions.create(
+                model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}] + self.turns)
+            self.remember("assistant", reply.choices[0].message.content)
+            return reply
+"""
+
+
+def test_a_memory_window_a_request_of_the_module_sends_as_its_history_is_a_warning(tmp_path):
+    write(tmp_path, {"app.py": SENT})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
+            for d in report.diagnostics] == [("PRM105", "warning", 15, [19])]

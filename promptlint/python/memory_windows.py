@@ -21,7 +21,8 @@ with a role read from each item (`for event in self.event_queue: messages.append
 Roles(event.kind), "content": event.content})`; a constant role, every item a user message, is a
 list of notes). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
 (`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
-windows. Reported where the list is cut, with no send call linked (info).
+windows. Reported where the list is cut (the rule raises it to a warning when a request of the
+module sends the list as its history: `module_facts.gather`, `stored_cuts.sent_history`).
 """
 from __future__ import annotations
 

@@ -317,7 +317,7 @@ def _is_expr(node, text: str) -> bool:
     return isinstance(node, ast.Attribute) and ast.unparse(node) == text
 
 
-def _sent(layouts, held: str):
+def sent_history(layouts, held: str):
     """(the site of a request of the module that sends `held` as its history, True when the
     provider caches that history today: automatic caching, or a breakpoint on or after it), or None."""
     for layout in layouts:
@@ -405,7 +405,7 @@ def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
             else:
                 continue  # a list not known to hold messages: a cache, a log
             first[held] = StoredCut(stmt, held, handed, named, pace, margin, summary, evidence, related,
-                                    _sent(layouts, held))
+                                    sent_history(layouts, held))
             out.append(first[held])
     return sorted(out, key=lambda c: (c.at.lineno, c.at.col_offset)), steps
 
