@@ -233,3 +233,62 @@ def test_a_memory_window_a_request_of_the_module_sends_as_its_history_is_a_warni
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
             for d in report.diagnostics] == [("PRM105", "warning", 15, [19])]
+
+
+FIFO_RECORDS = """
+    from collections import deque
+
+
+    class NoiseFloor:
+        def __init__(self, window):
+            self._history = deque()
+            self._duration = 0.0
+            self._window = window
+
+        def update(self, level, duration):
+            self._history.append((level, duration))
+            self._duration += duration
+            while self._duration > self._window and len(self._history) > 1:
+                self._duration -= self._history.popleft()[1]
+
+
+    class Seen:
+        def __init__(self):
+            self.seen_message_key_order = deque()
+
+        def remember_message(self, credential_id, message_id):
+            key = (credential_id, message_id)
+            self.seen_message_key_order.append(key)
+            while len(self.seen_message_key_order) > 100:
+                self.seen_message_key_order.popleft()
+"""
+
+
+def test_a_deque_of_records_that_are_not_messages_taken_from_its_head_is_not_a_window():
+    # a time window of levels, a set of seen ids kept in order: named `history` / `message`, not messages
+    assert _found(FIFO_RECORDS) == []
+
+
+FIFO_BY_METHOD = """
+    from collections import deque
+
+
+    class RateLimiter:
+        def __init__(self, tpm_limit):
+            self._token_usage_history = deque()
+            self.tpm_limit = tpm_limit
+
+        def _used_last_minute(self, now):
+            while self._token_usage_history and self._token_usage_history[0][0] < now - 60:
+                self._token_usage_history.popleft()
+            return sum(tokens for _, tokens in self._token_usage_history)
+
+        def send(self, now, tokens):
+            if self._used_last_minute(now) > self.tpm_limit:
+                self._used_last_minute(now)
+            self._token_usage_history.append((now, tokens))
+"""
+
+
+def test_a_deque_of_records_taken_from_its_head_by_another_method_is_not_a_window():
+    assert _found(FIFO_BY_METHOD) == []

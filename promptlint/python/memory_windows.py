@@ -19,7 +19,8 @@ is a message (`stored_cuts.held_conversation`: a log of records, `self._history.
 or, whatever its name, because a method of the class turns its items one by one into messages
 with a role read from each item (`for event in self.event_queue: messages.append({"role":
 Roles(event.kind), "content": event.content})`; a constant role, every item a user message, is a
-list of notes). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
+list of notes). A deque or queue taken from its head (`popleft()`, `get()`) is one only when what is
+added to it is a message (a display, a name of one, or a turn of them: `(query, response)`). A removal of the newest item (`.pop()`, `.pop(-1)`), a clear
 (`self._messages = []`) and a replacement under a condition (a cut in steps, at a limit) are not
 windows. Reported where the list is cut (the rule raises it to a warning when a request of the
 module sends the list as its history: `module_facts.gather`, `stored_cuts.sent_history`).
@@ -33,7 +34,7 @@ from .module import statements
 from .text_gates import holds_any
 from .prompt_names import words
 from .history_cuts import CONVERSATION_WORDS
-from .stored_cuts import held_conversation
+from .stored_cuts import held_conversation, message_item
 from .walk import subtree
 
 _GROWS = ("append", "insert", "extend", "put", "put_nowait")
@@ -127,6 +128,21 @@ def _removers(cls, attr: str, fifo: frozenset[str] = frozenset()) -> set[str]:
     return {f.name for f in cls.body if isinstance(f, _FUNCS) and any(_removal(n, attr, fifo) for n in subtree(f))}
 
 
+def _fifo_taken(cls, attr: str) -> bool:
+    """True when a method of `cls` takes `self.attr` from its head as a FIFO: a deque's `popleft()`
+    or a queue's `get()` / `get_nowait()`."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and self_attr(n.func.value) == attr
+               and n.func.attr in ("popleft", *_QUEUE_TAKES) for n in subtree(cls))
+
+
+def _adds_messages(cls, attr: str) -> bool:
+    """True when a method of `cls` adds a message to `self.attr` (`stored_cuts.message_item`): a
+    FIFO deque or queue is a conversation only then (time windows, rate limits and seen-id sets
+    are kept in deques too, `self._history.append((level, duration))`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROWS
+               and self_attr(n.func.value) == attr and n.args and message_item(n.args[-1]) for n in subtree(cls))
+
+
 def _orders(node) -> bool:
     """True when an expression holds an ordering comparison (`len(self.m) > self.size`)."""
     return any(isinstance(n, ast.Compare) and any(isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) for op in n.ops)
@@ -196,7 +212,8 @@ def memory_windows(module) -> list[tuple[ast.AST, str, str, str]]:
             for attr in sorted(_grown(func, rendered or frozenset(), fifo)) if holds_any(module, func, _GROWS) else ():
                 at = _conditional_removal(func, cls, attr, _removers(cls, attr, fifo) - {func.name}, fifo)
                 if at is not None and (cls, attr, "slides") not in seen and (
-                        attr in (rendered or ()) or held_conversation(module, f"self.{attr}")):
+                        attr in (rendered or ()) or held_conversation(module, f"self.{attr}")) and (
+                        not _fifo_taken(cls, attr) or _adds_messages(cls, attr)):  # (a FIFO: only of messages)
                     seen.add((cls, attr, "slides"))
                     out.append((at, f"self.{attr}", func.name, "slides"))
             replaced = _replaced(func)

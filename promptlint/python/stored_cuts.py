@@ -268,6 +268,16 @@ _MESSAGE_ITEMS = frozenset({"message", "messages", "msg", "msgs", "turn", "turns
                             "question", "prompt", "exchange", "utterance"})
 
 
+def message_item(item) -> bool:
+    """True for an item added to a list that is a message: a message display or object
+    (`class_facts.message_node`), a name of one (`reply`, `user_msg`), or a tuple or list of
+    items one of which is (`(query, response, rank)`: a turn)."""
+    if isinstance(item, (ast.Tuple, ast.List)):
+        return any(message_item(e) for e in item.elts)
+    name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
+    return bool(message_node(item) or words(name) & _MESSAGE_ITEMS)
+
+
 def held_conversation(module, held: str) -> bool:
     """True when the name of `held` says it is the conversation: a specific word, or a generic one
     (`history`) when what the module adds to it is a message, or nothing is added to it here (the
