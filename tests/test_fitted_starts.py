@@ -79,6 +79,35 @@ WALKED = HEAD + """
             model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}, *clip(messages, budget)])
 """
 
+WALKED_PAST = HEAD + """
+    def clip(messages, budget):
+        counts = [count([m]) for m in messages]
+        total = sum(counts)
+        if total < budget:
+            return messages
+        for i in range(1, len(messages) - 1):
+            if total < budget:
+                return messages[:1] + messages[i + 1:]
+            total -= counts[i]
+        return messages[:1] + messages[-1:]
+
+
+    def reply(history, budget):
+        return client.chat.completions.create(model="gpt-4o", messages=clip(history, budget))
+"""
+
+CLEAN_PAST = HEAD + """
+    def after_system(messages):
+        for i in range(len(messages)):
+            if messages[i]["role"] != "system":
+                return messages[:1] + messages[i + 1:]
+        return messages
+
+
+    def reply(history):
+        return client.chat.completions.create(model="gpt-4o", messages=after_system(history))
+"""
+
 CALLERS = SEARCHED + """
 
     def ask(history, question):
@@ -182,3 +211,13 @@ def test_a_walk_that_returns_the_slice_once_it_fits_is_a_window(tmp_path):
 
 def test_a_start_found_by_a_role_or_a_walk_over_every_item_is_no_window(tmp_path):
     assert _found(tmp_path, CLEAN) == []
+
+
+def test_a_walk_that_keeps_the_items_after_the_index_once_it_fits_is_a_window(tmp_path):
+    # `messages[:1] + messages[i + 1:]` once the running total is under the budget: the start is a
+    # constant step from the walked index; the request sends the cut list: a warning
+    assert _found(tmp_path, WALKED_PAST) == [("PRM105", "warning", 19)]
+
+
+def test_the_items_after_an_index_found_by_a_role_are_no_window(tmp_path):
+    assert _found(tmp_path, CLEAN_PAST) == []

@@ -179,3 +179,40 @@ def test_a_trim_to_fit_whose_result_the_function_hands_back_is_a_window(tmp_path
 def test_a_trim_that_keeps_the_first_messages_is_no_window(tmp_path):
     write(tmp_path, {"app.py": HANDED_BACK.format(strategy="first")})
     assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []
+
+
+BUILT = """
+    SYSTEM = "You play the user in a simulated conversation. Stay in character. " * 20
+
+
+    class ConversationBot:
+        def __init__(self, model, max_history):
+            self.model = model
+            self.max_history = max_history
+
+        async def respond(self, session, conversation_history):
+            messages = [{{"role": "system", "content": SYSTEM}}]
+            messages.extend([turn.to_message() for turn in conversation_history[{cut}]])
+            return await self.model.get_completion(messages=messages, session=session)
+
+        async def grade(self, session, conversation_history):
+            checked = [turn.to_message() for turn in conversation_history[-self.max_history:]]
+            return await self.model.get_completion(prompt=SYSTEM, items=checked)
+"""
+
+
+def _built(tmp_path, cut):
+    write(tmp_path, {"bot.py": BUILT.format(cut=cut)})
+    return [(d.code, d.severity.value, d.span.start.row)
+            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+
+
+def test_a_local_list_built_from_the_newest_messages_and_handed_on_as_the_conversation_is_a_window(tmp_path):
+    # the list `messages=` hands on holds a comprehension over `conversation_history[-k:]`
+    assert _built(tmp_path, "-self.max_history:") == [("PRM105", "info", 11)]
+
+
+def test_a_local_list_built_from_the_whole_conversation_or_handed_under_another_name_is_no_window(tmp_path):
+    # `items=` is no conversation keyword: the slice in `grade` is not reported
+    assert _built(tmp_path, ":") == []
+    assert _built(tmp_path, "-1:") == []

@@ -132,3 +132,163 @@ UNDONE = """
 
 def test_an_item_taken_back_under_a_test_of_no_size_is_not_a_window():
     assert _found(UNDONE) == []
+
+
+FIFO = """
+    import queue
+    from collections import deque
+
+
+    class Memory:
+        def __init__(self, threshold):
+            self.history_queue = queue.Queue()
+            self.turns = deque()
+            self.threshold = threshold
+
+        def save(self, query, response):
+            self.history_queue.put((query, response))
+            while self.history_queue.qsize() > self.threshold:
+                oldest = self.history_queue.get()
+                self.archive(oldest)
+
+        def add_turn(self, turn):
+            self.turns.append(turn)
+            if len(self.turns) > self.threshold:
+                self.turns.popleft()
+
+        def archive(self, item):
+            pass
+"""
+
+FIFO_CLEAN = """
+    import queue
+
+
+    class Worker:
+        def __init__(self, limit):
+            self.task_queue = queue.Queue()             # jobs, not a conversation
+            self.history_stack = queue.LifoQueue()      # newest taken first
+            self.history_cache = {}                     # a dict's `get` is a lookup
+            self.limit = limit
+
+        def submit(self, task):
+            self.task_queue.put(task)
+            while self.task_queue.qsize() > self.limit:
+                self.task_queue.get()
+
+        def push(self, turn):
+            self.history_stack.put(turn)
+            while self.history_stack.qsize() > self.limit:
+                self.history_stack.get()
+
+        def remember(self, key, turn):
+            self.history_cache.append(turn)
+            if len(self.history_cache) > self.limit:
+                self.history_cache.get(key)
+"""
+
+
+def test_a_fifo_queue_or_deque_taken_from_its_head_over_a_threshold_is_a_window():
+    # `put` then `get()` while `qsize()` is over the threshold: the oldest turn drops on every save
+    assert _found(FIFO) == [(14, "self.history_queue", "save", "slides"),
+                            (20, "self.turns", "add_turn", "slides")]
+
+
+def test_a_queue_of_no_conversation_a_lifo_queue_and_a_dict_lookup_are_not_windows():
+    assert _found(FIFO_CLEAN) == []
+
+
+def test_the_prefilter_lets_a_memory_class_that_takes_from_a_queue_be_analysed():
+    assert might_hold_prompt(code(FIFO))
+
+
+SENT = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    SYSTEM = "You answer questions about the user's project in detail. " * 40
+
+
+    class Bot:
+        def __init__(self):
+            self.turns = []
+            self.max_turns = 6
+
+        def remember(self, role, text):
+            self.turns.append({"role": role, "content": text})
+            if len(self.turns) > self.max_turns:
+                self.turns.pop(0)
+
+        def ask(self, question):
+            self.remember("user", question)
+            reply = client.chat.completions.create(
+                model="gpt-4o", messages=[{"role": "system", "content": SYSTEM}] + self.turns)
+            self.remember("assistant", reply.choices[0].message.content)
+            return reply
+"""
+
+
+def test_a_memory_window_a_request_of_the_module_sends_as_its_history_is_a_warning(tmp_path):
+    write(tmp_path, {"app.py": SENT})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row, [r.span.start.row for r in d.related])
+            for d in report.diagnostics] == [("PRM105", "warning", 15, [19])]
+
+
+FIFO_RECORDS = """
+    from collections import deque
+
+
+    class NoiseFloor:
+        def __init__(self, window):
+            self._history = deque()
+            self._duration = 0.0
+            self._window = window
+
+        def update(self, level, duration):
+            self._history.append((level, duration))
+            self._duration += duration
+            while self._duration > self._window and len(self._history) > 1:
+                self._duration -= self._history.popleft()[1]
+
+
+    class Seen:
+        def __init__(self):
+            self.seen_message_key_order = deque()
+
+        def remember_message(self, credential_id, message_id):
+            key = (credential_id, message_id)
+            self.seen_message_key_order.append(key)
+            while len(self.seen_message_key_order) > 100:
+                self.seen_message_key_order.popleft()
+"""
+
+
+def test_a_deque_of_records_that_are_not_messages_taken_from_its_head_is_not_a_window():
+    # a time window of levels, a set of seen ids kept in order: named `history` / `message`, not messages
+    assert _found(FIFO_RECORDS) == []
+
+
+FIFO_BY_METHOD = """
+    from collections import deque
+
+
+    class RateLimiter:
+        def __init__(self, tpm_limit):
+            self._token_usage_history = deque()
+            self.tpm_limit = tpm_limit
+
+        def _used_last_minute(self, now):
+            while self._token_usage_history and self._token_usage_history[0][0] < now - 60:
+                self._token_usage_history.popleft()
+            return sum(tokens for _, tokens in self._token_usage_history)
+
+        def send(self, now, tokens):
+            if self._used_last_minute(now) > self.tpm_limit:
+                self._used_last_minute(now)
+            self._token_usage_history.append((now, tokens))
+"""
+
+
+def test_a_deque_of_records_taken_from_its_head_by_another_method_is_not_a_window():
+    assert _found(FIFO_BY_METHOD) == []

@@ -174,3 +174,34 @@ def test_a_cut_under_a_condition_of_when_is_not_known_to_slide_and_a_presence_te
     """`if self.turn % 20 == 0:` cuts every twentieth turn (cached between cuts): not reported as
     sliding; `if self.messages:` holds on every turn once there is a conversation."""
     assert _cuts(PERIODIC)[0] == [(12, "self.messages", SLIDES, False)]
+
+
+KEYED = """
+    class ChatHistory:
+        MAX_MESSAGES = 10
+
+        def __init__(self):
+            self.messages = {}
+
+        def add_message(self, chat_id, message):
+            self.messages.setdefault(chat_id, [])
+            self.messages[chat_id].append(message)
+            if len(self.messages[chat_id]) > ChatHistory.MAX_MESSAGES:
+                self.messages[chat_id] = self.messages[chat_id][-ChatHistory.MAX_MESSAGES:]
+
+        def add_turn(self, chat_id, message):
+            self.messages[chat_id].append(message)
+            if len(self.messages[chat_id]) > 2 * ChatHistory.MAX_MESSAGES:
+                self.messages[chat_id] = self.messages[chat_id][-ChatHistory.MAX_MESSAGES:]
+
+        def lookup(self, chat_id):
+            self.messages[chat_id] = self.messages[chat_id]
+            self.messages[0] = self.messages[0][-3:]
+"""
+
+
+def test_a_conversation_kept_per_key_and_cut_by_the_adding_method_is_a_window():
+    # one list per chat under a key: cut to its newest MAX on every add once full (slides); the same
+    # cut at twice the bound is in steps; a constant key is not one conversation per key
+    cuts, steps = _cuts(KEYED)
+    assert cuts == [(11, "self.messages[chat_id]", SLIDES, False)]

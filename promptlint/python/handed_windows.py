@@ -2,7 +2,9 @@
 
 A call that takes the conversation by a keyword named for it (`chat_history=`, `history=`,
 `messages=`) and is given the newest messages of a list named for it (`chat_messages[-k:]`,
-also through one converting call: `chat_history=to_history(chat_messages[-LIMIT:])`) receives a
+also through one converting call: `chat_history=to_history(chat_messages[-LIMIT:])`, or through a
+local list built from it before the call: `messages.extend([t.to_message() for t in
+conversation_history[-max_history:]])`, then `messages=messages`) receives a
 sliding window: once the conversation is longer than `k`, its oldest message drops out on every
 new turn, so whatever the callee renders or sends from it never matches the previous request's
 prefix. The callee (an agent runner, a template, a wrapper) is not followed here; the names of the
@@ -53,18 +55,69 @@ _TRIMS = frozenset({"trim", "trimmed", "truncate", "truncated", "fit"})
 
 def handed_windows(module, covered) -> list[ast.Subscript]:
     """The `xs[-k:]` slices given for a conversation keyword of a call (`covered(span)`: True for a
-    call already recorded as a request), in source order."""
+    call already recorded as a request), also through a local list the function builds from the
+    slice before the call (`messages = [system]`, `messages.extend(convert(t) for t in
+    history[-k:])`, then `messages=messages`), in source order."""
     out = []
-    for call in subtree(module.tree):
+    todo: list = [(module.tree, None)]
+    while todo:
+        call, func = todo.pop()
+        if isinstance(call, _FUNCS):
+            func = call
+        todo.extend((child, func) for child in child_nodes(call))
         if not isinstance(call, ast.Call) or isinstance(call.func, ast.Attribute) and call.func.attr in _FILLS:
             continue  # (rendered into a template's text: judged where a request carries it, Policy 9)
         for kw in call.keywords:
             if kw.arg is None or not words(kw.arg) & _HISTORY:
                 continue
             cut = _newest(kw.value)
+            if cut is None and isinstance(kw.value, ast.Name) and func is not None:
+                cut = _built(func, kw.value.id, call)
             if cut is not None and not covered(module.span(call)):
                 out.append(cut)
-    return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+    return sorted(set(out), key=lambda n: (n.lineno, n.col_offset))
+
+
+def _built(func, name: str, call: ast.Call) -> ast.Subscript | None:
+    """The window a local list `name` is built from in `func` before `call`: assigned a list
+    display, or grown by `.extend(...)` / `.append(...)` / `+=`, with an item that is the window, a
+    spread of it or a comprehension over it (`[t.to_message() for t in history[-k:]]`), else None."""
+    for stmt in subtree(func):
+        if getattr(stmt, "lineno", call.lineno) >= call.lineno:
+            continue
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            added = [stmt.value]
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            added = [stmt.value]
+        elif isinstance(stmt, ast.Call) and isinstance(stmt.func, ast.Attribute) and stmt.func.attr in (
+                "extend", "append") and isinstance(stmt.func.value, ast.Name) and stmt.func.value.id == name:
+            added = list(stmt.args)
+        else:
+            continue
+        for value in added:
+            cut = _window_in(value)
+            if cut is not None:
+                return cut
+    return None
+
+
+def _window_in(node, depth: int = 0) -> ast.Subscript | None:
+    """The window (`_newest`) a list value holds: the slice itself, an item or spread of a list
+    display, a side of `+`, or the iterable of a comprehension over it."""
+    if depth > 3:
+        return None
+    found = _newest(node)
+    if found is not None:
+        return found
+    if isinstance(node, (ast.List, ast.Tuple)):
+        items = [e.value if isinstance(e, ast.Starred) else e for e in node.elts]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        items = [node.left, node.right]
+    elif isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1:
+        items = [node.generators[0].iter]
+    else:
+        return None
+    return next((c for i in items if (c := _window_in(i, depth + 1)) is not None), None)
 
 
 def _newest(node, depth: int = 0) -> ast.Subscript | None:

@@ -31,6 +31,10 @@ def gather(module, evaluator, builder) -> list:
         builder.layouts = stored_cuts.unclaimed(builder.layouts, cuts, steps)
         if steps and module.facts.get("memory_windows"):  # a memory cut in steps: cached between cuts
             module.facts["memory_windows"] = [w for w in module.facts["memory_windows"] if w[0].lineno not in steps]
+    if module.facts.get("memory_windows"):  # (after the requests: one of the module may send the kept list)
+        module.facts["memory_windows_sent"] = {
+            held: sent for _at, held, *_ in module.facts["memory_windows"]
+            if (sent := stored_cuts.sent_history(builder.layouts, held)) is not None}
     if handed_windows.TEXT in module.source:  # (after the requests: a slice inside one is judged there)
         module.facts["handed_windows"] = handed_windows.handed_windows(module, builder.covered)
     if "[" in module.source and rebound_windows.TEXT.search(module.source) is not None:

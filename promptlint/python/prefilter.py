@@ -205,8 +205,9 @@ _TURN_WORDS = ("istory", "essages", "ssistant", "User", "emory", "onversation", 
 
 
 #: A conversation kept on an instance that a method cuts or replaces (`self._messages.pop(i)`,
-#: `del self.history[0]`, `self._messages = [SystemMessage(summary)]`): PRM105 (memory_windows).
-_MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|remove)\((?!\))|[ \t]{0,4}=[ \t]{0,4}\[[^\]\s])"
+#: `del self.history[0]`, `self._messages = [SystemMessage(summary)]`, a deque's `self.history.popleft()`, a
+#: queue's `self.history_queue.get()`): PRM105 (memory_windows).
+_MEMORY_CUT = re.compile(r"self\.\w{0,40}(?:essages|istory)\w{0,20}(?:\.(?:pop|remove)\((?!\))|\.popleft\(|\.get(?:_nowait)?\(\)|[ \t]{0,4}=[ \t]{0,4}\[[^\]\s])"
                          r"|del self\.\w{0,40}(?:essages|istory)")
 
 

@@ -2,7 +2,8 @@
 list held on an object (`self.messages`, `state.last_events`, `chat.history`) that a method
 replaces by its newer part or deletes the head of, before the next request reads it:
 
-- `self.messages = self.messages[-self.target:]`, also through names (`history = self.messages`,
+- `self.messages = self.messages[-self.target:]` (also one list per key, `self.messages[chat_id] =
+  self.messages[chat_id][-k:]`), also through names (`history = self.messages`,
   `kept = history[i:]`, `kept = [system, *kept]`, `self.messages = kept`);
 - the same with a new message made here put before the kept part (`[summary, *history[i:]]`,
   `summary = await self._summarize(...)`): a summary rewritten at each cut;
@@ -109,7 +110,10 @@ class _Reader:
         self.derived: dict[str, tuple] = {}  # name -> (slice node, held, how, amount, summary)
 
     def held(self, node) -> str | None:
-        if isinstance(node, ast.Attribute) and _chain(node):
+        """The kept list's expression: a dotted attribute of a name (`self.messages`), one under a
+        key of such an attribute (`self.messages[chat_id]`: one conversation per chat), or a local
+        name bound once to one."""
+        if isinstance(node, ast.Attribute) and _chain(node) or _keyed(node):
             return ast.unparse(node)
         if isinstance(node, ast.Name) and node.id in self.aliases:
             return ast.unparse(self.aliases[node.id])
@@ -193,7 +197,7 @@ class _Reader:
                     continue
                 if isinstance(target, ast.Name):
                     self.derived[target.id] = kept
-                elif self.held(target) == kept[1] and isinstance(target, ast.Attribute):
+                elif self.held(target) == kept[1] and (isinstance(target, ast.Attribute) or _keyed(target)):
                     yield n, kept[1], kept[2], kept[3], kept[4], kept[0]
             elif isinstance(n, ast.Delete) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Subscript):
                 t = n.targets[0]
@@ -211,6 +215,13 @@ class _Reader:
             elif isinstance(n, ast.Expr) and self.removes is not None and isinstance(n.value, ast.Call) \
                     and (held := self.removes(n.value)) is not None:
                 yield n, held, "drop", ast.Constant(1), False, n
+
+
+def _keyed(node) -> bool:
+    """True for a dotted attribute of a name read under a key that is a name or an attribute
+    (`self.messages[chat_id]`, `self.history[self.session]`), not a slice nor a constant."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and _chain(node.value) \
+        and isinstance(node.slice, (ast.Name, ast.Attribute))
 
 
 def _len_minus(node) -> bool:
@@ -255,6 +266,16 @@ _SPECIFIC = frozenset({"message", "messages", "msgs", "conversation", "dialog", 
 #: Words of a name added to a list that say it is a message.
 _MESSAGE_ITEMS = frozenset({"message", "messages", "msg", "msgs", "turn", "turns", "reply", "response", "answer",
                             "question", "prompt", "exchange", "utterance"})
+
+
+def message_item(item) -> bool:
+    """True for an item added to a list that is a message: a message display or object
+    (`class_facts.message_node`), a name of one (`reply`, `user_msg`), or a tuple or list of
+    items one of which is (`(query, response, rank)`: a turn)."""
+    if isinstance(item, (ast.Tuple, ast.List)):
+        return any(message_item(e) for e in item.elts)
+    name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
+    return bool(message_node(item) or words(name) & _MESSAGE_ITEMS)
 
 
 def held_conversation(module, held: str) -> bool:
@@ -306,7 +327,7 @@ def _is_expr(node, text: str) -> bool:
     return isinstance(node, ast.Attribute) and ast.unparse(node) == text
 
 
-def _sent(layouts, held: str):
+def sent_history(layouts, held: str):
     """(the site of a request of the module that sends `held` as its history, True when the
     provider caches that history today: automatic caching, or a breakpoint on or after it), or None."""
     for layout in layouts:
@@ -394,7 +415,7 @@ def stored_cuts(module, evaluator, layouts) -> tuple[list[StoredCut], set[int]]:
             else:
                 continue  # a list not known to hold messages: a cache, a log
             first[held] = StoredCut(stmt, held, handed, named, pace, margin, summary, evidence, related,
-                                    _sent(layouts, held))
+                                    sent_history(layouts, held))
             out.append(first[held])
     return sorted(out, key=lambda c: (c.at.lineno, c.at.col_offset)), steps
 

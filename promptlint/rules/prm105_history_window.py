@@ -91,8 +91,11 @@ class HistoryWindowRule(Rule):
     too: info, where the bound is. So is a conversation an instance keeps that the method adding
     to it cuts (an older message removed under a size test, `if self._is_overflow():
     self._messages.pop(i)`, also through a method of the class, `await self.delete(oldest)`) or
-    replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`):
-    info, where it is cut; the list is the conversation by its name or, whatever its name, because a
+    replaces on every add by a new list made from it (`self._messages = [SystemMessage(summary)]`),
+    also a FIFO queue the class makes taken from its head while over a threshold (`put`, then
+    `while self.history_queue.qsize() > n: self.history_queue.get()`) or a deque's `popleft()`:
+    where it is cut, a warning when a request of the module sends that list as its history (related)
+    and caches it, else info; the list is the conversation by its name or, whatever its name, because a
     method of its class turns its items one by one into messages with a role read from each item (an
     event queue popped from its head when over a limit). So are the rows of a stored conversation deleted but the newest
     (`DELETE FROM conversations WHERE ... message_index <= (SELECT MAX(message_index) - ? ...)`, `NOT
@@ -440,11 +443,17 @@ class HistoryWindowRule(Rule):
                 continue
             what = ("once it is full, each message it adds pushes an older one out of it" if how == "slides" else
                     "each time it adds a message, the whole conversation is replaced by a new list (a summary)")
+            sent = module.facts.get("memory_windows_sent", {}).get(held)
+            linked = ("the request that sends it is not linked here: how much it costs is not known" if sent is None
+                      else "it is sent as the history of the request related here" if sent[1] else
+                      "it is sent as the history of the request related here, with no cache breakpoint on or after "
+                      "it: nothing of it is cached today")
             message = (f"The conversation kept in `{held}` is cut here by `{method}`: {what}, so the history sent "
-                       "from it never matches the prefix cached by the previous request (the request that sends it "
-                       "is not linked here: how much it costs is not known); keep the whole conversation, or cut "
-                       "it in steps (compact the oldest half at a limit)")
-            yield self.diagnostic(message, module.span(at), severity=Severity.INFO)
+                       f"from it never matches the prefix cached by the previous request ({linked}); keep the whole "
+                       "conversation, or cut it in steps (compact the oldest half at a limit)")
+            related = [Related(sent[0], "the request that sends it as its history")] if sent is not None else []
+            severity = Severity.WARNING if sent is not None and sent[1] else Severity.INFO
+            yield self.diagnostic(message, module.span(at), severity=severity, related=related)
         for at, held, head in module.facts.get("summary_heads", ()):
             message = (f"The running summary `{held}` is rewritten here each time the kept conversation drops "
                        "a turn into it (only its newest part is kept whole), and it is sent as a message before "

@@ -14,6 +14,8 @@ syntax of the function that slices:
 - `k` the index of a `for` loop over `range(...)` of the list's length, the slice taken under an
   `if` that compares sizes (`for i in range(len(xs)): if size(xs[i:]) <= budget: return xs[i:]`).
 
+The start may be the index a constant step from it (`xs[i + 1:]`: the items after the i-th).
+
 A start found by what an item is (the index of the last user message) is no size: the newest turn,
 not a window. Only a start that is not a constant is read (`xs[2:]` drops a fixed head)."""
 from __future__ import annotations
@@ -31,10 +33,11 @@ def fitted_start(ev, node: ast.Subscript, frame, env) -> bool:
     """True when the slice `node` (`xs[k:]`, xs a name) starts where the newest items of xs that
     fit a bound begin (see the module docstring)."""
     cut = node.slice
-    if not (isinstance(cut, ast.Slice) and cut.upper is None and cut.step is None
-            and isinstance(cut.lower, ast.Name) and isinstance(node.value, ast.Name) and frame.func is not None):
+    start = _index_name(cut.lower) if isinstance(cut, ast.Slice) else None
+    if not (start is not None and cut.upper is None and cut.step is None
+            and isinstance(node.value, ast.Name) and frame.func is not None):
         return False
-    index, listed = cut.lower.id, node.value.id
+    index, listed = start, node.value.id
     bindings = env if env is not None else ev.env_at(frame, node)
     th = bindings.get(index)
     if th is None:
@@ -44,6 +47,14 @@ def fitted_start(ev, node: ast.Subscript, frame, env) -> bool:
     if th.kind == "expr" and th.prev is None and isinstance(th.node, ast.expr):
         return _searched(ev, frame, bindings, th.node, listed)
     return th.kind in ("expr", "aug", "alt") and _stepped_to_fit(frame.func, node, index, listed)
+
+
+def _index_name(lower) -> str | None:
+    """The name a slice's start is (`k`) or is a constant step from (`i + 1`, `k - 1`), else None."""
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, (ast.Add, ast.Sub)) \
+            and isinstance(lower.right, ast.Constant) and isinstance(lower.right.value, int):
+        lower = lower.left
+    return lower.id if isinstance(lower, ast.Name) else None
 
 
 def _searched(ev, frame, bindings, value: ast.expr, listed: str) -> bool:

@@ -60,6 +60,7 @@ class OperatorsMixin:
             joined = _lists_joined(left, right, node, m)
             if joined is not None:
                 return joined
+            left = _head_of_window(node, left, right, m) or left
             if isinstance(left, Seq) or isinstance(right, Seq):
                 items = left.items if isinstance(left, Seq) else [Spread(left, m.span(node.left), m.code(node.left))]
                 items = items + (right.items if isinstance(right, Seq) else [Spread(right, m.span(node.right), m.code(node.right))])
@@ -88,6 +89,24 @@ class OperatorsMixin:
                 return merged
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
+
+
+def _head_of_window(node: ast.BinOp, left: Value, right: Value, m) -> Text | None:
+    """The head of a conversation kept before its newest messages (`msgs[:first_k] + msgs[-last_k:]`,
+    a cut in its middle): when the right side is the cut conversation (a window) and the left a head
+    slice of the same expression that is not read as it, the left is that conversation's older part
+    (so the two join as the conversation cut in its middle); else None."""
+    from ...model import replace
+    a, b = node.left, node.right
+    if not (isinstance(a, ast.Subscript) and isinstance(b, ast.Subscript) and isinstance(a.slice, ast.Slice)
+            and a.slice.lower is None and a.slice.upper is not None and node_key(a.value) == node_key(b.value)):
+        return None
+    if not (isinstance(left, Text) and len(left.segs) == 1 and left.segs[0].kind is Kind.UNKNOWN
+            and isinstance(right, Text) and right.segs and right.segs[-1].kind is Kind.HISTORY
+            and right.segs[-1].window is not None):
+        return None
+    cut = right.segs[-1]
+    return Text([replace(cut, span=m.span(a), expr=m.code(a), window=None, window_stop=None, older=True)])
 
 
 def _repeat(text, count) -> Text | None:

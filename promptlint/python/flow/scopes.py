@@ -25,6 +25,8 @@ from .handed import rebind_handed
 from .loop_shapes import enumerated, filtered_append, map_loop
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, pops_run, restores_length, rewritten, runs_until_it_fits, taken_until, walks_back)
+from .front_calls import front_call
+from .range_windows import newest_range
 from .newest_iters import newest_by_method
 from .keyed_targets import global_dict_key, keyed, keyed_list, merged_item, path_binding
 from .readings import reading
@@ -238,6 +240,8 @@ class ScopesMixin:
             # `for m in xs: out.append(f(m))`: mapped item by item when xs is a known list (maps.py)
             env[out] = _shared("map", node=stmt, env=ctx[1], prev=ctx[1][out], value=env[out], at=kept)
         source = newest_first(stmt) if is_for else walks_back(stmt, start)
+        if source is None and is_for:
+            source = newest_range(stmt, ctx[1])  # `for i in range(max(0, len(xs) - k), len(xs))`: xs's newest k
         if is_for and frame.func is not None and (source is not None or breaks(stmt.body)):
             source = newest_by_method(self, frame, stmt, source)  # `for p in chat.iter_pairs():` (newest_iters)
         if source is not None:  # `for m in reversed(xs): ... break ... kept.append(m)`: xs cut to its newest
@@ -321,7 +325,8 @@ class ScopesMixin:
             # on each turn: the last pass's value), not an addition (each pass would add it again)
             env[found[0]] = found[1]
         elif isinstance(stmt, ast.Assign):
-            cut = front_cut(stmt, env) if frame.fitting else None  # `history = history[2:]` until it fits
+            cut = (front_cut(stmt, env) or front_call(stmt, frame.module.tree, frame.cls)) if frame.fitting else None
+            # (`history = history[2:]` until it fits, or `history = evict(history)` of a function that returns that)
             held = env.get(cut.id) if isinstance(cut, ast.Name) else None  # the list before it is cut
             for target in stmt.targets:
                 if (name := global_dict_key(frame, target, env)) is not None:
