@@ -65,16 +65,13 @@ SELECTED = """
         role: str
 
 
-    def f(messages: List[Message], log: list["Message"], rows: list[str], n, rounds: List[List[Message]],
-          table: List[List[str]]):
+    def f(messages: List[Message], log: list["Message"], rows: list[str], n):
         others = [m for m in messages if m.role != "system"]
         probe(others)
         probe(others[-n:])
         probe(log)
         probe(rows)
         probe([m.content for m in messages])
-        probe(rounds[-n:])
-        probe(table)
 """
 
 
@@ -90,14 +87,6 @@ def test_a_parameter_annotated_as_a_list_of_messages_is_the_conversation(tmp_pat
     assert log.kind is Kind.HISTORY and log.expr == "log"
     rows, = probe(tmp_path, SELECTED, index=3).segs
     assert rows.kind is not Kind.HISTORY
-
-
-def test_a_parameter_annotated_as_a_list_of_lists_of_messages_is_the_conversation_in_rounds(tmp_path):
-    # (`List[List[BaseMessage]]`: the conversation grouped by round; its newest rounds are a window)
-    recent, = probe(tmp_path, SELECTED, index=5).segs
-    assert recent.kind is Kind.HISTORY and recent.window.start == pos(SELECTED, "rounds[-n:]")
-    table, = probe(tmp_path, SELECTED, index=6).segs
-    assert table.kind is not Kind.HISTORY
 
 
 def test_a_comprehension_that_converts_each_message_is_not_the_conversation_itself(tmp_path):

@@ -361,16 +361,13 @@ def unannotated(ann):
     return ann
 
 
-def message_list(ann, depth: int = 0) -> bool:
+def message_list(ann) -> bool:
     """True for the annotation of a list of messages (`list[Message]`, `List["ChatMessage"]`,
-    `Sequence[BaseMessage]`): a class whose name ends in Message, in a list; also the conversation
-    grouped in rounds, a list of such lists (`List[List[BaseMessage]]`)."""
+    `Sequence[BaseMessage]`): a class whose name ends in Message, in a list."""
     if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
         return False
     outer = ann.value.id if isinstance(ann.value, ast.Name) else ann.value.attr
     inner = ann.slice
-    if isinstance(inner, ast.Subscript) and depth == 0:
-        return outer in _LISTS and message_list(inner, 1)
     if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
         name = inner.value.rsplit(".", 1)[-1]
     elif isinstance(inner, (ast.Name, ast.Attribute)):
