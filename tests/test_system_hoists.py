@@ -439,3 +439,27 @@ def test_a_system_part_counted_looked_at_or_put_back_is_not_lifted():
             kwargs["system"] = flatten(system)
             return messages
     """) == []
+
+
+INTO_NEWEST = Path(__file__).resolve().parent.parent / "fixtures" / "system_moves" / "into_newest.py"
+
+
+def test_system_text_written_into_the_last_built_message_is_not_a_front_field():
+    # the joined system text goes to `return_messages[-1]`, the newest message: "newest", not "joins"
+    module = load(INTO_NEWEST, INTO_NEWEST.read_text())
+    from promptlint.python.field_hoists import find_field_hoists
+    found = [(ast.unparse(n), f, field, how) for n, f, field, how in find_field_hoists(module)]
+    assert found == [("system_messages.append(message['content'])", "to_no_system", "return_messages[-1]", "newest"),
+                     ("system += message['content']", "to_system_field", "system", "joins")]
+
+
+def test_the_rule_says_the_system_text_rides_in_the_newest_message_not_at_the_front():
+    from promptlint import api
+    report = api.check([INTO_NEWEST], api.Settings(), jobs=1)
+    found = [(d.span.start.row, d.severity.value, d.message) for d in report.diagnostics if d.code == "PRM105"]
+    assert [(row, sev) for row, sev, _ in found] == [(13, "info"), (27, "info")]
+    newest, front = found[0][2], found[1][2]
+    assert newest.startswith("The newest message is given content the kept conversation does not hold here")
+    assert "writes it into the last message (`return_messages[-1]`)" in newest
+    assert "comes before all messages" not in newest
+    assert front.startswith("The front of the conversation changes here")

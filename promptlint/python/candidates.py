@@ -174,6 +174,9 @@ def written(finder, node, role: str, value_node, frame, module_level: bool, temp
     if jinja:
         from .inline_jinja import jinja_text
         segs = jinja_text(segs)  # its `{{ placeholders }}`, `{% if %}` sections and loops, filled per render
+    if module_level and (template or jinja) and (name := _assigned_name(node)) is not None:
+        from .configured_templates import configured_keys, fixed_by_configuration
+        segs = fixed_by_configuration(segs, configured_keys(finder.m, name), finder.m)  # kept beside its values
     text_layout(finder, node, segs, finder.m.span(value_node), role)
 
 

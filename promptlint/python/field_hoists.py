@@ -194,7 +194,9 @@ def _how(branch, field: str) -> str:
 def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
     """(the statement that adds a system message's text to the field, the function's name, the
     field's name, "joins" | "last": the texts joined, or the last one kept) for each loop of the
-    third shape of the module docstring, in source order."""
+    third shape of the module docstring, in source order; (..., the last item written,
+    "newest") when the function then writes that text into the last message it built
+    (`_into_newest`): not a field before all messages."""
     out: dict[int, tuple] = {}
     stripped = None  # (whether the module filters system messages out of a list: computed once, when needed)
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
@@ -224,9 +226,42 @@ def find_field_hoists(module) -> list[tuple[ast.AST, str, str, str]]:
                 if whole and not _converted_whole(func, loop, target.id):
                     continue  # a partition whose system part is not read here
                 where = stmt.test if _by_content(stmt.body, written, item, target.id) else written
-                out[id(written)] = (where, func.name, target.id, _how(stmt.body, target.id))
+                newest = _into_newest(func, loop, target.id)
+                out[id(written)] = (where, func.name, newest or target.id,
+                                    "newest" if newest else _how(stmt.body, target.id))
                 break  # (a nested function's loop is read again there: its own name wins)
     return sorted(out.values(), key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _into_newest(func, loop, field: str) -> str | None:
+    """The last item of a list the walk builds (`return_messages[-1]`) when, after the loop, the
+    function writes the system text into it (`return_messages[-1]["content"] = str_system +
+    sep + return_messages[-1]["content"]`, the text read from `field` or from a name assigned from
+    it: `str_system = ",".join(system_messages)`): the system text then rides in the newest
+    message, not in a field before all messages. None otherwise."""
+    end = loop.end_lineno or loop.lineno
+    after = [n for n in subtree(func) if getattr(n, "lineno", 0) > end]
+    readers = {field}
+    for n in after:
+        if isinstance(n, ast.Assign) and any(isinstance(x, ast.Name) and x.id in readers for x in subtree(n.value)):
+            readers |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+    for n in after:
+        if not (isinstance(n, ast.Assign) and len(n.targets) == 1
+                and any(isinstance(x, ast.Name) and x.id in readers for x in subtree(n.value))):
+            continue
+        t = n.targets[0]
+        while isinstance(t, (ast.Subscript, ast.Attribute)) and not _last_item(t):
+            t = t.value
+        if _last_item(t):
+            return ast.unparse(t)
+    return None
+
+
+def _last_item(node) -> bool:
+    """`name[-1]`: the last item of a list."""
+    return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+        and isinstance(node.slice, ast.UnaryOp) and isinstance(node.slice.op, ast.USub) \
+        and isinstance(node.slice.operand, ast.Constant) and node.slice.operand.value == 1
 
 
 def _strips_system(module) -> bool:

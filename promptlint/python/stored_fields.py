@@ -11,6 +11,9 @@ message's tool calls and without serialising the message whole (`message_to_dict
 what it had when it was sent (an assistant's tool calls, a name, an id), so it is sent differently
 on the next turn and the history differs from the previous request's from the first such message
 on. Whether the conversation holds such messages is not known here: info, at the record's content.
+The record must be kept: handed to a call that stores it (`self.rows.append(record)`, `store.save(
+...)`), assigned, or returned; a dict handed to any other call (`AgentMessage.from_llm_message({
+"content": message.content, "rounds": rounds})`: a new message made for another agent) stores nothing.
 
 Shape: `stored_fields(module) -> [the "content" value of the record]` (ast nodes), in source order.
 """
@@ -54,12 +57,36 @@ def stored_fields(module) -> list[ast.AST]:
             if any(_whole(n, param) for n in nodes) or any(isinstance(n, ast.Attribute) and n.attr in _KEPT
                                                            and _is(n.value, param) for n in nodes):
                 continue
-            for d in (n for n in nodes if isinstance(n, ast.Dict)):
+            parents = {id(c): n for n in nodes for c in ast.iter_child_nodes(n)}
+            for d in (n for n in nodes if isinstance(n, ast.Dict) and _kept(n, parents)):
                 for k, v in zip(d.keys, d.values):
                     if isinstance(k, ast.Constant) and k.value == "content" and isinstance(v, ast.Attribute) \
                             and v.attr == "content" and _is(v.value, param):
                         out.append(v)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+#: Calls that keep a record (a list, a store, a database, a file).
+_STORES = frozenset({"append", "extend", "insert", "add", "save", "put", "set", "push", "rpush", "lpush", "hset",
+                     "write", "execute", "insert_one", "insert_many", "update", "upsert", "dump", "dumps", "store",
+                     "add_message", "add_messages", "setex", "xadd", "zadd", "sadd", "index", "create"})
+
+
+def _kept(d: ast.Dict, parents: dict) -> bool:
+    """True when the record `d` (or the dicts and lists it sits in) is assigned, returned or handed
+    to a call that keeps it (`_STORES`); False when it is handed to any other call (a message made
+    from it) or used otherwise."""
+    node = d
+    while isinstance(parents.get(id(node)), (ast.Dict, ast.List, ast.Tuple, ast.keyword, ast.Starred)):
+        node = parents[id(node)]
+    up = parents.get(id(node))
+    if isinstance(up, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)):
+        return True
+    if isinstance(up, ast.Call) and up.func is not node:
+        f = up.func
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        return name in _STORES
+    return False
 
 
 def _rebuilds(cls: ast.ClassDef) -> bool:

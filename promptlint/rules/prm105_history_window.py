@@ -226,6 +226,10 @@ class HistoryWindowRule(Rule):
     value becomes that field (`kwargs["instructions"] = flatten(system_messages)`): info, at the
     filter. A system message inside the walk handed to a helper the walk defines is moved all
     the same (the helper's `return` does not stop the walk).
+    A walk that writes the joined system text into the last message it built instead
+    (`out[-1]["content"] = system + sep + out[-1]["content"]`) gives the newest message content the
+    kept conversation does not hold: the instructions are never cached and the previous newest
+    message is re-sent without them: info, where the text is added.
 
     A window kept by an agent library's memory or context class that the module configures and
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
@@ -407,6 +411,17 @@ class HistoryWindowRule(Rule):
                        "in place among the input items and fold only the leading ones")
             yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
         for stmt, function, field, how in module.facts.get("field_hoists", ()):
+            if how == "newest":
+                message = (f"The newest message is given content the kept conversation does not hold here: "
+                           f"`{function}` takes the text of every system message out of the conversation and "
+                           f"writes it into the last message (`{field}`), ahead of that message's own text: the "
+                           "instructions ride in a different message on every request, so they are never read from "
+                           "the cache, and on the next turn that message is re-sent without them, so each request "
+                           "matches the previous one only up to the message before it (whether callers send "
+                           "system messages is not followed here: how much it costs is not known); send the "
+                           "system text as the first message (or the API's system field), the same on every turn")
+                yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+                continue
             what = ("joins the text of every system message of the conversation, wherever it is, into" if how == "joins"
                     else "puts the text of the last system message of the conversation, wherever it is, into")
             message = (f"The front of the conversation changes here: `{function}` {what} `{field}`, the request's "

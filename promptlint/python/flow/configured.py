@@ -5,7 +5,10 @@ Policy 7), told from the code, not from names.
   Optional[str] = None`, `x: str = Field(default=None)`) that no method of the class or its bases
   assigns or grows, and no statement of its module writes (`agent.description = ...`): each
   instance is given it when it is built, or keeps the default (`configured_field`). A required
-  field (no default: `Field(...)`) is not: each caller gives it, as it likes.
+  field (no default: `Field(...)`) is not: each caller gives it, as it likes; unless it holds
+  something structured (`plugins: List[BaseTool]`, not text) in a class whose methods take input
+  of their own (`run(self, instruction)`): what an agent is built with, fixed for its requests
+  (`built_field`).
 - A parameter of `__init__` with a default (`def __init__(self, prompt=None)`): the value an
   instance is built with (`init_parameter`); a required one likewise when the class's methods
   take input of their own, so one instance serves many calls (`built_with`).
@@ -139,15 +142,42 @@ def _normalised(target: ast.Attribute, value) -> bool:
         and all(same_attribute(target.attr, a) or isinstance(a, ast.Constant) for a in args)
 
 
-def configured_field(module, cls: ast.ClassDef, attr: str):
+def configured_field(module, cls: ast.ClassDef, attr: str, serving: bool = False):
     """The value of `self.attr` when `attr` is a configuration field of `cls` (see the module
-    docstring: declared with the default None, never written after the instance is built), a
-    stable segment at its declaration; else None."""
+    docstring: declared with the default None, never written after the instance is built; or,
+    when `serving` (a class of its MRO `serves_calls`), a required field of a structured type,
+    `built_field`), a stable segment at its declaration; else None."""
     stmt = none_field(cls, attr)
+    what = "a field with a default, set when the instance is built"
+    if stmt is None and serving:
+        stmt = built_field(cls, attr)
+        what = ("a field each instance is built with (its methods take the request's input), never "
+                "written after: configured per instance, fixed for its requests")
     if stmt is None or named_otherwise(attr) or written_in_module(module.tree, attr):
         return None
     return dynamic(module.span(stmt), f"self.{attr}", Kind.UNKNOWN, Volatility.STABLE,
-                   f"`{cls.name}.{attr}`: a field with a default, set when the instance is built {MARK}")
+                   f"`{cls.name}.{attr}`: {what} {MARK}")
+
+
+def built_field(cls: ast.ClassDef, attr: str) -> ast.stmt | None:
+    """The class-body statement declaring `attr` as a required field of a structured type (`plugins:
+    List[BaseTool]`, `llm: OpenAIClient`, `tools: list[Tool] = Field(...)`: `_structured`; not
+    text, `str`, which each caller may word as it likes), or None. Only for a class whose
+    instances serve calls (`serves_calls`): the tools an agent is built with, the same on every
+    `run(instruction)`."""
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
+            value = stmt.value
+            if value is not None and not (
+                    isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute))
+                    and (value.func.id if isinstance(value.func, ast.Name) else value.func.attr) == "Field"
+                    and not [k for k in value.keywords if k.arg in ("default", "default_factory")]
+                    and (not value.args or isinstance(value.args[0], ast.Constant) and value.args[0].value is Ellipsis)):
+                return None
+            if "ClassVar" in ast.unparse(stmt.annotation) or not _structured(stmt.annotation):
+                return None
+            return stmt
+    return None
 
 
 def init_parameter(frame, param: ast.arg, has_default: bool):

@@ -19,7 +19,7 @@ from .class_facts import (attrs_factory, changed_by_methods, declares, grown,
                           grown_at_setup, held_writes, holds_conversation, members_named, none_default,
                           required_field, self_annotation, self_assigns, setup_methods, stepped, walk_statements)
 from .class_facts import optional_of
-from .configured import configured_field, own_instance as _own
+from .configured import configured_field, own_instance as _own, serves_calls
 from ..langchain_models import annotated_chat_model
 from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
@@ -257,7 +257,8 @@ class ObjectsMixin:
         mro = list(self.mro(module, cls))
         if any(changed_by_methods(c, attr) for _, c in mro):
             return None
-        return next((f for f in (configured_field(m, c, attr) for m, c in mro) if f is not None), None)
+        serving = any(serves_calls(c) for _, c in mro)
+        return next((f for f in (configured_field(m, c, attr, serving) for m, c in mro) if f is not None), None)
 
     def _holds_records(self, module, ann) -> bool:
         """True for the annotation of a list whose items are instances of a class of the tree
