@@ -1,6 +1,6 @@
 """A message list a function assembles in steps and branches (python/list_heads.py): `msgs = []`,
 `if system: msgs.append(Message(system, role=SYSTEM))`, the history extended in some branches, the
-user message appended last. The system message heads every variant that writes it, so it is the
+user message appended last (`if user_prompt: msgs.append(...)`). The system message heads every variant that writes it, so it is the
 request's system part, before the history (not a message merged into the history); a list where
 some branch puts other messages before it keeps them merged as the history."""
 from __future__ import annotations
@@ -44,26 +44,38 @@ class Agent:
     def system_prompt(self):
         return SYSTEM.format(now=datetime.now().isoformat())
 
-    def load_messages(self, question, dialogues=None):
+    def user_prompt(self, question):
+        return f"Question: {question}"
+
+    def load_messages(self, question, observation=None, dialogues=None, retry=None):
         system_prompt = self.system_prompt()
+        user_prompt = self.user_prompt(question)
+        memories = self.memory.read(question)
         messages = []
         if system_prompt:
             messages.append(Message(content=system_prompt, role=Roles.SYSTEM))
-        if dialogues:
+        if dialogues and not memories:
             for i in range(len(dialogues)):
-                message = dialogues[i]
-                message.role = Roles.HUMAN if i % 2 == 0 else Roles.AI
-                messages.append(message)
-        memories = self.memory.read(question)
+                if i % 2 == 0:
+                    message = dialogues[i]
+                    message.role = Roles.HUMAN
+                    messages.append(message)
+                else:
+                    message = dialogues[i]
+                    message.role = Roles.AI
+                    messages.append(message)
         if memories:
             messages.extend(memories)
-        messages.append(Message(content=question, role=Roles.HUMAN))
+        if not user_prompt and (not memories or not retry):
+            user_prompt = f"Observation: {observation}"
+        if user_prompt:
+            messages.append(Message(content=user_prompt, role=Roles.HUMAN))
         return messages, None
 '''
 
 FIRST_BRANCH = AGENT.replace('''        messages = []
         if system_prompt:''', '''        messages = []
-        if dialogues:
+        if retry:
             messages.extend(dialogues)
         if system_prompt:''')
 
