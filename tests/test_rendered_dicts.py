@@ -6,7 +6,7 @@ d}`), rendered by an environment made only when none is handed in. Each key's va
 placeholder of its name: a clock reading there is PRM102, a constant is no finding."""
 from __future__ import annotations
 
-from analysis_support import one_call, roles, write
+from analysis_support import one_call, probe, roles, write
 
 from promptlint import api
 from promptlint.model import Kind, Volatility
@@ -96,3 +96,28 @@ def test_a_dict_no_branch_completes_with_the_key_leaves_its_placeholder_unknown(
     layout = one_call(tmp_path, SECONDS.replace('return {"now_time": now_time}', 'return {"other": now_time}'))
     now = _segment(layout, "now_time")
     assert now.kind is not Kind.TIMESTAMP
+
+
+PICKED = """
+    CATALOG = {"lookup": "Look an invoice up.", "refund": "Refund an invoice.", "ticket": "Open a ticket."}
+
+
+    def use(names, extra):
+        values = {"lookup": "a", "refund": "b"}
+        if extra:
+            values.update(extra)
+        probe({key: values[key] for key in names if key in values})
+        probe({name: CATALOG[name] for name in set(names)})
+"""
+
+
+def test_a_dict_of_keys_looked_up_in_a_known_dict_holds_its_entries(tmp_path):
+    from promptlint.python.flow.values import Mapping, branch_keys
+    found = branch_keys(probe(tmp_path, PICKED, index=0).value)
+    assert isinstance(found, Mapping) and sorted(found.items) == ["lookup", "refund"]
+    assert found.open  # (the branch merged a dict of keys not known)
+
+
+def test_keys_taken_in_a_sets_order_keep_that_order(tmp_path):
+    found = probe(tmp_path, PICKED, index=1).value
+    assert found.repeated and found.unordered is not None

@@ -35,6 +35,8 @@ class KeptEntriesMixin:
         comp = node.generators[0]
         looked_up = _looked_up(node, comp)
         if looked_up is not None:
+            if self._order_of(self.eval(comp.iter, frame, env), comp.iter, frame) is not None:
+                return None  # (keys taken in a set's order: the dict comes in that order, containers.py)
             return self._picked(node, looked_up, frame, env)
         names = _key_value_names(comp.target)
         if names is None or comp.is_async or not _items_call(comp.iter):
@@ -55,7 +57,9 @@ class KeptEntriesMixin:
     def _picked(self, node, source_node, frame, env: dict) -> Value | None:
         """`{k: d[k] for k in names if k in d}`: the entries of the known dict `d` whose keys
         `names` picks, what they are not known: each entry of `d` kept (the request may send it),
-        each variant of a dict completed in branches alike; None when `d` is not such a dict."""
+        in an order that is not the code's (`node` None), each variant of a dict completed in
+        branches alike; None when `d` is not such a dict. (Names iterated in an order that differs
+        between runs, a set's, are left to the comprehension's reading, which keeps that order.)"""
         source = self.eval(source_node, frame, env)
         if not _known_dicts(source):
             return None
@@ -64,7 +68,7 @@ class KeptEntriesMixin:
             if isinstance(value, Alt):
                 return replace(value, options=[picked(o) for o in value.options])
             return Mapping(dict(value.items), key_spans=dict(value.key_spans), span=frame.module.span(node),
-                           unordered=value.unordered, open=value.open)
+                           node=None, unordered=value.unordered, open=value.open)
         return picked(source)
 
     def _kept(self, node, comp, key: str, val: str, source: Mapping, frame, env: dict) -> Mapping:
