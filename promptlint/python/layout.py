@@ -19,6 +19,7 @@ from .flow.rewrites import marks_of
 from .flow.windows import items_cut, window_of
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text, Value, is_none, most_volatile
 from .attachments import attachment, block_list, blocks_of, kind_of, spread_blocks
+from .list_heads import head_of, without
 from .layout_values import as_prompt_text, expr_of, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
 from .placeholder_models import is_placeholder_model
@@ -274,6 +275,14 @@ class LayoutBuilder(ToolParts):
     def _spread(self, item: Spread, frame, template: bool) -> list[Part]:
         inner = item.value
         variants = [v for v in variants_of(inner) if isinstance(v, Seq)]
+        if isinstance(inner, Alt) and variants and (head := self._system_head(inner, frame)) is not None:
+            # the list assembled in steps and branches (`if system: msgs.append(system_msg)`, the
+            # history extended in others) with a system message at the head of each that writes one
+            message, always = head
+            rest = without(inner, message)
+            first = self.message_parts(Seq([message if always else sometimes(Alt([message, Text([])], item.span))],
+                                           item.span), frame, template)[0]
+            return first + self._spread(Spread(rest, item.span, item.expr), frame, template)
         if isinstance(inner, Alt) and variants:
             cut = window_of(inner)  # the conversation cut in one branch, a list in another (`else []`)
             merged = Seq([x for v in variants for x in v.items] + ([Spread(Text([cut]), item.span)] if cut else []),
@@ -286,6 +295,12 @@ class LayoutBuilder(ToolParts):
         # (`*response.output`: the items of a reply of this turn, python/turn_replies.py)
         return [Part("history", [history_seg(inner, item.span, item.expr)], span=item.span,
                      reply=turn_replies.reads_reply(inner, self.sites))]
+
+    def _system_head(self, value, frame):
+        """(message, always) of the system message that heads every variant of the list `value`
+        (list_heads.py), None when there is none."""
+        found = head_of(value)
+        return found if found is not None and self.message(found[0], frame)[0] in ("system", "developer") else None
 
     @staticmethod
     def _unreadable(item) -> Part:

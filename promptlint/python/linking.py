@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import source
 from ..model import Kind, Segment, Volatility
-from .flow.values import Alt, Mapping, Obj, PathV, Text, most_volatile
+from .flow.values import Alt, Mapping, Obj, PathV, Text, branch_keys, most_volatile
 from .template_items import item_bindings
 
 _TEMPLATE_CTORS = ("jinja2.Template", "jinja2.environment.Template")
@@ -143,11 +143,11 @@ def template_hook(evaluator, base, node, args, kwargs, frame, env):
     values = {k: evaluator.eval(v, frame, env) for k, v in kwargs.items()}
     for kw in node.keywords:  # `render(**kw)`: the keywords passed along
         if kw.arg is None:
-            forwarded = evaluator.eval(kw.value, frame, env)
+            forwarded = branch_keys(evaluator.eval(kw.value, frame, env))
             if isinstance(forwarded, Mapping):
                 values = {**forwarded.items, **values}
     if args:
-        first = evaluator.eval(args[0], frame, env)
+        first = branch_keys(evaluator.eval(args[0], frame, env))
         if isinstance(first, Mapping):
             values = {**first.items, **values}
     for key, value in values.items():

@@ -35,14 +35,14 @@ def _texts(value) -> list[str]:
 
 def test_a_constant_argument_rules_out_the_branches_its_tests_decide(tmp_path):
     assert _texts(probe(tmp_path, PICKER, index=0).value) == ["chat with me"]
-    # the inner test reads a parameter left at its default False: not a string test, both stay
-    assert _texts(probe(tmp_path, PICKER, index=1).value) == ["review as JSON", "review as text"]
+    # the inner test reads a flag left at its default False: decided too
+    assert _texts(probe(tmp_path, PICKER, index=1).value) == ["review as text"]
     assert _texts(probe(tmp_path, PICKER, index=2).value) == ["be funny"]
 
 
 def test_an_argument_not_known_keeps_every_return(tmp_path):
     assert _texts(probe(tmp_path, PICKER, index=3).value) == [
-        "be funny", "chat with me", "help me", "review as JSON", "review as text"]
+        "be funny", "chat with me", "help me", "review as text"]
 
 
 def test_a_rebound_parameter_or_a_test_of_something_else_decides_nothing():
@@ -53,3 +53,39 @@ def test_a_rebound_parameter_or_a_test_of_something_else_decides_nothing():
     returned = live_returns(func, lambda n: "a")
     assert returned == {id(func.body[1].value)}
     assert live_returns(func, lambda n: "b") == set()
+
+
+FLAGS = """
+    def build_prompt(question, is_system=True):
+        if is_system:
+            return "the system text"
+        else:
+            return "the user text"
+
+
+    def other(question, plain=None):
+        if not plain:
+            return "formatted"
+        return "plain"
+
+
+    def use(question, flag):
+        probe(build_prompt(question, is_system=False))
+        probe(build_prompt(question))
+        probe(other(question))
+        probe(other(question, plain=True))
+        probe(build_prompt(question, is_system=flag))
+"""
+
+
+def test_a_flag_bound_to_a_constant_decides_its_truth_tests(tmp_path):
+    assert _texts(probe(tmp_path, FLAGS, index=0).value) == ["the user text"]
+    assert _texts(probe(tmp_path, FLAGS, index=1).value) == ["the system text"]  # (its default)
+    assert _texts(probe(tmp_path, FLAGS, index=2).value) == ["formatted"]  # `not None`
+    assert _texts(probe(tmp_path, FLAGS, index=3).value) == ["plain"]
+
+
+def test_a_flag_the_call_does_not_fix_keeps_both_returns(tmp_path):
+    assert _texts(probe(tmp_path, FLAGS, index=4).value) == ["the system text", "the user text"]
+    func = ast.parse("def f(flag):\n    if flag:\n        return 1\n    return 2\n").body[0]
+    assert live_returns(func, lambda n: "yes") is None  # (a text other than True / False / None)

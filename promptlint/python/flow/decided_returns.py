@@ -10,7 +10,8 @@ the `if` tests around them.
 Called as `get_prompt("chat")`, the `review` branch cannot run: the call returns what the last
 `return` gives, not one of both. Only tests that compare a parameter with string constants are
 decided (`p == "x"`, `p != "x"`, `p in ("x", "y")`, `p not in (...)`, either side), for a
-parameter the call binds to a static text (a default included); an `if` whose test is not decided
+parameter the call binds to a static text (a default included), and truth tests of a flag the
+call binds to `True`, `False` or `None` (`if is_system:`, `if not p:`); an `if` whose test is not decided
 keeps both branches, and so does a test of a parameter the body rebinds. A branch that always ends (a `return` or a `raise` on every path) hides the
 statements after it when it is taken.
 """
@@ -51,6 +52,14 @@ def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None
     decided = [False]
 
     def decide(test) -> bool | None:
+        flag = _flag_test(test, params)
+        if flag is not None:  # `if is_system:` of a call that passes `is_system=False`
+            name, negated = flag
+            truth = _TRUTHS.get(value_of(name))
+            if truth is None:
+                return None
+            decided[0] = True
+            return truth != negated
         found = _compared(test, params)
         if found is None:
             return None
@@ -98,6 +107,17 @@ def _own(node):
             continue
         yield n
         todo.extend(ast.iter_child_nodes(n))
+
+
+#: The truth of the constants a flag parameter is bound to (`True`, `False`, `None`, as their text).
+_TRUTHS = {"True": True, "False": False, "None": False}
+
+
+def _flag_test(test, params: set) -> tuple[str, bool] | None:
+    """(parameter, negated) for a truth test of a parameter, `if p:` or `if not p:`, else None."""
+    negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    inner = test.operand if negated else test
+    return (inner.id, negated) if isinstance(inner, ast.Name) and inner.id in params else None
 
 
 def _compared(test, params: set) -> tuple[str, set, bool] | None:

@@ -15,7 +15,7 @@ import ast
 from dataclasses import replace
 
 from .frames import Thunk
-from .values import Alt, Mapping, static
+from .values import Alt, Mapping, Value, static
 
 #: The most entries a rebuilt dict is read for entry by entry (a request's options).
 KEPT_ENTRIES = 64
@@ -33,6 +33,11 @@ class KeptEntriesMixin:
         if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
             return None
         comp = node.generators[0]
+        looked_up = _looked_up(node, comp)
+        if looked_up is not None:
+            if self._order_of(self.eval(comp.iter, frame, env), comp.iter, frame) is not None:
+                return None  # (keys taken in a set's order: the dict comes in that order, containers.py)
+            return self._picked(node, looked_up, frame, env)
         names = _key_value_names(comp.target)
         if names is None or comp.is_async or not _items_call(comp.iter):
             return None
@@ -48,6 +53,23 @@ class KeptEntriesMixin:
                 return replace(value, options=[rebuilt(o) for o in value.options])
             return self._kept(node, comp, key, val, value, frame, env)
         return rebuilt(source)
+
+    def _picked(self, node, source_node, frame, env: dict) -> Value | None:
+        """`{k: d[k] for k in names if k in d}`: the entries of the known dict `d` whose keys
+        `names` picks, what they are not known: each entry of `d` kept (the request may send it),
+        in an order that is not the code's (`node` None), each variant of a dict completed in
+        branches alike; None when `d` is not such a dict. (Names iterated in an order that differs
+        between runs, a set's, are left to the comprehension's reading, which keeps that order.)"""
+        source = self.eval(source_node, frame, env)
+        if not _known_dicts(source):
+            return None
+
+        def picked(value):
+            if isinstance(value, Alt):
+                return replace(value, options=[picked(o) for o in value.options])
+            return Mapping(dict(value.items), key_spans=dict(value.key_spans), span=frame.module.span(node),
+                           node=None, unordered=value.unordered, open=value.open)
+        return picked(source)
 
     def _kept(self, node, comp, key: str, val: str, source: Mapping, frame, env: dict) -> Mapping:
         """The entries of `source` that `comp`'s filters keep (see `kept_entries`)."""
@@ -69,6 +91,18 @@ def _known_dicts(value, depth: int = 0) -> bool:
     if isinstance(value, Alt):
         return depth < 4 and bool(value.options) and all(_known_dicts(o, depth + 1) for o in value.options)
     return isinstance(value, Mapping) and not value.repeated and 0 < len(value.items) <= KEPT_ENTRIES
+
+
+def _looked_up(node: ast.DictComp, comp: ast.comprehension) -> ast.expr | None:
+    """The dict `d` of `{k: d[k] for k in names ...}` (each key looked up in one dict, by itself),
+    else None."""
+    if not (isinstance(comp.target, ast.Name) and isinstance(node.key, ast.Name) and node.key.id == comp.target.id):
+        return None
+    value = node.value
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Name) and value.slice.id == comp.target.id \
+            and not comp.is_async:
+        return value.value
+    return None
 
 
 def _key_value_names(target) -> tuple[str, str] | None:

@@ -31,6 +31,12 @@ _TRIM = ("strip", "lstrip", "rstrip", "upper", "lower", "title", "capitalize", "
          "removesuffix", "expandtabs", "casefold")
 
 
+#: Methods of a Jinja environment that make a template object from its text or file name.
+_TEMPLATE_MAKERS = frozenset({"from_string", "get_template"})
+#: Jinja environment classes (qualified names end so), of jinja2 and its sandbox.
+_ENVIRONMENTS = ("jinja2.Environment", "jinja2.environment.Environment", "SandboxedEnvironment",
+                 "ImmutableSandboxedEnvironment", "NativeEnvironment")
+
 #: Listing methods of `pathlib.Path` (no str has them): what they list comes in the file system's order.
 _PATH_LISTINGS = frozenset({"iterdir", "glob", "rglob"})
 
@@ -106,6 +112,12 @@ class MethodsMixin:
             rendered = [self.method(o, method, node, args, kwargs, frame, env) for o in base.options[:4]]
             read = [r for r in rendered if isinstance(r, Text) and any(s.is_static and s.text.strip() for s in r.segs)]
             return read[0] if len(read) == 1 else Alt(read or rendered, span)
+        if isinstance(base, Alt) and method in _TEMPLATE_MAKERS and (
+                made := [o for o in base.options if isinstance(o, Obj) and o.qualname.endswith(_ENVIRONMENTS)]):
+            # `if not env: env = SandboxedEnvironment()` then `env.from_string(T)`: whichever environment
+            # the caller hands in, the template is the same text: made by the environment read
+            found = [self.method(o, method, node, args, kwargs, frame, env) for o in made[:4]]
+            return found[0] if len(found) == 1 else Alt(found, span)
         if method == "copy" and not args and isinstance(base, Alt) and (dict_variants(base) or list_variants(base)):
             return base  # a request dict completed by conditions (`base_args["system"] = [...]`), copied
         if method == "list_tools" and not args and _mcp_session(base, m):

@@ -241,3 +241,24 @@ def _int(node):
         inner = _int(node.operand)
         return -inner if type(inner) is int else False
     return node.value if isinstance(node, ast.Constant) and type(node.value) is int else False
+
+
+def branch_keys(value, depth: int = 0):
+    """The dict that the branches building it (`d = {...}; if extra: d.update(extra)`) make, read
+    as one Mapping holding every key any branch sets: a key set to different values in different
+    branches holds their `Alt`. `value` itself when it is not an `Alt` of dicts (a Mapping, or any
+    other value, returned unchanged); `open` when any branch may hold keys not known."""
+    if not isinstance(value, Alt) or depth > 4:
+        return value
+    merged = [branch_keys(o, depth + 1) for o in value.options]
+    if not merged or not all(isinstance(m, Mapping) for m in merged):
+        return value
+    items: dict = {}
+    for m in merged:
+        for k, v in m.items.items():
+            items.setdefault(k, []).append(v)
+    out = {k: vs[0] if all(v is vs[0] or v == vs[0] for v in vs) else Alt(vs, value.span, fallback=value.fallback,
+                                                                    configured=value.configured,
+                                                                    per_caller=value.per_caller)
+           for k, vs in items.items()}
+    return Mapping(out, open=any(m.open or m.repeated for m in merged))
