@@ -11,12 +11,22 @@ The tests' folders are made with `tempfile.mkdtemp` inside one session folder: p
 per test (about 3,900) cost seconds of CPU that grew with the square of the number of tests.
 
 The Python subprocesses the tests start (`python -m promptlint`, the workers' fork server, pip and
-pre-commit) compile their modules once for the session: PYTHONPYCACHEPREFIX names a session folder
-for the bytecode (`early.bytecode_folder()`: the processes tests/early.py starts before the tests
-share it) and PYTHONDONTWRITEBYTECODE is removed for them. Where it was set (as here), each
-of about 200 interpreters compiled promptlint's sources again (0.45 s of CPU each, of 0.7 s for a
-small `check`); the prefix keeps the bytecode out of the repository and of the checked trees. This
-process is not changed (its interpreter read both variables at start)."""
+pre-commit) and the test processes themselves compile their modules once, not on every start:
+PYTHONPYCACHEPREFIX (`sys.pycache_prefix` here) names a bytecode folder in pytest's cache,
+`.pytest_cache/d/promptlint-bytecode` (`pytest --cache-clear` empties it; with `-p no:cacheprovider`
+a folder of the run: `early.bytecode_folder()`), and PYTHONDONTWRITEBYTECODE is removed for the
+subprocesses (`sys.dont_write_bytecode` off here). Where it was set (as here), each of about 200
+interpreters compiled promptlint's sources again (0.45 s of CPU each, of 0.7 s for a small
+`check`), and each test process compiled promptlint and assertion-rewrote the test modules at
+every run (about 9 s of CPU of its 12 s of collection). The prefix keeps the bytecode out of the
+source folders and of the checked trees; Python and pytest check a stored file against the
+source's time and size before using it, and replace it atomically (the two workers share it).
+
+The tests run in two pytest-xdist workers (pyproject's `addopts`), whole modules at a time
+(`--dist loadfile`: a module's module-scoped fixtures are made once), the modules with the most
+tests handed out first; the scheduler below keeps the modules of SHARED_REPORTS in one worker.
+"""
+import sys
 import tempfile
 
 import pytest
@@ -45,25 +55,64 @@ def _cache_outside_the_repository(monkeypatch, _cache_folders):
 
 @pytest.fixture(scope="session")
 def case_cache(_cache_folders):
-    """case name -> the analysis cache folder of fixtures/cases/NAME, one for the session: the
-    case tests that check a case folder (tests/test_breakpoint_rules.py, tests/test_cases.py)
-    analyse it once and read the same report from the cache after (a warm run reports what the
-    cold run did: tests/test_cache.py)."""
-    folders: dict[str, str] = {}
+    """case name -> the analysis cache folder of fixtures/cases/NAME, one for the run (in the
+    session folder of tests/early.py, shared by the xdist workers: the cache is safe for runs at
+    once, tests/test_cache.py): the case tests that check a case folder
+    (tests/test_breakpoint_rules.py, tests/test_cases.py) analyse it once and read the same report
+    from the cache after (a warm run reports what the cold run did: tests/test_cache.py)."""
+    root = early.session_folder() / "case-caches"
 
     def folder(case: str) -> str:
-        if case not in folders:
-            folders[case] = tempfile.mkdtemp(prefix=f"case-{case}-", dir=_cache_folders)
-        return folders[case]
+        (root / case).mkdir(parents=True, exist_ok=True)
+        return str(root / case)
     return folder
+
+
+def pytest_configure(config):
+    """The run's session folder (tests/early.py), made here by the process that runs the session
+    (a lone pytest, or xdist's controller before it starts its workers, which find it in their
+    environment); the bytecode folder, for this process too (the test modules are imported after)."""
+    early.session_folder()
+    if getattr(config, "cache", None) is not None:
+        early.use_bytecode_folder(config.cache.mkdir("promptlint-bytecode"))
+    _saved_bytecode_settings[:] = [sys.pycache_prefix, sys.dont_write_bytecode]
+    sys.pycache_prefix = early.bytecode_folder()
+    sys.dont_write_bytecode = False
+
+
+_saved_bytecode_settings: list = []
+
+
+# Modules whose tests read one analysis per fixture folder (tests/fixture_reports.py, cached per
+# process): one work unit, so one worker analyses each folder once.
+SHARED_REPORTS = frozenset({"tests/test_fix_offers.py", "tests/test_loss_wording.py",
+                            "tests/test_template_locations.py"})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With `--dist loadfile`: a work unit is a module, or the modules of SHARED_REPORTS together
+    (xdist's `xdist_group` marks would do it, but pytest 9 ignores the test id it sets)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class ModulesAndSharedReports(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return "fixture-reports" if module in SHARED_REPORTS else module
+    return ModulesAndSharedReports(config, log)
 
 
 def pytest_collection_finish(session):
     """Start the slow subprocesses of the selected tests marked `early` (tests/early.py); none for
     `--collect-only`."""
     if not session.config.option.collectonly:
-        early.start_all(session.items)
+        worker = getattr(session.config, "workerinput", {}).get("workerid")
+        early.start_all(session.items, worker)
 
 
 def pytest_sessionfinish(session):
+    if _saved_bytecode_settings:  # (a folder of the run is removed now: no import may make it again)
+        sys.pycache_prefix, sys.dont_write_bytecode = _saved_bytecode_settings
     early.stop_all()

@@ -7,7 +7,8 @@ finding says it costs nothing; tests/test_template_locations.py: every location 
 file), and each analysed every folder again (about 300 folders, one analysis each, 10-15 s a
 module). `folder_report(folder)` analyses a folder the first time it is asked for and returns the
 same `Report` after; callers read it and never change it (`api.fix(..., report=...)` only reads
-it).
+it). The three modules run in one xdist worker, which analyses each folder once
+(tests/conftest.py: SHARED_REPORTS).
 
 - `fixture_folders()`: every folder of fixtures/ that holds files (a case, the demo, a set of
   prompts), sorted; none under a folder whose name starts with '.' or '__'.

@@ -70,7 +70,7 @@ def _install_from_a_clone(folder: Path) -> subprocess.Popen:
     head = git(clone, "rev-parse", "HEAD").stdout.strip()
     requirement = command.group(0).split('"')[1].replace("REPO_URL", f"file://localhost{clone.as_posix()}")  # pip 23 wants a host
     requirement = requirement.replace("COMMIT", head)
-    env = {**environment(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {**environment(), "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}  # no .pyc: read from the prefix
     return spawn(folder, [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
                           str(folder / "site"), requirement], env=env)
 

@@ -81,6 +81,7 @@ def _hook_environment(folder: Path) -> subprocess.Popen:
     command, head = _pre_commit(), _head()
     project = _project(folder, head)
     env = {**_env(folder / "home"), "PYTHONPYCACHEPREFIX": bytecode_folder()}  # as the tests run it
+    env["PIP_NO_COMPILE"] = "1"  # its Python reads bytecode from the prefix: compiled on import, once
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return spawn(folder, [*command, "install-hooks"], cwd=project, env=env)
 
