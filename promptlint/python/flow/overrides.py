@@ -8,11 +8,11 @@ An abstract method: decorated `@abstractmethod`, or whose body (its docstring as
 `NotImplementedError`, or is a stub (`...`, `pass`, the docstring alone): it returns nothing to read.
 
 An overridable method, one with a body of its own (`def system_prompt(self): return "You are a
-helpful assistant."`), called on an instance whose class is not known exactly (`self` in the base
-class's own code, or an object of an annotated type: not one a call of the class built) gives
-what each override returns, and what its own body returns when the receiver's class can itself be
-instantiated (not abstract: no method of its MRO is abstract), one value per class as above. On an
-instance built by a call of its class (`MyAgent()`), its own class's method is read, as before.
+helpful assistant."`), called on `self` in the base class's own code (an instance of the class or
+of any subclass) gives what each override returns, and what its own body returns when the class
+can itself be instantiated (not abstract: no method of its MRO is abstract), one value per class
+as above. On another instance (built by a call of its class, `MyAgent()`, or handed in with an
+annotated type, `connector: BaseConnector`) the method of the class it names is read, as before.
 
 The overrides are those of the classes of the package tree that extend the receiver's class,
 directly or through others (`python/tree_search.subclassers_of`); past `MAX_OVERRIDES` of them, or
@@ -95,11 +95,10 @@ def _instance_of(ev, module, cls: ast.ClassDef) -> Obj:
 
 
 def open_receiver(base) -> bool:
-    """True for an instance whose class may be any subclass of the one it names: `self` of a
-    method (`self:NAME`), or an instance of an annotated type (`instance:NAME` that no call of the
-    class built: no span)."""
-    return isinstance(base, Obj) and (base.qualname.startswith("self:")
-                                      or base.qualname.startswith("instance:") and base.span is None)
+    """True for `self` of a method of the class (`self:NAME`): an instance of the class or of any
+    subclass of the tree. (An instance of an annotated type, `connector: BaseConnector`, reads the
+    class's own method: the class it names is the one the code relies on.)"""
+    return isinstance(base, Obj) and base.qualname.startswith("self:")
 
 
 def _abstract_class(ev, module, cls: ast.ClassDef) -> bool:
