@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analysis_support import probe
+from analysis_support import probe, write
 
 from promptlint import api
 from promptlint.python.flow.values import Alt
@@ -77,9 +77,122 @@ def test_each_override_of_the_tree_is_read_on_its_own_instance(tmp_path):
     assert texts == ["long kept", "longer", "short"]
 
 
-def test_a_method_with_a_body_is_not_replaced_by_overrides(tmp_path):
+def _texts(value) -> list[str]:
+    assert isinstance(value, Alt) and value.per_caller
+    return sorted("".join(s.text for s in o.segs) for o in value.options)
+
+
+def test_a_stub_is_abstract(tmp_path):
+    for body in ("...", "pass", '"""The part a subclass writes."""'):
+        source = BUILDERS.replace('raise NotImplementedError("subclasses write it")', body)
+        assert _texts(probe(tmp_path, source).value) == ["long kept", "longer", "short"]
+
+
+def test_a_method_with_a_body_gives_it_and_each_override_on_self(tmp_path):
+    # `self` of the base's method: an instance of any class of the tree, the base's own included
     source = BUILDERS.replace('raise NotImplementedError("subclasses write it")', 'return "base"')
-    assert probe(tmp_path, source).text == "base"
+    assert _texts(probe(tmp_path, source).value) == ["base", "long kept", "longer", "short"]
+
+
+def test_the_body_of_an_abstract_class_is_no_option(tmp_path):
+    # a class with an abstract method is never an instance itself: its subclasses' overrides only
+    source = BUILDERS.replace('raise NotImplementedError("subclasses write it")', 'return "base"').replace(
+        '    def kept(self):', '    def other(self):\n        raise NotImplementedError\n\n    def kept(self):')
+    assert _texts(probe(tmp_path, source).value) == ["long kept", "longer", "short"]
+
+
+def test_an_instance_built_by_its_class_reads_its_own_method(tmp_path):
+    # `Base()` is a Base, `Long()` a Long: no override of another class is read
+    source = BUILDERS.replace('raise NotImplementedError("subclasses write it")', 'return "base"')
+    source += "\n\ndef build():\n    return probe(Base().part()), probe(Long().part())\n"
+    assert probe(tmp_path, source, index=1).text == "base"
+    assert probe(tmp_path, source, index=2).text == "long kept"
+
+
+FIELDS = '''
+class Base:
+    name = "base"
+
+    def build(self):
+        return probe(self.part())
+
+    def part(self):
+        return f"I am {self.name}."
+
+
+class Alpha(Base):
+    name = "alpha"
+
+
+class Beta(Base):
+    name = "beta"
+
+    def part(self):
+        return f"We are {self.name}."
+'''
+
+
+def test_each_override_reads_the_fields_of_its_own_class(tmp_path):
+    # Beta's override reads Beta's field; Alpha, which does not override, is the base's body on `self`
+    assert _texts(probe(tmp_path, FIELDS).value) == ["I am base.", "We are beta."]
+
+
+AGENTS = {
+    "agents/__init__.py": "",
+    "agents/base.py": '''
+        from openai import OpenAI
+
+        client = OpenAI()
+
+
+        class BaseAgent:
+            def system_prompt(self):
+                return "You are a helpful assistant."
+
+            def run(self, question):
+                messages = [{"role": "system", "content": self.system_prompt()},
+                            {"role": "user", "content": question}]
+                return client.chat.completions.create(model="gpt-4o", messages=messages)
+    ''',
+    "agents/mine.py": '''
+        from datetime import datetime
+
+        from agents.base import BaseAgent
+
+        GUIDE = "Answer from the research notes, cite every source you read, and say what you do not know. " * 150
+
+
+        class MyAgent(BaseAgent):
+            def system_prompt(self):
+                return f"Now: {datetime.now()}\\n" + GUIDE
+
+
+        class LaterAgent(BaseAgent):
+            def system_prompt(self):
+                return GUIDE + f"\\nNow: {datetime.now()}"
+    ''',
+}
+
+
+def _agents(tmp_path, files):
+    write(tmp_path, files)
+    report = api.check([tmp_path / "agents"], api.Settings(), jobs=1)
+    return [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row,
+             d.prompt and d.prompt.split("/")[-1]) for d in report.diagnostics]
+
+
+def test_an_override_of_a_default_system_prompt_is_what_the_base_sends(tmp_path):
+    # the time MyAgent writes first sits before ~2.5k static tokens of the request the base
+    # sends (a warning of the request, the base's site); LaterAgent's time, last, costs nothing;
+    # and the base's own short default is no prompt below the minimum on its own (it was PRM301)
+    assert _agents(tmp_path, AGENTS) == [("mine.py", "PRM102", "warning", 10, "base.py:13")]
+
+
+def test_the_time_after_the_static_text_of_every_override_is_fine(tmp_path):
+    files = dict(AGENTS)
+    files["agents/mine.py"] = files["agents/mine.py"].replace(
+        'return f"Now: {datetime.now()}\\n" + GUIDE', 'return GUIDE')
+    assert _agents(tmp_path, files) == []
 
 
 def test_too_many_overrides_are_not_followed(tmp_path):

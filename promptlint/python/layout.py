@@ -253,13 +253,26 @@ class LayoutBuilder(ToolParts):
         if newest is not None and newest + 1 < len(head) and head[newest + 1].reply \
                 and all(self._turn_own(item, frame) for item in tail.items):
             return head + [self.history_part(tail, frame)], newest
-        for part in head:
-            if part.role in ("user", "assistant", "tool"):
-                part.segments = [replace(s, volatility=Volatility.PER_CONVERSATION,
-                                         evidence="the first turn, re-sent on every pass of the loop")
-                                 if not s.is_static and s.volatility is Volatility.PER_REQUEST else s
-                                 for s in part.segments]
+        _first_turn(head, "the first turn, re-sent on every pass of the loop")
         return head + [self.history_part(tail, frame)], None
+
+    def opening(self, value: Seq, frame, span: Span, steps: str) -> tuple[list[Part], int | None] | None:
+        """The messages an agent run starts with, when it is handed a list of them and appends its
+        own steps to it (`steps`: what it appends, in words; a LangGraph agent's replies and tool
+        results): the start of a conversation, not a one-shot request's newest user message. The
+        messages first, their per-request content per conversation (the run's first turn, re-sent
+        on every step), then the steps as the history; no newest user message ends the prefix (as
+        `_looped` lays out a loop of the code's own). None for a list that holds a conversation
+        already (a history part: its last user message is the newest of that conversation) or
+        that ends with no user message."""
+        parts, newest = self.message_parts(value, frame)
+        if newest is None or any(p.is_history for p in parts) or parts[-1].role != "user":
+            return None
+        _first_turn(parts, "the opening message of an agent run, re-sent on every step it appends", once=True)
+        steps_part = Part("history", [Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=steps,
+                                              span=span, evidence=f"{steps}, appended after the messages it is run with")],
+                          span=span)
+        return parts + [steps_part], None
 
     def _turn_own(self, item, frame) -> bool:
         """True for a message a loop appends after the reply that belongs to the same turn: a tool
@@ -463,3 +476,17 @@ class LayoutBuilder(ToolParts):
     def covered(self, span: Span) -> bool:
         """True when `span` lies inside a prompt already recorded (its site)."""
         return any(s.start <= span.start and span.end <= s.end for s in self.sites)
+
+
+def _first_turn(parts: list[Part], evidence: str, once: bool = False) -> None:
+    """Mark the per-request content of the messages a loop re-sends on every pass (the first
+    turn of its conversation) per conversation, in place; content of unknown volatility keeps it
+    (Policy 7: not the newest user message of a one-shot request). `once`: every value of those
+    messages is also `written_once` (the history after it is its own conversation's)."""
+    for part in parts:
+        if part.role in ("user", "assistant", "tool"):
+            part.segments = [replace(s, volatility=Volatility.PER_CONVERSATION if s.volatility is Volatility.PER_REQUEST
+                                     else s.volatility, evidence=evidence if s.volatility is Volatility.PER_REQUEST
+                                     and not s.name_only else s.evidence, written_once=once or s.written_once)
+                             if not s.is_static and (once or s.volatility is Volatility.PER_REQUEST) else s
+                             for s in part.segments]

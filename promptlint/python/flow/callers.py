@@ -33,12 +33,11 @@ from .values import ClassRef
 MAX_CALLERS = 4  # call sites read for one parameter; a function called from more places stays unknown
 #: call sites read for a parameter of a wrapper reached from the prompt's frame (a frame with `hops`):
 #: the package's own wrapper of the request (`strict_json(system_prompt, ...)`) is called from as
-#: many places as the package builds prompts, and those are what it sends. Kept at MAX_CALLERS for
-#: now: at 8, ra-aid's `run_agent_with_retry(agent, prompt)` (8 callers) made an agent run's opening
-#: prompt the newest user message of the request, where a value of unknown volatility is read as
-#: per-request (Policy 7) although the agent's tool loop sends it again: a false warning and a lost
-#: true info. Raise it once an agent run's opening message is read as the start of its conversation.
-MAX_WRAPPER_CALLERS = 4
+#: many places as the package builds prompts, and those are what it sends. (At 8, ra-aid's
+#: `run_agent_with_retry(agent, prompt)` made an agent run's opening prompt a one-shot newest user
+#: message, where unknown content reads as per-request: the opening message of a run of an agent
+#: given tools is now the start of its conversation, `layout.LayoutBuilder.opening`.)
+MAX_WRAPPER_CALLERS = 8
 MAX_NAMESAKES = 6  # modules read past MAX_CALLERS to set aside those that define a namesake of their own
 MAX_HOPS = 3  # wrappers followed outwards from the prompt's own frame
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -5,9 +5,18 @@ the tree overrides. The call gives what each override returns, one value per sub
 read on an instance of its own class; the abstract body returns nothing to read.
 
 An abstract method: decorated `@abstractmethod`, or whose body (its docstring aside) only raises
-`NotImplementedError`. The overrides are those of the classes of the package tree that extend the
-receiver's class, directly or through others (`python/tree_search.subclassers_of`); past
-`MAX_OVERRIDES` of them, or when the subclasses cannot all be read, the call is not followed.
+`NotImplementedError`, or is a stub (`...`, `pass`, the docstring alone): it returns nothing to read.
+
+An overridable method, one with a body of its own (`def system_prompt(self): return "You are a
+helpful assistant."`), called on `self` in the base class's own code (an instance of the class or
+of any subclass) gives what each override returns, and what its own body returns when the class
+can itself be instantiated (not abstract: no method of its MRO is abstract), one value per class
+as above. On another instance (built by a call of its class, `MyAgent()`, or handed in with an
+annotated type, `connector: BaseConnector`) the method of the class it names is read, as before.
+
+The overrides are those of the classes of the package tree that extend the receiver's class,
+directly or through others (`python/tree_search.subclassers_of`); past `MAX_OVERRIDES` of them, or
+when the subclasses cannot all be read, the call is not followed (the method's own body is read).
 """
 from __future__ import annotations
 
@@ -29,21 +38,41 @@ def abstract(node) -> bool:
         and _named(body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc, "NotImplementedError")
 
 
+def stub(node) -> bool:
+    """True for an abstract method (`abstract`) or one whose body, its docstring aside, is `...`,
+    `pass` or nothing: it returns nothing to read."""
+    if abstract(node):
+        return True
+    body = node.body[1:] if node.body and _docstring(node.body[0]) else node.body
+    return all(isinstance(s, ast.Pass) or isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+               and s.value.value is Ellipsis for s in body)
+
+
 def overridden(ev, member: Func, base, node: ast.Call, args, kwargs, frame, env):
-    """The value of a call of the abstract method `member` on `base` (an instance of its class,
-    or of a subclass that does not override it): what each override of the tree's subclasses
-    returns, else None (module docstring)."""
-    if member.cls is None or not abstract(member.node) or frame.module.path is None:
+    """The value of a call of the method `member` on `base` (an instance of its class, or of a
+    subclass that does not override it): for an abstract method or a stub, what each override of
+    the tree's subclasses returns; for a method with a body of its own, on an instance whose class
+    is not known exactly (`open_receiver`), what each override returns and, unless the class is
+    abstract, what its own body returns; else None (module docstring)."""
+    if member.cls is None or frame.module.path is None or not isinstance(base, Obj):
         return None
-    receiver = base.args[0] if isinstance(base, Obj) and base.args and isinstance(base.args[0], ClassRef) else None
+    own = not stub(member.node)
+    if own and not open_receiver(base):
+        return None
+    receiver = base.args[0] if base.args and isinstance(base.args[0], ClassRef) else None
     module, cls = (receiver.module, receiver.node) if receiver is not None else (member.module, member.cls)
     found = _overrides(ev, module, cls, member.node.name)
     if not found:
         return None
     span = frame.module.span(node)
     results = []
+    if own and not _abstract_class(ev, module, cls):
+        bound = ev.bind(member, args, kwargs, frame, env, node)
+        result = ev.call_function(member, bound, frame.depth + 1, span)
+        if result is not None:
+            results.append(ev.after_call(result, node, ev.forced(bound), frame))
     for sub_module, sub, method in found:
-        self_value = Obj(f"self:{sub.name}", args=[ClassRef(sub_module, sub)], node=sub)
+        self_value = _instance_of(ev, sub_module, sub)
         fn = Func(sub_module, method, sub, self_value)
         bound = ev.bind(fn, args, kwargs, frame, env, node)
         result = ev.call_function(fn, bound, frame.depth + 1, span)
@@ -52,6 +81,31 @@ def overridden(ev, member: Func, base, node: ast.Call, args, kwargs, frame, env)
     if not results:
         return None
     return results[0] if len(results) == 1 else Alt(results, span, per_caller=True)
+
+
+def _instance_of(ev, module, cls: ast.ClassDef) -> Obj:
+    """`self` of a subclass whose override is read, one object per class in the analysis of a
+    file: the caches of its reads (its fields, its methods' returns: keyed by the instance) are
+    its own, never another subclass's, and shared by every call that reads the override."""
+    key = ("override self", id(cls))
+    found = ev._return_cache.get(key)
+    if found is None:
+        found = ev._return_cache[key] = Obj(f"self:{cls.name}", args=[ClassRef(module, cls)], node=cls)
+    return found
+
+
+def open_receiver(base) -> bool:
+    """True for `self` of a method of the class (`self:NAME`): an instance of the class or of any
+    subclass of the tree. (An instance of an annotated type, `connector: BaseConnector`, reads the
+    class's own method: the class it names is the one the code relies on.)"""
+    return isinstance(base, Obj) and base.qualname.startswith("self:")
+
+
+def _abstract_class(ev, module, cls: ast.ClassDef) -> bool:
+    """True when a class of the MRO of `cls` has an abstract method (`abstract`): the class is
+    not instantiated itself, only its subclasses are."""
+    return any(abstract(s) for _, c in ev.mro(module, cls) for s in c.body
+               if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
 def _overrides(ev, module, cls: ast.ClassDef, name: str) -> list | None:
@@ -77,7 +131,7 @@ def _overrides(ev, module, cls: ast.ClassDef, name: str) -> list | None:
                 seen.add(id(sub))
                 method = next((s for s in sub.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                                and s.name == name), None)
-                if method is not None and not abstract(method):
+                if method is not None and not stub(method):
                     out.append((other, sub, method))
                 todo.append((other, sub, depth + 1))
         if len(out) > MAX_OVERRIDES:

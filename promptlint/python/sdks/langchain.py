@@ -213,14 +213,27 @@ def agent_invoke(b, call, agents: list[Obj]) -> None:
             return None if found is None else Evaluated(found, getattr(found, "span", None) or obj.span,
                                                         names[0])
         prompt = arg(-1, "prompt", "system_prompt")  # (keyword-only)
-        prov, model, head = _agent_head(b, prompt, arg(1, "tools"), arg(0, "model"), frame)
-        parts, newest = b.message_parts(messages, frame)
+        tools = arg(1, "tools")
+        prov, model, head = _agent_head(b, prompt, tools, arg(0, "model"), frame)
+        opened = b.opening(messages, frame, b.m.span(call.node), "the agent's steps (its replies and tool results)") \
+            if _loops(b, tools, frame) else None
+        parts, newest = opened or b.message_parts(messages, frame)
         if prov in _MARKED_AT_MODEL:
             # whether the agent's Claude model marks its requests is judged where the model is
             # built (python/langchain_models.py), once for every agent and call that uses it
             prov, model = None, None
         b.add(call.node, "python-call", prov, "langgraph.agent.invoke", model, head + parts,
               None if newest is None else newest + len(head))
+
+
+def _loops(b, tools, frame) -> bool:
+    """True when an agent is given tools (a list not known to be empty, a ToolNode): it runs a
+    loop of requests, each step appending the model's reply and the tool results to the messages
+    it was run with."""
+    if tools is None:
+        return False
+    value = b.value(tools, frame)
+    return not (isinstance(value, Seq) and not value.repeated and not value.items)
 
 
 def _text_agent(qual: str) -> bool:
