@@ -192,6 +192,9 @@ HISTORY_NAMES = {
 }
 # Content retrieved for the current turn (memories recalled, documents found): named so in code.
 _RETRIEVED = re.compile(r"^(memory_content|memories|recalled\w*|retrieved\w*|\w*search_results|relevant_(docs|documents|memories|context)|rag_context|retrieval_\w+|recalled_memories)$", re.I)
+# ... but the text written around it, named for it (`retrieval_template`, `retrieved_prompt`,
+# `retrieval_instructions`): the static frame of retrieved content, not the content.
+_RETRIEVAL_FRAME = re.compile(r"_(template|prompt|instructions?|format)$", re.I)
 
 _PER_CONVERSATION_IDS = {
     "conversation_id", "session_id", "thread_id", "chat_id", "runtime_id", "sandbox_id", "run_id",
@@ -222,7 +225,7 @@ def classify_name(name: str) -> tuple[Kind, Volatility, Precision | None, str] |
         return Kind.TIMESTAMP, Volatility.PER_REQUEST, prec, f"the name `{name}` (a current date or time)"
     if low in _USER_INPUT_NAMES:
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (the user's message)"
-    if _RETRIEVED.match(low):
+    if _RETRIEVED.match(low) and not _RETRIEVAL_FRAME.search(low):
         return Kind.USER_INPUT, Volatility.PER_REQUEST, None, f"the name `{name}` (content retrieved for this turn)"
     if low in _CONFIG_NAMES:
         return Kind.UNKNOWN, Volatility.STABLE, None, f"the name `{name}` (configuration, fixed for a run)"

@@ -206,6 +206,12 @@ def local(finder, node, name: str, value_node, frame) -> None:
         read = copied_read(frame.func, node, name)
         message_list(finder, node, finder.ev.eval(read or value_node, frame), frame)
         return
+    if isinstance(value_node, ast.List) and not value_node.elts and prompt_named(name, functions=True):
+        # `prompts = []`, then `prompts.append(make_prompt("system", ...))` and more, handed on whole
+        read = copied_read(frame.func, node, name)
+        if read is not None:
+            message_list(finder, node, finder.ev.eval(read, frame), frame)
+        return
     template = filled_template(value_node, finder.m)
     if template is not None and not prompt_named(name):
         name = template  # judged as the template it fills

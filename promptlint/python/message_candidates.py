@@ -24,9 +24,15 @@ def message_list(finder, node, value, frame) -> bool:
     a candidate when a message that is not history holds content that can change and there is
     static text or history to lose. True when a layout was added. A list the function completes
     with the assistant's answer from its data and only keeps (a fine-tuning record written to a
-    dataset: `answered_records`) is no request: no candidate."""
-    if not (isinstance(value, Seq) and not value.repeated and has_messages(value)):
+    dataset: `answered_records`) is no request: no candidate. A list grown in branches (`if
+    history: messages.extend(history)`) is read as its variants are (`LayoutBuilder.message_parts`)."""
+    lists = options_of(value) if isinstance(value, Alt) else [value]
+    if not (lists and all(isinstance(v, Seq) and not v.repeated and has_messages(v) for v in lists)):
         return False
+    if len(lists) > 1 and present_or_absent(lists) is None:
+        # branches that write different messages in one place (`required_prefix + q` or `prefix + q`):
+        # the variant with the most messages, one request the code can send
+        value = max(lists, key=lambda v: len(v.items))
     if answered_record(frame.func, node):
         return False
     parts, newest = finder.b.message_parts(value, frame)
@@ -35,6 +41,11 @@ def message_list(finder, node, value, frame) -> bool:
         finder.b.add(node, "python-constant", None, None, None, parts, newest)
         return True
     return False
+
+
+def present_or_absent(lists):
+    from .layout_values import present_or_absent as merged
+    return merged(lists)
 
 
 def options_of(value):
@@ -152,16 +163,48 @@ def placed_first(finder, node, frame, emptied: bool = False) -> bool:
     return message_list(finder, node, Seq([message, Spread(Text([history]), history.span, history.expr)]), frame)
 
 
+_GROWN_BY = ("append", "extend", "insert")
+
+
+def _grows(n, name: str) -> bool:
+    """True for a call `name.append(...)` / `.extend(...)` / `.insert(...)`."""
+    return isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _GROWN_BY \
+        and isinstance(n.func.value, ast.Name) and n.func.value.id == name
+
+
+#: Calls that only look at a list (its length, a log line), never hand it on to be sent.
+_LOOKS = frozenset({"len", "print", "isinstance", "str", "repr", "id", "bool", "debug", "info", "warning", "error",
+                    "exception", "log"})
+
+
+def _handed_reads(func, returned: bool = True) -> set[int]:
+    """The ids of the nodes a call of `func` takes as an argument (but a call that only looks at
+    it: `_LOOKS`), and with `returned` those a `return` returns."""
+    handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) and _called_name(c) not in _LOOKS
+              for a in (*c.args, *(k.value for k in c.keywords))}
+    if not returned:
+        return handed
+    return handed | {id(r.value) for r in subtree(func) if isinstance(r, ast.Return) and r.value is not None}
+
+
+def _called_name(call: ast.Call) -> str | None:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
 def copied_read(func, node, name: str):
     """The read of the local message list `name` (assigned at `node`) that takes it whole after
-    loops append to it (`out = [system]; for m in messages: out.append({...})`, then
-    `send(out)` or `return out`): the first read after the last such loop that is an argument of a
-    call or the returned value; else None (the list is judged as assigned). A name assigned again
-    after `node` is left out."""
+    loops append to it (`out = [system]; for m in messages: out.append({...})`, then `send(out)`
+    or `return out`: the first read after the last such loop that is an argument of a call or the
+    returned value), or after statements add to it (`if history: messages.extend(history)`,
+    `messages.append({"role": "user", ...})`, `messages += turns`: the first argument of a call
+    after the first of them, which sees every one written before it; a list so returned is the
+    returned list's candidate, `candidates.returned`); else None (the list is judged as
+    assigned). A name assigned again after `node` is left out."""
     if func is None:
         return None
     start = (node.end_lineno, node.end_col_offset)
-    last = None
+    looped = added = None
     for n in subtree(func):
         if (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) <= start:
             continue
@@ -171,11 +214,14 @@ def copied_read(func, node, name: str):
         if isinstance(n, (ast.For, ast.AsyncFor)) and any(
                 isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "append"
                 and isinstance(c.func.value, ast.Name) and c.func.value.id == name for c in subtree(n)):
-            last = max(last or (0, 0), (n.end_lineno, n.end_col_offset))
+            looped = max(looped or (0, 0), (n.end_lineno, n.end_col_offset))
+        elif isinstance(n, ast.Expr) and _grows(n.value, name) or isinstance(n, ast.AugAssign) \
+                and isinstance(n.op, ast.Add) and isinstance(n.target, ast.Name) and n.target.id == name:
+            added = min(added or (n.end_lineno, n.end_col_offset), (n.end_lineno, n.end_col_offset))
+    last = looped or added
     if last is None:
         return None
-    handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) for a in (*c.args, *(k.value for k in c.keywords))}
-    handed |= {id(r.value) for r in subtree(func) if isinstance(r, ast.Return) and r.value is not None}
+    handed = _handed_reads(func, returned=looped is not None)
     reads = [n for n in subtree(func) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
              and (n.lineno, n.col_offset) > last and id(n) in handed]
     return min(reads, key=lambda n: (n.lineno, n.col_offset), default=None)

@@ -237,6 +237,9 @@ _MODEL_POOL_HEADS = ("cho", ("ample(", 1), "cycle(", "model", "llm", "eng")
 
 #: `from app.prompts.review import reflect_template`: a name imported from a module named for prompts,
 #: filled in this file (`reflect_template.format(...)`: text_shapes.filled_template).
+#: A template named for prompts filled (`READER_PROMPT.format(`, `self.system_prompt.substitute(`), wherever
+#: the text goes (an argument, a message dict): a template kept in another module, filled in this one.
+_TEMPLATE_FILLED = re.compile(r"(?i:prompt)\w{0,60}\.(?:format|format_map|substitute|safe_substitute)\(")
 _FROM_PROMPTS = re.compile(r"from[ \t]{1,8}[\w.]{0,200}(?i:prompt)[\w.]{0,200}[ \t]{1,8}import")
 
 
@@ -302,6 +305,9 @@ def might_hold_prompt(source: str) -> bool:
     if (".format(" in source or ".format_map(" in source) and "rompt" in source \
             and _FROM_PROMPTS.search(source) is not None:
         return True
+    if ("rompt" in source or "ROMPT" in source) and (".format" in source or "substitute(" in source) \
+            and _on_lines(source, (".format", "substitute("), _TEMPLATE_FILLED):
+        return True  # `READER_PROMPT.format(url=url)` in an argument: a template kept elsewhere, filled here
     if ("lambda" in source or "{" in source) and anchored.found(_TEMPLATE_OBJECT, source, _HEADS, fold=True) \
             and _FUNCTION_ENTRY.search(source) is not None:
         return True  # a prompt template object with the functions that fill it (template_objects)

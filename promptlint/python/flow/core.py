@@ -31,6 +31,7 @@ from .builtin_calls import zip_member
 from .keyed import sorted_in_place
 from .maps import MapsMixin
 from .objects import ObjectsMixin
+from .own_attrs import own_attrs, own_key
 from .params import ParamsMixin
 from .operators import OperatorsMixin
 from .scopes import END, ScopesMixin
@@ -375,6 +376,12 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
         return dynamic(span, node.id, evidence=f"`{node.id}` is not resolved")
 
     def _attribute(self, node: ast.Attribute, frame: Frame, env) -> Value:
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr in own_attrs(frame.func) \
+                and not frame.module_level:
+            # `self.prompt` read in the method that builds it (`= ""`, then `+=`): what it built so far
+            th = (env if env is not None else self.env_at(frame, node)).get(own_key(node.attr))
+            if th is not None:
+                return self.force(frame, th)
         return self.attribute_of(self.eval(node.value, frame, env), node, frame)
 
     def attribute_of(self, base: Value, node: ast.Attribute, frame: Frame) -> Value:

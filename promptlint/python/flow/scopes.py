@@ -28,6 +28,7 @@ from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, fr
 from .front_calls import front_call
 from .range_windows import newest_range
 from .newest_iters import newest_by_method
+from .own_attrs import calls_writer, own_attrs, own_key
 from .keyed_targets import global_dict_key, keyed, keyed_list, merged_item, path_binding
 from .readings import reading
 from ..walk import subtree
@@ -96,6 +97,24 @@ _MATCH = (ast.Match,) if hasattr(ast, "Match") else ()
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+#: The start of the keys of `self.ATTR` that a method builds itself (own_attrs.own_key).
+_OWN = own_key("")
+
+
+def _own_target(frame: Frame, target) -> bool:
+    """True for a target `self.ATTR` of an attribute the frame's method builds itself (own_attrs)."""
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
+        and target.attr in own_attrs(frame.func)
+
+
+def _drop_rewritten(frame: Frame, stmt, env: dict) -> None:
+    """Forget what the method built in `self.ATTR` when `stmt` calls another method of the
+    instance that writes it (`self.add_tools()`): after it, the class reading of the attribute."""
+    for key in [k for k in env if k.startswith(_OWN)]:
+        if calls_writer(stmt, frame.cls, frame.func, key[len(_OWN):]):
+            del env[key]
+
+
 class ScopesMixin:
     """The statement reader of the Evaluator (see the module docstring)."""
 
@@ -152,6 +171,8 @@ class ScopesMixin:
     def _interp(self, frame: Frame, stmts, env: dict, loop) -> None:
         for stmt in stmts:
             self._snap(frame, stmt, env)
+            if own_attrs(frame.func):
+                _drop_rewritten(frame, stmt, env)
             if isinstance(stmt, (ast.If, ast.While)) and frame.module.mentions(":="):
                 for named in walrus_targets(stmt.test):  # `if system := (self.instruction or default):`
                     env[named.target.id] = _shared("expr", node=named.value, env=dict(env))
@@ -261,6 +282,8 @@ class ScopesMixin:
             found = older_apart(stmt, name, env_resolver(ctx[1])) if env.get(name) is not ctx[1].get(name) else None
             if found is not None:
                 env[name] = _shared("apart", node=found, prev=env[name])
+        for key in [k for k in env if k.startswith(_OWN) and k not in start]:
+            del env[key]  # `self.X` built only when the loop runs: else what the class reading gives
         self._interp(frame, stmt.orelse, env, loop)
 
     def _branches(self, frame: Frame, bodies, env: dict, loop, first: dict | None = None, test=None) -> None:
@@ -285,6 +308,9 @@ class ScopesMixin:
         names = {name for e in envs if e is not env for name, th in e.items() if env.get(name) is not th}
         for name in names:
             ths = [e.get(name) for e in envs]
+            if name.startswith(_OWN) and None in ths:
+                env.pop(name, None)  # `self.X` built in one branch only: else what the class reading gives
+                continue
             distinct: list = []
             for th in ths:
                 if th is not None and all(th is not d for d in distinct):
@@ -333,6 +359,8 @@ class ScopesMixin:
                     # `additional_kwargs["tools"] = functions` into a module-level dict: that dict with the key set
                     env[name] = _shared("global", name=name)
                 self._assign(target, stmt.value, env)
+                if len(stmt.targets) == 1 and _own_target(frame, target):  # `self.prompt = ""` (own_attrs.py)
+                    env[own_key(target.attr)] = _shared("expr", node=stmt.value, env=dict(env))
                 if loop and (name := keyed(target, env)) is not None and _dict_binding(env[name]):
                     # `deps[edge.name] = result` in a loop: a dict filled in the loop's order
                     env[name] = _shared("setkey", node=stmt.value, env=dict(env), prev=env[name], name=name,
@@ -358,11 +386,17 @@ class ScopesMixin:
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None and isinstance(stmt.target, ast.Name):
                 env[stmt.target.id] = _shared("expr", node=stmt.value, env=dict(env))
+            elif stmt.value is not None and _own_target(frame, stmt.target):
+                env[own_key(stmt.target.attr)] = _shared("expr", node=stmt.value, env=dict(env))
         elif isinstance(stmt, ast.AugAssign):
             if isinstance(stmt.target, ast.Name):
                 name = stmt.target.id
                 env[name] = _shared("aug", node=stmt.value, env=dict(env), prev=env.get(name), repeated=bool(loop),
                                   name=type(stmt.op).__name__)
+            elif _own_target(frame, stmt.target) and own_key(stmt.target.attr) in env:
+                key = own_key(stmt.target.attr)  # `self.prompt += section` of text the method builds itself
+                env[key] = _shared("aug", node=stmt.value, env=dict(env), prev=env[key], repeated=bool(loop),
+                                   name=type(stmt.op).__name__)
             elif isinstance(stmt.op, ast.Add) and isinstance(stmt.target, ast.Attribute) and isinstance(
                     stmt.target.value, ast.Name) and field_written(env.get(stmt.target.value.id), stmt.target.attr):
                 name = stmt.target.value.id  # `message.content += note`: the object with that field extended
