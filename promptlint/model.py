@@ -375,7 +375,10 @@ class PromptLayout:
     its own parameters (`messages, system = self._build_messages(prompt)`: an adapter converting its
     callers' prompt, `python/converted_prompts.py`), in request order; `helper_built`: the call sends
     only a `**mapping` a helper returns (`kwargs = self._build_kwargs(messages)`): the request is
-    built there; `configured_system`: the segment of a system prompt that
+    built there; `caller_built`: for a request the sending function takes whole as its `**parameter`
+    (`converted` "request": a retry helper, `create_retrying(client.messages.create, **kwargs)`),
+    where its caller writes it (the span of its first part, not the tools, when that is outside the
+    sending function); `configured_system`: the segment of a system prompt that
     is configuration set elsewhere, whole, named as a prompt (`system=self.config.prompt_preamble`),
     re-sent the same on every request, its size not known (`markers.configured_system`); `clock_tests`: where a function read to build a
     request that replays a conversation chooses what to send by comparing the clock (`if
@@ -424,6 +427,7 @@ class PromptLayout:
     passes_prompt: bool = False
     converted: tuple[tuple[str, str], ...] = ()
     helper_built: bool = False
+    caller_built: Span | None = None
     configured_system: Segment | None = None
     openai_compat: bool = False
     clock_tests: list[Span] = field(default_factory=list)

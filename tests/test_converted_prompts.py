@@ -152,3 +152,15 @@ def test_helper_built_is_a_request_mapping_a_helper_returns():
                      "    kwargs = self._base()\n"
                      "    kwargs['messages'] = messages\n"
                      "    return self.c.converse(**kwargs)\n")
+
+
+def test_a_request_handed_whole_to_a_retry_helper_is_reported_where_its_caller_builds_it():
+    found = _found(FIXTURES / "handed")
+    # `Solver.solve` writes the request (`system=task_state.task_description`, a conversation) and hands
+    # it to `anthropic_create_retrying(client, **kwargs)`, which sends it through `create_retrying`
+    assert [f[:4] for f in found] == [("solver.py", "PRM302", "info", 17)]
+    assert found[0][4].startswith("This request (system prompt, messages) is handed whole to a function that sends "
+                                  "it (line 26, as `**kwargs`) with no cache breakpoint")
+    assert [(r.span.start.row, r.message) for r in found[0][5]] == [(26, "sent here")]
+    # (`summarize`: a one-shot request of known text below the minimum, handed to the same helper: nothing)
+    assert _found(FIXTURES / "handed_marked") == []  # the caller marks the system block

@@ -29,6 +29,12 @@ def test_the_callers_keywords_hold_no_breakpoint_where_no_file_names_one():
         ("engine.py", "PRM302", "info", 29),
         # (`**self.loaded` read from a file in `__init__`, and `**kwargs` rebound to `load_options()`:
         # may hold one, nothing)
+        # `**(kwargs | self.options)`: a merge of the two, each read on its own
+        ("engine.py", "PRM302", "info", 44),
+        # (`**{**kwargs, **self.loaded}`: the loaded half may hold one, nothing)
+        # `**(kwargs | self.hyperparams | hyperparams)`: a dict of the module's own keys (`system`), the
+        # `**hyperparams` the instance is built with, the method's own `**hyperparams`
+        ("engine.py", "PRM302", "info", 69),
     ]
     assert all(f[4].startswith("Every prompt passed to this function is sent whole as the message list its callers "
                                "give with no cache breakpoint, and no file of the package names one") for f in found)
@@ -70,3 +76,14 @@ def test_only_the_functions_own_kwargs_or_a_copy_bound_once_is_forwarded():
     twice = _func("def send(self, messages, **kwargs):\n    opts = dict(kwargs)\n    opts = load()\n")
     assert forwarded_kwargs(ast.Name("opts"), twice) is False
     assert forwarded_kwargs(ast.Name("kwargs"), _func("def send(self, messages, kwargs):\n    pass\n")) is False
+
+
+def test_a_merged_mapping_gives_the_request_the_keys_of_its_known_dicts():
+    report = api.check([FIXTURES / "bare"], api.Settings(), jobs=1)
+    merged = {p.site.start.row: p for p in report.prompts if p.id.endswith("engine.py:69")}
+    (layout,) = merged.values()
+    # `kwargs` of `_prepare` holds `system`: read through `kwargs | self.hyperparams | hyperparams`
+    assert [p.role for p in layout.parts] == ["system", "history"]
+    assert layout.unread_options and layout.options_forwarded and not layout.open_options
+    loaded = next(p for p in report.prompts if p.id.endswith("engine.py:49"))
+    assert loaded.unread_options and not loaded.options_forwarded

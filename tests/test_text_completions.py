@@ -17,7 +17,10 @@ def _report():
 def test_an_adapter_on_the_text_completions_api_is_reported_as_needing_the_messages_api():
     found = [(Path(d.span.filename).name, d.code, d.severity.value, d.span.start.row, d.message)
              for d in _report().diagnostics]
-    assert [f[:4] for f in found] == [("backend.py", "PRM302", "info", 7)]
+    # `Model.run`: the caller's prompt framed by the API's turn markers alone (`f"{HUMAN_PROMPT} {prompt}
+    # {AI_PROMPT}"`) is still the caller's whole prompt; (`framed`: a sentence of its own besides, nothing)
+    assert [f[:4] for f in found] == [("backend.py", "PRM302", "info", 7), ("backend.py", "PRM302", "info", 20)]
+    assert found[1][4] == found[0][4]
     assert found[0][4].startswith("Every prompt passed to this function is sent as one user message with no cache "
                                   "breakpoint, and no file of the package names one")
     assert found[0][4].endswith("the legacy Text Completions API takes no breakpoint: sent to the Messages API with a "
@@ -29,6 +32,8 @@ def test_text_completions_requests_and_their_turn_markers():
     layouts = {(Path(l.site.filename).name, l.site.start.row): l for l in _report().prompts}
     assert sorted((k, l.provider, l.api) for k, l in layouts.items() if l.api == "completions") == [
         (("backend.py", 7), "anthropic", "completions"),
+        (("backend.py", 20), "anthropic", "completions"),
+        (("backend.py", 25), "anthropic", "completions"),
         (("support.py", 10), "anthropic", "completions"),
         (("support.py", 15), "anthropic", "completions"),
     ]

@@ -142,10 +142,17 @@ def passes_prompt(func: ast.AST | None, parts) -> bool:
     return _one_parameter(messages[0], params)
 
 
+#: The turn markers of Anthropic's legacy Text Completions API (`anthropic.HUMAN_PROMPT`,
+#: `AI_PROMPT`): the API's framing of a prompt (`f"{HUMAN_PROMPT} {prompt}{AI_PROMPT}"`), no text of the code's own.
+_TURN_MARKERS = ("\n\nHuman:", "\n\nAssistant:")
+
+
 def _one_parameter(part, params) -> bool:
     """True when the part's text is one parameter of the sending function, whole (images or
-    documents sent in the same message besides: `[*image_blocks, {"type": "text", "text": prompt}]`)."""
-    segs = [s for s in part.segments if (not s.is_static or s.text.strip()) and not s.is_attachment]
+    documents sent in the same message besides: `[*image_blocks, {"type": "text", "text": prompt}]`;
+    the legacy turn markers around it: `_TURN_MARKERS`)."""
+    segs = [s for s in part.segments if (not s.is_static or s.text.strip() and s.text.rstrip(" ") not in _TURN_MARKERS)
+            and not s.is_attachment]
     return len(segs) == 1 and not segs[0].is_static and _whole_parameter(segs[0].expr, params)
 
 

@@ -57,9 +57,28 @@ def expansions(builder, call, frame) -> list:
                 out.append(one)
             return out
     for kw, value in zip(spread, values):
+        merged = _merged_operands(kw.value) if one_dict(value) is None or one_dict(value).open else None
+        if merged is not None:  # `**(kwargs | self.options)`, `**{**kwargs, **self.options}`: each dict on its own
+            for operand in reversed(merged):  # (the right side's keys win: added first, kept by `setdefault`)
+                part = ast.copy_location(ast.keyword(arg=None, value=operand), kw)
+                inner = builder.ev.eval(operand, frame)
+                _add(builder, call, part, one_dict(inner), inner)
+            continue
         _add(builder, call, kw, one_dict(value), value)
         _filled_elsewhere(builder, call, kw)
     return [call]
+
+
+def _merged_operands(node: ast.expr) -> list[ast.expr] | None:
+    """The dicts a `**` argument merges, left to right, when it is nothing but their merge:
+    `a | b | c` (the right side's keys win) or a dict display of spreads alone (`{**a, **b}`);
+    None for any other expression (a display that writes a key of its own is read whole)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left = _merged_operands(node.left) or [node.left]
+        return left + (_merged_operands(node.right) or [node.right])
+    if isinstance(node, ast.Dict) and node.keys and all(k is None for k in node.keys):
+        return list(node.values)
+    return None
 
 
 def _filled_elsewhere(builder, call, kw) -> None:

@@ -55,6 +55,8 @@ def note_request(finder, added, call) -> None:
         if not layout.passes_prompt:
             layout.converted = converted_prompts.converted_from(func, call.node)
             layout.helper_built = bool(layout.converted) and converted_prompts.helper_built(func, call.node)
+            if len(layout.converted) == 1 and layout.converted[0][0] == "request":
+                layout.caller_built = _written_outside(finder.m.span(func), layout.parts)
         if layout.options_forwarded:  # (the callers' keywords hold a breakpoint only where a file names one)
             layout.tree_markers = bool(finder.ev.project.marker_files(finder.m.path))
         layout.configured_system = markers.configured_system(layout.parts)
@@ -75,6 +77,18 @@ def note_request(finder, added, call) -> None:
             layout.tool_turns = any(word in finder.m.source for word in _TOOL_TURNS) \
                 or markers.names_any(_reads_of(finder, frame), _TOOL_TURNS)
             layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
+
+
+def _written_outside(func_span, parts):
+    """The span of the first part of a request (not the tools) when it lies outside `func_span`
+    (the sending function): its caller wrote the request the function sends whole; else None."""
+    for part in parts:
+        if part.role == "tools" or part.span is None:
+            continue
+        span = part.span
+        inside = span.filename == func_span.filename and func_span.start <= span.start and span.end <= func_span.end
+        return None if inside else span
+    return None
 
 
 #: Where a keyword of a send call puts its value: the system prompt, the tools, or the messages.

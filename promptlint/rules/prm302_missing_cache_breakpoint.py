@@ -11,6 +11,7 @@ from ..model import Diagnostic, PromptLayout, Related, Severity, Span
 from . import _cache_rule as h
 from ._breakpoint_facts import module_findings
 from ._cut_messages import split_advice
+from ._handed_requests import handed_request
 from .base import Rule
 
 
@@ -141,7 +142,10 @@ class MissingCacheBreakpointRule(Rule):
     pass (a module that writes one on requests it sends itself, a sibling adapter of another SDK,
     does not count; a breakpoint key named in a docstring or a comment writes none). So is a request
     its callers build whole, sent as the function's only `**mapping` (`def _call(self, params): ...
-    litellm.completion(**params)`, `client.converse(**api_kwargs)`). Not for a send in a branch
+    litellm.completion(**params)`, `client.converse(**api_kwargs)`); where a caller writes that
+    request (a retry helper, `create_retrying(client.messages.create, **kwargs)`, handed `system=...,
+    messages=...` by the method that builds them), it is reported there, the send related, and not
+    for a caller's one-shot request of known text below the minimum. Not for a send in a branch
     taken for a provider or model named otherwise (`if self.provider == "minimax":`).
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
@@ -219,7 +223,8 @@ class MissingCacheBreakpointRule(Rule):
     also as a helper of its module returns it with fixed keys set, `kwargs =
     self._prepare_kwargs(kwargs)` with `kwargs = kwargs.copy(); kwargs.setdefault("max_tokens", N)`,
     nor the options its instance is built with, in a package where no file names a breakpoint key:
-    its callers there pass none), or when a statement sets `cache_control` on
+    its callers there pass none; a merge of such mappings and dicts of known keys, `**(kwargs |
+    self.hyperparams)`, `**{**kwargs, **self.options}`, is read one dict at a time), or when a statement sets `cache_control` on
     a block we cannot place (in the sending function, a helper it calls, a payload builder).
     A statement that writes a breakpoint in place into the newest message of a conversation kept
     from turn to turn, under a test that counts the breakpoints and stops at a limit (`if
@@ -429,6 +434,11 @@ class MissingCacheBreakpointRule(Rule):
                    f"breakpoint, and {nowhere}: {label} caches nothing without one, so every "
                    f"request sent through it pays the full input price again for whatever its callers repeat (their "
                    f"instructions, tools, conversation; its size is not known here); {fix}")
+        if layout.caller_built is not None:  # one finding where the caller writes the request it hands on whole
+            found = handed_request(layout, converted[0][1], nowhere, label, fix)
+            if found is not None:
+                yield self.diagnostic(found[0], found[1], prompt=layout.id, severity=Severity.INFO, related=found[2])
+            return
         built = _builder(layout) if layout.helper_built else None
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)

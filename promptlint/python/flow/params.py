@@ -151,7 +151,9 @@ class ParamsMixin:
                            f"the parameter `{name}`, kept with the answer to it as the newest turn")
         default = self._text_default(frame, name)
         if frame.func is not None and frame.func.name == "__init__" and _own(frame.self_value):
-            configured = init_parameter(frame, param, self.defaults(Func(m, frame.func)).get(name) is not None)
+            # (a `**kwargs` of `__init__` defaults to no entry: the options the instance is built with)
+            configured = init_parameter(frame, param, self.defaults(Func(m, frame.func)).get(name) is not None
+                                        or param is frame.func.args.kwarg)
             if configured is not None:  # `def __init__(self, prompt=None)`: what the instance is built with,
                 # unless the constructor calls of the tree pass it (`Prompt(context=docs)` per request);
                 # a text default (`system_prompt: str = SYSTEM_PROMPT`) is one of the values it may take
