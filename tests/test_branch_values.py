@@ -68,5 +68,7 @@ def test_explain_draws_each_prompt_once_and_says_which_line_was_asked(monkeypatc
     monkeypatch.chdir(tmp_path / "explain_lines")
     result = CliRunner().invoke(main, ["explain", "chat.py:14", "--no-cache"])
     heads = [line.split()[0] for line in result.stdout.splitlines() if line.startswith("chat.py:")]
-    assert heads == ["chat.py:20", "chat.py:9"]
-    assert "chat.py:14 is a line of the prompts drawn below (chat.py:20, chat.py:9)" in result.stderr
+    # since s33-fmt the message list started empty at line 19 and grown by statements is a prompt
+    # candidate too (system, then the history): drawn first, as the prompt that holds the others
+    assert heads == ["chat.py:19", "chat.py:20", "chat.py:9"]
+    assert "chat.py:14 is a line of the prompts drawn below (chat.py:19, chat.py:20, chat.py:9)" in result.stderr
