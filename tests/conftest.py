@@ -12,10 +12,10 @@ per test (about 3,900) cost seconds of CPU that grew with the square of the numb
 
 The Python subprocesses the tests start (`python -m promptlint`, the workers' fork server, pip and
 pre-commit) and the test processes themselves compile their modules once, not on every start:
-PYTHONPYCACHEPREFIX (`sys.pycache_prefix` here) names a bytecode folder in pytest's cache,
-`.pytest_cache/d/promptlint-bytecode` (`pytest --cache-clear` empties it; with `-p no:cacheprovider`
-a folder of the run: `early.bytecode_folder()`), and PYTHONDONTWRITEBYTECODE is removed for the
-subprocesses (`sys.dont_write_bytecode` off here). Where it was set (as here), each of about 200
+PYTHONPYCACHEPREFIX (`sys.pycache_prefix` here) names a bytecode folder kept from run to run,
+`promptlint-tests-bytecode-UID` in the system's temporary folder (`early.lasting_bytecode_folder()`;
+delete it to start afresh), and PYTHONDONTWRITEBYTECODE is removed for the subprocesses
+(`sys.dont_write_bytecode` off here). Where it was set (as here), each of about 200
 interpreters compiled promptlint's sources again (0.45 s of CPU each, of 0.7 s for a small
 `check`), and each test process compiled promptlint and assertion-rewrote the test modules at
 every run (about 9 s of CPU of its 12 s of collection). The prefix keeps the bytecode out of the
@@ -54,7 +54,7 @@ def _cache_outside_the_repository(monkeypatch, _cache_folders):
 
 
 @pytest.fixture(scope="session")
-def case_cache(_cache_folders):
+def case_cache():
     """case name -> the analysis cache folder of fixtures/cases/NAME, one for the run (in the
     session folder of tests/early.py, shared by the xdist workers: the cache is safe for runs at
     once, tests/test_cache.py): the case tests that check a case folder
@@ -73,8 +73,7 @@ def pytest_configure(config):
     (a lone pytest, or xdist's controller before it starts its workers, which find it in their
     environment); the bytecode folder, for this process too (the test modules are imported after)."""
     early.session_folder()
-    if getattr(config, "cache", None) is not None:
-        early.use_bytecode_folder(config.cache.mkdir("promptlint-bytecode"))
+    early.use_bytecode_folder(early.lasting_bytecode_folder())
     _saved_bytecode_settings[:] = [sys.pycache_prefix, sys.dont_write_bytecode]
     sys.pycache_prefix = early.bytecode_folder()
     sys.dont_write_bytecode = False

@@ -121,6 +121,14 @@ def use_bytecode_folder(folder: Path | str) -> None:
     _bytecode[:] = [str(folder)]
 
 
+def lasting_bytecode_folder() -> Path:
+    """`promptlint-tests-bytecode-UID` in the system's temporary folder, kept from run to run (by
+    every checkout: PYTHONPYCACHEPREFIX mirrors each source's absolute path under it)."""
+    folder = Path(tempfile.gettempdir()) / f"promptlint-tests-bytecode-{getattr(os, 'getuid', lambda: 0)()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
 def bytecode_folder() -> str:
     """The PYTHONPYCACHEPREFIX of the tests' Python subprocesses (conftest.py sets it for the
     tests; early processes start before it is set): the folder given to `use_bytecode_folder`, else
