@@ -17,6 +17,7 @@ from ...model import Kind, Segment, Volatility
 from ..module import callee_name, unparsed
 from . import builtin_calls, decided_returns, default_guards, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
+from .class_members import members_named
 from .closures import captured_default
 from .configured import configured_returns
 from .methods import MethodsMixin
@@ -182,7 +183,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
     def init_of(self, cls: ClassRef) -> Func | None:
         """The `__init__` of a class of the tree (or of its bases), or None."""
         for module, c in self.mro(cls.module, cls.node):
-            for stmt in c.body:
+            for stmt in members_named(c, "__init__"):  # (the body's statements that may define it, in order)
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
                     return Func(module, stmt, c)
         return None
