@@ -9,16 +9,17 @@ user's message is new on every request (Policy 7).
 from __future__ import annotations
 
 import ast
-import re
 from ...model import replace
 
 from ...classify import OBJECT_FACTORIES
 from ...model import Kind, Segment, Volatility
-from ..module import callee_name, unparsed
+from ..module import unparsed
 from . import builtin_calls, decided_returns, default_guards, library, store_rows, type_dispatch
 from .budget import MAX_DEPTH, SPENT
+from .class_members import members_named
 from .closures import captured_default
 from .configured import configured_returns
+from .role_calls import role_call
 from .methods import MethodsMixin
 from .opaque_calls import OpaqueCallsMixin
 from .hashing import annotated_set
@@ -45,17 +46,11 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         """A message made by a helper whose body we cannot read but whose name says its role
         (`self.system_message(text)`, `make_user_msg(text)`: an abstract method, a method of an SDK
         adapter): the message `{"role": role, "content": text}`, else None."""
-        found = _ROLE_HELPER.match(callee_name(node))
+        found = role_call(node)
         if found is None:
             return None
-        if node.args:  # `system_message(text)`, or `system_message(content=text)`
-            content = node.args[0] if len(node.args) == 1 and not node.keywords else None
-        else:
-            content = next((k.value for k in node.keywords if k.arg in ("content", "message", "text")), None)
-        if content is None or isinstance(content, ast.Starred):
-            return None
+        role, content = found
         m = frame.module
-        role = _ROLE_WORDS.get(found.group(1).lower(), found.group(1).lower())
         return Mapping({"role": Text([Segment(text=role, span=m.span(node.func))]),
                         "content": self.eval(content, frame, env)}, span=m.span(node))
 
@@ -182,7 +177,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
     def init_of(self, cls: ClassRef) -> Func | None:
         """The `__init__` of a class of the tree (or of its bases), or None."""
         for module, c in self.mro(cls.module, cls.node):
-            for stmt in c.body:
+            for stmt in members_named(c, "__init__"):  # (the body's statements that may define it, in order)
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "__init__":
                     return Func(module, stmt, c)
         return None
@@ -333,10 +328,6 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             src.volatility in (Volatility.UNKNOWN, Volatility.STABLE)
 
 
-#: A helper named for the message it makes: `system_message`, `user_msg`, `create_assistant_message`.
-_ROLE_HELPER = re.compile(r"^(?:_?(?:make|create|build|new|to|as|get)_)?(system|user|assistant|human|ai|developer)_?(?:message|msg)$",
-                          re.IGNORECASE)
-_ROLE_WORDS = {"human": "user", "ai": "assistant"}
 
 
 #: Decorators of attrs whose generated constructor takes the annotated fields in order.

@@ -11,6 +11,7 @@ from collections import deque
 from ...classify import CONVERSATION_WORDS
 from ..module import unparsed
 from ..walk import subtree
+from .class_members import members_named
 from .configured import same_attribute as _same_attribute
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -377,30 +378,6 @@ def message_list(ann) -> bool:
     return outer in _LISTS and name.endswith("Message")
 
 
-def members_named(c: ast.ClassDef, attr: str) -> list[ast.stmt]:
-    """The statements of the body of class `c` that may define `attr`, in order: a method of that
-    name, an assignment to it (`attr = ...`, `a = attr = ...`), an annotation of it (`attr: T`),
-    the only ones `_class_member` reads. From an index of the body made once per class node
-    (kept on it): a member looked up by walking the whole body each time cost 1.5 of 164 profiled
-    seconds on the corpus (23,000 lookups)."""
-    index = getattr(c, "_promptlint_members", None)
-    if index is None:
-        index = {}
-        for stmt in c.body:
-            if isinstance(stmt, _FUNCS):
-                names = [stmt.name]
-            elif isinstance(stmt, ast.Assign):
-                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                names = [stmt.target.id]
-            else:
-                continue
-            for name in dict.fromkeys(names):
-                index.setdefault(name, []).append(stmt)
-        c._promptlint_members = index
-    return index.get(attr, ())
-
-
 def attrs_factory(module, node) -> tuple[ast.AST | None, bool]:
     """(the factory, whether it takes the instance) of an attrs field's default: `Factory(f,
     takes_self=True)`, `field(default=Factory(f))`, `field(factory=f)` / `attr.ib(factory=f)`;
@@ -425,7 +402,7 @@ def attrs_factory(module, node) -> tuple[ast.AST | None, bool]:
 
 def declares(cls: ast.ClassDef, attr: str) -> bool:
     """True when the class body annotates `attr` (a dataclass or pydantic field)."""
-    return any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) and s.target.id == attr for s in cls.body)
+    return any(isinstance(s, ast.AnnAssign) for s in members_named(cls, attr))  # (its index: `attr: T`)
 
 
 def required_field(stmt, attr: str) -> bool:

@@ -27,6 +27,7 @@ import ast
 
 from ... import classify
 from ...model import Kind, Volatility
+from .class_members import members_named
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, dynamic
 from ..walk import block_statements, statements, subtree
 
@@ -78,11 +79,10 @@ def own_instance(self_value) -> bool:
 
 def none_field(cls: ast.ClassDef, attr: str) -> ast.stmt | None:
     """The class-body statement declaring `attr` with the default None (`attr = None`, `attr: T =
-    None`, `attr: T = Field(default=None)` / `field(default=None)`), or None."""
-    for stmt in cls.body:
-        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == attr:
-            value = stmt.value
-        elif isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == attr for t in stmt.targets):
+    None`, `attr: T = Field(default=None)` / `field(default=None)`), or None. Reads the first
+    assignment or annotation of `attr` in the body (`members_named`: the body's index)."""
+    for stmt in members_named(cls, attr):
+        if isinstance(stmt, (ast.AnnAssign, ast.Assign)):
             value = stmt.value
         else:
             continue
@@ -349,14 +349,27 @@ def configured_returns(ev, frame) -> bool:
     func = frame.func
     if func is None:
         return False
-    tests = []
+    tests = _return_tests(func)
+    return bool(tests) and all(configured_test(ev, t, frame, ev.env_at(frame, t)) for t in tests)
+
+
+def _return_tests(func) -> tuple:
+    """The tests of the `if`s of `func` that hold a `return` (nested functions left out), in the
+    order `_own_nodes` meets them; () when a `return` is inside a loop, a `try`, a `with` or a
+    `match`. Read once per function node (kept on it: trees are never changed after parsing)."""
+    known = getattr(func, "_promptlint_return_tests", None)
+    if known is not None:
+        return known
+    tests: list = []
     for node in _own_nodes(func):
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)) \
                 and any(isinstance(r, ast.Return) for r in _own_nodes(node)):
-            return False
+            tests = []
+            break
         if isinstance(node, ast.If) and any(isinstance(r, ast.Return) for r in _own_nodes(node)):
             tests.append(node.test)
-    return bool(tests) and all(configured_test(ev, t, frame, ev.env_at(frame, t)) for t in tests)
+    func._promptlint_return_tests = tuple(tests)
+    return func._promptlint_return_tests
 
 
 def _own_nodes(node):

@@ -46,9 +46,9 @@ def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None
     """The ids of the returned expressions of `func` a call can reach, given `value_of(name)`: the
     static text a parameter is bound to (None when not known). None when no test of the body is
     decided (every return stays)."""
-    params = set(param_names(func))
-    params -= {n.id for stmt in func.body for n in (stmt, *_own(stmt))  # (rebound: the test reads the new value)
-               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    params = _decidable(func)
+    if params is None:  # no test the walk meets compares a parameter: none is decided
+        return None
     decided = [False]
 
     def decide(test) -> bool | None:
@@ -73,6 +73,29 @@ def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None
     out: list[ast.expr] = []
     _walk(func.body, decide, out)
     return {id(r) for r in out} if decided[0] else None
+
+
+def _decidable(func) -> frozenset | None:
+    """The parameters of `func` its body never rebinds (a test of a rebound one reads the new
+    value), when some `if` test `_walk` meets (at statement level, in `if` branches) compares one
+    of them with constant text (`_compared`); None when no test does, so no call decides any.
+    Read once per function node (kept on it: trees are never changed after parsing)."""
+    known = getattr(func, "_promptlint_decidable", False)
+    if known is not False:
+        return known
+    params = set(param_names(func))
+    params -= {n.id for stmt in func.body for n in (stmt, *_own(stmt))
+               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    tests = []
+    todo = [func.body]
+    while todo:
+        for stmt in todo.pop():
+            if isinstance(stmt, ast.If):
+                tests.append(stmt.test)
+                todo += [stmt.body, stmt.orelse]
+    found = frozenset(params) if any(_compared(t, params) is not None for t in tests) else None
+    func._promptlint_decidable = found
+    return found
 
 
 def _walk(stmts, decide, out: list) -> bool:

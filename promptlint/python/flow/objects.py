@@ -383,10 +383,29 @@ class ObjectsMixin:
             return self.eval(node.args[0], frame, {})  # `PrivateAttr("x")`: its first argument is the default
         return self.eval(node, frame, {})
 
-    def mro(self, module, cls: ast.ClassDef, seen=None):
+    def mro(self, module, cls: ast.ClassDef):
         """(module, class) of `cls` and its bases of the analysed tree, depth first (a generic base
-        `Base[T]` is `Base`)."""
-        seen = seen or set()
+        `Base[T]` is `Base`), an iterator. Walked lazily (a base is read only when the walk gets
+        to it); a whole walk whose every base was read from `_base_class`'s kept readings is kept
+        too (`_return_cache`, for the file's analysis) and given again: it is what a walk reading
+        those same kept readings gives, and such a walk reads nothing else (no evaluation)."""
+        key = ("mro", id(cls), id(module))
+        known = self._return_cache.get(key)
+        if known is not None and known[0] is cls and known[1] is module:
+            return iter(known[2])
+        return self._mro_kept(module, cls, key)
+
+    def _mro_kept(self, module, cls: ast.ClassDef, key):
+        out: list = []
+        settled = [True]
+        for pair in self._mro_walk(module, cls, set(), settled):
+            out.append(pair)
+            yield pair
+        if settled[0]:
+            self._return_cache[key] = (cls, module, tuple(out))
+
+    def _mro_walk(self, module, cls: ast.ClassDef, seen: set, settled: list):
+        """`mro`'s walk; `settled[0]` set False when a base is read that `_base_class` did not keep."""
         if id(cls) in seen or len(seen) > 8:
             return
         seen.add(id(cls))
@@ -395,8 +414,11 @@ class ObjectsMixin:
             if isinstance(base, ast.Subscript):  # a generic base: `AugmentedLLM[MessageParam, Message]`
                 base = base.value
             v = self._base_class(module, base)
+            if settled[0] and isinstance(base, (ast.Name, ast.Attribute)):
+                kept = self._return_cache.get(("base class", id(base)))
+                settled[0] = kept is not None and kept[0] is base
             if v is not None:
-                yield from self.mro(v.module, v.node, seen)
+                yield from self._mro_walk(v.module, v.node, seen, settled)
 
     def _base_class(self, module, base: ast.expr) -> ClassRef | None:
         """The class of the analysed tree that a base of a class statement names, or None: read
