@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analysis_support import probe, write
+from analysis_support import layouts, probe, sent, write
 
 from promptlint import api
 from promptlint.python.flow.values import Alt
@@ -184,8 +184,10 @@ def _agents(tmp_path, files):
 def test_an_override_of_a_default_system_prompt_is_what_the_base_sends(tmp_path):
     # the time MyAgent writes first sits before ~2.5k static tokens of the request the base
     # sends (a warning of the request, the base's site); LaterAgent's time, last, costs nothing;
-    # and the base's own short default is no prompt below the minimum on its own (it was PRM301)
-    assert _agents(tmp_path, AGENTS) == [("mine.py", "PRM102", "warning", 10, "base.py:13")]
+    # BaseAgent itself sends its short default, below every minimum (each class a request of
+    # its own: both overrides write a time)
+    assert _agents(tmp_path, AGENTS) == [("base.py", "PRM301", "info", 13, "base.py:13"),
+                                         ("mine.py", "PRM102", "warning", 10, "base.py:13")]
 
 
 def test_the_time_after_the_static_text_of_every_override_is_fine(tmp_path):
@@ -200,3 +202,60 @@ def test_too_many_overrides_are_not_followed(tmp_path):
     value = probe(tmp_path, BUILDERS + many).value
     assert not isinstance(value, Alt)
     assert [s.expr for s in value.segs] == ["self.part()"]
+
+
+PREAMBLES = {
+    "agents/__init__.py": "",
+    "agents/base.py": '''
+        from openai import OpenAI
+
+        client = OpenAI()
+
+        RULES = "Answer from the research notes, cite every source you read, and say what you do not know. " * 150
+
+
+        class BaseAgent:
+            def preamble(self):
+                return "Hello."
+
+            def run(self, question):
+                messages = [{"role": "system", "content": self.preamble() + RULES},
+                            {"role": "user", "content": question}]
+                return client.chat.completions.create(model="gpt-4o", messages=messages)
+    ''',
+    "agents/mine.py": '''
+        import uuid
+        from datetime import datetime
+
+        from agents.base import BaseAgent
+
+
+        class TimedAgent(BaseAgent):
+            def preamble(self):
+                return f"Now: {datetime.now()}\\n"
+
+
+        class TracedAgent(BaseAgent):
+            def preamble(self):
+                return f"Trace: {uuid.uuid4()}\\n"
+    ''',
+}
+
+
+def test_each_class_whose_override_changes_is_a_request_of_its_own(tmp_path):
+    # one layout draws one value for `self.preamble()`: the request is laid out once per class,
+    # so the id of TracedAgent is found as well as the time of TimedAgent
+    assert _agents(tmp_path, PREAMBLES) == [("mine.py", "PRM102", "warning", 9, "base.py:15"),
+                                            ("mine.py", "PRM103", "warning", 14, "base.py:15")]
+    found = sent(layouts(tmp_path, PREAMBLES["agents/base.py"], files={k: v for k, v in PREAMBLES.items()
+                                                                       if k != "agents/base.py"}, name="agents/base.py"))
+    assert [x.variant for x in found] == [0, 1, 2, 3]  # the open `self`, then BaseAgent, TimedAgent, TracedAgent
+
+
+def test_one_override_that_changes_is_drawn_in_the_request_itself(tmp_path):
+    files = dict(PREAMBLES)
+    files["agents/mine.py"] = files["agents/mine.py"].replace('f"Trace: {uuid.uuid4()}\\n"', '"Traced.\\n"')
+    assert _agents(tmp_path, files) == [("mine.py", "PRM102", "warning", 9, "base.py:15")]
+    found = sent(layouts(tmp_path, files["agents/base.py"], files={k: v for k, v in files.items()
+                                                                    if k != "agents/base.py"}, name="agents/base.py"))
+    assert [x.variant for x in found] == [0]

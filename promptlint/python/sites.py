@@ -14,8 +14,7 @@ import re
 
 from . import (built_prompts, candidates, class_templates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
                kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests,
-               system_edits,
-               template_calls, template_objects, tool_loops, tool_results)
+               subclass_sends, system_edits, template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
 from .prompt_names import prompt_named
 from .text_shapes import builds_text, filled_template
@@ -403,10 +402,13 @@ class SiteFinder:
             if any(k.arg is None for k in node.keywords):
                 call.frame = self.frame()
                 calls = request_dicts.expansions(self.b, call, call.frame)
+            before = len(self.b.layouts)
             for variant, one in enumerate(calls):
                 if variant:
                     self.ev.reset_budget()
                 matched = self._send(candidates, one, variant) or matched
+            if len(calls) == 1:  # one request per class of `self` (subclass_sends.py)
+                subclass_sends.per_class(self, call, self.b.layouts[before:], lambda c, v: self._send(candidates, c, v))
         if not matched and self._aliases and isinstance(func, ast.Name) and func.id not in self.m.imports \
                 and self._aliased(node):
             return

@@ -11,7 +11,8 @@ An overridable method, one with a body of its own (`def system_prompt(self): ret
 helpful assistant."`), called on `self` in the base class's own code (an instance of the class or
 of any subclass) gives what each override returns, and what its own body returns when the class
 can itself be instantiated (not abstract: no method of its MRO is abstract), one value per class
-as above. On another instance (built by a call of its class, `MyAgent()`, or handed in with an
+as above, when each is text or a list (a prompt, messages: a dict or an object stays the method's
+own, one request read from it). On another instance (built by a call of its class, `MyAgent()`, or handed in with an
 annotated type, `connector: BaseConnector`) the method of the class it names is read, as before.
 
 The overrides are those of the classes of the package tree that extend the receiver's class,
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from .values import Alt, ClassRef, Func, Obj
+from .values import Alt, ClassRef, Func, Obj, Seq, Text
 
 MAX_OVERRIDES = 8  # classes whose override is read; more: a framework's base, the call is not followed
 _MAX_DEPTH = 3  # generations of subclasses walked
@@ -65,12 +66,16 @@ def overridden(ev, member: Func, base, node: ast.Call, args, kwargs, frame, env)
     if not found:
         return None
     span = frame.module.span(node)
-    results = []
+    results, read = [], []
     if own and not _abstract_class(ev, module, cls):
         bound = ev.bind(member, args, kwargs, frame, env, node)
         result = ev.call_function(member, bound, frame.depth + 1, span)
         if result is not None:
-            results.append(ev.after_call(result, node, ev.forced(bound), frame))
+            result = ev.after_call(result, node, ev.forced(bound), frame)
+            if not _written(result):
+                return result  # a dict, an object: the method's own (`_written`)
+            results.append(result)
+            read.append((module, cls, member.module.span(member.node)))
     for sub_module, sub, method in found:
         self_value = _instance_of(ev, sub_module, sub)
         fn = Func(sub_module, method, sub, self_value)
@@ -78,9 +83,25 @@ def overridden(ev, member: Func, base, node: ast.Call, args, kwargs, frame, env)
         result = ev.call_function(fn, bound, frame.depth + 1, span)
         if result is not None:
             results.append(ev.after_call(result, node, ev.forced(bound), frame))
-    if not results:
+            read.append((sub_module, sub, sub_module.span(method)))
+    if not results or own and not all(_written(r) for r in results):
         return None
+    if open_receiver(base) and sum(_changes(ev, r, frame) for r in results) > 1:
+        _note_classes(ev, cls, read)
     return results[0] if len(results) == 1 else Alt(results, span, per_caller=True)
+
+
+def dispatched(ev, cls: ast.ClassDef) -> list:
+    """The overridable calls on `self` of `cls` read in the analysis of the file whose classes give
+    values that change, two or more of them (one layout draws one: python/subclass_sends.py):
+    for each, [(module, class, span of the method read)], one per class, in order."""
+    return ev._return_cache.get(("dispatched", id(cls)), [])
+
+
+def _note_classes(ev, cls: ast.ClassDef, read: list) -> None:
+    found = ev._return_cache.setdefault(("dispatched", id(cls)), [])
+    if all([span for *_, span in read] != [span for *_, span in known] for known in found):
+        found.append(read)
 
 
 def _instance_of(ev, module, cls: ast.ClassDef) -> Obj:
@@ -96,9 +117,36 @@ def _instance_of(ev, module, cls: ast.ClassDef) -> Obj:
 
 def open_receiver(base) -> bool:
     """True for `self` of a method of the class (`self:NAME`): an instance of the class or of any
-    subclass of the tree. (An instance of an annotated type, `connector: BaseConnector`, reads the
-    class's own method: the class it names is the one the code relies on.)"""
-    return isinstance(base, Obj) and base.qualname.startswith("self:")
+    subclass of the tree; not the `self` of one class drawn on its own (`exact_self`). (An
+    instance of an annotated type, `connector: BaseConnector`, reads the class's own method: the
+    class it names is the one the code relies on.)"""
+    return isinstance(base, Obj) and base.qualname.startswith("self:") and base.span is None
+
+
+def exact_self(module, cls: ast.ClassDef, span) -> Obj:
+    """`self` of a method read for an instance of `cls` exactly (the request a base class's
+    method sends, drawn for that class: python/subclass_sends.py): its overridable calls read the
+    method `cls` has, no override of a subclass. `span`: where the request is sent."""
+    return Obj(f"self:{cls.name}", args=[ClassRef(module, cls)], node=cls, span=span)
+
+
+def _written(value) -> bool:
+    """True for text or a list (a prompt, a message list), or one of several such values: what an
+    overridable method gives is read per class only then. A dict (a request's options, a
+    payload a subclass completes with `super()`) or an object (a client) stays the method's own:
+    one request is read from it, not a choice between the classes' dicts or clients."""
+    if isinstance(value, Alt):
+        return all(_written(o) for o in value.options)
+    return isinstance(value, (Text, Seq))
+
+
+def _changes(ev, value, frame) -> bool:
+    """True when `value` holds content that changes: a time, an id, an unordered iteration,
+    serialized data, or content per request, conversation, day or process."""
+    from ...model import Kind, Volatility
+    return any(not s.is_static and (s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID, Kind.UNORDERED_ITERATION, Kind.SERIALIZED)
+                                    or s.volatility not in (Volatility.STABLE, Volatility.UNKNOWN))
+               for s in ev.text_of(value, frame))
 
 
 def _abstract_class(ev, module, cls: ast.ClassDef) -> bool:
