@@ -64,7 +64,7 @@ def test_branches_that_write_other_messages_take_the_longest_variant(tmp_path):
     assert [roles(lt) for lt in found] == [["system", "history", "user"], ["system"]]
 
 
-def test_a_list_only_looked_at_kept_in_a_record_or_not_named_for_messages_is_no_candidate(tmp_path):
+def test_a_list_only_looked_at_or_not_named_for_messages_is_no_candidate(tmp_path):
     found = layouts(tmp_path, """
         import logging
         RULES = "Answer from the notes only. Cite the note you use by its date. Never invent a note."
@@ -89,12 +89,6 @@ def test_a_list_only_looked_at_kept_in_a_record_or_not_named_for_messages_is_no_
             prompts.append(make("system", f"Notes: {notes}. " + RULES))
             prompts.extend(history)
             return llm.ask(prompts)
-
-        def compacted(llm, history, kept):
-            summary = llm.ask([make("user", "Summarise: " + str(history))])
-            messages = [{"role": "user", "content": "Summary so far: " + summary}]
-            messages.extend(kept)
-            return CompactionResult(messages=messages)  # kept as the new conversation, not sent
     """)
     assert [(lt.site.start.row, roles(lt)) for lt in found] == [(20, ["system", "history"])]
 

@@ -179,20 +179,12 @@ _LOOKS = frozenset({"len", "print", "isinstance", "str", "repr", "id", "bool", "
 
 def _handed_reads(func, returned: bool = True) -> set[int]:
     """The ids of the nodes a call of `func` takes as an argument (but a call that only looks at
-    it: `_LOOKS`), and with `returned` those a `return` returns; without `returned`, not those a
-    class is built with either (`CompactionResult(messages=kept)`: a result or a record that keeps
-    the list, no request)."""
+    it: `_LOOKS`), and with `returned` those a `return` returns."""
     handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) and _called_name(c) not in _LOOKS
-              and (returned or not _built(c)) for a in (*c.args, *(k.value for k in c.keywords))}
+              for a in (*c.args, *(k.value for k in c.keywords))}
     if not returned:
         return handed
     return handed | {id(r.value) for r in subtree(func) if isinstance(r, ast.Return) and r.value is not None}
-
-
-def _built(call: ast.Call) -> bool:
-    """True for a call named as a class is (`Result(...)`, `models.Record(...)`: a capital first letter)."""
-    name = _called_name(call)
-    return bool(name) and name[0].isupper()
 
 
 def _called_name(call: ast.Call) -> str | None:
@@ -206,9 +198,9 @@ def copied_read(func, node, name: str):
     or `return out`: the first read after the last such loop that is an argument of a call or the
     returned value), or after statements add to it (`if history: messages.extend(history)`,
     `messages.append({"role": "user", ...})`, `messages += turns`: the first argument of a call
-    after the first of them, which sees every one written before it, but a class it builds; a list
-    so returned is the returned list's candidate, `candidates.returned`); else None (the list is
-    judged as assigned). A name assigned again after `node` is left out."""
+    after the first of them, which sees every one written before it; a list so returned is the
+    returned list's candidate, `candidates.returned`); else None (the list is judged as
+    assigned). A name assigned again after `node` is left out."""
     if func is None:
         return None
     start = (node.end_lineno, node.end_col_offset)
