@@ -78,7 +78,7 @@ def live_returns(func, value_of: Callable[[str], str | None]) -> set[int] | None
 def _decidable(func) -> frozenset | None:
     """The parameters of `func` its body never rebinds (a test of a rebound one reads the new
     value), when some `if` test `_walk` meets (at statement level, in `if` branches) compares one
-    of them with constant text (`_compared`); None when no test does, so no call decides any.
+    of them with constant text (`_compared`) or tests its truth (`_flag_test`); None when no test does, so no call decides any.
     Read once per function node (kept on it: trees are never changed after parsing)."""
     known = getattr(func, "_promptlint_decidable", False)
     if known is not False:
@@ -93,7 +93,8 @@ def _decidable(func) -> frozenset | None:
             if isinstance(stmt, ast.If):
                 tests.append(stmt.test)
                 todo += [stmt.body, stmt.orelse]
-    found = frozenset(params) if any(_compared(t, params) is not None for t in tests) else None
+    found = frozenset(params) if any(_compared(t, params) is not None or _flag_test(t, params) is not None
+                                     for t in tests) else None
     func._promptlint_decidable = found
     return found
 
