@@ -20,12 +20,12 @@ import ast
 from .flow.binding_syntax import param_names
 from .item_markers import copies_item_marker, marks_last_only
 from .markers import MARKER_KEYS, sets_cache_marker
+from .marking_counts import Count, conjuncts, exclusive, fixed_length, more, plus, times
 from .marking_reach import DEPTH as _DEPTH, calls_of as _calls, nested_defs, reaches, sends_once
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
-Count = bool | int  # True: once per item of a list of unknown length; n: n breakpoints
 
 
 def marks_item(target: ast.AST, value: ast.AST) -> bool:
@@ -50,119 +50,6 @@ def marks_by_method(call: ast.AST) -> bool:
         and call.args[0].value in MARKER_KEYS
 
 
-def loop_count(func: ast.AST | None, target: ast.AST) -> Count | None:
-    """How many breakpoints the loops of `func` around `target` (a node of it) set: None when it
-    is in no loop, else as `_loop_factor` (the product over nested loops)."""
-    if func is None:
-        return None
-    chain = _ancestors(func, target)
-    if chain is None:
-        return None
-    count: Count | None = None
-    for i, node in enumerate(chain):
-        if isinstance(node, _LOOPS):
-            factor = _loop_factor(node, target)
-            count = factor if count is None else _times(count, factor)
-    return count
-
-
-def _ancestors(root: ast.AST, target: ast.AST) -> list | None:
-    """The nodes from `root` down to `target`'s parent (nested functions not entered), or None."""
-    stack = [(root, [])]
-    while stack:
-        node, path = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if child is target:
-                return path + [node]
-            if not isinstance(child, (*_FUNCS, ast.Lambda, ast.ClassDef)):
-                stack.append((child, path + [node]))
-    return None
-
-
-def _loop_factor(loop: ast.AST, inner: ast.AST) -> Count:
-    """Breakpoints a loop sets for one it sets per pass: 1 when the loop's body stops right after
-    the statement holding it (`break`, `return` in the same block), n over a fixed count of items,
-    else True (once per item)."""
-    for block in _blocks(loop):
-        at = next((i for i, s in enumerate(block) if any(n is inner for n in ast.walk(s))), None)
-        if at is not None and any(isinstance(s, (ast.Break, ast.Return)) for s in block[at + 1:]):
-            return 1
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        n = _fixed_length(loop.iter)
-        if n is not None:
-            return n
-    return True
-
-
-def _blocks(node: ast.AST):
-    """Every statement list inside `node` (bodies of nested `if`s, `with`s, `try`s), not nested loops."""
-    out = [node.body]
-    for s in ast.walk(node):
-        if s is node or isinstance(s, (*_FUNCS, ast.Lambda, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(s, name, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                out.append(block)
-    return out
-
-
-def _fixed_length(it: ast.AST) -> int | None:
-    """Items of `xs[-n:]`, `xs[:n]`, `xs[a:b]` (constants), `range(n)`, `reversed(...)` of one, a
-    literal list or tuple: at most that many."""
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("reversed", "enumerate", "list") \
-            and it.args:
-        return _fixed_length(it.args[0])
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and len(it.args) == 1:
-        return _int(it.args[0])
-    if isinstance(it, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in it.elts):
-        return len(it.elts)
-    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.step is None:
-        lo = _int(it.slice.lower) if it.slice.lower is not None else 0
-        hi = _int(it.slice.upper) if it.slice.upper is not None else None
-        if lo is not None and lo < 0 and it.slice.upper is None:
-            return -lo
-        if hi is not None and hi >= 0 and lo is not None and lo >= 0:
-            return max(0, hi - lo)
-    return None
-
-
-def _int(node: ast.AST) -> int | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
-            and isinstance(node.operand.value, int):
-        return -node.operand.value
-    return None
-
-
-def _times(a: Count, b: Count) -> Count:
-    if a is True or b is True:
-        return True
-    return a * b
-
-
-def _plus(a: Count, b: Count) -> Count:
-    if a is True or b is True:
-        return True
-    return a + b
-
-
-def _total(marks: list) -> Count:
-    out: Count = 0
-    for _span, count, *_rest in marks:
-        out = _plus(out, count)
-    return out
-
-
-def _more(a: list, b: list) -> list:
-    """The branch with more breakpoints (once per item beats any number)."""
-    ta, tb = _total(a), _total(b)
-    if ta is True:
-        return a
-    if tb is True:
-        return b
-    return a if ta >= tb else b
 
 
 class _Reader:
@@ -197,7 +84,7 @@ class _Reader:
             merged: dict = {}  # (a statement reached by several calls: one entry, their count summed)
             for span, count, root, _stops in self._block(module, func.body, cls, depth, own_keys, defs):
                 key2 = (span, _resolved(root, aliases))
-                merged[key2] = _plus(merged.get(key2, 0), count)
+                merged[key2] = plus(merged.get(key2, 0), count)
             out = [(span, count, root) for (span, root), count in merged.items()]
         finally:
             self.active.discard(id(func))
@@ -218,13 +105,13 @@ class _Reader:
                 body = self._block(module, stmt.body, cls, depth, own_keys, defs)
                 other = self._block(module, stmt.orelse, cls, depth, own_keys, defs)
                 one = _picks_one_pass(stmt.test, self.counters)  # `if i == 0:` in a loop: one pass only
-                found = [(sp, c, r, st or stops or one) for sp, c, r, st in _more(body, other)]
+                found = [(sp, c, r, st or stops or one) for sp, c, r, st in more(body, other)]
                 if not stmt.orelse and stmt.body and isinstance(stmt.body[-1], ast.Return):
                     # `if x: mark(a); return`: the rest of the block is the other way
                     rest = self._block(module, stmts[at + 1:], cls, depth, own_keys, defs)
-                    return out + _more(found, rest)
-                if prev_if is not None and _exclusive(prev_if[0], stmt.test):
-                    out = [m for m in out if not any(m is x for x in prev_if[1])] + _more(prev_if[1], found)
+                    return out + more(found, rest)
+                if prev_if is not None and exclusive(prev_if[0], stmt.test):
+                    out = [m for m in out if not any(m is x for x in prev_if[1])] + more(prev_if[1], found)
                 else:
                     out += found
                 prev_if = (stmt.test, found)
@@ -232,7 +119,7 @@ class _Reader:
             prev_if = None
             if isinstance(stmt, _LOOPS):
                 inner = self._block(module, stmt.body, cls, depth, own_keys, defs)
-                out += [(sp, c if st else _times(c, self._per_pass(stmt, r)), r, stops) for sp, c, r, st in inner]
+                out += [(sp, c if st else times(c, self._per_pass(stmt, r)), r, stops) for sp, c, r, st in inner]
                 out += self._block(module, stmt.orelse, cls, depth, own_keys, defs)
                 continue
             if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -253,7 +140,7 @@ class _Reader:
         not known: at least once)."""
         if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return 1  # (a `while`: how many passes is not known)
-        n = _fixed_length(loop.iter)
+        n = fixed_length(loop.iter)
         if n is not None:
             return n
         it = loop.iter
@@ -398,7 +285,7 @@ def _picks_one_pass(test: ast.AST, counters: set) -> bool:
     it holds on one pass at most."""
     return any(isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)
                and isinstance(t.left, ast.Name) and t.left.id in counters
-               and isinstance(t.comparators[0], ast.Constant) for t in _conjuncts(test))
+               and isinstance(t.comparators[0], ast.Constant) for t in conjuncts(test))
 
 
 def _once_per_loop(module, func, stmt: ast.Assign) -> bool:
@@ -457,40 +344,6 @@ def _unwrapped(value: ast.AST | None):
             return value
 
 
-def _exclusive(first: ast.AST, second: ast.AST) -> bool:
-    """True when two `if` tests cannot both hold: one tests a name true or not None (`x`, `x is
-    not None`) and the other (alone or in an `and`) that it is None or false (`x is None`, `not x`)."""
-    return bool(_truthy(first) & _falsy(second)) or bool(_falsy(first) & _truthy(second))
-
-
-def _conjuncts(test: ast.AST) -> list:
-    return list(test.values) if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-
-
-def _truthy(test: ast.AST) -> set:
-    out = set()
-    for t in _conjuncts(test):
-        if isinstance(t, ast.Name):
-            out.add(t.id)
-        elif _none_test(t, ast.IsNot):
-            out.add(t.left.id)
-    return out
-
-
-def _falsy(test: ast.AST) -> set:
-    out = set()
-    for t in _conjuncts(test):
-        if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name):
-            out.add(t.operand.id)
-        elif _none_test(t, ast.Is):
-            out.add(t.left.id)
-    return out
-
-
-def _none_test(t: ast.AST, op) -> bool:
-    return isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], op) \
-        and isinstance(t.left, ast.Name) and isinstance(t.comparators[0], ast.Constant) \
-        and t.comparators[0].value is None
 
 
 def _unmarked_tree(project, module, cache: dict) -> bool:

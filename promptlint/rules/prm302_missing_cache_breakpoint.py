@@ -7,7 +7,8 @@ from typing import Iterable
 from ..python.converted_prompts import callers_prompt
 from ..estimates import Cut, breakpoint_cuts, prefix_stop, size_profiles
 from ..marker_names import breakpoint_advice, shared_breakpoint, system_breakpoint, unplaced
-from ..model import Diagnostic, PromptLayout, Related, Severity, Span
+from ..model import Diagnostic, PromptLayout, Related, Severity
+from . import _breakpoint_places as places
 from . import _cache_rule as h
 from ._breakpoint_facts import module_findings
 from ._cut_messages import split_advice
@@ -284,14 +285,14 @@ class MissingCacheBreakpointRule(Rule):
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
-                   f"{label} but has no cache breakpoint: it is never cached" + _legacy_phrase(layout))
-        if _opaque(layout) or layout.open_options or layout.unplaced_markers:  # it may set one the code does not show
+                   f"{label} but has no cache breakpoint: it is never cached" + places.legacy_phrase(layout))
+        if places.opaque(layout) or layout.open_options or layout.unplaced_markers:  # it may set one the code does not show
             where = unplaced(layout)
             yield self.diagnostic(message.replace(": it is never cached", f" placed ({where}): unless that "
-                                                  "sets one, it is never cached"), _end_of_prefix(layout, stop),
+                                                  "sets one, it is never cached"), places.end_of_prefix(layout, stop),
                                   prompt=layout.id, severity=Severity.INFO)
             return
-        yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
+        yield self.diagnostic(message, places.end_of_prefix(layout, stop), prompt=layout.id)
 
 
     def check_module(self, module) -> Iterable[Diagnostic]:
@@ -320,7 +321,7 @@ class MissingCacheBreakpointRule(Rule):
         file names a breakpoint key (`tree_markers`): nothing of it is ever cached; its size is
         not known, so neither is the loss (Policy 5)."""
         seg = layout.configured_system
-        if seg is None or layout.tree_markers or _opaque(layout) or layout.unplaced_markers:
+        if seg is None or layout.tree_markers or places.opaque(layout) or layout.unplaced_markers:
             return
         history = any(p.is_history for p in layout.parts)
         also = " and the conversation after it" if history else ""
@@ -338,7 +339,7 @@ class MissingCacheBreakpointRule(Rule):
         (`tool_turns`) in a package tree where no file names a breakpoint key, or as a system prompt and a history that the sending
         function takes by a conversation's name (`takes_conversation`) in a package tree where
         no file names a breakpoint key (`tree_markers`: no message can carry one)."""
-        if _opaque(layout) or layout.unplaced_markers:
+        if places.opaque(layout) or layout.unplaced_markers:
             return
         if not any(p.is_history for p in layout.parts):
             yield from self._kept_reply(layout, label)
@@ -359,7 +360,7 @@ class MissingCacheBreakpointRule(Rule):
         sent = [h.ROLE_NAMES.get(p.role, p.role) for p in layout.parts if p.role in ("tools", "system", "developer")]
         message = (f"Request re-sends the {', '.join(dict.fromkeys(sent))} and the conversation history on every "
                    f"{unit} with no cache breakpoint: {label} caches nothing without one, so each "
-                   f"{unit.split(' ')[0]} pays the full input price for all of it again; " + _fix_phrase(layout))
+                   f"{unit.split(' ')[0]} pays the full input price for all of it again; " + places.fix_phrase(layout))
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
 
 
@@ -375,7 +376,7 @@ class MissingCacheBreakpointRule(Rule):
                    f"reply to the list it sends, line {layout.reply_kept.start.row}): each later call re-sends every "
                    f"earlier turn with no cache breakpoint, and no file of the package names one; {label} caches "
                    "nothing without one, so each call pays the full input price for all of it again; "
-                   + _fix_phrase(layout))
+                   + places.fix_phrase(layout))
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO,
                               related=[Related(layout.reply_kept, "the reply is kept here")])
 
@@ -385,7 +386,7 @@ class MissingCacheBreakpointRule(Rule):
         through), with no `**options` of unknown keys, in a package tree where no file names a
         breakpoint key (`tree_markers`): no caller can mark the text it passes, so nothing of any
         prompt sent through it is cached; how long their shared beginnings are is not known."""
-        if (layout.tree_markers and not layout.others_markers) or _opaque(layout) or layout.unplaced_markers:
+        if (layout.tree_markers and not layout.others_markers) or places.opaque(layout) or layout.unplaced_markers:
             return
         if not layout.passes_prompt:
             yield from self._converted(layout, label)
@@ -402,7 +403,7 @@ class MissingCacheBreakpointRule(Rule):
                        f"{shared_breakpoint(layout)} would cache the longest shared beginning"))
         if layout.others_markers:
             message = message.replace("no file of the package names one", _OTHERS_MARKERS, 1)
-        built = _built_elsewhere(layout)
+        built = places.built_elsewhere(layout)
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
         else:  # one finding at the helper that builds the request, whichever send calls use it
@@ -426,7 +427,7 @@ class MissingCacheBreakpointRule(Rule):
         said = ", ".join(what[:-1]) + f" and {what[-1]}" if len(what) > 1 else what[0]
         params = ", ".join(f"`{p}`" for p in dict.fromkeys(p for _, p in converted))
         fix = ("a `cachePoint` block after the system prompt (and one after the last message) would cache them"
-               if (layout.api or "").startswith("converse") else _legacy_phrase(layout).strip(" ()") or
+               if (layout.api or "").startswith("converse") else places.legacy_phrase(layout).strip(" ()") or
                "a `cache_control` on the system block (or a top-level one, automatic caching) would cache them")
         nowhere = _OTHERS_MARKERS if layout.others_markers else "no file of the package writes one"
         how = "build, whole" if what == ["request"] else "pass, as it converts them"
@@ -439,7 +440,7 @@ class MissingCacheBreakpointRule(Rule):
             if found is not None:
                 yield self.diagnostic(found[0], found[1], prompt=layout.id, severity=Severity.INFO, related=found[2])
             return
-        built = _builder(layout) if layout.helper_built else None
+        built = places.builder(layout) if layout.helper_built else None
         if built is None:
             yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
         else:  # one finding where a helper builds the request, whichever send calls use it
@@ -465,7 +466,7 @@ class MissingCacheBreakpointRule(Rule):
             message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the "
                        f"{found.min_cacheable_tokens:,}-token minimum of {label} but is sent to {where}: it is never "
                        f"cached, with or without a breakpoint; " + fix)
-            yield self.diagnostic(message, _end_of_prefix(layout, stop), prompt=layout.id)
+            yield self.diagnostic(message, places.end_of_prefix(layout, stop), prompt=layout.id)
             return
         if layout.parts and not layout.unread_options and not layout.passes_prompt \
                 and not any(p.is_history for p in layout.parts) \
@@ -479,7 +480,7 @@ class MissingCacheBreakpointRule(Rule):
         """Info at the call: a request of a model not known statically, which the sending function
         tests for a Claude name or picks from a table of Claude names (`claude_checked`), with a system prompt and no breakpoint in a
         package where no file names one (`tree_markers`)."""
-        if _opaque(layout) or layout.unplaced_markers or layout.tree_markers \
+        if places.opaque(layout) or layout.unplaced_markers or layout.tree_markers \
                 or not any(p.role in ("system", "developer") and p.segments for p in layout.parts):
             return
         history = " and the conversation history" if any(p.is_history for p in layout.parts) else ""
@@ -489,76 +490,3 @@ class MissingCacheBreakpointRule(Rule):
                    "one, so every request pays the full input price for it; a `cache_control` on the system "
                    "block (LiteLLM passes it on) would cache it")
         yield self.diagnostic(message, layout.site, prompt=layout.id, severity=Severity.INFO)
-
-
-def _opaque(layout: PromptLayout) -> bool:
-    """True when the call passes a `**mapping` of unknown keys that may hold a top-level
-    `cache_control`: any but the sending function's own `**kwargs` or the options its instance is
-    built with (`options_forwarded`) or a
-    request mapping it takes whole from its callers (`converted` "request") in a
-    package tree where no file names a breakpoint key (`tree_markers`), whose callers there write
-    no such key."""
-    forwarded = layout.options_forwarded or any(k == "request" for k, _ in layout.converted)
-    return layout.unread_options and ((layout.tree_markers and not layout.others_markers) or not forwarded)
-
-
-def _built_elsewhere(layout: PromptLayout) -> Span | None:
-    """Where the only message of a one-message request is written, when a helper the send call
-    calls writes it (`client.messages.create(**self._create_kwargs(content))`, with `messages=[{"role":
-    "user", "content": content}]` in `_create_kwargs`: a function of `layout.reaches` that does
-    not hold the call): the place the request is built, one root cause for every send call that
-    uses it (a retry, an async twin). None when the sending function writes it itself."""
-    messages = [p for p in layout.parts if p.role != "tools"]
-    if len(messages) != 1 or messages[0].span is None:
-        return None
-    span = messages[0].span
-    return span if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches) else None
-
-
-def _builder(layout: PromptLayout) -> Span | None:
-    """Where a helper puts the converted prompt into the request (`kwargs = self._build_kwargs(messages)`,
-    with `kwargs["system"] = system` in `_build_kwargs`): the span of the first part of the prompt
-    (not the tools) written in a function of `layout.reaches` that does not hold the call; None
-    when the sending function writes them."""
-    for part in layout.parts:
-        if part.role == "tools" or part.span is None:
-            continue
-        span = part.span
-        if any(_within(span, f) and not _within(layout.site, f) for f in layout.reaches):
-            return span
-    return None
-
-
-def _within(inner: Span, outer: Span) -> bool:
-    return inner.filename == outer.filename and outer.start <= inner.start and inner.end <= outer.end
-
-
-def _legacy_phrase(layout: PromptLayout) -> str:
-    """What a breakpoint needs first on Anthropic's legacy Text Completions API (api "completions"):
-    it takes none, the Messages API does; "" on any other API."""
-    return " (the legacy Text Completions API takes no breakpoint: send it to the Messages API with one)" \
-        if layout.api == "completions" else ""
-
-
-def _fix_phrase(layout: PromptLayout) -> str:
-    """How to cache a re-sent conversation on the layout's API: Bedrock Converse takes
-    `cachePoint` blocks (no top-level marker), the Messages API a top-level `cache_control`, the
-    legacy Text Completions API none (the Messages API first)."""
-    if layout.api == "completions":
-        return ("the legacy Text Completions API takes no breakpoint: sent to the Messages API with a top-level "
-                "`cache_control` (automatic caching), it would be cached")
-    if (layout.api or "").startswith("converse"):
-        return "a `cachePoint` block after the system prompt and one after the last message would cache it"
-    return "a top-level `cache_control` (automatic caching) or a breakpoint on the last message would cache it"
-
-
-def _end_of_prefix(layout: PromptLayout, stop: Cut):
-    """Where the breakpoint belongs: the argument or message holding the last static text before
-    `stop` (its part's span), else that text's own span, else the call."""
-    last = None
-    for pi, si, part, seg in layout.segments():
-        if Cut(pi, si) >= stop:
-            break
-        if seg.text.strip():
-            last = part.span or seg.span or last
-    return last or layout.site

@@ -16,7 +16,8 @@ from dataclasses import replace
 
 from ..markers import sets_cache_marker
 from ..item_markers import copies_item_marker, marks_last_only
-from ..marking_helpers import added_marks, loop_count
+from ..marking_counts import loop_count
+from ..marking_helpers import added_marks
 from .fields import bound_fields, field_written
 from .binding_syntax import fallback_name, is_generator, nested_names, params_of, target_names, target_position, walrus_targets
 from .builder_facts import receiver
