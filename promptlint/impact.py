@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for, token_range, tokens_before
 from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
-from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end, tokens
+from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end
 from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
@@ -504,40 +504,3 @@ def uncached_today(layout: PromptLayout) -> str:
     geo = _Geometry(layout)
     reasons = [geo.region(profile, own)[1] for _label, profile, own in _targets(layout)]
     return reasons[0] if reasons and all(reasons) else ""
-
-
-def summary(imp: Impact) -> str:
-    """One line for `promptlint explain`: 'changes on every request: 1,415 static tokens and the
-    history after it; openai:gpt-4.1: 0 cached tokens per request instead of 1,408' (the figures the
-    rules' messages give)."""
-    bits = []
-    if imp.before_lost:
-        bits.append(f"{tokens(imp.before_lost, 'static token')} before it (the cache breakpoint after it closes them)")
-    if imp.static_after:
-        bits.append(tokens(imp.static_after, 'static token'))
-    if imp.history_after:
-        bits.append("the history")
-    text = f"{imp.rate.value}: " + (" and ".join(bits) + " after it" + interleaved(imp) if bits else "nothing after it")
-    t = imp.worst
-    if t is not None and imp.complete:
-        if t.lost:
-            text += f"; {t.target}: {t.cached(t.now)} per request instead of {t.amount(t.fixed)}"
-        else:  # nothing more would be cached with it moved (below the minimum, or only the history)
-            text += f"; {t.target}: {t.cached(t.now)} per request either way"
-        if t.dormant:
-            text += f" once caching is on ({t.dormant})"
-    return text
-
-
-def interleaved(imp: Impact) -> str:
-    """' (in pieces, between 2 other values)' when the static tokens counted after the segment are
-    not one run (values that change no more often lie between them), else ''."""
-    if not imp.between or not imp.static_after:
-        return ""
-    return f" (in pieces, between {imp.between} other value{'' if imp.between == 1 else 's'})"
-
-
-def impact_at(layout: PromptLayout, part_index: int, seg_index: int) -> Impact | None:
-    """The impact of the segment at (part_index, seg_index), or None."""
-    return next((i for i in impacts(layout) if (i.placed.part_index, i.placed.seg_index) == (part_index, seg_index)),
-                None)

@@ -345,7 +345,8 @@ def test_a_loss_that_needs_the_tokenizer_estimate_to_reach_the_minimum_is_info()
 def test_explain_summary_says_either_way_when_nothing_more_would_be_cached():
     """explain's one-line summary: a loss of zero tokens (below the minimum either way) is not
     '0 cached tokens per request instead of 0'."""
-    from promptlint.impact import Impact, Placed, TargetLoss, summary
+    from promptlint.impact import Impact, Placed, TargetLoss
+    from promptlint.impact_phrases import summary
     seg = Segment(kind=Kind.TIMESTAMP, volatility=Volatility.PER_REQUEST, expr="now",
                   span=Span("app.py", Position(1, 1), Position(1, 4)))
     placed = Placed(0, 0, Part("system", [seg]), seg, 0, 40, False)

@@ -17,7 +17,8 @@ from rich.text import Text
 from .. import tokens
 from ..estimates import (Cut, breakpoint_cuts, estimate, prefix_stop, static_prefix_tokens, static_tokens,
                          targets_for, tokenizer_name)
-from ..impact import impacts, summary
+from ..impact import impacts
+from ..impact_phrases import summary
 from ..judged import holders
 from ..prefix import tokens as plural
 from ..model import Diagnostic, Kind, PromptLayout, Segment, Span, Volatility

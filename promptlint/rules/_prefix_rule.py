@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..impact import Impact, Rate, interleaved
+from ..impact import Impact, Rate
+from ..impact_phrases import interleaved
 from ..model import PER_INSTANCE, Applicability, Kind, Precision, Related, Segment
 from ..prefix import Placed, tokens, what_is_lost
 from ..python.kept_text import KEPT
