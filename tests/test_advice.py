@@ -36,6 +36,16 @@ def test_a_timestamp_in_the_newest_user_message_is_told_to_move_within_it(tmp_pa
     ]
 
 
+
+def test_a_value_that_is_already_a_date_is_not_told_to_become_one(tmp_path):
+    source = APP.replace("%Y-%m-%d %H:%M", "%Y-%m-%d").replace("%H:%M}", "%A}")
+    write(tmp_path, {"app.py": source})
+    found = sorted((d.span.start.row, d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics)
+    assert found == [
+        (10, "PRM102", "Move the date after the static text of the message (to its end)"),
+        (16, "PRM102", "Move the date to the newest user message, after the static text"),
+    ]
+
 def test_a_value_drawn_at_random_is_not_called_an_id(tmp_path):
     source = """
         import random

@@ -72,11 +72,21 @@ class TimestampInPrefixRule(Rule):
                 continue
             message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
                        f"{text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
-            advice = ("Move the time after the static text of the message (to its end), or coarsen it to a date"
-                      if imp.placed.in_newest else None)  # already in the newest user message
+            advice = _advice(seg.precision is not None and seg.precision is not Precision.SUB_DAY,
+                             imp.placed.in_newest)
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
                                   advice=advice)
         for seg, tail in text.in_tool_list(layout, Kind.TIMESTAMP):
             yield self.diagnostic(f"Timestamp {tail}", seg.span or layout.site, severity=Severity.INFO,
                                   prompt=layout.id, related=text.related(seg), name_only=True)
+
+
+def _advice(dated: bool, in_newest: bool) -> str | None:
+    """The help line: a value that is already a date (day precision or coarser) is not told to
+    become one; one already in the newest user message is told to move to its end. None: the
+    rule's `fix_title`."""
+    if in_newest:
+        return "Move the " + ("date" if dated else "time") + " after the static text of the message (to its end)" \
+            + ("" if dated else ", or coarsen it to a date")
+    return "Move the date to the newest user message, after the static text" if dated else None
