@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 from promptlint.model import Kind, Segment, Volatility
-from promptlint.python.flow.text import align
+from promptlint.python.flow.segment_text import align
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "conditional_sections"
 

@@ -78,14 +78,14 @@ def test_a_template_filled_with_a_parameter_is_still_judged_alone():
 
 def test_the_differing_text_of_a_choice_starts_and_ends_at_a_word():
     from promptlint.model import Segment
-    from promptlint.python.flow.text import align
+    from promptlint.python.flow.segment_text import align
     head, middles, tail = align([[Segment(text="You build agents now.")], [Segment(text="You build an agent now.")]])
     assert ["".join(s.text for s in head), ["".join(s.text for s in m) for m in middles],
             "".join(s.text for s in tail)] == ["You build ", ["agents", "an agent"], " now."]
 
 
 def test_a_variant_is_named_by_its_first_words_cut_at_a_word():
-    from promptlint.python.flow.text import _excerpt
-    assert _excerpt("agents who helps users build, debug, and improve their assistants with care") == \
+    from promptlint.python.flow.segment_text import excerpt
+    assert excerpt("agents who helps users build, debug, and improve their assistants with care") == \
         "agents who helps users build, debug, and improve..."
-    assert _excerpt("agents who help") == "agents who help"
+    assert excerpt("agents who help") == "agents who help"

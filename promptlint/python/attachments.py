@@ -13,7 +13,7 @@ it from text.
 from __future__ import annotations
 
 from ..model import ATTACHMENT, Kind, Segment
-from .flow.text import const_str
+from .flow.segment_text import const_str
 from .flow.values import Alt, Mapping, Seq, Spread, Text, most_volatile
 
 #: Words of a block `type` that name content other than text (image, image_url, input_image,

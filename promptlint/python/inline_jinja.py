@@ -9,7 +9,7 @@ from ..model import replace
 from pathlib import Path
 
 from ..model import Position, Segment, Span
-from .flow.text import slice_segment
+from .flow.segment_text import slice_segment
 
 #: The file name of a template parsed from Python text, until `placed` locates it in the file.
 VIRTUAL = "\0python-jinja"

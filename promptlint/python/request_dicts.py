@@ -20,7 +20,7 @@ from copy import copy
 
 from .flow.binding_syntax import param_names
 from .flow.configured import MARK
-from .flow.text import const_str
+from .flow.segment_text import const_str
 from .flow.keyed_targets import global_writes
 from .flow.variants import dict_variants, merged_dict, one_dict
 from .flow.values import Alt, Mapping, Seq

@@ -14,7 +14,8 @@ import ast
 
 from .candidates import text_layout
 from .prompt_names import prompt_named, role_of
-from .flow.text import FORMAT_FIELD, const_str
+from .flow.text import FORMAT_FIELD
+from .flow.segment_text import const_str
 
 #: Characters of static text a template filled so needs (a sentence): fewer than a prompt named
 #: only by a variable needs (`candidates.MIN_STATIC_CHARS`), as the call filling its placeholders

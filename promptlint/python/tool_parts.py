@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..model import Anchor, Breakpoint, Kind, Part, Segment, Span, Volatility, replace
 from .flow.variants import list_variants
-from .flow.text import const_str
+from .flow.segment_text import const_str
 from .flow.values import Alt, Func, Mapping, Seq, Text, most_volatile
 from .layout_values import marker_keys
 from .tool_defs import find_stamped, is_stamp

@@ -22,7 +22,7 @@ from ...model import Kind, Segment, Span, Volatility, replace
 from .budget import MAX_DEPTH
 from .builder_facts import builder_of
 from .frames import Frame, Thunk
-from .text import reenter
+from .segment_text import reenter
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Text, Value
 
 #: Words of an adder's name that say the section it adds is the conversation (`add_interaction_history`).

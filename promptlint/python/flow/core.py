@@ -36,7 +36,8 @@ from .params import ParamsMixin
 from .operators import OperatorsMixin
 from .scopes import END, ScopesMixin
 from .frames import Frame, Thunk
-from .text import TextMixin, const_str
+from .text import TextMixin
+from .segment_text import const_str
 from . import rewrites
 from .roles import narrow
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, from_older, grown_name, most_volatile, static

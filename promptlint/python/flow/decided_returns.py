@@ -22,7 +22,7 @@ from typing import Callable
 
 from .binding_syntax import param_names
 from .frames import Thunk
-from .text import const_str
+from .segment_text import const_str
 
 _ENDS = (ast.Return, ast.Raise)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -22,7 +22,7 @@ from .json_keys import string_keyed
 from .replaced import sub_call
 from .serial_orders import (deterministic_dict, dict_keys_only, fixed_keys, keyless_parameter, named_keyless, stored_read,
                             order_of, per_call, value_drawn, value_order, written)
-from .text import const_str
+from .segment_text import const_str
 from .values import Alt, Config, Mapping, Obj, PathV, Seq, TemplateText, Text, Value, dynamic, most_volatile, vol_rank
 
 _SERIALIZERS = ("json.dumps", "json.dump", "simplejson.dumps", "simplejson.dump", "orjson.dumps", "yaml.dump",

@@ -21,7 +21,7 @@ from .keyed import filled_dict
 from .library import KNOWN
 from .class_facts import optional_of
 from .mcp_clients import item_annotation, mcp_sdk_instance
-from .text import const_str, slice_segment
+from .segment_text import const_str, slice_segment
 from .turn_text import writes_turn
 from .values import Alt, ClassRef, Config, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile
 

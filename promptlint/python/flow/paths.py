@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ... import source
 from ...model import Kind, Segment, Volatility
-from .text import const_str
+from .segment_text import const_str
 from .values import PathV, Value, most_volatile
 
 

@@ -24,7 +24,7 @@ import re
 from ...model import replace
 
 from ...model import Kind, Segment, Volatility
-from .text import const_str, reenter, slice_segment, sub_span
+from .segment_text import const_str, reenter, slice_segment, sub_span
 from .values import Alt, Func, Mapping, Text, Value
 
 MAX_MATCHES = 64  # placeholders replaced in one text; past it the rest stay as written

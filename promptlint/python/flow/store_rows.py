@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 
 from ...model import Kind, Volatility, replace
-from .text import const_str
+from .segment_text import const_str
 from .values import Alt, ClassRef, Obj, Text, Value, dynamic
 
 #: Methods whose result is rows or records a store gives back, whatever their arguments.

@@ -28,7 +28,7 @@ import re
 
 from ...model import Kind, Part, Segment, Volatility
 from ..flow.core import per_process
-from ..flow.text import slice_segment, sub_span
+from ..flow.segment_text import slice_segment, sub_span
 from ..flow.values import Alt, Func, Obj, Seq, Text
 from .base import Sdk, Shape
 

@@ -20,7 +20,7 @@ import ast
 import re
 
 from ..flow.variants import one_dict
-from ..flow.text import const_str
+from ..flow.segment_text import const_str
 from ..flow.values import Text
 from ..layout import dict_entries
 from . import anthropic, openai

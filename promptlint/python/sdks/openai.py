@@ -13,7 +13,7 @@ import re
 from urllib.parse import urlsplit
 
 from ...model import Kind, Part, Segment, Volatility
-from ..flow.text import const_str
+from ..flow.segment_text import const_str
 from ..flow.values import Alt, Obj, Seq
 from ..layout_values import history_seg, is_history_like, variants_of
 from .base import Sdk, Shape, chain_is

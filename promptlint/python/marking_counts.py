@@ -1,0 +1,165 @@
+"""Counting cache breakpoints on the longest path through a function (facts for
+`marking_helpers.py`): a `Count` is `True` (once per item of a list of unknown length) or an
+`int` (that many breakpoints); a loop multiplies what its body sets (`loop_count`: `n` over
+`xs[-n:]`, `xs[:n]`, `range(n)`, once when it stops after the first), `plus` / `times` /
+`total` / `more` combine counts, and `exclusive` tells two `if` tests that cannot both hold
+(`if x:` and `if x is None`), so their branches count once."""
+from __future__ import annotations
+
+import ast
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+
+Count = bool | int  # True: once per item of a list of unknown length; n: n breakpoints
+
+
+def loop_count(func: ast.AST | None, target: ast.AST) -> Count | None:
+    """How many breakpoints the loops of `func` around `target` (a node of it) set: None when it
+    is in no loop, else as `_loop_factor` (the product over nested loops)."""
+    if func is None:
+        return None
+    chain = _ancestors(func, target)
+    if chain is None:
+        return None
+    count: Count | None = None
+    for i, node in enumerate(chain):
+        if isinstance(node, _LOOPS):
+            factor = _loop_factor(node, target)
+            count = factor if count is None else times(count, factor)
+    return count
+
+
+def _ancestors(root: ast.AST, target: ast.AST) -> list | None:
+    """The nodes from `root` down to `target`'s parent (nested functions not entered), or None."""
+    stack = [(root, [])]
+    while stack:
+        node, path = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if child is target:
+                return path + [node]
+            if not isinstance(child, (*_FUNCS, ast.Lambda, ast.ClassDef)):
+                stack.append((child, path + [node]))
+    return None
+
+
+def _loop_factor(loop: ast.AST, inner: ast.AST) -> Count:
+    """Breakpoints a loop sets for one it sets per pass: 1 when the loop's body stops right after
+    the statement holding it (`break`, `return` in the same block), n over a fixed count of items,
+    else True (once per item)."""
+    for block in _blocks(loop):
+        at = next((i for i, s in enumerate(block) if any(n is inner for n in ast.walk(s))), None)
+        if at is not None and any(isinstance(s, (ast.Break, ast.Return)) for s in block[at + 1:]):
+            return 1
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        n = fixed_length(loop.iter)
+        if n is not None:
+            return n
+    return True
+
+
+def _blocks(node: ast.AST):
+    """Every statement list inside `node` (bodies of nested `if`s, `with`s, `try`s), not nested loops."""
+    out = [node.body]
+    for s in ast.walk(node):
+        if s is node or isinstance(s, (*_FUNCS, ast.Lambda, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(s, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                out.append(block)
+    return out
+
+
+def fixed_length(it: ast.AST) -> int | None:
+    """Items of `xs[-n:]`, `xs[:n]`, `xs[a:b]` (constants), `range(n)`, `reversed(...)` of one, a
+    literal list or tuple: at most that many."""
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id in ("reversed", "enumerate", "list") \
+            and it.args:
+        return fixed_length(it.args[0])
+    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and len(it.args) == 1:
+        return _int(it.args[0])
+    if isinstance(it, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in it.elts):
+        return len(it.elts)
+    if isinstance(it, ast.Subscript) and isinstance(it.slice, ast.Slice) and it.slice.step is None:
+        lo = _int(it.slice.lower) if it.slice.lower is not None else 0
+        hi = _int(it.slice.upper) if it.slice.upper is not None else None
+        if lo is not None and lo < 0 and it.slice.upper is None:
+            return -lo
+        if hi is not None and hi >= 0 and lo is not None and lo >= 0:
+            return max(0, hi - lo)
+    return None
+
+
+def _int(node: ast.AST) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, int):
+        return -node.operand.value
+    return None
+
+
+def times(a: Count, b: Count) -> Count:
+    if a is True or b is True:
+        return True
+    return a * b
+
+
+def plus(a: Count, b: Count) -> Count:
+    if a is True or b is True:
+        return True
+    return a + b
+
+
+def total(marks: list) -> Count:
+    out: Count = 0
+    for _span, count, *_rest in marks:
+        out = plus(out, count)
+    return out
+
+
+def more(a: list, b: list) -> list:
+    """The branch with more breakpoints (once per item beats any number)."""
+    ta, tb = total(a), total(b)
+    if ta is True:
+        return a
+    if tb is True:
+        return b
+    return a if ta >= tb else b
+
+
+def exclusive(first: ast.AST, second: ast.AST) -> bool:
+    """True when two `if` tests cannot both hold: one tests a name true or not None (`x`, `x is
+    not None`) and the other (alone or in an `and`) that it is None or false (`x is None`, `not x`)."""
+    return bool(_truthy(first) & _falsy(second)) or bool(_falsy(first) & _truthy(second))
+
+
+def conjuncts(test: ast.AST) -> list:
+    return list(test.values) if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+
+
+def _truthy(test: ast.AST) -> set:
+    out = set()
+    for t in conjuncts(test):
+        if isinstance(t, ast.Name):
+            out.add(t.id)
+        elif _none_test(t, ast.IsNot):
+            out.add(t.left.id)
+    return out
+
+
+def _falsy(test: ast.AST) -> set:
+    out = set()
+    for t in conjuncts(test):
+        if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) and isinstance(t.operand, ast.Name):
+            out.add(t.operand.id)
+        elif _none_test(t, ast.Is):
+            out.add(t.left.id)
+    return out
+
+
+def _none_test(t: ast.AST, op) -> bool:
+    return isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], op) \
+        and isinstance(t.left, ast.Name) and isinstance(t.comparators[0], ast.Constant) \
+        and t.comparators[0].value is None
