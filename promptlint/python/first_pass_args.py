@@ -92,6 +92,11 @@ def find_first_pass_args(module) -> list[FirstPassArg]:
     src = module.source
     if " if " not in src or "==" not in src or not any(k in src for k in _CONVERSATION_KEYS):
         return []
+    nodes = subtree(module.tree)
+    if not any(type(n) is ast.IfExp for n in nodes) or not any(
+            type(n) is ast.Call and any(k.arg in _CONVERSATION_KEYS and type(k.value) is ast.Name for k in n.keywords)
+            for n in nodes):
+        return []  # (no conditional value, or no call handed a conversation by name: nothing below is found)
     out: dict[int, FirstPassArg] = {}
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         for loop in (n for n in own_nodes(func) if isinstance(n, _LOOPS)):

@@ -59,6 +59,8 @@ def handed_windows(module, covered) -> list[ast.Subscript]:
     slice before the call (`messages = [system]`, `messages.extend(convert(t) for t in
     history[-k:])`, then `messages=messages`), in source order."""
     out = []
+    if not any(isinstance(call, ast.Call) and _history_keyword(call) for call in subtree(module.tree)):
+        return out  # (no call hands a conversation by keyword: the walk with functions finds nothing)
     todo: list = [(module.tree, None)]
     while todo:
         call, func = todo.pop()
@@ -76,6 +78,11 @@ def handed_windows(module, covered) -> list[ast.Subscript]:
             if cut is not None and not covered(module.span(call)):
                 out.append(cut)
     return sorted(set(out), key=lambda n: (n.lineno, n.col_offset))
+
+
+def _history_keyword(call: ast.Call) -> bool:
+    """True when a keyword of `call` is named for the conversation (`_HISTORY`)."""
+    return any(kw.arg is not None and words(kw.arg) & _HISTORY for kw in call.keywords)
 
 
 def _built(func, name: str, call: ast.Call) -> ast.Subscript | None:
@@ -175,6 +182,8 @@ def trimmed_to_fit(module) -> list[ast.Call]:
     result`: what a caller sends), in source order. A trim that keeps the first messages
     (`strategy="first"`) drops the newest, not the oldest: no window."""
     out = []
+    if not any(_trim_call(node) is not None for node in subtree(module.tree)):
+        return out  # (no trim assigned: the walk with each function's returned names finds nothing)
     todo: list = [(module.tree, frozenset())]
     while todo:
         node, returned = todo.pop()
@@ -182,21 +191,32 @@ def trimmed_to_fit(module) -> list[ast.Call]:
             returned = frozenset(r.value.id for r in subtree(node) if isinstance(r, ast.Return)
                                  and isinstance(r.value, ast.Name))
         todo.extend((child, returned) for child in child_nodes(node))
-        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
+        call = _trim_call(node)
+        if call is None:
             continue
-        call = node.value
-        f = call.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        named = words(name)
         first = call.args[0]
-        if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
-                or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
-                or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords) or _keeps_first(call):
-            continue
         targets = [n.id for t in node.targets for n in subtree(t) if isinstance(n, ast.Name)]
         if first.id in targets or any(t in returned for t in targets):
             out.append(call)
     return sorted(out, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _trim_call(node) -> ast.Call | None:
+    """The call of an assignment `node` that trims the conversation to a bound (`trimmed_to_fit`: a
+    call named for trimming messages, the conversation its first argument, a `max_*` keyword, not
+    told to keep the first), else None."""
+    if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
+        return None
+    call = node.value
+    f = call.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    named = words(name)
+    first = call.args[0]
+    if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
+            or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
+            or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords) or _keeps_first(call):
+        return None
+    return call
 
 
 def _keeps_first(call: ast.Call) -> bool:

@@ -142,15 +142,29 @@ def _accessors(module, project, name: str) -> list[tuple]:
         if project is not None else [module]
     found, other = [], False
     for definer in modules:
-        for cls in (n for n in subtree(definer.tree) if isinstance(n, ast.ClassDef)):
-            for func in cls.body:
-                if isinstance(func, _FUNCS) and func.name == name:
-                    shape = _slice(func)
-                    if shape is None:
-                        other = other or not _abstract(func)
-                    else:
-                        found.append((definer, func, *shape))
+        for func in _class_methods(definer.tree).get(name, ()):
+            shape = _slice(func)
+            if shape is None:
+                other = other or not _abstract(func)
+            else:
+                found.append((definer, func, *shape))
     return [] if other else found
+
+
+def _class_methods(tree) -> dict[str, list]:
+    """Method name -> the methods of that name defined in a class body of `tree` (classes in the
+    order of `subtree`, methods in body order), read once per tree (kept on it: trees never change
+    after parsing)."""
+    index = getattr(tree, "_promptlint_class_methods", None)
+    if index is None:
+        index = {}
+        for cls in subtree(tree):
+            if isinstance(cls, ast.ClassDef):
+                for func in cls.body:
+                    if isinstance(func, _FUNCS):
+                        index.setdefault(func.name, []).append(func)
+        tree._promptlint_class_methods = index
+    return index
 
 
 def _abstract(func) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 
+from ...syntax_walk import nodes_under
 from .class_facts import walk_statements
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -44,7 +45,7 @@ def own_attrs(func) -> frozenset[str]:
     if cached is not None:
         return cached
     assigned, added, other = set(), set(), set()
-    for node in ast.walk(func):  # `self.ATTR.append(x)` anywhere (in a nested function too): changed in place
+    for node in nodes_under(func):  # `self.ATTR.append(x)` anywhere (in a nested function too): changed in place
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS \
                 and _is_self(node.func.value):
             other.add(node.func.value.attr)
