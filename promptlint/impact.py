@@ -60,10 +60,11 @@ its own figures (`Impact.severity`), however short the tail; so does a system or
 framework system prompt (Policy 5)."""
 VALUE_STATIC_AFTER = SMALL_LOSS
 """The rule of evidence for a value known to change per request or per conversation (PRM101's
-values: not one of unknown volatility, which may be configuration, nor a time, an id, a condition or
-an order, which keep UNKNOWN_STATIC_AFTER), in prompt text built apart from its request (`sent_apart`) or in a template
-or prompt file: at least one of OpenAI's 128-token cache increments (SMALL_LOSS) of static text
-after it, or the conversation history. A short prompt that opens with a row's data or the user's
+values, and a clock reading or an id whose source proves that it does: `uuid4()`, `random.choice(...)`,
+`datetime.now()` to the second; not one of unknown volatility, which may be configuration, nor a time
+or an id known only by its name, a condition or an order, which keep UNKNOWN_STATIC_AFTER), in prompt
+text built apart from its request (`sent_apart`) or in a template or prompt file: at least one of
+OpenAI's 128-token cache increments (SMALL_LOSS) of static text after it, or the conversation history. A short prompt that opens with a row's data or the user's
 text before its instructions (`f"Question: {q}\n\n" + RULES`) has none of its instructions
 shareable; one increment of them is worth a note, never a warning: below UNKNOWN_STATIC_AFTER such
 a finding is at most info (Policy 4: a prompt far below every minimum)."""
@@ -203,9 +204,13 @@ class Impact:
         return self._severity()
 
     def _value(self) -> bool:
-        """True for PRM101's values (`VALUE_STATIC_AFTER`): per request or per conversation, not a
-        time or an id (their own rules)."""
-        return self.rate in (Rate.REQUEST, Rate.CONVERSATION) and self.seg.kind not in _OWN_CAUSE
+        """True for a value held to `VALUE_STATIC_AFTER`: per request or per conversation, PRM101's
+        values, and a time or an id (PRM102, PRM103) whose source proves it changes (`uuid4()`,
+        `random.choice(...)`, `datetime.now()`: evidence at least as sure as a per-request value
+        known by its name); a time or an id known only by its name (`request_id`) is not."""
+        if self.rate not in (Rate.REQUEST, Rate.CONVERSATION):
+            return False
+        return self.seg.kind not in _OWN_CAUSE or not self.seg.name_only
 
     def _severity(self) -> Severity | None:
         some = self.static_after >= MIN_STATIC_AFTER

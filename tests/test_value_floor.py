@@ -1,8 +1,9 @@
 """PRM101's values in a short prompt built apart from its request, or in a template or prompt
 file (impact.VALUE_STATIC_AFTER): one 128-token cache increment of static text after a value known
-to change per request or per conversation is worth a note (info, never a warning below
-UNKNOWN_STATIC_AFTER); a value of unknown volatility, a time, an id or a condition keeps the floor of
-256 tokens. fixtures/value_floor (see its README)."""
+to change per request or per conversation, or a time or an id whose source proves it changes
+(`uuid4()`, `random.choice`, `datetime.now()`), is worth a note (info, never a warning below
+UNKNOWN_STATIC_AFTER); a value of unknown volatility, a time or an id known only by its name, a date
+or a condition keeps the floor of 256 tokens. fixtures/value_floor (see its README)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -40,10 +41,26 @@ def test_a_value_before_one_increment_of_instructions_is_info(seg, source):
                                    else Severity.WARNING)
 
 
+def _named(seg):
+    seg.name_only = True  # (only the name says it: `request_id`, `now`)
+    return seg
+
+
 @pytest.mark.parametrize("seg", [value("now()", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY),
                                  value("uuid4()", kind=Kind.UNIQUE_ID),
+                                 value("random.choice(units)", kind=Kind.UNIQUE_ID)], ids=lambda s: s.expr)
+def test_a_time_or_an_id_its_source_proves_per_request_has_the_lower_floor(seg):
+    band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source="python-constant")
+    assert one(band).severity is Severity.INFO  # (never a warning below UNKNOWN_STATIC_AFTER)
+    short = layout([Part("prompt", [text("Task: "), seg, text(SHORT)])], source="python-constant")
+    assert one(short).severity is None
+
+
+@pytest.mark.parametrize("seg", [_named(value("request_id", kind=Kind.UNIQUE_ID)),
+                                 _named(value("now", kind=Kind.TIMESTAMP, precision=Precision.SUB_DAY)),
+                                 value("today()", kind=Kind.TIMESTAMP, precision=Precision.DAY),
                                  value("if verbose", Volatility.UNKNOWN, Kind.CONDITIONAL)], ids=lambda s: s.expr)
-def test_a_time_an_id_or_a_condition_keeps_the_higher_floor(seg):
+def test_a_time_or_an_id_known_by_its_name_a_date_or_a_condition_keeps_the_higher_floor(seg):
     band = layout([Part("prompt", [text("Task: "), seg, text(BAND)])], source="python-constant")
     assert one(band).severity is None
 
@@ -52,4 +69,5 @@ def test_fixtures(monkeypatch):
     monkeypatch.chdir(FIXTURES)
     found = sorted((d.code, d.severity.value, d.span.filename, d.span.start.row)
                    for d in check(["."], Settings()).diagnostics)
-    assert found == [("PRM101", "info", "grading.py", 22)]
+    assert found == [("PRM101", "info", "grading.py", 22), ("PRM103", "info", "knobs.py", 10),
+                     ("PRM103", "info", "knobs.py", 16)]
