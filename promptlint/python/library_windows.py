@@ -30,6 +30,7 @@ import ast
 from dataclasses import dataclass
 
 from ..profiles.history_windows import Default, Table, Window, table
+from .param_classes import default_class
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -120,12 +121,18 @@ class _Finder:
         if last is None:
             return None
         candidates = [(e, "class") for e in names.get(last, ()) if e.name == last]
+        named = func
         if not candidates and isinstance(func, ast.Attribute):
             owner = _last_name(func.value)
             candidates = [(e, last) for e in names.get(owner, ()) if attr_ok(e, last)]
+            if not candidates and isinstance(func.value, ast.Name):  # `memory_cls.from_defaults(...)`, a
+                default = default_class(self._function(call), func.value.id)  # parameter whose default is the class
+                if default is not None:
+                    named = ast.Attribute(value=default, attr=last, ctx=ast.Load())
+                    candidates = [(e, last) for e in names.get(_last_name(default), ()) if attr_ok(e, last)]
         if not candidates:
             return None
-        qual = self.module.qualified_name(func)
+        qual = self.module.qualified_name(named)
         root = qual.split(".")[0] if qual else None
         return next(((e, how) for e, how in candidates if root in e.roots), None)
 

@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, cache_flags, context_caches, converted_ids, deque_windows, dropped_marks, field_hoists, flattened_marks,
+from . import (added_marks, cache_flags, context_caches, converted_ids, delegated_cuts, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
@@ -158,6 +158,9 @@ def _gates(module, evaluator) -> None:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if window_calls.TEXT.search(module.source) is not None:  # (PRM105: a kept conversation read as its newest items)
         module.facts["window_calls"] = window_calls.window_calls(module, evaluator.project)
+    if "self." in module.source and delegated_cuts.TEXT.search(module.source) is not None:
+        # (PRM105: a kept conversation cut through the remover of the object that holds it)
+        module.facts["delegated_cuts"] = delegated_cuts.delegated_cuts(module, evaluator.project)
     if all(word in module.source for word in ("role", "continue", "system", "instruction")):
         module.facts["system_hoists"] = system_hoists.find_system_hoists(module)
     if system_hoists.might_move(module.source):

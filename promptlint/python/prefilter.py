@@ -38,6 +38,7 @@ from .newest_queries import PATH_TEXT, might_delete
 from .unordered_reads import might_read  # a stored conversation read back in the store's order (PRM105)
 from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
+from .delegated_cuts import TEXT as DELEGATED_CUT  # a conversation cut through its holder's remover (PRM105)
 from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
@@ -356,6 +357,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a method of an object that keeps a conversation (kept_conversations)
     if "nstruction" in source and _INSTRUCTION_SETTER.search(source) is not None:
         return True  # a setter of another object's instructions (handed_heads)
+    if "self." in source and DELEGATED_CUT.search(source) is not None:
+        return True  # a kept conversation cut through the remover of the object that holds it (PRM105)
     if "self." in source and _MEMORY_CUT.search(source) is not None:
         return True  # a conversation an instance keeps, cut or replaced as it grows (PRM105)
     if "class " in source and REWRITTEN.search(source) is not None:

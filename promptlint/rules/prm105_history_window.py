@@ -1,8 +1,10 @@
 """PRM105 history-window."""
 from __future__ import annotations
 
-from ..model import SLICED, Kind, PromptLayout, Related, Severity, Volatility
+from ..model import Kind, PromptLayout, Related, Severity, Volatility
 from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, split_advice, stored_cut_findings
+from ._kept_calls import findings as kept_call_findings
+from ._kept_windows import findings as kept_window_findings
 from ._library_windows import findings as library_window_findings
 from .base import Rule
 
@@ -84,7 +86,17 @@ class HistoryWindowRule(Rule):
     cut at the call, which chooses the count: info, there, the method's slice as a related location.
     A call that leaves the start at its default, gives a non-negative start or a count of one or two
     cuts nothing; a window cut in a function named for building a summary request's input
-    (`_bound_summarize_input`) is no history cut: a one-shot summarizer reads it.
+    (`_bound_summarize_input`) is no history cut: a one-shot summarizer reads it. So is a kept
+    conversation cut through the remover of the object that holds it, by a memory class under a
+    size test as messages are added (`while len(self.get_messages()) > n:
+    self.msg_manager.pop_message(k)`, where `pop_message` pops `self.messages` at the index given,
+    by default the first): info, there, the remover's pop as a related location. The messages of a
+    cut each exported by a method of their own (`[m.model_dump() for m in history[-k:]]`), the
+    oldest handed on as it is popped until the list fits (`pruned.append(messages.pop(0))`), a
+    list field declared empty in a class body (`messages: List[Message] = []`,
+    `Field(default_factory=list)`) that the methods grow, and a library window class reached
+    through a parameter whose default is that class (`memory_cls=ChatMemoryBuffer`) are read as
+    the same cut.
 
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
@@ -394,15 +406,7 @@ class HistoryWindowRule(Rule):
                        "sends it is not linked here: how much it costs is not known)")
             yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
                                   related=[Related(back, "the kept messages written back here")])
-        for call, method, cut, form in module.facts.get("window_calls", ()):
-            how = "counted from its end" if form == "tail" else "from the negative start given here"
-            message = (f"The kept conversation is read here as its newest items only, through `{method}`, which "
-                       f"slices the sequence its object keeps {how}: once it is longer, the oldest item drops out "
-                       "of what is read on every new turn, so the history built from it never matches the prefix "
-                       "cached by the previous request (the request that sends it is not linked here: how much "
-                       "it costs is not known); read it whole, or cut it in steps so it only changes at a cut")
-            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
-                                  related=[Related(cut, SLICED)])
+        yield from kept_call_findings(self, module)
         for stmt, function in module.facts.get("system_hoists", ()):
             message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
                        "into the Responses API's `instructions`, which come before all input items: a system message "
@@ -446,39 +450,7 @@ class HistoryWindowRule(Rule):
                        "add later ones is not followed here: how much it costs is not known); keep later system "
                        "messages in place, or send them as user messages")
             yield self.diagnostic(message, module.span(move), severity=Severity.INFO)
-        for bound, held, why in module.facts.get("deque_windows", ()):
-            message = (f"The conversation is kept in a bounded deque `{held}` ({why}): once it is full, each new "
-                       "turn pushes the oldest one out, so the history sent from it never matches the prefix "
-                       "cached by the previous request (the request that sends it is not linked here: how much "
-                       "it costs is not known); keep the whole conversation, or drop its oldest half at a limit")
-            yield self.diagnostic(message, module.span(bound), severity=Severity.INFO)
-        dropped = {module.span(drop) for _excess, drop in module.facts.get("kind_windows", ())}
-        for at, held, method, how in module.facts.get("memory_windows", ()):
-            if module.span(at) in dropped:  # the same cut, reported where its excess is taken (one cause)
-                continue
-            what = ("once it is full, each message it adds pushes an older one out of it" if how == "slides" else
-                    "each time it adds a message, the whole conversation is replaced by a new list (a summary)")
-            sent = module.facts.get("memory_windows_sent", {}).get(held)
-            linked = ("the request that sends it is not linked here: how much it costs is not known" if sent is None
-                      else "it is sent as the history of the request related here" if sent[1] else
-                      "it is sent as the history of the request related here, with no cache breakpoint on or after "
-                      "it: nothing of it is cached today")
-            message = (f"The conversation kept in `{held}` is cut here by `{method}`: {what}, so the history sent "
-                       f"from it never matches the prefix cached by the previous request ({linked}); keep the whole "
-                       "conversation, or cut it in steps (compact the oldest half at a limit)")
-            related = [Related(sent[0], "the request that sends it as its history")] if sent is not None else []
-            severity = Severity.WARNING if sent is not None and sent[1] else Severity.INFO
-            yield self.diagnostic(message, module.span(at), severity=severity, related=related)
-        for at, held, head in module.facts.get("summary_heads", ()):
-            message = (f"The running summary `{held}` is rewritten here each time the kept conversation drops "
-                       "a turn into it (only its newest part is kept whole), and it is sent as a message before "
-                       "that conversation: so the history changes from its first message on, on every such turn, "
-                       "and nothing after the system prompt is read from the cache (the request that sends it is "
-                       "not linked here: how much it costs is not known); summarise in steps (the oldest half at "
-                       "a limit), or send the summary after the kept turns")
-            yield self.diagnostic(message, module.span(at), severity=Severity.INFO,
-                                  related=[Related(module.span(head), "the summary sent at the head of the "
-                                                   "conversation here")])
+        yield from kept_window_findings(self, module)
         for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
             yield self.diagnostic(message, span, **keywords)
         yield from library_window_findings(self, module)

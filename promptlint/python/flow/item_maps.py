@@ -123,9 +123,11 @@ def _keyed(node) -> bool:
 
 def one_for_one(node, comp) -> bool:
     """True for a list comprehension of one plain `for` (no filter) whose element converts the item
-    alone (`[convert(r) for r in rows]`: `converts_item`)."""
+    alone (`[convert(r) for r in rows]`: `converts_item`), or by a method of its own that exports it
+    (`[m.model_dump(exclude_none=True) for m in recent]`: `exports_itself`)."""
     return (isinstance(node, (ast.ListComp, ast.GeneratorExp)) and len(node.generators) == 1 and not comp.ifs
-            and isinstance(comp.target, ast.Name) and converts_item(node.elt, comp.target.id))
+            and isinstance(comp.target, ast.Name)
+            and (converts_item(node.elt, comp.target.id) or exports_itself(node.elt, comp.target.id)))
 
 
 def copies_fields(elt, item: str) -> bool:
@@ -153,3 +155,28 @@ def _field_of(node, item: str) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
             and isinstance(node.func.value, ast.Name) and node.func.value.id == item and not node.keywords
             and 1 <= len(node.args) <= 2 and all(isinstance(a, ast.Constant) for a in node.args))
+
+
+#: Method names (or their starts) by which an object exports itself as a value of its own: pydantic's
+#: `model_dump`, `dict`, a library's `to_dict` / `to_openai_format` / `as_message` / `serialize`.
+_EXPORTS = ("to_", "as_", "model_dump", "serialize", "dump", "export")
+_EXPORT_NAMES = frozenset({"dict", "model_dump", "to_dict", "json_dict"})
+
+
+def exports_itself(elt, item: str) -> bool:
+    """True for a call of a method of the item that exports it whole (`m.model_dump(include=self.fields,
+    exclude_none=True)`, `m.to_dict()`, `msg.to_openai_format()`), given only constants, names and
+    attributes that do not read the item: one value per message, in its place (not a field of it:
+    `m.get("content")`, `m.content.strip()` are text)."""
+    if not (isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) and isinstance(elt.func.value, ast.Name)
+            and elt.func.value.id == item):
+        return False
+    name = elt.func.attr
+    if not (name in _EXPORT_NAMES or name.startswith(_EXPORTS)):
+        return False
+    for arg in (*elt.args, *(k.value for k in elt.keywords)):
+        for sub in subtree(arg):
+            if isinstance(sub, (ast.Call, ast.Lambda, ast.NamedExpr, ast.Await)) \
+                    or isinstance(sub, ast.Name) and sub.id == item:
+                return False
+    return True

@@ -24,6 +24,7 @@ from ..langchain_models import annotated_chat_model
 from .mcp_clients import mcp_sdk_instance
 from .hashing import NUMBER, annotated_set, set_annotation
 from .frames import Frame, Thunk
+from .grown_fields import grown_field
 from .keyed_attrs import written
 from .setup_values import setup_grown
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Text, Value, dynamic, most_volatile
@@ -206,7 +207,7 @@ class ObjectsMixin:
     def _member(self, module, cls: ast.ClassDef, attr: str, self_value, depth: int) -> Value | None:
         for cls_module, c in self.mro(module, cls):
             found = self._class_member(cls_module, c, attr, self_value, depth)
-            if found is not None:
+            if found is not None and not grown_field(found, c, attr):  # (`messages: list = []` its methods grow)
                 return written(self, cls_module, c, attr, found, self_value, depth)
             assigns = self_assigns(c, attr)
             if grown(c, attr) and not self._holds_records(cls_module, self_annotation(c, attr)) \

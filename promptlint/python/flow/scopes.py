@@ -24,6 +24,7 @@ from .builder_facts import receiver
 from .frames import Frame, Thunk
 from .handed import rebind_handed
 from .loop_shapes import enumerated, filtered_append, map_loop
+from .popped import popped_into
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, pops_run, restores_length, rewritten, runs_until_it_fits, taken_until, walks_back)
 from .front_calls import front_call
@@ -347,6 +348,9 @@ class ScopesMixin:
                                     repeated=True)
 
     def _small(self, frame: Frame, stmt, env: dict, loop) -> None:
+        if frame.fitting and loop and (pop := popped_into(stmt)) is not None and pop.func.value.id in env:
+            # `pruned.append(messages.pop(0))` until it fits: the oldest dropped, each one kept (popped.py)
+            env[pop.func.value.id] = _shared("window", node=pop, prev=env[pop.func.value.id], name=pop.func.value.id)
         if (not loop or isinstance(stmt, ast.Assign)) and (found := path_binding(stmt, env, _shared)) is not None:
             # `system[-1]["text"] += note`; in a loop a plain write only (`chat[0]["content"] = ...`
             # on each turn: the last pass's value), not an addition (each pass would add it again)
