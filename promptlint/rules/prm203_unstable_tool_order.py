@@ -67,6 +67,9 @@ class UnstableToolOrderRule(Rule):
             for seg in part.segments:
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
+                if part.definition:
+                    yield self._definition(layout, part, seg)
+                    continue
                 sent = layout.source == "python-call"
                 dormant = uncached_today(layout) if sent else ""
                 # the listing proves its elements are tools (also a registry filled by concurrent listings)
@@ -90,6 +93,16 @@ class UnstableToolOrderRule(Rule):
                                       fix=text.fix_of(seg), related=[*text.related(seg), *_sources(seg)],
                                       severity=None if (sent or gathered) and not (dormant or one_server) else Severity.INFO,
                                       name_only=not (sent or listed))
+
+    def _definition(self, layout: PromptLayout, part, seg):
+        """One tool's (or output's) schema or description built in an unstable order
+        (python/schema_orders.py): info, as its send was not found and the order changes per process."""
+        message = (f"Tool schema ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: the "
+                   "description, enum or required list of a tool (or of a structured output) is sent at the front "
+                   "of every request that uses it, and another process writes it in another order, so that "
+                   "request's cached prefix is not shared (no call sending it was found)")
+        return self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
+                               fix=text.fix_of(seg), related=text.related(seg), severity=Severity.INFO)
 
 
 def _and_by(seg) -> str:
