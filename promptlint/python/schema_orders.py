@@ -37,18 +37,28 @@ SCHEMA_KEYS = frozenset({"type", "properties", "items", "$schema"})
 #: Attributes of a tool class's instance that the model reads about the tool.
 TOOL_FIELDS = frozenset({"description", "name"})
 _DEPTH = 6  # levels of nested lists and dicts searched for an order
-#: Words of the places above (the prefilter's test, `may_hold`).
-_PLACE_WORDS = ("Field(", "\"enum\"", "'enum'", "\"required\"", "'required'", "self.description")
-#: Words of an unstable order: a set (a call, a typed one, a comprehension), a listing, completion order.
+#: Words of an unstable order: a set (a call, a typed one), a listing, completion order.
 _ORDER_WORDS = ("set(", "set[", "listdir(", "scandir(", "glob(", "iterdir(", "walk(", "as_completed(")
 #: A set comprehension (`{el[1] for el in values}`; bounded: linear).
 _SET_COMPREHENSION = re.compile(r"\{[^{}:\n]{1,120}\bfor\b")
+#: Words of the places above, each with a word that must come with it (the prefilter's test,
+#: `may_hold`): a pydantic field, a JSON schema's ordered keyword, a tool class's description.
+_PLACES = (("Field(", "pydantic"), ("\"enum\"", "schema"), ("'enum'", "schema"), ("\"required\"", "schema"),
+           ("'required'", "schema"), ("self.description", "Tool"))
+
+
+#: A pydantic field given a schema keyword that is not a plain string (`description=f"...`,
+#: `enum=names`, `json_schema_extra={...}`; bounded: linear).
+_FIELD_BUILT = re.compile(r"Field\([^)]{0,400}?\b(?:description|enum|json_schema_extra|examples|title)[ \t]{0,4}="
+                          r"[ \t]{0,4}(?:[fF][\"']|[A-Za-z_(\[{]|[\"'][^)]{0,400}?(?:\b[fF][\"']|\+|\.join\(|\.format\())")
 
 
 def may_hold(source: str) -> bool:
     """Cheap text test (python/prefilter.py): the source writes a schema field or a tool's
-    description and names a source of an unstable order."""
-    return any(w in source for w in _PLACE_WORDS) and (
+    description (a pydantic field's only with a keyword that is not a plain string) and names a
+    source of an unstable order."""
+    return any(w in source and also in source and (w != "Field(" or _FIELD_BUILT.search(source) is not None)
+               for w, also in _PLACES) and (
         any(w in source for w in _ORDER_WORDS) or _SET_COMPREHENSION.search(source) is not None)
 
 
