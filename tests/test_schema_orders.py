@@ -54,8 +54,8 @@ ANNOTATED_TOOL = """
             task_ids = self._visited.copy()
             task_ids.discard(active)
 
-            def regress(
-                ids: Annotated[list[str], Field(json_schema_extra={"items": {"type": "string", "enum": list(task_ids)}})],
+            def regress(  # its parameter has the name of the set its annotation reads from the method
+                task_ids: Annotated[list[str], Field(json_schema_extra={"items": {"type": "string", "enum": list(task_ids)}})],
             ) -> None:
                 return None
 

@@ -27,6 +27,7 @@ import re
 from ..model import Kind, Part, Segment, replace
 from .flow.values import Alt, Mapping, Seq, Spread, Text
 from .prompt_names import name_parts
+from .tool_results import tool_class
 
 #: Keywords of a pydantic `Field(...)` whose value reaches the JSON schema a model reads.
 FIELD_KEYWORDS = frozenset({"description", "title", "examples", "enum", "json_schema_extra", "literal"})
@@ -36,6 +37,7 @@ ORDERED_KEYS = frozenset({"enum", "required", "anyOf", "oneOf", "allOf", "prefix
 SCHEMA_KEYS = frozenset({"type", "properties", "items", "$schema"})
 #: Attributes of a tool class's instance that the model reads about the tool.
 TOOL_FIELDS = frozenset({"description", "name"})
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEPTH = 6  # levels of nested lists and dicts searched for an order
 #: Words of an unstable order: a set (a call, a typed one), a listing, completion order.
 _ORDER_WORDS = ("set(", "set[", "listdir(", "scandir(", "glob(", "iterdir(", "walk(", "as_completed(")
@@ -100,13 +102,35 @@ def _placed(seg: Segment, span) -> Segment:
     return replace(seg, span=span, origin=seg.origin or seg.span)
 
 
+def _outside_body(func, node) -> bool:
+    """True when `node` is in `func`'s signature or decorators (its parameters' annotations and
+    defaults), which Python evaluates in the scope around `func`, not in its body."""
+    return any(node is n for part in (func.args, *func.decorator_list, *([func.returns] if func.returns else []))
+               for n in ast.walk(part))
+
+
+def _frame_at(finder, node):
+    """The frame `node` is evaluated in: the innermost function's, or the one around it when `node`
+    is in that function's signature (`def regress(ids: Annotated[list[str], Field(enum=list(ids))])`
+    inside a method reads the method's `ids`, not its own parameter)."""
+    funcs = [i for i, n in enumerate(finder.stack) if isinstance(n, _FUNCS)]
+    if not funcs or not _outside_body(finder.stack[funcs[-1]], node):
+        return finder.frame()
+    if len(funcs) == 1:
+        return finder.ev.module_frame(finder.m)
+    at = funcs[-2]
+    func = finder.stack[at]
+    cls = finder.stack[at - 1] if at > 0 and isinstance(finder.stack[at - 1], ast.ClassDef) else None
+    return finder.ev.unbound_frame(finder.m, func, cls, depth=0)
+
+
 def _record(finder, node, value_nodes) -> bool:
-    """Evaluate each of `value_nodes` (in the current frame) and record the first unordered order
-    found as a schema definition at `node`. True when one was recorded."""
+    """Evaluate each of `value_nodes` (in the frame `node` is evaluated in) and record the first
+    unordered order found as a schema definition at `node`. True when one was recorded."""
     span = finder.m.span(node)
     if finder.b.covered(span):
         return False
-    frame = finder.frame()
+    frame = _frame_at(finder, node)
     for value_node in value_nodes:
         if isinstance(value_node, ast.Constant):
             continue
@@ -175,7 +199,6 @@ def schema_item(finder, node: ast.Assign) -> bool:
 
 def tool_field(finder, node: ast.Assign, cls: ast.ClassDef | None) -> bool:
     """`self.description = ...` in a method of a tool class (`class SearchTool(BaseTool)`)."""
-    from .tool_results import tool_class
     target = node.targets[0] if len(node.targets) == 1 else None
     if not (isinstance(target, ast.Attribute) and target.attr in TOOL_FIELDS and isinstance(target.value, ast.Name)
             and target.value.id == "self" and cls is not None and tool_class(cls)):

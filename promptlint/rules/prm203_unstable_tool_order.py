@@ -20,7 +20,12 @@ class UnstableToolOrderRule(Rule):
     files, or applied to each item by a call (`map(self.register, paths)`, a toolz
     `pipe(paths, ..., map(self.register))`). A list joined from several unordered sources
     (`list(local) + list(remote)`) is one finding at the first that names every source (each a
-    related location): the one sort of the whole list its fix makes fixes them all.
+    related location): the one sort of the whole list its fix makes fixes them all. Also one
+    tool's (or structured output's) schema written in an unstable order outside any tools list
+    found: a pydantic `Field(...)`'s description, enum or `json_schema_extra` (`Field(enum=list(names))`
+    with `names` a set), a JSON schema's `enum` / `required` / `anyOf` (`schema["required"] =
+    list(required)`), a tool class's `self.description` joined from a set; info, where the order
+    enters the schema (the set's origin a related location), one finding per set.
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
