@@ -30,7 +30,8 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
     `templates`, or a candidate's that renders it with values from Python: `_rendered`), a layout
     another names in `supersedes`, and a `python-constant` candidate whose
     text reaches a send site (`_carried`) or, for a
-    tools list, that lies in a function read to build a send site's tools, or, for a request body
+    tools list (not one tool's schema, `Part.definition`: the send site judges the list's order, not
+    the order inside a tool), that lies in a function read to build a send site's tools, or, for a request body
     a function returns, in a function read to build a send site's request of which something
     was read (`reads_nothing` false: one that read nothing judges no body), and a copy of a
     candidate's text that another function returns (`copies`)."""
@@ -71,7 +72,7 @@ def judged(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:
             continue
         if layout.source == "python-constant" and (
                 _carried(layout, sent, made) or _template_filled(layout, filled) or id(layout) in held
-                or all(p.role == "tools" for p in layout.parts) and _inside(layout.site, reached)
+                or all(p.role == "tools" and not p.definition for p in layout.parts) and _inside(layout.site, reached)
                 or layout.api == BODY_API and _inside(layout.site, built)):
             continue
         out.append(layout)

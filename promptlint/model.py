@@ -310,7 +310,9 @@ class Part:
     a function listed in a list named for tools, `TOOLS = [search]`: a hint, Policy 7). `reply`:
     the model's reply to an earlier request of this turn, written back into the list that is sent
     again (`messages.append(response.choices[0].message)`: python/turn_replies.py), whatever its
-    role here (a message we cannot read is a `history` part). `note`: for `promptlint explain`,
+    role here (a message we cannot read is a `history` part). `definition`: a `tools` part that is one
+    tool's (or structured output's) schema or description built in the code, sent by a call not found
+    (python/schema_orders.py). `note`: for `promptlint explain`,
     why a history part is one (a list grown across turns) and which of its messages are not read;
     no rule reads it."""
 
@@ -322,6 +324,7 @@ class Part:
     name_only: bool = False
     reply: bool = False
     note: str = field(default="", compare=False)
+    definition: bool = False  # a `tools` part: one tool's (or output's) schema or description, not a list of tools
 
     @property
     def is_history(self) -> bool:

@@ -28,6 +28,7 @@ from .kept_removals import may_hold as kept_removals  # the kept conversation wr
 from .kept_rewrites import might_rewrite  # a kept conversation rewritten in place (PRM105)
 from .kept_rewrites import OLDER_TEXT as OLDER_WRITE  # an older message of a kept conversation written (PRM105)
 from .render_ids import may_hold as renders_prompt  # a call that renders a prompt (PRM103)
+from .schema_orders import may_hold as may_order_schema  # a schema written in an unstable order (PRM203)
 from .replay_strips import TEXT as STRIPPED_FIELDS  # a content field of a message cleared (PRM105)
 from .sent_rewrites import might_rewrite_sent  # a sent message's field cleared after the send (PRM105)
 from .message_expiry import might_expire  # stored messages given an expiry each (PRM105)
@@ -325,6 +326,8 @@ def might_hold_prompt(source: str) -> bool:
         return True  # a conversation kept in a bounded deque (PRM105)
     if "tool" in source and any(h in source for h in UNORDERED_HINTS + VOLATILE_HINTS):
         return True
+    if may_order_schema(source):
+        return True  # a tool's or output's schema written in an unstable order (PRM203, schema_orders)
     if ("tool" in source or "Tool" in source) and _TOOLS_CHANGED.search(source) is not None:
         return True
     if ("tool" in source or "TOOL" in source or "Tool" in source) and _TOOLS_LISTED.search(source) is not None:

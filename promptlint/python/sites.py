@@ -13,8 +13,8 @@ import ast
 import re
 
 from . import (built_prompts, candidates, class_templates, concurrent_fills, handed_heads, handoff, history_cuts, kept_conversations, kept_text,
-               kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, sdks, section_dicts, step_requests,
-               subclass_sends, system_edits, template_calls, template_objects, tool_loops, tool_results)
+               kept_turns, module_facts, prompt_modules, request_bodies, request_dicts, schema_orders, sdks, section_dicts,
+               step_requests, subclass_sends, system_edits, template_calls, template_objects, tool_loops, tool_results)
 from .candidates import builds_messages, filled_argument, method_filled, prompt_keyword
 from .prompt_names import prompt_named
 from .text_shapes import builds_text, filled_template
@@ -158,6 +158,8 @@ class SiteFinder:
                 and step_requests.may_write(node) and not self.b.covered(self.m.span(node)):
             if step_requests.written(self, node, self.frame()):  # a request pipeline's step (step_requests.py)
                 self.b.sites.append(self.m.span(node))
+        elif schema_orders.assigned(self, node):  # `schema["required"] = list(s)`, a tool's `self.description`
+            return
         elif isinstance(target, ast.Attribute) and isinstance(scope, _FUNCS) and isinstance(node, ast.Assign):
             before = len(self.b.layouts)
             candidates.attribute(self, node, self.frame())
@@ -216,6 +218,7 @@ class SiteFinder:
                   if isinstance(k, ast.Constant) and isinstance(k.value, str)}
         self._system_message(node, fields)
         tool_results.result_message(self, node, fields)
+        schema_orders.schema_dict(self, node)  # a JSON schema's `enum` / `required` built in an unstable order
 
     def _system_message(self, node, fields: dict) -> None:
         """A system message written outside a recognised call, with dynamic content."""
@@ -386,6 +389,8 @@ class SiteFinder:
         if name in tool_loops.APPLIERS and "self." in self.m.code(node) and not self.b.covered(self.m.span(node)):
             self._applied(node)  # `pipe(paths, map(partial(self.register, ...)))`: a tools registry filled
         tool_results.called(self, node, name)  # `Agent(tools=[search])`, `ToolMessage(content=...)`
+        if name == "Field":
+            schema_orders.field_call(self, node)  # a schema's description or enum built in an unstable order
         if name == "dict":
             self.ev.reset_budget()
             self._system_message(node, {k.arg: k.value for k in node.keywords if k.arg is not None})

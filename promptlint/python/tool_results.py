@@ -52,7 +52,7 @@ def decorated(finder, node) -> None:
     """A function decorated as a tool, or a tool class's method that gives its result, visited
     before its body (`finder.stack` ends with the scope around it)."""
     cls = finder.stack[-1] if finder.stack and isinstance(finder.stack[-1], ast.ClassDef) else None
-    if _tool_decorated(finder.m, node) or (cls is not None and node.name in TOOL_METHODS and _tool_class(cls)):
+    if _tool_decorated(finder.m, node) or (cls is not None and node.name in TOOL_METHODS and tool_class(cls)):
         _returned(finder, Func(finder.m, node, cls), node)
 
 
@@ -68,7 +68,7 @@ def _tool_decorated(module, node) -> bool:
     return False
 
 
-def _tool_class(cls: ast.ClassDef) -> bool:
+def tool_class(cls: ast.ClassDef) -> bool:
     """True for a class with a base class named for a tool (`BaseTool`, `Tool`, `Tool[Args]`)."""
     for base in cls.bases:
         chain = attribute_chain(base.value if isinstance(base, ast.Subscript) else base)

@@ -20,7 +20,12 @@ class UnstableToolOrderRule(Rule):
     files, or applied to each item by a call (`map(self.register, paths)`, a toolz
     `pipe(paths, ..., map(self.register))`). A list joined from several unordered sources
     (`list(local) + list(remote)`) is one finding at the first that names every source (each a
-    related location): the one sort of the whole list its fix makes fixes them all.
+    related location): the one sort of the whole list its fix makes fixes them all. Also one
+    tool's (or structured output's) schema written in an unstable order outside any tools list
+    found: a pydantic `Field(...)`'s description, enum or `json_schema_extra` (`Field(enum=list(names))`
+    with `names` a set), a JSON schema's `enum` / `required` / `anyOf` (`schema["required"] =
+    list(required)`), a tool class's `self.description` joined from a set; info, where the order
+    enters the schema (the set's origin a related location), one finding per set.
 
     ## Why is this bad?
     Tool definitions sit at the very front of the cached prefix (before the system prompt on
@@ -67,6 +72,9 @@ class UnstableToolOrderRule(Rule):
             for seg in part.segments:
                 if seg.kind is not Kind.UNORDERED_ITERATION:
                     continue
+                if part.definition:
+                    yield self._definition(layout, part, seg)
+                    continue
                 sent = layout.source == "python-call"
                 dormant = uncached_today(layout) if sent else ""
                 # the listing proves its elements are tools (also a registry filled by concurrent listings)
@@ -90,6 +98,16 @@ class UnstableToolOrderRule(Rule):
                                       fix=text.fix_of(seg), related=[*text.related(seg), *_sources(seg)],
                                       severity=None if (sent or gathered) and not (dormant or one_server) else Severity.INFO,
                                       name_only=not (sent or listed))
+
+    def _definition(self, layout: PromptLayout, part, seg):
+        """One tool's (or output's) schema or description built in an unstable order
+        (python/schema_orders.py): info, as its send was not found and the order changes per process."""
+        message = (f"Tool schema ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: the "
+                   "description, enum or required list of a tool (or of a structured output) is sent at the front "
+                   "of every request that uses it, and another process writes it in another order, so that "
+                   "request's cached prefix is not shared (no call sending it was found)")
+        return self.diagnostic(message, seg.span or part.span or layout.site, prompt=layout.id,
+                               fix=text.fix_of(seg), related=text.related(seg), severity=Severity.INFO)
 
 
 def _and_by(seg) -> str:

@@ -57,7 +57,7 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
     def _call(self, node: ast.Call, frame: Frame, env) -> Value:
         m = frame.module
         func = node.func
-        qual = m.qualified_name(func) or ""
+        qual = m.qualified_name(func) or library.alias_called(func) or ""
         args = [a for a in node.args if not isinstance(a, ast.Starred)]
         kwargs = {k.arg: k.value for k in node.keywords if k.arg is not None}
         handler = library.KNOWN.get(qual) or library.known_prefix(qual)

@@ -108,6 +108,14 @@ def _unordered_set(ev, node, qual, args, kwargs, frame, env) -> Value:
                    f"`{name}(...)`: iteration order depends on the hash seed")
 
 
+def alias_called(func) -> str | None:
+    """The builtin a subscripted generic alias calls (`set[str]()` -> "set", `frozenset[int]`), so
+    that it is known as the plain call is; None for any other callee."""
+    if isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id in ("set", "frozenset"):
+        return func.value.id
+    return None
+
+
 def _user_input(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
     return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
