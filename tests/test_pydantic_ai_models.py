@@ -18,8 +18,8 @@ def _found(name):
 def test_a_model_string_formatted_from_a_provider_compared_with_anthropic_is_reported():
     found = _found("runtime")
     assert [f[:4] for f in found] == [("agent.py", "PRM302", "info", 10)]
-    assert found[0][4].startswith("This pydantic-ai model runs on Claude (an Anthropic or Bedrock model, or a "
-                                  "provider setting the module expects to be \"anthropic\"), and no file of the "
+    assert found[0][4].startswith("This pydantic-ai model runs on Claude (a Claude model, or a provider setting "
+                                  "the module expects to be \"anthropic\" or \"bedrock\"), and no file of the "
                                   "package asks pydantic-ai for a cache breakpoint")
 
 

@@ -11,8 +11,8 @@ sends them again: on Claude, each pays the full input price for all of it.
 
 `uncached_models(module, project)`: the places `module` makes a pydantic-ai Claude model:
 - `AnthropicModel(...)` or `BedrockConverseModel(...)` of `pydantic_ai.models`;
-- a model string written for Anthropic or Bedrock (`"anthropic:claude-sonnet-4-5"`,
-  `"bedrock:us.anthropic.claude-..."`) given to `Agent(...)` or `infer_model(...)`;
+- a model string written for Anthropic, or for Claude on Bedrock (`"anthropic:claude-sonnet-4-5"`,
+  `"bedrock:us.anthropic.claude-..."`), given to `Agent(...)` or `infer_model(...)`;
 - a model string formatted from a provider setting (`f"{provider}:{model}"`) in a function that
   builds an `Agent` or calls `infer_model`, in a module that gives or compares that setting as
   `"anthropic"` or `"bedrock"` (`if provider == "anthropic":`): Claude is one of the providers
@@ -35,8 +35,8 @@ from .walk import subtree
 _CLASSES = ("pydantic_ai.models.anthropic.AnthropicModel", "pydantic_ai.models.bedrock.BedrockConverseModel")
 #: pydantic-ai's calls that take a model or a model string.
 _TAKERS = ("pydantic_ai.Agent", "pydantic_ai.agent.Agent", "pydantic_ai.models.infer_model")
-#: A model string of pydantic-ai's Anthropic or Bedrock provider.
-_CLAUDE_STRING = re.compile(r"(?:anthropic|bedrock):\S")
+#: A model string of pydantic-ai's Anthropic provider, or a Claude model of its Bedrock provider.
+_CLAUDE_STRING = re.compile(r"anthropic:\S|bedrock:.*(?:anthropic|claude)")
 #: A provider setting given or compared as Anthropic's or Bedrock's (as request_facts._CLAUDE_PROVIDER).
 _CLAUDE_PROVIDER = re.compile(r"provider\w*[\"']?\s*(?:==|=|:)\s*[\"'](?:anthropic|bedrock)[\"']")
 #: What a file names when it may ask pydantic-ai (or the request) for a breakpoint.

@@ -113,8 +113,8 @@ PACKAGE_FACTS = (
      "providers may cache automatically); mark the end of the system prompt and the newest message with "
      "`cache_control` when the model is Claude"),
     ("uncached_agent_models",
-     "This pydantic-ai model runs on Claude (an Anthropic or Bedrock model, or a provider setting the module "
-     "expects to be \"anthropic\"), and no file of the package asks pydantic-ai for a cache breakpoint (its "
+     "This pydantic-ai model runs on Claude (a Claude model, or a provider setting the module expects to be "
+     "\"anthropic\" or \"bedrock\"), and no file of the package asks pydantic-ai for a cache breakpoint (its "
      "`anthropic_cache_*` settings, a `CachePoint`) or names one: every step of an agent run re-sends the tool "
      "definitions, the instructions and the conversation so far, and Anthropic caches nothing without a "
      "breakpoint, so each step pays the full input price for all of it again (its size is not known here); "
