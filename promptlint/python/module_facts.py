@@ -12,7 +12,7 @@ from . import (added_marks, cache_flags, context_caches, converted_ids, delegate
                kind_windows, langchain_models, library_blocks, library_windows, marker_blocks, memory_windows, merged_marks,
                misindexed_marks, string_marks,
                newest_first, newest_marks,
-               newest_queries, newest_remakes, opt_in_markers, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
+               newest_queries, newest_remakes, opt_in_markers, pydantic_ai_models, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
                stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
                window_calls)
@@ -239,3 +239,5 @@ def _gates(module, evaluator) -> None:
         if any(module.facts[k] for k in ("uncached_models", "uncached_chats", "runtime_models")):
             # (files name a breakpoint key, only on requests they send themselves: own_marks.py)
             module.facts["own_marks"] = bool(evaluator.project.marker_files(module.path))
+    if pydantic_ai_models.might_build(module.source):  # (PRM302: a pydantic-ai Claude model no request marks)
+        module.facts["uncached_agent_models"] = pydantic_ai_models.uncached_models(module, evaluator.project)

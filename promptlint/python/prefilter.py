@@ -59,7 +59,9 @@ CACHE_HINTS = ("SemanticCache", "set_llm_cache", "gptcache", "semantic", "cache_
 WINDOW_HINTS = history_windows.table().hints()
 #: A LangChain (or LlamaIndex) Claude chat model built, or its class kept to build it later (PRM302:
 #: python/langchain_models.py).
-MODEL_HINTS = ("ChatAnthropic", "init_chat_model(", "llama_index.llms.anthropic")
+MODEL_HINTS = ("ChatAnthropic", "init_chat_model(", "llama_index.llms.anthropic",
+               # pydantic-ai's Claude models (python/pydantic_ai_models.py)
+               "AnthropicModel(", "BedrockConverseModel(", "infer_model(")
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).

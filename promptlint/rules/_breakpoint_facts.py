@@ -112,6 +112,14 @@ PACKAGE_FACTS = (
      "and Anthropic caches nothing without a breakpoint, so each pays the full input price again (other "
      "providers may cache automatically); mark the end of the system prompt and the newest message with "
      "`cache_control` when the model is Claude"),
+    ("uncached_agent_models",
+     "This pydantic-ai model runs on Claude (a Claude model, or a provider setting the module expects to be "
+     "\"anthropic\" or \"bedrock\"), and no file of the package asks pydantic-ai for a cache breakpoint (its "
+     "`anthropic_cache_*` settings, a `CachePoint`) or names one: every step of an agent run re-sends the tool "
+     "definitions, the instructions and the conversation so far, and Anthropic caches nothing without a "
+     "breakpoint, so each step pays the full input price for all of it again (its size is not known here); "
+     "set `anthropic_cache_instructions`, `anthropic_cache_tool_definitions` and `anthropic_cache_messages` "
+     "(`bedrock_cache_*` on Bedrock) in the model settings"),
     ("explicit_modes",
      "`prompt_cache_options` in explicit mode caches only at `prompt_cache_breakpoint` markers, "
      "and no file of the package sets one: nothing of these requests is cached, so every request "

@@ -148,6 +148,9 @@ class MissingCacheBreakpointRule(Rule):
     messages=...` by the method that builds them), it is reported there, the send related, and not
     for a caller's one-shot request of known text below the minimum. Not for a send in a branch
     taken for a provider or model named otherwise (`if self.provider == "minimax":`).
+    LiteLLM's retrying sends (`completion_with_retries`, `acompletion_with_retries`, which call
+    `completion` with the same keywords) are read as `completion`; through `original_function=
+    litellm.batch_completion` (a list of requests) they are not.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
     system prompt with no breakpoint and no file of the package names one.
@@ -199,6 +202,12 @@ class MissingCacheBreakpointRule(Rule):
     ChatAnthropic: {...}}` then `model_class(**args)`) is a model built, and a file that names a
     breakpoint key only in functions that send a request of their own and build no agent (an
     evaluator's one-shot call marked for itself) sets none on the model's requests;
+    a pydantic-ai Claude model (`AnthropicModel(...)`, `BedrockConverseModel(...)`, a model string
+    `"anthropic:..."` given to `Agent(...)` or `infer_model(...)`, or one formatted from a provider
+    setting, `f"{provider}:{model}"`, in a module that compares that setting with `"anthropic"`)
+    made in a package that builds pydantic-ai agents where no file asks for a breakpoint (an
+    `anthropic_cache_*` or `bedrock_cache_*` setting, a `CachePoint`, a breakpoint key): every step
+    of a run re-sends the tools, the instructions and the conversation uncached (info, at the model);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a

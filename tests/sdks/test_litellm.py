@@ -102,3 +102,31 @@ def test_no_claude_check_without_a_test_of_the_model_or_with_a_known_model(tmp_p
     assert lt.claude_checked is None
     (lt,) = sent(layouts(tmp_path / "b", CHECKED.replace("model=model", 'model="gpt-4.1"')))
     assert lt.claude_checked is None
+
+
+RETRYING = """
+    import litellm
+
+    SYSTEM = "You decompose research questions."
+
+
+    def ask(question, model, **params):
+        a = litellm.completion_with_retries(model="anthropic/claude-sonnet-4-20250514",
+                                            messages=[{"role": "system", "content": SYSTEM},
+                                                      {"role": "user", "content": question}], num_retries=3)
+        b = litellm.acompletion_with_retries(messages=[{"role": "user", "content": question}], **params)
+        c = litellm.completion_with_retries(messages=[[{"role": "user", "content": question}]], model=model,
+                                            original_function=litellm.batch_completion)
+        return a, b, c
+"""
+
+
+def test_the_retrying_sends_are_completions_and_a_batch_through_them_is_not(tmp_path):
+    # `completion_with_retries(**kwargs)` calls `litellm.completion(**kwargs)`; with
+    # `original_function=litellm.batch_completion` its messages are a list of requests
+    found = sent(layouts(tmp_path, RETRYING))
+    assert [(lt.provider, lt.api, lt.model) for lt in found] == [
+        ("anthropic", "litellm.completion_with_retries", "claude-sonnet-4-20250514"),
+        ("litellm", "litellm.acompletion_with_retries", None)]
+    assert parts(found[0]) == [("system", [("text", "You decompose research questions.")]),
+                               ("user", [("user-input", "per-request", "question")])]

@@ -1,5 +1,7 @@
-"""LiteLLM: `litellm.completion` / `acompletion` / `text_completion` and `Router(...).completion`:
-OpenAI's chat shape; the model string names the provider (`anthropic/claude-...`)."""
+"""LiteLLM: `litellm.completion` / `acompletion` / `text_completion`, their retrying forms
+`completion_with_retries` / `acompletion_with_retries` (which call `completion` with the same
+keywords), and `Router(...).completion`: OpenAI's chat shape; the model string names the provider
+(`anthropic/claude-...`)."""
 from __future__ import annotations
 
 import ast
@@ -135,9 +137,28 @@ def _names_model(node: ast.expr) -> bool:
                or (isinstance(n, ast.Attribute) and "model" in n.attr.lower()) for n in subtree(node))
 
 
+#: LiteLLM's retrying sends: `completion_with_retries(*args, **kwargs)` calls `original_function`
+#: (`litellm.completion` unless given) with the same arguments (litellm/main.py).
+_RETRYING = ("completion_with_retries", "acompletion_with_retries")
+
+
 def _is_completion(call) -> bool:
     q = call.qual
-    return q in _FUNCS or (q.startswith("litellm.") and q.rsplit(".", 1)[-1] in ("completion", "acompletion"))
+    last = q.rsplit(".", 1)[-1]
+    if q.startswith("litellm.") and last in _RETRYING:
+        return _retries_completion(call)
+    return q in _FUNCS or (q.startswith("litellm.") and last in ("completion", "acompletion"))
+
+
+def _retries_completion(call) -> bool:
+    """True when a retrying send calls LiteLLM's chat completion: no `original_function`, or one
+    named `completion` / `acompletion` (`original_function=litellm.batch_completion` sends a list
+    of message lists, one request each: not one chat request)."""
+    given = next((k.value for k in call.node.keywords if k.arg == "original_function"), None)
+    if given is None:
+        return True
+    name = given.attr if isinstance(given, ast.Attribute) else getattr(given, "id", None)
+    return name in ("completion", "acompletion")
 
 
 def completion(b, call) -> None:
@@ -161,7 +182,7 @@ SDK = Sdk(
     imports=("litellm",),
     hints=("litellm",),
     shapes=(
-        Shape("completion", ("completion", "acompletion", "text_completion"), _is_completion, completion),
+        Shape("completion", ("completion", "acompletion", "text_completion") + _RETRYING, _is_completion, completion),
         Shape("Router.completion", ("completion", "acompletion"), lambda c: c.method in ("completion", "acompletion") and c.has("messages"), router),
     ),
     routes={"vertex_ai": "google", "deepseek": "deepseek", "xai": "xai", "mistral": "mistral", "groq": "groq"},
