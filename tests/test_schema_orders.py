@@ -148,6 +148,7 @@ def test_a_set_for_membership_a_log_line_or_a_dict_not_a_schema_is_no_schema_ord
     import logging
 
     from crewai.tools import BaseTool
+    from pydantic import Field
 
     log = logging.getLogger(__name__)
 
@@ -167,6 +168,10 @@ def test_a_set_for_membership_a_log_line_or_a_dict_not_a_schema_is_no_schema_ord
         config = {}
         config["required"] = list(set(values))
         return config
+
+
+    class LabelsDTO:
+        labels: set[str] = Field(description="The labels", examples=[{"vip", "priority"}])  # API docs
 
 
     class Runner:

@@ -5,11 +5,11 @@ tools list the analysis reaches. The schema is sent at the very front of every r
 it, so another process (another hash seed, another file system) sends other bytes there.
 
 Recognised places (each a definition of a model-facing schema, whatever call later sends it):
-- a pydantic `Field(...)`'s `description`, `title`, `examples`, `enum`, `json_schema_extra`
+- a pydantic `Field(...)`'s `description`, `title`, `enum`, `json_schema_extra` (not its `examples`)
   (`Field(description=f"one of {', '.join(names)}")` with `names` a set; also inside the
   `Annotated[...]` parameters of a tool function and in a model made in a function);
 - a JSON-schema dict display (one with a `type`, `properties` or `items` key) whose `enum`,
-  `required`, `anyOf`, `oneOf`, `allOf`, `prefixItems` or `examples` is built so, and a subscript
+  `required`, `anyOf`, `oneOf`, `allOf` or `prefixItems` is built so, and a subscript
   assignment of those keys to a dict named for a schema (`schema["required"] = list(required)`);
 - the `description` (or `name`) a tool class (a base named for a tool: `BaseTool`) sets on
   its instance in a method (`self.description = f"... {', '.join(tables)}"`).
@@ -30,9 +30,11 @@ from .prompt_names import name_parts
 from .tool_results import tool_class
 
 #: Keywords of a pydantic `Field(...)` whose value reaches the JSON schema a model reads.
-FIELD_KEYWORDS = frozenset({"description", "title", "examples", "enum", "json_schema_extra", "literal"})
+#: Not `examples`: sample values shown in a web API's documentation (`examples=[{"vip", "priority"}]`
+#: of a REST model's field), where a set literal is an example's value, not an order a model reads.
+FIELD_KEYWORDS = frozenset({"description", "title", "enum", "json_schema_extra", "literal"})
 #: JSON-schema keywords whose value is a list in the order it is written.
-ORDERED_KEYS = frozenset({"enum", "required", "anyOf", "oneOf", "allOf", "prefixItems", "examples"})
+ORDERED_KEYS = frozenset({"enum", "required", "anyOf", "oneOf", "allOf", "prefixItems"})
 #: Keys of which one says a dict display is a JSON schema (with one of `ORDERED_KEYS` beside it).
 SCHEMA_KEYS = frozenset({"type", "properties", "items", "$schema"})
 #: Attributes of a tool class's instance that the model reads about the tool.
@@ -51,7 +53,7 @@ _PLACES = (("Field(", "pydantic"), ("\"enum\"", "schema"), ("'enum'", "schema"),
 
 #: A pydantic field given a schema keyword that is not a plain string (`description=f"...`,
 #: `enum=names`, `json_schema_extra={...}`; bounded: linear).
-_FIELD_BUILT = re.compile(r"Field\([^)]{0,400}?\b(?:description|enum|json_schema_extra|examples|title)[ \t]{0,4}="
+_FIELD_BUILT = re.compile(r"Field\([^)]{0,400}?\b(?:description|enum|json_schema_extra|title)[ \t]{0,4}="
                           r"[ \t]{0,4}(?:[fF][\"']|[A-Za-z_(\[{]|[\"'][^)]{0,400}?(?:\b[fF][\"']|\+|\.join\(|\.format\())")
 
 
