@@ -35,3 +35,30 @@ def test_the_text_test_needs_a_class_an_indented_assignment_and_an_addition_thro
     assert not might_share("class A:\n    def f(self):\n        self.examples.append(x)\n")  # not assigned
     assert not might_share("class A:\n    scores = []\n    def f(self):\n        self.scores.append(x)\n")
     assert not might_share("def f(t):\n    t.template += x\n")
+
+
+def test_a_pydantic_model_copies_its_field_defaults_for_each_instance_so_holds_no_shared_prompt(tmp_path):
+    source = (
+        "from pydantic import BaseModel\n"
+        "import pydantic\n\n\n"
+        "class ChatSession(BaseModel):\n"
+        "    messages: list = []\n\n"
+        "    def add(self, m):\n"
+        "        self.messages.append(m)\n\n\n"
+        "class ToolSession(ChatSession):\n"
+        "    examples: list = []\n\n"
+        "    def add_example(self, e):\n"
+        "        self.examples.append(e)\n\n\n"
+        "class Settings(pydantic.BaseModel):\n"
+        "    history: list = []\n\n"
+        "    def note(self, h):\n"
+        "        self.history.append(h)\n\n\n"
+        "class Plain:\n"
+        "    messages = []\n\n"
+        "    def add(self, m):\n"
+        "        self.messages.append(m)\n")
+    path = tmp_path / "sessions.py"
+    path.write_text(source, encoding="utf-8")
+    # the three pydantic models (one through a model of the module) copy `[]` per instance; Plain shares it
+    assert [(a.lineno, name, cls) for a, _h, name, cls in shared_prompts(load(path, source))] == [
+        (30, "messages", "Plain")]

@@ -8,7 +8,9 @@ object that every instance shares. A method that adds to it through `self` (`sel
 `self.examples += [x]`) writes into that shared object, not into one of the instance: each instance
 made (or each call) adds the text again, so the prompt made from it grows by one addition each time
 and what a cache held of it ends where the additions start. An instance that binds the name first
-(`self._prompt = copy(self._prompt)`, anywhere in the class) has its own: not one. How often the
+(`self._prompt = copy(self._prompt)`, anywhere in the class) has its own: not one; nor has a
+pydantic model (a class whose bases are `BaseModel`, `SQLModel`, `BaseSettings`, `RootModel`, or a
+class of the module that is one): pydantic copies a field's default for every instance. How often the
 method runs is not followed here: info, where the text is added, with the class's assignment as a
 related place.
 
@@ -47,7 +49,11 @@ def might_share(source: str) -> bool:
 def shared_prompts(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
     """(the addition, the class-level assignment, the name, the class) (module docstring)."""
     out = []
-    for cls in [n for n in subtree(module.tree) if isinstance(n, ast.ClassDef)]:
+    classes = [n for n in subtree(module.tree) if isinstance(n, ast.ClassDef)]
+    copied = _copying_models(classes)
+    for cls in classes:
+        if cls.name in copied:
+            continue
         held = {}
         for stmt in cls.body:
             target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
@@ -66,6 +72,27 @@ def shared_prompts(module) -> list[tuple[ast.AST, ast.AST, str, str]]:
             if name is not None and name not in bound:
                 out.append((n, held[name], name, cls.name))
     return sorted({id(t[0]): t for t in out}.values(), key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+#: Bases whose fields' defaults are copied for each instance (pydantic and the libraries built on it).
+_COPYING_BASES = frozenset({"BaseModel", "SQLModel", "BaseSettings", "RootModel"})
+
+
+def _copying_models(classes: list) -> set[str]:
+    """The names of the classes (of one module) that are pydantic models: a base named in
+    `_COPYING_BASES` (`BaseModel`, `pydantic.BaseModel`) or a class of the module that is one."""
+    def base_names(cls):
+        return {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
+                for b in cls.bases}
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for cls in classes:
+            if cls.name not in found and base_names(cls) & (_COPYING_BASES | found):
+                found.add(cls.name)
+                changed = True
+    return found
 
 
 def _classmethod(f) -> bool:
