@@ -36,6 +36,7 @@ import ast
 import re
 
 from .prompt_names import words
+from .module import callee_name
 from .walk import child_nodes, subtree
 
 #: Words of a keyword or a list's name that say it holds the conversation ("chat" or "message"
@@ -208,8 +209,7 @@ def _trim_call(node) -> ast.Call | None:
     if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
         return None
     call = node.value
-    f = call.func
-    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    name = callee_name(call)
     named = words(name)
     first = call.args[0]
     if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \

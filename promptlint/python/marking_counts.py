@@ -1,8 +1,8 @@
 """Counting cache breakpoints on the longest path through a function (facts for
 `marking_helpers.py`): a `Count` is `True` (once per item of a list of unknown length) or an
 `int` (that many breakpoints); a loop multiplies what its body sets (`loop_count`: `n` over
-`xs[-n:]`, `xs[:n]`, `range(n)`, once when it stops after the first), `plus` / `times` /
-`total` / `more` combine counts, and `exclusive` tells two `if` tests that cannot both hold
+`xs[-n:]`, `xs[:n]`, `range(n)`, once when it stops after the first), `plus` / `times`
+combine counts, `more` keeps the branch that sets more of them, and `exclusive` tells two `if` tests that cannot both hold
 (`if x:` and `if x is None`), so their branches count once."""
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def plus(a: Count, b: Count) -> Count:
     return a + b
 
 
-def total(marks: list) -> Count:
+def _total(marks: list) -> Count:
     out: Count = 0
     for _span, count, *_rest in marks:
         out = plus(out, count)
@@ -121,7 +121,7 @@ def total(marks: list) -> Count:
 
 def more(a: list, b: list) -> list:
     """The branch with more breakpoints (once per item beats any number)."""
-    ta, tb = total(a), total(b)
+    ta, tb = _total(a), _total(b)
     if ta is True:
         return a
     if tb is True:

@@ -10,6 +10,7 @@ from ..model import replace
 from ..model import Kind, Segment, Volatility
 from .answered_records import answered_record
 from .flow.values import Alt, Mapping, Obj, Seq, Spread, Text
+from .module import callee_name
 from .walk import subtree
 
 
@@ -180,16 +181,12 @@ _LOOKS = frozenset({"len", "print", "isinstance", "str", "repr", "id", "bool", "
 def _handed_reads(func, returned: bool = True) -> set[int]:
     """The ids of the nodes a call of `func` takes as an argument (but a call that only looks at
     it: `_LOOKS`), and with `returned` those a `return` returns."""
-    handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) and _called_name(c) not in _LOOKS
+    handed = {id(a) for c in subtree(func) if isinstance(c, ast.Call) and callee_name(c) not in _LOOKS
               for a in (*c.args, *(k.value for k in c.keywords))}
     if not returned:
         return handed
     return handed | {id(r.value) for r in subtree(func) if isinstance(r, ast.Return) and r.value is not None}
 
-
-def _called_name(call: ast.Call) -> str | None:
-    f = call.func
-    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
 def copied_read(func, node, name: str):

@@ -18,13 +18,12 @@ from ..paths import display_name
 from . import strings
 from .parsing import parse
 from .import_roots import package_of  # noqa: F401  (read by the tree from here)
-from .walk import statements, subtree  # noqa: F401  (statements: read by the fact finders from here)
+from .walk import last_name, statements, subtree  # noqa: F401  (statements: read by the fact finders from here)
 
 
 def callee_name(call: ast.Call) -> str:
     """The last name of what a call calls (`obj.method(...)` -> "method", `f(...)` -> "f"), or ""."""
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return last_name(call.func)
 
 
 #: An import statement inside a block: only a module holding one has imports inside functions.

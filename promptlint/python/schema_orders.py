@@ -28,6 +28,7 @@ from ..model import Kind, Part, Segment, replace
 from .flow.values import Alt, Mapping, Seq, Spread, Text
 from .prompt_names import name_parts
 from .tool_results import tool_class
+from .walk import last_name
 
 #: Keywords of a pydantic `Field(...)` whose value reaches the JSON schema a model reads.
 #: Not `examples`: sample values shown in a web API's documentation (`examples=[{"vip", "priority"}]`
@@ -186,8 +187,7 @@ def schema_dict(finder, node: ast.Dict) -> bool:
 
 
 def _schema_named(node) -> bool:
-    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-    return "schema" in name_parts(name)
+    return "schema" in name_parts(last_name(node))
 
 
 def schema_item(finder, node: ast.Assign) -> bool:

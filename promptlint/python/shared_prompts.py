@@ -26,7 +26,7 @@ import ast
 import re
 
 from .prompt_names import prompt_named, words
-from .walk import subtree
+from .walk import last_name, subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _HELD_WORDS = frozenset({"template", "templates", "messages", "examples", "history"})
@@ -81,15 +81,12 @@ _COPYING_BASES = frozenset({"BaseModel", "SQLModel", "BaseSettings", "RootModel"
 def _copying_models(classes: list) -> set[str]:
     """The names of the classes (of one module) that are pydantic models: a base named in
     `_COPYING_BASES` (`BaseModel`, `pydantic.BaseModel`) or a class of the module that is one."""
-    def base_names(cls):
-        return {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
-                for b in cls.bases}
     found: set[str] = set()
     changed = True
     while changed:
         changed = False
         for cls in classes:
-            if cls.name not in found and base_names(cls) & (_COPYING_BASES | found):
+            if cls.name not in found and {last_name(b) for b in cls.bases} & (_COPYING_BASES | found):
                 found.add(cls.name)
                 changed = True
     return found

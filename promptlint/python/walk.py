@@ -18,6 +18,11 @@ LEAVES = frozenset({ast.Name, ast.Constant, ast.alias, ast.Pass, ast.Break, ast.
                     ast.Nonlocal})
 
 
+def last_name(node) -> str:
+    """The last name of a name or dotted name (`x` -> "x", `pkg.mod.Model` -> "Model"), else ""."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def children(node) -> list:
     """The child nodes of an `ast` node in field order, leaves (`LEAVES`) left out (contexts and
     operators too)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from ..module import callee_name
 from .class_facts import grown
 from .values import Seq
 
@@ -42,7 +43,7 @@ def _empty_list(node) -> bool:
         return not node.elts
     if not isinstance(node, ast.Call):
         return False
-    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    name = callee_name(node)
     if name == "list":
         return not node.args and not node.keywords
     if name == "Factory":

@@ -9,7 +9,7 @@ import ast
 from ..flow.values import Alt, Obj, Text, is_none
 from ..layout_values import variants_of
 from .base import Sdk, Shape
-from ..walk import subtree
+from ..walk import last_name, subtree
 
 _FUNCS = {"litellm.completion", "litellm.acompletion", "litellm.text_completion"}
 
@@ -157,8 +157,7 @@ def _retries_completion(call) -> bool:
     given = next((k.value for k in call.node.keywords if k.arg == "original_function"), None)
     if given is None:
         return True
-    name = given.attr if isinstance(given, ast.Attribute) else getattr(given, "id", None)
-    return name in ("completion", "acompletion")
+    return last_name(given) in ("completion", "acompletion")
 
 
 def completion(b, call) -> None:
