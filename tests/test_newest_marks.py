@@ -32,6 +32,9 @@ def test_the_rule_reports_them_at_info_with_the_copy_or_conversion_related():
              for d in report.diagnostics if "newest message of the conversation" in d.message]
     assert found == [("PRM105", "info", 29, [34]), ("PRM105", "info", 47, [46]), ("PRM105", "info", 58, [57]),
                      ("PRM105", "info", 66, [64])]
+    # the help line is the finding's own advice, not the rule's sliding-window advice
+    advice = {d.advice for d in report.diagnostics if "newest message of the conversation" in d.message}
+    assert advice == {"Send that content after the conversation, or keep the message as it was sent"}
 
 
 def test_the_text_test_needs_a_newest_pick_a_content_write_and_a_conversation():

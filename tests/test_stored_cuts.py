@@ -205,3 +205,26 @@ def test_a_conversation_kept_per_key_and_cut_by_the_adding_method_is_a_window():
     # cut at twice the bound is in steps; a constant key is not one conversation per key
     cuts, steps = _cuts(KEYED)
     assert cuts == [(11, "self.messages[chat_id]", SLIDES, False)]
+
+
+DISPLAY_LOG = '''
+class Controller:
+    def __init__(self):
+        self.messages: list[dict[str, str]] = []
+        self._next = 0
+
+    def add_message(self, text: str, level: str = "info") -> None:
+        self.messages.append({{"id": f"message-{{self._next}}", {key}: text, "level": level}})
+        self._next += 1
+        self.messages = self.messages[-200:]
+'''
+
+
+def test_a_list_named_messages_whose_items_are_no_messages_is_not_a_conversation(tmp_path):
+    # a terminal UI's display log: every item added is a dict with no key a message has
+    (tmp_path / "ui.py").write_text(DISPLAY_LOG.format(key='"text"'))
+    assert api.check([tmp_path / "ui.py"], api.Settings(), jobs=1).diagnostics == []
+    # the same list given messages with a role is the conversation, cut on every turn
+    (tmp_path / "chat.py").write_text(DISPLAY_LOG.format(key='"role": "user", "content"'))
+    report = api.check([tmp_path / "chat.py"], api.Settings(), jobs=1)
+    assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "info", 10)]

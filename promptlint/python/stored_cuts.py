@@ -36,7 +36,7 @@ from ..model import Kind
 from .prompt_names import words
 from .cut_defaults import Defaults
 from .flow.callers import called_anywhere
-from .flow.class_facts import message_node, walk_statements
+from .flow.class_facts import message_node, not_a_message, walk_statements
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
 from .kept_conversations import removed_at, removed_shape
 
@@ -279,22 +279,30 @@ def message_item(item) -> bool:
 
 
 def held_conversation(module, held: str) -> bool:
-    """True when the name of `held` says it is the conversation: a specific word, or a generic one
+    """True when the name of `held` says it is the conversation: a specific word unless every item
+    the module adds to it is a dict display with no key a message has (a UI's display log
+    `self.messages.append({"id": ..., "text": ..., "level": ...})` is not), or a generic one
     (`history`) when what the module adds to it is a message, or nothing is added to it here (the
     dspy-style call log `owner.history.append(entry)` is not)."""
     found = words(held.rsplit(".", 1)[-1])
     if found & _SPECIFIC:
-        return True
+        items = _added(module, held)
+        return not items or not all(not_a_message(item) for item in items)
     if not found & CONVERSATION_WORDS:
         return False
-    for n in ast.walk(module.tree):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
-                "append", "extend", "insert") and n.args and _is_expr(n.func.value, held):
-            item = n.args[-1]
-            name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
-            if not (message_node(item) or words(name) & _MESSAGE_ITEMS or isinstance(item, (ast.Tuple, ast.List))):
-                return False
+    for item in _added(module, held):
+        name = item.id if isinstance(item, ast.Name) else item.attr if isinstance(item, ast.Attribute) else ""
+        if not (message_node(item) or words(name) & _MESSAGE_ITEMS or isinstance(item, (ast.Tuple, ast.List))):
+            return False
     return True
+
+
+def _added(module, held: str) -> list[ast.expr]:
+    """The items the module adds to `held` by `.append(x)`, `.extend(x)`, `.insert(i, x)` (the last
+    argument), in source order."""
+    return [n.args[-1] for n in ast.walk(module.tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in (
+                "append", "extend", "insert") and n.args and _is_expr(n.func.value, held)]
 
 
 def _described(func, name: str) -> str | None:

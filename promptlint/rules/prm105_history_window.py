@@ -365,8 +365,7 @@ class HistoryWindowRule(Rule):
                        "here: how much it costs is not known); send that content after the conversation, or keep "
                        "the message as it was sent")
             note = "the copy made here" if how == "copy" else "the list converted for the request here"
-            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
-                                  related=[Related(module.span(related), note)])
+            yield self._own(message, module.span(write), related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
             held = param.startswith("self.")
@@ -378,8 +377,8 @@ class HistoryWindowRule(Rule):
                        "request's from its first such message on, and everything after it is read uncached "
                        f"({when} is not followed here: how much it costs is not known); add "
                        "the value to the newest message only, and re-send older messages as they were sent")
-            yield self.diagnostic(message, module.span(write), severity=Severity.INFO,
-                                  related=[Related(module.span(entry), f"`{param}` enters the message here")])
+            yield self._own(message, module.span(write),
+                            related=[Related(module.span(entry), f"`{param}` enters the message here")])
         for added, held, name, cls in module.facts.get("shared_prompts", ()):
             message = (f"`{name}` is assigned in the body of the class `{cls}`, so one object serves every instance, "
                        "and this adds to it through `self`: each instance made (or each call) adds again to that "
@@ -387,8 +386,8 @@ class HistoryWindowRule(Rule):
                        "the previous one where the additions start, and everything after that is read uncached "
                        "(how often this runs is not followed here: how much it costs is not known); copy it for "
                        f"the instance first (`self.{name} = copy(...)`) or build the text where it is used")
-            yield self.diagnostic(message, module.span(added), severity=Severity.INFO,
-                                  related=[Related(module.span(held), "the object every instance shares, made here")])
+            yield self._own(message, module.span(added),
+                            related=[Related(module.span(held), "the object every instance shares, made here")])
         for call, (kept, owner) in module.facts.get("chosen_removals", ()):
             message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
                        "leaves them out of it wherever they are and writes the rest back: the history re-sent next "
@@ -396,8 +395,7 @@ class HistoryWindowRule(Rule):
                        "after it is read uncached (when this runs is not followed here: how much it costs is not "
                        "known); leave sent messages in place and add a note after them, or remove only at a "
                        "compaction")
-            yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
-                                  related=[Related(owner.span(kept), "the messages left out here")])
+            yield self._own(message, module.span(call), related=[Related(owner.span(kept), "the messages left out here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "
@@ -413,7 +411,7 @@ class HistoryWindowRule(Rule):
                        "added later in a conversation (a notice, per-turn context) changes the head of the request on "
                        "the turn it is added, and the history after it is read uncached; keep later system messages "
                        "in place among the input items and fold only the leading ones")
-            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+            yield self._own(message, module.span(stmt))
         for stmt, function, field, how in module.facts.get("field_hoists", ()):
             if how == "newest":
                 message = (f"The newest message is given content the kept conversation does not hold here: "
@@ -424,7 +422,7 @@ class HistoryWindowRule(Rule):
                            "matches the previous one only up to the message before it (whether callers send "
                            "system messages is not followed here: how much it costs is not known); send the "
                            "system text as the first message (or the API's system field), the same on every turn")
-                yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO)
+                yield self._own(message, module.span(stmt))
                 continue
             what = ("joins the text of every system message of the conversation, wherever it is, into" if how == "joins"
                     else "puts the text of the last system message of the conversation, wherever it is, into")
@@ -449,7 +447,7 @@ class HistoryWindowRule(Rule):
                        "(a conversation whose only system message is its first keeps its order; whether callers "
                        "add later ones is not followed here: how much it costs is not known); keep later system "
                        "messages in place, or send them as user messages")
-            yield self.diagnostic(message, module.span(move), severity=Severity.INFO)
+            yield self._own(message, module.span(move))
         yield from kept_window_findings(self, module)
         for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
             yield self.diagnostic(message, span, **keywords)
@@ -460,6 +458,12 @@ class HistoryWindowRule(Rule):
                        "on, so the thread sent after the instructions never matches the prefix cached by the previous "
                        "run (how long the threads grow is not known here)")
             yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
+
+    def _own(self, message: str, span, *, related=None):
+        """Info with the message's own advice (after its last `; `) as the help line, not the rule's
+        general advice, which fits a sliding window and not a message re-made for one request."""
+        body, advice = split_advice(message)
+        return self.diagnostic(body, span, severity=Severity.INFO, advice=advice or None, related=related)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places

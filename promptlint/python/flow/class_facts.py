@@ -231,14 +231,17 @@ _ROLES = frozenset({"system", "user", "human", "assistant", "ai", "model", "tool
 
 def holds_conversation(cls: ast.ClassDef, attr: str) -> bool:
     """True when the list `self.attr` that the class grows is the conversation by more than its
-    growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`), or what
+    growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`) unless every
+    item added to it is a dict display with no key a message has (`not_a_message`), or what
     a method adds to it is a message (`message_node`), written there or bound to a name of that
     method (`msg = HumanMessage(q)`, then `self.log.append(msg)`), or a turn written as text that
     opens with its speaker's label (`self.log.append(f"User: {q}")`: `turn_line`), or a value the
     class also sends as a message's content (`_sent_message`: the user's text). A list of
     anything else (candidates, questions asked, notes) grows too, but is no conversation."""
     if set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower())) & CONVERSATION_WORDS:
-        return True
+        added = [_bound(method, i) for method, node, many in added_to(cls, attr)
+                 for i in (node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node])]
+        return not added or not all(not_a_message(i) for i in added)  # (a UI's display log is not)
     for method, node, many in added_to(cls, attr):
         items = node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node]
         if any(message_node(bound) or turn_line(bound) for bound in (_bound(method, i) for i in items)):
@@ -296,6 +299,19 @@ def turn_line(node) -> bool:
     if isinstance(node, ast.JoinedStr) and node.values:
         node = node.values[0]
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _TURN_LABEL.match(node.value) is not None
+
+
+#: Keys of a dict display that may be a message (or hold one) in some API or framework.
+_MESSAGE_KEYS = frozenset({"role", "content", "parts", "message", "messages", "type", "data", "author", "speaker",
+                           "sender", "from", "user", "assistant", "human", "ai", "tool_calls", "name"})
+
+
+def not_a_message(node) -> bool:
+    """True for an item added to a list that says it is not a message: a dict display whose keys
+    are all constant strings, none a key a message has (`{"id": ..., "text": ..., "level": ...}`:
+    a line of a UI's display log)."""
+    return isinstance(node, ast.Dict) and bool(node.keys) and all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) and k.value not in _MESSAGE_KEYS for k in node.keys)
 
 
 def message_node(node) -> bool:
