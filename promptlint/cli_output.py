@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -109,24 +110,46 @@ def check_targets(targets, origin: str = "--target") -> None:
 
 
 class ProgressBar:
-    """A transient rich progress bar on stderr for runs over many files, only when stderr is a
-    terminal (never in CI logs or when output is piped)."""
+    """Progress of a run over many files on stderr: a transient rich bar when stderr is a
+    terminal; otherwise (a CI log, a pipe, a hook) a plain line `promptlint: checked N of M files
+    (S s)` once a run has taken `EVERY` seconds, and again every `EVERY` seconds, so a long run is
+    seen to move. `clock` (seconds, monotonic) and `stream` are for tests."""
 
     MIN_FILES = 100
+    EVERY = 30.0
 
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True, *, clock=time.monotonic, stream=None):
         self.bar = None
         self.enabled = enabled
+        self.clock = clock
+        self.stream = stream
 
     def __call__(self, total: int):
-        if not self.enabled or not sys.stderr.isatty() or total < self.MIN_FILES:
+        if not self.enabled or total < self.MIN_FILES:
             return None
+        stream = self.stream or sys.stderr
+        if not stream.isatty():
+            return self._lines(total, stream)
         from rich.console import Console
         from rich.progress import Progress
         self.bar = Progress(console=Console(stderr=True), transient=True)
         task = self.bar.add_task("Checking", total=total)
         self.bar.start()
         return lambda n: self.bar.advance(task, n)
+
+    def _lines(self, total: int, stream):
+        """The callback of a run not on a terminal: counts files, writes a line each `EVERY` s."""
+        start = self.clock()
+        state = {"done": 0, "next": start + self.EVERY}
+
+        def advance(n: int) -> None:
+            state["done"] += n
+            now = self.clock()
+            if now >= state["next"] and state["done"] < total:
+                stream.write(f"promptlint: checked {state['done']} of {total} files ({now - start:.0f} s)\n")
+                stream.flush()
+                state["next"] = now + self.EVERY
+        return advance
 
     def close(self) -> None:
         if self.bar is not None:
