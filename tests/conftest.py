@@ -26,6 +26,7 @@ The tests run in two pytest-xdist workers (pyproject's `addopts`), whole modules
 (`--dist loadfile`: a module's module-scoped fixtures are made once), the modules with the most
 tests handed out first; the scheduler below keeps the modules of SHARED_REPORTS in one worker.
 """
+import gc
 import sys
 import tempfile
 
@@ -112,6 +113,9 @@ def pytest_collection_finish(session):
 
 
 def pytest_sessionfinish(session):
+    # hypothesis times garbage collection with a gc callback that stays registered; a worker stopped
+    # by xdist at the end could print a KeyboardInterrupt traceback from it (unraisable, not a failure)
+    gc.callbacks[:] = [cb for cb in gc.callbacks if not getattr(cb, "__module__", "").startswith("hypothesis")]
     if _saved_bytecode_settings:  # (a folder of the run is removed now: no import may make it again)
         sys.pycache_prefix, sys.dont_write_bytecode = _saved_bytecode_settings
     early.stop_all()
