@@ -420,7 +420,7 @@ def explain(location, output_format, targets, no_cache, config_file=None, isolat
         echo_err(f"{path}:{line} is a line of the prompt{'s' if len(layouts) > 1 else ''} drawn below ({sites})")
     color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     click.echo(render_explain(layouts, shutil.get_terminal_size().columns if color else 100, color=color, targets=chosen,
-                              default_targets=defaults),
+                              default_targets=defaults, crop=sys.stdout.isatty()),
                nl=False)
     from .python.unread_calls import unread_parts  # a request read with no part: what its arguments are
     for said in (unread_parts(layouts, target, filename) if target.is_file() else []):

@@ -97,6 +97,19 @@ def test_prompt_starting_with_dynamic_content_and_narrow_console():
     assert all(len(line) <= 60 for line in rows[:3])
 
 
+def test_uncropped_drawing_keeps_long_lines_whole_at_the_same_layout_width():
+    # off a terminal (a file, a pipe) nothing is cut: the marker lines keep the width, text runs on
+    lay = PromptLayout(id="t.j2:1", site=span(1), source="template",
+                       parts=[Part("system", [Segment(kind=Kind.UNKNOWN, volatility=Volatility.UNKNOWN, expr="intro"),
+                                              Segment(text="Static rules.")])])
+    cropped = render_explain([lay], 60).splitlines()
+    whole = render_explain([lay], 60, crop=False).splitlines()
+    assert cropped[1] == "           -- static prefix is empty: the prompt starts wit…"
+    assert whole[1] == "           -- static prefix is empty: the prompt starts with content of unknown origin "
+    assert not any("…" in line for line in whole)
+    assert len(whole) == len(cropped)
+
+
 def test_explain_json_has_the_drawing_data():
     data = explain_json([anthropic_layout()])
     json.dumps(data)

@@ -197,6 +197,10 @@ def _why_history(seg: Segment, part) -> str:
     return f"^ history: {what}"
 
 
+#: The console width (characters) that draws lines whole when a drawing is not cropped.
+_UNCROPPED = 100_000
+
+
 def _print(console: Console, line: Text) -> None:
     """One drawing line, cut with an ellipsis at the console width instead of wrapping."""
     console.print(line, no_wrap=True, overflow="ellipsis", crop=True)
@@ -340,8 +344,10 @@ def _targets_table(layout: PromptLayout, pair: tuple) -> tuple[Table, list[str]]
 
 def render_explain(layouts: Iterable[PromptLayout], console_width: int = 100, *, color: bool = False,
                    targets: Iterable[Target] | None = None, default_targets: Iterable[Target] | None = None,
-                   console: Console | None = None) -> str:
+                   console: Console | None = None, crop: bool = True) -> str:
     """Draw every layout; returns the drawing as text (with ANSI styles when `color`).
+    `crop`: lines longer than `console_width` characters are cut with an ellipsis (on a terminal);
+    False draws at that width but writes long lines whole (a file or a pipe loses nothing).
 
     With `console` given, draws on it instead (its width is used) and returns "". In the targets
     table, `prefix` and `cached` are tokens in the target's tokenizer ("~" marks estimates),
@@ -351,9 +357,9 @@ def render_explain(layouts: Iterable[PromptLayout], console_width: int = 100, *,
     buf = None
     if console is None:
         buf = io.StringIO()
-        console = Console(file=buf, width=console_width, force_terminal=color, no_color=not color,
-                          highlight=False, soft_wrap=False)
-    width = console.width
+        console = Console(file=buf, width=console_width if crop else _UNCROPPED, force_terminal=color,
+                          no_color=not color, highlight=False, soft_wrap=False)
+    width = console.width if crop else console_width
     pair = (list(targets or ()), list(default_targets or ()) or None)
     for i, layout in enumerate(layouts):
         if i:
