@@ -20,7 +20,7 @@ def _named(tmp_path: Path) -> list[tuple]:
 
 
 def test_text_built_around_a_value_is_named_at_the_caret_with_what_it_is_built_from(tmp_path):
-    assert _named(tmp_path)[0] == (17, 1, "Per-request content `brief` (built from `question`)")
+    assert _named(tmp_path)[0] == (17, 1, "Per-request content in `brief` (built from `question`)")
 
 
 def test_a_value_under_another_name_keeps_its_own_name_in_the_message(tmp_path):

@@ -27,12 +27,13 @@ def source_text(seg: Segment, limit: int = 60) -> str | None:
     return expr if len(expr) <= limit else expr[: limit - 3] + "..."
 
 
-def describe(seg: Segment, note: str = "") -> str:
+def describe(seg: Segment, note: str = "", *, within: bool = False) -> str:
     """'`datetime.now()` (sub-day precision)', 'a `Text` object', 'a value'; the value the code
     writes where it enters, when that is text built around it: '`summary` (built from `query`)',
     or a choice between texts: '`max_sections` (one variant reads `10`)'.
     `note` (the extraction's evidence, say) joins the same parentheses: '`summary` (built from
-    `query`; the parameter `q`)', never a second pair."""
+    `query`; the parameter `q`)', never a second pair. `within`: text built around the value is
+    named as where it is, 'in `summary` (built from `query`)' (after a kind: "Timestamp in ...")."""
     expr = source_text(seg)
     caret = seg.written
     notes = []
@@ -40,7 +41,7 @@ def describe(seg: Segment, note: str = "") -> str:
     # its variants are not built around it: its `expr` is one variant's text, `10`)
     if expr is not None and caret is not None and (caret.built or seg.kind is Kind.CONDITIONAL):
         written = source_text(dataclasses.replace(seg, expr=caret.text)) or caret.text
-        text = f"`{written}`"
+        text = f"in `{written}`" if within and caret.built and seg.kind is not Kind.CONDITIONAL else f"`{written}`"
         # (a choice between texts: its segment is where the variants differ, shown from one of them)
         notes.append(f"one variant reads `{expr}`" if seg.kind is Kind.CONDITIONAL else f"built from `{expr}`")
     elif expr is not None:

@@ -83,7 +83,7 @@ class DynamicBeforeStaticRule(Rule):
             severity = imp.severity
             if severity is None:
                 continue
-            message = (f"{_WHAT[imp.rate]} {text.describe(seg, text.why(seg))} "
+            message = (f"{_WHAT[imp.rate]} {text.describe(seg, text.why(seg), within=True)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),

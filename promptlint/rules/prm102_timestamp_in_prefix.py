@@ -70,7 +70,7 @@ class TimestampInPrefixRule(Rule):
             severity = imp.severity
             if severity is None:
                 continue
-            message = (f"Timestamp {text.describe(seg)} {text.position(imp.placed, imp.complete)}: "
+            message = (f"Timestamp {text.describe(seg, within=True)} {text.position(imp.placed, imp.complete)}: "
                        f"{text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             advice = _advice(seg.precision is not None and seg.precision is not Precision.SUB_DAY,
                              imp.placed.in_newest)

@@ -116,7 +116,7 @@ class UniqueIdInPrefixRule(Rule):
             if severity is None:
                 continue
             what, drawn, advice = _random_what(seg)
-            message = (f"{what} {text.describe(seg)}{drawn} {text.position(imp.placed, imp.complete)}, "
+            message = (f"{what} {text.describe(seg, within=True)}{drawn} {text.position(imp.placed, imp.complete)}, "
                        f"{_SCOPE[imp.rate]}: {text.cost(imp)}{text.evidence(seg)}{text.behind(imp)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg), fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,

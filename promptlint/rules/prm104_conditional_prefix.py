@@ -62,7 +62,7 @@ class ConditionalPrefixRule(Rule):
                         f"{text.stays_below(imp)} whichever variant it holds")
             else:
                 cost = f"each variant caches {text.follows(imp)} separately"
-            message = f"Conditional content {text.describe(imp.seg)} {text.position(imp.placed, imp.complete)}: {cost}"
+            message = f"Conditional content {text.describe(imp.seg, within=True)} {text.position(imp.placed, imp.complete)}: {cost}"
             yield self.diagnostic(message, imp.seg.span or layout.site, prompt=layout.id, related=text.related(imp.seg))
 
     def check_module(self, module):
