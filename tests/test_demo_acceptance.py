@@ -274,8 +274,9 @@ def test_explain_draws_every_prompt_of_the_demo(shared, monkeypatch):
         assert len(blocks) == 1, prompt["id"]
         lines = blocks[0].splitlines()
         notes = [line for line in lines if line.startswith(tuple(f"{e['provider']}:" for e in prompt["estimates"]))
-                 and ": " in line or line.lstrip().startswith(("-- cost: ", "^ history: "))]
-        # the drawing fits 100 columns; prose notes are whole lines, never hard-wrapped (issue 14)
+                 and ": " in line or line.lstrip().startswith(("-- cost: ", "^ "))]
+        # the drawing fits 100 columns; prose notes are whole lines, never hard-wrapped (issue 14), and
+        # off a terminal never cut (a path in a note is kept whole)
         assert all(len(line) <= 100 for line in lines if line not in notes)
         assert prompt["source"] in (lines[0] if lines[0] != prompt["id"] else lines[1])
         # Parts in request order, each role at the start of its first line.
