@@ -131,7 +131,9 @@ class MissingCacheBreakpointRule(Rule):
     callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
     whose messages are a message list it takes from them (`def generate(self, messages): ...
     system=messages[0]["content"], messages=messages[1:]`; a parameter of any name sent as the
-    list or a slice of it, `messages=input`, is one too), in a package where no file names a
+    list or a slice of it, `messages=input`, is one too; a function nested in another, a retried
+    inner send, takes the parameters and the `**kwargs` of the one around it that it reads as they
+    are), in a package where no file names a
     breakpoint key: every prompt of the package sent through it is
     paid in full, however much of it the calls share.
     So is a request whose messages, and its system prompt or tools, the sending function computes
