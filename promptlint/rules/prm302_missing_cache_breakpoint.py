@@ -155,7 +155,10 @@ class MissingCacheBreakpointRule(Rule):
     litellm.batch_completion` (a list of requests) they are not.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
-    system prompt with no breakpoint and no file of the package names one.
+    system prompt with no breakpoint and no file of the package names one; so are the shapes above
+    (an adapter, a re-sent conversation) for such a model in a package that writes Claude model
+    names, "when the model is Claude", also for `model=self.model` of a parameter of `__init__`
+    whose default names another provider (`model="gpt-4o"`: one deployment's choice).
     A request sent with the OpenAI SDK to Anthropic's OpenAI-compatible endpoint (`OpenAI(base_url=
     "https://api.anthropic.com/v1/")`, also as a base URL parameter's default) is never cached,
     breakpoint or not: that endpoint does no prompt caching
