@@ -124,3 +124,44 @@ def test_payload_copied_with_its_tools_is_clean(tmp_path):
                                      '            del final_api_params["tools"]\n', '')
     assert "del final_api_params" not in source
     assert _found(tmp_path, source) == []
+
+
+SHARED_CONFIG = '''
+import json
+
+from .client import CopilotClient
+
+
+def talk(question, tools):
+    from .config import INSTRUCTION, TALK_CONFIG
+
+    client = CopilotClient()
+    messages = [{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": question}]
+    response = client.complete(messages=messages, tools=[t.spec for t in tools], tool_choice="auto", **TALK_CONFIG)
+    if response.tool_calls:
+        messages.append(response)
+        for call in response.tool_calls:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": run(call)})
+        response = client.complete(messages=messages, **TALK_CONFIG)
+        messages.append({"role": "assistant", "content": response.content})
+    return response
+'''
+
+
+def test_follow_up_unpacking_the_options_the_tool_request_unpacked_is_info(tmp_path):
+    # `TALK_CONFIG` is unpacked beside `tools=` by the first request: it holds no `tools` key (a
+    # keyword given twice raises), so the follow-up that unpacks it unchanged sends no tools
+    assert _found(tmp_path, SHARED_CONFIG) == [("PRM204", "info", 16, [11, 12])]
+
+
+def test_follow_up_unpacking_options_changed_after_the_tool_request_is_clean(tmp_path):
+    source = SHARED_CONFIG.replace('        messages.append(response)\n',
+                                   '        messages.append(response)\n        TALK_CONFIG.update(extra_options())\n')
+    assert "TALK_CONFIG.update" in source
+    assert _found(tmp_path, source) == []
+
+
+def test_follow_up_unpacking_options_the_tool_request_did_not_unpack_is_clean(tmp_path):
+    source = SHARED_CONFIG.replace('tool_choice="auto", **TALK_CONFIG)', 'tool_choice="auto")')
+    assert source.count("**TALK_CONFIG") == 1
+    assert _found(tmp_path, source) == []

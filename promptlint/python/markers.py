@@ -121,18 +121,22 @@ def names_conversation_list(name: str) -> bool:
     return bool(words & _CONVERSATION_WORDS) and bool(words & _LIST_WORDS)
 
 
-def passes_prompt(func: ast.AST | None, parts) -> bool:
+def passes_prompt(func: ast.AST | None, parts, closure: frozenset | set = frozenset()) -> bool:
     """True when the request's messages are one user message made of a single parameter of `func`
     (the sending function), sent whole (tools or a response schema may come before it, and a system
     message made of another parameter: `def create(self, text, system_prompt)`): `def
     request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`, or when its messages are a message list `func` takes from its callers
-    (`passes_messages`). Such a function is an adapter: the prompt text is its callers'."""
+    (`passes_messages`). Such a function is an adapter: the prompt text is its callers'.
+    `closure`: the parameters of the functions around a nested `func` that it reads as they are
+    (`flow.closures.outer_parameters`: a send in a retried inner function, `def messages(): ...
+    client.messages.create(messages=[{"role": "user", "content": prompt}])`), also its callers'."""
     if not isinstance(func, _FUNCS):
         return False
-    if passes_messages(func, parts):
+    if passes_messages(func, parts, closure):
         return True
     messages = [p for p in parts if p.role != "tools"]  # tools and a response schema come before any message
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    params |= set(closure)
     if len(messages) == 2 and messages[0].role in ("system", "developer"):  # the callers' system prompt too
         if not _one_parameter(messages[0], params):
             return False
@@ -171,7 +175,7 @@ def _whole_parameter(expr: str, params) -> bool:
     return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params
 
 
-def passes_messages(func: ast.AST, parts) -> bool:
+def passes_messages(func: ast.AST, parts, closure: frozenset | set = frozenset()) -> bool:
     """True when the request sends a message list that `func` (the sending function) takes from
     its callers: a history part the code does not build (`Part.read` False: the list, a slice or
     a conversion of it) in a function with a parameter named as a conversation (`messages`
@@ -186,6 +190,7 @@ def passes_messages(func: ast.AST, parts) -> bool:
     if len(history) != 1 or history[0].read:
         return False
     params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)} - {"self", "cls"}
+    params |= set(closure)  # (a nested function's reads of the parameters around it)
     if not any(classify_word(a) in classify.HISTORY_NAMES for a in params) \
             and not (len(history[0].segments) == 1 and _root(history[0].segments[0].expr) in params):
         return False

@@ -19,6 +19,7 @@ import ast
 from copy import copy
 
 from .flow.binding_syntax import param_names
+from .flow.closures import outer_parameters
 from .flow.configured import MARK
 from .flow.segment_text import const_str
 from .flow.keyed_targets import global_writes
@@ -120,14 +121,19 @@ def _requests(variants: list[Mapping]) -> list[list[Mapping]]:
     return list(groups.values())
 
 
-def forwarded_kwargs(node: ast.expr, func: ast.AST | None) -> bool:
+def forwarded_kwargs(node: ast.expr, func: ast.AST | None, module=None) -> bool:
     """True when `node`, passed as `**node`, is the `**kwargs` parameter of `func` (the sending
     function), or a local name bound once in `func`, to a copy or a filter of it (`dict(kwargs)`,
     `kwargs.copy()`, `deepcopy(kwargs)`, `select_values(notnone, kwargs)`: a call whose other
     arguments are names `func` does not bind, functions of the module): the mapping holds the
-    keyword arguments its callers pass, and no key of its own."""
-    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or func.args.kwarg is None \
-            or not isinstance(node, ast.Name):
+    keyword arguments its callers pass, and no key of its own. So is, given the `module`, the
+    `**kwargs` of a function around a nested `func` that reads it as it is
+    (`flow.closures.outer_parameters`: a send in a retried inner function)."""
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(node, ast.Name):
+        return False
+    if module is not None and node.id in outer_parameters(module, func)[1]:
+        return True
+    if func.args.kwarg is None:
         return False
     param = func.args.kwarg.arg
     local = _bound(func)
@@ -192,7 +198,7 @@ def _add(builder, call, kw, value: Mapping | None, raw=None) -> None:
     if value is None or value.repeated:
         call.unread = True
         func = getattr(call.frame, "func", None)
-        call.forwarded = call.forwarded and (forwarded_kwargs(kw.value, func) or configured_options(raw)
+        call.forwarded = call.forwarded and (forwarded_kwargs(kw.value, func, builder.m) or configured_options(raw)
                                              or passed_options.through_helper(builder.m, func, kw.value))
         return
     call.open = call.open or value.open

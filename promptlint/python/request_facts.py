@@ -13,6 +13,7 @@ import re
 from ..model import Kind, replace
 from ..model import Breakpoint
 from . import converted_prompts, kept_replies, markers
+from .flow.closures import outer_parameters
 from .gated_values import note_gates
 from .marking_helpers import marked_roots, root_of
 from .packages import marker_uses
@@ -51,7 +52,8 @@ def note_request(finder, added, call) -> None:
         if placed or layout.auto_cache is not None:
             continue
         func = frame.func if frame is not None else None
-        layout.passes_prompt = markers.passes_prompt(func, layout.parts)
+        closure = outer_parameters(finder.m, func)[0] if isinstance(func, _FUNCS) else set()
+        layout.passes_prompt = markers.passes_prompt(func, layout.parts, closure)
         if not layout.passes_prompt:
             layout.converted = converted_prompts.converted_from(func, call.node)
             layout.helper_built = bool(layout.converted) and converted_prompts.helper_built(func, call.node)

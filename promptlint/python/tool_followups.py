@@ -25,7 +25,10 @@ calls of an answer (its text names `tool_calls`) that the earlier one is not in,
 it in one pass (`sent_calls.exclusive`), and sent with no tools: no such keyword (or `None` /
 `[]`) and no `**` of keys not read here (the function's own `**kwargs`), a payload whose keys are
 all known (a display, a copy of a known payload, keys written or deleted by statements of the
-function) without a tools key. The later request's message list is a name the function grows
+function) without a tools key. A mapping of keys not read that the earlier request unpacks
+beside the tool list it writes as a keyword (`complete(messages=m, tools=T, **CONFIG)`) holds no
+such key (Python rejects a keyword given twice), so the follow-up that unpacks it unchanged
+(`complete(messages=m, **CONFIG)`) is sent without tools. The later request's message list is a name the function grows
 (`clean_messages.append(...)`) or the earlier request's own list: the conversation, not a new
 one-off prompt.
 """
@@ -42,6 +45,8 @@ _TOOL_KEYS = ("tools", "functions")
 _CONVERSATION_KEYS = ("messages", "input", "contents")
 _GROW = {"append", "extend", "insert"}
 _COPIES = {"copy", "deepcopy"}
+#: Methods that change a dict in place.
+_MUTATORS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__"}
 
 
 @dataclass
@@ -177,9 +182,10 @@ def _empty(value) -> bool:
                                                                      else value.keys)
 
 
-def _options(call: ast.Call, payloads: _Payloads) -> dict[str, ast.expr] | None:
+def _options(call: ast.Call, payloads: _Payloads, toolless: frozenset = frozenset()) -> dict[str, ast.expr] | None:
     """The options a call is sent with (its keywords and the keys of the `**` dicts it unpacks),
-    or None when a `**` dict's keys are not all known."""
+    or None when a `**` dict's keys are not all known. `toolless`: names of `**` dicts whose keys
+    are not known but are known to hold no tools (`_toolless_spreads`): they add nothing here."""
     out: dict = {}
     for k in call.keywords:
         if k.arg is not None:
@@ -187,11 +193,42 @@ def _options(call: ast.Call, payloads: _Payloads) -> dict[str, ast.expr] | None:
             continue
         if not isinstance(k.value, ast.Name):
             return None
+        if k.value.id in toolless:
+            continue
         keys = payloads.keys(k.value.id, _pos(call))
         if keys is None:
             return None
         out.update(keys)
     return out
+
+
+def _toolless_spreads(func, earlier: ast.Call) -> frozenset:
+    """The names of the mappings the earlier request unpacks (`**TALK_CONFIG`) beside a tool list
+    it writes as a keyword (`tools=[...]`), that no statement of `func` binds again or changes
+    (an import or a parameter: not assigned, no `X[k] = ...`, no `X.update(...)`). Python
+    rejects a keyword given twice (a `TypeError` at the call), so such a mapping holds no key of
+    that tool list, and a later request that unpacks it unchanged gets no tools from it. Empty
+    when the earlier request writes no tool keyword, or both `tools` and `functions`."""
+    written = [k.arg for k in earlier.keywords if k.arg in _TOOL_KEYS]
+    if len(written) != 1:
+        return frozenset()
+    spread = {k.value.id for k in earlier.keywords if k.arg is None and isinstance(k.value, ast.Name)}
+    if not spread:
+        return frozenset()
+    changed: set[str] = set()
+    for node in ast.walk(func):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for t in targets:
+                base = t.value if isinstance(t, (ast.Subscript, ast.Attribute)) else t
+                if isinstance(base, ast.Name):
+                    changed.add(base.id)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr in _MUTATORS:
+            changed.add(node.func.value.id)
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            changed.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+    return frozenset(spread - changed)
 
 
 def _sends_tools(call: ast.Call, payloads: _Payloads) -> bool:
@@ -242,14 +279,14 @@ def _followup(func, senders: set[str]) -> ToolFollowup | None:
         gates = [i for i in ifs if _reads_tool_calls(i.test)]
         if not gates:
             continue
-        options = _options(call, payloads)
-        if options is None or any(k in options and not _empty(options[k]) for k in _TOOL_KEYS):
-            continue
-        sent = _conversation(call, options)
         callee = ast.unparse(call.func)
         for earlier in reversed(earlier_ones):
             if _pos(earlier) >= _pos(gates[0]) or ast.unparse(earlier.func) != callee:
                 continue
+            options = _options(call, payloads, _toolless_spreads(func, earlier))
+            if options is None or any(k in options and not _empty(options[k]) for k in _TOOL_KEYS):
+                continue
+            sent = _conversation(call, options)
             earlier_sent = _conversation(earlier, _options(earlier, payloads) or {})
             if sent is None or sent not in grown and sent != earlier_sent:
                 continue

@@ -202,7 +202,9 @@ class ToolsChangedMidConversationRule(Rule):
     The follow-up request after a tool call (sent under an `if` that reads the answer's
     `tool_calls`) that re-sends the conversation through the same callee without the tools the
     request before it sent (no `tools=`, a payload copied from the first with `del
-    final["tools"]`, or built without them) is info: once per turn that calls a tool, the
+    final["tools"]`, or built without them; a mapping of keys not read that the first request
+    unpacks beside its `tools=` and the follow-up unpacks unchanged, `**TALK_CONFIG`, holds no
+    tools, since a keyword given twice raises) is info: once per turn that calls a tool, the
     follow-up reads the whole conversation uncached.
     """
 

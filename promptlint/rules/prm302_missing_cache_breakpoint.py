@@ -131,7 +131,9 @@ class MissingCacheBreakpointRule(Rule):
     callers (`def request(self, prompt): ... messages=[{"role": "user", "content": prompt}]`), or
     whose messages are a message list it takes from them (`def generate(self, messages): ...
     system=messages[0]["content"], messages=messages[1:]`; a parameter of any name sent as the
-    list or a slice of it, `messages=input`, is one too), in a package where no file names a
+    list or a slice of it, `messages=input`, is one too; a function nested in another, a retried
+    inner send, takes the parameters and the `**kwargs` of the one around it that it reads as they
+    are), in a package where no file names a
     breakpoint key: every prompt of the package sent through it is
     paid in full, however much of it the calls share.
     So is a request whose messages, and its system prompt or tools, the sending function computes
@@ -153,7 +155,10 @@ class MissingCacheBreakpointRule(Rule):
     litellm.batch_completion` (a list of requests) they are not.
     A request of a model not known statically (LiteLLM's `model=model`) in a function that tests
     that model for a Claude name (`if "claude" in model:`) is reported the same way when it sends a
-    system prompt with no breakpoint and no file of the package names one.
+    system prompt with no breakpoint and no file of the package names one; so are the shapes above
+    (an adapter, a re-sent conversation) for such a model in a package that writes Claude model
+    names, "when the model is Claude", also for `model=self.model` of a parameter of `__init__`
+    whose default names another provider (`model="gpt-4o"`: one deployment's choice).
     A request sent with the OpenAI SDK to Anthropic's OpenAI-compatible endpoint (`OpenAI(base_url=
     "https://api.anthropic.com/v1/")`, also as a base URL parameter's default) is never cached,
     breakpoint or not: that endpoint does no prompt caching

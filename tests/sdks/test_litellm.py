@@ -130,3 +130,48 @@ def test_the_retrying_sends_are_completions_and_a_batch_through_them_is_not(tmp_
         ("litellm", "litellm.acompletion_with_retries", None)]
     assert parts(found[0]) == [("system", [("text", "You decompose research questions.")]),
                                ("user", [("user-input", "per-request", "question")])]
+
+
+DEPLOYMENT_DEFAULT = """
+    import litellm
+
+
+    class LiteLLMClient:
+        def __init__(self, model: str = "gpt-4o", completion_params=None):
+            self.model = model
+            self.completion_params = completion_params or dict()
+
+        def complete(self, messages, temperature: float = 1.0):
+            return litellm.completion(
+                model=self.model,
+                messages=[{"role": m.role, "content": m.content} for m in messages],
+                temperature=temperature,
+                **self.completion_params,
+            )
+"""
+
+
+def test_a_model_defaulted_in_init_is_the_deployments_choice_not_the_only_model(tmp_path):
+    # `model="gpt-4o"` is what a deployment that keeps the default sends; LiteLLM routes whatever
+    # model the instance is built with, so the request's provider is not known (was openai, gpt-4o)
+    [layout] = sent(layouts(tmp_path, DEPLOYMENT_DEFAULT))
+    assert (layout.provider, layout.api, layout.model) == ("litellm", "litellm.completion", None)
+    assert layout.other_models is False
+    claude = DEPLOYMENT_DEFAULT.replace('"gpt-4o"', '"anthropic/claude-sonnet-4-5"')
+    [layout] = sent(layouts(tmp_path, claude))  # a Claude default stays the model drawn
+    assert (layout.provider, layout.model) == ("anthropic", "claude-sonnet-4-5")
+    fixed = DEPLOYMENT_DEFAULT.replace("model=self.model,", 'model="gpt-4o",')
+    [layout] = sent(layouts(tmp_path, fixed))  # a model written at the call is the only one
+    assert (layout.provider, layout.model) == ("openai", "gpt-4o")
+
+
+def test_an_adapter_with_a_defaulted_model_in_a_package_that_names_claude_is_info(tmp_path):
+    from analysis_support import write
+    from promptlint import api
+    bedrock = 'class ClaudeBedrockClient:\n    def __init__(self, model="anthropic.claude-3-sonnet-20240229-v1:0"):\n' \
+              '        self.model = model\n'
+    write(tmp_path, {"client.py": DEPLOYMENT_DEFAULT, "bedrock.py": bedrock})
+    found = [(d.code, d.severity.value, d.span.start.row) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [("PRM302", "info", 10)]
+    (tmp_path / "bedrock.py").unlink()  # no Claude named in the package: nothing
+    assert [d.code for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics] == []

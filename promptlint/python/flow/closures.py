@@ -67,6 +67,45 @@ def closure_value(evaluator, frame: Frame, name: str):
     return None
 
 
+def outer_parameters(module, func) -> tuple[set[str], set[str]]:
+    """(parameters, `**` parameters) of the functions around the nested function `func` that
+    `func` reads as they are (it binds no name of theirs, and the function that takes one binds it
+    no other way): `def anthropic_chat(client, prompt, **kwargs): ... def messages(): return
+    client.messages.create(messages=[{"role": "user", "content": prompt}], **kwargs)` reads
+    `prompt` and `kwargs` of its callers. Both empty for a module-level function or a method.
+    `self` and `cls` are left out."""
+    params: set[str] = set()
+    stars: set[str] = set()
+    own = local_names(module, func)
+    current = func
+    while (found := enclosing(module, current)) is not None:
+        outer = found[0]
+        a = outer.args
+        rebound = local_names(module, outer) - {p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs]} \
+            - {p.arg for p in (a.vararg, a.kwarg) if p is not None}
+        bound_again = _assigned(outer)
+        params.update(p.arg for p in [*a.posonlyargs, *a.args, *a.kwonlyargs] if p.arg not in bound_again)
+        if a.kwarg is not None and a.kwarg.arg not in bound_again:
+            stars.add(a.kwarg.arg)
+        own |= rebound
+        current = outer
+    return params - own - {"self", "cls"}, stars - own
+
+
+def _assigned(func) -> set[str]:
+    """The names a function's own body assigns (nested functions left out)."""
+    out: set[str] = set()
+    todo = list(func.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        todo.extend(child_nodes(node))
+    return out
+
+
 def local_names(module, func) -> set[str]:
     """The names `func` binds itself (parameters, assignment and loop targets, imports, nested
     definitions; not those it declares `nonlocal` or `global`): Python makes them local to it in

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from ..flow.configured import MARK
 from ..flow.values import Alt, Obj, Text, is_none
 from ..layout_values import variants_of
 from .base import Sdk, Shape
@@ -20,6 +21,8 @@ def chat_like(b, call, api: str) -> None:
     parts = b.tools(kw.get("tools") or kw.get("functions"), frame, "nested")
     msg_parts, newest = b.message_parts(b.value(kw["messages"], frame), frame) if "messages" in kw else ([], None)
     prov, model = b.provider_for_model(b.static_model(kw.get("model"), frame), "litellm")
+    if prov not in ("anthropic", "bedrock", "litellm") and _deployment_default(b.value(kw["model"], frame)):
+        prov, model = "litellm", None  # (a default another deployment changes: LiteLLM routes by the model given)
     layout = b.add(call.node, "python-call", prov, api, model, parts + msg_parts,
                    None if newest is None else len(parts) + newest)
     if model is None and frame is not None and frame.func is not None:
@@ -63,6 +66,18 @@ def _claude_table(b, kw, frame):
     return getattr(value, "span", None) or b.span_of(kw["model"])
 
 
+def _deployment_default(value) -> bool:
+    """True when a model value is a parameter of `__init__` with a default that no caller in the
+    tree passes (`def __init__(self, model="gpt-4o")`, then `model=self.model`: `Alt.fallback`
+    over the configured value, `flow.configured.MARK`): the default is one deployment's
+    choice, drawn as its text elsewhere (Policy 7), and the model those who build the instance
+    give, of any provider LiteLLM routes to, is not known here."""
+    if not (isinstance(value, Alt) and value.fallback):
+        return False
+    return any(isinstance(o, Text) and o.segs and all(not s.is_static and s.evidence.endswith(MARK) for s in o.segs)
+               for o in value.options)
+
+
 def _other_models(b, kw, frame) -> bool:
     """True when the model names the code writes for this call (a table it is picked from, a
     default) name providers we know and none of them is a Claude model (`SHORTCUTS = {"gpt4": "gpt-4o", ...}`
@@ -77,8 +92,8 @@ def _other_models(b, kw, frame) -> bool:
     if "model" not in kw:
         return False
     value = b.value(kw["model"], frame)
-    if _caller_unknown(b, value, frame):  # a model one caller gives says nothing of another's
-        return False
+    if _caller_unknown(b, value, frame) or _deployment_default(value):  # a model one caller gives says
+        return False  # nothing of another's; nor does one deployment's default
     names = [b.static_text(v, frame) for v in variants_of(value)]
     # the names of a provider we know (`gpt-4o`, `openai/gpt-4.1`; not a test's "m")
     providers = [b.provider_for_model(n, None)[0] for n in names if n]
