@@ -40,6 +40,7 @@ from .message_candidates import (builds_messages, copied_read, has_messages, mes
 from .prompt_names import prompt_named, role_of, tools_named, words
 from .return_types import never_prompt, never_tools
 from .sorted_returns import sorted_by_callers
+from .dollar_templates import read_as_dollar
 from .text_shapes import builds_text, filled_template, is_template, jinja_literal, wrapped_argument
 from .walk import child_nodes, subtree
 
@@ -159,22 +160,25 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
 
 def written(finder, node, role: str, value_node, frame, module_level: bool, templates_only: bool = False) -> None:
     """The candidate of prompt text written in `value_node` (a constant's value: an f-string, a
-    `.format` / `+` of text, a `{placeholder}` template, a Jinja literal; only the last two when
-    `templates_only`), one part of `role`."""
-    jinja = jinja_literal(value_node) or jinja_literal(wrapped_argument(value_node))
-    template = not jinja and (is_template(value_node) or is_template(wrapped_argument(value_node)))
-    if not (template or jinja or not templates_only and builds_text(value_node)):
+    `.format` / `+` of text, a `{placeholder}` or `$name` template, a Jinja literal; only templates
+    when `templates_only`), one part of `role`."""
+    dollar = read_as_dollar(finder, value_node)  # `$name` fields (python/dollar_templates.py)
+    jinja = not dollar and (jinja_literal(value_node) or jinja_literal(wrapped_argument(value_node)))
+    template = not jinja and not dollar and (is_template(value_node) or is_template(wrapped_argument(value_node)))
+    if not (template or jinja or dollar or not templates_only and builds_text(value_node)):
         return
     value = finder.ev.eval(value_node, frame)
     if module_level:
         value = per_process(value)  # evaluated once, at import
-    if template and isinstance(value, Text):
+    if dollar and isinstance(value, Text):
+        value = finder.ev.dollar_text(value, {}, frame, keep_unbound=True)
+    elif template and isinstance(value, Text):
         value = template_text(finder, value, frame, _assigned_name(node))
     segs = finder.ev.text_of(value, frame)
     if jinja:
         from .inline_jinja import jinja_text
         segs = jinja_text(segs)  # its `{{ placeholders }}`, `{% if %}` sections and loops, filled per render
-    if module_level and (template or jinja) and (name := _assigned_name(node)) is not None:
+    if module_level and (template or jinja or dollar) and (name := _assigned_name(node)) is not None:
         from .configured_templates import configured_keys, fixed_by_configuration
         segs = fixed_by_configuration(segs, configured_keys(finder.m, name), finder.m)  # kept beside its values
     text_layout(finder, node, segs, finder.m.span(value_node), role)
