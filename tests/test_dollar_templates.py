@@ -1,9 +1,11 @@
 """Prompt templates written with string.Template's `$name` placeholders (python/dollar_templates.py,
 Policy 9): a prompt-named constant, a template of a module named for prompts, or a class attribute
 of a prompt class (`template_en` of `OpenIETriplePrompt(PromptABC)`) is a template whose `$`
-placeholders are filled per render when the package tree fills text with `string.Template`; then a
-placeholder before enough static text is reported as any template's is. In a tree that never uses
-string.Template, a `$word` is text and such a class attribute is no prompt."""
+placeholders are filled per render when a module that fills text with `string.Template` fills it
+(names the constant, or defines the class's base); then a placeholder before enough static text is
+reported as any template's is. Where no such module fills it (a tree that never uses
+string.Template, or one that fills only other text), a `$word` is text and such a class attribute
+is no prompt."""
 from __future__ import annotations
 
 import ast
@@ -34,7 +36,8 @@ def test_dollar_placeholders_before_static_text_are_reported_where_the_tree_fill
     assert "`$input` (template variable `input`)" in by_file["kg/triple.py"].message
     assert "the 488 static tokens after it" in by_file["kg/triple.py"].message
     assert "the 319 static tokens after it" in by_file["kg/prompts/answer.py"].message
-    # the report layout (not a prompt class) and the price (`US$5`) are no prompts
+    # the report layout (not a prompt class), the price (`US$5`) and the tools prompt (its `${var_abc123}`
+    # an example: report.py fills only its own page with string.Template) are no prompts
     assert sorted(p.site.filename.split("filled/")[-1] for p in report.prompts) == ["kg/prompts/answer.py",
                                                                                    "kg/triple.py"]
 

@@ -27,7 +27,8 @@ import re
 import string
 
 from .candidates import written
-from .dollar_templates import prompt_class, read_as_dollar
+from .dollar_templates import base_names, prompt_class, read_as_dollar
+from .text_shapes import is_template
 from .prompt_names import prompt_named, role_of
 from .prefilter import named_for_prompts as _path_named
 
@@ -55,9 +56,10 @@ def class_template(finder, node, name: str, value_node, frame, cls: ast.ClassDef
     prompt class (`dollar_templates.prompt_class`: `OpenIETriplePrompt(PromptABC)`) of a tree that
     fills such templates with string.Template, whatever the attribute's name: a candidate of role
     "prompt" (python/dollar_templates.py). A name that says prompt is read by candidates.constant."""
-    if prompt_named(name) or not prompt_class(cls) or not read_as_dollar(finder, value_node):
+    if prompt_named(name) or not prompt_class(cls) or is_template(value_node) \
+            or not read_as_dollar(finder, value_node, bases=base_names(cls)):
         return
-    written(finder, node, role_of(name), value_node, frame, module_level=False, templates_only=True)
+    written(finder, node, role_of(name), value_node, frame, module_level=False, templates_only=True, dollar=True)
 
 
 def registry_entry(finder, node, target: ast.Subscript, value_node, frame) -> None:
