@@ -44,6 +44,7 @@ from .tree_search import OverBudget
 #: Placeholders a template needs: one `$word` in a long text may be a price or a shell variable.
 MIN_FIELDS = 1
 
+
 def dollar_fields(text: str) -> list[str]:
     """The names of the `$name` / `${name}` placeholders of `text`, in order (`$$` is an escaped
     `$`, no placeholder)."""
