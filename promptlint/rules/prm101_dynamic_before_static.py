@@ -192,6 +192,7 @@ def _earlier(every, imp) -> list:
     `f"...{input}...{entities}...{context_section}...RUBRIC"` (`input` a parameter, `context_section`
     built from `retrieval_context`) -> the finding on `{context_section}` names `{input}` and `{entities}`."""
     own = imp.seg.span
+    seen = {own.row} if own is not None else set()
     out = []
     for other in every:
         if other is imp or not other.placed.cut < imp.placed.cut:
@@ -199,8 +200,9 @@ def _earlier(every, imp) -> list:
         if other.rate is not Rate.UNKNOWN or other.seg.kind in _OWN_RULE or other.severity is not None:
             continue
         span = other.seg.span
-        if span is None or own is None or span.filename != own.filename or span.row == own.row:
-            continue
+        if span is None or own is None or span.filename != own.filename or span.row in seen:
+            continue  # (one place per line: a value built of several pieces on it is named once)
+        seen.add(span.row)
         out.append(Related(span, f"an earlier value, {text.describe(other.seg)}, of unknown volatility: if it "
                                  "changes with each request too, it breaks the prefix first and must move as well",
                            evidence=False))
