@@ -185,7 +185,8 @@ MAX_MERGED = 5  # later values named with a finding: a few places to look at, no
 def _earlier(every, imp) -> list:
     """The values of unknown volatility placed before the finding's value in the same prompt, with
     no finding of their own (the "values of unknown length" its message counts before it), where
-    each enters the prompt, at most MAX_MERGED: when one changes with each request as well, it
+    each enters the prompt, at most MAX_MERGED, one per line; not those in the newest user message
+    of a one-shot request (the request's own content there: Policy 3): when one changes with each request as well, it
     breaks the prefix first, and moving only the finding's value gives nothing back (Policy 8:
     the finding stands for them; its value is the one known to change).
 
@@ -197,8 +198,9 @@ def _earlier(every, imp) -> list:
     for other in every:
         if other is imp or not other.placed.cut < imp.placed.cut:
             continue
-        if other.rate is not Rate.UNKNOWN or other.seg.kind in _OWN_RULE or other.severity is not None:
-            continue
+        if other.rate is not Rate.UNKNOWN or other.seg.kind in _OWN_RULE or other.severity is not None \
+                or other.placed.in_newest:
+            continue  # (in the newest user message: the request's own content, Policy 3)
         span = other.seg.span
         if span is None or own is None or span.filename != own.filename or span.row in seen:
             continue  # (one place per line: a value built of several pieces on it is named once)
