@@ -40,6 +40,7 @@ from .message_candidates import (builds_messages, copied_read, has_messages, mes
 from .prompt_names import prompt_named, role_of, tools_named, words
 from .return_types import never_prompt, never_tools
 from .sorted_returns import sorted_by_callers
+from .dollar_templates import read_as_dollar, template_text
 from .text_shapes import builds_text, filled_template, is_template, jinja_literal, wrapped_argument
 from .walk import child_nodes, subtree
 
@@ -105,16 +106,6 @@ def span_within(inner, outer) -> bool:
             and (inner.end.row, inner.end.column) <= (outer.end.row, outer.end.column))
 
 
-def template_text(finder, value: Text, frame, name: str | None = None) -> Text:
-    """The text of a template constant with its placeholders as template variables. A `${var}`
-    (string.Template's syntax, or a shell's or JavaScript's written as an example) is a variable
-    only where the module fills the text named `name` with `string.Template` (`Template(NAME)`,
-    `NAME.substitute(...)`) or `NAME.format(...)`: else it is text."""
-    filled = name is not None and re.search(rf"\bTemplate\(\s*(?:self\.)?{re.escape(name)}\b|\b{re.escape(name)}\s*\."
-                                             r"(?:format|format_map|substitute|safe_substitute)\(", finder.m.source)
-    return finder.ev.format_text(value, [], {}, frame, None, keep_unbound=True, dollar_literal=not filled)
-
-
 def _assigned_name(node) -> str | None:
     """The name (or attribute) an assignment binds, when it binds one."""
     target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else getattr(node, "target", None)
@@ -157,24 +148,31 @@ def constant(finder, node, name: str, value_node, frame, module_level: bool) -> 
         written(finder, node, role_of(name), value_node, frame, module_level)
 
 
-def written(finder, node, role: str, value_node, frame, module_level: bool, templates_only: bool = False) -> None:
+def written(finder, node, role: str, value_node, frame, module_level: bool, templates_only: bool = False,
+            dollar: bool | None = None) -> None:
     """The candidate of prompt text written in `value_node` (a constant's value: an f-string, a
-    `.format` / `+` of text, a `{placeholder}` template, a Jinja literal; only the last two when
-    `templates_only`), one part of `role`."""
+    `.format` / `+` of text, a `{placeholder}` or `$name` template, a Jinja literal; only templates
+    when `templates_only`), one part of `role`; `dollar`: a `$name` template (None: read here)."""
+    template = is_template(value_node) or is_template(wrapped_argument(value_node))
     jinja = jinja_literal(value_node) or jinja_literal(wrapped_argument(value_node))
-    template = not jinja and (is_template(value_node) or is_template(wrapped_argument(value_node)))
-    if not (template or jinja or not templates_only and builds_text(value_node)):
+    # `$name` fields a module fills with string.Template (python/dollar_templates.py; `dollar`: known)
+    dollar = dollar or dollar is None and (jinja or not template) and read_as_dollar(finder, value_node, _assigned_name(node))
+    jinja = jinja and not dollar
+    template = template and not jinja and not dollar
+    if not (template or jinja or dollar or not templates_only and builds_text(value_node)):
         return
     value = finder.ev.eval(value_node, frame)
     if module_level:
         value = per_process(value)  # evaluated once, at import
-    if template and isinstance(value, Text):
+    if dollar and isinstance(value, Text):
+        value = finder.ev.dollar_text(value, {}, frame, keep_unbound=True)
+    elif template and isinstance(value, Text):
         value = template_text(finder, value, frame, _assigned_name(node))
     segs = finder.ev.text_of(value, frame)
     if jinja:
         from .inline_jinja import jinja_text
         segs = jinja_text(segs)  # its `{{ placeholders }}`, `{% if %}` sections and loops, filled per render
-    if module_level and (template or jinja) and (name := _assigned_name(node)) is not None:
+    if module_level and (template or jinja or dollar) and (name := _assigned_name(node)) is not None:
         from .configured_templates import configured_keys, fixed_by_configuration
         segs = fixed_by_configuration(segs, configured_keys(finder.m, name), finder.m)  # kept beside its values
     text_layout(finder, node, segs, finder.m.span(value_node), role)

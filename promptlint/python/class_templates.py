@@ -25,7 +25,8 @@ _MAX_HOPS = 4  # constructors a value is handed through (`super().__init__(instr
 
 def templates(finder, cls: ast.ClassDef) -> None:
     """The candidates of the templates `cls` holds for a fill of its class or bases (module docstring)."""
-    from .candidates import template_text, text_layout
+    from .candidates import text_layout
+    from .dollar_templates import template_text
     held = list(_held(cls))
     if not held:
         return

@@ -1,7 +1,7 @@
 """Prompt text kept where its place says prompt, not its name (docs/policies.md, Policy 9).
 
-Two shapes of a module that holds a package's prompt templates, facts only (the layouts are judged
-by the prefix rules as any prompt constant, `python-constant`):
+Three shapes of a package's prompt templates, facts only (the layouts are judged by the prefix
+rules as any prompt constant, `python-constant`):
 
 - a `{placeholder}` template (or a Jinja literal) assigned at module level in a module named for
   prompts (`prompts.py`, `_prompt.py`, `planner_prompts_v2.py`, any module of a `prompts/` folder),
@@ -9,7 +9,10 @@ by the prefix rules as any prompt constant, `python-constant`):
   `..._GENERATION_SIMPLE_TEMPLATE`), filled by `.format(...)` elsewhere;
 - an entry of a registry of prompts written at module level (`PROMPTS["answer_query"] =
   \"\"\"...{context}...{query}...\"\"\"`): the registry's name says prompt, or the module is named
-  for prompts; the entry's key, when it says system (`"extraction_system"`), gives the role.
+  for prompts; the entry's key, when it says system (`"extraction_system"`), gives the role;
+- a `$name` template held by a prompt class for its base class to fill with string.Template
+  (`class OpenIETriplePrompt(PromptABC): template_en = \"\"\"..."$input"...\"\"\"`:
+  python/dollar_templates.py), whatever the attribute's name.
 
 A module named for prompts holds other constants too (a model name, a list of labels, a page of
 markup); only templates with a field and `candidates.MIN_STATIC_CHARS` of static text are
@@ -24,6 +27,8 @@ import re
 import string
 
 from .candidates import written
+from .dollar_templates import base_names, prompt_class, read_as_dollar
+from .text_shapes import is_template
 from .prompt_names import prompt_named, role_of
 from .prefilter import named_for_prompts as _path_named
 
@@ -44,6 +49,17 @@ def template_constant(finder, node, name: str, value_node, frame) -> None:
     if prompt_named(name) or not named_for_prompts(finder.m) or not filled_by_name(value_node):
         return
     written(finder, node, role_of(name), value_node, frame, module_level=True, templates_only=True)
+
+
+def class_template(finder, node, name: str, value_node, frame, cls: ast.ClassDef) -> None:
+    """A class attribute holding a `$name` template (`template_en = \"\"\"...$input...\"\"\"`) in a
+    prompt class (`dollar_templates.prompt_class`: `OpenIETriplePrompt(PromptABC)`) of a tree that
+    fills such templates with string.Template, whatever the attribute's name: a candidate of role
+    "prompt" (python/dollar_templates.py). A name that says prompt is read by candidates.constant."""
+    if prompt_named(name) or not prompt_class(cls) or is_template(value_node) \
+            or not read_as_dollar(finder, value_node, bases=base_names(cls)):
+        return
+    written(finder, node, role_of(name), value_node, frame, module_level=False, templates_only=True, dollar=True)
 
 
 def registry_entry(finder, node, target: ast.Subscript, value_node, frame) -> None:

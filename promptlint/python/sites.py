@@ -151,6 +151,8 @@ class SiteFinder:
             candidates.constant(self, node, target.id, node.value, frame, module_level=scope is None)
             if scope is None:  # a template of a module named for prompts, whatever its name
                 prompt_modules.template_constant(self, node, target.id, node.value, frame)
+            else:  # a `$name` template a prompt class holds for its base to fill
+                prompt_modules.class_template(self, node, target.id, node.value, frame, scope)
             template_objects.constructed(self, node, target.id, node.value, frame, module_level=scope is None)
         elif isinstance(target, ast.Subscript) and scope is None:  # `PROMPTS["answer"] = """...{query}..."""`
             prompt_modules.registry_entry(self, node, target, node.value, self.ev.module_frame(self.m))

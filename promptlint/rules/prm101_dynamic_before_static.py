@@ -86,7 +86,8 @@ class DynamicBeforeStaticRule(Rule):
             message = (f"{_WHAT[imp.rate]} {text.describe(seg, text.why(seg), within=True)} "
                        f"{text.position(imp.placed, imp.complete)}: {text.cost(imp)}{text.evidence(seg)}")
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
-                                  related=text.related(seg) + _conversation_after(layout, seg) + _merged(every, imp),
+                                  related=text.related(seg) + _earlier(every, imp) + _conversation_after(layout, seg)
+                                  + _merged(every, imp),
                                   fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
         yield from self._before_passed_prompt(layout)
         yield from self._after_history(layout)
@@ -179,6 +180,37 @@ def _changing_data(seg, rate) -> bool:
 
 
 MAX_MERGED = 5  # later values named with a finding: a few places to look at, not a listing
+
+
+def _earlier(every, imp) -> list:
+    """The values of unknown volatility placed before the finding's value in the same prompt, with
+    no finding of their own (the "values of unknown length" its message counts before it), where
+    each enters the prompt, at most MAX_MERGED, one per line; not those in the newest user message
+    of a one-shot request (the request's own content there: Policy 3): when one changes with each request as well, it
+    breaks the prefix first, and moving only the finding's value gives nothing back (Policy 8:
+    the finding stands for them; its value is the one known to change).
+
+    `f"...{input}...{entities}...{context_section}...RUBRIC"` (`input` a parameter, `context_section`
+    built from `retrieval_context`) -> the finding on `{context_section}` names `{input}` and `{entities}`."""
+    own = imp.seg.span
+    seen = {own.row} if own is not None else set()
+    out = []
+    for other in every:
+        if other is imp or not other.placed.cut < imp.placed.cut:
+            continue
+        if other.rate is not Rate.UNKNOWN or other.seg.kind in _OWN_RULE or other.severity is not None \
+                or other.placed.in_newest:
+            continue  # (in the newest user message: the request's own content, Policy 3)
+        span = other.seg.span
+        if span is None or own is None or span.filename != own.filename or span.row in seen:
+            continue  # (one place per line: a value built of several pieces on it is named once)
+        seen.add(span.row)
+        out.append(Related(span, f"an earlier value, {text.describe(other.seg)}, of unknown volatility: if it "
+                                 "changes with each request too, it breaks the prefix first and must move as well",
+                           evidence=False))
+        if len(out) == MAX_MERGED:
+            break
+    return out
 
 
 def _merged(every, imp) -> list:
