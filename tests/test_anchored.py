@@ -125,3 +125,21 @@ def test_prefilter_words_pattern_answers_as_the_words_do():
         assert (prefilter._WORDS_RE.search(text) is not None) == any(w in text for w in prefilter._WORDS)
     assert prefilter._WORDS_RE.search("x = 1\n") is None
     assert prefilter._WORDS_RE.search("out = tpl.render(name=n)\n") is not None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("    def get_messages(self, thread_id):\n", True),
+    ("    async def _aload_chat_history(self):\n", True),
+    ("    DEF Fetch_Conversation(x):\n", True),  # (?i): any case
+    ("class ChatStore(Base):\n", True),
+    ("claſs ConversationLog:\n", True),  # (?i) pairs ſ with s: found at its `cla`
+    ("İ = 1\nclass MessageBuffer:\n", True),  # lower case of another length: searched whole
+    ("def get_messages_count(self):\n    return 1\n", True),  # (`\\w{0,20}` after the word)
+    ("def get_message_count(self):\n", False),  # "message": no word of a conversation
+    ("def fetch(self):\n    pass\nclass Store:\n", False),
+    ("def get_messages\n", False),  # no `(`
+])
+def test_reader_text_heads(text, expected):
+    from promptlint.python import unordered_reads
+    assert anchored.found(unordered_reads.READER_TEXT, text, unordered_reads.READER_HEADS, fold=True) is expected
+    assert (unordered_reads.READER_TEXT.search(text) is not None) is expected

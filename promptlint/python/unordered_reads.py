@@ -38,6 +38,7 @@ from __future__ import annotations
 import ast
 import re
 
+from . import anchored
 from .flow.store_reads import method_class
 from .newest_queries import _query_text, message_reader
 from .walk import outer_functions, subtree
@@ -50,6 +51,9 @@ READER_DEF = re.compile(r"(?i)def[ \t]{1,4}_{0,2}a?(?:get|load|fetch|read|retrie
                         r"(?:messages|history|conversation|turns|dialog|transcript|msgs)\w{0,20}\(")
 READER_TEXT = re.compile(READER_DEF.pattern + r"|class[ \t]{1,4}\w{0,30}(?:Message|History|Conversation|Chat|Dialog"
                          r"|Transcript)\w{0,30}[(:]")
+#: Where a match of `READER_TEXT` starts: at `def` or `cla(ss)`, in any case (`anchored.found`: the
+#: pattern, which has no literal start, is tried there only).
+READER_HEADS = ("def", "cla")
 #: The text of a call of a method named for reading records (`db.read_data(`, `store.fetch_rows(`).
 HELPER_CALL = re.compile(r"\.(?:read|get|fetch|load|query|list|find|select)_\w{1,40}\(")
 
@@ -71,7 +75,7 @@ def might_read(source: str) -> bool:
     """The cheap test of a module's text (the prefilter's, and before the module's walk): a store's
     read and a reader of the conversation in the text, or a function named for reading the
     conversation back that calls a method named for reading records (a helper's read)."""
-    return READER_TEXT.search(source) is not None and (
+    return anchored.found(READER_TEXT, source, READER_HEADS, fold=True) and (
         STORE_TEXT.search(source) is not None
         or READER_DEF.search(source) is not None and HELPER_CALL.search(source) is not None)
 
