@@ -480,8 +480,11 @@ class HistoryWindowRule(Rule):
                     p.breakpoints for p in layout.parts[index:])
                 # a cut with no send call linked, or of a list not known as the conversation: info
                 known = layout.source == "python-call" and seg.kind is Kind.HISTORY and not seg.unconfirmed
-                severity = Severity.WARNING if cached and known else Severity.INFO
+                severity = Severity.WARNING if cached and known and not seg.window_off else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
+                if seg.window_off:
+                    today += (f" (only when `{seg.window_off}` is set: it is off by default, and then the whole "
+                              "history is sent)")
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 if seg.unconfirmed:
