@@ -31,7 +31,10 @@ newest message, the last answer) is no window; a start the call leaves at its de
 as a non-negative value, cuts nothing. The method is found by its name among the definitions of
 the package tree (`Project.functions_named`), only where every method of that name the tree
 defines in a class that keeps the sequence cuts it the same way (a name shared with an unrelated
-method is not read as this one).
+method is not read as this one); a call `self.m(...)` in a class that defines `m` reaches that
+method alone, whatever other classes of the tree name `m`. A read whose result the function only
+looks at by a constant index or its size (`messages = self.get_messages(k)`, then `messages[-1]`,
+`len(messages)`) takes the newest message alone: no window is sent.
 """
 from __future__ import annotations
 
