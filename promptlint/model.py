@@ -164,7 +164,9 @@ class Segment:
     ("call to `datetime.now()`", "name `request_id`"). `precision` is set for timestamps, `ordered`
     for serialized data. `window`, on the conversation history, is where it is cut to its newest
     messages (a sliding window such as `history[-10:]`), `window_stop` where a walk that cuts it
-    stops at its bound (the test before its `break`); `older`, that it is a slice ending before
+    stops at its bound (the test before its `break`), `window_off` the code of its count when that
+    count is an option off by default that the package never sets on (`self.recent_messages` of a
+    field `recent_messages: Optional[int] = None`: the cut runs only for users who set it); `older`, that it is a slice ending before
     its newest messages (`history[:cut]`: what a compaction summarises), which a call given it
     does not see change with each new message; `unconfirmed`, on a history segment, that it is a
     list an instance grows across turns that neither its name nor what is added to it says holds
@@ -206,6 +208,7 @@ class Segment:
     raw_base: int = 0
     window: Span | None = None  # the conversation history cut to its newest messages here (`history[-10:]`)
     window_stop: Span | None = None  # where a newest-first walk that cuts it stops at its bound (`if tokens > max:`)
+    window_off: str = ""  # the window's count when it is an option off by default (`self.recent_messages`)
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
     unconfirmed: bool = False  # a list grown across turns not known to hold the conversation's messages
     written_once: bool = False  # written when the conversation starts, re-sent with it unchanged

@@ -50,6 +50,59 @@ def test_a_window_handed_on_by_a_public_function_is_chosen_by_its_callers_elsewh
     assert _found(tmp_path, {"loader.py": source}) == []
 
 
+PAGES = """
+    from chatbox import chat_box
+
+    SETTINGS = {"history_len": 10}
+
+
+    def get_messages_history(history_len: int, system: str = "") -> list:
+        messages = chat_box.filter_history(history_len=history_len)
+        if system:
+            messages = [{"role": "system", "content": system}] + messages
+        return messages
+
+
+    def dialogue_page(ctx):
+        history = get_messages_history(SETTINGS.get("history_len", 3))
+        everything = get_messages_history(-1)
+        last = get_messages_history(1)
+        return history, everything, last
+"""
+
+KB_PAGE = """
+    from openai import OpenAI
+
+    from pages.dialogue import get_messages_history
+
+    client = OpenAI()
+
+
+    def kb_page(ctx, chosen, question):
+        history = get_messages_history(ctx.get("history_len", 0))
+        again = get_messages_history(chosen)
+        messages = history + again + [{"role": "user", "content": question}]
+        return client.chat.completions.create(model="gpt-4.1", messages=messages)
+"""
+
+
+def test_a_window_keyword_naming_the_history_s_length_handed_on_by_a_public_helper_is_chosen_at_its_calls(tmp_path):
+    found = _found(tmp_path, {"pages/__init__.py": "", "pages/dialogue.py": PAGES, "pages/kb.py": KB_PAGE})
+    # `filter_history(history_len=...)`, a library's read named for the history, is handed the
+    # helper's parameter: the window is chosen where the helper is called with a setting, in its
+    # own module (line 14) and in another (kb.py line 9); the whole history (-1), one message, and a
+    # name handed on from elsewhere (`chosen`) are not windows chosen there
+    assert [f for f in found if f[0] == "PRM105"] == [("PRM105", "info", "dialogue.py", 14),
+                                                     ("PRM105", "info", "kb.py", 9)]
+
+
+def test_the_same_keyword_given_to_a_call_not_named_for_reading_the_conversation_is_no_window(tmp_path):
+    pages = PAGES.replace("chat_box.filter_history(history_len=history_len)",
+                          "chat_box.render_widgets(history_len=history_len)")
+    found = _found(tmp_path, {"pages/__init__.py": "", "pages/dialogue.py": pages, "pages/kb.py": KB_PAGE})
+    assert [f for f in found if f[0] == "PRM105"] == []
+
+
 PRUNING = """
     def keep_fresh_readings(entries, allowance):
         kept = []

@@ -346,3 +346,49 @@ def test_an_option_given_to_a_method_of_each_message_is_no_stamp(tmp_path):
             return out
     """
     assert _found(tmp_path, {"blocks.py": source}) == []
+
+
+MEMORY = """
+    class Memory:
+        def __init__(self, memory_size: int = 10):
+            self._messages = []
+            self._memory_size = memory_size
+
+        def add(self, message: str, is_user: bool):
+            self._messages.append({"message": message, "is_user": is_user})
+
+        def get_messages(self, limit: int = None) -> list:
+            limit = self._memory_size if limit is None else limit
+            return [f"### {m['message']}" for m in self._messages[-limit:]]
+
+        def get_previous_conversation(self) -> str:
+            messages = self.get_messages(self._memory_size)
+            return "" if len(messages) <= 1 else "\\n".join(messages[:-1])
+
+        def get_last_message(self) -> str:
+            messages = self.get_messages(self._memory_size)
+            return "" if len(messages) == 0 else messages[-1]
+"""
+
+#: Another class of the package with a method of the same name that cuts nothing.
+BACKEND = """
+    class Backend:
+        def get_messages(self, memory) -> str:
+            return memory.get_previous_conversation()
+"""
+
+
+def test_a_window_read_through_a_method_of_the_own_class_is_reported_whatever_other_classes_name_it(tmp_path):
+    found = _found(tmp_path, {"pkg/__init__.py": "", "pkg/memory.py": MEMORY, "pkg/backend.py": BACKEND})
+    # `self.get_messages(...)` reaches Memory.get_messages (the slice, line 11), not Backend's; the
+    # newest message alone read through it (line 18, `messages[-1]`, `len(messages)`) is no window
+    assert found == [("PRM105", "info", "memory.py", 14, [("memory.py", 11)])]
+
+
+def test_a_call_on_another_object_with_a_name_another_class_defines_otherwise_is_still_not_read(tmp_path):
+    memory = MEMORY.replace("messages = self.get_messages(self._memory_size)\n            return \"\" if len(messages) <= 1",
+                            "messages = self.store.get_messages(self._memory_size)\n            return \"\" if len(messages) <= 1")
+    found = _found(tmp_path, {"pkg/__init__.py": "", "pkg/memory.py": memory, "pkg/backend.py": BACKEND})
+    # `get_messages` of an unknown object: Backend defines it otherwise, so no call is read as the
+    # window's; the slice stays reported where it is
+    assert found == [("PRM105", "info", "memory.py", 11, [])]

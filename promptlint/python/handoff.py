@@ -281,7 +281,8 @@ def conversation_of(finder, arg, frame, by_name: bool = True) -> Segment | None:
     if found is not None:
         return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=found.expr or finder.m.code(arg),
                        span=finder.m.span(arg), evidence="the conversation handed on with the system prompt",
-                       window=found.window, window_stop=found.window_stop)  # (a cut one stays a window)
+                       window=found.window, window_stop=found.window_stop,  # (a cut one stays a window)
+                       window_off=found.window_off)
     return None
 
 

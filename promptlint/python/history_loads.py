@@ -24,24 +24,37 @@ from .walk import child_nodes, subtree
 
 #: Keywords that keep the newest N of a conversation: `last_n`, `last_k`, `n_last`, those with the
 #: unit counted (`last_n_turns`, `last_n_messages`, `last_n_runs`: a run is one turn, the user's
-#: message with the answers and tool calls it led to), and `max_messages` (a store keeps the newest).
-_WINDOW_KEYWORD = re.compile(r"(?:last_[nk]|n_last)(?:_(?:turns|messages|runs|rounds|exchanges|interactions))?|max_messages")
+#: message with the answers and tool calls it led to), `max_messages` (a store keeps the newest), and
+#: a length of the history read (`history_len`, `max_history`, `num_messages`: what a read keeps of it).
+_WINDOW_KEYWORD = re.compile(r"(?:last_[nk]|n_last)(?:_(?:turns|messages|runs|rounds|exchanges|interactions))?"
+                             r"|max_messages|history_len(?:gth)?|history_size|max_history(?:_messages)?"
+                             r"|num_messages|n_messages")
 #: One of those keywords given a value in the source text: the cheap test before the module's walk.
 WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % _WINDOW_KEYWORD.pattern)
+#: Where a match of `WINDOW_TEXT` can start.
+_STARTS = ("last_", "n_last", "max_messages", "history_", "max_history", "num_messages", "n_messages")
 
 
 def window_text(source: str) -> bool:
     """True when `WINDOW_TEXT` is in `source` (tried only where a keyword's word starts: every
-    match starts with `last_`, `n_last` or `max_messages`, `anchored.found`)."""
-    return ("last_" in source or "n_last" in source or "max_messages" in source) \
-        and found(WINDOW_TEXT, source, ("last_", "n_last", "max_messages"))
-_READS = frozenset({"get", "load", "fetch", "read", "retrieve"})
+    match starts with one of `_STARTS`, `anchored.found`)."""
+    return any(start in source for start in _STARTS) and found(WINDOW_TEXT, source, _STARTS)
+
+
+def may_call_loader(source: str) -> bool:
+    """True when the text calls a name of a word of the conversation (`get_messages_history(`): a
+    helper of another module that loads it as its newest turns may be called (`_handed_from_elsewhere`)."""
+    return any(word in source for word in ("history(", "messages(", "conversation(", "session(", "turns(",
+                                           "chat(", "dialog(", "dialogue(", "_history_", "_messages_"))
+
+
+_READS = frozenset({"get", "load", "fetch", "read", "retrieve", "filter"})
 _CONVERSATION = frozenset({"session", "history", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 _NOT_CONVERSATION = frozenset({"trace", "traces", "log", "logs", "events", "feedback", "lessons"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def history_windows(module) -> list[ast.keyword]:
+def history_windows(module, project=None) -> list[ast.keyword]:
     """The `last_n=...` keywords of calls that read a conversation (`get_session(...)`,
     `load_history(...)`: a read verb and a word of a conversation, not of a trace or a log), in
     source order. A window its own function takes as a parameter and hands on (`last_n=last_n`)
@@ -50,7 +63,11 @@ def history_windows(module) -> list[ast.keyword]:
     A window handed on by a function of the module that only its own module calls by name (a
     helper nested in the function that loads: `def fetch(n): return session.get_messages(
     last_n_runs=n)`, then `fetch(self.history_runs)`) is chosen at those calls: each argument
-    given for it there is reported (as a keyword of the window's name)."""
+    given for it there is reported (as a keyword of the window's name). So is a window handed on by a
+    function of another module of the package tree (`project`; found by its name, one named for the
+    conversation: `history = get_messages_history(ctx.get("history_len", 0))` with `def
+    get_messages_history(history_len): messages = chat_box.filter_history(history_len=history_len)`),
+    at the calls of this module that give it."""
     out: list[ast.keyword] = []
     discarded = {id(_unawaited(n.value)) for n in subtree(module.tree) if isinstance(n, ast.Expr)}
     todo: list = [(module.tree, None)]
@@ -67,7 +84,73 @@ def history_windows(module) -> list[ast.keyword]:
                 else:
                     out.append(kw)
         todo.extend((child, func) for child in child_nodes(node))
+    if project is not None:
+        out.extend(_handed_from_elsewhere(module, project))
     return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
+
+
+#: Names of helpers of other modules looked up at most per module, and their definitions read at most.
+_LOOKUPS = 12
+_LIMIT = 6
+
+
+def _handed_from_elsewhere(module, project) -> list[ast.keyword]:
+    """The arguments the calls of this module give a helper of another module of the package tree
+    (named for the conversation, defined nowhere in this module) for the parameter it hands on as
+    the window of a conversation read (`_forwarded`), each as a keyword of the window's name."""
+    own = {n.name for n in subtree(module.tree) if isinstance(n, _FUNCS)}
+    looked: dict[str, list] = {}
+    out: list[ast.keyword] = []
+    for node in subtree(module.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = callee_name(node)
+        if not name or name in own or not set(name.lower().split("_")) & _CONVERSATION:
+            continue
+        if name not in looked:
+            if len(looked) >= _LOOKUPS:
+                continue
+            looked[name] = [(func, param, arg) for definer in project.functions_named(name, module.path, _LIMIT) or ()
+                            if definer is not module and window_text(definer.source)
+                            for func, param, arg in _forwarded(definer, name)]
+        for func, param, arg in looked[name]:
+            given = _given(node, func, param)
+            if given is not None:
+                out.append(ast.keyword(arg=arg, value=given))
+                break
+    return out
+
+
+def _forwarded(module, name: str) -> list[tuple]:
+    """(function, parameter, keyword) of each function `name` of `module` that hands its parameter
+    on as the window keyword of a call that reads a conversation (`filter_history(history_len=
+    history_len)`)."""
+    out = []
+    for func in subtree(module.tree):
+        if not isinstance(func, _FUNCS) or func.name != name:
+            continue
+        params = param_names(func)
+        for node in subtree(func):
+            if isinstance(node, ast.Call) and _reads_conversation(callee_name(node)):
+                out += [(func, kw.value.id, kw.arg) for kw in node.keywords
+                        if kw.arg is not None and _WINDOW_KEYWORD.fullmatch(kw.arg)
+                        and isinstance(kw.value, ast.Name) and kw.value.id in params]
+    return out
+
+
+def _given(call: ast.Call, func, param: str):
+    """The value `call` gives `param` of `func` (by keyword, or by position: `self` and `cls` left
+    out), when it is a window chosen there: not a tiny constant, a name (a window chosen elsewhere)
+    or an awaited value; else None."""
+    params = param_names(func)
+    offset = 1 if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute) else 0
+    at = params.index(param) - offset
+    given = next((k.value for k in call.keywords if k.arg == param), None)
+    if given is None and 0 <= at < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:at + 1]):
+        given = call.args[at]
+    if given is None or _tiny(given) or isinstance(given, (ast.Name, ast.Await, ast.UnaryOp)):
+        return None
+    return given
 
 
 def _handed(module, func, param: str) -> list:
@@ -75,22 +158,18 @@ def _handed(module, func, param: str) -> list:
     `param` (by position or keyword), when `func` is private to the module (nested in another
     function, or named with a leading underscore) and none of them is a parameter of the function
     that makes the call (that one hands it on too: not followed), a value computed by a call, or a
-    tiny constant."""
+    tiny constant; for a function of the module's top level or a method, whatever its name (other
+    modules may call it too: `_handed_from_elsewhere` reads those), also a value read at the call
+    (`ctx.get("history_len", 3)`, a setting looked up)."""
     nested = any(isinstance(n, _FUNCS) and func in n.body for n in subtree(module.tree) if n is not func)
-    if not (nested or func.name.startswith("_")):
-        return []
-    params = param_names(func)
-    at = params.index(param)
-    offset = 1 if params and params[0] in ("self", "cls") else 0
+    private = nested or func.name.startswith("_")
     out = []
     for node in subtree(module.tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == func.name):
             continue
-        given = next((k.value for k in node.keywords if k.arg == param), None)
-        if given is None and at - offset < len(node.args) and not any(isinstance(a, ast.Starred) for a in node.args):
-            given = node.args[at - offset]
-        if given is None or _tiny(given) or isinstance(given, (ast.Name, ast.Call, ast.Await)):
-            continue  # (a name or a call's result: a window chosen elsewhere, or computed; not followed)
+        given = _given(node, func, param)
+        if given is None or private and isinstance(given, ast.Call):
+            continue  # (a call's result: computed by the helper's own module; not followed)
         out.append(given)
     return out
 

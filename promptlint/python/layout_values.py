@@ -107,7 +107,8 @@ def history_seg(value, span, expr) -> Segment:
     placed = next((s for s in segs if s.origin_note), None)  # where the code puts it (python/handoff.py)
     return Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr=taken.expr if taken else expr or "messages", span=span,
                    evidence="replayed conversation", window=cut and cut.window,
-                   window_stop=cut and cut.window_stop, unconfirmed=bool(cut and cut.unconfirmed),
+                   window_stop=cut and cut.window_stop, window_off=cut.window_off if cut else "",
+                   unconfirmed=bool(cut and cut.unconfirmed),
                    origin=placed and placed.origin, origin_note=placed.origin_note if placed else "")
 
 

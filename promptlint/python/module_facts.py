@@ -152,8 +152,8 @@ def _gates(module, evaluator) -> None:
         module.facts["rebuilt_marks"], module.facts["branch_marks"] = rebuilt_blocks.rebuilt_blocks(module)
         flattened = {id(n) for n in module.facts.get("flattened_marks", ())}  # (one cause: the system prompt's)
         module.facts["flattened_contents"] = [c for c in rebuilt_blocks.flattened_contents(module) if id(c) not in flattened]
-    if history_loads.window_text(module.source):
-        module.facts["history_windows"] = history_loads.history_windows(module)
+    if history_loads.window_text(module.source) or history_loads.may_call_loader(module.source):
+        module.facts["history_windows"] = history_loads.history_windows(module, evaluator.project)
     if "istory" in module.source or "essages" in module.source:
         module.facts["history_trims"] = history_trims.history_trims(module, evaluator.project)
     if window_calls.TEXT.search(module.source) is not None:  # (PRM105: a kept conversation read as its newest items)

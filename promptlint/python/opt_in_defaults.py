@@ -162,6 +162,11 @@ def _configuration(receiver) -> bool:
     return any(word in name.lower() for word in _CONFIG_WORDS)
 
 
+def set_elsewhere(ctx, key: str) -> bool:
+    """True when another module of the package sets `key` on, or that is not known (`_set_elsewhere`)."""
+    return _set_elsewhere(ctx, key)
+
+
 def _set_elsewhere(ctx, key: str) -> bool:
     """True when another module of the package sets `key` to a value that is not off: a keyword
     argument (`BedrockProfile(supports_caching=True)`) or a field or name assigned (`key: bool =

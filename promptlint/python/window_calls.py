@@ -31,7 +31,10 @@ newest message, the last answer) is no window; a start the call leaves at its de
 as a non-negative value, cuts nothing. The method is found by its name among the definitions of
 the package tree (`Project.functions_named`), only where every method of that name the tree
 defines in a class that keeps the sequence cuts it the same way (a name shared with an unrelated
-method is not read as this one).
+method is not read as this one); a call `self.m(...)` in a class that defines `m` reaches that
+method alone, whatever other classes of the tree name `m`. A read whose result the function only
+looks at by a constant index or its size (`messages = self.get_messages(k)`, then `messages[-1]`,
+`len(messages)`) takes the newest message alone: no window is sent.
 """
 from __future__ import annotations
 
@@ -70,6 +73,8 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
     summaries = {id(n) for f in subtree(module.tree) if isinstance(f, _FUNCS) and summary_input_named(f.name)
                  for n in subtree(f)}  # (a summarizer's input: one request, not the conversation re-sent)
     summaries |= _rendered(module.tree)
+    owners = _self_calls(module.tree)
+    summaries |= _items_only(module.tree)
     for call in subtree(module.tree):
         if id(call) in summaries:
             continue
@@ -79,11 +84,16 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
         if not any(_negative(a) for a in (*call.args, *(k.value for k in call.keywords))) \
                 and not words(name) & CONVERSATION_WORDS:
             continue
-        if name not in looked:
-            if len(looked) >= _LOOKUPS:
-                continue
-            looked[name] = _accessors(module, project, name)
-        accessors = looked[name]
+        own = owners.get(id(call))
+        if own is not None:  # `self.name(...)` in a class that defines `name`: that method, whatever others do
+            accessors = [(module, func, *shape) for func in own.body
+                         if isinstance(func, _FUNCS) and func.name == name and (shape := _slice(func)) is not None]
+        else:
+            if name not in looked:
+                if len(looked) >= _LOOKUPS:
+                    continue
+                looked[name] = _accessors(module, project, name)
+            accessors = looked[name]
         if not accessors:
             continue
         named = bool(words(name) & CONVERSATION_WORDS) or bool(words(targets.get(id(call), "")) & CONVERSATION_WORDS)
@@ -114,6 +124,53 @@ def _rendered(tree) -> set[int]:
             name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
             if name in _RENDERS:
                 out |= {id(x) for a in (*n.args, *(k.value for k in n.keywords)) for x in subtree(a)}
+    return out
+
+
+def _items_only(tree) -> set[int]:
+    """ids of the calls whose result a function binds to a name it then reads only an item of by a
+    constant index, or the size of (`messages = self.get_messages(k)`, then `messages[-1]`,
+    `len(messages)`): the newest message looked up, no window sent."""
+    out: set[int] = set()
+    for func in subtree(tree):
+        if not isinstance(func, _FUNCS):
+            continue
+        bound: dict[str, ast.Call] = {}
+        for n in subtree(func):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and isinstance(n.value, ast.Call):
+                bound[n.targets[0].id] = n.value
+        if not bound:
+            continue
+        used: dict[str, bool] = {}
+        sized = {id(n.args[0]) for n in subtree(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                 and n.func.id == "len" and len(n.args) == 1}
+        items = {id(n.value) for n in subtree(func) if isinstance(n, ast.Subscript)
+                 and (isinstance(n.slice, ast.Constant) or isinstance(n.slice, ast.UnaryOp)
+                      and isinstance(n.slice.operand, ast.Constant))}
+        for n in subtree(func):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound:
+                used[n.id] = used.get(n.id, True) and (id(n) in sized or id(n) in items)
+        out |= {id(call) for name, call in bound.items() if used.get(name)}
+    return out
+
+
+def _self_calls(tree) -> dict[int, ast.ClassDef]:
+    """id of a call `self.m(...)` in a method of a class whose body defines a method `m` -> that
+    class: the call reaches the class's own method (a subclass may override it, but not with
+    another class's method of the same name elsewhere in the tree)."""
+    out: dict[int, ast.ClassDef] = {}
+    for cls in subtree(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        names = {f.name for f in cls.body if isinstance(f, _FUNCS)}
+        for func in cls.body:
+            if not isinstance(func, _FUNCS) or not func.args.args or func.args.args[0].arg != "self":
+                continue
+            for n in subtree(func):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in names \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id == "self":
+                    out[id(n)] = cls
     return out
 
 

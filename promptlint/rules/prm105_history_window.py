@@ -25,6 +25,10 @@ class HistoryWindowRule(Rule):
     the provider caches none of the history today, or when only names say the list is the
     conversation. Every shape it reads is listed under "Shapes it recognises" below.
 
+    A window whose count is an option off by default (`self.messages[-self.recent_messages:]` with
+    a field `recent_messages: Optional[int] = None` that the package never sets) cuts only for users
+    who set it: info, and the message says so.
+
     ## Why is this bad?
     Once a conversation is longer than the window, the oldest message drops out on every turn:
     the messages after the system prompt are different on every request, so none of the history
@@ -82,8 +86,10 @@ class HistoryWindowRule(Rule):
     A kept conversation read as its newest items through a method of the object that keeps it,
     anywhere in the package (`history = self.memory.to_messages(name, start_index=-self.max_history)`,
     `self.store.get_last_k_messages(k)`, where the method slices the sequence its instance keeps,
-    `self.messages[start:]` or `self.messages[-k:]`, and returns or walks what the slice yields) is
-    cut at the call, which chooses the count: info, there, the method's slice as a related location.
+    `self.messages[start:]` or `self.messages[-k:]`, and returns or walks what the slice yields;
+    `self.get_messages(k)` reaches the method of its own class) is
+    cut at the call, which chooses the count: info, there, the method's slice as a related location;
+    a read of the newest message alone through it (`messages[-1]`, `len(messages)`) is none.
     A call that leaves the start at its default, gives a non-negative start or a count of one or two
     cuts nothing; a window cut in a function named for building a summary request's input
     (`_bound_summarize_input`) is no history cut: a one-shot summarizer reads it. So is a kept
@@ -218,8 +224,12 @@ class HistoryWindowRule(Rule):
     turned.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
-    with `last_n=10` or `max_messages=k`) is a window chosen there: info, where the keyword is (the loader's cut is not
-    read, and the request that sends it is not linked). A token budget given to an OpenAI
+    with `last_n=10` or `max_messages=k`, or for reading the history with a count of its length,
+    `chat_box.filter_history(history_len=10)`) is a window chosen there: info, where the keyword is (the loader's cut is not
+    read, and the request that sends it is not linked); one a helper hands its own parameter on as
+    that count (`def get_messages_history(history_len): ... filter_history(history_len=history_len)`)
+    is chosen where the helper is called with a count, in its module or in another of the package
+    (`get_messages_history(ctx.get("history_len", 3))`). A token budget given to an OpenAI
     Assistants run (`max_prompt_tokens=25000`, truncation not disabled) is one too: the server
     drops the thread's oldest messages on every run once it is longer: info, where the budget is.
     An adapter for the Responses API that moves every system message of the conversation,
@@ -484,8 +494,11 @@ class HistoryWindowRule(Rule):
                     p.breakpoints for p in layout.parts[index:])
                 # a cut with no send call linked, or of a list not known as the conversation: info
                 known = layout.source == "python-call" and seg.kind is Kind.HISTORY and not seg.unconfirmed
-                severity = Severity.WARNING if cached and known else Severity.INFO
+                severity = Severity.WARNING if cached and known and not seg.window_off else Severity.INFO
                 today = "" if cached else " (no cache breakpoint on or after it: nothing of it is cached today)"
+                if seg.window_off:
+                    today += (f" (only when `{seg.window_off}` is set: it is off by default, and then the whole "
+                              "history is sent)")
                 alone = "" if layout.source == "python-call" else (
                     " (the request that sends it is not linked here: how much it costs is not known)")
                 if seg.unconfirmed:

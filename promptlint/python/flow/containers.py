@@ -148,17 +148,17 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             start = self.slice_start(node, frame, env)
             grown = self._grown_cut(base, node, frame, start)
             if grown is not None:
-                return grown
+                return self.opt_in_window(grown, node, frame)
             stored = self._stored_cut(base, node, frame, start, env)  # read back from storage, cut there
             if stored is not None:
-                return stored
+                return self.opt_in_window(stored, node, frame)
         if conversation is not None and isinstance(node.slice, ast.Slice):
             walked = self.walked_window(node, frame, env)  # `xs[max(0, i - w + 1):i + 1]` as `i` walks xs
             if short_of_end(node.slice.upper) and not takes_newest(node) and not walked:  # without its newest messages (`history[:cut]`)
                 base = Text([replace(conversation, older=True)])
             if walked or slides(self.slice_start(node, frame, env)) or takes_newest(node) \
                     or fitted_start(self, node, frame, env):  # its newest messages: a window that moves every turn
-                return self.windowed(base, node, frame)
+                return self.opt_in_window(self.windowed(base, node, frame), node, frame)
             return base  # a part of the conversation is still the replayed conversation
         if conversation is not None and conversation.unconfirmed and not isinstance(node.slice, ast.Slice):
             # `self.candidates[0]`: an item of a list an instance grows, not a message of a conversation

@@ -10,6 +10,7 @@ import re
 from ... import classify
 from ...model import Kind, Segment, Volatility, replace
 from .fitted_starts import fitted_start
+from .window_options import off_count
 from .store_reads import reads_conversation, reads_stored_messages
 from .values import Alt, Mapping, Obj, Seq, Spread, Text, Value, dynamic
 from ..walk import subtree
@@ -148,6 +149,13 @@ class WindowsMixin:
                       f"the newest messages of `{expr or m.code(node.value)}`, the conversation read back")
         return Text([replace(cut.segs[0], window=m.span(node))])
 
+    def opt_in_window(self, value, node: ast.Subscript, frame) -> Value:
+        """`value` with the windows cut at `node` marked `window_off` (the count's code) when the
+        count is an option off by default that the package never sets on (`window_options`): the
+        cut runs only for users who set it."""
+        count = off_count(frame, node, self.project)
+        return _mark_off(value, frame.module.span(node), count) if count else value
+
     @staticmethod
     def windowed(value, node, frame, name: str = "", stop=None, _done: dict | None = None) -> Value:
         """`value` with its oldest messages dropped at `node` until it fits (a pop loop,
@@ -190,6 +198,19 @@ class WindowsMixin:
             return replace(value, items=[replace(i, value=WindowsMixin.windowed(i.value, node, frame, stop=stop, _done=_done))
                                          if isinstance(i, Spread) else i for i in value.items])
         return value
+
+
+def _mark_off(value, at, count: str) -> Value:
+    """`value` with each history segment cut at `at` given `window_off=count` (in texts, the options
+    of an Alt and the lists spread into a Seq)."""
+    if isinstance(value, Text):
+        return Text([replace(s, window_off=count) if s.window == at else s for s in value.segs])
+    if isinstance(value, Alt):
+        return replace(value, options=[_mark_off(o, at, count) for o in value.options])
+    if isinstance(value, Seq):
+        return replace(value, items=[replace(i, value=_mark_off(i.value, at, count)) if isinstance(i, Spread) else i
+                                     for i in value.items])
+    return value
 
 
 def slides(lower) -> bool:
