@@ -50,3 +50,14 @@ def test_explain_says_which_value_a_callers_argument_holds(tmp_path, monkeypatch
     lines = _drawing(tmp_path, monkeypatch, 39)
     at = next(i for i, x in enumerate(lines) if x.startswith("{q}"))
     assert lines[at + 1] == "^ the value of `question` (line 35)"
+
+
+def test_code_quoted_in_the_evidence_is_one_line_and_cut():
+    from promptlint.model import Kind, Segment, Volatility
+    from promptlint.rules._prefix_rule import why
+    call = "self.client.chat.completions.create(\r\n    model=self.model,\r\n    messages=messages,\r\n).choices[0]"
+    seg = Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr="x",
+                  evidence=f"data fetched with `{call}`")
+    assert why(seg) == "data fetched with `self.client.chat.completions.create( model=self.model, me...`"
+    seg = Segment(kind=Kind.USER_INPUT, volatility=Volatility.PER_REQUEST, expr="x", evidence="call to `db.get(q)`")
+    assert why(seg) == "call to `db.get(q)`"

@@ -73,7 +73,17 @@ def why(seg: Segment) -> str:
     for `describe(seg, note=why(seg))`."""
     if not seg.evidence or seg.name_only or seg.evidence in ("an object",):
         return ""
-    return seg.evidence
+    return _QUOTED.sub(lambda m: f"`{_one_line(m.group(1))}`", seg.evidence)
+
+
+#: Code quoted in an extraction's evidence (between backticks).
+_QUOTED = re.compile(r"`([^`]*)`")
+
+
+def _one_line(code: str, limit: int = 60) -> str:
+    """Quoted code on one line (its whitespace runs collapsed), cut to `limit` characters."""
+    code = " ".join(code.split())
+    return code if len(code) <= limit else code[: limit - 3] + "..."
 
 
 def position(p: Placed, complete: bool = True) -> str:
