@@ -69,3 +69,25 @@ def test_callers_that_hand_the_remover_messages_chosen_by_a_test_are_found_with_
                      ("recall.py", "PRM105", "info", 24, [("store.py", 15)]),   # remover(ctx, [m for m in ... if ...])
                      ("store.py", "PRM105", "info", 15, [("store.py", 15)])]    # the remover itself
     assert report.diagnostics[0].message.startswith("Messages of the kept conversation chosen by a test are handed")
+
+
+COUNTED = '''
+class Model:
+    def count_tokens(self, messages):
+        {init}
+        n = len(messages)
+        for i, message in enumerate(messages):
+            if i == n - 1:
+                total += 2 + len(self.tokenizer.encode(message["content"], eos=False))
+            else:
+                total += 1 + len(self.tokenizer.encode(message["content"], eos=True))
+        return total
+'''
+
+
+def test_a_loop_that_only_counts_the_tokens_of_each_message_renders_nothing():
+    counted = load(Path("m.py"), COUNTED.format(init="total = 0"))
+    assert rendered_apart(counted) == []
+    # the same loop building text (the newest message written apart) is a rendering
+    built = load(Path("m.py"), COUNTED.format(init='total = ""').replace("2 + len(", "str(").replace("1 + len(", "str("))
+    assert [(test.lineno, loop.lineno) for test, loop in rendered_apart(built)] == [(7, 6)]

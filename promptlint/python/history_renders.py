@@ -18,7 +18,8 @@ another of the class's methods (`for i, group in enumerate(self.groups)`, with `
 elsewhere: a conversation kept across turns, whatever its name), and returns what the loop builds, is
 read the same way (an agent's `flatten()` that gives the newest groups whole and the older ones
 without their screenshots). A function named for showing, logging or summarising what it builds
-(`format_history_for_display`, `summarize_history`) is not one: its text is not the history re-sent.
+(`format_history_for_display`, `summarize_history`) is not one: its text is not the history re-sent;
+nor is a loop that only adds to a count (`num_tokens += len(encode(m["content"]))`, returned).
 """
 from __future__ import annotations
 
@@ -74,6 +75,7 @@ def rendered_apart(module) -> list[tuple[ast.AST, ast.AST]]:
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
         own = own_nodes(func, body_only=True)
         returned = {r.value.id for r in own if isinstance(r, ast.Return) and isinstance(r.value, ast.Name)}
+        returned -= _counts(own)  # (a count of tokens built in the loop: nothing is rendered)
         if not returned or not params:
             continue
         resolve = func_resolver(func)
@@ -83,6 +85,18 @@ def rendered_apart(module) -> list[tuple[ast.AST, ast.AST]]:
                 out.append((found[0], loop))
                 break
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _counts(nodes) -> set[str]:
+    """The names among `nodes` (a function's own) first bound to a number (`num_tokens = 0`): a
+    count the loop adds to, not a text or a list it builds."""
+    first: dict[str, ast.expr] = {}
+    for n in sorted((n for n in nodes if isinstance(n, ast.Assign)), key=lambda n: (n.lineno, n.col_offset)):
+        for t in n.targets:
+            if isinstance(t, ast.Name):
+                first.setdefault(t.id, n.value)
+    return {name for name, value in first.items() if isinstance(value, ast.Constant)
+            and type(value.value) in (int, float)}
 
 
 def _functions(tree, walks: bool):
