@@ -34,7 +34,7 @@ def test_a_router_call_of_an_unknown_receiver_and_a_mapping_says_both(monkeypatc
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "promptlint: no prompt found at gateway.py:22; the nearest prompts of this file are at lines 34 and 41",
-        "promptlint: gateway.py:22:22: `entrypoint.acompletion(**completion_kwargs)` has the name of a call of "
+        "promptlint: gateway.py:22:22: `entrypoint.acompletion(**completion_kwargs)` is named like a call of "
         "Anthropic or LiteLLM that sends or builds a prompt (`acompletion`) but was not read as one",
         "promptlint:   its receiver `entrypoint` is assigned at line 20 from `self._cached_router`, not known to be "
         "a client of Anthropic or LiteLLM; its keywords come from `**completion_kwargs`, a dict written at line 21 "
@@ -45,7 +45,7 @@ def test_a_model_and_messages_passed_as_parameters_are_named_as_parameters(monke
     result = explain(monkeypatch, project, "gateway.py:26")
     assert result.exit_code == 2
     assert result.stderr.splitlines()[1:] == [
-        "promptlint: gateway.py:26:18: `bound_model.ainvoke(messages, config)` has the name of a call of LangChain "
+        "promptlint: gateway.py:26:18: `bound_model.ainvoke(messages, config)` is named like a call of LangChain "
         "that sends or builds a prompt (`ainvoke`) but was not read as one",
         "promptlint:   its receiver `bound_model` is the parameter `bound_model` of `extract`; its first argument "
         "`messages` is the parameter `messages` of `extract`"]
@@ -55,7 +55,7 @@ def test_a_post_whose_body_is_a_parameter_says_so(monkeypatch, project):
     result = explain(monkeypatch, project, "gateway.py:30")
     assert result.exit_code == 2
     assert result.stderr.splitlines()[1:] == [
-        "promptlint: gateway.py:30:12: `requests.post(url, json=data)` has the name of a call of requests / httpx / "
+        "promptlint: gateway.py:30:12: `requests.post(url, json=data)` is named like a call of requests / httpx / "
         "aiohttp that sends or builds a prompt (`post`) but was not read as one",
         "promptlint:   its receiver `requests` is the module `requests`; its `json=` argument `data` is the "
         "parameter `data` of `post_chat`; its first argument `url` is the parameter `url` of `post_chat`"]
@@ -93,7 +93,7 @@ def test_names_bound_in_branches_and_by_unpacking_are_given_with_their_lines(tmp
         "its keywords come from `**extra` (which is assigned at line 6 from `self.setup(state)` (unpacked)), "
         "whose keys are not written at the call",
         "its first argument `messages` is assigned at line 6 from `self.setup(state)` (unpacked)"]
-    assert describe(calls, "run.py")[0] == ("run.py:7:12: `model.invoke(messages, **extra)` has the name of a call of "
+    assert describe(calls, "run.py")[0] == ("run.py:7:12: `model.invoke(messages, **extra)` is named like a call of "
                                             "LangChain that sends or builds a prompt (`invoke`) but was not read as one")
     assert unread_calls(load(path, source, filename="run.py"), 6) == []  # `self.setup(...)`: no SDK's name
 

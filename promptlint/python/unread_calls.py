@@ -88,7 +88,7 @@ def describe(calls: list[UnreadCall], filename: str) -> list[str]:
     lines = []
     for c in calls:
         who = " or ".join(c.sdks)
-        lines.append(f"{filename}:{c.row}:{c.column}: `{c.code}` has the name of a call of {who} that sends or "
+        lines.append(f"{filename}:{c.row}:{c.column}: `{c.code}` is named like a call of {who} that sends or "
                      f"builds a prompt (`{c.name}`) but was not read as one")
         if c.reasons:
             lines.append("  " + "; ".join(c.reasons))
