@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
-from ._cut_messages import CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, split_advice, stored_cut_findings
+from ._cut_messages import (CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, own_advice, split_advice,
+                            stored_cut_findings)
 from ._kept_calls import findings as kept_call_findings
 from ._kept_windows import findings as kept_window_findings
 from ._library_windows import findings as library_window_findings
+from ._system_moves import findings as system_move_findings
 from .base import Rule
 
 _OPT_IN = ("anthropic", "bedrock")  # nothing after the last explicit breakpoint is cached
@@ -375,7 +377,7 @@ class HistoryWindowRule(Rule):
                        "here: how much it costs is not known); send that content after the conversation, or keep "
                        "the message as it was sent")
             note = "the copy made here" if how == "copy" else "the list converted for the request here"
-            yield self._own(message, module.span(write), related=[Related(module.span(related), note)])
+            yield own_advice(self, message, module.span(write), related=[Related(module.span(related), note)])
         for write, entry, param, role in module.facts.get("role_stamps", ()):
             roles = " or ".join(f"`{r}`" for r in role.split("/"))
             held = param.startswith("self.")
@@ -387,7 +389,7 @@ class HistoryWindowRule(Rule):
                        "request's from its first such message on, and everything after it is read uncached "
                        f"({when} is not followed here: how much it costs is not known); add "
                        "the value to the newest message only, and re-send older messages as they were sent")
-            yield self._own(message, module.span(write),
+            yield own_advice(self, message, module.span(write),
                             related=[Related(module.span(entry), f"`{param}` enters the message here")])
         for added, held, name, cls in module.facts.get("shared_prompts", ()):
             message = (f"`{name}` is assigned in the body of the class `{cls}`, so one object serves every instance, "
@@ -396,7 +398,7 @@ class HistoryWindowRule(Rule):
                        "the previous one where the additions start, and everything after that is read uncached "
                        "(how often this runs is not followed here: how much it costs is not known); copy it for "
                        f"the instance first (`self.{name} = copy(...)`) or build the text where it is used")
-            yield self._own(message, module.span(added),
+            yield own_advice(self, message, module.span(added),
                             related=[Related(module.span(held), "the object every instance shares, made here")])
         for call, (kept, owner) in module.facts.get("chosen_removals", ()):
             message = ("Messages of the kept conversation chosen by a test are handed here to a function that "
@@ -405,7 +407,7 @@ class HistoryWindowRule(Rule):
                        "after it is read uncached (when this runs is not followed here: how much it costs is not "
                        "known); leave sent messages in place and add a note after them, or remove only at a "
                        "compaction")
-            yield self._own(message, module.span(call), related=[Related(owner.span(kept), "the messages left out here")])
+            yield own_advice(self, message, module.span(call), related=[Related(owner.span(kept), "the messages left out here")])
         for call, helper, back in module.facts.get("history_trims", ()):
             message = (f"The conversation is handed to `{helper}` here, which keeps only its newest messages (or the "
                        "newest of a kind) up to the limit given here and writes what it keeps back: once the "
@@ -415,49 +417,7 @@ class HistoryWindowRule(Rule):
             yield self.diagnostic(message, module.span(call), severity=Severity.INFO,
                                   related=[Related(back, "the kept messages written back here")])
         yield from kept_call_findings(self, module)
-        for stmt, function in module.facts.get("system_hoists", ()):
-            message = (f"`{function}` moves the text of every system message of the conversation, wherever it is, "
-                       "into the Responses API's `instructions`, which come before all input items: a system message "
-                       "added later in a conversation (a notice, per-turn context) changes the head of the request on "
-                       "the turn it is added, and the history after it is read uncached; keep later system messages "
-                       "in place among the input items and fold only the leading ones")
-            yield self._own(message, module.span(stmt))
-        for stmt, function, field, how in module.facts.get("field_hoists", ()):
-            if how == "newest":
-                message = (f"The newest message is given content the kept conversation does not hold here: "
-                           f"`{function}` takes the text of every system message out of the conversation and "
-                           f"writes it into the last message (`{field}`), ahead of that message's own text: the "
-                           "instructions ride in a different message on every request, so they are never read from "
-                           "the cache, and on the next turn that message is re-sent without them, so each request "
-                           "matches the previous one only up to the message before it (whether callers send "
-                           "system messages is not followed here: how much it costs is not known); send the "
-                           "system text as the first message (or the API's system field), the same on every turn")
-                yield self._own(message, module.span(stmt))
-                continue
-            what = ("joins the text of every system message of the conversation, wherever it is, into" if how == "joins"
-                    else "puts the text of the last system message of the conversation, wherever it is, into")
-            message = (f"The front of the conversation changes here: `{function}` {what} `{field}`, the request's "
-                       "system prompt, which comes before all messages: a system "
-                       "message added later in a conversation (a notice, per-turn context) changes the head of the "
-                       "request on the turn it is added, and the whole history after it is read uncached (whether "
-                       "callers add later ones is not followed here: how much it costs is not known); fold only the "
-                       "leading system messages, and send later ones in place (as user messages)")
-            yield self.diagnostic(message, module.span(stmt), severity=Severity.INFO,
-                                  advice="Fold only the leading system messages; send later ones in place")
-        for move, function, how in module.facts.get("front_moves", ()):
-            what = ("puts every system message of the conversation it meets at the head of the list it builds"
-                    if how == "front" else "joins the system messages of the conversation before all its other "
-                    "messages")
-            where = ("to the very head, in front of the first system prompt and the whole history (several "
-                     "end up in reverse order)" if how == "front" else
-                     "up beside the leading system messages, in front of the whole history")
-            message = (f"`{function}` {what}, wherever each one was: a system message that comes later in a "
-                       f"conversation (a notice, per-turn context) is moved {where}, so the request changes "
-                       "near its head on the turn one is added, and the history after it is read uncached "
-                       "(a conversation whose only system message is its first keeps its order; whether callers "
-                       "add later ones is not followed here: how much it costs is not known); keep later system "
-                       "messages in place, or send them as user messages")
-            yield self._own(message, module.span(move))
+        yield from system_move_findings(self, module)
         yield from kept_window_findings(self, module)
         for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
             yield self.diagnostic(message, span, **keywords)
@@ -468,12 +428,6 @@ class HistoryWindowRule(Rule):
                        "on, so the thread sent after the instructions never matches the prefix cached by the previous "
                        "run (how long the threads grow is not known here)")
             yield self.diagnostic(message, module.span(budget), severity=Severity.INFO)
-
-    def _own(self, message: str, span, *, related=None):
-        """Info with the message's own advice (after its last `; `) as the help line, not the rule's
-        general advice, which fits a sliding window and not a message re-made for one request."""
-        body, advice = split_advice(message)
-        return self.diagnostic(body, span, severity=Severity.INFO, advice=advice or None, related=related)
 
     def check_layout(self, layout: PromptLayout):
         if layout.clock_tests:  # one cause: the first test, the others as related places
