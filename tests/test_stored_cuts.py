@@ -228,3 +228,14 @@ def test_a_list_named_messages_whose_items_are_no_messages_is_not_a_conversation
     (tmp_path / "chat.py").write_text(DISPLAY_LOG.format(key='"role": "user", "content"'))
     report = api.check([tmp_path / "chat.py"], api.Settings(), jobs=1)
     assert [(d.code, d.severity.value, d.span.start.row) for d in report.diagnostics] == [("PRM105", "info", 10)]
+
+
+def test_only_a_name_that_says_messages_is_contradicted_by_items_that_are_no_messages():
+    from promptlint.python.flow.class_facts import holds_conversation
+    template = "class A:\n    def add(self, x):\n        self.{name}.append({{{item}: x}})\n"
+    def holds(name, item):
+        cls = ast.parse(template.format(name=name, item=item)).body[0]
+        return holds_conversation(cls, name)
+    assert not holds("messages", '"id": 1, "text"')   # a display log named messages
+    assert holds("messages", '"role": "user", "content"')
+    assert holds("history", '"round": 1, "observation"')  # an agent's steps: the history it replays

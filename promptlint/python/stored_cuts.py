@@ -36,7 +36,7 @@ from ..model import Kind
 from .prompt_names import words
 from .cut_defaults import Defaults
 from .flow.callers import called_anywhere
-from .flow.class_facts import message_node, not_a_message, walk_statements
+from .flow.class_facts import MESSAGE_WORDS, message_node, not_a_message, walk_statements
 from .flow.cut_margins import DEFAULT, SLIDES, STEPS, cadence, guarded
 from .kept_conversations import removed_at, removed_shape
 
@@ -279,14 +279,14 @@ def message_item(item) -> bool:
 
 
 def held_conversation(module, held: str) -> bool:
-    """True when the name of `held` says it is the conversation: a specific word unless every item
-    the module adds to it is a dict display with no key a message has (a UI's display log
+    """True when the name of `held` says it is the conversation: a specific word unless it says
+    messages and every item the module adds to it is a dict display with no key a message has (a UI's display log
     `self.messages.append({"id": ..., "text": ..., "level": ...})` is not), or a generic one
     (`history`) when what the module adds to it is a message, or nothing is added to it here (the
     dspy-style call log `owner.history.append(entry)` is not)."""
     found = words(held.rsplit(".", 1)[-1])
     if found & _SPECIFIC:
-        items = _added(module, held)
+        items = _added(module, held) if found & MESSAGE_WORDS else []
         return not items or not all(not_a_message(item) for item in items)
     if not found & CONVERSATION_WORDS:
         return False

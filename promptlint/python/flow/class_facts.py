@@ -231,14 +231,18 @@ _ROLES = frozenset({"system", "user", "human", "assistant", "ai", "model", "tool
 
 def holds_conversation(cls: ast.ClassDef, attr: str) -> bool:
     """True when the list `self.attr` that the class grows is the conversation by more than its
-    growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`) unless every
-    item added to it is a dict display with no key a message has (`not_a_message`), or what
+    growth: a word of its name says so (`classify.CONVERSATION_WORDS`: `self.transcript`) unless the
+    name says messages and every item added to it is a dict display with no key a message has
+    (`not_a_message`: a UI's display log `self.messages`), or what
     a method adds to it is a message (`message_node`), written there or bound to a name of that
     method (`msg = HumanMessage(q)`, then `self.log.append(msg)`), or a turn written as text that
     opens with its speaker's label (`self.log.append(f"User: {q}")`: `turn_line`), or a value the
     class also sends as a message's content (`_sent_message`: the user's text). A list of
     anything else (candidates, questions asked, notes) grows too, but is no conversation."""
-    if set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower())) & CONVERSATION_WORDS:
+    named = set(re.findall(r"[a-z]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", attr).lower()))
+    if named & CONVERSATION_WORDS:
+        if not named & MESSAGE_WORDS:
+            return True  # (`self.history` of an agent's steps is the history it replays, whatever its items)
         added = [_bound(method, i) for method, node, many in added_to(cls, attr)
                  for i in (node.elts if many and isinstance(node, (ast.List, ast.Tuple)) else [node])]
         return not added or not all(not_a_message(i) for i in added)  # (a UI's display log is not)
@@ -301,6 +305,9 @@ def turn_line(node) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, str) and _TURN_LABEL.match(node.value) is not None
 
 
+#: Words of a list's name that say its items are messages: items that say they are not
+#: (`not_a_message`) contradict the name.
+MESSAGE_WORDS = frozenset({"message", "messages", "msg", "msgs"})
 #: Keys of a dict display that may be a message (or hold one) in some API or framework.
 _MESSAGE_KEYS = frozenset({"role", "content", "parts", "message", "messages", "type", "data", "author", "speaker",
                            "sender", "from", "user", "assistant", "human", "ai", "tool_calls", "name"})
