@@ -26,3 +26,21 @@ def test_the_summary_names_the_fourth_unread_request_and_counts_the_rest():
     assert four.splitlines()[1].startswith("4 of them hold no text promptlint could read")
     six = summary(Report(prompts=[unread(row) for row in (10, 20, 30, 40, 50, 60)], files=1))
     assert six.splitlines()[1].endswith(": app.py:10:5, app.py:20:5, app.py:30:5 and 3 more")
+
+
+def test_a_request_that_sends_only_a_conversation_handed_in_and_not_read_is_named():
+    from promptlint.model import Kind, Part, Segment, Volatility
+    site = Span("models.py", Position(29, 21), Position(29, 60))
+    handed = Segment(kind=Kind.HISTORY, volatility=Volatility.UNKNOWN, expr="messages")
+    wrapper = PromptLayout(id="models.py:29", site=site, source="python-call", provider="openai",
+                           api="chat.completions.create", model="gpt-4.1", parts=[Part("history", [handed])])
+    assert summary(Report(prompts=[wrapper], files=1)).splitlines()[1].endswith(": models.py:29:21")
+    # a conversation read where it is built (its messages written in the code) or a static system
+    # prompt before it: the request holds text that was read
+    read = PromptLayout(id="models.py:29", site=site, source="python-call", provider="openai",
+                        api="chat.completions.create", model="gpt-4.1", parts=[Part("history", [handed], read=True)])
+    system = PromptLayout(id="models.py:29", site=site, source="python-call", provider="openai",
+                          api="chat.completions.create", model="gpt-4.1",
+                          parts=[Part("system", [Segment(text="You are a helpful assistant.")]), Part("history", [handed])])
+    assert "could read" not in summary(Report(prompts=[read], files=1))
+    assert "could read" not in summary(Report(prompts=[system], files=1))
