@@ -140,8 +140,20 @@ def reads_nothing(layout: PromptLayout) -> bool:
     """True when a layout holds no segment at all, or no static text and at least one segment of
     unknown kind and volatility."""
     segs = [s for _, _, _, s in layout.segments()]
-    return not segs or not any(s.is_static and s.text.strip() for s in segs) and any(
+    return not segs or not _static_text(segs) and any(
         s.kind is Kind.UNKNOWN and s.volatility is Volatility.UNKNOWN for s in segs)
+
+
+def handed_on(layout: PromptLayout) -> bool:
+    """True for a request whose every part is a conversation handed in and not read
+    (`messages=messages` in a wrapper that sends what its callers built) and that holds no static
+    text: nothing of what it sends is known here."""
+    return bool(layout.parts) and all(p.is_history and not p.read for p in layout.parts) and not _static_text(
+        [s for _, _, _, s in layout.segments()])
+
+
+def _static_text(segs) -> bool:
+    return any(s.is_static and s.text.strip() for s in segs)
 
 
 def prompts_analysed(layouts: Iterable[PromptLayout]) -> list[PromptLayout]:

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..baseline import read_source
-from ..judged import prompts_analysed, reads_nothing
+from ..judged import handed_on, prompts_analysed, reads_nothing
 from ..model import Diagnostic, Report
 from .names import listed
 
@@ -145,20 +145,13 @@ def _no_request(report: Report) -> str:
             "may be missing (`promptlint explain FILE:LINE` at a call says why it is not read)")
 
 
-def _handed_on(layout) -> bool:
-    """True for a request whose every part is a conversation handed in and not read (`messages=messages`
-    in a wrapper that sends what its callers built): no static text of it is known here."""
-    return bool(layout.parts) and all(p.is_history and not p.read for p in layout.parts) and not any(
-        s.is_static and s.text.strip() for p in layout.parts for s in p.segments)
-
-
 def _unread(report: Report, shown: int = 3) -> str:
     """A line for the requests sent with no text the analysis could read ('' when none): calls
     whose every part is content of unknown origin and volatility (a prompt built where the
     analysis does not follow it, an adapter's parameter), or that have no part at all (messages
     passed as `*args`). Nothing can be said of their prefix, so a clean report does not vouch for
     them; `explain` says why each part is unknown."""
-    unread = [lt for lt in report.prompts if lt.source == "python-call" and (reads_nothing(lt) or _handed_on(lt))]
+    unread = [lt for lt in report.prompts if lt.source == "python-call" and (reads_nothing(lt) or handed_on(lt))]
     if not unread:
         return ""
     where = listed([str(lt.site) for lt in unread], shown)
