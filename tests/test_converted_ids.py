@@ -87,6 +87,31 @@ def test_ids_stored_on_the_message_or_made_with_a_new_message_are_not_read():
     assert _found(MADE_ONCE) == []
 
 
+LOOKUP_KEYS = """
+    import random
+    import uuid
+
+    from .types import QueueMessage
+
+
+    class Queue:
+        def select_consumer(self, message: QueueMessage):
+            consumer_id = random.choice(list(self.consumers[message.type].keys()))
+            return self.consumers[message.type][consumer_id]     # the key picks an item: no new id in it
+
+        def route(self, message):
+            return self.routes[random.choice(self.names)]
+
+        def tag(self, message):
+            tag = random.choice(self.tags)
+            return {"content": message.text, "tag": tag}          # the draw is in the result
+"""
+
+
+def test_a_random_key_that_only_looks_up_what_is_returned_is_not_a_new_id():
+    assert _found(LOOKUP_KEYS) == [(16, "tag", "message")]
+
+
 def test_the_rule_reports_the_id_at_info_where_it_is_made(tmp_path):
     write(tmp_path, {"app.py": CONVERTERS, "types.py": "class NoteMessage: ...\nclass Turn: ...\n"})
     report = api.check([tmp_path], api.Settings(), jobs=1)

@@ -151,8 +151,7 @@ def fresh_times(module, sites) -> list[tuple[ast.Call, str, str, ast.AST, object
         clocks = [n for n in own if isinstance(n, ast.Call) and module.qualified_name(n.func) in classify.TIMESTAMP_CALLS]
         if not clocks:
             continue
-        returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
-                    for n in subtree(r.value) if isinstance(n, ast.Name)}
+        returned = returned_names(own)
         parents = {id(c): p for p in own for c in child_nodes(p)}
         for call in sorted(clocks, key=lambda c: (c.lineno, c.col_offset)):
             if into_result(call, parents, own, returned, param):
@@ -199,8 +198,7 @@ def _converters(module, project) -> list[tuple[ast.Call, str, str, ast.AST]]:
             continue
         own = body_nodes(func)
         calls = [n for n in own if isinstance(n, ast.Call)]
-        returned = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
-                    for n in subtree(r.value) if isinstance(n, ast.Name)}
+        returned = returned_names(own)
         parents = {id(c): p for p in own for c in child_nodes(p)}
         for call in sorted(calls, key=lambda c: (c.lineno, c.col_offset)):
             if not makes_id(module, call, project, helpers):
@@ -358,6 +356,19 @@ def _root(target) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
+def returned_names(own: list) -> set[str]:
+    """The names read in the values of the `return` statements among `own` (a function's body
+    nodes), except those read only as a lookup key (`return self.consumers[consumer_id]`: the item
+    found is what is returned, not the key)."""
+    out = set()
+    for r in own:
+        if isinstance(r, ast.Return) and r.value is not None:
+            keys = {id(n) for s in subtree(r.value) if isinstance(s, ast.Subscript)
+                    for n in subtree(s.slice) if isinstance(n, ast.Name)}
+            out.update(n.id for n in subtree(r.value) if isinstance(n, ast.Name) and id(n) not in keys)
+    return out
+
+
 def body_nodes(func) -> list[ast.AST]:
     """The nodes of a function's body statements, not those of functions nested in it."""
     return own_nodes(func, body_only=True)
@@ -370,14 +381,17 @@ def into_result(call, parents: dict, own: list, returned: set[str], param: str |
     then `block = {"id": call_id}`, also `with NamedTemporaryFile() as tmp:`), or writes it into
     an item or attribute of one (`out["id"] = ...`, `m.content += ...` for an item of a deep copy
     the function returns); never when it is stored on the message (`msg.id = ...`; `param`: its
-    name, or the names of the caller's messages)."""
+    name, or the names of the caller's messages), nor when it is only a key looked up
+    (`return self.consumers[random.choice(keys)]`: the item found is not new)."""
     held = {param} if isinstance(param, str) else param
     todo, seen = [call], set()
     while todo:
         node = todo.pop()
         while id(node) in parents and not isinstance(node, ast.stmt):
-            node = parents[id(node)]
-        if id(node) in seen:
+            child, node = node, parents[id(node)]
+            if isinstance(node, ast.Subscript) and node.slice is child:
+                break  # a lookup key (`self.consumers[consumer_id]`): what is found holds no new id
+        if not isinstance(node, ast.stmt) or id(node) in seen:
             continue
         seen.add(id(node))
         if isinstance(node, ast.Return):
