@@ -204,6 +204,34 @@ def test_what_takes_the_window_kept_on_another_object_keeps_the_conversation_an_
     ]
 
 
+def test_what_takes_the_window_named_first_then_returned_or_kept_keeps_the_conversation():
+    assert _facts("""
+        from langchain.chains import LLMChain
+        from langchain.memory import ConversationBufferWindowMemory
+
+
+        def create_chatbot(llm, prompt):
+            chain = LLMChain(llm=llm, prompt=prompt, memory=ConversationBufferWindowMemory(k=2))
+            return chain
+
+
+        class Bot:
+            def __init__(self, llm, prompt):
+                chain = LLMChain(llm=llm, prompt=prompt, memory=ConversationBufferWindowMemory(k=3))
+                self.chain = chain
+
+            def once(self, llm, prompt, question):
+                chain = LLMChain(llm=llm, prompt=prompt, memory=ConversationBufferWindowMemory(k=4))
+                return chain.predict(question=question)
+    """) == [
+        (6, "ConversationBufferWindowMemory", 2, "turns", False, False, "", "handed", 6,
+         "what takes it is returned to the caller"),
+        (12, "ConversationBufferWindowMemory", 3, "turns", False, False, "", "handed", 12,
+         "what takes it is kept on the instance"),
+        (16, "ConversationBufferWindowMemory", 4, "turns", False, False, "", "handed", 16, ""),
+    ]
+
+
 def test_a_model_given_as_none_leaves_the_default_limit_and_a_window_of_nothing_is_no_window(tmp_path):
     assert _facts("""
         from llama_index.core.memory import ChatMemoryBuffer

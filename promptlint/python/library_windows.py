@@ -252,7 +252,8 @@ class _Finder:
     def _kept_consumer(self, consumer: ast.AST, made: ast.AST, subject: str = "what takes it") -> str:
         """Why `consumer` (an agent, a chain: what takes the window) outlives one call: kept on the
         instance or at module level, returned, or used in a loop that does not make the window
-        (`made`) anew. "" when none of these."""
+        (`made`) anew, itself or through the local name it is first assigned to. "" when none of
+        these."""
         holder, _ = self._holder(consumer, ())
         kind = holder[0] if holder else None
         if kind in ("module", "attr"):
@@ -265,6 +266,9 @@ class _Finder:
             for occ in self._occurrences(holder):
                 if self._in_loop(occ, made, subject):
                     return f"{subject} is used in a loop"
+                again, _ = self._holder(occ, ())  # `chain = LLMChain(memory=...)`, then `return chain`
+                if again and again[0] in ("module", "attr", "stored", "returned"):
+                    return self._kept_consumer(occ, made, subject)
         return self._in_loop(consumer, made, subject)
 
     def _in_loop(self, node: ast.AST, made: ast.AST, subject: str) -> str:
