@@ -199,6 +199,13 @@ CUT_MESSAGES = {
                     "the newest few changes on every turn and the history after it never matches the prefix cached "
                     "by the previous request (the compaction and the request are not linked here: how much it "
                     "costs is not known); compact in steps, so the history only changes at a cut"),
+    "strategy_cuts": ("The conversation is handed here to a compaction strategy the configuration chooses, on "
+                      "every run: a strategy that keeps a window of the newest messages, or summarises or drops the "
+                      "oldest once the conversation passes a limit, changes the front of the history on every turn "
+                      "after that, so the history sent after it never matches the prefix cached by the previous "
+                      "request (which strategy is configured, and the request that sends the result, are not "
+                      "followed here: how much it costs is not known); use a strategy that cuts in steps well "
+                      "below the limit and keep its result, so the history only changes at a cut"),
 }
 
 
