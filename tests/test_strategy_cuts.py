@@ -10,6 +10,8 @@ from promptlint import api
 COMPACTION = """
     from typing import Protocol
 
+    from openai import OpenAI
+
 
     class CompactionStrategy(Protocol):
         async def __call__(self, messages: list) -> bool: ...
@@ -37,19 +39,20 @@ COMPACTION = """
         async def before_run(self, context) -> None:
             loaded = context.load()
             context.context_messages["history"] = await apply_compaction(loaded, strategy={strategy})
+            return OpenAI().chat.completions.create(model="gpt-4.1", messages=context.context_messages["history"])
 """
 
 
 def _found(tmp_path, strategy):
     write(tmp_path, {"compaction.py": COMPACTION.format(strategy=strategy)})
     return [(d.code, d.severity.value, d.span.start.row)
-            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+            for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"]
 
 
 def test_the_conversation_handed_to_a_configured_strategy_is_cut_there(tmp_path):
     """The provider's configured strategy runs on the loaded history every turn: info at the call;
     `apply_compaction` itself only relays its own parameters (its callers choose both)."""
-    assert _found(tmp_path, "self.compaction_strategy") == [("PRM105", "info", 29)]
+    assert _found(tmp_path, "self.compaction_strategy") == [("PRM105", "info", 31)]
 
 
 def test_a_strategy_the_call_does_not_take_from_configuration_is_not_reported(tmp_path):

@@ -41,7 +41,6 @@ from .summary_heads import REWRITTEN
 from .walked_edits import might_edit  # messages of a handed list edited as walked (PRM105)
 from .delegated_cuts import TEXT as DELEGATED_CUT  # a conversation cut through its holder's remover (PRM105)
 from .window_calls import CALL_TEXT as READS_WINDOW  # a kept conversation read as its newest items (PRM105)
-from .strategy_cuts import might_hold as might_hand_to_strategy  # a conversation handed to a strategy (PRM105)
 
 _KEEP_TEXT = re.compile(r"\bkeep_(?:recent|last|latest|newest)\w{0,60}\s{0,8}=(?!=)")  # handed_windows.KEEP_TEXT
 
@@ -407,6 +406,4 @@ def might_hold_prompt(source: str) -> bool:
         return True  # an older message of a kept conversation written in place (PRM105)
     if READS_WINDOW.search(source) is not None:
         return True  # a kept conversation read as its newest items through a method of its keeper (PRM105)
-    if might_hand_to_strategy(source):
-        return True  # a conversation handed to a configured compaction strategy (PRM105, strategy_cuts)
     return CUT_HINTS.search(source) is not None or "while " in source and _POP_AT.search(source) is not None

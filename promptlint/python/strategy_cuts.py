@@ -17,7 +17,10 @@ moves the front of the history on every turn once the conversation passes its li
 classes themselves are not followed (which one a user configures is not known), so the rule
 reports the call at info (docs/policies.md, Policy 9). A function that hands on its own conversation
 parameter with its own strategy parameter (`apply_compaction(messages, strategy=strategy)` inside
-a helper) is a relay: its callers choose both, and are reported where they call it.
+a helper) is a relay: its callers choose both, and are reported where they call it. Read in the
+modules the pre-filter lets through (`prefilter.py`: those that build or send a prompt); the text
+test `might_hold` is not one of its tests, so that a module of strategy names alone (a storage
+`search_strategy=`, a scorer registry) is not analysed for it.
 """
 from __future__ import annotations
 
@@ -27,9 +30,14 @@ import re
 from .prompt_names import words
 from .walk import child_nodes
 
-#: The text test before the module's walk: a strategy-like name next to a compaction-like one.
-TEXT = re.compile(r"(?i)(?:strategy|reducer|condenser|compactor|compressor|truncator)")
+#: The text test before the module's walk: a strategy-like keyword of a call (`, strategy=`) or a call
+#: through a strategy-like attribute (`self.history_reducer.reduce(`), and words of a compaction and of
+#: the conversation.
+TEXT = re.compile(r"(?i)(?:[(,][ \t\n]{0,40}\w{0,40}(?:strategy|reducer|condenser|compactor|compressor|truncator)"
+                  r"[ \t]{0,4}=(?!=)|self\.\w{0,40}(?:strategy|reducer|condenser|compactor|compressor|truncator)\w{0,40}"
+                  r"(?:\.\w{1,40})?\()")
 _COMPACT_TEXT = re.compile(r"(?i)(?:compact|compress|condens|truncat|summari[sz]|reduc|prun)")
+_HISTORY_TEXT = re.compile(r"(?i)(?:messages|history|conversation|transcript|dialog|contents|msgs|turns)")
 #: Words of a name that say it holds a way to shorten something chosen by configuration.
 _STRATEGY = frozenset({"strategy", "reducer", "condenser", "compactor", "compressor", "truncator"})
 #: Words of a name that say the call shortens the conversation (verbs and their nouns).
@@ -43,8 +51,9 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def might_hold(source: str) -> bool:
-    """The cheap text test: a strategy-like name and a compaction-like word in `source`."""
-    return TEXT.search(source) is not None and _COMPACT_TEXT.search(source) is not None
+    """The cheap text test (`TEXT`, and words of a compaction and of the conversation) of `source`."""
+    return TEXT.search(source) is not None and _COMPACT_TEXT.search(source) is not None \
+        and _HISTORY_TEXT.search(source) is not None
 
 
 def strategy_cuts(module) -> list[ast.Call]:
