@@ -87,3 +87,7 @@ def test_the_conversation_handed_to_a_method_of_a_configured_reducer_is_cut_ther
 def test_a_strategy_for_something_else_than_compaction_is_not_one(tmp_path):
     assert _reduced(tmp_path, "sent = self.chunking_strategy.chunk(self.history)") == []
     assert _reduced(tmp_path, "sent = self.history") == []
+
+
+def test_a_method_of_a_strategy_that_does_not_compact_is_not_one(tmp_path):
+    assert _reduced(tmp_path, "sent = self.history_reducer.count_tokens(self.history)") == []

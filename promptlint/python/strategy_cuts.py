@@ -95,10 +95,13 @@ def _hands_to_strategy(call: ast.Call, params: frozenset, targets) -> bool:
             continue
         if (callee | words(kw.arg) | words(_last(kw.value))) & _COMPACTS and not _relay(conv, kw.value, params):
             return True
-    held = call.func.value if isinstance(call.func, ast.Attribute) and isinstance(
-        call.func.value, ast.Attribute) else call.func
+    f = call.func  # the strategy called (`self.strategy(conv)`), or whose method is (`strategy.compact(conv)`)
+    held = f.value if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name)
+                                                            and f.value.id in ("self", "cls")) else f
     if not words(_last(held)) & _STRATEGY or not _configured(held, params):
         return False
+    if held is not f and not callee & (_COMPACTS | {"apply"}):
+        return False  # a method of the strategy that does not compact (`compactor.count_tokens(msgs)`)
     return bool((callee | words(_last(held))) & _COMPACTS) and not _relay(conv, held, params)
 
 
