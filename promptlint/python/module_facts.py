@@ -14,7 +14,7 @@ from . import (added_marks, cache_flags, context_caches, converted_ids, delegate
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, pydantic_ai_models, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
-               stored_cuts, walked_edits, summary_heads, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
+               stored_cuts, strategy_cuts, walked_edits, summary_heads, summary_rewrites, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
                window_calls)
 
 
@@ -43,6 +43,13 @@ def gather(module, evaluator, builder) -> list:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
+    if summary_rewrites.might_hold(module.source):  # (after the requests: the list it returns is no request)
+        found = summary_rewrites.summary_rewrites(module)
+        module.facts["summary_rewrites"] = [(made, call) for made, call, _ in found]
+        rows = {ret.lineno for *_, ret in found}
+        builder.layouts = [l for l in builder.layouts if l.source != "python-constant" or l.site.start.row not in rows]
+    if strategy_cuts.might_hold(module.source):
+        module.facts["strategy_cuts"] = strategy_cuts.strategy_cuts(module)
     if converted_ids.CONVERTS_MESSAGE.search(module.source) is not None:  # (PRM103, PRM102: ids, times made per conversion)
         module.facts["fresh_ids"] = converted_ids.fresh_ids(module, evaluator.project, builder.sites)
         module.facts["fresh_times"] = converted_ids.fresh_times(module, builder.sites)

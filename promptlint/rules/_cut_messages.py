@@ -134,6 +134,13 @@ CUT_WITH_RELATED = {
                       "that sends it is not linked here: how much it costs is not known); drop them in steps (half "
                       "of them at a limit) so it only changes at a cut"),
                      "an older one removed here, or the newest kept whole here"),
+    "summary_rewrites": (("The history is replaced here by a summary made again on every call (the answer of a call "
+                          "given the conversation, put in its first message and handed back as the history): each new "
+                          "summary differs from the last, so the history sent differs from its first message on and "
+                          "none of it is read from the cache (the request that sends it is not linked here: how much "
+                          "it costs is not known); summarise only at a size limit, keep that summary until the next "
+                          "one, and send the newer messages after it unchanged"),
+                         "the summary asked for here"),
 }
 
 #: The message of each kind of cut found by a fact finder and reported at its node alone.
@@ -199,6 +206,13 @@ CUT_MESSAGES = {
                     "the newest few changes on every turn and the history after it never matches the prefix cached "
                     "by the previous request (the compaction and the request are not linked here: how much it "
                     "costs is not known); compact in steps, so the history only changes at a cut"),
+    "strategy_cuts": ("The conversation is handed here to a compaction strategy the configuration chooses, on "
+                      "every run: a strategy that keeps a window of the newest messages, or summarises or drops the "
+                      "oldest once the conversation passes a limit, changes the front of the history on every turn "
+                      "after that, so the history sent after it never matches the prefix cached by the previous "
+                      "request (which strategy is configured, and the request that sends the result, are not "
+                      "followed here: how much it costs is not known); use a strategy that cuts in steps well "
+                      "below the limit and keep its result, so the history only changes at a cut"),
 }
 
 

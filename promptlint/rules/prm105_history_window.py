@@ -178,7 +178,16 @@ class HistoryWindowRule(Rule):
 
     A call named for compacting the conversation that keeps its newest few items whole
     (`compact_messages(items, keep_recent_tool_outputs=3)`) rewrites the older ones on every call:
-    info, where the call is.
+    info, where the call is. So does a conversation handed to a compaction strategy the configuration
+    chooses (`await apply_compaction(loaded, strategy=self.compaction_strategy)`, `await
+    self.history_reducer.reduce(history)`: a strategy that is an attribute of the instance or a
+    parameter, in a call named for compacting): whatever strategy is configured runs on every turn
+    there; info, where the call is. A helper that hands on its own conversation and strategy
+    parameters is a relay, reported where its callers call it. A function named for the history that
+    hands back as it a list whose first message holds the answer of a call given the conversation
+    (`summary = self.model.chat([{"role": "user", "content": f"Summarize: {history}"}])`, then
+    `history = [{"role": "system", "content": summary}]; return history`) makes a new summary on
+    every call: info, where the list is made, the call related (the list is no request of its own).
 
     An older message of a conversation a function is handed rewritten in place in a loop, picked by
     a test (`if newest[key] != i: self._elide(messages, i)`, where `_elide` writes
