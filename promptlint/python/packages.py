@@ -64,6 +64,9 @@ CLAUDE = "claude:"  # a search for the files that write a Claude model name (`CL
 #: A string literal that is a Claude model name, with or without a provider's prefix:
 #: "claude-sonnet-4-5", "anthropic/claude-3-haiku", "bedrock/us.anthropic.claude-3-5-sonnet-v2:0".
 CLAUDE_NAME = re.compile(r"""["'][\w./:@-]*claude-[\w.:@-]*["']""")
+#: A LiteLLM model name built under Anthropic's provider prefix (`f"anthropic/{model}"`): the
+#: package sends its configured model to Claude (a `CLAUDE` match as a Claude name is).
+CLAUDE_ROUTE = re.compile(r"""\bf["']anthropic/\{""")
 
 
 class Package:
@@ -118,7 +121,7 @@ class Package:
                     marker_writers.append(i)
                 if reads_markers(text):
                     marker_reads.append(i)
-            if "claude-" in text and CLAUDE_NAME.search(text):
+            if "claude-" in text and CLAUDE_NAME.search(text) or "anthropic/{" in text and CLAUDE_ROUTE.search(text):
                 claude.append(i)
             for name in assigned_names(text):
                 _add(names, name, i)

@@ -23,9 +23,12 @@ _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 #: What a module that converts the tool turns of a conversation names (model.PromptLayout.tool_turns).
 _TOOL_TURNS = ("tool_result", "tool_call_id")
 #: A provider setting given or compared as Anthropic's (or Bedrock's, where Claude runs):
-#: `provider="anthropic"`, `if self.provider == "bedrock":`, `{"provider": "anthropic"}`: the
-#: module sends to Claude for that setting (`PromptLayout.claude_named`).
-_CLAUDE_PROVIDER = re.compile(r"provider\w*[\"']?\s*(?:==|=|:)\s*[\"'](?:anthropic|bedrock)[\"']")
+#: `provider="anthropic"`, `if self.provider == "bedrock":`, `{"provider": "anthropic"}`, `if
+#: self.endpoint == "anthropic":`; or a LiteLLM model name routed to Anthropic by its prefix
+#: (`f"anthropic/{model}"`, `"anthropic/" + model`): the module sends to Claude for that setting
+#: (`PromptLayout.claude_named`).
+_CLAUDE_PROVIDER = re.compile(r"(?:provider|endpoint|backend|vendor|api_type)\w*[\"']?\s*(?:==|=|:)\s*"
+                              r"[\"'](?:anthropic|bedrock)[\"']|\bf[\"']anthropic/\{|[\"']anthropic/[\"']\s*\+")
 
 
 def note_request(finder, added, call) -> None:

@@ -212,7 +212,8 @@ class TreeSearchMixin:
     def claude_files(self, near: Path) -> list[Path]:
         """The Python files of the top package that holds `near` (the folder tree `marker_files`
         reads when `near` is a module outside any package) that write a Claude model name as a
-        string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`): the package sends to Claude
+        string (`"claude-sonnet-4-5"`, `"anthropic/claude-3-haiku"`) or build a LiteLLM model name under
+        Anthropic's prefix (`f"anthropic/{model}"`): the package sends to Claude
         somewhere. Not its siblings: another package beside it (a folder of downloaded packages,
         `src/` of several distributions) says nothing of this one's model. Recorded as one
         dependency ("search:ROOT claude:")."""

@@ -103,3 +103,35 @@ def tool_selection(module, s):
                "`allowed_tools`) which may be called")
     return message, module.span(s.node), {"severity": Severity.INFO, "related": [Related(module.span(s.send), "sent here")],
                                           "name_only": s.evidence == "name"}
+
+
+def choice_write(module, w):
+    """Info at the write of a tool choice into the options of a loop's requests
+    (`python/choice_writes.py`): Anthropic drops the cached messages at the next request."""
+    where = "in the loop, before its next request" if w.later is None else f"before the request at line {w.later.lineno}"
+    by = "" if w.via is None else f", through the call at line {w.via.lineno} in `{w.function}`"
+    message = (f"`tool_choice` is set to {w.value} here in the options `{w.options}` that the requests of "
+               f"`{w.function}` send one conversation with (line {w.request.lineno}){by}, after a request and "
+               f"{where}: on Anthropic a change of `tool_choice` invalidates the cached messages, so that request "
+               "reads none of the conversation's history from the cache (the tools and the system prompt stay "
+               "cached); keep one tool choice for the conversation (ask for the tool in the message, or end "
+               "the loop with a request that keeps it)")
+    related = [Related(module.span(w.request), "the loop's request")]
+    if w.later is not None:
+        related.append(Related(module.span(w.later), "the request after the change"))
+    if w.via is not None:
+        related.append(Related(module.span(w.via), "called here with the options"))
+    return message, module.span(w.node), {"severity": Severity.INFO, "related": related}
+
+
+def phase_tools(module, f):
+    """Info at the request without tools: the size of the conversation is not known here."""
+    message = (f"`{f.function}` sends the conversation `{f.conversation}` with tools through its call at line "
+               f"{f.first.lineno}, then sends it again here without tools (called at line {f.later.lineno}): "
+               f"{FRONT} differ from those of the earlier requests, so this request reads none of the "
+               "conversation from the cache (and writes it again); send the same tools and choose with "
+               "`tool_choice=\"none\"` that none is called")
+    related = [Related(module.span(f.first), "sent with tools here")]
+    if f.later is not f.node:
+        related.append(Related(module.span(f.later), "the phase without tools called here"))
+    return message, module.span(f.node), {"severity": Severity.INFO, "related": related}

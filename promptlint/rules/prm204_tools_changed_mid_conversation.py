@@ -14,6 +14,8 @@ from ..python.option_tools import find_option_tools
 from ..python.state_tools import find_state_tools
 from ..python.stored_requests import find_stored_requests
 from ..python.switched_helpers import find_switched_helpers
+from ..python.choice_writes import find_choice_writes
+from ..python.phase_tools import find_phase_tools
 from ..python.tool_rebinds import find_tool_choice_rebound_in_loop, find_tools_rebound_in_loop
 from ..python.tool_options import find_tools_turned_off
 from ..python.tool_fallbacks import find_fallbacks
@@ -27,7 +29,7 @@ from ..python.class_toolsets import find_class_tool_changes
 from ..python.wrapup_steps import find_option_changes
 from ..python.tool_followups import find_tool_followups
 from ..python.tool_selectors import find_tool_selections
-from ._tools_followed import (FRONT as _FRONT, choice_rebound, node_tools, state_tools, switched_helper, tool_followup,
+from ._tools_followed import (FRONT as _FRONT, choice_rebound, choice_write, phase_tools, node_tools, state_tools, switched_helper, tool_followup,
                               tool_selection)
 from .base import Rule
 
@@ -206,6 +208,15 @@ class ToolsChangedMidConversationRule(Rule):
     unpacks beside its `tools=` and the follow-up unpacks unchanged, `**TALK_CONFIG`, holds no
     tools, since a keyword given twice raises) is info: once per turn that calls a tool, the
     follow-up reads the whole conversation uncached.
+    A constant written to `tool_choice` in the options mapping a loop's requests are sent with,
+    after a request (`_reset_required_tool_choice(options)` in the loop, a helper that writes
+    `options["tool_choice"] = None`; `options["tool_choice"] = "none"` after the loop, before the
+    wrap-up request with the same options) is info: on Anthropic the next request reads none of the
+    conversation's messages from the cache.
+    A method that passes a conversation to another method of its class that sends it with tools
+    (`messages = self._inspect(messages)`), then sends it without them (`self._generate(messages)`
+    whose request passes `tools=None`, or a request of its own with no tools keyword) is info, at
+    the request without tools.
     """
 
     code = "PRM204"
@@ -221,7 +232,9 @@ class ToolsChangedMidConversationRule(Rule):
             yield diagnostic
         followed = [*(state_tools(module, f, module.span(f.node)) for f in find_state_tools(module)),
                     *(switched_helper(module, sw, module.span(sw.node)) for sw in find_switched_helpers(module)),
-                    *(node_tools(module, n) for n in find_node_tools(module))]
+                    *(node_tools(module, n) for n in find_node_tools(module)),
+                    *(choice_write(module, w) for w in find_choice_writes(module)),
+                    *(phase_tools(module, f) for f in find_phase_tools(module))]
         for message, span, kw in followed:  # (message, span, keywords): one diagnostic per row, the first
             if span.start.row not in rows:
                 rows.add(span.start.row)
