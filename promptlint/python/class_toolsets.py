@@ -11,10 +11,11 @@ the shapes of one function are in toolsets.py, whose module docstring describes 
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 
 from .module import Module, callee_name, self_attr, statements
-from .toolsets import (TOOL_SET_GROWS, ToolChange, mentions, mentions_in, no_tool_set, own_nodes, tool_set_changes,
-                       tool_set_removals)
+from .toolsets import (REMOVERS, TOOL_SET_GROWS, ToolChange, mentions, mentions_in, no_tool_set, own_nodes,
+                       tool_set_changes, tool_set_removals)
 from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -117,13 +118,26 @@ def find_class_tool_changes(module: Module, memo: dict | None = None) -> list[To
     if not mentions(module.source, words):
         return out
     lines = module.source.splitlines()
+    removals = None
     for cls in statements(module.tree):
         if isinstance(cls, ast.ClassDef) and mentions_in(lines, cls, words):
             out.extend(_class_changes(cls, memo, lines))
+            if removals is None:
+                removals = sorted(n.lineno for n in subtree(module.tree) if _removal_shaped(n))
+            at = bisect_left(removals, cls.lineno)
+            if at == len(removals) or removals[at] > (cls.end_lineno or cls.lineno):
+                continue  # (no `del` or `.pop(...)`-like call in the class: `_temporary` finds no removal)
             found = _temporary(cls, module, memo)
             if found is not None:
                 out.append(found)
     return out
+
+
+def _removal_shaped(node) -> bool:
+    """True for a node of a shape `toolsets.tool_set_removals` reads: a `del` statement, or a call
+    `x.pop(...)` / `x.remove(...)` / `x.discard(...)` given an argument."""
+    return type(node) is ast.Delete or type(node) is ast.Call and isinstance(node.func, ast.Attribute) \
+        and bool(node.args) and node.func.attr in REMOVERS
 
 
 def _owner(target: str) -> str | None:

@@ -60,8 +60,11 @@ def handed_windows(module, covered) -> list[ast.Subscript]:
     slice before the call (`messages = [system]`, `messages.extend(convert(t) for t in
     history[-k:])`, then `messages=messages`), in source order."""
     out = []
-    if not any(isinstance(call, ast.Call) and _history_keyword(call) for call in subtree(module.tree)):
+    nodes = subtree(module.tree)
+    if not any(isinstance(call, ast.Call) and _history_keyword(call) for call in nodes):
         return out  # (no call hands a conversation by keyword: the walk with functions finds nothing)
+    if not any(type(n) is ast.Subscript and _newest(n) is not None for n in nodes):
+        return out  # (every window found is such a slice of the module: `_newest` answers one or None)
     todo: list = [(module.tree, None)]
     while todo:
         call, func = todo.pop()

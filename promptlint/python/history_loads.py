@@ -69,7 +69,20 @@ def history_windows(module, project=None) -> list[ast.keyword]:
     get_messages_history(history_len): messages = chat_box.filter_history(history_len=history_len)`),
     at the calls of this module that give it."""
     out: list[ast.keyword] = []
-    discarded = {id(_unawaited(n.value)) for n in subtree(module.tree) if isinstance(n, ast.Expr)}
+    nodes = subtree(module.tree)
+    if any(type(n) is ast.Call and any(kw.arg is not None and _WINDOW_KEYWORD.fullmatch(kw.arg) for kw in n.keywords)
+           for n in nodes):  # (else no call gives a window: the walk that tracks functions would find nothing)
+        out = _windows_given(module, nodes)
+    if project is not None:
+        out.extend(_handed_from_elsewhere(module, project))
+    return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
+
+
+def _windows_given(module, nodes: list) -> list[ast.keyword]:
+    """The window keywords `history_windows` reports of the calls of `module` itself (`nodes`: its
+    `subtree`), in walk order."""
+    out: list[ast.keyword] = []
+    discarded = {id(_unawaited(n.value)) for n in nodes if isinstance(n, ast.Expr)}
     todo: list = [(module.tree, None)]
     while todo:
         node, func = todo.pop()
@@ -84,9 +97,7 @@ def history_windows(module, project=None) -> list[ast.keyword]:
                 else:
                     out.append(kw)
         todo.extend((child, func) for child in child_nodes(node))
-    if project is not None:
-        out.extend(_handed_from_elsewhere(module, project))
-    return sorted(out, key=lambda k: (k.value.lineno, k.value.col_offset))
+    return out
 
 
 #: Names of helpers of other modules looked up at most per module, and their definitions read at most.

@@ -97,6 +97,9 @@ def find_model_conditions(module) -> list[ModelCondition]:
     src = module.source
     if "model" not in src or "if " not in src:
         return []
+    if not any(type(n) is ast.Call and any(k.arg == "model" for k in n.keywords)
+               and any(k.arg in _SENT_KEYS for k in n.keywords) for n in subtree(module.tree)):
+        return []  # (no call is given both a model and what it sends: no function below has one)
     out: dict[int, ModelCondition] = {}
     for func in (n for n in statements(module.tree) if isinstance(n, _FUNCS)):
         own = own_nodes(func)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from bisect import bisect_left
 
 from .prompt_names import words
 from .walk import child_nodes, subtree
@@ -49,10 +50,25 @@ def rebound_windows(module, covered) -> list[ast.Subscript]:
     bound to a name that the function then hands on (`covered(span)`: True for a call already
     recorded as a request), in source order."""
     out = []
-    for fn in subtree(module.tree):
-        if isinstance(fn, _FUNCS):
+    nodes = subtree(module.tree)
+    rows = sorted({n.lineno for n in nodes if type(n) is ast.Subscript and _open_slice(n.slice)})
+    if not rows:  # (every window found is such a slice: `_window`)
+        return out
+    for fn in nodes:
+        if isinstance(fn, _FUNCS) and _any_between(rows, fn.lineno, fn.end_lineno or fn.lineno):
             out.extend(_function_windows(fn, module, covered))
     return sorted(set(out), key=lambda n: (n.lineno, n.col_offset))
+
+
+def _open_slice(s) -> bool:
+    """True for a slice with a start and no end or step (`[-k:]`, `[start:]`): the only slices `_window` gives."""
+    return type(s) is ast.Slice and s.lower is not None and s.upper is None and s.step is None
+
+
+def _any_between(rows: list[int], first: int, last: int) -> bool:
+    """True when a row of `rows` (sorted) is in first..last."""
+    at = bisect_left(rows, first)
+    return at < len(rows) and rows[at] <= last
 
 
 def _own_nodes(fn) -> list:

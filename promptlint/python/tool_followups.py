@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from .module import statements
 from .sent_calls import branch_paths, exclusive, is_send, sending_functions
+from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _TOOL_KEYS = ("tools", "functions")
@@ -311,6 +312,8 @@ def find_tool_followups(module) -> list[ToolFollowup]:
         end = func.end_lineno or func.lineno
         if not any(func.lineno <= row <= end for row in rows):
             continue
+        if not any(type(n) is ast.If and _reads_tool_calls(n.test) for n in subtree(func)):
+            continue  # (no `if` of the function reads the tool calls: `_followup` finds no gate)
         if senders is None:
             senders = sending_functions(module)
         found = _followup(func, senders)

@@ -201,7 +201,7 @@ def find_tool_selections(module) -> list[ToolSelection]:
     for cls in (n for n in subtree(module.tree) if isinstance(n, ast.ClassDef)):
         methods = [m for m in cls.body if isinstance(m, _FUNCS)]
         by_name = {m.name: m for m in methods}
-        kept, state, judged = _kept_retrievers(cls), None, {}
+        kept, state, judged = None, None, {}  # (`kept`: read at the first method judged)
         for func in methods:
             text = ast.unparse(func) if any(func.lineno <= s <= func.end_lineno for s in sites) else ""
             if not any(w in text for w in _CONVERSATION_WORDS):
@@ -212,6 +212,7 @@ def find_tool_selections(module) -> list[ToolSelection]:
                     if name not in by_name or id(call) in out:
                         continue
                     if name not in judged:
+                        kept = _kept_retrievers(cls) if kept is None else kept
                         judged[name] = _selects(by_name[name], kept)
                     how = judged[name]
                     if how is None:

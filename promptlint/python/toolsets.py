@@ -336,7 +336,8 @@ def _between(func, nodes, changes) -> ToolChange | None:
     return None  # one root cause per function: its first change between requests
 
 
-_REMOVE = {"pop", "remove", "discard"}
+#: Methods that remove an entry of a held tool set (`tool_set_removals`).
+REMOVERS = frozenset({"pop", "remove", "discard"})
 
 
 def tool_set_removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
@@ -354,7 +355,7 @@ def tool_set_removals(func, nodes, module: Module) -> list[tuple[ast.AST, str]]:
                     if held is not None:
                         out.append((node, held))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                callee_name(node) in _REMOVE and node.args and _tool_key(node.args[0], module):
+                callee_name(node) in REMOVERS and node.args and _tool_key(node.args[0], module):
             held = _held(node.func.value, module, scope)
             if held is not None:
                 out.append((node, held))

@@ -67,6 +67,9 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
     """(call, method name, span of the method's slice, "tail" | "start") of each call in `module`
     that reads a kept conversation as its newest items through a method that slices it (module
     docstring), in source order."""
+    calls = [call for call in subtree(module.tree) if _may_window(call)]
+    if not calls:  # (the facts below only tell these calls apart)
+        return []
     targets = _assigned_names(module.tree)
     out = []
     looked: dict[str, list] = {}
@@ -75,15 +78,10 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
     summaries |= _rendered(module.tree)
     owners = _self_calls(module.tree)
     summaries |= _items_only(module.tree)
-    for call in subtree(module.tree):
+    for call in calls:
         if id(call) in summaries:
             continue
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
-            continue
         name = call.func.attr
-        if not any(_negative(a) for a in (*call.args, *(k.value for k in call.keywords))) \
-                and not words(name) & CONVERSATION_WORDS:
-            continue
         own = owners.get(id(call))
         if own is not None:  # `self.name(...)` in a class that defines `name`: that method, whatever others do
             accessors = [(module, func, *shape) for func in own.body
@@ -106,6 +104,15 @@ def window_calls(module, project) -> list[tuple[ast.Call, str, object, str]]:
             out.append((call, name, definer.span(sub), form))
             break
     return sorted(out, key=lambda t: (t[0].lineno, t[0].col_offset))
+
+
+def _may_window(call) -> bool:
+    """True for a call of a method with arguments (`x.m(...)`) given a negative value or named for the
+    conversation: the only calls `window_calls` can report."""
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) or not (call.args or call.keywords):
+        return False
+    return any(_negative(a) for a in (*call.args, *(k.value for k in call.keywords))) \
+        or bool(words(call.func.attr) & CONVERSATION_WORDS)
 
 
 #: Calls that render what they are given into text (where the text goes is judged where a request carries it).
