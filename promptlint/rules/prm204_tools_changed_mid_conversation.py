@@ -31,6 +31,7 @@ from ..python.tool_followups import find_tool_followups
 from ..python.tool_selectors import find_tool_selections
 from ._tools_followed import (FRONT as _FRONT, choice_rebound, choice_write, phase_tools, node_tools, state_tools, switched_helper, tool_followup,
                               tool_selection)
+from ._tool_variants import agent_followup, template_gate, tool_variant
 from .base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -239,10 +240,9 @@ class ToolsChangedMidConversationRule(Rule):
             if span.start.row not in rows:
                 rows.add(span.start.row)
                 yield self.diagnostic(message, span, **kw)
-        for gate in find_template_tool_gates(module):
-            yield self._gate(module, gate)
-        for followup in find_agent_followups(module):
-            yield self._followup(module, followup)
+        for message, span, kw in [*(template_gate(module, g) for g in find_template_tool_gates(module)),
+                                  *(agent_followup(module, f) for f in find_agent_followups(module))]:
+            yield self.diagnostic(message, span, **kw)
         for followup in find_tool_followups(module):
             message, span, kw = tool_followup(module, followup)
             yield self.diagnostic(message, span, **kw)
@@ -250,79 +250,12 @@ class ToolsChangedMidConversationRule(Rule):
             span = module.span(variant.node)
             if span.start.row not in rows:  # one diagnostic per root cause (the shapes above first)
                 rows.add(span.start.row)
-                yield self._variant(module, variant, span)
+                message, span, kw = tool_variant(module, variant, span)
+                yield self.diagnostic(message, span, **kw)
         for message, span, kw in (tool_selection(module, s) for s in find_tool_selections(module)):
             if span.start.row not in rows:  # (after the variants: a condition in the sender is the nearer cause)
                 rows.add(span.start.row)
                 yield self.diagnostic(message, span, **kw)
-
-    def _gate(self, module: "Module", gate) -> Diagnostic:
-        """The diagnostic of one `template_tool_gates.TemplateToolGate`: info where the section is."""
-        span = module.span_of(*gate.tag) if gate.tag is not None else module.span(gate.literal)
-        on = ", ".join(str(c.lineno) for c in gate.on)
-        off = ", ".join(str(c.lineno) for c in gate.off)
-        message = (f"The chat template writes its tool definitions only under `{gate.flag}`, before the end of the "
-                   f"conversation it renders, and this function renders it with `{gate.flag}` on (line {on}) and "
-                   f"off (line {off}): the two prompts of one conversation differ from this section on, so an "
-                   "engine that reuses the previous prompt's prefix reads the conversation after it again at each "
-                   "switch (what the engine caches is not known here); render the tool block the same way for "
-                   "every request of a conversation, or put it after the conversation")
-        related = [Related(module.span(c), f"rendered with `{gate.flag}` on here") for c in gate.on[:2]]
-        related += [Related(module.span(c), f"rendered with `{gate.flag}` off here") for c in gate.off[:3]]
-        return self.diagnostic(message, span, severity=Severity.INFO, related=related)
-
-    def _followup(self, module: "Module", f) -> Diagnostic:
-        """The diagnostic of one `agent_followups.AgentFollowup`: info at the request."""
-        message = (f"This request re-sends the messages of the agent's run (line {f.run.lineno}) without the tools "
-                   f"the agent is built with (line {f.built.lineno}): the agent's requests carried {_FRONT[4:]} so "
-                   "this one shares no prefix with the run's last request and reads the whole conversation "
-                   "uncached, once more per run that takes it (how often it runs and how long the conversation "
-                   "is are not known here); send the agent's tools with it (and `tool_choice=\"none\"`), or ask "
-                   "the agent itself for the final form")
-        related = [Related(module.span(f.run), "the agent's run"), Related(module.span(f.built), "the agent built with tools here")]
-        return self.diagnostic(message, module.span(f.send), severity=Severity.INFO, related=related)
-
-    def _variant(self, module: "Module", v, span) -> Diagnostic:
-        """The diagnostic of one `tool_variants.ToolVariant`."""
-        sent = Related(module.span(v.send), "sent here")
-        related = [sent]
-        why = {"loop": f"`{v.condition}` changes from one pass of the loop to the next, and the loop sends the same "
-                       "conversation",
-               "awaited": f"`{v.condition}` reads a value awaited anew on every request",
-               "name": f"`{v.condition}` reads the turn's own request (only its name says so)"}.get(v.evidence, "")
-        if v.shape in ("branch", "filter", "mutation", "computed"):
-            what = {"branch": "The tools of the request (line {l}) are chosen here by a condition",
-                    "filter": "The tools of the request (line {l}) are filtered here by a condition",
-                    "mutation": "Tools are removed from or added to the request's tools (line {l}) here by a condition",
-                    "computed": "The tools of the request (line {l}) are computed here from a value"}[v.shape]
-            message = (what.format(l=v.send.lineno) + f" that varies between the requests of one "
-                       f"conversation: {why}. When they differ, {_FRONT} change, and the next request reads none "
-                       "of the conversation from the cache; send the same tools on every request and choose "
-                       "with `tool_choice` (or `allowed_tools`) which may be called")
-        elif v.shape == "reset":
-            how = ("" if v.proven else "; only the method's name says that it removes the tools")
-            message = (f"`{v.condition}` removes the tools before the final request of `{v.function}` (line "
-                       f"{v.send.lineno}), which re-sends the conversation its loop sent with tools: {_FRONT} "
-                       "differ from the earlier requests', so this request reads none of the conversation from "
-                       f"the cache{how}; keep the tools and send `tool_choice=\"none\"`")
-            related.append(Related(module.span(v.others[0]), "sent with tools here"))
-        elif v.shape == "fallback":
-            message = (f"`{v.condition}`, the tools of one turn, replaces the configured tools here when given: the "
-                       f"requests of such a turn start with other tool definitions than the turns before, and "
-                       f"{_FRONT} differ, so those requests read none of the conversation from the cache; "
-                       "only the name says that it is the turn's; add the turn's tools to the configured ones "
-                       "in a stable order, or keep one tool list for the conversation")
-            related = [Related(module.span(c), "a turn's tools passed here") for c in v.others]
-        else:  # omitted
-            message = (f"`{v.function}` sets up the tools here without `{v.condition}`, which another method "
-                       f"passes (line {v.send.lineno}) before running the same turn: the requests after this call "
-                       f"fall back to the configured tools, and {_FRONT} differ from those the turn started with, "
-                       "so they read none of the conversation from the cache; only the names say that both run "
-                       "one conversation")
-            related = [Related(module.span(v.send), "the turn's tools passed here"),
-                       Related(module.span(v.others[0]), "the fallback")]
-        severity = Severity.WARNING if v.proven else Severity.INFO
-        return self.diagnostic(message, span, severity=severity, related=related, name_only=v.evidence in ("name", "method name"))
 
     def _shapes(self, module: "Module") -> Iterable[Diagnostic]:
         memo: dict = {}  # the functions' own nodes, read once for both searches
