@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .converted_ids import ID_WORDS, MESSAGE_NAMES, body_nodes, into_result, makes_id, record_field
+from .converted_ids import ID_WORDS, MESSAGE_NAMES, body_nodes, into_result, makes_id, record_field, returned_names
 from .module import statements
 from .prompt_names import words
 from .walk import own_nodes, subtree
@@ -111,10 +111,9 @@ def _deep_copies(own: list, param: str) -> set[str]:
 
 
 def _result_names(own: list) -> set[str]:
-    """The names the function returns, with the names whose values are put into one of them
+    """The names the function returns (`converted_ids.returned_names`: not a lookup key), with the names whose values are put into one of them
     (`inputs.append({"content": parts})` adds `parts`), to a fixed point (four rounds)."""
-    out = {n.id for r in own if isinstance(r, ast.Return) and r.value is not None
-           for n in subtree(r.value) if isinstance(n, ast.Name)}
+    out = returned_names(own)
     grows = [(n.func.value.id, n.args) for n in own if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr in ("append", "extend", "insert") and isinstance(n.func.value, ast.Name)]
     for _ in range(4):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..classify import CONVERSATION_WORDS
 from .prompt_names import words
 from .walk import child_nodes
 
@@ -45,8 +46,7 @@ _COMPACTS = frozenset({"compact", "compaction", "compress", "compression", "comp
                        "condenser", "truncate", "truncation", "truncator", "summarize", "summarise",
                        "summarization", "summarisation", "reduce", "reducer", "reduction", "prune", "pruning"})
 #: Words of a name that say it holds the conversation.
-_HISTORY = frozenset({"history", "messages", "msgs", "conversation", "transcript", "dialog", "dialogue", "turns",
-                      "contents"})
+_HISTORY = (CONVERSATION_WORDS - {"message", "chat"}) | {"contents"}
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 

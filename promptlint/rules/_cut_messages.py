@@ -15,11 +15,12 @@ def split_advice(message: str) -> tuple[str, str]:
     return (body, advice[:1].upper() + advice[1:]) if body else (message, "")
 
 
-def own_advice(rule, message: str, span, *, related=None):
-    """An info of `rule` whose help line is the message's own advice (after its last `; `), not the
-    rule's general advice (which fits a sliding window, not a message re-made for one request)."""
+def own_advice(rule, message: str, span, *, related=None, severity: Severity = Severity.INFO):
+    """A diagnostic of `rule` (info unless `severity` says otherwise) whose help line is the
+    message's own advice (after its last `; `), not the rule's general advice (which fits a sliding
+    window, not a message re-made for one request)."""
     body, advice = split_advice(message)
-    return rule.diagnostic(body, span, severity=Severity.INFO, advice=advice or None, related=related)
+    return rule.diagnostic(body, span, severity=severity, advice=advice or None, related=related)
 
 
 #: Facts of cuts reported where they are, each with the line that makes the cut: fact key ->

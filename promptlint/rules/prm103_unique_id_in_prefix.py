@@ -7,7 +7,7 @@ from ..impact import Rate, impacts
 from ..model import Kind, PromptLayout, Related, Severity
 from ..python.converted_ids import find_fresh_ids
 from . import _prefix_rule as text
-from ._cut_messages import split_advice
+from ._cut_messages import own_advice
 from .base import Rule
 
 _SCOPE = {Rate.REQUEST: "new on every request", Rate.CONVERSATION: "differs per conversation",
@@ -143,15 +143,15 @@ class UniqueIdInPrefixRule(Rule):
                        "older message gets another id than the one the provider cached, and the prefix breaks "
                        f"at that message on every request {where}; store "
                        "the id on the message when it is first made, or derive it from the message")
-            yield self._own_advice(message, module.span(call), severity, related)
+            yield own_advice(self, message, module.span(call), severity=severity, related=related)
         for made, render in module.facts.get("render_ids", ()):
             message = (f"A new id `{_short(module.code(made))}` is made here and given to the variables the prompt is "
                        f"rendered with by `{_short(module.code(render.func))}` (line {render.lineno}): the rendered "
                        "prompt differs on every call from where the template places it, and nothing after it is "
                        "shared between calls (the template is not read here: how much it costs is not known); give "
                        "the prompt a stable name, or put the id at its end")
-            yield self._own_advice(message, module.span(made), Severity.INFO,
-                                   [Related(module.span(render), "the prompt rendered with it here")])
+            yield own_advice(self, message, module.span(made),
+                             related=[Related(module.span(render), "the prompt rendered with it here")])
         for call, function, param, sent in module.facts.get("history_ids", ()):
             where, severity, related = _converted_for(module, sent, shown=False)
             what = "random file name" if "tempfile" in (module.qualified_name(call.func) or "") else "id"
@@ -160,13 +160,7 @@ class UniqueIdInPrefixRule(Rule):
                        "request with other values than the ones the provider cached, so the prefix breaks at the "
                        f"first such message {where}; make the value once per message and keep it, or derive "
                        "it from the message")
-            yield self._own_advice(message, module.span(call), severity, related)
-
-    def _own_advice(self, message: str, span, severity, related):
-        """A finding whose help line is the message's own advice (after its last `; `): these ids are
-        made for a message or a render, where the rule's general advice (move the id) does not fit."""
-        body, advice = split_advice(message)
-        return self.diagnostic(body, span, severity=severity, related=related, advice=advice or None)
+            yield own_advice(self, message, module.span(call), severity=severity, related=related)
 
 
 def _converted_for(module, sent, shown: bool) -> tuple[str, Severity, list]:
