@@ -36,3 +36,30 @@ def test_a_breakpoint_read_off_a_block_is_carried_and_one_written_or_read_off_to
         'block["cache_control"] = cc', 'if "cache_control" in tool:', 'kwargs.get("cache_control")',
         'x = tool_def["cache_control"]', 'if block["cache_control"] == cc:',
     )] == [True, True, True, False, False, False, False, True]
+
+
+def test_breakpoints_written_on_the_two_sides_of_one_if_count_once(tmp_path):
+    # the system block, then one message marked by a helper that writes one breakpoint in either
+    # branch: two a request, room for the two the messages may carry
+    assert _found(tmp_path, "branched") == []
+
+
+def test_most_at_once_counts_one_side_of_each_if():
+    import ast
+
+    from promptlint.python.added_marks import _most_at_once, _writes
+    func = ast.parse('''
+def f(m, cc):
+    a = {"cache_control": cc}
+    if m:
+        b = {"cache_control": cc}
+        if m.x:
+            c = {"cache_control": cc}
+        else:
+            d = {"cache_control": cc}
+    else:
+        e = {"cache_control": cc}
+''').body[0]
+    writes = [node for _where, node in _writes(func)]
+    assert len(writes) == 5
+    assert _most_at_once(func, writes) == 3  # a, b and c (or d); never e with b

@@ -16,7 +16,8 @@ the receiver of a method call, or returned) that writes breakpoints into three o
 dicts, itself or through the functions of the module and methods of its class it calls (each by
 the name it writes to: `overrides["model_settings"] = {..., "cache_control": cc}`, `new_content[-1]
 = {**base, "cache_control": cc}`, `new_extras = {..., "cache_control": cc}`; a loop or branches
-that write the same one count once), when none of them reads a breakpoint key (`"cache_control" in
+that write the same one count once, and so do writes on the two sides of one `if`: one call makes
+one or the other), when none of them reads a breakpoint key (`"cache_control" in
 block`, `.get("cache_control")`, `block["cache_control"]`) or calls a function named to count or
 strip them. A function that such a function calls is not a fact of its own. One fact per
 function: (its first write, the number of places).
@@ -31,6 +32,7 @@ from .walk import subtree
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MIN_PLACES = 3
+_MAX_EXACT = 10  # writes of one function compared two by two for `_most_at_once` (2**10 subsets at most)
 _COUNT_WORDS = frozenset({"count", "counted", "num", "number", "strip", "remove", "clear", "drop", "limit", "cap"})
 _MARK_WORDS = frozenset({"breakpoint", "breakpoints", "marker", "markers", "cache", "control"})
 
@@ -58,18 +60,66 @@ def added_marks(module, project) -> list[tuple[ast.AST, int]]:
         if id(func) not in marking and len(helpers) < 2 or not _hands_on(func, params):
             continue  # (fewer than three places can write a breakpoint)
         places: dict[tuple, ast.AST] = {}
+        count = 0
         for f in [func, *helpers] if id(func) in marking else helpers:
+            own: dict[str, ast.AST] = {}
             for where, node in _writes(f):
+                own.setdefault(where, node)
                 places.setdefault((id(f), where), node)
-        if len(places) < _MIN_PLACES or any(_reads(f) for f in [func, *helpers]):
+            count += _most_at_once(f, list(own.values()))
+        if count < _MIN_PLACES or any(_reads(f) for f in [func, *helpers]):
             continue
         own = [n for k, n in places.items() if k[0] == id(func)]  # reported at its own first write
         first = min(own or list(places.values()), key=lambda n: (n.lineno, n.col_offset))
-        found.append((func, first, len(places), helpers))
+        found.append((func, first, count, helpers))
     if not found or not project.marker_read_files(module.path):
         return []
     called = {id(h) for _f, _n, _p, helpers in found for h in helpers}
     return [(node, count) for func, node, count, _h in found if id(func) not in called]
+
+
+def _most_at_once(func, writes: list) -> int:
+    """How many of `writes` (nodes of `func`) one call of `func` can make: writes on the two sides
+    of one `if` (`if isinstance(content, str): return {..., "cache_control": cc}` / `else: last["cache_control"]
+    = cc`) are one breakpoint or the other, never both."""
+    if len(writes) > _MAX_EXACT:  # (more places than are worth the subsets: each counted)
+        return len(writes)
+    paths = _branch_paths(func, {id(w) for w in writes})
+    best = 0
+    for mask in range(1, 1 << len(writes)):
+        chosen = [paths.get(id(w), ()) for i, w in enumerate(writes) if mask >> i & 1]
+        if len(chosen) > best and all(_together(a, b) for i, a in enumerate(chosen) for b in chosen[i + 1:]):
+            best = len(chosen)
+    return best
+
+
+def _branch_paths(func, wanted: set[int]) -> dict[int, tuple]:
+    """For each node of `wanted` (by id) in `func`: the (if node id, side) pairs of the `if`
+    statements it lies in, outermost first."""
+    out: dict[int, tuple] = {}
+
+    def visit(node, path: tuple) -> None:
+        if id(node) in wanted:
+            out[id(node)] = path
+        if isinstance(node, ast.If):
+            visit(node.test, path)
+            for side, body in ((0, node.body), (1, node.orelse)):
+                for child in body:
+                    visit(child, (*path, (id(node), side)))
+            return
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (*_FUNCS, ast.ClassDef, ast.Lambda)):
+                visit(child, path)
+
+    for stmt in func.body:
+        visit(stmt, ())
+    return out
+
+
+def _together(a: tuple, b: tuple) -> bool:
+    """False when two branch paths part at one `if` (one write or the other)."""
+    sides = dict(a)
+    return all(sides.get(node, side) == side for node, side in b)
 
 
 def _hands_on(func, params: list[str]) -> bool:
