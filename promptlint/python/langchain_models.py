@@ -35,8 +35,8 @@ LangChain or LangGraph) or whose template replays the conversation: a model made
 prompts (a summariser beside the agent) re-sends no conversation.
 
 `annotated_chat_model`: the chat model an annotation names (`model: BaseChatModel`, `llm:
-Optional[ChatOpenAI]`, `Runnable[LanguageModelInput, BaseMessage]`): the one table of what a chat
-model of LangChain is by its type, read by the evaluator for a parameter or attribute whose value
+Optional[ChatOpenAI]`, `Runnable[LanguageModelInput, BaseMessage]`; LlamaIndex's `llm: LLM` too):
+the one table of what a chat model of LangChain (or an LLM of LlamaIndex) is by its type, read by the evaluator for a parameter or attribute whose value
 it cannot read, so that `.invoke(messages)` on it is a request (sdks/langchain.py `chat_model`).
 """
 from __future__ import annotations
@@ -75,6 +75,8 @@ _PROVIDERS = ("anthropic", "google_anthropic_vertex")
 #: `LanguageModelLike`). A provider's own class (`ChatOpenAI`, `AzureChatOpenAI`: a name that starts
 #: with `Chat` / `AzureChat`) says its provider too (sdks/langchain.py `_CHAT_PROVIDERS`).
 TYPED_BASES = frozenset({"BaseChatModel", "BaseLanguageModel", "SimpleChatModel", "LanguageModelLike"})
+#: LlamaIndex's LLM bases a model may be annotated as (`llm: LLM`, `FunctionCallingLLM`).
+_LLAMA_TYPED = frozenset({"LLM", "FunctionCallingLLM", "BaseLLM", "CustomLLM"})
 #: What a `Runnable[LanguageModelInput, BaseMessage]` (a model with tools bound) stands for: a chat model.
 TYPED_MODEL = "langchain_core.language_models.BaseChatModel"
 #: The output types of a runnable that is a chat model (`Runnable[LanguageModelInput, BaseMessage]`).
@@ -143,6 +145,8 @@ def _chat_class(module, node) -> str | None:
     if not isinstance(node, (ast.Name, ast.Attribute)):
         return None
     qual = module.qualified_name(node) or ""
+    if qual.startswith("llama_index") and qual.rsplit(".", 1)[-1] in _LLAMA_TYPED:
+        return qual  # LlamaIndex's LLM base (`llm: LLM`): its `.chat(...)` / `.complete(...)` send (sdks/llama_index_llms.py)
     return qual if qual.startswith("langchain") and is_chat_model_class(qual.rsplit(".", 1)[-1]) else None
 
 

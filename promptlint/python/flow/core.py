@@ -41,7 +41,7 @@ from .frames import Frame, Thunk
 from .text import TextMixin
 from .segment_text import const_str
 from . import rewrites
-from .roles import narrow
+from .roles import narrow, role_member
 from .values import Alt, ClassRef, Func, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, most_volatile, static
 
 
@@ -400,6 +400,8 @@ class Evaluator(ScopesMixin, TextMixin, CallsMixin, ObjectsMixin, ParamsMixin, C
             return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "host description")
         if qual == "sys.stdin":
             return dynamic(m.span(node), m.code(node), Kind.USER_INPUT, Volatility.PER_REQUEST, "read from standard input")
+        if (role := role_member(node)) is not None:  # `MessageRole.SYSTEM` of a library's enum: "system"
+            return Text([Segment(text=role, span=m.span(node))])
         if isinstance(base, Mapping) and "role" in base.items and node.attr in base.items:
             return base.items[node.attr]  # a message read as an object (`messages[-1].content`)
         if classify.PROMPT_ATTR.search(node.attr) and unresolved(base):

@@ -94,6 +94,16 @@ def _role_const(node) -> str | None:
     return None
 
 
+def role_member(node: ast.expr) -> str | None:
+    """The role a role enum's member names where the enum is a class named for roles
+    (`MessageRole.SYSTEM`, `AuthorRole.ASSISTANT`, `llms.MessageRole.USER`), else None."""
+    if not (isinstance(node, ast.Attribute) and node.attr in _ROLE_MEMBERS):
+        return None
+    owner = node.value
+    name = owner.attr if isinstance(owner, ast.Attribute) else owner.id if isinstance(owner, ast.Name) else ""
+    return _ROLE_MEMBERS[node.attr] if name.endswith("Role") else None
+
+
 def _role_owner(node: ast.expr) -> str | None:
     if isinstance(node, ast.Attribute) and node.attr == "role" and isinstance(node.value, ast.Name):
         return node.value.id

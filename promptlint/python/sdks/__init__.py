@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import re
 
-from . import (adk, anthropic, autogen, bedrock, cohere, crewai, dspy, google, http, langchain, litellm, llama_index, mistral,
+from . import (adk, anthropic, autogen, bedrock, cohere, crewai, dspy, google, http, langchain, litellm, llama_index, llama_index_llms,
+               mistral,
                openai, openai_agents, openai_legacy, pydantic_ai)
 from ..placeholder_models import is_placeholder_model
 from .base import Call, Sdk, Shape, module_attributes
 
 SDKS: list[Sdk] = [openai.SDK, openai_legacy.SDK, anthropic.SDK, google.SDK, litellm.SDK, langchain.SDK, openai_agents.SDK,
-                   crewai.SDK, autogen.SDK, llama_index.SDK, adk.SDK, pydantic_ai.SDK,
+                   crewai.SDK, autogen.SDK, llama_index.SDK, llama_index_llms.SDK, adk.SDK, pydantic_ai.SDK,
                    mistral.SDK, cohere.SDK, bedrock.SDK, dspy.SDK, http.SDK]
 
 
 #: How the README names each SDK of the registry.
 DISPLAY_NAMES = {"openai": "OpenAI", "openai_legacy": "OpenAI (before 1.0)", "anthropic": "Anthropic", "google": "Gemini",
                  "litellm": "LiteLLM", "langchain": "LangChain", "openai_agents": "OpenAI Agents SDK", "crewai": "CrewAI",
-                 "autogen": "AutoGen", "llama_index": "LlamaIndex", "adk": "ADK", "pydantic_ai": "pydantic-ai",
+                 "autogen": "AutoGen", "llama_index": "LlamaIndex", "llama_index_llms": "LlamaIndex LLMs", "adk": "ADK", "pydantic_ai": "pydantic-ai",
                  "mistral": "Mistral", "cohere": "Cohere", "bedrock": "Bedrock", "dspy": "DSPy",
                  "http": "requests / httpx / aiohttp"}
 
