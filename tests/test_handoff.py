@@ -457,7 +457,9 @@ def test_a_message_put_first_has_a_role_written_in_the_code_not_one_read_from_a_
     report = api.check([tmp_path], api.Settings(), jobs=1)
     assert sorted((d.code, d.severity.value, d.span.start.row) for d in report.diagnostics) == \
         [("PRM101", "warning", 6), ("PRM101", "warning", 11)]
-    assert all("in the message of unknown role" in d.message for d in report.diagnostics)
+    enum, chosen = sorted(report.diagnostics, key=lambda d: d.span.start.row)
+    assert "in the system prompt" in enum.message  # (`MessageRole.SYSTEM`: the role enum's member)
+    assert "in the message of unknown role" in chosen.message  # ("system" or "developer")
 
 
 EMPTIED = """
