@@ -355,7 +355,34 @@ def _lists_display(node) -> bool:
         for e in node.elts)
 
 
-def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None) -> None:
+def _partials_of(value) -> list:
+    """The `.partial(...)` calls on the way from a chain to its prompt template (Obj values)."""
+    out = []
+    while isinstance(value, Obj):
+        if value.qualname == "chain" and value.args:
+            value = value.args[0]
+        elif value.qualname.endswith(".partial") and value.args:
+            out.append(value)
+            value = value.args[0]
+        else:
+            break
+    return out
+
+
+def partial(b, call) -> None:
+    """`prompt.partial(time=now, tools=text)` of a chat template (`ChatPromptTemplate.from_messages`,
+    through other `.partial(...)` calls): the template's messages with those values at their
+    placeholders, the others left to the call that fills them; where it is invoked is not always
+    in view (a chain returned, a branch of a router), and the values bound here are in every
+    request made of it. It supersedes the template's own layout."""
+    base = b.value(call.node, call.frame)
+    template, partials = prompt_template(base)
+    if template is not None and partials:
+        _chain(b, call, base, template, partials, {}, api="ChatPromptTemplate.partial")
+
+
+def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None,
+           api: str = "langchain.invoke") -> None:
     """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound
     (`values`: the invoke's, already read)."""
     from ..flow.values import Mapping
@@ -375,9 +402,10 @@ def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = 
     parts_of = chain_of(chain)
     model = next((m for m in (chat_model(r) for r in parts_of.rest) if m is not None), None) if parts_of else None
     prov, name = model_of(b, model, frame) if model is not None else (None, None)
-    layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name, parts, newest)
-    if template.span is not None:  # (built in this module or another: a helper's return)
-        layout.supersedes.append(f"{template.span.filename}:{template.span.start.row}")
+    layout = b.add(call.node, "python-call", prov or "langchain", api, name, parts, newest)
+    for made in (template, *_partials_of(chain)):  # (built in this module or another: a helper's return)
+        if made.span is not None and made is not chain:
+            layout.supersedes.append(f"{made.span.filename}:{made.span.start.row}")
 
 
 def _run(b, call) -> None:
@@ -443,6 +471,8 @@ SDK = Sdk(
               and c.imported_from(_IMPORTS), string_template),
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
               and not _text_agent(c.qual) and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
+        Shape("partial", ("partial",), lambda c: c.method == "partial" and bool(c.kwargs) and not c.args
+              and c.imported_from(_IMPORTS), partial, final=False, needs_layout=True),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args) and http_verb(c) is None,
               invoke),
