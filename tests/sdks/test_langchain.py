@@ -67,10 +67,8 @@ def test_partial_values_and_stream_through_a_chain(tmp_path):
             chain = prompt.partial(style="formal") | ChatAnthropic(model="claude-3-5-haiku-latest")
             return chain.stream({"text": text})
     """))
-    template, bound, layout = found
-    # the partial template is drawn where `.partial` binds its values; the chain's stream supersedes it
-    assert bound.api == "ChatPromptTemplate.partial" and bound.id in layout.supersedes
-    assert template.id in bound.supersedes and template.id in layout.supersedes
+    template, layout = found
+    assert template.id in layout.supersedes
     assert (layout.provider, layout.api, layout.model) == ("anthropic", "langchain.invoke", "claude-3-5-haiku-latest")
     assert parts(layout) == [("system", [("text", "Style: "), ("text", "formal"), ("text", ".")]),
                              ("user", [("unknown", "per-request", "text")])]
@@ -453,3 +451,17 @@ def test_a_partial_of_something_else_is_no_prompt(tmp_path):
             return partial(fn, now=now)
     """)
     assert not any(lt.api == "ChatPromptTemplate.partial" for lt in found)
+
+
+def test_a_partial_in_the_function_that_builds_the_template_is_superseded_by_its_invoke(tmp_path):
+    template, bound, invoked = sent(layouts(tmp_path, """
+        from langchain_core.prompts import ChatPromptTemplate
+        from langchain_openai import ChatOpenAI
+
+        def answer(question, tools):
+            base = ChatPromptTemplate.from_messages([("system", "Tools: {tools}."), ("user", "{question}")])
+            prompt = base.partial(tools=tools)
+            return (prompt | ChatOpenAI(model="gpt-4.1")).invoke({"question": question})
+    """))
+    assert bound.api == "ChatPromptTemplate.partial" and bound.id in invoked.supersedes
+    assert template.id in bound.supersedes and template.id in invoked.supersedes

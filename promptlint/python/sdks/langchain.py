@@ -77,6 +77,7 @@ def from_messages(b, call) -> None:
     frame = call.frame
     parts, newest = b.message_parts(b.value(node, frame), frame, template=True)
     b.add(call.node, "python-call", "langchain", "ChatPromptTemplate", None, parts, newest)
+    _partials(b, call)
 
 
 def _is_string_template(qual: str) -> bool:
@@ -369,16 +370,34 @@ def _partials_of(value) -> list:
     return out
 
 
-def partial(b, call) -> None:
-    """`prompt.partial(time=now, tools=text)` of a chat template (`ChatPromptTemplate.from_messages`,
-    through other `.partial(...)` calls): the template's messages with those values at their
-    placeholders, the others left to the call that fills them; where it is invoked is not always
-    in view (a chain returned, a branch of a router), and the values bound here are in every
-    request made of it. It supersedes the template's own layout."""
-    base = b.value(call.node, call.frame)
-    template, partials = prompt_template(base)
-    if template is not None and partials:
-        _chain(b, call, base, template, partials, {}, api="ChatPromptTemplate.partial")
+def _partials(b, call) -> None:
+    """`base.partial(time=now, tools=text)` of the chat template `call` builds, bound to a name in
+    the same function (`base = ChatPromptTemplate.from_messages(...)`): the template's messages
+    with those values at their placeholders, the others left to the call that fills them, drawn
+    at each `.partial(...)` call of that name. Where the result is invoked is not always in view
+    (a chain returned, a branch of a router), and the values bound there are in every request
+    made of it. Each supersedes the template's own layout (and an invoke of the chain, when one
+    is in view, supersedes it)."""
+    func = getattr(call.frame, "func", None)
+    if func is None:
+        return
+    names = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and n.value is call.node
+             for t in n.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "partial" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in names \
+                and node.keywords and not node.args:
+            base = b.value(node, call.frame)
+            template, partials = prompt_template(base)
+            if template is not None and partials:
+                _chain(b, _At(call, node), base, template, partials, {}, api="ChatPromptTemplate.partial")
+
+
+class _At:
+    """A call of the same frame as `call`, at `node` (where a layout is added)."""
+
+    def __init__(self, call, node):
+        self.frame, self.node = call.frame, node
 
 
 def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None,
@@ -471,8 +490,6 @@ SDK = Sdk(
               and c.imported_from(_IMPORTS), string_template),
         Shape("create_react_agent", ("create_react_agent", "create_agent"), lambda c: c.qual.endswith(("create_react_agent", "create_agent"))
               and not _text_agent(c.qual) and c.has("prompt", "system_prompt") and c.imported_from(_IMPORTS), agent),
-        Shape("partial", ("partial",), lambda c: c.method == "partial" and bool(c.kwargs) and not c.args
-              and c.imported_from(_IMPORTS), partial, final=False, needs_layout=True),
         Shape("bind_tools", ("bind_tools",), lambda c: c.method == "bind_tools" and bool(c.args), bind_tools),
         Shape("invoke", tuple(sorted(_INVOKE)), lambda c: c.method in _INVOKE and bool(c.args) and http_verb(c) is None,
               invoke),
