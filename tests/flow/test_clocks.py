@@ -167,3 +167,28 @@ def test_values_fixed_at_import_or_per_instance(tmp_path):
     assert (boot.kind, boot.volatility, boot.precision) == (Kind.TIMESTAMP, Volatility.PER_PROCESS, Precision.SUB_DAY)
     sid, = probe(tmp_path, src, index=1).segs
     assert (sid.kind, sid.volatility) == (Kind.UNIQUE_ID, Volatility.PER_CONVERSATION)
+
+
+CONVERTED = """
+    import time
+    from datetime import date, datetime
+
+
+    def f(record):
+        stamp = time.time()
+        probe(datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S"))
+        probe(date.fromtimestamp(time.time()))
+        probe(datetime.fromtimestamp(record.created).strftime("%H:%M"))
+"""
+
+
+def test_a_date_time_made_of_a_clock_reading_is_that_reading(tmp_path):
+    seg = probe(tmp_path, CONVERTED, index=0).segs[0]
+    assert (seg.kind, seg.volatility, seg.precision) == (Kind.TIMESTAMP, Volatility.PER_REQUEST, Precision.SUB_DAY)
+    seg = probe(tmp_path, CONVERTED, index=1).segs[0]
+    assert (seg.kind, seg.precision) == (Kind.TIMESTAMP, Precision.DAY)  # (a date: to the day)
+
+
+def test_a_date_time_made_of_a_stored_number_is_no_clock_reading(tmp_path):
+    segs = probe(tmp_path, CONVERTED, index=2).segs
+    assert not any(s.kind is Kind.TIMESTAMP and not s.name_only for s in segs)

@@ -89,3 +89,48 @@ def test_a_flag_the_call_does_not_fix_keeps_both_returns(tmp_path):
     assert _texts(probe(tmp_path, FLAGS, index=4).value) == ["the system text", "the user text"]
     func = ast.parse("def f(flag):\n    if flag:\n        return 1\n    return 2\n").body[0]
     assert live_returns(func, lambda n: "yes") is None  # (a text other than True / False / None)
+
+
+FORMATS = """
+    class StringTemplate:
+        def __init__(self, template, template_format="f-string"):
+            self.template = template
+            self.template_format = template_format
+
+        def format(self, **kwargs):
+            if self.template_format == "f-string":
+                return "as f-string"
+            elif self.template_format == "jinja2":
+                return "as jinja"
+
+
+    class Switching(StringTemplate):
+        def format(self, **kwargs):
+            self.template_format = "jinja2"
+            if self.template_format == "f-string":
+                return "as f-string"
+            return "as jinja"
+
+
+    JINJA = StringTemplate("T", template_format="jinja2")
+    PLAIN = StringTemplate("T")
+
+
+    def use(fmt, other: StringTemplate):
+        probe(JINJA.format(x=1))
+        probe(PLAIN.format())
+        probe(StringTemplate("T", template_format=fmt).format(x=1))
+        probe(other.format(x=1))
+        probe(Switching("T", template_format="f-string").format())
+"""
+
+
+def test_a_field_the_constructor_set_to_a_constant_decides_the_methods_tests(tmp_path):
+    assert _texts(probe(tmp_path, FORMATS, index=0).value) == ["as jinja"]
+    assert _texts(probe(tmp_path, FORMATS, index=1).value) == ["as f-string"]  # (the default)
+
+
+def test_a_field_not_known_or_set_by_the_method_itself_keeps_every_return(tmp_path):
+    assert _texts(probe(tmp_path, FORMATS, index=2).value) == ["as f-string", "as jinja"]
+    assert _texts(probe(tmp_path, FORMATS, index=3).value) == ["as f-string", "as jinja"]
+    assert _texts(probe(tmp_path, FORMATS, index=4).value) == ["as f-string", "as jinja"]

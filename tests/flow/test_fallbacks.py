@@ -119,3 +119,39 @@ def judge(question, framed):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     got = [d.message for d in report.diagnostics if d.code == "PRM104"]
     assert len(got) == 1 and "after it (in pieces, between 1 other value)" in got[0]
+
+
+ENTRIES = """
+    DEFAULT = "You are a careful planner. Use the tools listed."
+
+
+    def custom_or_default(custom, key, default):
+        return custom[key] if custom and key in custom else default
+
+
+    def negated(custom, key, default):
+        return default if key not in custom else custom[key]
+
+
+    class Planner:
+        def __init__(self, custom_prompts=None):
+            self.custom_prompts = custom_prompts
+
+        def system(self, other, key):
+            probe(custom_or_default(self.custom_prompts, "PLAN", DEFAULT))
+            probe(negated(self.custom_prompts, "PLAN", DEFAULT))
+            probe(other[key] if key in self.custom_prompts else DEFAULT)
+"""
+
+
+def test_an_entry_of_a_configured_mapping_or_its_default_is_the_default_text(tmp_path):
+    # `d.get(k, DEFAULT)` spelled out: a deployment that does not override the prompt sends the default
+    for index in (0, 1):
+        assert probe(tmp_path, ENTRIES, index=index).described == [("text", DEFAULT_TEXT)]
+
+
+def test_an_entry_of_another_mapping_is_no_default(tmp_path):
+    assert probe(tmp_path, ENTRIES, index=2).described != [("text", DEFAULT_TEXT)]
+
+
+DEFAULT_TEXT = "You are a careful planner. Use the tools listed."

@@ -56,7 +56,7 @@ def test_chain_invoked_with_values_binds_the_template_and_supersedes_it(tmp_path
 
 
 def test_partial_values_and_stream_through_a_chain(tmp_path):
-    layout = sent(layouts(tmp_path, """
+    found = sent(layouts(tmp_path, """
         from langchain_anthropic import ChatAnthropic
         from langchain_core.prompts import ChatPromptTemplate
 
@@ -66,7 +66,9 @@ def test_partial_values_and_stream_through_a_chain(tmp_path):
         def rewrite(text):
             chain = prompt.partial(style="formal") | ChatAnthropic(model="claude-3-5-haiku-latest")
             return chain.stream({"text": text})
-    """))[1]
+    """))
+    template, layout = found
+    assert template.id in layout.supersedes
     assert (layout.provider, layout.api, layout.model) == ("anthropic", "langchain.invoke", "claude-3-5-haiku-latest")
     assert parts(layout) == [("system", [("text", "Style: "), ("text", "formal"), ("text", ".")]),
                              ("user", [("unknown", "per-request", "text")])]
@@ -407,3 +409,59 @@ def test_langgraph_and_langchain_1_agents_keep_their_system_prompt_and_history(t
                                                         "from langgraph.prebuilt import create_react_agent")))
     assert [layout.api for layout in graph] == ["PromptTemplate", "langgraph.create_react_agent"]
     assert [p.role for p in graph[1].parts][-1] == "history"
+
+
+PARTIAL_ROUTED = """
+    from datetime import datetime
+
+    from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+    from langchain_core.runnables import RunnableBranch
+
+    SYSTEM = "You plan with these tools: {tools}. The time now is: {now}. Answer with a numbered plan."
+
+
+    class Planner:
+        def __init__(self, llm, tools):
+            self.llm = llm
+            self.tools = tools
+
+        def build(self):
+            base = ChatPromptTemplate.from_messages([("system", SYSTEM), MessagesPlaceholder("messages")])
+            planner = base.partial(tools=", ".join(self.tools), now=datetime.now().strftime("%H:%M:%S"))
+            return RunnableBranch((lambda s: False, planner), planner) | self.llm
+"""
+
+
+def test_a_partial_of_a_chat_template_binds_its_values_where_no_invoke_is_seen(tmp_path):
+    # the chain is returned (the call that invokes it is not in view): what `.partial` binds is in
+    # every request made of it; the template's own layout is superseded
+    template, bound = sent(layouts(tmp_path, PARTIAL_ROUTED))
+    assert bound.api == "ChatPromptTemplate.partial" and template.id in bound.supersedes
+    system = parts(bound)[0][1]
+    assert ("timestamp", "per-request", 'datetime.now().strftime("%H:%M:%S")') in system
+    assert parts(bound)[1][0] == "history"
+
+
+def test_a_partial_of_something_else_is_no_prompt(tmp_path):
+    found = layouts(tmp_path, """
+        from functools import partial
+        from langchain_core.prompts import ChatPromptTemplate
+
+        def make(fn, now):
+            return partial(fn, now=now)
+    """)
+    assert not any(lt.api == "ChatPromptTemplate.partial" for lt in found)
+
+
+def test_a_partial_in_the_function_that_builds_the_template_is_superseded_by_its_invoke(tmp_path):
+    template, bound, invoked = sent(layouts(tmp_path, """
+        from langchain_core.prompts import ChatPromptTemplate
+        from langchain_openai import ChatOpenAI
+
+        def answer(question, tools):
+            base = ChatPromptTemplate.from_messages([("system", "Tools: {tools}."), ("user", "{question}")])
+            prompt = base.partial(tools=tools)
+            return (prompt | ChatOpenAI(model="gpt-4.1")).invoke({"question": question})
+    """))
+    assert bound.api == "ChatPromptTemplate.partial" and bound.id in invoked.supersedes
+    assert template.id in bound.supersedes and template.id in invoked.supersedes

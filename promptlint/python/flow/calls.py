@@ -29,6 +29,7 @@ from .wrapped import wrapped_at
 from ..walk import nodes_under
 from ..marking_helpers import marked_roots
 from .values import Alt, ClassRef, Func, Mapping, Obj, Seq, Spread, Text, Value, dynamic, is_none, most_volatile
+from .segment_text import const_str
 
 
 class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
@@ -300,7 +301,9 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
         """The return of `fn` its argument's type selects, when `fn` only returns by the type of one
         parameter (`if isinstance(obj, dict): return {...}`) bound to a dict or list the code writes
         (flow/type_dispatch.py): [its return thunk], else []."""
-        live = decided_returns.picked(self, fn.node, bindings, frame.returns) if len(frame.returns) > 1 and bindings else None
+        def field(attr: str) -> str | None:  # (`if self.template_format == "jinja2":` of a built instance)
+            return const_str(self.attr_of(fn.self_value, attr, None, frame)) if isinstance(fn.self_value, Obj) else None
+        live = decided_returns.picked(self, fn.node, bindings, frame.returns, field) if len(frame.returns) > 1 else None
         if live is not None:  # (`if name == "review": return ...` ruled out by a constant argument)
             return live
         found = type_dispatch.dispatch(fn.node) if len(frame.returns) > 1 else None

@@ -11,7 +11,10 @@ Called as `get_prompt("chat")`, the `review` branch cannot run: the call returns
 `return` gives, not one of both. Only tests that compare a parameter with string constants are
 decided (`p == "x"`, `p != "x"`, `p in ("x", "y")`, `p not in (...)`, either side), for a
 parameter the call binds to a static text (a default included), and truth tests of a flag the
-call binds to `True`, `False` or `None` (`if is_system:`, `if not p:`); an `if` whose test is not decided
+call binds to `True`, `False` or `None` (`if is_system:`, `if not p:`). A method's comparisons of a
+field of its instance with string constants (`if self.template_format == "jinja2":`) are decided
+likewise when the instance it is called on holds static text there (`StringTemplate(T,
+template_format="jinja2").format(...)`: the field the constructor set); an `if` whose test is not decided
 keeps both branches, and so does a test of a parameter the body rebinds. A branch that always ends (a `return` or a `raise` on every path) hides the
 statements after it when it is taken.
 """
@@ -28,10 +31,13 @@ _ENDS = (ast.Return, ast.Raise)
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def picked(ev, func, bindings: dict, returns: list) -> list | None:
+def picked(ev, func, bindings: dict, returns: list, field: Callable[[str], str | None] | None = None) -> list | None:
     """The return thunks of `func` (`returns`, as its reading collects them) a call with these
-    `bindings` (parameter -> thunk or value) can reach; None when no test is decided."""
+    `bindings` (parameter -> thunk or value) can reach; None when no test is decided. `field(attr)`:
+    the static text the instance the method is called on holds in `self.attr` (None when not known)."""
     def value_of(name: str) -> str | None:
+        if name.startswith("self."):
+            return field(name[5:]) if field is not None else None
         bound = bindings.get(name)
         value = ev.force(bound.value, bound) if isinstance(bound, Thunk) else bound
         return const_str(value)
@@ -86,6 +92,11 @@ def _decidable(func) -> frozenset | None:
     params = set(param_names(func))
     params -= {n.id for stmt in func.body for n in (stmt, *_own(stmt))
                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if "self" in params:  # the fields of its instance the method does not set itself
+        params |= {"self." + n.attr for stmt in func.body for n in (stmt, *_own(stmt))
+                   if isinstance(n, ast.Attribute) and _field(n) and isinstance(n.ctx, ast.Load)}
+        params -= {"self." + n.attr for stmt in func.body for n in (stmt, *_own(stmt))
+                   if isinstance(n, ast.Attribute) and _field(n) and not isinstance(n.ctx, ast.Load)}
     tests = []
     todo = [func.body]
     while todo:
@@ -137,6 +148,18 @@ def _own(node):
 _TRUTHS = {"True": True, "False": False, "None": False}
 
 
+def _field(node) -> bool:
+    """True for `self.attr`."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
+
+
+def _name(node) -> str | None:
+    """`p` for a name, `self.attr` for a field of the instance, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return "self." + node.attr if _field(node) else None
+
+
 def _flag_test(test, params: set) -> tuple[str, bool] | None:
     """(parameter, negated) for a truth test of a parameter, `if p:` or `if not p:`, else None."""
     negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
@@ -150,13 +173,14 @@ def _compared(test, params: set) -> tuple[str, set, bool] | None:
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return None
     left, op, right = test.left, test.ops[0], test.comparators[0]
-    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, ast.Constant) and isinstance(right, ast.Name):
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(left, ast.Constant) and _name(right) is not None:
         left, right = right, left
-    if not (isinstance(left, ast.Name) and left.id in params):
+    name = _name(left)
+    if name is None or name not in params:
         return None
     if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) and isinstance(right.value, str):
-        return left.id, {right.value}, isinstance(op, ast.NotEq)
+        return name, {right.value}, isinstance(op, ast.NotEq)
     if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List, ast.Set)) and right.elts \
             and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
-        return left.id, {e.value for e in right.elts}, isinstance(op, ast.NotIn)
+        return name, {e.value for e in right.elts}, isinstance(op, ast.NotIn)
     return None

@@ -47,6 +47,21 @@ def _strftime(ev, node, qual, args, kwargs, frame, env) -> Value:
     return dynamic(span, m.code(node), Kind.TIMESTAMP, Volatility.PER_REQUEST, f"call to `{m.code(node)}`", precision=prec)
 
 
+def _from_timestamp(ev, node, qual, args, kwargs, frame, env) -> Value:
+    """`datetime.fromtimestamp(ts)` (`utcfromtimestamp`, `date.fromtimestamp`): a date-time made
+    of a number of seconds. Of a clock reading (`ts = time.time()`) it is that reading (a `date` to
+    the day); of anything else, what the library call gives (a method of the class)."""
+    m = frame.module
+    first = ev.eval(args[0], frame, env) if args else None
+    src = next((s for s in first.segs if s.kind is Kind.TIMESTAMP), None) if isinstance(first, Text) else None
+    if src is None:
+        return ev.method(ev.eval(node.func.value, frame, env), node.func.attr, node, args, kwargs, frame, env) \
+            if isinstance(node.func, ast.Attribute) else ev.opaque_call(node, [first] if first else [], frame)
+    prec = Precision.DAY if qual.startswith("datetime.date.") else src.precision
+    return Text([replace(src, span=m.span(node), expr=m.code(node), precision=prec, origin=None, anchor=None,
+                         evidence=f"`{m.code(node)}`, of a clock reading")])
+
+
 def _unique_id(ev, node, qual, args, kwargs, frame, env) -> Value:
     m = frame.module
     picked = classify.PICKED_AT_RANDOM if qual.rsplit(".", 1)[-1] in ("choice", "choices", "sample") else ""
@@ -342,6 +357,8 @@ for _q in classify.TIMESTAMP_CALLS:
     KNOWN[_q] = _timestamp
 for _q in ("time.strftime", "time.strptime"):
     KNOWN[_q] = _strftime
+for _q in ("datetime.datetime.fromtimestamp", "datetime.datetime.utcfromtimestamp", "datetime.date.fromtimestamp"):
+    KNOWN[_q] = _from_timestamp
 for _q in classify.UNIQUE_ID_CALLS:
     KNOWN[_q] = _unique_id
 for _q in classify.UNORDERED_CALLS:

@@ -22,6 +22,7 @@ from .class_facts import optional_of
 from .configured import configured_field, own_instance as _own, serves_calls
 from ..langchain_models import annotated_chat_model
 from .mcp_clients import mcp_sdk_instance
+from .narrowed import declaring_subclass
 from .hashing import NUMBER, annotated_set, set_annotation
 from .frames import Frame, Thunk
 from .grown_fields import grown_field
@@ -168,7 +169,15 @@ class ObjectsMixin:
                     # the constructor was given (not an empty list it is built with to be filled:
                     # `PlanResult(step_results=[])`)
                     return base.kwargs[attr]
-            return self.member(module, base.node, attr, base, frame.depth)
+            found = self.member(module, base.node, attr, base, frame.depth)
+            if found is None and base.qualname.startswith("instance:") and isinstance(base.node, ast.ClassDef):
+                # an instance known by its base class (`config: StrategyConfig`) read for a field
+                # only a subclass has: that subclass's field (flow/narrowed.py)
+                sub = declaring_subclass(self, module, base.node, attr, frame.module)
+                if sub is not None:
+                    inst = Obj(f"instance:{sub[1].name}", node=sub[1], args=[ClassRef(*sub)])
+                    found = self.member(sub[0], sub[1], attr, inst, frame.depth)
+            return found
         if isinstance(base, ClassRef):
             return self.member(base.module, base.node, attr, None, frame.depth)
         if isinstance(base, Obj) and attr in base.kwargs:

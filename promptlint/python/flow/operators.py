@@ -158,13 +158,36 @@ def _without_falsy(value: Value, falsy: frozenset) -> Value | None:
 
 def _defaulted(node: ast.IfExp) -> bool:
     """True for `x if x is not None else DEFAULT`, `x if x else DEFAULT`, `DEFAULT if x is None
-    else x` (values.Alt.fallback)."""
+    else x` (values.Alt.fallback), and for an entry of a mapping or its default, `d.get(k, DEFAULT)`
+    spelled out: `d[k] if k in d else DEFAULT`, `d[k] if d and k in d else DEFAULT`, `DEFAULT if k
+    not in d else d[k]`."""
     test, code = node.test, node_key
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.comparators[0], ast.Constant) \
             and test.comparators[0].value is None:
         kept = node.body if isinstance(test.ops[0], (ast.IsNot, ast.NotEq)) else node.orelse
         return isinstance(test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) and code(kept) == code(test.left)
-    return code(node.body) == code(test)
+    return code(node.body) == code(test) or _entry_or_default(node)
+
+
+def _entry_or_default(node: ast.IfExp) -> bool:
+    """True for `d[k] if k in d else DEFAULT` (the test may also check `d` itself: `d and k in d`)
+    and `DEFAULT if k not in d else d[k]`: the entry a mapping gives for a key, or the default."""
+    test = node.test
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    checks = [p for p in parts if isinstance(p, ast.Compare) and len(p.ops) == 1
+              and isinstance(p.ops[0], (ast.In, ast.NotIn))]
+    if len(checks) != 1 or len(parts) > 2:
+        return False
+    check = checks[0]
+    negated = isinstance(check.ops[0], ast.NotIn)
+    if negated and len(parts) > 1:
+        return False
+    entry = node.orelse if negated else node.body
+    mapping = check.comparators[0]
+    if not (isinstance(entry, ast.Subscript) and node_key(entry.value) == node_key(mapping)
+            and node_key(entry.slice) == node_key(check.left)):
+        return False
+    return all(p is check or node_key(p) == node_key(mapping) for p in parts)
 
 
 def _lists_joined(left: Value, right: Value, node: ast.BinOp, m) -> Value | None:

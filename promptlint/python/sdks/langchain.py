@@ -77,6 +77,7 @@ def from_messages(b, call) -> None:
     frame = call.frame
     parts, newest = b.message_parts(b.value(node, frame), frame, template=True)
     b.add(call.node, "python-call", "langchain", "ChatPromptTemplate", None, parts, newest)
+    _partials(b, call)
 
 
 def _is_string_template(qual: str) -> bool:
@@ -355,7 +356,52 @@ def _lists_display(node) -> bool:
         for e in node.elts)
 
 
-def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None) -> None:
+def _partials_of(value) -> list:
+    """The `.partial(...)` calls on the way from a chain to its prompt template (Obj values)."""
+    out = []
+    while isinstance(value, Obj):
+        if value.qualname == "chain" and value.args:
+            value = value.args[0]
+        elif value.qualname.endswith(".partial") and value.args:
+            out.append(value)
+            value = value.args[0]
+        else:
+            break
+    return out
+
+
+def _partials(b, call) -> None:
+    """`base.partial(time=now, tools=text)` of the chat template `call` builds, bound to a name in
+    the same function (`base = ChatPromptTemplate.from_messages(...)`): the template's messages
+    with those values at their placeholders, the others left to the call that fills them, drawn
+    at each `.partial(...)` call of that name. Where the result is invoked is not always in view
+    (a chain returned, a branch of a router), and the values bound there are in every request
+    made of it. Each supersedes the template's own layout (and an invoke of the chain, when one
+    is in view, supersedes it)."""
+    func = getattr(call.frame, "func", None)
+    if func is None:
+        return
+    names = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and n.value is call.node
+             for t in n.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "partial" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in names \
+                and node.keywords and not node.args:
+            base = b.value(node, call.frame)
+            template, partials = prompt_template(base)
+            if template is not None and partials:
+                _chain(b, _At(call, node), base, template, partials, {}, api="ChatPromptTemplate.partial")
+
+
+class _At:
+    """A call of the same frame as `call`, at `node` (where a layout is added)."""
+
+    def __init__(self, call, node):
+        self.frame, self.node = call.frame, node
+
+
+def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None,
+           api: str = "langchain.invoke") -> None:
     """`(prompt | llm).invoke({...})`: the prompt template's messages with the values bound
     (`values`: the invoke's, already read)."""
     from ..flow.values import Mapping
@@ -375,9 +421,10 @@ def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = 
     parts_of = chain_of(chain)
     model = next((m for m in (chat_model(r) for r in parts_of.rest) if m is not None), None) if parts_of else None
     prov, name = model_of(b, model, frame) if model is not None else (None, None)
-    layout = b.add(call.node, "python-call", prov or "langchain", "langchain.invoke", name, parts, newest)
-    if template.span is not None:  # (built in this module or another: a helper's return)
-        layout.supersedes.append(f"{template.span.filename}:{template.span.start.row}")
+    layout = b.add(call.node, "python-call", prov or "langchain", api, name, parts, newest)
+    for made in (template, *_partials_of(chain)):  # (built in this module or another: a helper's return)
+        if made.span is not None and made is not chain:
+            layout.supersedes.append(f"{made.span.filename}:{made.span.start.row}")
 
 
 def _run(b, call) -> None:
