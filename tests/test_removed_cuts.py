@@ -1,0 +1,46 @@
+"""The oldest message removed by value as the list's own first item (`reduced.remove(reduced[0])`)
+in a loop that runs until the context fits is the cut `reduced.pop(0)` is, also of a container of
+the package made from the conversation (a class whose `__init__` takes it, a subclass of `list`);
+an item removed by another value, or once outside a loop, is not (fixtures/removed_cuts,
+python/flow/cuts.removed_item, python/flow/windows.held_conversation)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from promptlint.python.flow.cuts import removed_item
+
+from analysis_support import fixture_findings
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "removed_cuts"
+
+
+def _found(tmp_path, name):
+    return [(d.code, d.severity.value, d.span.start.row, d.span.start.column, d.message.split(" is cut")[0])
+            for d in fixture_findings(FIXTURE, name, tmp_path)]
+
+
+def test_the_first_item_removed_from_a_container_made_from_the_conversation_until_it_fits(tmp_path):
+    assert _found(tmp_path, "container.py") == [
+        ("PRM105", "info", 53, 13, "The conversation history `reduced_messages.remove(reduced_messages[0])`")]
+
+
+def test_a_list_subclass_made_from_the_conversation_is_the_conversation(tmp_path):
+    assert _found(tmp_path, "subclass.py") == [
+        ("PRM105", "info", 31, 13, "The conversation history `reduced_messages.pop(0)`")]
+
+
+def test_items_removed_by_another_value_or_once_are_no_cut(tmp_path):
+    assert _found(tmp_path, "by_value.py") == []
+
+
+def test_removed_item_reads_a_remove_of_the_lists_own_item_as_its_pop():
+    def one(text):
+        found = removed_item(ast.parse(text).body[0].value)
+        return None if found is None else ast.unparse(found)
+    assert one("msgs.remove(msgs[0])") == "msgs.pop(0)"
+    assert one("msgs.remove(msgs[i])") == "msgs.pop(i)"
+    assert one("msgs.remove(other[0])") is None
+    assert one("msgs.remove(tool)") is None
+    assert one("msgs.remove(msgs[1:])") is None
+    assert one("self.msgs.remove(self.msgs[0])") is None
