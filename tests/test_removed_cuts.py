@@ -44,3 +44,34 @@ def test_removed_item_reads_a_remove_of_the_lists_own_item_as_its_pop():
     assert one("msgs.remove(tool)") is None
     assert one("msgs.remove(msgs[1:])") is None
     assert one("self.msgs.remove(self.msgs[0])") is None
+
+
+def test_a_conversation_rendered_message_by_message_in_branches_is_still_the_conversation(tmp_path):
+    assert _found(tmp_path, "rendered.py") == [
+        ("PRM105", "info", 51, 13, "The conversation history `reduced_messages.remove(reduced_messages[0])`")]
+
+
+def _loop(text):
+    return next(n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.For))
+
+
+def test_converts_each_reads_one_message_of_each_item_in_every_branch():
+    from promptlint.python.flow.branched_maps import converts_each
+    branched = """
+for m in messages:
+    content = render(message=m, kind=m.__class__.__name__).strip()
+    if m.role == "function":
+        out.append({"role": m.role, "name": m.tool_name, "content": content})
+    elif m.role == "tool":
+        out.append({"role": "tool", "content": content})
+    else:
+        out.append({"role": m.role, "content": content})
+"""
+    assert converts_each(_loop(branched))
+    assert converts_each(_loop("for m in ms:\n    c = f(m)\n    out.append({'role': m.role, 'content': c})"))
+    # a value looked up elsewhere, a filter with no else, a second append, a message with no role
+    assert not converts_each(_loop(branched.replace("render(message=m,", "render(message=notes[m.id],")))
+    assert not converts_each(_loop("for m in ms:\n    c = f(m)\n    if m.ok:\n        out.append({'role': m.role, 'content': c})"))
+    assert not converts_each(_loop("for m in ms:\n    out.append({'role': m.role, 'content': m.a})\n    out.append({'role': m.role, 'content': m.b})"))
+    assert not converts_each(_loop("for m in ms:\n    c = f(m)\n    out.append({'content': c})"))
+    assert not converts_each(_loop("for m in ms:\n    c = f(m)\n    if c:\n        break\n    out.append({'role': m.role, 'content': c})"))
