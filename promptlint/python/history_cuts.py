@@ -21,12 +21,13 @@ from .walk import child_nodes, subtree
 #: Shapes of code that cut a list (a slice from the end, a slice that moves with a walk's index
 #: (`xs[max(0, i - w + 1):i + 1]`), a newest-first walk, by `reversed` or by an
 #: index, or kept newest first and put back in order (`kept.reverse()`), or by an
-#: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`), LangChain's trim_messages, a `while` loop
+#: index from `len(xs) - 1` (`range(len(xs) - 1, 0, -1)`), a pop or del in a loop (not of a dict's key: `kwargs.pop("model", None)`;
+#: also a remove of an item by index, `xs.remove(xs[0])`), LangChain's trim_messages, a `while` loop
 #: that runs until a size (tokens, a length, a count) fits, on either side of the test, a message's content replaced): a function without one is not read
 #: for a cut conversation. Three patterns (`cuts_text` reads them): those that start with a
 #: character (searched fast), and the two that start at a word boundary, searched only when their
 #: word is in the text.
-_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|\[\s*max\(\s*0\s*,\s*\w+\s*-[^\[\]\n]*:\s*\w+\s*(?:\+\s*1\s*)?\]|reversed\(|\[::-1\]|\.reverse\(\)|\.pop\((?!\s*[\"'])|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
+_CUTS_CHARS = re.compile(r"\[\s*(?:\d+\s*\+\s*)?(?:max\(\s*0\s*,\s*)?(?:-|len\()[^\[\]\n]*:|\[\s*max\(\s*0\s*,\s*\w+\s*-[^\[\]\n]*:\s*\w+\s*(?:\+\s*1\s*)?\]|reversed\(|\[::-1\]|\.reverse\(\)|\.pop\((?!\s*[\"'])|\.remove\(\s*[\w.]+\[|trim_messages|=\s*(?:max\(\s*0\s*,\s*)?len\([^()\n]*\)\s*-|range\(\s*len\([^()]*\)\s*-\s*1\s*,[^\n]*-\s*1\s*\)"
                          r"|\[[\"']content[\"']\] = |\.content = ")
 _CUTS_DEL = re.compile(r"\bdel\s+[\w.]+\[(?!\s*[\"'])")
 _CUTS_WHILE = re.compile(r"\bwhile\b[^\n:]*(?:(?:tokens?\b|len\(|count\()[^\n:]*[<>]|[<>][^\n:]*(?:tokens?\b|len\(|count\())")

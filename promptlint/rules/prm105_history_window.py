@@ -65,11 +65,18 @@ class HistoryWindowRule(Rule):
     module-level `history` that each call appends to, the newest runs of a conversation grouped
     into runs, `runs.append((history[i], history[i + 1]))`), or with messages of its middle removed until it fits
     (`messages.pop(len(messages) // 2)` in a loop, `messages[:k] + messages[-k:]`). A pop or del
+    (or the list's own item removed by value, `reduced.remove(reduced[0])`, as its pop)
     in a `while` loop that runs until a size fits (also a message shortened in place there,
     `hist[i] = truncate(...)`, or a method of the instance called there that deletes from the
     history, or the list sliced from its front, `history = history[2:]`, also kept under a dict key,
     `inputs["chat_history"] = chat_history[2:]`, or on the instance), a `del messages[i]` over the
     first indices up to a cut point, a walk by index from `len(messages) - 1` that stops at a count
+    (the list cut may be a container of the package made from the conversation,
+    `reduced = AgentMessageList(messages)` of a class whose `__init__` takes it, or a subclass of
+    `list` built from it; and the conversation is still the conversation once a loop writes each of
+    its messages as one message of the item alone, also in branches by role and with a value
+    rendered from the item, `content = builder(message=m)`, then `out.append({"role": m.role,
+    "content": content})`)
     and a walk that stops at a bound through a method of the conversation's class that gives its
     messages newest first (`for q, a in chat.iter_pairs():`, the method asking for them
     `newest_first=True` or walking them reversed) are cuts too (a walk is reported where it walks,

@@ -125,6 +125,8 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
                 text = self.eval(args[0], frame, env)
                 if isinstance(text, Text):
                     return text
+            if len(args) == 1 and not kwargs and not isinstance(args[0], ast.Starred) and self.plain_list(target):
+                return self.eval(args[0], frame, env)  # `MessageList(messages)` of `class MessageList(list)`: that list
             values = {k: self.eval(v, frame, env) for k, v in kwargs.items()}
             init = self.init_of(target)
             if init is not None:  # positional arguments by the names of `__init__`'s parameters
@@ -163,15 +165,25 @@ class CallsMixin(MethodsMixin, OpaqueCallsMixin, library.LibraryMixin):
             return Obj(qual, args=arg_vals, kwargs=kw_vals, span=span, node=node)
         return self.opaque_call(node, arg_vals + list(kw_vals.values()), frame)
 
+    def plain_list(self, cls: ClassRef) -> bool:
+        """True for a class of the tree that subclasses `list` (itself or through bases of the tree)
+        and defines no `__new__` or `__init__` on the way: built from one list, it holds that list's
+        items (`class MessageList(list)` adding methods)."""
+        return self._plain_of(cls, "list")
+
     def plain_str(self, cls: ClassRef) -> bool:
         """True for a class of the tree that subclasses `str` (itself or through bases of the tree)
         and defines no `__new__` or `__init__` on the way: built from one text, it is that text
         (`class TextPrompt(str)` adding methods); a `__new__` may change what it holds."""
+        return self._plain_of(cls, "str")
+
+    def _plain_of(self, cls: ClassRef, base: str) -> bool:
+        """True when `cls` subclasses the builtin `base` with no `__new__` / `__init__` on the way."""
         for _module, c in self.mro(cls.module, cls.node):
             if any(isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in ("__new__", "__init__")
                    for stmt in c.body):
                 return False
-            if any(isinstance(b, ast.Name) and b.id == "str" for b in c.bases):
+            if any(isinstance(b, ast.Name) and b.id == base for b in c.bases):
                 return True
         return False
 

@@ -18,7 +18,7 @@ def drops_oldest(stmt, loop=None) -> str | None:
     `for` loop, which would be a filter) - a message of its middle; the popped message is thrown
     away, not taken out to be used - else None."""
     if isinstance(stmt, ast.Expr):
-        call = stmt.value
+        call = removed_item(stmt.value) or stmt.value
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
                 and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
             index = call.args[0]
@@ -39,6 +39,22 @@ def drops_oldest(stmt, loop=None) -> str | None:
                 and isinstance(loop, tuple) and front_indices(loop, t.slice.id, t.value.id)):
             return t.value.id  # `for i in reversed(range(cut)): del messages[i]`: the first `cut` removed
     return None
+
+
+def removed_item(call) -> ast.Call | None:
+    """`name.remove(name[i])` (the list handed one of its own items by index) read as the pop of
+    that index, `name.pop(i)`: a call node made for the reading (its position that of the remove),
+    else None. A remove of any other value (`tools.remove(tool)`) is none: which item it finds is
+    not known."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "remove"
+            and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords):
+        return None
+    item = call.args[0]
+    if not (isinstance(item, ast.Subscript) and isinstance(item.value, ast.Name)
+            and item.value.id == call.func.value.id and not isinstance(item.slice, ast.Slice)):
+        return None
+    pop = ast.Call(func=ast.Attribute(value=call.func.value, attr="pop", ctx=ast.Load()), args=[item.slice], keywords=[])
+    return ast.copy_location(pop, call)
 
 
 def front_cut(stmt, env: dict) -> ast.expr | None:
@@ -82,7 +98,7 @@ def dropped_until(stmt) -> str | None:
     budget: messages.pop()` drops messages until the conversation fits (from its oldest end in
     a list kept newest first; no chat drops its newest messages to fit), else None."""
     if isinstance(stmt, ast.Expr):
-        call = stmt.value
+        call = removed_item(stmt.value) or stmt.value
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "pop"
                 and isinstance(call.func.value, ast.Name) and len(call.args) <= 1 and not call.keywords):
             return call.func.value.id

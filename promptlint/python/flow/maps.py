@@ -13,8 +13,9 @@ from .kept_entries import KeptEntriesMixin
 from .frames import Thunk
 from ...model import Kind
 from .values import Alt, Seq, Spread, Text, Value
-from .windows import window_of
+from .windows import held_conversation, window_of
 from .item_maps import converts_item, copies_fields
+from .branched_maps import converts_each
 
 MAPPED_ITEMS = 256  # the longest list display mapped item by item
 _UNKNOWN = object()  # a value the code alone does not fix
@@ -121,10 +122,10 @@ class MapsMixin(KeptEntriesMixin):
         if not (isinstance(prev, Seq) and prev.items and not prev.repeated and isinstance(call, ast.Call) and call.args):
             return None
         elt, item = call.args[0], stmt.target.id
-        if not (converts_item(elt, item) or copies_fields(elt, item)):
+        if not (converts_item(elt, item) or copies_fields(elt, item) or converts_each(stmt)):
             return None
-        it = self.eval(stmt.iter, frame, th.env)
-        if not (isinstance(it, Text) and len(it.segs) == 1 and it.segs[0].kind is Kind.HISTORY):
+        it = _as_conversation(self.eval(stmt.iter, frame, th.env))
+        if it is None:
             return None
         m = frame.module
         return Seq([*prev.items, Spread(it, m.span(stmt.iter), m.code(stmt.iter))], prev.span, node=prev.node,
@@ -161,6 +162,19 @@ class MapsMixin(KeptEntriesMixin):
 
         items = self._each(it, stmt.iter, frame, name, element)
         return Seq(prev.items + items, prev.span, node=prev.node, ordered=prev.ordered)
+
+
+def _as_conversation(it, depth: int = 0) -> Value | None:
+    """The conversation a loop walks: the history itself, the history a container of the package was
+    made from (`AgentMessageList(messages)`: windows.held_conversation), or, for a list bound in
+    branches, each option so read (all of them, else None)."""
+    if isinstance(it, Text) and len(it.segs) == 1 and it.segs[0].kind is Kind.HISTORY:
+        return it
+    if isinstance(it, Alt) and depth < 3:
+        options = [_as_conversation(o, depth + 1) for o in it.options]
+        return None if any(o is None for o in options) else Alt(options, it.span, it.fallback)
+    held = held_conversation(it)
+    return Text([held]) if held is not None else None
 
 
 def _mappable(it) -> bool:

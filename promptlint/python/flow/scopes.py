@@ -24,6 +24,7 @@ from .builder_facts import receiver
 from .frames import Frame, Thunk
 from .handed import rebind_handed
 from .loop_shapes import enumerated, filtered_append, map_loop
+from .branched_maps import branched_appends, converts_each
 from .popped import popped_into
 from .cuts import (appended, bound_stop, breaks, drops_oldest, dropped_until, front_cut, masks_older, method_cuts,
                    newest_first, pops_run, restores_length, rewritten, runs_until_it_fits, taken_until, walks_back)
@@ -257,6 +258,8 @@ class ScopesMixin:
             frame.replay = outer_replay
         out = map_loop(stmt) if is_for and not outer else None
         kept = filtered_append(stmt) if is_for and not outer and out is None else None
+        if kept is None and out is None and is_for and not outer and converts_each(stmt):
+            kept = branched_appends(stmt)[1][0]  # a message of each item by branches (branched_maps.py)
         if kept is not None:  # `for m in xs: if test(m): out.append(f(m))`: a filtered copy (maps.py)
             out = kept.func.value.id
         if out is not None and out in ctx[1] and env.get(out) is not ctx[1][out]:

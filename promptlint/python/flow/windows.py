@@ -180,7 +180,7 @@ class WindowsMixin:
     def _windowed(value, node, frame, name: str, stop, _done: dict) -> Value:
         m = frame.module
         at = m.span(stop) if stop is not None else None
-        conversation = history_segment(value) or named_conversation(value, name)
+        conversation = history_segment(value) or named_conversation(value, name) or held_conversation(value)
         if conversation is not None and conversation.window is not None:
             return Text([conversation])  # a cut of a cut (`recent[-2:]`): one root cause, where it was first cut
         if conversation is not None:
@@ -401,6 +401,36 @@ def _whole_item(expr: str) -> bool:
     return isinstance(node, ast.Name)
 
 
+def held_conversation(value, depth: int = 0) -> Segment | None:
+    """The conversation an instance of a class of the tree was made from (`AgentMessageList(messages)`
+    of `__init__(self, messages)`: a container of the package filled from the history, cut as the
+    history itself, `reduced.remove(reduced[0])` until it fits): the conversation segment among the
+    values it was given, read through lists they spread, their alternatives and instances of such
+    classes made from them (`AgentMessageList(self._messages + extra)`), else None."""
+    if not (isinstance(value, Obj) and not isinstance(value, Mapping) and value.qualname.startswith("instance:")):
+        return None
+    for given in value.kwargs.values():
+        if (found := _conversation_in(given, depth + 1)) is not None:
+            return found
+    return None
+
+
+def _conversation_in(value, depth: int) -> Segment | None:
+    """The conversation segment a value holds as a whole, in a list it spreads, in one of its
+    alternatives or in a container instance made from it (held_conversation), else None; at most
+    8 levels deep."""
+    if depth > 8:
+        return None
+    if (found := history_segment(value)) is not None:
+        return found
+    if isinstance(value, Alt):
+        return next((f for o in value.options if (f := _conversation_in(o, depth + 1)) is not None), None)
+    if isinstance(value, Seq):
+        return next((f for i in value.items if isinstance(i, Spread)
+                     and (f := _conversation_in(i.value, depth + 1)) is not None), None)
+    return held_conversation(value, depth)
+
+
 def history_segment(value) -> Segment | None:
     """The segment of a value that is the replayed conversation (one history segment), or None."""
     if isinstance(value, Text) and len(value.segs) == 1 and value.segs[0].kind is Kind.HISTORY:
@@ -457,3 +487,4 @@ def items_cut(items) -> Segment | None:
         if seg is not None and seg.window is not None and seg.kind is Kind.UNKNOWN and seg.evidence.startswith(MESSAGE_OF):
             return replace(seg, kind=Kind.HISTORY, expr=seg.evidence[len(MESSAGE_OF):-1], span=seg.window)
     return None
+
