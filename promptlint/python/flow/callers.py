@@ -25,6 +25,7 @@ import bisect
 from ..module import is_static_method
 from ..walk import children
 from .open_classes import built_unseen
+from .instance_sites import instance_sites
 from .per_call import per_element
 from .relays import RELAY_NAMES, relayed
 from .frames import Frame
@@ -190,6 +191,8 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         if foreign is None:
             return None
         sites += foreign
+    elif not sites:
+        sites = instance_sites(evaluator, frame.module, func, frame.cls, frame.depth + 1, limit)
     if any(caller is not func for _, _, caller, _ in sites):
         # (a call of the function in its own body, `self.send(dict(request, messages=more))` for a
         # continuation, passes on what the outer callers gave it: those say what the parameter holds)
