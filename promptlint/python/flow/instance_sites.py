@@ -6,9 +6,9 @@ in its own module or in the other modules of its package tree that build one (do
 layout is the caller's, judged where the caller builds it).
 
 A call counts when its callee, evaluated in the calling function's frame, is this very method
-bound to an instance (`Func` whose node is the method, of the class or of a subclass that does not
-define it again), or an alternative of which one option is (`self.model` that is a given model or
-`OpenAIModel(...)` by default). A call whose receiver is not known (`self.client.get_completion(
+bound to an instance (`Func` whose node is the method), or when its receiver is an instance the
+code builds of the class (`Obj` of `LLM(...)`), or an alternative of which one option is
+(`self.model` that is a given model or `OpenAIModel(...)` by default). A call whose receiver is not known (`self.client.get_completion(
 ...)` of a client handed in) does not count: the package may call a namesake of another class.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 
 from ..walk import children
-from .values import Alt, Func
+from .values import Alt, Func, Obj
 
 MAX_MODULES = 10  # modules of the package tree read for the calls of one method
 
@@ -41,7 +41,8 @@ def instance_sites(evaluator, module, func, cls, depth: int, limit: int) -> list
                 continue
             frame = evaluator.module_frame(other) if caller is None else \
                 evaluator.unbound_frame(other, caller, c, depth, None)
-            if _is_method(evaluator.eval(call.func, frame), func):
+            if _is_method(evaluator.eval(call.func, frame), func) or \
+                    _is_instance(evaluator.eval(call.func.value, frame), cls):
                 sites.append((other, call, caller, c))
                 if len(sites) > limit:
                     return []
@@ -55,6 +56,16 @@ def _is_method(value, func) -> bool:
         return value.node is func and value.self_value is not None
     if isinstance(value, Alt):
         return any(_is_method(option, func) for option in value.options)
+    return False
+
+
+def _is_instance(value, cls) -> bool:
+    """True when `value` (a receiver) is an instance the code builds of `cls` (`LLM(...)`), or an
+    Alt with such an option (`llm or LLM()`, `model if model else OpenAIModel(...)`)."""
+    if isinstance(value, Obj):
+        return value.node is cls and value.qualname.startswith("instance:")
+    if isinstance(value, Alt):
+        return any(_is_instance(option, cls) for option in value.options)
     return False
 
 
