@@ -68,3 +68,48 @@ def test_a_client_handed_in_is_not_taken_for_the_wrapper(tmp_path):
     # nothing says `llm` is an LLM: the package may call another class's `complete`
     found = _findings(tmp_path, "llm", "llm")
     assert found == []
+
+
+SUMMARY_LLM = """
+    from openai import OpenAI
+
+    client = OpenAI()
+
+
+    def ask(messages):
+        return client.chat.completions.create(model="gpt-4o", messages=messages).choices[0].message.content
+"""
+
+SUMMARY_AGENT = """
+    from pkg.llm import ask
+
+    RULES = "Follow these rules carefully. " * 300
+
+
+    def run(history, question):
+        summary = {summary}
+        messages = [{{"role": "system", "content": summary}}, {{"role": "system", "content": RULES}}, *history,
+                    {{"role": "user", "content": question}}]
+        return ask(messages)
+"""
+
+
+def _summary_findings(tmp_path, summary: str):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/llm.py": SUMMARY_LLM,
+                     "pkg/agent.py": SUMMARY_AGENT.format(summary=summary)})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    return [(d.code, d.severity.value, d.span.filename.rsplit("/", 1)[-1], d.span.start.row,
+             [r.span.filename.rsplit("/", 1)[-1] for r in d.related]) for d in report.diagnostics]
+
+
+def test_a_reply_a_wrapper_returns_is_reported_where_it_enters_the_callers_prompt(tmp_path):
+    # the summary of the conversation, fetched by the package's wrapper, opens the system prompt:
+    # reported at the call in agent.py, the wrapper's send related (not in llm.py, shared by all)
+    found = _summary_findings(tmp_path, 'ask([{"role": "user", "content": "Summarize: " + str(history)}])')
+    assert found == [("PRM101", "warning", "agent.py", 7, ["llm.py"])]
+
+
+def test_a_fixed_reply_is_no_per_request_content(tmp_path):
+    # the wrapper asked a fixed question: its reply is not data fetched with the conversation
+    found = _summary_findings(tmp_path, 'ask([{"role": "user", "content": "Name a colour."}])')
+    assert [f for f in found if f[2] == "agent.py" and f[1] == "warning"] == []
