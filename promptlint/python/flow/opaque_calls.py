@@ -60,6 +60,8 @@ class OpaqueCallsMixin:
                 if seg.older:  # older messages only (what a compaction summarises), or text made of them
                     older = older or seg
                     continue
+                if seg.kind is Kind.HISTORY and seg.unconfirmed:  # a list grown across calls (`self.tools`),
+                    continue  # not known to hold the conversation: nothing is fetched with it
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
