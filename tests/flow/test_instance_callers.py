@@ -113,3 +113,36 @@ def test_a_fixed_reply_is_no_per_request_content(tmp_path):
     # the wrapper asked a fixed question: its reply is not data fetched with the conversation
     found = _summary_findings(tmp_path, 'ask([{"role": "user", "content": "Name a colour."}])')
     assert [f for f in found if f[2] == "agent.py" and f[1] == "warning"] == []
+
+
+OPERATOR = """
+    from openai import OpenAI
+
+    client = OpenAI()
+    RULES = "Follow these rules carefully. " * 300
+
+
+    class Operator:
+        def __init__(self, query):
+            self.summarize_prompt = f"Answer the target query: {query}. " + RULES
+            self.messages = []
+
+        def summarize(self, state, summarize_prompt=None):
+            summarize_prompt = summarize_prompt or self.summarize_prompt
+            self.messages.append({"role": "user", "content": summarize_prompt})
+            return client.responses.create(model="gpt-4.1", instructions=summarize_prompt, input=self.messages)
+
+
+    def operate(query, state):
+        operator = Operator(query)
+        return operator.summarize(state)
+"""
+
+
+def test_a_parameter_the_instance_call_leaves_out_takes_its_default(tmp_path):
+    # `operator.summarize(state)` leaves `summarize_prompt` None: `summarize_prompt or
+    # self.summarize_prompt` is the instructions built with the user's query, not the text "None"
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/operator.py": OPERATOR})
+    report = api.check([tmp_path], api.Settings(), jobs=1)
+    found = [(d.code, d.severity.value, d.span.start.row, d.prompt.rsplit(":", 1)[-1]) for d in report.diagnostics]
+    assert found == [("PRM101", "warning", 9, "15")]
