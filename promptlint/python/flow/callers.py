@@ -26,6 +26,7 @@ from ..module import is_static_method
 from ..walk import children
 from .open_classes import built_unseen
 from .instance_sites import instance_sites
+from .kept_out import apart, keeps_out
 from .per_call import per_element
 from .relays import RELAY_NAMES, relayed
 from .frames import Frame
@@ -223,7 +224,9 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
         value = evaluator.eval(arg, caller_frame)
-        values.append(per_element(module, caller, call, arg, func, value) or value)
+        value = per_element(module, caller, call, arg, func, value) or value
+        # (a call that keeps its request out of the conversation the function keeps: kept_out.py)
+        values.append(apart(value) if keeps_out(func, call, frame.cls is not None) else value)
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values, per_caller=True)  # one value per caller
 
