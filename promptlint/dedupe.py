@@ -49,8 +49,20 @@ def _naming() -> set[str]:
 
 
 def strength(d: Diagnostic) -> tuple:
-    """Which of two findings of one rule at one place to keep (the larger wins)."""
-    return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message))
+    """Which of two findings of one rule at one place to keep (the larger wins); of two that say the
+    same, the one of the prompt built in the file where its value is produced (a caller's own
+    prompt, over a wrapper's that takes the value from that caller's argument)."""
+    return (d.severity.rank, sum(1 for r in d.related if r.evidence), not d.name_only, len(d.message),
+            _own_prompt(d))
+
+
+def _own_prompt(d: Diagnostic) -> bool:
+    """True when the finding's prompt is built in the file where its value is produced (its
+    `PRODUCED` related location)."""
+    if d.prompt is None:
+        return False
+    produced = next((r.span.filename for r in d.related if r.message == PRODUCED), None)
+    return produced is not None and d.prompt.rpartition(":")[0] == produced
 
 
 def dedupe(diagnostics: list[Diagnostic], prompts: list[PromptLayout] = ()) -> list[Diagnostic]:

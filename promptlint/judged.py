@@ -119,7 +119,7 @@ def _text_key(layout: PromptLayout, roles: bool = True) -> tuple | None:
         (p.role if roles else "", p.read, p.name_only,
          tuple((b.after, b.span, b.ttl, b.repeated, b.count) for b in p.breakpoints),
          tuple((s.span, s.text, s.kind, s.volatility, s.precision, s.name_only,
-                s.ordered, s.window, s.window_stop, s.older, s.unconfirmed, s.written_once) for s in p.segments))
+                s.ordered, s.window, s.window_stop, s.older, s.unconfirmed, s.written_once, s.apart) for s in p.segments))
         for p in layout.parts))
 
 
@@ -206,16 +206,20 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
     T.format(now=datetime.now())`, then `return OUTER.format(preamble=preamble)` is one root cause,
     judged in the larger prompt (Policy 8). A
     candidate of several values is kept: the larger one holds them as one piece of text at one
-    place, where only one of their findings can stand."""
+    place, where only one of their findings can stand. A wrapper's candidate that holds a caller's
+    text only as that caller's argument sent apart from the wrapper's conversation (`Segment.apart`)
+    does not hold the caller's request: the caller's candidate stays the prompt judged."""
     spans, orders = [], []
     index: dict = {}  # dynamic segment span -> the candidates holding it
+    holding: list = []  # per candidate: the spans of the dynamic segments it holds as its own request's
     built: dict = {}  # (origin, kind) of a value a candidate holds as text built around it -> those candidates
     for j, lt in enumerate(candidates):
         segs = [s for _, _, _, s in lt.segments()]
         orders.append([s.span for s in segs if s.span is not None])
         own = {s.span for s in segs if not s.is_static and s.span is not None}
         spans.append((own, {s.span for s in segs if s.span is not None}))
-        for span in own:
+        holding.append({s.span for s in segs if not s.is_static and s.span is not None and not s.apart})
+        for span in holding[-1]:
             index.setdefault(span, []).append(j)
         for s in segs:
             if not s.is_static and s.origin is not None and s.written is not None and s.written.built:
@@ -225,8 +229,8 @@ def _held_by_larger(candidates: list[PromptLayout]) -> set[int]:
         own, every = spans[i]
         if not own or any(s.kind is Kind.HISTORY for _, _, _, s in lt.segments()):
             continue  # (a message list with its conversation is judged as it is sent)
-        for j in index[next(iter(own))]:
-            if j != i and own <= spans[j][0] and every < spans[j][1] and _within(orders[i], orders[j]):
+        for j in index.get(next(iter(own)), ()):
+            if j != i and own <= holding[j] and every < spans[j][1] and _within(orders[i], orders[j]):
                 out.add(id(lt))
                 break
         else:

@@ -94,7 +94,12 @@ class Segment:
     the conversation. `written_once`, on a dynamic segment, that it is written into the
     conversation once, when the conversation starts (a system message set on the first turn), and
     re-sent unchanged with it afterwards: whatever it holds, the history that follows it is that same
-    conversation's, which a change of it never invalidates. `inner`, on a template's conditional section or loop, holds the placeholders
+    conversation's, which a change of it never invalidates. `apart`, on a dynamic segment of a
+    caller's argument, that the caller sends its request apart from the conversation the callee
+    keeps (it turns off, with `False`, each option of the callee that adds the request's messages
+    to that list: `get_chat_response(text, system_prompt=p, add_message_to_chat_history=False,
+    add_response_to_chat_history=False)`): the history the callee puts after it is not grown by
+    that caller's requests, so it is not lost to them. `inner`, on a template's conditional section or loop, holds the placeholders
     of unknown value that its body outputs (in output order, at their own spans): the section
     stands for them in the layout, and their names stay readable. `caret`, when it is set at the
     segment's own `span`, is what the code writes there when `expr` names a value from elsewhere:
@@ -132,6 +137,7 @@ class Segment:
     older: bool = False  # the conversation without its newest messages (`history[:cut]`, `history[a:b]`)
     unconfirmed: bool = False  # a list grown across turns not known to hold the conversation's messages
     written_once: bool = False  # written when the conversation starts, re-sent with it unchanged
+    apart: bool = False  # a caller's argument, sent apart from the callee's conversation (see the docstring)
     inner: tuple["Segment", ...] = ()  # a template's conditional section or loop: see the docstring
     caret: "Caret | None" = None  # the expression written at `span`, when `expr` names a value from elsewhere
     listed: tuple[Span, ...] = ()  # of an unordered iteration: where its source was made a list (`list(s)`) elsewhere

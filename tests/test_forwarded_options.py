@@ -41,7 +41,9 @@ def test_the_callers_keywords_hold_no_breakpoint_where_no_file_names_one():
 
 
 def test_a_package_whose_caller_passes_cache_control_through_the_kwargs_is_not_reported():
-    assert _found(FIXTURES / "marked") == []
+    # (the callers' 8-token system prompts reach the sends through `engine.generate(...)`: too short
+    # to cache, PRM301; no request lacks a breakpoint)
+    assert [f[1] for f in _found(FIXTURES / "marked") if f[1] != "PRM301"] == []
 
 
 def test_configured_options_are_the_instances_options_and_nothing_of_the_codes_own():

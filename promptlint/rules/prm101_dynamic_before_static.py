@@ -253,7 +253,10 @@ def _merged(every, imp) -> list:
 def _conversation_after(layout: PromptLayout, seg) -> list:
     """Where the code puts the conversation after the system prompt that holds `seg`
     (`messages[0]["content"] += prompt`, `build_messages(query, prompt, history)`), when the
-    analysis found it there (python/handoff.py: the history segment's origin and note)."""
+    analysis found it there (python/handoff.py: the history segment's origin and note); none for a
+    value of a caller that keeps its requests out of that conversation (`Segment.apart`)."""
+    if seg.apart:
+        return []
     parts = layout.parts
     at = next((i for i, p in enumerate(parts) if any(s is seg or s == seg for s in p.segments)), None)
     if at is None:

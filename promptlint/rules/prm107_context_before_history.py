@@ -104,6 +104,8 @@ class ContextBeforeHistoryRule(Rule):
         for part, seg, section in ordered[:at]:
             if known and part.role not in ROLE_NAMES:
                 continue  # a message of a role of its own (`{"role": "context"}`): not known to be sent as text
+            if seg.apart:
+                continue  # a caller's value sent apart from this conversation (`Segment.apart`): not before its history
             found = _per_turn(seg, layout, ordered)
             if found is None:
                 continue

@@ -155,3 +155,29 @@ def test_an_entry_of_another_mapping_is_no_default(tmp_path):
 
 
 DEFAULT_TEXT = "You are a careful planner. Use the tools listed."
+
+
+NONE_OR = """
+    GREETING = "Say hello to the user politely."
+
+
+    def f(prompt=None, text=""):
+        prompt = None or GREETING
+        probe(prompt)
+        probe(text or GREETING)
+        probe("" or GREETING)
+        probe("Hi" or GREETING)
+"""
+
+
+def test_none_or_a_default_is_the_default(tmp_path):
+    # `x or DEFAULT` where x is None or "" (a caller leaves the parameter out): the default's text,
+    # not the text "None"
+    for index in (0, 2):
+        p = probe(tmp_path, NONE_OR, index=index)
+        assert p.text == "Say hello to the user politely." and all(s.is_static for s in p.segs)
+
+
+def test_a_text_or_a_default_is_the_text(tmp_path):
+    p = probe(tmp_path, NONE_OR, index=3)
+    assert p.text == "Hi" and all(s.is_static for s in p.segs)

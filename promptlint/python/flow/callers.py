@@ -25,6 +25,8 @@ import bisect
 from ..module import is_static_method
 from ..walk import children
 from .open_classes import built_unseen
+from .instance_sites import instance_sites
+from .kept_out import apart, keeps_out
 from .per_call import per_element
 from .relays import RELAY_NAMES, relayed
 from .frames import Frame
@@ -190,6 +192,8 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
         if foreign is None:
             return None
         sites += foreign
+    elif not sites:
+        sites = instance_sites(evaluator, frame.module, func, frame.cls, frame.depth + 1, limit)
     if any(caller is not func for _, _, caller, _ in sites):
         # (a call of the function in its own body, `self.send(dict(request, messages=more))` for a
         # continuation, passes on what the outer callers gave it: those say what the parameter holds)
@@ -220,7 +224,9 @@ def _caller_arguments(evaluator, frame: Frame, name: str):
             values.append(_keywords(evaluator, func, call, caller_frame))
             continue
         value = evaluator.eval(arg, caller_frame)
-        values.append(per_element(module, caller, call, arg, func, value) or value)
+        value = per_element(module, caller, call, arg, func, value) or value
+        # (a call that keeps its request out of the conversation the function keeps: kept_out.py)
+        values.append(apart(value) if keeps_out(func, call, frame.cls is not None) else value)
     from .values import Alt
     return values[0] if len(values) == 1 else Alt(values, per_caller=True)  # one value per caller
 

@@ -21,6 +21,7 @@ from .values import (Alt, Config, Mapping, Obj, Seq, Spread, Text, Value, dynami
                      most_volatile, sublist)
 from .growth import GrowthMixin
 from .fitted_starts import fitted_start
+from .spread_index import conversation_at, crossed_spread
 from ..walk import subtree
 from .variants import MAX_VARIANTS, dict_variants, merged_dict, one_dict
 from .windows import (MESSAGE_OF, WindowsMixin, history_segment, named_conversation, short_of_end, slides, takes_newest,
@@ -117,7 +118,20 @@ class ContainersMixin(WindowsMixin, KeyedMixin, PathsMixin, GrowthMixin):
             except (KeyError, IndexError, TypeError):
                 return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.STABLE, "configuration value")
             return Config(base.path, base.text, [*base.keys, key], sub)
-        if isinstance(base, Seq) and isinstance(key, int) and not base.repeated:
+        if isinstance(key, int) and not isinstance(node.slice, ast.Slice) and history_segment(base) is None \
+                and (reached := conversation_at(base, key)) is not None:
+            # `messages[0]` of `[*self.messages, user]`: a message of the conversation spread there (spread_index.py)
+            if reached.unconfirmed:
+                return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                               f"an item of `{grown_name(reached)}`, a list its methods add to")
+            if reached.older:
+                return from_older(m.span(node), m.code(node), reached)
+            if key == -1:
+                return newest_message(m.span(node), m.code(node), reached)
+            return dynamic(m.span(node), m.code(node), Kind.UNKNOWN, Volatility.UNKNOWN,
+                           f"an early message of the conversation `{reached.expr}` (often its system message)"
+                           if key >= 0 else f"a message of the conversation `{reached.expr}`")
+        if isinstance(base, Seq) and isinstance(key, int) and not base.repeated and crossed_spread(base, key) is None:
             try:
                 return base.items[key]
             except IndexError:

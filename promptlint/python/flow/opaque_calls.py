@@ -60,6 +60,8 @@ class OpaqueCallsMixin:
                 if seg.older:  # older messages only (what a compaction summarises), or text made of them
                     older = older or seg
                     continue
+                if seg.kind is Kind.HISTORY and seg.unconfirmed:  # a list grown across calls (`self.tools`),
+                    continue  # not known to hold the conversation: nothing is fetched with it
                 if seg.kind is Kind.HISTORY or (seg.kind is Kind.USER_INPUT and seg.volatility is Volatility.PER_REQUEST):
                     m = frame.module
                     return dynamic(m.span(node), " ".join(m.code(node).split()), Kind.USER_INPUT, Volatility.PER_REQUEST,
@@ -89,4 +91,22 @@ class OpaqueCallsMixin:
                     result = fetched
             if marks and src is not None and not rewrites.marks_of(result.segs):
                 return Text(marks + result.segs)
+            return _reply_here(result, node, frame)
         return result
+
+
+def _reply_here(result: Text, node, frame: Frame) -> Text:
+    """The reply of a request that a function of the tree sends and returns (`summary =
+    self.model.chat(...)`, `ask(messages)`): data fetched where the callee sends it, which enters
+    the caller's text at this call (Policy 8: reported where it enters, the send as its origin),
+    not in the wrapper every caller shares. Any other result is returned as it is."""
+    if len(result.segs) != 1:
+        return result
+    seg = result.segs[0]
+    if seg.kind is not Kind.USER_INPUT or not seg.evidence.startswith("data fetched with") or seg.span is None:
+        return result
+    m = frame.module
+    where = m.span(node)
+    if seg.span.filename == where.filename and where.start <= seg.span.start and seg.span.end <= where.end:
+        return result  # fetched by this very call
+    return Text([replace(seg, span=where, expr=" ".join(m.code(node).split()), origin=seg.origin or seg.span)])

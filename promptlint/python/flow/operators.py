@@ -10,7 +10,7 @@ from ...model import Kind, Segment, Volatility
 from .configured import MARK, configured_test
 from .variants import MAX_VARIANTS, dict_union, variants_with_list
 from .frames import Frame, Thunk
-from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic
+from .values import Alt, Mapping, Obj, PathV, Seq, Spread, Text, Value, dynamic, is_none
 from ..walk import node_key
 
 
@@ -43,6 +43,9 @@ class OperatorsMixin:
         for right_node in node.values[1:]:
             right = self.eval(right_node, frame, env)
             if isinstance(node.op, ast.Or):
+                if is_none(left) or _empty_literal(left):
+                    left = right  # `summarize_prompt or self.summarize_prompt` of a call that leaves it None
+                    continue
                 lt = self.text_of(left, frame)
                 if lt and all(s.is_static or s.volatility is Volatility.STABLE and MARK not in s.evidence for s in lt):
                     continue  # (a configured value may be None: its default is then used)
@@ -89,6 +92,12 @@ class OperatorsMixin:
                 return merged
             return Obj("chain", args=[left, right], span=m.span(node), node=node)
         return self.derived(left if isinstance(left, (Text, Alt)) else right, node, frame, m.code(node))
+
+
+def _empty_literal(value: Value) -> bool:
+    """True for the literal `""` (a Text of static segments holding no text): falsy, so `x or
+    DEFAULT` is the default."""
+    return isinstance(value, Text) and all(s.is_static and not s.text for s in value.segs)
 
 
 def _head_of_window(node: ast.BinOp, left: Value, right: Value, m) -> Text | None:
