@@ -11,8 +11,11 @@ the `if` or of the conditional expression, the comprehension's filter); the cond
 
 - it reads a name that changes on each pass of the loop that sends one conversation (the loop's
   own variable, a name the loop assigns), the conversation being the same on every pass (an
-  attribute, a name the loop does not rebuild): proven, consecutive requests of that
-  conversation differ (`proven`);
+  attribute, a name the loop does not rebuild, or rebuilds from such a conversation:
+  `loop_passes.kept_inside`): proven, consecutive requests of that conversation differ
+  (`proven`); one that reads an object the loop changes in place (`store.add_response(x)`):
+  not proven (`changed`); a tools list handed positionally to a helper by a loop that counts
+  steps, chosen by the step: not proven, by name (`helper`);
 - it reads a value the function awaited (a probe of the client's state, answered anew on every
   request), or a parameter whose name says the turn's request (`query`, `user_message`,
   `toolgroups_for_turn`; not `request`), in a function that sends a conversation: per turn by its
@@ -65,7 +68,8 @@ class ToolVariant:
     assignment in a branch), "filter" (a comprehension's filter), "mutation" (entries removed or
     added under a condition), "computed" (the value computed from the turn's request), "reset",
     "fallback", "omitted"; `proven`: consecutive requests of one conversation differ (see the
-    module docstring); `evidence`: "loop" (the loop's pass), "awaited" (a value awaited per
+    module docstring); `evidence`: "loop" (the loop's pass), "changed" (an object the loop
+    changes in place; `others`: that call), "helper" (tools handed to a helper), "awaited" (a value awaited per
     request), "name" (a per-turn name), "statement" / "method name" (reset); `condition`: the
     source text of what varies; `others`: more related nodes."""
 
