@@ -38,3 +38,20 @@ def test_other_branches_other_conversations_and_the_same_value_are_no_fact():
     assert _facts("kept_tools.py") == []
     report = api.check([FIXTURES / "kept_tools.py"], api.Settings(), jobs=1)
     assert [d for d in report.diagnostics if d.code == "PRM204"] == []
+
+
+def test_a_request_with_tools_sent_only_when_a_parameter_is_given_and_a_loop_item_given_is_a_fact():
+    # `if selected_tool is not None:` sends one forced function, the `else` the same call without it;
+    # `_run` passes the items of a list first, then the default None, over one history
+    assert _facts("first_tools.py") == [(11, 9, "_step", "selected_tool", 21, "an item of `self._first_tools`",
+                                         23, "None", "_run")]
+    report = api.check([FIXTURES / "first_tools.py"], api.Settings(), jobs=1)
+    found = [(d.severity.value, d.span.start.row) for d in report.diagnostics if d.code == "PRM204"]
+    assert found == [("warning", 11)]
+    message = next(d.message for d in report.diagnostics if d.code == "PRM204")
+    assert "with `selected_tool` set to an item of `self._first_tools` (line 21), then with `selected_tool=None`" \
+        in message
+
+
+def test_the_same_tools_in_both_branches_or_a_parameter_passed_on_are_no_fact():
+    assert _facts("first_tools_kept.py") == []

@@ -304,3 +304,133 @@ def test_tools_sent_when_there_are_any_are_no_variant(tmp_path):
     value awaited per request (which PROBED's state test above still is)."""
     assert _found(PRESENT) == []
     assert _checked(tmp_path, PRESENT) == []
+
+
+CHANGED_IN_PLACE = """
+    import openai
+
+
+    class Agent:
+        def run(self, task, max_steps: int):
+            tools = list(self._tools)
+            store = ResponseStore()
+            local_messages = []
+            step = 0
+            while step < max_steps:
+                step += 1
+                if len(store.responses) > 0 and store.tool not in tools:
+                    tools.append(store.tool)
+                context = self._build_context(messages=self._messages + local_messages, tools=tools)
+                reply = self._get_llm_response(messages=context, tools=tools)
+                if len(reply.output) > 2000:
+                    store.add_response(reply.output)
+                local_messages.append(reply)
+
+        def _get_llm_response(self, messages, tools):
+            return openai.chat.completions.create(model="gpt-4.1", messages=messages, tools=tools)
+"""
+
+NOT_CHANGED = """
+    import openai
+
+
+    class Agent:
+        def run(self, task, max_steps: int):
+            tools = list(self._tools)
+            store = self.store
+            local_messages = []
+            step = 0
+            while step < max_steps:
+                step += 1
+                if len(store.responses) > 0 and store.tool not in tools:
+                    tools.append(store.tool)
+                context = self._build_context(messages=self._messages + local_messages, tools=tools)
+                reply = self._get_llm_response(messages=context, tools=tools)
+                local_messages.append(reply)
+"""
+
+
+def test_tools_added_by_a_condition_on_an_object_the_loop_changes_in_place_are_info(tmp_path):
+    # the request is rebuilt on each pass from the conversation the instance keeps
+    assert _found(CHANGED_IN_PLACE) == [(13, 15, "mutation", False, "changed")]
+    assert _checked(tmp_path, CHANGED_IN_PLACE) == [(13, "info")]
+    # the same condition on an object the loop leaves alone is fixed for the conversation
+    assert _found(NOT_CHANGED) == []
+
+
+REBUILT = """
+    import openai
+
+
+    class Agent:
+        def run(self, budget: int):
+            for step in range(budget):
+                context = self._build_context(messages=self._messages)
+                tools = None if step == budget - 1 else self.tools
+                reply = self._send(messages=context, tools=tools)
+                self._messages.append(reply)
+"""
+
+PER_ITEM = """
+    import openai
+
+
+    class Agent:
+        def run(self, docs):
+            for doc in docs:
+                context = self._build_context(doc)
+                tools = None if doc.short else self.tools
+                self._send(messages=context, tools=tools)
+"""
+
+
+def test_a_request_rebuilt_on_each_pass_from_the_kept_conversation_is_one_conversation(tmp_path):
+    assert _found(REBUILT) == [(8, 9, "branch", True, "loop")]
+    assert _found(PER_ITEM) == []
+
+
+HANDED = """
+    import openai
+
+
+    class Executor:
+        async def astep(self, task, plans, agents):
+            tools = {name: self.tools for name in agents}
+            for turn in range(self.max_turns):
+                calls = []
+                for name in agents:
+                    if turn == self.max_turns - 1:
+                        tool = [t for t in tools[name] if t["name"] == "submit_task"]
+                    else:
+                        tool = tools[name]
+                    calls.append(self.agents[name].astep(task, plans[name], tool, current_turn=turn + 1))
+                await asyncio.gather(*calls)
+
+
+    class ExecutorAgent:
+        async def astep(self, task, plan, tools, current_turn=0):
+            return await openai.AsyncOpenAI().chat.completions.create(
+                model="gpt-4.1", messages=[*self.memory, {"role": "user", "content": plan}], tools=tools)
+"""
+
+HANDED_PER_ITEM = """
+    import openai
+
+
+    class Executor:
+        async def astep(self, task, plans, agents):
+            for name in agents:
+                if name == "writer":
+                    tool = [t for t in self.tools if t["name"] == "submit_task"]
+                else:
+                    tool = self.tools
+                self.agents[name].astep(task, plans[name], tool)
+                log.info(len(tool))
+"""
+
+
+def test_tools_chosen_by_the_step_and_handed_to_a_helper_are_info_by_name(tmp_path):
+    assert _found(HANDED) == [(11, 14, "branch", False, "helper")]
+    assert _checked(tmp_path, HANDED) == [(11, "info")]
+    # chosen per item of the agents (each its own conversation), not per step
+    assert _found(HANDED_PER_ITEM) == []

@@ -82,6 +82,10 @@ def _chooser(func, defaults) -> tuple[ast.AST, ast.Call, str] | None:
             continue
         if isinstance(value, ast.IfExp) and (param := _reads(value.test, defaults)):
             return value, call, param
+        if parents is None:
+            parents = {id(c): p for p in own for c in ast.iter_child_nodes(p)}
+        if (param := _branch_send(call, own, parents, defaults)) is not None:
+            return value, call, param
         if not isinstance(value, ast.Name):
             continue
         for n in own:
@@ -100,12 +104,44 @@ def _chooser(func, defaults) -> tuple[ast.AST, ast.Call, str] | None:
     return None
 
 
+def _branch_send(call, own, parents, defaults) -> str | None:
+    """The parameter that an `if` tests (`if selected_tool is not None:`) when `call`, a request with
+    tools, is in that `if`'s body and the function makes the same call (the same callee) outside
+    it without those tools (`self.run_llm(messages=m, functions=[one])`, else `self.run_llm(
+    messages=m)`); None otherwise."""
+    at, inner = parents.get(id(call)), call
+    while at is not None and not (isinstance(at, ast.If) and any(inner is b for b in at.body)):
+        at, inner = parents.get(id(at)), at
+    if at is None or (param := _reads(at.test, defaults)) is None:
+        return None
+    inside = {id(n) for b in at.body for n in ast.walk(b)}
+    callee, tools = ast.unparse(call.func), _tools_text(call)
+    if any(isinstance(n, ast.Call) and id(n) not in inside and ast.unparse(n.func) == callee
+           and _tools_text(n) != tools for n in own):
+        return param
+    return None
+
+
+def _tools_text(call) -> str | None:
+    return next((ast.unparse(k.value) for k in call.keywords if k.arg in _TOOL_KEYWORDS), None)
+
+
+def _item_of(name: str, func) -> str | None:
+    """`an item of X` when `name` is the target of a `for` loop of `func` over `X` (never None
+    itself when the list holds objects), else None."""
+    for n in own_nodes(func):
+        if isinstance(n, (ast.For, ast.AsyncFor)) and isinstance(n.target, ast.Name) and n.target.id == name:
+            return f"an item of `{ast.unparse(n.iter)}`"
+    return None
+
+
 def _root(arg, binds: dict) -> str | None:
     """The conversation a call's first argument is: a name, or the name a list display spreads
-    (directly or through a local assigned one)."""
+    (directly or through a local assigned one; a local assigned a display that spreads none,
+    `chat_history = [prompt]`, is itself)."""
     if isinstance(arg, ast.Name):
         spread = binds.get(arg.id)
-        return _root(spread, {}) if isinstance(spread, ast.List) else arg.id
+        return (_root(spread, {}) or arg.id) if isinstance(spread, ast.List) else arg.id  # ([prompt]: itself)
     if isinstance(arg, ast.List):
         return next((e.value.id for e in arg.elts if isinstance(e, ast.Starred) and isinstance(e.value, ast.Name)),
                     None)
@@ -156,9 +192,10 @@ def find_switched_helpers(module) -> list[SwitchedHelper]:
             if root is None:
                 continue
             given = next((k.value for k in call.keywords if k.arg == param), None)
-            if given is not None and not isinstance(given, ast.Constant):
+            item = _item_of(given.id, func) if isinstance(given, ast.Name) and defaults[param] == "None" else None
+            if given is not None and not isinstance(given, ast.Constant) and item is None:
                 continue
-            value = ast.unparse(given) if given is not None else defaults[param]
+            value = item or (ast.unparse(given) if given is not None else defaults[param])
             paths = paths if paths is not None else branch_paths(func)
             for earlier, earlier_value in seen.get((name, root), ()):
                 if earlier_value != value and not exclusive(paths, earlier, call, root):

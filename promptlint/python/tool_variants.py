@@ -11,8 +11,11 @@ the `if` or of the conditional expression, the comprehension's filter); the cond
 
 - it reads a name that changes on each pass of the loop that sends one conversation (the loop's
   own variable, a name the loop assigns), the conversation being the same on every pass (an
-  attribute, a name the loop does not rebuild): proven, consecutive requests of that
-  conversation differ (`proven`);
+  attribute, a name the loop does not rebuild, or rebuilds from such a conversation:
+  `loop_passes.kept_inside`): proven, consecutive requests of that conversation differ
+  (`proven`); one that reads an object the loop changes in place (`store.add_response(x)`):
+  not proven (`changed`); a tools list handed positionally to a helper by a loop that counts
+  steps, chosen by the step: not proven, by name (`helper`);
 - it reads a value the function awaited (a probe of the client's state, answered anew on every
   request), or a parameter whose name says the turn's request (`query`, `user_message`,
   `toolgroups_for_turn`; not `request`), in a function that sends a conversation: per turn by its
@@ -32,6 +35,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from ..classify import MODEL_SENDS
+from .loop_passes import changed_objects, handed_tools, kept_inside, step_loop
 from .prompt_names import tools_named
 from .module import attribute_chain, statements
 from .tool_marks import tool_marks
@@ -54,7 +58,7 @@ PER_TURN = re.compile(r"(?:^|_)(?:turn|query|question|utterance|user_input|user_
 _CONFIG = {"config", "settings", "app", "state", "env", "valves", "options", "conf", "cfg", "model", "capabilities"}
 _CONVERSATION_WORDS = ("messages", "history", "conversation", "chat", "session", "turn")
 _PAYLOAD = re.compile(r"(\w+)\[['\"]messages['\"]\]")
-_STRENGTH = ("loop", "awaited", "name")
+_STRENGTH = ("loop", "helper", "changed", "awaited", "name")
 
 
 @dataclass
@@ -64,7 +68,8 @@ class ToolVariant:
     assignment in a branch), "filter" (a comprehension's filter), "mutation" (entries removed or
     added under a condition), "computed" (the value computed from the turn's request), "reset",
     "fallback", "omitted"; `proven`: consecutive requests of one conversation differ (see the
-    module docstring); `evidence`: "loop" (the loop's pass), "awaited" (a value awaited per
+    module docstring); `evidence`: "loop" (the loop's pass), "changed" (an object the loop
+    changes in place; `others`: that call), "helper" (tools handed to a helper), "awaited" (a value awaited per
     request), "name" (a per-turn name), "statement" / "method name" (reset); `condition`: the
     source text of what varies; `others`: more related nodes."""
 
@@ -221,6 +226,18 @@ def _same_each_pass(sent, loop) -> bool:
     return False
 
 
+def _kept(sent, loop) -> bool:
+    """True when the conversation a loop's request sends is the same on each pass (`_same_each_pass`),
+    or is rebuilt on each pass from one that is (`ctx = self._build(messages=self._messages + local)`)."""
+    if _same_each_pass(sent, loop):
+        return True
+    if not isinstance(sent, ast.Name):
+        return False
+    values = [n.value for n in own_nodes(loop, body_only=True) if isinstance(n, ast.Assign)
+              and sent.id in [x for t in n.targets for x in _targets(t)]]
+    return len(values) == 1 and kept_inside(values[0], loop, _same_each_pass) is not None
+
+
 def _reply(value) -> bool:
     """True when `value` calls a model (a send method name of `classify.MODEL_SENDS`): its reply."""
     return any(isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr in MODEL_SENDS
@@ -347,12 +364,14 @@ def _presence_only(expr, sent, awaited: set[str]) -> bool:
                and not (isinstance(subject, ast.Name) and subject.id in awaited) for t in tests)
 
 
-def _judge(fn: _Func, conditions, varying: set[str], sources: set[str], sent=()) -> tuple[bool, str, str] | None:
+def _judge(fn: _Func, conditions, varying: set[str], sources: set[str], sent=(),
+           changed=frozenset()) -> tuple[bool, str, str] | None:
     """(proven, evidence, the varying condition's text) for the first condition that varies
     between requests (`varying`: the names that change on each pass of the loop that sends one
-    conversation), or None when each is fixed for the conversation. An awaited value computed
-    from the tools' own `sources` (`hidden = await choose_deferred(catalog)`) is a function of
-    them, not a state of the turn."""
+    conversation; `changed`: names of objects that loop changes in place, not proven), or None
+    when each is fixed for the conversation. An awaited value computed from the tools' own
+    `sources` (`hidden = await choose_deferred(catalog)`) is a function of them, not a state of
+    the turn."""
     for cond in conditions:
         expr, bound = (cond.expr, cond.bound) if isinstance(cond, _Without) else (cond, set())
         if sent and _presence_only(expr, sent, fn.awaited):
@@ -360,6 +379,8 @@ def _judge(fn: _Func, conditions, varying: set[str], sources: set[str], sent=())
         refs = _refs(expr) - bound
         if refs & varying:
             return True, "loop", ast.unparse(expr)
+        if refs & changed:
+            return False, "changed", ast.unparse(expr)
         if any(not fn.inputs[r] & sources for r in refs & fn.awaited):
             return False, "awaited", ast.unparse(expr)
         if refs & fn.per_turn:
@@ -391,34 +412,50 @@ def find_tool_variants(module) -> list[ToolVariant]:
         payloads = set(_PAYLOAD.findall(text)) if "messages" in text else set()  # dicts given `["messages"]`
         for node in _own_sorted(func) if has_site else ():
             value = _tools_value(node, payloads)
-            if value is None:
+            handed = value is None
+            if handed and (not isinstance(node, ast.Call) or handed_tools(node) is None):
                 continue
             fn = fn or _Func(func)
+            if handed and (value := handed_tools(node, fn.binds)) is None:
+                continue
             if any(_logs(c) for c in fn.enclosing(node, ast.Call)):
                 continue  # the request's description written to a log: nothing is sent
             loops = fn.enclosing(node, _LOOPS)
             loop = loops[0] if loops else None
-            sent = _conversation(node, loop)
+            sent = _conversation(node, loop) if not handed else None
             returned = loop is not None and bool(fn.enclosing(node, (ast.Return,)))
             # a send returned from the loop (a retry): its next pass follows a failure, not a turn
-            same = loop is not None and sent is not None and not returned and _same_each_pass(sent, loop)
-            varying = _varying(loop) if same else set()
+            same = loop is not None and sent is not None and not returned and _kept(sent, loop)
             sources = _refs(value) - fn.awaited  # the names the sent tools are made of
+            varying = _varying(loop) if same else set()
+            changes = changed_objects(loop) if same else {}
+            changed = set(changes) - sources
+            if handed and not returned:  # (a tools list handed to a helper by a loop that counts steps)
+                loop = next((x for x in loops if step_loop(x)), None)
+                varying, same = (_varying(loop) if loop is not None else set()), loop is not None
             best = None
             for maker, shape, conditions in _makers(fn, value, node):
-                per_pass = varying if shape != "computed" and same and _inside(maker, loop, fn) else set()
-                judged = _judge(fn, conditions, per_pass, sources, (value, maker) if shape != "computed" else ())
+                inside = shape != "computed" and same and _inside(maker, loop, fn)
+                judged = _judge(fn, conditions, varying if inside else set(), sources,
+                                (value, maker) if shape != "computed" else (), changed if inside else frozenset())
                 if judged is None:
                     continue
                 proven, evidence, condition = judged
-                if not proven and not _conversational(module, fn, node):
+                if handed:
+                    if evidence != "loop":
+                        continue
+                    proven, evidence = False, "helper"  # (only the name says that the helper sends them)
+                elif not proven and evidence != "changed" and not _conversational(module, fn, node):
                     continue
                 if shape == "computed" and evidence != "name":
                     continue
                 # the strongest, then the nearest condition, then its first branch
                 rank = (not proven, _STRENGTH.index(evidence), -_condition_line(conditions, maker), maker.lineno)
                 if best is None or rank < best[0]:
-                    best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition))
+                    # (the call that changes the object the condition reads, for "changed")
+                    others = [changes[r] for r in sorted(_refs(ast.parse(condition, mode="eval")) & changed)][:1] \
+                        if evidence == "changed" else []
+                    best = (rank, ToolVariant(maker, node, func.name, shape, proven, evidence, condition, others))
             if best is not None:
                 out.append(best[1])
     seen, unique = set(), []

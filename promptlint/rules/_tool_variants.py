@@ -44,7 +44,15 @@ def tool_variant(module, v, span):
     why = {"loop": f"`{v.condition}` changes from one pass of the loop to the next, and the loop sends the same "
                    "conversation",
            "awaited": f"`{v.condition}` reads a value awaited anew on every request",
-           "name": f"`{v.condition}` reads the turn's own request (only its name says so)"}.get(v.evidence, "")
+           "name": f"`{v.condition}` reads the turn's own request (only its name says so)",
+           "changed": f"`{v.condition}` reads an object that the loop sending the conversation changes in place"
+                      + (f" (line {v.others[0].lineno})" if v.others else "") + ", so it may hold on a later "
+                      "pass and not on an earlier one",
+           "helper": f"`{v.condition}` changes from one pass of the loop to the next, and the loop hands the "
+                     "tools to a helper on each pass (only the names say that the helper sends them with one "
+                     "conversation)"}.get(v.evidence, "")
+    if v.evidence == "changed" and v.others:
+        related.append(Related(module.span(v.others[0]), "changed in place here"))
     if v.shape in ("branch", "filter", "mutation", "computed"):
         what = {"branch": "The tools of the request (line {l}) are chosen here by a condition",
                 "filter": "The tools of the request (line {l}) are filtered here by a condition",

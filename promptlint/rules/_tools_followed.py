@@ -30,16 +30,22 @@ def state_tools(module, s, span):
     return message, span, {"severity": Severity.WARNING, "related": related}
 
 
+def _given(param: str, value: str) -> str:
+    """`use_tools=False`, or `selected_tool` set to an item of `X` (a loop's item, not a constant)."""
+    return f"`{param}` set to {value}" if value.startswith("an item") else f"`{param}={value}`"
+
+
 def switched_helper(module, sw, span):
     """A warning where the helper's tools are chosen."""
+    first, second = _given(sw.param, sw.first_value), _given(sw.param, sw.second_value)
     message = (f"The tools of `{sw.helper}`'s request (line {sw.send.lineno}) are chosen here by `{sw.param}`, "
-               f"and `{sw.caller}` sends one conversation through it with `{sw.param}={sw.first_value}` (line "
-               f"{sw.first.lineno}), then with `{sw.param}={sw.second_value}` (line {sw.second.lineno}): the two "
+               f"and `{sw.caller}` sends one conversation through it with {first} (line "
+               f"{sw.first.lineno}), then with {second} (line {sw.second.lineno}): the two "
                f"requests carry other tool definitions, and {FRONT} differ, so the second reads none of the "
                "conversation from the cache, and the next request with tools misses again; send the same tools "
                "on both and choose with `tool_choice=\"none\"` that none is called")
-    related = [Related(module.span(sw.first), f"sent with `{sw.param}={sw.first_value}` here"),
-               Related(module.span(sw.second), f"the same conversation sent with `{sw.param}={sw.second_value}` here")]
+    related = [Related(module.span(sw.first), f"sent with {first} here"),
+               Related(module.span(sw.second), f"the same conversation sent with {second} here")]
     return message, span, {"severity": Severity.WARNING, "related": related}
 
 

@@ -110,7 +110,11 @@ class ToolsChangedMidConversationRule(Rule):
     is a warning: the tool list grows or changes between two requests of one conversation.
     A helper whose request's tools are chosen by one of its parameters (`tools = TOOLS if use_tools
     else None`), called by one function twice over one conversation with different values of it
-    (`respond(working)`, then `respond([*working, note], use_tools=False)`), is a warning.
+    (`respond(working)`, then `respond([*working, note], use_tools=False)`), is a warning; so is
+    a helper that sends its request with tools only under an `if` on such a parameter (`if
+    selected_tool is not None:` a request with `functions=[selected_tool.schema()]`, else the same
+    call without them), called over one conversation first with the items of a list (`for tool
+    in self._first_tools: self._step(history, selected_tool=tool)`), then with the default.
     Nodes of one graph state (a parameter annotated with the state class, or a class related to it
     by inheritance) that send its conversation (`self.bound.invoke(state.messages)`) through
     runnables bound to different tools (`bind_tools(T)` in the node or its class's `__init__`: an
@@ -158,6 +162,15 @@ class ToolsChangedMidConversationRule(Rule):
     probe of the client's state) or a parameter named for the turn's message (`user_message`,
     `query`, `question`) is info; one fixed for the conversation (a configuration flag, the model's
     capability, a setting read once) or a loop that starts a new conversation per item is none.
+    A condition that reads an object the loop changes in place (`store.add_response(out)` on a
+    pass, then `if len(store.responses) > 0: tools.append(store.tool)`) is info: it may hold on a
+    later pass and not on an earlier one. A loop's request rebuilt on each pass from the
+    conversation the loop keeps (`ctx = self._build_context(messages=self._messages + local)`,
+    then `self._send(messages=ctx, tools=tools)`) sends that one conversation. A tools list a
+    loop that counts steps (`while`, `for turn in range(...)`) hands to a helper as a positional
+    argument (`agent.astep(task, plan, tool)`), chosen by a condition on the step (`tool = [t for
+    t in tools if t["name"] == "submit_task"]` on the last turn), is info: only the names say
+    that the helper sends them with one conversation.
     The final request of a loop sent with the same options after a statement removes their tools
     (`opts.tools = None`, or a method of the class that does) is a warning; after a method known
     only by its name (`self._reset_function_choice_settings(settings)`), info. A method that
