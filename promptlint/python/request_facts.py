@@ -71,14 +71,14 @@ def note_request(finder, added, call) -> None:
         if layout.claude_checked is not None or layout.passes_prompt or any(p.is_history for p in layout.parts) \
                 or layout.configured_system is not None or layout.converted or layout.reply_kept is not None:
             layout.tree_markers = bool(finder.ev.project.marker_files(finder.m.path))
-            if layout.tree_markers and (layout.passes_prompt or layout.converted):
-                layout.others_markers = not marker_uses(finder.m.source)[1] \
-                    and not finder.ev.project.marker_writer_files(finder.m.path)
             if layout.provider == "litellm" and layout.model is None and layout.claude_checked is None \
-                    and (not layout.tree_markers or layout.others_markers) and not layout.other_models:
+                    and not layout.tree_markers and not layout.other_models:
                 layout.claude_named = bool(finder.ev.project.claude_files(finder.m.path)) \
                     or _CLAUDE_PROVIDER.search(finder.m.source) is not None
             layout.takes_conversation = markers.takes_conversation(func, call.node)
+            if layout.tree_markers and (layout.passes_prompt or layout.converted):
+                layout.others_markers = not marker_uses(finder.m.source)[1] \
+                    and not finder.ev.project.marker_writer_files(finder.m.path)
             layout.tool_turns = any(word in finder.m.source for word in _TOOL_TURNS) \
                 or markers.names_any(_reads_of(finder, frame), _TOOL_TURNS)
             layout.loop_sent = isinstance(func, _FUNCS) and markers.grown_in_loop(func, call.node)
