@@ -162,12 +162,12 @@ def runtime_models(module, project) -> list[ast.Call]:
     module replays a conversation; [] otherwise."""
     calls = [n for n in subtree(module.tree) if isinstance(n, ast.Call)
              and (module.qualified_name(n.func) or "") in _INIT and _chosen_at_run_time(n)]
-    if not calls or marks_reach(module, project) or not (_replays(module) or _runs_agent_here(module)):
+    if not calls or marks_reach(module, project) or not (replays(module) or _runs_agent_here(module)):
         return []
-    return calls if any(_claude_in_code(module, project, path) for path in project.claude_files(module.path)) else []
+    return calls if any(claude_in_code(module, project, path) for path in project.claude_files(module.path)) else []
 
 
-def _claude_in_code(module, project, path) -> bool:
+def claude_in_code(module, project, path) -> bool:
     """True when the file at `path` writes a Claude model name in a string of its code, not in a
     docstring or other bare string (`>>> ChatAnthropic(model="claude-3-5-haiku-latest")` in an
     example shows what a caller may pass, not what the package runs)."""
@@ -225,7 +225,7 @@ def uncached_chats(module, project) -> list[ast.Call]:
     and no file of the tree runs an agent (that is
     `uncached_models`); [] otherwise."""
     calls = claude_models(module)
-    if not calls or not _replays(module) or marks_reach(module, project) or runs_agents(module, project):
+    if not calls or not replays(module) or marks_reach(module, project) or runs_agents(module, project):
         return []
     return calls
 
@@ -337,7 +337,7 @@ def _compared_with_anthropic(module) -> set[str]:
     return out
 
 
-def _replays(module) -> bool:
+def replays(module) -> bool:
     """True when a prompt template of the module replays a conversation: a `MessagesPlaceholder(...)`
     or a `("placeholder", "{name}")` message."""
     for n in subtree(module.tree):

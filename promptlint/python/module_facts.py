@@ -5,7 +5,7 @@ hold its shape (a cheap substring test first). States facts; the rules judge the
 """
 from __future__ import annotations
 
-from . import (added_marks, cache_flags, context_caches, converted_ids, delegated_cuts, deque_windows, dropped_marks, field_hoists, flattened_marks,
+from . import (added_marks, bedrock_models, cache_flags, context_caches, converted_ids, delegated_cuts, deque_windows, dropped_marks, field_hoists, flattened_marks,
                format_switches, front_inserts, gated_markers, handed_windows, head_marks, history_ids, history_loads,
                history_renders,
                history_trims, inplace_merges, inplace_rewrites, kept_callers, kept_keys, kept_marks, kept_removals, kept_rewrites,
@@ -243,7 +243,11 @@ def _gates(module, evaluator) -> None:
         module.facts["uncached_models"] = langchain_models.uncached_models(module, evaluator.project)
         module.facts["uncached_chats"] = langchain_models.uncached_chats(module, evaluator.project)
         module.facts["runtime_models"] = langchain_models.runtime_models(module, evaluator.project)
-        if any(module.facts[k] for k in ("uncached_models", "uncached_chats", "runtime_models")):
+    if bedrock_models.might_build(module.source):  # (PRM302: a Bedrock chat model on Claude with no cache point)
+        module.facts["uncached_bedrock_models"] = bedrock_models.uncached_models(module, evaluator.project)
+    if langchain_models.might_build(module.source) or bedrock_models.might_build(module.source):
+        if any(module.facts.get(k) for k in ("uncached_models", "uncached_chats", "runtime_models",
+                                             "uncached_bedrock_models")):
             # (files name a breakpoint key, only on requests they send themselves: own_marks.py)
             module.facts["own_marks"] = bool(evaluator.project.marker_files(module.path))
     if pydantic_ai_models.might_build(module.source):  # (PRM302: a pydantic-ai Claude model no request marks)

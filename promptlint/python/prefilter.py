@@ -19,6 +19,7 @@ from .converted_ids import CONVERTS_MESSAGE  # a converter with an id source (PR
 from .history_ids import CONVERTS_HISTORY
 from .dropped_marks import writes_converse  # a converter into Converse blocks (PRM302)
 from .flattened_marks import might_flatten_loop  # a loop reducing system blocks to their text (PRM302)
+from .bedrock_models import NAMES as BEDROCK_MODELS  # a Bedrock chat model built (PRM302)
 from .rebuilt_blocks import might_rebuild  # a typed block rebuilt as a new dict without its breakpoint (PRM302)
 from .inplace_merges import might_append, might_merge
 from .history_renders import TEXT as RENDERS_HISTORY  # a function named for the conversation (PRM105)
@@ -61,7 +62,9 @@ WINDOW_HINTS = history_windows.table().hints()
 #: python/langchain_models.py).
 MODEL_HINTS = ("ChatAnthropic", "init_chat_model(", "llama_index.llms.anthropic",
                # pydantic-ai's Claude models (python/pydantic_ai_models.py)
-               "AnthropicModel(", "BedrockConverseModel(", "infer_model(")
+               "AnthropicModel(", "BedrockConverseModel(", "infer_model(",
+               # the Bedrock chat models of LangChain and LlamaIndex (python/bedrock_models.py)
+               *BEDROCK_MODELS)
 #: `system_prompt = f"...`, `PROMPT = """...`, `prompt = (\n    f"..."`, `prompt += f"...`: a prompt
 #: assigned or extended with literal text; `code_prompt = prompts.code_prompt.format(`: a prompt
 #: filled from a template kept elsewhere (bounded repetition: linear).

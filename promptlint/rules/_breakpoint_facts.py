@@ -112,6 +112,15 @@ PACKAGE_FACTS = (
      "and Anthropic caches nothing without a breakpoint, so each pays the full input price again (other "
      "providers may cache automatically); mark the end of the system prompt and the newest message with "
      "`cache_control` when the model is Claude"),
+    ("uncached_bedrock_models",
+     "This Bedrock chat model runs Claude (the model it is given, or a Claude model id the module writes), "
+     "built with no caching option, and no file of the package names one (a `cachePoint`, a `cache_control`, "
+     "LlamaIndex's `CachePoint`), while the package runs tool-calling agents or the module's template replays "
+     "the conversation: every step or turn re-sends the tool definitions, the system prompt and the growing "
+     "conversation, and Claude on Bedrock caches nothing without a cache point, so each pays the full input "
+     "price for all of it again (its size is not known here); put a cache point after the system prompt and "
+     "one after the newest message (LlamaIndex's `BedrockConverse`: `system_prompt_caching=True`, "
+     "`tool_caching=True`)"),
     ("uncached_agent_models",
      "This pydantic-ai model runs on Claude (a Claude model, or a provider setting the module expects to be "
      "\"anthropic\" or \"bedrock\"), and no file of the package asks pydantic-ai for a cache breakpoint (its "
@@ -130,7 +139,7 @@ PACKAGE_FACTS = (
 #: The facts of a LangChain Claude model (python/langchain_models.py), and what their messages say
 #: when files of the package name a breakpoint key only on requests they send themselves
 #: (`own_marks`, python/own_marks.py) instead of "no file of the package names one".
-_MODEL_FACTS = ("uncached_models", "uncached_chats", "runtime_models")
+_MODEL_FACTS = ("uncached_models", "uncached_chats", "runtime_models", "uncached_bedrock_models")
 _OWN_MARKS = ("no file of the package writes {} on this model's requests (the files that name one mark only "
               "requests their own functions send)")
 

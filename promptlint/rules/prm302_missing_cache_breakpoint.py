@@ -213,6 +213,12 @@ class MissingCacheBreakpointRule(Rule):
     made in a package that builds pydantic-ai agents where no file asks for a breakpoint (an
     `anthropic_cache_*` or `bedrock_cache_*` setting, a `CachePoint`, a breakpoint key): every step
     of a run re-sends the tools, the instructions and the conversation uncached (info, at the model);
+    a Bedrock chat model of LangChain or LlamaIndex (`ChatBedrockConverse(...)`, `ChatBedrock(...)`,
+    `BedrockConverse(...)`) given a Claude model id (written at the call, or the module writes one
+    in its code) and no caching keyword (`system_prompt_caching=True`) nor `**mapping`, in a package
+    where no file names a breakpoint key or calls LlamaIndex's `CachePoint(...)` and that runs
+    tool-calling agents, or whose module's template replays the conversation (info, at the model;
+    Bedrock's Llama or Mistral models cache nothing at all and are not reported);
     and OpenAI's `prompt_cache_options` in explicit mode (`{"mode": "explicit"}`: only
     `prompt_cache_breakpoint` markers are cached) in a package where no file names a breakpoint.
     A static prefix that reaches the minimum is reported as info when the request may carry a
