@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import ast
 
-from ..walk import block_nodes, subtree
+from ..walk import subtree
+from .loop_shapes import name_reads
 
 
 def branched_appends(stmt) -> tuple[str, list[ast.Call]] | None:
@@ -46,13 +47,7 @@ def branched_appends(stmt) -> tuple[str, list[ast.Call]] | None:
     out = outs.pop()
     if out == stmt.target.id or any(h.targets[0].id in (out, stmt.target.id) for h in heads):
         return None
-    seen = 0
-    for n in block_nodes(stmt.body):
-        if isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
-            return None
-        if isinstance(n, ast.Name) and n.id == out:
-            seen += 1
-    return (out, appends) if seen == len(appends) else None
+    return (out, appends) if name_reads(stmt.body, out) == len(appends) else None
 
 
 def _one_append(body) -> ast.Call | None:

@@ -33,15 +33,22 @@ def map_loop(stmt) -> str | None:
     if len(appends) != 1 or appends[0] == stmt.target.id:
         return None
     out = appends[0]
+    return out if name_reads(stmt.body, out, loads_only=True) == 1 else None
+
+
+def name_reads(body: list, name: str, loads_only: bool = False) -> int | None:
+    """How many times the statements `body` name `name` (each a read with `loads_only`); None when
+    they hold a break, continue, return or yield (a loop body that may not run to its end), or,
+    with `loads_only`, a write of `name`."""
     seen = 0
-    for node in block_nodes(stmt.body):
+    for node in block_nodes(body):
         if isinstance(node, (ast.Break, ast.Continue, ast.Return, ast.Yield, ast.YieldFrom)):
             return None
-        if isinstance(node, ast.Name) and node.id == out:
-            seen += 1
-            if not isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Name) and node.id == name:
+            if loads_only and not isinstance(node.ctx, ast.Load):
                 return None
-    return out if seen == 1 else None
+            seen += 1
+    return seen
 
 
 def filtered_append(stmt) -> ast.Call | None:
