@@ -64,6 +64,18 @@ def test_a_default_instance_of_an_optional_client_is_one_of_its_values(tmp_path)
     assert found == [("PRM102", "warning", "agent.py", 14)]
 
 
+def test_the_calls_through_instances_are_read_once_per_method_not_per_parameter(tmp_path, monkeypatch):
+    from promptlint.python.flow import instance_sites
+    read = []
+    real = instance_sites._instance_sites
+    monkeypatch.setattr(instance_sites, "_instance_sites",
+                        lambda ev, module, func, *rest: read.append(func.name) or real(ev, module, func, *rest))
+    found = _findings(tmp_path, "model=\"gpt-4o\"", "LLM(model)")
+    assert found == [("PRM102", "warning", "agent.py", 14)]
+    # `system`, `history` and `user` of `complete` are bound by the same calls: read once (per depth)
+    assert read.count("complete") < 3 and read.count("complete") >= 1, read
+
+
 def test_a_client_handed_in_is_not_taken_for_the_wrapper(tmp_path):
     # nothing says `llm` is an LLM: the package may call another class's `complete`
     found = _findings(tmp_path, "llm", "llm")

@@ -27,6 +27,15 @@ def instance_sites(evaluator, module, func, cls, depth: int, limit: int) -> list
     package tree that build an instance (`LLM(...)`: the calls of the class, `callers_of`) and
     bind `x` to an instance of `cls`; [] when there are none or more than
     `limit` (too many callers: the parameter stays unknown) or the tree is too large to read."""
+    key = ("instance_sites", id(func), depth, limit)  # (the sites do not depend on the parameter asked)
+    found = evaluator._return_cache.get(key)
+    if found is None:
+        found = evaluator._return_cache[key] = _instance_sites(evaluator, module, func, cls, depth, limit)
+    return found
+
+
+def _instance_sites(evaluator, module, func, cls, depth: int, limit: int) -> list:
+    """`instance_sites` once its cache was asked."""
     name = func.name
     modules = [module]
     if getattr(module, "path", None) is not None:
