@@ -452,7 +452,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         unsure = layout.history_marker is not None and (not geo.breakpoints or end > geo.breakpoints[-1])
         # values inside the span with static text after them: the count is not one run
         between = sum(1 for q in placed[i + 1:] if q.cut < end and before(q.cut) < before(end))
-        history = history_between(layout, p.cut, end) and not p.seg.written_once and not p.seg.apart  # (prefix.placed_segments)
+        history = history_between(layout, p.cut, end) and not p.seg.spares_history  # (prefix.placed_segments)
         own = written is not None and p.cut > written
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,

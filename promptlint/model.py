@@ -150,6 +150,12 @@ class Segment:
         return self.kind is None
 
     @property
+    def spares_history(self) -> bool:
+        """True when a change of this value never costs the history after it: written once when the
+        conversation starts (`written_once`) or sent apart from it (`apart`)."""
+        return self.written_once or self.apart
+
+    @property
     def is_attachment(self) -> bool:
         """An image, document, file or audio block of a message (python/attachments.py): content
         that is not prompt text, in the prefix where it is written."""

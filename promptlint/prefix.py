@@ -128,7 +128,7 @@ def placed_segments(layout: PromptLayout) -> list[Placed]:
         # (a value written once when the conversation starts: the history after it is its own; a
         # value of a caller that keeps its requests out of the conversation: not its history)
         out.append(Placed(pi, si, part, seg, before, total - before,
-                          history_between(layout, cut, end) and not seg.written_once and not seg.apart,
+                          history_between(layout, cut, end) and not seg.spares_history,
                           any(c > cut for c in bp_cuts), in_newest=pi == newest, values_before=values))
         values += 1
     return out

@@ -148,7 +148,7 @@ def follows(imp: Impact, bound: bool = True) -> str:
         return text
     if imp.history_after:
         return "at least " + text
-    if imp.rate is Rate.CONVERSATION or imp.seg.written_once or imp.seg.apart:  # (the history after it: its own, or none)
+    if imp.rate is Rate.CONVERSATION or imp.seg.spares_history:  # (the history after it: its own, or none)
         return f"{text}, and any static text the request adds after this prompt,"
     return f"{text}, and whatever the request adds after this prompt (in a chat, the history),"
 

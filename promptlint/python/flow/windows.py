@@ -487,4 +487,3 @@ def items_cut(items) -> Segment | None:
         if seg is not None and seg.window is not None and seg.kind is Kind.UNKNOWN and seg.evidence.startswith(MESSAGE_OF):
             return replace(seg, kind=Kind.HISTORY, expr=seg.evidence[len(MESSAGE_OF):-1], span=seg.window)
     return None
-

@@ -8,6 +8,7 @@ a list written as message objects), the batch form `generate([[messages...]])` /
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 
 from ...model import Kind, Part, Segment, Volatility
@@ -390,14 +391,8 @@ def _partials(b, call) -> None:
             base = b.value(node, call.frame)
             template, partials = prompt_template(base)
             if template is not None and partials:
-                _chain(b, _At(call, node), base, template, partials, {}, api="ChatPromptTemplate.partial")
-
-
-class _At:
-    """A call of the same frame as `call`, at `node` (where a layout is added)."""
-
-    def __init__(self, call, node):
-        self.frame, self.node = call.frame, node
+                _chain(b, dataclasses.replace(call, node=node), base, template, partials, {},
+                       api="ChatPromptTemplate.partial")
 
 
 def _chain(b, call, chain, template: Obj, partials: dict, values: dict | None = None,
