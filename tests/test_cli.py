@@ -215,7 +215,7 @@ def test_concise_with_no_finding_says_so(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run("check", ".", "--output-format", "concise", "--no-cache")
     assert result.exit_code == 0
-    assert result.stdout == "No findings in 1 file; 0 prompts analysed.\n"
+    assert result.stdout == "No findings in 1 file checked; 0 prompts analysed.\n"
 
 
 def test_concise_is_one_line_per_finding(faulty):
@@ -247,7 +247,7 @@ def test_text_report(faulty):
     assert re.fullmatch(r"\s+\| \s*\^", caret) and caret.index("^") - caret.index("|") - 2 == 50 - 1
     assert "= related:" not in out  # `datetime.now()` is made in the field the caret points at (26:50)
     assert "= fix (safe): Add `sort_keys=True`" in out
-    assert out.rstrip().splitlines()[-2] == "Found 3 findings (1 warning, 2 info) in 1 file; 2 prompts analysed."
+    assert out.rstrip().splitlines()[-2] == "Found 3 findings (1 warning, 2 info) in 1 file checked; 2 prompts analysed."
     assert out.rstrip().splitlines()[-1] == "[*] 1 fixable with `promptlint fix`."
 
 

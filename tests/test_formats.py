@@ -277,7 +277,10 @@ def test_cli_statistics(cases):
 def test_cli_rules_and_rule_docs():
     listing = cli("rules")
     assert listing.exit_code == 0
-    assert [line.split()[0] for line in listing.stdout.splitlines()] == [r.code for r in ALL_RULES]
+    head, *lines = listing.stdout.splitlines()
+    assert head.split() == ["CODE", "NAME", "DEFAULT", "FIX", "WHAT", "IT", "FINDS"]
+    assert [line.split()[0] for line in lines] == [r.code for r in ALL_RULES]
+    assert lines[0][head.index("DEFAULT"):].startswith(ALL_RULES[0].severity.value)
     assert "PRM901  unused-suppression" in listing.stdout
     assert listing.stdout.splitlines()[-1].endswith("always     a suppression comment that suppresses nothing")
     rows = json.loads(cli("rules", "--output-format", "json").stdout)

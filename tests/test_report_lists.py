@@ -1,7 +1,7 @@
 """Lists in one-line messages: a single remaining item is named, never hidden behind "..."."""
 from __future__ import annotations
 
-from promptlint.model import Position, PromptLayout, Report, Span
+from promptlint.model import Diagnostic, Position, PromptLayout, Report, Severity, Span
 from promptlint.report.names import listed
 from promptlint.report.text import summary
 
@@ -44,3 +44,16 @@ def test_a_request_that_sends_only_a_conversation_handed_in_and_not_read_is_name
                           parts=[Part("system", [Segment(text="You are a helpful assistant.")]), Part("history", [handed])])
     assert "could read" not in summary(Report(prompts=[read], files=1))
     assert "could read" not in summary(Report(prompts=[system], files=1))
+
+
+def test_the_summary_counts_the_files_with_findings_of_the_files_checked():
+    def finding(filename: str, severity: Severity) -> Diagnostic:
+        span = Span(filename, Position(3, 1), Position(3, 9))
+        return Diagnostic("PRM102", "timestamp-in-prefix", severity, "Timestamp", span)
+
+    two_of_five = Report(diagnostics=[finding("a.py", Severity.WARNING), finding("a.py", Severity.INFO),
+                                      finding("b.py", Severity.INFO)], files=5)
+    assert summary(two_of_five) == "Found 3 findings (1 warning, 2 info) in 2 of 5 files checked; 0 prompts analysed."
+    every_one = Report(diagnostics=[finding("a.py", Severity.INFO)], files=1)
+    assert summary(every_one) == "Found 1 finding (1 info) in 1 file checked; 0 prompts analysed."
+    assert summary(Report(files=3)) == "No findings in 3 files checked; 0 prompts analysed."

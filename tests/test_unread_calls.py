@@ -104,7 +104,7 @@ def test_the_summary_counts_prompts_read_and_names_requests_with_no_part(monkeyp
     monkeypatch.chdir(project)
     result = CliRunner().invoke(main, ["check", "gateway.py", "--no-cache", "--ignore", "PRM301"])
     assert result.stdout.splitlines()[-2:] == [
-        "No findings in 1 file; 3 prompts analysed.",
+        "No findings in 1 file checked; 3 prompts analysed.",
         "1 of them holds no text promptlint could read (built where it does not follow), so findings in that text "
         "may be missing (`promptlint explain` says why): gateway.py:41:12"]
     result = CliRunner().invoke(main, ["check", "gateway.py", "--no-cache", "--output-format", "json"])
@@ -126,7 +126,7 @@ def test_the_summary_says_when_no_request_sends_the_prompts_built_in_python(tmp_
     monkeypatch.chdir(tmp_path)
     lines = CliRunner().invoke(main, ["check", ".", "--no-cache"]).stdout.splitlines()
     assert lines == [
-        "No findings in 1 file; 1 prompt analysed.",
+        "No findings in 1 file checked; 1 prompt analysed.",
         "No request promptlint recognises sends the prompt text built in Python (the SDK calls it reads are "
         "listed in the README): that text is judged alone, so defects in how the requests order it may be "
         "missing (`promptlint explain FILE:LINE` at a call says why it is not read)"]
@@ -134,7 +134,7 @@ def test_the_summary_says_when_no_request_sends_the_prompts_built_in_python(tmp_
         "import openai\n\ndef send(q):\n"
         '    return openai.OpenAI().chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": q}])\n')
     lines = CliRunner().invoke(main, ["check", ".", "--no-cache"]).stdout.splitlines()
-    assert lines == ["No findings in 2 files; 2 prompts analysed."]
+    assert lines == ["No findings in 2 files checked; 2 prompts analysed."]
 
 
 def test_explain_at_a_request_with_no_part_read_says_what_its_arguments_are(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
 """One line per diagnostic: `file:row:col: CODE [severity] message`, then the one summary line of
-the text report ('Found 3 findings (1 warning, 2 info) in 12 files; 5 prompts analysed.', or 'No
-findings in 3 files; ...'), as ruff's concise output ends with 'Found 3 errors.' or says 'All
+the text report ('Found 3 findings (1 warning, 2 info) in 2 of 12 files checked; 5 prompts analysed.', or
+'No findings in 3 files checked; ...'), as ruff's concise output ends with 'Found 3 errors.' or says 'All
 checks passed!'."""
 from __future__ import annotations
 

@@ -23,13 +23,15 @@ def render_rule(rule, fmt: str = "text") -> str:
 
 
 def render_rules(rules: Iterable, fmt: str = "text") -> str:
-    """The rule list: one aligned line per rule (code, name, severity, fix, brief), or a JSON array."""
+    """The rule list: a header line, then one aligned line per rule (code, name, default severity,
+    fix availability: none / sometimes / always, brief), or a JSON array."""
     rules = list(rules)
     if fmt == "json":
         return json.dumps([rule_record(r) for r in rules], indent=2, ensure_ascii=False) + "\n"
     width = max((len(r.name) for r in rules), default=0)
-    return "".join(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {_fix(r):<9}  {r.brief}\n"
-                   for r in rules)
+    head = f"{'CODE':<6}  {'NAME':<{width}}  {'DEFAULT':<7}  {'FIX':<9}  WHAT IT FINDS\n"
+    return head + "".join(f"{r.code}  {r.name:<{width}}  {r.severity.value:<7}  {_fix(r):<9}  {r.brief}\n"
+                          for r in rules)
 
 
 def _fix(rule) -> str:
