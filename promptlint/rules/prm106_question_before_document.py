@@ -18,6 +18,9 @@ _DOCUMENT = {"content", "contents", "document", "documents", "doc", "docs", "pag
              "html", "diff", "patch", "article"}
 _SUFFIXES = {"str", "text", "string", "txt"}  # `question_str`, `page_text`: the type, not what it is
 _KEYWORDS = {"if", "not", "and", "or", "is", "none", "self", "in", "for"}
+# What names a question as an in-context example (`icl_query_1`, `example_question`, `fewshot_query`):
+# a question shown to the model as a sample, the same in every request of the run, not the request's own.
+_EXAMPLE = {"icl", "example", "examples", "exemplar", "shot", "fewshot", "demo", "demonstration", "sample"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
@@ -80,7 +83,10 @@ def _says(seg: Segment, segs: list[Segment], i: int, vocabulary: set[str]) -> st
     when its name says it (any word for a question: `user_query`, `question_str`; the last word
     for a document: `page_markdown`, not `content_stats`), or ' (after the label `query`)' when
     the label does."""
-    words = [w for w in _words(_name(seg)) if w not in _SUFFIXES]
+    name = _name(seg)
+    words = [w for w in _words(name) if w not in _SUFFIXES]
+    if vocabulary is _QUESTION and (set(words) & _EXAMPLE or name[-1:].isdigit()):
+        return None  # an in-context example's question (`icl_query_1`): shared by the requests
     if set(words[-1:] if vocabulary is _DOCUMENT else words) & vocabulary:
         return ""
     label = _label(segs, i)
@@ -116,7 +122,8 @@ def _document(seg: Segment) -> bool:
 class QuestionBeforeDocumentRule(Rule):
     """## What it does
     Finds the request's question (a value named `query` or `question`, or written after a label
-    that says so, such as `<query>`) placed before a document the request is about (a page, its
+    that says so, such as `<query>`; not an in-context example's question, named for an example or
+    numbered: `icl_query_1`, `example_question`) placed before a document the request is about (a page, its
     markdown, a diff, a file's content: named so, or written after such a label) in the same
     message of the prompt's cacheable prefix.
 
