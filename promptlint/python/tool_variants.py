@@ -365,23 +365,25 @@ def _presence_only(expr, sent, awaited: set[str]) -> bool:
 
 
 def _judge(fn: _Func, conditions, varying: set[str], sources: set[str], sent=(),
-           changed=frozenset()) -> tuple[bool, str, str] | None:
+           changed=frozenset(), fixed=frozenset()) -> tuple[bool, str, str] | None:
     """(proven, evidence, the varying condition's text) for the first condition that varies
     between requests (`varying`: the names that change on each pass of the loop that sends one
     conversation; `changed`: names of objects that loop changes in place, not proven), or None
     when each is fixed for the conversation. An awaited value computed from the tools' own
     `sources` (`hidden = await choose_deferred(catalog)`) is a function of them, not a state of
-    the turn."""
+    the turn. `fixed`: awaited names bound only before the loop that sends the conversation (its
+    passes are its requests, so a value awaited once before them is the same on each)."""
+    awaited = fn.awaited - fixed
     for cond in conditions:
         expr, bound = (cond.expr, cond.bound) if isinstance(cond, _Without) else (cond, set())
-        if sent and _presence_only(expr, sent, fn.awaited):
+        if sent and _presence_only(expr, sent, awaited):
             continue  # (the tools sent when there are any)
         refs = _refs(expr) - bound
         if refs & varying:
             return True, "loop", ast.unparse(expr)
         if refs & changed:
             return False, "changed", ast.unparse(expr)
-        if any(not fn.inputs[r] & sources for r in refs & fn.awaited):
+        if any(not fn.inputs[r] & sources for r in refs & awaited):
             return False, "awaited", ast.unparse(expr)
         if refs & fn.per_turn:
             return False, "name", ast.unparse(expr)
@@ -430,6 +432,8 @@ def find_tool_variants(module) -> list[ToolVariant]:
             varying = _varying(loop) if same else set()
             changes = changed_objects(loop) if same else {}
             changed = set(changes) - sources
+            # awaited once before the loop whose passes are the conversation's requests
+            fixed = {n for n in fn.awaited if same and not any(_inside(v, loop, fn) for v in fn.binds[n])}
             if handed and not returned:  # (a tools list handed to a helper by a loop that counts steps)
                 loop = next((x for x in loops if step_loop(x)), None)
                 varying, same = (_varying(loop) if loop is not None else set()), loop is not None
@@ -437,7 +441,8 @@ def find_tool_variants(module) -> list[ToolVariant]:
             for maker, shape, conditions in _makers(fn, value, node):
                 inside = shape != "computed" and same and _inside(maker, loop, fn)
                 judged = _judge(fn, conditions, varying if inside else set(), sources,
-                                (value, maker) if shape != "computed" else (), changed if inside else frozenset())
+                                (value, maker) if shape != "computed" else (), changed if inside else frozenset(),
+                                fixed)
                 if judged is None:
                     continue
                 proven, evidence, condition = judged
