@@ -78,12 +78,13 @@ def _endpoint(module) -> bool:
 
 def handed(finder, node: ast.Call, func, frame) -> bool:
     """Add the layout of a Messages API body handed to the call `node` in the function `func` (no
-    SDK send: see the module docstring); True when one was added. Not a call whose result the
-    function hands on again (`request = self._purge_none_values(dict(...))`, then
+    SDK send: see the module docstring); True when one was added. Not a call whose result is another call's
+    argument (`create(**wrapped(params))`: it converts the body for that call), nor one whose
+    result the function hands on again (`request = self._purge_none_values(dict(...))`, then
     `self._execute_request(request)`: the body is judged where it is sent), nor one that only
     reads or copies it (`print`, `json.dumps`, `copy.deepcopy`: `_READERS`)."""
     name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-    if name in _READERS or _handed_on(node, func):
+    if name in _READERS or _handed_on(node, func) or _consumed(node, func):
         return False
     for arg in (*node.args, *(k.value for k in node.keywords if k.arg in _BODY_KEYWORDS)):
         if isinstance(arg, (ast.Name, ast.Dict)) or isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.BitOr) \
@@ -91,6 +92,17 @@ def handed(finder, node: ast.Call, func, frame) -> bool:
             if _body(finder, node, arg, frame):
                 return True
     return False
+
+
+def _consumed(node: ast.Call, func) -> bool:
+    """The result of `node` is an argument of another call of `func` (`create(**wrapped(params))`):
+    `node` converts the body for that call, which sends it."""
+    def inner(value):
+        while isinstance(value, (ast.Await, ast.Starred)):
+            value = value.value
+        return value
+    return any(isinstance(n, ast.Call) and any(inner(a) is node for a in (*n.args, *(k.value for k in n.keywords)))
+               for n in ast.walk(func))
 
 
 def _handed_on(node: ast.Call, func) -> bool:
