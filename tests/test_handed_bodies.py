@@ -27,6 +27,8 @@ def test_a_body_handed_on_or_returned_as_json_for_anthropic_is_reported_once_whe
     assert bodies == {"claude_bedrock.py": ["system", "history"],
                       "claude_http.py": ["tools", "system", "history", "user"]}
     assert not [l for l in report.prompts if Path(l.site.filename).name == "openai_http.py" and l.provider]
+    # a body handed to a helper that edits it (its result dropped) is not sent there; Nova's is no Claude body
+    assert not [l for l in report.prompts if Path(l.site.filename).name == "bedrock_providers.py"]
 
 
 def test_a_handed_body_with_a_breakpoint_is_not_reported():

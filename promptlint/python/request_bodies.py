@@ -12,8 +12,9 @@ The module shows Anthropic's endpoint: it imports the Anthropic SDK, writes the 
 (`https://api.anthropic.com/v1/messages`, a path ending in `/v1/messages`) or Bedrock's and
 Vertex's version key of a Claude body (`anthropic_version`). The body is a dict (in every variant
 the function builds: keys set in branches) with `messages` and `max_tokens` (both required by the
-Messages API) and `model` or `anthropic_version` (a module that only imports the SDK) or neither (a
-module that writes the URL or the version key: the model is added where it is sent), and a
+Messages API), and `anthropic_version` (the body of Claude among Bedrock's providers), or `model`
+in a module that imports the SDK, or neither in a module that writes the URL (the model is added
+where it is sent), and a
 top-level `system` in one variant or none in a module that imports no other provider's SDK
 (OpenAI's chat shape and LiteLLM's take the system prompt among the messages, and `max_tokens`
 too). A body handed on is a positional argument, or the `json=`, `body=`, `payload=`,
@@ -42,6 +43,9 @@ _ENDPOINT = re.compile(r"/v1/messages\b|api\.anthropic\.com(?![^\n]*chat/complet
 #: Calls that read or copy a body and send nothing.
 _READERS = frozenset(("print", "len", "str", "repr", "isinstance", "copy", "deepcopy", "dumps", "dump", "dict",
                       "append", "extend", "update", "debug", "info", "warning", "error", "exception", "log"))
+#: The Messages API's URL alone (a module of Bedrock's bodies writes `anthropic_version` only in the
+#: bodies bound for Claude).
+_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?![^\n]*chat/completions)")
 #: The keywords of a call that hand it a request body.
 _BODY_KEYWORDS = ("json", "body", "payload", "request", "data")
 #: Other SDKs whose request dicts a module that imports them may build with those keys.
@@ -76,15 +80,24 @@ def _endpoint(module) -> bool:
     return found
 
 
+def _url(module) -> bool:
+    """The module writes the Messages API's URL (`_URL`)."""
+    found = module._pieces.get("anthropic url")
+    if found is None:
+        found = module._pieces["anthropic url"] = _URL.search(module.source) is not None
+    return found
+
+
 def handed(finder, node: ast.Call, func, frame) -> bool:
     """Add the layout of a Messages API body handed to the call `node` in the function `func` (no
-    SDK send: see the module docstring); True when one was added. Not a call whose result is another call's
+    SDK send: see the module docstring); True when one was added. Not a call whose result is dropped (a
+    statement: a helper that edits or logs the body), nor one whose result is another call's
     argument (`create(**wrapped(params))`: it converts the body for that call), nor one whose
     result the function hands on again (`request = self._purge_none_values(dict(...))`, then
     `self._execute_request(request)`: the body is judged where it is sent), nor one that only
     reads or copies it (`print`, `json.dumps`, `copy.deepcopy`: `_READERS`)."""
     name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
-    if name in _READERS or _handed_on(node, func) or _consumed(node, func):
+    if name in _READERS or _handed_on(node, func) or _consumed(node, func) or _dropped(node, func):
         return False
     for arg in (*node.args, *(k.value for k in node.keywords if k.arg in _BODY_KEYWORDS)):
         if isinstance(arg, (ast.Name, ast.Dict)) or isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.BitOr) \
@@ -92,6 +105,13 @@ def handed(finder, node: ast.Call, func, frame) -> bool:
             if _body(finder, node, arg, frame):
                 return True
     return False
+
+
+def _dropped(node: ast.Call, func) -> bool:
+    """The result of `node` is dropped (`self._merge_optional_top_p(input_body)` as a statement):
+    a helper that edits or logs the body, not its send, whose result is the response."""
+    return any(isinstance(n, ast.Expr) and (n.value is node or isinstance(n.value, ast.Await) and n.value.value is node)
+               for n in ast.walk(func))
 
 
 def _consumed(node: ast.Call, func) -> bool:
@@ -142,9 +162,10 @@ def _body(finder, node, expr, frame) -> bool:
         if isinstance(value, Alt) else None
     if not variants or any(v.repeated or not all(k in v.items for k in _REQUIRED) for v in variants):
         return False
-    if not _endpoint(finder.m) and not all(any(k in v.items for k in _MODEL_KEYS) for v in variants):
-        return False
     roots = {name.split(".", 1)[0] for name in finder.m.imports.values()}
+    if not _url(finder.m) and not all("anthropic_version" in v.items for v in variants) \
+            and not ("anthropic" in roots and all("model" in v.items for v in variants)):
+        return False  # (a Bedrock module's body of another provider: Nova, Llama)
     if not any("system" in v.items for v in variants) and roots & set(_OTHERS):
         return False
     body = variants[0] if len(variants) == 1 else merged_dict(variants, getattr(value, "fallback", False))
