@@ -32,8 +32,9 @@ def test_a_claude_chat_model_whose_template_replays_the_conversation_is_reported
     found = _found("chat")
     assert [f[:4] for f in found] == [("agent.py", "PRM302", "info", 11), ("claude.py", "PRM302", "info", 8)]
     assert all(f[4].startswith("This chat model runs on Anthropic (a Claude model, or a provider setting the module "
-                               "expects to be \"anthropic\"), and the module's prompt template replays the "
-                               "conversation with no cache breakpoint") for f in found)
+                               "expects to be \"anthropic\"), and the module replays the conversation (a prompt "
+                               "template's history placeholder, or a list of LangChain messages it grows turn by "
+                               "turn) with no cache breakpoint") for f in found)
 
 
 def test_a_factory_of_the_package_named_create_agent_is_no_agent_and_openai_is_not_reported():
@@ -86,3 +87,11 @@ def test_a_claude_model_class_kept_in_a_table_to_be_built_later_is_a_model_built
     assert found[0][4].startswith("This Claude chat model sends a cache breakpoint only where a message's content "
                                   "block carries a `cache_control`, and no file of the package names one")
     assert _found("tested_class") == []  # `isinstance(model, (ChatAnthropic,))` and a subclass build nothing
+
+
+def test_a_claude_chat_model_of_a_module_that_grows_a_conversation_of_langchain_messages_is_reported():
+    # `messages.append(HumanMessage(...))` and the reply appended in the same loop: every turn re-sends it
+    found = _found("kept_chat")
+    assert [f[:4] for f in found] == [("chat.py", "PRM302", "info", 10)]
+    assert "a list of LangChain messages it grows turn by turn" in found[0][4]
+    assert _found("batch_chat") == []  # a loop that appends only the user's messages builds one request

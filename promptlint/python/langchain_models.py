@@ -337,14 +337,47 @@ def _compared_with_anthropic(module) -> set[str]:
     return out
 
 
+#: LangChain's message classes of a user's turn and of the model's.
+_TURN_CLASSES = frozenset({"HumanMessage", "AIMessage", "AIMessageChunk", "ToolMessage"})
+
+
 def replays(module) -> bool:
     """True when a prompt template of the module replays a conversation: a `MessagesPlaceholder(...)`
-    or a `("placeholder", "{name}")` message."""
+    or a `("placeholder", "{name}")` message; or when the module keeps a conversation of LangChain
+    messages itself (`kept_conversation`)."""
+    if kept_conversation(module):
+        return True
     for n in subtree(module.tree):
         if isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) \
                 == "MessagesPlaceholder":
             return True
         if isinstance(n, ast.Tuple) and len(n.elts) == 2 and all(isinstance(e, ast.Constant) for e in n.elts) \
                 and n.elts[0].value == "placeholder":
+            return True
+    return False
+
+
+def kept_conversation(module) -> bool:
+    """True when a loop of the module grows one list turn by turn: it appends a LangChain message
+    of the user's turn (`messages.append(HumanMessage(content=text))`) and, in the same loop, the
+    model's reply or another message (`messages.append(response)`, `AIMessage(...)`): every pass
+    sends the whole conversation again. A loop that appends only `HumanMessage(...)` builds one
+    request's messages (a batch of documents), not a conversation."""
+    if "HumanMessage" not in module.source:
+        return False
+    for loop in subtree(module.tree):
+        if not isinstance(loop, (ast.While, ast.For, ast.AsyncFor)):
+            continue
+        human, other = set(), set()
+        for n in subtree(loop):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append" \
+                    and len(n.args) == 1 and isinstance(n.func.value, ast.Name):
+                arg = n.args[0]
+                called = arg.func.id if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) else None
+                if called == "HumanMessage":
+                    human.add(n.func.value.id)
+                elif called is None or called in _TURN_CLASSES:
+                    other.add(n.func.value.id)  # (the reply: a name, a method's result, a message of the model's)
+        if human & other:
             return True
     return False

@@ -421,6 +421,7 @@ class SiteFinder:
             return
         if not matched:  # no SDK's call (`self.client.create(...)` of a wrapper named as one is none either)
             self._unmatched(node, name)
+            self._handed_body(node)
 
     def _method_aliases(self, node: ast.Call) -> frozenset:
         """The names the enclosing function (or the module) binds to SDK methods, when the
@@ -452,6 +453,15 @@ class SiteFinder:
             if len(self.b.layouts) > before:
                 return True
         return False
+
+    def _handed_body(self, node: ast.Call) -> None:
+        """A Messages API request body handed to a function that sends it (python/request_bodies.py)."""
+        if not (node.args or node.keywords) or not request_bodies.may_return(self.m) or self.b.covered(self.m.span(node)):
+            return
+        func = next((n for n in reversed(self.stack) if isinstance(n, _FUNCS)), None)
+        if func is not None:
+            self.ev.reset_budget()
+            request_bodies.handed(self, node, func, self.frame(own=True))
 
     def _unmatched(self, node: ast.Call, name: str | None) -> None:
         """A call no send shape matches: an object it builds from the keywords of a called class,

@@ -99,7 +99,8 @@ PACKAGE_FACTS = (
      "block with `cache_control`) and the newest message"),
     ("uncached_chats",
      "This chat model runs on Anthropic (a Claude model, or a provider setting the module expects to be "
-     "\"anthropic\"), and the module's prompt template replays the conversation with no cache breakpoint, and no "
+     "\"anthropic\"), and the module replays the conversation (a prompt template's history placeholder, or a "
+     "list of LangChain messages it grows turn by turn) with no cache breakpoint, and no "
      "file of the package names one: on Claude each turn re-sends the "
      "system prompt and the growing conversation, and Anthropic caches nothing without a breakpoint, so each "
      "turn pays the full input price for all of it again (its size is not known here); mark the end of the "

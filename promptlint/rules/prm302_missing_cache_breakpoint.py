@@ -166,6 +166,11 @@ class MissingCacheBreakpointRule(Rule):
     reaches the model's minimum, as info when what it sends before the newest message is not all
     known text (a conversation, its callers' prompt, options we cannot read), and not for a prompt
     whose known text before the newest message stays below the minimum.
+    A request body of the Messages API that a module bound for Anthropic's endpoint (it imports
+    the SDK, writes `https://api.anthropic.com/v1/messages`, or Bedrock's `anthropic_version`)
+    builds and hands to a sender not shown (`self._execute_request(request | {"model": ...})`) or
+    returns as JSON text (`return json.dumps({"anthropic_version": ..., "messages": ...})` for
+    `invoke_model(body=...)`) is judged as the SDK call with its keys would be, at the dict.
     Anthropic's legacy Text Completions API (`client.completions.create(prompt=...,
     max_tokens_to_sample=...)`) takes no breakpoint at all: its requests are judged the same way,
     and the message says the Messages API is needed first.
@@ -197,7 +202,9 @@ class MissingCacheBreakpointRule(Rule):
     with `"anthropic"`) built in a package where no file names a breakpoint key and a file builds a
     tool-calling agent of LangChain or LangGraph or binds tools (`create_react_agent`,
     `bind_tools`, `AgentExecutor`, ...), or, with no agent, in a module whose prompt template
-    replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`);
+    replays the conversation (`MessagesPlaceholder`, `("placeholder", "{chat_history}")`) or that
+    grows a list of LangChain messages turn by turn (`messages.append(HumanMessage(content=text))`
+    and the model's reply appended in the same loop; not a loop of `HumanMessage` alone);
     a LangChain chat model whose provider is chosen at run time (`init_chat_model(model=
     config.research_model)`, or `configurable_fields` holding "model", with no provider written)
     in a module that binds tools to it or replays the conversation, in a package whose code writes
