@@ -198,9 +198,10 @@ class Impact:
         engine that caches shorter prefixes (vLLM caches every full 16-token block, SGLang any
         prefix), where those tokens are lost on every request. Worth a note (info), not nothing
         and not a warning (Policy 4, 7); not for a value known only by its name (`query`: two
-        assumptions, the targets and the volatility, are one too many)."""
+        assumptions, the targets and the volatility, are one too many), nor for one written only
+        when an option that is off by default is on (`Segment.gate`: the same)."""
         return (self.assumed and self.complete and self.costs_nothing and self.rate is Rate.REQUEST
-                and not self.seg.name_only and self.static_after >= VALUE_STATIC_AFTER)
+                and not self.seg.name_only and not self.seg.gate and self.static_after >= VALUE_STATIC_AFTER)
 
     @property
     def severity(self) -> Severity | None:

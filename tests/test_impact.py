@@ -395,3 +395,7 @@ def test_below_the_assumed_minimums_a_whole_request_with_a_known_per_request_val
     # a value of unknown volatility keeps the figures: nothing
     unknown = request(MID, vol=Volatility.UNKNOWN, kind=Kind.UNKNOWN)
     assert one(unknown).severity is None
+    # nor one written only when an option that is off by default is on
+    gated = layout([Part("user", [replace(value(), evidence="`uuid4()`", gate="self.add_nonce"), text(MID, row=3)])],
+                   provider=None, model=None, newest_user=0)
+    assert one(gated).assumed and one(gated).severity is None
