@@ -30,7 +30,7 @@ from .estimates import Cut, cached_tokens, is_exact, target_tokens, targets_for,
 from .marker_names import no_breakpoint
 from .model import Kind, PromptLayout, Severity, Volatility
 from .prefix import MIN_STATIC_AFTER, Placed, history_between, placed_segments, prefix_end
-from .profiles import Profile, UnknownTargetError, canonical_provider, lookup
+from .profiles import DEFAULT_TARGETS, Profile, UnknownTargetError, canonical_provider, lookup
 from .rates import RARE, Rate, blocks, rate_of, stops
 from .turn_names import written_conversation
 
@@ -154,6 +154,7 @@ class Impact:
     between: int = 0  # other dynamic segments inside the `static_after` span: it is not one run
     merged_into: Placed | None = None  # not `first`: the earlier value whose finding stands for it (Policy 8)
     after_conversation: bool = False  # a prompt file's value after the conversation it writes (`written_conversation`)
+    assumed: bool = False  # the targets are the default ones: the code names no provider promptlint knows (`assumed_targets`)
 
     @property
     def seg(self):
@@ -187,6 +188,20 @@ class Impact:
         loses its text after the value only in a request that sends more."""
         return (self.sized and self.below_minimum and not self.before_lost
                 and not (self.history_after and self.rate is Rate.REQUEST))
+
+    @property
+    def unsure_minimum(self) -> bool:
+        """True for a value of a whole request that changes with each request and is followed by at
+        least VALUE_STATIC_AFTER o200k tokens of static text, where the request stays below every
+        minimum only on targets assumed for it (`assumed`: the code names no provider or model
+        promptlint knows, so the default targets stand in): the application may send it to an
+        engine that caches shorter prefixes (vLLM caches every full 16-token block, SGLang any
+        prefix), where those tokens are lost on every request. Worth a note (info), not nothing
+        and not a warning (Policy 4, 7); not for a value known only by its name (`query`: two
+        assumptions, the targets and the volatility, are one too many), nor for one written only
+        when an option that is off by default is on (`Segment.gate`: the same)."""
+        return (self.assumed and self.complete and self.costs_nothing and self.rate is Rate.REQUEST
+                and not self.seg.name_only and not self.seg.gate and self.static_after >= VALUE_STATIC_AFTER)
 
     @property
     def severity(self) -> Severity | None:
@@ -237,7 +252,9 @@ class Impact:
         big = any(t.big for t in live)
         history = self.history_after
         if self.rate is Rate.REQUEST:
-            return Severity.WARNING if history or big else Severity.INFO if note and not self.costs_nothing else None
+            if history or big:
+                return Severity.WARNING
+            return Severity.INFO if note and (not self.costs_nothing or self.unsure_minimum) else None
         if self.rate is Rate.CONVERSATION:
             return Severity.WARNING if big else Severity.INFO if any(t.lost for t in live) else None
         if self.rate in RARE:
@@ -275,6 +292,22 @@ def sent_apart(layout: PromptLayout) -> bool:
     what its request adds. A whole request (`is_complete`) is not; nor is a prompt file, template
     or config string, or a system prompt a framework sends, which a conversation follows (Policy 5)."""
     return layout.source == "python-constant" and not is_complete(layout)
+
+
+def assumed_targets(layout: PromptLayout) -> bool:
+    """True when the layout's targets are the default ones (`profiles.DEFAULT_TARGETS`) because its
+    code names no provider promptlint knows (a LangChain chat model of unknown class, a wrapper's
+    client): the minimums its figures rest on are an assumption, not a fact of the code. False
+    when the code names a known provider or the run is configured with other targets."""
+    if layout.provider is not None:
+        try:
+            lookup(layout.provider, layout.model)
+        except UnknownTargetError:
+            pass
+        else:
+            return False
+    pairs = {(e["provider"], e["model"]) for e in layout.estimates}
+    return bool(pairs) and pairs == {(t.provider, t.model) for t in DEFAULT_TARGETS}
 
 
 def before_conversation(role: str) -> bool:
@@ -391,6 +424,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
     targets = _targets(layout)
     complete = is_complete(layout)
     sized = complete or layout.source == "python-constant"
+    assumed = assumed_targets(layout)
     # a prompt file holding the conversation is followed by none: a value after it has its own figures
     written = None if sized else written_conversation(layout)
     windows = [Cut(pi, si) for pi, si, _part, seg in layout.segments()
@@ -456,7 +490,7 @@ def _impacts(layout: PromptLayout) -> list[Impact]:
         own = written is not None and p.cut > written
         out.append(Impact(p, rate, first, max(after, 0), history, complete,
                           losses, part_static, before_lost, sized or own, behind, unsure, between, merged_into,
-                          own))
+                          own, assumed))
     return out
 
 

@@ -370,3 +370,32 @@ def test_the_position_says_when_values_of_unknown_length_come_before():
     assert _prefix_rule.position(first).endswith("of the request, in the user message")
     assert "of the request (static text only: 1 value of unknown length comes before it), in the user message" \
         in _prefix_rule.position(second)
+
+
+def test_below_the_assumed_minimums_a_whole_request_with_a_known_per_request_value_is_info():
+    """A whole request whose model promptlint does not know (the default targets stand in) and that
+    stays below their minimums even with the value moved: the application may send it to an engine
+    that caches shorter prefixes (vLLM, SGLang), where the static text after a per-request value is
+    lost on every request: info (`Impact.unsure_minimum`), at VALUE_STATIC_AFTER tokens or more."""
+    def request(after: str, provider=None, model=None, **kw):
+        seg = replace(value(**kw), evidence="the parameter `question`")
+        return layout([Part("system", [text("You answer questions.")]), Part("user", [seg, text(after, row=3)])],
+                      provider=provider, model=model, newest_user=1)
+    imp = one(request(MID))
+    assert imp.assumed and imp.costs_nothing and imp.unsure_minimum and imp.severity is Severity.INFO
+    # the code names the model: its minimum is a fact, the whole request loses nothing
+    named = one(request(MID, provider="openai", model="gpt-4.1"))
+    assert not named.assumed and named.costs_nothing and named.severity is None
+    # less than one of OpenAI's 128-token increments after it: not worth a note
+    assert one(request(SHORT)).severity is None
+    # a value known only by its name is one assumption too many
+    only_name = layout([Part("user", [replace(value(), name_only=True), text(MID, row=3)])], provider=None,
+                       model=None, newest_user=0)
+    assert one(only_name).assumed and one(only_name).severity is None
+    # a value of unknown volatility keeps the figures: nothing
+    unknown = request(MID, vol=Volatility.UNKNOWN, kind=Kind.UNKNOWN)
+    assert one(unknown).severity is None
+    # nor one written only when an option that is off by default is on
+    gated = layout([Part("user", [replace(value(), evidence="`uuid4()`", gate="self.add_nonce"), text(MID, row=3)])],
+                   provider=None, model=None, newest_user=0)
+    assert one(gated).assumed and one(gated).severity is None

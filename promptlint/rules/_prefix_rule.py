@@ -182,6 +182,8 @@ def cost(imp: Impact) -> str:
         return (f"nothing of this request is cached today ({reason}); once it is, {what} would be "
                 f"processed uncached {when}")
     kept = _kept_by(imp.seg)
+    if imp.unsure_minimum:
+        return f"{what} {_are(imp)} processed uncached on every request{_placed_before(imp)}; {assumed_below(imp)}"
     if imp.rate in (Rate.REQUEST, Rate.CONVERSATION) and imp.costs_nothing:
         # (a whole request that loses nothing is no finding: `Impact.severity`) a prompt string
         # built apart from its request: what it loses in a request that sends more than it
@@ -222,6 +224,24 @@ def _kept_by(seg: Segment) -> str:
     method, _, attr = seg.evidence[at + len(KEPT):].strip(" )").partition(" in ")
     return (f"each time {method} builds it again (it keeps the text in {attr}, which the instance's requests "
             "re-send until then)")
+
+
+def _placed_before(imp: Impact) -> str:
+    """'; placed before it they would be cached' for a value in the newest user message, else ''."""
+    return "; placed before it they could be cached" if imp.placed.in_newest else ""
+
+
+def assumed_below(imp: Impact) -> str:
+    """'the whole request stays below the 1,024-token minimum of openai:gpt-4.1 even with it moved,
+    but the code names no model promptlint knows (these targets are assumed): an engine that caches
+    shorter prefixes (vLLM, SGLang) loses them, and so does any provider once the prompt grows' for
+    a whole request that stays below every minimum of targets assumed for it
+    (`Impact.unsure_minimum`)."""
+    t = min(imp.targets, key=lambda x: x.minimum or 0)
+    minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
+    return (f"the whole request stays below {minimum} even with it moved, but the code names no model promptlint "
+            "knows (these targets are assumed): an engine that caches shorter prefixes (vLLM, SGLang) loses them, "
+            "and so does any provider once the prompt grows past its minimum")
 
 
 def stays_below(imp: Impact) -> str:

@@ -54,8 +54,12 @@ class DynamicBeforeStaticRule(Rule):
     a warning when cached tokens are lost on most requests; info when the loss is small, when the
     content's volatility is unknown (a parameter, an attribute), or in prompt text built apart from
     its request whose static text alone stays below the model's minimum even reordered (a request
-    that sends more with it loses that text); nothing when nothing cacheable follows, or when a
-    whole request's static text stays below every minimum even reordered (nothing is lost).
+    that sends more with it loses that text), or in a whole request whose code names no model
+    promptlint knows and that stays below the minimums of the targets assumed for it even
+    reordered, when a value known to change per request precedes at least 128 static tokens (an
+    engine that caches shorter prefixes, such as vLLM or SGLang, loses them); nothing when nothing
+    cacheable follows, or when a whole request's static text stays below every minimum of its
+    known model even reordered (nothing is lost).
 
     ## Example
     ```python
