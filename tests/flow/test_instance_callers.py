@@ -158,3 +158,70 @@ def test_a_parameter_the_instance_call_leaves_out_takes_its_default(tmp_path):
     report = api.check([tmp_path], api.Settings(), jobs=1)
     found = [(d.code, d.severity.value, d.span.start.row, d.prompt.rsplit(":", 1)[-1]) for d in report.diagnostics]
     assert found == [("PRM101", "warning", 9, "15")]
+
+
+INDEXED = '''
+import llm as client
+
+
+def top():
+    return client.complete("a").strip()
+
+
+class Agent:
+    def run(self):
+        self.complete("own call, left out")
+        cls.complete("left out too")
+        self.llm.complete("b")
+        make().complete("c"); self.llm.complete("d")
+
+        def inner():
+            return other.llm.complete("e")
+        return inner
+
+
+class Other:
+    class Nested:
+        def go(self):
+            return x.complete("f")
+'''
+
+
+def _walked(module, name):
+    """The calls `_attribute_calls` gave before its index: one walk of the module for `name`."""
+    import ast
+    out, todo = [], [(module.tree, None, None)]
+    while todo:
+        node, fn, cls = todo.pop()
+        f = node.func if isinstance(node, ast.Call) else None
+        if isinstance(f, ast.Attribute) and f.attr == name and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")):
+            out.append((node, fn, cls))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                todo.append((child, child, cls))
+            elif isinstance(child, ast.ClassDef):
+                todo.append((child, None, child))
+            else:
+                todo.append((child, fn, cls))
+    out.sort(key=lambda entry: (entry[0].lineno, entry[0].col_offset))
+    return out
+
+
+def test_attribute_calls_read_from_one_index_equal_a_walk_per_name(tmp_path):
+    """One index of the module's attribute calls gives, for each name, the calls (with their
+    function and class) that a walk of the module for that name finds, in source order; a name
+    the text does not hold gives none, and the index is made once."""
+    from promptlint.python.flow.instance_sites import _attribute_calls
+    from promptlint.python.module import load
+    path = tmp_path / "agent.py"
+    path.write_text(INDEXED)
+    module = load(path, INDEXED)
+    got = _attribute_calls(module, "complete")
+    assert got == _walked(module, "complete")
+    assert [call.args[0].value for call, _, _ in got] == ["a", "b", "c", "d", "e", "f"]
+    assert [(fn.name if fn else None, cls.name if cls else None) for _, fn, cls in got] == [
+        ("top", None), ("run", "Agent"), ("run", "Agent"), ("run", "Agent"), ("inner", "Agent"), ("go", "Nested")]
+    assert _attribute_calls(module, "strip") == _walked(module, "strip") != []
+    assert _attribute_calls(module, "missing") == []
+    index = module._pieces["attribute calls"][1]
+    assert _attribute_calls(module, "complete") is index["complete"]

@@ -80,17 +80,28 @@ def _is_instance(value, cls) -> bool:
 
 def _attribute_calls(module, name: str) -> list:
     """(call, enclosing function, class) of the calls `<expr>.name(...)` of `module` whose receiver
-    is not a bare `self` or `cls` (those are the class's own calls, `callers.calls_named`)."""
+    is not a bare `self` or `cls` (those are the class's own calls, `callers.calls_named`), in
+    source order (row, then column). Read from one index of the module's attribute calls by name,
+    made on the first ask and kept with the module (`_attribute_index`)."""
     if "." + name not in module.source:
         return []
-    out: list = []
+    return _attribute_index(module).get(name, [])
+
+
+def _attribute_index(module) -> dict:
+    """name -> the entries of `_attribute_calls(module, name)`: one walk of the module for every
+    name (the walk of each name alone visited every node of the module again), each list sorted
+    as that walk's was (a stable sort of the same entries in the same walk order)."""
+    cached = module._pieces.get("attribute calls")
+    if cached is not None:
+        return cached[1]
+    index: dict = {}
     todo: list = [(module.tree, None, None)]
     while todo:
         node, fn, cls = todo.pop()
         f = getattr(node, "func", None) if isinstance(node, ast.Call) else None
-        if isinstance(f, ast.Attribute) and f.attr == name and not (
-                isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")):
-            out.append((node, fn, cls))
+        if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")):
+            index.setdefault(f.attr, []).append((node, fn, cls))
         for child in children(node):
             kind = type(child)
             if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
@@ -99,5 +110,7 @@ def _attribute_calls(module, name: str) -> list:
                 todo.append((child, None, child))
             else:
                 todo.append((child, fn, cls))
-    out.sort(key=lambda entry: (entry[0].lineno, entry[0].col_offset))
-    return out
+    for entries in index.values():
+        entries.sort(key=lambda entry: (entry[0].lineno, entry[0].col_offset))
+    module._pieces["attribute calls"] = (None, index)
+    return index
