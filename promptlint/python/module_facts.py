@@ -39,7 +39,7 @@ def gather(module, evaluator, builder) -> list:
         module.facts["handed_windows"] = handed_windows.handed_windows(module, builder.covered)
     if "[" in module.source and rebound_windows.TEXT.search(module.source) is not None:
         module.facts["rebound_windows"] = rebound_windows.rebound_windows(module, builder.covered)
-    if "_fit(" in module.source or "trim" in module.source:
+    if "_fit(" in module.source or "trim" in module.source or "truncate" in module.source:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)
