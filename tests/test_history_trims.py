@@ -44,8 +44,8 @@ def test_a_window_keyword_with_its_unit_and_a_window_handed_on_by_a_nested_helpe
 
 def test_a_read_given_a_limit_is_a_window_when_its_result_is_kept_as_the_conversation(tmp_path):
     # `limit=` alone says nothing of what is kept; a read of a session assigned to `history`
-    # keeps its newest items (line 6); the same read kept as `rows`, a search given a limit and a
-    # limit of one are none
+    # keeps its newest items (line 5); the same read kept as `rows`, a search given a limit, a read
+    # named for a history alone (a search history, a schedule's) and a limit of one are none
     assert _found(tmp_path, {"runner.py": """
         async def prepare(session, settings, query, store):
             if settings.limit is not None:
@@ -55,6 +55,7 @@ def test_a_read_given_a_limit_is_a_window_when_its_result_is_kept_as_the_convers
                 )
             rows = await get_session_items(session, limit=settings.limit)
             messages = store.search_messages(query, limit=10)
+            history3 = await get_history(user_id, limit=20)
             last = await get_session_items(session, limit=1)
             history2 = await get_session_items(session)
             return history, rows, messages, last, history2

@@ -103,7 +103,8 @@ def _windows_given(module, nodes: list) -> list[ast.keyword]:
         if isinstance(node, ast.Call) and id(node) not in discarded and _reads_conversation(callee_name(node)):
             for kw in node.keywords:
                 if kw.arg is None or _tiny(kw.value) or not (
-                        _WINDOW_KEYWORD.fullmatch(kw.arg) or kw.arg == _LIMIT_KEYWORD and id(node) in kept):
+                        _WINDOW_KEYWORD.fullmatch(kw.arg) or kw.arg == _LIMIT_KEYWORD and id(node) in kept
+                        and set(callee_name(node).lower().split("_")) & _LIMITED_READS):
                     continue
                 if isinstance(kw.value, ast.Name) and kw.value.id in param_names(func):
                     out.extend(ast.keyword(arg=kw.arg, value=v) for v in _handed(module, func, kw.value.id))
@@ -214,6 +215,9 @@ def _kept_as_conversation(nodes: list) -> set[int]:
     return out
 
 
+#: Words of a read given only `limit=` that say it reads messages (not a search history, a schedule's
+#: history or a prompt's versions: `get_history(user_id, limit=n)` is none).
+_LIMITED_READS = frozenset({"session", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 #: Words of a name that holds the conversation itself (not a session or a chat object).
 _KEPT_NAMES = frozenset({"history", "messages", "conversation", "transcript", "turns", "dialog", "dialogue"})
 
