@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
-from ._cut_messages import (CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, own_advice, split_advice,
-                            stored_cut_findings)
+from ._cut_messages import (CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, own_advice, shaped_window_findings,
+                            split_advice, stored_cut_findings)
 from ._kept_calls import findings as kept_call_findings
 from ._kept_windows import findings as kept_window_findings
 from ._library_windows import findings as library_window_findings
@@ -435,7 +435,8 @@ class HistoryWindowRule(Rule):
         yield from kept_call_findings(self, module)
         yield from system_move_findings(self, module)
         yield from kept_window_findings(self, module)
-        for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
+        for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module),
+                                        *shaped_window_findings(module)):
             yield self.diagnostic(message, span, **keywords)
         yield from library_window_findings(self, module)
         for budget in module.facts.get("prompt_budgets", ()):

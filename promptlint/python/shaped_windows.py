@@ -1,0 +1,245 @@
+"""A list known as the conversation by what it holds, cut to its newest items and kept: facts for
+PRM105 (the rule judges them).
+
+The other window finders know the conversation by its name (`history[-k:]`, `self.messages`).
+A memory class, a store or a context object often keeps it under another name (`record_dicts`,
+`nodes`, `self._items`) and hands it back to whatever sends it, in another module or package, so
+no request of the module holds the window. Here the list is the conversation by facts of the
+function that cuts it:
+
+- its items are read by their role (`record["role"]`, `m.role`, `m.get("role")`, a key named for
+  one, `records[0]["role_at_backend"]`), on the list, on what it was taken from
+  (`sliding = records[start:]`) or on the items of the window;
+- the function is annotated to return messages (`-> List[BaseMessage]`, `-> list[ChatMessage]`)
+  and hands the window back;
+- a parameter it was taken from is annotated as messages (`items: list[ChatItem]`).
+
+A window is a slice from the end, `xs[-k:]` (also `xs[::-1][:k][::-1]`, the same newest `k` in
+time order), `k` not a constant of one or two (the last answer looked up) and not `len(...)` (the
+items just added). It is kept when what is made from it reaches a `return` (or `yield`) of the
+function or is written on the instance (`self._items[:] = kept`, `self.history = kept`): through
+names assigned from it, a list display or `+` holding it, a comprehension over it, a conversion of
+it (`list(...)`, `reversed(...)`), a loop over it that appends to another list. Text made from it
+(`"\\n".join(...)`, an f-string) is not kept here: a cut rendered into text is judged where a
+request carries that text. A function named for building a summary's input is left out (a one-shot
+summarizer reads it), as is a slice already inside a prompt the module records (judged there).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .prompt_names import summary_input_named
+from .walk import outer_functions, own_nodes
+
+#: Text of a message type in an annotation (`List[BaseMessage]`, `list[ChatItem]`, `Sequence[AnyMessage]`).
+_MESSAGE_TYPE = re.compile(r"\w*Message\b|\bChatItem\b|\bMessageParam\b")
+#: Calls that read a value without keeping it (what they return is no list of the items).
+_READERS = frozenset({"len", "print", "str", "repr", "sum", "any", "all", "bool", "int", "id", "hash", "isinstance",
+                      "type", "max", "min"})
+#: Calls that keep the items (their result is the list, in another form or order).
+_CONVERTERS = frozenset({"list", "tuple", "reversed", "sorted", "filter", "deque", "copy", "deepcopy"})
+#: The methods that add to a list.
+_ADDS = frozenset({"append", "extend", "insert", "appendleft"})
+
+
+def might_hold(source: str) -> bool:
+    """The text test: a slice from the end (`[-`), or a list turned around (`[::-1]`)."""
+    return "[-" in source or "[::-1]" in source
+
+
+def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
+    """(window, how it is kept: "returned" | "kept", the evidence that the list is the conversation)
+    for each window of `module` (a `Module` of `python/module.py`) that a function keeps, in source
+    order; `covered(span)` is True for a span inside a prompt already recorded."""
+    out = []
+    for func, _stack in outer_functions(module.tree):
+        if summary_input_named(func.name):
+            continue
+        nodes = own_nodes(func)
+        windows = [n for n in nodes if isinstance(n, ast.Subscript) and _window(n) is not None]
+        if not windows:
+            continue
+        for window in windows:
+            if covered(module.span(window)):
+                continue
+            kept, tainted = _kept(func, nodes, window)
+            if not kept:
+                continue
+            evidence = _evidence(func, nodes, window, tainted, kept)
+            if evidence:
+                out.append((window, kept, evidence))
+    return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _window(node: ast.Subscript) -> ast.expr | None:
+    """The list `node` keeps the newest items of (`xs` of `xs[-k:]` or `xs[::-1][:k][::-1]`), else None."""
+    s = node.slice
+    if not isinstance(s, ast.Slice):
+        return None
+    if s.upper is None and s.step is None and isinstance(s.lower, ast.UnaryOp) and isinstance(s.lower.op, ast.USub):
+        k = s.lower.operand
+        if isinstance(k, ast.Constant) and not (isinstance(k.value, int) and k.value > 2):
+            return None
+        if isinstance(k, ast.Call) and isinstance(k.func, ast.Name) and k.func.id == "len":
+            return None
+        return node.value
+    if _reversal(node) and isinstance(node.value, ast.Subscript) and isinstance(node.value.slice, ast.Slice):
+        head = node.value  # `xs[::-1][:k][::-1]`
+        h = head.slice
+        if h.lower is None and h.step is None and h.upper is not None and not (
+                isinstance(h.upper, ast.Constant) and not (isinstance(h.upper.value, int) and h.upper.value > 2)) \
+                and isinstance(head.value, ast.Subscript) and _reversal(head.value):
+            return head.value.value
+    return None
+
+
+def _reversal(node: ast.Subscript) -> bool:
+    s = node.slice
+    return isinstance(s, ast.Slice) and s.lower is None and s.upper is None and isinstance(s.step, ast.UnaryOp) \
+        and isinstance(s.step.op, ast.USub) and isinstance(s.step.operand, ast.Constant) and s.step.operand.value == 1
+
+
+def _key(node) -> str | None:
+    """`x` for a name, `self.x` for an attribute of a name; else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _holds(value, tainted: set[str], window) -> bool:
+    """True when `value` is (a list made from) the window or a tainted name: itself, awaited, in a
+    list display or a side of `+`, a conversion of it, a branch of a conditional, or the iterable
+    of a comprehension whose items are not text."""
+    if value is window or _key(value) in tainted and isinstance(value, ast.Name):
+        return True
+    if isinstance(value, ast.Await):
+        return _holds(value.value, tainted, window)
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return any(_holds(e.value if isinstance(e, ast.Starred) else e, tainted, window) for e in value.elts)
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        return _holds(value.left, tainted, window) or _holds(value.right, tainted, window)
+    if isinstance(value, ast.IfExp):
+        return _holds(value.body, tainted, window) or _holds(value.orelse, tainted, window)
+    if isinstance(value, ast.Call) and len(value.args) == 1 and isinstance(value.func, ast.Name) \
+            and value.func.id in _CONVERTERS:
+        return _holds(value.args[0], tainted, window)
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)) and not isinstance(value.elt, (ast.JoinedStr, ast.Constant)):
+        return any(_holds(_iterated(g.iter), tainted, window) for g in value.generators)
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+        return _holds(value.value, tainted, window)  # a cut of the cut
+    return False
+
+
+def _iterated(node):
+    """What a loop walks: `reversed(x)`, `enumerate(x)` and `list(x)` walk `x`."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+            "reversed", "enumerate", "list", "sorted") and node.args:
+        node = node.args[0]
+    return node
+
+
+def _kept(func, nodes: list, window) -> tuple[str, set[str]]:
+    """("returned" | "kept" | "", the local names made from the window) for `window` in `func`."""
+    tainted: set[str] = set()
+    kept = ""
+    for _ in range(12):  # (passes until no name is added: names made from names made before)
+        before = len(tainted)
+        for node in nodes:
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                if not _holds(node.value, tainted, window):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        tainted.add(target.id)
+                    elif _on_instance(target):
+                        kept = kept or "kept"
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and _holds(_iterated(node.iter), tainted, window):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                            and inner.func.attr in _ADDS and isinstance(inner.func.value, ast.Name) \
+                            and not (inner.args and isinstance(inner.args[-1], (ast.JoinedStr, ast.Constant))):
+                        tainted.add(inner.func.value.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "extend" \
+                    and isinstance(node.func.value, ast.Name) and node.args and _holds(node.args[0], tainted, window):
+                tainted.add(node.func.value.id)
+        if len(tainted) == before:
+            break
+    if any(isinstance(node, (ast.Return, ast.Yield)) and node.value is not None and _holds(node.value, tainted, window)
+           for node in nodes):
+        kept = "returned"
+    return kept, tainted
+
+
+def _on_instance(target) -> bool:
+    """True for `self.x`, `self.x[:]` or `self.x[key]`: a value kept on the instance."""
+    while isinstance(target, ast.Subscript):
+        target = target.value
+    return isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+
+
+def _sources(nodes: list, listed) -> set[str]:
+    """The keys of the list `listed` and of what it was taken from (`sliding = records[start:]`:
+    `records` too), at most three steps back."""
+    found = {k for k in [_key(listed)] if k}
+    for _ in range(3):
+        more = set()
+        for node in nodes:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in found for t in node.targets):
+                base = node.value
+                while isinstance(base, (ast.Subscript, ast.Await)) or isinstance(base, ast.Call) and isinstance(
+                        base.func, ast.Name) and base.func.id in _CONVERTERS and base.args:
+                    base = base.value if not isinstance(base, ast.Call) else base.args[0]
+                key = _key(base)
+                if key and key not in found:
+                    more.add(key)
+        if not more:
+            break
+        found |= more
+    return found
+
+
+def _evidence(func, nodes: list, window, tainted: set[str], kept: str) -> str:
+    """Why the cut list is the conversation ("" when nothing says so)."""
+    listed = _window(window)
+    sources = _sources(nodes, listed)
+    walkers = set()  # the loop names of walks over the list, what it came from or the window's copies
+    for node in nodes:
+        loops = [(node.target, node.iter)] if isinstance(node, (ast.For, ast.AsyncFor)) else \
+            [(g.target, g.iter) for g in node.generators] if isinstance(node, (ast.ListComp, ast.GeneratorExp)) else []
+        for target, iterated in loops:
+            walked = _iterated(iterated)
+            if isinstance(target, ast.Name) and (_key(walked) in sources or _key(walked) in tainted
+                                                 or walked is window):
+                walkers.add(target.id)
+    for node in nodes:
+        owner = _role_read(node)
+        if owner is None:
+            continue
+        if isinstance(owner, ast.Name) and owner.id in walkers:
+            return "its items are read by their role"
+        if isinstance(owner, ast.Subscript) and _key(owner.value) in sources:
+            return "its items are read by their role"
+    if kept == "returned" and func.returns is not None and _MESSAGE_TYPE.search(ast.unparse(func.returns)):
+        return f"the function is annotated to return `{ast.unparse(func.returns)}`"
+    for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
+        if arg.arg in sources and arg.annotation is not None and _MESSAGE_TYPE.search(ast.unparse(arg.annotation)):
+            return f"`{arg.arg}` is annotated `{ast.unparse(arg.annotation)}`"
+    return ""
+
+
+def _role_read(node):
+    """The value whose role `node` reads (`v["role"]`, `v["role_at_backend"]`, `v.role`,
+    `v.get("role")`), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+            and isinstance(node.slice.value, str) and node.slice.value.startswith("role"):
+        return node.value
+    if isinstance(node, ast.Attribute) and node.attr == "role":
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == "role":
+        return node.func.value
+    return None
