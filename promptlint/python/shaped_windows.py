@@ -215,9 +215,10 @@ def _evidence(func, nodes: list, window, tainted: set[str], kept: str) -> str:
             if isinstance(target, ast.Name) and (_key(walked) in sources or _key(walked) in tainted
                                                  or walked is window):
                 walkers.add(target.id)
+    parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
     for node in nodes:
         owner = _role_read(node)
-        if owner is None:
+        if owner is None or _other_role(parents.get(id(node)), node):
             continue
         if isinstance(owner, ast.Name) and owner.id in walkers:
             return "its items are read by their role"
@@ -229,6 +230,26 @@ def _evidence(func, nodes: list, window, tainted: set[str], kept: str) -> str:
         if arg.arg in sources and arg.annotation is not None and _MESSAGE_TYPE.search(ast.unparse(arg.annotation)):
             return f"`{arg.arg}` is annotated `{ast.unparse(arg.annotation)}`"
     return ""
+
+
+#: The roles of a conversation's messages across the chat APIs.
+_MESSAGE_ROLES = frozenset({"system", "user", "assistant", "tool", "developer", "function", "model", "human", "ai",
+                            "ipython"})
+
+
+def _other_role(parent, read) -> bool:
+    """True when the role read `read` is only compared with text constants none of which is a
+    message's role (`user.role == "admin"`: a role of another kind of item)."""
+    if not isinstance(parent, ast.Compare):
+        return False
+    others = [o for o in (parent.left, *parent.comparators) if o is not read]
+    texts = []
+    for other in others:
+        items = other.elts if isinstance(other, (ast.Tuple, ast.List, ast.Set)) else [other]
+        if not all(isinstance(i, ast.Constant) and isinstance(i.value, str) for i in items):
+            return False
+        texts += [i.value.lower() for i in items]
+    return bool(texts) and not set(texts) & _MESSAGE_ROLES
 
 
 def _role_read(node):
