@@ -29,19 +29,23 @@ def test_a_list_that_holds_messages_by_what_it_holds_cut_and_kept_is_reported_wh
     # nodes of a graph handed back as `List[BaseMessage]` (9); records read by their role, cut and
     # converted twice before they are returned (26); a list turned around, cut and turned back,
     # kept on the instance (43)
+    # a list the instance keeps whose items another method reads by their role (60); a roster of
+    # users whose role is compared with "admin" is none
     assert _found(tmp_path, "memory.py") == [("PRM105", "info", 9, 20), ("PRM105", "info", 26, 53),
-                                             ("PRM105", "info", 43, 26)]
+                                             ("PRM105", "info", 43, 26), ("PRM105", "info", 60, 21)]
 
 
 def test_the_message_says_what_shows_the_list_holds_the_conversation_and_how_it_is_kept(tmp_path):
     (tmp_path / "memory.py").write_text((FIXTURES / "memory.py").read_text())
-    first, second, third = api.check([tmp_path / "memory.py"], api.Settings(), jobs=1).diagnostics
+    first, second, third, fourth = api.check([tmp_path / "memory.py"], api.Settings(), jobs=1).diagnostics
     assert first.message.startswith("`nodes[-n_results:]` keeps only the newest items of a list that holds the "
                                     "conversation (the function is annotated to return `List[BaseMessage]`), and "
                                     "what is made from it is handed back to the caller")
     assert "(its items are read by their role)" in second.message
     assert "(`items` is annotated `list['ChatItem']`), and what is made from it is kept on the instance" \
         in third.message
+    assert "(the class `ChatContext` reads the role of the items of `self._items`), and what is made from it is kept " \
+        "on the instance" in fourth.message
 
 
 def test_lists_not_known_as_messages_text_counts_a_summary_s_input_and_the_last_turn_are_none(tmp_path):

@@ -12,7 +12,9 @@ function that cuts it:
   (`sliding = records[start:]`) or on the items of the window;
 - the function is annotated to return messages (`-> List[BaseMessage]`, `-> list[ChatMessage]`)
   and hands the window back;
-- a parameter it was taken from is annotated as messages (`items: list[ChatItem]`).
+- a parameter it was taken from is annotated as messages (`items: list[ChatItem]`);
+- it is a list the instance keeps (`self._items`) whose items another method of the class reads by
+  their role (`for i, item in enumerate(self._items): ... item.role in ("system", "developer")`).
 
 A window is a slice from the end, `xs[-k:]` (also `xs[::-1][:k][::-1]`, the same newest `k` in
 time order), `k` not a constant of one or two (the last answer looked up) and not `len(...)` (the
@@ -53,7 +55,7 @@ def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
     for each window of `module` (a `Module` of `python/module.py`) that a function keeps, in source
     order; `covered(span)` is True for a span inside a prompt already recorded."""
     out = []
-    for func, _stack in outer_functions(module.tree):
+    for func, stack in outer_functions(module.tree):
         if summary_input_named(func.name):
             continue
         nodes = own_nodes(func)
@@ -66,7 +68,7 @@ def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
             kept, tainted = _kept(func, nodes, window)
             if not kept:
                 continue
-            evidence = _evidence(func, nodes, window, tainted, kept)
+            evidence = _evidence(func, nodes, window, tainted, kept) or _class_evidence(stack, func, nodes, window)
             if evidence:
                 out.append((window, kept, evidence))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
@@ -204,31 +206,54 @@ def _sources(nodes: list, listed) -> set[str]:
 
 def _evidence(func, nodes: list, window, tainted: set[str], kept: str) -> str:
     """Why the cut list is the conversation ("" when nothing says so)."""
-    listed = _window(window)
-    sources = _sources(nodes, listed)
+    sources = _sources(nodes, _window(window))
+    if _roles_read(nodes, sources, tainted, window):
+        return "its items are read by their role"
+    if kept == "returned" and func.returns is not None and _MESSAGE_TYPE.search(ast.unparse(func.returns)):
+        return f"the function is annotated to return `{ast.unparse(func.returns)}`"
+    for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
+        if arg.arg in sources and arg.annotation is not None and _MESSAGE_TYPE.search(ast.unparse(arg.annotation)):
+            return f"`{arg.arg}` is annotated `{ast.unparse(arg.annotation)}`"
+    return ""
+
+
+def _roles_read(nodes: list, sources: set[str], tainted: set[str], window=None) -> bool:
+    """True when `nodes` read the role of an item of a list of `sources` or `tainted` (or of the
+    window): `records[0]["role"]`, or a walk over it reading `m.role` of its items."""
     walkers = set()  # the loop names of walks over the list, what it came from or the window's copies
     for node in nodes:
         loops = [(node.target, node.iter)] if isinstance(node, (ast.For, ast.AsyncFor)) else \
-            [(g.target, g.iter) for g in node.generators] if isinstance(node, (ast.ListComp, ast.GeneratorExp)) else []
+            [(g.target, g.iter) for g in node.generators] if isinstance(
+                node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)) else []
         for target, iterated in loops:
             walked = _iterated(iterated)
-            if isinstance(target, ast.Name) and (_key(walked) in sources or _key(walked) in tainted
-                                                 or walked is window):
-                walkers.add(target.id)
+            if not (_key(walked) in sources or _key(walked) in tainted or walked is not None and walked is window):
+                continue
+            names = target.elts if isinstance(target, ast.Tuple) else [target]  # `for i, m in enumerate(xs)`
+            walkers.update(n.id for n in names if isinstance(n, ast.Name))
     parents = {id(child): node for node in nodes for child in ast.iter_child_nodes(node)}
     for node in nodes:
         owner = _role_read(node)
         if owner is None or _other_role(parents.get(id(node)), node):
             continue
         if isinstance(owner, ast.Name) and owner.id in walkers:
-            return "its items are read by their role"
+            return True
         if isinstance(owner, ast.Subscript) and _key(owner.value) in sources:
-            return "its items are read by their role"
-    if kept == "returned" and func.returns is not None and _MESSAGE_TYPE.search(ast.unparse(func.returns)):
-        return f"the function is annotated to return `{ast.unparse(func.returns)}`"
-    for arg in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs):
-        if arg.arg in sources and arg.annotation is not None and _MESSAGE_TYPE.search(ast.unparse(arg.annotation)):
-            return f"`{arg.arg}` is annotated `{ast.unparse(arg.annotation)}`"
+            return True
+    return False
+
+
+def _class_evidence(stack: list, func, nodes: list, window) -> str:
+    """For a window of a list the instance keeps (`self._items[-k:]`): "" unless another method of
+    its class reads the role of that list's items (the class keeps a conversation)."""
+    held = {k for k in _sources(nodes, _window(window)) if k.startswith("self.")}
+    cls = stack[-2] if len(stack) > 1 and isinstance(stack[-2], ast.ClassDef) else None
+    if not held or cls is None:
+        return ""
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method is not func \
+                and _roles_read(own_nodes(method), held, set()):
+            return f"the class `{cls.name}` reads the role of the items of `{sorted(held)[0]}`"
     return ""
 
 

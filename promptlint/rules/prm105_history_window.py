@@ -116,7 +116,8 @@ class HistoryWindowRule(Rule):
     A list known as the conversation by what it holds rather than by its name (its items read by
     their role, `records[0]["role_at_backend"]`, `m.role`, on it or on what it was taken from; the
     function annotated to return messages, `-> List[BaseMessage]`; a parameter it came from
-    annotated as messages), cut to its newest items (`nodes[-k:]`, `items[::-1][:k][::-1]`) and
+    annotated as messages; a list the instance keeps whose items another method of the class reads
+    by their role), cut to its newest items (`nodes[-k:]`, `items[::-1][:k][::-1]`) and
     handed back or kept on the instance through names, conversions, comprehensions and loops that
     append (`self._items[:] = kept`): info, where it is cut; a role compared only with another kind's
     (`u.role == "admin"`) is no evidence.
