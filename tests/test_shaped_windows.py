@@ -67,3 +67,14 @@ def test_a_window_only_read_or_of_a_list_read_by_no_role_is_no_fact():
             kept = records[-k:]
             return [{"role": r["role"], "content": r["text"]} for r in kept]
     """) == [(2, "returned", "its items are read by their role")]
+
+
+def test_a_count_named_as_a_window_of_the_history_is_chosen_by_the_callers():
+    # `runs[-last_n_runs:]` of a loader: the calls that give `last_n_runs=` are reported (history_loads)
+    assert _facts("""
+        from typing import List
+
+        def get_messages(runs, last_n_runs=None) -> List["Message"]:
+            kept = runs[-last_n_runs:]
+            return [m for run in kept for m in run.messages]
+    """) == []

@@ -45,6 +45,12 @@ LIMIT_TEXT = re.compile(r"(?:history|messages|conversation|transcript|turns)\w{0
                         r"(?:await[ \t]{1,4})?[\w.]{1,80}\([^()]{0,300}?\blimit[ \t]{0,4}=(?!=)")
 
 
+def window_keyword(name: str) -> bool:
+    """True for a name of a count that keeps the newest N of a conversation (`last_n_runs`,
+    `history_len`, `max_messages`: `_WINDOW_KEYWORD`)."""
+    return _WINDOW_KEYWORD.fullmatch(name) is not None
+
+
 def window_text(source: str) -> bool:
     """True when `WINDOW_TEXT` is in `source` (tried only where a keyword's word starts: every
     match starts with one of `_STARTS`, `anchored.found`), or `LIMIT_TEXT`."""
@@ -101,7 +107,10 @@ def _windows_given(module, nodes: list) -> list[ast.keyword]:
         if isinstance(node, _FUNCS):
             func = node
         if isinstance(node, ast.Call) and id(node) not in discarded and _reads_conversation(callee_name(node)):
+            named = any(kw.arg is not None and _WINDOW_KEYWORD.fullmatch(kw.arg) for kw in node.keywords)
             for kw in node.keywords:
+                if named and kw.arg == _LIMIT_KEYWORD:
+                    continue  # (`last_n_runs=n, limit=m`: the window is the named count's, one cause)
                 if kw.arg is None or _tiny(kw.value) or not (
                         _WINDOW_KEYWORD.fullmatch(kw.arg) or kw.arg == _LIMIT_KEYWORD and id(node) in kept
                         and set(callee_name(node).lower().split("_")) & _LIMITED_READS):

@@ -24,13 +24,16 @@ names assigned from it, a list display or `+` holding it, a comprehension over i
 it (`list(...)`, `reversed(...)`), a loop over it that appends to another list. Text made from it
 (`"\\n".join(...)`, an f-string) is not kept here: a cut rendered into text is judged where a
 request carries that text. A function named for building a summary's input is left out (a one-shot
-summarizer reads it), as is a slice already inside a prompt the module records (judged there).
+summarizer reads it), as is a slice already inside a prompt the module records (judged there) and
+one whose count is a parameter named as a window of the history (`runs[-last_n_runs:]`: reported
+where the calls give it, `python/history_loads.py`).
 """
 from __future__ import annotations
 
 import ast
 import re
 
+from .history_loads import window_keyword
 from .prompt_names import summary_input_named
 from .walk import outer_functions, own_nodes
 
@@ -62,8 +65,9 @@ def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
         windows = [n for n in nodes if isinstance(n, ast.Subscript) and _window(n) is not None]
         if not windows:
             continue
+        params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
         for window in windows:
-            if covered(module.span(window)):
+            if covered(module.span(window)) or _chosen_by_callers(window, params):
                 continue
             kept, tainted = _kept(func, nodes, window)
             if not kept:
@@ -72,6 +76,16 @@ def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
             if evidence:
                 out.append((window, kept, evidence))
     return sorted(out, key=lambda f: (f[0].lineno, f[0].col_offset))
+
+
+def _chosen_by_callers(window: ast.Subscript, params: set[str]) -> bool:
+    """True for a count that is a parameter named as a window of the history (`runs[-last_n_runs:]`
+    in `get_messages(self, last_n_runs=None)`): the calls that give it are where the window is
+    chosen (`python/history_loads.py` reports them), one cause."""
+    s = window.slice
+    k = s.lower.operand if isinstance(s, ast.Slice) and isinstance(s.lower, ast.UnaryOp) else \
+        window.value.slice.upper if isinstance(window.value, ast.Subscript) else None
+    return isinstance(k, ast.Name) and k.id in params and window_keyword(k.id)
 
 
 def _window(node: ast.Subscript) -> ast.expr | None:
