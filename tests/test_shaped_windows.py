@@ -78,3 +78,13 @@ def test_a_count_named_as_a_window_of_the_history_is_chosen_by_the_callers():
             kept = runs[-last_n_runs:]
             return [m for run in kept for m in run.messages]
     """) == []
+
+
+def test_a_page_of_a_listing_or_the_newest_results_of_a_search_are_no_fact():
+    assert _facts("""
+        def page(records, before=None, limit=50):
+            return [{"role": r["role"], "content": r["text"]} for r in records[-limit:]]
+
+        def found(records, needle, limit=20):
+            return [{"role": r["role"], "content": r["text"]} for r in records[-limit:] if needle in r["text"]]
+    """) == []

@@ -26,7 +26,10 @@ it (`list(...)`, `reversed(...)`), a loop over it that appends to another list. 
 request carries that text. A function named for building a summary's input is left out (a one-shot
 summarizer reads it), as is a slice already inside a prompt the module records (judged there) and
 one whose count is a parameter named as a window of the history (`runs[-last_n_runs:]`: reported
-where the calls give it, `python/history_loads.py`).
+where the calls give it, `python/history_loads.py`); so is a function that pages through what is
+stored (a `before=`, `cursor=` or `offset=` parameter: a listing for a UI or an API) or searches it
+(a `query=` or `needle=` parameter: the newest results of a search), or is annotated
+to hand back no messages (`-> list[str]`: names taken from the newest messages).
 """
 from __future__ import annotations
 
@@ -44,6 +47,13 @@ _READERS = frozenset({"len", "print", "str", "repr", "sum", "any", "all", "bool"
                       "type", "max", "min"})
 #: Calls that keep the items (their result is the list, in another form or order).
 _CONVERTERS = frozenset({"list", "tuple", "reversed", "sorted", "filter", "deque", "copy", "deepcopy"})
+#: Parameters of a read that pages through what is stored (a listing for a UI or an API).
+_PAGING = frozenset({"before", "after", "before_id", "after_id", "cursor", "offset", "page", "page_size",
+                     "page_token",
+                     "needle", "query", "search", "keyword", "keywords", "pattern"})  # (the newest results of a search)
+#: A returned type that holds no messages (`list[str]`, `int`, `set[str]`).
+_SCALARS = re.compile(r"(?:(?:typing\.)?(?:list|List|set|Set|tuple|Tuple|Sequence|Iterable)\[\s*)?"
+                      r"(?:str|int|float|bool|bytes)(?:\s*,\s*\.\.\.)?\s*\]?")
 #: The methods that add to a list.
 _ADDS = frozenset({"append", "extend", "insert", "appendleft"})
 
@@ -66,6 +76,8 @@ def shaped_windows(module, covered) -> list[tuple[ast.expr, str, str]]:
         if not windows:
             continue
         params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+        if params & _PAGING or func.returns is not None and _SCALARS.fullmatch(ast.unparse(func.returns)):
+            continue  # a page of a listing (a UI's, an API's), or what it hands back is no list of messages
         for window in windows:
             if covered(module.span(window)) or _chosen_by_callers(window, params):
                 continue
