@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..classify import HISTORY_NAMES
 from .flow.binding_syntax import param_names
 from .anchored import found
 from .module import callee_name
@@ -210,7 +211,8 @@ def _handed(module, func, param: str) -> list:
 
 def _kept_as_conversation(nodes: list) -> set[int]:
     """ids of the calls whose result (awaited or not) is assigned to a name of the conversation
-    (`history = await _session_get_items(session, limit=n)`, `self.messages = store.get_messages(...)`)."""
+    (`classify.HISTORY_NAMES`: `history = await _session_get_items(session, limit=n)`, `self.messages =
+    store.get_messages(...)`; not `memory_messages`, the newest few read to look up memories)."""
     out = set()
     for node in nodes:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -219,7 +221,7 @@ def _kept_as_conversation(nodes: list) -> set[int]:
                 continue
             target = targets[0]
             name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
-            if set(name.lower().split("_")) & _KEPT_NAMES and isinstance(_unawaited(node.value), ast.Call):
+            if name.lstrip("_").lower() in HISTORY_NAMES and isinstance(_unawaited(node.value), ast.Call):
                 out.add(id(_unawaited(node.value)))
     return out
 
@@ -227,8 +229,6 @@ def _kept_as_conversation(nodes: list) -> set[int]:
 #: Words of a read given only `limit=` that say it reads messages (not a search history, a schedule's
 #: history or a prompt's versions: `get_history(user_id, limit=n)` is none).
 _LIMITED_READS = frozenset({"session", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
-#: Words of a name that holds the conversation itself (not a session or a chat object).
-_KEPT_NAMES = frozenset({"history", "messages", "conversation", "transcript", "turns", "dialog", "dialogue"})
 
 
 def _reads_conversation(name: str) -> bool:
