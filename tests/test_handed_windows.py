@@ -141,6 +141,26 @@ def test_a_conversation_replaced_by_its_trim_to_fit_a_bound_is_a_window(tmp_path
             if d.code == "PRM105"] == [("PRM105", "info", 9, 32)]
 
 
+def test_a_conversation_given_to_its_truncation_by_keyword_and_replaced_is_a_window(tmp_path):
+    write(tmp_path, {"app.py": """
+        from openai import OpenAI
+        from .utils import truncate_input_messages
+
+        client = OpenAI()
+
+
+        def chat(messages: list, max_input_tokens: int = 58000):
+            if max_input_tokens > 0:
+                messages = truncate_input_messages(messages=messages, max_tokens=max_input_tokens)
+            preview = truncate_input_messages(messages=messages[:2], max_tokens=100)
+            shown = truncate_input_messages(text=str(messages), max_tokens=100)
+            return client.chat.completions.create(model="gpt-4.1", messages=messages), preview, shown
+    """})
+    found = api.check([tmp_path], api.Settings(), jobs=1).diagnostics
+    assert [(d.code, d.severity.value, d.span.start.row, d.span.start.column) for d in found
+            if d.code == "PRM105"] == [("PRM105", "info", 9, 20)]
+
+
 def test_a_trim_whose_result_does_not_replace_the_conversation_is_not_one(tmp_path):
     write(tmp_path, {"app.py": TRIMMED.format(target="preview, _, removed")})
     assert [d for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics if d.code == "PRM105"] == []

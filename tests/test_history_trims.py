@@ -42,6 +42,30 @@ def test_a_window_keyword_with_its_unit_and_a_window_handed_on_by_a_nested_helpe
                                                         ("PRM105", "info", "concierge.py", 13)]
 
 
+def test_a_read_given_a_limit_is_a_window_when_its_result_is_kept_as_the_conversation(tmp_path):
+    # `limit=` alone says nothing of what is kept; a read of a session assigned to `history`
+    # keeps its newest items (line 5); the same read kept as `rows`, a search given a limit, a read
+    # named for a history alone (a search history, a schedule's) and a limit of one are none; a read
+    # given a named window and a limit is one finding, at the named window (13); the newest few read under another name (to look up
+    # memories with) are none
+    assert _found(tmp_path, {"runner.py": """
+        async def prepare(session, settings, query, store):
+            if settings.limit is not None:
+                history = await get_session_items(
+                    session,
+                    limit=settings.limit,
+                )
+            rows = await get_session_items(session, limit=settings.limit)
+            messages = store.search_messages(query, limit=10)
+            history3 = await get_history(user_id, limit=20)
+            memory_messages = await thread.get_messages_async(limit=3)
+            last = await get_session_items(session, limit=1)
+            history2 = await get_session_items(session)
+            history4 = session.get_messages(last_n_runs=settings.runs, limit=settings.messages)
+            return history, rows, messages, last, history2, history4, memory_messages
+    """}) == [("PRM105", "info", "runner.py", 5), ("PRM105", "info", "runner.py", 13)]
+
+
 def test_a_window_handed_on_by_a_public_function_is_chosen_by_its_callers_elsewhere(tmp_path):
     source = """
         def load(journal, thread: str, last_n_runs=None):

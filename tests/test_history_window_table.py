@@ -20,6 +20,7 @@ def test_the_packaged_table_holds_each_class_with_its_limit_default_and_cut():
         "langchain.ConversationBufferWindowMemory": ("k", "turns", 5, "oldest"),
         "langchain.ConversationTokenBufferMemory": ("max_token_limit", "tokens", 2000, "oldest"),
         "langchain.ConversationSummaryBufferMemory": ("max_token_limit", "tokens", 2000, "summary"),
+        "langchain.ConversationSummaryMemory": ("", "turns", None, "summary"),
         "langchain_core.trim_messages": ("max_tokens", "tokens", None, "oldest"),
         "autogen_core.BufferedChatCompletionContext": ("buffer_size", "messages", None, "oldest"),
         "autogen_core.TokenLimitedChatCompletionContext": ("token_limit", "tokens", None, "middle"),
@@ -45,6 +46,9 @@ def test_the_hints_name_every_class_that_cuts_on_each_turn_and_the_methods_that_
     (('limit = "token_limit"', 'limits = "token_limit"', 1), "window 1 (llama_index.ChatMemoryBuffer): missing `limit`"),
     (('pipe = true', 'pipe = true\ncolour = "red"', 1), "(langchain_core.trim_messages): unknown key `colour`"),
     (('off_values = ["first"]\n', '', 1), "`off_param` and `off_values` go together"),
+    (('absent = "every-turn"\n', 'absent = "every-turn"\nlimit = "k"\n', 1),
+     "(langchain.ConversationSummaryMemory): `limit` and `absent = \"every-turn\"` exclude each other"),
+    (('absent = "every-turn"\n', '', 1), "(langchain.ConversationSummaryMemory): missing `limit`"),
     (('window = "llama_index.ChatMemoryBuffer"', 'window = "llama_index.Nothing"', 1),
      "default `llama_index.AgentRunner` names no [[window]] key"),
 ])

@@ -141,18 +141,21 @@ def test_the_prefilter_and_the_gate_let_a_file_with_a_library_window_be_analysed
 
 
 @pytest.mark.parametrize("name, expected", [
-    ("llama_chat.py", [("PRM105", "warning", 10, 23), ("PRM105", "warning", 12, 72), ("PRM105", "warning", 23, 21)]),
+    ("llama_chat.py", [("PRM105", "warning", 10, 23), ("PRM105", "warning", 12, 72), ("PRM105", "info", 13, 72),
+                       ("PRM105", "warning", 23, 21)]),
     ("langchain_chains.py", [("PRM105", "warning", 9, 49), ("PRM105", "warning", 15, 23)]),
-    ("autogen_contexts.py", [("PRM105", "warning", 13, 46), ("PRM105", "info", 15, 44), ("PRM105", "warning", 32, 25)]),
+    ("autogen_contexts.py", [("PRM105", "warning", 13, 46), ("PRM105", "info", 15, 44), ("PRM105", "warning", 32, 25),
+                             ("PRM105", "info", 33, 24)]),
     ("sk_trimmers.py", [("PRM105", "warning", 6, 11), ("PRM105", "warning", 7, 10), ("PRM105", "warning", 22, 24)]),
     ("clean.py", []),
+    ("context_windows.py", [("PRM105", "info", 9, 22), ("PRM105", "info", 15, 14)]),
 ])
 def test_the_rule_reports_each_window_sent_across_calls_where_it_is_configured(name, expected, tmp_path):
     assert _found(name, tmp_path) == expected
 
 
 def test_the_message_says_the_class_its_limit_and_how_the_conversation_goes_through_it(tmp_path):
-    first, agent, restored = fixture_findings(FIXTURES, "llama_chat.py", tmp_path)
+    first, agent, sized, restored = fixture_findings(FIXTURES, "llama_chat.py", tmp_path)
     assert first.message.startswith("`ChatMemoryBuffer` (LlamaIndex) keeps only the newest messages whose tokens fit "
                                     "`token_limit`, here 3,000 tokens: once the conversation is longer, every turn "
                                     "drops its oldest message")
@@ -163,6 +166,21 @@ def test_the_message_says_the_class_its_limit_and_how_the_conversation_goes_thro
     assert "here 3,000 tokens (the default)" in agent.message
     assert "(it is set as `runner.memory`: the object it is set on sends its conversation through it)" \
         in restored.message
+    assert sized.message.startswith("`as_agent()` makes a LlamaIndex `AgentRunner` with no `memory=`, so it keeps its "
+                                    "conversation in a default `ChatMemoryBuffer`")
+    assert "here a share of the model's context window (no limit given)" in sized.message
+    assert "it cuts only once a conversation nears the model's context window, and then on every turn" in sized.message
+
+
+def test_a_window_sized_by_the_context_window_or_a_summary_rewritten_every_turn_is_info(tmp_path):
+    sized, summary = fixture_findings(FIXTURES, "context_windows.py", tmp_path)
+    assert "here a share of the model's context window (no limit given)" in sized.message
+    assert "compact the conversation in steps (summarise its oldest half) before it nears the context window" \
+        in sized.message
+    assert summary.message.startswith("`ConversationSummaryMemory` (LangChain) keeps no messages: after every exchange "
+                                      "it asks the model for a new summary of the whole conversation")
+    assert "every turn it is rewritten, so nothing after the system prompt is read from the cache" in summary.message
+    assert "what takes it is returned to the caller" in summary.message
 
 
 def test_a_large_limit_or_one_handed_on_by_position_is_info(tmp_path):

@@ -30,7 +30,8 @@ class Window:
     methods that build it; `params` / `factory_params` the positional parameter orders. `limit` is
     the parameter that sets the window, counting `unit` (tokens, messages, turns); `default` its
     value when not given (None: required); `absent_context`: a missing limit means the model's
-    context window; `context_param`: given without the limit, the limit is a share of the model's
+    context window; `every_turn`: no limit at all, what it keeps is rewritten after every exchange
+    (`limit` is then ""); `context_param`: given without the limit, the limit is a share of the model's
     context window. `cut` is one of CUTS; `does` a sentence for messages. The other fields: see
     the TOML file.
     """
@@ -49,6 +50,7 @@ class Window:
     factory_params: tuple[str, ...] = ()
     default: int | None = None
     absent_context: bool = False
+    every_turn: bool = False
     context_param: str | None = None
     step_param: str | None = None
     off_param: str | None = None
@@ -104,15 +106,15 @@ class Table:
 def _window(data: object, where: str) -> Window:
     entry = Entry(data, where)
     entry.where = where = f"{where} ({entry.text('key')})"
-    absent = entry.choice("absent", ("context",), required=False)
+    absent = entry.choice("absent", ("context", "every-turn"), required=False)
     window = Window(
         key=entry.text("key"), project=entry.text("project"),
         roots=entry.names("roots"), name=entry.text("name"),
-        limit=entry.text("limit"), unit=entry.choice("unit", UNITS), cut=entry.choice("cut", CUTS),
+        limit=entry.text("limit", absent != "every-turn") or "", unit=entry.choice("unit", UNITS), cut=entry.choice("cut", CUTS),
         does=entry.text("does"), source=entry.text("source"),
         params=entry.names("params"), factories=entry.names("factories", False) or (),
         factory_params=entry.names("factory_params", False) or (), default=entry.positive("default"),
-        absent_context=absent == "context", context_param=entry.text("context_param", False),
+        absent_context=absent == "context", every_turn=absent == "every-turn", context_param=entry.text("context_param", False),
         step_param=entry.text("step_param", False), off_param=entry.text("off_param", False),
         off_values=entry.names("off_values", False) or (), unit_param=entry.text("unit_param", False),
         unit_value=entry.text("unit_value", False), unit_as=entry.choice("unit_as", UNITS, required=False),
@@ -122,8 +124,10 @@ def _window(data: object, where: str) -> Window:
         auto_reads=entry.names("auto_reads", False) or (),
     )
     entry.done()
-    if window.default is not None and window.absent_context:
+    if window.default is not None and (window.absent_context or window.every_turn):
         raise TableError(f"{where}: `default` and `absent` exclude each other")
+    if window.every_turn and window.limit:
+        raise TableError(f"{where}: `limit` and `absent = \"every-turn\"` exclude each other")
     if (window.off_param is None) != (not window.off_values):
         raise TableError(f"{where}: `off_param` and `off_values` go together")
     if len({window.unit_param is None, window.unit_value is None, window.unit_as is None}) != 1:

@@ -198,7 +198,7 @@ def trimmed_to_fit(module) -> list[ast.Call]:
         call = _trim_call(node)
         if call is None:
             continue
-        first = call.args[0]
+        first = _trimmed(call)
         targets = [n.id for t in node.targets for n in subtree(t) if isinstance(n, ast.Name)]
         if first.id in targets or any(t in returned for t in targets):
             out.append(call)
@@ -207,19 +207,29 @@ def trimmed_to_fit(module) -> list[ast.Call]:
 
 def _trim_call(node) -> ast.Call | None:
     """The call of an assignment `node` that trims the conversation to a bound (`trimmed_to_fit`: a
-    call named for trimming messages, the conversation its first argument, a `max_*` keyword, not
-    told to keep the first), else None."""
-    if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args):
+    call named for trimming messages, the conversation its first argument or given by a keyword
+    named for it, `messages=messages`, a `max_*` keyword, not told to keep the first), else None."""
+    if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
         return None
     call = node.value
+    first = _trimmed(call)
+    if first is None:
+        return None
     name = callee_name(call)
     named = words(name)
-    first = call.args[0]
     if name == "trim_messages" or not (named & _TRIMS and named & (_HISTORY | {"message"})) \
             or not (isinstance(first, ast.Name) and words(first.id) & _HISTORY) \
             or not any(kw.arg and kw.arg.startswith("max_") for kw in call.keywords) or _keeps_first(call):
         return None
     return call
+
+
+def _trimmed(call: ast.Call) -> ast.expr | None:
+    """What a trim call is handed to trim: its first argument, or the keyword named for the
+    conversation (`_truncate_input_messages_roughly(messages=messages, max_tokens=n)`), else None."""
+    if call.args:
+        return call.args[0]
+    return next((kw.value for kw in call.keywords if kw.arg and words(kw.arg) & _HISTORY), None)
 
 
 def _keeps_first(call: ast.Call) -> bool:

@@ -3,7 +3,9 @@
 A call that reads a conversation from storage (a session manager, a chat store: its name says
 session, history, conversation, chat or messages) with a keyword that keeps only the last turns
 (`last_n=10`, `last_k=settings.history_turns`, `max_messages=self.history_limit`: a store keeps
-the newest messages up to its maximum) returns a sliding window: once the conversation is
+the newest messages up to its maximum; a count named only `limit=` when the read is assigned to a
+name of the conversation, `history = await get_session_items(session, limit=n)`: a conversation
+store's limit keeps the newest items, the oldest would be no history to send) returns a sliding window: once the conversation is
 longer than that, its oldest turn drops out on every new turn, so the history text sent after
 it never matches the previous request's prefix. The cut is inside the loader (storage we do not
 read), so the keyword is where the window is chosen; the request that sends the history is not
@@ -17,6 +19,7 @@ from __future__ import annotations
 import ast
 import re
 
+from ..classify import HISTORY_NAMES
 from .flow.binding_syntax import param_names
 from .anchored import found
 from .module import callee_name
@@ -35,10 +38,25 @@ WINDOW_TEXT = re.compile(r"\b(?:%s)\s*=(?!=)" % _WINDOW_KEYWORD.pattern)
 _STARTS = ("last_", "n_last", "max_messages", "history_", "max_history", "num_messages", "n_messages")
 
 
+#: A count named only `limit=` keeps the newest N of a read whose result is kept as the conversation
+#: (`history = await get_session_items(session, limit=n)`): the name the read is assigned to says so.
+_LIMIT_KEYWORD = "limit"
+#: Its text: a name of the conversation assigned a call given `limit=` (bounded repetition: linear).
+LIMIT_TEXT = re.compile(r"(?:history|messages|conversation|transcript|turns)\w{0,30}[ \t]{0,4}=[ \t]{0,4}"
+                        r"(?:await[ \t]{1,4})?[\w.]{1,80}\([^()]{0,300}?\blimit[ \t]{0,4}=(?!=)")
+
+
+def window_keyword(name: str) -> bool:
+    """True for a name of a count that keeps the newest N of a conversation (`last_n_runs`,
+    `history_len`, `max_messages`: `_WINDOW_KEYWORD`)."""
+    return _WINDOW_KEYWORD.fullmatch(name) is not None
+
+
 def window_text(source: str) -> bool:
     """True when `WINDOW_TEXT` is in `source` (tried only where a keyword's word starts: every
-    match starts with one of `_STARTS`, `anchored.found`)."""
-    return any(start in source for start in _STARTS) and found(WINDOW_TEXT, source, _STARTS)
+    match starts with one of `_STARTS`, `anchored.found`), or `LIMIT_TEXT`."""
+    return any(start in source for start in _STARTS) and found(WINDOW_TEXT, source, _STARTS) or \
+        "limit" in source and LIMIT_TEXT.search(source) is not None
 
 
 def may_call_loader(source: str) -> bool:
@@ -70,8 +88,8 @@ def history_windows(module, project=None) -> list[ast.keyword]:
     at the calls of this module that give it."""
     out: list[ast.keyword] = []
     nodes = subtree(module.tree)
-    if any(type(n) is ast.Call and any(kw.arg is not None and _WINDOW_KEYWORD.fullmatch(kw.arg) for kw in n.keywords)
-           for n in nodes):  # (else no call gives a window: the walk that tracks functions would find nothing)
+    if any(type(n) is ast.Call and any(kw.arg is not None and (_WINDOW_KEYWORD.fullmatch(kw.arg) or kw.arg == _LIMIT_KEYWORD)
+                                       for kw in n.keywords) for n in nodes):  # (else no call gives a window: the walk that tracks functions would find nothing)
         out = _windows_given(module, nodes)
     if project is not None:
         out.extend(_handed_from_elsewhere(module, project))
@@ -83,14 +101,20 @@ def _windows_given(module, nodes: list) -> list[ast.keyword]:
     `subtree`), in walk order."""
     out: list[ast.keyword] = []
     discarded = {id(_unawaited(n.value)) for n in nodes if isinstance(n, ast.Expr)}
+    kept = _kept_as_conversation(nodes)
     todo: list = [(module.tree, None)]
     while todo:
         node, func = todo.pop()
         if isinstance(node, _FUNCS):
             func = node
         if isinstance(node, ast.Call) and id(node) not in discarded and _reads_conversation(callee_name(node)):
+            named = any(kw.arg is not None and _WINDOW_KEYWORD.fullmatch(kw.arg) for kw in node.keywords)
             for kw in node.keywords:
-                if kw.arg is None or not _WINDOW_KEYWORD.fullmatch(kw.arg) or _tiny(kw.value):
+                if named and kw.arg == _LIMIT_KEYWORD:
+                    continue  # (`last_n_runs=n, limit=m`: the window is the named count's, one cause)
+                if kw.arg is None or _tiny(kw.value) or not (
+                        _WINDOW_KEYWORD.fullmatch(kw.arg) or kw.arg == _LIMIT_KEYWORD and id(node) in kept
+                        and set(callee_name(node).lower().split("_")) & _LIMITED_READS):
                     continue
                 if isinstance(kw.value, ast.Name) and kw.value.id in param_names(func):
                     out.extend(ast.keyword(arg=kw.arg, value=v) for v in _handed(module, func, kw.value.id))
@@ -183,6 +207,28 @@ def _handed(module, func, param: str) -> list:
             continue  # (a call's result: computed by the helper's own module; not followed)
         out.append(given)
     return out
+
+
+def _kept_as_conversation(nodes: list) -> set[int]:
+    """ids of the calls whose result (awaited or not) is assigned to a name of the conversation
+    (`classify.HISTORY_NAMES`: `history = await _session_get_items(session, limit=n)`, `self.messages =
+    store.get_messages(...)`; not `memory_messages`, the newest few read to look up memories)."""
+    out = set()
+    for node in nodes:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if len(targets) != 1:
+                continue
+            target = targets[0]
+            name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
+            if name.lstrip("_").lower() in HISTORY_NAMES and isinstance(_unawaited(node.value), ast.Call):
+                out.add(id(_unawaited(node.value)))
+    return out
+
+
+#: Words of a read given only `limit=` that say it reads messages (not a search history, a schedule's
+#: history or a prompt's versions: `get_history(user_id, limit=n)` is none).
+_LIMITED_READS = frozenset({"session", "conversation", "chat", "messages", "turns", "dialog", "dialogue"})
 
 
 def _reads_conversation(name: str) -> bool:

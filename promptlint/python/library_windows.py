@@ -299,6 +299,8 @@ class _Finder:
         if isinstance(parent, ast.Call) and child in parent.args:
             name = parent.func.id if isinstance(parent.func, ast.Name) else None
             return (None if name in _NOT_USES else ("arg", parent)), child
+        if isinstance(parent, ast.Tuple) and isinstance(self.parents.get(id(parent)), (ast.Return, ast.Yield)):
+            return ("returned",), child  # `return memory, chain`: one of the values handed back
         if isinstance(parent, (ast.Return, ast.Yield, ast.YieldFrom)):
             return ("returned",), child
         if isinstance(parent, ast.Attribute) and parent.value is child:

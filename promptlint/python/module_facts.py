@@ -14,7 +14,7 @@ from . import (added_marks, bedrock_models, cache_flags, context_caches, convert
                newest_first, newest_marks,
                newest_queries, newest_remakes, opt_in_markers, pydantic_ai_models, rebound_windows, rebuilt_blocks, render_ids, replay_strips, role_stamps,
                message_expiry, older_edits, sent_rewrites, shared_prompts, spread_marks, stored_fields,
-               stored_cuts, strategy_cuts, walked_edits, summary_heads, summary_rewrites, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
+               shaped_windows, stored_cuts, strategy_cuts, walked_edits, summary_heads, summary_rewrites, system_hoists, thinking_budgets, unordered_reads, unseen_templates,
                window_calls)
 
 
@@ -39,7 +39,9 @@ def gather(module, evaluator, builder) -> list:
         module.facts["handed_windows"] = handed_windows.handed_windows(module, builder.covered)
     if "[" in module.source and rebound_windows.TEXT.search(module.source) is not None:
         module.facts["rebound_windows"] = rebound_windows.rebound_windows(module, builder.covered)
-    if "_fit(" in module.source or "trim" in module.source:
+    if shaped_windows.might_hold(module.source):  # (after the requests: a slice inside one is judged there)
+        module.facts["shaped_windows"] = shaped_windows.shaped_windows(module, builder.covered)
+    if "_fit(" in module.source or "trim" in module.source or "truncate" in module.source:
         module.facts["trimmed_to_fit"] = handed_windows.trimmed_to_fit(module)
     if "keep_" in module.source and handed_windows.KEEP_TEXT.search(module.source):
         module.facts["kept_recent"] = handed_windows.kept_recent(module)

@@ -264,3 +264,18 @@ def helper_read_findings(module):
         seen.add(id(node))
         yield body, definer.span(node), {"severity": Severity.INFO, "advice": advice or None, "related": [
             Related(module.span(call), "the stored conversation read through it here")]}
+
+
+def shaped_window_findings(module):
+    """A list known as the conversation by what it holds, cut to its newest items and handed back
+    or kept on the instance (`python/shaped_windows.py`): info where it is cut, the evidence said
+    (no request of the module is linked to it). Yields (message, span, the keywords of
+    `Rule.diagnostic`)."""
+    for window, kept, evidence in module.facts.get("shaped_windows", ()):
+        how = "handed back to the caller" if kept == "returned" else "kept on the instance"
+        message = (f"`{module.code(window)}` keeps only the newest items of a list that holds the conversation "
+                   f"({evidence}), and what is made from it is {how}: once the conversation is longer, the oldest "
+                   "message drops out on every new turn, so the history sent from it never matches the prefix "
+                   "cached by the previous request (the request that sends it is not linked here: how much it "
+                   "costs is not known)")
+        yield message, module.span(window), {"severity": Severity.INFO}

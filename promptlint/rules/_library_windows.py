@@ -4,14 +4,16 @@
 Reported where the window is configured (the class's call, or the method that makes an agent
 with its default memory), once a conversation goes through it across calls:
 
-- nothing when it keeps no window (a parameter turns the cut off, it cuts in steps, its limit is
-  the model's context window: the conversation would not fit otherwise, or it keeps nothing,
-  `k=0`), when nothing sends a conversation through it, or when what takes it lives for one call
-  only (a one-shot request);
+- nothing when it keeps no window (a parameter turns the cut off, it cuts in steps, or it keeps
+  nothing, `k=0`), when nothing sends a conversation through it, or when what takes it lives for
+  one call only (a one-shot request);
 - a warning when an agent, a chain or a read of the window sends the conversation through it, it
   outlives one call, and its limit is a known constant that ordinary conversations reach
   (`REACHED`: from a window that holds a cacheable amount up to one a few dozen turns fill);
-- info when the limit is not a constant here, is so large that only long conversations reach it,
+- info when its limit is (a share of) the model's context window (no limit given: it cuts only
+  near the context limit, but then on every turn, not in steps), when it has no limit and
+  rewrites a summary that stands for the history after every exchange (`ConversationSummaryMemory`),
+  when the limit is not a constant here, is so large that only long conversations reach it,
   or so small that the window holds little; when it is handed on where what takes it is not
   known (by position, under another name, returned by a getter); or when its cut may happen in
   steps (a margin that is not a constant).
@@ -49,24 +51,25 @@ def findings(rule, module):
     """PRM105 diagnostics of `module.facts["library_windows"]`."""
     for found in module.facts.get("library_windows", ()):
         window = found.window
-        if found.off or found.context or window.cut == "steps" or found.steps == "given" \
+        if found.off or window.cut == "steps" or found.steps == "given" \
                 or found.use is None or not found.kept or found.limit is not None and found.limit <= 0:
             continue
         severity, why = _judge(found)
-        limit = "a limit that is not a constant" if found.limit is None else \
-            f"{found.limit:,} {_UNITS[found.unit]}" + ("" if found.limit_at is not None else " (the default)")
+        limit = _limit(found)
         if found.made_by is not None:
             made = found.made_by
             what = f"{found.at.id}()" if isinstance(found.at, ast.Name) else made.name
-            unset = f"`{made.memory_param}=`" + (f" and no `{made.context_param}=`" if made.context_param else "")
+            unset = f"`{made.memory_param}=`" + (f" and no `{made.context_param}=`" if made.context_param
+                                                 and not found.context else "")
             head = (f"`{what}` makes a {made.project} `{made.name}` with no {unset}, so it keeps its conversation in a "
                     f"default `{window.name}`, which {window.does}, here {limit}")
         else:
-            head = f"`{window.name}` ({window.project}) {window.does}, here {limit}"
+            head = f"`{window.name}` ({window.project}) {window.does}" + ("" if window.every_turn else f", here {limit}")
         where = f"{found.kept}: {_HOW['slot']}" if found.use_how == "slot" else f"{_HOW[found.use_how]}, and {found.kept}"
-        message = (f"{head}: once the conversation is longer, {_CUTS[window.cut]} ({where}"
-                   f"{'; ' + why if why else ''}); raise the limit well above what a conversation "
-                   "reaches, or compact the conversation in steps (summarise its oldest half at a limit)")
+        cut = "every turn it is rewritten, so nothing after the system prompt is read from the cache" \
+            if window.every_turn else f"once the conversation is longer, {_CUTS[window.cut]}"
+        message = (f"{head}: {cut} ({where}"
+                   f"{'; ' + why if why else ''}); {_advice(found)}")
         related = []
         if found.limit_at is not None:
             related.append(Related(module.span(found.limit_at), "the window's limit set here"))
@@ -75,8 +78,36 @@ def findings(rule, module):
         yield rule.diagnostic(message, module.span(found.at), severity=severity, related=related)
 
 
+def _advice(found) -> str:
+    """What to do instead, for the message."""
+    if found.window.every_turn:
+        return ("keep the conversation's messages and summarise only its oldest part once it passes a limit "
+                "(in steps), so the history between two summaries is sent unchanged")
+    if found.context:
+        return ("compact the conversation in steps (summarise its oldest half) before it nears the context window")
+    return ("raise the limit well above what a conversation reaches, or compact the conversation in steps "
+            "(summarise its oldest half at a limit)")
+
+
+def _limit(found) -> str:
+    """The words for the window's limit in the message."""
+    if found.window.every_turn:
+        return "on every turn, whatever the conversation's length"
+    if found.context:
+        return "a share of the model's context window (no limit given)"
+    if found.limit is None:
+        return "a limit that is not a constant"
+    return f"{found.limit:,} {_UNITS[found.unit]}" + ("" if found.limit_at is not None else " (the default)")
+
+
 def _judge(found) -> tuple[Severity, str]:
     """The severity of a window sent across calls, and why it is info ("" for a warning)."""
+    if found.window.every_turn:
+        return Severity.INFO, ("what stands for the history is a summary, short next to the conversation: what is "
+                               "read uncached on each turn is that summary and what follows it")
+    if found.context:
+        return Severity.INFO, ("it cuts only once a conversation nears the model's context window, and then on "
+                               "every turn")
     if found.limit is None:
         return Severity.INFO, "how soon a conversation reaches the limit is not known"
     low, high = REACHED[found.unit]

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ..model import Kind, PromptLayout, Related, Severity, Volatility
-from ._cut_messages import (CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, own_advice, split_advice,
-                            stored_cut_findings)
+from ._cut_messages import (CUT_MESSAGES, CUT_WITH_RELATED, helper_read_findings, own_advice, shaped_window_findings,
+                            split_advice, stored_cut_findings)
 from ._kept_calls import findings as kept_call_findings
 from ._kept_windows import findings as kept_window_findings
 from ._library_windows import findings as library_window_findings
@@ -113,6 +113,15 @@ class HistoryWindowRule(Rule):
     through a parameter whose default is that class (`memory_cls=ChatMemoryBuffer`) are read as
     the same cut.
 
+    A list known as the conversation by what it holds rather than by its name (its items read by
+    their role, `records[0]["role_at_backend"]`, `m.role`, on it or on what it was taken from; the
+    function annotated to return messages, `-> List[BaseMessage]`; a parameter it came from
+    annotated as messages; a list the instance keeps whose items another method of the class reads
+    by their role), cut to its newest items (`nodes[-k:]`, `items[::-1][:k][::-1]`) and
+    handed back or kept on the instance through names, conversions, comprehensions and loops that
+    append (`self._items[:] = kept`): info, where it is cut; a role compared only with another kind's
+    (`u.role == "admin"`) is no evidence.
+
     A conversation kept in a bounded deque (`self.history = deque(maxlen=10)`), the conversation
     by its name or because a loop writes each item as a user turn and an assistant turn, is one
     too: info, where the bound is. So is a conversation an instance keeps that the method adding
@@ -214,7 +223,8 @@ class HistoryWindowRule(Rule):
     message's own kind alone and the newest message alone are not.
 
     A conversation replaced by the result of a call named for trimming it to fit a bound
-    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`), or whose result the
+    (`messages, *_ = trimmed_messages_to_fit(messages, max_bytes=n)`, also handed it by a keyword
+    named for it, `messages = _truncate_input_messages_roughly(messages=messages, max_tokens=n)`), or whose result the
     function hands back (`result = trim_history_messages(messages, max_tokens=n)`, `return
     result`), unless it keeps the first messages (`strategy="first"`): info, where the call is.
 
@@ -242,7 +252,9 @@ class HistoryWindowRule(Rule):
     turned.
 
     A conversation loaded from storage as its newest turns (a call named for a session or a history
-    with `last_n=10` or `max_messages=k`, or for reading the history with a count of its length,
+    with `last_n=10` or `max_messages=k`, or only `limit=n` when the read is named for messages, a
+    session or a chat and kept under a name of the conversation, `history = await
+    _session_get_items(session, limit=n)`, or for reading the history with a count of its length,
     `chat_box.filter_history(history_len=10)`) is a window chosen there: info, where the keyword is (the loader's cut is not
     read, and the request that sends it is not linked); one a helper hands its own parameter on as
     that count (`def get_messages_history(history_len): ... filter_history(history_len=history_len)`)
@@ -275,7 +287,8 @@ class HistoryWindowRule(Rule):
     hands to what sends the conversation (LlamaIndex `ChatMemoryBuffer.from_defaults(token_limit=
     3000)` and `ChatSummaryMemoryBuffer`, an agent made by `worker.as_agent()` with its default
     memory of 3,000 tokens, LangChain `ConversationBufferWindowMemory(k=5)`,
-    `ConversationTokenBufferMemory`, `ConversationSummaryBufferMemory` and a `trim_messages(
+    `ConversationTokenBufferMemory`, `ConversationSummaryBufferMemory`, `ConversationSummaryMemory`
+    (no limit: its summary of the whole conversation is rewritten after every exchange) and a `trim_messages(
     max_tokens=...)` runnable, AutoGen `BufferedChatCompletionContext`,
     `TokenLimitedChatCompletionContext` and `HeadAndTailChatCompletionContext`, Semantic Kernel
     `ChatHistoryTruncationReducer` and `ChatHistorySummarizationReducer`; what each keeps and its
@@ -284,11 +297,13 @@ class HistoryWindowRule(Rule):
     an engine under the keyword it takes it by, `memory=`, `model_context=`; set as an agent's
     memory; or cut by the window's own method, `memory.get()`, `history.reduce()`) and its limit
     is a constant that ordinary conversations reach (1,024 to 8,192 tokens, 5 to 50 messages, 3
-    to 25 exchanges); info when the limit is not a constant, is smaller or larger than that, or
-    when the window is only handed on (by position, under another name, returned by a getter).
-    Not reported: a window cut in steps (LlamaIndex `Memory`, which flushes blocks of
-    `token_flush_size` tokens; a reducer given a `threshold_count`), one sized from the model's
-    context window (a model given and no limit), one that keeps the oldest messages
+    to 25 exchanges); info when the limit is not a constant, is smaller or larger than that, is
+    sized from the model's context window (a model given and no limit: it cuts only near the
+    context limit, but then on every turn), when the summary that stands for the history is
+    rewritten every turn (`ConversationSummaryMemory`), or when the window is only handed on (by
+    position, under another name, returned by a getter; what takes it returned in a tuple is
+    returned). Not reported: a window cut in steps (LlamaIndex `Memory`, which flushes blocks of
+    `token_flush_size` tokens; a reducer given a `threshold_count`), one that keeps the oldest messages
     (`strategy="first"`), one built and used for a single call (a summary memory of a one-shot
     request), one nothing sends a conversation through, and the unbounded buffers.
 
@@ -435,7 +450,8 @@ class HistoryWindowRule(Rule):
         yield from kept_call_findings(self, module)
         yield from system_move_findings(self, module)
         yield from kept_window_findings(self, module)
-        for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module)):
+        for message, span, keywords in (*stored_cut_findings(module), *helper_read_findings(module),
+                                        *shaped_window_findings(module)):
             yield self.diagnostic(message, span, **keywords)
         yield from library_window_findings(self, module)
         for budget in module.facts.get("prompt_budgets", ()):
