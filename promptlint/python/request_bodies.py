@@ -35,17 +35,15 @@ from .sdks import anthropic
 from .sdks.base import Call
 
 _REQUIRED = ("messages", "max_tokens")
-#: What names the model: the `model` key, or Bedrock's and Vertex's version key of a Claude body.
-_MODEL_KEYS = ("model", "anthropic_version")
-#: Anthropic's endpoint written in a module: the Messages API's URL (not its OpenAI-compatible
-#: `chat/completions`), or the version key of a Claude body on Bedrock or Vertex.
-_ENDPOINT = re.compile(r"/v1/messages\b|api\.anthropic\.com(?![^\n]*chat/completions)|[\"']anthropic_version[\"']")
+#: The Messages API's URL (not its OpenAI-compatible `chat/completions`) alone: a module of Bedrock's
+#: bodies writes `anthropic_version` only in the bodies bound for Claude.
+_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?![^\n]*chat/completions)")
+#: Anthropic's endpoint written in a module: the Messages API's URL, or the version key of a Claude
+#: body on Bedrock or Vertex.
+_ENDPOINT = re.compile(_URL.pattern + r"|[\"']anthropic_version[\"']")
 #: Calls that read or copy a body and send nothing.
 _READERS = frozenset(("print", "len", "str", "repr", "isinstance", "copy", "deepcopy", "dumps", "dump", "dict",
                       "append", "extend", "update", "debug", "info", "warning", "error", "exception", "log"))
-#: The Messages API's URL alone (a module of Bedrock's bodies writes `anthropic_version` only in the
-#: bodies bound for Claude).
-_URL = re.compile(r"/v1/messages\b|api\.anthropic\.com(?![^\n]*chat/completions)")
 #: The keywords of a call that hand it a request body.
 _BODY_KEYWORDS = ("json", "body", "payload", "request", "data")
 #: Other SDKs whose request dicts a module that imports them may build with those keys.

@@ -227,7 +227,7 @@ def _kept_by(seg: Segment) -> str:
 
 
 def _placed_before(imp: Impact) -> str:
-    """'; placed before it they would be cached' for a value in the newest user message, else ''."""
+    """'; placed before it they could be cached' for a value in the newest user message, else ''."""
     return "; placed before it they could be cached" if imp.placed.in_newest else ""
 
 
@@ -237,11 +237,15 @@ def assumed_below(imp: Impact) -> str:
     shorter prefixes (vLLM, SGLang) loses them, and so does any provider once the prompt grows' for
     a whole request that stays below every minimum of targets assumed for it
     (`Impact.unsure_minimum`)."""
-    t = min(imp.targets, key=lambda x: x.minimum or 0)
-    minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
-    return (f"the whole request stays below {minimum} even with it moved, but the code names no model promptlint "
+    return (f"the whole request stays below {_lowest_minimum(imp)} even with it moved, but the code names no model promptlint "
             "knows (these targets are assumed): an engine that caches shorter prefixes (vLLM, SGLang) loses them, "
             "and so does any provider once the prompt grows past its minimum")
+
+
+def _lowest_minimum(imp: Impact) -> str:
+    """'the 1,024-token minimum of openai:gpt-4.1': the lowest minimum of the impact's targets."""
+    t = min(imp.targets, key=lambda x: x.minimum or 0)
+    return f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
 
 
 def stays_below(imp: Impact) -> str:
@@ -249,8 +253,7 @@ def stays_below(imp: Impact) -> str:
     alone, this prompt stays below the 1,024-token minimum of openai:gpt-4.1': the clause of a
     prompt string built apart from its request whose static text stays below every minimum
     (`Impact.costs_nothing`), where what it loses depends on what the request adds."""
-    t = min(imp.targets, key=lambda x: x.minimum or 0)
-    minimum = f"the {t.minimum:,}-token minimum of {t.target}" if t.minimum else "the minimum of " + t.target
+    minimum = _lowest_minimum(imp)
     more = ("more text after it: the conversation is written in this prompt, before the value" if imp.after_conversation
             else "a conversation after it")
     return f"that sends more than this prompt (static text before it, or {more}); alone, this prompt stays below {minimum}"
