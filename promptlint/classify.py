@@ -83,6 +83,7 @@ UNIQUE_ID_CALLS = {
     "random.random", "random.randint", "random.choice", "random.choices", "random.sample",
     "random.randrange", "random.getrandbits", "random.uniform", "shortuuid.uuid", "nanoid.generate",
     "ulid.new", "ulid.ULID", "uuid6.uuid7", "bson.ObjectId", "bson.objectid.ObjectId",
+    "tempfile.mkdtemp", "tempfile.mktemp",  # a new random path on every call
 }
 
 #: The evidence's tail of a call of `UNIQUE_ID_CALLS` that picks elements of a list at random

@@ -366,10 +366,16 @@ def hidden_unsafe(diagnostics: Iterable[Diagnostic]) -> int:
                if d.fix is not None and d.fix.edits and d.fix.applicability is Applicability.UNSAFE)
 
 
-def summary(fixed: int, remaining: int, hidden_unsafe: int = 0) -> str:
+def summary(fixed: int, remaining: int, hidden_unsafe: int = 0, surfaced: int = 0) -> str:
     """The one-line fix summary: "N fixed, M remaining (K of them fixable with --unsafe-fixes)":
-    the K are among the M; the parenthesis is left out when K is 0."""
-    text = f"{fixed} fixed, {remaining} remaining"
+    the K are among the M; the parenthesis is left out when K is 0. `surfaced`: how many of the N
+    were not reported before fixing (a finding behind an earlier one of the same prompt is reported
+    once that one is fixed, Policy 8): said after N when not 0."""
+    text = f"{fixed} fixed"
+    if surfaced > 0:
+        text += (f" ({surfaced} of them reported only once an earlier fix was applied: "
+                 f"{'it was' if surfaced == 1 else 'they were'} behind an earlier finding of the same prompt)")
+    text += f", {remaining} remaining"
     if hidden_unsafe:
         text += f" ({hidden_unsafe} of them fixable with --unsafe-fixes)"
     return text

@@ -164,3 +164,41 @@ def test_a_request_handed_whole_to_a_retry_helper_is_reported_where_its_caller_b
     assert [(r.span.start.row, r.message) for r in found[0][5]] == [(26, "sent here")]
     # (`summarize`: a one-shot request of known text below the minimum, handed to the same helper: nothing)
     assert _found(FIXTURES / "handed_marked") == []  # the caller marks the system block
+
+
+IMAGE_FIRST = '''\
+import base64
+
+import anthropic
+
+
+class Vision:
+    def __init__(self, model: str):
+        self.model = model
+        self.client = anthropic.Anthropic()
+
+    def analyze(self, image_path: str, prompt: str) -> str:
+        with open(image_path, "rb") as f:
+            data = base64.b64encode(f.read()).decode()
+        response = self.client.messages.create(model=self.model, max_tokens=1000, messages=[{
+            "role": "user",
+            "content": [
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
+                {"type": "text", "text": prompt},
+            ],
+        }])
+        return response.content[0].text
+'''
+
+
+def test_an_adapter_that_puts_a_new_image_before_its_callers_text_gets_no_breakpoint_finding(tmp_path):
+    """The image read from the caller's path opens the request: what the callers' prompts repeat
+    comes after content new with each call, so a breakpoint would cache nothing they share (a new
+    user's trial: "sends the messages its callers pass" for a function that builds its own)."""
+    (tmp_path / "vision.py").write_text(IMAGE_FIRST)
+    assert [f[1:3] for f in _found(tmp_path / "vision.py")] == [("PRM101", "info")]  # the image before the text
+    text_first = IMAGE_FIRST.replace('''                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},
+                {"type": "text", "text": prompt},''', '''                {"type": "text", "text": prompt},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}},''')
+    (tmp_path / "vision.py").write_text(text_first)
+    assert [f[1:3] for f in _found(tmp_path / "vision.py")] == [("PRM302", "info")]  # the adapter, text first

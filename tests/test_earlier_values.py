@@ -23,7 +23,7 @@ def _findings(name="audit_template.py"):
 def test_values_of_unknown_volatility_before_the_finding_are_named_where_they_enter():
     audit = _findings()[0]
     assert (audit.code, audit.severity.value, audit.span.start.row) == ("PRM101", "info", 22)  # `{context_section}`
-    assert "static text only: 2 values of unknown length come before it" in audit.message
+    assert "after 2 values of unknown length and " in audit.message
     earlier = [(r.span.start.row, r.span.start.column, r.message) for r in audit.related
                if r.message.startswith("an earlier value")]
     assert earlier == [
@@ -44,6 +44,6 @@ def test_a_first_value_known_to_change_names_no_earlier_value():
 def test_a_value_in_the_newest_user_message_is_not_named_as_an_earlier_value():
     [query] = _findings("grounded.prompty")
     assert (query.code, query.severity.value, query.span.start.row, query.span.start.column) == ("PRM101", "info", 55, 8)
-    assert "static text only: 1 value of unknown length comes before it" in query.message  # `{{context}}`, row 54
+    assert "after 1 value of unknown length and " in query.message  # `{{context}}`, row 54
     assert "in the newest user message" in query.message
     assert not [r for r in query.related if r.message.startswith("an earlier value")]

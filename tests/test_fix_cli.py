@@ -197,3 +197,55 @@ def test_unsafe_fix_moves_a_time_after_a_constant_of_static_text(tmp_path, monke
     assert check(["."]).diagnostics == []
     runner.invoke(main, ["fix", "--unsafe-fixes", "--no-cache", "."])
     assert (tmp_path / "app.py").read_text() == CONSTANT_AFTER.replace('f"Time {now}\\n{POLICY}"', 'f"{POLICY}\\nTime {now}"')
+
+
+LISTING_TOOL = '''\
+import os
+
+
+class BaseTool:  # a tool class: what its `run` returns is a tool result sent to the model
+    name = ""
+
+
+class FolderTool(BaseTool):
+    name = "folder"
+    description = "List a folder and its subfolders."
+
+    def run(self, action: str = "list", path: str = "."):
+        if action == "list":
+            return self.listing(path)
+        return self.tree(path)
+
+    def listing(self, path: str):
+        items = []
+        for name in os.listdir(path):
+            items.append({"name": name})
+        return items
+
+    def tree(self, path: str):
+        items = []
+        for name in os.listdir(path):
+            items.append({"name": name, "path": os.path.join(path, name)})
+        return items
+'''
+
+
+def test_the_fix_summary_counts_the_fixes_of_findings_reported_only_after_a_first_fix(tmp_path, monkeypatch):
+    """Two tool results of one prompt ordered by `os.listdir`: `check` reports the first (one root
+    cause per prompt), `fix` sorts both, the second once the first is fixed; the summary says why
+    it fixed more than `check` reported (a new user's trial: "3 fixable", then "4 fixed")."""
+    (tmp_path / "tools.py").write_text(LISTING_TOOL)
+    monkeypatch.chdir(tmp_path)
+    checked = invoke("check", "--output-format", "concise", "tools.py")
+    assert [line.split(": ")[1].split(" ")[0] for line in checked.stdout.splitlines() if "PRM" in line] == ["PRM202"]
+    result = invoke("fix", "--diff", "tools.py")
+    assert result.stdout.count("+        for name in sorted(os.listdir(path)):") == 2
+    assert ("would change 1 file(s): 2 fixed (1 of them reported only once an earlier fix was applied: it was "
+            "behind an earlier finding of the same prompt), 0 remaining") in result.stderr
+
+
+def test_the_fix_summary_leaves_the_parenthesis_out_when_every_fix_was_reported():
+    from promptlint.fix import summary
+    assert summary(3, 1) == "3 fixed, 1 remaining"
+    assert summary(3, 1, 1, 0) == "3 fixed, 1 remaining (1 of them fixable with --unsafe-fixes)"
+    assert summary(2, 0, 0, 2).startswith("2 fixed (2 of them reported only once an earlier fix was applied: they were")

@@ -360,7 +360,7 @@ def test_explain_summary_says_either_way_when_nothing_more_would_be_cached():
 
 def test_the_position_says_when_values_of_unknown_length_come_before():
     """`"Read: " + context + "Answer: " + query + RULES`: the token count of the query's place is
-    of static text only; the message says a value of unknown length comes before it."""
+    of static text only; the message says it comes after a value of unknown length."""
     from promptlint.prefix import placed_segments
     from promptlint.rules import _prefix_rule
     lay = layout([Part("user", [text("Read the following text: "), value("context", Volatility.STABLE, Kind.UNKNOWN),
@@ -368,8 +368,9 @@ def test_the_position_says_when_values_of_unknown_length_come_before():
     first, second = placed_segments(lay)
     assert (first.values_before, second.values_before) == (0, 1)
     assert _prefix_rule.position(first).endswith("of the request, in the user message")
-    assert "of the request (static text only: 1 value of unknown length comes before it), in the user message" \
-        in _prefix_rule.position(second)
+    assert _prefix_rule.position(first) == "at token 6 of the request, in the user message"
+    assert _prefix_rule.position(second) == ("after 1 value of unknown length and 11 static tokens of the request, "
+                                             "in the user message")
 
 
 def test_below_the_assumed_minimums_a_whole_request_with_a_known_per_request_value_is_info():

@@ -88,13 +88,15 @@ def _one_line(code: str, limit: int = 60) -> str:
 
 def position(p: Placed, complete: bool = True) -> str:
     """'at token 22 of the request, in the system prompt' (o200k tokens of static text before it,
-    the "static prefix ends" figure of `promptlint explain` when it is the first dynamic value;
-    when other values come first, it says the count leaves them out)."""
+    the "static prefix ends" figure of `promptlint explain` when it is the first dynamic value);
+    when other values come first, 'after 2 values of unknown length and 40 static tokens of the
+    request, in the system prompt' (the count leaves them out)."""
     of = "the request" if complete else "this prompt"
     n = p.values_before
-    values = (f" (static text only: {n} value{'s' if n != 1 else ''} of unknown length "
-              f"come{'s' if n == 1 else ''} before it)") if n else ""
-    return f"at token {p.static_before:,} of {of}{values}, in the {p.where}"
+    if n:
+        static = f"{p.static_before:,} static token{'s' if p.static_before != 1 else ''}"
+        return f"after {n} value{'s' if n != 1 else ''} of unknown length and {static} of {of}, in the {p.where}"
+    return f"at token {p.static_before:,} of {of}, in the {p.where}"
 
 
 def behind(imp: Impact) -> str:

@@ -10,6 +10,7 @@ from ..marker_names import breakpoint_advice, shared_breakpoint, system_breakpoi
 from ..model import Diagnostic, PromptLayout, Related, Severity
 from . import _breakpoint_places as places
 from . import _cache_rule as h
+from ._assumed_models import assumed_target, opens_with_attachment
 from ._breakpoint_facts import module_findings
 from ._cut_messages import split_advice
 from ._handed_requests import handed_request
@@ -31,10 +32,15 @@ class MissingCacheBreakpointRule(Rule):
     Finds a call to an API that caches only where the client asks (Anthropic Messages, Claude
     and Nova on Bedrock) whose static prefix (tools, system prompt, ...) is known to reach the
     model's minimum cacheable length, with no cache breakpoint anywhere: no `cache_control` on a
-    block and no top-level automatic `cache_control`.
+    block and no top-level automatic `cache_control`. A request whose model is not known statically
+    (`model=self.model` from a parameter with no default) is judged on the targets `explain` shows
+    for it: the targets configured (`--target`, the `targets` setting) are the models run (a
+    warning when the prefix reaches each one's minimum); with none, the provider's default row
+    stands in (info, saying that a model with a larger minimum would not cache it either way).
 
     Also, as info: a request that re-sends a conversation history it builds, or its callers'
-    prompt or message list, in a package where no file names a breakpoint key; breakpoints set only
+    prompt or message list, in a package where no file names a breakpoint key (not a request that
+    opens with an image or a document new with each call: what the callers repeat comes after it); breakpoints set only
     on a branch or behind an option that is off by default; a LangChain `ChatAnthropic` model in a
     package that runs tool-calling agents and names no breakpoint. A request sent with the OpenAI
     SDK to Anthropic's OpenAI-compatible endpoint is never cached (a warning when its static prefix
@@ -307,19 +313,22 @@ class MissingCacheBreakpointRule(Rule):
             return
         stop = prefix_stop(layout)
         found = h.at_or_above_all(layout, stop, profiles) if stop != Cut(0, 0) else None
+        severity, caveat = Severity.WARNING, ""
+        if found is None and stop != Cut(0, 0):
+            found, label, severity, caveat = assumed_target(layout, stop, profiles, label)
         if found is None:
             yield from self._unknown_size(layout, label)
             return
         minimum = found.min_cacheable_tokens
         message = (f"Static prefix of {h.tokens_text(layout, stop, found)} reaches the {minimum:,}-token minimum of "
-                   f"{label} but has no cache breakpoint: it is never cached" + places.legacy_phrase(layout))
+                   f"{label} but has no cache breakpoint: it is never cached{caveat}" + places.legacy_phrase(layout))
         if places.opaque(layout) or layout.open_options or layout.unplaced_markers:  # it may set one the code does not show
             where = unplaced(layout)
             yield self.diagnostic(message.replace(": it is never cached", f" placed ({where}): unless that "
                                                   "sets one, it is never cached"), places.end_of_prefix(layout, stop),
                                   prompt=layout.id, severity=Severity.INFO)
             return
-        yield self.diagnostic(message, places.end_of_prefix(layout, stop), prompt=layout.id)
+        yield self.diagnostic(message, places.end_of_prefix(layout, stop), prompt=layout.id, severity=severity)
 
 
     def check_module(self, module) -> Iterable[Diagnostic]:
@@ -418,6 +427,8 @@ class MissingCacheBreakpointRule(Rule):
         if not layout.passes_prompt:
             yield from self._converted(layout, label)
             return
+        if opens_with_attachment(layout):  # (PRM101 says the attachment should follow the text)
+            return
         system = any(p.role in ("system", "developer") and p.segments for p in layout.parts)
         how = "whole as the message list its callers give" if layout.has_history else \
             "with the system prompt they give, as two messages" if system else "as one user message"
@@ -448,6 +459,8 @@ class MissingCacheBreakpointRule(Rule):
         converted = callers_prompt(layout)
         if not converted or (converted[0][0] == "request" and layout.configured_system is not None):
             return  # (a whole request whose system prompt is configuration: `_configured` says it)
+        if opens_with_attachment(layout):
+            return
         names = {"tools": "tools", "toolConfig": "tools", "system": "system prompt", "prompt": "prompt",
                  "request": "request"}
         what = list(dict.fromkeys(names.get(k, "messages") for k, _ in converted))

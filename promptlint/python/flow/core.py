@@ -448,10 +448,17 @@ def per_process(value: Value | None) -> Value | None:
     if isinstance(value, Alt):
         return Alt([per_process(o) for o in value.options], value.span, value.fallback)
     if isinstance(value, Text):
-        return Text([replace(s, volatility=Volatility.PER_PROCESS)
-                     if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST
-                     and not s.name_only else s for s in value.segs])
+        return Text([_fixed_at_import(s) for s in value.segs])
+    if isinstance(value, PathV) and value.volatile is not None:  # `Path(tempfile.mkdtemp())` at import
+        return PathV(value.path, _fixed_at_import(value.volatile))
     return value
+
+
+def _fixed_at_import(s: Segment) -> Segment:
+    """A clock reading or an id new on every call, made once at import: fixed per process."""
+    if s.kind in (Kind.TIMESTAMP, Kind.UNIQUE_ID) and s.volatility is Volatility.PER_REQUEST and not s.name_only:
+        return replace(s, volatility=Volatility.PER_PROCESS)
+    return s
 
 
 def unresolved(value) -> bool:
