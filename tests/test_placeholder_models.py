@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from promptlint import api
-from promptlint.python.placeholder_models import is_placeholder_model
+from promptlint.python.placeholder_models import is_foreign_model, is_placeholder_model
 from promptlint.python.sdks import provider_for_model
 from promptlint.report.statistics import target_statistics
 
@@ -26,8 +26,15 @@ def test_placeholders_name_no_model():
 
 def test_a_placeholder_model_is_not_a_model_and_another_catalogue_is_not_openai():
     report, found = _requests()
-    assert found == {"like.py": ("openai", None),
+    assert found == {"like.py": ("openai", None), "fallback.py": ("anthropic", None),
                      "fireworks.py": (None, "accounts/fireworks/models/llama-v3p1-405b-instruct"),
                      "routed.py": ("openai", "gpt-4o")}
     labels = {row["target"] for row in target_statistics(report)}
     assert not any("not-provided" in t or "openai:accounts" in t for t in labels)
+
+
+def test_a_model_of_another_provider_is_no_model_of_an_sdk_that_serves_only_its_own():
+    assert is_foreign_model("anthropic", "gpt-4o-mini") and is_foreign_model("google", "claude-3-haiku-20240307")
+    assert not is_foreign_model("anthropic", "claude-3-haiku-20240307")
+    assert not is_foreign_model("openai", "claude-sonnet-4-5")  # an OpenAI-compatible endpoint may serve it
+    assert not is_foreign_model("anthropic", "my-finetune") and not is_foreign_model(None, "gpt-4o")

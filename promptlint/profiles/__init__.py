@@ -23,7 +23,7 @@ else:  # pragma: no cover
 
 __all__ = [
     "DEFAULT_TARGETS", "Profile", "Target", "UnknownTargetError", "active_profiles",
-    "apply_overrides", "canonical_provider", "known_providers", "lookup", "min_cacheable_tokens",
+    "apply_overrides", "canonical_provider", "known_providers", "lookup", "min_cacheable_tokens", "model_provider",
     "parse_target", "profiles_of",
 ]
 
@@ -267,6 +267,12 @@ def _best(rows: list[Profile], model: str) -> Profile | None:
             if key is not None and (best_key is None or key > best_key):
                 best, best_key = row, key
     return best
+
+
+def model_provider(model: str | None) -> str | None:
+    """The provider whose model patterns name `model` (any case; "gpt-4o-mini" -> "openai"), None
+    when no provider's own pattern does (a wildcard row never counts)."""
+    return _infer_provider(model.strip().lower()) if model and model.strip() else None
 
 
 def _infer_provider(model: str) -> str | None:

@@ -22,7 +22,7 @@ from .attachments import attachment, block_list, blocks_of, kind_of, spread_bloc
 from .list_heads import head_of, without
 from .layout_values import as_prompt_text, expr_of, grown_evidence, history_seg, marker_keys, present_or_absent, read_whole, sometimes, variants_of
 from .markers import clock_tests, conditional_marker
-from .placeholder_models import is_placeholder_model
+from .placeholder_models import is_foreign_model, is_placeholder_model
 from .tool_parts import ToolParts
 from . import turn_replies
 
@@ -462,7 +462,8 @@ class LayoutBuilder(ToolParts):
         if source == "python-call":
             self.sites.append(span)
         layout = PromptLayout(id=f"{self.m.filename}:{span.start.row}", site=span, source=source,
-                              provider=provider, api=api, model=None if is_placeholder_model(model) else model,
+                              provider=provider, api=api,
+                              model=None if is_placeholder_model(model) or is_foreign_model(provider, model) else model,
                               parts=parts, newest_user=newest)
         layout.templates = sorted({s.span.filename for p in parts for s in p.segments
                                    if s.span is not None and s.span.filename != self.m.filename and s.is_static})
