@@ -115,3 +115,28 @@ def test_a_value_derived_from_a_random_draw_says_what_it_is(tmp_path):
         (25, "Content derived from a random draw `' '.join(words)` (from `random.sample()`, which picks elements "
              "at random)", advice),
     ]
+
+
+QUESTION_FIRST = '''
+    from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
+
+    RULES = "Answer from the context only and cite the source of every claim. " * 200
+
+
+    def chain(llm):
+        prompt = ChatPromptTemplate.from_messages([
+            ("system", RULES),
+            ("user", "{question}"),
+            MessagesPlaceholder(variable_name="chat_history"),
+        ])
+        return prompt | llm
+'''
+
+
+def test_a_question_before_the_history_is_told_to_let_the_history_come_first(tmp_path):
+    """The user's message before the replayed conversation: the history is what moves (a new
+    user's trial: "Move the dynamic content after the static content (e.g. into the newest user
+    message)" for what already is the newest user message)."""
+    write(tmp_path, {"app.py": QUESTION_FIRST})
+    found = [(d.span.start.row, d.code, d.advice) for d in api.check([tmp_path], api.Settings(), jobs=1).diagnostics]
+    assert found == [(9, "PRM101", "Put the conversation history before this message: the newest user message goes last")]

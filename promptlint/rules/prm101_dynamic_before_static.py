@@ -15,6 +15,11 @@ _WHAT = {Rate.REQUEST: "Per-request content", Rate.CONVERSATION: "Per-conversati
          Rate.UNKNOWN: "Content of unknown volatility"}
 
 
+#: The help line of a user message placed before the conversation history (`[("system", RULES),
+#: ("user", "{question}"), MessagesPlaceholder("history")]`): the history moves, not the message.
+_HISTORY_LAST = "Put the conversation history before this message: the newest user message goes last"
+
+
 class DynamicBeforeStaticRule(Rule):
     """## What it does
     Finds per-request or per-user content (the user's message, data fetched with it such as
@@ -92,7 +97,8 @@ class DynamicBeforeStaticRule(Rule):
             yield self.diagnostic(message, seg.span or layout.site, severity=severity, prompt=layout.id,
                                   related=text.related(seg) + _earlier(every, imp) + _conversation_after(layout, seg)
                                   + _merged(every, imp),
-                                  fix=text.move_fix(seg, imp, layout), name_only=seg.name_only)
+                                  fix=text.move_fix(seg, imp, layout), name_only=seg.name_only,
+                                  advice=_HISTORY_LAST if imp.history_after and imp.placed.part.role == "user" else None)
         yield from self._before_passed_prompt(layout)
         yield from self._after_history(layout)
 
