@@ -28,6 +28,12 @@ def test_a_set_of_fetched_values_of_unknown_type_in_a_tool_result_is_reported():
                                      "Tool result ordered by `set(c.name for c in result.columns)` (`set(...)`")]
 
 
+def test_a_sets_order_in_a_tool_result_is_said_to_change_with_the_process():
+    report = api.check([FIXTURES / "fetched.py"], api.Settings(), jobs=1)
+    [d] = [d for d in report.diagnostics if d.code == "PRM202"]
+    assert "can return its items in another order in another process" in d.message  # the hash seed
+
+
 def test_rows_built_in_a_sets_order_in_a_loop_over_fetched_rows_keep_it():
     # (main: nothing; `results[0]` of a list grown in a loop was not resolved)
     assert _found("rows.py") == [("PRM202", "info", 19, 52, "Tool result ordered by `all_columns` (`set(...)`")]

@@ -48,7 +48,7 @@ def test_a_decorated_tool_returning_a_listing_is_reported_at_the_listing(tmp_pat
     assert [f[:6] for f in found] == [("PRM202", "info", "hub.py", *at(LISTING, "os.listdir(shelf)"), [])]
     d = found[0][6]
     assert d.message.startswith("Tool result ordered by `os.listdir(shelf)` (directory listing order)")
-    assert "another process" in d.message
+    assert "another order on another machine or file system" in d.message  # a listing: the file system's order
     assert d.fix is not None and d.fix.applicability.value == "safe"
     assert [e.content for e in d.fix.edits] == ["sorted(", ")"]
 

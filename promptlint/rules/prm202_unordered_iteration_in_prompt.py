@@ -138,10 +138,12 @@ class UnorderedIterationInPromptRule(Rule):
         """A tool's result (python/tool_results.py) that holds an unordered iteration: info (see
         the docstring's second section), at the iteration, with the tool as a related location."""
         seg = p.seg
+        # a listing's order is the file system's (another machine, a changed folder); a set's the hash seed's
+        where = ("on another machine or file system" if "listing" in (seg.evidence or "") else "in another process")
         message = (f"Tool result ordered by {text.describe(seg, seg.evidence or 'an unordered source')}: the same "
-                   "call returns its items in another order in another process, so a re-run of the conversation "
+                   f"call can return its items in another order {where}, so a re-run of the conversation "
                    "(a replay, an evaluation run, a retry in another worker) stops sharing a cached prefix at this "
-                   "result; within one process it is re-sent as it was first written")
+                   "result; later turns of the same conversation re-send the result as it was written")
         if p.part.name_only:
             message += "; only the name of the list that holds the function says it is a tool"
         related = text.related(seg)
