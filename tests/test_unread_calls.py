@@ -165,3 +165,17 @@ def test_an_unread_call_names_openai_once(tmp_path):
     [call] = unread_calls(load(path, source, filename="send.py"), 2)
     assert "OpenAI (before 1.0)" not in describe([call], "send.py")[0]
     assert describe([call], "send.py")[0].count("OpenAI") == 1
+
+
+def test_a_class_of_another_library_named_like_an_sdks_says_where_it_comes_from(monkeypatch, project):
+    """`Agent` imported from a library promptlint does not read: that is the reason, not its
+    `**agent_kwargs` (a new user's trial: praisonaiagents' `Agent` was explained by its keywords)."""
+    result = explain(monkeypatch, project, "other_agent.py:7")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[1:] == [
+        "promptlint: other_agent.py:7:12: `Agent(instructions=RULES, llm=llm, **agent_kwargs)` is named like a call "
+        "of OpenAI Agents SDK or CrewAI or ADK or pydantic-ai that sends or builds a prompt (`Agent`) but was not "
+        "read as one",
+        "promptlint:   `Agent` is imported from `teamkit`, not imported from `agents`, `crewai`, `google.adk`, "
+        "`pydantic_ai`: promptlint does not read its requests",
+    ]

@@ -57,6 +57,10 @@ def unread_calls(module, line: int) -> list[UnreadCall]:
         own = [s.unread for s in shapes if s.unread] if not matched and _imported_from(call, owners) else []
         if own:  # the SDK's own callee, written in a form that holds no prompt (`GenerativeModel(model_name=m)`)
             reasons = [r for r in reasons if not r.startswith("its receiver ")] + own
+        elif call.origin is not None and not _imported_from(call, owners):  # another's class of that name
+            roots = ", ".join(f"`{root}`" for sdk in owners for root in sdk.imports)
+            where = f"imported from `{call.origin.rsplit('.', 1)[0]}`" if call.origin else "defined in this file"
+            reasons = [f"`{name}` is {where}, not imported from {roots}: promptlint does not read its requests"]
         found.append(UnreadCall(code=_short(module.code(node)), row=node.lineno, column=node.col_offset + 1, name=name,
                                 sdks=names, matched=matched, reasons=reasons))
     return sorted(found, key=lambda c: (c.row, c.column))
