@@ -17,7 +17,9 @@ def assumed_target(layout: PromptLayout, stop: Cut, profiles: list[Profile], lab
     run: a warning when the prefix reaches each one's minimum. Otherwise the provider's default
     row stands in for the model: info when the prefix reaches that row's minimum, the caveat
     naming the larger minimum of the provider's other models. (None, label, ...) when neither
-    holds."""
+    holds, or when the call names a model no row of its provider knows (`claude-2.1`)."""
+    if layout.model is not None:  # a model named at the call that no row knows (`claude-2.1`): not assumed
+        return None, label, Severity.INFO, ""
     rows = []
     for e in layout.estimates:
         try:
@@ -30,7 +32,7 @@ def assumed_target(layout: PromptLayout, stop: Cut, profiles: list[Profile], lab
     if configured:
         found = h.at_or_above_all(layout, stop, configured)
         names = ", ".join(sorted({m for _, m in rows if m}))
-        return found, f"{names} (the configured target)", Severity.WARNING, ""
+        return found, f"{names} (the configured target)" if found else label, Severity.WARNING, ""
     found = h.at_or_above_all(layout, stop, [p for p, _ in rows])
     if found is None:
         return None, label, Severity.INFO, ""
