@@ -214,8 +214,8 @@ class Impact:
         if not worth_caching(apart, self.static_after, self.history_after):
             if not (apart and self.static_after >= VALUE_STATIC_AFTER):
                 return None
-            if self._unknown():  # (one increment after a value that may change: a note, never more)
-                return None if self.unsure_end else Severity.INFO
+            if self._unknown():  # (one run of one increment after a value that may change: a note, never more)
+                return None if self.unsure_end or self.between else Severity.INFO
             if not self._value():
                 return None
             return Severity.INFO if self._severity() is not None else None  # (one increment: a note)
@@ -225,9 +225,12 @@ class Impact:
 
     def _unknown(self) -> bool:
         """True for a value of unknown volatility held to `VALUE_STATIC_AFTER` in prompt text built
-        apart from its request (a parameter, an attribute, a call's result: `f"Generate {n} goals
-        ... {summary}"`), not a time, an id or a condition, which keep UNKNOWN_STATIC_AFTER (their
-        own rules judge them, and their names are the weaker evidence)."""
+        apart from its request (a parameter, an attribute, a call's result: `f"{query_str}\n" + RULES`),
+        not a time, an id or a condition, which keep UNKNOWN_STATIC_AFTER (their own rules judge
+        them, and their names are the weaker evidence). `severity` asks, besides, that the static
+        text after it be one run (`between` 0): with other values inside it, each of which may
+        change as well, no increment of it is shown to be lost to this value alone (labelled
+        packages call such short one-shot prompts clean: input, then output, then a rubric)."""
         return self.rate is Rate.UNKNOWN and self.seg.kind not in _OWN_CAUSE and self.seg.kind is not Kind.CONDITIONAL \
             and not self.seg.name_only
 

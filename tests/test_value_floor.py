@@ -2,9 +2,9 @@
 file (impact.VALUE_STATIC_AFTER): one 128-token cache increment of static text after a value known
 to change per request or per conversation, or a time or an id whose source proves it changes
 (`uuid4()`, `random.choice`, `datetime.now()`), is worth a note (info, never a warning below
-UNKNOWN_STATIC_AFTER); so is one increment after a value of unknown volatility in prompt text built
-in Python (a parameter, an attribute: when it changes, that increment is lost; how often it does is
-not known, so never more than a note); a time or an id known only by its name, a date or a condition
+UNKNOWN_STATIC_AFTER); so is one increment in one run (no other value inside it) after a value of unknown volatility in
+prompt text built in Python (a parameter, an attribute: when it changes, that increment is lost;
+how often it does is not known, so never more than a note); a time or an id known only by its name, a date or a condition
 keeps the floor of 256 tokens, and so does a value of unknown volatility in a template or prompt
 file. fixtures/value_floor (see its README)."""
 from __future__ import annotations
@@ -42,6 +42,19 @@ def test_a_value_before_one_increment_of_instructions_is_info(seg, source):
     short = layout([Part("prompt", [text("Task: "), seg, text(SHORT)])], source=source)
     assert one(short).severity is (None if source == "python-constant" or seg.volatility is Volatility.UNKNOWN
                                    else Severity.WARNING)
+
+
+def test_a_value_of_unknown_volatility_needs_its_increment_in_one_run():
+    # `f"{user_input}\n{half}{output}\n{half}"`: the rubric after the input is cut by the output,
+    # which may change as well: no increment is lost to the input alone (a short one-shot grader)
+    half = BAND[: len(BAND) // 2]
+    cut = layout([Part("prompt", [value("user_input", Volatility.UNKNOWN, Kind.UNKNOWN), text(half),
+                                  value("output", Volatility.UNKNOWN, Kind.UNKNOWN), text(BAND[len(half):])])],
+                 source="python-constant")
+    assert count(BAND) >= VALUE_STATIC_AFTER and one(cut).severity is None
+    whole = layout([Part("prompt", [value("user_input", Volatility.UNKNOWN, Kind.UNKNOWN), text(BAND),
+                                    value("output", Volatility.UNKNOWN, Kind.UNKNOWN)])], source="python-constant")
+    assert one(whole).severity is Severity.INFO  # (a value at the very end cuts nothing)
 
 
 def _named(seg):
